@@ -1,0 +1,153 @@
+#include "solver/shell_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace halfstep {
+
+namespace {
+
+Vec3<double> node_pos(const ShellSystem& s, int n) { return {s.x0[n], s.y0[n], s.z0[n]}; }
+
+/// Assigns each element its section index (the reader guarantees exactly one per element).
+void assign_sections(const Model& model, ShellSystem& sys) {
+  sys.section.assign(sys.num_elements, -1);
+  for (const ShellSection& sec : model.sections) {
+    const Material& mat = model.materials.at(sec.material);
+    SectionProps p;
+    p.thickness = sec.thickness;
+    p.density = mat.density;
+    p.alpha = mat.alpha;
+    p.youngs = mat.youngs;
+    p.poisson = mat.poisson;
+    p.elastic = ShellElastic<double>::from(mat.youngs, mat.poisson);
+    p.name = sec.elset + "/" + sec.material;
+    const int index = static_cast<int>(sys.sections.size());
+    sys.sections.push_back(p);
+    for (int e : model.elsets.at(sec.elset).members) sys.section[e] = index;
+  }
+  for (int e = 0; e < sys.num_elements; ++e)
+    if (sys.section[e] < 0)
+      throw InputError(model.elements.loc[e],
+                       "element " + std::to_string(model.elements.id[e]) + " has no *SHELL SECTION");
+}
+
+/// Nodal directors: area-weighted average of the normals of the elements sharing the node.
+void compute_directors(const Model& model, ShellSystem& sys) {
+  std::vector<Vec3<double>> sum(sys.num_nodes, Vec3<double>{0, 0, 0});
+  for (int e = 0; e < sys.num_elements; ++e) {
+    const int* c = &sys.conn[4 * e];
+    const Vec3<double> n2a = cross(node_pos(sys, c[2]) - node_pos(sys, c[0]), node_pos(sys, c[3]) - node_pos(sys, c[1]));
+    for (int k = 0; k < 4; ++k) sum[c[k]] += n2a;
+  }
+  sys.dir0x.resize(sys.num_nodes);
+  sys.dir0y.resize(sys.num_nodes);
+  sys.dir0z.resize(sys.num_nodes);
+  for (int n = 0; n < sys.num_nodes; ++n) {
+    const double len = norm(sum[n]);
+    if (!(len > 0)) {
+      // Unused nodes get an arbitrary director; nodes on elements with opposite normals cancel.
+      bool used = false;
+      for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) used = true;
+      if (used)
+        throw InputError(model.nodes.loc[n], "node " + std::to_string(model.nodes.id[n]) +
+                                                 " joins elements with opposite normals: "
+                                                 "element node order must be consistent");
+      sum[n] = {0, 0, 1};
+    }
+    const Vec3<double> d = normalized(sum[n]);
+    sys.dir0x[n] = d.x;
+    sys.dir0y[n] = d.y;
+    sys.dir0z[n] = d.z;
+  }
+}
+
+/// Node -> element-corner map, used to gather element force contributions race-free.
+void build_gather_map(ShellSystem& sys) {
+  sys.node_slot_ptr.assign(sys.num_nodes + 1, 0);
+  for (int i = 0; i < 4 * sys.num_elements; ++i) ++sys.node_slot_ptr[sys.conn[i] + 1];
+  for (int n = 0; n < sys.num_nodes; ++n) sys.node_slot_ptr[n + 1] += sys.node_slot_ptr[n];
+  sys.node_slots.resize(4 * sys.num_elements);
+  std::vector<int> fill(sys.node_slot_ptr.begin(), sys.node_slot_ptr.end() - 1);
+  for (int i = 0; i < 4 * sys.num_elements; ++i) sys.node_slots[fill[sys.conn[i]]++] = i;
+}
+
+}  // namespace
+
+double plate_wave_speed(const SectionProps& s) {
+  return std::sqrt(s.youngs / (s.density * (1.0 - s.poisson * s.poisson)));
+}
+
+double mitc4_characteristic_length(const Vec3<double> x[4]) {
+  // Area over the longest diagonal: h / sqrt(2) for a square of side h. Conservative against
+  // the element's highest frequency (checked in tests/elements/test_mitc4_frequency.cpp).
+  const Vec3<double> d1 = x[2] - x[0], d2 = x[3] - x[1];
+  const double area = 0.5 * norm(cross(d1, d2));
+  return area / std::max(norm(d1), norm(d2));
+}
+
+ShellSystem build_shell_system(const Model& model) {
+  ShellSystem sys;
+  sys.num_nodes = model.nodes.size();
+  sys.num_elements = model.elements.size();
+  sys.x0 = model.nodes.x;
+  sys.y0 = model.nodes.y;
+  sys.z0 = model.nodes.z;
+  sys.conn = model.elements.conn;
+  assign_sections(model, sys);
+  build_gather_map(sys);
+  compute_directors(model, sys);
+
+  sys.ref.resize(sys.num_elements);
+  sys.area.assign(sys.num_elements, 0.0);
+  sys.element_dt.assign(sys.num_elements, 0.0);
+  sys.mass.assign(sys.num_nodes, 0.0);
+  sys.inertia.assign(sys.num_nodes, 0.0);
+  sys.damp.assign(sys.num_nodes, 0.0);
+  sys.damp_rot.assign(sys.num_nodes, 0.0);
+  sys.stable_dt = std::numeric_limits<double>::infinity();
+  for (int e = 0; e < sys.num_elements; ++e) {
+    const SectionProps& sec = sys.sections[sys.section[e]];
+    const int* c = &sys.conn[4 * e];
+    Vec3<double> X[4], V[4];
+    for (int k = 0; k < 4; ++k) {
+      X[k] = node_pos(sys, c[k]);
+      V[k] = {sys.dir0x[c[k]], sys.dir0y[c[k]], sys.dir0z[c[k]]};
+    }
+    if (!mitc4_reference(X, V, sec.thickness, sys.ref[e]))
+      throw InputError(model.elements.loc[e],
+                       "element " + std::to_string(model.elements.id[e]) +
+                           " is degenerate or inverted (non-positive Jacobian at a Gauss point; "
+                           "check node order and that neighbours have consistent normals)");
+    const Mitc4Ref<double>& ref = sys.ref[e];
+    double area = 0;
+    double corner_area[4] = {0, 0, 0, 0};
+    for (int g = 0; g < 4; ++g) {
+      area += ref.wj[g];
+      const double r = mitc4_gauss_r(g), s = mitc4_gauss_s(g);
+      for (int k = 0; k < 4; ++k)
+        corner_area[k] += ref.wj[g] * 0.25 * (1 + r * mitc4_node_r(k)) * (1 + s * mitc4_node_s(k));
+    }
+    sys.area[e] = area;
+    const double rho_t = sec.density * sec.thickness;
+    const double rot_arm = std::max(sec.thickness * sec.thickness / 12.0, kRotaryScale * area);
+    for (int k = 0; k < 4; ++k) {
+      const double m = rho_t * corner_area[k];
+      sys.mass[c[k]] += m;
+      sys.inertia[c[k]] += m * rot_arm;
+      sys.damp[c[k]] += sec.alpha * m;
+      sys.damp_rot[c[k]] += sec.alpha * m * rot_arm;
+    }
+    sys.total_mass += rho_t * area;
+    const double dt = mitc4_characteristic_length(X) / plate_wave_speed(sec);
+    sys.element_dt[e] = dt;
+    if (dt < sys.stable_dt) {
+      sys.stable_dt = dt;
+      sys.controlling_element = e;
+    }
+  }
+  return sys;
+}
+
+}  // namespace halfstep

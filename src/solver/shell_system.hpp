@@ -1,0 +1,60 @@
+// The discretized shell model: arrays the time integrator needs, built once from a Model.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "elements/mitc4.hpp"
+#include "materials/shell_elastic.hpp"
+#include "model/model.hpp"
+
+namespace halfstep {
+
+/// Per-section constants used by the element loop.
+struct SectionProps {
+  double thickness = 0;
+  double density = 0;
+  double alpha = 0;  ///< mass-proportional damping coefficient
+  double youngs = 0, poisson = 0;
+  ShellElastic<double> elastic{};
+  std::string name;  ///< "elset/material", for reports
+};
+
+/// Generalized dofs per shell node: 3 translations (global) + 2 director rotations (nodal triad).
+constexpr int kShellDofs = 5;
+
+/// Mesh, section, mass and reference-geometry arrays in structure-of-arrays form.
+struct ShellSystem {
+  int num_nodes = 0, num_elements = 0;
+  std::vector<double> x0, y0, z0;  ///< reference coordinates
+  std::vector<int> conn;           ///< 4 node indices per element
+  std::vector<int> section;        ///< section index per element
+  std::vector<SectionProps> sections;
+  std::vector<Mitc4Ref<double>> ref;         ///< reference constants per element
+  std::vector<double> dir0x, dir0y, dir0z;   ///< initial unit director per node
+  std::vector<double> mass, inertia;         ///< lumped translational mass, rotational inertia
+  std::vector<double> damp, damp_rot;        ///< damping coefficients c = alpha m per node
+  std::vector<double> area;                  ///< element areas
+  std::vector<double> element_dt;            ///< stable increment estimate per element
+  std::vector<int> node_slot_ptr, node_slots;  ///< node -> (element*4 + corner) gather map (CSR)
+  double total_mass = 0;
+  double stable_dt = 0;        ///< min element_dt (no safety factor)
+  int controlling_element = -1;
+};
+
+/// Rule for rotational inertia: I = m * max(t^2/12, kRotaryScale * A). The second term scales
+/// rotary inertia of thin elements so that rotations never control the stable increment
+/// (Belytschko, Lin & Tsay 1984); its value is checked by tests/elements/test_mitc4_frequency.
+constexpr double kRotaryScale = 0.25;
+
+/// Builds the system; throws InputError (with the element's deck line) for elements that
+/// are inverted or degenerate at a Gauss point.
+ShellSystem build_shell_system(const Model& model);
+
+/// Element characteristic length used in the stable increment: area / longest diagonal... see .cpp.
+double mitc4_characteristic_length(const Vec3<double> x[4]);
+
+/// Plate wave speed sqrt(E / (rho (1 - nu^2))) of a section.
+double plate_wave_speed(const SectionProps& s);
+
+}  // namespace halfstep
