@@ -98,6 +98,7 @@ struct OutputRequest {
   std::optional<int> number_interval;
   std::optional<double> time_interval;
   std::string nset;                       ///< *NODE OUTPUT, NSET= (history: required)
+  std::string elset;                      ///< *ELEMENT OUTPUT, ELSET= (empty: all elements)
   std::vector<std::string> node_vars;     ///< U, V, RF (upper-case)
   std::vector<std::string> element_vars;  ///< S, SF, SM, E (field only)
   SourceLoc loc;

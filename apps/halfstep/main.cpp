@@ -1,0 +1,142 @@
+// halfstep command line: `halfstep run DECK -o OUTDIR` and `halfstep check DECK`.
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "io/inp_reader.hpp"
+#include "io/summary_json.hpp"
+#include "solver/explicit_solver.hpp"
+#include "solver/model_report.hpp"
+
+namespace {
+
+using namespace halfstep;
+
+/// Exit codes: what a script needs to tell failures apart.
+enum Exit { kOk = 0, kUsage = 1, kBadInput = 2, kRunFailed = 3, kIoFailed = 4 };
+
+const char* kUsageText =
+    "usage:\n"
+    "  halfstep run DECK -o OUTDIR [--threads N] [--dt-scale F] [--energy-tolerance F] [--quiet]\n"
+    "  halfstep check DECK [--dt-scale F]\n"
+    "  halfstep --version\n"
+    "\n"
+    "run     integrates the deck's steps (explicit dynamics, MITC4 shells) and writes\n"
+    "        OUTDIR/<job>.pvd with one .vtu per frame, OUTDIR/history/<NSET>.csv,\n"
+    "        OUTDIR/energy.csv and OUTDIR/summary.json\n"
+    "check   reads and validates the deck and prints a model summary\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DIR        output directory (created if missing)\n"
+    "  --threads N             OpenMP threads (default: all cores)\n"
+    "  --dt-scale F            safety factor on the stable increment estimate (default 0.9)\n"
+    "  --energy-tolerance F    stop when the energy balance error exceeds F (default 0.05)\n"
+    "  --quiet                 no progress line\n";
+
+/// Command-line options after parsing.
+struct Args {
+  std::string command, deck;
+  RunOptions run;
+  bool quiet = false;
+};
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "halfstep: %s\n\n%s", msg.c_str(), kUsageText);
+  std::exit(kUsage);
+}
+
+double parse_number(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v > 0) || !(v < 1e300)) usage_error(flag + " needs a positive number, got '" + text + "'");
+  return v;
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  std::vector<std::string> rest(argv + 1, argv + argc);
+  if (rest.empty()) usage_error("missing command");
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    const std::string& s = rest[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= rest.size()) usage_error(s + " needs a value");
+      return rest[++i];
+    };
+    if (s == "-h" || s == "--help") {
+      std::fputs(kUsageText, stdout);
+      std::exit(kOk);
+    } else if (s == "--version") {
+      std::puts("halfstep " HALFSTEP_VERSION);
+      std::exit(kOk);
+    } else if (s == "-o" || s == "--output") {
+      a.run.output_dir = value();
+    } else if (s == "--threads") {
+      const double t = parse_number(s, value());
+      if (t != static_cast<int>(t) || t > 4096) usage_error("--threads needs a whole number");
+      a.run.threads = static_cast<int>(t);
+    } else if (s == "--dt-scale") {
+      a.run.dt_scale = parse_number(s, value());
+      if (a.run.dt_scale > 1.0) usage_error("--dt-scale must not exceed 1 (the estimate is the stability limit)");
+    } else if (s == "--energy-tolerance") {
+      a.run.energy_tolerance = parse_number(s, value());
+    } else if (s == "--quiet") {
+      a.quiet = true;
+    } else if (!s.empty() && s[0] == '-') {
+      usage_error("unknown option " + s);
+    } else if (a.command.empty()) {
+      a.command = s;
+    } else if (a.deck.empty()) {
+      a.deck = s;
+    } else {
+      usage_error("unexpected argument " + s);
+    }
+  }
+  if (a.command != "run" && a.command != "check") usage_error("unknown command '" + a.command + "'");
+  if (a.deck.empty()) usage_error(a.command + " needs a DECK");
+  if (a.command == "run" && a.run.output_dir.empty()) usage_error("run needs -o OUTDIR");
+  a.run.progress = !a.quiet;
+  return a;
+}
+
+int run_command(const Args& a) {
+  const Model model = read_inp(a.deck);
+  for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());
+  if (a.command == "check") {
+    std::fputs(describe_model(model, a.run.dt_scale).c_str(), stdout);
+    return kOk;
+  }
+  const RunSummary s = run_analysis(model, a.run);
+  write_summary_json(a.run.output_dir + "/summary.json", a.deck, s);
+  if (!a.quiet)
+    std::fprintf(stderr,
+                 "halfstep: %lld increments of %.4g (stable estimate %.4g, element %lld), %d frames, "
+                 "%.2f s, %.3g element-steps/s on %d thread%s, energy balance error %.2g %%\n",
+                 static_cast<long long>(s.steps), s.time_increment, s.stable_increment,
+                 static_cast<long long>(s.controlling_element), s.frames, s.wall_seconds, s.element_steps_per_second,
+                 s.threads, s.threads == 1 ? "" : "s", 100 * s.energy_error);
+  return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = parse(argc, argv);
+  try {
+    return run_command(args);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return kBadInput;
+  } catch (const RunError& e) {
+    std::fprintf(stderr, "halfstep: run failed: %s\n", e.what());
+    return kRunFailed;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "halfstep: out of memory\n");
+    return kRunFailed;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "halfstep: error: %s\n", e.what());
+    return kIoFailed;
+  }
+}

@@ -1,0 +1,53 @@
+// Output quantities of a MITC4 element: section forces and surface stresses, averaged over
+// the four Gauss points.
+#pragma once
+
+#include <cmath>
+
+#include "elements/mitc4.hpp"
+
+namespace halfstep {
+
+/// Element-average results in the element's local frame (Abaqus' default shell directions).
+template <class T>
+struct Mitc4SectionResults {
+  T sf[5];                     ///< SF1..SF5: N11, N22, N12, Q13, Q23 (force per length)
+  T sm[3];                     ///< SM1..SM3: M11, M22, M12 (moment per length)
+  T s_top[3], s_bottom[3];     ///< S11, S22, S12 at the director-side and opposite surfaces
+  T e_top[3], e_bottom[3];     ///< strains E11, E22, engineering E12 at the same surfaces
+  T mises_top, mises_bottom;   ///< plane-stress von Mises at the surfaces
+};
+
+/// Plane-stress von Mises stress.
+template <class T>
+HS_HD T plane_mises(const T s[3]) {
+  return std::sqrt(s[0] * s[0] - s[0] * s[1] + s[1] * s[1] + T(3) * s[2] * s[2]);
+}
+
+/// Evaluates section forces and surface stresses for the current configuration.
+template <class T>
+HS_HD Mitc4SectionResults<T> mitc4_section_results(const Mitc4Ref<T>& ref, const Vec3<T> x[4], const Vec3<T> v[4],
+                                                  T a, const ShellElastic<T>& mat) {
+  Mitc4Strain<T> eps[4];
+  mitc4_strains(ref, x, v, a, eps);
+  Mitc4SectionResults<T> out{};
+  const T w = T(0.25);
+  for (int g = 0; g < 4; ++g) {
+    const Mitc4Resultants<T> r = mitc4_resultants(eps[g], a, mat);
+    for (int i = 0; i < 3; ++i) {
+      out.sf[i] += w * r.n[i];
+      out.sm[i] += w * r.m[i];
+      out.e_top[i] += w * (eps[g].mem[i] + T(0.5) * a * eps[g].bend[i]);
+      out.e_bottom[i] += w * (eps[g].mem[i] - T(0.5) * a * eps[g].bend[i]);
+    }
+    out.sf[3] += w * r.q[0];
+    out.sf[4] += w * r.q[1];
+  }
+  mat.plane_stress(out.e_top, out.s_top);
+  mat.plane_stress(out.e_bottom, out.s_bottom);
+  out.mises_top = plane_mises(out.s_top);
+  out.mises_bottom = plane_mises(out.s_bottom);
+  return out;
+}
+
+}  // namespace halfstep

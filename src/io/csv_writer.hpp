@@ -1,0 +1,54 @@
+// Time-history output (energies, node/element histories) as CSV that grows during a run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace halfstep {
+
+/// Appends rows of numbers to a CSV file; each row goes out in one write() so that a crash or
+/// kill leaves only whole rows for the reader. Numbers are written in the shortest form that
+/// reads back bit for bit; integral values below 2^53 print as plain integers ("12", not "12.0"
+/// or "1.2e+01"), so node ids and step counts stay integers.
+class CsvWriter {
+ public:
+  /// Creates (truncates) path and writes the header line; throws std::runtime_error with the
+  /// path and strerror on failure. Column names with commas or quotes are quoted (RFC 4180).
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+  CsvWriter(CsvWriter&& other) noexcept;
+  CsvWriter& operator=(CsvWriter&& other) noexcept;
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+  ~CsvWriter();
+
+  /// One row of exactly columns() values; throws std::invalid_argument otherwise.
+  void write_row(const double* values, std::size_t n);
+  void write_row(std::initializer_list<double> values) { write_row(values.begin(), values.size()); }
+  void write_row(const std::vector<double>& values) { write_row(values.data(), values.size()); }
+  /// A row led by an integer (a node or element id, a step number) and then n values.
+  void write_row(std::int64_t id, const double* values, std::size_t n);
+
+  /// Closes the file, reporting errors a destructor would have to swallow.
+  void close();
+
+  const std::string& path() const { return path_; }
+  std::size_t columns() const { return n_columns_; }
+
+ private:
+  void append_number(double v);
+  void flush_row(std::size_t n_values);
+
+  std::string path_;
+  std::size_t n_columns_ = 0;
+  int fd_ = -1;
+  std::string row_;  // reused between rows to avoid an allocation per row
+};
+
+/// Formats v in the shortest text that strtod reads back exactly; integral values below 2^53
+/// without exponent or fraction; non-finite values as nan, inf, -inf. Appends to out.
+void append_csv_number(std::string& out, double v);
+
+}  // namespace halfstep

@@ -1,0 +1,575 @@
+// *AMPLITUDE, *INITIAL CONDITIONS, *STEP ... *END STEP with *DYNAMIC, *BOUNDARY, *CLOAD,
+// *DLOAD and output requests.
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "io/inp_parser.hpp"
+#include "io/inp_text.hpp"
+
+namespace halfstep::inp {
+
+namespace {
+
+// Abaqus boundary-condition types as contiguous dof ranges (one Boundary per range).
+struct DofRange {
+  int first, last;
+};
+bool bc_type_ranges(const std::string& type, std::vector<DofRange>& out) {
+  if (type == "ENCASTRE") out = {{1, 6}};
+  else if (type == "PINNED") out = {{1, 3}};
+  else if (type == "XSYMM") out = {{1, 1}, {5, 6}};
+  else if (type == "YSYMM") out = {{2, 2}, {4, 4}, {6, 6}};
+  else if (type == "ZSYMM") out = {{3, 5}};
+  else if (type == "XASYMM") out = {{2, 4}};
+  else if (type == "YASYMM") out = {{1, 1}, {3, 3}, {5, 5}};
+  else if (type == "ZASYMM") out = {{1, 2}, {6, 6}};
+  else return false;
+  return true;
+}
+
+void add_unique(std::vector<std::string>& vars, const char* v) {
+  for (const auto& x : vars)
+    if (x == v) return;
+  vars.emplace_back(v);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Amplitudes
+
+void DeckParser::amplitude_keyword(const Keyword& kw) {
+  allow_params(kw, {"NAME", "DEFINITION", "TIME", "VALUE", "INPUT"});
+  amp_ = Amplitude{};
+  amp_.name = upper(unquote(trim(required_param(kw, "NAME"))));
+  amp_.loc = loc(kw.pos);
+  if (const auto it = m_.amplitudes.find(amp_.name); it != m_.amplitudes.end())
+    fail(kw.pos, "amplitude '" + amp_.name + "' is defined twice (first at " + it->second.loc.str() + ")");
+  const std::string def = squeeze_upper(param(kw, "DEFINITION"));
+  if (def.empty() || def == "TABULAR") amp_.kind = Amplitude::Kind::Tabular;
+  else if (def == "SMOOTHSTEP") amp_.kind = Amplitude::Kind::SmoothStep;
+  else
+    fail(kw.pos, "*AMPLITUDE, DEFINITION=" + param(kw, "DEFINITION") +
+                     " is not supported (TABULAR or SMOOTH STEP)");
+  const std::string time = squeeze_upper(param(kw, "TIME"));
+  if (!time.empty() && time != "STEPTIME" && time != "TOTALTIME")
+    fail(kw.pos, "*AMPLITUDE, TIME=" + param(kw, "TIME") + " is not supported (STEP TIME or TOTAL TIME)");
+  // Total time equals step time in a single-step model; finish() refuses it otherwise.
+  amp_total_time_ = time == "TOTALTIME";
+  const std::string value = squeeze_upper(param(kw, "VALUE"));
+  if (!value.empty() && value != "RELATIVE")
+    fail(kw.pos, "*AMPLITUDE, VALUE=" + param(kw, "VALUE") + " is not supported (RELATIVE only)");
+  amp_half_pair_ = false;
+  block_ = Block::Amplitude;
+  follow_input(kw);
+}
+
+// Pairs t, a; a pair may wrap onto the next line.
+void DeckParser::amplitude_data(const Line& line) {
+  for (std::string_view f : line.fields) {
+    if (!amp_half_pair_) {
+      amp_time_ = real(f, "an amplitude time");
+      if (!amp_.time.empty() && !(amp_time_ > amp_.time.back()))
+        fail(at_, "amplitude '" + amp_.name + "': times must increase strictly, but " +
+                      format_real(amp_time_) + " follows " + format_real(amp_.time.back()));
+      amp_half_pair_ = true;
+    } else {
+      amp_.time.push_back(amp_time_);
+      amp_.value.push_back(real(f, "an amplitude value"));
+      amp_half_pair_ = false;
+    }
+  }
+}
+
+void DeckParser::amplitude_end() {
+  if (amp_half_pair_)
+    fail(at_, "amplitude '" + amp_.name + "' ends with a time that has no value (data are time, value pairs)");
+  if (amp_.time.empty())
+    fail(kw_.pos, "*AMPLITUDE '" + amp_.name + "' needs data lines with time, value pairs");
+  if (amp_total_time_) total_time_amplitudes_.push_back(kw_.pos);
+  const std::string name = amp_.name;
+  m_.amplitudes[name] = std::move(amp_);
+}
+
+std::string DeckParser::reference_amplitude(const Keyword& kw) {
+  if (!kw.find("AMPLITUDE")) return {};
+  std::string name = upper(unquote(trim(required_param(kw, "AMPLITUDE"))));
+  amplitude_refs_.emplace_back(name, kw.pos);
+  return name;
+}
+
+// Amplitudes may be defined after the loads that use them, so they are checked at the end.
+void DeckParser::check_amplitude_references() const {
+  for (const auto& [name, pos] : amplitude_refs_)
+    if (!m_.amplitudes.count(name)) fail(pos, "amplitude '" + name + "' is not defined");
+}
+
+// ---------------------------------------------------------------------------------------
+// Initial conditions
+
+void DeckParser::initial_conditions_keyword(const Keyword& kw) {
+  require_model_data(kw);
+  allow_params(kw, {"TYPE"});
+  const std::string type = squeeze_upper(required_param(kw, "TYPE"));
+  if (type == "VELOCITY") {
+    block_ = Block::InitialVelocity;
+  } else if (type == "ROTATINGVELOCITY") {
+    block_ = Block::InitialRotation;
+    rotation_state_ = RotationState::NewEntry;
+  } else {
+    fail(kw.pos, "*INITIAL CONDITIONS, TYPE=" + upper(param(kw, "TYPE")) +
+                     " is not supported by halfstep (VELOCITY or ROTATING VELOCITY); ignoring it "
+                     "would change the results");
+  }
+}
+
+void DeckParser::initial_velocity_data(const Line& line) {
+  need_fields(line, 3, "node or node set, dof, velocity");
+  at_most_fields(line, 3, "node or node set, dof, velocity");
+  InitialVelocity iv;
+  iv.dof = dof(line.fields[1], "initial velocity dof");
+  iv.value = real(line.fields[2], "the initial velocity");
+  iv.loc = loc(at_);
+  m_.initial_velocities.push_back(std::move(iv));
+  velocity_targets_.push_back(PendingTarget{std::string(line.fields[0]), at_});
+}
+
+// Accepted forms: "set, omega, ax, ay, az, bx, by, bz" on one line, or Abaqus' split
+// "set, omega, ax, ay, az" + "bx, by, bz"; either may be followed by "vx, vy, vz".
+void DeckParser::initial_rotation_data(const Line& line) {
+  const auto& f = line.fields;
+  const auto point = [&](std::size_t at, const char* name) {
+    std::array<double, 3> p{};
+    for (std::size_t k = 0; k < 3; ++k)
+      p[k] = real(f[at + k], std::string("coordinate ") + "xyz"[k] + " of point " + name + " of the rotation axis");
+    return p;
+  };
+  const auto check_axis = [&](const InitialRotatingVelocity& r) {
+    if (r.a == r.b) fail(at_, "rotation axis points a and b coincide: the axis has no direction");
+  };
+  if (rotation_state_ == RotationState::NeedPointB) {
+    if (f.size() != 3) fail(at_, "expected point b of the rotation axis: bx, by, bz");
+    m_.initial_rotations.back().b = point(0, "b");
+    check_axis(m_.initial_rotations.back());
+    rotation_state_ = RotationState::MayTakeV0;
+    return;
+  }
+  if (rotation_state_ == RotationState::MayTakeV0 && f.size() == 3) {
+    auto& v0 = m_.initial_rotations.back().v0;
+    for (std::size_t k = 0; k < 3; ++k)
+      v0[k] = real(f[k], std::string("translational velocity ") + "xyz"[k]);
+    rotation_state_ = RotationState::NewEntry;
+    return;
+  }
+  if (f.size() != 8 && f.size() != 5)
+    fail(at_, "*INITIAL CONDITIONS, TYPE=ROTATING VELOCITY data line must be: node or node set, "
+              "omega, ax, ay, az, bx, by, bz");
+  InitialRotatingVelocity r;
+  r.omega = real(f[1], "the angular velocity");
+  r.a = point(2, "a");
+  r.loc = loc(at_);
+  if (f.size() == 8) {
+    r.b = point(5, "b");
+    check_axis(r);
+    rotation_state_ = RotationState::MayTakeV0;
+  } else {
+    rotation_state_ = RotationState::NeedPointB;
+  }
+  m_.initial_rotations.push_back(std::move(r));
+  rotation_targets_.push_back(PendingTarget{std::string(f[0]), at_});
+}
+
+void DeckParser::resolve_model_targets() {
+  for (std::size_t i = 0; i < velocity_targets_.size(); ++i)
+    m_.initial_velocities[i].nodes = node_targets(velocity_targets_[i].key, velocity_targets_[i].pos);
+  for (std::size_t i = 0; i < rotation_targets_.size(); ++i)
+    m_.initial_rotations[i].nodes = node_targets(rotation_targets_[i].key, rotation_targets_[i].pos);
+  for (std::size_t i = 0; i < model_boundary_targets_.size(); ++i)
+    model_boundaries_[i].nodes =
+        node_targets(model_boundary_targets_[i].key, model_boundary_targets_[i].pos);
+}
+
+// ---------------------------------------------------------------------------------------
+// Steps
+
+void DeckParser::step_keyword(const Keyword& kw) {
+  allow_params(kw, {"NAME", "NLGEOM", "INC"});
+  if (in_step_)
+    fail(kw.pos, "*STEP inside step '" + m_.steps.back().name + "' (started at " +
+                     m_.steps.back().loc.str() + "): missing *END STEP");
+  if (const Param* nl = kw.find("NLGEOM"); nl && squeeze_upper(nl->value) == "NO")
+    fail(kw.pos, "*STEP, NLGEOM=NO is not supported: halfstep always accounts for large "
+                 "displacements and rotations");
+  if (!model_done_) finish_model_data();
+  Step s;
+  s.name = kw.find("NAME") ? std::string(unquote(trim(param(kw, "NAME"))))
+                           : "Step-" + std::to_string(m_.steps.size() + 1);
+  s.loc = loc(kw.pos);
+  m_.steps.push_back(std::move(s));
+  in_step_ = true;
+  has_dynamic_ = false;
+  output_first_ = output_current_ = -1;
+  block_ = Block::Skip;  // an optional data line is the step's title
+}
+
+void DeckParser::end_step_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+  if (!in_step_) fail(kw.pos, "*END STEP without a matching *STEP");
+  finish_output_request();
+  Step& s = m_.steps.back();
+  if (!has_dynamic_)
+    fail(s.loc, "step '" + s.name + "' has no *DYNAMIC, EXPLICIT procedure (halfstep runs explicit "
+                "dynamics only)");
+  // Defaults: 20 field frames per step; 200 history points per step.
+  for (OutputRequest& o : s.outputs) {
+    if (o.number_interval || o.time_interval) continue;
+    if (o.kind == OutputRequest::Kind::Field) o.number_interval = 20;
+    else o.time_interval = s.time_period / 200.0;
+  }
+  in_step_ = false;
+}
+
+void DeckParser::dynamic_keyword(const Keyword& kw) {
+  require_step(kw);
+  if (!kw.find("EXPLICIT"))
+    fail(kw.pos, "only *DYNAMIC, EXPLICIT is supported (implicit dynamics is not)");
+  allow_params(kw, {"EXPLICIT", "DIRECTUSERCONTROL", "FIXEDTIMEINCREMENTATION", "ELEMENTBYELEMENT"});
+  if (has_dynamic_) fail(kw.pos, "a second *DYNAMIC in step '" + m_.steps.back().name + "'");
+  has_dynamic_ = true;
+  block_ = Block::Dynamic;
+}
+
+// "[increment], time period": the increment is read only under user control; otherwise
+// the explicit solver picks its own stable increment, as Abaqus/Explicit does.
+void DeckParser::dynamic_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*DYNAMIC, EXPLICIT takes one data line: [increment,] time period");
+  const auto& f = line.fields;
+  need_fields(line, 2, "[increment,] time period");
+  for (std::size_t i = 2; i < f.size(); ++i)
+    if (!f[i].empty())
+      fail(at_, "*DYNAMIC, EXPLICIT data field " + std::to_string(i + 1) +
+                    " is not supported (halfstep reads [increment,] time period)");
+  Step& s = m_.steps.back();
+  s.time_period = real(f[1], "the time period");
+  if (!(s.time_period > 0))
+    fail(at_, "the step time period must be positive, got '" + std::string(f[1]) + "'");
+  const bool user = kw_.find("DIRECTUSERCONTROL") || kw_.find("FIXEDTIMEINCREMENTATION");
+  if (user) {
+    if (f[0].empty())
+      fail(at_, "missing the time increment (required with DIRECT USER CONTROL or FIXED TIME "
+                "INCREMENTATION)");
+    const double dt = real(f[0], "the time increment");
+    if (!(dt > 0) || dt > s.time_period)
+      fail(at_, "the time increment must be positive and at most the time period, got '" +
+                    std::string(f[0]) + "'");
+    s.fixed_increment = dt;
+  } else if (!f[0].empty()) {
+    real(f[0], "the initial time increment");  // checked, then left to the stability limit
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Boundary conditions and loads
+
+// Before the first *STEP a *BOUNDARY is model data: zero-valued holds that apply from the
+// start (see attach_model_boundaries). Between steps it is an error.
+void DeckParser::boundary_keyword(const Keyword& kw) {
+  if (!in_step_ && !m_.steps.empty())
+    fail(kw.pos, "*BOUNDARY between steps: put it inside a *STEP, or before the first *STEP to "
+                 "hold dofs from the start");
+  allow_params(kw, {"AMPLITUDE", "TYPE", "OP"});
+  const std::string type = squeeze_upper(param(kw, "TYPE"));
+  if (!type.empty() && type != "DISPLACEMENT" && type != "VELOCITY")
+    fail(kw.pos, "*BOUNDARY, TYPE=" + param(kw, "TYPE") +
+                     " is not supported (DISPLACEMENT or VELOCITY)");
+  block_velocity_ = type == "VELOCITY";
+  const std::string op = squeeze_upper(param(kw, "OP"));
+  if (!op.empty() && op != "MOD" && op != "NEW")
+    fail(kw.pos, "*BOUNDARY, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
+  if (in_step_) {
+    if (op == "NEW") m_.steps.back().boundary_op_new = true;
+  } else if (block_velocity_) {
+    fail(kw.pos, "*BOUNDARY, TYPE=VELOCITY before the first *STEP: model-level boundary "
+                 "conditions hold displacements at zero; prescribe velocities inside a step");
+  }
+  block_amplitude_ = reference_amplitude(kw);
+  block_ = Block::Boundary;
+}
+
+void DeckParser::boundary_data(const Line& line) {
+  const auto& f = line.fields;
+  need_fields(line, 2, "node or node set, first dof[, last dof[, value]] or node or node set, type");
+  std::vector<DofRange> ranges;
+  double value = 0;
+  if (!f[1].empty() && std::isalpha(static_cast<unsigned char>(f[1][0]))) {
+    at_most_fields(line, 2, "node or node set, ENCASTRE|PINNED|XSYMM|YSYMM|ZSYMM|XASYMM|YASYMM|ZASYMM");
+    if (!bc_type_ranges(squeeze_upper(f[1]), ranges))
+      fail(at_, "unknown boundary condition type '" + std::string(f[1]) +
+                    "' (expected a dof number or ENCASTRE, PINNED, XSYMM, YSYMM, ZSYMM, XASYMM, "
+                    "YASYMM, ZASYMM)");
+  } else {
+    at_most_fields(line, 4, "node or node set, first dof[, last dof[, value]]");
+    const int first = dof(f[1], "first dof");
+    const int last = f.size() > 2 && !f[2].empty() ? dof(f[2], "last dof") : first;
+    if (last < first)
+      fail(at_, "last dof " + std::to_string(last) + " is below first dof " + std::to_string(first));
+    value = f.size() > 3 ? real_or(f[3], 0.0, "the prescribed value") : 0.0;
+    ranges.push_back({first, last});
+  }
+  Boundary b;
+  b.value = value;
+  b.amplitude = block_amplitude_;
+  b.velocity = block_velocity_;
+  b.loc = loc(at_);
+  if (in_step_) b.nodes = node_targets(f[0], at_);
+  else if (value != 0.0)
+    fail(at_, "*BOUNDARY before the first *STEP must be zero-valued (model-level holds); "
+              "prescribe nonzero values inside a step");
+  for (const DofRange& r : ranges) {
+    b.first_dof = r.first;
+    b.last_dof = r.last;
+    if (in_step_) {
+      m_.steps.back().boundaries.push_back(b);
+    } else {
+      model_boundaries_.push_back(b);
+      model_boundary_targets_.push_back(PendingTarget{std::string(f[0]), at_});
+    }
+  }
+}
+
+// Model-level holds go in front of the first step's own boundary conditions, so that a
+// step line for the same dof (later in the list) overrides them, and later steps inherit
+// them through the usual step-to-step propagation. As in Abaqus, *BOUNDARY, OP=NEW in the
+// first step removes them.
+void DeckParser::attach_model_boundaries() {
+  if (model_boundaries_.empty()) return;
+  Step& first = m_.steps.front();
+  if (first.boundary_op_new) {
+    m_.warnings.push_back("model-level *BOUNDARY conditions (first at " +
+                          model_boundaries_.front().loc.str() + ") are removed by *BOUNDARY, OP=NEW "
+                          "in step '" + first.name + "', as in Abaqus");
+    return;
+  }
+  first.boundaries.insert(first.boundaries.begin(), model_boundaries_.begin(), model_boundaries_.end());
+}
+
+void DeckParser::cload_keyword(const Keyword& kw) {
+  require_step(kw);
+  allow_params(kw, {"AMPLITUDE", "OP"});
+  const std::string op = squeeze_upper(param(kw, "OP"));
+  if (!op.empty() && op != "MOD" && op != "NEW")
+    fail(kw.pos, "*CLOAD, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
+  if (op == "NEW") m_.steps.back().cload_op_new = true;
+  block_amplitude_ = reference_amplitude(kw);
+  block_ = Block::Cload;
+}
+
+void DeckParser::cload_data(const Line& line) {
+  need_fields(line, 3, "node or node set, dof, magnitude");
+  at_most_fields(line, 3, "node or node set, dof, magnitude");
+  ConcentratedLoad c;
+  c.dof = dof(line.fields[1], "load dof");
+  c.magnitude = real(line.fields[2], "the load magnitude");
+  c.amplitude = block_amplitude_;
+  c.loc = loc(at_);
+  c.nodes = node_targets(line.fields[0], at_);
+  m_.steps.back().cloads.push_back(std::move(c));
+}
+
+void DeckParser::dload_keyword(const Keyword& kw) {
+  require_step(kw);
+  allow_params(kw, {"AMPLITUDE", "OP"});
+  const std::string op = squeeze_upper(param(kw, "OP"));
+  if (!op.empty() && op != "MOD" && op != "NEW")
+    fail(kw.pos, "*DLOAD, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
+  if (op == "NEW") m_.steps.back().dload_op_new = true;
+  block_amplitude_ = reference_amplitude(kw);
+  block_ = Block::Dload;
+}
+
+void DeckParser::dload_data(const Line& line) {
+  need_fields(line, 3, "element or element set, P, magnitude");
+  at_most_fields(line, 3, "element or element set, P, magnitude");
+  const std::string type = squeeze_upper(line.fields[1]);
+  if (type != "P")
+    fail(at_, "*DLOAD load type '" + std::string(line.fields[1]) +
+                  "' is not supported (halfstep supports P: pressure on the shell)");
+  DistributedLoad d;
+  d.magnitude = real(line.fields[2], "the pressure magnitude");
+  d.amplitude = block_amplitude_;
+  d.loc = loc(at_);
+  d.elements = element_targets(line.fields[0], at_);
+  m_.steps.back().dloads.push_back(std::move(d));
+}
+
+// ---------------------------------------------------------------------------------------
+// Output requests
+
+void DeckParser::output_keyword(const Keyword& kw) {
+  require_step(kw);
+  finish_output_request();
+  const bool field = kw.find("FIELD") != nullptr, history = kw.find("HISTORY") != nullptr;
+  if (field == history) fail(kw.pos, "*OUTPUT needs exactly one of FIELD or HISTORY");
+  // Output settings cannot change the motion, so unknown ones only warn.
+  for (const Param& p : kw.params) {
+    static constexpr std::string_view known[] = {"FIELD", "HISTORY", "VARIABLE", "NUMBERINTERVAL",
+                                                 "TIMEINTERVAL"};
+    if (std::find(std::begin(known), std::end(known), p.key) != std::end(known)) continue;
+    if (warned_.emplace("OUTPUT," + p.key, kw.pos).second)
+      m_.warnings.push_back("parameter " + p.key + " of *OUTPUT is not supported and was ignored (first at " +
+                            loc(kw.pos).str() + ")");
+  }
+  OutputRequest r;
+  r.kind = field ? OutputRequest::Kind::Field : OutputRequest::Kind::History;
+  r.loc = loc(kw.pos);
+  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
+  if (!var.empty() && var != "PRESELECT" && var != "ALL")
+    fail(kw.pos, "*OUTPUT, VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
+  if (kw.find("NUMBERINTERVAL") && kw.find("TIMEINTERVAL"))
+    fail(kw.pos, "*OUTPUT takes NUMBER INTERVAL or TIME INTERVAL, not both");
+  if (kw.find("NUMBERINTERVAL")) {
+    const auto n = to_int(trim(param(kw, "NUMBERINTERVAL")));
+    if (!n || *n < 1)
+      fail(kw.pos, "*OUTPUT, NUMBER INTERVAL must be a positive integer, got '" +
+                       param(kw, "NUMBERINTERVAL") + "'");
+    r.number_interval = static_cast<int>(*n);
+  }
+  if (kw.find("TIMEINTERVAL")) {
+    const double dt = real_param(kw, "TIMEINTERVAL", 0.0);
+    if (!(dt > 0))
+      fail(kw.pos, "*OUTPUT, TIME INTERVAL must be positive, got '" + param(kw, "TIMEINTERVAL") + "'");
+    r.time_interval = dt;
+  }
+  auto& outs = m_.steps.back().outputs;
+  outs.push_back(std::move(r));
+  output_first_ = output_current_ = static_cast<int>(outs.size()) - 1;
+  output_preselect_ = !var.empty();
+  output_has_sub_ = false;
+}
+
+// VARIABLE=PRESELECT/ALL without node or element requests selects the defaults; a field
+// request with nothing in it is dropped.
+void DeckParser::finish_output_request() {
+  if (output_first_ < 0) return;
+  auto& outs = m_.steps.back().outputs;
+  OutputRequest& r = outs[static_cast<std::size_t>(output_first_)];
+  if (!output_has_sub_ && r.kind == OutputRequest::Kind::Field) {
+    if (output_preselect_) {
+      r.node_vars = {"U", "V", "RF"};
+      r.element_vars = {"S", "SF", "SM", "E"};
+    } else {
+      m_.warnings.push_back("*OUTPUT, FIELD at " + r.loc.str() +
+                            " requests no variables and was dropped");
+      outs.pop_back();  // nothing was cloned from it, so it is the last request
+    }
+  }
+  output_first_ = output_current_ = -1;
+}
+
+void DeckParser::node_output_keyword(const Keyword& kw) {
+  require_step(kw);
+  if (output_first_ < 0)
+    fail(kw.pos, "*NODE OUTPUT must follow an *OUTPUT, FIELD or *OUTPUT, HISTORY in the same step");
+  allow_params(kw, {"NSET", "VARIABLE"});
+  auto& outs = m_.steps.back().outputs;
+  const std::string nset = kw.find("NSET") ? key(required_param(kw, "NSET")) : std::string();
+  if (!nset.empty()) check_node_set(nset, kw.pos);
+  const OutputRequest& cur = outs[static_cast<std::size_t>(output_current_)];
+  if (cur.kind == OutputRequest::Kind::History && nset.empty())
+    fail(kw.pos, "history *NODE OUTPUT needs NSET= (history is written for a set of nodes)");
+  // A request holds one node set: a second set under the same *OUTPUT gets its own copy.
+  if (!cur.node_vars.empty() && cur.nset != nset) {
+    OutputRequest copy;
+    copy.kind = cur.kind;
+    copy.number_interval = cur.number_interval;
+    copy.time_interval = cur.time_interval;
+    copy.loc = loc(kw.pos);
+    outs.push_back(std::move(copy));
+    output_current_ = static_cast<int>(outs.size()) - 1;
+  }
+  OutputRequest& target = outs[static_cast<std::size_t>(output_current_)];
+  target.nset = nset;
+  output_target_ = output_current_;
+  output_has_sub_ = true;
+  output_block_has_vars_ = false;
+  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
+  if (!var.empty()) {
+    if (var != "PRESELECT" && var != "ALL")
+      fail(kw.pos, "*NODE OUTPUT, VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
+    for (const char* v : {"U", "V", "RF"}) add_unique(target.node_vars, v);
+    output_block_has_vars_ = true;
+  }
+  block_ = Block::NodeOutput;
+}
+
+void DeckParser::node_output_data(const Line& line) {
+  auto& vars = m_.steps.back().outputs[static_cast<std::size_t>(output_target_)].node_vars;
+  for (std::string_view f : line.fields) {
+    if (f.empty()) continue;
+    const std::string v = squeeze_upper(f);
+    if (v == "U" || v == "UT" || v == "UR") add_unique(vars, "U");
+    else if (v == "V" || v == "VT" || v == "VR") add_unique(vars, "V");
+    else if (v == "RF") add_unique(vars, "RF");
+    else
+      fail(at_, "node output variable '" + std::string(f) + "' is not supported (halfstep writes U, V, RF)");
+    output_block_has_vars_ = true;
+  }
+}
+
+void DeckParser::element_output_keyword(const Keyword& kw) {
+  require_step(kw);
+  if (output_first_ < 0)
+    fail(kw.pos, "*ELEMENT OUTPUT must follow an *OUTPUT, FIELD in the same step");
+  auto& outs = m_.steps.back().outputs;
+  const OutputRequest& cur = outs[static_cast<std::size_t>(output_current_)];
+  if (cur.kind == OutputRequest::Kind::History)
+    fail(kw.pos, "history *ELEMENT OUTPUT is not supported (halfstep writes element results as "
+                 "field output only)");
+  // DIRECTIONS only adds orientation vectors to the output database.
+  allow_params(kw, {"ELSET", "VARIABLE", "DIRECTIONS"});
+  const std::string elset = kw.find("ELSET") ? key(required_param(kw, "ELSET")) : std::string();
+  if (!elset.empty()) check_element_set(elset, kw.pos);
+  if (!cur.element_vars.empty() && cur.elset != elset) {
+    OutputRequest copy;
+    copy.kind = cur.kind;
+    copy.number_interval = cur.number_interval;
+    copy.time_interval = cur.time_interval;
+    copy.loc = loc(kw.pos);
+    outs.push_back(std::move(copy));
+    output_current_ = static_cast<int>(outs.size()) - 1;
+  }
+  OutputRequest& target = outs[static_cast<std::size_t>(output_current_)];
+  target.elset = elset;
+  output_target_ = output_current_;
+  output_has_sub_ = true;
+  output_block_has_vars_ = false;
+  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
+  if (!var.empty()) {
+    if (var != "PRESELECT" && var != "ALL")
+      fail(kw.pos, "*ELEMENT OUTPUT, VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
+    for (const char* v : {"S", "SF", "SM", "E"}) add_unique(target.element_vars, v);
+    output_block_has_vars_ = true;
+  }
+  block_ = Block::ElementOutput;
+}
+
+void DeckParser::element_output_data(const Line& line) {
+  auto& vars = m_.steps.back().outputs[static_cast<std::size_t>(output_target_)].element_vars;
+  for (std::string_view f : line.fields) {
+    if (f.empty()) continue;
+    const std::string v = squeeze_upper(f);
+    if (v == "S" || v == "SF" || v == "SM" || v == "E") add_unique(vars, v.c_str());
+    else
+      fail(at_, "element output variable '" + std::string(f) +
+                    "' is not supported (halfstep writes S, SF, SM, E)");
+    output_block_has_vars_ = true;
+  }
+}
+
+void DeckParser::output_block_end() {
+  if (!output_block_has_vars_)
+    fail(kw_.pos, kw_.display + " needs a data line naming the variables (or VARIABLE=PRESELECT)");
+}
+
+}  // namespace halfstep::inp

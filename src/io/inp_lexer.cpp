@@ -1,0 +1,270 @@
+#include "io/inp_lexer.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "io/inp_text.hpp"
+
+namespace halfstep::inp {
+
+namespace fs = std::filesystem;
+
+/// An open file: its whole text (decks are read in one go: it is the fastest way to
+/// scan them) and a cursor over its physical lines.
+struct Lexer::Source {
+  std::string text;
+  std::size_t pos = 0;
+  int line = 0;
+  int file = -1;
+  std::string identity;  ///< canonical path, to detect include cycles
+
+  bool read(std::string_view& out) {
+    if (pos >= text.size()) return false;
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    out = std::string_view(text).substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line;
+    return true;
+  }
+};
+
+namespace {
+
+constexpr int kMaxIncludeDepth = 64;
+
+bool read_whole_file(const std::string& name, std::string& text) {
+  std::ifstream in(name, std::ios::binary | std::ios::ate);
+  if (!in) return false;
+  const std::streamoff size = in.tellg();
+  if (size < 0) return false;
+  text.resize(static_cast<std::size_t>(size));
+  in.seekg(0);
+  return size == 0 || static_cast<bool>(in.read(text.data(), size));
+}
+
+bool is_comment(std::string_view trimmed) { return trimmed.substr(0, 2) == "**"; }
+
+// Binary files (results databases, archives, UTF-16 text) would otherwise produce a
+// confusing parse error far into the file; looking at the first KiB is enough.
+bool looks_binary(std::string_view text) {
+  const std::size_t n = std::min<std::size_t>(text.size(), 1024);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v' && c != 0x1a)
+      return true;
+    if (c == 0x7f) return true;
+  }
+  return false;
+}
+
+std::string identity_of(const std::string& name) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::path(name), ec);
+  if (ec) p = fs::absolute(fs::path(name), ec).lexically_normal();
+  return p.string();
+}
+
+int count_lines(std::string_view text) {
+  if (text.empty()) return 1;
+  int n = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  if (text.back() != '\n') ++n;
+  return std::max(n, 1);
+}
+
+// Splits at commas that are not inside double quotes (quoted names may hold commas).
+template <class F>
+void split_unquoted(std::string_view s, F&& emit) {
+  bool quoted = false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '"')
+      quoted = !quoted;
+    else if (s[i] == ',' && !quoted) {
+      emit(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  emit(s.substr(start));
+}
+
+std::string collapse_blanks_upper(std::string_view s) {
+  std::string out;
+  bool blank = false;
+  for (char c : trim(s)) {
+    if (c == ' ' || c == '\t') {
+      blank = true;
+      continue;
+    }
+    if (blank && !out.empty()) out.push_back(' ');
+    blank = false;
+    out.push_back((c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c);
+  }
+  return out;
+}
+
+void parse_keyword(std::string_view text, Keyword& kw) {
+  kw.params.clear();
+  bool first = true;
+  split_unquoted(text, [&](std::string_view piece) {
+    piece = trim(piece);
+    if (first) {
+      first = false;
+      piece.remove_prefix(1);  // the '*'
+      kw.name = squeeze_upper(piece);
+      kw.display = "*" + collapse_blanks_upper(piece);
+      return;
+    }
+    if (piece.empty()) return;
+    Param p;
+    const std::size_t eq = piece.find('=');
+    if (eq == std::string_view::npos) {
+      p.key = squeeze_upper(piece);
+    } else {
+      p.key = squeeze_upper(piece.substr(0, eq));
+      p.value = std::string(unquote(trim(piece.substr(eq + 1))));
+      p.has_value = true;
+    }
+    kw.params.push_back(std::move(p));
+  });
+}
+
+void split_fields(std::string_view text, std::vector<std::string_view>& fields) {
+  fields.clear();
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) {
+      fields.push_back(trim(text.substr(start)));
+      break;
+    }
+    fields.push_back(trim(text.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  while (!fields.empty() && fields.back().empty()) fields.pop_back();
+}
+
+}  // namespace
+
+const Param* Keyword::find(std::string_view key) const {
+  for (const Param& p : params)
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+Lexer::Lexer() = default;
+Lexer::~Lexer() = default;
+
+void Lexer::open_file(const std::string& path) {
+  const SourceLoc where{path, 0};
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(where, "deck file not found");
+  if (!fs::is_regular_file(path, ec)) throw InputError(where, "deck path is not a regular file");
+  std::string text;
+  if (!read_whole_file(path, text)) throw InputError(where, "cannot read deck file");
+  open_text(std::move(text), path);
+}
+
+void Lexer::open_text(std::string text, const std::string& virtual_path) {
+  stack_.clear();
+  names_.clear();
+  top_lines_ = count_lines(text);
+  push(std::move(text), virtual_path);
+}
+
+void Lexer::include(std::string_view path, Pos at) {
+  const SourceLoc where = loc(at);
+  if (path.empty()) throw InputError(where, "*INCLUDE needs INPUT=<file>");
+  if (stack_.size() >= static_cast<std::size_t>(kMaxIncludeDepth))
+    throw InputError(where, "*INCLUDE nested more than 64 deep (include cycle?)");
+  fs::path p(path);
+  if (p.is_relative()) p = fs::path(names_[at.file]).parent_path() / p;
+  const std::string name = p.lexically_normal().string();
+  std::error_code ec;
+  if (!fs::is_regular_file(name, ec))
+    throw InputError(
+        where, "*INCLUDE file '" + std::string(path) + "' not found (looked for " + name + ")");
+  const std::string id = identity_of(name);
+  for (const auto& s : stack_)
+    if (s->identity == id)
+      throw InputError(where, "include cycle: '" + std::string(path) +
+                                  "' is already being read (it includes itself)");
+  std::string text;
+  if (!read_whole_file(name, text))
+    throw InputError(where, "cannot read *INCLUDE file '" + name + "'");
+  push(std::move(text), name);
+}
+
+void Lexer::push(std::string text, const std::string& name) {
+  auto s = std::make_unique<Source>();
+  s->file = static_cast<int>(names_.size());
+  names_.push_back(name);
+  if (looks_binary(text))
+    throw InputError(SourceLoc{name, 1}, "file is not a text deck (binary data in its first KiB)");
+  // A UTF-8 byte order mark would otherwise glue itself to the first keyword.
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) s->pos = 3;
+  s->identity = identity_of(name);
+  s->text = std::move(text);
+  stack_.push_back(std::move(s));
+}
+
+SourceLoc Lexer::loc(Pos p) const {
+  if (p.file < 0 || p.file >= static_cast<int>(names_.size())) return SourceLoc{};
+  return SourceLoc{names_[static_cast<std::size_t>(p.file)], p.line};
+}
+
+// A line ending in a comma continues on the next non-comment line unless that line
+// is a keyword (then the trailing comma just ends the line).
+std::string_view Lexer::join_continuations(Source& s, std::string_view first) {
+  if (first.back() != ',') return first;
+  joined_.assign(first);
+  while (joined_.back() == ',') {
+    const std::size_t save_pos = s.pos;
+    const int save_line = s.line;
+    std::string_view raw, t;
+    bool found = false;
+    while (s.read(raw)) {
+      t = trim(raw);
+      if (t.empty() || is_comment(t)) continue;
+      found = true;
+      break;
+    }
+    if (!found || t.front() == '*') {
+      s.pos = save_pos;
+      s.line = save_line;
+      break;
+    }
+    joined_.append(t);
+  }
+  return joined_;
+}
+
+bool Lexer::next(Line& line) {
+  while (!stack_.empty()) {
+    Source& s = *stack_.back();
+    std::string_view raw;
+    if (!s.read(raw)) {
+      stack_.pop_back();
+      continue;
+    }
+    std::string_view t = trim(raw);
+    if (t.empty() || is_comment(t)) continue;
+    line.pos = Pos{s.file, s.line};
+    t = join_continuations(s, t);
+    line.is_keyword = t.front() == '*';
+    if (line.is_keyword) {
+      parse_keyword(t, line.keyword);
+      line.keyword.pos = line.pos;
+      line.fields.clear();
+      line.text = {};
+    } else {
+      line.text = t;
+      split_fields(t, line.fields);
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace halfstep::inp

@@ -1,0 +1,81 @@
+// Splits deck files into logical keyword and data lines (comments dropped, continuations
+// joined), following *INCLUDE into other files.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace halfstep::inp {
+
+/// Compact source position: an index into the lexer's file table and a 1-based line.
+/// Kept small because the reader remembers one per set member while a deck is read.
+struct Pos {
+  int file = -1;
+  int line = 0;
+};
+
+/// One parameter of a keyword line; key is upper-case without blanks, value as written
+/// (trimmed, quotes removed) because file paths and names keep their case.
+struct Param {
+  std::string key, value;
+  bool has_value = false;
+};
+
+/// A keyword line such as "*SHELL SECTION, ELSET=Plate, MATERIAL=Steel".
+struct Keyword {
+  std::string name;     ///< upper-case, blanks removed ("SHELLSECTION"): for matching
+  std::string display;  ///< upper-case, blanks collapsed ("*SHELL SECTION"): for messages
+  std::vector<Param> params;
+  Pos pos;
+  /// The parameter with this (squeezed upper-case) key, or nullptr.
+  const Param* find(std::string_view key) const;
+};
+
+/// One logical line of a deck: a keyword line or a data line split at commas.
+struct Line {
+  bool is_keyword = false;
+  Keyword keyword;                       ///< when is_keyword
+  std::string_view text;                 ///< whole data line (continuations joined)
+  std::vector<std::string_view> fields;  ///< trimmed fields; trailing empty ones dropped
+  Pos pos;                               ///< first physical line of the logical line
+};
+
+/// Reads logical lines from a stack of open files; views stay valid until the next call.
+class Lexer {
+ public:
+  Lexer();
+  ~Lexer();
+  Lexer(const Lexer&) = delete;
+  Lexer& operator=(const Lexer&) = delete;
+
+  /// Starts reading the deck at path. Throws InputError if it cannot be read or is binary.
+  void open_file(const std::string& path);
+  /// Starts reading a deck held in memory; includes resolve relative to virtual_path's folder.
+  void open_text(std::string text, const std::string& virtual_path);
+  /// Continues in the file named by an *INCLUDE at `at` (relative to that file's folder)
+  /// until it ends. Throws InputError at `at` for a missing file or an include cycle.
+  void include(std::string_view path, Pos at);
+  /// Reads the next logical line into line; false once the top-level deck has ended.
+  bool next(Line& line);
+
+  /// Full location of p for messages.
+  SourceLoc loc(Pos p) const;
+  /// Number of lines of the top-level deck (at least 1): where "missing X" errors point.
+  int top_line_count() const { return top_lines_; }
+
+ private:
+  struct Source;
+  void push(std::string text, const std::string& name);
+  std::string_view join_continuations(Source& s, std::string_view first);
+
+  std::vector<std::string> names_;              ///< file table, indexed by Pos::file
+  std::vector<std::unique_ptr<Source>> stack_;  ///< innermost include last
+  std::string joined_;                          ///< reused buffer for continued lines
+  int top_lines_ = 1;
+};
+
+}  // namespace halfstep::inp

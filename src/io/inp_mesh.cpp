@@ -1,0 +1,246 @@
+// *NODE, *ELEMENT, *NSET, *ELSET and the resolution of node/element references.
+#include <algorithm>
+#include <cctype>
+
+#include "io/inp_parser.hpp"
+#include "io/inp_text.hpp"
+
+namespace halfstep::inp {
+
+namespace {
+bool looks_numeric(std::string_view s) {
+  return !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' ||
+                        s[0] == '+' || s[0] == '.');
+}
+}  // namespace
+
+void DeckParser::node_keyword(const Keyword& kw) {
+  require_model_data(kw);
+  allow_params(kw, {"NSET", "INPUT"});
+  if (kw.find("NSET")) cur_set_ = &open_set(true, key(required_param(kw, "NSET")), kw.pos);
+  block_ = Block::Node;
+  follow_input(kw);
+}
+
+// Hot path for large decks: no allocation besides the model's own arrays.
+void DeckParser::node_data(const Line& line) {
+  const auto& f = line.fields;
+  need_fields(line, 3, "node id, x, y[, z]");
+  if (f.size() > 4)
+    fail(at_, "too many fields on *NODE data line: expected node id, x, y[, z] (node normal "
+              "directions are not supported)");
+  const std::int64_t id = integer(f[0], "the node id");
+  if (id < 1) fail(at_, "node id must be a positive integer, got " + std::to_string(id));
+  const double x = real_or(f[1], 0.0, "the x coordinate");
+  const double y = real_or(f[2], 0.0, "the y coordinate");
+  const double z = f.size() > 3 ? real_or(f[3], 0.0, "the z coordinate") : 0.0;
+  Nodes& n = m_.nodes;
+  const auto [it, inserted] = n.index.emplace(id, n.size());
+  if (!inserted)
+    fail(at_, "node " + std::to_string(id) + " is defined twice (first at " +
+                  n.loc[static_cast<std::size_t>(it->second)].str() + ")");
+  n.id.push_back(id);
+  n.x.push_back(x);
+  n.y.push_back(y);
+  n.z.push_back(z);
+  n.loc.push_back(loc(at_));
+  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, at_});
+}
+
+void DeckParser::element_keyword(const Keyword& kw) {
+  require_model_data(kw);
+  allow_params(kw, {"TYPE", "ELSET", "INPUT"});
+  element_type_ = upper(trim(required_param(kw, "TYPE")));
+  if (element_type_ != "S4" && element_type_ != "S4R")
+    fail(kw.pos, "element type " + element_type_ +
+                     " is not supported (halfstep supports S4 and S4R, run as MITC4)");
+  if (kw.find("ELSET")) cur_set_ = &open_set(false, key(required_param(kw, "ELSET")), kw.pos);
+  block_ = Block::Element;
+  follow_input(kw);
+}
+
+// Node ids are kept as written until the model data ends: elements may precede their nodes.
+void DeckParser::element_data(const Line& line) {
+  const auto& f = line.fields;
+  need_fields(line, 5, "element id, n1, n2, n3, n4");
+  at_most_fields(line, 5, "element id, n1, n2, n3, n4 (S4/S4R elements have 4 nodes)");
+  const std::int64_t id = integer(f[0], "the element id");
+  if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
+  Elements& e = m_.elements;
+  const auto [it, inserted] = e.index.emplace(id, e.size());
+  if (!inserted)
+    fail(at_, "element " + std::to_string(id) + " is defined twice (first at " +
+                  e.loc[static_cast<std::size_t>(it->second)].str() + ")");
+  for (int k = 1; k <= 4; ++k)
+    conn_ids_.push_back(integer(f[static_cast<std::size_t>(k)], "node " + std::to_string(k) +
+                                                                    " of element " + std::to_string(id)));
+  e.id.push_back(id);
+  e.abaqus_type.push_back(element_type_);
+  e.loc.push_back(loc(at_));
+  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, at_});
+}
+
+void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
+  require_model_data(kw);
+  const char* k = node_set ? "NSET" : "ELSET";
+  allow_params(kw, {k, "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED", "INPUT"});
+  if (const Param* inst = kw.find("INSTANCE"))
+    if (instance_.empty() || upper(inst->value) != instance_)
+      fail(kw.pos, kw.display + ", INSTANCE=" + inst->value + ": no such instance");
+  cur_set_ = &open_set(node_set, key(required_param(kw, k)), kw.pos);
+  cur_set_nodes_ = node_set;
+  cur_set_generate_ = kw.find("GENERATE") != nullptr;
+  block_ = Block::Set;
+  follow_input(kw);
+}
+
+void DeckParser::set_data(const Line& line) {
+  const auto& f = line.fields;
+  if (cur_set_generate_) {
+    need_fields(line, 2, "first, last[, increment]");
+    at_most_fields(line, 3, "first, last[, increment]");
+    const std::int64_t first = integer(f[0], "the first id of GENERATE");
+    const std::int64_t last = integer(f[1], "the last id of GENERATE");
+    const std::int64_t inc = f.size() > 2 && !f[2].empty() ? integer(f[2], "the GENERATE increment") : 1;
+    if (inc < 1) fail(at_, "GENERATE increment must be a positive integer, got " + std::to_string(inc));
+    if (last < first)
+      fail(at_, "GENERATE needs first <= last, got " + std::to_string(first) + " > " +
+                    std::to_string(last));
+    cur_set_->items.push_back(SetItem{first, last, inc, -1, at_});
+    return;
+  }
+  const char* what = cur_set_nodes_ ? "a node id or node set name" : "an element id or element set name";
+  for (std::string_view tok : f) {
+    if (tok.empty()) continue;
+    const std::string k = key(tok);
+    if (const auto id = to_int(k)) {
+      cur_set_->items.push_back(SetItem{*id, *id, 1, -1, at_});
+    } else {
+      if (looks_numeric(k)) fail(at_, "expected " + std::string(what) + ", got '" + std::string(tok) + "'");
+      set_names_.push_back(k);
+      cur_set_->items.push_back(SetItem{0, 0, 1, static_cast<int>(set_names_.size()) - 1, at_});
+    }
+  }
+}
+
+// Repeated definitions of a set append. A part-level and an assembly-level set of the same
+// name are different sets in Abaqus; flattening would merge them, so that is refused.
+DeckParser::PendingSet& DeckParser::open_set(bool node_set, const std::string& name, Pos pos) {
+  auto& sets = node_set ? pending_nsets_ : pending_elsets_;
+  const int scope = in_part_ ? 1 : in_assembly_ ? 2 : 0;
+  const auto [it, inserted] = sets.try_emplace(name);
+  PendingSet& ps = it->second;
+  if (inserted) {
+    ps.name = name;
+    ps.first = pos;
+    ps.scope = scope;
+  } else if (ps.scope != scope) {
+    fail(pos, std::string(node_set ? "node" : "element") + " set '" + name +
+                  "' is defined both in the part and in the assembly (first at " +
+                  loc(ps.first).str() + "): halfstep cannot flatten this deck; rename one of them");
+  }
+  return ps;
+}
+
+void DeckParser::resolve_connectivity() {
+  Elements& e = m_.elements;
+  e.conn.resize(conn_ids_.size());
+  for (std::size_t i = 0; i < conn_ids_.size(); ++i) {
+    const auto it = m_.nodes.index.find(conn_ids_[i]);
+    if (it == m_.nodes.index.end())
+      fail(e.loc[i / 4], "element " + std::to_string(e.id[i / 4]) + " refers to node " +
+                             std::to_string(conn_ids_[i]) + ", which is not defined");
+    e.conn[i] = it->second;
+  }
+  conn_ids_ = {};
+}
+
+void DeckParser::resolve_sets() {
+  seen_.assign(static_cast<std::size_t>(std::max(m_.nodes.size(), m_.elements.size())), 0);
+  for (auto& [name, ps] : pending_nsets_) resolve_set(true, ps);
+  for (auto& [name, ps] : pending_elsets_) resolve_set(false, ps);
+  pending_nsets_.clear();
+  pending_elsets_.clear();
+  seen_ = {};
+}
+
+void DeckParser::resolve_set(bool node_set, PendingSet& ps) {
+  if (ps.state == 2) return;
+  ps.state = 1;
+  const std::string kind = node_set ? "node" : "element";
+  auto& pending = node_set ? pending_nsets_ : pending_elsets_;
+  auto& done = node_set ? m_.nsets : m_.elsets;
+  // Nested sets first, so that seen_ is used by one set at a time.
+  for (const SetItem& item : ps.items) {
+    if (item.name < 0) continue;
+    const std::string& nested = set_names_[static_cast<std::size_t>(item.name)];
+    const auto it = pending.find(nested);
+    if (it == pending.end())
+      fail(item.pos, kind + " set '" + nested + "' is not defined (used in " + kind + " set '" +
+                         ps.name + "')");
+    if (it->second.state == 1)
+      fail(item.pos, kind + " set '" + ps.name + "' contains itself (through set '" + nested + "')");
+    resolve_set(node_set, it->second);
+  }
+  const auto& index = node_set ? m_.nodes.index : m_.elements.index;
+  IndexSet out;
+  out.name = ps.name;
+  out.loc = loc(ps.first);
+  const auto add = [&](int i) {
+    if (!seen_[static_cast<std::size_t>(i)]) {
+      seen_[static_cast<std::size_t>(i)] = 1;
+      out.members.push_back(i);
+    }
+  };
+  for (const SetItem& item : ps.items) {
+    if (item.name >= 0) {
+      for (int i : done.at(set_names_[static_cast<std::size_t>(item.name)]).members) add(i);
+      continue;
+    }
+    for (std::int64_t id = item.first; id <= item.last; id += item.step) {
+      const auto it = index.find(id);
+      if (it == index.end())
+        fail(item.pos, kind + " " + std::to_string(id) + " in " + kind + " set '" + ps.name +
+                           "' is not defined");
+      add(it->second);
+    }
+  }
+  for (int i : out.members) seen_[static_cast<std::size_t>(i)] = 0;
+  ps.state = 2;
+  done[ps.name] = std::move(out);
+}
+
+std::vector<int> DeckParser::node_targets(std::string_view field, Pos pos) const {
+  if (field.empty()) fail(pos, "missing node or node set");
+  const std::string k = key(field);
+  if (const auto id = to_int(k)) {
+    const auto it = m_.nodes.index.find(*id);
+    if (it == m_.nodes.index.end()) fail(pos, "node " + std::to_string(*id) + " is not defined");
+    return {it->second};
+  }
+  check_node_set(k, pos);
+  return m_.nsets.at(k).members;
+}
+
+std::vector<int> DeckParser::element_targets(std::string_view field, Pos pos) const {
+  if (field.empty()) fail(pos, "missing element or element set");
+  const std::string k = key(field);
+  if (const auto id = to_int(k)) {
+    const auto it = m_.elements.index.find(*id);
+    if (it == m_.elements.index.end())
+      fail(pos, "element " + std::to_string(*id) + " is not defined");
+    return {it->second};
+  }
+  check_element_set(k, pos);
+  return m_.elsets.at(k).members;
+}
+
+void DeckParser::check_node_set(const std::string& name, Pos pos) const {
+  if (!m_.nsets.count(name)) fail(pos, "node set '" + name + "' is not defined");
+}
+
+void DeckParser::check_element_set(const std::string& name, Pos pos) const {
+  if (!m_.elsets.count(name)) fail(pos, "element set '" + name + "' is not defined");
+}
+
+}  // namespace halfstep::inp

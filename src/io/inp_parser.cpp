@@ -1,0 +1,381 @@
+// Dispatch of keyword and data lines, deck-structure checks and the end-of-deck checks.
+#include "io/inp_parser.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "io/inp_text.hpp"
+#include "model/validate.hpp"
+
+namespace halfstep::inp {
+
+namespace {
+
+// Keywords that cannot change the computed motion (output controls, restart and
+// preprocessor printing, hourglass/bulk-viscosity settings that MITC4 has no use for).
+// They are ignored with one warning each. Any other keyword halfstep does not handle is
+// an error: silently dropping physics would give a plausible but wrong answer.
+constexpr std::string_view kHarmless[] = {
+    "PREPRINT",    "RESTART",  "ENERGYOUTPUT", "MONITOR",    "FILEFORMAT",
+    "BULKVISCOSITY", "SECTIONCONTROLS", "NODEPRINT", "ELPRINT", "NODEFILE",
+    "ELFILE",      "ENERGYPRINT", "ENERGYFILE", "CONTACTOUTPUT", "DIAGNOSTICS",
+    "PRINT",       "FILEOUTPUT"};
+
+bool is_harmless(const std::string& name) {
+  return std::find(std::begin(kHarmless), std::end(kHarmless), name) != std::end(kHarmless);
+}
+
+bool is_material_option(const std::string& name) {
+  return name == "ELASTIC" || name == "DENSITY" || name == "DAMPING";
+}
+
+}  // namespace
+
+Model DeckParser::parse(const std::string& deck_path) {
+  m_.deck_path = deck_path;
+  Line line;
+  while (lex_.next(line)) {
+    if (line.is_keyword)
+      keyword(line.keyword);
+    else
+      data(line);
+  }
+  end_block();
+  finish();
+  return std::move(m_);
+}
+
+// ---------------------------------------------------------------------------------------
+// Dispatch
+
+void DeckParser::keyword(const Keyword& kw) {
+  if (kw.name == "INCLUDE") {
+    // Data lines may go on inside the included file, so the current block stays open.
+    allow_params(kw, {"INPUT"});
+    lex_.include(required_param(kw, "INPUT"), kw.pos);
+    return;
+  }
+  end_block();
+  kw_ = kw;
+  block_ = Block::NoData;
+  block_lines_ = 0;
+  at_ = kw.pos;
+  const std::string& n = kw.name;
+  // Material options belong to the *MATERIAL right before them; anything else ends it.
+  if (!is_material_option(n)) material_ = nullptr;
+
+  if (n == "HEADING") {
+    require_model_data(kw);
+    allow_params(kw, {});
+    block_ = Block::Heading;
+  } else if (n == "NODE") {
+    node_keyword(kw);
+  } else if (n == "ELEMENT") {
+    element_keyword(kw);
+  } else if (n == "NSET") {
+    set_keyword(kw, true);
+  } else if (n == "ELSET") {
+    set_keyword(kw, false);
+  } else if (n == "MATERIAL") {
+    material_keyword(kw);
+  } else if (n == "ELASTIC") {
+    elastic_keyword(kw);
+  } else if (n == "DENSITY") {
+    density_keyword(kw);
+  } else if (n == "DAMPING") {
+    damping_keyword(kw);
+  } else if (n == "SHELLSECTION") {
+    section_keyword(kw);
+  } else if (n == "AMPLITUDE") {
+    amplitude_keyword(kw);
+  } else if (n == "INITIALCONDITIONS") {
+    initial_conditions_keyword(kw);
+  } else if (n == "STEP") {
+    step_keyword(kw);
+  } else if (n == "ENDSTEP") {
+    end_step_keyword(kw);
+  } else if (n == "DYNAMIC") {
+    dynamic_keyword(kw);
+  } else if (n == "BOUNDARY") {
+    boundary_keyword(kw);
+  } else if (n == "CLOAD") {
+    cload_keyword(kw);
+  } else if (n == "DLOAD") {
+    dload_keyword(kw);
+  } else if (n == "OUTPUT") {
+    output_keyword(kw);
+  } else if (n == "NODEOUTPUT") {
+    node_output_keyword(kw);
+  } else if (n == "ELEMENTOUTPUT") {
+    element_output_keyword(kw);
+  } else if (n == "PART" || n == "ENDPART" || n == "ASSEMBLY" || n == "ENDASSEMBLY" ||
+             n == "INSTANCE" || n == "ENDINSTANCE") {
+    part_keyword(kw);
+  } else if (is_harmless(n)) {
+    warn_ignored(kw);
+    block_ = Block::Skip;
+  } else {
+    fail(kw.pos, "keyword " + kw.display +
+                     " is not supported by halfstep; ignoring it would change the results");
+  }
+}
+
+void DeckParser::data(const Line& line) {
+  at_ = line.pos;
+  ++block_lines_;
+  switch (block_) {
+    case Block::None:
+      fail(at_, "data line before any keyword (expected a keyword line starting with '*')");
+    case Block::NoData:
+      fail(at_, "unexpected data line: " + kw_.display + " takes no data lines");
+    case Block::Skip:
+      return;
+    case Block::Heading:
+      if (!m_.heading.empty()) m_.heading += '\n';
+      m_.heading += line.text;
+      return;
+    case Block::Node: return node_data(line);
+    case Block::Element: return element_data(line);
+    case Block::Set: return set_data(line);
+    case Block::Elastic: return elastic_data(line);
+    case Block::Density: return density_data(line);
+    case Block::ShellSection: return section_data(line);
+    case Block::Amplitude: return amplitude_data(line);
+    case Block::InitialVelocity: return initial_velocity_data(line);
+    case Block::InitialRotation: return initial_rotation_data(line);
+    case Block::Dynamic: return dynamic_data(line);
+    case Block::Boundary: return boundary_data(line);
+    case Block::Cload: return cload_data(line);
+    case Block::Dload: return dload_data(line);
+    case Block::NodeOutput: return node_output_data(line);
+    case Block::ElementOutput: return element_output_data(line);
+    case Block::Instance: return instance_data(line);
+  }
+}
+
+// Checks that need all of a keyword's data lines.
+void DeckParser::end_block() {
+  const auto need_one_line = [&](const char* what) {
+    if (block_lines_ == 0) fail(kw_.pos, kw_.display + " needs a data line with " + what);
+  };
+  switch (block_) {
+    case Block::Elastic: need_one_line("E, nu"); break;
+    case Block::Density: need_one_line("the density"); break;
+    case Block::ShellSection: need_one_line("the thickness"); break;
+    case Block::Dynamic: need_one_line("[increment,] time period"); break;
+    case Block::Amplitude: amplitude_end(); break;
+    case Block::InitialRotation:
+      if (rotation_state_ == RotationState::NeedPointB)
+        fail(at_, "*INITIAL CONDITIONS, TYPE=ROTATING VELOCITY: missing the line with point b "
+                  "(bx, by, bz) of the rotation axis");
+      break;
+    case Block::NodeOutput:
+    case Block::ElementOutput: output_block_end(); break;
+    default: break;
+  }
+  block_ = Block::None;
+  cur_set_ = nullptr;
+}
+
+// ---------------------------------------------------------------------------------------
+// Deck structure
+
+void DeckParser::warn_ignored(const Keyword& kw) {
+  if (!warned_.emplace(kw.name, kw.pos).second) return;
+  m_.warnings.push_back("keyword " + kw.display + " is not supported and was ignored (first at " +
+                        loc(kw.pos).str() + ")");
+}
+
+void DeckParser::require_model_data(const Keyword& kw) const {
+  if (in_step_ || !m_.steps.empty())
+    fail(kw.pos, kw.display + " is model data: it must come before the first *STEP");
+}
+
+void DeckParser::require_step(const Keyword& kw) const {
+  if (!in_step_) fail(kw.pos, kw.display + " must be inside a *STEP ... *END STEP block");
+}
+
+// INPUT= on a data keyword reads its data lines from another file.
+void DeckParser::follow_input(const Keyword& kw) {
+  if (kw.find("INPUT")) lex_.include(required_param(kw, "INPUT"), kw.pos);
+}
+
+// Parts and assemblies are accepted only where the deck is really flat: one part, one
+// instance of it without a transform. Names "<instance>.<name>" then mean "<name>".
+void DeckParser::part_keyword(const Keyword& kw) {
+  const std::string& n = kw.name;
+  if (n == "PART") {
+    require_model_data(kw);
+    allow_params(kw, {"NAME"});
+    if (in_part_) fail(kw.pos, "*PART inside *PART '" + part_ + "' (missing *END PART)");
+    if (!part_.empty())
+      fail(kw.pos, "a second *PART ('" + upper(param(kw, "NAME")) +
+                       "'): halfstep reads decks with a single part instanced once (first part '" +
+                       part_ + "' at " + loc(part_pos_).str() + ")");
+    part_ = upper(required_param(kw, "NAME"));
+    part_pos_ = kw.pos;
+    in_part_ = true;
+  } else if (n == "ENDPART") {
+    allow_params(kw, {});
+    if (!in_part_) fail(kw.pos, "*END PART without a matching *PART");
+    in_part_ = false;
+  } else if (n == "ASSEMBLY") {
+    require_model_data(kw);
+    allow_params(kw, {"NAME"});
+    if (in_part_) fail(kw.pos, "*ASSEMBLY inside *PART '" + part_ + "' (missing *END PART)");
+    if (in_assembly_) fail(kw.pos, "*ASSEMBLY inside *ASSEMBLY (missing *END ASSEMBLY)");
+    in_assembly_ = true;
+    assembly_pos_ = kw.pos;
+  } else if (n == "ENDASSEMBLY") {
+    allow_params(kw, {});
+    if (!in_assembly_) fail(kw.pos, "*END ASSEMBLY without a matching *ASSEMBLY");
+    if (in_instance_) fail(kw.pos, "*END ASSEMBLY inside *INSTANCE (missing *END INSTANCE)");
+    in_assembly_ = false;
+  } else if (n == "INSTANCE") {
+    allow_params(kw, {"NAME", "PART"});
+    if (!in_assembly_) fail(kw.pos, "*INSTANCE must be inside *ASSEMBLY ... *END ASSEMBLY");
+    if (!instance_.empty())
+      fail(kw.pos, "a second *INSTANCE: halfstep flattens decks with a single instance (first '" +
+                       instance_ + "' at " + loc(instance_pos_).str() + ")");
+    const std::string part = upper(required_param(kw, "PART"));
+    if (part != part_) fail(kw.pos, "*INSTANCE refers to part '" + part + "', which is not defined");
+    instance_ = upper(required_param(kw, "NAME"));
+    instance_pos_ = kw.pos;
+    in_instance_ = true;
+    block_ = Block::Instance;
+  } else {  // ENDINSTANCE
+    allow_params(kw, {});
+    if (!in_instance_) fail(kw.pos, "*END INSTANCE without a matching *INSTANCE");
+    in_instance_ = false;
+  }
+}
+
+// Instance data lines hold a translation and an optional rotation; only "none" flattens.
+void DeckParser::instance_data(const Line& line) {
+  for (std::string_view f : line.fields)
+    if (real_or(f, 0.0, "an instance transform value") != 0.0)
+      fail(at_, "*INSTANCE translation or rotation is not supported (halfstep flattens the "
+                "instance; transform the part's nodes instead)");
+}
+
+// ---------------------------------------------------------------------------------------
+// End of the model data and of the deck
+
+void DeckParser::finish_model_data() {
+  if (in_part_) fail(part_pos_, "*PART '" + part_ + "' has no *END PART");
+  if (in_instance_) fail(instance_pos_, "*INSTANCE has no *END INSTANCE");
+  if (in_assembly_) fail(assembly_pos_, "*ASSEMBLY has no *END ASSEMBLY");
+  if (!part_.empty() && instance_.empty())
+    fail(part_pos_, "part '" + part_ + "' is never instanced (no *INSTANCE, PART=" + part_ + ")");
+  model_done_ = true;
+  resolve_connectivity();
+  resolve_sets();
+  resolve_sections();
+  resolve_model_targets();
+}
+
+void DeckParser::finish() {
+  const Pos end{0, lex_.top_line_count()};
+  if (in_step_)
+    fail(m_.steps.back().loc,
+         "step '" + m_.steps.back().name + "' has no *END STEP (the deck ends inside it)");
+  if (m_.nodes.size() == 0) fail(Pos{0, 1}, "deck is empty: no *NODE");
+  if (!model_done_) finish_model_data();
+  if (m_.elements.size() == 0)
+    fail(end, "model has no elements: expected *ELEMENT, TYPE=S4 or S4R");
+  if (m_.steps.empty())
+    fail(end, "deck has no *STEP: expected *STEP, *DYNAMIC, EXPLICIT ... *END STEP");
+  check_amplitude_references();
+  if (m_.steps.size() > 1 && !total_time_amplitudes_.empty())
+    fail(total_time_amplitudes_.front(),
+         "*AMPLITUDE, TIME=TOTAL TIME is supported only for single-step models (use TIME=STEP "
+         "TIME)");
+  attach_model_boundaries();
+  validate(m_);
+}
+
+// ---------------------------------------------------------------------------------------
+// Values, names and messages
+
+void DeckParser::fail(Pos p, const std::string& msg) const { throw InputError(lex_.loc(p), msg); }
+
+void DeckParser::fail(const SourceLoc& where, const std::string& msg) const {
+  throw InputError(where, msg);
+}
+
+double DeckParser::real(std::string_view field, const std::string& what) const {
+  if (field.empty()) fail(at_, "missing " + what + " (expected a real number)");
+  const auto v = to_real(field);
+  if (!v) fail(at_, "expected a real number for " + what + ", got '" + std::string(field) + "'");
+  return *v;
+}
+
+double DeckParser::real_or(std::string_view field, double fallback, const std::string& what) const {
+  return field.empty() ? fallback : real(field, what);
+}
+
+std::int64_t DeckParser::integer(std::string_view field, const std::string& what) const {
+  if (field.empty()) fail(at_, "missing " + what + " (expected an integer)");
+  const auto v = to_int(field);
+  if (!v) fail(at_, "expected an integer for " + what + ", got '" + std::string(field) + "'");
+  return *v;
+}
+
+int DeckParser::dof(std::string_view field, const std::string& what) const {
+  const std::int64_t d = integer(field, what);
+  if (d < 1 || d > kMaxDof)
+    fail(at_, what + " " + std::to_string(d) + " is out of range: expected 1 to 6 "
+              "(ux, uy, uz, rx, ry, rz)");
+  return static_cast<int>(d);
+}
+
+// Names are case-insensitive; in a flattened assembly "<instance>.<name>" means "<name>".
+std::string DeckParser::key(std::string_view name) const {
+  std::string k = upper(unquote(trim(name)));
+  if (!instance_.empty() && k.size() > instance_.size() + 1 &&
+      k.compare(0, instance_.size(), instance_) == 0 && k[instance_.size()] == '.')
+    k.erase(0, instance_.size() + 1);
+  return k;
+}
+
+std::string DeckParser::param(const Keyword& kw, std::string_view k) const {
+  const Param* p = kw.find(k);
+  return p ? p->value : std::string();
+}
+
+std::string DeckParser::required_param(const Keyword& kw, std::string_view k) const {
+  const Param* p = kw.find(k);
+  if (!p || p->value.empty()) fail(kw.pos, kw.display + " needs " + std::string(k) + "=");
+  return p->value;
+}
+
+double DeckParser::real_param(const Keyword& kw, std::string_view k, double fallback) const {
+  const Param* p = kw.find(k);
+  if (!p) return fallback;
+  const auto v = to_real(trim(p->value));
+  if (!v)
+    fail(kw.pos, "expected a real number for " + kw.display + " parameter " + std::string(k) +
+                     ", got '" + p->value + "'");
+  return *v;
+}
+
+// An unknown parameter may change the meaning of the keyword, so it is refused.
+void DeckParser::allow_params(const Keyword& kw, std::initializer_list<std::string_view> keys) const {
+  for (const Param& p : kw.params)
+    if (std::find(keys.begin(), keys.end(), p.key) == keys.end())
+      fail(kw.pos, kw.display + " parameter " + p.key + " is not supported by halfstep");
+}
+
+void DeckParser::need_fields(const Line& line, std::size_t n, const char* form) const {
+  if (line.fields.size() < n)
+    fail(line.pos, "too few fields on " + kw_.display + " data line: expected " + form + ", got " +
+                       std::to_string(line.fields.size()) + " field(s)");
+}
+
+void DeckParser::at_most_fields(const Line& line, std::size_t n, const char* form) const {
+  if (line.fields.size() > n)
+    fail(line.pos, "too many fields on " + kw_.display + " data line: expected " + form + ", got " +
+                       std::to_string(line.fields.size()) + " fields");
+}
+
+}  // namespace halfstep::inp

@@ -1,0 +1,193 @@
+// The keyword-deck parser: turns the lexer's logical lines into a Model. Internal to the
+// reader (see inp_reader.hpp for the public entry points); its methods are spread over
+// inp_parser.cpp (dispatch, context, end of deck), inp_mesh.cpp (nodes, elements, sets),
+// inp_material.cpp (materials, sections) and inp_history.cpp (amplitudes, initial
+// conditions, steps, loads, outputs).
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/inp_lexer.hpp"
+#include "model/model.hpp"
+
+namespace halfstep::inp {
+
+/// Reads one deck from a lexer into a Model; single use.
+class DeckParser {
+ public:
+  explicit DeckParser(Lexer& lexer) : lex_(lexer) {}
+  /// Reads every line, checks the model as a whole and returns it.
+  Model parse(const std::string& deck_path);
+
+ private:
+  /// What the data lines after the current keyword mean.
+  enum class Block {
+    None, NoData, Skip, Heading, Node, Element, Set, Elastic, Density, ShellSection,
+    Amplitude, InitialVelocity, InitialRotation, Dynamic, Boundary, Cload, Dload,
+    NodeOutput, ElementOutput, Instance
+  };
+
+  /// One member entry of a node or element set, resolved once the mesh is complete.
+  struct SetItem {
+    std::int64_t first = 0, last = 0, step = 1;  ///< id range (first == last for one id)
+    int name = -1;                               ///< index into set_names_ for a nested set
+    Pos pos;
+  };
+  /// A set as written: its entries in deck order, plus where it was (first) defined.
+  struct PendingSet {
+    std::string name;
+    Pos first;
+    int scope = 0;  ///< 0 flat deck, 1 inside *PART, 2 inside *ASSEMBLY
+    std::vector<SetItem> items;
+    int state = 0;  ///< 0 pending, 1 being resolved (cycle check), 2 done
+  };
+  /// A node or set reference in model data, resolved once the mesh is complete.
+  struct PendingTarget {
+    std::string key;
+    Pos pos;
+  };
+  /// Rotating-velocity data may spread over lines: where the current entry stands.
+  enum class RotationState { NewEntry, NeedPointB, MayTakeV0 };
+
+  // inp_parser.cpp: dispatch and context
+  void keyword(const Keyword& kw);
+  void data(const Line& line);
+  void end_block();
+  void finish();
+  void finish_model_data();
+  void warn_ignored(const Keyword& kw);
+  void require_model_data(const Keyword& kw) const;
+  void require_step(const Keyword& kw) const;
+  void follow_input(const Keyword& kw);
+  void part_keyword(const Keyword& kw);
+  void instance_data(const Line& line);
+
+  // inp_parser.cpp: values, names and messages
+  [[noreturn]] void fail(Pos p, const std::string& msg) const;
+  [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const;
+  double real(std::string_view field, const std::string& what) const;
+  double real_or(std::string_view field, double fallback, const std::string& what) const;
+  std::int64_t integer(std::string_view field, const std::string& what) const;
+  int dof(std::string_view field, const std::string& what) const;
+  std::string key(std::string_view name) const;
+  std::string param(const Keyword& kw, std::string_view k) const;
+  std::string required_param(const Keyword& kw, std::string_view k) const;
+  double real_param(const Keyword& kw, std::string_view k, double fallback) const;
+  void allow_params(const Keyword& kw, std::initializer_list<std::string_view> keys) const;
+  void need_fields(const Line& line, std::size_t n, const char* form) const;
+  void at_most_fields(const Line& line, std::size_t n, const char* form) const;
+  SourceLoc loc(Pos p) const { return lex_.loc(p); }
+
+  // inp_mesh.cpp
+  void node_keyword(const Keyword& kw);
+  void node_data(const Line& line);
+  void element_keyword(const Keyword& kw);
+  void element_data(const Line& line);
+  void set_keyword(const Keyword& kw, bool node_set);
+  void set_data(const Line& line);
+  PendingSet& open_set(bool node_set, const std::string& name, Pos pos);
+  void resolve_connectivity();
+  void resolve_sets();
+  void resolve_set(bool node_set, PendingSet& ps);
+  std::vector<int> node_targets(std::string_view field, Pos pos) const;
+  std::vector<int> element_targets(std::string_view field, Pos pos) const;
+  void check_node_set(const std::string& name, Pos pos) const;
+  void check_element_set(const std::string& name, Pos pos) const;
+
+  // inp_material.cpp
+  void material_keyword(const Keyword& kw);
+  void elastic_keyword(const Keyword& kw);
+  void elastic_data(const Line& line);
+  void density_keyword(const Keyword& kw);
+  void density_data(const Line& line);
+  void damping_keyword(const Keyword& kw);
+  void section_keyword(const Keyword& kw);
+  void section_data(const Line& line);
+  void resolve_sections();
+
+  // inp_history.cpp
+  void amplitude_keyword(const Keyword& kw);
+  void amplitude_data(const Line& line);
+  void amplitude_end();
+  void initial_conditions_keyword(const Keyword& kw);
+  void initial_velocity_data(const Line& line);
+  void initial_rotation_data(const Line& line);
+  void step_keyword(const Keyword& kw);
+  void end_step_keyword(const Keyword& kw);
+  void dynamic_keyword(const Keyword& kw);
+  void dynamic_data(const Line& line);
+  void boundary_keyword(const Keyword& kw);
+  void boundary_data(const Line& line);
+  void cload_keyword(const Keyword& kw);
+  void cload_data(const Line& line);
+  void dload_keyword(const Keyword& kw);
+  void dload_data(const Line& line);
+  void output_keyword(const Keyword& kw);
+  void node_output_keyword(const Keyword& kw);
+  void node_output_data(const Line& line);
+  void element_output_keyword(const Keyword& kw);
+  void element_output_data(const Line& line);
+  void output_block_end();
+  void finish_output_request();
+  std::string reference_amplitude(const Keyword& kw);
+  void resolve_model_targets();
+  void attach_model_boundaries();
+  void check_amplitude_references() const;
+
+  Lexer& lex_;
+  Model m_;
+
+  // The keyword whose data lines are being read.
+  Keyword kw_;
+  Block block_ = Block::None;
+  int block_lines_ = 0;
+  Pos at_;  ///< the line being read, for value errors
+
+  // Deck structure.
+  bool in_step_ = false, model_done_ = false;
+  Material* material_ = nullptr;  ///< the *MATERIAL that *ELASTIC etc. apply to
+  bool in_part_ = false, in_assembly_ = false, in_instance_ = false;
+  std::string part_, instance_;  ///< upper-case names; instance_ is the prefix stripped
+  Pos part_pos_, assembly_pos_, instance_pos_;
+  std::map<std::string, Pos> warned_;  ///< harmless keywords already reported
+
+  // Mesh and sets, resolved when the model data ends.
+  std::vector<std::int64_t> conn_ids_;  ///< 4 deck node ids per element
+  std::string block_set_;               ///< NSET= of *NODE / ELSET= of *ELEMENT
+  std::string element_type_;
+  std::map<std::string, PendingSet> pending_nsets_, pending_elsets_;
+  std::vector<std::string> set_names_;  ///< nested set names referenced by SetItem::name
+  PendingSet* cur_set_ = nullptr;
+  bool cur_set_nodes_ = true, cur_set_generate_ = false;
+  std::vector<char> seen_;  ///< scratch membership flags while a set is resolved
+
+  // Model-data references and holds, resolved when the model data ends.
+  std::vector<PendingTarget> velocity_targets_, rotation_targets_, model_boundary_targets_;
+  std::vector<Boundary> model_boundaries_;
+  std::vector<Pos> section_pos_;  ///< *SHELL SECTION keyword lines, parallel to sections
+  std::vector<std::pair<std::string, Pos>> amplitude_refs_;
+
+  // Block state.
+  Amplitude amp_;
+  bool amp_total_time_ = false;
+  double amp_time_ = 0;     ///< a time whose value is still to come (pairs may wrap lines)
+  bool amp_half_pair_ = false;
+  std::vector<Pos> total_time_amplitudes_;
+  RotationState rotation_state_ = RotationState::NewEntry;
+  int output_target_ = -1;  ///< request the current *NODE/*ELEMENT OUTPUT fills
+  bool output_block_has_vars_ = false;
+  std::string block_amplitude_;  ///< AMPLITUDE= of the current *BOUNDARY/*CLOAD/*DLOAD
+  bool block_velocity_ = false;  ///< *BOUNDARY, TYPE=VELOCITY
+
+  // Step state.
+  bool has_dynamic_ = false;
+  int output_first_ = -1, output_current_ = -1;  ///< the step's current *OUTPUT (and clone)
+  bool output_preselect_ = false, output_has_sub_ = false;
+};
+
+}  // namespace halfstep::inp

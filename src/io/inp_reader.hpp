@@ -1,0 +1,18 @@
+// Public entry points of the Abaqus keyword-deck reader.
+#pragma once
+
+#include <string>
+
+#include "model/model.hpp"
+
+namespace halfstep {
+
+/// Reads an Abaqus-style keyword deck (following *INCLUDE), validates it, and returns the model.
+/// Throws InputError (core/error.hpp) with the file and line of the offending text.
+Model read_inp(const std::string& path);
+
+/// Same as read_inp for a deck held in memory (tests); *INCLUDE paths resolve relative to
+/// virtual_path's folder, and messages name virtual_path.
+Model read_inp_string(const std::string& text, const std::string& virtual_path);
+
+}  // namespace halfstep

@@ -1,0 +1,61 @@
+// Writes a run's results: ParaView frames (.pvd + .vtu), history CSVs and energy.csv.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/cpu_backend.hpp"
+#include "io/csv_writer.hpp"
+#include "io/pvd_writer.hpp"
+#include "model/model.hpp"
+#include "solver/shell_state.hpp"
+#include "solver/shell_system.hpp"
+
+namespace halfstep {
+
+/// Energy totals at one time (see docs/theory.md for the balance).
+struct EnergyRecord {
+  double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0;
+  /// kinetic + internal + damping_work - external_work.
+  double total() const { return kinetic + internal + damping_work - external_work; }
+};
+
+/// Owns the output files of one run in OUTDIR.
+class ResultWriter {
+ public:
+  /// Creates OUTDIR (and OUTDIR/history), the .pvd index and energy.csv.
+  ResultWriter(const Model& model, const ShellSystem& sys, const std::string& dir, const std::string& job);
+
+  /// Opens history/<NSET>.csv files for the history requests of a step (once per set).
+  void open_histories(const std::vector<OutputRequest>& requests);
+
+  /// Writes one field frame at the current state; full holds v^n and reactions.
+  void write_frame(const ShellState& st, const FullStepFields& full);
+  /// Appends one row per node of each history set.
+  void write_history(const ShellState& st, const FullStepFields& full);
+  /// Appends a row to energy.csv.
+  void write_energy(const EnergyRecord& e);
+
+  int frames_written() const { return frame_; }
+
+ private:
+  struct History {
+    std::string nset;
+    std::vector<int> nodes;
+    bool u = false, v = false, rf = false;
+    std::unique_ptr<CsvWriter> csv;
+  };
+  /// Rotation vector of every node (from the reference to the current nodal frame).
+  void rotations(const ShellState& st, std::vector<double>& out) const;
+
+  const Model& model_;
+  const ShellSystem& sys_;
+  std::string dir_, job_;
+  PvdWriter pvd_;
+  CsvWriter energy_;
+  std::vector<History> histories_;
+  int frame_ = 0;
+};
+
+}  // namespace halfstep

@@ -1,0 +1,29 @@
+#include "io/summary_json.hpp"
+
+#include "io/atomic_file.hpp"
+#include "io/json_writer.hpp"
+
+namespace halfstep {
+
+void write_summary_json(const std::string& path, const std::string& deck, const RunSummary& s) {
+  JsonObject o;
+  o.add("deck", deck);
+  o.add("nodes", s.nodes);
+  o.add("elements", s.elements);
+  o.add("steps", s.steps);
+  o.add("time_increment", s.time_increment);
+  o.add("stable_increment_estimate", s.stable_increment);
+  o.add("controlling_element", s.controlling_element);
+  o.add("final_time", s.final_time);
+  o.add("wall_seconds", s.wall_seconds);
+  o.add("solve_seconds", s.solve_seconds);
+  o.add("element_steps_per_second", s.element_steps_per_second);
+  o.add("backend", "cpu");
+  o.add("precision", "double");
+  o.add("threads", s.threads);
+  o.add("frames", s.frames);
+  o.add("energy_balance_error", s.energy_error);
+  write_file_atomically(path, o.dump() + "\n");
+}
+
+}  // namespace halfstep

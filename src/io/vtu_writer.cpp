@@ -1,0 +1,174 @@
+#include "io/vtu_writer.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "io/atomic_file.hpp"
+
+namespace halfstep {
+namespace {
+
+static_assert(sizeof(int) == 4, "connectivity is written as Int32 straight from the caller's ints");
+static_assert(sizeof(double) == 8,
+              "fields are written as Float64 straight from the caller's doubles");
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+constexpr const char* kByteOrder = "BigEndian";
+#else
+constexpr const char* kByteOrder = "LittleEndian";
+#endif
+
+constexpr std::uint8_t kVtkQuad = 9;
+
+// One array of the appended section; data is either the caller's memory or a buffer we own.
+struct Block {
+  const void* data;
+  std::uint64_t bytes;
+};
+
+// Collects the XML header and the appended blocks it refers to, keeping offsets consistent.
+class Layout {
+ public:
+  // Declares an appended DataArray and queues its payload; extra_attrs start with a space.
+  void array(const std::string& indent, const char* type, const std::string& extra_attrs,
+             const void* data, std::uint64_t bytes) {
+    xml += indent + "<DataArray type=\"" + type + "\"" + extra_attrs +
+           " format=\"appended\" offset=\"" + std::to_string(offset_) + "\"/>\n";
+    blocks.push_back({data, bytes});
+    offset_ += sizeof(std::uint64_t) + bytes;  // VTK's block header precedes each payload
+  }
+
+  std::string xml;
+  std::vector<Block> blocks;
+
+ private:
+  std::uint64_t offset_ = 0;
+};
+
+void check_field(const VtuField& f, int n, const char* where) {
+  if (f.name.empty())
+    throw std::invalid_argument(std::string("write_vtu: unnamed ") + where + " field");
+  if (f.components < 1) {
+    throw std::invalid_argument("write_vtu: field '" + f.name + "' has " +
+                                std::to_string(f.components) + " components");
+  }
+  if (n > 0 && f.data == nullptr) {
+    throw std::invalid_argument("write_vtu: field '" + f.name + "' has no data");
+  }
+}
+
+void add_fields(Layout& layout, const char* section, const std::vector<VtuField>& fields, int n) {
+  if (fields.empty()) return;
+  layout.xml += std::string("      <") + section + ">\n";
+  for (const VtuField& f : fields) {
+    check_field(f, n, section);
+    layout.array("        ", "Float64",
+                 " Name=\"" + xml_escape(f.name) + "\" NumberOfComponents=\"" +
+                     std::to_string(f.components) + "\"",
+                 f.data, std::uint64_t(n) * std::uint64_t(f.components) * sizeof(double));
+  }
+  layout.xml += std::string("      </") + section + ">\n";
+}
+
+}  // namespace
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+void write_vtu(const std::string& path, int n_points, const double* x, const double* y,
+               const double* z, int n_cells, const int* quad_conn,
+               const std::vector<VtuField>& point_fields, const std::vector<VtuField>& cell_fields,
+               const std::vector<std::pair<std::string, double>>& field_data) {
+  if (n_points < 0 || n_cells < 0) throw std::invalid_argument("write_vtu: negative count");
+  if (n_points > 0 && (!x || !y || !z))
+    throw std::invalid_argument("write_vtu: missing coordinates");
+  if (n_cells > 0 && !quad_conn) throw std::invalid_argument("write_vtu: missing connectivity");
+  const std::size_t n_conn = 4 * std::size_t(n_cells);
+  // A bad index would make ParaView read out of bounds (or crash) long after the run ended.
+  for (std::size_t i = 0; i < n_conn; ++i) {
+    if (quad_conn[i] < 0 || quad_conn[i] >= n_points) {
+      throw std::invalid_argument("write_vtu: cell " + std::to_string(i / 4) + " refers to point " +
+                                  std::to_string(quad_conn[i]) + " of " + std::to_string(n_points));
+    }
+  }
+
+  // VTK wants interleaved xyz; the rest is generated. Everything else is written from the caller's
+  // memory.
+  std::vector<double> points(3 * std::size_t(n_points));
+  for (std::size_t i = 0; i < std::size_t(n_points); ++i) {
+    points[3 * i] = x[i];
+    points[3 * i + 1] = y[i];
+    points[3 * i + 2] = z[i];
+  }
+  std::vector<std::int64_t> offsets(n_cells);
+  for (std::size_t c = 0; c < std::size_t(n_cells); ++c) offsets[c] = std::int64_t(4 * (c + 1));
+  const std::vector<std::uint8_t> types(n_cells, kVtkQuad);
+  std::vector<double> field_values;
+  field_values.reserve(field_data.size());
+  for (const auto& fd : field_data) field_values.push_back(fd.second);
+
+  Layout layout;
+  layout.xml = std::string(
+                   "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" "
+                   "byte_order=\"") +
+               kByteOrder + "\" header_type=\"UInt64\">\n  <UnstructuredGrid>\n";
+  if (!field_data.empty()) {
+    layout.xml += "    <FieldData>\n";
+    for (std::size_t i = 0; i < field_data.size(); ++i) {
+      layout.array("      ", "Float64",
+                   " Name=\"" + xml_escape(field_data[i].first) + "\" NumberOfTuples=\"1\"",
+                   &field_values[i], sizeof(double));
+    }
+    layout.xml += "    </FieldData>\n";
+  }
+  layout.xml += "    <Piece NumberOfPoints=\"" + std::to_string(n_points) + "\" NumberOfCells=\"" +
+                std::to_string(n_cells) + "\">\n";
+  add_fields(layout, "PointData", point_fields, n_points);
+  add_fields(layout, "CellData", cell_fields, n_cells);
+  layout.xml += "      <Points>\n";
+  layout.array("        ", "Float64", " Name=\"Points\" NumberOfComponents=\"3\"", points.data(),
+               points.size() * sizeof(double));
+  layout.xml += "      </Points>\n      <Cells>\n";
+  layout.array("        ", "Int32", " Name=\"connectivity\"", quad_conn, n_conn * sizeof(int));
+  layout.array("        ", "Int64", " Name=\"offsets\"", offsets.data(),
+               offsets.size() * sizeof(std::int64_t));
+  layout.array("        ", "UInt8", " Name=\"types\"", types.data(), types.size());
+  layout.xml +=
+      "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   "
+      "_";
+
+  AtomicFile file(path);
+  file.write(layout.xml);
+  for (const Block& b : layout.blocks) {
+    file.write(&b.bytes, sizeof b.bytes);
+    file.write(b.data, b.bytes);
+  }
+  file.write("\n  </AppendedData>\n</VTKFile>\n");
+  file.commit();
+}
+
+}  // namespace halfstep

@@ -1,0 +1,34 @@
+// ParaView output: one VTK XML UnstructuredGrid (.vtu) file per frame.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace halfstep {
+
+/// A named field on points or cells: n * components values, point/cell-major (x0,y0,z0,x1,...).
+/// data is borrowed, not copied; it must stay valid for the write_vtu call.
+struct VtuField {
+  std::string name;
+  int components = 1;
+  const double* data = nullptr;
+};
+
+/// Writes an UnstructuredGrid of quads (VTK_QUAD = 9) with point and cell fields, atomically.
+/// Arrays go in one raw appended block (UInt64 block headers, native byte order, no compression)
+/// so a frame of 10^6 points costs little more than a memcpy. Points and fields are Float64,
+/// connectivity Int32 (as given), offsets Int64, types UInt8. field_data holds one-value
+/// dataset-wide arrays; name one "TimeValue" and ParaView shows it as the frame's time.
+/// Throws std::invalid_argument on bad arguments (e.g. a node index out of range) and
+/// std::runtime_error on I/O failure.
+void write_vtu(const std::string& path, int n_points, const double* x, const double* y,
+               const double* z, int n_cells, const int* quad_conn /*4 per cell, 0-based*/,
+               const std::vector<VtuField>& point_fields, const std::vector<VtuField>& cell_fields,
+               const std::vector<std::pair<std::string, double>>& field_data = {});
+
+/// Escapes &, <, >, " and ' so that s can sit inside an XML attribute value.
+std::string xml_escape(std::string_view s);
+
+}  // namespace halfstep

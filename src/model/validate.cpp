@@ -1,0 +1,109 @@
+#include "model/validate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace halfstep {
+
+namespace {
+
+void check_nodes(const Nodes& n) {
+  for (int i = 0; i < n.size(); ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (!std::isfinite(n.x[k]) || !std::isfinite(n.y[k]) || !std::isfinite(n.z[k]))
+      throw InputError(n.loc[k], "node " + std::to_string(n.id[k]) + " has a non-finite coordinate");
+  }
+}
+
+// Area from the diagonals: |d1 x d2| / 2 is exact for a flat quadrilateral and a
+// robust measure for a warped one. Relative tolerance, so units do not matter.
+void check_elements(const Elements& e, const Nodes& n) {
+  for (int i = 0; i < e.size(); ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const int* c = &e.conn[4 * k];
+    const std::string name = "element " + std::to_string(e.id[k]);
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        if (c[a] == c[b])
+          throw InputError(e.loc[k], name + " is degenerate: node " +
+                                         std::to_string(n.id[static_cast<std::size_t>(c[a])]) +
+                                         " appears twice");
+    const auto p = [&](int j, int axis) {
+      const auto idx = static_cast<std::size_t>(c[j]);
+      return axis == 0 ? n.x[idx] : axis == 1 ? n.y[idx] : n.z[idx];
+    };
+    double d1[3], d2[3];
+    for (int a = 0; a < 3; ++a) {
+      d1[a] = p(2, a) - p(0, a);
+      d2[a] = p(3, a) - p(1, a);
+    }
+    const double cx = d1[1] * d2[2] - d1[2] * d2[1];
+    const double cy = d1[2] * d2[0] - d1[0] * d2[2];
+    const double cz = d1[0] * d2[1] - d1[1] * d2[0];
+    const double area = 0.5 * std::sqrt(cx * cx + cy * cy + cz * cz);
+    const double l2 = std::max(d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2],
+                               d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2]);
+    if (area <= 1e-12 * l2) throw InputError(e.loc[k], name + " is degenerate: zero area");
+  }
+}
+
+void check_sections(const Model& m) {
+  std::vector<int> owner(static_cast<std::size_t>(m.elements.size()), -1);
+  for (std::size_t s = 0; s < m.sections.size(); ++s) {
+    const ShellSection& sec = m.sections[s];
+    const auto set = m.elsets.find(sec.elset);
+    if (set == m.elsets.end())
+      throw InputError(sec.loc, "*SHELL SECTION: element set '" + sec.elset + "' is not defined");
+    const auto mat = m.materials.find(sec.material);
+    if (mat == m.materials.end())
+      throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
+    if (!mat->second.has_elastic)
+      throw InputError(sec.loc, "material '" + sec.material + "' used by this *SHELL SECTION has no *ELASTIC");
+    if (!mat->second.has_density)
+      throw InputError(sec.loc, "material '" + sec.material + "' used by this *SHELL SECTION has no *DENSITY");
+    if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
+      throw InputError(sec.loc, "shell thickness must be positive and finite");
+    for (int e : set->second.members) {
+      int& o = owner[static_cast<std::size_t>(e)];
+      if (o >= 0)
+        throw InputError(sec.loc, "element " + std::to_string(m.elements.id[static_cast<std::size_t>(e)]) +
+                                      " already has a *SHELL SECTION (at " +
+                                      m.sections[static_cast<std::size_t>(o)].loc.str() + ")");
+      o = static_cast<int>(s);
+    }
+  }
+  for (std::size_t e = 0; e < owner.size(); ++e)
+    if (owner[e] < 0)
+      throw InputError(m.elements.loc[e],
+                       "element " + std::to_string(m.elements.id[e]) + " has no *SHELL SECTION");
+}
+
+void check_materials(const Model& m) {
+  for (const auto& [name, mat] : m.materials) {
+    if (mat.has_elastic && !(mat.youngs > 0 && mat.poisson > -1 && mat.poisson < 0.5))
+      throw InputError(mat.loc, "material '" + name + "': need E > 0 and -1 < nu < 0.5");
+    if (mat.has_density && !(mat.density > 0))
+      throw InputError(mat.loc, "material '" + name + "': density must be positive");
+    if (!(mat.alpha >= 0)) throw InputError(mat.loc, "material '" + name + "': damping ALPHA must not be negative");
+  }
+}
+
+void check_steps(const Model& m) {
+  for (const Step& s : m.steps)
+    if (!(s.time_period > 0) || !std::isfinite(s.time_period))
+      throw InputError(s.loc, "step '" + s.name + "' needs a positive time period");
+}
+
+}  // namespace
+
+void validate(const Model& model) {
+  check_nodes(model.nodes);
+  check_elements(model.elements, model.nodes);
+  check_materials(model);
+  check_sections(model);
+  check_steps(model);
+}
+
+}  // namespace halfstep

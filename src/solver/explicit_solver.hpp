@@ -1,0 +1,44 @@
+// The explicit dynamics driver: steps, time increments, loads, output, energy and checks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/model.hpp"
+#include "solver/shell_system.hpp"
+
+namespace halfstep {
+
+/// User options of a run.
+struct RunOptions {
+  std::string output_dir;
+  int threads = 0;                 ///< 0: OpenMP default
+  double dt_scale = 0.9;           ///< safety factor on the stable increment estimate
+  double energy_tolerance = 0.05;  ///< stop when |total - total(0)| exceeds this share of the energy scale
+  bool progress = false;           ///< print a live progress line on stderr
+};
+
+/// Measured facts about a finished run (also written to summary.json).
+struct RunSummary {
+  int nodes = 0, elements = 0;
+  std::int64_t steps = 0;
+  double time_increment = 0;       ///< increment used (the last step's)
+  double stable_increment = 0;     ///< estimate before the safety factor
+  std::int64_t controlling_element = 0;  ///< deck id of the element controlling the estimate
+  double wall_seconds = 0, solve_seconds = 0;
+  double element_steps_per_second = 0;
+  int threads = 0;
+  int frames = 0;
+  double energy_error = 0;         ///< max |total - total(0)| over the run / largest energy reached
+  double final_time = 0;
+};
+
+/// Time increment a step uses: the deck's fixed one, or the scaled stable estimate.
+double step_increment(const ShellSystem& sys, const std::optional<double>& fixed, double dt_scale);
+
+/// Runs every step of the model, writing results to options.output_dir.
+/// Throws InputError for problems found before the first frame is written and RunError
+/// for instabilities (naming the step and the element).
+RunSummary run_analysis(const Model& model, const RunOptions& options);
+
+}  // namespace halfstep

@@ -1,0 +1,73 @@
+#include "solver/model_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "solver/explicit_solver.hpp"
+#include "solver/shell_state.hpp"
+#include "solver/shell_system.hpp"
+#include "solver/step_loads.hpp"
+
+namespace halfstep {
+
+namespace {
+
+template <class T>
+std::size_t bytes(const std::vector<T>& v) {
+  return v.size() * sizeof(T);
+}
+
+/// Bytes a run holds in its system and state arrays (measured from the built arrays).
+std::size_t memory_bytes(const ShellSystem& sys) {
+  std::size_t b = bytes(sys.x0) * 3 + bytes(sys.conn) + bytes(sys.section) + bytes(sys.ref) + bytes(sys.dir0x) * 3 +
+                  bytes(sys.mass) * 4 + bytes(sys.area) + bytes(sys.element_dt) + bytes(sys.node_slot_ptr) +
+                  bytes(sys.node_slots);
+  ShellState st;
+  st.initialize(sys);
+  b += bytes(st.ux) * 3 + bytes(st.v[0]) * kShellDofs + bytes(st.dx) * 9 + bytes(st.elem_force) +
+       bytes(st.elem_energy);
+  b += sizeof(double) * 12 * static_cast<std::size_t>(sys.num_nodes);  // output buffers (v^n, reactions)
+  return b;
+}
+
+}  // namespace
+
+std::string describe_model(const Model& model, double dt_scale) {
+  const ShellSystem sys = build_shell_system(model);
+  const std::vector<StepLoads> steps = build_step_loads(model, sys);
+  std::string out;
+  char line[512];
+  auto add = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out += line;
+  };
+  add("deck            %s\n", model.deck_path.c_str());
+  if (!model.heading.empty()) add("heading         %s\n", model.heading.substr(0, 200).c_str());
+  add("nodes           %d\n", sys.num_nodes);
+  add("elements        %d (MITC4)\n", sys.num_elements);
+  add("node sets       %zu\n", model.nsets.size());
+  add("element sets    %zu\n", model.elsets.size());
+  add("sections        %zu\n", sys.sections.size());
+  add("total mass      %.6g\n", sys.total_mass);
+  if (sys.controlling_element >= 0) {
+    const int e = sys.controlling_element;
+    add("stable increment %.6g (estimate; element %lld at %s controls it)\n", sys.stable_dt,
+        static_cast<long long>(model.elements.id[e]), model.elements.loc[e].str().c_str());
+  }
+  long long total_steps = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const double dt = step_increment(sys, steps[i].fixed_increment, dt_scale);
+    const long long n = static_cast<long long>(std::ceil(steps[i].period / dt - 1e-9));
+    total_steps += n;
+    add("step %zu '%s'    period %.6g, increment %.6g (%s), %lld increments\n", i + 1, steps[i].name.c_str(),
+        steps[i].period, dt, steps[i].fixed_increment ? "fixed by the deck" : "stable estimate x safety factor", n);
+  }
+  add("increments      %lld in all (%.3g element-steps)\n", total_steps,
+      static_cast<double>(total_steps) * sys.num_elements);
+  add("memory          %.1f MiB (%.0f bytes per element)\n", memory_bytes(sys) / 1048576.0,
+      sys.num_elements ? static_cast<double>(memory_bytes(sys)) / sys.num_elements : 0.0);
+  for (const std::string& w : model.warnings) add("warning         %s\n", w.c_str());
+  return out;
+}
+
+}  // namespace halfstep

@@ -1,0 +1,27 @@
+#include "solver/shell_state.hpp"
+
+namespace halfstep {
+
+void ShellState::initialize(const ShellSystem& sys) {
+  const std::size_t nn = sys.num_nodes, ne = sys.num_elements;
+  ux.assign(nn, 0.0);
+  uy.assign(nn, 0.0);
+  uz.assign(nn, 0.0);
+  for (auto& a : v) a.assign(nn, 0.0);
+  dx = sys.dir0x;
+  dy = sys.dir0y;
+  dz = sys.dir0z;
+  t1x.assign(nn, 1.0);
+  t1y.assign(nn, 0.0);
+  t1z.assign(nn, 0.0);
+  r1x.assign(nn, 1.0);
+  r1y.assign(nn, 0.0);
+  r1z.assign(nn, 0.0);
+  elem_force.assign(20 * ne, 0.0);
+  elem_pressure.clear();
+  elem_energy.assign(ne, 0.0);
+  time = 0;
+  half_dt_prev = 0;
+}
+
+}  // namespace halfstep

@@ -1,0 +1,27 @@
+// Mutable state of an explicit shell run, structure-of-arrays, owned by the solver.
+#pragma once
+
+#include <vector>
+
+#include "solver/shell_system.hpp"
+
+namespace halfstep {
+
+/// Displacements, half-step velocities, nodal frames and element force buffers.
+struct ShellState {
+  std::vector<double> ux, uy, uz;        ///< displacement at the current full step
+  std::vector<double> v[kShellDofs];     ///< half-step velocities: 3 global translations, 2 rotation rates about (t1, t2)
+  std::vector<double> dx, dy, dz;        ///< current unit director
+  std::vector<double> t1x, t1y, t1z;     ///< current first triad vector (t2 = director x t1)
+  std::vector<double> r1x, r1y, r1z;     ///< t1 pulled back to the reference (for rotation output)
+  std::vector<double> elem_force;        ///< 20 generalized internal forces per element (4 corners x 5)
+  std::vector<double> elem_pressure;     ///< 12 pressure forces per element (only when pressures exist)
+  std::vector<double> elem_energy;       ///< strain energy per element at the current step
+  double time = 0;                       ///< t^n
+  double half_dt_prev = 0;               ///< t^n - t^(n-1/2); 0 at the start
+
+  /// Sizes the arrays and sets the reference configuration with zero velocity.
+  void initialize(const ShellSystem& sys);
+};
+
+}  // namespace halfstep

@@ -1,0 +1,154 @@
+#include "solver/step_loads.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace halfstep {
+
+void AmplitudeTable::evaluate(double tau, double period, std::vector<double>& out) const {
+  out.resize(2 + named.size());
+  out[0] = 1.0;
+  out[1] = period > 0 ? std::clamp(tau / period, 0.0, 1.0) : 1.0;
+  for (std::size_t i = 0; i < named.size(); ++i) out[2 + i] = (*named[i])(tau);
+}
+
+namespace {
+
+/// A load or boundary entry as carried between steps.
+struct Carried {
+  double value = 0;
+  const Amplitude* amplitude = nullptr;
+  bool ramp = false;      ///< default ramp (prescribed displacement without amplitude)
+  bool velocity = false;  ///< TYPE=VELOCITY
+};
+
+/// Value an entry has at the end of a step of the given period (for carrying forward).
+double end_value(const Carried& c, double period) {
+  if (c.amplitude) return c.value * (*c.amplitude)(period);
+  return c.value;  // a ramp ends at full value; a constant is constant
+}
+
+const Amplitude* find_amplitude(const Model& model, const std::string& name) {
+  if (name.empty()) return nullptr;
+  const auto it = model.amplitudes.find(name);
+  return it == model.amplitudes.end() ? nullptr : &it->second;
+}
+
+/// Table slot of a carried entry in the step being built.
+int slot_of(StepLoads& step, const Carried& c) {
+  if (!c.amplitude) return c.ramp ? 1 : 0;
+  for (std::size_t i = 0; i < step.amplitudes.named.size(); ++i)
+    if (step.amplitudes.named[i] == c.amplitude) return static_cast<int>(i) + 2;
+  step.amplitudes.named.push_back(c.amplitude);
+  return static_cast<int>(step.amplitudes.named.size()) + 1;
+}
+
+}  // namespace
+
+std::vector<StepLoads> build_step_loads(const Model& model, const ShellSystem& sys) {
+  std::vector<StepLoads> out;
+  // Keyed state carried across steps: (node, dof) and element.
+  std::map<std::pair<int, int>, Carried> bcs, cloads;
+  std::map<int, Carried> dloads;
+  std::vector<OutputRequest> outputs;
+  double previous_period = 0;
+  for (const Step& step : model.steps) {
+    // Entries propagated from the previous step are frozen at their end value.
+    auto freeze = [&](auto& map) {
+      for (auto& kv : map) {
+        Carried& c = kv.second;
+        c.value = end_value(c, previous_period);
+        c.amplitude = nullptr;
+        c.ramp = false;
+      }
+    };
+    freeze(bcs);
+    freeze(cloads);
+    freeze(dloads);
+    if (step.boundary_op_new) bcs.clear();
+    if (step.cload_op_new) cloads.clear();
+    if (step.dload_op_new) dloads.clear();
+
+    for (const Boundary& b : step.boundaries) {
+      for (int dof = b.first_dof; dof <= b.last_dof; ++dof) {
+        if (dof >= 4 && b.value != 0.0)
+          throw InputError(b.loc, "prescribed non-zero rotations (dof " + std::to_string(dof) +
+                                      ") are not supported; rotations can only be held at zero");
+        if (dof >= 4 && b.velocity)
+          throw InputError(b.loc, "prescribed rotational velocities are not supported");
+        Carried c;
+        c.value = b.value;
+        c.amplitude = find_amplitude(model, b.amplitude);
+        c.velocity = b.velocity;
+        c.ramp = !c.amplitude && !b.velocity;  // displacements without amplitude ramp over the step
+        for (int n : b.nodes) bcs[{n, dof}] = c;
+      }
+    }
+    // Within one step, *CLOAD lines on the same node and dof add up (same amplitude required);
+    // across steps a new line replaces the carried one.
+    std::map<std::pair<int, int>, bool> set_here;
+    for (const ConcentratedLoad& l : step.cloads) {
+      Carried c;
+      c.value = l.magnitude;
+      c.amplitude = find_amplitude(model, l.amplitude);
+      for (int n : l.nodes) {
+        const std::pair<int, int> key{n, l.dof};
+        if (set_here.count(key)) {
+          if (cloads[key].amplitude != c.amplitude)
+            throw InputError(l.loc, "two *CLOAD lines on the same node and dof use different amplitudes");
+          cloads[key].value += c.value;
+        } else {
+          cloads[key] = c;
+          set_here[key] = true;
+        }
+      }
+    }
+    for (const DistributedLoad& l : step.dloads) {
+      Carried c;
+      c.value = l.magnitude;
+      c.amplitude = find_amplitude(model, l.amplitude);
+      for (int e : l.elements) dloads[e] = c;
+    }
+    if (!step.outputs.empty()) outputs = step.outputs;
+
+    StepLoads s;
+    s.name = step.name;
+    s.period = step.time_period;
+    s.fixed_increment = step.fixed_increment;
+    s.fixed_translation.assign(sys.num_nodes, 0);
+    s.fixed_rotation.assign(sys.num_nodes, 0);
+    for (const auto& [key, c] : bcs) {
+      const auto [node, dof] = key;
+      if (dof >= 4) {
+        s.fixed_rotation[node] |= static_cast<std::uint8_t>(1u << (dof - 4));
+        continue;
+      }
+      s.fixed_translation[node] |= static_cast<std::uint8_t>(1u << (dof - 1));
+      if (c.value != 0.0) {
+        s.motion_node.push_back(node);
+        s.motion_dof.push_back(dof - 1);
+        s.motion_value.push_back(c.value);
+        s.motion_amp.push_back(slot_of(s, c));
+        s.motion_velocity.push_back(c.velocity ? 1 : 0);
+      }
+    }
+    for (const auto& [key, c] : cloads) {
+      s.load_node.push_back(key.first);
+      s.load_dof.push_back(key.second - 1);
+      s.load_value.push_back(c.value);
+      s.load_amp.push_back(slot_of(s, c));
+    }
+    for (const auto& [elem, c] : dloads) {
+      s.pressure_elem.push_back(elem);
+      s.pressure_value.push_back(c.value);
+      s.pressure_amp.push_back(slot_of(s, c));
+    }
+    s.outputs = outputs;
+    previous_period = step.time_period;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace halfstep

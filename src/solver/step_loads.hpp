@@ -1,0 +1,49 @@
+// Loads, constraints and outputs of one analysis step, flattened into arrays for the kernels.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "solver/shell_system.hpp"
+
+namespace halfstep {
+
+/// Amplitude slots of a step: slot 0 is constant 1 (applied at once), slot 1 ramps linearly
+/// over the step, slots 2.. are the deck's named amplitudes (in step time).
+struct AmplitudeTable {
+  std::vector<const Amplitude*> named;
+  /// Values of every slot at step time tau of a step lasting period.
+  void evaluate(double tau, double period, std::vector<double>& out) const;
+};
+
+/// One step's loads and constraints in kernel-ready form.
+struct StepLoads {
+  std::string name;
+  double period = 0;
+  std::optional<double> fixed_increment;
+  AmplitudeTable amplitudes;
+
+  // Concentrated loads: global dof 0..5 (forces, then moments fixed in direction).
+  std::vector<int> load_node, load_dof, load_amp;
+  std::vector<double> load_value;
+  // Pressures on elements (positive against the element normal), following the deformed surface.
+  std::vector<int> pressure_elem, pressure_amp;
+  std::vector<double> pressure_value;
+  // Prescribed translations (value is a displacement, or a velocity for TYPE=VELOCITY).
+  std::vector<int> motion_node, motion_dof, motion_amp;
+  std::vector<double> motion_value;
+  std::vector<std::uint8_t> motion_velocity;
+
+  std::vector<std::uint8_t> fixed_translation;  ///< per node: bit d = translation d held or prescribed
+  std::vector<std::uint8_t> fixed_rotation;     ///< per node: bit d = rotation about global axis d held
+  std::vector<OutputRequest> outputs;
+};
+
+/// Builds every step, carrying boundaries and loads forward as Abaqus does (OP=MOD unless
+/// OP=NEW): a carried load keeps the value it had at the end of the previous step.
+std::vector<StepLoads> build_step_loads(const Model& model, const ShellSystem& sys);
+
+}  // namespace halfstep

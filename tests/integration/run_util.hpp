@@ -1,0 +1,101 @@
+// Helpers for integration tests: generate a deck, run the halfstep binary, read its CSVs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace halfstep::test {
+
+/// A fresh scratch directory under the build tree's temp area.
+inline std::string scratch_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("halfstep_test_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+/// Runs a shell command, returning its exit status and captured stdout+stderr.
+inline int run_command(const std::string& cmd, std::string* output = nullptr) {
+  const std::string full = cmd + " 2>&1";
+  FILE* p = popen(full.c_str(), "r");
+  if (!p) return -1;
+  std::string out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = pclose(p);
+  if (output) *output = out;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// Writes a deck with examples/generate_deck.py; fails the test if the generator fails.
+inline std::string generate_deck(const std::string& dir, const std::string& name, const std::string& args) {
+  const std::string deck = dir + "/" + name + ".inp";
+  std::string out;
+  const int rc = run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_deck.py " + args + " -o " + deck, &out);
+  EXPECT_EQ(rc, 0) << out;
+  return deck;
+}
+
+/// Runs `halfstep run deck -o outdir extra`; returns the exit code and output.
+inline int run_halfstep(const std::string& deck, const std::string& outdir, const std::string& extra,
+                        std::string* output) {
+  return run_command(std::string(HALFSTEP_BINARY) + " run " + deck + " -o " + outdir + " --quiet " + extra, output);
+}
+
+/// A CSV file as columns of numbers keyed by header name.
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> rows;
+  int col(const std::string& name) const {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return static_cast<int>(i);
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+  }
+};
+
+inline Csv read_csv(const std::string& path) {
+  Csv csv;
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  std::string line;
+  if (std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) csv.header.push_back(cell);
+  }
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) row.push_back(std::strtod(cell.c_str(), nullptr));
+    csv.rows.push_back(row);
+  }
+  return csv;
+}
+
+/// Rows of a history CSV at its last time, averaged over the set's nodes, by column name.
+inline std::map<std::string, double> last_time_average(const Csv& csv) {
+  std::map<std::string, double> avg;
+  if (csv.rows.empty()) return avg;
+  const double t_last = csv.rows.back()[0];
+  int count = 0;
+  for (const auto& r : csv.rows) {
+    if (r[0] != t_last) continue;
+    ++count;
+    for (std::size_t i = 0; i < csv.header.size(); ++i) avg[csv.header[i]] += r[i];
+  }
+  for (auto& kv : avg) kv.second /= count;
+  return avg;
+}
+
+}  // namespace halfstep::test
