@@ -390,11 +390,11 @@ void DeckParser::dload_keyword(const Keyword& kw) {
 
 void DeckParser::dload_data(const Line& line) {
   need_fields(line, 3, "element or element set, P, magnitude");
-  at_most_fields(line, 3, "element or element set, P, magnitude");
   const std::string type = squeeze_upper(line.fields[1]);
   if (type != "P")
     fail(at_, "*DLOAD load type '" + std::string(line.fields[1]) +
                   "' is not supported (halfstep supports P: pressure on the shell)");
+  at_most_fields(line, 3, "element or element set, P, magnitude");
   DistributedLoad d;
   d.magnitude = real(line.fields[2], "the pressure magnitude");
   d.amplitude = block_amplitude_;
@@ -441,6 +441,12 @@ void DeckParser::output_keyword(const Keyword& kw) {
       fail(kw.pos, "*OUTPUT, TIME INTERVAL must be positive, got '" + param(kw, "TIMEINTERVAL") + "'");
     r.time_interval = dt;
   }
+  // As in Abaqus, *NODE/*ELEMENT OUTPUT after VARIABLE=PRESELECT add to the preselection
+  // (a history preselection is the energies, which are always written).
+  if (!var.empty() && field) {
+    r.node_vars = {"U", "V", "RF"};
+    r.element_vars = {"S", "SF", "SM", "E"};
+  }
   auto& outs = m_.steps.back().outputs;
   outs.push_back(std::move(r));
   output_first_ = output_current_ = static_cast<int>(outs.size()) - 1;
@@ -448,21 +454,14 @@ void DeckParser::output_keyword(const Keyword& kw) {
   output_has_sub_ = false;
 }
 
-// VARIABLE=PRESELECT/ALL without node or element requests selects the defaults; a field
-// request with nothing in it is dropped.
+// A field request that names nothing (no VARIABLE=, no node or element output) is dropped.
 void DeckParser::finish_output_request() {
   if (output_first_ < 0) return;
   auto& outs = m_.steps.back().outputs;
-  OutputRequest& r = outs[static_cast<std::size_t>(output_first_)];
-  if (!output_has_sub_ && r.kind == OutputRequest::Kind::Field) {
-    if (output_preselect_) {
-      r.node_vars = {"U", "V", "RF"};
-      r.element_vars = {"S", "SF", "SM", "E"};
-    } else {
-      m_.warnings.push_back("*OUTPUT, FIELD at " + r.loc.str() +
-                            " requests no variables and was dropped");
-      outs.pop_back();  // nothing was cloned from it, so it is the last request
-    }
+  const OutputRequest& r = outs[static_cast<std::size_t>(output_first_)];
+  if (!output_has_sub_ && !output_preselect_ && r.kind == OutputRequest::Kind::Field) {
+    m_.warnings.push_back("*OUTPUT, FIELD at " + r.loc.str() + " requests no variables and was dropped");
+    outs.pop_back();  // nothing was copied from it, so it is the last request
   }
   output_first_ = output_current_ = -1;
 }

@@ -71,9 +71,7 @@ void DeckParser::element_data(const Line& line) {
   if (!inserted)
     fail(at_, "element " + std::to_string(id) + " is defined twice (first at " +
                   e.loc[static_cast<std::size_t>(it->second)].str() + ")");
-  for (int k = 1; k <= 4; ++k)
-    conn_ids_.push_back(integer(f[static_cast<std::size_t>(k)], "node " + std::to_string(k) +
-                                                                    " of element " + std::to_string(id)));
+  for (std::size_t k = 1; k <= 4; ++k) conn_ids_.push_back(integer(f[k], "a node id of the element"));
   e.id.push_back(id);
   e.abaqus_type.push_back(element_type_);
   e.loc.push_back(loc(at_));

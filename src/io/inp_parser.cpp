@@ -303,29 +303,29 @@ void DeckParser::fail(const SourceLoc& where, const std::string& msg) const {
   throw InputError(where, msg);
 }
 
-double DeckParser::real(std::string_view field, const std::string& what) const {
-  if (field.empty()) fail(at_, "missing " + what + " (expected a real number)");
+double DeckParser::real(std::string_view field, std::string_view what) const {
+  if (field.empty()) fail(at_, "missing " + std::string(what) + " (expected a real number)");
   const auto v = to_real(field);
-  if (!v) fail(at_, "expected a real number for " + what + ", got '" + std::string(field) + "'");
+  if (!v) fail(at_, "expected a real number for " + std::string(what) + ", got '" + std::string(field) + "'");
   return *v;
 }
 
-double DeckParser::real_or(std::string_view field, double fallback, const std::string& what) const {
+double DeckParser::real_or(std::string_view field, double fallback, std::string_view what) const {
   return field.empty() ? fallback : real(field, what);
 }
 
-std::int64_t DeckParser::integer(std::string_view field, const std::string& what) const {
-  if (field.empty()) fail(at_, "missing " + what + " (expected an integer)");
+std::int64_t DeckParser::integer(std::string_view field, std::string_view what) const {
+  if (field.empty()) fail(at_, "missing " + std::string(what) + " (expected an integer)");
   const auto v = to_int(field);
-  if (!v) fail(at_, "expected an integer for " + what + ", got '" + std::string(field) + "'");
+  if (!v) fail(at_, "expected an integer for " + std::string(what) + ", got '" + std::string(field) + "'");
   return *v;
 }
 
-int DeckParser::dof(std::string_view field, const std::string& what) const {
+int DeckParser::dof(std::string_view field, std::string_view what) const {
   const std::int64_t d = integer(field, what);
   if (d < 1 || d > kMaxDof)
-    fail(at_, what + " " + std::to_string(d) + " is out of range: expected 1 to 6 "
-              "(ux, uy, uz, rx, ry, rz)");
+    fail(at_, std::string(what) + " " + std::to_string(d) +
+                  " is out of range: expected 1 to 6 (ux, uy, uz, rx, ry, rz)");
   return static_cast<int>(d);
 }
 

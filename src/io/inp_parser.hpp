@@ -70,10 +70,11 @@ class DeckParser {
   // inp_parser.cpp: values, names and messages
   [[noreturn]] void fail(Pos p, const std::string& msg) const;
   [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const;
-  double real(std::string_view field, const std::string& what) const;
-  double real_or(std::string_view field, double fallback, const std::string& what) const;
-  std::int64_t integer(std::string_view field, const std::string& what) const;
-  int dof(std::string_view field, const std::string& what) const;
+  // `what` names the value in messages; a view, so that no string is built unless it fails.
+  double real(std::string_view field, std::string_view what) const;
+  double real_or(std::string_view field, double fallback, std::string_view what) const;
+  std::int64_t integer(std::string_view field, std::string_view what) const;
+  int dof(std::string_view field, std::string_view what) const;
   std::string key(std::string_view name) const;
   std::string param(const Keyword& kw, std::string_view k) const;
   std::string required_param(const Keyword& kw, std::string_view k) const;

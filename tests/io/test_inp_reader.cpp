@@ -455,6 +455,48 @@ V
   EXPECT_EQ(o[3].element_vars, (std::vector<std::string>{"S", "SF", "SM", "E"}));
 }
 
+TEST(InpReader, PreselectIsExtendedBySubRequests) {
+  const std::string deck = std::string(kMesh) + R"(*NSET, NSET=TIP
+3
+*STEP
+*DYNAMIC, EXPLICIT
+, 1.
+*OUTPUT, FIELD, VARIABLE=PRESELECT
+*NODE OUTPUT, NSET=TIP
+V
+*OUTPUT, FIELD
+*OUTPUT, HISTORY, VARIABLE=PRESELECT
+*NODE OUTPUT, NSET=TIP
+U
+*END STEP
+)";
+  const Model m = read(deck);
+  const auto& o = m.steps[0].outputs;
+  ASSERT_EQ(o.size(), 3u);  // the empty *OUTPUT, FIELD is dropped with a warning
+  EXPECT_EQ(o[0].nset, "");
+  EXPECT_EQ(o[0].node_vars, (std::vector<std::string>{"U", "V", "RF"}));
+  EXPECT_EQ(o[0].element_vars, (std::vector<std::string>{"S", "SF", "SM", "E"}));
+  EXPECT_EQ(o[1].nset, "TIP");
+  EXPECT_EQ(o[1].node_vars, (std::vector<std::string>{"V"}));
+  EXPECT_TRUE(o[1].element_vars.empty());
+  EXPECT_EQ(o[2].kind, OutputRequest::Kind::History);
+  EXPECT_EQ(o[2].nset, "TIP");
+  EXPECT_EQ(o[2].node_vars, (std::vector<std::string>{"U"}));
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("requests no variables"), std::string::npos);
+}
+
+TEST(InpReader, InputParameterReadsDataLinesFromAFile) {
+  TempDir dir;
+  dir.write("nodes.txt", "1, 0, 0\n2, 1, 0\n3, 1, 1\n4, 0, 1\n");
+  dir.write("main.inp", "*NODE, NSET=ALL, INPUT=nodes.txt\n*ELEMENT, TYPE=S4, ELSET=E\n1, 1, 2, 3, 4\n"
+                        "*MATERIAL, NAME=M\n*ELASTIC\n1, 0.2\n*DENSITY\n1\n"
+                        "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n" + std::string(kStep));
+  const Model m = read_inp((dir.path() / "main.inp").string());
+  EXPECT_EQ(m.nodes.size(), 4);
+  EXPECT_EQ(m.nsets.at("ALL").members.size(), 4u);
+}
+
 TEST(InpReader, ModelBoundariesAreRemovedByOpNewInTheFirstStep) {
   const std::string deck = std::string(kMesh) + "*BOUNDARY\n1, PINNED\n" +
                            "*STEP\n*DYNAMIC, EXPLICIT\n, 1\n*BOUNDARY, OP=NEW\n2, 1\n*END STEP\n";
