@@ -1028,6 +1028,7 @@ def case_cantilever_vibration(args):
         mesh.add_nset(name, [ids[j][i] for j in range(ny + 1)])
         spec.init_vel.append((name, 3, v0 * mode(L * i / nx) / m_tip))
     spec.mesh = mesh
+    spec.boundaries = ["ROOT, ENCASTRE"]
     spec.E, spec.nu, spec.rho, spec.alpha, spec.thickness = E, nu, rho, alpha, h
     spec.time, spec.dt = time, opt(args, "dt", None)
     common_outputs(spec, args, ["TIP"])

@@ -2,7 +2,6 @@
 #include "io/inp_parser.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "io/inp_text.hpp"
 #include "model/validate.hpp"

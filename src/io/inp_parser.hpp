@@ -1,8 +1,8 @@
 // The keyword-deck parser: turns the lexer's logical lines into a Model. Internal to the
 // reader (see inp_reader.hpp for the public entry points); its methods are spread over
 // inp_parser.cpp (dispatch, context, end of deck), inp_mesh.cpp (nodes, elements, sets),
-// inp_material.cpp (materials, sections) and inp_history.cpp (amplitudes, initial
-// conditions, steps, loads, outputs).
+// inp_material.cpp (materials, sections), inp_history.cpp (amplitudes, initial conditions,
+// steps, boundary conditions, loads) and inp_output.cpp (output requests).
 #pragma once
 
 #include <cstdint>
@@ -128,6 +128,7 @@ class DeckParser {
   void cload_data(const Line& line);
   void dload_keyword(const Keyword& kw);
   void dload_data(const Line& line);
+  // inp_output.cpp
   void output_keyword(const Keyword& kw);
   void node_output_keyword(const Keyword& kw);
   void node_output_data(const Line& line);

@@ -46,6 +46,19 @@ void check_elements(const Elements& e, const Nodes& n) {
     const double l2 = std::max(d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2],
                                d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2]);
     if (area <= 1e-12 * l2) throw InputError(e.loc[k], name + " is degenerate: zero area");
+    // A collapsed quad (two corners at one point) passes the area test but has a zero-length
+    // edge, which would make the element's characteristic length, and so the stable time
+    // increment, zero.
+    for (int a = 0; a < 4; ++a) {
+      const int b = (a + 1) % 4;
+      double edge2 = 0;
+      for (int ax = 0; ax < 3; ++ax) edge2 += (p(b, ax) - p(a, ax)) * (p(b, ax) - p(a, ax));
+      if (edge2 <= 1e-20 * l2)
+        throw InputError(e.loc[k], name + " is degenerate: nodes " +
+                                       std::to_string(n.id[static_cast<std::size_t>(c[a])]) + " and " +
+                                       std::to_string(n.id[static_cast<std::size_t>(c[b])]) +
+                                       " coincide (collapsed quadrilaterals are not supported)");
+    }
   }
 }
 

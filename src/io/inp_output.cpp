@@ -1,0 +1,185 @@
+// *OUTPUT, *NODE OUTPUT and *ELEMENT OUTPUT inside a step.
+#include <algorithm>
+#include <iterator>
+
+#include "io/inp_parser.hpp"
+#include "io/inp_text.hpp"
+
+namespace halfstep::inp {
+
+namespace {
+
+void add_unique(std::vector<std::string>& vars, const char* v) {
+  for (const auto& x : vars)
+    if (x == v) return;
+  vars.emplace_back(v);
+}
+
+}  // namespace
+
+void DeckParser::output_keyword(const Keyword& kw) {
+  require_step(kw);
+  finish_output_request();
+  const bool field = kw.find("FIELD") != nullptr, history = kw.find("HISTORY") != nullptr;
+  if (field == history) fail(kw.pos, "*OUTPUT needs exactly one of FIELD or HISTORY");
+  // Output settings cannot change the motion, so unknown ones only warn.
+  for (const Param& p : kw.params) {
+    static constexpr std::string_view known[] = {"FIELD", "HISTORY", "VARIABLE", "NUMBERINTERVAL",
+                                                 "TIMEINTERVAL"};
+    if (std::find(std::begin(known), std::end(known), p.key) != std::end(known)) continue;
+    if (warned_.emplace("OUTPUT," + p.key, kw.pos).second)
+      m_.warnings.push_back("parameter " + p.key + " of *OUTPUT is not supported and was ignored (first at " +
+                            loc(kw.pos).str() + ")");
+  }
+  OutputRequest r;
+  r.kind = field ? OutputRequest::Kind::Field : OutputRequest::Kind::History;
+  r.loc = loc(kw.pos);
+  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
+  if (!var.empty() && var != "PRESELECT" && var != "ALL")
+    fail(kw.pos, "*OUTPUT, VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
+  if (kw.find("NUMBERINTERVAL") && kw.find("TIMEINTERVAL"))
+    fail(kw.pos, "*OUTPUT takes NUMBER INTERVAL or TIME INTERVAL, not both");
+  if (kw.find("NUMBERINTERVAL")) {
+    const auto n = to_int(trim(param(kw, "NUMBERINTERVAL")));
+    if (!n || *n < 1)
+      fail(kw.pos, "*OUTPUT, NUMBER INTERVAL must be a positive integer, got '" +
+                       param(kw, "NUMBERINTERVAL") + "'");
+    r.number_interval = static_cast<int>(*n);
+  }
+  if (kw.find("TIMEINTERVAL")) {
+    const double dt = real_param(kw, "TIMEINTERVAL", 0.0);
+    if (!(dt > 0))
+      fail(kw.pos, "*OUTPUT, TIME INTERVAL must be positive, got '" + param(kw, "TIMEINTERVAL") + "'");
+    r.time_interval = dt;
+  }
+  // As in Abaqus, *NODE/*ELEMENT OUTPUT after VARIABLE=PRESELECT add to the preselection
+  // (a history preselection is the energies, which are always written).
+  if (!var.empty() && field) {
+    r.node_vars = {"U", "V", "RF"};
+    r.element_vars = {"S", "SF", "SM", "E"};
+  }
+  auto& outs = m_.steps.back().outputs;
+  outs.push_back(std::move(r));
+  output_first_ = output_current_ = static_cast<int>(outs.size()) - 1;
+  output_preselect_ = !var.empty();
+  output_has_sub_ = false;
+}
+
+// A field request that names nothing (no VARIABLE=, no node or element output) is dropped.
+void DeckParser::finish_output_request() {
+  if (output_first_ < 0) return;
+  auto& outs = m_.steps.back().outputs;
+  const OutputRequest& r = outs[static_cast<std::size_t>(output_first_)];
+  if (!output_has_sub_ && !output_preselect_ && r.kind == OutputRequest::Kind::Field) {
+    m_.warnings.push_back("*OUTPUT, FIELD at " + r.loc.str() + " requests no variables and was dropped");
+    outs.pop_back();  // nothing was copied from it, so it is the last request
+  }
+  output_first_ = output_current_ = -1;
+}
+
+void DeckParser::node_output_keyword(const Keyword& kw) {
+  require_step(kw);
+  if (output_first_ < 0)
+    fail(kw.pos, "*NODE OUTPUT must follow an *OUTPUT, FIELD or *OUTPUT, HISTORY in the same step");
+  allow_params(kw, {"NSET", "VARIABLE"});
+  auto& outs = m_.steps.back().outputs;
+  const std::string nset = kw.find("NSET") ? key(required_param(kw, "NSET")) : std::string();
+  if (!nset.empty()) check_node_set(nset, kw.pos);
+  const OutputRequest& cur = outs[static_cast<std::size_t>(output_current_)];
+  if (cur.kind == OutputRequest::Kind::History && nset.empty())
+    fail(kw.pos, "history *NODE OUTPUT needs NSET= (history is written for a set of nodes)");
+  // A request holds one node set: a second set under the same *OUTPUT gets its own copy.
+  if (!cur.node_vars.empty() && cur.nset != nset) {
+    OutputRequest copy;
+    copy.kind = cur.kind;
+    copy.number_interval = cur.number_interval;
+    copy.time_interval = cur.time_interval;
+    copy.loc = loc(kw.pos);
+    outs.push_back(std::move(copy));
+    output_current_ = static_cast<int>(outs.size()) - 1;
+  }
+  OutputRequest& target = outs[static_cast<std::size_t>(output_current_)];
+  target.nset = nset;
+  output_target_ = output_current_;
+  output_has_sub_ = true;
+  output_block_has_vars_ = false;
+  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
+  if (!var.empty()) {
+    if (var != "PRESELECT" && var != "ALL")
+      fail(kw.pos, "*NODE OUTPUT, VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
+    for (const char* v : {"U", "V", "RF"}) add_unique(target.node_vars, v);
+    output_block_has_vars_ = true;
+  }
+  block_ = Block::NodeOutput;
+}
+
+void DeckParser::node_output_data(const Line& line) {
+  auto& vars = m_.steps.back().outputs[static_cast<std::size_t>(output_target_)].node_vars;
+  for (std::string_view f : line.fields) {
+    if (f.empty()) continue;
+    const std::string v = squeeze_upper(f);
+    if (v == "U" || v == "UT" || v == "UR") add_unique(vars, "U");
+    else if (v == "V" || v == "VT" || v == "VR") add_unique(vars, "V");
+    else if (v == "RF") add_unique(vars, "RF");
+    else
+      fail(at_, "node output variable '" + std::string(f) + "' is not supported (halfstep writes U, V, RF)");
+    output_block_has_vars_ = true;
+  }
+}
+
+void DeckParser::element_output_keyword(const Keyword& kw) {
+  require_step(kw);
+  if (output_first_ < 0)
+    fail(kw.pos, "*ELEMENT OUTPUT must follow an *OUTPUT, FIELD in the same step");
+  auto& outs = m_.steps.back().outputs;
+  const OutputRequest& cur = outs[static_cast<std::size_t>(output_current_)];
+  if (cur.kind == OutputRequest::Kind::History)
+    fail(kw.pos, "history *ELEMENT OUTPUT is not supported (halfstep writes element results as "
+                 "field output only)");
+  // DIRECTIONS only adds orientation vectors to the output database.
+  allow_params(kw, {"ELSET", "VARIABLE", "DIRECTIONS"});
+  const std::string elset = kw.find("ELSET") ? key(required_param(kw, "ELSET")) : std::string();
+  if (!elset.empty()) check_element_set(elset, kw.pos);
+  if (!cur.element_vars.empty() && cur.elset != elset) {
+    OutputRequest copy;
+    copy.kind = cur.kind;
+    copy.number_interval = cur.number_interval;
+    copy.time_interval = cur.time_interval;
+    copy.loc = loc(kw.pos);
+    outs.push_back(std::move(copy));
+    output_current_ = static_cast<int>(outs.size()) - 1;
+  }
+  OutputRequest& target = outs[static_cast<std::size_t>(output_current_)];
+  target.elset = elset;
+  output_target_ = output_current_;
+  output_has_sub_ = true;
+  output_block_has_vars_ = false;
+  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
+  if (!var.empty()) {
+    if (var != "PRESELECT" && var != "ALL")
+      fail(kw.pos, "*ELEMENT OUTPUT, VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
+    for (const char* v : {"S", "SF", "SM", "E"}) add_unique(target.element_vars, v);
+    output_block_has_vars_ = true;
+  }
+  block_ = Block::ElementOutput;
+}
+
+void DeckParser::element_output_data(const Line& line) {
+  auto& vars = m_.steps.back().outputs[static_cast<std::size_t>(output_target_)].element_vars;
+  for (std::string_view f : line.fields) {
+    if (f.empty()) continue;
+    const std::string v = squeeze_upper(f);
+    if (v == "S" || v == "SF" || v == "SM" || v == "E") add_unique(vars, v.c_str());
+    else
+      fail(at_, "element output variable '" + std::string(f) +
+                    "' is not supported (halfstep writes S, SF, SM, E)");
+    output_block_has_vars_ = true;
+  }
+}
+
+void DeckParser::output_block_end() {
+  if (!output_block_has_vars_)
+    fail(kw_.pos, kw_.display + " needs a data line naming the variables (or VARIABLE=PRESELECT)");
+}
+
+}  // namespace halfstep::inp
