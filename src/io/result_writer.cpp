@@ -138,24 +138,14 @@ void ResultWriter::write_history(const ShellState& st, const FullStepFields& ful
   std::vector<double> row;
   for (History& h : histories_) {
     for (int n : h.nodes) {
-      row.clear();
-      row.push_back(st.time);
-      if (h.u) {
-        row.insert(row.end(), {st.ux[n], st.uy[n], st.uz[n], rot[3 * n], rot[3 * n + 1], rot[3 * n + 2]});
-      }
-      if (h.v) {
+      // Layout: time, node id, then the requested values.
+      row.assign({st.time, static_cast<double>(model_.nodes.id[n])});
+      if (h.u) row.insert(row.end(), {st.ux[n], st.uy[n], st.uz[n], rot[3 * n], rot[3 * n + 1], rot[3 * n + 2]});
+      if (h.v)
         for (int i = 0; i < 6; ++i) row.push_back(full.v[i][n]);
-      }
-      if (h.rf) {
+      if (h.rf)
         for (int i = 0; i < 6; ++i) row.push_back(full.rf[i][n]);
-      }
-      // Layout: time, node id, values.
-      std::vector<double> line;
-      line.reserve(row.size() + 1);
-      line.push_back(row[0]);
-      line.push_back(static_cast<double>(model_.nodes.id[n]));
-      line.insert(line.end(), row.begin() + 1, row.end());
-      h.csv->write_row(line);
+      h.csv->write_row(row);
     }
   }
 }

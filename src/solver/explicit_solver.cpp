@@ -97,11 +97,10 @@ struct Schedule {
   }
 };
 
-double request_interval(const OutputRequest& r, double period, const ShellSystem& sys, double dt) {
-  (void)sys;
+/// Step time between outputs of a request (deck interval, else Abaqus-like defaults).
+double request_interval(const OutputRequest& r, double period) {
   if (r.time_interval) return *r.time_interval;
   if (r.number_interval && *r.number_interval > 0) return period / *r.number_interval;
-  (void)dt;
   return r.kind == OutputRequest::Kind::Field ? period / 20 : period / 200;
 }
 
@@ -179,7 +178,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     sum.time_increment = dt;
     Schedule field, history;
     for (const OutputRequest& r : step.outputs) {
-      const double iv = request_interval(r, step.period, sys, dt);
+      const double iv = request_interval(r, step.period);
       Schedule& sch = r.kind == OutputRequest::Kind::Field ? field : history;
       sch.interval = sch.interval > 0 ? std::min(sch.interval, iv) : iv;
     }
