@@ -1103,6 +1103,9 @@ def build_parser():
     p.add_argument("--pressure", type=float, help="circular-plate pressure (1e-4) / clamped-plate tip traction (0.00156)")
     p.add_argument("--amplitude", type=float, help="cantilever-vibration: tip displacement amplitude (default 0.01)")
     p.add_argument("--nu", type=float, help="cantilever-vibration: Poisson ratio (default 0.3)")
+    p.add_argument("--load-factor", type=float, default=1.0,
+                   help="multiply every load by this factor (linear benchmarks on this geometrically nonlinear solver: "
+                        "run at 1e-3 and divide the displacements by it)")
     p.add_argument("--heading-note", help="extra line added to the *HEADING")
     p.add_argument("--split-mesh", action="store_true", help="write nodes/elements/sets to FILE_mesh.inp and *INCLUDE it")
     return p
@@ -1127,6 +1130,11 @@ def main(argv=None):
     if args.n is not None and args.n < 1:
         raise SystemExit("--n must be positive")
     spec = CASES[args.case][0](args)
+    if args.load_factor != 1.0:
+        f = args.load_factor
+        spec.cloads = [(amp, [(nm, dof, v * f) for nm, dof, v in rows]) for amp, rows in spec.cloads]
+        spec.dloads = [(amp, [(nm, kind, v * f) for nm, kind, v in rows]) for amp, rows in spec.dloads]
+        spec.heading.insert(len(spec.heading) - 1, "Loads scaled by %s (--load-factor): divide displacements by it to compare" % fmt(f))
     if args.heading_note:
         spec.heading.insert(len(spec.heading) - 1, args.heading_note)
     dt_est = write_deck(spec, args.output, split_mesh=args.split_mesh)

@@ -26,31 +26,28 @@ double CpuBackend::element_forces(ShellState& st, const double* pressure) {
   for (int e = 0; e < ne; ++e) {
     const int* c = &sys.conn[4 * e];
     const SectionProps& sec = sys.sections[sys.section[e]];
-    Vec3<double> x[4], v[4], t1[4];
-    for (int k = 0; k < 4; ++k) {
-      const int n = c[k];
-      x[k] = {sys.x0[n] + st.ux[n], sys.y0[n] + st.uy[n], sys.z0[n] + st.uz[n]};
-      v[k] = {st.dx[n], st.dy[n], st.dz[n]};
-      t1[k] = {st.t1x[n], st.t1y[n], st.t1z[n]};
-    }
+    const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
     Vec3<double> f[4], gv[4];
-    const double w = mitc4_internal_force(sys.ref[e], x, v, sec.thickness, sec.elastic, f, gv);
+    const double w = mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
     st.elem_energy[e] = w;
     energy += w;
     double* out = &st.elem_force[20 * e];
     for (int k = 0; k < 4; ++k) {
       // Director gradient to moments about the triad: dV = dtheta x V.
-      const Vec3<double> t2 = cross(v[k], t1[k]);
+      const int n = c[k];
+      const Vec3<double> t1{st.t1x[n], st.t1y[n], st.t1z[n]};
+      const Vec3<double> t2 = cross(nodes.v[k], t1);
       out[5 * k + 0] = f[k].x;
       out[5 * k + 1] = f[k].y;
       out[5 * k + 2] = f[k].z;
       out[5 * k + 3] = -dot(gv[k], t2);
-      out[5 * k + 4] = dot(gv[k], t1[k]);
+      out[5 * k + 4] = dot(gv[k], t1);
     }
     if (pressure) {
       double* pf = &st.elem_pressure[12 * e];
       if (pressure[e] != 0.0) {
-        Vec3<double> fp[4];
+        Vec3<double> x[4], fp[4];
+        for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
         mitc4_pressure_force(x, pressure[e], fp);
         for (int k = 0; k < 4; ++k) {
           pf[3 * k] = fp[k].x;

@@ -10,6 +10,12 @@
 // exactly zero strain, and forces are the exact gradient of the element strain energy, so
 // the explicit scheme conserves energy up to the time-integration error.
 //
+// Strains are evaluated in incremental form, g.g - G.G = 2 G.dg + dg.dg with dg built from
+// displacements u and director changes v - V0, never as differences of current and
+// reference metrics: x = X + u would round u to the last bit of X, which for a shell far from
+// the origin or in single precision is strain noise of eps |X| / h (1e-4 in FP32 on a fine
+// mesh). In this form the strain carries the relative precision of the displacements.
+//
 // Forces are computed in reverse (adjoint) form: the stress resultants are pulled back to
 // "forces" on the vectors A_r, A_s (surface tangents), B_r, B_s (director derivatives) and
 // D (thickness vector), and those are scattered to the nodes. This avoids forming the
@@ -22,16 +28,15 @@
 
 namespace halfstep {
 
-/// Reference-configuration constants of one MITC4 element at its 2x2 Gauss points.
+/// Reference-configuration constants of one MITC4 element at its 2x2 Gauss points: the
+/// surface Jacobian and the contravariant basis in the local frame (what the strain needs
+/// besides the nodal X, V0 it recomputes on the fly).
 template <class T>
 struct Mitc4Ref {
   T wj[4];                   ///< Gauss weight times surface Jacobian |G_r x G_s|
   T cr1[4], cr2[4];          ///< G^r . e1, G^r . e2  (contravariant basis onto the local frame)
   T cs1[4], cs2[4];          ///< G^s . e1, G^s . e2
   T cz3[4];                  ///< G^z . e3
-  T grr[4], gss[4], grs[4];  ///< reference metric A0_r.A0_r, A0_s.A0_s, A0_r.A0_s
-  T krr[4], kss[4], krs[4];  ///< reference A0_r.B0_r, A0_s.B0_s, (A0_r.B0_s + A0_s.B0_r)/2
-  T tie[4];                  ///< reference A0_r.D0 at A, C and A0_s.D0 at B, D
 };
 
 /// Natural coordinates of the four nodes (Abaqus S4 order: counter-clockwise).
@@ -100,14 +105,11 @@ template <class T>
 HS_HD bool mitc4_reference(const Vec3<T> X[4], const Vec3<T> V0[4], T a, Mitc4Ref<T>& ref) {
   using namespace mitc4_detail;
   const T half_a = T(0.5) * a;
-  Vec3<T> B[4];
-  for (int k = 0; k < 4; ++k) B[k] = half_a * V0[k];
   for (int g = 0; g < 4; ++g) {
     const T r = T(mitc4_gauss_r(g)), s = T(mitc4_gauss_s(g));
-    Vec3<T> ar, as, br, bs;
+    Vec3<T> ar, as;
     tangents(X, r, s, ar, as);
-    tangents(B, r, s, br, bs);
-    const Vec3<T> d = interpolate(B, r, s);
+    const Vec3<T> d = half_a * interpolate(V0, r, s);
     const Vec3<T> nrm = cross(ar, as);
     const T jac = norm(nrm);
     const T vol = dot(nrm, d);  // G_r x G_s . G_z
@@ -125,18 +127,18 @@ HS_HD bool mitc4_reference(const Vec3<T> X[4], const Vec3<T> V0[4], T a, Mitc4Re
     ref.cs1[g] = dot(gs, e1);
     ref.cs2[g] = dot(gs, e2);
     ref.cz3[g] = dot(gz, n);
-    ref.grr[g] = dot(ar, ar);
-    ref.gss[g] = dot(as, as);
-    ref.grs[g] = dot(ar, as);
-    ref.krr[g] = dot(ar, br);
-    ref.kss[g] = dot(as, bs);
-    ref.krs[g] = T(0.5) * (dot(ar, bs) + dot(as, br));
   }
-  Vec3<T> t[4], d[4];
-  tying_vectors(X, V0, half_a, t, d);
-  for (int p = 0; p < 4; ++p) ref.tie[p] = dot(t[p], d[p]);
   return true;
 }
+
+/// Nodal input of one element: reference positions and directors, and their changes.
+template <class T>
+struct Mitc4Nodes {
+  Vec3<T> X[4];   ///< reference positions
+  Vec3<T> u[4];   ///< displacements
+  Vec3<T> V0[4];  ///< reference unit directors
+  Vec3<T> v[4];   ///< current unit directors
+};
 
 /// Generalized strains at one Gauss point in the local frame: membrane (e11, e22, g12),
 /// bending curvature (k11, k22, 2 k12) per unit thickness coordinate, transverse shear (g13, g23).
@@ -164,39 +166,92 @@ HS_HD void mitc4_from_local(const Mitc4Ref<T>& ref, int g, const T n[3], T& drr,
   drs = T(2) * (n[0] * r1 * s1 + n[1] * r2 * s2 + n[2] * (r1 * s2 + s1 * r2));
 }
 
-/// Strains at every Gauss point for current positions x and directors v.
+namespace mitc4_detail {
+
+/// Director changes v - V0 (exact to the rounding of the directors themselves).
 template <class T>
-HS_HD void mitc4_strains(const Mitc4Ref<T>& ref, const Vec3<T> x[4], const Vec3<T> v[4], T a,
-                         Mitc4Strain<T> eps[4]) {
+HS_HD void director_changes(const Mitc4Nodes<T>& e, Vec3<T> dv[4]) {
+  for (int k = 0; k < 4; ++k) dv[k] = e.v[k] - e.V0[k];
+}
+
+/// Current tying vectors t (half edges) and d (thickness vectors) and the tied covariant
+/// transverse shear strains (t.d - t0.d0)/2 at A, C, B, D.
+template <class T>
+HS_HD void tied_shear(const Mitc4Nodes<T>& e, const Vec3<T> dv[4], T half_a, Vec3<T> t[4], Vec3<T> d[4], T tie[4]) {
+  Vec3<T> t0[4], d0[4], dt[4], dd[4];
+  tying_vectors(e.X, e.V0, half_a, t0, d0);
+  tying_vectors(e.u, dv, half_a, dt, dd);
+  for (int p = 0; p < 4; ++p) {
+    t[p] = t0[p] + dt[p];
+    d[p] = d0[p] + dd[p];
+    tie[p] = T(0.5) * (dot(t0[p], dd[p]) + dot(dt[p], d[p]));
+  }
+}
+
+/// Current surface vectors at a Gauss point and the changes of the covariant membrane (e) and
+/// bending (k) components, in incremental form.
+template <class T>
+struct GaussKinematics {
+  Vec3<T> ar, as, br, bs;
+  T err, ess, ers, krr, kss, krs;
+};
+
+template <class T>
+HS_HD GaussKinematics<T> gauss_kinematics(const Mitc4Nodes<T>& e, const Vec3<T> dv[4], T half_a, T r, T s) {
+  Vec3<T> ar0, as0, dar, das, br0, bs0, dbr, dbs;
+  tangents(e.X, r, s, ar0, as0);
+  tangents(e.u, r, s, dar, das);
+  tangents(e.V0, r, s, br0, bs0);
+  tangents(dv, r, s, dbr, dbs);
+  br0 = half_a * br0;
+  bs0 = half_a * bs0;
+  dbr = half_a * dbr;
+  dbs = half_a * dbs;
+  GaussKinematics<T> k;
+  k.ar = ar0 + dar;
+  k.as = as0 + das;
+  k.br = br0 + dbr;
+  k.bs = bs0 + dbs;
+  k.err = dot(ar0, dar) + T(0.5) * dot(dar, dar);
+  k.ess = dot(as0, das) + T(0.5) * dot(das, das);
+  k.ers = T(0.5) * (dot(ar0, das) + dot(dar, as0) + dot(dar, das));
+  k.krr = dot(ar0, dbr) + dot(dar, k.br);
+  k.kss = dot(as0, dbs) + dot(das, k.bs);
+  k.krs = T(0.5) * (dot(ar0, dbs) + dot(dar, k.bs) + dot(as0, dbr) + dot(das, k.br));
+  return k;
+}
+
+/// Local-frame generalized strains at Gauss point g (r, s) from its kinematics and the tied shear.
+template <class T>
+HS_HD Mitc4Strain<T> gauss_strain(const Mitc4Ref<T>& ref, int g, const GaussKinematics<T>& k, const T tie[4],
+                                  T half_a, T r, T s) {
+  Mitc4Strain<T> e;
+  mitc4_to_local(ref, g, k.err, k.ess, k.ers, e.mem);
+  T kl[3];
+  mitc4_to_local(ref, g, k.krr, k.kss, k.krs, kl);
+  for (int i = 0; i < 3; ++i) e.bend[i] = kl[i] / half_a;  // z in [-1,1] -> physical thickness coordinate
+  const T erz = T(0.5) * (T(1) + s) * tie[0] + T(0.5) * (T(1) - s) * tie[1];
+  const T esz = T(0.5) * (T(1) - r) * tie[2] + T(0.5) * (T(1) + r) * tie[3];
+  const T c = T(2) * ref.cz3[g];
+  e.shear[0] = c * (erz * ref.cr1[g] + esz * ref.cs1[g]);
+  e.shear[1] = c * (erz * ref.cr2[g] + esz * ref.cs2[g]);
+  return e;
+}
+
+}  // namespace mitc4_detail
+
+/// Strains at every Gauss point of an element of thickness a.
+template <class T>
+HS_HD void mitc4_strains(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes, T a, Mitc4Strain<T> eps[4]) {
   using namespace mitc4_detail;
   const T half_a = T(0.5) * a;
-  Vec3<T> t[4], d[4];
-  tying_vectors(x, v, half_a, t, d);
+  Vec3<T> dv[4], t[4], d[4];
   T tie[4];
-  for (int p = 0; p < 4; ++p) tie[p] = T(0.5) * (dot(t[p], d[p]) - ref.tie[p]);
-  Vec3<T> b[4];
-  for (int k = 0; k < 4; ++k) b[k] = half_a * v[k];
+  director_changes(nodes, dv);
+  tied_shear(nodes, dv, half_a, t, d, tie);
   for (int g = 0; g < 4; ++g) {
     const T r = T(mitc4_gauss_r(g)), s = T(mitc4_gauss_s(g));
-    Vec3<T> ar, as, br, bs;
-    tangents(x, r, s, ar, as);
-    tangents(b, r, s, br, bs);
-    const T err = T(0.5) * (dot(ar, ar) - ref.grr[g]);
-    const T ess = T(0.5) * (dot(as, as) - ref.gss[g]);
-    const T ers = T(0.5) * (dot(ar, as) - ref.grs[g]);
-    mitc4_to_local(ref, g, err, ess, ers, eps[g].mem);
-    const T krr = dot(ar, br) - ref.krr[g];
-    const T kss = dot(as, bs) - ref.kss[g];
-    const T krs = T(0.5) * (dot(ar, bs) + dot(as, br)) - ref.krs[g];
-    T kl[3];
-    mitc4_to_local(ref, g, krr, kss, krs, kl);
-    const T to_curv = T(1) / half_a;  // z in [-1,1] -> physical thickness coordinate
-    for (int i = 0; i < 3; ++i) eps[g].bend[i] = to_curv * kl[i];
-    const T erz = T(0.5) * (T(1) + s) * tie[0] + T(0.5) * (T(1) - s) * tie[1];
-    const T esz = T(0.5) * (T(1) - r) * tie[2] + T(0.5) * (T(1) + r) * tie[3];
-    const T c = T(2) * ref.cz3[g];
-    eps[g].shear[0] = c * (erz * ref.cr1[g] + esz * ref.cs1[g]);
-    eps[g].shear[1] = c * (erz * ref.cr2[g] + esz * ref.cs2[g]);
+    eps[g] = gauss_strain(ref, g, gauss_kinematics(nodes, dv, half_a, r, s), tie, half_a, r, s);
   }
 }
 
@@ -224,47 +279,26 @@ HS_HD Mitc4Resultants<T> mitc4_resultants(const Mitc4Strain<T>& e, T a, const Sh
 }
 
 /// Internal nodal forces f (on translations) and energy gradients gv (on the director vectors)
-/// for current positions x and directors v. Returns the element strain energy.
+/// of an element of thickness a. Returns the element strain energy.
 template <class T>
-HS_HD T mitc4_internal_force(const Mitc4Ref<T>& ref, const Vec3<T> x[4], const Vec3<T> v[4], T a,
-                             const ShellElastic<T>& mat, Vec3<T> f[4], Vec3<T> gv[4]) {
+HS_HD T mitc4_internal_force(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes, T a, const ShellElastic<T>& mat,
+                             Vec3<T> f[4], Vec3<T> gv[4]) {
   using namespace mitc4_detail;
   const T half_a = T(0.5) * a;
   for (int k = 0; k < 4; ++k) {
     f[k] = {T(0), T(0), T(0)};
     gv[k] = {T(0), T(0), T(0)};
   }
-  Vec3<T> t[4], d[4];
-  tying_vectors(x, v, half_a, t, d);
+  Vec3<T> dv[4], t[4], d[4];
   T tie[4];
-  for (int p = 0; p < 4; ++p) tie[p] = T(0.5) * (dot(t[p], d[p]) - ref.tie[p]);
+  director_changes(nodes, dv);
+  tied_shear(nodes, dv, half_a, t, d, tie);
   T tie_dual[4] = {T(0), T(0), T(0), T(0)};
-  Vec3<T> b[4];
-  for (int k = 0; k < 4; ++k) b[k] = half_a * v[k];
   T energy = T(0);
   for (int g = 0; g < 4; ++g) {
     const T r = T(mitc4_gauss_r(g)), s = T(mitc4_gauss_s(g));
-    Vec3<T> ar, as, br, bs;
-    tangents(x, r, s, ar, as);
-    tangents(b, r, s, br, bs);
-    Mitc4Strain<T> e;
-    {
-      const T err = T(0.5) * (dot(ar, ar) - ref.grr[g]);
-      const T ess = T(0.5) * (dot(as, as) - ref.gss[g]);
-      const T ers = T(0.5) * (dot(ar, as) - ref.grs[g]);
-      mitc4_to_local(ref, g, err, ess, ers, e.mem);
-      const T krr = dot(ar, br) - ref.krr[g];
-      const T kss = dot(as, bs) - ref.kss[g];
-      const T krs = T(0.5) * (dot(ar, bs) + dot(as, br)) - ref.krs[g];
-      T kl[3];
-      mitc4_to_local(ref, g, krr, kss, krs, kl);
-      for (int i = 0; i < 3; ++i) e.bend[i] = kl[i] / half_a;
-    }
-    const T erz = T(0.5) * (T(1) + s) * tie[0] + T(0.5) * (T(1) - s) * tie[1];
-    const T esz = T(0.5) * (T(1) - r) * tie[2] + T(0.5) * (T(1) + r) * tie[3];
-    const T c = T(2) * ref.cz3[g];
-    e.shear[0] = c * (erz * ref.cr1[g] + esz * ref.cs1[g]);
-    e.shear[1] = c * (erz * ref.cr2[g] + esz * ref.cs2[g]);
+    const GaussKinematics<T> k = gauss_kinematics(nodes, dv, half_a, r, s);
+    const Mitc4Strain<T> e = gauss_strain(ref, g, k, tie, half_a, r, s);
     const Mitc4Resultants<T> res = mitc4_resultants(e, a, mat);
     const T w = ref.wj[g];
     energy += T(0.5) * w *
@@ -277,17 +311,18 @@ HS_HD T mitc4_internal_force(const Mitc4Ref<T>& ref, const Vec3<T> x[4], const V
     const T kb = w / half_a;
     nrr *= w; nss *= w; nrs *= T(0.5) * w;
     mrr *= kb; mss *= kb; mrs *= T(0.5) * kb;
-    const Vec3<T> far = nrr * ar + nrs * as + mrr * br + mrs * bs;
-    const Vec3<T> fas = nss * as + nrs * ar + mss * bs + mrs * br;
-    const Vec3<T> fbr = mrr * ar + mrs * as;
-    const Vec3<T> fbs = mss * as + mrs * ar;
-    for (int k = 0; k < 4; ++k) {
-      const T rk = T(mitc4_node_r(k)), sk = T(mitc4_node_s(k));
+    const Vec3<T> far = nrr * k.ar + nrs * k.as + mrr * k.br + mrs * k.bs;
+    const Vec3<T> fas = nss * k.as + nrs * k.ar + mss * k.bs + mrs * k.br;
+    const Vec3<T> fbr = mrr * k.ar + mrs * k.as;
+    const Vec3<T> fbs = mss * k.as + mrs * k.ar;
+    for (int n = 0; n < 4; ++n) {
+      const T rk = T(mitc4_node_r(n)), sk = T(mitc4_node_s(n));
       const T dr = T(0.25) * rk * (T(1) + s * sk), ds = T(0.25) * sk * (T(1) + r * rk);
-      f[k] += dr * far + ds * fas;
-      gv[k] += (half_a * dr) * fbr + (half_a * ds) * fbs;
+      f[n] += dr * far + ds * fas;
+      gv[n] += (half_a * dr) * fbr + (half_a * ds) * fbs;
     }
     // Transverse shear: energy derivative with respect to the tied covariant components.
+    const T c = T(2) * ref.cz3[g];
     const T qr = w * c * (res.q[0] * ref.cr1[g] + res.q[1] * ref.cr2[g]);
     const T qs = w * c * (res.q[0] * ref.cs1[g] + res.q[1] * ref.cs2[g]);
     tie_dual[0] += T(0.5) * (T(1) + s) * qr;

@@ -26,10 +26,10 @@ HS_HD T plane_mises(const T s[3]) {
 
 /// Evaluates section forces and surface stresses for the current configuration.
 template <class T>
-HS_HD Mitc4SectionResults<T> mitc4_section_results(const Mitc4Ref<T>& ref, const Vec3<T> x[4], const Vec3<T> v[4],
-                                                  T a, const ShellElastic<T>& mat) {
+HS_HD Mitc4SectionResults<T> mitc4_section_results(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes, T a,
+                                                  const ShellElastic<T>& mat) {
   Mitc4Strain<T> eps[4];
-  mitc4_strains(ref, x, v, a, eps);
+  mitc4_strains(ref, nodes, a, eps);
   Mitc4SectionResults<T> out{};
   const T w = T(0.25);
   for (int g = 0; g < 4; ++g) {

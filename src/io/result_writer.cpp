@@ -84,15 +84,9 @@ void ResultWriter::write_frame(const ShellState& st, const FullStepFields& full)
   std::vector<double> sf(5 * ne), sm(3 * ne), stop(3 * ne), sbot(3 * ne), etop(3 * ne), ebot(3 * ne),
       mtop(ne), mbot(ne), eids(ne), energy_density(ne);
   for (int e = 0; e < ne; ++e) {
-    const int* c = &sys_.conn[4 * e];
     const SectionProps& sec = sys_.sections[sys_.section[e]];
-    Vec3<double> x[4], v[4];
-    for (int k = 0; k < 4; ++k) {
-      const int n = c[k];
-      x[k] = {sys_.x0[n] + st.ux[n], sys_.y0[n] + st.uy[n], sys_.z0[n] + st.uz[n]};
-      v[k] = {st.dx[n], st.dy[n], st.dz[n]};
-    }
-    const Mitc4SectionResults<double> r = mitc4_section_results(sys_.ref[e], x, v, sec.thickness, sec.elastic);
+    const Mitc4SectionResults<double> r =
+        mitc4_section_results(sys_.ref[e], gather_element_nodes(sys_, st, e), sec.thickness, sec.elastic);
     for (int i = 0; i < 5; ++i) sf[5 * e + i] = r.sf[i];
     for (int i = 0; i < 3; ++i) {
       sm[3 * e + i] = r.sm[i];

@@ -24,4 +24,18 @@ struct ShellState {
   void initialize(const ShellSystem& sys);
 };
 
+/// Gathers element e's reference and current nodal vectors from the system and the state.
+inline Mitc4Nodes<double> gather_element_nodes(const ShellSystem& sys, const ShellState& st, int e) {
+  Mitc4Nodes<double> nodes;
+  const int* c = &sys.conn[4 * e];
+  for (int k = 0; k < 4; ++k) {
+    const int n = c[k];
+    nodes.X[k] = {sys.x0[n], sys.y0[n], sys.z0[n]};
+    nodes.u[k] = {st.ux[n], st.uy[n], st.uz[n]};
+    nodes.V0[k] = {sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]};
+    nodes.v[k] = {st.dx[n], st.dy[n], st.dz[n]};
+  }
+  return nodes;
+}
+
 }  // namespace halfstep

@@ -1,6 +1,7 @@
 #include "solver/shell_system.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -33,8 +34,35 @@ void assign_sections(const Model& model, ShellSystem& sys) {
                        "element " + std::to_string(model.elements.id[e]) + " has no *SHELL SECTION");
 }
 
+/// Per node, a bit i set when some step puts it on a symmetry plane normal to axis i: U_i,
+/// UR_j and UR_k held at zero (XSYMM, YSYMM, ZSYMM or the same dofs listed), not fully clamped.
+std::vector<std::uint8_t> symmetry_planes(const Model& model) {
+  std::vector<std::uint8_t> fixed(model.nodes.size(), 0);
+  for (const Step& step : model.steps)
+    for (const Boundary& b : step.boundaries) {
+      if (b.value != 0.0 || b.velocity) continue;
+      for (int node : b.nodes)
+        for (int dof = b.first_dof; dof <= b.last_dof; ++dof) fixed[node] |= static_cast<std::uint8_t>(1u << (dof - 1));
+    }
+  std::vector<std::uint8_t> planes(fixed.size(), 0);
+  for (std::size_t n = 0; n < fixed.size(); ++n) {
+    if (fixed[n] == 0x3f) continue;  // clamped: no plane to read off
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3, k = (i + 2) % 3;
+      const unsigned need = (1u << i) | (1u << (3 + j)) | (1u << (3 + k));
+      if ((fixed[n] & need) == need) planes[n] |= static_cast<std::uint8_t>(1u << i);
+    }
+  }
+  return planes;
+}
+
 /// Nodal directors: area-weighted average of the normals of the elements sharing the node.
+/// On a symmetry plane the average sees only one side of the mirror, so it leans out of the
+/// plane by half an element angle; it is projected back into the plane. Otherwise the
+/// plane's rotation constraints would also hold the one rotation a 5-dof node has free
+/// there, clamping the symmetry edge (and the mirrored surface would have a kink).
 void compute_directors(const Model& model, ShellSystem& sys) {
+  const std::vector<std::uint8_t> planes = symmetry_planes(model);
   std::vector<Vec3<double>> sum(sys.num_nodes, Vec3<double>{0, 0, 0});
   for (int e = 0; e < sys.num_elements; ++e) {
     const int* c = &sys.conn[4 * e];
@@ -56,7 +84,18 @@ void compute_directors(const Model& model, ShellSystem& sys) {
                                                  "element node order must be consistent");
       sum[n] = {0, 0, 1};
     }
-    const Vec3<double> d = normalized(sum[n]);
+    Vec3<double> d = normalized(sum[n]);
+    for (int i = 0; i < 3 && planes[n]; ++i) {
+      if (!(planes[n] & (1u << i))) continue;
+      const double di = i == 0 ? d.x : (i == 1 ? d.y : d.z);
+      // A director far out of the plane means the plane is not a mirror of this surface
+      // (a flat plate in its own plane, say): leave it.
+      if (std::fabs(di) > 0.5) continue;
+      if (i == 0) d.x = 0;
+      if (i == 1) d.y = 0;
+      if (i == 2) d.z = 0;
+      d = normalized(d);
+    }
     sys.dir0x[n] = d.x;
     sys.dir0y[n] = d.y;
     sys.dir0z[n] = d.z;
@@ -140,6 +179,7 @@ ShellSystem build_shell_system(const Model& model) {
       sys.damp_rot[c[k]] += sec.alpha * m * rot_arm;
     }
     sys.total_mass += rho_t * area;
+    sys.energy_per_unit_strain += 0.5 * sec.youngs * sec.thickness * area;
     const double dt = mitc4_characteristic_length(X) / plate_wave_speed(sec);
     sys.element_dt[e] = dt;
     if (dt < sys.stable_dt) {

@@ -38,6 +38,7 @@ struct ShellSystem {
   std::vector<double> element_dt;            ///< stable increment estimate per element
   std::vector<int> node_slot_ptr, node_slots;  ///< node -> (element*4 + corner) gather map (CSR)
   double total_mass = 0;
+  double energy_per_unit_strain = 0;  ///< sum of E t A / 2: membrane energy of a unit strain
   double stable_dt = 0;        ///< min element_dt (no safety factor)
   int controlling_element = -1;
 };

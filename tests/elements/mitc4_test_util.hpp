@@ -34,10 +34,22 @@ struct OneElement {
   }
   bool ok = false;
 
+  /// Element input: displacements are taken as x - X (tests set current positions directly).
+  Mitc4Nodes<double> nodes() const {
+    Mitc4Nodes<double> n;
+    for (int k = 0; k < 4; ++k) {
+      n.X[k] = X[k];
+      n.u[k] = x[k] - X[k];
+      n.V0[k] = V0[k];
+      n.v[k] = v[k];
+    }
+    return n;
+  }
+
   /// Strain energy and 20 generalized forces (per node: f1 f2 f3, m1 m2 about the triad).
   double forces(double gen[20]) const {
     V3 f[4], gv[4];
-    const double w = mitc4_internal_force(ref, x, v, a, mat, f, gv);
+    const double w = mitc4_internal_force(ref, nodes(), a, mat, f, gv);
     for (int k = 0; k < 4; ++k) {
       const V3 t2 = cross(v[k], t1[k]);
       gen[5 * k + 0] = f[k].x;
