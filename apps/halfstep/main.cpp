@@ -1,5 +1,6 @@
 // halfstep command line: `halfstep run DECK -o OUTDIR` and `halfstep check DECK`.
 #include <cstdio>
+#include <stdexcept>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -20,7 +21,8 @@ enum Exit { kOk = 0, kUsage = 1, kBadInput = 2, kRunFailed = 3, kIoFailed = 4 };
 
 const char* kUsageText =
     "usage:\n"
-    "  halfstep run DECK -o OUTDIR [--threads N] [--dt-scale F] [--energy-tolerance F] [--quiet]\n"
+    "  halfstep run DECK -o OUTDIR [--backend auto|cpu|cuda] [--threads N] [--dt-scale F]\n"
+    "               [--energy-tolerance F] [--quiet]\n"
     "  halfstep check DECK [--dt-scale F]\n"
     "  halfstep --version\n"
     "\n"
@@ -31,7 +33,8 @@ const char* kUsageText =
     "\n"
     "options:\n"
     "  -o, --output DIR        output directory (created if missing)\n"
-    "  --threads N             OpenMP threads (default: all cores)\n"
+    "  --backend B             auto (default: the GPU when one is present), cpu or cuda\n"
+    "  --threads N             OpenMP threads of the CPU backend (default: all cores)\n"
     "  --dt-scale F            safety factor on the stable increment estimate (default 0.9)\n"
     "  --energy-tolerance F    stop when the energy balance error exceeds F (default 0.05)\n"
     "  --quiet                 no progress line\n";
@@ -73,6 +76,12 @@ Args parse(int argc, char** argv) {
       std::exit(kOk);
     } else if (s == "-o" || s == "--output") {
       a.run.output_dir = value();
+    } else if (s == "--backend") {
+      try {
+        a.run.backend = parse_backend_kind(value());
+      } catch (const std::invalid_argument& e) {
+        usage_error(e.what());
+      }
     } else if (s == "--threads") {
       const double t = parse_number(s, value());
       if (t != static_cast<int>(t) || t > 4096) usage_error("--threads needs a whole number");
@@ -113,10 +122,10 @@ int run_command(const Args& a) {
   if (!a.quiet)
     std::fprintf(stderr,
                  "halfstep: %lld increments of %.4g (stable estimate %.4g, element %lld), %d frames, "
-                 "%.2f s, %.3g element-steps/s on %d thread%s, energy balance error %.2g %%\n",
+                 "%.2f s, %.3g element-steps/s on %s, energy balance error %.2g %%\n",
                  static_cast<long long>(s.steps), s.time_increment, s.stable_increment,
                  static_cast<long long>(s.controlling_element), s.frames, s.wall_seconds, s.element_steps_per_second,
-                 s.threads, s.threads == 1 ? "" : "s", 100 * s.energy_error);
+                 s.backend_description.c_str(), 100 * s.energy_error);
   return kOk;
 }
 

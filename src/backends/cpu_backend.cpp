@@ -5,17 +5,17 @@
 #include <cmath>
 
 #include "elements/mitc4.hpp"
-#include "elements/rotation.hpp"
+#include "solver/node_integrator.hpp"
 
 namespace halfstep {
 
-void FullStepFields::resize(int nn) {
-  for (auto& a : v) a.assign(nn, 0.0);
-  for (auto& a : rf) a.assign(nn, 0.0);
-}
 
 CpuBackend::CpuBackend(const ShellSystem& sys, int threads)
     : sys_(sys), threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+
+std::string CpuBackend::description() const {
+  return "CPU, OpenMP, " + std::to_string(threads_) + (threads_ == 1 ? " thread" : " threads");
+}
 
 double CpuBackend::element_forces(ShellState& st, const double* pressure) {
   const ShellSystem& sys = sys_;
@@ -67,7 +67,10 @@ NodeSums CpuBackend::node_update(ShellState& st, const NodalInputs& in, HalfStep
   const ShellSystem& sys = sys_;
   const int nn = sys.num_nodes;
   const bool have_pressure = !st.elem_pressure.empty();
-  const double dt = h.h_next * 2.0;
+  NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
+                             st.t1x.data(), st.t1y.data(), st.t1z.data()};
+  for (int d = 0; d < kShellDofs; ++d) view.v[d] = st.v[d].data();
+  const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data()};
   double kinetic = 0, wp = 0, wn = 0, dp = 0, dn = 0;
   int bad = 0;
 #pragma omp parallel for num_threads(threads_) schedule(static) \
@@ -75,91 +78,46 @@ NodeSums CpuBackend::node_update(ShellState& st, const NodalInputs& in, HalfStep
   for (int n = 0; n < nn; ++n) {
     // Gather this node's share of the element forces, in a fixed order (deterministic sums).
     double fi[kShellDofs] = {0, 0, 0, 0, 0};
-    double fe[kShellDofs] = {0, 0, 0, 0, 0};
+    double fp[3] = {0, 0, 0};
     for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
       const int slot = sys.node_slots[i];
       const double* f = &st.elem_force[5 * slot];
       for (int d = 0; d < kShellDofs; ++d) fi[d] += f[d];
       if (have_pressure) {
         const double* p = &st.elem_pressure[3 * slot];
-        fe[0] += p[0];
-        fe[1] += p[1];
-        fe[2] += p[2];
+        fp[0] += p[0];
+        fp[1] += p[1];
+        fp[2] += p[2];
       }
     }
-    const Vec3<double> dir{st.dx[n], st.dy[n], st.dz[n]};
-    const Vec3<double> t1{st.t1x[n], st.t1y[n], st.t1z[n]};
-    const Vec3<double> t2 = cross(dir, t1);
+    NodeDrive<double> drive;
     const int sp = in.special[n];
     if (sp >= 0) {
-      const double* l = &in.load[6 * sp];
-      fe[0] += l[0];
-      fe[1] += l[1];
-      fe[2] += l[2];
-      const Vec3<double> moment{l[3], l[4], l[5]};
-      fe[3] += dot(moment, t1);
-      fe[4] += dot(moment, t2);
+      drive.load = &in.load[6 * sp];
+      drive.motion = &in.motion[3 * sp];
+      drive.moving = in.moving[sp];
+      drive.by_velocity = in.by_velocity[sp];
     }
-    const std::uint8_t held = in.held[n];
-    double v_full[kShellDofs], v_next[kShellDofs], reaction[kShellDofs];
-    for (int d = 0; d < kShellDofs; ++d) {
-      const bool rot = d >= 3;
-      const double m = rot ? sys.inertia[n] : sys.mass[n];
-      const double c = rot ? sys.damp_rot[n] : sys.damp[n];
-      const double v_half = st.v[d][n];
-      DofUpdate<double> u;
-      if (held & (1u << d)) {
-        double imposed = 0;
-        if (sp >= 0 && d < 3 && (in.moving[sp] & (1u << d))) imposed = in.motion[3 * sp + d];
-        u = constrained_dof(m, c, fe[d], fi[d], v_half, imposed, h);
-      } else {
-        u = free_dof(m, c, fe[d], fi[d], v_half, h);
-      }
-      // Constrained dofs: the support force does work too (prescribed motions).
-      const double f_applied = fe[d] + u.reaction;
-      kinetic += 0.5 * m * u.v_full * u.v_full;
-      wp += f_applied * h.h_prev * v_half;
-      wn += f_applied * h.h_next * u.v_next;
-      dp += c * u.v_full * h.h_prev * v_half;
-      dn += c * u.v_full * h.h_next * u.v_next;
-      v_full[d] = u.v_full;
-      v_next[d] = u.v_next;
-      reaction[d] = u.reaction;
-    }
-    if (!std::isfinite(v_next[0] + v_next[1] + v_next[2] + v_next[3] + v_next[4])) ++bad;
+    const NodeUpdateResult<double> r = integrate_node(n, fi, fp, in.held[n], drive, h, commit, view, cv);
+    kinetic += r.kinetic;
+    wp += r.work_prev;
+    wn += r.work_next;
+    dp += r.damp_prev;
+    dn += r.damp_next;
+    if (!r.finite) ++bad;
     if (full) {
       for (int d = 0; d < 3; ++d) {
-        full->v[d][n] = v_full[d];
-        full->rf[d][n] = reaction[d];
+        full->v[d][n] = r.v_full[d];
+        full->rf[d][n] = r.reaction[d];
       }
-      const Vec3<double> w = v_full[3] * t1 + v_full[4] * t2;
-      const Vec3<double> r = reaction[3] * t1 + reaction[4] * t2;
+      const Vec3<double> w = r.v_full[3] * r.t1 + r.v_full[4] * r.t2;
+      const Vec3<double> m = r.reaction[3] * r.t1 + r.reaction[4] * r.t2;
       full->v[3][n] = w.x;
       full->v[4][n] = w.y;
       full->v[5][n] = w.z;
-      full->rf[3][n] = r.x;
-      full->rf[4][n] = r.y;
-      full->rf[5][n] = r.z;
-    }
-    if (commit) {
-      for (int d = 0; d < kShellDofs; ++d) st.v[d][n] = v_next[d];
-      st.ux[n] += dt * v_next[0];
-      st.uy[n] += dt * v_next[1];
-      st.uz[n] += dt * v_next[2];
-      if (v_next[3] != 0.0 || v_next[4] != 0.0) {
-        // Finite rotation of the whole triad about an axis in the tangent plane (eq. 3.4 for
-        // rotational dofs): no drilling is introduced and the frame stays orthonormal.
-        const Vec3<double> theta = (dt * v_next[3]) * t1 + (dt * v_next[4]) * t2;
-        const Vec3<double> nd = normalized(rotate(theta, dir));
-        Vec3<double> nt = rotate(theta, t1);
-        nt = normalized(nt - dot(nt, nd) * nd);
-        st.dx[n] = nd.x;
-        st.dy[n] = nd.y;
-        st.dz[n] = nd.z;
-        st.t1x[n] = nt.x;
-        st.t1y[n] = nt.y;
-        st.t1z[n] = nt.z;
-      }
+      full->rf[3][n] = m.x;
+      full->rf[4][n] = m.y;
+      full->rf[5][n] = m.z;
     }
   }
   NodeSums s;

@@ -18,8 +18,8 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o.add("wall_seconds", s.wall_seconds);
   o.add("solve_seconds", s.solve_seconds);
   o.add("element_steps_per_second", s.element_steps_per_second);
-  o.add("backend", "cpu");
-  o.add("precision", "double");
+  o.add("backend", s.backend);
+  o.add("precision", s.precision);
   o.add("threads", s.threads);
   o.add("frames", s.frames);
   o.add("energy_balance_error", s.energy_error);

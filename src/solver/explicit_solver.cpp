@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "backends/cpu_backend.hpp"
+#include "backends/backend.hpp"
 #include "io/result_writer.hpp"
 #include "solver/nodal_triads.hpp"
 #include "solver/shell_state.hpp"
@@ -124,8 +124,13 @@ NodalInputs prepare_inputs(const ShellSystem& sys, const StepLoads& step, const 
   in.load.assign(6 * count, 0.0);
   in.motion.assign(3 * count, 0.0);
   in.moving.assign(count, 0);
-  for (std::size_t i = 0; i < step.motion_node.size(); ++i)
-    in.moving[in.special[step.motion_node[i]]] |= static_cast<std::uint8_t>(1u << step.motion_dof[i]);
+  in.by_velocity.assign(count, 0);
+  for (std::size_t i = 0; i < step.motion_node.size(); ++i) {
+    const int sp = in.special[step.motion_node[i]];
+    const auto bit = static_cast<std::uint8_t>(1u << step.motion_dof[i]);
+    in.moving[sp] |= bit;
+    if (step.motion_velocity[i]) in.by_velocity[sp] |= bit;
+  }
   return in;
 }
 
@@ -148,7 +153,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (steps[s].fixed_increment && !(*steps[s].fixed_increment > 0))
       throw InputError(model.steps[s].loc, "the fixed time increment must be positive");
 
-  CpuBackend cpu(sys, opt.threads);
+  const std::unique_ptr<Backend> backend = make_backend(opt.backend, sys, opt.threads);
+  Backend& cpu = *backend;  // the two passes of every step, on whichever hardware
+  cpu.upload(st);
+  if (opt.progress) std::fprintf(stderr, "halfstep: running on %s\n", cpu.description().c_str());
   ResultWriter out(model, sys, opt.output_dir, job_name(model.deck_path));
   FullStepFields full;
   full.resize(sys.num_nodes);
@@ -157,6 +165,9 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   sum.nodes = sys.num_nodes;
   sum.elements = sys.num_elements;
   sum.threads = cpu.threads();
+  sum.backend = cpu.name();
+  sum.precision = cpu.precision();
+  sum.backend_description = cpu.description();
   sum.stable_increment = sys.stable_dt;
   sum.controlling_element = sys.controlling_element >= 0 ? model.elements.id[sys.controlling_element] : 0;
 
@@ -176,8 +187,11 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
 
   for (std::size_t si = 0; si < steps.size(); ++si) {
     const StepLoads& step = steps[si];
+    cpu.download(st);
     const std::vector<std::uint8_t> held_rot = align_triads(sys, step.fixed_rotation, st);
+    cpu.upload(st);
     NodalInputs in = prepare_inputs(sys, step, held_rot);
+    cpu.set_step_inputs(in);
     out.open_histories(step.outputs);
     const double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
     sum.time_increment = dt;
@@ -218,18 +232,15 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       for (std::size_t i = 0; i < step.load_node.size(); ++i)
         in.load[6 * in.special[step.load_node[i]] + step.load_dof[i]] += step.load_value[i] * amp[step.load_amp[i]];
       if (!step.motion_node.empty() && dt_next > 0) {
+        // Targets: u at t^(n+1) for displacements, v at t^(n+1/2) for TYPE=VELOCITY.
         std::vector<double> amp_next, amp_mid;
         step.amplitudes.evaluate(tau + dt_next, step.period, amp_next);
         step.amplitudes.evaluate(tau + 0.5 * dt_next, step.period, amp_mid);
         for (std::size_t i = 0; i < step.motion_node.size(); ++i) {
           const int n = step.motion_node[i], d = step.motion_dof[i];
-          const double u = d == 0 ? st.ux[n] : (d == 1 ? st.uy[n] : st.uz[n]);
-          in.motion[3 * in.special[n] + d] = step.motion_velocity[i]
-                                                 ? step.motion_value[i] * amp_mid[step.motion_amp[i]]
-                                                 : (step.motion_value[i] * amp_next[step.motion_amp[i]] - u) / dt_next;
+          const std::vector<double>& a = step.motion_velocity[i] ? amp_mid : amp_next;
+          in.motion[3 * in.special[n] + d] = step.motion_value[i] * a[step.motion_amp[i]];
         }
-      } else {
-        std::fill(in.motion.begin(), in.motion.end(), 0.0);
       }
       const HalfSteps<double> h{st.half_dt_prev, 0.5 * dt_next};
 
@@ -239,6 +250,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       if (want_field || want_history || want_energy) {
         const Clock::time_point t_io = Clock::now();
         const NodeSums ns = cpu.node_update(st, in, h, false, &full);
+        if (want_field || want_history) cpu.download(st);
         EnergyRecord rec{st.time, ns.kinetic, internal, work + ns.work_prev, damping + ns.damp_prev};
         if (!have_total0) {
           total0 = rec.total();
@@ -262,6 +274,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
 
       const Clock::time_point t0 = Clock::now();
       const NodeSums ns = cpu.node_update(st, in, h, true, nullptr);
+      if (!ns.finite) cpu.download(st);
       if (!ns.finite)
         throw RunError("instability at step " + std::to_string(sum.steps + 1) + " (time " + std::to_string(st.time) +
                        ", step '" + step.name + "'): " + locate_nonfinite(model, sys, st) +
@@ -274,11 +287,13 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         // vanishing energies, so the check starts after 100 increments.
         const double drift = std::fabs(total - total0);
         max_drift = std::max(max_drift, drift);
-        if (sum.steps > 100 && drift > opt.energy_tolerance * scale)
+        if (sum.steps > 100 && drift > opt.energy_tolerance * scale) {
+          cpu.download(st);  // element energies, to name the culprit
           throw RunError("energy balance error of " + std::to_string(100 * drift / scale) + " % at step " +
                          std::to_string(sum.steps) + " (time " + std::to_string(st.time) + ", step '" + step.name +
                          "') exceeds " + std::to_string(100 * opt.energy_tolerance) + " %: the solution is unstable; " +
                          most_strained_element(model, sys, st));
+        }
       }
       work += ns.work_prev + ns.work_next;
       damping += ns.damp_prev + ns.damp_next;
@@ -287,6 +302,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       st.half_dt_prev = 0.5 * dt_next;
       if (have_pressure) set_pressures(tau);
       internal = cpu.element_forces(st, have_pressure ? pressure.data() : nullptr);
+      if (!std::isfinite(internal)) cpu.download(st);
       if (!std::isfinite(internal))
         throw RunError("instability at step " + std::to_string(sum.steps + 1) + " (time " + std::to_string(st.time) +
                        "): " + locate_nonfinite(model, sys, st));

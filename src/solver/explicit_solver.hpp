@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "backends/backend.hpp"
 #include "model/model.hpp"
 #include "solver/shell_system.hpp"
 
@@ -16,6 +17,7 @@ struct RunOptions {
   double dt_scale = 0.9;           ///< safety factor on the stable increment estimate
   double energy_tolerance = 0.05;  ///< stop when |total - total(0)| exceeds this share of the energy scale
   bool progress = false;           ///< print a live progress line on stderr
+  BackendKind backend = BackendKind::Auto;  ///< hardware for the time loop
 };
 
 /// Measured facts about a finished run (also written to summary.json).
@@ -28,6 +30,8 @@ struct RunSummary {
   double wall_seconds = 0, solve_seconds = 0;
   double element_steps_per_second = 0;
   int threads = 0;
+  std::string backend = "cpu", precision = "double";
+  std::string backend_description;  ///< device and scheme, for the log
   int frames = 0;
   double energy_error = 0;         ///< max |total - total(0)| over the run / largest energy reached
   double final_time = 0;

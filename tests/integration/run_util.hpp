@@ -16,7 +16,8 @@ namespace halfstep::test {
 
 /// A fresh scratch directory under the build tree's temp area.
 inline std::string scratch_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("halfstep_test_" + name);
+  // Under the test's working directory (the build tree), so two builds can test at once.
+  const auto dir = std::filesystem::current_path() / "scratch" / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

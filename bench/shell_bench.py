@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""CPU benchmark: element-steps per second of the MITC4 explicit solver on the seed's pinched
-cylinder (2N x N closed mesh) at several sizes, with 1 and 2 threads, and bytes per element.
+"""Benchmark: element-steps per second of the MITC4 explicit solver on the seed's pinched
+cylinder (2N x N closed mesh) at several sizes, per backend (CPU with 1, 2, ... threads; CUDA),
+and the host bytes per element from `halfstep check`.
 
-Usage: python3 bench/cpu_bench.py [--build build] [--sizes 16 32 64] [--steps 2000] [--out bench-results]
-Writes a table to stdout and <out>/cpu_bench.json. Timings are the solver loop only (I/O excluded),
-as reported in summary.json.
+Usage: python3 bench/shell_bench.py [--build build] [--sizes 16 32 64] [--steps 2000]
+                                    [--backends cpu cuda] [--threads 1 2] [--out bench-results]
+Writes a table to stdout and <out>/shell_bench.json. Timings are the solver loop only (I/O
+excluded), as reported in summary.json.
 """
 import argparse, json, os, re, subprocess, sys
 
@@ -16,7 +18,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--sizes", type=int, nargs="+", default=[16, 32, 64, 128])
     ap.add_argument("--steps", type=int, default=2000, help="increments per run")
-    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="CPU thread counts")
+    ap.add_argument("--backends", nargs="+", default=["cpu"], choices=["cpu", "cuda"])
     ap.add_argument("--out", default="bench-results")
     a = ap.parse_args()
     exe = os.path.join(a.build, "halfstep")
@@ -31,20 +34,22 @@ def main():
         check = subprocess.run([exe, "check", deck], check=True, capture_output=True, text=True).stdout
         elements = int(re.search(r"elements\s+(\d+)", check).group(1))
         per_elem = float(re.search(r"\(([\d.]+) bytes per element\)", check).group(1))
-        for t in a.threads:
-            outdir = os.path.join(a.out, f"run_{n}_{t}")
-            subprocess.run([exe, "run", deck, "-o", outdir, "--threads", str(t), "--quiet"], check=True)
+        runs = [("cpu", t) for t in a.threads if "cpu" in a.backends] + [("cuda", 1)] * ("cuda" in a.backends)
+        for backend, t in runs:
+            outdir = os.path.join(a.out, f"run_{n}_{backend}_{t}")
+            subprocess.run([exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"],
+                           check=True)
             s = json.load(open(os.path.join(outdir, "summary.json")))
-            rows.append({"mesh_n": n, "elements": elements, "threads": t, "steps": s["steps"],
+            rows.append({"mesh_n": n, "elements": elements, "backend": backend, "threads": t, "steps": s["steps"],
                          "solve_seconds": s["solve_seconds"],
                          "element_steps_per_second": s["element_steps_per_second"],
                          "per_core": s["element_steps_per_second"] / t, "bytes_per_element": per_elem})
-    print(f"{'elements':>9} {'threads':>7} {'steps':>6} {'solve s':>8} {'el-steps/s':>11} {'per core':>10} {'B/elem':>7}")
+    print(f"{'elements':>9} {'backend':>7} {'threads':>7} {'steps':>6} {'solve s':>8} {'el-steps/s':>11} {'per core':>10} {'B/elem':>7}")
     for r in rows:
-        print(f"{r['elements']:>9} {r['threads']:>7} {r['steps']:>6} {r['solve_seconds']:>8.3f} "
+        print(f"{r['elements']:>9} {r['backend']:>7} {r['threads']:>7} {r['steps']:>6} {r['solve_seconds']:>8.3f} "
               f"{r['element_steps_per_second']:>11.3e} {r['per_core']:>10.3e} {r['bytes_per_element']:>7.0f}")
     json.dump({"machine": os.uname().nodename, "cpus": os.cpu_count(), "rows": rows},
-              open(os.path.join(a.out, "cpu_bench.json"), "w"), indent=2)
+              open(os.path.join(a.out, "shell_bench.json"), "w"), indent=2)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,126 @@
+// One node's step of the reordered central difference (seed 000 eqs. 3.1-3.4) as a
+// host/device function: the CPU loop and every GPU scheme call this, after gathering the
+// node's internal and pressure forces their own way.
+#pragma once
+
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "core/vec3.hpp"
+#include "elements/rotation.hpp"
+#include "solver/central_difference.hpp"
+
+namespace halfstep {
+
+/// Mutable nodal arrays (host or device pointers), structure of arrays.
+template <class T>
+struct NodeStateView {
+  T *ux, *uy, *uz;   ///< displacement
+  T* v[5];           ///< half-step velocities: 3 translations, 2 rotation rates about (t1, t2)
+  T *dx, *dy, *dz;   ///< unit director
+  T *t1x, *t1y, *t1z;  ///< first triad vector
+};
+
+/// Constant nodal arrays.
+template <class T>
+struct NodeConstView {
+  const T *mass, *inertia, *damp, *damp_rot;
+};
+
+/// Step inputs of one node that carries loads or prescribed motions (a "special" node).
+template <class T>
+struct NodeDrive {
+  const T* load = nullptr;     ///< global force (3) and moment (3), or null
+  const T* motion = nullptr;   ///< per translation: target displacement at t^(n+1), or velocity
+  std::uint8_t moving = 0;     ///< bit d: translation d has a prescribed motion
+  std::uint8_t by_velocity = 0;  ///< bit d: motion[d] is a velocity (else a target displacement)
+};
+
+/// Energy terms and full-step fields of one node's update.
+template <class T>
+struct NodeUpdateResult {
+  T kinetic, work_prev, work_next, damp_prev, damp_next;
+  T v_full[5], reaction[5];  ///< v^n and support reactions, translations global, rotations on (t1, t2)
+  Vec3<T> t1, t2;            ///< triad at t^n, to turn rotational values global
+  bool finite;
+};
+
+/// Integrates node n given its gathered internal forces fi and pressure forces fp (5 and 3
+/// values), its held-dof bits (0-2 translations, 3-4 triad rotations) and drive. With commit,
+/// advances u, v^(n+1/2) and the director/triad (finite rotation about a tangent axis).
+template <class T>
+HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], std::uint8_t held,
+                                          const NodeDrive<T>& drive, HalfSteps<T> h, bool commit,
+                                          const NodeStateView<T>& s, const NodeConstView<T>& c) {
+  NodeUpdateResult<T> r;
+  const Vec3<T> dir{s.dx[n], s.dy[n], s.dz[n]};
+  const Vec3<T> t1{s.t1x[n], s.t1y[n], s.t1z[n]};
+  const Vec3<T> t2 = cross(dir, t1);
+  r.t1 = t1;
+  r.t2 = t2;
+  T fe[5] = {fp[0], fp[1], fp[2], T(0), T(0)};
+  if (drive.load) {
+    const T* l = drive.load;
+    fe[0] += l[0];
+    fe[1] += l[1];
+    fe[2] += l[2];
+    const Vec3<T> moment{l[3], l[4], l[5]};
+    fe[3] += dot(moment, t1);
+    fe[4] += dot(moment, t2);
+  }
+  const T u_now[3] = {s.ux[n], s.uy[n], s.uz[n]};
+  T v_next[5];
+  r.kinetic = r.work_prev = r.work_next = r.damp_prev = r.damp_next = T(0);
+  for (int d = 0; d < 5; ++d) {
+    const bool rot = d >= 3;
+    const T m = rot ? c.inertia[n] : c.mass[n];
+    const T cd = rot ? c.damp_rot[n] : c.damp[n];
+    const T v_half = s.v[d][n];
+    DofUpdate<T> u;
+    if (held & (1u << d)) {
+      T imposed = T(0);
+      if (d < 3 && (drive.moving & (1u << d)) && h.h_next > T(0))
+        imposed = (drive.by_velocity & (1u << d)) ? drive.motion[d]
+                                                   : (drive.motion[d] - u_now[d]) / (T(2) * h.h_next);
+      u = constrained_dof(m, cd, fe[d], fi[d], v_half, imposed, h);
+    } else {
+      u = free_dof(m, cd, fe[d], fi[d], v_half, h);
+    }
+    // Constrained dofs: the support force does work too (prescribed motions).
+    const T f_applied = fe[d] + u.reaction;
+    r.kinetic += T(0.5) * m * u.v_full * u.v_full;
+    r.work_prev += f_applied * h.h_prev * v_half;
+    r.work_next += f_applied * h.h_next * u.v_next;
+    r.damp_prev += cd * u.v_full * h.h_prev * v_half;
+    r.damp_next += cd * u.v_full * h.h_next * u.v_next;
+    r.v_full[d] = u.v_full;
+    r.reaction[d] = u.reaction;
+    v_next[d] = u.v_next;
+  }
+  const T check = v_next[0] + v_next[1] + v_next[2] + v_next[3] + v_next[4];
+  r.finite = check == check && check - check == T(0);  // not NaN, not infinite
+  if (commit) {
+    const T dt = T(2) * h.h_next;
+    for (int d = 0; d < 5; ++d) s.v[d][n] = v_next[d];
+    s.ux[n] += dt * v_next[0];
+    s.uy[n] += dt * v_next[1];
+    s.uz[n] += dt * v_next[2];
+    if (v_next[3] != T(0) || v_next[4] != T(0)) {
+      // Finite rotation of the whole triad about an axis in the tangent plane (eq. 3.4 for
+      // rotational dofs): no drilling is introduced and the frame stays orthonormal.
+      const Vec3<T> theta = (dt * v_next[3]) * t1 + (dt * v_next[4]) * t2;
+      const Vec3<T> nd = normalized(rotate(theta, dir));
+      Vec3<T> nt = rotate(theta, t1);
+      nt = normalized(nt - dot(nt, nd) * nd);
+      s.dx[n] = nd.x;
+      s.dy[n] = nd.y;
+      s.dz[n] = nd.z;
+      s.t1x[n] = nt.x;
+      s.t1y[n] = nt.y;
+      s.t1z[n] = nt.z;
+    }
+  }
+  return r;
+}
+
+}  // namespace halfstep
