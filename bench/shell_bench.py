@@ -43,7 +43,8 @@ def main():
             rows.append({"mesh_n": n, "elements": elements, "backend": backend, "threads": t, "steps": s["steps"],
                          "solve_seconds": s["solve_seconds"],
                          "element_steps_per_second": s["element_steps_per_second"],
-                         "per_core": s["element_steps_per_second"] / t, "bytes_per_element": per_elem})
+                         "per_core": s["element_steps_per_second"] / t,
+                         "bytes_per_element": s.get("device_bytes_per_element") or per_elem})
     print(f"{'elements':>9} {'backend':>7} {'threads':>7} {'steps':>6} {'solve s':>8} {'el-steps/s':>11} {'per core':>10} {'B/elem':>7}")
     for r in rows:
         print(f"{r['elements']:>9} {r['backend']:>7} {r['threads']:>7} {r['steps']:>6} {r['solve_seconds']:>8.3f} "

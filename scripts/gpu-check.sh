@@ -12,7 +12,9 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITE
 cmake --build build-gpu -j "$jobs"
 grep -q "HALFSTEP_HAVE_CUDA" build-gpu/build.ninja || { echo "gpu-check: CUDA backend not built (nvcc not found?)"; exit 1; }
 echo "== GPU tests"
-(cd build-gpu && ctest -L gpu --output-on-failure -j 1)
+status=0
+(cd build-gpu && ctest -L gpu --output-on-failure -j 1) || status=1
 echo "== benchmark (pinched cylinder, 200 increments per run)"
 python3 bench/shell_bench.py --build build-gpu --sizes "${sizes[@]}" --steps 200 --backends cuda cpu \
   --threads "$jobs" --out build-gpu/bench
+exit $status

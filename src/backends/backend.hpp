@@ -52,6 +52,8 @@ class Backend {
   virtual int threads() const = 0;
   /// Human-readable device and scheme, for the log and summary.
   virtual std::string description() const = 0;
+  /// Bytes of accelerator memory the backend holds (0 for the CPU).
+  virtual double device_bytes() const { return 0; }
 
   /// Makes the backend's state equal to st (start of the run, after host-side changes).
   virtual void upload(const ShellState& st) = 0;

@@ -32,6 +32,7 @@ struct RunSummary {
   int threads = 0;
   std::string backend = "cpu", precision = "double";
   std::string backend_description;  ///< device and scheme, for the log
+  double device_bytes_per_element = 0;  ///< accelerator memory per element (0 on the CPU)
   int frames = 0;
   double energy_error = 0;         ///< max |total - total(0)| over the run / largest energy reached
   double final_time = 0;

@@ -14,7 +14,7 @@ struct GpuCase {
   const char* name;
   const char* generator_args;
   const char* history_set;
-  double tolerance;  ///< max |gpu - cpu| / max |cpu| per displacement column
+  double tolerance;  ///< max |gpu - cpu| over max |cpu| of the set's displacements
 };
 
 class GpuMatchesCpu : public ::testing::TestWithParam<GpuCase> {};
@@ -32,14 +32,16 @@ TEST_P(GpuMatchesCpu, DisplacementHistoriesAgree) {
   const Csv a = read_csv(dir + "/cpu" + file), b = read_csv(dir + "/gpu" + file);
   ASSERT_EQ(a.rows.size(), b.rows.size());
   ASSERT_GT(a.rows.size(), 2u);
+  // Relative to the largest displacement component of the set: a component that stays at
+  // round-off (U2 of a plane problem) is compared at that scale, not its own.
+  double scale = 0;
+  for (const char* name : {"U1", "U2", "U3"})
+    for (const auto& row : a.rows) scale = std::max(scale, std::fabs(row[a.col(name)]));
+  ASSERT_GT(scale, 0.0);
   for (const char* name : {"U1", "U2", "U3"}) {
     const int k = a.col(name);
-    double scale = 0, diff = 0;
-    for (std::size_t i = 0; i < a.rows.size(); ++i) {
-      scale = std::max(scale, std::fabs(a.rows[i][k]));
-      diff = std::max(diff, std::fabs(a.rows[i][k] - b.rows[i][k]));
-    }
-    if (scale == 0) continue;
+    double diff = 0;
+    for (std::size_t i = 0; i < a.rows.size(); ++i) diff = std::max(diff, std::fabs(a.rows[i][k] - b.rows[i][k]));
     EXPECT_LE(diff / scale, c.tolerance) << name << ": max difference " << diff << " of " << scale;
     RecordProperty(std::string("rel_diff_") + name, std::to_string(diff / scale));
   }

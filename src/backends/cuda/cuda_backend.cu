@@ -219,6 +219,8 @@ class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(const ShellSystem& sys) : sys_(sys) {
     const int ne = sys.num_elements, nn = sys.num_nodes;
+    std::size_t free_before = 0, total = 0;
+    check(cudaMemGetInfo(&free_before, &total), "cudaMemGetInfo");
     conn_.upload(sys.conn);
     section_.upload(sys.section);
     ref_.upload(sys.ref);
@@ -254,7 +256,12 @@ class CudaBackend final : public Backend {
     check(cudaGetDevice(&dev), "cudaGetDevice");
     check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
     device_name_ = prop.name;
+    std::size_t free_after = 0;
+    check(cudaMemGetInfo(&free_after, &total), "cudaMemGetInfo");
+    device_bytes_ = static_cast<double>(free_before - free_after);
   }
+
+  double device_bytes() const override { return device_bytes_; }
 
   std::string name() const override { return "cuda"; }
   int threads() const override { return 1; }
@@ -374,6 +381,7 @@ class CudaBackend final : public Backend {
   DeviceArray<double> elem_force_, elem_energy_, elem_pressure_, pressure_, sums_, load_, motion_, full_;
   DeviceArray<std::uint8_t> held_, moving_, by_velocity_;
   bool have_pressure_ = false;
+  double device_bytes_ = 0;  ///< memory taken at construction (allocation granularity included)
 };
 
 }  // namespace
