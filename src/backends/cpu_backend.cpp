@@ -33,15 +33,8 @@ double CpuBackend::element_forces(ShellState& st, const double* pressure) {
     energy += w;
     double* out = &st.elem_force[20 * e];
     for (int k = 0; k < 4; ++k) {
-      // Director gradient to moments about the triad: dV = dtheta x V.
       const int n = c[k];
-      const Vec3<double> t1{st.t1x[n], st.t1y[n], st.t1z[n]};
-      const Vec3<double> t2 = cross(nodes.v[k], t1);
-      out[5 * k + 0] = f[k].x;
-      out[5 * k + 1] = f[k].y;
-      out[5 * k + 2] = f[k].z;
-      out[5 * k + 3] = -dot(gv[k], t2);
-      out[5 * k + 4] = dot(gv[k], t1);
+      mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]}, out + 5 * k);
     }
     if (pressure) {
       double* pf = &st.elem_pressure[12 * e];

@@ -352,6 +352,18 @@ HS_HD T mitc4_internal_force(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes,
   return energy;
 }
 
+/// Stores one corner's 5 generalized forces: the global force f and the moments about the
+/// nodal triad (t1, t2 = v x t1) of the director-energy gradient gv (from dV = dtheta x V).
+template <class T>
+HS_HD void mitc4_corner_generalized_force(Vec3<T> f, Vec3<T> gv, Vec3<T> v, Vec3<T> t1, T out[5]) {
+  const Vec3<T> t2 = cross(v, t1);
+  out[0] = f.x;
+  out[1] = f.y;
+  out[2] = f.z;
+  out[3] = -dot(gv, t2);
+  out[4] = dot(gv, t1);
+}
+
 /// Nodal forces of a pressure p on the current surface (positive p acts against the normal
 /// A_r x A_s, i.e. pushes on the face the normal points out of), 2x2 Gauss rule.
 template <class T>

@@ -50,14 +50,7 @@ struct OneElement {
   double forces(double gen[20]) const {
     V3 f[4], gv[4];
     const double w = mitc4_internal_force(ref, nodes(), a, mat, f, gv);
-    for (int k = 0; k < 4; ++k) {
-      const V3 t2 = cross(v[k], t1[k]);
-      gen[5 * k + 0] = f[k].x;
-      gen[5 * k + 1] = f[k].y;
-      gen[5 * k + 2] = f[k].z;
-      gen[5 * k + 3] = -dot(gv[k], t2);
-      gen[5 * k + 4] = dot(gv[k], t1[k]);
-    }
+    for (int k = 0; k < 4; ++k) mitc4_corner_generalized_force(f[k], gv[k], v[k], t1[k], gen + 5 * k);
     return w;
   }
 

@@ -121,13 +121,7 @@ __global__ void element_kernel(MeshView<T> m, NodeStateView<T> s, T* elem_force,
     T* out = elem_force + 20 * e;
     for (int k = 0; k < 4; ++k) {
       const int n = c[k];
-      const Vec3<T> t1{s.t1x[n], s.t1y[n], s.t1z[n]};
-      const Vec3<T> t2 = cross(nodes.v[k], t1);
-      out[5 * k + 0] = f[k].x;
-      out[5 * k + 1] = f[k].y;
-      out[5 * k + 2] = f[k].z;
-      out[5 * k + 3] = -dot(gv[k], t2);
-      out[5 * k + 4] = dot(gv[k], t1);
+      mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<T>{s.t1x[n], s.t1y[n], s.t1z[n]}, out + 5 * k);
     }
     if (pressure) {
       T* pf = elem_pressure + 12 * e;
