@@ -5,8 +5,10 @@ and the host bytes per element from `halfstep check`.
 
 Usage: python3 bench/shell_bench.py [--build build] [--sizes 16 32 64] [--steps 2000]
                                     [--backends cpu cuda] [--threads 1 2] [--out bench-results]
-Writes a table to stdout and <out>/shell_bench.json. Timings are the solver loop only (I/O
-excluded), as reported in summary.json.
+                                    [--schemes atomic gather colored element-local]
+                                    [--precisions double single]
+Writes a table to stdout and <out>/shell_bench.json. Timings are the time loop as reported in
+summary.json (solve_seconds: increments and the two output samples, not the deck reading).
 """
 import argparse, json, os, re, subprocess, sys
 
@@ -21,6 +23,9 @@ def main():
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="CPU thread counts")
     ap.add_argument("--backends", nargs="+", default=["cpu"], choices=["cpu", "cuda"])
     ap.add_argument("--out", default="bench-results")
+    ap.add_argument("--schemes", nargs="+", default=["atomic"],
+                    choices=["atomic", "gather", "colored", "element-local"], help="GPU schemes")
+    ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
     a = ap.parse_args()
     exe = os.path.join(a.build, "halfstep")
     os.makedirs(a.out, exist_ok=True)
@@ -30,25 +35,35 @@ def main():
         dt = 1.2761e-5
         subprocess.run([sys.executable, os.path.join(ROOT, "examples", "generate_deck.py"), "pinched-cylinder",
                         "--n", str(n), "--dt", str(dt), "--time", str(a.steps * dt),
-                        "--field-interval", "1", "-o", deck], check=True, stdout=subprocess.DEVNULL)
+                        "--field-interval", "1", "--history-interval", str(a.steps * dt), "-o", deck], check=True, stdout=subprocess.DEVNULL)
         check = subprocess.run([exe, "check", deck], check=True, capture_output=True, text=True).stdout
         elements = int(re.search(r"elements\s+(\d+)", check).group(1))
         per_elem = float(re.search(r"\(([\d.]+) bytes per element\)", check).group(1))
-        runs = [("cpu", t) for t in a.threads if "cpu" in a.backends] + [("cuda", 1)] * ("cuda" in a.backends)
-        for backend, t in runs:
-            outdir = os.path.join(a.out, f"run_{n}_{backend}_{t}")
-            subprocess.run([exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"],
-                           check=True)
+        runs = [("cpu", t, "-", "double") for t in a.threads if "cpu" in a.backends]
+        if "cuda" in a.backends:
+            runs += [("cuda", 1, sc, p) for sc in a.schemes for p in a.precisions]
+        for backend, t, scheme, prec in runs:
+            outdir = os.path.join(a.out, f"run_{n}_{backend}_{t}_{scheme}_{prec}")
+            cmd = [exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"]
+            if backend == "cuda":
+                cmd += ["--gpu-scheme", scheme, "--precision", prec]
+            r = subprocess.run(cmd)
+            if r.returncode != 0:
+                print(f"run failed ({r.returncode}): {' '.join(cmd)}", file=sys.stderr)
+                continue
             s = json.load(open(os.path.join(outdir, "summary.json")))
-            rows.append({"mesh_n": n, "elements": elements, "backend": backend, "threads": t, "steps": s["steps"],
+            rows.append({"mesh_n": n, "elements": elements, "backend": backend, "threads": t, "scheme": scheme,
+                         "precision": prec, "steps": s["steps"], "description": s.get("backend_description", ""),
                          "solve_seconds": s["solve_seconds"],
                          "element_steps_per_second": s["element_steps_per_second"],
                          "per_core": s["element_steps_per_second"] / t,
                          "bytes_per_element": s.get("device_bytes_per_element") or per_elem})
-    print(f"{'elements':>9} {'backend':>7} {'threads':>7} {'steps':>6} {'solve s':>8} {'el-steps/s':>11} {'per core':>10} {'B/elem':>7}")
+    print(f"{'elements':>9} {'backend':>7} {'threads':>7} {'scheme':>13} {'prec':>6} {'steps':>6} {'solve s':>8} "
+          f"{'el-steps/s':>11} {'per core':>10} {'B/elem':>7}")
     for r in rows:
-        print(f"{r['elements']:>9} {r['backend']:>7} {r['threads']:>7} {r['steps']:>6} {r['solve_seconds']:>8.3f} "
-              f"{r['element_steps_per_second']:>11.3e} {r['per_core']:>10.3e} {r['bytes_per_element']:>7.0f}")
+        print(f"{r['elements']:>9} {r['backend']:>7} {r['threads']:>7} {r['scheme']:>13} {r['precision']:>6} "
+              f"{r['steps']:>6} {r['solve_seconds']:>8.3f} {r['element_steps_per_second']:>11.3e} "
+              f"{r['per_core']:>10.3e} {r['bytes_per_element']:>7.0f}")
     json.dump({"machine": os.uname().nodename, "cpus": os.cpu_count(), "rows": rows},
               open(os.path.join(a.out, "shell_bench.json"), "w"), indent=2)
 

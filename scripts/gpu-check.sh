@@ -14,7 +14,8 @@ grep -q "HALFSTEP_HAVE_CUDA" build-gpu/build.ninja || { echo "gpu-check: CUDA ba
 echo "== GPU tests"
 status=0
 (cd build-gpu && ctest -L gpu --output-on-failure -j 1) || status=1
-echo "== benchmark (pinched cylinder, 200 increments per run)"
+echo "== benchmark (pinched cylinder, 200 increments per run, every scheme and precision)"
 python3 bench/shell_bench.py --build build-gpu --sizes "${sizes[@]}" --steps 200 --backends cuda cpu \
-  --threads "$jobs" --out build-gpu/bench
+  --threads "$jobs" --schemes atomic gather colored element-local --precisions double single \
+  --out build-gpu/bench
 exit $status

@@ -22,6 +22,7 @@ enum Exit { kOk = 0, kUsage = 1, kBadInput = 2, kRunFailed = 3, kIoFailed = 4 };
 const char* kUsageText =
     "usage:\n"
     "  halfstep run DECK -o OUTDIR [--backend auto|cpu|cuda] [--threads N] [--dt-scale F]\n"
+    "               [--gpu-scheme S] [--precision double|single] [--gpu-block N]\n"
     "               [--energy-tolerance F] [--quiet]\n"
     "  halfstep check DECK [--dt-scale F]\n"
     "  halfstep --version\n"
@@ -35,6 +36,10 @@ const char* kUsageText =
     "  -o, --output DIR        output directory (created if missing)\n"
     "  --backend B             auto (default: the GPU when one is present), cpu or cuda\n"
     "  --threads N             OpenMP threads of the CPU backend (default: all cores)\n"
+    "  --gpu-scheme S          GPU scheme: auto (default: the fastest measured), atomic, gather,\n"
+    "                          colored (seed 000 sec. 3.1) or element-local (seed 000 sec. 3.2)\n"
+    "  --precision P           double (default) or single (FP32 storage and arithmetic, GPU only)\n"
+    "  --gpu-block N           fixed CUDA block size; default: tuned at start-up\n"
     "  --dt-scale F            safety factor on the stable increment estimate (default 0.9)\n"
     "  --energy-tolerance F    stop when the energy balance error exceeds F (default 0.05)\n"
     "  --quiet                 no progress line\n";
@@ -82,6 +87,22 @@ Args parse(int argc, char** argv) {
       } catch (const std::invalid_argument& e) {
         usage_error(e.what());
       }
+    } else if (s == "--gpu-scheme") {
+      try {
+        a.run.backend_options.scheme = parse_gpu_scheme(value());
+      } catch (const std::invalid_argument& e) {
+        usage_error(e.what());
+      }
+    } else if (s == "--precision") {
+      const std::string p = value();
+      if (p != "double" && p != "single") usage_error("--precision must be double or single, got '" + p + "'");
+      a.run.backend_options.single = p == "single";
+    } else if (s == "--gpu-block") {
+      const double b = parse_number(s, value());
+      if (b != static_cast<int>(b) || static_cast<int>(b) % 32 != 0 || b > 1024)
+        usage_error("--gpu-block needs a multiple of 32 up to 1024");
+      a.run.backend_options.block = static_cast<int>(b);
+      a.run.backend_options.autotune = false;
     } else if (s == "--threads") {
       const double t = parse_number(s, value());
       if (t != static_cast<int>(t) || t > 4096) usage_error("--threads needs a whole number");

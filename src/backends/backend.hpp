@@ -1,35 +1,21 @@
-// The two passes of a time step behind one interface, so the time loop in
+// The passes of a time step behind one interface, so the time loop in
 // src/solver/explicit_solver.cpp runs unchanged on the CPU (OpenMP) and on a GPU (CUDA).
+// The loop hands over only times; loads, motions and the energy balance are evaluated by
+// the backend, so a GPU backend runs increment after increment without waiting on the host.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "solver/central_difference.hpp"
+#include "solver/energy_monitor.hpp"
 #include "solver/shell_state.hpp"
 #include "solver/shell_system.hpp"
+#include "solver/step_drive.hpp"
 
 namespace halfstep {
-
-/// Per-node inputs of the node update for the current step.
-struct NodalInputs {
-  std::vector<std::uint8_t> held;      ///< per node: bits 0-2 translations constrained, bits 3-4 triad rotations held
-  std::vector<int> special;            ///< per node: index into the arrays below, or -1
-  std::vector<double> load;            ///< 6 per special node: global force (3) and moment (3)
-  std::vector<double> motion;          ///< 3 per special node: target u^(n+1), or velocity, of prescribed translations
-  std::vector<std::uint8_t> moving;    ///< per special node: bit d = translation d has an imposed motion
-  std::vector<std::uint8_t> by_velocity;  ///< per special node: bit d = motion[d] is a velocity
-};
-
-/// Sums over dofs produced by a node update (for the energy balance).
-struct NodeSums {
-  double kinetic = 0;               ///< sum m (v^n)^2 / 2
-  double work_prev = 0, work_next = 0;  ///< external work f^n . (h_prev v^(n-1/2)), f^n . (h_next v^(n+1/2))
-  double damp_prev = 0, damp_next = 0;  ///< same for the damping force c v^n
-  bool finite = true;
-};
 
 /// Full-step nodal fields for output: v^n and reactions (global components).
 struct FullStepFields {
@@ -38,9 +24,47 @@ struct FullStepFields {
   void resize(int nn);
 };
 
-/// Executes the element and node passes of the explicit scheme on some hardware. The host
-/// ShellState is the backend's state for the CPU; a GPU backend keeps its own copy and
-/// moves it only through upload() and download().
+/// Times of one increment from t^n to t^(n+1).
+struct Increment {
+  double time = 0;     ///< t^n (analysis time)
+  double tau = 0;      ///< t^n in step time
+  double dt_next = 0;  ///< t^(n+1) - t^n (0 at the end of a step)
+  double h_prev = 0;   ///< t^n - t^(n-1/2)
+};
+
+/// One output instant, handed from the time loop to the writer thread.
+struct OutputFrame {
+  bool field = false, history = false, energy = false;
+  ShellState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
+  FullStepFields full;   ///< v^n and reactions
+  EnergyRecord record;   ///< energy totals at this time
+  bool discard = false;  ///< sampled after the run failed: not written
+  /// Fills state, full and record from the backend's staging memory; run by the writer
+  /// thread before writing (empty when the backend filled them already).
+  std::function<void(OutputFrame&)> complete;
+};
+
+/// GPU scheme of the CUDA backend (docs/performance.md compares them).
+enum class GpuScheme { Auto, Colored, ElementLocal, Atomic, Gather };
+
+/// Parses "auto", "colored", "element-local", "atomic" or "gather".
+GpuScheme parse_gpu_scheme(const std::string& s);
+/// The command-line name of a scheme.
+std::string gpu_scheme_name(GpuScheme s);
+
+/// How to build a backend.
+struct BackendOptions {
+  int threads = 0;                        ///< CPU threads (0: OpenMP default)
+  GpuScheme scheme = GpuScheme::Auto;     ///< GPU scheme
+  bool single = false;                    ///< FP32 storage and arithmetic (GPU only)
+  bool autotune = true;                   ///< time block sizes at start-up (GPU)
+  int block = 128;                        ///< block size when not tuning (GPU)
+  double energy_tolerance = 0.05;         ///< energy balance limit (see EnergyMonitor)
+};
+
+/// Executes the element and node passes of the explicit scheme on some hardware. The
+/// backend owns its copy of the state; the host ShellState moves in and out only through
+/// upload() and download().
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -57,21 +81,20 @@ class Backend {
 
   /// Makes the backend's state equal to st (start of the run, after host-side changes).
   virtual void upload(const ShellState& st) = 0;
-  /// Makes st equal to the backend's state (for output and host-side changes).
+  /// Makes st's nodal state and element energies equal to the backend's (waits for it).
   virtual void download(ShellState& st) = 0;
-  /// Per-step constant inputs: held dofs, which nodes are special.
-  virtual void set_step_inputs(const NodalInputs& in) = 0;
-
-  /// Internal forces (eq. 3.5) and, when pressure != nullptr (one value per element, already
-  /// scaled by its amplitude), pressure forces (eq. 3.6) at the current configuration.
-  /// Returns the total strain energy; element energies land in st.elem_energy after download.
-  virtual double element_forces(ShellState& st, const double* pressure) = 0;
-
-  /// Accelerations, full- and half-step velocities (eq. 3.1-3.3) and, when commit is true,
-  /// the displacement and director update (eq. 3.4). full, if given, receives v^n and
-  /// reactions. in carries this increment's loads and motions.
-  virtual NodeSums node_update(ShellState& st, const NodalInputs& in, HalfSteps<double> h, bool commit,
-                               FullStepFields* full) = 0;
+  /// Loads a step's held dofs, loads, motions and pressures.
+  virtual void begin_step(const StepDrive& drive) = 0;
+  /// Element pass at step time tau: internal forces (eq. 3.5), pressure forces (eq. 3.6) and
+  /// the strain energy into the monitor.
+  virtual void element_pass(double tau, double time) = 0;
+  /// One increment: node pass (eqs. 3.1-3.4) with the energy check, then the element pass at
+  /// t^(n+1). Returns at once on a GPU; a failure shows in the next poll().
+  virtual void advance(const Increment& inc) = 0;
+  /// Output sample at t^n of inc (no state change): fills frame now or through frame.complete.
+  virtual void sample(const Increment& inc, OutputFrame& frame) = 0;
+  /// Waits for queued work and returns the energy monitor.
+  virtual EnergyMonitor poll() = 0;
 };
 
 /// Which backend a run asks for.
@@ -83,8 +106,13 @@ BackendKind parse_backend_kind(const std::string& s);
 /// True when this build has the CUDA backend and a usable GPU is present.
 bool cuda_available(std::string* why_not);
 
-/// Builds the requested backend. Auto takes the GPU when one is present. Cuda without a GPU
-/// throws RunError with the reason.
-std::unique_ptr<Backend> make_backend(BackendKind kind, const ShellSystem& sys, int threads);
+/// Builds the requested backend. Auto takes the GPU when one is present and falls back to
+/// the CPU (saying why on stderr when note is set) if the GPU backend cannot be built. Cuda
+/// without a usable GPU throws RunError with the reason.
+std::unique_ptr<Backend> make_backend(BackendKind kind, const ShellSystem& sys, const BackendOptions& opt,
+                                      bool note);
+
+/// Monitor with the options' tolerance and the round-off floor of the precision in use.
+EnergyMonitor initial_monitor(const ShellSystem& sys, const BackendOptions& opt);
 
 }  // namespace halfstep

@@ -1,3 +1,6 @@
+#include <cmath>
+#include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "backends/backend.hpp"
@@ -21,6 +24,26 @@ BackendKind parse_backend_kind(const std::string& s) {
   throw std::invalid_argument("unknown backend '" + s + "' (expected auto, cpu or cuda)");
 }
 
+GpuScheme parse_gpu_scheme(const std::string& s) {
+  if (s == "auto") return GpuScheme::Auto;
+  if (s == "colored") return GpuScheme::Colored;
+  if (s == "element-local") return GpuScheme::ElementLocal;
+  if (s == "atomic") return GpuScheme::Atomic;
+  if (s == "gather") return GpuScheme::Gather;
+  throw std::invalid_argument("unknown GPU scheme '" + s + "' (expected auto, colored, element-local, atomic or gather)");
+}
+
+std::string gpu_scheme_name(GpuScheme s) {
+  switch (s) {
+    case GpuScheme::Auto: return "auto";
+    case GpuScheme::Colored: return "colored";
+    case GpuScheme::ElementLocal: return "element-local";
+    case GpuScheme::Atomic: return "atomic";
+    case GpuScheme::Gather: return "gather";
+  }
+  return "?";
+}
+
 bool cuda_available(std::string* why_not) {
 #if HALFSTEP_HAVE_CUDA
   return cuda_device_present(why_not);
@@ -30,15 +53,41 @@ bool cuda_available(std::string* why_not) {
 #endif
 }
 
-std::unique_ptr<Backend> make_backend(BackendKind kind, const ShellSystem& sys, int threads) {
-  if (kind == BackendKind::Cpu) return std::make_unique<CpuBackend>(sys, threads);
+EnergyMonitor initial_monitor(const ShellSystem& sys, const BackendOptions& opt) {
+  EnergyMonitor m;
+  m.tolerance = opt.energy_tolerance;
+  // Energies below this are round-off: the strain energy of a strain of 64 ulp everywhere.
+  // A curved shell at rest already carries such noise (directors are unit vectors to the last
+  // bit), and a slowly ramped load spends its first increments below it.
+  const double eps = opt.single ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  m.noise_energy = sys.energy_per_unit_strain * std::pow(64 * eps, 2);
+  return m;
+}
+
+std::unique_ptr<Backend> make_backend(BackendKind kind, const ShellSystem& sys, const BackendOptions& opt, bool note) {
+  BackendOptions cpu_opt = opt;
+  cpu_opt.single = false;
+  if (kind == BackendKind::Cpu) {
+    if (opt.single) throw RunError("--precision single needs the GPU (--backend cuda or auto); the CPU runs in FP64");
+    return std::make_unique<CpuBackend>(sys, cpu_opt);
+  }
   std::string why;
   const bool gpu = cuda_available(&why);
   if (kind == BackendKind::Cuda && !gpu) throw RunError("--backend cuda: " + why);
 #if HALFSTEP_HAVE_CUDA
-  if (gpu) return make_cuda_backend(sys);
+  if (gpu) {
+    if (kind == BackendKind::Cuda) return make_cuda_backend(sys, opt);
+    try {
+      return make_cuda_backend(sys, opt);
+    } catch (const RunError& e) {
+      why = e.what();  // e.g. out of GPU memory: the CPU can still run it
+    }
+  }
 #endif
-  return std::make_unique<CpuBackend>(sys, threads);
+  if (note && (gpu || opt.single))
+    std::fprintf(stderr, "halfstep: no GPU used (%s); running on the CPU%s\n", why.c_str(),
+                 opt.single ? " in FP64" : "");
+  return std::make_unique<CpuBackend>(sys, cpu_opt);
 }
 
 }  // namespace halfstep

@@ -9,18 +9,37 @@
 
 namespace halfstep {
 
-
-CpuBackend::CpuBackend(const ShellSystem& sys, int threads)
-    : sys_(sys), threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+CpuBackend::CpuBackend(const ShellSystem& sys, const BackendOptions& opt)
+    : sys_(sys), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()),
+      monitor_(initial_monitor(sys, opt)) {}
 
 std::string CpuBackend::description() const {
   return "CPU, OpenMP, " + std::to_string(threads_) + (threads_ == 1 ? " thread" : " threads");
 }
 
-double CpuBackend::element_forces(ShellState& st, const double* pressure) {
+void CpuBackend::download(ShellState& st) {
+  const auto r1x = st.r1x, r1y = st.r1y, r1z = st.r1z;  // host-side triad pull-backs stay
+  const double time = st.time, h = st.half_dt_prev;
+  st = st_;
+  st.r1x = r1x;
+  st.r1y = r1y;
+  st.r1z = r1z;
+  st.time = time;
+  st.half_dt_prev = h;
+}
+
+void CpuBackend::begin_step(const StepDrive& drive) {
+  drive_ = drive;
+  if (drive_.has_pressure()) st_.elem_pressure.assign(12 * static_cast<std::size_t>(sys_.num_elements), 0.0);
+  else st_.elem_pressure.clear();
+}
+
+void CpuBackend::element_pass(double tau, double time) {
   const ShellSystem& sys = sys_;
+  ShellState& st = st_;
   const int ne = sys.num_elements;
-  if (pressure && st.elem_pressure.size() != static_cast<std::size_t>(12 * ne)) st.elem_pressure.assign(12 * ne, 0.0);
+  const DriveView dv = host_view(drive_);
+  const bool have_pressure = drive_.has_pressure();
   double energy = 0;
 #pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : energy)
   for (int e = 0; e < ne; ++e) {
@@ -36,12 +55,13 @@ double CpuBackend::element_forces(ShellState& st, const double* pressure) {
       const int n = c[k];
       mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]}, out + 5 * k);
     }
-    if (pressure) {
+    if (have_pressure) {
       double* pf = &st.elem_pressure[12 * e];
-      if (pressure[e] != 0.0) {
+      const double p = evaluate_pressure(dv, e, tau);
+      if (p != 0.0) {
         Vec3<double> x[4], fp[4];
         for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
-        mitc4_pressure_force(x, pressure[e], fp);
+        mitc4_pressure_force(x, p, fp);
         for (int k = 0; k < 4; ++k) {
           pf[3 * k] = fp[k].x;
           pf[3 * k + 1] = fp[k].y;
@@ -52,22 +72,23 @@ double CpuBackend::element_forces(ShellState& st, const double* pressure) {
       }
     }
   }
-  return energy;
+  monitor_element_pass(monitor_, energy, time);
 }
 
-NodeSums CpuBackend::node_update(ShellState& st, const NodalInputs& in, HalfSteps<double> h, bool commit,
-                                 FullStepFields* full) {
+std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, bool commit, FullStepFields* full) {
   const ShellSystem& sys = sys_;
+  ShellState& st = st_;
   const int nn = sys.num_nodes;
   const bool have_pressure = !st.elem_pressure.empty();
+  const DriveView dv = host_view(drive_);
   NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
                              st.t1x.data(), st.t1y.data(), st.t1z.data()};
   for (int d = 0; d < kShellDofs; ++d) view.v[d] = st.v[d].data();
   const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data()};
+  const HalfSteps<double> h{inc.h_prev, 0.5 * inc.dt_next};
   double kinetic = 0, wp = 0, wn = 0, dp = 0, dn = 0;
   int bad = 0;
-#pragma omp parallel for num_threads(threads_) schedule(static) \
-    reduction(+ : kinetic, wp, wn, dp, dn, bad)
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : kinetic, wp, wn, dp, dn, bad)
   for (int n = 0; n < nn; ++n) {
     // Gather this node's share of the element forces, in a fixed order (deterministic sums).
     double fi[kShellDofs] = {0, 0, 0, 0, 0};
@@ -83,15 +104,14 @@ NodeSums CpuBackend::node_update(ShellState& st, const NodalInputs& in, HalfStep
         fp[2] += p[2];
       }
     }
+    NodeDriveValues<double> values;
     NodeDrive<double> drive;
-    const int sp = in.special[n];
+    const int sp = dv.special[n];
     if (sp >= 0) {
-      drive.load = &in.load[6 * sp];
-      drive.motion = &in.motion[3 * sp];
-      drive.moving = in.moving[sp];
-      drive.by_velocity = in.by_velocity[sp];
+      values = evaluate_node_drive<double>(dv, sp, inc.tau, inc.dt_next);
+      drive = {values.load, values.motion, values.moving, values.by_velocity};
     }
-    const NodeUpdateResult<double> r = integrate_node(n, fi, fp, in.held[n], drive, h, commit, view, cv);
+    const NodeUpdateResult<double> r = integrate_node(n, fi, fp, dv.held[n], drive, h, commit, view, cv);
     kinetic += r.kinetic;
     wp += r.work_prev;
     wn += r.work_next;
@@ -99,28 +119,33 @@ NodeSums CpuBackend::node_update(ShellState& st, const NodalInputs& in, HalfStep
     dn += r.damp_next;
     if (!r.finite) ++bad;
     if (full) {
-      for (int d = 0; d < 3; ++d) {
-        full->v[d][n] = r.v_full[d];
-        full->rf[d][n] = r.reaction[d];
+      double out[12];
+      full_step_output(r, out);
+      for (int i = 0; i < 6; ++i) {
+        full->v[i][n] = out[i];
+        full->rf[i][n] = out[6 + i];
       }
-      const Vec3<double> w = r.v_full[3] * r.t1 + r.v_full[4] * r.t2;
-      const Vec3<double> m = r.reaction[3] * r.t1 + r.reaction[4] * r.t2;
-      full->v[3][n] = w.x;
-      full->v[4][n] = w.y;
-      full->v[5][n] = w.z;
-      full->rf[3][n] = m.x;
-      full->rf[4][n] = m.y;
-      full->rf[5][n] = m.z;
     }
   }
-  NodeSums s;
-  s.kinetic = kinetic;
-  s.work_prev = wp;
-  s.work_next = wn;
-  s.damp_prev = dp;
-  s.damp_next = dn;
-  s.finite = bad == 0 && std::isfinite(kinetic);
-  return s;
+  return {kinetic, wp, wn, dp, dn, static_cast<double>(bad)};
+}
+
+void CpuBackend::advance(const Increment& inc) {
+  if (monitor_.status != kRunning) return;
+  const auto sums = node_pass(inc, true, nullptr);
+  monitor_commit(monitor_, sums.data(), inc.time);
+  if (monitor_.status != kRunning) return;
+  element_pass(inc.tau + inc.dt_next, inc.time + inc.dt_next);
+}
+
+void CpuBackend::sample(const Increment& inc, OutputFrame& frame) {
+  frame.full.resize(sys_.num_nodes);
+  const auto sums = node_pass(inc, false, &frame.full);
+  monitor_sample(monitor_, sums.data(), inc.time);
+  frame.record = monitor_.record;
+  frame.discard = monitor_.status != kRunning;
+  copy_output_fields(st_, frame.state);
+  frame.state.time = inc.time;
 }
 
 }  // namespace halfstep

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu_backend.hpp"
+#include "backends/backend.hpp"
+#include "solver/energy_monitor.hpp"
 #include "io/csv_writer.hpp"
 #include "io/pvd_writer.hpp"
 #include "model/model.hpp"
@@ -14,12 +15,6 @@
 
 namespace halfstep {
 
-/// Energy totals at one time (see docs/theory.md for the balance).
-struct EnergyRecord {
-  double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0;
-  /// kinetic + internal + damping_work - external_work.
-  double total() const { return kinetic + internal + damping_work - external_work; }
-};
 
 /// Owns the output files of one run in OUTDIR.
 class ResultWriter {

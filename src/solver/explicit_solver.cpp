@@ -12,7 +12,9 @@
 #include "io/result_writer.hpp"
 #include "solver/nodal_triads.hpp"
 #include "solver/shell_state.hpp"
+#include "solver/step_drive.hpp"
 #include "solver/step_loads.hpp"
+#include "io/async_output.hpp"
 
 namespace halfstep {
 
@@ -63,10 +65,9 @@ void apply_initial_conditions(const Model& model, const ShellSystem& sys, ShellS
 /// First element (deck id) or node with a non-finite value, for instability reports.
 std::string locate_nonfinite(const Model& model, const ShellSystem& sys, const ShellState& st) {
   for (int e = 0; e < sys.num_elements; ++e)
-    for (int i = 0; i < 20; ++i)
-      if (!std::isfinite(st.elem_force[20 * e + i]))
-        return "element " + std::to_string(model.elements.id[e]) + " (" + model.elements.loc[e].str() +
-               ") has a non-finite internal force";
+    if (!std::isfinite(st.elem_energy[e]))
+      return "element " + std::to_string(model.elements.id[e]) + " (" + model.elements.loc[e].str() +
+             ") has a non-finite strain energy";
   for (int n = 0; n < sys.num_nodes; ++n)
     for (int d = 0; d < kShellDofs; ++d)
       if (!std::isfinite(st.v[d][n]))
@@ -94,6 +95,7 @@ struct Schedule {
   double next = 0;
   bool due(double tau, double dt) const { return interval > 0 && tau >= next - 1e-6 * dt; }
   void advance(double tau) {
+    if (!(interval > 0)) return;  // never due
     while (next <= tau + 1e-12 * interval) next += interval;
   }
 };
@@ -105,39 +107,24 @@ double request_interval(const OutputRequest& r, double period) {
   return r.kind == OutputRequest::Kind::Field ? period / 20 : period / 200;
 }
 
-/// Per-node inputs for a step: constrained masks, and which nodes carry loads or motions.
-NodalInputs prepare_inputs(const ShellSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot) {
-  NodalInputs in;
-  const int nn = sys.num_nodes;
-  in.held.assign(nn, 0);
-  for (int n = 0; n < nn; ++n) {
-    in.held[n] = static_cast<std::uint8_t>(step.fixed_translation[n] | (held_rot[n] << 3));
-    if (sys.node_slot_ptr[n + 1] == sys.node_slot_ptr[n]) in.held[n] = 0x1f;  // unused node: no mass
-  }
-  in.special.assign(nn, -1);
-  int count = 0;
-  auto mark = [&](int n) {
-    if (in.special[n] < 0) in.special[n] = count++;
-  };
-  for (int n : step.load_node) mark(n);
-  for (int n : step.motion_node) mark(n);
-  in.load.assign(6 * count, 0.0);
-  in.motion.assign(3 * count, 0.0);
-  in.moving.assign(count, 0);
-  in.by_velocity.assign(count, 0);
-  for (std::size_t i = 0; i < step.motion_node.size(); ++i) {
-    const int sp = in.special[step.motion_node[i]];
-    const auto bit = static_cast<std::uint8_t>(1u << step.motion_dof[i]);
-    in.moving[sp] |= bit;
-    if (step.motion_velocity[i]) in.by_velocity[sp] |= bit;
-  }
-  return in;
-}
-
 }  // namespace
 
 double step_increment(const ShellSystem& sys, const std::optional<double>& fixed, double dt_scale) {
   return fixed ? *fixed : dt_scale * sys.stable_dt;
+}
+
+/// Stops the run with the reason the monitor gives (state downloaded for the report).
+[[noreturn]] void report_failure(const Model& model, const ShellSystem& sys, Backend& backend, ShellState& st,
+                                 const EnergyMonitor& m, const std::string& step_name, double tolerance) {
+  backend.download(st);
+  if (m.status == kEnergyDrift)
+    throw RunError("energy balance error of " + std::to_string(100 * m.fail_drift / m.fail_scale) + " % at step " +
+                   std::to_string(m.fail_step) + " (time " + std::to_string(m.fail_time) + ", step '" + step_name +
+                   "') exceeds " + std::to_string(100 * tolerance) + " %: the solution is unstable; " +
+                   most_strained_element(model, sys, st));
+  throw RunError("instability at step " + std::to_string(m.fail_step) + " (time " + std::to_string(m.fail_time) +
+                 ", step '" + step_name + "'): " + locate_nonfinite(model, sys, st) +
+                 "; reduce the time increment or check the loads");
 }
 
 RunSummary run_analysis(const Model& model, const RunOptions& opt) {
@@ -153,47 +140,46 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (steps[s].fixed_increment && !(*steps[s].fixed_increment > 0))
       throw InputError(model.steps[s].loc, "the fixed time increment must be positive");
 
-  const std::unique_ptr<Backend> backend = make_backend(opt.backend, sys, opt.threads);
-  Backend& cpu = *backend;  // the two passes of every step, on whichever hardware
-  cpu.upload(st);
-  if (opt.progress) std::fprintf(stderr, "halfstep: running on %s\n", cpu.description().c_str());
-  ResultWriter out(model, sys, opt.output_dir, job_name(model.deck_path));
-  FullStepFields full;
-  full.resize(sys.num_nodes);
+  BackendOptions bopt = opt.backend_options;
+  bopt.energy_tolerance = opt.energy_tolerance;
+  bopt.threads = opt.threads;
+  const std::unique_ptr<Backend> backend = make_backend(opt.backend, sys, bopt, opt.progress);
+  Backend& hw = *backend;  // the passes of every step, on whichever hardware
+  hw.upload(st);
+  if (opt.progress) std::fprintf(stderr, "halfstep: running on %s\n", hw.description().c_str());
+  ResultWriter writer(model, sys, opt.output_dir, job_name(model.deck_path));
+  AsyncOutput out(writer, 2);
 
   RunSummary sum;
   sum.nodes = sys.num_nodes;
   sum.elements = sys.num_elements;
-  sum.threads = cpu.threads();
-  sum.backend = cpu.name();
-  sum.precision = cpu.precision();
-  sum.backend_description = cpu.description();
-  sum.device_bytes_per_element = cpu.device_bytes() / std::max(1, sys.num_elements);
+  sum.threads = hw.threads();
+  sum.backend = hw.name();
+  sum.precision = hw.precision();
+  sum.backend_description = hw.description();
+  sum.device_bytes_per_element = hw.device_bytes() / std::max(1, sys.num_elements);
   sum.stable_increment = sys.stable_dt;
   sum.controlling_element = sys.controlling_element >= 0 ? model.elements.id[sys.controlling_element] : 0;
 
-  double work = 0, damping = 0, internal = 0;
-  double total0 = 0, scale = 0, max_drift = 0;
-  // Energies below this are round-off: the strain energy of a strain of 64 ulp everywhere.
-  // A curved shell at rest already carries such noise (directors are unit vectors to the last
-  // bit), and a slowly ramped load spends its first increments below it.
-  const double noise_energy = sys.energy_per_unit_strain * std::pow(64 * std::numeric_limits<double>::epsilon(), 2);
-  bool have_total0 = false;
   double solve_seconds = 0;
   Clock::time_point last_progress = Clock::now();
   const bool tty = opt.progress && isatty(2);
   double total_time = 0;
   for (const StepLoads& s : steps) total_time += s.period;
-  std::vector<double> amp, pressure(sys.num_elements, 0.0);
+  // The host learns of an instability or energy drift only when it polls the backend; the
+  // backend stops at the failing increment, so a late poll loses nothing but time.
+  constexpr std::int64_t kPollEvery = 2000;
+  EnergyMonitor mon;
 
   for (std::size_t si = 0; si < steps.size(); ++si) {
     const StepLoads& step = steps[si];
-    cpu.download(st);
+    out.finish();  // the writer must not be writing while histories are reopened
+    hw.download(st);
     const std::vector<std::uint8_t> held_rot = align_triads(sys, step.fixed_rotation, st);
-    cpu.upload(st);
-    NodalInputs in = prepare_inputs(sys, step, held_rot);
-    cpu.set_step_inputs(in);
-    out.open_histories(step.outputs);
+    auto r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
+    hw.upload(st);
+    hw.begin_step(build_step_drive(sys, step, held_rot));
+    writer.open_histories(step.outputs);
     const double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
     sum.time_increment = dt;
     Schedule field, history;
@@ -211,115 +197,62 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       energy.advance(0);
     }
     const double t_step0 = st.time;
-    const bool have_pressure = !step.pressure_elem.empty();
-    auto set_pressures = [&](double tau) {
-      step.amplitudes.evaluate(tau, step.period, amp);
-      std::fill(pressure.begin(), pressure.end(), 0.0);
-      for (std::size_t i = 0; i < step.pressure_elem.size(); ++i)
-        pressure[step.pressure_elem[i]] += step.pressure_value[i] * amp[step.pressure_amp[i]];
-    };
-    if (have_pressure) set_pressures(0.0);
-    if (!have_pressure) st.elem_pressure.clear();
-    internal = cpu.element_forces(st, have_pressure ? pressure.data() : nullptr);
+    hw.element_pass(0.0, t_step0);
 
-    double tau = 0;
+    double tau = 0, h_prev = st.half_dt_prev;
+    std::int64_t step_increments = 0;
+    const Clock::time_point t0 = Clock::now();
     for (;;) {
       const bool last = tau >= step.period * (1 - 1e-12);
       double dt_next = last ? 0.0 : std::min(dt, step.period - tau);
       if (!last && step.period - tau - dt_next < 1e-6 * dt) dt_next = step.period - tau;
-      // Loads at t^n and imposed motions over the coming half-step.
-      step.amplitudes.evaluate(tau, step.period, amp);
-      std::fill(in.load.begin(), in.load.end(), 0.0);
-      for (std::size_t i = 0; i < step.load_node.size(); ++i)
-        in.load[6 * in.special[step.load_node[i]] + step.load_dof[i]] += step.load_value[i] * amp[step.load_amp[i]];
-      if (!step.motion_node.empty() && dt_next > 0) {
-        // Targets: u at t^(n+1) for displacements, v at t^(n+1/2) for TYPE=VELOCITY.
-        std::vector<double> amp_next, amp_mid;
-        step.amplitudes.evaluate(tau + dt_next, step.period, amp_next);
-        step.amplitudes.evaluate(tau + 0.5 * dt_next, step.period, amp_mid);
-        for (std::size_t i = 0; i < step.motion_node.size(); ++i) {
-          const int n = step.motion_node[i], d = step.motion_dof[i];
-          const std::vector<double>& a = step.motion_velocity[i] ? amp_mid : amp_next;
-          in.motion[3 * in.special[n] + d] = step.motion_value[i] * a[step.motion_amp[i]];
-        }
-      }
-      const HalfSteps<double> h{st.half_dt_prev, 0.5 * dt_next};
+      const Increment inc{t_step0 + tau, tau, dt_next, h_prev};
 
       const bool want_field = field.due(tau, dt) || (last && field.interval > 0);
       const bool want_history = history.due(tau, dt) || (last && history.interval > 0);
       const bool want_energy = energy.due(tau, dt) || last;
       if (want_field || want_history || want_energy) {
-        const NodeSums ns = cpu.node_update(st, in, h, false, &full);
-        if (want_field || want_history) cpu.download(st);
-        EnergyRecord rec{st.time, ns.kinetic, internal, work + ns.work_prev, damping + ns.damp_prev};
-        if (!have_total0) {
-          total0 = rec.total();
-          have_total0 = true;
-        }
-        if (want_field) {
-          out.write_frame(st, full);
-          field.advance(tau);
-        }
-        if (want_history) {
-          out.write_history(st, full);
-          history.advance(tau);
-        }
-        if (want_energy) {
-          out.write_energy(rec);
-          energy.advance(tau);
-        }
+        auto frame = std::make_unique<OutputFrame>();
+        frame->field = want_field;
+        frame->history = want_history;
+        frame->energy = want_energy;
+        hw.sample(inc, *frame);
+        out.submit(std::move(frame), r1);
+        if (want_field) field.advance(tau);
+        if (want_history) history.advance(tau);
+        if (want_energy) energy.advance(tau);
       }
       if (last) break;
 
-      const Clock::time_point t0 = Clock::now();
-      const NodeSums ns = cpu.node_update(st, in, h, true, nullptr);
-      if (!ns.finite) cpu.download(st);
-      if (!ns.finite)
-        throw RunError("instability at step " + std::to_string(sum.steps + 1) + " (time " + std::to_string(st.time) +
-                       ", step '" + step.name + "'): " + locate_nonfinite(model, sys, st) +
-                       "; reduce the time increment or check the loads");
-      // Energy balance at t^n (before the work of the coming interval is added).
-      const double total = ns.kinetic + internal + damping + ns.damp_prev - work - ns.work_prev;
-      scale = std::max({scale, noise_energy, ns.kinetic, internal, std::fabs(work + ns.work_prev)});
-      if (have_total0) {
-        // Relative to the energy scale reached so far; the first increments of a ramp have
-        // vanishing energies, so the check starts after 100 increments.
-        const double drift = std::fabs(total - total0);
-        max_drift = std::max(max_drift, drift);
-        if (sum.steps > 100 && drift > opt.energy_tolerance * scale) {
-          cpu.download(st);  // element energies, to name the culprit
-          throw RunError("energy balance error of " + std::to_string(100 * drift / scale) + " % at step " +
-                         std::to_string(sum.steps) + " (time " + std::to_string(st.time) + ", step '" + step.name +
-                         "') exceeds " + std::to_string(100 * opt.energy_tolerance) + " %: the solution is unstable; " +
-                         most_strained_element(model, sys, st));
-        }
+      hw.advance(inc);
+      ++step_increments;
+      if (step_increments % kPollEvery == 0) {
+        mon = hw.poll();
+        if (mon.status != kRunning) report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance);
       }
-      work += ns.work_prev + ns.work_next;
-      damping += ns.damp_prev + ns.damp_next;
       tau += dt_next;
-      st.time = t_step0 + tau;
-      st.half_dt_prev = 0.5 * dt_next;
-      if (have_pressure) set_pressures(tau);
-      internal = cpu.element_forces(st, have_pressure ? pressure.data() : nullptr);
-      if (!std::isfinite(internal)) cpu.download(st);
-      if (!std::isfinite(internal))
-        throw RunError("instability at step " + std::to_string(sum.steps + 1) + " (time " + std::to_string(st.time) +
-                       "): " + locate_nonfinite(model, sys, st));
-      solve_seconds += seconds_since(t0);
-      ++sum.steps;
-      if (tty && (sum.steps & 255) == 0 && seconds_since(last_progress) > 0.5) {
+      h_prev = 0.5 * dt_next;
+      if (tty && (step_increments & 255) == 0 && seconds_since(last_progress) > 0.5) {
         last_progress = Clock::now();
-        const double rate = sum.steps / std::max(1e-9, seconds_since(t_start));
-        const double remaining = (total_time - st.time) / std::max(dt, 1e-300) / std::max(rate, 1e-9);
-        std::fprintf(stderr, "\r  %5.1f%%  t = %.4e  %.0f steps/s  ETA %02d:%02d:%02d   ", 100 * st.time / total_time,
-                     st.time, rate, static_cast<int>(remaining / 3600), static_cast<int>(remaining / 60) % 60,
+        const double now = t_step0 + tau;
+        const double rate = (sum.steps + step_increments) / std::max(1e-9, seconds_since(t_start));
+        const double remaining = (total_time - now) / std::max(dt, 1e-300) / std::max(rate, 1e-9);
+        std::fprintf(stderr, "\r  %5.1f%%  t = %.4e  %.0f steps/s  ETA %02d:%02d:%02d   ", 100 * now / total_time, now,
+                     rate, static_cast<int>(remaining / 3600), static_cast<int>(remaining / 60) % 60,
                      static_cast<int>(remaining) % 60);
       }
     }
+    mon = hw.poll();
+    solve_seconds += seconds_since(t0);
+    if (mon.status != kRunning) report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance);
+    sum.steps += step_increments;
+    st.time = t_step0 + tau;
+    st.half_dt_prev = h_prev;
   }
+  out.finish();
   if (tty) std::fprintf(stderr, "\r%70s\r", "");
-  sum.energy_error = scale > 0 ? max_drift / scale : 0.0;
-  sum.frames = out.frames_written();
+  sum.energy_error = mon.scale > 0 ? mon.max_drift / mon.scale : 0.0;
+  sum.frames = writer.frames_written();
   sum.final_time = st.time;
   sum.solve_seconds = std::max(solve_seconds, 1e-12);
   sum.wall_seconds = seconds_since(t_start);

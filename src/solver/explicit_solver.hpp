@@ -18,6 +18,7 @@ struct RunOptions {
   double energy_tolerance = 0.05;  ///< stop when |total - total(0)| exceeds this share of the energy scale
   bool progress = false;           ///< print a live progress line on stderr
   BackendKind backend = BackendKind::Auto;  ///< hardware for the time loop
+  BackendOptions backend_options;           ///< GPU scheme, precision, block-size tuning
 };
 
 /// Measured facts about a finished run (also written to summary.json).

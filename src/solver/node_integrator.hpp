@@ -24,7 +24,8 @@ struct NodeStateView {
 /// Constant nodal arrays.
 template <class T>
 struct NodeConstView {
-  const T *mass, *inertia, *damp, *damp_rot;
+  const T *mass, *inertia;
+  const T *damp, *damp_rot;  ///< null when the model has no damping
 };
 
 /// Step inputs of one node that carries loads or prescribed motions (a "special" node).
@@ -74,7 +75,7 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], st
   for (int d = 0; d < 5; ++d) {
     const bool rot = d >= 3;
     const T m = rot ? c.inertia[n] : c.mass[n];
-    const T cd = rot ? c.damp_rot[n] : c.damp[n];
+    const T cd = c.damp ? (rot ? c.damp_rot[n] : c.damp[n]) : T(0);  // null: no damping anywhere
     const T v_half = s.v[d][n];
     DofUpdate<T> u;
     if (held & (1u << d)) {
@@ -121,6 +122,17 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], st
     }
   }
   return r;
+}
+
+/// Output values of a node update in global components: v (3), angular velocity (3),
+/// reaction force (3) and moment (3).
+template <class T, class Out>
+HS_HD void full_step_output(const NodeUpdateResult<T>& r, Out out[12]) {
+  const Vec3<T> w = r.v_full[3] * r.t1 + r.v_full[4] * r.t2;
+  const Vec3<T> mo = r.reaction[3] * r.t1 + r.reaction[4] * r.t2;
+  const T vals[12] = {r.v_full[0], r.v_full[1], r.v_full[2], w.x, w.y, w.z,
+                      r.reaction[0], r.reaction[1], r.reaction[2], mo.x, mo.y, mo.z};
+  for (int i = 0; i < 12; ++i) out[i] = static_cast<Out>(vals[i]);
 }
 
 }  // namespace halfstep

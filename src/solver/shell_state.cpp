@@ -24,4 +24,18 @@ void ShellState::initialize(const ShellSystem& sys) {
   half_dt_prev = 0;
 }
 
+void copy_output_fields(const ShellState& from, ShellState& to) {
+  to.ux = from.ux;
+  to.uy = from.uy;
+  to.uz = from.uz;
+  to.dx = from.dx;
+  to.dy = from.dy;
+  to.dz = from.dz;
+  to.t1x = from.t1x;
+  to.t1y = from.t1y;
+  to.t1z = from.t1z;
+  to.elem_energy = from.elem_energy;
+  to.time = from.time;
+}
+
 }  // namespace halfstep

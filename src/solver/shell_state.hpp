@@ -24,6 +24,9 @@ struct ShellState {
   void initialize(const ShellSystem& sys);
 };
 
+/// Copies what output needs (displacements, directors, triads, element energies).
+void copy_output_fields(const ShellState& from, ShellState& to);
+
 /// Gathers element e's reference and current nodal vectors from the system and the state.
 inline Mitc4Nodes<double> gather_element_nodes(const ShellSystem& sys, const ShellState& st, int e) {
   Mitc4Nodes<double> nodes;

@@ -1,8 +1,12 @@
-// The CUDA backend against the CPU backend on the CPU integration-test decks: same deck,
-// same increments, history compared column by column. Skipped where no GPU is present.
+// The CUDA backend against the CPU backend: every GPU scheme in both precisions, on the
+// seed's test cases, the Sze cantilevers, an unstructured mesh and a two-step deck with every
+// kind of load and motion. Same deck, same increments, histories compared column by column.
+// Skipped where no GPU is present.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "../integration/run_util.hpp"
 #include "backends/backend.hpp"
@@ -10,26 +14,53 @@
 namespace halfstep::test {
 namespace {
 
-struct GpuCase {
+struct GpuDeck {
   const char* name;
-  const char* generator_args;
+  const char* generator_args;  ///< examples/generate_deck.py arguments, or a deck path under the source tree
   const char* history_set;
+};
+
+struct GpuVariant {
+  const char* scheme;
+  const char* precision;
   double tolerance;  ///< max |gpu - cpu| over max |cpu| of the set's displacements
 };
 
-class GpuMatchesCpu : public ::testing::TestWithParam<GpuCase> {};
+/// Deck file for a case, generated once per test process.
+std::string deck_for(const GpuDeck& d, const std::string& dir) {
+  const std::string args = d.generator_args;
+  if (args.size() > 4 && args.substr(args.size() - 4) == ".inp") return std::string(HALFSTEP_SOURCE_DIR "/") + args;
+  return generate_deck(dir, d.name, args);
+}
+
+/// CPU history of a deck, computed once per test process.
+const Csv& cpu_history(const GpuDeck& d) {
+  static std::map<std::string, Csv> cache;
+  auto it = cache.find(d.name);
+  if (it != cache.end()) return it->second;
+  const std::string dir = scratch_dir(std::string("gpu_cpu_") + d.name);
+  const std::string deck = deck_for(d, dir);
+  std::string out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu", &out), 0) << out;
+  return cache[d.name] = read_csv(dir + "/out/history/" + d.history_set + ".csv");
+}
+
+class GpuMatchesCpu : public ::testing::TestWithParam<std::tuple<GpuDeck, GpuVariant>> {};
 
 TEST_P(GpuMatchesCpu, DisplacementHistoriesAgree) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
-  const GpuCase& c = GetParam();
-  const std::string dir = scratch_dir(std::string("gpu_") + c.name);
-  const std::string deck = generate_deck(dir, c.name, c.generator_args);
+  const GpuDeck& d = std::get<0>(GetParam());
+  const GpuVariant& v = std::get<1>(GetParam());
+  const Csv& a = cpu_history(d);
+  const std::string dir = scratch_dir(std::string("gpu_") + d.name + "_" + v.scheme + "_" + v.precision);
+  const std::string deck = deck_for(d, dir);
   std::string out;
-  ASSERT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu", &out), 0) << out;
-  ASSERT_EQ(run_halfstep(deck, dir + "/gpu", "--backend cuda", &out), 0) << out;
-  const std::string file = std::string("/history/") + c.history_set + ".csv";
-  const Csv a = read_csv(dir + "/cpu" + file), b = read_csv(dir + "/gpu" + file);
+  ASSERT_EQ(run_halfstep(deck, dir + "/out",
+                         std::string("--backend cuda --gpu-scheme ") + v.scheme + " --precision " + v.precision, &out),
+            0)
+      << out;
+  const Csv b = read_csv(dir + "/out/history/" + d.history_set + ".csv");
   ASSERT_EQ(a.rows.size(), b.rows.size());
   ASSERT_GT(a.rows.size(), 2u);
   // Relative to the largest displacement component of the set: a component that stays at
@@ -42,22 +73,38 @@ TEST_P(GpuMatchesCpu, DisplacementHistoriesAgree) {
     const int k = a.col(name);
     double diff = 0;
     for (std::size_t i = 0; i < a.rows.size(); ++i) diff = std::max(diff, std::fabs(a.rows[i][k] - b.rows[i][k]));
-    EXPECT_LE(diff / scale, c.tolerance) << name << ": max difference " << diff << " of " << scale;
+    EXPECT_LE(diff / scale, v.tolerance) << name << ": max difference " << diff << " of " << scale;
     RecordProperty(std::string("rel_diff_") + name, std::to_string(diff / scale));
   }
 }
 
-// The seed's three test cases and the Sze cantilevers, shortened where a full relaxation is
-// not needed to compare two backends step by step.
-INSTANTIATE_TEST_SUITE_P(
-    Decks, GpuMatchesCpu,
-    ::testing::Values(GpuCase{"sze31", "cantilever-shear --time 10 --ramp 10", "TIP", 1e-9},
-                      GpuCase{"sze32", "cantilever-moment --fraction 0.5 --time 10 --ramp 10", "TIP", 1e-9},
-                      GpuCase{"circular", "circular-plate --time 2e-4", "CENTER", 1e-9},
-                      GpuCase{"clamped", "clamped-plate --time 0.02", "TIP", 1e-9},
-                      GpuCase{"pinched", "pinched-cylinder --n 16 --time 0.2", "LOADTOP", 1e-9},
-                      GpuCase{"hemisphere", "pinched-hemisphere --n 8 --time 1 --load-factor 1e-3", "A", 1e-9}),
-    [](const ::testing::TestParamInfo<GpuCase>& info) { return std::string(info.param.name); });
+// The seed's three test cases (circular, clamped, pinched) and the Sze cantilevers, shortened
+// where a full relaxation is not needed to compare two backends step by step.
+const GpuDeck kDecks[] = {
+    {"sze31", "cantilever-shear --time 10 --ramp 10", "TIP"},
+    {"sze32", "cantilever-moment --fraction 0.5 --time 10 --ramp 10", "TIP"},
+    {"circular", "circular-plate --time 2e-4", "CENTER"},
+    {"clamped", "clamped-plate --time 0.02", "TIP"},
+    {"pinched", "pinched-cylinder --n 16 --time 0.2", "LOADTOP"},
+    {"hemisphere", "pinched-hemisphere --n 8 --time 1 --load-factor 1e-3", "A"},
+    {"vibration", "cantilever-vibration --nu 0", "TIP"},
+    {"hole", "examples/plate_with_hole.inp", "TIPMID"},
+    {"two_steps", "tests/gpu/decks/two_steps.inp", "TIP"},
+};
+
+const GpuVariant kVariants[] = {
+    {"atomic", "double", 1e-9},        {"gather", "double", 1e-9},        {"colored", "double", 1e-9},
+    {"element-local", "double", 1e-9}, {"atomic", "single", 1e-3},        {"gather", "single", 1e-3},
+    {"colored", "single", 1e-3},       {"element-local", "single", 1e-3},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, GpuMatchesCpu, ::testing::Combine(::testing::ValuesIn(kDecks), ::testing::ValuesIn(kVariants)),
+                         [](const ::testing::TestParamInfo<GpuMatchesCpu::ParamType>& info) {
+                           std::string s = std::string(std::get<0>(info.param).name) + "_" +
+                                           std::get<1>(info.param).scheme + "_" + std::get<1>(info.param).precision;
+                           std::replace(s.begin(), s.end(), '-', '_');
+                           return s;
+                         });
 
 }  // namespace
 }  // namespace halfstep::test

@@ -52,6 +52,14 @@ inline int run_halfstep(const std::string& deck, const std::string& outdir, cons
   return run_command(std::string(HALFSTEP_BINARY) + " run " + deck + " -o " + outdir + " --quiet " + extra, output);
 }
 
+/// Whole file as a string (empty if missing).
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 /// A CSV file as columns of numbers keyed by header name.
 struct Csv {
   std::vector<std::string> header;

@@ -1,381 +1,577 @@
-// CUDA backend, first scheme: "gather". One kernel computes every element's internal and
-// pressure forces into a per-element buffer (20 + 12 values); a second kernel gives each node
-// its corners' contributions through the CSR node -> corner map (the same order as the CPU,
-// so the FP64 sums match it to round-off) and integrates it with integrate_node(). The
-// element and the integrator are the host/device functions the CPU backend calls.
+// The CUDA backend: the whole shell model resident on the GPU, in FP64 or FP32, with four
+// schemes for getting element forces to the nodes (docs/performance.md compares them):
+//   atomic         element pass adds forces into nodal arrays with atomics; node pass integrates
+//   gather         element pass writes per-corner forces; node pass gathers them (CSR)
+//   colored        seed 000 sec. 3.1: one element launch per color, plain adds into nodal arrays
+//   element-local  seed 000 sec. 3.2: one kernel per step over per-element copies of the nodes
+// Element, material, integrator and energy-balance code are the host/device functions the
+// CPU backend calls. Within a step nothing is copied to the host except output frames.
 #include "backends/cuda/cuda_backend.hpp"
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <condition_variable>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "elements/mitc4.hpp"
-#include "solver/node_integrator.hpp"
+#include "backends/cuda/assembled_kernels.cuh"
+#include "backends/cuda/device_memory.cuh"
+#include "backends/cuda/element_local_kernels.cuh"
+#include "parallel/element_coloring.hpp"
 
 namespace halfstep {
 
 namespace {
 
-void check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess) throw RunError(std::string("CUDA: ") + what + ": " + cudaGetErrorString(err));
+using cuda::check;
+using cuda::DeviceArray;
+using cuda::NodeMode;
+using cuda::PinnedArray;
+using cuda::Sink;
+
+template <class T>
+std::vector<T> convert(const std::vector<double>& v) {
+  return std::vector<T>(v.begin(), v.end());
 }
 
-/// Owning device array of n values of V.
-template <class V>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  explicit DeviceArray(std::size_t n) { resize(n); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    if (ptr_) cudaFree(ptr_);
-  }
-  void resize(std::size_t n) {
-    if (ptr_) cudaFree(ptr_);
-    ptr_ = nullptr;
-    size_ = n;
-    if (n == 0) return;
-    const cudaError_t err = cudaMalloc(&ptr_, n * sizeof(V));
-    if (err != cudaSuccess) {
-      std::size_t free_b = 0, total_b = 0;
-      cudaGetLastError();
-      cudaMemGetInfo(&free_b, &total_b);
-      throw RunError("GPU out of memory: " + std::to_string(n * sizeof(V) >> 20) + " MiB more requested with " +
-                     std::to_string(free_b >> 20) + " MiB free of " + std::to_string(total_b >> 20) +
-                     " MiB; run a smaller model or use --backend cpu");
-    }
-  }
-  void upload(const V* host, std::size_t n) {
-    if (n) check(cudaMemcpy(ptr_, host, n * sizeof(V), cudaMemcpyHostToDevice), "copy to device");
-  }
-  void upload(const std::vector<V>& host) {
-    if (host.size() != size_) resize(host.size());
-    upload(host.data(), host.size());
-  }
-  void download(V* host, std::size_t n) const {
-    if (n) check(cudaMemcpy(host, ptr_, n * sizeof(V), cudaMemcpyDeviceToHost), "copy to host");
-  }
-  void download(std::vector<V>& host) const {
-    host.resize(size_);
-    download(host.data(), size_);
-  }
-  V* get() { return ptr_; }
-  const V* get() const { return ptr_; }
-  std::size_t size() const { return size_; }
+/// Device copies of a step's drive tables.
+struct DeviceDrive {
+  DeviceArray<std::uint8_t> held, motion_velocity;
+  DeviceArray<int> special, amp_ptr, amp_smooth, load_ptr, load_dof, load_amp, motion_ptr, motion_dof, motion_amp,
+      pressure_ptr, pressure_amp;
+  DeviceArray<double> amp_time, amp_value, load_value, motion_value, pressure_value;
+  DriveView view{};
 
- private:
-  V* ptr_ = nullptr;
-  std::size_t size_ = 0;
+  void assign(const StepDrive& d) {
+    held.assign(d.held);
+    special.assign(d.special);
+    amp_ptr.assign(d.amp_ptr);
+    amp_smooth.assign(d.amp_smooth);
+    amp_time.assign(d.amp_time);
+    amp_value.assign(d.amp_value);
+    load_ptr.assign(d.load_ptr);
+    load_dof.assign(d.load_dof);
+    load_amp.assign(d.load_amp);
+    load_value.assign(d.load_value);
+    motion_ptr.assign(d.motion_ptr);
+    motion_dof.assign(d.motion_dof);
+    motion_amp.assign(d.motion_amp);
+    motion_value.assign(d.motion_value);
+    motion_velocity.assign(d.motion_velocity);
+    pressure_ptr.assign(d.pressure_ptr);
+    pressure_amp.assign(d.pressure_amp);
+    pressure_value.assign(d.pressure_value);
+    view = host_view(d);  // scalars; pointers replaced below
+    view.held = held.get();
+    view.special = special.get();
+    view.amp_ptr = amp_ptr.get();
+    view.amp_smooth = amp_smooth.get();
+    view.amp_time = amp_time.get();
+    view.amp_value = amp_value.get();
+    view.load_ptr = load_ptr.get();
+    view.load_dof = load_dof.get();
+    view.load_amp = load_amp.get();
+    view.load_value = load_value.get();
+    view.motion_ptr = motion_ptr.get();
+    view.motion_dof = motion_dof.get();
+    view.motion_amp = motion_amp.get();
+    view.motion_value = motion_value.get();
+    view.motion_velocity = motion_velocity.get();
+    view.pressure_ptr = d.has_pressure() ? pressure_ptr.get() : nullptr;
+    view.pressure_amp = pressure_amp.get_or_null();
+    view.pressure_value = pressure_value.get_or_null();
+  }
 };
 
-constexpr int kSums = 6;  // kinetic, work_prev, work_next, damp_prev, damp_next, non-finite count
-
-/// Read-only mesh and section data as seen by the kernels.
+/// Pinned buffers one output frame is staged in, and whether a frame still uses them.
 template <class T>
-struct MeshView {
-  int ne, nn;
-  const int* conn;
-  const int* section;
-  const Mitc4Ref<T>* ref;
-  const T* thickness;
-  const ShellElastic<T>* elastic;
-  const T *x0, *y0, *z0, *d0x, *d0y, *d0z;
-  const int *slot_ptr, *slots;
+struct Staging {
+  PinnedArray<T> full, state, energy;  // 12 nn, 9 nn, ne
+  PinnedArray<EnergyMonitor> monitor;
+  cudaEvent_t ready = nullptr;
+  bool in_use = false;
 };
 
-__device__ inline double warp_sum(double v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
-
-/// Block-wide sum of one value per thread into *out (one atomic per warp).
-__device__ inline void block_accumulate(double v, double* out) {
-  v = warp_sum(v);
-  if ((threadIdx.x & 31) == 0 && v != 0.0) atomicAdd(out, v);
-}
-
+/// Nine state rows of the staging area, component-major: u (3), director (3), t1 (3).
 template <class T>
-__global__ void element_kernel(MeshView<T> m, NodeStateView<T> s, T* elem_force, T* elem_energy, const T* pressure,
-                               T* elem_pressure, double* energy) {
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  double w = 0.0;
-  if (e < m.ne) {
-    Mitc4Nodes<T> nodes;
-    int c[4];
-    for (int k = 0; k < 4; ++k) {
-      const int n = c[k] = m.conn[4 * e + k];
-      nodes.X[k] = {m.x0[n], m.y0[n], m.z0[n]};
-      nodes.u[k] = {s.ux[n], s.uy[n], s.uz[n]};
-      nodes.V0[k] = {m.d0x[n], m.d0y[n], m.d0z[n]};
-      nodes.v[k] = {s.dx[n], s.dy[n], s.dz[n]};
-    }
-    const int sec = m.section[e];
-    Vec3<T> f[4], gv[4];
-    const T energy_e = mitc4_internal_force(m.ref[e], nodes, m.thickness[sec], m.elastic[sec], f, gv);
-    elem_energy[e] = energy_e;
-    w = energy_e;
-    T* out = elem_force + 20 * e;
-    for (int k = 0; k < 4; ++k) {
-      const int n = c[k];
-      mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<T>{s.t1x[n], s.t1y[n], s.t1z[n]}, out + 5 * k);
-    }
-    if (pressure) {
-      T* pf = elem_pressure + 12 * e;
-      const T p = pressure[e];
-      if (p != T(0)) {
-        Vec3<T> x[4], fp[4];
-        for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
-        mitc4_pressure_force(x, p, fp);
-        for (int k = 0; k < 4; ++k) {
-          pf[3 * k] = fp[k].x;
-          pf[3 * k + 1] = fp[k].y;
-          pf[3 * k + 2] = fp[k].z;
-        }
-      } else {
-        for (int i = 0; i < 12; ++i) pf[i] = T(0);
-      }
-    }
-  }
-  block_accumulate(w, energy);
-}
-
-/// Step inputs of the node kernel.
-template <class T>
-struct DriveView {
-  const std::uint8_t* held;
-  const int* special;
-  const T* load;
-  const T* motion;
-  const std::uint8_t* moving;
-  const std::uint8_t* by_velocity;
-};
-
-template <class T>
-__global__ void node_kernel(MeshView<T> m, NodeStateView<T> s, NodeConstView<T> c, const T* elem_force,
-                            const T* elem_pressure, DriveView<T> dv, HalfSteps<T> h, bool commit, T* full,
-                            double* sums) {
+__global__ void stage_state_kernel(int nn, NodeStateView<T> s, T* out) {
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
-  double acc[kSums] = {0, 0, 0, 0, 0, 0};
-  if (n < m.nn) {
-    T fi[5] = {T(0), T(0), T(0), T(0), T(0)};
-    T fp[3] = {T(0), T(0), T(0)};
-    for (int i = m.slot_ptr[n]; i < m.slot_ptr[n + 1]; ++i) {
-      const int slot = m.slots[i];
-      const T* f = elem_force + 5 * slot;
-      for (int d = 0; d < 5; ++d) fi[d] += f[d];
-      if (elem_pressure) {
-        const T* p = elem_pressure + 3 * slot;
-        fp[0] += p[0];
-        fp[1] += p[1];
-        fp[2] += p[2];
-      }
-    }
-    NodeDrive<T> drive;
-    const int sp = dv.special[n];
-    if (sp >= 0) {
-      drive.load = dv.load + 6 * sp;
-      drive.motion = dv.motion + 3 * sp;
-      drive.moving = dv.moving[sp];
-      drive.by_velocity = dv.by_velocity[sp];
-    }
-    const NodeUpdateResult<T> r = integrate_node(n, fi, fp, dv.held[n], drive, h, commit, s, c);
-    acc[0] = r.kinetic;
-    acc[1] = r.work_prev;
-    acc[2] = r.work_next;
-    acc[3] = r.damp_prev;
-    acc[4] = r.damp_next;
-    acc[5] = r.finite ? 0.0 : 1.0;
-    if (full) {
-      const int nn = m.nn;
-      for (int d = 0; d < 3; ++d) {
-        full[d * nn + n] = r.v_full[d];
-        full[(6 + d) * nn + n] = r.reaction[d];
-      }
-      const Vec3<T> w = r.v_full[3] * r.t1 + r.v_full[4] * r.t2;
-      const Vec3<T> mo = r.reaction[3] * r.t1 + r.reaction[4] * r.t2;
-      full[3 * nn + n] = w.x;
-      full[4 * nn + n] = w.y;
-      full[5 * nn + n] = w.z;
-      full[9 * nn + n] = mo.x;
-      full[10 * nn + n] = mo.y;
-      full[11 * nn + n] = mo.z;
-    }
-  }
-  for (int i = 0; i < kSums; ++i) block_accumulate(acc[i], sums + i);
+  if (n >= nn) return;
+  const T* src[9] = {s.ux, s.uy, s.uz, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z};
+  for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * nn + n] = src[i][n];
 }
 
-/// FP64 gather scheme.
+/// Same for the element-local scheme: each node's first slot.
+template <class T>
+__global__ void stage_slot_state_kernel(cuda::MeshView<T> m, NodeStateView<T> s, T* out) {
+  const int n = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n >= m.nn) return;
+  const T* src[9] = {s.ux, s.uy, s.uz, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z};
+  const bool used = m.slot_ptr[n + 1] > m.slot_ptr[n];
+  const int slot = used ? m.slots[m.slot_ptr[n]] : 0;
+  for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * m.nn + n] = used ? src[i][slot] : T(0);
+}
+
+template <class T>
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(const ShellSystem& sys) : sys_(sys) {
+  CudaBackend(const ShellSystem& sys, const BackendOptions& opt)
+      : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Atomic : opt.scheme) {
     const int ne = sys.num_elements, nn = sys.num_nodes;
-    std::size_t free_before = 0, total = 0;
-    check(cudaMemGetInfo(&free_before, &total), "cudaMemGetInfo");
-    conn_.upload(sys.conn);
-    section_.upload(sys.section);
-    ref_.upload(sys.ref);
-    std::vector<double> thick;
-    std::vector<ShellElastic<double>> el;
-    for (const SectionProps& p : sys.sections) {
-      thick.push_back(p.thickness);
-      el.push_back(p.elastic);
-    }
-    thickness_.upload(thick);
-    elastic_.upload(el);
-    x0_.upload(sys.x0);
-    y0_.upload(sys.y0);
-    z0_.upload(sys.z0);
-    d0x_.upload(sys.dir0x);
-    d0y_.upload(sys.dir0y);
-    d0z_.upload(sys.dir0z);
-    slot_ptr_.upload(sys.node_slot_ptr);
-    slots_.upload(sys.node_slots);
-    mass_.upload(sys.mass);
-    inertia_.upload(sys.inertia);
-    damp_.upload(sys.damp);
-    damp_rot_.upload(sys.damp_rot);
-    for (auto* a : {&ux_, &uy_, &uz_, &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_}) a->resize(nn);
-    for (auto& a : v_) a.resize(nn);
-    elem_force_.resize(20 * static_cast<std::size_t>(ne));
-    elem_energy_.resize(ne);
-    sums_.resize(kSums + 1);
-    held_.resize(nn);
-    special_.resize(nn);
     cudaDeviceProp prop{};
     int dev = 0;
     check(cudaGetDevice(&dev), "cudaGetDevice");
     check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
     device_name_ = prop.name;
-    std::size_t free_after = 0;
-    check(cudaMemGetInfo(&free_after, &total), "cudaMemGetInfo");
-    device_bytes_ = static_cast<double>(free_before - free_after);
+    check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+    block_element_ = block_node_ = opt.block;
+
+    conn_.assign(sys.conn);
+    section_.assign(sys.section);
+    std::vector<T> thick;
+    std::vector<ShellElastic<T>> el;
+    for (const SectionProps& p : sys.sections) {
+      thick.push_back(T(p.thickness));
+      el.push_back(ShellElastic<T>::from(p.youngs, p.poisson));
+    }
+    thickness_.assign(thick);
+    elastic_.assign(el);
+    x0_.assign(convert<T>(sys.x0));
+    y0_.assign(convert<T>(sys.y0));
+    z0_.assign(convert<T>(sys.z0));
+    d0x_.assign(convert<T>(sys.dir0x));
+    d0y_.assign(convert<T>(sys.dir0y));
+    d0z_.assign(convert<T>(sys.dir0z));
+    mass_.assign(convert<T>(sys.mass));
+    inertia_.assign(convert<T>(sys.inertia));
+    if (std::any_of(sys.damp.begin(), sys.damp.end(), [](double c) { return c != 0.0; })) {
+      damp_.assign(convert<T>(sys.damp));
+      damp_rot_.assign(convert<T>(sys.damp_rot));
+    }
+    const bool local = scheme_ == GpuScheme::ElementLocal;
+    if (local || scheme_ == GpuScheme::Gather) {
+      slot_ptr_.assign(sys.node_slot_ptr);
+      slots_.assign(sys.node_slots);
+    }
+    if (local) {
+      // The seed's scheme keeps per-element constants; the others recompute them (fewer bytes).
+      std::vector<Mitc4Ref<T>> ref(ne);
+      for (int e = 0; e < ne; ++e)
+        for (int g = 0; g < 4; ++g) {
+          ref[e].wj[g] = T(sys.ref[e].wj[g]);
+          ref[e].cr1[g] = T(sys.ref[e].cr1[g]);
+          ref[e].cr2[g] = T(sys.ref[e].cr2[g]);
+          ref[e].cs1[g] = T(sys.ref[e].cs1[g]);
+          ref[e].cs2[g] = T(sys.ref[e].cs2[g]);
+          ref[e].cz3[g] = T(sys.ref[e].cz3[g]);
+        }
+      ref_.assign(ref);
+    }
+    const std::size_t state_size = local ? 4 * static_cast<std::size_t>(ne) : nn;
+    for (auto* a : {&ux_, &uy_, &uz_, &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_}) a->resize(state_size);
+    for (auto& a : v_) a.resize(state_size);
+    if (local) {
+      for (auto& a : signed_mass_) a.resize(state_size);
+      for (auto& a : level_force_) a.resize(20 * static_cast<std::size_t>(ne));
+    } else if (scheme_ == GpuScheme::Gather) {
+      slot_force_.resize(20 * static_cast<std::size_t>(ne));
+    } else {
+      for (auto& a : fi_) a.resize(nn);
+      for (auto& a : fi_) a.zero(stream_);
+    }
+    if (scheme_ == GpuScheme::Colored) {
+      const ElementColoring col = color_elements(sys.conn, nn);
+      color_ptr_ = col.ptr;
+      color_elements_.assign(col.elements);
+    }
+    elem_energy_.resize(ne);
+    monitor_.resize(1);
+    EnergyMonitor m0 = initial_monitor(sys, opt);
+    monitor_.assign(&m0, 1);
+    sums_.resize(16);
+    sums_.zero(stream_);
+    tickets_.resize(2);
+    tickets_.zero(stream_);
+    check(cudaStreamSynchronize(stream_), "initialization");
   }
 
-  double device_bytes() const override { return device_bytes_; }
+  ~CudaBackend() override {
+    for (auto& s : staging_)
+      if (s.ready) cudaEventDestroy(s.ready);
+    if (stream_) cudaStreamDestroy(stream_);
+  }
 
   std::string name() const override { return "cuda"; }
+  std::string precision() const override { return sizeof(T) == 8 ? "double" : "single"; }
   int threads() const override { return 1; }
-  std::string description() const override { return "CUDA on " + device_name_ + ", FP64, gather scheme"; }
+  std::string description() const override {
+    return "CUDA on " + device_name_ + ", " + (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
+           " scheme, blocks " + std::to_string(block_element_) + "/" + std::to_string(block_node_) +
+           (tuned_ ? " (tuned)" : "");
+  }
+  double device_bytes() const override {
+    std::size_t b = conn_.bytes() + section_.bytes() + thickness_.bytes() + elastic_.bytes() + ref_.bytes() +
+                    x0_.bytes() * 3 + d0x_.bytes() * 3 + slot_ptr_.bytes() + slots_.bytes() + mass_.bytes() +
+                    inertia_.bytes() + damp_.bytes() + damp_rot_.bytes() + ux_.bytes() * 9 + elem_energy_.bytes() +
+                    slot_force_.bytes() + slot_pressure_.bytes() + color_elements_.bytes() + monitor_.bytes() +
+                    sums_.bytes() + tickets_.bytes();
+    for (const auto& a : v_) b += a.bytes();
+    for (const auto& a : signed_mass_) b += a.bytes();
+    for (const auto& a : level_force_) b += a.bytes();
+    for (const auto& a : level_pressure_) b += a.bytes();
+    for (const auto& a : fi_) b += a.bytes();
+    for (const auto& a : fp_) b += a.bytes();
+    b += drive_bytes_;
+    return static_cast<double>(b);
+  }
 
   void upload(const ShellState& st) override {
-    ux_.upload(st.ux);
-    uy_.upload(st.uy);
-    uz_.upload(st.uz);
-    for (int d = 0; d < kShellDofs; ++d) v_[d].upload(st.v[d]);
-    dx_.upload(st.dx);
-    dy_.upload(st.dy);
-    dz_.upload(st.dz);
-    t1x_.upload(st.t1x);
-    t1y_.upload(st.t1y);
-    t1z_.upload(st.t1z);
+    sync("before upload");
+    const std::vector<double>* src[14] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3],
+                                          &st.v[4], &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z};
+    DeviceArray<T>* dst[14] = {&ux_, &uy_, &uz_, &v_[0], &v_[1], &v_[2], &v_[3],
+                               &v_[4], &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_};
+    const bool local = scheme_ == GpuScheme::ElementLocal;
+    std::vector<T> buf;
+    for (int i = 0; i < 14; ++i) {
+      if (local) {  // every element corner gets its own copy of the node
+        buf.resize(sys_.conn.size());
+        for (std::size_t s = 0; s < sys_.conn.size(); ++s) buf[s] = T((*src[i])[sys_.conn[s]]);
+      } else {
+        buf.assign(src[i]->begin(), src[i]->end());
+      }
+      dst[i]->assign(buf);
+    }
   }
 
   void download(ShellState& st) override {
-    ux_.download(st.ux);
-    uy_.download(st.uy);
-    uz_.download(st.uz);
-    for (int d = 0; d < kShellDofs; ++d) v_[d].download(st.v[d]);
-    dx_.download(st.dx);
-    dy_.download(st.dy);
-    dz_.download(st.dz);
-    t1x_.download(st.t1x);
-    t1y_.download(st.t1y);
-    t1z_.download(st.t1z);
-    elem_energy_.download(st.elem_energy);
-  }
-
-  void set_step_inputs(const NodalInputs& in) override {
-    held_.upload(in.held);
-    special_.upload(in.special);
-    moving_.upload(in.moving);
-    by_velocity_.upload(in.by_velocity);
-    load_.resize(in.load.size());
-    motion_.resize(in.motion.size());
-  }
-
-  double element_forces(ShellState&, const double* pressure) override {
-    const int ne = sys_.num_elements;
-    if (pressure) {
-      if (pressure_.size() != static_cast<std::size_t>(ne)) {
-        pressure_.resize(ne);
-        elem_pressure_.resize(12 * static_cast<std::size_t>(ne));
+    sync("download");
+    std::vector<double>* dst[14] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3],
+                                    &st.v[4], &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z};
+    const DeviceArray<T>* src[14] = {&ux_, &uy_, &uz_, &v_[0], &v_[1], &v_[2], &v_[3],
+                                     &v_[4], &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_};
+    const bool local = scheme_ == GpuScheme::ElementLocal;
+    std::vector<T> buf;
+    for (int i = 0; i < 14; ++i) {
+      buf.resize(src[i]->size());
+      src[i]->copy_to(buf.data(), buf.size());
+      if (local) {
+        for (int n = 0; n < sys_.num_nodes; ++n)
+          if (sys_.node_slot_ptr[n + 1] > sys_.node_slot_ptr[n])
+            (*dst[i])[n] = double(buf[sys_.node_slots[sys_.node_slot_ptr[n]]]);
+      } else {
+        dst[i]->assign(buf.begin(), buf.end());
       }
-      pressure_.upload(pressure, ne);
     }
-    check(cudaMemset(sums_.get() + kSums, 0, sizeof(double)), "memset");
-    const int block = 128;
-    element_kernel<double><<<(ne + block - 1) / block, block>>>(mesh(), state(), elem_force_.get(), elem_energy_.get(),
-                                                                pressure ? pressure_.get() : nullptr,
-                                                                pressure ? elem_pressure_.get() : nullptr,
-                                                                sums_.get() + kSums);
-    check(cudaGetLastError(), "element kernel launch");
-    have_pressure_ = pressure != nullptr;
-    double energy = 0;
-    check(cudaMemcpy(&energy, sums_.get() + kSums, sizeof(double), cudaMemcpyDeviceToHost), "element kernel");
-    return energy;
+    buf.resize(elem_energy_.size());
+    elem_energy_.copy_to(buf.data(), buf.size());
+    st.elem_energy.assign(buf.begin(), buf.end());
   }
 
-  NodeSums node_update(ShellState&, const NodalInputs& in, HalfSteps<double> h, bool commit,
-                       FullStepFields* full) override {
-    const int nn = sys_.num_nodes;
-    load_.upload(in.load.data(), in.load.size());
-    motion_.upload(in.motion.data(), in.motion.size());
-    if (full && full_.size() != 12 * static_cast<std::size_t>(nn)) full_.resize(12 * static_cast<std::size_t>(nn));
-    check(cudaMemset(sums_.get(), 0, kSums * sizeof(double)), "memset");
-    const DriveView<double> dv{held_.get(), special_.get(), load_.get(), motion_.get(), moving_.get(), by_velocity_.get()};
-    const int block = 128;
-    node_kernel<double><<<(nn + block - 1) / block, block>>>(
-        mesh(), state(), NodeConstView<double>{mass_.get(), inertia_.get(), damp_.get(), damp_rot_.get()},
-        elem_force_.get(), have_pressure_ ? elem_pressure_.get() : nullptr, dv, h, commit, full ? full_.get() : nullptr,
-        sums_.get());
-    check(cudaGetLastError(), "node kernel launch");
-    double s[kSums];
-    check(cudaMemcpy(s, sums_.get(), sizeof(s), cudaMemcpyDeviceToHost), "node kernel");
-    if (full) {
-      std::vector<double> host(12 * static_cast<std::size_t>(nn));
-      full_.download(host.data(), host.size());
+  void begin_step(const StepDrive& drive) override {
+    sync("before a step");
+    const int ne = sys_.num_elements, nn = sys_.num_nodes;
+    drive_.assign(drive);
+    drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.pressure_ptr.bytes() +
+                   drive_.pressure_amp.bytes() + drive_.pressure_value.bytes();
+    const bool p = drive.has_pressure();
+    switch (scheme_) {
+      case GpuScheme::ElementLocal:
+        for (auto& a : level_pressure_) a.resize(p ? 12 * static_cast<std::size_t>(ne) : 0);
+        cuda::sign_masses_kernel<T><<<blocks(4 * ne, 256), 256, 0, stream_>>>(mesh(), drive_.view.held, signed_masses());
+        check(cudaGetLastError(), "sign_masses launch");
+        break;
+      case GpuScheme::Gather:
+        slot_pressure_.resize(p ? 12 * static_cast<std::size_t>(ne) : 0);
+        break;
+      default:
+        for (auto& a : fp_) a.resize(p ? nn : 0);
+        zero_nodal_forces();
+        break;
+    }
+    if (opt_.autotune && !tuned_) autotune();
+  }
+
+  void element_pass(double tau, double time) override {
+    if (scheme_ == GpuScheme::ElementLocal) {
+      const Increment inc{time, tau, 0.0, 0.0};
+      launch_local(inc, false, block_element_);
+      cur_ = 1 - cur_;
+    } else {
+      launch_elements(tau, time, block_element_);
+    }
+  }
+
+  void advance(const Increment& inc) override {
+    if (scheme_ == GpuScheme::ElementLocal) {
+      launch_local(inc, true, block_element_);
+      cur_ = 1 - cur_;
+      return;
+    }
+    launch_nodes(inc, NodeMode::Commit, {nullptr}, block_node_);
+    launch_elements(inc.tau + inc.dt_next, inc.time + inc.dt_next, block_element_);
+  }
+
+  void sample(const Increment& inc, OutputFrame& frame) override {
+    const int nn = sys_.num_nodes, ne = sys_.num_elements;
+    const int b = acquire_staging();
+    Staging<T>& s = staging_[b];
+    s.full.resize(12 * static_cast<std::size_t>(nn));
+    s.state.resize(9 * static_cast<std::size_t>(nn));
+    s.energy.resize(ne);
+    s.monitor.resize(1);
+    if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
+    // The sample kernel streams the frame straight into mapped pinned memory: no device copy
+    // of the frame exists, so output costs no GPU memory (see docs/performance.md).
+    launch_nodes(inc, NodeMode::Sample, {s.full.device()}, block_node_);
+    if (scheme_ == GpuScheme::ElementLocal)
+      stage_slot_state_kernel<T><<<blocks(nn, 256), 256, 0, stream_>>>(mesh(), state(), s.state.device());
+    else
+      stage_state_kernel<T><<<blocks(nn, 256), 256, 0, stream_>>>(nn, state(), s.state.device());
+    check(cudaGetLastError(), "stage launch");
+    check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+          "copy energies");
+    check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
+          "copy monitor");
+    check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
+    // Released when the frame is written or dropped.
+    std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
+    const double time = inc.time;
+    frame.complete = [this, b, hold, time, nn, ne](OutputFrame& f) {
+      Staging<T>& st = staging_[b];
+      check(cudaEventSynchronize(st.ready), "output frame");
+      std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
+                                      &f.state.dz, &f.state.t1x, &f.state.t1y, &f.state.t1z};
+      for (int i = 0; i < 9; ++i) rows[i]->assign(st.state.host() + i * std::size_t(nn), st.state.host() + (i + 1) * std::size_t(nn));
+      f.full.resize(nn);
       for (int i = 0; i < 6; ++i) {
-        full->v[i].assign(host.begin() + i * nn, host.begin() + (i + 1) * nn);
-        full->rf[i].assign(host.begin() + (6 + i) * nn, host.begin() + (7 + i) * nn);
+        f.full.v[i].assign(st.full.host() + i * std::size_t(nn), st.full.host() + (i + 1) * std::size_t(nn));
+        f.full.rf[i].assign(st.full.host() + (6 + i) * std::size_t(nn), st.full.host() + (7 + i) * std::size_t(nn));
       }
-    }
-    NodeSums r;
-    r.kinetic = s[0];
-    r.work_prev = s[1];
-    r.work_next = s[2];
-    r.damp_prev = s[3];
-    r.damp_next = s[4];
-    r.finite = s[5] == 0.0 && std::isfinite(s[0]);
-    return r;
+      f.state.elem_energy.assign(st.energy.host(), st.energy.host() + ne);
+      f.record = st.monitor.host()->record;
+      f.discard = st.monitor.host()->status != kRunning;
+      f.state.time = time;
+    };
+  }
+
+  EnergyMonitor poll() override {
+    sync("time loop");
+    EnergyMonitor m;
+    monitor_.copy_to(&m, 1);
+    return m;
   }
 
  private:
-  MeshView<double> mesh() const {
-    return {sys_.num_elements, sys_.num_nodes, conn_.get(), section_.get(), ref_.get(), thickness_.get(), elastic_.get(),
-            x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(), slot_ptr_.get(), slots_.get()};
+  static int blocks(std::size_t n, int block) { return static_cast<int>((n + block - 1) / block); }
+
+  void sync(const char* what) { check(cudaStreamSynchronize(stream_), what); }
+
+  cuda::MeshView<T> mesh() const {
+    return {sys_.num_elements, sys_.num_nodes, conn_.get(), section_.get(), thickness_.get(), elastic_.get(),
+            ref_.size() ? ref_.get() : nullptr, x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(),
+            slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
+            NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
+                             damp_rot_.size() ? damp_rot_.get() : nullptr}};
   }
-  NodeStateView<double> state() {
-    NodeStateView<double> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
-                            t1x_.get(), t1y_.get(), t1z_.get()};
+  NodeStateView<T> state() {
+    NodeStateView<T> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
+                       t1x_.get(), t1y_.get(), t1z_.get()};
     for (int d = 0; d < kShellDofs; ++d) s.v[d] = v_[d].get();
     return s;
   }
+  cuda::RunView run() {
+    return {monitor_.get(), {sums_.get(), tickets_.get()}, {sums_.get() + 8, tickets_.get() + 1}};
+  }
+  cuda::NodalForces<T> nodal_forces() {
+    cuda::NodalForces<T> f{};
+    for (int j = 0; j < 5; ++j) f.fi[j] = fi_[j].get_or_null();
+    for (int j = 0; j < 3; ++j) f.fp[j] = fp_[j].get_or_null();
+    return f;
+  }
+  cuda::SlotForces<T> slot_forces() { return {slot_force_.get_or_null(), slot_pressure_.get_or_null()}; }
+  cuda::SignedMasses<T> signed_masses() {
+    cuda::SignedMasses<T> m{};
+    for (int j = 0; j < 5; ++j) m.m[j] = signed_mass_[j].get();
+    return m;
+  }
+  cuda::ForceLevel<T> level(int i) { return {level_force_[i].get(), level_pressure_[i].get_or_null()}; }
+  void zero_nodal_forces() {
+    for (auto& a : fi_) a.zero(stream_);
+    for (auto& a : fp_) a.zero(stream_);
+  }
+
+  void launch_elements(double tau, double time, int block) {
+    const int ne = sys_.num_elements;
+    T* energy = elem_energy_.get();
+    switch (scheme_) {
+      case GpuScheme::Atomic:
+        cuda::element_pass_kernel<T, Sink::Atomic><<<blocks(ne, block), block, 0, stream_>>>(
+            mesh(), state(), drive_.view, tau, time, nullptr, ne, nodal_forces(), slot_forces(), energy, run(), true);
+        break;
+      case GpuScheme::Gather:
+        cuda::element_pass_kernel<T, Sink::Slots><<<blocks(ne, block), block, 0, stream_>>>(
+            mesh(), state(), drive_.view, tau, time, nullptr, ne, nodal_forces(), slot_forces(), energy, run(), true);
+        break;
+      default: {
+        const int colors = static_cast<int>(color_ptr_.size()) - 1;
+        for (int c = 0; c < colors; ++c) {
+          const int count = color_ptr_[c + 1] - color_ptr_[c];
+          cuda::element_pass_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
+              mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], count, nodal_forces(),
+              slot_forces(), energy, run(), c == colors - 1);
+        }
+      }
+    }
+    check(cudaGetLastError(), "element pass launch");
+  }
+
+  void launch_nodes(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block) {
+    const int nn = sys_.num_nodes;
+    if (scheme_ == GpuScheme::ElementLocal)
+      cuda::element_local_sample_kernel<T><<<blocks(nn, block), block, 0, stream_>>>(
+          mesh(), state(), drive_.view, inc, mode, level(cur_), frame, run());
+    else if (scheme_ == GpuScheme::Gather)
+      cuda::node_pass_kernel<T, Sink::Slots><<<blocks(nn, block), block, 0, stream_>>>(
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run());
+    else
+      cuda::node_pass_kernel<T, Sink::Plain><<<blocks(nn, block), block, 0, stream_>>>(
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run());
+    check(cudaGetLastError(), "node pass launch");
+  }
+
+  void launch_local(const Increment& inc, bool integrate, int block) {
+    cuda::element_local_kernel<T><<<blocks(sys_.num_elements, block), block, 0, stream_>>>(
+        mesh(), state(), signed_masses(), drive_.view, inc, integrate, level(cur_), level(1 - cur_),
+        elem_energy_.get(), run());
+    check(cudaGetLastError(), "element-local launch");
+  }
+
+  /// Largest block a kernel can launch with (its registers limit it).
+  template <class K>
+  static int max_block(K kernel) {
+    cudaFuncAttributes a{};
+    check(cudaFuncGetAttributes(&a, kernel), "cudaFuncGetAttributes");
+    return a.maxThreadsPerBlock;
+  }
+
+  /// Milliseconds per call of f(block), best of 3 after a warm-up.
+  template <class F>
+  float time_launches(F&& f, int block) {
+    cudaEvent_t a, b;
+    check(cudaEventCreate(&a), "cudaEventCreate");
+    check(cudaEventCreate(&b), "cudaEventCreate");
+    f(block);
+    float best = 1e30f;
+    for (int rep = 0; rep < 3; ++rep) {
+      check(cudaEventRecord(a, stream_), "cudaEventRecord");
+      f(block);
+      check(cudaEventRecord(b, stream_), "cudaEventRecord");
+      check(cudaEventSynchronize(b), "autotune");
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+      best = std::min(best, ms);
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return best;
+  }
+
+  /// Block sizes by timing the kernels on this model (seed 000 sec. 3.2.2); the passes used
+  /// for timing change no state (forces are recomputed, node passes do not commit).
+  void autotune() {
+    const int candidates[] = {64, 128, 256, 512};
+    int limit_e = 1024, limit_n = 1024;
+    switch (scheme_) {
+      case GpuScheme::ElementLocal:
+        limit_e = max_block(cuda::element_local_kernel<T>);
+        limit_n = max_block(cuda::element_local_sample_kernel<T>);
+        break;
+      case GpuScheme::Gather:
+        limit_e = max_block(cuda::element_pass_kernel<T, Sink::Slots>);
+        limit_n = max_block(cuda::node_pass_kernel<T, Sink::Slots>);
+        break;
+      case GpuScheme::Atomic:
+        limit_e = max_block(cuda::element_pass_kernel<T, Sink::Atomic>);
+        limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
+        break;
+      default:
+        limit_e = max_block(cuda::element_pass_kernel<T, Sink::Plain>);
+        limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
+    }
+    const Increment probe{0.0, 0.0, 0.0, 0.0};
+    float best_e = 1e30f, best_n = 1e30f;
+    for (int block : candidates) {
+      if (block <= limit_e) {
+        const float t = scheme_ == GpuScheme::ElementLocal
+                            ? time_launches([&](int b) { launch_local(probe, false, b); }, block)
+                            : time_launches([&](int b) { launch_elements(0.0, 0.0, b); }, block);
+        if (t < best_e) {
+          best_e = t;
+          block_element_ = block;
+        }
+      }
+      if (block <= limit_n) {
+        const float t = time_launches([&](int b) { launch_nodes(probe, NodeMode::Probe, {nullptr}, b); }, block);
+        if (t < best_n) {
+          best_n = t;
+          block_node_ = block;
+        }
+      }
+    }
+    if (scheme_ != GpuScheme::ElementLocal && scheme_ != GpuScheme::Gather) zero_nodal_forces();
+    sync("autotune");
+    tuned_ = true;
+  }
+
+  int acquire_staging() {
+    std::unique_lock<std::mutex> lock(staging_mutex_);
+    staging_free_.wait(lock, [&] { return !staging_[0].in_use || !staging_[1].in_use; });
+    const int b = staging_[0].in_use ? 1 : 0;
+    staging_[b].in_use = true;
+    return b;
+  }
+  void release_staging(int b) {
+    {
+      std::lock_guard<std::mutex> lock(staging_mutex_);
+      staging_[b].in_use = false;
+    }
+    staging_free_.notify_all();
+  }
 
   const ShellSystem& sys_;
+  BackendOptions opt_;
+  GpuScheme scheme_;
   std::string device_name_;
-  DeviceArray<int> conn_, section_, slot_ptr_, slots_, special_;
-  DeviceArray<Mitc4Ref<double>> ref_;
-  DeviceArray<ShellElastic<double>> elastic_;
-  DeviceArray<double> thickness_, x0_, y0_, z0_, d0x_, d0y_, d0z_, mass_, inertia_, damp_, damp_rot_;
-  DeviceArray<double> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kShellDofs];
-  DeviceArray<double> elem_force_, elem_energy_, elem_pressure_, pressure_, sums_, load_, motion_, full_;
-  DeviceArray<std::uint8_t> held_, moving_, by_velocity_;
-  bool have_pressure_ = false;
-  double device_bytes_ = 0;  ///< memory taken at construction (allocation granularity included)
+  cudaStream_t stream_ = nullptr;
+  int block_element_ = 128, block_node_ = 128;
+  bool tuned_ = false;
+  int cur_ = 0;  // element-local: the force level written last
+
+  DeviceArray<int> conn_, section_, slot_ptr_, slots_, color_elements_;
+  std::vector<int> color_ptr_;
+  DeviceArray<T> thickness_;
+  DeviceArray<ShellElastic<T>> elastic_;
+  DeviceArray<Mitc4Ref<T>> ref_;
+  DeviceArray<T> x0_, y0_, z0_, d0x_, d0y_, d0z_, mass_, inertia_, damp_, damp_rot_;
+  DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kShellDofs];
+  DeviceArray<T> fi_[5], fp_[3];                      // atomic, colored
+  DeviceArray<T> slot_force_, slot_pressure_;         // gather
+  DeviceArray<T> signed_mass_[5], level_force_[2], level_pressure_[2];  // element-local
+  DeviceArray<T> elem_energy_;
+  DeviceArray<EnergyMonitor> monitor_;
+  DeviceArray<double> sums_;
+  DeviceArray<unsigned> tickets_;
+  DeviceDrive drive_;
+  std::size_t drive_bytes_ = 0;
+
+  Staging<T> staging_[2];
+  std::mutex staging_mutex_;
+  std::condition_variable staging_free_;
 };
 
 }  // namespace
@@ -393,6 +589,9 @@ bool cuda_device_present(std::string* why_not) {
   return true;
 }
 
-std::unique_ptr<Backend> make_cuda_backend(const ShellSystem& sys) { return std::make_unique<CudaBackend>(sys); }
+std::unique_ptr<Backend> make_cuda_backend(const ShellSystem& sys, const BackendOptions& opt) {
+  if (opt.single) return std::make_unique<CudaBackend<float>>(sys, opt);
+  return std::make_unique<CudaBackend<double>>(sys, opt);
+}
 
 }  // namespace halfstep

@@ -1,0 +1,139 @@
+// Kernels of the schemes that keep one copy of each node: an element pass that computes
+// forces and hands them to the nodes (through a per-element buffer, atomics, or colors), and
+// a node pass that integrates each node once.
+#pragma once
+
+#include "backends/cuda/views.cuh"
+
+namespace halfstep {
+namespace cuda {
+
+/// How element forces reach the nodes.
+enum class Sink {
+  Slots,   ///< per element and corner buffer (20 + 12 values), gathered by the node pass
+  Atomic,  ///< FP64/FP32 atomics into nodal arrays
+  Plain,   ///< plain += into nodal arrays (race-free because the launch is one color)
+};
+
+/// Nodal force arrays of the Atomic and Plain sinks (fp null when there are no pressures).
+template <class T>
+struct NodalForces {
+  T* fi[5];
+  T* fp[3];
+};
+
+/// Per-element buffers of the Slots sink.
+template <class T>
+struct SlotForces {
+  T* force;     ///< 20 per element: 5 generalized forces per corner
+  T* pressure;  ///< 12 per element, or null
+};
+
+template <class T, Sink S>
+__global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, double time,
+                                    const int* elements, int count, NodalForces<T> nf, SlotForces<T> sf,
+                                    T* elem_energy, RunView run, bool finish) {
+  if (run.monitor->status != kRunning) return;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double w[1] = {0.0};
+  if (i < count) {
+    const int e = elements ? elements[i] : i;
+    int c[4];
+    const Mitc4Nodes<T> nodes = load_element_nodes(m, s, e, c);
+    Vec3<T> t1[4];
+    for (int k = 0; k < 4; ++k) t1[k] = {s.t1x[c[k]], s.t1y[c[k]], s.t1z[c[k]]};
+    T gen[4][5];
+    Vec3<T> fp[4];
+    bool has_p = false;
+    const T energy = element_forces(m, d, tau, e, nodes, t1, gen, fp, has_p);
+    elem_energy[e] = energy;
+    w[0] = energy;
+    if (S == Sink::Slots) {
+      T* out = sf.force + 20 * e;
+      for (int k = 0; k < 4; ++k)
+        for (int j = 0; j < 5; ++j) out[5 * k + j] = gen[k][j];
+      if (sf.pressure) {
+        T* p = sf.pressure + 12 * e;
+        for (int k = 0; k < 4; ++k) {
+          p[3 * k] = fp[k].x;
+          p[3 * k + 1] = fp[k].y;
+          p[3 * k + 2] = fp[k].z;
+        }
+      }
+    } else {
+      for (int k = 0; k < 4; ++k) {
+        const int n = c[k];
+        for (int j = 0; j < 5; ++j) {
+          if (S == Sink::Atomic) atomicAdd(nf.fi[j] + n, gen[k][j]);
+          else nf.fi[j][n] += gen[k][j];
+        }
+        if (has_p) {
+          const T v[3] = {fp[k].x, fp[k].y, fp[k].z};
+          for (int j = 0; j < 3; ++j) {
+            if (S == Sink::Atomic) atomicAdd(nf.fp[j] + n, v[j]);
+            else nf.fp[j][n] += v[j];
+          }
+        }
+      }
+    }
+  }
+  if (grid_sum(w, run.element_sums)) {
+    if (finish) {
+      monitor_element_pass(*run.monitor, read_total(run.element_sums, 0), time);
+      reset<1>(run.element_sums);
+    } else {
+      *run.element_sums.ticket = 0;  // colored: the energy keeps adding up over the colors
+    }
+  }
+}
+
+/// Node pass. Slots: gathers through the CSR map; otherwise reads the nodal arrays (and
+/// clears them after a commit, ready for the next element pass).
+template <class T, Sink S>
+__global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
+                                 NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run) {
+  if (mode == NodeMode::Commit && run.monitor->status != kRunning) return;
+  const int n = blockIdx.x * blockDim.x + threadIdx.x;
+  double acc[kNumNodeSums] = {0, 0, 0, 0, 0, 0};
+  if (n < m.nn) {
+    T fi[5] = {T(0), T(0), T(0), T(0), T(0)};
+    T fp[3] = {T(0), T(0), T(0)};
+    if (S == Sink::Slots) {
+      for (int i = m.slot_ptr[n]; i < m.slot_ptr[n + 1]; ++i) {
+        const int slot = m.slots[i];
+        const T* f = sf.force + 5 * slot;
+        for (int j = 0; j < 5; ++j) fi[j] += f[j];
+        if (sf.pressure) {
+          const T* p = sf.pressure + 3 * slot;
+          for (int j = 0; j < 3; ++j) fp[j] += p[j];
+        }
+      }
+    } else {
+      const bool clear = mode == NodeMode::Commit;
+      for (int j = 0; j < 5; ++j) {
+        fi[j] = nf.fi[j][n];
+        if (clear) nf.fi[j][n] = T(0);
+      }
+      if (nf.fp[0])
+        for (int j = 0; j < 3; ++j) {
+          fp[j] = nf.fp[j][n];
+          if (clear) nf.fp[j][n] = T(0);
+        }
+    }
+    NodeDriveValues<T> values;
+    const NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
+    const HalfSteps<T> h{T(inc.h_prev), T(0.5 * inc.dt_next)};
+    const NodeUpdateResult<T> r =
+        integrate_node(n, fi, fp, d.held[n], drive, h, mode == NodeMode::Commit, s, m.node);
+    node_sums(r, acc);
+    if (mode == NodeMode::Sample) {
+      T out[12];
+      full_step_output(r, out);
+      for (int i = 0; i < 12; ++i) frame.full[static_cast<std::size_t>(i) * m.nn + n] = out[i];
+    }
+  }
+  if (grid_sum(acc, run.node_sums)) finish_node_pass(run, mode, inc.time);
+}
+
+}  // namespace cuda
+}  // namespace halfstep

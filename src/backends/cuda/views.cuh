@@ -1,0 +1,128 @@
+// What the kernels see of the model: plain structs of device pointers, passed by value.
+#pragma once
+
+#include "elements/mitc4.hpp"
+#include "materials/shell_elastic.hpp"
+#include "solver/energy_monitor.hpp"
+#include "solver/node_integrator.hpp"
+#include "solver/step_drive.hpp"
+#include "backends/backend.hpp"
+#include "backends/cuda/reduction.cuh"
+
+namespace halfstep {
+namespace cuda {
+
+/// Read-only mesh, section and nodal constants.
+template <class T>
+struct MeshView {
+  int ne, nn;
+  const int* conn;       ///< 4 per element
+  const int* section;    ///< per element
+  const T* thickness;    ///< per section
+  const ShellElastic<T>* elastic;  ///< per section
+  const Mitc4Ref<T>* ref;  ///< per element, or null: recomputed from X and V0 in the kernel
+  const T *x0, *y0, *z0, *d0x, *d0y, *d0z;
+  const int *slot_ptr, *slots;  ///< node -> element*4 + corner (CSR), same order as the CPU
+  NodeConstView<T> node;        ///< masses, inertias, damping
+};
+
+/// Where a sampling pass leaves a frame: component-major rows of nn values (mapped host memory).
+template <class T>
+struct FrameOut {
+  T* full;  ///< 12 * nn: v (3), angular velocity (3), reaction (3), moment (3)
+};
+
+/// Per-launch bookkeeping shared by all kernels.
+struct RunView {
+  EnergyMonitor* monitor;
+  GridSum node_sums;     ///< kNumNodeSums accumulators
+  GridSum element_sums;  ///< strain energy accumulator
+};
+
+/// Gathers element e's nodal vectors (reference from the mesh, current from state).
+template <class T>
+__device__ inline Mitc4Nodes<T> load_element_nodes(const MeshView<T>& m, const NodeStateView<T>& s, int e, int c[4]) {
+  Mitc4Nodes<T> nodes;
+  for (int k = 0; k < 4; ++k) {
+    const int n = c[k] = m.conn[4 * e + k];
+    nodes.X[k] = {m.x0[n], m.y0[n], m.z0[n]};
+    nodes.u[k] = {s.ux[n], s.uy[n], s.uz[n]};
+    nodes.V0[k] = {m.d0x[n], m.d0y[n], m.d0z[n]};
+    nodes.v[k] = {s.dx[n], s.dy[n], s.dz[n]};
+  }
+  return nodes;
+}
+
+/// Reference constants of element e: stored, or recomputed (trading ~600 FLOP for 24 reads).
+template <class T>
+__device__ inline Mitc4Ref<T> element_reference(const MeshView<T>& m, int e, const Mitc4Nodes<T>& nodes, T a) {
+  if (m.ref) return m.ref[e];
+  Mitc4Ref<T> r;
+  mitc4_reference(nodes.X, nodes.V0, a, r);  // validated on the host when the model was built
+  return r;
+}
+
+/// Internal and pressure forces of one element at the given nodes; energy returned.
+template <class T>
+__device__ inline T element_forces(const MeshView<T>& m, const DriveView& d, double tau, int e,
+                                   const Mitc4Nodes<T>& nodes, const Vec3<T> t1[4], T gen[4][5], Vec3<T> fp[4],
+                                   bool& has_pressure) {
+  const int sec = m.section[e];
+  const T a = m.thickness[sec];
+  const Mitc4Ref<T> ref = element_reference(m, e, nodes, a);
+  Vec3<T> f[4], gv[4];
+  const T energy = mitc4_internal_force(ref, nodes, a, m.elastic[sec], f, gv);
+  for (int k = 0; k < 4; ++k) mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], t1[k], gen[k]);
+  has_pressure = false;
+  if (d.pressure_ptr) {
+    const T p = T(evaluate_pressure(d, e, tau));
+    if (p != T(0)) {
+      Vec3<T> x[4];
+      for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
+      mitc4_pressure_force(x, p, fp);
+      has_pressure = true;
+    } else {
+      for (int k = 0; k < 4; ++k) fp[k] = {T(0), T(0), T(0)};
+    }
+  }
+  return energy;
+}
+
+/// What a node pass does besides integrating.
+enum class NodeMode { Commit, Sample, Probe };
+
+/// Applies a node pass's grid sums to the monitor (one thread, after grid_sum returned true).
+__device__ inline void finish_node_pass(RunView r, NodeMode mode, double time) {
+  double sums[kNumNodeSums];
+  for (int i = 0; i < kNumNodeSums; ++i) sums[i] = read_total(r.node_sums, i);
+  if (mode == NodeMode::Commit) monitor_commit(*r.monitor, sums, time);
+  if (mode == NodeMode::Sample) monitor_sample(*r.monitor, sums, time);
+  reset<kNumNodeSums>(r.node_sums);
+}
+
+/// Sums of one node update, in NodeSum order.
+template <class T>
+__device__ inline void node_sums(const NodeUpdateResult<T>& r, double (&acc)[kNumNodeSums]) {
+  acc[kKinetic] = r.kinetic;
+  acc[kWorkPrev] = r.work_prev;
+  acc[kWorkNext] = r.work_next;
+  acc[kDampPrev] = r.damp_prev;
+  acc[kDampNext] = r.damp_next;
+  acc[kNonFinite] = r.finite ? 0.0 : 1.0;
+}
+
+/// Drive values of node n (null load/motion when it is not special).
+template <class T>
+__device__ inline NodeDrive<T> node_drive(const DriveView& d, int n, double tau, double dt_next,
+                                          NodeDriveValues<T>& values) {
+  NodeDrive<T> drive;
+  const int sp = d.special[n];
+  if (sp >= 0) {
+    values = evaluate_node_drive<T>(d, sp, tau, dt_next);
+    drive = {values.load, values.motion, values.moving, values.by_velocity};
+  }
+  return drive;
+}
+
+}  // namespace cuda
+}  // namespace halfstep

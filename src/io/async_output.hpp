@@ -1,0 +1,55 @@
+// A writer thread for the results, so the time loop (and the GPU) never waits on the disk.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "io/result_writer.hpp"
+
+namespace halfstep {
+
+/// Nodal triads pulled back to the reference (host-side, fixed within a step).
+struct ReferenceTriads {
+  std::vector<double> r1x, r1y, r1z;
+};
+
+/// Writes submitted frames in order on its own thread. At most `depth` frames wait; a
+/// submit beyond that blocks until the writer catches up.
+class AsyncOutput {
+ public:
+  AsyncOutput(ResultWriter& writer, std::size_t depth);
+  /// Drains the queue and joins the thread (errors then are swallowed: see finish()).
+  ~AsyncOutput();
+  AsyncOutput(const AsyncOutput&) = delete;
+  AsyncOutput& operator=(const AsyncOutput&) = delete;
+
+  /// Queues a frame; rethrows a failure of an earlier write.
+  void submit(std::unique_ptr<OutputFrame> frame, std::shared_ptr<const ReferenceTriads> r1);
+  /// Waits until every queued frame is written; rethrows a failure of any write.
+  void finish();
+
+ private:
+  struct Job {
+    std::unique_ptr<OutputFrame> frame;
+    std::shared_ptr<const ReferenceTriads> r1;
+  };
+  void run();
+  void rethrow();
+
+  ResultWriter& writer_;
+  std::size_t depth_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Job> queue_;
+  bool busy_ = false, stop_ = false;
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
+}  // namespace halfstep

@@ -1,0 +1,101 @@
+// The energy balance of the explicit scheme, kept where the time loop runs: on the host for
+// the CPU backend, in the last block of a kernel on the GPU. One host/device code path, so
+// both backends stop at the same increment for the same reason.
+#pragma once
+
+#include <cstdint>
+
+#include "core/host_device.hpp"
+
+namespace halfstep {
+
+/// Energy totals at one time (see docs/theory.md for the balance).
+struct EnergyRecord {
+  double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0;
+  /// kinetic + internal + damping_work - external_work.
+  HS_HD double total() const { return kinetic + internal + damping_work - external_work; }
+};
+
+/// Index of each sum a node pass produces.
+enum NodeSum { kKinetic, kWorkPrev, kWorkNext, kDampPrev, kDampNext, kNonFinite, kNumNodeSums };
+
+/// Why a run stopped early.
+enum MonitorStatus : int { kRunning = 0, kNonFiniteNode = 1, kNonFiniteElement = 2, kEnergyDrift = 3 };
+
+/// Running energy balance and stop flag of a run (plain data: lives in device memory too).
+struct EnergyMonitor {
+  double tolerance = 0.05;    ///< allowed |total - total0| / scale
+  double noise_energy = 0;    ///< energy scale floor (round-off of the precision in use)
+  double internal = 0;        ///< strain energy of the latest element pass (t^n)
+  double work = 0, damping = 0;  ///< external and damping work up to t^n
+  double total0 = 0, scale = 0, max_drift = 0;
+  int have_total0 = 0;
+  int status = kRunning;
+  std::int64_t steps = 0;      ///< committed increments
+  std::int64_t fail_step = 0;  ///< increment (1-based) at which status was set
+  double fail_time = 0, fail_drift = 0, fail_scale = 0;
+  EnergyRecord record;         ///< totals at the latest output sample
+};
+
+/// After an element pass: energy is the total strain energy at the new configuration.
+HS_HD void monitor_element_pass(EnergyMonitor& m, double energy, double time) {
+  m.internal = energy;
+  if (!(energy - energy == 0.0) && m.status == kRunning) {
+    m.status = kNonFiniteElement;
+    m.fail_step = m.steps;
+    m.fail_time = time;
+  }
+}
+
+/// After a committed node pass at t^n (time): checks the balance at t^n, then adds the work
+/// of the interval [t^(n-1/2), t^(n+1/2)]. sums are indexed by NodeSum.
+HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {
+  if (m.status != kRunning) return;
+  if (sums[kNonFinite] != 0.0 || !(sums[kKinetic] - sums[kKinetic] == 0.0)) {
+    m.status = kNonFiniteNode;
+    m.fail_step = m.steps + 1;
+    m.fail_time = time;
+    return;
+  }
+  const double total =
+      sums[kKinetic] + m.internal + m.damping + sums[kDampPrev] - m.work - sums[kWorkPrev];
+  const double w = m.work + sums[kWorkPrev];
+  double s = m.scale;
+  if (m.noise_energy > s) s = m.noise_energy;
+  if (sums[kKinetic] > s) s = sums[kKinetic];
+  if (m.internal > s) s = m.internal;
+  if ((w < 0 ? -w : w) > s) s = w < 0 ? -w : w;
+  m.scale = s;
+  if (m.have_total0) {
+    // Relative to the energy scale reached so far; the first increments of a ramp have
+    // vanishing energies, so the check starts after 100 increments.
+    const double drift = total > m.total0 ? total - m.total0 : m.total0 - total;
+    if (drift > m.max_drift) m.max_drift = drift;
+    if (m.steps > 100 && drift > m.tolerance * m.scale) {
+      m.status = kEnergyDrift;
+      m.fail_step = m.steps;
+      m.fail_time = time;
+      m.fail_drift = drift;
+      m.fail_scale = m.scale;
+      return;
+    }
+  }
+  m.work += sums[kWorkPrev] + sums[kWorkNext];
+  m.damping += sums[kDampPrev] + sums[kDampNext];
+  ++m.steps;
+}
+
+/// After a sampling node pass at t^n: the record for output; the first one fixes total0.
+HS_HD void monitor_sample(EnergyMonitor& m, const double* sums, double time) {
+  m.record.time = time;
+  m.record.kinetic = sums[kKinetic];
+  m.record.internal = m.internal;
+  m.record.external_work = m.work + sums[kWorkPrev];
+  m.record.damping_work = m.damping + sums[kDampPrev];
+  if (!m.have_total0) {
+    m.total0 = m.record.total();
+    m.have_total0 = 1;
+  }
+}
+
+}  // namespace halfstep

@@ -1,0 +1,108 @@
+// One analysis step's loads, prescribed motions, pressures and held dofs as flat tables
+// that every backend evaluates itself at each increment (the CUDA backend on the GPU), so
+// the time loop hands over only the increment's times.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/host_device.hpp"
+#include "model/amplitude.hpp"
+#include "solver/shell_system.hpp"
+#include "solver/step_loads.hpp"
+
+namespace halfstep {
+
+/// Host tables of a step (CSR: entries of special node i are [ptr[i], ptr[i+1])).
+struct StepDrive {
+  std::vector<std::uint8_t> held;  ///< per node: bits 0-2 translations constrained, bits 3-4 triad rotations held
+  std::vector<int> special;        ///< per node: index of its entries, or -1
+  int num_special = 0;
+  double period = 0;
+  // Named amplitudes (slots 2..): points [amp_ptr[i], amp_ptr[i+1]); slot 0 = 1, slot 1 = ramp.
+  std::vector<int> amp_ptr, amp_smooth;
+  std::vector<double> amp_time, amp_value;
+  // Concentrated loads per special node: global dof 0..5, amplitude slot, magnitude.
+  std::vector<int> load_ptr, load_dof, load_amp;
+  std::vector<double> load_value;
+  // Prescribed translations per special node (last entry for a dof wins).
+  std::vector<int> motion_ptr, motion_dof, motion_amp;
+  std::vector<double> motion_value;
+  std::vector<std::uint8_t> motion_velocity;
+  // Pressures per element (empty when the step has none).
+  std::vector<int> pressure_ptr, pressure_amp;
+  std::vector<double> pressure_value;
+
+  bool has_pressure() const { return !pressure_ptr.empty(); }
+};
+
+/// The same tables as raw pointers (host or device memory).
+struct DriveView {
+  const std::uint8_t* held;
+  const int* special;
+  double period;
+  int num_named;
+  const int *amp_ptr, *amp_smooth;
+  const double *amp_time, *amp_value;
+  const int *load_ptr, *load_dof, *load_amp;
+  const double* load_value;
+  const int *motion_ptr, *motion_dof, *motion_amp;
+  const double* motion_value;
+  const std::uint8_t* motion_velocity;
+  const int *pressure_ptr, *pressure_amp;  ///< pressure_ptr null: no pressures
+  const double* pressure_value;
+};
+
+/// View of host tables.
+DriveView host_view(const StepDrive& d);
+
+/// Builds the tables of a step; held_rot holds the triad-rotation bits from align_triads.
+StepDrive build_step_drive(const ShellSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot);
+
+/// Value of amplitude slot at step time tau.
+HS_HD double amplitude_slot(const DriveView& d, int slot, double tau) {
+  if (slot == 0) return 1.0;
+  if (slot == 1) return d.period > 0 ? (tau <= 0 ? 0.0 : (tau >= d.period ? 1.0 : tau / d.period)) : 1.0;
+  const int i = slot - 2, b = d.amp_ptr[i];
+  return amplitude_at(d.amp_smooth[i] != 0, d.amp_time + b, d.amp_value + b, d.amp_ptr[i + 1] - b, tau);
+}
+
+/// Loads at tau and imposed motions over the coming interval of special node sp: targets
+/// u^(n+1) at tau + dt_next for displacements, v^(n+1/2) at tau + dt_next/2 for velocities.
+template <class T>
+struct NodeDriveValues {
+  T load[6];
+  T motion[3];
+  std::uint8_t moving = 0, by_velocity = 0;
+};
+
+template <class T>
+HS_HD NodeDriveValues<T> evaluate_node_drive(const DriveView& d, int sp, double tau, double dt_next) {
+  NodeDriveValues<T> r;
+  double load[6] = {0, 0, 0, 0, 0, 0};
+  for (int i = d.load_ptr[sp]; i < d.load_ptr[sp + 1]; ++i)
+    load[d.load_dof[i]] += d.load_value[i] * amplitude_slot(d, d.load_amp[i], tau);
+  for (int k = 0; k < 6; ++k) r.load[k] = T(load[k]);
+  for (int k = 0; k < 3; ++k) r.motion[k] = T(0);
+  for (int i = d.motion_ptr[sp]; i < d.motion_ptr[sp + 1]; ++i) {
+    const int dof = d.motion_dof[i];
+    const bool vel = d.motion_velocity[i] != 0;
+    r.moving |= static_cast<std::uint8_t>(1u << dof);
+    if (vel) r.by_velocity |= static_cast<std::uint8_t>(1u << dof);
+    else r.by_velocity &= static_cast<std::uint8_t>(~(1u << dof));
+    if (dt_next > 0)
+      r.motion[dof] = T(d.motion_value[i] * amplitude_slot(d, d.motion_amp[i], vel ? tau + 0.5 * dt_next : tau + dt_next));
+  }
+  return r;
+}
+
+/// Pressure on element e at step time tau (0 when the step has none).
+HS_HD double evaluate_pressure(const DriveView& d, int e, double tau) {
+  if (!d.pressure_ptr) return 0.0;
+  double p = 0;
+  for (int i = d.pressure_ptr[e]; i < d.pressure_ptr[e + 1]; ++i)
+    p += d.pressure_value[i] * amplitude_slot(d, d.pressure_amp[i], tau);
+  return p;
+}
+
+}  // namespace halfstep
