@@ -250,6 +250,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     st.half_dt_prev = h_prev;
   }
   out.finish();
+  sum.backend_description = hw.description();  // now with the tuned block sizes
   if (tty) std::fprintf(stderr, "\r%70s\r", "");
   sum.energy_error = mon.scale > 0 ? mon.max_drift / mon.scale : 0.0;
   sum.frames = writer.frames_written();

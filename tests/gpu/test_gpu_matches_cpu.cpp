@@ -8,6 +8,8 @@
 #include <string>
 #include <tuple>
 
+#include <unistd.h>
+
 #include "../integration/run_util.hpp"
 #include "backends/backend.hpp"
 
@@ -18,6 +20,7 @@ struct GpuDeck {
   const char* name;
   const char* generator_args;  ///< examples/generate_deck.py arguments, or a deck path under the source tree
   const char* history_set;
+  double single_tolerance = 1e-3;  ///< FP32 limit for this deck (see the hemisphere below)
 };
 
 struct GpuVariant {
@@ -38,7 +41,8 @@ const Csv& cpu_history(const GpuDeck& d) {
   static std::map<std::string, Csv> cache;
   auto it = cache.find(d.name);
   if (it != cache.end()) return it->second;
-  const std::string dir = scratch_dir(std::string("gpu_cpu_") + d.name);
+  // Named per process so that parallel ctest runs do not delete each other's reference.
+  const std::string dir = scratch_dir(std::string("gpu_cpu_") + d.name + "_" + std::to_string(getpid()));
   const std::string deck = deck_for(d, dir);
   std::string out;
   EXPECT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu", &out), 0) << out;
@@ -73,7 +77,8 @@ TEST_P(GpuMatchesCpu, DisplacementHistoriesAgree) {
     const int k = a.col(name);
     double diff = 0;
     for (std::size_t i = 0; i < a.rows.size(); ++i) diff = std::max(diff, std::fabs(a.rows[i][k] - b.rows[i][k]));
-    EXPECT_LE(diff / scale, v.tolerance) << name << ": max difference " << diff << " of " << scale;
+    const double tolerance = std::string(v.precision) == "single" ? std::max(v.tolerance, d.single_tolerance) : v.tolerance;
+    EXPECT_LE(diff / scale, tolerance) << name << ": max difference " << diff << " of " << scale;
     RecordProperty(std::string("rel_diff_") + name, std::to_string(diff / scale));
   }
 }
@@ -86,7 +91,9 @@ const GpuDeck kDecks[] = {
     {"circular", "circular-plate --time 2e-4", "CENTER"},
     {"clamped", "clamped-plate --time 0.02", "TIP"},
     {"pinched", "pinched-cylinder --n 16 --time 0.2", "LOADTOP"},
-    {"hemisphere", "pinched-hemisphere --n 8 --time 1 --load-factor 1e-3", "A"},
+    // At load factor 1e-3 the rotations (~4e-6) are within 100 ulp of the FP32 unit directors
+    // the state stores, so FP32 carries ~3 % error here (measured 2.8e-2; docs/performance.md).
+    {"hemisphere", "pinched-hemisphere --n 8 --time 1 --load-factor 1e-3", "A", 5e-2},
     {"vibration", "cantilever-vibration --nu 0", "TIP"},
     {"hole", "examples/plate_with_hole.inp", "TIPMID"},
     {"two_steps", "tests/gpu/decks/two_steps.inp", "TIP"},
