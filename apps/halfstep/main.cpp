@@ -23,6 +23,7 @@ const char* kUsageText =
     "usage:\n"
     "  halfstep run DECK -o OUTDIR [--backend auto|cpu|cuda] [--threads N] [--dt-scale F]\n"
     "               [--gpu-scheme S] [--precision double|single] [--gpu-block N]\n"
+    "               [--gpu-reference stored|recompute]\n"
     "               [--energy-tolerance F] [--quiet]\n"
     "  halfstep check DECK [--dt-scale F]\n"
     "  halfstep --version\n"
@@ -36,10 +37,12 @@ const char* kUsageText =
     "  -o, --output DIR        output directory (created if missing)\n"
     "  --backend B             auto (default: the GPU when one is present), cpu or cuda\n"
     "  --threads N             OpenMP threads of the CPU backend (default: all cores)\n"
-    "  --gpu-scheme S          GPU scheme: auto (default: the fastest measured), atomic, gather,\n"
+    "  --gpu-scheme S          GPU scheme: auto (default: gather, the fastest measured), atomic, gather,\n"
     "                          colored (seed 000 sec. 3.1) or element-local (seed 000 sec. 3.2)\n"
     "  --precision P           double (default) or single (FP32 storage and arithmetic, GPU only)\n"
     "  --gpu-block N           fixed CUDA block size; default: tuned at start-up\n"
+    "  --gpu-reference R       recompute (default) or stored: per-element MITC4 constants kept in\n"
+    "                          GPU memory (+192 B/element in FP64) instead of recomputed each step\n"
     "  --dt-scale F            safety factor on the stable increment estimate (default 0.9)\n"
     "  --energy-tolerance F    stop when the energy balance error exceeds F (default 0.05)\n"
     "  --quiet                 no progress line\n";
@@ -97,6 +100,10 @@ Args parse(int argc, char** argv) {
       const std::string p = value();
       if (p != "double" && p != "single") usage_error("--precision must be double or single, got '" + p + "'");
       a.run.backend_options.single = p == "single";
+    } else if (s == "--gpu-reference") {
+      const std::string r = value();
+      if (r != "stored" && r != "recompute") usage_error("--gpu-reference must be stored or recompute, got '" + r + "'");
+      a.run.backend_options.stored_reference = r == "stored";
     } else if (s == "--gpu-block") {
       const double b = parse_number(s, value());
       if (b != static_cast<int>(b) || static_cast<int>(b) % 32 != 0 || b > 1024)

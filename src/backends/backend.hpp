@@ -59,6 +59,7 @@ struct BackendOptions {
   bool single = false;                    ///< FP32 storage and arithmetic (GPU only)
   bool autotune = true;                   ///< time block sizes at start-up (GPU)
   int block = 128;                        ///< block size when not tuning (GPU)
+  bool stored_reference = false;          ///< keep Mitc4Ref per element (192 B FP64) instead of recomputing it
   double energy_tolerance = 0.05;         ///< energy balance limit (see EnergyMonitor)
 };
 

@@ -40,42 +40,30 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
     const int e = elements ? elements[i] : i;
     int c[4];
     const Mitc4Nodes<T> nodes = load_element_nodes(m, s, e, c);
-    Vec3<T> t1[4];
-    for (int k = 0; k < 4; ++k) t1[k] = {s.t1x[c[k]], s.t1y[c[k]], s.t1z[c[k]]};
-    T gen[4][5];
-    Vec3<T> fp[4];
-    bool has_p = false;
-    const T energy = element_forces(m, d, tau, e, nodes, t1, gen, fp, has_p);
+    auto t1_of = [&](int k) { return Vec3<T>{s.t1x[c[k]], s.t1y[c[k]], s.t1z[c[k]]}; };
+    const T energy = emit_internal_forces(m, e, nodes, t1_of, [&](int k, const T* gen) {
+      if (S == Sink::Slots) {
+        for (int j = 0; j < 5; ++j) sf.force[20 * e + 5 * k + j] = gen[j];
+      } else {
+        for (int j = 0; j < 5; ++j) {
+          if (S == Sink::Atomic) atomicAdd(nf.fi[j] + c[k], gen[j]);
+          else nf.fi[j][c[k]] += gen[j];
+        }
+      }
+    });
     elem_energy[e] = energy;
     w[0] = energy;
-    if (S == Sink::Slots) {
-      T* out = sf.force + 20 * e;
-      for (int k = 0; k < 4; ++k)
-        for (int j = 0; j < 5; ++j) out[5 * k + j] = gen[k][j];
-      if (sf.pressure) {
-        T* p = sf.pressure + 12 * e;
-        for (int k = 0; k < 4; ++k) {
-          p[3 * k] = fp[k].x;
-          p[3 * k + 1] = fp[k].y;
-          p[3 * k + 2] = fp[k].z;
-        }
-      }
-    } else {
-      for (int k = 0; k < 4; ++k) {
-        const int n = c[k];
-        for (int j = 0; j < 5; ++j) {
-          if (S == Sink::Atomic) atomicAdd(nf.fi[j] + n, gen[k][j]);
-          else nf.fi[j][n] += gen[k][j];
-        }
-        if (has_p) {
-          const T v[3] = {fp[k].x, fp[k].y, fp[k].z};
+    if (d.pressure_ptr)
+      emit_pressure_forces(d, tau, e, nodes, [&](int k, const T* fp) {
+        if (S == Sink::Slots) {
+          for (int j = 0; j < 3; ++j) sf.pressure[12 * e + 3 * k + j] = fp[j];
+        } else if (fp[0] != T(0) || fp[1] != T(0) || fp[2] != T(0)) {
           for (int j = 0; j < 3; ++j) {
-            if (S == Sink::Atomic) atomicAdd(nf.fp[j] + n, v[j]);
-            else nf.fp[j][n] += v[j];
+            if (S == Sink::Atomic) atomicAdd(nf.fp[j] + c[k], fp[j]);
+            else nf.fp[j][c[k]] += fp[j];
           }
         }
-      }
-    }
+      });
   }
   if (grid_sum(w, run.element_sums)) {
     if (finish) {

@@ -120,7 +120,7 @@ template <class T>
 class CudaBackend final : public Backend {
  public:
   CudaBackend(const ShellSystem& sys, const BackendOptions& opt)
-      : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Atomic : opt.scheme) {
+      : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.scheme) {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     cudaDeviceProp prop{};
     int dev = 0;
@@ -157,8 +157,9 @@ class CudaBackend final : public Backend {
       slot_ptr_.assign(sys.node_slot_ptr);
       slots_.assign(sys.node_slots);
     }
-    if (local) {
-      // The seed's scheme keeps per-element constants; the others recompute them (fewer bytes).
+    if (local || opt.stored_reference) {
+      // The seed's scheme keeps per-element constants; the others recompute them unless told
+      // (--gpu-reference stored): 24 reals per element against ~600 FLOP.
       std::vector<Mitc4Ref<T>> ref(ne);
       for (int e = 0; e < ne; ++e)
         for (int g = 0; g < 4; ++g) {
@@ -210,7 +211,8 @@ class CudaBackend final : public Backend {
   int threads() const override { return 1; }
   std::string description() const override {
     return "CUDA on " + device_name_ + ", " + (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
-           " scheme, blocks " + std::to_string(block_element_) + "/" + std::to_string(block_node_) +
+           " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
+           ", blocks " + std::to_string(block_element_) + "/" + std::to_string(block_node_) +
            (tuned_ ? " (tuned)" : "");
   }
   double device_bytes() const override {

@@ -120,22 +120,17 @@ __global__ void element_local_kernel(MeshView<T> m, NodeStateView<T> ss, SignedM
         t1[k] = {ss.t1x[slot], ss.t1y[slot], ss.t1z[slot]};
       }
     }
-    T gen[4][5];
-    Vec3<T> fp[4];
-    bool has_p = false;
-    const T energy = element_forces(m, d, tau, e, nodes, t1, gen, fp, has_p);
+    T* out = write.force + 20 * e;
+    const T energy = emit_internal_forces(m, e, nodes, [&](int k) { return t1[k]; }, [&](int k, const T* gen) {
+      for (int j = 0; j < 5; ++j) out[5 * k + j] = gen[j];
+    });
     elem_energy[e] = energy;
     acc[kNumNodeSums] = energy;
-    T* out = write.force + 20 * e;
-    for (int k = 0; k < 4; ++k)
-      for (int j = 0; j < 5; ++j) out[5 * k + j] = gen[k][j];
     if (write.pressure) {
       T* p = write.pressure + 12 * e;
-      for (int k = 0; k < 4; ++k) {
-        p[3 * k] = fp[k].x;
-        p[3 * k + 1] = fp[k].y;
-        p[3 * k + 2] = fp[k].z;
-      }
+      emit_pressure_forces(d, tau, e, nodes, [&](int k, const T* fp) {
+        for (int j = 0; j < 3; ++j) p[3 * k + j] = fp[j];
+      });
     }
   }
   if (grid_sum(acc, run.node_sums)) {

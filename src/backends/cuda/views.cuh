@@ -62,30 +62,42 @@ __device__ inline Mitc4Ref<T> element_reference(const MeshView<T>& m, int e, con
   return r;
 }
 
-/// Internal and pressure forces of one element at the given nodes; energy returned.
-template <class T>
-__device__ inline T element_forces(const MeshView<T>& m, const DriveView& d, double tau, int e,
-                                   const Mitc4Nodes<T>& nodes, const Vec3<T> t1[4], T gen[4][5], Vec3<T> fp[4],
-                                   bool& has_pressure) {
+/// Internal forces of element e at the given nodes, handed corner by corner to
+/// emit(k, gen[5]) as soon as they exist; t1_of(k) gives corner k's triad vector, read only
+/// then. Both keep registers free: this kernel is register-bound in FP64.
+/// Returns the strain energy.
+template <class T, class T1, class Emit>
+__device__ inline T emit_internal_forces(const MeshView<T>& m, int e, const Mitc4Nodes<T>& nodes, T1&& t1_of,
+                                         Emit&& emit) {
   const int sec = m.section[e];
   const T a = m.thickness[sec];
   const Mitc4Ref<T> ref = element_reference(m, e, nodes, a);
   Vec3<T> f[4], gv[4];
   const T energy = mitc4_internal_force(ref, nodes, a, m.elastic[sec], f, gv);
-  for (int k = 0; k < 4; ++k) mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], t1[k], gen[k]);
-  has_pressure = false;
-  if (d.pressure_ptr) {
-    const T p = T(evaluate_pressure(d, e, tau));
-    if (p != T(0)) {
-      Vec3<T> x[4];
-      for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
-      mitc4_pressure_force(x, p, fp);
-      has_pressure = true;
-    } else {
-      for (int k = 0; k < 4; ++k) fp[k] = {T(0), T(0), T(0)};
-    }
+  for (int k = 0; k < 4; ++k) {
+    T gen[5];
+    mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], t1_of(k), gen);
+    emit(k, gen);
   }
   return energy;
+}
+
+/// Pressure forces of element e at step time tau, handed to emit(k, fp[3]) per corner (zeros
+/// when the pressure is 0). Only called when the step has pressures.
+template <class T, class Emit>
+__device__ inline void emit_pressure_forces(const DriveView& d, double tau, int e, const Mitc4Nodes<T>& nodes,
+                                            Emit&& emit) {
+  const T p = T(evaluate_pressure(d, e, tau));
+  Vec3<T> fp[4] = {};
+  if (p != T(0)) {
+    Vec3<T> x[4];
+    for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
+    mitc4_pressure_force(x, p, fp);
+  }
+  for (int k = 0; k < 4; ++k) {
+    const T v[3] = {fp[k].x, fp[k].y, fp[k].z};
+    emit(k, v);
+  }
 }
 
 /// What a node pass does besides integrating.
