@@ -20,6 +20,7 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o.add("element_steps_per_second", s.element_steps_per_second);
   o.add("backend", s.backend);
   o.add("precision", s.precision);
+  o.add("backend_description", s.backend_description);
   o.add("device_bytes_per_element", s.device_bytes_per_element);
   o.add("threads", s.threads);
   o.add("frames", s.frames);
