@@ -87,15 +87,7 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
     T fi[5] = {T(0), T(0), T(0), T(0), T(0)};
     T fp[3] = {T(0), T(0), T(0)};
     if (S == Sink::Slots) {
-      for (int i = m.slot_ptr[n]; i < m.slot_ptr[n + 1]; ++i) {
-        const int slot = m.slots[i];
-        const T* f = sf.force + 5 * slot;
-        for (int j = 0; j < 5; ++j) fi[j] += f[j];
-        if (sf.pressure) {
-          const T* p = sf.pressure + 3 * slot;
-          for (int j = 0; j < 3; ++j) fp[j] += p[j];
-        }
-      }
+      gather_forces(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
     } else {
       const bool clear = mode == NodeMode::Commit;
       for (int j = 0; j < 5; ++j) {

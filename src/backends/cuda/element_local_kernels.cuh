@@ -17,13 +17,6 @@ struct SignedMasses {
   T* m[5];
 };
 
-/// Element force buffers of one time level.
-template <class T>
-struct ForceLevel {
-  T* force;     ///< 20 per element
-  T* pressure;  ///< 12 per element, or null
-};
-
 /// One integrated copy of node n held in slot: reads the state of the slot, updates it
 /// (when commit), and returns the update. fi, fp: the node's gathered forces.
 template <class T>
@@ -63,22 +56,6 @@ __device__ inline NodeUpdateResult<T> integrate_slot(const MeshView<T>& m, const
   dir = {dx, dy, dz};
   t1 = {tx, ty, tz};
   return r;
-}
-
-/// Node n's forces gathered from an element force level (CSR order, as the CPU sums them).
-template <class T>
-__device__ inline void gather_forces(const MeshView<T>& m, ForceLevel<T> lv, int n, T fi[5], T fp[3]) {
-  for (int j = 0; j < 5; ++j) fi[j] = T(0);
-  for (int j = 0; j < 3; ++j) fp[j] = T(0);
-  for (int i = m.slot_ptr[n]; i < m.slot_ptr[n + 1]; ++i) {
-    const int slot = m.slots[i];
-    const T* f = lv.force + 5 * slot;
-    for (int j = 0; j < 5; ++j) fi[j] += f[j];
-    if (lv.pressure) {
-      const T* p = lv.pressure + 3 * slot;
-      for (int j = 0; j < 3; ++j) fp[j] += p[j];
-    }
-  }
 }
 
 /// The single kernel of a time step (integrate = true): node copies to t^(n+1), then element

@@ -100,6 +100,29 @@ __device__ inline void emit_pressure_forces(const DriveView& d, double tau, int 
   }
 }
 
+/// Element force buffers of one time level.
+template <class T>
+struct ForceLevel {
+  T* force;     ///< 20 per element
+  T* pressure;  ///< 12 per element, or null
+};
+
+/// Node n's forces gathered from an element force level (CSR order, as the CPU sums them).
+template <class T>
+__device__ inline void gather_forces(const MeshView<T>& m, ForceLevel<T> lv, int n, T fi[5], T fp[3]) {
+  for (int j = 0; j < 5; ++j) fi[j] = T(0);
+  for (int j = 0; j < 3; ++j) fp[j] = T(0);
+  for (int i = m.slot_ptr[n]; i < m.slot_ptr[n + 1]; ++i) {
+    const int slot = m.slots[i];
+    const T* f = lv.force + 5 * slot;
+    for (int j = 0; j < 5; ++j) fi[j] += f[j];
+    if (lv.pressure) {
+      const T* p = lv.pressure + 3 * slot;
+      for (int j = 0; j < 3; ++j) fp[j] += p[j];
+    }
+  }
+}
+
 /// What a node pass does besides integrating.
 enum class NodeMode { Commit, Sample, Probe };
 
