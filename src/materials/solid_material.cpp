@@ -1,0 +1,77 @@
+#include "materials/solid_material.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace halfstep {
+
+namespace {
+
+/// Leading principal minors of a symmetric 3x3 matrix all positive.
+bool positive_definite(const Mat3<double>& a) {
+  return a(0, 0) > 0 && a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0) > 0 && determinant(a) > 0;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+SolidMaterial<double> svk_isotropic(double youngs, double poisson, double density) {
+  if (!(youngs > 0)) throw std::invalid_argument("Young's modulus must be positive, got " + num(youngs));
+  if (!(poisson > -1 && poisson < 0.5))
+    throw std::invalid_argument("Poisson's ratio must lie in (-1, 0.5) for a solid, got " + num(poisson));
+  SolidMaterial<double> m;
+  m.model = kSvkIsotropic;
+  m.density = density;
+  m.lambda = youngs * poisson / ((1 + poisson) * (1 - 2 * poisson));
+  m.mu = youngs / (2 * (1 + poisson));
+  return m;
+}
+
+SolidMaterial<double> neo_hookean(double c10, double d1, double density) {
+  if (!(c10 > 0)) throw std::invalid_argument("NEO HOOKE C10 must be positive, got " + num(c10));
+  if (!(d1 > 0))
+    throw std::invalid_argument("NEO HOOKE D1 must be positive (an explicit solver needs a compressible material), got " +
+                                num(d1));
+  SolidMaterial<double> m;
+  m.model = kNeoHookean;
+  m.density = density;
+  m.c10 = c10;
+  m.d1 = d1;
+  return m;
+}
+
+SolidMaterial<double> orthotropic_engineering(const double c[9], double density, const Mat3<double>& axes) {
+  const double e1 = c[0], e2 = c[1], e3 = c[2], n12 = c[3], n13 = c[4], n23 = c[5];
+  for (int i : {0, 1, 2, 6, 7, 8})
+    if (!(c[i] > 0))
+      throw std::invalid_argument("engineering constant " + std::to_string(i + 1) + " (a modulus) must be positive, got " +
+                                  num(c[i]));
+  // Compliance of the normal components; nu_ji / E_j = nu_ij / E_i keeps it symmetric.
+  Mat3<double> s{{1 / e1, -n12 / e1, -n13 / e1, -n12 / e1, 1 / e2, -n23 / e2, -n13 / e1, -n23 / e2, 1 / e3}};
+  if (!positive_definite(s))
+    throw std::invalid_argument("the engineering constants give a compliance that is not positive definite "
+                                "(check the Poisson's ratios against the moduli)");
+  const Mat3<double> d = inverse(s);
+  const double stiff[9] = {d(0, 0), d(0, 1), d(1, 1), d(0, 2), d(1, 2), d(2, 2), c[6], c[7], c[8]};
+  return orthotropic_stiffness(stiff, density, axes);
+}
+
+SolidMaterial<double> orthotropic_stiffness(const double d[9], double density, const Mat3<double>& axes) {
+  const Mat3<double> normal{{d[0], d[1], d[3], d[1], d[2], d[4], d[3], d[4], d[5]}};
+  if (!positive_definite(normal) || !(d[6] > 0) || !(d[7] > 0) || !(d[8] > 0))
+    throw std::invalid_argument("the orthotropic stiffness is not positive definite");
+  SolidMaterial<double> m;
+  m.model = kSvkOrthotropic;
+  m.density = density;
+  for (int i = 0; i < 9; ++i) m.d[i] = d[i];
+  m.axes = axes;
+  return m;
+}
+
+}  // namespace halfstep

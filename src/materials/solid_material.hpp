@@ -1,0 +1,145 @@
+// Hyperelastic solid materials in total Lagrangian form, as host/device functions: given the
+// deformation gradient F, the second Piola-Kirchhoff stress S and the strain energy per unit
+// reference volume. Every model is a function of C = F^T F only, so rigid rotations give the
+// same S and energy (objectivity) and the element forces are the gradient of the energy.
+//   svk-isotropic    St. Venant-Kirchhoff: S = lambda tr(E) I + 2 mu E, E = (C - I)/2
+//                    (*ELASTIC; exact under finite rotations, small strains)
+//   svk-orthotropic  the same with an orthotropic stiffness in material axes
+//                    (*ELASTIC, TYPE=ENGINEERING CONSTANTS or ORTHOTROPIC, with *ORIENTATION)
+//   neo-hookean      compressible Neo-Hookean of Abaqus: W = C10 (I1bar - 3) + (J - 1)^2 / D1
+//                    (*HYPERELASTIC, NEO HOOKE)
+#pragma once
+
+#include <cmath>
+
+#include "core/host_device.hpp"
+#include "core/mat3.hpp"
+
+namespace halfstep {
+
+/// Which constitutive law a SolidMaterial holds.
+enum SolidModel : int { kSvkIsotropic = 0, kSvkOrthotropic = 1, kNeoHookean = 2 };
+
+/// Constants of one solid material (plain data, copied to the GPU as is).
+template <class T>
+struct SolidMaterial {
+  int model = kSvkIsotropic;
+  T density = T(0);
+  T lambda = T(0), mu = T(0);  ///< Lame constants (svk-isotropic)
+  T c10 = T(0), d1 = T(0);     ///< Neo-Hookean constants (Abaqus)
+  /// Orthotropic stiffness in material axes, Abaqus order D1111, D1122, D2222, D1133, D2233,
+  /// D3333, D1212, D1313, D2323 (shear terms act on engineering shear strains).
+  T d[9] = {};
+  /// Material axes: row i is material direction i in global reference components.
+  Mat3<T> axes = {{T(1), T(0), T(0), T(0), T(1), T(0), T(0), T(0), T(1)}};
+};
+
+/// Second Piola-Kirchhoff stress and strain energy density of a deformation.
+template <class T>
+struct SolidStress {
+  Mat3<T> S;
+  T energy;
+};
+
+/// Green-Lagrange strain (F^T F - I) / 2.
+template <class T>
+HS_HD Mat3<T> green_strain(const Mat3<T>& F) {
+  return T(0.5) * (transpose(F) * F - scaled_identity(T(1)));
+}
+
+namespace solid_detail {
+
+/// Orthotropic St. Venant-Kirchhoff: strain rotated to material axes, Voigt product, back.
+template <class T>
+HS_HD SolidStress<T> svk_orthotropic(const SolidMaterial<T>& m, const Mat3<T>& E) {
+  const Mat3<T>& A = m.axes;
+  const Mat3<T> e = A * E * transpose(A);
+  const T* d = m.d;
+  Mat3<T> s;
+  s(0, 0) = d[0] * e(0, 0) + d[1] * e(1, 1) + d[3] * e(2, 2);
+  s(1, 1) = d[1] * e(0, 0) + d[2] * e(1, 1) + d[4] * e(2, 2);
+  s(2, 2) = d[3] * e(0, 0) + d[4] * e(1, 1) + d[5] * e(2, 2);
+  s(0, 1) = s(1, 0) = d[6] * T(2) * e(0, 1);
+  s(0, 2) = s(2, 0) = d[7] * T(2) * e(0, 2);
+  s(1, 2) = s(2, 1) = d[8] * T(2) * e(1, 2);
+  return {transpose(A) * s * A, T(0.5) * ddot(s, e)};
+}
+
+/// Compressible Neo-Hookean (Abaqus): Cauchy stress 2 C10 / J dev(Bbar) + 2 / D1 (J - 1) I,
+/// pulled back to S = J F^-1 sigma F^-T. Returns NaN for J <= 0 (an inverted element).
+template <class T>
+HS_HD SolidStress<T> neo_hookean(const SolidMaterial<T>& m, const Mat3<T>& F) {
+  const T J = determinant(F);
+  if (!(J > T(0))) {
+    const T nan = T(0) / T(0);
+    return {scaled_identity(nan), nan};
+  }
+  const T jm23 = T(1) / std::cbrt(J * J);
+  const Mat3<T> b = jm23 * (F * transpose(F));  // Bbar
+  const T i1 = trace(b);
+  const Mat3<T> dev = b - scaled_identity(i1 / T(3));
+  const Mat3<T> sigma = (T(2) * m.c10 / J) * dev + scaled_identity(T(2) / m.d1 * (J - T(1)));
+  const Mat3<T> Fi = inverse(F);
+  return {J * (Fi * sigma * transpose(Fi)), m.c10 * (i1 - T(3)) + (J - T(1)) * (J - T(1)) / m.d1};
+}
+
+}  // namespace solid_detail
+
+/// S and the energy density of material m at deformation gradient F.
+template <class T>
+HS_HD SolidStress<T> solid_stress(const SolidMaterial<T>& m, const Mat3<T>& F) {
+  if (m.model == kNeoHookean) return solid_detail::neo_hookean(m, F);
+  const Mat3<T> E = green_strain(F);
+  if (m.model == kSvkOrthotropic) return solid_detail::svk_orthotropic(m, E);
+  const T tr = trace(E);
+  return {scaled_identity(m.lambda * tr) + (T(2) * m.mu) * E, T(0.5) * m.lambda * tr * tr + m.mu * ddot(E, E)};
+}
+
+/// Largest small-strain P-wave modulus (for the stable increment: c = sqrt(M / density)).
+/// Orthotropic: a Gershgorin bound on the normal-stiffness block, never below the true value.
+template <class T>
+HS_HD T p_wave_modulus(const SolidMaterial<T>& m) {
+  if (m.model == kSvkIsotropic) return m.lambda + T(2) * m.mu;
+  if (m.model == kNeoHookean) return T(2) / m.d1 + T(4) / T(3) * (T(2) * m.c10);  // K + 4/3 mu, mu = 2 C10
+  const T* d = m.d;
+  const T r1 = std::fabs(d[0]) + std::fabs(d[1]) + std::fabs(d[3]);
+  const T r2 = std::fabs(d[1]) + std::fabs(d[2]) + std::fabs(d[4]);
+  const T r3 = std::fabs(d[3]) + std::fabs(d[4]) + std::fabs(d[5]);
+  const T r = r1 > r2 ? r1 : r2;
+  return r > r3 ? r : r3;
+}
+
+/// Isotropic St. Venant-Kirchhoff from Young's modulus and Poisson's ratio. Throws
+/// std::invalid_argument (message for the user) unless E > 0 and -1 < nu < 0.5.
+SolidMaterial<double> svk_isotropic(double youngs, double poisson, double density);
+
+/// Abaqus Neo-Hookean; throws std::invalid_argument unless C10 > 0 and D1 > 0.
+SolidMaterial<double> neo_hookean(double c10, double d1, double density);
+
+/// Orthotropic from engineering constants E1, E2, E3, nu12, nu13, nu23, G12, G13, G23 (Abaqus
+/// *ELASTIC, TYPE=ENGINEERING CONSTANTS order). Throws std::invalid_argument unless the
+/// compliance is positive definite.
+SolidMaterial<double> orthotropic_engineering(const double c[9], double density, const Mat3<double>& axes);
+
+/// Orthotropic from stiffness components D1111, D1122, D2222, D1133, D2233, D3333, D1212,
+/// D1313, D2323 (Abaqus TYPE=ORTHOTROPIC order). Throws unless the stiffness is positive definite.
+SolidMaterial<double> orthotropic_stiffness(const double d[9], double density, const Mat3<double>& axes);
+
+/// The same material in another precision.
+template <class T>
+SolidMaterial<T> convert_material(const SolidMaterial<double>& m) {
+  SolidMaterial<T> r;
+  r.model = m.model;
+  r.density = T(m.density);
+  r.lambda = T(m.lambda);
+  r.mu = T(m.mu);
+  r.c10 = T(m.c10);
+  r.d1 = T(m.d1);
+  for (int i = 0; i < 9; ++i) {
+    r.d[i] = T(m.d[i]);
+    r.axes.a[i] = T(m.axes.a[i]);
+  }
+  return r;
+}
+
+}  // namespace halfstep
