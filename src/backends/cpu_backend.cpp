@@ -105,12 +105,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       }
     }
     NodeDriveValues<double> values;
-    NodeDrive<double> drive;
-    const int sp = dv.special[n];
-    if (sp >= 0) {
-      values = evaluate_node_drive<double>(dv, sp, inc.tau, inc.dt_next);
-      drive = {values.load, values.motion, values.moving, values.by_velocity};
-    }
+    const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
     const NodeUpdateResult<double> r = integrate_node(n, fi, fp, dv.held[n], drive, h, commit, view, cv);
     kinetic += r.kinetic;
     wp += r.work_prev;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/host_device.hpp"
+#include "core/mat3.hpp"
 #include "core/vec3.hpp"
 
 namespace halfstep {
@@ -23,6 +24,20 @@ HS_HD Vec3<T> rotate(Vec3<T> theta, Vec3<T> w) {
   }
   const Vec3<T> tw = cross(theta, w);
   return w + s * tw + c * cross(theta, tw);
+}
+
+/// Matrix of the rotation vector theta: column j is rotate(theta, e_j).
+template <class T>
+HS_HD Mat3<T> rotation_matrix(Vec3<T> theta) {
+  const Vec3<T> c[3] = {rotate(theta, Vec3<T>{T(1), T(0), T(0)}), rotate(theta, Vec3<T>{T(0), T(1), T(0)}),
+                        rotate(theta, Vec3<T>{T(0), T(0), T(1)})};
+  Mat3<T> r;
+  for (int j = 0; j < 3; ++j) {
+    r(0, j) = c[j].x;
+    r(1, j) = c[j].y;
+    r(2, j) = c[j].z;
+  }
+  return r;
 }
 
 /// Rotation vector of the rotation taking frame (a1, a2, a3) to frame (b1, b2, b3),

@@ -77,6 +77,37 @@ void DeckParser::finish_output_request() {
   output_first_ = output_current_ = -1;
 }
 
+/// The request a *NODE OUTPUT or *ELEMENT OUTPUT block fills: the current one, or (other_set)
+/// a new request of the same kind and interval, since a request holds a single set.
+OutputRequest& DeckParser::start_output_block(const Keyword& kw, bool other_set) {
+  auto& outs = m_.steps.back().outputs;
+  if (other_set) {
+    const OutputRequest& cur = outs[static_cast<std::size_t>(output_current_)];
+    OutputRequest copy;
+    copy.kind = cur.kind;
+    copy.number_interval = cur.number_interval;
+    copy.time_interval = cur.time_interval;
+    copy.loc = loc(kw.pos);
+    outs.push_back(std::move(copy));
+    output_current_ = static_cast<int>(outs.size()) - 1;
+  }
+  output_target_ = output_current_;
+  output_has_sub_ = true;
+  output_block_has_vars_ = false;
+  return outs[static_cast<std::size_t>(output_current_)];
+}
+
+/// VARIABLE=PRESELECT or ALL adds every variable in all; other values are refused.
+void DeckParser::output_variable_param(const Keyword& kw, const std::string& keyword,
+                                       std::initializer_list<const char*> all, std::vector<std::string>& vars) {
+  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
+  if (var.empty()) return;
+  if (var != "PRESELECT" && var != "ALL")
+    fail(kw.pos, keyword + ", VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
+  for (const char* v : all) add_unique(vars, v);
+  output_block_has_vars_ = true;
+}
+
 void DeckParser::node_output_keyword(const Keyword& kw) {
   require_step(kw);
   if (output_first_ < 0)
@@ -89,27 +120,9 @@ void DeckParser::node_output_keyword(const Keyword& kw) {
   if (cur.kind == OutputRequest::Kind::History && nset.empty())
     fail(kw.pos, "history *NODE OUTPUT needs NSET= (history is written for a set of nodes)");
   // A request holds one node set: a second set under the same *OUTPUT gets its own copy.
-  if (!cur.node_vars.empty() && cur.nset != nset) {
-    OutputRequest copy;
-    copy.kind = cur.kind;
-    copy.number_interval = cur.number_interval;
-    copy.time_interval = cur.time_interval;
-    copy.loc = loc(kw.pos);
-    outs.push_back(std::move(copy));
-    output_current_ = static_cast<int>(outs.size()) - 1;
-  }
-  OutputRequest& target = outs[static_cast<std::size_t>(output_current_)];
+  OutputRequest& target = start_output_block(kw, !cur.node_vars.empty() && cur.nset != nset);
   target.nset = nset;
-  output_target_ = output_current_;
-  output_has_sub_ = true;
-  output_block_has_vars_ = false;
-  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
-  if (!var.empty()) {
-    if (var != "PRESELECT" && var != "ALL")
-      fail(kw.pos, "*NODE OUTPUT, VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
-    for (const char* v : {"U", "V", "RF"}) add_unique(target.node_vars, v);
-    output_block_has_vars_ = true;
-  }
+  output_variable_param(kw, "*NODE OUTPUT", {"U", "V", "RF"}, target.node_vars);
   block_ = Block::NodeOutput;
 }
 
@@ -140,27 +153,9 @@ void DeckParser::element_output_keyword(const Keyword& kw) {
   allow_params(kw, {"ELSET", "VARIABLE", "DIRECTIONS"});
   const std::string elset = kw.find("ELSET") ? key(required_param(kw, "ELSET")) : std::string();
   if (!elset.empty()) check_element_set(elset, kw.pos);
-  if (!cur.element_vars.empty() && cur.elset != elset) {
-    OutputRequest copy;
-    copy.kind = cur.kind;
-    copy.number_interval = cur.number_interval;
-    copy.time_interval = cur.time_interval;
-    copy.loc = loc(kw.pos);
-    outs.push_back(std::move(copy));
-    output_current_ = static_cast<int>(outs.size()) - 1;
-  }
-  OutputRequest& target = outs[static_cast<std::size_t>(output_current_)];
+  OutputRequest& target = start_output_block(kw, !cur.element_vars.empty() && cur.elset != elset);
   target.elset = elset;
-  output_target_ = output_current_;
-  output_has_sub_ = true;
-  output_block_has_vars_ = false;
-  const std::string var = squeeze_upper(param(kw, "VARIABLE"));
-  if (!var.empty()) {
-    if (var != "PRESELECT" && var != "ALL")
-      fail(kw.pos, "*ELEMENT OUTPUT, VARIABLE=" + param(kw, "VARIABLE") + " is not supported (PRESELECT or ALL)");
-    for (const char* v : {"S", "SF", "SM", "E"}) add_unique(target.element_vars, v);
-    output_block_has_vars_ = true;
-  }
+  output_variable_param(kw, "*ELEMENT OUTPUT", {"S", "SF", "SM", "E"}, target.element_vars);
   block_ = Block::ElementOutput;
 }
 

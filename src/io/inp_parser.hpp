@@ -134,6 +134,9 @@ class DeckParser {
   void node_output_data(const Line& line);
   void element_output_keyword(const Keyword& kw);
   void element_output_data(const Line& line);
+  OutputRequest& start_output_block(const Keyword& kw, bool other_set);
+  void output_variable_param(const Keyword& kw, const std::string& keyword,
+                             std::initializer_list<const char*> all, std::vector<std::string>& vars);
   void output_block_end();
   void finish_output_request();
   std::string reference_amplitude(const Keyword& kw);

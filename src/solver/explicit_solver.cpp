@@ -156,7 +156,6 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   sum.threads = hw.threads();
   sum.backend = hw.name();
   sum.precision = hw.precision();
-  sum.backend_description = hw.description();
   sum.device_bytes_per_element = hw.device_bytes() / std::max(1, sys.num_elements);
   sum.stable_increment = sys.stable_dt;
   sum.controlling_element = sys.controlling_element >= 0 ? model.elements.id[sys.controlling_element] : 0;

@@ -8,6 +8,7 @@
 
 #include "core/host_device.hpp"
 #include "model/amplitude.hpp"
+#include "solver/node_integrator.hpp"
 #include "solver/shell_system.hpp"
 #include "solver/step_loads.hpp"
 
@@ -94,6 +95,19 @@ HS_HD NodeDriveValues<T> evaluate_node_drive(const DriveView& d, int sp, double 
       r.motion[dof] = T(d.motion_value[i] * amplitude_slot(d, d.motion_amp[i], vel ? tau + 0.5 * dt_next : tau + dt_next));
   }
   return r;
+}
+
+/// Drive of node n for integrate_node(): loads and motions evaluated into values when the node
+/// is special, empty otherwise. values must outlive the returned drive.
+template <class T>
+HS_HD NodeDrive<T> node_drive(const DriveView& d, int n, double tau, double dt_next, NodeDriveValues<T>& values) {
+  NodeDrive<T> drive;
+  const int sp = d.special[n];
+  if (sp >= 0) {
+    values = evaluate_node_drive<T>(d, sp, tau, dt_next);
+    drive = {values.load, values.motion, values.moving, values.by_velocity};
+  }
+  return drive;
 }
 
 /// Pressure on element e at step time tau (0 when the step has none).

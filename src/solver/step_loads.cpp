@@ -6,13 +6,6 @@
 
 namespace halfstep {
 
-void AmplitudeTable::evaluate(double tau, double period, std::vector<double>& out) const {
-  out.resize(2 + named.size());
-  out[0] = 1.0;
-  out[1] = period > 0 ? std::clamp(tau / period, 0.0, 1.0) : 1.0;
-  for (std::size_t i = 0; i < named.size(); ++i) out[2 + i] = (*named[i])(tau);
-}
-
 namespace {
 
 /// A load or boundary entry as carried between steps.

@@ -12,11 +12,10 @@
 namespace halfstep {
 
 /// Amplitude slots of a step: slot 0 is constant 1 (applied at once), slot 1 ramps linearly
-/// over the step, slots 2.. are the deck's named amplitudes (in step time).
+/// over the step, slots 2.. are the deck's named amplitudes (in step time). Evaluated by
+/// amplitude_slot() (solver/step_drive.hpp) on the host and the GPU.
 struct AmplitudeTable {
   std::vector<const Amplitude*> named;
-  /// Values of every slot at step time tau of a step lasting period.
-  void evaluate(double tau, double period, std::vector<double>& out) const;
 };
 
 /// One step's loads and constraints in kernel-ready form.

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "elements/hex8.hpp"
+#include "elements/rotation.hpp"
 
 namespace halfstep {
 namespace {
@@ -16,21 +17,8 @@ void distorted(Vec3<double> X[8]) {
   for (int a = 0; a < 8; ++a) X[a] = {base[a][0], base[a][1], base[a][2]};
 }
 
-Mat3<double> rotation(Vec3<double> axis, double angle) {
-  const Vec3<double> k = normalized(axis);
-  const double c = std::cos(angle), s = std::sin(angle);
-  const double kv[3] = {k.x, k.y, k.z};
-  Mat3<double> r;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r(i, j) = (i == j ? c : 0.0) + (1 - c) * kv[i] * kv[j];
-  r(0, 1) -= s * k.z;
-  r(0, 2) += s * k.y;
-  r(1, 0) += s * k.z;
-  r(1, 2) -= s * k.x;
-  r(2, 0) -= s * k.y;
-  r(2, 1) += s * k.x;
-  return r;
-}
+/// Rotation by angle about axis.
+Mat3<double> rotation(Vec3<double> axis, double angle) { return rotation_matrix(angle * normalized(axis)); }
 
 const SolidMaterial<double> kSteel = svk_isotropic(210e3, 0.3, 7.8e-9);
 

@@ -24,56 +24,21 @@
 #include "io/result_writer.hpp"
 #include "solver/shell_state.hpp"
 #include "solver/shell_system.hpp"
+#include "io_test_util.hpp"
 
 namespace halfstep {
 namespace {
 
-// A 2 x 1 plate of S4R elements: the smallest complete model.
-const char* kDeck = R"(*NODE, NSET=ALLN
-1, 0, 0, 0
-2, 1, 0, 0
-3, 2, 0, 0
-4, 0, 1, 0
-5, 1, 1, 0
-6, 2, 1, 0
-*ELEMENT, TYPE=S4R, ELSET=PLATE
-1, 1, 2, 5, 4
-2, 2, 3, 6, 5
-*MATERIAL, NAME=STEEL
-*ELASTIC
-210e9, 0.3
-*DENSITY
-7800
-*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL
-0.01
-*STEP
-*DYNAMIC, EXPLICIT
-, 1e-3
-*END STEP
-)";
+using test::kPlateMesh;
+using test::kPlateStep;
+using test::TempDir;
 
-/// A fresh directory under the test temp dir, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = ::testing::TempDir() + "halfstep_async_XXXXXX";
-    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed: " + tmpl);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& str() const { return path_; }
 
- private:
-  std::string path_;
-};
 
 /// Model, system and a result writer in a temp directory.
 struct Fixture {
   TempDir dir;
-  Model model = read_inp_string(kDeck, "mem/async.inp");
+  Model model = read_inp_string((std::string(kPlateMesh) + kPlateStep), "mem/async.inp");
   ShellSystem sys = build_shell_system(model);
   std::string out = dir.str() + "/out";
   ResultWriter writer{model, sys, out, "job"};

@@ -9,63 +9,20 @@
 #include <unistd.h>
 
 #include "io/inp_reader.hpp"
+#include "io_test_util.hpp"
 
 namespace halfstep {
 namespace {
 
+using test::kPlateMesh;
+using test::kPlateStep;
+using test::TempDir;
+
 namespace fs = std::filesystem;
 
-// A 2 x 1 plate of S4R elements with everything a minimal valid deck needs.
-const char* kMesh = R"(*NODE, NSET=ALLN
-1, 0, 0, 0
-2, 1, 0, 0
-3, 2, 0, 0
-4, 0, 1, 0
-5, 1, 1, 0
-6, 2, 1, 0
-*ELEMENT, TYPE=S4R, ELSET=PLATE
-1, 1, 2, 5, 4
-2, 2, 3, 6, 5
-*MATERIAL, NAME=STEEL
-*ELASTIC
-210e9, 0.3
-*DENSITY
-7800
-*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL
-0.01
-)";
-
-const char* kStep = R"(*STEP
-*DYNAMIC, EXPLICIT
-, 1e-3
-*END STEP
-)";
 
 Model read(const std::string& text) { return read_inp_string(text, "mem/test.inp"); }
 
-// A fresh folder under the system temp dir, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("halfstep_inp_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  void write(const std::string& rel, const std::string& text) const {
-    const fs::path p = path_ / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-  }
-
- private:
-  fs::path path_;
-};
 
 std::vector<std::int64_t> ids(const Model& m, const std::vector<int>& nodes) {
   std::vector<std::int64_t> out;
@@ -80,7 +37,7 @@ std::vector<std::int64_t> element_ids(const Model& m, const std::vector<int>& el
 }
 
 TEST(InpReader, MinimalDeck) {
-  const Model m = read(std::string(kMesh) + kStep);
+  const Model m = read(std::string(kPlateMesh) + kPlateStep);
   EXPECT_EQ(m.deck_path, "mem/test.inp");
   ASSERT_EQ(m.nodes.size(), 6);
   ASSERT_EQ(m.elements.size(), 2);
@@ -341,13 +298,13 @@ TEST(InpReader, ElementsMayPrecedeTheirNodes) {
 1
 *SHELL SECTION, ELSET=E, MATERIAL=M
 1
-)" + std::string(kStep);
+)" + std::string(kPlateStep);
   const Model m = read(deck);
   EXPECT_EQ(m.elements.conn, (std::vector<int>{0, 1, 2, 3}));
 }
 
 TEST(InpReader, RepeatedSetsAppendAndStayUnique) {
-  const std::string deck = std::string(kMesh) + R"(*NSET, NSET=A
+  const std::string deck = std::string(kPlateMesh) + R"(*NSET, NSET=A
 3, 1
 *NSET, NSET=B, GENERATE
 1, 6, 1
@@ -357,12 +314,12 @@ TEST(InpReader, RepeatedSetsAppendAndStayUnique) {
 2
 *ELSET, ELSET=ALLE
 ONE, PLATE
-)" + kStep;
+)" + kPlateStep;
   const Model m = read(deck);
   EXPECT_EQ(ids(m, m.nsets.at("A").members), (std::vector<std::int64_t>{3, 1, 2, 4, 5, 6}));
   EXPECT_EQ(element_ids(m, m.elsets.at("ALLE").members), (std::vector<std::int64_t>{2, 1}));
   EXPECT_EQ(ids(m, m.nsets.at("ALLN").members), (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6}));
-  EXPECT_EQ(m.nsets.at("A").loc.line, 18);  // kMesh has 17 lines
+  EXPECT_EQ(m.nsets.at("A").loc.line, 18);  // kPlateMesh has 17 lines
 }
 
 TEST(InpReader, IncludesResolveRelativeToTheIncludingFile) {
@@ -372,7 +329,7 @@ TEST(InpReader, IncludesResolveRelativeToTheIncludingFile) {
             "*NODE\n*INCLUDE, INPUT=nodes.inp\n*ELEMENT, TYPE=S4, ELSET=E\n1, 1, 2, 3, 4\n");
   dir.write("main.inp", "** main deck\n*INCLUDE, INPUT=mesh/mesh.inp\n"
                         "*MATERIAL, NAME=M\n*ELASTIC\n1, 0.2\n*DENSITY\n1\n"
-                        "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n" + std::string(kStep));
+                        "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n" + std::string(kPlateStep));
   const Model m = read_inp((dir.path() / "main.inp").string());
   ASSERT_EQ(m.nodes.size(), 4);
   EXPECT_EQ(m.nodes.loc[2].line, 3);
@@ -399,14 +356,14 @@ TEST(InpReader, ErrorInsideIncludeNamesTheIncludedFile) {
 
 TEST(InpReader, StringDecksIncludeRelativeToTheVirtualPath) {
   TempDir dir;
-  dir.write("step.inp", kStep);
-  const Model m = read_inp_string(std::string(kMesh) + "*INCLUDE, INPUT=step.inp\n",
+  dir.write("step.inp", kPlateStep);
+  const Model m = read_inp_string(std::string(kPlateMesh) + "*INCLUDE, INPUT=step.inp\n",
                                   (dir.path() / "virtual.inp").string());
   EXPECT_EQ(m.steps.size(), 1u);
 }
 
 TEST(InpReader, HarmlessKeywordsWarnOncePerKeyword) {
-  const std::string deck = "*PREPRINT, ECHO=NO\n" + std::string(kMesh) +
+  const std::string deck = "*PREPRINT, ECHO=NO\n" + std::string(kPlateMesh) +
                            "*SECTION CONTROLS, NAME=EC, HOURGLASS=ENHANCED\n1., 1., 1.\n"
                            "*STEP\n*DYNAMIC, EXPLICIT\n, 1\n*BULK VISCOSITY\n0.06, 1.2\n"
                            "*RESTART, WRITE, NUMBER INTERVAL=1\n*MONITOR, DOF=1, NODE=2\n"
@@ -419,7 +376,7 @@ TEST(InpReader, HarmlessKeywordsWarnOncePerKeyword) {
 }
 
 TEST(InpReader, OutputDefaultsAndCopiesPerNodeSet) {
-  const std::string deck = std::string(kMesh) + R"(*NSET, NSET=A
+  const std::string deck = std::string(kPlateMesh) + R"(*NSET, NSET=A
 1
 *NSET, NSET=B
 2
@@ -456,7 +413,7 @@ V
 }
 
 TEST(InpReader, PreselectIsExtendedBySubRequests) {
-  const std::string deck = std::string(kMesh) + R"(*NSET, NSET=TIP
+  const std::string deck = std::string(kPlateMesh) + R"(*NSET, NSET=TIP
 3
 *STEP
 *DYNAMIC, EXPLICIT
@@ -491,14 +448,14 @@ TEST(InpReader, InputParameterReadsDataLinesFromAFile) {
   dir.write("nodes.txt", "1, 0, 0\n2, 1, 0\n3, 1, 1\n4, 0, 1\n");
   dir.write("main.inp", "*NODE, NSET=ALL, INPUT=nodes.txt\n*ELEMENT, TYPE=S4, ELSET=E\n1, 1, 2, 3, 4\n"
                         "*MATERIAL, NAME=M\n*ELASTIC\n1, 0.2\n*DENSITY\n1\n"
-                        "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n" + std::string(kStep));
+                        "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n" + std::string(kPlateStep));
   const Model m = read_inp((dir.path() / "main.inp").string());
   EXPECT_EQ(m.nodes.size(), 4);
   EXPECT_EQ(m.nsets.at("ALL").members.size(), 4u);
 }
 
 TEST(InpReader, ModelBoundariesAreRemovedByOpNewInTheFirstStep) {
-  const std::string deck = std::string(kMesh) + "*BOUNDARY\n1, PINNED\n" +
+  const std::string deck = std::string(kPlateMesh) + "*BOUNDARY\n1, PINNED\n" +
                            "*STEP\n*DYNAMIC, EXPLICIT\n, 1\n*BOUNDARY, OP=NEW\n2, 1\n*END STEP\n";
   const Model m = read(deck);
   ASSERT_EQ(m.steps[0].boundaries.size(), 1u);
@@ -508,13 +465,13 @@ TEST(InpReader, ModelBoundariesAreRemovedByOpNewInTheFirstStep) {
 }
 
 TEST(InpReader, SplitRotatingVelocityAndTotalTimeInOneStep) {
-  const std::string deck = std::string(kMesh) + R"(*INITIAL CONDITIONS, TYPE=ROTATING VELOCITY
+  const std::string deck = std::string(kPlateMesh) + R"(*INITIAL CONDITIONS, TYPE=ROTATING VELOCITY
 ALLN, 5., 1, 0, 0
 1, 0, 1
 3, 10, 0, 0, 0, 0, 1, 0
 *AMPLITUDE, NAME=A, TIME=TOTAL TIME
 0, 0, 1, 1
-)" + kStep;
+)" + kPlateStep;
   const Model m = read(deck);
   ASSERT_EQ(m.initial_rotations.size(), 2u);
   EXPECT_EQ(m.initial_rotations[0].nodes.size(), 6u);
@@ -570,14 +527,14 @@ Plate-1.3, 3, 1.
 }
 
 TEST(InpReader, ExplicitIncrementIsIgnoredWithoutUserControl) {
-  const Model m = read(std::string(kMesh) + "*STEP\n*DYNAMIC, EXPLICIT\n1e-6, 2.\n*END STEP\n");
+  const Model m = read(std::string(kPlateMesh) + "*STEP\n*DYNAMIC, EXPLICIT\n1e-6, 2.\n*END STEP\n");
   EXPECT_FALSE(m.steps[0].fixed_increment);
   EXPECT_DOUBLE_EQ(m.steps[0].time_period, 2.);
 }
 
 TEST(InpReader, StringDeckErrorsNameTheVirtualPath) {
   try {
-    read(std::string(kMesh) + "*STEP\n*DYNAMIC, EXPLICIT\n, abc\n*END STEP\n");
+    read(std::string(kPlateMesh) + "*STEP\n*DYNAMIC, EXPLICIT\n, abc\n*END STEP\n");
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "mem/test.inp:20: error: expected a real number for the time period, got 'abc'");
@@ -596,8 +553,8 @@ TEST(Amplitude, TabularInterpolatesAndHoldsOutsideItsPoints) {
 }
 
 TEST(Amplitude, SmoothStepIsHalfWayAtTheMidpointAndFlatAtTheEnds) {
-  const Model m = read(std::string(kMesh) +
-                       "*AMPLITUDE, NAME=S, DEFINITION=SMOOTH STEP\n0, 0, 2, 1\n" + kStep);
+  const Model m = read(std::string(kPlateMesh) +
+                       "*AMPLITUDE, NAME=S, DEFINITION=SMOOTH STEP\n0, 0, 2, 1\n" + kPlateStep);
   const Amplitude& a = m.amplitudes.at("S");
   EXPECT_DOUBLE_EQ(a(1.0), 0.5);
   EXPECT_DOUBLE_EQ(a(0.0), 0.0);

@@ -27,35 +27,15 @@
 #include "io/csv_writer.hpp"
 #include "io/pvd_writer.hpp"
 #include "io/vtu_writer.hpp"
+#include "io_test_util.hpp"
 
 namespace halfstep {
 namespace {
 
-/// A fresh directory under the test temp dir, removed with its contents at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = ::testing::TempDir() + "halfstep_writers_XXXXXX";
-    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed: " + tmpl);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& str() const { return path_; }
-  /// Names of the files it holds, to check that no temporary file was left behind.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(path_))
-      names.push_back(e.path().filename());
-    return names;
-  }
+using test::kPlateMesh;
+using test::kPlateStep;
+using test::TempDir;
 
- private:
-  std::string path_;
-};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

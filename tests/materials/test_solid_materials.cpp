@@ -6,25 +6,13 @@
 #include <stdexcept>
 
 #include "materials/solid_material.hpp"
+#include "elements/rotation.hpp"
 
 namespace halfstep {
 namespace {
 
-Mat3<double> rotation(Vec3<double> axis, double angle) {
-  const Vec3<double> k = normalized(axis);
-  const double c = std::cos(angle), s = std::sin(angle);
-  Mat3<double> r;
-  const double kv[3] = {k.x, k.y, k.z};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r(i, j) = (i == j ? c : 0.0) + (1 - c) * kv[i] * kv[j];
-  r(0, 1) -= s * k.z;
-  r(0, 2) += s * k.y;
-  r(1, 0) += s * k.z;
-  r(1, 2) -= s * k.x;
-  r(2, 0) -= s * k.y;
-  r(2, 1) += s * k.x;
-  return r;
-}
+/// Rotation by angle about axis.
+Mat3<double> rotation(Vec3<double> axis, double angle) { return rotation_matrix(angle * normalized(axis)); }
 
 /// A general deformation gradient with moderate stretch and shear (det > 0).
 const Mat3<double> kF{{1.12, 0.07, -0.04, -0.05, 0.93, 0.09, 0.03, -0.06, 1.05}};
@@ -93,8 +81,11 @@ TEST(SolidMaterials, NeoHookeanPureDilationIsPressureOnly) {
   const double expected = J / (s * s) * 2 / nh.d1 * (J - 1);
   for (int i = 0; i < 3; ++i) {
     EXPECT_NEAR(r.S(i, i), expected, 1e-12 * expected);
-    for (int j = 0; j < 3; ++j)
-      if (i != j) EXPECT_NEAR(r.S(i, j), 0.0, 1e-12 * expected);
+    for (int j = 0; j < 3; ++j) {
+      if (i != j) {
+        EXPECT_NEAR(r.S(i, j), 0.0, 1e-12 * expected);
+      }
+    }
   }
   EXPECT_NEAR(r.energy, (J - 1) * (J - 1) / nh.d1, 1e-12);
   EXPECT_TRUE(std::isnan(solid_stress(nh, scaled_identity(-1.0)).energy));  // inverted

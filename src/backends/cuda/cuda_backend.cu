@@ -96,24 +96,16 @@ struct Staging {
   bool in_use = false;
 };
 
-/// Nine state rows of the staging area, component-major: u (3), director (3), t1 (3).
+/// Nine state rows of the staging area, component-major: u (3), director (3), t1 (3). With
+/// by_slot (element-local scheme) the state is read from each node's first slot.
 template <class T>
-__global__ void stage_state_kernel(int nn, NodeStateView<T> s, T* out) {
-  const int n = blockIdx.x * blockDim.x + threadIdx.x;
-  if (n >= nn) return;
-  const T* src[9] = {s.ux, s.uy, s.uz, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z};
-  for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * nn + n] = src[i][n];
-}
-
-/// Same for the element-local scheme: each node's first slot.
-template <class T>
-__global__ void stage_slot_state_kernel(cuda::MeshView<T> m, NodeStateView<T> s, T* out) {
+__global__ void stage_state_kernel(cuda::MeshView<T> m, NodeStateView<T> s, bool by_slot, T* out) {
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   if (n >= m.nn) return;
   const T* src[9] = {s.ux, s.uy, s.uz, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z};
-  const bool used = m.slot_ptr[n + 1] > m.slot_ptr[n];
-  const int slot = used ? m.slots[m.slot_ptr[n]] : 0;
-  for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * m.nn + n] = used ? src[i][slot] : T(0);
+  const bool used = !by_slot || m.slot_ptr[n + 1] > m.slot_ptr[n];
+  const int at = !by_slot ? n : (used ? m.slots[m.slot_ptr[n]] : 0);
+  for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * m.nn + n] = used ? src[i][at] : T(0);
 }
 
 template <class T>
@@ -330,10 +322,8 @@ class CudaBackend final : public Backend {
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).
     launch_nodes(inc, NodeMode::Sample, {s.full.device()}, block_node_);
-    if (scheme_ == GpuScheme::ElementLocal)
-      stage_slot_state_kernel<T><<<blocks(nn, 256), 256, 0, stream_>>>(mesh(), state(), s.state.device());
-    else
-      stage_state_kernel<T><<<blocks(nn, 256), 256, 0, stream_>>>(nn, state(), s.state.device());
+    stage_state_kernel<T><<<blocks(nn, 256), 256, 0, stream_>>>(mesh(), state(), scheme_ == GpuScheme::ElementLocal,
+                                                                s.state.device());
     check(cudaGetLastError(), "stage launch");
     check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
           "copy energies");

@@ -146,18 +146,6 @@ __device__ inline void node_sums(const NodeUpdateResult<T>& r, double (&acc)[kNu
   acc[kNonFinite] = r.finite ? 0.0 : 1.0;
 }
 
-/// Drive values of node n (null load/motion when it is not special).
-template <class T>
-__device__ inline NodeDrive<T> node_drive(const DriveView& d, int n, double tau, double dt_next,
-                                          NodeDriveValues<T>& values) {
-  NodeDrive<T> drive;
-  const int sp = d.special[n];
-  if (sp >= 0) {
-    values = evaluate_node_drive<T>(d, sp, tau, dt_next);
-    drive = {values.load, values.motion, values.moving, values.by_velocity};
-  }
-  return drive;
-}
 
 }  // namespace cuda
 }  // namespace halfstep
