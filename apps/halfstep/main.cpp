@@ -28,7 +28,7 @@ const char* kUsageText =
     "  halfstep check DECK [--dt-scale F]\n"
     "  halfstep --version\n"
     "\n"
-    "run     integrates the deck's steps (explicit dynamics, MITC4 shells) and writes\n"
+    "run     integrates the deck's steps (explicit dynamics, MITC4 shells and C3D8R/C3D8/C3D4/C3D10M solids) and writes\n"
     "        OUTDIR/<job>.pvd with one .vtu per frame, OUTDIR/history/<NSET>.csv,\n"
     "        OUTDIR/energy.csv and OUTDIR/summary.json\n"
     "check   reads and validates the deck and prints a model summary\n"

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "solver/energy_monitor.hpp"
-#include "solver/shell_state.hpp"
-#include "solver/shell_system.hpp"
+#include "solver/structure_state.hpp"
+#include "solver/structure_system.hpp"
 #include "solver/step_drive.hpp"
 
 namespace halfstep {
@@ -35,7 +35,7 @@ struct Increment {
 /// One output instant, handed from the time loop to the writer thread.
 struct OutputFrame {
   bool field = false, history = false, energy = false;
-  ShellState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
+  StructureState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
   FullStepFields full;   ///< v^n and reactions
   EnergyRecord record;   ///< energy totals at this time
   bool discard = false;  ///< sampled after the run failed: not written
@@ -64,7 +64,7 @@ struct BackendOptions {
 };
 
 /// Executes the element and node passes of the explicit scheme on some hardware. The
-/// backend owns its copy of the state; the host ShellState moves in and out only through
+/// backend owns its copy of the state; the host StructureState moves in and out only through
 /// upload() and download().
 class Backend {
  public:
@@ -81,9 +81,9 @@ class Backend {
   virtual double device_bytes() const { return 0; }
 
   /// Makes the backend's state equal to st (start of the run, after host-side changes).
-  virtual void upload(const ShellState& st) = 0;
+  virtual void upload(const StructureState& st) = 0;
   /// Makes st's nodal state and element energies equal to the backend's (waits for it).
-  virtual void download(ShellState& st) = 0;
+  virtual void download(StructureState& st) = 0;
   /// Loads a step's held dofs, loads, motions and pressures.
   virtual void begin_step(const StepDrive& drive) = 0;
   /// Element pass at step time tau: internal forces (eq. 3.5), pressure forces (eq. 3.6) and
@@ -110,10 +110,10 @@ bool cuda_available(std::string* why_not);
 /// Builds the requested backend. Auto takes the GPU when one is present and falls back to
 /// the CPU (saying why on stderr when note is set) if the GPU backend cannot be built. Cuda
 /// without a usable GPU throws RunError with the reason.
-std::unique_ptr<Backend> make_backend(BackendKind kind, const ShellSystem& sys, const BackendOptions& opt,
+std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& sys, const BackendOptions& opt,
                                       bool note);
 
 /// Monitor with the options' tolerance and the round-off floor of the precision in use.
-EnergyMonitor initial_monitor(const ShellSystem& sys, const BackendOptions& opt);
+EnergyMonitor initial_monitor(const StructureSystem& sys, const BackendOptions& opt);
 
 }  // namespace halfstep

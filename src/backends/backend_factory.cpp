@@ -53,7 +53,7 @@ bool cuda_available(std::string* why_not) {
 #endif
 }
 
-EnergyMonitor initial_monitor(const ShellSystem& sys, const BackendOptions& opt) {
+EnergyMonitor initial_monitor(const StructureSystem& sys, const BackendOptions& opt) {
   EnergyMonitor m;
   m.tolerance = opt.energy_tolerance;
   // Energies below this are round-off: the strain energy of a strain of 64 ulp everywhere.
@@ -64,7 +64,7 @@ EnergyMonitor initial_monitor(const ShellSystem& sys, const BackendOptions& opt)
   return m;
 }
 
-std::unique_ptr<Backend> make_backend(BackendKind kind, const ShellSystem& sys, const BackendOptions& opt, bool note) {
+std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& sys, const BackendOptions& opt, bool note) {
   BackendOptions cpu_opt = opt;
   cpu_opt.single = false;
   if (kind == BackendKind::Cpu) {

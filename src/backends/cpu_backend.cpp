@@ -4,12 +4,13 @@
 
 #include <cmath>
 
+#include "backends/solid_element_loop.hpp"
 #include "elements/mitc4.hpp"
 #include "solver/node_integrator.hpp"
 
 namespace halfstep {
 
-CpuBackend::CpuBackend(const ShellSystem& sys, const BackendOptions& opt)
+CpuBackend::CpuBackend(const StructureSystem& sys, const BackendOptions& opt)
     : sys_(sys), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()),
       monitor_(initial_monitor(sys, opt)) {}
 
@@ -17,7 +18,7 @@ std::string CpuBackend::description() const {
   return "CPU, OpenMP, " + std::to_string(threads_) + (threads_ == 1 ? " thread" : " threads");
 }
 
-void CpuBackend::download(ShellState& st) {
+void CpuBackend::download(StructureState& st) {
   const auto r1x = st.r1x, r1y = st.r1y, r1z = st.r1z;  // host-side triad pull-backs stay
   const double time = st.time, h = st.half_dt_prev;
   st = st_;
@@ -32,11 +33,12 @@ void CpuBackend::begin_step(const StepDrive& drive) {
   drive_ = drive;
   if (drive_.has_pressure()) st_.elem_pressure.assign(12 * static_cast<std::size_t>(sys_.num_elements), 0.0);
   else st_.elem_pressure.clear();
+  face_force_.assign(18 * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
 void CpuBackend::element_pass(double tau, double time) {
-  const ShellSystem& sys = sys_;
-  ShellState& st = st_;
+  const StructureSystem& sys = sys_;
+  StructureState& st = st_;
   const int ne = sys.num_elements;
   const DriveView dv = host_view(drive_);
   const bool have_pressure = drive_.has_pressure();
@@ -72,14 +74,29 @@ void CpuBackend::element_pass(double tau, double time) {
       }
     }
   }
-  monitor_element_pass(monitor_, energy, time);
+  const int nf = drive_.num_faces;
+  double* face_force = face_force_.data();
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int f = 0; f < nf; ++f)
+    evaluate_face_force(dv, f, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
+                        st.uz.data(), face_force + 18 * static_cast<std::size_t>(f));
+  double hourglass = 0;
+  if (sys.solid.num_elements > 0) {
+    const SolidEnergy<double> se = solid_element_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st, threads_);
+    energy += se.strain + se.hourglass;
+    hourglass = se.hourglass;
+  }
+  monitor_element_pass(monitor_, energy, time, hourglass);
 }
 
 std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, bool commit, FullStepFields* full) {
-  const ShellSystem& sys = sys_;
-  ShellState& st = st_;
+  const StructureSystem& sys = sys_;
+  StructureState& st = st_;
   const int nn = sys.num_nodes;
   const bool have_pressure = !st.elem_pressure.empty();
+  const bool have_solids = sys.solid.num_elements > 0;
+  const bool have_faces = drive_.num_faces > 0;
+  const bool shells = sys.num_elements > 0;  // without shells every node has 3 dofs
   const DriveView dv = host_view(drive_);
   NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
                              st.t1x.data(), st.t1y.data(), st.t1z.data()};
@@ -104,9 +121,18 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
         fp[2] += p[2];
       }
     }
+    if (have_faces) gather_face_forces(dv, face_force_.data(), n, fp);
+    if (have_solids)
+      for (int i = sys.solid.node_slot_ptr[n]; i < sys.solid.node_slot_ptr[n + 1]; ++i) {
+        const double* f = &st.solid_force[3 * static_cast<std::size_t>(sys.solid.node_slots[i])];
+        fi[0] += f[0];
+        fi[1] += f[1];
+        fi[2] += f[2];
+      }
     NodeDriveValues<double> values;
     const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
-    const NodeUpdateResult<double> r = integrate_node(n, fi, fp, dv.held[n], drive, h, commit, view, cv);
+    const NodeUpdateResult<double> r = shells ? integrate_node<double, 5>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
+                                              : integrate_node<double, 3>(n, fi, fp, dv.held[n], drive, h, commit, view, cv);
     kinetic += r.kinetic;
     wp += r.work_prev;
     wn += r.work_next;

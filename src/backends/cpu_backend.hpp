@@ -11,12 +11,12 @@ namespace halfstep {
 class CpuBackend final : public Backend {
  public:
   /// opt.threads <= 0 uses OpenMP's default.
-  CpuBackend(const ShellSystem& sys, const BackendOptions& opt);
+  CpuBackend(const StructureSystem& sys, const BackendOptions& opt);
   std::string name() const override { return "cpu"; }
   int threads() const override { return threads_; }
   std::string description() const override;
-  void upload(const ShellState& st) override { st_ = st; }
-  void download(ShellState& st) override;
+  void upload(const StructureState& st) override { st_ = st; }
+  void download(StructureState& st) override;
   void begin_step(const StepDrive& drive) override;
   void element_pass(double tau, double time) override;
   void advance(const Increment& inc) override;
@@ -27,10 +27,11 @@ class CpuBackend final : public Backend {
   /// Node pass over all nodes; returns the sums indexed by NodeSum.
   std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full);
 
-  const ShellSystem& sys_;
+  const StructureSystem& sys_;
   int threads_;
-  ShellState st_;
+  StructureState st_;
   StepDrive drive_;
+  std::vector<double> face_force_;  ///< 18 per loaded solid face
   EnergyMonitor monitor_;
 };
 

@@ -1,8 +1,8 @@
 // C3D8R: 8-node hexahedron with one-point integration and Flanagan-Belytschko hourglass
 // control, total Lagrangian, as host/device functions.
 //
-// The deformation gradient is evaluated at the centroid, F = I + sum_a u_a (x) b_a with
-// b_a = dN_a/dX there; for any element shape sum_a X_a (x) b_a = I, so every linear
+// The deformation gradient is the element's mean one, F = I + sum_a u_a (x) b_a with b_a the
+// volume average of dN_a/dX; for any element shape sum_a X_a (x) b_a = I, so every linear
 // displacement field gives the exact F (the patch test at element level). The internal force
 // is f_a = V P b_a with P = F S. The four hourglass modes the single point cannot see are
 // resisted by the Flanagan-Belytschko vectors gamma^i = h^i - (sum_b h^i_b X_b) . b, which
@@ -29,28 +29,41 @@ HS_HD int hex8_sign(int a, int axis) {
 /// Reference constants of one C3D8R element.
 template <class T>
 struct Hex8Ref {
-  Vec3<T> b[8];     ///< dN_a/dX at the centroid
-  T volume;         ///< 8 det J at the centroid
+  Vec3<T> b[8];     ///< uniform gradient: volume average of dN_a/dX
+  T volume;         ///< exact reference volume
   T gamma[4][8];    ///< Flanagan-Belytschko hourglass vectors
 };
 
 /// Reference constants from the node positions; false if the element is inverted or flat at
-/// its centroid.
+/// one of the 2x2x2 Gauss points. b_a is the Flanagan-Belytschko uniform gradient, the volume
+/// average (1/V) int dN_a/dX dV (2x2x2 rule, exact here): then sum_a X_a (x) b_a = I still
+/// holds, and a uniform stress gives forces that cancel at the interior nodes of any
+/// distorted mesh (the centroid gradient would leave a residual there).
 template <class T>
 HS_HD bool hex8_reference(const Vec3<T> X[8], Hex8Ref<T>& r) {
-  Mat3<T> J = scaled_identity(T(0));  // J_ij = sum_a X_a,i dN_a/dxi_j
-  for (int a = 0; a < 8; ++a) {
-    const T g[3] = {T(hex8_sign(a, 0)) / T(8), T(hex8_sign(a, 1)) / T(8), T(hex8_sign(a, 2)) / T(8)};
-    const T x[3] = {X[a].x, X[a].y, X[a].z};
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) J(i, j) += x[i] * g[j];
+  for (int a = 0; a < 8; ++a) r.b[a] = {T(0), T(0), T(0)};
+  r.volume = T(0);
+  const T gp = T(0.57735026918962576451);
+  for (int g = 0; g < 8; ++g) {
+    const T xi = T(hex8_sign(g, 0)) * gp, eta = T(hex8_sign(g, 1)) * gp, zeta = T(hex8_sign(g, 2)) * gp;
+    Vec3<T> dn[8];
+    Mat3<T> J = scaled_identity(T(0));  // J_ij = sum_a X_a,i dN_a/dxi_j
+    for (int a = 0; a < 8; ++a) {
+      const T s0 = T(hex8_sign(a, 0)), s1 = T(hex8_sign(a, 1)), s2 = T(hex8_sign(a, 2));
+      const T p0 = T(1) + s0 * xi, p1 = T(1) + s1 * eta, p2 = T(1) + s2 * zeta;
+      dn[a] = {s0 * p1 * p2 / T(8), p0 * s1 * p2 / T(8), p0 * p1 * s2 / T(8)};
+      const T x[3] = {X[a].x, X[a].y, X[a].z}, d[3] = {dn[a].x, dn[a].y, dn[a].z};
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) J(i, j) += x[i] * d[j];
+    }
+    const T det = determinant(J);
+    if (!(det > T(0))) return false;
+    // detJ J^-T dN/dxi = cofactor(J) dN/dxi: no division per point.
+    const Mat3<T> cof = det * transpose(inverse(J));
+    for (int a = 0; a < 8; ++a) r.b[a] += cof * dn[a];
+    r.volume += det;
   }
-  const T det = determinant(J);
-  if (!(det > T(0))) return false;
-  const Mat3<T> Jit = transpose(inverse(J));
-  for (int a = 0; a < 8; ++a)
-    r.b[a] = Jit * Vec3<T>{T(hex8_sign(a, 0)) / T(8), T(hex8_sign(a, 1)) / T(8), T(hex8_sign(a, 2)) / T(8)};
-  r.volume = T(8) * det;
+  for (int a = 0; a < 8; ++a) r.b[a] = (T(1) / r.volume) * r.b[a];
   for (int i = 0; i < 4; ++i) {
     T h[8];
     Vec3<T> hx{T(0), T(0), T(0)};

@@ -383,18 +383,110 @@ void DeckParser::dload_keyword(const Keyword& kw) {
 }
 
 void DeckParser::dload_data(const Line& line) {
-  need_fields(line, 3, "element or element set, P, magnitude");
+  need_fields(line, 3, "element or element set, load type (P, or P1..P6 on a solid face), magnitude");
   const std::string type = squeeze_upper(line.fields[1]);
-  if (type != "P")
+  int face = -1;
+  if (type == "P") face = 0;
+  else if (type.size() == 2 && type[0] == 'P' && type[1] >= '1' && type[1] <= '6') face = type[1] - '0';
+  if (face < 0)
     fail(at_, "*DLOAD load type '" + std::string(line.fields[1]) +
-                  "' is not supported (halfstep supports P: pressure on the shell)");
-  at_most_fields(line, 3, "element or element set, P, magnitude");
+                  "' is not supported (halfstep supports P: pressure on a shell, and P1..P6: pressure on a "
+                  "solid face)");
+  at_most_fields(line, 3, "element or element set, load type, magnitude");
   DistributedLoad d;
+  d.face = face;
   d.magnitude = real(line.fields[2], "the pressure magnitude");
   d.amplitude = block_amplitude_;
   d.loc = loc(at_);
   d.elements = element_targets(line.fields[0], at_);
+  for (int e : d.elements) check_face(e, face, at_);
   m_.steps.back().dloads.push_back(std::move(d));
+}
+
+// A face label must exist on the element's kind; shells take P, solids P1..P6.
+void DeckParser::check_face(int e, int face, Pos pos) const {
+  const auto k = static_cast<std::size_t>(e);
+  const std::string name = "element " + std::to_string(m_.elements.id[k]) + " (" + m_.elements.abaqus_type[k] + ")";
+  const bool solid = is_solid(m_.elements.type[k]);
+  if (face == 0 && solid)
+    fail(pos, "pressure type P on solid " + name + ": solid faces take P1..P6 (or a *SURFACE with *DSLOAD)");
+  if (face > 0 && !solid) fail(pos, "face pressure P" + std::to_string(face) + " on shell " + name + ": shells take P");
+  const int faces = m_.elements.count_of(e) == 8 ? 6 : 4;
+  if (face > faces)
+    fail(pos, "face " + std::to_string(face) + " does not exist on " + name + ", which has faces 1.." +
+                  std::to_string(faces));
+}
+
+void DeckParser::surface_keyword(const Keyword& kw) {
+  require_model_data(kw);
+  allow_params(kw, {"NAME", "TYPE"});
+  const std::string type = squeeze_upper(param(kw, "TYPE"));
+  if (!type.empty() && type != "ELEMENT")
+    fail(kw.pos, "*SURFACE, TYPE=" + param(kw, "TYPE") + " is not supported (TYPE=ELEMENT only)");
+  const std::string name = key(required_param(kw, "NAME"));
+  const auto [it, inserted] = m_.surfaces.try_emplace(name);
+  if (!inserted) fail(kw.pos, "surface '" + name + "' is defined twice (first at " + it->second.loc.str() + ")");
+  it->second.name = name;
+  it->second.loc = loc(kw.pos);
+  surface_name_ = name;
+  block_ = Block::Surface;
+}
+
+// Resolved when the model data ends (element sets may be defined later).
+void DeckParser::surface_data(const Line& line) {
+  need_fields(line, 2, "element or element set, face label S1..S6");
+  at_most_fields(line, 2, "element or element set, face label S1..S6");
+  const std::string label = squeeze_upper(line.fields[1]);
+  if (label.size() != 2 || label[0] != 'S' || label[1] < '1' || label[1] > '6')
+    fail(at_, "*SURFACE face label must be S1..S6 (a solid element face), got '" + std::string(line.fields[1]) + "'");
+  pending_faces_.push_back(PendingFace{surface_name_, std::string(line.fields[0]), label[1] - '0', at_});
+}
+
+void DeckParser::resolve_surfaces() {
+  for (const PendingFace& p : pending_faces_) {
+    Surface& s = m_.surfaces.at(p.surface);
+    for (int e : element_targets(p.target, p.pos)) {
+      check_face(e, p.face, p.pos);
+      s.elements.push_back(e);
+      s.faces.push_back(p.face);
+    }
+  }
+  pending_faces_.clear();
+  for (const auto& [name, s] : m_.surfaces)
+    if (s.elements.empty()) fail(s.loc, "surface '" + name + "' has no faces");
+}
+
+void DeckParser::dsload_keyword(const Keyword& kw) {
+  require_step(kw);
+  allow_params(kw, {"AMPLITUDE", "OP"});
+  const std::string op = squeeze_upper(param(kw, "OP"));
+  if (!op.empty() && op != "MOD" && op != "NEW")
+    fail(kw.pos, "*DSLOAD, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
+  if (op == "NEW") m_.steps.back().dload_op_new = true;
+  block_amplitude_ = reference_amplitude(kw);
+  block_ = Block::Dsload;
+}
+
+void DeckParser::dsload_data(const Line& line) {
+  need_fields(line, 3, "surface, P, magnitude");
+  at_most_fields(line, 3, "surface, P, magnitude");
+  if (squeeze_upper(line.fields[1]) != "P")
+    fail(at_, "*DSLOAD load type '" + std::string(line.fields[1]) + "' is not supported (P: pressure)");
+  const std::string name = key(line.fields[0]);
+  const auto it = m_.surfaces.find(name);
+  if (it == m_.surfaces.end()) fail(at_, "surface '" + name + "' is not defined");
+  const double magnitude = real(line.fields[2], "the pressure magnitude");
+  // One load per face label, as *DLOAD, Pn would give.
+  for (int face = 1; face <= 6; ++face) {
+    DistributedLoad d;
+    d.face = face;
+    d.magnitude = magnitude;
+    d.amplitude = block_amplitude_;
+    d.loc = loc(at_);
+    for (std::size_t i = 0; i < it->second.elements.size(); ++i)
+      if (it->second.faces[i] == face) d.elements.push_back(it->second.elements[i]);
+    if (!d.elements.empty()) m_.steps.back().dloads.push_back(std::move(d));
+  }
 }
 
 }  // namespace halfstep::inp

@@ -1,6 +1,12 @@
-// *MATERIAL with *ELASTIC, *DENSITY, *DAMPING, and *SHELL SECTION.
+// *MATERIAL with *ELASTIC, *HYPERELASTIC, *DENSITY, *DAMPING; *SHELL SECTION, *SOLID SECTION
+// and *ORIENTATION.
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
+#include "materials/solid_material.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace halfstep::inp {
 
@@ -18,32 +24,93 @@ void DeckParser::material_keyword(const Keyword& kw) {
 
 void DeckParser::elastic_keyword(const Keyword& kw) {
   if (!material_) fail(kw.pos, "*ELASTIC must follow a *MATERIAL (it defines that material)");
-  allow_params(kw, {"TYPE"});
+  allow_params(kw, {"TYPE", "MODULI"});
   const std::string type = squeeze_upper(param(kw, "TYPE"));
-  if (!type.empty() && type != "ISOTROPIC")
+  if (type.empty() || type == "ISOTROPIC") material_->elastic_type = ElasticType::Isotropic;
+  else if (type == "ENGINEERINGCONSTANTS") material_->elastic_type = ElasticType::EngineeringConstants;
+  else if (type == "ORTHOTROPIC") material_->elastic_type = ElasticType::Orthotropic;
+  else
     fail(kw.pos, "*ELASTIC, TYPE=" + upper(param(kw, "TYPE")) +
-                     " is not supported (halfstep supports isotropic elasticity only)");
-  if (material_->has_elastic)
-    fail(kw.pos, "material '" + material_->name + "' has a second *ELASTIC");
+                     " is not supported (ISOTROPIC, ENGINEERING CONSTANTS or ORTHOTROPIC)");
+  if (kw.find("MODULI") && squeeze_upper(param(kw, "MODULI")) != "LONGTERM")
+    fail(kw.pos, "*ELASTIC, MODULI=" + param(kw, "MODULI") + " is not supported (LONG TERM only)");
+  if (material_->has_elastic || material_->has_hyperelastic)
+    fail(kw.pos, "material '" + material_->name + "' already has an *ELASTIC or *HYPERELASTIC definition");
+  material_->elastic_loc = loc(kw.pos);
+  elastic_values_.clear();
   block_ = Block::Elastic;
 }
 
 void DeckParser::elastic_data(const Line& line) {
-  if (block_lines_ > 1)
-    fail(at_, "a second *ELASTIC data line: temperature-dependent elasticity is not supported");
-  need_fields(line, 2, "E, nu");
-  at_most_fields(line, 2, "E, nu (temperature-dependent elasticity is not supported)");
-  const double e = real(line.fields[0], "Young's modulus");
-  const double nu = real(line.fields[1], "Poisson's ratio");
-  if (!(e > 0)) fail(at_, "Young's modulus must be positive, got '" + std::string(line.fields[0]) + "'");
-  if (nu >= 0.5)
-    fail(at_, "Poisson's ratio must be below 0.5 for plane stress shells, got '" +
-                  std::string(line.fields[1]) + "'");
-  if (nu <= -1.0)
-    fail(at_, "Poisson's ratio must be above -1, got '" + std::string(line.fields[1]) + "'");
-  material_->youngs = e;
-  material_->poisson = nu;
+  if (material_->elastic_type == ElasticType::Isotropic) {
+    if (block_lines_ > 1)
+      fail(at_, "a second *ELASTIC data line: temperature-dependent elasticity is not supported");
+    need_fields(line, 2, "E, nu");
+    at_most_fields(line, 2, "E, nu (temperature-dependent elasticity is not supported)");
+    const double e = real(line.fields[0], "Young's modulus");
+    const double nu = real(line.fields[1], "Poisson's ratio");
+    if (!(e > 0)) fail(at_, "Young's modulus must be positive, got '" + std::string(line.fields[0]) + "'");
+    if (nu >= 0.5)
+      fail(at_, "Poisson's ratio must be below 0.5, got '" + std::string(line.fields[1]) + "'");
+    if (nu <= -1.0)
+      fail(at_, "Poisson's ratio must be above -1, got '" + std::string(line.fields[1]) + "'");
+    material_->youngs = e;
+    material_->poisson = nu;
+    material_->has_elastic = true;
+    return;
+  }
+  // Nine constants, eight on the first line and one on the second (Abaqus's layout); any
+  // wrapping is accepted as long as the total is nine.
+  const bool engineering = material_->elastic_type == ElasticType::EngineeringConstants;
+  const char* form = engineering ? "E1, E2, E3, nu12, nu13, nu23, G12, G13, G23"
+                                 : "D1111, D1122, D2222, D1133, D2233, D3333, D1212, D1313, D2323";
+  if (elastic_values_.size() >= 9)
+    fail(at_, "too many *ELASTIC values: expected nine (" + std::string(form) +
+                  "); temperature-dependent elasticity is not supported");
+  for (std::string_view f : line.fields) {
+    if (f.empty()) continue;
+    if (elastic_values_.size() >= 9) fail(at_, "too many *ELASTIC values: expected nine (" + std::string(form) + ")");
+    elastic_values_.push_back(real(f, "an elastic constant"));
+  }
+  if (elastic_values_.size() < 9) return;
+  std::copy(elastic_values_.begin(), elastic_values_.end(), material_->elastic_constants.begin());
+  try {  // the builders know which constants are admissible
+    const Mat3<double> axes = scaled_identity(1.0);
+    if (engineering) (void)orthotropic_engineering(material_->elastic_constants.data(), 1.0, axes);
+    else (void)orthotropic_stiffness(material_->elastic_constants.data(), 1.0, axes);
+  } catch (const std::invalid_argument& e) {
+    fail(at_, std::string("*ELASTIC, TYPE=") + (engineering ? "ENGINEERING CONSTANTS" : "ORTHOTROPIC") + ": " + e.what());
+  }
   material_->has_elastic = true;
+}
+
+void DeckParser::hyperelastic_keyword(const Keyword& kw) {
+  if (!material_) fail(kw.pos, "*HYPERELASTIC must follow a *MATERIAL (it defines that material)");
+  if (!kw.find("NEOHOOKE"))
+    fail(kw.pos, "*HYPERELASTIC: only NEO HOOKE with coefficients C10, D1 on the data line is supported");
+  allow_params(kw, {"NEOHOOKE"});
+  if (material_->has_elastic || material_->has_hyperelastic)
+    fail(kw.pos, "material '" + material_->name + "' already has an *ELASTIC or *HYPERELASTIC definition");
+  material_->elastic_loc = loc(kw.pos);
+  block_ = Block::Hyperelastic;
+}
+
+void DeckParser::hyperelastic_data(const Line& line) {
+  if (block_lines_ > 1)
+    fail(at_, "a second *HYPERELASTIC data line: temperature-dependent coefficients are not supported");
+  need_fields(line, 2, "C10, D1");
+  at_most_fields(line, 3, "C10, D1[, temperature] (temperature dependence is not supported)");
+  if (line.fields.size() > 2 && !line.fields[2].empty())
+    fail(at_, "temperature-dependent *HYPERELASTIC coefficients are not supported");
+  const double c10 = real(line.fields[0], "C10");
+  const double d1 = real(line.fields[1], "D1");
+  if (!(c10 > 0)) fail(at_, "*HYPERELASTIC, NEO HOOKE: C10 must be positive, got '" + std::string(line.fields[0]) + "'");
+  if (!(d1 > 0))
+    fail(at_, "*HYPERELASTIC, NEO HOOKE: D1 must be positive (halfstep's Neo-Hookean is compressible), got '" +
+                  std::string(line.fields[1]) + "'");
+  material_->c10 = c10;
+  material_->d1 = d1;
+  material_->has_hyperelastic = true;
 }
 
 void DeckParser::density_keyword(const Keyword& kw) {
@@ -126,6 +193,87 @@ void DeckParser::section_data(const Line& line) {
   }
 }
 
+void DeckParser::solid_section_keyword(const Keyword& kw) {
+  require_model_data(kw);
+  allow_params(kw, {"ELSET", "MATERIAL", "ORIENTATION", "CONTROLS"});
+  SolidSection s;
+  s.elset = key(required_param(kw, "ELSET"));
+  s.material = upper(unquote(trim(required_param(kw, "MATERIAL"))));
+  if (kw.find("ORIENTATION")) s.orientation = upper(unquote(trim(required_param(kw, "ORIENTATION"))));
+  s.loc = loc(kw.pos);
+  // Section controls choose among hourglass formulations; halfstep has one (docs/theory.md).
+  if (kw.find("CONTROLS") && !warned_.count("SOLIDSECTION,CONTROLS")) {
+    warned_.emplace("SOLIDSECTION,CONTROLS", kw.pos);
+    m_.warnings.push_back("parameter CONTROLS of *SOLID SECTION is not supported and was ignored (first at " +
+                          loc(kw.pos).str() + ")");
+  }
+  m_.solid_sections.push_back(std::move(s));
+  solid_section_pos_.push_back(kw.pos);
+  block_ = Block::SolidSection;
+}
+
+void DeckParser::solid_section_data(const Line& line) {
+  // For 3D solids the optional data line carries nothing halfstep uses; more is a mistake.
+  if (block_lines_ > 1) fail(at_, "a second *SOLID SECTION data line: 3D solid sections take at most one");
+  at_most_fields(line, 1, "nothing, or one value (unused for 3D solids)");
+  if (!line.fields.empty() && !line.fields[0].empty()) (void)real(line.fields[0], "the section value");
+}
+
+void DeckParser::orientation_keyword(const Keyword& kw) {
+  require_model_data(kw);
+  allow_params(kw, {"NAME", "SYSTEM", "DEFINITION"});
+  const std::string system = squeeze_upper(param(kw, "SYSTEM"));
+  if (!system.empty() && system != "RECTANGULAR")
+    fail(kw.pos, "*ORIENTATION, SYSTEM=" + param(kw, "SYSTEM") + " is not supported (RECTANGULAR only)");
+  const std::string def = squeeze_upper(param(kw, "DEFINITION"));
+  if (!def.empty() && def != "COORDINATES")
+    fail(kw.pos, "*ORIENTATION, DEFINITION=" + param(kw, "DEFINITION") + " is not supported (COORDINATES only)");
+  const std::string name = upper(unquote(trim(required_param(kw, "NAME"))));
+  const auto [it, inserted] = m_.orientations.try_emplace(name);
+  if (!inserted)
+    fail(kw.pos, "orientation '" + name + "' is defined twice (first at " + it->second.loc.str() + ")");
+  it->second.name = name;
+  it->second.loc = loc(kw.pos);
+  orientation_ = &it->second;
+  block_ = Block::Orientation;
+}
+
+void DeckParser::orientation_data(const Line& line) {
+  Orientation& o = *orientation_;
+  if (block_lines_ == 1) {
+    need_fields(line, 6, "a1, a2, a3, b1, b2, b3 (point a on local axis 1, point b in the local 1-2 plane)");
+    at_most_fields(line, 9, "a1, a2, a3, b1, b2, b3[, c1, c2, c3]");
+    for (int i = 0; i < 3; ++i) {
+      o.a[static_cast<std::size_t>(i)] = real(line.fields[static_cast<std::size_t>(i)], "a coordinate of point a");
+      o.b[static_cast<std::size_t>(i)] = real(line.fields[static_cast<std::size_t>(3 + i)], "a coordinate of point b");
+    }
+    // Origin c other than 0 is allowed by Abaqus; the axes are then a - c and b - c.
+    if (line.fields.size() > 6) {
+      need_fields(line, 9, "a1, a2, a3, b1, b2, b3, c1, c2, c3");
+      for (int i = 0; i < 3; ++i) {
+        const double c = real(line.fields[static_cast<std::size_t>(6 + i)], "a coordinate of point c");
+        o.a[static_cast<std::size_t>(i)] -= c;
+        o.b[static_cast<std::size_t>(i)] -= c;
+      }
+    }
+    const auto& a = o.a;
+    const auto& b = o.b;
+    const double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2], cz = a[0] * b[1] - a[1] * b[0];
+    const double la = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    const double lb = std::sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    if (!(std::sqrt(cx * cx + cy * cy + cz * cz) > 1e-10 * la * lb))
+      fail(at_, "*ORIENTATION: points a and b must be nonzero and not on one line through the origin");
+    return;
+  }
+  if (block_lines_ > 2) fail(at_, "*ORIENTATION takes at most two data lines");
+  need_fields(line, 1, "the local axis of the additional rotation (1, 2 or 3)[, angle in degrees]");
+  at_most_fields(line, 2, "the local axis of the additional rotation (1, 2 or 3)[, angle in degrees]");
+  const std::int64_t axis = integer(line.fields[0], "the axis of the additional rotation");
+  if (axis < 0 || axis > 3) fail(at_, "*ORIENTATION: the additional rotation axis must be 1, 2 or 3, got " + std::to_string(axis));
+  o.extra_axis = static_cast<int>(axis);
+  o.extra_angle = line.fields.size() > 1 ? real_or(line.fields[1], 0.0, "the additional rotation angle") : 0.0;
+}
+
 // Sections may be written before their element set or material, so names are checked here.
 void DeckParser::resolve_sections() {
   for (std::size_t i = 0; i < m_.sections.size(); ++i) {
@@ -134,6 +282,15 @@ void DeckParser::resolve_sections() {
       fail(section_pos_[i], "*SHELL SECTION: element set '" + s.elset + "' is not defined");
     if (!m_.materials.count(s.material))
       fail(section_pos_[i], "*SHELL SECTION: material '" + s.material + "' is not defined");
+  }
+  for (std::size_t i = 0; i < m_.solid_sections.size(); ++i) {
+    const SolidSection& s = m_.solid_sections[i];
+    if (!m_.elsets.count(s.elset))
+      fail(solid_section_pos_[i], "*SOLID SECTION: element set '" + s.elset + "' is not defined");
+    if (!m_.materials.count(s.material))
+      fail(solid_section_pos_[i], "*SOLID SECTION: material '" + s.material + "' is not defined");
+    if (!s.orientation.empty() && !m_.orientations.count(s.orientation))
+      fail(solid_section_pos_[i], "*SOLID SECTION: orientation '" + s.orientation + "' is not defined");
   }
 }
 

@@ -50,10 +50,17 @@ void DeckParser::node_data(const Line& line) {
 void DeckParser::element_keyword(const Keyword& kw) {
   require_model_data(kw);
   allow_params(kw, {"TYPE", "ELSET", "INPUT"});
-  element_type_ = upper(trim(required_param(kw, "TYPE")));
-  if (element_type_ != "S4" && element_type_ != "S4R")
-    fail(kw.pos, "element type " + element_type_ +
-                     " is not supported (halfstep supports S4 and S4R, run as MITC4)");
+  element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
+  const std::string& t = element_abaqus_type_;
+  if (t == "S4" || t == "S4R") element_type_ = ElementType::MITC4;
+  else if (t == "C3D8R") element_type_ = ElementType::C3D8R;
+  else if (t == "C3D8") element_type_ = ElementType::C3D8;
+  else if (t == "C3D4") element_type_ = ElementType::C3D4;
+  else if (t == "C3D10M") element_type_ = ElementType::C3D10M;
+  else
+    fail(kw.pos, "element type " + t +
+                     " is not supported (halfstep supports S4 and S4R, run as MITC4, and the solids "
+                     "C3D8R, C3D8, C3D4 and C3D10M)");
   if (kw.find("ELSET")) cur_set_ = &open_set(false, key(required_param(kw, "ELSET")), kw.pos);
   block_ = Block::Element;
   follow_input(kw);
@@ -62,8 +69,11 @@ void DeckParser::element_keyword(const Keyword& kw) {
 // Node ids are kept as written until the model data ends: elements may precede their nodes.
 void DeckParser::element_data(const Line& line) {
   const auto& f = line.fields;
-  need_fields(line, 5, "element id, n1, n2, n3, n4");
-  at_most_fields(line, 5, "element id, n1, n2, n3, n4 (S4/S4R elements have 4 nodes)");
+  const int npe = nodes_per_element(element_type_);
+  const std::string form = "element id and " + std::to_string(npe) + " node ids (" + element_abaqus_type_ +
+                           " elements have " + std::to_string(npe) + " nodes)";
+  need_fields(line, static_cast<std::size_t>(npe) + 1, form.c_str());
+  at_most_fields(line, static_cast<std::size_t>(npe) + 1, form.c_str());
   const std::int64_t id = integer(f[0], "the element id");
   if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
   Elements& e = m_.elements;
@@ -71,9 +81,11 @@ void DeckParser::element_data(const Line& line) {
   if (!inserted)
     fail(at_, "element " + std::to_string(id) + " is defined twice (first at " +
                   e.loc[static_cast<std::size_t>(it->second)].str() + ")");
-  for (std::size_t k = 1; k <= 4; ++k) conn_ids_.push_back(integer(f[k], "a node id of the element"));
+  for (int k = 1; k <= npe; ++k) conn_ids_.push_back(integer(f[static_cast<std::size_t>(k)], "a node id of the element"));
   e.id.push_back(id);
-  e.abaqus_type.push_back(element_type_);
+  e.type.push_back(element_type_);
+  e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
+  e.abaqus_type.push_back(element_abaqus_type_);
   e.loc.push_back(loc(at_));
   if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, at_});
 }
@@ -143,10 +155,12 @@ DeckParser::PendingSet& DeckParser::open_set(bool node_set, const std::string& n
 void DeckParser::resolve_connectivity() {
   Elements& e = m_.elements;
   e.conn.resize(conn_ids_.size());
+  std::size_t owner = 0;
   for (std::size_t i = 0; i < conn_ids_.size(); ++i) {
+    while (static_cast<std::size_t>(e.conn_ptr[owner + 1]) <= i) ++owner;
     const auto it = m_.nodes.index.find(conn_ids_[i]);
     if (it == m_.nodes.index.end())
-      fail(e.loc[i / 4], "element " + std::to_string(e.id[i / 4]) + " refers to node " +
+      fail(e.loc[owner], "element " + std::to_string(e.id[owner]) + " refers to node " +
                              std::to_string(conn_ids_[i]) + ", which is not defined");
     e.conn[i] = it->second;
   }

@@ -25,7 +25,7 @@ bool is_harmless(const std::string& name) {
 }
 
 bool is_material_option(const std::string& name) {
-  return name == "ELASTIC" || name == "DENSITY" || name == "DAMPING";
+  return name == "ELASTIC" || name == "HYPERELASTIC" || name == "DENSITY" || name == "DAMPING";
 }
 
 }  // namespace
@@ -79,6 +79,12 @@ void DeckParser::keyword(const Keyword& kw) {
     material_keyword(kw);
   } else if (n == "ELASTIC") {
     elastic_keyword(kw);
+  } else if (n == "HYPERELASTIC") {
+    hyperelastic_keyword(kw);
+  } else if (n == "SOLIDSECTION") {
+    solid_section_keyword(kw);
+  } else if (n == "ORIENTATION") {
+    orientation_keyword(kw);
   } else if (n == "DENSITY") {
     density_keyword(kw);
   } else if (n == "DAMPING") {
@@ -101,6 +107,10 @@ void DeckParser::keyword(const Keyword& kw) {
     cload_keyword(kw);
   } else if (n == "DLOAD") {
     dload_keyword(kw);
+  } else if (n == "DSLOAD") {
+    dsload_keyword(kw);
+  } else if (n == "SURFACE") {
+    surface_keyword(kw);
   } else if (n == "OUTPUT") {
     output_keyword(kw);
   } else if (n == "NODEOUTPUT") {
@@ -137,6 +147,9 @@ void DeckParser::data(const Line& line) {
     case Block::Element: return element_data(line);
     case Block::Set: return set_data(line);
     case Block::Elastic: return elastic_data(line);
+    case Block::Hyperelastic: return hyperelastic_data(line);
+    case Block::SolidSection: return solid_section_data(line);
+    case Block::Orientation: return orientation_data(line);
     case Block::Density: return density_data(line);
     case Block::ShellSection: return section_data(line);
     case Block::Amplitude: return amplitude_data(line);
@@ -146,6 +159,8 @@ void DeckParser::data(const Line& line) {
     case Block::Boundary: return boundary_data(line);
     case Block::Cload: return cload_data(line);
     case Block::Dload: return dload_data(line);
+    case Block::Surface: return surface_data(line);
+    case Block::Dsload: return dsload_data(line);
     case Block::NodeOutput: return node_output_data(line);
     case Block::ElementOutput: return element_output_data(line);
     case Block::Instance: return instance_data(line);
@@ -158,7 +173,14 @@ void DeckParser::end_block() {
     if (block_lines_ == 0) fail(kw_.pos, kw_.display + " needs a data line with " + what);
   };
   switch (block_) {
-    case Block::Elastic: need_one_line("E, nu"); break;
+    case Block::Elastic:
+      need_one_line(material_->elastic_type == ElasticType::Isotropic ? "E, nu" : "the nine elastic constants");
+      if (material_->elastic_type != ElasticType::Isotropic && elastic_values_.size() < 9)
+        fail(kw_.pos, kw_.display + " needs nine constants, got " + std::to_string(elastic_values_.size()));
+      break;
+    case Block::Hyperelastic: need_one_line("C10, D1"); break;
+    case Block::Orientation: need_one_line("a1, a2, a3, b1, b2, b3"); break;
+    case Block::Surface: need_one_line("element or element set, face label"); break;
     case Block::Density: need_one_line("the density"); break;
     case Block::ShellSection: need_one_line("the thickness"); break;
     case Block::Dynamic: need_one_line("[increment,] time period"); break;
@@ -270,6 +292,7 @@ void DeckParser::finish_model_data() {
   resolve_connectivity();
   resolve_sets();
   resolve_sections();
+  resolve_surfaces();
   resolve_model_targets();
 }
 

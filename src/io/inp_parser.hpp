@@ -27,7 +27,8 @@ class DeckParser {
  private:
   /// What the data lines after the current keyword mean.
   enum class Block {
-    None, NoData, Skip, Heading, Node, Element, Set, Elastic, Density, ShellSection,
+    None, NoData, Skip, Heading, Node, Element, Set, Elastic, Hyperelastic, Density, ShellSection,
+    SolidSection, Orientation, Surface, Dsload,
     Amplitude, InitialVelocity, InitialRotation, Dynamic, Boundary, Cload, Dload,
     NodeOutput, ElementOutput, Instance
   };
@@ -49,6 +50,12 @@ class DeckParser {
   /// A node or set reference in model data, resolved once the mesh is complete.
   struct PendingTarget {
     std::string key;
+    Pos pos;
+  };
+  /// A *SURFACE data line, resolved once the element sets are.
+  struct PendingFace {
+    std::string surface, target;
+    int face = 0;
     Pos pos;
   };
   /// Rotating-velocity data may spread over lines: where the current entry stands.
@@ -109,6 +116,12 @@ class DeckParser {
   void damping_keyword(const Keyword& kw);
   void section_keyword(const Keyword& kw);
   void section_data(const Line& line);
+  void hyperelastic_keyword(const Keyword& kw);
+  void hyperelastic_data(const Line& line);
+  void solid_section_keyword(const Keyword& kw);
+  void solid_section_data(const Line& line);
+  void orientation_keyword(const Keyword& kw);
+  void orientation_data(const Line& line);
   void resolve_sections();
 
   // inp_history.cpp
@@ -128,6 +141,12 @@ class DeckParser {
   void cload_data(const Line& line);
   void dload_keyword(const Keyword& kw);
   void dload_data(const Line& line);
+  void check_face(int e, int face, Pos pos) const;
+  void surface_keyword(const Keyword& kw);
+  void surface_data(const Line& line);
+  void resolve_surfaces();
+  void dsload_keyword(const Keyword& kw);
+  void dsload_data(const Line& line);
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
   void node_output_keyword(const Keyword& kw);
@@ -156,15 +175,20 @@ class DeckParser {
   // Deck structure.
   bool in_step_ = false, model_done_ = false;
   Material* material_ = nullptr;  ///< the *MATERIAL that *ELASTIC etc. apply to
+  Orientation* orientation_ = nullptr;  ///< the *ORIENTATION being read
+  std::vector<double> elastic_values_;  ///< orthotropic constants read so far
+  std::string surface_name_;            ///< the *SURFACE being read
+  std::vector<PendingFace> pending_faces_;
   bool in_part_ = false, in_assembly_ = false, in_instance_ = false;
   std::string part_, instance_;  ///< upper-case names; instance_ is the prefix stripped
   Pos part_pos_, assembly_pos_, instance_pos_;
   std::map<std::string, Pos> warned_;  ///< harmless keywords already reported
 
   // Mesh and sets, resolved when the model data ends.
-  std::vector<std::int64_t> conn_ids_;  ///< 4 deck node ids per element
+  std::vector<std::int64_t> conn_ids_;  ///< deck node ids of all elements (offsets in elements.conn_ptr)
   std::string block_set_;               ///< NSET= of *NODE / ELSET= of *ELEMENT
-  std::string element_type_;
+  std::string element_abaqus_type_;  ///< TYPE= of the current *ELEMENT, upper-case
+  ElementType element_type_ = ElementType::MITC4;
   std::map<std::string, PendingSet> pending_nsets_, pending_elsets_;
   std::vector<std::string> set_names_;  ///< nested set names referenced by SetItem::name
   PendingSet* cur_set_ = nullptr;
@@ -175,6 +199,7 @@ class DeckParser {
   std::vector<PendingTarget> velocity_targets_, rotation_targets_, model_boundary_targets_;
   std::vector<Boundary> model_boundaries_;
   std::vector<Pos> section_pos_;  ///< *SHELL SECTION keyword lines, parallel to sections
+  std::vector<Pos> solid_section_pos_;  ///< *SOLID SECTION keyword lines, parallel to solid_sections
   std::vector<std::pair<std::string, Pos>> amplitude_refs_;
 
   // Block state.

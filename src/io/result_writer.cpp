@@ -1,21 +1,23 @@
 #include "io/result_writer.hpp"
 
 #include <cstdio>
+#include <limits>
 
 #include "elements/mitc4_section.hpp"
 #include "elements/rotation.hpp"
 #include "io/atomic_file.hpp"
 #include "io/vtu_writer.hpp"
+#include "solver/solid_results.hpp"
 
 namespace halfstep {
 
-ResultWriter::ResultWriter(const Model& model, const ShellSystem& sys, const std::string& dir, const std::string& job)
+ResultWriter::ResultWriter(const Model& model, const StructureSystem& sys, const std::string& dir, const std::string& job)
     : model_(model),
       sys_(sys),
       dir_(dir),
       job_(job),
       pvd_((make_directories(dir), dir), job),
-      energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total"}) {}
+      energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass"}) {}
 
 void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
   for (const OutputRequest& r : requests) {
@@ -42,11 +44,14 @@ void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
     add(h.rf, "RF", "RM");
     make_directories(dir_ + "/history");
     h.csv = std::make_unique<CsvWriter>(dir_ + "/history/" + r.nset + ".csv", cols);
+    if (h.rf)
+      h.total = std::make_unique<CsvWriter>(dir_ + "/history/" + r.nset + "_total.csv",
+                                            std::vector<std::string>{"time", "RF1", "RF2", "RF3", "RM1", "RM2", "RM3"});
     histories_.push_back(std::move(h));
   }
 }
 
-void ResultWriter::rotations(const ShellState& st, std::vector<double>& out) const {
+void ResultWriter::rotations(const StructureState& st, std::vector<double>& out) const {
   const int nn = sys_.num_nodes;
   out.assign(3 * nn, 0.0);
   for (int n = 0; n < nn; ++n) {
@@ -61,7 +66,7 @@ void ResultWriter::rotations(const ShellState& st, std::vector<double>& out) con
   }
 }
 
-void ResultWriter::write_frame(const ShellState& st, const FullStepFields& full) {
+void ResultWriter::write_frame(const StructureState& st, const FullStepFields& full) {
   const int nn = sys_.num_nodes, ne = sys_.num_elements;
   auto interleave = [nn](const std::vector<double>* comp, std::vector<double>& out) {
     out.resize(3 * nn);
@@ -81,8 +86,11 @@ void ResultWriter::write_frame(const ShellState& st, const FullStepFields& full)
   interleave(&full.rf[0], rf);
   interleave(&full.rf[3], rm);
 
-  std::vector<double> sf(5 * ne), sm(3 * ne), stop(3 * ne), sbot(3 * ne), etop(3 * ne), ebot(3 * ne),
-      mtop(ne), mbot(ne), eids(ne), energy_density(ne);
+  // Cells: shells (quads) first, then solids; a field of one family is NaN on the other's cells.
+  const int ns = sys_.solid.num_elements, nc = ne + ns;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> sf(5 * nc, nan), sm(3 * nc, nan), stop(3 * nc, nan), sbot(3 * nc, nan), etop(3 * nc, nan),
+      ebot(3 * nc, nan), mtop(nc, nan), mbot(nc, nan), eids(nc), energy_density(nc);
   for (int e = 0; e < ne; ++e) {
     const SectionProps& sec = sys_.sections[sys_.section[e]];
     const Mitc4SectionResults<double> r =
@@ -97,12 +105,58 @@ void ResultWriter::write_frame(const ShellState& st, const FullStepFields& full)
     }
     mtop[e] = r.mises_top;
     mbot[e] = r.mises_bottom;
-    eids[e] = static_cast<double>(model_.elements.id[e]);
+    eids[e] = static_cast<double>(model_.elements.id[sys_.shell_model_element[e]]);
     energy_density[e] = st.elem_energy[e] / sys_.area[e];
   }
+  std::vector<double> s6, e6, mises, hg;
+  if (ns > 0) {
+    s6.assign(6 * nc, nan);
+    e6.assign(6 * nc, nan);
+    mises.assign(nc, nan);
+    hg.assign(nc, nan);
+    const std::vector<SolidCellResult> solid = solid_cell_results(sys_, st);
+    for (int e = 0; e < ns; ++e) {
+      const int c = ne + e;
+      for (int i = 0; i < 6; ++i) {
+        s6[6 * c + i] = solid[e].stress[i];
+        e6[6 * c + i] = solid[e].strain[i];
+      }
+      mises[c] = solid[e].mises;
+      eids[c] = static_cast<double>(model_.elements.id[sys_.solid.model_element[e]]);
+      energy_density[c] = st.solid_energy[e] / sys_.solid.volume[e];
+      hg[c] = st.solid_hourglass[e] / sys_.solid.volume[e];
+    }
+  }
+  std::vector<int> conn(sys_.conn);
+  conn.insert(conn.end(), sys_.solid.conn.begin(), sys_.solid.conn.end());
+  std::vector<std::int64_t> offsets(nc);
+  std::vector<std::uint8_t> types(nc, 9);
+  for (int e = 0; e < ne; ++e) offsets[e] = 4 * (e + 1);
+  for (const SolidGroup& g : sys_.solid.groups)
+    for (int e = g.first; e < g.first + g.count; ++e) {
+      offsets[ne + e] = ne * 4 + g.conn_offset + (e - g.first + 1) * g.nodes_per_element;
+      types[ne + e] = g.type == ElementType::C3D4 ? 10 : g.type == ElementType::C3D10M ? 24 : 12;
+    }
+  std::vector<VtuField> cell_fields = {{"ElementId", 1, eids.data()}};
+  if (ne > 0)
+    cell_fields.insert(cell_fields.end(), {{"SF", 5, sf.data()},
+                                           {"SM", 3, sm.data()},
+                                           {"S_top", 3, stop.data()},
+                                           {"S_bottom", 3, sbot.data()},
+                                           {"E_top", 3, etop.data()},
+                                           {"E_bottom", 3, ebot.data()},
+                                           {"Mises_top", 1, mtop.data()},
+                                           {"Mises_bottom", 1, mbot.data()}});
+  if (ns > 0)
+    cell_fields.insert(cell_fields.end(), {{"S", 6, s6.data()},
+                                           {"E", 6, e6.data()},
+                                           {"Mises", 1, mises.data()},
+                                           {"HourglassEnergyDensity", 1, hg.data()}});
+  cell_fields.push_back({"StrainEnergyDensity", 1, energy_density.data()});
   char name[64];
   std::snprintf(name, sizeof name, "%s_%06d.vtu", job_.c_str(), frame_);
-  write_vtu(dir_ + "/" + name, nn, sys_.x0.data(), sys_.y0.data(), sys_.z0.data(), ne, sys_.conn.data(),
+  write_vtu(dir_ + "/" + name, nn, sys_.x0.data(), sys_.y0.data(), sys_.z0.data(),
+            VtuCells{nc, conn.data(), offsets.data(), types.data()},
             {{"NodeId", 1, ids.data()},
              {"U", 3, u.data()},
              {"UR", 3, rot.data()},
@@ -110,22 +164,12 @@ void ResultWriter::write_frame(const ShellState& st, const FullStepFields& full)
              {"VR", 3, angvel.data()},
              {"RF", 3, rf.data()},
              {"RM", 3, rm.data()}},
-            {{"ElementId", 1, eids.data()},
-             {"SF", 5, sf.data()},
-             {"SM", 3, sm.data()},
-             {"S_top", 3, stop.data()},
-             {"S_bottom", 3, sbot.data()},
-             {"E_top", 3, etop.data()},
-             {"E_bottom", 3, ebot.data()},
-             {"Mises_top", 1, mtop.data()},
-             {"Mises_bottom", 1, mbot.data()},
-             {"StrainEnergyDensity", 1, energy_density.data()}},
-            {{"TimeValue", st.time}});
+            cell_fields, {{"TimeValue", st.time}});
   pvd_.add_frame(st.time, name);
   ++frame_;
 }
 
-void ResultWriter::write_history(const ShellState& st, const FullStepFields& full) {
+void ResultWriter::write_history(const StructureState& st, const FullStepFields& full) {
   if (histories_.empty()) return;
   std::vector<double> rot;
   rotations(st, rot);
@@ -141,11 +185,18 @@ void ResultWriter::write_history(const ShellState& st, const FullStepFields& ful
         for (int i = 0; i < 6; ++i) row.push_back(full.rf[i][n]);
       h.csv->write_row(row);
     }
+    if (h.total) {
+      row.assign(7, 0.0);
+      row[0] = st.time;
+      for (int n : h.nodes)
+        for (int i = 0; i < 6; ++i) row[1 + i] += full.rf[i][n];
+      h.total->write_row(row);
+    }
   }
 }
 
 void ResultWriter::write_energy(const EnergyRecord& e) {
-  energy_.write_row({e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total()});
+  energy_.write_row({e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total(), e.hourglass});
 }
 
 }  // namespace halfstep

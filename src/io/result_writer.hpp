@@ -10,8 +10,8 @@
 #include "io/csv_writer.hpp"
 #include "io/pvd_writer.hpp"
 #include "model/model.hpp"
-#include "solver/shell_state.hpp"
-#include "solver/shell_system.hpp"
+#include "solver/structure_state.hpp"
+#include "solver/structure_system.hpp"
 
 namespace halfstep {
 
@@ -20,15 +20,15 @@ namespace halfstep {
 class ResultWriter {
  public:
   /// Creates OUTDIR (and OUTDIR/history), the .pvd index and energy.csv.
-  ResultWriter(const Model& model, const ShellSystem& sys, const std::string& dir, const std::string& job);
+  ResultWriter(const Model& model, const StructureSystem& sys, const std::string& dir, const std::string& job);
 
   /// Opens history/<NSET>.csv files for the history requests of a step (once per set).
   void open_histories(const std::vector<OutputRequest>& requests);
 
   /// Writes one field frame at the current state; full holds v^n and reactions.
-  void write_frame(const ShellState& st, const FullStepFields& full);
+  void write_frame(const StructureState& st, const FullStepFields& full);
   /// Appends one row per node of each history set.
-  void write_history(const ShellState& st, const FullStepFields& full);
+  void write_history(const StructureState& st, const FullStepFields& full);
   /// Appends a row to energy.csv.
   void write_energy(const EnergyRecord& e);
 
@@ -40,12 +40,13 @@ class ResultWriter {
     std::vector<int> nodes;
     bool u = false, v = false, rf = false;
     std::unique_ptr<CsvWriter> csv;
+    std::unique_ptr<CsvWriter> total;  ///< RF: sums over the set (the set's total reaction)
   };
   /// Rotation vector of every node (from the reference to the current nodal frame).
-  void rotations(const ShellState& st, std::vector<double>& out) const;
+  void rotations(const StructureState& st, std::vector<double>& out) const;
 
   const Model& model_;
-  const ShellSystem& sys_;
+  const StructureSystem& sys_;
   std::string dir_, job_;
   PvdWriter pvd_;
   CsvWriter energy_;

@@ -103,18 +103,39 @@ void write_vtu(const std::string& path, int n_points, const double* x, const dou
                const double* z, int n_cells, const int* quad_conn,
                const std::vector<VtuField>& point_fields, const std::vector<VtuField>& cell_fields,
                const std::vector<std::pair<std::string, double>>& field_data) {
+  if (n_cells < 0) throw std::invalid_argument("write_vtu: negative count");
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(n_cells));
+  for (std::size_t c = 0; c < offsets.size(); ++c) offsets[c] = std::int64_t(4 * (c + 1));
+  const std::vector<std::uint8_t> types(static_cast<std::size_t>(n_cells), kVtkQuad);
+  write_vtu(path, n_points, x, y, z, VtuCells{n_cells, quad_conn, offsets.data(), types.data()}, point_fields,
+            cell_fields, field_data);
+}
+
+void write_vtu(const std::string& path, int n_points, const double* x, const double* y, const double* z,
+               const VtuCells& cells, const std::vector<VtuField>& point_fields,
+               const std::vector<VtuField>& cell_fields,
+               const std::vector<std::pair<std::string, double>>& field_data) {
+  const int n_cells = cells.count;
   if (n_points < 0 || n_cells < 0) throw std::invalid_argument("write_vtu: negative count");
   if (n_points > 0 && (!x || !y || !z))
     throw std::invalid_argument("write_vtu: missing coordinates");
-  if (n_cells > 0 && !quad_conn) throw std::invalid_argument("write_vtu: missing connectivity");
-  const std::size_t n_conn = 4 * std::size_t(n_cells);
+  if (n_cells > 0 && (!cells.conn || !cells.offsets || !cells.types))
+    throw std::invalid_argument("write_vtu: missing connectivity");
+  const std::size_t n_conn = n_cells > 0 ? static_cast<std::size_t>(cells.offsets[n_cells - 1]) : 0;
   // A bad index would make ParaView read out of bounds (or crash) long after the run ended.
-  for (std::size_t i = 0; i < n_conn; ++i) {
-    if (quad_conn[i] < 0 || quad_conn[i] >= n_points) {
-      throw std::invalid_argument("write_vtu: cell " + std::to_string(i / 4) + " refers to point " +
-                                  std::to_string(quad_conn[i]) + " of " + std::to_string(n_points));
+  std::int64_t prev = 0;
+  for (int c = 0; c < n_cells; ++c) {
+    if (cells.offsets[c] <= prev) throw std::invalid_argument("write_vtu: cell offsets must increase");
+    prev = cells.offsets[c];
+  }
+  for (std::size_t i = 0, c = 0; i < n_conn; ++i) {
+    while (static_cast<std::size_t>(cells.offsets[c]) <= i) ++c;
+    if (cells.conn[i] < 0 || cells.conn[i] >= n_points) {
+      throw std::invalid_argument("write_vtu: cell " + std::to_string(c) + " refers to point " +
+                                  std::to_string(cells.conn[i]) + " of " + std::to_string(n_points));
     }
   }
+  const int* quad_conn = cells.conn;
 
   // VTK wants interleaved xyz; the rest is generated. Everything else is written from the caller's
   // memory.
@@ -124,9 +145,6 @@ void write_vtu(const std::string& path, int n_points, const double* x, const dou
     points[3 * i + 1] = y[i];
     points[3 * i + 2] = z[i];
   }
-  std::vector<std::int64_t> offsets(n_cells);
-  for (std::size_t c = 0; c < std::size_t(n_cells); ++c) offsets[c] = std::int64_t(4 * (c + 1));
-  const std::vector<std::uint8_t> types(n_cells, kVtkQuad);
   std::vector<double> field_values;
   field_values.reserve(field_data.size());
   for (const auto& fd : field_data) field_values.push_back(fd.second);
@@ -154,9 +172,9 @@ void write_vtu(const std::string& path, int n_points, const double* x, const dou
                points.size() * sizeof(double));
   layout.xml += "      </Points>\n      <Cells>\n";
   layout.array("        ", "Int32", " Name=\"connectivity\"", quad_conn, n_conn * sizeof(int));
-  layout.array("        ", "Int64", " Name=\"offsets\"", offsets.data(),
-               offsets.size() * sizeof(std::int64_t));
-  layout.array("        ", "UInt8", " Name=\"types\"", types.data(), types.size());
+  layout.array("        ", "Int64", " Name=\"offsets\"", cells.offsets,
+               static_cast<std::size_t>(n_cells) * sizeof(std::int64_t));
+  layout.array("        ", "UInt8", " Name=\"types\"", cells.types, static_cast<std::size_t>(n_cells));
   layout.xml +=
       "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   "
       "_";

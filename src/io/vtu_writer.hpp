@@ -1,6 +1,7 @@
 // ParaView output: one VTK XML UnstructuredGrid (.vtu) file per frame.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,22 @@ struct VtuField {
 void write_vtu(const std::string& path, int n_points, const double* x, const double* y,
                const double* z, int n_cells, const int* quad_conn /*4 per cell, 0-based*/,
                const std::vector<VtuField>& point_fields, const std::vector<VtuField>& cell_fields,
+               const std::vector<std::pair<std::string, double>>& field_data = {});
+
+/// Cells of any VTK type: conn holds the point indices of all cells, offsets[c] the end of
+/// cell c's entries in conn, types[c] its VTK type (9 quad, 10 tetra, 12 hexahedron, 24
+/// quadratic tetra). Borrowed, like VtuField.
+struct VtuCells {
+  int count = 0;
+  const int* conn = nullptr;
+  const std::int64_t* offsets = nullptr;
+  const std::uint8_t* types = nullptr;
+};
+
+/// The same file for cells of mixed types.
+void write_vtu(const std::string& path, int n_points, const double* x, const double* y, const double* z,
+               const VtuCells& cells, const std::vector<VtuField>& point_fields,
+               const std::vector<VtuField>& cell_fields,
                const std::vector<std::pair<std::string, double>>& field_data = {});
 
 /// Escapes &, <, >, " and ' so that s can sit inside an XML attribute value.

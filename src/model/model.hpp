@@ -15,8 +15,21 @@
 
 namespace halfstep {
 
-/// Element kinds halfstep knows; S4 and S4R are both run as MITC4.
-enum class ElementType { MITC4 };
+/// Element kinds halfstep knows; S4 and S4R are both run as MITC4, the others are solids.
+enum class ElementType { MITC4, C3D8R, C3D8, C3D4, C3D10M };
+
+/// Nodes of one element of a kind.
+inline int nodes_per_element(ElementType t) {
+  switch (t) {
+    case ElementType::C3D8R:
+    case ElementType::C3D8: return 8;
+    case ElementType::C3D10M: return 10;
+    default: return 4;
+  }
+}
+
+/// True for the continuum (3-dof node) element kinds.
+inline bool is_solid(ElementType t) { return t != ElementType::MITC4; }
 
 /// Nodes in structure-of-arrays form; node_index maps deck ids to positions.
 struct Nodes {
@@ -27,14 +40,20 @@ struct Nodes {
   int size() const { return static_cast<int>(id.size()); }
 };
 
-/// Four-node shell elements; conn holds 4 node indices per element, consecutively.
+/// Elements of every kind; element e's node indices are conn[conn_ptr[e] .. conn_ptr[e+1]).
 struct Elements {
   std::vector<std::int64_t> id;
-  std::vector<int> conn;                 ///< 4 * size() node indices
-  std::vector<std::string> abaqus_type;  ///< S4 or S4R, as written in the deck
+  std::vector<ElementType> type;
+  std::vector<int> conn;                 ///< node indices of all elements, consecutively
+  std::vector<int> conn_ptr{0};          ///< size() + 1 offsets into conn
+  std::vector<std::string> abaqus_type;  ///< as written in the deck (S4, S4R, C3D8R, ...)
   std::vector<SourceLoc> loc;
   std::unordered_map<std::int64_t, int> index;
   int size() const { return static_cast<int>(id.size()); }
+  /// Node indices of element e.
+  const int* nodes_of(int e) const { return conn.data() + conn_ptr[static_cast<std::size_t>(e)]; }
+  /// Node count of element e.
+  int count_of(int e) const { return conn_ptr[static_cast<std::size_t>(e) + 1] - conn_ptr[static_cast<std::size_t>(e)]; }
 };
 
 /// A named set of node or element indices (names are stored upper-case).
@@ -44,12 +63,32 @@ struct IndexSet {
   SourceLoc loc;
 };
 
-/// Isotropic linear elastic material with density and mass-proportional damping.
+/// *ELASTIC, TYPE=: how elastic_constants are to be read.
+enum class ElasticType { Isotropic, EngineeringConstants, Orthotropic };
+
+/// A material: elasticity (isotropic, orthotropic) or Neo-Hookean hyperelasticity, density
+/// and mass-proportional damping.
 struct Material {
   std::string name;
-  bool has_elastic = false, has_density = false;
-  double youngs = 0, poisson = 0, density = 0;
-  double alpha = 0;  ///< *DAMPING, ALPHA= (C = alpha M)
+  bool has_elastic = false, has_density = false, has_hyperelastic = false;
+  ElasticType elastic_type = ElasticType::Isotropic;
+  double youngs = 0, poisson = 0, density = 0;  ///< isotropic E, nu
+  /// TYPE=ENGINEERING CONSTANTS: E1 E2 E3 nu12 nu13 nu23 G12 G13 G23; TYPE=ORTHOTROPIC:
+  /// D1111 D1122 D2222 D1133 D2233 D3333 D1212 D1313 D2323.
+  std::array<double, 9> elastic_constants{};
+  double c10 = 0, d1 = 0;  ///< *HYPERELASTIC, NEO HOOKE
+  double alpha = 0;        ///< *DAMPING, ALPHA= (C = alpha M)
+  SourceLoc loc;
+  SourceLoc elastic_loc;   ///< the *ELASTIC or *HYPERELASTIC keyword line
+};
+
+/// *ORIENTATION, SYSTEM=RECTANGULAR: material axis 1 along a, axis 2 in the (a, b) plane,
+/// optionally turned by an angle (degrees) about one of the local axes.
+struct Orientation {
+  std::string name;
+  std::array<double, 3> a{1, 0, 0}, b{0, 1, 0};
+  int extra_axis = 0;        ///< 1..3 when the second data line gives an extra rotation
+  double extra_angle = 0;    ///< degrees
   SourceLoc loc;
 };
 
@@ -58,6 +97,12 @@ struct ShellSection {
   std::string elset, material;
   double thickness = 0;
   int thickness_points = 5;  ///< as given in the deck; output uses top/bottom
+  SourceLoc loc;
+};
+
+/// *SOLID SECTION: material (and orientation) of a set of continuum elements.
+struct SolidSection {
+  std::string elset, material, orientation;  ///< orientation empty: global axes
   SourceLoc loc;
 };
 
@@ -83,11 +128,20 @@ struct ConcentratedLoad {
   SourceLoc loc;
 };
 
-/// *DLOAD line, type P: pressure on elements, following the deformed normal.
+/// *DLOAD line (type P on shells, P1..P6 on solid faces) or *DSLOAD line: pressure following
+/// the deformed surface.
 struct DistributedLoad {
   std::vector<int> elements;
+  int face = 0;          ///< 0: shell pressure; 1..6: Abaqus face label of the solids
   double magnitude = 0;  ///< positive pressure pushes against the element normal
   std::string amplitude;
+  SourceLoc loc;
+};
+
+/// *SURFACE, TYPE=ELEMENT: element faces (element index and 1-based face label pairs).
+struct Surface {
+  std::string name;
+  std::vector<int> elements, faces;
   SourceLoc loc;
 };
 
@@ -142,7 +196,10 @@ struct Model {
   Elements elements;
   std::map<std::string, IndexSet> nsets, elsets;
   std::map<std::string, Material> materials;
-  std::vector<ShellSection> sections;
+  std::vector<ShellSection> sections;        ///< *SHELL SECTION, in deck order
+  std::vector<SolidSection> solid_sections;  ///< *SOLID SECTION, in deck order
+  std::map<std::string, Orientation> orientations;
+  std::map<std::string, Surface> surfaces;
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;
   std::vector<InitialRotatingVelocity> initial_rotations;

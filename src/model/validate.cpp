@@ -19,17 +19,21 @@ void check_nodes(const Nodes& n) {
 
 // Area from the diagonals: |d1 x d2| / 2 is exact for a flat quadrilateral and a
 // robust measure for a warped one. Relative tolerance, so units do not matter.
+// Solids are checked for positive volume when the system is built (the element functions
+// know their shapes); here only repeated nodes.
 void check_elements(const Elements& e, const Nodes& n) {
   for (int i = 0; i < e.size(); ++i) {
     const auto k = static_cast<std::size_t>(i);
-    const int* c = &e.conn[4 * k];
+    const int* c = e.nodes_of(i);
+    const int count = e.count_of(i);
     const std::string name = "element " + std::to_string(e.id[k]);
-    for (int a = 0; a < 4; ++a)
-      for (int b = a + 1; b < 4; ++b)
+    for (int a = 0; a < count; ++a)
+      for (int b = a + 1; b < count; ++b)
         if (c[a] == c[b])
           throw InputError(e.loc[k], name + " is degenerate: node " +
                                          std::to_string(n.id[static_cast<std::size_t>(c[a])]) +
                                          " appears twice");
+    if (is_solid(e.type[k])) continue;
     const auto p = [&](int j, int axis) {
       const auto idx = static_cast<std::size_t>(c[j]);
       return axis == 0 ? n.x[idx] : axis == 1 ? n.y[idx] : n.z[idx];
@@ -62,41 +66,71 @@ void check_elements(const Elements& e, const Nodes& n) {
   }
 }
 
+/// Material checks that depend on the element kind using it.
+void check_section_material(const Material& mat, const SourceLoc& loc, const char* keyword, bool shell) {
+  const std::string where = "material '" + mat.name + "' used by this " + keyword;
+  if (!mat.has_density) throw InputError(loc, where + " has no *DENSITY");
+  if (shell) {
+    if (mat.has_hyperelastic)
+      throw InputError(loc, where + " is *HYPERELASTIC: shells support isotropic *ELASTIC only");
+    if (!mat.has_elastic) throw InputError(loc, where + " has no *ELASTIC");
+    if (mat.elastic_type != ElasticType::Isotropic)
+      throw InputError(loc, where + " is orthotropic: shells support isotropic *ELASTIC only");
+  } else if (!mat.has_elastic && !mat.has_hyperelastic) {
+    throw InputError(loc, where + " has no *ELASTIC or *HYPERELASTIC");
+  }
+}
+
 void check_sections(const Model& m) {
-  std::vector<int> owner(static_cast<std::size_t>(m.elements.size()), -1);
-  for (std::size_t s = 0; s < m.sections.size(); ++s) {
-    const ShellSection& sec = m.sections[s];
-    const auto set = m.elsets.find(sec.elset);
+  std::vector<SourceLoc> owner(static_cast<std::size_t>(m.elements.size()));
+  std::vector<char> owned(owner.size(), 0);
+  // Every element gets exactly one section, of its own family.
+  const auto claim = [&](const std::string& elset, const SourceLoc& loc, const char* keyword, bool shell) {
+    const auto set = m.elsets.find(elset);
     if (set == m.elsets.end())
-      throw InputError(sec.loc, "*SHELL SECTION: element set '" + sec.elset + "' is not defined");
+      throw InputError(loc, std::string(keyword) + ": element set '" + elset + "' is not defined");
+    for (int e : set->second.members) {
+      const auto k = static_cast<std::size_t>(e);
+      const std::string name = "element " + std::to_string(m.elements.id[k]);
+      if (is_solid(m.elements.type[k]) == shell)
+        throw InputError(loc, std::string(keyword) + " on " + name + " of type " + m.elements.abaqus_type[k] +
+                                  (shell ? ": solid elements take a *SOLID SECTION" : ": shell elements take a *SHELL SECTION"));
+      if (owned[k]) throw InputError(loc, name + " already has a section (at " + owner[k].str() + ")");
+      owned[k] = 1;
+      owner[k] = loc;
+    }
+  };
+  for (const ShellSection& sec : m.sections) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
-    if (!mat->second.has_elastic)
-      throw InputError(sec.loc, "material '" + sec.material + "' used by this *SHELL SECTION has no *ELASTIC");
-    if (!mat->second.has_density)
-      throw InputError(sec.loc, "material '" + sec.material + "' used by this *SHELL SECTION has no *DENSITY");
+    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
-    for (int e : set->second.members) {
-      int& o = owner[static_cast<std::size_t>(e)];
-      if (o >= 0)
-        throw InputError(sec.loc, "element " + std::to_string(m.elements.id[static_cast<std::size_t>(e)]) +
-                                      " already has a *SHELL SECTION (at " +
-                                      m.sections[static_cast<std::size_t>(o)].loc.str() + ")");
-      o = static_cast<int>(s);
-    }
+    claim(sec.elset, sec.loc, "*SHELL SECTION", true);
   }
-  for (std::size_t e = 0; e < owner.size(); ++e)
-    if (owner[e] < 0)
-      throw InputError(m.elements.loc[e],
-                       "element " + std::to_string(m.elements.id[e]) + " has no *SHELL SECTION");
+  for (const SolidSection& sec : m.solid_sections) {
+    const auto mat = m.materials.find(sec.material);
+    if (mat == m.materials.end())
+      throw InputError(sec.loc, "*SOLID SECTION: material '" + sec.material + "' is not defined");
+    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false);
+    if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
+      throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
+    claim(sec.elset, sec.loc, "*SOLID SECTION", false);
+  }
+  for (std::size_t e = 0; e < owned.size(); ++e)
+    if (!owned[e])
+      throw InputError(m.elements.loc[e], "element " + std::to_string(m.elements.id[e]) + " has no " +
+                                              (is_solid(m.elements.type[e]) ? "*SOLID SECTION" : "*SHELL SECTION"));
 }
 
 void check_materials(const Model& m) {
   for (const auto& [name, mat] : m.materials) {
-    if (mat.has_elastic && !(mat.youngs > 0 && mat.poisson > -1 && mat.poisson < 0.5))
+    if (mat.has_elastic && mat.elastic_type == ElasticType::Isotropic &&
+        !(mat.youngs > 0 && mat.poisson > -1 && mat.poisson < 0.5))
       throw InputError(mat.loc, "material '" + name + "': need E > 0 and -1 < nu < 0.5");
+    if (mat.has_hyperelastic && !(mat.c10 > 0 && mat.d1 > 0))
+      throw InputError(mat.loc, "material '" + name + "': need C10 > 0 and D1 > 0");
     if (mat.has_density && !(mat.density > 0))
       throw InputError(mat.loc, "material '" + name + "': density must be positive");
     if (!(mat.alpha >= 0)) throw InputError(mat.loc, "material '" + name + "': damping ALPHA must not be negative");

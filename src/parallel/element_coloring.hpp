@@ -12,9 +12,9 @@ struct ElementColoring {
   int colors() const { return static_cast<int>(ptr.size()) - 1; }
 };
 
-/// Greedy coloring of quadrilaterals (4 node indices per element in conn) over num_nodes
-/// nodes: each element takes the lowest color no element sharing a node has. Elements keep
-/// their relative order within a color.
-ElementColoring color_elements(const std::vector<int>& conn, int num_nodes);
+/// Greedy coloring of elements (nodes_per_element node indices per element in conn) over
+/// num_nodes nodes: each element takes the lowest color no element sharing a node has.
+/// Elements keep their relative order within a color.
+ElementColoring color_elements(const std::vector<int>& conn, int num_nodes, int nodes_per_element = 4);
 
 }  // namespace halfstep

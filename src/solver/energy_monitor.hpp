@@ -12,6 +12,7 @@ namespace halfstep {
 /// Energy totals at one time (see docs/theory.md for the balance).
 struct EnergyRecord {
   double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0;
+  double hourglass = 0;  ///< C3D8R hourglass energy, part of internal
   /// kinetic + internal + damping_work - external_work.
   HS_HD double total() const { return kinetic + internal + damping_work - external_work; }
 };
@@ -27,6 +28,7 @@ struct EnergyMonitor {
   double tolerance = 0.05;    ///< allowed |total - total0| / scale
   double noise_energy = 0;    ///< energy scale floor (round-off of the precision in use)
   double internal = 0;        ///< strain energy of the latest element pass (t^n)
+  double hourglass = 0;       ///< its hourglass part
   double work = 0, damping = 0;  ///< external and damping work up to t^n
   double total0 = 0, scale = 0, max_drift = 0;
   int have_total0 = 0;
@@ -37,9 +39,11 @@ struct EnergyMonitor {
   EnergyRecord record;         ///< totals at the latest output sample
 };
 
-/// After an element pass: energy is the total strain energy at the new configuration.
-HS_HD void monitor_element_pass(EnergyMonitor& m, double energy, double time) {
+/// After an element pass: energy is the total strain energy at the new configuration
+/// (hourglass energy included), hourglass its hourglass part.
+HS_HD void monitor_element_pass(EnergyMonitor& m, double energy, double time, double hourglass = 0.0) {
   m.internal = energy;
+  m.hourglass = hourglass;
   if (!(energy - energy == 0.0) && m.status == kRunning) {
     m.status = kNonFiniteElement;
     m.fail_step = m.steps;
@@ -90,6 +94,7 @@ HS_HD void monitor_sample(EnergyMonitor& m, const double* sums, double time) {
   m.record.time = time;
   m.record.kinetic = sums[kKinetic];
   m.record.internal = m.internal;
+  m.record.hourglass = m.hourglass;
   m.record.external_work = m.work + sums[kWorkPrev];
   m.record.damping_work = m.damping + sums[kDampPrev];
   if (!m.have_total0) {

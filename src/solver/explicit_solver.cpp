@@ -11,7 +11,7 @@
 #include "backends/backend.hpp"
 #include "io/result_writer.hpp"
 #include "solver/nodal_triads.hpp"
-#include "solver/shell_state.hpp"
+#include "solver/structure_state.hpp"
 #include "solver/step_drive.hpp"
 #include "solver/step_loads.hpp"
 #include "io/async_output.hpp"
@@ -31,7 +31,7 @@ std::string job_name(const std::string& deck) {
 }
 
 /// Sets v^0 from *INITIAL CONDITIONS (translations global, rotation rates on the triad).
-void apply_initial_conditions(const Model& model, const ShellSystem& sys, ShellState& st) {
+void apply_initial_conditions(const Model& model, const StructureSystem& sys, StructureState& st) {
   std::vector<Vec3<double>> omega(sys.num_nodes, Vec3<double>{0, 0, 0});
   for (const InitialVelocity& iv : model.initial_velocities)
     for (int n : iv.nodes) {
@@ -63,11 +63,16 @@ void apply_initial_conditions(const Model& model, const ShellSystem& sys, ShellS
 }
 
 /// First element (deck id) or node with a non-finite value, for instability reports.
-std::string locate_nonfinite(const Model& model, const ShellSystem& sys, const ShellState& st) {
+std::string locate_nonfinite(const Model& model, const StructureSystem& sys, const StructureState& st) {
+  const auto named = [&](int me) {
+    return "element " + std::to_string(model.elements.id[me]) + " (" + model.elements.loc[me].str() +
+           ") has a non-finite strain energy";
+  };
   for (int e = 0; e < sys.num_elements; ++e)
-    if (!std::isfinite(st.elem_energy[e]))
-      return "element " + std::to_string(model.elements.id[e]) + " (" + model.elements.loc[e].str() +
-             ") has a non-finite strain energy";
+    if (!std::isfinite(st.elem_energy[e])) return named(sys.shell_model_element[e]);
+  for (int e = 0; e < sys.solid.num_elements; ++e)
+    if (!std::isfinite(st.solid_energy[e]) || !std::isfinite(st.solid_hourglass[e]))
+      return named(sys.solid.model_element[e]);
   for (int n = 0; n < sys.num_nodes; ++n)
     for (int d = 0; d < kShellDofs; ++d)
       if (!std::isfinite(st.v[d][n]))
@@ -76,17 +81,29 @@ std::string locate_nonfinite(const Model& model, const ShellSystem& sys, const S
 }
 
 /// Largest |value| of element strain energy density, to name the element driving a blow-up.
-std::string most_strained_element(const Model& model, const ShellSystem& sys, const ShellState& st) {
-  int worst = 0;
-  double best = -1;
-  for (int e = 0; e < sys.num_elements; ++e) {
-    const double d = st.elem_energy[e] / sys.area[e];
-    if (d > best) {
-      best = d;
-      worst = e;
+std::string most_strained_element(const Model& model, const StructureSystem& sys, const StructureState& st) {
+  // Shells per unit area, solids per unit volume: each is compared within its own kind.
+  std::string out;
+  const auto worst_of = [&](int count, auto density, const std::vector<int>& model_element, const char* what) {
+    int worst = -1;
+    double best = -1;
+    for (int e = 0; e < count; ++e) {
+      const double d = density(e);
+      if (d > best) {
+        best = d;
+        worst = e;
+      }
     }
-  }
-  return "element " + std::to_string(model.elements.id[worst]) + " has the highest strain energy density";
+    if (worst < 0) return;
+    if (!out.empty()) out += "; ";
+    out += std::string(what) + " element " + std::to_string(model.elements.id[model_element[worst]]) +
+           " has the highest strain energy density";
+  };
+  worst_of(sys.num_elements, [&](int e) { return st.elem_energy[e] / sys.area[e]; }, sys.shell_model_element, "shell");
+  worst_of(sys.solid.num_elements,
+           [&](int e) { return (st.solid_energy[e] + st.solid_hourglass[e]) / sys.solid.volume[e]; },
+           sys.solid.model_element, "solid");
+  return out;
 }
 
 /// Output schedule of one kind (field or history) within a step.
@@ -109,12 +126,12 @@ double request_interval(const OutputRequest& r, double period) {
 
 }  // namespace
 
-double step_increment(const ShellSystem& sys, const std::optional<double>& fixed, double dt_scale) {
+double step_increment(const StructureSystem& sys, const std::optional<double>& fixed, double dt_scale) {
   return fixed ? *fixed : dt_scale * sys.stable_dt;
 }
 
 /// Stops the run with the reason the monitor gives (state downloaded for the report).
-[[noreturn]] void report_failure(const Model& model, const ShellSystem& sys, Backend& backend, ShellState& st,
+[[noreturn]] void report_failure(const Model& model, const StructureSystem& sys, Backend& backend, StructureState& st,
                                  const EnergyMonitor& m, const std::string& step_name, double tolerance) {
   backend.download(st);
   if (m.status == kEnergyDrift)
@@ -130,9 +147,9 @@ double step_increment(const ShellSystem& sys, const std::optional<double>& fixed
 RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   const Clock::time_point t_start = Clock::now();
   // Everything that can reject the input happens before the output directory is touched.
-  const ShellSystem sys = build_shell_system(model);
+  const StructureSystem sys = build_structure_system(model);
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
-  ShellState st;
+  StructureState st;
   st.initialize(sys);
   initialize_triads(st);
   apply_initial_conditions(model, sys, st);
@@ -152,11 +169,11 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
 
   RunSummary sum;
   sum.nodes = sys.num_nodes;
-  sum.elements = sys.num_elements;
+  sum.elements = sys.total_elements();
   sum.threads = hw.threads();
   sum.backend = hw.name();
   sum.precision = hw.precision();
-  sum.device_bytes_per_element = hw.device_bytes() / std::max(1, sys.num_elements);
+  sum.device_bytes_per_element = hw.device_bytes() / std::max(1, sys.total_elements());
   sum.stable_increment = sys.stable_dt;
   sum.controlling_element = sys.controlling_element >= 0 ? model.elements.id[sys.controlling_element] : 0;
 
@@ -256,7 +273,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   sum.final_time = st.time;
   sum.solve_seconds = std::max(solve_seconds, 1e-12);
   sum.wall_seconds = seconds_since(t_start);
-  sum.element_steps_per_second = static_cast<double>(sys.num_elements) * sum.steps / sum.solve_seconds;
+  sum.element_steps_per_second = static_cast<double>(sys.total_elements()) * sum.steps / sum.solve_seconds;
   return sum;
 }
 

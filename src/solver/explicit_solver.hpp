@@ -6,7 +6,7 @@
 
 #include "backends/backend.hpp"
 #include "model/model.hpp"
-#include "solver/shell_system.hpp"
+#include "solver/structure_system.hpp"
 
 namespace halfstep {
 
@@ -40,7 +40,7 @@ struct RunSummary {
 };
 
 /// Time increment a step uses: the deck's fixed one, or the scaled stable estimate.
-double step_increment(const ShellSystem& sys, const std::optional<double>& fixed, double dt_scale);
+double step_increment(const StructureSystem& sys, const std::optional<double>& fixed, double dt_scale);
 
 /// Runs every step of the model, writing results to options.output_dir.
 /// Throws InputError for problems found before the first frame is written and RunError

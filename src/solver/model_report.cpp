@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "solver/explicit_solver.hpp"
-#include "solver/shell_state.hpp"
-#include "solver/shell_system.hpp"
+#include "solver/structure_state.hpp"
+#include "solver/structure_system.hpp"
 #include "solver/step_loads.hpp"
 
 namespace halfstep {
@@ -18,22 +18,26 @@ std::size_t bytes(const std::vector<T>& v) {
 }
 
 /// Bytes a run holds in its system and state arrays (measured from the built arrays).
-std::size_t memory_bytes(const ShellSystem& sys) {
+std::size_t memory_bytes(const StructureSystem& sys) {
   std::size_t b = bytes(sys.x0) * 3 + bytes(sys.conn) + bytes(sys.section) + bytes(sys.ref) + bytes(sys.dir0x) * 3 +
                   bytes(sys.mass) * 4 + bytes(sys.area) + bytes(sys.element_dt) + bytes(sys.node_slot_ptr) +
                   bytes(sys.node_slots);
-  ShellState st;
+  StructureState st;
   st.initialize(sys);
   b += bytes(st.ux) * 3 + bytes(st.v[0]) * kShellDofs + bytes(st.dx) * 9 + bytes(st.elem_force) +
        bytes(st.elem_energy);
   b += sizeof(double) * 12 * static_cast<std::size_t>(sys.num_nodes);  // output buffers (v^n, reactions)
+  const SolidMesh& sm = sys.solid;
+  b += bytes(sm.model_element) + bytes(sm.conn) + bytes(sm.material) + bytes(sm.volume) + bytes(sm.element_dt) +
+       bytes(sm.node_slot_ptr) + bytes(sm.node_slots) + bytes(st.solid_force) + bytes(st.solid_energy) +
+       bytes(st.solid_hourglass);
   return b;
 }
 
 }  // namespace
 
 std::string describe_model(const Model& model, double dt_scale) {
-  const ShellSystem sys = build_shell_system(model);
+  const StructureSystem sys = build_structure_system(model);
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
   std::string out;
   char line[512];
@@ -44,10 +48,14 @@ std::string describe_model(const Model& model, double dt_scale) {
   add("deck            %s\n", model.deck_path.c_str());
   if (!model.heading.empty()) add("heading         %s\n", model.heading.substr(0, 200).c_str());
   add("nodes           %d\n", sys.num_nodes);
-  add("elements        %d (MITC4)\n", sys.num_elements);
+  std::string kinds;
+  if (sys.num_elements) kinds = std::to_string(sys.num_elements) + " MITC4";
+  for (const SolidGroup& g : sys.solid.groups)
+    kinds += (kinds.empty() ? "" : ", ") + std::to_string(g.count) + " " + model.elements.abaqus_type[sys.solid.model_element[g.first]];
+  add("elements        %d (%s)\n", sys.total_elements(), kinds.c_str());
   add("node sets       %zu\n", model.nsets.size());
   add("element sets    %zu\n", model.elsets.size());
-  add("sections        %zu\n", sys.sections.size());
+  add("sections        %zu\n", sys.sections.size() + sys.solid.materials.size());
   add("total mass      %.6g\n", sys.total_mass);
   if (sys.controlling_element >= 0) {
     const int e = sys.controlling_element;
@@ -63,9 +71,9 @@ std::string describe_model(const Model& model, double dt_scale) {
         steps[i].period, dt, steps[i].fixed_increment ? "fixed by the deck" : "stable estimate x safety factor", n);
   }
   add("increments      %lld in all (%.3g element-steps)\n", total_steps,
-      static_cast<double>(total_steps) * sys.num_elements);
+      static_cast<double>(total_steps) * sys.total_elements());
   add("memory          %.1f MiB (%.0f bytes per element)\n", memory_bytes(sys) / 1048576.0,
-      sys.num_elements ? static_cast<double>(memory_bytes(sys)) / sys.num_elements : 0.0);
+      sys.total_elements() ? static_cast<double>(memory_bytes(sys)) / sys.total_elements() : 0.0);
   for (const std::string& w : model.warnings) add("warning         %s\n", w.c_str());
   return out;
 }

@@ -8,10 +8,10 @@ namespace halfstep {
 
 namespace {
 
-Vec3<double> director(const ShellState& s, int n) { return {s.dx[n], s.dy[n], s.dz[n]}; }
-Vec3<double> first(const ShellState& s, int n) { return {s.t1x[n], s.t1y[n], s.t1z[n]}; }
+Vec3<double> director(const StructureState& s, int n) { return {s.dx[n], s.dy[n], s.dz[n]}; }
+Vec3<double> first(const StructureState& s, int n) { return {s.t1x[n], s.t1y[n], s.t1z[n]}; }
 
-void set_first(ShellState& s, int n, Vec3<double> t) {
+void set_first(StructureState& s, int n, Vec3<double> t) {
   s.t1x[n] = t.x;
   s.t1y[n] = t.y;
   s.t1z[n] = t.z;
@@ -22,7 +22,7 @@ constexpr double kDrillingTolerance = 1e-3;
 
 }  // namespace
 
-void initialize_triads(ShellState& state) {
+void initialize_triads(StructureState& state) {
   const int nn = static_cast<int>(state.dx.size());
   for (int n = 0; n < nn; ++n) {
     const Vec3<double> d = director(state, n);
@@ -39,8 +39,8 @@ void initialize_triads(ShellState& state) {
   }
 }
 
-std::vector<std::uint8_t> align_triads(const ShellSystem& sys, const std::vector<std::uint8_t>& fixed_rotation,
-                                       ShellState& state) {
+std::vector<std::uint8_t> align_triads(const StructureSystem& sys, const std::vector<std::uint8_t>& fixed_rotation,
+                                       StructureState& state) {
   const int nn = static_cast<int>(fixed_rotation.size());
   std::vector<std::uint8_t> held(nn, 0);
   const Vec3<double> axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};

@@ -49,13 +49,19 @@ struct NodeUpdateResult {
 /// Integrates node n given its gathered internal forces fi and pressure forces fp (5 and 3
 /// values), its held-dof bits (0-2 translations, 3-4 triad rotations) and drive. With commit,
 /// advances u, v^(n+1/2) and the director/triad (finite rotation about a tangent axis).
-template <class T>
+/// kDofs = 3 is the update of a model without shells (every node has translations only):
+/// the rotational arrays are neither read nor written, and the rotational results are zero.
+template <class T, int kDofs = 5>
 HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], std::uint8_t held,
                                           const NodeDrive<T>& drive, HalfSteps<T> h, bool commit,
                                           const NodeStateView<T>& s, const NodeConstView<T>& c) {
+  static_assert(kDofs == 3 || kDofs == 5, "nodes have 3 or 5 dofs");
   NodeUpdateResult<T> r;
-  const Vec3<T> dir{s.dx[n], s.dy[n], s.dz[n]};
-  const Vec3<T> t1{s.t1x[n], s.t1y[n], s.t1z[n]};
+  Vec3<T> dir{T(0), T(0), T(1)}, t1{T(1), T(0), T(0)};
+  if (kDofs == 5) {
+    dir = {s.dx[n], s.dy[n], s.dz[n]};
+    t1 = {s.t1x[n], s.t1y[n], s.t1z[n]};
+  }
   const Vec3<T> t2 = cross(dir, t1);
   r.t1 = t1;
   r.t2 = t2;
@@ -70,9 +76,10 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], st
     fe[4] += dot(moment, t2);
   }
   const T u_now[3] = {s.ux[n], s.uy[n], s.uz[n]};
-  T v_next[5];
+  T v_next[5] = {T(0), T(0), T(0), T(0), T(0)};
   r.kinetic = r.work_prev = r.work_next = r.damp_prev = r.damp_next = T(0);
-  for (int d = 0; d < 5; ++d) {
+  for (int d = kDofs; d < 5; ++d) r.v_full[d] = r.reaction[d] = T(0);
+  for (int d = 0; d < kDofs; ++d) {
     const bool rot = d >= 3;
     const T m = rot ? c.inertia[n] : c.mass[n];
     const T cd = c.damp ? (rot ? c.damp_rot[n] : c.damp[n]) : T(0);  // null: no damping anywhere
@@ -102,11 +109,11 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], st
   r.finite = check == check && check - check == T(0);  // not NaN, not infinite
   if (commit) {
     const T dt = T(2) * h.h_next;
-    for (int d = 0; d < 5; ++d) s.v[d][n] = v_next[d];
+    for (int d = 0; d < kDofs; ++d) s.v[d][n] = v_next[d];
     s.ux[n] += dt * v_next[0];
     s.uy[n] += dt * v_next[1];
     s.uz[n] += dt * v_next[2];
-    if (v_next[3] != T(0) || v_next[4] != T(0)) {
+    if (kDofs == 5 && (v_next[3] != T(0) || v_next[4] != T(0))) {
       // Finite rotation of the whole triad about an axis in the tangent plane (eq. 3.4 for
       // rotational dofs): no drilling is introduced and the frame stays orthonormal.
       const Vec3<T> theta = (dt * v_next[3]) * t1 + (dt * v_next[4]) * t2;

@@ -21,6 +21,70 @@ std::vector<V> permute(const std::vector<V>& v, const std::vector<int>& order) {
   return out;
 }
 
+/// Face pressure tables: the face's nodes from its element, ordered so that the right-hand
+/// normal points away from the element's centroid (checked on the reference shape), and the
+/// node -> face slot map.
+void add_faces(const StructureSystem& sys, const StepLoads& step, StepDrive& d) {
+  const SolidMesh& sm = sys.solid;
+  d.num_faces = static_cast<int>(step.face_elem.size());
+  for (int f = 0; f < d.num_faces; ++f) {
+    const int e = step.face_elem[f];
+    const int g = sm.group_of(e);
+    const SolidGroup& grp = sm.groups[g];
+    const int* c = &sm.conn[sm.conn_start(e)];
+    const bool hex = grp.nodes_per_element == 8;
+    int local[6] = {-1, -1, -1, -1, -1, -1};
+    int shape = kFaceTri3;
+    if (hex) {
+      hex_face_nodes(step.face_label[f], local);
+      shape = kFaceQuad4;
+    } else {
+      const bool quadratic = grp.nodes_per_element == 10;
+      tet_face_nodes(step.face_label[f], quadratic, local);
+      shape = quadratic ? kFaceTri6 : kFaceTri3;
+    }
+    auto pos = [&](int n) { return Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]}; };
+    Vec3<double> centroid{0, 0, 0}, face_centre{0, 0, 0}, x[6], fn[6];
+    for (int a = 0; a < grp.nodes_per_element; ++a) centroid += (1.0 / grp.nodes_per_element) * pos(c[a]);
+    const int corners = shape == kFaceQuad4 ? 4 : 3;
+    for (int k = 0; k < 6; ++k) x[k] = local[k] >= 0 ? pos(c[local[k]]) : pos(c[local[0]]);
+    for (int k = 0; k < corners; ++k) face_centre += (1.0 / corners) * x[k];
+    // Forces of a unit suction (p = -1) sum to the area vector along the face normal.
+    face_pressure_force(shape, x, -1.0, fn);
+    Vec3<double> area{0, 0, 0};
+    for (int k = 0; k < 6; ++k) area += fn[k];
+    if (dot(area, face_centre - centroid) < 0) {  // reverse the orientation
+      if (shape == kFaceQuad4) {
+        std::swap(local[1], local[3]);
+      } else {
+        std::swap(local[1], local[2]);
+        if (shape == kFaceTri6) std::swap(local[3], local[5]);  // edges (0,1) and (2,0) swap
+      }
+    }
+    for (int k = 0; k < 6; ++k) d.face_nodes.push_back(local[k] >= 0 ? c[local[k]] : -1);
+    d.face_shape.push_back(shape);
+    d.face_amp.push_back(step.face_amp[f]);
+    d.face_value.push_back(step.face_value[f]);
+  }
+  std::vector<int> key;
+  std::vector<int> slot;
+  for (int i = 0; i < 6 * d.num_faces; ++i)
+    if (d.face_nodes[i] >= 0) {
+      key.push_back(d.face_nodes[i]);
+      slot.push_back(i);
+    }
+  std::vector<int> order;
+  group(key, sys.num_nodes, d.face_node_ptr, order);
+  d.face_node_slots = permute(slot, order);
+  if (d.face_nodes.empty()) {
+    d.face_nodes.push_back(-1);
+    d.face_shape.push_back(0);
+    d.face_amp.push_back(0);
+    d.face_value.push_back(0.0);
+  }
+  if (d.face_node_slots.empty()) d.face_node_slots.push_back(0);
+}
+
 }  // namespace
 
 DriveView host_view(const StepDrive& d) {
@@ -43,16 +107,24 @@ DriveView host_view(const StepDrive& d) {
           d.motion_velocity.data(),
           d.has_pressure() ? d.pressure_ptr.data() : nullptr,
           d.pressure_amp.data(),
-          d.pressure_value.data()};
+          d.pressure_value.data(),
+          d.num_faces,
+          d.face_nodes.data(),
+          d.face_shape.data(),
+          d.face_amp.data(),
+          d.face_value.data(),
+          d.face_node_ptr.data(),
+          d.face_node_slots.data()};
 }
 
-StepDrive build_step_drive(const ShellSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot) {
+StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot) {
   StepDrive d;
   const int nn = sys.num_nodes;
   d.held.assign(nn, 0);
   for (int n = 0; n < nn; ++n) {
     d.held[n] = static_cast<std::uint8_t>(step.fixed_translation[n] | (held_rot[n] << 3));
-    if (sys.node_slot_ptr[n + 1] == sys.node_slot_ptr[n]) d.held[n] = 0x1f;  // unused node: no mass
+    if (!sys.has_rotations(n)) d.held[n] |= 0x18;  // solid-only node: 3 dofs
+    if (!sys.node_used(n)) d.held[n] = 0x1f;       // unused node: no mass
   }
   d.special.assign(nn, -1);
   auto mark = [&](int n) {
@@ -95,6 +167,7 @@ StepDrive build_step_drive(const ShellSystem& sys, const StepLoads& step, const 
     d.pressure_amp = permute(step.pressure_amp, order);
     d.pressure_value = permute(step.pressure_value, order);
   }
+  add_faces(sys, step, d);
   // Device copies of empty tables still need a valid pointer.
   for (auto* v : {&d.load_dof, &d.load_amp, &d.motion_dof, &d.motion_amp, &d.amp_smooth})
     if (v->empty()) v->push_back(0);

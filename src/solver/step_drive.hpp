@@ -9,7 +9,8 @@
 #include "core/host_device.hpp"
 #include "model/amplitude.hpp"
 #include "solver/node_integrator.hpp"
-#include "solver/shell_system.hpp"
+#include "elements/solid_faces.hpp"
+#include "solver/structure_system.hpp"
 #include "solver/step_loads.hpp"
 
 namespace halfstep {
@@ -34,6 +35,14 @@ struct StepDrive {
   std::vector<int> pressure_ptr, pressure_amp;
   std::vector<double> pressure_value;
 
+  // Pressures on solid faces, one entry per loaded face: node indices (6, -1 padded, ordered
+  // so that the right-hand normal points out of the element), FaceShape, amplitude slot,
+  // magnitude; node -> face slots (face * 6 + k) in CSR form.
+  int num_faces = 0;
+  std::vector<int> face_nodes, face_shape, face_amp;
+  std::vector<double> face_value;
+  std::vector<int> face_node_ptr, face_node_slots;
+
   bool has_pressure() const { return !pressure_ptr.empty(); }
 };
 
@@ -52,13 +61,17 @@ struct DriveView {
   const std::uint8_t* motion_velocity;
   const int *pressure_ptr, *pressure_amp;  ///< pressure_ptr null: no pressures
   const double* pressure_value;
+  int num_faces;                           ///< solid face pressures (0: none)
+  const int *face_nodes, *face_shape, *face_amp;
+  const double* face_value;
+  const int *face_node_ptr, *face_node_slots;
 };
 
 /// View of host tables.
 DriveView host_view(const StepDrive& d);
 
 /// Builds the tables of a step; held_rot holds the triad-rotation bits from align_triads.
-StepDrive build_step_drive(const ShellSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot);
+StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot);
 
 /// Value of amplitude slot at step time tau.
 HS_HD double amplitude_slot(const DriveView& d, int slot, double tau) {
@@ -117,6 +130,37 @@ HS_HD double evaluate_pressure(const DriveView& d, int e, double tau) {
   for (int i = d.pressure_ptr[e]; i < d.pressure_ptr[e + 1]; ++i)
     p += d.pressure_value[i] * amplitude_slot(d, d.pressure_amp[i], tau);
   return p;
+}
+
+/// Nodal forces (6 x 3 values, padded with zeros) of solid face pressure f at step time tau,
+/// on the current positions x0 + u.
+template <class T>
+HS_HD void evaluate_face_force(const DriveView& d, int f, double tau, const T* x0, const T* y0, const T* z0,
+                               const T* ux, const T* uy, const T* uz, T out[18]) {
+  const T p = T(d.face_value[f] * amplitude_slot(d, d.face_amp[f], tau));
+  Vec3<T> x[6], fn[6];
+  const int* nodes = d.face_nodes + 6 * f;
+  for (int k = 0; k < 6; ++k) {
+    const int n = nodes[k] >= 0 ? nodes[k] : nodes[0];
+    x[k] = {x0[n] + ux[n], y0[n] + uy[n], z0[n] + uz[n]};
+  }
+  face_pressure_force(d.face_shape[f], x, p, fn);
+  for (int k = 0; k < 6; ++k) {
+    out[3 * k] = fn[k].x;
+    out[3 * k + 1] = fn[k].y;
+    out[3 * k + 2] = fn[k].z;
+  }
+}
+
+/// Adds node n's share of the face pressure forces (face_force: 18 per face) to fp.
+template <class T>
+HS_HD void gather_face_forces(const DriveView& d, const T* face_force, int n, T fp[3]) {
+  for (int i = d.face_node_ptr[n]; i < d.face_node_ptr[n + 1]; ++i) {
+    const T* f = face_force + 3 * d.face_node_slots[i];
+    fp[0] += f[0];
+    fp[1] += f[1];
+    fp[2] += f[2];
+  }
 }
 
 }  // namespace halfstep

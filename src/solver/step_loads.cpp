@@ -39,13 +39,17 @@ int slot_of(StepLoads& step, const Carried& c) {
 
 }  // namespace
 
-std::vector<StepLoads> build_step_loads(const Model& model, const ShellSystem& sys) {
+std::vector<StepLoads> build_step_loads(const Model& model, const StructureSystem& sys) {
   std::vector<StepLoads> out;
   // Keyed state carried across steps: (node, dof) and element.
   std::map<std::pair<int, int>, Carried> bcs, cloads;
-  std::map<int, Carried> dloads;
+  std::map<std::pair<int, int>, Carried> dloads;  // (element, face 0..6)
   std::vector<OutputRequest> outputs;
   double previous_period = 0;
+  std::vector<int> shell_index(static_cast<std::size_t>(model.elements.size()), -1);
+  for (int e = 0; e < sys.num_elements; ++e) shell_index[static_cast<std::size_t>(sys.shell_model_element[e])] = e;
+  std::vector<int> solid_index(static_cast<std::size_t>(model.elements.size()), -1);
+  for (int e = 0; e < sys.solid.num_elements; ++e) solid_index[static_cast<std::size_t>(sys.solid.model_element[e])] = e;
   for (const Step& step : model.steps) {
     // Entries propagated from the previous step are frozen at their end value.
     auto freeze = [&](auto& map) {
@@ -86,6 +90,10 @@ std::vector<StepLoads> build_step_loads(const Model& model, const ShellSystem& s
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);
       for (int n : l.nodes) {
+        if (l.dof >= 4 && !sys.has_rotations(n))
+          throw InputError(l.loc, "*CLOAD moment (dof " + std::to_string(l.dof) + ") on node " +
+                                      std::to_string(model.nodes.id[n]) +
+                                      ", which only solid elements use: solid nodes have no rotational dofs");
         const std::pair<int, int> key{n, l.dof};
         if (set_here.count(key)) {
           if (cloads[key].amplitude != c.amplitude)
@@ -101,7 +109,7 @@ std::vector<StepLoads> build_step_loads(const Model& model, const ShellSystem& s
       Carried c;
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);
-      for (int e : l.elements) dloads[e] = c;
+      for (int e : l.elements) dloads[{e, l.face}] = c;
     }
     if (!step.outputs.empty()) outputs = step.outputs;
 
@@ -132,10 +140,18 @@ std::vector<StepLoads> build_step_loads(const Model& model, const ShellSystem& s
       s.load_value.push_back(c.value);
       s.load_amp.push_back(slot_of(s, c));
     }
-    for (const auto& [elem, c] : dloads) {
-      s.pressure_elem.push_back(elem);
-      s.pressure_value.push_back(c.value);
-      s.pressure_amp.push_back(slot_of(s, c));
+    for (const auto& [key, c] : dloads) {
+      const auto [elem, face] = key;
+      if (face == 0) {
+        s.pressure_elem.push_back(shell_index[elem]);
+        s.pressure_value.push_back(c.value);
+        s.pressure_amp.push_back(slot_of(s, c));
+      } else {
+        s.face_elem.push_back(solid_index[elem]);
+        s.face_label.push_back(face);
+        s.face_value.push_back(c.value);
+        s.face_amp.push_back(slot_of(s, c));
+      }
     }
     s.outputs = outputs;
     previous_period = step.time_period;

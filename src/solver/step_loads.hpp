@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "model/model.hpp"
-#include "solver/shell_system.hpp"
+#include "solver/structure_system.hpp"
 
 namespace halfstep {
 
@@ -31,6 +31,9 @@ struct StepLoads {
   // Pressures on elements (positive against the element normal), following the deformed surface.
   std::vector<int> pressure_elem, pressure_amp;
   std::vector<double> pressure_value;
+  // Pressures on solid faces (solid element index, Abaqus face label 1..6).
+  std::vector<int> face_elem, face_label, face_amp;
+  std::vector<double> face_value;
   // Prescribed translations (value is a displacement, or a velocity for TYPE=VELOCITY).
   std::vector<int> motion_node, motion_dof, motion_amp;
   std::vector<double> motion_value;
@@ -43,6 +46,6 @@ struct StepLoads {
 
 /// Builds every step, carrying boundaries and loads forward as Abaqus does (OP=MOD unless
 /// OP=NEW): a carried load keeps the value it had at the end of the previous step.
-std::vector<StepLoads> build_step_loads(const Model& model, const ShellSystem& sys);
+std::vector<StepLoads> build_step_loads(const Model& model, const StructureSystem& sys);
 
 }  // namespace halfstep

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "mitc4_test_util.hpp"
-#include "solver/shell_system.hpp"
+#include "solver/structure_system.hpp"
 
 namespace halfstep::test {
 namespace {

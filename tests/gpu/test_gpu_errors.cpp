@@ -38,6 +38,34 @@ INSTANTIATE_TEST_SUITE_P(Schemes, GpuInstability, ::testing::Values("atomic", "g
                            return s;
                          });
 
+// The same for a solid model: a fixed increment 2.5 x the stable bound is caught on the
+// GPU by the energy balance or the non-finite check, and the run stops with exit code 3.
+TEST_P(GpuInstability, SolidTooLargeIncrementStops) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  if (std::string(GetParam()) == "element-local") GTEST_SKIP() << "element-local runs shells only";
+  const std::string dir = scratch_dir(std::string("gpu_unstable_solid_") + GetParam());
+  std::string out;
+  EXPECT_EQ(run_halfstep(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/solid_unstable.inp", dir + "/out",
+                         std::string("--backend cuda --gpu-scheme ") + GetParam(), &out),
+            3)
+      << out;
+  EXPECT_TRUE(out.find("instability at step") != std::string::npos || out.find("energy balance error") != std::string::npos)
+      << out;
+}
+
+TEST(GpuSolids, ElementLocalSchemeRefusesSolids) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const std::string dir = scratch_dir("gpu_local_solid");
+  std::string out;
+  EXPECT_EQ(run_halfstep(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/solid_c3d8r_svk.inp", dir + "/out",
+                         "--backend cuda --gpu-scheme element-local", &out),
+            3)
+      << out;
+  EXPECT_NE(out.find("element-local runs shell-only models"), std::string::npos) << out;
+}
+
 TEST(GpuAuto, AutoTakesTheGpuAndSaysSo) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;

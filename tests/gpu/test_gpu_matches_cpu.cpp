@@ -113,5 +113,30 @@ INSTANTIATE_TEST_SUITE_P(All, GpuMatchesCpu, ::testing::Combine(::testing::Value
                            return s;
                          });
 
+// Solid elements: every kind and material (decks from tests/gpu/decks/make_solid_decks.py),
+// on the schemes that run solids (element-local is shell-only).
+const GpuDeck kSolidDecks[] = {
+    {"solid_c3d8r_svk", "tests/gpu/decks/solid_c3d8r_svk.inp", "XL"},
+    {"solid_c3d8r_kick", "tests/gpu/decks/solid_c3d8r_kick.inp", "XL"},
+    {"solid_c3d8_neo", "tests/gpu/decks/solid_c3d8_neo.inp", "XL"},
+    {"solid_c3d4_ortho", "tests/gpu/decks/solid_c3d4_ortho.inp", "XL"},
+    {"solid_c3d10m_svk", "tests/gpu/decks/solid_c3d10m_svk.inp", "XL"},
+    {"solid_c3d8_pressure", "tests/gpu/decks/solid_c3d8_pressure.inp", "XL"},
+};
+
+const GpuVariant kSolidVariants[] = {
+    {"atomic", "double", 1e-9}, {"gather", "double", 1e-9}, {"colored", "double", 1e-9},
+    {"atomic", "single", 1e-3}, {"gather", "single", 1e-3}, {"colored", "single", 1e-3},
+};
+
+INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kSolidDecks), ::testing::ValuesIn(kSolidVariants)),
+                         [](const ::testing::TestParamInfo<GpuMatchesCpu::ParamType>& info) {
+                           std::string s = std::string(std::get<0>(info.param).name) + "_" +
+                                           std::get<1>(info.param).scheme + "_" + std::get<1>(info.param).precision;
+                           std::replace(s.begin(), s.end(), '-', '_');
+                           return s;
+                         });
+
 }  // namespace
 }  // namespace halfstep::test

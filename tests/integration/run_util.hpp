@@ -46,6 +46,17 @@ inline std::string generate_deck(const std::string& dir, const std::string& name
   return deck;
 }
 
+/// Writes a deck with examples/generate_solid_deck.py (args: the case and its options); fails
+/// the test if the generator fails.
+inline std::string generate_solid_deck(const std::string& dir, const std::string& name, const std::string& args) {
+  const std::string deck = dir + "/" + name + ".inp";
+  std::string out;
+  const int rc =
+      run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_solid_deck.py " + args + " -o " + deck, &out);
+  EXPECT_EQ(rc, 0) << out;
+  return deck;
+}
+
 /// Runs `halfstep run deck -o outdir extra`; returns the exit code and output.
 inline int run_halfstep(const std::string& deck, const std::string& outdir, const std::string& extra,
                         std::string* output) {

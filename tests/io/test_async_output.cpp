@@ -22,8 +22,8 @@
 #include "io/async_output.hpp"
 #include "io/inp_reader.hpp"
 #include "io/result_writer.hpp"
-#include "solver/shell_state.hpp"
-#include "solver/shell_system.hpp"
+#include "solver/structure_state.hpp"
+#include "solver/structure_system.hpp"
 #include "io_test_util.hpp"
 
 namespace halfstep {
@@ -39,7 +39,7 @@ using test::TempDir;
 struct Fixture {
   TempDir dir;
   Model model = read_inp_string((std::string(kPlateMesh) + kPlateStep), "mem/async.inp");
-  ShellSystem sys = build_shell_system(model);
+  StructureSystem sys = build_structure_system(model);
   std::string out = dir.str() + "/out";
   ResultWriter writer{model, sys, out, "job"};
 };
@@ -106,11 +106,11 @@ TEST(AsyncOutput, EnergyRowsAreWrittenInSubmissionOrder) {
     for (int i = 0; i < 5; ++i) out.submit(energy_frame(0.1 * i + 0.05, 10.0 + i), r1);
     out.finish();
     const Csv csv = read_csv(fx.out + "/energy.csv");
-    ASSERT_EQ(csv.header, (std::vector<std::string>{"time", "kinetic", "internal", "external_work", "damping_work", "total"}));
+    ASSERT_EQ(csv.header, (std::vector<std::string>{"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass"}));
     ASSERT_EQ(csv.rows.size(), 5u);
     for (int i = 0; i < 5; ++i) {
       const auto& row = csv.rows[i];
-      ASSERT_EQ(row.size(), 6u);
+      ASSERT_EQ(row.size(), 7u);
       EXPECT_DOUBLE_EQ(row[0], 0.1 * i + 0.05) << i;
       EXPECT_DOUBLE_EQ(row[1], 10.0 + i) << i;
       EXPECT_DOUBLE_EQ(row[2], 2 * (10.0 + i)) << i;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/amplitude.hpp"
-#include "solver/shell_system.hpp"
+#include "solver/structure_system.hpp"
 #include "solver/step_drive.hpp"
 #include "solver/step_loads.hpp"
 
@@ -127,8 +127,8 @@ TEST(AmplitudeAt, AmplitudeObjectUsesItsKind) {
 // build_step_drive and its evaluation
 
 /// A system of num_nodes nodes and the elements of conn; only the fields the drive reads.
-ShellSystem make_system(int num_nodes, const std::vector<int>& conn) {
-  ShellSystem sys;
+StructureSystem make_system(int num_nodes, const std::vector<int>& conn) {
+  StructureSystem sys;
   sys.num_nodes = num_nodes;
   sys.num_elements = static_cast<int>(conn.size() / 4);
   sys.conn = conn;
@@ -142,7 +142,7 @@ ShellSystem make_system(int num_nodes, const std::vector<int>& conn) {
 }
 
 /// Two quads over nodes 0..5; nodes 6 and 7 belong to no element.
-ShellSystem two_quads() { return make_system(8, {0, 1, 4, 3, 1, 2, 5, 4}); }
+StructureSystem two_quads() { return make_system(8, {0, 1, 4, 3, 1, 2, 5, 4}); }
 
 StepLoads empty_step(int num_nodes, double period) {
   StepLoads s;
@@ -184,7 +184,7 @@ Amplitude linear10() {
 }
 
 TEST(StepDrive, HeldBitsCombineTranslationsAndTriadRotations) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 1.0);
   s.fixed_translation = {0x0, 0x1, 0x7, 0x2, 0x4, 0x0, 0x0, 0x3};
   const std::vector<std::uint8_t> held_rot = {0x0, 0x0, 0x3, 0x1, 0x2, 0x3, 0x0, 0x0};
@@ -202,7 +202,7 @@ TEST(StepDrive, HeldBitsCombineTranslationsAndTriadRotations) {
 }
 
 TEST(StepDrive, EmptyStepHasNoSpecialNodesAndNoPressures) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   const StepLoads s = empty_step(sys.num_nodes, 2.0);
   const StepDrive d = build_step_drive(sys, s, std::vector<std::uint8_t>(sys.num_nodes, 0));
   EXPECT_EQ(d.num_special, 0);
@@ -228,7 +228,7 @@ TEST(StepDrive, EmptyStepHasNoSpecialNodesAndNoPressures) {
 }
 
 TEST(StepDrive, SpecialNumberingCoversExactlyTheLoadedAndMovedNodes) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 1.0);
   add_load(s, 4, 0, 0, 1.0);
   add_load(s, 2, 1, 0, 1.0);
@@ -263,7 +263,7 @@ TEST(StepDrive, SpecialNumberingCoversExactlyTheLoadedAndMovedNodes) {
 }
 
 TEST(StepDrive, AmplitudeSlots) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 2.0);
   Amplitude a = linear10(), b, none;
   b.name = "SMOOTH";
@@ -301,7 +301,7 @@ TEST(StepDrive, AmplitudeSlots) {
 }
 
 TEST(StepDrive, RampOfAZeroLengthStepIsOne) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   const StepLoads s = empty_step(sys.num_nodes, 0.0);
   const StepDrive d = build_step_drive(sys, s, std::vector<std::uint8_t>(sys.num_nodes, 0));
   const DriveView v = host_view(d);
@@ -310,7 +310,7 @@ TEST(StepDrive, RampOfAZeroLengthStepIsOne) {
 }
 
 TEST(StepDrive, LoadsOnOneNodeAndDofAddUp) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 2.0);
   Amplitude a = linear10();
   s.amplitudes.named = {&a};
@@ -342,7 +342,7 @@ TEST(StepDrive, LoadsOnOneNodeAndDofAddUp) {
 }
 
 TEST(StepDrive, MomentsGoToDofsThreeToFive) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 1.0);
   add_load(s, 3, 3, 0, 1.25);
   add_load(s, 3, 4, 0, -2.5);
@@ -357,7 +357,7 @@ TEST(StepDrive, MomentsGoToDofsThreeToFive) {
 }
 
 TEST(StepDrive, DisplacementTargetsTheEndAndVelocityTheMiddleOfTheInterval) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 4.0);
   Amplitude a = linear10();
   s.amplitudes.named = {&a};
@@ -382,7 +382,7 @@ TEST(StepDrive, DisplacementTargetsTheEndAndVelocityTheMiddleOfTheInterval) {
 }
 
 TEST(StepDrive, ZeroNextIncrementGivesZeroMotionButKeepsTheBits) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 1.0);
   add_motion(s, 0, 0, 0, 0.5, false);
   add_motion(s, 0, 1, 0, 1.5, true);
@@ -403,7 +403,7 @@ TEST(StepDrive, ZeroNextIncrementGivesZeroMotionButKeepsTheBits) {
 }
 
 TEST(StepDrive, LastMotionEntryForADofWins) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 1.0);
   add_motion(s, 2, 1, 0, 0.25, false);
   add_motion(s, 4, 0, 0, 7.0, true);  // another node in between
@@ -422,7 +422,7 @@ TEST(StepDrive, LastMotionEntryForADofWins) {
 }
 
 TEST(StepDrive, SinglePrecisionValues) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 1.0);
   add_load(s, 5, 2, 1, 8.0);
   add_motion(s, 5, 0, 1, 2.0, false);
@@ -434,7 +434,7 @@ TEST(StepDrive, SinglePrecisionValues) {
 }
 
 TEST(StepDrive, PressuresOnOneElementAdd) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 2.0);
   Amplitude a = linear10();
   s.amplitudes.named = {&a};
@@ -455,7 +455,7 @@ TEST(StepDrive, PressuresOnOneElementAdd) {
 }
 
 TEST(StepDrive, PressuresOnSeveralElementsInAnyOrder) {
-  const ShellSystem sys = make_system(9, {0, 1, 4, 3, 1, 2, 5, 4, 3, 4, 7, 6, 4, 5, 8, 7});
+  const StructureSystem sys = make_system(9, {0, 1, 4, 3, 1, 2, 5, 4, 3, 4, 7, 6, 4, 5, 8, 7});
   StepLoads s = empty_step(sys.num_nodes, 1.0);
   add_pressure(s, 3, 0, 1.0);
   add_pressure(s, 0, 0, 2.0);
@@ -472,7 +472,7 @@ TEST(StepDrive, PressuresOnSeveralElementsInAnyOrder) {
 }
 
 TEST(StepDrive, NoPressuresGiveZeroAndNoTable) {
-  const ShellSystem sys = two_quads();
+  const StructureSystem sys = two_quads();
   StepLoads s = empty_step(sys.num_nodes, 1.0);
   add_load(s, 0, 2, 0, 1.0);
   const StepDrive d = build_step_drive(sys, s, std::vector<std::uint8_t>(sys.num_nodes, 0));

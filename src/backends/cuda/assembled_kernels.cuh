@@ -27,6 +27,7 @@ template <class T>
 struct SlotForces {
   T* force;     ///< 20 per element: 5 generalized forces per corner
   T* pressure;  ///< 12 per element, or null
+  T* face;      ///< 18 per loaded solid face (every scheme), or null
 };
 
 template <class T, Sink S>
@@ -77,7 +78,7 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
 
 /// Node pass. Slots: gathers through the CSR map; otherwise reads the nodal arrays (and
 /// clears them after a commit, ready for the next element pass).
-template <class T, Sink S>
+template <class T, Sink S, int kDofs = 5>
 __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
                                  NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run) {
   if (mode == NodeMode::Commit && run.monitor->status != kRunning) return;
@@ -87,10 +88,17 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
     T fi[5] = {T(0), T(0), T(0), T(0), T(0)};
     T fp[3] = {T(0), T(0), T(0)};
     if (S == Sink::Slots) {
-      gather_forces(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
+      if (m.slot_ptr) gather_forces(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
+      if (m.solid_force)
+        for (int i = m.solid_slot_ptr[n]; i < m.solid_slot_ptr[n + 1]; ++i) {
+          const T* f = m.solid_force + 3 * static_cast<std::size_t>(m.solid_slots[i]);
+          fi[0] += f[0];
+          fi[1] += f[1];
+          fi[2] += f[2];
+        }
     } else {
       const bool clear = mode == NodeMode::Commit;
-      for (int j = 0; j < 5; ++j) {
+      for (int j = 0; j < kDofs; ++j) {
         fi[j] = nf.fi[j][n];
         if (clear) nf.fi[j][n] = T(0);
       }
@@ -100,11 +108,12 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
           if (clear) nf.fp[j][n] = T(0);
         }
     }
+    if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
     NodeDriveValues<T> values;
     const NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
     const HalfSteps<T> h{T(inc.h_prev), T(0.5 * inc.dt_next)};
     const NodeUpdateResult<T> r =
-        integrate_node(n, fi, fp, d.held[n], drive, h, mode == NodeMode::Commit, s, m.node);
+        integrate_node<T, kDofs>(n, fi, fp, d.held[n], drive, h, mode == NodeMode::Commit, s, m.node);
     node_sums(r, acc);
     if (mode == NodeMode::Sample) {
       T out[12];

@@ -21,6 +21,7 @@
 #include "backends/cuda/assembled_kernels.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
+#include "backends/cuda/solid_kernels.cuh"
 #include "parallel/element_coloring.hpp"
 
 namespace halfstep {
@@ -42,8 +43,8 @@ std::vector<T> convert(const std::vector<double>& v) {
 struct DeviceDrive {
   DeviceArray<std::uint8_t> held, motion_velocity;
   DeviceArray<int> special, amp_ptr, amp_smooth, load_ptr, load_dof, load_amp, motion_ptr, motion_dof, motion_amp,
-      pressure_ptr, pressure_amp;
-  DeviceArray<double> amp_time, amp_value, load_value, motion_value, pressure_value;
+      pressure_ptr, pressure_amp, face_nodes, face_shape, face_amp, face_node_ptr, face_node_slots;
+  DeviceArray<double> amp_time, amp_value, load_value, motion_value, pressure_value, face_value;
   DriveView view{};
 
   void assign(const StepDrive& d) {
@@ -65,6 +66,12 @@ struct DeviceDrive {
     pressure_ptr.assign(d.pressure_ptr);
     pressure_amp.assign(d.pressure_amp);
     pressure_value.assign(d.pressure_value);
+    face_nodes.assign(d.face_nodes);
+    face_shape.assign(d.face_shape);
+    face_amp.assign(d.face_amp);
+    face_value.assign(d.face_value);
+    face_node_ptr.assign(d.face_node_ptr);
+    face_node_slots.assign(d.face_node_slots);
     view = host_view(d);  // scalars; pointers replaced below
     view.held = held.get();
     view.special = special.get();
@@ -84,6 +91,12 @@ struct DeviceDrive {
     view.pressure_ptr = d.has_pressure() ? pressure_ptr.get() : nullptr;
     view.pressure_amp = pressure_amp.get_or_null();
     view.pressure_value = pressure_value.get_or_null();
+    view.face_nodes = face_nodes.get();
+    view.face_shape = face_shape.get();
+    view.face_amp = face_amp.get();
+    view.face_value = face_value.get();
+    view.face_node_ptr = face_node_ptr.get_or_null();
+    view.face_node_slots = face_node_slots.get();
   }
 };
 
@@ -111,9 +124,14 @@ __global__ void stage_state_kernel(cuda::MeshView<T> m, NodeStateView<T> s, bool
 template <class T>
 class CudaBackend final : public Backend {
  public:
-  CudaBackend(const ShellSystem& sys, const BackendOptions& opt)
+  CudaBackend(const StructureSystem& sys, const BackendOptions& opt)
       : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.scheme) {
     const int ne = sys.num_elements, nn = sys.num_nodes;
+    const SolidMesh& sm = sys.solid;
+    const int ns = sm.num_elements;
+    if (ns > 0 && scheme_ == GpuScheme::ElementLocal)
+      throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
+                     "use gather, atomic or colored for models with solids");
     cudaDeviceProp prop{};
     int dev = 0;
     check(cudaGetDevice(&dev), "cudaGetDevice");
@@ -182,6 +200,34 @@ class CudaBackend final : public Backend {
       color_elements_.assign(col.elements);
     }
     elem_energy_.resize(ne);
+    if (ns > 0) {
+      solid_conn_.assign(sm.conn);
+      solid_material_.assign(sm.material);
+      std::vector<SolidMaterial<T>> mats;
+      for (const SolidMaterial<double>& m : sm.materials) mats.push_back(convert_material<T>(m));
+      solid_materials_.assign(mats);
+      solid_energy_.resize(ns);
+      solid_hourglass_.resize(ns);
+      if (scheme_ == GpuScheme::Gather) {
+        solid_slot_ptr_.assign(sm.node_slot_ptr);
+        solid_slots_.assign(sm.node_slots);
+        solid_force_.resize(3 * sm.conn.size());
+      }
+      if (scheme_ == GpuScheme::Colored) {
+        // Per group: colors of its elements (local indices), so one launch is race-free.
+        std::vector<int> all;
+        for (const SolidGroup& g : sm.groups) {
+          const std::vector<int> conn(sm.conn.begin() + g.conn_offset,
+                                      sm.conn.begin() + g.conn_offset + static_cast<std::size_t>(g.count) * g.nodes_per_element);
+          const ElementColoring col = color_elements(conn, nn, g.nodes_per_element);
+          std::vector<int> ptr;
+          for (int p : col.ptr) ptr.push_back(static_cast<int>(all.size()) + p);
+          all.insert(all.end(), col.elements.begin(), col.elements.end());
+          solid_color_ptr_.push_back(ptr);
+        }
+        solid_color_elements_.assign(all);
+      }
+    }
     monitor_.resize(1);
     EnergyMonitor m0 = initial_monitor(sys, opt);
     monitor_.assign(&m0, 1);
@@ -212,7 +258,9 @@ class CudaBackend final : public Backend {
                     x0_.bytes() * 3 + d0x_.bytes() * 3 + slot_ptr_.bytes() + slots_.bytes() + mass_.bytes() +
                     inertia_.bytes() + damp_.bytes() + damp_rot_.bytes() + ux_.bytes() * 9 + elem_energy_.bytes() +
                     slot_force_.bytes() + slot_pressure_.bytes() + color_elements_.bytes() + monitor_.bytes() +
-                    sums_.bytes() + tickets_.bytes();
+                    sums_.bytes() + tickets_.bytes() + solid_conn_.bytes() + solid_material_.bytes() +
+                    solid_materials_.bytes() + solid_slot_ptr_.bytes() + solid_slots_.bytes() + solid_force_.bytes() +
+                    solid_energy_.bytes() + solid_hourglass_.bytes() + solid_color_elements_.bytes() + face_force_.bytes();
     for (const auto& a : v_) b += a.bytes();
     for (const auto& a : signed_mass_) b += a.bytes();
     for (const auto& a : level_force_) b += a.bytes();
@@ -223,7 +271,7 @@ class CudaBackend final : public Backend {
     return static_cast<double>(b);
   }
 
-  void upload(const ShellState& st) override {
+  void upload(const StructureState& st) override {
     sync("before upload");
     const std::vector<double>* src[14] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3],
                                           &st.v[4], &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z};
@@ -242,7 +290,7 @@ class CudaBackend final : public Backend {
     }
   }
 
-  void download(ShellState& st) override {
+  void download(StructureState& st) override {
     sync("download");
     std::vector<double>* dst[14] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3],
                                     &st.v[4], &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z};
@@ -264,6 +312,13 @@ class CudaBackend final : public Backend {
     buf.resize(elem_energy_.size());
     elem_energy_.copy_to(buf.data(), buf.size());
     st.elem_energy.assign(buf.begin(), buf.end());
+    if (sys_.solid.num_elements > 0) {
+      buf.resize(solid_energy_.size());
+      solid_energy_.copy_to(buf.data(), buf.size());
+      st.solid_energy.assign(buf.begin(), buf.end());
+      solid_hourglass_.copy_to(buf.data(), buf.size());
+      st.solid_hourglass.assign(buf.begin(), buf.end());
+    }
   }
 
   void begin_step(const StepDrive& drive) override {
@@ -271,7 +326,9 @@ class CudaBackend final : public Backend {
     const int ne = sys_.num_elements, nn = sys_.num_nodes;
     drive_.assign(drive);
     drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.pressure_ptr.bytes() +
-                   drive_.pressure_amp.bytes() + drive_.pressure_value.bytes();
+                   drive_.pressure_amp.bytes() + drive_.pressure_value.bytes() + drive_.face_nodes.bytes() +
+                   drive_.face_node_ptr.bytes() + drive_.face_node_slots.bytes();
+    face_force_.resize(18 * static_cast<std::size_t>(drive.num_faces));
     const bool p = drive.has_pressure();
     switch (scheme_) {
       case GpuScheme::ElementLocal:
@@ -311,12 +368,12 @@ class CudaBackend final : public Backend {
   }
 
   void sample(const Increment& inc, OutputFrame& frame) override {
-    const int nn = sys_.num_nodes, ne = sys_.num_elements;
+    const int nn = sys_.num_nodes, ne = sys_.num_elements, ns = sys_.solid.num_elements;
     const int b = acquire_staging();
     Staging<T>& s = staging_[b];
     s.full.resize(12 * static_cast<std::size_t>(nn));
     s.state.resize(9 * static_cast<std::size_t>(nn));
-    s.energy.resize(ne);
+    s.energy.resize(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
     s.monitor.resize(1);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
@@ -325,15 +382,23 @@ class CudaBackend final : public Backend {
     stage_state_kernel<T><<<blocks(nn, 256), 256, 0, stream_>>>(mesh(), state(), scheme_ == GpuScheme::ElementLocal,
                                                                 s.state.device());
     check(cudaGetLastError(), "stage launch");
-    check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
-          "copy energies");
+    if (ne > 0)
+      check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+            "copy energies");
+    if (ns > 0) {
+      check(cudaMemcpyAsync(s.energy.host() + ne, solid_energy_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+            "copy solid energies");
+      check(cudaMemcpyAsync(s.energy.host() + ne + ns, solid_hourglass_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost,
+                            stream_),
+            "copy hourglass energies");
+    }
     check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
           "copy monitor");
     check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne](OutputFrame& f) {
+    frame.complete = [this, b, hold, time, nn, ne, ns](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -345,6 +410,8 @@ class CudaBackend final : public Backend {
         f.full.rf[i].assign(st.full.host() + (6 + i) * std::size_t(nn), st.full.host() + (7 + i) * std::size_t(nn));
       }
       f.state.elem_energy.assign(st.energy.host(), st.energy.host() + ne);
+      f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
+      f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
       f.record = st.monitor.host()->record;
       f.discard = st.monitor.host()->status != kRunning;
       f.state.time = time;
@@ -368,7 +435,13 @@ class CudaBackend final : public Backend {
             ref_.size() ? ref_.get() : nullptr, x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(),
             slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
-                             damp_rot_.size() ? damp_rot_.get() : nullptr}};
+                             damp_rot_.size() ? damp_rot_.get() : nullptr},
+            solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null()};
+  }
+  cuda::SolidView<T> solid_view() {
+    return {solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
+            T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_force_.get_or_null(),
+            solid_energy_.get_or_null(), solid_hourglass_.get_or_null()};
   }
   NodeStateView<T> state() {
     NodeStateView<T> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
@@ -385,7 +458,9 @@ class CudaBackend final : public Backend {
     for (int j = 0; j < 3; ++j) f.fp[j] = fp_[j].get_or_null();
     return f;
   }
-  cuda::SlotForces<T> slot_forces() { return {slot_force_.get_or_null(), slot_pressure_.get_or_null()}; }
+  cuda::SlotForces<T> slot_forces() {
+    return {slot_force_.get_or_null(), slot_pressure_.get_or_null(), face_force_.get_or_null()};
+  }
   cuda::SignedMasses<T> signed_masses() {
     cuda::SignedMasses<T> m{};
     for (int j = 0; j < 5; ++j) m.m[j] = signed_mass_[j].get();
@@ -399,27 +474,76 @@ class CudaBackend final : public Backend {
 
   void launch_elements(double tau, double time, int block) {
     const int ne = sys_.num_elements;
-    T* energy = elem_energy_.get();
-    switch (scheme_) {
-      case GpuScheme::Atomic:
-        cuda::element_pass_kernel<T, Sink::Atomic><<<blocks(ne, block), block, 0, stream_>>>(
-            mesh(), state(), drive_.view, tau, time, nullptr, ne, nodal_forces(), slot_forces(), energy, run(), true);
-        break;
-      case GpuScheme::Gather:
-        cuda::element_pass_kernel<T, Sink::Slots><<<blocks(ne, block), block, 0, stream_>>>(
-            mesh(), state(), drive_.view, tau, time, nullptr, ne, nodal_forces(), slot_forces(), energy, run(), true);
-        break;
-      default: {
-        const int colors = static_cast<int>(color_ptr_.size()) - 1;
-        for (int c = 0; c < colors; ++c) {
-          const int count = color_ptr_[c + 1] - color_ptr_[c];
-          cuda::element_pass_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
-              mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], count, nodal_forces(),
-              slot_forces(), energy, run(), c == colors - 1);
+    const bool solids = sys_.solid.num_elements > 0;
+    T* energy = elem_energy_.get_or_null();
+    if (ne > 0) {
+      switch (scheme_) {
+        case GpuScheme::Atomic:
+          cuda::element_pass_kernel<T, Sink::Atomic><<<blocks(ne, block), block, 0, stream_>>>(
+              mesh(), state(), drive_.view, tau, time, nullptr, ne, nodal_forces(), slot_forces(), energy, run(),
+              !solids);
+          break;
+        case GpuScheme::Gather:
+          cuda::element_pass_kernel<T, Sink::Slots><<<blocks(ne, block), block, 0, stream_>>>(
+              mesh(), state(), drive_.view, tau, time, nullptr, ne, nodal_forces(), slot_forces(), energy, run(),
+              !solids);
+          break;
+        default: {
+          const int colors = static_cast<int>(color_ptr_.size()) - 1;
+          for (int c = 0; c < colors; ++c) {
+            const int count = color_ptr_[c + 1] - color_ptr_[c];
+            cuda::element_pass_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
+                mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], count, nodal_forces(),
+                slot_forces(), energy, run(), !solids && c == colors - 1);
+          }
         }
       }
     }
+    if (solids) launch_solids(time, block);
+    if (drive_.view.num_faces > 0)
+      cuda::face_pressure_kernel<T><<<blocks(drive_.view.num_faces, 128), 128, 0, stream_>>>(
+          drive_.view, tau, x0_.get(), y0_.get(), z0_.get(), state(), face_force_.get(), run());
     check(cudaGetLastError(), "element pass launch");
+  }
+
+  /// Solid element kernels of every group (and color); the last one finishes the energy sum.
+  void launch_solids(double time, int block) {
+    const auto& groups = sys_.solid.groups;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const bool last_group = g + 1 == groups.size();
+      switch (groups[g].type) {
+        case ElementType::C3D8R: launch_group<C3D8R>(g, time, block, last_group); break;
+        case ElementType::C3D8: launch_group<C3D8>(g, time, block, last_group); break;
+        case ElementType::C3D4: launch_group<C3D4>(g, time, block, last_group); break;
+        case ElementType::C3D10M: launch_group<C3D10M>(g, time, block, last_group); break;
+        default: break;
+      }
+    }
+  }
+
+  template <class K>
+  void launch_group(std::size_t gi, double time, int block, bool last_group) {
+    const SolidGroup& g = sys_.solid.groups[gi];
+    switch (scheme_) {
+      case GpuScheme::Atomic:
+        cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(g.count, block), block, 0, stream_>>>(
+            solid_view(), state(), g.first, g.conn_offset, nullptr, g.count, nodal_forces(), run(), time, last_group);
+        break;
+      case GpuScheme::Gather:
+        cuda::solid_element_kernel<T, K, Sink::Slots><<<blocks(g.count, block), block, 0, stream_>>>(
+            solid_view(), state(), g.first, g.conn_offset, nullptr, g.count, nodal_forces(), run(), time, last_group);
+        break;
+      default: {
+        const std::vector<int>& ptr = solid_color_ptr_[gi];
+        const int colors = static_cast<int>(ptr.size()) - 1;
+        for (int c = 0; c < colors; ++c) {
+          const int count = ptr[c + 1] - ptr[c];
+          cuda::solid_element_kernel<T, K, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
+              solid_view(), state(), g.first, g.conn_offset, solid_color_elements_.get() + ptr[c], count,
+              nodal_forces(), run(), time, last_group && c == colors - 1);
+        }
+      }
+    }
   }
 
   void launch_nodes(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block) {
@@ -427,13 +551,22 @@ class CudaBackend final : public Backend {
     if (scheme_ == GpuScheme::ElementLocal)
       cuda::element_local_sample_kernel<T><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, level(cur_), frame, run());
-    else if (scheme_ == GpuScheme::Gather)
-      cuda::node_pass_kernel<T, Sink::Slots><<<blocks(nn, block), block, 0, stream_>>>(
+    else if (sys_.num_elements == 0)  // solids only: 3-dof nodes, rotational arrays untouched
+      launch_node_kernel<3>(inc, mode, frame, block);
+    else
+      launch_node_kernel<5>(inc, mode, frame, block);
+    check(cudaGetLastError(), "node pass launch");
+  }
+
+  template <int kDofs>
+  void launch_node_kernel(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block) {
+    const int nn = sys_.num_nodes;
+    if (scheme_ == GpuScheme::Gather)
+      cuda::node_pass_kernel<T, Sink::Slots, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run());
     else
-      cuda::node_pass_kernel<T, Sink::Plain><<<blocks(nn, block), block, 0, stream_>>>(
+      cuda::node_pass_kernel<T, Sink::Plain, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run());
-    check(cudaGetLastError(), "node pass launch");
   }
 
   void launch_local(const Increment& inc, bool integrate, int block) {
@@ -473,6 +606,29 @@ class CudaBackend final : public Backend {
     return best;
   }
 
+  /// Largest block every solid kernel of this model can launch with.
+  int solid_max_block() {
+    int limit = 1024;
+    for (const SolidGroup& g : sys_.solid.groups) {
+      switch (g.type) {
+        case ElementType::C3D8R: limit = std::min(limit, kind_max_block<C3D8R>()); break;
+        case ElementType::C3D8: limit = std::min(limit, kind_max_block<C3D8>()); break;
+        case ElementType::C3D4: limit = std::min(limit, kind_max_block<C3D4>()); break;
+        case ElementType::C3D10M: limit = std::min(limit, kind_max_block<C3D10M>()); break;
+        default: break;
+      }
+    }
+    return limit;
+  }
+  template <class K>
+  int kind_max_block() {
+    switch (scheme_) {
+      case GpuScheme::Gather: return max_block(cuda::solid_element_kernel<T, K, Sink::Slots>);
+      case GpuScheme::Atomic: return max_block(cuda::solid_element_kernel<T, K, Sink::Atomic>);
+      default: return max_block(cuda::solid_element_kernel<T, K, Sink::Plain>);
+    }
+  }
+
   /// Block sizes by timing the kernels on this model (seed 000 sec. 3.2.2); the passes used
   /// for timing change no state (forces are recomputed, node passes do not commit).
   void autotune() {
@@ -495,6 +651,7 @@ class CudaBackend final : public Backend {
         limit_e = max_block(cuda::element_pass_kernel<T, Sink::Plain>);
         limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
     }
+    limit_e = std::min(limit_e, solid_max_block());
     const Increment probe{0.0, 0.0, 0.0, 0.0};
     float best_e = 1e30f, best_n = 1e30f;
     for (int block : candidates) {
@@ -535,7 +692,7 @@ class CudaBackend final : public Backend {
     staging_free_.notify_all();
   }
 
-  const ShellSystem& sys_;
+  const StructureSystem& sys_;
   BackendOptions opt_;
   GpuScheme scheme_;
   std::string device_name_;
@@ -555,6 +712,10 @@ class CudaBackend final : public Backend {
   DeviceArray<T> slot_force_, slot_pressure_;         // gather
   DeviceArray<T> signed_mass_[5], level_force_[2], level_pressure_[2];  // element-local
   DeviceArray<T> elem_energy_;
+  DeviceArray<int> solid_conn_, solid_material_, solid_slot_ptr_, solid_slots_, solid_color_elements_;
+  DeviceArray<SolidMaterial<T>> solid_materials_;
+  DeviceArray<T> solid_force_, solid_energy_, solid_hourglass_, face_force_;
+  std::vector<std::vector<int>> solid_color_ptr_;  // per solid group, into solid_color_elements_
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;
@@ -581,7 +742,7 @@ bool cuda_device_present(std::string* why_not) {
   return true;
 }
 
-std::unique_ptr<Backend> make_cuda_backend(const ShellSystem& sys, const BackendOptions& opt) {
+std::unique_ptr<Backend> make_cuda_backend(const StructureSystem& sys, const BackendOptions& opt) {
   if (opt.single) return std::make_unique<CudaBackend<float>>(sys, opt);
   return std::make_unique<CudaBackend<double>>(sys, opt);
 }

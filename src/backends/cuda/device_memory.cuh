@@ -67,6 +67,7 @@ class DeviceArray {
   const V* get() const { return ptr_; }
   /// Pointer or null when empty (optional arrays).
   V* get_or_null() { return size_ ? ptr_ : nullptr; }
+  const V* get_or_null() const { return size_ ? ptr_ : nullptr; }
   std::size_t size() const { return size_; }
   std::size_t bytes() const { return size_ * sizeof(V); }
 

@@ -24,6 +24,8 @@ struct MeshView {
   const T *x0, *y0, *z0, *d0x, *d0y, *d0z;
   const int *slot_ptr, *slots;  ///< node -> element*4 + corner (CSR), same order as the CPU
   NodeConstView<T> node;        ///< masses, inertias, damping
+  const int *solid_slot_ptr, *solid_slots;  ///< node -> solid conn position (CSR), or null
+  const T* solid_force;         ///< gather: 3 per solid conn position, or null
 };
 
 /// Where a sampling pass leaves a frame: component-major rows of nn values (mapped host memory).

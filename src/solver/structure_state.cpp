@@ -1,8 +1,8 @@
-#include "solver/shell_state.hpp"
+#include "solver/structure_state.hpp"
 
 namespace halfstep {
 
-void ShellState::initialize(const ShellSystem& sys) {
+void StructureState::initialize(const StructureSystem& sys) {
   const std::size_t nn = sys.num_nodes, ne = sys.num_elements;
   ux.assign(nn, 0.0);
   uy.assign(nn, 0.0);
@@ -20,11 +20,14 @@ void ShellState::initialize(const ShellSystem& sys) {
   elem_force.assign(20 * ne, 0.0);
   elem_pressure.clear();
   elem_energy.assign(ne, 0.0);
+  solid_force.assign(3 * sys.solid.conn.size(), 0.0);
+  solid_energy.assign(sys.solid.num_elements, 0.0);
+  solid_hourglass.assign(sys.solid.num_elements, 0.0);
   time = 0;
   half_dt_prev = 0;
 }
 
-void copy_output_fields(const ShellState& from, ShellState& to) {
+void copy_output_fields(const StructureState& from, StructureState& to) {
   to.ux = from.ux;
   to.uy = from.uy;
   to.uz = from.uz;
@@ -35,6 +38,8 @@ void copy_output_fields(const ShellState& from, ShellState& to) {
   to.t1y = from.t1y;
   to.t1z = from.t1z;
   to.elem_energy = from.elem_energy;
+  to.solid_energy = from.solid_energy;
+  to.solid_hourglass = from.solid_hourglass;
   to.time = from.time;
 }
 

@@ -1,4 +1,7 @@
-// The discretized shell model: arrays the time integrator needs, built once from a Model.
+// The discretized structure: arrays the time integrator needs, built once from a Model.
+// Shell (MITC4) elements and their 5-dof nodes are stored here directly; solids are in
+// `solid` (solver/solid_mesh.hpp). Nodes used only by solids carry 3 dofs: their two
+// rotational dofs are held in every step.
 #pragma once
 
 #include <string>
@@ -7,6 +10,7 @@
 #include "elements/mitc4.hpp"
 #include "materials/shell_elastic.hpp"
 #include "model/model.hpp"
+#include "solver/solid_mesh.hpp"
 
 namespace halfstep {
 
@@ -24,9 +28,11 @@ struct SectionProps {
 constexpr int kShellDofs = 5;
 
 /// Mesh, section, mass and reference-geometry arrays in structure-of-arrays form.
-struct ShellSystem {
-  int num_nodes = 0, num_elements = 0;
+struct StructureSystem {
+  int num_nodes = 0;
+  int num_elements = 0;            ///< shell (MITC4) elements; "element e" below means shell e
   std::vector<double> x0, y0, z0;  ///< reference coordinates
+  std::vector<int> shell_model_element;  ///< shell index -> model element index
   std::vector<int> conn;           ///< 4 node indices per element
   std::vector<int> section;        ///< section index per element
   std::vector<SectionProps> sections;
@@ -39,8 +45,17 @@ struct ShellSystem {
   std::vector<int> node_slot_ptr, node_slots;  ///< node -> (element*4 + corner) gather map (CSR)
   double total_mass = 0;
   double energy_per_unit_strain = 0;  ///< sum of E t A / 2: membrane energy of a unit strain
-  double stable_dt = 0;        ///< min element_dt (no safety factor)
-  int controlling_element = -1;
+  double stable_dt = 0;        ///< min element_dt over shells and solids (no safety factor)
+  int controlling_element = -1;  ///< model element index of the element giving stable_dt
+  SolidMesh solid;             ///< continuum elements
+  /// Node index -> true when some shell uses it (the node has rotational dofs).
+  bool has_rotations(int n) const { return node_slot_ptr[n + 1] > node_slot_ptr[n]; }
+  /// True when some element of any kind uses node n.
+  bool node_used(int n) const {
+    return has_rotations(n) || (!solid.node_slot_ptr.empty() && solid.node_slot_ptr[n + 1] > solid.node_slot_ptr[n]);
+  }
+  /// Shell plus solid elements.
+  int total_elements() const { return num_elements + solid.num_elements; }
 };
 
 /// Rule for rotational inertia: I = m * max(t^2/12, kRotaryScale * A). The second term scales
@@ -50,7 +65,7 @@ constexpr double kRotaryScale = 0.25;
 
 /// Builds the system; throws InputError (with the element's deck line) for elements that
 /// are inverted or degenerate at a Gauss point.
-ShellSystem build_shell_system(const Model& model);
+StructureSystem build_structure_system(const Model& model);
 
 /// Element characteristic length used in the stable increment: area / longest diagonal... see .cpp.
 double mitc4_characteristic_length(const Vec3<double> x[4]);

@@ -3,12 +3,12 @@
 
 #include <vector>
 
-#include "solver/shell_system.hpp"
+#include "solver/structure_system.hpp"
 
 namespace halfstep {
 
 /// Displacements, half-step velocities, nodal frames and element force buffers.
-struct ShellState {
+struct StructureState {
   std::vector<double> ux, uy, uz;        ///< displacement at the current full step
   std::vector<double> v[kShellDofs];     ///< half-step velocities: 3 global translations, 2 rotation rates about (t1, t2)
   std::vector<double> dx, dy, dz;        ///< current unit director
@@ -17,18 +17,21 @@ struct ShellState {
   std::vector<double> elem_force;        ///< 20 generalized internal forces per element (4 corners x 5)
   std::vector<double> elem_pressure;     ///< 12 pressure forces per element (only when pressures exist)
   std::vector<double> elem_energy;       ///< strain energy per element at the current step
+  std::vector<double> solid_force;       ///< 3 internal forces per solid element node (SolidMesh::conn order)
+  std::vector<double> solid_energy;      ///< strain energy per solid element (hourglass energy excluded)
+  std::vector<double> solid_hourglass;   ///< hourglass energy per solid element
   double time = 0;                       ///< t^n
   double half_dt_prev = 0;               ///< t^n - t^(n-1/2); 0 at the start
 
   /// Sizes the arrays and sets the reference configuration with zero velocity.
-  void initialize(const ShellSystem& sys);
+  void initialize(const StructureSystem& sys);
 };
 
 /// Copies what output needs (displacements, directors, triads, element energies).
-void copy_output_fields(const ShellState& from, ShellState& to);
+void copy_output_fields(const StructureState& from, StructureState& to);
 
 /// Gathers element e's reference and current nodal vectors from the system and the state.
-inline Mitc4Nodes<double> gather_element_nodes(const ShellSystem& sys, const ShellState& st, int e) {
+inline Mitc4Nodes<double> gather_element_nodes(const StructureSystem& sys, const StructureState& st, int e) {
   Mitc4Nodes<double> nodes;
   const int* c = &sys.conn[4 * e];
   for (int k = 0; k < 4; ++k) {

@@ -1,4 +1,4 @@
-#include "solver/shell_system.hpp"
+#include "solver/structure_system.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,10 +9,10 @@ namespace halfstep {
 
 namespace {
 
-Vec3<double> node_pos(const ShellSystem& s, int n) { return {s.x0[n], s.y0[n], s.z0[n]}; }
+Vec3<double> node_pos(const StructureSystem& s, int n) { return {s.x0[n], s.y0[n], s.z0[n]}; }
 
 /// Assigns each element its section index (the reader guarantees exactly one per element).
-void assign_sections(const Model& model, ShellSystem& sys) {
+void assign_sections(const Model& model, const std::vector<int>& shell_index, StructureSystem& sys) {
   sys.section.assign(sys.num_elements, -1);
   for (const ShellSection& sec : model.sections) {
     const Material& mat = model.materials.at(sec.material);
@@ -26,12 +26,15 @@ void assign_sections(const Model& model, ShellSystem& sys) {
     p.name = sec.elset + "/" + sec.material;
     const int index = static_cast<int>(sys.sections.size());
     sys.sections.push_back(p);
-    for (int e : model.elsets.at(sec.elset).members) sys.section[e] = index;
+    for (int e : model.elsets.at(sec.elset).members)
+      if (shell_index[e] >= 0) sys.section[shell_index[e]] = index;  // validate() refused solids here
   }
   for (int e = 0; e < sys.num_elements; ++e)
-    if (sys.section[e] < 0)
-      throw InputError(model.elements.loc[e],
-                       "element " + std::to_string(model.elements.id[e]) + " has no *SHELL SECTION");
+    if (sys.section[e] < 0) {
+      const int me = sys.shell_model_element[e];
+      throw InputError(model.elements.loc[me],
+                       "element " + std::to_string(model.elements.id[me]) + " has no *SHELL SECTION");
+    }
 }
 
 /// Per node, a bit i set when some step puts it on a symmetry plane normal to axis i: U_i,
@@ -61,7 +64,7 @@ std::vector<std::uint8_t> symmetry_planes(const Model& model) {
 /// plane by half an element angle; it is projected back into the plane. Otherwise the
 /// plane's rotation constraints would also hold the one rotation a 5-dof node has free
 /// there, clamping the symmetry edge (and the mirrored surface would have a kink).
-void compute_directors(const Model& model, ShellSystem& sys) {
+void compute_directors(const Model& model, StructureSystem& sys) {
   const std::vector<std::uint8_t> planes = symmetry_planes(model);
   std::vector<Vec3<double>> sum(sys.num_nodes, Vec3<double>{0, 0, 0});
   for (int e = 0; e < sys.num_elements; ++e) {
@@ -103,7 +106,7 @@ void compute_directors(const Model& model, ShellSystem& sys) {
 }
 
 /// Node -> element-corner map, used to gather element force contributions race-free.
-void build_gather_map(ShellSystem& sys) {
+void build_gather_map(StructureSystem& sys) {
   sys.node_slot_ptr.assign(sys.num_nodes + 1, 0);
   for (int i = 0; i < 4 * sys.num_elements; ++i) ++sys.node_slot_ptr[sys.conn[i] + 1];
   for (int n = 0; n < sys.num_nodes; ++n) sys.node_slot_ptr[n + 1] += sys.node_slot_ptr[n];
@@ -126,15 +129,22 @@ double mitc4_characteristic_length(const Vec3<double> x[4]) {
   return area / std::max(norm(d1), norm(d2));
 }
 
-ShellSystem build_shell_system(const Model& model) {
-  ShellSystem sys;
+StructureSystem build_structure_system(const Model& model) {
+  StructureSystem sys;
   sys.num_nodes = model.nodes.size();
-  sys.num_elements = model.elements.size();
   sys.x0 = model.nodes.x;
   sys.y0 = model.nodes.y;
   sys.z0 = model.nodes.z;
-  sys.conn = model.elements.conn;
-  assign_sections(model, sys);
+  std::vector<int> shell_index(model.elements.size(), -1);
+  for (int e = 0; e < model.elements.size(); ++e) {
+    if (is_solid(model.elements.type[e])) continue;
+    shell_index[e] = static_cast<int>(sys.shell_model_element.size());
+    sys.shell_model_element.push_back(e);
+    const int* c = model.elements.nodes_of(e);
+    sys.conn.insert(sys.conn.end(), c, c + 4);
+  }
+  sys.num_elements = static_cast<int>(sys.shell_model_element.size());
+  assign_sections(model, shell_index, sys);
   build_gather_map(sys);
   compute_directors(model, sys);
 
@@ -155,8 +165,8 @@ ShellSystem build_shell_system(const Model& model) {
       V[k] = {sys.dir0x[c[k]], sys.dir0y[c[k]], sys.dir0z[c[k]]};
     }
     if (!mitc4_reference(X, V, sec.thickness, sys.ref[e]))
-      throw InputError(model.elements.loc[e],
-                       "element " + std::to_string(model.elements.id[e]) +
+      throw InputError(model.elements.loc[sys.shell_model_element[e]],
+                       "element " + std::to_string(model.elements.id[sys.shell_model_element[e]]) +
                            " is degenerate or inverted (non-positive Jacobian at a Gauss point; "
                            "check node order and that neighbours have consistent normals)");
     const Mitc4Ref<double>& ref = sys.ref[e];
@@ -184,9 +194,28 @@ ShellSystem build_shell_system(const Model& model) {
     sys.element_dt[e] = dt;
     if (dt < sys.stable_dt) {
       sys.stable_dt = dt;
-      sys.controlling_element = e;
+      sys.controlling_element = sys.shell_model_element[e];
     }
   }
+
+  SolidMassContribution solid_mass;
+  sys.solid = build_solid_mesh(model, solid_mass);
+  for (int n = 0; n < sys.num_nodes; ++n) {
+    sys.mass[n] += solid_mass.mass[n];
+    sys.damp[n] += solid_mass.damp[n];
+    // 3-dof nodes: the rotational dofs are held, but the update divides by the inertia.
+    if (!sys.has_rotations(n)) {
+      sys.inertia[n] = sys.mass[n] > 0 ? sys.mass[n] : 1.0;
+      sys.damp_rot[n] = 0.0;
+    }
+  }
+  sys.total_mass += solid_mass.total_mass;
+  sys.energy_per_unit_strain += solid_mass.energy_per_unit_strain;
+  for (int e = 0; e < sys.solid.num_elements; ++e)
+    if (sys.solid.element_dt[e] < sys.stable_dt) {
+      sys.stable_dt = sys.solid.element_dt[e];
+      sys.controlling_element = sys.solid.model_element[e];
+    }
   return sys;
 }
 

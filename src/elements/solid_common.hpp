@@ -1,0 +1,104 @@
+// Pieces shared by the solid element kinds (src/elements/solid_kinds.hpp): the energy and
+// output records every kind returns, von Mises, and the host/device helpers for kinematics,
+// output and the stable-increment bound.
+#pragma once
+
+#include <cmath>
+
+#include "core/host_device.hpp"
+#include "core/mat3.hpp"
+#include "core/vec3.hpp"
+#include "materials/solid_material.hpp"
+
+namespace halfstep {
+
+/// Energies of one solid element evaluation.
+template <class T>
+struct SolidEnergy {
+  T strain;     ///< integral of the strain energy density W over the reference volume
+  T hourglass;  ///< energy stored in the hourglass springs (0 for kinds without them)
+};
+
+/// Element stress and strain for output, averaged over the integration points.
+template <class T>
+struct SolidOutput {
+  Mat3<T> cauchy;  ///< Cauchy stress F S F^T / J
+  Mat3<T> green;   ///< Green-Lagrange strain (F^T F - I) / 2
+};
+
+/// Von Mises equivalent stress sqrt(3/2 dev(s):dev(s)) of a (symmetric) stress.
+template <class T>
+HS_HD T von_mises(const Mat3<T>& s) {
+  const T d0 = s(0, 0) - s(1, 1), d1 = s(1, 1) - s(2, 2), d2 = s(2, 2) - s(0, 0);
+  // Off-diagonal terms as the mean of both triangles, so a slightly unsymmetric average
+  // (round-off) does not bias the result.
+  const T s01 = T(0.5) * (s(0, 1) + s(1, 0)), s12 = T(0.5) * (s(1, 2) + s(2, 1)), s20 = T(0.5) * (s(2, 0) + s(0, 2));
+  const T j2x6 = d0 * d0 + d1 * d1 + d2 * d2 + T(6) * (s01 * s01 + s12 * s12 + s20 * s20);
+  return std::sqrt(T(0.5) * j2x6);
+}
+
+namespace solid_detail {
+
+/// Quiet NaN, to mark the results of an element whose reference shape is invalid.
+template <class T>
+HS_HD T quiet_nan() {
+  return T(0) / T(0);
+}
+
+/// u (x) g added to F (F_ij += u_i g_j): one node's share of the displacement gradient.
+template <class T>
+HS_HD void add_outer(Mat3<T>& F, Vec3<T> u, Vec3<T> g) {
+  const T ua[3] = {u.x, u.y, u.z}, ga[3] = {g.x, g.y, g.z};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) F(i, j) += ua[i] * ga[j];
+}
+
+/// Jacobian dX/dxi (J_ij = sum_a X_a,i dN_a/dxi_j) from the natural-coordinate derivatives.
+template <class T>
+HS_HD void add_jacobian(Mat3<T>& J, Vec3<T> X, Vec3<T> dn) {
+  add_outer(J, X, dn);
+}
+
+/// Cauchy stress and Green-Lagrange strain of material m at F, for output.
+template <class T>
+HS_HD SolidOutput<T> point_output(const SolidMaterial<T>& m, const Mat3<T>& F) {
+  const SolidStress<T> s = solid_stress(m, F);
+  return {(T(1) / determinant(F)) * (F * s.S * transpose(F)), green_strain(F)};
+}
+
+/// Constants of the stable-increment bound: for the small-strain stiffness C of m about the
+/// stress-free reference, eps:C:eps <= lam (tr eps)^2 + g2 eps:eps for every symmetric eps.
+/// Isotropic (St. Venant-Kirchhoff, and Neo-Hookean linearised: lambda = K - 2/3 mu,
+/// mu = 2 C10): lam = max(lambda, 0), g2 = 2 mu, so lam + g2 is the P-wave modulus
+/// lambda + 2 mu when lambda >= 0. Orthotropic: lam = 0 and g2 = max(p_wave_modulus(m),
+/// 2 max(D1212, D1313, D2323)) (normal block by its Gershgorin bound; the shear terms act on
+/// engineering strains, 2 D1212 e12^2 twice in eps:C:eps against 2 e12^2 in eps:eps).
+template <class T>
+HS_HD void bound_moduli(const SolidMaterial<T>& m, T& lam, T& g2) {
+  if (m.model == kSvkOrthotropic) {
+    T s = m.d[6] > m.d[7] ? m.d[6] : m.d[7];
+    s = s > m.d[8] ? s : m.d[8];
+    const T pw = p_wave_modulus(m);
+    lam = T(0);
+    g2 = pw > T(2) * s ? pw : T(2) * s;
+    return;
+  }
+  T lambda = m.lambda, mu = m.mu;
+  if (m.model == kNeoHookean) {
+    mu = T(2) * m.c10;
+    lambda = T(2) / m.d1 - T(2) / T(3) * mu;
+  }
+  lam = lambda > T(0) ? lambda : T(0);
+  g2 = T(2) * mu;
+}
+
+/// 2 / omega from a bound omega^2 <= omega2 (0 when the bound is not a positive number, i.e.
+/// for an invalid element or massless nodes).
+template <class T>
+HS_HD T dt_from_omega2(T omega2) {
+  if (!(omega2 > T(0))) return T(0);
+  return T(2) / std::sqrt(omega2);
+}
+
+}  // namespace solid_detail
+}  // namespace halfstep

@@ -1,0 +1,31 @@
+// The solid element kinds as traits with one interface, so that one templated element loop
+// (CPU OpenMP and CUDA) serves every kind. Total Lagrangian, finite strain; nothing is stored
+// per element (reference data is recomputed from the reference coordinates X on each call).
+//
+// Each kind K (C3D8R, C3D8 in solid_hex.hpp; C3D4, C3D10M in solid_tet.hpp) provides, for T
+// double or float, as host/device static members:
+//   static constexpr int kNodes;
+//   static const char* name();                               Abaqus element name
+//   static T mass_fractions(const Vec3<T> X[kNodes], T frac[kNodes]);
+//       lumped-mass fraction per node (positive, summing to 1); returns the reference
+//       volume, <= 0 when the element is inverted or flat at any integration point
+//   static SolidEnergy<T> internal_force(const Vec3<T> X[], const Vec3<T> u[],
+//                                        const SolidMaterial<T>& m, T hourglass_kappa,
+//                                        Vec3<T> f[]);
+//       nodal forces, the exact gradient of strain + hourglass energy (kappa only for C3D8R)
+//   static T stable_dt(const Vec3<T> X[], const SolidMaterial<T>& m,
+//                      T hourglass_kappa = 0.1);
+//       a lower bound of the critical increment 2 / omega_max of the free element with its
+//       lumped masses, about the stress-free reference (0 for an invalid element);
+//       hourglass_kappa must be the one passed to internal_force (used by C3D8R only)
+//   static SolidOutput<T> centroid_output(const Vec3<T> X[], const Vec3<T> u[],
+//                                         const SolidMaterial<T>& m);
+//       Cauchy stress and Green-Lagrange strain, averaged over the integration points
+// The stable-increment bounds follow from tr(eps)^2 and eps:eps both being at most
+// (sum_a |b_a|^2 / m_a)(sum_a m_a |u_a|^2) at an integration point (Cauchy-Schwarz on
+// grad u = sum_a u_a (x) b_a); see solid_detail::bound_moduli and docs/theory.md.
+#pragma once
+
+#include "elements/solid_common.hpp"
+#include "elements/solid_hex.hpp"
+#include "elements/solid_tet.hpp"

@@ -1,0 +1,158 @@
+#include "solver/solid_mesh.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/vec3.hpp"
+#include "elements/solid_kinds.hpp"
+
+namespace halfstep {
+
+int SolidMesh::group_of(int e) const {
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (e < groups[g].first + groups[g].count) return static_cast<int>(g);
+  return -1;
+}
+
+int SolidMesh::conn_start(int e) const {
+  const SolidGroup& g = groups[static_cast<std::size_t>(group_of(e))];
+  return g.conn_offset + (e - g.first) * g.nodes_per_element;
+}
+
+Mat3<double> orientation_axes(const Orientation& o) {
+  const Vec3<double> a{o.a[0], o.a[1], o.a[2]}, b{o.b[0], o.b[1], o.b[2]};
+  Vec3<double> e[3];
+  e[0] = normalized(a);
+  e[2] = normalized(cross(a, b));
+  e[1] = cross(e[2], e[0]);
+  if (o.extra_axis >= 1 && o.extra_axis <= 3 && o.extra_angle != 0.0) {
+    // Turn the two other local axes about the chosen one, right-handed.
+    const int i = o.extra_axis % 3, j = (o.extra_axis + 1) % 3;
+    const double c = std::cos(o.extra_angle * M_PI / 180.0), s = std::sin(o.extra_angle * M_PI / 180.0);
+    const Vec3<double> ei = c * e[i] + s * e[j], ej = c * e[j] - s * e[i];
+    e[i] = ei;
+    e[j] = ej;
+  }
+  Mat3<double> r;
+  for (int k = 0; k < 3; ++k) {
+    r(k, 0) = e[k].x;
+    r(k, 1) = e[k].y;
+    r(k, 2) = e[k].z;
+  }
+  return r;
+}
+
+SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>& axes) {
+  try {
+    if (mat.has_hyperelastic) return neo_hookean(mat.c10, mat.d1, mat.density);
+    switch (mat.elastic_type) {
+      case ElasticType::Isotropic: return svk_isotropic(mat.youngs, mat.poisson, mat.density);
+      case ElasticType::EngineeringConstants:
+        return orthotropic_engineering(mat.elastic_constants.data(), mat.density, axes);
+      case ElasticType::Orthotropic: return orthotropic_stiffness(mat.elastic_constants.data(), mat.density, axes);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw InputError(mat.elastic_loc, "material '" + mat.name + "': " + e.what());
+  }
+  throw InputError(mat.loc, "material '" + mat.name + "' has no elasticity");
+}
+
+namespace {
+
+/// Calls f with the element-kind trait of type t.
+template <class F>
+void visit_solid_kind(ElementType t, F&& f) {
+  switch (t) {
+    case ElementType::C3D8R: f(C3D8R{}); return;
+    case ElementType::C3D8: f(C3D8{}); return;
+    case ElementType::C3D4: f(C3D4{}); return;
+    case ElementType::C3D10M: f(C3D10M{}); return;
+    default: throw std::logic_error("visit_solid_kind: not a solid element type");
+  }
+}
+
+constexpr ElementType kSolidOrder[] = {ElementType::C3D8R, ElementType::C3D8, ElementType::C3D4, ElementType::C3D10M};
+
+}  // namespace
+
+SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
+  SolidMesh sm;
+  const int nn = model.nodes.size();
+  contrib.mass.assign(nn, 0.0);
+  contrib.damp.assign(nn, 0.0);
+
+  std::vector<int> material_of(static_cast<std::size_t>(model.elements.size()), -1);
+  for (const SolidSection& sec : model.solid_sections) {
+    const Material& mat = model.materials.at(sec.material);
+    const Mat3<double> axes =
+        sec.orientation.empty() ? scaled_identity(1.0) : orientation_axes(model.orientations.at(sec.orientation));
+    const int index = static_cast<int>(sm.materials.size());
+    sm.materials.push_back(solid_material_of(mat, axes));
+    sm.material_name.push_back(sec.elset + "/" + sec.material);
+    sm.alpha.push_back(mat.alpha);
+    for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
+  }
+
+  for (ElementType type : kSolidOrder) {
+    SolidGroup g;
+    g.type = type;
+    g.first = static_cast<int>(sm.model_element.size());
+    g.conn_offset = static_cast<int>(sm.conn.size());
+    g.nodes_per_element = nodes_per_element(type);
+    for (int e = 0; e < model.elements.size(); ++e) {
+      if (model.elements.type[static_cast<std::size_t>(e)] != type) continue;
+      sm.model_element.push_back(e);
+      sm.material.push_back(material_of[static_cast<std::size_t>(e)]);
+      const int* c = model.elements.nodes_of(e);
+      sm.conn.insert(sm.conn.end(), c, c + g.nodes_per_element);
+    }
+    g.count = static_cast<int>(sm.model_element.size()) - g.first;
+    if (g.count > 0) sm.groups.push_back(g);
+  }
+  sm.num_elements = static_cast<int>(sm.model_element.size());
+
+  sm.volume.assign(sm.num_elements, 0.0);
+  sm.element_dt.assign(sm.num_elements, 0.0);
+  for (const SolidGroup& g : sm.groups) {
+    visit_solid_kind(g.type, [&](auto kind) {
+      using K = decltype(kind);
+      for (int e = g.first; e < g.first + g.count; ++e) {
+        const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
+        Vec3<double> X[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a) X[a] = {model.nodes.x[c[a]], model.nodes.y[c[a]], model.nodes.z[c[a]]};
+        double frac[K::kNodes];
+        const double vol = K::mass_fractions(X, frac);
+        const int me = sm.model_element[static_cast<std::size_t>(e)];
+        if (!(vol > 0))
+          throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
+                           "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                               K::name() +
+                               ") is inverted or degenerate (non-positive volume at an integration point; "
+                               "check the node order)");
+        const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+        const double alpha = sm.alpha[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+        sm.volume[static_cast<std::size_t>(e)] = vol;
+        sm.element_dt[static_cast<std::size_t>(e)] = K::stable_dt(X, m, sm.hourglass_kappa);
+        const double me_mass = m.density * vol;
+        for (int a = 0; a < K::kNodes; ++a) {
+          contrib.mass[c[a]] += frac[a] * me_mass;
+          contrib.damp[c[a]] += alpha * frac[a] * me_mass;
+        }
+        contrib.total_mass += me_mass;
+        contrib.energy_per_unit_strain += 0.5 * p_wave_modulus(m) * vol;
+      }
+    });
+  }
+
+  sm.node_slot_ptr.assign(static_cast<std::size_t>(nn) + 1, 0);
+  for (int n : sm.conn) ++sm.node_slot_ptr[static_cast<std::size_t>(n) + 1];
+  for (int n = 0; n < nn; ++n) sm.node_slot_ptr[n + 1] += sm.node_slot_ptr[n];
+  sm.node_slots.resize(sm.conn.size());
+  std::vector<int> fill(sm.node_slot_ptr.begin(), sm.node_slot_ptr.end() - 1);
+  for (std::size_t i = 0; i < sm.conn.size(); ++i) sm.node_slots[fill[sm.conn[i]]++] = static_cast<int>(i);
+  return sm;
+}
+
+}  // namespace halfstep

@@ -1,0 +1,60 @@
+// The continuum (solid) part of a structure: elements grouped by kind, per-section
+// materials in material axes, lumped masses, stable increments and the node gather map.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "materials/solid_material.hpp"
+#include "model/model.hpp"
+
+namespace halfstep {
+
+/// Solid elements of one kind, contiguous in SolidMesh's arrays (solid indices
+/// first .. first + count, node indices from conn_offset, nodes_per_element each).
+struct SolidGroup {
+  ElementType type = ElementType::C3D8R;
+  int first = 0, count = 0;
+  int conn_offset = 0;
+  int nodes_per_element = 8;
+};
+
+/// Solid elements of a model, ordered by kind (one SolidGroup per kind present).
+struct SolidMesh {
+  int num_elements = 0;
+  std::vector<int> model_element;  ///< solid index -> model element index
+  std::vector<int> conn;           ///< node indices, element after element, groups in order
+  std::vector<int> material;       ///< per element: index into materials
+  std::vector<SolidMaterial<double>> materials;  ///< one per *SOLID SECTION, axes applied
+  std::vector<std::string> material_name;        ///< "elset/material", for reports
+  std::vector<double> alpha;       ///< per material: mass-proportional damping
+  std::vector<SolidGroup> groups;
+  std::vector<double> volume;      ///< reference volume per element
+  std::vector<double> element_dt;  ///< critical increment bound per element
+  std::vector<int> node_slot_ptr, node_slots;  ///< node -> positions in conn (CSR)
+  double hourglass_kappa = 0.1;    ///< C3D8R hourglass stiffness factor (docs/theory.md)
+  /// Offset in conn of element e's first node.
+  int conn_start(int e) const;
+  /// Group index of element e.
+  int group_of(int e) const;
+};
+
+/// Rotation matrix (rows = material axes in global components) of an *ORIENTATION.
+Mat3<double> orientation_axes(const Orientation& o);
+
+/// The SolidMaterial of a deck material with the given axes; throws InputError naming the
+/// material's definition when its constants are not admissible.
+SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>& axes);
+
+/// Lumped nodal masses and damping added by the solids, with their reference data.
+struct SolidMassContribution {
+  std::vector<double> mass, damp;  ///< per node (size num_nodes)
+  double total_mass = 0;
+  double energy_per_unit_strain = 0;  ///< sum of M V / 2
+};
+
+/// Builds the solid part of a model; throws InputError for inverted or degenerate elements
+/// (with their deck line). Masses are added into contrib.
+SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib);
+
+}  // namespace halfstep

@@ -1,0 +1,49 @@
+#include "solver/solid_results.hpp"
+
+#include "elements/solid_kinds.hpp"
+
+namespace halfstep {
+
+namespace {
+
+template <class K>
+void group_results(const StructureSystem& sys, const StructureState& st, const SolidGroup& g,
+                   std::vector<SolidCellResult>& out) {
+  const SolidMesh& sm = sys.solid;
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < g.count; ++i) {
+    const int e = g.first + i;
+    const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];
+    Vec3<double> X[K::kNodes], u[K::kNodes];
+    for (int a = 0; a < K::kNodes; ++a) {
+      X[a] = {sys.x0[c[a]], sys.y0[c[a]], sys.z0[c[a]]};
+      u[a] = {st.ux[c[a]], st.uy[c[a]], st.uz[c[a]]};
+    }
+    const SolidOutput<double> r = K::centroid_output(X, u, sm.materials[sm.material[e]]);
+    static constexpr int kI[6] = {0, 1, 2, 0, 0, 1}, kJ[6] = {0, 1, 2, 1, 2, 2};
+    SolidCellResult& o = out[e];
+    for (int k = 0; k < 6; ++k) {
+      o.stress[k] = r.cauchy(kI[k], kJ[k]);
+      o.strain[k] = r.green(kI[k], kJ[k]);
+    }
+    o.mises = von_mises(r.cauchy);
+  }
+}
+
+}  // namespace
+
+std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st) {
+  std::vector<SolidCellResult> out(static_cast<std::size_t>(sys.solid.num_elements));
+  for (const SolidGroup& g : sys.solid.groups) {
+    switch (g.type) {
+      case ElementType::C3D8R: group_results<C3D8R>(sys, st, g, out); break;
+      case ElementType::C3D8: group_results<C3D8>(sys, st, g, out); break;
+      case ElementType::C3D4: group_results<C3D4>(sys, st, g, out); break;
+      case ElementType::C3D10M: group_results<C3D10M>(sys, st, g, out); break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+}  // namespace halfstep

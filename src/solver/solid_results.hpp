@@ -1,0 +1,21 @@
+// Element results of solids for output: Cauchy stress, Green-Lagrange strain and von Mises
+// stress per element, from the element kinds' centroid_output.
+#pragma once
+
+#include <vector>
+
+#include "solver/structure_state.hpp"
+
+namespace halfstep {
+
+/// One solid element's output values; tensors in Abaqus order 11, 22, 33, 12, 13, 23.
+struct SolidCellResult {
+  double stress[6];  ///< Cauchy stress
+  double strain[6];  ///< Green-Lagrange strain (tensor components, not engineering shear)
+  double mises;      ///< von Mises equivalent of the Cauchy stress
+};
+
+/// Results of every solid element of sys at the state's displacements (OpenMP parallel).
+std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st);
+
+}  // namespace halfstep

@@ -1,0 +1,64 @@
+// Face pressure of solid faces: nodal forces sum to -p times the area vector, are shared as
+// the consistent load of each face shape, and every face label of each element kind exists.
+#include <gtest/gtest.h>
+
+#include "elements/solid_faces.hpp"
+
+namespace halfstep {
+namespace {
+
+using V3 = Vec3<double>;
+
+V3 total(const V3 f[6]) {
+  V3 s{0, 0, 0};
+  for (int a = 0; a < 6; ++a) s += f[a];
+  return s;
+}
+
+TEST(SolidFaces, QuadFaceCarriesPressureTimesArea) {
+  // A warped quadrilateral: the area vector is the integral of x,r x x,s, i.e. (d1 x d2) / 2.
+  const V3 x[6] = {{0, 0, 0}, {2, 0, 0.1}, {2.2, 1.5, 0}, {-0.1, 1.4, 0.2}, {}, {}};
+  V3 f[6];
+  face_pressure_force(kFaceQuad4, x, 3.0, f);
+  const V3 area = 0.5 * cross(x[2] - x[0], x[3] - x[1]);
+  EXPECT_LT(norm(total(f) + 3.0 * area), 1e-12);
+  for (int a = 4; a < 6; ++a) EXPECT_EQ(norm(f[a]), 0.0);
+  // A flat parallelogram gives each corner a quarter.
+  const V3 y[6] = {{0, 0, 0}, {2, 0, 0}, {3, 1, 0}, {1, 1, 0}, {}, {}};
+  face_pressure_force(kFaceQuad4, y, 1.0, f);
+  for (int a = 0; a < 4; ++a) EXPECT_NEAR(f[a].z, -0.5, 1e-14);
+}
+
+TEST(SolidFaces, TrianglesShareAsTheConsistentLoad) {
+  const V3 c[3] = {{0, 0, 0}, {2, 0, 0}, {0, 3, 0}};  // area 3, normal +z
+  V3 x[6] = {c[0], c[1], c[2], 0.5 * (c[0] + c[1]), 0.5 * (c[1] + c[2]), 0.5 * (c[2] + c[0])};
+  V3 f[6];
+  face_pressure_force(kFaceTri3, x, 2.0, f);
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(f[a].z, -2.0, 1e-14);  // p A / 3 each
+  face_pressure_force(kFaceTri6, x, 2.0, f);
+  // Quadratic triangle: corners carry nothing, mid-edge nodes a third each.
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(norm(f[a]), 0.0, 1e-14);
+  for (int a = 3; a < 6; ++a) EXPECT_NEAR(f[a].z, -2.0, 1e-14);
+  EXPECT_NEAR(total(f).z, -6.0, 1e-13);
+}
+
+TEST(SolidFaces, FaceTablesCoverEveryNodeOfTheElement) {
+  int seen[8] = {0};
+  for (int face = 1; face <= 6; ++face) {
+    int n[4];
+    hex_face_nodes(face, n);
+    for (int k = 0; k < 4; ++k) ++seen[n[k]];
+  }
+  for (int a = 0; a < 8; ++a) EXPECT_EQ(seen[a], 3);  // every hexahedron corner is on 3 faces
+  int tseen[10] = {0};
+  for (int face = 1; face <= 4; ++face) {
+    int n[6];
+    tet_face_nodes(face, true, n);
+    for (int k = 0; k < 6; ++k) ++tseen[n[k]];
+  }
+  for (int a = 0; a < 4; ++a) EXPECT_EQ(tseen[a], 3);
+  for (int a = 4; a < 10; ++a) EXPECT_EQ(tseen[a], 2);  // every edge is on 2 faces
+}
+
+}  // namespace
+}  // namespace halfstep
