@@ -150,7 +150,7 @@ struct C3D8R {
   HS_HD static T mass_fractions(const Vec3<T> X[8], T frac[8]) {
     for (int a = 0; a < 8; ++a) frac[a] = T(0.125);
     Hex8Ref<T> r;
-    return hex8_reference(X, r) ? r.volume : T(0);
+    return hex8_jacobians_positive(X) && hex8_reference(X, r) ? r.volume : T(0);
   }
 
   /// Internal forces f (8) and energies; the hourglass stiffness is kappa M V sum|b|^2 / 8
