@@ -106,12 +106,12 @@ HS_HD bool hex8_reference(const Vec3<T> X[8], Hex8Ref<T>& r) {
   return true;
 }
 
-/// Hourglass stiffness of an element: kappa M V sum_a |b_a|^2 / 8, M the P-wave modulus.
+/// Hourglass stiffness of an element: kappa M V sum_a |b_a|^2 / 8, M = hourglass_modulus.
 template <class T>
-HS_HD T hex8_hourglass_stiffness(const Hex8Ref<T>& r, T p_wave_modulus, T kappa) {
+HS_HD T hex8_hourglass_stiffness(const Hex8Ref<T>& r, T modulus, T kappa) {
   T bb = T(0);
   for (int a = 0; a < 8; ++a) bb += dot(r.b[a], r.b[a]);
-  return kappa * p_wave_modulus * r.volume * bb / T(8);
+  return kappa * modulus * r.volume * bb / T(8);
 }
 
 /// Energies of one element evaluation.

@@ -154,7 +154,7 @@ struct C3D8R {
   }
 
   /// Internal forces f (8) and energies; the hourglass stiffness is kappa M V sum|b|^2 / 8
-  /// with M = p_wave_modulus(m) (hex8_hourglass_stiffness). NaN for an invalid reference.
+  /// with M = hourglass_modulus(m) (twice the shear modulus). NaN for an invalid reference.
   template <class T>
   HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
                                              T hourglass_kappa, Vec3<T> f[8]) {
@@ -164,7 +164,7 @@ struct C3D8R {
       for (int a = 0; a < 8; ++a) f[a] = {nan, nan, nan};
       return {nan, nan};
     }
-    const T k = hex8_hourglass_stiffness(r, p_wave_modulus(m), hourglass_kappa);
+    const T k = hex8_hourglass_stiffness(r, hourglass_modulus(m), hourglass_kappa);
     const Hex8Energy<T> e = hex8_internal_force(r, u, m, k, f);
     return {e.strain, e.hourglass};
   }
@@ -197,7 +197,7 @@ struct C3D8R {
       }
       lmax = row > lmax ? row : lmax;
     }
-    const T k = hex8_hourglass_stiffness(r, p_wave_modulus(m), hourglass_kappa);
+    const T k = hex8_hourglass_stiffness(r, hourglass_modulus(m), hourglass_kappa);
     return solid_detail::dt_from_omega2(T(8) * (lam + g2) * bb / m.density + T(8) * k * lmax / (m.density * r.volume));
   }
 

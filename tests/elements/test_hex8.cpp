@@ -66,7 +66,7 @@ TEST(Hex8, RigidMotionsGiveNoForce) {
   distorted(X);
   Hex8Ref<double> r;
   ASSERT_TRUE(hex8_reference(X, r));
-  const double k = hex8_hourglass_stiffness(r, p_wave_modulus(kSteel), 0.1);
+  const double k = hex8_hourglass_stiffness(r, hourglass_modulus(kSteel), 0.1);
   for (double angle : {0.0, 0.3, 1.7, 3.0}) {
     const Mat3<double> R = rotation({1, -2, 0.5}, angle);
     Vec3<double> u[8], f[8];
@@ -86,7 +86,7 @@ TEST(Hex8, PatchTestLinearFieldGivesExactStressAndNoHourglass) {
   const Mat3<double> A{{1e-3, 2e-4, -1e-4, 3e-4, -5e-4, 2e-4, 0, 1e-4, 8e-4}};
   Vec3<double> u[8], f[8];
   for (int a = 0; a < 8; ++a) u[a] = A * X[a];
-  const double k = hex8_hourglass_stiffness(r, p_wave_modulus(kSteel), 0.1);
+  const double k = hex8_hourglass_stiffness(r, hourglass_modulus(kSteel), 0.1);
   const Hex8Energy<double> e = hex8_internal_force(r, u, kSteel, k, f);
   EXPECT_NEAR(e.hourglass, 0.0, 1e-20 * k);
   // Forces balance, and equal V P b_a with P from the exact F = I + A.
@@ -134,7 +134,7 @@ TEST(Hex8, ForcesAreTheGradientOfTheEnergyAndHourglassModesAreResisted) {
   for (int a = 0; a < 8; ++a)
     C[a] = {0.5 * (hex8_sign(a, 0) + 1), 0.5 * (hex8_sign(a, 1) + 1), 0.5 * (hex8_sign(a, 2) + 1)};
   ASSERT_TRUE(hex8_reference(C, r));
-  const double k = hex8_hourglass_stiffness(r, p_wave_modulus(kSteel), 0.1);
+  const double k = hex8_hourglass_stiffness(r, hourglass_modulus(kSteel), 0.1);
   Vec3<double> u[8], f[8];
   for (int a = 0; a < 8; ++a) u[a] = {1e-4 * hex8_sign(a, 0) * hex8_sign(a, 1), 0, 0};
   const Hex8Energy<double> e = hex8_internal_force(r, u, kSteel, k, f);

@@ -131,3 +131,27 @@ TEST(SolidMaterials, InvalidConstantsAreRefused) {
 
 }  // namespace
 }  // namespace halfstep
+
+namespace halfstep {
+namespace {
+
+// At a strain of 1e-9 the Neo-Hookean energy must still be the small-strain one to many
+// digits: computed as C10 (Ibar1 - 3) from B ~ I it would be round-off of size C10 * eps,
+// 1e10 times too large, and the energy balance of a slowly ramped run would fail.
+TEST(NeoHookean, TinyStrainEnergyHasNoCancellation) {
+  const double E = 240.565, nu = 0.4999, mu = E / (2 * (1 + nu)), K = E / (3 * (1 - 2 * nu));
+  const SolidMaterial<double> m = neo_hookean(mu / 2, 2 / K, 1.0);
+  for (double eps : {1e-9, 1e-6}) {
+    Mat3<double> F = scaled_identity(1.0);
+    F(0, 0) += eps;          // stretch
+    F(0, 1) += 0.5 * eps;    // and shear
+    const double tr = eps;   // small-strain energy: K/2 tr^2 + mu |dev eps|^2
+    const double e11 = eps, e12 = 0.25 * eps;
+    const double dev2 = (e11 - tr / 3) * (e11 - tr / 3) + 2 * (tr / 3) * (tr / 3) + 2 * e12 * e12;
+    const double linear = 0.5 * K * tr * tr + mu * dev2;
+    EXPECT_NEAR(solid_stress(m, F).energy / linear, 1.0, 1e-5) << eps;
+  }
+}
+
+}  // namespace
+}  // namespace halfstep
