@@ -123,12 +123,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
     }
     if (have_faces) gather_face_forces(dv, face_force_.data(), n, fp);
     if (have_solids)
-      for (int i = sys.solid.node_slot_ptr[n]; i < sys.solid.node_slot_ptr[n + 1]; ++i) {
-        const double* f = &st.solid_force[3 * static_cast<std::size_t>(sys.solid.node_slots[i])];
-        fi[0] += f[0];
-        fi[1] += f[1];
-        fi[2] += f[2];
-      }
+      add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
     NodeDriveValues<double> values;
     const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
     const NodeUpdateResult<double> r = shells ? integrate_node<double, 5>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)

@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include "solver/solid_dispatch.hpp"
+
 namespace halfstep {
 
 namespace {
@@ -43,18 +45,12 @@ SolidEnergy<double> group_pass(const SolidMesh& sm, const SolidGroup& g, const d
 SolidEnergy<double> solid_element_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
                                        StructureState& st, int threads) {
   SolidEnergy<double> sum{0.0, 0.0};
-  for (const SolidGroup& g : sm.groups) {
-    SolidEnergy<double> w{0.0, 0.0};
-    switch (g.type) {
-      case ElementType::C3D8R: w = group_pass<C3D8R>(sm, g, x0, y0, z0, st, threads); break;
-      case ElementType::C3D8: w = group_pass<C3D8>(sm, g, x0, y0, z0, st, threads); break;
-      case ElementType::C3D4: w = group_pass<C3D4>(sm, g, x0, y0, z0, st, threads); break;
-      case ElementType::C3D10M: w = group_pass<C3D10M>(sm, g, x0, y0, z0, st, threads); break;
-      default: break;
-    }
-    sum.strain += w.strain;
-    sum.hourglass += w.hourglass;
-  }
+  for (const SolidGroup& g : sm.groups)
+    visit_solid_kind(g.type, [&](auto kind) {
+      const SolidEnergy<double> w = group_pass<decltype(kind)>(sm, g, x0, y0, z0, st, threads);
+      sum.strain += w.strain;
+      sum.hourglass += w.hourglass;
+    });
   return sum;
 }
 

@@ -371,15 +371,16 @@ void DeckParser::cload_data(const Line& line) {
   m_.steps.back().cloads.push_back(std::move(c));
 }
 
+// *DLOAD and *DSLOAD: the same parameters and the same carried set of pressures.
 void DeckParser::dload_keyword(const Keyword& kw) {
   require_step(kw);
   allow_params(kw, {"AMPLITUDE", "OP"});
   const std::string op = squeeze_upper(param(kw, "OP"));
   if (!op.empty() && op != "MOD" && op != "NEW")
-    fail(kw.pos, "*DLOAD, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
+    fail(kw.pos, kw.display + ", OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
   if (op == "NEW") m_.steps.back().dload_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
-  block_ = Block::Dload;
+  block_ = kw.name == "DSLOAD" ? Block::Dsload : Block::Dload;
 }
 
 void DeckParser::dload_data(const Line& line) {
@@ -454,17 +455,6 @@ void DeckParser::resolve_surfaces() {
   pending_faces_.clear();
   for (const auto& [name, s] : m_.surfaces)
     if (s.elements.empty()) fail(s.loc, "surface '" + name + "' has no faces");
-}
-
-void DeckParser::dsload_keyword(const Keyword& kw) {
-  require_step(kw);
-  allow_params(kw, {"AMPLITUDE", "OP"});
-  const std::string op = squeeze_upper(param(kw, "OP"));
-  if (!op.empty() && op != "MOD" && op != "NEW")
-    fail(kw.pos, "*DSLOAD, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
-  if (op == "NEW") m_.steps.back().dload_op_new = true;
-  block_amplitude_ = reference_amplitude(kw);
-  block_ = Block::Dsload;
 }
 
 void DeckParser::dsload_data(const Line& line) {

@@ -163,11 +163,7 @@ void DeckParser::section_keyword(const Keyword& kw) {
                        " is not supported (halfstep puts the reference surface at the mid-surface)");
   }
   // Section controls tune hourglass stabilisation of S4R, which MITC4 does not need.
-  if (kw.find("CONTROLS") && !warned_.count("SHELLSECTION,CONTROLS")) {
-    warned_.emplace("SHELLSECTION,CONTROLS", kw.pos);
-    m_.warnings.push_back("parameter CONTROLS of *SHELL SECTION is not supported and was ignored (first at " +
-                          loc(kw.pos).str() + ")");
-  }
+  warn_ignored_param(kw, "CONTROLS");
   m_.sections.push_back(std::move(s));
   section_pos_.push_back(kw.pos);
   block_ = Block::ShellSection;
@@ -202,11 +198,7 @@ void DeckParser::solid_section_keyword(const Keyword& kw) {
   if (kw.find("ORIENTATION")) s.orientation = upper(unquote(trim(required_param(kw, "ORIENTATION"))));
   s.loc = loc(kw.pos);
   // Section controls choose among hourglass formulations; halfstep has one (docs/theory.md).
-  if (kw.find("CONTROLS") && !warned_.count("SOLIDSECTION,CONTROLS")) {
-    warned_.emplace("SOLIDSECTION,CONTROLS", kw.pos);
-    m_.warnings.push_back("parameter CONTROLS of *SOLID SECTION is not supported and was ignored (first at " +
-                          loc(kw.pos).str() + ")");
-  }
+  warn_ignored_param(kw, "CONTROLS");
   m_.solid_sections.push_back(std::move(s));
   solid_section_pos_.push_back(kw.pos);
   block_ = Block::SolidSection;

@@ -108,7 +108,7 @@ void DeckParser::keyword(const Keyword& kw) {
   } else if (n == "DLOAD") {
     dload_keyword(kw);
   } else if (n == "DSLOAD") {
-    dsload_keyword(kw);
+    dload_keyword(kw);
   } else if (n == "SURFACE") {
     surface_keyword(kw);
   } else if (n == "OUTPUT") {
@@ -205,6 +205,13 @@ void DeckParser::warn_ignored(const Keyword& kw) {
   if (!warned_.emplace(kw.name, kw.pos).second) return;
   m_.warnings.push_back("keyword " + kw.display + " is not supported and was ignored (first at " +
                         loc(kw.pos).str() + ")");
+}
+
+// A parameter that cannot change the motion (hourglass section controls, say), once per keyword.
+void DeckParser::warn_ignored_param(const Keyword& kw, std::string_view param) {
+  if (!kw.find(param) || !warned_.emplace(kw.name + "," + std::string(param), kw.pos).second) return;
+  m_.warnings.push_back("parameter " + std::string(param) + " of " + kw.display +
+                        " is not supported and was ignored (first at " + loc(kw.pos).str() + ")");
 }
 
 void DeckParser::require_model_data(const Keyword& kw) const {

@@ -68,6 +68,7 @@ class DeckParser {
   void finish();
   void finish_model_data();
   void warn_ignored(const Keyword& kw);
+  void warn_ignored_param(const Keyword& kw, std::string_view param);
   void require_model_data(const Keyword& kw) const;
   void require_step(const Keyword& kw) const;
   void follow_input(const Keyword& kw);
@@ -145,7 +146,6 @@ class DeckParser {
   void surface_keyword(const Keyword& kw);
   void surface_data(const Line& line);
   void resolve_surfaces();
-  void dsload_keyword(const Keyword& kw);
   void dsload_data(const Line& line);
   // inp_output.cpp
   void output_keyword(const Keyword& kw);

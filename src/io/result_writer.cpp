@@ -17,7 +17,21 @@ ResultWriter::ResultWriter(const Model& model, const StructureSystem& sys, const
       dir_(dir),
       job_(job),
       pvd_((make_directories(dir), dir), job),
-      energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass"}) {}
+      energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass"}) {
+  // VTK cells, the same in every frame: shells (quads) first, then the solid groups.
+  const int ne = sys.num_elements, nc = ne + sys.solid.num_elements;
+  cell_conn_ = sys.conn;
+  cell_conn_.insert(cell_conn_.end(), sys.solid.conn.begin(), sys.solid.conn.end());
+  cell_offsets_.resize(nc);
+  cell_types_.assign(nc, 9);  // VTK_QUAD
+  for (int e = 0; e < ne; ++e) cell_offsets_[e] = 4 * (e + 1);
+  for (const SolidGroup& g : sys.solid.groups)
+    for (int e = g.first; e < g.first + g.count; ++e) {
+      cell_offsets_[ne + e] = ne * 4 + g.conn_offset + (e - g.first + 1) * g.nodes_per_element;
+      // VTK_TETRA, VTK_QUADRATIC_TETRA, VTK_HEXAHEDRON: Abaqus's node orders are VTK's.
+      cell_types_[ne + e] = g.type == ElementType::C3D4 ? 10 : g.type == ElementType::C3D10M ? 24 : 12;
+    }
+}
 
 void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
   for (const OutputRequest& r : requests) {
@@ -127,16 +141,6 @@ void ResultWriter::write_frame(const StructureState& st, const FullStepFields& f
       hg[c] = st.solid_hourglass[e] / sys_.solid.volume[e];
     }
   }
-  std::vector<int> conn(sys_.conn);
-  conn.insert(conn.end(), sys_.solid.conn.begin(), sys_.solid.conn.end());
-  std::vector<std::int64_t> offsets(nc);
-  std::vector<std::uint8_t> types(nc, 9);
-  for (int e = 0; e < ne; ++e) offsets[e] = 4 * (e + 1);
-  for (const SolidGroup& g : sys_.solid.groups)
-    for (int e = g.first; e < g.first + g.count; ++e) {
-      offsets[ne + e] = ne * 4 + g.conn_offset + (e - g.first + 1) * g.nodes_per_element;
-      types[ne + e] = g.type == ElementType::C3D4 ? 10 : g.type == ElementType::C3D10M ? 24 : 12;
-    }
   std::vector<VtuField> cell_fields = {{"ElementId", 1, eids.data()}};
   if (ne > 0)
     cell_fields.insert(cell_fields.end(), {{"SF", 5, sf.data()},
@@ -156,7 +160,7 @@ void ResultWriter::write_frame(const StructureState& st, const FullStepFields& f
   char name[64];
   std::snprintf(name, sizeof name, "%s_%06d.vtu", job_.c_str(), frame_);
   write_vtu(dir_ + "/" + name, nn, sys_.x0.data(), sys_.y0.data(), sys_.z0.data(),
-            VtuCells{nc, conn.data(), offsets.data(), types.data()},
+            VtuCells{nc, cell_conn_.data(), cell_offsets_.data(), cell_types_.data()},
             {{"NodeId", 1, ids.data()},
              {"U", 3, u.data()},
              {"UR", 3, rot.data()},

@@ -1,6 +1,7 @@
 // Writes a run's results: ParaView frames (.pvd + .vtu), history CSVs and energy.csv.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ class ResultWriter {
   CsvWriter energy_;
   std::vector<History> histories_;
   int frame_ = 0;
+  std::vector<int> cell_conn_;               ///< VTK connectivity of all cells
+  std::vector<std::int64_t> cell_offsets_;   ///< end of each cell in cell_conn_
+  std::vector<std::uint8_t> cell_types_;     ///< VTK cell type of each cell
 };
 
 }  // namespace halfstep

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "core/vec3.hpp"
-#include "elements/solid_kinds.hpp"
+#include "solver/solid_dispatch.hpp"
 
 namespace halfstep {
 
@@ -60,18 +60,6 @@ SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>&
 }
 
 namespace {
-
-/// Calls f with the element-kind trait of type t.
-template <class F>
-void visit_solid_kind(ElementType t, F&& f) {
-  switch (t) {
-    case ElementType::C3D8R: f(C3D8R{}); return;
-    case ElementType::C3D8: f(C3D8{}); return;
-    case ElementType::C3D4: f(C3D4{}); return;
-    case ElementType::C3D10M: f(C3D10M{}); return;
-    default: throw std::logic_error("visit_solid_kind: not a solid element type");
-  }
-}
 
 constexpr ElementType kSolidOrder[] = {ElementType::C3D8R, ElementType::C3D8, ElementType::C3D4, ElementType::C3D10M};
 

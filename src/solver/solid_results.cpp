@@ -1,6 +1,6 @@
 #include "solver/solid_results.hpp"
 
-#include "elements/solid_kinds.hpp"
+#include "solver/solid_dispatch.hpp"
 
 namespace halfstep {
 
@@ -34,15 +34,8 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
 
 std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st) {
   std::vector<SolidCellResult> out(static_cast<std::size_t>(sys.solid.num_elements));
-  for (const SolidGroup& g : sys.solid.groups) {
-    switch (g.type) {
-      case ElementType::C3D8R: group_results<C3D8R>(sys, st, g, out); break;
-      case ElementType::C3D8: group_results<C3D8>(sys, st, g, out); break;
-      case ElementType::C3D4: group_results<C3D4>(sys, st, g, out); break;
-      case ElementType::C3D10M: group_results<C3D10M>(sys, st, g, out); break;
-      default: break;
-    }
-  }
+  for (const SolidGroup& g : sys.solid.groups)
+    visit_solid_kind(g.type, [&](auto kind) { group_results<decltype(kind)>(sys, st, g, out); });
   return out;
 }
 

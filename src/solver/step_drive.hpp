@@ -155,12 +155,7 @@ HS_HD void evaluate_face_force(const DriveView& d, int f, double tau, const T* x
 /// Adds node n's share of the face pressure forces (face_force: 18 per face) to fp.
 template <class T>
 HS_HD void gather_face_forces(const DriveView& d, const T* face_force, int n, T fp[3]) {
-  for (int i = d.face_node_ptr[n]; i < d.face_node_ptr[n + 1]; ++i) {
-    const T* f = face_force + 3 * d.face_node_slots[i];
-    fp[0] += f[0];
-    fp[1] += f[1];
-    fp[2] += f[2];
-  }
+  add_slot_forces3(d.face_node_ptr, d.face_node_slots, face_force, n, fp);
 }
 
 }  // namespace halfstep

@@ -89,13 +89,7 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
     T fp[3] = {T(0), T(0), T(0)};
     if (S == Sink::Slots) {
       if (m.slot_ptr) gather_forces(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
-      if (m.solid_force)
-        for (int i = m.solid_slot_ptr[n]; i < m.solid_slot_ptr[n + 1]; ++i) {
-          const T* f = m.solid_force + 3 * static_cast<std::size_t>(m.solid_slots[i]);
-          fi[0] += f[0];
-          fi[1] += f[1];
-          fi[2] += f[2];
-        }
+      if (m.solid_force) add_slot_forces3(m.solid_slot_ptr, m.solid_slots, m.solid_force, n, fi);
     } else {
       const bool clear = mode == NodeMode::Commit;
       for (int j = 0; j < kDofs; ++j) {

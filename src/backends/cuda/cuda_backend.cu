@@ -22,6 +22,7 @@
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
+#include "solver/solid_dispatch.hpp"
 #include "parallel/element_coloring.hpp"
 
 namespace halfstep {
@@ -509,16 +510,9 @@ class CudaBackend final : public Backend {
   /// Solid element kernels of every group (and color); the last one finishes the energy sum.
   void launch_solids(double time, int block) {
     const auto& groups = sys_.solid.groups;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      const bool last_group = g + 1 == groups.size();
-      switch (groups[g].type) {
-        case ElementType::C3D8R: launch_group<C3D8R>(g, time, block, last_group); break;
-        case ElementType::C3D8: launch_group<C3D8>(g, time, block, last_group); break;
-        case ElementType::C3D4: launch_group<C3D4>(g, time, block, last_group); break;
-        case ElementType::C3D10M: launch_group<C3D10M>(g, time, block, last_group); break;
-        default: break;
-      }
-    }
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      visit_solid_kind(groups[g].type,
+                       [&](auto kind) { launch_group<decltype(kind)>(g, time, block, g + 1 == groups.size()); });
   }
 
   template <class K>
@@ -609,15 +603,8 @@ class CudaBackend final : public Backend {
   /// Largest block every solid kernel of this model can launch with.
   int solid_max_block() {
     int limit = 1024;
-    for (const SolidGroup& g : sys_.solid.groups) {
-      switch (g.type) {
-        case ElementType::C3D8R: limit = std::min(limit, kind_max_block<C3D8R>()); break;
-        case ElementType::C3D8: limit = std::min(limit, kind_max_block<C3D8>()); break;
-        case ElementType::C3D4: limit = std::min(limit, kind_max_block<C3D4>()); break;
-        case ElementType::C3D10M: limit = std::min(limit, kind_max_block<C3D10M>()); break;
-        default: break;
-      }
-    }
+    for (const SolidGroup& g : sys_.solid.groups)
+      visit_solid_kind(g.type, [&](auto kind) { limit = std::min(limit, kind_max_block<decltype(kind)>()); });
     return limit;
   }
   template <class K>
