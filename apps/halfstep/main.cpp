@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "io/inp_reader.hpp"
 #include "io/summary_json.hpp"
+#include "parallel/communicator.hpp"
 #include "solver/explicit_solver.hpp"
 #include "solver/model_report.hpp"
 
@@ -32,6 +33,9 @@ const char* kUsageText =
     "        OUTDIR/<job>.pvd with one .vtu per frame, OUTDIR/history/<NSET>.csv,\n"
     "        OUTDIR/energy.csv and OUTDIR/summary.json\n"
     "check   reads and validates the deck and prints a model summary\n"
+    "\n"
+    "distributed: mpirun -np N halfstep run DECK -o OUTDIR splits the elements over N ranks\n"
+    "        (one GPU per rank when GPUs are present); rank 0 writes the same files\n"
     "\n"
     "options:\n"
     "  -o, --output DIR        output directory (created if missing)\n"
@@ -138,40 +142,67 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
-int run_command(const Args& a) {
+int run_command(const Args& a, const Communicator& comm) {
+  const bool root = comm.rank() == 0;
   const Model model = read_inp(a.deck);
-  for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());
+  if (root)
+    for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());
   if (a.command == "check") {
-    std::fputs(describe_model(model, a.run.dt_scale).c_str(), stdout);
+    if (root) std::fputs(describe_model(model, a.run.dt_scale).c_str(), stdout);
     return kOk;
   }
-  const RunSummary s = run_analysis(model, a.run);
+  RunOptions run = a.run;
+  run.comm = &comm;
+  const RunSummary s = run_analysis(model, run);
+  if (!root) return kOk;
   write_summary_json(a.run.output_dir + "/summary.json", a.deck, s);
-  if (!a.quiet)
+  if (!a.quiet) {
     std::fprintf(stderr,
                  "halfstep: %lld increments of %.4g (stable estimate %.4g, element %lld), %d frames, "
                  "%.2f s, %.3g element-steps/s on %s, energy balance error %.2g %%\n",
                  static_cast<long long>(s.steps), s.time_increment, s.stable_increment,
                  static_cast<long long>(s.controlling_element), s.frames, s.wall_seconds, s.element_steps_per_second,
                  s.backend_description.c_str(), 100 * s.energy_error);
+    for (int r = 0; r < s.ranks && s.ranks > 1; ++r)
+      std::fprintf(stderr, "halfstep: rank %d: %d elements, %.3f s communicating (%.1f %% of the solve)\n", r,
+                   s.rank_elements[r], s.rank_comm_seconds[r], 100 * s.rank_comm_seconds[r] / s.solve_seconds);
+  }
   return kOk;
+}
+
+/// Runs the command; errors every rank meets alike (bad input, a failure all ranks detected)
+/// are printed once, by rank 0.
+int guarded_main(const Args& args, const Communicator& comm) {
+  const bool root = comm.rank() == 0;
+  try {
+    return run_command(args, comm);
+  } catch (const InputError& e) {
+    if (root) std::fprintf(stderr, "%s\n", e.what());
+    return kBadInput;
+  } catch (const RunError& e) {
+    if (root || !dynamic_cast<const CollectiveRunError*>(&e)) std::fprintf(stderr, "halfstep: run failed: %s\n", e.what());
+    return kRunFailed;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "halfstep: out of memory\n");
+    return kRunFailed;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "halfstep: error: %s\n", e.what());
+    return kIoFailed;
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const Args args = parse(argc, argv);
+  if (launched_by_mpi_launcher() && !mpi_available()) {
+    std::fprintf(stderr, "halfstep: started by an MPI launcher, but this build has no MPI "
+                         "(install an MPI library, e.g. libopenmpi-dev, and rebuild)\n");
+    return kUsage;
+  }
   try {
-    return run_command(args);
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return kBadInput;
-  } catch (const RunError& e) {
-    std::fprintf(stderr, "halfstep: run failed: %s\n", e.what());
-    return kRunFailed;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "halfstep: out of memory\n");
-    return kRunFailed;
+    MpiSession mpi(&argc, &argv);
+    return guarded_main(args, mpi.communicator());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "halfstep: error: %s\n", e.what());
     return kIoFailed;

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "parallel/communicator.hpp"
+#include "parallel/subdomain.hpp"
 #include "solver/energy_monitor.hpp"
 #include "solver/structure_state.hpp"
 #include "solver/structure_system.hpp"
@@ -52,6 +54,12 @@ GpuScheme parse_gpu_scheme(const std::string& s);
 /// The command-line name of a scheme.
 std::string gpu_scheme_name(GpuScheme s);
 
+/// What a backend needs to run one subdomain of a distributed model.
+struct DistributedContext {
+  const Communicator* comm = nullptr;
+  const Subdomain* domain = nullptr;
+};
+
 /// How to build a backend.
 struct BackendOptions {
   int threads = 0;                        ///< CPU threads (0: OpenMP default)
@@ -61,6 +69,8 @@ struct BackendOptions {
   int block = 128;                        ///< block size when not tuning (GPU)
   bool stored_reference = false;          ///< keep Mitc4Ref per element (192 B FP64) instead of recomputing it
   double energy_tolerance = 0.05;         ///< energy balance limit (see EnergyMonitor)
+  const DistributedContext* distributed = nullptr;  ///< set: the system is this rank's subdomain
+  int device = -1;                        ///< GPU index (modulo the GPUs present); -1: the current one
 };
 
 /// Executes the element and node passes of the explicit scheme on some hardware. The
@@ -79,6 +89,12 @@ class Backend {
   virtual std::string description() const = 0;
   /// Bytes of accelerator memory the backend holds (0 for the CPU).
   virtual double device_bytes() const { return 0; }
+  /// Index of the GPU in use (-1 for the CPU).
+  virtual int device() const { return -1; }
+  /// Distributed runs: wall seconds this rank spent exchanging and reducing (0 otherwise).
+  virtual double communication_seconds() const { return 0; }
+  /// Distributed runs: how interface buffers travel ("host", "cuda-aware", "host-staged").
+  virtual std::string transport() const { return ""; }
 
   /// Makes the backend's state equal to st (start of the run, after host-side changes).
   virtual void upload(const StructureState& st) = 0;

@@ -2,21 +2,39 @@
 
 #include <omp.h>
 
+#include <chrono>
 #include <cmath>
 
 #include "backends/solid_element_loop.hpp"
 #include "elements/mitc4.hpp"
+#include "parallel/halo_sum.hpp"
 #include "solver/node_integrator.hpp"
 
 namespace halfstep {
 
+namespace {
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+}  // namespace
+
 CpuBackend::CpuBackend(const StructureSystem& sys, const BackendOptions& opt)
     : sys_(sys), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()),
-      monitor_(initial_monitor(sys, opt)) {}
+      monitor_(initial_monitor(sys, opt)), dist_(opt.distributed) {
+  if (dist_) {
+    const Subdomain& d = *dist_->domain;
+    std::vector<int> counts;
+    for (std::size_t j = 0; j < d.neighbors.size(); ++j) counts.push_back(kHaloValues * (d.send_ptr[j + 1] - d.send_ptr[j]));
+    halo_ = std::make_unique<HaloExchange>(*dist_->comm, d.neighbors, counts, false);
+    halo_buf_.assign(static_cast<std::size_t>(kHaloValues) * d.num_interface + halo_->total(), 0.0);
+    send_buf_.assign(halo_->total(), 0.0);
+    halo_total_.assign(static_cast<std::size_t>(kHaloValues) * d.num_interface, 0.0);
+  }
+}
 
 std::string CpuBackend::description() const {
   return "CPU, OpenMP, " + std::to_string(threads_) + (threads_ == 1 ? " thread" : " threads");
 }
+
+double CpuBackend::communication_seconds() const { return (halo_ ? halo_->seconds() : 0.0) + reduce_seconds_; }
 
 void CpuBackend::download(StructureState& st) {
   const auto r1x = st.r1x, r1y = st.r1y, r1z = st.r1z;  // host-side triad pull-backs stay
@@ -36,15 +54,14 @@ void CpuBackend::begin_step(const StepDrive& drive) {
   face_force_.assign(18 * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
-void CpuBackend::element_pass(double tau, double time) {
+double CpuBackend::shell_forces(int begin, int end, double tau) {
   const StructureSystem& sys = sys_;
   StructureState& st = st_;
-  const int ne = sys.num_elements;
   const DriveView dv = host_view(drive_);
   const bool have_pressure = drive_.has_pressure();
   double energy = 0;
 #pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : energy)
-  for (int e = 0; e < ne; ++e) {
+  for (int e = begin; e < end; ++e) {
     const int* c = &sys.conn[4 * e];
     const SectionProps& sec = sys.sections[sys.section[e]];
     const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
@@ -74,66 +91,134 @@ void CpuBackend::element_pass(double tau, double time) {
       }
     }
   }
-  const int nf = drive_.num_faces;
-  double* face_force = face_force_.data();
+  return energy;
+}
+
+std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {
+  const StructureSystem& sys = sys_;
+  if (range != ElementRange::Interior) {
+    // Face pressures are few: all of them go with the first range, before any exchange.
+    const DriveView dv = host_view(drive_);
+    const int nf = drive_.num_faces;
+    double* face_force = face_force_.data();
+    StructureState& st = st_;
 #pragma omp parallel for num_threads(threads_) schedule(static)
-  for (int f = 0; f < nf; ++f)
-    evaluate_face_force(dv, f, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
-                        st.uz.data(), face_force + 18 * static_cast<std::size_t>(f));
-  double hourglass = 0;
-  if (sys.solid.num_elements > 0) {
-    const SolidEnergy<double> se = solid_element_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st, threads_);
-    energy += se.strain + se.hourglass;
-    hourglass = se.hourglass;
+    for (int f = 0; f < nf; ++f)
+      evaluate_face_force(dv, f, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
+                          st.uz.data(), face_force + 18 * static_cast<std::size_t>(f));
   }
-  monitor_element_pass(monitor_, energy, time, hourglass);
+  if (sys.solid.num_elements == 0) return {0.0, 0.0};
+  const SolidEnergy<double> se =
+      solid_element_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_, threads_, range);
+  return {se.strain + se.hourglass, se.hourglass};
+}
+
+void CpuBackend::element_pass(double tau, double time) {
+  double sums[2] = {0, 0};  // strain energy (hourglass included), hourglass energy
+  const auto add = [&](const std::array<double, 2>& s) {
+    sums[0] += s[0];
+    sums[1] += s[1];
+  };
+  if (!halo_) {
+    sums[0] += shell_forces(0, sys_.num_elements, tau);
+    add(solid_forces(ElementRange::All, tau));
+  } else {
+    // Elements on the interface first; their nodes' partial sums travel while the
+    // interior elements are computed.
+    sums[0] += shell_forces(0, sys_.boundary_shells, tau);
+    add(solid_forces(ElementRange::Boundary, tau));
+    start_exchange();
+    sums[0] += shell_forces(sys_.boundary_shells, sys_.num_elements, tau);
+    add(solid_forces(ElementRange::Interior, tau));
+    finish_exchange();
+    const double t0 = now();
+    dist_->comm->sum(sums, 2);
+    reduce_seconds_ += now() - t0;
+  }
+  monitor_element_pass(monitor_, sums[0], time, sums[1]);
+}
+
+void CpuBackend::local_forces(int n, double fi[5], double fp[3]) const {
+  // A fixed order over the node's slots: deterministic sums.
+  const StructureSystem& sys = sys_;
+  const StructureState& st = st_;
+  for (int d = 0; d < kShellDofs; ++d) fi[d] = 0.0;
+  for (int d = 0; d < 3; ++d) fp[d] = 0.0;
+  const bool have_pressure = !st.elem_pressure.empty();
+  for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
+    const int slot = sys.node_slots[i];
+    const double* f = &st.elem_force[5 * slot];
+    for (int d = 0; d < kShellDofs; ++d) fi[d] += f[d];
+    if (have_pressure) {
+      const double* p = &st.elem_pressure[3 * slot];
+      fp[0] += p[0];
+      fp[1] += p[1];
+      fp[2] += p[2];
+    }
+  }
+  if (drive_.num_faces > 0) {
+    const DriveView dv = host_view(drive_);
+    gather_face_forces(dv, face_force_.data(), n, fp);
+  }
+  if (sys.solid.num_elements > 0)
+    add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
+}
+
+void CpuBackend::start_exchange() {
+  const Subdomain& d = *dist_->domain;
+  const int nif = d.num_interface;
+  double* own = halo_buf_.data();
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int k = 0; k < nif; ++k) local_forces(k, own + kHaloValues * k, own + kHaloValues * k + 5);
+  for (std::size_t i = 0; i < d.send_nodes.size(); ++i)
+    for (int c = 0; c < kHaloValues; ++c) send_buf_[kHaloValues * i + c] = own[kHaloValues * d.send_nodes[i] + c];
+  halo_->start(send_buf_.data(), own + static_cast<std::size_t>(kHaloValues) * nif);
+}
+
+void CpuBackend::finish_exchange() {
+  halo_->finish();
+  const Subdomain& d = *dist_->domain;
+  for (int k = 0; k < d.num_interface; ++k)
+    sum_halo_node(d.sum_ptr.data(), d.sum_src.data(), halo_buf_.data(), k, halo_total_.data() + kHaloValues * k);
 }
 
 std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, bool commit, FullStepFields* full) {
   const StructureSystem& sys = sys_;
   StructureState& st = st_;
   const int nn = sys.num_nodes;
-  const bool have_pressure = !st.elem_pressure.empty();
-  const bool have_solids = sys.solid.num_elements > 0;
-  const bool have_faces = drive_.num_faces > 0;
-  const bool shells = sys.num_elements > 0;  // without shells every node has 3 dofs
+  const int nif = halo_ ? sys.num_interface : 0;
+  const std::uint8_t* owned = sys.owned.empty() ? nullptr : sys.owned.data();
   const DriveView dv = host_view(drive_);
   NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
                              st.t1x.data(), st.t1y.data(), st.t1z.data()};
   for (int d = 0; d < kShellDofs; ++d) view.v[d] = st.v[d].data();
   const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data()};
   const HalfSteps<double> h{inc.h_prev, 0.5 * inc.dt_next};
+  const bool shells = sys.any_shells;  // without shells anywhere every node has 3 dofs
   double kinetic = 0, wp = 0, wn = 0, dp = 0, dn = 0;
   int bad = 0;
 #pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : kinetic, wp, wn, dp, dn, bad)
   for (int n = 0; n < nn; ++n) {
-    // Gather this node's share of the element forces, in a fixed order (deterministic sums).
-    double fi[kShellDofs] = {0, 0, 0, 0, 0};
-    double fp[3] = {0, 0, 0};
-    for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
-      const int slot = sys.node_slots[i];
-      const double* f = &st.elem_force[5 * slot];
-      for (int d = 0; d < kShellDofs; ++d) fi[d] += f[d];
-      if (have_pressure) {
-        const double* p = &st.elem_pressure[3 * slot];
-        fp[0] += p[0];
-        fp[1] += p[1];
-        fp[2] += p[2];
-      }
+    double fi[kShellDofs], fp[3];
+    if (n < nif) {  // shared node: the sum over every rank holding it
+      const double* t = &halo_total_[static_cast<std::size_t>(kHaloValues) * n];
+      for (int d = 0; d < 5; ++d) fi[d] = t[d];
+      for (int d = 0; d < 3; ++d) fp[d] = t[5 + d];
+    } else {
+      local_forces(n, fi, fp);
     }
-    if (have_faces) gather_face_forces(dv, face_force_.data(), n, fp);
-    if (have_solids)
-      add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
     NodeDriveValues<double> values;
     const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
     const NodeUpdateResult<double> r = shells ? integrate_node<double, 5>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
                                               : integrate_node<double, 3>(n, fi, fp, dv.held[n], drive, h, commit, view, cv);
-    kinetic += r.kinetic;
-    wp += r.work_prev;
-    wn += r.work_next;
-    dp += r.damp_prev;
-    dn += r.damp_next;
     if (!r.finite) ++bad;
+    if (!owned || owned[n]) {  // a shared node's energy is counted by one rank
+      kinetic += r.kinetic;
+      wp += r.work_prev;
+      wn += r.work_next;
+      dp += r.damp_prev;
+      dn += r.damp_next;
+    }
     if (full) {
       double out[12];
       full_step_output(r, out);
@@ -143,7 +228,13 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       }
     }
   }
-  return {kinetic, wp, wn, dp, dn, static_cast<double>(bad)};
+  std::array<double, kNumNodeSums> sums{kinetic, wp, wn, dp, dn, static_cast<double>(bad)};
+  if (dist_) {
+    const double t0 = now();
+    dist_->comm->sum(sums.data(), kNumNodeSums);
+    reduce_seconds_ += now() - t0;
+  }
+  return sums;
 }
 
 void CpuBackend::advance(const Increment& inc) {

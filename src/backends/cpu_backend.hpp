@@ -1,9 +1,13 @@
-// CPU backend: OpenMP loops over elements (forces) and nodes (time integration).
+// CPU backend: OpenMP loops over elements (forces) and nodes (time integration). In a
+// distributed run it holds one subdomain and sums the shared nodes' forces with its
+// neighbours between the element and the node pass.
 #pragma once
 
 #include <array>
+#include <memory>
 
 #include "backends/backend.hpp"
+#include "parallel/halo_exchange.hpp"
 
 namespace halfstep {
 
@@ -22,9 +26,20 @@ class CpuBackend final : public Backend {
   void advance(const Increment& inc) override;
   void sample(const Increment& inc, OutputFrame& frame) override;
   EnergyMonitor poll() override { return monitor_; }
+  double communication_seconds() const override;
+  std::string transport() const override { return halo_ ? "host" : ""; }
 
  private:
-  /// Node pass over all nodes; returns the sums indexed by NodeSum.
+  /// Shell internal and pressure forces of shells [begin, end); returns their strain energy.
+  double shell_forces(int begin, int end, double tau);
+  /// Solid and face forces of range; returns {strain + hourglass, hourglass}.
+  std::array<double, 2> solid_forces(ElementRange range, double tau);
+  /// Node n's share of the forces of this rank's elements: 5 internal, 3 pressure.
+  void local_forces(int n, double fi[5], double fp[3]) const;
+  /// Distributed: sums the interface nodes' forces over the ranks into halo_total_.
+  void start_exchange();
+  void finish_exchange();
+  /// Node pass over all nodes; returns the sums indexed by NodeSum (over all ranks).
   std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full);
 
   const StructureSystem& sys_;
@@ -33,6 +48,10 @@ class CpuBackend final : public Backend {
   StepDrive drive_;
   std::vector<double> face_force_;  ///< 18 per loaded solid face
   EnergyMonitor monitor_;
+  const DistributedContext* dist_ = nullptr;
+  std::unique_ptr<HaloExchange> halo_;
+  std::vector<double> halo_buf_, send_buf_, halo_total_;  ///< [own | received], per neighbour, summed
+  double reduce_seconds_ = 0;
 };
 
 }  // namespace halfstep

@@ -10,12 +10,14 @@ namespace {
 
 template <class K>
 SolidEnergy<double> group_pass(const SolidMesh& sm, const SolidGroup& g, const double* x0, const double* y0,
-                               const double* z0, StructureState& st, int threads) {
+                               const double* z0, StructureState& st, int threads, ElementRange range) {
   double strain = 0, hourglass = 0;
+  int begin = 0, end = 0;
+  range_bounds(range, g.boundary, g.count, begin, end);
   const SolidMaterial<double>* mats = sm.materials.data();
   const double kappa = sm.hourglass_kappa;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : strain, hourglass)
-  for (int i = 0; i < g.count; ++i) {
+  for (int i = begin; i < end; ++i) {
     const int e = g.first + i;
     const std::size_t base = static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes;
     const int* c = &sm.conn[base];
@@ -43,11 +45,11 @@ SolidEnergy<double> group_pass(const SolidMesh& sm, const SolidGroup& g, const d
 }  // namespace
 
 SolidEnergy<double> solid_element_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
-                                       StructureState& st, int threads) {
+                                       StructureState& st, int threads, ElementRange range) {
   SolidEnergy<double> sum{0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
     visit_solid_kind(g.type, [&](auto kind) {
-      const SolidEnergy<double> w = group_pass<decltype(kind)>(sm, g, x0, y0, z0, st, threads);
+      const SolidEnergy<double> w = group_pass<decltype(kind)>(sm, g, x0, y0, z0, st, threads, range);
       sum.strain += w.strain;
       sum.hourglass += w.hourglass;
     });

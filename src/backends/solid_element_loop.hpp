@@ -8,9 +8,9 @@
 
 namespace halfstep {
 
-/// Internal forces of every solid element at the state's displacements into st.solid_force,
-/// st.solid_energy and st.solid_hourglass; returns the sums.
+/// Internal forces of the solid elements in range at the state's displacements into
+/// st.solid_force, st.solid_energy and st.solid_hourglass; returns the sums.
 SolidEnergy<double> solid_element_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
-                                       StructureState& st, int threads);
+                                       StructureState& st, int threads, ElementRange range = ElementRange::All);
 
 }  // namespace halfstep

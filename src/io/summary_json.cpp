@@ -25,6 +25,20 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o.add("threads", s.threads);
   o.add("frames", s.frames);
   o.add("energy_balance_error", s.energy_error);
+  o.add("ranks", s.ranks);
+  if (s.ranks > 1) {
+    // Per rank: its elements and the wall seconds it spent exchanging and reducing.
+    JsonObject d;
+    d.add("mpi_library", s.mpi_library);
+    d.add("interface_transport", s.transport);
+    d.add("elements_per_rank", s.rank_elements);
+    d.add("gpu_per_rank", s.rank_devices);
+    d.add("communication_seconds_per_rank", s.rank_comm_seconds);
+    std::vector<double> share;
+    for (double c : s.rank_comm_seconds) share.push_back(c / s.solve_seconds);
+    d.add("communication_share_of_solve", share);
+    o.add("distributed", d);
+  }
   write_file_atomically(path, o.dump() + "\n");
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <thread>
 
 #include "backends/backend.hpp"
 #include "io/result_writer.hpp"
@@ -15,6 +16,9 @@
 #include "solver/step_drive.hpp"
 #include "solver/step_loads.hpp"
 #include "io/async_output.hpp"
+#include "parallel/frame_gather.hpp"
+#include "parallel/partition.hpp"
+#include "parallel/subdomain.hpp"
 
 namespace halfstep {
 
@@ -62,8 +66,10 @@ void apply_initial_conditions(const Model& model, const StructureSystem& sys, St
   }
 }
 
-/// First element (deck id) or node with a non-finite value, for instability reports.
-std::string locate_nonfinite(const Model& model, const StructureSystem& sys, const StructureState& st) {
+/// First element (deck id) or node with a non-finite value, for instability reports (empty
+/// when there is none). node_global maps the system's nodes to the model's (empty: same).
+std::string find_nonfinite(const Model& model, const StructureSystem& sys, const StructureState& st,
+                           const std::vector<int>& node_global) {
   const auto named = [&](int me) {
     return "element " + std::to_string(model.elements.id[me]) + " (" + model.elements.loc[me].str() +
            ") has a non-finite strain energy";
@@ -76,14 +82,18 @@ std::string locate_nonfinite(const Model& model, const StructureSystem& sys, con
   for (int n = 0; n < sys.num_nodes; ++n)
     for (int d = 0; d < kShellDofs; ++d)
       if (!std::isfinite(st.v[d][n]))
-        return "node " + std::to_string(model.nodes.id[n]) + " has a non-finite velocity";
-  return "a non-finite value appeared";
+        return "node " + std::to_string(model.nodes.id[node_global.empty() ? n : node_global[n]]) +
+               " has a non-finite velocity";
+  return "";
 }
 
-/// Largest |value| of element strain energy density, to name the element driving a blow-up.
-std::string most_strained_element(const Model& model, const StructureSystem& sys, const StructureState& st) {
+/// Largest |value| of element strain energy density, to name the element driving a blow-up;
+/// *peak gets the largest density found (for picking a rank).
+std::string most_strained_element(const Model& model, const StructureSystem& sys, const StructureState& st,
+                                  double* peak = nullptr) {
   // Shells per unit area, solids per unit volume: each is compared within its own kind.
   std::string out;
+  if (peak) *peak = -1;
   const auto worst_of = [&](int count, auto density, const std::vector<int>& model_element, const char* what) {
     int worst = -1;
     double best = -1;
@@ -95,6 +105,7 @@ std::string most_strained_element(const Model& model, const StructureSystem& sys
       }
     }
     if (worst < 0) return;
+    if (peak && best > *peak) *peak = best;
     if (!out.empty()) out += "; ";
     out += std::string(what) + " element " + std::to_string(model.elements.id[model_element[worst]]) +
            " has the highest strain energy density";
@@ -130,151 +141,258 @@ double step_increment(const StructureSystem& sys, const std::optional<double>& f
   return fixed ? *fixed : dt_scale * sys.stable_dt;
 }
 
-/// Stops the run with the reason the monitor gives (state downloaded for the report).
+/// Where a distributed run is: its ranks and this rank's share (null members: one process).
+struct Distribution {
+  const Communicator* comm = nullptr;
+  const Subdomain* domain = nullptr;
+  bool active() const { return domain != nullptr; }
+};
+
+/// Stops the run with the reason the monitor gives (state downloaded for the report). In a
+/// distributed run every rank calls this together (their monitors see the same sums); the
+/// rank holding the culprit names it and every rank throws the same CollectiveRunError.
 [[noreturn]] void report_failure(const Model& model, const StructureSystem& sys, Backend& backend, StructureState& st,
-                                 const EnergyMonitor& m, const std::string& step_name, double tolerance) {
+                                 const EnergyMonitor& m, const std::string& step_name, double tolerance,
+                                 const Distribution& dist) {
   backend.download(st);
+  const std::vector<int> no_map;
+  const std::vector<int>& node_global = dist.active() ? dist.domain->node_global : no_map;
+  std::string where;  // "on rank r of P: " in a distributed run
+  std::string culprit;
+  if (m.status == kEnergyDrift) {
+    double peak = -1;
+    culprit = most_strained_element(model, sys, st, &peak);
+    if (dist.active()) {
+      const int r = dist.comm->max_location(peak).second;
+      culprit = dist.comm->broadcast(culprit, r);
+      where = "on rank " + std::to_string(r) + " of " + std::to_string(dist.comm->size()) + ", ";
+    }
+  } else {
+    culprit = find_nonfinite(model, sys, st, node_global);
+    if (dist.active()) {
+      const int r = dist.comm->min(culprit.empty() ? dist.comm->size() : dist.comm->rank());
+      if (r < dist.comm->size()) {
+        culprit = dist.comm->broadcast(culprit, r);
+        where = "on rank " + std::to_string(r) + " of " + std::to_string(dist.comm->size()) + ", ";
+      }
+    }
+    if (culprit.empty()) culprit = "a non-finite value appeared";
+  }
+  std::string msg;
   if (m.status == kEnergyDrift)
-    throw RunError("energy balance error of " + std::to_string(100 * m.fail_drift / m.fail_scale) + " % at step " +
-                   std::to_string(m.fail_step) + " (time " + std::to_string(m.fail_time) + ", step '" + step_name +
-                   "') exceeds " + std::to_string(100 * tolerance) + " %: the solution is unstable; " +
-                   most_strained_element(model, sys, st));
-  throw RunError("instability at step " + std::to_string(m.fail_step) + " (time " + std::to_string(m.fail_time) +
-                 ", step '" + step_name + "'): " + locate_nonfinite(model, sys, st) +
-                 "; reduce the time increment or check the loads");
+    msg = "energy balance error of " + std::to_string(100 * m.fail_drift / m.fail_scale) + " % at step " +
+          std::to_string(m.fail_step) + " (time " + std::to_string(m.fail_time) + ", step '" + step_name +
+          "') exceeds " + std::to_string(100 * tolerance) + " %: the solution is unstable; " + where + culprit;
+  else
+    msg = "instability at step " + std::to_string(m.fail_step) + " (time " + std::to_string(m.fail_time) +
+          ", step '" + step_name + "'): " + where + culprit + "; reduce the time increment or check the loads";
+  if (dist.active()) throw CollectiveRunError(msg);
+  throw RunError(msg);
 }
 
 RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   const Clock::time_point t_start = Clock::now();
+  const Communicator single;
+  const Communicator& comm = opt.comm ? *opt.comm : single;
   // Everything that can reject the input happens before the output directory is touched.
-  const StructureSystem sys = build_structure_system(model);
-  const std::vector<StepLoads> steps = build_step_loads(model, sys);
+  // Every rank of a distributed run builds the whole model (the checks and their messages are
+  // the same everywhere), then keeps its own share.
+  const StructureSystem whole = build_structure_system(model);
+  const std::vector<StepLoads> whole_steps = build_step_loads(model, whole);
   StructureState st;
-  st.initialize(sys);
+  st.initialize(whole);
   initialize_triads(st);
-  apply_initial_conditions(model, sys, st);
-  for (std::size_t s = 0; s < steps.size(); ++s)
-    if (steps[s].fixed_increment && !(*steps[s].fixed_increment > 0))
+  apply_initial_conditions(model, whole, st);
+  for (std::size_t s = 0; s < whole_steps.size(); ++s)
+    if (whole_steps[s].fixed_increment && !(*whole_steps[s].fixed_increment > 0))
       throw InputError(model.steps[s].loc, "the fixed time increment must be positive");
 
-  BackendOptions bopt = opt.backend_options;
-  bopt.energy_tolerance = opt.energy_tolerance;
-  bopt.threads = opt.threads;
-  const std::unique_ptr<Backend> backend = make_backend(opt.backend, sys, bopt, opt.progress);
-  Backend& hw = *backend;  // the passes of every step, on whichever hardware
-  hw.upload(st);
-  if (opt.progress) std::fprintf(stderr, "halfstep: running on %s\n", hw.description().c_str());
-  ResultWriter writer(model, sys, opt.output_dir, job_name(model.deck_path));
-  AsyncOutput out(writer, 2);
-
-  RunSummary sum;
-  sum.nodes = sys.num_nodes;
-  sum.elements = sys.total_elements();
-  sum.threads = hw.threads();
-  sum.backend = hw.name();
-  sum.precision = hw.precision();
-  sum.device_bytes_per_element = hw.device_bytes() / std::max(1, sys.total_elements());
-  sum.stable_increment = sys.stable_dt;
-  sum.controlling_element = sys.controlling_element >= 0 ? model.elements.id[sys.controlling_element] : 0;
-
-  double solve_seconds = 0;
-  Clock::time_point last_progress = Clock::now();
-  const bool tty = opt.progress && isatty(2);
-  double total_time = 0;
-  for (const StepLoads& s : steps) total_time += s.period;
-  // The host learns of an instability or energy drift only when it polls the backend; the
-  // backend stops at the failing increment, so a late poll loses nothing but time.
-  constexpr std::int64_t kPollEvery = 2000;
-  EnergyMonitor mon;
-
-  for (std::size_t si = 0; si < steps.size(); ++si) {
-    const StepLoads& step = steps[si];
-    out.finish();  // the writer must not be writing while histories are reopened
-    hw.download(st);
-    const std::vector<std::uint8_t> held_rot = align_triads(sys, step.fixed_rotation, st);
-    auto r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
-    hw.upload(st);
-    hw.begin_step(build_step_drive(sys, step, held_rot));
-    writer.open_histories(step.outputs);
-    const double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
-    sum.time_increment = dt;
-    Schedule field, history;
-    for (const OutputRequest& r : step.outputs) {
-      const double iv = request_interval(r, step.period);
-      Schedule& sch = r.kind == OutputRequest::Kind::Field ? field : history;
-      sch.interval = sch.interval > 0 ? std::min(sch.interval, iv) : iv;
-    }
-    Schedule energy = history;
-    if (!(energy.interval > 0)) energy.interval = step.period / 200;
-    if (si > 0) {
-      // The first instant of a later step was the last of the previous one: already written.
-      field.advance(0);
-      history.advance(0);
-      energy.advance(0);
-    }
-    const double t_step0 = st.time;
-    hw.element_pass(0.0, t_step0);
-
-    double tau = 0, h_prev = st.half_dt_prev;
-    std::int64_t step_increments = 0;
-    const Clock::time_point t0 = Clock::now();
-    for (;;) {
-      const bool last = tau >= step.period * (1 - 1e-12);
-      double dt_next = last ? 0.0 : std::min(dt, step.period - tau);
-      if (!last && step.period - tau - dt_next < 1e-6 * dt) dt_next = step.period - tau;
-      const Increment inc{t_step0 + tau, tau, dt_next, h_prev};
-
-      const bool want_field = field.due(tau, dt) || (last && field.interval > 0);
-      const bool want_history = history.due(tau, dt) || (last && history.interval > 0);
-      const bool want_energy = energy.due(tau, dt) || last;
-      if (want_field || want_history || want_energy) {
-        auto frame = std::make_unique<OutputFrame>();
-        frame->field = want_field;
-        frame->history = want_history;
-        frame->energy = want_energy;
-        hw.sample(inc, *frame);
-        out.submit(std::move(frame), r1);
-        if (want_field) field.advance(tau);
-        if (want_history) history.advance(tau);
-        if (want_energy) energy.advance(tau);
-      }
-      if (last) break;
-
-      hw.advance(inc);
-      ++step_increments;
-      if (step_increments % kPollEvery == 0) {
-        mon = hw.poll();
-        if (mon.status != kRunning) report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance);
-      }
-      tau += dt_next;
-      h_prev = 0.5 * dt_next;
-      if (tty && (step_increments & 255) == 0 && seconds_since(last_progress) > 0.5) {
-        last_progress = Clock::now();
-        const double now = t_step0 + tau;
-        const double rate = (sum.steps + step_increments) / std::max(1e-9, seconds_since(t_start));
-        const double remaining = (total_time - now) / std::max(dt, 1e-300) / std::max(rate, 1e-9);
-        std::fprintf(stderr, "\r  %5.1f%%  t = %.4e  %.0f steps/s  ETA %02d:%02d:%02d   ", 100 * now / total_time, now,
-                     rate, static_cast<int>(remaining / 3600), static_cast<int>(remaining / 60) % 60,
-                     static_cast<int>(remaining) % 60);
-      }
-    }
-    mon = hw.poll();
-    solve_seconds += seconds_since(t0);
-    if (mon.status != kRunning) report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance);
-    sum.steps += step_increments;
-    st.time = t_step0 + tau;
-    st.half_dt_prev = h_prev;
+  std::unique_ptr<Subdomain> domain;
+  StructureSystem local;
+  std::vector<StepLoads> local_steps;
+  if (comm.distributed()) {
+    if (opt.backend_options.scheme == GpuScheme::ElementLocal || opt.backend_options.scheme == GpuScheme::Colored)
+      throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +
+                                        gpu_scheme_name(opt.backend_options.scheme));
+    domain = std::make_unique<Subdomain>(
+        build_subdomain(whole, partition_elements(model, comm.size()), comm.rank(), comm.size()));
+    local = restrict_system(whole, *domain);
+    for (const StepLoads& s : whole_steps) local_steps.push_back(restrict_step(s, *domain));
+    st = restrict_state(st, local, *domain);
   }
-  out.finish();
-  sum.backend_description = hw.description();  // now with the tuned block sizes
-  if (tty) std::fprintf(stderr, "\r%70s\r", "");
-  sum.energy_error = mon.scale > 0 ? mon.max_drift / mon.scale : 0.0;
-  sum.frames = writer.frames_written();
-  sum.final_time = st.time;
-  sum.solve_seconds = std::max(solve_seconds, 1e-12);
-  sum.wall_seconds = seconds_since(t_start);
-  sum.element_steps_per_second = static_cast<double>(sys.total_elements()) * sum.steps / sum.solve_seconds;
-  return sum;
+  const StructureSystem& sys = domain ? local : whole;
+  const std::vector<StepLoads>& steps = domain ? local_steps : whole_steps;
+  const Distribution dist{&comm, domain.get()};
+  const bool writes = comm.rank() == 0;  // rank 0 writes every file
+
+  try {
+    BackendOptions bopt = opt.backend_options;
+    bopt.energy_tolerance = opt.energy_tolerance;
+    bopt.threads = opt.threads;
+    if (domain && bopt.threads <= 0)  // the ranks of a host share its cores
+      bopt.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / comm.local_size());
+    if (domain) bopt.device = comm.local_rank();
+    DistributedContext context{&comm, domain.get()};
+    if (domain) bopt.distributed = &context;
+    const std::unique_ptr<Backend> backend = make_backend(opt.backend, sys, bopt, opt.progress && writes);
+    Backend& hw = *backend;  // the passes of every step, on whichever hardware
+    hw.upload(st);
+    if (opt.progress && writes) {
+      std::fprintf(stderr, "halfstep: running on %s\n", hw.description().c_str());
+      if (domain)
+        std::fprintf(stderr, "halfstep: %d ranks (%s), interface buffers %s\n", comm.size(), comm.library().c_str(),
+                     hw.transport().c_str());
+    }
+    std::unique_ptr<FrameGather> gather;
+    if (domain) gather = std::make_unique<FrameGather>(comm, *domain, whole);
+    std::unique_ptr<ResultWriter> writer;
+    std::unique_ptr<AsyncOutput> out;
+    if (writes) {
+      writer = std::make_unique<ResultWriter>(model, whole, opt.output_dir, job_name(model.deck_path));
+      out = std::make_unique<AsyncOutput>(*writer, 2);
+    }
+
+    RunSummary sum;
+    sum.nodes = whole.num_nodes;
+    sum.elements = whole.total_elements();
+    sum.threads = hw.threads();
+    sum.backend = hw.name();
+    sum.precision = hw.precision();
+    sum.device_bytes_per_element = hw.device_bytes() / std::max(1, sys.total_elements());
+    sum.stable_increment = whole.stable_dt;
+    sum.controlling_element = whole.controlling_element >= 0 ? model.elements.id[whole.controlling_element] : 0;
+
+    double solve_seconds = 0;
+    Clock::time_point last_progress = Clock::now();
+    const bool tty = opt.progress && writes && isatty(2);
+    double total_time = 0;
+    for (const StepLoads& s : steps) total_time += s.period;
+    // The host learns of an instability or energy drift only when it polls the backend; the
+    // backend stops at the failing increment, so a late poll loses nothing but time.
+    constexpr std::int64_t kPollEvery = 2000;
+    EnergyMonitor mon;
+
+    for (std::size_t si = 0; si < steps.size(); ++si) {
+      const StepLoads& step = steps[si];
+      if (out) out->finish();  // the writer must not be writing while histories are reopened
+      hw.download(st);
+      const std::vector<std::uint8_t> held_rot = align_triads(sys, step.fixed_rotation, st);
+      std::shared_ptr<ReferenceTriads> r1;
+      if (gather) {
+        std::vector<std::vector<double>> rows = gather->gather_nodes({&st.r1x, &st.r1y, &st.r1z}, {1.0, 0.0, 0.0});
+        if (writes) r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{rows[0], rows[1], rows[2]});
+      } else {
+        r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
+      }
+      hw.upload(st);
+      hw.begin_step(build_step_drive(sys, step, held_rot));
+      if (writer) writer->open_histories(step.outputs);
+      const double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
+      sum.time_increment = dt;
+      Schedule field, history;
+      for (const OutputRequest& r : step.outputs) {
+        const double iv = request_interval(r, step.period);
+        Schedule& sch = r.kind == OutputRequest::Kind::Field ? field : history;
+        sch.interval = sch.interval > 0 ? std::min(sch.interval, iv) : iv;
+      }
+      Schedule energy = history;
+      if (!(energy.interval > 0)) energy.interval = step.period / 200;
+      if (si > 0) {
+        // The first instant of a later step was the last of the previous one: already written.
+        field.advance(0);
+        history.advance(0);
+        energy.advance(0);
+      }
+      const double t_step0 = st.time;
+      hw.element_pass(0.0, t_step0);
+
+      double tau = 0, h_prev = st.half_dt_prev;
+      std::int64_t step_increments = 0;
+      const Clock::time_point t0 = Clock::now();
+      for (;;) {
+        const bool last = tau >= step.period * (1 - 1e-12);
+        double dt_next = last ? 0.0 : std::min(dt, step.period - tau);
+        if (!last && step.period - tau - dt_next < 1e-6 * dt) dt_next = step.period - tau;
+        const Increment inc{t_step0 + tau, tau, dt_next, h_prev};
+
+        const bool want_field = field.due(tau, dt) || (last && field.interval > 0);
+        const bool want_history = history.due(tau, dt) || (last && history.interval > 0);
+        const bool want_energy = energy.due(tau, dt) || last;
+        if (want_field || want_history || want_energy) {
+          auto frame = std::make_unique<OutputFrame>();
+          frame->field = want_field;
+          frame->history = want_history;
+          frame->energy = want_energy;
+          hw.sample(inc, *frame);
+          if (gather) {
+            // Collective: completed here (MPI stays on this thread), assembled on rank 0.
+            if (frame->complete) {
+              frame->complete(*frame);
+              frame->complete = nullptr;
+            }
+            frame = gather->gather(*frame);
+          }
+          if (out) out->submit(std::move(frame), r1);
+          if (want_field) field.advance(tau);
+          if (want_history) history.advance(tau);
+          if (want_energy) energy.advance(tau);
+        }
+        if (last) break;
+
+        hw.advance(inc);
+        ++step_increments;
+        if (step_increments % kPollEvery == 0) {
+          mon = hw.poll();
+          if (mon.status != kRunning)
+            report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance, dist);
+        }
+        tau += dt_next;
+        h_prev = 0.5 * dt_next;
+        if (tty && (step_increments & 255) == 0 && seconds_since(last_progress) > 0.5) {
+          last_progress = Clock::now();
+          const double now = t_step0 + tau;
+          const double rate = (sum.steps + step_increments) / std::max(1e-9, seconds_since(t_start));
+          const double remaining = (total_time - now) / std::max(dt, 1e-300) / std::max(rate, 1e-9);
+          std::fprintf(stderr, "\r  %5.1f%%  t = %.4e  %.0f steps/s  ETA %02d:%02d:%02d   ", 100 * now / total_time,
+                       now, rate, static_cast<int>(remaining / 3600), static_cast<int>(remaining / 60) % 60,
+                       static_cast<int>(remaining) % 60);
+        }
+      }
+      mon = hw.poll();
+      solve_seconds += seconds_since(t0);
+      if (mon.status != kRunning) report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance, dist);
+      sum.steps += step_increments;
+      st.time = t_step0 + tau;
+      st.half_dt_prev = h_prev;
+    }
+    if (out) out->finish();
+    sum.backend_description = hw.description();  // now with the tuned block sizes
+    if (tty) std::fprintf(stderr, "\r%70s\r", "");
+    sum.energy_error = mon.scale > 0 ? mon.max_drift / mon.scale : 0.0;
+    sum.frames = writer ? writer->frames_written() : 0;
+    sum.final_time = st.time;
+    sum.solve_seconds = std::max(solve_seconds, 1e-12);
+    sum.element_steps_per_second = static_cast<double>(whole.total_elements()) * sum.steps / sum.solve_seconds;
+    if (domain) {
+      sum.ranks = comm.size();
+      sum.rank_elements = domain->elements_per_rank;
+      sum.rank_comm_seconds = comm.gather(std::vector<double>{hw.communication_seconds()}, 0);
+      sum.rank_devices = comm.gather(std::vector<int>{hw.device()}, 0);
+      sum.transport = hw.transport();
+      sum.mpi_library = comm.library();
+    }
+    sum.wall_seconds = seconds_since(t_start);
+    return sum;
+  } catch (const CollectiveRunError&) {
+    throw;  // every rank stops with the same message
+  } catch (const std::exception& e) {
+    if (!domain) throw;
+    // Only this rank saw it: the others may be waiting for it in a collective call, so the
+    // whole run is stopped from here.
+    std::fprintf(stderr, "halfstep: rank %d of %d failed: %s\n", comm.rank(), comm.size(), e.what());
+    std::fflush(stderr);
+    comm.abort(dynamic_cast<const RunError*>(&e) || dynamic_cast<const std::bad_alloc*>(&e) ? 3 : 4);
+  }
 }
 
 }  // namespace halfstep

@@ -3,9 +3,11 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "backends/backend.hpp"
 #include "model/model.hpp"
+#include "parallel/communicator.hpp"
 #include "solver/structure_system.hpp"
 
 namespace halfstep {
@@ -19,6 +21,7 @@ struct RunOptions {
   bool progress = false;           ///< print a live progress line on stderr
   BackendKind backend = BackendKind::Auto;  ///< hardware for the time loop
   BackendOptions backend_options;           ///< GPU scheme, precision, block-size tuning
+  const Communicator* comm = nullptr;       ///< ranks of a distributed run (null: one process)
 };
 
 /// Measured facts about a finished run (also written to summary.json).
@@ -37,6 +40,20 @@ struct RunSummary {
   int frames = 0;
   double energy_error = 0;         ///< max |total - total(0)| over the run / largest energy reached
   double final_time = 0;
+  // Distributed runs (ranks > 1):
+  int ranks = 1;
+  std::vector<int> rank_elements;        ///< elements of each rank
+  std::vector<double> rank_comm_seconds; ///< wall seconds each rank spent in exchanges and reductions
+  std::vector<int> rank_devices;         ///< GPU index of each rank (-1: CPU)
+  std::string transport;                 ///< how interface buffers travel (host, cuda-aware, host-staged)
+  std::string mpi_library;               ///< MPI library in use
+};
+
+/// A run failure that every rank of a distributed run detected together (so each can stop
+/// on its own, with the same message, without aborting the others).
+class CollectiveRunError : public RunError {
+ public:
+  using RunError::RunError;
 };
 
 /// Time increment a step uses: the deck's fixed one, or the scaled stable estimate.

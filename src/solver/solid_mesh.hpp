@@ -17,7 +17,19 @@ struct SolidGroup {
   int first = 0, count = 0;
   int conn_offset = 0;
   int nodes_per_element = 8;
+  int boundary = 0;  ///< distributed runs: the group's first elements that touch a shared node
 };
+
+/// Which elements of a subdomain a pass covers: all, those touching a shared node (computed
+/// first in a distributed run, so the exchange overlaps the rest), or the rest.
+enum class ElementRange { All, Boundary, Interior };
+
+/// First and one-past-last element (counted from the group's start) of range within a group
+/// whose first `boundary` elements touch shared nodes.
+inline void range_bounds(ElementRange r, int boundary, int count, int& begin, int& end) {
+  begin = r == ElementRange::Interior ? boundary : 0;
+  end = r == ElementRange::Boundary ? boundary : count;
+}
 
 /// Solid elements of a model, ordered by kind (one SolidGroup per kind present).
 struct SolidMesh {
@@ -56,5 +68,8 @@ struct SolidMassContribution {
 /// Builds the solid part of a model; throws InputError for inverted or degenerate elements
 /// (with their deck line). Masses are added into contrib.
 SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib);
+
+/// Rebuilds the node -> conn-position gather map of sm over nn nodes.
+void build_node_slots(SolidMesh& sm, int nn);
 
 }  // namespace halfstep

@@ -105,7 +105,8 @@ void compute_directors(const Model& model, StructureSystem& sys) {
   }
 }
 
-/// Node -> element-corner map, used to gather element force contributions race-free.
+}  // namespace
+
 void build_gather_map(StructureSystem& sys) {
   sys.node_slot_ptr.assign(sys.num_nodes + 1, 0);
   for (int i = 0; i < 4 * sys.num_elements; ++i) ++sys.node_slot_ptr[sys.conn[i] + 1];
@@ -115,7 +116,6 @@ void build_gather_map(StructureSystem& sys) {
   for (int i = 0; i < 4 * sys.num_elements; ++i) sys.node_slots[fill[sys.conn[i]]++] = i;
 }
 
-}  // namespace
 
 double plate_wave_speed(const SectionProps& s) {
   return std::sqrt(s.youngs / (s.density * (1.0 - s.poisson * s.poisson)));
@@ -146,6 +146,9 @@ StructureSystem build_structure_system(const Model& model) {
   sys.num_elements = static_cast<int>(sys.shell_model_element.size());
   assign_sections(model, shell_index, sys);
   build_gather_map(sys);
+  sys.any_shells = sys.num_elements > 0;
+  sys.node_rotates.assign(sys.num_nodes, 0);
+  for (int n = 0; n < sys.num_nodes; ++n) sys.node_rotates[n] = sys.node_slot_ptr[n + 1] > sys.node_slot_ptr[n];
   compute_directors(model, sys);
 
   sys.ref.resize(sys.num_elements);

@@ -4,6 +4,7 @@
 // rotational dofs are held in every step.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,16 @@ struct StructureSystem {
   double stable_dt = 0;        ///< min element_dt over shells and solids (no safety factor)
   int controlling_element = -1;  ///< model element index of the element giving stable_dt
   SolidMesh solid;             ///< continuum elements
+  std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell of the whole model uses it
+  bool any_shells = false;     ///< the whole model has shells: nodes carry 5 dofs, else 3
+
+  // A subdomain of a distributed run (parallel/subdomain.hpp); defaults describe a whole model.
+  int num_interface = 0;       ///< nodes [0, num_interface) are shared with other ranks
+  int boundary_shells = 0;     ///< shells [0, boundary_shells) touch a shared node
+  std::vector<std::uint8_t> owned;  ///< per node: 1 where this rank reports it (empty: all)
+
   /// Node index -> true when some shell uses it (the node has rotational dofs).
-  bool has_rotations(int n) const { return node_slot_ptr[n + 1] > node_slot_ptr[n]; }
+  bool has_rotations(int n) const { return node_rotates[n] != 0; }
   /// True when some element of any kind uses node n.
   bool node_used(int n) const {
     return has_rotations(n) || (!solid.node_slot_ptr.empty() && solid.node_slot_ptr[n + 1] > solid.node_slot_ptr[n]);
@@ -66,6 +75,9 @@ constexpr double kRotaryScale = 0.25;
 /// Builds the system; throws InputError (with the element's deck line) for elements that
 /// are inverted or degenerate at a Gauss point.
 StructureSystem build_structure_system(const Model& model);
+
+/// Rebuilds the node -> shell-corner gather map (node_slot_ptr, node_slots) from conn.
+void build_gather_map(StructureSystem& sys);
 
 /// Element characteristic length used in the stable increment: area / longest diagonal... see .cpp.
 double mitc4_characteristic_length(const Vec3<double> x[4]);

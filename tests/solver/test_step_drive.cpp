@@ -132,12 +132,10 @@ StructureSystem make_system(int num_nodes, const std::vector<int>& conn) {
   sys.num_nodes = num_nodes;
   sys.num_elements = static_cast<int>(conn.size() / 4);
   sys.conn = conn;
-  sys.node_slot_ptr.assign(num_nodes + 1, 0);
-  for (int n : conn) ++sys.node_slot_ptr[n + 1];
-  for (int n = 0; n < num_nodes; ++n) sys.node_slot_ptr[n + 1] += sys.node_slot_ptr[n];
-  sys.node_slots.resize(conn.size());
-  std::vector<int> next(sys.node_slot_ptr.begin(), sys.node_slot_ptr.end() - 1);
-  for (std::size_t s = 0; s < conn.size(); ++s) sys.node_slots[next[conn[s]]++] = static_cast<int>(s);
+  build_gather_map(sys);
+  sys.any_shells = sys.num_elements > 0;
+  sys.node_rotates.assign(num_nodes, 0);
+  for (int n = 0; n < num_nodes; ++n) sys.node_rotates[n] = sys.node_slot_ptr[n + 1] > sys.node_slot_ptr[n];
   return sys;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "backends/cuda/views.cuh"
+#include "parallel/halo_sum.hpp"
 
 namespace halfstep {
 namespace cuda {
@@ -30,15 +31,16 @@ struct SlotForces {
   T* face;      ///< 18 per loaded solid face (every scheme), or null
 };
 
+/// Element pass over count shells: elements[i], or first + i when elements is null.
 template <class T, Sink S>
 __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, double time,
-                                    const int* elements, int count, NodalForces<T> nf, SlotForces<T> sf,
+                                    const int* elements, int first, int count, NodalForces<T> nf, SlotForces<T> sf,
                                     T* elem_energy, RunView run, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[1] = {0.0};
   if (i < count) {
-    const int e = elements ? elements[i] : i;
+    const int e = elements ? elements[i] : first + i;
     int c[4];
     const Mitc4Nodes<T> nodes = load_element_nodes(m, s, e, c);
     auto t1_of = [&](int k) { return Vec3<T>{s.t1x[c[k]], s.t1y[c[k]], s.t1z[c[k]]}; };
@@ -68,7 +70,7 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
   }
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
-      monitor_element_pass(*run.monitor, read_total(run.element_sums, 0), time);
+      finish_element_pass(run, time, read_total(run.element_sums, 0), 0.0);
       reset<1>(run.element_sums);
     } else {
       *run.element_sums.ticket = 0;  // colored: the energy keeps adding up over the colors
@@ -76,8 +78,32 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
   }
 }
 
-/// Node pass. Slots: gathers through the CSR map; otherwise reads the nodal arrays (and
-/// clears them after a commit, ready for the next element pass).
+/// Node n's share of this rank's element and face forces (5 internal, 3 pressure). Slots:
+/// gathered through the CSR maps; otherwise read from the nodal arrays (cleared when clear).
+template <class T, Sink S, int kDofs>
+__device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf,
+                                         SlotForces<T> sf, int n, bool clear, T fi[5], T fp[3]) {
+  for (int j = 0; j < 5; ++j) fi[j] = T(0);
+  for (int j = 0; j < 3; ++j) fp[j] = T(0);
+  if (S == Sink::Slots) {
+    if (m.slot_ptr) gather_forces(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
+    if (m.solid_force) add_slot_forces3(m.solid_slot_ptr, m.solid_slots, m.solid_force, n, fi);
+  } else {
+    for (int j = 0; j < kDofs; ++j) {
+      fi[j] = nf.fi[j][n];
+      if (clear) nf.fi[j][n] = T(0);
+    }
+    if (nf.fp[0])
+      for (int j = 0; j < 3; ++j) {
+        fp[j] = nf.fp[j][n];
+        if (clear) nf.fp[j][n] = T(0);
+      }
+  }
+  if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
+}
+
+/// Node pass. Shared nodes of a distributed run take the force summed over the ranks; their
+/// energy is counted by the owning rank only.
 template <class T, Sink S, int kDofs = 5>
 __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
                                  NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run) {
@@ -85,30 +111,21 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   double acc[kNumNodeSums] = {0, 0, 0, 0, 0, 0};
   if (n < m.nn) {
-    T fi[5] = {T(0), T(0), T(0), T(0), T(0)};
-    T fp[3] = {T(0), T(0), T(0)};
-    if (S == Sink::Slots) {
-      if (m.slot_ptr) gather_forces(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
-      if (m.solid_force) add_slot_forces3(m.solid_slot_ptr, m.solid_slots, m.solid_force, n, fi);
-    } else {
-      const bool clear = mode == NodeMode::Commit;
-      for (int j = 0; j < kDofs; ++j) {
-        fi[j] = nf.fi[j][n];
-        if (clear) nf.fi[j][n] = T(0);
-      }
-      if (nf.fp[0])
-        for (int j = 0; j < 3; ++j) {
-          fp[j] = nf.fp[j][n];
-          if (clear) nf.fp[j][n] = T(0);
-        }
+    T fi[5], fp[3];
+    local_node_forces<T, S, kDofs>(m, d, nf, sf, n, mode == NodeMode::Commit, fi, fp);
+    if (n < m.num_interface) {
+      const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
+      for (int j = 0; j < 5; ++j) fi[j] = t[j];
+      for (int j = 0; j < 3; ++j) fp[j] = t[5 + j];
     }
-    if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
     NodeDriveValues<T> values;
     const NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
     const HalfSteps<T> h{T(inc.h_prev), T(0.5 * inc.dt_next)};
     const NodeUpdateResult<T> r =
         integrate_node<T, kDofs>(n, fi, fp, d.held[n], drive, h, mode == NodeMode::Commit, s, m.node);
     node_sums(r, acc);
+    if (m.owned && !m.owned[n])
+      for (int i = 0; i < kNonFinite; ++i) acc[i] = 0.0;  // another rank counts this node
     if (mode == NodeMode::Sample) {
       T out[12];
       full_step_output(r, out);
@@ -116,6 +133,32 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
     }
   }
   if (grid_sum(acc, run.node_sums)) finish_node_pass(run, mode, inc.time);
+}
+
+/// Distributed runs: this rank's partial forces of each shared node into own (kHaloValues
+/// per node), once the elements touching shared nodes are done.
+template <class T, Sink S, int kDofs>
+__global__ void pack_interface_kernel(MeshView<T> m, DriveView d, NodalForces<T> nf, SlotForces<T> sf, T* own) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= m.num_interface) return;
+  T* out = own + static_cast<std::size_t>(kHaloValues) * k;
+  local_node_forces<T, S, kDofs>(m, d, nf, sf, k, false, out, out + 5);
+}
+
+/// Copies the shared nodes' partials into the send buffer, neighbour after neighbour.
+template <class T>
+__global__ void gather_send_kernel(const T* own, const int* send_nodes, int count, T* send) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  for (int c = 0; c < kHaloValues; ++c)
+    send[static_cast<std::size_t>(kHaloValues) * i + c] = own[static_cast<std::size_t>(kHaloValues) * send_nodes[i] + c];
+}
+
+/// Sums each shared node's partials over the ranks, in ascending rank order (halo_sum.hpp).
+template <class T>
+__global__ void sum_halo_kernel(const int* sum_ptr, const int* sum_src, const T* buf, int count, T* total) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) sum_halo_node(sum_ptr, sum_src, buf, k, total + static_cast<std::size_t>(kHaloValues) * k);
 }
 
 }  // namespace cuda

@@ -11,7 +11,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -22,6 +24,7 @@
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
+#include "parallel/halo_exchange.hpp"
 #include "solver/solid_dispatch.hpp"
 #include "parallel/element_coloring.hpp"
 
@@ -133,9 +136,17 @@ class CudaBackend final : public Backend {
     if (ns > 0 && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
                      "use gather, atomic or colored for models with solids");
+    if (opt.distributed && scheme_ != GpuScheme::Gather && scheme_ != GpuScheme::Atomic)
+      throw RunError("distributed runs use the gather or atomic GPU scheme");
+    if (opt.device >= 0) {  // one GPU per rank: the rank's index on its host picks it
+      int count = 0;
+      check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+      check(cudaSetDevice(opt.device % count), "cudaSetDevice");
+    }
     cudaDeviceProp prop{};
     int dev = 0;
     check(cudaGetDevice(&dev), "cudaGetDevice");
+    device_ = dev;
     check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
     device_name_ = prop.name;
     check(cudaStreamCreate(&stream_), "cudaStreamCreate");
@@ -232,6 +243,7 @@ class CudaBackend final : public Backend {
     monitor_.resize(1);
     EnergyMonitor m0 = initial_monitor(sys, opt);
     monitor_.assign(&m0, 1);
+    if (opt.distributed) setup_distributed(*opt.distributed, m0);
     sums_.resize(16);
     sums_.zero(stream_);
     tickets_.resize(2);
@@ -242,6 +254,7 @@ class CudaBackend final : public Backend {
   ~CudaBackend() override {
     for (auto& s : staging_)
       if (s.ready) cudaEventDestroy(s.ready);
+    if (packed_) cudaEventDestroy(packed_);
     if (stream_) cudaStreamDestroy(stream_);
   }
 
@@ -249,7 +262,8 @@ class CudaBackend final : public Backend {
   std::string precision() const override { return sizeof(T) == 8 ? "double" : "single"; }
   int threads() const override { return 1; }
   std::string description() const override {
-    return "CUDA on " + device_name_ + ", " + (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
+    return "CUDA on " + device_name_ + (dist_ ? " (device " + std::to_string(device_) + ")" : std::string()) + ", " +
+           (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
            " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
            ", blocks " + std::to_string(block_element_) + "/" + std::to_string(block_node_) +
            (tuned_ ? " (tuned)" : "");
@@ -268,9 +282,13 @@ class CudaBackend final : public Backend {
     for (const auto& a : level_pressure_) b += a.bytes();
     for (const auto& a : fi_) b += a.bytes();
     for (const auto& a : fp_) b += a.bytes();
-    b += drive_bytes_;
+    b += drive_bytes_ + halo_buf_.bytes() + send_buf_.bytes() + halo_total_.bytes() + send_nodes_.bytes() +
+         sum_ptr_.bytes() + sum_src_.bytes() + owned_.bytes() + publish_.bytes();
     return static_cast<double>(b);
   }
+  int device() const override { return device_; }
+  double communication_seconds() const override { return halo_ ? halo_->seconds() + reduce_seconds_ : 0.0; }
+  std::string transport() const override { return halo_ ? (cuda_aware_ ? "cuda-aware" : "host-staged") : ""; }
 
   void upload(const StructureState& st) override {
     sync("before upload");
@@ -354,7 +372,7 @@ class CudaBackend final : public Backend {
       launch_local(inc, false, block_element_);
       cur_ = 1 - cur_;
     } else {
-      launch_elements(tau, time, block_element_);
+      launch_elements(tau, time, block_element_, true);
     }
   }
 
@@ -364,8 +382,11 @@ class CudaBackend final : public Backend {
       cur_ = 1 - cur_;
       return;
     }
+    if (dist_ && host_monitor_.status != kRunning) return;  // every rank stops at the same increment
     launch_nodes(inc, NodeMode::Commit, {nullptr}, block_node_);
-    launch_elements(inc.tau + inc.dt_next, inc.time + inc.dt_next, block_element_);
+    pending_commit_ = dist_ != nullptr;
+    pending_time_ = inc.time;
+    launch_elements(inc.tau + inc.dt_next, inc.time + inc.dt_next, block_element_, true);
   }
 
   void sample(const Increment& inc, OutputFrame& frame) override {
@@ -396,10 +417,22 @@ class CudaBackend final : public Backend {
     check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
           "copy monitor");
     check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
+    // Distributed: the record is the sums over the ranks (this waits for the sample pass).
+    const bool global = dist_ != nullptr;
+    EnergyRecord record;
+    bool failed = false;
+    if (global) {
+      double pub[2 + kNumNodeSums];
+      read_published(cuda::kPubSample, pub);
+      monitor_element_pass(host_monitor_, pub[0], inc.time, pub[1]);
+      monitor_sample(host_monitor_, pub + 2, inc.time);
+      record = host_monitor_.record;
+      failed = host_monitor_.status != kRunning;
+    }
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns](OutputFrame& f) {
+    frame.complete = [this, b, hold, time, nn, ne, ns, global, record, failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -413,14 +446,15 @@ class CudaBackend final : public Backend {
       f.state.elem_energy.assign(st.energy.host(), st.energy.host() + ne);
       f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
       f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
-      f.record = st.monitor.host()->record;
-      f.discard = st.monitor.host()->status != kRunning;
+      f.record = global ? record : st.monitor.host()->record;
+      f.discard = global ? failed : st.monitor.host()->status != kRunning;
       f.state.time = time;
     };
   }
 
   EnergyMonitor poll() override {
     sync("time loop");
+    if (dist_) return host_monitor_;
     EnergyMonitor m;
     monitor_.copy_to(&m, 1);
     return m;
@@ -437,7 +471,8 @@ class CudaBackend final : public Backend {
             slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
                              damp_rot_.size() ? damp_rot_.get() : nullptr},
-            solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null()};
+            solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
+            dist_ ? sys_.num_interface : 0, halo_total_.get_or_null(), owned_.get_or_null()};
   }
   cuda::SolidView<T> solid_view() {
     return {solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
@@ -451,7 +486,8 @@ class CudaBackend final : public Backend {
     return s;
   }
   cuda::RunView run() {
-    return {monitor_.get(), {sums_.get(), tickets_.get()}, {sums_.get() + 8, tickets_.get() + 1}};
+    return {monitor_.get(), {sums_.get(), tickets_.get()}, {sums_.get() + 8, tickets_.get() + 1},
+            publish_.get_or_null()};
   }
   cuda::NodalForces<T> nodal_forces() {
     cuda::NodalForces<T> f{};
@@ -473,70 +509,198 @@ class CudaBackend final : public Backend {
     for (auto& a : fp_) a.zero(stream_);
   }
 
-  void launch_elements(double tau, double time, int block) {
+  /// Element pass at tau. In a distributed run with exchange set, the elements touching
+  /// shared nodes go first; their partial sums leave while the interior elements run, and
+  /// the summed forces are in halo_total_ before the next node pass.
+  void launch_elements(double tau, double time, int block, bool exchange) {
     const int ne = sys_.num_elements;
-    const bool solids = sys_.solid.num_elements > 0;
-    T* energy = elem_energy_.get_or_null();
+    const bool split = dist_ != nullptr;
+    // The launches of the pass, in order; the last one finishes the energy sum.
+    std::vector<std::function<void(bool)>> first, rest;
     if (ne > 0) {
-      switch (scheme_) {
-        case GpuScheme::Atomic:
-          cuda::element_pass_kernel<T, Sink::Atomic><<<blocks(ne, block), block, 0, stream_>>>(
-              mesh(), state(), drive_.view, tau, time, nullptr, ne, nodal_forces(), slot_forces(), energy, run(),
-              !solids);
-          break;
-        case GpuScheme::Gather:
-          cuda::element_pass_kernel<T, Sink::Slots><<<blocks(ne, block), block, 0, stream_>>>(
-              mesh(), state(), drive_.view, tau, time, nullptr, ne, nodal_forces(), slot_forces(), energy, run(),
-              !solids);
-          break;
-        default: {
-          const int colors = static_cast<int>(color_ptr_.size()) - 1;
-          for (int c = 0; c < colors; ++c) {
+      if (scheme_ == GpuScheme::Gather || scheme_ == GpuScheme::Atomic) {
+        const int nb = split ? sys_.boundary_shells : ne;
+        if (nb > 0) first.push_back([=](bool finish) { launch_shells(tau, time, block, 0, nb, finish); });
+        if (ne > nb) rest.push_back([=](bool finish) { launch_shells(tau, time, block, nb, ne - nb, finish); });
+      } else {
+        const int colors = static_cast<int>(color_ptr_.size()) - 1;
+        for (int c = 0; c < colors; ++c)
+          first.push_back([=](bool finish) {
             const int count = color_ptr_[c + 1] - color_ptr_[c];
             cuda::element_pass_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
-                mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], count, nodal_forces(),
-                slot_forces(), energy, run(), !solids && c == colors - 1);
-          }
-        }
+                mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], 0, count,
+                nodal_forces(), slot_forces(), elem_energy_.get_or_null(), run(), finish);
+          });
       }
     }
-    if (solids) launch_solids(time, block);
+    const auto& groups = sys_.solid.groups;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (scheme_ == GpuScheme::Colored) {
+        first.push_back([=](bool finish) {
+          visit_solid_kind(groups[g].type, [&](auto kind) { launch_colored_group<decltype(kind)>(g, time, block, finish); });
+        });
+        continue;
+      }
+      const int nb = split ? groups[g].boundary : groups[g].count;
+      const auto piece = [=](int begin, int count) {
+        return [=](bool finish) {
+          visit_solid_kind(groups[g].type,
+                           [&](auto kind) { launch_group<decltype(kind)>(g, begin, count, time, block, finish); });
+        };
+      };
+      if (nb > 0) first.push_back(piece(0, nb));
+      if (groups[g].count > nb) rest.push_back(piece(nb, groups[g].count - nb));
+    }
+    const std::size_t total = first.size() + rest.size();
+    std::size_t launched = 0;
+    for (auto& f : first) f(++launched == total);
     if (drive_.view.num_faces > 0)
       cuda::face_pressure_kernel<T><<<blocks(drive_.view.num_faces, 128), 128, 0, stream_>>>(
           drive_.view, tau, x0_.get(), y0_.get(), z0_.get(), state(), face_force_.get(), run());
     check(cudaGetLastError(), "element pass launch");
+    if (split && exchange) pack_interface();
+    for (auto& f : rest) f(++launched == total);
+    check(cudaGetLastError(), "element pass launch");
+    if (split && exchange) finish_interface();
   }
 
-  /// Solid element kernels of every group (and color); the last one finishes the energy sum.
-  void launch_solids(double time, int block) {
-    const auto& groups = sys_.solid.groups;
-    for (std::size_t g = 0; g < groups.size(); ++g)
-      visit_solid_kind(groups[g].type,
-                       [&](auto kind) { launch_group<decltype(kind)>(g, time, block, g + 1 == groups.size()); });
+  void launch_shells(double tau, double time, int block, int first, int count, bool finish) {
+    T* energy = elem_energy_.get_or_null();
+    if (scheme_ == GpuScheme::Atomic)
+      cuda::element_pass_kernel<T, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
+          mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+          finish);
+    else
+      cuda::element_pass_kernel<T, Sink::Slots><<<blocks(count, block), block, 0, stream_>>>(
+          mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+          finish);
   }
 
+  /// Distributed: packs this rank's shared-node partials (and the published sums) once the
+  /// boundary elements are queued; the host waits for them only after queuing the interior.
+  void pack_interface() {
+    const int nif = sys_.num_interface;
+    if (nif > 0) {
+      if (sys_.any_shells) launch_pack<5>();
+      else launch_pack<3>();
+      const int ns = static_cast<int>(send_nodes_.size());
+      if (ns > 0)
+        cuda::gather_send_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(halo_buf_.get(), send_nodes_.get(), ns,
+                                                                         send_buf_.get());
+      if (!cuda_aware_ && ns > 0)
+        check(cudaMemcpyAsync(send_host_.host(), send_buf_.get(), send_buf_.bytes(), cudaMemcpyDeviceToHost, stream_),
+              "copy interface forces");
+    }
+    check(cudaMemcpyAsync(publish_host_.host(), publish_.get(), publish_.bytes(), cudaMemcpyDeviceToHost, stream_),
+          "copy published sums");
+    check(cudaEventRecord(packed_, stream_), "cudaEventRecord");
+  }
+
+  template <int kDofs>
+  void launch_pack() {
+    const int nif = sys_.num_interface;
+    if (scheme_ == GpuScheme::Gather)
+      cuda::pack_interface_kernel<T, Sink::Slots, kDofs><<<blocks(nif, 128), 128, 0, stream_>>>(
+          mesh(), drive_.view, nodal_forces(), slot_forces(), halo_buf_.get());
+    else
+      cuda::pack_interface_kernel<T, Sink::Plain, kDofs><<<blocks(nif, 128), 128, 0, stream_>>>(
+          mesh(), drive_.view, nodal_forces(), slot_forces(), halo_buf_.get());
+  }
+
+  /// Distributed: exchanges the partials, reduces the sums of the last committed node pass
+  /// over the ranks into the host monitor, and queues the ordered sum of the shared nodes.
+  void finish_interface() {
+    check(cudaEventSynchronize(packed_), "interface forces");
+    const int nif = sys_.num_interface;
+    T* recv = halo_buf_.get() + static_cast<std::size_t>(kHaloValues) * nif;
+    if (nif > 0) halo_->start(cuda_aware_ ? static_cast<const void*>(send_buf_.get()) : send_host_.host(),
+                              cuda_aware_ ? static_cast<void*>(recv) : recv_host_.host());
+    if (pending_commit_) {
+      // The snapshot the commit pass left: E(t^n), hourglass, node sums at t^n.
+      double pub[2 + kNumNodeSums];
+      for (int i = 0; i < 2 + kNumNodeSums; ++i) pub[i] = publish_host_.host()[cuda::kPubCommit + i];
+      reduce(pub, 2 + kNumNodeSums);
+      monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1]);
+      monitor_commit(host_monitor_, pub + 2, pending_time_);
+      pending_commit_ = false;
+    }
+    if (nif == 0) return;
+    halo_->finish();
+    if (!cuda_aware_ && recv_host_.size() > 0)
+      check(cudaMemcpyAsync(recv, recv_host_.host(), recv_host_.size() * sizeof(T), cudaMemcpyHostToDevice, stream_),
+            "copy interface forces");
+    cuda::sum_halo_kernel<T><<<blocks(nif, 128), 128, 0, stream_>>>(sum_ptr_.get(), sum_src_.get(), halo_buf_.get(),
+                                                                   nif, halo_total_.get());
+    check(cudaGetLastError(), "interface sum launch");
+  }
+
+  /// Sums n values over the ranks (timed as communication).
+  void reduce(double* v, int n) {
+    const auto t0 = std::chrono::steady_clock::now();
+    dist_->comm->sum(v, n);
+    reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  /// Waits for the stream and reduces published slot (2 + kNumNodeSums values) over the ranks.
+  void read_published(int slot, double* out) {
+    sync("published sums");
+    std::vector<double> all(cuda::kPubSize);
+    publish_.copy_to(all.data(), all.size());
+    for (int i = 0; i < 2 + kNumNodeSums; ++i) out[i] = all[static_cast<std::size_t>(slot + i)];
+    reduce(out, 2 + kNumNodeSums);
+  }
+
+  void setup_distributed(const DistributedContext& ctx, const EnergyMonitor& m0) {
+    dist_ = &ctx;
+    host_monitor_ = m0;
+    const Subdomain& d = *ctx.domain;
+    cuda_aware_ = ctx.comm->cuda_aware();
+    std::vector<int> counts;
+    for (std::size_t j = 0; j < d.neighbors.size(); ++j)
+      counts.push_back(kHaloValues * (d.send_ptr[j + 1] - d.send_ptr[j]));
+    halo_ = std::make_unique<HaloExchange>(*ctx.comm, d.neighbors, counts, sizeof(T) == 4);
+    const std::size_t nif = static_cast<std::size_t>(d.num_interface);
+    halo_buf_.resize(kHaloValues * nif + static_cast<std::size_t>(halo_->total()));
+    halo_total_.resize(kHaloValues * nif);
+    send_buf_.resize(static_cast<std::size_t>(halo_->total()));
+    send_nodes_.assign(d.send_nodes);
+    sum_ptr_.assign(d.sum_ptr);
+    sum_src_.assign(d.sum_src);
+    owned_.assign(d.owned);
+    if (!cuda_aware_) {
+      send_host_.resize(static_cast<std::size_t>(halo_->total()));
+      recv_host_.resize(static_cast<std::size_t>(halo_->total()));
+    }
+    publish_.resize(cuda::kPubSize);
+    publish_.zero(stream_);
+    publish_host_.resize(cuda::kPubSize);
+    check(cudaEventCreateWithFlags(&packed_, cudaEventDisableTiming), "cudaEventCreate");
+  }
+
+  /// Solid kernel over count elements of group gi from its element begin (gather, atomic).
   template <class K>
-  void launch_group(std::size_t gi, double time, int block, bool last_group) {
+  void launch_group(std::size_t gi, int begin, int count, double time, int block, bool finish) {
     const SolidGroup& g = sys_.solid.groups[gi];
-    switch (scheme_) {
-      case GpuScheme::Atomic:
-        cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(g.count, block), block, 0, stream_>>>(
-            solid_view(), state(), g.first, g.conn_offset, nullptr, g.count, nodal_forces(), run(), time, last_group);
-        break;
-      case GpuScheme::Gather:
-        cuda::solid_element_kernel<T, K, Sink::Slots><<<blocks(g.count, block), block, 0, stream_>>>(
-            solid_view(), state(), g.first, g.conn_offset, nullptr, g.count, nodal_forces(), run(), time, last_group);
-        break;
-      default: {
-        const std::vector<int>& ptr = solid_color_ptr_[gi];
-        const int colors = static_cast<int>(ptr.size()) - 1;
-        for (int c = 0; c < colors; ++c) {
-          const int count = ptr[c + 1] - ptr[c];
-          cuda::solid_element_kernel<T, K, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
-              solid_view(), state(), g.first, g.conn_offset, solid_color_elements_.get() + ptr[c], count,
-              nodal_forces(), run(), time, last_group && c == colors - 1);
-        }
-      }
+    const int first = g.first + begin, conn_offset = g.conn_offset + begin * g.nodes_per_element;
+    if (scheme_ == GpuScheme::Atomic)
+      cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
+          solid_view(), state(), first, conn_offset, nullptr, count, nodal_forces(), run(), time, finish);
+    else
+      cuda::solid_element_kernel<T, K, Sink::Slots><<<blocks(count, block), block, 0, stream_>>>(
+          solid_view(), state(), first, conn_offset, nullptr, count, nodal_forces(), run(), time, finish);
+  }
+
+  /// Colored scheme: one launch per color of group gi; the last finishes when finish is set.
+  template <class K>
+  void launch_colored_group(std::size_t gi, double time, int block, bool finish) {
+    const SolidGroup& g = sys_.solid.groups[gi];
+    const std::vector<int>& ptr = solid_color_ptr_[gi];
+    const int colors = static_cast<int>(ptr.size()) - 1;
+    for (int c = 0; c < colors; ++c) {
+      const int count = ptr[c + 1] - ptr[c];
+      cuda::solid_element_kernel<T, K, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
+          solid_view(), state(), g.first, g.conn_offset, solid_color_elements_.get() + ptr[c], count, nodal_forces(),
+          run(), time, finish && c == colors - 1);
     }
   }
 
@@ -645,7 +809,7 @@ class CudaBackend final : public Backend {
       if (block <= limit_e) {
         const float t = scheme_ == GpuScheme::ElementLocal
                             ? time_launches([&](int b) { launch_local(probe, false, b); }, block)
-                            : time_launches([&](int b) { launch_elements(0.0, 0.0, b); }, block);
+                            : time_launches([&](int b) { launch_elements(0.0, 0.0, b, false); }, block);
         if (t < best_e) {
           best_e = t;
           block_element_ = block;
@@ -708,6 +872,23 @@ class CudaBackend final : public Backend {
   DeviceArray<unsigned> tickets_;
   DeviceDrive drive_;
   std::size_t drive_bytes_ = 0;
+
+  // Distributed runs: the interface exchange and the monitor of the whole model (on the host).
+  const DistributedContext* dist_ = nullptr;
+  int device_ = 0;
+  bool cuda_aware_ = false;
+  std::unique_ptr<HaloExchange> halo_;
+  DeviceArray<T> halo_buf_, send_buf_, halo_total_;  // [own | received], to neighbours, summed
+  DeviceArray<int> send_nodes_, sum_ptr_, sum_src_;
+  DeviceArray<std::uint8_t> owned_;
+  PinnedArray<T> send_host_, recv_host_;             // host-staged transport
+  DeviceArray<double> publish_;
+  PinnedArray<double> publish_host_;
+  cudaEvent_t packed_ = nullptr;
+  EnergyMonitor host_monitor_;
+  bool pending_commit_ = false;
+  double pending_time_ = 0;
+  double reduce_seconds_ = 0;
 
   Staging<T> staging_[2];
   std::mutex staging_mutex_;

@@ -59,7 +59,7 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
   }
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
-      monitor_element_pass(*run.monitor, read_total(run.element_sums, 0), time, read_total(run.element_sums, 1));
+      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
       reset<2>(run.element_sums);
     } else {
       *run.element_sums.ticket = 0;

@@ -26,6 +26,10 @@ struct MeshView {
   NodeConstView<T> node;        ///< masses, inertias, damping
   const int *solid_slot_ptr, *solid_slots;  ///< node -> solid conn position (CSR), or null
   const T* solid_force;         ///< gather: 3 per solid conn position, or null
+  // Distributed runs (zero / null otherwise):
+  int num_interface;            ///< nodes [0, num_interface) are shared with other ranks
+  const T* halo_total;          ///< kHaloValues per shared node: forces summed over the ranks
+  const std::uint8_t* owned;    ///< per node: 1 where this rank counts the node's energy
 };
 
 /// Where a sampling pass leaves a frame: component-major rows of nn values (mapped host memory).
@@ -34,11 +38,18 @@ struct FrameOut {
   T* full;  ///< 12 * nn: v (3), angular velocity (3), reaction (3), moment (3)
 };
 
+/// Where a distributed run's kernels leave their sums for the host (which reduces them over
+/// the ranks and keeps the monitor): strain and hourglass energy of the latest element pass,
+/// then per node-pass kind a snapshot of those two and the node sums.
+enum PublishSlot { kPubEnergy = 0, kPubHourglass = 1, kPubCommit = 2, kPubSample = 2 + 2 + kNumNodeSums,
+                   kPubSize = 2 + 2 * (2 + kNumNodeSums) };
+
 /// Per-launch bookkeeping shared by all kernels.
 struct RunView {
   EnergyMonitor* monitor;
   GridSum node_sums;     ///< kNumNodeSums accumulators
   GridSum element_sums;  ///< strain energy accumulator
+  double* publish;       ///< distributed runs: kPubSize values (null: the device monitor is used)
 };
 
 /// Gathers element e's nodal vectors (reference from the mesh, current from state).
@@ -128,13 +139,33 @@ __device__ inline void gather_forces(const MeshView<T>& m, ForceLevel<T> lv, int
 /// What a node pass does besides integrating.
 enum class NodeMode { Commit, Sample, Probe };
 
-/// Applies a node pass's grid sums to the monitor (one thread, after grid_sum returned true).
+/// Applies a node pass's grid sums to the monitor (one thread, after grid_sum returned true);
+/// in a distributed run, publishes them with the element pass energies they go with.
 __device__ inline void finish_node_pass(RunView r, NodeMode mode, double time) {
   double sums[kNumNodeSums];
   for (int i = 0; i < kNumNodeSums; ++i) sums[i] = read_total(r.node_sums, i);
-  if (mode == NodeMode::Commit) monitor_commit(*r.monitor, sums, time);
-  if (mode == NodeMode::Sample) monitor_sample(*r.monitor, sums, time);
+  if (r.publish) {
+    if (mode != NodeMode::Probe) {
+      double* out = r.publish + (mode == NodeMode::Commit ? kPubCommit : kPubSample);
+      out[0] = r.publish[kPubEnergy];
+      out[1] = r.publish[kPubHourglass];
+      for (int i = 0; i < kNumNodeSums; ++i) out[2 + i] = sums[i];
+    }
+  } else {
+    if (mode == NodeMode::Commit) monitor_commit(*r.monitor, sums, time);
+    if (mode == NodeMode::Sample) monitor_sample(*r.monitor, sums, time);
+  }
   reset<kNumNodeSums>(r.node_sums);
+}
+
+/// Hands an element pass's energies to the monitor, or publishes them (distributed runs).
+__device__ inline void finish_element_pass(RunView r, double time, double energy, double hourglass) {
+  if (r.publish) {
+    r.publish[kPubEnergy] = energy;
+    r.publish[kPubHourglass] = hourglass;
+  } else {
+    monitor_element_pass(*r.monitor, energy, time, hourglass);
+  }
 }
 
 /// Sums of one node update, in NodeSum order.

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages halfstep builds and tests with, when they are missing:
+# compilers, CMake, Ninja, GoogleTest, Python and OpenMPI (distributed runs, mpirun tests).
+# Usage: ./scripts/install-deps.sh
+set -euo pipefail
+
+packages=(build-essential cmake ninja-build libgtest-dev python3 openmpi-bin libopenmpi-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,78 @@
+#include "parallel/frame_gather.hpp"
+
+namespace halfstep {
+
+FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global)
+    : comm_(comm), d_(d), global_nodes_(global.num_nodes), global_shells_(global.num_elements),
+      global_solids_(global.solid.num_elements) {
+  std::vector<int> ids;
+  for (std::size_t n = 0; n < d.node_global.size(); ++n)
+    if (d.owned[n]) {
+      owned_nodes_.push_back(static_cast<int>(n));
+      ids.push_back(d.node_global[n]);
+    }
+  node_ids_ = comm.gather(ids, 0);
+  shell_ids_ = comm.gather(d.shell_global, 0);
+  solid_ids_ = comm.gather(d.solid_global, 0);
+}
+
+std::vector<std::vector<double>> FrameGather::gather_nodes(const std::vector<const std::vector<double>*>& rows,
+                                                           const std::vector<double>& fill) const {
+  const std::size_t nr = rows.size();
+  std::vector<double> mine;
+  mine.reserve(owned_nodes_.size() * nr);
+  for (int n : owned_nodes_)
+    for (const std::vector<double>* r : rows) mine.push_back((*r)[static_cast<std::size_t>(n)]);
+  const std::vector<double> all = comm_.gather(mine, 0);
+  std::vector<std::vector<double>> out;
+  if (comm_.rank() != 0) return out;
+  for (std::size_t r = 0; r < nr; ++r) out.emplace_back(static_cast<std::size_t>(global_nodes_), fill[r]);
+  for (std::size_t i = 0; i < node_ids_.size(); ++i)
+    for (std::size_t r = 0; r < nr; ++r) out[r][static_cast<std::size_t>(node_ids_[i])] = all[i * nr + r];
+  return out;
+}
+
+std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const {
+  const StructureState& s = local.state;
+  std::vector<const std::vector<double>*> rows = {&s.ux, &s.uy, &s.uz, &s.dx, &s.dy, &s.dz, &s.t1x, &s.t1y, &s.t1z};
+  for (int i = 0; i < 6; ++i) rows.push_back(&local.full.v[i]);
+  for (int i = 0; i < 6; ++i) rows.push_back(&local.full.rf[i]);
+  // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
+  std::vector<double> fill(rows.size(), 0.0);
+  fill[5] = fill[6] = 1.0;
+  std::vector<std::vector<double>> nodes = gather_nodes(rows, fill);
+  const std::vector<double> shells = comm_.gather(s.elem_energy, 0);
+  std::vector<double> solid_rows;
+  for (std::size_t e = 0; e < d_.solid_global.size(); ++e) {
+    solid_rows.push_back(s.solid_energy[e]);
+    solid_rows.push_back(s.solid_hourglass[e]);
+  }
+  const std::vector<double> solids = comm_.gather(solid_rows, 0);
+  if (comm_.rank() != 0) return nullptr;
+
+  auto f = std::make_unique<OutputFrame>();
+  f->field = local.field;
+  f->history = local.history;
+  f->energy = local.energy;
+  f->record = local.record;
+  f->discard = local.discard;
+  StructureState& g = f->state;
+  g.time = s.time;
+  std::vector<double>* state_rows[9] = {&g.ux, &g.uy, &g.uz, &g.dx, &g.dy, &g.dz, &g.t1x, &g.t1y, &g.t1z};
+  for (int i = 0; i < 9; ++i) *state_rows[i] = std::move(nodes[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 6; ++i) {
+    f->full.v[i] = std::move(nodes[static_cast<std::size_t>(9 + i)]);
+    f->full.rf[i] = std::move(nodes[static_cast<std::size_t>(15 + i)]);
+  }
+  g.elem_energy.assign(static_cast<std::size_t>(global_shells_), 0.0);
+  for (std::size_t i = 0; i < shell_ids_.size(); ++i) g.elem_energy[static_cast<std::size_t>(shell_ids_[i])] = shells[i];
+  g.solid_energy.assign(static_cast<std::size_t>(global_solids_), 0.0);
+  g.solid_hourglass.assign(static_cast<std::size_t>(global_solids_), 0.0);
+  for (std::size_t i = 0; i < solid_ids_.size(); ++i) {
+    g.solid_energy[static_cast<std::size_t>(solid_ids_[i])] = solids[2 * i];
+    g.solid_hourglass[static_cast<std::size_t>(solid_ids_[i])] = solids[2 * i + 1];
+  }
+  return f;
+}
+
+}  // namespace halfstep

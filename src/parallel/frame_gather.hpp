@@ -1,0 +1,35 @@
+// Whole-model output of a distributed run: rank 0 collects every rank's share of a frame
+// (the nodes it owns, its elements) into one frame of the whole model, so the writers, the
+// .pvd series, the history files and energy.csv are the same as a single process writes.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "parallel/communicator.hpp"
+#include "parallel/subdomain.hpp"
+
+namespace halfstep {
+
+/// Collects subdomain frames and node arrays on rank 0 (collective calls).
+class FrameGather {
+ public:
+  /// global: the whole system (rank 0 sizes the frames with it).
+  FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global);
+  /// Rank 0: the whole-model frame (flags, record and discard from local); elsewhere null.
+  std::unique_ptr<OutputFrame> gather(const OutputFrame& local) const;
+  /// Rank 0: per-node rows (rows local vectors over the subdomain's nodes) as whole-model
+  /// vectors, fill[r] at nodes no element uses; elsewhere empty.
+  std::vector<std::vector<double>> gather_nodes(const std::vector<const std::vector<double>*>& rows,
+                                                const std::vector<double>& fill) const;
+
+ private:
+  const Communicator& comm_;
+  const Subdomain& d_;
+  int global_nodes_, global_shells_, global_solids_;
+  std::vector<int> owned_nodes_;                 ///< local indices of the nodes this rank reports
+  std::vector<int> node_ids_, shell_ids_, solid_ids_;  ///< rank 0: global indices, rank after rank
+};
+
+}  // namespace halfstep

@@ -1,0 +1,57 @@
+// One rank's share of a distributed model: the elements it owns, the nodes they touch
+// (shared nodes first), who else holds each shared node, and the restriction of the
+// whole-model arrays (system, state, step loads) to this share.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "solver/step_loads.hpp"
+#include "solver/structure_state.hpp"
+#include "solver/structure_system.hpp"
+
+namespace halfstep {
+
+/// Local numbering and interface of one rank.
+struct Subdomain {
+  int rank = 0, ranks = 1;
+  std::vector<int> node_global;   ///< local node -> global node; the num_interface shared nodes first
+  std::vector<int> node_local;    ///< global node -> local node, or -1
+  std::vector<int> shell_global, shell_local;  ///< local <-> global shell index (-1: elsewhere)
+  std::vector<int> solid_global, solid_local;  ///< local <-> global solid index (-1: elsewhere)
+  int num_interface = 0;          ///< local nodes [0, num_interface) are shared with other ranks
+  std::vector<std::uint8_t> owned;  ///< per local node: 1 when this is the lowest rank holding it
+  int boundary_shells = 0;        ///< local shells [0, boundary_shells) touch a shared node
+  std::vector<int> solid_boundary;  ///< per local solid group: leading elements touching a shared node
+  std::vector<int> neighbors;     ///< ranks sharing a node with this one, ascending
+  std::vector<int> send_ptr, send_nodes;  ///< per neighbour: its shared nodes, ascending global index
+  /// Per interface node: positions of the partial sums to add (CSR), in ascending rank order,
+  /// in the halo buffer [own num_interface | received from neighbour 0 | neighbour 1 | ...].
+  std::vector<int> sum_ptr, sum_src;
+  std::vector<int> elements_per_rank;  ///< elements of every rank, for the summary
+};
+
+/// The share of rank of the whole system, given every model element's part (rank).
+Subdomain build_subdomain(const StructureSystem& global, const std::vector<int>& part, int rank, int ranks);
+
+/// The system of the subdomain: local elements and nodes, whole-model nodal masses (so shared
+/// nodes need no mass exchange), the whole model's stable increment and energy scales.
+StructureSystem restrict_system(const StructureSystem& global, const Subdomain& d);
+
+/// The state of the subdomain's nodes (element buffers sized for local).
+StructureState restrict_state(const StructureState& global, const StructureSystem& local, const Subdomain& d);
+
+/// A step's loads and constraints on the subdomain's nodes and elements. A concentrated load
+/// on a shared node is applied by every rank holding the node (each integrates its own copy
+/// with the same total force); its work is counted once, by the owner.
+StepLoads restrict_step(const StepLoads& step, const Subdomain& d);
+
+/// Values of global per-node array v at the subdomain's nodes.
+template <class T>
+std::vector<T> local_values(const std::vector<T>& v, const std::vector<int>& global_index) {
+  std::vector<T> out(global_index.size());
+  for (std::size_t i = 0; i < global_index.size(); ++i) out[i] = v[static_cast<std::size_t>(global_index[i])];
+  return out;
+}
+
+}  // namespace halfstep

@@ -1,0 +1,476 @@
+#!/usr/bin/env python3
+"""Distributed runs agree with the single process, and fail the way a single process does.
+
+    python3 tests/parallel/distributed_runs.py --halfstep build/halfstep --mpirun mpirun \
+        [--ranks 2 3 4] [--work DIR] [--timeout 300] [--only SUBSTRING]
+
+Agreement cases: each deck runs once as a single process (--backend cpu --threads 1) and once
+under `mpirun -np N` for each N. For every N:
+  * history/*.csv: the same files, header, number of rows, time and node columns (exactly);
+    per quantity group (U1-U3, UR1-UR3, V1-V3, VR1-VR3, RF1-RF3, RM1-RM3, as named in the
+    header) max|a - b| / max|a| over the whole file <= 1e-10 ("results with 1, 2, 3 and 4
+    ranks agree to round-off with the single-process run"); an all-zero group must stay zero
+    (1e-300 absolute);
+  * energy.csv: the same rows and times; every energy column within 1e-8 of the largest
+    absolute energy value of the file;
+  * the .pvd: the same number of frames, at the same times;
+  * summary.json: "ranks": N and a "distributed" object whose elements_per_rank has N
+    positive entries summing to "elements".
+Failure cases:
+  * two_bars_unstable.inp, -np 2: exit code 3 within the timeout, "rank 1 of 2" on stderr
+    (the blow-up is on the rank holding the stiff bar); the single process also exits 3;
+  * tiny.inp (2 elements), -np 4: exit code 2 and "bad partition" on stderr.
+
+Every run has a timeout: a hang fails the case instead of blocking the test (the launcher and
+every process it started are stopped). With Open MPI's launcher the runs get
+--allow-run-as-root --oversubscribe (4 ranks on 2 cores, containers). Logs of every run (command,
+exit code, stdout, stderr) are left in the work folder. Standard library only. Exit status 0
+when every check passes, 1 otherwise (the failures are listed at the end).
+
+Tolerance note: the history groups of mixed.inp (steel) are not limited by the distribution
+but by the solids' strain resolution, F = I + sum u (x) b rounded to ulp(1): reordering the
+deck's elements in a single process moves V and RF by the same ~1e-11 (and by ~1e-10 with 20
+times smaller loads, which is why its loads are large), so the 1e-10 bound holds with a margin
+of ~10 only for strains well above 1e-5.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+AGREEMENT_CASES = [
+    "examples/pinched_cylinder.inp",
+    "tests/parallel/decks/mixed.inp",
+    "tests/gpu/decks/solid_c3d8_pressure.inp",
+    "tests/gpu/decks/solid_c3d10m_svk.inp",
+    "tests/gpu/decks/two_steps.inp",
+]
+UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
+TINY_DECK = "tests/parallel/decks/tiny.inp"
+
+HISTORY_TOLERANCE = 1e-10   # relative, per quantity group
+ZERO_TOLERANCE = 1e-300     # absolute, for a group that is zero in the single-process run
+ENERGY_TOLERANCE = 1e-8     # relative to the largest |energy| of the file
+
+
+class Report:
+    """Measured values and failures, printed as a table at the end."""
+
+    def __init__(self):
+        self.rows = []      # (case, ranks, what, measured, required, ok)
+        self.failures = []  # messages
+
+    def check(self, case, ranks, what, measured, required, ok, detail=""):
+        self.rows.append((case, ranks, what, measured, required, ok))
+        if not ok:
+            msg = f"{case}, -np {ranks}: {what}: measured {measured}, required {required}"
+            self.failures.append(msg + (f" ({detail})" if detail else ""))
+        return ok
+
+    def fail(self, case, ranks, what, detail):
+        self.rows.append((case, ranks, what, "FAILED", "-", False))
+        self.failures.append(f"{case}, -np {ranks}: {what}: {detail}")
+
+
+# ----------------------------------------------------------------------------- running
+
+
+def descendants(pid):
+    """Process ids of every descendant of pid (from /proc), children before grandchildren."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # Field 4 (ppid) follows the command name in parentheses, which may contain spaces.
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        for c in children.get(p, []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def run(cmd, log_path, timeout):
+    """Runs cmd; returns (exit code or None on timeout, stdout, stderr, seconds). A run past the
+    timeout is stopped with everything it started (the launcher and its ranks)."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        rc = proc.returncode
+    except subprocess.TimeoutExpired:
+        # The launcher first (it tears its ranks down), then whatever is left, by process id.
+        family = descendants(proc.pid)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            for pid in [proc.pid] + family:
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+            try:
+                proc.wait(timeout=5)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        out, err = proc.communicate()
+        rc = None
+    seconds = time.monotonic() - t0
+    with open(log_path, "w") as f:
+        f.write("$ " + " ".join(cmd) + "\n")
+        f.write(f"exit code: {rc if rc is not None else 'timeout'}, {seconds:.2f} s\n")
+        f.write("---- stdout\n" + (out or "") + "\n---- stderr\n" + (err or "") + "\n")
+    return rc, out or "", err or "", seconds
+
+
+def launcher_flags(mpirun):
+    """Open MPI's mpirun needs --oversubscribe for more ranks than cores (4 ranks on a 2-core
+    machine) and --allow-run-as-root in containers; other launchers (MPICH's) reject both."""
+    try:
+        out = subprocess.run([mpirun, "--version"], capture_output=True, text=True, timeout=60)
+        text = out.stdout + out.stderr
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return ["--allow-run-as-root", "--oversubscribe"] if ("Open MPI" in text or "OpenRTE" in text) else []
+
+
+def halfstep_cmd(args, deck, outdir, ranks):
+    cmd = [args.halfstep, "run", deck, "-o", outdir, "--quiet", "--backend", args.backend]
+    if ranks == 1:
+        return cmd + ["--threads", "1"]
+    return [args.mpirun] + args.launcher_flags + ["-np", str(ranks)] + cmd
+
+
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        raise ValueError(f"{path} is empty")
+    header = rows[0]
+    data = [[float(v) for v in r] for r in rows[1:] if r]
+    for i, r in enumerate(data):
+        if len(r) != len(header):
+            raise ValueError(f"{path} row {i + 1} has {len(r)} values for {len(header)} columns")
+    return header, data
+
+
+def quantity_groups(header, keys=("time", "node")):
+    """Columns of each quantity: U1, U2, U3 -> group U; UR1.. -> UR; a name without a component
+    number is its own group. Returns [(group, [column indices])] in header order."""
+    groups = {}
+    for j, name in enumerate(header):
+        if name in keys:
+            continue
+        m = re.fullmatch(r"([A-Za-z_]+?)(\d+)", name)
+        groups.setdefault(m.group(1) if m else name, []).append(j)
+    return list(groups.items())
+
+
+def pvd_times(path):
+    root = ET.parse(path).getroot()
+    return [float(ds.get("timestep")) for ds in root.iter("DataSet")]
+
+
+def pvd_path(outdir):
+    found = [f for f in os.listdir(outdir) if f.endswith(".pvd")]
+    if len(found) != 1:
+        raise ValueError(f"{outdir} holds {len(found)} .pvd files, expected 1")
+    return os.path.join(outdir, found[0])
+
+
+# ----------------------------------------------------------------------------- comparing
+
+
+def compare_history(rep, case, n, ref_dir, dist_dir):
+    """Returns (worst relative group difference, where, worst over the displacement groups U and
+    UR) over the history files, or None when they cannot be compared."""
+    ref_hist, dist_hist = os.path.join(ref_dir, "history"), os.path.join(dist_dir, "history")
+    ref_files = sorted(os.listdir(ref_hist)) if os.path.isdir(ref_hist) else []
+    dist_files = sorted(os.listdir(dist_hist)) if os.path.isdir(dist_hist) else []
+    if not ref_files:
+        rep.fail(case, n, "history", f"the single-process run wrote no history file in {ref_hist}")
+        return None
+    if ref_files != dist_files:
+        rep.fail(case, n, "history", f"files differ: single {ref_files}, distributed {dist_files}")
+        return None
+    worst, worst_where, worst_u = 0.0, "", 0.0
+    for name in ref_files:
+        where = f"history/{name}"
+        ha, a = read_csv(os.path.join(ref_hist, name))
+        hb, b = read_csv(os.path.join(dist_hist, name))
+        if ha != hb:
+            rep.fail(case, n, where, f"header {hb} instead of {ha}")
+            continue
+        if len(a) != len(b):
+            rep.fail(case, n, where, f"{len(b)} rows instead of {len(a)}")
+            continue
+        if not a:
+            rep.fail(case, n, where, "no rows")
+            continue
+        key_cols = [j for j, h in enumerate(ha) if h in ("time", "node")]
+        bad = [(i, ha[j]) for i in range(len(a)) for j in key_cols if a[i][j] != b[i][j]]
+        if bad:
+            i, col = bad[0]
+            rep.fail(case, n, where, f"{len(bad)} differing {col} values, first in row {i + 1}: "
+                                     f"{b[i][ha.index(col)]!r} instead of {a[i][ha.index(col)]!r}")
+            continue
+        for group, cols in quantity_groups(ha):
+            scale = max(abs(r[j]) for r in a for j in cols)
+            diff = max(abs(ra[j] - rb[j]) for ra, rb in zip(a, b) for j in cols)
+            label = f"{where} {ha[cols[0]]}-{ha[cols[-1]]}" if len(cols) > 1 else f"{where} {ha[cols[0]]}"
+            if math.isnan(diff):
+                rep.fail(case, n, label, "non-finite value")
+                continue
+            if scale == 0.0:
+                if diff > ZERO_TOLERANCE:
+                    rep.check(case, n, label + " (zero group)", f"{diff:.3e} abs", f"<= {ZERO_TOLERANCE:g} abs",
+                              False, "the single-process values are all zero")
+                continue
+            rel = diff / scale
+            if group in ("U", "UR"):
+                worst_u = max(worst_u, rel)
+            if not rel <= HISTORY_TOLERANCE:
+                rep.check(case, n, label, f"{rel:.3e}", f"<= {HISTORY_TOLERANCE:g}", False,
+                          f"max|a-b| {diff:.3e}, max|a| {scale:.3e}")
+            if rel > worst or not worst_where:
+                worst, worst_where = max(worst, rel), label
+    return worst, worst_where, worst_u
+
+
+def compare_energy(rep, case, n, ref_dir, dist_dir):
+    where = "energy.csv"
+    try:
+        ha, a = read_csv(os.path.join(ref_dir, where))
+        hb, b = read_csv(os.path.join(dist_dir, where))
+    except (OSError, ValueError) as e:
+        rep.fail(case, n, where, str(e))
+        return None
+    if ha != hb or len(a) != len(b) or not a:
+        rep.fail(case, n, where, f"header {hb} / {len(b)} rows instead of {ha} / {len(a)} rows")
+        return None
+    t = ha.index("time")
+    bad = [i for i in range(len(a)) if a[i][t] != b[i][t]]
+    if bad:
+        rep.fail(case, n, where, f"{len(bad)} differing times, first in row {bad[0] + 1}")
+        return None
+    cols = [j for j in range(len(ha)) if j != t]
+    scale = max(abs(r[j]) for r in a for j in cols)
+    if scale == 0:
+        rep.fail(case, n, where, "every energy of the single-process run is zero")
+        return None
+    worst, worst_col = 0.0, ha[cols[0]]
+    for j in cols:
+        rel = max(abs(ra[j] - rb[j]) for ra, rb in zip(a, b)) / scale
+        if math.isnan(rel) or rel > worst:
+            worst, worst_col = rel, ha[j]
+    rep.check(case, n, f"energy.csv ({worst_col})", f"{worst:.3e}", f"<= {ENERGY_TOLERANCE:g}",
+              worst <= ENERGY_TOLERANCE, "relative to the largest |energy| of the file")
+    return worst
+
+
+def compare_frames_and_summary(rep, case, n, ref_dir, dist_dir):
+    try:
+        ta, tb = pvd_times(pvd_path(ref_dir)), pvd_times(pvd_path(dist_dir))
+    except (OSError, ValueError, ET.ParseError) as e:
+        rep.fail(case, n, ".pvd", str(e))
+    else:
+        rep.check(case, n, ".pvd frames", str(len(tb)), f"== {len(ta)}", len(ta) == len(tb))
+        if len(ta) == len(tb) and ta != tb:
+            rep.fail(case, n, ".pvd frame times", f"{tb} instead of {ta}")
+        vtus = [f for f in os.listdir(dist_dir) if f.endswith(".vtu")]
+        if len(vtus) != len(tb):
+            rep.fail(case, n, ".vtu files", f"{len(vtus)} files for {len(tb)} frames")
+    try:
+        with open(os.path.join(ref_dir, "summary.json")) as f:
+            sa = json.load(f)
+        with open(os.path.join(dist_dir, "summary.json")) as f:
+            sb = json.load(f)
+    except (OSError, ValueError) as e:
+        rep.fail(case, n, "summary.json", str(e))
+        return
+    problems = []
+    if sa.get("ranks") != 1 or "distributed" in sa:
+        problems.append(f"single-process summary has ranks {sa.get('ranks')!r}"
+                        + (" and a distributed object" if "distributed" in sa else ""))
+    if sb.get("ranks") != n:
+        problems.append(f"ranks {sb.get('ranks')!r}")
+    for key in ("elements", "nodes", "steps", "frames"):
+        if sb.get(key) != sa.get(key):
+            problems.append(f"{key} {sb.get(key)!r} instead of {sa.get(key)!r}")
+    d = sb.get("distributed")
+    if not isinstance(d, dict):
+        problems.append("no distributed object")
+    else:
+        per_rank = d.get("elements_per_rank")
+        if not isinstance(per_rank, list) or len(per_rank) != n:
+            problems.append(f"elements_per_rank {per_rank!r} has not {n} entries")
+        elif sum(per_rank) != sb.get("elements") or min(per_rank) <= 0:
+            problems.append(f"elements_per_rank {per_rank} (sum {sum(per_rank)}) for {sb.get('elements')} elements")
+        comm = d.get("communication_seconds_per_rank")
+        if not isinstance(comm, list) or len(comm) != n or any(not (c >= 0) for c in comm):
+            problems.append(f"communication_seconds_per_rank {comm!r}")
+        for key in ("interface_transport", "mpi_library"):
+            if not isinstance(d.get(key), str) or not d.get(key):
+                problems.append(f"{key} {d.get(key)!r}")
+    per_rank = d.get("elements_per_rank") if isinstance(d, dict) else None
+    rep.check(case, n, "summary.json", str(per_rank), f"ranks {n}, {n} parts summing to {sa.get('elements')}",
+              not problems, "; ".join(problems))
+
+
+# ----------------------------------------------------------------------------- cases
+
+
+def agreement_case(args, rep, deck_rel, worst_table):
+    case = os.path.basename(deck_rel)
+    deck = os.path.join(SOURCE, deck_rel)
+    base = os.path.join(args.work, os.path.splitext(case)[0])
+    ref_dir = fresh(os.path.join(base, "np1"))
+    rc, _, err, sec = run(halfstep_cmd(args, deck, ref_dir, 1), os.path.join(base, "np1.log"), args.timeout)
+    print(f"{case}: single process, exit {rc if rc is not None else 'timeout'}, {sec:.2f} s", flush=True)
+    if rc != 0:
+        rep.fail(case, 1, "single-process run", f"exit {rc if rc is not None else 'timeout'}: {err.strip()[-2000:]}")
+        return
+    for n in args.ranks:
+        dist_dir = fresh(os.path.join(base, f"np{n}"))
+        log = os.path.join(base, f"np{n}.log")
+        rc, _, err, sec = run(halfstep_cmd(args, deck, dist_dir, n), log, args.timeout)
+        if rc is None:
+            rep.fail(case, n, "run", f"no exit within {args.timeout} s (hang?); log {log}")
+            continue
+        if rc != 0:
+            rep.fail(case, n, "run", f"exit {rc}: {err.strip()[-2000:]}; log {log}")
+            continue
+        hist = compare_history(rep, case, n, ref_dir, dist_dir)
+        energy = compare_energy(rep, case, n, ref_dir, dist_dir)
+        compare_frames_and_summary(rep, case, n, ref_dir, dist_dir)
+        if hist is not None:
+            worst, where, worst_u = hist
+            rep.check(case, n, f"history worst ({where})", f"{worst:.3e}", f"<= {HISTORY_TOLERANCE:g}",
+                      worst <= HISTORY_TOLERANCE)
+        else:
+            worst, where, worst_u = None, "", None
+        worst_table.append((case, n, worst_u, worst, where, energy, sec))
+        fmt = lambda v: f"{v:.3e}" if v is not None else "-"
+        print(f"{case}: -np {n}, {sec:.2f} s, worst history difference {fmt(worst)} ({where or '-'}), "
+              f"displacements {fmt(worst_u)}, energy {fmt(energy)}", flush=True)
+
+
+def unstable_case(args, rep):
+    case = os.path.basename(UNSTABLE_DECK)
+    deck = os.path.join(SOURCE, UNSTABLE_DECK)
+    base = os.path.join(args.work, "two_bars_unstable")
+    rc, _, err, sec = run(halfstep_cmd(args, deck, fresh(os.path.join(base, "np1")), 1),
+                          os.path.join(base, "np1.log"), args.timeout)
+    rep.check(case, 1, "exit code", str(rc if rc is not None else "timeout"), "3", rc == 3, err.strip()[-1000:])
+    log = os.path.join(base, "np2.log")
+    rc, _, err, sec = run(halfstep_cmd(args, deck, fresh(os.path.join(base, "np2")), 2), log, args.timeout)
+    rep.check(case, 2, "exit code", str(rc if rc is not None else f"timeout after {args.timeout} s"), "3",
+              rc == 3, f"log {log}")
+    found = "rank 1 of 2" in err
+    rep.check(case, 2, "stderr names the failing rank", "'rank 1 of 2' found" if found else "not found",
+              "'rank 1 of 2'", found, f"stderr: {err.strip()[-1500:]}")
+    print(f"{case}: -np 2, exit {rc}, {sec:.2f} s", flush=True)
+
+
+def tiny_case(args, rep):
+    case = os.path.basename(TINY_DECK)
+    deck = os.path.join(SOURCE, TINY_DECK)
+    base = os.path.join(args.work, "tiny")
+    log = os.path.join(base, "np4.log")
+    os.makedirs(base, exist_ok=True)
+    rc, _, err, sec = run(halfstep_cmd(args, deck, os.path.join(base, "np4"), 4), log, args.timeout)
+    rep.check(case, 4, "exit code", str(rc if rc is not None else f"timeout after {args.timeout} s"), "2",
+              rc == 2, f"log {log}")
+    found = "bad partition" in err
+    rep.check(case, 4, "stderr", "'bad partition' found" if found else "not found", "'bad partition'", found,
+              f"stderr: {err.strip()[-1500:]}")
+    print(f"{case}: -np 4, exit {rc}, {sec:.2f} s", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--halfstep", required=True, help="the halfstep binary (built with MPI)")
+    ap.add_argument("--mpirun", required=True, help="the MPI launcher (mpirun or mpiexec)")
+    ap.add_argument("--ranks", type=int, nargs="+", default=[2, 3, 4], help="rank counts to compare (default 2 3 4)")
+    ap.add_argument("--work", help="scratch folder for the runs (default: a new temporary folder)")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds allowed per run (default 300)")
+    ap.add_argument("--backend", default="cpu", choices=["cpu", "cuda"],
+                    help="backend of every run (cuda: ranks share the GPUs when there are fewer)")
+    ap.add_argument("--only", help="run only the cases whose deck path contains this string")
+    args = ap.parse_args()
+    args.halfstep = os.path.abspath(args.halfstep)
+    if any(n < 2 for n in args.ranks):
+        ap.error("--ranks: distributed runs have at least 2 ranks")
+    if args.work is None:
+        args.work = tempfile.mkdtemp(prefix="halfstep_distributed_")
+    os.makedirs(args.work, exist_ok=True)
+    args.work = os.path.abspath(args.work)
+    args.launcher_flags = launcher_flags(args.mpirun)
+    print(f"work folder {args.work}; launcher {args.mpirun} {' '.join(args.launcher_flags)}", flush=True)
+
+    t0 = time.monotonic()
+    rep = Report()
+    worst_table = []
+    selected = lambda path: args.only is None or args.only in path
+    for deck in AGREEMENT_CASES:
+        if selected(deck):
+            try:
+                agreement_case(args, rep, deck, worst_table)
+            except (OSError, ValueError) as e:
+                rep.fail(os.path.basename(deck), "-", "comparison", f"{type(e).__name__}: {e}")
+    if selected(UNSTABLE_DECK):
+        unstable_case(args, rep)
+    if selected(TINY_DECK):
+        tiny_case(args, rep)
+
+    print("\nWorst relative difference to the single-process run (history: per quantity group, U/UR "
+          f"and all groups, required <= {HISTORY_TOLERANCE:g}; energy: required <= {ENERGY_TOLERANCE:g})")
+    print(f"{'case':<26} {'ranks':>5} {'U, UR':>11} {'all groups':>11} {'energy':>11} {'run s':>7}  worst group")
+    for case, n, u, h, where, e, sec in worst_table:
+        fmt = lambda v: f"{v:11.3e}" if v is not None else f"{'-':>11}"
+        print(f"{case:<26} {n:>5} {fmt(u)} {fmt(h)} {fmt(e)} {sec:7.2f}  {where}")
+
+    print("\nAll checks: measured vs required")
+    print(f"{'case':<26} {'ranks':>5}  {'check':<52} {'measured':<26} {'required':<30} result")
+    for case, n, what, measured, required, ok in rep.rows:
+        print(f"{case:<26} {str(n):>5}  {what:<52} {str(measured):<26} {str(required):<30} {'ok' if ok else 'FAIL'}")
+    print(f"\n{len(rep.rows)} checks, {len(rep.failures)} failed, {time.monotonic() - t0:.1f} s")
+    if rep.failures:
+        print("\nFAILURES:", file=sys.stderr)
+        for f in rep.failures:
+            print("  " + f, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,538 @@
+// Tests of the subdomains of distributed runs (src/parallel/subdomain.hpp, halo_sum.hpp): for
+// models with shells, solids of several kinds and shells sharing solid nodes, split over 2, 3
+// and 4 ranks, every rank's share is checked against what an independent count over the model
+// gives: element ownership, interface nodes (first, exactly the shared ones), node ownership,
+// matching send lists, the halo summation positions (simulated exchange, bit-identical totals
+// on every rank), and the restriction of the system, the state and the step loads.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "io/inp_reader.hpp"
+#include "parallel/halo_sum.hpp"
+#include "parallel/partition.hpp"
+#include "parallel/subdomain.hpp"
+#include "parallel_test_util.hpp"
+#include "solver/step_loads.hpp"
+#include "solver/structure_state.hpp"
+#include "solver/structure_system.hpp"
+
+namespace halfstep {
+namespace {
+
+/// A model, its whole system and steps, and one partition with every rank's subdomain.
+struct Split {
+  const Model* model = nullptr;
+  const StructureSystem* sys = nullptr;
+  int ranks = 0;
+  std::vector<int> part;                   ///< per model element
+  std::vector<Subdomain> dom;              ///< per rank
+  std::vector<std::set<int>> node_ranks;   ///< per global node: ranks whose elements use it
+  std::vector<std::set<int>> rank_nodes;   ///< per rank: global nodes its elements use
+};
+
+Split make_split(const Model& m, const StructureSystem& sys, int ranks) {
+  Split s;
+  s.model = &m;
+  s.sys = &sys;
+  s.ranks = ranks;
+  s.part = partition_elements(m, ranks);
+  s.node_ranks.assign(static_cast<std::size_t>(sys.num_nodes), {});
+  s.rank_nodes.assign(static_cast<std::size_t>(ranks), {});
+  // Independent of the system's arrays: the model's own connectivity.
+  for (int e = 0; e < m.elements.size(); ++e)
+    for (int a = 0; a < m.elements.count_of(e); ++a) {
+      const int n = m.elements.nodes_of(e)[a];
+      s.node_ranks[n].insert(s.part[e]);
+      s.rank_nodes[s.part[e]].insert(n);
+    }
+  for (int r = 0; r < ranks; ++r) s.dom.push_back(build_subdomain(sys, s.part, r, ranks));
+  return s;
+}
+
+bool shared(const Split& s, int n) { return s.node_ranks[n].size() > 1; }
+
+/// The decks the tests split: shells on solids (all load kinds), a generated C3D8 block with a
+/// plate, a closed shell (pinched cylinder) and 10-node tetrahedra.
+struct Case {
+  std::string name;
+  Model model;
+  StructureSystem sys;
+  std::vector<StepLoads> steps;
+};
+
+std::vector<Case>& cases() {
+  static std::vector<Case> all = [] {
+    std::vector<Case> c;
+    const auto add = [&](const std::string& name, Model m) {
+      Case k;
+      k.name = name;
+      k.model = std::move(m);
+      k.sys = build_structure_system(k.model);
+      k.steps = build_step_loads(k.model, k.sys);
+      c.push_back(std::move(k));
+    };
+    add("mixed.inp", read_inp(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/mixed.inp"));
+    test::BlockDeck o;
+    o.nx = 6;
+    o.ny = 4;
+    o.nz = 2;
+    o.solid = "C3D8";
+    o.plate = true;
+    o.loads = true;
+    add("C3D8 block with plate", test::block_model(o));
+    add("pinched_cylinder.inp", read_inp(HALFSTEP_SOURCE_DIR "/examples/pinched_cylinder.inp"));
+    add("solid_c3d10m_svk.inp", read_inp(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/solid_c3d10m_svk.inp"));
+    return c;
+  }();
+  return all;
+}
+
+/// Runs check(split) for every case and 2, 3 and 4 ranks.
+template <class F>
+void for_each_split(F&& check) {
+  for (Case& c : cases()) {
+    ASSERT_EQ(c.sys.num_nodes, c.model.nodes.size()) << c.name;
+    for (int ranks : {2, 3, 4}) {
+      SCOPED_TRACE(testing::Message() << c.name << ", " << ranks << " ranks");
+      const Split s = make_split(c.model, c.sys, ranks);
+      check(c, s);
+    }
+  }
+}
+
+/// Global nodes of solid e of mesh sm.
+std::vector<int> solid_nodes(const SolidMesh& sm, int e) {
+  const SolidGroup& g = sm.groups[sm.group_of(e)];
+  const int base = g.conn_offset + (e - g.first) * g.nodes_per_element;
+  return std::vector<int>(sm.conn.begin() + base, sm.conn.begin() + base + g.nodes_per_element);
+}
+
+TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
+  for_each_split([](const Case& c, const Split& s) {
+    const StructureSystem& g = c.sys;
+    std::vector<int> shell_count(g.num_elements, 0), solid_count(g.solid.num_elements, 0);
+    std::vector<int> per_rank(s.ranks, 0);
+    for (int p : s.part) ++per_rank[p];
+    for (int r = 0; r < s.ranks; ++r) {
+      const Subdomain& d = s.dom[r];
+      EXPECT_EQ(d.rank, r);
+      EXPECT_EQ(d.ranks, s.ranks);
+      EXPECT_EQ(d.elements_per_rank, per_rank);
+      EXPECT_GT(d.shell_global.size() + d.solid_global.size(), 0u) << "rank " << r << " has no element";
+      ASSERT_EQ(d.shell_local.size(), static_cast<std::size_t>(g.num_elements));
+      ASSERT_EQ(d.solid_local.size(), static_cast<std::size_t>(g.solid.num_elements));
+      for (std::size_t i = 0; i < d.shell_global.size(); ++i) {
+        const int e = d.shell_global[i];
+        ++shell_count[e];
+        EXPECT_EQ(s.part[g.shell_model_element[e]], r) << "shell " << e;
+        EXPECT_EQ(d.shell_local[e], static_cast<int>(i));
+      }
+      for (std::size_t i = 0; i < d.solid_global.size(); ++i) {
+        const int e = d.solid_global[i];
+        ++solid_count[e];
+        EXPECT_EQ(s.part[g.solid.model_element[e]], r) << "solid " << e;
+        EXPECT_EQ(d.solid_local[e], static_cast<int>(i));
+      }
+      for (int e = 0; e < g.num_elements; ++e)
+        if (s.part[g.shell_model_element[e]] != r) {
+          EXPECT_EQ(d.shell_local[e], -1) << "shell " << e;
+        }
+      for (int e = 0; e < g.solid.num_elements; ++e)
+        if (s.part[g.solid.model_element[e]] != r) {
+          EXPECT_EQ(d.solid_local[e], -1) << "solid " << e;
+        }
+    }
+    for (int e = 0; e < g.num_elements; ++e) EXPECT_EQ(shell_count[e], 1) << "shell " << e;
+    for (int e = 0; e < g.solid.num_elements; ++e) EXPECT_EQ(solid_count[e], 1) << "solid " << e;
+  });
+}
+
+TEST(Subdomain, InterfaceNodesComeFirstAndAreExactlyTheSharedOnes) {
+  for_each_split([](const Case& c, const Split& s) {
+    int shared_count = 0, max_sharing = 0;
+    for (int n = 0; n < c.sys.num_nodes; ++n) {
+      shared_count += shared(s, n);
+      max_sharing = std::max(max_sharing, static_cast<int>(s.node_ranks[n].size()));
+    }
+    EXPECT_GT(shared_count, 0) << "the split has no interface: the test would prove nothing";
+    for (int r = 0; r < s.ranks; ++r) {
+      const Subdomain& d = s.dom[r];
+      std::vector<int> expect_shared, expect_inner;
+      for (int n : s.rank_nodes[r]) (shared(s, n) ? expect_shared : expect_inner).push_back(n);
+      std::vector<int> expect = expect_shared;
+      expect.insert(expect.end(), expect_inner.begin(), expect_inner.end());
+      EXPECT_EQ(d.num_interface, static_cast<int>(expect_shared.size())) << "rank " << r;
+      EXPECT_EQ(d.node_global, expect) << "rank " << r << ": shared nodes ascending, then the others";
+      ASSERT_EQ(d.node_local.size(), static_cast<std::size_t>(c.sys.num_nodes));
+      for (int n = 0; n < c.sys.num_nodes; ++n) {
+        const auto it = std::find(d.node_global.begin(), d.node_global.end(), n);
+        EXPECT_EQ(d.node_local[n], it == d.node_global.end() ? -1 : static_cast<int>(it - d.node_global.begin()))
+            << "rank " << r << ", node " << n;
+      }
+    }
+    if (s.ranks == 4 && c.name != "solid_c3d10m_svk.inp") {
+      EXPECT_GE(max_sharing, 3) << "no node shared by 3+ ranks";
+    }
+  });
+}
+
+TEST(Subdomain, EachNodeIsOwnedByTheLowestRankHoldingIt) {
+  for_each_split([](const Case& c, const Split& s) {
+    std::vector<int> owners(c.sys.num_nodes, 0);
+    for (int r = 0; r < s.ranks; ++r) {
+      const Subdomain& d = s.dom[r];
+      ASSERT_EQ(d.owned.size(), d.node_global.size());
+      for (std::size_t i = 0; i < d.node_global.size(); ++i) {
+        const int n = d.node_global[i];
+        EXPECT_EQ(d.owned[i], *s.node_ranks[n].begin() == r ? 1 : 0) << "rank " << r << ", node " << n;
+        owners[n] += d.owned[i];
+      }
+    }
+    for (int n = 0; n < c.sys.num_nodes; ++n)
+      EXPECT_EQ(owners[n], s.node_ranks[n].empty() ? 0 : 1) << "node " << n << " has " << owners[n] << " owners";
+  });
+}
+
+TEST(Subdomain, NeighboursSendTheSameNodesInTheSameOrder) {
+  for_each_split([](const Case&, const Split& s) {
+    for (int p = 0; p < s.ranks; ++p) {
+      const Subdomain& d = s.dom[p];
+      std::set<int> expect_nb;
+      for (int n : s.rank_nodes[p])
+        for (int q : s.node_ranks[n])
+          if (q != p) expect_nb.insert(q);
+      EXPECT_EQ(d.neighbors, std::vector<int>(expect_nb.begin(), expect_nb.end())) << "rank " << p;
+      ASSERT_EQ(d.send_ptr.size(), d.neighbors.size() + 1) << "rank " << p;
+      EXPECT_EQ(d.send_ptr.front(), 0);
+      EXPECT_EQ(d.send_ptr.back(), static_cast<int>(d.send_nodes.size()));
+      for (std::size_t j = 0; j < d.neighbors.size(); ++j) {
+        const int q = d.neighbors[j];
+        const Subdomain& e = s.dom[q];
+        std::vector<int> mine;
+        for (int i = d.send_ptr[j]; i < d.send_ptr[j + 1]; ++i) {
+          ASSERT_GE(d.send_nodes[i], 0);
+          ASSERT_LT(d.send_nodes[i], d.num_interface) << "rank " << p << " sends a node that is not shared";
+          mine.push_back(d.node_global[d.send_nodes[i]]);
+        }
+        std::vector<int> common;
+        std::set_intersection(s.rank_nodes[p].begin(), s.rank_nodes[p].end(), s.rank_nodes[q].begin(),
+                              s.rank_nodes[q].end(), std::back_inserter(common));
+        EXPECT_EQ(mine, common) << "rank " << p << " to " << q << ": the nodes both hold, ascending";
+        const auto at = std::find(e.neighbors.begin(), e.neighbors.end(), p);
+        ASSERT_NE(at, e.neighbors.end()) << "rank " << q << " does not list " << p << " as a neighbour";
+        const std::size_t k = static_cast<std::size_t>(at - e.neighbors.begin());
+        std::vector<int> theirs;
+        for (int i = e.send_ptr[k]; i < e.send_ptr[k + 1]; ++i) theirs.push_back(e.node_global[e.send_nodes[i]]);
+        EXPECT_EQ(mine, theirs) << "ranks " << p << " and " << q;
+      }
+    }
+  });
+}
+
+/// A reproducible, non-integer value of rank r's partial sum at global node n, component c.
+double partial(int r, int n, int c) {
+  std::uint64_t x = 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(r) * 1000003u + static_cast<std::uint64_t>(n) * 17u + c + 1);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  return (static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5) * (1.0 + n % 7);  // [-4, 4)
+}
+
+/// Every rank's halo buffer after the exchange: own partials, then each neighbour's message
+/// (the neighbour's partials at its send list for this rank).
+std::vector<std::vector<double>> exchanged_buffers(const Split& s) {
+  std::vector<std::vector<double>> buf(s.ranks);
+  for (int r = 0; r < s.ranks; ++r) {
+    const Subdomain& d = s.dom[r];
+    std::vector<double>& b = buf[r];
+    b.assign(static_cast<std::size_t>(kHaloValues) * (d.num_interface + d.send_ptr.back()), 0.0);
+    for (int k = 0; k < d.num_interface; ++k)
+      for (int c = 0; c < kHaloValues; ++c) b[kHaloValues * k + c] = partial(r, d.node_global[k], c);
+    for (std::size_t j = 0; j < d.neighbors.size(); ++j) {
+      const Subdomain& e = s.dom[d.neighbors[j]];
+      const std::size_t k = static_cast<std::size_t>(std::find(e.neighbors.begin(), e.neighbors.end(), r) - e.neighbors.begin());
+      EXPECT_EQ(e.send_ptr[k + 1] - e.send_ptr[k], d.send_ptr[j + 1] - d.send_ptr[j]) << "message sizes differ";
+      for (int i = 0; i < d.send_ptr[j + 1] - d.send_ptr[j]; ++i) {
+        const int node = e.node_global[e.send_nodes[e.send_ptr[k] + i]];
+        for (int c = 0; c < kHaloValues; ++c)
+          b[kHaloValues * (d.num_interface + d.send_ptr[j] + i) + c] = partial(d.neighbors[j], node, c);
+      }
+    }
+  }
+  return buf;
+}
+
+TEST(Subdomain, HaloSumsAddOnePartialPerSharingRankInRankOrder) {
+  for_each_split([](const Case&, const Split& s) {
+    const std::vector<std::vector<double>> buf = exchanged_buffers(s);
+    std::map<int, std::vector<double>> total_of;  // global node -> total on the first rank seen
+    for (int r = 0; r < s.ranks; ++r) {
+      const Subdomain& d = s.dom[r];
+      ASSERT_EQ(d.sum_ptr.size(), static_cast<std::size_t>(d.num_interface) + 1);
+      EXPECT_EQ(d.sum_ptr.back(), static_cast<int>(d.sum_src.size()));
+      for (int k = 0; k < d.num_interface; ++k) {
+        const int n = d.node_global[k];
+        const std::set<int>& holders = s.node_ranks[n];
+        ASSERT_EQ(d.sum_ptr[k + 1] - d.sum_ptr[k], static_cast<int>(holders.size()))
+            << "rank " << r << ", node " << n << ": one partial per rank holding it";
+        // The positions hold, in order, the partials of the holders in ascending rank order.
+        int i = d.sum_ptr[k];
+        for (int q : holders) {
+          const int pos = d.sum_src[i++];
+          ASSERT_GE(pos, 0);
+          ASSERT_LT(static_cast<std::size_t>(kHaloValues) * pos, buf[r].size());
+          for (int c = 0; c < kHaloValues; ++c)
+            EXPECT_EQ(buf[r][kHaloValues * pos + c], partial(q, n, c))
+                << "rank " << r << ", node " << n << ": position " << pos << " is not rank " << q << "'s partial";
+        }
+        double total[kHaloValues];
+        sum_halo_node(d.sum_ptr.data(), d.sum_src.data(), buf[r].data(), k, total);
+        for (int c = 0; c < kHaloValues; ++c) {
+          double expect = 0;
+          for (int q : holders) expect += partial(q, n, c);  // the same order: the same bits
+          EXPECT_EQ(total[c], expect) << "rank " << r << ", node " << n << ", value " << c;
+        }
+        auto [it, first] = total_of.emplace(n, std::vector<double>(total, total + kHaloValues));
+        if (!first) {
+          EXPECT_EQ(it->second, std::vector<double>(total, total + kHaloValues))
+              << "node " << n << ": the copies on different ranks would drift apart";
+        }
+      }
+    }
+  });
+}
+
+TEST(Subdomain, HaloSumAddsTheListedPositionsInOrder) {
+  // Two interface nodes: node 0 sums positions 0 and 3, node 1 sums 1, 2 and 4.
+  const int ptr[] = {0, 2, 5};
+  const int src[] = {0, 3, 1, 2, 4};
+  std::vector<double> buf(5 * kHaloValues);
+  for (int p = 0; p < 5; ++p)
+    for (int c = 0; c < kHaloValues; ++c) buf[kHaloValues * p + c] = (p + 1) * 100.0 + c;
+  double t[kHaloValues];
+  sum_halo_node(ptr, src, buf.data(), 0, t);
+  for (int c = 0; c < kHaloValues; ++c) EXPECT_EQ(t[c], 100.0 + c + 400.0 + c) << c;
+  sum_halo_node(ptr, src, buf.data(), 1, t);
+  for (int c = 0; c < kHaloValues; ++c) EXPECT_EQ(t[c], 200.0 + 300.0 + 500.0 + 3 * c) << c;
+  // Order matters for rounding: 1e16 + 1 - 1e16 is 0 in that order, 1 in the order 1e16 - 1e16 + 1.
+  const int ptr2[] = {0, 3};
+  const int src_a[] = {0, 1, 2}, src_b[] = {0, 2, 1};
+  std::vector<double> big(3 * kHaloValues);
+  for (int c = 0; c < kHaloValues; ++c) {
+    big[c] = 1e16;
+    big[kHaloValues + c] = 1.0;
+    big[2 * kHaloValues + c] = -1e16;
+  }
+  sum_halo_node(ptr2, src_a, big.data(), 0, t);
+  EXPECT_EQ(t[0], 0.0);
+  sum_halo_node(ptr2, src_b, big.data(), 0, t);
+  EXPECT_EQ(t[0], 1.0);
+}
+
+TEST(Subdomain, BoundaryElementsComeFirst) {
+  for_each_split([](const Case& c, const Split& s) {
+    for (int r = 0; r < s.ranks; ++r) {
+      const Subdomain& d = s.dom[r];
+      const StructureSystem l = restrict_system(c.sys, d);
+      const auto on_interface = [&](int local_node) { return local_node < d.num_interface; };
+      EXPECT_EQ(l.boundary_shells, d.boundary_shells);
+      for (int e = 0; e < l.num_elements; ++e) {
+        bool touches = false;
+        for (int k = 0; k < 4; ++k) touches = touches || on_interface(l.conn[4 * e + k]);
+        EXPECT_EQ(touches, e < l.boundary_shells) << "rank " << r << ", local shell " << e;
+      }
+      int count = 0;
+      for (const SolidGroup& g : l.solid.groups) {
+        EXPECT_EQ(g.first, count);
+        count += g.count;
+        for (int i = 0; i < g.count; ++i) {
+          bool touches = false;
+          for (int k = 0; k < g.nodes_per_element; ++k)
+            touches = touches || on_interface(l.solid.conn[g.conn_offset + i * g.nodes_per_element + k]);
+          EXPECT_EQ(touches, i < g.boundary) << "rank " << r << ", local solid " << g.first + i;
+        }
+      }
+      EXPECT_EQ(count, l.solid.num_elements);
+    }
+  });
+}
+
+TEST(Subdomain, RestrictedSystemKeepsTheWholeModelNodalValues) {
+  for_each_split([](const Case& c, const Split& s) {
+    const StructureSystem& g = c.sys;
+    int shells = 0, solids = 0;
+    for (int r = 0; r < s.ranks; ++r) {
+      const Subdomain& d = s.dom[r];
+      const StructureSystem l = restrict_system(g, d);
+      ASSERT_EQ(l.num_nodes, static_cast<int>(d.node_global.size()));
+      EXPECT_EQ(l.num_interface, d.num_interface);
+      EXPECT_EQ(l.owned, d.owned);
+      for (int i = 0; i < l.num_nodes; ++i) {
+        const int n = d.node_global[i];
+        // Whole-model masses: a shared node weighs what all its elements give it, not only
+        // this rank's (no mass exchange is needed).
+        EXPECT_EQ(l.mass[i], g.mass[n]) << "rank " << r << ", node " << n;
+        EXPECT_EQ(l.inertia[i], g.inertia[n]) << "rank " << r << ", node " << n;
+        EXPECT_EQ(l.x0[i], g.x0[n]);
+        EXPECT_EQ(l.y0[i], g.y0[n]);
+        EXPECT_EQ(l.z0[i], g.z0[n]);
+        EXPECT_EQ(l.node_rotates[i], g.node_rotates[n]) << "rank " << r << ", node " << n;
+        if (!g.damp.empty()) {
+          EXPECT_EQ(l.damp[i], g.damp[n]);
+        }
+      }
+      EXPECT_EQ(l.total_mass, g.total_mass);
+      EXPECT_EQ(l.stable_dt, g.stable_dt);
+      EXPECT_EQ(l.controlling_element, g.controlling_element);
+      EXPECT_EQ(l.energy_per_unit_strain, g.energy_per_unit_strain);
+      EXPECT_EQ(l.any_shells, g.any_shells);
+      ASSERT_EQ(l.num_elements, static_cast<int>(d.shell_global.size()));
+      for (int e = 0; e < l.num_elements; ++e) {
+        const int ge = d.shell_global[e];
+        for (int k = 0; k < 4; ++k) EXPECT_EQ(d.node_global[l.conn[4 * e + k]], g.conn[4 * ge + k]);
+        EXPECT_EQ(l.shell_model_element[e], g.shell_model_element[ge]);
+        EXPECT_EQ(l.area[e], g.area[ge]);
+        EXPECT_EQ(l.section[e], g.section[ge]);
+      }
+      ASSERT_EQ(l.solid.num_elements, static_cast<int>(d.solid_global.size()));
+      for (int e = 0; e < l.solid.num_elements; ++e) {
+        const int ge = d.solid_global[e];
+        std::vector<int> mine = solid_nodes(l.solid, e);
+        for (int& n : mine) n = d.node_global[n];
+        EXPECT_EQ(mine, solid_nodes(g.solid, ge)) << "rank " << r << ", local solid " << e;
+        EXPECT_EQ(l.solid.model_element[e], g.solid.model_element[ge]);
+        EXPECT_EQ(l.solid.volume[e], g.solid.volume[ge]);
+        EXPECT_EQ(l.solid.material[e], g.solid.material[ge]);
+        EXPECT_EQ(l.solid.groups[l.solid.group_of(e)].type, g.solid.groups[g.solid.group_of(ge)].type);
+      }
+      // The gather maps cover every local element corner once.
+      ASSERT_EQ(l.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
+      EXPECT_EQ(l.node_slot_ptr.back(), 4 * l.num_elements);
+      if (l.solid.num_elements > 0) {
+        ASSERT_EQ(l.solid.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
+        EXPECT_EQ(l.solid.node_slot_ptr.back(), static_cast<int>(l.solid.conn.size()));
+      }
+      shells += l.num_elements;
+      solids += l.solid.num_elements;
+    }
+    EXPECT_EQ(shells, g.num_elements);
+    EXPECT_EQ(solids, g.solid.num_elements);
+  });
+}
+
+TEST(Subdomain, RestrictedStateHoldsTheLocalNodes) {
+  for_each_split([](const Case& c, const Split& s) {
+    StructureState st;
+    st.initialize(c.sys);
+    for (int n = 0; n < c.sys.num_nodes; ++n) {
+      st.ux[n] = 0.5 * n;
+      st.uz[n] = -1.0 * n;
+      st.v[0][n] = 3.0 + n;
+      st.v[4][n] = 0.25 * n;
+    }
+    st.time = 0.125;
+    for (int r = 0; r < s.ranks; ++r) {
+      const Subdomain& d = s.dom[r];
+      const StructureSystem l = restrict_system(c.sys, d);
+      const StructureState ls = restrict_state(st, l, d);
+      ASSERT_EQ(ls.ux.size(), d.node_global.size());
+      for (std::size_t i = 0; i < d.node_global.size(); ++i) {
+        const int n = d.node_global[i];
+        EXPECT_EQ(ls.ux[i], st.ux[n]);
+        EXPECT_EQ(ls.uz[i], st.uz[n]);
+        EXPECT_EQ(ls.v[0][i], st.v[0][n]);
+        EXPECT_EQ(ls.v[4][i], st.v[4][n]);
+      }
+      EXPECT_EQ(ls.time, st.time);
+    }
+  });
+}
+
+TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
+  for_each_split([](const Case& c, const Split& s) {
+    bool any_load = false;
+    for (const StepLoads& gs : c.steps) {
+      std::vector<int> pressure_count(gs.pressure_elem.size(), 0), face_count(gs.face_elem.size(), 0);
+      std::vector<int> load_copies(gs.load_node.size(), 0);
+      any_load = any_load || !gs.load_node.empty() || !gs.pressure_elem.empty() || !gs.face_elem.empty();
+      for (int r = 0; r < s.ranks; ++r) {
+        const Subdomain& d = s.dom[r];
+        const StepLoads ls = restrict_step(gs, d);
+        EXPECT_EQ(ls.name, gs.name);
+        EXPECT_EQ(ls.period, gs.period);
+        EXPECT_EQ(ls.fixed_increment, gs.fixed_increment);
+        // Concentrated loads: every load on a node this rank holds, in the deck's order.
+        std::vector<std::size_t> expect;
+        for (std::size_t i = 0; i < gs.load_node.size(); ++i)
+          if (d.node_local[gs.load_node[i]] >= 0) expect.push_back(i);
+        ASSERT_EQ(ls.load_node.size(), expect.size()) << "rank " << r << ", step " << gs.name;
+        for (std::size_t k = 0; k < expect.size(); ++k) {
+          const std::size_t i = expect[k];
+          ++load_copies[i];
+          EXPECT_EQ(d.node_global[ls.load_node[k]], gs.load_node[i]);
+          EXPECT_EQ(ls.load_dof[k], gs.load_dof[i]);
+          EXPECT_EQ(ls.load_amp[k], gs.load_amp[i]);
+          EXPECT_EQ(ls.load_value[k], gs.load_value[i]);
+        }
+        // Pressures follow their elements.
+        for (std::size_t k = 0; k < ls.pressure_elem.size(); ++k) {
+          const int ge = d.shell_global[ls.pressure_elem[k]];
+          const auto at = std::find(gs.pressure_elem.begin(), gs.pressure_elem.end(), ge);
+          ASSERT_NE(at, gs.pressure_elem.end());
+          const std::size_t i = static_cast<std::size_t>(at - gs.pressure_elem.begin());
+          ++pressure_count[i];
+          EXPECT_EQ(ls.pressure_value[k], gs.pressure_value[i]);
+          EXPECT_EQ(ls.pressure_amp[k], gs.pressure_amp[i]);
+        }
+        for (std::size_t k = 0; k < ls.face_elem.size(); ++k) {
+          const int ge = d.solid_global[ls.face_elem[k]];
+          bool found = false;
+          for (std::size_t i = 0; i < gs.face_elem.size() && !found; ++i)
+            if (gs.face_elem[i] == ge && gs.face_label[i] == ls.face_label[k] && face_count[i] == 0) {
+              found = true;
+              ++face_count[i];
+              EXPECT_EQ(ls.face_value[k], gs.face_value[i]);
+              EXPECT_EQ(ls.face_amp[k], gs.face_amp[i]);
+            }
+          EXPECT_TRUE(found) << "rank " << r << ": face load on solid " << ge << " is not the deck's";
+        }
+        for (std::size_t k = 0; k < ls.motion_node.size(); ++k) {
+          const int gn = d.node_global[ls.motion_node[k]];
+          EXPECT_NE(std::find(gs.motion_node.begin(), gs.motion_node.end(), gn), gs.motion_node.end());
+        }
+        ASSERT_EQ(ls.fixed_translation.size(), d.node_global.size());
+        ASSERT_EQ(ls.fixed_rotation.size(), d.node_global.size());
+        for (std::size_t i = 0; i < d.node_global.size(); ++i) {
+          EXPECT_EQ(ls.fixed_translation[i], gs.fixed_translation[d.node_global[i]]);
+          EXPECT_EQ(ls.fixed_rotation[i], gs.fixed_rotation[d.node_global[i]]);
+        }
+      }
+      // A concentrated load is applied by every rank holding its node (each integrates its own
+      // copy with the total force); an element load by the one rank holding its element.
+      for (std::size_t i = 0; i < gs.load_node.size(); ++i)
+        EXPECT_EQ(load_copies[i], static_cast<int>(s.node_ranks[gs.load_node[i]].size())) << "load " << i;
+      for (std::size_t i = 0; i < pressure_count.size(); ++i) EXPECT_EQ(pressure_count[i], 1) << "pressure " << i;
+      for (std::size_t i = 0; i < face_count.size(); ++i) EXPECT_EQ(face_count[i], 1) << "face load " << i;
+    }
+    if (c.name == "mixed.inp") {
+      EXPECT_TRUE(any_load);
+      // The deck puts concentrated loads where every split cuts: on shared nodes.
+      int on_shared = 0;
+      for (int n : c.steps[0].load_node) on_shared += shared(s, n);
+      EXPECT_GT(on_shared, 0) << "no concentrated load on a shared node";
+      ASSERT_EQ(c.steps.size(), 2u);
+      EXPECT_FALSE(c.steps[0].load_node.empty());
+      EXPECT_FALSE(c.steps[0].pressure_elem.empty());
+      EXPECT_FALSE(c.steps[0].face_elem.empty());
+    }
+  });
+}
+
+}  // namespace
+}  // namespace halfstep
