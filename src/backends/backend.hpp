@@ -41,6 +41,10 @@ struct OutputFrame {
   FullStepFields full;   ///< v^n and reactions
   EnergyRecord record;   ///< energy totals at this time
   bool discard = false;  ///< sampled after the run failed: not written
+  /// Distributed history frames: when set, complete() fills the node rows (state and full)
+  /// with these nodes only, in this order (compact rows), and sets compact.
+  std::vector<int> node_subset;
+  bool compact = false;
   /// Fills state, full and record from the backend's staging memory; run by the writer
   /// thread before writing (empty when the backend filled them already).
   std::function<void(OutputFrame&)> complete;

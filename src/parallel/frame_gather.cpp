@@ -1,5 +1,7 @@
 #include "parallel/frame_gather.hpp"
 
+#include <algorithm>
+
 namespace halfstep {
 
 FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global)
@@ -32,46 +34,81 @@ std::vector<std::vector<double>> FrameGather::gather_nodes(const std::vector<con
   return out;
 }
 
-std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const {
-  const StructureState& s = local.state;
-  std::vector<const std::vector<double>*> rows = {&s.ux, &s.uy, &s.uz, &s.dx, &s.dy, &s.dz, &s.t1x, &s.t1y, &s.t1z};
-  for (int i = 0; i < 6; ++i) rows.push_back(&local.full.v[i]);
-  for (int i = 0; i < 6; ++i) rows.push_back(&local.full.rf[i]);
-  // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
-  std::vector<double> fill(rows.size(), 0.0);
-  fill[5] = fill[6] = 1.0;
-  std::vector<std::vector<double>> nodes = gather_nodes(rows, fill);
-  const std::vector<double> shells = comm_.gather(s.elem_energy, 0);
-  std::vector<double> solid_rows;
-  for (std::size_t e = 0; e < d_.solid_global.size(); ++e) {
-    solid_rows.push_back(s.solid_energy[e]);
-    solid_rows.push_back(s.solid_hourglass[e]);
+void FrameGather::set_history_nodes(const std::vector<int>& global_nodes) {
+  history_local_.clear();
+  std::vector<int> ids;
+  for (int g : global_nodes) {
+    const int n = d_.node_local[static_cast<std::size_t>(g)];
+    if (n >= 0 && d_.owned[static_cast<std::size_t>(n)]) history_local_.push_back(n);
   }
-  const std::vector<double> solids = comm_.gather(solid_rows, 0);
-  if (comm_.rank() != 0) return nullptr;
+  std::sort(history_local_.begin(), history_local_.end());
+  history_local_.erase(std::unique(history_local_.begin(), history_local_.end()), history_local_.end());
+  for (int n : history_local_) ids.push_back(d_.node_global[static_cast<std::size_t>(n)]);
+  history_ids_ = comm_.gather(ids, 0);
+}
 
+std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const {
   auto f = std::make_unique<OutputFrame>();
   f->field = local.field;
   f->history = local.history;
   f->energy = local.energy;
   f->record = local.record;
   f->discard = local.discard;
-  StructureState& g = f->state;
-  g.time = s.time;
-  std::vector<double>* state_rows[9] = {&g.ux, &g.uy, &g.uz, &g.dx, &g.dy, &g.dz, &g.t1x, &g.t1y, &g.t1z};
-  for (int i = 0; i < 9; ++i) *state_rows[i] = std::move(nodes[static_cast<std::size_t>(i)]);
-  for (int i = 0; i < 6; ++i) {
-    f->full.v[i] = std::move(nodes[static_cast<std::size_t>(9 + i)]);
-    f->full.rf[i] = std::move(nodes[static_cast<std::size_t>(15 + i)]);
+  f->state.time = local.state.time;
+  if (!local.field && !local.history) return comm_.rank() == 0 ? std::move(f) : nullptr;  // the record is global
+
+  // Field frames: every owned node; history frames: the owned history nodes only.
+  const StructureState& s = local.state;
+  std::vector<const std::vector<double>*> rows = {&s.ux, &s.uy, &s.uz, &s.dx, &s.dy, &s.dz, &s.t1x, &s.t1y, &s.t1z};
+  for (int i = 0; i < 6; ++i) rows.push_back(&local.full.v[i]);
+  for (int i = 0; i < 6; ++i) rows.push_back(&local.full.rf[i]);
+  const std::size_t nr = rows.size();
+  const std::vector<int>& nodes = local.field ? owned_nodes_ : history_local_;
+  std::vector<double> mine;
+  mine.reserve(nodes.size() * nr);
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const std::size_t at = local.compact ? k : static_cast<std::size_t>(nodes[k]);
+    for (const std::vector<double>* r : rows) mine.push_back((*r)[at]);
   }
-  g.elem_energy.assign(static_cast<std::size_t>(global_shells_), 0.0);
-  for (std::size_t i = 0; i < shell_ids_.size(); ++i) g.elem_energy[static_cast<std::size_t>(shell_ids_[i])] = shells[i];
-  g.solid_energy.assign(static_cast<std::size_t>(global_solids_), 0.0);
-  g.solid_hourglass.assign(static_cast<std::size_t>(global_solids_), 0.0);
-  for (std::size_t i = 0; i < solid_ids_.size(); ++i) {
-    g.solid_energy[static_cast<std::size_t>(solid_ids_[i])] = solids[2 * i];
-    g.solid_hourglass[static_cast<std::size_t>(solid_ids_[i])] = solids[2 * i + 1];
+  auto values = std::make_shared<std::vector<double>>(comm_.gather(mine, 0));
+  std::vector<double> solid_rows;
+  std::shared_ptr<std::vector<double>> shells, solids;
+  if (local.field) {
+    for (std::size_t e = 0; e < d_.solid_global.size(); ++e) {
+      solid_rows.push_back(s.solid_energy[e]);
+      solid_rows.push_back(s.solid_hourglass[e]);
+    }
+    shells = std::make_shared<std::vector<double>>(comm_.gather(s.elem_energy, 0));
+    solids = std::make_shared<std::vector<double>>(comm_.gather(solid_rows, 0));
   }
+  if (comm_.rank() != 0) return nullptr;
+
+  // Scattering into whole-model rows is left to the writer thread (OutputFrame::complete).
+  const std::vector<int>& ids = local.field ? node_ids_ : history_ids_;
+  f->complete = [this, values, shells, solids, &ids, nr](OutputFrame& out) {
+    // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
+    std::vector<std::vector<double>> whole;
+    for (std::size_t r = 0; r < nr; ++r)
+      whole.emplace_back(static_cast<std::size_t>(global_nodes_), r == 5 || r == 6 ? 1.0 : 0.0);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      for (std::size_t r = 0; r < nr; ++r) whole[r][static_cast<std::size_t>(ids[i])] = (*values)[i * nr + r];
+    StructureState& g = out.state;
+    std::vector<double>* state_rows[9] = {&g.ux, &g.uy, &g.uz, &g.dx, &g.dy, &g.dz, &g.t1x, &g.t1y, &g.t1z};
+    for (int i = 0; i < 9; ++i) *state_rows[i] = std::move(whole[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < 6; ++i) {
+      out.full.v[i] = std::move(whole[static_cast<std::size_t>(9 + i)]);
+      out.full.rf[i] = std::move(whole[static_cast<std::size_t>(15 + i)]);
+    }
+    g.elem_energy.assign(static_cast<std::size_t>(global_shells_), 0.0);
+    g.solid_energy.assign(static_cast<std::size_t>(global_solids_), 0.0);
+    g.solid_hourglass.assign(static_cast<std::size_t>(global_solids_), 0.0);
+    if (!shells) return;
+    for (std::size_t i = 0; i < shell_ids_.size(); ++i) g.elem_energy[static_cast<std::size_t>(shell_ids_[i])] = (*shells)[i];
+    for (std::size_t i = 0; i < solid_ids_.size(); ++i) {
+      g.solid_energy[static_cast<std::size_t>(solid_ids_[i])] = (*solids)[2 * i];
+      g.solid_hourglass[static_cast<std::size_t>(solid_ids_[i])] = (*solids)[2 * i + 1];
+    }
+  };
   return f;
 }
 

@@ -18,7 +18,13 @@ class FrameGather {
   /// global: the whole system (rank 0 sizes the frames with it).
   FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global);
   /// Rank 0: the whole-model frame (flags, record and discard from local); elsewhere null.
+  /// Field frames carry every node and element; history frames only the history nodes
+  /// (local.compact: local's rows hold history_nodes() only); energy frames only the record.
   std::unique_ptr<OutputFrame> gather(const OutputFrame& local) const;
+  /// Sets the node sets of the step's history requests (global node indices).
+  void set_history_nodes(const std::vector<int>& global_nodes);
+  /// The owned local nodes in the history sets, ascending.
+  const std::vector<int>& history_nodes() const { return history_local_; }
   /// Rank 0: per-node rows (rows local vectors over the subdomain's nodes) as whole-model
   /// vectors, fill[r] at nodes no element uses; elsewhere empty.
   std::vector<std::vector<double>> gather_nodes(const std::vector<const std::vector<double>*>& rows,
@@ -30,6 +36,8 @@ class FrameGather {
   int global_nodes_, global_shells_, global_solids_;
   std::vector<int> owned_nodes_;                 ///< local indices of the nodes this rank reports
   std::vector<int> node_ids_, shell_ids_, solid_ids_;  ///< rank 0: global indices, rank after rank
+  std::vector<int> history_local_;                     ///< owned local nodes in history sets
+  std::vector<int> history_ids_;                       ///< rank 0: their global indices, rank after rank
 };
 
 }  // namespace halfstep

@@ -271,6 +271,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     // backend stops at the failing increment, so a late poll loses nothing but time.
     constexpr std::int64_t kPollEvery = 2000;
     EnergyMonitor mon;
+    std::vector<int> history_nodes;  // distributed: nodes of every history set opened so far
 
     for (std::size_t si = 0; si < steps.size(); ++si) {
       const StepLoads& step = steps[si];
@@ -287,6 +288,14 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       hw.upload(st);
       hw.begin_step(build_step_drive(sys, step, held_rot));
       if (writer) writer->open_histories(step.outputs);
+      if (gather) {  // history files stay open for later steps: their nodes accumulate
+        for (const OutputRequest& r : step.outputs)
+          if (r.kind == OutputRequest::Kind::History && !r.nset.empty()) {
+            const std::vector<int>& m = model.nsets.at(r.nset).members;
+            history_nodes.insert(history_nodes.end(), m.begin(), m.end());
+          }
+        gather->set_history_nodes(history_nodes);
+      }
       const double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
       sum.time_increment = dt;
       Schedule field, history;
@@ -323,13 +332,13 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
           frame->field = want_field;
           frame->history = want_history;
           frame->energy = want_energy;
+          if (gather && !want_field) frame->node_subset = gather->history_nodes();
           hw.sample(inc, *frame);
           if (gather) {
-            // Collective: completed here (MPI stays on this thread), assembled on rank 0.
-            if (frame->complete) {
-              frame->complete(*frame);
-              frame->complete = nullptr;
-            }
+            // Collective: completed here (MPI stays on this thread) with only the nodes the
+            // frame needs, then assembled on rank 0; an energy-only frame needs none.
+            if (frame->complete && (want_field || want_history)) frame->complete(*frame);
+            frame->complete = nullptr;
             frame = gather->gather(*frame);
           }
           if (out) out->submit(std::move(frame), r1);

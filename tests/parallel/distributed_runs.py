@@ -41,6 +41,7 @@ import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -297,6 +298,20 @@ def compare_energy(rep, case, n, ref_dir, dist_dir):
     return worst
 
 
+def read_vtu_arrays(path):
+    """Float64 arrays of a VTU with raw appended data (UInt64 headers), by name."""
+    with open(path, "rb") as f:
+        data = f.read()
+    tag = data.index(b"<AppendedData")
+    head, start = data[:tag], data.index(b"_", tag) + 1
+    arrays = {}
+    for m in re.finditer(rb'<DataArray type="Float64" Name="([^"]+)"[^>]*offset="(\d+)"', head):
+        at = start + int(m.group(2))
+        size = struct.unpack("<Q", data[at:at + 8])[0]
+        arrays[m.group(1).decode()] = struct.unpack("<%dd" % (size // 8), data[at + 8:at + 8 + size])
+    return arrays
+
+
 def compare_frames_and_summary(rep, case, n, ref_dir, dist_dir):
     try:
         ta, tb = pvd_times(pvd_path(ref_dir)), pvd_times(pvd_path(dist_dir))
@@ -306,9 +321,29 @@ def compare_frames_and_summary(rep, case, n, ref_dir, dist_dir):
         rep.check(case, n, ".pvd frames", str(len(tb)), f"== {len(ta)}", len(ta) == len(tb))
         if len(ta) == len(tb) and ta != tb:
             rep.fail(case, n, ".pvd frame times", f"{tb} instead of {ta}")
-        vtus = [f for f in os.listdir(dist_dir) if f.endswith(".vtu")]
+        vtus = sorted(f for f in os.listdir(dist_dir) if f.endswith(".vtu"))
         if len(vtus) != len(tb):
             rep.fail(case, n, ".vtu files", f"{len(vtus)} files for {len(tb)} frames")
+        elif vtus:  # the last frame, array by array (merged whole-model frames)
+            try:
+                a, b = read_vtu_arrays(os.path.join(ref_dir, vtus[-1])), read_vtu_arrays(os.path.join(dist_dir, vtus[-1]))
+            except (OSError, ValueError, struct.error) as e:
+                rep.fail(case, n, ".vtu", str(e))
+            else:
+                worst, name = 0.0, ""
+                for key, va in a.items():
+                    vb = b.get(key)
+                    if vb is None or len(vb) != len(va):
+                        rep.fail(case, n, ".vtu", f"{vtus[-1]}: array {key} missing or of another size")
+                        return
+                    finite = [(x, y) for x, y in zip(va, vb) if not (math.isnan(x) and math.isnan(y))]
+                    scale = max((abs(x) for x, _ in finite), default=0.0)
+                    diff = max((abs(x - y) for x, y in finite), default=0.0)
+                    rel = diff / scale if scale > 0 else diff
+                    if not (rel <= worst):
+                        worst, name = rel, key
+                rep.check(case, n, f"last .vtu worst array ({name})", f"{worst:.3e}", f"<= {HISTORY_TOLERANCE:g}",
+                          worst <= HISTORY_TOLERANCE)
     try:
         with open(os.path.join(ref_dir, "summary.json")) as f:
             sa = json.load(f)

@@ -428,6 +428,8 @@ class CudaBackend final : public Backend {
       monitor_sample(host_monitor_, pub + 2, inc.time);
       record = host_monitor_.record;
       failed = host_monitor_.status != kRunning;
+      frame.record = record;  // also for frames that are never completed (energy only)
+      frame.discard = failed;
     }
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
@@ -437,11 +439,21 @@ class CudaBackend final : public Backend {
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
                                       &f.state.dz, &f.state.t1x, &f.state.t1y, &f.state.t1z};
-      for (int i = 0; i < 9; ++i) rows[i]->assign(st.state.host() + i * std::size_t(nn), st.state.host() + (i + 1) * std::size_t(nn));
-      f.full.resize(nn);
+      // Row i of a staging block, all nodes or (compact) the frame's node subset only.
+      const auto take = [&](const T* block, int i, std::vector<double>& out) {
+        const T* row = block + i * std::size_t(nn);
+        if (f.node_subset.empty()) {
+          out.assign(row, row + nn);
+        } else {
+          out.resize(f.node_subset.size());
+          for (std::size_t k = 0; k < f.node_subset.size(); ++k) out[k] = double(row[f.node_subset[k]]);
+        }
+      };
+      f.compact = !f.node_subset.empty();
+      for (int i = 0; i < 9; ++i) take(st.state.host(), i, *rows[i]);
       for (int i = 0; i < 6; ++i) {
-        f.full.v[i].assign(st.full.host() + i * std::size_t(nn), st.full.host() + (i + 1) * std::size_t(nn));
-        f.full.rf[i].assign(st.full.host() + (6 + i) * std::size_t(nn), st.full.host() + (7 + i) * std::size_t(nn));
+        take(st.full.host(), i, f.full.v[i]);
+        take(st.full.host(), 6 + i, f.full.rf[i]);
       }
       f.state.elem_energy.assign(st.energy.host(), st.energy.host() + ne);
       f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
