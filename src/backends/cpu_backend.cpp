@@ -2,7 +2,6 @@
 
 #include <omp.h>
 
-#include <chrono>
 #include <cmath>
 
 #include "backends/solid_element_loop.hpp"
@@ -12,18 +11,12 @@
 
 namespace halfstep {
 
-namespace {
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-}  // namespace
-
 CpuBackend::CpuBackend(const StructureSystem& sys, const BackendOptions& opt)
     : sys_(sys), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()),
       monitor_(initial_monitor(sys, opt)), dist_(opt.distributed) {
   if (dist_) {
     const Subdomain& d = *dist_->domain;
-    std::vector<int> counts;
-    for (std::size_t j = 0; j < d.neighbors.size(); ++j) counts.push_back(kHaloValues * (d.send_ptr[j + 1] - d.send_ptr[j]));
-    halo_ = std::make_unique<HaloExchange>(*dist_->comm, d.neighbors, counts, false);
+    halo_ = std::make_unique<HaloExchange>(*dist_->comm, d.neighbors, message_sizes(d, kHaloValues), false);
     halo_buf_.assign(static_cast<std::size_t>(kHaloValues) * d.num_interface + halo_->total(), 0.0);
     send_buf_.assign(halo_->total(), 0.0);
     halo_total_.assign(static_cast<std::size_t>(kHaloValues) * d.num_interface, 0.0);
@@ -34,7 +27,7 @@ std::string CpuBackend::description() const {
   return "CPU, OpenMP, " + std::to_string(threads_) + (threads_ == 1 ? " thread" : " threads");
 }
 
-double CpuBackend::communication_seconds() const { return (halo_ ? halo_->seconds() : 0.0) + reduce_seconds_; }
+double CpuBackend::communication_seconds() const { return halo_ ? halo_->seconds() : 0.0; }
 
 void CpuBackend::download(StructureState& st) {
   const auto r1x = st.r1x, r1y = st.r1y, r1z = st.r1z;  // host-side triad pull-backs stay
@@ -131,9 +124,7 @@ void CpuBackend::element_pass(double tau, double time) {
     sums[0] += shell_forces(sys_.boundary_shells, sys_.num_elements, tau);
     add(solid_forces(ElementRange::Interior, tau));
     finish_exchange();
-    const double t0 = now();
-    dist_->comm->sum(sums, 2);
-    reduce_seconds_ += now() - t0;
+    halo_->sum(sums, 2);
   }
   monitor_element_pass(monitor_, sums[0], time, sums[1]);
 }
@@ -186,7 +177,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   const StructureSystem& sys = sys_;
   StructureState& st = st_;
   const int nn = sys.num_nodes;
-  const int nif = halo_ ? sys.num_interface : 0;
+  const int nif = sys.num_interface;  // 0 unless distributed
   const std::uint8_t* owned = sys.owned.empty() ? nullptr : sys.owned.data();
   const DriveView dv = host_view(drive_);
   NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
@@ -229,11 +220,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
     }
   }
   std::array<double, kNumNodeSums> sums{kinetic, wp, wn, dp, dn, static_cast<double>(bad)};
-  if (dist_) {
-    const double t0 = now();
-    dist_->comm->sum(sums.data(), kNumNodeSums);
-    reduce_seconds_ += now() - t0;
-  }
+  if (halo_) halo_->sum(sums.data(), kNumNodeSums);
   return sums;
 }
 

@@ -51,7 +51,6 @@ class CpuBackend final : public Backend {
   const DistributedContext* dist_ = nullptr;
   std::unique_ptr<HaloExchange> halo_;
   std::vector<double> halo_buf_, send_buf_, halo_total_;  ///< [own | received], per neighbour, summed
-  double reduce_seconds_ = 0;
 };
 
 }  // namespace halfstep

@@ -18,20 +18,32 @@ FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const Str
   solid_ids_ = comm.gather(d.solid_global, 0);
 }
 
+std::vector<double> FrameGather::pack(const std::vector<const std::vector<double>*>& rows,
+                                      const std::vector<int>& nodes, bool compact) {
+  std::vector<double> out;
+  out.reserve(nodes.size() * rows.size());
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const std::size_t at = compact ? k : static_cast<std::size_t>(nodes[k]);
+    for (const std::vector<double>* r : rows) out.push_back((*r)[at]);
+  }
+  return out;
+}
+
+std::vector<std::vector<double>> FrameGather::scatter(const std::vector<double>& values, const std::vector<int>& ids,
+                                                      const std::vector<double>& fill) const {
+  const std::size_t nr = fill.size();
+  std::vector<std::vector<double>> out;
+  for (std::size_t r = 0; r < nr; ++r) out.emplace_back(static_cast<std::size_t>(global_nodes_), fill[r]);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    for (std::size_t r = 0; r < nr; ++r) out[r][static_cast<std::size_t>(ids[i])] = values[i * nr + r];
+  return out;
+}
+
 std::vector<std::vector<double>> FrameGather::gather_nodes(const std::vector<const std::vector<double>*>& rows,
                                                            const std::vector<double>& fill) const {
-  const std::size_t nr = rows.size();
-  std::vector<double> mine;
-  mine.reserve(owned_nodes_.size() * nr);
-  for (int n : owned_nodes_)
-    for (const std::vector<double>* r : rows) mine.push_back((*r)[static_cast<std::size_t>(n)]);
-  const std::vector<double> all = comm_.gather(mine, 0);
-  std::vector<std::vector<double>> out;
-  if (comm_.rank() != 0) return out;
-  for (std::size_t r = 0; r < nr; ++r) out.emplace_back(static_cast<std::size_t>(global_nodes_), fill[r]);
-  for (std::size_t i = 0; i < node_ids_.size(); ++i)
-    for (std::size_t r = 0; r < nr; ++r) out[r][static_cast<std::size_t>(node_ids_[i])] = all[i * nr + r];
-  return out;
+  const std::vector<double> all = comm_.gather(pack(rows, owned_nodes_, false), 0);
+  if (comm_.rank() != 0) return {};
+  return scatter(all, node_ids_, fill);
 }
 
 void FrameGather::set_history_nodes(const std::vector<int>& global_nodes) {
@@ -62,14 +74,8 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   std::vector<const std::vector<double>*> rows = {&s.ux, &s.uy, &s.uz, &s.dx, &s.dy, &s.dz, &s.t1x, &s.t1y, &s.t1z};
   for (int i = 0; i < 6; ++i) rows.push_back(&local.full.v[i]);
   for (int i = 0; i < 6; ++i) rows.push_back(&local.full.rf[i]);
-  const std::size_t nr = rows.size();
   const std::vector<int>& nodes = local.field ? owned_nodes_ : history_local_;
-  std::vector<double> mine;
-  mine.reserve(nodes.size() * nr);
-  for (std::size_t k = 0; k < nodes.size(); ++k) {
-    const std::size_t at = local.compact ? k : static_cast<std::size_t>(nodes[k]);
-    for (const std::vector<double>* r : rows) mine.push_back((*r)[at]);
-  }
+  const std::vector<double> mine = pack(rows, nodes, local.compact);
   auto values = std::make_shared<std::vector<double>>(comm_.gather(mine, 0));
   std::vector<double> solid_rows;
   std::shared_ptr<std::vector<double>> shells, solids;
@@ -85,13 +91,11 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
 
   // Scattering into whole-model rows is left to the writer thread (OutputFrame::complete).
   const std::vector<int>& ids = local.field ? node_ids_ : history_ids_;
-  f->complete = [this, values, shells, solids, &ids, nr](OutputFrame& out) {
-    // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
-    std::vector<std::vector<double>> whole;
-    for (std::size_t r = 0; r < nr; ++r)
-      whole.emplace_back(static_cast<std::size_t>(global_nodes_), r == 5 || r == 6 ? 1.0 : 0.0);
-    for (std::size_t i = 0; i < ids.size(); ++i)
-      for (std::size_t r = 0; r < nr; ++r) whole[r][static_cast<std::size_t>(ids[i])] = (*values)[i * nr + r];
+  // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
+  std::vector<double> fill(rows.size(), 0.0);
+  fill[5] = fill[6] = 1.0;
+  f->complete = [this, values, shells, solids, &ids, fill](OutputFrame& out) {
+    std::vector<std::vector<double>> whole = scatter(*values, ids, fill);
     StructureState& g = out.state;
     std::vector<double>* state_rows[9] = {&g.ux, &g.uy, &g.uz, &g.dx, &g.dy, &g.dz, &g.t1x, &g.t1y, &g.t1z};
     for (int i = 0; i < 9; ++i) *state_rows[i] = std::move(whole[static_cast<std::size_t>(i)]);

@@ -31,6 +31,13 @@ class FrameGather {
                                                 const std::vector<double>& fill) const;
 
  private:
+  /// This rank's values of rows at nodes (node after node); compact: rows hold nodes only.
+  static std::vector<double> pack(const std::vector<const std::vector<double>*>& rows, const std::vector<int>& nodes,
+                                  bool compact);
+  /// Whole-model rows from gathered values of the nodes ids (node after node), fill[r] elsewhere.
+  std::vector<std::vector<double>> scatter(const std::vector<double>& values, const std::vector<int>& ids,
+                                           const std::vector<double>& fill) const;
+
   const Communicator& comm_;
   const Subdomain& d_;
   int global_nodes_, global_shells_, global_solids_;

@@ -57,6 +57,12 @@ void HaloExchange::start(const void* send, void* recv) {
   seconds_ += now() - t0;
 }
 
+void HaloExchange::sum(double* v, int n) {
+  const double t0 = now();
+  comm_.sum(v, n);
+  seconds_ += now() - t0;
+}
+
 void HaloExchange::finish() {
   const double t0 = now();
 #if HALFSTEP_HAVE_MPI

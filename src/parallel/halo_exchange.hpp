@@ -25,9 +25,11 @@ class HaloExchange {
   void start(const void* send, void* recv);
   /// Waits for the messages posted by start().
   void finish();
+  /// Sums v[0..n) over all ranks in place, timed with the exchanges.
+  void sum(double* v, int n);
   /// Values sent (and received) in all.
   int total() const { return total_; }
-  /// Wall seconds spent inside start() and finish() so far.
+  /// Wall seconds spent inside start(), finish() and sum() so far.
   double seconds() const { return seconds_; }
 
  private:

@@ -54,12 +54,11 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
     if (shell_part(e) == rank) for_shell_nodes(g, e, [&](int n) { local[n] = 1; });
   for (int e = 0; e < sm.num_elements; ++e)
     if (solid_part(e) == rank) for_solid_nodes(sm, e, [&](int n) { local[n] = 1; });
-  for (int pass = 0; pass < 2; ++pass)
+  for (int pass = 0; pass < 2; ++pass) {
     for (int n = 0; n < nn; ++n)
       if (local[n] && (lo[n] != hi[n]) == (pass == 0)) d.node_global.push_back(n);
-  d.num_interface = 0;
-  while (d.num_interface < static_cast<int>(d.node_global.size()) && lo[d.node_global[d.num_interface]] != hi[d.node_global[d.num_interface]])
-    ++d.num_interface;
+    if (pass == 0) d.num_interface = static_cast<int>(d.node_global.size());
+  }
   d.node_local.assign(nn, -1);
   for (std::size_t i = 0; i < d.node_global.size(); ++i) d.node_local[d.node_global[i]] = static_cast<int>(i);
   d.owned.resize(d.node_global.size());
@@ -68,19 +67,14 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   // Local elements: those touching a shared node first (computed before the exchange).
   const auto on_interface = [&](int n) { return d.node_local[n] >= 0 && d.node_local[n] < d.num_interface; };
   d.shell_local.assign(g.num_elements, -1);
-  for (int pass = 0; pass < 2; ++pass)
+  for (int pass = 0; pass < 2; ++pass) {
     for (int e = 0; e < g.num_elements; ++e) {
       if (shell_part(e) != rank) continue;
       bool boundary = false;
       for_shell_nodes(g, e, [&](int n) { boundary = boundary || on_interface(n); });
       if (boundary == (pass == 0)) d.shell_global.push_back(e);
     }
-  d.boundary_shells = 0;
-  for (int e : d.shell_global) {
-    bool boundary = false;
-    for_shell_nodes(g, e, [&](int n) { boundary = boundary || on_interface(n); });
-    if (!boundary) break;
-    ++d.boundary_shells;
+    if (pass == 0) d.boundary_shells = static_cast<int>(d.shell_global.size());
   }
   for (std::size_t i = 0; i < d.shell_global.size(); ++i) d.shell_local[d.shell_global[i]] = static_cast<int>(i);
   d.solid_local.assign(sm.num_elements, -1);
@@ -236,45 +230,32 @@ StructureState restrict_state(const StructureState& g, const StructureSystem& lo
   return s;
 }
 
+namespace {
+
+/// Keeps the rows of a table (key plus parallel columns) whose key has a local index in
+/// to_local (>= 0), with the key renumbered to it.
+template <class... Columns>
+void keep_local_rows(std::vector<int>& key, const std::vector<int>& to_local, Columns&... columns) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const int local = to_local[static_cast<std::size_t>(key[i])];
+    if (local < 0) continue;
+    key[kept] = local;
+    ((columns[kept] = columns[i]), ...);
+    ++kept;
+  }
+  key.resize(kept);
+  (columns.resize(kept), ...);
+}
+
+}  // namespace
+
 StepLoads restrict_step(const StepLoads& g, const Subdomain& d) {
-  StepLoads s;
-  s.name = g.name;
-  s.period = g.period;
-  s.fixed_increment = g.fixed_increment;
-  s.amplitudes = g.amplitudes;
-  s.outputs = g.outputs;
-  for (std::size_t i = 0; i < g.load_node.size(); ++i) {
-    const int n = d.node_local[static_cast<std::size_t>(g.load_node[i])];
-    if (n < 0) continue;
-    s.load_node.push_back(n);
-    s.load_dof.push_back(g.load_dof[i]);
-    s.load_amp.push_back(g.load_amp[i]);
-    s.load_value.push_back(g.load_value[i]);
-  }
-  for (std::size_t i = 0; i < g.pressure_elem.size(); ++i) {
-    const int e = d.shell_local[static_cast<std::size_t>(g.pressure_elem[i])];
-    if (e < 0) continue;
-    s.pressure_elem.push_back(e);
-    s.pressure_amp.push_back(g.pressure_amp[i]);
-    s.pressure_value.push_back(g.pressure_value[i]);
-  }
-  for (std::size_t i = 0; i < g.face_elem.size(); ++i) {
-    const int e = d.solid_local[static_cast<std::size_t>(g.face_elem[i])];
-    if (e < 0) continue;
-    s.face_elem.push_back(e);
-    s.face_label.push_back(g.face_label[i]);
-    s.face_amp.push_back(g.face_amp[i]);
-    s.face_value.push_back(g.face_value[i]);
-  }
-  for (std::size_t i = 0; i < g.motion_node.size(); ++i) {
-    const int n = d.node_local[static_cast<std::size_t>(g.motion_node[i])];
-    if (n < 0) continue;
-    s.motion_node.push_back(n);
-    s.motion_dof.push_back(g.motion_dof[i]);
-    s.motion_amp.push_back(g.motion_amp[i]);
-    s.motion_value.push_back(g.motion_value[i]);
-    s.motion_velocity.push_back(g.motion_velocity[i]);
-  }
+  StepLoads s = g;
+  keep_local_rows(s.load_node, d.node_local, s.load_dof, s.load_amp, s.load_value);
+  keep_local_rows(s.pressure_elem, d.shell_local, s.pressure_amp, s.pressure_value);
+  keep_local_rows(s.face_elem, d.solid_local, s.face_label, s.face_amp, s.face_value);
+  keep_local_rows(s.motion_node, d.node_local, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity);
   s.fixed_translation = local_values(g.fixed_translation, d.node_global);
   s.fixed_rotation = local_values(g.fixed_rotation, d.node_global);
   return s;

@@ -31,6 +31,13 @@ struct Subdomain {
   std::vector<int> elements_per_rank;  ///< elements of every rank, for the summary
 };
 
+/// Values exchanged with each neighbour (both ways): values_per_node per node shared with it.
+inline std::vector<int> message_sizes(const Subdomain& d, int values_per_node) {
+  std::vector<int> sizes;
+  for (std::size_t j = 0; j < d.neighbors.size(); ++j) sizes.push_back(values_per_node * (d.send_ptr[j + 1] - d.send_ptr[j]));
+  return sizes;
+}
+
 /// The share of rank of the whole system, given every model element's part (rank).
 Subdomain build_subdomain(const StructureSystem& global, const std::vector<int>& part, int rank, int ranks);
 

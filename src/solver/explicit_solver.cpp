@@ -141,39 +141,32 @@ double step_increment(const StructureSystem& sys, const std::optional<double>& f
   return fixed ? *fixed : dt_scale * sys.stable_dt;
 }
 
-/// Where a distributed run is: its ranks and this rank's share (null members: one process).
-struct Distribution {
-  const Communicator* comm = nullptr;
-  const Subdomain* domain = nullptr;
-  bool active() const { return domain != nullptr; }
-};
-
 /// Stops the run with the reason the monitor gives (state downloaded for the report). In a
 /// distributed run every rank calls this together (their monitors see the same sums); the
 /// rank holding the culprit names it and every rank throws the same CollectiveRunError.
 [[noreturn]] void report_failure(const Model& model, const StructureSystem& sys, Backend& backend, StructureState& st,
                                  const EnergyMonitor& m, const std::string& step_name, double tolerance,
-                                 const Distribution& dist) {
+                                 const DistributedContext* dist) {
   backend.download(st);
   const std::vector<int> no_map;
-  const std::vector<int>& node_global = dist.active() ? dist.domain->node_global : no_map;
+  const std::vector<int>& node_global = dist ? dist->domain->node_global : no_map;
   std::string where;  // "on rank r of P: " in a distributed run
   std::string culprit;
   if (m.status == kEnergyDrift) {
     double peak = -1;
     culprit = most_strained_element(model, sys, st, &peak);
-    if (dist.active()) {
-      const int r = dist.comm->max_location(peak).second;
-      culprit = dist.comm->broadcast(culprit, r);
-      where = "on rank " + std::to_string(r) + " of " + std::to_string(dist.comm->size()) + ", ";
+    if (dist) {
+      const int r = dist->comm->max_location(peak).second;
+      culprit = dist->comm->broadcast(culprit, r);
+      where = "on rank " + std::to_string(r) + " of " + std::to_string(dist->comm->size()) + ", ";
     }
   } else {
     culprit = find_nonfinite(model, sys, st, node_global);
-    if (dist.active()) {
-      const int r = dist.comm->min(culprit.empty() ? dist.comm->size() : dist.comm->rank());
-      if (r < dist.comm->size()) {
-        culprit = dist.comm->broadcast(culprit, r);
-        where = "on rank " + std::to_string(r) + " of " + std::to_string(dist.comm->size()) + ", ";
+    if (dist) {
+      const int r = dist->comm->min(culprit.empty() ? dist->comm->size() : dist->comm->rank());
+      if (r < dist->comm->size()) {
+        culprit = dist->comm->broadcast(culprit, r);
+        where = "on rank " + std::to_string(r) + " of " + std::to_string(dist->comm->size()) + ", ";
       }
     }
     if (culprit.empty()) culprit = "a non-finite value appeared";
@@ -186,7 +179,7 @@ struct Distribution {
   else
     msg = "instability at step " + std::to_string(m.fail_step) + " (time " + std::to_string(m.fail_time) +
           ", step '" + step_name + "'): " + where + culprit + "; reduce the time increment or check the loads";
-  if (dist.active()) throw CollectiveRunError(msg);
+  if (dist) throw CollectiveRunError(msg);
   throw RunError(msg);
 }
 
@@ -222,7 +215,8 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   }
   const StructureSystem& sys = domain ? local : whole;
   const std::vector<StepLoads>& steps = domain ? local_steps : whole_steps;
-  const Distribution dist{&comm, domain.get()};
+  const DistributedContext context{&comm, domain.get()};
+  const DistributedContext* dist = domain ? &context : nullptr;  // null: one process
   const bool writes = comm.rank() == 0;  // rank 0 writes every file
 
   try {
@@ -232,8 +226,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (domain && bopt.threads <= 0)  // the ranks of a host share its cores
       bopt.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / comm.local_size());
     if (domain) bopt.device = comm.local_rank();
-    DistributedContext context{&comm, domain.get()};
-    if (domain) bopt.distributed = &context;
+    bopt.distributed = dist;
     const std::unique_ptr<Backend> backend = make_backend(opt.backend, sys, bopt, opt.progress && writes);
     Backend& hw = *backend;  // the passes of every step, on whichever hardware
     hw.upload(st);
