@@ -11,9 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <condition_variable>
-#include <functional>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -244,6 +242,7 @@ class CudaBackend final : public Backend {
     EnergyMonitor m0 = initial_monitor(sys, opt);
     monitor_.assign(&m0, 1);
     if (opt.distributed) setup_distributed(*opt.distributed, m0);
+    if (scheme_ != GpuScheme::ElementLocal) plan_pieces();
     sums_.resize(16);
     sums_.zero(stream_);
     tickets_.resize(2);
@@ -287,7 +286,7 @@ class CudaBackend final : public Backend {
     return static_cast<double>(b);
   }
   int device() const override { return device_; }
-  double communication_seconds() const override { return halo_ ? halo_->seconds() + reduce_seconds_ : 0.0; }
+  double communication_seconds() const override { return halo_ ? halo_->seconds() : 0.0; }
   std::string transport() const override { return halo_ ? (cuda_aware_ ? "cuda-aware" : "host-staged") : ""; }
 
   void upload(const StructureState& st) override {
@@ -473,6 +472,12 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  /// An element launch: shells (group -1) or solid group `group`, elements [begin, begin +
+  /// count) of it; interior pieces run after the interface partials are packed.
+  struct Piece {
+    int group, begin, count;
+    bool interior;
+  };
   static int blocks(std::size_t n, int block) { return static_cast<int>((n + block - 1) / block); }
 
   void sync(const char* what) { check(cudaStreamSynchronize(stream_), what); }
@@ -484,7 +489,7 @@ class CudaBackend final : public Backend {
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
                              damp_rot_.size() ? damp_rot_.get() : nullptr},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
-            dist_ ? sys_.num_interface : 0, halo_total_.get_or_null(), owned_.get_or_null()};
+            sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null()};
   }
   cuda::SolidView<T> solid_view() {
     return {solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
@@ -525,55 +530,53 @@ class CudaBackend final : public Backend {
   /// shared nodes go first; their partial sums leave while the interior elements run, and
   /// the summed forces are in halo_total_ before the next node pass.
   void launch_elements(double tau, double time, int block, bool exchange) {
-    const int ne = sys_.num_elements;
-    const bool split = dist_ != nullptr;
-    // The launches of the pass, in order; the last one finishes the energy sum.
-    std::vector<std::function<void(bool)>> first, rest;
-    if (ne > 0) {
-      if (scheme_ == GpuScheme::Gather || scheme_ == GpuScheme::Atomic) {
-        const int nb = split ? sys_.boundary_shells : ne;
-        if (nb > 0) first.push_back([=](bool finish) { launch_shells(tau, time, block, 0, nb, finish); });
-        if (ne > nb) rest.push_back([=](bool finish) { launch_shells(tau, time, block, nb, ne - nb, finish); });
-      } else {
-        const int colors = static_cast<int>(color_ptr_.size()) - 1;
-        for (int c = 0; c < colors; ++c)
-          first.push_back([=](bool finish) {
-            const int count = color_ptr_[c + 1] - color_ptr_[c];
-            cuda::element_pass_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
-                mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], 0, count,
-                nodal_forces(), slot_forces(), elem_energy_.get_or_null(), run(), finish);
-          });
-      }
-    }
-    const auto& groups = sys_.solid.groups;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (scheme_ == GpuScheme::Colored) {
-        first.push_back([=](bool finish) {
-          visit_solid_kind(groups[g].type, [&](auto kind) { launch_colored_group<decltype(kind)>(g, time, block, finish); });
-        });
-        continue;
-      }
-      const int nb = split ? groups[g].boundary : groups[g].count;
-      const auto piece = [=](int begin, int count) {
-        return [=](bool finish) {
-          visit_solid_kind(groups[g].type,
-                           [&](auto kind) { launch_group<decltype(kind)>(g, begin, count, time, block, finish); });
-        };
-      };
-      if (nb > 0) first.push_back(piece(0, nb));
-      if (groups[g].count > nb) rest.push_back(piece(nb, groups[g].count - nb));
-    }
-    const std::size_t total = first.size() + rest.size();
-    std::size_t launched = 0;
-    for (auto& f : first) f(++launched == total);
+    const bool split = dist_ != nullptr && exchange;
+    std::size_t i = 0;
+    for (; i < pieces_.size() && !pieces_[i].interior; ++i) launch_piece(pieces_[i], tau, time, block, i + 1 == pieces_.size());
     if (drive_.view.num_faces > 0)
       cuda::face_pressure_kernel<T><<<blocks(drive_.view.num_faces, 128), 128, 0, stream_>>>(
           drive_.view, tau, x0_.get(), y0_.get(), z0_.get(), state(), face_force_.get(), run());
     check(cudaGetLastError(), "element pass launch");
-    if (split && exchange) pack_interface();
-    for (auto& f : rest) f(++launched == total);
+    if (split) pack_interface();
+    for (; i < pieces_.size(); ++i) launch_piece(pieces_[i], tau, time, block, i + 1 == pieces_.size());
     check(cudaGetLastError(), "element pass launch");
-    if (split && exchange) finish_interface();
+    if (split) finish_interface();
+  }
+
+  /// Element launches of a pass, planned once: per kind (shells, then each solid group) the
+  /// elements touching shared nodes, then (interior) the rest; the whole kind when the run is
+  /// not distributed or the scheme is colored.
+  void plan_pieces() {
+    const auto add = [&](int group, int count, int boundary) {
+      const int nb = dist_ && scheme_ != GpuScheme::Colored ? boundary : count;
+      if (nb > 0) pieces_.push_back({group, 0, nb, false});
+      if (count > nb) pieces_.push_back({group, nb, count - nb, true});
+    };
+    if (sys_.num_elements > 0) add(-1, sys_.num_elements, sys_.boundary_shells);
+    const auto& groups = sys_.solid.groups;
+    for (std::size_t g = 0; g < groups.size(); ++g) add(static_cast<int>(g), groups[g].count, groups[g].boundary);
+    std::stable_partition(pieces_.begin(), pieces_.end(), [](const Piece& p) { return !p.interior; });
+  }
+
+  /// One planned launch; finish: it is the last of the pass (it completes the energy sum).
+  void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
+    if (p.group < 0 && scheme_ == GpuScheme::Colored) {
+      const int colors = static_cast<int>(color_ptr_.size()) - 1;
+      for (int c = 0; c < colors; ++c) {
+        const int count = color_ptr_[c + 1] - color_ptr_[c];
+        cuda::element_pass_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
+            mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], 0, count, nodal_forces(),
+            slot_forces(), elem_energy_.get_or_null(), run(), finish && c == colors - 1);
+      }
+    } else if (p.group < 0) {
+      launch_shells(tau, time, block, p.begin, p.count, finish);
+    } else {
+      const std::size_t g = static_cast<std::size_t>(p.group);
+      visit_solid_kind(sys_.solid.groups[g].type, [&](auto kind) {
+        if (scheme_ == GpuScheme::Colored) launch_colored_group<decltype(kind)>(g, time, block, finish);
+        else launch_group<decltype(kind)>(g, p.begin, p.count, time, block, finish);
+      });
+    }
   }
 
   void launch_shells(double tau, double time, int block, int first, int count, bool finish) {
@@ -631,7 +634,7 @@ class CudaBackend final : public Backend {
       // The snapshot the commit pass left: E(t^n), hourglass, node sums at t^n.
       double pub[2 + kNumNodeSums];
       for (int i = 0; i < 2 + kNumNodeSums; ++i) pub[i] = publish_host_.host()[cuda::kPubCommit + i];
-      reduce(pub, 2 + kNumNodeSums);
+      halo_->sum(pub, 2 + kNumNodeSums);
       monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1]);
       monitor_commit(host_monitor_, pub + 2, pending_time_);
       pending_commit_ = false;
@@ -646,20 +649,13 @@ class CudaBackend final : public Backend {
     check(cudaGetLastError(), "interface sum launch");
   }
 
-  /// Sums n values over the ranks (timed as communication).
-  void reduce(double* v, int n) {
-    const auto t0 = std::chrono::steady_clock::now();
-    dist_->comm->sum(v, n);
-    reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-
   /// Waits for the stream and reduces published slot (2 + kNumNodeSums values) over the ranks.
   void read_published(int slot, double* out) {
     sync("published sums");
     std::vector<double> all(cuda::kPubSize);
     publish_.copy_to(all.data(), all.size());
     for (int i = 0; i < 2 + kNumNodeSums; ++i) out[i] = all[static_cast<std::size_t>(slot + i)];
-    reduce(out, 2 + kNumNodeSums);
+    halo_->sum(out, 2 + kNumNodeSums);
   }
 
   void setup_distributed(const DistributedContext& ctx, const EnergyMonitor& m0) {
@@ -667,10 +663,7 @@ class CudaBackend final : public Backend {
     host_monitor_ = m0;
     const Subdomain& d = *ctx.domain;
     cuda_aware_ = ctx.comm->cuda_aware();
-    std::vector<int> counts;
-    for (std::size_t j = 0; j < d.neighbors.size(); ++j)
-      counts.push_back(kHaloValues * (d.send_ptr[j + 1] - d.send_ptr[j]));
-    halo_ = std::make_unique<HaloExchange>(*ctx.comm, d.neighbors, counts, sizeof(T) == 4);
+    halo_ = std::make_unique<HaloExchange>(*ctx.comm, d.neighbors, message_sizes(d, kHaloValues), sizeof(T) == 4);
     const std::size_t nif = static_cast<std::size_t>(d.num_interface);
     halo_buf_.resize(kHaloValues * nif + static_cast<std::size_t>(halo_->total()));
     halo_total_.resize(kHaloValues * nif);
@@ -885,6 +878,8 @@ class CudaBackend final : public Backend {
   DeviceDrive drive_;
   std::size_t drive_bytes_ = 0;
 
+  std::vector<Piece> pieces_;
+
   // Distributed runs: the interface exchange and the monitor of the whole model (on the host).
   const DistributedContext* dist_ = nullptr;
   int device_ = 0;
@@ -900,7 +895,6 @@ class CudaBackend final : public Backend {
   EnergyMonitor host_monitor_;
   bool pending_commit_ = false;
   double pending_time_ = 0;
-  double reduce_seconds_ = 0;
 
   Staging<T> staging_[2];
   std::mutex staging_mutex_;
