@@ -3,11 +3,13 @@
 #include <stdexcept>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "io/inp_reader.hpp"
+#include "io/result_writer.hpp"
 #include "io/summary_json.hpp"
 #include "parallel/communicator.hpp"
 #include "solver/explicit_solver.hpp"
@@ -54,6 +56,7 @@ const char* kUsageText =
 /// Command-line options after parsing.
 struct Args {
   std::string command, deck;
+  std::string output_dir;
   RunOptions run;
   bool quiet = false;
 };
@@ -87,7 +90,7 @@ Args parse(int argc, char** argv) {
       std::puts("halfstep " HALFSTEP_VERSION);
       std::exit(kOk);
     } else if (s == "-o" || s == "--output") {
-      a.run.output_dir = value();
+      a.output_dir = value();
     } else if (s == "--backend") {
       try {
         a.run.backend = parse_backend_kind(value());
@@ -137,9 +140,16 @@ Args parse(int argc, char** argv) {
   }
   if (a.command != "run" && a.command != "check") usage_error("unknown command '" + a.command + "'");
   if (a.deck.empty()) usage_error(a.command + " needs a DECK");
-  if (a.command == "run" && a.run.output_dir.empty()) usage_error("run needs -o OUTDIR");
+  if (a.command == "run" && a.output_dir.empty()) usage_error("run needs -o OUTDIR");
   a.run.progress = !a.quiet;
   return a;
+}
+
+/// Deck file name without directory and extension: the job name of the outputs.
+std::string job_name(const std::string& deck) {
+  std::string base = deck.substr(deck.find_last_of('/') + 1);
+  const auto dot = base.find_last_of('.');
+  return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
 int run_command(const Args& a, const Communicator& comm) {
@@ -153,9 +163,14 @@ int run_command(const Args& a, const Communicator& comm) {
   }
   RunOptions run = a.run;
   run.comm = &comm;
+  // The solver hands frames of named arrays to the writers; it never sees a file.
+  const std::string dir = a.output_dir, job = job_name(a.deck);
+  run.make_sink = [&model, dir, job](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {
+    return std::make_unique<ResultWriter>(model, mesh, dir, job);
+  };
   const RunSummary s = run_analysis(model, run);
   if (!root) return kOk;
-  write_summary_json(a.run.output_dir + "/summary.json", a.deck, s);
+  write_summary_json(a.output_dir + "/summary.json", a.deck, s);
   if (!a.quiet) {
     std::fprintf(stderr,
                  "halfstep: %lld increments of %.4g (stable estimate %.4g, element %lld), %d frames, "

@@ -12,43 +12,13 @@
 
 #include "parallel/communicator.hpp"
 #include "parallel/subdomain.hpp"
-#include "solver/energy_monitor.hpp"
-#include "solver/structure_state.hpp"
-#include "solver/structure_system.hpp"
-#include "solver/step_drive.hpp"
+#include "dynamics/energy_monitor.hpp"
+#include "dynamics/output_frame.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "dynamics/step_drive.hpp"
 
 namespace halfstep {
-
-/// Full-step nodal fields for output: v^n and reactions (global components).
-struct FullStepFields {
-  std::vector<double> v[6];   ///< translational velocity (3) and angular velocity (3), global
-  std::vector<double> rf[6];  ///< reaction forces (3) and moments (3), global
-  void resize(int nn);
-};
-
-/// Times of one increment from t^n to t^(n+1).
-struct Increment {
-  double time = 0;     ///< t^n (analysis time)
-  double tau = 0;      ///< t^n in step time
-  double dt_next = 0;  ///< t^(n+1) - t^n (0 at the end of a step)
-  double h_prev = 0;   ///< t^n - t^(n-1/2)
-};
-
-/// One output instant, handed from the time loop to the writer thread.
-struct OutputFrame {
-  bool field = false, history = false, energy = false;
-  StructureState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
-  FullStepFields full;   ///< v^n and reactions
-  EnergyRecord record;   ///< energy totals at this time
-  bool discard = false;  ///< sampled after the run failed: not written
-  /// Distributed history frames: when set, complete() fills the node rows (state and full)
-  /// with these nodes only, in this order (compact rows), and sets compact.
-  std::vector<int> node_subset;
-  bool compact = false;
-  /// Fills state, full and record from the backend's staging memory; run by the writer
-  /// thread before writing (empty when the backend filled them already).
-  std::function<void(OutputFrame&)> complete;
-};
 
 /// GPU scheme of the CUDA backend (docs/performance.md compares them).
 enum class GpuScheme { Auto, Colored, ElementLocal, Atomic, Gather };

@@ -12,11 +12,6 @@
 
 namespace halfstep {
 
-void FullStepFields::resize(int nn) {
-  for (auto& a : v) a.assign(nn, 0.0);
-  for (auto& a : rf) a.assign(nn, 0.0);
-}
-
 BackendKind parse_backend_kind(const std::string& s) {
   if (s == "auto") return BackendKind::Auto;
   if (s == "cpu") return BackendKind::Cpu;

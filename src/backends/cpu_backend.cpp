@@ -7,7 +7,7 @@
 #include "backends/solid_element_loop.hpp"
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
-#include "solver/node_integrator.hpp"
+#include "dynamics/node_integrator.hpp"
 
 namespace halfstep {
 

@@ -2,7 +2,7 @@
 
 #include <omp.h>
 
-#include "solver/solid_dispatch.hpp"
+#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -48,7 +48,7 @@ SolidEnergy<double> solid_element_pass(const SolidMesh& sm, const double* x0, co
                                        StructureState& st, int threads, ElementRange range) {
   SolidEnergy<double> sum{0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
-    visit_solid_kind(g.type, [&](auto kind) {
+    visit_continuum_kind(g.kind, [&](auto kind) {
       const SolidEnergy<double> w = group_pass<decltype(kind)>(sm, g, x0, y0, z0, st, threads, range);
       sum.strain += w.strain;
       sum.hourglass += w.hourglass;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "elements/solid_kinds.hpp"
-#include "solver/structure_state.hpp"
+#include "discretization/structure_state.hpp"
 
 namespace halfstep {
 

@@ -380,4 +380,16 @@ HS_HD void mitc4_pressure_force(const Vec3<T> x[4], T p, Vec3<T> f[4]) {
   }
 }
 
+/// MITC4 as an element kind of the registry (elements/registry.hpp): what the model build,
+/// partitioning and output need to know; the physics are the mitc4_* functions above.
+struct Mitc4Kind {
+  static constexpr int kNodes = 4;
+  HS_HD static constexpr const char* name() { return "S4R"; }
+  static constexpr const char* kAliases = "S4";  ///< Abaqus's fully integrated shell, run as MITC4 too
+  static constexpr int kDimension = 3;
+  static constexpr int kVtkCell = 9;  ///< VTK_QUAD
+  static constexpr double kCost = 1.0;
+  static constexpr int kPoints = 4;  ///< 2x2 in-plane points (the thickness is integrated in closed form)
+};
+
 }  // namespace halfstep

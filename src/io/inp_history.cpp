@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 
+#include "elements/registry.hpp"
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
 
@@ -408,7 +409,9 @@ void DeckParser::dload_data(const Line& line) {
 void DeckParser::check_face(int e, int face, Pos pos) const {
   const auto k = static_cast<std::size_t>(e);
   const std::string name = "element " + std::to_string(m_.elements.id[k]) + " (" + m_.elements.abaqus_type[k] + ")";
-  const bool solid = is_solid(m_.elements.type[k]);
+  const bool solid = !m_.elements.shell[k];
+  if (solid && element_kind(m_.elements.kind[k]).dimension == 2)
+    fail(pos, "pressure on planar " + name + ": edge loads on planar elements are not supported");
   if (face == 0 && solid)
     fail(pos, "pressure type P on solid " + name + ": solid faces take P1..P6 (or a *SURFACE with *DSLOAD)");
   if (face > 0 && !solid) fail(pos, "face pressure P" + std::to_string(face) + " on shell " + name + ": shells take P");

@@ -205,10 +205,15 @@ void DeckParser::solid_section_keyword(const Keyword& kw) {
 }
 
 void DeckParser::solid_section_data(const Line& line) {
-  // For 3D solids the optional data line carries nothing halfstep uses; more is a mistake.
-  if (block_lines_ > 1) fail(at_, "a second *SOLID SECTION data line: 3D solid sections take at most one");
-  at_most_fields(line, 1, "nothing, or one value (unused for 3D solids)");
-  if (!line.fields.empty() && !line.fields[0].empty()) (void)real(line.fields[0], "the section value");
+  // The optional data line is the thickness of planar elements (unused for 3D solids); more
+  // is a mistake. Its sign is checked where a planar element uses it (the model build).
+  if (block_lines_ > 1) fail(at_, "a second *SOLID SECTION data line: solid sections take at most one");
+  at_most_fields(line, 1, "nothing, or one value (the thickness of planar elements, unused for 3D solids)");
+  if (!line.fields.empty() && !line.fields[0].empty()) {
+    SolidSection& s = m_.solid_sections.back();
+    s.thickness = real(line.fields[0], "the section thickness");
+    s.thickness_loc = loc(at_);
+  }
 }
 
 void DeckParser::orientation_keyword(const Keyword& kw) {

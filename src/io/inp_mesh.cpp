@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "io/inp_parser.hpp"
+#include "elements/registry.hpp"
 #include "io/inp_text.hpp"
 
 namespace halfstep::inp {
@@ -52,15 +53,9 @@ void DeckParser::element_keyword(const Keyword& kw) {
   allow_params(kw, {"TYPE", "ELSET", "INPUT"});
   element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
   const std::string& t = element_abaqus_type_;
-  if (t == "S4" || t == "S4R") element_type_ = ElementType::MITC4;
-  else if (t == "C3D8R") element_type_ = ElementType::C3D8R;
-  else if (t == "C3D8") element_type_ = ElementType::C3D8;
-  else if (t == "C3D4") element_type_ = ElementType::C3D4;
-  else if (t == "C3D10M") element_type_ = ElementType::C3D10M;
-  else
-    fail(kw.pos, "element type " + t +
-                     " is not supported (halfstep supports S4 and S4R, run as MITC4, and the solids "
-                     "C3D8R, C3D8, C3D4 and C3D10M)");
+  element_kind_ = find_element_kind(t);
+  if (element_kind_ < 0)
+    fail(kw.pos, "element type " + t + " is not supported (halfstep supports " + supported_element_names() + ")");
   if (kw.find("ELSET")) cur_set_ = &open_set(false, key(required_param(kw, "ELSET")), kw.pos);
   block_ = Block::Element;
   follow_input(kw);
@@ -69,7 +64,7 @@ void DeckParser::element_keyword(const Keyword& kw) {
 // Node ids are kept as written until the model data ends: elements may precede their nodes.
 void DeckParser::element_data(const Line& line) {
   const auto& f = line.fields;
-  const int npe = nodes_per_element(element_type_);
+  const int npe = element_kind(element_kind_).nodes;
   const std::string form = "element id and " + std::to_string(npe) + " node ids (" + element_abaqus_type_ +
                            " elements have " + std::to_string(npe) + " nodes)";
   need_fields(line, static_cast<std::size_t>(npe) + 1, form.c_str());
@@ -83,7 +78,8 @@ void DeckParser::element_data(const Line& line) {
                   e.loc[static_cast<std::size_t>(it->second)].str() + ")");
   for (int k = 1; k <= npe; ++k) conn_ids_.push_back(integer(f[static_cast<std::size_t>(k)], "a node id of the element"));
   e.id.push_back(id);
-  e.type.push_back(element_type_);
+  e.kind.push_back(element_kind_);
+  e.shell.push_back(element_kind(element_kind_).family == ElementFamily::Shell ? 1 : 0);
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
   e.loc.push_back(loc(at_));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "elements/registry.hpp"
 #include "io/inp_text.hpp"
 #include "model/validate.hpp"
 
@@ -311,7 +312,7 @@ void DeckParser::finish() {
   if (m_.nodes.size() == 0) fail(Pos{0, 1}, "deck is empty: no *NODE");
   if (!model_done_) finish_model_data();
   if (m_.elements.size() == 0)
-    fail(end, "model has no elements: expected *ELEMENT, TYPE=S4 or S4R");
+    fail(end, "model has no elements: expected *ELEMENT, TYPE=... (" + supported_element_names() + ")");
   if (m_.steps.empty())
     fail(end, "deck has no *STEP: expected *STEP, *DYNAMIC, EXPLICIT ... *END STEP");
   check_amplitude_references();

@@ -188,7 +188,7 @@ class DeckParser {
   std::vector<std::int64_t> conn_ids_;  ///< deck node ids of all elements (offsets in elements.conn_ptr)
   std::string block_set_;               ///< NSET= of *NODE / ELSET= of *ELEMENT
   std::string element_abaqus_type_;  ///< TYPE= of the current *ELEMENT, upper-case
-  ElementType element_type_ = ElementType::MITC4;
+  int element_kind_ = 0;  ///< registry id of the current *ELEMENT block
   std::map<std::string, PendingSet> pending_nsets_, pending_elsets_;
   std::vector<std::string> set_names_;  ///< nested set names referenced by SetItem::name
   PendingSet* cur_set_ = nullptr;

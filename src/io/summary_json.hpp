@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "solver/explicit_solver.hpp"
+#include "results/run_summary.hpp"
 
 namespace halfstep {
 

@@ -25,6 +25,7 @@ template <class T>
 struct SolidMaterial {
   int model = kSvkIsotropic;
   T density = T(0);
+  T thickness = T(1);  ///< out-of-plane thickness of planar elements (the section's; 1 for 3D solids)
   T lambda = T(0), mu = T(0);  ///< Lame constants (svk-isotropic)
   T c10 = T(0), d1 = T(0);     ///< Neo-Hookean constants (Abaqus)
   /// Orthotropic stiffness in material axes, Abaqus order D1111, D1122, D2222, D1133, D2233,
@@ -150,6 +151,7 @@ SolidMaterial<T> convert_material(const SolidMaterial<double>& m) {
   SolidMaterial<T> r;
   r.model = m.model;
   r.density = T(m.density);
+  r.thickness = T(m.thickness);
   r.lambda = T(m.lambda);
   r.mu = T(m.mu);
   r.c10 = T(m.c10);

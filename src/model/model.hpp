@@ -15,22 +15,6 @@
 
 namespace halfstep {
 
-/// Element kinds halfstep knows; S4 and S4R are both run as MITC4, the others are solids.
-enum class ElementType { MITC4, C3D8R, C3D8, C3D4, C3D10M };
-
-/// Nodes of one element of a kind.
-inline int nodes_per_element(ElementType t) {
-  switch (t) {
-    case ElementType::C3D8R:
-    case ElementType::C3D8: return 8;
-    case ElementType::C3D10M: return 10;
-    default: return 4;
-  }
-}
-
-/// True for the continuum (3-dof node) element kinds.
-inline bool is_solid(ElementType t) { return t != ElementType::MITC4; }
-
 /// Nodes in structure-of-arrays form; node_index maps deck ids to positions.
 struct Nodes {
   std::vector<std::int64_t> id;
@@ -43,10 +27,11 @@ struct Nodes {
 /// Elements of every kind; element e's node indices are conn[conn_ptr[e] .. conn_ptr[e+1]).
 struct Elements {
   std::vector<std::int64_t> id;
-  std::vector<ElementType> type;
+  std::vector<int> kind;                 ///< element kind id (elements/registry.hpp)
+  std::vector<std::uint8_t> shell;       ///< 1: a shell (takes a *SHELL SECTION), 0: a continuum element
   std::vector<int> conn;                 ///< node indices of all elements, consecutively
   std::vector<int> conn_ptr{0};          ///< size() + 1 offsets into conn
-  std::vector<std::string> abaqus_type;  ///< as written in the deck (S4, S4R, C3D8R, ...)
+  std::vector<std::string> abaqus_type;  ///< TYPE= as written in the deck
   std::vector<SourceLoc> loc;
   std::unordered_map<std::int64_t, int> index;
   int size() const { return static_cast<int>(id.size()); }
@@ -103,6 +88,8 @@ struct ShellSection {
 /// *SOLID SECTION: material (and orientation) of a set of continuum elements.
 struct SolidSection {
   std::string elset, material, orientation;  ///< orientation empty: global axes
+  double thickness = 1;    ///< out-of-plane thickness of planar elements (data line; default 1)
+  SourceLoc thickness_loc;  ///< the data line, when given
   SourceLoc loc;
 };
 

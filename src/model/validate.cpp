@@ -33,7 +33,7 @@ void check_elements(const Elements& e, const Nodes& n) {
           throw InputError(e.loc[k], name + " is degenerate: node " +
                                          std::to_string(n.id[static_cast<std::size_t>(c[a])]) +
                                          " appears twice");
-    if (is_solid(e.type[k])) continue;
+    if (!e.shell[k]) continue;
     const auto p = [&](int j, int axis) {
       const auto idx = static_cast<std::size_t>(c[j]);
       return axis == 0 ? n.x[idx] : axis == 1 ? n.y[idx] : n.z[idx];
@@ -92,7 +92,7 @@ void check_sections(const Model& m) {
     for (int e : set->second.members) {
       const auto k = static_cast<std::size_t>(e);
       const std::string name = "element " + std::to_string(m.elements.id[k]);
-      if (is_solid(m.elements.type[k]) == shell)
+      if ((m.elements.shell[k] != 0) != shell)
         throw InputError(loc, std::string(keyword) + " on " + name + " of type " + m.elements.abaqus_type[k] +
                                   (shell ? ": solid elements take a *SOLID SECTION" : ": shell elements take a *SHELL SECTION"));
       if (owned[k]) throw InputError(loc, name + " already has a section (at " + owner[k].str() + ")");
@@ -121,7 +121,7 @@ void check_sections(const Model& m) {
   for (std::size_t e = 0; e < owned.size(); ++e)
     if (!owned[e])
       throw InputError(m.elements.loc[e], "element " + std::to_string(m.elements.id[e]) + " has no " +
-                                              (is_solid(m.elements.type[e]) ? "*SOLID SECTION" : "*SHELL SECTION"));
+                                              (m.elements.shell[e] ? "*SHELL SECTION" : "*SOLID SECTION"));
 }
 
 void check_materials(const Model& m) {

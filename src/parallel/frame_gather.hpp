@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/backend.hpp"
+#include "dynamics/output_frame.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/subdomain.hpp"
 

@@ -1,5 +1,7 @@
 #include "parallel/partition.hpp"
 
+#include "elements/registry.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -8,17 +10,7 @@
 
 namespace halfstep {
 
-double element_cost(ElementType t) {
-  // Inverse FP64 gather rates: MITC4 1.31e9, C3D8R 1.25e9, C3D8 6.1e8, C3D4 3.2e9, C3D10M 7.3e8.
-  switch (t) {
-    case ElementType::MITC4: return 1.0;
-    case ElementType::C3D8R: return 1.05;
-    case ElementType::C3D8: return 2.15;
-    case ElementType::C3D4: return 0.41;
-    case ElementType::C3D10M: return 1.8;
-  }
-  return 1.0;
-}
+double element_cost(int kind) { return element_kind(kind).cost; }
 
 namespace {
 
@@ -106,7 +98,7 @@ std::vector<int> partition_elements(const Model& model, int parts) {
     x[e] = sx / k;
     y[e] = sy / k;
     z[e] = sz / k;
-    w[e] = element_cost(model.elements.type[e]);
+    w[e] = element_cost(model.elements.kind[e]);
   }
   try {
     return recursive_coordinate_bisection(x, y, z, w, parts);

@@ -9,9 +9,9 @@
 
 namespace halfstep {
 
-/// Relative cost of one element of a kind per increment (MITC4 = 1), from the H200 FP64
-/// gather rates in docs/performance.md.
-double element_cost(ElementType t);
+/// Relative cost of one element of a kind per increment (MITC4 = 1): the trait's kCost, from
+/// the H200 FP64 gather rates in docs/performance.md.
+double element_cost(int kind);
 
 /// Part (0 .. parts-1) of each point: each cut is normal to the longest side of the current
 /// box and splits the weight in proportion to the parts on each side. Deterministic: ties in

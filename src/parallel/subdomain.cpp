@@ -180,14 +180,15 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   m.material_name = gm.material_name;
   m.alpha = gm.alpha;
   m.hourglass_kappa = gm.hourglass_kappa;
+  m.planar = gm.planar;
   m.num_elements = static_cast<int>(d.solid_global.size());
   std::size_t next_group = 0;
   for (std::size_t i = 0; i < d.solid_global.size(); ++i) {
     const int e = d.solid_global[i];
     const SolidGroup& gg = gm.groups[static_cast<std::size_t>(gm.group_of(e))];
-    if (m.groups.empty() || m.groups.back().type != gg.type) {
+    if (m.groups.empty() || m.groups.back().kind != gg.kind) {
       SolidGroup ng;
-      ng.type = gg.type;
+      ng.kind = gg.kind;
       ng.first = static_cast<int>(i);
       ng.conn_offset = static_cast<int>(m.conn.size());
       ng.nodes_per_element = gg.nodes_per_element;

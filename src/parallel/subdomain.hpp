@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/step_loads.hpp"
-#include "solver/structure_state.hpp"
-#include "solver/structure_system.hpp"
+#include "discretization/step_loads.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
 
 namespace halfstep {
 

@@ -10,12 +10,12 @@
 #include <thread>
 
 #include "backends/backend.hpp"
-#include "io/result_writer.hpp"
-#include "solver/nodal_triads.hpp"
-#include "solver/structure_state.hpp"
-#include "solver/step_drive.hpp"
-#include "solver/step_loads.hpp"
-#include "io/async_output.hpp"
+#include "discretization/output_fields.hpp"
+#include "discretization/nodal_triads.hpp"
+#include "discretization/structure_state.hpp"
+#include "dynamics/step_drive.hpp"
+#include "discretization/step_loads.hpp"
+#include "solver/async_output.hpp"
 #include "parallel/frame_gather.hpp"
 #include "parallel/partition.hpp"
 #include "parallel/subdomain.hpp"
@@ -26,13 +26,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-/// Deck file name without directory and extension: the job name of the outputs.
-std::string job_name(const std::string& deck) {
-  std::string base = deck.substr(deck.find_last_of('/') + 1);
-  const auto dot = base.find_last_of('.');
-  return dot == std::string::npos ? base : base.substr(0, dot);
-}
 
 /// Sets v^0 from *INITIAL CONDITIONS (translations global, rotation rates on the triad).
 void apply_initial_conditions(const Model& model, const StructureSystem& sys, StructureState& st) {
@@ -238,11 +231,11 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     }
     std::unique_ptr<FrameGather> gather;
     if (domain) gather = std::make_unique<FrameGather>(comm, *domain, whole);
-    std::unique_ptr<ResultWriter> writer;
+    std::unique_ptr<ResultSink> writer;
     std::unique_ptr<AsyncOutput> out;
-    if (writes) {
-      writer = std::make_unique<ResultWriter>(model, whole, opt.output_dir, job_name(model.deck_path));
-      out = std::make_unique<AsyncOutput>(*writer, 2);
+    if (writes && opt.make_sink) {
+      writer = opt.make_sink(result_mesh(whole));
+      out = std::make_unique<AsyncOutput>(*writer, model, whole, 2);
     }
 
     RunSummary sum;

@@ -4,9 +4,9 @@
 #include <cstdio>
 
 #include "solver/explicit_solver.hpp"
-#include "solver/structure_state.hpp"
-#include "solver/structure_system.hpp"
-#include "solver/step_loads.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "discretization/step_loads.hpp"
 
 namespace halfstep {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "io/inp_reader.hpp"
-#include "solver/structure_system.hpp"
+#include "discretization/structure_system.hpp"
 
 namespace halfstep {
 namespace {

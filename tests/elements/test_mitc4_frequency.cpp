@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "mitc4_test_util.hpp"
-#include "solver/structure_system.hpp"
+#include "discretization/structure_system.hpp"
 
 namespace halfstep::test {
 namespace {

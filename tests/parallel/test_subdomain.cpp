@@ -18,9 +18,9 @@
 #include "parallel/partition.hpp"
 #include "parallel/subdomain.hpp"
 #include "parallel_test_util.hpp"
-#include "solver/step_loads.hpp"
-#include "solver/structure_state.hpp"
-#include "solver/structure_system.hpp"
+#include "discretization/step_loads.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
 
 namespace halfstep {
 namespace {
@@ -409,7 +409,7 @@ TEST(Subdomain, RestrictedSystemKeepsTheWholeModelNodalValues) {
         EXPECT_EQ(l.solid.model_element[e], g.solid.model_element[ge]);
         EXPECT_EQ(l.solid.volume[e], g.solid.volume[ge]);
         EXPECT_EQ(l.solid.material[e], g.solid.material[ge]);
-        EXPECT_EQ(l.solid.groups[l.solid.group_of(e)].type, g.solid.groups[g.solid.group_of(ge)].type);
+        EXPECT_EQ(l.solid.groups[l.solid.group_of(e)].kind, g.solid.groups[g.solid.group_of(ge)].kind);
       }
       // The gather maps cover every local element corner once.
       ASSERT_EQ(l.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);

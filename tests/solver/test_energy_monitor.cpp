@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "solver/energy_monitor.hpp"
+#include "dynamics/energy_monitor.hpp"
 
 namespace halfstep {
 namespace {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "model/amplitude.hpp"
-#include "solver/structure_system.hpp"
-#include "solver/step_drive.hpp"
-#include "solver/step_loads.hpp"
+#include "discretization/structure_system.hpp"
+#include "dynamics/step_drive.hpp"
+#include "discretization/step_loads.hpp"
 
 namespace halfstep {
 namespace {

@@ -23,7 +23,7 @@
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
 #include "parallel/halo_exchange.hpp"
-#include "solver/solid_dispatch.hpp"
+#include "elements/registry.hpp"
 #include "parallel/element_coloring.hpp"
 
 namespace halfstep {
@@ -572,7 +572,7 @@ class CudaBackend final : public Backend {
       launch_shells(tau, time, block, p.begin, p.count, finish);
     } else {
       const std::size_t g = static_cast<std::size_t>(p.group);
-      visit_solid_kind(sys_.solid.groups[g].type, [&](auto kind) {
+      visit_continuum_kind(sys_.solid.groups[g].kind, [&](auto kind) {
         if (scheme_ == GpuScheme::Colored) launch_colored_group<decltype(kind)>(g, time, block, finish);
         else launch_group<decltype(kind)>(g, p.begin, p.count, time, block, finish);
       });
@@ -773,7 +773,7 @@ class CudaBackend final : public Backend {
   int solid_max_block() {
     int limit = 1024;
     for (const SolidGroup& g : sys_.solid.groups)
-      visit_solid_kind(g.type, [&](auto kind) { limit = std::min(limit, kind_max_block<decltype(kind)>()); });
+      visit_continuum_kind(g.kind, [&](auto kind) { limit = std::min(limit, kind_max_block<decltype(kind)>()); });
     return limit;
   }
   template <class K>

@@ -3,9 +3,9 @@
 
 #include "elements/mitc4.hpp"
 #include "materials/shell_elastic.hpp"
-#include "solver/energy_monitor.hpp"
-#include "solver/node_integrator.hpp"
-#include "solver/step_drive.hpp"
+#include "dynamics/energy_monitor.hpp"
+#include "dynamics/node_integrator.hpp"
+#include "dynamics/step_drive.hpp"
 #include "backends/backend.hpp"
 #include "backends/cuda/reduction.cuh"
 

@@ -11,7 +11,7 @@
 #include "elements/mitc4.hpp"
 #include "materials/shell_elastic.hpp"
 #include "model/model.hpp"
-#include "solver/solid_mesh.hpp"
+#include "discretization/solid_mesh.hpp"
 
 namespace halfstep {
 

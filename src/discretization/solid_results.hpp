@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "solver/structure_state.hpp"
+#include "discretization/structure_state.hpp"
 
 namespace halfstep {
 

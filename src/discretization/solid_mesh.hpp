@@ -13,7 +13,7 @@ namespace halfstep {
 /// Solid elements of one kind, contiguous in SolidMesh's arrays (solid indices
 /// first .. first + count, node indices from conn_offset, nodes_per_element each).
 struct SolidGroup {
-  ElementType type = ElementType::C3D8R;
+  int kind = 0;  ///< element kind id (elements/registry.hpp)
   int first = 0, count = 0;
   int conn_offset = 0;
   int nodes_per_element = 8;
@@ -45,6 +45,7 @@ struct SolidMesh {
   std::vector<double> element_dt;  ///< critical increment bound per element
   std::vector<int> node_slot_ptr, node_slots;  ///< node -> positions in conn (CSR)
   double hourglass_kappa = 0.1;    ///< C3D8R hourglass stiffness factor (docs/theory.md)
+  bool planar = false;             ///< planar elements (x, y only): every node's z is held
   /// Offset in conn of element e's first node.
   int conn_start(int e) const;
   /// Group index of element e.

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "model/model.hpp"
-#include "solver/structure_system.hpp"
+#include "discretization/structure_system.hpp"
 
 namespace halfstep {
 

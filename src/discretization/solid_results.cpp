@@ -1,6 +1,6 @@
-#include "solver/solid_results.hpp"
+#include "discretization/solid_results.hpp"
 
-#include "solver/solid_dispatch.hpp"
+#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -35,7 +35,7 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
 std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st) {
   std::vector<SolidCellResult> out(static_cast<std::size_t>(sys.solid.num_elements));
   for (const SolidGroup& g : sys.solid.groups)
-    visit_solid_kind(g.type, [&](auto kind) { group_results<decltype(kind)>(sys, st, g, out); });
+    visit_continuum_kind(g.kind, [&](auto kind) { group_results<decltype(kind)>(sys, st, g, out); });
   return out;
 }
 

@@ -1,4 +1,4 @@
-#include "solver/solid_mesh.hpp"
+#include "discretization/solid_mesh.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "core/vec3.hpp"
-#include "solver/solid_dispatch.hpp"
+#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -59,12 +59,6 @@ SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>&
   throw InputError(mat.loc, "material '" + mat.name + "' has no elasticity");
 }
 
-namespace {
-
-constexpr ElementType kSolidOrder[] = {ElementType::C3D8R, ElementType::C3D8, ElementType::C3D4, ElementType::C3D10M};
-
-}  // namespace
-
 SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
   SolidMesh sm;
   const int nn = model.nodes.size();
@@ -78,49 +72,71 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
         sec.orientation.empty() ? scaled_identity(1.0) : orientation_axes(model.orientations.at(sec.orientation));
     const int index = static_cast<int>(sm.materials.size());
     sm.materials.push_back(solid_material_of(mat, axes));
+    sm.materials.back().thickness = sec.thickness;
     sm.material_name.push_back(sec.elset + "/" + sec.material);
     sm.alpha.push_back(mat.alpha);
     for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
   }
 
-  for (ElementType type : kSolidOrder) {
+  // One group per continuum kind present, in registry order.
+  for (int kind = 0; kind < num_element_kinds(); ++kind) {
+    if (element_kind(kind).family != ElementFamily::Continuum) continue;
     SolidGroup g;
-    g.type = type;
+    g.kind = kind;
     g.first = static_cast<int>(sm.model_element.size());
     g.conn_offset = static_cast<int>(sm.conn.size());
-    g.nodes_per_element = nodes_per_element(type);
+    g.nodes_per_element = element_kind(kind).nodes;
     for (int e = 0; e < model.elements.size(); ++e) {
-      if (model.elements.type[static_cast<std::size_t>(e)] != type) continue;
+      if (model.elements.kind[static_cast<std::size_t>(e)] != kind) continue;
       sm.model_element.push_back(e);
       sm.material.push_back(material_of[static_cast<std::size_t>(e)]);
       const int* c = model.elements.nodes_of(e);
       sm.conn.insert(sm.conn.end(), c, c + g.nodes_per_element);
     }
     g.count = static_cast<int>(sm.model_element.size()) - g.first;
-    if (g.count > 0) sm.groups.push_back(g);
+    if (g.count > 0) {
+      sm.groups.push_back(g);
+      sm.planar |= element_kind(kind).dimension == 2;
+    }
   }
   sm.num_elements = static_cast<int>(sm.model_element.size());
+  if (sm.planar)
+    for (const SolidGroup& g : sm.groups)
+      if (element_kind(g.kind).dimension == 3) {
+        const auto me = static_cast<std::size_t>(sm.model_element[static_cast<std::size_t>(g.first)]);
+        throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " (" +
+                                                     element_kind(g.kind).name +
+                                                     ") is 3-D, but the model has planar elements: "
+                                                     "planar and 3-D elements cannot be mixed");
+      }
 
   sm.volume.assign(sm.num_elements, 0.0);
   sm.element_dt.assign(sm.num_elements, 0.0);
   for (const SolidGroup& g : sm.groups) {
-    visit_solid_kind(g.type, [&](auto kind) {
+    visit_continuum_kind(g.kind, [&](auto kind) {
       using K = decltype(kind);
       for (int e = g.first; e < g.first + g.count; ++e) {
         const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
         Vec3<double> X[K::kNodes];
         for (int a = 0; a < K::kNodes; ++a) X[a] = {model.nodes.x[c[a]], model.nodes.y[c[a]], model.nodes.z[c[a]]};
         double frac[K::kNodes];
-        const double vol = K::mass_fractions(X, frac);
         const int me = sm.model_element[static_cast<std::size_t>(e)];
+        const int sec = sm.material[static_cast<std::size_t>(e)];
+        const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
+        if (K::kDimension == 2 && !(m.thickness > 0 && m.thickness < 1e300))
+          throw InputError(model.solid_sections[static_cast<std::size_t>(sec)].thickness_loc,
+                           "*SOLID SECTION thickness must be a positive number for planar elements such as element " +
+                               std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
+                               "), got " + std::to_string(m.thickness));
+        // Planar kinds return their area: the thickness makes it a volume.
+        const double vol = K::mass_fractions(X, frac) * (K::kDimension == 2 ? m.thickness : 1.0);
         if (!(vol > 0))
           throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
                            "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
                                K::name() +
                                ") is inverted or degenerate (non-positive volume at an integration point; "
                                "check the node order)");
-        const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
-        const double alpha = sm.alpha[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+        const double alpha = sm.alpha[static_cast<std::size_t>(sec)];
         sm.volume[static_cast<std::size_t>(e)] = vol;
         sm.element_dt[static_cast<std::size_t>(e)] = K::stable_dt(X, m, sm.hourglass_kappa);
         const double me_mass = m.density * vol;

@@ -1,4 +1,4 @@
-#include "solver/nodal_triads.hpp"
+#include "discretization/nodal_triads.hpp"
 
 #include <cmath>
 

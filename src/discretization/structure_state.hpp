@@ -3,9 +3,16 @@
 
 #include <vector>
 
-#include "solver/structure_system.hpp"
+#include "discretization/structure_system.hpp"
 
 namespace halfstep {
+
+/// Full-step nodal fields for output: v^n and reactions (global components).
+struct FullStepFields {
+  std::vector<double> v[6];   ///< translational velocity (3) and angular velocity (3), global
+  std::vector<double> rf[6];  ///< reaction forces (3) and moments (3), global
+  void resize(int nn);
+};
 
 /// Displacements, half-step velocities, nodal frames and element force buffers.
 struct StructureState {

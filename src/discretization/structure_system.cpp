@@ -1,4 +1,4 @@
-#include "solver/structure_system.hpp"
+#include "discretization/structure_system.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -137,7 +137,7 @@ StructureSystem build_structure_system(const Model& model) {
   sys.z0 = model.nodes.z;
   std::vector<int> shell_index(model.elements.size(), -1);
   for (int e = 0; e < model.elements.size(); ++e) {
-    if (is_solid(model.elements.type[e])) continue;
+    if (!model.elements.shell[e]) continue;
     shell_index[e] = static_cast<int>(sys.shell_model_element.size());
     sys.shell_model_element.push_back(e);
     const int* c = model.elements.nodes_of(e);
@@ -203,6 +203,13 @@ StructureSystem build_structure_system(const Model& model) {
 
   SolidMassContribution solid_mass;
   sys.solid = build_solid_mesh(model, solid_mass);
+  if (sys.solid.planar && sys.num_elements > 0) {
+    const auto me = static_cast<std::size_t>(sys.shell_model_element[0]);
+    throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " (" +
+                                                 model.elements.abaqus_type[me] +
+                                                 ") is a shell, but the model has planar elements: "
+                                                 "planar elements cannot be mixed with shells");
+  }
   for (int n = 0; n < sys.num_nodes; ++n) {
     sys.mass[n] += solid_mass.mass[n];
     sys.damp[n] += solid_mass.damp[n];

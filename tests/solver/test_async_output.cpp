@@ -18,13 +18,14 @@
 #include <thread>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "io/async_output.hpp"
+#include "discretization/output_fields.hpp"
+#include "dynamics/output_frame.hpp"
+#include "solver/async_output.hpp"
 #include "io/inp_reader.hpp"
 #include "io/result_writer.hpp"
-#include "solver/structure_state.hpp"
-#include "solver/structure_system.hpp"
-#include "io_test_util.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "../io/io_test_util.hpp"
 
 namespace halfstep {
 namespace {
@@ -41,7 +42,7 @@ struct Fixture {
   Model model = read_inp_string((std::string(kPlateMesh) + kPlateStep), "mem/async.inp");
   StructureSystem sys = build_structure_system(model);
   std::string out = dir.str() + "/out";
-  ResultWriter writer{model, sys, out, "job"};
+  ResultWriter writer{model, result_mesh(sys), out, "job"};
 };
 
 std::shared_ptr<const ReferenceTriads> triads(int nn) {
@@ -102,7 +103,7 @@ TEST(AsyncOutput, EnergyRowsAreWrittenInSubmissionOrder) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
   {
-    AsyncOutput out(fx.writer, 2);
+    AsyncOutput out(fx.writer, fx.model, fx.sys, 2);
     for (int i = 0; i < 5; ++i) out.submit(energy_frame(0.1 * i + 0.05, 10.0 + i), r1);
     out.finish();
     const Csv csv = read_csv(fx.out + "/energy.csv");
@@ -125,7 +126,7 @@ TEST(AsyncOutput, EnergyRowsAreWrittenInSubmissionOrder) {
 TEST(AsyncOutput, ManyFramesThroughAShallowQueueStayInOrder) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
-  AsyncOutput out(fx.writer, 1);
+  AsyncOutput out(fx.writer, fx.model, fx.sys, 1);
   for (int i = 0; i < 200; ++i) out.submit(energy_frame(i, i), r1);
   out.finish();
   const Csv csv = read_csv(fx.out + "/energy.csv");
@@ -137,7 +138,7 @@ TEST(AsyncOutput, ManyFramesThroughAShallowQueueStayInOrder) {
 TEST(AsyncOutput, FinishCanBeCalledRepeatedlyAndBetweenSubmits) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
-  AsyncOutput out(fx.writer, 3);
+  AsyncOutput out(fx.writer, fx.model, fx.sys, 3);
   out.finish();  // nothing queued
   out.submit(energy_frame(1.0, 1.0), r1);
   out.finish();
@@ -152,7 +153,7 @@ TEST(AsyncOutput, FinishCanBeCalledRepeatedlyAndBetweenSubmits) {
 TEST(AsyncOutput, FramesWithNothingRequestedWriteNothing) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
-  AsyncOutput out(fx.writer, 2);
+  AsyncOutput out(fx.writer, fx.model, fx.sys, 2);
   auto f = energy_frame(1.0, 1.0);
   f->energy = false;
   out.submit(std::move(f), r1);
@@ -168,7 +169,7 @@ TEST(AsyncOutput, CompleteCallbackRunsBeforeTheFrameIsWritten) {
   std::atomic<int> calls{0};
   std::atomic<bool> on_other_thread{false};
   {
-    AsyncOutput out(fx.writer, 2);
+    AsyncOutput out(fx.writer, fx.model, fx.sys, 2);
     for (int i = 0; i < 3; ++i) {
       auto f = std::make_unique<OutputFrame>();
       f->energy = true;  // record left zero: the callback fills it
@@ -204,7 +205,7 @@ TEST(AsyncOutput, FieldFrameGetsTheReferenceTriadsAndIsWritten) {
   r1->r1z.assign(nn, 0.0);
   std::atomic<bool> r1_set_after_complete{false};
   {
-    AsyncOutput out(fx.writer, 2);
+    AsyncOutput out(fx.writer, fx.model, fx.sys, 2);
     // A field frame: state from the system, filled before submitting.
     auto f = std::make_unique<OutputFrame>();
     f->field = true;
@@ -230,7 +231,7 @@ TEST(AsyncOutput, FieldFrameGetsTheReferenceTriadsAndIsWritten) {
 TEST(AsyncOutput, FailingCallbackIsRethrownByFinish) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
-  AsyncOutput out(fx.writer, 4);
+  AsyncOutput out(fx.writer, fx.model, fx.sys, 4);
   out.submit(energy_frame(1.0, 1.0), r1);
   auto bad = energy_frame(2.0, 1.0);
   bad->complete = [](OutputFrame&) { throw std::runtime_error("staging copy failed"); };
@@ -248,7 +249,7 @@ TEST(AsyncOutput, FailingCallbackIsRethrownByFinish) {
 TEST(AsyncOutput, FailingCallbackIsRethrownByALaterSubmit) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
-  AsyncOutput out(fx.writer, 1);
+  AsyncOutput out(fx.writer, fx.model, fx.sys, 1);
   out.submit(energy_frame(1.0, 1.0), r1);
   out.finish();
   auto bad = energy_frame(2.0, 1.0);
@@ -276,7 +277,7 @@ TEST(AsyncOutput, FailingCallbackIsRethrownByALaterSubmit) {
 TEST(AsyncOutput, FailingCallbackIsRethrownOnlyOnce) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
-  AsyncOutput out(fx.writer, 2);
+  AsyncOutput out(fx.writer, fx.model, fx.sys, 2);
   auto bad = energy_frame(2.0, 1.0);
   bad->complete = [](OutputFrame&) { throw std::runtime_error("once"); };
   out.submit(std::move(bad), r1);
@@ -292,7 +293,7 @@ TEST(AsyncOutput, SubmitBlocksWhileDepthFramesWait) {
   std::promise<void> started;
   std::atomic<bool> fourth_returned{false};
   {
-    AsyncOutput out(fx.writer, 2);
+    AsyncOutput out(fx.writer, fx.model, fx.sys, 2);
     auto first = energy_frame(1.0, 1.0);
     first->complete = [released, &started](OutputFrame&) {
       started.set_value();
@@ -320,7 +321,7 @@ TEST(AsyncOutput, DestructorDrainsTheQueue) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
   {
-    AsyncOutput out(fx.writer, 8);
+    AsyncOutput out(fx.writer, fx.model, fx.sys, 8);
     for (int i = 0; i < 8; ++i) out.submit(energy_frame(i, 1.0), r1);
     // No finish(): the destructor must still write every frame.
   }
@@ -332,7 +333,7 @@ TEST(AsyncOutput, DestructorSwallowsAnUnreportedFailure) {
   Fixture fx;
   const auto r1 = triads(fx.sys.num_nodes);
   EXPECT_NO_THROW({
-    AsyncOutput out(fx.writer, 2);
+    AsyncOutput out(fx.writer, fx.model, fx.sys, 2);
     auto bad = energy_frame(1.0, 1.0);
     bad->complete = [](OutputFrame&) { throw std::runtime_error("ignored"); };
     out.submit(std::move(bad), r1);

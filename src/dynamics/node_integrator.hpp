@@ -9,7 +9,7 @@
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
 #include "elements/rotation.hpp"
-#include "solver/central_difference.hpp"
+#include "dynamics/central_difference.hpp"
 
 namespace halfstep {
 

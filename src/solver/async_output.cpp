@@ -1,9 +1,11 @@
-#include "io/async_output.hpp"
+#include "solver/async_output.hpp"
+
+#include "discretization/output_fields.hpp"
 
 namespace halfstep {
 
-AsyncOutput::AsyncOutput(ResultWriter& writer, std::size_t depth)
-    : writer_(writer), depth_(depth < 1 ? 1 : depth), thread_([this] { run(); }) {}
+AsyncOutput::AsyncOutput(ResultSink& sink, const Model& model, const StructureSystem& sys, std::size_t depth)
+    : sink_(sink), model_(model), sys_(sys), depth_(depth < 1 ? 1 : depth), thread_([this] { run(); }) {}
 
 AsyncOutput::~AsyncOutput() {
   {
@@ -54,9 +56,15 @@ void AsyncOutput::run() {
         f.state.r1x = job.r1->r1x;
         f.state.r1y = job.r1->r1y;
         f.state.r1z = job.r1->r1z;
-        if (f.field) writer_.write_frame(f.state, f.full);
-        if (f.history) writer_.write_history(f.state, f.full);
-        if (f.energy) writer_.write_energy(f.record);
+        ResultFrame out;
+        out.time = f.state.time;
+        out.field = f.field;
+        out.history = f.history;
+        out.energy = f.energy;
+        if (f.field || f.history) out.fields = output_fields(model_, sys_, f.state, f.full, f.field);
+        const EnergyRecord& e = f.record;
+        out.energy_row = {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total(), e.hourglass};
+        sink_.write(out);
       }
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex_);

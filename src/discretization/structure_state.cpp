@@ -1,6 +1,11 @@
-#include "solver/structure_state.hpp"
+#include "discretization/structure_state.hpp"
 
 namespace halfstep {
+
+void FullStepFields::resize(int nn) {
+  for (auto& a : v) a.assign(nn, 0.0);
+  for (auto& a : rf) a.assign(nn, 0.0);
+}
 
 void StructureState::initialize(const StructureSystem& sys) {
   const std::size_t nn = sys.num_nodes, ne = sys.num_elements;

@@ -1,4 +1,4 @@
-#include "solver/step_drive.hpp"
+#include "dynamics/step_drive.hpp"
 
 namespace halfstep {
 
@@ -124,6 +124,7 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   for (int n = 0; n < nn; ++n) {
     d.held[n] = static_cast<std::uint8_t>(step.fixed_translation[n] | (held_rot[n] << 3));
     if (!sys.has_rotations(n)) d.held[n] |= 0x18;  // solid-only node: 3 dofs
+    if (sys.solid.planar) d.held[n] |= 0x04;       // planar model: x and y only
     if (!sys.node_used(n)) d.held[n] = 0x1f;       // unused node: no mass
   }
   d.special.assign(nn, -1);

@@ -8,10 +8,10 @@
 
 #include "core/host_device.hpp"
 #include "model/amplitude.hpp"
-#include "solver/node_integrator.hpp"
+#include "dynamics/node_integrator.hpp"
 #include "elements/solid_faces.hpp"
-#include "solver/structure_system.hpp"
-#include "solver/step_loads.hpp"
+#include "discretization/structure_system.hpp"
+#include "discretization/step_loads.hpp"
 
 namespace halfstep {
 

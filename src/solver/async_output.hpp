@@ -1,4 +1,6 @@
-// A writer thread for the results, so the time loop (and the GPU) never waits on the disk.
+// A writer thread for the results, so the time loop (and the GPU) never waits on the disk:
+// it completes each frame from the backend's staging memory, turns it into named arrays
+// (discretization/output_fields.hpp) and hands it to the sink.
 #pragma once
 
 #include <condition_variable>
@@ -9,8 +11,10 @@
 #include <thread>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "io/result_writer.hpp"
+#include "discretization/structure_system.hpp"
+#include "dynamics/output_frame.hpp"
+#include "model/model.hpp"
+#include "results/result_sink.hpp"
 
 namespace halfstep {
 
@@ -23,7 +27,8 @@ struct ReferenceTriads {
 /// submit beyond that blocks until the writer catches up.
 class AsyncOutput {
  public:
-  AsyncOutput(ResultWriter& writer, std::size_t depth);
+  /// sys is the whole model's system (the frames' nodes and elements).
+  AsyncOutput(ResultSink& sink, const Model& model, const StructureSystem& sys, std::size_t depth);
   /// Drains the queue and joins the thread (errors then are swallowed: see finish()).
   ~AsyncOutput();
   AsyncOutput(const AsyncOutput&) = delete;
@@ -42,7 +47,9 @@ class AsyncOutput {
   void run();
   void rethrow();
 
-  ResultWriter& writer_;
+  ResultSink& sink_;
+  const Model& model_;
+  const StructureSystem& sys_;
   std::size_t depth_;
   std::mutex mutex_;
   std::condition_variable changed_;

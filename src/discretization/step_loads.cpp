@@ -1,4 +1,4 @@
-#include "solver/step_loads.hpp"
+#include "discretization/step_loads.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,137 @@
+#include "discretization/output_fields.hpp"
+
+#include <limits>
+
+#include "discretization/solid_results.hpp"
+#include "elements/mitc4_section.hpp"
+#include "elements/registry.hpp"
+#include "elements/rotation.hpp"
+
+namespace halfstep {
+
+ResultMesh result_mesh(const StructureSystem& sys) {
+  ResultMesh m;
+  m.num_points = sys.num_nodes;
+  m.x = sys.x0;
+  m.y = sys.y0;
+  m.z = sys.z0;
+  const int ne = sys.num_elements, nc = ne + sys.solid.num_elements;
+  m.conn = sys.conn;
+  m.conn.insert(m.conn.end(), sys.solid.conn.begin(), sys.solid.conn.end());
+  m.offsets.resize(nc);
+  m.types.assign(nc, static_cast<std::uint8_t>(Mitc4Kind::kVtkCell));
+  for (int e = 0; e < ne; ++e) m.offsets[e] = 4 * (e + 1);
+  for (const SolidGroup& g : sys.solid.groups) {
+    const auto type = static_cast<std::uint8_t>(element_kind(g.kind).vtk_cell);
+    for (int e = g.first; e < g.first + g.count; ++e) {
+      m.offsets[ne + e] = ne * 4 + g.conn_offset + (e - g.first + 1) * g.nodes_per_element;
+      m.types[ne + e] = type;
+    }
+  }
+  return m;
+}
+
+namespace {
+
+/// Rotation vector of every node, from the reference to the current nodal frame.
+void rotations(const StructureSystem& sys, const StructureState& st, std::vector<double>& out) {
+  const int nn = sys.num_nodes;
+  for (int n = 0; n < nn; ++n) {
+    const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]};
+    const Vec3<double> r1{st.r1x[n], st.r1y[n], st.r1z[n]};
+    const Vec3<double> d{st.dx[n], st.dy[n], st.dz[n]};
+    const Vec3<double> t1{st.t1x[n], st.t1y[n], st.t1z[n]};
+    const Vec3<double> th = rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d);
+    out[3 * n] = th.x;
+    out[3 * n + 1] = th.y;
+    out[3 * n + 2] = th.z;
+  }
+}
+
+/// Interleaves three component arrays into one 3-vector array.
+void interleave(const std::vector<double>* comp, std::vector<double>& out) {
+  const std::size_t nn = comp[0].size();
+  for (std::size_t n = 0; n < nn; ++n)
+    for (int i = 0; i < 3; ++i) out[3 * n + i] = comp[i][n];
+}
+
+void add_cell_fields(const Model& model, const StructureSystem& sys, const StructureState& st, FieldSet& fs) {
+  const int ne = sys.num_elements, ns = sys.solid.num_elements, nc = ne + ns;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double>& eids = fs.add_cell("ElementId", 1, nc).values;
+  std::vector<double> energy_density(nc);
+  if (ne > 0) {
+    std::vector<double>& sf = fs.add_cell("SF", 5, nc, nan).values;
+    std::vector<double>& sm = fs.add_cell("SM", 3, nc, nan).values;
+    std::vector<double>& stop = fs.add_cell("S_top", 3, nc, nan).values;
+    std::vector<double>& sbot = fs.add_cell("S_bottom", 3, nc, nan).values;
+    std::vector<double>& etop = fs.add_cell("E_top", 3, nc, nan).values;
+    std::vector<double>& ebot = fs.add_cell("E_bottom", 3, nc, nan).values;
+    std::vector<double>& mtop = fs.add_cell("Mises_top", 1, nc, nan).values;
+    std::vector<double>& mbot = fs.add_cell("Mises_bottom", 1, nc, nan).values;
+    for (int e = 0; e < ne; ++e) {
+      const SectionProps& sec = sys.sections[sys.section[e]];
+      const Mitc4SectionResults<double> r =
+          mitc4_section_results(sys.ref[e], gather_element_nodes(sys, st, e), sec.thickness, sec.elastic);
+      for (int i = 0; i < 5; ++i) sf[5 * e + i] = r.sf[i];
+      for (int i = 0; i < 3; ++i) {
+        sm[3 * e + i] = r.sm[i];
+        stop[3 * e + i] = r.s_top[i];
+        sbot[3 * e + i] = r.s_bottom[i];
+        etop[3 * e + i] = r.e_top[i];
+        ebot[3 * e + i] = r.e_bottom[i];
+      }
+      mtop[e] = r.mises_top;
+      mbot[e] = r.mises_bottom;
+      eids[e] = static_cast<double>(model.elements.id[sys.shell_model_element[e]]);
+      energy_density[e] = st.elem_energy[e] / sys.area[e];
+    }
+  }
+  if (ns > 0) {
+    std::vector<double>& s6 = fs.add_cell("S", 6, nc, nan).values;
+    std::vector<double>& e6 = fs.add_cell("E", 6, nc, nan).values;
+    std::vector<double>& mises = fs.add_cell("Mises", 1, nc, nan).values;
+    std::vector<double>& hg = fs.add_cell("HourglassEnergyDensity", 1, nc, nan).values;
+    const std::vector<SolidCellResult> solid = solid_cell_results(sys, st);
+    for (int e = 0; e < ns; ++e) {
+      const int c = ne + e;
+      for (int i = 0; i < 6; ++i) {
+        s6[6 * c + i] = solid[e].stress[i];
+        e6[6 * c + i] = solid[e].strain[i];
+      }
+      mises[c] = solid[e].mises;
+      eids[c] = static_cast<double>(model.elements.id[sys.solid.model_element[e]]);
+      energy_density[c] = st.solid_energy[e] / sys.solid.volume[e];
+      hg[c] = st.solid_hourglass[e] / sys.solid.volume[e];
+    }
+  }
+  fs.add_cell("StrainEnergyDensity", 1, nc).values = std::move(energy_density);
+}
+
+}  // namespace
+
+FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
+                       const FullStepFields& full, bool cells) {
+  FieldSet fs;
+  // References into the arrays are held while later arrays are added: no reallocation.
+  fs.point.reserve(8);
+  fs.cell.reserve(16);
+  const int nn = sys.num_nodes;
+  std::vector<double>& ids = fs.add_point("NodeId", 1, nn).values;
+  for (int n = 0; n < nn; ++n) ids[n] = static_cast<double>(model.nodes.id[n]);
+  std::vector<double>& u = fs.add_point("U", 3, nn).values;
+  for (int n = 0; n < nn; ++n) {
+    u[3 * n] = st.ux[n];
+    u[3 * n + 1] = st.uy[n];
+    u[3 * n + 2] = st.uz[n];
+  }
+  rotations(sys, st, fs.add_point("UR", 3, nn).values);
+  interleave(&full.v[0], fs.add_point("V", 3, nn).values);
+  interleave(&full.v[3], fs.add_point("VR", 3, nn).values);
+  interleave(&full.rf[0], fs.add_point("RF", 3, nn).values);
+  interleave(&full.rf[3], fs.add_point("RM", 3, nn).values);
+  if (cells) add_cell_fields(model, sys, st, fs);
+  return fs;
+}
+
+}  // namespace halfstep

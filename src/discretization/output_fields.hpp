@@ -1,0 +1,25 @@
+// The quantities a run publishes for output, as named arrays (results/field_set.hpp): the
+// nodal motion and reactions, and each element family's cell results. Element physics for
+// output lives here, next to the element data, so the writers only write arrays.
+#pragma once
+
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "model/model.hpp"
+#include "results/field_set.hpp"
+
+namespace halfstep {
+
+/// The result mesh of a system: its reference nodes and one VTK cell per element, shells
+/// first, then the continuum groups in order (each kind's VTK type from the registry).
+ResultMesh result_mesh(const StructureSystem& sys);
+
+/// Nodal arrays NodeId, U, UR (rotation vector from the reference triad r1 in st), V, VR, RF,
+/// RM of a whole-model system; with cells, also the cell arrays (ElementId, the shell section
+/// results SF, SM, S/E top and bottom, Mises top and bottom when there are shells, the solid
+/// S, E, Mises and HourglassEnergyDensity when there are continuum elements, and
+/// StrainEnergyDensity). A family's arrays are NaN on the other family's cells.
+FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
+                       const FullStepFields& full, bool cells);
+
+}  // namespace halfstep

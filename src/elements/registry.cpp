@@ -1,0 +1,62 @@
+#include "elements/registry.hpp"
+
+#include <sstream>
+#include <type_traits>
+#include <vector>
+
+namespace halfstep {
+
+namespace {
+
+template <class K>
+ElementKindInfo info_of() {
+  constexpr bool shell = std::is_same_v<K, Mitc4Kind>;
+  return {K::name(), K::kAliases, K::kNodes, K::kDimension, shell ? 6 : K::kDimension,
+          K::kVtkCell, K::kCost, K::kPoints, shell ? ElementFamily::Shell : ElementFamily::Continuum};
+}
+
+template <class... K>
+std::vector<ElementKindInfo> table_of(KindList<K...>) {
+  return {info_of<K>()...};
+}
+
+const std::vector<ElementKindInfo>& table() {
+  static const std::vector<ElementKindInfo> t = table_of(AllKinds{});
+  return t;
+}
+
+}  // namespace
+
+int num_element_kinds() { return static_cast<int>(table().size()); }
+
+const ElementKindInfo& element_kind(int id) { return table().at(static_cast<std::size_t>(id)); }
+
+int find_element_kind(const std::string& deck_name) {
+  for (int id = 0; id < num_element_kinds(); ++id) {
+    const ElementKindInfo& k = element_kind(id);
+    if (deck_name == k.name) return id;
+    std::istringstream aliases(k.aliases);
+    for (std::string a; aliases >> a;)
+      if (deck_name == a) return id;
+  }
+  return -1;
+}
+
+std::string supported_element_names() {
+  std::string out;
+  for (int id = 0; id < num_element_kinds(); ++id) {
+    const ElementKindInfo& k = element_kind(id);
+    out += (out.empty() ? "" : ", ") + std::string(k.name);
+    std::istringstream aliases(k.aliases);
+    for (std::string a; aliases >> a;) out += ", " + a;
+  }
+  return out;
+}
+
+int shell_kind_id() {
+  for (int id = 0; id < num_element_kinds(); ++id)
+    if (element_kind(id).family == ElementFamily::Shell) return id;
+  return -1;
+}
+
+}  // namespace halfstep

@@ -1,0 +1,82 @@
+// The element registry: the one place that lists the element kinds. A deck's TYPE= is looked
+// up here, and every loop that must call a kind's compile-time trait (CPU passes, GPU
+// launches, output, model build) reaches it through visit_continuum_kind. Adding a kind is
+// its trait header plus one entry in AllKinds below (docs/architecture.md).
+//
+// A trait K provides (see solid_kinds.hpp for the continuum interface):
+//   kNodes, name(), kAliases (space-separated other deck names), kDimension (2: planar, nodes
+//   carry x and y only; 3), kVtkCell, kCost (partition weight), kPoints (integration points).
+// Continuum traits (3 or 2 translational dofs per node) add mass_fractions, internal_force,
+// stable_dt and centroid_output, host/device.
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include "elements/mitc4.hpp"
+#include "elements/solid_kinds.hpp"
+
+namespace halfstep {
+
+/// A compile-time list of element traits.
+template <class... K>
+struct KindList {};
+
+/// Every element kind, in registry order: the position is the kind id stored in the model
+/// (Elements::kind) and the order of the continuum element groups. Shells come first.
+using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M>;
+
+/// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
+/// triads) or the continuum path (translations only, one templated loop for every trait).
+enum class ElementFamily { Shell, Continuum };
+
+/// Run-time facts of one element kind, read from its trait.
+struct ElementKindInfo {
+  const char* name;     ///< Abaqus name (the kind's canonical deck name)
+  const char* aliases;  ///< other deck names run as this kind, space-separated
+  int nodes;
+  int dimension;        ///< 2: planar (x, y); 3: spatial
+  int dofs_per_node;    ///< 6 for shells (3 translations, 3 rotations), else the dimension
+  int vtk_cell;
+  double cost;          ///< relative cost per increment (MITC4 = 1)
+  int points;           ///< integration points per element
+  ElementFamily family;
+};
+
+/// Number of kinds in the registry.
+int num_element_kinds();
+/// Facts of kind id (0 .. num_element_kinds() - 1).
+const ElementKindInfo& element_kind(int id);
+/// Kind id of a deck TYPE= name (upper-case), or -1 when no kind has that name or alias.
+int find_element_kind(const std::string& deck_name);
+/// Every deck name the registry accepts, comma-separated, for error messages.
+std::string supported_element_names();
+/// Kind id of the shell kind (MITC4).
+int shell_kind_id();
+
+namespace registry_detail {
+
+template <class F, class K, class... Rest>
+bool visit_continuum(int id, int at, F& f, KindList<K, Rest...>) {
+  if (id == at) {
+    if constexpr (std::is_same_v<K, Mitc4Kind>) {
+      return false;
+    } else {
+      f(K{});
+      return true;
+    }
+  }
+  if constexpr (sizeof...(Rest) > 0) return visit_continuum(id, at + 1, f, KindList<Rest...>{});
+  return false;
+}
+
+}  // namespace registry_detail
+
+/// Calls f(K{}) with the trait of continuum kind id; false (f not called) for the shell kind
+/// or an id outside the registry.
+template <class F>
+bool visit_continuum_kind(int id, F&& f) {
+  return registry_detail::visit_continuum(id, 0, f, AllKinds{});
+}
+
+}  // namespace halfstep

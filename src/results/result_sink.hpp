@@ -1,0 +1,39 @@
+// The seam between the solver and whoever stores its results: the solver hands over frames
+// of named arrays, the application decides where they go (io/result_writer.hpp writes
+// ParaView and CSV files; tests may collect them in memory).
+#pragma once
+
+#include <vector>
+
+#include "model/model.hpp"
+#include "results/field_set.hpp"
+
+namespace halfstep {
+
+/// Energy totals at one instant (a row of energy.csv).
+struct EnergyRow {
+  double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0, total = 0, hourglass = 0;
+};
+
+/// One output instant. Field frames carry point and cell arrays; history frames at least the
+/// nodal arrays U, UR, V, VR, RF, RM.
+struct ResultFrame {
+  double time = 0;
+  bool field = false, history = false, energy = false;
+  FieldSet fields;
+  EnergyRow energy_row;
+};
+
+/// Receives a run's results in time order (from one thread at a time).
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  /// A step starts: its history requests name the node sets whose rows are wanted.
+  virtual void open_histories(const std::vector<OutputRequest>& requests) = 0;
+  /// Stores one instant.
+  virtual void write(const ResultFrame& frame) = 0;
+  /// Field frames stored so far.
+  virtual int frames_written() const = 0;
+};
+
+}  // namespace halfstep

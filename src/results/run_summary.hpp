@@ -1,0 +1,35 @@
+// The measured facts of a finished run (written to summary.json by the application).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace halfstep {
+
+/// Measured facts about a finished run (also written to summary.json).
+struct RunSummary {
+  int nodes = 0, elements = 0;
+  std::int64_t steps = 0;
+  double time_increment = 0;       ///< increment used (the last step's)
+  double stable_increment = 0;     ///< estimate before the safety factor
+  std::int64_t controlling_element = 0;  ///< deck id of the element controlling the estimate
+  double wall_seconds = 0, solve_seconds = 0;
+  double element_steps_per_second = 0;
+  int threads = 0;
+  std::string backend = "cpu", precision = "double";
+  std::string backend_description;  ///< device and scheme, for the log
+  double device_bytes_per_element = 0;  ///< accelerator memory per element (0 on the CPU)
+  int frames = 0;
+  double energy_error = 0;         ///< max |total - total(0)| over the run / largest energy reached
+  double final_time = 0;
+  // Distributed runs (ranks > 1):
+  int ranks = 1;
+  std::vector<int> rank_elements;        ///< elements of each rank
+  std::vector<double> rank_comm_seconds; ///< wall seconds each rank spent in exchanges and reductions
+  std::vector<int> rank_devices;         ///< GPU index of each rank (-1: CPU)
+  std::string transport;                 ///< how interface buffers travel (host, cuda-aware, host-staged)
+  std::string mpi_library;               ///< MPI library in use
+};
+
+}  // namespace halfstep
