@@ -15,10 +15,8 @@ bool looks_numeric(std::string_view s) {
 }  // namespace
 
 void DeckParser::node_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"NSET", "INPUT"});
   if (kw.find("NSET")) cur_set_ = &open_set(true, key(required_param(kw, "NSET")), kw.pos);
-  block_ = Block::Node;
   follow_input(kw);
 }
 
@@ -48,7 +46,6 @@ void DeckParser::node_data(const Line& line) {
 }
 
 void DeckParser::element_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"TYPE", "ELSET", "INPUT"});
   element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
   const std::string& t = element_abaqus_type_;
@@ -62,7 +59,6 @@ void DeckParser::element_keyword(const Keyword& kw) {
                      " is not supported (halfstep supports S4 and S4R, run as MITC4, and the solids "
                      "C3D8R, C3D8, C3D4 and C3D10M)");
   if (kw.find("ELSET")) cur_set_ = &open_set(false, key(required_param(kw, "ELSET")), kw.pos);
-  block_ = Block::Element;
   follow_input(kw);
 }
 
@@ -90,8 +86,11 @@ void DeckParser::element_data(const Line& line) {
   if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, at_});
 }
 
+void DeckParser::nset_keyword(const Keyword& kw) { set_keyword(kw, true); }
+
+void DeckParser::elset_keyword(const Keyword& kw) { set_keyword(kw, false); }
+
 void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
-  require_model_data(kw);
   const char* k = node_set ? "NSET" : "ELSET";
   allow_params(kw, {k, "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED", "INPUT"});
   if (const Param* inst = kw.find("INSTANCE"))
@@ -100,7 +99,6 @@ void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
   cur_set_ = &open_set(node_set, key(required_param(kw, k)), kw.pos);
   cur_set_nodes_ = node_set;
   cur_set_generate_ = kw.find("GENERATE") != nullptr;
-  block_ = Block::Set;
   follow_input(kw);
 }
 
