@@ -56,7 +56,6 @@ void DeckParser::amplitude_keyword(const Keyword& kw) {
   if (!value.empty() && value != "RELATIVE")
     fail(kw.pos, "*AMPLITUDE, VALUE=" + param(kw, "VALUE") + " is not supported (RELATIVE only)");
   amp_half_pair_ = false;
-  block_ = Block::Amplitude;
   follow_input(kw);
 }
 
@@ -104,19 +103,30 @@ void DeckParser::check_amplitude_references() const {
 // Initial conditions
 
 void DeckParser::initial_conditions_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"TYPE"});
   const std::string type = squeeze_upper(required_param(kw, "TYPE"));
   if (type == "VELOCITY") {
-    block_ = Block::InitialVelocity;
+    initial_rotating_ = false;
   } else if (type == "ROTATINGVELOCITY") {
-    block_ = Block::InitialRotation;
+    initial_rotating_ = true;
     rotation_state_ = RotationState::NewEntry;
   } else {
     fail(kw.pos, "*INITIAL CONDITIONS, TYPE=" + upper(param(kw, "TYPE")) +
                      " is not supported by halfstep (VELOCITY or ROTATING VELOCITY); ignoring it "
                      "would change the results");
   }
+}
+
+// The two TYPEs have different data lines.
+void DeckParser::initial_conditions_data(const Line& line) {
+  if (initial_rotating_) initial_rotation_data(line);
+  else initial_velocity_data(line);
+}
+
+void DeckParser::initial_conditions_end() {
+  if (initial_rotating_ && rotation_state_ == RotationState::NeedPointB)
+    fail(at_, "*INITIAL CONDITIONS, TYPE=ROTATING VELOCITY: missing the line with point b "
+              "(bx, by, bz) of the rotation axis");
 }
 
 void DeckParser::initial_velocity_data(const Line& line) {
@@ -205,7 +215,6 @@ void DeckParser::step_keyword(const Keyword& kw) {
   in_step_ = true;
   has_dynamic_ = false;
   output_first_ = output_current_ = -1;
-  block_ = Block::Skip;  // an optional data line is the step's title
 }
 
 void DeckParser::end_step_keyword(const Keyword& kw) {
@@ -226,13 +235,11 @@ void DeckParser::end_step_keyword(const Keyword& kw) {
 }
 
 void DeckParser::dynamic_keyword(const Keyword& kw) {
-  require_step(kw);
   if (!kw.find("EXPLICIT"))
     fail(kw.pos, "only *DYNAMIC, EXPLICIT is supported (implicit dynamics is not)");
   allow_params(kw, {"EXPLICIT", "DIRECTUSERCONTROL", "FIXEDTIMEINCREMENTATION", "ELEMENTBYELEMENT"});
   if (has_dynamic_) fail(kw.pos, "a second *DYNAMIC in step '" + m_.steps.back().name + "'");
   has_dynamic_ = true;
-  block_ = Block::Dynamic;
 }
 
 // "[increment], time period": the increment is read only under user control; otherwise
@@ -264,6 +271,8 @@ void DeckParser::dynamic_data(const Line& line) {
   }
 }
 
+void DeckParser::dynamic_end() { need_data_line("[increment,] time period"); }
+
 // ---------------------------------------------------------------------------------------
 // Boundary conditions and loads
 
@@ -289,7 +298,6 @@ void DeckParser::boundary_keyword(const Keyword& kw) {
                  "conditions hold displacements at zero; prescribe velocities inside a step");
   }
   block_amplitude_ = reference_amplitude(kw);
-  block_ = Block::Boundary;
 }
 
 void DeckParser::boundary_data(const Line& line) {
@@ -350,14 +358,12 @@ void DeckParser::attach_model_boundaries() {
 }
 
 void DeckParser::cload_keyword(const Keyword& kw) {
-  require_step(kw);
   allow_params(kw, {"AMPLITUDE", "OP"});
   const std::string op = squeeze_upper(param(kw, "OP"));
   if (!op.empty() && op != "MOD" && op != "NEW")
     fail(kw.pos, "*CLOAD, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
   if (op == "NEW") m_.steps.back().cload_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
-  block_ = Block::Cload;
 }
 
 void DeckParser::cload_data(const Line& line) {
@@ -374,14 +380,12 @@ void DeckParser::cload_data(const Line& line) {
 
 // *DLOAD and *DSLOAD: the same parameters and the same carried set of pressures.
 void DeckParser::dload_keyword(const Keyword& kw) {
-  require_step(kw);
   allow_params(kw, {"AMPLITUDE", "OP"});
   const std::string op = squeeze_upper(param(kw, "OP"));
   if (!op.empty() && op != "MOD" && op != "NEW")
     fail(kw.pos, kw.display + ", OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
   if (op == "NEW") m_.steps.back().dload_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
-  block_ = kw.name == "DSLOAD" ? Block::Dsload : Block::Dload;
 }
 
 void DeckParser::dload_data(const Line& line) {
@@ -422,7 +426,6 @@ void DeckParser::check_face(int e, int face, Pos pos) const {
 }
 
 void DeckParser::surface_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"NAME", "TYPE"});
   const std::string type = squeeze_upper(param(kw, "TYPE"));
   if (!type.empty() && type != "ELEMENT")
@@ -433,7 +436,6 @@ void DeckParser::surface_keyword(const Keyword& kw) {
   it->second.name = name;
   it->second.loc = loc(kw.pos);
   surface_name_ = name;
-  block_ = Block::Surface;
 }
 
 // Resolved when the model data ends (element sets may be defined later).
@@ -445,6 +447,8 @@ void DeckParser::surface_data(const Line& line) {
     fail(at_, "*SURFACE face label must be S1..S6 (a solid element face), got '" + std::string(line.fields[1]) + "'");
   pending_faces_.push_back(PendingFace{surface_name_, std::string(line.fields[0]), label[1] - '0', at_});
 }
+
+void DeckParser::surface_end() { need_data_line("element or element set, face label"); }
 
 void DeckParser::resolve_surfaces() {
   for (const PendingFace& p : pending_faces_) {

@@ -11,7 +11,6 @@
 namespace halfstep::inp {
 
 void DeckParser::material_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"NAME"});
   const std::string name = upper(unquote(trim(required_param(kw, "NAME"))));
   const auto [it, inserted] = m_.materials.try_emplace(name);
@@ -23,7 +22,6 @@ void DeckParser::material_keyword(const Keyword& kw) {
 }
 
 void DeckParser::elastic_keyword(const Keyword& kw) {
-  if (!material_) fail(kw.pos, "*ELASTIC must follow a *MATERIAL (it defines that material)");
   allow_params(kw, {"TYPE", "MODULI"});
   const std::string type = squeeze_upper(param(kw, "TYPE"));
   if (type.empty() || type == "ISOTROPIC") material_->elastic_type = ElasticType::Isotropic;
@@ -38,7 +36,6 @@ void DeckParser::elastic_keyword(const Keyword& kw) {
     fail(kw.pos, "material '" + material_->name + "' already has an *ELASTIC or *HYPERELASTIC definition");
   material_->elastic_loc = loc(kw.pos);
   elastic_values_.clear();
-  block_ = Block::Elastic;
 }
 
 void DeckParser::elastic_data(const Line& line) {
@@ -84,15 +81,19 @@ void DeckParser::elastic_data(const Line& line) {
   material_->has_elastic = true;
 }
 
+void DeckParser::elastic_end() {
+  need_data_line(material_->elastic_type == ElasticType::Isotropic ? "E, nu" : "the nine elastic constants");
+  if (material_->elastic_type != ElasticType::Isotropic && elastic_values_.size() < 9)
+    fail(kw_.pos, kw_.display + " needs nine constants, got " + std::to_string(elastic_values_.size()));
+}
+
 void DeckParser::hyperelastic_keyword(const Keyword& kw) {
-  if (!material_) fail(kw.pos, "*HYPERELASTIC must follow a *MATERIAL (it defines that material)");
   if (!kw.find("NEOHOOKE"))
     fail(kw.pos, "*HYPERELASTIC: only NEO HOOKE with coefficients C10, D1 on the data line is supported");
   allow_params(kw, {"NEOHOOKE"});
   if (material_->has_elastic || material_->has_hyperelastic)
     fail(kw.pos, "material '" + material_->name + "' already has an *ELASTIC or *HYPERELASTIC definition");
   material_->elastic_loc = loc(kw.pos);
-  block_ = Block::Hyperelastic;
 }
 
 void DeckParser::hyperelastic_data(const Line& line) {
@@ -113,12 +114,12 @@ void DeckParser::hyperelastic_data(const Line& line) {
   material_->has_hyperelastic = true;
 }
 
+void DeckParser::hyperelastic_end() { need_data_line("C10, D1"); }
+
 void DeckParser::density_keyword(const Keyword& kw) {
-  if (!material_) fail(kw.pos, "*DENSITY must follow a *MATERIAL (it defines that material)");
   allow_params(kw, {});
   if (material_->has_density)
     fail(kw.pos, "material '" + material_->name + "' has a second *DENSITY");
-  block_ = Block::Density;
 }
 
 void DeckParser::density_data(const Line& line) {
@@ -132,8 +133,9 @@ void DeckParser::density_data(const Line& line) {
   material_->has_density = true;
 }
 
+void DeckParser::density_end() { need_data_line("the density"); }
+
 void DeckParser::damping_keyword(const Keyword& kw) {
-  if (!material_) fail(kw.pos, "*DAMPING must follow a *MATERIAL (it defines that material)");
   allow_params(kw, {"ALPHA", "BETA"});
   const double alpha = real_param(kw, "ALPHA", 0.0);
   if (real_param(kw, "BETA", 0.0) != 0.0)
@@ -144,7 +146,6 @@ void DeckParser::damping_keyword(const Keyword& kw) {
 }
 
 void DeckParser::section_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"ELSET", "MATERIAL", "SECTIONINTEGRATION", "OFFSET", "CONTROLS"});
   ShellSection s;
   s.elset = key(required_param(kw, "ELSET"));
@@ -166,7 +167,6 @@ void DeckParser::section_keyword(const Keyword& kw) {
   warn_ignored_param(kw, "CONTROLS");
   m_.sections.push_back(std::move(s));
   section_pos_.push_back(kw.pos);
-  block_ = Block::ShellSection;
 }
 
 void DeckParser::section_data(const Line& line) {
@@ -189,8 +189,9 @@ void DeckParser::section_data(const Line& line) {
   }
 }
 
+void DeckParser::section_end() { need_data_line("the thickness"); }
+
 void DeckParser::solid_section_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"ELSET", "MATERIAL", "ORIENTATION", "CONTROLS"});
   SolidSection s;
   s.elset = key(required_param(kw, "ELSET"));
@@ -201,7 +202,6 @@ void DeckParser::solid_section_keyword(const Keyword& kw) {
   warn_ignored_param(kw, "CONTROLS");
   m_.solid_sections.push_back(std::move(s));
   solid_section_pos_.push_back(kw.pos);
-  block_ = Block::SolidSection;
 }
 
 void DeckParser::solid_section_data(const Line& line) {
@@ -217,7 +217,6 @@ void DeckParser::solid_section_data(const Line& line) {
 }
 
 void DeckParser::orientation_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"NAME", "SYSTEM", "DEFINITION"});
   const std::string system = squeeze_upper(param(kw, "SYSTEM"));
   if (!system.empty() && system != "RECTANGULAR")
@@ -232,7 +231,6 @@ void DeckParser::orientation_keyword(const Keyword& kw) {
   it->second.name = name;
   it->second.loc = loc(kw.pos);
   orientation_ = &it->second;
-  block_ = Block::Orientation;
 }
 
 void DeckParser::orientation_data(const Line& line) {
@@ -270,6 +268,8 @@ void DeckParser::orientation_data(const Line& line) {
   o.extra_axis = static_cast<int>(axis);
   o.extra_angle = line.fields.size() > 1 ? real_or(line.fields[1], 0.0, "the additional rotation angle") : 0.0;
 }
+
+void DeckParser::orientation_end() { need_data_line("a1, a2, a3, b1, b2, b3"); }
 
 // Sections may be written before their element set or material, so names are checked here.
 void DeckParser::resolve_sections() {

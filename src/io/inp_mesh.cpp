@@ -16,10 +16,8 @@ bool looks_numeric(std::string_view s) {
 }  // namespace
 
 void DeckParser::node_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"NSET", "INPUT"});
   if (kw.find("NSET")) cur_set_ = &open_set(true, key(required_param(kw, "NSET")), kw.pos);
-  block_ = Block::Node;
   follow_input(kw);
 }
 
@@ -49,7 +47,6 @@ void DeckParser::node_data(const Line& line) {
 }
 
 void DeckParser::element_keyword(const Keyword& kw) {
-  require_model_data(kw);
   allow_params(kw, {"TYPE", "ELSET", "INPUT"});
   element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
   const std::string& t = element_abaqus_type_;
@@ -57,7 +54,6 @@ void DeckParser::element_keyword(const Keyword& kw) {
   if (element_kind_ < 0)
     fail(kw.pos, "element type " + t + " is not supported (halfstep supports " + supported_element_names() + ")");
   if (kw.find("ELSET")) cur_set_ = &open_set(false, key(required_param(kw, "ELSET")), kw.pos);
-  block_ = Block::Element;
   follow_input(kw);
 }
 
@@ -86,8 +82,11 @@ void DeckParser::element_data(const Line& line) {
   if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, at_});
 }
 
+void DeckParser::nset_keyword(const Keyword& kw) { set_keyword(kw, true); }
+
+void DeckParser::elset_keyword(const Keyword& kw) { set_keyword(kw, false); }
+
 void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
-  require_model_data(kw);
   const char* k = node_set ? "NSET" : "ELSET";
   allow_params(kw, {k, "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED", "INPUT"});
   if (const Param* inst = kw.find("INSTANCE"))
@@ -96,7 +95,6 @@ void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
   cur_set_ = &open_set(node_set, key(required_param(kw, k)), kw.pos);
   cur_set_nodes_ = node_set;
   cur_set_generate_ = kw.find("GENERATE") != nullptr;
-  block_ = Block::Set;
   follow_input(kw);
 }
 

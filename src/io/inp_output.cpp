@@ -18,7 +18,6 @@ void add_unique(std::vector<std::string>& vars, const char* v) {
 }  // namespace
 
 void DeckParser::output_keyword(const Keyword& kw) {
-  require_step(kw);
   finish_output_request();
   const bool field = kw.find("FIELD") != nullptr, history = kw.find("HISTORY") != nullptr;
   if (field == history) fail(kw.pos, "*OUTPUT needs exactly one of FIELD or HISTORY");
@@ -109,7 +108,6 @@ void DeckParser::output_variable_param(const Keyword& kw, const std::string& key
 }
 
 void DeckParser::node_output_keyword(const Keyword& kw) {
-  require_step(kw);
   if (output_first_ < 0)
     fail(kw.pos, "*NODE OUTPUT must follow an *OUTPUT, FIELD or *OUTPUT, HISTORY in the same step");
   allow_params(kw, {"NSET", "VARIABLE"});
@@ -123,7 +121,6 @@ void DeckParser::node_output_keyword(const Keyword& kw) {
   OutputRequest& target = start_output_block(kw, !cur.node_vars.empty() && cur.nset != nset);
   target.nset = nset;
   output_variable_param(kw, "*NODE OUTPUT", {"U", "V", "RF"}, target.node_vars);
-  block_ = Block::NodeOutput;
 }
 
 void DeckParser::node_output_data(const Line& line) {
@@ -141,7 +138,6 @@ void DeckParser::node_output_data(const Line& line) {
 }
 
 void DeckParser::element_output_keyword(const Keyword& kw) {
-  require_step(kw);
   if (output_first_ < 0)
     fail(kw.pos, "*ELEMENT OUTPUT must follow an *OUTPUT, FIELD in the same step");
   auto& outs = m_.steps.back().outputs;
@@ -156,7 +152,6 @@ void DeckParser::element_output_keyword(const Keyword& kw) {
   OutputRequest& target = start_output_block(kw, !cur.element_vars.empty() && cur.elset != elset);
   target.elset = elset;
   output_variable_param(kw, "*ELEMENT OUTPUT", {"S", "SF", "SM", "E"}, target.element_vars);
-  block_ = Block::ElementOutput;
 }
 
 void DeckParser::element_output_data(const Line& line) {

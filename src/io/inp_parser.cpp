@@ -9,28 +9,6 @@
 
 namespace halfstep::inp {
 
-namespace {
-
-// Keywords that cannot change the computed motion (output controls, restart and
-// preprocessor printing, hourglass/bulk-viscosity settings that MITC4 has no use for).
-// They are ignored with one warning each. Any other keyword halfstep does not handle is
-// an error: silently dropping physics would give a plausible but wrong answer.
-constexpr std::string_view kHarmless[] = {
-    "PREPRINT",    "RESTART",  "ENERGYOUTPUT", "MONITOR",    "FILEFORMAT",
-    "BULKVISCOSITY", "SECTIONCONTROLS", "NODEPRINT", "ELPRINT", "NODEFILE",
-    "ELFILE",      "ENERGYPRINT", "ENERGYFILE", "CONTACTOUTPUT", "DIAGNOSTICS",
-    "PRINT",       "FILEOUTPUT"};
-
-bool is_harmless(const std::string& name) {
-  return std::find(std::begin(kHarmless), std::end(kHarmless), name) != std::end(kHarmless);
-}
-
-bool is_material_option(const std::string& name) {
-  return name == "ELASTIC" || name == "HYPERELASTIC" || name == "DENSITY" || name == "DAMPING";
-}
-
-}  // namespace
-
 Model DeckParser::parse(const std::string& deck_path) {
   m_.deck_path = deck_path;
   Line line;
@@ -46,162 +24,55 @@ Model DeckParser::parse(const std::string& deck_path) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Dispatch
+// Dispatch through the keyword table (inp_keywords.cpp)
 
 void DeckParser::keyword(const Keyword& kw) {
-  if (kw.name == "INCLUDE") {
-    // Data lines may go on inside the included file, so the current block stays open.
-    allow_params(kw, {"INPUT"});
-    lex_.include(required_param(kw, "INPUT"), kw.pos);
-    return;
-  }
+  const KeywordSpec* spec = find_keyword(kw.name);
+  if (spec && (spec->flags & kInsideBlock)) return (this->*spec->keyword)(kw);
   end_block();
   kw_ = kw;
-  block_ = Block::NoData;
+  block_ = spec;
   block_lines_ = 0;
   at_ = kw.pos;
-  const std::string& n = kw.name;
   // Material options belong to the *MATERIAL right before them; anything else ends it.
-  if (!is_material_option(n)) material_ = nullptr;
-
-  if (n == "HEADING") {
-    require_model_data(kw);
-    allow_params(kw, {});
-    block_ = Block::Heading;
-  } else if (n == "NODE") {
-    node_keyword(kw);
-  } else if (n == "ELEMENT") {
-    element_keyword(kw);
-  } else if (n == "NSET") {
-    set_keyword(kw, true);
-  } else if (n == "ELSET") {
-    set_keyword(kw, false);
-  } else if (n == "MATERIAL") {
-    material_keyword(kw);
-  } else if (n == "ELASTIC") {
-    elastic_keyword(kw);
-  } else if (n == "HYPERELASTIC") {
-    hyperelastic_keyword(kw);
-  } else if (n == "SOLIDSECTION") {
-    solid_section_keyword(kw);
-  } else if (n == "ORIENTATION") {
-    orientation_keyword(kw);
-  } else if (n == "DENSITY") {
-    density_keyword(kw);
-  } else if (n == "DAMPING") {
-    damping_keyword(kw);
-  } else if (n == "SHELLSECTION") {
-    section_keyword(kw);
-  } else if (n == "AMPLITUDE") {
-    amplitude_keyword(kw);
-  } else if (n == "INITIALCONDITIONS") {
-    initial_conditions_keyword(kw);
-  } else if (n == "STEP") {
-    step_keyword(kw);
-  } else if (n == "ENDSTEP") {
-    end_step_keyword(kw);
-  } else if (n == "DYNAMIC") {
-    dynamic_keyword(kw);
-  } else if (n == "BOUNDARY") {
-    boundary_keyword(kw);
-  } else if (n == "CLOAD") {
-    cload_keyword(kw);
-  } else if (n == "DLOAD") {
-    dload_keyword(kw);
-  } else if (n == "DSLOAD") {
-    dload_keyword(kw);
-  } else if (n == "SURFACE") {
-    surface_keyword(kw);
-  } else if (n == "OUTPUT") {
-    output_keyword(kw);
-  } else if (n == "NODEOUTPUT") {
-    node_output_keyword(kw);
-  } else if (n == "ELEMENTOUTPUT") {
-    element_output_keyword(kw);
-  } else if (n == "PART" || n == "ENDPART" || n == "ASSEMBLY" || n == "ENDASSEMBLY" ||
-             n == "INSTANCE" || n == "ENDINSTANCE") {
-    part_keyword(kw);
-  } else if (is_harmless(n)) {
-    warn_ignored(kw);
-    block_ = Block::Skip;
-  } else {
+  if (!spec || !(spec->flags & kMaterialOption)) material_ = nullptr;
+  // Any keyword halfstep does not know is an error: silently dropping physics would give a
+  // plausible but wrong answer. The harmless ones are in the table, ignored with a warning.
+  if (!spec)
     fail(kw.pos, "keyword " + kw.display +
                      " is not supported by halfstep; ignoring it would change the results");
-  }
+  // The table name, not the line as written: "*HYPER ELASTIC" is still "*HYPERELASTIC".
+  if ((spec->flags & kMaterialOption) && !material_)
+    fail(kw.pos, std::string(spec->name) + " must follow a *MATERIAL (it defines that material)");
+  if (spec->flags & kModelData) require_model_data(kw);
+  if (spec->flags & kInStep) require_step(kw);
+  (this->*spec->keyword)(kw);
 }
 
 void DeckParser::data(const Line& line) {
   at_ = line.pos;
   ++block_lines_;
-  switch (block_) {
-    case Block::None:
-      fail(at_, "data line before any keyword (expected a keyword line starting with '*')");
-    case Block::NoData:
-      fail(at_, "unexpected data line: " + kw_.display + " takes no data lines");
-    case Block::Skip:
-      return;
-    case Block::Heading:
-      if (!m_.heading.empty()) m_.heading += '\n';
-      m_.heading += line.text;
-      return;
-    case Block::Node: return node_data(line);
-    case Block::Element: return element_data(line);
-    case Block::Set: return set_data(line);
-    case Block::Elastic: return elastic_data(line);
-    case Block::Hyperelastic: return hyperelastic_data(line);
-    case Block::SolidSection: return solid_section_data(line);
-    case Block::Orientation: return orientation_data(line);
-    case Block::Density: return density_data(line);
-    case Block::ShellSection: return section_data(line);
-    case Block::Amplitude: return amplitude_data(line);
-    case Block::InitialVelocity: return initial_velocity_data(line);
-    case Block::InitialRotation: return initial_rotation_data(line);
-    case Block::Dynamic: return dynamic_data(line);
-    case Block::Boundary: return boundary_data(line);
-    case Block::Cload: return cload_data(line);
-    case Block::Dload: return dload_data(line);
-    case Block::Surface: return surface_data(line);
-    case Block::Dsload: return dsload_data(line);
-    case Block::NodeOutput: return node_output_data(line);
-    case Block::ElementOutput: return element_output_data(line);
-    case Block::Instance: return instance_data(line);
-  }
+  if (!block_) fail(at_, "data line before any keyword (expected a keyword line starting with '*')");
+  if (!block_->data) fail(at_, "unexpected data line: " + kw_.display + " takes no data lines");
+  (this->*block_->data)(line);
 }
 
 // Checks that need all of a keyword's data lines.
 void DeckParser::end_block() {
-  const auto need_one_line = [&](const char* what) {
-    if (block_lines_ == 0) fail(kw_.pos, kw_.display + " needs a data line with " + what);
-  };
-  switch (block_) {
-    case Block::Elastic:
-      need_one_line(material_->elastic_type == ElasticType::Isotropic ? "E, nu" : "the nine elastic constants");
-      if (material_->elastic_type != ElasticType::Isotropic && elastic_values_.size() < 9)
-        fail(kw_.pos, kw_.display + " needs nine constants, got " + std::to_string(elastic_values_.size()));
-      break;
-    case Block::Hyperelastic: need_one_line("C10, D1"); break;
-    case Block::Orientation: need_one_line("a1, a2, a3, b1, b2, b3"); break;
-    case Block::Surface: need_one_line("element or element set, face label"); break;
-    case Block::Density: need_one_line("the density"); break;
-    case Block::ShellSection: need_one_line("the thickness"); break;
-    case Block::Dynamic: need_one_line("[increment,] time period"); break;
-    case Block::Amplitude: amplitude_end(); break;
-    case Block::InitialRotation:
-      if (rotation_state_ == RotationState::NeedPointB)
-        fail(at_, "*INITIAL CONDITIONS, TYPE=ROTATING VELOCITY: missing the line with point b "
-                  "(bx, by, bz) of the rotation axis");
-      break;
-    case Block::NodeOutput:
-    case Block::ElementOutput: output_block_end(); break;
-    default: break;
-  }
-  block_ = Block::None;
+  if (block_ && block_->end) (this->*block_->end)();
+  block_ = nullptr;
   cur_set_ = nullptr;
+}
+
+void DeckParser::need_data_line(const char* what) const {
+  if (block_lines_ == 0) fail(kw_.pos, kw_.display + " needs a data line with " + what);
 }
 
 // ---------------------------------------------------------------------------------------
 // Deck structure
 
+// Keywords that cannot change the computed motion (output controls, restart and
+// preprocessor printing, hourglass/bulk-viscosity settings that MITC4 has no use for).
 void DeckParser::warn_ignored(const Keyword& kw) {
   if (!warned_.emplace(kw.name, kw.pos).second) return;
   m_.warnings.push_back("keyword " + kw.display + " is not supported and was ignored (first at " +
@@ -214,6 +85,9 @@ void DeckParser::warn_ignored_param(const Keyword& kw, std::string_view param) {
   m_.warnings.push_back("parameter " + std::string(param) + " of " + kw.display +
                         " is not supported and was ignored (first at " + loc(kw.pos).str() + ")");
 }
+
+// The data lines of an ignored keyword, and a step's optional title line.
+void DeckParser::ignore_data(const Line&) {}
 
 void DeckParser::require_model_data(const Keyword& kw) const {
   if (in_step_ || !m_.steps.empty())
@@ -229,54 +103,72 @@ void DeckParser::follow_input(const Keyword& kw) {
   if (kw.find("INPUT")) lex_.include(required_param(kw, "INPUT"), kw.pos);
 }
 
+// Data lines may go on inside the included file, so the current block stays open
+// (kInsideBlock in the table).
+void DeckParser::include_keyword(const Keyword& kw) {
+  allow_params(kw, {"INPUT"});
+  lex_.include(required_param(kw, "INPUT"), kw.pos);
+}
+
+void DeckParser::heading_keyword(const Keyword& kw) { allow_params(kw, {}); }
+
+void DeckParser::heading_data(const Line& line) {
+  if (!m_.heading.empty()) m_.heading += '\n';
+  m_.heading += line.text;
+}
+
 // Parts and assemblies are accepted only where the deck is really flat: one part, one
 // instance of it without a transform. Names "<instance>.<name>" then mean "<name>".
 void DeckParser::part_keyword(const Keyword& kw) {
-  const std::string& n = kw.name;
-  if (n == "PART") {
-    require_model_data(kw);
-    allow_params(kw, {"NAME"});
-    if (in_part_) fail(kw.pos, "*PART inside *PART '" + part_ + "' (missing *END PART)");
-    if (!part_.empty())
-      fail(kw.pos, "a second *PART ('" + upper(param(kw, "NAME")) +
-                       "'): halfstep reads decks with a single part instanced once (first part '" +
-                       part_ + "' at " + loc(part_pos_).str() + ")");
-    part_ = upper(required_param(kw, "NAME"));
-    part_pos_ = kw.pos;
-    in_part_ = true;
-  } else if (n == "ENDPART") {
-    allow_params(kw, {});
-    if (!in_part_) fail(kw.pos, "*END PART without a matching *PART");
-    in_part_ = false;
-  } else if (n == "ASSEMBLY") {
-    require_model_data(kw);
-    allow_params(kw, {"NAME"});
-    if (in_part_) fail(kw.pos, "*ASSEMBLY inside *PART '" + part_ + "' (missing *END PART)");
-    if (in_assembly_) fail(kw.pos, "*ASSEMBLY inside *ASSEMBLY (missing *END ASSEMBLY)");
-    in_assembly_ = true;
-    assembly_pos_ = kw.pos;
-  } else if (n == "ENDASSEMBLY") {
-    allow_params(kw, {});
-    if (!in_assembly_) fail(kw.pos, "*END ASSEMBLY without a matching *ASSEMBLY");
-    if (in_instance_) fail(kw.pos, "*END ASSEMBLY inside *INSTANCE (missing *END INSTANCE)");
-    in_assembly_ = false;
-  } else if (n == "INSTANCE") {
-    allow_params(kw, {"NAME", "PART"});
-    if (!in_assembly_) fail(kw.pos, "*INSTANCE must be inside *ASSEMBLY ... *END ASSEMBLY");
-    if (!instance_.empty())
-      fail(kw.pos, "a second *INSTANCE: halfstep flattens decks with a single instance (first '" +
-                       instance_ + "' at " + loc(instance_pos_).str() + ")");
-    const std::string part = upper(required_param(kw, "PART"));
-    if (part != part_) fail(kw.pos, "*INSTANCE refers to part '" + part + "', which is not defined");
-    instance_ = upper(required_param(kw, "NAME"));
-    instance_pos_ = kw.pos;
-    in_instance_ = true;
-    block_ = Block::Instance;
-  } else {  // ENDINSTANCE
-    allow_params(kw, {});
-    if (!in_instance_) fail(kw.pos, "*END INSTANCE without a matching *INSTANCE");
-    in_instance_ = false;
-  }
+  allow_params(kw, {"NAME"});
+  if (in_part_) fail(kw.pos, "*PART inside *PART '" + part_ + "' (missing *END PART)");
+  if (!part_.empty())
+    fail(kw.pos, "a second *PART ('" + upper(param(kw, "NAME")) +
+                     "'): halfstep reads decks with a single part instanced once (first part '" +
+                     part_ + "' at " + loc(part_pos_).str() + ")");
+  part_ = upper(required_param(kw, "NAME"));
+  part_pos_ = kw.pos;
+  in_part_ = true;
+}
+
+void DeckParser::end_part_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+  if (!in_part_) fail(kw.pos, "*END PART without a matching *PART");
+  in_part_ = false;
+}
+
+void DeckParser::assembly_keyword(const Keyword& kw) {
+  allow_params(kw, {"NAME"});
+  if (in_part_) fail(kw.pos, "*ASSEMBLY inside *PART '" + part_ + "' (missing *END PART)");
+  if (in_assembly_) fail(kw.pos, "*ASSEMBLY inside *ASSEMBLY (missing *END ASSEMBLY)");
+  in_assembly_ = true;
+  assembly_pos_ = kw.pos;
+}
+
+void DeckParser::end_assembly_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+  if (!in_assembly_) fail(kw.pos, "*END ASSEMBLY without a matching *ASSEMBLY");
+  if (in_instance_) fail(kw.pos, "*END ASSEMBLY inside *INSTANCE (missing *END INSTANCE)");
+  in_assembly_ = false;
+}
+
+void DeckParser::instance_keyword(const Keyword& kw) {
+  allow_params(kw, {"NAME", "PART"});
+  if (!in_assembly_) fail(kw.pos, "*INSTANCE must be inside *ASSEMBLY ... *END ASSEMBLY");
+  if (!instance_.empty())
+    fail(kw.pos, "a second *INSTANCE: halfstep flattens decks with a single instance (first '" +
+                     instance_ + "' at " + loc(instance_pos_).str() + ")");
+  const std::string part = upper(required_param(kw, "PART"));
+  if (part != part_) fail(kw.pos, "*INSTANCE refers to part '" + part + "', which is not defined");
+  instance_ = upper(required_param(kw, "NAME"));
+  instance_pos_ = kw.pos;
+  in_instance_ = true;
+}
+
+void DeckParser::end_instance_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+  if (!in_instance_) fail(kw.pos, "*END INSTANCE without a matching *INSTANCE");
+  in_instance_ = false;
 }
 
 // Instance data lines hold a translation and an optional rotation; only "none" flattens.

@@ -1,8 +1,9 @@
 // The keyword-deck parser: turns the lexer's logical lines into a Model. Internal to the
 // reader (see inp_reader.hpp for the public entry points); its methods are spread over
-// inp_parser.cpp (dispatch, context, end of deck), inp_mesh.cpp (nodes, elements, sets),
-// inp_material.cpp (materials, sections), inp_history.cpp (amplitudes, initial conditions,
-// steps, boundary conditions, loads) and inp_output.cpp (output requests).
+// inp_keywords.cpp (the keyword table), inp_parser.cpp (dispatch, deck structure, end of
+// deck), inp_mesh.cpp (nodes, elements, sets), inp_material.cpp (materials, sections),
+// inp_history.cpp (amplitudes, initial conditions, steps, boundary conditions, loads) and
+// inp_output.cpp (output requests).
 #pragma once
 
 #include <cstdint>
@@ -24,15 +25,28 @@ class DeckParser {
   /// Reads every line, checks the model as a whole and returns it.
   Model parse(const std::string& deck_path);
 
- private:
-  /// What the data lines after the current keyword mean.
-  enum class Block {
-    None, NoData, Skip, Heading, Node, Element, Set, Elastic, Hyperelastic, Density, ShellSection,
-    SolidSection, Orientation, Surface, Dsload,
-    Amplitude, InitialVelocity, InitialRotation, Dynamic, Boundary, Cload, Dload,
-    NodeOutput, ElementOutput, Instance
+  /// Rules the parser core applies before a keyword's handler runs (KeywordSpec::flags).
+  enum KeywordFlag : unsigned {
+    kAnywhere = 0,              ///< no placement rule beyond what the handler checks
+    kModelData = 1u << 0,       ///< an error once the first *STEP has been read
+    kInStep = 1u << 1,          ///< an error outside *STEP ... *END STEP
+    kMaterialOption = 1u << 2,  ///< needs, and keeps current, the *MATERIAL right before it
+    kInsideBlock = 1u << 3,     ///< leaves the open block open (its data may go on after it)
   };
+  /// One keyword the reader knows: its name and the handlers of its keyword and data lines.
+  struct KeywordSpec {
+    std::string_view name;  ///< as in messages: '*', upper-case, single blanks ("*SHELL SECTION")
+    unsigned flags = kAnywhere;                             ///< KeywordFlag bits
+    void (DeckParser::*keyword)(const Keyword&) = nullptr;  ///< reads the keyword line
+    void (DeckParser::*data)(const Line&) = nullptr;  ///< one data line; none: data lines are errors
+    void (DeckParser::*end)() = nullptr;  ///< checks the block once all its data lines are read
+  };
+  /// Every keyword the reader knows, one entry each (inp_keywords.cpp).
+  static const std::vector<KeywordSpec>& keywords();
+  /// The entry for a keyword line's squeezed name ("SHELLSECTION"), or nullptr if unknown.
+  static const KeywordSpec* find_keyword(std::string_view squeezed_name);
 
+ private:
   /// One member entry of a node or element set, resolved once the mesh is complete.
   struct SetItem {
     std::int64_t first = 0, last = 0, step = 1;  ///< id range (first == last for one id)
@@ -65,15 +79,25 @@ class DeckParser {
   void keyword(const Keyword& kw);
   void data(const Line& line);
   void end_block();
+  void need_data_line(const char* what) const;
   void finish();
   void finish_model_data();
   void warn_ignored(const Keyword& kw);
   void warn_ignored_param(const Keyword& kw, std::string_view param);
+  void ignore_data(const Line& line);
   void require_model_data(const Keyword& kw) const;
   void require_step(const Keyword& kw) const;
   void follow_input(const Keyword& kw);
+  void include_keyword(const Keyword& kw);
+  void heading_keyword(const Keyword& kw);
+  void heading_data(const Line& line);
   void part_keyword(const Keyword& kw);
+  void end_part_keyword(const Keyword& kw);
+  void assembly_keyword(const Keyword& kw);
+  void end_assembly_keyword(const Keyword& kw);
+  void instance_keyword(const Keyword& kw);
   void instance_data(const Line& line);
+  void end_instance_keyword(const Keyword& kw);
 
   // inp_parser.cpp: values, names and messages
   [[noreturn]] void fail(Pos p, const std::string& msg) const;
@@ -97,6 +121,8 @@ class DeckParser {
   void node_data(const Line& line);
   void element_keyword(const Keyword& kw);
   void element_data(const Line& line);
+  void nset_keyword(const Keyword& kw);
+  void elset_keyword(const Keyword& kw);
   void set_keyword(const Keyword& kw, bool node_set);
   void set_data(const Line& line);
   PendingSet& open_set(bool node_set, const std::string& name, Pos pos);
@@ -112,17 +138,22 @@ class DeckParser {
   void material_keyword(const Keyword& kw);
   void elastic_keyword(const Keyword& kw);
   void elastic_data(const Line& line);
+  void elastic_end();
   void density_keyword(const Keyword& kw);
   void density_data(const Line& line);
+  void density_end();
   void damping_keyword(const Keyword& kw);
   void section_keyword(const Keyword& kw);
   void section_data(const Line& line);
+  void section_end();
   void hyperelastic_keyword(const Keyword& kw);
   void hyperelastic_data(const Line& line);
+  void hyperelastic_end();
   void solid_section_keyword(const Keyword& kw);
   void solid_section_data(const Line& line);
   void orientation_keyword(const Keyword& kw);
   void orientation_data(const Line& line);
+  void orientation_end();
   void resolve_sections();
 
   // inp_history.cpp
@@ -130,12 +161,15 @@ class DeckParser {
   void amplitude_data(const Line& line);
   void amplitude_end();
   void initial_conditions_keyword(const Keyword& kw);
+  void initial_conditions_data(const Line& line);
+  void initial_conditions_end();
   void initial_velocity_data(const Line& line);
   void initial_rotation_data(const Line& line);
   void step_keyword(const Keyword& kw);
   void end_step_keyword(const Keyword& kw);
   void dynamic_keyword(const Keyword& kw);
   void dynamic_data(const Line& line);
+  void dynamic_end();
   void boundary_keyword(const Keyword& kw);
   void boundary_data(const Line& line);
   void cload_keyword(const Keyword& kw);
@@ -145,6 +179,7 @@ class DeckParser {
   void check_face(int e, int face, Pos pos) const;
   void surface_keyword(const Keyword& kw);
   void surface_data(const Line& line);
+  void surface_end();
   void resolve_surfaces();
   void dsload_data(const Line& line);
   // inp_output.cpp
@@ -168,7 +203,7 @@ class DeckParser {
 
   // The keyword whose data lines are being read.
   Keyword kw_;
-  Block block_ = Block::None;
+  const KeywordSpec* block_ = nullptr;  ///< its table entry; nullptr before the first keyword
   int block_lines_ = 0;
   Pos at_;  ///< the line being read, for value errors
 
@@ -208,6 +243,7 @@ class DeckParser {
   double amp_time_ = 0;     ///< a time whose value is still to come (pairs may wrap lines)
   bool amp_half_pair_ = false;
   std::vector<Pos> total_time_amplitudes_;
+  bool initial_rotating_ = false;  ///< *INITIAL CONDITIONS, TYPE=ROTATING VELOCITY
   RotationState rotation_state_ = RotationState::NewEntry;
   int output_target_ = -1;  ///< request the current *NODE/*ELEMENT OUTPUT fills
   bool output_block_has_vars_ = false;
