@@ -2,6 +2,8 @@
 #pragma once
 
 #include "core/host_device.hpp"
+#include "materials/plane_stress.hpp"
+#include "materials/solid_material.hpp"
 
 namespace halfstep {
 
@@ -23,6 +25,20 @@ struct ShellElastic {
     m.nu = T(poisson);
     m.shear = T(youngs / (2.0 * (1.0 + poisson)));
     m.kshear = T(kShearCorrection * youngs / (2.0 * (1.0 + poisson)));
+    return m;
+  }
+
+  /// Builds the constants from the small-strain plane-stress stiffness of a solid material
+  /// (plane_isotropic_constants; equal to from(E, nu) for isotropic St. Venant-Kirchhoff,
+  /// the linearised law for Neo-Hookean). Throws std::invalid_argument unless the material
+  /// is isotropic in the plane.
+  static ShellElastic from_material(const SolidMaterial<double>& solid) {
+    const PlaneIsotropicConstants c = plane_isotropic_constants(solid);
+    ShellElastic m;
+    m.ebar = T(c.ebar);
+    m.nu = T(c.nu);
+    m.shear = T(c.shear);
+    m.kshear = T(kShearCorrection * c.gt);
     return m;
   }
 

@@ -8,6 +8,8 @@
 //                    (*ELASTIC, TYPE=ENGINEERING CONSTANTS or ORTHOTROPIC, with *ORIENTATION)
 //   neo-hookean      compressible Neo-Hookean of Abaqus: W = C10 (I1bar - 3) + (J - 1)^2 / D1
 //                    (*HYPERELASTIC, NEO HOOKE)
+// The functions are templates on the number type: float and double for the element passes,
+// Dual<T> (core/dual.hpp) for tangents by forward differentiation (materials/material_tangent.hpp).
 #pragma once
 
 #include <cmath>
@@ -81,7 +83,9 @@ HS_HD SolidStress<T> neo_hookean(const SolidMaterial<T>& m, const Mat3<T>& F) {
     const T nan = T(0) / T(0);
     return {scaled_identity(nan), nan};
   }
-  const T jm23m1 = std::expm1(T(-2) / T(3) * std::log1p(jm1));  // J^(-2/3) - 1
+  using std::expm1;  // unqualified calls: Dual<T> (tangents, core/dual.hpp) finds its own
+  using std::log1p;
+  const T jm23m1 = expm1(T(-2) / T(3) * log1p(jm1));  // J^(-2/3) - 1
   const Mat3<T> A = H + transpose(H) + H * transpose(H);         // B - I
   const T tra = trace(A);
   const Mat3<T> dev = (T(1) + jm23m1) * (A - scaled_identity(tra / T(3)));  // dev(Bbar)
@@ -121,10 +125,11 @@ template <class T>
 HS_HD T p_wave_modulus(const SolidMaterial<T>& m) {
   if (m.model == kSvkIsotropic) return m.lambda + T(2) * m.mu;
   if (m.model == kNeoHookean) return T(2) / m.d1 + T(4) / T(3) * (T(2) * m.c10);  // K + 4/3 mu, mu = 2 C10
+  using std::fabs;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
   const T* d = m.d;
-  const T r1 = std::fabs(d[0]) + std::fabs(d[1]) + std::fabs(d[3]);
-  const T r2 = std::fabs(d[1]) + std::fabs(d[2]) + std::fabs(d[4]);
-  const T r3 = std::fabs(d[3]) + std::fabs(d[4]) + std::fabs(d[5]);
+  const T r1 = fabs(d[0]) + fabs(d[1]) + fabs(d[3]);
+  const T r2 = fabs(d[1]) + fabs(d[2]) + fabs(d[4]);
+  const T r3 = fabs(d[3]) + fabs(d[4]) + fabs(d[5]);
   const T r = r1 > r2 ? r1 : r2;
   return r > r3 ? r : r3;
 }

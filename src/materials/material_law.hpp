@@ -1,0 +1,143 @@
+// The material-law interface with per-integration-point state.
+//
+// A law is evaluated at one integration point from F and its state at the start of the
+// increment (state_old), and writes the state at F (state_new); both are slices of a
+// structure-of-arrays store, component c of point p at values[c * num_points + p]. The old
+// and new arrays are separate so that an implicit Newton step can re-evaluate a trial F from
+// the same converged state any number of times; a solver swaps them when an increment is
+// accepted. The three elastic laws have no state (state_size 0) and ignore both slices; a
+// law with state (J2 plasticity) adds its model id, its state_size and its branch in
+// evaluate / evaluate_with_tangent, and nothing else changes for the callers.
+//
+// PointState is the host store. How the rest of the code is to carry it (no backend holds
+// state yet; the elastic laws need none):
+//   GPU      a backend mirrors values() as one device array of T with the same layout (two:
+//            old and new). Component-major with stride num_points means that consecutive
+//            threads, one per point, read consecutive addresses of each component (coalesced),
+//            and a kernel only needs the base pointer and the stride (StateSlice).
+//   points   an element's points are contiguous (first_point(e) + g, g < points_of(e)), with
+//            the per-element count of its kind (C3D8R 1, C3D4 1, C3D10M 4, C3D8 8), so mixed
+//            meshes waste nothing.
+//   ranks    state belongs to elements, so partitioning carries it by element: a subdomain
+//            takes select(solid_global) (its local elements in local order, see
+//            parallel/subdomain.hpp) and rank 0 collects with assign(solid_global, part) for
+//            output, where each component becomes a per-point or per-element-average field.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "core/host_device.hpp"
+#include "core/mat3.hpp"
+#include "materials/material_tangent.hpp"
+#include "materials/solid_material.hpp"
+
+namespace halfstep {
+
+/// Number of state variables per integration point of a model (-1 for an unknown model).
+HS_HD constexpr int state_size(int model) {
+  return model == kSvkIsotropic || model == kSvkOrthotropic || model == kNeoHookean ? 0 : -1;
+}
+
+/// Number of state variables per integration point of a material.
+template <class T>
+HS_HD constexpr int state_size(const SolidMaterial<T>& m) {
+  return state_size(m.model);
+}
+
+/// One integration point's state inside a structure-of-arrays store: component c at
+/// p[c * stride]. T is const for the read-only old state.
+template <class T>
+struct StateSlice {
+  T* p = nullptr;           ///< the point's component 0
+  std::size_t stride = 0;   ///< distance between components (the store's number of points)
+  /// An empty slice (for laws with no state).
+  StateSlice() = default;
+  /// The slice at p with the given stride.
+  HS_HD StateSlice(T* first, std::size_t between) : p(first), stride(between) {}
+  /// A writable slice read as a read-only one (U = T without const).
+  template <class U>
+  HS_HD StateSlice(const StateSlice<U>& s) : p(s.p), stride(s.stride) {}
+  /// Component c of this point.
+  HS_HD T& operator[](int c) const { return p[static_cast<std::size_t>(c) * stride]; }
+};
+
+/// Keeps an argument out of template deduction, so that a StateSlice<T> converts to the
+/// StateSlice<const T> parameter with T taken from the material.
+template <class T>
+struct NonDeduced {
+  using type = T;  ///< T itself
+};
+
+/// S and energy at F for a point whose state was state_old at the start of the increment;
+/// writes the point's state at F into state_new (nothing for the elastic laws).
+template <class T>
+HS_HD SolidStress<T> evaluate(const SolidMaterial<T>& m, const Mat3<T>& F,
+                              typename NonDeduced<StateSlice<const T>>::type state_old,
+                              StateSlice<T> state_new) {
+  // Only elastic laws exist yet: no state (state_size 0), S depends on F alone, and neither
+  // slice is touched. A law with state branches here on m.model.
+  (void)state_old;
+  (void)state_new;
+  return solid_stress(m, F);
+}
+
+/// evaluate() plus the consistent tangent dS/dE (Voigt order and convention of
+/// materials/material_tangent.hpp) of the same update.
+template <class T>
+HS_HD SolidStress<T> evaluate_with_tangent(const SolidMaterial<T>& m, const Mat3<T>& F,
+                                           typename NonDeduced<StateSlice<const T>>::type state_old,
+                                           StateSlice<T> state_new, T C[6][6]) {
+  (void)state_old;
+  (void)state_new;
+  return solid_stress_and_tangent(m, F, C);
+}
+
+/// Host store of per-integration-point state, structure of arrays (see the file comment).
+class PointState {
+ public:
+  /// An empty store (no elements).
+  PointState() = default;
+  /// Zero state for elements with the given integration-point counts, `components` values per point.
+  PointState(const std::vector<int>& points_per_element, int components);
+
+  /// Number of elements.
+  std::size_t num_elements() const { return offset_.size() - 1; }
+  /// Number of integration points over all elements (also the stride between components).
+  std::size_t num_points() const { return offset_.back(); }
+  /// State variables per point.
+  int components() const { return components_; }
+  /// Index of element e's first point.
+  std::size_t first_point(int e) const { return offset_[static_cast<std::size_t>(e)]; }
+  /// Number of integration points of element e.
+  int points_of(int e) const {
+    return static_cast<int>(offset_[static_cast<std::size_t>(e) + 1] - offset_[static_cast<std::size_t>(e)]);
+  }
+  /// Index of integration point g of element e.
+  std::size_t point(int e, int g) const { return first_point(e) + static_cast<std::size_t>(g); }
+  /// Component c of point p.
+  double& operator()(int c, std::size_t p) { return values_[static_cast<std::size_t>(c) * num_points() + p]; }
+  /// Component c of point p.
+  double operator()(int c, std::size_t p) const { return values_[static_cast<std::size_t>(c) * num_points() + p]; }
+  /// Point p's slice, what evaluate() takes.
+  StateSlice<double> slice(std::size_t p) { return {values_.data() + p, num_points()}; }
+  /// Point p's read-only slice.
+  StateSlice<const double> slice(std::size_t p) const { return {values_.data() + p, num_points()}; }
+  /// All values, component-major (the layout a GPU mirror copies as is).
+  const std::vector<double>& values() const { return values_; }
+  /// All values, component-major, for a copy back from a GPU mirror.
+  std::vector<double>& values() { return values_; }
+
+  /// The state of the listed elements, in that order (a subdomain's share).
+  PointState select(const std::vector<int>& elements) const;
+  /// Writes part, the state of the listed elements in that order, back into this store
+  /// (the inverse of select, as rank 0 collects the subdomains' state).
+  void assign(const std::vector<int>& elements, const PointState& part);
+
+ private:
+  int components_ = 0;
+  std::vector<std::size_t> offset_{0};  ///< first point of each element, then the total
+  std::vector<double> values_;          ///< values_[c * num_points() + p]
+};
+
+}  // namespace halfstep

@@ -1,0 +1,133 @@
+// Plane stress from the solid laws: an in-plane deformation (F13 = F23 = F31 = F32 = 0) with
+// the thickness stretch F33 found by Newton's method so that S33 = 0. Shells and plane-stress
+// elements (CPS4) thus use every SolidMaterial, including laws with no closed plane-stress form
+// (Neo-Hookean), instead of a separate list of plane-stress laws.
+//
+// Directions 1, 2 are in the plane and 3 is its normal, in the frame in which the caller
+// gives F (an element's local frame); m.axes are relative to that frame. With in-plane F,
+// E13 = E23 = 0 for any F33, so S13 = S23 = 0 for the isotropic laws and for orthotropic axes
+// with material direction 3 along the normal; for axes tilted out of the plane they are not
+// zero and the caller must refuse such a section (only S33 is driven to zero here).
+//
+// The Newton iteration: r(f) = S33(F with F33 = f), r'(f) = C3333 f (dE33/dF33 = F33), both
+// from one evaluation of the law with a dual number seeded on F33. Start from the caller's
+// guess (the previous increment's F33) or 1; a step that would make f <= 0 halves f instead
+// (J must stay positive); converged when a step changes f by at most 1e-12 f (1e-5 f in float)
+// — quadratic convergence then leaves f accurate to round-off, and S is the evaluation at that
+// f. At most kPlaneStressIterations evaluations, else converged = false and S, energy, f33 NaN.
+#pragma once
+
+#include "core/dual.hpp"
+#include "core/host_device.hpp"
+#include "core/mat3.hpp"
+#include "materials/material_tangent.hpp"
+#include "materials/solid_material.hpp"
+
+namespace halfstep {
+
+/// Most law evaluations one plane-stress point may take.
+constexpr int kPlaneStressIterations = 25;
+
+/// Relative Newton step at which F33 counts as converged, per number type.
+HS_HD constexpr double plane_stress_tolerance(const double*) { return 1e-12; }
+/// In float, round-off of S33 alone moves F33 by a few 1e-7: 1e-5 is the attainable level.
+HS_HD constexpr double plane_stress_tolerance(const float*) { return 1e-5; }
+
+/// The material point of a plane-stress element.
+template <class T>
+struct PlaneStressPoint {
+  Mat3<T> S;       ///< second Piola-Kirchhoff stress, S33 set to 0 (its residual below)
+  T energy;        ///< strain energy per unit reference volume
+  T f33;           ///< the thickness stretch F33 > 0 that makes S33 vanish
+  T s33_residual;  ///< S33 of the law at f33 before it was set to 0 (round-off)
+  int iterations;  ///< law evaluations taken
+  bool converged;  ///< false: no F33 > 0 found (S, energy, f33 are NaN)
+};
+
+/// Plane-stress point of material m for the in-plane deformation F2 = {F11, F12, F21, F22}
+/// (row-major), starting Newton from f33_start (the previous F33; 1 if not positive).
+template <class T>
+HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T F2[4], T f33_start = T(1)) {
+  using std::fabs;
+  const SolidMaterial<Dual<T>> md = dual_material(m);
+  Mat3<Dual<T>> F = scaled_identity(Dual<T>(T(0)));
+  F(0, 0) = Dual<T>(F2[0]);
+  F(0, 1) = Dual<T>(F2[1]);
+  F(1, 0) = Dual<T>(F2[2]);
+  F(1, 1) = Dual<T>(F2[3]);
+  const T tol = T(plane_stress_tolerance(static_cast<const T*>(nullptr)));
+  T f = f33_start > T(0) ? f33_start : T(1);
+  bool small_step = false;
+  PlaneStressPoint<T> out;
+  int it = 0;
+  while (it < kPlaneStressIterations) {
+    ++it;
+    F(2, 2) = Dual<T>(f, T(1));
+    const SolidStress<Dual<T>> r = solid_stress(md, F);
+    const T s33 = r.S(2, 2).v, ds = r.S(2, 2).d;
+    if (small_step || s33 == T(0)) {
+      for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
+      out.S(2, 2) = T(0);
+      out.energy = r.energy.v;
+      out.f33 = f;
+      out.s33_residual = s33;
+      out.iterations = it;
+      out.converged = true;
+      return out;
+    }
+    // s33 - s33 is NaN for an infinite or NaN s33; a non-positive slope means an unstable law.
+    if (!(s33 - s33 == T(0)) || !(ds > T(0))) break;
+    T next = f - s33 / ds;
+    if (!(next > T(0))) next = T(0.5) * f;
+    small_step = fabs(next - f) <= tol * f;
+    f = next;
+  }
+  const T nan = T(0) / T(0);
+  for (int k = 0; k < 9; ++k) out.S.a[k] = nan;
+  out.energy = out.f33 = out.s33_residual = nan;
+  out.iterations = it;
+  out.converged = false;
+  return out;
+}
+
+/// Statically condensed plane-stress tangent from a full tangent C (material_tangent.hpp
+/// conventions): Cps[a][b] = C[pa][pb] - C[pa][33] C[33][pb] / C[33][33] over the in-plane
+/// components (11, 22, 12), rows s11, s22, s12, columns e11, e22 and engineering g12. It is
+/// dS/dE in the plane with S33 held at 0 (E13 = E23 = 0 stay fixed by the kinematics).
+template <class T>
+HS_HD void condense_plane_stress(const T C[6][6], T Cps[3][3]) {
+  const int p[3] = {0, 1, 3};
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) Cps[a][b] = C[p[a]][p[b]] - C[p[a]][2] * C[2][p[b]] / C[2][2];
+}
+
+/// plane_stress_point() plus the condensed tangent Cps (condense_plane_stress) at the
+/// converged point, for implicit plane-stress elements. Cps is NaN if not converged.
+template <class T>
+HS_HD PlaneStressPoint<T> plane_stress_point_with_tangent(const SolidMaterial<T>& m, const T F2[4], T Cps[3][3],
+                                                          T f33_start = T(1)) {
+  const PlaneStressPoint<T> r = plane_stress_point(m, F2, f33_start);
+  const Mat3<T> F{{F2[0], F2[1], T(0), F2[2], F2[3], T(0), T(0), T(0), r.f33}};
+  T C[6][6];
+  solid_tangent(m, F, C);
+  condense_plane_stress(C, Cps);
+  return r;
+}
+
+/// Condensed small-strain plane-stress stiffness at the reference, a 3x3 matrix with rows
+/// s11, s22, s12 and columns e11, e22, engineering g12 (plane in directions 1, 2).
+Mat3<double> plane_stress_stiffness(const SolidMaterial<double>& m);
+
+/// Small-strain constants of a material that is isotropic in the plane (what ShellElastic holds).
+struct PlaneIsotropicConstants {
+  double ebar;    ///< E / (1 - nu^2), the condensed s11/e11
+  double nu;      ///< in-plane Poisson's ratio, s11/e22 over s11/e11
+  double shear;   ///< in-plane shear modulus s12/g12
+  double gt;      ///< transverse shear modulus S13/g13 = S23/g23 of the full law
+};
+
+/// The in-plane isotropic constants of m; throws std::invalid_argument (message for the user)
+/// if its plane-stress stiffness or transverse shear is not isotropic in the plane.
+PlaneIsotropicConstants plane_isotropic_constants(const SolidMaterial<double>& m);
+
+}  // namespace halfstep
