@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "elements/mitc4.hpp"
+#include "elements/plane_quad.hpp"
 #include "elements/solid_kinds.hpp"
 
 namespace halfstep {
@@ -24,7 +25,7 @@ struct KindList {};
 
 /// Every element kind, in registry order: the position is the kind id stored in the model
 /// (Elements::kind) and the order of the continuum element groups. Shells come first.
-using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M>;
+using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
 /// triads) or the continuum path (translations only, one templated loop for every trait).
