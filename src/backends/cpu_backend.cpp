@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "backends/solid_element_loop.hpp"
+#include "core/forall.hpp"
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
 #include "dynamics/node_integrator.hpp"
@@ -91,14 +92,9 @@ std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {
   const StructureSystem& sys = sys_;
   if (range != ElementRange::Interior) {
     // Face pressures are few: all of them go with the first range, before any exchange.
-    const DriveView dv = host_view(drive_);
-    const int nf = drive_.num_faces;
-    double* face_force = face_force_.data();
-    StructureState& st = st_;
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int f = 0; f < nf; ++f)
-      evaluate_face_force(dv, f, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
-                          st.uz.data(), face_force + 18 * static_cast<std::size_t>(f));
+    forall(0, drive_.num_faces, threads_,
+           FaceForceBody<double>{host_view(drive_), tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(),
+                                 st_.uy.data(), st_.uz.data(), face_force_.data(), nullptr});
   }
   if (sys.solid.num_elements == 0) return {0.0, 0.0};
   const SolidEnergy<double> se =

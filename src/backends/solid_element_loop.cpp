@@ -1,45 +1,42 @@
 #include "backends/solid_element_loop.hpp"
 
-#include <omp.h>
-
+#include "core/forall.hpp"
+#include "discretization/continuum_element.hpp"
 #include "elements/registry.hpp"
 
 namespace halfstep {
 
 namespace {
 
+/// Forall body: one element of group g (local index i) into the per-slot force buffer.
+template <class K>
+struct GroupBody {
+  ContinuumView<double> v;
+  const double *ux, *uy, *uz;
+  SlotSink<double> sink;
+  int first;
+  long long conn_offset;
+  HS_HD void operator()(int i, double* sum) const {
+    SlotSink<double> s = sink;
+    const SolidEnergy<double> w =
+        continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + static_cast<long long>(i) * K::kNodes, s);
+    sum[0] += w.strain;
+    sum[1] += w.hourglass;
+  }
+};
+
 template <class K>
 SolidEnergy<double> group_pass(const SolidMesh& sm, const SolidGroup& g, const double* x0, const double* y0,
                                const double* z0, StructureState& st, int threads, ElementRange range) {
-  double strain = 0, hourglass = 0;
   int begin = 0, end = 0;
   range_bounds(range, g.boundary, g.count, begin, end);
-  const SolidMaterial<double>* mats = sm.materials.data();
-  const double kappa = sm.hourglass_kappa;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : strain, hourglass)
-  for (int i = begin; i < end; ++i) {
-    const int e = g.first + i;
-    const std::size_t base = static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes;
-    const int* c = &sm.conn[base];
-    Vec3<double> X[K::kNodes], u[K::kNodes], f[K::kNodes];
-    for (int a = 0; a < K::kNodes; ++a) {
-      const int n = c[a];
-      X[a] = {x0[n], y0[n], z0[n]};
-      u[a] = {st.ux[n], st.uy[n], st.uz[n]};
-    }
-    const SolidEnergy<double> w = K::internal_force(X, u, mats[sm.material[e]], kappa, f);
-    double* out = &st.solid_force[3 * base];
-    for (int a = 0; a < K::kNodes; ++a) {
-      out[3 * a] = f[a].x;
-      out[3 * a + 1] = f[a].y;
-      out[3 * a + 2] = f[a].z;
-    }
-    st.solid_energy[e] = w.strain;
-    st.solid_hourglass[e] = w.hourglass;
-    strain += w.strain;
-    hourglass += w.hourglass;
-  }
-  return {strain, hourglass};
+  const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
+                                x0, y0, z0, st.solid_energy.data(), st.solid_hourglass.data()};
+  const GroupBody<K> body{v, st.ux.data(), st.uy.data(), st.uz.data(), SlotSink<double>{st.solid_force.data()},
+                          g.first, g.conn_offset};
+  double sum[2];
+  forall_sum<2>(begin, end, threads, body, sum);
+  return {sum[0], sum[1]};
 }
 
 }  // namespace

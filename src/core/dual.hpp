@@ -132,6 +132,12 @@ template <class T> HS_HD Dual<T> sqrt(const Dual<T>& x) {
   const T s = sqrt(x.v);
   return {s, x.d / (T(2) * s)};
 }
+/// Cube root (the F-bar factor of C3D8); derivative x' / (3 cbrt(x)^2).
+template <class T> HS_HD Dual<T> cbrt(const Dual<T>& x) {
+  using std::cbrt;
+  const T c = cbrt(x.v);
+  return {c, x.d / (T(3) * c * c)};
+}
 /// exp(x).
 template <class T> HS_HD Dual<T> exp(const Dual<T>& x) {
   using std::exp;

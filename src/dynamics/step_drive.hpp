@@ -8,6 +8,7 @@
 
 #include "core/host_device.hpp"
 #include "model/amplitude.hpp"
+#include "dynamics/energy_monitor.hpp"
 #include "dynamics/node_integrator.hpp"
 #include "elements/solid_faces.hpp"
 #include "discretization/structure_system.hpp"
@@ -151,6 +152,21 @@ HS_HD void evaluate_face_force(const DriveView& d, int f, double tau, const T* x
     out[3 * k + 2] = fn[k].z;
   }
 }
+
+/// Forall body of the face-pressure pass (CPU forall and cuda::forall alike): face f's nodal
+/// forces into out (18 per face). On a GPU, monitor skips the work once the run has failed.
+template <class T>
+struct FaceForceBody {
+  DriveView d;
+  double tau;
+  const T *x0, *y0, *z0, *ux, *uy, *uz;
+  T* out;
+  const EnergyMonitor* monitor;  ///< null: always evaluate
+  HS_HD void operator()(int f) const {
+    if (monitor && monitor->status != kRunning) return;
+    evaluate_face_force(d, f, tau, x0, y0, z0, ux, uy, uz, out + 18 * static_cast<long long>(f));
+  }
+};
 
 /// Adds node n's share of the face pressure forces (face_force: 18 per face) to fp.
 template <class T>

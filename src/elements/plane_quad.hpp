@@ -80,7 +80,8 @@ HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], 
     if (m.model == kSvkIsotropic) {
       const T e2 = T(0.5) * (F2[0] * F2[0] + F2[2] * F2[2] - T(1)) + T(0.5) * (F2[1] * F2[1] + F2[3] * F2[3] - T(1));
       const T one_2e33 = T(1) - T(2) * m.lambda * e2 / (m.lambda + T(2) * m.mu);
-      if (one_2e33 > T(0)) f33 = std::sqrt(one_2e33);
+      using std::sqrt;  // unqualified: Dual<T> finds its own
+      if (one_2e33 > T(0)) f33 = sqrt(one_2e33);
     }
     const PlaneStressPoint<T> r = plane_stress_point(m, F2, f33);  // NaN when it does not converge
     F(2, 2) = r.f33;

@@ -117,7 +117,8 @@ HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const So
       energy += det * s.energy;
       continue;
     }
-    const T alpha = std::cbrt(J0 / determinant(F));
+    using std::cbrt;  // unqualified: Dual<T> (element matrices by differentiation) finds its own
+    const T alpha = cbrt(J0 / determinant(F));
     const Mat3<T> Fb = alpha * F;
     const SolidStress<T> s = solid_stress(m, Fb);
     const Mat3<T> Pb = Fb * s.S;

@@ -57,6 +57,7 @@ HS_HD SolidMaterial<Dual<T>> dual_material(const SolidMaterial<T>& m) {
   SolidMaterial<Dual<T>> r;
   r.model = m.model;
   r.density = Dual<T>(m.density);
+  r.thickness = Dual<T>(m.thickness);
   r.lambda = Dual<T>(m.lambda);
   r.mu = Dual<T>(m.mu);
   r.c10 = Dual<T>(m.c10);

@@ -32,6 +32,12 @@ constexpr int kPlaneStressIterations = 25;
 HS_HD constexpr double plane_stress_tolerance(const double*) { return 1e-12; }
 /// In float, round-off of S33 alone moves F33 by a few 1e-7: 1e-5 is the attainable level.
 HS_HD constexpr double plane_stress_tolerance(const float*) { return 1e-5; }
+/// Differentiated (element matrices by dual numbers): the tolerance of the value type. The
+/// derivative part is exact once the value has converged (one Newton step at S33 ~ 0).
+template <class T>
+HS_HD constexpr double plane_stress_tolerance(const Dual<T>*) {
+  return plane_stress_tolerance(static_cast<const T*>(nullptr));
+}
 
 /// The material point of a plane-stress element.
 template <class T>

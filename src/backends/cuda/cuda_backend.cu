@@ -23,6 +23,7 @@
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
 #include "parallel/halo_exchange.hpp"
+#include "backends/cuda/forall.cuh"
 #include "elements/registry.hpp"
 #include "parallel/element_coloring.hpp"
 
@@ -492,9 +493,10 @@ class CudaBackend final : public Backend {
             sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null()};
   }
   cuda::SolidView<T> solid_view() {
-    return {solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
-            T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_force_.get_or_null(),
-            solid_energy_.get_or_null(), solid_hourglass_.get_or_null()};
+    return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
+             T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_energy_.get_or_null(),
+             solid_hourglass_.get_or_null()},
+            solid_force_.get_or_null()};
   }
   NodeStateView<T> state() {
     NodeStateView<T> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
@@ -534,8 +536,9 @@ class CudaBackend final : public Backend {
     std::size_t i = 0;
     for (; i < pieces_.size() && !pieces_[i].interior; ++i) launch_piece(pieces_[i], tau, time, block, i + 1 == pieces_.size());
     if (drive_.view.num_faces > 0)
-      cuda::face_pressure_kernel<T><<<blocks(drive_.view.num_faces, 128), 128, 0, stream_>>>(
-          drive_.view, tau, x0_.get(), y0_.get(), z0_.get(), state(), face_force_.get(), run());
+      cuda::forall(0, drive_.view.num_faces, 128, stream_,
+                   FaceForceBody<T>{drive_.view, tau, x0_.get(), y0_.get(), z0_.get(), ux_.get(), uy_.get(), uz_.get(),
+                                    face_force_.get(), monitor_.get()});
     check(cudaGetLastError(), "element pass launch");
     if (split) pack_interface();
     for (; i < pieces_.size(); ++i) launch_piece(pieces_[i], tau, time, block, i + 1 == pieces_.size());

@@ -1,30 +1,48 @@
-// Solid element kernels: one launch per element kind (SolidGroup), calling the kind's
-// host/device internal_force, the same function the CPU loop calls. Forces reach the nodes
-// through the same sinks as the shells' (per-node-slot buffer, atomics, or colors).
+// Solid element kernels: one launch per element kind (SolidGroup), running the per-element
+// body the CPU loop runs (discretization/continuum_element.hpp). Forces reach the nodes
+// through the scheme's sink (per-node-slot buffer, atomics, or colors).
 #pragma once
 
 #include "backends/cuda/assembled_kernels.cuh"
+#include "discretization/continuum_element.hpp"
 #include "elements/solid_kinds.hpp"
 
 namespace halfstep {
 namespace cuda {
 
-/// What the solid kernels see: SolidMesh arrays and per-element outputs (device pointers).
+/// What the solid kernels see: the shared continuum view and the Slots sink's buffer.
 template <class T>
 struct SolidView {
-  const int* conn;                     ///< node indices, groups in order (SolidMesh::conn)
-  const int* material;                 ///< per solid element
-  const SolidMaterial<T>* materials;   ///< per solid section
-  T kappa;                             ///< C3D8R hourglass factor
-  const T *x0, *y0, *z0;
-  T* force;       ///< Slots sink: 3 per conn position, or null
-  T* energy;      ///< strain energy per solid element
-  T* hourglass;   ///< hourglass energy per solid element
+  ContinuumView<T> element;  ///< connectivity, sections, reference coordinates, energies
+  T* force;                  ///< Slots sink: 3 per conn position, or null
+};
+
+/// Sink of the atomic strategy: every element adds into the nodal arrays with atomics.
+template <class T>
+struct AtomicSink {
+  NodalForces<T> nf;
+  __device__ void operator()(long long, int node, const Vec3<T>& f) const {
+    atomicAdd(nf.fi[0] + node, f.x);
+    atomicAdd(nf.fi[1] + node, f.y);
+    atomicAdd(nf.fi[2] + node, f.z);
+  }
+};
+
+/// Sink of the colored strategy: plain adds (the elements of one launch share no node).
+template <class T>
+struct PlainSink {
+  NodalForces<T> nf;
+  __device__ void operator()(long long, int node, const Vec3<T>& f) const {
+    nf.fi[0][node] += f.x;
+    nf.fi[1][node] += f.y;
+    nf.fi[2][node] += f.z;
+  }
 };
 
 /// Element pass over the solids of one group (elements: local indices of one color, or null
-/// for all count elements). The last kernel of an element pass (finish) hands the summed
-/// strain and hourglass energies to the monitor; earlier ones leave the sums accumulating.
+/// for all count elements): the shared continuum_element body with the scheme's sink. The
+/// last kernel of an element pass (finish) hands the summed strain and hourglass energies to
+/// the monitor; earlier ones leave the sums accumulating.
 template <class T, class K, Sink S>
 __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int first, int conn_offset,
                                      const int* elements, int count, NodalForces<T> nf, RunView run, double time,
@@ -35,25 +53,18 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
   if (i < count) {
     const int local = elements ? elements[i] : i;
     const int e = first + local;
-    const int base = conn_offset + local * K::kNodes;
-    Vec3<T> X[K::kNodes], u[K::kNodes], f[K::kNodes];
-    int c[K::kNodes];
-    for (int a = 0; a < K::kNodes; ++a) {
-      const int n = c[a] = v.conn[base + a];
-      X[a] = {v.x0[n], v.y0[n], v.z0[n]};
-      u[a] = {s.ux[n], s.uy[n], s.uz[n]};
+    const long long base = conn_offset + static_cast<long long>(local) * K::kNodes;
+    SolidEnergy<T> en;
+    if constexpr (S == Sink::Slots) {
+      SlotSink<T> sink{v.force};
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink);
+    } else if constexpr (S == Sink::Atomic) {
+      AtomicSink<T> sink{nf};
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink);
+    } else {
+      PlainSink<T> sink{nf};
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink);
     }
-    const SolidEnergy<T> en = K::internal_force(X, u, v.materials[v.material[e]], v.kappa, f);
-    for (int a = 0; a < K::kNodes; ++a) {
-      const T fa[3] = {f[a].x, f[a].y, f[a].z};
-      for (int j = 0; j < 3; ++j) {
-        if (S == Sink::Slots) v.force[3 * static_cast<std::size_t>(base + a) + j] = fa[j];
-        else if (S == Sink::Atomic) atomicAdd(nf.fi[j] + c[a], fa[j]);
-        else nf.fi[j][c[a]] += fa[j];
-      }
-    }
-    v.energy[e] = en.strain;
-    v.hourglass[e] = en.hourglass;
     w[0] = double(en.strain) + double(en.hourglass);
     w[1] = double(en.hourglass);
   }
@@ -65,15 +76,6 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
       *run.element_sums.ticket = 0;
     }
   }
-}
-
-/// Nodal forces of the solid face pressures (18 per face), gathered by the node pass.
-template <class T>
-__global__ void face_pressure_kernel(DriveView d, double tau, const T* x0, const T* y0, const T* z0,
-                                     NodeStateView<T> s, T* out, RunView run) {
-  if (run.monitor->status != kRunning) return;
-  const int f = blockIdx.x * blockDim.x + threadIdx.x;
-  if (f < d.num_faces) evaluate_face_force(d, f, tau, x0, y0, z0, s.ux, s.uy, s.uz, out + 18 * static_cast<std::size_t>(f));
 }
 
 }  // namespace cuda

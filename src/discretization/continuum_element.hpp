@@ -1,0 +1,60 @@
+// The continuum element pass's per-element work, written once for every backend: gather the
+// element's reference and current nodes, call the kind's internal_force and hand each node's
+// force to a sink. Where the force goes (a per-slot buffer gathered by the node pass,
+// atomics, or plain adds within one color) is the assembly strategy the backend picks; the
+// element code does not know it.
+#pragma once
+
+#include "core/host_device.hpp"
+#include "core/vec3.hpp"
+#include "elements/solid_common.hpp"
+
+namespace halfstep {
+
+/// What the continuum element pass reads and writes besides the nodal displacements
+/// (host pointers on the CPU, device pointers on a GPU).
+template <class T>
+struct ContinuumView {
+  const int* conn;                     ///< node indices, groups in order (SolidMesh::conn)
+  const int* material;                 ///< per element: index into materials
+  const SolidMaterial<T>* materials;   ///< per section, axes and thickness applied
+  T kappa;                             ///< C3D8R hourglass factor
+  const T *x0, *y0, *z0;               ///< reference coordinates
+  T* energy;                           ///< strain energy per element (written)
+  T* hourglass;                        ///< hourglass energy per element (written)
+};
+
+/// Element e of kind K, whose nodes start at conn position base: internal forces at the
+/// displacements (ux, uy, uz), handed to sink(slot, node, f) per element node (slot = base +
+/// a); stores and returns the energies.
+template <class K, class T, class Sink>
+HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, const T* uy, const T* uz, int e,
+                                       long long base, Sink& sink) {
+  Vec3<T> X[K::kNodes], u[K::kNodes], f[K::kNodes];
+  int c[K::kNodes];
+  for (int a = 0; a < K::kNodes; ++a) {
+    const int n = c[a] = v.conn[base + a];
+    X[a] = {v.x0[n], v.y0[n], v.z0[n]};
+    u[a] = {ux[n], uy[n], uz[n]};
+  }
+  const SolidEnergy<T> w = K::internal_force(X, u, v.materials[v.material[e]], v.kappa, f);
+  for (int a = 0; a < K::kNodes; ++a) sink(base + a, c[a], f[a]);
+  v.energy[e] = w.strain;
+  v.hourglass[e] = w.hourglass;
+  return w;
+}
+
+/// Sink of the gather strategy: 3 values per element node slot, summed per node later in a
+/// fixed order (deterministic).
+template <class T>
+struct SlotSink {
+  T* force;
+  HS_HD void operator()(long long slot, int, const Vec3<T>& f) const {
+    T* out = force + 3 * slot;
+    out[0] = f.x;
+    out[1] = f.y;
+    out[2] = f.z;
+  }
+};
+
+}  // namespace halfstep

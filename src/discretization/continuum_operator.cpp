@@ -1,0 +1,121 @@
+#include "discretization/continuum_operator.hpp"
+
+#include <omp.h>
+
+#include "core/dual.hpp"
+#include "core/forall.hpp"
+#include "discretization/continuum_element.hpp"
+#include "elements/registry.hpp"
+#include "materials/material_tangent.hpp"
+
+namespace halfstep {
+
+namespace {
+
+/// Node displacements of element nodes c from the node-major vector u.
+template <class T>
+void gather(const std::vector<double>& u, const int* c, int n, Vec3<T>* out) {
+  for (int a = 0; a < n; ++a) out[a] = {T(u[3 * c[a]]), T(u[3 * c[a] + 1]), T(u[3 * c[a] + 2])};
+}
+
+}  // namespace
+
+ContinuumOperator::ContinuumOperator(const StructureSystem& sys, int threads)
+    : sys_(sys), threads_(threads > 0 ? threads : omp_get_max_threads()) {
+  const SolidMesh& sm = sys.solid;
+  offsets_.assign(static_cast<std::size_t>(sm.num_elements) + 1, 0);
+  for (int e = 0; e < sm.num_elements; ++e) {
+    const std::size_t n = static_cast<std::size_t>(element_size(e));
+    offsets_[static_cast<std::size_t>(e) + 1] = offsets_[static_cast<std::size_t>(e)] + n * n;
+  }
+}
+
+std::vector<char> ContinuumOperator::active_dofs() const {
+  std::vector<char> on(static_cast<std::size_t>(num_dofs()), 0);
+  const int comps = sys_.solid.planar ? 2 : 3;
+  for (int n : sys_.solid.conn)
+    for (int c = 0; c < comps; ++c) on[3 * static_cast<std::size_t>(n) + c] = 1;
+  return on;
+}
+
+int ContinuumOperator::element_size(int e) const {
+  return 3 * sys_.solid.groups[static_cast<std::size_t>(sys_.solid.group_of(e))].nodes_per_element;
+}
+
+void ContinuumOperator::element_dofs(int e, int* dofs) const {
+  const SolidMesh& sm = sys_.solid;
+  const int n = element_size(e) / 3;
+  const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
+  for (int a = 0; a < n; ++a)
+    for (int k = 0; k < 3; ++k) dofs[3 * a + k] = 3 * c[a] + k;
+}
+
+double ContinuumOperator::internal_force(const std::vector<double>& u, std::vector<double>& f) const {
+  const SolidMesh& sm = sys_.solid;
+  f.assign(static_cast<std::size_t>(num_dofs()), 0.0);
+  // Per-slot forces first (the gather strategy), then summed per node in a fixed order.
+  std::vector<double> slot(3 * sm.conn.size()), energy(static_cast<std::size_t>(sm.num_elements)),
+      hourglass(energy.size());
+  std::vector<double> ux(static_cast<std::size_t>(sys_.num_nodes)), uy(ux.size()), uz(ux.size());
+  for (std::size_t n = 0; n < ux.size(); ++n) {
+    ux[n] = u[3 * n];
+    uy[n] = u[3 * n + 1];
+    uz[n] = u[3 * n + 2];
+  }
+  const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
+                                sys_.x0.data(), sys_.y0.data(), sys_.z0.data(), energy.data(), hourglass.data()};
+  double total = 0;
+  for (const SolidGroup& g : sm.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      double sum[1];
+      forall_sum<1>(0, g.count, threads_, [&](int i, double* s) {
+        SlotSink<double> sink{slot.data()};
+        const SolidEnergy<double> w = continuum_element<K>(
+            v, ux.data(), uy.data(), uz.data(), g.first + i, g.conn_offset + static_cast<long long>(i) * K::kNodes, sink);
+        s[0] += w.strain + w.hourglass;
+      }, sum);
+      total += sum[0];
+    });
+  forall(0, sys_.num_nodes, threads_, [&](int n) {
+    for (int i = sm.node_slot_ptr[n]; i < sm.node_slot_ptr[n + 1]; ++i)
+      for (int k = 0; k < 3; ++k) f[3 * static_cast<std::size_t>(n) + k] += slot[3 * static_cast<std::size_t>(sm.node_slots[i]) + k];
+  });
+  return total;
+}
+
+void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k) const {
+  using D = Dual<double>;
+  const SolidMesh& sm = sys_.solid;
+  k.assign(offsets_.back(), 0.0);
+  std::vector<SolidMaterial<D>> mats;
+  for (const SolidMaterial<double>& m : sm.materials) mats.push_back(dual_material(m));
+  for (const SolidGroup& g : sm.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      constexpr int nd = 3 * K::kNodes;
+      forall(0, g.count, threads_, [&](int i) {
+        const int e = g.first + i;
+        const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];
+        Vec3<D> X[K::kNodes], u0[K::kNodes], f[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a) X[a] = {D(sys_.x0[c[a]]), D(sys_.y0[c[a]]), D(sys_.z0[c[a]])};
+        gather(u, c, K::kNodes, u0);
+        const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+        double* ke = &k[offsets_[static_cast<std::size_t>(e)]];
+        for (int j = 0; j < nd; ++j) {  // column j: the forces' derivative along dof j
+          Vec3<D> uj[K::kNodes];
+          for (int a = 0; a < K::kNodes; ++a) uj[a] = u0[a];
+          D& seed = j % 3 == 0 ? uj[j / 3].x : j % 3 == 1 ? uj[j / 3].y : uj[j / 3].z;
+          seed.d = 1.0;
+          K::internal_force(X, uj, m, D(sm.hourglass_kappa), f);
+          for (int a = 0; a < K::kNodes; ++a) {
+            ke[(3 * a) * nd + j] = f[a].x.d;
+            ke[(3 * a + 1) * nd + j] = f[a].y.d;
+            ke[(3 * a + 2) * nd + j] = f[a].z.d;
+          }
+        }
+      });
+    });
+}
+
+}  // namespace halfstep

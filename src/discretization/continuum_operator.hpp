@@ -1,0 +1,56 @@
+// The continuum part of a discretized structure as an operator on displacement states, apart
+// from the clients that drive it (deal.II step-44's split of local element work from the
+// global copy): internal forces, element matrices for a sparse assembly, lumped masses and the
+// stable increment, at any displacements. The explicit time loop reaches the same element
+// functions through the backends; a static Newton driver (issue 12) is a second client that
+// needs nothing else (tests/discretization/test_continuum_operator.cpp drives one).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "discretization/structure_system.hpp"
+
+namespace halfstep {
+
+/// Continuum elements of a system as an operator; dofs are 3 translations per node,
+/// node-major (dof 3 n + c).
+class ContinuumOperator {
+ public:
+  /// Borrows sys (it must outlive the operator); threads: OpenMP threads (<= 0: default).
+  ContinuumOperator(const StructureSystem& sys, int threads = 0);
+
+  /// Global dof count (3 per node).
+  int num_dofs() const { return 3 * sys_.num_nodes; }
+  /// Continuum elements.
+  int num_elements() const { return sys_.solid.num_elements; }
+  /// 1 where a dof carries stiffness: nodes of continuum elements, x and y only in a planar model.
+  std::vector<char> active_dofs() const;
+
+  /// Internal forces (3 per node) at displacements u (3 per node); returns the strain energy
+  /// (hourglass energy included).
+  double internal_force(const std::vector<double>& u, std::vector<double>& f) const;
+
+  /// Size of element e's square matrix (3 x its nodes).
+  int element_size(int e) const;
+  /// Global dofs of element e's matrix rows (3 per element node, node order).
+  void element_dofs(int e, int* dofs) const;
+  /// Offset of element e's matrix in element_matrices' output.
+  std::size_t matrix_offset(int e) const { return offsets_[static_cast<std::size_t>(e)]; }
+  /// Consistent tangents K_e = d f_e / d u_e at u, row-major, element after element: exact
+  /// derivatives of the kind's own internal_force by forward dual numbers (one evaluation per
+  /// element dof), so the tangent can never drift from the force.
+  void element_matrices(const std::vector<double>& u, std::vector<double>& k) const;
+
+  /// Lumped translational nodal masses.
+  const std::vector<double>& lumped_mass() const { return sys_.mass; }
+  /// The stable increment estimate of the explicit scheme (no safety factor).
+  double stable_increment() const { return sys_.stable_dt; }
+
+ private:
+  const StructureSystem& sys_;
+  int threads_;
+  std::vector<std::size_t> offsets_;  ///< per element, then the total
+};
+
+}  // namespace halfstep
