@@ -1,9 +1,12 @@
 // halfstep command line: `halfstep run DECK -o OUTDIR` and `halfstep check DECK`.
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
-#include <stdexcept>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,37 +25,6 @@ using namespace halfstep;
 /// Exit codes: what a script needs to tell failures apart.
 enum Exit { kOk = 0, kUsage = 1, kBadInput = 2, kRunFailed = 3, kIoFailed = 4 };
 
-const char* kUsageText =
-    "usage:\n"
-    "  halfstep run DECK -o OUTDIR [--backend auto|cpu|cuda] [--threads N] [--dt-scale F]\n"
-    "               [--gpu-scheme S] [--precision double|single] [--gpu-block N]\n"
-    "               [--gpu-reference stored|recompute]\n"
-    "               [--energy-tolerance F] [--quiet]\n"
-    "  halfstep check DECK [--dt-scale F]\n"
-    "  halfstep --version\n"
-    "\n"
-    "run     integrates the deck's steps (explicit dynamics, MITC4 shells and C3D8R/C3D8/C3D4/C3D10M solids) and writes\n"
-    "        OUTDIR/<job>.pvd with one .vtu per frame, OUTDIR/history/<NSET>.csv,\n"
-    "        OUTDIR/energy.csv and OUTDIR/summary.json\n"
-    "check   reads and validates the deck and prints a model summary\n"
-    "\n"
-    "distributed: mpirun -np N halfstep run DECK -o OUTDIR splits the elements over N ranks\n"
-    "        (one GPU per rank when GPUs are present); rank 0 writes the same files\n"
-    "\n"
-    "options:\n"
-    "  -o, --output DIR        output directory (created if missing)\n"
-    "  --backend B             auto (default: the GPU when one is present), cpu or cuda\n"
-    "  --threads N             OpenMP threads of the CPU backend (default: all cores)\n"
-    "  --gpu-scheme S          GPU scheme: auto (default: gather, the fastest measured), atomic, gather,\n"
-    "                          colored (seed 000 sec. 3.1) or element-local (seed 000 sec. 3.2)\n"
-    "  --precision P           double (default) or single (FP32 storage and arithmetic, GPU only)\n"
-    "  --gpu-block N           fixed CUDA block size; default: tuned at start-up\n"
-    "  --gpu-reference R       recompute (default) or stored: per-element MITC4 constants kept in\n"
-    "                          GPU memory (+192 B/element in FP64) instead of recomputed each step\n"
-    "  --dt-scale F            safety factor on the stable increment estimate (default 0.9)\n"
-    "  --energy-tolerance F    stop when the energy balance error exceeds F (default 0.05)\n"
-    "  --quiet                 no progress line\n";
-
 /// Command-line options after parsing.
 struct Args {
   std::string command, deck;
@@ -61,86 +33,160 @@ struct Args {
   bool quiet = false;
 };
 
-[[noreturn]] void usage_error(const std::string& msg) {
-  std::fprintf(stderr, "halfstep: %s\n\n%s", msg.c_str(), kUsageText);
-  std::exit(kUsage);
-}
+/// Throws the usage error users see, word for word: CLI11 would prefix a validator's message
+/// with the option name, which these messages already carry where it helps.
+[[noreturn]] void bad_value(const std::string& msg) { throw CLI::ValidationError(msg); }
 
-double parse_number(const std::string& flag, const std::string& text) {
+/// The value of flag as a finite positive number; anything else (0, -1, nan, inf, "2x") is a usage error.
+double positive_number(const std::string& flag, const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v > 0) || !(v < 1e300)) usage_error(flag + " needs a positive number, got '" + text + "'");
+  if (text.empty() || *end != '\0' || !(v > 0) || !(v < 1e300))
+    bad_value(flag + " needs a positive number, got '" + text + "'");
   return v;
 }
 
+/// " (default X)" for help texts, from RunOptions itself so that the two cannot drift apart.
+std::string default_note(double value) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, " (default %g)", value);
+  return buf;
+}
+
+/// Adds `name VALUE` to cmd; store checks and keeps the text. Values are taken as strings so
+/// that every bad value gets a message naming the option and the value, not CLI11's generic one.
+CLI::Option* add_value(CLI::App& cmd, const std::string& name, const std::string& value_name, const std::string& help,
+                       std::function<void(const std::string&)> store) {
+  return cmd.add_option_function<std::string>(name, std::move(store), help)->type_name(value_name);
+}
+
+/// Adds the DECK argument, which both commands take.
+void add_deck(CLI::App& cmd, Args& a) {
+  add_value(cmd, "DECK", "", "input deck (.inp)", [&a](const std::string& v) {
+    if (v.empty()) bad_value("DECK must not be empty");
+    a.deck = v;
+  })->required();
+}
+
+/// Adds --dt-scale, which both commands take (check prints the increment it gives).
+void add_dt_scale(CLI::App& cmd, Args& a) {
+  add_value(cmd, "--dt-scale", "F",
+            "safety factor on the stable increment estimate" + default_note(RunOptions().dt_scale),
+            [&a](const std::string& v) {
+              a.run.dt_scale = positive_number("--dt-scale", v);
+              if (a.run.dt_scale > 1.0) bad_value("--dt-scale must not exceed 1 (the estimate is the stability limit)");
+            });
+}
+
+/// Adds the options of `run`.
+void add_run_options(CLI::App& run, Args& a) {
+  add_deck(run, a);
+  add_value(run, "-o,--output", "DIR", "output directory (created if missing)", [&a](const std::string& v) {
+    if (v.empty()) bad_value("-o needs a directory");
+    a.output_dir = v;
+  })->required();
+  add_value(run, "--backend", "B", "auto (default: the GPU when one is present), cpu or cuda",
+            [&a](const std::string& v) {
+              try {
+                a.run.backend = parse_backend_kind(v);
+              } catch (const std::invalid_argument& e) {
+                bad_value(e.what());
+              }
+            });
+  add_value(run, "--threads", "N", "OpenMP threads of the CPU backend (default: all cores)",
+            [&a](const std::string& v) {
+              const double t = positive_number("--threads", v);
+              // The range test comes first: casting a value beyond int to int is undefined.
+              if (t > 4096 || t != static_cast<int>(t)) bad_value("--threads needs a whole number");
+              a.run.threads = static_cast<int>(t);
+            });
+  add_dt_scale(run, a);
+  add_value(run, "--gpu-scheme", "S",
+            "GPU scheme: auto (default: gather, the fastest measured), atomic, gather,\n"
+            "colored (seed 000 sec. 3.1) or element-local (seed 000 sec. 3.2)",
+            [&a](const std::string& v) {
+              try {
+                a.run.backend_options.scheme = parse_gpu_scheme(v);
+              } catch (const std::invalid_argument& e) {
+                bad_value(e.what());
+              }
+            });
+  add_value(run, "--precision", "P", "double (default) or single (FP32 storage and arithmetic, GPU only)",
+            [&a](const std::string& v) {
+              if (v != "double" && v != "single") bad_value("--precision must be double or single, got '" + v + "'");
+              a.run.backend_options.single = v == "single";
+            });
+  add_value(run, "--gpu-block", "N", "fixed CUDA block size; default: tuned at start-up", [&a](const std::string& v) {
+    const double b = positive_number("--gpu-block", v);
+    if (b > 1024 || b != static_cast<int>(b) || static_cast<int>(b) % 32 != 0)
+      bad_value("--gpu-block needs a multiple of 32 up to 1024");
+    a.run.backend_options.block = static_cast<int>(b);
+    a.run.backend_options.autotune = false;
+  });
+  add_value(run, "--gpu-reference", "R",
+            "recompute (default) or stored: per-element MITC4 constants kept in\n"
+            "GPU memory (+192 B/element in FP64) instead of recomputed each step",
+            [&a](const std::string& v) {
+              if (v != "stored" && v != "recompute")
+                bad_value("--gpu-reference must be stored or recompute, got '" + v + "'");
+              a.run.backend_options.stored_reference = v == "stored";
+            });
+  add_value(run, "--energy-tolerance", "F",
+            "stop when the energy balance error exceeds F" + default_note(RunOptions().energy_tolerance),
+            [&a](const std::string& v) { a.run.energy_tolerance = positive_number("--energy-tolerance", v); });
+  run.add_flag("--quiet", a.quiet, "no progress line");
+}
+
+/// Parses the command line; prints help or the version and exits 0, or prints a usage error
+/// and exits kUsage.
 Args parse(int argc, char** argv) {
   Args a;
-  std::vector<std::string> rest(argv + 1, argv + argc);
-  if (rest.empty()) usage_error("missing command");
-  for (std::size_t i = 0; i < rest.size(); ++i) {
-    const std::string& s = rest[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= rest.size()) usage_error(s + " needs a value");
-      return rest[++i];
-    };
-    if (s == "-h" || s == "--help") {
-      std::fputs(kUsageText, stdout);
-      std::exit(kOk);
-    } else if (s == "--version") {
-      std::puts("halfstep " HALFSTEP_VERSION);
-      std::exit(kOk);
-    } else if (s == "-o" || s == "--output") {
-      a.output_dir = value();
-    } else if (s == "--backend") {
-      try {
-        a.run.backend = parse_backend_kind(value());
-      } catch (const std::invalid_argument& e) {
-        usage_error(e.what());
-      }
-    } else if (s == "--gpu-scheme") {
-      try {
-        a.run.backend_options.scheme = parse_gpu_scheme(value());
-      } catch (const std::invalid_argument& e) {
-        usage_error(e.what());
-      }
-    } else if (s == "--precision") {
-      const std::string p = value();
-      if (p != "double" && p != "single") usage_error("--precision must be double or single, got '" + p + "'");
-      a.run.backend_options.single = p == "single";
-    } else if (s == "--gpu-reference") {
-      const std::string r = value();
-      if (r != "stored" && r != "recompute") usage_error("--gpu-reference must be stored or recompute, got '" + r + "'");
-      a.run.backend_options.stored_reference = r == "stored";
-    } else if (s == "--gpu-block") {
-      const double b = parse_number(s, value());
-      if (b != static_cast<int>(b) || static_cast<int>(b) % 32 != 0 || b > 1024)
-        usage_error("--gpu-block needs a multiple of 32 up to 1024");
-      a.run.backend_options.block = static_cast<int>(b);
-      a.run.backend_options.autotune = false;
-    } else if (s == "--threads") {
-      const double t = parse_number(s, value());
-      if (t != static_cast<int>(t) || t > 4096) usage_error("--threads needs a whole number");
-      a.run.threads = static_cast<int>(t);
-    } else if (s == "--dt-scale") {
-      a.run.dt_scale = parse_number(s, value());
-      if (a.run.dt_scale > 1.0) usage_error("--dt-scale must not exceed 1 (the estimate is the stability limit)");
-    } else if (s == "--energy-tolerance") {
-      a.run.energy_tolerance = parse_number(s, value());
-    } else if (s == "--quiet") {
-      a.quiet = true;
-    } else if (!s.empty() && s[0] == '-') {
-      usage_error("unknown option " + s);
-    } else if (a.command.empty()) {
-      a.command = s;
-    } else if (a.deck.empty()) {
-      a.deck = s;
-    } else {
-      usage_error("unexpected argument " + s);
+  CLI::App app("halfstep: explicit dynamics of shells and solids (MITC4 shells and C3D8R/C3D8/C3D4/C3D10M solids)",
+               "halfstep");
+  // A repeated option keeps its last value, as scripts that append an override expect.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.require_subcommand(1);
+  app.fallthrough();  // --version after the command works too, as it did before CLI11
+  app.set_help_flag("-h,--help", "print this help and exit");
+  app.set_version_flag("--version", "halfstep " HALFSTEP_VERSION, "print the version and exit");
+  app.footer(
+      "distributed: mpirun -np N halfstep run DECK -o OUTDIR splits the elements over N ranks\n"
+      "(one GPU per rank when GPUs are present); rank 0 writes the same files");
+  CLI::App* run = app.add_subcommand(
+      "run",
+      "integrates the deck's steps (explicit dynamics) and writes OUTDIR/<job>.pvd\n"
+      "with one .vtu per frame, OUTDIR/history/<NSET>.csv, OUTDIR/energy.csv and\n"
+      "OUTDIR/summary.json");
+  add_run_options(*run, a);
+  CLI::App* check = app.add_subcommand("check", "reads and validates the deck and prints a model summary");
+  add_deck(*check, a);
+  add_dt_scale(*check, a);
+  // Without a command, help lists every command with its options, as the hand-written usage did.
+  const auto help = [&app] {
+    return app.get_subcommands().empty() ? app.help("", CLI::AppFormatMode::All) : app.help();
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(help().c_str(), stdout);
+    std::exit(kOk);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) std::exit(app.exit(e));  // --version
+    std::string msg = e.what();
+    if (app.get_subcommands().empty()) {
+      // CLI11 reports "A subcommand is required" for a misspelt command too; say which word it was.
+      const std::vector<std::string> rest = app.remaining();
+      if (rest.empty())
+        msg = "missing command (expected run or check)";
+      else if (rest[0][0] == '-')
+        msg = "unknown option " + rest[0];
+      else
+        msg = "unknown command '" + rest[0] + "' (expected run or check)";
     }
+    std::fprintf(stderr, "halfstep: %s\n\n%s", msg.c_str(), help().c_str());
+    std::exit(kUsage);
   }
-  if (a.command != "run" && a.command != "check") usage_error("unknown command '" + a.command + "'");
-  if (a.deck.empty()) usage_error(a.command + " needs a DECK");
-  if (a.command == "run" && a.output_dir.empty()) usage_error("run needs -o OUTDIR");
+  a.command = run->parsed() ? "run" : "check";
   a.run.progress = !a.quiet;
   return a;
 }

@@ -74,6 +74,74 @@ TEST(BadInputCli, UsageErrorsExitWithOne) {
   EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " run x.inp -o /tmp/x --threads abc", &out), 1) << out;
 }
 
+// Every usage error names what was wrong, and the help that follows says what is accepted.
+TEST(BadInputCli, UsageErrorsNameTheProblem) {
+  const std::string exe = HALFSTEP_BINARY;
+  const struct {
+    std::string args, message;
+  } cases[] = {
+      {"", "missing command"},
+      {"frobnicate x.inp", "unknown command 'frobnicate'"},
+      {"--frobnicate", "unknown option --frobnicate"},
+      {"run -o out", "DECK is required"},
+      {"run x.inp", "--output is required"},
+      {"run x.inp -o", "--output"},
+      {"run x.inp -o out --frobnicate", "--frobnicate"},
+      {"run x.inp y.inp -o out", "y.inp"},
+      {"check x.inp --threads 2", "--threads"},  // check takes only --dt-scale
+      {"run x.inp -o out --threads 1.5", "--threads needs a whole number"},
+      {"run x.inp -o out --gpu-reference kept", "--gpu-reference must be stored or recompute, got 'kept'"},
+      {"run x.inp -o out --dt-scale 1.5", "--dt-scale must not exceed 1"},
+  };
+  for (const auto& c : cases) {
+    std::string out;
+    EXPECT_EQ(run_command(exe + " " + c.args, &out), 1) << c.args << ": " << out;
+    EXPECT_EQ(out.rfind("halfstep: ", 0), 0u) << c.args << ": " << out;
+    EXPECT_NE(out.find(c.message), std::string::npos) << c.args << ": " << out;
+    EXPECT_NE(out.find("Usage: halfstep"), std::string::npos) << c.args << ": " << out;
+  }
+}
+
+// Number options take finite positive numbers only, for run and for check alike.
+TEST(BadInputCli, NumberOptionsRejectNonPositiveAndNonFiniteValues) {
+  const std::string exe = HALFSTEP_BINARY;
+  for (const std::string option : {"--dt-scale", "--energy-tolerance", "--threads", "--gpu-block"}) {
+    for (const std::string value : {"0", "-1", "nan", "inf", "-inf", "1e999", "abc", "0.5x"}) {
+      std::string out;
+      const std::string args = " run x.inp -o out " + option + "=" + value;
+      EXPECT_EQ(run_command(exe + args, &out), 1) << args << ": " << out;
+      EXPECT_NE(out.find(option + " needs a positive number, got '" + value + "'"), std::string::npos)
+          << args << ": " << out;
+    }
+    std::string out;
+    EXPECT_EQ(run_command(exe + " run x.inp -o out " + option + "=", &out), 1) << out;
+    EXPECT_NE(out.find(option), std::string::npos) << out;
+  }
+  std::string out;
+  EXPECT_EQ(run_command(exe + " check x.inp --dt-scale 0", &out), 1) << out;
+  EXPECT_NE(out.find("--dt-scale needs a positive number, got '0'"), std::string::npos) << out;
+  // A negative value after a space is still read as the option's value, not as an option.
+  EXPECT_EQ(run_command(exe + " run x.inp -o out --energy-tolerance -0.1", &out), 1) << out;
+  EXPECT_NE(out.find("--energy-tolerance needs a positive number, got '-0.1'"), std::string::npos) << out;
+}
+
+TEST(BadInputCli, HelpAndVersionExitWithZero) {
+  const std::string exe = HALFSTEP_BINARY;
+  std::string out;
+  // Without a command, --help lists every command with all its options.
+  ASSERT_EQ(run_command(exe + " --help", &out), 0) << out;
+  for (const char* text : {"run", "check", "DECK", "-o,--output", "--backend", "--threads", "--dt-scale", "--gpu-scheme",
+                           "--precision", "--gpu-block", "--gpu-reference", "--energy-tolerance", "--quiet",
+                           "--version", "(default 0.9)", "(default 0.05)", "mpirun"})
+    EXPECT_NE(out.find(text), std::string::npos) << text << " missing from:\n" << out;
+  ASSERT_EQ(run_command(exe + " check -h", &out), 0) << out;
+  EXPECT_NE(out.find("Usage: halfstep check"), std::string::npos) << out;
+  EXPECT_NE(out.find("--dt-scale"), std::string::npos) << out;
+  EXPECT_EQ(out.find("--threads"), std::string::npos) << out;
+  ASSERT_EQ(run_command(exe + " --version", &out), 0) << out;
+  EXPECT_EQ(out, "halfstep " HALFSTEP_VERSION "\n");
+}
+
 TEST(BadInputCli, MissingDeckIsReported) {
   std::string out;
   EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check /nonexistent/deck.inp", &out), 2) << out;

@@ -1,20 +1,25 @@
-// Tests of the JSON builder behind summary.json, checked with a small strict JSON parser.
+// Tests of summary.json (io/summary_json), read back with a small strict JSON parser of its own,
+// so the check does not trust the library that wrote the file.
 #include <gtest/gtest.h>
 
 #include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "io/json_writer.hpp"
+#include "io/summary_json.hpp"
+#include "io_test_util.hpp"
 
 namespace halfstep {
 namespace {
 
-/// A parsed JSON value (enough of JSON to check what JsonObject writes).
+/// A parsed JSON value (enough of JSON to check what summary.json holds).
 struct Json {
   enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
   bool boolean = false;
@@ -210,91 +215,147 @@ class JsonParser {
 
 Json parse_json(const std::string& text) { return JsonParser(text).parse(); }
 
-TEST(JsonWriter, ScalarsStringsAndEscaping) {
-  JsonObject o;
-  o.add("job", "plate \"A\"\\\n\t\x01 é")
-      .add("steps", 120000)
-      .add("dt", 1.0 / 3 * 1e-7)
-      .add("mass", 2.0)
-      .add("big", std::int64_t(1) << 62)
-      .add("unsigned", size_t(5))
-      .add("ok", true)
-      .add("failed", false)
-      .add("nan", std::nan(""))
-      .add("inf", -HUGE_VAL)
-      .add("none", nullptr)
-      .add("steps", 120001);  // replaces, keeps position
-  const std::string text = o.dump();
+/// The whole file (binary, so a stray byte is seen as it is).
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// A single-process summary with a value of every kind.
+RunSummary one_process() {
+  RunSummary s;
+  s.nodes = 34;
+  s.elements = 16;
+  s.steps = std::int64_t(1) << 40;  // beyond int and beyond a double's integers-as-text habit
+  s.time_increment = 1.0 / 3 * 1e-7;
+  s.stable_increment = 2.0;
+  s.controlling_element = 3000000000;
+  s.final_time = 0.05;
+  s.wall_seconds = 1.5;
+  s.solve_seconds = 1.25;
+  s.element_steps_per_second = 1e300;
+  s.backend = "cpu";
+  s.precision = "double";
+  s.backend_description = "CPU, OpenMP, 2 threads";
+  s.device_bytes_per_element = 0;
+  s.threads = 2;
+  s.frames = 11;
+  s.energy_error = 5e-5;
+  return s;
+}
+
+const std::vector<std::string> kTopKeys = {"deck", "nodes", "elements", "steps", "time_increment",
+                                           "stable_increment_estimate", "controlling_element", "final_time",
+                                           "wall_seconds", "solve_seconds", "element_steps_per_second", "backend",
+                                           "precision", "backend_description", "device_bytes_per_element",
+                                           "threads", "frames", "energy_balance_error", "ranks"};
+
+TEST(SummaryJson, KeysInOrderAndTypesKept) {
+  test::TempDir dir;
+  const std::string path = dir / "summary.json";
+  write_summary_json(path, "decks/plate.inp", one_process());
+  const std::string text = slurp(path);
   const Json j = parse_json(text);
   ASSERT_EQ(j.kind, Json::Object);
-  EXPECT_EQ(j.keys, (std::vector<std::string>{"job", "steps", "dt", "mass", "big", "unsigned", "ok",
-                                              "failed", "nan", "inf", "none"}));
-  EXPECT_EQ(j["job"].string, "plate \"A\"\\\n\t\x01 é");
-  EXPECT_NE(text.find(R"("plate \"A\"\\\n\t\u0001 é")"), std::string::npos) << text;
-  EXPECT_EQ(j["steps"].number, 120001);
-  EXPECT_TRUE(j["steps"].integer_literal);
-  EXPECT_EQ(j["dt"].number, 1.0 / 3 * 1e-7);  // exact round trip
-  EXPECT_EQ(j["mass"].number, 2.0);
-  EXPECT_FALSE(j["mass"].integer_literal) << "doubles stay doubles for typed readers";
-  EXPECT_NE(text.find("\"big\": 4611686018427387904"), std::string::npos);
-  EXPECT_EQ(j["unsigned"].number, 5);
-  EXPECT_EQ(j["ok"].kind, Json::Bool);
-  EXPECT_TRUE(j["ok"].boolean);
-  EXPECT_FALSE(j["failed"].boolean);
-  EXPECT_EQ(j["nan"].kind, Json::Null);
-  EXPECT_EQ(j["inf"].kind, Json::Null);
-  EXPECT_EQ(j["none"].kind, Json::Null);
+  EXPECT_EQ(j.keys, kTopKeys) << "scripts and people read the file top-down";
+  EXPECT_EQ(j["deck"].string, "decks/plate.inp");
+  EXPECT_EQ(j["nodes"].number, 34);
+  EXPECT_TRUE(j["nodes"].integer_literal);
+  EXPECT_NE(text.find("\"steps\": 1099511627776"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"controlling_element\": 3000000000"), std::string::npos) << text;
+  EXPECT_EQ(j["time_increment"].number, 1.0 / 3 * 1e-7);  // exact round trip
+  EXPECT_EQ(j["stable_increment_estimate"].number, 2.0);
+  EXPECT_FALSE(j["stable_increment_estimate"].integer_literal) << "doubles stay doubles for typed readers";
+  EXPECT_FALSE(j["device_bytes_per_element"].integer_literal) << text;
+  EXPECT_EQ(j["element_steps_per_second"].number, 1e300);
+  EXPECT_EQ(j["backend"].string, "cpu");
+  EXPECT_EQ(j["precision"].string, "double");
+  EXPECT_EQ(j["ranks"].number, 1);
+  // The exact spelling the integration tests and the shell scripts grep for.
+  EXPECT_NE(text.find("\n  \"backend\": \"cpu\",\n"), std::string::npos) << text;
+  EXPECT_EQ(text.back(), '\n');
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"summary.json"}) << "no temporary file left behind";
 }
 
-TEST(JsonWriter, NestingAndArrays) {
-  JsonObject energy;
-  energy.add("kinetic", 1.5).add("internal", 0.25);
-  JsonObject o;
-  o.add("energy", energy)
-      .add("history", std::vector<double>{0.1, std::nan(""), 1e300})
-      .add("ids", std::vector<std::int64_t>{1, 2, 3000000000})
-      .add("small_ids", std::vector<int>{4, 5})
-      .add("files", std::vector<std::string>{"a.vtu", "b\"c.vtu"})
-      .add("empty_list", std::vector<double>{})
-      .add("empty_obj", JsonObject())
-      .add("steps", std::vector<JsonObject>{JsonObject().add("n", 1), JsonObject().add("n", 2)});
+TEST(SummaryJson, DeckPathIsEscaped) {
+  test::TempDir dir;
+  const std::string deck = "plate \"A\"\\\n\t\x01 é.inp";
+  write_summary_json(dir / "summary.json", deck, one_process());
+  const std::string text = slurp(dir / "summary.json");
+  EXPECT_EQ(parse_json(text)["deck"].string, deck);
+  EXPECT_NE(text.find(R"("plate \"A\"\\\n\t\u0001 é.inp")"), std::string::npos) << text;
+}
 
-  for (int indent : {2, 0, 4}) {
-    const std::string text = o.dump(indent);
-    const Json j = parse_json(text);
-    EXPECT_EQ(j["energy"]["kinetic"].number, 1.5);
-    EXPECT_EQ(j["energy"]["internal"].number, 0.25);
-    const Json& h = j["history"];
-    ASSERT_EQ(h.items.size(), 3u);
-    EXPECT_EQ(h.items[0].number, 0.1);
-    EXPECT_EQ(h.items[1].kind, Json::Null);
-    EXPECT_EQ(h.items[2].number, 1e300);
-    ASSERT_EQ(j["ids"].items.size(), 3u);
-    EXPECT_EQ(j["ids"].items[2].number, 3000000000.0);
-    EXPECT_TRUE(j["ids"].items[2].integer_literal);
-    EXPECT_EQ(j["small_ids"].items[1].number, 5);
-    EXPECT_EQ(j["files"].items[1].string, "b\"c.vtu");
-    EXPECT_EQ(j["empty_list"].kind, Json::Array);
-    EXPECT_TRUE(j["empty_list"].items.empty());
-    EXPECT_EQ(j["empty_obj"].kind, Json::Object);
-    ASSERT_EQ(j["steps"].items.size(), 2u);
-    EXPECT_EQ(j["steps"].items[1]["n"].number, 2);
-    if (indent == 0) {
-      EXPECT_EQ(text.find('\n'), std::string::npos) << text;
-    } else {
-      EXPECT_NE(text.find("\"history\": [0.1, null, 1e+300]"), std::string::npos) << text;
-      EXPECT_NE(text.find("\n" + std::string(indent, ' ') + "\"energy\": {\n" +
-                          std::string(2 * indent, ' ') + "\"kinetic\": 1.5,"),
-                std::string::npos)
-          << text;
-      EXPECT_EQ(text.back(), '\n');
-    }
+TEST(SummaryJson, DeckPathThatIsNotUtf8StillGivesValidJson) {
+  // Linux file names are bytes; a finished run must not fail on writing its summary.
+  test::TempDir dir;
+  write_summary_json(dir / "summary.json", "bad\xff\xfename.inp", one_process());
+  const Json j = parse_json(slurp(dir / "summary.json"));
+  EXPECT_EQ(j["deck"].string, "bad\xef\xbf\xbd\xef\xbf\xbdname.inp") << "each bad byte becomes U+FFFD";
+  EXPECT_EQ(j["nodes"].number, 34);
+}
+
+TEST(SummaryJson, NonFiniteNumbersAreNull) {
+  test::TempDir dir;
+  RunSummary s = one_process();
+  s.energy_error = std::nan("");
+  s.element_steps_per_second = HUGE_VAL;
+  s.wall_seconds = -HUGE_VAL;
+  write_summary_json(dir / "summary.json", "d.inp", s);
+  const Json j = parse_json(slurp(dir / "summary.json"));
+  EXPECT_EQ(j["energy_balance_error"].kind, Json::Null);
+  EXPECT_EQ(j["element_steps_per_second"].kind, Json::Null);
+  EXPECT_EQ(j["wall_seconds"].kind, Json::Null);
+  EXPECT_EQ(j.keys, kTopKeys);
+}
+
+TEST(SummaryJson, DistributedRunAddsPerRankObject) {
+  test::TempDir dir;
+  RunSummary s = one_process();
+  s.ranks = 3;
+  s.solve_seconds = 2.0;
+  s.rank_elements = {6, 5, 5};
+  s.rank_comm_seconds = {0.5, 0.25, 1.0};
+  s.rank_devices = {0, 1, -1};
+  s.transport = "host-staged";
+  s.mpi_library = "Open MPI v4.1.4";
+  write_summary_json(dir / "summary.json", "d.inp", s);
+  const Json j = parse_json(slurp(dir / "summary.json"));
+  std::vector<std::string> keys = kTopKeys;
+  keys.push_back("distributed");
+  EXPECT_EQ(j.keys, keys);
+  EXPECT_EQ(j["ranks"].number, 3);
+  const Json& d = j["distributed"];
+  ASSERT_EQ(d.kind, Json::Object);
+  EXPECT_EQ(d.keys, (std::vector<std::string>{"mpi_library", "interface_transport", "elements_per_rank", "gpu_per_rank",
+                                              "communication_seconds_per_rank", "communication_share_of_solve"}));
+  EXPECT_EQ(d["mpi_library"].string, "Open MPI v4.1.4");
+  EXPECT_EQ(d["interface_transport"].string, "host-staged");
+  ASSERT_EQ(d["elements_per_rank"].items.size(), 3u);
+  EXPECT_EQ(d["elements_per_rank"].items[0].number, 6);
+  EXPECT_TRUE(d["elements_per_rank"].items[0].integer_literal);
+  ASSERT_EQ(d["gpu_per_rank"].items.size(), 3u);
+  EXPECT_EQ(d["gpu_per_rank"].items[2].number, -1);
+  ASSERT_EQ(d["communication_seconds_per_rank"].items.size(), 3u);
+  EXPECT_EQ(d["communication_seconds_per_rank"].items[1].number, 0.25);
+  const Json& share = d["communication_share_of_solve"];
+  ASSERT_EQ(share.items.size(), 3u);
+  EXPECT_EQ(share.items[0].number, 0.25);
+  EXPECT_EQ(share.items[2].number, 0.5);
+  EXPECT_FALSE(share.items[2].integer_literal);
+}
+
+TEST(SummaryJson, MissingDirectoryThrowsWithPath) {
+  test::TempDir dir;
+  const std::string path = dir / "no_such_dir/summary.json";
+  try {
+    write_summary_json(path, "d.inp", one_process());
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
-}
-
-TEST(JsonWriter, EmptyObject) {
-  EXPECT_EQ(JsonObject().dump(), "{}\n");
-  EXPECT_EQ(JsonObject().dump(0), "{}");
 }
 
 }  // namespace
