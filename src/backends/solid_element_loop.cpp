@@ -15,11 +15,11 @@ struct GroupBody {
   const double *ux, *uy, *uz;
   SlotSink<double> sink;
   int first;
-  long long conn_offset;
+  int conn_offset;
   HS_HD void operator()(int i, double* sum) const {
     SlotSink<double> s = sink;
     const SolidEnergy<double> w =
-        continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + static_cast<long long>(i) * K::kNodes, s);
+        continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, s);
     sum[0] += w.strain;
     sum[1] += w.hourglass;
   }

@@ -5,6 +5,8 @@
 // element code does not know it.
 #pragma once
 
+#include <cstddef>
+
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
 #include "elements/solid_common.hpp"
@@ -29,7 +31,7 @@ struct ContinuumView {
 /// a); stores and returns the energies.
 template <class K, class T, class Sink>
 HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, const T* uy, const T* uz, int e,
-                                       long long base, Sink& sink) {
+                                       int base, Sink& sink) {
   Vec3<T> X[K::kNodes], u[K::kNodes], f[K::kNodes];
   int c[K::kNodes];
   for (int a = 0; a < K::kNodes; ++a) {
@@ -49,8 +51,8 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
 template <class T>
 struct SlotSink {
   T* force;
-  HS_HD void operator()(long long slot, int, const Vec3<T>& f) const {
-    T* out = force + 3 * slot;
+  HS_HD void operator()(int slot, int, const Vec3<T>& f) const {
+    T* out = force + 3 * static_cast<std::size_t>(slot);
     out[0] = f.x;
     out[1] = f.y;
     out[2] = f.z;

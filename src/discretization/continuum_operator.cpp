@@ -72,7 +72,7 @@ double ContinuumOperator::internal_force(const std::vector<double>& u, std::vect
       forall_sum<1>(0, g.count, threads_, [&](int i, double* s) {
         SlotSink<double> sink{slot.data()};
         const SolidEnergy<double> w = continuum_element<K>(
-            v, ux.data(), uy.data(), uz.data(), g.first + i, g.conn_offset + static_cast<long long>(i) * K::kNodes, sink);
+            v, ux.data(), uy.data(), uz.data(), g.first + i, g.conn_offset + i * K::kNodes, sink);
         s[0] += w.strain + w.hourglass;
       }, sum);
       total += sum[0];

@@ -21,7 +21,7 @@ struct SolidView {
 template <class T>
 struct AtomicSink {
   NodalForces<T> nf;
-  __device__ void operator()(long long, int node, const Vec3<T>& f) const {
+  __device__ void operator()(int, int node, const Vec3<T>& f) const {
     atomicAdd(nf.fi[0] + node, f.x);
     atomicAdd(nf.fi[1] + node, f.y);
     atomicAdd(nf.fi[2] + node, f.z);
@@ -32,7 +32,7 @@ struct AtomicSink {
 template <class T>
 struct PlainSink {
   NodalForces<T> nf;
-  __device__ void operator()(long long, int node, const Vec3<T>& f) const {
+  __device__ void operator()(int, int node, const Vec3<T>& f) const {
     nf.fi[0][node] += f.x;
     nf.fi[1][node] += f.y;
     nf.fi[2][node] += f.z;
@@ -53,7 +53,7 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
   if (i < count) {
     const int local = elements ? elements[i] : i;
     const int e = first + local;
-    const long long base = conn_offset + static_cast<long long>(local) * K::kNodes;
+    const int base = conn_offset + local * K::kNodes;
     SolidEnergy<T> en;
     if constexpr (S == Sink::Slots) {
       SlotSink<T> sink{v.force};
