@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "elements/registry.hpp"
 #include "io/inp_reader.hpp"
 #include "io/result_writer.hpp"
 #include "io/summary_json.hpp"
@@ -141,7 +142,8 @@ void add_run_options(CLI::App& run, Args& a) {
 /// and exits kUsage.
 Args parse(int argc, char** argv) {
   Args a;
-  CLI::App app("halfstep: explicit dynamics of shells and solids (MITC4 shells and C3D8R/C3D8/C3D4/C3D10M solids)",
+  CLI::App app("halfstep: explicit dynamics of shells, solids and planar elements (element types " +
+                    supported_element_names() + ")",
                "halfstep");
   // A repeated option keeps its last value, as scripts that append an override expect.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
