@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "discretization/solid_mesh.hpp"
+
 namespace halfstep {
 
 namespace {
@@ -22,7 +24,10 @@ void assign_sections(const Model& model, const std::vector<int>& shell_index, St
     p.alpha = mat.alpha;
     p.youngs = mat.youngs;
     p.poisson = mat.poisson;
-    p.elastic = ShellElastic<double>::from(mat.youngs, mat.poisson);
+    // The shell's plane-stress constants are the solid law's stiffness condensed to S33 = 0
+    // (materials/plane_stress.hpp): one law, two element families. validate() admits
+    // isotropic *ELASTIC only here, for which this equals E / (1 - nu^2), nu, G to 1e-12.
+    p.elastic = ShellElastic<double>::from_material(solid_material_of(mat, scaled_identity(1.0)));
     p.name = sec.elset + "/" + sec.material;
     const int index = static_cast<int>(sys.sections.size());
     sys.sections.push_back(p);
