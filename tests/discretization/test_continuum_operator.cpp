@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "discretization/continuum_operator.hpp"
+#include "cantilever_deck.hpp"
 #include "io/inp_reader.hpp"
 
 namespace halfstep {
@@ -94,25 +95,6 @@ INSTANTIATE_TEST_SUITE_P(Continuum, OperatorDecks,
                            return s.substr(0, s.find('.'));
                          });
 
-/// Seed 004's cantilever (L = 10, depth 1, E = 210e9, nu = 0.3), nx x ny CPS4; the step is
-/// only there for the reader (the Newton client applies its own loads and supports).
-std::string cantilever_deck(int nx, int ny) {
-  std::ostringstream d;
-  d.precision(17);
-  d << "*NODE\n";
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i <= nx; ++i) d << 1 + i + (nx + 1) * j << ", " << 10.0 * i / nx << ", " << -0.5 + 1.0 * j / ny << ", 0\n";
-  d << "*ELEMENT, TYPE=CPS4, ELSET=BEAM\n";
-  for (int j = 0, e = 1; j < ny; ++j)
-    for (int i = 0; i < nx; ++i, ++e) {
-      const int n0 = 1 + i + (nx + 1) * j;
-      d << e << ", " << n0 << ", " << n0 + 1 << ", " << n0 + nx + 2 << ", " << n0 + nx + 1 << "\n";
-    }
-  d << "*MATERIAL, NAME=STEEL\n*ELASTIC\n210e9, 0.3\n*DENSITY\n7850\n*SOLID SECTION, ELSET=BEAM, MATERIAL=STEEL\n1\n"
-       "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*END STEP\n";
-  return d.str();
-}
-
 /// Solves A x = b (dense, row-major, n x n) by Gaussian elimination with partial pivoting.
 std::vector<double> dense_solve(std::vector<double> A, std::vector<double> b, int n) {
   for (int c = 0; c < n; ++c) {
@@ -141,7 +123,7 @@ std::vector<double> dense_solve(std::vector<double> A, std::vector<double> b, in
 /// deflection.
 std::vector<double> newton_cantilever(double P, int max_iterations, double* tip_out) {
   const int nx = 40, ny = 4;
-  const Model model = read_inp_string(cantilever_deck(nx, ny), "mem/cantilever.inp");
+  const Model model = read_inp_string(test::cantilever_deck(nx, ny), "mem/cantilever.inp");
   const StructureSystem sys = build_structure_system(model);
   const ContinuumOperator op(sys, 2);
   // Free dofs: active (x, y of every node) and not on the clamped edge x = 0.
@@ -153,15 +135,7 @@ std::vector<double> newton_cantilever(double P, int max_iterations, double* tip_
       free_dof.push_back(d);
     }
   const int nf = static_cast<int>(free_dof.size());
-  // Parabolic shear P = 1e5 on the tip edge, consistent nodal forces (2-point Gauss, exact).
-  std::vector<double> fext(static_cast<std::size_t>(op.num_dofs()), 0.0);
-  const double h = 1.0, dy = h / ny, g = 1 / std::sqrt(3.0);
-  for (int j = 0; j < ny; ++j)
-    for (double xi : {-g, g}) {
-      const double y = -0.5 + j * dy + (xi + 1) / 2 * dy, tau = 1.5 * P / h * (1 - 4 * y * y / (h * h));
-      fext[3 * (nx + (nx + 1) * j) + 1] += tau * (1 - xi) / 2 * dy / 2;
-      fext[3 * (nx + (nx + 1) * (j + 1)) + 1] += tau * (1 + xi) / 2 * dy / 2;
-    }
+  const std::vector<double> fext = test::cantilever_tip_load(nx, ny, P);
   std::vector<double> u(static_cast<std::size_t>(op.num_dofs()), 0.0), f, k;
   std::vector<double> residuals;
   for (int it = 0; it < max_iterations; ++it) {

@@ -1,0 +1,50 @@
+// Global sparse matrices from element matrices (issue 12's assembly, host side): the CSR
+// pattern and each element entry's position in it are built once per mesh and constraint
+// set; every assembly after that is a gather (each CSR entry sums its element contributions
+// in a fixed order: deterministic, no atomics), the same strategy as the explicit gather
+// scheme. Element matrices come from discretization/continuum_operator.hpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "discretization/continuum_operator.hpp"
+
+namespace halfstep {
+
+/// A square sparse matrix in compressed sparse row form (column indices sorted per row).
+struct CsrMatrix {
+  int rows = 0;
+  std::vector<std::int64_t> row_ptr;  ///< rows + 1 offsets into col and val
+  std::vector<int> col;
+  std::vector<double> val;
+  /// y = A x.
+  void multiply(const std::vector<double>& x, std::vector<double>& y) const;
+};
+
+/// The fixed part of an assembly: equation numbers, the pattern, and where every element
+/// matrix entry goes.
+struct CsrAssemblyMap {
+  int equations = 0;
+  std::vector<int> equation;          ///< per global dof: its equation, or -1 (held or inactive)
+  bool upper = false;                 ///< only the upper triangle (col >= row) is stored
+  CsrMatrix pattern;                  ///< row_ptr and col; val empty
+  /// Gather lists: CSR entry k sums element-matrix values at source[source_ptr[k] ..
+  /// source_ptr[k+1]) (positions in ContinuumOperator::element_matrices' output).
+  std::vector<std::int64_t> source_ptr, source;
+};
+
+/// Equation numbers for the operator's active dofs that are not held (held: per global dof,
+/// nonzero for a prescribed dof), in dof order.
+std::vector<int> number_equations(const ContinuumOperator& op, const std::vector<char>& held, int* equations);
+
+/// Builds the pattern and the gather lists of op's element matrices over the numbered
+/// equations; upper: store the upper triangle only (symmetric matrices).
+CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector<int>& equation, int equations,
+                                  bool upper);
+
+/// Sums element matrices (element_matrices' output) into a CSR matrix with map's pattern,
+/// on `threads` OpenMP threads (<= 0: default).
+CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& element_matrices, int threads = 0);
+
+}  // namespace halfstep
