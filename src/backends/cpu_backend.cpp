@@ -6,6 +6,7 @@
 
 #include "backends/solid_element_loop.hpp"
 #include "core/forall.hpp"
+#include "dynamics/shell_pass.hpp"
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
 #include "dynamics/node_integrator.hpp"
@@ -49,43 +50,9 @@ void CpuBackend::begin_step(const StepDrive& drive) {
 }
 
 double CpuBackend::shell_forces(int begin, int end, double tau) {
-  const StructureSystem& sys = sys_;
-  StructureState& st = st_;
-  const DriveView dv = host_view(drive_);
-  const bool have_pressure = drive_.has_pressure();
-  double energy = 0;
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : energy)
-  for (int e = begin; e < end; ++e) {
-    const int* c = &sys.conn[4 * e];
-    const SectionProps& sec = sys.sections[sys.section[e]];
-    const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
-    Vec3<double> f[4], gv[4];
-    const double w = mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
-    st.elem_energy[e] = w;
-    energy += w;
-    double* out = &st.elem_force[20 * e];
-    for (int k = 0; k < 4; ++k) {
-      const int n = c[k];
-      mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]}, out + 5 * k);
-    }
-    if (have_pressure) {
-      double* pf = &st.elem_pressure[12 * e];
-      const double p = evaluate_pressure(dv, e, tau);
-      if (p != 0.0) {
-        Vec3<double> x[4], fp[4];
-        for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
-        mitc4_pressure_force(x, p, fp);
-        for (int k = 0; k < 4; ++k) {
-          pf[3 * k] = fp[k].x;
-          pf[3 * k + 1] = fp[k].y;
-          pf[3 * k + 2] = fp[k].z;
-        }
-      } else {
-        for (int i = 0; i < 12; ++i) pf[i] = 0.0;
-      }
-    }
-  }
-  return energy;
+  double sum[1];
+  forall_sum<1>(begin, end, threads_, ShellElementBody{sys_, st_, host_view(drive_), drive_.has_pressure(), tau}, sum);
+  return sum[0];
 }
 
 std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {

@@ -1,0 +1,54 @@
+// The MITC4 element pass's per-element work on the host, as a forall body: internal forces
+// as 5 generalized forces per corner (the per-slot buffer the node pass gathers in a fixed
+// order) and follower pressure forces. The CPU backend only launches it; the CUDA backend
+// runs the same mitc4_* functions from its own kernels (backends/cuda/assembled_kernels.cuh).
+#pragma once
+
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "dynamics/step_drive.hpp"
+#include "elements/mitc4.hpp"
+
+namespace halfstep {
+
+/// Shell e's forces into st.elem_force (20) and, with pressures, st.elem_pressure (12); its
+/// strain energy into st.elem_energy and sum[0].
+struct ShellElementBody {
+  const StructureSystem& sys;
+  StructureState& st;
+  DriveView drive;
+  bool have_pressure;
+  double tau;
+
+  void operator()(int e, double* sum) const {
+    const int* c = &sys.conn[4 * static_cast<std::size_t>(e)];
+    const SectionProps& sec = sys.sections[sys.section[e]];
+    const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
+    Vec3<double> f[4], gv[4];
+    const double w = mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
+    st.elem_energy[e] = w;
+    sum[0] += w;
+    double* out = &st.elem_force[20 * static_cast<std::size_t>(e)];
+    for (int k = 0; k < 4; ++k) {
+      const int n = c[k];
+      mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]}, out + 5 * k);
+    }
+    if (!have_pressure) return;
+    double* pf = &st.elem_pressure[12 * static_cast<std::size_t>(e)];
+    const double p = evaluate_pressure(drive, e, tau);
+    if (p != 0.0) {
+      Vec3<double> x[4], fp[4];
+      for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
+      mitc4_pressure_force(x, p, fp);
+      for (int k = 0; k < 4; ++k) {
+        pf[3 * k] = fp[k].x;
+        pf[3 * k + 1] = fp[k].y;
+        pf[3 * k + 2] = fp[k].z;
+      }
+    } else {
+      for (int i = 0; i < 12; ++i) pf[i] = 0.0;
+    }
+  }
+};
+
+}  // namespace halfstep
