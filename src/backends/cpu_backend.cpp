@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "backends/solid_element_loop.hpp"
 #include "core/forall.hpp"
+#include "discretization/continuum_pass.hpp"
 #include "dynamics/shell_pass.hpp"
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
@@ -65,7 +65,9 @@ std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {
   }
   if (sys.solid.num_elements == 0) return {0.0, 0.0};
   const SolidEnergy<double> se =
-      solid_element_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_, threads_, range);
+      continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(), st_.uy.data(),
+                     st_.uz.data(), st_.solid_force.data(), st_.solid_energy.data(), st_.solid_hourglass.data(),
+                     threads_, range);
   return {se.strain + se.hourglass, se.hourglass};
 }
 

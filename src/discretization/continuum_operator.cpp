@@ -4,7 +4,7 @@
 
 #include "core/dual.hpp"
 #include "core/forall.hpp"
-#include "discretization/continuum_element.hpp"
+#include "discretization/continuum_pass.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_tangent.hpp"
 
@@ -62,26 +62,13 @@ double ContinuumOperator::internal_force(const std::vector<double>& u, std::vect
     uy[n] = u[3 * n + 1];
     uz[n] = u[3 * n + 2];
   }
-  const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
-                                sys_.x0.data(), sys_.y0.data(), sys_.z0.data(), energy.data(), hourglass.data()};
-  double total = 0;
-  for (const SolidGroup& g : sm.groups)
-    visit_continuum_kind(g.kind, [&](auto kind) {
-      using K = decltype(kind);
-      double sum[1];
-      forall_sum<1>(0, g.count, threads_, [&](int i, double* s) {
-        SlotSink<double> sink{slot.data()};
-        const SolidEnergy<double> w = continuum_element<K>(
-            v, ux.data(), uy.data(), uz.data(), g.first + i, g.conn_offset + i * K::kNodes, sink);
-        s[0] += w.strain + w.hourglass;
-      }, sum);
-      total += sum[0];
-    });
+  const SolidEnergy<double> w = continuum_pass(sm, sys_.x0.data(), sys_.y0.data(), sys_.z0.data(), ux.data(),
+                                               uy.data(), uz.data(), slot.data(), energy.data(), hourglass.data(),
+                                               threads_);
   forall(0, sys_.num_nodes, threads_, [&](int n) {
-    for (int i = sm.node_slot_ptr[n]; i < sm.node_slot_ptr[n + 1]; ++i)
-      for (int k = 0; k < 3; ++k) f[3 * static_cast<std::size_t>(n) + k] += slot[3 * static_cast<std::size_t>(sm.node_slots[i]) + k];
+    add_slot_forces3(sm.node_slot_ptr.data(), sm.node_slots.data(), slot.data(), n, &f[3 * static_cast<std::size_t>(n)]);
   });
-  return total;
+  return w.strain + w.hourglass;
 }
 
 void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k) const {

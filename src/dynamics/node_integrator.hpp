@@ -9,6 +9,7 @@
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
 #include "elements/rotation.hpp"
+#include "discretization/continuum_element.hpp"  // add_slot_forces3
 #include "dynamics/central_difference.hpp"
 
 namespace halfstep {
@@ -46,18 +47,6 @@ struct NodeUpdateResult {
   Vec3<T> t1, t2;            ///< triad at t^n, to turn rotational values global
   bool finite;
 };
-
-/// Adds node n's 3-value forces stored per slot (force + 3 * slot; slots of n in the CSR
-/// slot_ptr/slots) to f, in CSR order so that CPU and GPU sums agree.
-template <class T>
-HS_HD void add_slot_forces3(const int* slot_ptr, const int* slots, const T* force, int n, T f[3]) {
-  for (int i = slot_ptr[n]; i < slot_ptr[n + 1]; ++i) {
-    const T* g = force + 3 * static_cast<std::size_t>(slots[i]);
-    f[0] += g[0];
-    f[1] += g[1];
-    f[2] += g[2];
-  }
-}
 
 /// Integrates node n given its gathered internal forces fi and pressure forces fp (5 and 3
 /// values), its held-dof bits (0-2 translations, 3-4 triad rotations) and drive. With commit,

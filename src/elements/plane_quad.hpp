@@ -73,17 +73,7 @@ HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], 
   }
   if constexpr (kPlaneStress) {
     const T F2[4] = {F(0, 0), F(0, 1), F(1, 0), F(1, 1)};
-    // Isotropic St. Venant-Kirchhoff has S33 = 0 in closed form, E33 = -lambda (E11 + E22) /
-    // (lambda + 2 mu): starting Newton there leaves one confirming evaluation (the explicit
-    // loop calls this at every point of every increment).
-    T f33 = T(1);
-    if (m.model == kSvkIsotropic) {
-      const T e2 = T(0.5) * (F2[0] * F2[0] + F2[2] * F2[2] - T(1)) + T(0.5) * (F2[1] * F2[1] + F2[3] * F2[3] - T(1));
-      const T one_2e33 = T(1) - T(2) * m.lambda * e2 / (m.lambda + T(2) * m.mu);
-      using std::sqrt;  // unqualified: Dual<T> finds its own
-      if (one_2e33 > T(0)) f33 = sqrt(one_2e33);
-    }
-    const PlaneStressPoint<T> r = plane_stress_point(m, F2, f33);  // NaN when it does not converge
+    const PlaneStressPoint<T> r = plane_stress_point(m, F2);  // NaN when it does not converge
     F(2, 2) = r.f33;
     return {r.S, r.energy};
   } else {

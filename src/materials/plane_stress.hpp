@@ -11,7 +11,8 @@
 //
 // The Newton iteration: r(f) = S33(F with F33 = f), r'(f) = C3333 f (dE33/dF33 = F33), both
 // from one evaluation of the law with a dual number seeded on F33. Start from the caller's
-// guess (the previous increment's F33) or 1; a step that would make f <= 0 halves f instead
+// guess (the previous increment's F33), else the exact root for isotropic St. Venant-Kirchhoff
+// or 1; a step that would make f <= 0 halves f instead
 // (J must stay positive); converged when a step changes f by at most 1e-12 f (1e-5 f in float)
 // — quadratic convergence then leaves f accurate to round-off, and S is the evaluation at that
 // f. At most kPlaneStressIterations evaluations, else converged = false and S, energy, f33 NaN.
@@ -50,10 +51,23 @@ struct PlaneStressPoint {
   bool converged;  ///< false: no F33 > 0 found (S, energy, f33 are NaN)
 };
 
-/// Plane-stress point of material m for the in-plane deformation F2 = {F11, F12, F21, F22}
-/// (row-major), starting Newton from f33_start (the previous F33; 1 if not positive).
+/// Where Newton starts when the caller has no previous F33: for isotropic St. Venant-Kirchhoff
+/// the exact root, E33 = -lambda (E11 + E22) / (lambda + 2 mu) (one evaluation then confirms
+/// it), otherwise (or when that root does not exist) F33 = 1.
 template <class T>
-HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T F2[4], T f33_start = T(1)) {
+HS_HD T plane_stress_start(const SolidMaterial<T>& m, const T F2[4]) {
+  if (m.model != kSvkIsotropic) return T(1);
+  const T e2 = T(0.5) * (F2[0] * F2[0] + F2[2] * F2[2] - T(1)) + T(0.5) * (F2[1] * F2[1] + F2[3] * F2[3] - T(1));
+  const T one_2e33 = T(1) - T(2) * m.lambda * e2 / (m.lambda + T(2) * m.mu);
+  using std::sqrt;  // unqualified: Dual<T> (element matrices) finds its own
+  return one_2e33 > T(0) ? sqrt(one_2e33) : T(1);
+}
+
+/// Plane-stress point of material m for the in-plane deformation F2 = {F11, F12, F21, F22}
+/// (row-major), starting Newton from f33_start (the previous F33; when not positive,
+/// plane_stress_start's guess).
+template <class T>
+HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T F2[4], T f33_start = T(0)) {
   using std::fabs;
   const SolidMaterial<Dual<T>> md = dual_material(m);
   Mat3<Dual<T>> F = scaled_identity(Dual<T>(T(0)));
@@ -62,7 +76,7 @@ HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T 
   F(1, 0) = Dual<T>(F2[2]);
   F(1, 1) = Dual<T>(F2[3]);
   const T tol = T(plane_stress_tolerance(static_cast<const T*>(nullptr)));
-  T f = f33_start > T(0) ? f33_start : T(1);
+  T f = f33_start > T(0) ? f33_start : plane_stress_start(m, F2);
   bool small_step = false;
   PlaneStressPoint<T> out;
   int it = 0;
@@ -111,7 +125,7 @@ HS_HD void condense_plane_stress(const T C[6][6], T Cps[3][3]) {
 /// converged point, for implicit plane-stress elements. Cps is NaN if not converged.
 template <class T>
 HS_HD PlaneStressPoint<T> plane_stress_point_with_tangent(const SolidMaterial<T>& m, const T F2[4], T Cps[3][3],
-                                                          T f33_start = T(1)) {
+                                                          T f33_start = T(0)) {
   const PlaneStressPoint<T> r = plane_stress_point(m, F2, f33_start);
   const Mat3<T> F{{F2[0], F2[1], T(0), F2[2], F2[3], T(0), T(0), T(0), r.f33}};
   T C[6][6];

@@ -1,0 +1,49 @@
+#include "discretization/continuum_pass.hpp"
+
+#include "core/forall.hpp"
+#include "elements/registry.hpp"
+
+namespace halfstep {
+
+namespace {
+
+/// Forall body: element first + i of one group into the per-slot force buffer.
+template <class K>
+struct GroupBody {
+  ContinuumView<double> v;
+  const double *ux, *uy, *uz;
+  SlotSink<double> sink;
+  int first;
+  int conn_offset;
+  HS_HD void operator()(int i, double* sum) const {
+    SlotSink<double> s = sink;
+    const SolidEnergy<double> w =
+        continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, s);
+    sum[0] += w.strain;
+    sum[1] += w.hourglass;
+  }
+};
+
+}  // namespace
+
+SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
+                                   const double* ux, const double* uy, const double* uz, double* slot_force,
+                                   double* energy, double* hourglass, int threads, ElementRange range) {
+  const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
+                                x0, y0, z0, energy, hourglass};
+  SolidEnergy<double> total{0.0, 0.0};
+  for (const SolidGroup& g : sm.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      int begin = 0, end = 0;
+      range_bounds(range, g.boundary, g.count, begin, end);
+      double sum[2];
+      forall_sum<2>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset},
+                    sum);
+      total.strain += sum[0];
+      total.hourglass += sum[1];
+    });
+  return total;
+}
+
+}  // namespace halfstep

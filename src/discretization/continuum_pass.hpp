@@ -1,0 +1,19 @@
+// The host (OpenMP) continuum element pass: continuum_element over every element of a range
+// into the per-slot force buffer, the one loop the CPU backend and the ContinuumOperator
+// share (the CUDA kernels run the same body, backends/cuda/solid_kernels.cuh).
+#pragma once
+
+#include "discretization/continuum_element.hpp"
+#include "discretization/solid_mesh.hpp"
+
+namespace halfstep {
+
+/// Forces of the continuum elements of sm in range at displacements (ux, uy, uz): 3 values per
+/// conn position into slot_force, energies per element into energy and hourglass; returns
+/// the sums. x0, y0, z0: reference coordinates.
+SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
+                                   const double* ux, const double* uy, const double* uz, double* slot_force,
+                                   double* energy, double* hourglass, int threads,
+                                   ElementRange range = ElementRange::All);
+
+}  // namespace halfstep
