@@ -17,6 +17,7 @@
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "dynamics/step_drive.hpp"
+#include "linear/tangent_engine.hpp"
 
 namespace halfstep {
 
@@ -102,6 +103,15 @@ bool cuda_available(std::string* why_not);
 /// without a usable GPU throws RunError with the reason.
 std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& sys, const BackendOptions& opt,
                                       bool note);
+
+/// Builds the engine of a static step over op's equations (number_equations). The CPU engine
+/// (OpenMP assembly, CPU solver) runs for BackendKind::Cpu and for the CPU solver kinds; the
+/// CUDA engine (GPU assembly, GPU solver, or a CPU solver on the GPU-assembled matrix) for
+/// Cuda and for Auto when a GPU is present. Cuda without a usable GPU, or a solver kind this
+/// build lacks, throws RunError with the reason.
+std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const ContinuumOperator& op,
+                                                   const std::vector<int>& equation, int equations,
+                                                   const TangentOptions& opt, bool note);
 
 /// Monitor with the options' tolerance and the round-off floor of the precision in use.
 EnergyMonitor initial_monitor(const StructureSystem& sys, const BackendOptions& opt);

@@ -6,6 +6,7 @@
 #include "backends/backend.hpp"
 #include "backends/cpu_backend.hpp"
 #include "core/error.hpp"
+#include "linear/cpu_tangent_engine.hpp"
 #if HALFSTEP_HAVE_CUDA
 #include "backends/cuda/cuda_backend.hpp"
 #endif
@@ -83,6 +84,21 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
     std::fprintf(stderr, "halfstep: no GPU used (%s); running on the CPU%s\n", why.c_str(),
                  opt.single ? " in FP64" : "");
   return std::make_unique<CpuBackend>(sys, cpu_opt);
+}
+
+std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const ContinuumOperator& op,
+                                                   const std::vector<int>& equation, int equations,
+                                                   const TangentOptions& opt, bool note) {
+  const bool gpu_solver = opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg;
+  if (kind == BackendKind::Cpu && gpu_solver)
+    throw RunError("--linear-solver " + linear_solver_name(opt.solver) + " needs the GPU (--backend cuda or auto)");
+  if (kind == BackendKind::Cuda || (kind == BackendKind::Auto && gpu_solver)) {
+    std::string why;
+    if (!cuda_available(&why)) throw RunError("the static step needs the GPU: " + why);
+  }
+  // The CUDA engine joins here (GPU assembly); until then every kind assembles on the CPU.
+  (void)note;
+  return make_cpu_tangent_engine(op, equation, equations, opt);
 }
 
 }  // namespace halfstep

@@ -1,0 +1,93 @@
+// The seam between the static Newton driver (solver/static_solver) and the hardware that does
+// its heavy work: internal forces, the tangent's element matrices, their assembly into a
+// sparse matrix, and the linear solve. The driver only ever sees equation-space vectors on
+// the host; an engine keeps its matrix where it assembled it (host memory for the OpenMP
+// engine, device memory for the CUDA engine, so a GPU assembly feeds a GPU solver with no copy).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace halfstep {
+
+class ContinuumOperator;
+
+/// Which linear solver factors or iterates on the tangent (--linear-solver).
+enum class LinearSolverKind {
+  Auto,      ///< the fastest that fits in memory on the run's hardware
+  Cholmod,   ///< CPU sparse direct, SuiteSparse CHOLMOD (when built with it)
+  Ldlt,      ///< CPU sparse direct, Eigen SimplicialLDLT (always built)
+  Cg,        ///< CPU preconditioned conjugate gradients (Eigen)
+  Cudss,     ///< GPU sparse direct, NVIDIA cuDSS (when built with it)
+  GpuCg,     ///< GPU preconditioned conjugate gradients (cuSPARSE / cuBLAS)
+};
+
+/// Parses a --linear-solver value (auto, cholmod, ldlt, cg, cudss, gpu-cg); throws
+/// std::invalid_argument naming the accepted values.
+LinearSolverKind parse_linear_solver(const std::string& s);
+/// The command-line name of a kind.
+std::string linear_solver_name(LinearSolverKind k);
+
+/// The tangent could not be factored because it is singular: equation is the first equation
+/// (as numbered by number_equations) where the factorization broke down, or -1 if unknown.
+class SingularStiffness : public std::runtime_error {
+ public:
+  SingularStiffness(int equation, const std::string& what) : std::runtime_error(what), equation_(equation) {}
+  int equation() const { return equation_; }
+
+ private:
+  int equation_;
+};
+
+/// Where the time of an engine went (seconds, summed over calls) and what it holds.
+struct TangentStats {
+  double internal_force_seconds = 0;
+  double element_seconds = 0;     ///< element matrices
+  double assembly_seconds = 0;    ///< element matrices into the CSR values
+  double analyze_seconds = 0;     ///< ordering and symbolic factorization (once per pattern)
+  double factor_seconds = 0;      ///< numeric factorization or preconditioner set-up
+  double solve_seconds = 0;
+  std::int64_t matrices = 0;      ///< element matrices computed
+  std::int64_t factorizations = 0, solves = 0;
+  std::int64_t iterations = 0;    ///< Krylov iterations, summed (0 for direct solvers)
+  std::int64_t nonzeros = 0;      ///< stored CSR entries of the tangent
+  double matrix_bytes = 0;        ///< bytes of the CSR tangent and the element matrices
+  double solver_bytes = 0;        ///< bytes of the factor or the preconditioner (as reported)
+};
+
+/// Options of an engine.
+struct TangentOptions {
+  LinearSolverKind solver = LinearSolverKind::Auto;
+  int threads = 0;                 ///< OpenMP threads (<= 0: default)
+  int device = 0;                  ///< CUDA device
+  double cg_tolerance = 1e-10;     ///< relative residual of the Krylov solvers
+  int cg_max_iterations = 0;       ///< 0: 10 x equations, capped at 100000
+};
+
+/// Equation-space operations of a static Newton iteration on some hardware. Equations are
+/// fixed at construction (number_equations: held and inactive dofs have none); a step with
+/// other constraints makes a new engine.
+class TangentEngine {
+ public:
+  virtual ~TangentEngine() = default;
+  /// One line for the log: hardware, assembly, and the linear solver that runs.
+  virtual std::string description() const = 0;
+  /// The linear solver that runs (never Auto).
+  virtual LinearSolverKind solver() const = 0;
+  /// Internal forces f (3 per node, node-major) at displacements u (3 per node); returns the
+  /// strain energy.
+  virtual double internal_force(const std::vector<double>& u, std::vector<double>& f) = 0;
+  /// Computes the element tangents at u, assembles them and factors the result (or sets up
+  /// the preconditioner). Throws SingularStiffness when the matrix cannot be factored.
+  virtual void assemble_and_factor(const std::vector<double>& u) = 0;
+  /// Solves K x = b for the last factored tangent; b and x have one entry per equation.
+  /// Throws RunError when an iterative solver does not converge.
+  virtual void solve(const std::vector<double>& b, std::vector<double>& x) = 0;
+  /// Time and memory so far.
+  virtual const TangentStats& stats() const = 0;
+};
+
+}  // namespace halfstep
