@@ -135,6 +135,16 @@ void add_run_options(CLI::App& run, Args& a) {
   add_value(run, "--energy-tolerance", "F",
             "stop when the energy balance error exceeds F" + default_note(RunOptions().energy_tolerance),
             [&a](const std::string& v) { a.run.energy_tolerance = positive_number("--energy-tolerance", v); });
+  add_value(run, "--linear-solver", "S",
+            "static steps: auto (default: the fastest that fits), cholmod, ldlt or cg\n"
+            "on the CPU; cudss or gpu-cg on the GPU",
+            [&a](const std::string& v) {
+              try {
+                a.run.tangent.solver = parse_linear_solver(v);
+              } catch (const std::invalid_argument& e) {
+                bad_value(e.what());
+              }
+            });
   run.add_flag("--quiet", a.quiet, "no progress line");
 }
 
@@ -219,7 +229,17 @@ int run_command(const Args& a, const Communicator& comm) {
   const RunSummary s = run_analysis(model, run);
   if (!root) return kOk;
   write_summary_json(a.output_dir + "/summary.json", a.deck, s);
-  if (!a.quiet) {
+  if (!a.quiet && s.statics.steps) {
+    const StaticSummary& t = s.statics;
+    std::fprintf(stderr,
+                 "halfstep: %d static step(s): %lld increments, %lld Newton iterations, %lld cut-backs, %.2f s; "
+                 "%s (--linear-solver %s): element matrices %.3f s, assembly %.3f s, analysis %.3f s, "
+                 "factorization %.3f s, solves %.3f s\n",
+                 t.steps, static_cast<long long>(t.increments), static_cast<long long>(t.iterations),
+                 static_cast<long long>(t.cutbacks), t.seconds, t.engine.c_str(), t.linear_solver.c_str(),
+                 t.element_seconds, t.assembly_seconds, t.analyze_seconds, t.factor_seconds, t.solve_seconds);
+  }
+  if (!a.quiet && s.steps > 0) {
     std::fprintf(stderr,
                  "halfstep: %lld increments of %.4g (stable estimate %.4g, element %lld), %d frames, "
                  "%.2f s, %.3g element-steps/s on %s, energy balance error %.2g %%\n",

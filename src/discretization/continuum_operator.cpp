@@ -71,6 +71,43 @@ double ContinuumOperator::internal_force(const std::vector<double>& u, std::vect
   return w.strain + w.hourglass;
 }
 
+double ContinuumOperator::linearized_force(const std::vector<double>& u, std::vector<double>& f) const {
+  using D = Dual<double>;
+  const SolidMesh& sm = sys_.solid;
+  f.assign(static_cast<std::size_t>(num_dofs()), 0.0);
+  std::vector<SolidMaterial<D>> mats;
+  for (const SolidMaterial<double>& m : sm.materials) mats.push_back(dual_material(m));
+  // Per-slot forces, then summed per node in a fixed order (same as internal_force).
+  std::vector<double> slot(3 * sm.conn.size());
+  for (const SolidGroup& g : sm.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      forall(0, g.count, threads_, [&](int i) {
+        const int e = g.first + i;
+        const std::size_t first = static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes;
+        const int* c = &sm.conn[first];
+        Vec3<D> X[K::kNodes], du[K::kNodes], fe[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a) {
+          X[a] = {D(sys_.x0[c[a]]), D(sys_.y0[c[a]]), D(sys_.z0[c[a]])};
+          du[a] = {D(0.0, u[3 * c[a]]), D(0.0, u[3 * c[a] + 1]), D(0.0, u[3 * c[a] + 2])};
+        }
+        const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+        K::internal_force(X, du, m, D(sm.hourglass_kappa), fe);
+        for (int a = 0; a < K::kNodes; ++a) {
+          slot[3 * (first + a)] = fe[a].x.d;
+          slot[3 * (first + a) + 1] = fe[a].y.d;
+          slot[3 * (first + a) + 2] = fe[a].z.d;
+        }
+      });
+    });
+  forall(0, sys_.num_nodes, threads_, [&](int n) {
+    add_slot_forces3(sm.node_slot_ptr.data(), sm.node_slots.data(), slot.data(), n, &f[3 * static_cast<std::size_t>(n)]);
+  });
+  double w = 0;
+  for (std::size_t k = 0; k < f.size(); ++k) w += f[k] * u[k];
+  return 0.5 * w;
+}
+
 void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k) const {
   using D = Dual<double>;
   const SolidMesh& sm = sys_.solid;

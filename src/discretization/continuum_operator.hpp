@@ -31,6 +31,14 @@ class ContinuumOperator {
   /// (hourglass energy included).
   double internal_force(const std::vector<double>& u, std::vector<double>& f) const;
 
+  /// The small-displacement forces f = K(0) u (3 per node) of a geometrically linear analysis:
+  /// the derivative of internal_force at zero along u, by one dual-number pass per element
+  /// (no element matrix is stored); returns the strain energy u . K(0) u / 2.
+  double linearized_force(const std::vector<double>& u, std::vector<double>& f) const;
+
+  /// The system the operator borrows.
+  const StructureSystem& system() const { return sys_; }
+
   /// Size of element e's square matrix (3 x its nodes).
   int element_size(int e) const;
   /// Global dofs of element e's matrix rows (3 per element node, node order).

@@ -14,6 +14,7 @@ struct Carried {
   const Amplitude* amplitude = nullptr;
   bool ramp = false;      ///< default ramp (prescribed displacement without amplitude)
   bool velocity = false;  ///< TYPE=VELOCITY
+  double start = 0;       ///< a ramped load's value at the step start (static steps ramp from it)
 };
 
 /// Value an entry has at the end of a step of the given period (for carrying forward).
@@ -82,6 +83,16 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
         for (int n : b.nodes) bcs[{n, dof}] = c;
       }
     }
+    // Loads without an amplitude are applied at once in explicit steps and ramped over a
+    // static step from the value they had (Abaqus: STEP and RAMP default amplitudes).
+    const bool ramps = step.procedure == Procedure::Static;
+    const auto ramp_from = [&](Carried& c, const std::map<std::pair<int, int>, Carried>& map,
+                               const std::pair<int, int>& key) {
+      if (!ramps || c.amplitude) return;
+      c.ramp = true;
+      const auto it = map.find(key);
+      c.start = it == map.end() ? 0.0 : it->second.value;
+    };
     // Within one step, *CLOAD lines on the same node and dof add up (same amplitude required);
     // across steps a new line replaces the carried one.
     std::map<std::pair<int, int>, bool> set_here;
@@ -100,7 +111,9 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
             throw InputError(l.loc, "two *CLOAD lines on the same node and dof use different amplitudes");
           cloads[key].value += c.value;
         } else {
-          cloads[key] = c;
+          Carried here = c;
+          ramp_from(here, cloads, key);
+          cloads[key] = here;
           set_here[key] = true;
         }
       }
@@ -109,7 +122,11 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
       Carried c;
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);
-      for (int e : l.elements) dloads[{e, l.face}] = c;
+      for (int e : l.elements) {
+        Carried here = c;
+        ramp_from(here, dloads, {e, l.face});
+        dloads[{e, l.face}] = here;
+      }
     }
     if (!step.outputs.empty()) outputs = step.outputs;
 
@@ -134,23 +151,39 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
         s.motion_velocity.push_back(c.velocity ? 1 : 0);
       }
     }
-    for (const auto& [key, c] : cloads) {
-      s.load_node.push_back(key.first);
-      s.load_dof.push_back(key.second - 1);
-      s.load_value.push_back(c.value);
-      s.load_amp.push_back(slot_of(s, c));
-    }
+    // A ramp from a nonzero start is two entries whose values add up: the start held
+    // constant and the change ramped.
+    const auto parts = [](const Carried& c) {
+      std::vector<std::pair<double, Carried>> out;
+      if (c.ramp && c.start != 0.0 && !c.velocity) {
+        Carried held;
+        out.push_back({c.start, held});
+        out.push_back({c.value - c.start, c});
+      } else {
+        out.push_back({c.value, c});
+      }
+      return out;
+    };
+    for (const auto& [key, c] : cloads)
+      for (const auto& [value, part] : parts(c)) {
+        s.load_node.push_back(key.first);
+        s.load_dof.push_back(key.second - 1);
+        s.load_value.push_back(value);
+        s.load_amp.push_back(slot_of(s, part));
+      }
     for (const auto& [key, c] : dloads) {
       const auto [elem, face] = key;
-      if (face == 0) {
-        s.pressure_elem.push_back(shell_index[elem]);
-        s.pressure_value.push_back(c.value);
-        s.pressure_amp.push_back(slot_of(s, c));
-      } else {
-        s.face_elem.push_back(solid_index[elem]);
-        s.face_label.push_back(face);
-        s.face_value.push_back(c.value);
-        s.face_amp.push_back(slot_of(s, c));
+      for (const auto& [value, part] : parts(c)) {
+        if (face == 0) {
+          s.pressure_elem.push_back(shell_index[elem]);
+          s.pressure_value.push_back(value);
+          s.pressure_amp.push_back(slot_of(s, part));
+        } else {
+          s.face_elem.push_back(solid_index[elem]);
+          s.face_label.push_back(face);
+          s.face_value.push_back(value);
+          s.face_amp.push_back(slot_of(s, part));
+        }
       }
     }
     s.outputs = outputs;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 
 #include "elements/registry.hpp"
 #include "io/inp_parser.hpp"
@@ -203,17 +204,27 @@ void DeckParser::step_keyword(const Keyword& kw) {
   if (in_step_)
     fail(kw.pos, "*STEP inside step '" + m_.steps.back().name + "' (started at " +
                      m_.steps.back().loc.str() + "): missing *END STEP");
-  if (const Param* nl = kw.find("NLGEOM"); nl && squeeze_upper(nl->value) == "NO")
-    fail(kw.pos, "*STEP, NLGEOM=NO is not supported: halfstep always accounts for large "
-                 "displacements and rotations");
+  step_nlgeom_ = -1;
+  if (const Param* nl = kw.find("NLGEOM")) {
+    const std::string v = squeeze_upper(nl->value);
+    if (v == "NO") step_nlgeom_ = 0;
+    else if (v == "YES" || v.empty()) step_nlgeom_ = 1;
+    else fail(kw.pos, "*STEP, NLGEOM=" + nl->value + " (expected YES or NO)");
+  }
   if (!model_done_) finish_model_data();
   Step s;
   s.name = kw.find("NAME") ? std::string(unquote(trim(param(kw, "NAME"))))
                            : "Step-" + std::to_string(m_.steps.size() + 1);
+  if (kw.find("INC")) {
+    const std::int64_t inc = integer(param(kw, "INC"), "INC (the most increments of a static step)");
+    if (inc < 1 || inc > 100000000)
+      fail(kw.pos, "*STEP, INC=" + param(kw, "INC") + " must be between 1 and 100000000");
+    s.controls.max_increments = static_cast<int>(inc);
+  }
   s.loc = loc(kw.pos);
   m_.steps.push_back(std::move(s));
   in_step_ = true;
-  has_dynamic_ = false;
+  has_procedure_ = false;
   output_first_ = output_current_ = -1;
 }
 
@@ -222,13 +233,14 @@ void DeckParser::end_step_keyword(const Keyword& kw) {
   if (!in_step_) fail(kw.pos, "*END STEP without a matching *STEP");
   finish_output_request();
   Step& s = m_.steps.back();
-  if (!has_dynamic_)
-    fail(s.loc, "step '" + s.name + "' has no *DYNAMIC, EXPLICIT procedure (halfstep runs explicit "
-                "dynamics only)");
-  // Defaults: 20 field frames per step; 200 history points per step.
+  if (!has_procedure_)
+    fail(s.loc, "step '" + s.name + "' has no procedure: expected *DYNAMIC, EXPLICIT or *STATIC");
+  // Defaults: 20 field frames per step; 200 history points per step. A static step writes a
+  // frame at every converged increment unless the request says otherwise.
   for (OutputRequest& o : s.outputs) {
     if (o.number_interval || o.time_interval) continue;
-    if (o.kind == OutputRequest::Kind::Field) o.number_interval = 20;
+    if (s.procedure == Procedure::Static) o.number_interval = 0;
+    else if (o.kind == OutputRequest::Kind::Field) o.number_interval = 20;
     else o.time_interval = s.time_period / 200.0;
   }
   in_step_ = false;
@@ -238,8 +250,11 @@ void DeckParser::dynamic_keyword(const Keyword& kw) {
   if (!kw.find("EXPLICIT"))
     fail(kw.pos, "only *DYNAMIC, EXPLICIT is supported (implicit dynamics is not)");
   allow_params(kw, {"EXPLICIT", "DIRECTUSERCONTROL", "FIXEDTIMEINCREMENTATION", "ELEMENTBYELEMENT"});
-  if (has_dynamic_) fail(kw.pos, "a second *DYNAMIC in step '" + m_.steps.back().name + "'");
-  has_dynamic_ = true;
+  if (has_procedure_) fail(kw.pos, "a second procedure in step '" + m_.steps.back().name + "'");
+  if (step_nlgeom_ == 0)
+    fail(m_.steps.back().loc, "*STEP, NLGEOM=NO with *DYNAMIC, EXPLICIT: explicit steps always account for "
+                              "large displacements and rotations");
+  has_procedure_ = true;
 }
 
 // "[increment], time period": the increment is read only under user control; otherwise
@@ -272,6 +287,48 @@ void DeckParser::dynamic_data(const Line& line) {
 }
 
 void DeckParser::dynamic_end() { need_data_line("[increment,] time period"); }
+
+// *STATIC: Abaqus/Standard's automatic incrementation (or DIRECT: fixed increments).
+void DeckParser::static_keyword(const Keyword& kw) {
+  allow_params(kw, {"DIRECT"});
+  Step& s = m_.steps.back();
+  if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
+  has_procedure_ = true;
+  s.procedure = Procedure::Static;
+  if (step_nlgeom_ >= 0) nlgeom_on_ = nlgeom_on_ || step_nlgeom_ == 1;
+  if (step_nlgeom_ == 0 && nlgeom_on_)
+    fail(s.loc, "*STEP, NLGEOM=NO after a step with NLGEOM=YES: once on, geometric nonlinearity stays on");
+  s.nlgeom = nlgeom_on_;
+  s.controls.direct = kw.find("DIRECT") != nullptr;
+  // Without a data line: one increment over a period of 1.
+  s.time_period = 1.0;
+  s.controls.initial = s.controls.maximum = 1.0;
+  s.controls.minimum = 1e-5;
+}
+
+// "initial increment, time period, minimum increment, maximum increment" (blank: defaults).
+void DeckParser::static_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*STATIC takes one data line: initial increment, time period, minimum, maximum");
+  const auto& f = line.fields;
+  at_most_fields(line, 4, "initial increment, time period, minimum increment, maximum increment");
+  Step& s = m_.steps.back();
+  StaticControls& c = s.controls;
+  s.time_period = f.size() > 1 ? real_or(f[1], 1.0, "the time period") : 1.0;
+  if (!(s.time_period > 0) || !std::isfinite(s.time_period))
+    fail(at_, "the step time period must be positive, got '" + std::string(f[1]) + "'");
+  c.initial = !f.empty() ? real_or(f[0], s.time_period, "the initial time increment") : s.time_period;
+  if (!(c.initial > 0) || c.initial > s.time_period)
+    fail(at_, "the initial time increment must be positive and at most the time period, got '" +
+                  std::string(f[0]) + "'");
+  c.minimum = f.size() > 2 ? real_or(f[2], std::min(c.initial, 1e-5 * s.time_period), "the minimum time increment")
+                           : std::min(c.initial, 1e-5 * s.time_period);
+  if (!(c.minimum > 0) || c.minimum > c.initial)
+    fail(at_, "the minimum time increment must be positive and at most the initial increment, got '" +
+                  std::string(f[2]) + "'");
+  c.maximum = f.size() > 3 ? real_or(f[3], s.time_period, "the maximum time increment") : s.time_period;
+  if (!(c.maximum >= c.initial))
+    fail(at_, "the maximum time increment must be at least the initial increment, got '" + std::string(f[3]) + "'");
+}
 
 // ---------------------------------------------------------------------------------------
 // Boundary conditions and loads

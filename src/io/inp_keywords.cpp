@@ -61,6 +61,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*STEP", kAnywhere, &P::step_keyword, &P::ignore_data},
       {"*END STEP", kAnywhere, &P::end_step_keyword},
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},
+      {"*STATIC", kInStep, &P::static_keyword, &P::static_data},
       {"*BOUNDARY", kAnywhere, &P::boundary_keyword, &P::boundary_data},
       {"*CLOAD", kInStep, &P::cload_keyword, &P::cload_data},
       {"*DLOAD", kInStep, &P::dload_keyword, &P::dload_data},

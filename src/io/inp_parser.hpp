@@ -170,6 +170,8 @@ class DeckParser {
   void dynamic_keyword(const Keyword& kw);
   void dynamic_data(const Line& line);
   void dynamic_end();
+  void static_keyword(const Keyword& kw);
+  void static_data(const Line& line);
   void boundary_keyword(const Keyword& kw);
   void boundary_data(const Line& line);
   void cload_keyword(const Keyword& kw);
@@ -251,7 +253,9 @@ class DeckParser {
   bool block_velocity_ = false;  ///< *BOUNDARY, TYPE=VELOCITY
 
   // Step state.
-  bool has_dynamic_ = false;
+  bool has_procedure_ = false;      ///< the step has its *DYNAMIC, EXPLICIT or *STATIC
+  int step_nlgeom_ = -1;            ///< *STEP, NLGEOM=: -1 not given, 0 NO, 1 YES
+  bool nlgeom_on_ = false;          ///< a previous static step turned NLGEOM on
   int output_first_ = -1, output_current_ = -1;  ///< the step's current *OUTPUT (and clone)
   bool output_preselect_ = false, output_has_sub_ = false;
 };

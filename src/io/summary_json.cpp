@@ -43,6 +43,32 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     d["communication_share_of_solve"] = share;
     o["distributed"] = d;
   }
+  if (s.statics.steps) {
+    // Static steps: incrementation, and where the implicit work went (seconds summed).
+    const StaticSummary& t = s.statics;
+    nlohmann::ordered_json d;
+    d["steps"] = t.steps;
+    d["increments"] = t.increments;
+    d["newton_iterations"] = t.iterations;
+    d["cutbacks"] = t.cutbacks;
+    d["equations"] = t.equations;
+    d["engine"] = t.engine;
+    d["linear_solver"] = t.linear_solver;
+    d["seconds"] = t.seconds;
+    d["internal_force_seconds"] = t.internal_force_seconds;
+    d["element_matrix_seconds"] = t.element_seconds;
+    d["assembly_seconds"] = t.assembly_seconds;
+    d["analyze_seconds"] = t.analyze_seconds;
+    d["factor_seconds"] = t.factor_seconds;
+    d["linear_solve_seconds"] = t.solve_seconds;
+    d["element_matrices"] = t.matrices;
+    d["factorizations"] = t.factorizations;
+    d["krylov_iterations"] = t.krylov_iterations;
+    d["matrix_nonzeros"] = t.nonzeros;
+    d["matrix_bytes"] = t.matrix_bytes;
+    d["solver_bytes"] = t.solver_bytes;
+    o["static"] = d;
+  }
   // Non-finite numbers come out as null (JSON has none). A deck path that is not UTF-8 gets
   // U+FFFD in place of the bad bytes: the default, an exception, would fail a finished run.
   write_file_atomically(path, o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");

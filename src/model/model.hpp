@@ -145,9 +145,26 @@ struct OutputRequest {
   SourceLoc loc;
 };
 
-/// One *STEP ... *END STEP block of an explicit dynamic analysis.
+/// The analysis procedure of a step.
+enum class Procedure { ExplicitDynamic, Static };
+
+/// *STATIC data line and parameters: the automatic incrementation of a static step.
+struct StaticControls {
+  double initial = 0;       ///< first increment (step time)
+  double minimum = 0;       ///< smallest increment a cut-back may reach before the run stops
+  double maximum = 0;       ///< largest increment
+  bool direct = false;      ///< DIRECT: fixed increments of `initial`, no cut-backs
+  int max_increments = 100; ///< *STEP, INC=
+};
+
+/// One *STEP ... *END STEP block: explicit dynamics or statics.
 struct Step {
   std::string name;
+  Procedure procedure = Procedure::ExplicitDynamic;
+  /// Geometric nonlinearity: always on in explicit steps; *STEP, NLGEOM= in static steps
+  /// (default NO, and once YES it stays on in later steps, as in Abaqus).
+  bool nlgeom = true;
+  StaticControls controls;  ///< static steps only
   double time_period = 0;
   std::optional<double> fixed_increment;  ///< DIRECT USER CONTROL / FIXED TIME INCREMENTATION
   std::vector<Boundary> boundaries;

@@ -67,9 +67,12 @@ void check_elements(const Elements& e, const Nodes& n) {
 }
 
 /// Material checks that depend on the element kind using it.
-void check_section_material(const Material& mat, const SourceLoc& loc, const char* keyword, bool shell) {
+/// needs_mass: the deck has an explicit step (a static analysis needs no density).
+void check_section_material(const Material& mat, const SourceLoc& loc, const char* keyword, bool shell,
+                            bool needs_mass) {
   const std::string where = "material '" + mat.name + "' used by this " + keyword;
-  if (!mat.has_density) throw InputError(loc, where + " has no *DENSITY");
+  if (needs_mass && !mat.has_density)
+    throw InputError(loc, where + " has no *DENSITY (explicit dynamic steps need the mass)");
   if (shell) {
     if (mat.has_hyperelastic)
       throw InputError(loc, where + " is *HYPERELASTIC: shells support isotropic *ELASTIC only");
@@ -82,6 +85,8 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
 }
 
 void check_sections(const Model& m) {
+  bool needs_mass = false;
+  for (const Step& s : m.steps) needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic;
   std::vector<SourceLoc> owner(static_cast<std::size_t>(m.elements.size()));
   std::vector<char> owned(owner.size(), 0);
   // Every element gets exactly one section, of its own family.
@@ -104,7 +109,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
-    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true);
+    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
     claim(sec.elset, sec.loc, "*SHELL SECTION", true);
@@ -113,7 +118,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SOLID SECTION: material '" + sec.material + "' is not defined");
-    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false);
+    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
     claim(sec.elset, sec.loc, "*SOLID SECTION", false);

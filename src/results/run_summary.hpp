@@ -7,6 +7,23 @@
 
 namespace halfstep {
 
+/// Counts and timings of the static steps of a run (all zero when it has none).
+struct StaticSummary {
+  int steps = 0;
+  std::int64_t increments = 0, iterations = 0, cutbacks = 0;
+  int equations = 0;                 ///< of the last static step
+  std::string engine;                ///< hardware, assembly and linear solver (last static step)
+  std::string linear_solver;         ///< --linear-solver name of the solver that ran
+  double internal_force_seconds = 0, element_seconds = 0, assembly_seconds = 0;
+  double analyze_seconds = 0, factor_seconds = 0, solve_seconds = 0;
+  double seconds = 0;                ///< wall time of the static steps
+  std::int64_t matrices = 0, factorizations = 0, krylov_iterations = 0, nonzeros = 0;
+  double matrix_bytes = 0, solver_bytes = 0;
+  /// Residual norms (max |r| / force scale) of each Newton iteration, per converged or
+  /// failed increment attempt, for the first 1000 attempts (convergence-rate checks).
+  std::vector<std::vector<double>> residuals;
+};
+
 /// Measured facts about a finished run (also written to summary.json).
 struct RunSummary {
   int nodes = 0, elements = 0;
@@ -30,6 +47,7 @@ struct RunSummary {
   std::vector<int> rank_devices;         ///< GPU index of each rank (-1: CPU)
   std::string transport;                 ///< how interface buffers travel (host, cuda-aware, host-staged)
   std::string mpi_library;               ///< MPI library in use
+  StaticSummary statics;                 ///< static steps
 };
 
 }  // namespace halfstep

@@ -1,5 +1,6 @@
 #include "solver/explicit_solver.hpp"
 
+#include <omp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "dynamics/step_drive.hpp"
 #include "discretization/step_loads.hpp"
 #include "solver/async_output.hpp"
+#include "solver/static_solver.hpp"
 #include "parallel/frame_gather.hpp"
 #include "parallel/partition.hpp"
 #include "parallel/subdomain.hpp"
@@ -193,6 +195,15 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (whole_steps[s].fixed_increment && !(*whole_steps[s].fixed_increment > 0))
       throw InputError(model.steps[s].loc, "the fixed time increment must be positive");
 
+  bool any_explicit = false, any_static = false;
+  for (const Step& s : model.steps) {
+    any_explicit = any_explicit || s.procedure == Procedure::ExplicitDynamic;
+    any_static = any_static || s.procedure == Procedure::Static;
+  }
+  if (any_static && comm.distributed())
+    throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "
+                                                     "solve is not there yet): run without mpirun");
+
   std::unique_ptr<Subdomain> domain;
   StructureSystem local;
   std::vector<StepLoads> local_steps;
@@ -220,10 +231,12 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       bopt.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / comm.local_size());
     if (domain) bopt.device = comm.local_rank();
     bopt.distributed = dist;
-    const std::unique_ptr<Backend> backend = make_backend(opt.backend, sys, bopt, opt.progress && writes);
-    Backend& hw = *backend;  // the passes of every step, on whichever hardware
-    hw.upload(st);
-    if (opt.progress && writes) {
+    // A deck of static steps only builds no explicit backend (nor needs masses).
+    const std::unique_ptr<Backend> backend =
+        any_explicit ? make_backend(opt.backend, sys, bopt, opt.progress && writes) : nullptr;
+    if (backend) backend->upload(st);
+    if (backend && opt.progress && writes) {
+      const Backend& hw = *backend;
       std::fprintf(stderr, "halfstep: running on %s\n", hw.description().c_str());
       if (domain)
         std::fprintf(stderr, "halfstep: %d ranks (%s), interface buffers %s\n", comm.size(), comm.library().c_str(),
@@ -241,10 +254,12 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     RunSummary sum;
     sum.nodes = whole.num_nodes;
     sum.elements = whole.total_elements();
-    sum.threads = hw.threads();
-    sum.backend = hw.name();
-    sum.precision = hw.precision();
-    sum.device_bytes_per_element = hw.device_bytes() / std::max(1, sys.total_elements());
+    if (backend) {
+      sum.threads = backend->threads();
+      sum.backend = backend->name();
+      sum.precision = backend->precision();
+      sum.device_bytes_per_element = backend->device_bytes() / std::max(1, sys.total_elements());
+    }
     sum.stable_increment = whole.stable_dt;
     sum.controlling_element = whole.controlling_element >= 0 ? model.elements.id[whole.controlling_element] : 0;
 
@@ -262,6 +277,22 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     for (std::size_t si = 0; si < steps.size(); ++si) {
       const StepLoads& step = steps[si];
       if (out) out->finish();  // the writer must not be writing while histories are reopened
+      if (model.steps[si].procedure == Procedure::Static) {
+        if (backend) backend->download(st);
+        if (writer) writer->open_histories(step.outputs);
+        StaticStepOptions so;
+        so.backend = opt.backend;
+        so.tangent = opt.tangent;
+        so.tangent.threads = opt.threads;
+        so.progress = opt.progress && writes;
+        so.first_step = si == 0;
+        const auto r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
+        if (out) so.emit = [&](std::unique_ptr<OutputFrame> f) { out->submit(std::move(f), r1); };
+        run_static_step(model, model.steps[si], sys, step, st, so, sum.statics);
+        if (backend) backend->upload(st);  // the next explicit step starts from here, at rest
+        continue;
+      }
+      Backend& hw = *backend;
       hw.download(st);
       const std::vector<std::uint8_t> held_rot = align_triads(sys, step.fixed_rotation, st);
       std::shared_ptr<ReferenceTriads> r1;
@@ -361,19 +392,25 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       st.half_dt_prev = h_prev;
     }
     if (out) out->finish();
-    sum.backend_description = hw.description();  // now with the tuned block sizes
+    if (backend) sum.backend_description = backend->description();  // now with the tuned block sizes
+    if (!backend) {
+      sum.backend = sum.statics.engine.rfind("CUDA", 0) == 0 ? "cuda" : "cpu";
+      sum.backend_description = sum.statics.engine;
+      sum.threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
+    }
     if (tty) std::fprintf(stderr, "\r%70s\r", "");
     sum.energy_error = mon.scale > 0 ? mon.max_drift / mon.scale : 0.0;
     sum.frames = writer ? writer->frames_written() : 0;
     sum.final_time = st.time;
     sum.solve_seconds = std::max(solve_seconds, 1e-12);
     sum.element_steps_per_second = static_cast<double>(whole.total_elements()) * sum.steps / sum.solve_seconds;
+    if (sum.statics.steps) sum.solve_seconds += sum.statics.seconds;
     if (domain) {
       sum.ranks = comm.size();
       sum.rank_elements = domain->elements_per_rank;
-      sum.rank_comm_seconds = comm.gather(std::vector<double>{hw.communication_seconds()}, 0);
-      sum.rank_devices = comm.gather(std::vector<int>{hw.device()}, 0);
-      sum.transport = hw.transport();
+      sum.rank_comm_seconds = comm.gather(std::vector<double>{backend->communication_seconds()}, 0);
+      sum.rank_devices = comm.gather(std::vector<int>{backend->device()}, 0);
+      sum.transport = backend->transport();
       sum.mpi_library = comm.library();
     }
     sum.wall_seconds = seconds_since(t_start);

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "backends/backend.hpp"
+#include "linear/tangent_engine.hpp"
 #include "model/model.hpp"
 #include "parallel/communicator.hpp"
 #include "discretization/structure_system.hpp"
@@ -29,6 +30,7 @@ struct RunOptions {
   BackendKind backend = BackendKind::Auto;  ///< hardware for the time loop
   BackendOptions backend_options;           ///< GPU scheme, precision, block-size tuning
   const Communicator* comm = nullptr;       ///< ranks of a distributed run (null: one process)
+  TangentOptions tangent;                   ///< static steps: linear solver and its tolerances
 };
 
 /// A run failure that every rank of a distributed run detected together (so each can stop

@@ -64,6 +64,15 @@ std::string describe_model(const Model& model, double dt_scale) {
   }
   long long total_steps = 0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
+    const Step& ms = model.steps[i];
+    if (ms.procedure == Procedure::Static) {
+      add("step %zu '%s'    static (NLGEOM=%s), period %.6g, increments %.6g (minimum %.6g, maximum %.6g)%s, "
+          "at most %d\n",
+          i + 1, steps[i].name.c_str(), ms.nlgeom ? "YES" : "NO", steps[i].period, ms.controls.initial,
+          ms.controls.minimum, ms.controls.maximum, ms.controls.direct ? " fixed (DIRECT)" : "",
+          ms.controls.max_increments);
+      continue;
+    }
     const double dt = step_increment(sys, steps[i].fixed_increment, dt_scale);
     const long long n = static_cast<long long>(std::ceil(steps[i].period / dt - 1e-9));
     total_steps += n;

@@ -1,0 +1,40 @@
+// Static steps (*STATIC): load increments with full Newton-Raphson on the consistent tangent,
+// Abaqus-style residual and correction checks, automatic cut-backs, and a frame per converged
+// increment. The heavy work (internal forces, tangent assembly, linear solve) is done by a
+// TangentEngine (linear/tangent_engine.hpp) on the CPU or the GPU; this file is only the
+// incrementation logic, on host vectors of the equations.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "backends/backend.hpp"
+#include "discretization/step_loads.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "dynamics/output_frame.hpp"
+#include "linear/tangent_engine.hpp"
+#include "model/model.hpp"
+#include "results/run_summary.hpp"
+
+namespace halfstep {
+
+/// What a static step needs from the run.
+struct StaticStepOptions {
+  BackendKind backend = BackendKind::Auto;  ///< hardware of the tangent engine
+  TangentOptions tangent;                   ///< linear solver, threads, device
+  bool progress = false;                    ///< one line per increment on stderr
+  bool first_step = false;                  ///< write the initial frame (the analysis starts here)
+  /// Receives the frames (field/history/energy flags set); null: no output.
+  std::function<void(std::unique_ptr<OutputFrame>)> emit;
+};
+
+/// Runs static step `step` (model.steps[index]) from state st (displacements in, converged
+/// displacements and time out; velocities are zero after it). Adds its counts and timings to
+/// summary. Throws InputError for a model the step cannot solve (shells, no constraint
+/// against rigid motion) and RunError when the increment falls below the minimum.
+void run_static_step(const Model& model, const Step& step, const StructureSystem& sys, const StepLoads& loads,
+                     StructureState& st, const StaticStepOptions& opt, StaticSummary& summary);
+
+}  // namespace halfstep
