@@ -5,11 +5,14 @@ The beam spans 0 <= x <= L, -h/2 <= y <= h/2 on nx x ny square-ish cells, clampe
 (dofs 1-2) and loaded at x = L by a total transverse force P distributed as the parabolic
 shear of beam theory (consistent nodal forces), ramped with a smooth step over --ramp and
 then held; mass-proportional damping --alpha lets it settle to the static deflection.
+With --static the step is a *STATIC one instead (one increment, NLGEOM=NO unless --nlgeom
+with --increments increments): seed 004's linear benchmark on its meshes 1-4
+(--nx 3000 --ny 300 ... --nx 6000 --ny 600).
 History: node set TIP (the mid-depth node at x = L) and the clamped set's reaction.
 
 Usage: generate_plane_deck.py [--element CPS4|CPE4] [--L 10] [--h 1] [--nx 80] [--ny 8]
            [--E 210e9] [--nu 0.3] [--rho 7850] [--P 1e5] [--t 1] [--alpha 100]
-           [--ramp 0.1] [--time 0.3] -o deck.inp
+           [--ramp 0.1] [--time 0.3] [--static [--nlgeom] [--increments N]] -o deck.inp
 """
 import argparse
 import math
@@ -30,6 +33,9 @@ def main():
     ap.add_argument("--alpha", type=float, default=100.0, help="mass-proportional damping")
     ap.add_argument("--ramp", type=float, default=0.1, help="load ramp time (smooth step)")
     ap.add_argument("--time", type=float, default=0.3, help="step time")
+    ap.add_argument("--static", action="store_true", help="a *STATIC step (no mass, damping or field stresses)")
+    ap.add_argument("--nlgeom", action="store_true", help="with --static: NLGEOM=YES")
+    ap.add_argument("--increments", type=int, default=1, help="with --static: fixed increments")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
     if a.ny % 2:
@@ -68,6 +74,17 @@ def main():
             tau = 1.5 * a.P / a.h * (1 - 4 * y * y / (a.h * a.h))  # per unit depth of the edge
             force[j] += tau * (1 - xi) / 2 * dy / 2
             force[j + 1] += tau * (1 + xi) / 2 * dy / 2
+    if a.static:
+        inc = 1.0 / a.increments
+        out += [f"*STEP, NAME=LOAD, NLGEOM={'YES' if a.nlgeom else 'NO'}, INC={a.increments + 1000}",
+                "*STATIC, DIRECT" if a.increments > 1 else "*STATIC", f"{inc:.12g}, 1",
+                "*BOUNDARY", "CLAMP, 1, 2", "*CLOAD"]
+        out += [f"{nid(nx, j)}, 2, {force[j]:.12g}" for j in range(ny + 1) if force[j] != 0.0]
+        out += ["*OUTPUT, FIELD", "*NODE OUTPUT", "U, RF", "*OUTPUT, HISTORY", "*NODE OUTPUT, NSET=TIP", "U",
+                "*NODE OUTPUT, NSET=CLAMP", "RF", "*END STEP"]
+        with open(a.output, "w") as f:
+            f.write("\n".join(out) + "\n")
+        return
     out += ["*STEP, NAME=LOAD", "*DYNAMIC, EXPLICIT", f", {a.time:.12g}",
             "*BOUNDARY", "CLAMP, 1, 2", "*CLOAD, AMPLITUDE=RAMP"]
     out += [f"{nid(nx, j)}, 2, {force[j]:.12g}" for j in range(ny + 1) if force[j] != 0.0]
