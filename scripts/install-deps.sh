@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages halfstep builds and tests with, when they are missing:
 # compilers, CMake, Ninja, GoogleTest, CLI11 and nlohmann-json (header-only: the command line and
-# summary.json), Python and OpenMPI (distributed runs, mpirun tests).
+# summary.json), Eigen (header-only: the sparse LDLT and CG of static steps), SuiteSparse (CHOLMOD,
+# the fast sparse Cholesky; optional for CMake), Python and OpenMPI (distributed runs, mpirun tests).
 # Usage: ./scripts/install-deps.sh
 set -euo pipefail
 
-packages=(build-essential cmake ninja-build libgtest-dev libcli11-dev nlohmann-json3-dev python3 openmpi-bin
-          libopenmpi-dev)
+packages=(build-essential cmake ninja-build libgtest-dev libcli11-dev nlohmann-json3-dev libeigen3-dev
+          libsuitesparse-dev python3 openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,156 @@
+// The OpenMP tangent engine: ContinuumOperator's element matrices, the gather assembly of
+// assembly/csr_assembly, and one of the CPU sparse solvers of linear/sparse_solver.
+#include "linear/cpu_tangent_engine.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "assembly/csr_assembly.hpp"
+#include "core/error.hpp"
+#include "discretization/continuum_operator.hpp"
+#include "linear/sparse_solver.hpp"
+
+namespace halfstep {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+/// Physical memory of the host in bytes (0 when unknown).
+double physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+/// A crude upper estimate of a direct factor's bytes from the upper-triangle pattern. Nested
+/// dissection of a 3D mesh of N nodes gives nnz(L) ~ N^(4/3) (the top separator's dense front
+/// alone is ~N^(2/3) squared), and nnz(A_upper) ~ N, so nnz(L) ~ c N^(1/3) nnz(A_upper); c = 0.3
+/// puts a cube of hexahedra at ~40 N^(4/3) entries (a count of the nested-dissection fronts
+/// with their boundaries, not a measurement: calibrate it against CHOLMOD's L->xsize when a
+/// large model is at hand). Plates, slender bodies and planar models fill far less (N log N in
+/// 2D), so the estimate errs toward CG only for solid blocks, where the factor really is the
+/// problem. 12 bytes per entry: 8 for CHOLMOD's supernodal values, 16 for the simplicial LDLT's
+/// value and 64-bit row index.
+double factor_bytes_estimate(const CsrMatrix& upper_pattern) {
+  const double n = upper_pattern.rows, nnz = static_cast<double>(upper_pattern.col.size());
+  const double nodes = n / 3;
+  const double fill = std::max(4.0, 0.3 * std::cbrt(nodes));
+  return 12.0 * fill * nnz;
+}
+
+class CpuTangentEngine final : public TangentEngine {
+ public:
+  CpuTangentEngine(const ContinuumOperator& op, const std::vector<int>& equation, int equations,
+                   const TangentOptions& opt)
+      : op_(op), equations_(equations), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()) {
+    if (opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg)
+      throw RunError("--linear-solver " + linear_solver_name(opt.solver) + " runs on the GPU; the CPU engine cannot");
+    if (static_cast<int>(equation.size()) != op.num_dofs())
+      throw RunError("CPU tangent engine: the equation numbers do not cover the operator's dofs");
+    kind_ = opt.solver;
+    bool built = false;
+    if (kind_ == LinearSolverKind::Auto) {
+      kind_ = have_cholmod() ? LinearSolverKind::Cholmod : LinearSolverKind::Ldlt;
+      map_ = build_csr_assembly(op, equation, equations, true);
+      built = true;
+      const double need = factor_bytes_estimate(map_.pattern), have = physical_memory();
+      if (have > 0 && need > 0.7 * have) {
+        kind_ = LinearSolverKind::Cg;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, " (auto: a direct factor would need ~%.0f GB of the host's %.0f GB)", need / 1e9,
+                      have / 1e9);
+        auto_note_ = buf;
+      }
+    }
+    solver_ = make_sparse_solver(kind_, opt);
+    if (!built || map_.upper != solver_->wants_upper())
+      map_ = build_csr_assembly(op, equation, equations, solver_->wants_upper());
+  }
+
+  std::string description() const override {
+    return "CPU (" + std::to_string(threads_) + " threads): OpenMP assembly, " + solver_->description() + auto_note_;
+  }
+  LinearSolverKind solver() const override { return kind_; }
+
+  double internal_force(const std::vector<double>& u, std::vector<double>& f) override {
+    const auto t0 = Clock::now();
+    const double energy = op_.internal_force(u, f);
+    stats_.internal_force_seconds += seconds_since(t0);
+    return energy;
+  }
+
+  void assemble_and_factor(const std::vector<double>& u) override {
+    auto t0 = Clock::now();
+    op_.element_matrices(u, k_);
+    stats_.element_seconds += seconds_since(t0);
+    stats_.matrices += op_.num_elements();
+    t0 = Clock::now();
+    a_ = assemble_csr(map_, k_, threads_);
+    stats_.assembly_seconds += seconds_since(t0);
+    stats_.nonzeros = static_cast<std::int64_t>(a_.val.size());
+    stats_.matrix_bytes = 8.0 * static_cast<double>(a_.val.size() + a_.row_ptr.size() + k_.size()) +
+                          4.0 * static_cast<double>(a_.col.size());
+    if (!analyzed_) {
+      t0 = Clock::now();
+      solver_->analyze(a_);
+      stats_.analyze_seconds += seconds_since(t0);
+      analyzed_ = true;
+    }
+    t0 = Clock::now();
+    factored_ = false;
+    solver_->factor(a_);
+    factored_ = true;
+    stats_.factor_seconds += seconds_since(t0);
+    ++stats_.factorizations;
+    stats_.solver_bytes = solver_->bytes();
+  }
+
+  void solve(const std::vector<double>& b, std::vector<double>& x) override {
+    if (!factored_) throw RunError("CPU tangent engine: solve before a successful assemble_and_factor");
+    if (static_cast<int>(b.size()) != equations_) throw RunError("CPU tangent engine: right-hand side of the wrong size");
+    x.assign(b.size(), 0.0);
+    const auto t0 = Clock::now();
+    try {
+      solver_->solve(b.data(), x.data());
+    } catch (...) {
+      stats_.iterations += solver_->last_iterations();
+      stats_.solve_seconds += seconds_since(t0);
+      throw;
+    }
+    stats_.solve_seconds += seconds_since(t0);
+    stats_.iterations += solver_->last_iterations();
+    ++stats_.solves;
+  }
+
+  const TangentStats& stats() const override { return stats_; }
+
+ private:
+  const ContinuumOperator& op_;
+  int equations_;
+  int threads_;
+  LinearSolverKind kind_;
+  std::string auto_note_;
+  CsrAssemblyMap map_;
+  std::unique_ptr<SparseSolver> solver_;
+  std::vector<double> k_;  ///< element matrices, kept to reuse the allocation
+  CsrMatrix a_;
+  bool analyzed_ = false, factored_ = false;
+  TangentStats stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<TangentEngine> make_cpu_tangent_engine(const ContinuumOperator& op, const std::vector<int>& equation,
+                                                       int equations, const TangentOptions& opt) {
+  return std::make_unique<CpuTangentEngine>(op, equation, equations, opt);
+}
+
+}  // namespace halfstep
