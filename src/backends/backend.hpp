@@ -106,9 +106,10 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
 
 /// Builds the engine of a static step over op's equations (number_equations). The CPU engine
 /// (OpenMP assembly, CPU solver) runs for BackendKind::Cpu and for the CPU solver kinds; the
-/// CUDA engine (GPU assembly, GPU solver, or a CPU solver on the GPU-assembled matrix) for
-/// Cuda and for Auto when a GPU is present. Cuda without a usable GPU, or a solver kind this
-/// build lacks, throws RunError with the reason.
+/// CUDA engine (GPU assembly, cuDSS or GPU CG) for the solver kinds Auto, Cudss and GpuCg
+/// with Cuda, or with Auto when a GPU is present (Auto falls back to the CPU, saying why when
+/// note is set, if the CUDA engine cannot be built). Cuda without a usable GPU, or a solver
+/// kind this build lacks, throws RunError with the reason.
 std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const ContinuumOperator& op,
                                                    const std::vector<int>& equation, int equations,
                                                    const TangentOptions& opt, bool note);

@@ -9,6 +9,7 @@
 #include "linear/cpu_tangent_engine.hpp"
 #if HALFSTEP_HAVE_CUDA
 #include "backends/cuda/cuda_backend.hpp"
+#include "backends/cuda/cuda_tangent_engine.hpp"
 #endif
 
 namespace halfstep {
@@ -92,12 +93,35 @@ std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const Conti
   const bool gpu_solver = opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg;
   if (kind == BackendKind::Cpu && gpu_solver)
     throw RunError("--linear-solver " + linear_solver_name(opt.solver) + " needs the GPU (--backend cuda or auto)");
-  if (kind == BackendKind::Cuda || (kind == BackendKind::Auto && gpu_solver)) {
-    std::string why;
-    if (!cuda_available(&why)) throw RunError("the static step needs the GPU: " + why);
+  if (opt.solver == LinearSolverKind::Cudss) {
+#if HALFSTEP_HAVE_CUDA
+    const bool built = cudss_built();
+#else
+    const bool built = false;
+#endif
+    if (!built)
+      throw RunError("--linear-solver cudss: this build of halfstep has no cuDSS (configure with CUDA and "
+                     "-DHALFSTEP_CUDSS_ROOT=<folder with include/cudss.h and lib/libcudss.so.1>)");
   }
-  // The CUDA engine joins here (GPU assembly); until then every kind assembles on the CPU.
+  std::string why;
+  const bool gpu = kind != BackendKind::Cpu && cuda_available(&why);
+  if ((kind == BackendKind::Cuda || gpu_solver) && !gpu) throw RunError("the static step needs the GPU: " + why);
+#if HALFSTEP_HAVE_CUDA
+  // The GPU assembles whenever its solver runs; a CPU solver kind keeps the whole engine on
+  // the host, where its matrix lives.
+  const bool cpu_solver = opt.solver != LinearSolverKind::Auto && !gpu_solver;
+  if (gpu && !cpu_solver) {
+    if (kind == BackendKind::Cuda || gpu_solver) return make_cuda_tangent_engine(op, equation, equations, opt);
+    try {
+      return make_cuda_tangent_engine(op, equation, equations, opt);
+    } catch (const RunError& e) {
+      why = e.what();  // e.g. out of GPU memory: the CPU can still run it
+      if (note) std::fprintf(stderr, "halfstep: static step on the CPU (%s)\n", why.c_str());
+    }
+  }
+#else
   (void)note;
+#endif
   return make_cpu_tangent_engine(op, equation, equations, opt);
 }
 

@@ -24,6 +24,8 @@ class ContinuumOperator {
   int num_dofs() const { return 3 * sys_.num_nodes; }
   /// Continuum elements.
   int num_elements() const { return sys_.solid.num_elements; }
+  /// The system it borrows (a GPU engine uploads its mesh and materials from it).
+  const StructureSystem& system() const { return sys_; }
   /// 1 where a dof carries stiffness: nodes of continuum elements, x and y only in a planar model.
   std::vector<char> active_dofs() const;
 

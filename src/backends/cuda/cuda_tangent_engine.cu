@@ -1,0 +1,756 @@
+#include "backends/cuda/cuda_tangent_engine.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#ifndef HALFSTEP_HAVE_CUDSS
+#define HALFSTEP_HAVE_CUDSS 0  // set for this file alone by CMake when cuDSS is found
+#endif
+#if HALFSTEP_HAVE_CUDSS
+#include <cudss.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/device_memory.cuh"
+#include "backends/cuda/forall.cuh"
+#include "core/dual.hpp"
+#include "core/error.hpp"
+#include "discretization/continuum_element.hpp"
+#include "elements/registry.hpp"
+#include "materials/material_tangent.hpp"
+
+namespace halfstep {
+
+bool cudss_built() { return HALFSTEP_HAVE_CUDSS != 0; }
+
+namespace {
+
+using cuda::check;
+using cuda::DeviceArray;
+using D = Dual<double>;
+
+constexpr int kBlock = 128;
+
+/// Element matrices of one group, the device twin of ContinuumOperator::element_matrices:
+/// column j of K_e is the derivative of the kind's own internal_force along dof j (one dual
+/// evaluation). Thread t works on element t / parts, columns [part * cols, (part + 1) * cols)
+/// of the element's evaluated columns; planar kinds evaluate x and y only (their z rows and
+/// columns are zero, left as cleared at construction).
+template <class K>
+struct MatrixBody {
+  const int* conn;
+  const int* material;
+  const SolidMaterial<D>* materials;
+  double kappa;
+  const double *x0, *y0, *z0;
+  const double* u;  ///< 3 per node, node-major
+  double* k;        ///< the group's first matrix
+  int first, conn_offset, parts, cols;
+  __device__ void operator()(int t) const {
+    constexpr int comps = K::kDimension == 2 ? 2 : 3;
+    constexpr int nd = 3 * K::kNodes;
+    constexpr int evaluated = comps * K::kNodes;
+    const int i = t / parts, part = t - i * parts;
+    const int* c = conn + conn_offset + static_cast<std::size_t>(i) * K::kNodes;
+    Vec3<D> X[K::kNodes], uj[K::kNodes], f[K::kNodes];
+    for (int a = 0; a < K::kNodes; ++a) {
+      const int n = c[a];
+      X[a] = {D(x0[n]), D(y0[n]), D(z0[n])};
+    }
+    // Read in place: a private copy of the dual material costs registers the element needs.
+    const SolidMaterial<D>& m = materials[material[first + i]];
+    double* ke = k + static_cast<std::size_t>(i) * nd * nd;
+    const int end = min((part + 1) * cols, evaluated);
+    for (int q = part * cols; q < end; ++q) {
+      const int a = q / comps, r = q - a * comps, j = 3 * a + r;
+      // The seed is chosen by comparisons in an unrolled loop rather than by indexing uj with
+      // the run-time a, which would put uj in local memory.
+#pragma unroll
+      for (int b = 0; b < K::kNodes; ++b) {
+        const std::size_t n = 3 * static_cast<std::size_t>(c[b]);
+        uj[b] = {D(u[n], b == a && r == 0 ? 1.0 : 0.0), D(u[n + 1], b == a && r == 1 ? 1.0 : 0.0),
+                 D(u[n + 2], b == a && r == 2 ? 1.0 : 0.0)};
+      }
+      K::internal_force(X, uj, m, D(kappa), f);
+#pragma unroll
+      for (int b = 0; b < K::kNodes; ++b) {
+        ke[(3 * b) * nd + j] = f[b].x.d;
+        ke[(3 * b + 1) * nd + j] = f[b].y.d;
+        if (comps == 3) ke[(3 * b + 2) * nd + j] = f[b].z.d;
+      }
+    }
+  }
+};
+
+/// CSR entry e sums its element-matrix contributions in the gather list's order (the host
+/// assembly's order, so both give the same bits).
+template <class I>
+struct GatherBody {
+  const I* ptr;
+  const I* source;
+  const double* k;
+  double* val;
+  __device__ void operator()(int e) const {
+    double s = 0;
+    for (I p = ptr[e]; p < ptr[e + 1]; ++p) s += k[source[p]];
+    val[e] = s;
+  }
+};
+
+/// Node-major displacements into the per-component arrays continuum_element reads.
+struct SplitBody {
+  const double* u;
+  double *ux, *uy, *uz;
+  __device__ void operator()(int n) const {
+    ux[n] = u[3 * static_cast<std::size_t>(n)];
+    uy[n] = u[3 * static_cast<std::size_t>(n) + 1];
+    uz[n] = u[3 * static_cast<std::size_t>(n) + 2];
+  }
+};
+
+/// The continuum pass body (the same continuum_element the host pass and the explicit
+/// kernels run) into the per-slot force buffer.
+template <class K>
+struct ForceBody {
+  ContinuumView<double> v;
+  const double *ux, *uy, *uz;
+  double* slot_force;
+  int first, conn_offset;
+  __device__ void operator()(int i) const {
+    SlotSink<double> sink{slot_force};
+    continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, sink);
+  }
+};
+
+/// Node n's force summed over its slots in CSR order (the host operator's order).
+struct NodeForceBody {
+  const int *slot_ptr, *slots;
+  const double* slot_force;
+  double* f;
+  __device__ void operator()(int n) const {
+    double g[3] = {0.0, 0.0, 0.0};
+    add_slot_forces3(slot_ptr, slots, slot_force, n, g);
+    f[3 * static_cast<std::size_t>(n)] = g[0];
+    f[3 * static_cast<std::size_t>(n) + 1] = g[1];
+    f[3 * static_cast<std::size_t>(n) + 2] = g[2];
+  }
+};
+
+constexpr int kSumBlock = 256, kSumPerThread = 16;
+
+/// Per-block sums of a[i] + b[i] in a fixed order (deterministic; the host adds the blocks).
+__global__ void block_sums(const double* a, const double* b, int n, double* out) {
+  __shared__ double s[kSumBlock];
+  const long base = static_cast<long>(blockIdx.x) * kSumBlock * kSumPerThread;
+  double t = 0;
+  for (int j = 0; j < kSumPerThread; ++j) {
+    const long i = base + threadIdx.x + static_cast<long>(j) * kSumBlock;
+    if (i < n) t += a[i] + b[i];
+  }
+  s[threadIdx.x] = t;
+  __syncthreads();
+  for (int w = kSumBlock / 2; w > 0; w /= 2) {
+    if (static_cast<int>(threadIdx.x) < w) s[threadIdx.x] += s[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+
+/// Jacobi preconditioner from the full-storage CSR diagonal; bad gets the smallest row
+/// whose diagonal is not positive.
+struct DiagonalBody {
+  const int *row_ptr, *col;
+  const double* val;
+  double* inv;
+  int* bad;
+  __device__ void operator()(int r) const {
+    double d = 0;
+    for (int p = row_ptr[r]; p < row_ptr[r + 1]; ++p)
+      if (col[p] == r) d = val[p];
+    if (d > 0) {
+      inv[r] = 1.0 / d;
+    } else {
+      inv[r] = 0.0;
+      atomicMin(bad, r);
+    }
+  }
+};
+
+/// z = inv .* r.
+struct ScaleBody {
+  const double *inv, *r;
+  double* z;
+  __device__ void operator()(int i) const { z[i] = inv[i] * r[i]; }
+};
+
+/// p = z + beta p.
+struct XpbyBody {
+  const double* z;
+  double beta;
+  double* p;
+  __device__ void operator()(int i) const { p[i] = z[i] + beta * p[i]; }
+};
+
+/// Throws RunError naming the failed cuSPARSE call.
+void check_sparse(cusparseStatus_t s, const char* what) {
+  if (s != CUSPARSE_STATUS_SUCCESS) throw RunError(std::string("cuSPARSE: ") + what + ": " + cusparseGetErrorString(s));
+}
+
+/// Throws RunError naming the failed cuBLAS call.
+void check_blas(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw RunError(std::string("cuBLAS: ") + what + " failed (status " + std::to_string(s) + ")");
+}
+
+#if HALFSTEP_HAVE_CUDSS
+/// Readable name of a cuDSS status.
+std::string cudss_status_name(cudssStatus_t s) {
+  switch (s) {
+    case CUDSS_STATUS_SUCCESS: return "success";
+    case CUDSS_STATUS_NOT_INITIALIZED: return "not initialized";
+    case CUDSS_STATUS_ALLOC_FAILED: return "allocation failed";
+    case CUDSS_STATUS_INVALID_VALUE: return "invalid value";
+    case CUDSS_STATUS_NOT_SUPPORTED: return "not supported";
+    case CUDSS_STATUS_EXECUTION_FAILED: return "execution failed";
+    case CUDSS_STATUS_INTERNAL_ERROR: return "internal error";
+    default: return "status " + std::to_string(static_cast<int>(s));
+  }
+}
+
+/// Throws RunError naming the failed cuDSS call.
+void check_dss(cudssStatus_t s, const char* what) {
+  if (s != CUDSS_STATUS_SUCCESS) throw RunError(std::string("cuDSS: ") + what + ": " + cudss_status_name(s));
+}
+#endif
+
+/// Wall seconds since t0.
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The engine: mesh, element matrices, CSR tangent and solver state resident on one device.
+class Engine final : public CudaTangentEngine {
+ public:
+  Engine(const ContinuumOperator& op, const std::vector<int>& equation, int equations, const TangentOptions& opt)
+      : op_(op), sys_(op.system()), opt_(opt), equation_(equation), n_(equations) {
+    if (opt.solver != LinearSolverKind::Auto && opt.solver != LinearSolverKind::Cudss &&
+        opt.solver != LinearSolverKind::GpuCg)
+      throw RunError("the CUDA tangent engine solves with cudss or gpu-cg, not " + linear_solver_name(opt.solver));
+    if (opt.solver == LinearSolverKind::Cudss && !cudss_built())
+      throw RunError("--linear-solver cudss: this build of halfstep has no cuDSS (configure with "
+                     "-DHALFSTEP_CUDSS_ROOT=<folder with include/cudss.h and lib/libcudss.so.1>)");
+    check(cudaSetDevice(opt.device), "cudaSetDevice");
+    cudaDeviceProp prop;
+    check(cudaGetDeviceProperties(&prop, opt.device), "cudaGetDeviceProperties");
+    gpu_name_ = prop.name;
+    check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+    for (cudaEvent_t* e : {&ev_[0], &ev_[1], &ev_[2]}) check(cudaEventCreate(e), "cudaEventCreate");
+    upload_mesh();
+    bool direct = opt.solver == LinearSolverKind::Cudss || (opt.solver == LinearSolverKind::Auto && cudss_built());
+    if (direct) {
+      setup_map(true);
+      direct = setup_cudss(opt.solver == LinearSolverKind::Cudss);
+      if (!direct) release_cudss();
+    }
+    if (!direct) {
+      setup_map(false);
+      setup_cg();
+    }
+    kind_ = direct ? LinearSolverKind::Cudss : LinearSolverKind::GpuCg;
+  }
+
+  ~Engine() override {
+    release_cudss();
+    if (spmat_) cusparseDestroySpMat(spmat_);
+    if (vec_p_) cusparseDestroyDnVec(vec_p_);
+    if (vec_ap_) cusparseDestroyDnVec(vec_ap_);
+    if (sparse_) cusparseDestroy(sparse_);
+    if (blas_) cublasDestroy(blas_);
+    for (cudaEvent_t e : ev_)
+      if (e) cudaEventDestroy(e);
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  std::string description() const override {
+    std::string s = "CUDA " + gpu_name_ + ": GPU assembly, ";
+    if (kind_ == LinearSolverKind::Cudss) {
+      s += "cuDSS (Cholesky of the upper triangle";
+      s += mt_layer_ ? ", multi-threaded host layer)" : ")";
+    } else {
+      char tol[32];
+      std::snprintf(tol, sizeof tol, "%.1e", opt_.cg_tolerance);
+      s += std::string("Jacobi-preconditioned CG (cuSPARSE, tolerance ") + tol + ")";
+    }
+    return s;
+  }
+
+  LinearSolverKind solver() const override { return kind_; }
+
+  double internal_force(const std::vector<double>& u, std::vector<double>& f) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    const SolidMesh& sm = sys_.solid;
+    const int nn = sys_.num_nodes;
+    upload_u(u);
+    cuda::forall(0, nn, 256, stream_, SplitBody{u_.get(), ux_.get(), uy_.get(), uz_.get()});
+    const ContinuumView<double> v{conn_.get(), material_.get(), materials_.get(), sm.hourglass_kappa,
+                                  x0_.get(), y0_.get(), z0_.get(), energy_.get(), hourglass_.get()};
+    for (const SolidGroup& g : sm.groups)
+      visit_continuum_kind(g.kind, [&](auto kind) {
+        using K = decltype(kind);
+        cuda::forall(0, g.count, kBlock, stream_,
+                     ForceBody<K>{v, ux_.get(), uy_.get(), uz_.get(), slot_force_.get(), g.first, g.conn_offset});
+      });
+    cuda::forall(0, nn, 256, stream_, NodeForceBody{slot_ptr_.get(), slots_.get(), slot_force_.get(), f_.get()});
+    const int ne = sm.num_elements;
+    const int blocks = (ne + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread);
+    if (blocks > 0)
+      block_sums<<<blocks, kSumBlock, 0, stream_>>>(energy_.get(), hourglass_.get(), ne, partial_.get());
+    check(cudaGetLastError(), "internal force launch");
+    f.resize(3 * static_cast<std::size_t>(nn));
+    std::vector<double> partial(static_cast<std::size_t>(blocks));
+    check(cudaMemcpyAsync(f.data(), f_.get(), f.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_), "copy forces");
+    if (blocks > 0)
+      check(cudaMemcpyAsync(partial.data(), partial_.get(), partial.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                            stream_),
+            "copy energies");
+    check(cudaStreamSynchronize(stream_), "internal force");
+    double w = 0;
+    for (double p : partial) w += p;
+    stats_.internal_force_seconds += seconds_since(t0);
+    return w;
+  }
+
+  void assemble_and_factor(const std::vector<double>& u) override {
+    assemble(u);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (kind_ == LinearSolverKind::Cudss)
+      factor_cudss();
+    else
+      setup_jacobi();
+    stats_.factor_seconds += seconds_since(t0);
+    ++stats_.factorizations;
+  }
+
+  void solve(const std::vector<double>& b, std::vector<double>& x) override {
+    if (b.size() != static_cast<std::size_t>(n_)) throw RunError("CUDA tangent engine: right-hand side of the wrong size");
+    const auto t0 = std::chrono::steady_clock::now();
+    check(cudaMemcpyAsync(b_.get(), b.data(), b.size() * sizeof(double), cudaMemcpyHostToDevice, stream_), "copy rhs");
+    if (kind_ == LinearSolverKind::Cudss)
+      solve_cudss();
+    else
+      solve_cg();
+    x.resize(b.size());
+    check(cudaMemcpyAsync(x.data(), x_.get(), x.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
+          "copy solution");
+    check(cudaStreamSynchronize(stream_), "solve");
+    stats_.solve_seconds += seconds_since(t0);
+    ++stats_.solves;
+  }
+
+  const TangentStats& stats() const override { return stats_; }
+
+  void element_matrices(const std::vector<double>& u, std::vector<double>& k) override {
+    upload_u(u);
+    compute_matrices();
+    k.resize(k_.size());
+    check(cudaMemcpyAsync(k.data(), k_.get(), k_.bytes(), cudaMemcpyDeviceToHost, stream_), "copy element matrices");
+    check(cudaStreamSynchronize(stream_), "element matrices");
+  }
+
+  void assemble(const std::vector<double>& u) override {
+    upload_u(u);
+    check(cudaEventRecord(ev_[0], stream_), "cudaEventRecord");
+    compute_matrices();
+    check(cudaEventRecord(ev_[1], stream_), "cudaEventRecord");
+    const int nnz = static_cast<int>(val_.size());
+    if (index32_)
+      cuda::forall(0, nnz, 256, stream_, GatherBody<int>{src_ptr32_.get(), src32_.get(), k_.get(), val_.get()});
+    else
+      cuda::forall(0, nnz, 256, stream_,
+                   GatherBody<std::int64_t>{src_ptr64_.get(), src64_.get(), k_.get(), val_.get()});
+    check(cudaGetLastError(), "assembly launch");
+    check(cudaEventRecord(ev_[2], stream_), "cudaEventRecord");
+    check(cudaEventSynchronize(ev_[2]), "assembly");
+    float ms_elements = 0, ms_assembly = 0;
+    check(cudaEventElapsedTime(&ms_elements, ev_[0], ev_[1]), "cudaEventElapsedTime");
+    check(cudaEventElapsedTime(&ms_assembly, ev_[1], ev_[2]), "cudaEventElapsedTime");
+    stats_.element_seconds += 1e-3 * ms_elements;
+    stats_.assembly_seconds += 1e-3 * ms_assembly;
+    stats_.matrices += op_.num_elements();
+  }
+
+  CsrMatrix matrix() const override {
+    CsrMatrix a;
+    a.rows = map_.pattern.rows;
+    a.row_ptr = map_.pattern.row_ptr;
+    a.col = map_.pattern.col;
+    a.val.resize(val_.size());
+    val_.copy_to(a.val.data(), a.val.size());
+    return a;
+  }
+
+  void set_element_mapping(ElementMapping m) override { mapping_ = m; }
+
+ private:
+  /// Reference coordinates, connectivity, materials and the work arrays, on the device.
+  void upload_mesh() {
+    const SolidMesh& sm = sys_.solid;
+    x0_.assign(sys_.x0);
+    y0_.assign(sys_.y0);
+    z0_.assign(sys_.z0);
+    conn_.assign(sm.conn);
+    material_.assign(sm.material);
+    materials_.assign(sm.materials);
+    std::vector<SolidMaterial<D>> dual;
+    for (const SolidMaterial<double>& m : sm.materials) dual.push_back(dual_material(m));
+    dual_materials_.assign(dual);
+    slot_ptr_.assign(sm.node_slot_ptr);
+    slots_.assign(sm.node_slots);
+    const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), ne = static_cast<std::size_t>(sm.num_elements);
+    slot_force_.resize(3 * sm.conn.size());
+    energy_.resize(ne);
+    hourglass_.resize(ne);
+    partial_.resize(std::max<std::size_t>(1, (ne + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread)));
+    u_.resize(3 * nn);
+    f_.resize(3 * nn);
+    ux_.resize(nn);
+    uy_.resize(nn);
+    uz_.resize(nn);
+    const std::size_t kn = ne > 0 ? op_.matrix_offset(sm.num_elements) : 0;
+    k_.resize(kn);
+    // Planar kinds never write their z rows and columns: they stay the zeros set here.
+    k_.zero(stream_);
+  }
+
+  /// The pattern and gather lists (upper: cuDSS's triangle), on the device.
+  void setup_map(bool upper) {
+    map_ = build_csr_assembly(op_, equation_, n_, upper);
+    const std::size_t nnz = map_.pattern.col.size();
+    if (nnz >= static_cast<std::size_t>(INT_MAX)) throw RunError("GPU tangent: more than 2^31 stored matrix entries");
+    index32_ = map_.source.size() < static_cast<std::size_t>(INT_MAX) && k_.size() < static_cast<std::size_t>(INT_MAX);
+    if (index32_) {
+      src_ptr32_.assign(std::vector<int>(map_.source_ptr.begin(), map_.source_ptr.end()));
+      src32_.assign(std::vector<int>(map_.source.begin(), map_.source.end()));
+      src_ptr64_.release();
+      src64_.release();
+    } else {
+      src_ptr64_.assign(map_.source_ptr);
+      src64_.assign(map_.source);
+      src_ptr32_.release();
+      src32_.release();
+    }
+    row_ptr_.assign(std::vector<int>(map_.pattern.row_ptr.begin(), map_.pattern.row_ptr.end()));
+    col_.assign(map_.pattern.col);
+    val_.resize(nnz);
+    val_.zero(stream_);
+    b_.resize(static_cast<std::size_t>(n_));
+    x_.resize(static_cast<std::size_t>(n_));
+    stats_.nonzeros = static_cast<std::int64_t>(nnz);
+    stats_.matrix_bytes = static_cast<double>(val_.bytes() + col_.bytes() + row_ptr_.bytes() + k_.bytes() +
+                                              src_ptr32_.bytes() + src32_.bytes() + src_ptr64_.bytes() + src64_.bytes());
+  }
+
+  /// Copies the node-major displacements to the device (stream-ordered).
+  void upload_u(const std::vector<double>& u) {
+    if (u.size() != u_.size()) throw RunError("CUDA tangent engine: displacement vector of the wrong size");
+    check(cudaMemcpyAsync(u_.get(), u.data(), u.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
+          "copy displacements");
+  }
+
+  /// Launches the element-matrix kernel of every group into k_.
+  void compute_matrices() {
+    const SolidMesh& sm = sys_.solid;
+    for (const SolidGroup& g : sm.groups)
+      visit_continuum_kind(g.kind, [&](auto kind) {
+        using K = decltype(kind);
+        constexpr int evaluated = (K::kDimension == 2 ? 2 : 3) * K::kNodes;
+        const bool by_column =
+            mapping_ == ElementMapping::Column && static_cast<long long>(g.count) * evaluated < INT_MAX;
+        const int parts = by_column ? evaluated : 1;
+        const MatrixBody<K> body{conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa,
+                                 x0_.get(), y0_.get(), z0_.get(), u_.get(),
+                                 k_.get() + op_.matrix_offset(g.first), g.first, g.conn_offset, parts,
+                                 by_column ? 1 : evaluated};
+        cuda::forall(0, g.count * parts, kBlock, stream_, body);
+      });
+    check(cudaGetLastError(), "element matrix launch");
+  }
+
+  // --- Jacobi-preconditioned CG -------------------------------------------------------------
+
+  /// cuSPARSE and cuBLAS handles, the SpMV descriptors and the CG work vectors.
+  void setup_cg() {
+    check_sparse(cusparseCreate(&sparse_), "cusparseCreate");
+    check_sparse(cusparseSetStream(sparse_, stream_), "cusparseSetStream");
+    check_blas(cublasCreate(&blas_), "cublasCreate");
+    check_blas(cublasSetStream(blas_, stream_), "cublasSetStream");
+    const std::size_t n = static_cast<std::size_t>(n_);
+    inv_diag_.resize(n);
+    r_.resize(n);
+    z_.resize(n);
+    p_.resize(n);
+    ap_.resize(n);
+    bad_.resize(1);
+    check_sparse(cusparseCreateCsr(&spmat_, n_, n_, static_cast<std::int64_t>(val_.size()), row_ptr_.get(), col_.get(),
+                                   val_.get(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                   CUDA_R_64F),
+                 "cusparseCreateCsr");
+    check_sparse(cusparseCreateDnVec(&vec_p_, n_, p_.get(), CUDA_R_64F), "cusparseCreateDnVec");
+    check_sparse(cusparseCreateDnVec(&vec_ap_, n_, ap_.get(), CUDA_R_64F), "cusparseCreateDnVec");
+    const double one = 1.0, zero = 0.0;
+    std::size_t bytes = 0;
+    check_sparse(cusparseSpMV_bufferSize(sparse_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, spmat_, vec_p_, &zero, vec_ap_,
+                                         CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bytes),
+                 "cusparseSpMV_bufferSize");
+    spmv_buffer_.resize(std::max<std::size_t>(bytes, 1));
+    stats_.solver_bytes = static_cast<double>(inv_diag_.bytes() + r_.bytes() + z_.bytes() + p_.bytes() + ap_.bytes() +
+                                              spmv_buffer_.bytes());
+  }
+
+  /// The inverse diagonal of the assembled tangent (the Jacobi preconditioner).
+  void setup_jacobi() {
+    const int big = INT_MAX;
+    check(cudaMemcpyAsync(bad_.get(), &big, sizeof(int), cudaMemcpyHostToDevice, stream_), "reset flag");
+    cuda::forall(0, n_, 256, stream_, DiagonalBody{row_ptr_.get(), col_.get(), val_.get(), inv_diag_.get(), bad_.get()});
+    int bad = big;
+    check(cudaMemcpyAsync(&bad, bad_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_), "copy flag");
+    check(cudaStreamSynchronize(stream_), "Jacobi preconditioner");
+    if (bad != big)
+      throw SingularStiffness(bad, "the tangent has a non-positive diagonal at equation " + std::to_string(bad));
+  }
+
+  /// ap = A p.
+  void spmv() {
+    const double one = 1.0, zero = 0.0;
+    check_sparse(cusparseSpMV(sparse_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, spmat_, vec_p_, &zero, vec_ap_,
+                              CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, spmv_buffer_.get()),
+                 "cusparseSpMV");
+  }
+
+  /// a . b over the equations (synchronizes: the scalar comes back to the host).
+  double dot(const double* a, const double* b) {
+    double s = 0;
+    check_blas(cublasDdot(blas_, n_, a, 1, b, 1, &s), "cublasDdot");
+    return s;
+  }
+
+  /// Jacobi-preconditioned CG from x = 0 on b_ into x_, to cg_tolerance of |b|.
+  void solve_cg() {
+    const int n = n_;
+    const long long cap = opt_.cg_max_iterations > 0 ? opt_.cg_max_iterations
+                                                     : std::min<long long>(10LL * n, 100000LL);
+    check(cudaMemsetAsync(x_.get(), 0, x_.bytes(), stream_), "memset");
+    check(cudaMemcpyAsync(r_.get(), b_.get(), b_.bytes(), cudaMemcpyDeviceToDevice, stream_), "copy");
+    const double bnorm = std::sqrt(dot(b_.get(), b_.get()));
+    if (bnorm == 0) return;
+    cuda::forall(0, n, 256, stream_, ScaleBody{inv_diag_.get(), r_.get(), z_.get()});
+    check(cudaMemcpyAsync(p_.get(), z_.get(), z_.bytes(), cudaMemcpyDeviceToDevice, stream_), "copy");
+    double rz = dot(r_.get(), z_.get()), rnorm = bnorm;
+    long long it = 0;
+    while (it < cap) {
+      spmv();
+      const double pap = dot(p_.get(), ap_.get());
+      if (!(pap > 0))
+        throw RunError("GPU CG broke down after " + std::to_string(it) + " iterations: the tangent is not positive "
+                       "definite (p'Ap = " + std::to_string(pap) + ")");
+      const double alpha = rz / pap, minus_alpha = -alpha;
+      check_blas(cublasDaxpy(blas_, n, &alpha, p_.get(), 1, x_.get(), 1), "cublasDaxpy");
+      check_blas(cublasDaxpy(blas_, n, &minus_alpha, ap_.get(), 1, r_.get(), 1), "cublasDaxpy");
+      ++it;
+      rnorm = std::sqrt(dot(r_.get(), r_.get()));
+      if (rnorm <= opt_.cg_tolerance * bnorm) break;
+      cuda::forall(0, n, 256, stream_, ScaleBody{inv_diag_.get(), r_.get(), z_.get()});
+      const double rz_next = dot(r_.get(), z_.get());
+      cuda::forall(0, n, 256, stream_, XpbyBody{z_.get(), rz_next / rz, p_.get()});
+      rz = rz_next;
+    }
+    stats_.iterations += it;
+    if (!(rnorm <= opt_.cg_tolerance * bnorm)) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "GPU CG did not converge: %lld iterations, relative residual %.3e (tolerance %.1e)",
+                    it, rnorm / bnorm, opt_.cg_tolerance);
+      throw RunError(buf);
+    }
+  }
+
+  // --- cuDSS ----------------------------------------------------------------------------------
+
+#if HALFSTEP_HAVE_CUDSS
+  /// Creates the solver objects and runs the analysis on the tangent at rest. Returns false
+  /// (Auto only: required = false) when the factor would not fit in the free device memory.
+  bool setup_cudss(bool required) {
+    check_dss(cudssCreate(&dss_), "cudssCreate");
+    check_dss(cudssSetStream(dss_, stream_), "cudssSetStream");
+#ifdef HALFSTEP_CUDSS_MTLAYER
+    // The host side of the analysis (reordering) runs threaded when the layer is there.
+    if (std::ifstream(HALFSTEP_CUDSS_MTLAYER).good())
+      mt_layer_ = cudssSetThreadingLayer(dss_, HALFSTEP_CUDSS_MTLAYER) == CUDSS_STATUS_SUCCESS;
+#endif
+    check_dss(cudssConfigCreate(&dss_config_), "cudssConfigCreate");
+    check_dss(cudssDataCreate(dss_, &dss_data_), "cudssDataCreate");
+    check_dss(cudssMatrixCreateCsr(&dss_a_, n_, n_, static_cast<std::int64_t>(val_.size()), row_ptr_.get(), nullptr,
+                                   col_.get(), val_.get(), CUDA_R_32I, CUDA_R_32I, CUDA_R_64F, CUDSS_MTYPE_SPD,
+                                   CUDSS_MVIEW_UPPER, CUDSS_BASE_ZERO),
+              "cudssMatrixCreateCsr");
+    check_dss(cudssMatrixCreateDn(&dss_b_, n_, 1, n_, b_.get(), CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR),
+              "cudssMatrixCreateDn");
+    check_dss(cudssMatrixCreateDn(&dss_x_, n_, 1, n_, x_.get(), CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR),
+              "cudssMatrixCreateDn");
+    // Analysis on the tangent at rest: the pattern is all it needs, real values keep it honest.
+    assemble(std::vector<double>(u_.size(), 0.0));
+    const auto t0 = std::chrono::steady_clock::now();
+    const cudssStatus_t s = cudssExecute(dss_, CUDSS_PHASE_ANALYSIS, dss_config_, dss_data_, dss_a_, dss_x_, dss_b_);
+    check(cudaStreamSynchronize(stream_), "cuDSS analysis");
+    stats_.analyze_seconds += seconds_since(t0);
+    if (s == CUDSS_STATUS_ALLOC_FAILED && !required) return false;
+    check_dss(s, "analysis");
+    std::int64_t est[16] = {};
+    std::size_t written = 0;
+    if (cudssDataGet(dss_, dss_data_, CUDSS_DATA_MEMORY_ESTIMATES, est, sizeof est, &written) == CUDSS_STATUS_SUCCESS) {
+      std::size_t free_b = 0, total_b = 0;
+      check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+      // est[1]: peak device memory of the factorization (est[0]: what the factor keeps).
+      stats_.solver_bytes = static_cast<double>(est[0]);
+      if (!required && static_cast<double>(est[1]) > 0.9 * static_cast<double>(free_b)) return false;
+    }
+    return true;
+  }
+
+  /// Destroys the cuDSS objects (safe on partly built ones).
+  void release_cudss() {
+    if (dss_a_) cudssMatrixDestroy(dss_a_);
+    if (dss_b_) cudssMatrixDestroy(dss_b_);
+    if (dss_x_) cudssMatrixDestroy(dss_x_);
+    if (dss_data_) cudssDataDestroy(dss_, dss_data_);
+    if (dss_config_) cudssConfigDestroy(dss_config_);
+    if (dss_) cudssDestroy(dss_);
+    dss_a_ = dss_b_ = dss_x_ = nullptr;
+    dss_data_ = nullptr;
+    dss_config_ = nullptr;
+    dss_ = nullptr;
+    factored_ = false;
+  }
+
+  /// Global equation of cuDSS's pivot `pivot` (0-based, elimination order), or -1.
+  int pivot_equation(long long pivot) {
+    if (pivot < 0 || pivot >= n_) return -1;
+    std::vector<int> perm(static_cast<std::size_t>(n_));
+    std::size_t written = 0;
+    if (cudssDataGet(dss_, dss_data_, CUDSS_DATA_PERM_REORDER_ROW, perm.data(), perm.size() * sizeof(int), &written) !=
+        CUDSS_STATUS_SUCCESS)
+      return static_cast<int>(pivot);
+    return perm[static_cast<std::size_t>(pivot)];
+  }
+
+  /// Numeric factorization: the first after the analysis, refactorizations after that.
+  void factor_cudss() {
+    const int phase = factored_ ? CUDSS_PHASE_REFACTORIZATION : CUDSS_PHASE_FACTORIZATION;
+    const cudssStatus_t s = cudssExecute(dss_, phase, dss_config_, dss_data_, dss_a_, dss_x_, dss_b_);
+    check(cudaStreamSynchronize(stream_), "cuDSS factorization");
+    if (s == CUDSS_STATUS_ALLOC_FAILED) throw cuda::out_of_memory(0);
+    if (s != CUDSS_STATUS_SUCCESS) {
+      factored_ = false;
+      throw SingularStiffness(-1, "cuDSS could not factor the tangent (" + cudss_status_name(s) + ")");
+    }
+    int info = 0;
+    std::size_t written = 0;
+    check_dss(cudssDataGet(dss_, dss_data_, CUDSS_DATA_INFO, &info, sizeof info, &written), "CUDSS_DATA_INFO");
+    if (info != 0) {
+      // A Cholesky factorization stops at the first pivot that is not positive; cuDSS reports
+      // its position (1-based) in elimination order.
+      const int eq = pivot_equation(static_cast<long long>(info) - 1);
+      factored_ = false;
+      throw SingularStiffness(eq, "the tangent stiffness is singular or not positive definite: cuDSS found a "
+                                  "non-positive pivot (info " + std::to_string(info) + ", equation " +
+                                      std::to_string(eq) + ")");
+    }
+    check_pivots();
+    factored_ = true;
+  }
+
+  /// Rigid-body modes can leave round-off pivots of either sign: a pivot that small against
+  /// the largest one (the factor's diagonal as cuDSS reports it) means a singular tangent.
+  void check_pivots() {
+    std::vector<double> diag(static_cast<std::size_t>(n_));
+    std::size_t written = 0;
+    if (cudssDataGet(dss_, dss_data_, CUDSS_DATA_DIAG, diag.data(), diag.size() * sizeof(double), &written) !=
+            CUDSS_STATUS_SUCCESS ||
+        written == 0)
+      return;
+    double dmax = 0;
+    for (double d : diag) dmax = std::max(dmax, std::fabs(d));
+    for (std::size_t i = 0; i < diag.size(); ++i)
+      if (!(diag[i] > kPivotRatio * dmax)) {
+        const int eq = pivot_equation(static_cast<long long>(i));
+        throw SingularStiffness(eq, "the tangent stiffness is singular: pivot " + std::to_string(diag[i]) +
+                                        " against a largest " + std::to_string(dmax) + " (equation " +
+                                        std::to_string(eq) + ")");
+      }
+  }
+
+  /// Forward and back substitution of b_ into x_.
+  void solve_cudss() {
+    if (!factored_) throw RunError("cuDSS solve without a factored tangent");
+    check_dss(cudssExecute(dss_, CUDSS_PHASE_SOLVE, dss_config_, dss_data_, dss_a_, dss_x_, dss_b_), "solve");
+  }
+
+  static constexpr double kPivotRatio = 1e-13;
+  cudssHandle_t dss_ = nullptr;
+  cudssConfig_t dss_config_ = nullptr;
+  cudssData_t dss_data_ = nullptr;
+  cudssMatrix_t dss_a_ = nullptr, dss_b_ = nullptr, dss_x_ = nullptr;
+#else
+  // Without cuDSS the constructor never selects it (Cudss is refused, Auto takes GPU CG).
+  bool setup_cudss(bool) { return false; }
+  void release_cudss() {}
+  void factor_cudss() { throw RunError("this build of halfstep has no cuDSS"); }
+  void solve_cudss() { throw RunError("this build of halfstep has no cuDSS"); }
+#endif
+
+  const ContinuumOperator& op_;
+  const StructureSystem& sys_;
+  TangentOptions opt_;
+  std::vector<int> equation_;
+  int n_;
+  LinearSolverKind kind_ = LinearSolverKind::GpuCg;
+  ElementMapping mapping_ = ElementMapping::Column;
+  std::string gpu_name_;
+  bool mt_layer_ = false, factored_ = false, index32_ = true;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t ev_[3] = {nullptr, nullptr, nullptr};
+  TangentStats stats_;
+  CsrAssemblyMap map_;
+
+  DeviceArray<double> x0_, y0_, z0_, energy_, hourglass_, slot_force_, partial_, u_, f_, ux_, uy_, uz_, k_;
+  DeviceArray<int> conn_, material_, slot_ptr_, slots_;
+  DeviceArray<SolidMaterial<double>> materials_;
+  DeviceArray<SolidMaterial<D>> dual_materials_;
+  DeviceArray<int> src_ptr32_, src32_, row_ptr_, col_;
+  DeviceArray<std::int64_t> src_ptr64_, src64_;
+  DeviceArray<double> val_, b_, x_;
+
+  cusparseHandle_t sparse_ = nullptr;
+  cublasHandle_t blas_ = nullptr;
+  cusparseSpMatDescr_t spmat_ = nullptr;
+  cusparseDnVecDescr_t vec_p_ = nullptr, vec_ap_ = nullptr;
+  DeviceArray<char> spmv_buffer_;
+  DeviceArray<double> inv_diag_, r_, z_, p_, ap_;
+  DeviceArray<int> bad_;
+};
+
+}  // namespace
+
+std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const ContinuumOperator& op, const std::vector<int>& equation,
+                                                        int equations, const TangentOptions& opt) {
+  return std::make_unique<Engine>(op, equation, equations, opt);
+}
+
+}  // namespace halfstep
