@@ -38,9 +38,6 @@ class ContinuumOperator {
   /// (no element matrix is stored); returns the strain energy u . K(0) u / 2.
   double linearized_force(const std::vector<double>& u, std::vector<double>& f) const;
 
-  /// The system the operator borrows.
-  const StructureSystem& system() const { return sys_; }
-
   /// Size of element e's square matrix (3 x its nodes).
   int element_size(int e) const;
   /// Global dofs of element e's matrix rows (3 per element node, node order).
