@@ -145,6 +145,16 @@ void add_run_options(CLI::App& run, Args& a) {
                 bad_value(e.what());
               }
             });
+  add_value(run, "--ordering", "O",
+            "static steps, direct solvers: auto (default: geometric for cudss, the solver's\n"
+            "own for cholmod), geometric (nested dissection of the mesh) or solver",
+            [&a](const std::string& v) {
+              if (v != "auto" && v != "geometric" && v != "solver")
+                bad_value("--ordering must be auto, geometric or solver, got '" + v + "'");
+              a.run.tangent.ordering = v == "auto" ? FillOrdering::Auto
+                                       : v == "geometric" ? FillOrdering::Geometric
+                                                          : FillOrdering::Solver;
+            });
   run.add_flag("--quiet", a.quiet, "no progress line");
 }
 
@@ -233,11 +243,12 @@ int run_command(const Args& a, const Communicator& comm) {
     const StaticSummary& t = s.statics;
     std::fprintf(stderr,
                  "halfstep: %d static step(s): %lld increments, %lld Newton iterations, %lld cut-backs, %.2f s; "
-                 "%s (--linear-solver %s): element matrices %.3f s, assembly %.3f s, analysis %.3f s, "
-                 "factorization %.3f s, solves %.3f s\n",
+                 "%s (--linear-solver %s): set-up %.3f s, internal forces %.3f s, element matrices %.3f s, "
+                 "assembly %.3f s, analysis %.3f s, factorization %.3f s, solves %.3f s, output %.3f s\n",
                  t.steps, static_cast<long long>(t.increments), static_cast<long long>(t.iterations),
                  static_cast<long long>(t.cutbacks), t.seconds, t.engine.c_str(), t.linear_solver.c_str(),
-                 t.element_seconds, t.assembly_seconds, t.analyze_seconds, t.factor_seconds, t.solve_seconds);
+                 t.setup_seconds, t.internal_force_seconds, t.element_seconds, t.assembly_seconds, t.analyze_seconds,
+                 t.factor_seconds, t.solve_seconds, t.output_seconds);
   }
   if (!a.quiet && s.steps > 0) {
     std::fprintf(stderr,

@@ -55,6 +55,8 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     d["engine"] = t.engine;
     d["linear_solver"] = t.linear_solver;
     d["seconds"] = t.seconds;
+    d["setup_seconds"] = t.setup_seconds;
+    d["output_seconds"] = t.output_seconds;
     d["internal_force_seconds"] = t.internal_force_seconds;
     d["element_matrix_seconds"] = t.element_seconds;
     d["assembly_seconds"] = t.assembly_seconds;

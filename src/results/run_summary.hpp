@@ -17,6 +17,8 @@ struct StaticSummary {
   double internal_force_seconds = 0, element_seconds = 0, assembly_seconds = 0;
   double analyze_seconds = 0, factor_seconds = 0, solve_seconds = 0;
   double seconds = 0;                ///< wall time of the static steps
+  double setup_seconds = 0;          ///< loads, equation numbers, checks, the engine (pattern, uploads)
+  double output_seconds = 0;         ///< frames handed to the writer (energies, copies)
   std::int64_t matrices = 0, factorizations = 0, krylov_iterations = 0, nonzeros = 0;
   double matrix_bytes = 0, solver_bytes = 0;
   /// Residual norms (max |r| / force scale) of each Newton iteration, per converged or
