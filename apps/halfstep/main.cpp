@@ -145,16 +145,6 @@ void add_run_options(CLI::App& run, Args& a) {
                 bad_value(e.what());
               }
             });
-  add_value(run, "--ordering", "O",
-            "static steps, direct solvers: auto (default: geometric for cudss, the solver's\n"
-            "own for cholmod), geometric (nested dissection of the mesh) or solver",
-            [&a](const std::string& v) {
-              if (v != "auto" && v != "geometric" && v != "solver")
-                bad_value("--ordering must be auto, geometric or solver, got '" + v + "'");
-              a.run.tangent.ordering = v == "auto" ? FillOrdering::Auto
-                                       : v == "geometric" ? FillOrdering::Geometric
-                                                          : FillOrdering::Solver;
-            });
   run.add_flag("--quiet", a.quiet, "no progress line");
 }
 

@@ -45,11 +45,6 @@ class CholmodSolver final : public SparseSolver {
   }
   bool wants_upper() const override { return true; }
 
-  bool set_order(const std::vector<int>& order) override {
-    order_.assign(order.begin(), order.end());
-    return true;
-  }
-
   void analyze(const CsrMatrix& a) override {
     n_ = a.rows;
     // CHOLMOD's long interface wants 64-bit row indices; the column pointers are already.
@@ -57,14 +52,7 @@ class CholmodSolver final : public SparseSolver {
     ptr_ = a.row_ptr;
     if (l_) cholmod_l_free_factor(&l_, &c_);
     cholmod_sparse A = header(a);
-    if (!order_.empty()) {
-      // Only the given order: CHOLMOD would otherwise also try AMD/METIS and keep the best.
-      c_.nmethods = 1;
-      c_.method[0].ordering = CHOLMOD_GIVEN;
-      l_ = cholmod_l_analyze_p(&A, order_.data(), nullptr, 0, &c_);
-    } else {
-      l_ = cholmod_l_analyze(&A, &c_);
-    }
+    l_ = cholmod_l_analyze(&A, &c_);
     if (!l_) throw RunError("CHOLMOD: the symbolic analysis failed (" + status() + ")");
   }
 
@@ -116,8 +104,6 @@ class CholmodSolver final : public SparseSolver {
   }
 
  private:
-  std::vector<std::int64_t> order_;  ///< given elimination order (empty: CHOLMOD's own)
-
   cholmod_sparse header(const CsrMatrix& a) {
     cholmod_sparse A{};
     A.nrow = A.ncol = static_cast<std::size_t>(a.rows);

@@ -2,8 +2,6 @@
 // assembly/csr_assembly, and one of the CPU sparse solvers of linear/sparse_solver.
 #include "linear/cpu_tangent_engine.hpp"
 
-#include "assembly/nested_dissection.hpp"
-
 #include <omp.h>
 #include <unistd.h>
 
@@ -52,8 +50,7 @@ class CpuTangentEngine final : public TangentEngine {
  public:
   CpuTangentEngine(const ContinuumOperator& op, const std::vector<int>& equation, int equations,
                    const TangentOptions& opt)
-      : op_(op), equations_(equations), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()),
-        geometric_(opt.ordering == FillOrdering::Geometric) {
+      : op_(op), equations_(equations), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()) {
     if (opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg)
       throw RunError("--linear-solver " + linear_solver_name(opt.solver) + " runs on the GPU; the CPU engine cannot");
     if (static_cast<int>(equation.size()) != op.num_dofs())
@@ -79,8 +76,7 @@ class CpuTangentEngine final : public TangentEngine {
   }
 
   std::string description() const override {
-    return "CPU (" + std::to_string(threads_) + " threads): OpenMP assembly, " + solver_->description() + order_note_ +
-           auto_note_;
+    return "CPU (" + std::to_string(threads_) + " threads): OpenMP assembly, " + solver_->description() + auto_note_;
   }
   LinearSolverKind solver() const override { return kind_; }
 
@@ -104,10 +100,6 @@ class CpuTangentEngine final : public TangentEngine {
                           4.0 * static_cast<double>(a_.col.size());
     if (!analyzed_) {
       t0 = Clock::now();
-      // The mesh's nested dissection when asked for and the solver takes an order (CHOLMOD).
-      if (geometric_ &&
-          solver_->set_order(geometric_nested_dissection(op_, map_.equation, map_.equations, threads_)))
-        order_note_ = ", geometric nested dissection";
       solver_->analyze(a_);
       stats_.analyze_seconds += seconds_since(t0);
       analyzed_ = true;
@@ -144,7 +136,6 @@ class CpuTangentEngine final : public TangentEngine {
   const ContinuumOperator& op_;
   int equations_;
   int threads_;
-  bool geometric_;  ///< --ordering geometric (CHOLMOD's own search finds less fill on its own: Auto keeps it)
   LinearSolverKind kind_;
   std::string auto_note_;
   CsrAssemblyMap map_;
@@ -152,7 +143,6 @@ class CpuTangentEngine final : public TangentEngine {
   std::vector<double> k_;  ///< element matrices, kept to reuse the allocation
   CsrMatrix a_;
   bool analyzed_ = false, factored_ = false;
-  std::string order_note_;  ///< the elimination order, when not the solver's own
   TangentStats stats_;
 };
 

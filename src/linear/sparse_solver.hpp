@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "assembly/csr_assembly.hpp"
 #include "linear/tangent_engine.hpp"
@@ -22,12 +21,6 @@ class SparseSolver {
   virtual std::string description() const = 0;
   /// True when the solver reads only the upper triangle (build_csr_assembly(upper = true)).
   virtual bool wants_upper() const = 0;
-  /// Eliminate in this order (order[k]: the equation eliminated k-th) instead of the solver's
-  /// own; called before analyze. Returns false when the solver cannot take one.
-  virtual bool set_order(const std::vector<int>& order) {
-    (void)order;
-    return false;
-  }
   /// Ordering and symbolic analysis of a's pattern.
   virtual void analyze(const CsrMatrix& a) = 0;
   /// Numeric factorization (or preconditioner) of a, with the analyzed pattern. Throws

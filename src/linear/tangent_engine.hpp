@@ -58,13 +58,6 @@ struct TangentStats {
   double solver_bytes = 0;        ///< bytes of the factor or the preconditioner (as reported)
 };
 
-/// Where a direct solver's fill-reducing order comes from.
-enum class FillOrdering {
-  Auto,       ///< geometric for cuDSS (its own reordering dominates its analysis), the solver's own for CHOLMOD
-  Geometric,  ///< nested dissection of the mesh by coordinate bisection (assembly/nested_dissection.hpp)
-  Solver,     ///< the solver's own (cuDSS's METIS-like reordering, CHOLMOD's AMD/METIS search)
-};
-
 /// Options of an engine.
 struct TangentOptions {
   LinearSolverKind solver = LinearSolverKind::Auto;
@@ -72,8 +65,6 @@ struct TangentOptions {
   int device = 0;                  ///< CUDA device
   double cg_tolerance = 1e-10;     ///< relative residual of the Krylov solvers
   int cg_max_iterations = 0;       ///< 0: 10 x equations, capped at 100000
-  /// Direct solvers' elimination order (--ordering).
-  FillOrdering ordering = FillOrdering::Auto;
 };
 
 /// Equation-space operations of a static Newton iteration on some hardware. Equations are

@@ -20,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "assembly/nested_dissection.hpp"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/forall.cuh"
 #include "core/dual.hpp"
@@ -284,7 +283,6 @@ class Engine final : public CudaTangentEngine {
     std::string s = "CUDA " + gpu_name_ + ": GPU assembly, ";
     if (kind_ == LinearSolverKind::Cudss) {
       s += "cuDSS (Cholesky of the upper triangle";
-      if (geometric_order_) s += ", geometric nested dissection";
       s += mt_layer_ ? ", multi-threaded host layer)" : ")";
     } else {
       char tol[32];
@@ -609,15 +607,6 @@ class Engine final : public CudaTangentEngine {
     // Analysis on the tangent at rest: the pattern is all it needs, real values keep it honest.
     assemble(std::vector<double>(u_.size(), 0.0));
     const auto t0 = std::chrono::steady_clock::now();
-    if (opt_.ordering != FillOrdering::Solver) {
-      // The mesh's nested dissection instead of cuDSS's own reordering, the analysis phase's
-      // main cost (docs/performance.md). cuDSS reads it as its elimination order, the same
-      // convention as CUDSS_DATA_PERM_REORDER_ROW (position -> equation).
-      std::vector<int> order = geometric_nested_dissection(op_, equation_, n_, 0);
-      check_dss(cudssDataSet(dss_, dss_data_, CUDSS_DATA_USER_PERM, order.data(), order.size() * sizeof(int)),
-                "CUDSS_DATA_USER_PERM");
-      geometric_order_ = true;
-    }
     const cudssStatus_t s = cudssExecute(dss_, CUDSS_PHASE_ANALYSIS, dss_config_, dss_data_, dss_a_, dss_x_, dss_b_);
     check(cudaStreamSynchronize(stream_), "cuDSS analysis");
     stats_.analyze_seconds += seconds_since(t0);
@@ -730,7 +719,6 @@ class Engine final : public CudaTangentEngine {
   const StructureSystem& sys_;
   TangentOptions opt_;
   std::vector<int> equation_;
-  bool geometric_order_ = false;  ///< cuDSS eliminates in the mesh's nested-dissection order
   int n_;
   LinearSolverKind kind_ = LinearSolverKind::GpuCg;
   ElementMapping mapping_ = ElementMapping::Column;
