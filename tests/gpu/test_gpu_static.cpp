@@ -1,0 +1,80 @@
+// Static steps on the GPU engine (GPU assembly; cuDSS or GPU CG) give the CPU engine's answers:
+// a linear step, a large-deflection NLGEOM step with cut-backs, and a static step followed
+// by an explicit one on the GPU backend. Skipped without a usable GPU.
+#include <gtest/gtest.h>
+
+#if HALFSTEP_HAVE_CUDA
+#include <cmath>
+#include <string>
+
+#include "../solver/static_util.hpp"
+#include "backends/backend.hpp"
+#include "backends/cuda/cuda_tangent_engine.hpp"
+
+namespace halfstep {
+namespace {
+
+using test::Capture;
+using test::last_field;
+using test::run_deck;
+using test::static_cantilever;
+using test::u_of;
+
+#define NEED_GPU()                                   \
+  do {                                               \
+    std::string why;                                 \
+    if (!cuda_available(&why)) GTEST_SKIP() << why;  \
+  } while (0)
+
+const char* kLinear = "*STEP\n*STATIC\n0.5, 1\n%LOADS%*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*END STEP\n";
+const char* kLarge = "*STEP, NLGEOM=YES\n*STATIC\n1, 1\n%LOADS%*OUTPUT, FIELD\n*NODE OUTPUT\nU\n*END STEP\n";
+
+/// Tip deflection (node at mid-depth of x = L) of a 40 x 4 run.
+double tip(const Capture& c) { return u_of(last_field(c), 1 + 40 + 41 * 2, 1); }
+
+TEST(GpuStatic, LinearStepMatchesTheCpu) {
+  NEED_GPU();
+  Capture cpu;
+  run_deck(static_cantilever(40, 4, 1e5, kLinear), cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  for (LinearSolverKind k : {LinearSolverKind::Auto, LinearSolverKind::Cudss, LinearSolverKind::GpuCg}) {
+    if (k == LinearSolverKind::Cudss && !cudss_built()) continue;
+    Capture gpu;
+    const RunSummary s = run_deck(static_cantilever(40, 4, 1e5, kLinear), gpu, k, BackendKind::Cuda);
+    EXPECT_EQ(s.statics.engine.rfind("CUDA", 0), 0u) << s.statics.engine;
+    const double tol = k == LinearSolverKind::GpuCg ? 1e-8 : 1e-12;
+    EXPECT_NEAR(tip(gpu), tip(cpu), tol * std::fabs(tip(cpu))) << linear_solver_name(k);
+    EXPECT_NEAR(tip(cpu), 1.857546226691085e-3, 1e-9 * 1.857546226691085e-3);
+  }
+}
+
+TEST(GpuStatic, LargeDeflectionWithCutBacksMatchesTheCpu) {
+  NEED_GPU();
+  const double P = 3 * 210e9 / 12 / 100;  // PL^2/EI = 3 in one increment: cut-backs needed
+  Capture cpu, gpu;
+  const RunSummary a = run_deck(static_cantilever(40, 4, P, kLarge), cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  const RunSummary b = run_deck(static_cantilever(40, 4, P, kLarge), gpu, LinearSolverKind::Auto, BackendKind::Cuda);
+  EXPECT_GT(b.statics.cutbacks, 0);
+  // Same increments and iterations: the GPU tangent and forces equal the host's to round-off.
+  EXPECT_EQ(a.statics.increments, b.statics.increments);
+  EXPECT_EQ(a.statics.iterations, b.statics.iterations);
+  EXPECT_NEAR(tip(gpu), tip(cpu), 1e-9 * std::fabs(tip(cpu)));
+}
+
+TEST(GpuStatic, StaticThenExplicitOnTheGpu) {
+  NEED_GPU();
+  const std::string steps =
+      "*STEP\n*STATIC\n%LOADS%*OUTPUT, FIELD\n*NODE OUTPUT\nU\n*END STEP\n"
+      "*STEP\n*DYNAMIC, EXPLICIT\n, 2e-3\n*OUTPUT, FIELD\n*NODE OUTPUT\nU\n*END STEP\n";
+  Capture gpu;
+  run_deck(static_cantilever(20, 2, 1e5, steps), gpu, LinearSolverKind::Auto, BackendKind::Cuda);
+  const int node = 1 + 20 + 21;
+  double static_tip = 0;
+  for (const ResultFrame& f : gpu.frames)
+    if (f.field && f.time == 1.0) static_tip = u_of(f, node, 1);
+  ASSERT_NE(static_tip, 0.0);
+  EXPECT_NEAR(u_of(last_field(gpu), node, 1), static_tip, 1e-6 * std::fabs(static_tip));
+}
+
+}  // namespace
+}  // namespace halfstep
+#endif  // HALFSTEP_HAVE_CUDA
