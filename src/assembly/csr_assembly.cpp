@@ -35,12 +35,14 @@ CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector
   m.equations = equations;
   m.equation = equation;
   m.upper = upper;
-  // Row by row, in parallel: a row's entries come from the elements around its node (the
-  // mesh's node -> connectivity-slot lists), so each row sorts only its own few dozen
-  // (column, source) pairs. A global sort of every triple took tens of seconds at seed 004's
-  // 3.6 M elements; this is linear in the entries. Sources within an entry come out in
-  // element order (offsets grow with the element), as the gather's fixed summation order needs.
+  // Node by node, in parallel: the entries of a node's rows come from the elements around it
+  // (the mesh's node -> connectivity-slot lists), so each node sorts only its own (column
+  // node, element) pairs, once for all its dofs. A global sort of every (row, col, source)
+  // triple took tens of seconds at seed 004's 3.6 M elements, and a per-dof sort 3-9x more
+  // items than this. Sources within an entry come out in element order (offsets grow with
+  // the element), the fixed summation order the deterministic gather needs.
   const SolidMesh& sm = op.system().solid;
+  const int nn = op.system().num_nodes;
   const std::size_t slots = sm.conn.size();
   std::vector<int> slot_element(slots), slot_local(slots);
   for (int e = 0; e < sm.num_elements; ++e) {
@@ -51,44 +53,54 @@ CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector
       slot_local[first + static_cast<std::size_t>(a)] = a;
     }
   }
-  std::vector<int> dof_of(static_cast<std::size_t>(equations));
-  for (std::size_t d = 0; d < equation.size(); ++d)
-    if (equation[d] >= 0) dof_of[static_cast<std::size_t>(equation[d])] = static_cast<int>(d);
   struct Pair {
-    int col;
-    std::int64_t source;
+    int node;  ///< column node
+    int element, a, b;  ///< element, local index of the row node and of the column node
   };
-  // One row's pairs, sorted by column then source.
-  const auto row_pairs = [&](int r, std::vector<Pair>& out) {
+  // One node's pairs, sorted by column node then element.
+  const auto node_pairs = [&](int n, std::vector<Pair>& out) {
     out.clear();
-    const int d = dof_of[static_cast<std::size_t>(r)], node = d / 3, comp = d % 3;
-    for (int k = sm.node_slot_ptr[static_cast<std::size_t>(node)]; k < sm.node_slot_ptr[static_cast<std::size_t>(node) + 1]; ++k) {
+    for (int k = sm.node_slot_ptr[static_cast<std::size_t>(n)]; k < sm.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
       const std::size_t slot = static_cast<std::size_t>(sm.node_slots[static_cast<std::size_t>(k)]);
-      const int e = slot_element[slot], a = slot_local[slot], n = op.element_size(e);
+      const int e = slot_element[slot], a = slot_local[slot], ne = op.element_size(e) / 3;
       const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
-      const std::int64_t row_base = static_cast<std::int64_t>(op.matrix_offset(e)) + static_cast<std::int64_t>(3 * a + comp) * n;
-      for (int b = 0; b < n / 3; ++b)
-        for (int j = 0; j < 3; ++j) {
-          const int col = equation[3 * static_cast<std::size_t>(c[b]) + static_cast<std::size_t>(j)];
-          if (col < 0 || (upper && col < r)) continue;
-          out.push_back({col, row_base + 3 * b + j});
-        }
+      for (int b = 0; b < ne; ++b) out.push_back({c[b], e, a, b});
     }
     std::sort(out.begin(), out.end(),
-              [](const Pair& x, const Pair& y) { return x.col != y.col ? x.col < y.col : x.source < y.source; });
+              [](const Pair& x, const Pair& y) { return x.node != y.node ? x.node < y.node : x.element < y.element; });
   };
-  // Pass 1: distinct columns and sources per row; pass 2 fills at the prefix sums.
+  const auto eq_of = [&](int node, int comp) { return equation[3 * static_cast<std::size_t>(node) + static_cast<std::size_t>(comp)]; };
+  // Walks node n's rows in order, calling entry(row, col, first pair, last pair) per CSR entry.
+  const auto walk = [&](int n, const std::vector<Pair>& pairs, auto&& entry) {
+    for (int rc = 0; rc < 3; ++rc) {
+      const int row = eq_of(n, rc);
+      if (row < 0) continue;
+      for (std::size_t i = 0; i < pairs.size();) {
+        std::size_t j = i;
+        while (j < pairs.size() && pairs[j].node == pairs[i].node) ++j;
+        for (int cc = 0; cc < 3; ++cc) {
+          const int col = eq_of(pairs[i].node, cc);
+          if (col < 0 || (upper && col < row)) continue;
+          entry(row, col, i, j, rc, cc);
+        }
+        i = j;
+      }
+    }
+  };
+  // Rows of one node are consecutive equations only if number_equations numbered them so;
+  // count per row, then fill at the row offsets.
   std::vector<std::int64_t> row_cols(static_cast<std::size_t>(equations) + 1, 0), row_sources(row_cols.size(), 0);
 #pragma omp parallel
   {
     std::vector<Pair> pairs;
-#pragma omp for schedule(dynamic, 1024)
-    for (int r = 0; r < equations; ++r) {
-      row_pairs(r, pairs);
-      std::int64_t distinct = 0;
-      for (std::size_t i = 0; i < pairs.size(); ++i) distinct += i == 0 || pairs[i].col != pairs[i - 1].col;
-      row_cols[static_cast<std::size_t>(r) + 1] = distinct;
-      row_sources[static_cast<std::size_t>(r) + 1] = static_cast<std::int64_t>(pairs.size());
+#pragma omp for schedule(dynamic, 512)
+    for (int n = 0; n < nn; ++n) {
+      if (eq_of(n, 0) < 0 && eq_of(n, 1) < 0 && eq_of(n, 2) < 0) continue;
+      node_pairs(n, pairs);
+      walk(n, pairs, [&](int row, int, std::size_t i, std::size_t j, int, int) {
+        ++row_cols[static_cast<std::size_t>(row) + 1];
+        row_sources[static_cast<std::size_t>(row) + 1] += static_cast<std::int64_t>(j - i);
+      });
     }
   }
   for (int r = 0; r < equations; ++r) {
@@ -106,18 +118,29 @@ CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector
 #pragma omp parallel
   {
     std::vector<Pair> pairs;
-#pragma omp for schedule(dynamic, 1024)
-    for (int r = 0; r < equations; ++r) {
-      row_pairs(r, pairs);
-      std::int64_t entry = row_cols[static_cast<std::size_t>(r)] - 1, src = row_sources[static_cast<std::size_t>(r)];
-      for (std::size_t i = 0; i < pairs.size(); ++i, ++src) {
-        if (i == 0 || pairs[i].col != pairs[i - 1].col) {
-          ++entry;
-          p.col[static_cast<std::size_t>(entry)] = pairs[i].col;
-          m.source_ptr[static_cast<std::size_t>(entry)] = src;
-        }
-        m.source[static_cast<std::size_t>(src)] = pairs[i].source;
+#pragma omp for schedule(dynamic, 512)
+    for (int n = 0; n < nn; ++n) {
+      if (eq_of(n, 0) < 0 && eq_of(n, 1) < 0 && eq_of(n, 2) < 0) continue;
+      node_pairs(n, pairs);
+      // Columns of a row come out in column-node order, and a node's equations are numbered
+      // in component order, so each row's columns are already sorted.
+      std::int64_t entry[3], src[3];
+      for (int rc = 0; rc < 3; ++rc) {
+        const int row = eq_of(n, rc);
+        entry[rc] = row < 0 ? 0 : row_cols[static_cast<std::size_t>(row)];
+        src[rc] = row < 0 ? 0 : row_sources[static_cast<std::size_t>(row)];
       }
+      walk(n, pairs, [&](int, int col, std::size_t i, std::size_t j, int rc, int cc) {
+        const std::size_t k = static_cast<std::size_t>(entry[rc]++);
+        p.col[k] = col;
+        m.source_ptr[k] = src[rc];
+        for (std::size_t q = i; q < j; ++q) {
+          const Pair& pr = pairs[q];
+          const int nd = op.element_size(pr.element);
+          m.source[static_cast<std::size_t>(src[rc]++)] = static_cast<std::int64_t>(op.matrix_offset(pr.element)) +
+                                                          static_cast<std::int64_t>(3 * pr.a + rc) * nd + 3 * pr.b + cc;
+        }
+      });
     }
   }
   return m;
