@@ -80,6 +80,8 @@ class TangentEngine {
   /// Internal forces f (3 per node, node-major) at displacements u (3 per node); returns the
   /// strain energy.
   virtual double internal_force(const std::vector<double>& u, std::vector<double>& f) = 0;
+  /// The forces K(0) u of a geometrically linear step (3 per node); returns u . K(0) u / 2.
+  virtual double linearized_force(const std::vector<double>& u, std::vector<double>& f) = 0;
   /// Computes the element tangents at u, assembles them and factors the result (or sets up
   /// the preconditioner). Throws SingularStiffness when the matrix cannot be factored.
   virtual void assemble_and_factor(const std::vector<double>& u) = 0;

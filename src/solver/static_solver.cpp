@@ -142,10 +142,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
       f.assign(ndof, 0.0);  // K(0) 0: the usual start of a linear step, free
       return 0.0;
     }
-    const Clock::time_point t0 = Clock::now();
-    const double w = step.nlgeom ? engine->internal_force(x, f) : op.linearized_force(x, f);
-    if (!step.nlgeom) summary.internal_force_seconds += seconds_since(t0);
-    return w;
+    return step.nlgeom ? engine->internal_force(x, f) : engine->linearized_force(x, f);
   };
 
   // External forces at step time tau on configuration x (face pressures follow the surface

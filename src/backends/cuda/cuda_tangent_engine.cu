@@ -131,6 +131,37 @@ struct ForceBody {
   }
 };
 
+/// The small-displacement forces K(0) u of one group into the slot buffer: the derivative of
+/// the kind's internal_force at zero along u (one dual evaluation per element), the device
+/// twin of ContinuumOperator::linearized_force.
+template <class K>
+struct LinearForceBody {
+  const int* conn;
+  const int* material;
+  const SolidMaterial<D>* materials;
+  double kappa;
+  const double *x0, *y0, *z0;
+  const double* u;  ///< 3 per node, node-major
+  double* slot_force;
+  int first, conn_offset;
+  __device__ void operator()(int i) const {
+    const std::size_t base = static_cast<std::size_t>(conn_offset) + static_cast<std::size_t>(i) * K::kNodes;
+    const int* c = conn + base;
+    Vec3<D> X[K::kNodes], du[K::kNodes], f[K::kNodes];
+    for (int a = 0; a < K::kNodes; ++a) {
+      const std::size_t n = static_cast<std::size_t>(c[a]);
+      X[a] = {D(x0[n]), D(y0[n]), D(z0[n])};
+      du[a] = {D(0.0, u[3 * n]), D(0.0, u[3 * n + 1]), D(0.0, u[3 * n + 2])};
+    }
+    K::internal_force(X, du, materials[material[first + i]], D(kappa), f);
+    for (int a = 0; a < K::kNodes; ++a) {
+      slot_force[3 * (base + a)] = f[a].x.d;
+      slot_force[3 * (base + a) + 1] = f[a].y.d;
+      slot_force[3 * (base + a) + 2] = f[a].z.d;
+    }
+  }
+};
+
 /// Node n's force summed over its slots in CSR order (the host operator's order).
 struct NodeForceBody {
   const int *slot_ptr, *slots;
@@ -326,6 +357,30 @@ class Engine final : public CudaTangentEngine {
     for (double p : partial) w += p;
     stats_.internal_force_seconds += seconds_since(t0);
     return w;
+  }
+
+  double linearized_force(const std::vector<double>& u, std::vector<double>& f) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    const SolidMesh& sm = sys_.solid;
+    const int nn = sys_.num_nodes;
+    upload_u(u);
+    for (const SolidGroup& g : sm.groups)
+      visit_continuum_kind(g.kind, [&](auto kind) {
+        using K = decltype(kind);
+        cuda::forall(0, g.count, kBlock, stream_,
+                     LinearForceBody<K>{conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa,
+                                        x0_.get(), y0_.get(), z0_.get(), u_.get(), slot_force_.get(), g.first,
+                                        g.conn_offset});
+      });
+    cuda::forall(0, nn, 256, stream_, NodeForceBody{slot_ptr_.get(), slots_.get(), slot_force_.get(), f_.get()});
+    check(cudaGetLastError(), "linearized force launch");
+    f.resize(3 * static_cast<std::size_t>(nn));
+    check(cudaMemcpyAsync(f.data(), f_.get(), f.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_), "copy forces");
+    check(cudaStreamSynchronize(stream_), "linearized force");
+    double w = 0;
+    for (std::size_t k = 0; k < f.size(); ++k) w += f[k] * u[k];
+    stats_.internal_force_seconds += seconds_since(t0);
+    return 0.5 * w;
   }
 
   void assemble_and_factor(const std::vector<double>& u) override {
