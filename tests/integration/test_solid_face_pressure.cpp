@@ -86,3 +86,46 @@ TEST(SolidFacePressure, DloadFaceLabelGivesTheSameLoad) {
 
 }  // namespace
 }  // namespace halfstep::test
+
+namespace halfstep::test {
+namespace {
+
+/// The same bar and suction in a static step (NLGEOM as given, 4 increments): the support
+/// reaction and the end displacement at the end of the step.
+std::pair<double, double> static_end(const std::string& name, const std::string& nlgeom) {
+  std::string text = bar_deck("*DSLOAD\nEND, P, -10\n");
+  const std::string dyn = "*STEP\n*DYNAMIC, EXPLICIT\n, 6\n";
+  text.replace(text.find(dyn), dyn.size(), "*STEP, NLGEOM=" + nlgeom + "\n*STATIC\n0.25, 1\n");
+  const std::string out_line = "*OUTPUT, HISTORY, NUMBER INTERVAL=20\n*NODE OUTPUT, NSET=X0\nRF\n";
+  text.replace(text.find(out_line), out_line.size(),
+               "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=X0\nRF\n*NODE OUTPUT, NSET=E\nU\n");
+  text.replace(text.find("*MATERIAL"), 0, "*NSET, NSET=E\n11\n");  // a node of the loaded face
+  const std::string dir = scratch_dir(name);
+  std::ofstream(dir + "/bar.inp") << text;
+  std::string out;
+  EXPECT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  const Csv rf = read_csv(dir + "/out/history/X0_total.csv");
+  const Csv u = read_csv(dir + "/out/history/E.csv");
+  if (rf.rows.empty() || u.rows.empty()) return {0, 0};
+  return {rf.rows.back()[rf.col("RF1")], u.rows.back()[u.col("U1")]};
+}
+
+// Geometrically linear: the pressure acts on the reference face, so the reaction is p A0 and
+// the end moves by p L / E, exactly (uniform stress in one-point C3D8R).
+TEST(SolidFacePressure, StaticLinearSuctionIsExact) {
+  const auto [rf, u] = static_end("face_static_linear", "NO");
+  EXPECT_NEAR(rf, -10.0, 1e-9 * 10);
+  EXPECT_NEAR(u, 10.0 * 2 / 1000, 1e-9 * 0.02);
+}
+
+// NLGEOM: the pressure follows the face, whose area shrinks by the lateral contraction: the
+// reaction is p A0 (1 - nu eps)^2 to first order in eps = p / E (as in the explicit test).
+TEST(SolidFacePressure, StaticFollowerSuctionShrinksWithTheFace) {
+  const auto [rf, u] = static_end("face_static_nlgeom", "YES");
+  const double eps = 10.0 / 1000, expected = 10 * std::pow(1 - 0.3 * eps, 2);
+  EXPECT_NEAR(-rf, expected, 2e-4 * expected) << rf;
+  EXPECT_GT(u, 0.0);
+}
+
+}  // namespace
+}  // namespace halfstep::test
