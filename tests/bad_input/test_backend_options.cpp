@@ -24,6 +24,21 @@ TEST(BackendOptions, BadValuesAreUsageErrors) {
   EXPECT_NE(out.find("--gpu-block needs a multiple of 32"), std::string::npos) << out;
   EXPECT_EQ(run_halfstep(deck, dir + "/d", "--backend gpu", &out), 1);
   EXPECT_NE(out.find("unknown backend 'gpu'"), std::string::npos) << out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/e", "--linear-solver mumps", &out), 1);
+  EXPECT_NE(out.find("mumps"), std::string::npos) << out;
+  EXPECT_NE(out.find("cholmod"), std::string::npos) << out;  // the accepted names are listed
+}
+
+// A static step with a GPU solver on the CPU backend is an impossible combination (exit 3).
+TEST(BackendOptions, GpuLinearSolverOnTheCpuIsRefused) {
+  const std::string dir = scratch_dir("backend_options_gpu_solver_cpu");
+  const std::string deck = dir + "/s.inp";
+  std::string out;
+  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plane_deck.py --static --nx 8 --ny 2 -o " +
+                            deck, &out), 0) << out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu --linear-solver cudss", &out), 3);
+  EXPECT_NE(out.find("needs the GPU"), std::string::npos) << out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/ok", "--backend cpu --linear-solver ldlt", &out), 0) << out;
 }
 
 TEST(BackendOptions, SinglePrecisionOnTheCpuIsRefused) {
