@@ -87,6 +87,9 @@ class Backend {
   virtual void sample(const Increment& inc, OutputFrame& frame) = 0;
   /// Waits for queued work and returns the energy monitor.
   virtual EnergyMonitor poll() = 0;
+  /// Starts the energy balance afresh at the next sample (after a static step, whose work and
+  /// removed kinetic energy the explicit balance never saw); the largest drift so far is kept.
+  virtual void rebase_energy() = 0;
 };
 
 /// Which backend a run asks for.

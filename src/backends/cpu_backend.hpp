@@ -26,6 +26,7 @@ class CpuBackend final : public Backend {
   void advance(const Increment& inc) override;
   void sample(const Increment& inc, OutputFrame& frame) override;
   EnergyMonitor poll() override { return monitor_; }
+  void rebase_energy() override { monitor_.have_total0 = 0; }
   double communication_seconds() const override;
   std::string transport() const override { return halo_ ? "host" : ""; }
 

@@ -289,7 +289,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         const auto r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
         if (out) so.emit = [&](std::unique_ptr<OutputFrame> f) { out->submit(std::move(f), r1); };
         run_static_step(model, model.steps[si], sys, step, st, so, sum.statics);
-        if (backend) backend->upload(st);  // the next explicit step starts from here, at rest
+        if (backend) {
+          backend->upload(st);  // the next explicit step starts from here, at rest
+          backend->rebase_energy();
+        }
         continue;
       }
       Backend& hw = *backend;

@@ -76,6 +76,19 @@ TEST(GpuStatic, StaticThenExplicitOnTheGpu) {
   EXPECT_NEAR(u_of(last_field(gpu), node, 1), static_tip, 1e-6 * std::fabs(static_tip));
 }
 
+// Explicit, static, explicit on the GPU backend: the balance restarts after the static step.
+TEST(GpuStatic, ExplicitStaticExplicitKeepsTheEnergyBalance) {
+  NEED_GPU();
+  Capture gpu;
+  const RunSummary s = run_deck(static_cantilever(20, 2, 1e5,
+                                                  "*STEP\n*DYNAMIC, EXPLICIT\n, 2e-2\n%LOADS%*END STEP\n"
+                                                  "*STEP\n*STATIC\n*CLOAD\nTIP, 2, 3e5\n*END STEP\n"
+                                                  "*STEP\n*DYNAMIC, EXPLICIT\n, 2e-2\n*END STEP\n"),
+                                gpu, LinearSolverKind::Auto, BackendKind::Cuda);
+  EXPECT_EQ(s.backend, "cuda");
+  EXPECT_EQ(s.statics.steps, 1);
+}
+
 }  // namespace
 }  // namespace halfstep
 #endif  // HALFSTEP_HAVE_CUDA

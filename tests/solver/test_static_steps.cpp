@@ -262,4 +262,17 @@ TEST(StaticCantilever, ShellModelIsRefusedWithTheReason) {
   }
 }
 
+// Explicit, then static, then explicit: the static step's work is outside the explicit energy
+// balance, so the balance starts afresh after it instead of reporting a drift.
+TEST(StaticCantilever, ExplicitStaticExplicitKeepsTheEnergyBalance) {
+  Capture c;
+  const RunSummary s = run_deck(static_cantilever(20, 2, kP,
+                                                  "*STEP\n*DYNAMIC, EXPLICIT\n, 2e-2\n%LOADS%*END STEP\n"
+                                                  "*STEP\n*STATIC\n*CLOAD\nTIP, 2, 3e5\n*END STEP\n"
+                                                  "*STEP\n*DYNAMIC, EXPLICIT\n, 2e-2\n*END STEP\n"),
+                                c);
+  EXPECT_EQ(s.statics.steps, 1);
+  EXPECT_GT(s.steps, 0);
+}
+
 }  // namespace halfstep

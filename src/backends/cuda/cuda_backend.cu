@@ -472,6 +472,15 @@ class CudaBackend final : public Backend {
     return m;
   }
 
+  void rebase_energy() override {
+    sync("energy rebase");
+    host_monitor_.have_total0 = 0;
+    EnergyMonitor m;
+    monitor_.copy_to(&m, 1);
+    m.have_total0 = 0;
+    check(cudaMemcpy(monitor_.get(), &m, sizeof m, cudaMemcpyHostToDevice), "energy rebase");
+  }
+
  private:
   /// An element launch: shells (group -1) or solid group `group`, elements [begin, begin +
   /// count) of it; interior pieces run after the interface partials are packed.
