@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../tests/discretization/cantilever_deck.hpp"  // the seed mesh, as the tests build it
 #include "assembly/csr_assembly.hpp"
 #include "backends/backend.hpp"
 #include "io/inp_reader.hpp"
@@ -26,24 +27,6 @@
 using namespace halfstep;
 
 namespace {
-
-/// Seed 004's cantilever (L = 10, depth 1, E = 210 GPa, nu = 0.3) as nx x ny CPS4.
-std::string cantilever(int nx, int ny) {
-  std::ostringstream d;
-  d.precision(17);
-  d << "*NODE\n";
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i <= nx; ++i) d << 1 + i + (nx + 1) * j << ", " << 10.0 * i / nx << ", " << -0.5 + 1.0 * j / ny << ", 0\n";
-  d << "*ELEMENT, TYPE=CPS4, ELSET=BEAM\n";
-  for (int j = 0, e = 1; j < ny; ++j)
-    for (int i = 0; i < nx; ++i, ++e) {
-      const int n0 = 1 + i + (nx + 1) * j;
-      d << e << ", " << n0 << ", " << n0 + 1 << ", " << n0 + nx + 2 << ", " << n0 + nx + 1 << "\n";
-    }
-  d << "*MATERIAL, NAME=STEEL\n*ELASTIC\n210e9, 0.3\n*DENSITY\n7850\n*SOLID SECTION, ELSET=BEAM, MATERIAL=STEEL\n1\n"
-       "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*END STEP\n";
-  return d.str();
-}
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
@@ -95,7 +78,7 @@ int main(int argc, char** argv) {
   }
   if (pos.size() >= 2) nx = pos[0], ny = pos[1];
   double t0 = now();
-  const Model model = read_inp_string(cantilever(nx, ny), "mem/cantilever.inp");
+  const Model model = read_inp_string(test::cantilever_deck(nx, ny), "mem/cantilever.inp");
   const StructureSystem sys = build_structure_system(model);
   const ContinuumOperator op(sys);
   std::vector<char> held(3 * static_cast<std::size_t>(sys.num_nodes), 0);

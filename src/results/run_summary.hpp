@@ -14,6 +14,7 @@ struct StaticSummary {
   int equations = 0;                 ///< of the last static step
   std::string engine;                ///< hardware, assembly and linear solver (last static step)
   std::string linear_solver;         ///< --linear-solver name of the solver that ran
+  bool on_gpu = false;               ///< the last static step ran on the GPU engine
   double internal_force_seconds = 0, element_seconds = 0, assembly_seconds = 0;
   double analyze_seconds = 0, factor_seconds = 0, solve_seconds = 0;
   double seconds = 0;                ///< wall time of the static steps

@@ -397,7 +397,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (out) out->finish();
     if (backend) sum.backend_description = backend->description();  // now with the tuned block sizes
     if (!backend) {
-      sum.backend = sum.statics.engine.rfind("CUDA", 0) == 0 ? "cuda" : "cpu";
+      sum.backend = sum.statics.on_gpu ? "cuda" : "cpu";
       sum.backend_description = sum.statics.engine;
       sum.threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
     }

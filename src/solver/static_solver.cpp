@@ -148,6 +148,8 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   // External forces at step time tau on configuration x (face pressures follow the surface
   // under NLGEOM; a geometrically linear step applies them to the reference configuration).
   std::vector<double> face(18 * static_cast<std::size_t>(drive.num_faces));
+  std::vector<double> face_ux(drive.num_faces > 0 ? static_cast<std::size_t>(sys.num_nodes) : 0, 0.0), face_uy(face_ux),
+      face_uz(face_ux);  // reused by every evaluation (zero under NLGEOM=NO)
   const auto external = [&](double tau, const std::vector<double>& x, std::vector<double>& f) {
     f.assign(ndof, 0.0);
     for (int n = 0; n < sys.num_nodes; ++n) {
@@ -157,16 +159,15 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
       for (int c = 0; c < 3; ++c) f[3 * static_cast<std::size_t>(n) + c] += v.load[c];
     }
     if (drive.num_faces > 0) {
-      std::vector<double> ux(static_cast<std::size_t>(sys.num_nodes), 0.0), uy(ux), uz(ux);
       if (step.nlgeom)
         for (int n = 0; n < sys.num_nodes; ++n) {
-          ux[n] = x[3 * n];
-          uy[n] = x[3 * n + 1];
-          uz[n] = x[3 * n + 2];
+          face_ux[n] = x[3 * n];
+          face_uy[n] = x[3 * n + 1];
+          face_uz[n] = x[3 * n + 2];
         }
       for (int k = 0; k < drive.num_faces; ++k)
-        evaluate_face_force(dv, k, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), ux.data(), uy.data(), uz.data(),
-                            face.data() + 18 * static_cast<std::size_t>(k));
+        evaluate_face_force(dv, k, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), face_ux.data(), face_uy.data(),
+                            face_uz.data(), face.data() + 18 * static_cast<std::size_t>(k));
       for (int n = 0; n < sys.num_nodes; ++n) gather_face_forces(dv, face.data(), n, &f[3 * static_cast<std::size_t>(n)]);
     }
   };
@@ -407,6 +408,8 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   summary.equations = neq;
   summary.engine = engine->description();
   summary.linear_solver = linear_solver_name(engine->solver());
+  // Only the GPU engine runs the GPU solvers.
+  summary.on_gpu = engine->solver() == LinearSolverKind::Cudss || engine->solver() == LinearSolverKind::GpuCg;
   summary.internal_force_seconds += s.internal_force_seconds;
   summary.element_seconds += s.element_seconds;
   summary.assembly_seconds += s.assembly_seconds;

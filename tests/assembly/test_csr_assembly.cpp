@@ -31,15 +31,6 @@ std::vector<double> dense(const ContinuumOperator& op, const std::vector<int>& e
   return a;
 }
 
-/// Held dofs of the clamped edge x = 0 (the planar cantilever) or of the X0 set (block decks).
-std::vector<char> held_at_x0(const StructureSystem& sys) {
-  std::vector<char> held(3 * static_cast<std::size_t>(sys.num_nodes), 0);
-  for (int n = 0; n < sys.num_nodes; ++n)
-    if (std::fabs(sys.x0[n]) < 1e-12)
-      for (int c = 0; c < 3; ++c) held[3 * static_cast<std::size_t>(n) + c] = 1;
-  return held;
-}
-
 class CsrDecks : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CsrDecks, PatternAndValuesMatchADenseAssembly) {
@@ -47,7 +38,7 @@ TEST_P(CsrDecks, PatternAndValuesMatchADenseAssembly) {
   const StructureSystem sys = build_structure_system(model);
   const ContinuumOperator op(sys, 2);
   int n = 0;
-  const std::vector<int> eq = number_equations(op, held_at_x0(sys), &n);
+  const std::vector<int> eq = number_equations(op, test::held_at_x0(sys), &n);
   ASSERT_GT(n, 0);
   std::vector<double> u(static_cast<std::size_t>(op.num_dofs()), 0.0), k;
   for (std::size_t d = 0; d < u.size(); ++d) u[d] = 1e-3 * std::sin(0.37 * static_cast<double>(d));
@@ -94,7 +85,7 @@ TEST(CsrAssembly, ProductIsTheDirectionalDerivativeOfTheForce) {
   const StructureSystem sys = build_structure_system(model);
   const ContinuumOperator op(sys, 2);
   int n = 0;
-  const std::vector<int> eq = number_equations(op, held_at_x0(sys), &n);
+  const std::vector<int> eq = number_equations(op, test::held_at_x0(sys), &n);
   std::vector<double> u(static_cast<std::size_t>(op.num_dofs()), 0.0), k;
   for (std::size_t d = 0; d < u.size(); ++d) u[d] = eq[d] >= 0 ? 2e-3 * std::cos(0.21 * static_cast<double>(d)) : 0.0;
   op.element_matrices(u, k);
@@ -126,7 +117,7 @@ TEST(CsrAssembly, CantileverLinearSolveMatchesAnIndependentQ4Solution) {
   const StructureSystem sys = build_structure_system(model);
   const ContinuumOperator op(sys, 2);
   int n = 0;
-  const std::vector<int> eq = number_equations(op, held_at_x0(sys), &n);
+  const std::vector<int> eq = number_equations(op, test::held_at_x0(sys), &n);
   ASSERT_EQ(n, 2 * nx * (ny + 1));
   std::vector<double> u(static_cast<std::size_t>(op.num_dofs()), 0.0), k;
   op.element_matrices(u, k);

@@ -1,10 +1,14 @@
-// Seed 004's planar cantilever as a deck string, for the operator and assembly tests.
+// Seed 004's planar cantilever as a deck string, its tip load and clamp, and a smooth
+// displacement field: the fixtures of the operator, assembly, solver and GPU tangent tests
+// (and of bench/tangent_bench.cpp).
 #pragma once
 
 #include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "discretization/structure_system.hpp"
 
 namespace halfstep::test {
 
@@ -39,6 +43,28 @@ inline std::vector<double> cantilever_tip_load(int nx, int ny, double P) {
       f[3 * static_cast<std::size_t>(nx + (nx + 1) * (j + 1)) + 1] += tau * (1 + xi) / 2 * dy / 2;
     }
   return f;
+}
+
+/// Held dofs (3 per node) of the nodes at x = 0: the cantilever's clamp (none when clamp is
+/// false, for the singular-stiffness tests).
+inline std::vector<char> held_at_x0(const StructureSystem& sys, bool clamp = true) {
+  std::vector<char> held(3 * static_cast<std::size_t>(sys.num_nodes), 0);
+  for (int n = 0; n < sys.num_nodes && clamp; ++n)
+    if (std::fabs(sys.x0[n]) < 1e-12)
+      for (int c = 0; c < 3; ++c) held[3 * static_cast<std::size_t>(n) + c] = 1;
+  return held;
+}
+
+/// A smooth displacement field (3 per node, z = 0 in planar models) of strain ~ scale.
+inline std::vector<double> smooth_field(const StructureSystem& sys, double scale) {
+  std::vector<double> u(3 * static_cast<std::size_t>(sys.num_nodes), 0.0);
+  for (int n = 0; n < sys.num_nodes; ++n) {
+    const double x = sys.x0[n], y = sys.y0[n], z = sys.z0[n];
+    u[3 * n] = scale * (0.3 * std::sin(1.1 * x + 0.4 * y) + 0.1 * z);
+    u[3 * n + 1] = scale * (0.2 * std::cos(0.7 * x - 0.5 * z) + 0.15 * x * y);
+    u[3 * n + 2] = sys.solid.planar ? 0.0 : scale * (0.25 * std::sin(0.9 * y + 0.3 * z) - 0.1 * x);
+  }
+  return u;
 }
 
 }  // namespace halfstep::test

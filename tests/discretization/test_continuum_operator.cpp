@@ -19,18 +19,6 @@
 namespace halfstep {
 namespace {
 
-/// A smooth displacement field of a few percent strain over the model's extent.
-std::vector<double> smooth_field(const StructureSystem& sys, double scale) {
-  std::vector<double> u(3 * static_cast<std::size_t>(sys.num_nodes), 0.0);
-  for (int n = 0; n < sys.num_nodes; ++n) {
-    const double x = sys.x0[n], y = sys.y0[n], z = sys.z0[n];
-    u[3 * n] = scale * (0.3 * std::sin(1.1 * x + 0.4 * y) + 0.1 * z);
-    u[3 * n + 1] = scale * (0.2 * std::cos(0.7 * x - 0.5 * z) + 0.15 * x * y);
-    u[3 * n + 2] = sys.solid.planar ? 0.0 : scale * (0.25 * std::sin(0.9 * y + 0.3 * z) - 0.1 * x);
-  }
-  return u;
-}
-
 class OperatorDecks : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(OperatorDecks, ElementMatricesAreTheForceDerivative) {
@@ -40,7 +28,7 @@ TEST_P(OperatorDecks, ElementMatricesAreTheForceDerivative) {
   ASSERT_GT(op.num_elements(), 0);
   double extent = 0;
   for (int n = 0; n < sys.num_nodes; ++n) extent = std::max({extent, std::fabs(sys.x0[n]), std::fabs(sys.y0[n])});
-  const std::vector<double> u = smooth_field(sys, 0.02 * extent / 3);
+  const std::vector<double> u = test::smooth_field(sys, 0.02 * extent / 3);
   std::vector<double> k;
   op.element_matrices(u, k);
   // Assembled columns of a few dofs against central differences of the assembled force.

@@ -23,27 +23,6 @@
 namespace halfstep {
 namespace {
 
-/// Held dofs of the nodes at x = 0.
-std::vector<char> held_at_x0(const StructureSystem& sys) {
-  std::vector<char> held(3 * static_cast<std::size_t>(sys.num_nodes), 0);
-  for (int n = 0; n < sys.num_nodes; ++n)
-    if (std::fabs(sys.x0[n]) < 1e-12)
-      for (int c = 0; c < 3; ++c) held[3 * static_cast<std::size_t>(n) + c] = 1;
-  return held;
-}
-
-/// A smooth displacement field of a few tenths of a percent strain (z = 0 in planar models).
-std::vector<double> smooth_field(const StructureSystem& sys, double scale) {
-  std::vector<double> u(3 * static_cast<std::size_t>(sys.num_nodes), 0.0);
-  for (int n = 0; n < sys.num_nodes; ++n) {
-    const double x = sys.x0[n], y = sys.y0[n], z = sys.z0[n];
-    u[3 * n] = scale * (0.3 * std::sin(1.1 * x + 0.4 * y) + 0.1 * z);
-    u[3 * n + 1] = scale * (0.2 * std::cos(0.7 * x - 0.5 * z) + 0.15 * x * y);
-    u[3 * n + 2] = sys.solid.planar ? 0.0 : scale * (0.25 * std::sin(0.9 * y + 0.3 * z) - 0.1 * x);
-  }
-  return u;
-}
-
 /// The CUDA engine's test view of a freshly made engine.
 std::unique_ptr<CudaTangentEngine> cuda_engine(const ContinuumOperator& op, const std::vector<int>& eq, int n,
                                                LinearSolverKind solver, double cg_tolerance = 1e-10) {
@@ -70,9 +49,9 @@ TEST_P(TangentDecks, ElementMatricesAssemblyAndForcesMatchTheHost) {
   const StructureSystem sys = build_structure_system(model);
   const ContinuumOperator op(sys, 2);
   int n = 0;
-  const std::vector<int> eq = number_equations(op, held_at_x0(sys), &n);
+  const std::vector<int> eq = number_equations(op, test::held_at_x0(sys), &n);
   ASSERT_GT(n, 0);
-  const std::vector<double> u = smooth_field(sys, 1e-3);
+  const std::vector<double> u = test::smooth_field(sys, 1e-3);
   std::vector<double> k_host, k_gpu;
   op.element_matrices(u, k_host);
   for (ElementMapping mapping : {ElementMapping::Column, ElementMapping::Element}) {
@@ -144,7 +123,7 @@ struct Cantilever {
   int n = 0;
   std::vector<int> eq;
   explicit Cantilever(bool clamped) {
-    eq = number_equations(op, clamped ? held_at_x0(sys) : std::vector<char>(3 * sys.num_nodes, 0), &n);
+    eq = number_equations(op, test::held_at_x0(sys, clamped), &n);
   }
   /// The tip deflection of the linear solve with the engine (reference: numpy sparse direct
   /// on the same mesh and loads).

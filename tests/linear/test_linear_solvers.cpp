@@ -22,15 +22,6 @@ namespace {
 
 constexpr double kTip = 1.857546226691085e-3;  // linear Q4 plane stress, numpy sparse direct
 
-/// Held dofs of the clamped edge x = 0 (none when clamp is false).
-std::vector<char> held_at_x0(const StructureSystem& sys, bool clamp) {
-  std::vector<char> held(3 * static_cast<std::size_t>(sys.num_nodes), 0);
-  for (int n = 0; n < sys.num_nodes && clamp; ++n)
-    if (std::fabs(sys.x0[n]) < 1e-12)
-      for (int c = 0; c < 3; ++c) held[3 * static_cast<std::size_t>(n) + c] = 1;
-  return held;
-}
-
 /// The cantilever's system, operator and equations.
 struct Cantilever {
   static constexpr int nx = 40, ny = 4;
@@ -41,7 +32,7 @@ struct Cantilever {
   explicit Cantilever(bool clamp = true)
       : sys(build_structure_system(read_inp_string(test::cantilever_deck(nx, ny), "mem/cantilever.inp"))),
         op(std::make_unique<ContinuumOperator>(sys, 2)) {
-    eq = number_equations(*op, held_at_x0(sys, clamp), &n);
+    eq = number_equations(*op, test::held_at_x0(sys, clamp), &n);
   }
   /// The tip shear of 1e5 in equation space.
   std::vector<double> load() const {
