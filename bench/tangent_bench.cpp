@@ -1,6 +1,6 @@
 // Benchmark (issue 12): tangent element matrices + CSR assembly per second on seed 004's
 // structured CPS4 cantilever (mesh 1: 3000 x 300 = 900k elements), on the GPU (CUDA tangent
-// engine, both thread mappings) against ContinuumOperator + assemble_csr on 1 CPU thread and
+// engine, both thread mappings) against StructureOperator + assemble_csr on 1 CPU thread and
 // on all threads; then the cuDSS analysis, factorization and solve times of the same tangent.
 //
 // Usage: tangent_bench [nx ny] [--reps R] [--no-cpu] [--no-cudss] [--cg]
@@ -43,14 +43,16 @@ std::vector<double> field(const StructureSystem& sys) {
 /// Host element matrices + assembly on `threads` threads; best of reps.
 void cpu_run(const StructureSystem& sys, const std::vector<int>& eq, int n, const std::vector<double>& u, int threads,
              int reps) {
-  const ContinuumOperator op(sys, threads);
+  const StructureOperator op(sys, threads);
   const CsrAssemblyMap map = build_csr_assembly(op, eq, n, true);
+  Configuration c;
+  c.u = u;
   std::vector<double> k;
   double best_e = 1e300, best_a = 1e300;
   CsrMatrix a;
   for (int r = 0; r < reps; ++r) {
     const double t0 = now();
-    op.element_matrices(u, k);
+    op.element_matrices(c, k);
     const double t1 = now();
     a = assemble_csr(map, k, threads);
     const double t2 = now();
@@ -80,13 +82,15 @@ int main(int argc, char** argv) {
   double t0 = now();
   const Model model = read_inp_string(test::cantilever_deck(nx, ny), "mem/cantilever.inp");
   const StructureSystem sys = build_structure_system(model);
-  const ContinuumOperator op(sys);
+  const StructureOperator op(sys);
   std::vector<char> held(3 * static_cast<std::size_t>(sys.num_nodes), 0);
   for (int j = 0; j <= ny; ++j)
     for (int c = 0; c < 3; ++c) held[3 * static_cast<std::size_t>(j * (nx + 1)) + c] = 1;
   int n = 0;
   const std::vector<int> eq = number_equations(op, held, &n);
   const std::vector<double> u = field(sys);
+  Configuration at;
+  at.u = u;
   std::printf("cantilever %d x %d CPS4: %d elements, %d equations (model built in %.1f s)\n", nx, ny,
               op.num_elements(), n, now() - t0);
 
@@ -101,10 +105,10 @@ int main(int argc, char** argv) {
     std::printf("%s (set-up %.2f s)\n", engine.description().c_str(), now() - t0);
     for (ElementMapping m : {ElementMapping::Column, ElementMapping::Element}) {
       engine.set_element_mapping(m);
-      engine.assemble(u);  // warm-up
+      engine.assemble(at);  // warm-up
       const TangentStats s0 = engine.stats();
       const double w0 = now();
-      for (int r = 0; r < reps; ++r) engine.assemble(u);
+      for (int r = 0; r < reps; ++r) engine.assemble(at);
       const double wall = (now() - w0) / reps;
       const TangentStats& s = engine.stats();
       const double te = (s.element_seconds - s0.element_seconds) / reps, ta = (s.assembly_seconds - s0.assembly_seconds) / reps;
@@ -113,7 +117,7 @@ int main(int argc, char** argv) {
                   te + ta, te, ta, wall, s.matrix_bytes / n);
     }
     if (cg) {
-      engine.assemble_and_factor(u);
+      engine.assemble_and_factor(at);
       std::vector<double> b(static_cast<std::size_t>(n), 0.0), x;
       for (int j = 0; j <= ny; ++j) b[eq[3 * static_cast<std::size_t>(nx + j * (nx + 1)) + 1]] = 1e5 / (ny + 1);
       try {
@@ -131,9 +135,9 @@ int main(int argc, char** argv) {
         t0 = now();
         std::unique_ptr<TangentEngine> d = make_cuda_tangent_engine(op, eq, n, opt);
         const double setup = now() - t0;
-        d->assemble_and_factor(u);
+        d->assemble_and_factor(at);
         const double f1 = d->stats().factor_seconds;
-        d->assemble_and_factor(u);
+        d->assemble_and_factor(at);
         const double f2 = d->stats().factor_seconds - f1;
         std::vector<double> b(static_cast<std::size_t>(n), 0.0), x;
         for (int j = 0; j <= ny; ++j) b[eq[3 * static_cast<std::size_t>(nx + j * (nx + 1)) + 1]] = 1e5 / (ny + 1);

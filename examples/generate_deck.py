@@ -241,6 +241,7 @@ class Spec:
         self.history_interval = None
         self.history_sets = []
         self.elem_output = "SF, SM, S"
+        self.static = None  # (increments, nlgeom): a *STATIC step instead of the explicit one
 
 
 def nset_lines(name, ids, kw="*NSET, NSET="):
@@ -329,8 +330,18 @@ def write_deck(spec, path, split_mesh=False):
         L.append("*INITIAL CONDITIONS, TYPE=VELOCITY")
         for ns, dof, v in spec.init_vel:
             L.append("%s, %d, %s" % (ns, dof, fmt(v)))
-    L.append("*STEP")
-    if spec.dt:
+    if spec.static:
+        incs, nlgeom = spec.static
+        L.append("*STEP, NLGEOM=%s, INC=%d" % ("YES" if nlgeom else "NO", max(100, 20 * incs)))
+        # Loads ramp over the step (period 1); at most 1/incs per increment so every
+        # increment is a point of the load path; cut-backs down to 1e-6.
+        L.append("*STATIC")
+        L.append("%s, 1, 1e-6, %s" % (fmt(1.0 / incs), fmt(1.0 / incs)))
+    else:
+        L.append("*STEP")
+    if spec.static:
+        pass
+    elif spec.dt:
         L.append("*DYNAMIC, EXPLICIT, DIRECT USER CONTROL")
         L.append("%s, %s" % (fmt(spec.dt), fmt(spec.time)))
     else:
@@ -340,21 +351,35 @@ def write_deck(spec, path, split_mesh=False):
         L.append("*BOUNDARY")
         L.extend(spec.boundaries)
     for amp, rows in spec.cloads:
+        amp = None if spec.static else amp  # a static step ramps its loads itself
         L.append("*CLOAD" + (", AMPLITUDE=%s" % amp if amp else ""))
         for ns, dof, mag in rows:
             L.append("%s, %d, %s" % (ns, dof, fmt(mag)))
     for amp, rows in spec.dloads:
+        amp = None if spec.static else amp
         L.append("*DLOAD" + (", AMPLITUDE=%s" % amp if amp else ""))
         for es, lab, mag in rows:
             L.append("%s, %s, %s" % (es, lab, fmt(mag)))
-    if spec.field_interval and spec.field_interval > 0:
+    if spec.field_interval and spec.field_interval > 0 and spec.static:
+        L.append("*OUTPUT, FIELD")  # every increment
+        L.append("*NODE OUTPUT")
+        L.append("U, RF")
+        if spec.elem_output:
+            L.append("*ELEMENT OUTPUT")
+            L.append(spec.elem_output)
+    elif spec.field_interval and spec.field_interval > 0:
         L.append("*OUTPUT, FIELD, NUMBER INTERVAL=%d" % spec.field_interval)
         L.append("*NODE OUTPUT")
         L.append("U, V")
         if spec.elem_output:
             L.append("*ELEMENT OUTPUT")
             L.append(spec.elem_output)
-    if spec.history_sets:
+    if spec.history_sets and spec.static:
+        L.append("*OUTPUT, HISTORY")  # every increment
+        for ns in spec.history_sets:
+            L.append("*NODE OUTPUT, NSET=%s" % ns)
+            L.append("U, RF")
+    elif spec.history_sets:
         hi = spec.history_interval if spec.history_interval else spec.time / 200.0
         L.append("*OUTPUT, HISTORY, TIME INTERVAL=%s" % fmt(hi))
         for ns in spec.history_sets:
@@ -1106,6 +1131,10 @@ def build_parser():
     p.add_argument("--load-factor", type=float, default=1.0,
                    help="multiply every load by this factor (linear benchmarks on this geometrically nonlinear solver: "
                         "run at 1e-3 and divide the displacements by it)")
+    p.add_argument("--static", type=int, metavar="N",
+                   help="write a *STATIC step in N load increments instead of the explicit step (no amplitudes, "
+                        "damping or mass needed); geometrically linear unless --nlgeom")
+    p.add_argument("--nlgeom", action="store_true", help="with --static: NLGEOM=YES (large rotations)")
     p.add_argument("--heading-note", help="extra line added to the *HEADING")
     p.add_argument("--split-mesh", action="store_true", help="write nodes/elements/sets to FILE_mesh.inp and *INCLUDE it")
     return p
@@ -1135,6 +1164,18 @@ def main(argv=None):
         spec.cloads = [(amp, [(nm, dof, v * f) for nm, dof, v in rows]) for amp, rows in spec.cloads]
         spec.dloads = [(amp, [(nm, kind, v * f) for nm, kind, v in rows]) for amp, rows in spec.dloads]
         spec.heading.insert(len(spec.heading) - 1, "Loads scaled by %s (--load-factor): divide displacements by it to compare" % fmt(f))
+    if args.static is not None:
+        if args.static < 1:
+            raise SystemExit("--static must be positive")
+        spec.static = (args.static, args.nlgeom)
+        spec.alpha = 0.0
+        spec.amplitudes = []
+        spec.time = 1.0
+        spec.dt = None
+        spec.heading.insert(len(spec.heading) - 1, "Static step (--static %d%s): loads ramp over a step of period 1" % (
+            args.static, ", NLGEOM=YES" if args.nlgeom else ", NLGEOM=NO"))
+    elif args.nlgeom:
+        raise SystemExit("--nlgeom goes with --static")
     if args.heading_note:
         spec.heading.insert(len(spec.heading) - 1, args.heading_note)
     dt_est = write_deck(spec, args.output, split_mesh=args.split_mesh)

@@ -19,7 +19,7 @@ void CsrMatrix::multiply(const std::vector<double>& x, std::vector<double>& y) c
   }
 }
 
-std::vector<int> number_equations(const ContinuumOperator& op, const std::vector<char>& held, int* equations) {
+std::vector<int> number_equations(const StructureOperator& op, const std::vector<char>& held, int* equations) {
   const std::vector<char> active = op.active_dofs();
   std::vector<int> eq(active.size(), -1);
   int next = 0;
@@ -29,24 +29,25 @@ std::vector<int> number_equations(const ContinuumOperator& op, const std::vector
   return eq;
 }
 
-CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector<int>& equation, int equations,
+CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector<int>& equation, int equations,
                                   bool upper) {
   CsrAssemblyMap m;
   m.equations = equations;
   m.equation = equation;
   m.upper = upper;
   // Node by node, in parallel: the entries of a node's rows come from the elements around it
-  // (the mesh's node -> connectivity-slot lists), so each node sorts only its own (column
-  // node, element) pairs, once for all its dofs. A global sort of every (row, col, source)
-  // triple took tens of seconds at seed 004's 3.6 M elements, and a per-dof sort 3-9x more
-  // items than this. Sources within an entry come out in element order (offsets grow with
-  // the element), the fixed summation order the deterministic gather needs.
-  const SolidMesh& sm = op.system().solid;
-  const int nn = op.system().num_nodes;
+  // (the mesh's node -> connectivity-slot lists of solids and of shells), so each node sorts
+  // only its own (column node, element) pairs, once for all its dofs. A global sort of every
+  // (row, col, source) triple took tens of seconds at seed 004's 3.6 M elements, and a
+  // per-dof sort 3-9x more items than this. Sources within an entry come out in element order
+  // (offsets grow with the element), the fixed summation order the deterministic gather needs.
+  const StructureSystem& sys = op.system();
+  const SolidMesh& sm = sys.solid;
+  const int nn = sys.num_nodes, ndn = op.dofs_per_node(), ns = op.num_solids();
   const std::size_t slots = sm.conn.size();
   std::vector<int> slot_element(slots), slot_local(slots);
   for (int e = 0; e < sm.num_elements; ++e) {
-    const int n = op.element_size(e) / 3;
+    const int n = op.element_nodes(e);
     const std::size_t first = static_cast<std::size_t>(sm.conn_start(e));
     for (int a = 0; a < n; ++a) {
       slot_element[first + static_cast<std::size_t>(a)] = e;
@@ -56,37 +57,57 @@ CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector
   struct Pair {
     int node;  ///< column node
     int element, a, b;  ///< element, local index of the row node and of the column node
+    int dofs;  ///< the element's dofs per node
   };
   // One node's pairs, sorted by column node then element.
   const auto node_pairs = [&](int n, std::vector<Pair>& out) {
     out.clear();
-    for (int k = sm.node_slot_ptr[static_cast<std::size_t>(n)]; k < sm.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
+    for (int k = sm.node_slot_ptr.empty() ? 0 : sm.node_slot_ptr[static_cast<std::size_t>(n)];
+         !sm.node_slot_ptr.empty() && k < sm.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
       const std::size_t slot = static_cast<std::size_t>(sm.node_slots[static_cast<std::size_t>(k)]);
-      const int e = slot_element[slot], a = slot_local[slot], ne = op.element_size(e) / 3;
-      const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
-      for (int b = 0; b < ne; ++b) out.push_back({c[b], e, a, b});
+      const int e = slot_element[slot], a = slot_local[slot], ne = op.element_nodes(e);
+      const int* c = op.element_connectivity(e);
+      for (int b = 0; b < ne; ++b) out.push_back({c[b], e, a, b, 3});
     }
+    if (sys.num_elements > 0)
+      for (int k = sys.node_slot_ptr[static_cast<std::size_t>(n)]; k < sys.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
+        const int slot = sys.node_slots[static_cast<std::size_t>(k)];
+        const int e = ns + slot / 4, a = slot % 4;
+        const int* c = op.element_connectivity(e);
+        for (int b = 0; b < 4; ++b) out.push_back({c[b], e, a, b, 5});
+      }
     std::sort(out.begin(), out.end(),
               [](const Pair& x, const Pair& y) { return x.node != y.node ? x.node < y.node : x.element < y.element; });
   };
-  const auto eq_of = [&](int node, int comp) { return equation[3 * static_cast<std::size_t>(node) + static_cast<std::size_t>(comp)]; };
-  // Walks node n's rows in order, calling entry(row, col, first pair, last pair) per CSR entry.
+  const auto eq_of = [&](int node, int comp) {
+    return equation[static_cast<std::size_t>(ndn) * static_cast<std::size_t>(node) + static_cast<std::size_t>(comp)];
+  };
+  const auto any_row = [&](int n) {
+    for (int c = 0; c < ndn; ++c)
+      if (eq_of(n, c) >= 0) return true;
+    return false;
+  };
+  // Walks node n's rows in order, calling entry(row, col, first pair, last pair, rc, cc) per
+  // CSR entry; the pairs in [i, j) that reach component (rc, cc) are those with dofs > both.
   const auto walk = [&](int n, const std::vector<Pair>& pairs, auto&& entry) {
-    for (int rc = 0; rc < 3; ++rc) {
+    for (int rc = 0; rc < ndn; ++rc) {
       const int row = eq_of(n, rc);
       if (row < 0) continue;
       for (std::size_t i = 0; i < pairs.size();) {
         std::size_t j = i;
-        while (j < pairs.size() && pairs[j].node == pairs[i].node) ++j;
-        for (int cc = 0; cc < 3; ++cc) {
-          const int col = eq_of(pairs[i].node, cc);
-          if (col < 0 || (upper && col < row)) continue;
-          entry(row, col, i, j, rc, cc);
-        }
+        int reach = 0;
+        while (j < pairs.size() && pairs[j].node == pairs[i].node) reach = std::max(reach, pairs[j++].dofs);
+        if (rc < reach)
+          for (int cc = 0; cc < reach; ++cc) {
+            const int col = eq_of(pairs[i].node, cc);
+            if (col < 0 || (upper && col < row)) continue;
+            entry(row, col, i, j, rc, cc);
+          }
         i = j;
       }
     }
   };
+  const auto reaches = [](const Pair& p, int rc, int cc) { return rc < p.dofs && cc < p.dofs; };
   // Rows of one node are consecutive equations only if number_equations numbered them so;
   // count per row, then fill at the row offsets.
   std::vector<std::int64_t> row_cols(static_cast<std::size_t>(equations) + 1, 0), row_sources(row_cols.size(), 0);
@@ -95,11 +116,13 @@ CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector
     std::vector<Pair> pairs;
 #pragma omp for schedule(dynamic, 512)
     for (int n = 0; n < nn; ++n) {
-      if (eq_of(n, 0) < 0 && eq_of(n, 1) < 0 && eq_of(n, 2) < 0) continue;
+      if (!any_row(n)) continue;
       node_pairs(n, pairs);
-      walk(n, pairs, [&](int row, int, std::size_t i, std::size_t j, int, int) {
+      walk(n, pairs, [&](int row, int, std::size_t i, std::size_t j, int rc, int cc) {
         ++row_cols[static_cast<std::size_t>(row) + 1];
-        row_sources[static_cast<std::size_t>(row) + 1] += static_cast<std::int64_t>(j - i);
+        std::int64_t c = 0;
+        for (std::size_t q = i; q < j; ++q) c += reaches(pairs[q], rc, cc) ? 1 : 0;
+        row_sources[static_cast<std::size_t>(row) + 1] += c;
       });
     }
   }
@@ -120,12 +143,12 @@ CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector
     std::vector<Pair> pairs;
 #pragma omp for schedule(dynamic, 512)
     for (int n = 0; n < nn; ++n) {
-      if (eq_of(n, 0) < 0 && eq_of(n, 1) < 0 && eq_of(n, 2) < 0) continue;
+      if (!any_row(n)) continue;
       node_pairs(n, pairs);
       // Columns of a row come out in column-node order, and a node's equations are numbered
       // in component order, so each row's columns are already sorted.
-      std::int64_t entry[3], src[3];
-      for (int rc = 0; rc < 3; ++rc) {
+      std::int64_t entry[5] = {0, 0, 0, 0, 0}, src[5] = {0, 0, 0, 0, 0};
+      for (int rc = 0; rc < ndn; ++rc) {
         const int row = eq_of(n, rc);
         entry[rc] = row < 0 ? 0 : row_cols[static_cast<std::size_t>(row)];
         src[rc] = row < 0 ? 0 : row_sources[static_cast<std::size_t>(row)];
@@ -136,9 +159,11 @@ CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector
         m.source_ptr[k] = src[rc];
         for (std::size_t q = i; q < j; ++q) {
           const Pair& pr = pairs[q];
+          if (!reaches(pr, rc, cc)) continue;
           const int nd = op.element_size(pr.element);
-          m.source[static_cast<std::size_t>(src[rc]++)] = static_cast<std::int64_t>(op.matrix_offset(pr.element)) +
-                                                          static_cast<std::int64_t>(3 * pr.a + rc) * nd + 3 * pr.b + cc;
+          m.source[static_cast<std::size_t>(src[rc]++)] =
+              static_cast<std::int64_t>(op.matrix_offset(pr.element)) +
+              static_cast<std::int64_t>(pr.dofs * pr.a + rc) * nd + pr.dofs * pr.b + cc;
         }
       });
     }

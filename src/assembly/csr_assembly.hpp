@@ -2,13 +2,13 @@
 // pattern and each element entry's position in it are built once per mesh and constraint
 // set; every assembly after that is a gather (each CSR entry sums its element contributions
 // in a fixed order: deterministic, no atomics), the same strategy as the explicit gather
-// scheme. Element matrices come from discretization/continuum_operator.hpp.
+// scheme. Element matrices come from discretization/structure_operator.hpp.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "discretization/continuum_operator.hpp"
+#include "discretization/structure_operator.hpp"
 
 namespace halfstep {
 
@@ -30,17 +30,17 @@ struct CsrAssemblyMap {
   bool upper = false;                 ///< only the upper triangle (col >= row) is stored
   CsrMatrix pattern;                  ///< row_ptr and col; val empty
   /// Gather lists: CSR entry k sums element-matrix values at source[source_ptr[k] ..
-  /// source_ptr[k+1]) (positions in ContinuumOperator::element_matrices' output).
+  /// source_ptr[k+1]) (positions in StructureOperator::element_matrices' output).
   std::vector<std::int64_t> source_ptr, source;
 };
 
 /// Equation numbers for the operator's active dofs that are not held (held: per global dof,
 /// nonzero for a prescribed dof), in dof order.
-std::vector<int> number_equations(const ContinuumOperator& op, const std::vector<char>& held, int* equations);
+std::vector<int> number_equations(const StructureOperator& op, const std::vector<char>& held, int* equations);
 
 /// Builds the pattern and the gather lists of op's element matrices over the numbered
 /// equations; upper: store the upper triangle only (symmetric matrices).
-CsrAssemblyMap build_csr_assembly(const ContinuumOperator& op, const std::vector<int>& equation, int equations,
+CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector<int>& equation, int equations,
                                   bool upper);
 
 /// Sums element matrices (element_matrices' output) into a CSR matrix with map's pattern,

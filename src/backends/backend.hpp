@@ -113,7 +113,7 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
 /// with Cuda, or with Auto when a GPU is present (Auto falls back to the CPU, saying why when
 /// note is set, if the CUDA engine cannot be built). Cuda without a usable GPU, or a solver
 /// kind this build lacks, throws RunError with the reason.
-std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const ContinuumOperator& op,
+std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const StructureOperator& op,
                                                    const std::vector<int>& equation, int equations,
                                                    const TangentOptions& opt, bool note);
 

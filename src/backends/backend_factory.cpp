@@ -87,7 +87,7 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
   return std::make_unique<CpuBackend>(sys, cpu_opt);
 }
 
-std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const ContinuumOperator& op,
+std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const StructureOperator& op,
                                                    const std::vector<int>& equation, int equations,
                                                    const TangentOptions& opt, bool note) {
   const bool gpu_solver = opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg;

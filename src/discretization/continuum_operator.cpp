@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
 #include "core/dual.hpp"
 #include "core/forall.hpp"
 #include "discretization/continuum_pass.hpp"
@@ -109,9 +111,14 @@ double ContinuumOperator::linearized_force(const std::vector<double>& u, std::ve
 }
 
 void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k) const {
+  k.assign(offsets_.back(), 0.0);
+  element_matrices(u, k.data());
+}
+
+void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k) const {
   using D = Dual<double>;
   const SolidMesh& sm = sys_.solid;
-  k.assign(offsets_.back(), 0.0);
+  std::fill(k, k + offsets_.back(), 0.0);
   std::vector<SolidMaterial<D>> mats;
   for (const SolidMaterial<double>& m : sm.materials) mats.push_back(dual_material(m));
   for (const SolidGroup& g : sm.groups)

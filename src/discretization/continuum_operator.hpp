@@ -48,6 +48,8 @@ class ContinuumOperator {
   /// derivatives of the kind's own internal_force by forward dual numbers (one evaluation per
   /// element dof), so the tangent can never drift from the force.
   void element_matrices(const std::vector<double>& u, std::vector<double>& k) const;
+  /// Same, into k[0, matrix_offset(num_elements())) (zeroed first).
+  void element_matrices(const std::vector<double>& u, double* k) const;
 
   /// Lumped translational nodal masses.
   const std::vector<double>& lumped_mass() const { return sys_.mass; }

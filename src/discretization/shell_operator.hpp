@@ -1,19 +1,19 @@
-// MITC4 shells as an operator on a state, for static steps (groundwork of issue 12's shell
-// tangent; the static driver does not use it yet): the 5 generalized forces per corner
-// (forces, and moments about the nodal triad t1, t2 = d x t1) and their element matrices,
-// the exact derivatives of mitc4_internal_force by forward dual numbers, with the rotation
-// dofs parametrised as in the explicit scheme: a rotation alpha about t1 and beta about t2
-// turns the director and the triad by (alpha t1 + beta t2) x (.) to first order.
+// MITC4 shells as an operator on configurations, for static steps: the 5 generalized forces
+// per corner (forces, and moments about the nodal triad t1, t2 = d x t1) and their element
+// matrices, the exact derivatives of mitc4_internal_force by forward dual numbers
+// (discretization/shell_tangent.hpp, shared with the CUDA engine), with the rotation dofs
+// parametrised as in the explicit scheme: a rotation alpha about t1 and beta about t2 turns
+// the director and the triad by (alpha t1 + beta t2) x (.) to first order.
 #pragma once
 
 #include <vector>
 
-#include "discretization/structure_state.hpp"
+#include "discretization/configuration.hpp"
 #include "discretization/structure_system.hpp"
 
 namespace halfstep {
 
-/// The shells of a system as an operator on states (positions, directors, triads).
+/// The shells of a system as an operator on configurations.
 class ShellOperator {
  public:
   /// Borrows sys (it must outlive the operator); threads: OpenMP threads (<= 0: default).
@@ -21,13 +21,20 @@ class ShellOperator {
 
   /// Shell elements.
   int num_elements() const { return sys_.num_elements; }
-  /// Generalized internal forces of every element at state st: 20 per element (corner k:
-  /// f.x, f.y, f.z, moment about t1, moment about t2 at out[20 e + 5 k ..]); returns the
-  /// strain energy.
-  double element_forces(const StructureState& st, std::vector<double>& out) const;
+  /// Generalized internal forces of every element in configuration c: 20 per element (corner
+  /// k: f.x, f.y, f.z, moment about t1, moment about t2 at out[20 e + 5 k ..]); the strain
+  /// energy per element into energy when given; returns the total strain energy.
+  double element_forces(const Configuration& c, std::vector<double>& out, std::vector<double>* energy = nullptr) const;
   /// Element matrices K_e = d(generalized forces) / d(corner dofs), 20 x 20 row-major per
-  /// element, dofs ordered as the forces (3 translations, rotation about t1, about t2).
-  void element_matrices(const StructureState& st, std::vector<double>& k) const;
+  /// element from k on, dofs ordered as the forces (3 translations, spin about t1, about t2).
+  void element_matrices(const Configuration& c, double* k) const;
+  /// Same, into a vector sized here.
+  void element_matrices(const Configuration& c, std::vector<double>& k) const;
+  /// K_e(c) x_e of every element (20 per element), x holding dofs_per_node values per node
+  /// (3 translations, then the spins about t1 and t2): with c the reference configuration,
+  /// the forces of a geometrically linear analysis.
+  void linearized_forces(const Configuration& c, const std::vector<double>& x, int dofs_per_node,
+                         std::vector<double>& out) const;
 
  private:
   const StructureSystem& sys_;

@@ -1,5 +1,6 @@
 // SuiteSparse CHOLMOD behind SparseSolver: supernodal LL^T (BLAS-3 on dense fronts), the
-// fastest CPU direct solver halfstep has. Compiled to nothing without CHOLMOD (CMake's
+// fastest CPU direct solver halfstep has, and a simplicial LDL^T for the indefinite tangents
+// of Newton iterates away from equilibrium (CHOLMOD's supernodal factor is LL^T only). Compiled to nothing without CHOLMOD (CMake's
 // HALFSTEP_CHOLMOD found no cholmod.h or libcholmod).
 #if HALFSTEP_HAVE_CHOLMOD
 
@@ -31,6 +32,7 @@ class CholmodSolver final : public SparseSolver {
   }
   ~CholmodSolver() override {
     if (l_) cholmod_l_free_factor(&l_, &c_);
+    if (ld_) cholmod_l_free_factor(&ld_, &c_);
     if (x_) cholmod_l_free_dense(&x_, &c_);
     if (y_) cholmod_l_free_dense(&y_, &c_);
     if (e_) cholmod_l_free_dense(&e_, &c_);
@@ -51,6 +53,7 @@ class CholmodSolver final : public SparseSolver {
     rows_.assign(a.col.begin(), a.col.end());
     ptr_ = a.row_ptr;
     if (l_) cholmod_l_free_factor(&l_, &c_);
+    if (ld_) cholmod_l_free_factor(&ld_, &c_);
     cholmod_sparse A = header(a);
     l_ = cholmod_l_analyze(&A, &c_);
     if (!l_) throw RunError("CHOLMOD: the symbolic analysis failed (" + status() + ")");
@@ -59,10 +62,15 @@ class CholmodSolver final : public SparseSolver {
   void factor(const CsrMatrix& a) override {
     if (!l_) analyze(a);
     cholmod_sparse A = header(a);
+    use_ldl_ = false;
     cholmod_l_factorize(&A, l_, &c_);
     const auto* perm = static_cast<const std::int64_t*>(l_->Perm);
     const double max_diag = max_abs_diagonal(a);
-    if (c_.status == CHOLMOD_NOT_POSDEF || l_->minor < l_->n) {
+    if (c_.status == CHOLMOD_NOT_POSDEF) {
+      factor_indefinite(A, max_diag);
+      return;
+    }
+    if (l_->minor < l_->n) {
       const int eq = l_->minor < l_->n ? static_cast<int>(perm[l_->minor]) : -1;
       throw SingularStiffness(eq, "the stiffness is singular or not positive definite at equation " +
                                       std::to_string(eq) + " (CHOLMOD)");
@@ -89,7 +97,7 @@ class CholmodSolver final : public SparseSolver {
     B.xtype = CHOLMOD_REAL;
     B.dtype = CHOLMOD_DOUBLE;
     // solve2 keeps its result and workspace between calls: no allocation per Newton step.
-    if (!cholmod_l_solve2(CHOLMOD_A, l_, &B, nullptr, &x_, nullptr, &y_, &e_, &c_))
+    if (!cholmod_l_solve2(CHOLMOD_A, use_ldl_ ? ld_ : l_, &B, nullptr, &x_, nullptr, &y_, &e_, &c_))
       throw RunError("CHOLMOD: the solve failed (" + status() + ")");
     std::copy_n(static_cast<const double*>(x_->x), n_, x);
   }
@@ -100,7 +108,8 @@ class CholmodSolver final : public SparseSolver {
     // copy of the pattern CHOLMOD reads.
     const double ints = static_cast<double>(l_->n) * 4 + static_cast<double>(l_->nsuper) * 3 +
                         static_cast<double>(l_->ssize) + static_cast<double>(rows_.size() + ptr_.size());
-    return 8.0 * static_cast<double>(l_->xsize) + sizeof(std::int64_t) * ints;
+    const double ldl = ld_ ? 8.0 * static_cast<double>(ld_->nzmax) + 12.0 * static_cast<double>(ld_->nzmax) : 0.0;
+    return 8.0 * static_cast<double>(l_->xsize) + sizeof(std::int64_t) * ints + ldl;
   }
 
  private:
@@ -119,6 +128,42 @@ class CholmodSolver final : public SparseSolver {
     A.sorted = 1;
     A.packed = 1;
     return A;
+  }
+
+  /// The LDL^T of a tangent with negative pivots: a simplicial factor (analysed once, with
+  /// the supernodal factor's ordering rules); only a pivot near zero is singular.
+  void factor_indefinite(cholmod_sparse& A, double max_diag) {
+    if (!ld_) {
+      cholmod_common& c = c_;
+      const int saved_super = c.supernodal;
+      const int saved_ll = c.final_ll;
+      c.supernodal = CHOLMOD_SIMPLICIAL;
+      c.final_ll = 0;
+      ld_ = cholmod_l_analyze(&A, &c);
+      c.supernodal = saved_super;
+      c.final_ll = saved_ll;
+      if (!ld_) throw RunError("CHOLMOD: the symbolic analysis of the LDL^T failed (" + status() + ")");
+    }
+    const int saved_ll = c_.final_ll;
+    c_.final_ll = 0;
+    cholmod_l_factorize(&A, ld_, &c_);
+    c_.final_ll = saved_ll;
+    if (c_.status < CHOLMOD_OK) throw RunError("CHOLMOD: the LDL^T factorization failed (" + status() + ")");
+    const auto* perm = static_cast<const std::int64_t*>(ld_->Perm);
+    const auto* lp = static_cast<const std::int64_t*>(ld_->p);
+    const auto* lx = static_cast<const double*>(ld_->x);
+    const double tol = kSingularPivot * max_diag;  // |d|, as the LL^T pivots and Eigen's LDLT
+    for (std::int64_t k = 0; k < static_cast<std::int64_t>(ld_->n); ++k) {
+      const double d = lx[lp[k]];  // the simplicial LDL^T stores D on L's unit diagonal
+      if (!(std::fabs(d) > tol) || ld_->minor < ld_->n) {
+        const int eq = static_cast<int>(perm[ld_->minor < ld_->n ? static_cast<std::int64_t>(ld_->minor) : k]);
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "the stiffness is singular at equation %d (CHOLMOD LDL^T pivot %.3g, largest diagonal %.3g)",
+                      eq, d, max_diag);
+        throw SingularStiffness(eq, buf);
+      }
+    }
+    use_ldl_ = true;
   }
 
   /// L_kk^2 of the supernodal factor (the pivot of an LDL^T).
@@ -161,7 +206,9 @@ class CholmodSolver final : public SparseSolver {
   }
 
   cholmod_common c_{};
-  cholmod_factor* l_ = nullptr;
+  cholmod_factor* l_ = nullptr;   ///< supernodal LL^T
+  cholmod_factor* ld_ = nullptr;  ///< simplicial LDL^T, made when a tangent is indefinite
+  bool use_ldl_ = false;          ///< the last factorization is ld_
   cholmod_dense *x_ = nullptr, *y_ = nullptr, *e_ = nullptr;
   int n_ = 0;
   std::vector<std::int64_t> ptr_, rows_;

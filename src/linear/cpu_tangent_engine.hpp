@@ -1,4 +1,4 @@
-// The OpenMP tangent engine: element matrices by dual numbers (ContinuumOperator), a CSR
+// The OpenMP tangent engine: element matrices by dual numbers (StructureOperator), a CSR
 // assembly by gather lists built once (assembly/csr_assembly), and a CPU sparse solver.
 #pragma once
 
@@ -12,7 +12,7 @@ namespace halfstep {
 /// An engine that does everything on the host. opt.solver: Auto, Cholmod, Ldlt or Cg (a GPU
 /// kind throws RunError). Auto: CHOLMOD when built with it, else Eigen's LDLT; CG when the
 /// estimated factor would not fit in the host's memory.
-std::unique_ptr<TangentEngine> make_cpu_tangent_engine(const ContinuumOperator& op, const std::vector<int>& equation,
+std::unique_ptr<TangentEngine> make_cpu_tangent_engine(const StructureOperator& op, const std::vector<int>& equation,
                                                        int equations, const TangentOptions& opt);
 
 }  // namespace halfstep

@@ -89,12 +89,13 @@ class EigenLdlt final : public SparseSolver {
     std::copy(a.val.begin(), a.val.end(), m_.valuePtr());
     ldlt_.factorize(m_);
     // Eigen stops only at an exactly zero pivot and leaves D(k) = 0 there (the entries past it
-    // are stale). Round-off turns the zero pivots of a mechanism into tiny ones, and a negative
-    // pivot means the tangent is not positive definite: both are singular stiffness here.
+    // are stale). Round-off turns the zero pivots of a mechanism into tiny ones: singular
+    // stiffness. Negative pivots are fine: a Newton iterate away from equilibrium (a rolled
+    // shell's trial configuration, a buckling path) has an indefinite tangent.
     const auto& d = ldlt_.vectorD();
     const double tol = detail::kSingularPivot * detail::max_abs_diagonal(a);
     for (Eigen::Index k = 0; k < d.size(); ++k)
-      if (!(d[k] > tol)) {
+      if (!(std::fabs(d[k]) > tol)) {
         // P A P^T = L D L^T with P's indices mapping an original equation to its pivot, so the
         // inverse maps pivot k back.
         const int eq = static_cast<int>(ldlt_.permutationPinv().indices()[k]);

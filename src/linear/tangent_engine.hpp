@@ -13,7 +13,8 @@
 
 namespace halfstep {
 
-class ContinuumOperator;
+struct Configuration;
+class StructureOperator;
 
 /// Which linear solver factors or iterates on the tangent (--linear-solver).
 enum class LinearSolverKind {
@@ -77,14 +78,15 @@ class TangentEngine {
   virtual std::string description() const = 0;
   /// The linear solver that runs (never Auto).
   virtual LinearSolverKind solver() const = 0;
-  /// Internal forces f (3 per node, node-major) at displacements u (3 per node); returns the
-  /// strain energy.
-  virtual double internal_force(const std::vector<double>& u, std::vector<double>& f) = 0;
-  /// The forces K(0) u of a geometrically linear step (3 per node); returns u . K(0) u / 2.
-  virtual double linearized_force(const std::vector<double>& u, std::vector<double>& f) = 0;
-  /// Computes the element tangents at u, assembles them and factors the result (or sets up
+  /// Generalized internal forces f (StructureOperator::dofs_per_node per node, node-major) in
+  /// configuration c; returns the strain energy.
+  virtual double internal_force(const Configuration& c, std::vector<double>& f) = 0;
+  /// The forces K(ref) x of a geometrically linear step (x and f: dofs_per_node per node;
+  /// ref: the reference configuration with the step's triads); returns x . K x / 2.
+  virtual double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f) = 0;
+  /// Computes the element tangents at c, assembles them and factors the result (or sets up
   /// the preconditioner). Throws SingularStiffness when the matrix cannot be factored.
-  virtual void assemble_and_factor(const std::vector<double>& u) = 0;
+  virtual void assemble_and_factor(const Configuration& c) = 0;
   /// Solves K x = b for the last factored tangent; b and x have one entry per equation.
   /// Throws RunError when an iterative solver does not converge.
   virtual void solve(const std::vector<double>& b, std::vector<double>& x) = 0;

@@ -286,8 +286,14 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         so.tangent.threads = opt.threads;
         so.progress = opt.progress && writes;
         so.first_step = si == 0;
-        const auto r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
-        if (out) so.emit = [&](std::unique_ptr<OutputFrame> f) { out->submit(std::move(f), r1); };
+        // The step aligns the triads with its held rotations before its first frame, so the
+        // reference triads for rotation output are taken at that frame.
+        std::shared_ptr<ReferenceTriads> r1;
+        if (out)
+          so.emit = [&](std::unique_ptr<OutputFrame> f) {
+            if (!r1) r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
+            out->submit(std::move(f), r1);
+          };
         run_static_step(model, model.steps[si], sys, step, st, so, sum.statics);
         if (backend) {
           backend->upload(st);  // the next explicit step starts from here, at rest

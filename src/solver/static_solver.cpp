@@ -7,9 +7,11 @@
 #include <numeric>
 
 #include "assembly/csr_assembly.hpp"
-#include "discretization/continuum_operator.hpp"
 #include "discretization/continuum_pass.hpp"
+#include "discretization/nodal_triads.hpp"
+#include "discretization/structure_operator.hpp"
 #include "dynamics/step_drive.hpp"
+#include "elements/rotation.hpp"
 
 namespace halfstep {
 
@@ -31,16 +33,18 @@ constexpr double kCutBack = 0.25;
 constexpr double kGrowth = 1.5;
 constexpr int kEasyIterations = 4;
 
-/// "node 12 dof 2" for messages.
-std::string dof_name(const Model& model, int dof) {
-  return "node " + std::to_string(model.nodes.id[static_cast<std::size_t>(dof / 3)]) + " dof " +
-         std::to_string(dof % 3 + 1);
+/// "node 12 dof 2" for messages (dof: index in a layout of ndn dofs per node; the two
+/// rotation dofs of a shell node are its spins about the nodal triad).
+std::string dof_name(const Model& model, int dof, int ndn) {
+  const int c = dof % ndn;
+  return "node " + std::to_string(model.nodes.id[static_cast<std::size_t>(dof / ndn)]) +
+         (c < 3 ? " dof " + std::to_string(c + 1) : std::string(c == 3 ? " rotation about t1" : " rotation about t2"));
 }
 
 /// A rigid-body check before any factorization: every connected part of the mesh must be held
 /// in every active direction somewhere, or its stiffness is singular (a free part would only be
 /// caught by the factorization, with a less useful message, or not at all by a Krylov solver).
-void check_rigid_motion(const Model& model, const Step& step, const StructureSystem& sys,
+void check_rigid_motion(const Model& model, const Step& step, const StructureSystem& sys, int ndn,
                         const std::vector<char>& active, const std::vector<char>& held) {
   const SolidMesh& sm = sys.solid;
   std::vector<int> parent(static_cast<std::size_t>(sys.num_nodes));
@@ -54,14 +58,18 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
     const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
     for (int a = 1; a < n; ++a) parent[find(c[a])] = find(c[0]);
   }
+  for (int e = 0; e < sys.num_elements; ++e) {
+    const int* c = &sys.conn[4 * static_cast<std::size_t>(e)];
+    for (int a = 1; a < 4; ++a) parent[find(c[a])] = find(c[0]);
+  }
   const int dirs = sm.planar ? 2 : 3;
   std::vector<unsigned char> held_dirs(parent.size(), 0), present(parent.size(), 0);
   for (int n = 0; n < sys.num_nodes; ++n) {
-    if (!active[3 * static_cast<std::size_t>(n)]) continue;
+    if (!active[static_cast<std::size_t>(ndn) * n]) continue;
     const int r = find(n);
     present[r] = 1;
     for (int d = 0; d < dirs; ++d)
-      if (held[3 * static_cast<std::size_t>(n) + d]) held_dirs[r] |= static_cast<unsigned char>(1u << d);
+      if (held[static_cast<std::size_t>(ndn) * n + d]) held_dirs[r] |= static_cast<unsigned char>(1u << d);
   }
   for (int r = 0; r < sys.num_nodes; ++r) {
     if (!present[r] || find(r) != r) continue;
@@ -70,7 +78,7 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
       std::string nodes;
       int count = 0;
       for (int n = 0; n < sys.num_nodes; ++n)
-        if (active[3 * static_cast<std::size_t>(n)] && find(n) == r) {
+        if (active[static_cast<std::size_t>(ndn) * n] && find(n) == r) {
           if (count < 8) nodes += (count ? ", " : "") + std::to_string(model.nodes.id[static_cast<std::size_t>(n)]);
           ++count;
         }
@@ -82,10 +90,11 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
   }
 }
 
-/// Largest |x_i| over the equations.
-double max_abs(const std::vector<double>& x) {
+/// Largest |x_i| over the translation (rot = false) or rotation (rot = true) equations.
+double max_abs(const std::vector<double>& x, const std::vector<char>& is_rotation, bool rot) {
   double m = 0;
-  for (double v : x) m = std::max(m, std::fabs(v));
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if ((is_rotation[i] != 0) == rot) m = std::max(m, std::fabs(x[i]));
   return m;
 }
 
@@ -94,31 +103,35 @@ double max_abs(const std::vector<double>& x) {
 void run_static_step(const Model& model, const Step& step, const StructureSystem& sys, const StepLoads& loads,
                      StructureState& st, const StaticStepOptions& opt, StaticSummary& summary) {
   const Clock::time_point t_step = Clock::now();
-  if (sys.num_elements > 0)
-    throw InputError(step.loc, "static step '" + step.name + "': the model has shell elements, and static steps "
-                               "support continuum elements only for now (the MITC4 shell has no tangent yet)");
-  if (sys.solid.num_elements == 0) throw InputError(step.loc, "static step '" + step.name + "': the model has no elements");
+  if (sys.total_elements() == 0) throw InputError(step.loc, "static step '" + step.name + "': the model has no elements");
   for (std::uint8_t v : loads.motion_velocity)
     if (v) throw InputError(step.loc, "static step '" + step.name + "': *BOUNDARY, TYPE=VELOCITY is for dynamic steps");
-  if (!loads.pressure_elem.empty())
-    throw InputError(step.loc, "static step '" + step.name + "': shell pressures need shell elements");
 
-  const std::vector<std::uint8_t> no_rotation_holds(static_cast<std::size_t>(sys.num_nodes), 0);
-  const StepDrive drive = build_step_drive(sys, loads, no_rotation_holds);
+  // Held global rotation axes become held triad spins (the explicit steps' rule).
+  const std::vector<std::uint8_t> held_rot =
+      sys.num_elements > 0 ? align_triads(sys, loads.fixed_rotation, st)
+                           : std::vector<std::uint8_t>(static_cast<std::size_t>(sys.num_nodes), 0);
+  const StepDrive drive = build_step_drive(sys, loads, held_rot);
   const DriveView dv = host_view(drive);
-  const ContinuumOperator op(sys, opt.tangent.threads);
-  const std::size_t ndof = static_cast<std::size_t>(op.num_dofs());
+  const StructureOperator op(sys, opt.tangent.threads);
+  const int ndn = op.dofs_per_node();
+  const std::size_t ndof = static_cast<std::size_t>(op.num_dofs()), nn = static_cast<std::size_t>(sys.num_nodes);
+  const std::size_t q = static_cast<std::size_t>(ndn);
   const std::vector<char> active = op.active_dofs();
   std::vector<char> held(ndof, 0);
-  for (int n = 0; n < sys.num_nodes; ++n)
-    for (int c = 0; c < 3; ++c)
-      if (drive.held[static_cast<std::size_t>(n)] & (1u << c)) held[3 * static_cast<std::size_t>(n) + c] = 1;
-  check_rigid_motion(model, step, sys, active, held);
+  for (std::size_t n = 0; n < nn; ++n)
+    for (int c = 0; c < ndn; ++c)
+      if (drive.held[n] & (1u << c)) held[q * n + static_cast<std::size_t>(c)] = 1;
+  check_rigid_motion(model, step, sys, ndn, active, held);
   int neq = 0;
   const std::vector<int> equation = number_equations(op, held, &neq);
   std::vector<int> dof_of(static_cast<std::size_t>(neq));
+  std::vector<char> eq_rotation(static_cast<std::size_t>(neq), 0);
   for (std::size_t k = 0; k < ndof; ++k)
-    if (equation[k] >= 0) dof_of[static_cast<std::size_t>(equation[k])] = static_cast<int>(k);
+    if (equation[k] >= 0) {
+      dof_of[static_cast<std::size_t>(equation[k])] = static_cast<int>(k);
+      eq_rotation[static_cast<std::size_t>(equation[k])] = k % q >= 3;
+    }
 
   std::unique_ptr<TangentEngine> engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress);
   summary.setup_seconds += seconds_since(t_step);
@@ -126,67 +139,161 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     std::fprintf(stderr, "halfstep: static step '%s' (%s, %d equations): %s\n", step.name.c_str(),
                  step.nlgeom ? "NLGEOM=YES" : "NLGEOM=NO", neq, engine->description().c_str());
 
-  // Displacements as one node-major vector; the state's arrays at the end.
-  std::vector<double> u(ndof), u_start(ndof);
-  for (int n = 0; n < sys.num_nodes; ++n) {
-    u[3 * n] = st.ux[n];
-    u[3 * n + 1] = st.uy[n];
-    u[3 * n + 2] = st.uz[n];
+  // The unknowns x (ndn per node): translations are total displacements; rotation entries are
+  // spins about the triad. A geometrically linear step keeps total rotations on the reference
+  // configuration's triads (ref: zero displacement, reference directors, t1 pulled back), so
+  // x there is linear in the loads. Under NLGEOM the configuration is turned by each
+  // correction (exponential map) and the rotation entries of x only sum the spins of the step,
+  // for the correction check and the work.
+  const bool shells = sys.num_elements > 0;
+  // Diagonal of the bounding box of the used nodes (converts moments to forces in the
+  // convergence checks).
+  double model_size = 0;
+  {
+    Vec3<double> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+    for (int n = 0; n < sys.num_nodes; ++n)
+      if (sys.node_used(n)) {
+        const Vec3<double> p{sys.x0[n], sys.y0[n], sys.z0[n]};
+        lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+        hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+      }
+    model_size = hi.x >= lo.x ? norm(hi - lo) : 1.0;
+    if (!(model_size > 0)) model_size = 1.0;
   }
-  u_start = u;
+  Configuration cfg = Configuration::of(st), ref;
+  std::vector<double> x(ndof, 0.0);
+  for (std::size_t n = 0; n < nn; ++n)
+    for (int c = 0; c < 3; ++c) x[q * n + c] = cfg.u[3 * n + c];
+  ref.u.assign(3 * nn, 0.0);
+  if (shells) {
+    ref.d.resize(3 * nn);
+    ref.t1.resize(3 * nn);
+    for (std::size_t n = 0; n < nn; ++n) {
+      const int i = static_cast<int>(n);
+      const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]}, r1{st.r1x[n], st.r1y[n], st.r1z[n]};
+      Configuration::set(ref.d, i, d0);
+      Configuration::set(ref.t1, i, r1);
+      if (!step.nlgeom && sys.has_rotations(i)) {
+        const Vec3<double> d = Configuration::at(cfg.d, i), t1 = Configuration::at(cfg.t1, i);
+        const Vec3<double> theta = rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d);
+        x[q * n + 3] = dot(theta, r1);
+        x[q * n + 4] = dot(theta, cross(d0, r1));
+      }
+    }
+  }
+  const std::vector<double> x_start = x;
   const double period = loads.period;
 
-  // Forces at displacements x: geometrically linear steps use K(0) x.
-  const auto internal = [&](const std::vector<double>& x, std::vector<double>& f) {
-    if (!step.nlgeom && std::all_of(x.begin(), x.end(), [](double v) { return v == 0.0; })) {
-      f.assign(ndof, 0.0);  // K(0) 0: the usual start of a linear step, free
-      return 0.0;
+  // The configuration of a linear step's unknowns: displacements, and the reference triads
+  // turned by the total rotation.
+  const auto linear_configuration = [&](const std::vector<double>& xs, Configuration& c) {
+    for (std::size_t n = 0; n < nn; ++n)
+      for (int k = 0; k < 3; ++k) c.u[3 * n + k] = xs[q * n + k];
+    if (!shells) return;
+    for (std::size_t n = 0; n < nn; ++n) {
+      const int i = static_cast<int>(n);
+      if (!sys.has_rotations(i)) continue;
+      const Vec3<double> d0 = Configuration::at(ref.d, i), r1 = Configuration::at(ref.t1, i);
+      const Vec3<double> theta = xs[q * n + 3] * r1 + xs[q * n + 4] * cross(d0, r1);
+      Configuration::set(c.d, i, normalized(rotate(theta, d0)));
+      Configuration::set(c.t1, i, normalized(rotate(theta, r1)));
     }
-    return step.nlgeom ? engine->internal_force(x, f) : engine->linearized_force(x, f);
   };
 
-  // External forces at step time tau on configuration x (face pressures follow the surface
-  // under NLGEOM; a geometrically linear step applies them to the reference configuration).
+  // Generalized internal forces at the unknowns xs / configuration c: geometrically linear
+  // steps use K(ref) xs.
+  const auto internal = [&](const std::vector<double>& xs, const Configuration& c, std::vector<double>& f) {
+    if (step.nlgeom) return engine->internal_force(c, f);
+    if (std::all_of(xs.begin(), xs.end(), [](double v) { return v == 0.0; })) {
+      f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free
+      return 0.0;
+    }
+    return engine->linearized_force(ref, xs, f);
+  };
+
+  // External generalized forces at step time tau on configuration c (face and shell
+  // pressures follow the surface and moments are projected on the current triads under
+  // NLGEOM; a geometrically linear step applies them on the reference configuration).
   std::vector<double> face(18 * static_cast<std::size_t>(drive.num_faces));
-  std::vector<double> face_ux(drive.num_faces > 0 ? static_cast<std::size_t>(sys.num_nodes) : 0, 0.0), face_uy(face_ux),
+  std::vector<double> face_ux(drive.num_faces > 0 ? nn : 0, 0.0), face_uy(face_ux),
       face_uz(face_ux);  // reused by every evaluation (zero under NLGEOM=NO)
-  const auto external = [&](double tau, const std::vector<double>& x, std::vector<double>& f) {
+  std::vector<double> shell_pressure(drive.has_pressure() ? 12 * static_cast<std::size_t>(sys.num_elements) : 0);
+  const auto external = [&](double tau, const Configuration& c, std::vector<double>& f) {
+    const Configuration& on = step.nlgeom ? c : (shells ? ref : c);
     f.assign(ndof, 0.0);
-    for (int n = 0; n < sys.num_nodes; ++n) {
+    for (std::size_t n = 0; n < nn; ++n) {
       const int sp = dv.special[n];
       if (sp < 0) continue;
       const NodeDriveValues<double> v = evaluate_node_drive<double>(dv, sp, tau, 0.0);
-      for (int c = 0; c < 3; ++c) f[3 * static_cast<std::size_t>(n) + c] += v.load[c];
+      for (int k = 0; k < 3; ++k) f[q * n + k] += v.load[k];
+      if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {
+        // A moment M does virtual work M . (alpha t1 + beta t2): its generalized components.
+        const Vec3<double> m{v.load[3], v.load[4], v.load[5]};
+        const Vec3<double> t1 = Configuration::at(on.t1, static_cast<int>(n)), d = Configuration::at(on.d, static_cast<int>(n));
+        f[q * n + 3] += dot(m, t1);
+        f[q * n + 4] += dot(m, cross(d, t1));
+      }
     }
     if (drive.num_faces > 0) {
       if (step.nlgeom)
-        for (int n = 0; n < sys.num_nodes; ++n) {
-          face_ux[n] = x[3 * n];
-          face_uy[n] = x[3 * n + 1];
-          face_uz[n] = x[3 * n + 2];
+        for (std::size_t n = 0; n < nn; ++n) {
+          face_ux[n] = c.u[3 * n];
+          face_uy[n] = c.u[3 * n + 1];
+          face_uz[n] = c.u[3 * n + 2];
         }
       for (int k = 0; k < drive.num_faces; ++k)
         evaluate_face_force(dv, k, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), face_ux.data(), face_uy.data(),
                             face_uz.data(), face.data() + 18 * static_cast<std::size_t>(k));
-      for (int n = 0; n < sys.num_nodes; ++n) gather_face_forces(dv, face.data(), n, &f[3 * static_cast<std::size_t>(n)]);
+      for (std::size_t n = 0; n < nn; ++n) {
+        double g[3] = {0, 0, 0};
+        gather_face_forces(dv, face.data(), static_cast<int>(n), g);
+        for (int k = 0; k < 3; ++k) f[q * n + k] += g[k];
+      }
+    }
+    if (drive.has_pressure()) {
+      for (int e = 0; e < sys.num_elements; ++e) {
+        const double p = evaluate_pressure(dv, e, tau);
+        double* pf = &shell_pressure[12 * static_cast<std::size_t>(e)];
+        if (p == 0.0) {
+          std::fill(pf, pf + 12, 0.0);
+          continue;
+        }
+        Vec3<double> xe[4], fp[4];
+        for (int a = 0; a < 4; ++a) {
+          const int n = sys.conn[4 * static_cast<std::size_t>(e) + a];
+          xe[a] = Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]} + (step.nlgeom ? Configuration::at(c.u, n) : Vec3<double>{0, 0, 0});
+        }
+        mitc4_pressure_force(xe, p, fp);
+        for (int a = 0; a < 4; ++a) {
+          pf[3 * a] = fp[a].x;
+          pf[3 * a + 1] = fp[a].y;
+          pf[3 * a + 2] = fp[a].z;
+        }
+      }
+      for (std::size_t n = 0; n < nn; ++n)  // corners in slot order, as the explicit gather
+        for (int s = sys.node_slot_ptr[n]; s < sys.node_slot_ptr[n + 1]; ++s) {
+          const std::size_t slot = static_cast<std::size_t>(sys.node_slots[static_cast<std::size_t>(s)]);
+          for (int k = 0; k < 3; ++k) f[q * n + k] += shell_pressure[3 * slot + static_cast<std::size_t>(k)];
+        }
     }
   };
 
-  // Prescribed displacements at step time tau: a ramp goes from the step-start displacement to
-  // the value (Abaqus' RAMP in a static step); a named amplitude scales the value; a held dof
-  // with no value ramps back to zero from wherever the previous step left it.
-  const auto prescribe = [&](double tau, std::vector<double>& x) {
+  // Prescribed values at step time tau: a ramp goes from the step-start displacement to the
+  // value (Abaqus' RAMP in a static step); a named amplitude scales the value; a held dof with
+  // no value ramps back to zero from wherever the previous step left it (a held rotation of a
+  // NLGEOM step keeps its current orientation).
+  const auto prescribe = [&](double tau, std::vector<double>& xs) {
     const double r = period > 0 ? std::min(1.0, std::max(0.0, tau / period)) : 1.0;
     for (std::size_t k = 0; k < ndof; ++k)
-      if (held[k] && active[k]) x[k] = u_start[k] * (1.0 - r);
-    for (int n = 0; n < sys.num_nodes; ++n) {
+      if (held[k] && active[k]) xs[k] = (k % q >= 3 && step.nlgeom) ? x_start[k] : x_start[k] * (1.0 - r);
+    for (std::size_t n = 0; n < nn; ++n) {
       const int sp = dv.special[n];
       if (sp < 0) continue;
       for (int i = dv.motion_ptr[sp]; i < dv.motion_ptr[sp + 1]; ++i) {
-        const std::size_t k = 3 * static_cast<std::size_t>(n) + static_cast<std::size_t>(dv.motion_dof[i]);
+        const std::size_t k = q * n + static_cast<std::size_t>(dv.motion_dof[i]);
         const int slot = dv.motion_amp[i];
-        x[k] = slot == 1 ? u_start[k] + (dv.motion_value[i] - u_start[k]) * r
-                         : dv.motion_value[i] * amplitude_slot(dv, slot, tau);
+        xs[k] = slot == 1 ? x_start[k] + (dv.motion_value[i] - x_start[k]) * r
+                          : dv.motion_value[i] * amplitude_slot(dv, slot, tau);
       }
     }
   };
@@ -205,7 +312,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   }
   double next_field = field_every, next_history = history_every;
   std::vector<double> f_int(ndof), f_ext(ndof);
-  double strain = internal(u, f_int);
+  double strain = internal(x, cfg, f_int);
   double work = 0;
   const auto emit = [&](double tau, bool last, bool initial) {
     if (!opt.emit) return;
@@ -219,17 +326,35 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     frame->field = field;
     frame->history = history;
     frame->energy = true;
-    std::vector<double> slot(3 * sys.solid.conn.size());
-    continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(), st.uz.data(),
-                   slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads);
+    if (sys.solid.num_elements > 0) {
+      std::vector<double> slot(3 * sys.solid.conn.size());
+      continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(), st.uz.data(),
+                     slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads);
+    }
+    if (shells) {  // element energies of the configuration (under NLGEOM=NO: of the nonlinear measure)
+      std::vector<double> forces;
+      op.shells().element_forces(cfg, forces, &st.elem_energy);
+    }
     copy_output_fields(st, frame->state);
     frame->state.time = st.time;
     frame->full.resize(sys.num_nodes);
-    for (int n = 0; n < sys.num_nodes; ++n)
+    for (std::size_t n = 0; n < nn; ++n) {
       for (int c = 0; c < 3; ++c) {
-        const std::size_t k = 3 * static_cast<std::size_t>(n) + c;
+        const std::size_t k = q * n + c;
         if (held[k] && active[k]) frame->full.rf[c][n] = f_int[k] - f_ext[k];
       }
+      if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {  // reaction moments, global
+        const int i = static_cast<int>(n);
+        const Configuration& on = step.nlgeom ? cfg : ref;
+        const Vec3<double> t1 = Configuration::at(on.t1, i), t2 = cross(Configuration::at(on.d, i), t1);
+        const double a = held[q * n + 3] ? f_int[q * n + 3] - f_ext[q * n + 3] : 0.0;
+        const double b = held[q * n + 4] ? f_int[q * n + 4] - f_ext[q * n + 4] : 0.0;
+        const Vec3<double> m = a * t1 + b * t2;
+        frame->full.rf[3][n] = m.x;
+        frame->full.rf[4][n] = m.y;
+        frame->full.rf[5][n] = m.z;
+      }
+    }
     frame->record.time = st.time;
     frame->record.internal = strain;
     frame->record.external_work = work;
@@ -237,15 +362,11 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     summary.output_seconds += seconds_since(t_emit);
   };
   const auto store = [&](double time) {
-    for (int n = 0; n < sys.num_nodes; ++n) {
-      st.ux[n] = u[3 * n];
-      st.uy[n] = u[3 * n + 1];
-      st.uz[n] = u[3 * n + 2];
-    }
+    cfg.store(st);
     st.time = time;
   };
   const double t_step0 = st.time;
-  external(0.0, u, f_ext);
+  external(0.0, cfg, f_ext);
   if (opt.first_step) emit(0.0, false, true);
   for (auto& v : st.v) std::fill(v.begin(), v.end(), 0.0);
   st.half_dt_prev = 0;
@@ -254,10 +375,39 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   double tau = 0, dtau = std::min(ctl.initial, period);
   int increment = 0, easy_in_a_row = 0;
   bool cut_last = false, factored_linear = false;
-  double q_time = 0;  // time-averaged force scale of the converged increments
-  std::int64_t q_count = 0;
+  // Time-averaged force and moment scales of the converged increments (Abaqus' q~, one per
+  // field: forces and moments have different units).
+  double q_time[2] = {0, 0};
+  std::int64_t q_count[2] = {0, 0};
   std::vector<double> r(static_cast<std::size_t>(neq)), du(static_cast<std::size_t>(neq));
-  std::vector<double> u_trial(ndof), f_trial(ndof), f_ext_trial(ndof);
+  std::vector<double> x_trial(ndof), f_trial(ndof), f_ext_trial(ndof);
+  Configuration trial = cfg;
+
+  // One Newton correction du (per equation) applied to the unknowns and the configuration.
+  const auto correct = [&]() {
+    for (int i = 0; i < neq; ++i) x_trial[static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)])] += du[static_cast<std::size_t>(i)];
+    if (!step.nlgeom) {
+      linear_configuration(x_trial, trial);
+      return;
+    }
+    for (std::size_t n = 0; n < nn; ++n)
+      for (int k = 0; k < 3; ++k) trial.u[3 * n + k] = x_trial[q * n + k];
+    if (ndn < 5) return;
+    for (std::size_t n = 0; n < nn; ++n) {
+      const int i = static_cast<int>(n);
+      const int e3 = equation[q * n + 3], e4 = equation[q * n + 4];
+      if (e3 < 0 && e4 < 0) continue;
+      const double a = e3 >= 0 ? du[static_cast<std::size_t>(e3)] : 0.0, b = e4 >= 0 ? du[static_cast<std::size_t>(e4)] : 0.0;
+      const Vec3<double> d = Configuration::at(trial.d, i), t1 = Configuration::at(trial.t1, i);
+      const Vec3<double> theta = a * t1 + b * cross(d, t1);
+      // The explicit scheme's finite rotation: no drilling, the frame kept orthonormal.
+      const Vec3<double> nd = normalized(rotate(theta, d));
+      Vec3<double> nt = rotate(theta, t1);
+      nt = normalized(nt - dot(nt, nd) * nd);
+      Configuration::set(trial.d, i, nd);
+      Configuration::set(trial.t1, i, nt);
+    }
+  };
 
   while (tau < period * (1 - 1e-12)) {
     if (increment >= ctl.max_increments)
@@ -269,52 +419,76 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
       tau1 = period;
       dtau = period - tau;
     }
-    u_trial = u;
-    prescribe(tau1, u_trial);
+    x_trial = x;
+    trial = cfg;
+    prescribe(tau1, x_trial);
+    if (step.nlgeom)
+      for (std::size_t n = 0; n < nn; ++n)
+        for (int k = 0; k < 3; ++k) trial.u[3 * n + k] = x_trial[q * n + k];
+    else
+      linear_configuration(x_trial, trial);
     std::vector<double> history;
     bool converged = false;
     std::string why;
     double r_prev = 0, r_prev2 = 0, w_trial = 0;
     int it = 0;
     for (;; ++it) {
-      w_trial = internal(u_trial, f_trial);
-      external(tau1, u_trial, f_ext_trial);
-      // Force scale: the average nonzero nodal force (reactions included), never below the
-      // time average of the converged increments (Abaqus' q~).
-      double q_sum = 0;
-      std::int64_t q_n = 0;
+      w_trial = internal(x_trial, trial, f_trial);
+      external(tau1, trial, f_ext_trial);
+      // Force scales: the average nonzero nodal force and moment (reactions included), never
+      // below the time average of the converged increments (Abaqus' q~).
+      double q_sum[2] = {0, 0};
+      std::int64_t q_n[2] = {0, 0};
       for (std::size_t k = 0; k < ndof; ++k)
         if (active[k]) {
-          const double q = std::max(std::fabs(f_trial[k]), std::fabs(f_ext_trial[k]));
-          if (q > 0) {
-            q_sum += q;
-            ++q_n;
+          const int field = k % q >= 3 ? 1 : 0;
+          const double v = std::max(std::fabs(f_trial[k]), std::fabs(f_ext_trial[k]));
+          if (v > 0) {
+            q_sum[field] += v;
+            ++q_n[field];
           }
         }
-      double q = q_n ? q_sum / static_cast<double>(q_n) : 0.0;
-      if (q_count) q = std::max(q, q_time / static_cast<double>(q_count));
+      double qs[2];
+      for (int fld = 0; fld < 2; ++fld) {
+        qs[fld] = q_n[fld] ? q_sum[fld] / static_cast<double>(q_n[fld]) : 0.0;
+        if (q_count[fld]) qs[fld] = std::max(qs[fld], q_time[fld] / static_cast<double>(q_count[fld]));
+      }
+      if (ndn == 5) {
+        // Forces and moments judged on one scale where one field carries (next to) nothing: a
+        // strip rolled by end moments has round-off forces only, a membrane round-off moments.
+        // The model's size converts (moments of the applied forces are about force x size).
+        const double qt = qs[0], qr = qs[1];
+        qs[0] = std::max(qt, qr / model_size);
+        qs[1] = std::max(qr, qt * model_size);
+      }
       for (int i = 0; i < neq; ++i) {
         const std::size_t k = static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)]);
         r[static_cast<std::size_t>(i)] = f_ext_trial[k] - f_trial[k];
       }
-      const double r_max = max_abs(r);
-      if (!std::isfinite(r_max) || !std::isfinite(w_trial)) {
+      const double r_t = max_abs(r, eq_rotation, false), r_r = max_abs(r, eq_rotation, true);
+      if (!std::isfinite(r_t) || !std::isfinite(r_r) || !std::isfinite(w_trial)) {
         why = "a non-finite force appeared";
         break;
       }
-      history.push_back(q > 0 ? r_max / q : r_max);
-      if (q == 0 || r_max <= kLinearTol * q) {
+      const double rel_t = qs[0] > 0 ? r_t / qs[0] : r_t, rel_r = qs[1] > 0 ? r_r / qs[1] : r_r;
+      history.push_back(std::max(rel_t, rel_r));
+      if ((qs[0] == 0 || r_t <= kLinearTol * qs[0]) && (qs[1] == 0 || r_r <= kLinearTol * qs[1])) {
         converged = true;
         break;
       }
       if (it > 0) {
-        double du_max = 0;
-        for (std::size_t k = 0; k < ndof; ++k) du_max = std::max(du_max, std::fabs(u_trial[k] - u[k]));
-        if (r_max <= kResidualTol * q && max_abs(du) <= kCorrectionTol * du_max) {
+        double dx_max[2] = {0, 0};
+        for (std::size_t k = 0; k < ndof; ++k)
+          dx_max[k % q >= 3 ? 1 : 0] = std::max(dx_max[k % q >= 3 ? 1 : 0], std::fabs(x_trial[k] - x[k]));
+        if (r_t <= kResidualTol * qs[0] && r_r <= kResidualTol * qs[1] &&
+            max_abs(du, eq_rotation, false) <= kCorrectionTol * dx_max[0] &&
+            max_abs(du, eq_rotation, true) <= kCorrectionTol * dx_max[1]) {
           converged = true;
           break;
         }
       }
+      // Growth is judged on the force residual with moments scaled to forces (solids: r_t).
+      const double r_max = std::max(r_t, qs[1] > 0 ? r_r * qs[0] / qs[1] : 0.0);
       if (it >= 2 && r_max > r_prev && r_prev > r_prev2) {
         why = "the residual grew in two consecutive iterations";
         break;
@@ -326,16 +500,18 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
       r_prev2 = r_prev;
       r_prev = r_max;
       try {
-        if (step.nlgeom || !factored_linear) {
-          // K(0) of a geometrically linear step is factored once per step.
-          engine->assemble_and_factor(step.nlgeom ? u_trial : std::vector<double>(ndof, 0.0));
-          factored_linear = !step.nlgeom;
+        if (step.nlgeom) {
+          engine->assemble_and_factor(trial);
+        } else if (!factored_linear) {
+          // K of a geometrically linear step is factored once per step, at the reference.
+          engine->assemble_and_factor(ref);
+          factored_linear = true;
         }
       } catch (const SingularStiffness& e) {
         if (increment == 0 && it == 0) {
           const int eq = e.equation();
           throw InputError(step.loc, "singular stiffness: unconstrained dofs at " +
-                                         (eq >= 0 && eq < neq ? dof_name(model, dof_of[static_cast<std::size_t>(eq)])
+                                         (eq >= 0 && eq < neq ? dof_name(model, dof_of[static_cast<std::size_t>(eq)], ndn)
                                                               : std::string("an unknown node")) +
                                          " in step '" + step.name + "' (" + e.what() +
                                          "): add *BOUNDARY conditions that stop every rigid motion");
@@ -344,7 +520,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         break;
       }
       engine->solve(r, du);
-      for (int i = 0; i < neq; ++i) u_trial[static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)])] += du[static_cast<std::size_t>(i)];
+      correct();
     }
     summary.iterations += it;
     if (summary.residuals.size() < 1000) summary.residuals.push_back(history);
@@ -368,21 +544,24 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
       continue;
     }
     // Accepted: work by the trapezoidal rule over the increment's nodal forces.
-    for (std::size_t k = 0; k < ndof; ++k) work += 0.5 * (f_int[k] + f_trial[k]) * (u_trial[k] - u[k]);
-    u.swap(u_trial);
+    for (std::size_t k = 0; k < ndof; ++k) work += 0.5 * (f_int[k] + f_trial[k]) * (x_trial[k] - x[k]);
+    x.swap(x_trial);
+    cfg = trial;
     f_int.swap(f_trial);
     f_ext.swap(f_ext_trial);
     strain = w_trial;
-    double q_sum = 0;
-    std::int64_t q_n = 0;
-    for (std::size_t k = 0; k < ndof; ++k)
-      if (active[k] && f_int[k] != 0) {
-        q_sum += std::fabs(f_int[k]);
-        ++q_n;
+    for (int fld = 0; fld < 2; ++fld) {
+      double q_sum = 0;
+      std::int64_t q_n = 0;
+      for (std::size_t k = 0; k < ndof; ++k)
+        if (active[k] && (k % q >= 3 ? 1 : 0) == fld && f_int[k] != 0) {
+          q_sum += std::fabs(f_int[k]);
+          ++q_n;
+        }
+      if (q_n) {
+        q_time[fld] += q_sum / static_cast<double>(q_n);
+        ++q_count[fld];
       }
-    if (q_n) {
-      q_time += q_sum / static_cast<double>(q_n);
-      ++q_count;
     }
     tau = tau1;
     ++increment;

@@ -32,7 +32,7 @@ struct StaticStepOptions {
 
 /// Runs static step `step` (model.steps[index]) from state st (displacements in, converged
 /// displacements and time out; velocities are zero after it). Adds its counts and timings to
-/// summary. Throws InputError for a model the step cannot solve (shells, no constraint
+/// summary. Throws InputError for a model the step cannot solve (no constraint
 /// against rigid motion) and RunError when the increment falls below the minimum.
 void run_static_step(const Model& model, const Step& step, const StructureSystem& sys, const StepLoads& loads,
                      StructureState& st, const StaticStepOptions& opt, StaticSummary& summary);

@@ -17,7 +17,7 @@ namespace halfstep {
 namespace {
 
 /// Dense matrix over the equations from the element matrices (the reference).
-std::vector<double> dense(const ContinuumOperator& op, const std::vector<int>& eq, int n, const std::vector<double>& k) {
+std::vector<double> dense(const StructureOperator& op, const std::vector<int>& eq, int n, const std::vector<double>& k) {
   std::vector<double> a(static_cast<std::size_t>(n) * n, 0.0);
   for (int e = 0; e < op.num_elements(); ++e) {
     const int m = op.element_size(e);
@@ -36,14 +36,14 @@ class CsrDecks : public ::testing::TestWithParam<const char*> {};
 TEST_P(CsrDecks, PatternAndValuesMatchADenseAssembly) {
   const Model model = read_inp(std::string(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/") + GetParam());
   const StructureSystem sys = build_structure_system(model);
-  const ContinuumOperator op(sys, 2);
+  const StructureOperator op(sys, 2);
   int n = 0;
   const std::vector<int> eq = number_equations(op, test::held_at_x0(sys), &n);
   ASSERT_GT(n, 0);
   std::vector<double> u(static_cast<std::size_t>(op.num_dofs()), 0.0), k;
   for (std::size_t d = 0; d < u.size(); ++d) u[d] = 1e-3 * std::sin(0.37 * static_cast<double>(d));
   for (std::size_t d = 2; d < u.size() && sys.solid.planar; d += 3) u[d] = 0.0;
-  op.element_matrices(u, k);
+  op.element_matrices(Configuration::displaced(u), k);
   const std::vector<double> ref = dense(op, eq, n, k);
   for (bool upper : {false, true}) {
     const CsrAssemblyMap map = build_csr_assembly(op, eq, n, upper);
@@ -83,12 +83,12 @@ INSTANTIATE_TEST_SUITE_P(Continuum, CsrDecks,
 TEST(CsrAssembly, ProductIsTheDirectionalDerivativeOfTheForce) {
   const Model model = read_inp(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/solid_c3d8_neo.inp");
   const StructureSystem sys = build_structure_system(model);
-  const ContinuumOperator op(sys, 2);
+  const StructureOperator op(sys, 2);
   int n = 0;
   const std::vector<int> eq = number_equations(op, test::held_at_x0(sys), &n);
   std::vector<double> u(static_cast<std::size_t>(op.num_dofs()), 0.0), k;
   for (std::size_t d = 0; d < u.size(); ++d) u[d] = eq[d] >= 0 ? 2e-3 * std::cos(0.21 * static_cast<double>(d)) : 0.0;
-  op.element_matrices(u, k);
+  op.element_matrices(Configuration::displaced(u), k);
   const CsrMatrix a = assemble_csr(build_csr_assembly(op, eq, n, false), k);
   std::vector<double> v(static_cast<std::size_t>(n)), av, up = u, um = u, fp, fm;
   for (int i = 0; i < n; ++i) v[i] = std::sin(1.3 * i + 0.2);
@@ -99,8 +99,8 @@ TEST(CsrAssembly, ProductIsTheDirectionalDerivativeOfTheForce) {
       up[d] += h * v[eq[d]];
       um[d] -= h * v[eq[d]];
     }
-  op.internal_force(up, fp);
-  op.internal_force(um, fm);
+  op.continuum().internal_force(up, fp);
+  op.continuum().internal_force(um, fm);
   double scale = 0, err = 0;
   for (std::size_t d = 0; d < u.size(); ++d)
     if (eq[d] >= 0) {
@@ -115,12 +115,12 @@ TEST(CsrAssembly, CantileverLinearSolveMatchesAnIndependentQ4Solution) {
   const int nx = 40, ny = 4;
   const Model model = read_inp_string(test::cantilever_deck(nx, ny), "mem/cantilever.inp");
   const StructureSystem sys = build_structure_system(model);
-  const ContinuumOperator op(sys, 2);
+  const StructureOperator op(sys, 2);
   int n = 0;
   const std::vector<int> eq = number_equations(op, test::held_at_x0(sys), &n);
   ASSERT_EQ(n, 2 * nx * (ny + 1));
   std::vector<double> u(static_cast<std::size_t>(op.num_dofs()), 0.0), k;
-  op.element_matrices(u, k);
+  op.element_matrices(Configuration::displaced(u), k);
   const CsrMatrix a = assemble_csr(build_csr_assembly(op, eq, n, false), k);
   const std::vector<double> f = test::cantilever_tip_load(nx, ny, 1e5);
   std::vector<double> b(static_cast<std::size_t>(n), 0.0), x(b.size(), 0.0), diag(b.size(), 0.0);
@@ -157,6 +157,57 @@ TEST(CsrAssembly, CantileverLinearSolveMatchesAnIndependentQ4Solution) {
   // Linear Q4 plane stress of the same mesh and loads (numpy, sparse direct): 1.857546226691085e-3.
   const int tip = nx + (nx + 1) * (ny / 2);
   EXPECT_NEAR(x[eq[3 * tip + 1]], 1.857546226691085e-3, 1e-8 * 1.857546226691085e-3);
+}
+
+}  // namespace
+}  // namespace halfstep
+
+namespace halfstep {
+namespace {
+
+// A shell strip with a solid block sharing two of its nodes: 5 dofs per node, solid-only
+// nodes with inactive rotations, shell rows reaching solid columns only in translations.
+TEST(CsrAssembly, ShellsAndSolidsShareOnePattern) {
+  const std::string deck =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 2, 0, 0\n4, 0, 1, 0\n5, 1, 1, 0\n6, 2, 1, 0.1\n"
+      "7, 2, 0, -1\n8, 3, 0, -1\n9, 3, 1, -1\n10, 2, 1, -1\n11, 3, 0, 0\n12, 3, 1, 0\n"
+      "*ELEMENT, TYPE=S4R, ELSET=SH\n1, 1, 2, 5, 4\n2, 2, 3, 6, 5\n"
+      "*ELEMENT, TYPE=C3D8R, ELSET=SO\n3, 7, 8, 9, 10, 3, 11, 12, 6\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n2e5, 0.3\n*DENSITY\n1\n*SHELL SECTION, ELSET=SH, MATERIAL=M\n0.05\n"
+      "*SOLID SECTION, ELSET=SO, MATERIAL=M\n*STEP\n*DYNAMIC, EXPLICIT\n, 1\n*END STEP\n";
+  const Model model = read_inp_string(deck, "mem/mixed.inp");
+  const StructureSystem sys = build_structure_system(model);
+  const StructureOperator op(sys, 2);
+  ASSERT_EQ(op.dofs_per_node(), 5);
+  std::vector<char> held(static_cast<std::size_t>(op.num_dofs()), 0);
+  for (int c = 0; c < 5; ++c) held[static_cast<std::size_t>(c)] = held[15 + static_cast<std::size_t>(c)] = 1;  // nodes 1, 4
+  int n = 0;
+  const std::vector<int> eq = number_equations(op, held, &n);
+  // 12 nodes: 2 held, 6 solid-only with 3 active dofs, 4 shell nodes with 5.
+  EXPECT_EQ(n, 4 * 5 + 6 * 3 - 0);
+  Configuration c = Configuration::of([&] {
+    StructureState st;
+    st.initialize(sys);
+    for (int i = 0; i < sys.num_nodes; ++i) st.uz[i] = 1e-3 * std::sin(1.0 + i);
+    return st;
+  }());
+  std::vector<double> k;
+  op.element_matrices(c, k);
+  const std::vector<double> ref = dense(op, eq, n, k);
+  for (bool upper : {false, true}) {
+    const CsrMatrix a = assemble_csr(build_csr_assembly(op, eq, n, upper), k, 2);
+    std::vector<double> got(ref.size(), 0.0);
+    for (int r = 0; r < n; ++r)
+      for (std::int64_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+        if (p > a.row_ptr[r]) {
+          ASSERT_LT(a.col[p - 1], a.col[p]);
+        }
+        got[static_cast<std::size_t>(r) * n + a.col[p]] = a.val[p];
+      }
+    for (int r = 0; r < n; ++r)
+      for (int col = upper ? r : 0; col < n; ++col)
+        EXPECT_EQ(got[static_cast<std::size_t>(r) * n + col], ref[static_cast<std::size_t>(r) * n + col]) << r << ", " << col;
+  }
 }
 
 }  // namespace

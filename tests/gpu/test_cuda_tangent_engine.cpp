@@ -18,13 +18,14 @@
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_tangent_engine.hpp"
 #include "core/error.hpp"
+#include "elements/rotation.hpp"
 #include "io/inp_reader.hpp"
 
 namespace halfstep {
 namespace {
 
 /// The CUDA engine's test view of a freshly made engine.
-std::unique_ptr<CudaTangentEngine> cuda_engine(const ContinuumOperator& op, const std::vector<int>& eq, int n,
+std::unique_ptr<CudaTangentEngine> cuda_engine(const StructureOperator& op, const std::vector<int>& eq, int n,
                                                LinearSolverKind solver, double cg_tolerance = 1e-10) {
   TangentOptions opt;
   opt.solver = solver;
@@ -47,18 +48,18 @@ TEST_P(TangentDecks, ElementMatricesAssemblyAndForcesMatchTheHost) {
   REQUIRE_GPU();
   const Model model = read_inp(std::string(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/") + GetParam());
   const StructureSystem sys = build_structure_system(model);
-  const ContinuumOperator op(sys, 2);
+  const StructureOperator op(sys, 2);
   int n = 0;
   const std::vector<int> eq = number_equations(op, test::held_at_x0(sys), &n);
   ASSERT_GT(n, 0);
   const std::vector<double> u = test::smooth_field(sys, 1e-3);
   std::vector<double> k_host, k_gpu;
-  op.element_matrices(u, k_host);
+  op.element_matrices(Configuration::displaced(u), k_host);
   for (ElementMapping mapping : {ElementMapping::Column, ElementMapping::Element}) {
     const auto engine = cuda_engine(op, eq, n, LinearSolverKind::GpuCg);
     ASSERT_TRUE(engine);
     engine->set_element_mapping(mapping);
-    engine->element_matrices(u, k_gpu);
+    engine->element_matrices(Configuration::displaced(u), k_gpu);
     ASSERT_EQ(k_gpu.size(), k_host.size());
     double worst = 0;
     for (int e = 0; e < op.num_elements(); ++e) {
@@ -75,7 +76,7 @@ TEST_P(TangentDecks, ElementMatricesAssemblyAndForcesMatchTheHost) {
   if (cudss_built()) kinds.push_back(LinearSolverKind::Cudss);
   for (LinearSolverKind kind : kinds) {
     const auto engine = cuda_engine(op, eq, n, kind);
-    engine->assemble(u);
+    engine->assemble(Configuration::displaced(u));
     const CsrMatrix a = engine->matrix();
     const CsrMatrix ref = assemble_csr(build_csr_assembly(op, eq, n, kind == LinearSolverKind::Cudss), k_host, 2);
     ASSERT_EQ(a.rows, ref.rows);
@@ -94,7 +95,7 @@ TEST_P(TangentDecks, ElementMatricesAssemblyAndForcesMatchTheHost) {
   // Internal forces and energy.
   const auto engine = cuda_engine(op, eq, n, LinearSolverKind::GpuCg);
   std::vector<double> f_host, f_gpu;
-  const double w_host = op.internal_force(u, f_host), w_gpu = engine->internal_force(u, f_gpu);
+  const double w_host = op.continuum().internal_force(u, f_host), w_gpu = engine->internal_force(Configuration::displaced(u), f_gpu);
   ASSERT_EQ(f_gpu.size(), f_host.size());
   double scale = 0, err = 0;
   for (std::size_t d = 0; d < f_host.size(); ++d) {
@@ -114,12 +115,64 @@ INSTANTIATE_TEST_SUITE_P(Continuum, TangentDecks,
                            return s.substr(0, s.find('.'));
                          });
 
+// Shells and a solid sharing nodes (5 dofs per node) in a turned configuration: the GPU's
+// element matrices, assembly, generalized forces and linearized forces are the host's.
+TEST(CudaTangentEngine, ShellsAndSolidsMatchTheHost) {
+  REQUIRE_GPU();
+  const std::string deck =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 2, 0, 0\n4, 0, 1, 0\n5, 1, 1, 0\n6, 2, 1, 0.1\n"
+      "7, 2, 0, -1\n8, 3, 0, -1\n9, 3, 1, -1\n10, 2, 1, -1\n11, 3, 0, 0\n12, 3, 1, 0\n"
+      "*ELEMENT, TYPE=S4R, ELSET=SH\n1, 1, 2, 5, 4\n2, 2, 3, 6, 5\n"
+      "*ELEMENT, TYPE=C3D8R, ELSET=SO\n3, 7, 8, 9, 10, 3, 11, 12, 6\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n2e5, 0.3\n*DENSITY\n1\n*SHELL SECTION, ELSET=SH, MATERIAL=M\n0.05\n"
+      "*SOLID SECTION, ELSET=SO, MATERIAL=M\n*STEP\n*DYNAMIC, EXPLICIT\n, 1\n*END STEP\n";
+  const Model model = read_inp_string(deck, "mem/mixed.inp");
+  const StructureSystem sys = build_structure_system(model);
+  const StructureOperator op(sys, 2);
+  std::vector<char> held(static_cast<std::size_t>(op.num_dofs()), 0);
+  for (int c = 0; c < 5; ++c) held[static_cast<std::size_t>(c)] = held[15 + static_cast<std::size_t>(c)] = 1;
+  int n = 0;
+  const std::vector<int> eq = number_equations(op, held, &n);
+  Configuration c = op.rest();
+  for (int i = 0; i < sys.num_nodes; ++i) {
+    c.u[3 * i + 2] = 0.02 * std::sin(1.0 + i);
+    const Vec3<double> theta{0.1 * std::sin(2.0 * i), 0.05 * std::cos(i + 0.3), 0.02};
+    Configuration::set(c.d, i, rotate(theta, Configuration::at(c.d, i)));
+    Configuration::set(c.t1, i, rotate(theta, Configuration::at(c.t1, i)));
+  }
+  std::vector<double> k_host, k_gpu, f_host, f_gpu, x(static_cast<std::size_t>(op.num_dofs()));
+  op.element_matrices(c, k_host);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1e-3 * std::cos(0.7 * static_cast<double>(i));
+  const auto engine = cuda_engine(op, eq, n, cudss_built() ? LinearSolverKind::Cudss : LinearSolverKind::GpuCg);
+  engine->element_matrices(c, k_gpu);
+  ASSERT_EQ(k_gpu.size(), k_host.size());
+  const auto worst = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double scale = 0, err = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      scale = std::max(scale, std::fabs(a[i]));
+      err = std::max(err, std::fabs(a[i] - b[i]));
+    }
+    return err / scale;
+  };
+  EXPECT_LE(worst(k_host, k_gpu), 1e-12);
+  engine->assemble(c);
+  const CsrMatrix ref = assemble_csr(build_csr_assembly(op, eq, n, cudss_built()), k_host, 2);
+  EXPECT_LE(worst(ref.val, engine->matrix().val), 1e-12);
+  const double w_host = op.internal_force(c, f_host), w_gpu = engine->internal_force(c, f_gpu);
+  ASSERT_EQ(f_gpu.size(), f_host.size());
+  EXPECT_LE(worst(f_host, f_gpu), 1e-12);
+  EXPECT_NEAR(w_gpu, w_host, 1e-12 * std::fabs(w_host));
+  op.linearized_force(c, x, f_host);
+  engine->linearized_force(c, x, f_gpu);
+  EXPECT_LE(worst(f_host, f_gpu), 1e-12);
+}
+
 /// Seed 004's cantilever, 40 x 4 CPS4, clamped at x = 0 (or free), for the solver tests.
 struct Cantilever {
   static constexpr int nx = 40, ny = 4;
   Model model = read_inp_string(test::cantilever_deck(nx, ny), "mem/cantilever.inp");
   StructureSystem sys = build_structure_system(model);
-  ContinuumOperator op{sys, 2};
+  StructureOperator op{sys, 2};
   int n = 0;
   std::vector<int> eq;
   explicit Cantilever(bool clamped) {
@@ -128,7 +181,7 @@ struct Cantilever {
   /// The tip deflection of the linear solve with the engine (reference: numpy sparse direct
   /// on the same mesh and loads).
   double tip_deflection(TangentEngine& engine) {
-    engine.assemble_and_factor(std::vector<double>(3 * static_cast<std::size_t>(sys.num_nodes), 0.0));
+    engine.assemble_and_factor(Configuration::displaced(std::vector<double>(3 * static_cast<std::size_t>(sys.num_nodes), 0.0)));
     const std::vector<double> f = test::cantilever_tip_load(nx, ny, 1e5);
     std::vector<double> b(static_cast<std::size_t>(n), 0.0), x;
     for (std::size_t d = 0; d < f.size(); ++d)
@@ -189,7 +242,7 @@ TEST(CudaTangentEngine, CudssReportsAnUnconstrainedTangentAsSingular) {
   ASSERT_EQ(c.n, 2 * (c.nx + 1) * (c.ny + 1));
   const auto engine = cuda_engine(c.op, c.eq, c.n, LinearSolverKind::Cudss);
   try {
-    engine->assemble_and_factor(std::vector<double>(3 * static_cast<std::size_t>(c.sys.num_nodes), 0.0));
+    engine->assemble_and_factor(Configuration::displaced(std::vector<double>(3 * static_cast<std::size_t>(c.sys.num_nodes), 0.0)));
     FAIL() << "expected SingularStiffness";
   } catch (const SingularStiffness& e) {
     std::cout << "cuDSS on a free body: " << e.what() << "\n";

@@ -16,6 +16,7 @@ namespace {
 
 using test::Capture;
 using test::last_field;
+using test::rolled_strip;
 using test::run_deck;
 using test::static_cantilever;
 using test::u_of;
@@ -87,6 +88,28 @@ TEST(GpuStatic, ExplicitStaticExplicitKeepsTheEnergyBalance) {
                                 gpu, LinearSolverKind::Auto, BackendKind::Cuda);
   EXPECT_EQ(s.backend, "cuda");
   EXPECT_EQ(s.statics.steps, 1);
+}
+
+// Shells on the GPU engine: the Sze strip rolled into a full circle (NLGEOM, rotations turned
+// by every correction) and a linear step, against the CPU engine.
+TEST(GpuStatic, ShellRollUpMatchesTheCpu) {
+  NEED_GPU();
+  const double mmax = 2 * 3.14159265358979323846 * (1.2e6 * 0.001 / 12) / 12;
+  Capture cpu;
+  const RunSummary a = run_deck(rolled_strip(16, mmax, 10, "YES", false), cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  for (LinearSolverKind k : {LinearSolverKind::Auto, LinearSolverKind::GpuCg}) {
+    Capture gpu;
+    const RunSummary b = run_deck(rolled_strip(16, mmax, 10, "YES", false), gpu, k, BackendKind::Cuda);
+    EXPECT_EQ(b.statics.engine.rfind("CUDA", 0), 0u) << b.statics.engine;
+    EXPECT_EQ(a.statics.increments, b.statics.increments) << linear_solver_name(k);
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(u_of(last_field(gpu), 17, c), u_of(last_field(cpu), 17, c), 1e-7 * 12) << linear_solver_name(k);
+  }
+  Capture lin_cpu, lin_gpu;
+  run_deck(rolled_strip(8, 0.1, 1, "NO"), lin_cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  run_deck(rolled_strip(8, 0.1, 1, "NO"), lin_gpu, LinearSolverKind::Auto, BackendKind::Cuda);
+  const double w = u_of(last_field(lin_cpu), 9, 2);
+  EXPECT_NEAR(u_of(last_field(lin_gpu), 9, 2), w, 1e-10 * std::fabs(w));
 }
 
 }  // namespace

@@ -26,12 +26,12 @@ constexpr double kTip = 1.857546226691085e-3;  // linear Q4 plane stress, numpy 
 struct Cantilever {
   static constexpr int nx = 40, ny = 4;
   StructureSystem sys;
-  std::unique_ptr<ContinuumOperator> op;
+  std::unique_ptr<StructureOperator> op;
   std::vector<int> eq;
   int n = 0;
   explicit Cantilever(bool clamp = true)
       : sys(build_structure_system(read_inp_string(test::cantilever_deck(nx, ny), "mem/cantilever.inp"))),
-        op(std::make_unique<ContinuumOperator>(sys, 2)) {
+        op(std::make_unique<StructureOperator>(sys, 2)) {
     eq = number_equations(*op, test::held_at_x0(sys, clamp), &n);
   }
   /// The tip shear of 1e5 in equation space.
@@ -196,7 +196,7 @@ TEST(CpuTangentEngine, CantileverMatchesTheQ4SolutionWithEverySolver) {
     ASSERT_NE(runs, LinearSolverKind::Auto);
     EXPECT_EQ(runs, k != LinearSolverKind::Auto ? k : have_cholmod() ? LinearSolverKind::Cholmod : LinearSolverKind::Ldlt);
     EXPECT_NE(engine->description().find("CPU (2 threads)"), std::string::npos) << engine->description();
-    engine->assemble_and_factor(u);
+    engine->assemble_and_factor(Configuration::displaced(u));
     std::vector<double> x;
     engine->solve(b, x);
     ASSERT_EQ(x.size(), b.size());
@@ -215,10 +215,10 @@ TEST(CpuTangentEngine, CantileverMatchesTheQ4SolutionWithEverySolver) {
     EXPECT_EQ(s.iterations > 0, runs == LinearSolverKind::Cg) << s.iterations;
     // Internal force is the operator's (K u at small u for this linear problem).
     std::vector<double> f;
-    engine->internal_force(u, f);
+    engine->internal_force(Configuration::displaced(u), f);
     EXPECT_EQ(f.size(), static_cast<std::size_t>(c.op->num_dofs()));
     // A second Newton-style pass reuses the analysis.
-    engine->assemble_and_factor(u);
+    engine->assemble_and_factor(Configuration::displaced(u));
     engine->solve(b, x);
     EXPECT_NEAR(c.tip(x), kTip, tol * kTip);
     EXPECT_EQ(engine->stats().factorizations, 2);
@@ -236,7 +236,7 @@ TEST(CpuTangentEngine, UnconstrainedCantileverIsSingular) {
     opt.solver = k;
     auto engine = make_cpu_tangent_engine(*c.op, c.eq, c.n, opt);
     try {
-      engine->assemble_and_factor(u);
+      engine->assemble_and_factor(Configuration::displaced(u));
       FAIL() << "no exception";
     } catch (const SingularStiffness& e) {
       EXPECT_GE(e.equation(), 0) << e.what();
@@ -254,7 +254,7 @@ TEST(CpuTangentEngine, CgThatCannotConvergeSaysSo) {
   opt.solver = LinearSolverKind::Cg;
   opt.cg_max_iterations = 2;
   auto engine = make_cpu_tangent_engine(*c.op, c.eq, c.n, opt);
-  engine->assemble_and_factor(std::vector<double>(static_cast<std::size_t>(c.op->num_dofs()), 0.0));
+  engine->assemble_and_factor(Configuration::displaced(std::vector<double>(static_cast<std::size_t>(c.op->num_dofs()), 0.0)));
   std::vector<double> x;
   try {
     engine->solve(c.load(), x);

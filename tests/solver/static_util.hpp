@@ -64,6 +64,25 @@ inline std::string static_cantilever(int nx, int ny, double P, const std::string
   return d.str();
 }
 
+/// Sze 3.2's strip: L = 12, b = 1, h = 0.1, E = 1.2e6, nu = 0, nx x 1 S4R, clamped at x = 0,
+/// the end moment M (about -y, curling towards +z) split over the two tip nodes, in `incs`
+/// fixed increments.
+inline std::string rolled_strip(int nx, double moment, int incs, const char* nlgeom = "YES", bool direct = true) {
+  std::ostringstream d;
+  d.precision(17);
+  d << "*NODE\n";
+  for (int j = 0; j <= 1; ++j)
+    for (int i = 0; i <= nx; ++i) d << 1 + i + (nx + 1) * j << ", " << 12.0 * i / nx << ", " << j << ", 0\n";
+  d << "*ELEMENT, TYPE=S4R, ELSET=STRIP\n";
+  for (int i = 0; i < nx; ++i) d << i + 1 << ", " << i + 1 << ", " << i + 2 << ", " << i + nx + 3 << ", " << i + nx + 2 << "\n";
+  d << "*NSET, NSET=ROOT\n1, " << nx + 2 << "\n*NSET, NSET=TIP\n" << nx + 1 << ", " << 2 * nx + 2 << "\n";
+  d << "*MATERIAL, NAME=M\n*ELASTIC\n1.2e6, 0\n*SHELL SECTION, ELSET=STRIP, MATERIAL=M\n0.1\n";
+  d << "*STEP, NLGEOM=" << nlgeom << ", INC=1000\n*STATIC" << (direct ? ", DIRECT" : "") << "\n" << 1.0 / incs << ", 1, 1e-6, " << 1.0 / incs << "\n";
+  d << "*BOUNDARY\nROOT, ENCASTRE\n*CLOAD\nTIP, 5, " << -0.5 * moment << "\n";
+  d << "*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*END STEP\n";
+  return d.str();
+}
+
 /// Runs a deck held in memory; returns the summary and fills frames.
 inline RunSummary run_deck(const std::string& text, Capture& capture, LinearSolverKind solver = LinearSolverKind::Auto,
                     BackendKind backend = BackendKind::Cpu) {

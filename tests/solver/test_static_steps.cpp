@@ -246,22 +246,6 @@ TEST(StaticCantilever, NamedAmplitudeScalesTheLoad) {
   EXPECT_NEAR(u_of(last_field(c), 1 + 40 + 41 * 2, 1), 2 * 1.857546226691085e-3, 1e-9 * 1.857546226691085e-3);
 }
 
-// Static steps need a tangent for every element: a shell model is refused with the reason.
-TEST(StaticCantilever, ShellModelIsRefusedWithTheReason) {
-  const std::string deck =
-      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n*ELEMENT, TYPE=S4R, ELSET=P\n1, 1, 2, 3, 4\n"
-      "*MATERIAL, NAME=M\n*ELASTIC\n1e6, 0.3\n*SHELL SECTION, ELSET=P, MATERIAL=M\n0.01\n"
-      "*STEP\n*STATIC\n*BOUNDARY\n1, 1, 6\n2, 1, 6\n*CLOAD\n3, 3, 1\n*END STEP\n";
-  Capture c;
-  try {
-    run_deck(deck, c);
-    FAIL() << "expected an InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("shell elements"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("mem/static.inp:"), std::string::npos) << e.what();
-  }
-}
-
 // Explicit, then static, then explicit: the static step's work is outside the explicit energy
 // balance, so the balance starts afresh after it instead of reporting a drift.
 TEST(StaticCantilever, ExplicitStaticExplicitKeepsTheEnergyBalance) {

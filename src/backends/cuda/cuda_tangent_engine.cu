@@ -24,7 +24,10 @@
 #include "backends/cuda/forall.cuh"
 #include "core/dual.hpp"
 #include "core/error.hpp"
+#include "discretization/configuration.hpp"
 #include "discretization/continuum_element.hpp"
+#include "discretization/shell_tangent.hpp"
+#include "discretization/structure_operator.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_tangent.hpp"
 
@@ -141,7 +144,8 @@ struct LinearForceBody {
   const SolidMaterial<D>* materials;
   double kappa;
   const double *x0, *y0, *z0;
-  const double* u;  ///< 3 per node, node-major
+  const double* u;  ///< stride values per node, node-major (translations first)
+  int stride;
   double* slot_force;
   int first, conn_offset;
   __device__ void operator()(int i) const {
@@ -149,9 +153,9 @@ struct LinearForceBody {
     const int* c = conn + base;
     Vec3<D> X[K::kNodes], du[K::kNodes], f[K::kNodes];
     for (int a = 0; a < K::kNodes; ++a) {
-      const std::size_t n = static_cast<std::size_t>(c[a]);
+      const std::size_t n = static_cast<std::size_t>(c[a]), s = static_cast<std::size_t>(stride) * n;
       X[a] = {D(x0[n]), D(y0[n]), D(z0[n])};
-      du[a] = {D(0.0, u[3 * n]), D(0.0, u[3 * n + 1]), D(0.0, u[3 * n + 2])};
+      du[a] = {D(0.0, u[s]), D(0.0, u[s + 1]), D(0.0, u[s + 2])};
     }
     K::internal_force(X, du, materials[material[first + i]], D(kappa), f);
     for (int a = 0; a < K::kNodes; ++a) {
@@ -162,17 +166,92 @@ struct LinearForceBody {
   }
 };
 
-/// Node n's force summed over its slots in CSR order (the host operator's order).
+/// Node n's generalized force summed over its slots in the host operator's order: continuum
+/// slots (3 values) then shell corners (5 values), into ndn values per node.
 struct NodeForceBody {
   const int *slot_ptr, *slots;
   const double* slot_force;
+  const int *shell_ptr, *shell_slots;  ///< null without shells
+  const double* shell_force;
+  int ndn;
   double* f;
   __device__ void operator()(int n) const {
-    double g[3] = {0.0, 0.0, 0.0};
-    add_slot_forces3(slot_ptr, slots, slot_force, n, g);
-    f[3 * static_cast<std::size_t>(n)] = g[0];
-    f[3 * static_cast<std::size_t>(n) + 1] = g[1];
-    f[3 * static_cast<std::size_t>(n) + 2] = g[2];
+    double g[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    if (slot_ptr) add_slot_forces3(slot_ptr, slots, slot_force, n, g);
+    if (shell_ptr)
+      for (int s = shell_ptr[n]; s < shell_ptr[n + 1]; ++s) {
+        const std::size_t slot = static_cast<std::size_t>(shell_slots[s]);
+        for (int k = 0; k < 5; ++k) g[k] += shell_force[5 * slot + k];
+      }
+    for (int k = 0; k < ndn; ++k) f[static_cast<std::size_t>(ndn) * n + k] = g[k];
+  }
+};
+
+/// The device copy of the shells: connectivity, reference constants, sections, reference
+/// directors, and the configuration's directors and triads.
+struct ShellView {
+  const int* conn;
+  const Mitc4Ref<double>* ref;
+  const double* thickness;
+  const ShellElastic<double>* elastic;
+  const double *x0, *y0, *z0, *d0;  ///< d0: reference directors, 3 per node
+  const double *u, *d, *t1;         ///< configuration, 3 per node each
+  /// Element e's nodal vectors and triads.
+  __device__ Mitc4Nodes<double> nodes(int e, Vec3<double> tri[4]) const {
+    Mitc4Nodes<double> m;
+    for (int a = 0; a < 4; ++a) {
+      const std::size_t n = static_cast<std::size_t>(conn[4 * static_cast<std::size_t>(e) + a]);
+      m.X[a] = {x0[n], y0[n], z0[n]};
+      m.u[a] = {u[3 * n], u[3 * n + 1], u[3 * n + 2]};
+      m.V0[a] = {d0[3 * n], d0[3 * n + 1], d0[3 * n + 2]};
+      m.v[a] = {d[3 * n], d[3 * n + 1], d[3 * n + 2]};
+      tri[a] = {t1[3 * n], t1[3 * n + 1], t1[3 * n + 2]};
+    }
+    return m;
+  }
+};
+
+/// Shell e's 20 generalized forces and strain energy (discretization/shell_tangent.hpp).
+struct ShellForceBody {
+  ShellView v;
+  double *force, *energy;
+  __device__ void operator()(int e) const {
+    Vec3<double> tri[4];
+    const Mitc4Nodes<double> m = v.nodes(e, tri);
+    energy[e] = mitc4_generalized_forces(v.ref[e], m, tri, v.thickness[e], v.elastic[e],
+                                         force + 20 * static_cast<std::size_t>(e));
+  }
+};
+
+/// K_e x_e of shell e at the view's configuration (x: stride values per node).
+struct ShellLinearBody {
+  ShellView v;
+  const double* x;
+  int stride;
+  double* force;
+  __device__ void operator()(int e) const {
+    Vec3<double> tri[4];
+    const Mitc4Nodes<double> m = v.nodes(e, tri);
+    double dx[20];
+    for (int a = 0; a < 4; ++a) {
+      const std::size_t n = static_cast<std::size_t>(v.conn[4 * static_cast<std::size_t>(e) + a]);
+      for (int q = 0; q < 5; ++q) dx[5 * a + q] = x[static_cast<std::size_t>(stride) * n + q];
+    }
+    mitc4_directional_derivative(mitc4_dual_ref<D>(v.ref[e]), m, tri, v.thickness[e],
+                                 mitc4_dual_elastic<D>(v.elastic[e]), dx, force + 20 * static_cast<std::size_t>(e));
+  }
+};
+
+/// Shell element matrices, one column (one dual evaluation) per thread: t = 20 e + j.
+struct ShellMatrixBody {
+  ShellView v;
+  double* k;  ///< the first shell matrix
+  __device__ void operator()(int t) const {
+    const int e = t / 20, j = t - 20 * e;
+    Vec3<double> tri[4];
+    const Mitc4Nodes<double> m = v.nodes(e, tri);
+    mitc4_matrix_column(mitc4_dual_ref<D>(v.ref[e]), m, tri, v.thickness[e], mitc4_dual_elastic<D>(v.elastic[e]), j,
+                        k + 400 * static_cast<std::size_t>(e));
   }
 };
 
@@ -270,8 +349,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 /// The engine: mesh, element matrices, CSR tangent and solver state resident on one device.
 class Engine final : public CudaTangentEngine {
  public:
-  Engine(const ContinuumOperator& op, const std::vector<int>& equation, int equations, const TangentOptions& opt)
-      : op_(op), sys_(op.system()), opt_(opt), equation_(equation), n_(equations) {
+  Engine(const StructureOperator& op, const std::vector<int>& equation, int equations, const TangentOptions& opt)
+      : op_(op), sys_(op.system()), opt_(opt), equation_(equation), n_(equations), ndn_(op.dofs_per_node()) {
     if (opt.solver != LinearSolverKind::Auto && opt.solver != LinearSolverKind::Cudss &&
         opt.solver != LinearSolverKind::GpuCg)
       throw RunError("the CUDA tangent engine solves with cudss or gpu-cg, not " + linear_solver_name(opt.solver));
@@ -313,7 +392,7 @@ class Engine final : public CudaTangentEngine {
   std::string description() const override {
     std::string s = "CUDA " + gpu_name_ + ": GPU assembly, ";
     if (kind_ == LinearSolverKind::Cudss) {
-      s += "cuDSS (Cholesky of the upper triangle";
+      s += "cuDSS (Cholesky of the upper triangle, LDL^T when indefinite";
       s += mt_layer_ ? ", multi-threaded host layer)" : ")";
     } else {
       char tol[32];
@@ -325,66 +404,80 @@ class Engine final : public CudaTangentEngine {
 
   LinearSolverKind solver() const override { return kind_; }
 
-  double internal_force(const std::vector<double>& u, std::vector<double>& f) override {
+  double internal_force(const Configuration& c, std::vector<double>& f) override {
     const auto t0 = std::chrono::steady_clock::now();
     const SolidMesh& sm = sys_.solid;
     const int nn = sys_.num_nodes;
-    upload_u(u);
-    cuda::forall(0, nn, 256, stream_, SplitBody{u_.get(), ux_.get(), uy_.get(), uz_.get()});
-    const ContinuumView<double> v{conn_.get(), material_.get(), materials_.get(), sm.hourglass_kappa,
-                                  x0_.get(), y0_.get(), z0_.get(), energy_.get(), hourglass_.get()};
-    for (const SolidGroup& g : sm.groups)
-      visit_continuum_kind(g.kind, [&](auto kind) {
-        using K = decltype(kind);
-        cuda::forall(0, g.count, kBlock, stream_,
-                     ForceBody<K>{v, ux_.get(), uy_.get(), uz_.get(), slot_force_.get(), g.first, g.conn_offset});
-      });
-    cuda::forall(0, nn, 256, stream_, NodeForceBody{slot_ptr_.get(), slots_.get(), slot_force_.get(), f_.get()});
+    upload_configuration(c);
+    if (sm.num_elements > 0) {
+      cuda::forall(0, nn, 256, stream_, SplitBody{u_.get(), ux_.get(), uy_.get(), uz_.get()});
+      const ContinuumView<double> v{conn_.get(), material_.get(), materials_.get(), sm.hourglass_kappa,
+                                    x0_.get(), y0_.get(), z0_.get(), energy_.get(), hourglass_.get()};
+      for (const SolidGroup& g : sm.groups)
+        visit_continuum_kind(g.kind, [&](auto kind) {
+          using K = decltype(kind);
+          cuda::forall(0, g.count, kBlock, stream_,
+                       ForceBody<K>{v, ux_.get(), uy_.get(), uz_.get(), slot_force_.get(), g.first, g.conn_offset});
+        });
+    }
+    if (sys_.num_elements > 0)
+      cuda::forall(0, sys_.num_elements, kBlock, stream_, ShellForceBody{shell_view(), shell_force_.get(), shell_energy_.get()});
+    cuda::forall(0, nn, 256, stream_, node_force_body());
     const int ne = sm.num_elements;
     const int blocks = (ne + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread);
     if (blocks > 0)
       block_sums<<<blocks, kSumBlock, 0, stream_>>>(energy_.get(), hourglass_.get(), ne, partial_.get());
     check(cudaGetLastError(), "internal force launch");
-    f.resize(3 * static_cast<std::size_t>(nn));
-    std::vector<double> partial(static_cast<std::size_t>(blocks));
+    f.resize(static_cast<std::size_t>(ndn_) * nn);
+    std::vector<double> partial(static_cast<std::size_t>(blocks)), shell_energy(static_cast<std::size_t>(sys_.num_elements));
     check(cudaMemcpyAsync(f.data(), f_.get(), f.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_), "copy forces");
     if (blocks > 0)
       check(cudaMemcpyAsync(partial.data(), partial_.get(), partial.size() * sizeof(double), cudaMemcpyDeviceToHost,
                             stream_),
             "copy energies");
+    if (!shell_energy.empty())
+      check(cudaMemcpyAsync(shell_energy.data(), shell_energy_.get(), shell_energy.size() * sizeof(double),
+                            cudaMemcpyDeviceToHost, stream_),
+            "copy shell energies");
     check(cudaStreamSynchronize(stream_), "internal force");
     double w = 0;
     for (double p : partial) w += p;
+    for (double p : shell_energy) w += p;
     stats_.internal_force_seconds += seconds_since(t0);
     return w;
   }
 
-  double linearized_force(const std::vector<double>& u, std::vector<double>& f) override {
+  double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f) override {
     const auto t0 = std::chrono::steady_clock::now();
     const SolidMesh& sm = sys_.solid;
     const int nn = sys_.num_nodes;
-    upload_u(u);
+    if (x.size() != static_cast<std::size_t>(ndn_) * nn) throw RunError("CUDA tangent engine: x of the wrong size");
+    upload_configuration(ref);
+    xlin_.resize(x.size());
+    check(cudaMemcpyAsync(xlin_.get(), x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice, stream_), "copy x");
     for (const SolidGroup& g : sm.groups)
       visit_continuum_kind(g.kind, [&](auto kind) {
         using K = decltype(kind);
         cuda::forall(0, g.count, kBlock, stream_,
                      LinearForceBody<K>{conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa,
-                                        x0_.get(), y0_.get(), z0_.get(), u_.get(), slot_force_.get(), g.first,
+                                        x0_.get(), y0_.get(), z0_.get(), xlin_.get(), ndn_, slot_force_.get(), g.first,
                                         g.conn_offset});
       });
-    cuda::forall(0, nn, 256, stream_, NodeForceBody{slot_ptr_.get(), slots_.get(), slot_force_.get(), f_.get()});
+    if (sys_.num_elements > 0)
+      cuda::forall(0, sys_.num_elements, kBlock, stream_, ShellLinearBody{shell_view(), xlin_.get(), ndn_, shell_force_.get()});
+    cuda::forall(0, nn, 256, stream_, node_force_body());
     check(cudaGetLastError(), "linearized force launch");
-    f.resize(3 * static_cast<std::size_t>(nn));
+    f.resize(x.size());
     check(cudaMemcpyAsync(f.data(), f_.get(), f.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_), "copy forces");
     check(cudaStreamSynchronize(stream_), "linearized force");
     double w = 0;
-    for (std::size_t k = 0; k < f.size(); ++k) w += f[k] * u[k];
+    for (std::size_t k = 0; k < f.size(); ++k) w += f[k] * x[k];
     stats_.internal_force_seconds += seconds_since(t0);
     return 0.5 * w;
   }
 
-  void assemble_and_factor(const std::vector<double>& u) override {
-    assemble(u);
+  void assemble_and_factor(const Configuration& c) override {
+    assemble(c);
     const auto t0 = std::chrono::steady_clock::now();
     if (kind_ == LinearSolverKind::Cudss)
       factor_cudss();
@@ -412,16 +505,16 @@ class Engine final : public CudaTangentEngine {
 
   const TangentStats& stats() const override { return stats_; }
 
-  void element_matrices(const std::vector<double>& u, std::vector<double>& k) override {
-    upload_u(u);
+  void element_matrices(const Configuration& c, std::vector<double>& k) override {
+    upload_configuration(c);
     compute_matrices();
     k.resize(k_.size());
     check(cudaMemcpyAsync(k.data(), k_.get(), k_.bytes(), cudaMemcpyDeviceToHost, stream_), "copy element matrices");
     check(cudaStreamSynchronize(stream_), "element matrices");
   }
 
-  void assemble(const std::vector<double>& u) override {
-    upload_u(u);
+  void assemble(const Configuration& c) override {
+    upload_configuration(c);
     check(cudaEventRecord(ev_[0], stream_), "cudaEventRecord");
     compute_matrices();
     check(cudaEventRecord(ev_[1], stream_), "cudaEventRecord");
@@ -475,11 +568,38 @@ class Engine final : public CudaTangentEngine {
     hourglass_.resize(ne);
     partial_.resize(std::max<std::size_t>(1, (ne + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread)));
     u_.resize(3 * nn);
-    f_.resize(3 * nn);
+    f_.resize(static_cast<std::size_t>(ndn_) * nn);
+    if (sys_.num_elements > 0) {
+      const std::size_t ns = static_cast<std::size_t>(sys_.num_elements);
+      shell_conn_.assign(sys_.conn);
+      shell_ref_.assign(sys_.ref);
+      std::vector<double> thickness(ns);
+      std::vector<ShellElastic<double>> elastic(ns);
+      for (std::size_t e = 0; e < ns; ++e) {
+        const SectionProps& sec = sys_.sections[static_cast<std::size_t>(sys_.section[e])];
+        thickness[e] = sec.thickness;
+        elastic[e] = sec.elastic;
+      }
+      shell_thickness_.assign(thickness);
+      shell_elastic_.assign(elastic);
+      std::vector<double> d0(3 * nn);
+      for (std::size_t n = 0; n < nn; ++n) {
+        d0[3 * n] = sys_.dir0x[n];
+        d0[3 * n + 1] = sys_.dir0y[n];
+        d0[3 * n + 2] = sys_.dir0z[n];
+      }
+      d0_.assign(d0);
+      d_.resize(3 * nn);
+      t1_.resize(3 * nn);
+      shell_slot_ptr_.assign(sys_.node_slot_ptr);
+      shell_slots_.assign(sys_.node_slots);
+      shell_force_.resize(20 * ns);
+      shell_energy_.resize(ns);
+    }
     ux_.resize(nn);
     uy_.resize(nn);
     uz_.resize(nn);
-    const std::size_t kn = ne > 0 ? op_.matrix_offset(sm.num_elements) : 0;
+    const std::size_t kn = op_.matrix_offset(op_.num_elements());
     k_.resize(kn);
     // Planar kinds never write their z rows and columns: they stay the zeros set here.
     k_.zero(stream_);
@@ -513,11 +633,33 @@ class Engine final : public CudaTangentEngine {
                                               src_ptr32_.bytes() + src32_.bytes() + src_ptr64_.bytes() + src64_.bytes());
   }
 
-  /// Copies the node-major displacements to the device (stream-ordered).
-  void upload_u(const std::vector<double>& u) {
-    if (u.size() != u_.size()) throw RunError("CUDA tangent engine: displacement vector of the wrong size");
-    check(cudaMemcpyAsync(u_.get(), u.data(), u.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
+  /// Copies a configuration to the device (stream-ordered): displacements, and the directors
+  /// and triads of a model with shells.
+  void upload_configuration(const Configuration& c) {
+    if (c.u.size() != u_.size()) throw RunError("CUDA tangent engine: displacement vector of the wrong size");
+    check(cudaMemcpyAsync(u_.get(), c.u.data(), c.u.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
           "copy displacements");
+    if (sys_.num_elements == 0) return;
+    if (c.d.size() != d_.size() || c.t1.size() != t1_.size())
+      throw RunError("CUDA tangent engine: a shell model's configuration needs directors and triads");
+    check(cudaMemcpyAsync(d_.get(), c.d.data(), c.d.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
+          "copy directors");
+    check(cudaMemcpyAsync(t1_.get(), c.t1.data(), c.t1.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
+          "copy triads");
+  }
+
+  /// The shells on the device at the last uploaded configuration.
+  ShellView shell_view() const {
+    return ShellView{shell_conn_.get(), shell_ref_.get(), shell_thickness_.get(), shell_elastic_.get(), x0_.get(),
+                     y0_.get(), z0_.get(), d0_.get(), u_.get(), d_.get(), t1_.get()};
+  }
+
+  /// The node pass over the continuum slot forces and the shell corner forces into f_.
+  NodeForceBody node_force_body() {
+    const bool solids = sys_.solid.num_elements > 0, shells = sys_.num_elements > 0;
+    return NodeForceBody{solids ? slot_ptr_.get() : nullptr, slots_.get(), slot_force_.get(),
+                         shells ? shell_slot_ptr_.get() : nullptr, shell_slots_.get(), shell_force_.get(), ndn_,
+                         f_.get()};
   }
 
   /// Launches the element-matrix kernel of every group into k_.
@@ -536,6 +678,9 @@ class Engine final : public CudaTangentEngine {
                                  by_column ? 1 : evaluated};
         cuda::forall(0, g.count * parts, kBlock, stream_, body);
       });
+    if (sys_.num_elements > 0)
+      cuda::forall(0, 20 * sys_.num_elements, kBlock, stream_,
+                   ShellMatrixBody{shell_view(), k_.get() + op_.matrix_offset(op_.num_solids())});
     check(cudaGetLastError(), "element matrix launch");
   }
 
@@ -660,7 +805,7 @@ class Engine final : public CudaTangentEngine {
     check_dss(cudssMatrixCreateDn(&dss_x_, n_, 1, n_, x_.get(), CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR),
               "cudssMatrixCreateDn");
     // Analysis on the tangent at rest: the pattern is all it needs, real values keep it honest.
-    assemble(std::vector<double>(u_.size(), 0.0));
+    assemble(op_.rest());
     const auto t0 = std::chrono::steady_clock::now();
     const cudssStatus_t s = cudssExecute(dss_, CUDSS_PHASE_ANALYSIS, dss_config_, dss_data_, dss_a_, dss_x_, dss_b_);
     check(cudaStreamSynchronize(stream_), "cuDSS analysis");
@@ -718,9 +863,18 @@ class Engine final : public CudaTangentEngine {
     int info = 0;
     std::size_t written = 0;
     check_dss(cudssDataGet(dss_, dss_data_, CUDSS_DATA_INFO, &info, sizeof info, &written), "CUDSS_DATA_INFO");
+    if (info != 0 && !indefinite_) {
+      // A Newton iterate away from equilibrium can have an indefinite tangent (a rolled shell's
+      // trial configuration, a buckling path): from here on the step factors LDL^T (cuDSS's
+      // symmetric type, after a new analysis); a singular tangent still fails below.
+      factored_ = false;
+      switch_to_indefinite();
+      factor_cudss();
+      return;
+    }
     if (info != 0) {
-      // A Cholesky factorization stops at the first pivot that is not positive; cuDSS reports
-      // its position (1-based) in elimination order.
+      // The factorization stopped at a zero pivot; cuDSS reports its position (1-based) in
+      // elimination order.
       const int eq = pivot_equation(static_cast<long long>(info) - 1);
       factored_ = false;
       throw SingularStiffness(eq, "the tangent stiffness is singular or not positive definite: cuDSS found a "
@@ -743,12 +897,31 @@ class Engine final : public CudaTangentEngine {
     double dmax = 0;
     for (double d : diag) dmax = std::max(dmax, std::fabs(d));
     for (std::size_t i = 0; i < diag.size(); ++i)
-      if (!(diag[i] > kPivotRatio * dmax)) {
+      if (!((indefinite_ ? std::fabs(diag[i]) : diag[i]) > kPivotRatio * dmax)) {
         const int eq = pivot_equation(static_cast<long long>(i));
         throw SingularStiffness(eq, "the tangent stiffness is singular: pivot " + std::to_string(diag[i]) +
                                         " against a largest " + std::to_string(dmax) + " (equation " +
                                         std::to_string(eq) + ")");
       }
+  }
+
+  /// Replaces the Cholesky set-up by cuDSS's symmetric indefinite one (LDL^T with pivoting
+  /// inside the supernodes) and analyses the pattern again.
+  void switch_to_indefinite() {
+    if (dss_a_) cudssMatrixDestroy(dss_a_);
+    if (dss_data_) cudssDataDestroy(dss_, dss_data_);
+    dss_a_ = nullptr;
+    dss_data_ = nullptr;
+    check_dss(cudssDataCreate(dss_, &dss_data_), "cudssDataCreate");
+    check_dss(cudssMatrixCreateCsr(&dss_a_, n_, n_, static_cast<std::int64_t>(val_.size()), row_ptr_.get(), nullptr,
+                                   col_.get(), val_.get(), CUDA_R_32I, CUDA_R_32I, CUDA_R_64F, CUDSS_MTYPE_SYMMETRIC,
+                                   CUDSS_MVIEW_UPPER, CUDSS_BASE_ZERO),
+              "cudssMatrixCreateCsr");
+    const auto t0 = std::chrono::steady_clock::now();
+    check_dss(cudssExecute(dss_, CUDSS_PHASE_ANALYSIS, dss_config_, dss_data_, dss_a_, dss_x_, dss_b_), "analysis (LDL^T)");
+    check(cudaStreamSynchronize(stream_), "cuDSS analysis");
+    stats_.analyze_seconds += seconds_since(t0);
+    indefinite_ = true;
   }
 
   /// Forward and back substitution of b_ into x_.
@@ -758,6 +931,7 @@ class Engine final : public CudaTangentEngine {
   }
 
   static constexpr double kPivotRatio = 1e-13;
+  bool indefinite_ = false;  ///< factoring LDL^T (a tangent was not positive definite)
   cudssHandle_t dss_ = nullptr;
   cudssConfig_t dss_config_ = nullptr;
   cudssData_t dss_data_ = nullptr;
@@ -770,11 +944,12 @@ class Engine final : public CudaTangentEngine {
   void solve_cudss() { throw RunError("this build of halfstep has no cuDSS"); }
 #endif
 
-  const ContinuumOperator& op_;
+  const StructureOperator& op_;
   const StructureSystem& sys_;
   TangentOptions opt_;
   std::vector<int> equation_;
   int n_;
+  int ndn_;  ///< dofs per node of the operator's layout
   LinearSolverKind kind_ = LinearSolverKind::GpuCg;
   ElementMapping mapping_ = ElementMapping::Column;
   std::string gpu_name_;
@@ -791,6 +966,12 @@ class Engine final : public CudaTangentEngine {
   DeviceArray<int> src_ptr32_, src32_, row_ptr_, col_;
   DeviceArray<std::int64_t> src_ptr64_, src64_;
   DeviceArray<double> val_, b_, x_;
+  // Shells (empty without): connectivity, reference constants, sections, reference directors,
+  // the configuration's directors and triads, node -> corner slots, forces and energies.
+  DeviceArray<int> shell_conn_, shell_slot_ptr_, shell_slots_;
+  DeviceArray<Mitc4Ref<double>> shell_ref_;
+  DeviceArray<double> shell_thickness_, d0_, d_, t1_, shell_force_, shell_energy_, xlin_;
+  DeviceArray<ShellElastic<double>> shell_elastic_;
 
   cusparseHandle_t sparse_ = nullptr;
   cublasHandle_t blas_ = nullptr;
@@ -803,7 +984,7 @@ class Engine final : public CudaTangentEngine {
 
 }  // namespace
 
-std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const ContinuumOperator& op, const std::vector<int>& equation,
+std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const StructureOperator& op, const std::vector<int>& equation,
                                                         int equations, const TangentOptions& opt) {
   return std::make_unique<Engine>(op, equation, equations, opt);
 }

@@ -20,11 +20,11 @@ enum class ElementMapping { Column, Element };
 /// The CUDA engine with the views its tests and benchmark need besides TangentEngine's.
 class CudaTangentEngine : public TangentEngine {
  public:
-  /// Element matrices at u computed on the device and copied out, in
-  /// ContinuumOperator::element_matrices' layout.
-  virtual void element_matrices(const std::vector<double>& u, std::vector<double>& k) = 0;
-  /// Element matrices at u and their assembly, without the factorization (benchmarks).
-  virtual void assemble(const std::vector<double>& u) = 0;
+  /// Element matrices at c computed on the device and copied out, in
+  /// StructureOperator::element_matrices' layout.
+  virtual void element_matrices(const Configuration& c, std::vector<double>& k) = 0;
+  /// Element matrices at c and their assembly, without the factorization (benchmarks).
+  virtual void assemble(const Configuration& c) = 0;
   /// The last assembled matrix copied to the host (upper triangle for cuDSS, full for CG).
   virtual CsrMatrix matrix() const = 0;
   /// Chooses the element-matrix thread mapping (default: Column).
@@ -35,7 +35,7 @@ class CudaTangentEngine : public TangentEngine {
 /// Cudss or GpuCg (a CPU kind throws RunError). Auto: cuDSS when this build has it and its
 /// analysis' memory estimate fits in the free device memory, else GPU CG. Throws RunError
 /// when the device lacks memory or cuDSS was asked for but not built.
-std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const ContinuumOperator& op, const std::vector<int>& equation,
+std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const StructureOperator& op, const std::vector<int>& equation,
                                                         int equations, const TangentOptions& opt);
 
 /// True when this build links NVIDIA cuDSS.

@@ -1,0 +1,97 @@
+// The configuration a static Newton iteration works on: displacements of every node and, for
+// the nodes of shells, the director and the first triad vector (rotations are not additive,
+// so the driver turns these rather than summing rotation dofs).
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "elements/mitc4.hpp"
+
+namespace halfstep {
+
+/// Node-major positions of a configuration (3 values per node each).
+struct Configuration {
+  std::vector<double> u;       ///< displacements
+  std::vector<double> d, t1;   ///< unit director and first triad vector (empty without shells)
+
+  /// The configuration of a model without shells displaced by u (3 per node).
+  static Configuration displaced(std::vector<double> u) {
+    Configuration c;
+    c.u = std::move(u);
+    return c;
+  }
+
+  /// The configuration of a state.
+  static Configuration of(const StructureState& st) {
+    Configuration c;
+    const std::size_t n = st.ux.size();
+    c.u.resize(3 * n);
+    const bool shells = !st.dx.empty();
+    if (shells) {
+      c.d.resize(3 * n);
+      c.t1.resize(3 * n);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      c.u[3 * i] = st.ux[i];
+      c.u[3 * i + 1] = st.uy[i];
+      c.u[3 * i + 2] = st.uz[i];
+      if (!shells) continue;
+      c.d[3 * i] = st.dx[i];
+      c.d[3 * i + 1] = st.dy[i];
+      c.d[3 * i + 2] = st.dz[i];
+      c.t1[3 * i] = st.t1x[i];
+      c.t1[3 * i + 1] = st.t1y[i];
+      c.t1[3 * i + 2] = st.t1z[i];
+    }
+    return c;
+  }
+
+  /// Writes displacements, directors and triads into st.
+  void store(StructureState& st) const {
+    const std::size_t n = st.ux.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      st.ux[i] = u[3 * i];
+      st.uy[i] = u[3 * i + 1];
+      st.uz[i] = u[3 * i + 2];
+      if (d.empty()) continue;
+      st.dx[i] = d[3 * i];
+      st.dy[i] = d[3 * i + 1];
+      st.dz[i] = d[3 * i + 2];
+      st.t1x[i] = t1[3 * i];
+      st.t1y[i] = t1[3 * i + 1];
+      st.t1z[i] = t1[3 * i + 2];
+    }
+  }
+
+  /// Node n's vector of a 3-per-node array.
+  static Vec3<double> at(const std::vector<double>& a, int n) {
+    return {a[3 * static_cast<std::size_t>(n)], a[3 * static_cast<std::size_t>(n) + 1], a[3 * static_cast<std::size_t>(n) + 2]};
+  }
+  /// Sets node n's vector of a 3-per-node array.
+  static void set(std::vector<double>& a, int n, const Vec3<double>& v) {
+    a[3 * static_cast<std::size_t>(n)] = v.x;
+    a[3 * static_cast<std::size_t>(n) + 1] = v.y;
+    a[3 * static_cast<std::size_t>(n) + 2] = v.z;
+  }
+};
+
+/// Shell e's reference and current nodal vectors in configuration c, and its triads.
+inline Mitc4Nodes<double> gather_shell_nodes(const StructureSystem& sys, const Configuration& c, int e,
+                                             Vec3<double> t1[4]) {
+  Mitc4Nodes<double> nodes;
+  const int* k = &sys.conn[4 * static_cast<std::size_t>(e)];
+  for (int a = 0; a < 4; ++a) {
+    const int n = k[a];
+    nodes.X[a] = {sys.x0[n], sys.y0[n], sys.z0[n]};
+    nodes.u[a] = Configuration::at(c.u, n);
+    nodes.V0[a] = {sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]};
+    nodes.v[a] = Configuration::at(c.d, n);
+    t1[a] = Configuration::at(c.t1, n);
+  }
+  return nodes;
+}
+
+}  // namespace halfstep

@@ -1,0 +1,108 @@
+#include "discretization/structure_operator.hpp"
+
+#include <omp.h>
+
+#include "core/forall.hpp"
+#include "discretization/nodal_triads.hpp"
+
+namespace halfstep {
+
+StructureOperator::StructureOperator(const StructureSystem& sys, int threads)
+    : sys_(sys), threads_(threads > 0 ? threads : omp_get_max_threads()), solids_(sys, threads), shells_(sys, threads), ndn_(sys.num_elements > 0 || sys.any_shells ? 5 : 3),
+      solid_size_(solids_.matrix_offset(solids_.num_elements())) {}
+
+std::vector<char> StructureOperator::active_dofs() const {
+  std::vector<char> on(static_cast<std::size_t>(num_dofs()), 0);
+  const int comps = sys_.solid.planar ? 2 : 3;
+  for (int n : sys_.solid.conn)
+    for (int c = 0; c < comps; ++c) on[static_cast<std::size_t>(ndn_) * n + c] = 1;
+  for (int n : sys_.conn)
+    for (int c = 0; c < 5; ++c) on[static_cast<std::size_t>(ndn_) * n + c] = 1;
+  return on;
+}
+
+int StructureOperator::element_nodes(int e) const {
+  return e < num_solids() ? solids_.element_size(e) / 3 : 4;
+}
+
+const int* StructureOperator::element_connectivity(int e) const {
+  if (e < num_solids()) return &sys_.solid.conn[static_cast<std::size_t>(sys_.solid.conn_start(e))];
+  return &sys_.conn[4 * static_cast<std::size_t>(e - num_solids())];
+}
+
+void StructureOperator::element_dofs(int e, int* dofs) const {
+  const int n = element_nodes(e), q = element_node_dofs(e);
+  const int* c = element_connectivity(e);
+  for (int a = 0; a < n; ++a)
+    for (int k = 0; k < q; ++k) dofs[q * a + k] = ndn_ * c[a] + k;
+}
+
+std::size_t StructureOperator::matrix_offset(int e) const {
+  if (e <= num_solids()) return solids_.matrix_offset(e);
+  return solid_size_ + 400 * static_cast<std::size_t>(e - num_solids());
+}
+
+double StructureOperator::internal_force(const Configuration& c, std::vector<double>& f,
+                                         std::vector<double>* shell_energy) const {
+  const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn_);
+  double w = 0;
+  std::vector<double> fs;
+  if (solids_.num_elements() > 0) w += solids_.internal_force(c.u, fs);
+  std::vector<double> fe;
+  if (shells_.num_elements() > 0) w += shells_.element_forces(c, fe, shell_energy);
+  f.assign(q * nn, 0.0);
+  forall(0, sys_.num_nodes, threads_, [&](int n) {
+    double* out = &f[q * static_cast<std::size_t>(n)];
+    if (!fs.empty())
+      for (int k = 0; k < 3; ++k) out[k] = fs[3 * static_cast<std::size_t>(n) + k];
+    if (!fe.empty())  // shell corners in slot order (the explicit gather's order)
+      for (int s = sys_.node_slot_ptr[static_cast<std::size_t>(n)]; s < sys_.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++s) {
+        const std::size_t slot = static_cast<std::size_t>(sys_.node_slots[static_cast<std::size_t>(s)]);
+        for (int k = 0; k < 5; ++k) out[k] += fe[5 * slot + k];
+      }
+  });
+  return w;
+}
+
+double StructureOperator::linearized_force(const Configuration& ref, const std::vector<double>& x,
+                                           std::vector<double>& f) const {
+  const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn_);
+  std::vector<double> fs, fe;
+  if (solids_.num_elements() > 0) {
+    std::vector<double> xs(3 * nn);
+    for (std::size_t n = 0; n < nn; ++n)
+      for (int k = 0; k < 3; ++k) xs[3 * n + k] = x[q * n + k];
+    solids_.linearized_force(xs, fs);
+  }
+  if (shells_.num_elements() > 0) shells_.linearized_forces(ref, x, ndn_, fe);
+  f.assign(q * nn, 0.0);
+  forall(0, sys_.num_nodes, threads_, [&](int n) {
+    double* out = &f[q * static_cast<std::size_t>(n)];
+    if (!fs.empty())
+      for (int k = 0; k < 3; ++k) out[k] = fs[3 * static_cast<std::size_t>(n) + k];
+    if (!fe.empty())
+      for (int s = sys_.node_slot_ptr[static_cast<std::size_t>(n)]; s < sys_.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++s) {
+        const std::size_t slot = static_cast<std::size_t>(sys_.node_slots[static_cast<std::size_t>(s)]);
+        for (int k = 0; k < 5; ++k) out[k] += fe[5 * slot + k];
+      }
+  });
+  double w = 0;
+  for (std::size_t k = 0; k < f.size(); ++k) w += f[k] * x[k];
+  return 0.5 * w;
+}
+
+Configuration StructureOperator::rest() const {
+  StructureState st;
+  st.initialize(sys_);
+  if (shells_.num_elements() == 0) return Configuration::displaced(std::vector<double>(3 * static_cast<std::size_t>(sys_.num_nodes), 0.0));
+  initialize_triads(st);
+  return Configuration::of(st);
+}
+
+void StructureOperator::element_matrices(const Configuration& c, std::vector<double>& k) const {
+  k.assign(matrix_offset(num_elements()), 0.0);
+  if (solids_.num_elements() > 0) solids_.element_matrices(c.u, k.data());
+  if (shells_.num_elements() > 0) shells_.element_matrices(c, k.data() + solid_size_);
+}
+
+}  // namespace halfstep

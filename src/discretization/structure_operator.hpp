@@ -1,0 +1,78 @@
+// Every element of a discretized structure as one operator for static steps: continuum
+// elements (3 translations per node) and MITC4 shells (5 dofs per node: 3 translations and
+// spins about the nodal triad), on one dof layout of dofs_per_node() values per node (5 when
+// the model has shells: solid-only nodes then carry two inactive rotation dofs). The CSR
+// assembly and the tangent engines see elements only through this interface (element sizes,
+// dofs, matrix offsets), so a new kind with a tangent is its operator plus a branch here.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "discretization/configuration.hpp"
+#include "discretization/continuum_operator.hpp"
+#include "discretization/shell_operator.hpp"
+
+namespace halfstep {
+
+/// Solids and shells of a system as an operator on configurations. Elements are numbered
+/// continuum first ([0, num_solids())), then shells.
+class StructureOperator {
+ public:
+  /// Borrows sys (it must outlive the operator); threads: OpenMP threads (<= 0: default).
+  explicit StructureOperator(const StructureSystem& sys, int threads = 0);
+
+  /// The system it borrows.
+  const StructureSystem& system() const { return sys_; }
+  /// The continuum part.
+  const ContinuumOperator& continuum() const { return solids_; }
+  /// The shell part.
+  const ShellOperator& shells() const { return shells_; }
+  /// 5 when the model has shells, else 3.
+  int dofs_per_node() const { return ndn_; }
+  /// dofs_per_node() x nodes.
+  int num_dofs() const { return ndn_ * sys_.num_nodes; }
+  /// Continuum plus shell elements.
+  int num_elements() const { return solids_.num_elements() + shells_.num_elements(); }
+  /// Continuum elements (the first element numbers).
+  int num_solids() const { return solids_.num_elements(); }
+  /// 1 where a dof carries stiffness (translations of used nodes, x and y only in a planar
+  /// model; the two spins of shell nodes).
+  std::vector<char> active_dofs() const;
+
+  /// Nodes of element e.
+  int element_nodes(int e) const;
+  /// Dofs per node of element e's matrix (3 for continuum elements, 5 for shells).
+  int element_node_dofs(int e) const { return e < num_solids() ? 3 : 5; }
+  /// Element e's node indices.
+  const int* element_connectivity(int e) const;
+  /// Size of element e's square matrix.
+  int element_size(int e) const { return element_nodes(e) * element_node_dofs(e); }
+  /// Global dofs of element e's matrix rows (node after node, element_node_dofs each).
+  void element_dofs(int e, int* dofs) const;
+  /// Offset of element e's matrix in element_matrices' output (offset(num_elements()) = size).
+  std::size_t matrix_offset(int e) const;
+
+  /// Generalized internal forces (dofs_per_node per node: forces, moments about t1 and t2) in
+  /// configuration c; returns the strain energy (hourglass energy included). With
+  /// shell_energy, the shells' energies per element.
+  double internal_force(const Configuration& c, std::vector<double>& f, std::vector<double>* shell_energy = nullptr) const;
+  /// K(ref) x of a geometrically linear analysis, x and f with dofs_per_node values per node
+  /// (continuum elements: K(0), whatever ref.u is); returns x . K x / 2.
+  double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f) const;
+  /// The undeformed configuration with Abaqus' default triads (t1 the projection of global x,
+  /// or z, on the tangent plane): what an engine's set-up assembles for its analysis.
+  Configuration rest() const;
+  /// Element matrices at c, element after element (matrix_offset), row-major.
+  void element_matrices(const Configuration& c, std::vector<double>& k) const;
+
+ private:
+  const StructureSystem& sys_;
+  int threads_;
+  ContinuumOperator solids_;
+  ShellOperator shells_;
+  int ndn_;
+  std::size_t solid_size_;  ///< entries of the continuum matrices
+};
+
+}  // namespace halfstep
