@@ -11,6 +11,10 @@ Cases (all through the CLI with decks from examples/generate_deck.py):
              -W at the load point at every tabulated P/Pmax. One run: the load climbs from
              plateau to plateau and is held on each until the motion has died out (dynamic
              relaxation); the history sample at the end of each plateau is the static point.
+  static     the same shell references by static steps (issue 12): the linear obstacle course
+             (NLGEOM=NO, one increment, no load factor), Sze 3.2's strip rolled into the full
+             circle (64 x 1, 10 NLGEOM increments, -U = L exactly) and Sze 3.7's pinched
+             semi-cylinder along its load path (32 x 32, 40 NLGEOM increments).
   cook       Cook's membrane on solids (examples/generate_solid_deck.py cook): Neo-Hookean plane
              strain (E = 240.565, nu = 0.4999, shear 100), C3D8 16 x 16 (--quick: 8 x 8),
              U2 at the top corner vs 6.9083 within 3 %. Dynamic relaxation.
@@ -130,6 +134,59 @@ def sze37(args, work):
     return rows
 
 
+def static_shells(args, work):
+    """The shell references again, solved by static steps (issue 12): the linear obstacle
+    course in one NLGEOM=NO increment each (no load factor needed), Sze 3.2's strip rolled into
+    the full circle and Sze 3.7's pinched semi-cylinder along its load path (NLGEOM=YES)."""
+    rows = []
+    n = {"scordelis-lo": 8 if args.quick else 32,
+         "pinched-cylinder-diaphragm": 16 if args.quick else 48,
+         "pinched-hemisphere": 8 if args.quick else 24}
+    cases = [
+        ("scordelis-lo", "MIDEDGE", "U3", -1, 0.3024, "free-edge midpoint vertical deflection"),
+        ("pinched-cylinder-diaphragm", "LOADPT", "U3", -1, 1.8249e-5, "radial deflection under the load"),
+        ("pinched-hemisphere", "A", "U1", 1, 0.094, "radial deflection at A"),
+    ]
+    for case, nset, comp, sign, ref, what in cases:
+        deck = os.path.join(work, "static-" + case + ".inp")
+        out = os.path.join(work, "static-" + case)
+        generate(case, deck, "--n", str(n[case]), "--static", "1")
+        secs, summary = run(args.halfstep, deck, out, args.threads)
+        value = sign * history(out, nset)[-1][comp]
+        rows.append({"problem": "static " + case, "mesh": "%d x %d" % (n[case], n[case]), "quantity": what,
+                     "measured": value, "reference": ref, "error": value / ref - 1, "tolerance": 0.03,
+                     "elements": summary["elements"], "seconds": secs})
+    # Sze 3.2: the full circle, 64 x 1, 10 increments: the tip returns to the clamp (-U = L).
+    nx = 16 if args.quick else 64
+    deck = os.path.join(work, "static-sze32.inp")
+    out = os.path.join(work, "static-sze32")
+    generate("cantilever-moment", deck, "--nx", str(nx), "--static", "10", "--nlgeom")
+    secs, summary = run(args.halfstep, deck, out, args.threads)
+    tip = [r for r in history(out, "TIP") if abs(r["time"] - 1.0) < 1e-9]
+    value = -sum(r["U1"] for r in tip) / len(tip)
+    rows.append({"problem": "static sze32", "mesh": "%d x 1" % nx, "quantity": "-U at M = Mmax (full circle)",
+                 "measured": value, "reference": 12.0, "error": value / 12.0 - 1, "tolerance": 0.005,
+                 "elements": summary["elements"], "seconds": secs})
+    # Sze 3.7 along the load path: 40 increments hit every tabulated P/Pmax.
+    with open(os.path.join(HERE, "data", "sze2004_3-7_pinched_semicylinder.csv")) as f:
+        table = [(float(r["P_over_Pmax"]), float(r["minus_W_A"])) for r in csv.DictReader(f)]
+    m = 12 if args.quick else 32
+    deck = os.path.join(work, "static-sze37.inp")
+    out = os.path.join(work, "static-sze37")
+    generate("pinched-semicylinder", deck, "--n", str(m), "--static", "40", "--nlgeom")
+    secs, summary = run(args.halfstep, deck, out, args.threads)
+    hist = history(out, "LOADPT")
+    for frac, ref in table:
+        if frac <= 0:
+            continue
+        sample = min(hist, key=lambda r: abs(r["time"] - frac))
+        value = -sample["U3"]
+        rows.append({"problem": "static sze37", "mesh": "%d x %d (half model)" % (m, m),
+                     "quantity": "-W at P/Pmax = %g" % frac, "measured": value, "reference": ref,
+                     "error": value / ref - 1, "tolerance": 0.03, "elements": summary["elements"], "seconds": secs})
+    return rows
+
+
 def history_total(out, nset):
     """Rows of history/<nset>_total.csv (the set's summed reactions) as dicts of floats."""
     return history(out, nset + "_total")
@@ -193,10 +250,10 @@ def main():
     p.add_argument("--halfstep", default=os.path.join(ROOT, "build", "halfstep"))
     p.add_argument("--threads", type=int, default=os.cpu_count())
     p.add_argument("--quick", action="store_true", help="coarse meshes (a smoke test of the script; tolerances will fail)")
-    p.add_argument("--only", nargs="*", choices=["obstacle", "sze37", "cook", "tetbeam"])
+    p.add_argument("--only", nargs="*", choices=["obstacle", "sze37", "static", "cook", "tetbeam"])
     p.add_argument("--keep", help="directory for decks and results (default: a temporary one)")
     args = p.parse_args()
-    todo = args.only or ["obstacle", "sze37", "cook", "tetbeam"]
+    todo = args.only or ["obstacle", "sze37", "static", "cook", "tetbeam"]
     work = args.keep or tempfile.mkdtemp(prefix="halfstep-validation-")
     os.makedirs(work, exist_ok=True)
     rows = []
@@ -204,6 +261,8 @@ def main():
         rows += obstacle_course(args, work)
     if "sze37" in todo:
         rows += sze37(args, work)
+    if "static" in todo:
+        rows += static_shells(args, work)
     if "cook" in todo:
         rows += cook(args, work)
     if "tetbeam" in todo:

@@ -62,10 +62,13 @@ class CholmodSolver final : public SparseSolver {
   void factor(const CsrMatrix& a) override {
     if (!l_) analyze(a);
     cholmod_sparse A = header(a);
-    use_ldl_ = false;
+    const double max_diag = max_abs_diagonal(a);
+    if (use_ldl_) {  // once a tangent was indefinite, its neighbours mostly are: skip the LL^T try
+      factor_indefinite(A, max_diag);
+      return;
+    }
     cholmod_l_factorize(&A, l_, &c_);
     const auto* perm = static_cast<const std::int64_t*>(l_->Perm);
-    const double max_diag = max_abs_diagonal(a);
     if (c_.status == CHOLMOD_NOT_POSDEF) {
       factor_indefinite(A, max_diag);
       return;
@@ -208,7 +211,7 @@ class CholmodSolver final : public SparseSolver {
   cholmod_common c_{};
   cholmod_factor* l_ = nullptr;   ///< supernodal LL^T
   cholmod_factor* ld_ = nullptr;  ///< simplicial LDL^T, made when a tangent is indefinite
-  bool use_ldl_ = false;          ///< the last factorization is ld_
+  bool use_ldl_ = false;          ///< a tangent was indefinite: factor with ld_ from then on
   cholmod_dense *x_ = nullptr, *y_ = nullptr, *e_ = nullptr;
   int n_ = 0;
   std::vector<std::int64_t> ptr_, rows_;

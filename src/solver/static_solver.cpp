@@ -519,7 +519,15 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         why = std::string("the tangent is singular (") + e.what() + ")";
         break;
       }
-      engine->solve(r, du);
+      try {
+        engine->solve(r, du);
+      } catch (const RunError& e) {
+        // An iterative solver that breaks down on an indefinite trial tangent (CG) fails this
+        // attempt, not the run: the increment is cut back. A linear step has nothing to cut.
+        if (!step.nlgeom) throw;
+        why = std::string("the linear solver failed (") + e.what() + ")";
+        break;
+      }
       correct();
     }
     summary.iterations += it;
