@@ -42,25 +42,30 @@ std::size_t StructureOperator::matrix_offset(int e) const {
   return solid_size_ + 400 * static_cast<std::size_t>(e - num_solids());
 }
 
+void StructureOperator::gather(const std::vector<double>& solid, const std::vector<double>& shell,
+                               std::vector<double>& f) const {
+  const std::size_t q = static_cast<std::size_t>(ndn_);
+  f.assign(q * static_cast<std::size_t>(sys_.num_nodes), 0.0);
+  forall(0, sys_.num_nodes, threads_, [&](int n) {
+    double* out = &f[q * static_cast<std::size_t>(n)];
+    if (!solid.empty())
+      for (int k = 0; k < 3; ++k) out[k] = solid[3 * static_cast<std::size_t>(n) + k];
+    if (!shell.empty())  // shell corners in slot order (the explicit gather's order)
+      for (int s = sys_.node_slot_ptr[static_cast<std::size_t>(n)]; s < sys_.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++s) {
+        const std::size_t slot = static_cast<std::size_t>(sys_.node_slots[static_cast<std::size_t>(s)]);
+        for (int k = 0; k < 5; ++k) out[k] += shell[5 * slot + k];
+      }
+  });
+}
+
 double StructureOperator::internal_force(const Configuration& c, std::vector<double>& f,
                                          std::vector<double>* shell_energy) const {
-  const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn_);
   double w = 0;
   std::vector<double> fs;
   if (solids_.num_elements() > 0) w += solids_.internal_force(c.u, fs);
   std::vector<double> fe;
   if (shells_.num_elements() > 0) w += shells_.element_forces(c, fe, shell_energy);
-  f.assign(q * nn, 0.0);
-  forall(0, sys_.num_nodes, threads_, [&](int n) {
-    double* out = &f[q * static_cast<std::size_t>(n)];
-    if (!fs.empty())
-      for (int k = 0; k < 3; ++k) out[k] = fs[3 * static_cast<std::size_t>(n) + k];
-    if (!fe.empty())  // shell corners in slot order (the explicit gather's order)
-      for (int s = sys_.node_slot_ptr[static_cast<std::size_t>(n)]; s < sys_.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++s) {
-        const std::size_t slot = static_cast<std::size_t>(sys_.node_slots[static_cast<std::size_t>(s)]);
-        for (int k = 0; k < 5; ++k) out[k] += fe[5 * slot + k];
-      }
-  });
+  gather(fs, fe, f);
   return w;
 }
 
@@ -75,17 +80,7 @@ double StructureOperator::linearized_force(const Configuration& ref, const std::
     solids_.linearized_force(xs, fs);
   }
   if (shells_.num_elements() > 0) shells_.linearized_forces(ref, x, ndn_, fe);
-  f.assign(q * nn, 0.0);
-  forall(0, sys_.num_nodes, threads_, [&](int n) {
-    double* out = &f[q * static_cast<std::size_t>(n)];
-    if (!fs.empty())
-      for (int k = 0; k < 3; ++k) out[k] = fs[3 * static_cast<std::size_t>(n) + k];
-    if (!fe.empty())
-      for (int s = sys_.node_slot_ptr[static_cast<std::size_t>(n)]; s < sys_.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++s) {
-        const std::size_t slot = static_cast<std::size_t>(sys_.node_slots[static_cast<std::size_t>(s)]);
-        for (int k = 0; k < 5; ++k) out[k] += fe[5 * slot + k];
-      }
-  });
+  gather(fs, fe, f);
   double w = 0;
   for (std::size_t k = 0; k < f.size(); ++k) w += f[k] * x[k];
   return 0.5 * w;

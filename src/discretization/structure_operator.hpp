@@ -67,6 +67,10 @@ class StructureOperator {
   void element_matrices(const Configuration& c, std::vector<double>& k) const;
 
  private:
+  /// Nodal generalized forces from the continuum forces (3 per node; empty: none) and the
+  /// shell corner forces (20 per shell; empty: none), in a fixed order.
+  void gather(const std::vector<double>& solid, const std::vector<double>& shell, std::vector<double>& f) const;
+
   const StructureSystem& sys_;
   int threads_;
   ContinuumOperator solids_;

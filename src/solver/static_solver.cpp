@@ -161,6 +161,10 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     if (!(model_size > 0)) model_size = 1.0;
   }
   Configuration cfg = Configuration::of(st), ref;
+  if (!shells) {  // a model without shells has no rotations to carry (the state keeps directors anyway)
+    cfg.d.clear();
+    cfg.t1.clear();
+  }
   std::vector<double> x(ndof, 0.0);
   for (std::size_t n = 0; n < nn; ++n)
     for (int c = 0; c < 3; ++c) x[q * n + c] = cfg.u[3 * n + c];
