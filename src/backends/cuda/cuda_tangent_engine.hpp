@@ -29,6 +29,8 @@ class CudaTangentEngine : public TangentEngine {
   virtual CsrMatrix matrix() const = 0;
   /// Chooses the element-matrix thread mapping (default: Column).
   virtual void set_element_mapping(ElementMapping m) = 0;
+  /// Threads per block of the element-matrix kernels (default 64; benchmarks).
+  virtual void set_matrix_block(int threads) = 0;
 };
 
 /// Everything of a static Newton iteration on CUDA device opt.device. opt.solver: Auto,
