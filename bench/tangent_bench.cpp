@@ -4,6 +4,9 @@
 // on all threads; then the cuDSS analysis, factorization and solve times of the same tangent.
 //
 // Usage: tangent_bench [nx ny] [--reps R] [--no-cpu] [--no-cudss] [--cg]
+//        tangent_bench --kinds N [--reps R]: element matrices + assembly per second of every
+//        kind with a tangent (CPS4, C3D8, C3D8R, C3D4, C3D10M, S4R) on structured meshes of
+//        about N elements, GPU against 1 CPU thread and all threads.
 // Prints one line per measurement: where, element matrices/s, seconds per assembly (element
 // matrices | gather), bytes of the assembled tangent per equation.
 #include <omp.h>
@@ -12,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -65,19 +69,155 @@ void cpu_run(const StructureSystem& sys, const std::vector<int>& eq, int n, cons
               threads, op.num_elements() / (best_e + best_a), best_e + best_a, best_e, best_a, bytes / n);
 }
 
+/// A structured deck of about n elements of one kind: a block (solids), a plate (S4R) or the
+/// seed's cantilever (CPS4), clamped at x = 0.
+std::string kind_deck(const std::string& kind, int n) {
+  std::ostringstream d;
+  d.precision(12);
+  if (kind == "CPS4") {
+    const int nx = static_cast<int>(std::sqrt(10.0 * n)), ny = std::max(1, n / nx);
+    return test::cantilever_deck(nx, ny);
+  }
+  const bool tet = kind == "C3D4" || kind == "C3D10M", shell = kind == "S4R";
+  const int cells = tet ? std::max(1, n / 6) : n;
+  const int m = shell ? static_cast<int>(std::sqrt(static_cast<double>(cells)))
+                      : static_cast<int>(std::cbrt(static_cast<double>(cells)));
+  const int mz = shell ? 0 : m;
+  const auto id = [&](int i, int j, int k) { return 1 + i + (m + 1) * (j + (m + 1) * k); };
+  d << "*NODE\n";
+  for (int k = 0; k <= mz; ++k)
+    for (int j = 0; j <= m; ++j)
+      for (int i = 0; i <= m; ++i) d << id(i, j, k) << ", " << i << ", " << j << ", " << k << "\n";
+  int next = id(m, m, mz) + 1, e = 1;
+  std::vector<std::vector<int>> elems;
+  for (int k = 0; k < std::max(1, mz); ++k)
+    for (int j = 0; j < m; ++j)
+      for (int i = 0; i < m; ++i) {
+        if (shell) {
+          elems.push_back({id(i, j, 0), id(i + 1, j, 0), id(i + 1, j + 1, 0), id(i, j + 1, 0)});
+          continue;
+        }
+        const int c[8] = {id(i, j, k),         id(i + 1, j, k),         id(i + 1, j + 1, k),     id(i, j + 1, k),
+                          id(i, j, k + 1),     id(i + 1, j, k + 1),     id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1)};
+        if (!tet) {
+          elems.push_back(std::vector<int>(c, c + 8));
+          continue;
+        }
+        // Six tetrahedra around the diagonal 0-6 (positive volume in this node order).
+        const int t[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
+        for (const auto& q : t) elems.push_back({c[q[0]], c[q[1]], c[q[2]], c[q[3]]});
+      }
+  if (kind == "C3D10M") {  // midside nodes, one per edge
+    std::map<std::pair<int, int>, int> mid;
+    std::ostringstream extra;
+    const auto coord = [&](int node, double* x) {
+      const int v = node - 1;
+      x[0] = v % (m + 1);
+      x[1] = (v / (m + 1)) % (m + 1);
+      x[2] = v / ((m + 1) * (m + 1));
+    };
+    for (auto& t : elems) {
+      const int pairs[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+      std::vector<int> full(t);
+      for (const auto& p : pairs) {
+        const std::pair<int, int> key(std::min(t[p[0]], t[p[1]]), std::max(t[p[0]], t[p[1]]));
+        auto it = mid.find(key);
+        if (it == mid.end()) {
+          double a[3], b[3];
+          coord(key.first, a);
+          coord(key.second, b);
+          extra << next << ", " << 0.5 * (a[0] + b[0]) << ", " << 0.5 * (a[1] + b[1]) << ", " << 0.5 * (a[2] + b[2]) << "\n";
+          it = mid.emplace(key, next++).first;
+        }
+        full.push_back(it->second);
+      }
+      t = full;
+    }
+    d << extra.str();
+  }
+  d << "*ELEMENT, TYPE=" << kind << ", ELSET=ALL\n";
+  for (const auto& t : elems) {
+    d << e++;
+    for (std::size_t a = 0; a < t.size(); ++a) d << (a == 10 ? ",\n" : ", ") << t[a];
+    d << "\n";
+  }
+  d << "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0.3\n*DENSITY\n1\n";
+  d << (shell ? "*SHELL SECTION, ELSET=ALL, MATERIAL=M\n0.05\n" : "*SOLID SECTION, ELSET=ALL, MATERIAL=M\n");
+  d << "*STEP\n*DYNAMIC, EXPLICIT\n, 1\n*END STEP\n";
+  return d.str();
+}
+
+/// Element matrices + assembly of every kind: GPU, 1 thread, all threads.
+int kinds_run(int n, int reps) {
+  for (const char* kind : {"CPS4", "C3D8", "C3D8R", "C3D4", "C3D10M", "S4R"}) {
+    const Model model = read_inp_string(kind_deck(kind, n), std::string("mem/") + kind + ".inp");
+    const StructureSystem sys = build_structure_system(model);
+    const StructureOperator op(sys);
+    const std::size_t ndn = static_cast<std::size_t>(op.dofs_per_node());
+    std::vector<char> held(static_cast<std::size_t>(op.num_dofs()), 0);
+    for (int v = 0; v < sys.num_nodes; ++v)
+      if (sys.x0[static_cast<std::size_t>(v)] == 0.0)
+        for (std::size_t c = 0; c < ndn; ++c) held[ndn * static_cast<std::size_t>(v) + c] = 1;
+    int eqs = 0;
+    const std::vector<int> eq = number_equations(op, held, &eqs);
+    Configuration at = op.rest();
+    for (int v = 0; v < sys.num_nodes; ++v) at.u[3 * static_cast<std::size_t>(v) + 2] = 1e-3 * sys.x0[static_cast<std::size_t>(v)];
+    double gpu = 0;
+    (void)reps;
+#if HALFSTEP_HAVE_CUDA
+    std::string why;
+    if (cuda_available(&why)) {
+      TangentOptions opt;
+      opt.solver = LinearSolverKind::GpuCg;
+      std::unique_ptr<TangentEngine> base = make_cuda_tangent_engine(op, eq, eqs, opt);
+      auto& engine = dynamic_cast<CudaTangentEngine&>(*base);
+      engine.assemble(at);
+      const TangentStats s0 = engine.stats();
+      for (int r = 0; r < reps; ++r) engine.assemble(at);
+      const TangentStats& s = engine.stats();
+      gpu = (s.element_seconds - s0.element_seconds + s.assembly_seconds - s0.assembly_seconds) / reps;
+    }
+#endif
+    double cpu[2] = {0, 0};
+    const int threads[2] = {1, omp_get_max_threads()};
+    for (int t = 0; t < 2; ++t) {
+      const StructureOperator cop(sys, threads[t]);
+      const CsrAssemblyMap map = build_csr_assembly(cop, eq, eqs, true);
+      std::vector<double> k;
+      double best = 1e300;
+      for (int r = 0; r < (t == 0 ? 1 : 2); ++r) {
+        const double t0 = now();
+        cop.element_matrices(at, k);
+        const CsrMatrix a = assemble_csr(map, k, threads[t]);
+        best = std::min(best, now() - t0);
+      }
+      cpu[t] = best;
+    }
+    const double ne = op.num_elements();
+    std::printf("%-6s %9d elements %9d equations: GPU %10.4g /s (%.4f s) | 1 thread %10.4g /s | %2d threads %10.4g /s | "
+                "GPU / 1 thread %7.0fx, / %d threads %6.0fx\n",
+                kind, op.num_elements(), eqs, gpu > 0 ? ne / gpu : 0.0, gpu, ne / cpu[0], threads[1], ne / cpu[1],
+                gpu > 0 ? cpu[0] / gpu : 0.0, threads[1], gpu > 0 ? cpu[1] / gpu : 0.0);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int nx = 3000, ny = 300, reps = 5;
   bool cpu = true, cudss = true, cg = false;
   std::vector<int> pos;
+  int kinds = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--kinds") && i + 1 < argc) kinds = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-cpu")) cpu = false;
     else if (!std::strcmp(argv[i], "--no-cudss")) cudss = false;
     else if (!std::strcmp(argv[i], "--cg")) cg = true;
     else pos.push_back(std::atoi(argv[i]));
   }
+  if (kinds > 0) return kinds_run(kinds, reps);
   if (pos.size() >= 2) nx = pos[0], ny = pos[1];
   double t0 = now();
   const Model model = read_inp_string(test::cantilever_deck(nx, ny), "mem/cantilever.inp");
