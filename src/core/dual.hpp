@@ -124,6 +124,12 @@ template <class T> HS_HD bool operator!=(const Dual<T>& a, const T& b) { return 
 /// Value comparison with a constant.
 template <class T> HS_HD bool operator!=(const T& a, const Dual<T>& b) { return a != b.v; }
 
+/// The plain value of a number (itself) or of a dual number (its value part, recursively):
+/// for iteration stops that must not depend on the derivative parts.
+HS_HD double value_of(double x) { return x; }
+/// The value part of a dual number.
+template <class T> HS_HD double value_of(const Dual<T>& x) { return value_of(x.v); }
+
 // The inner calls are unqualified under using-declarations so that Dual<Dual<T>> (second
 // derivatives) recurses into these same overloads.
 /// Square root; the derivative is infinite at 0, as for the real function.

@@ -29,6 +29,7 @@
 
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
+#include "materials/j2_plasticity.hpp"
 #include "materials/material_tangent.hpp"
 #include "materials/solid_material.hpp"
 
@@ -36,7 +37,9 @@ namespace halfstep {
 
 /// Number of state variables per integration point of a model (-1 for an unknown model).
 HS_HD constexpr int state_size(int model) {
-  return model == kSvkIsotropic || model == kSvkOrthotropic || model == kNeoHookean ? 0 : -1;
+  return model == kSvkIsotropic || model == kSvkOrthotropic || model == kNeoHookean ? 0
+         : model == kJ2Plastic                                                     ? kJ2StateSize
+                                                                                   : -1;
 }
 
 /// Number of state variables per integration point of a material.
@@ -75,8 +78,14 @@ template <class T>
 HS_HD SolidStress<T> evaluate(const SolidMaterial<T>& m, const Mat3<T>& F,
                               typename NonDeduced<StateSlice<const T>>::type state_old,
                               StateSlice<T> state_new) {
-  // Only elastic laws exist yet: no state (state_size 0), S depends on F alone, and neither
-  // slice is touched. A law with state branches here on m.model.
+  if (m.model == kJ2Plastic) {
+    T old[kJ2StateSize], next[kJ2StateSize];
+    for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old[c];
+    const SolidStress<T> r = j2_update(m, green_strain(F), old, next);
+    for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c];
+    return r;
+  }
+  // The elastic laws: no state (state_size 0), S depends on F alone.
   (void)state_old;
   (void)state_new;
   return solid_stress(m, F);
@@ -88,6 +97,30 @@ template <class T>
 HS_HD SolidStress<T> evaluate_with_tangent(const SolidMaterial<T>& m, const Mat3<T>& F,
                                            typename NonDeduced<StateSlice<const T>>::type state_old,
                                            StateSlice<T> state_new, T C[6][6]) {
+  if (m.model == kJ2Plastic) {
+    // Six dual evaluations of the return map along dE_j from the same old state: the
+    // consistent (algorithmic) tangent of this very update, elastic or plastic.
+    using D = Dual<T>;
+    T old[kJ2StateSize];
+    for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old[c];
+    const SolidMaterial<D> md = dual_material(m);
+    const Mat3<T> E = green_strain(F);
+    SolidStress<T> out{};
+    for (int j = 0; j < 6; ++j) {
+      Mat3<D> Ed;
+      const Mat3<T> dE = unit_voigt_strain<T>(j);
+      for (int k = 0; k < 9; ++k) Ed.a[k] = D(E.a[k], dE.a[k]);
+      D next[kJ2StateSize];
+      const SolidStress<D> r = j2_update(md, Ed, old, next);
+      for (int i = 0; i < 6; ++i) C[i][j] = r.S(voigt_i(i), voigt_j(i)).d;
+      if (j == 0) {
+        for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
+        out.energy = r.energy.v;
+        for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c].v;
+      }
+    }
+    return out;
+  }
   (void)state_old;
   (void)state_new;
   return solid_stress_and_tangent(m, F, C);

@@ -66,6 +66,11 @@ HS_HD SolidMaterial<Dual<T>> dual_material(const SolidMaterial<T>& m) {
     r.d[i] = Dual<T>(m.d[i]);
     r.axes.a[i] = Dual<T>(m.axes.a[i]);
   }
+  r.hardening_points = m.hardening_points;
+  for (int i = 0; i < kMaxHardening; ++i) {
+    r.yield_stress[i] = Dual<T>(m.yield_stress[i]);
+    r.yield_strain[i] = Dual<T>(m.yield_strain[i]);
+  }
   return r;
 }
 

@@ -20,7 +20,10 @@
 namespace halfstep {
 
 /// Which constitutive law a SolidMaterial holds.
-enum SolidModel : int { kSvkIsotropic = 0, kSvkOrthotropic = 1, kNeoHookean = 2 };
+enum SolidModel : int { kSvkIsotropic = 0, kSvkOrthotropic = 1, kNeoHookean = 2, kJ2Plastic = 3 };
+
+/// Most points of a *PLASTIC hardening table a material carries (plain data on the GPU).
+constexpr int kMaxHardening = 16;
 
 /// Constants of one solid material (plain data, copied to the GPU as is).
 template <class T>
@@ -35,6 +38,12 @@ struct SolidMaterial {
   T d[9] = {};
   /// Material axes: row i is material direction i in global reference components.
   Mat3<T> axes = {{T(1), T(0), T(0), T(0), T(1), T(0), T(0), T(0), T(1)}};
+  /// J2 plasticity (kJ2Plastic, isotropic elasticity from lambda and mu): yield stress
+  /// against equivalent plastic strain, piecewise linear, the first strain 0, constant after
+  /// the last point (Abaqus' *PLASTIC table).
+  int hardening_points = 0;
+  T yield_stress[kMaxHardening] = {};
+  T yield_strain[kMaxHardening] = {};
 };
 
 /// Second Piola-Kirchhoff stress and strain energy density of a deformation.

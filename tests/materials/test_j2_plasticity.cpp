@@ -1,0 +1,197 @@
+// J2 plasticity (src/materials/j2_plasticity.hpp): the radial return against closed forms of
+// pure shear with linear hardening (exact for any increment), elastic unloading, the hardening
+// table, plastic dissipation, the consistent tangent against central differences of the
+// update from the same state, and objectivity of the total Lagrangian form.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "elements/rotation.hpp"
+#include "materials/material_law.hpp"
+
+namespace halfstep {
+namespace {
+
+/// E = 200e3, nu = 0.3, sigma_y = 250 + H alpha (two points: linear hardening up to alpha 1).
+SolidMaterial<double> steel(double H) {
+  SolidMaterial<double> m;
+  m.model = kJ2Plastic;
+  const double E = 200e3, nu = 0.3;
+  m.lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+  m.mu = E / (2 * (1 + nu));
+  m.hardening_points = 2;
+  m.yield_stress[0] = 250;
+  m.yield_strain[0] = 0;
+  m.yield_stress[1] = 250 + H;
+  m.yield_strain[1] = 1;
+  return m;
+}
+
+/// A symmetric Green-Lagrange strain from tensor components 11, 22, 33, 12, 13, 23.
+Mat3<double> strain(double e11, double e22, double e33, double e12, double e13, double e23) {
+  Mat3<double> E;
+  E(0, 0) = e11, E(1, 1) = e22, E(2, 2) = e33;
+  E(0, 1) = E(1, 0) = e12;
+  E(0, 2) = E(2, 0) = e13;
+  E(1, 2) = E(2, 1) = e23;
+  return E;
+}
+
+/// Applies E to the state (old -> new, then accepted) and returns S.
+Mat3<double> apply(const SolidMaterial<double>& m, const Mat3<double>& E, std::vector<double>& state) {
+  std::vector<double> next(kJ2StateSize);
+  const SolidStress<double> r = j2_update(m, E, state.data(), next.data());
+  state = next;
+  return r.S;
+}
+
+// Pure shear E12 = e with hardening slope H: yield at 2 sqrt(3) mu e = sigma0, then
+// alpha = (2 sqrt(3) mu e - sigma0) / (3 mu + H) and S12 = (sigma0 + H alpha) / sqrt(3),
+// whatever the increments (radial return is exact on a proportional path).
+TEST(J2Plasticity, PureShearMatchesTheClosedFormForAnyIncrement) {
+  const double H = 2000;
+  const SolidMaterial<double> m = steel(H);
+  const double mu = m.mu, s0 = 250;
+  for (int steps : {1, 7, 50}) {
+    std::vector<double> state(kJ2StateSize, 0.0);
+    const double e_end = 0.01;
+    Mat3<double> S;
+    for (int k = 1; k <= steps; ++k) S = apply(m, strain(0, 0, 0, e_end * k / steps, 0, 0), state);
+    const double alpha = (2 * std::sqrt(3.0) * mu * e_end - s0) / (3 * mu + H);
+    EXPECT_NEAR(state[kJ2Alpha], alpha, 1e-12 * alpha) << steps << " steps";
+    EXPECT_NEAR(S(0, 1), (s0 + H * alpha) / std::sqrt(3.0), 1e-10 * s0) << steps << " steps";
+    EXPECT_NEAR(S(0, 0), 0.0, 1e-9 * s0);
+    // Plastic flow is deviatoric and along the shear: Ep12 = sqrt(3)/2 alpha, no volume change.
+    EXPECT_NEAR(state[3], std::sqrt(3.0) / 2 * alpha, 1e-12 * alpha);
+    EXPECT_NEAR(state[0] + state[1] + state[2], 0.0, 1e-15);
+  }
+}
+
+// Below yield the law is St. Venant-Kirchhoff; unloading from a plastic state is elastic with
+// the shear modulus and keeps alpha; reloading yields again at the hardened stress.
+TEST(J2Plasticity, ElasticBelowYieldAndOnUnloading) {
+  const SolidMaterial<double> m = steel(2000);
+  std::vector<double> state(kJ2StateSize, 0.0);
+  const double e_y = 250 / (2 * std::sqrt(3.0) * m.mu);
+  Mat3<double> S = apply(m, strain(0, 0, 0, 0.5 * e_y, 0, 0), state);
+  EXPECT_NEAR(S(0, 1), 2 * m.mu * 0.5 * e_y, 1e-12 * 250);
+  EXPECT_EQ(state[kJ2Alpha], 0.0);
+  S = apply(m, strain(0, 0, 0, 0.01, 0, 0), state);
+  const double alpha = state[kJ2Alpha], s_top = S(0, 1);
+  S = apply(m, strain(0, 0, 0, 0.009, 0, 0), state);
+  EXPECT_NEAR(S(0, 1), s_top - 2 * m.mu * 0.001, 1e-10 * 250);
+  EXPECT_EQ(state[kJ2Alpha], alpha);
+  S = apply(m, strain(0, 0, 0, 0.0095, 0, 0), state);  // back up, still inside the surface
+  EXPECT_EQ(state[kJ2Alpha], alpha);
+  EXPECT_LT(std::sqrt(3.0) * S(0, 1), 250 + 2000 * alpha);
+}
+
+// A three-point table: the slope changes at alpha = 0.01 and the stress stays flat after the
+// last point (Abaqus: perfectly plastic beyond the table). Uniaxial strain, far into the flat
+// part: the Mises stress of S equals the last yield stress.
+TEST(J2Plasticity, HardeningTableAndPerfectPlasticityAfterIt) {
+  SolidMaterial<double> m = steel(0);
+  m.hardening_points = 3;
+  m.yield_stress[0] = 250, m.yield_strain[0] = 0;
+  m.yield_stress[1] = 300, m.yield_strain[1] = 0.01;
+  m.yield_stress[2] = 320, m.yield_strain[2] = 0.05;
+  double h;
+  EXPECT_DOUBLE_EQ(j2_yield_stress(m, 0.005, &h), 275.0);
+  EXPECT_DOUBLE_EQ(h, 5000.0);
+  EXPECT_DOUBLE_EQ(j2_yield_stress(m, 0.03, &h), 310.0);
+  EXPECT_DOUBLE_EQ(j2_yield_stress(m, 0.2, &h), 320.0);
+  EXPECT_DOUBLE_EQ(h, 0.0);
+  std::vector<double> state(kJ2StateSize, 0.0);
+  Mat3<double> S;
+  for (int k = 1; k <= 20; ++k) S = apply(m, strain(0.01 * k, 0, 0, 0, 0, 0), state);  // to 20 % in 20 steps
+  const Mat3<double> s = S - scaled_identity(trace(S) / 3);
+  EXPECT_NEAR(std::sqrt(1.5 * ddot(s, s)), 320.0, 1e-9 * 320);
+  EXPECT_GT(state[kJ2Alpha], 0.05);
+}
+
+// Dissipation: sum of sigma_y(alpha_new) d_alpha. With perfect plasticity it is sigma0 alpha
+// exactly; with hardening it converges to the integral sigma0 alpha + H alpha^2 / 2 as the
+// increments shrink (the backward rule over-counts by H d_alpha^2 / 2 per increment).
+TEST(J2Plasticity, DissipationIsThePlasticWork) {
+  {
+    const SolidMaterial<double> m = steel(0);
+    std::vector<double> state(kJ2StateSize, 0.0);
+    for (int k = 1; k <= 10; ++k) apply(m, strain(0, 0, 0, 0.001 * k, 0, 0), state);
+    EXPECT_NEAR(state[kJ2Dissipation], 250 * state[kJ2Alpha], 1e-12 * 250 * state[kJ2Alpha]);
+  }
+  const double H = 20000;
+  const SolidMaterial<double> m = steel(H);
+  double last_error = 0;
+  for (int steps : {10, 100}) {
+    std::vector<double> state(kJ2StateSize, 0.0);
+    for (int k = 1; k <= steps; ++k) apply(m, strain(0, 0, 0, 0.01 * k / steps, 0, 0), state);
+    const double a = state[kJ2Alpha], exact = 250 * a + 0.5 * H * a * a;
+    const double error = std::fabs(state[kJ2Dissipation] - exact);
+    // The over-count of the backward rule: H d_alpha^2 / 2 per plastic increment.
+    const double plastic_steps = steps * (1 - 250 / (2 * std::sqrt(3.0) * m.mu * 0.01));
+    EXPECT_NEAR(error, H * a * a / (2 * plastic_steps), 0.1 * H * a * a / (2 * plastic_steps)) << steps;
+    if (last_error > 0) {
+      EXPECT_LT(error, 0.2 * last_error);
+    }
+    last_error = error;
+  }
+}
+
+// The tangent of evaluate_with_tangent is the derivative of this update (from the same old
+// state) along each strain component: central differences agree to 1e-6 in a plastic state
+// with hardening, and it is the elastic tangent inside the surface.
+TEST(J2Plasticity, ConsistentTangentMatchesCentralDifferences) {
+  const SolidMaterial<double> m = steel(5000);
+  std::vector<double> state(kJ2StateSize, 0.0);
+  apply(m, strain(0.002, -0.001, 0.0005, 0.002, -0.001, 0.0015), state);  // plastic
+  ASSERT_GT(state[kJ2Alpha], 0.0);
+  // Evaluate at a further strain, plastic again, from that state.
+  const Mat3<double> U = scaled_identity(1.0) + strain(0.003, -0.0012, 0.0007, 0.0025, -0.0011, 0.0018);
+  const StateSlice<const double> old(state.data(), 1);
+  std::vector<double> next(kJ2StateSize);
+  double C[6][6];
+  const SolidStress<double> r = evaluate_with_tangent(m, U, old, StateSlice<double>(next.data(), 1), C);
+  ASSERT_GT(next[kJ2Alpha], state[kJ2Alpha]);
+  const Mat3<double> E = green_strain(U);
+  double worst = 0, scale = 0;
+  for (int j = 0; j < 6; ++j) {
+    const double h = 1e-7;
+    const Mat3<double> dE = unit_voigt_strain<double>(j);
+    std::vector<double> a(kJ2StateSize), b(kJ2StateSize);
+    const Mat3<double> Sp = j2_update(m, E + h * dE, state.data(), a.data()).S;
+    const Mat3<double> Sm = j2_update(m, E - h * dE, state.data(), b.data()).S;
+    for (int i = 0; i < 6; ++i) {
+      const double fd = (Sp(voigt_i(i), voigt_j(i)) - Sm(voigt_i(i), voigt_j(i))) / (2 * h);
+      worst = std::max(worst, std::fabs(fd - C[i][j]));
+      scale = std::max(scale, std::fabs(C[i][j]));
+    }
+  }
+  EXPECT_LT(worst, 1e-6 * scale);
+  // The plastic tangent is softer than the elastic one in the flow direction.
+  double Ce[6][6];
+  svk_tangent(m, Ce);
+  EXPECT_LT(C[3][3], Ce[3][3]);
+  // Same S from evaluate_with_tangent as from the plain update.
+  std::vector<double> plain(kJ2StateSize);
+  const Mat3<double> S = j2_update(m, E, state.data(), plain.data()).S;
+  for (int k = 0; k < 9; ++k) EXPECT_NEAR(r.S.a[k], S.a[k], 1e-12 * 250);
+  for (int c = 0; c < kJ2StateSize; ++c) EXPECT_NEAR(next[c], plain[c], 1e-15 + 1e-12 * std::fabs(plain[c]));
+}
+
+// Total Lagrangian: a rigid rotation on top of the stretch changes neither S nor the state.
+TEST(J2Plasticity, RigidRotationChangesNothing) {
+  const SolidMaterial<double> m = steel(1000);
+  const Mat3<double> U = scaled_identity(1.0) + strain(0.004, -0.002, 0.0, 0.003, 0.0, 0.001);
+  const Mat3<double> R = rotation_matrix(Vec3<double>{0.7, -0.4, 1.1});
+  std::vector<double> zero(kJ2StateSize, 0.0), a(kJ2StateSize), b(kJ2StateSize);
+  const StateSlice<const double> old(zero.data(), 1);
+  const Mat3<double> Sa = evaluate(m, U, old, StateSlice<double>(a.data(), 1)).S;
+  const Mat3<double> Sb = evaluate(m, R * U, old, StateSlice<double>(b.data(), 1)).S;
+  ASSERT_GT(a[kJ2Alpha], 0.0);
+  for (int k = 0; k < 9; ++k) EXPECT_NEAR(Sa.a[k], Sb.a[k], 1e-9 * 250);
+  for (int c = 0; c < kJ2StateSize; ++c) EXPECT_NEAR(a[c], b[c], 1e-12);
+}
+
+}  // namespace
+}  // namespace halfstep
