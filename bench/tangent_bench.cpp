@@ -3,7 +3,7 @@
 // engine, both thread mappings) against StructureOperator + assemble_csr on 1 CPU thread and
 // on all threads; then the cuDSS analysis, factorization and solve times of the same tangent.
 //
-// Usage: tangent_bench [nx ny] [--reps R] [--no-cpu] [--no-cudss] [--cg]
+// Usage: tangent_bench [nx ny] [--reps R] [--no-cpu] [--no-cudss] [--cg] [--cudss-sweep]
 //        tangent_bench --kinds N [--reps R]: element matrices + assembly per second of every
 //        kind with a tangent (CPS4, C3D8, C3D8R, C3D4, C3D10M, S4R) on structured meshes of
 //        about N elements, GPU against 1 CPU thread and all threads.
@@ -206,7 +206,7 @@ int kinds_run(int n, int reps) {
 
 int main(int argc, char** argv) {
   int nx = 3000, ny = 300, reps = 5;
-  bool cpu = true, cudss = true, cg = false;
+  bool cpu = true, cudss = true, cg = false, cudss_sweep = false;
   std::vector<int> pos;
   int kinds = 0;
   for (int i = 1; i < argc; ++i) {
@@ -215,6 +215,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--no-cpu")) cpu = false;
     else if (!std::strcmp(argv[i], "--no-cudss")) cudss = false;
     else if (!std::strcmp(argv[i], "--cg")) cg = true;
+    else if (!std::strcmp(argv[i], "--cudss-sweep")) cudss_sweep = true;
     else pos.push_back(std::atoi(argv[i]));
   }
   if (kinds > 0) return kinds_run(kinds, reps);
@@ -279,7 +280,16 @@ int main(int argc, char** argv) {
       }
     }
     base.reset();
+    // cuDSS's reordering settings (cudss_data_types.h): 0 REORDERING_ALG (0 default, 3 AMD,
+    // 4 NESTED_DISSECTION), 14 HOST_NTHREADS, 17 ND_NLEVELS; each line below is one set-up.
+    std::vector<std::vector<std::pair<int, int>>> settings = {{}};
+    if (cudss_sweep) settings = {{}, {{0, 4}}, {{17, 6}}, {{17, 8}}, {{17, 12}}, {{14, 16}}};
+    for (const auto& setting : settings)
     if (cudss && cudss_built()) {
+      opt.cudss_settings = setting;
+      std::string label;
+      for (const auto& [p, v] : setting) label += " " + std::to_string(p) + "=" + std::to_string(v);
+      std::printf("cuDSS settings:%s\n", label.empty() ? " defaults" : label.c_str());
       try {
         opt.solver = LinearSolverKind::Cudss;
         t0 = now();
@@ -307,6 +317,7 @@ int main(int argc, char** argv) {
 #else
   (void)cudss;
   (void)cg;
+  (void)cudss_sweep;
 #endif
   if (cpu) {
     cpu_run(sys, eq, n, u, 1, 1);

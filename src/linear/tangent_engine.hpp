@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace halfstep {
@@ -66,6 +67,9 @@ struct TangentOptions {
   int device = 0;                  ///< CUDA device
   double cg_tolerance = 1e-10;     ///< relative residual of the Krylov solvers
   int cg_max_iterations = 0;       ///< 0: 10 x equations, capped at 100000
+  /// Extra integer cuDSS settings (cudssConfigParam_t value, value) set before its analysis:
+  /// for experiments with its reordering (bench/tangent_bench); empty: cuDSS's defaults.
+  std::vector<std::pair<int, int>> cudss_settings;
 };
 
 /// Equation-space operations of a static Newton iteration on some hardware. Equations are

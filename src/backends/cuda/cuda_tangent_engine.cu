@@ -796,6 +796,10 @@ class Engine final : public CudaTangentEngine {
       mt_layer_ = cudssSetThreadingLayer(dss_, HALFSTEP_CUDSS_MTLAYER) == CUDSS_STATUS_SUCCESS;
 #endif
     check_dss(cudssConfigCreate(&dss_config_), "cudssConfigCreate");
+    for (const auto& [param, value] : opt_.cudss_settings) {
+      int v = value;
+      check_dss(cudssConfigSet(dss_config_, static_cast<cudssConfigParam_t>(param), &v, sizeof v), "cudssConfigSet");
+    }
     check_dss(cudssDataCreate(dss_, &dss_data_), "cudssDataCreate");
     check_dss(cudssMatrixCreateCsr(&dss_a_, n_, n_, static_cast<std::int64_t>(val_.size()), row_ptr_.get(), nullptr,
                                    col_.get(), val_.get(), CUDA_R_32I, CUDA_R_32I, CUDA_R_64F, CUDSS_MTYPE_SPD,
