@@ -9,6 +9,27 @@ namespace halfstep {
 
 using D = Dual<double>;
 
+namespace {
+
+/// One shell's inputs to its dual-number evaluations: nodal vectors and triads in a
+/// configuration, dual reference constants and section constants.
+struct DualShell {
+  Vec3<double> t1[4];
+  Mitc4Nodes<double> nodes;
+  Mitc4Ref<D> ref;
+  ShellElastic<D> mat;
+  double thickness;
+  DualShell(const StructureSystem& sys, const Configuration& c, int e) {
+    const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
+    nodes = gather_shell_nodes(sys, c, e, t1);
+    ref = mitc4_dual_ref<D>(sys.ref[static_cast<std::size_t>(e)]);
+    mat = mitc4_dual_elastic<D>(sec.elastic);
+    thickness = sec.thickness;
+  }
+};
+
+}  // namespace
+
 ShellOperator::ShellOperator(const StructureSystem& sys, int threads)
     : sys_(sys), threads_(threads > 0 ? threads : omp_get_max_threads()) {}
 
@@ -34,13 +55,9 @@ double ShellOperator::element_forces(const Configuration& c, std::vector<double>
 
 void ShellOperator::element_matrices(const Configuration& c, double* k) const {
   forall(0, sys_.num_elements, threads_, [&](int e) {
-    const SectionProps& sec = sys_.sections[static_cast<std::size_t>(sys_.section[e])];
-    Vec3<double> t1[4];
-    const Mitc4Nodes<double> nodes = gather_shell_nodes(sys_, c, e, t1);
-    const Mitc4Ref<D> ref = mitc4_dual_ref<D>(sys_.ref[static_cast<std::size_t>(e)]);
-    const ShellElastic<D> mat = mitc4_dual_elastic<D>(sec.elastic);
+    const DualShell s(sys_, c, e);
     double* ke = k + 400 * static_cast<std::size_t>(e);
-    for (int j = 0; j < 20; ++j) mitc4_matrix_column(ref, nodes, t1, sec.thickness, mat, j, ke);
+    for (int j = 0; j < 20; ++j) mitc4_matrix_column(s.ref, s.nodes, s.t1, s.thickness, s.mat, j, ke);
   });
 }
 
@@ -53,17 +70,13 @@ void ShellOperator::linearized_forces(const Configuration& c, const std::vector<
                                       std::vector<double>& out) const {
   out.assign(20 * static_cast<std::size_t>(sys_.num_elements), 0.0);
   forall(0, sys_.num_elements, threads_, [&](int e) {
-    const SectionProps& sec = sys_.sections[static_cast<std::size_t>(sys_.section[e])];
-    Vec3<double> t1[4];
-    const Mitc4Nodes<double> nodes = gather_shell_nodes(sys_, c, e, t1);
-    const Mitc4Ref<D> ref = mitc4_dual_ref<D>(sys_.ref[static_cast<std::size_t>(e)]);
-    const ShellElastic<D> mat = mitc4_dual_elastic<D>(sec.elastic);
+    const DualShell s(sys_, c, e);
     double dx[20];
     for (int a = 0; a < 4; ++a) {
       const std::size_t n = static_cast<std::size_t>(sys_.conn[4 * static_cast<std::size_t>(e) + a]);
       for (int q = 0; q < 5; ++q) dx[5 * a + q] = x[static_cast<std::size_t>(dofs_per_node) * n + q];
     }
-    mitc4_directional_derivative(ref, nodes, t1, sec.thickness, mat, dx, &out[20 * static_cast<std::size_t>(e)]);
+    mitc4_directional_derivative(s.ref, s.nodes, s.t1, s.thickness, s.mat, dx, &out[20 * static_cast<std::size_t>(e)]);
   });
 }
 

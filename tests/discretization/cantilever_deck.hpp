@@ -67,4 +67,16 @@ inline std::vector<double> smooth_field(const StructureSystem& sys, double scale
   return u;
 }
 
+/// A shell strip (2 S4R) with a C3D8R block sharing two of its nodes (5 dofs per node,
+/// solid-only nodes with inactive rotations), 12 nodes; nodes 1 and 4 are the strip's x = 0 edge.
+inline std::string mixed_shell_solid_deck() {
+  return
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 2, 0, 0\n4, 0, 1, 0\n5, 1, 1, 0\n6, 2, 1, 0.1\n"
+      "7, 2, 0, -1\n8, 3, 0, -1\n9, 3, 1, -1\n10, 2, 1, -1\n11, 3, 0, 0\n12, 3, 1, 0\n"
+      "*ELEMENT, TYPE=S4R, ELSET=SH\n1, 1, 2, 5, 4\n2, 2, 3, 6, 5\n"
+      "*ELEMENT, TYPE=C3D8R, ELSET=SO\n3, 7, 8, 9, 10, 3, 11, 12, 6\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n2e5, 0.3\n*DENSITY\n1\n*SHELL SECTION, ELSET=SH, MATERIAL=M\n0.05\n"
+      "*SOLID SECTION, ELSET=SO, MATERIAL=M\n*STEP\n*DYNAMIC, EXPLICIT\n, 1\n*END STEP\n";
+}
+
 }  // namespace halfstep::test

@@ -119,13 +119,7 @@ INSTANTIATE_TEST_SUITE_P(Continuum, TangentDecks,
 // element matrices, assembly, generalized forces and linearized forces are the host's.
 TEST(CudaTangentEngine, ShellsAndSolidsMatchTheHost) {
   REQUIRE_GPU();
-  const std::string deck =
-      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 2, 0, 0\n4, 0, 1, 0\n5, 1, 1, 0\n6, 2, 1, 0.1\n"
-      "7, 2, 0, -1\n8, 3, 0, -1\n9, 3, 1, -1\n10, 2, 1, -1\n11, 3, 0, 0\n12, 3, 1, 0\n"
-      "*ELEMENT, TYPE=S4R, ELSET=SH\n1, 1, 2, 5, 4\n2, 2, 3, 6, 5\n"
-      "*ELEMENT, TYPE=C3D8R, ELSET=SO\n3, 7, 8, 9, 10, 3, 11, 12, 6\n"
-      "*MATERIAL, NAME=M\n*ELASTIC\n2e5, 0.3\n*DENSITY\n1\n*SHELL SECTION, ELSET=SH, MATERIAL=M\n0.05\n"
-      "*SOLID SECTION, ELSET=SO, MATERIAL=M\n*STEP\n*DYNAMIC, EXPLICIT\n, 1\n*END STEP\n";
+  const std::string deck = test::mixed_shell_solid_deck();
   const Model model = read_inp_string(deck, "mem/mixed.inp");
   const StructureSystem sys = build_structure_system(model);
   const StructureOperator op(sys, 2);
