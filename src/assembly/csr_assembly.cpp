@@ -62,13 +62,13 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
   // One node's pairs, sorted by column node then element.
   const auto node_pairs = [&](int n, std::vector<Pair>& out) {
     out.clear();
-    for (int k = sm.node_slot_ptr.empty() ? 0 : sm.node_slot_ptr[static_cast<std::size_t>(n)];
-         !sm.node_slot_ptr.empty() && k < sm.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
-      const std::size_t slot = static_cast<std::size_t>(sm.node_slots[static_cast<std::size_t>(k)]);
-      const int e = slot_element[slot], a = slot_local[slot], ne = op.element_nodes(e);
-      const int* c = op.element_connectivity(e);
-      for (int b = 0; b < ne; ++b) out.push_back({c[b], e, a, b, 3});
-    }
+    if (!sm.node_slot_ptr.empty())  // empty in a model without continuum elements
+      for (int k = sm.node_slot_ptr[static_cast<std::size_t>(n)]; k < sm.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
+        const std::size_t slot = static_cast<std::size_t>(sm.node_slots[static_cast<std::size_t>(k)]);
+        const int e = slot_element[slot], a = slot_local[slot], ne = op.element_nodes(e);
+        const int* c = op.element_connectivity(e);
+        for (int b = 0; b < ne; ++b) out.push_back({c[b], e, a, b, 3});
+      }
     if (sys.num_elements > 0)
       for (int k = sys.node_slot_ptr[static_cast<std::size_t>(n)]; k < sys.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
         const int slot = sys.node_slots[static_cast<std::size_t>(k)];

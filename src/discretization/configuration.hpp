@@ -24,12 +24,13 @@ struct Configuration {
     return c;
   }
 
-  /// The configuration of a state.
-  static Configuration of(const StructureState& st) {
+  /// The configuration of a state; with rotations (a model with shells), its directors and
+  /// triads too.
+  static Configuration of(const StructureState& st, bool rotations = true) {
     Configuration c;
     const std::size_t n = st.ux.size();
     c.u.resize(3 * n);
-    const bool shells = !st.dx.empty();
+    const bool shells = rotations && !st.dx.empty();
     if (shells) {
       c.d.resize(3 * n);
       c.t1.resize(3 * n);

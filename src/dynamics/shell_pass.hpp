@@ -34,20 +34,9 @@ struct ShellElementBody {
       mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]}, out + 5 * k);
     }
     if (!have_pressure) return;
-    double* pf = &st.elem_pressure[12 * static_cast<std::size_t>(e)];
-    const double p = evaluate_pressure(drive, e, tau);
-    if (p != 0.0) {
-      Vec3<double> x[4], fp[4];
-      for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
-      mitc4_pressure_force(x, p, fp);
-      for (int k = 0; k < 4; ++k) {
-        pf[3 * k] = fp[k].x;
-        pf[3 * k + 1] = fp[k].y;
-        pf[3 * k + 2] = fp[k].z;
-      }
-    } else {
-      for (int i = 0; i < 12; ++i) pf[i] = 0.0;
-    }
+    Vec3<double> x[4];
+    for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
+    evaluate_shell_pressure_force(drive, e, tau, x, &st.elem_pressure[12 * static_cast<std::size_t>(e)]);
   }
 };
 

@@ -133,6 +133,24 @@ HS_HD double evaluate_pressure(const DriveView& d, int e, double tau) {
   return p;
 }
 
+/// Corner forces (4 x 3 values) of shell e's pressure at step time tau on the corner positions
+/// x (zeros when the step puts no pressure on it).
+template <class T>
+HS_HD void evaluate_shell_pressure_force(const DriveView& d, int e, double tau, const Vec3<T> x[4], T out[12]) {
+  const T p = T(evaluate_pressure(d, e, tau));
+  if (p == T(0)) {
+    for (int i = 0; i < 12; ++i) out[i] = T(0);
+    return;
+  }
+  Vec3<T> fp[4];
+  mitc4_pressure_force(x, p, fp);
+  for (int k = 0; k < 4; ++k) {
+    out[3 * k] = fp[k].x;
+    out[3 * k + 1] = fp[k].y;
+    out[3 * k + 2] = fp[k].z;
+  }
+}
+
 /// Nodal forces (6 x 3 values, padded with zeros) of solid face pressure f at step time tau,
 /// on the current positions x0 + u.
 template <class T>

@@ -160,11 +160,8 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     model_size = hi.x >= lo.x ? norm(hi - lo) : 1.0;
     if (!(model_size > 0)) model_size = 1.0;
   }
-  Configuration cfg = Configuration::of(st), ref;
-  if (!shells) {  // a model without shells has no rotations to carry (the state keeps directors anyway)
-    cfg.d.clear();
-    cfg.t1.clear();
-  }
+  // A model without shells has no rotations to carry (the state keeps directors anyway).
+  Configuration cfg = Configuration::of(st, shells), ref;
   std::vector<double> x(ndof, 0.0);
   for (std::size_t n = 0; n < nn; ++n)
     for (int c = 0; c < 3; ++c) x[q * n + c] = cfg.u[3 * n + c];
@@ -256,29 +253,18 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     }
     if (drive.has_pressure()) {
       for (int e = 0; e < sys.num_elements; ++e) {
-        const double p = evaluate_pressure(dv, e, tau);
-        double* pf = &shell_pressure[12 * static_cast<std::size_t>(e)];
-        if (p == 0.0) {
-          std::fill(pf, pf + 12, 0.0);
-          continue;
-        }
-        Vec3<double> xe[4], fp[4];
+        Vec3<double> xe[4];
         for (int a = 0; a < 4; ++a) {
           const int n = sys.conn[4 * static_cast<std::size_t>(e) + a];
           xe[a] = Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]} + (step.nlgeom ? Configuration::at(c.u, n) : Vec3<double>{0, 0, 0});
         }
-        mitc4_pressure_force(xe, p, fp);
-        for (int a = 0; a < 4; ++a) {
-          pf[3 * a] = fp[a].x;
-          pf[3 * a + 1] = fp[a].y;
-          pf[3 * a + 2] = fp[a].z;
-        }
+        evaluate_shell_pressure_force(dv, e, tau, xe, &shell_pressure[12 * static_cast<std::size_t>(e)]);
       }
-      for (std::size_t n = 0; n < nn; ++n)  // corners in slot order, as the explicit gather
-        for (int s = sys.node_slot_ptr[n]; s < sys.node_slot_ptr[n + 1]; ++s) {
-          const std::size_t slot = static_cast<std::size_t>(sys.node_slots[static_cast<std::size_t>(s)]);
-          for (int k = 0; k < 3; ++k) f[q * n + k] += shell_pressure[3 * slot + static_cast<std::size_t>(k)];
-        }
+      for (std::size_t n = 0; n < nn; ++n) {  // corners in slot order, as the explicit gather
+        double g[3] = {0, 0, 0};
+        add_slot_forces3(sys.node_slot_ptr.data(), sys.node_slots.data(), shell_pressure.data(), static_cast<int>(n), g);
+        for (int k = 0; k < 3; ++k) f[q * n + k] += g[k];
+      }
     }
   };
 
