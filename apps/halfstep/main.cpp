@@ -94,7 +94,7 @@ void add_run_options(CLI::App& run, Args& a) {
                 bad_value(e.what());
               }
             });
-  add_value(run, "--threads", "N", "OpenMP threads of the CPU backend (default: all cores)",
+  add_value(run, "--threads", "N", "OpenMP threads of the CPU backend (default: OMP_NUM_THREADS, else the usable cores within any container CPU quota)",
             [&a](const std::string& v) {
               const double t = positive_number("--threads", v);
               // The range test comes first: casting a value beyond int to int is undefined.

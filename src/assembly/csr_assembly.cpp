@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/threads.hpp"
 #include "core/forall.hpp"
 
 namespace halfstep {
@@ -111,7 +112,7 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
   // Rows of one node are consecutive equations only if number_equations numbered them so;
   // count per row, then fill at the row offsets.
   std::vector<std::int64_t> row_cols(static_cast<std::size_t>(equations) + 1, 0), row_sources(row_cols.size(), 0);
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(nn, default_threads()))
   {
     std::vector<Pair> pairs;
 #pragma omp for schedule(dynamic, 512)
@@ -138,7 +139,7 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
   m.source.resize(static_cast<std::size_t>(row_sources.back()));
   m.source_ptr.resize(static_cast<std::size_t>(nnz) + 1);
   m.source_ptr[static_cast<std::size_t>(nnz)] = row_sources.back();
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_for(nn, default_threads()))
   {
     std::vector<Pair> pairs;
 #pragma omp for schedule(dynamic, 512)
@@ -179,7 +180,7 @@ CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& ele
   a.val.assign(a.col.size(), 0.0);
   const int nnz = static_cast<int>(a.col.size());
   if (static_cast<std::size_t>(nnz) != a.col.size()) throw std::length_error("CSR matrix over 2^31 entries");
-  forall(0, nnz, threads > 0 ? threads : omp_get_max_threads(), [&](int k) {
+  forall(0, nnz, threads > 0 ? threads : default_threads(), [&](int k) {
     double s = 0;
     for (std::int64_t i = map.source_ptr[static_cast<std::size_t>(k)]; i < map.source_ptr[static_cast<std::size_t>(k) + 1]; ++i)
       s += element_matrices[static_cast<std::size_t>(map.source[static_cast<std::size_t>(i)])];

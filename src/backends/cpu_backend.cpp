@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/threads.hpp"
 #include "core/forall.hpp"
 #include "discretization/continuum_pass.hpp"
 #include "dynamics/shell_pass.hpp"
@@ -14,7 +15,7 @@
 namespace halfstep {
 
 CpuBackend::CpuBackend(const StructureSystem& sys, const BackendOptions& opt)
-    : sys_(sys), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()),
+    : sys_(sys), threads_(opt.threads > 0 ? opt.threads : default_threads()),
       monitor_(initial_monitor(sys, opt)), dist_(opt.distributed) {
   if (dist_) {
     const Subdomain& d = *dist_->domain;
@@ -124,7 +125,7 @@ void CpuBackend::start_exchange() {
   const Subdomain& d = *dist_->domain;
   const int nif = d.num_interface;
   double* own = halo_buf_.data();
-#pragma omp parallel for num_threads(threads_) schedule(static)
+#pragma omp parallel for num_threads(threads_for(nif, threads_)) schedule(static)
   for (int k = 0; k < nif; ++k) local_forces(k, own + kHaloValues * k, own + kHaloValues * k + 5);
   for (std::size_t i = 0; i < d.send_nodes.size(); ++i)
     for (int c = 0; c < kHaloValues; ++c) send_buf_[kHaloValues * i + c] = own[kHaloValues * d.send_nodes[i] + c];
@@ -153,7 +154,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   const bool shells = sys.any_shells;  // without shells anywhere every node has 3 dofs
   double kinetic = 0, wp = 0, wn = 0, dp = 0, dn = 0;
   int bad = 0;
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : kinetic, wp, wn, dp, dn, bad)
+#pragma omp parallel for num_threads(threads_for(nn, threads_)) schedule(static) reduction(+ : kinetic, wp, wn, dp, dn, bad)
   for (int n = 0; n < nn; ++n) {
     double fi[kShellDofs], fp[3];
     if (n < nif) {  // shared node: the sum over every rank holding it

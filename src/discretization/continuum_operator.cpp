@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/threads.hpp"
 #include "core/dual.hpp"
 #include "core/forall.hpp"
 #include "discretization/continuum_pass.hpp"
@@ -23,7 +24,7 @@ void gather(const std::vector<double>& u, const int* c, int n, Vec3<T>* out) {
 }  // namespace
 
 ContinuumOperator::ContinuumOperator(const StructureSystem& sys, int threads)
-    : sys_(sys), threads_(threads > 0 ? threads : omp_get_max_threads()) {
+    : sys_(sys), threads_(threads > 0 ? threads : default_threads()) {
   const SolidMesh& sm = sys.solid;
   offsets_.assign(static_cast<std::size_t>(sm.num_elements) + 1, 0);
   for (int e = 0; e < sm.num_elements; ++e) {

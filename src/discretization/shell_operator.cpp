@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include "core/threads.hpp"
 #include "core/forall.hpp"
 #include "discretization/shell_tangent.hpp"
 
@@ -31,7 +32,7 @@ struct DualShell {
 }  // namespace
 
 ShellOperator::ShellOperator(const StructureSystem& sys, int threads)
-    : sys_(sys), threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+    : sys_(sys), threads_(threads > 0 ? threads : default_threads()) {}
 
 double ShellOperator::element_forces(const Configuration& c, std::vector<double>& out,
                                      std::vector<double>* energy) const {

@@ -1,5 +1,7 @@
 #include "discretization/solid_results.hpp"
 
+#include "core/forall.hpp"
+#include "core/threads.hpp"
 #include "elements/registry.hpp"
 
 namespace halfstep {
@@ -10,7 +12,7 @@ template <class K>
 void group_results(const StructureSystem& sys, const StructureState& st, const SolidGroup& g,
                    std::vector<SolidCellResult>& out) {
   const SolidMesh& sm = sys.solid;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for num_threads(threads_for(g.count, default_threads())) schedule(static)
   for (int i = 0; i < g.count; ++i) {
     const int e = g.first + i;
     const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];

@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "core/threads.hpp"
 #include "assembly/csr_assembly.hpp"
 #include "core/error.hpp"
 #include "discretization/structure_operator.hpp"
@@ -50,7 +51,7 @@ class CpuTangentEngine final : public TangentEngine {
  public:
   CpuTangentEngine(const StructureOperator& op, const std::vector<int>& equation, int equations,
                    const TangentOptions& opt)
-      : op_(op), equations_(equations), threads_(opt.threads > 0 ? opt.threads : omp_get_max_threads()) {
+      : op_(op), equations_(equations), threads_(opt.threads > 0 ? opt.threads : default_threads()) {
     if (opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg)
       throw RunError("--linear-solver " + linear_solver_name(opt.solver) + " runs on the GPU; the CPU engine cannot");
     if (static_cast<int>(equation.size()) != op.num_dofs())

@@ -10,6 +10,7 @@
 #include <limits>
 #include <thread>
 
+#include "core/threads.hpp"
 #include "backends/backend.hpp"
 #include "discretization/output_fields.hpp"
 #include "discretization/nodal_triads.hpp"
@@ -405,7 +406,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (!backend) {
       sum.backend = sum.statics.on_gpu ? "cuda" : "cpu";
       sum.backend_description = sum.statics.engine;
-      sum.threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
+      sum.threads = opt.threads > 0 ? opt.threads : default_threads();
     }
     if (tty) std::fprintf(stderr, "\r%70s\r", "");
     sum.energy_error = mon.scale > 0 ? mon.max_drift / mon.scale : 0.0;
