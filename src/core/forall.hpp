@@ -17,6 +17,7 @@ inline constexpr int kMinItemsPerThread = 1024;
 /// items or more, and at least one.
 inline int threads_for(int items, int threads) {
   const int most = items / kMinItemsPerThread;
+  if (threads < 1) threads = 1;
   return most < 1 ? 1 : (threads < most ? threads : most);
 }
 
