@@ -307,9 +307,12 @@ class Material:
         self.rho = args.rho
         self.E, self.nu = args.E, args.nu
         self.orientation = parse_orientation(args.orientation)
-        if self.kind == "svk":
+        if self.kind in ("svk", "j2"):
             if not (-1 < self.nu < 0.5):
                 raise SystemExit("--nu must be in (-1, 0.5)")
+            self.sy0, self.hard = args.yield_stress, args.hardening
+            if self.kind == "j2" and not (self.sy0 > 0 and self.hard >= 0):
+                raise SystemExit("--yield must be positive and --hardening not negative")
         elif self.kind == "neo":
             mu = self.E / (2 * (1 + self.nu))
             K = self.E / (3 * (1 - 2 * self.nu))
@@ -331,8 +334,10 @@ class Material:
 
     def lines(self, name):
         L = ["*MATERIAL, NAME=%s" % name]
-        if self.kind == "svk":
+        if self.kind in ("svk", "j2"):
             L += ["*ELASTIC", "%s, %s" % (fmt(self.E), fmt(self.nu))]
+            if self.kind == "j2":  # linear hardening up to a plastic strain of 1, then perfectly plastic
+                L += ["*PLASTIC", "%s, 0" % fmt(self.sy0), "%s, 1" % fmt(self.sy0 + self.hard)]
         elif self.kind == "neo":
             L += ["*HYPERELASTIC, NEO HOOKE", "%s, %s" % (fmt(self.c10), fmt(self.d1))]
         elif self.kind == "ortho-eng":
@@ -345,6 +350,9 @@ class Material:
     def describe(self):
         if self.kind == "svk":
             return "St. Venant-Kirchhoff E = %s nu = %s rho = %s" % (fmt(self.E), fmt(self.nu), fmt(self.rho))
+        if self.kind == "j2":
+            return "J2 plasticity on St. Venant-Kirchhoff E = %s nu = %s, yield %s + %s PEEQ, rho = %s" % (
+                fmt(self.E), fmt(self.nu), fmt(self.sy0), fmt(self.hard), fmt(self.rho))
         if self.kind == "neo":
             return "Neo-Hookean C10 = %s D1 = %s (mu = %s K = %s; E = %s nu = %s) rho = %s" % (
                 fmt(self.c10), fmt(self.d1), fmt(2 * self.c10), fmt(2 / self.d1), fmt(self.E), fmt(self.nu), fmt(self.rho))
@@ -354,7 +362,7 @@ class Material:
     def local_stiffness(self):
         """6x6 Voigt stiffness (11,22,33,23,13,12; engineering shear) in material axes."""
         C = [[0.0] * 6 for _ in range(6)]
-        if self.kind in ("svk", "neo"):
+        if self.kind in ("svk", "neo", "j2"):
             lam = self.E * self.nu / ((1 + self.nu) * (1 - 2 * self.nu))
             mu = self.E / (2 * (1 + self.nu))
             for i in range(3):
@@ -386,7 +394,7 @@ class Material:
 
     def axial_modulus(self):
         """Young's modulus along global x (uniaxial S11 / E11)."""
-        if self.kind in ("svk", "neo"):
+        if self.kind in ("svk", "neo", "j2"):
             return self.E
         A = orientation_axes(self.orientation)
         d = [A[i][0] for i in range(3)]
@@ -637,6 +645,13 @@ def case_bar(args):
                 P, t = neo_uniaxial(mat.c10, mat.d1, lam)
                 cm.append("Reference: |sum RF1(X0)| = P11 W H = %s (Neo-Hookean uniaxial; lateral stretch %s)."
                           % (fmt(sig(P * A, 8)), fmt(sig(t, 8))))
+            elif mat.kind == "j2":
+                E11 = (lam * lam - 1) / 2
+                ep = max(0.0, (mat.E * E11 - mat.sy0) / (mat.E + mat.hard))
+                S11 = mat.E * E11 if ep == 0.0 else mat.sy0 + mat.hard * ep
+                cm.append("Reference: |sum RF1(X0)| = lambda S11 W H = %s, S11 = %s, PEEQ = %s (J2 on Green strain, "
+                          "uniaxial: S11 = E (E11 - Ep) = yield(Ep))." % (fmt(sig(lam * S11 * A, 8)), fmt(sig(S11, 8)),
+                                                                          fmt(sig(ep, 8))))
             elif mat.kind == "svk" or mat.aligned():
                 P = Ex * lam * (lam * lam - 1) / 2
                 cm.append("Reference: |sum RF1(X0)| = E_x lambda (lambda^2 - 1)/2 W H = %s (SVK uniaxial stress)."
@@ -653,7 +668,19 @@ def case_bar(args):
             P = lam * mat.global_c1111() * (lam * lam - 1) / 2 if mat.kind != "neo" else float("nan")
             cm.append("BCs: every node U1 = %s x (sets PX0..PX%d by x station), U2 = U3 = 0: F = diag(%s, 1, 1)."
                       % (fmt(args.stretch), len(stations) - 1, fmt(lam)))
-            if mat.kind != "neo":
+            if mat.kind == "j2":
+                # Uniaxial strain E = diag(E11, 0, 0), Ep = p diag(1, -1/2, -1/2): the Mises stress
+                # of the trial deviator is 2 mu E11 - 3 mu p, so p = (2 mu E11 - sy0) / (3 mu + H)
+                # and S11 = K E11 + 2/3 yield(p) (radial return, exact on this proportional path).
+                E11 = (lam * lam - 1) / 2
+                mu = mat.E / (2 * (1 + mat.nu))
+                K = mat.E / (3 * (1 - 2 * mat.nu))
+                p = max(0.0, (2 * mu * E11 - mat.sy0) / (3 * mu + mat.hard))
+                S11 = K * E11 + (2.0 / 3.0) * (mat.sy0 + mat.hard * p) if p > 0 else (K + 4 * mu / 3) * E11
+                cm.append("Reference: sum RF1(XL) = lambda S11 W H = %s, S11 = %s, PEEQ = %s (J2 on Green strain, "
+                          "uniaxial strain: S11 = K E11 + 2/3 yield(PEEQ))." % (fmt(sig(lam * S11 * A, 8)),
+                                                                               fmt(sig(S11, 8)), fmt(sig(p, 8))))
+            elif mat.kind != "neo":
                 cm.append("Reference: sum RF1(XL) = lambda C'1111 E11 W H = %s (C'1111 = %s in global axes)."
                           % (fmt(sig(P * A, 8)), fmt(sig(mat.global_c1111(), 8))))
         hist_every = args.history_every if args.history_every is not None else 0.01
@@ -820,9 +847,12 @@ def case_tet_beam(args):
 
 
 def add_material_options(p, E=1000.0, nu=0.3):
-    p.add_argument("--material", choices=["svk", "neo", "ortho-eng", "ortho-stiff"], default="svk",
+    p.add_argument("--material", choices=["svk", "neo", "ortho-eng", "ortho-stiff", "j2"], default="svk",
                    help="svk (*ELASTIC), neo (*HYPERELASTIC, NEO HOOKE), ortho-eng (ENGINEERING CONSTANTS), "
-                        "ortho-stiff (TYPE=ORTHOTROPIC); default svk")
+                        "ortho-stiff (TYPE=ORTHOTROPIC), j2 (*ELASTIC + *PLASTIC: --yield, --hardening); default svk")
+    p.add_argument("--yield", type=float, default=E / 500, dest="yield_stress",
+                   help="j2: initial yield stress, default E/500")
+    p.add_argument("--hardening", type=float, default=E / 100, help="j2: linear hardening modulus H, default E/100")
     p.add_argument("--E", type=float, default=E, help="Young's modulus (svk; neo unless --c10/--d1), default %g" % E)
     p.add_argument("--nu", type=float, default=nu, help="Poisson's ratio, default %g" % nu)
     p.add_argument("--rho", type=float, default=1.0, help="density, default 1")

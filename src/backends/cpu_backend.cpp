@@ -68,7 +68,7 @@ std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {
   const SolidEnergy<double> se =
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(), st_.uy.data(),
                      st_.uz.data(), st_.solid_force.data(), st_.solid_energy.data(), st_.solid_hourglass.data(),
-                     threads_, range);
+                     threads_, range, st_.solid_state.data());
   return {se.strain + se.hourglass, se.hourglass};
 }
 

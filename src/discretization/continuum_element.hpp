@@ -24,14 +24,17 @@ struct ContinuumView {
   const T *x0, *y0, *z0;               ///< reference coordinates
   T* energy;                           ///< strain energy per element (written)
   T* hourglass;                        ///< hourglass energy per element (written)
+  T* state = nullptr;                  ///< per-point material state, updated in place (null: no law has state)
+  std::size_t state_stride = 0;        ///< the state store's number of points (SolidMesh::num_points)
 };
 
-/// Element e of kind K, whose nodes start at conn position base: internal forces at the
-/// displacements (ux, uy, uz), handed to sink(slot, node, f) per element node (slot = base +
-/// a); stores and returns the energies.
+/// Element e of kind K, whose nodes start at conn position base and integration points at
+/// point: internal forces at the displacements (ux, uy, uz), handed to sink(slot, node, f)
+/// per element node (slot = base + a); advances the points' state in place, stores and
+/// returns the energies.
 template <class K, class T, class Sink>
 HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, const T* uy, const T* uz, int e,
-                                       int base, Sink& sink) {
+                                       int base, Sink& sink, std::size_t point = 0) {
   Vec3<T> X[K::kNodes], u[K::kNodes], f[K::kNodes];
   int c[K::kNodes];
   for (int a = 0; a < K::kNodes; ++a) {
@@ -39,7 +42,8 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
     X[a] = {v.x0[n], v.y0[n], v.z0[n]};
     u[a] = {ux[n], uy[n], uz[n]};
   }
-  const SolidEnergy<T> w = K::internal_force(X, u, v.materials[v.material[e]], v.kappa, f);
+  const ElementState<T> state{v.state, v.state, v.state_stride, point};
+  const SolidEnergy<T> w = K::internal_force(X, u, v.materials[v.material[e]], v.kappa, f, state);
   for (int a = 0; a < K::kNodes; ++a) sink(base + a, c[a], f[a]);
   v.energy[e] = w.strain;
   v.hourglass[e] = w.hourglass;

@@ -15,10 +15,11 @@ struct GroupBody {
   SlotSink<double> sink;
   int first;
   int conn_offset;
+  std::size_t first_point;
   HS_HD void operator()(int i, double* sum) const {
     SlotSink<double> s = sink;
-    const SolidEnergy<double> w =
-        continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, s);
+    const SolidEnergy<double> w = continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, s,
+                                                       first_point + static_cast<std::size_t>(i) * K::kPoints);
     sum[0] += w.strain;
     sum[1] += w.hourglass;
   }
@@ -28,9 +29,16 @@ struct GroupBody {
 
 SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
-                                   double* energy, double* hourglass, int threads, ElementRange range) {
+                                   double* energy, double* hourglass, int threads, ElementRange range,
+                                   double* state) {
   const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
-                                x0, y0, z0, energy, hourglass};
+                                x0,
+                                y0,
+                                z0,
+                                energy,
+                                hourglass,
+                                sm.state_size > 0 ? state : nullptr,
+                                sm.num_points};
   SolidEnergy<double> total{0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
@@ -38,7 +46,7 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
       int begin = 0, end = 0;
       range_bounds(range, g.boundary, g.count, begin, end);
       double sum[2];
-      forall_sum<2>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset},
+      forall_sum<2>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point},
                     sum);
       total.strain += sum[0];
       total.hourglass += sum[1];

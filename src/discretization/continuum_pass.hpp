@@ -10,10 +10,12 @@ namespace halfstep {
 
 /// Forces of the continuum elements of sm in range at displacements (ux, uy, uz): 3 values per
 /// conn position into slot_force, energies per element into energy and hourglass; returns
-/// the sums. x0, y0, z0: reference coordinates.
+/// the sums. x0, y0, z0: reference coordinates. state: the per-point material state
+/// (StructureState::solid_state), advanced in place to these displacements; null when no
+/// law has state.
 SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
                                    double* energy, double* hourglass, int threads,
-                                   ElementRange range = ElementRange::All);
+                                   ElementRange range = ElementRange::All, double* state = nullptr);
 
 }  // namespace halfstep

@@ -92,6 +92,7 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
     std::vector<double>& e6 = fs.add_cell("E", 6, nc, nan).values;
     std::vector<double>& mises = fs.add_cell("Mises", 1, nc, nan).values;
     std::vector<double>& hg = fs.add_cell("HourglassEnergyDensity", 1, nc, nan).values;
+    std::vector<double>* peeq = sys.solid.state_size > 0 ? &fs.add_cell("PEEQ", 1, nc, nan).values : nullptr;
     const std::vector<SolidCellResult> solid = solid_cell_results(sys, st);
     for (int e = 0; e < ns; ++e) {
       const int c = ne + e;
@@ -103,6 +104,7 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
       eids[c] = static_cast<double>(model.elements.id[sys.solid.model_element[e]]);
       energy_density[c] = st.solid_energy[e] / sys.solid.volume[e];
       hg[c] = st.solid_hourglass[e] / sys.solid.volume[e];
+      if (peeq) (*peeq)[c] = solid[e].peeq;
     }
   }
   fs.add_cell("StrainEnergyDensity", 1, nc).values = std::move(energy_density);
@@ -115,7 +117,7 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
   FieldSet fs;
   // References into the arrays are held while later arrays are added: no reallocation.
   fs.point.reserve(8);
-  fs.cell.reserve(16);
+  fs.cell.reserve(24);
   const int nn = sys.num_nodes;
   std::vector<double>& ids = fs.add_point("NodeId", 1, nn).values;
   for (int n = 0; n < nn; ++n) ids[n] = static_cast<double>(model.nodes.id[n]);

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "core/vec3.hpp"
 #include "elements/registry.hpp"
+#include "materials/material_law.hpp"
 
 namespace halfstep {
 
@@ -19,6 +21,22 @@ int SolidMesh::group_of(int e) const {
 int SolidMesh::conn_start(int e) const {
   const SolidGroup& g = groups[static_cast<std::size_t>(group_of(e))];
   return g.conn_offset + (e - g.first) * g.nodes_per_element;
+}
+
+std::size_t SolidMesh::first_point(int e) const {
+  const SolidGroup& g = groups[static_cast<std::size_t>(group_of(e))];
+  return g.first_point + static_cast<std::size_t>(e - g.first) * static_cast<std::size_t>(element_kind(g.kind).points);
+}
+
+void assign_points(SolidMesh& sm) {
+  std::size_t next = 0;
+  for (SolidGroup& g : sm.groups) {
+    g.first_point = next;
+    next += static_cast<std::size_t>(g.count) * static_cast<std::size_t>(element_kind(g.kind).points);
+  }
+  sm.num_points = next;
+  sm.state_size = 0;
+  for (const SolidMaterial<double>& m : sm.materials) sm.state_size = std::max(sm.state_size, state_size(m));
 }
 
 Mat3<double> orientation_axes(const Orientation& o) {
@@ -46,6 +64,16 @@ Mat3<double> orientation_axes(const Orientation& o) {
 
 SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>& axes) {
   try {
+    if (mat.plastic()) {
+      if (mat.has_hyperelastic || mat.elastic_type != ElasticType::Isotropic)
+        throw InputError(mat.plastic_loc, "material '" + mat.name + "': *PLASTIC needs isotropic *ELASTIC (E, nu)");
+      try {
+        return j2_plastic(mat.youngs, mat.poisson, mat.density, mat.plastic_stress.data(), mat.plastic_strain.data(),
+                          static_cast<int>(mat.plastic_stress.size()));
+      } catch (const std::invalid_argument& e) {
+        throw InputError(mat.plastic_loc, "material '" + mat.name + "': " + e.what());
+      }
+    }
     if (mat.has_hyperelastic) return neo_hookean(mat.c10, mat.d1, mat.density);
     switch (mat.elastic_type) {
       case ElasticType::Isotropic: return svk_isotropic(mat.youngs, mat.poisson, mat.density);
@@ -123,6 +151,11 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
         const int me = sm.model_element[static_cast<std::size_t>(e)];
         const int sec = sm.material[static_cast<std::size_t>(e)];
         const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
+        if (std::is_same_v<K, CPS4> && m.model == kJ2Plastic)
+          throw InputError(model.solid_sections[static_cast<std::size_t>(sec)].loc,
+                           "*SOLID SECTION: element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) +
+                               " is CPS4 (plane stress) and its material has *PLASTIC: plane-stress plasticity is "
+                               "not supported yet (CPE4 and the 3-D solids yield)");
         if (K::kDimension == 2 && !(m.thickness > 0 && m.thickness < 1e300))
           throw InputError(model.solid_sections[static_cast<std::size_t>(sec)].thickness_loc,
                            "*SOLID SECTION thickness must be a positive number for planar elements such as element " +
@@ -150,6 +183,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
     });
   }
 
+  assign_points(sm);
   build_node_slots(sm, nn);
   return sm;
 }

@@ -2,6 +2,7 @@
 // materials in material axes, lumped masses, stable increments and the node gather map.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct SolidGroup {
   int conn_offset = 0;
   int nodes_per_element = 8;
   int boundary = 0;  ///< distributed runs: the group's first elements that touch a shared node
+  std::size_t first_point = 0;  ///< integration-point index of the group's first element (points of a group are contiguous)
 };
 
 /// Which elements of a subdomain a pass covers: all, those touching a shared node (computed
@@ -46,11 +48,19 @@ struct SolidMesh {
   std::vector<int> node_slot_ptr, node_slots;  ///< node -> positions in conn (CSR)
   double hourglass_kappa = 0.1;    ///< C3D8R hourglass stiffness factor (docs/theory.md)
   bool planar = false;             ///< planar elements (x, y only): every node's z is held
+  int state_size = 0;              ///< material state values per integration point (0: no law has state)
+  std::size_t num_points = 0;      ///< integration points over all elements (the state store's stride)
   /// Offset in conn of element e's first node.
   int conn_start(int e) const;
   /// Group index of element e.
   int group_of(int e) const;
+  /// Integration-point index of element e's first point.
+  std::size_t first_point(int e) const;
 };
+
+/// Numbers the integration points of sm's groups (SolidGroup::first_point, num_points) and
+/// sets state_size from the materials; after the groups are final.
+void assign_points(SolidMesh& sm);
 
 /// Rotation matrix (rows = material axes in global components) of an *ORIENTATION.
 Mat3<double> orientation_axes(const Orientation& o);

@@ -3,6 +3,7 @@
 #include "core/forall.hpp"
 #include "core/threads.hpp"
 #include "elements/registry.hpp"
+#include "materials/material_law.hpp"
 
 namespace halfstep {
 
@@ -21,9 +22,20 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
       X[a] = {sys.x0[c[a]], sys.y0[c[a]], sys.z0[c[a]]};
       u[a] = {st.ux[c[a]], st.uy[c[a]], st.uz[c[a]]};
     }
-    const SolidOutput<double> r = K::centroid_output(X, u, sm.materials[sm.material[e]]);
+    const SolidMaterial<double>& m = sm.materials[sm.material[e]];
+    const std::size_t point = g.first_point + static_cast<std::size_t>(i) * K::kPoints;
+    const bool state = sm.state_size > 0 && !st.solid_state.empty();
+    const ElementState<double> es{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point};
+    const SolidOutput<double> r = K::centroid_output(X, u, m, es);
     static constexpr int kI[6] = {0, 1, 2, 0, 0, 1}, kJ[6] = {0, 1, 2, 1, 2, 2};
     SolidCellResult& o = out[e];
+    // PEEQ: the mean over the element's points (the points of every kind carry equal weight
+    // on an undistorted element; Abaqus reports per point, ParaView shows one value per cell).
+    o.peeq = 0.0;
+    if (state && m.model == kJ2Plastic) {
+      for (int p = 0; p < K::kPoints; ++p) o.peeq += es.old_at(p)[kJ2Alpha];
+      o.peeq /= K::kPoints;
+    }
     for (int k = 0; k < 6; ++k) {
       o.stress[k] = r.cauchy(kI[k], kJ[k]);
       o.strain[k] = r.green(kI[k], kJ[k]);

@@ -1,5 +1,6 @@
 // Element results of solids for output: Cauchy stress, Green-Lagrange strain and von Mises
-// stress per element, from the element kinds' centroid_output.
+// stress per element, from the element kinds' centroid_output; equivalent plastic strain
+// from the per-point material state.
 #pragma once
 
 #include <vector>
@@ -13,6 +14,7 @@ struct SolidCellResult {
   double stress[6];  ///< Cauchy stress
   double strain[6];  ///< Green-Lagrange strain (tensor components, not engineering shear)
   double mises;      ///< von Mises equivalent of the Cauchy stress
+  double peeq;       ///< equivalent plastic strain, mean over the integration points (0 when elastic)
 };
 
 /// Results of every solid element of sys at the state's displacements (OpenMP parallel).

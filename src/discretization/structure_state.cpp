@@ -28,6 +28,7 @@ void StructureState::initialize(const StructureSystem& sys) {
   solid_force.assign(3 * sys.solid.conn.size(), 0.0);
   solid_energy.assign(sys.solid.num_elements, 0.0);
   solid_hourglass.assign(sys.solid.num_elements, 0.0);
+  solid_state.assign(static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points, 0.0);
   time = 0;
   half_dt_prev = 0;
 }
@@ -45,6 +46,7 @@ void copy_output_fields(const StructureState& from, StructureState& to) {
   to.elem_energy = from.elem_energy;
   to.solid_energy = from.solid_energy;
   to.solid_hourglass = from.solid_hourglass;
+  to.solid_state = from.solid_state;
   to.time = from.time;
 }
 

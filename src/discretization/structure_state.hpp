@@ -27,6 +27,9 @@ struct StructureState {
   std::vector<double> solid_force;       ///< 3 internal forces per solid element node (SolidMesh::conn order)
   std::vector<double> solid_energy;      ///< strain energy per solid element (hourglass energy excluded)
   std::vector<double> solid_hourglass;   ///< hourglass energy per solid element
+  /// Material state per solid integration point, component-major: component c of point p at
+  /// [c * solid.num_points + p] (empty when no law has state; materials/material_law.hpp).
+  std::vector<double> solid_state;
   double time = 0;                       ///< t^n
   double half_dt_prev = 0;               ///< t^n - t^(n-1/2); 0 at the start
 

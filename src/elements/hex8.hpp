@@ -14,6 +14,7 @@
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
 #include "core/vec3.hpp"
+#include "materials/material_law.hpp"
 #include "materials/solid_material.hpp"
 
 namespace halfstep {
@@ -121,11 +122,11 @@ struct Hex8Energy {
   T hourglass;  ///< k/2 sum |q|^2
 };
 
-/// Internal nodal forces f (8) of a C3D8R element with displacements u, material m and
-/// hourglass stiffness k.
+/// Internal nodal forces f (8) of a C3D8R element with displacements u, material m,
+/// hourglass stiffness k and the state of its one point.
 template <class T>
 HS_HD Hex8Energy<T> hex8_internal_force(const Hex8Ref<T>& r, const Vec3<T> u[8], const SolidMaterial<T>& m, T k,
-                                        Vec3<T> f[8]) {
+                                        Vec3<T> f[8], const ElementState<T>& state = {}) {
   Mat3<T> F = scaled_identity(T(1));
   for (int a = 0; a < 8; ++a) {
     const T ua[3] = {u[a].x, u[a].y, u[a].z};
@@ -133,7 +134,7 @@ HS_HD Hex8Energy<T> hex8_internal_force(const Hex8Ref<T>& r, const Vec3<T> u[8],
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) F(i, j) += ua[i] * ba[j];
   }
-  const SolidStress<T> s = solid_stress(m, F);
+  const SolidStress<T> s = point_stress(m, F, state, 0);
   const Mat3<T> VP = r.volume * (F * s.S);
   for (int a = 0; a < 8; ++a) f[a] = VP * r.b[a];
   T hg = T(0);

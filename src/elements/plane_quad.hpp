@@ -60,10 +60,12 @@ HS_HD T quad4_gauss(int g, int axis) {
   return T(quad4_sign(g, axis)) * T(0.57735026918962576451);
 }
 
-/// F at a Gauss point: the in-plane block from u and b, F33 = 1 (plane strain) or solved for
-/// S33 = 0 (plane stress). Returns S, energy density and the full F.
+/// F at Gauss point g: the in-plane block from u and b, F33 = 1 (plane strain, the point's
+/// state read and written through state) or solved for S33 = 0 (plane stress: elastic laws
+/// only, the model build refuses *PLASTIC on CPS4). Returns S, energy density and the full F.
 template <class T, bool kPlaneStress>
-HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], const Vec3<T> b[4], Mat3<T>& F) {
+HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], const Vec3<T> b[4], Mat3<T>& F,
+                                 const ElementState<T>& state, int g) {
   F = scaled_identity(T(1));
   for (int a = 0; a < 4; ++a) {
     F(0, 0) += u[a].x * b[a].x;
@@ -75,9 +77,11 @@ HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], 
     const T F2[4] = {F(0, 0), F(0, 1), F(1, 0), F(1, 1)};
     const PlaneStressPoint<T> r = plane_stress_point(m, F2);  // NaN when it does not converge
     F(2, 2) = r.f33;
+    (void)state;
+    (void)g;
     return {r.S, r.energy};
   } else {
-    return solid_stress(m, F);
+    return point_stress(m, F, state, g);
   }
 }
 
@@ -115,7 +119,7 @@ struct Quad4 {
   /// modes (kappa unused). NaN for an invalid reference.
   template <class T>
   HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m,
-                                             T hourglass_kappa, Vec3<T> f[4]) {
+                                             T hourglass_kappa, Vec3<T> f[4], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
     for (int a = 0; a < 4; ++a) f[a] = {T(0), T(0), T(0)};
     T energy = T(0);
@@ -128,7 +132,7 @@ struct Quad4 {
         return {nan, T(0)};
       }
       Mat3<T> F;
-      const SolidStress<T> s = quad4_point<T, kPlaneStress>(m, u, b, F);
+      const SolidStress<T> s = quad4_point<T, kPlaneStress>(m, u, b, F, state, g);
       const T w = m.thickness * det;
       const Mat3<T> P = F * s.S;
       for (int a = 0; a < 4; ++a) {
@@ -169,7 +173,9 @@ struct Quad4 {
   /// Cauchy stress and Green strain averaged over the Gauss points (weights detJ_g / A);
   /// plane stress has S33 = 0 and a non-zero E33.
   template <class T>
-  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m) {
+  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m,
+                                              ElementState<T> state = {}) {
+    state.next = nullptr;  // output reads the state, never writes it
     T frac[4];
     const T area = mass_fractions(X, frac);
     if (!(area > T(0))) {
@@ -181,7 +187,7 @@ struct Quad4 {
       Vec3<T> b[4];
       const T w = quad4_gradients(X, quad4_gauss<T>(g, 0), quad4_gauss<T>(g, 1), b, static_cast<T*>(nullptr)) / area;
       Mat3<T> F;
-      const SolidStress<T> s = quad4_point<T, kPlaneStress>(m, u, b, F);
+      const SolidStress<T> s = quad4_point<T, kPlaneStress>(m, u, b, F, state, g);
       out.cauchy = out.cauchy + w * ((T(1) / determinant(F)) * (F * s.S * transpose(F)));
       out.green = out.green + w * green_strain(F);
     }

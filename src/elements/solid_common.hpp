@@ -8,6 +8,7 @@
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
 #include "core/vec3.hpp"
+#include "materials/material_law.hpp"
 #include "materials/solid_material.hpp"
 
 namespace halfstep {
@@ -59,10 +60,12 @@ HS_HD void add_jacobian(Mat3<T>& J, Vec3<T> X, Vec3<T> dn) {
   add_outer(J, X, dn);
 }
 
-/// Cauchy stress and Green-Lagrange strain of material m at F, for output.
+/// Cauchy stress and Green-Lagrange strain of material m at F, for output: point g of an
+/// element whose state is read (never written: output re-evaluates a converged point).
 template <class T>
-HS_HD SolidOutput<T> point_output(const SolidMaterial<T>& m, const Mat3<T>& F) {
-  const SolidStress<T> s = solid_stress(m, F);
+HS_HD SolidOutput<T> point_output(const SolidMaterial<T>& m, const Mat3<T>& F, ElementState<T> state = {}, int g = 0) {
+  state.next = nullptr;
+  const SolidStress<T> s = point_stress(m, F, state, g);
   return {(T(1) / determinant(F)) * (F * s.S * transpose(F)), green_strain(F)};
 }
 

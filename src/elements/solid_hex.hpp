@@ -90,7 +90,7 @@ HS_HD T c3d8_mean_gradients(const Vec3<T> X[8], Vec3<T> bbar[8]) {
 /// when the reference element is invalid.
 template <class T>
 HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m, bool fbar,
-                                Vec3<T> f[8]) {
+                                Vec3<T> f[8], const ElementState<T>& state = {}) {
   Vec3<T> bbar[8];
   const T vol = c3d8_mean_gradients(X, bbar);
   if (!(vol > T(0))) {
@@ -111,7 +111,7 @@ HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const So
     Mat3<T> F = scaled_identity(T(1));
     for (int a = 0; a < 8; ++a) add_outer(F, u[a], b[a]);
     if (!fbar) {
-      const SolidStress<T> s = solid_stress(m, F);
+      const SolidStress<T> s = point_stress(m, F, state, g);
       const Mat3<T> P = det * (F * s.S);
       for (int a = 0; a < 8; ++a) f[a] += P * b[a];
       energy += det * s.energy;
@@ -120,7 +120,7 @@ HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const So
     using std::cbrt;  // unqualified: Dual<T> (element matrices by differentiation) finds its own
     const T alpha = cbrt(J0 / determinant(F));
     const Mat3<T> Fb = alpha * F;
-    const SolidStress<T> s = solid_stress(m, Fb);
+    const SolidStress<T> s = point_stress(m, Fb, state, g);
     const Mat3<T> Pb = Fb * s.S;
     const T c = det * alpha / T(3) * ddot(Pb, F);
     const Mat3<T> A = (det * alpha) * Pb;
@@ -163,7 +163,7 @@ struct C3D8R {
   /// with M = hourglass_modulus(m) (twice the shear modulus). NaN for an invalid reference.
   template <class T>
   HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
-                                             T hourglass_kappa, Vec3<T> f[8]) {
+                                             T hourglass_kappa, Vec3<T> f[8], const ElementState<T>& state = {}) {
     Hex8Ref<T> r;
     if (!hex8_reference(X, r)) {
       const T nan = solid_detail::quiet_nan<T>();
@@ -171,7 +171,7 @@ struct C3D8R {
       return {nan, nan};
     }
     const T k = hex8_hourglass_stiffness(r, hourglass_modulus(m), hourglass_kappa);
-    const Hex8Energy<T> e = hex8_internal_force(r, u, m, k, f);
+    const Hex8Energy<T> e = hex8_internal_force(r, u, m, k, f, state);
     return {e.strain, e.hourglass};
   }
 
@@ -209,7 +209,8 @@ struct C3D8R {
 
   /// Cauchy stress and Green strain at the centroid (the element's only point).
   template <class T>
-  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m) {
+  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
+                                              const ElementState<T>& state = {}) {
     Hex8Ref<T> r;
     if (!hex8_reference(X, r)) {
       const T nan = solid_detail::quiet_nan<T>();
@@ -217,7 +218,7 @@ struct C3D8R {
     }
     Mat3<T> F = scaled_identity(T(1));
     for (int a = 0; a < 8; ++a) solid_detail::add_outer(F, u[a], r.b[a]);
-    return solid_detail::point_output(m, F);
+    return solid_detail::point_output(m, F, state, 0);
   }
 };
 
@@ -258,9 +259,9 @@ struct C3D8 {
   /// is unused (no hourglass modes). NaN for an invalid reference.
   template <class T>
   HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
-                                             T hourglass_kappa, Vec3<T> f[8]) {
+                                             T hourglass_kappa, Vec3<T> f[8], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
-    return solid_detail::c3d8_force(X, u, m, true, f);
+    return solid_detail::c3d8_force(X, u, m, true, f, state);
   }
 
   /// Critical increment bound 2/omega. With B_g = sum_a |b_a(g)|^2 / m_a and
@@ -298,7 +299,8 @@ struct C3D8 {
   /// Cauchy stress and Green strain of Fbar, averaged over the Gauss points with weights
   /// detJ_g / V.
   template <class T>
-  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m) {
+  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
+                                              const ElementState<T>& state = {}) {
     Vec3<T> bbar[8];
     const T vol = solid_detail::c3d8_mean_gradients(X, bbar);
     if (!(vol > T(0))) {
@@ -316,7 +318,7 @@ struct C3D8 {
       const T w = solid_detail::hex8_gradients(X, b) / vol;
       Mat3<T> F = scaled_identity(T(1));
       for (int a = 0; a < 8; ++a) solid_detail::add_outer(F, u[a], b[a]);
-      const SolidOutput<T> p = solid_detail::point_output(m, std::cbrt(J0 / determinant(F)) * F);
+      const SolidOutput<T> p = solid_detail::point_output(m, std::cbrt(J0 / determinant(F)) * F, state, g);
       out.cauchy = out.cauchy + w * p.cauchy;
       out.green = out.green + w * p.green;
     }

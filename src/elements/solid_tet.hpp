@@ -159,7 +159,7 @@ struct C3D4 {
   /// an invalid reference.
   template <class T>
   HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m,
-                                             T hourglass_kappa, Vec3<T> f[4]) {
+                                             T hourglass_kappa, Vec3<T> f[4], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
     Vec3<T> b[4];
     const T vol = solid_detail::tet4_gradients(X, b);
@@ -170,7 +170,7 @@ struct C3D4 {
     }
     Mat3<T> F = scaled_identity(T(1));
     for (int a = 0; a < 4; ++a) solid_detail::add_outer(F, u[a], b[a]);
-    const SolidStress<T> s = solid_stress(m, F);
+    const SolidStress<T> s = point_stress(m, F, state, 0);
     const Mat3<T> VP = vol * (F * s.S);
     for (int a = 0; a < 4; ++a) f[a] = VP * b[a];
     return {vol * s.energy, T(0)};
@@ -192,7 +192,8 @@ struct C3D4 {
 
   /// Cauchy stress and Green strain (constant over the element).
   template <class T>
-  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m) {
+  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m,
+                                              const ElementState<T>& state = {}) {
     Vec3<T> b[4];
     if (!(solid_detail::tet4_gradients(X, b) > T(0))) {
       const T nan = solid_detail::quiet_nan<T>();
@@ -200,7 +201,7 @@ struct C3D4 {
     }
     Mat3<T> F = scaled_identity(T(1));
     for (int a = 0; a < 4; ++a) solid_detail::add_outer(F, u[a], b[a]);
-    return solid_detail::point_output(m, F);
+    return solid_detail::point_output(m, F, state, 0);
   }
 };
 
@@ -236,7 +237,7 @@ struct C3D10M {
   /// w detJ (P b_a, W); hourglass_kappa unused. NaN for an invalid reference.
   template <class T>
   HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[10], const Vec3<T> u[10], const SolidMaterial<T>& m,
-                                             T hourglass_kappa, Vec3<T> f[10]) {
+                                             T hourglass_kappa, Vec3<T> f[10], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
     for (int a = 0; a < 10; ++a) f[a] = {T(0), T(0), T(0)};
     T energy = T(0);
@@ -250,7 +251,7 @@ struct C3D10M {
       }
       Mat3<T> F = scaled_identity(T(1));
       for (int a = 0; a < 10; ++a) solid_detail::add_outer(F, u[a], b[a]);
-      const SolidStress<T> s = solid_stress(m, F);
+      const SolidStress<T> s = point_stress(m, F, state, g);
       const Mat3<T> P = dv * (F * s.S);
       for (int a = 0; a < 10; ++a) f[a] += P * b[a];
       energy += dv * s.energy;
@@ -282,7 +283,8 @@ struct C3D10M {
   /// Cauchy stress and Green strain averaged over the Gauss points with weights
   /// w_g detJ_g / V.
   template <class T>
-  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[10], const Vec3<T> u[10], const SolidMaterial<T>& m) {
+  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[10], const Vec3<T> u[10], const SolidMaterial<T>& m,
+                                              const ElementState<T>& state = {}) {
     SolidOutput<T> out{scaled_identity(T(0)), scaled_identity(T(0))};
     T vol = T(0);
     for (int g = 0; g < 4; ++g) {
@@ -294,7 +296,7 @@ struct C3D10M {
       }
       Mat3<T> F = scaled_identity(T(1));
       for (int a = 0; a < 10; ++a) solid_detail::add_outer(F, u[a], b[a]);
-      const SolidOutput<T> p = solid_detail::point_output(m, F);
+      const SolidOutput<T> p = solid_detail::point_output(m, F, state, g);
       out.cauchy = out.cauchy + dv * p.cauchy;
       out.green = out.green + dv * p.green;
       vol += dv;

@@ -44,6 +44,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*ELASTIC", kMaterialOption, &P::elastic_keyword, &P::elastic_data, &P::elastic_end},
       {"*HYPERELASTIC", kMaterialOption, &P::hyperelastic_keyword, &P::hyperelastic_data,
        &P::hyperelastic_end},
+      {"*PLASTIC", kMaterialOption, &P::plastic_keyword, &P::plastic_data, &P::plastic_end},
       {"*DENSITY", kMaterialOption, &P::density_keyword, &P::density_data, &P::density_end},
       {"*DAMPING", kMaterialOption, &P::damping_keyword},
       {"*SHELL SECTION", kModelData, &P::section_keyword, &P::section_data, &P::section_end},

@@ -1,4 +1,4 @@
-// *MATERIAL with *ELASTIC, *HYPERELASTIC, *DENSITY, *DAMPING; *SHELL SECTION, *SOLID SECTION
+// *MATERIAL with *ELASTIC, *HYPERELASTIC, *PLASTIC, *DENSITY, *DAMPING; *SHELL SECTION, *SOLID SECTION
 // and *ORIENTATION.
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
@@ -115,6 +115,39 @@ void DeckParser::hyperelastic_data(const Line& line) {
 }
 
 void DeckParser::hyperelastic_end() { need_data_line("C10, D1"); }
+
+void DeckParser::plastic_keyword(const Keyword& kw) {
+  allow_params(kw, {"HARDENING"});
+  const std::string hardening = squeeze_upper(param(kw, "HARDENING"));
+  if (!hardening.empty() && hardening != "ISOTROPIC")
+    fail(kw.pos, "*PLASTIC, HARDENING=" + upper(param(kw, "HARDENING")) +
+                     " is not supported (ISOTROPIC: J2 plasticity with a hardening table)");
+  if (material_->plastic()) fail(kw.pos, "material '" + material_->name + "' has a second *PLASTIC");
+  material_->plastic_loc = loc(kw.pos);
+}
+
+void DeckParser::plastic_data(const Line& line) {
+  need_fields(line, 2, "yield stress, equivalent plastic strain");
+  at_most_fields(line, 3, "yield stress, equivalent plastic strain[, temperature] (temperature dependence is not supported)");
+  if (line.fields.size() > 2 && !line.fields[2].empty())
+    fail(at_, "temperature-dependent *PLASTIC data is not supported");
+  const double sy = real(line.fields[0], "the yield stress");
+  const double ep = real(line.fields[1], "the equivalent plastic strain");
+  if (!(sy > 0 && sy < 1e300)) fail(at_, "*PLASTIC: the yield stress must be a positive number, got '" + std::string(line.fields[0]) + "'");
+  std::vector<double>& strain = material_->plastic_strain;
+  if (strain.empty() && ep != 0.0)
+    fail(at_, "*PLASTIC: the first data line is the initial yield stress, at equivalent plastic strain 0, got '" +
+                  std::string(line.fields[1]) + "'");
+  if (!strain.empty() && !(ep > strain.back() && ep < 1e300))
+    fail(at_, "*PLASTIC: equivalent plastic strains must increase from line to line, got '" +
+                  std::string(line.fields[1]) + "' after " + std::to_string(strain.back()));
+  if (static_cast<int>(strain.size()) >= kMaxHardening)
+    fail(at_, "*PLASTIC: at most " + std::to_string(kMaxHardening) + " hardening points are supported");
+  material_->plastic_stress.push_back(sy);
+  strain.push_back(ep);
+}
+
+void DeckParser::plastic_end() { need_data_line("yield stress, equivalent plastic strain"); }
 
 void DeckParser::density_keyword(const Keyword& kw) {
   allow_params(kw, {});

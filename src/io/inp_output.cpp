@@ -159,10 +159,10 @@ void DeckParser::element_output_data(const Line& line) {
   for (std::string_view f : line.fields) {
     if (f.empty()) continue;
     const std::string v = squeeze_upper(f);
-    if (v == "S" || v == "SF" || v == "SM" || v == "E") add_unique(vars, v.c_str());
+    if (v == "S" || v == "SF" || v == "SM" || v == "E" || v == "PEEQ") add_unique(vars, v.c_str());
     else
       fail(at_, "element output variable '" + std::string(f) +
-                    "' is not supported (halfstep writes S, SF, SM, E)");
+                    "' is not supported (halfstep writes S, SF, SM, E, PEEQ)");
     output_block_has_vars_ = true;
   }
 }

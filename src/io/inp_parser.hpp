@@ -149,6 +149,9 @@ class DeckParser {
   void hyperelastic_keyword(const Keyword& kw);
   void hyperelastic_data(const Line& line);
   void hyperelastic_end();
+  void plastic_keyword(const Keyword& kw);
+  void plastic_data(const Line& line);
+  void plastic_end();
   void solid_section_keyword(const Keyword& kw);
   void solid_section_data(const Line& line);
   void orientation_keyword(const Keyword& kw);

@@ -8,8 +8,9 @@
 // evaluate_with_tangent differentiates this update with dual numbers, as for the other laws.
 //
 // State per point (8 values): Ep (tensor components 11, 22, 33, 12, 13, 23), alpha (the
-// equivalent plastic strain, PEEQ) and the plastic dissipation density (sum of
-// sigma_y(alpha_new) d_alpha, which equals S:dEp of the radial return).
+// equivalent plastic strain, PEEQ) and the plastic dissipation density (the integral of
+// sigma_y d_alpha; S:dEp of the radial return is sigma_y(alpha_new) d_alpha, its backward
+// rule).
 #pragma once
 
 #include <cmath>
@@ -39,6 +40,25 @@ HS_HD T j2_yield_stress(const SolidMaterial<T>& m, T alpha, T* slope) {
       return m.yield_stress[k - 1] + h * (alpha - m.yield_strain[k - 1]);
     }
   return m.yield_stress[n - 1];  // perfectly plastic after the last point
+}
+
+/// Plastic work per unit volume from equivalent plastic strain a0 to a1 >= a0: the integral of
+/// the yield stress, exact on the piecewise-linear table (trapezoids between its points). The
+/// dissipation does not then depend on the increment size, so the energy balance of a run
+/// closes to the accuracy of its external work.
+template <class T>
+HS_HD T j2_hardening_work(const SolidMaterial<T>& m, T a0, T a1) {
+  T h;
+  T w = T(0), a = a0;
+  for (int k = 1; k < m.hardening_points; ++k) {
+    if (!(a < a1)) break;
+    if (!(m.yield_strain[k] > a)) continue;
+    const T b = a1 < m.yield_strain[k] ? a1 : m.yield_strain[k];
+    w = w + (b - a) * (j2_yield_stress(m, a, &h) + j2_yield_stress(m, b, &h)) / T(2);
+    a = b;
+  }
+  if (a < a1) w = w + (a1 - a) * j2_yield_stress(m, a1, &h);  // constant beyond the table
+  return w;
 }
 
 /// The radial return at Green-Lagrange strain E from state old (8 values); writes the new
@@ -79,8 +99,7 @@ HS_HD SolidStress<T> j2_update(const SolidMaterial<T>& m, const Mat3<T>& E, cons
     const Mat3<T> dep = ratio * s;
     ep = ep + dep;
     s = (T(1) - T(3) * m.mu * dgamma / q) * s;
-    const T alpha = alpha_old + dgamma;
-    dissipation = dissipation + j2_yield_stress(m, alpha, &h) * dgamma;
+    dissipation = dissipation + j2_hardening_work(m, alpha_old, alpha_old + dgamma);
   }
   const Mat3<T> ee_new = E - ep;
   const T tr_new = trace(ee_new);

@@ -73,16 +73,22 @@ struct NonDeduced {
 };
 
 /// S and energy at F for a point whose state was state_old at the start of the increment;
-/// writes the point's state at F into state_new (nothing for the elastic laws).
+/// writes the point's state at F into state_new (nothing for the elastic laws). The two may
+/// be the same slice (the explicit pass updates in place: the old state is read first). An
+/// empty state_old reads as the virgin state and an empty state_new is not written (output,
+/// which re-evaluates a converged point). For J2 the energy is the stored elastic energy
+/// plus the plastic work dissipated so far: the internal energy of the energy balance.
 template <class T>
 HS_HD SolidStress<T> evaluate(const SolidMaterial<T>& m, const Mat3<T>& F,
                               typename NonDeduced<StateSlice<const T>>::type state_old,
                               StateSlice<T> state_new) {
   if (m.model == kJ2Plastic) {
     T old[kJ2StateSize], next[kJ2StateSize];
-    for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old[c];
-    const SolidStress<T> r = j2_update(m, green_strain(F), old, next);
-    for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c];
+    for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old.p ? state_old[c] : T(0);
+    SolidStress<T> r = j2_update(m, green_strain(F), old, next);
+    if (state_new.p)
+      for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c];
+    r.energy = r.energy + next[kJ2Dissipation];
     return r;
   }
   // The elastic laws: no state (state_size 0), S depends on F alone.
@@ -124,6 +130,33 @@ HS_HD SolidStress<T> evaluate_with_tangent(const SolidMaterial<T>& m, const Mat3
   (void)state_old;
   (void)state_new;
   return solid_stress_and_tangent(m, F, C);
+}
+
+/// Where one element's integration points keep their state in a structure-of-arrays store
+/// (point g at values + first + g, components stride apart). Empty (values null) for models
+/// without state. old and next are the same array in the explicit pass (in place); output
+/// reads old and leaves next null.
+template <class T>
+struct ElementState {
+  const T* old = nullptr;  ///< state at the start of the increment
+  T* next = nullptr;       ///< state written at the evaluated deformation (may equal old)
+  std::size_t stride = 0;  ///< the store's number of points
+  std::size_t first = 0;   ///< the element's first point
+  /// Point g's state at the start of the increment (empty without a store).
+  HS_HD StateSlice<const T> old_at(int g) const {
+    return old ? StateSlice<const T>(old + first + g, stride) : StateSlice<const T>();
+  }
+  /// Point g's state to write (empty when nothing is to be written).
+  HS_HD StateSlice<T> next_at(int g) const {
+    return next ? StateSlice<T>(next + first + g, stride) : StateSlice<T>();
+  }
+};
+
+/// S and energy of material m at integration point g of an element, from and into the
+/// element's state (evaluate with the point's slices).
+template <class T>
+HS_HD SolidStress<T> point_stress(const SolidMaterial<T>& m, const Mat3<T>& F, const ElementState<T>& state, int g) {
+  return evaluate(m, F, state.old_at(g), state.next_at(g));
 }
 
 /// Host store of per-integration-point state, structure of arrays (see the file comment).

@@ -33,6 +33,27 @@ SolidMaterial<double> svk_isotropic(double youngs, double poisson, double densit
   return m;
 }
 
+SolidMaterial<double> j2_plastic(double youngs, double poisson, double density, const double* stress,
+                                 const double* strain, int n) {
+  SolidMaterial<double> m = svk_isotropic(youngs, poisson, density);
+  if (n < 1 || n > kMaxHardening)
+    throw std::invalid_argument("a hardening table needs 1 to " + std::to_string(kMaxHardening) + " points, got " +
+                                std::to_string(n));
+  if (strain[0] != 0.0) throw std::invalid_argument("the first hardening point must be at plastic strain 0");
+  for (int k = 0; k < n; ++k) {
+    if (!(stress[k] > 0)) throw std::invalid_argument("yield stresses must be positive, got " + num(stress[k]));
+    if (k > 0 && !(strain[k] > strain[k - 1]))
+      throw std::invalid_argument("plastic strains of the hardening table must increase");
+  }
+  m.model = kJ2Plastic;
+  m.hardening_points = n;
+  for (int k = 0; k < n; ++k) {
+    m.yield_stress[k] = stress[k];
+    m.yield_strain[k] = strain[k];
+  }
+  return m;
+}
+
 SolidMaterial<double> neo_hookean(double c10, double d1, double density) {
   if (!(c10 > 0)) throw std::invalid_argument("NEO HOOKE C10 must be positive, got " + num(c10));
   if (!(d1 > 0))

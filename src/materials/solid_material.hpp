@@ -122,7 +122,7 @@ HS_HD SolidStress<T> solid_stress(const SolidMaterial<T>& m, const Mat3<T>& F) {
 /// bulk modulus, and bending-dominated meshes would lock (Cook's membrane, nu = 0.4999).
 template <class T>
 HS_HD T hourglass_modulus(const SolidMaterial<T>& m) {
-  if (m.model == kSvkIsotropic) return T(2) * m.mu;
+  if (m.model == kSvkIsotropic || m.model == kJ2Plastic) return T(2) * m.mu;
   if (m.model == kNeoHookean) return T(4) * m.c10;  // mu = 2 C10
   T g = m.d[6] > m.d[7] ? m.d[6] : m.d[7];
   return T(2) * (g > m.d[8] ? g : m.d[8]);
@@ -132,7 +132,7 @@ HS_HD T hourglass_modulus(const SolidMaterial<T>& m) {
 /// Orthotropic: a Gershgorin bound on the normal-stiffness block, never below the true value.
 template <class T>
 HS_HD T p_wave_modulus(const SolidMaterial<T>& m) {
-  if (m.model == kSvkIsotropic) return m.lambda + T(2) * m.mu;
+  if (m.model == kSvkIsotropic || m.model == kJ2Plastic) return m.lambda + T(2) * m.mu;
   if (m.model == kNeoHookean) return T(2) / m.d1 + T(4) / T(3) * (T(2) * m.c10);  // K + 4/3 mu, mu = 2 C10
   using std::fabs;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
   const T* d = m.d;
@@ -146,6 +146,12 @@ HS_HD T p_wave_modulus(const SolidMaterial<T>& m) {
 /// Isotropic St. Venant-Kirchhoff from Young's modulus and Poisson's ratio. Throws
 /// std::invalid_argument (message for the user) unless E > 0 and -1 < nu < 0.5.
 SolidMaterial<double> svk_isotropic(double youngs, double poisson, double density);
+
+/// J2 plasticity with isotropic hardening on isotropic elasticity: yield stress stress[k] at
+/// equivalent plastic strain strain[k] (n points, strain[0] = 0, increasing; constant after
+/// the last). Throws std::invalid_argument (message for the user) for an inadmissible table.
+SolidMaterial<double> j2_plastic(double youngs, double poisson, double density, const double* stress,
+                                 const double* strain, int n);
 
 /// Abaqus Neo-Hookean; throws std::invalid_argument unless C10 > 0 and D1 > 0.
 SolidMaterial<double> neo_hookean(double c10, double d1, double density);
@@ -173,6 +179,11 @@ SolidMaterial<T> convert_material(const SolidMaterial<double>& m) {
   for (int i = 0; i < 9; ++i) {
     r.d[i] = T(m.d[i]);
     r.axes.a[i] = T(m.axes.a[i]);
+  }
+  r.hardening_points = m.hardening_points;
+  for (int k = 0; k < kMaxHardening; ++k) {
+    r.yield_stress[k] = T(m.yield_stress[k]);
+    r.yield_strain[k] = T(m.yield_strain[k]);
   }
   return r;
 }

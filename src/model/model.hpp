@@ -63,8 +63,14 @@ struct Material {
   std::array<double, 9> elastic_constants{};
   double c10 = 0, d1 = 0;  ///< *HYPERELASTIC, NEO HOOKE
   double alpha = 0;        ///< *DAMPING, ALPHA= (C = alpha M)
+  /// *PLASTIC (isotropic hardening): yield stress at each equivalent plastic strain, the
+  /// strains increasing from 0; empty when the material is elastic.
+  std::vector<double> plastic_stress, plastic_strain;
   SourceLoc loc;
   SourceLoc elastic_loc;   ///< the *ELASTIC or *HYPERELASTIC keyword line
+  SourceLoc plastic_loc;   ///< the *PLASTIC keyword line
+  /// True when the material yields (*PLASTIC given).
+  bool plastic() const { return !plastic_stress.empty(); }
 };
 
 /// *ORIENTATION, SYSTEM=RECTANGULAR: material axis 1 along a, axis 2 in the (a, b) plane,

@@ -68,11 +68,22 @@ void check_elements(const Elements& e, const Nodes& n) {
 
 /// Material checks that depend on the element kind using it.
 /// needs_mass: the deck has an explicit step (a static analysis needs no density).
+/// has_static: the deck has a static step (whose Newton iterations do not carry plastic state yet).
 void check_section_material(const Material& mat, const SourceLoc& loc, const char* keyword, bool shell,
-                            bool needs_mass) {
+                            bool needs_mass, bool has_static) {
   const std::string where = "material '" + mat.name + "' used by this " + keyword;
   if (needs_mass && !mat.has_density)
     throw InputError(loc, where + " has no *DENSITY (explicit dynamic steps need the mass)");
+  if (mat.plastic()) {
+    if (shell)
+      throw InputError(mat.plastic_loc, where + " has *PLASTIC: yielding shells are not supported yet "
+                                                "(plasticity runs on continuum elements)");
+    if (mat.has_hyperelastic || mat.elastic_type != ElasticType::Isotropic)
+      throw InputError(mat.plastic_loc, "material '" + mat.name + "': *PLASTIC needs isotropic *ELASTIC (E, nu)");
+    if (has_static)
+      throw InputError(mat.plastic_loc, where + " has *PLASTIC, and the deck has a *STATIC step: plasticity "
+                                                "runs in *DYNAMIC, EXPLICIT steps only so far");
+  }
   if (shell) {
     if (mat.has_hyperelastic)
       throw InputError(loc, where + " is *HYPERELASTIC: shells support isotropic *ELASTIC only");
@@ -85,8 +96,11 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
 }
 
 void check_sections(const Model& m) {
-  bool needs_mass = false;
-  for (const Step& s : m.steps) needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic;
+  bool needs_mass = false, has_static = false;
+  for (const Step& s : m.steps) {
+    needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic;
+    has_static = has_static || s.procedure != Procedure::ExplicitDynamic;
+  }
   std::vector<SourceLoc> owner(static_cast<std::size_t>(m.elements.size()));
   std::vector<char> owned(owner.size(), 0);
   // Every element gets exactly one section, of its own family.
@@ -109,7 +123,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
-    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass);
+    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
     claim(sec.elset, sec.loc, "*SHELL SECTION", true);
@@ -118,7 +132,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SOLID SECTION: material '" + sec.material + "' is not defined");
-    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass);
+    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
     claim(sec.elset, sec.loc, "*SOLID SECTION", false);

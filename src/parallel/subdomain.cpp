@@ -204,6 +204,7 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
                              static_cast<std::size_t>(e - gg.first) * static_cast<std::size_t>(gg.nodes_per_element);
     for (int k = 0; k < gg.nodes_per_element; ++k) m.conn.push_back(d.node_local[gm.conn[base + static_cast<std::size_t>(k)]]);
   }
+  assign_points(m);
   build_node_slots(m, s.num_nodes);
 
   // Whole-model scalars: the increment and the energy balance are global.

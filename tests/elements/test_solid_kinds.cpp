@@ -447,6 +447,53 @@ TYPED_TEST(SolidKind, RotationOnTopOfADeformationKeepsEnergyAndRotatesForces) {
   }
 }
 
+// J2 plasticity through the element's per-point state (materials/material_law.hpp): a
+// deformation well past yield leaves plastic strain at every point; the same deformation
+// rotated rigidly, evaluated from that state, returns no further plastic flow (the radial
+// return is idempotent and the Green strain objective), rotated forces and equal energy; the
+// energy is the stored elastic energy plus the dissipated work.
+TYPED_TEST(SolidKind, PlasticStateIsObjectiveAndTheReturnIsIdempotent) {
+  using K = TypeParam;
+  constexpr int N = K::kNodes, P = K::kPoints;
+  V3 X[N], u[N], f[N];
+  Shapes<K>::distorted(X);
+  for (int a = 0; a < N; ++a)  // 2 % stretch along x, a shear: about 8x the yield strain
+    u[a] = {0.02 * X[a].x + 0.01 * X[a].y, -0.004 * X[a].y, 0.006 * X[a].x};
+  const double sy[2] = {250.0, 270.0}, ep[2] = {0.0, 0.01};
+  const SolidMaterial<double> m = j2_plastic(200e3, 0.3, 7.8e-9, sy, ep, 2);
+  std::vector<double> store(static_cast<std::size_t>(kJ2StateSize) * P, 0.0);
+  const ElementState<double> state{store.data(), store.data(), static_cast<std::size_t>(P), 0};
+  const SolidEnergy<double> e = K::internal_force(X, u, m, 0.1, f, state);
+  const std::vector<double> after = store;
+  double dissipated = 0;
+  for (int g = 0; g < P; ++g) {
+    EXPECT_GT(after[kJ2Alpha * P + g], 1e-3) << K::name() << " point " << g;
+    dissipated += after[kJ2Dissipation * P + g];
+  }
+  // Elastic forces of the same deformation are larger: the plastic points relaxed.
+  V3 fe[N];
+  const SolidEnergy<double> ee = K::internal_force(X, u, svk_isotropic(200e3, 0.3, 7.8e-9), 0.1, fe);
+  EXPECT_LT(e.strain, ee.strain);
+  EXPECT_GT(dissipated, 0.0);
+
+  const Mat3<double> Q = rotation({0.3, 1, -0.7}, 2.1);
+  V3 ur[N], fr[N];
+  for (int a = 0; a < N; ++a) ur[a] = Q * (X[a] + u[a]) + V3{5, -1, 2} - X[a];
+  const SolidEnergy<double> er = K::internal_force(X, ur, m, 0.1, fr, state);
+  for (std::size_t i = 0; i < store.size(); ++i) EXPECT_NEAR(store[i], after[i], 1e-12) << K::name() << " value " << i;
+  EXPECT_NEAR(er.strain, e.strain, 1e-11 * e.strain);
+  double fmax = 0;
+  for (int a = 0; a < N; ++a) fmax = std::max(fmax, norm(f[a]));
+  for (int a = 0; a < N; ++a) EXPECT_LT(norm(fr[a] - Q * f[a]), 1e-10 * fmax) << K::name() << " node " << a;
+  // Output reads the state and leaves it alone; its stress is the plastic one (below elastic).
+  const std::vector<double> before_output = store;
+  const SolidOutput<double> o = K::centroid_output(X, ur, m, state);
+  const SolidOutput<double> oe = K::centroid_output(X, u, svk_isotropic(200e3, 0.3, 7.8e-9));
+  EXPECT_EQ(store, before_output);
+  EXPECT_LT(von_mises(o.cauchy), von_mises(oe.cauchy));
+  EXPECT_GT(von_mises(o.cauchy), 250.0 * 0.9);
+}
+
 TYPED_TEST(SolidKind, ForcesAreTheGradientOfTheEnergy) {
   using K = TypeParam;
   constexpr int N = K::kNodes;

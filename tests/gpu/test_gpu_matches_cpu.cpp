@@ -122,6 +122,11 @@ const GpuDeck kSolidDecks[] = {
     {"solid_c3d4_ortho", "tests/gpu/decks/solid_c3d4_ortho.inp", "XL"},
     {"solid_c3d10m_svk", "tests/gpu/decks/solid_c3d10m_svk.inp", "XL"},
     {"solid_c3d8_pressure", "tests/gpu/decks/solid_c3d8_pressure.inp", "XL"},
+    // J2 plasticity: the per-point state on the device, updated in place each increment.
+    {"solid_c3d8r_j2", "tests/gpu/decks/solid_c3d8r_j2.inp", "XL"},
+    {"solid_c3d8_j2", "tests/gpu/decks/solid_c3d8_j2.inp", "XL"},
+    {"solid_c3d4_j2_kick", "tests/gpu/decks/solid_c3d4_j2_kick.inp", "XL"},
+    {"solid_c3d10m_j2_kick", "tests/gpu/decks/solid_c3d10m_j2_kick.inp", "XL"},
     // Planar kinds (examples/generate_plane_deck.py --nx 20 --ny 4 --time 0.02 --ramp 0.01).
     // The tip moves 4e-4 while the wave from the ramped load crosses the beam: FP32 with
     // unordered atomic sums measured 1.15e-3 of it on an H100 (gather and colored: < 1e-3).

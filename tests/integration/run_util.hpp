@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -116,6 +118,27 @@ inline std::map<std::string, double> last_time_average(const Csv& csv) {
   }
   for (auto& kv : avg) kv.second /= count;
   return avg;
+}
+
+/// The Float64 values of DataArray `name` in a .vtu written by halfstep (raw appended data:
+/// a UInt64 byte count, then the values); empty when the file or the array is missing.
+inline std::vector<double> read_vtu_array(const std::string& path, const std::string& name) {
+  const std::string content = read_file(path);
+  const std::size_t tag = content.find("Name=\"" + name + "\"");
+  const std::size_t data = content.find("<AppendedData encoding=\"raw\">");
+  if (tag == std::string::npos || data == std::string::npos) return {};
+  const std::size_t at = content.find("offset=\"", tag);
+  const std::size_t underscore = content.find('_', data);
+  if (at == std::string::npos || underscore == std::string::npos) return {};
+  const std::size_t offset = std::stoull(content.substr(at + 8));
+  const std::size_t start = underscore + 1 + offset;
+  std::uint64_t bytes = 0;
+  if (start + sizeof bytes > content.size()) return {};
+  std::memcpy(&bytes, content.data() + start, sizeof bytes);
+  if (start + sizeof bytes + bytes > content.size()) return {};
+  std::vector<double> out(bytes / sizeof(double));
+  std::memcpy(out.data(), content.data() + start + sizeof bytes, out.size() * sizeof(double));
+  return out;
 }
 
 }  // namespace halfstep::test

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,7 @@ struct DeviceDrive {
 template <class T>
 struct Staging {
   PinnedArray<T> full, state, energy;  // 12 nn, 9 nn, ne
+  PinnedArray<T> points;               // material state per solid integration point (models with state)
   PinnedArray<EnergyMonitor> monitor;
   cudaEvent_t ready = nullptr;
   bool in_use = false;
@@ -219,6 +221,7 @@ class CudaBackend final : public Backend {
       solid_materials_.assign(mats);
       solid_energy_.resize(ns);
       solid_hourglass_.resize(ns);
+      solid_state_.resize(static_cast<std::size_t>(sm.state_size) * sm.num_points);
       if (scheme_ == GpuScheme::Gather) {
         solid_slot_ptr_.assign(sm.node_slot_ptr);
         solid_slots_.assign(sm.node_slots);
@@ -275,7 +278,8 @@ class CudaBackend final : public Backend {
                     slot_force_.bytes() + slot_pressure_.bytes() + color_elements_.bytes() + monitor_.bytes() +
                     sums_.bytes() + tickets_.bytes() + solid_conn_.bytes() + solid_material_.bytes() +
                     solid_materials_.bytes() + solid_slot_ptr_.bytes() + solid_slots_.bytes() + solid_force_.bytes() +
-                    solid_energy_.bytes() + solid_hourglass_.bytes() + solid_color_elements_.bytes() + face_force_.bytes();
+                    solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() +
+                    solid_color_elements_.bytes() + face_force_.bytes();
     for (const auto& a : v_) b += a.bytes();
     for (const auto& a : signed_mass_) b += a.bytes();
     for (const auto& a : level_force_) b += a.bytes();
@@ -307,6 +311,11 @@ class CudaBackend final : public Backend {
       }
       dst[i]->assign(buf);
     }
+    if (solid_state_.size() > 0) {  // the material state goes on from the host's (zero at the start)
+      if (st.solid_state.size() != solid_state_.size()) throw std::logic_error("material state of the wrong size");
+      buf.assign(st.solid_state.begin(), st.solid_state.end());
+      solid_state_.assign(buf);
+    }
   }
 
   void download(StructureState& st) override {
@@ -337,6 +346,11 @@ class CudaBackend final : public Backend {
       st.solid_energy.assign(buf.begin(), buf.end());
       solid_hourglass_.copy_to(buf.data(), buf.size());
       st.solid_hourglass.assign(buf.begin(), buf.end());
+      if (solid_state_.size() > 0) {
+        buf.resize(solid_state_.size());
+        solid_state_.copy_to(buf.data(), buf.size());
+        st.solid_state.assign(buf.begin(), buf.end());
+      }
     }
   }
 
@@ -397,6 +411,8 @@ class CudaBackend final : public Backend {
     s.state.resize(9 * static_cast<std::size_t>(nn));
     s.energy.resize(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
     s.monitor.resize(1);
+    const std::size_t npts = solid_state_.size();
+    s.points.resize(npts);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).
@@ -413,6 +429,9 @@ class CudaBackend final : public Backend {
       check(cudaMemcpyAsync(s.energy.host() + ne + ns, solid_hourglass_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost,
                             stream_),
             "copy hourglass energies");
+      if (npts > 0)
+        check(cudaMemcpyAsync(s.points.host(), solid_state_.get(), npts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+              "copy material state");
     }
     check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
           "copy monitor");
@@ -434,7 +453,7 @@ class CudaBackend final : public Backend {
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns, global, record, failed](OutputFrame& f) {
+    frame.complete = [this, b, hold, time, nn, ne, ns, npts, global, record, failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -458,6 +477,7 @@ class CudaBackend final : public Backend {
       f.state.elem_energy.assign(st.energy.host(), st.energy.host() + ne);
       f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
       f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
+      f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
       f.record = global ? record : st.monitor.host()->record;
       f.discard = global ? failed : st.monitor.host()->status != kRunning;
       f.state.time = time;
@@ -504,7 +524,7 @@ class CudaBackend final : public Backend {
   cuda::SolidView<T> solid_view() {
     return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
              T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_energy_.get_or_null(),
-             solid_hourglass_.get_or_null()},
+             solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points},
             solid_force_.get_or_null()};
   }
   NodeStateView<T> state() {
@@ -699,12 +719,13 @@ class CudaBackend final : public Backend {
   void launch_group(std::size_t gi, int begin, int count, double time, int block, bool finish) {
     const SolidGroup& g = sys_.solid.groups[gi];
     const int first = g.first + begin, conn_offset = g.conn_offset + begin * g.nodes_per_element;
+    const std::size_t first_point = g.first_point + static_cast<std::size_t>(begin) * K::kPoints;
     if (scheme_ == GpuScheme::Atomic)
       cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
-          solid_view(), state(), first, conn_offset, nullptr, count, nodal_forces(), run(), time, finish);
+          solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), time, finish);
     else
       cuda::solid_element_kernel<T, K, Sink::Slots><<<blocks(count, block), block, 0, stream_>>>(
-          solid_view(), state(), first, conn_offset, nullptr, count, nodal_forces(), run(), time, finish);
+          solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), time, finish);
   }
 
   /// Colored scheme: one launch per color of group gi; the last finishes when finish is set.
@@ -716,7 +737,7 @@ class CudaBackend final : public Backend {
     for (int c = 0; c < colors; ++c) {
       const int count = ptr[c + 1] - ptr[c];
       cuda::solid_element_kernel<T, K, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
-          solid_view(), state(), g.first, g.conn_offset, solid_color_elements_.get() + ptr[c], count, nodal_forces(),
+          solid_view(), state(), g.first, g.conn_offset, g.first_point, solid_color_elements_.get() + ptr[c], count, nodal_forces(),
           run(), time, finish && c == colors - 1);
     }
   }
@@ -883,6 +904,7 @@ class CudaBackend final : public Backend {
   DeviceArray<int> solid_conn_, solid_material_, solid_slot_ptr_, solid_slots_, solid_color_elements_;
   DeviceArray<SolidMaterial<T>> solid_materials_;
   DeviceArray<T> solid_force_, solid_energy_, solid_hourglass_, face_force_;
+  DeviceArray<T> solid_state_;  // material state per solid integration point, component-major (stride num_points)
   std::vector<std::vector<int>> solid_color_ptr_;  // per solid group, into solid_color_elements_
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;

@@ -39,14 +39,15 @@ struct PlainSink {
   }
 };
 
-/// Element pass over the solids of one group (elements: local indices of one color, or null
+/// Element pass over the solids of one group, whose first element's points start at
+/// first_point (elements: local indices of one color, or null
 /// for all count elements): the shared continuum_element body with the scheme's sink. The
 /// last kernel of an element pass (finish) hands the summed strain and hourglass energies to
 /// the monitor; earlier ones leave the sums accumulating.
 template <class T, class K, Sink S>
 __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int first, int conn_offset,
-                                     const int* elements, int count, NodalForces<T> nf, RunView run, double time,
-                                     bool finish) {
+                                     std::size_t first_point, const int* elements, int count, NodalForces<T> nf,
+                                     RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[2] = {0.0, 0.0};
@@ -54,16 +55,17 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     const int local = elements ? elements[i] : i;
     const int e = first + local;
     const int base = conn_offset + local * K::kNodes;
+    const std::size_t point = first_point + static_cast<std::size_t>(local) * K::kPoints;
     SolidEnergy<T> en;
     if constexpr (S == Sink::Slots) {
       SlotSink<T> sink{v.force};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink);
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point);
     } else if constexpr (S == Sink::Atomic) {
       AtomicSink<T> sink{nf};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink);
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point);
     } else {
       PlainSink<T> sink{nf};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink);
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point);
     }
     w[0] = double(en.strain) + double(en.hourglass);
     w[1] = double(en.hourglass);

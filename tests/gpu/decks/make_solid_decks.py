@@ -83,6 +83,8 @@ SVK = ["*MATERIAL, NAME=M", "*ELASTIC", "1000, 0.3", "*DENSITY", "1"]
 NEO = ["*MATERIAL, NAME=M", "*HYPERELASTIC, NEO HOOKE", "172.4, 0.0029", "*DENSITY", "1"]
 ORTHO = ["*MATERIAL, NAME=M", "*ELASTIC, TYPE=ENGINEERING CONSTANTS",
          "1000, 100, 100, 0.25, 0.25, 0.4, 50, 50", "35.7", "*DENSITY", "1"]
+# J2 plasticity: yield at 0.5 % strain, linear hardening (E / 20) up to a plastic strain of 1.
+J2 = ["*MATERIAL, NAME=M", "*ELASTIC", "1000, 0.3", "*PLASTIC", "5, 0", "55, 1", "*DENSITY", "1"]
 ORI = ["*ORIENTATION, NAME=ORI", "1, 1, 0, -1, 1, 0", "1, 20"]
 # Clamped at x=0; the far end pulled by 20 % and pushed sideways: large strain, bending.
 PULL = ["*BOUNDARY", "X0, 1, 3", "*BOUNDARY, AMPLITUDE=RAMP", "XL, 1, 1, 0.4", "XL, 2, 2, 0.2"]
@@ -95,6 +97,11 @@ write("solid_c3d8r_kick", "C3D8R", SVK, KICK, extra_model=KICK_IC, time=0.5)
 write("solid_c3d8_neo", "C3D8", NEO, PULL)
 write("solid_c3d4_ortho", "C3D4", ORTHO, PULL, extra_model=ORI)
 write("solid_c3d10m_svk", "C3D10M", SVK, KICK, extra_model=KICK_IC, time=0.25)
+# Plasticity on every kind: large plastic flow under the pull, cyclic yielding under the kick.
+write("solid_c3d8r_j2", "C3D8R", J2, PULL)
+write("solid_c3d8_j2", "C3D8", J2, PULL)
+write("solid_c3d4_j2_kick", "C3D4", J2, KICK, extra_model=KICK_IC, time=0.5)
+write("solid_c3d10m_j2_kick", "C3D10M", J2, KICK, extra_model=KICK_IC, time=0.25)
 # Follower pressure on the far end faces (S4 of the last hexahedra), ramped: face loads on the GPU.
 END_ELEMENTS = [1 + (NX - 1) + NX * (j + NY * k) for k in range(NZ) for j in range(NY)]
 PRESS_MODEL = ["*ELSET, ELSET=ENDS", ", ".join(map(str, END_ELEMENTS)), "*SURFACE, NAME=END, TYPE=ELEMENT", "ENDS, S4"]
