@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Benchmark: element-steps per second of the solid elements (C3D8R, C3D8, C3D4, C3D10M) with
-each material (St. Venant-Kirchhoff, Neo-Hookean, orthotropic), per backend: the CPU with the
+each material (St. Venant-Kirchhoff, Neo-Hookean, orthotropic, J2 plasticity), per backend: the CPU with the
 given thread counts and the GPU with the given schemes and precisions.
 
 The model is a block of nx x ny x nz cubes (tetrahedral kinds: 6 per cube; C3D10M with shared
@@ -9,7 +9,7 @@ run for --steps increments of 0.9 x the solver's stable estimate. The mesh goes 
 *INCLUDE file so that the step block can be rewritten once the increment is known.
 
 Usage: python3 bench/solid_bench.py [--build build] [--cells 20 40 80] [--kinds C3D8R C3D4]
-              [--materials svk neo ortho] [--steps 1000] [--backends cpu cuda] [--threads 1 16]
+              [--materials svk neo ortho j2] [--steps 1000] [--backends cpu cuda] [--threads 1 16]
               [--schemes gather atomic colored] [--precisions double single] [--out bench-results]
 --cells N makes a 4N x N x N block (4 N^3 cubes). Writes a table to stdout and
 <out>/solid_bench.json; timings are summary.json's solve_seconds (time loop only).
@@ -22,6 +22,9 @@ MATERIALS = {
     "svk": ["*ELASTIC", "210000, 0.3"],
     "neo": ["*HYPERELASTIC, NEO HOOKE", "40384.6, 1.1428571e-05"],
     "ortho": ["*ELASTIC, TYPE=ENGINEERING CONSTANTS", "140000, 10000, 10000, 0.3, 0.3, 0.4, 5000, 5000", "3600"],
+    # J2 with a yield stress so low that the points flow from the first increments on: the
+    # cost of the return map and of the per-point state (8 values read and written per point).
+    "j2": ["*ELASTIC", "210000, 0.3", "*PLASTIC", "1e-3, 0", "2100, 1"],
 }
 
 
