@@ -94,19 +94,6 @@ TEST(GpuStatic, ExplicitStaticExplicitKeepsTheEnergyBalance) {
 // by every correction) and a linear step, against the CPU engine.
 TEST(GpuStatic, ShellRollUpMatchesTheCpu) {
   NEED_GPU();
-  const double mmax = 2 * 3.14159265358979323846 * (1.2e6 * 0.001 / 12) / 12;
-  Capture cpu;
-  const RunSummary a = run_deck(rolled_strip(16, mmax, 10, "YES", false), cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
-  // Auto: cuDSS when built (its LDL^T takes the indefinite trial tangents; Jacobi CG breaks
-  // down on them and cuts back), else GPU CG.
-  for (LinearSolverKind k : {LinearSolverKind::Auto}) {
-    Capture gpu;
-    const RunSummary b = run_deck(rolled_strip(16, mmax, 10, "YES", false), gpu, k, BackendKind::Cuda);
-    EXPECT_EQ(b.statics.engine.rfind("CUDA", 0), 0u) << b.statics.engine;
-    EXPECT_EQ(a.statics.increments, b.statics.increments) << linear_solver_name(k);
-    for (int c = 0; c < 3; ++c)
-      EXPECT_NEAR(u_of(last_field(gpu), 17, c), u_of(last_field(cpu), 17, c), 1e-7 * 12) << linear_solver_name(k);
-  }
   Capture lin_cpu;
   run_deck(rolled_strip(8, 0.1, 1, "NO"), lin_cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
   const double w = u_of(last_field(lin_cpu), 9, 2);
@@ -114,6 +101,20 @@ TEST(GpuStatic, ShellRollUpMatchesTheCpu) {
     Capture lin_gpu;
     run_deck(rolled_strip(8, 0.1, 1, "NO"), lin_gpu, k, BackendKind::Cuda);
     EXPECT_NEAR(u_of(last_field(lin_gpu), 9, 2), w, 1e-8 * std::fabs(w)) << linear_solver_name(k);
+  }
+  // The roll-up passes through indefinite trial tangents: Jacobi CG breaks down on them and
+  // cuts back until the minimum increment, so this half needs cuDSS's LDL^T.
+  if (!cudss_built()) GTEST_SKIP() << "the roll-up needs cuDSS (this build has none)";
+  const double mmax = 2 * 3.14159265358979323846 * (1.2e6 * 0.001 / 12) / 12;
+  Capture cpu;
+  const RunSummary a = run_deck(rolled_strip(16, mmax, 10, "YES", false), cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  for (LinearSolverKind k : {LinearSolverKind::Auto}) {  // cuDSS
+    Capture gpu;
+    const RunSummary b = run_deck(rolled_strip(16, mmax, 10, "YES", false), gpu, k, BackendKind::Cuda);
+    EXPECT_EQ(b.statics.engine.rfind("CUDA", 0), 0u) << b.statics.engine;
+    EXPECT_EQ(a.statics.increments, b.statics.increments) << linear_solver_name(k);
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(u_of(last_field(gpu), 17, c), u_of(last_field(cpu), 17, c), 1e-7 * 12) << linear_solver_name(k);
   }
 }
 
