@@ -2,11 +2,23 @@
 
 #include <algorithm>
 
+#include "elements/registry.hpp"
+
 namespace halfstep {
 
+namespace {
+
+/// Integration points of solid element e of sm.
+int points_of(const SolidMesh& sm, int e) {
+  return element_kind(sm.groups[static_cast<std::size_t>(sm.group_of(e))].kind).points;
+}
+
+}  // namespace
+
 FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global)
-    : comm_(comm), d_(d), global_nodes_(global.num_nodes), global_shells_(global.num_elements),
-      global_solids_(global.solid.num_elements) {
+    : comm_(comm), d_(d), global_solid_(global.solid), global_nodes_(global.num_nodes),
+      global_shells_(global.num_elements), global_solids_(global.solid.num_elements) {
+  for (int e : d.solid_global) local_points_ += static_cast<std::size_t>(points_of(global.solid, e));
   std::vector<int> ids;
   for (std::size_t n = 0; n < d.node_global.size(); ++n)
     if (d.owned[n]) {
@@ -16,6 +28,20 @@ FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const Str
   node_ids_ = comm.gather(ids, 0);
   shell_ids_ = comm.gather(d.shell_global, 0);
   solid_ids_ = comm.gather(d.solid_global, 0);
+}
+
+std::vector<double> FrameGather::pack_state(const std::vector<double>& state) const {
+  const int nc = global_solid_.state_size;
+  std::vector<double> out;
+  if (nc == 0 || state.size() != static_cast<std::size_t>(nc) * local_points_) return out;
+  std::size_t first = 0;  // the local mesh numbers the points in d.solid_global order
+  for (int e : d_.solid_global) {
+    const int np = points_of(global_solid_, e);
+    for (int c = 0; c < nc; ++c)
+      for (int p = 0; p < np; ++p) out.push_back(state[static_cast<std::size_t>(c) * local_points_ + first + p]);
+    first += static_cast<std::size_t>(np);
+  }
+  return out;
 }
 
 std::vector<double> FrameGather::pack(const std::vector<const std::vector<double>*>& rows,
@@ -78,7 +104,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   const std::vector<double> mine = pack(rows, nodes, local.compact);
   auto values = std::make_shared<std::vector<double>>(comm_.gather(mine, 0));
   std::vector<double> solid_rows;
-  std::shared_ptr<std::vector<double>> shells, solids;
+  std::shared_ptr<std::vector<double>> shells, solids, points;
   if (local.field) {
     for (std::size_t e = 0; e < d_.solid_global.size(); ++e) {
       solid_rows.push_back(s.solid_energy[e]);
@@ -86,6 +112,8 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
     }
     shells = std::make_shared<std::vector<double>>(comm_.gather(s.elem_energy, 0));
     solids = std::make_shared<std::vector<double>>(comm_.gather(solid_rows, 0));
+    if (global_solid_.state_size > 0)  // stresses and PEEQ of plastic elements come from it
+      points = std::make_shared<std::vector<double>>(comm_.gather(pack_state(s.solid_state), 0));
   }
   if (comm_.rank() != 0) return nullptr;
 
@@ -94,7 +122,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
   std::vector<double> fill(rows.size(), 0.0);
   fill[5] = fill[6] = 1.0;
-  f->complete = [this, values, shells, solids, &ids, fill](OutputFrame& out) {
+  f->complete = [this, values, shells, solids, points, &ids, fill](OutputFrame& out) {
     std::vector<std::vector<double>> whole = scatter(*values, ids, fill);
     StructureState& g = out.state;
     std::vector<double>* state_rows[9] = {&g.ux, &g.uy, &g.uz, &g.dx, &g.dy, &g.dz, &g.t1x, &g.t1y, &g.t1z};
@@ -111,6 +139,18 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
     for (std::size_t i = 0; i < solid_ids_.size(); ++i) {
       g.solid_energy[static_cast<std::size_t>(solid_ids_[i])] = (*solids)[2 * i];
       g.solid_hourglass[static_cast<std::size_t>(solid_ids_[i])] = (*solids)[2 * i + 1];
+    }
+    if (!points) return;
+    const int nc = global_solid_.state_size;
+    const std::size_t np_all = global_solid_.num_points;
+    g.solid_state.assign(static_cast<std::size_t>(nc) * np_all, 0.0);
+    std::size_t at = 0;
+    for (int e : solid_ids_) {
+      const int np = points_of(global_solid_, e);
+      const std::size_t first = global_solid_.first_point(e);
+      for (int c = 0; c < nc; ++c)
+        for (int p = 0; p < np && at < points->size(); ++p)
+          g.solid_state[static_cast<std::size_t>(c) * np_all + first + p] = (*points)[at++];
     }
   };
   return f;

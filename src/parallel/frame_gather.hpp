@@ -38,8 +38,14 @@ class FrameGather {
   std::vector<std::vector<double>> scatter(const std::vector<double>& values, const std::vector<int>& ids,
                                            const std::vector<double>& fill) const;
 
+  /// This rank's material state, element after element (its points, component-major within
+  /// the element), from a local state store of local_points points.
+  std::vector<double> pack_state(const std::vector<double>& state) const;
+
   const Communicator& comm_;
   const Subdomain& d_;
+  const SolidMesh& global_solid_;  ///< the whole model's solids (point numbering of the state)
+  std::size_t local_points_ = 0;   ///< integration points of this rank's solids
   int global_nodes_, global_shells_, global_solids_;
   std::vector<int> owned_nodes_;                 ///< local indices of the nodes this rank reports
   std::vector<int> node_ids_, shell_ids_, solid_ids_;  ///< rank 0: global indices, rank after rank
