@@ -214,8 +214,11 @@ SourceLoc Lexer::loc(Pos p) const {
   return SourceLoc{names_[static_cast<std::size_t>(p.file)], p.line};
 }
 
-// A line ending in a comma continues on the next non-comment line unless that line
-// is a keyword (then the trailing comma just ends the line).
+// A keyword line ending in a comma continues on the next non-comment line unless that line
+// is a keyword (then the trailing comma just ends the line). Data lines are never joined
+// here: a trailing comma there is an empty last field (Abaqus: "5, 1.5, 0.," is a node with
+// z = 0), and an element whose nodes go on to the next line is completed by its node count
+// in the *ELEMENT handler.
 std::string_view Lexer::join_continuations(Source& s, std::string_view first) {
   if (first.back() != ',') return first;
   joined_.assign(first);
@@ -251,7 +254,7 @@ bool Lexer::next(Line& line) {
     std::string_view t = trim(raw);
     if (t.empty() || is_comment(t)) continue;
     line.pos = Pos{s.file, s.line};
-    t = join_continuations(s, t);
+    if (t.front() == '*') t = join_continuations(s, t);
     line.is_keyword = t.front() == '*';
     if (line.is_keyword) {
       parse_keyword(t, line.keyword);

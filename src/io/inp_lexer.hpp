@@ -1,5 +1,5 @@
-// Splits deck files into logical keyword and data lines (comments dropped, continuations
-// joined), following *INCLUDE into other files.
+// Splits deck files into logical keyword and data lines (comments dropped, keyword-line
+// continuations joined), following *INCLUDE into other files.
 #pragma once
 
 #include <memory>
@@ -39,7 +39,7 @@ struct Keyword {
 struct Line {
   bool is_keyword = false;
   Keyword keyword;                       ///< when is_keyword
-  std::string_view text;                 ///< whole data line (continuations joined)
+  std::string_view text;                 ///< whole data line (one physical line)
   std::vector<std::string_view> fields;  ///< trimmed fields; trailing empty ones dropped
   Pos pos;                               ///< first physical line of the logical line
 };

@@ -58,28 +58,55 @@ void DeckParser::element_keyword(const Keyword& kw) {
 }
 
 // Node ids are kept as written until the model data ends: elements may precede their nodes.
+// Abaqus decides whether an element goes on to the next data line by its node count: a line
+// with the id and fewer nodes than the type has continues, a complete one ends (a trailing
+// comma after the last node changes nothing).
 void DeckParser::element_data(const Line& line) {
   const auto& f = line.fields;
   const int npe = element_kind(element_kind_).nodes;
   const std::string form = "element id and " + std::to_string(npe) + " node ids (" + element_abaqus_type_ +
                            " elements have " + std::to_string(npe) + " nodes)";
-  need_fields(line, static_cast<std::size_t>(npe) + 1, form.c_str());
-  at_most_fields(line, static_cast<std::size_t>(npe) + 1, form.c_str());
-  const std::int64_t id = integer(f[0], "the element id");
-  if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
+  std::size_t k0 = 0;
+  if (element_pending_id_ == 0) {
+    need_fields(line, 1, form.c_str());
+    const std::int64_t id = integer(f[0], "the element id");
+    if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
+    element_pending_id_ = id;
+    element_pending_nodes_.clear();
+    element_pending_at_ = at_;
+    k0 = 1;
+  }
+  for (std::size_t k = k0; k < f.size(); ++k) {
+    if (element_pending_nodes_.size() >= static_cast<std::size_t>(npe))
+      fail(at_, "too many fields on *ELEMENT data line: expected " + form);
+    element_pending_nodes_.push_back(integer(f[k], "a node id of the element"));
+  }
+  if (element_pending_nodes_.size() < static_cast<std::size_t>(npe)) return;  // continues on the next line
+  const std::int64_t id = element_pending_id_;
+  element_pending_id_ = 0;
   Elements& e = m_.elements;
   const auto [it, inserted] = e.index.emplace(id, e.size());
   if (!inserted)
-    fail(at_, "element " + std::to_string(id) + " is defined twice (first at " +
-                  e.loc[static_cast<std::size_t>(it->second)].str() + ")");
-  for (int k = 1; k <= npe; ++k) conn_ids_.push_back(integer(f[static_cast<std::size_t>(k)], "a node id of the element"));
+    fail(element_pending_at_, "element " + std::to_string(id) + " is defined twice (first at " +
+                                  e.loc[static_cast<std::size_t>(it->second)].str() + ")");
+  conn_ids_.insert(conn_ids_.end(), element_pending_nodes_.begin(), element_pending_nodes_.end());
   e.id.push_back(id);
   e.kind.push_back(element_kind_);
   e.shell.push_back(element_kind(element_kind_).family == ElementFamily::Shell ? 1 : 0);
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
-  e.loc.push_back(loc(at_));
-  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, at_});
+  e.loc.push_back(loc(element_pending_at_));
+  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, element_pending_at_});
+}
+
+void DeckParser::element_end() {
+  if (element_pending_id_ == 0) return;
+  const int npe = element_kind(element_kind_).nodes;
+  const std::int64_t id = element_pending_id_;
+  element_pending_id_ = 0;
+  fail(element_pending_at_, "too few fields on *ELEMENT data line: element " + std::to_string(id) + " has " +
+                                std::to_string(element_pending_nodes_.size()) + " of its " + std::to_string(npe) +
+                                " node ids (" + element_abaqus_type_ + "), and the block ends");
 }
 
 void DeckParser::nset_keyword(const Keyword& kw) { set_keyword(kw, true); }

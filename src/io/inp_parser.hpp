@@ -120,6 +120,7 @@ class DeckParser {
   void node_keyword(const Keyword& kw);
   void node_data(const Line& line);
   void element_keyword(const Keyword& kw);
+  void element_end();
   void element_data(const Line& line);
   void nset_keyword(const Keyword& kw);
   void elset_keyword(const Keyword& kw);
@@ -229,6 +230,11 @@ class DeckParser {
   std::string block_set_;               ///< NSET= of *NODE / ELSET= of *ELEMENT
   std::string element_abaqus_type_;  ///< TYPE= of the current *ELEMENT, upper-case
   int element_kind_ = 0;  ///< registry id of the current *ELEMENT block
+  /// An element whose node ids go on past its first data line: its id, the ids read so far
+  /// and the first line (id 0: none pending).
+  std::int64_t element_pending_id_ = 0;
+  std::vector<std::int64_t> element_pending_nodes_;
+  Pos element_pending_at_;
   std::map<std::string, PendingSet> pending_nsets_, pending_elsets_;
   std::vector<std::string> set_names_;  ///< nested set names referenced by SetItem::name
   PendingSet* cur_set_ = nullptr;

@@ -72,8 +72,7 @@ second heading line
 *Node
 1, 0., 0.
 2, 1.0, 0.0, 0.0
-3, 2.0,
-   0.0, 0.0
+3, 2.0, 0.0, 0.0,
 4, 0, 1
 5, 1, 1, 0
 6, +2.0D0, 1.0E0, 0
@@ -81,7 +80,8 @@ second heading line
 *Element, type=S4, elset=Left
 1, 1, 2, 5, 4
 *element, TYPE=s4r, ELSET=right
-2, 2, 3, 6, 5
+2, 2, 3,
+   6, 5
 *Elset, elset=Both
 Left, right
 *Nset, nset=Edge, generate

@@ -1,0 +1,101 @@
+// Abaqus input-syntax rules that decks written by pre-processors rely on (issue 16): an
+// element's data continue on the next line by its node count, not by a trailing comma;
+// empty fields read as zero; trailing empty fields are dropped on every data line;
+// keyword lines continue after a trailing comma; quoted names may hold blanks.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "io/inp_reader.hpp"
+
+namespace halfstep {
+namespace {
+
+Model read(const std::string& text) { return read_inp_string(text, "mem/conf.inp"); }
+
+/// Eight corners of the unit cube, with the trailing-comma and empty-field forms Abaqus allows.
+const char* kCube = R"(*NODE
+1, 0., 0., 0.
+2, 1., 0.,
+3, 1., 1., 0.,
+4, , 1.
+5, 0., 0., 1.
+6, 1., , 1.
+7, 1., 1., 1.
+8, 0., 1., 1.
+)";
+
+const char* kRest = R"(*MATERIAL, NAME=STEEL
+*ELASTIC
+210e9, 0.3
+*DENSITY
+7800
+*SOLID SECTION, ELSET=BLOCK, MATERIAL=STEEL
+*STEP
+*DYNAMIC, EXPLICIT
+, 1e-4
+*BOUNDARY
+"Bottom Face", 1, 3,
+*CLOAD
+7, 3, 1e3,
+*END STEP
+)";
+
+TEST(InpConformance, EmptyAndTrailingFieldsReadAsZero) {
+  const Model m = read(std::string(kCube) +
+                       "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK\n1, 1, 2, 3, 4, 5, 6, 7, 8,\n"
+                       "*NSET, NSET=\"Bottom Face\"\n1, 2, 3, 4,\n" +
+                       kRest);
+  ASSERT_EQ(m.nodes.size(), 8);
+  EXPECT_EQ(m.nodes.z[1], 0.0);  // "2, 1., 0.,"
+  EXPECT_EQ(m.nodes.x[3], 0.0);  // "4, , 1."
+  EXPECT_EQ(m.nodes.y[3], 1.0);
+  EXPECT_EQ(m.nodes.y[5], 0.0);  // "6, 1., , 1."
+  EXPECT_EQ(m.nodes.z[5], 1.0);
+  ASSERT_EQ(m.elements.size(), 1);
+  ASSERT_EQ(m.steps.size(), 1u);
+  EXPECT_EQ(m.steps[0].boundaries.size(), 1u);
+  EXPECT_EQ(m.steps[0].cloads.size(), 1u);
+  EXPECT_EQ(m.nsets.at("BOTTOM FACE").members.size(), 4u);
+}
+
+TEST(InpConformance, ElementsContinueByTheirNodeCount) {
+  // A complete C3D8 line with a trailing comma ends there; the next line is the next element.
+  const Model a = read(std::string(kCube) + "9, 2., 0., 0.\n10, 2., 1., 0.\n11, 2., 0., 1.\n12, 2., 1., 1.\n" +
+                       "*ELEMENT, TYPE=C3D8R,\n  ELSET=BLOCK\n"  // a keyword line continued
+                       "1, 1, 2, 3, 4, 5, 6, 7, 8,\n"
+                       "2, 2, 9, 10, 3,\n  6, 11, 12, 7\n"  // and one whose nodes go on to the next line
+                       "*NSET, NSET=\"Bottom Face\"\n1, 2, 3, 4\n" +
+                       kRest);
+  ASSERT_EQ(a.elements.size(), 2);
+  EXPECT_EQ(a.elements.id[1], 2);
+  const int* c = a.elements.nodes_of(1);
+  const std::int64_t expect[8] = {2, 9, 10, 3, 6, 11, 12, 7};
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(a.nodes.id[static_cast<std::size_t>(c[k])], expect[k]) << k;
+  EXPECT_EQ(a.elements.loc[1].str(), "mem/conf.inp:17");  // the element's first line
+  EXPECT_EQ(a.elsets.at("BLOCK").members.size(), 2u);
+}
+
+TEST(InpConformance, AnElementCutShortOrTooLongIsRefusedAtItsLine) {
+  const std::string head = std::string(kCube) + "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK\n";
+  try {
+    read(head + "1, 1, 2, 3, 4, 5\n*NSET, NSET=\"Bottom Face\"\n1\n" + kRest);
+    FAIL() << "accepted an element with 5 of 8 nodes";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("mem/conf.inp:11"), std::string::npos) << what;
+    EXPECT_NE(what.find("element 1 has 5 of its 8 node ids"), std::string::npos) << what;
+  }
+  try {
+    read(head + "1, 1, 2, 3, 4,\n5, 6, 7, 8, 9\n" + kRest);
+    FAIL() << "accepted nine node ids";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("mem/conf.inp:12"), std::string::npos) << what;
+    EXPECT_NE(what.find("too many fields on *ELEMENT data line"), std::string::npos) << what;
+  }
+}
+
+}  // namespace
+}  // namespace halfstep
