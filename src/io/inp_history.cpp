@@ -138,7 +138,7 @@ void DeckParser::initial_velocity_data(const Line& line) {
   iv.value = real(line.fields[2], "the initial velocity");
   iv.loc = loc(at_);
   m_.initial_velocities.push_back(std::move(iv));
-  velocity_targets_.push_back(PendingTarget{std::string(line.fields[0]), at_});
+  velocity_targets_.push_back(PendingTarget{key(line.fields[0]), at_});
 }
 
 // Accepted forms: "set, omega, ax, ay, az, bx, by, bz" on one line, or Abaqus' split
@@ -183,7 +183,7 @@ void DeckParser::initial_rotation_data(const Line& line) {
     rotation_state_ = RotationState::NeedPointB;
   }
   m_.initial_rotations.push_back(std::move(r));
-  rotation_targets_.push_back(PendingTarget{std::string(f[0]), at_});
+  rotation_targets_.push_back(PendingTarget{key(f[0]), at_});
 }
 
 void DeckParser::resolve_model_targets() {
@@ -393,7 +393,7 @@ void DeckParser::boundary_data(const Line& line) {
       m_.steps.back().boundaries.push_back(b);
     } else {
       model_boundaries_.push_back(b);
-      model_boundary_targets_.push_back(PendingTarget{std::string(f[0]), at_});
+      model_boundary_targets_.push_back(PendingTarget{key(f[0]), at_});
     }
   }
 }
@@ -502,7 +502,7 @@ void DeckParser::surface_data(const Line& line) {
   const std::string label = squeeze_upper(line.fields[1]);
   if (label.size() != 2 || label[0] != 'S' || label[1] < '1' || label[1] > '6')
     fail(at_, "*SURFACE face label must be S1..S6 (a solid element face), got '" + std::string(line.fields[1]) + "'");
-  pending_faces_.push_back(PendingFace{surface_name_, std::string(line.fields[0]), label[1] - '0', at_});
+  pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), label[1] - '0', at_});
 }
 
 void DeckParser::surface_end() { need_data_line("element or element set, face label"); }

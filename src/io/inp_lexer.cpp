@@ -130,6 +130,8 @@ void parse_keyword(std::string_view text, Keyword& kw) {
   });
 }
 
+}  // namespace
+
 void split_fields(std::string_view text, std::vector<std::string_view>& fields) {
   fields.clear();
   std::size_t start = 0;
@@ -144,8 +146,6 @@ void split_fields(std::string_view text, std::vector<std::string_view>& fields) 
   }
   while (!fields.empty() && fields.back().empty()) fields.pop_back();
 }
-
-}  // namespace
 
 const Param* Keyword::find(std::string_view key) const {
   for (const Param& p : params)

@@ -44,6 +44,10 @@ struct Line {
   Pos pos;                               ///< first physical line of the logical line
 };
 
+/// Splits a data line at commas outside double quotes into trimmed fields, trailing empty
+/// fields dropped (the views point into text).
+void split_fields(std::string_view text, std::vector<std::string_view>& fields);
+
 /// Reads logical lines from a stack of open files; views stay valid until the next call.
 class Lexer {
  public:

@@ -229,7 +229,10 @@ void DeckParser::solid_section_keyword(const Keyword& kw) {
   SolidSection s;
   s.elset = key(required_param(kw, "ELSET"));
   s.material = upper(unquote(trim(required_param(kw, "MATERIAL"))));
-  if (kw.find("ORIENTATION")) s.orientation = upper(unquote(trim(required_param(kw, "ORIENTATION"))));
+  if (kw.find("ORIENTATION")) {
+    s.orientation = upper(unquote(trim(required_param(kw, "ORIENTATION"))));
+    if (!inst_.name.empty()) s.orientation = inst_.name + "." + s.orientation;
+  }
   s.loc = loc(kw.pos);
   // Section controls choose among hourglass formulations; halfstep has one (docs/theory.md).
   warn_ignored_param(kw, "CONTROLS");
@@ -257,7 +260,8 @@ void DeckParser::orientation_keyword(const Keyword& kw) {
   const std::string def = squeeze_upper(param(kw, "DEFINITION"));
   if (!def.empty() && def != "COORDINATES")
     fail(kw.pos, "*ORIENTATION, DEFINITION=" + param(kw, "DEFINITION") + " is not supported (COORDINATES only)");
-  const std::string name = upper(unquote(trim(required_param(kw, "NAME"))));
+  std::string name = upper(unquote(trim(required_param(kw, "NAME"))));
+  if (!inst_.name.empty()) name = inst_.name + "." + name;  // one per instance of its part
   const auto [it, inserted] = m_.orientations.try_emplace(name);
   if (!inserted)
     fail(kw.pos, "orientation '" + name + "' is defined twice (first at " + it->second.loc.str() + ")");
@@ -302,7 +306,15 @@ void DeckParser::orientation_data(const Line& line) {
   o.extra_angle = line.fields.size() > 1 ? real_or(line.fields[1], 0.0, "the additional rotation angle") : 0.0;
 }
 
-void DeckParser::orientation_end() { need_data_line("a1, a2, a3, b1, b2, b3"); }
+void DeckParser::orientation_end() {
+  need_data_line("a1, a2, a3, b1, b2, b3");
+  if (!inst_.moved || !orientation_) return;
+  // A part's orientation turns with its instance: a and b are directions from the origin c.
+  for (auto* v : {&orientation_->a, &orientation_->b}) {
+    const std::array<double, 3> p = *v;
+    for (int i = 0; i < 3; ++i) (*v)[static_cast<std::size_t>(i)] = inst_.R[i][0] * p[0] + inst_.R[i][1] * p[1] + inst_.R[i][2] * p[2];
+  }
+}
 
 // Sections may be written before their element set or material, so names are checked here.
 void DeckParser::resolve_sections() {

@@ -28,11 +28,21 @@ void DeckParser::node_data(const Line& line) {
   if (f.size() > 4)
     fail(at_, "too many fields on *NODE data line: expected node id, x, y[, z] (node normal "
               "directions are not supported)");
-  const std::int64_t id = integer(f[0], "the node id");
-  if (id < 1) fail(at_, "node id must be a positive integer, got " + std::to_string(id));
-  const double x = real_or(f[1], 0.0, "the x coordinate");
-  const double y = real_or(f[2], 0.0, "the y coordinate");
-  const double z = f.size() > 3 ? real_or(f[3], 0.0, "the z coordinate") : 0.0;
+  const std::int64_t label = integer(f[0], "the node id");
+  if (label < 1) fail(at_, "node id must be a positive integer, got " + std::to_string(label));
+  const std::int64_t id = label + inst_.node_offset;
+  double x = real_or(f[1], 0.0, "the x coordinate");
+  double y = real_or(f[2], 0.0, "the y coordinate");
+  double z = f.size() > 3 ? real_or(f[3], 0.0, "the z coordinate") : 0.0;
+  if (inst_.moved) {  // x -> R (x + t - a) + a
+    const double p[3] = {x + inst_.t[0] - inst_.a[0], y + inst_.t[1] - inst_.a[1], z + inst_.t[2] - inst_.a[2]};
+    double q[3];
+    for (int i = 0; i < 3; ++i) q[i] = inst_.R[i][0] * p[0] + inst_.R[i][1] * p[1] + inst_.R[i][2] * p[2] + inst_.a[i];
+    x = q[0];
+    y = q[1];
+    z = q[2];
+  }
+  max_node_id_ = std::max(max_node_id_, id);
   Nodes& n = m_.nodes;
   const auto [it, inserted] = n.index.emplace(id, n.size());
   if (!inserted)
@@ -71,7 +81,8 @@ void DeckParser::element_data(const Line& line) {
     need_fields(line, 1, form.c_str());
     const std::int64_t id = integer(f[0], "the element id");
     if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
-    element_pending_id_ = id;
+    element_pending_id_ = id + inst_.element_offset;
+    max_element_id_ = std::max(max_element_id_, element_pending_id_);
     element_pending_nodes_.clear();
     element_pending_at_ = at_;
     k0 = 1;
@@ -79,7 +90,7 @@ void DeckParser::element_data(const Line& line) {
   for (std::size_t k = k0; k < f.size(); ++k) {
     if (element_pending_nodes_.size() >= static_cast<std::size_t>(npe))
       fail(at_, "too many fields on *ELEMENT data line: expected " + form);
-    element_pending_nodes_.push_back(integer(f[k], "a node id of the element"));
+    element_pending_nodes_.push_back(integer(f[k], "a node id of the element") + inst_.node_offset);
   }
   if (element_pending_nodes_.size() < static_cast<std::size_t>(npe)) return;  // continues on the next line
   const std::int64_t id = element_pending_id_;
@@ -116,10 +127,15 @@ void DeckParser::elset_keyword(const Keyword& kw) { set_keyword(kw, false); }
 void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
   const char* k = node_set ? "NSET" : "ELSET";
   allow_params(kw, {k, "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED", "INPUT"});
-  if (const Param* inst = kw.find("INSTANCE"))
-    if (instance_.empty() || upper(inst->value) != instance_)
-      fail(kw.pos, kw.display + ", INSTANCE=" + inst->value + ": no such instance");
+  // The set itself belongs to where it is written; with INSTANCE= its members are that
+  // instance's ids and sets.
   cur_set_ = &open_set(node_set, key(required_param(kw, k)), kw.pos);
+  if (const Param* inst = kw.find("INSTANCE")) {
+    const std::string name = upper(unquote(trim(inst->value)));
+    if (!inst_.name.empty()) fail(kw.pos, kw.display + ", INSTANCE= inside a part is not allowed");
+    if (!instance_offsets_.count(name)) fail(kw.pos, kw.display + ", INSTANCE=" + inst->value + ": no such instance");
+    set_instance_ = name;
+  }
   cur_set_nodes_ = node_set;
   cur_set_generate_ = kw.find("GENERATE") != nullptr;
   follow_input(kw);
@@ -130,8 +146,14 @@ void DeckParser::set_data(const Line& line) {
   if (cur_set_generate_) {
     need_fields(line, 2, "first, last[, increment]");
     at_most_fields(line, 3, "first, last[, increment]");
-    const std::int64_t first = integer(f[0], "the first id of GENERATE");
-    const std::int64_t last = integer(f[1], "the last id of GENERATE");
+    const std::string owner = !inst_.name.empty() ? inst_.name : set_instance_;
+    std::int64_t offset = 0;
+    if (!owner.empty()) {
+      const auto& o = instance_offsets_.at(owner);
+      offset = cur_set_nodes_ ? o.first : o.second;
+    }
+    const std::int64_t first = integer(f[0], "the first id of GENERATE") + offset;
+    const std::int64_t last = integer(f[1], "the last id of GENERATE") + offset;
     const std::int64_t inc = f.size() > 2 && !f[2].empty() ? integer(f[2], "the GENERATE increment") : 1;
     if (inc < 1) fail(at_, "GENERATE increment must be a positive integer, got " + std::to_string(inc));
     if (last < first)
@@ -144,7 +166,7 @@ void DeckParser::set_data(const Line& line) {
   for (std::string_view tok : f) {
     if (tok.empty()) continue;
     const std::string k = key(tok);
-    if (const auto id = to_int(k)) {
+    if (const auto id = id_of(k, cur_set_nodes_)) {
       cur_set_->items.push_back(SetItem{*id, *id, 1, -1, at_});
     } else {
       if (looks_numeric(k)) fail(at_, "expected " + std::string(what) + ", got '" + std::string(tok) + "'");
@@ -246,7 +268,7 @@ void DeckParser::resolve_set(bool node_set, PendingSet& ps) {
 std::vector<int> DeckParser::node_targets(std::string_view field, Pos pos) const {
   if (field.empty()) fail(pos, "missing node or node set");
   const std::string k = key(field);
-  if (const auto id = to_int(k)) {
+  if (const auto id = id_of(k, true)) {
     const auto it = m_.nodes.index.find(*id);
     if (it == m_.nodes.index.end()) fail(pos, "node " + std::to_string(*id) + " is not defined");
     return {it->second};
@@ -258,7 +280,7 @@ std::vector<int> DeckParser::node_targets(std::string_view field, Pos pos) const
 std::vector<int> DeckParser::element_targets(std::string_view field, Pos pos) const {
   if (field.empty()) fail(pos, "missing element or element set");
   const std::string k = key(field);
-  if (const auto id = to_int(k)) {
+  if (const auto id = id_of(k, false)) {
     const auto it = m_.elements.index.find(*id);
     if (it == m_.elements.index.end())
       fail(pos, "element " + std::to_string(*id) + " is not defined");

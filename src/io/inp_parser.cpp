@@ -2,6 +2,7 @@
 #include "io/inp_parser.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "elements/registry.hpp"
 #include "io/inp_text.hpp"
@@ -12,12 +13,7 @@ namespace halfstep::inp {
 Model DeckParser::parse(const std::string& deck_path) {
   m_.deck_path = deck_path;
   Line line;
-  while (lex_.next(line)) {
-    if (line.is_keyword)
-      keyword(line.keyword);
-    else
-      data(line);
-  }
+  while (lex_.next(line)) feed(line);
   end_block();
   finish();
   return std::move(m_);
@@ -25,6 +21,39 @@ Model DeckParser::parse(const std::string& deck_path) {
 
 // ---------------------------------------------------------------------------------------
 // Dispatch through the keyword table (inp_keywords.cpp)
+
+// Inside a *PART (and inside an *INSTANCE after its transform lines) lines are kept, to be
+// read once per instance; structure keywords and *INCLUDE are acted on at once (an included
+// file's lines are kept like the part's own).
+void DeckParser::feed(const Line& line) {
+  if (line.is_keyword && in_instance_ && !capture_) {
+    const KeywordSpec* spec = find_keyword(line.keyword.name);
+    const std::string_view n = spec ? spec->name : std::string_view();
+    if (n != "*END INSTANCE" && n != "*INCLUDE") capture_ = &instance_lines_;
+  }
+  if (capture_) {
+    if (line.is_keyword) {
+      const KeywordSpec* spec = find_keyword(line.keyword.name);
+      const std::string_view n = spec ? spec->name : std::string_view();
+      if (n == "*END PART" || n == "*END INSTANCE" || n == "*INCLUDE" || n == "*PART" || n == "*ASSEMBLY" ||
+          n == "*INSTANCE" || n == "*END ASSEMBLY" || n == "*STEP")
+        return keyword(line.keyword);
+      if (line.keyword.find("INPUT"))
+        fail(line.pos, line.keyword.display + ", INPUT= inside a *PART or *INSTANCE is not supported (use *INCLUDE)");
+    }
+    StoredLine s;
+    s.is_keyword = line.is_keyword;
+    if (line.is_keyword) s.keyword = line.keyword;
+    s.text = std::string(line.text);
+    s.pos = line.pos;
+    capture_->push_back(std::move(s));
+    return;
+  }
+  if (line.is_keyword)
+    keyword(line.keyword);
+  else
+    data(line);
+}
 
 void DeckParser::keyword(const Keyword& kw) {
   const KeywordSpec* spec = find_keyword(kw.name);
@@ -62,6 +91,7 @@ void DeckParser::end_block() {
   if (block_ && block_->end) (this->*block_->end)();
   block_ = nullptr;
   cur_set_ = nullptr;
+  set_instance_.clear();
 }
 
 void DeckParser::need_data_line(const char* what) const {
@@ -117,24 +147,29 @@ void DeckParser::heading_data(const Line& line) {
   m_.heading += line.text;
 }
 
-// Parts and assemblies are accepted only where the deck is really flat: one part, one
-// instance of it without a transform. Names "<instance>.<name>" then mean "<name>".
+// Parts and assemblies (what Abaqus/CAE writes): a part's lines are kept as written and read
+// once per *INSTANCE of it, with the instance's name on its sets and surfaces
+// ("<instance>.<name>"), offsets on its node and element ids after the first instance, and
+// the instance's translation and rotation on its nodes. With a single instance, the part's
+// set names also answer without the instance prefix, as the flat deck's would.
 void DeckParser::part_keyword(const Keyword& kw) {
   allow_params(kw, {"NAME"});
   if (in_part_) fail(kw.pos, "*PART inside *PART '" + part_ + "' (missing *END PART)");
-  if (!part_.empty())
-    fail(kw.pos, "a second *PART ('" + upper(param(kw, "NAME")) +
-                     "'): halfstep reads decks with a single part instanced once (first part '" +
-                     part_ + "' at " + loc(part_pos_).str() + ")");
-  part_ = upper(required_param(kw, "NAME"));
+  if (in_assembly_) fail(kw.pos, "*PART inside *ASSEMBLY (parts come before the assembly)");
+  part_ = upper(unquote(trim(required_param(kw, "NAME"))));
+  const auto [it, inserted] = parts_.try_emplace(part_);
+  if (!inserted) fail(kw.pos, "part '" + part_ + "' is defined twice (first at " + loc(it->second.pos).str() + ")");
+  it->second.pos = kw.pos;
   part_pos_ = kw.pos;
   in_part_ = true;
+  capture_ = &it->second.lines;
 }
 
 void DeckParser::end_part_keyword(const Keyword& kw) {
   allow_params(kw, {});
   if (!in_part_) fail(kw.pos, "*END PART without a matching *PART");
   in_part_ = false;
+  capture_ = nullptr;
 }
 
 void DeckParser::assembly_keyword(const Keyword& kw) {
@@ -155,28 +190,146 @@ void DeckParser::end_assembly_keyword(const Keyword& kw) {
 void DeckParser::instance_keyword(const Keyword& kw) {
   allow_params(kw, {"NAME", "PART"});
   if (!in_assembly_) fail(kw.pos, "*INSTANCE must be inside *ASSEMBLY ... *END ASSEMBLY");
-  if (!instance_.empty())
-    fail(kw.pos, "a second *INSTANCE: halfstep flattens decks with a single instance (first '" +
-                     instance_ + "' at " + loc(instance_pos_).str() + ")");
-  const std::string part = upper(required_param(kw, "PART"));
-  if (part != part_) fail(kw.pos, "*INSTANCE refers to part '" + part + "', which is not defined");
-  instance_ = upper(required_param(kw, "NAME"));
+  if (in_instance_) fail(kw.pos, "*INSTANCE inside *INSTANCE '" + instance_ + "' (missing *END INSTANCE)");
+  instance_part_ = upper(unquote(trim(required_param(kw, "PART"))));
+  if (!parts_.count(instance_part_))
+    fail(kw.pos, "*INSTANCE refers to part '" + instance_part_ + "', which is not defined (parts come before the assembly)");
+  instance_ = upper(unquote(trim(required_param(kw, "NAME"))));
+  if (instance_offsets_.count(instance_)) fail(kw.pos, "instance '" + instance_ + "' is defined twice");
+  if (instance_.find('.') != std::string::npos)
+    fail(kw.pos, "instance name '" + instance_ + "' contains '.', which separates instance and name in references");
   instance_pos_ = kw.pos;
   in_instance_ = true;
+  instance_transform_.clear();
+  instance_lines_.clear();
 }
 
 void DeckParser::end_instance_keyword(const Keyword& kw) {
   allow_params(kw, {});
   if (!in_instance_) fail(kw.pos, "*END INSTANCE without a matching *INSTANCE");
   in_instance_ = false;
+  capture_ = nullptr;
+  replay_instance();
 }
 
-// Instance data lines hold a translation and an optional rotation; only "none" flattens.
+// At most two data lines: a translation (x, y, z), then a rotation (point a, point b on the
+// axis, angle in degrees), applied after the translation, as in Abaqus.
 void DeckParser::instance_data(const Line& line) {
-  for (std::string_view f : line.fields)
-    if (real_or(f, 0.0, "an instance transform value") != 0.0)
-      fail(at_, "*INSTANCE translation or rotation is not supported (halfstep flattens the "
-                "instance; transform the part's nodes instead)");
+  if (block_lines_ > 2) fail(at_, "*INSTANCE takes at most two data lines (translation, rotation)");
+  const std::size_t n = block_lines_ == 1 ? 3 : 7;
+  const char* form = block_lines_ == 1 ? "translation x, y, z" : "rotation: a1, a2, a3, b1, b2, b3, angle (degrees)";
+  at_most_fields(line, n, form);
+  for (std::size_t i = 0; i < n; ++i)
+    instance_transform_.push_back(i < line.fields.size() ? real_or(line.fields[i], 0.0, "an instance transform value") : 0.0);
+}
+
+// The part's lines (then the instance's own), read with the instance's context.
+void DeckParser::replay_instance() {
+  const Keyword end_kw = kw_;
+  PartDef& part = parts_.at(instance_part_);
+  ++part.instances;
+  InstanceContext c;
+  c.name = instance_;
+  // Ids of later instances start above every id so far, at a round number (ids stay readable).
+  const auto above = [](std::int64_t max_id) {
+    std::int64_t p = 1;
+    while (p <= max_id && p < (std::int64_t{1} << 60)) p *= 10;
+    return p;
+  };
+  if (!instance_order_.empty()) {
+    c.node_offset = above(max_node_id_);
+    c.element_offset = above(max_element_id_);
+  }
+  const std::vector<double>& tr = instance_transform_;
+  for (std::size_t i = 0; i < 3 && i < tr.size(); ++i) c.t[i] = tr[i];
+  if (tr.size() >= 10 && tr[9] != 0.0) {
+    double axis[3] = {tr[6] - tr[3], tr[7] - tr[4], tr[8] - tr[5]};
+    const double len = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    if (!(len > 0)) fail(instance_pos_, "*INSTANCE rotation: points a and b of the axis coincide");
+    for (double& v : axis) v /= len;
+    const double th = tr[9] * M_PI / 180.0, co = std::cos(th), si = std::sin(th);
+    for (int i = 0; i < 3; ++i) {
+      c.a[i] = tr[3 + static_cast<std::size_t>(i)];
+      for (int j = 0; j < 3; ++j) {
+        // Rodrigues: R = cos I + sin [axis]x + (1 - cos) axis axis^T.
+        const double cross = i == j ? 0.0 : ((i + 1) % 3 == j ? -axis[3 - i - j] : axis[3 - i - j]);
+        c.R[i][j] = (i == j ? co : 0.0) + si * cross + (1 - co) * axis[i] * axis[j];
+      }
+    }
+  }
+  c.moved = c.t[0] != 0 || c.t[1] != 0 || c.t[2] != 0 || (tr.size() >= 10 && tr[9] != 0.0);
+  instance_offsets_[instance_] = {c.node_offset, c.element_offset};
+  instance_order_.push_back(instance_);
+  inst_ = c;
+  const bool was_in_assembly = in_assembly_;
+  in_assembly_ = false;
+  in_part_ = true;
+  const auto read = [&](const std::vector<StoredLine>& lines) {
+    for (const StoredLine& s : lines) {
+      if (s.is_keyword) {
+        keyword(s.keyword);
+        continue;
+      }
+      Line l;
+      l.is_keyword = false;
+      l.text = s.text;
+      l.pos = s.pos;
+      split_fields(l.text, l.fields);
+      data(l);
+    }
+  };
+  read(part.lines);
+  read(instance_lines_);
+  end_block();
+  in_part_ = false;
+  in_assembly_ = was_in_assembly;
+  inst_ = InstanceContext{};
+  instance_lines_.clear();
+  kw_ = end_kw;
+}
+
+// With one instance, a part set answers to its plain name too (unless the assembly defines
+// that name), so references written for the flat deck keep working.
+void DeckParser::alias_single_instance_sets() {
+  if (instance_order_.size() != 1) return;
+  const std::string prefix = instance_order_.front() + ".";
+  for (auto* sets : {&pending_nsets_, &pending_elsets_}) {
+    std::vector<std::pair<std::string, PendingSet>> add;
+    for (const auto& [name, ps] : *sets) {
+      if (name.compare(0, prefix.size(), prefix) != 0) continue;
+      const std::string plain = name.substr(prefix.size());
+      if (sets->count(plain)) continue;
+      PendingSet alias;
+      alias.name = plain;
+      alias.first = ps.first;
+      alias.scope = ps.scope;
+      set_names_.push_back(name);
+      alias.items.push_back(SetItem{0, 0, 1, static_cast<int>(set_names_.size()) - 1, ps.first});
+      add.emplace_back(plain, std::move(alias));
+    }
+    for (auto& [plain, ps] : add) sets->emplace(plain, std::move(ps));
+  }
+  std::vector<std::pair<std::string, Surface>> surfaces;
+  for (const auto& [name, s] : m_.surfaces)
+    if (name.compare(0, prefix.size(), prefix) == 0 && !m_.surfaces.count(name.substr(prefix.size())))
+      surfaces.emplace_back(name.substr(prefix.size()), s);
+  for (auto& [plain, s] : surfaces) {
+    for (const PendingFace& f : std::vector<PendingFace>(pending_faces_))
+      if (f.surface == prefix + plain) pending_faces_.push_back(PendingFace{plain, f.target, f.face, f.pos});
+    s.name = plain;
+    m_.surfaces.emplace(plain, std::move(s));
+  }
+}
+
+std::optional<std::int64_t> DeckParser::id_of(const std::string& k, bool node) const {
+  if (const auto id = to_int(k)) return id;
+  const std::size_t dot = k.rfind('.');
+  if (dot == std::string::npos) return std::nullopt;
+  const auto id = to_int(std::string_view(k).substr(dot + 1));
+  if (!id) return std::nullopt;
+  const auto it = instance_offsets_.find(k.substr(0, dot));
+  if (it == instance_offsets_.end()) return std::nullopt;
+  return *id + (node ? it->second.first : it->second.second);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -186,8 +339,11 @@ void DeckParser::finish_model_data() {
   if (in_part_) fail(part_pos_, "*PART '" + part_ + "' has no *END PART");
   if (in_instance_) fail(instance_pos_, "*INSTANCE has no *END INSTANCE");
   if (in_assembly_) fail(assembly_pos_, "*ASSEMBLY has no *END ASSEMBLY");
-  if (!part_.empty() && instance_.empty())
-    fail(part_pos_, "part '" + part_ + "' is never instanced (no *INSTANCE, PART=" + part_ + ")");
+  for (const auto& [name, part] : parts_)
+    if (part.instances == 0)
+      m_.warnings.push_back("part '" + name + "' (" + loc(part.pos).str() +
+                            ") is never instanced: its nodes and elements are not in the model");
+  alias_single_instance_sets();
   model_done_ = true;
   resolve_connectivity();
   resolve_sets();
@@ -251,12 +407,13 @@ int DeckParser::dof(std::string_view field, std::string_view what) const {
   return static_cast<int>(d);
 }
 
-// Names are case-insensitive; in a flattened assembly "<instance>.<name>" means "<name>".
+// Names are case-insensitive. Inside an instance's part (and in the members of an *NSET or
+// *ELSET with INSTANCE=) a name or an id belongs to that instance: "<instance>.<name>",
+// "<instance>.<id>" (id_of adds the instance's offset).
 std::string DeckParser::key(std::string_view name) const {
   std::string k = upper(unquote(trim(name)));
-  if (!instance_.empty() && k.size() > instance_.size() + 1 &&
-      k.compare(0, instance_.size(), instance_) == 0 && k[instance_.size()] == '.')
-    k.erase(0, instance_.size() + 1);
+  const std::string& owner = !inst_.name.empty() ? inst_.name : set_instance_;
+  if (!owner.empty() && !k.empty()) k = owner + "." + k;
   return k;
 }
 

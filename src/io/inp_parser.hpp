@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,9 +76,40 @@ class DeckParser {
   /// Rotating-velocity data may spread over lines: where the current entry stands.
   enum class RotationState { NewEntry, NeedPointB, MayTakeV0 };
 
+  /// A line of a *PART (or of an *INSTANCE's own mesh), kept to be read once per instance.
+  struct StoredLine {
+    bool is_keyword = false;
+    Keyword keyword;   ///< when is_keyword
+    std::string text;  ///< a data line as written
+    Pos pos;
+  };
+  /// A part as written: its lines, read again for each *INSTANCE of it.
+  struct PartDef {
+    Pos pos;
+    std::vector<StoredLine> lines;
+    int instances = 0;
+  };
+  /// Where an instance's part lands in the model: its name (the prefix of its sets and the
+  /// qualifier of its ids, "<instance>.<name>"), the offsets added to its node and element
+  /// ids (0 for the first instance, so a flat single-instance deck keeps its ids), and the
+  /// placement x -> R (x + t - a) + a of its nodes.
+  struct InstanceContext {
+    std::string name;
+    std::int64_t node_offset = 0, element_offset = 0;
+    double t[3] = {0, 0, 0}, a[3] = {0, 0, 0};
+    double R[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    bool moved = false;
+  };
+
   // inp_parser.cpp: dispatch and context
+  void feed(const Line& line);
   void keyword(const Keyword& kw);
   void data(const Line& line);
+  void replay_instance();
+  void alias_single_instance_sets();
+  /// The node (node true) or element id a key names: a plain id, or "<instance>.<id>" with
+  /// that instance's offset; nothing for a set name.
+  std::optional<std::int64_t> id_of(const std::string& k, bool node) const;
   void end_block();
   void need_data_line(const char* what) const;
   void finish();
@@ -221,8 +253,18 @@ class DeckParser {
   std::string surface_name_;            ///< the *SURFACE being read
   std::vector<PendingFace> pending_faces_;
   bool in_part_ = false, in_assembly_ = false, in_instance_ = false;
-  std::string part_, instance_;  ///< upper-case names; instance_ is the prefix stripped
+  std::string part_, instance_;  ///< upper-case names of the open *PART and *INSTANCE
   Pos part_pos_, assembly_pos_, instance_pos_;
+  std::map<std::string, PartDef> parts_;
+  std::vector<StoredLine>* capture_ = nullptr;  ///< where the lines of an open part or instance go
+  std::vector<StoredLine> instance_lines_;      ///< an instance's own mesh lines
+  std::string instance_part_;                   ///< PART= of the open *INSTANCE
+  std::vector<double> instance_transform_;      ///< its data lines: translation, then rotation
+  InstanceContext inst_;                        ///< the instance being read (name empty otherwise)
+  std::map<std::string, std::pair<std::int64_t, std::int64_t>> instance_offsets_;  ///< node, element
+  std::vector<std::string> instance_order_;
+  std::string set_instance_;  ///< INSTANCE= of the open *NSET/*ELSET: its members are that instance's
+  std::int64_t max_node_id_ = 0, max_element_id_ = 0;
   std::map<std::string, Pos> warned_;  ///< harmless keywords already reported
 
   // Mesh and sets, resolved when the model data ends.
