@@ -1,6 +1,7 @@
 // *NODE, *ELEMENT, *NSET, *ELSET and the resolution of node/element references.
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 #include "io/inp_parser.hpp"
 #include "elements/registry.hpp"
@@ -30,6 +31,8 @@ void DeckParser::node_data(const Line& line) {
               "directions are not supported)");
   const std::int64_t label = integer(f[0], "the node id");
   if (label < 1) fail(at_, "node id must be a positive integer, got " + std::to_string(label));
+  if (label > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
+    fail(at_, "node id " + std::to_string(label) + " is too large to renumber for instance '" + inst_.name + "'");
   const std::int64_t id = label + inst_.node_offset;
   double x = real_or(f[1], 0.0, "the x coordinate");
   double y = real_or(f[2], 0.0, "the y coordinate");
@@ -81,6 +84,8 @@ void DeckParser::element_data(const Line& line) {
     need_fields(line, 1, form.c_str());
     const std::int64_t id = integer(f[0], "the element id");
     if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
+    if (id > std::numeric_limits<std::int64_t>::max() - inst_.element_offset)
+      fail(at_, "element id " + std::to_string(id) + " is too large to renumber for instance '" + inst_.name + "'");
     element_pending_id_ = id + inst_.element_offset;
     max_element_id_ = std::max(max_element_id_, element_pending_id_);
     element_pending_nodes_.clear();
@@ -90,7 +95,10 @@ void DeckParser::element_data(const Line& line) {
   for (std::size_t k = k0; k < f.size(); ++k) {
     if (element_pending_nodes_.size() >= static_cast<std::size_t>(npe))
       fail(at_, "too many fields on *ELEMENT data line: expected " + form);
-    element_pending_nodes_.push_back(integer(f[k], "a node id of the element") + inst_.node_offset);
+    const std::int64_t node = integer(f[k], "a node id of the element");
+    if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
+      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
+    element_pending_nodes_.push_back(node + inst_.node_offset);
   }
   if (element_pending_nodes_.size() < static_cast<std::size_t>(npe)) return;  // continues on the next line
   const std::int64_t id = element_pending_id_;
