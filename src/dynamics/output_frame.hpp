@@ -21,6 +21,11 @@ struct Increment {
 /// One output instant, handed from the time loop to the writer thread.
 struct OutputFrame {
   bool field = false, history = false, energy = false;
+  bool print = false;        ///< the step's *NODE/*EL/*ENERGY PRINT tables are due
+  bool print_cells = false;  ///< and they need element values (a full frame, cells computed)
+  int step = 0;              ///< 1-based step number (for printed tables)
+  long long increment = 0;   ///< increments of the step so far (for printed tables)
+  bool step_end = false;     ///< the step's last instant (every print request is due)
   StructureState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
   FullStepFields full;   ///< v^n and reactions
   EnergyRecord record;   ///< energy totals at this time

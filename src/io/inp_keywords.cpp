@@ -74,6 +74,9 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
        &P::output_block_end},
       {"*ELEMENT OUTPUT", kInStep, &P::element_output_keyword, &P::element_output_data,
        &P::output_block_end},
+      {"*NODE PRINT", kInStep, &P::node_print_keyword, &P::print_data, &P::print_end},
+      {"*EL PRINT", kInStep, &P::el_print_keyword, &P::print_data, &P::print_end},
+      {"*ENERGY PRINT", kInStep, &P::energy_print_keyword},
 
       // Keywords that cannot change the computed motion: ignored with one warning each,
       // their data lines skipped. Any keyword missing from this table is an error.
@@ -84,11 +87,8 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*FILE FORMAT", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*BULK VISCOSITY", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*SECTION CONTROLS", kAnywhere, &P::warn_ignored, &P::ignore_data},
-      {"*NODE PRINT", kAnywhere, &P::warn_ignored, &P::ignore_data},
-      {"*EL PRINT", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*NODE FILE", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*EL FILE", kAnywhere, &P::warn_ignored, &P::ignore_data},
-      {"*ENERGY PRINT", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*ENERGY FILE", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*CONTACT OUTPUT", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*DIAGNOSTICS", kAnywhere, &P::warn_ignored, &P::ignore_data},

@@ -173,3 +173,66 @@ void DeckParser::output_block_end() {
 }
 
 }  // namespace halfstep::inp
+
+namespace halfstep::inp {
+
+// *NODE PRINT, *EL PRINT and *ENERGY PRINT: tables in <job>.dat (io/result_writer.cpp).
+void DeckParser::node_print_keyword(const Keyword& kw) { print_keyword(kw, PrintRequest::Kind::Node); }
+void DeckParser::el_print_keyword(const Keyword& kw) { print_keyword(kw, PrintRequest::Kind::Element); }
+void DeckParser::energy_print_keyword(const Keyword& kw) { print_keyword(kw, PrintRequest::Kind::Energy); }
+
+void DeckParser::print_keyword(const Keyword& kw, PrintRequest::Kind kind) {
+  finish_output_request();
+  const char* set_param = kind == PrintRequest::Kind::Node ? "NSET" : "ELSET";
+  // Layout-only parameters (what Abaqus adds to its own tables) change nothing computed.
+  allow_params(kw, {set_param, "FREQUENCY", "TOTALS", "SUMMARY", "GLOBAL", "POSITION"});
+  PrintRequest p;
+  p.kind = kind;
+  p.loc = loc(kw.pos);
+  if (kind != PrintRequest::Kind::Energy && kw.find(set_param)) {
+    p.set = key(required_param(kw, set_param));
+    if (kind == PrintRequest::Kind::Node) check_node_set(p.set, kw.pos);
+    else check_element_set(p.set, kw.pos);
+  }
+  if (kw.find("FREQUENCY")) {
+    const auto n = to_int(trim(param(kw, "FREQUENCY")));
+    if (!n || *n < 0 || *n > 1000000000)
+      fail(kw.pos, kw.display + ", FREQUENCY must be a whole number of increments (0: none), got '" +
+                       param(kw, "FREQUENCY") + "'");
+    p.frequency = static_cast<int>(*n);
+  }
+  const std::string totals = squeeze_upper(param(kw, "TOTALS"));
+  if (!totals.empty() && totals != "YES" && totals != "NO")
+    fail(kw.pos, kw.display + ", TOTALS must be YES or NO, got '" + param(kw, "TOTALS") + "'");
+  p.totals = totals == "YES";
+  const std::string position = squeeze_upper(param(kw, "POSITION"));
+  if (!position.empty() && position != "CENTROIDAL" && warned_.emplace("ELPRINT,POSITION", kw.pos).second)
+    m_.warnings.push_back("*EL PRINT, POSITION=" + param(kw, "POSITION") +
+                          ": halfstep prints element values at the centroid (first at " + loc(kw.pos).str() + ")");
+  if (kind == PrintRequest::Kind::Energy) p.vars = {"ALLKE", "ALLIE", "ALLWK", "ALLVD", "ETOTAL"};
+  m_.steps.back().prints.push_back(std::move(p));
+}
+
+void DeckParser::print_data(const Line& line) {
+  PrintRequest& p = m_.steps.back().prints.back();
+  const bool node = p.kind == PrintRequest::Kind::Node;
+  for (std::string_view f : line.fields) {
+    if (f.empty()) continue;
+    std::string v = squeeze_upper(f);
+    if (node && (v == "UT" || v == "U")) v = "U";
+    else if (node && (v == "VT" || v == "V")) v = "V";
+    else if (node && v == "RF") v = "RF";
+    else if (!node && (v == "S" || v == "E" || v == "PEEQ")) {
+    } else
+      fail(at_, std::string(node ? "*NODE PRINT" : "*EL PRINT") + " variable '" + std::string(f) +
+                    "' is not supported (halfstep prints " + (node ? "U, V, RF" : "S, E, PEEQ") + ")");
+    add_unique(p.vars, v.c_str());
+  }
+}
+
+void DeckParser::print_end() {
+  if (m_.steps.back().prints.back().vars.empty())
+    fail(kw_.pos, kw_.display + " needs a data line naming the variables");
+}
+
+}  // namespace halfstep::inp

@@ -230,6 +230,12 @@ class DeckParser {
   void output_variable_param(const Keyword& kw, const std::string& keyword,
                              std::initializer_list<const char*> all, std::vector<std::string>& vars);
   void output_block_end();
+  void node_print_keyword(const Keyword& kw);
+  void el_print_keyword(const Keyword& kw);
+  void energy_print_keyword(const Keyword& kw);
+  void print_keyword(const Keyword& kw, PrintRequest::Kind kind);
+  void print_data(const Line& line);
+  void print_end();
   void finish_output_request();
   std::string reference_amplitude(const Keyword& kw);
   void resolve_model_targets();

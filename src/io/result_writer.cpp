@@ -63,6 +63,111 @@ void ResultWriter::write(const ResultFrame& frame) {
   if (frame.field) write_frame(frame.time, frame.fields);
   if (frame.history) write_history(frame.time, frame.fields);
   if (frame.energy) write_energy(frame.energy_row);
+  if (frame.print) write_prints(frame);
+}
+
+ResultWriter::~ResultWriter() {
+  if (dat_) std::fclose(dat_);
+}
+
+void ResultWriter::open_prints(const std::vector<PrintRequest>& requests) { prints_ = requests; }
+
+void ResultWriter::write_prints(const ResultFrame& frame) {
+  if (prints_.empty()) return;
+  if (!dat_) {
+    const std::string path = dir_ + "/" + job_ + ".dat";
+    dat_ = std::fopen(path.c_str(), "w");
+    if (!dat_) throw std::runtime_error("cannot write '" + path + "'");
+  }
+  std::FILE* f = dat_;
+  std::fprintf(f, "\n                        S T E P %6d     I N C R E M E N T %8lld     T I M E %14.6E\n",
+               frame.step, frame.increment, frame.time);
+  const auto set_name = [](const std::string& s, const char* all) { return s.empty() ? std::string(all) : s; };
+  for (const PrintRequest& p : prints_) {
+    if (p.frequency == 0 || (frame.increment % p.frequency != 0 && !frame.step_end)) continue;
+    if (p.kind == PrintRequest::Kind::Energy) {
+      const EnergyRow& e = frame.energy_row;
+      std::fprintf(f, "\n energies (kinetic, internal, external work, damping work, total) at time %14.6E\n\n", frame.time);
+      std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work, e.damping_work,
+                   e.total);
+      continue;
+    }
+    if (p.kind == PrintRequest::Kind::Node) {
+      std::vector<int> all;
+      const std::vector<int>* nodes = nullptr;
+      if (p.set.empty()) {
+        all.resize(static_cast<std::size_t>(model_.nodes.size()));
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+        nodes = &all;
+      } else {
+        nodes = &model_.nsets.at(p.set).members;
+      }
+      for (const std::string& var : p.vars) {
+        const char* what = var == "U" ? "displacements (vx,vy,vz)" : var == "V" ? "velocities (vx,vy,vz)" : "forces (fx,fy,fz)";
+        const std::vector<double>& a = nodal(frame.fields, var.c_str());
+        std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL NODES").c_str(), frame.time);
+        double sum[3] = {0, 0, 0};
+        for (int n : *nodes) {
+          std::fprintf(f, " %10lld %14.6E %14.6E %14.6E\n", static_cast<long long>(model_.nodes.id[static_cast<std::size_t>(n)]),
+                       a[3 * n], a[3 * n + 1], a[3 * n + 2]);
+          for (int c = 0; c < 3; ++c) sum[c] += a[3 * n + c];
+        }
+        if (p.totals) std::fprintf(f, "\n total %14.6E %14.6E %14.6E\n", sum[0], sum[1], sum[2]);
+      }
+      continue;
+    }
+    // Elements: cell c holds model element c (shells first, then solids, as the mesh has them);
+    // ElementId maps deck ids to cells.
+    const FieldArray* ids = frame.fields.find_cell("ElementId");
+    if (!ids) throw std::logic_error("print frame without element values");
+    std::vector<int> cell_of(static_cast<std::size_t>(model_.elements.size()), -1);
+    for (std::size_t c = 0; c < ids->values.size(); ++c) {
+      const auto it = model_.elements.index.find(static_cast<std::int64_t>(ids->values[c]));
+      if (it != model_.elements.index.end()) cell_of[static_cast<std::size_t>(it->second)] = static_cast<int>(c);
+    }
+    std::vector<int> all;
+    const std::vector<int>* elems = nullptr;
+    if (p.set.empty()) {
+      all.resize(cell_of.size());
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+      elems = &all;
+    } else {
+      elems = &model_.elsets.at(p.set).members;
+    }
+    for (const std::string& var : p.vars) {
+      const bool peeq = var == "PEEQ";
+      const FieldArray* solid = frame.fields.find_cell(peeq ? "PEEQ" : var == "S" ? "S" : "E");
+      const FieldArray* sf = frame.fields.find_cell("SF");
+      const FieldArray* sm = frame.fields.find_cell("SM");
+      const char* what = peeq ? "equivalent plastic strain (elem, peeq)"
+                         : var == "S" ? "stresses (elem, sxx,syy,szz,sxy,sxz,syz)"
+                                      : "strains (elem, exx,eyy,ezz,exy,exz,eyz)";
+      std::fprintf(f, "\n %s at the centroid for set %s and time %14.6E\n\n", what,
+                   set_name(p.set, "ALL ELEMENTS").c_str(), frame.time);
+      for (int e : *elems) {
+        const int c = cell_of[static_cast<std::size_t>(e)];
+        if (c < 0) continue;
+        const long long id = static_cast<long long>(model_.elements.id[static_cast<std::size_t>(e)]);
+        if (model_.elements.shell[static_cast<std::size_t>(e)]) {
+          // Shells: section forces and moments for S; surface strains for E; no PEEQ.
+          if (var == "S" && sf && sm) {
+            std::fprintf(f, " %10lld  SF", id);
+            for (int k = 0; k < 5; ++k) std::fprintf(f, " %14.6E", sf->values[5 * static_cast<std::size_t>(c) + k]);
+            std::fprintf(f, "  SM");
+            for (int k = 0; k < 3; ++k) std::fprintf(f, " %14.6E", sm->values[3 * static_cast<std::size_t>(c) + k]);
+            std::fprintf(f, "\n");
+          }
+          continue;
+        }
+        if (!solid) continue;  // PEEQ of a model without plasticity: nothing to print
+        std::fprintf(f, " %10lld", id);
+        for (int k = 0; k < solid->components; ++k)
+          std::fprintf(f, " %14.6E", solid->values[static_cast<std::size_t>(solid->components) * c + k]);
+        std::fprintf(f, "\n");
+      }
+    }
+  }
+  std::fflush(f);
 }
 
 void ResultWriter::write_frame(double time, const FieldSet& fields) {

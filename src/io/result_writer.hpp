@@ -3,6 +3,7 @@
 // arrives in a frame.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ class ResultWriter final : public ResultSink {
 
   /// Opens history/<NSET>.csv files for the history requests of a step (once per set).
   void open_histories(const std::vector<OutputRequest>& requests) override;
+  /// Keeps the step's print requests; their tables go to <job>.dat (opened at the first).
+  void open_prints(const std::vector<PrintRequest>& requests) override;
   /// Writes what the frame asks for: a .vtu of all its arrays, history rows, an energy row.
   void write(const ResultFrame& frame) override;
   int frames_written() const override { return frame_; }
@@ -33,6 +36,10 @@ class ResultWriter final : public ResultSink {
   void write_history(double time, const FieldSet& fields);
   /// Appends a row to energy.csv.
   void write_energy(const EnergyRow& e);
+  /// Appends the tables of the step's print requests to <job>.dat (Abaqus/CalculiX-like
+  /// blocks: a heading with the set, the step, increment and time, one line per node or
+  /// element). Element values are taken at the centroid, from the frame's cell arrays.
+  void write_prints(const ResultFrame& frame);
 
  private:
   struct History {
@@ -49,7 +56,14 @@ class ResultWriter final : public ResultSink {
   PvdWriter pvd_;
   CsvWriter energy_;
   std::vector<History> histories_;
+  std::vector<PrintRequest> prints_;  ///< the current step's
+  std::FILE* dat_ = nullptr;          ///< <job>.dat, once something is printed
   int frame_ = 0;
+
+ public:
+  ~ResultWriter() override;
+  ResultWriter(const ResultWriter&) = delete;
+  ResultWriter& operator=(const ResultWriter&) = delete;
 };
 
 }  // namespace halfstep

@@ -151,6 +151,18 @@ struct OutputRequest {
   SourceLoc loc;
 };
 
+/// *NODE PRINT, *EL PRINT or *ENERGY PRINT: tables of values written to <job>.dat every
+/// `frequency` increments of the step (and at its end).
+struct PrintRequest {
+  enum class Kind { Node, Element, Energy };
+  Kind kind = Kind::Node;
+  std::string set;                 ///< NSET= / ELSET= (empty: every node or element)
+  std::vector<std::string> vars;   ///< U, V, RF (nodes); S, E, PEEQ (elements); upper-case
+  int frequency = 1;               ///< increments between prints; 0: none
+  bool totals = false;             ///< TOTALS=YES: a line of sums after the table
+  SourceLoc loc;
+};
+
 /// The analysis procedure of a step.
 enum class Procedure { ExplicitDynamic, Static };
 
@@ -177,6 +189,7 @@ struct Step {
   std::vector<ConcentratedLoad> cloads;
   std::vector<DistributedLoad> dloads;
   std::vector<OutputRequest> outputs;
+  std::vector<PrintRequest> prints;
   bool boundary_op_new = false, cload_op_new = false, dload_op_new = false;
   SourceLoc loc;
 };

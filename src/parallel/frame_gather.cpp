@@ -89,23 +89,29 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   auto f = std::make_unique<OutputFrame>();
   f->field = local.field;
   f->history = local.history;
+  f->print = local.print;
+  f->print_cells = local.print_cells;
+  f->step = local.step;
+  f->increment = local.increment;
+  f->step_end = local.step_end;
+  const bool full = local.field || local.print;  // every node and element (printed tables too)
   f->energy = local.energy;
   f->record = local.record;
   f->discard = local.discard;
   f->state.time = local.state.time;
-  if (!local.field && !local.history) return comm_.rank() == 0 ? std::move(f) : nullptr;  // the record is global
+  if (!full && !local.history) return comm_.rank() == 0 ? std::move(f) : nullptr;  // the record is global
 
   // Field frames: every owned node; history frames: the owned history nodes only.
   const StructureState& s = local.state;
   std::vector<const std::vector<double>*> rows = {&s.ux, &s.uy, &s.uz, &s.dx, &s.dy, &s.dz, &s.t1x, &s.t1y, &s.t1z};
   for (int i = 0; i < 6; ++i) rows.push_back(&local.full.v[i]);
   for (int i = 0; i < 6; ++i) rows.push_back(&local.full.rf[i]);
-  const std::vector<int>& nodes = local.field ? owned_nodes_ : history_local_;
+  const std::vector<int>& nodes = full ? owned_nodes_ : history_local_;
   const std::vector<double> mine = pack(rows, nodes, local.compact);
   auto values = std::make_shared<std::vector<double>>(comm_.gather(mine, 0));
   std::vector<double> solid_rows;
   std::shared_ptr<std::vector<double>> shells, solids, points;
-  if (local.field) {
+  if (full) {
     for (std::size_t e = 0; e < d_.solid_global.size(); ++e) {
       solid_rows.push_back(s.solid_energy[e]);
       solid_rows.push_back(s.solid_hourglass[e]);
@@ -118,7 +124,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   if (comm_.rank() != 0) return nullptr;
 
   // Scattering into whole-model rows is left to the writer thread (OutputFrame::complete).
-  const std::vector<int>& ids = local.field ? node_ids_ : history_ids_;
+  const std::vector<int>& ids = full ? node_ids_ : history_ids_;
   // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
   std::vector<double> fill(rows.size(), 0.0);
   fill[5] = fill[6] = 1.0;

@@ -35,6 +35,12 @@ struct FieldSet {
       if (a.name == name) return &a;
     return nullptr;
   }
+  /// The cell array called name, or null.
+  const FieldArray* find_cell(const std::string& name) const {
+    for (const FieldArray& a : cell)
+      if (a.name == name) return &a;
+    return nullptr;
+  }
 };
 
 /// The mesh every frame's arrays live on: reference coordinates and cells (fixed for a run).

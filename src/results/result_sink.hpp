@@ -20,6 +20,10 @@ struct EnergyRow {
 struct ResultFrame {
   double time = 0;
   bool field = false, history = false, energy = false;
+  bool print = false;       ///< the step's print tables are due (fields hold what they need)
+  int step = 0;             ///< 1-based step number
+  long long increment = 0;  ///< increments of the step so far
+  bool step_end = false;    ///< the step's last instant
   FieldSet fields;
   EnergyRow energy_row;
 };
@@ -30,6 +34,8 @@ class ResultSink {
   virtual ~ResultSink() = default;
   /// A step starts: its history requests name the node sets whose rows are wanted.
   virtual void open_histories(const std::vector<OutputRequest>& requests) = 0;
+  /// A step starts: the tables its print requests ask for (none by default).
+  virtual void open_prints(const std::vector<PrintRequest>& requests) { (void)requests; }
   /// Stores one instant.
   virtual void write(const ResultFrame& frame) = 0;
   /// Field frames stored so far.

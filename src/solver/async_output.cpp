@@ -61,7 +61,12 @@ void AsyncOutput::run() {
         out.field = f.field;
         out.history = f.history;
         out.energy = f.energy;
-        if (f.field || f.history) out.fields = output_fields(model_, sys_, f.state, f.full, f.field);
+        out.print = f.print;
+        out.step = f.step;
+        out.increment = f.increment;
+        out.step_end = f.step_end;
+        if (f.field || f.history || f.print)
+          out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells);
         const EnergyRecord& e = f.record;
         out.energy_row = {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total(), e.hourglass};
         sink_.write(out);

@@ -124,6 +124,13 @@ struct Schedule {
   }
 };
 
+/// True when a print request of the step is due after `increment` increments (or at its end).
+bool print_due(const std::vector<PrintRequest>& prints, std::int64_t increment, bool last) {
+  for (const PrintRequest& p : prints)
+    if (p.frequency > 0 && (last || (increment > 0 && increment % p.frequency == 0))) return true;
+  return false;
+}
+
 /// Step time between outputs of a request (deck interval, else Abaqus-like defaults).
 double request_interval(const OutputRequest& r, double period) {
   if (r.time_interval) return *r.time_interval;
@@ -280,7 +287,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       if (out) out->finish();  // the writer must not be writing while histories are reopened
       if (model.steps[si].procedure == Procedure::Static) {
         if (backend) backend->download(st);
-        if (writer) writer->open_histories(step.outputs);
+        if (writer) {
+          writer->open_histories(step.outputs);
+          writer->open_prints(model.steps[si].prints);
+        }
         StaticStepOptions so;
         so.backend = opt.backend;
         so.tangent = opt.tangent;
@@ -314,7 +324,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       }
       hw.upload(st);
       hw.begin_step(build_step_drive(sys, step, held_rot));
-      if (writer) writer->open_histories(step.outputs);
+      if (writer) {
+        writer->open_histories(step.outputs);
+        writer->open_prints(model.steps[si].prints);
+      }
       if (gather) {  // history files stay open for later steps: their nodes accumulate
         for (const OutputRequest& r : step.outputs)
           if (r.kind == OutputRequest::Kind::History && !r.nset.empty()) {
@@ -333,6 +346,11 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       }
       Schedule energy = history;
       if (!(energy.interval > 0)) energy.interval = step.period / 200;
+      // Printed tables: each request every `frequency` increments, all at the end of the
+      // step; element tables need a full frame with element values.
+      const std::vector<PrintRequest>& prints = model.steps[si].prints;
+      bool print_cells = false;
+      for (const PrintRequest& p : prints) print_cells = print_cells || p.kind == PrintRequest::Kind::Element;
       if (si > 0) {
         // The first instant of a later step was the last of the previous one: already written.
         field.advance(0);
@@ -354,17 +372,23 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         const bool want_field = field.due(tau, dt) || (last && field.interval > 0);
         const bool want_history = history.due(tau, dt) || (last && history.interval > 0);
         const bool want_energy = energy.due(tau, dt) || last;
-        if (want_field || want_history || want_energy) {
+        const bool want_print = print_due(prints, step_increments, last);
+        if (want_field || want_history || want_energy || want_print) {
           auto frame = std::make_unique<OutputFrame>();
           frame->field = want_field;
           frame->history = want_history;
           frame->energy = want_energy;
-          if (gather && !want_field) frame->node_subset = gather->history_nodes();
+          frame->print = want_print;
+          frame->print_cells = want_print && print_cells;
+          frame->step = static_cast<int>(si) + 1;
+          frame->increment = step_increments;
+          frame->step_end = last;
+          if (gather && !want_field && !want_print) frame->node_subset = gather->history_nodes();
           hw.sample(inc, *frame);
           if (gather) {
             // Collective: completed here (MPI stays on this thread) with only the nodes the
             // frame needs, then assembled on rank 0; an energy-only frame needs none.
-            if (frame->complete && (want_field || want_history)) frame->complete(*frame);
+            if (frame->complete && (want_field || want_history || want_print)) frame->complete(*frame);
             frame->complete = nullptr;
             frame = gather->gather(*frame);
           }

@@ -301,6 +301,16 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     want = true;
   }
   double next_field = field_every, next_history = history_every;
+  const int step_number = static_cast<int>(&step - model.steps.data()) + 1;
+  int increment = 0;
+  // Printed tables: each request every `frequency` converged increments, all at the end.
+  bool print_cells = false;
+  for (const PrintRequest& p : step.prints) print_cells = print_cells || p.kind == PrintRequest::Kind::Element;
+  const auto print_due = [&](bool last) {
+    for (const PrintRequest& p : step.prints)
+      if (p.frequency > 0 && (last || (increment > 0 && increment % p.frequency == 0))) return true;
+    return false;
+  };
   std::vector<double> f_int(ndof), f_ext(ndof);
   double strain = internal(x, cfg, f_int);
   double work = 0;
@@ -316,6 +326,11 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     frame->field = field;
     frame->history = history;
     frame->energy = true;
+    frame->print = !initial && print_due(last);
+    frame->print_cells = frame->print && print_cells;
+    frame->step = step_number;
+    frame->increment = increment;
+    frame->step_end = last;
     if (sys.solid.num_elements > 0) {
       std::vector<double> slot(3 * sys.solid.conn.size());
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(), st.uz.data(),
@@ -363,7 +378,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
 
   const StaticControls& ctl = step.controls;
   double tau = 0, dtau = std::min(ctl.initial, period);
-  int increment = 0, easy_in_a_row = 0;
+  int easy_in_a_row = 0;
   bool cut_last = false, factored_linear = false;
   // Time-averaged force and moment scales of the converged increments (Abaqus' q~, one per
   // field: forces and moments have different units).

@@ -99,3 +99,47 @@ TEST(InpConformance, AnElementCutShortOrTooLongIsRefusedAtItsLine) {
 
 }  // namespace
 }  // namespace halfstep
+
+namespace halfstep {
+namespace {
+
+// *NODE PRINT, *EL PRINT and *ENERGY PRINT become print requests of their step.
+TEST(InpConformance, PrintRequestsAreRead) {
+  const Model m = read(std::string(kCube) + "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
+                       "*NSET, NSET=\"Bottom Face\"\n1, 2, 3, 4\n" +
+                       R"(*MATERIAL, NAME=STEEL
+*ELASTIC
+210e9, 0.3
+*DENSITY
+7800
+*SOLID SECTION, ELSET=BLOCK, MATERIAL=STEEL
+*STEP
+*DYNAMIC, EXPLICIT
+, 1e-4
+*BOUNDARY
+"Bottom Face", 1, 3
+*NODE PRINT, NSET="Bottom Face", FREQUENCY=10, TOTALS=YES, SUMMARY=NO
+RF, UT
+*EL PRINT, ELSET=BLOCK, POSITION=INTEGRATION POINTS
+S, E, PEEQ
+*ENERGY PRINT, FREQUENCY=0
+*END STEP
+)");
+  const std::vector<PrintRequest>& p = m.steps[0].prints;
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].kind, PrintRequest::Kind::Node);
+  EXPECT_EQ(p[0].set, "BOTTOM FACE");
+  EXPECT_EQ(p[0].frequency, 10);
+  EXPECT_TRUE(p[0].totals);
+  EXPECT_EQ(p[0].vars, (std::vector<std::string>{"RF", "U"}));
+  EXPECT_EQ(p[1].kind, PrintRequest::Kind::Element);
+  EXPECT_EQ(p[1].frequency, 1);
+  EXPECT_EQ(p[1].vars, (std::vector<std::string>{"S", "E", "PEEQ"}));
+  EXPECT_EQ(p[2].kind, PrintRequest::Kind::Energy);
+  EXPECT_EQ(p[2].frequency, 0);
+  ASSERT_EQ(m.warnings.size(), 1u);  // POSITION: printed at the centroid
+  EXPECT_NE(m.warnings[0].find("centroid"), std::string::npos) << m.warnings[0];
+}
+
+}  // namespace
+}  // namespace halfstep

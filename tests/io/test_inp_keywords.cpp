@@ -66,12 +66,12 @@ TEST(KeywordTable, LookupMatchesWholeNamesOnly) {
 
 TEST(KeywordTable, IgnoredKeywordWarnsOnceAndSkipsItsDataLines) {
   const std::string deck = std::string(kPlateMesh) +
-                           "*Node Print, nset=ALLN\nU, RF\n"
+                           "*Node File, nset=ALLN\nU, RF\n"
                            "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n"
-                           "*NODE PRINT\nU\n*END STEP\n";
+                           "*NODE FILE\nU\n*END STEP\n";
   const Model m = read(deck);
   ASSERT_EQ(m.warnings.size(), 1u);
-  EXPECT_EQ(m.warnings[0], "keyword *NODE PRINT is not supported and was ignored (first at mem/test.inp:18)");
+  EXPECT_EQ(m.warnings[0], "keyword *NODE FILE is not supported and was ignored (first at mem/test.inp:18)");
 }
 
 TEST(KeywordTable, KeywordMissingFromTheTableIsAnErrorAtItsLine) {

@@ -1,0 +1,144 @@
+// *NODE PRINT, *EL PRINT and *ENERGY PRINT write <job>.dat (issue 16): blocks at the
+// increments each request's FREQUENCY names and at the end of the step, with the same
+// values the history and field output carry.
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_util.hpp"
+
+namespace halfstep::test {
+namespace {
+
+const char* kCube = R"(*HEADING
+printed output
+*NODE
+1, 0., 0., 0.
+2, 1., 0., 0.
+3, 1., 1., 0.
+4, 0., 1., 0.
+5, 0., 0., 1.
+6, 1., 0., 1.
+7, 1., 1., 1.
+8, 0., 1., 1.
+*ELEMENT, TYPE=C3D8R, ELSET=BLOCK
+1, 1, 2, 3, 4, 5, 6, 7, 8
+*NSET, NSET=BOTTOM
+1, 2, 3, 4
+*NSET, NSET=TOPN
+5, 6, 7, 8
+*MATERIAL, NAME=STEEL
+*ELASTIC
+1000., 0.3
+*PLASTIC
+2., 0
+12., 1
+*DENSITY
+1.
+*SOLID SECTION, ELSET=BLOCK, MATERIAL=STEEL
+)";
+
+/// Increment numbers of the .dat block headings, and the blocks' first lines, in order.
+struct Dat {
+  std::vector<long long> increments;
+  std::vector<std::string> lines;
+};
+
+Dat read_dat(const std::string& path) {
+  Dat d;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    d.lines.push_back(line);
+    const auto at = line.find("I N C R E M E N T");
+    if (at != std::string::npos) d.increments.push_back(std::stoll(line.substr(at + 17)));
+  }
+  return d;
+}
+
+TEST(PrintOutput, ExplicitStepPrintsAtEachRequestsFrequencyAndAtTheEnd) {
+  const std::string dir = scratch_dir("print_explicit");
+  std::ofstream(dir + "/p.inp") << kCube << R"(*STEP
+*DYNAMIC, EXPLICIT
+, 2.
+*BOUNDARY
+BOTTOM, 1, 3
+*BOUNDARY, TYPE=VELOCITY
+TOPN, 3, 3, 0.05
+*OUTPUT, HISTORY, TIME INTERVAL=2.
+*NODE OUTPUT, NSET=TOPN
+U
+*NODE PRINT, NSET=TOPN, FREQUENCY=20
+U
+*NODE PRINT, NSET=BOTTOM, FREQUENCY=50, TOTALS=YES
+RF
+*EL PRINT, ELSET=BLOCK, FREQUENCY=20
+S, PEEQ
+*ENERGY PRINT, FREQUENCY=20
+*END STEP
+)";
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/p.inp", dir + "/out", "", &out), 0) << out;
+  const Dat d = read_dat(dir + "/out/p.dat");
+  ASSERT_GE(d.increments.size(), 3u);
+  const long long last = d.increments.back();
+  for (long long i : d.increments) EXPECT_TRUE(i % 20 == 0 || i % 50 == 0 || i == last) << i;
+  // The reaction table appears at multiples of 50 and at the end only.
+  int forces = 0, expected = 0;
+  for (const std::string& l : d.lines) forces += l.find("forces (fx,fy,fz) for set BOTTOM") != std::string::npos;
+  for (long long i : d.increments) expected += i % 50 == 0 || i == last;
+  EXPECT_EQ(forces, expected);
+  // The last displacement table equals the history rows at the end of the step.
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < d.lines.size(); ++k)
+    if (d.lines[k].find("displacements (vx,vy,vz) for set TOPN") != std::string::npos) at = k;
+  ASSERT_GT(at, 0u);
+  const Csv h = read_csv(dir + "/out/history/TOPN.csv");
+  for (int n = 0; n < 4; ++n) {
+    std::istringstream row(d.lines[at + 2 + static_cast<std::size_t>(n)]);
+    double id, u1, u2, u3;
+    row >> id >> u1 >> u2 >> u3;
+    const auto& r = h.rows[h.rows.size() - 4 + static_cast<std::size_t>(n)];
+    EXPECT_EQ(id, r[h.col("node")]);
+    EXPECT_NEAR(u1, r[h.col("U1")], 1e-6 * 0.1 + 1e-12);
+    EXPECT_NEAR(u3, r[h.col("U3")], 1e-6 * 0.1);
+  }
+  // Element and energy tables are there, with a plastic strain above zero at the end.
+  bool peeq = false, energy = false;
+  for (std::size_t k = 0; k + 2 < d.lines.size(); ++k) {
+    if (d.lines[k].find("equivalent plastic strain") != std::string::npos) {
+      std::istringstream row(d.lines[k + 2]);
+      double id, v;
+      row >> id >> v;
+      peeq = v > 0;
+    }
+    energy = energy || d.lines[k].find("energies (kinetic") != std::string::npos;
+  }
+  EXPECT_TRUE(peeq);
+  EXPECT_TRUE(energy);
+}
+
+TEST(PrintOutput, StaticStepPrintsEveryConvergedIncrement) {
+  const std::string dir = scratch_dir("print_static");
+  std::string deck = kCube;
+  const std::string plastic = "*PLASTIC\n2., 0\n12., 1\n";
+  deck.replace(deck.find(plastic), plastic.size(), "");  // static steps refuse *PLASTIC
+  std::ofstream(dir + "/s.inp") << deck << R"(*STEP
+*STATIC, DIRECT
+0.25, 1.
+*BOUNDARY
+BOTTOM, 1, 3
+TOPN, 3, 3, 0.01
+*NODE PRINT, NSET=BOTTOM, TOTALS=YES
+RF
+*END STEP
+)";
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/s.inp", dir + "/out", "", &out), 0) << out;
+  const Dat d = read_dat(dir + "/out/s.dat");
+  EXPECT_EQ(d.increments, (std::vector<long long>{1, 2, 3, 4}));
+}
+
+}  // namespace
+}  // namespace halfstep::test
