@@ -212,7 +212,8 @@ std::string job_name(const std::string& deck) {
 
 int run_command(const Args& a, const Communicator& comm) {
   const bool root = comm.rank() == 0;
-  const Model model = read_inp(a.deck);
+  // check reports every problem it finds (up to 50); run stops at the first.
+  const Model model = a.command == "check" ? read_inp_all_errors(a.deck, 50) : read_inp(a.deck);
   if (root)
     for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());
   if (a.command == "check") {

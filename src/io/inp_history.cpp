@@ -211,7 +211,17 @@ void DeckParser::step_keyword(const Keyword& kw) {
     else if (v == "YES" || v.empty()) step_nlgeom_ = 1;
     else fail(kw.pos, "*STEP, NLGEOM=" + nl->value + " (expected YES or NO)");
   }
-  if (!model_done_) finish_model_data();
+  if (!model_done_) {
+    // While collecting problems, one in the model data must not also lose the step: its
+    // keywords would each be reported as outside a step.
+    try {
+      finish_model_data();
+    } catch (const InputError& e) {
+      if (max_errors_ == 1) throw;
+      errors_.push_back(e.what());
+      if (static_cast<int>(errors_.size()) >= max_errors_) throw_errors();
+    }
+  }
   Step s;
   s.name = kw.find("NAME") ? std::string(unquote(trim(param(kw, "NAME"))))
                            : "Step-" + std::to_string(m_.steps.size() + 1);

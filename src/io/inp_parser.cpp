@@ -13,10 +13,56 @@ namespace halfstep::inp {
 Model DeckParser::parse(const std::string& deck_path) {
   m_.deck_path = deck_path;
   Line line;
-  while (lex_.next(line)) feed(line);
-  end_block();
-  finish();
+  if (max_errors_ == 1) {
+    while (lex_.next(line)) feed(line);
+    end_block();
+    finish();
+    return std::move(m_);
+  }
+  for (;;) {
+    try {
+      if (!lex_.next(line)) break;
+      feed(line);
+    } catch (const InputError& e) {
+      note_error(e);
+    }
+  }
+  // The checks of the whole model stop at their first problem; after earlier ones it may be
+  // a consequence of them.
+  try {
+    end_block();
+    finish();
+  } catch (const InputError& e) {
+    errors_.push_back(e.what());
+  }
+  if (!errors_.empty()) throw_errors();
   return std::move(m_);
+}
+
+void DeckParser::note_error(const InputError& e) {
+  errors_.push_back(e.what());
+  if (static_cast<int>(errors_.size()) >= max_errors_) throw_errors();
+  // Go on at the next keyword, with no half-read block, element or instance left open.
+  skipping_ = true;
+  block_ = nullptr;
+  cur_set_ = nullptr;
+  set_instance_.clear();
+  element_pending_id_ = 0;
+  if (!inst_.name.empty()) {
+    inst_ = InstanceContext{};
+    in_part_ = false;
+    in_assembly_ = true;
+    instance_lines_.clear();
+  }
+}
+
+void DeckParser::throw_errors() const {
+  std::string all;
+  for (const std::string& e : errors_) all += e + "\n";
+  all += std::to_string(errors_.size()) + (errors_.size() == 1 ? " problem" : " problems") + " found" +
+         (static_cast<int>(errors_.size()) >= max_errors_ ? " (reading stopped there)" : "") +
+         "; later ones may follow from earlier ones";
+  throw InputError(SourceLoc{}, all);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -56,6 +102,7 @@ void DeckParser::feed(const Line& line) {
 }
 
 void DeckParser::keyword(const Keyword& kw) {
+  skipping_ = false;
   const KeywordSpec* spec = find_keyword(kw.name);
   if (spec && (spec->flags & kInsideBlock)) return (this->*spec->keyword)(kw);
   end_block();
@@ -79,6 +126,7 @@ void DeckParser::keyword(const Keyword& kw) {
 }
 
 void DeckParser::data(const Line& line) {
+  if (skipping_) return;
   at_ = line.pos;
   ++block_lines_;
   if (!block_) fail(at_, "data line before any keyword (expected a keyword line starting with '*')");
@@ -369,7 +417,7 @@ void DeckParser::finish() {
          "*AMPLITUDE, TIME=TOTAL TIME is supported only for single-step models (use TIME=STEP "
          "TIME)");
   attach_model_boundaries();
-  validate(m_);
+  if (errors_.empty()) validate(m_);  // after a reading problem the model is incomplete
 }
 
 // ---------------------------------------------------------------------------------------

@@ -22,8 +22,10 @@ namespace halfstep::inp {
 /// Reads one deck from a lexer into a Model; single use.
 class DeckParser {
  public:
-  explicit DeckParser(Lexer& lexer) : lex_(lexer) {}
-  /// Reads every line, checks the model as a whole and returns it.
+  /// max_errors: how many problems to collect before giving up (1: stop at the first).
+  explicit DeckParser(Lexer& lexer, int max_errors = 1) : lex_(lexer), max_errors_(max_errors < 1 ? 1 : max_errors) {}
+  /// Reads every line, checks the model as a whole and returns it. Throws InputError: the
+  /// first problem, or with max_errors > 1 every problem found (one per line of what()).
   Model parse(const std::string& deck_path);
 
   /// Rules the parser core applies before a keyword's handler runs (KeywordSpec::flags).
@@ -242,8 +244,16 @@ class DeckParser {
   void attach_model_boundaries();
   void check_amplitude_references() const;
 
+  /// Records a problem and resets the block it happened in, so reading can go on at the
+  /// next keyword; throws the collected problems once max_errors_ are reached.
+  void note_error(const InputError& e);
+  [[noreturn]] void throw_errors() const;
+
   Lexer& lex_;
   Model m_;
+  int max_errors_ = 1;
+  std::vector<std::string> errors_;  ///< problems found so far (what() of each)
+  bool skipping_ = false;            ///< data lines of a keyword that failed are skipped
 
   // The keyword whose data lines are being read.
   Keyword kw_;

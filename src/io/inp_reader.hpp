@@ -11,6 +11,10 @@ namespace halfstep {
 /// Throws InputError (core/error.hpp) with the file and line of the offending text.
 Model read_inp(const std::string& path);
 
+/// read_inp that goes on after a problem and reports up to max_errors of them in one
+/// InputError (one "file:line: error: ..." per line of what(), then a count): `halfstep check`.
+Model read_inp_all_errors(const std::string& path, int max_errors);
+
 /// Same as read_inp for a deck held in memory (tests); *INCLUDE paths resolve relative to
 /// virtual_path's folder, and messages name virtual_path.
 Model read_inp_string(const std::string& text, const std::string& virtual_path);

@@ -1,9 +1,12 @@
 // Abaqus input-syntax rules that decks written by pre-processors rely on (issue 16): an
 // element's data continue on the next line by its node count, not by a trailing comma;
 // empty fields read as zero; trailing empty fields are dropped on every data line;
-// keyword lines continue after a trailing comma; quoted names may hold blanks.
+// keyword lines continue after a trailing comma; quoted names may hold blanks. Also the
+// print requests, and `halfstep check` reporting every problem of a deck.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -139,6 +142,72 @@ S, E, PEEQ
   EXPECT_EQ(p[2].frequency, 0);
   ASSERT_EQ(m.warnings.size(), 1u);  // POSITION: printed at the centroid
   EXPECT_NE(m.warnings[0].find("centroid"), std::string::npos) << m.warnings[0];
+}
+
+}  // namespace
+}  // namespace halfstep
+
+namespace halfstep {
+namespace {
+
+// `halfstep check` reads on after a problem: every independent problem is reported with its
+// line, then a count; the cap stops the reading.
+TEST(InpConformance, CheckReportsEveryProblemWithItsLine) {
+  const std::string path = ::testing::TempDir() + "/halfstep_many_errors.inp";
+  std::ofstream(path) << R"(*HEADING
+several problems
+*NODE
+1, 0., 0., 0.
+2, 1., 0., 0.
+3, 1., 1., 0.
+4, 0., 1., 0.
+*ELEMENT, TYPE=S4R, ELSET=PLATE
+1, 1, 2, 3, 4
+*MATERIAL, NAME=STEEL
+*ELASTIC
+-210e9, 0.3
+*DENSITY
+7800
+*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL
+0.01
+*STEP
+*DYNAMIC, EXPLICIT
+, 1e-3
+*BOUNDARY
+1, 1, 9
+*CLOAD
+3, 3, abc
+*END STEP
+)";
+  try {
+    read_inp_all_errors(path, 50);
+    FAIL() << "accepted a deck with three problems";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("halfstep_many_errors.inp:12: error: Young's modulus must be positive"), std::string::npos) << what;
+    EXPECT_NE(what.find("halfstep_many_errors.inp:21: error: last dof 9 is out of range"), std::string::npos) << what;
+    EXPECT_NE(what.find("halfstep_many_errors.inp:23: error: expected a real number for the load magnitude"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("3 problems found"), std::string::npos) << what;
+  }
+  try {
+    read_inp_all_errors(path, 2);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("2 problems found (reading stopped there)"), std::string::npos) << what;
+    EXPECT_EQ(what.find(":23:"), std::string::npos) << what;
+  }
+  // The reader of a run stops at the first.
+  try {
+    read_inp(path);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).find("problems found"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(":12: error"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace
