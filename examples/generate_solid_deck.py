@@ -559,7 +559,7 @@ class Deck:
             L.append("*NODE OUTPUT")
             L.append("U, V, RF")
             L.append("*ELEMENT OUTPUT")
-            L.append("S, E")
+            L.append("S, E, PEEQ" if self.material.kind == "j2" else "S, E")
         if self.history:
             L.append("*OUTPUT, HISTORY" + (", TIME INTERVAL=%s" % fmt(self.history_interval) if self.history_interval else ""))
             for ns, variables in self.history:

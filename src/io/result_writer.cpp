@@ -1,5 +1,6 @@
 #include "io/result_writer.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -17,6 +18,12 @@ ResultWriter::ResultWriter(const Model& model, const ResultMesh& mesh, const std
       energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass"}) {}
 
 void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
+  field_vars_.clear();
+  for (const OutputRequest& r : requests)
+    if (r.kind == OutputRequest::Kind::Field) {
+      for (const std::string& v : r.node_vars) field_vars_.push_back(v);
+      for (const std::string& v : r.element_vars) field_vars_.push_back(v);
+    }
   for (const OutputRequest& r : requests) {
     if (r.kind != OutputRequest::Kind::History || r.nset.empty()) continue;
     bool exists = false;
@@ -170,10 +177,33 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
   std::fflush(f);
 }
 
+namespace {
+
+/// The output variable an array belongs to ("" for those always written: ids, energy densities).
+std::string variable_of(const std::string& array) {
+  if (array == "U" || array == "UR") return "U";
+  if (array == "V" || array == "VR") return "V";
+  if (array == "RF" || array == "RM") return "RF";
+  if (array == "S" || array == "Mises" || array.rfind("S_", 0) == 0 || array.rfind("Mises_", 0) == 0) return "S";
+  if (array == "E" || array.rfind("E_", 0) == 0) return "E";
+  if (array == "SF" || array == "SM" || array == "PEEQ") return array;
+  return "";
+}
+
+}  // namespace
+
 void ResultWriter::write_frame(double time, const FieldSet& fields) {
+  // Only what the step's field requests name: smaller frames (an empty list, from a sink
+  // that was never told the requests, writes everything).
+  const auto wanted = [this](const std::string& name) {
+    const std::string v = variable_of(name);
+    return v.empty() || field_vars_.empty() || std::find(field_vars_.begin(), field_vars_.end(), v) != field_vars_.end();
+  };
   std::vector<VtuField> point, cell;
-  for (const FieldArray& a : fields.point) point.push_back({a.name, a.components, a.values.data()});
-  for (const FieldArray& a : fields.cell) cell.push_back({a.name, a.components, a.values.data()});
+  for (const FieldArray& a : fields.point)
+    if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data()});
+  for (const FieldArray& a : fields.cell)
+    if (wanted(a.name)) cell.push_back({a.name, a.components, a.values.data()});
   char name[64];
   std::snprintf(name, sizeof name, "%s_%06d.vtu", job_.c_str(), frame_);
   write_vtu(dir_ + "/" + name, mesh_.num_points, mesh_.x.data(), mesh_.y.data(), mesh_.z.data(),

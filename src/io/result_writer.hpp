@@ -30,7 +30,8 @@ class ResultWriter final : public ResultSink {
   void write(const ResultFrame& frame) override;
   int frames_written() const override { return frame_; }
 
-  /// Writes one field frame (.vtu) of every array in fields.
+  /// Writes one field frame (.vtu) of the arrays in fields that the step's field requests
+  /// name (ids and energy densities always).
   void write_frame(double time, const FieldSet& fields);
   /// Appends one row per node of each history set, from the nodal arrays U, UR, V, VR, RF, RM.
   void write_history(double time, const FieldSet& fields);
@@ -57,6 +58,7 @@ class ResultWriter final : public ResultSink {
   CsvWriter energy_;
   std::vector<History> histories_;
   std::vector<PrintRequest> prints_;  ///< the current step's
+  std::vector<std::string> field_vars_;  ///< variables the step's field requests name (U, V, RF, S, SF, SM, E, PEEQ)
   std::FILE* dat_ = nullptr;          ///< <job>.dat, once something is printed
   int frame_ = 0;
 

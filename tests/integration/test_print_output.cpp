@@ -1,6 +1,6 @@
 // *NODE PRINT, *EL PRINT and *ENERGY PRINT write <job>.dat (issue 16): blocks at the
 // increments each request's FREQUENCY names and at the end of the step, with the same
-// values the history and field output carry.
+// values the history and field output carry. Field frames hold the requested variables.
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -138,6 +138,29 @@ RF
   ASSERT_EQ(run_halfstep(dir + "/s.inp", dir + "/out", "", &out), 0) << out;
   const Dat d = read_dat(dir + "/out/s.dat");
   EXPECT_EQ(d.increments, (std::vector<long long>{1, 2, 3, 4}));
+}
+
+// Field frames hold the variables the step's field requests name (ids and energy densities
+// always): here U only, then U with S and PEEQ.
+TEST(FieldOutput, FramesHoldTheRequestedVariablesOnly) {
+  for (const bool stresses : {false, true}) {
+    const std::string dir = scratch_dir(stresses ? "field_vars_s" : "field_vars_u");
+    std::ofstream(dir + "/f.inp") << kCube << "*STEP\n*DYNAMIC, EXPLICIT\n, 0.2\n*BOUNDARY\nBOTTOM, 1, 3\n"
+                                  << "*BOUNDARY, TYPE=VELOCITY\nTOPN, 3, 3, 0.05\n*OUTPUT, FIELD, NUMBER INTERVAL=2\n"
+                                  << "*NODE OUTPUT\nU\n" << (stresses ? "*ELEMENT OUTPUT\nS, PEEQ\n" : "") << "*END STEP\n";
+    std::string out;
+    ASSERT_EQ(run_halfstep(dir + "/f.inp", dir + "/out", "", &out), 0) << out;
+    const std::string vtu = dir + "/out/f_000002.vtu";
+    EXPECT_EQ(read_vtu_array(vtu, "U").size(), 24u);
+    EXPECT_EQ(read_vtu_array(vtu, "NodeId").size(), 8u);
+    EXPECT_TRUE(read_vtu_array(vtu, "V").empty());
+    EXPECT_TRUE(read_vtu_array(vtu, "RF").empty());
+    EXPECT_TRUE(read_vtu_array(vtu, "E").empty());
+    EXPECT_EQ(read_vtu_array(vtu, "S").size(), stresses ? 6u : 0u);
+    EXPECT_EQ(read_vtu_array(vtu, "Mises").size(), stresses ? 1u : 0u);
+    EXPECT_EQ(read_vtu_array(vtu, "PEEQ").size(), stresses ? 1u : 0u);
+    EXPECT_EQ(read_vtu_array(vtu, "StrainEnergyDensity").size(), 1u);
+  }
 }
 
 }  // namespace
