@@ -14,11 +14,30 @@ struct SourceLoc {
   std::string str() const { return line > 0 ? file + ":" + std::to_string(line) : file; }
 };
 
+/// Returns text with control bytes (other than line breaks) and DEL written as \xNN: a message that
+/// quotes a deck must not send its control characters to the user's terminal.
+inline std::string printable(const std::string& text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\n') || c == 0x7f) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 /// Bad user input (deck, options): reported as "file:line: error: message", exit code 2.
 class InputError : public std::runtime_error {
  public:
   InputError(const SourceLoc& loc, const std::string& msg)
-      : std::runtime_error(loc.file.empty() ? msg : loc.str() + ": error: " + msg), loc_(loc) {}
+      : std::runtime_error(printable(loc.file.empty() ? msg : loc.str() + ": error: " + msg)), loc_(loc) {}
   const SourceLoc& where() const { return loc_; }
 
  private:

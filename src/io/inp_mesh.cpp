@@ -160,8 +160,12 @@ void DeckParser::set_data(const Line& line) {
       const auto& o = instance_offsets_.at(owner);
       offset = cur_set_nodes_ ? o.first : o.second;
     }
-    const std::int64_t first = integer(f[0], "the first id of GENERATE") + offset;
-    const std::int64_t last = integer(f[1], "the last id of GENERATE") + offset;
+    const std::int64_t first0 = integer(f[0], "the first id of GENERATE");
+    const std::int64_t last0 = integer(f[1], "the last id of GENERATE");
+    if (offset > 0 && (first0 > std::numeric_limits<std::int64_t>::max() - offset ||
+                       last0 > std::numeric_limits<std::int64_t>::max() - offset))
+      fail(at_, "GENERATE ids too large to renumber for instance '" + owner + "'");
+    const std::int64_t first = first0 + offset, last = last0 + offset;
     const std::int64_t inc = f.size() > 2 && !f[2].empty() ? integer(f[2], "the GENERATE increment") : 1;
     if (inc < 1) fail(at_, "GENERATE increment must be a positive integer, got " + std::to_string(inc));
     if (last < first)
@@ -227,24 +231,47 @@ void DeckParser::resolve_sets() {
   seen_ = {};
 }
 
-void DeckParser::resolve_set(bool node_set, PendingSet& ps) {
-  if (ps.state == 2) return;
-  ps.state = 1;
+// Nested sets first (so that seen_ is used by one set at a time), depth first with an
+// explicit stack: a chain of tens of thousands of sets, each in the next, must not run out
+// of call stack.
+void DeckParser::resolve_set(bool node_set, PendingSet& root) {
+  if (root.state == 2) return;
   const std::string kind = node_set ? "node" : "element";
   auto& pending = node_set ? pending_nsets_ : pending_elsets_;
-  auto& done = node_set ? m_.nsets : m_.elsets;
-  // Nested sets first, so that seen_ is used by one set at a time.
-  for (const SetItem& item : ps.items) {
-    if (item.name < 0) continue;
-    const std::string& nested = set_names_[static_cast<std::size_t>(item.name)];
-    const auto it = pending.find(nested);
-    if (it == pending.end())
-      fail(item.pos, kind + " set '" + nested + "' is not defined (used in " + kind + " set '" +
-                         ps.name + "')");
-    if (it->second.state == 1)
-      fail(item.pos, kind + " set '" + ps.name + "' contains itself (through set '" + nested + "')");
-    resolve_set(node_set, it->second);
+  std::vector<std::pair<PendingSet*, std::size_t>> stack;  // a set and its next item to look at
+  root.state = 1;
+  stack.emplace_back(&root, 0);
+  while (!stack.empty()) {
+    PendingSet* ps = stack.back().first;
+    PendingSet* deeper = nullptr;
+    while (stack.back().second < ps->items.size()) {
+      const SetItem& item = ps->items[stack.back().second++];
+      if (item.name < 0) continue;
+      const std::string& nested = set_names_[static_cast<std::size_t>(item.name)];
+      const auto it = pending.find(nested);
+      if (it == pending.end())
+        fail(item.pos, kind + " set '" + nested + "' is not defined (used in " + kind + " set '" +
+                           ps->name + "')");
+      if (it->second.state == 1)
+        fail(item.pos, kind + " set '" + ps->name + "' contains itself (through set '" + nested + "')");
+      if (it->second.state == 0) {
+        deeper = &it->second;
+        break;
+      }
+    }
+    if (deeper) {
+      deeper->state = 1;
+      stack.emplace_back(deeper, 0);
+      continue;
+    }
+    build_set(node_set, *ps);
+    stack.pop_back();
   }
+}
+
+void DeckParser::build_set(bool node_set, PendingSet& ps) {
+  const std::string kind = node_set ? "node" : "element";
+  auto& done = node_set ? m_.nsets : m_.elsets;
   const auto& index = node_set ? m_.nodes.index : m_.elements.index;
   IndexSet out;
   out.name = ps.name;
@@ -260,12 +287,13 @@ void DeckParser::resolve_set(bool node_set, PendingSet& ps) {
       for (int i : done.at(set_names_[static_cast<std::size_t>(item.name)]).members) add(i);
       continue;
     }
-    for (std::int64_t id = item.first; id <= item.last; id += item.step) {
+    for (std::int64_t id = item.first;; id += item.step) {
       const auto it = index.find(id);
       if (it == index.end())
         fail(item.pos, kind + " " + std::to_string(id) + " in " + kind + " set '" + ps.name +
                            "' is not defined");
       add(it->second);
+      if (item.last - id < item.step) break;  // the next id would pass last (or overflow near 2^63)
     }
   }
   for (int i : out.members) seen_[static_cast<std::size_t>(i)] = 0;

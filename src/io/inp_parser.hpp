@@ -164,6 +164,7 @@ class DeckParser {
   void resolve_connectivity();
   void resolve_sets();
   void resolve_set(bool node_set, PendingSet& ps);
+  void build_set(bool node_set, PendingSet& ps);
   std::vector<int> node_targets(std::string_view field, Pos pos) const;
   std::vector<int> element_targets(std::string_view field, Pos pos) const;
   void check_node_set(const std::string& name, Pos pos) const;

@@ -17,6 +17,24 @@ ResultWriter::ResultWriter(const Model& model, const ResultMesh& mesh, const std
       pvd_((make_directories(dir), dir), job),
       energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass"}) {}
 
+// A set name becomes a file name inside OUTDIR/history: characters other than letters,
+// digits, '_', '-' and '.' become '_', a leading '.' too (no "..", no path, no hidden file),
+// and a name that two sets would share gets a number.
+std::string ResultWriter::file_name_for(const std::string& set) {
+  std::string f;
+  for (char c : set) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.';
+    f += ok ? c : '_';
+  }
+  if (f.empty() || f[0] == '.') f.insert(f.begin(), '_');
+  if (f.size() > 120) f.resize(120);
+  std::string unique = f;
+  for (int k = 2; used_files_.count(unique); ++k) unique = f + "_" + std::to_string(k);
+  used_files_.insert(unique);
+  return unique;
+}
+
 void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
   field_vars_.clear();
   for (const OutputRequest& r : requests)
@@ -47,9 +65,10 @@ void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
     add(h.v, "V", "VR");
     add(h.rf, "RF", "RM");
     make_directories(dir_ + "/history");
-    h.csv = std::make_unique<CsvWriter>(dir_ + "/history/" + r.nset + ".csv", cols);
+    const std::string file = file_name_for(r.nset);
+    h.csv = std::make_unique<CsvWriter>(dir_ + "/history/" + file + ".csv", cols);
     if (h.rf)
-      h.total = std::make_unique<CsvWriter>(dir_ + "/history/" + r.nset + "_total.csv",
+      h.total = std::make_unique<CsvWriter>(dir_ + "/history/" + file + "_total.csv",
                                             std::vector<std::string>{"time", "RF1", "RF2", "RF3", "RM1", "RM2", "RM3"});
     histories_.push_back(std::move(h));
   }

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,10 @@ class ResultWriter final : public ResultSink {
   PvdWriter pvd_;
   CsvWriter energy_;
   std::vector<History> histories_;
+  /// The history file name (without extension) of a set: safe inside OUTDIR/history.
+  std::string file_name_for(const std::string& set);
+
+  std::set<std::string> used_files_;  ///< history file names given out
   std::vector<PrintRequest> prints_;  ///< the current step's
   std::vector<std::string> field_vars_;  ///< variables the step's field requests name (U, V, RF, S, SF, SM, E, PEEQ)
   std::FILE* dat_ = nullptr;          ///< <job>.dat, once something is printed

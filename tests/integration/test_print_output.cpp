@@ -1,6 +1,7 @@
 // *NODE PRINT, *EL PRINT and *ENERGY PRINT write <job>.dat (issue 16): blocks at the
 // increments each request's FREQUENCY names and at the end of the step, with the same
 // values the history and field output carry. Field frames hold the requested variables.
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -161,6 +162,22 @@ TEST(FieldOutput, FramesHoldTheRequestedVariablesOnly) {
     EXPECT_EQ(read_vtu_array(vtu, "PEEQ").size(), stresses ? 1u : 0u);
     EXPECT_EQ(read_vtu_array(vtu, "StrainEnergyDensity").size(), 1u);
   }
+}
+
+// A set name becomes a file name inside OUTDIR/history, whatever it holds (issue 20: "../../X"
+// used to write outside the output folder).
+TEST(HistoryOutput, SetNamesCannotLeaveTheOutputFolder) {
+  const std::string dir = scratch_dir("hostile_names");
+  std::filesystem::create_directories(dir + "/a/b");
+  std::string deck = kCube;
+  deck += "*NSET, NSET=\"../../ESCAPE\"\n5\n*STEP\n*DYNAMIC, EXPLICIT\n, 0.1\n*BOUNDARY\nBOTTOM, 1, 3\n"
+          "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=\"../../ESCAPE\"\nU\n*END STEP\n";
+  std::ofstream(dir + "/h.inp") << deck;
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/h.inp", dir + "/a/b/out", "", &out), 0) << out;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/a/b/out/history/_.._.._ESCAPE.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/a/ESCAPE.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/a/b/ESCAPE.csv"));
 }
 
 }  // namespace

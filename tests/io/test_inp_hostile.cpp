@@ -1,0 +1,66 @@
+// Hostile decks (issue 20): nesting without a depth limit, ids at the edge of int64, control
+// bytes in what a message quotes.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "io/inp_reader.hpp"
+
+namespace halfstep {
+namespace {
+
+Model read(const std::string& text) { return read_inp_string(text, "mem/hostile.inp"); }
+
+const char* kRest = R"(*ELEMENT, TYPE=S4R, ELSET=PLATE
+1, 1, 2, 3, 4
+*MATERIAL, NAME=STEEL
+*ELASTIC
+210e9, 0.3
+*DENSITY
+7800
+*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL
+0.01
+*STEP
+*DYNAMIC, EXPLICIT
+, 1e-3
+*END STEP
+)";
+
+// 20,000 node sets, each holding the next: resolved without recursion (this used to overflow
+// the call stack).
+TEST(InpHostile, DeepChainsOfSetsResolve) {
+  std::string deck = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n";
+  const int n = 20000;
+  for (int i = 0; i < n; ++i)
+    deck += "*NSET, NSET=S" + std::to_string(i) + "\n" + (i + 1 < n ? "S" + std::to_string(i + 1) : "3") + "\n";
+  const Model m = read(deck + kRest);
+  EXPECT_EQ(m.nsets.at("S0").members.size(), 1u);
+  EXPECT_EQ(m.nodes.id[static_cast<std::size_t>(m.nsets.at("S0").members[0])], 3);
+}
+
+// GENERATE ranges that end near 2^63 stop at the last id instead of overflowing.
+TEST(InpHostile, GenerateNearTheLargestIdStopsAtTheEnd) {
+  const std::string deck = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n"
+                           "9223372036854775800, 5, 0, 0\n9223372036854775805, 6, 0, 0\n"
+                           "*NSET, NSET=BIG, GENERATE\n9223372036854775800, 9223372036854775807, 5\n";
+  const Model m = read(deck + kRest);
+  ASSERT_EQ(m.nsets.at("BIG").members.size(), 2u);
+  EXPECT_EQ(m.nodes.id[static_cast<std::size_t>(m.nsets.at("BIG").members[1])], 9223372036854775805);
+}
+
+// A message quoting the deck writes its control bytes as \xNN (past the first KiB, which the
+// reader checks for binary data).
+TEST(InpHostile, ControlBytesInMessagesAreEscaped) {
+  try {
+    read("**" + std::string(1100, 'x') + "\n*NODE\n1, 0, 0, 0\n2, 1\x07\x1b[2J, 0, 0\n" + kRest);
+    FAIL() << "accepted a bad coordinate";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("1\\x07\\x1B[2J"), std::string::npos) << what;
+    for (char c : what) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\n') << what;
+  }
+}
+
+}  // namespace
+}  // namespace halfstep
