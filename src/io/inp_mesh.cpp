@@ -56,7 +56,7 @@ void DeckParser::node_data(const Line& line) {
   n.y.push_back(y);
   n.z.push_back(z);
   n.loc.push_back(loc(at_));
-  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, at_});
+  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, false, at_});
 }
 
 void DeckParser::element_keyword(const Keyword& kw) {
@@ -115,7 +115,7 @@ void DeckParser::element_data(const Line& line) {
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
   e.loc.push_back(loc(element_pending_at_));
-  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, element_pending_at_});
+  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, false, element_pending_at_});
 }
 
 void DeckParser::element_end() {
@@ -134,7 +134,10 @@ void DeckParser::elset_keyword(const Keyword& kw) { set_keyword(kw, false); }
 
 void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
   const char* k = node_set ? "NSET" : "ELSET";
-  allow_params(kw, {k, "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED", "INPUT"});
+  allow_params(kw, node_set ? std::initializer_list<std::string_view>{k, "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED",
+                                                                        "INPUT", "ELSET"}
+                            : std::initializer_list<std::string_view>{k, "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED",
+                                                                        "INPUT"});
   // The set itself belongs to where it is written; with INSTANCE= its members are that
   // instance's ids and sets.
   cur_set_ = &open_set(node_set, key(required_param(kw, k)), kw.pos);
@@ -146,6 +149,12 @@ void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
   }
   cur_set_nodes_ = node_set;
   cur_set_generate_ = kw.find("GENERATE") != nullptr;
+  if (node_set && kw.find("ELSET")) {  // the nodes of an element set's elements; no data lines needed
+    if (cur_set_generate_) fail(kw.pos, "*NSET takes ELSET= or GENERATE, not both");
+    set_names_.push_back(key(required_param(kw, "ELSET")));
+    SetItem item{0, 0, 1, static_cast<int>(set_names_.size()) - 1, true, kw.pos};
+    cur_set_->items.push_back(item);
+  }
   follow_input(kw);
 }
 
@@ -171,7 +180,7 @@ void DeckParser::set_data(const Line& line) {
     if (last < first)
       fail(at_, "GENERATE needs first <= last, got " + std::to_string(first) + " > " +
                     std::to_string(last));
-    cur_set_->items.push_back(SetItem{first, last, inc, -1, at_});
+    cur_set_->items.push_back(SetItem{first, last, inc, -1, false, at_});
     return;
   }
   const char* what = cur_set_nodes_ ? "a node id or node set name" : "an element id or element set name";
@@ -179,11 +188,11 @@ void DeckParser::set_data(const Line& line) {
     if (tok.empty()) continue;
     const std::string k = key(tok);
     if (const auto id = id_of(k, cur_set_nodes_)) {
-      cur_set_->items.push_back(SetItem{*id, *id, 1, -1, at_});
+      cur_set_->items.push_back(SetItem{*id, *id, 1, -1, false, at_});
     } else {
       if (looks_numeric(k)) fail(at_, "expected " + std::string(what) + ", got '" + std::string(tok) + "'");
       set_names_.push_back(k);
-      cur_set_->items.push_back(SetItem{0, 0, 1, static_cast<int>(set_names_.size()) - 1, at_});
+      cur_set_->items.push_back(SetItem{0, 0, 1, static_cast<int>(set_names_.size()) - 1, false, at_});
     }
   }
 }
@@ -224,8 +233,9 @@ void DeckParser::resolve_connectivity() {
 
 void DeckParser::resolve_sets() {
   seen_.assign(static_cast<std::size_t>(std::max(m_.nodes.size(), m_.elements.size())), 0);
-  for (auto& [name, ps] : pending_nsets_) resolve_set(true, ps);
+  // Element sets first: a node set may take the nodes of an element set (*NSET, ELSET=).
   for (auto& [name, ps] : pending_elsets_) resolve_set(false, ps);
+  for (auto& [name, ps] : pending_nsets_) resolve_set(true, ps);
   pending_nsets_.clear();
   pending_elsets_.clear();
   seen_ = {};
@@ -246,7 +256,7 @@ void DeckParser::resolve_set(bool node_set, PendingSet& root) {
     PendingSet* deeper = nullptr;
     while (stack.back().second < ps->items.size()) {
       const SetItem& item = ps->items[stack.back().second++];
-      if (item.name < 0) continue;
+      if (item.name < 0 || item.elements_nodes) continue;  // element sets are resolved already
       const std::string& nested = set_names_[static_cast<std::size_t>(item.name)];
       const auto it = pending.find(nested);
       if (it == pending.end())
@@ -283,6 +293,17 @@ void DeckParser::build_set(bool node_set, PendingSet& ps) {
     }
   };
   for (const SetItem& item : ps.items) {
+    if (item.elements_nodes) {
+      const std::string& es = set_names_[static_cast<std::size_t>(item.name)];
+      const auto it = m_.elsets.find(es);
+      if (it == m_.elsets.end())
+        fail(item.pos, "element set '" + es + "' is not defined (used in *NSET, NSET=" + ps.name + ", ELSET=)");
+      for (int e : it->second.members) {
+        const int* c = m_.elements.nodes_of(e);
+        for (int k = 0; k < m_.elements.count_of(e); ++k) add(c[k]);
+      }
+      continue;
+    }
     if (item.name >= 0) {
       for (int i : done.at(set_names_[static_cast<std::size_t>(item.name)]).members) add(i);
       continue;

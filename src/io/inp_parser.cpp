@@ -352,7 +352,7 @@ void DeckParser::alias_single_instance_sets() {
       alias.first = ps.first;
       alias.scope = ps.scope;
       set_names_.push_back(name);
-      alias.items.push_back(SetItem{0, 0, 1, static_cast<int>(set_names_.size()) - 1, ps.first});
+      alias.items.push_back(SetItem{0, 0, 1, static_cast<int>(set_names_.size()) - 1, false, ps.first});
       add.emplace_back(plain, std::move(alias));
     }
     for (auto& [plain, ps] : add) sets->emplace(plain, std::move(ps));

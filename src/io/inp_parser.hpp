@@ -54,6 +54,7 @@ class DeckParser {
   struct SetItem {
     std::int64_t first = 0, last = 0, step = 1;  ///< id range (first == last for one id)
     int name = -1;                               ///< index into set_names_ for a nested set
+    bool elements_nodes = false;  ///< name is an element set whose elements' nodes join (*NSET, ELSET=)
     Pos pos;
   };
   /// A set as written: its entries in deck order, plus where it was (first) defined.

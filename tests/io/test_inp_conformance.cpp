@@ -5,6 +5,7 @@
 // print requests, and `halfstep check` reporting every problem of a deck.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -78,6 +79,22 @@ TEST(InpConformance, ElementsContinueByTheirNodeCount) {
   for (int k = 0; k < 8; ++k) EXPECT_EQ(a.nodes.id[static_cast<std::size_t>(c[k])], expect[k]) << k;
   EXPECT_EQ(a.elements.loc[1].str(), "mem/conf.inp:17");  // the element's first line
   EXPECT_EQ(a.elsets.at("BLOCK").members.size(), 2u);
+}
+
+// *NSET, ELSET= takes the nodes of the element set's elements (element sets resolve first).
+TEST(InpConformance, NodeSetFromAnElementSet) {
+  const Model m = read(std::string(kCube) + "9, 2., 0., 0.\n10, 2., 1., 0.\n11, 2., 0., 1.\n12, 2., 1., 1.\n" +
+                       "*NSET, NSET=RIGHT, ELSET=SECOND\n"  // before the element set it names
+                       "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
+                       "2, 2, 9, 10, 3, 6, 11, 12, 7\n*ELSET, ELSET=SECOND\n2\n"
+                       "*NSET, NSET=\"Bottom Face\"\n1, 2, 3, 4\n" +
+                       kRest);
+  const std::vector<int>& right = m.nsets.at("RIGHT").members;
+  ASSERT_EQ(right.size(), 8u);
+  std::vector<std::int64_t> ids;
+  for (int n : right) ids.push_back(m.nodes.id[static_cast<std::size_t>(n)]);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{2, 3, 6, 7, 9, 10, 11, 12}));
 }
 
 TEST(InpConformance, AnElementCutShortOrTooLongIsRefusedAtItsLine) {
