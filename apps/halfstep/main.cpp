@@ -1,6 +1,7 @@
 // halfstep command line: `halfstep run DECK -o OUTDIR` and `halfstep check DECK`.
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -17,6 +18,7 @@
 #include "io/summary_json.hpp"
 #include "parallel/communicator.hpp"
 #include "solver/explicit_solver.hpp"
+#include "solver/interrupt.hpp"
 #include "solver/model_report.hpp"
 
 namespace {
@@ -24,7 +26,21 @@ namespace {
 using namespace halfstep;
 
 /// Exit codes: what a script needs to tell failures apart.
-enum Exit { kOk = 0, kUsage = 1, kBadInput = 2, kRunFailed = 3, kIoFailed = 4 };
+enum Exit { kOk = 0, kUsage = 1, kBadInput = 2, kRunFailed = 3, kIoFailed = 4, kInterrupted = 5 };
+
+/// SIGINT/SIGTERM: ask the time loop to stop after its increment (it writes a last frame and
+/// the summary); the handler is reset on delivery, so a second signal stops at once.
+extern "C" void request_stop(int sig) { halfstep::interrupt_request().store(sig); }
+
+/// Installs request_stop for SIGINT and SIGTERM.
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = request_stop;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
 
 /// Command-line options after parsing.
 struct Args {
@@ -227,9 +243,15 @@ int run_command(const Args& a, const Communicator& comm) {
   run.make_sink = [&model, dir, job](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {
     return std::make_unique<ResultWriter>(model, mesh, dir, job);
   };
+  install_stop_handlers();
   const RunSummary s = run_analysis(model, run);
-  if (!root) return kOk;
+  const bool interrupted = s.status != "completed";
+  if (!root) return interrupted ? kInterrupted : kOk;
   write_summary_json(a.output_dir + "/summary.json", a.deck, s);
+  if (interrupted) {
+    std::fprintf(stderr, "halfstep: %s; the results up to there and summary.json are written\n", s.status.c_str());
+    return kInterrupted;
+  }
   if (!a.quiet && s.statics.steps) {
     const StaticSummary& t = s.statics;
     std::fprintf(stderr,
@@ -266,6 +288,13 @@ int guarded_main(const Args& args, const Communicator& comm) {
     return kBadInput;
   } catch (const RunError& e) {
     if (root || !dynamic_cast<const CollectiveRunError*>(&e)) std::fprintf(stderr, "halfstep: run failed: %s\n", e.what());
+    // A failed run still says so in its folder (what a script or a report reads first).
+    if (root && args.command == "run") {
+      try {
+        write_failure_summary_json(args.output_dir + "/summary.json", args.deck, e.what());
+      } catch (const std::exception&) {  // the folder may be what failed: the message above stands
+      }
+    }
     return kRunFailed;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "halfstep: out of memory\n");

@@ -12,6 +12,7 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   // ordered_json keeps the members in the order written, so the file reads top-down.
   nlohmann::ordered_json o;
   o["deck"] = deck;
+  o["status"] = s.status;
   o["nodes"] = s.nodes;
   o["elements"] = s.elements;
   o["steps"] = s.steps;
@@ -73,6 +74,13 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   }
   // Non-finite numbers come out as null (JSON has none). A deck path that is not UTF-8 gets
   // U+FFFD in place of the bad bytes: the default, an exception, would fail a finished run.
+  write_file_atomically(path, o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+}
+
+void write_failure_summary_json(const std::string& path, const std::string& deck, const std::string& reason) {
+  nlohmann::ordered_json o;
+  o["deck"] = deck;
+  o["status"] = "failed: " + reason;
   write_file_atomically(path, o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 

@@ -10,4 +10,8 @@ namespace halfstep {
 /// Writes OUTDIR/summary.json atomically.
 void write_summary_json(const std::string& path, const std::string& deck, const RunSummary& s);
 
+/// Writes OUTDIR/summary.json of a run that failed: the deck and "status": "failed: reason"
+/// (what a report or a script reads first).
+void write_failure_summary_json(const std::string& path, const std::string& deck, const std::string& reason);
+
 }  // namespace halfstep

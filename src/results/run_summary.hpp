@@ -29,6 +29,9 @@ struct StaticSummary {
 
 /// Measured facts about a finished run (also written to summary.json).
 struct RunSummary {
+  /// "completed", or "interrupted by SIGINT" (SIGTERM) when a stop was asked for: the run
+  /// then ended after a whole increment, with a last frame written.
+  std::string status = "completed";
   int nodes = 0, elements = 0;
   std::int64_t steps = 0;
   double time_increment = 0;       ///< increment used (the last step's)

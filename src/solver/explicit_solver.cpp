@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "core/threads.hpp"
 #include "backends/backend.hpp"
 #include "discretization/output_fields.hpp"
+#include "solver/interrupt.hpp"
 #include "discretization/nodal_triads.hpp"
 #include "discretization/structure_state.hpp"
 #include "dynamics/step_drive.hpp"
@@ -282,6 +284,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     EnergyMonitor mon;
     std::vector<int> history_nodes;  // distributed: nodes of every history set opened so far
 
+    bool interrupted = false;
     for (std::size_t si = 0; si < steps.size(); ++si) {
       const StepLoads& step = steps[si];
       if (out) out->finish();  // the writer must not be writing while histories are reopened
@@ -305,7 +308,12 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
             if (!r1) r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
             out->submit(std::move(f), r1);
           };
-        run_static_step(model, model.steps[si], sys, step, st, so, sum.statics);
+        try {
+          run_static_step(model, model.steps[si], sys, step, st, so, sum.statics);
+        } catch (const RunInterrupted&) {
+          interrupted = true;
+          break;
+        }
         if (backend) {
           backend->upload(st);  // the next explicit step starts from here, at rest
           backend->rebase_energy();
@@ -363,8 +371,16 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       double tau = 0, h_prev = st.half_dt_prev;
       std::int64_t step_increments = 0;
       const Clock::time_point t0 = Clock::now();
+      bool stop = false;  // a stop was asked for: this instant is the run's last
       for (;;) {
-        const bool last = tau >= step.period * (1 - 1e-12);
+        const bool end = tau >= step.period * (1 - 1e-12);
+        // One process looks at every increment; ranks agree at the polls (a collective), so
+        // all of them stop at the same increment.
+        if (!end && step_increments > 0) {
+          if (!dist) stop = interrupt_requested();
+          else if (step_increments % kPollEvery == 0) stop = -comm.min(interrupt_requested() ? -1 : 0) > 0;
+        }
+        const bool last = end || stop;
         double dt_next = last ? 0.0 : std::min(dt, step.period - tau);
         if (!last && step.period - tau - dt_next < 1e-6 * dt) dt_next = step.period - tau;
         const Increment inc{t_step0 + tau, tau, dt_next, h_prev};
@@ -424,8 +440,18 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       sum.steps += step_increments;
       st.time = t_step0 + tau;
       st.half_dt_prev = h_prev;
+      if (stop) {
+        interrupted = true;
+        break;
+      }
     }
     if (out) out->finish();
+    if (interrupted) {
+      const int sig = interrupt_request().load();
+      char at[64];
+      std::snprintf(at, sizeof at, " at time %.6g", st.time);
+      sum.status = std::string("interrupted by ") + (sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "a request") + at;
+    }
     if (backend) sum.backend_description = backend->description();  // now with the tuned block sizes
     if (!backend) {
       sum.backend = sum.statics.on_gpu ? "cuda" : "cpu";

@@ -12,6 +12,7 @@
 #include "discretization/structure_operator.hpp"
 #include "dynamics/step_drive.hpp"
 #include "elements/rotation.hpp"
+#include "solver/interrupt.hpp"
 
 namespace halfstep {
 
@@ -379,7 +380,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   const StaticControls& ctl = step.controls;
   double tau = 0, dtau = std::min(ctl.initial, period);
   int easy_in_a_row = 0;
-  bool cut_last = false, factored_linear = false;
+  bool cut_last = false, factored_linear = false, interrupted = false;
   // Time-averaged force and moment scales of the converged increments (Abaqus' q~, one per
   // field: forces and moments have different units).
   double q_time[2] = {0, 0};
@@ -582,7 +583,14 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     if (opt.progress)
       std::fprintf(stderr, "halfstep: static step '%s' increment %d: step time %.6g, %d iterations\n",
                    step.name.c_str(), increment, tau, it);
-    emit(tau, tau >= period * (1 - 1e-12), false);
+    // A stop asked for (SIGINT, SIGTERM): this converged increment is the step's last frame.
+    const bool end = tau >= period * (1 - 1e-12);
+    const bool stop = !end && interrupt_requested();
+    emit(tau, end || stop, false);
+    if (stop) {
+      interrupted = true;
+      break;
+    }
     if (ctl.direct) continue;
     easy_in_a_row = it <= kEasyIterations ? easy_in_a_row + 1 : 0;
     if (easy_in_a_row >= 2 && !cut_last) {
@@ -592,7 +600,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     cut_last = false;
     dtau = std::min(dtau, ctl.maximum);
   }
-  store(t_step0 + period);
+  store(t_step0 + (interrupted ? tau : period));
 
   const TangentStats& s = engine->stats();
   summary.steps += 1;
@@ -615,6 +623,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   summary.matrix_bytes = std::max(summary.matrix_bytes, s.matrix_bytes);
   summary.solver_bytes = std::max(summary.solver_bytes, s.solver_bytes);
   summary.seconds += seconds_since(t_step);
+  if (interrupted) throw RunInterrupted("static step '" + step.name + "' stopped at step time " + std::to_string(tau));
 }
 
 }  // namespace halfstep

@@ -20,7 +20,10 @@ TEST(Instability, TooLargeIncrementStopsWithAReport) {
   for (const auto& f : std::filesystem::directory_iterator(dir + "/out"))
     if (f.path().extension() == ".vtu") ++frames;
   EXPECT_EQ(frames, 1);
-  EXPECT_FALSE(std::filesystem::exists(dir + "/out/summary.json"));
+  // The summary says the run failed, and why.
+  const std::string summary = read_file(dir + "/out/summary.json");
+  EXPECT_NE(summary.find("\"status\": \"failed: "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("instability"), std::string::npos) << summary;
 }
 
 }  // namespace

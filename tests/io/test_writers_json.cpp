@@ -246,7 +246,7 @@ RunSummary one_process() {
   return s;
 }
 
-const std::vector<std::string> kTopKeys = {"deck", "nodes", "elements", "steps", "time_increment",
+const std::vector<std::string> kTopKeys = {"deck", "status", "nodes", "elements", "steps", "time_increment",
                                            "stable_increment_estimate", "controlling_element", "final_time",
                                            "wall_seconds", "solve_seconds", "element_steps_per_second", "backend",
                                            "precision", "backend_description", "device_bytes_per_element",
