@@ -40,8 +40,8 @@ void DeckParser::output_keyword(const Keyword& kw) {
     fail(kw.pos, "*OUTPUT takes NUMBER INTERVAL or TIME INTERVAL, not both");
   if (kw.find("NUMBERINTERVAL")) {
     const auto n = to_int(trim(param(kw, "NUMBERINTERVAL")));
-    if (!n || *n < 1)
-      fail(kw.pos, "*OUTPUT, NUMBER INTERVAL must be a positive integer, got '" +
+    if (!n || *n < 1 || *n > 1000000000)
+      fail(kw.pos, "*OUTPUT, NUMBER INTERVAL must be a positive integer up to 1e9, got '" +
                        param(kw, "NUMBERINTERVAL") + "'");
     r.number_interval = static_cast<int>(*n);
   }

@@ -96,15 +96,19 @@ ResultWriter::~ResultWriter() {
   if (dat_) std::fclose(dat_);
 }
 
-void ResultWriter::open_prints(const std::vector<PrintRequest>& requests) { prints_ = requests; }
-
-void ResultWriter::write_prints(const ResultFrame& frame) {
-  if (prints_.empty()) return;
-  if (!dat_) {
+// The .dat file is opened with the first step that prints, before its solve: an unwritable
+// folder is reported before the work, not after it.
+void ResultWriter::open_prints(const std::vector<PrintRequest>& requests) {
+  prints_ = requests;
+  if (!prints_.empty() && !dat_) {
     const std::string path = dir_ + "/" + job_ + ".dat";
     dat_ = std::fopen(path.c_str(), "w");
     if (!dat_) throw std::runtime_error("cannot write '" + path + "'");
   }
+}
+
+void ResultWriter::write_prints(const ResultFrame& frame) {
+  if (prints_.empty() || !dat_) return;
   std::FILE* f = dat_;
   std::fprintf(f, "\n                        S T E P %6d     I N C R E M E N T %8lld     T I M E %14.6E\n",
                frame.step, frame.increment, frame.time);
