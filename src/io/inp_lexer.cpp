@@ -33,6 +33,10 @@ struct Lexer::Source {
 namespace {
 
 constexpr int kMaxIncludeDepth = 64;
+// Includes that are not cycles can still multiply: a file that includes the next one twice,
+// 40 deep, would read 2^40 copies. Real decks include a few hundred files at most.
+constexpr long long kMaxIncludes = 100000;
+constexpr long long kMaxIncludedBytes = 64LL << 30;
 
 bool read_whole_file(const std::string& name, std::string& text) {
   std::ifstream in(name, std::ios::binary | std::ios::ate);
@@ -169,6 +173,7 @@ void Lexer::open_file(const std::string& path) {
 void Lexer::open_text(std::string text, const std::string& virtual_path) {
   stack_.clear();
   names_.clear();
+  includes_ = included_bytes_ = 0;
   top_lines_ = count_lines(text);
   push(std::move(text), virtual_path);
 }
@@ -190,9 +195,15 @@ void Lexer::include(std::string_view path, Pos at) {
     if (s->identity == id)
       throw InputError(where, "include cycle: '" + std::string(path) +
                                   "' is already being read (it includes itself)");
+  if (++includes_ > kMaxIncludes)
+    throw InputError(where, "more than " + std::to_string(kMaxIncludes) +
+                                " *INCLUDEs in one deck (files that include others several times?)");
   std::string text;
   if (!read_whole_file(name, text))
     throw InputError(where, "cannot read *INCLUDE file '" + name + "'");
+  included_bytes_ += static_cast<long long>(text.size());
+  if (included_bytes_ > kMaxIncludedBytes)
+    throw InputError(where, "the *INCLUDEs of this deck add up to more than 64 GiB (files included many times?)");
   push(std::move(text), name);
 }
 

@@ -80,6 +80,7 @@ class Lexer {
   std::vector<std::unique_ptr<Source>> stack_;  ///< innermost include last
   std::string joined_;                          ///< reused buffer for continued lines
   int top_lines_ = 1;
+  long long includes_ = 0, included_bytes_ = 0;  ///< *INCLUDEs followed so far, and their bytes
 };
 
 }  // namespace halfstep::inp

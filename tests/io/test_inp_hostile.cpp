@@ -2,6 +2,8 @@
 // bytes in what a message quotes.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -47,6 +49,27 @@ TEST(InpHostile, GenerateNearTheLargestIdStopsAtTheEnd) {
   const Model m = read(deck + kRest);
   ASSERT_EQ(m.nsets.at("BIG").members.size(), 2u);
   EXPECT_EQ(m.nodes.id[static_cast<std::size_t>(m.nsets.at("BIG").members[1])], 9223372036854775805);
+}
+
+// Files that each include the next one twice: 2^20 includes without a cycle. The reader
+// stops at its include budget with the line of the include that passed it.
+TEST(InpHostile, IncludeFanOutIsStopped) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "halfstep_fanout";
+  std::filesystem::create_directories(dir);
+  const int depth = 20;
+  for (int k = 0; k < depth; ++k)
+    std::ofstream(dir / ("f" + std::to_string(k) + ".inp"))
+        << (k + 1 < depth ? "*INCLUDE, INPUT=f" + std::to_string(k + 1) + ".inp\n*INCLUDE, INPUT=f" +
+                                std::to_string(k + 1) + ".inp\n"
+                          : std::string("** leaf\n"));
+  std::ofstream(dir / "main.inp") << "*HEADING\nfan-out\n*INCLUDE, INPUT=f0.inp\n";
+  try {
+    read_inp((dir / "main.inp").string());
+    FAIL() << "read 2^20 includes";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 100000 *INCLUDEs"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // A message quoting the deck writes its control bytes as \xNN (past the first KiB, which the
