@@ -225,6 +225,12 @@ StructureSystem build_structure_system(const Model& model) {
     }
   }
   sys.total_mass += solid_mass.total_mass;
+  // Point masses (MASS elements): translational mass only, no damping, no rotary inertia.
+  for (const PointMass& p : model.point_masses) {
+    sys.mass[static_cast<std::size_t>(p.node)] += p.mass;
+    if (!sys.has_rotations(p.node)) sys.inertia[static_cast<std::size_t>(p.node)] = sys.mass[static_cast<std::size_t>(p.node)];
+    sys.total_mass += p.mass;
+  }
   sys.energy_per_unit_strain += solid_mass.energy_per_unit_strain;
   for (int e = 0; e < sys.solid.num_elements; ++e)
     if (sys.solid.element_dt[e] < sys.stable_dt) {

@@ -36,6 +36,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       // Mesh and sets (inp_mesh.cpp)
       {"*NODE", kModelData, &P::node_keyword, &P::node_data},
       {"*ELEMENT", kModelData, &P::element_keyword, &P::element_data, &P::element_end},
+      {"*MASS", kModelData, &P::mass_keyword, &P::mass_data, &P::mass_end},
       {"*NSET", kModelData, &P::nset_keyword, &P::set_data},
       {"*ELSET", kModelData, &P::elset_keyword, &P::set_data},
 

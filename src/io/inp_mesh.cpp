@@ -63,6 +63,16 @@ void DeckParser::element_keyword(const Keyword& kw) {
   allow_params(kw, {"TYPE", "ELSET", "INPUT"});
   element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
   const std::string& t = element_abaqus_type_;
+  // Point masses are not finite elements: their nodes get the mass of the *MASS that names
+  // their element set (resolve_point_masses).
+  mass_block_ = t == "MASS";
+  if (mass_block_) {
+    if (!kw.find("ELSET"))
+      fail(kw.pos, "*ELEMENT, TYPE=MASS needs ELSET= (the *MASS that gives the mass names that set)");
+    mass_elset_ = key(required_param(kw, "ELSET"));
+    follow_input(kw);
+    return;
+  }
   element_kind_ = find_element_kind(t);
   if (element_kind_ < 0)
     fail(kw.pos, "element type " + t + " is not supported (halfstep supports " + supported_element_names() + ")");
@@ -76,6 +86,24 @@ void DeckParser::element_keyword(const Keyword& kw) {
 // comma after the last node changes nothing).
 void DeckParser::element_data(const Line& line) {
   const auto& f = line.fields;
+  if (mass_block_) {
+    need_fields(line, 2, "element id, node id (MASS elements have one node)");
+    at_most_fields(line, 2, "element id, node id (MASS elements have one node)");
+    const std::int64_t id = integer(f[0], "the element id");
+    if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
+    if (id > std::numeric_limits<std::int64_t>::max() - inst_.element_offset)
+      fail(at_, "element id " + std::to_string(id) + " is too large to renumber for instance '" + inst_.name + "'");
+    const std::int64_t eid = id + inst_.element_offset;
+    const auto [it, inserted] = mass_ids_.emplace(eid, at_);
+    if (!inserted || m_.elements.index.count(eid))
+      fail(at_, "element " + std::to_string(eid) + " is defined twice" +
+                    (inserted ? std::string() : " (first at " + loc(it->second).str() + ")"));
+    const std::int64_t node = integer(f[1], "the node id of the MASS element");
+    if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
+      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
+    mass_sets_[mass_elset_].emplace_back(node + inst_.node_offset, at_);
+    return;
+  }
   const int npe = element_kind(element_kind_).nodes;
   const std::string form = "element id and " + std::to_string(npe) + " node ids (" + element_abaqus_type_ +
                            " elements have " + std::to_string(npe) + " nodes)";
@@ -118,7 +146,48 @@ void DeckParser::element_data(const Line& line) {
   if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, false, element_pending_at_});
 }
 
+void DeckParser::mass_keyword(const Keyword& kw) {
+  allow_params(kw, {"ELSET"});
+  PendingMass p;
+  p.elset = key(required_param(kw, "ELSET"));
+  p.pos = kw.pos;
+  pending_masses_.push_back(p);
+}
+
+void DeckParser::mass_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*MASS takes one data line (the mass)");
+  need_fields(line, 1, "the mass");
+  at_most_fields(line, 1, "the mass (anisotropic masses are not supported)");
+  const double m = real(line.fields[0], "the mass");
+  if (!(m > 0 && m < 1e300)) fail(at_, "*MASS: the mass must be a positive number, got '" + std::string(line.fields[0]) + "'");
+  pending_masses_.back().mass = m;
+}
+
+void DeckParser::mass_end() { need_data_line("the mass"); }
+
+// Each *MASS puts its mass on every node of the MASS elements of its set; a set of MASS
+// elements without a *MASS is an error (their mass would be lost).
+void DeckParser::resolve_point_masses() {
+  std::map<std::string, bool> used;
+  for (const PendingMass& p : pending_masses_) {
+    const auto it = mass_sets_.find(p.elset);
+    if (it == mass_sets_.end())
+      fail(p.pos, "*MASS, ELSET=" + p.elset + ": no *ELEMENT, TYPE=MASS block defines that element set");
+    used[p.elset] = true;
+    for (const auto& [node, pos] : it->second) {
+      const auto n = m_.nodes.index.find(node);
+      if (n == m_.nodes.index.end())
+        fail(pos, "MASS element refers to node " + std::to_string(node) + ", which is not defined");
+      m_.point_masses.push_back(PointMass{n->second, p.mass, loc(p.pos)});
+    }
+  }
+  for (const auto& [set, members] : mass_sets_)
+    if (!used.count(set) && !members.empty())
+      fail(members.front().second, "MASS elements of set '" + set + "' have no *MASS giving their mass");
+}
+
 void DeckParser::element_end() {
+  mass_block_ = false;
   if (element_pending_id_ == 0) return;
   const int npe = element_kind(element_kind_).nodes;
   const std::int64_t id = element_pending_id_;

@@ -394,6 +394,7 @@ void DeckParser::finish_model_data() {
   alias_single_instance_sets();
   model_done_ = true;
   resolve_connectivity();
+  resolve_point_masses();
   resolve_sets();
   resolve_sections();
   resolve_surfaces();

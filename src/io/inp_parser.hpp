@@ -155,6 +155,10 @@ class DeckParser {
   void node_keyword(const Keyword& kw);
   void node_data(const Line& line);
   void element_keyword(const Keyword& kw);
+  void mass_keyword(const Keyword& kw);
+  void mass_data(const Line& line);
+  void mass_end();
+  void resolve_point_masses();
   void element_end();
   void element_data(const Line& line);
   void nset_keyword(const Keyword& kw);
@@ -292,6 +296,18 @@ class DeckParser {
   int element_kind_ = 0;  ///< registry id of the current *ELEMENT block
   /// An element whose node ids go on past its first data line: its id, the ids read so far
   /// and the first line (id 0: none pending).
+  bool mass_block_ = false;  ///< the current *ELEMENT block is TYPE=MASS
+  std::string mass_elset_;  ///< its ELSET=
+  /// MASS elements by element set: their node ids (as written) and lines, and their ids.
+  std::map<std::string, std::vector<std::pair<std::int64_t, Pos>>> mass_sets_;
+  std::map<std::int64_t, Pos> mass_ids_;
+  /// *MASS blocks: the element set, the value and the keyword line.
+  struct PendingMass {
+    std::string elset;
+    double mass = 0;
+    Pos pos;
+  };
+  std::vector<PendingMass> pending_masses_;
   std::int64_t element_pending_id_ = 0;
   std::vector<std::int64_t> element_pending_nodes_;
   Pos element_pending_at_;

@@ -73,6 +73,13 @@ struct Material {
   bool plastic() const { return !plastic_stress.empty(); }
 };
 
+/// A point mass (*ELEMENT, TYPE=MASS with its *MASS): translational mass added at a node.
+struct PointMass {
+  int node = -1;  ///< node index
+  double mass = 0;
+  SourceLoc loc;  ///< the *MASS data line
+};
+
 /// *ORIENTATION, SYSTEM=RECTANGULAR: material axis 1 along a, axis 2 in the (a, b) plane,
 /// optionally turned by an angle (degrees) about one of the local axes.
 struct Orientation {
@@ -223,6 +230,7 @@ struct Model {
   std::vector<SolidSection> solid_sections;  ///< *SOLID SECTION, in deck order
   std::map<std::string, Orientation> orientations;
   std::map<std::string, Surface> surfaces;
+  std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;
   std::vector<InitialRotatingVelocity> initial_rotations;
