@@ -56,6 +56,14 @@ std::string describe_model(const Model& model, double dt_scale) {
   add("node sets       %zu\n", model.nsets.size());
   add("element sets    %zu\n", model.elsets.size());
   add("sections        %zu\n", sys.sections.size() + sys.solid.materials.size());
+  int plastic = 0;
+  for (const auto& [name, mat] : model.materials) plastic += mat.plastic() ? 1 : 0;
+  add("materials       %zu (%d with *PLASTIC)\n", model.materials.size(), plastic);
+  if (!model.point_masses.empty()) {
+    double m = 0;
+    for (const PointMass& p : model.point_masses) m += p.mass;
+    add("point masses    %zu (%.6g in all)\n", model.point_masses.size(), m);
+  }
   add("total mass      %.6g\n", sys.total_mass);
   if (sys.controlling_element >= 0) {
     const int e = sys.controlling_element;

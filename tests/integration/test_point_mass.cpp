@@ -60,6 +60,10 @@ TEST(PointMass, HeavyTipMassSetsTheAxialFrequency) {
   // The kinetic energy at the start is the tip mass's and the tip nodes' own: 1/2 (40 + 4 x 1/8) v0^2.
   const Csv e = read_csv(dir + "/out/energy.csv");
   EXPECT_NEAR(e.rows.front()[e.col("kinetic")], 0.5 * (40 + 0.5) * 0.01, 1e-12);
+  // `halfstep check` counts them, and the total mass holds them.
+  ASSERT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check " + dir + "/m.inp", &out), 0) << out;
+  EXPECT_NE(out.find("point masses    4 (40 in all)"), std::string::npos) << out;
+  EXPECT_NE(out.find("total mass      44"), std::string::npos) << out;
 }
 
 }  // namespace
