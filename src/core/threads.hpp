@@ -35,7 +35,7 @@ inline int cgroup_core_quota() {
 inline int default_threads() {
   const int omp = omp_get_max_threads();
   if (std::getenv("OMP_NUM_THREADS")) return omp;
-  const int quota = cgroup_core_quota();
+  static const int quota = cgroup_core_quota();  // fixed for the process: read the files once
   return quota > 0 && quota < omp ? quota : omp;
 }
 

@@ -64,9 +64,7 @@ Mat3<double> orientation_axes(const Orientation& o) {
 
 SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>& axes) {
   try {
-    if (mat.plastic()) {
-      if (mat.has_hyperelastic || mat.elastic_type != ElasticType::Isotropic)
-        throw InputError(mat.plastic_loc, "material '" + mat.name + "': *PLASTIC needs isotropic *ELASTIC (E, nu)");
+    if (mat.plastic()) {  // on isotropic *ELASTIC: model/validate.cpp refuses any other elasticity
       try {
         return j2_plastic(mat.youngs, mat.poisson, mat.density, mat.plastic_stress.data(), mat.plastic_strain.data(),
                           static_cast<int>(mat.plastic_stress.size()));

@@ -209,7 +209,6 @@ void DeckParser::print_keyword(const Keyword& kw, PrintRequest::Kind kind) {
   if (!position.empty() && position != "CENTROIDAL" && warned_.emplace("ELPRINT,POSITION", kw.pos).second)
     m_.warnings.push_back("*EL PRINT, POSITION=" + param(kw, "POSITION") +
                           ": halfstep prints element values at the centroid (first at " + loc(kw.pos).str() + ")");
-  if (kind == PrintRequest::Kind::Energy) p.vars = {"ALLKE", "ALLIE", "ALLWK", "ALLVD", "ETOTAL"};
   m_.steps.back().prints.push_back(std::move(p));
 }
 

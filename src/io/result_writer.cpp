@@ -114,7 +114,7 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
                frame.step, frame.increment, frame.time);
   const auto set_name = [](const std::string& s, const char* all) { return s.empty() ? std::string(all) : s; };
   for (const PrintRequest& p : prints_) {
-    if (p.frequency == 0 || (frame.increment % p.frequency != 0 && !frame.step_end)) continue;
+    if (!p.due(frame.increment, frame.step_end)) continue;
     if (p.kind == PrintRequest::Kind::Energy) {
       const EnergyRow& e = frame.energy_row;
       std::fprintf(f, "\n energies (kinetic, internal, external work, damping work, total) at time %14.6E\n\n", frame.time);
@@ -146,15 +146,18 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
       }
       continue;
     }
-    // Elements: cell c holds model element c (shells first, then solids, as the mesh has them);
-    // ElementId maps deck ids to cells.
-    const FieldArray* ids = frame.fields.find_cell("ElementId");
-    if (!ids) throw std::logic_error("print frame without element values");
-    std::vector<int> cell_of(static_cast<std::size_t>(model_.elements.size()), -1);
-    for (std::size_t c = 0; c < ids->values.size(); ++c) {
-      const auto it = model_.elements.index.find(static_cast<std::int64_t>(ids->values[c]));
-      if (it != model_.elements.index.end()) cell_of[static_cast<std::size_t>(it->second)] = static_cast<int>(c);
+    // Elements: the cells are ordered shells first, then solids (the run's fixed mesh), so
+    // the model element -> cell map is built once, from the first frame's ElementId.
+    if (cell_of_.empty()) {
+      const FieldArray* ids = frame.fields.find_cell("ElementId");
+      if (!ids) throw std::logic_error("print frame without element values");
+      cell_of_.assign(static_cast<std::size_t>(model_.elements.size()), -1);
+      for (std::size_t c = 0; c < ids->values.size(); ++c) {
+        const auto it = model_.elements.index.find(static_cast<std::int64_t>(ids->values[c]));
+        if (it != model_.elements.index.end()) cell_of_[static_cast<std::size_t>(it->second)] = static_cast<int>(c);
+      }
     }
+    const std::vector<int>& cell_of = cell_of_;
     std::vector<int> all;
     const std::vector<int>* elems = nullptr;
     if (p.set.empty()) {

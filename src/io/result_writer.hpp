@@ -65,6 +65,7 @@ class ResultWriter final : public ResultSink {
   std::vector<PrintRequest> prints_;  ///< the current step's
   std::vector<std::string> field_vars_;  ///< variables the step's field requests name (U, V, RF, S, SF, SM, E, PEEQ)
   std::FILE* dat_ = nullptr;          ///< <job>.dat, once something is printed
+  std::vector<int> cell_of_;          ///< model element -> cell of the frames (built at the first element table)
   int frame_ = 0;
 
  public:

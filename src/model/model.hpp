@@ -164,11 +164,30 @@ struct PrintRequest {
   enum class Kind { Node, Element, Energy };
   Kind kind = Kind::Node;
   std::string set;                 ///< NSET= / ELSET= (empty: every node or element)
-  std::vector<std::string> vars;   ///< U, V, RF (nodes); S, E, PEEQ (elements); upper-case
+  std::vector<std::string> vars;   ///< U, V, RF (nodes); S, E, PEEQ (elements); upper-case; none for energies
   int frequency = 1;               ///< increments between prints; 0: none
   bool totals = false;             ///< TOTALS=YES: a line of sums after the table
   SourceLoc loc;
+  /// True when this table is printed after `increment` increments of its step (every
+  /// `frequency`-th one, and at the step's end).
+  bool due(long long increment, bool step_end) const {
+    return frequency > 0 && (step_end || (increment > 0 && increment % frequency == 0));
+  }
 };
+
+/// True when one of a step's print requests is due (PrintRequest::due).
+inline bool any_print_due(const std::vector<PrintRequest>& prints, long long increment, bool step_end) {
+  for (const PrintRequest& p : prints)
+    if (p.due(increment, step_end)) return true;
+  return false;
+}
+
+/// True when a step's print requests include an element table (frames then need element values).
+inline bool prints_need_cells(const std::vector<PrintRequest>& prints) {
+  for (const PrintRequest& p : prints)
+    if (p.kind == PrintRequest::Kind::Element) return true;
+  return false;
+}
 
 /// The analysis procedure of a step.
 enum class Procedure { ExplicitDynamic, Static };

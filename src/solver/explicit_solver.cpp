@@ -126,13 +126,6 @@ struct Schedule {
   }
 };
 
-/// True when a print request of the step is due after `increment` increments (or at its end).
-bool print_due(const std::vector<PrintRequest>& prints, std::int64_t increment, bool last) {
-  for (const PrintRequest& p : prints)
-    if (p.frequency > 0 && (last || (increment > 0 && increment % p.frequency == 0))) return true;
-  return false;
-}
-
 /// Step time between outputs of a request (deck interval, else Abaqus-like defaults).
 double request_interval(const OutputRequest& r, double period) {
   if (r.time_interval) return *r.time_interval;
@@ -357,8 +350,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       // Printed tables: each request every `frequency` increments, all at the end of the
       // step; element tables need a full frame with element values.
       const std::vector<PrintRequest>& prints = model.steps[si].prints;
-      bool print_cells = false;
-      for (const PrintRequest& p : prints) print_cells = print_cells || p.kind == PrintRequest::Kind::Element;
+      const bool print_cells = prints_need_cells(prints);
       if (si > 0) {
         // The first instant of a later step was the last of the previous one: already written.
         field.advance(0);
@@ -388,7 +380,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         const bool want_field = field.due(tau, dt) || (last && field.interval > 0);
         const bool want_history = history.due(tau, dt) || (last && history.interval > 0);
         const bool want_energy = energy.due(tau, dt) || last;
-        const bool want_print = print_due(prints, step_increments, last);
+        const bool want_print = any_print_due(prints, step_increments, last);
         if (want_field || want_history || want_energy || want_print) {
           auto frame = std::make_unique<OutputFrame>();
           frame->field = want_field;

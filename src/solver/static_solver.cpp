@@ -305,13 +305,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   const int step_number = static_cast<int>(&step - model.steps.data()) + 1;
   int increment = 0;
   // Printed tables: each request every `frequency` converged increments, all at the end.
-  bool print_cells = false;
-  for (const PrintRequest& p : step.prints) print_cells = print_cells || p.kind == PrintRequest::Kind::Element;
-  const auto print_due = [&](bool last) {
-    for (const PrintRequest& p : step.prints)
-      if (p.frequency > 0 && (last || (increment > 0 && increment % p.frequency == 0))) return true;
-    return false;
-  };
+  const bool print_cells = prints_need_cells(step.prints);
   std::vector<double> f_int(ndof), f_ext(ndof);
   double strain = internal(x, cfg, f_int);
   double work = 0;
@@ -327,7 +321,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     frame->field = field;
     frame->history = history;
     frame->energy = true;
-    frame->print = !initial && print_due(last);
+    frame->print = !initial && any_print_due(step.prints, increment, last);
     frame->print_cells = frame->print && print_cells;
     frame->step = step_number;
     frame->increment = increment;
