@@ -646,12 +646,12 @@ def case_bar(args):
                 cm.append("Reference: |sum RF1(X0)| = P11 W H = %s (Neo-Hookean uniaxial; lateral stretch %s)."
                           % (fmt(sig(P * A, 8)), fmt(sig(t, 8))))
             elif mat.kind == "j2":
-                E11 = (lam * lam - 1) / 2
-                ep = max(0.0, (mat.E * E11 - mat.sy0) / (mat.E + mat.hard))
-                S11 = mat.E * E11 if ep == 0.0 else mat.sy0 + mat.hard * ep
-                cm.append("Reference: |sum RF1(X0)| = lambda S11 W H = %s, S11 = %s, PEEQ = %s (J2 on Green strain, "
-                          "uniaxial: S11 = E (E11 - Ep) = yield(Ep))." % (fmt(sig(lam * S11 * A, 8)), fmt(sig(S11, 8)),
-                                                                          fmt(sig(ep, 8))))
+                e = math.log(lam)
+                ep = max(0.0, (mat.E * e - mat.sy0) / (mat.E + mat.hard))
+                tau = mat.E * e if ep == 0.0 else mat.sy0 + mat.hard * ep
+                cm.append("Reference: |sum RF1(X0)| = tau11 W H / lambda = %s, tau11 = %s, PEEQ = %s (finite-strain J2, "
+                          "uniaxial stress: tau11 = E (ln lambda - PEEQ) = yield(PEEQ))." % (
+                              fmt(sig(tau * A / lam, 8)), fmt(sig(tau, 8)), fmt(sig(ep, 8))))
             elif mat.kind == "svk" or mat.aligned():
                 P = Ex * lam * (lam * lam - 1) / 2
                 cm.append("Reference: |sum RF1(X0)| = E_x lambda (lambda^2 - 1)/2 W H = %s (SVK uniaxial stress)."
@@ -669,17 +669,17 @@ def case_bar(args):
             cm.append("BCs: every node U1 = %s x (sets PX0..PX%d by x station), U2 = U3 = 0: F = diag(%s, 1, 1)."
                       % (fmt(args.stretch), len(stations) - 1, fmt(lam)))
             if mat.kind == "j2":
-                # Uniaxial strain E = diag(E11, 0, 0), Ep = p diag(1, -1/2, -1/2): the Mises stress
-                # of the trial deviator is 2 mu E11 - 3 mu p, so p = (2 mu E11 - sy0) / (3 mu + H)
-                # and S11 = K E11 + 2/3 yield(p) (radial return, exact on this proportional path).
-                E11 = (lam * lam - 1) / 2
+                # Uniaxial strain, log strain e = ln lambda, plastic log strain p diag(1, -1/2, -1/2):
+                # the trial Mises stress is 2 mu e - 3 mu p, so p = (2 mu e - sy0) / (3 mu + H) and
+                # the Kirchhoff stress tau11 = K e + 2/3 yield(p) (exact on this proportional path).
+                e = math.log(lam)
                 mu = mat.E / (2 * (1 + mat.nu))
                 K = mat.E / (3 * (1 - 2 * mat.nu))
-                p = max(0.0, (2 * mu * E11 - mat.sy0) / (3 * mu + mat.hard))
-                S11 = K * E11 + (2.0 / 3.0) * (mat.sy0 + mat.hard * p) if p > 0 else (K + 4 * mu / 3) * E11
-                cm.append("Reference: sum RF1(XL) = lambda S11 W H = %s, S11 = %s, PEEQ = %s (J2 on Green strain, "
-                          "uniaxial strain: S11 = K E11 + 2/3 yield(PEEQ))." % (fmt(sig(lam * S11 * A, 8)),
-                                                                               fmt(sig(S11, 8)), fmt(sig(p, 8))))
+                p = max(0.0, (2 * mu * e - mat.sy0) / (3 * mu + mat.hard))
+                tau = K * e + (2.0 / 3.0) * (mat.sy0 + mat.hard * p) if p > 0 else (K + 4 * mu / 3) * e
+                cm.append("Reference: sum RF1(XL) = tau11 W H / lambda = %s, tau11 = %s, PEEQ = %s (finite-strain J2, "
+                          "uniaxial strain: tau11 = K ln(lambda) + 2/3 yield(PEEQ))." % (
+                              fmt(sig(tau * A / lam, 8)), fmt(sig(tau, 8)), fmt(sig(p, 8))))
             elif mat.kind != "neo":
                 cm.append("Reference: sum RF1(XL) = lambda C'1111 E11 W H = %s (C'1111 = %s in global axes)."
                           % (fmt(sig(P * A, 8)), fmt(sig(mat.global_c1111(), 8))))

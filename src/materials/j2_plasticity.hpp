@@ -1,16 +1,17 @@
-// J2 (von Mises) plasticity with isotropic hardening for large rotations and small strains:
-// the Green-Lagrange strain splits additively, E = Ee + Ep, S = lambda tr(Ee) I + 2 mu Ee,
-// and the Mises function of S bounds the elastic domain, sqrt(3/2 s:s) <= sigma_y(alpha).
-// The total Lagrangian elements (and the finite particle method's deformation strains in
-// the element frame) are objective by construction, so the return map is the small-strain
-// radial return (Simo & Hughes 1998, box 3.2) applied to E: exact for proportional loading
-// with linear hardening, whatever the increment. The consistent tangent is not written out:
+// J2 (von Mises) plasticity with isotropic hardening at finite strain: the multiplicative
+// split F = Fe Fp with the elastic left Cauchy-Green tensor be = Fe Fe^T, Hencky elasticity in
+// the logarithmic elastic strain eps_e = ln(be)/2 (Kirchhoff stress tau = K tr(eps_e) I +
+// 2 mu dev(eps_e)), and the return map of Simo (1992) (de Souza Neto, Peric & Owen 2008,
+// box 14.3): in the principal axes of the trial be the update is the small-strain radial
+// return applied to the logarithmic strains, exact for proportional loading with linear
+// hardening whatever the increment, and the plastic flow is isochoric. The total Lagrangian
+// elements ask for S = F^-1 tau F^-T; a rigid rotation of F rotates be and tau and leaves S and
+// the state unchanged (objective). The consistent tangent is not written out:
 // evaluate_with_tangent differentiates this update with dual numbers, as for the other laws.
 //
-// State per point (8 values): Ep (tensor components 11, 22, 33, 12, 13, 23), alpha (the
-// equivalent plastic strain, PEEQ) and the plastic dissipation density (the integral of
-// sigma_y d_alpha; S:dEp of the radial return is sigma_y(alpha_new) d_alpha, its backward
-// rule).
+// State per point (8 values): Cp^-1 - I with Cp = Fp^T Fp (components 11, 22, 33, 12, 13, 23;
+// zero in the virgin state), alpha (the equivalent plastic strain, PEEQ) and the plastic
+// dissipation density (the integral of sigma_y d_alpha).
 #pragma once
 
 #include <cmath>
@@ -25,7 +26,7 @@ namespace halfstep {
 /// State values per point of the J2 law.
 constexpr int kJ2StateSize = 8;
 /// State components of the J2 law.
-enum J2State : int { kJ2Ep11 = 0, kJ2Alpha = 6, kJ2Dissipation = 7 };
+enum J2State : int { kJ2Cpi11 = 0, kJ2Alpha = 6, kJ2Dissipation = 7 };
 
 /// Yield stress at equivalent plastic strain alpha, and its slope into *slope.
 template <class T>
@@ -61,25 +62,82 @@ HS_HD T j2_hardening_work(const SolidMaterial<T>& m, T a0, T a1) {
   return w;
 }
 
-/// The radial return at Green-Lagrange strain E from state old (8 values); writes the new
-/// state into next and returns S with the elastic energy density.
+namespace j2_detail {
+
+/// Relative round-off of the number type under T (float, double, or the value of a Dual).
+HS_HD double round_off(float) { return 1e-7; }
+HS_HD double round_off(double) { return 1e-16; }
+template <class T>
+HS_HD double round_off(const T& x) {
+  return round_off(autodiff::value_of(x));
+}
+
+}  // namespace j2_detail
+
+/// Eigenvalues w and unit eigenvectors (the columns of V) of the symmetric matrix A, by cyclic
+/// Jacobi rotations (robust for equal or nearly equal eigenvalues, where closed forms lose
+/// the eigenvectors; a few sweeps at this size).
+template <class T>
+HS_HD void symmetric_eigen3(const Mat3<T>& A, T w[3], Mat3<T>& V) {
+  using std::fabs;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
+  using std::sqrt;
+  Mat3<T> a = A;
+  V = scaled_identity(T(1));
+  const double eps = j2_detail::round_off(T(0));
+  for (int sweep = 0; sweep < 12; ++sweep) {
+    const double off = autodiff::value_of(a(0, 1) * a(0, 1) + a(0, 2) * a(0, 2) + a(1, 2) * a(1, 2));
+    const double diag = autodiff::value_of(a(0, 0) * a(0, 0) + a(1, 1) * a(1, 1) + a(2, 2) * a(2, 2));
+    if (!(off > eps * eps * diag)) break;
+    for (int p = 0; p < 2; ++p)
+      for (int q = p + 1; q < 3; ++q) {
+        if (!(fabs(autodiff::value_of(a(p, q))) > 0.0)) continue;
+        const T theta = (a(q, q) - a(p, p)) / (T(2) * a(p, q));
+        const T t = (theta < T(0) ? T(-1) : T(1)) / (fabs(theta) + sqrt(theta * theta + T(1)));
+        const T c = T(1) / sqrt(t * t + T(1)), s = t * c;
+        const T apq = a(p, q);
+        a(p, p) = a(p, p) - t * apq;
+        a(q, q) = a(q, q) + t * apq;
+        a(p, q) = a(q, p) = T(0);
+        const int r = 3 - p - q;
+        const T arp = a(r, p), arq = a(r, q);
+        a(r, p) = a(p, r) = c * arp - s * arq;
+        a(r, q) = a(q, r) = s * arp + c * arq;
+        for (int k = 0; k < 3; ++k) {
+          const T vkp = V(k, p), vkq = V(k, q);
+          V(k, p) = c * vkp - s * vkq;
+          V(k, q) = s * vkp + c * vkq;
+        }
+      }
+  }
+  for (int i = 0; i < 3; ++i) w[i] = a(i, i);
+}
+
+/// The return map at deformation gradient F from state old (8 values): writes the new state
+/// into next and returns S with the stored (Hencky) elastic energy density.
 template <class T, class S>
-HS_HD SolidStress<T> j2_update(const SolidMaterial<T>& m, const Mat3<T>& E, const S* old, T* next) {
-  using std::sqrt;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
-  Mat3<T> ep;
+HS_HD SolidStress<T> j2_update(const SolidMaterial<T>& m, const Mat3<T>& F, const S* old, T* next) {
+  using std::exp;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
+  using std::log;
+  using std::sqrt;
   const int vi[6] = {0, 1, 2, 0, 0, 1}, vj[6] = {0, 1, 2, 1, 2, 2};
+  Mat3<T> cpi = scaled_identity(T(1));
   for (int k = 0; k < 6; ++k) {
-    ep(vi[k], vj[k]) = T(old[k]);
-    ep(vj[k], vi[k]) = T(old[k]);
+    cpi(vi[k], vj[k]) = cpi(vi[k], vj[k]) + T(old[k]);
+    if (vi[k] != vj[k]) cpi(vj[k], vi[k]) = cpi(vi[k], vj[k]);
   }
   const T alpha_old = T(old[kJ2Alpha]);
   T dissipation = T(old[kJ2Dissipation]);
-  const Mat3<T> ee = E - ep;
-  const T tr = trace(ee);
+  const Mat3<T> be_trial = F * cpi * transpose(F);
+  T w[3];
+  Mat3<T> V;
+  symmetric_eigen3(be_trial, w, V);
+  T eps[3];
+  for (int i = 0; i < 3; ++i) eps[i] = T(0.5) * log(w[i]);  // NaN for an inverted F: the run stops
+  const T tr = eps[0] + eps[1] + eps[2];
   const T bulk = m.lambda + T(2) / T(3) * m.mu;
-  const Mat3<T> dev = ee - scaled_identity(tr / T(3));
-  Mat3<T> s = (T(2) * m.mu) * dev;  // trial deviator
-  const T q = sqrt(T(1.5) * ddot(s, s));
+  T s[3];
+  for (int i = 0; i < 3; ++i) s[i] = T(2) * m.mu * (eps[i] - tr / T(3));  // trial deviator
+  const T q = sqrt(T(1.5) * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]));
   T h;
   const T sy = j2_yield_stress(m, alpha_old, &h);
   T dgamma = T(0);
@@ -95,20 +153,31 @@ HS_HD SolidStress<T> j2_update(const SolidMaterial<T>& m, const Mat3<T>& E, cons
       if (!(dgamma > T(0))) dgamma = T(0);
       if (!(std::fabs(autodiff::value_of(step)) > 1e-15 * (1.0 + std::fabs(autodiff::value_of(dgamma))))) break;
     }
-    const T ratio = T(1.5) * dgamma / q;  // dEp = 3/2 dgamma s_trial / q_trial
-    const Mat3<T> dep = ratio * s;
-    ep = ep + dep;
-    s = (T(1) - T(3) * m.mu * dgamma / q) * s;
+    const T shrink = T(1) - T(3) * m.mu * dgamma / q;
+    for (int i = 0; i < 3; ++i) s[i] = shrink * s[i];
     dissipation = dissipation + j2_hardening_work(m, alpha_old, alpha_old + dgamma);
   }
-  const Mat3<T> ee_new = E - ep;
-  const T tr_new = trace(ee_new);
-  const Mat3<T> Sig = scaled_identity(bulk * tr_new) + s;
-  for (int k = 0; k < 6; ++k) next[k] = ep(vi[k], vj[k]);
+  // Principal Kirchhoff stresses and elastic log strains after the return.
+  Mat3<T> tau = scaled_identity(T(0)), be = scaled_identity(T(0));
+  T dev2 = T(0);
+  for (int i = 0; i < 3; ++i) {
+    const T ti = bulk * tr + s[i];
+    const T ee = tr / T(3) + s[i] / (T(2) * m.mu);
+    const T bi = exp(T(2) * ee);
+    dev2 = dev2 + (s[i] / (T(2) * m.mu)) * (s[i] / (T(2) * m.mu));
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) {
+        tau(r, c) = tau(r, c) + ti * V(r, i) * V(c, i);
+        be(r, c) = be(r, c) + bi * V(r, i) * V(c, i);
+      }
+  }
+  const Mat3<T> Fi = inverse(F);
+  const Mat3<T> Sig = Fi * tau * transpose(Fi);
+  const Mat3<T> cpi_new = Fi * be * transpose(Fi);
+  for (int k = 0; k < 6; ++k) next[k] = cpi_new(vi[k], vj[k]) - (vi[k] == vj[k] ? T(1) : T(0));
   next[kJ2Alpha] = alpha_old + dgamma;
   next[kJ2Dissipation] = dissipation;
-  const Mat3<T> dev_new = ee_new - scaled_identity(tr_new / T(3));
-  return {Sig, T(0.5) * bulk * tr_new * tr_new + m.mu * ddot(dev_new, dev_new)};
+  return {Sig, T(0.5) * bulk * tr * tr + m.mu * dev2};
 }
 
 }  // namespace halfstep

@@ -85,7 +85,7 @@ HS_HD SolidStress<T> evaluate(const SolidMaterial<T>& m, const Mat3<T>& F,
   if (m.model == kJ2Plastic) {
     T old[kJ2StateSize], next[kJ2StateSize];
     for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old.p ? state_old[c] : T(0);
-    SolidStress<T> r = j2_update(m, green_strain(F), old, next);
+    SolidStress<T> r = j2_update(m, F, old, next);
     if (state_new.p)
       for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c];
     r.energy = r.energy + next[kJ2Dissipation];
@@ -104,25 +104,27 @@ HS_HD SolidStress<T> evaluate_with_tangent(const SolidMaterial<T>& m, const Mat3
                                            typename NonDeduced<StateSlice<const T>>::type state_old,
                                            StateSlice<T> state_new, T C[6][6]) {
   if (m.model == kJ2Plastic) {
-    // Six dual evaluations of the return map along dE_j from the same old state: the
-    // consistent (algorithmic) tangent of this very update, elastic or plastic.
+    // Six dual evaluations of the return map along dF_j = F^-T dE_j (F^T dF_j = dE_j: the
+    // Green strain moves by exactly dE_j) from the same old state: the consistent
+    // (algorithmic) tangent dS/dE of this very update, elastic or plastic.
     using D = Dual<T>;
     T old[kJ2StateSize];
-    for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old[c];
+    for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old.p ? state_old[c] : T(0);
     const SolidMaterial<D> md = dual_material(m);
-    const Mat3<T> E = green_strain(F);
+    const Mat3<T> FiT = transpose(inverse(F));
     SolidStress<T> out{};
     for (int j = 0; j < 6; ++j) {
-      Mat3<D> Ed;
-      const Mat3<T> dE = unit_voigt_strain<T>(j);
-      for (int k = 0; k < 9; ++k) Ed.a[k] = D(E.a[k], dE.a[k]);
+      const Mat3<T> dF = FiT * unit_voigt_strain<T>(j);
+      Mat3<D> Fd;
+      for (int k = 0; k < 9; ++k) Fd.a[k] = D(F.a[k], dF.a[k]);
       D next[kJ2StateSize];
-      const SolidStress<D> r = j2_update(md, Ed, old, next);
+      const SolidStress<D> r = j2_update(md, Fd, old, next);
       for (int i = 0; i < 6; ++i) C[i][j] = r.S(voigt_i(i), voigt_j(i)).d;
       if (j == 0) {
         for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
-        out.energy = r.energy.v;
-        for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c].v;
+        out.energy = r.energy.v + next[kJ2Dissipation].v;  // as evaluate() reports it
+        if (state_new.p)
+          for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c].v;
       }
     }
     return out;

@@ -1,7 +1,8 @@
-// J2 plasticity (src/materials/j2_plasticity.hpp): the radial return against closed forms of
-// pure shear with linear hardening (exact for any increment), elastic unloading, the hardening
+// Finite-strain J2 plasticity (src/materials/j2_plasticity.hpp): the return map against the
+// closed form of uniaxial strain in logarithmic strain (exact for any increment, to 30 %),
+// Hencky elasticity and elastic unloading, isochoric flow at large strain, the hardening
 // table, plastic dissipation, the consistent tangent against central differences of the
-// update from the same state, and objectivity of the total Lagrangian form.
+// update from the same state, and objectivity.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,63 +29,97 @@ SolidMaterial<double> steel(double H) {
   return m;
 }
 
-/// A symmetric Green-Lagrange strain from tensor components 11, 22, 33, 12, 13, 23.
-Mat3<double> strain(double e11, double e22, double e33, double e12, double e13, double e23) {
-  Mat3<double> E;
-  E(0, 0) = e11, E(1, 1) = e22, E(2, 2) = e33;
-  E(0, 1) = E(1, 0) = e12;
-  E(0, 2) = E(2, 0) = e13;
-  E(1, 2) = E(2, 1) = e23;
-  return E;
+/// The stretch F = diag(l1, l2, l3).
+Mat3<double> stretch(double l1, double l2, double l3) {
+  Mat3<double> F = scaled_identity(0.0);
+  F(0, 0) = l1, F(1, 1) = l2, F(2, 2) = l3;
+  return F;
 }
 
-/// Applies E to the state (old -> new, then accepted) and returns S.
-Mat3<double> apply(const SolidMaterial<double>& m, const Mat3<double>& E, std::vector<double>& state) {
+/// I + the symmetric tensor with components 11, 22, 33, 12, 13, 23.
+Mat3<double> near_identity(double e11, double e22, double e33, double e12, double e13, double e23) {
+  Mat3<double> F = scaled_identity(1.0);
+  F(0, 0) += e11, F(1, 1) += e22, F(2, 2) += e33;
+  F(0, 1) += e12, F(1, 0) += e12;
+  F(0, 2) += e13, F(2, 0) += e13;
+  F(1, 2) += e23, F(2, 1) += e23;
+  return F;
+}
+
+/// Applies F to the state (old -> new, then accepted) and returns S.
+Mat3<double> apply(const SolidMaterial<double>& m, const Mat3<double>& F, std::vector<double>& state) {
   std::vector<double> next(kJ2StateSize);
-  const SolidStress<double> r = j2_update(m, E, state.data(), next.data());
+  const SolidStress<double> r = j2_update(m, F, state.data(), next.data());
   state = next;
   return r.S;
 }
 
-// Pure shear E12 = e with hardening slope H: yield at 2 sqrt(3) mu e = sigma0, then
-// alpha = (2 sqrt(3) mu e - sigma0) / (3 mu + H) and S12 = (sigma0 + H alpha) / sqrt(3),
-// whatever the increments (radial return is exact on a proportional path).
-TEST(J2Plasticity, PureShearMatchesTheClosedFormForAnyIncrement) {
+/// det(Cp^-1) of a state: 1 for isochoric plastic flow.
+double plastic_volume(const std::vector<double>& st) {
+  Mat3<double> c = scaled_identity(1.0);
+  const int vi[6] = {0, 1, 2, 0, 0, 1}, vj[6] = {0, 1, 2, 1, 2, 2};
+  for (int k = 0; k < 6; ++k) c(vi[k], vj[k]) += st[static_cast<std::size_t>(k)], c(vj[k], vi[k]) = c(vi[k], vj[k]);
+  return determinant(c);
+}
+
+// Uniaxial strain F = diag(lambda, 1, 1) to 30 %: in logarithmic strain e = ln lambda the
+// trial Mises stress is 2 mu e - 3 mu alpha, so alpha = (2 mu e - sigma0) / (3 mu + H), the
+// Kirchhoff stress is tau11 = K e + 2/3 (sigma0 + H alpha), tau22 = K e - 1/3 (sigma0 + H
+// alpha), and S = F^-1 tau F^-T, whatever the increments (the axes do not turn).
+TEST(J2Plasticity, UniaxialStrainMatchesTheLogStrainClosedFormForAnyIncrement) {
   const double H = 2000;
   const SolidMaterial<double> m = steel(H);
-  const double mu = m.mu, s0 = 250;
+  const double mu = m.mu, K = m.lambda + 2.0 / 3.0 * m.mu, s0 = 250;
   for (int steps : {1, 7, 50}) {
     std::vector<double> state(kJ2StateSize, 0.0);
-    const double e_end = 0.01;
+    const double l_end = 1.3;
     Mat3<double> S;
-    for (int k = 1; k <= steps; ++k) S = apply(m, strain(0, 0, 0, e_end * k / steps, 0, 0), state);
-    const double alpha = (2 * std::sqrt(3.0) * mu * e_end - s0) / (3 * mu + H);
+    for (int k = 1; k <= steps; ++k) S = apply(m, stretch(1 + (l_end - 1) * k / steps, 1, 1), state);
+    const double e = std::log(l_end);
+    const double alpha = (2 * mu * e - s0) / (3 * mu + H), sy = s0 + H * alpha;
     EXPECT_NEAR(state[kJ2Alpha], alpha, 1e-12 * alpha) << steps << " steps";
-    EXPECT_NEAR(S(0, 1), (s0 + H * alpha) / std::sqrt(3.0), 1e-10 * s0) << steps << " steps";
-    EXPECT_NEAR(S(0, 0), 0.0, 1e-9 * s0);
-    // Plastic flow is deviatoric and along the shear: Ep12 = sqrt(3)/2 alpha, no volume change.
-    EXPECT_NEAR(state[3], std::sqrt(3.0) / 2 * alpha, 1e-12 * alpha);
-    EXPECT_NEAR(state[0] + state[1] + state[2], 0.0, 1e-15);
+    EXPECT_NEAR(S(0, 0), (K * e + 2.0 / 3.0 * sy) / (l_end * l_end), 1e-9 * s0) << steps << " steps";
+    EXPECT_NEAR(S(1, 1), K * e - sy / 3.0, 1e-9 * s0) << steps << " steps";
+    EXPECT_NEAR(S(0, 1), 0.0, 1e-9 * s0);
+    EXPECT_NEAR(plastic_volume(state), 1.0, 1e-12);  // isochoric flow
   }
 }
 
-// Below yield the law is St. Venant-Kirchhoff; unloading from a plastic state is elastic with
-// the shear modulus and keeps alpha; reloading yields again at the hardened stress.
+// Below yield the law is Hencky elasticity in the log strain; unloading from a plastic state
+// is elastic and keeps alpha; reloading within the surface stays elastic.
 TEST(J2Plasticity, ElasticBelowYieldAndOnUnloading) {
   const SolidMaterial<double> m = steel(2000);
+  const double M = m.lambda + 2 * m.mu;  // P-wave modulus: uniaxial-strain stiffness
   std::vector<double> state(kJ2StateSize, 0.0);
-  const double e_y = 250 / (2 * std::sqrt(3.0) * m.mu);
-  Mat3<double> S = apply(m, strain(0, 0, 0, 0.5 * e_y, 0, 0), state);
-  EXPECT_NEAR(S(0, 1), 2 * m.mu * 0.5 * e_y, 1e-12 * 250);
+  const double e_y = 250 / (2 * m.mu);  // uniaxial strain yields at 2 mu e = sigma0
+  Mat3<double> S = apply(m, stretch(std::exp(0.5 * e_y), 1, 1), state);
+  EXPECT_NEAR(S(0, 0) * std::exp(e_y), M * 0.5 * e_y, 1e-12 * 250);  // tau11 = M e
   EXPECT_EQ(state[kJ2Alpha], 0.0);
-  S = apply(m, strain(0, 0, 0, 0.01, 0, 0), state);
-  const double alpha = state[kJ2Alpha], s_top = S(0, 1);
-  S = apply(m, strain(0, 0, 0, 0.009, 0, 0), state);
-  EXPECT_NEAR(S(0, 1), s_top - 2 * m.mu * 0.001, 1e-10 * 250);
+  const auto tau11 = [](const Mat3<double>& S, double l) { return S(0, 0) * l * l; };
+  S = apply(m, stretch(std::exp(0.01), 1, 1), state);
+  const double alpha = state[kJ2Alpha], t_top = tau11(S, std::exp(0.01));
+  ASSERT_GT(alpha, 0.0);
+  S = apply(m, stretch(std::exp(0.009), 1, 1), state);
+  EXPECT_NEAR(tau11(S, std::exp(0.009)), t_top - M * 0.001, 1e-9 * 250);
   EXPECT_EQ(state[kJ2Alpha], alpha);
-  S = apply(m, strain(0, 0, 0, 0.0095, 0, 0), state);  // back up, still inside the surface
+  S = apply(m, stretch(std::exp(0.0095), 1, 1), state);  // back up, still inside the surface
   EXPECT_EQ(state[kJ2Alpha], alpha);
-  EXPECT_LT(std::sqrt(3.0) * S(0, 1), 250 + 2000 * alpha);
+}
+
+// Compression to half the length and back out, with a shear: plastic flow stays isochoric
+// and the state is finite and objective far beyond small strains.
+TEST(J2Plasticity, LargeStrainsKeepTheFlowIsochoric) {
+  const SolidMaterial<double> m = steel(500);
+  std::vector<double> state(kJ2StateSize, 0.0);
+  for (int k = 1; k <= 40; ++k) {
+    const double l = 1 - 0.5 * k / 40.0;
+    Mat3<double> F = stretch(l, 1.0 / std::sqrt(l), 1.0 / std::sqrt(l));
+    F(0, 1) = 0.4 * k / 40.0;
+    apply(m, F, state);
+  }
+  EXPECT_GT(state[kJ2Alpha], 0.5);
+  EXPECT_NEAR(plastic_volume(state), 1.0, 1e-11);
+  for (double v : state) EXPECT_TRUE(std::isfinite(v));
 }
 
 // A three-point table: the slope changes at alpha = 0.01 and the stress stays flat after the
@@ -104,8 +139,10 @@ TEST(J2Plasticity, HardeningTableAndPerfectPlasticityAfterIt) {
   EXPECT_DOUBLE_EQ(h, 0.0);
   std::vector<double> state(kJ2StateSize, 0.0);
   Mat3<double> S;
-  for (int k = 1; k <= 20; ++k) S = apply(m, strain(0.01 * k, 0, 0, 0, 0, 0), state);  // to 20 % in 20 steps
-  const Mat3<double> s = S - scaled_identity(trace(S) / 3);
+  Mat3<double> F;
+  for (int k = 1; k <= 20; ++k) S = apply(m, F = stretch(1 + 0.01 * k, 1, 1), state);  // to 20 % in 20 steps
+  const Mat3<double> tau = F * S * transpose(F);  // Kirchhoff stress: its Mises value is the yield stress
+  const Mat3<double> s = tau - scaled_identity(trace(tau) / 3);
   EXPECT_NEAR(std::sqrt(1.5 * ddot(s, s)), 320.0, 1e-9 * 320);
   EXPECT_GT(state[kJ2Alpha], 0.05);
 }
@@ -116,14 +153,14 @@ TEST(J2Plasticity, DissipationIsThePlasticWork) {
   {
     const SolidMaterial<double> m = steel(0);
     std::vector<double> state(kJ2StateSize, 0.0);
-    for (int k = 1; k <= 10; ++k) apply(m, strain(0, 0, 0, 0.001 * k, 0, 0), state);
+    for (int k = 1; k <= 10; ++k) apply(m, near_identity(0, 0, 0, 0.001 * k, 0, 0), state);
     EXPECT_NEAR(state[kJ2Dissipation], 250 * state[kJ2Alpha], 1e-12 * 250 * state[kJ2Alpha]);
   }
   const double H = 20000;
   const SolidMaterial<double> m = steel(H);
   for (int steps : {1, 10, 100}) {
     std::vector<double> state(kJ2StateSize, 0.0);
-    for (int k = 1; k <= steps; ++k) apply(m, strain(0, 0, 0, 0.01 * k / steps, 0, 0), state);
+    for (int k = 1; k <= steps; ++k) apply(m, near_identity(0, 0, 0, 0.01 * k / steps, 0, 0), state);
     const double a = state[kJ2Alpha], exact = 250 * a + 0.5 * H * a * a;
     EXPECT_NEAR(state[kJ2Dissipation], exact, 1e-12 * exact) << steps;
   }
@@ -145,7 +182,7 @@ TEST(J2Plasticity, DissipationIsThePlasticWork) {
   EXPECT_NEAR(j2_hardening_work(t, 0.001, 0.005), area(0.005) - area(0.001), 1e-12 * area(0.005));
   for (int steps : {1, 7, 50}) {
     std::vector<double> state(kJ2StateSize, 0.0);
-    for (int k = 1; k <= steps; ++k) apply(t, strain(0, 0, 0, 0.03 * k / steps, 0, 0), state);
+    for (int k = 1; k <= steps; ++k) apply(t, near_identity(0, 0, 0, 0.03 * k / steps, 0, 0), state);
     EXPECT_NEAR(state[kJ2Dissipation], area(state[kJ2Alpha]), 1e-12 * area(state[kJ2Alpha])) << steps;
   }
 }
@@ -156,23 +193,25 @@ TEST(J2Plasticity, DissipationIsThePlasticWork) {
 TEST(J2Plasticity, ConsistentTangentMatchesCentralDifferences) {
   const SolidMaterial<double> m = steel(5000);
   std::vector<double> state(kJ2StateSize, 0.0);
-  apply(m, strain(0.002, -0.001, 0.0005, 0.002, -0.001, 0.0015), state);  // plastic
+  apply(m, near_identity(0.002, -0.001, 0.0005, 0.002, -0.001, 0.0015), state);  // plastic
   ASSERT_GT(state[kJ2Alpha], 0.0);
   // Evaluate at a further strain, plastic again, from that state.
-  const Mat3<double> U = scaled_identity(1.0) + strain(0.003, -0.0012, 0.0007, 0.0025, -0.0011, 0.0018);
+  const Mat3<double> U = near_identity(0.003, -0.0012, 0.0007, 0.0025, -0.0011, 0.0018);
   const StateSlice<const double> old(state.data(), 1);
   std::vector<double> next(kJ2StateSize);
   double C[6][6];
   const SolidStress<double> r = evaluate_with_tangent(m, U, old, StateSlice<double>(next.data(), 1), C);
   ASSERT_GT(next[kJ2Alpha], state[kJ2Alpha]);
-  const Mat3<double> E = green_strain(U);
   double worst = 0, scale = 0;
+  const Mat3<double> UiT = transpose(inverse(U));
   for (int j = 0; j < 6; ++j) {
+    // Along dF = F^-T dE_j the Green strain moves by dE_j to first order; the second-order
+    // term is even in h and cancels in the central difference.
     const double h = 1e-7;
-    const Mat3<double> dE = unit_voigt_strain<double>(j);
+    const Mat3<double> dF = UiT * unit_voigt_strain<double>(j);
     std::vector<double> a(kJ2StateSize), b(kJ2StateSize);
-    const Mat3<double> Sp = j2_update(m, E + h * dE, state.data(), a.data()).S;
-    const Mat3<double> Sm = j2_update(m, E - h * dE, state.data(), b.data()).S;
+    const Mat3<double> Sp = j2_update(m, U + h * dF, state.data(), a.data()).S;
+    const Mat3<double> Sm = j2_update(m, U - h * dF, state.data(), b.data()).S;
     for (int i = 0; i < 6; ++i) {
       const double fd = (Sp(voigt_i(i), voigt_j(i)) - Sm(voigt_i(i), voigt_j(i))) / (2 * h);
       worst = std::max(worst, std::fabs(fd - C[i][j]));
@@ -186,7 +225,7 @@ TEST(J2Plasticity, ConsistentTangentMatchesCentralDifferences) {
   EXPECT_LT(C[3][3], Ce[3][3]);
   // Same S from evaluate_with_tangent as from the plain update.
   std::vector<double> plain(kJ2StateSize);
-  const Mat3<double> S = j2_update(m, E, state.data(), plain.data()).S;
+  const Mat3<double> S = j2_update(m, U, state.data(), plain.data()).S;
   for (int k = 0; k < 9; ++k) EXPECT_NEAR(r.S.a[k], S.a[k], 1e-12 * 250);
   for (int c = 0; c < kJ2StateSize; ++c) EXPECT_NEAR(next[c], plain[c], 1e-15 + 1e-12 * std::fabs(plain[c]));
 }
@@ -194,7 +233,7 @@ TEST(J2Plasticity, ConsistentTangentMatchesCentralDifferences) {
 // Total Lagrangian: a rigid rotation on top of the stretch changes neither S nor the state.
 TEST(J2Plasticity, RigidRotationChangesNothing) {
   const SolidMaterial<double> m = steel(1000);
-  const Mat3<double> U = scaled_identity(1.0) + strain(0.004, -0.002, 0.0, 0.003, 0.0, 0.001);
+  const Mat3<double> U = near_identity(0.004, -0.002, 0.0, 0.003, 0.0, 0.001);
   const Mat3<double> R = rotation_matrix(Vec3<double>{0.7, -0.4, 1.1});
   std::vector<double> zero(kJ2StateSize, 0.0), a(kJ2StateSize), b(kJ2StateSize);
   const StateSlice<const double> old(zero.data(), 1);
