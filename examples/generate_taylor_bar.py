@@ -12,7 +12,7 @@ y = 0; the wall is z = 0 (U3 = 0 on that face, free to slide). Every other node 
 V3 = -227000 mm/s.
 
 Usage: python3 examples/generate_taylor_bar.py -o taylor.inp [--element C3D8] [--n 4] [--m 4]
-       [--nz 80] [--dt-fraction 0.15] [--time 8e-5]
+       [--nz 80] [--dt-fraction 0.075] [--time 8e-5]
 C3D8 (F-bar) is the default: C3D8R's hourglass springs keep the elastic shear modulus and
 resist the large plastic distortion at the wall (docs/validation.md).
 The increment is fixed (DIRECT USER CONTROL) at --dt-fraction of the undeformed mesh's
@@ -33,7 +33,7 @@ def main():
     ap.add_argument("--n", type=int, default=4, help="cells along each side of the central square")
     ap.add_argument("--m", type=int, default=4, help="radial cells of the ring")
     ap.add_argument("--nz", type=int, default=80, help="layers along the bar")
-    ap.add_argument("--dt-fraction", type=float, default=0.15, help="fixed increment / undeformed estimate")
+    ap.add_argument("--dt-fraction", type=float, default=0.075, help="fixed increment / undeformed estimate")
     ap.add_argument("--time", type=float, default=8e-5)
     ap.add_argument("--frames", type=int, default=8, help="field frames")
     a = ap.parse_args()
