@@ -62,6 +62,26 @@ HS_HD T j2_hardening_work(const SolidMaterial<T>& m, T a0, T a1) {
   return w;
 }
 
+/// The plastic multiplier of a radial return: the dgamma >= 0 with
+/// q_trial - stiffness * dgamma = sigma_y(alpha_old + dgamma), where stiffness is 3 mu for the
+/// von Mises return and E for a uniaxial (beam fibre) return. Newton on piecewise-linear
+/// hardening lands on the segment it started on, so it ends after at most one step per
+/// segment crossed (exact in value and derivative, so dual numbers carry the tangent).
+template <class T>
+HS_HD T j2_plastic_multiplier(const SolidMaterial<T>& m, T q_trial, T alpha_old, T stiffness) {
+  T dgamma = T(0);
+  for (int it = 0; it < 4 * kMaxHardening + 8; ++it) {
+    T h;
+    const T y = j2_yield_stress(m, alpha_old + dgamma, &h);
+    const T g = q_trial - stiffness * dgamma - y;
+    const T step = g / (stiffness + h);
+    dgamma = dgamma + step;
+    if (!(dgamma > T(0))) dgamma = T(0);
+    if (!(std::fabs(autodiff::value_of(step)) > 1e-15 * (1.0 + std::fabs(autodiff::value_of(dgamma))))) break;
+  }
+  return dgamma;
+}
+
 namespace j2_detail {
 
 /// Relative round-off of the number type under T (float, double, or the value of a Dual).
@@ -142,17 +162,7 @@ HS_HD SolidStress<T> j2_update(const SolidMaterial<T>& m, const Mat3<T>& F, cons
   const T sy = j2_yield_stress(m, alpha_old, &h);
   T dgamma = T(0);
   if (q > sy) {
-    // q - 3 mu dgamma - sigma_y(alpha_old + dgamma) = 0 by Newton: on piecewise-linear
-    // hardening each step lands on the segment it started on, so it ends after at most one
-    // step per segment crossed (and exactly, value and derivative).
-    for (int it = 0; it < 4 * kMaxHardening + 8; ++it) {
-      const T y = j2_yield_stress(m, alpha_old + dgamma, &h);
-      const T g = q - T(3) * m.mu * dgamma - y;
-      const T step = g / (T(3) * m.mu + h);
-      dgamma = dgamma + step;
-      if (!(dgamma > T(0))) dgamma = T(0);
-      if (!(std::fabs(autodiff::value_of(step)) > 1e-15 * (1.0 + std::fabs(autodiff::value_of(dgamma))))) break;
-    }
+    dgamma = j2_plastic_multiplier(m, q, alpha_old, T(3) * m.mu);
     const T shrink = T(1) - T(3) * m.mu * dgamma / q;
     for (int i = 0; i < 3; ++i) s[i] = shrink * s[i];
     dissipation = dissipation + j2_hardening_work(m, alpha_old, alpha_old + dgamma);
