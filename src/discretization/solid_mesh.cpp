@@ -35,8 +35,15 @@ void assign_points(SolidMesh& sm) {
     next += static_cast<std::size_t>(g.count) * static_cast<std::size_t>(element_kind(g.kind).points);
   }
   sm.num_points = next;
+  // One component count for the whole store: the most any (kind, material) pair present needs.
   sm.state_size = 0;
-  for (const SolidMaterial<double>& m : sm.materials) sm.state_size = std::max(sm.state_size, state_size(m));
+  for (const SolidGroup& g : sm.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      for (int e = g.first; e < g.first + g.count; ++e)
+        sm.state_size =
+            std::max(sm.state_size, point_state_size<K>(sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])]));
+    });
 }
 
 Mat3<double> orientation_axes(const Orientation& o) {

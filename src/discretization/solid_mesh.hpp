@@ -59,7 +59,7 @@ struct SolidMesh {
 };
 
 /// Numbers the integration points of sm's groups (SolidGroup::first_point, num_points) and
-/// sets state_size from the materials; after the groups are final.
+/// sets state_size from the kinds and materials of its elements; after the groups are final.
 void assign_points(SolidMesh& sm);
 
 /// Rotation matrix (rows = material axes in global components) of an *ORIENTATION.

@@ -8,10 +8,20 @@ namespace halfstep {
 
 namespace {
 
+/// K::kFormulation when the trait has one, else "" (the deck kind's default formulation).
+template <class K, class = void>
+struct FormulationOf {
+  static constexpr const char* value = "";
+};
+template <class K>
+struct FormulationOf<K, std::void_t<decltype(K::kFormulation)>> {
+  static constexpr const char* value = K::kFormulation;
+};
+
 template <class K>
 ElementKindInfo info_of() {
   constexpr bool shell = std::is_same_v<K, Mitc4Kind>;
-  return {K::name(), K::kAliases, K::kNodes, K::kDimension, shell ? 6 : K::kDimension,
+  return {K::name(), K::kAliases, FormulationOf<K>::value, K::kNodes, K::kDimension, shell ? 6 : K::kDimension,
           K::kVtkCell, K::kCost, K::kPoints, shell ? ElementFamily::Shell : ElementFamily::Continuum};
 }
 
@@ -34,6 +44,7 @@ const ElementKindInfo& element_kind(int id) { return table().at(static_cast<std:
 int find_element_kind(const std::string& deck_name) {
   for (int id = 0; id < num_element_kinds(); ++id) {
     const ElementKindInfo& k = element_kind(id);
+    if (*k.formulation) continue;
     if (deck_name == k.name) return id;
     std::istringstream aliases(k.aliases);
     for (std::string a; aliases >> a;)
@@ -42,10 +53,35 @@ int find_element_kind(const std::string& deck_name) {
   return -1;
 }
 
+int find_element_kind(const std::string& deck_name, const std::string& formulation) {
+  if (formulation.empty()) return find_element_kind(deck_name);
+  for (int id = 0; id < num_element_kinds(); ++id) {
+    const ElementKindInfo& k = element_kind(id);
+    if (deck_name == k.name && formulation == k.formulation) return id;
+  }
+  return -1;
+}
+
+bool is_element_formulation(const std::string& formulation) {
+  for (int id = 0; id < num_element_kinds(); ++id)
+    if (*element_kind(id).formulation && formulation == element_kind(id).formulation) return true;
+  return false;
+}
+
+std::string supported_formulations() {
+  std::string out;
+  for (int id = 0; id < num_element_kinds(); ++id) {
+    const ElementKindInfo& k = element_kind(id);
+    if (*k.formulation) out += (out.empty() ? "" : ", ") + std::string(k.formulation) + " (" + k.name + ")";
+  }
+  return out;
+}
+
 std::string supported_element_names() {
   std::string out;
   for (int id = 0; id < num_element_kinds(); ++id) {
     const ElementKindInfo& k = element_kind(id);
+    if (*k.formulation) continue;
     out += (out.empty() ? "" : ", ") + std::string(k.name);
     std::istringstream aliases(k.aliases);
     for (std::string a; aliases >> a;) out += ", " + a;

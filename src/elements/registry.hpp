@@ -5,7 +5,10 @@
 //
 // A trait K provides (see solid_kinds.hpp for the continuum interface):
 //   kNodes, name(), kAliases (space-separated other deck names), kDimension (2: planar, nodes
-//   carry x and y only; 3), kVtkCell, kCost (partition weight), kPoints (integration points).
+//   carry x and y only; 3), kVtkCell, kCost (partition weight), kPoints (integration points),
+//   and optionally kFormulation: a kind that is another formulation of a deck element (the FPM
+//   hexahedron is C3D8 with *SOLID SECTION, FORMULATION=FPM) names its deck kind in name() and
+//   the formulation there; TYPE= never selects it, find_element_kind(name, formulation) does.
 // Continuum traits (3 or 2 translational dofs per node) add mass_fractions, internal_force,
 // stable_dt and centroid_output, host/device.
 #pragma once
@@ -13,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "elements/fpm_hex.hpp"
 #include "elements/mitc4.hpp"
 #include "elements/plane_quad.hpp"
 #include "elements/solid_kinds.hpp"
@@ -25,7 +29,7 @@ struct KindList {};
 
 /// Every element kind, in registry order: the position is the kind id stored in the model
 /// (Elements::kind) and the order of the continuum element groups. Shells come first.
-using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4>;
+using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
 /// triads) or the continuum path (translations only, one templated loop for every trait).
@@ -35,6 +39,7 @@ enum class ElementFamily { Shell, Continuum };
 struct ElementKindInfo {
   const char* name;     ///< Abaqus name (the kind's canonical deck name)
   const char* aliases;  ///< other deck names run as this kind, space-separated
+  const char* formulation;  ///< "" for a deck kind's default formulation, else its FORMULATION= value
   int nodes;
   int dimension;        ///< 2: planar (x, y); 3: spatial
   int dofs_per_node;    ///< 6 for shells (3 translations, 3 rotations), else the dimension
@@ -48,8 +53,16 @@ struct ElementKindInfo {
 int num_element_kinds();
 /// Facts of kind id (0 .. num_element_kinds() - 1).
 const ElementKindInfo& element_kind(int id);
-/// Kind id of a deck TYPE= name (upper-case), or -1 when no kind has that name or alias.
+/// Kind id of a deck TYPE= name (upper-case), or -1 when no kind has that name or alias
+/// (kinds of another formulation are never found by name alone).
 int find_element_kind(const std::string& deck_name);
+/// Kind id of formulation `formulation` (upper-case; "" the default) of the kind whose
+/// canonical name is deck_name, or -1 when the registry has no such pair.
+int find_element_kind(const std::string& deck_name, const std::string& formulation);
+/// Whether some kind has this FORMULATION= value.
+bool is_element_formulation(const std::string& formulation);
+/// Every formulation with the kinds it applies to, e.g. "FPM (C3D8)", for error messages.
+std::string supported_formulations();
 /// Every deck name the registry accepts, comma-separated, for error messages.
 std::string supported_element_names();
 /// Kind id of the shell kind (MITC4).

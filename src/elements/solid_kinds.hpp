@@ -24,8 +24,38 @@
 // The stable-increment bounds follow from tr(eps)^2 and eps:eps both being at most
 // (sum_a |b_a|^2 / m_a)(sum_a m_a |u_a|^2) at an integration point (Cauchy-Schwarz on
 // grad u = sum_a u_a (x) b_a); see solid_detail::bound_moduli and docs/theory.md.
+//
+// A kind may also provide state_size(m): its state values per integration point when they
+// are not (only) the law's, e.g. an incremental kind's frame and strain (fpm_hex.hpp);
+// point_state_size asks for it.
 #pragma once
+
+#include <type_traits>
+#include <utility>
 
 #include "elements/solid_common.hpp"
 #include "elements/solid_hex.hpp"
 #include "elements/solid_tet.hpp"
+
+namespace halfstep {
+
+namespace solid_detail {
+template <class K, class T, class = void>
+struct HasStateSize : std::false_type {};
+template <class K, class T>
+struct HasStateSize<K, T, std::void_t<decltype(K::state_size(std::declval<const SolidMaterial<T>&>()))>>
+    : std::true_type {};
+}  // namespace solid_detail
+
+/// State values per integration point that kind K needs with material m: the kind's own
+/// state_size(m) when it has one, else the law's.
+template <class K, class T>
+constexpr int point_state_size(const SolidMaterial<T>& m) {
+  if constexpr (solid_detail::HasStateSize<K, T>::value) {
+    return K::state_size(m);
+  } else {
+    return state_size(m);
+  }
+}
+
+}  // namespace halfstep

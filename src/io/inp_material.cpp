@@ -1,5 +1,6 @@
 // *MATERIAL with *ELASTIC, *HYPERELASTIC, *PLASTIC, *DENSITY, *DAMPING; *SHELL SECTION, *SOLID SECTION
 // and *ORIENTATION.
+#include "elements/registry.hpp"
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
 #include "materials/solid_material.hpp"
@@ -225,10 +226,17 @@ void DeckParser::section_data(const Line& line) {
 void DeckParser::section_end() { need_data_line("the thickness"); }
 
 void DeckParser::solid_section_keyword(const Keyword& kw) {
-  allow_params(kw, {"ELSET", "MATERIAL", "ORIENTATION", "CONTROLS"});
+  allow_params(kw, {"ELSET", "MATERIAL", "ORIENTATION", "CONTROLS", "FORMULATION"});
   SolidSection s;
   s.elset = key(required_param(kw, "ELSET"));
   s.material = upper(unquote(trim(required_param(kw, "MATERIAL"))));
+  if (kw.find("FORMULATION")) {
+    s.formulation = squeeze_upper(required_param(kw, "FORMULATION"));
+    if (!is_element_formulation(s.formulation))
+      fail(kw.pos, "*SOLID SECTION, FORMULATION=" + param(kw, "FORMULATION") +
+                       " is not known: expected one of " + supported_formulations() +
+                       ", or no FORMULATION for the element's own formulation");
+  }
   if (kw.find("ORIENTATION")) {
     s.orientation = upper(unquote(trim(required_param(kw, "ORIENTATION"))));
     if (!inst_.name.empty()) s.orientation = inst_.name + "." + s.orientation;
@@ -333,6 +341,21 @@ void DeckParser::resolve_sections() {
       fail(solid_section_pos_[i], "*SOLID SECTION: material '" + s.material + "' is not defined");
     if (!s.orientation.empty() && !m_.orientations.count(s.orientation))
       fail(solid_section_pos_[i], "*SOLID SECTION: orientation '" + s.orientation + "' is not defined");
+    if (!s.formulation.empty()) apply_formulation(s, solid_section_pos_[i]);
+  }
+}
+
+// The section's elements become the registry's kind for (their deck kind, FORMULATION=).
+void DeckParser::apply_formulation(const SolidSection& s, Pos pos) {
+  Elements& el = m_.elements;
+  for (int e : m_.elsets.at(s.elset).members) {
+    const auto k = static_cast<std::size_t>(e);
+    const int kind = find_element_kind(element_kind(el.kind[k]).name, s.formulation);
+    if (kind < 0)
+      fail(pos, "*SOLID SECTION, FORMULATION=" + s.formulation + " does not apply to element " +
+                    std::to_string(el.id[k]) + " of type " + el.abaqus_type[k] + " (" + s.formulation +
+                    " is available for: " + supported_formulations() + ")");
+    el.kind[k] = kind;
   }
 }
 

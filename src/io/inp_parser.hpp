@@ -199,6 +199,8 @@ class DeckParser {
   void orientation_data(const Line& line);
   void orientation_end();
   void resolve_sections();
+  /// Switches the elements of solid section s (keyword at pos) to the kind of its FORMULATION=.
+  void apply_formulation(const SolidSection& s, Pos pos);
 
   // inp_history.cpp
   void amplitude_keyword(const Keyword& kw);

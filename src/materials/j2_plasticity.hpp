@@ -9,6 +9,9 @@
 // the state unchanged (objective). The consistent tangent is not written out:
 // evaluate_with_tangent differentiates this update with dual numbers, as for the other laws.
 //
+// j2_small_strain_update is the small-strain radial return on a total strain with the plastic
+// strain as state, for the corotational (FPM) elements.
+//
 // State per point (8 values): Cp^-1 - I with Cp = Fp^T Fp (components 11, 22, 33, 12, 13, 23;
 // zero in the virgin state), alpha (the equivalent plastic strain, PEEQ) and the plastic
 // dissipation density (the integral of sigma_y d_alpha).
@@ -80,6 +83,45 @@ HS_HD T j2_plastic_multiplier(const SolidMaterial<T>& m, T q_trial, T alpha_old,
     if (!(std::fabs(autodiff::value_of(step)) > 1e-15 * (1.0 + std::fabs(autodiff::value_of(dgamma))))) break;
   }
   return dgamma;
+}
+
+/// The classic small-strain radial return (Simo & Hughes 1998, box 3.1) on a total strain eps
+/// (symmetric): isotropic elasticity (lambda, mu) on eps - eps_p, von Mises yield with the
+/// hardening table, associative flow. State (kJ2StateSize values, the layout of j2_update's
+/// with the plastic strain in place of Cp^-1 - I): eps_p (11, 22, 33, 12, 13, 23 tensor
+/// components), alpha (PEEQ) and the dissipation density. Writes the new state into next and
+/// returns the stress sigma (in S) with the stored elastic energy density. The FPM elements
+/// feed it the convected strain of their element frame (docs/theory.md), which makes the
+/// update objective: the frame, not the law, carries the rotation.
+template <class T, class S>
+HS_HD SolidStress<T> j2_small_strain_update(const SolidMaterial<T>& m, const Mat3<T>& eps, const S* old, T* next) {
+  using std::sqrt;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
+  const int vi[6] = {0, 1, 2, 0, 0, 1}, vj[6] = {0, 1, 2, 1, 2, 2};
+  Mat3<T> ep = scaled_identity(T(0));
+  for (int k = 0; k < 6; ++k) ep(vi[k], vj[k]) = ep(vj[k], vi[k]) = T(old[k]);
+  const T alpha_old = T(old[kJ2Alpha]);
+  T dissipation = T(old[kJ2Dissipation]);
+  const Mat3<T> ee = eps - ep;
+  const T tr = trace(ee);
+  Mat3<T> s = T(2) * m.mu * (ee - (tr / T(3)) * scaled_identity(T(1)));  // trial deviator
+  const T q = sqrt(T(1.5) * ddot(s, s));
+  T h;
+  const T sy = j2_yield_stress(m, alpha_old, &h);
+  T dgamma = T(0);
+  if (q > sy) {
+    dgamma = j2_plastic_multiplier(m, q, alpha_old, T(3) * m.mu);
+    // Flow along n = 3/2 s / q: the plastic strain grows by dgamma n, the deviator shrinks by
+    // 2 mu dgamma n, i.e. by the factor 1 - 3 mu dgamma / q.
+    ep = ep + (T(1.5) * dgamma / q) * s;
+    s = (T(1) - T(3) * m.mu * dgamma / q) * s;
+    dissipation = dissipation + j2_hardening_work(m, alpha_old, alpha_old + dgamma);
+  }
+  const T bulk = m.lambda + T(2) / T(3) * m.mu;
+  const Mat3<T> sigma = s + (bulk * tr) * scaled_identity(T(1));
+  for (int k = 0; k < 6; ++k) next[k] = ep(vi[k], vj[k]);
+  next[kJ2Alpha] = alpha_old + dgamma;
+  next[kJ2Dissipation] = dissipation;
+  return {sigma, T(0.5) * bulk * tr * tr + ddot(s, s) / (T(4) * m.mu)};
 }
 
 namespace j2_detail {

@@ -152,6 +152,19 @@ struct ElementState {
   HS_HD StateSlice<T> next_at(int g) const {
     return next ? StateSlice<T>(next + first + g, stride) : StateSlice<T>();
   }
+  /// Element-level value k (one per element, not per point: a frame, nodal data) at the
+  /// start of the increment, 0 without a store. An element of `points` points keeps value k at
+  /// point k % points, component c0 + k / points: spread over its own points, element data
+  /// travels wherever point state does (partitioning by element, the GPU mirror, frames).
+  HS_HD T element_old(int c0, int points, int k) const {
+    return old ? old[static_cast<std::size_t>(c0 + k / points) * stride + first + static_cast<std::size_t>(k % points)]
+               : T(0);
+  }
+  /// Writes element-level value k (layout of element_old); nothing when next is null.
+  HS_HD void set_element(int c0, int points, int k, T value) const {
+    if (next)
+      next[static_cast<std::size_t>(c0 + k / points) * stride + first + static_cast<std::size_t>(k % points)] = value;
+  }
 };
 
 /// S and energy of material m at integration point g of an element, from and into the

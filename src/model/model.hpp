@@ -101,6 +101,7 @@ struct ShellSection {
 /// *SOLID SECTION: material (and orientation) of a set of continuum elements.
 struct SolidSection {
   std::string elset, material, orientation;  ///< orientation empty: global axes
+  std::string formulation;  ///< FORMULATION= (halfstep's parameter), upper-case; empty: the kind's default
   double thickness = 1;    ///< out-of-plane thickness of planar elements (data line; default 1)
   SourceLoc thickness_loc;  ///< the data line, when given
   SourceLoc loc;

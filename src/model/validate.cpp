@@ -95,6 +95,20 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
   }
 }
 
+/// What a section with FORMULATION= (the FPM elements, incremental and explicit only)
+/// allows: isotropic *ELASTIC, with or without *PLASTIC, and no static step.
+void check_formulation(const Model& m, const SolidSection& sec, const Material& mat) {
+  const std::string what = "*SOLID SECTION, FORMULATION=" + sec.formulation;
+  if (mat.has_hyperelastic || !mat.has_elastic || mat.elastic_type != ElasticType::Isotropic)
+    throw InputError(sec.loc, "material '" + mat.name + "' used by this " + what + " is " +
+                                  (mat.has_hyperelastic ? "*HYPERELASTIC" : !mat.has_elastic ? "without *ELASTIC" : "orthotropic") +
+                                  ": " + sec.formulation + " elements take isotropic *ELASTIC (E, nu), with or without *PLASTIC");
+  for (const Step& s : m.steps)
+    if (s.procedure != Procedure::ExplicitDynamic)
+      throw InputError(sec.loc, what + ", and step '" + s.name + "' (" + s.loc.str() + ") is not *DYNAMIC, EXPLICIT: " +
+                                    sec.formulation + " elements run in explicit dynamic steps only");
+}
+
 void check_sections(const Model& m) {
   bool needs_mass = false, has_static = false;
   for (const Step& s : m.steps) {
@@ -132,6 +146,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SOLID SECTION: material '" + sec.material + "' is not defined");
+    if (!sec.formulation.empty()) check_formulation(m, sec, mat->second);
     check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");

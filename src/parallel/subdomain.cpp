@@ -205,6 +205,9 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
     for (int k = 0; k < gg.nodes_per_element; ++k) m.conn.push_back(d.node_local[gm.conn[base + static_cast<std::size_t>(k)]]);
   }
   assign_points(m);
+  // Every rank's store has the global component count (a subdomain may lack the kind that
+  // needs the most): frames gather the state with the global layout.
+  m.state_size = gm.state_size;
   build_node_slots(m, s.num_nodes);
 
   // Whole-model scalars: the increment and the energy balance are global.

@@ -7,6 +7,7 @@
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "discretization/step_loads.hpp"
+#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -50,8 +51,11 @@ std::string describe_model(const Model& model, double dt_scale) {
   add("nodes           %d\n", sys.num_nodes);
   std::string kinds;
   if (sys.num_elements) kinds = std::to_string(sys.num_elements) + " MITC4";
-  for (const SolidGroup& g : sys.solid.groups)
-    kinds += (kinds.empty() ? "" : ", ") + std::to_string(g.count) + " " + model.elements.abaqus_type[sys.solid.model_element[g.first]];
+  for (const SolidGroup& g : sys.solid.groups) {
+    const std::string formulation = element_kind(g.kind).formulation;
+    kinds += (kinds.empty() ? "" : ", ") + std::to_string(g.count) + " " + model.elements.abaqus_type[sys.solid.model_element[g.first]] +
+             (formulation.empty() ? "" : " (" + formulation + ")");
+  }
   add("elements        %d (%s)\n", sys.total_elements(), kinds.c_str());
   add("node sets       %zu\n", model.nsets.size());
   add("element sets    %zu\n", model.elsets.size());

@@ -244,5 +244,107 @@ TEST(J2Plasticity, RigidRotationChangesNothing) {
   for (int c = 0; c < kJ2StateSize; ++c) EXPECT_NEAR(a[c], b[c], 1e-12);
 }
 
+// ---------------------------------------------------------------------------------------
+// The small-strain radial return (j2_small_strain_update), fed a total strain.
+
+/// Applies the total strain eps (small-strain law) to the state and returns sigma.
+Mat3<double> apply_small(const SolidMaterial<double>& m, const Mat3<double>& eps, std::vector<double>& state,
+                         double* energy = nullptr) {
+  std::vector<double> next(kJ2StateSize);
+  const SolidStress<double> r = j2_small_strain_update(m, eps, state.data(), next.data());
+  state = next;
+  if (energy) *energy = r.energy;
+  return r.S;
+}
+
+/// diag(e1, e2, e3) as a strain.
+Mat3<double> diag_strain(double e1, double e2, double e3) { return stretch(e1, e2, e3); }
+
+// Uniaxial strain eps = e diag(1, 0, 0) with linear hardening: p = (2 mu e - sy0)/(3 mu + H),
+// sigma11 = K e + 2/3 (sy0 + H p), sigma22 = K e - 1/3 (sy0 + H p); the radial return is exact
+// for this proportional path whatever the increment (one step or twenty agree to round-off).
+TEST(J2SmallStrain, UniaxialStrainMatchesTheClosedForm) {
+  const double H = 1000;
+  const SolidMaterial<double> m = steel(H);
+  const double K = m.lambda + 2.0 / 3.0 * m.mu;
+  const double e = 0.01;
+  for (int steps : {1, 20}) {
+    std::vector<double> st(kJ2StateSize, 0.0);
+    Mat3<double> s;
+    for (int k = 1; k <= steps; ++k) s = apply_small(m, diag_strain(e * k / steps, 0, 0), st);
+    const double p = (2 * m.mu * e - 250) / (3 * m.mu + H);
+    ASSERT_GT(p, 0.0);
+    EXPECT_NEAR(st[kJ2Alpha], p, 1e-12 * p) << steps;
+    EXPECT_NEAR(s(0, 0), K * e + 2.0 / 3.0 * (250 + H * p), 1e-9 * s(0, 0)) << steps;
+    EXPECT_NEAR(s(1, 1), K * e - 1.0 / 3.0 * (250 + H * p), 1e-9 * s(0, 0)) << steps;
+    EXPECT_NEAR(s(1, 1), s(2, 2), 1e-9 * s(0, 0));
+    EXPECT_NEAR(s(0, 1), 0.0, 1e-12 * s(0, 0));
+    // Plastic strain p diag(1, -1/2, -1/2): isochoric, along the deviator.
+    EXPECT_NEAR(st[0], p, 1e-12 * p);
+    EXPECT_NEAR(st[1], -p / 2, 1e-12 * p);
+    EXPECT_NEAR(st[0] + st[1] + st[2], 0.0, 1e-15);
+    // Dissipation sy0 p + H p^2 / 2.
+    EXPECT_NEAR(st[kJ2Dissipation], 250 * p + 0.5 * H * p * p, 1e-12 * 250 * p);
+  }
+}
+
+// Uniaxial stress sigma11 = sy0 + H alpha with alpha = (E e - sy0) / (E + H): the lateral
+// strain found by Newton on sigma22 = sigma33 = 0 at each of 40 strain steps (from the same
+// old state each iteration), then the 1-D closed form.
+TEST(J2SmallStrain, UniaxialStressMatchesTheOneDimensionalClosedForm) {
+  const double H = 2000, E = 200e3;
+  const SolidMaterial<double> m = steel(H);
+  std::vector<double> st(kJ2StateSize, 0.0);
+  double lateral = 0, s11 = 0;
+  const double e_end = 0.006;
+  for (int k = 1; k <= 40; ++k) {
+    const double e = e_end * k / 40;
+    std::vector<double> trial;
+    for (int it = 0; it < 50; ++it) {
+      trial = st;
+      const double s22 = apply_small(m, diag_strain(e, lateral, lateral), trial)(1, 1);
+      std::vector<double> probe = st;
+      const double h = 1e-9;
+      const double d = (apply_small(m, diag_strain(e, lateral + h, lateral + h), probe)(1, 1) - s22) / h;
+      lateral -= s22 / d;
+      if (std::fabs(s22) < 1e-9) break;
+    }
+    trial = st;
+    s11 = apply_small(m, diag_strain(e, lateral, lateral), trial)(0, 0);
+    st = trial;
+  }
+  const double alpha = (E * e_end - 250) / (E + H);
+  ASSERT_GT(alpha, 0.0);
+  EXPECT_NEAR(st[kJ2Alpha], alpha, 1e-8 * alpha);
+  EXPECT_NEAR(s11, 250 + H * alpha, 1e-6);
+  EXPECT_NEAR(s11, E * (e_end - alpha), 1e-6);  // the elastic part carries the stress
+}
+
+// After a plastic step the stress is on the yield surface of the new alpha; unloading is
+// elastic (alpha and eps_p unchanged, sigma = C : (eps - eps_p)); energy = elastic energy.
+TEST(J2SmallStrain, ConsistencyAndElasticUnloading) {
+  const double H = 500;
+  const SolidMaterial<double> m = steel(H);
+  std::vector<double> st(kJ2StateSize, 0.0);
+  const Mat3<double> eps = near_identity(0.004, -0.001, 0.0005, 0.003, -0.002, 0.001) - scaled_identity(1.0);
+  Mat3<double> s = apply_small(m, eps, st);
+  ASSERT_GT(st[kJ2Alpha], 0.0);
+  const double tr = trace(s) / 3;
+  const Mat3<double> dev = s - tr * scaled_identity(1.0);
+  EXPECT_NEAR(std::sqrt(1.5 * ddot(dev, dev)), 250 + H * st[kJ2Alpha], 1e-9 * 250);
+  const std::vector<double> plastic = st;
+  const Mat3<double> back = 0.8 * eps;
+  double energy = 0;
+  s = apply_small(m, back, st, &energy);
+  for (int c = 0; c < kJ2StateSize; ++c) EXPECT_EQ(st[c], plastic[c]);
+  Mat3<double> ep = scaled_identity(0.0);
+  const int vi[6] = {0, 1, 2, 0, 0, 1}, vj[6] = {0, 1, 2, 1, 2, 2};
+  for (int k = 0; k < 6; ++k) ep(vi[k], vj[k]) = ep(vj[k], vi[k]) = st[k];
+  const Mat3<double> ee = back - ep;
+  const Mat3<double> expect = (m.lambda * trace(ee)) * scaled_identity(1.0) + (2 * m.mu) * ee;
+  for (int k = 0; k < 9; ++k) EXPECT_NEAR(s.a[k], expect.a[k], 1e-9 * 250);
+  EXPECT_NEAR(energy, 0.5 * ddot(expect, ee), 1e-12 * energy);
+}
+
 }  // namespace
 }  // namespace halfstep
