@@ -494,6 +494,10 @@ class Deck:
         self.history = []  # (nset, variables)
         self.static_increments = 0  # > 0: a *STATIC step of that many equal increments
         self.static_nlgeom = True
+        self.formulation = None  # *SOLID SECTION, FORMULATION= (halfstep's FPM hexahedron)
+
+    def formulation_param(self):
+        return ", FORMULATION=%s" % self.formulation if self.formulation else ""
 
     def write(self, path):
         m = self.mesh
@@ -526,9 +530,9 @@ class Deck:
             L.append(", ".join(fmt(v) for v in o["a"] + o["b"]))
             if "axis" in o:
                 L.append("%d, %s" % (o["axis"], fmt(o["angle"])))
-            L.append("*SOLID SECTION, ELSET=SOLID, MATERIAL=MAT, ORIENTATION=ORI")
+            L.append("*SOLID SECTION, ELSET=SOLID, MATERIAL=MAT, ORIENTATION=ORI" + self.formulation_param())
         else:
-            L.append("*SOLID SECTION, ELSET=SOLID, MATERIAL=MAT")
+            L.append("*SOLID SECTION, ELSET=SOLID, MATERIAL=MAT" + self.formulation_param())
         for name, pts in self.amplitudes:
             L.append("*AMPLITUDE, NAME=%s, DEFINITION=SMOOTH STEP" % name)
             L.append(", ".join("%s, %s" % (fmt(t), fmt(a)) for t, a in pts))
@@ -870,6 +874,8 @@ def add_common_options(p):
     p.add_argument("--time", type=float, help="step time period; case default")
     p.add_argument("--ramp", type=float, help="SMOOTH STEP ramp time (then held); case default")
     p.add_argument("--field-interval", type=int, default=0, help="*OUTPUT, FIELD, NUMBER INTERVAL (default 0: none)")
+    p.add_argument("--formulation", choices=["FPM"],
+                   help="*SOLID SECTION, FORMULATION= (FPM: the finite particle method hexahedron, C3D8 only)")
     p.add_argument("--history-every", type=float,
                    help="history TIME INTERVAL as a fraction of the step (default 0.01; wave/impact 1/400)")
 
@@ -949,6 +955,7 @@ def main(argv=None):
     if args.case == "cook":
         args.orientation, args.c10, args.d1, args.ortho = None, None, None, None
     deck = {"bar": case_bar, "cook": case_cook, "tet-beam": case_tet_beam}[args.case](args)
+    deck.formulation = args.formulation
     if getattr(args, "static", 0):
         deck.static_increments = args.static
         deck.static_nlgeom = not args.static_linear

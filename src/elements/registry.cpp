@@ -68,11 +68,21 @@ bool is_element_formulation(const std::string& formulation) {
   return false;
 }
 
+std::string formulation_kinds(const std::string& formulation) {
+  std::string out;
+  for (int id = 0; id < num_element_kinds(); ++id) {
+    const ElementKindInfo& k = element_kind(id);
+    if (*k.formulation && formulation == k.formulation) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  }
+  return out;
+}
+
 std::string supported_formulations() {
   std::string out;
   for (int id = 0; id < num_element_kinds(); ++id) {
     const ElementKindInfo& k = element_kind(id);
-    if (*k.formulation) out += (out.empty() ? "" : ", ") + std::string(k.formulation) + " (" + k.name + ")";
+    if (!*k.formulation || out.find(std::string(k.formulation) + " (for") != std::string::npos) continue;
+    out += (out.empty() ? "" : ", ") + std::string(k.formulation) + " (for " + formulation_kinds(k.formulation) + ")";
   }
   return out;
 }

@@ -61,7 +61,9 @@ int find_element_kind(const std::string& deck_name);
 int find_element_kind(const std::string& deck_name, const std::string& formulation);
 /// Whether some kind has this FORMULATION= value.
 bool is_element_formulation(const std::string& formulation);
-/// Every formulation with the kinds it applies to, e.g. "FPM (C3D8)", for error messages.
+/// The deck kinds that have formulation `formulation`, comma-separated (e.g. "C3D8").
+std::string formulation_kinds(const std::string& formulation);
+/// Every formulation with the kinds it applies to, e.g. "FPM (for C3D8)", for error messages.
 std::string supported_formulations();
 /// Every deck name the registry accepts, comma-separated, for error messages.
 std::string supported_element_names();

@@ -234,7 +234,7 @@ void DeckParser::solid_section_keyword(const Keyword& kw) {
     s.formulation = squeeze_upper(required_param(kw, "FORMULATION"));
     if (!is_element_formulation(s.formulation))
       fail(kw.pos, "*SOLID SECTION, FORMULATION=" + param(kw, "FORMULATION") +
-                       " is not known: expected one of " + supported_formulations() +
+                       " is not known: expected " + supported_formulations() +
                        ", or no FORMULATION for the element's own formulation");
   }
   if (kw.find("ORIENTATION")) {
@@ -354,7 +354,7 @@ void DeckParser::apply_formulation(const SolidSection& s, Pos pos) {
     if (kind < 0)
       fail(pos, "*SOLID SECTION, FORMULATION=" + s.formulation + " does not apply to element " +
                     std::to_string(el.id[k]) + " of type " + el.abaqus_type[k] + " (" + s.formulation +
-                    " is available for: " + supported_formulations() + ")");
+                    " is available for " + formulation_kinds(s.formulation) + " only)");
     el.kind[k] = kind;
   }
 }
