@@ -77,11 +77,11 @@ TEST(FpmHex, RigidSpinOf360DegreesGivesNoForceAndNoStress) {
       EXPECT_LT(std::fabs(w.strain), 1e-9) << k;
     }
     // Force scale of a unit strain: E times a face area of about 4. Measured: largest force
-    // 7.9e-9 (1e-14 of it), stress 5.8e-9 (3e-14 E) and strain 1.3e-14 after the 720 increments.
-    EXPECT_LT(fmax, 1e-13 * 210e3 * 4) << plastic;
+    // 3.4e-10 (4e-16 of it), stress 4e-11 (2e-16 E) and strain 2.5e-16 after the 720 increments.
+    EXPECT_LT(fmax, 1e-14 * 210e3 * 4) << plastic;
     const SolidOutput<double> out = FpmC3D8::centroid_output(X, u, m, s.read());
-    EXPECT_LT(max_abs(out.cauchy), 1e-13 * 210e3);
-    EXPECT_LT(max_abs(out.green), 1e-13);
+    EXPECT_LT(max_abs(out.cauchy), 1e-14 * 210e3);
+    EXPECT_LT(max_abs(out.green), 1e-14);
     const Mat3<double> Q = fpm_detail::frame_of(s.read());
     EXPECT_LT(max_abs(Q - scaled_identity(1.0)), 1e-12);
     for (int g = 0; g < 8; ++g) EXPECT_EQ(s.peeq(g), 0.0);
@@ -256,8 +256,10 @@ TEST(FpmHex, RegistryFindsItOnlyThroughTheFormulation) {
   EXPECT_EQ(point_state_size<C3D8>(steel(true)), kJ2StateSize);
 }
 
-// FP32 follows FP64 through a few increments of deformation and rotation.
-TEST(FpmHex, FloatAgreesWithDouble) {
+// FP32 follows FP64 through 1000 increments of plastic deformation and rotation (0.5 rad):
+// measured 5.8e-6 of the largest force, the same after 10 or 10000 increments (with R - I
+// formed from R, the strain increments lost digits to 1 - cos: 3.6e-3 after 1000).
+TEST(FpmHex, FloatAgreesWithDoubleWithoutDrift) {
   V3 X[8], u[8], f[8];
   Vec3<float> Xf[8], uf[8], ff[8];
   distorted(X);
@@ -268,8 +270,9 @@ TEST(FpmHex, FloatAgreesWithDouble) {
   const ElementState<float> sf{vf.data(), vf.data(), 8, 0};
   Mat3<double> U = scaled_identity(1.0);
   U(0, 0) = 1.003, U(1, 2) = U(2, 1) = 0.001;
-  for (int k = 1; k <= 10; ++k) {
-    motion(X, rotation_matrix((0.05 * k) * V3{0, 0, 1}) * (scaled_identity(1.0) + (k / 10.0) * (U - scaled_identity(1.0))),
+  const int n = 1000;
+  for (int k = 1; k <= n; ++k) {
+    motion(X, rotation_matrix((0.5 * k / n) * V3{0, 0, 1}) * (scaled_identity(1.0) + (double(k) / n) * (U - scaled_identity(1.0))),
            V3{0, 0, 0}, u);
     FpmC3D8::internal_force(X, u, m, 0.0, f, s.state());
     for (int a = 0; a < 8; ++a) {
@@ -280,9 +283,9 @@ TEST(FpmHex, FloatAgreesWithDouble) {
   }
   const double scale = max_abs(f);
   for (int a = 0; a < 8; ++a) {
-    EXPECT_NEAR(ff[a].x, f[a].x, 2e-3 * scale);
-    EXPECT_NEAR(ff[a].y, f[a].y, 2e-3 * scale);
-    EXPECT_NEAR(ff[a].z, f[a].z, 2e-3 * scale);
+    EXPECT_NEAR(ff[a].x, f[a].x, 3e-5 * scale);
+    EXPECT_NEAR(ff[a].y, f[a].y, 3e-5 * scale);
+    EXPECT_NEAR(ff[a].z, f[a].z, 3e-5 * scale);
   }
 }
 

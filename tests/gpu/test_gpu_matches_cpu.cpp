@@ -127,6 +127,11 @@ const GpuDeck kSolidDecks[] = {
     {"solid_c3d8_j2", "tests/gpu/decks/solid_c3d8_j2.inp", "XL"},
     {"solid_c3d4_j2_kick", "tests/gpu/decks/solid_c3d4_j2_kick.inp", "XL"},
     {"solid_c3d10m_j2_kick", "tests/gpu/decks/solid_c3d10m_j2_kick.inp", "XL"},
+    // The FPM hexahedron (C3D8, FORMULATION=FPM): frame, configuration "a", convected strain and
+    // accumulated work in the per-point store, advanced in place by every increment.
+    {"solid_fpm_svk", "tests/gpu/decks/solid_fpm_svk.inp", "XL"},
+    {"solid_fpm_j2", "tests/gpu/decks/solid_fpm_j2.inp", "XL"},
+    {"solid_fpm_j2_kick", "tests/gpu/decks/solid_fpm_j2_kick.inp", "XL"},
     // Planar kinds (examples/generate_plane_deck.py --nx 20 --ny 4 --time 0.02 --ramp 0.01).
     // The tip moves 4e-4 while the wave from the ramped load crosses the beam: FP32 with
     // unordered atomic sums measured 1.15e-3 of it on an H100 (gather and colored: < 1e-3).

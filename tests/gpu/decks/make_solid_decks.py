@@ -51,7 +51,7 @@ def bar(kind):
     return nodes, elems
 
 
-def write(name, kind, material, loading, extra_model="", time=0.5, increment=None):
+def write(name, kind, material, loading, extra_model="", time=0.5, increment=None, formulation=None):
     nodes, elems = bar(kind)
     lines = ["*HEADING", f"GPU test deck {name}: {kind}", "*NODE"]
     lines += [f"{n}, {x:.10g}, {y:.10g}, {z:.10g}" for n, (x, y, z) in nodes.items()]
@@ -67,7 +67,8 @@ def write(name, kind, material, loading, extra_model="", time=0.5, increment=Non
     nset("FREE", lambda p: abs(p[0]) > 1e-9)
     lines += material
     lines += extra_model
-    lines.append("*SOLID SECTION, ELSET=BAR, MATERIAL=M" + (", ORIENTATION=ORI" if "ORI" in "".join(extra_model) else ""))
+    lines.append("*SOLID SECTION, ELSET=BAR, MATERIAL=M" + (", ORIENTATION=ORI" if "ORI" in "".join(extra_model) else "")
+                 + (", FORMULATION=" + formulation if formulation else ""))
     lines += ["*AMPLITUDE, NAME=RAMP, DEFINITION=SMOOTH STEP", f"0, 0, {time}, 1"]
     if increment:  # a fixed user increment (the instability test uses one above the limit)
         lines += ["*STEP", "*DYNAMIC, EXPLICIT, DIRECT USER CONTROL", f"{increment}, {time}"]
@@ -102,6 +103,11 @@ write("solid_c3d8r_j2", "C3D8R", J2, PULL)
 write("solid_c3d8_j2", "C3D8", J2, PULL)
 write("solid_c3d4_j2_kick", "C3D4", J2, KICK, extra_model=KICK_IC, time=0.5)
 write("solid_c3d10m_j2_kick", "C3D10M", J2, KICK, extra_model=KICK_IC, time=0.25)
+# The FPM hexahedron (C3D8, FORMULATION=FPM): its frame, configuration "a" and convected strain
+# in the per-point store on the device; elastic and plastic under the pull, plastic under the kick.
+write("solid_fpm_svk", "C3D8", SVK, PULL, formulation="FPM")
+write("solid_fpm_j2", "C3D8", J2, PULL, formulation="FPM")
+write("solid_fpm_j2_kick", "C3D8", J2, KICK, extra_model=KICK_IC, time=0.5, formulation="FPM")
 # Follower pressure on the far end faces (S4 of the last hexahedra), ramped: face loads on the GPU.
 END_ELEMENTS = [1 + (NX - 1) + NX * (j + NY * k) for k in range(NZ) for j in range(NY)]
 PRESS_MODEL = ["*ELSET, ELSET=ENDS", ", ".join(map(str, END_ELEMENTS)), "*SURFACE, NAME=END, TYPE=ELEMENT", "ENDS, S4"]
