@@ -12,7 +12,7 @@ y = 0; the wall is z = 0 (U3 = 0 on that face, free to slide). Every other node 
 V3 = -227000 mm/s.
 
 Usage: python3 examples/generate_taylor_bar.py -o taylor.inp [--element C3D8] [--n 4] [--m 4]
-       [--nz 80] [--dt-fraction 0.075] [--time 8e-5]
+       [--nz 80] [--dt-fraction 0.075] [--time 8e-5] [--formulation FPM]
 C3D8 (F-bar) is the default: C3D8R's hourglass springs keep the elastic shear modulus and
 resist the large plastic distortion at the wall (docs/validation.md).
 The increment is fixed (DIRECT USER CONTROL) at --dt-fraction of the undeformed mesh's
@@ -30,6 +30,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--element", choices=["C3D8", "C3D8R"], default="C3D8")
+    ap.add_argument("--formulation", choices=["FPM"],
+                    help="*SOLID SECTION, FORMULATION= (FPM: the finite particle method hexahedron, C3D8 only)")
     ap.add_argument("--n", type=int, default=4, help="cells along each side of the central square")
     ap.add_argument("--m", type=int, default=4, help="radial cells of the ring")
     ap.add_argument("--nz", type=int, default=80, help="layers along the bar")
@@ -122,7 +124,7 @@ def main():
     dt = a.dt_fraction * hmin / cw
     lines += ["*MATERIAL, NAME=COPPER", "*ELASTIC", "%g, %g" % (E, NU), "*PLASTIC", "%g, 0" % SY0,
               "%g, 10" % (SY0 + 10 * H), "*DENSITY", "%g" % RHO,
-              "*SOLID SECTION, ELSET=BAR, MATERIAL=COPPER",
+              "*SOLID SECTION, ELSET=BAR, MATERIAL=COPPER" + (", FORMULATION=" + a.formulation if a.formulation else ""),
               "*INITIAL CONDITIONS, TYPE=VELOCITY", "MOVING, 3, %g" % -V0,
               "*BOUNDARY", "XSYM, 1, 1", "YSYM, 2, 2", "WALL, 3, 3",
               "*STEP, NAME=IMPACT", "*DYNAMIC, EXPLICIT, DIRECT USER CONTROL", "%.6g, %g" % (dt, a.time),

@@ -32,6 +32,15 @@ Cases (all through the CLI with decks from examples/generate_deck.py):
              mushroom radius vs 7.22 mm (converged 3-D, Foulk et al. 2021; 7.11-7.12 mm on the
              older coarse meshes of Simo 1992 and Zienkiewicz et al. 1998) within 3 %, final
              length vs 21.42 mm within 1 % (references in docs/validation.md).
+  annulus    seed 003's compressed annulus (examples/generate_annulus.py: a documented steel ring,
+             Ri 0.8 m, Ro 1.0 m, depth 0.2 m, 5.25 MPa on two opposite 30-degree arcs ramped over
+             5 ms, 20 ms, no damping), 96 x 4 x 2 cells (--quick: 48 x 2 x 2): the FPM
+             hexahedron against halfstep's C3D8 on the same mesh, horizontal displacement
+             history of the centre of a loaded zone (the seed's Fig. 18 quantity): largest
+             difference within 1 % of the peak, peak and post-ramp mean within 1 %, and the
+             FPM run's energy balance error.
+  taylor-fpm the Taylor bar with FORMULATION=FPM (small-strain J2 in the convected frame), same
+             references and tolerances as taylor.
 Prints a table and writes validation/results.json; exits 1 if a case misses its tolerance.
 """
 import argparse
@@ -250,16 +259,18 @@ def tet_beam(args, work):
     return rows
 
 
-def taylor(args, work):
-    deck = os.path.join(work, "taylor.inp")
-    out = os.path.join(work, "taylor")
+def taylor(args, work, formulation=None):
+    tag = "taylor" + ("_" + formulation.lower() if formulation else "")
+    deck = os.path.join(work, tag + ".inp")
+    out = os.path.join(work, tag)
     size = ["--n", "2", "--m", "2", "--nz", "40"] if args.quick else []
+    size += ["--formulation", formulation] if formulation else []
     subprocess.run([sys.executable, os.path.join(ROOT, "examples", "generate_taylor_bar.py"), "-o", deck, *size],
                    check=True, stdout=subprocess.DEVNULL)
     secs, summary = run(args.halfstep, deck, out, args.threads)
     radius = 3.2 + history(out, "RIM")[-1]["U1"]
     length = 32.4 + history(out, "TOP")[-1]["U3"]
-    mesh = "%d C3D8 (quarter)" % summary["elements"]
+    mesh = "%d C3D8%s (quarter)" % (summary["elements"], " FORMULATION=" + formulation if formulation else "")
     common = {"problem": "taylor-bar", "mesh": mesh, "elements": summary["elements"], "seconds": secs}
     return [dict(common, quantity="final mushroom radius (mm) at 80 us", measured=radius, reference=7.22,
                  error=radius / 7.22 - 1, tolerance=0.03),
@@ -267,15 +278,48 @@ def taylor(args, work):
                  error=length / 21.42 - 1, tolerance=0.01)]
 
 
+def annulus(args, work):
+    size = ["--nt", "48", "--nr", "2", "--nz", "2"] if args.quick else []
+    series, runs = {}, {}
+    for name, extra in (("C3D8", []), ("FPM", ["--formulation", "FPM"])):
+        deck = os.path.join(work, "annulus_%s.inp" % name)
+        out = os.path.join(work, "annulus_%s" % name)
+        subprocess.run([sys.executable, os.path.join(ROOT, "examples", "generate_annulus.py"), "-o", deck, *size, *extra],
+                       check=True, stdout=subprocess.DEVNULL)
+        runs[name] = run(args.halfstep, deck, out, args.threads)
+        series[name] = [(r["time"], r["U1"]) for r in history(out, "CENTRE")]
+    ref, fpm = series["C3D8"], series["FPM"]
+    peak_ref = max(abs(u) for _, u in ref)
+    peak_fpm = max(abs(u) for _, u in fpm)
+    diff = max(abs(a[1] - b[1]) for a, b in zip(ref, fpm))
+    held = [k for k, (t, _) in enumerate(ref) if t >= 0.005]
+    mean_ref = sum(ref[k][1] for k in held) / len(held)
+    mean_fpm = sum(fpm[k][1] for k in held) / len(held)
+    secs, summary = runs["FPM"]
+    mesh = "%d C3D8 FORMULATION=FPM vs C3D8" % summary["elements"]
+    common = {"problem": "annulus (seed 003)", "mesh": mesh, "elements": summary["elements"], "seconds": secs}
+    print("annulus: C3D8 %.1f s, FPM %.1f s; energy balance error C3D8 %.2g %%, FPM %.2g %%" % (
+        runs["C3D8"][0], secs, 100 * runs["C3D8"][1]["energy_balance_error"], 100 * summary["energy_balance_error"]))
+    return [dict(common, quantity="peak inward U1 of the loaded zone's centre (mm), ref C3D8", measured=1e3 * peak_fpm,
+                 reference=1e3 * peak_ref, error=peak_fpm / peak_ref - 1, tolerance=0.01),
+            dict(common, quantity="mean U1 over 5-20 ms (mm), ref C3D8", measured=1e3 * mean_fpm,
+                 reference=1e3 * mean_ref, error=mean_fpm / mean_ref - 1, tolerance=0.01),
+            dict(common, quantity="largest U1 history difference / C3D8 peak", measured=diff / peak_ref, reference=0.0,
+                 error=diff / peak_ref, tolerance=0.01),
+            dict(common, quantity="energy balance error (fraction)", measured=summary["energy_balance_error"],
+                 reference=0.0, error=summary["energy_balance_error"], tolerance=0.001)]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--halfstep", default=os.path.join(ROOT, "build", "halfstep"))
     p.add_argument("--threads", type=int, default=os.cpu_count())
     p.add_argument("--quick", action="store_true", help="coarse meshes (a smoke test of the script; tolerances will fail)")
-    p.add_argument("--only", nargs="*", choices=["obstacle", "sze37", "static", "cook", "tetbeam", "taylor"])
+    p.add_argument("--only", nargs="*",
+                   choices=["obstacle", "sze37", "static", "cook", "tetbeam", "taylor", "annulus", "taylor-fpm"])
     p.add_argument("--keep", help="directory for decks and results (default: a temporary one)")
     args = p.parse_args()
-    todo = args.only or ["obstacle", "sze37", "static", "cook", "tetbeam", "taylor"]
+    todo = args.only or ["obstacle", "sze37", "static", "cook", "tetbeam", "taylor", "annulus", "taylor-fpm"]
     work = args.keep or tempfile.mkdtemp(prefix="halfstep-validation-")
     os.makedirs(work, exist_ok=True)
     rows = []
@@ -291,6 +335,10 @@ def main():
         rows += tet_beam(args, work)
     if "taylor" in todo:
         rows += taylor(args, work)
+    if "annulus" in todo:
+        rows += annulus(args, work)
+    if "taylor-fpm" in todo:
+        rows += taylor(args, work, "FPM")
     print("| problem | mesh | quantity | measured | reference | error | tolerance |")
     print("|---|---|---|---|---|---|---|")
     failed = 0

@@ -1,6 +1,8 @@
 // The solid element kinds as traits with one interface, so that one templated element loop
 // (CPU OpenMP and CUDA) serves every kind. Total Lagrangian, finite strain; nothing is stored
 // per element (reference data is recomputed from the reference coordinates X on each call).
+// The FPM hexahedron (fpm_hex.hpp) has the same interface but is incremental: it keeps its
+// frame and previous configuration in the state store.
 //
 // Each kind K (C3D8R, C3D8 in solid_hex.hpp; C3D4, C3D10M in solid_tet.hpp) provides, for T
 // double or float, as host/device static members:

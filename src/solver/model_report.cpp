@@ -31,7 +31,7 @@ std::size_t memory_bytes(const StructureSystem& sys) {
   const SolidMesh& sm = sys.solid;
   b += bytes(sm.model_element) + bytes(sm.conn) + bytes(sm.material) + bytes(sm.volume) + bytes(sm.element_dt) +
        bytes(sm.node_slot_ptr) + bytes(sm.node_slots) + bytes(st.solid_force) + bytes(st.solid_energy) +
-       bytes(st.solid_hourglass);
+       bytes(st.solid_hourglass) + bytes(st.solid_state);
   return b;
 }
 

@@ -58,6 +58,7 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/solid_c3d10m_svk.inp",
     "tests/gpu/decks/two_steps.inp",
     "tests/parallel/decks/plastic_bar.inp",  # J2: per-point state on each rank, gathered for output
+    "tests/parallel/decks/fpm_bar.inp",  # FPM hexahedron next to C3D8: element state in the point store
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"
