@@ -92,7 +92,11 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
     std::vector<double>& e6 = fs.add_cell("E", 6, nc, nan).values;
     std::vector<double>& mises = fs.add_cell("Mises", 1, nc, nan).values;
     std::vector<double>& hg = fs.add_cell("HourglassEnergyDensity", 1, nc, nan).values;
-    std::vector<double>* peeq = sys.solid.state_size > 0 ? &fs.add_cell("PEEQ", 1, nc, nan).values : nullptr;
+    // PEEQ with a plastic law only: the state store also serves elastic kinds that carry
+    // state of their own (the FPM hexahedron's frame and strain).
+    bool plastic = false;
+    for (const SolidMaterial<double>& m : sys.solid.materials) plastic = plastic || m.model == kJ2Plastic;
+    std::vector<double>* peeq = plastic && sys.solid.state_size > 0 ? &fs.add_cell("PEEQ", 1, nc, nan).values : nullptr;
     const std::vector<SolidCellResult> solid = solid_cell_results(sys, st);
     for (int e = 0; e < ns; ++e) {
       const int c = ne + e;

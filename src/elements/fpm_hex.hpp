@@ -49,9 +49,9 @@ enum FpmHexElementValues : int { kFrame = 0, kNodesA = 9, kWork = 33, kElementVa
 constexpr int kPointStateSize = kElement + (kElementValues + 7) / 8;
 
 /// The rotation R of the polar decomposition F = R U (det F > 0), by Higham's iteration
-/// R <- (R + R^-T) / 2: quadratic convergence, three or four passes for the near-identity
-/// increment gradients of an explicit step. One pass more after the value has converged lets
-/// dual-number derivatives settle too.
+/// R <- (R + R^-T) / 2 (quadratic convergence; one pass more after the value has converged
+/// lets dual-number derivatives settle too). Used to re-orthonormalise the element frame
+/// after each update, where F is orthogonal to round-off and two passes do.
 template <class T>
 HS_HD Mat3<T> polar_rotation(const Mat3<T>& F) {
   using std::fabs;
