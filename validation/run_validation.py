@@ -27,6 +27,10 @@ Cases (all through the CLI with decks from examples/generate_deck.py):
              0-3 (648 x 8^l tets; --quick: 0-2), clamped and pulled by 1 %: the clamp reaction
              must converge (each difference between successive levels smaller than the one
              before); the reference column is the finest level's value.
+  beam32     Sze 3.2 (the strip rolled into a full circle) with FPM beams (B31,
+             examples/generate_beam_deck.py cantilever, 20 elements; --quick: 10): -U and W of
+             the tip at every tabulated M/Mmax against the closed form, within 1 % of L. One run
+             of plateaus (dynamic relaxation), as sze37.
   taylor     the copper Taylor bar (examples/generate_taylor_bar.py: 227 m/s onto a rigid wall,
              finite-strain J2, 80 us), quarter model of 3,840 C3D8 (--quick: 960): final
              mushroom radius vs 7.22 mm (converged 3-D, Foulk et al. 2021; 7.11-7.12 mm on the
@@ -56,6 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 GEN = os.path.join(ROOT, "examples", "generate_deck.py")
 SOLID_GEN = os.path.join(ROOT, "examples", "generate_solid_deck.py")
+BEAM_GEN = os.path.join(ROOT, "examples", "generate_beam_deck.py")
 
 
 def generate(case, path, *opts):
@@ -145,6 +150,39 @@ def sze37(args, work):
         rows.append({"problem": "sze37", "mesh": "%d x %d (half model)" % (n, n), "quantity": "-W at P/Pmax = %g" % frac,
                      "measured": value, "reference": ref, "error": value / ref - 1, "tolerance": 0.03,
                      "elements": summary["elements"], "seconds": secs})
+    return rows
+
+
+def beam32(args, work):
+    """Sze 3.2 with FPM beams: L = 12, 1 x 0.1, E = 1.2e6 (EI = 100), Mmax = 2 pi EI / L."""
+    with open(os.path.join(HERE, "data", "sze2004_3-2_cantilever_end_moment.csv")) as f:
+        table = [(float(r["M_over_Mmax"]), float(r["minus_U_exact"]), float(r["W_exact"])) for r in csv.DictReader(f)]
+    table = [t for t in table if t[0] > 0]
+    n = 10 if args.quick else 20
+    rise, hold = 4.0, 16.0
+    pts, ends = plateau_amplitude([t[0] for t in table], rise, hold)
+    deck = os.path.join(work, "beam32.inp")
+    out = os.path.join(work, "beam32")
+    mmax = 2 * 3.141592653589793 * 100 / 12
+    subprocess.run([sys.executable, BEAM_GEN, "cantilever", "-o", deck, "--elements", str(n), "--length", "12",
+                    "--a", "1", "--b", "0.1", "--E", "1.2e6", "--nu", "0", "--alpha", "2", "--moment-z", repr(mmax),
+                    "--ramp", "1", "--period", repr(ends[-1]), "--history-interval", repr(hold / 16),
+                    "--field-number", "0"], check=True)
+    lines = open(deck).read().split("\n")
+    i = next(k for k, l in enumerate(lines) if l.upper().startswith("*AMPLITUDE, NAME=RAMP"))
+    lines[i + 1] = "\n".join("%r, %r" % p for p in pts)
+    with open(deck, "w") as f:
+        f.write("\n".join(lines))
+    secs, summary = run(args.halfstep, deck, out, args.threads)
+    hist = history(out, "TIP")
+    rows = []
+    for (frac, mu, w), t_end in zip(table, ends):
+        sample = min(hist, key=lambda r: abs(r["time"] - t_end))
+        for name, value, ref in (("-U", -sample["U1"], mu), ("W", sample["U2"], w)):
+            rows.append({"problem": "beam32 (B31)", "mesh": "%d elements" % n,
+                         "quantity": "%s at M/Mmax = %g" % (name, frac), "measured": value, "reference": ref,
+                         "error": (value - ref) / 12.0, "tolerance": 0.01, "elements": summary["elements"],
+                         "seconds": secs})
     return rows
 
 
@@ -316,10 +354,10 @@ def main():
     p.add_argument("--threads", type=int, default=os.cpu_count())
     p.add_argument("--quick", action="store_true", help="coarse meshes (a smoke test of the script; tolerances will fail)")
     p.add_argument("--only", nargs="*",
-                   choices=["obstacle", "sze37", "static", "cook", "tetbeam", "taylor", "annulus", "taylor-fpm"])
+                   choices=["obstacle", "sze37", "static", "cook", "tetbeam", "taylor", "annulus", "taylor-fpm", "beam32"])
     p.add_argument("--keep", help="directory for decks and results (default: a temporary one)")
     args = p.parse_args()
-    todo = args.only or ["obstacle", "sze37", "static", "cook", "tetbeam", "taylor", "annulus", "taylor-fpm"]
+    todo = args.only or ["obstacle", "sze37", "static", "cook", "tetbeam", "taylor", "annulus", "taylor-fpm", "beam32"]
     work = args.keep or tempfile.mkdtemp(prefix="halfstep-validation-")
     os.makedirs(work, exist_ok=True)
     rows = []
@@ -339,6 +377,8 @@ def main():
         rows += annulus(args, work)
     if "taylor-fpm" in todo:
         rows += taylor(args, work, "FPM")
+    if "beam32" in todo:
+        rows += beam32(args, work)
     print("| problem | mesh | quantity | measured | reference | error | tolerance |")
     print("|---|---|---|---|---|---|---|")
     failed = 0

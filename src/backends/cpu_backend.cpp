@@ -6,6 +6,7 @@
 
 #include "core/threads.hpp"
 #include "core/forall.hpp"
+#include "discretization/beam_pass.hpp"
 #include "discretization/continuum_pass.hpp"
 #include "dynamics/shell_pass.hpp"
 #include "elements/mitc4.hpp"
@@ -72,6 +73,18 @@ std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {
   return {se.strain + se.hourglass, se.hourglass};
 }
 
+double CpuBackend::beam_forces() {
+  const BeamMesh& b = sys_.beam;
+  if (b.num_elements == 0) return 0.0;
+  const BeamView<double> v{b.num_elements, b.conn.data(), b.section.data(), b.constants.data(), b.chord0x.data(),
+                           b.chord0y.data(), b.chord0z.data(), st_.ux.data(), st_.uy.data(), st_.uz.data(),
+                           st_.t1x.data(), st_.t1y.data(), st_.t1z.data(), st_.dx.data(), st_.dy.data(), st_.dz.data(),
+                           st_.beam_state.data(), st_.beam_force.data()};
+  double sum[1];
+  forall_sum<1>(0, b.num_elements, threads_, BeamElementBody<double>{v}, sum);
+  return sum[0];
+}
+
 void CpuBackend::element_pass(double tau, double time) {
   double sums[2] = {0, 0};  // strain energy (hourglass included), hourglass energy
   const auto add = [&](const std::array<double, 2>& s) {
@@ -81,6 +94,7 @@ void CpuBackend::element_pass(double tau, double time) {
   if (!halo_) {
     sums[0] += shell_forces(0, sys_.num_elements, tau);
     add(solid_forces(ElementRange::All, tau));
+    sums[0] += beam_forces();  // internal work, elastic and plastic
   } else {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
@@ -95,11 +109,11 @@ void CpuBackend::element_pass(double tau, double time) {
   monitor_element_pass(monitor_, sums[0], time, sums[1]);
 }
 
-void CpuBackend::local_forces(int n, double fi[5], double fp[3]) const {
+void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {
   // A fixed order over the node's slots: deterministic sums.
   const StructureSystem& sys = sys_;
   const StructureState& st = st_;
-  for (int d = 0; d < kShellDofs; ++d) fi[d] = 0.0;
+  for (int d = 0; d < kMaxNodeDofs; ++d) fi[d] = 0.0;
   for (int d = 0; d < 3; ++d) fp[d] = 0.0;
   const bool have_pressure = !st.elem_pressure.empty();
   for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
@@ -119,6 +133,8 @@ void CpuBackend::local_forces(int n, double fi[5], double fp[3]) const {
   }
   if (sys.solid.num_elements > 0)
     add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
+  if (sys.beam.num_elements > 0)
+    add_beam_slot_forces(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
 }
 
 void CpuBackend::start_exchange() {
@@ -126,7 +142,12 @@ void CpuBackend::start_exchange() {
   const int nif = d.num_interface;
   double* own = halo_buf_.data();
 #pragma omp parallel for num_threads(threads_for(nif, threads_)) schedule(static)
-  for (int k = 0; k < nif; ++k) local_forces(k, own + kHaloValues * k, own + kHaloValues * k + 5);
+  for (int k = 0; k < nif; ++k) {
+    double fi[kMaxNodeDofs], fp[3];
+    local_forces(k, fi, fp);
+    for (int d = 0; d < 5; ++d) own[kHaloValues * k + d] = fi[d];
+    for (int d = 0; d < 3; ++d) own[kHaloValues * k + 5 + d] = fp[d];
+  }
   for (std::size_t i = 0; i < d.send_nodes.size(); ++i)
     for (int c = 0; c < kHaloValues; ++c) send_buf_[kHaloValues * i + c] = own[kHaloValues * d.send_nodes[i] + c];
   halo_->start(send_buf_.data(), own + static_cast<std::size_t>(kHaloValues) * nif);
@@ -148,17 +169,18 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   const DriveView dv = host_view(drive_);
   NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
                              st.t1x.data(), st.t1y.data(), st.t1z.data()};
-  for (int d = 0; d < kShellDofs; ++d) view.v[d] = st.v[d].data();
+  for (int d = 0; d < kMaxNodeDofs; ++d) view.v[d] = st.v[d].data();
   const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data()};
   const HalfSteps<double> h{inc.h_prev, 0.5 * inc.dt_next};
-  const bool shells = sys.any_shells;  // without shells anywhere every node has 3 dofs
+  const int dofs = sys.node_dofs;  // 3 (continuum only), 5 (shells) or 6 (beams), for every node
   double kinetic = 0, wp = 0, wn = 0, dp = 0, dn = 0;
   int bad = 0;
 #pragma omp parallel for num_threads(threads_for(nn, threads_)) schedule(static) reduction(+ : kinetic, wp, wn, dp, dn, bad)
   for (int n = 0; n < nn; ++n) {
-    double fi[kShellDofs], fp[3];
+    double fi[kMaxNodeDofs], fp[3];
     if (n < nif) {  // shared node: the sum over every rank holding it
       const double* t = &halo_total_[static_cast<std::size_t>(kHaloValues) * n];
+      fi[5] = 0.0;
       for (int d = 0; d < 5; ++d) fi[d] = t[d];
       for (int d = 0; d < 3; ++d) fp[d] = t[5 + d];
     } else {
@@ -166,8 +188,10 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
     }
     NodeDriveValues<double> values;
     const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
-    const NodeUpdateResult<double> r = shells ? integrate_node<double, 5>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
-                                              : integrate_node<double, 3>(n, fi, fp, dv.held[n], drive, h, commit, view, cv);
+    const NodeUpdateResult<double> r =
+        dofs == 6   ? integrate_node<double, 6>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
+        : dofs == 5 ? integrate_node<double, 5>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
+                    : integrate_node<double, 3>(n, fi, fp, dv.held[n], drive, h, commit, view, cv);
     if (!r.finite) ++bad;
     if (!owned || owned[n]) {  // a shared node's energy is counted by one rank
       kinetic += r.kinetic;

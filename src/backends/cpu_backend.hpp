@@ -35,8 +35,11 @@ class CpuBackend final : public Backend {
   double shell_forces(int begin, int end, double tau);
   /// Solid and face forces of range; returns {strain + hourglass, hourglass}.
   std::array<double, 2> solid_forces(ElementRange range, double tau);
-  /// Node n's share of the forces of this rank's elements: 5 internal, 3 pressure.
-  void local_forces(int n, double fi[5], double fp[3]) const;
+  /// Beam forces (every beam; distributed runs refuse beams); returns their internal work.
+  double beam_forces();
+  /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
+  /// beam models), 3 pressure.
+  void local_forces(int n, double fi[6], double fp[3]) const;
   /// Distributed: sums the interface nodes' forces over the ranks into halo_total_.
   void start_exchange();
   void finish_exchange();

@@ -15,9 +15,11 @@ ResultMesh result_mesh(const StructureSystem& sys) {
   m.x = sys.x0;
   m.y = sys.y0;
   m.z = sys.z0;
-  const int ne = sys.num_elements, nc = ne + sys.solid.num_elements;
+  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements;
+  const int nc = ne + ns + nb;
   m.conn = sys.conn;
   m.conn.insert(m.conn.end(), sys.solid.conn.begin(), sys.solid.conn.end());
+  m.conn.insert(m.conn.end(), sys.beam.conn.begin(), sys.beam.conn.end());
   m.offsets.resize(nc);
   m.types.assign(nc, static_cast<std::uint8_t>(Mitc4Kind::kVtkCell));
   for (int e = 0; e < ne; ++e) m.offsets[e] = 4 * (e + 1);
@@ -27,6 +29,11 @@ ResultMesh result_mesh(const StructureSystem& sys) {
       m.offsets[ne + e] = ne * 4 + g.conn_offset + (e - g.first + 1) * g.nodes_per_element;
       m.types[ne + e] = type;
     }
+  }
+  const std::int64_t beams_at = 4 * static_cast<std::int64_t>(ne) + static_cast<std::int64_t>(sys.solid.conn.size());
+  for (int e = 0; e < nb; ++e) {
+    m.offsets[ne + ns + e] = beams_at + 2 * (e + 1);
+    m.types[ne + ns + e] = static_cast<std::uint8_t>(FpmBeamKind::kVtkCell);
   }
   return m;
 }
@@ -56,10 +63,17 @@ void interleave(const std::vector<double>* comp, std::vector<double>& out) {
 }
 
 void add_cell_fields(const Model& model, const StructureSystem& sys, const StructureState& st, FieldSet& fs) {
-  const int ne = sys.num_elements, ns = sys.solid.num_elements, nc = ne + ns;
+  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nc = ne + ns + nb;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double>& eids = fs.add_cell("ElementId", 1, nc).values;
   std::vector<double> energy_density(nc);
+  // PEEQ with a plastic law only: the solid state store also serves elastic kinds that carry
+  // state of their own (the FPM hexahedron's frame and strain).
+  bool plastic_beams = false, plastic_solids = false;
+  for (const BeamConstants<double>& b : sys.beam.constants) plastic_beams = plastic_beams || b.plastic;
+  for (const SolidMaterial<double>& m : sys.solid.materials) plastic_solids = plastic_solids || m.model == kJ2Plastic;
+  plastic_solids = plastic_solids && sys.solid.state_size > 0;
+  std::vector<double>* peeq = plastic_solids || plastic_beams ? &fs.add_cell("PEEQ", 1, nc, nan).values : nullptr;
   if (ne > 0) {
     std::vector<double>& sf = fs.add_cell("SF", 5, nc, nan).values;
     std::vector<double>& sm = fs.add_cell("SM", 3, nc, nan).values;
@@ -92,11 +106,6 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
     std::vector<double>& e6 = fs.add_cell("E", 6, nc, nan).values;
     std::vector<double>& mises = fs.add_cell("Mises", 1, nc, nan).values;
     std::vector<double>& hg = fs.add_cell("HourglassEnergyDensity", 1, nc, nan).values;
-    // PEEQ with a plastic law only: the state store also serves elastic kinds that carry
-    // state of their own (the FPM hexahedron's frame and strain).
-    bool plastic = false;
-    for (const SolidMaterial<double>& m : sys.solid.materials) plastic = plastic || m.model == kJ2Plastic;
-    std::vector<double>* peeq = plastic && sys.solid.state_size > 0 ? &fs.add_cell("PEEQ", 1, nc, nan).values : nullptr;
     const std::vector<SolidCellResult> solid = solid_cell_results(sys, st);
     for (int e = 0; e < ns; ++e) {
       const int c = ne + e;
@@ -108,7 +117,30 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
       eids[c] = static_cast<double>(model.elements.id[sys.solid.model_element[e]]);
       energy_density[c] = st.solid_energy[e] / sys.solid.volume[e];
       hg[c] = st.solid_hourglass[e] / sys.solid.volume[e];
-      if (peeq) (*peeq)[c] = solid[e].peeq;
+      if (plastic_solids) (*peeq)[c] = solid[e].peeq;
+    }
+  }
+  if (nb > 0) {
+    // Abaqus beam section forces: SF1 axial, SF2 and SF3 shear along n1 and n2; SM1 and SM2
+    // bending about n1 and n2, SM3 the torque (at the element's middle). Shells, whose SF and
+    // SM have other components, never share a model with beams (model/validate.cpp).
+    std::vector<double>& sf = fs.add_cell("SF", 3, nc, nan).values;
+    std::vector<double>& sm = fs.add_cell("SM", 3, nc, nan).values;
+    const BeamMesh& b = sys.beam;
+    for (int e = 0; e < nb; ++e) {
+      const int c = ne + ns + e;
+      const BeamStateRef<const double> s{st.beam_state.data() + e, nb};
+      const Vec3<double> chord{s[kBeamChord], s[kBeamChord + 1], s[kBeamChord + 2]};
+      double f[3], m[3];
+      beam_section_forces(s, norm(chord), f, m);
+      for (int i = 0; i < 3; ++i) {
+        sf[3 * c + i] = f[i];
+        sm[3 * c + i] = m[i];
+      }
+      const BeamConstants<double>& sec = b.constants[b.section[e]];
+      eids[c] = static_cast<double>(model.elements.id[b.model_element[e]]);
+      energy_density[c] = s[kBeamWork] / (sec.area * b.length0[e]);
+      if (peeq) (*peeq)[c] = beam_peeq(sec, s);
     }
   }
   fs.add_cell("StrainEnergyDensity", 1, nc).values = std::move(energy_density);

@@ -29,6 +29,8 @@ void StructureState::initialize(const StructureSystem& sys) {
   solid_energy.assign(sys.solid.num_elements, 0.0);
   solid_hourglass.assign(sys.solid.num_elements, 0.0);
   solid_state.assign(static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points, 0.0);
+  beam_force.assign(12 * static_cast<std::size_t>(sys.beam.num_elements), 0.0);
+  beam_state = initial_beam_state(sys.beam);
   time = 0;
   half_dt_prev = 0;
 }
@@ -47,6 +49,7 @@ void copy_output_fields(const StructureState& from, StructureState& to) {
   to.solid_energy = from.solid_energy;
   to.solid_hourglass = from.solid_hourglass;
   to.solid_state = from.solid_state;
+  to.beam_state = from.beam_state;
   to.time = from.time;
 }
 

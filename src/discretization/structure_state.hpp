@@ -17,9 +17,11 @@ struct FullStepFields {
 /// Displacements, half-step velocities, nodal frames and element force buffers.
 struct StructureState {
   std::vector<double> ux, uy, uz;        ///< displacement at the current full step
-  std::vector<double> v[kShellDofs];     ///< half-step velocities: 3 global translations, 2 rotation rates about (t1, t2)
-  std::vector<double> dx, dy, dz;        ///< current unit director
-  std::vector<double> t1x, t1y, t1z;     ///< current first triad vector (t2 = director x t1)
+  /// Half-step velocities: 3 global translations, then 2 rotation rates about (t1, t2) on
+  /// shell nodes or 3 global angular velocities on beam nodes (v[5] is zero without beams).
+  std::vector<double> v[kMaxNodeDofs];
+  std::vector<double> dx, dy, dz;        ///< current unit director (beam nodes: R e3)
+  std::vector<double> t1x, t1y, t1z;     ///< current first triad vector, t2 = director x t1 (beam nodes: R e1)
   std::vector<double> r1x, r1y, r1z;     ///< t1 pulled back to the reference (for rotation output)
   std::vector<double> elem_force;        ///< 20 generalized internal forces per element (4 corners x 5)
   std::vector<double> elem_pressure;     ///< 12 pressure forces per element (only when pressures exist)
@@ -30,6 +32,10 @@ struct StructureState {
   /// Material state per solid integration point, component-major: component c of point p at
   /// [c * solid.num_points + p] (empty when no law has state; materials/material_law.hpp).
   std::vector<double> solid_state;
+  std::vector<double> beam_force;        ///< 12 per beam: force and moment of each end (beam_pass.hpp)
+  /// State of every beam, component-major: component c of beam e at [c * beam.num_elements + e]
+  /// (elements/fpm_beam.hpp, BeamState).
+  std::vector<double> beam_state;
   double time = 0;                       ///< t^n
   double half_dt_prev = 0;               ///< t^n - t^(n-1/2); 0 at the start
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "discretization/beam_mesh.hpp"
 #include "elements/mitc4.hpp"
 #include "materials/shell_elastic.hpp"
 #include "model/model.hpp"
@@ -27,6 +28,8 @@ struct SectionProps {
 
 /// Generalized dofs per shell node: 3 translations (global) + 2 director rotations (nodal triad).
 constexpr int kShellDofs = 5;
+/// The most dofs a node has: beam nodes carry 3 translations and 3 global rotations.
+constexpr int kMaxNodeDofs = 6;
 
 /// Mesh, section, mass and reference-geometry arrays in structure-of-arrays form.
 struct StructureSystem {
@@ -49,22 +52,26 @@ struct StructureSystem {
   double stable_dt = 0;        ///< min element_dt over shells and solids (no safety factor)
   int controlling_element = -1;  ///< model element index of the element giving stable_dt
   SolidMesh solid;             ///< continuum elements
-  std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell of the whole model uses it
-  bool any_shells = false;     ///< the whole model has shells: nodes carry 5 dofs, else 3
+  BeamMesh beam;               ///< FPM beams (B31)
+  std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell or beam of the whole model uses it
+  bool any_shells = false;     ///< the whole model has shells: nodes carry 5 dofs
+  /// Dofs per node of the whole model: 6 with beams (global rotations), 5 with shells
+  /// (rotations about the nodal triad), else 3. Beams and shells do not share a model.
+  int node_dofs = 3;
 
   // A subdomain of a distributed run (parallel/subdomain.hpp); defaults describe a whole model.
   int num_interface = 0;       ///< nodes [0, num_interface) are shared with other ranks
   int boundary_shells = 0;     ///< shells [0, boundary_shells) touch a shared node
   std::vector<std::uint8_t> owned;  ///< per node: 1 where this rank reports it (empty: all)
 
-  /// Node index -> true when some shell uses it (the node has rotational dofs).
+  /// Node index -> true when some shell or beam uses it (the node has rotational dofs).
   bool has_rotations(int n) const { return node_rotates[n] != 0; }
   /// True when some element of any kind uses node n.
   bool node_used(int n) const {
     return has_rotations(n) || (!solid.node_slot_ptr.empty() && solid.node_slot_ptr[n + 1] > solid.node_slot_ptr[n]);
   }
-  /// Shell plus solid elements.
-  int total_elements() const { return num_elements + solid.num_elements; }
+  /// Shell, solid and beam elements.
+  int total_elements() const { return num_elements + solid.num_elements + beam.num_elements; }
 };
 
 /// Rule for rotational inertia: I = m * max(t^2/12, kRotaryScale * A). The second term scales

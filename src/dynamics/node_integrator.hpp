@@ -18,9 +18,11 @@ namespace halfstep {
 template <class T>
 struct NodeStateView {
   T *ux, *uy, *uz;   ///< displacement
-  T* v[5];           ///< half-step velocities: 3 translations, 2 rotation rates about (t1, t2)
-  T *dx, *dy, *dz;   ///< unit director
-  T *t1x, *t1y, *t1z;  ///< first triad vector
+  /// Half-step velocities: 3 translations, then 2 rotation rates about (t1, t2) on 5-dof
+  /// nodes or 3 global angular velocity components on 6-dof nodes (v[5] unused below 6).
+  T* v[6];
+  T *dx, *dy, *dz;   ///< unit director (6-dof nodes: the rotated global z axis, R e3)
+  T *t1x, *t1y, *t1z;  ///< first triad vector (6-dof nodes: the rotated global x axis, R e1)
 };
 
 /// Constant nodal arrays.
@@ -43,31 +45,40 @@ struct NodeDrive {
 template <class T>
 struct NodeUpdateResult {
   T kinetic, work_prev, work_next, damp_prev, damp_next;
-  T v_full[5], reaction[5];  ///< v^n and support reactions, translations global, rotations on (t1, t2)
-  Vec3<T> t1, t2;            ///< triad at t^n, to turn rotational values global
+  T v_full[6], reaction[6];  ///< v^n and support reactions: translations global, rotations on (t1, t2, t3)
+  Vec3<T> t1, t2, t3;        ///< axes of the rotational values (the triad at t^n, or global axes on 6-dof nodes)
   bool finite;
 };
 
-/// Integrates node n given its gathered internal forces fi and pressure forces fp (5 and 3
-/// values), its held-dof bits (0-2 translations, 3-4 triad rotations) and drive. With commit,
-/// advances u, v^(n+1/2) and the director/triad (finite rotation about a tangent axis).
-/// kDofs = 3 is the update of a model without shells (every node has translations only):
-/// the rotational arrays are neither read nor written, and the rotational results are zero.
+/// Integrates node n given its gathered internal forces fi and pressure forces fp (kDofs and
+/// 3 values, fi at least 5), its held-dof bits (0-2 translations, 3-5 rotations) and drive.
+/// With commit, advances u, v^(n+1/2) and the nodal frame. Three node modes:
+///  * kDofs = 3, a model without shells or beams: translations only; the rotational arrays are
+///    neither read nor written, and the rotational results are zero.
+///  * kDofs = 5, shell (MITC4) models: rotation rates about the triad vectors t1, t2 (no
+///    drilling); held bits 3-4 are those triad rotations; the triad turns about a tangent axis.
+///  * kDofs = 6, beam models: angular velocity in global components, each integrated like a
+///    translation with the node's scalar rotary inertia (isotropic, so no gyroscopic term);
+///    held bits 3-5 are global UR1..UR3 and moments act in global axes. The frame (t1, dir)
+///    = R (e1, e3) turns by the step's rotation increment dt w^(n+1/2): R <- exp[dt w] R.
 template <class T, int kDofs = 5>
-HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], std::uint8_t held,
+HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std::uint8_t held,
                                           const NodeDrive<T>& drive, HalfSteps<T> h, bool commit,
                                           const NodeStateView<T>& s, const NodeConstView<T>& c) {
-  static_assert(kDofs == 3 || kDofs == 5, "nodes have 3 or 5 dofs");
+  static_assert(kDofs == 3 || kDofs == 5 || kDofs == 6, "nodes have 3, 5 or 6 dofs");
   NodeUpdateResult<T> r;
   Vec3<T> dir{T(0), T(0), T(1)}, t1{T(1), T(0), T(0)};
   if (kDofs == 5) {
     dir = {s.dx[n], s.dy[n], s.dz[n]};
     t1 = {s.t1x[n], s.t1y[n], s.t1z[n]};
   }
+  // 6-dof nodes: rotational values are global, so their axes are e1, e2, e3 (dir and t1 keep
+  // their defaults here; the node's own frame is only advanced on commit).
   const Vec3<T> t2 = cross(dir, t1);
   r.t1 = t1;
   r.t2 = t2;
-  T fe[5] = {fp[0], fp[1], fp[2], T(0), T(0)};
+  r.t3 = dir;
+  T fe[6] = {fp[0], fp[1], fp[2], T(0), T(0), T(0)};
   if (drive.load) {
     const T* l = drive.load;
     fe[0] += l[0];
@@ -76,11 +87,12 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], st
     const Vec3<T> moment{l[3], l[4], l[5]};
     fe[3] += dot(moment, t1);
     fe[4] += dot(moment, t2);
+    fe[5] += dot(moment, dir);  // read only by 6-dof nodes
   }
   const T u_now[3] = {s.ux[n], s.uy[n], s.uz[n]};
-  T v_next[5] = {T(0), T(0), T(0), T(0), T(0)};
+  T v_next[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
   r.kinetic = r.work_prev = r.work_next = r.damp_prev = r.damp_next = T(0);
-  for (int d = kDofs; d < 5; ++d) r.v_full[d] = r.reaction[d] = T(0);
+  for (int d = kDofs; d < 6; ++d) r.v_full[d] = r.reaction[d] = T(0);
   for (int d = 0; d < kDofs; ++d) {
     const bool rot = d >= 3;
     const T m = rot ? c.inertia[n] : c.mass[n];
@@ -107,7 +119,7 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], st
     r.reaction[d] = u.reaction;
     v_next[d] = u.v_next;
   }
-  const T check = v_next[0] + v_next[1] + v_next[2] + v_next[3] + v_next[4];
+  const T check = v_next[0] + v_next[1] + v_next[2] + v_next[3] + v_next[4] + v_next[5];
   r.finite = check == check && check - check == T(0);  // not NaN, not infinite
   if (commit) {
     const T dt = T(2) * h.h_next;
@@ -129,6 +141,19 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], st
       s.t1y[n] = nt.y;
       s.t1z[n] = nt.z;
     }
+    if (kDofs == 6 && (v_next[3] != T(0) || v_next[4] != T(0) || v_next[5] != T(0))) {
+      // R <- exp[dt w] R on the frame's two stored columns (re-orthonormalised).
+      const Vec3<T> theta{dt * v_next[3], dt * v_next[4], dt * v_next[5]};
+      const Vec3<T> nd = normalized(rotate(theta, Vec3<T>{s.dx[n], s.dy[n], s.dz[n]}));
+      Vec3<T> nt = rotate(theta, Vec3<T>{s.t1x[n], s.t1y[n], s.t1z[n]});
+      nt = normalized(nt - dot(nt, nd) * nd);
+      s.dx[n] = nd.x;
+      s.dy[n] = nd.y;
+      s.dz[n] = nd.z;
+      s.t1x[n] = nt.x;
+      s.t1y[n] = nt.y;
+      s.t1z[n] = nt.z;
+    }
   }
   return r;
 }
@@ -137,8 +162,8 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T fi[5], const T fp[3], st
 /// reaction force (3) and moment (3).
 template <class T, class Out>
 HS_HD void full_step_output(const NodeUpdateResult<T>& r, Out out[12]) {
-  const Vec3<T> w = r.v_full[3] * r.t1 + r.v_full[4] * r.t2;
-  const Vec3<T> mo = r.reaction[3] * r.t1 + r.reaction[4] * r.t2;
+  const Vec3<T> w = r.v_full[3] * r.t1 + r.v_full[4] * r.t2 + r.v_full[5] * r.t3;
+  const Vec3<T> mo = r.reaction[3] * r.t1 + r.reaction[4] * r.t2 + r.reaction[5] * r.t3;
   const T vals[12] = {r.v_full[0], r.v_full[1], r.v_full[2], w.x, w.y, w.z,
                       r.reaction[0], r.reaction[1], r.reaction[2], mo.x, mo.y, mo.z};
   for (int i = 0; i < 12; ++i) out[i] = static_cast<Out>(vals[i]);

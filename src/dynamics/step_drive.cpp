@@ -121,11 +121,15 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   StepDrive d;
   const int nn = sys.num_nodes;
   d.held.assign(nn, 0);
+  // Beam models (6 dofs): bits 3-5 are the global rotations UR1..UR3 as the deck holds them.
+  const bool six = sys.node_dofs == 6;
+  const std::uint8_t rotations = six ? 0x38 : 0x18, all = six ? 0x3f : 0x1f;
   for (int n = 0; n < nn; ++n) {
-    d.held[n] = static_cast<std::uint8_t>(step.fixed_translation[n] | (held_rot[n] << 3));
-    if (!sys.has_rotations(n)) d.held[n] |= 0x18;  // solid-only node: 3 dofs
-    if (sys.solid.planar) d.held[n] |= 0x04;       // planar model: x and y only
-    if (!sys.node_used(n)) d.held[n] = 0x1f;       // unused node: no mass
+    const std::uint8_t rot = six ? step.fixed_rotation[n] : held_rot[n];
+    d.held[n] = static_cast<std::uint8_t>(step.fixed_translation[n] | (rot << 3));
+    if (!sys.has_rotations(n)) d.held[n] |= rotations;  // solid-only node: 3 dofs
+    if (sys.solid.planar) d.held[n] |= 0x04;             // planar model: x and y only
+    if (!sys.node_used(n)) d.held[n] = all;              // unused node: no mass
   }
   d.special.assign(nn, -1);
   auto mark = [&](int n) {

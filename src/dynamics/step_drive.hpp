@@ -18,7 +18,7 @@ namespace halfstep {
 
 /// Host tables of a step (CSR: entries of special node i are [ptr[i], ptr[i+1])).
 struct StepDrive {
-  std::vector<std::uint8_t> held;  ///< per node: bits 0-2 translations constrained, bits 3-4 triad rotations held
+  std::vector<std::uint8_t> held;  ///< per node: bits 0-2 translations constrained, bits 3-4 triad rotations held (beam models: bits 3-5 global rotations)
   std::vector<int> special;        ///< per node: index of its entries, or -1
   int num_special = 0;
   double period = 0;

@@ -20,9 +20,10 @@ struct FormulationOf<K, std::void_t<decltype(K::kFormulation)>> {
 
 template <class K>
 ElementKindInfo info_of() {
-  constexpr bool shell = std::is_same_v<K, Mitc4Kind>;
-  return {K::name(), K::kAliases, FormulationOf<K>::value, K::kNodes, K::kDimension, shell ? 6 : K::kDimension,
-          K::kVtkCell, K::kCost, K::kPoints, shell ? ElementFamily::Shell : ElementFamily::Continuum};
+  constexpr bool shell = std::is_same_v<K, Mitc4Kind>, beam = std::is_same_v<K, FpmBeamKind>;
+  return {K::name(), K::kAliases, FormulationOf<K>::value, K::kNodes, K::kDimension, shell || beam ? 6 : K::kDimension,
+          K::kVtkCell, K::kCost, K::kPoints,
+          shell ? ElementFamily::Shell : beam ? ElementFamily::Beam : ElementFamily::Continuum};
 }
 
 template <class... K>

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "elements/fpm_hex.hpp"
+#include "elements/fpm_beam.hpp"
 #include "elements/mitc4.hpp"
 #include "elements/plane_quad.hpp"
 #include "elements/solid_kinds.hpp"
@@ -29,11 +30,12 @@ struct KindList {};
 
 /// Every element kind, in registry order: the position is the kind id stored in the model
 /// (Elements::kind) and the order of the continuum element groups. Shells come first.
-using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8>;
+using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
-/// triads) or the continuum path (translations only, one templated loop for every trait).
-enum class ElementFamily { Shell, Continuum };
+/// triads), the continuum path (translations only, one templated loop for every trait) or
+/// the FPM beam path (6 dofs per node, global rotations).
+enum class ElementFamily { Shell, Continuum, Beam };
 
 /// Run-time facts of one element kind, read from its trait.
 struct ElementKindInfo {
@@ -42,7 +44,7 @@ struct ElementKindInfo {
   const char* formulation;  ///< "" for a deck kind's default formulation, else its FORMULATION= value
   int nodes;
   int dimension;        ///< 2: planar (x, y); 3: spatial
-  int dofs_per_node;    ///< 6 for shells (3 translations, 3 rotations), else the dimension
+  int dofs_per_node;    ///< 6 for shells and beams (3 translations, 3 rotations), else the dimension
   int vtk_cell;
   double cost;          ///< relative cost per increment (MITC4 = 1)
   int points;           ///< integration points per element
@@ -75,7 +77,7 @@ namespace registry_detail {
 template <class F, class K, class... Rest>
 bool visit_continuum(int id, int at, F& f, KindList<K, Rest...>) {
   if (id == at) {
-    if constexpr (std::is_same_v<K, Mitc4Kind>) {
+    if constexpr (std::is_same_v<K, Mitc4Kind> || std::is_same_v<K, FpmBeamKind>) {
       return false;
     } else {
       f(K{});
@@ -88,8 +90,8 @@ bool visit_continuum(int id, int at, F& f, KindList<K, Rest...>) {
 
 }  // namespace registry_detail
 
-/// Calls f(K{}) with the trait of continuum kind id; false (f not called) for the shell kind
-/// or an id outside the registry.
+/// Calls f(K{}) with the trait of continuum kind id; false (f not called) for the shell and
+/// beam kinds or an id outside the registry.
 template <class F>
 bool visit_continuum_kind(int id, F&& f) {
   return registry_detail::visit_continuum(id, 0, f, AllKinds{});

@@ -480,6 +480,8 @@ void DeckParser::dload_data(const Line& line) {
 void DeckParser::check_face(int e, int face, Pos pos) const {
   const auto k = static_cast<std::size_t>(e);
   const std::string name = "element " + std::to_string(m_.elements.id[k]) + " (" + m_.elements.abaqus_type[k] + ")";
+  if (m_.elements.beam[k])
+    fail(pos, "pressure on beam " + name + ": distributed loads on beams are not supported (use *CLOAD)");
   const bool solid = !m_.elements.shell[k];
   if (solid && element_kind(m_.elements.kind[k]).dimension == 2)
     fail(pos, "pressure on planar " + name + ": edge loads on planar elements are not supported");

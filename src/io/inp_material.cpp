@@ -1,4 +1,5 @@
-// *MATERIAL with *ELASTIC, *HYPERELASTIC, *PLASTIC, *DENSITY, *DAMPING; *SHELL SECTION, *SOLID SECTION
+// *MATERIAL with *ELASTIC, *HYPERELASTIC, *PLASTIC, *DENSITY, *DAMPING; *SHELL SECTION, *SOLID SECTION,
+// *BEAM SECTION
 // and *ORIENTATION.
 #include "elements/registry.hpp"
 #include "io/inp_parser.hpp"
@@ -260,6 +261,62 @@ void DeckParser::solid_section_data(const Line& line) {
   }
 }
 
+void DeckParser::beam_section_keyword(const Keyword& kw) {
+  allow_params(kw, {"ELSET", "MATERIAL", "SECTION", "FORMULATION"});
+  BeamSection s;
+  s.elset = key(required_param(kw, "ELSET"));
+  s.material = upper(unquote(trim(required_param(kw, "MATERIAL"))));
+  const std::string shape = squeeze_upper(required_param(kw, "SECTION"));
+  if (shape == "RECT") s.shape = BeamSection::Shape::Rect;
+  else if (shape == "CIRC") s.shape = BeamSection::Shape::Circ;
+  else fail(kw.pos, "*BEAM SECTION, SECTION=" + param(kw, "SECTION") + " is not supported (RECT or CIRC)");
+  // The FPM beam is B31's only formulation here, so FORMULATION=FPM may be left out.
+  if (kw.find("FORMULATION") && squeeze_upper(param(kw, "FORMULATION")) != "FPM")
+    fail(kw.pos, "*BEAM SECTION, FORMULATION=" + param(kw, "FORMULATION") + " is not supported (FPM)");
+  s.loc = loc(kw.pos);
+  m_.beam_sections.push_back(std::move(s));
+  beam_section_pos_.push_back(kw.pos);
+}
+
+void DeckParser::beam_section_data(const Line& line) {
+  BeamSection& s = m_.beam_sections.back();
+  const bool rect = s.shape == BeamSection::Shape::Rect;
+  if (block_lines_ == 1) {
+    const char* form = rect ? "a, b (RECT: width along n1, height along n2)" : "r (CIRC: the radius)";
+    need_fields(line, 1, form);
+    at_most_fields(line, rect ? 2 : 1, form);
+    s.a = real(line.fields[0], rect ? "the width a" : "the radius r");
+    if (rect) {
+      need_fields(line, 2, form);
+      s.b = real(line.fields[1], "the height b");
+    }
+    if (!(s.a > 0 && s.a < 1e300) || (rect && !(s.b > 0 && s.b < 1e300)))
+      fail(at_, std::string("*BEAM SECTION: ") + (rect ? "a and b" : "the radius") + " must be positive, got " +
+                    std::string(line.fields[0]) + (rect ? ", " + std::string(line.fields[1]) : std::string()));
+    return;
+  }
+  if (block_lines_ > 2)
+    fail(at_, "*BEAM SECTION takes at most two data lines (the dimensions, then n1); section point counts are "
+              "not supported (RECT uses 5 x 5 points, CIRC 3 rings x 8 angles)");
+  need_fields(line, 3, "n1x, n1y, n1z (the approximate n1 direction)");
+  at_most_fields(line, 3, "n1x, n1y, n1z (the approximate n1 direction)");
+  for (int i = 0; i < 3; ++i)
+    s.n1[static_cast<std::size_t>(i)] = real(line.fields[static_cast<std::size_t>(i)], "a component of n1");
+  const double len = std::sqrt(s.n1[0] * s.n1[0] + s.n1[1] * s.n1[1] + s.n1[2] * s.n1[2]);
+  if (!(len > 0 && len < 1e300)) fail(at_, "*BEAM SECTION: the n1 direction must be a nonzero vector");
+  if (inst_.moved) {  // a part's beam axes turn with its instance
+    const std::array<double, 3> p = s.n1;
+    for (int i = 0; i < 3; ++i)
+      s.n1[static_cast<std::size_t>(i)] = inst_.R[i][0] * p[0] + inst_.R[i][1] * p[1] + inst_.R[i][2] * p[2];
+  }
+  s.n1_given = true;
+  s.n1_loc = loc(at_);
+}
+
+void DeckParser::beam_section_end() {
+  need_data_line(m_.beam_sections.back().shape == BeamSection::Shape::Rect ? "a, b" : "the radius");
+}
+
 void DeckParser::orientation_keyword(const Keyword& kw) {
   allow_params(kw, {"NAME", "SYSTEM", "DEFINITION"});
   const std::string system = squeeze_upper(param(kw, "SYSTEM"));
@@ -332,6 +389,13 @@ void DeckParser::resolve_sections() {
       fail(section_pos_[i], "*SHELL SECTION: element set '" + s.elset + "' is not defined");
     if (!m_.materials.count(s.material))
       fail(section_pos_[i], "*SHELL SECTION: material '" + s.material + "' is not defined");
+  }
+  for (std::size_t i = 0; i < m_.beam_sections.size(); ++i) {
+    const BeamSection& s = m_.beam_sections[i];
+    if (!m_.elsets.count(s.elset))
+      fail(beam_section_pos_[i], "*BEAM SECTION: element set '" + s.elset + "' is not defined");
+    if (!m_.materials.count(s.material))
+      fail(beam_section_pos_[i], "*BEAM SECTION: material '" + s.material + "' is not defined");
   }
   for (std::size_t i = 0; i < m_.solid_sections.size(); ++i) {
     const SolidSection& s = m_.solid_sections[i];

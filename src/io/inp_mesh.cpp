@@ -140,6 +140,7 @@ void DeckParser::element_data(const Line& line) {
   e.id.push_back(id);
   e.kind.push_back(element_kind_);
   e.shell.push_back(element_kind(element_kind_).family == ElementFamily::Shell ? 1 : 0);
+  e.beam.push_back(element_kind(element_kind_).family == ElementFamily::Beam ? 1 : 0);
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
   e.loc.push_back(loc(element_pending_at_));

@@ -195,6 +195,9 @@ class DeckParser {
   void plastic_end();
   void solid_section_keyword(const Keyword& kw);
   void solid_section_data(const Line& line);
+  void beam_section_keyword(const Keyword& kw);
+  void beam_section_data(const Line& line);
+  void beam_section_end();
   void orientation_keyword(const Keyword& kw);
   void orientation_data(const Line& line);
   void orientation_end();
@@ -324,6 +327,7 @@ class DeckParser {
   std::vector<Boundary> model_boundaries_;
   std::vector<Pos> section_pos_;  ///< *SHELL SECTION keyword lines, parallel to sections
   std::vector<Pos> solid_section_pos_;  ///< *SOLID SECTION keyword lines, parallel to solid_sections
+  std::vector<Pos> beam_section_pos_;   ///< *BEAM SECTION keyword lines, parallel to beam_sections
   std::vector<std::pair<std::string, Pos>> amplitude_refs_;
 
   // Block state.

@@ -181,6 +181,17 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
         const int c = cell_of[static_cast<std::size_t>(e)];
         if (c < 0) continue;
         const long long id = static_cast<long long>(model_.elements.id[static_cast<std::size_t>(e)]);
+        if (model_.elements.beam[static_cast<std::size_t>(e)] && !peeq) {
+          // Beams: section forces and moments for S (SF1-SF3, SM1-SM3); no strains.
+          if (var == "S" && sf && sm) {
+            std::fprintf(f, " %10lld  SF", id);
+            for (int k = 0; k < 3; ++k) std::fprintf(f, " %14.6E", sf->values[3 * static_cast<std::size_t>(c) + k]);
+            std::fprintf(f, "  SM");
+            for (int k = 0; k < 3; ++k) std::fprintf(f, " %14.6E", sm->values[3 * static_cast<std::size_t>(c) + k]);
+            std::fprintf(f, "\n");
+          }
+          continue;
+        }
         if (model_.elements.shell[static_cast<std::size_t>(e)]) {
           // Shells: section forces and moments for S; surface strains for E; no PEEQ.
           if (var == "S" && sf && sm) {

@@ -28,7 +28,8 @@ struct Nodes {
 struct Elements {
   std::vector<std::int64_t> id;
   std::vector<int> kind;                 ///< element kind id (elements/registry.hpp)
-  std::vector<std::uint8_t> shell;       ///< 1: a shell (takes a *SHELL SECTION), 0: a continuum element
+  std::vector<std::uint8_t> shell;       ///< 1: a shell (takes a *SHELL SECTION), 0: a continuum element or beam
+  std::vector<std::uint8_t> beam;        ///< 1: a beam (takes a *BEAM SECTION)
   std::vector<int> conn;                 ///< node indices of all elements, consecutively
   std::vector<int> conn_ptr{0};          ///< size() + 1 offsets into conn
   std::vector<std::string> abaqus_type;  ///< TYPE= as written in the deck
@@ -105,6 +106,18 @@ struct SolidSection {
   double thickness = 1;    ///< out-of-plane thickness of planar elements (data line; default 1)
   SourceLoc thickness_loc;  ///< the data line, when given
   SourceLoc loc;
+};
+
+/// *BEAM SECTION: the cross-section, material and orientation of a set of beams.
+struct BeamSection {
+  enum class Shape { Rect, Circ };
+  std::string elset, material;
+  Shape shape = Shape::Rect;
+  double a = 0, b = 0;                     ///< RECT: width along n1, height along n2; CIRC: radius a
+  std::array<double, 3> n1{0.0, 0.0, -1.0};  ///< approximate n1 direction (Abaqus default (0, 0, -1))
+  bool n1_given = false;                   ///< the second data line gave n1
+  SourceLoc loc;                           ///< the keyword line
+  SourceLoc n1_loc;                        ///< the n1 line, when given
 };
 
 /// Abaqus dof numbers 1..6 (UX, UY, UZ, URX, URY, URZ).
@@ -248,6 +261,7 @@ struct Model {
   std::map<std::string, Material> materials;
   std::vector<ShellSection> sections;        ///< *SHELL SECTION, in deck order
   std::vector<SolidSection> solid_sections;  ///< *SOLID SECTION, in deck order
+  std::vector<BeamSection> beam_sections;    ///< *BEAM SECTION, in deck order
   std::map<std::string, Orientation> orientations;
   std::map<std::string, Surface> surfaces;
   std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values

@@ -33,11 +33,24 @@ void check_elements(const Elements& e, const Nodes& n) {
           throw InputError(e.loc[k], name + " is degenerate: node " +
                                          std::to_string(n.id[static_cast<std::size_t>(c[a])]) +
                                          " appears twice");
-    if (!e.shell[k]) continue;
     const auto p = [&](int j, int axis) {
       const auto idx = static_cast<std::size_t>(c[j]);
       return axis == 0 ? n.x[idx] : axis == 1 ? n.y[idx] : n.z[idx];
     };
+    if (e.beam[k]) {
+      // Relative to the coordinates' size: two nodes that differ only in round-off are one point.
+      double l2 = 0, size2 = 0;
+      for (int ax = 0; ax < 3; ++ax) {
+        l2 += (p(1, ax) - p(0, ax)) * (p(1, ax) - p(0, ax));
+        size2 += p(0, ax) * p(0, ax) + p(1, ax) * p(1, ax);
+      }
+      if (!(l2 > 1e-24 * size2))
+        throw InputError(e.loc[k], name + " is degenerate: zero length (nodes " +
+                                       std::to_string(n.id[static_cast<std::size_t>(c[0])]) + " and " +
+                                       std::to_string(n.id[static_cast<std::size_t>(c[1])]) + " coincide)");
+      continue;
+    }
+    if (!e.shell[k]) continue;
     double d1[3], d2[3];
     for (int a = 0; a < 3; ++a) {
       d1[a] = p(2, a) - p(0, a);
@@ -117,17 +130,21 @@ void check_sections(const Model& m) {
   }
   std::vector<SourceLoc> owner(static_cast<std::size_t>(m.elements.size()));
   std::vector<char> owned(owner.size(), 0);
+  // The section keyword each element takes, by family: 0 solid, 1 shell, 2 beam.
+  const char* const section_of[3] = {"*SOLID SECTION", "*SHELL SECTION", "*BEAM SECTION"};
+  const auto family = [&](std::size_t k) { return m.elements.shell[k] ? 1 : m.elements.beam[k] ? 2 : 0; };
   // Every element gets exactly one section, of its own family.
-  const auto claim = [&](const std::string& elset, const SourceLoc& loc, const char* keyword, bool shell) {
+  const auto claim = [&](const std::string& elset, const SourceLoc& loc, const char* keyword, int fam) {
     const auto set = m.elsets.find(elset);
     if (set == m.elsets.end())
       throw InputError(loc, std::string(keyword) + ": element set '" + elset + "' is not defined");
     for (int e : set->second.members) {
       const auto k = static_cast<std::size_t>(e);
       const std::string name = "element " + std::to_string(m.elements.id[k]);
-      if ((m.elements.shell[k] != 0) != shell)
-        throw InputError(loc, std::string(keyword) + " on " + name + " of type " + m.elements.abaqus_type[k] +
-                                  (shell ? ": solid elements take a *SOLID SECTION" : ": shell elements take a *SHELL SECTION"));
+      static const char* const kinds[3] = {"solid", "shell", "beam"};
+      if (family(k) != fam)
+        throw InputError(loc, std::string(keyword) + " on " + name + " of type " + m.elements.abaqus_type[k] + ": " +
+                                  kinds[family(k)] + " elements take a " + section_of[family(k)]);
       if (owned[k]) throw InputError(loc, name + " already has a section (at " + owner[k].str() + ")");
       owned[k] = 1;
       owner[k] = loc;
@@ -140,7 +157,7 @@ void check_sections(const Model& m) {
     check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
-    claim(sec.elset, sec.loc, "*SHELL SECTION", true);
+    claim(sec.elset, sec.loc, "*SHELL SECTION", 1);
   }
   for (const SolidSection& sec : m.solid_sections) {
     const auto mat = m.materials.find(sec.material);
@@ -150,12 +167,37 @@ void check_sections(const Model& m) {
     check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
-    claim(sec.elset, sec.loc, "*SOLID SECTION", false);
+    claim(sec.elset, sec.loc, "*SOLID SECTION", 0);
+  }
+  for (const BeamSection& sec : m.beam_sections) {
+    const auto mat = m.materials.find(sec.material);
+    if (mat == m.materials.end())
+      throw InputError(sec.loc, "*BEAM SECTION: material '" + sec.material + "' is not defined");
+    const Material& mt = mat->second;
+    const std::string where = "material '" + mt.name + "' used by this *BEAM SECTION";
+    if (!mt.has_elastic || mt.has_hyperelastic || mt.elastic_type != ElasticType::Isotropic)
+      throw InputError(sec.loc, where + ": beams need isotropic *ELASTIC (E, nu)");
+    if (needs_mass && !mt.has_density)
+      throw InputError(sec.loc, where + " has no *DENSITY (explicit dynamic steps need the mass)");
+    if (has_static)
+      throw InputError(sec.loc, "*BEAM SECTION: beams run in *DYNAMIC, EXPLICIT steps only so far, and the "
+                                "deck has a *STATIC step");
+    claim(sec.elset, sec.loc, "*BEAM SECTION", 2);
   }
   for (std::size_t e = 0; e < owned.size(); ++e)
     if (!owned[e])
       throw InputError(m.elements.loc[e], "element " + std::to_string(m.elements.id[e]) + " has no " +
-                                              (m.elements.shell[e] ? "*SHELL SECTION" : "*SOLID SECTION"));
+                                              section_of[family(e)]);
+  // Beams put 6 dofs (global rotations) on their nodes, MITC4 shells 5 (rotations about the
+  // nodal triad): one model holds one kind of rotational node for now.
+  if (!m.beam_sections.empty() && !m.sections.empty()) {
+    const BeamSection& b = m.beam_sections.front();
+    const ShellSection& s = m.sections.front();
+    if (!m.elsets.at(b.elset).members.empty() && !m.elsets.at(s.elset).members.empty())
+      throw InputError(b.loc, "Beams (element set " + b.elset + ") and MITC4 shells (element set " + s.elset +
+                                  ", *SHELL SECTION at " + s.loc.str() +
+                                  ") cannot share a model yet: shells have no nodes with global rotations");
+  }
 }
 
 void check_materials(const Model& m) {

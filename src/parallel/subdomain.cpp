@@ -161,6 +161,7 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   s.damp_rot = local_values(g.damp_rot, nodes);
   s.node_rotates = local_values(g.node_rotates, nodes);
   s.any_shells = g.any_shells;
+  s.node_dofs = g.node_dofs;  // the whole model's node mode, on every rank
 
   s.num_elements = static_cast<int>(d.shell_global.size());
   s.sections = g.sections;
@@ -229,7 +230,7 @@ StructureState restrict_state(const StructureState& g, const StructureSystem& lo
                           {&g.dz, &s.dz}, {&g.t1x, &s.t1x}, {&g.t1y, &s.t1y}, {&g.t1z, &s.t1z}, {&g.r1x, &s.r1x},
                           {&g.r1y, &s.r1y}, {&g.r1z, &s.r1z}})
     if (!from->empty()) *to = local_values(*from, nodes);
-  for (int k = 0; k < kShellDofs; ++k) s.v[k] = local_values(g.v[k], nodes);
+  for (int k = 0; k < kMaxNodeDofs; ++k) s.v[k] = local_values(g.v[k], nodes);
   s.time = g.time;
   s.half_dt_prev = g.half_dt_prev;
   return s;

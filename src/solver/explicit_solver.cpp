@@ -58,6 +58,12 @@ void apply_initial_conditions(const Model& model, const StructureSystem& sys, St
     }
   }
   for (int n = 0; n < sys.num_nodes; ++n) {
+    if (sys.node_dofs == 6) {  // beam models: global angular velocities
+      st.v[3][n] = omega[n].x;
+      st.v[4][n] = omega[n].y;
+      st.v[5][n] = omega[n].z;
+      continue;
+    }
     const Vec3<double> d{st.dx[n], st.dy[n], st.dz[n]}, t1{st.t1x[n], st.t1y[n], st.t1z[n]};
     st.v[3][n] = dot(omega[n], t1);
     st.v[4][n] = dot(omega[n], cross(d, t1));
@@ -77,8 +83,11 @@ std::string find_nonfinite(const Model& model, const StructureSystem& sys, const
   for (int e = 0; e < sys.solid.num_elements; ++e)
     if (!std::isfinite(st.solid_energy[e]) || !std::isfinite(st.solid_hourglass[e]))
       return named(sys.solid.model_element[e]);
+  for (int e = 0; e < sys.beam.num_elements; ++e)
+    if (!std::isfinite(st.beam_state[static_cast<std::size_t>(kBeamWork) * sys.beam.num_elements + e]))
+      return named(sys.beam.model_element[e]);
   for (int n = 0; n < sys.num_nodes; ++n)
-    for (int d = 0; d < kShellDofs; ++d)
+    for (int d = 0; d < kMaxNodeDofs; ++d)
       if (!std::isfinite(st.v[d][n]))
         return "node " + std::to_string(model.nodes.id[node_global.empty() ? n : node_global[n]]) +
                " has a non-finite velocity";
@@ -112,6 +121,12 @@ std::string most_strained_element(const Model& model, const StructureSystem& sys
   worst_of(sys.solid.num_elements,
            [&](int e) { return (st.solid_energy[e] + st.solid_hourglass[e]) / sys.solid.volume[e]; },
            sys.solid.model_element, "solid");
+  worst_of(sys.beam.num_elements,
+           [&](int e) {
+             const double w = st.beam_state[static_cast<std::size_t>(kBeamWork) * sys.beam.num_elements + e];
+             return w / (sys.beam.constants[sys.beam.section[e]].area * sys.beam.length0[e]);
+           },
+           sys.beam.model_element, "beam");
   return out;
 }
 
@@ -211,6 +226,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   StructureSystem local;
   std::vector<StepLoads> local_steps;
   if (comm.distributed()) {
+    if (whole.beam.num_elements > 0)
+      throw InputError(model.elements.loc[static_cast<std::size_t>(whole.beam.model_element[0])],
+                       "beams run in one process so far (the partitioner does not carry beams): run "
+                       "without mpirun");
     if (opt.backend_options.scheme == GpuScheme::ElementLocal || opt.backend_options.scheme == GpuScheme::Colored)
       throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +
                                         gpu_scheme_name(opt.backend_options.scheme));
@@ -315,7 +334,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       }
       Backend& hw = *backend;
       hw.download(st);
-      const std::vector<std::uint8_t> held_rot = align_triads(sys, step.fixed_rotation, st);
+      // Beam nodes hold global rotations as they are; shell nodes turn their triads to match.
+      const std::vector<std::uint8_t> held_rot = sys.node_dofs == 6
+                                                     ? std::vector<std::uint8_t>(sys.num_nodes, 0)
+                                                     : align_triads(sys, step.fixed_rotation, st);
       std::shared_ptr<ReferenceTriads> r1;
       if (gather) {
         std::vector<std::vector<double>> rows = gather->gather_nodes({&st.r1x, &st.r1y, &st.r1z}, {1.0, 0.0, 0.0});

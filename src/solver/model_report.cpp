@@ -25,13 +25,17 @@ std::size_t memory_bytes(const StructureSystem& sys) {
                   bytes(sys.node_slots);
   StructureState st;
   st.initialize(sys);
-  b += bytes(st.ux) * 3 + bytes(st.v[0]) * kShellDofs + bytes(st.dx) * 9 + bytes(st.elem_force) +
+  b += bytes(st.ux) * 3 + bytes(st.v[0]) * kMaxNodeDofs + bytes(st.dx) * 9 + bytes(st.elem_force) +
        bytes(st.elem_energy);
   b += sizeof(double) * 12 * static_cast<std::size_t>(sys.num_nodes);  // output buffers (v^n, reactions)
   const SolidMesh& sm = sys.solid;
   b += bytes(sm.model_element) + bytes(sm.conn) + bytes(sm.material) + bytes(sm.volume) + bytes(sm.element_dt) +
        bytes(sm.node_slot_ptr) + bytes(sm.node_slots) + bytes(st.solid_force) + bytes(st.solid_energy) +
        bytes(st.solid_hourglass) + bytes(st.solid_state);
+  const BeamMesh& bm = sys.beam;
+  b += bytes(bm.model_element) + bytes(bm.conn) + bytes(bm.section) + bytes(bm.length0) + bytes(bm.chord0x) * 3 +
+       bytes(bm.n1x) * 3 + bytes(bm.element_dt) + bytes(bm.node_slot_ptr) + bytes(bm.node_slots) +
+       bytes(st.beam_force) + bytes(st.beam_state);
   return b;
 }
 
@@ -56,10 +60,12 @@ std::string describe_model(const Model& model, double dt_scale) {
     kinds += (kinds.empty() ? "" : ", ") + std::to_string(g.count) + " " + model.elements.abaqus_type[sys.solid.model_element[g.first]] +
              (formulation.empty() ? "" : " (" + formulation + ")");
   }
+  if (sys.beam.num_elements) kinds += (kinds.empty() ? "" : ", ") + std::to_string(sys.beam.num_elements) + " " +
+                                  model.elements.abaqus_type[sys.beam.model_element[0]] + " (FPM beam)";
   add("elements        %d (%s)\n", sys.total_elements(), kinds.c_str());
   add("node sets       %zu\n", model.nsets.size());
   add("element sets    %zu\n", model.elsets.size());
-  add("sections        %zu\n", sys.sections.size() + sys.solid.materials.size());
+  add("sections        %zu\n", sys.sections.size() + sys.solid.materials.size() + sys.beam.constants.size());
   int plastic = 0;
   for (const auto& [name, mat] : model.materials) plastic += mat.plastic() ? 1 : 0;
   add("materials       %zu (%d with *PLASTIC)\n", model.materials.size(), plastic);

@@ -1,0 +1,42 @@
+// The FPM beams of a model (B31 in the deck) as structure-of-arrays: connectivity, section
+// constants, reference lengths, initial n1 directions, stable increments and the node ->
+// beam-end gather map. Built once from a Model; the state lives in StructureState.
+#pragma once
+
+#include <vector>
+
+#include "elements/fpm_beam.hpp"
+#include "model/model.hpp"
+
+namespace halfstep {
+
+/// The beams of a model.
+struct BeamMesh {
+  int num_elements = 0;
+  std::vector<int> model_element;  ///< beam -> model element index
+  std::vector<int> conn;           ///< 2 node indices per beam
+  std::vector<int> section;        ///< index into constants per beam
+  std::vector<BeamConstants<double>> constants;  ///< one per *BEAM SECTION
+  std::vector<double> length0;     ///< reference length per beam
+  std::vector<double> chord0x, chord0y, chord0z;  ///< X2 - X1 per beam (formed once, exactly)
+  std::vector<double> n1x, n1y, n1z;  ///< initial unit n1 (the DCS e2) per beam
+  std::vector<double> element_dt;  ///< stable increment per beam (beam_stable_dt)
+  std::vector<int> node_slot_ptr, node_slots;  ///< node -> beam ends (2 e + k), CSR; empty without beams
+  int state_size = 0;              ///< values per beam in StructureState::beam_state
+};
+
+/// Lumped nodal contributions of the beams (per node, size num_nodes).
+struct BeamMassContribution {
+  std::vector<double> mass, inertia, damp, damp_rot;
+  double total_mass = 0;
+  double energy_per_unit_strain = 0;  ///< sum of E A l / 2
+};
+
+/// Builds the beams of a model and their masses (rho A l / 2 and the rotary inertia of
+/// beam_rotary_arm per node); throws InputError for an n1 parallel to a beam.
+BeamMesh build_beam_mesh(const Model& model, BeamMassContribution& contrib);
+
+/// The state of every beam at the start of a run (component-major, beam_initial_state).
+std::vector<double> initial_beam_state(const BeamMesh& bm);
+
+}  // namespace halfstep

@@ -1,0 +1,59 @@
+// The FPM beam pass's per-element work as a host/device forall body: gather the two nodes'
+// displacements and frames, run fpm_beam_update on the beam's state (in place) and write the
+// internal force and moment of each end into its slot (6 values per end, summed per node in a
+// fixed order by add_beam_slot_forces: deterministic).
+#pragma once
+
+#include "core/host_device.hpp"
+#include "elements/fpm_beam.hpp"
+
+namespace halfstep {
+
+/// Raw arrays of the beam pass (host or device pointers).
+template <class T>
+struct BeamView {
+  int num_beams;
+  const int *conn, *section;
+  const BeamConstants<T>* constants;
+  const T *chord0x, *chord0y, *chord0z;
+  const T *ux, *uy, *uz;
+  const T *t1x, *t1y, *t1z, *dx, *dy, *dz;  ///< node frames (R e1, R e3)
+  T* state;  ///< component-major, stride num_beams
+  T* force;  ///< 12 per beam: end k's force (3) and moment (3) at 6 (2 e + k)
+};
+
+/// Beam e's update; adds its accumulated internal work to sum[0].
+template <class T>
+struct BeamElementBody {
+  BeamView<T> v;
+  HS_HD void operator()(int e, double* sum) const {
+    BeamNodes<T> nd;
+    nd.chord0 = {v.chord0x[e], v.chord0y[e], v.chord0z[e]};
+    for (int k = 0; k < 2; ++k) {
+      const int n = v.conn[2 * e + k];
+      nd.u[k] = {v.ux[n], v.uy[n], v.uz[n]};
+      nd.t1[k] = {v.t1x[n], v.t1y[n], v.t1z[n]};
+      nd.d[k] = {v.dx[n], v.dy[n], v.dz[n]};
+    }
+    const BeamStateRef<T> s{v.state + e, v.num_beams};
+    const BeamForces<T> f = fpm_beam_update(v.constants[v.section[e]], nd, s);
+    T* out = v.force + 12 * static_cast<long long>(e);
+    for (int k = 0; k < 2; ++k) {
+      const T vals[6] = {f.f[k].x, f.f[k].y, f.f[k].z, f.m[k].x, f.m[k].y, f.m[k].z};
+      for (int i = 0; i < 6; ++i) out[6 * k + i] = vals[i];
+    }
+    sum[0] += static_cast<double>(s[kBeamWork]);
+  }
+};
+
+/// Adds node n's beam-end forces and moments (6 per slot; slots of n in the CSR
+/// slot_ptr/slots) to f, in CSR order so that every backend sums alike.
+template <class T>
+HS_HD void add_beam_slot_forces(const int* slot_ptr, const int* slots, const T* force, int n, T f[6]) {
+  for (int i = slot_ptr[n]; i < slot_ptr[n + 1]; ++i) {
+    const T* g = force + 6 * static_cast<long long>(slots[i]);
+    for (int d = 0; d < 6; ++d) f[d] += g[d];
+  }
+}
+
+}  // namespace halfstep

@@ -1,0 +1,363 @@
+// The FPM space-frame beam (Abaqus B31 in a deck), host/device: a 2-node, 12-dof element in
+// the incremental, convected form of the finite particle method (seed 003; VFIFE, Ting, Shih &
+// Wang 2004; docs/theory.md "FPM beam" has the derivation).
+//
+// Each evaluation is one path unit, from the configuration of the last evaluation (a) to the
+// current one (t). The element's deformation coordinate system (DCS) follows the chord: e1
+// along it, e2 carried from a by the chord's minimal rotation and a twist about e1 equal to
+// the mean of the nodes' axial rotation increments, e3 = e1 x e2. What the nodes did beyond
+// that rigid motion are six natural deformation increments: stretch, torsion and four end
+// bending rotations relative to the chord. Euler-Bernoulli natural stiffness (or, with
+// *PLASTIC, fibre integration with a 1-D radial return) turns them into increments of six
+// natural forces kept in the DCS and carried unchanged with it; they give the nodal forces
+// and moments in the current DCS, turned global. The forces are not the gradient of a stored
+// energy: the internal work is accumulated per increment (trapezoidal) for the energy balance.
+#pragma once
+
+#include <cmath>
+
+#include "core/host_device.hpp"
+#include "core/mat3.hpp"
+#include "core/vec3.hpp"
+#include "elements/fpm_kinematics.hpp"
+#include "elements/rotation.hpp"
+#include "materials/j2_plasticity.hpp"
+#include "materials/solid_material.hpp"
+
+namespace halfstep {
+
+/// Registry trait of the beam: two nodes of 6 dofs, drawn as a VTK line.
+struct FpmBeamKind {
+  static constexpr int kNodes = 2;
+  HS_HD static constexpr const char* name() { return "B31"; }
+  static constexpr const char* kAliases = "";
+  static constexpr int kDimension = 3;
+  static constexpr int kVtkCell = 3;  ///< VTK_LINE
+  static constexpr double kCost = 0.5;  ///< relative to MITC4 (an estimate: a beam update is about half a shell's)
+  static constexpr int kPoints = 3;  ///< Lobatto points along the element (fibres of plastic sections)
+};
+
+/// Section points per integration point: RECT 5 x 5 Simpson, CIRC 3 rings x 8 angles.
+constexpr int kBeamMaxFibres = 25;
+/// Integration points along a plastic beam: Lobatto at xi = 0, 1/2, 1 (catches the end moments).
+constexpr int kBeamPoints = 3;
+/// Section shapes of *BEAM SECTION.
+enum BeamShape : int { kBeamRect = 0, kBeamCirc = 1 };
+
+/// Constants of a beam section: elasticity, section properties in the beam axes
+/// (1 = n1 = e2, 2 = n2 = e3) and, for plastic sections, the fibres and the yield table.
+template <class T>
+struct BeamConstants {
+  T youngs = T(0), shear = T(0);  ///< E, G
+  T area = T(0);
+  T i11 = T(0);      ///< integral of x2^2 dA: bending about n1
+  T i22 = T(0);      ///< integral of x1^2 dA: bending about n2
+  T torsion = T(0);  ///< Saint-Venant torsion constant J
+  int plastic = 0;   ///< 1: fibre integration with the *PLASTIC table in `yield`
+  int fibres = 0;
+  T fx1[kBeamMaxFibres] = {}, fx2[kBeamMaxFibres] = {}, fw[kBeamMaxFibres] = {};  ///< fibre x1, x2, area
+  SolidMaterial<T> yield{};  ///< hardening table (hardening_points, yield_stress, yield_strain)
+};
+
+/// Components of one beam's state (BeamStateRef): the DCS's e2 and the chord at the last
+/// evaluation, the natural forces (N, T, M1 at node 1, M2 at node 1, M1 at node 2, M2 at
+/// node 2; M1 about e2 = n1, M2 about e3 = n2), each node's frame (t1, d) at the last
+/// evaluation, the internal work and plastic dissipation so far, then per Lobatto point and
+/// fibre the axial stress and equivalent plastic strain (plastic sections only).
+enum BeamState : int {
+  kBeamE2 = 0,
+  kBeamChord = 3,
+  kBeamForce = 6,
+  kBeamFrame = 12,  ///< node k: t1 at kBeamFrame + 6k, d at kBeamFrame + 6k + 3
+  kBeamWork = 24,
+  kBeamDissipation = 25,
+  kBeamFibres = 26
+};
+
+/// State values per beam: elastic sections, and sections with fibres.
+constexpr int kBeamElasticState = kBeamFibres;
+constexpr int kBeamPlasticState = kBeamFibres + 2 * kBeamPoints * kBeamMaxFibres;
+
+/// One beam's state, component c at p[c * stride] (component-major storage over the beams).
+template <class T>
+struct BeamStateRef {
+  T* p;
+  long long stride;
+  HS_HD T& operator[](int c) const { return p[c * stride]; }
+};
+
+/// What one evaluation needs of the two nodes.
+template <class T>
+struct BeamNodes {
+  Vec3<T> chord0;       ///< X2 - X1 (reference)
+  Vec3<T> u[2];         ///< displacements
+  Vec3<T> t1[2], d[2];  ///< node frames now (R e1, R e3)
+};
+
+/// Internal forces and moments at the two ends, global components (the fi of the node update).
+template <class T>
+struct BeamForces {
+  Vec3<T> f[2], m[2];
+};
+
+/// Rectangle's Saint-Venant torsion constant (series of the Prandtl stress function).
+inline double rect_torsion_constant(double a, double b) {
+  const double hl = a > b ? a : b, hs = a > b ? b : a;
+  const double pi = 3.14159265358979323846;
+  double sum = 0;
+  for (int n = 1; n < 200; n += 2) sum += std::tanh(n * pi * hl / (2 * hs)) / std::pow(n, 5);
+  return hl * hs * hs * hs / 3 * (1 - 192 * hs / (std::pow(pi, 5) * hl) * sum);
+}
+
+/// Section of shape RECT (a along n1, b along n2) or CIRC (radius a) of an isotropic
+/// material (E, nu); yield: the material with its *PLASTIC table (hardening_points > 0), or
+/// null for an elastic section.
+inline BeamConstants<double> make_beam_section(int shape, double a, double b, double E, double nu,
+                                             const SolidMaterial<double>* yield) {
+  BeamConstants<double> s;
+  s.youngs = E;
+  s.shear = E / (2 * (1 + nu));
+  const double pi = 3.14159265358979323846;
+  if (shape == kBeamRect) {
+    s.area = a * b;
+    s.i11 = a * b * b * b / 12;
+    s.i22 = b * a * a * a / 12;
+    s.torsion = rect_torsion_constant(a, b);
+    // 5 x 5 Simpson: exact for I11, I22 and for the fully plastic moments (|x| is linear on
+    // each half).
+    const double w[5] = {1, 4, 2, 4, 1};
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 5; ++j) {
+        const int k = 5 * i + j;
+        s.fx1[k] = a * (i / 4.0 - 0.5);
+        s.fx2[k] = b * (j / 4.0 - 0.5);
+        s.fw[k] = a * b * w[i] * w[j] / 144;
+      }
+    s.fibres = 25;
+  } else {
+    s.area = pi * a * a;
+    s.i11 = s.i22 = pi * a * a * a * a / 4;
+    s.torsion = pi * a * a * a * a / 2;
+    // 3 Gauss rings in r (weight r dr: exact for I) x 8 angles offset by half a step (exact
+    // for cos^2; the plastic moment 4 sigma_y r^3 / 3 comes out 2.6 % high).
+    const double g[3] = {-0.7745966692414834, 0.0, 0.7745966692414834}, gw[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 8; ++j) {
+        const int k = 8 * i + j;
+        const double r = 0.5 * a * (1 + g[i]), th = (j + 0.5) * pi / 4;
+        s.fx1[k] = r * std::cos(th);
+        s.fx2[k] = r * std::sin(th);
+        s.fw[k] = 0.5 * a * gw[i] * r * (pi / 4);
+      }
+    s.fibres = 24;
+  }
+  if (yield && yield->hardening_points > 0) {
+    s.plastic = 1;
+    s.yield = *yield;
+  }
+  return s;
+}
+
+/// Rotary inertia per unit of nodal mass: the larger of the section's polar radius of gyration
+/// squared and l^2 / 12 (the half element as a rigid bar turning about its node). The second
+/// keeps the rotational modes from controlling the stable increment (docs/theory.md).
+template <class T>
+HS_HD T beam_rotary_arm(const BeamConstants<T>& s, T length) {
+  const T polar = (s.i11 + s.i22) / s.area, bar = length * length / T(12);
+  return polar > bar ? polar : bar;
+}
+
+/// Stable increment 2 / omega_max of one beam with its own lumped masses rho A l / 2 and
+/// rotary inertias (beam_rotary_arm): the largest of the axial, torsional and bending
+/// eigenvalues of the element (closed forms; the bending pair 24 EI/(l^3 m) + 6 EI/(l J) and
+/// 2 EI/(l J) per plane). An upper bound of the assembled model's frequencies.
+template <class T>
+HS_HD T beam_stable_dt(const BeamConstants<T>& s, T density, T length) {
+  const T m = density * s.area * length / T(2), j = m * beam_rotary_arm(s, length);
+  const T imax = s.i11 > s.i22 ? s.i11 : s.i22;
+  T w2 = T(4) * s.youngs / (density * length * length);
+  const T tors = T(2) * s.shear * s.torsion / (length * j);
+  const T bend = T(24) * s.youngs * imax / (length * length * length * m) + T(6) * s.youngs * imax / (length * j);
+  if (tors > w2) w2 = tors;
+  if (bend > w2) w2 = bend;
+  return T(2) / std::sqrt(w2);
+}
+
+/// Initial state of a beam: DCS e2 = n1 (unit, normal to the chord), chord X2 - X1, node
+/// frames (e1, e3) (6-dof nodes start unrotated), no forces, no work.
+template <class T>
+HS_HD void beam_initial_state(Vec3<T> n1, Vec3<T> chord0, int size, BeamStateRef<T> s) {
+  for (int c = 0; c < size; ++c) s[c] = T(0);
+  s[kBeamE2] = n1.x;
+  s[kBeamE2 + 1] = n1.y;
+  s[kBeamE2 + 2] = n1.z;
+  s[kBeamChord] = chord0.x;
+  s[kBeamChord + 1] = chord0.y;
+  s[kBeamChord + 2] = chord0.z;
+  for (int k = 0; k < 2; ++k) {
+    s[kBeamFrame + 6 * k] = T(1);      // t1 = e1
+    s[kBeamFrame + 6 * k + 5] = T(1);  // d = e3
+  }
+}
+
+namespace beam_detail {
+
+template <class T>
+HS_HD Vec3<T> load3(const BeamStateRef<T>& s, int c) {
+  return {s[c], s[c + 1], s[c + 2]};
+}
+template <class T>
+HS_HD void store3(const BeamStateRef<T>& s, int c, Vec3<T> v) {
+  s[c] = v.x;
+  s[c + 1] = v.y;
+  s[c + 2] = v.z;
+}
+
+/// Natural force increments of a plastic section by fibre integration: updates each fibre's
+/// stress and equivalent plastic strain (state), writes N, M1 and M2 at the ends into p (T is
+/// left to the caller) and returns the plastic dissipation of the increment.
+template <class T>
+HS_HD T fibre_forces(const BeamConstants<T>& sec, T la, const T dq[6], const BeamStateRef<T>& s, T p[6]) {
+  const T xi[kBeamPoints] = {T(0), T(0.5), T(1)};
+  const T wg[kBeamPoints] = {T(1) / T(6), T(4) / T(6), T(1) / T(6)};
+  const T e = sec.youngs;
+  p[0] = p[2] = p[3] = p[4] = p[5] = T(0);
+  T dissipation = T(0);
+  for (int g = 0; g < kBeamPoints; ++g) {
+    const T a1 = T(6) * xi[g] - T(4), a2 = T(6) * xi[g] - T(2);  // Hermite curvature shapes
+    const T de0 = dq[0] / la;
+    const T dk1 = (a1 * dq[2] + a2 * dq[4]) / la;  // curvature about e2 (n1): strain +x2 k1
+    const T dk2 = (a1 * dq[3] + a2 * dq[5]) / la;  // curvature about e3 (n2): strain -x1 k2
+    T n = T(0), m1 = T(0), m2 = T(0);
+    for (int k = 0; k < sec.fibres; ++k) {
+      const int c = kBeamFibres + 2 * (g * kBeamMaxFibres + k);
+      T sigma = s[c] + e * (de0 + sec.fx2[k] * dk1 - sec.fx1[k] * dk2);
+      const T alpha = s[c + 1];
+      T slope;
+      const T q = sigma < T(0) ? -sigma : sigma;
+      if (q > j2_yield_stress(sec.yield, alpha, &slope)) {
+        const T dgamma = j2_plastic_multiplier(sec.yield, q, alpha, e);
+        sigma = sigma - (sigma < T(0) ? -e : e) * dgamma;
+        dissipation = dissipation + j2_hardening_work(sec.yield, alpha, alpha + dgamma) * sec.fw[k] * wg[g] * la;
+        s[c + 1] = alpha + dgamma;
+      }
+      s[c] = sigma;
+      n = n + sec.fw[k] * sigma;
+      m1 = m1 + sec.fw[k] * sec.fx2[k] * sigma;
+      m2 = m2 - sec.fw[k] * sec.fx1[k] * sigma;
+    }
+    p[0] = p[0] + wg[g] * n;
+    p[2] = p[2] + wg[g] * a1 * m1;
+    p[4] = p[4] + wg[g] * a2 * m1;
+    p[3] = p[3] + wg[g] * a1 * m2;
+    p[5] = p[5] + wg[g] * a2 * m2;
+  }
+  return dissipation;
+}
+
+}  // namespace beam_detail
+
+/// One path unit of the beam: from the state at the last evaluation and the nodes now,
+/// updates the state in place (DCS, chord, node frames, natural forces, work, fibres) and
+/// returns the internal nodal forces and moments. An unchanged configuration changes nothing.
+template <class T>
+HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes<T>& nd, const BeamStateRef<T>& s) {
+  using beam_detail::load3;
+  using beam_detail::store3;
+  const Vec3<T> r = nd.chord0 + (nd.u[1] - nd.u[0]);
+  const T l = norm(r);
+  const Vec3<T> e1 = (T(1) / l) * r;
+  const Vec3<T> ra = load3(s, kBeamChord);
+  const T la = norm(ra);
+  const Vec3<T> e1a = (T(1) / la) * ra, e2a = load3(s, kBeamE2);
+  const Mat3<T> qa = matrix_of_columns(e1a, e2a, cross(e1a, e2a));
+
+  // Each node's rotation increment over the path unit, from its frames at a and now.
+  Mat3<T> dn[2];
+  Vec3<T> dtheta[2];
+  for (int k = 0; k < 2; ++k) {
+    const Mat3<T> ra_k = node_rotation(load3(s, kBeamFrame + 6 * k), load3(s, kBeamFrame + 6 * k + 3));
+    dn[k] = node_rotation(nd.t1[k], nd.d[k]) * transpose(ra_k);
+    dtheta[k] = rotation_log(dn[k]);
+  }
+  // Rigid rotation of the DCS: the chord's minimal rotation, then a twist about the new chord:
+  // the twist part of the nodes' mean rotation increment w in its swing-twist split,
+  // 2 atan(tan(|w|/2) w.e1/|w|) (w.e1 to first order; exact for a rigid increment).
+  const Vec3<T> wm = T(0.5) * (dtheta[0] + dtheta[1]);
+  const T phi = norm(wm);
+  const T twist = phi > T(0) ? T(2) * std::atan2(std::sin(T(0.5) * phi) * dot(wm, e1) / phi, std::cos(T(0.5) * phi))
+                             : T(0);
+  const Vec3<T> e2r = rotate(twist * e1, rotate(minimal_rotation(e1a, e1), e2a));
+  const Vec3<T> e2 = normalized(e2r - dot(e2r, e1) * e1);
+  const Mat3<T> qt = matrix_of_columns(e1, e2, cross(e1, e2));
+  const Mat3<T> rigid = qt * transpose(qa);
+  const Vec3<T> p1 = deformation_rotation(dn[0], rigid, qt), p2 = deformation_rotation(dn[1], rigid, qt);
+
+  // Natural deformation increments: stretch, torsion, end rotations about e2 and e3.
+  const T dq[6] = {l - la, p2.x - p1.x, p1.y, p1.z, p2.y, p2.z};
+  T old[6], p[6];
+  for (int i = 0; i < 6; ++i) old[i] = s[kBeamForce + i];
+  p[1] = old[1] + sec.shear * sec.torsion / la * dq[1];  // torsion stays elastic
+  if (!sec.plastic) {
+    const T ea = sec.youngs * sec.area / la;
+    const T k1 = T(2) * sec.youngs * sec.i11 / la, k2 = T(2) * sec.youngs * sec.i22 / la;
+    p[0] = old[0] + ea * dq[0];
+    p[2] = old[2] + k1 * (T(2) * dq[2] + dq[4]);
+    p[4] = old[4] + k1 * (dq[2] + T(2) * dq[4]);
+    p[3] = old[3] + k2 * (T(2) * dq[3] + dq[5]);
+    p[5] = old[5] + k2 * (dq[3] + T(2) * dq[5]);
+  } else {
+    s[kBeamDissipation] = s[kBeamDissipation] + beam_detail::fibre_forces(sec, la, dq, s, p);
+  }
+  T work = T(0);
+  for (int i = 0; i < 6; ++i) {
+    work = work + T(0.5) * (old[i] + p[i]) * dq[i];
+    s[kBeamForce + i] = p[i];
+  }
+  s[kBeamWork] = s[kBeamWork] + work;
+  store3(s, kBeamE2, e2);
+  store3(s, kBeamChord, r);
+  for (int k = 0; k < 2; ++k) {
+    store3(s, kBeamFrame + 6 * k, nd.t1[k]);
+    store3(s, kBeamFrame + 6 * k + 3, nd.d[k]);
+  }
+
+  // Nodal forces in the DCS (virtual work of the natural forces), turned global.
+  const T v2 = (p[3] + p[5]) / l, v3 = (p[2] + p[4]) / l;
+  BeamForces<T> out;
+  out.f[0] = qt * Vec3<T>{-p[0], v2, -v3};
+  out.f[1] = qt * Vec3<T>{p[0], -v2, v3};
+  out.m[0] = qt * Vec3<T>{-p[1], p[2], p[3]};
+  out.m[1] = qt * Vec3<T>{p[1], p[4], p[5]};
+  return out;
+}
+
+/// Section forces at the element's middle from its state: SF = (axial force, shear along n1,
+/// shear along n2), SM = (moment about n1, moment about n2, torque), the resultants on the
+/// section's positive face (Abaqus SF1-SF3, SM1-SM3). length: the current chord.
+template <class T, class S>
+HS_HD void beam_section_forces(const BeamStateRef<S>& s, T length, T sf[3], T sm[3]) {
+  T p[6];
+  for (int i = 0; i < 6; ++i) p[i] = s[kBeamForce + i];
+  sf[0] = p[0];
+  sf[1] = -(p[3] + p[5]) / length;
+  sf[2] = (p[2] + p[4]) / length;
+  sm[0] = T(0.5) * (p[4] - p[2]);
+  sm[1] = T(0.5) * (p[5] - p[3]);
+  sm[2] = p[1];
+}
+
+/// Largest equivalent plastic strain over a plastic beam's fibres (0 for elastic sections).
+template <class T, class S>
+HS_HD T beam_peeq(const BeamConstants<T>& sec, const BeamStateRef<S>& s) {
+  T peeq = T(0);
+  if (!sec.plastic) return peeq;
+  for (int g = 0; g < kBeamPoints; ++g)
+    for (int k = 0; k < sec.fibres; ++k) {
+      const T a = s[kBeamFibres + 2 * (g * kBeamMaxFibres + k) + 1];
+      if (a > peeq) peeq = a;
+    }
+  return peeq;
+}
+
+}  // namespace halfstep
