@@ -69,15 +69,10 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
     return std::make_unique<CpuBackend>(sys, cpu_opt);
   }
   std::string why;
-  // The CUDA backend has no beam kernels yet: beam models run on the CPU.
-  const bool beams = sys.beam.num_elements > 0;
-  const char* no_beams = "beams run on the CPU backend only so far (no GPU beam kernel yet)";
-  if (beams && kind == BackendKind::Cuda) throw RunError(std::string("--backend cuda: ") + no_beams);
   const bool gpu = cuda_available(&why);
   if (kind == BackendKind::Cuda && !gpu) throw RunError("--backend cuda: " + why);
-  if (beams && gpu) why = no_beams;
 #if HALFSTEP_HAVE_CUDA
-  if (gpu && !beams) {
+  if (gpu) {
     if (kind == BackendKind::Cuda) return make_cuda_backend(sys, opt);
     try {
       return make_cuda_backend(sys, opt);

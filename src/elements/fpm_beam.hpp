@@ -59,6 +59,27 @@ struct BeamConstants {
   SolidMaterial<T> yield{};  ///< hardening table (hardening_points, yield_stress, yield_strain)
 };
 
+/// The same section constants in another precision (the GPU's FP32 runs).
+template <class T>
+BeamConstants<T> convert_beam_constants(const BeamConstants<double>& b) {
+  BeamConstants<T> r;
+  r.youngs = T(b.youngs);
+  r.shear = T(b.shear);
+  r.area = T(b.area);
+  r.i11 = T(b.i11);
+  r.i22 = T(b.i22);
+  r.torsion = T(b.torsion);
+  r.plastic = b.plastic;
+  r.fibres = b.fibres;
+  for (int i = 0; i < kBeamMaxFibres; ++i) {
+    r.fx1[i] = T(b.fx1[i]);
+    r.fx2[i] = T(b.fx2[i]);
+    r.fw[i] = T(b.fw[i]);
+  }
+  r.yield = convert_material<T>(b.yield);
+  return r;
+}
+
 /// Components of one beam's state (BeamStateRef): the DCS's e2 and the chord at the last
 /// evaluation, the natural forces (N, T, M1 at node 1, M2 at node 1, M1 at node 2, M2 at
 /// node 2; M1 about e2 = n1, M2 about e3 = n2), each node's frame (t1, d) at the last

@@ -66,6 +66,18 @@ TEST(GpuSolids, ElementLocalSchemeRefusesSolids) {
   EXPECT_NE(out.find("element-local runs shell-only models"), std::string::npos) << out;
 }
 
+TEST(GpuBeams, ElementLocalSchemeRefusesBeams) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const std::string dir = scratch_dir("gpu_local_beam");
+  std::string out;
+  EXPECT_EQ(run_halfstep(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/beam_vibration.inp", dir + "/out",
+                         "--backend cuda --gpu-scheme element-local", &out),
+            3)
+      << out;
+  EXPECT_NE(out.find("use gather, atomic or colored for models with beams"), std::string::npos) << out;
+}
+
 TEST(GpuAuto, AutoTakesTheGpuAndSaysSo) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;

@@ -153,5 +153,48 @@ INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
                            return s;
                          });
 
+// FPM beams (B31) on six-dof nodes: the strip rolled past a full circle by an end moment
+// (rotations of 8 rad), an elastic-perfectly plastic circular cantilever under a tip force and
+// torque (fibre state on the device), and a free vibration
+// (examples/generate_beam_deck.py; each deck's first line is its command).
+const GpuDeck kBeamDecks[] = {
+    {"beam_roll", "tests/gpu/decks/beam_roll.inp", "TIP"},
+    {"beam_plastic", "tests/gpu/decks/beam_plastic.inp", "TIP"},
+    {"beam_vibration", "tests/gpu/decks/beam_vibration.inp", "TIP"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Beams, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kBeamDecks), ::testing::ValuesIn(kSolidVariants)),
+                         [](const ::testing::TestParamInfo<GpuMatchesCpu::ParamType>& info) {
+                           std::string s = std::string(std::get<0>(info.param).name) + "_" +
+                                           std::get<1>(info.param).scheme + "_" + std::get<1>(info.param).precision;
+                           std::replace(s.begin(), s.end(), '-', '_');
+                           return s;
+                         });
+
+TEST(GpuBeams, SectionForcesAndPlasticStrainOfTheLastFrameMatchTheCpu) {
+  // The beam state is staged with every frame: SF, SM and PEEQ come from the device's copy.
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const std::string deck = HALFSTEP_SOURCE_DIR "/tests/gpu/decks/beam_plastic.inp";
+  const std::string dir = scratch_dir("gpu_beam_fields");
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu", &out), 0) << out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/gpu", "--backend cuda --gpu-scheme gather", &out), 0) << out;
+  for (const char* name : {"SF", "SM", "PEEQ"}) {
+    const std::vector<double> a = read_vtu_array(dir + "/cpu/beam_plastic_000001.vtu", name);
+    const std::vector<double> b = read_vtu_array(dir + "/gpu/beam_plastic_000001.vtu", name);
+    ASSERT_EQ(a.size(), b.size()) << name;
+    ASSERT_FALSE(a.empty()) << name;
+    double scale = 0, diff = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      scale = std::max(scale, std::fabs(a[i]));
+      diff = std::max(diff, std::fabs(a[i] - b[i]));
+    }
+    ASSERT_GT(scale, 0.0) << name;  // the section yields: PEEQ > 0 somewhere
+    EXPECT_LE(diff / scale, 1e-9) << name << ": max difference " << diff << " of " << scale;
+  }
+}
+
 }  // namespace
 }  // namespace halfstep::test

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "backends/cuda/views.cuh"
+#include "discretization/beam_pass.hpp"
 #include "parallel/halo_sum.hpp"
 
 namespace halfstep {
@@ -78,18 +79,20 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
   }
 }
 
-/// Node n's share of this rank's element and face forces (5 internal, 3 pressure). Slots:
+/// Node n's share of this rank's element and face forces (6 internal, 3 pressure). Slots:
 /// gathered through the CSR maps; otherwise read from the nodal arrays (cleared when clear).
+/// Beam ends always come from their slots, in every scheme.
 template <class T, Sink S, int kDofs>
 __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf,
-                                         SlotForces<T> sf, int n, bool clear, T fi[5], T fp[3]) {
-  for (int j = 0; j < 5; ++j) fi[j] = T(0);
+                                         SlotForces<T> sf, int n, bool clear, T fi[6], T fp[3]) {
+  constexpr int kArrays = kDofs < 5 ? kDofs : 5;  // nodal arrays hold at most 5 components
+  for (int j = 0; j < 6; ++j) fi[j] = T(0);
   for (int j = 0; j < 3; ++j) fp[j] = T(0);
   if (S == Sink::Slots) {
     if (m.slot_ptr) gather_forces(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
     if (m.solid_force) add_slot_forces3(m.solid_slot_ptr, m.solid_slots, m.solid_force, n, fi);
   } else {
-    for (int j = 0; j < kDofs; ++j) {
+    for (int j = 0; j < kArrays; ++j) {
       fi[j] = nf.fi[j][n];
       if (clear) nf.fi[j][n] = T(0);
     }
@@ -99,6 +102,7 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
         if (clear) nf.fp[j][n] = T(0);
       }
   }
+  if (m.beam_force) add_beam_slot_forces(m.beam_slot_ptr, m.beam_slots, m.beam_force, n, fi);
   if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
 }
 
@@ -111,9 +115,9 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   double acc[kNumNodeSums] = {0, 0, 0, 0, 0, 0};
   if (n < m.nn) {
-    T fi[5], fp[3];
+    T fi[6], fp[3];
     local_node_forces<T, S, kDofs>(m, d, nf, sf, n, mode == NodeMode::Commit, fi, fp);
-    if (n < m.num_interface) {
+    if (n < m.num_interface) {  // distributed runs have no beams: 5 components at most
       const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
       for (int j = 0; j < 5; ++j) fi[j] = t[j];
       for (int j = 0; j < 3; ++j) fp[j] = t[5 + j];
@@ -142,7 +146,9 @@ __global__ void pack_interface_kernel(MeshView<T> m, DriveView d, NodalForces<T>
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= m.num_interface) return;
   T* out = own + static_cast<std::size_t>(kHaloValues) * k;
-  local_node_forces<T, S, kDofs>(m, d, nf, sf, k, false, out, out + 5);
+  T fi[6];
+  local_node_forces<T, S, kDofs>(m, d, nf, sf, k, false, fi, out + 5);
+  for (int j = 0; j < 5; ++j) out[j] = fi[j];
 }
 
 /// Copies the shared nodes' partials into the send buffer, neighbour after neighbour.

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "backends/cuda/assembled_kernels.cuh"
+#include "backends/cuda/beam_kernels.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
@@ -109,6 +110,7 @@ template <class T>
 struct Staging {
   PinnedArray<T> full, state, energy;  // 12 nn, 9 nn, ne
   PinnedArray<T> points;               // material state per solid integration point (models with state)
+  PinnedArray<T> beams;                // state of every FPM beam (section forces, fibres, work)
   PinnedArray<EnergyMonitor> monitor;
   cudaEvent_t ready = nullptr;
   bool in_use = false;
@@ -137,6 +139,11 @@ class CudaBackend final : public Backend {
     if (ns > 0 && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
                      "use gather, atomic or colored for models with solids");
+    const BeamMesh& bm = sys.beam;
+    const int nb = bm.num_elements;
+    if (nb > 0 && scheme_ == GpuScheme::ElementLocal)
+      throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
+                     "use gather, atomic or colored for models with beams");
     if (opt.distributed && scheme_ != GpuScheme::Gather && scheme_ != GpuScheme::Atomic)
       throw RunError("distributed runs use the gather or atomic GPU scheme");
     if (opt.device >= 0) {  // one GPU per rank: the rank's index on its host picks it
@@ -197,7 +204,24 @@ class CudaBackend final : public Backend {
     }
     const std::size_t state_size = local ? 4 * static_cast<std::size_t>(ne) : nn;
     for (auto* a : {&ux_, &uy_, &uz_, &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_}) a->resize(state_size);
-    for (auto& a : v_) a.resize(state_size);
+    for (int d = 0; d < kShellDofs; ++d) v_[d].resize(state_size);
+    if (nb > 0) {
+      v_[5].resize(state_size);  // the third global rotation rate of six-dof nodes
+      // Beams in every scheme write their ends into slots (12 values per beam), gathered by the
+      // node pass in CSR order: no atomics, and the same sums as the CPU.
+      beam_conn_.assign(bm.conn);
+      beam_section_.assign(bm.section);
+      std::vector<BeamConstants<T>> bc;
+      for (const BeamConstants<double>& c : bm.constants) bc.push_back(convert_beam_constants<T>(c));
+      beam_constants_.assign(bc);
+      beam_chord0x_.assign(convert<T>(bm.chord0x));
+      beam_chord0y_.assign(convert<T>(bm.chord0y));
+      beam_chord0z_.assign(convert<T>(bm.chord0z));
+      beam_slot_ptr_.assign(bm.node_slot_ptr);
+      beam_slots_.assign(bm.node_slots);
+      beam_force_.resize(12 * static_cast<std::size_t>(nb));
+      beam_force_.zero(stream_);
+    }
     if (local) {
       for (auto& a : signed_mass_) a.resize(state_size);
       for (auto& a : level_force_) a.resize(20 * static_cast<std::size_t>(ne));
@@ -279,7 +303,9 @@ class CudaBackend final : public Backend {
                     sums_.bytes() + tickets_.bytes() + solid_conn_.bytes() + solid_material_.bytes() +
                     solid_materials_.bytes() + solid_slot_ptr_.bytes() + solid_slots_.bytes() + solid_force_.bytes() +
                     solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() +
-                    solid_color_elements_.bytes() + face_force_.bytes();
+                    solid_color_elements_.bytes() + face_force_.bytes() + beam_conn_.bytes() + beam_section_.bytes() +
+                    beam_constants_.bytes() + beam_chord0x_.bytes() * 3 + beam_slot_ptr_.bytes() + beam_slots_.bytes() +
+                    beam_force_.bytes() + beam_state_.bytes();
     for (const auto& a : v_) b += a.bytes();
     for (const auto& a : signed_mass_) b += a.bytes();
     for (const auto& a : level_force_) b += a.bytes();
@@ -296,13 +322,14 @@ class CudaBackend final : public Backend {
 
   void upload(const StructureState& st) override {
     sync("before upload");
-    const std::vector<double>* src[14] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3],
-                                          &st.v[4], &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z};
-    DeviceArray<T>* dst[14] = {&ux_, &uy_, &uz_, &v_[0], &v_[1], &v_[2], &v_[3],
-                               &v_[4], &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_};
+    const std::vector<double>* src[15] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3], &st.v[4],
+                                          &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z, &st.v[5]};
+    DeviceArray<T>* dst[15] = {&ux_, &uy_, &uz_, &v_[0], &v_[1], &v_[2], &v_[3], &v_[4],
+                               &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_, &v_[5]};
     const bool local = scheme_ == GpuScheme::ElementLocal;
     std::vector<T> buf;
-    for (int i = 0; i < 14; ++i) {
+    for (int i = 0; i < 15; ++i) {
+      if (i == 14 && sys_.node_dofs != 6) continue;
       if (local) {  // every element corner gets its own copy of the node
         buf.resize(sys_.conn.size());
         for (std::size_t s = 0; s < sys_.conn.size(); ++s) buf[s] = T((*src[i])[sys_.conn[s]]);
@@ -316,17 +343,22 @@ class CudaBackend final : public Backend {
       buf.assign(st.solid_state.begin(), st.solid_state.end());
       solid_state_.assign(buf);
     }
+    if (sys_.beam.num_elements > 0) {  // section forces, frames, fibres and work go on from the host's
+      buf.assign(st.beam_state.begin(), st.beam_state.end());
+      beam_state_.assign(buf);
+    }
   }
 
   void download(StructureState& st) override {
     sync("download");
-    std::vector<double>* dst[14] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3],
-                                    &st.v[4], &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z};
-    const DeviceArray<T>* src[14] = {&ux_, &uy_, &uz_, &v_[0], &v_[1], &v_[2], &v_[3],
-                                     &v_[4], &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_};
+    std::vector<double>* dst[15] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3], &st.v[4],
+                                    &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z, &st.v[5]};
+    const DeviceArray<T>* src[15] = {&ux_, &uy_, &uz_, &v_[0], &v_[1], &v_[2], &v_[3], &v_[4],
+                                     &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_, &v_[5]};
     const bool local = scheme_ == GpuScheme::ElementLocal;
     std::vector<T> buf;
-    for (int i = 0; i < 14; ++i) {
+    for (int i = 0; i < 15; ++i) {
+      if (i == 14 && sys_.node_dofs != 6) continue;
       buf.resize(src[i]->size());
       src[i]->copy_to(buf.data(), buf.size());
       if (local) {
@@ -351,6 +383,11 @@ class CudaBackend final : public Backend {
         solid_state_.copy_to(buf.data(), buf.size());
         st.solid_state.assign(buf.begin(), buf.end());
       }
+    }
+    if (beam_state_.size() > 0) {
+      buf.resize(beam_state_.size());
+      beam_state_.copy_to(buf.data(), buf.size());
+      st.beam_state.assign(buf.begin(), buf.end());
     }
   }
 
@@ -413,6 +450,8 @@ class CudaBackend final : public Backend {
     s.monitor.resize(1);
     const std::size_t npts = solid_state_.size();
     s.points.resize(npts);
+    const std::size_t nbs = beam_state_.size();
+    s.beams.resize(nbs);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).
@@ -433,6 +472,9 @@ class CudaBackend final : public Backend {
         check(cudaMemcpyAsync(s.points.host(), solid_state_.get(), npts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
               "copy material state");
     }
+    if (nbs > 0)
+      check(cudaMemcpyAsync(s.beams.host(), beam_state_.get(), nbs * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+            "copy beam state");
     check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
           "copy monitor");
     check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
@@ -453,7 +495,7 @@ class CudaBackend final : public Backend {
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns, npts, global, record, failed](OutputFrame& f) {
+    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, global, record, failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -478,6 +520,7 @@ class CudaBackend final : public Backend {
       f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
       f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
       f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
+      f.state.beam_state.assign(st.beams.host(), st.beams.host() + nbs);
       f.record = global ? record : st.monitor.host()->record;
       f.discard = global ? failed : st.monitor.host()->status != kRunning;
       f.state.time = time;
@@ -502,12 +545,13 @@ class CudaBackend final : public Backend {
   }
 
  private:
-  /// An element launch: shells (group -1) or solid group `group`, elements [begin, begin +
-  /// count) of it; interior pieces run after the interface partials are packed.
+  /// An element launch: shells (group -1), beams (kBeamPiece) or solid group `group`, elements
+  /// [begin, begin + count) of it; interior pieces run after the interface partials are packed.
   struct Piece {
     int group, begin, count;
     bool interior;
   };
+  static constexpr int kBeamPiece = -2;
   static int blocks(std::size_t n, int block) { return static_cast<int>((n + block - 1) / block); }
 
   void sync(const char* what) { check(cudaStreamSynchronize(stream_), what); }
@@ -519,7 +563,8 @@ class CudaBackend final : public Backend {
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
                              damp_rot_.size() ? damp_rot_.get() : nullptr},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
-            sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null()};
+            sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), beam_slot_ptr_.get_or_null(),
+            beam_slots_.get_or_null(), beam_force_.get_or_null()};
   }
   cuda::SolidView<T> solid_view() {
     return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
@@ -527,10 +572,15 @@ class CudaBackend final : public Backend {
              solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points},
             solid_force_.get_or_null()};
   }
+  BeamView<T> beam_view() {
+    return {sys_.beam.num_elements, beam_conn_.get(), beam_section_.get(), beam_constants_.get(), beam_chord0x_.get(),
+            beam_chord0y_.get(), beam_chord0z_.get(), ux_.get(), uy_.get(), uz_.get(), t1x_.get(), t1y_.get(),
+            t1z_.get(), dx_.get(), dy_.get(), dz_.get(), beam_state_.get(), beam_force_.get()};
+  }
   NodeStateView<T> state() {
     NodeStateView<T> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
                        t1x_.get(), t1y_.get(), t1z_.get()};
-    for (int d = 0; d < kShellDofs; ++d) s.v[d] = v_[d].get();
+    for (int d = 0; d < kMaxNodeDofs; ++d) s.v[d] = v_[d].get_or_null();
     return s;
   }
   cuda::RunView run() {
@@ -587,12 +637,15 @@ class CudaBackend final : public Backend {
     if (sys_.num_elements > 0) add(-1, sys_.num_elements, sys_.boundary_shells);
     const auto& groups = sys_.solid.groups;
     for (std::size_t g = 0; g < groups.size(); ++g) add(static_cast<int>(g), groups[g].count, groups[g].boundary);
+    if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, 0);  // never distributed
     std::stable_partition(pieces_.begin(), pieces_.end(), [](const Piece& p) { return !p.interior; });
   }
 
   /// One planned launch; finish: it is the last of the pass (it completes the energy sum).
   void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
-    if (p.group < 0 && scheme_ == GpuScheme::Colored) {
+    if (p.group == kBeamPiece) {
+      cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), run(), time, finish);
+    } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
       const int colors = static_cast<int>(color_ptr_.size()) - 1;
       for (int c = 0; c < colors; ++c) {
         const int count = color_ptr_[c + 1] - color_ptr_[c];
@@ -747,6 +800,8 @@ class CudaBackend final : public Backend {
     if (scheme_ == GpuScheme::ElementLocal)
       cuda::element_local_sample_kernel<T><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, level(cur_), frame, run());
+    else if (sys_.node_dofs == 6)  // beams: global rotation rates, node frames
+      launch_node_kernel<6>(inc, mode, frame, block);
     else if (sys_.num_elements == 0)  // solids only: 3-dof nodes, rotational arrays untouched
       launch_node_kernel<3>(inc, mode, frame, block);
     else
@@ -841,6 +896,11 @@ class CudaBackend final : public Backend {
         limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
     }
     limit_e = std::min(limit_e, solid_max_block());
+    if (sys_.beam.num_elements > 0) {
+      limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
+      limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
+                                                               : max_block(cuda::node_pass_kernel<T, Sink::Plain, 6>));
+    }
     const Increment probe{0.0, 0.0, 0.0, 0.0};
     float best_e = 1e30f, best_n = 1e30f;
     for (int block : candidates) {
@@ -896,7 +956,7 @@ class CudaBackend final : public Backend {
   DeviceArray<ShellElastic<T>> elastic_;
   DeviceArray<Mitc4Ref<T>> ref_;
   DeviceArray<T> x0_, y0_, z0_, d0x_, d0y_, d0z_, mass_, inertia_, damp_, damp_rot_;
-  DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kShellDofs];
+  DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kMaxNodeDofs];
   DeviceArray<T> fi_[5], fp_[3];                      // atomic, colored
   DeviceArray<T> slot_force_, slot_pressure_;         // gather
   DeviceArray<T> signed_mass_[5], level_force_[2], level_pressure_[2];  // element-local
@@ -906,6 +966,10 @@ class CudaBackend final : public Backend {
   DeviceArray<T> solid_force_, solid_energy_, solid_hourglass_, face_force_;
   DeviceArray<T> solid_state_;  // material state per solid integration point, component-major (stride num_points)
   std::vector<std::vector<int>> solid_color_ptr_;  // per solid group, into solid_color_elements_
+  DeviceArray<int> beam_conn_, beam_section_, beam_slot_ptr_, beam_slots_;
+  DeviceArray<BeamConstants<T>> beam_constants_;
+  DeviceArray<T> beam_chord0x_, beam_chord0y_, beam_chord0z_, beam_force_;
+  DeviceArray<T> beam_state_;  // component-major, stride num_beams (elements/fpm_beam.hpp)
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;

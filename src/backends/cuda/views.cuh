@@ -30,6 +30,9 @@ struct MeshView {
   int num_interface;            ///< nodes [0, num_interface) are shared with other ranks
   const T* halo_total;          ///< kHaloValues per shared node: forces summed over the ranks
   const std::uint8_t* owned;    ///< per node: 1 where this rank counts the node's energy
+  // FPM beams (null without beams): node -> beam end slot (CSR), 6 values per slot.
+  const int *beam_slot_ptr, *beam_slots;
+  const T* beam_force;
 };
 
 /// Where a sampling pass leaves a frame: component-major rows of nn values (mapped host memory).
