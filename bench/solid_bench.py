@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark: element-steps per second of the solid elements (C3D8R, C3D8, C3D4, C3D10M) with
+"""Benchmark: element-steps per second of the solid elements (C3D8R, C3D8, C3D4, C3D10M, and C3D8-FPM: C3D8 with FORMULATION=FPM) with
 each material (St. Venant-Kirchhoff, Neo-Hookean, orthotropic, J2 plasticity), per backend: the CPU with the
 given thread counts and the GPU with the given schemes and precisions.
 
@@ -28,6 +28,11 @@ MATERIALS = {
 }
 
 
+def deck_type(kind):
+    """The deck's element type of a benchmark kind: C3D8-FPM is C3D8 with FORMULATION=FPM."""
+    return "C3D8" if kind == "C3D8-FPM" else kind
+
+
 def write_mesh(path, kind, n):
     nx, ny, nz = 4 * n, n, n
     h = 1.0 / n
@@ -40,7 +45,7 @@ def write_mesh(path, kind, n):
                 f.write("".join(f"{nid(i, j, k)}, {i * h:.9g}, {j * h:.9g}, {k * h:.9g}\n" for i in range(nx + 1)))
         next_node = nid(nx, ny, nz) + 1
         edges = {}
-        f.write(f"*ELEMENT, TYPE={kind}, ELSET=BLOCK\n")
+        f.write(f"*ELEMENT, TYPE={deck_type(kind)}, ELSET=BLOCK\n")
         e = 0
         out = []
         for k in range(nz):
@@ -48,7 +53,7 @@ def write_mesh(path, kind, n):
                 for i in range(nx):
                     c = [nid(i, j, k), nid(i + 1, j, k), nid(i + 1, j + 1, k), nid(i, j + 1, k),
                          nid(i, j, k + 1), nid(i + 1, j, k + 1), nid(i + 1, j + 1, k + 1), nid(i, j + 1, k + 1)]
-                    if kind in ("C3D8R", "C3D8"):
+                    if deck_type(kind) in ("C3D8R", "C3D8"):
                         e += 1
                         out.append(f"{e}, " + ", ".join(map(str, c)) + "\n")
                         continue
@@ -89,10 +94,10 @@ def tip_load(material, n):
     return 1.0 if material != "j2" else (16.0 / n) ** 2
 
 
-def write_main(path, mesh, material, period, load=1.0):
+def write_main(path, mesh, material, period, load=1.0, kind=""):
     lines = ["*HEADING", "solid benchmark", f"*INCLUDE, INPUT={os.path.basename(mesh)}"]
     lines += ["*MATERIAL, NAME=M"] + MATERIALS[material] + ["*DENSITY", "7.85e-9"]
-    lines += ["*SOLID SECTION, ELSET=BLOCK, MATERIAL=M"]
+    lines += ["*SOLID SECTION, ELSET=BLOCK, MATERIAL=M" + (", FORMULATION=FPM" if kind == "C3D8-FPM" else "")]
     lines += ["*STEP", "*DYNAMIC, EXPLICIT", f", {period:.9g}", "*BOUNDARY", "X0, 1, 3", "*CLOAD", f"TIP, 3, {load:.9g}",
               f"*OUTPUT, HISTORY, TIME INTERVAL={period:.9g}", "*NODE OUTPUT, NSET=TIP", "U",
               f"*OUTPUT, FIELD, TIME INTERVAL={period:.9g}", "*NODE OUTPUT", "U", "*END STEP"]
@@ -112,7 +117,10 @@ def main():
     ap.add_argument("--schemes", nargs="+", default=["gather"], choices=["gather", "atomic", "colored"])
     ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
     ap.add_argument("--out", default="bench-results")
+    ap.add_argument("--cpu-steps", nargs="*", default=[], metavar="THREADS=STEPS",
+                    help="fewer increments for slow CPU runs, e.g. 1=10 16=50 (default --steps)")
     a = ap.parse_args()
+    a.cpu_steps = {int(k): int(v) for k, v in (x.split("=") for x in a.cpu_steps)}
     exe = os.path.join(a.build, "halfstep")
     os.makedirs(a.out, exist_ok=True)
     rows = []
@@ -122,15 +130,16 @@ def main():
             elements = write_mesh(mesh, kind, n)
             for mat in a.materials:
                 deck = os.path.join(a.out, f"solid_{kind}_{n}_{mat}.inp")
-                write_main(deck, mesh, mat, 1.0, tip_load(mat, n))
+                write_main(deck, mesh, mat, 1.0, tip_load(mat, n), kind)
                 check = subprocess.run([exe, "check", deck], check=True, capture_output=True, text=True).stdout
                 inc = float(re.search(r"increment ([\d.e+-]+) \(stable", check).group(1))
                 per_elem = float(re.search(r"\(([\d.]+) bytes per element\)", check).group(1))
-                write_main(deck, mesh, mat, a.steps * inc, tip_load(mat, n))
                 runs = [("cpu", t, "-", "double") for t in a.threads if "cpu" in a.backends]
                 if "cuda" in a.backends:
                     runs += [("cuda", 1, sc, p) for sc in a.schemes for p in a.precisions]
                 for backend, t, scheme, prec in runs:
+                    steps = a.cpu_steps.get(t, a.steps) if backend == "cpu" else a.steps
+                    write_main(deck, mesh, mat, steps * inc, tip_load(mat, n), kind)
                     outdir = os.path.join(a.out, f"run_{kind}_{n}_{mat}_{backend}_{t}_{scheme}_{prec}")
                     cmd = [exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"]
                     if backend == "cuda":
