@@ -109,6 +109,7 @@ template <class T>
 struct Staging {
   PinnedArray<T> full, state, energy;  // 12 nn, 9 nn, ne
   PinnedArray<T> points;               // material state per solid integration point (models with state)
+  PinnedArray<T> shell_points;         // section-point state of plastic shells
   PinnedArray<EnergyMonitor> monitor;
   cudaEvent_t ready = nullptr;
   bool in_use = false;
@@ -163,6 +164,18 @@ class CudaBackend final : public Backend {
     }
     thickness_.assign(thick);
     elastic_.assign(el);
+    if (has_plastic_shells(sys)) {
+      std::vector<int> points;
+      std::vector<SolidMaterial<T>> laws;
+      for (const SectionProps& p : sys.sections) {
+        points.push_back(p.section_points);
+        laws.push_back(convert_material<T>(p.law));
+      }
+      section_points_.assign(points);
+      shell_law_.assign(laws);
+      shell_first_.assign(std::vector<std::size_t>(sys.shell_first_point.begin(), sys.shell_first_point.end() - 1));
+      shell_state_.resize(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell_num_points);
+    }
     x0_.assign(convert<T>(sys.x0));
     y0_.assign(convert<T>(sys.y0));
     z0_.assign(convert<T>(sys.z0));
@@ -279,7 +292,8 @@ class CudaBackend final : public Backend {
                     sums_.bytes() + tickets_.bytes() + solid_conn_.bytes() + solid_material_.bytes() +
                     solid_materials_.bytes() + solid_slot_ptr_.bytes() + solid_slots_.bytes() + solid_force_.bytes() +
                     solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() +
-                    solid_color_elements_.bytes() + face_force_.bytes();
+                    solid_color_elements_.bytes() + face_force_.bytes() + section_points_.bytes() +
+                    shell_law_.bytes() + shell_first_.bytes() + shell_state_.bytes();
     for (const auto& a : v_) b += a.bytes();
     for (const auto& a : signed_mass_) b += a.bytes();
     for (const auto& a : level_force_) b += a.bytes();
@@ -316,6 +330,11 @@ class CudaBackend final : public Backend {
       buf.assign(st.solid_state.begin(), st.solid_state.end());
       solid_state_.assign(buf);
     }
+    if (shell_state_.size() > 0) {
+      if (st.shell_state.size() != shell_state_.size()) throw std::logic_error("shell state of the wrong size");
+      buf.assign(st.shell_state.begin(), st.shell_state.end());
+      shell_state_.assign(buf);
+    }
   }
 
   void download(StructureState& st) override {
@@ -340,6 +359,11 @@ class CudaBackend final : public Backend {
     buf.resize(elem_energy_.size());
     elem_energy_.copy_to(buf.data(), buf.size());
     st.elem_energy.assign(buf.begin(), buf.end());
+    if (shell_state_.size() > 0) {
+      buf.resize(shell_state_.size());
+      shell_state_.copy_to(buf.data(), buf.size());
+      st.shell_state.assign(buf.begin(), buf.end());
+    }
     if (sys_.solid.num_elements > 0) {
       buf.resize(solid_energy_.size());
       solid_energy_.copy_to(buf.data(), buf.size());
@@ -411,8 +435,9 @@ class CudaBackend final : public Backend {
     s.state.resize(9 * static_cast<std::size_t>(nn));
     s.energy.resize(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
     s.monitor.resize(1);
-    const std::size_t npts = solid_state_.size();
+    const std::size_t npts = solid_state_.size(), nshell = shell_state_.size();
     s.points.resize(npts);
+    s.shell_points.resize(nshell);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).
@@ -423,6 +448,10 @@ class CudaBackend final : public Backend {
     if (ne > 0)
       check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy energies");
+    if (nshell > 0)
+      check(cudaMemcpyAsync(s.shell_points.host(), shell_state_.get(), nshell * sizeof(T), cudaMemcpyDeviceToHost,
+                            stream_),
+            "copy shell state");
     if (ns > 0) {
       check(cudaMemcpyAsync(s.energy.host() + ne, solid_energy_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy solid energies");
@@ -453,7 +482,7 @@ class CudaBackend final : public Backend {
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns, npts, global, record, failed](OutputFrame& f) {
+    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nshell, global, record, failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -478,6 +507,7 @@ class CudaBackend final : public Backend {
       f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
       f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
       f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
+      f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);
       f.record = global ? record : st.monitor.host()->record;
       f.discard = global ? failed : st.monitor.host()->status != kRunning;
       f.state.time = time;
@@ -519,7 +549,9 @@ class CudaBackend final : public Backend {
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
                              damp_rot_.size() ? damp_rot_.get() : nullptr},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
-            sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null()};
+            sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(),
+            section_points_.get_or_null(), shell_law_.get_or_null(), shell_state_.get_or_null(), sys_.shell_num_points,
+            shell_first_.get_or_null()};
   }
   cuda::SolidView<T> solid_view() {
     return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
@@ -905,6 +937,12 @@ class CudaBackend final : public Backend {
   DeviceArray<SolidMaterial<T>> solid_materials_;
   DeviceArray<T> solid_force_, solid_energy_, solid_hourglass_, face_force_;
   DeviceArray<T> solid_state_;  // material state per solid integration point, component-major (stride num_points)
+  DeviceArray<int> section_points_;              // plastic shells: Simpson points per section (0: elastic)
+  DeviceArray<SolidMaterial<T>> shell_law_;      // plastic shells: law per section
+  DeviceArray<std::size_t> shell_first_;         // plastic shells: first section point per shell
+  // Section-point state, component-major (stride shell_num_points); mutable: the kernels
+  // update it through the MeshView that the const mesh() hands out.
+  mutable DeviceArray<T> shell_state_;
   std::vector<std::vector<int>> solid_color_ptr_;  // per solid group, into solid_color_elements_
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
