@@ -413,7 +413,7 @@ struct Mitc4Kind {
   static constexpr int kDimension = 3;
   static constexpr int kVtkCell = 9;  ///< VTK_QUAD
   static constexpr double kCost = 1.0;
-  static constexpr int kPoints = 4;  ///< 2x2 in-plane points (the thickness is integrated in closed form)
+  static constexpr int kPoints = 4;  ///< 2x2 in-plane points (through the thickness: closed form, or Simpson points with *PLASTIC)
 };
 
 }  // namespace halfstep
