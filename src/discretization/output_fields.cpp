@@ -73,7 +73,9 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
   for (const BeamConstants<double>& b : sys.beam.constants) plastic_beams = plastic_beams || b.plastic;
   for (const SolidMaterial<double>& m : sys.solid.materials) plastic_solids = plastic_solids || m.model == kJ2Plastic;
   plastic_solids = plastic_solids && sys.solid.state_size > 0;
-  std::vector<double>* peeq = plastic_solids || plastic_beams ? &fs.add_cell("PEEQ", 1, nc, nan).values : nullptr;
+  const bool plastic_shells = has_plastic_shells(sys) && !st.shell_state.empty();
+  std::vector<double>* peeq =
+      plastic_solids || plastic_beams || plastic_shells ? &fs.add_cell("PEEQ", 1, nc, nan).values : nullptr;
   if (ne > 0) {
     std::vector<double>& sf = fs.add_cell("SF", 5, nc, nan).values;
     std::vector<double>& sm = fs.add_cell("SM", 3, nc, nan).values;
@@ -85,8 +87,15 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
     std::vector<double>& mbot = fs.add_cell("Mises_bottom", 1, nc, nan).values;
     for (int e = 0; e < ne; ++e) {
       const SectionProps& sec = sys.sections[sys.section[e]];
+      const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
+      // Plastic sections: from the section points' state (PEEQ the through-thickness maximum).
+      double pe = 0;
       const Mitc4SectionResults<double> r =
-          mitc4_section_results(sys.ref[e], gather_element_nodes(sys, st, e), sec.thickness, sec.elastic);
+          sec.section_points > 0 && plastic_shells
+              ? mitc4_plastic_section_results(sys.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
+                                              sec.section_points, shell_element_state(sys, st, e), &pe)
+              : mitc4_section_results(sys.ref[e], nodes, sec.thickness, sec.elastic);
+      if (peeq) (*peeq)[e] = pe;  // 0 on elastic shells: they never yield
       for (int i = 0; i < 5; ++i) sf[5 * e + i] = r.sf[i];
       for (int i = 0; i < 3; ++i) {
         sm[3 * e + i] = r.sm[i];

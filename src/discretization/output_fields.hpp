@@ -17,8 +17,9 @@ ResultMesh result_mesh(const StructureSystem& sys);
 /// Nodal arrays NodeId, U, UR (rotation vector from the reference triad r1 in st), V, VR, RF,
 /// RM of a whole-model system; with cells, also the cell arrays (ElementId, the shell section
 /// results SF, SM, S/E top and bottom, Mises top and bottom when there are shells, the solid
-/// S, E, Mises and HourglassEnergyDensity when there are continuum elements, and
-/// StrainEnergyDensity). A family's arrays are NaN on the other family's cells.
+/// S, E, Mises and HourglassEnergyDensity when there are continuum elements, PEEQ with a
+/// plastic law (shells: the through-thickness maximum), and StrainEnergyDensity). A family's
+/// arrays are NaN on the other family's cells.
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
                        const FullStepFields& full, bool cells);
 

@@ -1,5 +1,7 @@
 #include "discretization/structure_state.hpp"
 
+#include "materials/j2_plane_stress.hpp"
+
 namespace halfstep {
 
 void FullStepFields::resize(int nn) {
@@ -29,6 +31,7 @@ void StructureState::initialize(const StructureSystem& sys) {
   solid_energy.assign(sys.solid.num_elements, 0.0);
   solid_hourglass.assign(sys.solid.num_elements, 0.0);
   solid_state.assign(static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points, 0.0);
+  shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell_num_points, 0.0);
   beam_force.assign(12 * static_cast<std::size_t>(sys.beam.num_elements), 0.0);
   beam_state = initial_beam_state(sys.beam);
   time = 0;
@@ -49,6 +52,7 @@ void copy_output_fields(const StructureState& from, StructureState& to) {
   to.solid_energy = from.solid_energy;
   to.solid_hourglass = from.solid_hourglass;
   to.solid_state = from.solid_state;
+  to.shell_state = from.shell_state;
   to.beam_state = from.beam_state;
   to.time = from.time;
 }

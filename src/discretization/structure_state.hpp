@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "discretization/structure_system.hpp"
+#include "materials/material_law.hpp"
 
 namespace halfstep {
 
@@ -32,6 +33,10 @@ struct StructureState {
   /// Material state per solid integration point, component-major: component c of point p at
   /// [c * solid.num_points + p] (empty when no law has state; materials/material_law.hpp).
   std::vector<double> solid_state;
+  /// State of the section points of plastic shells, component-major: component c of point p
+  /// at [c * shell_num_points + p] (kJ2PlaneStateSize components; StructureSystem::
+  /// shell_first_point numbers the points; empty without plastic shells).
+  std::vector<double> shell_state;
   std::vector<double> beam_force;        ///< 12 per beam: force and moment of each end (beam_pass.hpp)
   /// State of every beam, component-major: component c of beam e at [c * beam.num_elements + e]
   /// (elements/fpm_beam.hpp, BeamState).
@@ -45,6 +50,18 @@ struct StructureState {
 
 /// Copies what output needs (displacements, directors, triads, element energies).
 void copy_output_fields(const StructureState& from, StructureState& to);
+
+/// Where shell e's section-point state lives in st.shell_state (the explicit pass updates it
+/// in place; output reads it).
+inline ElementState<double> shell_element_state(const StructureSystem& sys, StructureState& st, int e) {
+  return {st.shell_state.data(), st.shell_state.data(), sys.shell_num_points,
+          sys.shell_first_point[static_cast<std::size_t>(e)]};
+}
+
+/// The same, read-only (next null: nothing is written).
+inline ElementState<double> shell_element_state(const StructureSystem& sys, const StructureState& st, int e) {
+  return {st.shell_state.data(), nullptr, sys.shell_num_points, sys.shell_first_point[static_cast<std::size_t>(e)]};
+}
 
 /// Gathers element e's reference and current nodal vectors from the system and the state.
 inline Mitc4Nodes<double> gather_element_nodes(const StructureSystem& sys, const StructureState& st, int e) {

@@ -27,7 +27,14 @@ void assign_sections(const Model& model, const std::vector<int>& shell_index, St
     // The shell's plane-stress constants are the solid law's stiffness condensed to S33 = 0
     // (materials/plane_stress.hpp): one law, two element families. validate() admits
     // isotropic *ELASTIC only here, for which this equals E / (1 - nu^2), nu, G to 1e-12.
-    p.elastic = ShellElastic<double>::from_material(solid_material_of(mat, scaled_identity(1.0)));
+    // A plastic section integrates the plane-stress J2 law (same E, nu) at its section points.
+    const SolidMaterial<double> law = solid_material_of(mat, scaled_identity(1.0));
+    p.elastic = ShellElastic<double>::from_material(
+        mat.plastic() ? svk_isotropic(mat.youngs, mat.poisson, mat.density) : law);
+    if (mat.plastic()) {
+      p.law = law;
+      p.section_points = sec.thickness_points;  // validate(): odd, 3 to 15, with *PLASTIC
+    }
     p.name = sec.elset + "/" + sec.material;
     const int index = static_cast<int>(sys.sections.size());
     sys.sections.push_back(p);
@@ -121,6 +128,16 @@ void build_gather_map(StructureSystem& sys) {
   for (int i = 0; i < 4 * sys.num_elements; ++i) sys.node_slots[fill[sys.conn[i]]++] = i;
 }
 
+void assign_shell_points(StructureSystem& sys) {
+  sys.shell_first_point.assign(static_cast<std::size_t>(sys.num_elements) + 1, 0);
+  for (int e = 0; e < sys.num_elements; ++e)
+    sys.shell_first_point[static_cast<std::size_t>(e) + 1] =
+        sys.shell_first_point[static_cast<std::size_t>(e)] +
+        4 * static_cast<std::size_t>(sys.sections[static_cast<std::size_t>(sys.section[e])].section_points);
+  sys.shell_num_points = sys.shell_first_point.back();
+}
+
+bool has_plastic_shells(const StructureSystem& sys) { return sys.shell_num_points > 0; }
 
 double plate_wave_speed(const SectionProps& s) {
   return std::sqrt(s.youngs / (s.density * (1.0 - s.poisson * s.poisson)));
@@ -150,6 +167,7 @@ StructureSystem build_structure_system(const Model& model) {
   }
   sys.num_elements = static_cast<int>(sys.shell_model_element.size());
   assign_sections(model, shell_index, sys);
+  assign_shell_points(sys);
   build_gather_map(sys);
   sys.any_shells = sys.num_elements > 0;
   sys.node_rotates.assign(sys.num_nodes, 0);

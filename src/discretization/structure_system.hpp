@@ -11,6 +11,7 @@
 #include "discretization/beam_mesh.hpp"
 #include "elements/mitc4.hpp"
 #include "materials/shell_elastic.hpp"
+#include "materials/solid_material.hpp"
 #include "model/model.hpp"
 #include "discretization/solid_mesh.hpp"
 
@@ -23,6 +24,10 @@ struct SectionProps {
   double alpha = 0;  ///< mass-proportional damping coefficient
   double youngs = 0, poisson = 0;
   ShellElastic<double> elastic{};
+  /// Simpson points through the thickness of a plastic section (*SHELL SECTION's count; 0:
+  /// elastic, integrated in closed form).
+  int section_points = 0;
+  SolidMaterial<double> law{};  ///< plastic sections: elastic constants and hardening table (kJ2Plastic)
   std::string name;  ///< "elset/material", for reports
 };
 
@@ -47,6 +52,11 @@ struct StructureSystem {
   std::vector<double> area;                  ///< element areas
   std::vector<double> element_dt;            ///< stable increment estimate per element
   std::vector<int> node_slot_ptr, node_slots;  ///< node -> (element*4 + corner) gather map (CSR)
+  /// Section points of plastic shells in the shell state store (elements/mitc4_plastic.hpp):
+  /// element e owns points [shell_first_point[e], shell_first_point[e + 1]), 4 x its section's
+  /// section_points (none for elastic sections); empty without shells.
+  std::vector<std::size_t> shell_first_point;
+  std::size_t shell_num_points = 0;  ///< points over all shells: the store's stride
   double total_mass = 0;
   double energy_per_unit_strain = 0;  ///< sum of E t A / 2: membrane energy of a unit strain
   double stable_dt = 0;        ///< min element_dt over shells and solids (no safety factor)
@@ -85,6 +95,13 @@ StructureSystem build_structure_system(const Model& model);
 
 /// Rebuilds the node -> shell-corner gather map (node_slot_ptr, node_slots) from conn.
 void build_gather_map(StructureSystem& sys);
+
+/// Numbers the section points of plastic shells (shell_first_point, shell_num_points) from
+/// section and sections.
+void assign_shell_points(StructureSystem& sys);
+
+/// True when some shell section of sys is plastic (its shells carry section-point state).
+bool has_plastic_shells(const StructureSystem& sys);
 
 /// Element characteristic length used in the stable increment: area / longest diagonal... see .cpp.
 double mitc4_characteristic_length(const Vec3<double> x[4]);

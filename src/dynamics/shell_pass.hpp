@@ -8,11 +8,13 @@
 #include "discretization/structure_system.hpp"
 #include "dynamics/step_drive.hpp"
 #include "elements/mitc4.hpp"
+#include "elements/mitc4_plastic.hpp"
 
 namespace halfstep {
 
 /// Shell e's forces into st.elem_force (20) and, with pressures, st.elem_pressure (12); its
-/// strain energy into st.elem_energy and sum[0].
+/// internal energy (strain energy, plus the dissipation of plastic sections) into
+/// st.elem_energy and sum[0].
 struct ShellElementBody {
   const StructureSystem& sys;
   StructureState& st;
@@ -25,7 +27,12 @@ struct ShellElementBody {
     const SectionProps& sec = sys.sections[sys.section[e]];
     const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
     Vec3<double> f[4], gv[4];
-    const double w = mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
+    // Plastic sections integrate through the thickness and update their points' state in
+    // place; elastic ones keep the closed-form section.
+    const double w = sec.section_points > 0
+                         ? mitc4_plastic_internal_force(sys.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
+                                                        sec.section_points, shell_element_state(sys, st, e), f, gv)
+                         : mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
     st.elem_energy[e] = w;
     sum[0] += w;
     double* out = &st.elem_force[20 * static_cast<std::size_t>(e)];

@@ -278,11 +278,29 @@ HS_HD Mitc4Resultants<T> mitc4_resultants(const Mitc4Strain<T>& e, T a, const Sh
   return r;
 }
 
-/// Internal nodal forces f (on translations) and energy gradients gv (on the director vectors)
-/// of an element of thickness a. Returns the element strain energy.
+/// The elastic section: resultants by the analytic thickness integral (mitc4_resultants).
+/// A section is what mitc4_internal_force_with asks at each Gauss point: the resultants of
+/// the generalized strains there, and the internal energy per unit area.
 template <class T>
-HS_HD T mitc4_internal_force(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes, T a, const ShellElastic<T>& mat,
-                             Vec3<T> f[4], Vec3<T> gv[4]) {
+struct Mitc4ElasticSection {
+  const ShellElastic<T>& mat;
+  T a;  ///< thickness
+  /// Resultants r of strains e at Gauss point g; returns the strain energy per unit area.
+  HS_HD T operator()(int g, const Mitc4Strain<T>& e, Mitc4Resultants<T>& r) const {
+    (void)g;
+    r = mitc4_resultants(e, a, mat);
+    return T(0.5) * (r.n[0] * e.mem[0] + r.n[1] * e.mem[1] + r.n[2] * e.mem[2] + r.m[0] * e.bend[0] +
+                     r.m[1] * e.bend[1] + r.m[2] * e.bend[2] + r.q[0] * e.shear[0] + r.q[1] * e.shear[1]);
+  }
+};
+
+/// Internal nodal forces f (on translations) and energy gradients gv (on the director vectors)
+/// of an element of thickness a whose resultants come from `section` (Mitc4ElasticSection,
+/// or the plastic section of elements/mitc4_plastic.hpp). Returns the element's internal
+/// energy (strain energy; for a plastic section, stored plus dissipated).
+template <class T, class Section>
+HS_HD T mitc4_internal_force_with(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes, T a, const Section& section,
+                                  Vec3<T> f[4], Vec3<T> gv[4]) {
   using namespace mitc4_detail;
   const T half_a = T(0.5) * a;
   for (int k = 0; k < 4; ++k) {
@@ -299,11 +317,9 @@ HS_HD T mitc4_internal_force(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes,
     const T r = T(mitc4_gauss_r(g)), s = T(mitc4_gauss_s(g));
     const GaussKinematics<T> k = gauss_kinematics(nodes, dv, half_a, r, s);
     const Mitc4Strain<T> e = gauss_strain(ref, g, k, tie, half_a, r, s);
-    const Mitc4Resultants<T> res = mitc4_resultants(e, a, mat);
+    Mitc4Resultants<T> res;
     const T w = ref.wj[g];
-    energy += T(0.5) * w *
-              (res.n[0] * e.mem[0] + res.n[1] * e.mem[1] + res.n[2] * e.mem[2] + res.m[0] * e.bend[0] +
-               res.m[1] * e.bend[1] + res.m[2] * e.bend[2] + res.q[0] * e.shear[0] + res.q[1] * e.shear[1]);
+    energy += w * section(g, e, res);
     // Membrane and bending resultants pulled back onto the covariant components.
     T nrr, nss, nrs, mrr, mss, mrs;
     mitc4_from_local(ref, g, res.n, nrr, nss, nrs);
@@ -352,6 +368,14 @@ HS_HD T mitc4_internal_force(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes,
   return energy;
 }
 
+/// Internal forces of an elastic element (analytic thickness integration); returns the
+/// strain energy.
+template <class T>
+HS_HD T mitc4_internal_force(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes, T a, const ShellElastic<T>& mat,
+                             Vec3<T> f[4], Vec3<T> gv[4]) {
+  return mitc4_internal_force_with(ref, nodes, a, Mitc4ElasticSection<T>{mat, a}, f, gv);
+}
+
 /// Stores one corner's 5 generalized forces: the global force f and the moments about the
 /// nodal triad (t1, t2 = v x t1) of the director-energy gradient gv (from dV = dtheta x V).
 template <class T>
@@ -389,7 +413,7 @@ struct Mitc4Kind {
   static constexpr int kDimension = 3;
   static constexpr int kVtkCell = 9;  ///< VTK_QUAD
   static constexpr double kCost = 1.0;
-  static constexpr int kPoints = 4;  ///< 2x2 in-plane points (the thickness is integrated in closed form)
+  static constexpr int kPoints = 4;  ///< 2x2 in-plane points (through the thickness: closed form, or Simpson points with *PLASTIC)
 };
 
 }  // namespace halfstep

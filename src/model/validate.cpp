@@ -88,9 +88,6 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
   if (needs_mass && !mat.has_density)
     throw InputError(loc, where + " has no *DENSITY (explicit dynamic steps need the mass)");
   if (mat.plastic()) {
-    if (shell)
-      throw InputError(mat.plastic_loc, where + " has *PLASTIC: yielding shells are not supported yet "
-                                                "(plasticity runs on continuum elements)");
     if (mat.has_hyperelastic || mat.elastic_type != ElasticType::Isotropic)
       throw InputError(mat.plastic_loc, "material '" + mat.name + "': *PLASTIC needs isotropic *ELASTIC (E, nu)");
     if (has_static)
@@ -157,6 +154,12 @@ void check_sections(const Model& m) {
     check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
+    // A yielding section is integrated by Simpson's rule through the thickness (elastic ones
+    // in closed form, where the count has no effect).
+    if (mat->second.plastic() && (sec.thickness_points < 3 || sec.thickness_points > 15 || sec.thickness_points % 2 == 0))
+      throw InputError(sec.loc, "*SHELL SECTION with *PLASTIC material '" + sec.material +
+                                    "': the number of section points through the thickness must be odd, 3 to 15 "
+                                    "(Simpson's rule; default 5), got " + std::to_string(sec.thickness_points));
     claim(sec.elset, sec.loc, "*SHELL SECTION", 1);
   }
   for (const SolidSection& sec : m.solid_sections) {

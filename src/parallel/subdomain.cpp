@@ -174,6 +174,7 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
     s.element_dt.push_back(g.element_dt[e]);
   }
   build_gather_map(s);
+  assign_shell_points(s);
 
   const SolidMesh& gm = g.solid;
   SolidMesh& m = s.solid;

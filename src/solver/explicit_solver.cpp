@@ -230,6 +230,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       throw InputError(model.elements.loc[static_cast<std::size_t>(whole.beam.model_element[0])],
                        "beams run in one process so far (the partitioner does not carry beams): run "
                        "without mpirun");
+    if (has_plastic_shells(whole))
+      throw InputError(model.elements.loc[static_cast<std::size_t>(whole.shell_model_element[0])],
+                       "shells with *PLASTIC run in one process so far (frames do not gather their section-point "
+                       "state yet): run without mpirun");
     if (opt.backend_options.scheme == GpuScheme::ElementLocal || opt.backend_options.scheme == GpuScheme::Colored)
       throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +
                                         gpu_scheme_name(opt.backend_options.scheme));

@@ -26,7 +26,7 @@ std::size_t memory_bytes(const StructureSystem& sys) {
   StructureState st;
   st.initialize(sys);
   b += bytes(st.ux) * 3 + bytes(st.v[0]) * kMaxNodeDofs + bytes(st.dx) * 9 + bytes(st.elem_force) +
-       bytes(st.elem_energy);
+       bytes(st.elem_energy) + bytes(sys.shell_first_point) + bytes(st.shell_state);
   b += sizeof(double) * 12 * static_cast<std::size_t>(sys.num_nodes);  // output buffers (v^n, reactions)
   const SolidMesh& sm = sys.solid;
   b += bytes(sm.model_element) + bytes(sm.conn) + bytes(sm.material) + bytes(sm.volume) + bytes(sm.element_dt) +

@@ -97,6 +97,12 @@ const GpuDeck kDecks[] = {
     {"vibration", "cantilever-vibration --nu 0", "TIP"},
     {"hole", "examples/plate_with_hole.inp", "TIPMID"},
     {"two_steps", "tests/gpu/decks/two_steps.inp", "TIP"},
+    // Yielding MITC4 (*PLASTIC, 5 Simpson section points): the section-point state on the
+    // device, updated in place by every scheme. The dome (seed 003's cap, 48 elements, 0.5 ms
+    // of its step pressure) and a strip under end moments into the plastic range. The FP32
+    // limits are first guesses (plastic returns amplify round-off a little): measure them.
+    {"shell_dome_j2", "tests/gpu/decks/shell_dome_j2.inp", "APEX", 5e-3},
+    {"shell_strip_j2_bending", "tests/gpu/decks/shell_strip_j2_bending.inp", "END", 5e-3},
 };
 
 const GpuVariant kVariants[] = {

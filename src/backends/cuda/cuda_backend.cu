@@ -111,6 +111,7 @@ struct Staging {
   PinnedArray<T> full, state, energy;  // 12 nn, 9 nn, ne
   PinnedArray<T> points;               // material state per solid integration point (models with state)
   PinnedArray<T> beams;                // state of every FPM beam (section forces, fibres, work)
+  PinnedArray<T> shell_points;         // section-point state of plastic shells
   PinnedArray<EnergyMonitor> monitor;
   cudaEvent_t ready = nullptr;
   bool in_use = false;
@@ -170,6 +171,18 @@ class CudaBackend final : public Backend {
     }
     thickness_.assign(thick);
     elastic_.assign(el);
+    if (has_plastic_shells(sys)) {
+      std::vector<int> points;
+      std::vector<SolidMaterial<T>> laws;
+      for (const SectionProps& p : sys.sections) {
+        points.push_back(p.section_points);
+        laws.push_back(convert_material<T>(p.law));
+      }
+      section_points_.assign(points);
+      shell_law_.assign(laws);
+      shell_first_.assign(std::vector<std::size_t>(sys.shell_first_point.begin(), sys.shell_first_point.end() - 1));
+      shell_state_.resize(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell_num_points);
+    }
     x0_.assign(convert<T>(sys.x0));
     y0_.assign(convert<T>(sys.y0));
     z0_.assign(convert<T>(sys.z0));
@@ -305,7 +318,9 @@ class CudaBackend final : public Backend {
                     solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() +
                     solid_color_elements_.bytes() + face_force_.bytes() + beam_conn_.bytes() + beam_section_.bytes() +
                     beam_constants_.bytes() + beam_chord0x_.bytes() * 3 + beam_slot_ptr_.bytes() + beam_slots_.bytes() +
-                    beam_force_.bytes() + beam_state_.bytes();
+                    beam_force_.bytes() + beam_state_.bytes() +
+                    section_points_.bytes() +
+                    shell_law_.bytes() + shell_first_.bytes() + shell_state_.bytes();
     for (const auto& a : v_) b += a.bytes();
     for (const auto& a : signed_mass_) b += a.bytes();
     for (const auto& a : level_force_) b += a.bytes();
@@ -347,6 +362,11 @@ class CudaBackend final : public Backend {
       buf.assign(st.beam_state.begin(), st.beam_state.end());
       beam_state_.assign(buf);
     }
+    if (shell_state_.size() > 0) {
+      if (st.shell_state.size() != shell_state_.size()) throw std::logic_error("shell state of the wrong size");
+      buf.assign(st.shell_state.begin(), st.shell_state.end());
+      shell_state_.assign(buf);
+    }
   }
 
   void download(StructureState& st) override {
@@ -372,6 +392,11 @@ class CudaBackend final : public Backend {
     buf.resize(elem_energy_.size());
     elem_energy_.copy_to(buf.data(), buf.size());
     st.elem_energy.assign(buf.begin(), buf.end());
+    if (shell_state_.size() > 0) {
+      buf.resize(shell_state_.size());
+      shell_state_.copy_to(buf.data(), buf.size());
+      st.shell_state.assign(buf.begin(), buf.end());
+    }
     if (sys_.solid.num_elements > 0) {
       buf.resize(solid_energy_.size());
       solid_energy_.copy_to(buf.data(), buf.size());
@@ -448,10 +473,11 @@ class CudaBackend final : public Backend {
     s.state.resize(9 * static_cast<std::size_t>(nn));
     s.energy.resize(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
     s.monitor.resize(1);
-    const std::size_t npts = solid_state_.size();
+    const std::size_t npts = solid_state_.size(), nshell = shell_state_.size();
     s.points.resize(npts);
     const std::size_t nbs = beam_state_.size();
     s.beams.resize(nbs);
+    s.shell_points.resize(nshell);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).
@@ -462,6 +488,10 @@ class CudaBackend final : public Backend {
     if (ne > 0)
       check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy energies");
+    if (nshell > 0)
+      check(cudaMemcpyAsync(s.shell_points.host(), shell_state_.get(), nshell * sizeof(T), cudaMemcpyDeviceToHost,
+                            stream_),
+            "copy shell state");
     if (ns > 0) {
       check(cudaMemcpyAsync(s.energy.host() + ne, solid_energy_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy solid energies");
@@ -495,7 +525,7 @@ class CudaBackend final : public Backend {
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, global, record, failed](OutputFrame& f) {
+    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, nshell, global, record, failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -521,6 +551,7 @@ class CudaBackend final : public Backend {
       f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
       f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
       f.state.beam_state.assign(st.beams.host(), st.beams.host() + nbs);
+      f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);
       f.record = global ? record : st.monitor.host()->record;
       f.discard = global ? failed : st.monitor.host()->status != kRunning;
       f.state.time = time;
@@ -564,7 +595,9 @@ class CudaBackend final : public Backend {
                              damp_rot_.size() ? damp_rot_.get() : nullptr},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
             sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), beam_slot_ptr_.get_or_null(),
-            beam_slots_.get_or_null(), beam_force_.get_or_null()};
+            beam_slots_.get_or_null(), beam_force_.get_or_null(),
+            section_points_.get_or_null(), shell_law_.get_or_null(), shell_state_.get_or_null(), sys_.shell_num_points,
+            shell_first_.get_or_null()};
   }
   cuda::SolidView<T> solid_view() {
     return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
@@ -965,6 +998,12 @@ class CudaBackend final : public Backend {
   DeviceArray<SolidMaterial<T>> solid_materials_;
   DeviceArray<T> solid_force_, solid_energy_, solid_hourglass_, face_force_;
   DeviceArray<T> solid_state_;  // material state per solid integration point, component-major (stride num_points)
+  DeviceArray<int> section_points_;              // plastic shells: Simpson points per section (0: elastic)
+  DeviceArray<SolidMaterial<T>> shell_law_;      // plastic shells: law per section
+  DeviceArray<std::size_t> shell_first_;         // plastic shells: first section point per shell
+  // Section-point state, component-major (stride shell_num_points); mutable: the kernels
+  // update it through the MeshView that the const mesh() hands out.
+  mutable DeviceArray<T> shell_state_;
   std::vector<std::vector<int>> solid_color_ptr_;  // per solid group, into solid_color_elements_
   DeviceArray<int> beam_conn_, beam_section_, beam_slot_ptr_, beam_slots_;
   DeviceArray<BeamConstants<T>> beam_constants_;

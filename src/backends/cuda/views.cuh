@@ -2,6 +2,7 @@
 #pragma once
 
 #include "elements/mitc4.hpp"
+#include "elements/mitc4_plastic.hpp"
 #include "materials/shell_elastic.hpp"
 #include "dynamics/energy_monitor.hpp"
 #include "dynamics/node_integrator.hpp"
@@ -33,6 +34,12 @@ struct MeshView {
   // FPM beams (null without beams): node -> beam end slot (CSR), 6 values per slot.
   const int *beam_slot_ptr, *beam_slots;
   const T* beam_force;
+  // Plastic shells (null / zero without them; elements/mitc4_plastic.hpp):
+  const int* section_points;          ///< per section: Simpson section points, 0 for elastic sections
+  const SolidMaterial<T>* shell_law;  ///< per section: the plastic law (elastic constants, hardening)
+  T* shell_state;                     ///< section-point state, component-major, updated in place
+  std::size_t shell_stride;           ///< the state store's number of points
+  const std::size_t* shell_first;     ///< per shell: its first section point
 };
 
 /// Where a sampling pass leaves a frame: component-major rows of nn values (mapped host memory).
@@ -89,7 +96,14 @@ __device__ inline T emit_internal_forces(const MeshView<T>& m, int e, const Mitc
   const T a = m.thickness[sec];
   const Mitc4Ref<T> ref = element_reference(m, e, nodes, a);
   Vec3<T> f[4], gv[4];
-  const T energy = mitc4_internal_force(ref, nodes, a, m.elastic[sec], f, gv);
+  const int points = m.section_points ? m.section_points[sec] : 0;
+  T energy;
+  if (points > 0) {  // plastic section: through-thickness integration, state updated in place
+    const ElementState<T> es{m.shell_state, m.shell_state, m.shell_stride, m.shell_first[e]};
+    energy = mitc4_plastic_internal_force(ref, nodes, a, m.shell_law[sec], m.elastic[sec].kshear, points, es, f, gv);
+  } else {
+    energy = mitc4_internal_force(ref, nodes, a, m.elastic[sec], f, gv);
+  }
   for (int k = 0; k < 4; ++k) {
     T gen[5];
     mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], t1_of(k), gen);
