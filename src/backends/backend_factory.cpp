@@ -69,9 +69,11 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
     return std::make_unique<CpuBackend>(sys, cpu_opt);
   }
   std::string why;
-  // The CUDA backend has no beam kernels yet: beam models run on the CPU.
-  const bool beams = sys.beam.num_elements > 0;
-  const char* no_beams = "beams run on the CPU backend only so far (no GPU beam kernel yet)";
+  // The CUDA backend has no beam or FPM triangle kernels yet: such models run on the CPU.
+  const bool beams = sys.beam.num_elements > 0 || sys.tri.num_elements > 0;
+  const char* no_beams = sys.beam.num_elements > 0
+                             ? "beams run on the CPU backend only so far (no GPU beam kernel yet)"
+                             : "FPM triangles run on the CPU backend only so far (no GPU triangle kernel yet)";
   if (beams && kind == BackendKind::Cuda) throw RunError(std::string("--backend cuda: ") + no_beams);
   const bool gpu = cuda_available(&why);
   if (kind == BackendKind::Cuda && !gpu) throw RunError("--backend cuda: " + why);
