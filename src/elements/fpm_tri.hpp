@@ -284,24 +284,29 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
   const Mat3<T> qa = matrix_of_columns(e1a, e2a, na);
   // Now: edges formed from the reference differences (no X + u rounding) and the normal.
   const Vec3<T> r2 = nd.edge0[0] + (nd.u[1] - nd.u[0]), r3 = nd.edge0[1] + (nd.u[2] - nd.u[0]);
-  const Vec3<T> n = normalized(cross(r2, r3));
-  // The normal's minimal rotation carries e1 into the new plane; the polar angle of the
-  // in-plane increment gradient then turns it about the normal.
-  Vec3<T> e1p = rotate(minimal_rotation(na, n), e1a);
-  e1p = normalized(e1p - dot(e1p, n) * n);
-  const Vec3<T> e2p = cross(n, e1p);
+  // An unchanged plane (nodes at rest, or moved less than their coordinates' last bit) keeps
+  // the DCS exactly: no round-off strain is booked while a load ramps up from zero.
+  const bool same = r2.x == r2a.x && r2.y == r2a.y && r2.z == r2a.z && r3.x == r3a.x && r3.y == r3a.y && r3.z == r3a.z;
+  const Vec3<T> n = same ? na : normalized(cross(r2, r3));
   T xa[3] = {T(0), dot(r2a, e1a), dot(r3a, e1a)}, ya[3] = {T(0), dot(r2a, e2a), dot(r3a, e2a)};
   T ba[3], ca[3];
   const T area_a = tri_detail::area_gradients(xa, ya, ba, ca);
-  const T p2x = dot(r2, e1p), p2y = dot(r2, e2p), p3x = dot(r3, e1p), p3y = dot(r3, e2p);
-  const T f11 = p2x * ba[1] + p3x * ba[2], f12 = p2x * ca[1] + p3x * ca[2];
-  const T f21 = p2y * ba[1] + p3y * ba[2], f22 = p2y * ca[1] + p3y * ca[2];
-  const T angle = std::atan2(f21 - f12, f11 + f22);
-  const T cs = std::cos(angle), sn = std::sin(angle);
-  const Vec3<T> e1 = cs * e1p + sn * e2p;
+  // The normal's minimal rotation carries e1 into the new plane; the polar angle of the
+  // in-plane increment gradient then turns it about the normal.
+  Vec3<T> e1 = e1a;
+  if (!same) {
+    Vec3<T> e1p = rotate(minimal_rotation(na, n), e1a);
+    e1p = normalized(e1p - dot(e1p, n) * n);
+    const Vec3<T> e2p = cross(n, e1p);
+    const T p2x = dot(r2, e1p), p2y = dot(r2, e2p), p3x = dot(r3, e1p), p3y = dot(r3, e2p);
+    const T f11 = p2x * ba[1] + p3x * ba[2], f12 = p2x * ca[1] + p3x * ca[2];
+    const T f21 = p2y * ba[1] + p3y * ba[2], f22 = p2y * ca[1] + p3y * ca[2];
+    const T angle = std::atan2(f21 - f12, f11 + f22);
+    e1 = std::cos(angle) * e1p + std::sin(angle) * e2p;
+  }
   const Vec3<T> e2 = cross(n, e1);
   const Mat3<T> qt = matrix_of_columns(e1, e2, n);
-  const Mat3<T> rigid = qt * transpose(qa);
+  const Mat3<T> rigid = same ? scaled_identity(T(1)) : qt * transpose(qa);
 
   // Pure deformation: in-plane displacements of nodes 2 and 3 relative to node 1 in the DCS,
   // and each node's deformation rotation (its rotation increment less the element's).
@@ -309,9 +314,14 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
   const T du[3] = {T(0), x[1] - xa[1], x[2] - xa[2]}, dv[3] = {T(0), y[1] - ya[1], y[2] - ya[2]};
   T q[9], drill[3];
   for (int k = 0; k < 3; ++k) {
-    const Mat3<T> ra_k = node_rotation(load3(s, kTriFrame + 6 * k), load3(s, kTriFrame + 6 * k + 3));
-    const Mat3<T> dn = node_rotation(nd.t1[k], nd.d[k]) * transpose(ra_k);
-    const Vec3<T> phi = deformation_rotation(dn, rigid, qt);
+    const Vec3<T> t1a = load3(s, kTriFrame + 6 * k), da = load3(s, kTriFrame + 6 * k + 3);
+    Vec3<T> phi{T(0), T(0), T(0)};
+    const bool turned = !(t1a.x == nd.t1[k].x && t1a.y == nd.t1[k].y && t1a.z == nd.t1[k].z && da.x == nd.d[k].x &&
+                          da.y == nd.d[k].y && da.z == nd.d[k].z);
+    if (turned || !same) {
+      const Mat3<T> dn = node_rotation(nd.t1[k], nd.d[k]) * transpose(node_rotation(t1a, da));
+      phi = deformation_rotation(dn, rigid, qt);
+    }
     q[3 * k] = T(0);  // the normal displacement is zero in the DCS
     q[3 * k + 1] = phi.x;
     q[3 * k + 2] = phi.y;
