@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate halfstep example decks (Abaqus-style keyword input, S4R shells).
+"""Generate halfstep example decks (Abaqus-style keyword input, S4R shells or FPM S3 triangles).
 
 Usage:  python3 examples/generate_deck.py CASE [options] -o FILE.inp
         python3 examples/generate_deck.py --help
@@ -242,6 +242,7 @@ class Spec:
         self.history_sets = []
         self.elem_output = "SF, SM, S"
         self.static = None  # (increments, nlgeom): a *STATIC step instead of the explicit one
+        self.triangles = False  # S3 with FORMULATION=FPM: each quad split into two triangles
 
 
 def nset_lines(name, ids, kw="*NSET, NSET="):
@@ -264,11 +265,21 @@ def mesh_lines(spec):
     L = ["*NODE"]
     X, Y, Z = m.x, m.y, m.z
     L.extend("%d, %s, %s, %s" % (i + 1, fmtc(X[i]), fmtc(Y[i]), fmtc(Z[i])) for i in range(m.nnode))
-    L.append("*ELEMENT, TYPE=S4R, ELSET=%s" % spec.elset)
-    L.extend("%d, %d, %d, %d, %d" % (k + 1, e[0], e[1], e[2], e[3]) for k, e in enumerate(m.elems))
+    if spec.triangles:
+        # Each quadrilateral (a, b, c, d) becomes the FPM triangles (a, b, c) and (a, c, d):
+        # quad k is triangles 2k - 1 and 2k, with the same normal.
+        L.append("*ELEMENT, TYPE=S3, ELSET=%s" % spec.elset)
+        for k, e in enumerate(m.elems):
+            L.append("%d, %d, %d, %d" % (2 * k + 1, e[0], e[1], e[2]))
+            L.append("%d, %d, %d, %d" % (2 * k + 2, e[0], e[2], e[3]))
+    else:
+        L.append("*ELEMENT, TYPE=S4R, ELSET=%s" % spec.elset)
+        L.extend("%d, %d, %d, %d, %d" % (k + 1, e[0], e[1], e[2], e[3]) for k, e in enumerate(m.elems))
     for name, ids in m.nsets.items():
         L.extend(nset_lines(name, ids))
     for name, ids in m.elsets.items():
+        if spec.triangles:
+            ids = [t for i in ids for t in (2 * i - 1, 2 * i)]
         L.extend(nset_lines(name, ids, "*ELSET, ELSET="))
     return L
 
@@ -297,7 +308,9 @@ def write_deck(spec, path, split_mesh=False):
     le = m.min_edge()
     dt_est = le / c
     L.append("**")
-    L.append("** Mesh: %d nodes, %d S4R elements; node sets: %s" % (m.nnode, len(m.elems), ", ".join(m.nsets.keys())))
+    L.append("** Mesh: %d nodes, %d %s elements; node sets: %s" % (
+        m.nnode, (2 if spec.triangles else 1) * len(m.elems), "S3 (FPM)" if spec.triangles else "S4R",
+        ", ".join(m.nsets.keys())))
     L.append("** Estimated membrane stable increment: min edge %s / c %s = %s" % (fmt(le), fmt(c), fmt(dt_est)))
     if spec.dt:
         L.append("** Fixed increment (DIRECT USER CONTROL): %s -> %d increments" % (fmt(spec.dt), int(math.ceil(spec.time / spec.dt - 1e-9))))
@@ -322,7 +335,8 @@ def write_deck(spec, path, split_mesh=False):
     L.append(fmt(spec.rho))
     if spec.alpha and spec.alpha > 0:
         L.append("*DAMPING, ALPHA=%s" % fmt(spec.alpha))
-    L.append("*SHELL SECTION, ELSET=%s, MATERIAL=%s" % (spec.elset, spec.material))
+    L.append("*SHELL SECTION, ELSET=%s, MATERIAL=%s%s" % (spec.elset, spec.material,
+                                                        ", FORMULATION=FPM" if spec.triangles else ""))
     L.append("%s, %d" % (fmt(spec.thickness), spec.nip))
     for name, definition, pts in spec.amplitudes:
         L.extend(amplitude_lines(name, definition, pts))
@@ -1136,6 +1150,8 @@ def build_parser():
                         "damping or mass needed); geometrically linear unless --nlgeom")
     p.add_argument("--nlgeom", action="store_true", help="with --static: NLGEOM=YES (large rotations)")
     p.add_argument("--heading-note", help="extra line added to the *HEADING")
+    p.add_argument("--triangles", action="store_true",
+                   help="FPM triangles: split each quad (a, b, c, d) into S3 (a, b, c), (a, c, d) with *SHELL SECTION, FORMULATION=FPM")
     p.add_argument("--split-mesh", action="store_true", help="write nodes/elements/sets to FILE_mesh.inp and *INCLUDE it")
     return p
 
@@ -1178,6 +1194,11 @@ def main(argv=None):
         raise SystemExit("--nlgeom goes with --static")
     if args.heading_note:
         spec.heading.insert(len(spec.heading) - 1, args.heading_note)
+    if args.triangles:
+        if spec.static:
+            raise SystemExit("--triangles: FPM triangles run in explicit steps only")
+        spec.triangles = True
+        spec.heading.insert(len(spec.heading) - 1, "FPM triangles (--triangles): each quad split into two S3")
     dt_est = write_deck(spec, args.output, split_mesh=args.split_mesh)
     m = spec.mesh
     sys.stderr.write("%s: %s -> %d nodes, %d elements, time %s, est. dt %s\n" % (

@@ -9,6 +9,7 @@
 #include "discretization/beam_pass.hpp"
 #include "discretization/continuum_pass.hpp"
 #include "dynamics/shell_pass.hpp"
+#include "dynamics/tri_pass.hpp"
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
 #include "dynamics/node_integrator.hpp"
@@ -46,8 +47,13 @@ void CpuBackend::download(StructureState& st) {
 
 void CpuBackend::begin_step(const StepDrive& drive) {
   drive_ = drive;
-  if (drive_.has_pressure()) st_.elem_pressure.assign(12 * static_cast<std::size_t>(sys_.num_elements), 0.0);
-  else st_.elem_pressure.clear();
+  if (drive_.has_pressure()) {
+    st_.elem_pressure.assign(12 * static_cast<std::size_t>(sys_.num_elements), 0.0);
+    st_.tri_pressure.assign(9 * static_cast<std::size_t>(sys_.tri.num_elements), 0.0);
+  } else {
+    st_.elem_pressure.clear();
+    st_.tri_pressure.clear();
+  }
   face_force_.assign(18 * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
@@ -85,6 +91,19 @@ double CpuBackend::beam_forces() {
   return sum[0];
 }
 
+double CpuBackend::tri_forces(double tau) {
+  const TriMesh& t = sys_.tri;
+  if (t.num_elements == 0) return 0.0;
+  const TriView<double> v{t.num_elements, t.conn.data(), t.section.data(), t.constants.data(), t.edge2x.data(),
+                          t.edge2y.data(), t.edge2z.data(), t.edge3x.data(), t.edge3y.data(), t.edge3z.data(),
+                          st_.ux.data(), st_.uy.data(), st_.uz.data(), st_.t1x.data(), st_.t1y.data(), st_.t1z.data(),
+                          st_.dx.data(), st_.dy.data(), st_.dz.data(), st_.tri_state.data(), st_.tri_force.data(),
+                          st_.tri_pressure.empty() ? nullptr : st_.tri_pressure.data(), sys_.num_elements};
+  double sum[1];
+  forall_sum<1>(0, t.num_elements, threads_, TriElementBody<double>{v, host_view(drive_), tau}, sum);
+  return sum[0];
+}
+
 void CpuBackend::element_pass(double tau, double time) {
   double sums[2] = {0, 0};  // strain energy (hourglass included), hourglass energy
   const auto add = [&](const std::array<double, 2>& s) {
@@ -95,6 +114,7 @@ void CpuBackend::element_pass(double tau, double time) {
     sums[0] += shell_forces(0, sys_.num_elements, tau);
     add(solid_forces(ElementRange::All, tau));
     sums[0] += beam_forces();  // internal work, elastic and plastic
+    sums[0] += tri_forces(tau);  // internal work
   } else {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
@@ -134,7 +154,12 @@ void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {
   if (sys.solid.num_elements > 0)
     add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
   if (sys.beam.num_elements > 0)
-    add_beam_slot_forces(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
+    add_slot_forces6(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
+  if (sys.tri.num_elements > 0) {
+    add_slot_forces6(sys.tri.node_slot_ptr.data(), sys.tri.node_slots.data(), st.tri_force.data(), n, fi);
+    if (!st.tri_pressure.empty())
+      add_slot_forces3(sys.tri.node_slot_ptr.data(), sys.tri.node_slots.data(), st.tri_pressure.data(), n, fp);
+  }
 }
 
 void CpuBackend::start_exchange() {

@@ -37,8 +37,11 @@ class CpuBackend final : public Backend {
   std::array<double, 2> solid_forces(ElementRange range, double tau);
   /// Beam forces (every beam; distributed runs refuse beams); returns their internal work.
   double beam_forces();
+  /// FPM triangle forces and pressures at step time tau (every triangle; distributed runs
+  /// refuse them); returns their internal work.
+  double tri_forces(double tau);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
-  /// beam models), 3 pressure.
+  /// models with 6-dof nodes), 3 pressure.
   void local_forces(int n, double fi[6], double fp[3]) const;
   /// Distributed: sums the interface nodes' forces over the ranks into halo_total_.
   void start_exchange();

@@ -1,7 +1,7 @@
 // The FPM beam pass's per-element work as a host/device forall body: gather the two nodes'
 // displacements and frames, run fpm_beam_update on the beam's state (in place) and write the
 // internal force and moment of each end into its slot (6 values per end, summed per node in a
-// fixed order by add_beam_slot_forces: deterministic).
+// fixed order by add_slot_forces6: deterministic).
 #pragma once
 
 #include "core/host_device.hpp"
@@ -46,10 +46,10 @@ struct BeamElementBody {
   }
 };
 
-/// Adds node n's beam-end forces and moments (6 per slot; slots of n in the CSR
-/// slot_ptr/slots) to f, in CSR order so that every backend sums alike.
+/// Adds node n's forces and moments stored 6 per slot (beam ends, FPM triangle corners; the
+/// slots of n in the CSR slot_ptr/slots) to f, in CSR order so that every backend sums alike.
 template <class T>
-HS_HD void add_beam_slot_forces(const int* slot_ptr, const int* slots, const T* force, int n, T f[6]) {
+HS_HD void add_slot_forces6(const int* slot_ptr, const int* slots, const T* force, int n, T f[6]) {
   for (int i = slot_ptr[n]; i < slot_ptr[n + 1]; ++i) {
     const T* g = force + 6 * static_cast<long long>(slots[i]);
     for (int d = 0; d < 6; ++d) f[d] += g[d];

@@ -15,11 +15,12 @@ ResultMesh result_mesh(const StructureSystem& sys) {
   m.x = sys.x0;
   m.y = sys.y0;
   m.z = sys.z0;
-  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements;
-  const int nc = ne + ns + nb;
+  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
+  const int nc = ne + ns + nb + nt;
   m.conn = sys.conn;
   m.conn.insert(m.conn.end(), sys.solid.conn.begin(), sys.solid.conn.end());
   m.conn.insert(m.conn.end(), sys.beam.conn.begin(), sys.beam.conn.end());
+  m.conn.insert(m.conn.end(), sys.tri.conn.begin(), sys.tri.conn.end());
   m.offsets.resize(nc);
   m.types.assign(nc, static_cast<std::uint8_t>(Mitc4Kind::kVtkCell));
   for (int e = 0; e < ne; ++e) m.offsets[e] = 4 * (e + 1);
@@ -34,6 +35,11 @@ ResultMesh result_mesh(const StructureSystem& sys) {
   for (int e = 0; e < nb; ++e) {
     m.offsets[ne + ns + e] = beams_at + 2 * (e + 1);
     m.types[ne + ns + e] = static_cast<std::uint8_t>(FpmBeamKind::kVtkCell);
+  }
+  const std::int64_t tris_at = beams_at + 2 * static_cast<std::int64_t>(nb);
+  for (int e = 0; e < nt; ++e) {
+    m.offsets[ne + ns + nb + e] = tris_at + 3 * (e + 1);
+    m.types[ne + ns + nb + e] = static_cast<std::uint8_t>(FpmTriKind::kVtkCell);
   }
   return m;
 }
@@ -63,7 +69,8 @@ void interleave(const std::vector<double>* comp, std::vector<double>& out) {
 }
 
 void add_cell_fields(const Model& model, const StructureSystem& sys, const StructureState& st, FieldSet& fs) {
-  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nc = ne + ns + nb;
+  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
+  const int nc = ne + ns + nb + nt;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double>& eids = fs.add_cell("ElementId", 1, nc).values;
   std::vector<double> energy_density(nc);
@@ -129,12 +136,16 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
       if (plastic_solids) (*peeq)[c] = solid[e].peeq;
     }
   }
+  // Beams and FPM triangles share three-component SF and SM arrays (each cell has its own
+  // element's meaning); MITC4 shells, whose SF has five, share a model with neither
+  // (model/validate.cpp).
+  std::vector<double>* sf3 = nb + nt > 0 ? &fs.add_cell("SF", 3, nc, nan).values : nullptr;
+  std::vector<double>* sm3 = nb + nt > 0 ? &fs.add_cell("SM", 3, nc, nan).values : nullptr;
   if (nb > 0) {
     // Abaqus beam section forces: SF1 axial, SF2 and SF3 shear along n1 and n2; SM1 and SM2
-    // bending about n1 and n2, SM3 the torque (at the element's middle). Shells, whose SF and
-    // SM have other components, never share a model with beams (model/validate.cpp).
-    std::vector<double>& sf = fs.add_cell("SF", 3, nc, nan).values;
-    std::vector<double>& sm = fs.add_cell("SM", 3, nc, nan).values;
+    // bending about n1 and n2, SM3 the torque (at the element's middle).
+    std::vector<double>& sf = *sf3;
+    std::vector<double>& sm = *sm3;
     const BeamMesh& b = sys.beam;
     for (int e = 0; e < nb; ++e) {
       const int c = ne + ns + e;
@@ -150,6 +161,29 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
       eids[c] = static_cast<double>(model.elements.id[b.model_element[e]]);
       energy_density[c] = s[kBeamWork] / (sec.area * b.length0[e]);
       if (peeq) (*peeq)[c] = beam_peeq(sec, s);
+    }
+  }
+  if (nt > 0) {
+    // Abaqus S3 section forces in the element's DCS (initially Abaqus's default local axes,
+    // then convected): SF1-SF3 = N11, N22, N12; SM1-SM3 = M11, M22, M12 per unit length; the
+    // stresses at the bottom and top section points.
+    std::vector<double>& stop = fs.add_cell("S_top", 3, nc, nan).values;
+    std::vector<double>& sbot = fs.add_cell("S_bottom", 3, nc, nan).values;
+    const TriMesh& t = sys.tri;
+    for (int e = 0; e < nt; ++e) {
+      const int c = ne + ns + nb + e;
+      const TriStateRef<const double> s{st.tri_state.data() + e, nt};
+      const TriConstants<double>& sec = t.constants[t.section[e]];
+      double f[3], m[3], bottom[3], top[3];
+      tri_section_results(sec, s, f, m, bottom, top);
+      for (int i = 0; i < 3; ++i) {
+        (*sf3)[3 * c + i] = f[i];
+        (*sm3)[3 * c + i] = m[i];
+        stop[3 * c + i] = top[i];
+        sbot[3 * c + i] = bottom[i];
+      }
+      eids[c] = static_cast<double>(model.elements.id[t.model_element[e]]);
+      energy_density[c] = s[kTriWork] / t.area0[e];  // per unit area, as for MITC4
     }
   }
   fs.add_cell("StrainEnergyDensity", 1, nc).values = std::move(energy_density);

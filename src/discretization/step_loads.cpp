@@ -49,6 +49,8 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
   double previous_period = 0;
   std::vector<int> shell_index(static_cast<std::size_t>(model.elements.size()), -1);
   for (int e = 0; e < sys.num_elements; ++e) shell_index[static_cast<std::size_t>(sys.shell_model_element[e])] = e;
+  for (int e = 0; e < sys.tri.num_elements; ++e)
+    shell_index[static_cast<std::size_t>(sys.tri.model_element[e])] = sys.num_elements + e;
   std::vector<int> solid_index(static_cast<std::size_t>(model.elements.size()), -1);
   for (int e = 0; e < sys.solid.num_elements; ++e) solid_index[static_cast<std::size_t>(sys.solid.model_element[e])] = e;
   for (const Step& step : model.steps) {

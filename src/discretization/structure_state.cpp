@@ -34,6 +34,9 @@ void StructureState::initialize(const StructureSystem& sys) {
   shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell_num_points, 0.0);
   beam_force.assign(12 * static_cast<std::size_t>(sys.beam.num_elements), 0.0);
   beam_state = initial_beam_state(sys.beam);
+  tri_force.assign(18 * static_cast<std::size_t>(sys.tri.num_elements), 0.0);
+  tri_pressure.clear();
+  tri_state = initial_tri_state(sys.tri);
   time = 0;
   half_dt_prev = 0;
 }
@@ -54,6 +57,7 @@ void copy_output_fields(const StructureState& from, StructureState& to) {
   to.solid_state = from.solid_state;
   to.shell_state = from.shell_state;
   to.beam_state = from.beam_state;
+  to.tri_state = from.tri_state;
   to.time = from.time;
 }
 

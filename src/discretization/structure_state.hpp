@@ -19,10 +19,10 @@ struct FullStepFields {
 struct StructureState {
   std::vector<double> ux, uy, uz;        ///< displacement at the current full step
   /// Half-step velocities: 3 global translations, then 2 rotation rates about (t1, t2) on
-  /// shell nodes or 3 global angular velocities on beam nodes (v[5] is zero without beams).
+  /// shell nodes or 3 global angular velocities on beam and FPM triangle nodes (v[5] is zero without them).
   std::vector<double> v[kMaxNodeDofs];
-  std::vector<double> dx, dy, dz;        ///< current unit director (beam nodes: R e3)
-  std::vector<double> t1x, t1y, t1z;     ///< current first triad vector, t2 = director x t1 (beam nodes: R e1)
+  std::vector<double> dx, dy, dz;        ///< current unit director (6-dof nodes: R e3)
+  std::vector<double> t1x, t1y, t1z;     ///< current first triad vector, t2 = director x t1 (6-dof nodes: R e1)
   std::vector<double> r1x, r1y, r1z;     ///< t1 pulled back to the reference (for rotation output)
   std::vector<double> elem_force;        ///< 20 generalized internal forces per element (4 corners x 5)
   std::vector<double> elem_pressure;     ///< 12 pressure forces per element (only when pressures exist)
@@ -41,6 +41,11 @@ struct StructureState {
   /// State of every beam, component-major: component c of beam e at [c * beam.num_elements + e]
   /// (elements/fpm_beam.hpp, BeamState).
   std::vector<double> beam_state;
+  std::vector<double> tri_force;         ///< 18 per FPM triangle: force and moment of each corner (tri_pass.hpp)
+  std::vector<double> tri_pressure;      ///< 9 per FPM triangle: pressure force of each corner (only when pressures exist)
+  /// State of every FPM triangle, component-major: component c of triangle e at
+  /// [c * tri.num_elements + e] (elements/fpm_tri.hpp, TriState).
+  std::vector<double> tri_state;
   double time = 0;                       ///< t^n
   double half_dt_prev = 0;               ///< t^n - t^(n-1/2); 0 at the start
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "discretization/solid_mesh.hpp"
+#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -159,7 +160,7 @@ StructureSystem build_structure_system(const Model& model) {
   sys.z0 = model.nodes.z;
   std::vector<int> shell_index(model.elements.size(), -1);
   for (int e = 0; e < model.elements.size(); ++e) {
-    if (!model.elements.shell[e]) continue;
+    if (element_kind(model.elements.kind[e]).family != ElementFamily::Shell) continue;  // MITC4 only
     shell_index[e] = static_cast<int>(sys.shell_model_element.size());
     sys.shell_model_element.push_back(e);
     const int* c = model.elements.nodes_of(e);
@@ -235,36 +236,48 @@ StructureSystem build_structure_system(const Model& model) {
   }
   BeamMassContribution beam_mass;
   sys.beam = build_beam_mesh(model, beam_mass);
-  if (sys.beam.num_elements > 0) {
-    const auto me = static_cast<std::size_t>(sys.beam.model_element[0]);
+  TriMassContribution tri_mass;
+  sys.tri = build_tri_mesh(model, tri_mass);
+  sys.node_dofs = sys.any_shells ? 5 : 3;
+  // Beams and FPM triangles give their nodes 6 dofs (global rotations), and every node of the
+  // model then runs with 6.
+  const auto rotating = [&](const std::vector<int>& model_element, const std::vector<int>& conn, const char* what) {
+    if (model_element.empty()) return;
+    const auto me = static_cast<std::size_t>(model_element[0]);
     if (sys.solid.planar)
-      throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) +
-                                                   " is a beam, but the model has planar elements: planar "
-                                                   "elements cannot be mixed with beams");
-    for (int n : sys.beam.conn) sys.node_rotates[static_cast<std::size_t>(n)] = 1;
+      throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " is " + what +
+                                                   ", but the model has planar elements: planar elements cannot be "
+                                                   "mixed with elements that have rotations");
+    for (int n : conn) sys.node_rotates[static_cast<std::size_t>(n)] = 1;
     sys.node_dofs = 6;
-  } else {
-    sys.node_dofs = sys.any_shells ? 5 : 3;
-  }
+  };
+  rotating(sys.beam.model_element, sys.beam.conn, "a beam");
+  rotating(sys.tri.model_element, sys.tri.conn, "an FPM triangle");
   for (int n = 0; n < sys.num_nodes; ++n) {
-    sys.mass[n] += solid_mass.mass[n] + beam_mass.mass[n];
-    sys.damp[n] += solid_mass.damp[n] + beam_mass.damp[n];
-    sys.inertia[n] += beam_mass.inertia[n];
-    sys.damp_rot[n] += beam_mass.damp_rot[n];
+    sys.mass[n] += solid_mass.mass[n] + beam_mass.mass[n] + tri_mass.mass[n];
+    sys.damp[n] += solid_mass.damp[n] + beam_mass.damp[n] + tri_mass.damp[n];
+    sys.inertia[n] += beam_mass.inertia[n] + tri_mass.inertia[n];
+    sys.damp_rot[n] += beam_mass.damp_rot[n] + tri_mass.damp_rot[n];
     // 3-dof nodes: the rotational dofs are held, but the update divides by the inertia.
     if (!sys.has_rotations(n)) {
       sys.inertia[n] = sys.mass[n] > 0 ? sys.mass[n] : 1.0;
       sys.damp_rot[n] = 0.0;
     }
   }
-  sys.total_mass += solid_mass.total_mass + beam_mass.total_mass;
+  sys.total_mass += solid_mass.total_mass + beam_mass.total_mass + tri_mass.total_mass;
   // Point masses (MASS elements): translational mass only, no damping, no rotary inertia.
   for (const PointMass& p : model.point_masses) {
     sys.mass[static_cast<std::size_t>(p.node)] += p.mass;
     if (!sys.has_rotations(p.node)) sys.inertia[static_cast<std::size_t>(p.node)] = sys.mass[static_cast<std::size_t>(p.node)];
     sys.total_mass += p.mass;
   }
-  sys.energy_per_unit_strain += solid_mass.energy_per_unit_strain + beam_mass.energy_per_unit_strain;
+  sys.energy_per_unit_strain +=
+      solid_mass.energy_per_unit_strain + beam_mass.energy_per_unit_strain + tri_mass.energy_per_unit_strain;
+  for (int e = 0; e < sys.tri.num_elements; ++e)
+    if (sys.tri.element_dt[e] < sys.stable_dt) {
+      sys.stable_dt = sys.tri.element_dt[e];
+      sys.controlling_element = sys.tri.model_element[e];
+    }
   for (int e = 0; e < sys.beam.num_elements; ++e)
     if (sys.beam.element_dt[e] < sys.stable_dt) {
       sys.stable_dt = sys.beam.element_dt[e];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "discretization/beam_mesh.hpp"
+#include "discretization/tri_mesh.hpp"
 #include "elements/mitc4.hpp"
 #include "materials/shell_elastic.hpp"
 #include "materials/solid_material.hpp"
@@ -63,10 +64,12 @@ struct StructureSystem {
   int controlling_element = -1;  ///< model element index of the element giving stable_dt
   SolidMesh solid;             ///< continuum elements
   BeamMesh beam;               ///< FPM beams (B31)
-  std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell or beam of the whole model uses it
+  TriMesh tri;                 ///< FPM triangles (S3, S3R with FORMULATION=FPM)
+  std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell, beam or triangle of the whole model uses it
   bool any_shells = false;     ///< the whole model has shells: nodes carry 5 dofs
-  /// Dofs per node of the whole model: 6 with beams (global rotations), 5 with shells
-  /// (rotations about the nodal triad), else 3. Beams and shells do not share a model.
+  /// Dofs per node of the whole model: 6 with beams or FPM triangles (global rotations), 5
+  /// with MITC4 shells (rotations about the nodal triad), else 3. MITC4 shares a model with
+  /// neither.
   int node_dofs = 3;
 
   // A subdomain of a distributed run (parallel/subdomain.hpp); defaults describe a whole model.
@@ -74,14 +77,14 @@ struct StructureSystem {
   int boundary_shells = 0;     ///< shells [0, boundary_shells) touch a shared node
   std::vector<std::uint8_t> owned;  ///< per node: 1 where this rank reports it (empty: all)
 
-  /// Node index -> true when some shell or beam uses it (the node has rotational dofs).
+  /// Node index -> true when some shell, beam or triangle uses it (the node has rotational dofs).
   bool has_rotations(int n) const { return node_rotates[n] != 0; }
   /// True when some element of any kind uses node n.
   bool node_used(int n) const {
     return has_rotations(n) || (!solid.node_slot_ptr.empty() && solid.node_slot_ptr[n + 1] > solid.node_slot_ptr[n]);
   }
-  /// Shell, solid and beam elements.
-  int total_elements() const { return num_elements + solid.num_elements + beam.num_elements; }
+  /// Shell, solid, beam and triangle elements.
+  int total_elements() const { return num_elements + solid.num_elements + beam.num_elements + tri.num_elements; }
 };
 
 /// Rule for rotational inertia: I = m * max(t^2/12, kRotaryScale * A). The second term scales

@@ -32,7 +32,7 @@ struct StepDrive {
   std::vector<int> motion_ptr, motion_dof, motion_amp;
   std::vector<double> motion_value;
   std::vector<std::uint8_t> motion_velocity;
-  // Pressures per element (empty when the step has none).
+  // Pressures per element: MITC4 shells, then FPM triangles (empty when the step has none).
   std::vector<int> pressure_ptr, pressure_amp;
   std::vector<double> pressure_value;
 

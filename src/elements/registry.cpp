@@ -21,9 +21,13 @@ struct FormulationOf<K, std::void_t<decltype(K::kFormulation)>> {
 template <class K>
 ElementKindInfo info_of() {
   constexpr bool shell = std::is_same_v<K, Mitc4Kind>, beam = std::is_same_v<K, FpmBeamKind>;
-  return {K::name(), K::kAliases, FormulationOf<K>::value, K::kNodes, K::kDimension, shell || beam ? 6 : K::kDimension,
-          K::kVtkCell, K::kCost, K::kPoints,
-          shell ? ElementFamily::Shell : beam ? ElementFamily::Beam : ElementFamily::Continuum};
+  constexpr bool tri = std::is_same_v<K, FpmTriKind>;
+  return {K::name(), K::kAliases, FormulationOf<K>::value, K::kNodes, K::kDimension,
+          shell || beam || tri ? 6 : K::kDimension, K::kVtkCell, K::kCost, K::kPoints,
+          shell  ? ElementFamily::Shell
+          : beam ? ElementFamily::Beam
+          : tri  ? ElementFamily::FpmShell
+                 : ElementFamily::Continuum};
 }
 
 template <class... K>
@@ -63,6 +67,19 @@ int find_element_kind(const std::string& deck_name, const std::string& formulati
   return -1;
 }
 
+int find_formulation_only_kind(const std::string& deck_name) {
+  if (find_element_kind(deck_name) >= 0) return -1;
+  for (int id = 0; id < num_element_kinds(); ++id) {
+    const ElementKindInfo& k = element_kind(id);
+    if (!*k.formulation) continue;
+    if (deck_name == k.name) return id;
+    std::istringstream aliases(k.aliases);
+    for (std::string a; aliases >> a;)
+      if (deck_name == a) return id;
+  }
+  return -1;
+}
+
 bool is_element_formulation(const std::string& formulation) {
   for (int id = 0; id < num_element_kinds(); ++id)
     if (*element_kind(id).formulation && formulation == element_kind(id).formulation) return true;
@@ -73,7 +90,10 @@ std::string formulation_kinds(const std::string& formulation) {
   std::string out;
   for (int id = 0; id < num_element_kinds(); ++id) {
     const ElementKindInfo& k = element_kind(id);
-    if (*k.formulation && formulation == k.formulation) out += (out.empty() ? "" : ", ") + std::string(k.name);
+    if (!*k.formulation || formulation != k.formulation) continue;
+    out += (out.empty() ? "" : ", ") + std::string(k.name);
+    std::istringstream aliases(k.aliases);
+    for (std::string a; aliases >> a;) out += ", " + a;
   }
   return out;
 }

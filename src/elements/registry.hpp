@@ -18,6 +18,7 @@
 
 #include "elements/fpm_hex.hpp"
 #include "elements/fpm_beam.hpp"
+#include "elements/fpm_tri.hpp"
 #include "elements/mitc4.hpp"
 #include "elements/plane_quad.hpp"
 #include "elements/solid_kinds.hpp"
@@ -30,12 +31,12 @@ struct KindList {};
 
 /// Every element kind, in registry order: the position is the kind id stored in the model
 /// (Elements::kind) and the order of the continuum element groups. Shells come first.
-using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind>;
+using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind, FpmTriKind>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
-/// triads), the continuum path (translations only, one templated loop for every trait) or
-/// the FPM beam path (6 dofs per node, global rotations).
-enum class ElementFamily { Shell, Continuum, Beam };
+/// triads), the continuum path (translations only, one templated loop for every trait), the
+/// FPM beam path or the FPM triangle path (both 6 dofs per node, global rotations).
+enum class ElementFamily { Shell, Continuum, Beam, FpmShell };
 
 /// Run-time facts of one element kind, read from its trait.
 struct ElementKindInfo {
@@ -61,6 +62,10 @@ int find_element_kind(const std::string& deck_name);
 /// Kind id of formulation `formulation` (upper-case; "" the default) of the kind whose
 /// canonical name is deck_name, or -1 when the registry has no such pair.
 int find_element_kind(const std::string& deck_name, const std::string& formulation);
+/// Kind id of a kind that exists only as a formulation (no default-formulation kind has this
+/// name): the kind whose name or alias is deck_name, or -1. The reader takes such elements
+/// (S3) and requires their section's FORMULATION=.
+int find_formulation_only_kind(const std::string& deck_name);
 /// Whether some kind has this FORMULATION= value.
 bool is_element_formulation(const std::string& formulation);
 /// The deck kinds that have formulation `formulation`, comma-separated (e.g. "C3D8").
@@ -77,7 +82,7 @@ namespace registry_detail {
 template <class F, class K, class... Rest>
 bool visit_continuum(int id, int at, F& f, KindList<K, Rest...>) {
   if (id == at) {
-    if constexpr (std::is_same_v<K, Mitc4Kind> || std::is_same_v<K, FpmBeamKind>) {
+    if constexpr (std::is_same_v<K, Mitc4Kind> || std::is_same_v<K, FpmBeamKind> || std::is_same_v<K, FpmTriKind>) {
       return false;
     } else {
       f(K{});
@@ -90,8 +95,8 @@ bool visit_continuum(int id, int at, F& f, KindList<K, Rest...>) {
 
 }  // namespace registry_detail
 
-/// Calls f(K{}) with the trait of continuum kind id; false (f not called) for the shell and
-/// beam kinds or an id outside the registry.
+/// Calls f(K{}) with the trait of continuum kind id; false (f not called) for the shell,
+/// beam and triangle kinds or an id outside the registry.
 template <class F>
 bool visit_continuum_kind(int id, F&& f) {
   return registry_detail::visit_continuum(id, 0, f, AllKinds{});

@@ -181,16 +181,23 @@ void DeckParser::damping_keyword(const Keyword& kw) {
 }
 
 void DeckParser::section_keyword(const Keyword& kw) {
-  allow_params(kw, {"ELSET", "MATERIAL", "SECTIONINTEGRATION", "OFFSET", "CONTROLS"});
+  allow_params(kw, {"ELSET", "MATERIAL", "SECTIONINTEGRATION", "OFFSET", "CONTROLS", "FORMULATION"});
   ShellSection s;
   s.elset = key(required_param(kw, "ELSET"));
   s.material = upper(unquote(trim(required_param(kw, "MATERIAL"))));
   s.loc = loc(kw.pos);
+  if (kw.find("FORMULATION")) {
+    s.formulation = squeeze_upper(required_param(kw, "FORMULATION"));
+    if (!is_element_formulation(s.formulation))
+      fail(kw.pos, "*SHELL SECTION, FORMULATION=" + param(kw, "FORMULATION") + " is not known: expected " +
+                       supported_formulations() + ", or no FORMULATION for MITC4 (S4, S4R)");
+  }
   const std::string rule = squeeze_upper(param(kw, "SECTIONINTEGRATION"));
-  // Both rules integrate a linear elastic section exactly, so the choice does not matter.
-  if (!rule.empty() && rule != "SIMPSON" && rule != "GAUSS")
-    fail(kw.pos, "*SHELL SECTION, SECTION INTEGRATION=" + param(kw, "SECTIONINTEGRATION") +
-                     " is not supported (SIMPSON or GAUSS)");
+  // MITC4: both rules integrate a linear elastic section exactly, so the choice does not
+  // matter. FPM triangles integrate point by point with Simpson's rule.
+  if (!rule.empty() && rule != "SIMPSON" && (rule != "GAUSS" || !s.formulation.empty()))
+    fail(kw.pos, "*SHELL SECTION, SECTION INTEGRATION=" + param(kw, "SECTIONINTEGRATION") + " is not supported (" +
+                     (s.formulation.empty() ? "SIMPSON or GAUSS" : "SIMPSON with FORMULATION=" + s.formulation) + ")");
   if (const Param* off = kw.find("OFFSET")) {
     const std::string v = squeeze_upper(off->value);
     const auto num = to_real(v);
@@ -217,9 +224,13 @@ void DeckParser::section_data(const Line& line) {
   if (line.fields.size() > 1 && !line.fields[1].empty()) {
     const std::int64_t n = integer(line.fields[1], "the number of integration points");
     // One point would give a section without bending stiffness.
-    if (n < 2 || n > 99)
+    if (s.formulation.empty() && (n < 2 || n > 99))
       fail(at_, "number of integration points through the thickness must be 2 to 99, got " +
                     std::to_string(n));
+    // FPM triangles integrate the stresses at these points with Simpson's rule: an odd count.
+    if (!s.formulation.empty() && (n < 3 || n > kTriMaxSectionPoints || n % 2 == 0))
+      fail(at_, "*SHELL SECTION, FORMULATION=" + s.formulation + ": the number of Simpson points through the "
+                    "thickness must be odd, 3 to " + std::to_string(kTriMaxSectionPoints) + ", got " + std::to_string(n));
     s.thickness_points = static_cast<int>(n);
   }
 }
@@ -389,6 +400,19 @@ void DeckParser::resolve_sections() {
       fail(section_pos_[i], "*SHELL SECTION: element set '" + s.elset + "' is not defined");
     if (!m_.materials.count(s.material))
       fail(section_pos_[i], "*SHELL SECTION: material '" + s.material + "' is not defined");
+    if (!s.formulation.empty()) {
+      apply_formulation(s.elset, s.formulation, "*SHELL SECTION", section_pos_[i]);
+      continue;
+    }
+    // Kinds that exist only as a formulation (S3) need it named on their section.
+    for (int e : m_.elsets.at(s.elset).members) {
+      const auto k = static_cast<std::size_t>(e);
+      const ElementKindInfo& kind = element_kind(m_.elements.kind[k]);
+      if (*kind.formulation)
+        fail(section_pos_[i], "element " + std::to_string(m_.elements.id[k]) + " of type " + m_.elements.abaqus_type[k] +
+                                  " runs only as halfstep's " + kind.formulation + " triangle: add FORMULATION=" +
+                                  kind.formulation + " to this *SHELL SECTION");
+    }
   }
   for (std::size_t i = 0; i < m_.beam_sections.size(); ++i) {
     const BeamSection& s = m_.beam_sections[i];
@@ -405,20 +429,21 @@ void DeckParser::resolve_sections() {
       fail(solid_section_pos_[i], "*SOLID SECTION: material '" + s.material + "' is not defined");
     if (!s.orientation.empty() && !m_.orientations.count(s.orientation))
       fail(solid_section_pos_[i], "*SOLID SECTION: orientation '" + s.orientation + "' is not defined");
-    if (!s.formulation.empty()) apply_formulation(s, solid_section_pos_[i]);
+    if (!s.formulation.empty()) apply_formulation(s.elset, s.formulation, "*SOLID SECTION", solid_section_pos_[i]);
   }
 }
 
 // The section's elements become the registry's kind for (their deck kind, FORMULATION=).
-void DeckParser::apply_formulation(const SolidSection& s, Pos pos) {
+void DeckParser::apply_formulation(const std::string& elset, const std::string& formulation, const char* keyword,
+                                   Pos pos) {
   Elements& el = m_.elements;
-  for (int e : m_.elsets.at(s.elset).members) {
+  for (int e : m_.elsets.at(elset).members) {
     const auto k = static_cast<std::size_t>(e);
-    const int kind = find_element_kind(element_kind(el.kind[k]).name, s.formulation);
+    const int kind = find_element_kind(element_kind(el.kind[k]).name, formulation);
     if (kind < 0)
-      fail(pos, "*SOLID SECTION, FORMULATION=" + s.formulation + " does not apply to element " +
-                    std::to_string(el.id[k]) + " of type " + el.abaqus_type[k] + " (" + s.formulation +
-                    " is available for " + formulation_kinds(s.formulation) + " only)");
+      fail(pos, std::string(keyword) + ", FORMULATION=" + formulation + " does not apply to element " +
+                    std::to_string(el.id[k]) + " of type " + el.abaqus_type[k] + " (" + formulation +
+                    " is available for " + formulation_kinds(formulation) + " only)");
     el.kind[k] = kind;
   }
 }

@@ -74,6 +74,9 @@ void DeckParser::element_keyword(const Keyword& kw) {
     return;
   }
   element_kind_ = find_element_kind(t);
+  // A kind that exists only as a formulation (S3: the FPM triangle) is taken here; its
+  // section must then name the formulation (resolve_sections).
+  if (element_kind_ < 0) element_kind_ = find_formulation_only_kind(t);
   if (element_kind_ < 0)
     fail(kw.pos, "element type " + t + " is not supported (halfstep supports " + supported_element_names() + ")");
   if (kw.find("ELSET")) cur_set_ = &open_set(false, key(required_param(kw, "ELSET")), kw.pos);
@@ -139,8 +142,9 @@ void DeckParser::element_data(const Line& line) {
   conn_ids_.insert(conn_ids_.end(), element_pending_nodes_.begin(), element_pending_nodes_.end());
   e.id.push_back(id);
   e.kind.push_back(element_kind_);
-  e.shell.push_back(element_kind(element_kind_).family == ElementFamily::Shell ? 1 : 0);
-  e.beam.push_back(element_kind(element_kind_).family == ElementFamily::Beam ? 1 : 0);
+  const ElementFamily family = element_kind(element_kind_).family;
+  e.shell.push_back(family == ElementFamily::Shell || family == ElementFamily::FpmShell ? 1 : 0);
+  e.beam.push_back(family == ElementFamily::Beam ? 1 : 0);
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
   e.loc.push_back(loc(element_pending_at_));

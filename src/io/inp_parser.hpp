@@ -203,7 +203,7 @@ class DeckParser {
   void orientation_end();
   void resolve_sections();
   /// Switches the elements of solid section s (keyword at pos) to the kind of its FORMULATION=.
-  void apply_formulation(const SolidSection& s, Pos pos);
+  void apply_formulation(const std::string& elset, const std::string& formulation, const char* keyword, Pos pos);
 
   // inp_history.cpp
   void amplitude_keyword(const Keyword& kw);

@@ -181,24 +181,16 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
         const int c = cell_of[static_cast<std::size_t>(e)];
         if (c < 0) continue;
         const long long id = static_cast<long long>(model_.elements.id[static_cast<std::size_t>(e)]);
-        if (model_.elements.beam[static_cast<std::size_t>(e)] && !peeq) {
-          // Beams: section forces and moments for S (SF1-SF3, SM1-SM3); no strains.
+        const bool beam = model_.elements.beam[static_cast<std::size_t>(e)] != 0;
+        if ((beam && !peeq) || model_.elements.shell[static_cast<std::size_t>(e)]) {
+          // Beams and shells: section forces and moments for S (beams and FPM triangles
+          // SF1-SF3, MITC4 SF1-SF5; SM1-SM3); no strains, no PEEQ of shells.
           if (var == "S" && sf && sm) {
+            const auto ks = static_cast<std::size_t>(sf->components), km = static_cast<std::size_t>(sm->components);
             std::fprintf(f, " %10lld  SF", id);
-            for (int k = 0; k < 3; ++k) std::fprintf(f, " %14.6E", sf->values[3 * static_cast<std::size_t>(c) + k]);
+            for (std::size_t k = 0; k < ks; ++k) std::fprintf(f, " %14.6E", sf->values[ks * static_cast<std::size_t>(c) + k]);
             std::fprintf(f, "  SM");
-            for (int k = 0; k < 3; ++k) std::fprintf(f, " %14.6E", sm->values[3 * static_cast<std::size_t>(c) + k]);
-            std::fprintf(f, "\n");
-          }
-          continue;
-        }
-        if (model_.elements.shell[static_cast<std::size_t>(e)]) {
-          // Shells: section forces and moments for S; surface strains for E; no PEEQ.
-          if (var == "S" && sf && sm) {
-            std::fprintf(f, " %10lld  SF", id);
-            for (int k = 0; k < 5; ++k) std::fprintf(f, " %14.6E", sf->values[5 * static_cast<std::size_t>(c) + k]);
-            std::fprintf(f, "  SM");
-            for (int k = 0; k < 3; ++k) std::fprintf(f, " %14.6E", sm->values[3 * static_cast<std::size_t>(c) + k]);
+            for (std::size_t k = 0; k < km; ++k) std::fprintf(f, " %14.6E", sm->values[km * static_cast<std::size_t>(c) + k]);
             std::fprintf(f, "\n");
           }
           continue;

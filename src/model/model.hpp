@@ -28,7 +28,7 @@ struct Nodes {
 struct Elements {
   std::vector<std::int64_t> id;
   std::vector<int> kind;                 ///< element kind id (elements/registry.hpp)
-  std::vector<std::uint8_t> shell;       ///< 1: a shell (takes a *SHELL SECTION), 0: a continuum element or beam
+  std::vector<std::uint8_t> shell;       ///< 1: a shell, MITC4 or FPM triangle (takes a *SHELL SECTION), 0: a continuum element or beam
   std::vector<std::uint8_t> beam;        ///< 1: a beam (takes a *BEAM SECTION)
   std::vector<int> conn;                 ///< node indices of all elements, consecutively
   std::vector<int> conn_ptr{0};          ///< size() + 1 offsets into conn
@@ -94,8 +94,9 @@ struct Orientation {
 /// *SHELL SECTION: thickness and material for an element set.
 struct ShellSection {
   std::string elset, material;
+  std::string formulation;   ///< FORMULATION= (halfstep's parameter), upper-case; empty: MITC4
   double thickness = 0;
-  int thickness_points = 5;  ///< as given in the deck; output uses top/bottom
+  int thickness_points = 5;  ///< as given in the deck; MITC4 output uses top/bottom, FPM triangles integrate with them
   SourceLoc loc;
 };
 

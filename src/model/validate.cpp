@@ -51,6 +51,22 @@ void check_elements(const Elements& e, const Nodes& n) {
       continue;
     }
     if (!e.shell[k]) continue;
+    if (count == 3) {  // FPM triangle: a positive area, relative to its longest edge
+      double a[3], b[3], l2 = 0;
+      for (int ax = 0; ax < 3; ++ax) {
+        a[ax] = p(1, ax) - p(0, ax);
+        b[ax] = p(2, ax) - p(0, ax);
+      }
+      for (int j = 0; j < 3; ++j) {
+        double edge2 = 0;
+        for (int ax = 0; ax < 3; ++ax) edge2 += (p((j + 1) % 3, ax) - p(j, ax)) * (p((j + 1) % 3, ax) - p(j, ax));
+        l2 = std::max(l2, edge2);
+      }
+      const double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2], cz = a[0] * b[1] - a[1] * b[0];
+      if (!(0.5 * std::sqrt(cx * cx + cy * cy + cz * cz) > 1e-12 * l2))
+        throw InputError(e.loc[k], name + " is degenerate: zero area (its three nodes lie on one line)");
+      continue;
+    }
     double d1[3], d2[3];
     for (int a = 0; a < 3; ++a) {
       d1[a] = p(2, a) - p(0, a);
@@ -119,6 +135,20 @@ void check_formulation(const Model& m, const SolidSection& sec, const Material& 
                                     sec.formulation + " elements run in explicit dynamic steps only");
 }
 
+/// What an FPM shell section (triangles, incremental and explicit only) allows: elastic
+/// isotropic material (the plane-stress return for *PLASTIC is not in yet) and no static step.
+void check_shell_formulation(const Model& m, const ShellSection& sec, const Material& mat) {
+  const std::string what = "*SHELL SECTION, ELSET=" + sec.elset + ", FORMULATION=" + sec.formulation;
+  if (mat.plastic())
+    throw InputError(mat.plastic_loc, "material '" + mat.name + "' has *PLASTIC and is used by " + what + " (at " +
+                                          sec.loc.str() + "): " + sec.formulation +
+                                          " triangles are elastic so far (their plane-stress return is not in yet)");
+  for (const Step& s : m.steps)
+    if (s.procedure != Procedure::ExplicitDynamic)
+      throw InputError(sec.loc, what + ", and step '" + s.name + "' (" + s.loc.str() + ") is not *DYNAMIC, EXPLICIT: " +
+                                    sec.formulation + " triangles run in explicit dynamic steps only");
+}
+
 void check_sections(const Model& m) {
   bool needs_mass = false, has_static = false;
   for (const Step& s : m.steps) {
@@ -151,6 +181,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
+    if (!sec.formulation.empty()) check_shell_formulation(m, sec, mat->second);
     check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
@@ -191,12 +222,27 @@ void check_sections(const Model& m) {
     if (!owned[e])
       throw InputError(m.elements.loc[e], "element " + std::to_string(m.elements.id[e]) + " has no " +
                                               section_of[family(e)]);
+  // FPM triangles put 6 dofs (global rotations) on their nodes, MITC4 shells 5 (rotations
+  // about the nodal triad, no drilling): a node shared by both has no consistent rotation,
+  // and the node update runs one node kind per model, so they do not share a model.
+  const ShellSection* fpm = nullptr;
+  const ShellSection* mitc4 = nullptr;
+  for (const ShellSection& sec : m.sections) {
+    if (m.elsets.at(sec.elset).members.empty()) continue;
+    const ShellSection*& first = sec.formulation.empty() ? mitc4 : fpm;
+    if (!first) first = &sec;
+  }
+  if (fpm && mitc4)
+    throw InputError(fpm->loc, "FPM triangles (element set " + fpm->elset + ") and MITC4 shells (element set " +
+                                   mitc4->elset + ", *SHELL SECTION at " + mitc4->loc.str() +
+                                   ") cannot share a model: triangles have 6-dof nodes with global rotations, "
+                                   "MITC4 5-dof nodes with rotations about nodal triads");
   // Beams put 6 dofs (global rotations) on their nodes, MITC4 shells 5 (rotations about the
   // nodal triad): one model holds one kind of rotational node for now.
-  if (!m.beam_sections.empty() && !m.sections.empty()) {
+  if (!m.beam_sections.empty() && mitc4) {
     const BeamSection& b = m.beam_sections.front();
-    const ShellSection& s = m.sections.front();
-    if (!m.elsets.at(b.elset).members.empty() && !m.elsets.at(s.elset).members.empty())
+    const ShellSection& s = *mitc4;
+    if (!m.elsets.at(b.elset).members.empty())
       throw InputError(b.loc, "Beams (element set " + b.elset + ") and MITC4 shells (element set " + s.elset +
                                   ", *SHELL SECTION at " + s.loc.str() +
                                   ") cannot share a model yet: shells have no nodes with global rotations");

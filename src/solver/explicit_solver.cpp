@@ -58,7 +58,7 @@ void apply_initial_conditions(const Model& model, const StructureSystem& sys, St
     }
   }
   for (int n = 0; n < sys.num_nodes; ++n) {
-    if (sys.node_dofs == 6) {  // beam models: global angular velocities
+    if (sys.node_dofs == 6) {  // beam and FPM triangle models: global angular velocities
       st.v[3][n] = omega[n].x;
       st.v[4][n] = omega[n].y;
       st.v[5][n] = omega[n].z;
@@ -86,6 +86,9 @@ std::string find_nonfinite(const Model& model, const StructureSystem& sys, const
   for (int e = 0; e < sys.beam.num_elements; ++e)
     if (!std::isfinite(st.beam_state[static_cast<std::size_t>(kBeamWork) * sys.beam.num_elements + e]))
       return named(sys.beam.model_element[e]);
+  for (int e = 0; e < sys.tri.num_elements; ++e)
+    if (!std::isfinite(st.tri_state[static_cast<std::size_t>(kTriWork) * sys.tri.num_elements + e]))
+      return named(sys.tri.model_element[e]);
   for (int n = 0; n < sys.num_nodes; ++n)
     for (int d = 0; d < kMaxNodeDofs; ++d)
       if (!std::isfinite(st.v[d][n]))
@@ -127,6 +130,12 @@ std::string most_strained_element(const Model& model, const StructureSystem& sys
              return w / (sys.beam.constants[sys.beam.section[e]].area * sys.beam.length0[e]);
            },
            sys.beam.model_element, "beam");
+  worst_of(sys.tri.num_elements,
+           [&](int e) {
+             const double w = st.tri_state[static_cast<std::size_t>(kTriWork) * sys.tri.num_elements + e];
+             return w / (sys.tri.constants[sys.tri.section[e]].thickness * sys.tri.area0[e]);
+           },
+           sys.tri.model_element, "FPM triangle");
   return out;
 }
 
@@ -234,6 +243,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       throw InputError(model.elements.loc[static_cast<std::size_t>(whole.shell_model_element[0])],
                        "shells with *PLASTIC run in one process so far (frames do not gather their section-point "
                        "state yet): run without mpirun");
+    if (whole.tri.num_elements > 0)
+      throw InputError(model.elements.loc[static_cast<std::size_t>(whole.tri.model_element[0])],
+                       "FPM triangles run in one process so far (the partitioner does not carry them): run "
+                       "without mpirun");
     if (opt.backend_options.scheme == GpuScheme::ElementLocal || opt.backend_options.scheme == GpuScheme::Colored)
       throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +
                                         gpu_scheme_name(opt.backend_options.scheme));

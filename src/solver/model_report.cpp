@@ -36,6 +36,10 @@ std::size_t memory_bytes(const StructureSystem& sys) {
   b += bytes(bm.model_element) + bytes(bm.conn) + bytes(bm.section) + bytes(bm.length0) + bytes(bm.chord0x) * 3 +
        bytes(bm.n1x) * 3 + bytes(bm.element_dt) + bytes(bm.node_slot_ptr) + bytes(bm.node_slots) +
        bytes(st.beam_force) + bytes(st.beam_state);
+  const TriMesh& tm = sys.tri;
+  b += bytes(tm.model_element) + bytes(tm.conn) + bytes(tm.section) + bytes(tm.edge2x) * 6 + bytes(tm.e1x) * 3 +
+       bytes(tm.area0) + bytes(tm.element_dt) + bytes(tm.node_slot_ptr) + bytes(tm.node_slots) +
+       bytes(st.tri_force) + bytes(st.tri_state);
   return b;
 }
 
@@ -62,6 +66,8 @@ std::string describe_model(const Model& model, double dt_scale) {
   }
   if (sys.beam.num_elements) kinds += (kinds.empty() ? "" : ", ") + std::to_string(sys.beam.num_elements) + " " +
                                   model.elements.abaqus_type[sys.beam.model_element[0]] + " (FPM beam)";
+  if (sys.tri.num_elements) kinds += (kinds.empty() ? "" : ", ") + std::to_string(sys.tri.num_elements) + " " +
+                                 model.elements.abaqus_type[sys.tri.model_element[0]] + " (FPM triangle)";
   add("elements        %d (%s)\n", sys.total_elements(), kinds.c_str());
   add("node sets       %zu\n", model.nsets.size());
   add("element sets    %zu\n", model.elsets.size());

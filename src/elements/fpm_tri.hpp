@@ -1,0 +1,485 @@
+// The FPM triangular shell (Abaqus S3 / S3R with *SHELL SECTION, FORMULATION=FPM), host/device:
+// a 3-node, 18-dof element in the incremental, convected form of the finite particle method
+// (seed 003; VFIFE; docs/theory.md "FPM triangle" has the derivation and the measured checks).
+//
+// Each evaluation is one path unit, from the configuration of the last evaluation (a) to the
+// current one (t). The element's deformation coordinate system (DCS) has e3 along the normal of
+// the triangle's plane; its in-plane axis e1 is carried from a: turned by the minimal rotation
+// of the normal, then by the polar angle of the in-plane increment gradient (so the frame does
+// not depend on which node comes first). What the nodes did beyond that rigid motion is the pure
+// deformation: in-plane displacements (CST membrane strains) and the nodes' deformation
+// rotations about the in-plane axes (DKT curvatures; the normal displacements are zero in the
+// DCS by construction). Stresses at 3 in-plane points x n_z Simpson points through the
+// thickness are kept in the DCS and carried unchanged with it; each point's update is one call
+// (tri_point_stress), where a plane-stress return will go. Forces come from the stresses on the
+// current geometry, turned global. A small drilling stiffness ties each node's rotation about
+// the normal to the element's in-plane rotation (kTriDrillScale explains why).
+#pragma once
+
+#include <cmath>
+
+#include "core/host_device.hpp"
+#include "core/mat3.hpp"
+#include "core/vec3.hpp"
+#include "elements/fpm_kinematics.hpp"
+#include "elements/rotation.hpp"
+
+namespace halfstep {
+
+/// Registry trait of the triangle: three 6-dof nodes, drawn as a VTK triangle. S3 and S3R run
+/// as this kind only with *SHELL SECTION, FORMULATION=FPM (halfstep has no other triangle).
+struct FpmTriKind {
+  static constexpr int kNodes = 3;
+  HS_HD static constexpr const char* name() { return "S3"; }
+  static constexpr const char* kAliases = "S3R";  ///< Abaqus documents S3 and S3R as one element
+  static constexpr const char* kFormulation = "FPM";
+  static constexpr int kDimension = 3;
+  static constexpr int kVtkCell = 5;      ///< VTK_TRIANGLE
+  static constexpr double kCost = 0.8;    ///< relative to MITC4 (an estimate: 15 points, one frame)
+  static constexpr int kPoints = 3;       ///< in-plane points (each with its section points)
+};
+
+/// In-plane points of the triangle (3-point rule, degree 2: exact for the elastic CST + DKT).
+constexpr int kTriPoints = 3;
+/// Most Simpson points through the thickness.
+constexpr int kTriMaxSectionPoints = 15;
+/// Rotary inertia per unit nodal mass: max(t^2 / 12, kTriRotaryScale * A), the rule MITC4 uses
+/// (Belytschko, Lin & Tsay 1984): rotations then never control the stable increment of thin
+/// elements (checked against the element's eigenvalues in tests/elements/test_fpm_tri.cpp).
+constexpr double kTriRotaryScale = 0.25;
+
+/// Drilling stiffness per node relative to the plate's bending stiffness D = E t^3 / (12 (1 - nu^2)):
+/// the moment about the normal per radian of a node's rotation relative to the element's
+/// in-plane rotation. Without it the drilling rotation of nodes in flat regions has no
+/// stiffness at all and spins up under the second-order moments of large rotations (see
+/// docs/theory.md); small enough to leave bending results unchanged (measured there).
+constexpr double kTriDrillScale = 0.1;
+
+/// Constants of an FPM shell section: thickness, plane-stress elasticity, the drilling
+/// stiffness and the Simpson points (positions zeta in [-1, 1] and weights summing to 2).
+template <class T>
+struct TriConstants {
+  T thickness = T(0);
+  T d11 = T(0), d12 = T(0), d33 = T(0);  ///< E/(1-nu^2), nu E/(1-nu^2), G
+  T drill = T(0);                         ///< drilling stiffness per node (kTriDrillScale D)
+  int section_points = 0;
+  T zeta[kTriMaxSectionPoints] = {}, wz[kTriMaxSectionPoints] = {};
+};
+
+/// Section of thickness t, isotropic (E, nu), with n (odd, >= 3) Simpson points.
+inline TriConstants<double> make_tri_section(double t, double E, double nu, int n) {
+  TriConstants<double> c;
+  c.thickness = t;
+  c.d11 = E / (1 - nu * nu);
+  c.d12 = nu * c.d11;
+  c.d33 = E / (2 * (1 + nu));
+  c.drill = kTriDrillScale * c.d11 * t * t * t / 12;
+  c.section_points = n;
+  const double h = 2.0 / (n - 1);
+  for (int k = 0; k < n; ++k) {
+    c.zeta[k] = -1 + h * k;
+    c.wz[k] = h / 3 * (k == 0 || k == n - 1 ? 1 : (k % 2 ? 4 : 2));
+  }
+  return c;
+}
+
+/// Components of one triangle's state (TriStateRef): the edge vectors x2 - x1 and x3 - x1 and
+/// the DCS axis e1 at the last evaluation, each node's frame (t1, d) then, the internal work so
+/// far, the drilling moments at the nodes, then per in-plane point p and section point k the
+/// stress (s11, s22, s12) in the DCS at kTriStress + 3 (p n_z + k).
+enum TriState : int {
+  kTriEdge2 = 0,
+  kTriEdge3 = 3,
+  kTriE1 = 6,
+  kTriFrame = 9,  ///< node k: t1 at kTriFrame + 6k, d at kTriFrame + 6k + 3
+  kTriWork = 27,
+  kTriDrill = 28,  ///< the drilling moment at each node (3 values)
+  kTriStress = 31
+};
+
+/// State values per triangle with n section points.
+HS_HD constexpr int tri_state_size(int n) { return kTriStress + 3 * kTriPoints * n; }
+
+/// One triangle's state, component c at p[c * stride] (component-major storage over the triangles).
+template <class T>
+struct TriStateRef {
+  T* p;
+  long long stride;
+  HS_HD T& operator[](int c) const { return p[c * stride]; }
+};
+
+/// What one evaluation needs of the three nodes.
+template <class T>
+struct TriNodes {
+  Vec3<T> edge0[2];     ///< X2 - X1, X3 - X1 (reference, formed once)
+  Vec3<T> u[3];         ///< displacements
+  Vec3<T> t1[3], d[3];  ///< node frames now (R e1, R e3)
+};
+
+/// Internal forces and moments at the three nodes, global components.
+template <class T>
+struct TriForces {
+  Vec3<T> f[3], m[3];
+};
+
+/// The stress update of one point: plane stress (s11, s22, s12) from the old one and the strain
+/// increment (e11, e22, engineering g12), both in the DCS. Elastic (Hooke); a plane-stress
+/// return map with its per-point state replaces this one call.
+template <class T>
+HS_HD void tri_point_stress(const TriConstants<T>& c, const T old[3], const T de[3], T out[3]) {
+  out[0] = old[0] + c.d11 * de[0] + c.d12 * de[1];
+  out[1] = old[1] + c.d12 * de[0] + c.d11 * de[1];
+  out[2] = old[2] + c.d33 * de[2];
+}
+
+/// Abaqus's default local 1-direction of a shell: the global x axis projected onto the surface
+/// (the z axis when x is within 0.1 degree of the normal n).
+template <class T>
+HS_HD Vec3<T> shell_default_e1(Vec3<T> n) {
+  Vec3<T> a{T(1), T(0), T(0)};
+  if (std::fabs(n.x) > T(0.99999847691)) a = {T(0), T(0), T(1)};  // cos(0.1 degree)
+  return normalized(a - dot(a, n) * n);
+}
+
+/// Initial state of a triangle: its reference edges, e1 (unit, in the plane), unrotated node
+/// frames, no stress, no work.
+template <class T>
+HS_HD void tri_initial_state(Vec3<T> edge2, Vec3<T> edge3, Vec3<T> e1, int size, TriStateRef<T> s) {
+  for (int c = 0; c < size; ++c) s[c] = T(0);
+  const Vec3<T> v[3] = {edge2, edge3, e1};
+  for (int i = 0; i < 3; ++i) {
+    s[3 * i] = v[i].x;
+    s[3 * i + 1] = v[i].y;
+    s[3 * i + 2] = v[i].z;
+  }
+  for (int k = 0; k < 3; ++k) {
+    s[kTriFrame + 6 * k] = T(1);      // t1 = e1
+    s[kTriFrame + 6 * k + 5] = T(1);  // d = e3
+  }
+}
+
+namespace tri_detail {
+
+template <class T>
+HS_HD Vec3<T> load3(const TriStateRef<T>& s, int c) {
+  return {s[c], s[c + 1], s[c + 2]};
+}
+template <class T>
+HS_HD void store3(const TriStateRef<T>& s, int c, Vec3<T> v) {
+  s[c] = v.x;
+  s[c + 1] = v.y;
+  s[c + 2] = v.z;
+}
+
+/// Area coordinates of in-plane point p (interior 3-point rule, weights 1/3).
+template <class T>
+HS_HD void point_coordinates(int p, T l[3]) {
+  for (int i = 0; i < 3; ++i) l[i] = i == p ? T(2) / T(3) : T(1) / T(6);
+}
+
+/// Gradients (b_i, c_i) = grad L_i of the area coordinates of a triangle with node 1 at the
+/// origin and nodes 2, 3 at (x[1], y[1]), (x[2], y[2]); returns the area.
+template <class T>
+HS_HD T area_gradients(const T x[3], const T y[3], T b[3], T c[3]) {
+  const T a2 = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    b[i] = (y[j] - y[k]) / a2;
+    c[i] = (x[k] - x[j]) / a2;
+  }
+  return T(0.5) * a2;
+}
+
+/// CST membrane strain (e11, e22, g12) of in-plane displacements (u_i, v_i).
+template <class T>
+HS_HD void membrane_strain(const T b[3], const T c[3], const T u[3], const T v[3], T e[3]) {
+  e[0] = b[0] * u[0] + b[1] * u[1] + b[2] * u[2];
+  e[1] = c[0] * v[0] + c[1] * v[1] + c[2] * v[2];
+  e[2] = c[0] * u[0] + c[1] * u[1] + c[2] * u[2] + b[0] * v[0] + b[1] * v[1] + b[2] * v[2];
+}
+
+/// DKT curvature matrix at area coordinates l: kappa = B q with q = (w, theta_x, theta_y) per
+/// node (theta the rotation vector's in-plane components, so the normal's slopes are
+/// beta_x = theta_y, beta_y = -theta_x and the strain at height z is membrane + z kappa).
+/// Built as Batoz, Bathe & Ho (1980) define the element: beta quadratic over six nodes, the
+/// corner values from the rotations, the midside ones from a cubic w and a linear normal slope
+/// along each edge (Kirchhoff on the edges).
+template <class T>
+HS_HD void dkt_matrix(const T x[3], const T y[3], const T b[3], const T c[3], const T l[3], T out[3][9]) {
+  T bx[6][9], by[6][9];  // beta_x, beta_y at the six nodes as rows over q
+  for (int a = 0; a < 6; ++a)
+    for (int d = 0; d < 9; ++d) bx[a][d] = by[a][d] = T(0);
+  for (int i = 0; i < 3; ++i) {
+    bx[i][3 * i + 2] = T(1);
+    by[i][3 * i + 1] = T(-1);
+  }
+  T gx[6], gy[6];  // gradients of the quadratic shape functions
+  for (int i = 0; i < 3; ++i) {
+    gx[i] = (T(4) * l[i] - T(1)) * b[i];
+    gy[i] = (T(4) * l[i] - T(1)) * c[i];
+  }
+  for (int m = 0; m < 3; ++m) {  // midside 3 + m on the edge (i, j) opposite corner m
+    const int i = (m + 1) % 3, j = (m + 2) % 3;
+    gx[3 + m] = T(4) * (l[i] * b[j] + l[j] * b[i]);
+    gy[3 + m] = T(4) * (l[i] * c[j] + l[j] * c[i]);
+    const T ex = x[j] - x[i], ey = y[j] - y[i];
+    const T len = std::sqrt(ex * ex + ey * ey);
+    const T sx = ex / len, sy = ey / len;  // tangent; the normal is (sy, -sx)
+    for (int d = 0; d < 9; ++d) {
+      const T si = bx[i][d] * sx + by[i][d] * sy, sj = bx[j][d] * sx + by[j][d] * sy;
+      const T ni = bx[i][d] * sy - by[i][d] * sx, nj = bx[j][d] * sy - by[j][d] * sx;
+      T bs = -T(0.25) * (si + sj);
+      if (d == 3 * j) bs = bs - T(1.5) / len;
+      if (d == 3 * i) bs = bs + T(1.5) / len;
+      const T bn = T(0.5) * (ni + nj);
+      bx[3 + m][d] = bs * sx + bn * sy;
+      by[3 + m][d] = bs * sy - bn * sx;
+    }
+  }
+  for (int d = 0; d < 9; ++d) {
+    T k0 = T(0), k1 = T(0), k2 = T(0);
+    for (int a = 0; a < 6; ++a) {
+      k0 = k0 + gx[a] * bx[a][d];
+      k1 = k1 + gy[a] * by[a][d];
+      k2 = k2 + gy[a] * bx[a][d] + gx[a] * by[a][d];
+    }
+    out[0][d] = k0;
+    out[1][d] = k1;
+    out[2][d] = k2;
+  }
+}
+
+/// Largest eigenvalue of a symmetric 3 x 3 matrix (closed form, trigonometric).
+inline double symmetric3_largest(const double a[3][3]) {
+  const double p1 = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+  const double q = (a[0][0] + a[1][1] + a[2][2]) / 3;
+  const double p2 = (a[0][0] - q) * (a[0][0] - q) + (a[1][1] - q) * (a[1][1] - q) + (a[2][2] - q) * (a[2][2] - q) + 2 * p1;
+  if (!(p2 > 0)) return q;
+  const double p = std::sqrt(p2 / 6);
+  double bm[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) bm[i][j] = (a[i][j] - (i == j ? q : 0.0)) / p;
+  const double det = bm[0][0] * (bm[1][1] * bm[2][2] - bm[1][2] * bm[2][1]) -
+                     bm[0][1] * (bm[1][0] * bm[2][2] - bm[1][2] * bm[2][0]) +
+                     bm[0][2] * (bm[1][0] * bm[2][1] - bm[1][1] * bm[2][0]);
+  const double r = std::fmax(-1.0, std::fmin(1.0, det / 2));
+  return q + 2 * p * std::cos(std::acos(r) / 3);
+}
+
+}  // namespace tri_detail
+
+/// One path unit of the triangle: from the state at the last evaluation and the nodes now,
+/// updates the state in place (edges, DCS, node frames, stresses, work) and returns the
+/// internal nodal forces and moments. An unchanged configuration changes nothing.
+template <class T>
+HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>& nd, const TriStateRef<T>& s) {
+  using tri_detail::load3;
+  using tri_detail::store3;
+  // Configuration a: edges and the carried in-plane axis.
+  const Vec3<T> r2a = load3(s, kTriEdge2), r3a = load3(s, kTriEdge3);
+  const Vec3<T> na = normalized(cross(r2a, r3a));
+  Vec3<T> e1a = load3(s, kTriE1);
+  e1a = normalized(e1a - dot(e1a, na) * na);
+  const Vec3<T> e2a = cross(na, e1a);
+  const Mat3<T> qa = matrix_of_columns(e1a, e2a, na);
+  // Now: edges formed from the reference differences (no X + u rounding) and the normal.
+  const Vec3<T> r2 = nd.edge0[0] + (nd.u[1] - nd.u[0]), r3 = nd.edge0[1] + (nd.u[2] - nd.u[0]);
+  // An unchanged plane (nodes at rest, or moved less than their coordinates' last bit) keeps
+  // the DCS exactly: no round-off strain is booked while a load ramps up from zero.
+  const bool same = r2.x == r2a.x && r2.y == r2a.y && r2.z == r2a.z && r3.x == r3a.x && r3.y == r3a.y && r3.z == r3a.z;
+  const Vec3<T> n = same ? na : normalized(cross(r2, r3));
+  T xa[3] = {T(0), dot(r2a, e1a), dot(r3a, e1a)}, ya[3] = {T(0), dot(r2a, e2a), dot(r3a, e2a)};
+  T ba[3], ca[3];
+  const T area_a = tri_detail::area_gradients(xa, ya, ba, ca);
+  // The normal's minimal rotation carries e1 into the new plane; the polar angle of the
+  // in-plane increment gradient then turns it about the normal.
+  Vec3<T> e1 = e1a;
+  if (!same) {
+    Vec3<T> e1p = rotate(minimal_rotation(na, n), e1a);
+    e1p = normalized(e1p - dot(e1p, n) * n);
+    const Vec3<T> e2p = cross(n, e1p);
+    const T p2x = dot(r2, e1p), p2y = dot(r2, e2p), p3x = dot(r3, e1p), p3y = dot(r3, e2p);
+    const T f11 = p2x * ba[1] + p3x * ba[2], f12 = p2x * ca[1] + p3x * ca[2];
+    const T f21 = p2y * ba[1] + p3y * ba[2], f22 = p2y * ca[1] + p3y * ca[2];
+    const T angle = std::atan2(f21 - f12, f11 + f22);
+    e1 = std::cos(angle) * e1p + std::sin(angle) * e2p;
+  }
+  const Vec3<T> e2 = cross(n, e1);
+  const Mat3<T> qt = matrix_of_columns(e1, e2, n);
+  const Mat3<T> rigid = same ? scaled_identity(T(1)) : qt * transpose(qa);
+
+  // Pure deformation: in-plane displacements of nodes 2 and 3 relative to node 1 in the DCS,
+  // and each node's deformation rotation (its rotation increment less the element's).
+  T x[3] = {T(0), dot(r2, e1), dot(r3, e1)}, y[3] = {T(0), dot(r2, e2), dot(r3, e2)};
+  const T du[3] = {T(0), x[1] - xa[1], x[2] - xa[2]}, dv[3] = {T(0), y[1] - ya[1], y[2] - ya[2]};
+  T q[9], drill[3];
+  for (int k = 0; k < 3; ++k) {
+    const Vec3<T> t1a = load3(s, kTriFrame + 6 * k), da = load3(s, kTriFrame + 6 * k + 3);
+    Vec3<T> phi{T(0), T(0), T(0)};
+    const bool turned = !(t1a.x == nd.t1[k].x && t1a.y == nd.t1[k].y && t1a.z == nd.t1[k].z && da.x == nd.d[k].x &&
+                          da.y == nd.d[k].y && da.z == nd.d[k].z);
+    if (turned || !same) {
+      const Mat3<T> dn = node_rotation(nd.t1[k], nd.d[k]) * transpose(node_rotation(t1a, da));
+      phi = deformation_rotation(dn, rigid, qt);
+    }
+    q[3 * k] = T(0);  // the normal displacement is zero in the DCS
+    q[3 * k + 1] = phi.x;
+    q[3 * k + 2] = phi.y;
+    drill[k] = phi.z;  // the drilling part: rotation about the normal relative to the element
+  }
+  T dem[3];
+  tri_detail::membrane_strain(ba, ca, du, dv, dem);
+
+  // Current geometry for the forces.
+  T bt[3], ct[3];
+  const T area = tri_detail::area_gradients(x, y, bt, ct);
+  const int nz = sec.section_points;
+  const T half = T(0.5) * sec.thickness;
+  T nbar[3] = {T(0), T(0), T(0)};
+  T g[9];  // bending generalized forces conjugate to q
+  for (int d = 0; d < 9; ++d) g[d] = T(0);
+  T work = T(0);
+  for (int p = 0; p < kTriPoints; ++p) {
+    T l[3];
+    tri_detail::point_coordinates(p, l);
+    T ka[3][9], kt[3][9];
+    tri_detail::dkt_matrix(xa, ya, ba, ca, l, ka);
+    tri_detail::dkt_matrix(x, y, bt, ct, l, kt);
+    T dk[3] = {T(0), T(0), T(0)};
+    for (int i = 0; i < 3; ++i)
+      for (int d = 0; d < 9; ++d) dk[i] = dk[i] + ka[i][d] * q[d];
+    T np[3] = {T(0), T(0), T(0)}, mp[3] = {T(0), T(0), T(0)};
+    for (int k = 0; k < nz; ++k) {
+      const T z = sec.zeta[k] * half, w = sec.wz[k] * half;
+      const int at = kTriStress + 3 * (p * nz + k);
+      const T old[3] = {s[at], s[at + 1], s[at + 2]};
+      const T de[3] = {dem[0] + z * dk[0], dem[1] + z * dk[1], dem[2] + z * dk[2]};
+      T sig[3];
+      tri_point_stress(sec, old, de, sig);
+      for (int i = 0; i < 3; ++i) {
+        s[at + i] = sig[i];
+        work = work + T(0.5) * (old[i] + sig[i]) * de[i] * w * area_a / T(3);
+        np[i] = np[i] + w * sig[i];
+        mp[i] = mp[i] + w * z * sig[i];
+      }
+    }
+    for (int i = 0; i < 3; ++i) {
+      nbar[i] = nbar[i] + np[i] / T(3);
+      for (int d = 0; d < 9; ++d) g[d] = g[d] + area / T(3) * kt[i][d] * mp[i];
+    }
+  }
+  // Drilling moments, carried with the DCS like the stresses.
+  T mdrill[3], msum = T(0);
+  for (int k = 0; k < 3; ++k) {
+    const T old = s[kTriDrill + k];
+    mdrill[k] = old + sec.drill * drill[k];
+    work = work + T(0.5) * (old + mdrill[k]) * drill[k];
+    s[kTriDrill + k] = mdrill[k];
+    msum = msum + mdrill[k];
+  }
+  s[kTriWork] = s[kTriWork] + work;
+  store3(s, kTriEdge2, r2);
+  store3(s, kTriEdge3, r3);
+  store3(s, kTriE1, e1);
+  for (int k = 0; k < 3; ++k) {
+    store3(s, kTriFrame + 6 * k, nd.t1[k]);
+    store3(s, kTriFrame + 6 * k + 3, nd.d[k]);
+  }
+
+  // Nodal forces in the DCS: membrane A B^T N, bending through the DKT matrix (w columns give
+  // the normal forces that balance the moments), the drilling moments with the in-plane forces
+  // that balance them (the element's rotation (v,x - u,y)/2 is their other end), then turned
+  // global.
+  TriForces<T> out;
+  for (int k = 0; k < 3; ++k) {
+    const T fu = area * (bt[k] * nbar[0] + ct[k] * nbar[2]) + T(0.5) * msum * ct[k];
+    const T fv = area * (ct[k] * nbar[1] + bt[k] * nbar[2]) - T(0.5) * msum * bt[k];
+    out.f[k] = qt * Vec3<T>{fu, fv, g[3 * k]};
+    out.m[k] = qt * Vec3<T>{g[3 * k + 1], g[3 * k + 2], mdrill[k]};
+  }
+  return out;
+}
+
+/// Section forces (N11, N22, N12) and moments (M11, M22, M12) per unit length in the element's
+/// DCS, the mean over the in-plane points (Abaqus SF1-SF3, SM1-SM3 of S3), and the stresses
+/// at the bottom and top section points (mean over the in-plane points).
+template <class T, class S>
+HS_HD void tri_section_results(const TriConstants<T>& sec, const TriStateRef<S>& s, T sf[3], T sm[3], T bottom[3],
+                               T top[3]) {
+  const int nz = sec.section_points;
+  const T half = T(0.5) * sec.thickness;
+  for (int i = 0; i < 3; ++i) sf[i] = sm[i] = bottom[i] = top[i] = T(0);
+  for (int p = 0; p < kTriPoints; ++p)
+    for (int k = 0; k < nz; ++k) {
+      const int at = kTriStress + 3 * (p * nz + k);
+      for (int i = 0; i < 3; ++i) {
+        const T sig = T(s[at + i]) / T(3);
+        sf[i] = sf[i] + sec.wz[k] * half * sig;
+        sm[i] = sm[i] + sec.wz[k] * half * sec.zeta[k] * half * sig;
+        if (k == 0) bottom[i] = bottom[i] + sig;
+        if (k == nz - 1) top[i] = top[i] + sig;
+      }
+    }
+}
+
+/// Stable increment 2 / omega_max of one flat triangle with its own lumped masses
+/// m = rho t A / 3 and rotary inertias I = m max(t^2/12, kTriRotaryScale A), at small strain:
+/// the membrane block's largest eigenvalue exactly (3 rho^-1 lambda_max(D B B^T), a 3 x 3
+/// problem, plus a bound of the drilling stiffness it couples to) and the bending block's
+/// bounded above by its Gershgorin radius. x, y: node coordinates in the element's plane.
+inline double fpm_tri_stable_dt(const TriConstants<double>& sec, double density, const double x[3], const double y[3]) {
+  double b[3], c[3];
+  const double area = tri_detail::area_gradients(x, y, b, c);
+  // Membrane: lambda_max(M^-1 K) = (3 / rho) lambda_max(L^T (B B^T) L), D = L L^T.
+  double bb[3][3];
+  const double bm[3][6] = {{b[0], 0, b[1], 0, b[2], 0}, {0, c[0], 0, c[1], 0, c[2]}, {c[0], b[0], c[1], b[1], c[2], b[2]}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      bb[i][j] = 0;
+      for (int k = 0; k < 6; ++k) bb[i][j] += bm[i][k] * bm[j][k];
+    }
+  const double l11 = std::sqrt(sec.d11), l21 = sec.d12 / l11, l22 = std::sqrt(sec.d11 - l21 * l21), l33 = std::sqrt(sec.d33);
+  const double lm[3][3] = {{l11, 0, 0}, {l21, l22, 0}, {0, 0, l33}};
+  double sym[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      sym[i][j] = 0;
+      for (int k = 0; k < 3; ++k)
+        for (int m = 0; m < 3; ++m) sym[i][j] += lm[k][i] * bb[k][m] * lm[m][j];
+    }
+  const double membrane = 3.0 / density * tri_detail::symmetric3_largest(sym);
+  // Bending: K_b = A/3 sum_p B_p^T (D t^3 / 12) B_p on (w, theta_x, theta_y) per node.
+  const double t = sec.thickness, m = density * t * area / 3;
+  const double inertia = m * std::fmax(t * t / 12, kTriRotaryScale * area);
+  const double db = t * t * t / 12;
+  double kb[9][9] = {};
+  for (int p = 0; p < kTriPoints; ++p) {
+    double l[3], bp[3][9];
+    tri_detail::point_coordinates(p, l);
+    tri_detail::dkt_matrix(x, y, b, c, l, bp);
+    for (int i = 0; i < 9; ++i)
+      for (int j = 0; j < 9; ++j) {
+        const double m0 = sec.d11 * bp[0][j] + sec.d12 * bp[1][j];
+        const double m1 = sec.d12 * bp[0][j] + sec.d11 * bp[1][j];
+        const double m2 = sec.d33 * bp[2][j];
+        kb[i][j] += area / 3 * db * (bp[0][i] * m0 + bp[1][i] * m1 + bp[2][i] * m2);
+      }
+  }
+  double bending = 0;
+  for (int i = 0; i < 9; ++i) {
+    double row = 0;
+    for (int j = 0; j < 9; ++j) {
+      const double mi = i % 3 == 0 ? m : inertia, mj = j % 3 == 0 ? m : inertia;
+      row += std::fabs(kb[i][j]) / std::sqrt(mi * mj);
+    }
+    bending = std::fmax(bending, row);
+  }
+  // Drilling: K_d = k_d sum_k g_k g_k^T (g_k: node k's rotation about the normal less the
+  // element's (v,x - u,y)/2) adds at most k_d sum_k |M^-1/2 g_k|^2 to the membrane block's
+  // largest eigenvalue (Weyl).
+  const double drill = 3 * sec.drill * (1 / inertia + (b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + c[0] * c[0] +
+                                                       c[1] * c[1] + c[2] * c[2]) / (4 * m));
+  return 2.0 / std::sqrt(std::fmax(membrane + drill, bending));
+}
+
+}  // namespace halfstep
