@@ -26,23 +26,38 @@ def main():
     ap.add_argument("--schemes", nargs="+", default=["atomic"],
                     choices=["atomic", "gather", "colored", "element-local"], help="GPU schemes")
     ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
+    ap.add_argument("--triangles", action="store_true",
+                    help="FPM triangles (S3, FORMULATION=FPM): every quad split into two, same nodes")
+    ap.add_argument("--cpu-steps", type=int, default=0, help="increments of the CPU runs (default --steps)")
     a = ap.parse_args()
     exe = os.path.join(a.build, "halfstep")
     os.makedirs(a.out, exist_ok=True)
     rows = []
     for n in a.sizes:
         deck = os.path.join(a.out, f"cyl_{n}.inp")
-        dt = 1.2761e-5
-        subprocess.run([sys.executable, os.path.join(ROOT, "examples", "generate_deck.py"), "pinched-cylinder",
-                        "--n", str(n), "--dt", str(dt), "--time", str(a.steps * dt),
-                        "--field-interval", "1", "--history-interval", str(a.steps * dt), "-o", deck], check=True, stdout=subprocess.DEVNULL)
+        extra = ["--triangles"] if a.triangles else []
+
+        def generate(dt, steps):
+            subprocess.run([sys.executable, os.path.join(ROOT, "examples", "generate_deck.py"), "pinched-cylinder",
+                            "--n", str(n), "--dt", str(dt), "--time", str(steps * dt), "--field-interval", "1",
+                            "--history-interval", str(steps * dt), "-o", deck] + extra,
+                           check=True, stdout=subprocess.DEVNULL)
+
+        dt = 1.2761e-5  # the fixed increment of the MITC4 rows (measured rates do not depend on it)
+        generate(dt, a.steps)
         check = subprocess.run([exe, "check", deck], check=True, capture_output=True, text=True).stdout
+        if a.triangles:  # the triangles' own stable increment (smaller than MITC4's), fixed
+            dt = 0.9 * float(re.search(r"stable increment ([\d.e+-]+)", check).group(1))
+            generate(dt, a.steps)
+            check = subprocess.run([exe, "check", deck], check=True, capture_output=True, text=True).stdout
         elements = int(re.search(r"elements\s+(\d+)", check).group(1))
         per_elem = float(re.search(r"\(([\d.]+) bytes per element\)", check).group(1))
         runs = [("cpu", t, "-", "double") for t in a.threads if "cpu" in a.backends]
         if "cuda" in a.backends:
             runs += [("cuda", 1, sc, p) for sc in a.schemes for p in a.precisions]
         for backend, t, scheme, prec in runs:
+            if a.cpu_steps:
+                generate(dt, a.cpu_steps if backend == "cpu" else a.steps)
             outdir = os.path.join(a.out, f"run_{n}_{backend}_{t}_{scheme}_{prec}")
             cmd = [exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"]
             if backend == "cuda":

@@ -74,15 +74,10 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
     return std::make_unique<CpuBackend>(sys, cpu_opt);
   }
   std::string why;
-  // The CUDA backend has no FPM triangle kernel yet: such models run on the CPU.
-  const bool tris = sys.tri.num_elements > 0;
-  const char* no_tris = "FPM triangles run on the CPU backend only so far (no GPU triangle kernel yet)";
-  if (tris && kind == BackendKind::Cuda) throw RunError(std::string("--backend cuda: ") + no_tris);
   const bool gpu = cuda_available(&why);
   if (kind == BackendKind::Cuda && !gpu) throw RunError("--backend cuda: " + why);
-  if (tris && gpu) why = no_tris;
 #if HALFSTEP_HAVE_CUDA
-  if (gpu && !tris) {
+  if (gpu) {
     if (kind == BackendKind::Cuda) return make_cuda_backend(sys, opt);
     try {
       return make_cuda_backend(sys, opt);

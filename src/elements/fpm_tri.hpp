@@ -66,6 +66,23 @@ struct TriConstants {
   T zeta[kTriMaxSectionPoints] = {}, wz[kTriMaxSectionPoints] = {};
 };
 
+/// The same section constants in another precision (the GPU's FP32 runs).
+template <class T>
+TriConstants<T> convert_tri_constants(const TriConstants<double>& c) {
+  TriConstants<T> r;
+  r.thickness = T(c.thickness);
+  r.d11 = T(c.d11);
+  r.d12 = T(c.d12);
+  r.d33 = T(c.d33);
+  r.drill = T(c.drill);
+  r.section_points = c.section_points;
+  for (int k = 0; k < kTriMaxSectionPoints; ++k) {
+    r.zeta[k] = T(c.zeta[k]);
+    r.wz[k] = T(c.wz[k]);
+  }
+  return r;
+}
+
 /// Section of thickness t, isotropic (E, nu), with n (odd, >= 3) Simpson points.
 inline TriConstants<double> make_tri_section(double t, double E, double nu, int n) {
   TriConstants<double> c;

@@ -75,7 +75,7 @@ TEST(GpuBeams, ElementLocalSchemeRefusesBeams) {
                          "--backend cuda --gpu-scheme element-local", &out),
             3)
       << out;
-  EXPECT_NE(out.find("use gather, atomic or colored for models with beams"), std::string::npos) << out;
+  EXPECT_NE(out.find("use gather, atomic or colored for models with beams or FPM triangles"), std::string::npos) << out;
 }
 
 TEST(GpuAuto, AutoTakesTheGpuAndSaysSo) {

@@ -81,7 +81,7 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
 
 /// Node n's share of this rank's element and face forces (6 internal, 3 pressure). Slots:
 /// gathered through the CSR maps; otherwise read from the nodal arrays (cleared when clear).
-/// Beam ends always come from their slots, in every scheme.
+/// Beam ends and triangle corners always come from their slots, in every scheme.
 template <class T, Sink S, int kDofs>
 __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf,
                                          SlotForces<T> sf, int n, bool clear, T fi[6], T fp[3]) {
@@ -102,7 +102,9 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
         if (clear) nf.fp[j][n] = T(0);
       }
   }
-  if (m.beam_force) add_beam_slot_forces(m.beam_slot_ptr, m.beam_slots, m.beam_force, n, fi);
+  if (m.beam_force) add_slot_forces6(m.beam_slot_ptr, m.beam_slots, m.beam_force, n, fi);
+  if (m.tri_force) add_slot_forces6(m.tri_slot_ptr, m.tri_slots, m.tri_force, n, fi);
+  if (m.tri_pressure) add_slot_forces3(m.tri_slot_ptr, m.tri_slots, m.tri_pressure, n, fp);
   if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
 }
 

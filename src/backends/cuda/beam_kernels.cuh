@@ -1,10 +1,12 @@
-// FPM beam kernel: one thread per beam runs the per-element body the CPU loop runs
-// (discretization/beam_pass.hpp) and leaves each end's force and moment in the beam's slots;
-// the node pass gathers them in every scheme (a fixed order, as on the CPU).
+// FPM beam and triangle kernels: one thread per element runs the per-element body the CPU
+// loop runs (discretization/beam_pass.hpp, dynamics/tri_pass.hpp) and leaves each node's
+// force and moment (and a triangle's pressure force) in the element's slots; the node pass
+// gathers them in every scheme (a fixed order, as on the CPU).
 #pragma once
 
 #include "backends/cuda/assembled_kernels.cuh"
 #include "discretization/beam_pass.hpp"
+#include "dynamics/tri_pass.hpp"
 
 namespace halfstep {
 namespace cuda {
@@ -17,6 +19,23 @@ __global__ void beam_element_kernel(BeamView<T> v, RunView run, double time, boo
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   double w[1] = {0.0};
   if (e < v.num_beams) BeamElementBody<T>{v}(e, w);
+  if (grid_sum(w, run.element_sums)) {
+    if (finish) {
+      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
+      reset<2>(run.element_sums);
+    } else {
+      *run.element_sums.ticket = 0;
+    }
+  }
+}
+
+/// Element pass over all FPM triangles at tau (pressures from the drive); finish as above.
+template <class T>
+__global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, RunView run, double time, bool finish) {
+  if (run.monitor->status != kRunning) return;
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  double w[1] = {0.0};
+  if (e < v.num_tris) TriElementBody<T>{v, drive, tau}(e, w);
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
       finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));

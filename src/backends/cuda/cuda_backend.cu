@@ -111,6 +111,7 @@ struct Staging {
   PinnedArray<T> full, state, energy;  // 12 nn, 9 nn, ne
   PinnedArray<T> points;               // material state per solid integration point (models with state)
   PinnedArray<T> beams;                // state of every FPM beam (section forces, fibres, work)
+  PinnedArray<T> tris;                 // state of every FPM triangle (stresses, frame, work)
   PinnedArray<T> shell_points;         // section-point state of plastic shells
   PinnedArray<EnergyMonitor> monitor;
   cudaEvent_t ready = nullptr;
@@ -142,9 +143,11 @@ class CudaBackend final : public Backend {
                      "use gather, atomic or colored for models with solids");
     const BeamMesh& bm = sys.beam;
     const int nb = bm.num_elements;
-    if (nb > 0 && scheme_ == GpuScheme::ElementLocal)
+    const TriMesh& tm = sys.tri;
+    const int nt = tm.num_elements;
+    if ((nb > 0 || nt > 0) && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
-                     "use gather, atomic or colored for models with beams");
+                     "use gather, atomic or colored for models with beams or FPM triangles");
     if (opt.distributed && scheme_ != GpuScheme::Gather && scheme_ != GpuScheme::Atomic)
       throw RunError("distributed runs use the gather or atomic GPU scheme");
     if (opt.device >= 0) {  // one GPU per rank: the rank's index on its host picks it
@@ -218,8 +221,22 @@ class CudaBackend final : public Backend {
     const std::size_t state_size = local ? 4 * static_cast<std::size_t>(ne) : nn;
     for (auto* a : {&ux_, &uy_, &uz_, &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_}) a->resize(state_size);
     for (int d = 0; d < kShellDofs; ++d) v_[d].resize(state_size);
+    if (sys.node_dofs == 6) v_[5].resize(state_size);  // the third global rotation rate of six-dof nodes
+    if (nt > 0) {  // as beams: every scheme writes the corners into slots
+      tri_conn_.assign(tm.conn);
+      tri_section_.assign(tm.section);
+      std::vector<TriConstants<T>> tc;
+      for (const TriConstants<double>& c : tm.constants) tc.push_back(convert_tri_constants<T>(c));
+      tri_constants_.assign(tc);
+      for (auto [dst, src] : {std::pair{&tri_edge_[0], &tm.edge2x}, {&tri_edge_[1], &tm.edge2y}, {&tri_edge_[2], &tm.edge2z},
+                              {&tri_edge_[3], &tm.edge3x}, {&tri_edge_[4], &tm.edge3y}, {&tri_edge_[5], &tm.edge3z}})
+        dst->assign(convert<T>(*src));
+      tri_slot_ptr_.assign(tm.node_slot_ptr);
+      tri_slots_.assign(tm.node_slots);
+      tri_force_.resize(18 * static_cast<std::size_t>(nt));
+      tri_force_.zero(stream_);
+    }
     if (nb > 0) {
-      v_[5].resize(state_size);  // the third global rotation rate of six-dof nodes
       // Beams in every scheme write their ends into slots (12 values per beam), gathered by the
       // node pass in CSR order: no atomics, and the same sums as the CPU.
       beam_conn_.assign(bm.conn);
@@ -318,7 +335,9 @@ class CudaBackend final : public Backend {
                     solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() +
                     solid_color_elements_.bytes() + face_force_.bytes() + beam_conn_.bytes() + beam_section_.bytes() +
                     beam_constants_.bytes() + beam_chord0x_.bytes() * 3 + beam_slot_ptr_.bytes() + beam_slots_.bytes() +
-                    beam_force_.bytes() + beam_state_.bytes() +
+                    beam_force_.bytes() + beam_state_.bytes() + tri_conn_.bytes() + tri_section_.bytes() +
+                    tri_constants_.bytes() + tri_edge_[0].bytes() * 6 + tri_slot_ptr_.bytes() + tri_slots_.bytes() +
+                    tri_force_.bytes() + tri_pressure_.bytes() + tri_state_.bytes() +
                     section_points_.bytes() +
                     shell_law_.bytes() + shell_first_.bytes() + shell_state_.bytes();
     for (const auto& a : v_) b += a.bytes();
@@ -361,6 +380,10 @@ class CudaBackend final : public Backend {
     if (sys_.beam.num_elements > 0) {  // section forces, frames, fibres and work go on from the host's
       buf.assign(st.beam_state.begin(), st.beam_state.end());
       beam_state_.assign(buf);
+    }
+    if (sys_.tri.num_elements > 0) {
+      buf.assign(st.tri_state.begin(), st.tri_state.end());
+      tri_state_.assign(buf);
     }
     if (shell_state_.size() > 0) {
       if (st.shell_state.size() != shell_state_.size()) throw std::logic_error("shell state of the wrong size");
@@ -414,6 +437,11 @@ class CudaBackend final : public Backend {
       beam_state_.copy_to(buf.data(), buf.size());
       st.beam_state.assign(buf.begin(), buf.end());
     }
+    if (tri_state_.size() > 0) {
+      buf.resize(tri_state_.size());
+      tri_state_.copy_to(buf.data(), buf.size());
+      st.tri_state.assign(buf.begin(), buf.end());
+    }
   }
 
   void begin_step(const StepDrive& drive) override {
@@ -425,6 +453,7 @@ class CudaBackend final : public Backend {
                    drive_.face_node_ptr.bytes() + drive_.face_node_slots.bytes();
     face_force_.resize(18 * static_cast<std::size_t>(drive.num_faces));
     const bool p = drive.has_pressure();
+    tri_pressure_.resize(p ? 9 * static_cast<std::size_t>(sys_.tri.num_elements) : 0);
     switch (scheme_) {
       case GpuScheme::ElementLocal:
         for (auto& a : level_pressure_) a.resize(p ? 12 * static_cast<std::size_t>(ne) : 0);
@@ -477,6 +506,8 @@ class CudaBackend final : public Backend {
     s.points.resize(npts);
     const std::size_t nbs = beam_state_.size();
     s.beams.resize(nbs);
+    const std::size_t nts = tri_state_.size();
+    s.tris.resize(nts);
     s.shell_points.resize(nshell);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
@@ -505,6 +536,9 @@ class CudaBackend final : public Backend {
     if (nbs > 0)
       check(cudaMemcpyAsync(s.beams.host(), beam_state_.get(), nbs * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy beam state");
+    if (nts > 0)
+      check(cudaMemcpyAsync(s.tris.host(), tri_state_.get(), nts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+            "copy triangle state");
     check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
           "copy monitor");
     check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
@@ -525,7 +559,7 @@ class CudaBackend final : public Backend {
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, nshell, global, record, failed](OutputFrame& f) {
+    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, nts, nshell, global, record, failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -551,6 +585,7 @@ class CudaBackend final : public Backend {
       f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
       f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
       f.state.beam_state.assign(st.beams.host(), st.beams.host() + nbs);
+      f.state.tri_state.assign(st.tris.host(), st.tris.host() + nts);
       f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);
       f.record = global ? record : st.monitor.host()->record;
       f.discard = global ? failed : st.monitor.host()->status != kRunning;
@@ -576,13 +611,14 @@ class CudaBackend final : public Backend {
   }
 
  private:
-  /// An element launch: shells (group -1), beams (kBeamPiece) or solid group `group`, elements
+  /// An element launch: shells (group -1), beams (kBeamPiece), FPM triangles (kTriPiece) or
+  /// solid group `group`, elements
   /// [begin, begin + count) of it; interior pieces run after the interface partials are packed.
   struct Piece {
     int group, begin, count;
     bool interior;
   };
-  static constexpr int kBeamPiece = -2;
+  static constexpr int kBeamPiece = -2, kTriPiece = -3;
   static int blocks(std::size_t n, int block) { return static_cast<int>((n + block - 1) / block); }
 
   void sync(const char* what) { check(cudaStreamSynchronize(stream_), what); }
@@ -595,7 +631,8 @@ class CudaBackend final : public Backend {
                              damp_rot_.size() ? damp_rot_.get() : nullptr},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
             sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), beam_slot_ptr_.get_or_null(),
-            beam_slots_.get_or_null(), beam_force_.get_or_null(),
+            beam_slots_.get_or_null(), beam_force_.get_or_null(), tri_slot_ptr_.get_or_null(), tri_slots_.get_or_null(),
+            tri_force_.get_or_null(), tri_pressure_.get_or_null(),
             section_points_.get_or_null(), shell_law_.get_or_null(), shell_state_.get_or_null(), sys_.shell_num_points,
             shell_first_.get_or_null()};
   }
@@ -609,6 +646,12 @@ class CudaBackend final : public Backend {
     return {sys_.beam.num_elements, beam_conn_.get(), beam_section_.get(), beam_constants_.get(), beam_chord0x_.get(),
             beam_chord0y_.get(), beam_chord0z_.get(), ux_.get(), uy_.get(), uz_.get(), t1x_.get(), t1y_.get(),
             t1z_.get(), dx_.get(), dy_.get(), dz_.get(), beam_state_.get(), beam_force_.get()};
+  }
+  TriView<T> tri_view() {
+    return {sys_.tri.num_elements, tri_conn_.get(), tri_section_.get(), tri_constants_.get(), tri_edge_[0].get(),
+            tri_edge_[1].get(), tri_edge_[2].get(), tri_edge_[3].get(), tri_edge_[4].get(), tri_edge_[5].get(),
+            ux_.get(), uy_.get(), uz_.get(), t1x_.get(), t1y_.get(), t1z_.get(), dx_.get(), dy_.get(), dz_.get(),
+            tri_state_.get(), tri_force_.get(), tri_pressure_.get_or_null(), sys_.num_elements};
   }
   NodeStateView<T> state() {
     NodeStateView<T> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
@@ -671,6 +714,7 @@ class CudaBackend final : public Backend {
     const auto& groups = sys_.solid.groups;
     for (std::size_t g = 0; g < groups.size(); ++g) add(static_cast<int>(g), groups[g].count, groups[g].boundary);
     if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, 0);  // never distributed
+    if (sys_.tri.num_elements > 0) add(kTriPiece, sys_.tri.num_elements, 0);
     std::stable_partition(pieces_.begin(), pieces_.end(), [](const Piece& p) { return !p.interior; });
   }
 
@@ -678,6 +722,9 @@ class CudaBackend final : public Backend {
   void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
     if (p.group == kBeamPiece) {
       cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), run(), time, finish);
+    } else if (p.group == kTriPiece) {
+      cuda::tri_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau, run(),
+                                                                                time, finish);
     } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
       const int colors = static_cast<int>(color_ptr_.size()) - 1;
       for (int c = 0; c < colors; ++c) {
@@ -929,8 +976,9 @@ class CudaBackend final : public Backend {
         limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
     }
     limit_e = std::min(limit_e, solid_max_block());
-    if (sys_.beam.num_elements > 0) {
-      limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
+    if (sys_.tri.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::tri_element_kernel<T>));
+    if (sys_.node_dofs == 6) {
+      if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
       limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
                                                                : max_block(cuda::node_pass_kernel<T, Sink::Plain, 6>));
     }
@@ -1009,6 +1057,11 @@ class CudaBackend final : public Backend {
   DeviceArray<BeamConstants<T>> beam_constants_;
   DeviceArray<T> beam_chord0x_, beam_chord0y_, beam_chord0z_, beam_force_;
   DeviceArray<T> beam_state_;  // component-major, stride num_beams (elements/fpm_beam.hpp)
+  DeviceArray<int> tri_conn_, tri_section_, tri_slot_ptr_, tri_slots_;
+  DeviceArray<TriConstants<T>> tri_constants_;
+  DeviceArray<T> tri_edge_[6];                    // X2 - X1 (x, y, z), X3 - X1 (x, y, z) per triangle
+  DeviceArray<T> tri_force_, tri_pressure_;       // 18 and (with pressures) 9 per triangle
+  DeviceArray<T> tri_state_;  // component-major, stride num_tris (elements/fpm_tri.hpp)
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;

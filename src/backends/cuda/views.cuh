@@ -34,6 +34,10 @@ struct MeshView {
   // FPM beams (null without beams): node -> beam end slot (CSR), 6 values per slot.
   const int *beam_slot_ptr, *beam_slots;
   const T* beam_force;
+  // FPM triangles (null without them): node -> triangle corner slot (CSR), 6 force values and
+  // (with pressures) 3 pressure values per slot.
+  const int *tri_slot_ptr, *tri_slots;
+  const T *tri_force, *tri_pressure;
   // Plastic shells (null / zero without them; elements/mitc4_plastic.hpp):
   const int* section_points;          ///< per section: Simpson section points, 0 for elastic sections
   const SolidMaterial<T>* shell_law;  ///< per section: the plastic law (elastic constants, hardening)
