@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generate the clamped spherical dome (cap) under step pressure as a MITC4 (S4R) deck.
+"""Generate the clamped spherical dome (cap) under step pressure as a MITC4 (S4R) deck, or
+with --triangles as FPM triangles (S3, FORMULATION=FPM) on the same nodes.
 
 Usage:  python3 examples/generate_dome.py [options] -o FILE.inp
 
@@ -16,7 +17,9 @@ core square of --n x --n elements and two blocks of --n x --m elements out to th
 to the sphere along the meridians (polar angle proportional to the disk radius, so element
 sizes stay even). Element count 3 n^2 ... n (n + 2 m). Sets APEX (the pole), RIM (the clamped
 edge), XSYM, YSYM. --elastic drops *PLASTIC; --points sets the section points (5);
---full writes the whole cap (four quarters, no symmetry planes).
+--full writes the whole cap (four quarters, no symmetry planes); --triangles splits each quad
+(a, b, c, d) into the S3 (a, b, c), (a, c, d) (quad k becomes triangles 2k - 1 and 2k, with the
+same outward normal) with *SHELL SECTION, FORMULATION=FPM.
 
 History: U3 of APEX every --history-interval (time/500). Field output --field-number frames.
 """
@@ -99,14 +102,21 @@ def build(a):
     xsym = [i + 1 for i, n in enumerate(nodes) if abs(n[0]) < tol]
     ysym = [i + 1 for i, n in enumerate(nodes) if abs(n[1]) < tol]
     H = a.E * a.tangent / (a.E - a.tangent)
-    d = ["*HEADING", f"Clamped spherical dome under step pressure, MITC4 ({'full' if a.full else 'quarter'} cap, "
+    kind = "FPM triangles" if a.triangles else "MITC4"
+    d = ["*HEADING", f"Clamped spherical dome under step pressure, {kind} ({'full' if a.full else 'quarter'} cap, "
          f"n={a.n} m={a.m}; generate_dome.py)", "*NODE, NSET=ALL"]
     for i, n in enumerate(nodes):
         p = n[3]
         d.append(f"{i + 1}, {p[0]:.17g}, {p[1]:.17g}, {p[2]:.17g}")
-    d.append("*ELEMENT, TYPE=S4R, ELSET=DOME")
-    for k, e in enumerate(elems):
-        d.append(f"{k + 1}, {e[0]}, {e[1]}, {e[2]}, {e[3]}")
+    if a.triangles:
+        d.append("*ELEMENT, TYPE=S3, ELSET=DOME")
+        for k, e in enumerate(elems):
+            d.append(f"{2 * k + 1}, {e[0]}, {e[1]}, {e[2]}")
+            d.append(f"{2 * k + 2}, {e[0]}, {e[2]}, {e[3]}")
+    else:
+        d.append("*ELEMENT, TYPE=S4R, ELSET=DOME")
+        for k, e in enumerate(elems):
+            d.append(f"{k + 1}, {e[0]}, {e[1]}, {e[2]}, {e[3]}")
 
     def nset(name, ids):
         out = [f"*NSET, NSET={name}"]
@@ -120,7 +130,8 @@ def build(a):
     d += ["*MATERIAL, NAME=AL", "*ELASTIC", f"{a.E:.17g}, {a.nu:.17g}", "*DENSITY", f"{a.rho:.17g}"]
     if not a.elastic:
         d += ["*PLASTIC", f"{a.yield_stress:.17g}, 0.", f"{a.yield_stress + H:.17g}, 1."]
-    d += ["*SHELL SECTION, ELSET=DOME, MATERIAL=AL", f"{a.thickness:.17g}, {a.points}"]
+    fpm = ", FORMULATION=FPM" if a.triangles else ""
+    d += [f"*SHELL SECTION, ELSET=DOME, MATERIAL=AL{fpm}", f"{a.thickness:.17g}, {a.points}"]
     d += ["*BOUNDARY", "RIM, ENCASTRE"]
     if not a.full:
         d += ["XSYM, XSYMM", "YSYM, YSYMM"]
@@ -129,7 +140,7 @@ def build(a):
           f"*OUTPUT, HISTORY, TIME INTERVAL={hi:.17g}", "*NODE OUTPUT, NSET=APEX", "U",
           f"*OUTPUT, FIELD, NUMBER INTERVAL={a.field_number}", "*NODE OUTPUT", "U", "*ELEMENT OUTPUT",
           "SF, SM, PEEQ", "*END STEP"]
-    return d, len(elems), len(nodes)
+    return d, (2 if a.triangles else 1) * len(elems), len(nodes)
 
 
 def main():
@@ -138,6 +149,7 @@ def main():
     p.add_argument("--n", type=int, default=8, help="core elements per side (8)")
     p.add_argument("--m", type=int, default=8, help="elements from the core to the rim (8)")
     p.add_argument("--full", action="store_true", help="the whole cap instead of a quarter")
+    p.add_argument("--triangles", action="store_true", help="FPM triangles (S3, FORMULATION=FPM), two per quad")
     p.add_argument("--radius", type=float, default=22.27)
     p.add_argument("--thickness", type=float, default=0.41)
     p.add_argument("--angle", type=float, default=26.67, help="cap half-angle, degrees")

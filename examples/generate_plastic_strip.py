@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Generate halfstep decks of yielding MITC4 strips (S4R with *PLASTIC; docs/input.md).
+"""Generate halfstep decks of yielding shell strips (S4R MITC4, or with --triangles S3 FPM
+triangles, with *PLASTIC; docs/input.md).
 
 Usage:  python3 examples/generate_plastic_strip.py CASE [options] -o FILE.inp
 
 Only the Python standard library is used. Units: mm, N, s, MPa, t/mm^3 (steel by default:
 --E 200e3, --nu 0.3, --rho 7.85e-9, --yield 250, --hardening H: *PLASTIC 250, 0 and, when
-H > 0, 250 + H at plastic strain 1; --points: section points through the thickness).
+H > 0, 250 + H at plastic strain 1; --points: section points through the thickness;
+--triangles: each quad (a, b, c, d) split into the S3 (a, b, c), (a, c, d) with *SHELL
+SECTION, FORMULATION=FPM, element k of the quad mesh becoming 2k - 1 and 2k).
 
 Cases
 -----
@@ -32,11 +35,16 @@ def mesh(a):
     for j in range(ny + 1):
         for i in range(nx + 1):
             d.append(f"{nid(i, j)}, {a.length * i / nx:.17g}, {a.width * j / ny:.17g}, 0.")
-    d.append("*ELEMENT, TYPE=S4R, ELSET=STRIP")
+    d.append(f"*ELEMENT, TYPE={'S3' if a.triangles else 'S4R'}, ELSET=STRIP")
     e = 1
     for j in range(ny):
         for i in range(nx):
-            d.append(f"{e}, {nid(i, j)}, {nid(i + 1, j)}, {nid(i + 1, j + 1)}, {nid(i, j + 1)}")
+            q = (nid(i, j), nid(i + 1, j), nid(i + 1, j + 1), nid(i, j + 1))
+            if a.triangles:
+                d.append(f"{2 * e - 1}, {q[0]}, {q[1]}, {q[2]}")
+                d.append(f"{2 * e}, {q[0]}, {q[2]}, {q[3]}")
+            else:
+                d.append(f"{e}, {q[0]}, {q[1]}, {q[2]}, {q[3]}")
             e += 1
     d += ["*NSET, NSET=END"] + [str(nid(nx, j)) for j in range(ny + 1)]
     d += ["*NSET, NSET=ROOT"] + [str(nid(0, j)) for j in range(ny + 1)]
@@ -47,13 +55,18 @@ def mesh(a):
     d += ["*PLASTIC", f"{a.yield_stress:.17g}, 0."]
     if a.hardening > 0:
         d.append(f"{a.yield_stress + a.hardening:.17g}, 1.")
-    d += ["*SHELL SECTION, ELSET=STRIP, MATERIAL=STEEL", f"{a.thickness:.17g}, {a.points}"]
+    fpm = ", FORMULATION=FPM" if a.triangles else ""
+    d += [f"*SHELL SECTION, ELSET=STRIP, MATERIAL=STEEL{fpm}", f"{a.thickness:.17g}, {a.points}"]
     return d, nid
+
+
+def kind(a):
+    return "FPM triangle" if a.triangles else "MITC4"
 
 
 def tension(a):
     d, nid = mesh(a)
-    d = ["*HEADING", "Plastic MITC4 strip in uniaxial tension (generate_plastic_strip.py)"] + d
+    d = ["*HEADING", f"Plastic {kind(a)} strip in uniaxial tension (generate_plastic_strip.py)"] + d
     d += ["*AMPLITUDE, NAME=SMOOTH, DEFINITION=SMOOTH STEP", f"0., 0., {a.time:.17g}, 1."]
     d += ["*BOUNDARY", "ALL, 3, 6", "EDGE0, 2, 2"]
     d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.17g}", "*BOUNDARY, AMPLITUDE=SMOOTH"]
@@ -67,7 +80,7 @@ def tension(a):
 
 def bending(a):
     d, nid = mesh(a)
-    d = ["*HEADING", "Plastic MITC4 strip in pure bending (generate_plastic_strip.py)"] + d
+    d = ["*HEADING", f"Plastic {kind(a)} strip in pure bending (generate_plastic_strip.py)"] + d
     d += ["*AMPLITUDE, NAME=RAMP", f"0., 0., {a.time:.17g}, 1."]
     d += ["*BOUNDARY", "ROOT, XSYMM", "ROOT, 3, 3", f"{nid(0, 0)}, 2, 2"]
     d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.17g}", "*CLOAD, AMPLITUDE=RAMP"]
@@ -99,6 +112,7 @@ def main():
     p.add_argument("--strain", type=float, default=0.01)
     p.add_argument("--moment", type=float, default=0.0)
     p.add_argument("--time", type=float)
+    p.add_argument("--triangles", action="store_true", help="S3 FPM triangles, two per quad")
     a = p.parse_args()
     tens = a.case == "tension"
     defaults = dict(length=10.0 if tens else 20.0, thickness=0.5 if tens else 1.0, nx=5 if tens else 10,

@@ -76,13 +76,15 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
   std::vector<double> energy_density(nc);
   // PEEQ with a plastic law only: the solid state store also serves elastic kinds that carry
   // state of their own (the FPM hexahedron's frame and strain).
-  bool plastic_beams = false, plastic_solids = false;
+  bool plastic_beams = false, plastic_solids = false, plastic_tris = false;
   for (const BeamConstants<double>& b : sys.beam.constants) plastic_beams = plastic_beams || b.plastic;
+  for (const TriConstants<double>& c : sys.tri.constants) plastic_tris = plastic_tris || c.plastic;
   for (const SolidMaterial<double>& m : sys.solid.materials) plastic_solids = plastic_solids || m.model == kJ2Plastic;
   plastic_solids = plastic_solids && sys.solid.state_size > 0;
   const bool plastic_shells = has_plastic_shells(sys) && !st.shell_state.empty();
   std::vector<double>* peeq =
-      plastic_solids || plastic_beams || plastic_shells ? &fs.add_cell("PEEQ", 1, nc, nan).values : nullptr;
+      plastic_solids || plastic_beams || plastic_shells || plastic_tris ? &fs.add_cell("PEEQ", 1, nc, nan).values
+                                                                        : nullptr;
   if (ne > 0) {
     std::vector<double>& sf = fs.add_cell("SF", 5, nc, nan).values;
     std::vector<double>& sm = fs.add_cell("SM", 3, nc, nan).values;
@@ -176,6 +178,7 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
       const TriConstants<double>& sec = t.constants[t.section[e]];
       double f[3], m[3], bottom[3], top[3];
       tri_section_results(sec, s, f, m, bottom, top);
+      if (peeq) (*peeq)[c] = tri_peeq(sec, s);  // 0 on elastic sections
       for (int i = 0; i < 3; ++i) {
         (*sf3)[3 * c + i] = f[i];
         (*sm3)[3 * c + i] = m[i];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "discretization/solid_mesh.hpp"  // solid_material_of
 #include "elements/registry.hpp"
 
 namespace halfstep {
@@ -20,11 +21,13 @@ TriMesh build_tri_mesh(const Model& model, TriMassContribution& contrib) {
     if (sec.formulation.empty()) continue;
     const Material& mat = model.materials.at(sec.material);
     const int index = static_cast<int>(tm.constants.size());
-    tm.constants.push_back(make_tri_section(sec.thickness, mat.youngs, mat.poisson, sec.thickness_points));
+    const SolidMaterial<double> law = solid_material_of(mat, scaled_identity(1.0));
+    tm.constants.push_back(make_tri_section(sec.thickness, mat.youngs, mat.poisson, sec.thickness_points,
+                                            mat.plastic() ? &law : nullptr));
     material_of.push_back(&mat);
     for (int e : model.elsets.at(sec.elset).members) section_of[static_cast<std::size_t>(e)] = index;
   }
-  int most_points = 0;
+  int most_state = tri_state_size(0);
   for (int e = 0; e < model.elements.size(); ++e) {
     const auto k = static_cast<std::size_t>(e);
     if (element_kind(model.elements.kind[k]).family != ElementFamily::FpmShell) continue;
@@ -55,7 +58,7 @@ TriMesh build_tri_mesh(const Model& model, TriMassContribution& contrib) {
     tm.e1z.push_back(e1.z);
     tm.area0.push_back(area);
     tm.element_dt.push_back(fpm_tri_stable_dt(tc, mat.density, x, y));
-    most_points = std::max(most_points, tc.section_points);
+    most_state = std::max(most_state, tri_state_size(tc.section_points, tc.plastic != 0));
     const double t = tc.thickness, m = mat.density * t * area / 3;
     const double j = m * std::max(t * t / 12, kTriRotaryScale * area);
     for (int a = 0; a < 3; ++a) {
@@ -69,7 +72,7 @@ TriMesh build_tri_mesh(const Model& model, TriMassContribution& contrib) {
     contrib.energy_per_unit_strain += 0.5 * mat.youngs * t * area;
   }
   tm.num_elements = static_cast<int>(tm.model_element.size());
-  tm.state_size = tri_state_size(most_points);
+  tm.state_size = most_state;
   if (tm.num_elements > 0) {
     tm.node_slot_ptr.assign(static_cast<std::size_t>(nn) + 1, 0);
     for (int n : tm.conn) ++tm.node_slot_ptr[static_cast<std::size_t>(n) + 1];

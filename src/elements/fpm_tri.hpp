@@ -11,8 +11,9 @@
 // rotations about the in-plane axes (DKT curvatures; the normal displacements are zero in the
 // DCS by construction). Stresses at 3 in-plane points x n_z Simpson points through the
 // thickness are kept in the DCS and carried unchanged with it; each point's update is one call
-// (tri_point_stress), where a plane-stress return will go. Forces come from the stresses on the
-// current geometry, turned global. A small drilling stiffness ties each node's rotation about
+// (tri_point_stress): Hooke's law, or with *PLASTIC the plane-stress J2 return of the trial
+// stress sigma + C d_eps (materials/j2_plane_stress.hpp), each point keeping its equivalent
+// plastic strain. Forces come from the stresses on the current geometry, turned global. A small drilling stiffness ties each node's rotation about
 // the normal to the element's in-plane rotation (kTriDrillScale explains why).
 #pragma once
 
@@ -23,6 +24,8 @@
 #include "core/vec3.hpp"
 #include "elements/fpm_kinematics.hpp"
 #include "elements/rotation.hpp"
+#include "materials/j2_plane_stress.hpp"
+#include "materials/solid_material.hpp"
 
 namespace halfstep {
 
@@ -56,7 +59,8 @@ constexpr double kTriRotaryScale = 0.25;
 constexpr double kTriDrillScale = 0.1;
 
 /// Constants of an FPM shell section: thickness, plane-stress elasticity, the drilling
-/// stiffness and the Simpson points (positions zeta in [-1, 1] and weights summing to 2).
+/// stiffness, the Simpson points (positions zeta in [-1, 1] and weights summing to 2) and,
+/// for a yielding section, the J2 law.
 template <class T>
 struct TriConstants {
   T thickness = T(0);
@@ -64,6 +68,8 @@ struct TriConstants {
   T drill = T(0);                         ///< drilling stiffness per node (kTriDrillScale D)
   int section_points = 0;
   T zeta[kTriMaxSectionPoints] = {}, wz[kTriMaxSectionPoints] = {};
+  int plastic = 0;          ///< 1: every point is a plane-stress J2 point with the table in `law`
+  SolidMaterial<T> law{};   ///< lambda, mu and the *PLASTIC table (plastic sections)
 };
 
 /// The same section constants in another precision (the GPU's FP32 runs).
@@ -80,12 +86,21 @@ TriConstants<T> convert_tri_constants(const TriConstants<double>& c) {
     r.zeta[k] = T(c.zeta[k]);
     r.wz[k] = T(c.wz[k]);
   }
+  r.plastic = c.plastic;
+  r.law = convert_material<T>(c.law);
   return r;
 }
 
-/// Section of thickness t, isotropic (E, nu), with n (odd, >= 3) Simpson points.
-inline TriConstants<double> make_tri_section(double t, double E, double nu, int n) {
+/// Section of thickness t, isotropic (E, nu), with n (odd, >= 3) Simpson points; yield: the
+/// material with its *PLASTIC table (a kJ2Plastic law of the same E, nu), or null for an
+/// elastic section.
+inline TriConstants<double> make_tri_section(double t, double E, double nu, int n,
+                                             const SolidMaterial<double>* yield = nullptr) {
   TriConstants<double> c;
+  if (yield) {
+    c.plastic = 1;
+    c.law = *yield;
+  }
   c.thickness = t;
   c.d11 = E / (1 - nu * nu);
   c.d12 = nu * c.d11;
@@ -103,7 +118,8 @@ inline TriConstants<double> make_tri_section(double t, double E, double nu, int 
 /// Components of one triangle's state (TriStateRef): the edge vectors x2 - x1 and x3 - x1 and
 /// the DCS axis e1 at the last evaluation, each node's frame (t1, d) then, the internal work so
 /// far, the drilling moments at the nodes, then per in-plane point p and section point k the
-/// stress (s11, s22, s12) in the DCS at kTriStress + 3 (p n_z + k).
+/// stress (s11, s22, s12) in the DCS at kTriStress + 3 (p n_z + k) and, in plastic sections
+/// only, the equivalent plastic strain at tri_alpha_at(n_z, p, k) after all the stresses.
 enum TriState : int {
   kTriEdge2 = 0,
   kTriEdge3 = 3,
@@ -114,8 +130,16 @@ enum TriState : int {
   kTriStress = 31
 };
 
-/// State values per triangle with n section points.
-HS_HD constexpr int tri_state_size(int n) { return kTriStress + 3 * kTriPoints * n; }
+/// State values per triangle with n section points (plastic: with the points' PEEQ).
+HS_HD constexpr int tri_state_size(int n, bool plastic = false) {
+  return kTriStress + (plastic ? 4 : 3) * kTriPoints * n;
+}
+
+/// Index of the stress (s11) of in-plane point p, section point k, of n section points.
+HS_HD constexpr int tri_stress_at(int n, int p, int k) { return kTriStress + 3 * (p * n + k); }
+
+/// Index of the equivalent plastic strain of in-plane point p, section point k (plastic sections).
+HS_HD constexpr int tri_alpha_at(int n, int p, int k) { return kTriStress + 3 * kTriPoints * n + p * n + k; }
 
 /// One triangle's state, component c at p[c * stride] (component-major storage over the triangles).
 template <class T>
@@ -140,13 +164,20 @@ struct TriForces {
 };
 
 /// The stress update of one point: plane stress (s11, s22, s12) from the old one and the strain
-/// increment (e11, e22, engineering g12), both in the DCS. Elastic (Hooke); a plane-stress
-/// return map with its per-point state replaces this one call.
+/// increment (e11, e22, engineering g12), both in the DCS. Elastic sections: Hooke. Plastic
+/// ones: the trial stress old + C de returned to the yield surface of the point's equivalent
+/// plastic strain alpha (updated in place). Both the stress and the frame it lives in are
+/// carried with the DCS, so this is the additive split of the strain accumulated in the DCS,
+/// eps_e = C^-1 sigma, with no plastic strain to store.
 template <class T>
-HS_HD void tri_point_stress(const TriConstants<T>& c, const T old[3], const T de[3], T out[3]) {
+HS_HD void tri_point_stress(const TriConstants<T>& c, const T old[3], const T de[3], T out[3], T& alpha) {
   out[0] = old[0] + c.d11 * de[0] + c.d12 * de[1];
   out[1] = old[1] + c.d12 * de[0] + c.d11 * de[1];
   out[2] = old[2] + c.d33 * de[2];
+  if (!c.plastic) return;
+  const J2PlaneResult<T> r = j2_plane_return(c.law, out, alpha);
+  for (int i = 0; i < 3; ++i) out[i] = r.stress[i];
+  alpha = r.alpha;
 }
 
 /// Abaqus's default local 1-direction of a shell: the global x axis projected onto the surface
@@ -368,11 +399,13 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
     T np[3] = {T(0), T(0), T(0)}, mp[3] = {T(0), T(0), T(0)};
     for (int k = 0; k < nz; ++k) {
       const T z = sec.zeta[k] * half, w = sec.wz[k] * half;
-      const int at = kTriStress + 3 * (p * nz + k);
+      const int at = tri_stress_at(nz, p, k);
       const T old[3] = {s[at], s[at + 1], s[at + 2]};
       const T de[3] = {dem[0] + z * dk[0], dem[1] + z * dk[1], dem[2] + z * dk[2]};
       T sig[3];
-      tri_point_stress(sec, old, de, sig);
+      T alpha = sec.plastic ? s[tri_alpha_at(nz, p, k)] : T(0);
+      tri_point_stress(sec, old, de, sig, alpha);
+      if (sec.plastic) s[tri_alpha_at(nz, p, k)] = alpha;
       for (int i = 0; i < 3; ++i) {
         s[at + i] = sig[i];
         work = work + T(0.5) * (old[i] + sig[i]) * de[i] * w * area_a / T(3);
@@ -428,7 +461,7 @@ HS_HD void tri_section_results(const TriConstants<T>& sec, const TriStateRef<S>&
   for (int i = 0; i < 3; ++i) sf[i] = sm[i] = bottom[i] = top[i] = T(0);
   for (int p = 0; p < kTriPoints; ++p)
     for (int k = 0; k < nz; ++k) {
-      const int at = kTriStress + 3 * (p * nz + k);
+      const int at = tri_stress_at(nz, p, k);
       for (int i = 0; i < 3; ++i) {
         const T sig = T(s[at + i]) / T(3);
         sf[i] = sf[i] + sec.wz[k] * half * sig;
@@ -437,6 +470,37 @@ HS_HD void tri_section_results(const TriConstants<T>& sec, const TriStateRef<S>&
         if (k == nz - 1) top[i] = top[i] + sig;
       }
     }
+}
+
+/// PEEQ of a triangle as MITC4 reports it: the largest over the section points of the mean
+/// over the in-plane points (0 for elastic sections).
+template <class T, class S>
+HS_HD T tri_peeq(const TriConstants<T>& sec, const TriStateRef<S>& s) {
+  T peeq = T(0);
+  if (!sec.plastic) return peeq;
+  const int nz = sec.section_points;
+  for (int k = 0; k < nz; ++k) {
+    T mean = T(0);
+    for (int p = 0; p < kTriPoints; ++p) mean = mean + T(s[tri_alpha_at(nz, p, k)]);
+    mean = mean / T(kTriPoints);
+    if (mean > peeq) peeq = mean;
+  }
+  return peeq;
+}
+
+/// Plastic dissipation of a triangle so far: the hardening work of each point's equivalent
+/// plastic strain (isotropic hardening: alpha only grows, so the dissipation is a function
+/// of it), integrated over the reference area area0 and the thickness (0 for elastic sections).
+template <class T, class S>
+HS_HD T tri_dissipation(const TriConstants<T>& sec, const TriStateRef<S>& s, T area0) {
+  T d = T(0);
+  if (!sec.plastic) return d;
+  const int nz = sec.section_points;
+  const T half = T(0.5) * sec.thickness;
+  for (int p = 0; p < kTriPoints; ++p)
+    for (int k = 0; k < nz; ++k)
+      d = d + sec.wz[k] * half * area0 / T(kTriPoints) * j2_hardening_work(sec.law, T(0), T(s[tri_alpha_at(nz, p, k)]));
+  return d;
 }
 
 /// Stable increment 2 / omega_max of one flat triangle with its own lumped masses

@@ -46,6 +46,7 @@ struct J2PlaneResult {
   T energy;       ///< stored elastic energy density 1/2 sigma . C^-1 sigma
   T dissipation;  ///< plastic dissipation density of this increment
   T dgamma;       ///< consistency parameter (0: elastic increment)
+  T alpha;        ///< equivalent plastic strain after the increment
 };
 
 /// Young's modulus and Poisson's ratio of an isotropic law's Lame constants.
@@ -81,27 +82,27 @@ HS_HD void j2_plane_stress_of_state(const SolidMaterial<T>& m, const T eps[3], c
   j2_plane_elastic_stress(youngs, poisson, ee, s);
 }
 
-/// The plane-stress return at total strain eps (e11, e22, engineering g12, in any local
-/// orthonormal frame of the plane) from state old (kJ2PlaneStateSize values; zeros are the
-/// virgin state): writes the new state into next (may alias old) and returns the stress,
-/// the stored energy density and the dissipation of the increment.
-template <class T, class S>
-HS_HD J2PlaneResult<T> j2_plane_stress_update(const SolidMaterial<T>& m, const T eps[3], const S* old, T* next) {
+/// The plane-stress return from a trial stress: the stress of an elastic step from the last
+/// converged point (sigma_n + C d_eps, or C (eps - eps_p,n)) and the equivalent plastic
+/// strain alpha_n there. Returns the stress, the new alpha, the consistency parameter
+/// (the plastic strain increment is dgamma P sigma) and the dissipation of the increment;
+/// r.energy is left to the caller. Shared by the total-strain form (MITC4) and the
+/// incremental one of the convected FPM triangle.
+template <class T>
+HS_HD J2PlaneResult<T> j2_plane_return(const SolidMaterial<T>& m, const T trial[3], T alpha_n) {
   using std::fabs;
   using std::sqrt;
   T youngs, poisson;
   j2_plane_constants(m, youngs, poisson);
-  const T ep[3] = {T(old[kJ2PlaneEp11]), T(old[kJ2PlaneEp22]), T(old[kJ2PlaneEp12])};
-  const T alpha_n = T(old[kJ2PlaneAlpha]);
-  const T diss_n = T(old[kJ2PlaneDissipation]);
   J2PlaneResult<T> r;
-  const T ee[3] = {eps[0] - ep[0], eps[1] - ep[1], eps[2] - ep[2]};
-  j2_plane_elastic_stress(youngs, poisson, ee, r.stress);
+  for (int i = 0; i < 3; ++i) r.stress[i] = trial[i];
+  r.energy = T(0);
   r.dissipation = T(0);
   r.dgamma = T(0);
+  r.alpha = alpha_n;
   // Trial stress in the common eigenbasis of C and P.
   const T rt = T(0.70710678118654752440);
-  const T a1 = rt * (r.stress[0] + r.stress[1]), a2 = rt * (r.stress[1] - r.stress[0]), a3 = r.stress[2];
+  const T a1 = rt * (trial[0] + trial[1]), a2 = rt * (trial[1] - trial[0]), a3 = trial[2];
   const T A1 = a1 * a1 / T(3), A2 = a2 * a2 + T(2) * a3 * a3;
   const T c1 = youngs / (T(3) * (T(1) - poisson)), c2 = youngs / (T(1) + poisson);
   T h;
@@ -110,13 +111,7 @@ HS_HD J2PlaneResult<T> j2_plane_stress_update(const SolidMaterial<T>& m, const T
   // A trial point on the surface to round-off is elastic: the re-evaluation of a converged
   // point (output, a second pass at the same configuration) must not flow again.
   const T tol = T(8 * j2_detail::round_off(T(0)));
-  if (!(q_trial > sy_n * (T(1) + tol))) {
-    for (int i = 0; i < 3; ++i) next[i] = ep[i];
-    next[kJ2PlaneAlpha] = alpha_n;
-    next[kJ2PlaneDissipation] = diss_n;
-    r.energy = j2_plane_elastic_energy(youngs, poisson, r.stress);
-    return r;
-  }
+  if (!(q_trial > sy_n * (T(1) + tol))) return r;
   // Safeguarded Newton on g(x) = q(x) - sigma_y(alpha_n + 2/3 x q(x)), g decreasing.
   T x = T(0), lo = T(0), hi = T(-1);  // hi < 0: no upper bound found yet
   for (int it = 0; it < 200; ++it) {
@@ -151,15 +146,34 @@ HS_HD J2PlaneResult<T> j2_plane_stress_update(const SolidMaterial<T>& m, const T
   r.stress[1] = rt * (b1 + b2);
   r.stress[2] = a3 * d2;
   const T q = sqrt(T(1.5) * (b1 * b1 / T(3) + b2 * b2 + T(2) * r.stress[2] * r.stress[2]));
-  const T alpha = alpha_n + T(2) / T(3) * x * q;
+  r.alpha = alpha_n + T(2) / T(3) * x * q;
+  r.dissipation = j2_hardening_work(m, alpha_n, r.alpha);
+  r.dgamma = x;
+  return r;
+}
+
+/// The plane-stress return at total strain eps (e11, e22, engineering g12, in any local
+/// orthonormal frame of the plane) from state old (kJ2PlaneStateSize values; zeros are the
+/// virgin state): writes the new state into next (may alias old) and returns the stress,
+/// the stored energy density and the dissipation of the increment.
+template <class T, class S>
+HS_HD J2PlaneResult<T> j2_plane_stress_update(const SolidMaterial<T>& m, const T eps[3], const S* old, T* next) {
+  T youngs, poisson;
+  j2_plane_constants(m, youngs, poisson);
+  const T ep[3] = {T(old[kJ2PlaneEp11]), T(old[kJ2PlaneEp22]), T(old[kJ2PlaneEp12])};
+  const T alpha_n = T(old[kJ2PlaneAlpha]);
+  const T diss_n = T(old[kJ2PlaneDissipation]);
+  const T ee[3] = {eps[0] - ep[0], eps[1] - ep[1], eps[2] - ep[2]};
+  T trial[3];
+  j2_plane_elastic_stress(youngs, poisson, ee, trial);
+  J2PlaneResult<T> r = j2_plane_return(m, trial, alpha_n);
   // Flow eps_p += dgamma P sigma (engineering shear: P's 6 / 3 on s12).
+  const T x = r.dgamma;
   next[kJ2PlaneEp11] = ep[0] + x * (T(2) * r.stress[0] - r.stress[1]) / T(3);
   next[kJ2PlaneEp22] = ep[1] + x * (T(2) * r.stress[1] - r.stress[0]) / T(3);
   next[kJ2PlaneEp12] = ep[2] + x * T(2) * r.stress[2];
-  next[kJ2PlaneAlpha] = alpha;
-  r.dissipation = j2_hardening_work(m, alpha_n, alpha);
+  next[kJ2PlaneAlpha] = r.alpha;
   next[kJ2PlaneDissipation] = diss_n + r.dissipation;
-  r.dgamma = x;
   r.energy = j2_plane_elastic_energy(youngs, poisson, r.stress);
   return r;
 }

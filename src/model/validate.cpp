@@ -135,14 +135,10 @@ void check_formulation(const Model& m, const SolidSection& sec, const Material& 
                                     sec.formulation + " elements run in explicit dynamic steps only");
 }
 
-/// What an FPM shell section (triangles, incremental and explicit only) allows: elastic
-/// isotropic material (the plane-stress return for *PLASTIC is not in yet) and no static step.
-void check_shell_formulation(const Model& m, const ShellSection& sec, const Material& mat) {
+/// What an FPM shell section (triangles, incremental and explicit only) allows beyond any
+/// shell's material checks: no static step.
+void check_shell_formulation(const Model& m, const ShellSection& sec) {
   const std::string what = "*SHELL SECTION, ELSET=" + sec.elset + ", FORMULATION=" + sec.formulation;
-  if (mat.plastic())
-    throw InputError(mat.plastic_loc, "material '" + mat.name + "' has *PLASTIC and is used by " + what + " (at " +
-                                          sec.loc.str() + "): " + sec.formulation +
-                                          " triangles are elastic so far (their plane-stress return is not in yet)");
   for (const Step& s : m.steps)
     if (s.procedure != Procedure::ExplicitDynamic)
       throw InputError(sec.loc, what + ", and step '" + s.name + "' (" + s.loc.str() + ") is not *DYNAMIC, EXPLICIT: " +
@@ -181,7 +177,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
-    if (!sec.formulation.empty()) check_shell_formulation(m, sec, mat->second);
+    if (!sec.formulation.empty()) check_shell_formulation(m, sec);
     check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
