@@ -13,8 +13,9 @@
 // thickness are kept in the DCS and carried unchanged with it; each point's update is one call
 // (tri_point_stress): Hooke's law, or with *PLASTIC the plane-stress J2 return of the trial
 // stress sigma + C d_eps (materials/j2_plane_stress.hpp), each point keeping its equivalent
-// plastic strain. Forces come from the stresses on the current geometry, turned global. A small drilling stiffness ties each node's rotation about
-// the normal to the element's in-plane rotation (kTriDrillScale explains why).
+// plastic strain. Forces come from the stresses on the current geometry, turned global. A
+// small drilling stiffness ties each node's rotation about the normal to the element's
+// in-plane rotation (kTriDrillScale explains why).
 #pragma once
 
 #include <cmath>
