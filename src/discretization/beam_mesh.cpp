@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/node_slots.hpp"
 #include "discretization/solid_mesh.hpp"  // solid_material_of
 
 namespace halfstep {
@@ -76,15 +77,7 @@ BeamMesh build_beam_mesh(const Model& model, BeamMassContribution& contrib) {
   }
   bm.num_elements = static_cast<int>(bm.model_element.size());
   bm.state_size = plastic ? kBeamPlasticState : kBeamElasticState;
-  if (bm.num_elements > 0) {
-    bm.node_slot_ptr.assign(static_cast<std::size_t>(nn) + 1, 0);
-    for (int n : bm.conn) ++bm.node_slot_ptr[static_cast<std::size_t>(n) + 1];
-    for (int n = 0; n < nn; ++n) bm.node_slot_ptr[n + 1] += bm.node_slot_ptr[n];
-    bm.node_slots.resize(bm.conn.size());
-    std::vector<int> fill(bm.node_slot_ptr.begin(), bm.node_slot_ptr.end() - 1);
-    for (std::size_t i = 0; i < bm.conn.size(); ++i)
-      bm.node_slots[static_cast<std::size_t>(fill[static_cast<std::size_t>(bm.conn[i])]++)] = static_cast<int>(i);
-  }
+  if (bm.num_elements > 0) invert_connectivity(bm.conn, nn, bm.node_slot_ptr, bm.node_slots);
   return bm;
 }
 

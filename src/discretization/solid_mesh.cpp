@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/node_slots.hpp"
 #include "core/vec3.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_law.hpp"
@@ -194,12 +195,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
 }
 
 void build_node_slots(SolidMesh& sm, int nn) {
-  sm.node_slot_ptr.assign(static_cast<std::size_t>(nn) + 1, 0);
-  for (int n : sm.conn) ++sm.node_slot_ptr[static_cast<std::size_t>(n) + 1];
-  for (int n = 0; n < nn; ++n) sm.node_slot_ptr[n + 1] += sm.node_slot_ptr[n];
-  sm.node_slots.resize(sm.conn.size());
-  std::vector<int> fill(sm.node_slot_ptr.begin(), sm.node_slot_ptr.end() - 1);
-  for (std::size_t i = 0; i < sm.conn.size(); ++i) sm.node_slots[fill[sm.conn[i]]++] = static_cast<int>(i);
+  invert_connectivity(sm.conn, nn, sm.node_slot_ptr, sm.node_slots);
 }
 
 }  // namespace halfstep

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/node_slots.hpp"
 #include "discretization/solid_mesh.hpp"
 #include "elements/registry.hpp"
 
@@ -121,12 +122,7 @@ void compute_directors(const Model& model, StructureSystem& sys) {
 }  // namespace
 
 void build_gather_map(StructureSystem& sys) {
-  sys.node_slot_ptr.assign(sys.num_nodes + 1, 0);
-  for (int i = 0; i < 4 * sys.num_elements; ++i) ++sys.node_slot_ptr[sys.conn[i] + 1];
-  for (int n = 0; n < sys.num_nodes; ++n) sys.node_slot_ptr[n + 1] += sys.node_slot_ptr[n];
-  sys.node_slots.resize(4 * sys.num_elements);
-  std::vector<int> fill(sys.node_slot_ptr.begin(), sys.node_slot_ptr.end() - 1);
-  for (int i = 0; i < 4 * sys.num_elements; ++i) sys.node_slots[fill[sys.conn[i]]++] = i;
+  invert_connectivity(sys.conn, sys.num_nodes, sys.node_slot_ptr, sys.node_slots, 4LL * sys.num_elements);
 }
 
 void assign_shell_points(StructureSystem& sys) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/node_slots.hpp"
 #include "discretization/solid_mesh.hpp"  // solid_material_of
 #include "elements/registry.hpp"
 
@@ -73,15 +74,7 @@ TriMesh build_tri_mesh(const Model& model, TriMassContribution& contrib) {
   }
   tm.num_elements = static_cast<int>(tm.model_element.size());
   tm.state_size = most_state;
-  if (tm.num_elements > 0) {
-    tm.node_slot_ptr.assign(static_cast<std::size_t>(nn) + 1, 0);
-    for (int n : tm.conn) ++tm.node_slot_ptr[static_cast<std::size_t>(n) + 1];
-    for (int n = 0; n < nn; ++n) tm.node_slot_ptr[n + 1] += tm.node_slot_ptr[n];
-    tm.node_slots.resize(tm.conn.size());
-    std::vector<int> fill(tm.node_slot_ptr.begin(), tm.node_slot_ptr.end() - 1);
-    for (std::size_t i = 0; i < tm.conn.size(); ++i)
-      tm.node_slots[static_cast<std::size_t>(fill[static_cast<std::size_t>(tm.conn[i])]++)] = static_cast<int>(i);
-  }
+  if (tm.num_elements > 0) invert_connectivity(tm.conn, nn, tm.node_slot_ptr, tm.node_slots);
   return tm;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <tuple>
@@ -84,6 +85,14 @@ TEST_P(GpuMatchesCpu, DisplacementHistoriesAgree) {
   }
 }
 
+/// Test name of a (deck, variant) case: deck_scheme_precision, with '-' as '_'.
+std::string case_name(const ::testing::TestParamInfo<GpuMatchesCpu::ParamType>& info) {
+  std::string s = std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).scheme + "_" +
+                  std::get<1>(info.param).precision;
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
+}
+
 // The seed's three test cases (circular, clamped, pinched) and the Sze cantilevers, shortened
 // where a full relaxation is not needed to compare two backends step by step.
 const GpuDeck kDecks[] = {
@@ -113,12 +122,7 @@ const GpuVariant kVariants[] = {
 };
 
 INSTANTIATE_TEST_SUITE_P(All, GpuMatchesCpu, ::testing::Combine(::testing::ValuesIn(kDecks), ::testing::ValuesIn(kVariants)),
-                         [](const ::testing::TestParamInfo<GpuMatchesCpu::ParamType>& info) {
-                           std::string s = std::string(std::get<0>(info.param).name) + "_" +
-                                           std::get<1>(info.param).scheme + "_" + std::get<1>(info.param).precision;
-                           std::replace(s.begin(), s.end(), '-', '_');
-                           return s;
-                         });
+                         case_name);
 
 // Continuum elements: every kind and material (decks from tests/gpu/decks/make_solid_decks.py),
 // on the schemes that run solids (element-local is shell-only).
@@ -153,12 +157,7 @@ const GpuVariant kSolidVariants[] = {
 
 INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kSolidDecks), ::testing::ValuesIn(kSolidVariants)),
-                         [](const ::testing::TestParamInfo<GpuMatchesCpu::ParamType>& info) {
-                           std::string s = std::string(std::get<0>(info.param).name) + "_" +
-                                           std::get<1>(info.param).scheme + "_" + std::get<1>(info.param).precision;
-                           std::replace(s.begin(), s.end(), '-', '_');
-                           return s;
-                         });
+                         case_name);
 
 // FPM beams (B31) on six-dof nodes: the strip rolled past a full circle by an end moment
 // (rotations of 8 rad), an elastic-perfectly plastic circular cantilever under a tip force and
@@ -172,12 +171,7 @@ const GpuDeck kBeamDecks[] = {
 
 INSTANTIATE_TEST_SUITE_P(Beams, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kBeamDecks), ::testing::ValuesIn(kSolidVariants)),
-                         [](const ::testing::TestParamInfo<GpuMatchesCpu::ParamType>& info) {
-                           std::string s = std::string(std::get<0>(info.param).name) + "_" +
-                                           std::get<1>(info.param).scheme + "_" + std::get<1>(info.param).precision;
-                           std::replace(s.begin(), s.end(), '-', '_');
-                           return s;
-                         });
+                         case_name);
 
 // FPM triangles (S3, FORMULATION=FPM; examples/generate_deck.py --triangles splits every quad
 // of the seed's meshes into two): the strip rolled by an end moment (half circle), the
@@ -194,12 +188,34 @@ const GpuDeck kTriDecks[] = {
 
 INSTANTIATE_TEST_SUITE_P(Triangles, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kTriDecks), ::testing::ValuesIn(kSolidVariants)),
-                         [](const ::testing::TestParamInfo<GpuMatchesCpu::ParamType>& info) {
-                           std::string s = std::string(std::get<0>(info.param).name) + "_" +
-                                           std::get<1>(info.param).scheme + "_" + std::get<1>(info.param).precision;
-                           std::replace(s.begin(), s.end(), '-', '_');
-                           return s;
-                         });
+                         case_name);
+
+/// Runs deck on the CPU and on the GPU (gather, FP64) and compares the cell arrays `names` of
+/// the last frame: largest difference over the largest CPU value, at most tolerance.
+void expect_last_frames_agree(const std::string& deck, const std::string& dir, const std::string& stem,
+                              std::initializer_list<const char*> names, double tolerance) {
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu", &out), 0) << out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/gpu", "--backend cuda --gpu-scheme gather", &out), 0) << out;
+  const std::string pvd = read_file(dir + "/cpu/" + stem + ".pvd");
+  const std::size_t at = pvd.rfind("file=\"");
+  ASSERT_NE(at, std::string::npos);
+  const std::string vtu = pvd.substr(at + 6, pvd.find('"', at + 6) - at - 6);
+  for (const char* name : names) {
+    const std::vector<double> a = read_vtu_array(dir + "/cpu/" + vtu, name);
+    const std::vector<double> b = read_vtu_array(dir + "/gpu/" + vtu, name);
+    ASSERT_EQ(a.size(), b.size()) << name;
+    ASSERT_FALSE(a.empty()) << name;
+    double scale = 0, diff = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      scale = std::max(scale, std::fabs(a[i]));
+      diff = std::max(diff, std::fabs(a[i] - b[i]));
+    }
+    ASSERT_GT(scale, 0.0) << name;  // a field that stays zero would prove nothing
+    std::printf("%s: GPU - CPU %.3g of %.3g (%.3g)\n", name, diff, scale, diff / scale);
+    EXPECT_LE(diff / scale, tolerance) << name << ": max difference " << diff << " of " << scale;
+  }
+}
 
 TEST(GpuTriangles, SectionForcesOfTheLastFrameMatchTheCpu) {
   // The triangle state is staged with every frame: SF, SM and S_top come from the device's copy.
@@ -212,51 +228,16 @@ TEST(GpuTriangles, SectionForcesOfTheLastFrameMatchTheCpu) {
   if (!cuda_available(&why)) GTEST_SKIP() << why;
   const std::string dir = scratch_dir("gpu_tri_fields");
   const std::string deck = generate_deck(dir, "tri", "pinched-cylinder --n 16 --time 0.2 --triangles");
-  std::string out;
-  ASSERT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu", &out), 0) << out;
-  ASSERT_EQ(run_halfstep(deck, dir + "/gpu", "--backend cuda --gpu-scheme gather", &out), 0) << out;
-  const std::string pvd = read_file(dir + "/cpu/tri.pvd");
-  const std::size_t at = pvd.rfind("file=\"");
-  ASSERT_NE(at, std::string::npos);
-  const std::string vtu = pvd.substr(at + 6, pvd.find('"', at + 6) - at - 6);
-  for (const char* name : {"SF", "SM", "S_top"}) {
-    const std::vector<double> a = read_vtu_array(dir + "/cpu/" + vtu, name);
-    const std::vector<double> b = read_vtu_array(dir + "/gpu/" + vtu, name);
-    ASSERT_EQ(a.size(), b.size()) << name;
-    ASSERT_FALSE(a.empty()) << name;
-    double scale = 0, diff = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      scale = std::max(scale, std::fabs(a[i]));
-      diff = std::max(diff, std::fabs(a[i] - b[i]));
-    }
-    ASSERT_GT(scale, 0.0) << name;
-    std::printf("%s: GPU - CPU %.3g of %.3g (%.3g)\n", name, diff, scale, diff / scale);
-    EXPECT_LE(diff / scale, 1e-11) << name << ": max difference " << diff << " of " << scale;
-  }
+  expect_last_frames_agree(deck, dir, "tri", {"SF", "SM", "S_top"}, 1e-11);
 }
 
 TEST(GpuBeams, SectionForcesAndPlasticStrainOfTheLastFrameMatchTheCpu) {
-  // The beam state is staged with every frame: SF, SM and PEEQ come from the device's copy.
+  // The beam state is staged with every frame: SF, SM and PEEQ (the section yields) come from
+  // the device's copy.
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
-  const std::string deck = HALFSTEP_SOURCE_DIR "/tests/gpu/decks/beam_plastic.inp";
-  const std::string dir = scratch_dir("gpu_beam_fields");
-  std::string out;
-  ASSERT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu", &out), 0) << out;
-  ASSERT_EQ(run_halfstep(deck, dir + "/gpu", "--backend cuda --gpu-scheme gather", &out), 0) << out;
-  for (const char* name : {"SF", "SM", "PEEQ"}) {
-    const std::vector<double> a = read_vtu_array(dir + "/cpu/beam_plastic_000001.vtu", name);
-    const std::vector<double> b = read_vtu_array(dir + "/gpu/beam_plastic_000001.vtu", name);
-    ASSERT_EQ(a.size(), b.size()) << name;
-    ASSERT_FALSE(a.empty()) << name;
-    double scale = 0, diff = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      scale = std::max(scale, std::fabs(a[i]));
-      diff = std::max(diff, std::fabs(a[i] - b[i]));
-    }
-    ASSERT_GT(scale, 0.0) << name;  // the section yields: PEEQ > 0 somewhere
-    EXPECT_LE(diff / scale, 1e-9) << name << ": max difference " << diff << " of " << scale;
-  }
+  expect_last_frames_agree(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/beam_plastic.inp", scratch_dir("gpu_beam_fields"),
+                           "beam_plastic", {"SF", "SM", "PEEQ"}, 1e-9);
 }
 
 }  // namespace
