@@ -8,13 +8,10 @@
 
 namespace halfstep {
 
-BeamMesh build_beam_mesh(const Model& model, BeamMassContribution& contrib) {
+BeamMesh build_beam_mesh(const Model& model, RotatingMassContribution& contrib) {
   BeamMesh bm;
   const int nn = model.nodes.size();
-  contrib.mass.assign(nn, 0.0);
-  contrib.inertia.assign(nn, 0.0);
-  contrib.damp.assign(nn, 0.0);
-  contrib.damp_rot.assign(nn, 0.0);
+  contrib.reset(nn);
   std::vector<int> section_of(static_cast<std::size_t>(model.elements.size()), -1);
   for (std::size_t i = 0; i < model.beam_sections.size(); ++i) {
     const BeamSection& sec = model.beam_sections[i];
@@ -65,13 +62,7 @@ BeamMesh build_beam_mesh(const Model& model, BeamMassContribution& contrib) {
     bm.element_dt.push_back(beam_stable_dt(bc, mat.density, l));
     plastic = plastic || bc.plastic;
     const double m = 0.5 * mat.density * bc.area * l, j = m * beam_rotary_arm(bc, l);
-    for (int a = 0; a < 2; ++a) {
-      const auto n = static_cast<std::size_t>(c[a]);
-      contrib.mass[n] += m;
-      contrib.inertia[n] += j;
-      contrib.damp[n] += mat.alpha * m;
-      contrib.damp_rot[n] += mat.alpha * j;
-    }
+    for (int a = 0; a < 2; ++a) contrib.add(c[a], m, j, mat.alpha);
     contrib.total_mass += 2 * m;
     contrib.energy_per_unit_strain += 0.5 * mat.youngs * bc.area * l;
   }

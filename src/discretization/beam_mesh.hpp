@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "discretization/rotating_mass.hpp"
 #include "elements/fpm_beam.hpp"
 #include "model/model.hpp"
 
@@ -25,16 +26,9 @@ struct BeamMesh {
   int state_size = 0;              ///< values per beam in StructureState::beam_state
 };
 
-/// Lumped nodal contributions of the beams (per node, size num_nodes).
-struct BeamMassContribution {
-  std::vector<double> mass, inertia, damp, damp_rot;
-  double total_mass = 0;
-  double energy_per_unit_strain = 0;  ///< sum of E A l / 2
-};
-
 /// Builds the beams of a model and their masses (rho A l / 2 and the rotary inertia of
-/// beam_rotary_arm per node); throws InputError for an n1 parallel to a beam.
-BeamMesh build_beam_mesh(const Model& model, BeamMassContribution& contrib);
+/// beam_rotary_arm per node; energy_per_unit_strain sums E A l / 2); throws InputError for an n1 parallel to a beam.
+BeamMesh build_beam_mesh(const Model& model, RotatingMassContribution& contrib);
 
 /// The state of every beam at the start of a run (component-major, beam_initial_state).
 std::vector<double> initial_beam_state(const BeamMesh& bm);

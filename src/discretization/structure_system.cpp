@@ -230,9 +230,9 @@ StructureSystem build_structure_system(const Model& model) {
                                                  ") is a shell, but the model has planar elements: "
                                                  "planar elements cannot be mixed with shells");
   }
-  BeamMassContribution beam_mass;
+  RotatingMassContribution beam_mass;
   sys.beam = build_beam_mesh(model, beam_mass);
-  TriMassContribution tri_mass;
+  RotatingMassContribution tri_mass;
   sys.tri = build_tri_mesh(model, tri_mass);
   sys.node_dofs = sys.any_shells ? 5 : 3;
   // Beams and FPM triangles give their nodes 6 dofs (global rotations), and every node of the

@@ -9,13 +9,10 @@
 
 namespace halfstep {
 
-TriMesh build_tri_mesh(const Model& model, TriMassContribution& contrib) {
+TriMesh build_tri_mesh(const Model& model, RotatingMassContribution& contrib) {
   TriMesh tm;
   const int nn = model.nodes.size();
-  contrib.mass.assign(nn, 0.0);
-  contrib.inertia.assign(nn, 0.0);
-  contrib.damp.assign(nn, 0.0);
-  contrib.damp_rot.assign(nn, 0.0);
+  contrib.reset(nn);
   std::vector<int> section_of(static_cast<std::size_t>(model.elements.size()), -1);
   std::vector<const Material*> material_of;  // per FPM section
   for (const ShellSection& sec : model.sections) {
@@ -62,13 +59,7 @@ TriMesh build_tri_mesh(const Model& model, TriMassContribution& contrib) {
     most_state = std::max(most_state, tri_state_size(tc.section_points, tc.plastic != 0));
     const double t = tc.thickness, m = mat.density * t * area / 3;
     const double j = m * std::max(t * t / 12, kTriRotaryScale * area);
-    for (int a = 0; a < 3; ++a) {
-      const auto q = static_cast<std::size_t>(c[a]);
-      contrib.mass[q] += m;
-      contrib.inertia[q] += j;
-      contrib.damp[q] += mat.alpha * m;
-      contrib.damp_rot[q] += mat.alpha * j;
-    }
+    for (int a = 0; a < 3; ++a) contrib.add(c[a], m, j, mat.alpha);
     contrib.total_mass += 3 * m;
     contrib.energy_per_unit_strain += 0.5 * mat.youngs * t * area;
   }

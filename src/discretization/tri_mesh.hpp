@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "discretization/rotating_mass.hpp"
 #include "elements/fpm_tri.hpp"
 #include "model/model.hpp"
 
@@ -26,16 +27,9 @@ struct TriMesh {
   int state_size = 0;              ///< values per triangle in StructureState::tri_state
 };
 
-/// Lumped nodal contributions of the triangles (per node, size num_nodes).
-struct TriMassContribution {
-  std::vector<double> mass, inertia, damp, damp_rot;
-  double total_mass = 0;
-  double energy_per_unit_strain = 0;  ///< sum of E t A / 2
-};
-
 /// Builds the triangles of a model and their masses (rho t A / 3 and the rotary inertia
-/// m max(t^2/12, kTriRotaryScale A) per node).
-TriMesh build_tri_mesh(const Model& model, TriMassContribution& contrib);
+/// m max(t^2/12, kTriRotaryScale A) per node; energy_per_unit_strain sums E t A / 2).
+TriMesh build_tri_mesh(const Model& model, RotatingMassContribution& contrib);
 
 /// The state of every triangle at the start of a run (component-major, tri_initial_state).
 std::vector<double> initial_tri_state(const TriMesh& tm);

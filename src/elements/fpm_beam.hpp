@@ -101,11 +101,7 @@ constexpr int kBeamPlasticState = kBeamFibres + 2 * kBeamPoints * kBeamMaxFibres
 
 /// One beam's state, component c at p[c * stride] (component-major storage over the beams).
 template <class T>
-struct BeamStateRef {
-  T* p;
-  long long stride;
-  HS_HD T& operator[](int c) const { return p[c * stride]; }
-};
+using BeamStateRef = StridedState<T>;
 
 /// What one evaluation needs of the two nodes.
 template <class T>
@@ -223,17 +219,6 @@ HS_HD void beam_initial_state(Vec3<T> n1, Vec3<T> chord0, int size, BeamStateRef
 
 namespace beam_detail {
 
-template <class T>
-HS_HD Vec3<T> load3(const BeamStateRef<T>& s, int c) {
-  return {s[c], s[c + 1], s[c + 2]};
-}
-template <class T>
-HS_HD void store3(const BeamStateRef<T>& s, int c, Vec3<T> v) {
-  s[c] = v.x;
-  s[c + 1] = v.y;
-  s[c + 2] = v.z;
-}
-
 /// Natural force increments of a plastic section by fibre integration: updates each fibre's
 /// stress and equivalent plastic strain (state), writes N, M1 and M2 at the ends into p (T is
 /// left to the caller) and returns the plastic dissipation of the increment.
@@ -283,8 +268,6 @@ HS_HD T fibre_forces(const BeamConstants<T>& sec, T la, const T dq[6], const Bea
 /// returns the internal nodal forces and moments. An unchanged configuration changes nothing.
 template <class T>
 HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes<T>& nd, const BeamStateRef<T>& s) {
-  using beam_detail::load3;
-  using beam_detail::store3;
   const Vec3<T> r = nd.chord0 + (nd.u[1] - nd.u[0]);
   const T l = norm(r);
   const Vec3<T> e1 = (T(1) / l) * r;

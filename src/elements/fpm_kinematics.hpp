@@ -19,6 +19,29 @@
 
 namespace halfstep {
 
+/// One element's state in component-major storage over its family's elements (FPM beams and
+/// triangles): component c at p[c * stride].
+template <class T>
+struct StridedState {
+  T* p;
+  long long stride;
+  HS_HD T& operator[](int c) const { return p[c * stride]; }
+};
+
+/// Components c, c + 1, c + 2 of s as a vector.
+template <class T>
+HS_HD Vec3<T> load3(const StridedState<T>& s, int c) {
+  return {s[c], s[c + 1], s[c + 2]};
+}
+
+/// Stores v into components c, c + 1, c + 2 of s.
+template <class T>
+HS_HD void store3(const StridedState<T>& s, int c, Vec3<T> v) {
+  s[c] = v.x;
+  s[c + 1] = v.y;
+  s[c + 2] = v.z;
+}
+
 /// The matrix with columns a, b, c.
 template <class T>
 HS_HD Mat3<T> matrix_of_columns(Vec3<T> a, Vec3<T> b, Vec3<T> c) {

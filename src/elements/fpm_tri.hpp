@@ -144,11 +144,7 @@ HS_HD constexpr int tri_alpha_at(int n, int p, int k) { return kTriStress + 3 * 
 
 /// One triangle's state, component c at p[c * stride] (component-major storage over the triangles).
 template <class T>
-struct TriStateRef {
-  T* p;
-  long long stride;
-  HS_HD T& operator[](int c) const { return p[c * stride]; }
-};
+using TriStateRef = StridedState<T>;
 
 /// What one evaluation needs of the three nodes.
 template <class T>
@@ -208,17 +204,6 @@ HS_HD void tri_initial_state(Vec3<T> edge2, Vec3<T> edge3, Vec3<T> e1, int size,
 }
 
 namespace tri_detail {
-
-template <class T>
-HS_HD Vec3<T> load3(const TriStateRef<T>& s, int c) {
-  return {s[c], s[c + 1], s[c + 2]};
-}
-template <class T>
-HS_HD void store3(const TriStateRef<T>& s, int c, Vec3<T> v) {
-  s[c] = v.x;
-  s[c + 1] = v.y;
-  s[c + 2] = v.z;
-}
 
 /// Area coordinates of in-plane point p (interior 3-point rule, weights 1/3).
 template <class T>
@@ -322,8 +307,6 @@ inline double symmetric3_largest(const double a[3][3]) {
 /// internal nodal forces and moments. An unchanged configuration changes nothing.
 template <class T>
 HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>& nd, const TriStateRef<T>& s) {
-  using tri_detail::load3;
-  using tri_detail::store3;
   // Configuration a: edges and the carried in-plane axis.
   const Vec3<T> r2a = load3(s, kTriEdge2), r3a = load3(s, kTriEdge3);
   const Vec3<T> na = normalized(cross(r2a, r3a));
