@@ -100,7 +100,10 @@ double CpuBackend::tri_forces(double tau) {
                           st_.dx.data(), st_.dy.data(), st_.dz.data(), st_.tri_state.data(), st_.tri_force.data(),
                           st_.tri_pressure.empty() ? nullptr : st_.tri_pressure.data(), sys_.num_elements};
   double sum[1];
-  forall_sum<1>(0, t.num_elements, threads_, TriElementBody<double>{v, host_view(drive_), tau}, sum);
+  if (t.any_plastic())
+    forall_sum<1>(0, t.num_elements, threads_, TriElementBody<double, true>{v, host_view(drive_), tau}, sum);
+  else
+    forall_sum<1>(0, t.num_elements, threads_, TriElementBody<double, false>{v, host_view(drive_), tau}, sum);
   return sum[0];
 }
 

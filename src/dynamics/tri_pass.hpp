@@ -27,8 +27,9 @@ struct TriView {
   int pressure_offset;  ///< the triangles' first index in the drive's pressure tables
 };
 
-/// Triangle e's update; adds its accumulated internal work to sum[0].
-template <class T>
+/// Triangle e's update; adds its accumulated internal work to sum[0]. MayYield: some section
+/// of the model is plastic (fpm_tri_update's parameter).
+template <class T, bool MayYield = true>
 struct TriElementBody {
   TriView<T> v;
   DriveView drive;
@@ -44,7 +45,7 @@ struct TriElementBody {
       nd.d[k] = {v.dx[n], v.dy[n], v.dz[n]};
     }
     const TriStateRef<T> s{v.state + e, v.num_tris};
-    const TriForces<T> f = fpm_tri_update(v.constants[v.section[e]], nd, s);
+    const TriForces<T> f = fpm_tri_update<T, MayYield>(v.constants[v.section[e]], nd, s);
     T* out = v.force + 18 * static_cast<long long>(e);
     for (int k = 0; k < 3; ++k) {
       const T vals[6] = {f.f[k].x, f.f[k].y, f.f[k].z, f.m[k].x, f.m[k].y, f.m[k].z};

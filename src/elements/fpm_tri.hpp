@@ -9,9 +9,11 @@
 // not depend on which node comes first). What the nodes did beyond that rigid motion is the pure
 // deformation: in-plane displacements (CST membrane strains) and the nodes' deformation
 // rotations about the in-plane axes (DKT curvatures; the normal displacements are zero in the
-// DCS by construction). Stresses at 3 in-plane points x n_z Simpson points through the
-// thickness are kept in the DCS and carried unchanged with it; each point's update is one call
-// (tri_point_stress): Hooke's law, or with *PLASTIC the plane-stress J2 return of the trial
+// DCS by construction). Stresses are kept in the DCS and carried unchanged with it: an elastic
+// section keeps section forces and moments at 3 in-plane points (the stress is linear through
+// the thickness); a yielding one keeps stresses at 3 in-plane points x n_z Simpson points
+// through the thickness, each point's update one call (tri_point_stress): with *PLASTIC the
+// plane-stress J2 return of the trial
 // stress sigma + C d_eps (materials/j2_plane_stress.hpp), each point keeping its equivalent
 // plastic strain. Forces come from the stresses on the current geometry, turned global. A
 // small drilling stiffness ties each node's rotation about the normal to the element's
@@ -118,9 +120,10 @@ inline TriConstants<double> make_tri_section(double t, double E, double nu, int 
 
 /// Components of one triangle's state (TriStateRef): the edge vectors x2 - x1 and x3 - x1 and
 /// the DCS axis e1 at the last evaluation, each node's frame (t1, d) then, the internal work so
-/// far, the drilling moments at the nodes, then per in-plane point p and section point k the
-/// stress (s11, s22, s12) in the DCS at kTriStress + 3 (p n_z + k) and, in plastic sections
-/// only, the equivalent plastic strain at tri_alpha_at(n_z, p, k) after all the stresses.
+/// far, the drilling moments at the nodes, then the stresses in the DCS: in plastic sections,
+/// per in-plane point p and section point k, (s11, s22, s12) at kTriStress + 3 (p n_z + k) and
+/// the equivalent plastic strain at tri_alpha_at(n_z, p, k) after all the stresses; in elastic
+/// sections, per in-plane point, the section forces and moments (tri_resultant_at).
 enum TriState : int {
   kTriEdge2 = 0,
   kTriEdge3 = 3,
@@ -131,12 +134,18 @@ enum TriState : int {
   kTriStress = 31
 };
 
-/// State values per triangle with n section points (plastic: with the points' PEEQ).
+/// State values per triangle with n section points (plastic: with the points' PEEQ; elastic
+/// sections keep section forces and moments per in-plane point, whatever n).
 HS_HD constexpr int tri_state_size(int n, bool plastic = false) {
-  return kTriStress + (plastic ? 4 : 3) * kTriPoints * n;
+  return kTriStress + (plastic ? 4 * kTriPoints * n : 6 * kTriPoints);
 }
 
-/// Index of the stress (s11) of in-plane point p, section point k, of n section points.
+/// Index of the section forces (N11, N22, N12) of in-plane point p of an elastic section; the
+/// moments (M11, M22, M12) follow at + 3.
+HS_HD constexpr int tri_resultant_at(int p) { return kTriStress + 6 * p; }
+
+/// Index of the stress (s11) of in-plane point p, section point k, of n section points (plastic
+/// sections; elastic ones keep resultants, tri_resultant_at).
 HS_HD constexpr int tri_stress_at(int n, int p, int k) { return kTriStress + 3 * (p * n + k); }
 
 /// Index of the equivalent plastic strain of in-plane point p, section point k (plastic sections).
@@ -283,6 +292,98 @@ HS_HD void dkt_matrix(const T x[3], const T y[3], const T b[3], const T c[3], co
   }
 }
 
+/// What the DKT curvatures need of one configuration besides the area coordinates: the area
+/// gradients and each edge's unit tangent and inverse length (edge m joins the corners
+/// (m + 1) % 3 and (m + 2) % 3). Formed once per configuration, used at every in-plane point.
+template <class T>
+struct DktEdges {
+  T b[3], c[3];
+  T sx[3], sy[3], inv_len[3];
+};
+
+/// The DktEdges of the triangle with nodes at (x[i], y[i]) and area gradients (b, c).
+template <class T>
+HS_HD DktEdges<T> dkt_edges(const T x[3], const T y[3], const T b[3], const T c[3]) {
+  DktEdges<T> g;
+  for (int m = 0; m < 3; ++m) {
+    const int i = (m + 1) % 3, j = (m + 2) % 3;
+    const T ex = x[j] - x[i], ey = y[j] - y[i];
+    const T inv = T(1) / std::sqrt(ex * ex + ey * ey);
+    g.b[m] = b[m];
+    g.c[m] = c[m];
+    g.sx[m] = ex * inv;
+    g.sy[m] = ey * inv;
+    g.inv_len[m] = inv;
+  }
+  return g;
+}
+
+/// kappa = B(l) q, dkt_matrix's rows applied to q without forming them: the element kernel's
+/// registers would otherwise hold the 6 x 9 slope tables (they spilled to memory on the GPU).
+template <class T>
+HS_HD void dkt_apply(const DktEdges<T>& g, const T l[3], const T q[9], T kappa[3]) {
+  T bx[3], by[3];  // corner slopes beta_x = theta_y, beta_y = -theta_x
+  for (int i = 0; i < 3; ++i) {
+    bx[i] = q[3 * i + 2];
+    by[i] = -q[3 * i + 1];
+  }
+  T k0 = T(0), k1 = T(0), k2 = T(0);
+  for (int i = 0; i < 3; ++i) {
+    const T gx = (T(4) * l[i] - T(1)) * g.b[i], gy = (T(4) * l[i] - T(1)) * g.c[i];
+    k0 = k0 + gx * bx[i];
+    k1 = k1 + gy * by[i];
+    k2 = k2 + gy * bx[i] + gx * by[i];
+  }
+  for (int m = 0; m < 3; ++m) {
+    const int i = (m + 1) % 3, j = (m + 2) % 3;
+    const T sx = g.sx[m], sy = g.sy[m];
+    const T si = bx[i] * sx + by[i] * sy, sj = bx[j] * sx + by[j] * sy;
+    const T ni = bx[i] * sy - by[i] * sx, nj = bx[j] * sy - by[j] * sx;
+    const T bs = -T(0.25) * (si + sj) + T(1.5) * g.inv_len[m] * (q[3 * i] - q[3 * j]);
+    const T bn = T(0.5) * (ni + nj);
+    const T bxm = bs * sx + bn * sy, bym = bs * sy - bn * sx;
+    const T gx = T(4) * (l[i] * g.b[j] + l[j] * g.b[i]), gy = T(4) * (l[i] * g.c[j] + l[j] * g.c[i]);
+    k0 = k0 + gx * bxm;
+    k1 = k1 + gy * bym;
+    k2 = k2 + gy * bxm + gx * bym;
+  }
+  kappa[0] = k0;
+  kappa[1] = k1;
+  kappa[2] = k2;
+}
+
+/// out += s B(l)^T m: the transpose of dkt_apply (reverse mode through the same steps), the
+/// generalized forces conjugate to q of the moments m at one point.
+template <class T>
+HS_HD void dkt_apply_transpose(const DktEdges<T>& g, const T l[3], const T m[3], T s, T out[9]) {
+  T fbx[3], fby[3], fw[3] = {T(0), T(0), T(0)};
+  for (int i = 0; i < 3; ++i) {
+    const T gx = (T(4) * l[i] - T(1)) * g.b[i], gy = (T(4) * l[i] - T(1)) * g.c[i];
+    fbx[i] = m[0] * gx + m[2] * gy;
+    fby[i] = m[1] * gy + m[2] * gx;
+  }
+  for (int e = 0; e < 3; ++e) {
+    const int i = (e + 1) % 3, j = (e + 2) % 3;
+    const T sx = g.sx[e], sy = g.sy[e];
+    const T gx = T(4) * (l[i] * g.b[j] + l[j] * g.b[i]), gy = T(4) * (l[i] * g.c[j] + l[j] * g.c[i]);
+    const T fx = m[0] * gx + m[2] * gy, fy = m[1] * gy + m[2] * gx;
+    const T fbs = fx * sx + fy * sy, fbn = fx * sy - fy * sx;
+    const T ax = -T(0.25) * fbs * sx + T(0.5) * fbn * sy, ay = -T(0.25) * fbs * sy - T(0.5) * fbn * sx;
+    fbx[i] = fbx[i] + ax;
+    fby[i] = fby[i] + ay;
+    fbx[j] = fbx[j] + ax;
+    fby[j] = fby[j] + ay;
+    const T dw = T(1.5) * g.inv_len[e] * fbs;
+    fw[i] = fw[i] + dw;
+    fw[j] = fw[j] - dw;
+  }
+  for (int i = 0; i < 3; ++i) {
+    out[3 * i] = out[3 * i] + s * fw[i];
+    out[3 * i + 1] = out[3 * i + 1] - s * fby[i];
+    out[3 * i + 2] = out[3 * i + 2] + s * fbx[i];
+  }
+}
+
 /// Largest eigenvalue of a symmetric 3 x 3 matrix (closed form, trigonometric).
 inline double symmetric3_largest(const double a[3][3]) {
   const double p1 = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
@@ -304,8 +405,10 @@ inline double symmetric3_largest(const double a[3][3]) {
 
 /// One path unit of the triangle: from the state at the last evaluation and the nodes now,
 /// updates the state in place (edges, DCS, node frames, stresses, work) and returns the
-/// internal nodal forces and moments. An unchanged configuration changes nothing.
-template <class T>
+/// internal nodal forces and moments. An unchanged configuration changes nothing. MayYield =
+/// false compiles the elastic path only (models without plastic sections: fewer registers on
+/// the GPU); the section must then be elastic.
+template <class T, bool MayYield = true>
 HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>& nd, const TriStateRef<T>& s) {
   // Configuration a: edges and the carried in-plane axis.
   const Vec3<T> r2a = load3(s, kTriEdge2), r3a = load3(s, kTriEdge3);
@@ -344,6 +447,9 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
   // and each node's deformation rotation (its rotation increment less the element's).
   T x[3] = {T(0), dot(r2, e1), dot(r3, e1)}, y[3] = {T(0), dot(r2, e2), dot(r3, e2)};
   const T du[3] = {T(0), x[1] - xa[1], x[2] - xa[2]}, dv[3] = {T(0), y[1] - ya[1], y[2] - ya[2]};
+  store3(s, kTriEdge2, r2);
+  store3(s, kTriEdge3, r3);
+  store3(s, kTriE1, e1);
   T q[9], drill[3];
   for (int k = 0; k < 3; ++k) {
     const Vec3<T> t1a = load3(s, kTriFrame + 6 * k), da = load3(s, kTriFrame + 6 * k + 3);
@@ -358,6 +464,9 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
     q[3 * k + 1] = phi.x;
     q[3 * k + 2] = phi.y;
     drill[k] = phi.z;  // the drilling part: rotation about the normal relative to the element
+    // Stored as soon as read: the frames would otherwise stay live (in registers) to the end.
+    store3(s, kTriFrame + 6 * k, nd.t1[k]);
+    store3(s, kTriFrame + 6 * k + 3, nd.d[k]);
   }
   T dem[3];
   tri_detail::membrane_strain(ba, ca, du, dv, dem);
@@ -365,6 +474,7 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
   // Current geometry for the forces.
   T bt[3], ct[3];
   const T area = tri_detail::area_gradients(x, y, bt, ct);
+  const tri_detail::DktEdges<T> ga = tri_detail::dkt_edges(xa, ya, ba, ca), gt = tri_detail::dkt_edges(x, y, bt, ct);
   const int nz = sec.section_points;
   const T half = T(0.5) * sec.thickness;
   T nbar[3] = {T(0), T(0), T(0)};
@@ -374,33 +484,46 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
   for (int p = 0; p < kTriPoints; ++p) {
     T l[3];
     tri_detail::point_coordinates(p, l);
-    T ka[3][9], kt[3][9];
-    tri_detail::dkt_matrix(xa, ya, ba, ca, l, ka);
-    tri_detail::dkt_matrix(x, y, bt, ct, l, kt);
-    T dk[3] = {T(0), T(0), T(0)};
-    for (int i = 0; i < 3; ++i)
-      for (int d = 0; d < 9; ++d) dk[i] = dk[i] + ka[i][d] * q[d];
+    T dk[3];
+    tri_detail::dkt_apply(ga, l, q, dk);
     T np[3] = {T(0), T(0), T(0)}, mp[3] = {T(0), T(0), T(0)};
-    for (int k = 0; k < nz; ++k) {
-      const T z = sec.zeta[k] * half, w = sec.wz[k] * half;
-      const int at = tri_stress_at(nz, p, k);
-      const T old[3] = {s[at], s[at + 1], s[at + 2]};
-      const T de[3] = {dem[0] + z * dk[0], dem[1] + z * dk[1], dem[2] + z * dk[2]};
-      T sig[3];
-      T alpha = sec.plastic ? s[tri_alpha_at(nz, p, k)] : T(0);
-      tri_point_stress(sec, old, de, sig, alpha);
-      if (sec.plastic) s[tri_alpha_at(nz, p, k)] = alpha;
+    if (!MayYield || !sec.plastic) {
+      // Elastic: the stress is linear through the thickness, so the section forces and moments
+      // are the whole state (Simpson's rule would integrate the same line exactly).
+      const int at = tri_resultant_at(p);
+      const T t = sec.thickness, bend = t * t * t / T(12);
+      const T n0[3] = {s[at], s[at + 1], s[at + 2]}, m0[3] = {s[at + 3], s[at + 4], s[at + 5]};
+      np[0] = n0[0] + t * (sec.d11 * dem[0] + sec.d12 * dem[1]);
+      np[1] = n0[1] + t * (sec.d12 * dem[0] + sec.d11 * dem[1]);
+      np[2] = n0[2] + t * (sec.d33 * dem[2]);
+      mp[0] = m0[0] + bend * (sec.d11 * dk[0] + sec.d12 * dk[1]);
+      mp[1] = m0[1] + bend * (sec.d12 * dk[0] + sec.d11 * dk[1]);
+      mp[2] = m0[2] + bend * (sec.d33 * dk[2]);
       for (int i = 0; i < 3; ++i) {
-        s[at + i] = sig[i];
-        work = work + T(0.5) * (old[i] + sig[i]) * de[i] * w * area_a / T(3);
-        np[i] = np[i] + w * sig[i];
-        mp[i] = mp[i] + w * z * sig[i];
+        s[at + i] = np[i];
+        s[at + 3 + i] = mp[i];
+        work = work + T(0.5) * ((n0[i] + np[i]) * dem[i] + (m0[i] + mp[i]) * dk[i]) * area_a / T(3);
+      }
+    } else {
+      for (int k = 0; k < nz; ++k) {
+        const T z = sec.zeta[k] * half, w = sec.wz[k] * half;
+        const int at = tri_stress_at(nz, p, k);
+        const T old[3] = {s[at], s[at + 1], s[at + 2]};
+        const T de[3] = {dem[0] + z * dk[0], dem[1] + z * dk[1], dem[2] + z * dk[2]};
+        T sig[3];
+        T alpha = s[tri_alpha_at(nz, p, k)];
+        tri_point_stress(sec, old, de, sig, alpha);
+        s[tri_alpha_at(nz, p, k)] = alpha;
+        for (int i = 0; i < 3; ++i) {
+          s[at + i] = sig[i];
+          work = work + T(0.5) * (old[i] + sig[i]) * de[i] * w * area_a / T(3);
+          np[i] = np[i] + w * sig[i];
+          mp[i] = mp[i] + w * z * sig[i];
+        }
       }
     }
-    for (int i = 0; i < 3; ++i) {
-      nbar[i] = nbar[i] + np[i] / T(3);
-      for (int d = 0; d < 9; ++d) g[d] = g[d] + area / T(3) * kt[i][d] * mp[i];
-    }
+    for (int i = 0; i < 3; ++i) nbar[i] = nbar[i] + np[i] / T(3);
+    tri_detail::dkt_apply_transpose(gt, l, mp, area / T(3), g);
   }
   // Drilling moments, carried with the DCS like the stresses.
   T mdrill[3], msum = T(0);
@@ -412,13 +535,6 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
     msum = msum + mdrill[k];
   }
   s[kTriWork] = s[kTriWork] + work;
-  store3(s, kTriEdge2, r2);
-  store3(s, kTriEdge3, r3);
-  store3(s, kTriE1, e1);
-  for (int k = 0; k < 3; ++k) {
-    store3(s, kTriFrame + 6 * k, nd.t1[k]);
-    store3(s, kTriFrame + 6 * k + 3, nd.d[k]);
-  }
 
   // Nodal forces in the DCS: membrane A B^T N, bending through the DKT matrix (w columns give
   // the normal forces that balance the moments), the drilling moments with the in-plane forces
@@ -443,6 +559,18 @@ HS_HD void tri_section_results(const TriConstants<T>& sec, const TriStateRef<S>&
   const int nz = sec.section_points;
   const T half = T(0.5) * sec.thickness;
   for (int i = 0; i < 3; ++i) sf[i] = sm[i] = bottom[i] = top[i] = T(0);
+  if (!sec.plastic) {
+    const T t = sec.thickness;
+    for (int p = 0; p < kTriPoints; ++p)
+      for (int i = 0; i < 3; ++i) {
+        const T n = T(s[tri_resultant_at(p) + i]) / T(3), m = T(s[tri_resultant_at(p) + 3 + i]) / T(3);
+        sf[i] = sf[i] + n;
+        sm[i] = sm[i] + m;
+        bottom[i] = bottom[i] + n / t - T(6) * m / (t * t);
+        top[i] = top[i] + n / t + T(6) * m / (t * t);
+      }
+    return;
+  }
   for (int p = 0; p < kTriPoints; ++p)
     for (int k = 0; k < nz; ++k) {
       const int at = tri_stress_at(nz, p, k);
@@ -454,6 +582,19 @@ HS_HD void tri_section_results(const TriConstants<T>& sec, const TriStateRef<S>&
         if (k == nz - 1) top[i] = top[i] + sig;
       }
     }
+}
+
+/// The stress (s11, s22, s12) in the DCS at in-plane point p and section point k (of the
+/// section's Simpson points) of either kind of section.
+template <class T, class S>
+HS_HD void tri_point_stress_now(const TriConstants<T>& sec, const TriStateRef<S>& s, int p, int k, T out[3]) {
+  if (sec.plastic) {
+    for (int i = 0; i < 3; ++i) out[i] = T(s[tri_stress_at(sec.section_points, p, k) + i]);
+    return;
+  }
+  const T t = sec.thickness, z = sec.zeta[k] * T(0.5) * t;
+  for (int i = 0; i < 3; ++i)
+    out[i] = T(s[tri_resultant_at(p) + i]) / t + z * T(12) * T(s[tri_resultant_at(p) + 3 + i]) / (t * t * t);
 }
 
 /// PEEQ of a triangle as MITC4 reports it: the largest over the section points of the mean

@@ -44,7 +44,19 @@ struct OneTri {
     }
     return fpm_tri_update(sec, nd, ref());
   }
-  double stress(int p, int k, int i) const { return state[kTriStress + 3 * (p * sec.section_points + k) + i]; }
+  double stress(int p, int k, int i) const {
+    double sig[3];
+    tri_point_stress_now(sec, TriStateRef<const double>{state.data(), 1}, p, k, sig);
+    return sig[i];
+  }
+  /// Every in-plane point's stresses at every section point.
+  std::vector<double> stresses() const {
+    std::vector<double> all;
+    for (int p = 0; p < kTriPoints; ++p)
+      for (int k = 0; k < sec.section_points; ++k)
+        for (int i = 0; i < 3; ++i) all.push_back(stress(p, k, i));
+    return all;
+  }
 };
 
 TriConstants<double> section(int points = 5) { return make_tri_section(kT, kE, kNu, points); }
@@ -88,7 +100,7 @@ TEST(FpmTri, FullSpinWithTranslationGivesNoForce) {
   // Stresses: the strain increments' round-off (1e-16 a step) summed over 720 steps, times E
   // (measured 5.8e-12 = 2.9e-14 E).
   double stress = 0;
-  for (int c = kTriStress; c < tri_state_size(5); ++c) stress = std::fmax(stress, std::fabs(t.state[c]));
+  for (double v : t.stresses()) stress = std::fmax(stress, std::fabs(v));
   std::printf("spin: largest force %.3g, largest stress %.3g\n", worst, stress);
   EXPECT_LT(stress, 1e-13 * kE);
   EXPECT_LT(std::fabs(t.state[kTriWork]), 1e-15);
@@ -104,7 +116,7 @@ TEST(FpmTri, StressesTurnWithTheBody) {
                              rotation_matrix(Vec3<double>{-0.002, 0.001, 0.004}),
                              rotation_matrix(Vec3<double>{0.003, -0.001, 0.0})};
   const TriForces<double> f0 = t.at(x, r);
-  const std::vector<double> s0(t.state.begin() + kTriStress, t.state.end());
+  const std::vector<double> s0 = t.stresses();
   const double w0 = t.state[kTriWork];
   // Then a rigid 90-degree turn about a skew axis through node 1, in 90 steps.
   const Vec3<double> axis = normalized(Vec3<double>{1, 2, 3});
@@ -121,7 +133,8 @@ TEST(FpmTri, StressesTurnWithTheBody) {
   ASSERT_GT(scale, 0.1);
   // Unchanged but for the round-off of 90 increments (measured 6.9e-13 = 3.4e-15 E).
   double dev = 0, fdev = 0;
-  for (std::size_t i = 0; i < s0.size(); ++i) dev = std::fmax(dev, std::fabs(t.state[kTriStress + i] - s0[i]));
+  const std::vector<double> s1 = t.stresses();
+  for (std::size_t i = 0; i < s0.size(); ++i) dev = std::fmax(dev, std::fabs(s1[i] - s0[i]));
   for (int k = 0; k < 3; ++k) fdev = std::fmax(fdev, std::fmax(norm(f.f[k] - q * f0.f[k]), norm(f.m[k] - q * f0.m[k])));
   std::printf("rotated: stress change %.3g of %.3g, force change %.3g of %.3g\n", dev, scale, fdev, largest(f0));
   EXPECT_LT(dev, 1e-14 * kE);
@@ -447,6 +460,45 @@ TEST(FpmTri, StableIncrementBoundsTheElementEigenvalues) {
       else EXPECT_GT(dt, 0.75 * exact) << t;
     }
   }
+}
+
+}  // namespace
+}  // namespace halfstep
+
+namespace halfstep {
+namespace {
+
+// The element applies the DKT curvature matrix and its transpose without forming it: both must
+// be the formed matrix's products (same arithmetic up to the order of sums).
+TEST(FpmTri, MatrixFreeDktMatchesTheMatrix) {
+  const double x[3] = {0, 1.3, 0.4}, y[3] = {0, 0.2, 0.9};
+  double b[3], c[3];
+  tri_detail::area_gradients(x, y, b, c);
+  const tri_detail::DktEdges<double> g = tri_detail::dkt_edges(x, y, b, c);
+  const double q[9] = {0.3, -1.1, 0.7, -0.2, 0.5, 1.9, 0.8, -0.6, -1.4};
+  const double m[3] = {1.7, -0.4, 0.9};
+  double worst = 0, scale = 0;
+  for (int p = 0; p < kTriPoints; ++p) {
+    double l[3], bm[3][9], kappa[3], adj[9] = {};
+    tri_detail::point_coordinates(p, l);
+    tri_detail::dkt_matrix(x, y, b, c, l, bm);
+    tri_detail::dkt_apply(g, l, q, kappa);
+    tri_detail::dkt_apply_transpose(g, l, m, 2.0, adj);
+    for (int i = 0; i < 3; ++i) {
+      double ref = 0;
+      for (int d = 0; d < 9; ++d) ref += bm[i][d] * q[d];
+      worst = std::fmax(worst, std::fabs(kappa[i] - ref));
+      scale = std::fmax(scale, std::fabs(ref));
+    }
+    for (int d = 0; d < 9; ++d) {
+      double ref = 0;
+      for (int i = 0; i < 3; ++i) ref += 2.0 * bm[i][d] * m[i];
+      worst = std::fmax(worst, std::fabs(adj[d] - ref));
+      scale = std::fmax(scale, std::fabs(ref));
+    }
+  }
+  ASSERT_GT(scale, 1.0);
+  EXPECT_LT(worst, 1e-14 * scale);
 }
 
 }  // namespace

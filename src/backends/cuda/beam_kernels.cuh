@@ -30,12 +30,12 @@ __global__ void beam_element_kernel(BeamView<T> v, RunView run, double time, boo
 }
 
 /// Element pass over all FPM triangles at tau (pressures from the drive); finish as above.
-template <class T>
+template <class T, bool MayYield>
 __global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   double w[1] = {0.0};
-  if (e < v.num_tris) TriElementBody<T>{v, drive, tau}(e, w);
+  if (e < v.num_tris) TriElementBody<T, MayYield>{v, drive, tau}(e, w);
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
       finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));

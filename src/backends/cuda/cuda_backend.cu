@@ -723,8 +723,12 @@ class CudaBackend final : public Backend {
     if (p.group == kBeamPiece) {
       cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), run(), time, finish);
     } else if (p.group == kTriPiece) {
-      cuda::tri_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau, run(),
-                                                                                time, finish);
+      if (sys_.tri.any_plastic())
+        cuda::tri_element_kernel<T, true><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau,
+                                                                                      run(), time, finish);
+      else
+        cuda::tri_element_kernel<T, false><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau,
+                                                                                       run(), time, finish);
     } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
       const int colors = static_cast<int>(color_ptr_.size()) - 1;
       for (int c = 0; c < colors; ++c) {
@@ -976,7 +980,9 @@ class CudaBackend final : public Backend {
         limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
     }
     limit_e = std::min(limit_e, solid_max_block());
-    if (sys_.tri.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::tri_element_kernel<T>));
+    if (sys_.tri.num_elements > 0)
+      limit_e = std::min(limit_e, sys_.tri.any_plastic() ? max_block(cuda::tri_element_kernel<T, true>)
+                                                       : max_block(cuda::tri_element_kernel<T, false>));
     if (sys_.node_dofs == 6) {
       if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
       limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
