@@ -29,6 +29,8 @@ def main():
     ap.add_argument("--triangles", action="store_true",
                     help="FPM triangles (S3, FORMULATION=FPM): every quad split into two, same nodes")
     ap.add_argument("--cpu-steps", type=int, default=0, help="increments of the CPU runs (default --steps)")
+    ap.add_argument("--fpm-kernels", nargs="+", default=["fused"], choices=["fused", "split"],
+                    help="GPU runs of FPM triangles: one kernel per element (fused) and/or seed 003's three (split)")
     a = ap.parse_args()
     exe = os.path.join(a.build, "halfstep")
     os.makedirs(a.out, exist_ok=True)
@@ -54,14 +56,17 @@ def main():
         per_elem = float(re.search(r"\(([\d.]+) bytes per element\)", check).group(1))
         runs = [("cpu", t, "-", "double") for t in a.threads if "cpu" in a.backends]
         if "cuda" in a.backends:
-            runs += [("cuda", 1, sc, p) for sc in a.schemes for p in a.precisions]
+            runs += [("cuda", 1, sc if k == "fused" else sc + "+split", p)
+                     for sc in a.schemes for k in a.fpm_kernels for p in a.precisions]
         for backend, t, scheme, prec in runs:
             if a.cpu_steps:
                 generate(dt, a.cpu_steps if backend == "cpu" else a.steps)
             outdir = os.path.join(a.out, f"run_{n}_{backend}_{t}_{scheme}_{prec}")
             cmd = [exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"]
             if backend == "cuda":
-                cmd += ["--gpu-scheme", scheme, "--precision", prec]
+                cmd += ["--gpu-scheme", scheme.split("+")[0], "--precision", prec]
+                if scheme.endswith("+split"):
+                    cmd += ["--fpm-kernels", "split"]
             r = subprocess.run(cmd)
             if r.returncode != 0:
                 print(f"run failed ({r.returncode}): {' '.join(cmd)}", file=sys.stderr)

@@ -148,6 +148,14 @@ void add_run_options(CLI::App& run, Args& a) {
                 bad_value("--gpu-reference must be stored or recompute, got '" + v + "'");
               a.run.backend_options.stored_reference = v == "stored";
             });
+  add_value(run, "--fpm-kernels", "K",
+            "fused (default: one GPU thread per element does all) or split (seed 003's\n"
+            "scheme: kernels per element for the kinematics, per stress point, per element\n"
+            "for the forces); FPM triangles, GPU only",
+            [&a](const std::string& v) {
+              if (v != "fused" && v != "split") bad_value("--fpm-kernels must be fused or split, got '" + v + "'");
+              a.run.backend_options.fpm_split = v == "split";
+            });
   add_value(run, "--energy-tolerance", "F",
             "stop when the energy balance error exceeds F" + default_note(RunOptions().energy_tolerance),
             [&a](const std::string& v) { a.run.energy_tolerance = positive_number("--energy-tolerance", v); });

@@ -27,6 +27,46 @@ struct TriView {
   int pressure_offset;  ///< the triangles' first index in the drive's pressure tables
 };
 
+/// Triangle e's reference edges and its nodes' displacements and frames.
+template <class T>
+HS_HD TriNodes<T> gather_tri_nodes(const TriView<T>& v, int e) {
+  TriNodes<T> nd;
+  nd.edge0[0] = {v.edge2x[e], v.edge2y[e], v.edge2z[e]};
+  nd.edge0[1] = {v.edge3x[e], v.edge3y[e], v.edge3z[e]};
+  for (int k = 0; k < 3; ++k) {
+    const int n = v.conn[3 * e + k];
+    nd.u[k] = {v.ux[n], v.uy[n], v.uz[n]};
+    nd.t1[k] = {v.t1x[n], v.t1y[n], v.t1z[n]};
+    nd.d[k] = {v.dx[n], v.dy[n], v.dz[n]};
+  }
+  return nd;
+}
+
+/// Writes triangle e's corner forces and moments into its slots and, with pressures, its
+/// follower pressure forces (from the current edges r2, r3); returns its internal work so far.
+template <class T>
+HS_HD double finish_tri(const TriView<T>& v, const DriveView& drive, double tau, int e, const TriForces<T>& f,
+                        const TriStateRef<T>& s) {
+  T* out = v.force + 18 * static_cast<long long>(e);
+  for (int k = 0; k < 3; ++k) {
+    const T vals[6] = {f.f[k].x, f.f[k].y, f.f[k].z, f.m[k].x, f.m[k].y, f.m[k].z};
+    for (int i = 0; i < 6; ++i) out[6 * k + i] = vals[i];
+  }
+  if (v.pressure) {
+    // Follower pressure, positive against the normal (r2 x r3): -p A n / 3 per corner. The
+    // state holds the current edges (tri_kinematics stored them).
+    const T p = T(evaluate_pressure(drive, v.pressure_offset + e, tau));
+    const Vec3<T> fp = (-p / T(6)) * cross(load3(s, kTriEdge2), load3(s, kTriEdge3));
+    T* po = v.pressure + 9 * static_cast<long long>(e);
+    for (int k = 0; k < 3; ++k) {
+      po[3 * k] = fp.x;
+      po[3 * k + 1] = fp.y;
+      po[3 * k + 2] = fp.z;
+    }
+  }
+  return static_cast<double>(s[kTriWork]);
+}
+
 /// Triangle e's update; adds its accumulated internal work to sum[0]. MayYield: some section
 /// of the model is plastic (fpm_tri_update's parameter).
 template <class T, bool MayYield = true>
@@ -35,35 +75,43 @@ struct TriElementBody {
   DriveView drive;
   double tau;
   HS_HD void operator()(int e, double* sum) const {
-    TriNodes<T> nd;
-    nd.edge0[0] = {v.edge2x[e], v.edge2y[e], v.edge2z[e]};
-    nd.edge0[1] = {v.edge3x[e], v.edge3y[e], v.edge3z[e]};
-    for (int k = 0; k < 3; ++k) {
-      const int n = v.conn[3 * e + k];
-      nd.u[k] = {v.ux[n], v.uy[n], v.uz[n]};
-      nd.t1[k] = {v.t1x[n], v.t1y[n], v.t1z[n]};
-      nd.d[k] = {v.dx[n], v.dy[n], v.dz[n]};
-    }
     const TriStateRef<T> s{v.state + e, v.num_tris};
-    const TriForces<T> f = fpm_tri_update<T, MayYield>(v.constants[v.section[e]], nd, s);
-    T* out = v.force + 18 * static_cast<long long>(e);
-    for (int k = 0; k < 3; ++k) {
-      const T vals[6] = {f.f[k].x, f.f[k].y, f.f[k].z, f.m[k].x, f.m[k].y, f.m[k].z};
-      for (int i = 0; i < 6; ++i) out[6 * k + i] = vals[i];
-    }
-    sum[0] += static_cast<double>(s[kTriWork]);
-    if (!v.pressure) return;
-    // Follower pressure, positive against the normal (r2 x r3): -p A n / 3 per corner.
-    const T p = T(evaluate_pressure(drive, v.pressure_offset + e, tau));
-    const Vec3<T> r2 = nd.edge0[0] + (nd.u[1] - nd.u[0]), r3 = nd.edge0[1] + (nd.u[2] - nd.u[0]);
-    const Vec3<T> fp = (-p / T(6)) * cross(r2, r3);
-    T* po = v.pressure + 9 * static_cast<long long>(e);
-    for (int k = 0; k < 3; ++k) {
-      po[3 * k] = fp.x;
-      po[3 * k + 1] = fp.y;
-      po[3 * k + 2] = fp.z;
-    }
+    const TriForces<T> f = fpm_tri_update<T, MayYield>(v.constants[v.section[e]], gather_tri_nodes(v, e), s);
+    sum[0] += finish_tri(v, drive, tau, e, f, s);
   }
 };
+
+/// The seed's split scheme, phase 1 for triangle e: kinematics into the increment store
+/// (kTriIncrementValues components, stride num_tris).
+template <class T>
+HS_HD void tri_split_kinematics(const TriView<T>& v, T* increments, int e) {
+  const TriStateRef<T> s{v.state + e, v.num_tris};
+  store_tri_increment(StridedState<T>{increments + e, v.num_tris}, tri_kinematics(gather_tri_nodes(v, e), s));
+}
+
+/// Phase 2 for stress point j of triangle e (skipped beyond the triangle's stress points):
+/// its work share into work[j * num_tris + e].
+template <class T, bool MayYield>
+HS_HD void tri_split_point(const TriView<T>& v, const T* increments, T* work, int j, int e) {
+  const TriConstants<T>& sec = v.constants[v.section[e]];
+  if (j >= (MayYield ? tri_stress_points(sec) : kTriPoints)) return;
+  const TriIncrement<T> inc = load_tri_increment(StridedState<T>{const_cast<T*>(increments) + e, v.num_tris});
+  work[static_cast<long long>(j) * v.num_tris + e] =
+      tri_stress_point_update<T, MayYield>(sec, TriStateRef<T>{v.state + e, v.num_tris}, j, inc);
+}
+
+/// Phase 3 for triangle e: the points' work summed in point order (as fpm_tri_update sums it),
+/// forces, pressure; returns the internal work so far.
+template <class T, bool MayYield>
+HS_HD double tri_split_forces(const TriView<T>& v, const T* increments, const T* work, const DriveView& drive,
+                              double tau, int e) {
+  const TriConstants<T>& sec = v.constants[v.section[e]];
+  const TriIncrement<T> inc = load_tri_increment(StridedState<T>{const_cast<T*>(increments) + e, v.num_tris});
+  const int points = MayYield ? tri_stress_points(sec) : kTriPoints;
+  T w = T(0);
+  for (int j = 0; j < points; ++j) w = w + work[static_cast<long long>(j) * v.num_tris + e];
+  const TriStateRef<T> s{v.state + e, v.num_tris};
+  return finish_tri(v, drive, tau, e, tri_forces<T, MayYield>(sec, s, inc, w), s);
+}
 
 }  // namespace halfstep

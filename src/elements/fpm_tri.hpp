@@ -403,13 +403,67 @@ inline double symmetric3_largest(const double a[3][3]) {
 
 }  // namespace tri_detail
 
-/// One path unit of the triangle: from the state at the last evaluation and the nodes now,
-/// updates the state in place (edges, DCS, node frames, stresses, work) and returns the
-/// internal nodal forces and moments. An unchanged configuration changes nothing. MayYield =
-/// false compiles the elastic path only (models without plastic sections: fewer registers on
-/// the GPU); the section must then be elastic.
-template <class T, bool MayYield = true>
-HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>& nd, const TriStateRef<T>& s) {
+/// What one evaluation's kinematics (tri_kinematics) hand to the stress points and to the
+/// forces: the DCS now (e1, n), nodes 2 and 3 in it (node 1 at the origin), the area of the
+/// last configuration, the membrane strain increment, the curvature increment at each in-plane
+/// point and the nodes' drilling rotations. 26 values: the seed's split GPU scheme passes
+/// them between its kernels through memory (TriIncrementStore).
+template <class T>
+struct TriIncrement {
+  Vec3<T> e1, n;
+  T x1, x2, y1, y2;
+  T area_a;
+  T dem[3];
+  T dk[kTriPoints][3];
+  T drill[3];
+};
+
+/// Number of values of a TriIncrement (its layout in TriIncrementStore).
+constexpr int kTriIncrementValues = 26;
+
+/// Writes inc into a component-major store (kTriIncrementValues components): how the split
+/// scheme's kinematics kernel hands it to the point and force kernels.
+template <class T>
+HS_HD void store_tri_increment(const StridedState<T>& s, const TriIncrement<T>& inc) {
+  store3(s, 0, inc.e1);
+  store3(s, 3, inc.n);
+  const T flat[20] = {inc.x1,    inc.x2,    inc.y1,    inc.y2,    inc.area_a, inc.dem[0], inc.dem[1],
+                      inc.dem[2], inc.dk[0][0], inc.dk[0][1], inc.dk[0][2], inc.dk[1][0], inc.dk[1][1], inc.dk[1][2],
+                      inc.dk[2][0], inc.dk[2][1], inc.dk[2][2], inc.drill[0], inc.drill[1], inc.drill[2]};
+  for (int c = 0; c < 20; ++c) s[6 + c] = flat[c];
+}
+
+/// Reads what store_tri_increment wrote.
+template <class T>
+HS_HD TriIncrement<T> load_tri_increment(const StridedState<T>& s) {
+  TriIncrement<T> inc;
+  inc.e1 = load3(s, 0);
+  inc.n = load3(s, 3);
+  inc.x1 = s[6];
+  inc.x2 = s[7];
+  inc.y1 = s[8];
+  inc.y2 = s[9];
+  inc.area_a = s[10];
+  for (int i = 0; i < 3; ++i) inc.dem[i] = s[11 + i];
+  for (int p = 0; p < kTriPoints; ++p)
+    for (int i = 0; i < 3; ++i) inc.dk[p][i] = s[14 + 3 * p + i];
+  for (int k = 0; k < 3; ++k) inc.drill[k] = s[23 + k];
+  return inc;
+}
+
+/// Stress points of a triangle of section sec: one per in-plane point when elastic (the
+/// resultants), one per in-plane and Simpson point when plastic. Point j is in-plane point
+/// j / (points per in-plane point), section point j % that.
+template <class T>
+HS_HD int tri_stress_points(const TriConstants<T>& sec) {
+  return sec.plastic ? kTriPoints * sec.section_points : kTriPoints;
+}
+
+/// Phase 1 of an evaluation (one path unit, from the state at the last evaluation to the nodes
+/// now): the DCS, the pure deformation and its strain increments; stores the new edges, DCS
+/// axis and node frames in the state.
+template <class T>
+HS_HD TriIncrement<T> tri_kinematics(const TriNodes<T>& nd, const TriStateRef<T>& s) {
   // Configuration a: edges and the carried in-plane axis.
   const Vec3<T> r2a = load3(s, kTriEdge2), r3a = load3(s, kTriEdge3);
   const Vec3<T> na = normalized(cross(r2a, r3a));
@@ -468,69 +522,114 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
     store3(s, kTriFrame + 6 * k, nd.t1[k]);
     store3(s, kTriFrame + 6 * k + 3, nd.d[k]);
   }
-  T dem[3];
-  tri_detail::membrane_strain(ba, ca, du, dv, dem);
-
-  // Current geometry for the forces.
-  T bt[3], ct[3];
-  const T area = tri_detail::area_gradients(x, y, bt, ct);
-  const tri_detail::DktEdges<T> ga = tri_detail::dkt_edges(xa, ya, ba, ca), gt = tri_detail::dkt_edges(x, y, bt, ct);
-  const int nz = sec.section_points;
-  const T half = T(0.5) * sec.thickness;
-  T nbar[3] = {T(0), T(0), T(0)};
-  T g[9];  // bending generalized forces conjugate to q
-  for (int d = 0; d < 9; ++d) g[d] = T(0);
-  T work = T(0);
+  TriIncrement<T> inc;
+  tri_detail::membrane_strain(ba, ca, du, dv, inc.dem);
+  const tri_detail::DktEdges<T> ga = tri_detail::dkt_edges(xa, ya, ba, ca);
   for (int p = 0; p < kTriPoints; ++p) {
     T l[3];
     tri_detail::point_coordinates(p, l);
-    T dk[3];
-    tri_detail::dkt_apply(ga, l, q, dk);
+    tri_detail::dkt_apply(ga, l, q, inc.dk[p]);
+  }
+  inc.e1 = e1;
+  inc.n = n;
+  inc.x1 = x[1];
+  inc.x2 = x[2];
+  inc.y1 = y[1];
+  inc.y2 = y[2];
+  inc.area_a = area_a;
+  for (int k = 0; k < 3; ++k) inc.drill[k] = drill[k];
+  return inc;
+}
+
+/// Phase 2: stress point j's update from the increment (elastic: in-plane point j's section
+/// forces and moments; plastic: one Simpson point's stress and equivalent plastic strain);
+/// returns its share of the increment's internal work. Points are independent of each other.
+template <class T, bool MayYield = true>
+HS_HD T tri_stress_point_update(const TriConstants<T>& sec, const TriStateRef<T>& s, int j, const TriIncrement<T>& inc) {
+  T work = T(0);
+  if (!MayYield || !sec.plastic) {
+    // Elastic: the stress is linear through the thickness, so the section forces and moments
+    // are the whole state (Simpson's rule would integrate the same line exactly).
+    const int p = j;
+    const T* dk = inc.dk[p];
+    const int at = tri_resultant_at(p);
+    const T t = sec.thickness, bend = t * t * t / T(12);
+    const T n0[3] = {s[at], s[at + 1], s[at + 2]}, m0[3] = {s[at + 3], s[at + 4], s[at + 5]};
+    T np[3], mp[3];
+    np[0] = n0[0] + t * (sec.d11 * inc.dem[0] + sec.d12 * inc.dem[1]);
+    np[1] = n0[1] + t * (sec.d12 * inc.dem[0] + sec.d11 * inc.dem[1]);
+    np[2] = n0[2] + t * (sec.d33 * inc.dem[2]);
+    mp[0] = m0[0] + bend * (sec.d11 * dk[0] + sec.d12 * dk[1]);
+    mp[1] = m0[1] + bend * (sec.d12 * dk[0] + sec.d11 * dk[1]);
+    mp[2] = m0[2] + bend * (sec.d33 * dk[2]);
+    for (int i = 0; i < 3; ++i) {
+      s[at + i] = np[i];
+      s[at + 3 + i] = mp[i];
+      work = work + T(0.5) * ((n0[i] + np[i]) * inc.dem[i] + (m0[i] + mp[i]) * dk[i]);
+    }
+  } else {
+    const int nz = sec.section_points, p = j / nz, k = j % nz;
+    const T* dk = inc.dk[p];
+    const T half = T(0.5) * sec.thickness;
+    const T z = sec.zeta[k] * half, w = sec.wz[k] * half;
+    const int at = tri_stress_at(nz, p, k);
+    const T old[3] = {s[at], s[at + 1], s[at + 2]};
+    const T de[3] = {inc.dem[0] + z * dk[0], inc.dem[1] + z * dk[1], inc.dem[2] + z * dk[2]};
+    T sig[3];
+    T alpha = s[tri_alpha_at(nz, p, k)];
+    tri_point_stress(sec, old, de, sig, alpha);
+    s[tri_alpha_at(nz, p, k)] = alpha;
+    for (int i = 0; i < 3; ++i) {
+      s[at + i] = sig[i];
+      work = work + T(0.5) * (old[i] + sig[i]) * de[i] * w;
+    }
+  }
+  return work * inc.area_a / T(3);
+}
+
+/// Phase 3: from the updated stresses, the drilling moments (updated in the state) and the
+/// nodal forces and moments, global components; adds the stress points' work (their sum, in
+/// point order) and the drilling work to the state's internal work.
+template <class T, bool MayYield = true>
+HS_HD TriForces<T> tri_forces(const TriConstants<T>& sec, const TriStateRef<T>& s, const TriIncrement<T>& inc,
+                              T work) {
+  const T x[3] = {T(0), inc.x1, inc.x2}, y[3] = {T(0), inc.y1, inc.y2};
+  T bt[3], ct[3];
+  const T area = tri_detail::area_gradients(x, y, bt, ct);
+  const tri_detail::DktEdges<T> gt = tri_detail::dkt_edges(x, y, bt, ct);
+  T nbar[3] = {T(0), T(0), T(0)};
+  T g[9];  // bending generalized forces conjugate to q
+  for (int d = 0; d < 9; ++d) g[d] = T(0);
+  const int nz = sec.section_points;
+  const T half = T(0.5) * sec.thickness;
+  for (int p = 0; p < kTriPoints; ++p) {
     T np[3] = {T(0), T(0), T(0)}, mp[3] = {T(0), T(0), T(0)};
     if (!MayYield || !sec.plastic) {
-      // Elastic: the stress is linear through the thickness, so the section forces and moments
-      // are the whole state (Simpson's rule would integrate the same line exactly).
-      const int at = tri_resultant_at(p);
-      const T t = sec.thickness, bend = t * t * t / T(12);
-      const T n0[3] = {s[at], s[at + 1], s[at + 2]}, m0[3] = {s[at + 3], s[at + 4], s[at + 5]};
-      np[0] = n0[0] + t * (sec.d11 * dem[0] + sec.d12 * dem[1]);
-      np[1] = n0[1] + t * (sec.d12 * dem[0] + sec.d11 * dem[1]);
-      np[2] = n0[2] + t * (sec.d33 * dem[2]);
-      mp[0] = m0[0] + bend * (sec.d11 * dk[0] + sec.d12 * dk[1]);
-      mp[1] = m0[1] + bend * (sec.d12 * dk[0] + sec.d11 * dk[1]);
-      mp[2] = m0[2] + bend * (sec.d33 * dk[2]);
       for (int i = 0; i < 3; ++i) {
-        s[at + i] = np[i];
-        s[at + 3 + i] = mp[i];
-        work = work + T(0.5) * ((n0[i] + np[i]) * dem[i] + (m0[i] + mp[i]) * dk[i]) * area_a / T(3);
+        np[i] = s[tri_resultant_at(p) + i];
+        mp[i] = s[tri_resultant_at(p) + 3 + i];
       }
     } else {
       for (int k = 0; k < nz; ++k) {
         const T z = sec.zeta[k] * half, w = sec.wz[k] * half;
         const int at = tri_stress_at(nz, p, k);
-        const T old[3] = {s[at], s[at + 1], s[at + 2]};
-        const T de[3] = {dem[0] + z * dk[0], dem[1] + z * dk[1], dem[2] + z * dk[2]};
-        T sig[3];
-        T alpha = s[tri_alpha_at(nz, p, k)];
-        tri_point_stress(sec, old, de, sig, alpha);
-        s[tri_alpha_at(nz, p, k)] = alpha;
         for (int i = 0; i < 3; ++i) {
-          s[at + i] = sig[i];
-          work = work + T(0.5) * (old[i] + sig[i]) * de[i] * w * area_a / T(3);
-          np[i] = np[i] + w * sig[i];
-          mp[i] = mp[i] + w * z * sig[i];
+          np[i] = np[i] + w * s[at + i];
+          mp[i] = mp[i] + w * z * s[at + i];
         }
       }
     }
     for (int i = 0; i < 3; ++i) nbar[i] = nbar[i] + np[i] / T(3);
+    T l[3];
+    tri_detail::point_coordinates(p, l);
     tri_detail::dkt_apply_transpose(gt, l, mp, area / T(3), g);
   }
   // Drilling moments, carried with the DCS like the stresses.
   T mdrill[3], msum = T(0);
   for (int k = 0; k < 3; ++k) {
     const T old = s[kTriDrill + k];
-    mdrill[k] = old + sec.drill * drill[k];
-    work = work + T(0.5) * (old + mdrill[k]) * drill[k];
+    mdrill[k] = old + sec.drill * inc.drill[k];
+    work = work + T(0.5) * (old + mdrill[k]) * inc.drill[k];
     s[kTriDrill + k] = mdrill[k];
     msum = msum + mdrill[k];
   }
@@ -540,6 +639,7 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
   // the normal forces that balance the moments), the drilling moments with the in-plane forces
   // that balance them (the element's rotation (v,x - u,y)/2 is their other end), then turned
   // global.
+  const Mat3<T> qt = matrix_of_columns(inc.e1, cross(inc.n, inc.e1), inc.n);
   TriForces<T> out;
   for (int k = 0; k < 3; ++k) {
     const T fu = area * (bt[k] * nbar[0] + ct[k] * nbar[2]) + T(0.5) * msum * ct[k];
@@ -548,6 +648,21 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
     out.m[k] = qt * Vec3<T>{g[3 * k + 1], g[3 * k + 2], mdrill[k]};
   }
   return out;
+}
+
+/// One path unit of the triangle: from the state at the last evaluation and the nodes now,
+/// updates the state in place (edges, DCS, node frames, stresses, work) and returns the
+/// internal nodal forces and moments; the three phases in one call (the fused scheme; the
+/// split GPU scheme runs each phase as its own kernel, with the same arithmetic). An unchanged
+/// configuration changes nothing. MayYield = false compiles the elastic path only (models
+/// without plastic sections: fewer registers on the GPU); the section must then be elastic.
+template <class T, bool MayYield = true>
+HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>& nd, const TriStateRef<T>& s) {
+  const TriIncrement<T> inc = tri_kinematics(nd, s);
+  T work = T(0);
+  const int points = MayYield ? tri_stress_points(sec) : kTriPoints;
+  for (int j = 0; j < points; ++j) work = work + tri_stress_point_update<T, MayYield>(sec, s, j, inc);
+  return tri_forces<T, MayYield>(sec, s, inc, work);
 }
 
 /// Section forces (N11, N22, N12) and moments (M11, M22, M12) per unit length in the element's

@@ -46,5 +46,43 @@ __global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, Ru
   }
 }
 
+/// The seed's split scheme (--fpm-kernels split), kernel 1 of 3: one thread per triangle for
+/// the pure deformation (tri_kinematics), its increment left in `increments`.
+template <class T>
+__global__ void tri_kinematics_kernel(TriView<T> v, T* increments, RunView run) {
+  if (run.monitor->status != kRunning) return;
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < v.num_tris) tri_split_kinematics(v, increments, e);
+}
+
+/// Kernel 2: one thread per stress point (thread j * num_tris + e: point j of triangle e, so
+/// neighbouring threads read neighbouring triangles' state).
+template <class T, bool MayYield>
+__global__ void tri_point_kernel(TriView<T> v, const T* increments, T* work, int points, RunView run) {
+  if (run.monitor->status != kRunning) return;
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<long long>(points) * v.num_tris) return;
+  tri_split_point<T, MayYield>(v, increments, work, static_cast<int>(i / v.num_tris), static_cast<int>(i % v.num_tris));
+}
+
+/// Kernel 3: one thread per triangle for the forces (tri_forces) and pressure; finish as in
+/// tri_element_kernel.
+template <class T, bool MayYield>
+__global__ void tri_force_kernel(TriView<T> v, const T* increments, const T* work, DriveView drive, double tau,
+                                 RunView run, double time, bool finish) {
+  if (run.monitor->status != kRunning) return;
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  double w[1] = {0.0};
+  if (e < v.num_tris) w[0] = tri_split_forces<T, MayYield>(v, increments, work, drive, tau, e);
+  if (grid_sum(w, run.element_sums)) {
+    if (finish) {
+      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
+      reset<2>(run.element_sums);
+    } else {
+      *run.element_sums.ticket = 0;
+    }
+  }
+}
+
 }  // namespace cuda
 }  // namespace halfstep

@@ -235,6 +235,12 @@ class CudaBackend final : public Backend {
       tri_slots_.assign(tm.node_slots);
       tri_force_.resize(18 * static_cast<std::size_t>(nt));
       tri_force_.zero(stream_);
+      if (opt.fpm_split) {  // the split scheme's hand-over between its kernels
+        tri_points_ = 0;
+        for (const TriConstants<double>& c : tm.constants) tri_points_ = std::max(tri_points_, tri_stress_points(c));
+        tri_increment_.resize(static_cast<std::size_t>(kTriIncrementValues) * nt);
+        tri_point_work_.resize(static_cast<std::size_t>(tri_points_) * nt);
+      }
     }
     if (nb > 0) {
       // Beams in every scheme write their ends into slots (12 values per beam), gathered by the
@@ -322,6 +328,7 @@ class CudaBackend final : public Backend {
     return "CUDA on " + device_name_ + (dist_ ? " (device " + std::to_string(device_) + ")" : std::string()) + ", " +
            (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
            " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
+           (tri_points_ > 0 ? ", FPM triangles split" : "") +
            ", blocks " + std::to_string(block_element_) + "/" + std::to_string(block_node_) +
            (tuned_ ? " (tuned)" : "");
   }
@@ -337,7 +344,8 @@ class CudaBackend final : public Backend {
                     beam_constants_.bytes() + beam_chord0x_.bytes() * 3 + beam_slot_ptr_.bytes() + beam_slots_.bytes() +
                     beam_force_.bytes() + beam_state_.bytes() + tri_conn_.bytes() + tri_section_.bytes() +
                     tri_constants_.bytes() + tri_edge_[0].bytes() * 6 + tri_slot_ptr_.bytes() + tri_slots_.bytes() +
-                    tri_force_.bytes() + tri_pressure_.bytes() + tri_state_.bytes() +
+                    tri_force_.bytes() + tri_pressure_.bytes() + tri_state_.bytes() + tri_increment_.bytes() +
+                    tri_point_work_.bytes() +
                     section_points_.bytes() +
                     shell_law_.bytes() + shell_first_.bytes() + shell_state_.bytes();
     for (const auto& a : v_) b += a.bytes();
@@ -718,10 +726,33 @@ class CudaBackend final : public Backend {
     std::stable_partition(pieces_.begin(), pieces_.end(), [](const Piece& p) { return !p.interior; });
   }
 
+  /// The triangles in seed 003's three kernels (--fpm-kernels split): kinematics per element,
+  /// stresses per stress point, forces per element.
+  void launch_split_tris(int block, double tau, double time, bool finish) {
+    const int nt = sys_.tri.num_elements;
+    const bool plastic = sys_.tri.any_plastic();
+    const int points = plastic ? tri_points_ : kTriPoints;
+    const std::size_t threads = static_cast<std::size_t>(points) * nt;
+    cuda::tri_kinematics_kernel<T><<<blocks(nt, block), block, 0, stream_>>>(tri_view(), tri_increment_.get(), run());
+    if (plastic) {
+      cuda::tri_point_kernel<T, true><<<blocks(threads, block), block, 0, stream_>>>(
+          tri_view(), tri_increment_.get(), tri_point_work_.get(), points, run());
+      cuda::tri_force_kernel<T, true><<<blocks(nt, block), block, 0, stream_>>>(
+          tri_view(), tri_increment_.get(), tri_point_work_.get(), drive_.view, tau, run(), time, finish);
+    } else {
+      cuda::tri_point_kernel<T, false><<<blocks(threads, block), block, 0, stream_>>>(
+          tri_view(), tri_increment_.get(), tri_point_work_.get(), points, run());
+      cuda::tri_force_kernel<T, false><<<blocks(nt, block), block, 0, stream_>>>(
+          tri_view(), tri_increment_.get(), tri_point_work_.get(), drive_.view, tau, run(), time, finish);
+    }
+  }
+
   /// One planned launch; finish: it is the last of the pass (it completes the energy sum).
   void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
     if (p.group == kBeamPiece) {
       cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), run(), time, finish);
+    } else if (p.group == kTriPiece && opt_.fpm_split) {
+      launch_split_tris(block, tau, time, finish);
     } else if (p.group == kTriPiece) {
       if (sys_.tri.any_plastic())
         cuda::tri_element_kernel<T, true><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau,
@@ -983,6 +1014,9 @@ class CudaBackend final : public Backend {
     if (sys_.tri.num_elements > 0)
       limit_e = std::min(limit_e, sys_.tri.any_plastic() ? max_block(cuda::tri_element_kernel<T, true>)
                                                        : max_block(cuda::tri_element_kernel<T, false>));
+    if (sys_.tri.num_elements > 0 && opt_.fpm_split)
+      limit_e = std::min({limit_e, max_block(cuda::tri_kinematics_kernel<T>), max_block(cuda::tri_point_kernel<T, true>),
+                          max_block(cuda::tri_force_kernel<T, true>)});
     if (sys_.node_dofs == 6) {
       if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
       limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
@@ -1068,6 +1102,8 @@ class CudaBackend final : public Backend {
   DeviceArray<T> tri_edge_[6];                    // X2 - X1 (x, y, z), X3 - X1 (x, y, z) per triangle
   DeviceArray<T> tri_force_, tri_pressure_;       // 18 and (with pressures) 9 per triangle
   DeviceArray<T> tri_state_;  // component-major, stride num_tris (elements/fpm_tri.hpp)
+  DeviceArray<T> tri_increment_, tri_point_work_;  // split scheme: kTriIncrementValues and tri_points_ per triangle
+  int tri_points_ = 0;                             // split scheme: most stress points of a triangle
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;
