@@ -59,6 +59,10 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/two_steps.inp",
     "tests/parallel/decks/plastic_bar.inp",  # J2: per-point state on each rank, gathered for output
     "tests/parallel/decks/fpm_bar.inp",  # FPM hexahedron next to C3D8: element state in the point store
+    "tests/parallel/decks/lee_frame.inp",  # FPM beams: six-dof shared nodes, prescribed motion, SF/SM
+    "tests/gpu/decks/beam_plastic.inp",  # yielding FPM beams: fibre state gathered (PEEQ), moments on a tip
+    "tests/gpu/decks/tri_dome_j2.inp",  # yielding FPM triangles under pressure: section points, S/PEEQ
+    "tests/gpu/decks/shell_dome_j2.inp",  # yielding MITC4 under pressure: the shells' section-point store
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"

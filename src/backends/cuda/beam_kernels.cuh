@@ -11,14 +11,15 @@
 namespace halfstep {
 namespace cuda {
 
-/// Element pass over all beams; the last kernel of a pass (finish) hands the summed internal
-/// work (elastic and plastic) to the monitor with the other kinds' energies.
+/// Element pass over beams [first, first + count) (distributed runs: those touching shared
+/// nodes, then the rest); the last kernel of a pass (finish) hands the summed internal work
+/// (elastic and plastic) to the monitor with the other kinds' energies.
 template <class T>
-__global__ void beam_element_kernel(BeamView<T> v, RunView run, double time, bool finish) {
+__global__ void beam_element_kernel(BeamView<T> v, int first, int count, RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[1] = {0.0};
-  if (e < v.num_beams) BeamElementBody<T>{v}(e, w);
+  if (i < count) BeamElementBody<T>{v}(first + i, w);
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
       finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
@@ -29,13 +30,15 @@ __global__ void beam_element_kernel(BeamView<T> v, RunView run, double time, boo
   }
 }
 
-/// Element pass over all FPM triangles at tau (pressures from the drive); finish as above.
+/// Element pass over FPM triangles [first, first + count) at tau (pressures from the drive);
+/// finish as above.
 template <class T>
-__global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, RunView run, double time, bool finish) {
+__global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, int first, int count, RunView run,
+                                   double time, bool finish) {
   if (run.monitor->status != kRunning) return;
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[1] = {0.0};
-  if (e < v.num_tris) TriElementBody<T>{v, drive, tau}(e, w);
+  if (i < count) TriElementBody<T>{v, drive, tau}(first + i, w);
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
       finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));

@@ -713,18 +713,19 @@ class CudaBackend final : public Backend {
     if (sys_.num_elements > 0) add(-1, sys_.num_elements, sys_.boundary_shells);
     const auto& groups = sys_.solid.groups;
     for (std::size_t g = 0; g < groups.size(); ++g) add(static_cast<int>(g), groups[g].count, groups[g].boundary);
-    if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, 0);  // never distributed
-    if (sys_.tri.num_elements > 0) add(kTriPiece, sys_.tri.num_elements, 0);
+    if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, sys_.beam.boundary);
+    if (sys_.tri.num_elements > 0) add(kTriPiece, sys_.tri.num_elements, sys_.tri.boundary);
     std::stable_partition(pieces_.begin(), pieces_.end(), [](const Piece& p) { return !p.interior; });
   }
 
   /// One planned launch; finish: it is the last of the pass (it completes the energy sum).
   void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
     if (p.group == kBeamPiece) {
-      cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), run(), time, finish);
+      cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), p.begin, p.count, run(),
+                                                                                 time, finish);
     } else if (p.group == kTriPiece) {
-      cuda::tri_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau, run(),
-                                                                                time, finish);
+      cuda::tri_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau, p.begin,
+                                                                                p.count, run(), time, finish);
     } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
       const int colors = static_cast<int>(color_ptr_.size()) - 1;
       for (int c = 0; c < colors; ++c) {
@@ -761,7 +762,8 @@ class CudaBackend final : public Backend {
   void pack_interface() {
     const int nif = sys_.num_interface;
     if (nif > 0) {
-      if (sys_.any_shells) launch_pack<5>();
+      if (sys_.node_dofs == 6) launch_pack<6>();
+      else if (sys_.any_shells) launch_pack<5>();
       else launch_pack<3>();
       const int ns = static_cast<int>(send_nodes_.size());
       if (ns > 0)
