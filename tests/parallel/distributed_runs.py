@@ -63,6 +63,7 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/beam_plastic.inp",  # yielding FPM beams: fibre state gathered (PEEQ), moments on a tip
     "tests/gpu/decks/tri_dome_j2.inp",  # yielding FPM triangles under pressure: section points, S/PEEQ
     "tests/gpu/decks/shell_dome_j2.inp",  # yielding MITC4 under pressure: the shells' section-point store
+    "tests/parallel/decks/stiffened_plate.inp",  # FPM triangles + yielding beams on shared six-dof nodes
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"
