@@ -3,6 +3,7 @@
 
     python3 tests/parallel/distributed_runs.py --halfstep build/halfstep --mpirun mpirun \
         [--ranks 2 3 4] [--work DIR] [--timeout 300] [--only SUBSTRING]
+        [--backend cuda [--gpu-scheme atomic]]
 
 Agreement cases: each deck runs once as a single process (--backend cpu --threads 1) and once
 under `mpirun -np N` for each N. For every N:
@@ -164,6 +165,8 @@ def launcher_flags(mpirun):
 
 def halfstep_cmd(args, deck, outdir, ranks):
     cmd = [args.halfstep, "run", deck, "-o", outdir, "--quiet", "--backend", args.backend]
+    if args.gpu_scheme:
+        cmd += ["--gpu-scheme", args.gpu_scheme]
     if ranks == 1:
         return cmd + ["--threads", "1"]
     return [args.mpirun] + args.launcher_flags + ["-np", str(ranks)] + cmd
@@ -467,6 +470,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=300, help="seconds allowed per run (default 300)")
     ap.add_argument("--backend", default="cpu", choices=["cpu", "cuda"],
                     help="backend of every run (cuda: ranks share the GPUs when there are fewer)")
+    ap.add_argument("--gpu-scheme", choices=["gather", "atomic"],
+                    help="with --backend cuda: the scheme of every run (default: the binary's)")
     ap.add_argument("--only", help="run only the cases whose deck path contains this string")
     args = ap.parse_args()
     args.halfstep = os.path.abspath(args.halfstep)
