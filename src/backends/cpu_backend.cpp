@@ -79,21 +79,21 @@ std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {
   return {se.strain + se.hourglass, se.hourglass};
 }
 
-double CpuBackend::beam_forces() {
+double CpuBackend::beam_forces(int begin, int end) {
   const BeamMesh& b = sys_.beam;
-  if (b.num_elements == 0) return 0.0;
+  if (end <= begin) return 0.0;
   const BeamView<double> v{b.num_elements, b.conn.data(), b.section.data(), b.constants.data(), b.chord0x.data(),
                            b.chord0y.data(), b.chord0z.data(), st_.ux.data(), st_.uy.data(), st_.uz.data(),
                            st_.t1x.data(), st_.t1y.data(), st_.t1z.data(), st_.dx.data(), st_.dy.data(), st_.dz.data(),
                            st_.beam_state.data(), st_.beam_force.data()};
   double sum[1];
-  forall_sum<1>(0, b.num_elements, threads_, BeamElementBody<double>{v}, sum);
+  forall_sum<1>(begin, end, threads_, BeamElementBody<double>{v}, sum);
   return sum[0];
 }
 
-double CpuBackend::tri_forces(double tau) {
+double CpuBackend::tri_forces(int begin, int end, double tau) {
   const TriMesh& t = sys_.tri;
-  if (t.num_elements == 0) return 0.0;
+  if (end <= begin) return 0.0;
   const TriView<double> v{t.num_elements, t.conn.data(), t.section.data(), t.constants.data(), t.edge2x.data(),
                           t.edge2y.data(), t.edge2z.data(), t.edge3x.data(), t.edge3y.data(), t.edge3z.data(),
                           st_.ux.data(), st_.uy.data(), st_.uz.data(), st_.t1x.data(), st_.t1y.data(), st_.t1z.data(),
@@ -101,9 +101,9 @@ double CpuBackend::tri_forces(double tau) {
                           st_.tri_pressure.empty() ? nullptr : st_.tri_pressure.data(), sys_.num_elements};
   double sum[1];
   if (t.any_plastic())
-    forall_sum<1>(0, t.num_elements, threads_, TriElementBody<double, true>{v, host_view(drive_), tau}, sum);
+    forall_sum<1>(begin, end, threads_, TriElementBody<double, true>{v, host_view(drive_), tau}, sum);
   else
-    forall_sum<1>(0, t.num_elements, threads_, TriElementBody<double, false>{v, host_view(drive_), tau}, sum);
+    forall_sum<1>(begin, end, threads_, TriElementBody<double, false>{v, host_view(drive_), tau}, sum);
   return sum[0];
 }
 
@@ -116,16 +116,20 @@ void CpuBackend::element_pass(double tau, double time) {
   if (!halo_) {
     sums[0] += shell_forces(0, sys_.num_elements, tau);
     add(solid_forces(ElementRange::All, tau));
-    sums[0] += beam_forces();  // internal work, elastic and plastic
-    sums[0] += tri_forces(tau);  // internal work
+    sums[0] += beam_forces(0, sys_.beam.num_elements);  // internal work, elastic and plastic
+    sums[0] += tri_forces(0, sys_.tri.num_elements, tau);  // internal work
   } else {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
     sums[0] += shell_forces(0, sys_.boundary_shells, tau);
     add(solid_forces(ElementRange::Boundary, tau));
+    sums[0] += beam_forces(0, sys_.beam.boundary);
+    sums[0] += tri_forces(0, sys_.tri.boundary, tau);
     start_exchange();
     sums[0] += shell_forces(sys_.boundary_shells, sys_.num_elements, tau);
     add(solid_forces(ElementRange::Interior, tau));
+    sums[0] += beam_forces(sys_.beam.boundary, sys_.beam.num_elements);
+    sums[0] += tri_forces(sys_.tri.boundary, sys_.tri.num_elements, tau);
     finish_exchange();
     halo_->sum(sums, 2);
   }
@@ -173,8 +177,8 @@ void CpuBackend::start_exchange() {
   for (int k = 0; k < nif; ++k) {
     double fi[kMaxNodeDofs], fp[3];
     local_forces(k, fi, fp);
-    for (int d = 0; d < 5; ++d) own[kHaloValues * k + d] = fi[d];
-    for (int d = 0; d < 3; ++d) own[kHaloValues * k + 5 + d] = fp[d];
+    for (int d = 0; d < kMaxNodeDofs; ++d) own[kHaloValues * k + d] = fi[d];
+    for (int d = 0; d < 3; ++d) own[kHaloValues * k + kHaloPressure + d] = fp[d];
   }
   for (std::size_t i = 0; i < d.send_nodes.size(); ++i)
     for (int c = 0; c < kHaloValues; ++c) send_buf_[kHaloValues * i + c] = own[kHaloValues * d.send_nodes[i] + c];
@@ -208,9 +212,8 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
     double fi[kMaxNodeDofs], fp[3];
     if (n < nif) {  // shared node: the sum over every rank holding it
       const double* t = &halo_total_[static_cast<std::size_t>(kHaloValues) * n];
-      fi[5] = 0.0;
-      for (int d = 0; d < 5; ++d) fi[d] = t[d];
-      for (int d = 0; d < 3; ++d) fp[d] = t[5 + d];
+      for (int d = 0; d < kMaxNodeDofs; ++d) fi[d] = t[d];
+      for (int d = 0; d < 3; ++d) fp[d] = t[kHaloPressure + d];
     } else {
       local_forces(n, fi, fp);
     }

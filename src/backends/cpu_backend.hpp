@@ -35,11 +35,11 @@ class CpuBackend final : public Backend {
   double shell_forces(int begin, int end, double tau);
   /// Solid and face forces of range; returns {strain + hourglass, hourglass}.
   std::array<double, 2> solid_forces(ElementRange range, double tau);
-  /// Beam forces (every beam; distributed runs refuse beams); returns their internal work.
-  double beam_forces();
-  /// FPM triangle forces and pressures at step time tau (every triangle; distributed runs
-  /// refuse them); returns their internal work.
-  double tri_forces(double tau);
+  /// Forces of beams [begin, end); returns their internal work.
+  double beam_forces(int begin, int end);
+  /// FPM triangle forces and pressures of triangles [begin, end) at step time tau; returns
+  /// their internal work.
+  double tri_forces(int begin, int end, double tau);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
   /// models with 6-dof nodes), 3 pressure.
   void local_forces(int n, double fi[6], double fp[3]) const;

@@ -24,6 +24,7 @@ struct BeamMesh {
   std::vector<double> element_dt;  ///< stable increment per beam (beam_stable_dt)
   std::vector<int> node_slot_ptr, node_slots;  ///< node -> beam ends (2 e + k), CSR; empty without beams
   int state_size = 0;              ///< values per beam in StructureState::beam_state
+  int boundary = 0;                ///< distributed runs: beams [0, boundary) touch a shared node
 };
 
 /// Builds the beams of a model and their masses (rho A l / 2 and the rotary inertia of

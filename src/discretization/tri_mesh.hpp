@@ -25,6 +25,7 @@ struct TriMesh {
   std::vector<double> element_dt;  ///< stable increment per triangle (fpm_tri_stable_dt)
   std::vector<int> node_slot_ptr, node_slots;  ///< node -> triangle corners (3 e + k), CSR; empty without triangles
   int state_size = 0;              ///< values per triangle in StructureState::tri_state
+  int boundary = 0;                ///< distributed runs: triangles [0, boundary) touch a shared node
   /// Some section yields (the element passes then compile the plastic path).
   bool any_plastic() const {
     for (const TriConstants<double>& c : constants)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "elements/registry.hpp"
+#include "materials/j2_plane_stress.hpp"  // kJ2PlaneStateSize
 
 namespace halfstep {
 
@@ -13,12 +14,42 @@ int points_of(const SolidMesh& sm, int e) {
   return element_kind(sm.groups[static_cast<std::size_t>(sm.group_of(e))].kind).points;
 }
 
+/// Section points of shell e of sys (0 for elastic sections).
+std::size_t shell_points_of(const StructureSystem& sys, int e) {
+  return sys.shell_first_point[static_cast<std::size_t>(e) + 1] - sys.shell_first_point[static_cast<std::size_t>(e)];
+}
+
+/// The state of elements (local order) of a component-major store, element after element:
+/// components values per element; empty when the store is not of that layout.
+std::vector<double> pack_elements(const std::vector<double>& state, std::size_t count, int components) {
+  std::vector<double> out;
+  if (components == 0 || state.size() != static_cast<std::size_t>(components) * count) return out;
+  out.reserve(state.size());
+  for (std::size_t e = 0; e < count; ++e)
+    for (int c = 0; c < components; ++c) out.push_back(state[static_cast<std::size_t>(c) * count + e]);
+  return out;
+}
+
+/// Scatters values packed by pack_elements of the elements ids (rank after rank) into a
+/// component-major store of count elements.
+std::vector<double> unpack_elements(const std::vector<double>& values, const std::vector<int>& ids, std::size_t count,
+                                    int components) {
+  std::vector<double> out(static_cast<std::size_t>(components) * count, 0.0);
+  if (values.size() != static_cast<std::size_t>(components) * ids.size()) return out;
+  std::size_t at = 0;
+  for (int e : ids)
+    for (int c = 0; c < components; ++c) out[static_cast<std::size_t>(c) * count + static_cast<std::size_t>(e)] = values[at++];
+  return out;
+}
+
 }  // namespace
 
 FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global)
-    : comm_(comm), d_(d), global_solid_(global.solid), global_nodes_(global.num_nodes),
+    : comm_(comm), d_(d), global_(global), global_solid_(global.solid), global_nodes_(global.num_nodes),
       global_shells_(global.num_elements), global_solids_(global.solid.num_elements) {
   for (int e : d.solid_global) local_points_ += static_cast<std::size_t>(points_of(global.solid, e));
+  if (!global.shell_first_point.empty())
+    for (int e : d.shell_global) local_shell_points_ += shell_points_of(global, e);
   std::vector<int> ids;
   for (std::size_t n = 0; n < d.node_global.size(); ++n)
     if (d.owned[n]) {
@@ -28,6 +59,22 @@ FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const Str
   node_ids_ = comm.gather(ids, 0);
   shell_ids_ = comm.gather(d.shell_global, 0);
   solid_ids_ = comm.gather(d.solid_global, 0);
+  beam_ids_ = comm.gather(d.beam_global, 0);
+  tri_ids_ = comm.gather(d.tri_global, 0);
+}
+
+std::vector<double> FrameGather::pack_shell_points(const std::vector<double>& state) const {
+  std::vector<double> out;
+  const std::size_t np = local_shell_points_;
+  if (np == 0 || state.size() != static_cast<std::size_t>(kJ2PlaneStateSize) * np) return out;
+  std::size_t first = 0;  // the local system numbers the points in d.shell_global order
+  for (int e : d_.shell_global) {
+    const std::size_t count = shell_points_of(global_, e);
+    for (int c = 0; c < kJ2PlaneStateSize; ++c)
+      for (std::size_t p = 0; p < count; ++p) out.push_back(state[static_cast<std::size_t>(c) * np + first + p]);
+    first += count;
+  }
+  return out;
 }
 
 std::vector<double> FrameGather::pack_state(const std::vector<double>& state) const {
@@ -110,7 +157,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   const std::vector<double> mine = pack(rows, nodes, local.compact);
   auto values = std::make_shared<std::vector<double>>(comm_.gather(mine, 0));
   std::vector<double> solid_rows;
-  std::shared_ptr<std::vector<double>> shells, solids, points;
+  std::shared_ptr<std::vector<double>> shells, solids, points, beams, tris, shell_points;
   if (full) {
     for (std::size_t e = 0; e < d_.solid_global.size(); ++e) {
       solid_rows.push_back(s.solid_energy[e]);
@@ -120,6 +167,15 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
     solids = std::make_shared<std::vector<double>>(comm_.gather(solid_rows, 0));
     if (global_solid_.state_size > 0)  // stresses and PEEQ of plastic elements come from it
       points = std::make_shared<std::vector<double>>(comm_.gather(pack_state(s.solid_state), 0));
+    // Beams and FPM triangles: their whole state (section forces, PEEQ, work come from it).
+    if (global_.beam.num_elements > 0)
+      beams = std::make_shared<std::vector<double>>(
+          comm_.gather(pack_elements(s.beam_state, d_.beam_global.size(), global_.beam.state_size), 0));
+    if (global_.tri.num_elements > 0)
+      tris = std::make_shared<std::vector<double>>(
+          comm_.gather(pack_elements(s.tri_state, d_.tri_global.size(), global_.tri.state_size), 0));
+    if (global_.shell_num_points > 0)
+      shell_points = std::make_shared<std::vector<double>>(comm_.gather(pack_shell_points(s.shell_state), 0));
   }
   if (comm_.rank() != 0) return nullptr;
 
@@ -128,7 +184,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
   std::vector<double> fill(rows.size(), 0.0);
   fill[5] = fill[6] = 1.0;
-  f->complete = [this, values, shells, solids, points, &ids, fill](OutputFrame& out) {
+  f->complete = [this, values, shells, solids, points, beams, tris, shell_points, &ids, fill](OutputFrame& out) {
     std::vector<std::vector<double>> whole = scatter(*values, ids, fill);
     StructureState& g = out.state;
     std::vector<double>* state_rows[9] = {&g.ux, &g.uy, &g.uz, &g.dx, &g.dy, &g.dz, &g.t1x, &g.t1y, &g.t1z};
@@ -142,6 +198,23 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
     g.solid_hourglass.assign(static_cast<std::size_t>(global_solids_), 0.0);
     if (!shells) return;
     for (std::size_t i = 0; i < shell_ids_.size(); ++i) g.elem_energy[static_cast<std::size_t>(shell_ids_[i])] = (*shells)[i];
+    if (beams)
+      g.beam_state = unpack_elements(*beams, beam_ids_, static_cast<std::size_t>(global_.beam.num_elements),
+                                     global_.beam.state_size);
+    if (tris)
+      g.tri_state = unpack_elements(*tris, tri_ids_, static_cast<std::size_t>(global_.tri.num_elements),
+                                    global_.tri.state_size);
+    if (shell_points) {
+      const std::size_t np_all = global_.shell_num_points;
+      g.shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * np_all, 0.0);
+      std::size_t at = 0;
+      for (int e : shell_ids_) {
+        const std::size_t first = global_.shell_first_point[static_cast<std::size_t>(e)], count = shell_points_of(global_, e);
+        for (int c = 0; c < kJ2PlaneStateSize; ++c)
+          for (std::size_t p = 0; p < count && at < shell_points->size(); ++p)
+            g.shell_state[static_cast<std::size_t>(c) * np_all + first + p] = (*shell_points)[at++];
+      }
+    }
     for (std::size_t i = 0; i < solid_ids_.size(); ++i) {
       g.solid_energy[static_cast<std::size_t>(solid_ids_[i])] = (*solids)[2 * i];
       g.solid_hourglass[static_cast<std::size_t>(solid_ids_[i])] = (*solids)[2 * i + 1];

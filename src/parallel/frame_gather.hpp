@@ -41,14 +41,20 @@ class FrameGather {
   /// This rank's material state, element after element (its points, component-major within
   /// the element), from a local state store of local_points points.
   std::vector<double> pack_state(const std::vector<double>& state) const;
+  /// This rank's section-point state of its shells, element after element (its points,
+  /// component-major within the element); empty without plastic shells.
+  std::vector<double> pack_shell_points(const std::vector<double>& state) const;
 
   const Communicator& comm_;
   const Subdomain& d_;
-  const SolidMesh& global_solid_;  ///< the whole model's solids (point numbering of the state)
+  const StructureSystem& global_;  ///< the whole model (point numbering and layouts of the state)
+  const SolidMesh& global_solid_;  ///< its solids
   std::size_t local_points_ = 0;   ///< integration points of this rank's solids
+  std::size_t local_shell_points_ = 0;  ///< section points of this rank's shells
   int global_nodes_, global_shells_, global_solids_;
   std::vector<int> owned_nodes_;                 ///< local indices of the nodes this rank reports
   std::vector<int> node_ids_, shell_ids_, solid_ids_;  ///< rank 0: global indices, rank after rank
+  std::vector<int> beam_ids_, tri_ids_;                ///< rank 0: the same for beams and FPM triangles
   std::vector<int> history_local_;                     ///< owned local nodes in history sets
   std::vector<int> history_ids_;                       ///< rank 0: their global indices, rank after rank
 };

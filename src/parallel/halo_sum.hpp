@@ -7,8 +7,11 @@
 
 namespace halfstep {
 
-/// Values exchanged per shared node: 5 generalized internal forces, 3 pressure forces.
-constexpr int kHaloValues = 8;
+/// Values exchanged per shared node: 6 generalized internal forces (the sixth nonzero only
+/// on the six-dof nodes of beams and FPM triangles), then 3 pressure forces.
+constexpr int kHaloValues = 9;
+/// Offset of the pressure forces within a node's kHaloValues.
+constexpr int kHaloPressure = 6;
 
 /// Total of interface node k: the sum of the kHaloValues-vectors at positions
 /// sum_src[sum_ptr[k] .. sum_ptr[k+1]) of buf (own partials, then those received).

@@ -3,21 +3,54 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/node_slots.hpp"
+#include "materials/j2_plane_stress.hpp"  // kJ2PlaneStateSize
+
 namespace halfstep {
 
 namespace {
 
-/// Calls f(node) for each node of global shell e or solid e.
-template <class F>
-void for_shell_nodes(const StructureSystem& g, int e, F&& f) {
-  for (int k = 0; k < 4; ++k) f(g.conn[4 * static_cast<std::size_t>(e) + k]);
-}
+/// The elements of one fixed-size family (shells, beams, FPM triangles): conn holds `per`
+/// nodes per element, model_element maps each to the model's element index.
+struct Family {
+  const std::vector<int>& conn;
+  int per;
+  const std::vector<int>& model_element;
+  int count() const { return static_cast<int>(model_element.size()); }
+  /// Calls f(node) for each node of element e.
+  template <class F>
+  void for_nodes(int e, F&& f) const {
+    for (int k = 0; k < per; ++k) f(conn[static_cast<std::size_t>(per) * static_cast<std::size_t>(e) + k]);
+  }
+};
+
+/// Calls f(node) for each node of solid e.
 template <class F>
 void for_solid_nodes(const SolidMesh& sm, int e, F&& f) {
   const SolidGroup& grp = sm.groups[static_cast<std::size_t>(sm.group_of(e))];
   const std::size_t base = static_cast<std::size_t>(grp.conn_offset) +
                            static_cast<std::size_t>(e - grp.first) * static_cast<std::size_t>(grp.nodes_per_element);
   for (int k = 0; k < grp.nodes_per_element; ++k) f(sm.conn[base + static_cast<std::size_t>(k)]);
+}
+
+/// This rank's elements of family f, those touching a shared node first (global and local
+/// numbering); returns how many touch one.
+template <class Part, class OnInterface>
+int order_family(const Family& f, Part part, int rank, OnInterface on_interface, std::vector<int>& global,
+                 std::vector<int>& local) {
+  int boundary = 0;
+  local.assign(static_cast<std::size_t>(f.count()), -1);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int e = 0; e < f.count(); ++e) {
+      if (part(f, e) != rank) continue;
+      bool touches = false;
+      f.for_nodes(e, [&](int n) { touches = touches || on_interface(n); });
+      if (touches == (pass == 0)) global.push_back(e);
+    }
+    if (pass == 0) boundary = static_cast<int>(global.size());
+  }
+  for (std::size_t i = 0; i < global.size(); ++i) local[static_cast<std::size_t>(global[i])] = static_cast<int>(i);
+  return boundary;
 }
 
 }  // namespace
@@ -28,32 +61,36 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   d.ranks = ranks;
   const int nn = g.num_nodes;
   const SolidMesh& sm = g.solid;
-  const auto shell_part = [&](int e) { return part[static_cast<std::size_t>(g.shell_model_element[e])]; };
+  const Family shells{g.conn, 4, g.shell_model_element}, beams{g.beam.conn, 2, g.beam.model_element},
+      tris{g.tri.conn, 3, g.tri.model_element};
+  const Family* families[] = {&shells, &beams, &tris};
+  const auto part_of = [&](const Family& f, int e) { return part[static_cast<std::size_t>(f.model_element[e])]; };
   const auto solid_part = [&](int e) { return part[static_cast<std::size_t>(sm.model_element[e])]; };
+  /// Calls f(node, rank) for every node of every element.
+  const auto for_all_nodes = [&](auto&& f) {
+    for (const Family* fam : families)
+      for (int e = 0; e < fam->count(); ++e) fam->for_nodes(e, [&](int n) { f(n, part_of(*fam, e)); });
+    for (int e = 0; e < sm.num_elements; ++e) for_solid_nodes(sm, e, [&](int n) { f(n, solid_part(e)); });
+  };
 
   // Lowest and highest rank touching each node; shared nodes are those where they differ.
   std::vector<int> lo(nn, ranks), hi(nn, -1);
-  const auto touch = [&](int n, int p) {
+  for_all_nodes([&](int n, int p) {
     lo[n] = std::min(lo[n], p);
     hi[n] = std::max(hi[n], p);
-  };
-  for (int e = 0; e < g.num_elements; ++e) for_shell_nodes(g, e, [&](int n) { touch(n, shell_part(e)); });
-  for (int e = 0; e < sm.num_elements; ++e) for_solid_nodes(sm, e, [&](int n) { touch(n, solid_part(e)); });
+  });
   std::vector<std::pair<int, int>> sharing;  // (global node, rank) for shared nodes
-  const auto add_pair = [&](int n, int p) {
+  for_all_nodes([&](int n, int p) {
     if (lo[n] != hi[n]) sharing.emplace_back(n, p);
-  };
-  for (int e = 0; e < g.num_elements; ++e) for_shell_nodes(g, e, [&](int n) { add_pair(n, shell_part(e)); });
-  for (int e = 0; e < sm.num_elements; ++e) for_solid_nodes(sm, e, [&](int n) { add_pair(n, solid_part(e)); });
+  });
   std::sort(sharing.begin(), sharing.end());
   sharing.erase(std::unique(sharing.begin(), sharing.end()), sharing.end());
 
   // Local nodes: shared ones first, each group ascending in global index.
   std::vector<char> local(nn, 0);
-  for (int e = 0; e < g.num_elements; ++e)
-    if (shell_part(e) == rank) for_shell_nodes(g, e, [&](int n) { local[n] = 1; });
-  for (int e = 0; e < sm.num_elements; ++e)
-    if (solid_part(e) == rank) for_solid_nodes(sm, e, [&](int n) { local[n] = 1; });
+  for_all_nodes([&](int n, int p) {
+    if (p == rank) local[n] = 1;
+  });
   for (int pass = 0; pass < 2; ++pass) {
     for (int n = 0; n < nn; ++n)
       if (local[n] && (lo[n] != hi[n]) == (pass == 0)) d.node_global.push_back(n);
@@ -66,17 +103,9 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
 
   // Local elements: those touching a shared node first (computed before the exchange).
   const auto on_interface = [&](int n) { return d.node_local[n] >= 0 && d.node_local[n] < d.num_interface; };
-  d.shell_local.assign(g.num_elements, -1);
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int e = 0; e < g.num_elements; ++e) {
-      if (shell_part(e) != rank) continue;
-      bool boundary = false;
-      for_shell_nodes(g, e, [&](int n) { boundary = boundary || on_interface(n); });
-      if (boundary == (pass == 0)) d.shell_global.push_back(e);
-    }
-    if (pass == 0) d.boundary_shells = static_cast<int>(d.shell_global.size());
-  }
-  for (std::size_t i = 0; i < d.shell_global.size(); ++i) d.shell_local[d.shell_global[i]] = static_cast<int>(i);
+  d.boundary_shells = order_family(shells, part_of, rank, on_interface, d.shell_global, d.shell_local);
+  d.boundary_beams = order_family(beams, part_of, rank, on_interface, d.beam_global, d.beam_local);
+  d.boundary_tris = order_family(tris, part_of, rank, on_interface, d.tri_global, d.tri_local);
   d.solid_local.assign(sm.num_elements, -1);
   for (const SolidGroup& grp : sm.groups) {
     int boundary_count = 0, count = 0;
@@ -145,6 +174,77 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   return d;
 }
 
+namespace {
+
+/// Beams [elements] of g with their nodes renumbered by node_local; the section constants and
+/// the state layout (state_size) stay the whole model's.
+BeamMesh restrict_beams(const BeamMesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
+                        int num_nodes, int boundary) {
+  BeamMesh m;
+  m.constants = g.constants;
+  m.state_size = g.state_size;
+  m.boundary = boundary;
+  m.num_elements = static_cast<int>(elements.size());
+  for (int e : elements) {
+    const auto k = static_cast<std::size_t>(e);
+    m.model_element.push_back(g.model_element[k]);
+    for (int a = 0; a < 2; ++a) m.conn.push_back(node_local[static_cast<std::size_t>(g.conn[2 * k + a])]);
+    m.section.push_back(g.section[k]);
+    m.length0.push_back(g.length0[k]);
+    m.chord0x.push_back(g.chord0x[k]);
+    m.chord0y.push_back(g.chord0y[k]);
+    m.chord0z.push_back(g.chord0z[k]);
+    m.n1x.push_back(g.n1x[k]);
+    m.n1y.push_back(g.n1y[k]);
+    m.n1z.push_back(g.n1z[k]);
+    m.element_dt.push_back(g.element_dt[k]);
+  }
+  if (m.num_elements > 0) invert_connectivity(m.conn, num_nodes, m.node_slot_ptr, m.node_slots);
+  return m;
+}
+
+/// The same for FPM triangles.
+TriMesh restrict_tris(const TriMesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
+                      int num_nodes, int boundary) {
+  TriMesh m;
+  m.constants = g.constants;
+  m.state_size = g.state_size;
+  m.boundary = boundary;
+  m.num_elements = static_cast<int>(elements.size());
+  for (int e : elements) {
+    const auto k = static_cast<std::size_t>(e);
+    m.model_element.push_back(g.model_element[k]);
+    for (int a = 0; a < 3; ++a) m.conn.push_back(node_local[static_cast<std::size_t>(g.conn[3 * k + a])]);
+    m.section.push_back(g.section[k]);
+    m.edge2x.push_back(g.edge2x[k]);
+    m.edge2y.push_back(g.edge2y[k]);
+    m.edge2z.push_back(g.edge2z[k]);
+    m.edge3x.push_back(g.edge3x[k]);
+    m.edge3y.push_back(g.edge3y[k]);
+    m.edge3z.push_back(g.edge3z[k]);
+    m.e1x.push_back(g.e1x[k]);
+    m.e1y.push_back(g.e1y[k]);
+    m.e1z.push_back(g.e1z[k]);
+    m.area0.push_back(g.area0[k]);
+    m.element_dt.push_back(g.element_dt[k]);
+  }
+  if (m.num_elements > 0) invert_connectivity(m.conn, num_nodes, m.node_slot_ptr, m.node_slots);
+  return m;
+}
+
+/// Copies the state of elements (global indices, in local order) from a component-major store
+/// of global stride to one of local stride; `components` values per element.
+void copy_element_state(const std::vector<double>& from, std::size_t global_count, const std::vector<int>& elements,
+                        int components, std::vector<double>& to) {
+  const std::size_t nl = elements.size();
+  to.assign(static_cast<std::size_t>(components) * nl, 0.0);
+  for (int c = 0; c < components; ++c)
+    for (std::size_t i = 0; i < nl; ++i)
+      to[c * nl + i] = from[c * global_count + static_cast<std::size_t>(elements[i])];
+}
+
+}  // namespace
+
 StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   StructureSystem s;
   const std::vector<int>& nodes = d.node_global;
@@ -211,6 +311,8 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   // needs the most): frames gather the state with the global layout.
   m.state_size = gm.state_size;
   build_node_slots(m, s.num_nodes);
+  s.beam = restrict_beams(g.beam, d.beam_global, d.node_local, s.num_nodes, d.boundary_beams);
+  s.tri = restrict_tris(g.tri, d.tri_global, d.node_local, s.num_nodes, d.boundary_tris);
 
   // Whole-model scalars: the increment and the energy balance are global.
   s.total_mass = g.total_mass;
@@ -223,7 +325,8 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   return s;
 }
 
-StructureState restrict_state(const StructureState& g, const StructureSystem& local, const Subdomain& d) {
+StructureState restrict_state(const StructureState& g, const StructureSystem& whole, const StructureSystem& local,
+                              const Subdomain& d) {
   StructureState s;
   s.initialize(local);
   const std::vector<int>& nodes = d.node_global;
@@ -232,6 +335,21 @@ StructureState restrict_state(const StructureState& g, const StructureSystem& lo
                           {&g.r1y, &s.r1y}, {&g.r1z, &s.r1z}})
     if (!from->empty()) *to = local_values(*from, nodes);
   for (int k = 0; k < kMaxNodeDofs; ++k) s.v[k] = local_values(g.v[k], nodes);
+  // Element state as the whole model has it now (at the start of a run, what a fresh start
+  // would give; copied so that a restart from a later state would also carry it).
+  copy_element_state(g.beam_state, d.beam_local.size(), d.beam_global, local.beam.state_size, s.beam_state);
+  copy_element_state(g.tri_state, d.tri_local.size(), d.tri_global, local.tri.state_size, s.tri_state);
+  if (!g.shell_state.empty()) {
+    // Section points: local shell i's points are its global shell's, renumbered.
+    const std::size_t np_whole = whole.shell_num_points, np_local = local.shell_num_points;
+    for (int c = 0; c < kJ2PlaneStateSize; ++c)
+      for (std::size_t i = 0; i < d.shell_global.size(); ++i) {
+        const std::size_t from = whole.shell_first_point[static_cast<std::size_t>(d.shell_global[i])];
+        const std::size_t count = local.shell_first_point[i + 1] - local.shell_first_point[i];
+        for (std::size_t p = 0; p < count; ++p)
+          s.shell_state[c * np_local + local.shell_first_point[i] + p] = g.shell_state[c * np_whole + from + p];
+      }
+  }
   s.time = g.time;
   s.half_dt_prev = g.half_dt_prev;
   return s;
@@ -260,7 +378,11 @@ void keep_local_rows(std::vector<int>& key, const std::vector<int>& to_local, Co
 StepLoads restrict_step(const StepLoads& g, const Subdomain& d) {
   StepLoads s = g;
   keep_local_rows(s.load_node, d.node_local, s.load_dof, s.load_amp, s.load_value);
-  keep_local_rows(s.pressure_elem, d.shell_local, s.pressure_amp, s.pressure_value);
+  // Pressure tables number shells, then FPM triangles (after the shells): so do the local ones.
+  std::vector<int> pressure_local = d.shell_local;
+  const int local_shells = static_cast<int>(d.shell_global.size());
+  for (int t : d.tri_local) pressure_local.push_back(t < 0 ? -1 : local_shells + t);
+  keep_local_rows(s.pressure_elem, pressure_local, s.pressure_amp, s.pressure_value);
   keep_local_rows(s.face_elem, d.solid_local, s.face_label, s.face_amp, s.face_value);
   keep_local_rows(s.motion_node, d.node_local, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity);
   s.fixed_translation = local_values(g.fixed_translation, d.node_global);

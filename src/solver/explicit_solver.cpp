@@ -235,18 +235,6 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   StructureSystem local;
   std::vector<StepLoads> local_steps;
   if (comm.distributed()) {
-    if (whole.beam.num_elements > 0)
-      throw InputError(model.elements.loc[static_cast<std::size_t>(whole.beam.model_element[0])],
-                       "beams run in one process so far (the partitioner does not carry beams): run "
-                       "without mpirun");
-    if (has_plastic_shells(whole))
-      throw InputError(model.elements.loc[static_cast<std::size_t>(whole.shell_model_element[0])],
-                       "shells with *PLASTIC run in one process so far (frames do not gather their section-point "
-                       "state yet): run without mpirun");
-    if (whole.tri.num_elements > 0)
-      throw InputError(model.elements.loc[static_cast<std::size_t>(whole.tri.model_element[0])],
-                       "FPM triangles run in one process so far (the partitioner does not carry them): run "
-                       "without mpirun");
     if (opt.backend_options.scheme == GpuScheme::ElementLocal || opt.backend_options.scheme == GpuScheme::Colored)
       throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +
                                         gpu_scheme_name(opt.backend_options.scheme));
@@ -254,7 +242,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         build_subdomain(whole, partition_elements(model, comm.size()), comm.rank(), comm.size()));
     local = restrict_system(whole, *domain);
     for (const StepLoads& s : whole_steps) local_steps.push_back(restrict_step(s, *domain));
-    st = restrict_state(st, local, *domain);
+    st = restrict_state(st, whole, local, *domain);
   }
   const StructureSystem& sys = domain ? local : whole;
   const std::vector<StepLoads>& steps = domain ? local_steps : whole_steps;

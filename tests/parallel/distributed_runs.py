@@ -3,6 +3,7 @@
 
     python3 tests/parallel/distributed_runs.py --halfstep build/halfstep --mpirun mpirun \
         [--ranks 2 3 4] [--work DIR] [--timeout 300] [--only SUBSTRING]
+        [--backend cuda [--gpu-scheme atomic]]
 
 Agreement cases: each deck runs once as a single process (--backend cpu --threads 1) and once
 under `mpirun -np N` for each N. For every N:
@@ -59,6 +60,11 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/two_steps.inp",
     "tests/parallel/decks/plastic_bar.inp",  # J2: per-point state on each rank, gathered for output
     "tests/parallel/decks/fpm_bar.inp",  # FPM hexahedron next to C3D8: element state in the point store
+    "tests/parallel/decks/lee_frame.inp",  # FPM beams: six-dof shared nodes, prescribed motion, SF/SM
+    "tests/gpu/decks/beam_plastic.inp",  # yielding FPM beams: fibre state gathered (PEEQ), moments on a tip
+    "tests/gpu/decks/tri_dome_j2.inp",  # yielding FPM triangles under pressure: section points, S/PEEQ
+    "tests/gpu/decks/shell_dome_j2.inp",  # yielding MITC4 under pressure: the shells' section-point store
+    "tests/parallel/decks/stiffened_plate.inp",  # FPM triangles + yielding beams on shared six-dof nodes
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"
@@ -159,6 +165,8 @@ def launcher_flags(mpirun):
 
 def halfstep_cmd(args, deck, outdir, ranks):
     cmd = [args.halfstep, "run", deck, "-o", outdir, "--quiet", "--backend", args.backend]
+    if args.gpu_scheme:
+        cmd += ["--gpu-scheme", args.gpu_scheme]
     if ranks == 1:
         return cmd + ["--threads", "1"]
     return [args.mpirun] + args.launcher_flags + ["-np", str(ranks)] + cmd
@@ -462,6 +470,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=300, help="seconds allowed per run (default 300)")
     ap.add_argument("--backend", default="cpu", choices=["cpu", "cuda"],
                     help="backend of every run (cuda: ranks share the GPUs when there are fewer)")
+    ap.add_argument("--gpu-scheme", choices=["gather", "atomic"],
+                    help="with --backend cuda: the scheme of every run (default: the binary's)")
     ap.add_argument("--only", help="run only the cases whose deck path contains this string")
     args = ap.parse_args()
     args.halfstep = os.path.abspath(args.halfstep)

@@ -1,5 +1,6 @@
 // Tests of the subdomains of distributed runs (src/parallel/subdomain.hpp, halo_sum.hpp): for
-// models with shells, solids of several kinds and shells sharing solid nodes, split over 2, 3
+// models with shells, solids of several kinds, shells sharing solid nodes, FPM beams, FPM
+// triangles (with pressures), beams sharing triangle nodes and plastic shells, split over 2, 3
 // and 4 ranks, every rank's share is checked against what an independent count over the model
 // gives: element ownership, interface nodes (first, exactly the shared ones), node ownership,
 // matching send lists, the halo summation positions (simulated exchange, bit-identical totals
@@ -88,6 +89,10 @@ std::vector<Case>& cases() {
     add("C3D8 block with plate", test::block_model(o));
     add("pinched_cylinder.inp", read_inp(HALFSTEP_SOURCE_DIR "/examples/pinched_cylinder.inp"));
     add("solid_c3d10m_svk.inp", read_inp(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/solid_c3d10m_svk.inp"));
+    add("beam_plastic.inp", read_inp(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/beam_plastic.inp"));
+    add("tri_dome_j2.inp", read_inp(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/tri_dome_j2.inp"));
+    add("shell_dome_j2.inp", read_inp(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/shell_dome_j2.inp"));
+    add("stiffened_plate.inp", read_inp(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/stiffened_plate.inp"));
     return c;
   }();
   return all;
@@ -124,7 +129,10 @@ TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
       EXPECT_EQ(d.rank, r);
       EXPECT_EQ(d.ranks, s.ranks);
       EXPECT_EQ(d.elements_per_rank, per_rank);
-      EXPECT_GT(d.shell_global.size() + d.solid_global.size(), 0u) << "rank " << r << " has no element";
+      EXPECT_GT(d.shell_global.size() + d.solid_global.size() + d.beam_global.size() + d.tri_global.size(), 0u)
+          << "rank " << r << " has no element";
+      ASSERT_EQ(d.beam_local.size(), static_cast<std::size_t>(g.beam.num_elements));
+      ASSERT_EQ(d.tri_local.size(), static_cast<std::size_t>(g.tri.num_elements));
       ASSERT_EQ(d.shell_local.size(), static_cast<std::size_t>(g.num_elements));
       ASSERT_EQ(d.solid_local.size(), static_cast<std::size_t>(g.solid.num_elements));
       for (std::size_t i = 0; i < d.shell_global.size(); ++i) {
@@ -150,6 +158,27 @@ TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
     }
     for (int e = 0; e < g.num_elements; ++e) EXPECT_EQ(shell_count[e], 1) << "shell " << e;
     for (int e = 0; e < g.solid.num_elements; ++e) EXPECT_EQ(solid_count[e], 1) << "solid " << e;
+    // Beams and FPM triangles: the same, against the model's partition.
+    const auto check_family = [&](const char* what, const std::vector<int>& model_element,
+                                  std::vector<int> Subdomain::*global, std::vector<int> Subdomain::*local) {
+      std::vector<int> count(model_element.size(), 0);
+      for (int r = 0; r < s.ranks; ++r) {
+        const Subdomain& d = s.dom[r];
+        for (std::size_t i = 0; i < (d.*global).size(); ++i) {
+          const int e = (d.*global)[i];
+          ++count[e];
+          EXPECT_EQ(s.part[model_element[e]], r) << what << " " << e;
+          EXPECT_EQ((d.*local)[e], static_cast<int>(i)) << what << " " << e;
+        }
+        for (std::size_t e = 0; e < model_element.size(); ++e)
+          if (s.part[model_element[e]] != r) {
+            EXPECT_EQ((d.*local)[e], -1) << what << " " << e;
+          }
+      }
+      for (std::size_t e = 0; e < count.size(); ++e) EXPECT_EQ(count[e], 1) << what << " " << e;
+    };
+    check_family("beam", g.beam.model_element, &Subdomain::beam_global, &Subdomain::beam_local);
+    check_family("triangle", g.tri.model_element, &Subdomain::tri_global, &Subdomain::tri_local);
   });
 }
 
@@ -176,7 +205,10 @@ TEST(Subdomain, InterfaceNodesComeFirstAndAreExactlyTheSharedOnes) {
             << "rank " << r << ", node " << n;
       }
     }
-    if (s.ranks == 4 && c.name != "solid_c3d10m_svk.inp") {
+    // A beam line is cut at single nodes and the stiffened plate into four strips; the others
+    // are cut so that some node meets three parts.
+    if (s.ranks == 4 && c.name != "solid_c3d10m_svk.inp" && c.name != "beam_plastic.inp" &&
+        c.name != "stiffened_plate.inp") {
       EXPECT_GE(max_sharing, 3) << "no node shared by 3+ ranks";
     }
   });
@@ -359,6 +391,17 @@ TEST(Subdomain, BoundaryElementsComeFirst) {
         }
       }
       EXPECT_EQ(count, l.solid.num_elements);
+      EXPECT_EQ(l.beam.boundary, d.boundary_beams);
+      for (int e = 0; e < l.beam.num_elements; ++e) {
+        const bool touches = on_interface(l.beam.conn[2 * e]) || on_interface(l.beam.conn[2 * e + 1]);
+        EXPECT_EQ(touches, e < l.beam.boundary) << "rank " << r << ", local beam " << e;
+      }
+      EXPECT_EQ(l.tri.boundary, d.boundary_tris);
+      for (int e = 0; e < l.tri.num_elements; ++e) {
+        bool touches = false;
+        for (int k = 0; k < 3; ++k) touches = touches || on_interface(l.tri.conn[3 * e + k]);
+        EXPECT_EQ(touches, e < l.tri.boundary) << "rank " << r << ", local triangle " << e;
+      }
     }
   });
 }
@@ -426,6 +469,73 @@ TEST(Subdomain, RestrictedSystemKeepsTheWholeModelNodalValues) {
   });
 }
 
+TEST(Subdomain, RestrictedSystemCarriesBeamsTrianglesAndSectionPoints) {
+  for_each_split([](const Case& c, const Split& s) {
+    const StructureSystem& g = c.sys;
+    int beams = 0, tris = 0;
+    std::size_t points = 0;
+    for (int r = 0; r < s.ranks; ++r) {
+      const Subdomain& d = s.dom[r];
+      const StructureSystem l = restrict_system(g, d);
+      EXPECT_EQ(l.node_dofs, g.node_dofs);
+      // Every rank keeps the whole model's state layout (a rank may lack the kind needing most).
+      EXPECT_EQ(l.beam.state_size, g.beam.state_size);
+      EXPECT_EQ(l.tri.state_size, g.tri.state_size);
+      ASSERT_EQ(l.beam.num_elements, static_cast<int>(d.beam_global.size()));
+      for (int e = 0; e < l.beam.num_elements; ++e) {
+        const int ge = d.beam_global[e];
+        for (int k = 0; k < 2; ++k) EXPECT_EQ(d.node_global[l.beam.conn[2 * e + k]], g.beam.conn[2 * ge + k]);
+        EXPECT_EQ(l.beam.model_element[e], g.beam.model_element[ge]);
+        EXPECT_EQ(l.beam.section[e], g.beam.section[ge]);
+        EXPECT_EQ(l.beam.length0[e], g.beam.length0[ge]);
+        EXPECT_EQ(l.beam.chord0y[e], g.beam.chord0y[ge]);
+        EXPECT_EQ(l.beam.n1z[e], g.beam.n1z[ge]);
+      }
+      ASSERT_EQ(l.tri.num_elements, static_cast<int>(d.tri_global.size()));
+      for (int e = 0; e < l.tri.num_elements; ++e) {
+        const int ge = d.tri_global[e];
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(d.node_global[l.tri.conn[3 * e + k]], g.tri.conn[3 * ge + k]);
+        EXPECT_EQ(l.tri.model_element[e], g.tri.model_element[ge]);
+        EXPECT_EQ(l.tri.area0[e], g.tri.area0[ge]);
+        EXPECT_EQ(l.tri.edge3x[e], g.tri.edge3x[ge]);
+        EXPECT_EQ(l.tri.e1y[e], g.tri.e1y[ge]);
+      }
+      // The gather maps cover every local beam end and triangle corner once.
+      if (l.beam.num_elements > 0) {
+        ASSERT_EQ(l.beam.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
+        EXPECT_EQ(l.beam.node_slot_ptr.back(), 2 * l.beam.num_elements);
+      }
+      if (l.tri.num_elements > 0) {
+        ASSERT_EQ(l.tri.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
+        EXPECT_EQ(l.tri.node_slot_ptr.back(), 3 * l.tri.num_elements);
+      }
+      // Plastic shells keep their section points (as many as the global element has).
+      if (!g.shell_first_point.empty()) {
+        ASSERT_EQ(l.shell_first_point.size(), static_cast<std::size_t>(l.num_elements) + 1);
+        for (int e = 0; e < l.num_elements; ++e) {
+          const int ge = d.shell_global[e];
+          EXPECT_EQ(l.shell_first_point[e + 1] - l.shell_first_point[e], g.shell_first_point[ge + 1] - g.shell_first_point[ge]);
+        }
+      }
+      beams += l.beam.num_elements;
+      tris += l.tri.num_elements;
+      points += l.shell_num_points;
+    }
+    EXPECT_EQ(beams, g.beam.num_elements);
+    EXPECT_EQ(tris, g.tri.num_elements);
+    EXPECT_EQ(points, g.shell_num_points);
+    if (c.name == "beam_plastic.inp") {
+      EXPECT_GT(g.beam.num_elements, 0);
+    }
+    if (c.name == "tri_dome_j2.inp") {
+      EXPECT_GT(g.tri.num_elements, 0);
+    }
+    if (c.name == "shell_dome_j2.inp") {
+      EXPECT_GT(g.shell_num_points, 0u);
+    }
+  });
+}
+
 TEST(Subdomain, RestrictedStateHoldsTheLocalNodes) {
   for_each_split([](const Case& c, const Split& s) {
     StructureState st;
@@ -437,10 +547,33 @@ TEST(Subdomain, RestrictedStateHoldsTheLocalNodes) {
       st.v[4][n] = 0.25 * n;
     }
     st.time = 0.125;
+    // Distinct element state values (each entry its own), to see that each lands where it belongs.
+    const StructureSystem& g = c.sys;
+    for (std::size_t i = 0; i < st.beam_state.size(); ++i) st.beam_state[i] = static_cast<double>(i) + 0.25;
+    for (std::size_t i = 0; i < st.tri_state.size(); ++i) st.tri_state[i] = static_cast<double>(i) + 0.75;
+    for (std::size_t i = 0; i < st.shell_state.size(); ++i) st.shell_state[i] = static_cast<double>(i) + 0.5;
     for (int r = 0; r < s.ranks; ++r) {
       const Subdomain& d = s.dom[r];
       const StructureSystem l = restrict_system(c.sys, d);
-      const StructureState ls = restrict_state(st, l, d);
+      const StructureState ls = restrict_state(st, c.sys, l, d);
+      const std::size_t nb = l.beam.num_elements, nt = l.tri.num_elements;
+      ASSERT_EQ(ls.beam_state.size(), static_cast<std::size_t>(l.beam.state_size) * nb);
+      for (int k = 0; k < l.beam.state_size; ++k)
+        for (std::size_t e = 0; e < nb; ++e)
+          EXPECT_EQ(ls.beam_state[k * nb + e], st.beam_state[k * g.beam.num_elements + d.beam_global[e]]);
+      ASSERT_EQ(ls.tri_state.size(), static_cast<std::size_t>(l.tri.state_size) * nt);
+      for (int k = 0; k < l.tri.state_size; ++k)
+        for (std::size_t e = 0; e < nt; ++e)
+          EXPECT_EQ(ls.tri_state[k * nt + e], st.tri_state[k * g.tri.num_elements + d.tri_global[e]]);
+      ASSERT_EQ(ls.shell_state.size(), st.shell_state.empty() ? 0u : st.shell_state.size() / g.shell_num_points * l.shell_num_points);
+      if (!ls.shell_state.empty()) {
+        const std::size_t comps = st.shell_state.size() / g.shell_num_points;
+        for (std::size_t k = 0; k < comps; ++k)
+          for (int e = 0; e < l.num_elements; ++e)
+            for (std::size_t p = 0; p < l.shell_first_point[e + 1] - l.shell_first_point[e]; ++p)
+              EXPECT_EQ(ls.shell_state[k * l.shell_num_points + l.shell_first_point[e] + p],
+                        st.shell_state[k * g.shell_num_points + g.shell_first_point[d.shell_global[e]] + p]);
+      }
       ASSERT_EQ(ls.ux.size(), d.node_global.size());
       for (std::size_t i = 0; i < d.node_global.size(); ++i) {
         const int n = d.node_global[i];
@@ -480,9 +613,11 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
           EXPECT_EQ(ls.load_amp[k], gs.load_amp[i]);
           EXPECT_EQ(ls.load_value[k], gs.load_value[i]);
         }
-        // Pressures follow their elements.
+        // Pressures follow their elements (shells, then FPM triangles after the shells).
+        const int local_shells = static_cast<int>(d.shell_global.size());
         for (std::size_t k = 0; k < ls.pressure_elem.size(); ++k) {
-          const int ge = d.shell_global[ls.pressure_elem[k]];
+          const int le = ls.pressure_elem[k];
+          const int ge = le < local_shells ? d.shell_global[le] : c.sys.num_elements + d.tri_global[le - local_shells];
           const auto at = std::find(gs.pressure_elem.begin(), gs.pressure_elem.end(), ge);
           ASSERT_NE(at, gs.pressure_elem.end());
           const std::size_t i = static_cast<std::size_t>(at - gs.pressure_elem.begin());
@@ -519,6 +654,16 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
         EXPECT_EQ(load_copies[i], static_cast<int>(s.node_ranks[gs.load_node[i]].size())) << "load " << i;
       for (std::size_t i = 0; i < pressure_count.size(); ++i) EXPECT_EQ(pressure_count[i], 1) << "pressure " << i;
       for (std::size_t i = 0; i < face_count.size(); ++i) EXPECT_EQ(face_count[i], 1) << "face load " << i;
+    }
+    if (c.name == "stiffened_plate.inp") {  // forces and moments on shared six-dof nodes
+      int on_shared = 0;
+      for (std::size_t i = 0; i < c.steps[0].load_node.size(); ++i)
+        on_shared += shared(s, c.steps[0].load_node[i]) && c.steps[0].load_dof[i] >= 3;
+      EXPECT_GT(on_shared, 0) << "no moment on a shared node";
+    }
+    if (c.name == "tri_dome_j2.inp") {  // pressures on triangles, which follow past the shells
+      ASSERT_FALSE(c.steps.empty());
+      EXPECT_FALSE(c.steps[0].pressure_elem.empty());
     }
     if (c.name == "mixed.inp") {
       EXPECT_TRUE(any_load);

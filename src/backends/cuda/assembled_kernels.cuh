@@ -119,10 +119,10 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
   if (n < m.nn) {
     T fi[6], fp[3];
     local_node_forces<T, S, kDofs>(m, d, nf, sf, n, mode == NodeMode::Commit, fi, fp);
-    if (n < m.num_interface) {  // distributed runs have no beams: 5 components at most
+    if (n < m.num_interface) {  // all 6 components: six-dof nodes of beams and FPM triangles
       const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
-      for (int j = 0; j < 5; ++j) fi[j] = t[j];
-      for (int j = 0; j < 3; ++j) fp[j] = t[5 + j];
+      for (int j = 0; j < 6; ++j) fi[j] = t[j];
+      for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
     }
     NodeDriveValues<T> values;
     const NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
@@ -149,8 +149,8 @@ __global__ void pack_interface_kernel(MeshView<T> m, DriveView d, NodalForces<T>
   if (k >= m.num_interface) return;
   T* out = own + static_cast<std::size_t>(kHaloValues) * k;
   T fi[6];
-  local_node_forces<T, S, kDofs>(m, d, nf, sf, k, false, fi, out + 5);
-  for (int j = 0; j < 5; ++j) out[j] = fi[j];
+  local_node_forces<T, S, kDofs>(m, d, nf, sf, k, false, fi, out + kHaloPressure);
+  for (int j = 0; j < 6; ++j) out[j] = fi[j];
 }
 
 /// Copies the shared nodes' partials into the send buffer, neighbour after neighbour.

@@ -11,14 +11,15 @@
 namespace halfstep {
 namespace cuda {
 
-/// Element pass over all beams; the last kernel of a pass (finish) hands the summed internal
-/// work (elastic and plastic) to the monitor with the other kinds' energies.
+/// Element pass over beams [first, first + count) (distributed runs: those touching shared
+/// nodes, then the rest); the last kernel of a pass (finish) hands the summed internal work
+/// (elastic and plastic) to the monitor with the other kinds' energies.
 template <class T>
-__global__ void beam_element_kernel(BeamView<T> v, RunView run, double time, bool finish) {
+__global__ void beam_element_kernel(BeamView<T> v, int first, int count, RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[1] = {0.0};
-  if (e < v.num_beams) BeamElementBody<T>{v}(e, w);
+  if (i < count) BeamElementBody<T>{v}(first + i, w);
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
       finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
@@ -29,13 +30,15 @@ __global__ void beam_element_kernel(BeamView<T> v, RunView run, double time, boo
   }
 }
 
-/// Element pass over all FPM triangles at tau (pressures from the drive); finish as above.
+/// Element pass over FPM triangles [first, first + count) at tau (pressures from the drive);
+/// finish as above.
 template <class T, bool MayYield>
-__global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, RunView run, double time, bool finish) {
+__global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, int first, int count, RunView run,
+                                   double time, bool finish) {
   if (run.monitor->status != kRunning) return;
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[1] = {0.0};
-  if (e < v.num_tris) TriElementBody<T, MayYield>{v, drive, tau}(e, w);
+  if (i < count) TriElementBody<T, MayYield>{v, drive, tau}(first + i, w);
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
       finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
@@ -46,34 +49,36 @@ __global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, Ru
   }
 }
 
-/// The seed's split scheme (--fpm-kernels split), kernel 1 of 3: one thread per triangle for
-/// the pure deformation (tri_kinematics), its increment left in `increments`.
+/// The seed's split scheme (--fpm-kernels split), kernel 1 of 3: one thread per triangle of
+/// [first, first + count) for the pure deformation (tri_kinematics), its increment left in
+/// `increments`.
 template <class T>
-__global__ void tri_kinematics_kernel(TriView<T> v, T* increments, RunView run) {
+__global__ void tri_kinematics_kernel(TriView<T> v, T* increments, int first, int count, RunView run) {
   if (run.monitor->status != kRunning) return;
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e < v.num_tris) tri_split_kinematics(v, increments, e);
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) tri_split_kinematics(v, increments, first + i);
 }
 
-/// Kernel 2: one thread per stress point (thread j * num_tris + e: point j of triangle e, so
-/// neighbouring threads read neighbouring triangles' state).
+/// Kernel 2: one thread per stress point (thread j * count + i: point j of triangle first + i,
+/// so neighbouring threads read neighbouring triangles' state).
 template <class T, bool MayYield>
-__global__ void tri_point_kernel(TriView<T> v, const T* increments, T* work, int points, RunView run) {
+__global__ void tri_point_kernel(TriView<T> v, const T* increments, T* work, int points, int first, int count,
+                                 RunView run) {
   if (run.monitor->status != kRunning) return;
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= static_cast<long long>(points) * v.num_tris) return;
-  tri_split_point<T, MayYield>(v, increments, work, static_cast<int>(i / v.num_tris), static_cast<int>(i % v.num_tris));
+  if (i >= static_cast<long long>(points) * count) return;
+  tri_split_point<T, MayYield>(v, increments, work, static_cast<int>(i / count), first + static_cast<int>(i % count));
 }
 
-/// Kernel 3: one thread per triangle for the forces (tri_forces) and pressure; finish as in
-/// tri_element_kernel.
+/// Kernel 3: one thread per triangle of the range for the forces (tri_forces) and pressure;
+/// finish as in tri_element_kernel.
 template <class T, bool MayYield>
 __global__ void tri_force_kernel(TriView<T> v, const T* increments, const T* work, DriveView drive, double tau,
-                                 RunView run, double time, bool finish) {
+                                 int first, int count, RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[1] = {0.0};
-  if (e < v.num_tris) w[0] = tri_split_forces<T, MayYield>(v, increments, work, drive, tau, e);
+  if (i < count) w[0] = tri_split_forces<T, MayYield>(v, increments, work, drive, tau, first + i);
   if (grid_sum(w, run.element_sums)) {
     if (finish) {
       finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));

@@ -721,45 +721,47 @@ class CudaBackend final : public Backend {
     if (sys_.num_elements > 0) add(-1, sys_.num_elements, sys_.boundary_shells);
     const auto& groups = sys_.solid.groups;
     for (std::size_t g = 0; g < groups.size(); ++g) add(static_cast<int>(g), groups[g].count, groups[g].boundary);
-    if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, 0);  // never distributed
-    if (sys_.tri.num_elements > 0) add(kTriPiece, sys_.tri.num_elements, 0);
+    if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, sys_.beam.boundary);
+    if (sys_.tri.num_elements > 0) add(kTriPiece, sys_.tri.num_elements, sys_.tri.boundary);
     std::stable_partition(pieces_.begin(), pieces_.end(), [](const Piece& p) { return !p.interior; });
   }
 
-  /// The triangles in seed 003's three kernels (--fpm-kernels split): kinematics per element,
-  /// stresses per stress point, forces per element.
-  void launch_split_tris(int block, double tau, double time, bool finish) {
-    const int nt = sys_.tri.num_elements;
+  /// Triangles [first, first + count) in seed 003's three kernels (--fpm-kernels split):
+  /// kinematics per element, stresses per stress point, forces per element.
+  void launch_split_tris(int first, int count, int block, double tau, double time, bool finish) {
     const bool plastic = sys_.tri.any_plastic();
     const int points = plastic ? tri_points_ : kTriPoints;
-    const std::size_t threads = static_cast<std::size_t>(points) * nt;
-    cuda::tri_kinematics_kernel<T><<<blocks(nt, block), block, 0, stream_>>>(tri_view(), tri_increment_.get(), run());
+    const std::size_t threads = static_cast<std::size_t>(points) * count;
+    T* inc = tri_increment_.get();
+    T* work = tri_point_work_.get();
+    cuda::tri_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(tri_view(), inc, first, count, run());
     if (plastic) {
-      cuda::tri_point_kernel<T, true><<<blocks(threads, block), block, 0, stream_>>>(
-          tri_view(), tri_increment_.get(), tri_point_work_.get(), points, run());
-      cuda::tri_force_kernel<T, true><<<blocks(nt, block), block, 0, stream_>>>(
-          tri_view(), tri_increment_.get(), tri_point_work_.get(), drive_.view, tau, run(), time, finish);
+      cuda::tri_point_kernel<T, true><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
+                                                                                     first, count, run());
+      cuda::tri_force_kernel<T, true><<<blocks(count, block), block, 0, stream_>>>(tri_view(), inc, work, drive_.view,
+                                                                                   tau, first, count, run(), time, finish);
     } else {
-      cuda::tri_point_kernel<T, false><<<blocks(threads, block), block, 0, stream_>>>(
-          tri_view(), tri_increment_.get(), tri_point_work_.get(), points, run());
-      cuda::tri_force_kernel<T, false><<<blocks(nt, block), block, 0, stream_>>>(
-          tri_view(), tri_increment_.get(), tri_point_work_.get(), drive_.view, tau, run(), time, finish);
+      cuda::tri_point_kernel<T, false><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
+                                                                                      first, count, run());
+      cuda::tri_force_kernel<T, false><<<blocks(count, block), block, 0, stream_>>>(
+          tri_view(), inc, work, drive_.view, tau, first, count, run(), time, finish);
     }
   }
 
   /// One planned launch; finish: it is the last of the pass (it completes the energy sum).
   void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
     if (p.group == kBeamPiece) {
-      cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), run(), time, finish);
+      cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), p.begin, p.count, run(),
+                                                                                 time, finish);
     } else if (p.group == kTriPiece && opt_.fpm_split) {
-      launch_split_tris(block, tau, time, finish);
+      launch_split_tris(p.begin, p.count, block, tau, time, finish);
     } else if (p.group == kTriPiece) {
       if (sys_.tri.any_plastic())
-        cuda::tri_element_kernel<T, true><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau,
-                                                                                      run(), time, finish);
+        cuda::tri_element_kernel<T, true><<<blocks(p.count, block), block, 0, stream_>>>(
+            tri_view(), drive_.view, tau, p.begin, p.count, run(), time, finish);
       else
-        cuda::tri_element_kernel<T, false><<<blocks(p.count, block), block, 0, stream_>>>(tri_view(), drive_.view, tau,
-                                                                                       run(), time, finish);
+        cuda::tri_element_kernel<T, false><<<blocks(p.count, block), block, 0, stream_>>>(
+            tri_view(), drive_.view, tau, p.begin, p.count, run(), time, finish);
     } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
       const int colors = static_cast<int>(color_ptr_.size()) - 1;
       for (int c = 0; c < colors; ++c) {
@@ -796,7 +798,8 @@ class CudaBackend final : public Backend {
   void pack_interface() {
     const int nif = sys_.num_interface;
     if (nif > 0) {
-      if (sys_.any_shells) launch_pack<5>();
+      if (sys_.node_dofs == 6) launch_pack<6>();
+      else if (sys_.any_shells) launch_pack<5>();
       else launch_pack<3>();
       const int ns = static_cast<int>(send_nodes_.size());
       if (ns > 0)

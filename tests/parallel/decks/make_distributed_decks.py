@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the decks of the distributed-run tests (tests/parallel/distributed_runs.py).
 
-    python3 make_distributed_decks.py      # writes mixed.inp, two_bars_unstable.inp, tiny.inp here
+    python3 make_distributed_decks.py      # writes every deck listed below here
 
 mixed.inp
     A steel C3D8R block (0.3 x 0.2 x 0.1 m, 6 x 4 x 2 cells) with an S4R plate (6 x 4 cells,
@@ -23,6 +23,16 @@ fpm_bar.inp
     FPM hexahedron (FORMULATION=FPM, J2) and its left half elastic total-Lagrangian C3D8: the
     splits along x give ranks without FPM elements, whose state store must still have the
     global layout (19 components per point) for the frames to gather.
+stiffened_plate.inp
+    An elastic FPM triangle plate (S3, FORMULATION=FPM; 0.4 x 0.2 m, 8 x 4 squares, two
+    triangles each, 5 mm steel) with a yielding B31 stiffener (10 x 30 mm, J2) along its
+    middle line y = 0.1, sharing the plate's nodes: six-dof nodes touched by both families.
+    The x = 0 edge is clamped; a pressure on the plate and a force and moment on two stiffener
+    nodes where the splits cut (x = 0.2 and 0.3, shared nodes) ramp up (TABULAR). The stiffener
+    yields (PEEQ up to 0.03 in the last frame). The loads are large (the elastic plate reaches
+    2.9 GPa) for the reason mixed.inp's are: listing the elements in reverse order moves a
+    single process's clamp reactions and SF by 1.9e-11 here, 5.4e-11 with 3 times smaller
+    loads, too close to the 1e-10 the distributed runs must meet.
 """
 import os
 
@@ -210,8 +220,58 @@ def fpm_bar():
     write("fpm_bar.inp", out)
 
 
+def stiffened_plate():
+    nx, ny, h = 8, 4, 0.05
+    def nid(i, j):
+        return 1 + i + (nx + 1) * j
+    nodes = {nid(i, j): (h * i, h * j, 0.0) for j in range(ny + 1) for i in range(nx + 1)}
+    tris = []
+    for j in range(ny):
+        for i in range(nx):  # counter-clockwise seen from +z: normal +z
+            a, b, c, d = nid(i, j), nid(i + 1, j), nid(i + 1, j + 1), nid(i, j + 1)
+            tris.append((len(tris) + 1, [a, b, c], (i, j)))
+            tris.append((len(tris) + 1, [a, c, d], (i, j)))
+    beams = [(len(tris) + 1 + i, [nid(i, ny // 2), nid(i + 1, ny // 2)], (i, 0)) for i in range(nx)]
+    clamp = [nid(0, j) for j in range(ny + 1)]
+    loads = [nid(4, ny // 2), nid(6, ny // 2)]  # x = 0.2 and 0.3: where the 2-, 3- and 4-rank splits cut
+    lines = ["*HEADING",
+             "Distributed-run test: FPM triangle plate with a yielding B31 stiffener (make_distributed_decks.py)",
+             "** Steel, SI units. Plate 0.4 x 0.2 m, t = 5 mm, 64 S3 (FPM); stiffener 8 B31 along y = 0.1.",
+             "*NODE"]
+    lines += node_lines(nodes)
+    lines.append("*ELEMENT, TYPE=S3, ELSET=PLATE")
+    lines += elem_lines(tris)
+    lines.append("*ELEMENT, TYPE=B31, ELSET=STIFFENER")
+    lines += elem_lines(beams)
+    for name, ids in (("CLAMP", clamp), ("LOADS", loads), ("TIP", [nid(nx, ny // 2)]),
+                      ("CORNER", [nid(nx, 0), nid(nx, ny)])):
+        lines.append(f"*NSET, NSET={name}")
+        lines += id_lines(ids)
+    lines += ["*MATERIAL, NAME=PLATESTEEL", "*ELASTIC", "2.0e11, 0.3", "*DENSITY", "7800",
+              "*MATERIAL, NAME=MILDSTEEL", "*ELASTIC", "2.1e11, 0.3", "*DENSITY", "7850",
+              "*PLASTIC", "2.5e8, 0", "4.0e8, 0.2",
+              "*SHELL SECTION, ELSET=PLATE, MATERIAL=PLATESTEEL, FORMULATION=FPM", "0.005, 5",
+              "*BEAM SECTION, ELSET=STIFFENER, MATERIAL=MILDSTEEL, SECTION=RECT", "0.01, 0.03", "0, 0, 1",
+              "*AMPLITUDE, NAME=RAMP, DEFINITION=TABULAR", "0, 0, 0.004, 1, 0.006, 1",
+              "*BOUNDARY", "CLAMP, ENCASTRE",
+              "*STEP", "*DYNAMIC, EXPLICIT", ", 0.006",
+              "*CLOAD, AMPLITUDE=RAMP", f"{loads[0]}, 3, -1.5e4", f"{loads[1]}, 3, -1.2e4",
+              f"{loads[1]}, 4, 240.", f"{loads[0]}, 6, -120.",
+              "*DLOAD, AMPLITUDE=RAMP", "PLATE, P, 1.5e5",
+              "*OUTPUT, FIELD, NUMBER INTERVAL=3", "*NODE OUTPUT", "U, UR, V, RF",
+              "*ELEMENT OUTPUT", "S, SF, SM, PEEQ",
+              "*OUTPUT, HISTORY, TIME INTERVAL=1e-04",
+              "*NODE OUTPUT, NSET=LOADS", "U, UR, V",
+              "*NODE OUTPUT, NSET=TIP", "U, UR, V",
+              "*NODE OUTPUT, NSET=CORNER", "U, UR",
+              "*NODE OUTPUT, NSET=CLAMP", "RF",
+              "*END STEP"]
+    write("stiffened_plate.inp", lines)
+
+
 if __name__ == "__main__":
     mixed()
     two_bars_unstable()
     tiny()
     fpm_bar()
+    stiffened_plate()

@@ -1,0 +1,115 @@
+// Tests of the whole-model frames of distributed runs (src/parallel/frame_gather.hpp): one
+// rank's share of a frame, gathered by a single-process communicator, must land in the whole
+// model's layout: every element state value (beams, FPM triangles, plastic shells' section
+// points, solid points) at its global element and component, every owned node's values at its
+// global node, and nothing anywhere else. The local orders differ from the global ones
+// (elements touching shared nodes come first), so a wrong index shows.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "io/inp_reader.hpp"
+#include "parallel/frame_gather.hpp"
+#include "parallel/partition.hpp"
+#include "parallel/subdomain.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+
+namespace halfstep {
+namespace {
+
+/// Fills v with values that name their position (offset + index + 1: never zero).
+void number(std::vector<double>& v, double offset) {
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = offset + static_cast<double>(i) + 1.0;
+}
+
+/// For component-major store `whole` (count elements of `components` values), the expected
+/// gathered store when only the elements in mine were gathered: their values, zero elsewhere.
+void expect_store(const std::vector<double>& whole, const std::vector<double>& got, const std::vector<int>& local,
+                  std::size_t count, std::size_t per_element_total, const char* what) {
+  ASSERT_EQ(got.size(), whole.size()) << what;
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    const std::size_t e = (i % count);
+    const bool mine = local[e] >= 0;
+    EXPECT_EQ(got[i], mine ? whole[i] : 0.0) << what << " entry " << i << " (element " << e << ", "
+                                               << per_element_total << " values each)";
+  }
+}
+
+void check_deck(const std::string& deck) {
+  SCOPED_TRACE(deck);
+  const Model model = read_inp(deck);
+  const StructureSystem whole = build_structure_system(model);
+  StructureState st;
+  st.initialize(whole);
+  number(st.ux, 0.0);
+  number(st.uz, 1e5);
+  number(st.beam_state, 2e5);
+  number(st.tri_state, 3e5);
+  number(st.shell_state, 4e5);
+  number(st.solid_state, 5e5);
+  const Communicator single;
+  const std::vector<int> part = partition_elements(model, 2);
+  for (int r = 0; r < 2; ++r) {
+    SCOPED_TRACE(testing::Message() << "rank " << r << " of 2");
+    const Subdomain d = build_subdomain(whole, part, r, 2);
+    // Each rank holds some of every family the deck has, so both halves of the mapping are used.
+    if (whole.beam.num_elements > 0) {
+      EXPECT_FALSE(d.beam_global.empty());
+    }
+    if (whole.tri.num_elements > 0) {
+      EXPECT_FALSE(d.tri_global.empty());
+    }
+    if (whole.shell_num_points > 0) {
+      EXPECT_FALSE(d.shell_global.empty());
+    }
+    const StructureSystem local = restrict_system(whole, d);
+    OutputFrame frame;
+    frame.field = true;
+    frame.state = restrict_state(st, whole, local, d);
+    frame.full.resize(local.num_nodes);
+    FrameGather gather(single, d, whole);
+    std::unique_ptr<OutputFrame> g = gather.gather(frame);
+    ASSERT_TRUE(g);
+    ASSERT_TRUE(g->complete);
+    g->complete(*g);
+    const StructureState& out = g->state;
+    // Nodes: this rank reports the nodes it owns, each at its global index.
+    ASSERT_EQ(out.ux.size(), static_cast<std::size_t>(whole.num_nodes));
+    for (std::size_t i = 0; i < d.node_global.size(); ++i)
+      if (d.owned[i]) {
+        EXPECT_EQ(out.ux[d.node_global[i]], st.ux[d.node_global[i]]) << "node " << d.node_global[i];
+        EXPECT_EQ(out.uz[d.node_global[i]], st.uz[d.node_global[i]]) << "node " << d.node_global[i];
+      }
+    if (whole.beam.num_elements > 0)
+      expect_store(st.beam_state, out.beam_state, d.beam_local, whole.beam.num_elements, whole.beam.state_size,
+                   "beam state");
+    if (whole.tri.num_elements > 0)
+      expect_store(st.tri_state, out.tri_state, d.tri_local, whole.tri.num_elements, whole.tri.state_size,
+                   "triangle state");
+    if (whole.shell_num_points > 0) {
+      // Section points: point p of global shell e at [c * points + first(e) + p].
+      ASSERT_EQ(out.shell_state.size(), st.shell_state.size());
+      const std::size_t np = whole.shell_num_points;
+      for (std::size_t i = 0; i < st.shell_state.size(); ++i) {
+        const std::size_t p = i % np;
+        int e = 0;
+        while (whole.shell_first_point[e + 1] <= p) ++e;
+        EXPECT_EQ(out.shell_state[i], d.shell_local[e] >= 0 ? st.shell_state[i] : 0.0)
+            << "section-point entry " << i << " (shell " << e << ")";
+      }
+    }
+  }
+}
+
+TEST(FrameGather, BeamAndTriangleStateLandsAtTheGlobalElements) {
+  check_deck(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/stiffened_plate.inp");
+}
+
+TEST(FrameGather, ShellSectionPointsLandAtTheGlobalPoints) {
+  check_deck(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/shell_dome_j2.inp");
+}
+
+}  // namespace
+}  // namespace halfstep
