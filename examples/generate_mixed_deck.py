@@ -14,6 +14,8 @@ Loads and motions (any combination):
                        its nodes (end nodes half a share), ramped over --ramp then held
   --tip-twist M        a torque M about x on the free end: forces -+M/W along Z at its two
                        corners, ramped with the tip load
+  --pressure P         follower pressure P on every shell and triangle (*DLOAD, P; positive
+                       against the +Z normals), ramped with the tip load
   --kick V             initial velocity w(x) = V (x / L)^2 along Z on every node
   --spin OMEGA         rigid spin: *INITIAL CONDITIONS, TYPE=ROTATING VELOCITY about the
                        axis through the strip's centre along (1, 2, 3), no supports
@@ -108,7 +110,7 @@ def build(a):
         d += ["*INITIAL CONDITIONS, TYPE=ROTATING VELOCITY",
               f"ALL, {a.spin!r}, {c[0]!r}, {c[1]!r}, {c[2]!r}, "
               f"{c[0] + 1!r}, {c[1] + 2!r}, {c[2] + 3!r}"]
-    if a.tip_load or a.tip_twist:
+    if a.tip_load or a.tip_twist or a.pressure:
         d += ["*AMPLITUDE, NAME=RAMP, DEFINITION=TABULAR", f"0, 0, {a.ramp!r}, 1, {max(a.time, a.ramp)!r}, 1"]
     d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time!r}"]
     if a.clamp:
@@ -123,9 +125,12 @@ def build(a):
             if j in (0, ny):
                 f += (a.tip_twist / W) * (1.0 if j == ny else -1.0)
             d.append(f"{n}, 3, {f!r}")
+    if a.pressure:
+        d.append("*DLOAD, AMPLITUDE=RAMP")
+        d += [f"{s}, P, {a.pressure!r}" for s, part in (("QUADS", quads), ("TRIS", tris)) if part]
     d += ["*OUTPUT, FIELD, NUMBER INTERVAL=1", "*NODE OUTPUT", "U",
           f"*OUTPUT, HISTORY, TIME INTERVAL={a.history_interval!r}",
-          "*NODE OUTPUT, NSET=TIP", "U, V, RF", "*END STEP"]
+          "*NODE OUTPUT, NSET=TIP", "U, V, RF", "*NODE OUTPUT, NSET=ROOT", "RF", "*END STEP"]
     return "\n".join(d) + "\n"
 
 
@@ -148,6 +153,7 @@ def main():
     p.add_argument("--tip-load", type=float, default=0.0)
     p.add_argument("--tip-twist", type=float, default=0.0)
     p.add_argument("--ramp", type=float, default=1.0)
+    p.add_argument("--pressure", type=float, default=0.0)
     p.add_argument("--kick", type=float, default=0.0)
     p.add_argument("--spin", type=float, default=0.0)
     p.add_argument("--time", type=float, default=1.0)

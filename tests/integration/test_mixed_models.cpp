@@ -2,7 +2,8 @@
 // with beams and triangles, through the command line (decks from
 // examples/generate_mixed_deck.py or written here): a free mixed plate spinning through large
 // rotations keeps its energy and stays unstrained; a MITC4 strip continued by triangles and a
-// MITC4 strip with a beam stiffener deflect as Euler-Bernoulli cantilevers; a free vibration
+// MITC4 strip with a beam stiffener deflect as Euler-Bernoulli cantilevers; a pressure on
+// shells and triangles reaches the support; a free vibration
 // of a mixed strip keeps its energy; a beam far from a MITC4 strip leaves the strip's answer
 // as the 5-dof run gives it, to rounding; a beam and a triangle sheet hung on a solid block carry their
 // loads into its supports.
@@ -83,6 +84,28 @@ TEST(MixedModels, MitcStripWithABeamStiffenerDeflectsAsTheCompositeCantilever) {
   const double w = p * 1000 / (3 * ei), theta = p * 100 / (2 * ei);
   EXPECT_NEAR(tip.at("U3"), w, 1e-3 * w);            // measured -7.0e-4
   EXPECT_NEAR(tip.at("UR2"), -theta, 1e-3 * theta);  // measured +5.8e-4
+}
+
+TEST(MixedModels, PressureOnShellsAndTrianglesReachesTheSupport) {
+  // A 2 x 1 x 0.1 strip, MITC4 for x < 1 and triangles beyond (one pressure table, shells
+  // first), with a 0.1 x 0.1 stiffener (EI = 100 + 10), under a small follower pressure
+  // p = 1e-3, damped to rest: the support carries p A (measured to 1.5e-10), and the tip
+  // deflects q L^4 / 8 EI, +0.25 % to +0.5 % across the tip (transverse shear of L/h = 20:
+  // q L^2 / (2 kGA) = +0.2 %).
+  const std::string dir = scratch_dir("mixed_pressure");
+  const std::string deck = mixed_deck(dir, "p",
+                                      "--length 2 --nx 8 --ny 2 --tri-from 1 --stiffener 0.1 --clamp --pressure 1e-3 "
+                                      "--ramp 1 --time 2 --alpha 39");
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--threads 1", &out), 0) << out;
+  const Csv rf = read_csv(dir + "/out/history/ROOT.csv");
+  const double t_last = rf.rows.back()[0], load = 1e-3 * 2 * 1;
+  double rf3 = 0;
+  for (const auto& r : rf.rows)
+    if (r[0] == t_last) rf3 += r[rf.col("RF3")];
+  EXPECT_NEAR(rf3, load, 1e-8 * load);
+  const double w = 1e-3 * 16 / (8 * 110.0);
+  EXPECT_NEAR(last_time_average(read_csv(dir + "/out/history/TIP.csv")).at("U3"), -1.003 * w, 0.003 * w);
 }
 
 TEST(MixedModels, FreeVibrationOfAMixedStripKeepsItsEnergy) {
