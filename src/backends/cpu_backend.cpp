@@ -59,7 +59,9 @@ void CpuBackend::begin_step(const StepDrive& drive) {
 
 double CpuBackend::shell_forces(int begin, int end, double tau) {
   double sum[1];
-  forall_sum<1>(begin, end, threads_, ShellElementBody{sys_, st_, host_view(drive_), drive_.has_pressure(), tau}, sum);
+  forall_sum<1>(begin, end, threads_,
+                ShellElementBody{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, sys_.shell_global_moments()},
+                sum);
   return sum[0];
 }
 
@@ -143,10 +145,11 @@ void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {
   for (int d = 0; d < kMaxNodeDofs; ++d) fi[d] = 0.0;
   for (int d = 0; d < 3; ++d) fp[d] = 0.0;
   const bool have_pressure = !st.elem_pressure.empty();
+  const int per_corner = sys.shell_corner_values();  // 5, or 6 with global moments
   for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
     const int slot = sys.node_slots[i];
-    const double* f = &st.elem_force[5 * slot];
-    for (int d = 0; d < kShellDofs; ++d) fi[d] += f[d];
+    const double* f = &st.elem_force[per_corner * static_cast<std::size_t>(slot)];
+    for (int d = 0; d < per_corner; ++d) fi[d] += f[d];
     if (have_pressure) {
       const double* p = &st.elem_pressure[3 * slot];
       fp[0] += p[0];

@@ -17,7 +17,7 @@ struct BeamView {
   const BeamConstants<T>* constants;
   const T *chord0x, *chord0y, *chord0z;
   const T *ux, *uy, *uz;
-  const T *t1x, *t1y, *t1z, *dx, *dy, *dz;  ///< node frames (R e1, R e3)
+  const T *t1x, *t1y, *t1z, *dx, *dy, *dz;  ///< node frames (R t1_0, R d_0; elements/fpm_kinematics.hpp)
   T* state;  ///< component-major, stride num_beams
   T* force;  ///< 12 per beam: end k's force (3) and moment (3) at 6 (2 e + k)
 };

@@ -1,5 +1,6 @@
 #include "discretization/structure_state.hpp"
 
+#include "discretization/nodal_triads.hpp"
 #include "materials/j2_plane_stress.hpp"
 
 namespace halfstep {
@@ -24,7 +25,8 @@ void StructureState::initialize(const StructureSystem& sys) {
   r1x.assign(nn, 1.0);
   r1y.assign(nn, 0.0);
   r1z.assign(nn, 0.0);
-  elem_force.assign(20 * ne, 0.0);
+  initialize_triads(*this);  // t1 and r1: Abaqus's default local 1-direction on each director
+  elem_force.assign(4 * static_cast<std::size_t>(sys.shell_corner_values()) * ne, 0.0);
   elem_pressure.clear();
   elem_energy.assign(ne, 0.0);
   solid_force.assign(3 * sys.solid.conn.size(), 0.0);
@@ -37,6 +39,22 @@ void StructureState::initialize(const StructureSystem& sys) {
   tri_force.assign(18 * static_cast<std::size_t>(sys.tri.num_elements), 0.0);
   tri_pressure.clear();
   tri_state = initial_tri_state(sys.tri);
+  // An FPM element reads each node's rotation increment from the node's frame now and the
+  // frame it saw last (elements/fpm_kinematics.hpp), so it starts from its nodes' own frames:
+  // (e1, e3) where only beams and triangles meet, a MITC4 node's triad and director where
+  // the element shares a node with shells (the node then turns that frame).
+  const auto seed_frames = [&](std::vector<double>& state, const std::vector<int>& conn, int count, int corners,
+                               int frame) {
+    for (int e = 0; e < count; ++e)
+      for (int k = 0; k < corners; ++k) {
+        const auto n = static_cast<std::size_t>(conn[static_cast<std::size_t>(corners) * e + k]);
+        const double vals[6] = {t1x[n], t1y[n], t1z[n], dx[n], dy[n], dz[n]};
+        for (int i = 0; i < 6; ++i)
+          state[static_cast<std::size_t>(frame + 6 * k + i) * static_cast<std::size_t>(count) + e] = vals[i];
+      }
+  };
+  seed_frames(beam_state, sys.beam.conn, sys.beam.num_elements, 2, kBeamFrame);
+  seed_frames(tri_state, sys.tri.conn, sys.tri.num_elements, 3, kTriFrame);
   time = 0;
   half_dt_prev = 0;
 }

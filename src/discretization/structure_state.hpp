@@ -21,10 +21,13 @@ struct StructureState {
   /// Half-step velocities: 3 global translations, then 2 rotation rates about (t1, t2) on
   /// shell nodes or 3 global angular velocities on beam and FPM triangle nodes (v[5] is zero without them).
   std::vector<double> v[kMaxNodeDofs];
-  std::vector<double> dx, dy, dz;        ///< current unit director (6-dof nodes: R e3)
-  std::vector<double> t1x, t1y, t1z;     ///< current first triad vector, t2 = director x t1 (6-dof nodes: R e1)
+  /// Current unit director and first triad vector (t2 = director x t1). On 6-dof nodes the
+  /// node's rotation R turns the initial pair: (e1, e3) on beam and FPM triangle nodes, a
+  /// MITC4 node's own initial triad and director.
+  std::vector<double> dx, dy, dz;
+  std::vector<double> t1x, t1y, t1z;
   std::vector<double> r1x, r1y, r1z;     ///< t1 pulled back to the reference (for rotation output)
-  std::vector<double> elem_force;        ///< 20 generalized internal forces per element (4 corners x 5)
+  std::vector<double> elem_force;        ///< 4 corners x StructureSystem::shell_corner_values() per element
   std::vector<double> elem_pressure;     ///< 12 pressure forces per element (only when pressures exist)
   std::vector<double> elem_energy;       ///< strain energy per element at the current step
   std::vector<double> solid_force;       ///< 3 internal forces per solid element node (SolidMesh::conn order)

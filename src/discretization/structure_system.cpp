@@ -236,7 +236,9 @@ StructureSystem build_structure_system(const Model& model) {
   sys.tri = build_tri_mesh(model, tri_mass);
   sys.node_dofs = sys.any_shells ? 5 : 3;
   // Beams and FPM triangles give their nodes 6 dofs (global rotations), and every node of the
-  // model then runs with 6.
+  // model then runs with 6: MITC4 nodes among them turn their director and triad with the
+  // node's rotation, and the MITC4 corners hand them global moments (docs/theory.md, "Mixed
+  // models"). Their rotary inertia is isotropic, so the drilling component they gain is inert.
   const auto rotating = [&](const std::vector<int>& model_element, const std::vector<int>& conn, const char* what) {
     if (model_element.empty()) return;
     const auto me = static_cast<std::size_t>(model_element[0]);

@@ -1,7 +1,7 @@
 // The discretized structure: arrays the time integrator needs, built once from a Model.
-// Shell (MITC4) elements and their 5-dof nodes are stored here directly; solids are in
-// `solid` (solver/solid_mesh.hpp). Nodes used only by solids carry 3 dofs: their two
-// rotational dofs are held in every step.
+// Shell (MITC4) elements and their nodes are stored here directly; solids are in `solid`
+// (discretization/solid_mesh.hpp), beams in `beam`, FPM triangles in `tri`. Nodes used only
+// by solids carry 3 dofs: their rotational dofs are held in every step.
 #pragma once
 
 #include <cstdint>
@@ -66,10 +66,10 @@ struct StructureSystem {
   BeamMesh beam;               ///< FPM beams (B31)
   TriMesh tri;                 ///< FPM triangles (S3, S3R with FORMULATION=FPM)
   std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell, beam or triangle of the whole model uses it
-  bool any_shells = false;     ///< the whole model has shells: nodes carry 5 dofs
-  /// Dofs per node of the whole model: 6 with beams or FPM triangles (global rotations), 5
-  /// with MITC4 shells (rotations about the nodal triad), else 3. MITC4 shares a model with
-  /// neither.
+  bool any_shells = false;     ///< the whole model has MITC4 shells
+  /// Dofs per node of the whole model: 6 with beams or FPM triangles (global rotations; MITC4
+  /// shells among them hand their nodes global moments, see shell_global_moments), 5 with
+  /// MITC4 shells only (rotations about the nodal triad), else 3.
   int node_dofs = 3;
 
   // A subdomain of a distributed run (parallel/subdomain.hpp); defaults describe a whole model.
@@ -83,6 +83,12 @@ struct StructureSystem {
   bool node_used(int n) const {
     return has_rotations(n) || (!solid.node_slot_ptr.empty() && solid.node_slot_ptr[n + 1] > solid.node_slot_ptr[n]);
   }
+  /// True when MITC4 shells run on 6-dof nodes (a model that also has beams or FPM
+  /// triangles): each corner then hands its node 6 values, the force and the global moment
+  /// v x dW/dv, instead of 5 (two moments about the nodal triad).
+  bool shell_global_moments() const { return any_shells && node_dofs == 6; }
+  /// Values per MITC4 corner in the element force buffers: 6 or 5 (shell_global_moments).
+  int shell_corner_values() const { return shell_global_moments() ? 6 : kShellDofs; }
   /// Shell, solid, beam and triangle elements.
   int total_elements() const { return num_elements + solid.num_elements + beam.num_elements + tri.num_elements; }
 };

@@ -21,8 +21,8 @@ struct NodeStateView {
   /// Half-step velocities: 3 translations, then 2 rotation rates about (t1, t2) on 5-dof
   /// nodes or 3 global angular velocity components on 6-dof nodes (v[5] unused below 6).
   T* v[6];
-  T *dx, *dy, *dz;   ///< unit director (6-dof nodes: the rotated global z axis, R e3)
-  T *t1x, *t1y, *t1z;  ///< first triad vector (6-dof nodes: the rotated global x axis, R e1)
+  T *dx, *dy, *dz;   ///< unit director (6-dof nodes: R d_0, the rotated initial director or z axis)
+  T *t1x, *t1y, *t1z;  ///< first triad vector (6-dof nodes: R t1_0)
 };
 
 /// Constant nodal arrays.
@@ -57,10 +57,12 @@ struct NodeUpdateResult {
 ///    neither read nor written, and the rotational results are zero.
 ///  * kDofs = 5, shell (MITC4) models: rotation rates about the triad vectors t1, t2 (no
 ///    drilling); held bits 3-4 are those triad rotations; the triad turns about a tangent axis.
-///  * kDofs = 6, beam models: angular velocity in global components, each integrated like a
-///    translation with the node's scalar rotary inertia (isotropic, so no gyroscopic term);
-///    held bits 3-5 are global UR1..UR3 and moments act in global axes. The frame (t1, dir)
-///    = R (e1, e3) turns by the step's rotation increment dt w^(n+1/2): R <- exp[dt w] R.
+///  * kDofs = 6, models with beams or FPM triangles (MITC4 shells among them included):
+///    angular velocity in global components, each integrated like a translation with the
+///    node's scalar rotary inertia (isotropic, so no gyroscopic term); held bits 3-5 are
+///    global UR1..UR3 and moments act in global axes. The frame (t1, dir) = R (t1_0, dir_0),
+///    (e1, e3) on beam and triangle nodes and a MITC4 node's triad and director, turns by the
+///    step's rotation increment dt w^(n+1/2): R <- exp[dt w] R.
 template <class T, int kDofs = 5>
 HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std::uint8_t held,
                                           const NodeDrive<T>& drive, HalfSteps<T> h, bool commit,

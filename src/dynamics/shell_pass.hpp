@@ -1,5 +1,6 @@
 // The MITC4 element pass's per-element work on the host, as a forall body: internal forces
-// as 5 generalized forces per corner (the per-slot buffer the node pass gathers in a fixed
+// as 5 generalized forces per corner (6, force and global moment, on the 6-dof nodes of a
+// model mixed with beams or FPM triangles) (the per-slot buffer the node pass gathers in a fixed
 // order) and follower pressure forces. The CPU backend only launches it; the CUDA backend
 // runs the same mitc4_* functions from its own kernels (backends/cuda/assembled_kernels.cuh).
 #pragma once
@@ -12,7 +13,8 @@
 
 namespace halfstep {
 
-/// Shell e's forces into st.elem_force (20) and, with pressures, st.elem_pressure (12); its
+/// Shell e's forces into st.elem_force (20, or 24 with global_moments) and, with pressures,
+/// st.elem_pressure (12); its
 /// internal energy (strain energy, plus the dissipation of plastic sections) into
 /// st.elem_energy and sum[0].
 struct ShellElementBody {
@@ -21,6 +23,7 @@ struct ShellElementBody {
   DriveView drive;
   bool have_pressure;
   double tau;
+  bool global_moments;  ///< StructureSystem::shell_global_moments()
 
   void operator()(int e, double* sum) const {
     const int* c = &sys.conn[4 * static_cast<std::size_t>(e)];
@@ -35,10 +38,16 @@ struct ShellElementBody {
                          : mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
     st.elem_energy[e] = w;
     sum[0] += w;
-    double* out = &st.elem_force[20 * static_cast<std::size_t>(e)];
-    for (int k = 0; k < 4; ++k) {
-      const int n = c[k];
-      mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]}, out + 5 * k);
+    if (global_moments) {  // 6-dof nodes (mixed with beams or FPM triangles): global moments
+      double* out = &st.elem_force[24 * static_cast<std::size_t>(e)];
+      for (int k = 0; k < 4; ++k) mitc4_corner_global_force(f[k], gv[k], nodes.v[k], out + 6 * k);
+    } else {
+      double* out = &st.elem_force[20 * static_cast<std::size_t>(e)];
+      for (int k = 0; k < 4; ++k) {
+        const int n = c[k];
+        mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]},
+                                       out + 5 * k);
+      }
     }
     if (!have_pressure) return;
     Vec3<double> x[4];

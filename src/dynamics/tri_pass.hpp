@@ -20,7 +20,7 @@ struct TriView {
   const TriConstants<T>* constants;
   const T *edge2x, *edge2y, *edge2z, *edge3x, *edge3y, *edge3z;
   const T *ux, *uy, *uz;
-  const T *t1x, *t1y, *t1z, *dx, *dy, *dz;  ///< node frames (R e1, R e3)
+  const T *t1x, *t1y, *t1z, *dx, *dy, *dz;  ///< node frames (R t1_0, R d_0; elements/fpm_kinematics.hpp)
   T* state;     ///< component-major, stride num_tris
   T* force;     ///< 18 per triangle: corner k's force (3) and moment (3) at 6 (3 e + k)
   T* pressure;  ///< 9 per triangle (corner k's pressure force at 3 (3 e + k)), or null

@@ -108,7 +108,7 @@ template <class T>
 struct BeamNodes {
   Vec3<T> chord0;       ///< X2 - X1 (reference)
   Vec3<T> u[2];         ///< displacements
-  Vec3<T> t1[2], d[2];  ///< node frames now (R e1, R e3)
+  Vec3<T> t1[2], d[2];  ///< node frames now (R t1_0, R d_0; fpm_kinematics.hpp)
 };
 
 /// Internal forces and moments at the two ends, global components (the fi of the node update).

@@ -4,10 +4,12 @@
 // last force evaluation) to Q_t = R Q_a; what the nodes did beyond that rigid motion is the
 // pure deformation. The beam uses these now; the FPM triangle reuses them with its own frame.
 //
-// Nodes of FPM elements carry 6 dofs and a frame (t1, d) = R_node (e1, e3) that the node
-// update turns by each increment (dynamics/node_integrator.hpp). A node's rotation over the
-// increment is read from its frame now and its frame at the last evaluation, which the
-// element keeps: re-evaluating an unchanged configuration then gives exactly no increment.
+// Nodes of FPM elements carry 6 dofs and a frame (t1, d) = R_node (t1_0, d_0) that the node
+// update turns by each increment (dynamics/node_integrator.hpp); (t1_0, d_0) = (e1, e3) unless
+// the node is shared with MITC4 shells (then their triad and director). A node's rotation over
+// the increment is read from its frame now and its frame at the last evaluation, which the
+// element keeps: re-evaluating an unchanged configuration then gives exactly no increment, and
+// the initial frame drops out (F_now F_a^T = R_now R_a^T).
 #pragma once
 
 #include <cmath>

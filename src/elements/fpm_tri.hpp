@@ -160,7 +160,7 @@ template <class T>
 struct TriNodes {
   Vec3<T> edge0[2];     ///< X2 - X1, X3 - X1 (reference, formed once)
   Vec3<T> u[3];         ///< displacements
-  Vec3<T> t1[3], d[3];  ///< node frames now (R e1, R e3)
+  Vec3<T> t1[3], d[3];  ///< node frames now (R t1_0, R d_0; fpm_kinematics.hpp)
 };
 
 /// Internal forces and moments at the three nodes, global components.

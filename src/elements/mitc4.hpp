@@ -388,6 +388,22 @@ HS_HD void mitc4_corner_generalized_force(Vec3<T> f, Vec3<T> gv, Vec3<T> v, Vec3
   out[4] = dot(gv, t1);
 }
 
+/// Stores one corner's force f and moment in global components for 6-dof nodes (models that
+/// mix MITC4 with beams or FPM triangles): the director turns by dV = dtheta x V for a global
+/// rotation dtheta, so gv.dV = dtheta.(V x gv) and the moment is V x gv. It equals
+/// out[3] t1 + out[4] t2 of mitc4_corner_generalized_force for any triad (t1, t2) normal to V,
+/// and has no component along V: the shell gives no drilling stiffness.
+template <class T>
+HS_HD void mitc4_corner_global_force(Vec3<T> f, Vec3<T> gv, Vec3<T> v, T out[6]) {
+  const Vec3<T> m = cross(v, gv);
+  out[0] = f.x;
+  out[1] = f.y;
+  out[2] = f.z;
+  out[3] = m.x;
+  out[4] = m.y;
+  out[5] = m.z;
+}
+
 /// Nodal forces of a pressure p on the current surface (positive p acts against the normal
 /// A_r x A_s, i.e. pushes on the face the normal points out of), 2x2 Gauss rule.
 template <class T>

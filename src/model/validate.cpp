@@ -218,31 +218,6 @@ void check_sections(const Model& m) {
     if (!owned[e])
       throw InputError(m.elements.loc[e], "element " + std::to_string(m.elements.id[e]) + " has no " +
                                               section_of[family(e)]);
-  // FPM triangles put 6 dofs (global rotations) on their nodes, MITC4 shells 5 (rotations
-  // about the nodal triad, no drilling): a node shared by both has no consistent rotation,
-  // and the node update runs one node kind per model, so they do not share a model.
-  const ShellSection* fpm = nullptr;
-  const ShellSection* mitc4 = nullptr;
-  for (const ShellSection& sec : m.sections) {
-    if (m.elsets.at(sec.elset).members.empty()) continue;
-    const ShellSection*& first = sec.formulation.empty() ? mitc4 : fpm;
-    if (!first) first = &sec;
-  }
-  if (fpm && mitc4)
-    throw InputError(fpm->loc, "FPM triangles (element set " + fpm->elset + ") and MITC4 shells (element set " +
-                                   mitc4->elset + ", *SHELL SECTION at " + mitc4->loc.str() +
-                                   ") cannot share a model: triangles have 6-dof nodes with global rotations, "
-                                   "MITC4 5-dof nodes with rotations about nodal triads");
-  // Beams put 6 dofs (global rotations) on their nodes, MITC4 shells 5 (rotations about the
-  // nodal triad): one model holds one kind of rotational node for now.
-  if (!m.beam_sections.empty() && mitc4) {
-    const BeamSection& b = m.beam_sections.front();
-    const ShellSection& s = *mitc4;
-    if (!m.elsets.at(b.elset).members.empty())
-      throw InputError(b.loc, "Beams (element set " + b.elset + ") and MITC4 shells (element set " + s.elset +
-                                  ", *SHELL SECTION at " + s.loc.str() +
-                                  ") cannot share a model yet: shells have no nodes with global rotations");
-  }
 }
 
 void check_materials(const Model& m) {

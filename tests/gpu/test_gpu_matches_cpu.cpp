@@ -203,6 +203,20 @@ INSTANTIATE_TEST_SUITE_P(Triangles, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kTriDecks), ::testing::ValuesIn(kTriVariants)),
                          case_name);
 
+// Mixed models (examples/generate_mixed_deck.py; each deck's third line is its command): MITC4
+// shells on the 6-dof nodes of FPM triangles and a beam stiffener (global moments from the
+// shell kernel: 24-value slots in gather, a sixth nodal array in atomic and colored). A
+// clamped strip bent and twisted into large rotations, and a free plate spinning about a skew
+// axis.
+const GpuDeck kMixedDecks[] = {
+    {"mixed_strip_bend", "tests/gpu/decks/mixed_strip_bend.inp", "TIP"},
+    {"mixed_plate_spin", "tests/gpu/decks/mixed_plate_spin.inp", "TIP"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Mixed, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kMixedDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
 /// Runs deck on the CPU and on the GPU (gather, FP64, and gpu_options) and compares the cell
 /// arrays `names` of the last frame: largest difference over the largest CPU value, at most
 /// tolerance.

@@ -64,12 +64,24 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/beam_plastic.inp",  # yielding FPM beams: fibre state gathered (PEEQ), moments on a tip
     "tests/gpu/decks/tri_dome_j2.inp",  # yielding FPM triangles under pressure: section points, S/PEEQ
     "tests/gpu/decks/shell_dome_j2.inp",  # yielding MITC4 under pressure: the shells' section-point store
+    "tests/gpu/decks/mixed_strip_bend.inp",  # MITC4 on six-dof nodes with triangles and a beam: global moments
+    "tests/gpu/decks/mixed_plate_spin.inp",  # a mixed plate spinning about a skew axis
     "tests/parallel/decks/stiffened_plate.inp",  # FPM triangles + yielding beams on shared six-dof nodes
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"
 
 HISTORY_TOLERANCE = 1e-10   # relative, per quantity group
+# Decks whose round-off grows faster than the others' (history and last-frame limits): the
+# mixed strip bent and twisted into large rotations (clamp RF 6.6e-10 at 2 ranks, TIP 3.4e-13)
+# and the spinning mixed plate, whose strain energy is itself at round-off level (3e-5 of the
+# kinetic: StrainEnergyDensity 1.9e-9).
+DECK_TOLERANCE = {"mixed_strip_bend.inp": 1e-8, "mixed_plate_spin.inp": 1e-8}
+
+
+def history_tolerance(case):
+    """The history and last-frame limit of a case (its deck's file name)."""
+    return DECK_TOLERANCE.get(os.path.basename(case), HISTORY_TOLERANCE)
 ZERO_TOLERANCE = 1e-300     # absolute, for a group that is zero in the single-process run
 ENERGY_TOLERANCE = 1e-8     # relative to the largest |energy| of the file
 
@@ -269,8 +281,8 @@ def compare_history(rep, case, n, ref_dir, dist_dir):
             rel = diff / scale
             if group in ("U", "UR"):
                 worst_u = max(worst_u, rel)
-            if not rel <= HISTORY_TOLERANCE:
-                rep.check(case, n, label, f"{rel:.3e}", f"<= {HISTORY_TOLERANCE:g}", False,
+            if not rel <= history_tolerance(case):
+                rep.check(case, n, label, f"{rel:.3e}", f"<= {history_tolerance(case):g}", False,
                           f"max|a-b| {diff:.3e}, max|a| {scale:.3e}")
             if rel > worst or not worst_where:
                 worst, worst_where = max(worst, rel), label
@@ -352,8 +364,8 @@ def compare_frames_and_summary(rep, case, n, ref_dir, dist_dir):
                     rel = diff / scale if scale > 0 else diff
                     if not (rel <= worst):
                         worst, name = rel, key
-                rep.check(case, n, f"last .vtu worst array ({name})", f"{worst:.3e}", f"<= {HISTORY_TOLERANCE:g}",
-                          worst <= HISTORY_TOLERANCE)
+                rep.check(case, n, f"last .vtu worst array ({name})", f"{worst:.3e}", f"<= {history_tolerance(case):g}",
+                          worst <= history_tolerance(case))
     try:
         with open(os.path.join(ref_dir, "summary.json")) as f:
             sa = json.load(f)
@@ -419,8 +431,8 @@ def agreement_case(args, rep, deck_rel, worst_table):
         compare_frames_and_summary(rep, case, n, ref_dir, dist_dir)
         if hist is not None:
             worst, where, worst_u = hist
-            rep.check(case, n, f"history worst ({where})", f"{worst:.3e}", f"<= {HISTORY_TOLERANCE:g}",
-                      worst <= HISTORY_TOLERANCE)
+            rep.check(case, n, f"history worst ({where})", f"{worst:.3e}", f"<= {history_tolerance(case):g}",
+                      worst <= history_tolerance(case))
         else:
             worst, where, worst_u = None, "", None
         worst_table.append((case, n, worst_u, worst, where, energy, sec))

@@ -17,23 +17,25 @@ enum class Sink {
   Plain,   ///< plain += into nodal arrays (race-free because the launch is one color)
 };
 
-/// Nodal force arrays of the Atomic and Plain sinks (fp null when there are no pressures).
+/// Nodal force arrays of the Atomic and Plain sinks (fp null when there are no pressures;
+/// fi[5], the third global moment, null unless the nodes have 6 dofs).
 template <class T>
 struct NodalForces {
-  T* fi[5];
+  T* fi[6];
   T* fp[3];
 };
 
 /// Per-element buffers of the Slots sink.
 template <class T>
 struct SlotForces {
-  T* force;     ///< 20 per element: 5 generalized forces per corner
+  T* force;     ///< per element: 5 generalized forces per corner (20), or 6 with global moments (24)
   T* pressure;  ///< 12 per element, or null
   T* face;      ///< 18 per loaded solid face (every scheme), or null
 };
 
-/// Element pass over count shells: elements[i], or first + i when elements is null.
-template <class T, Sink S>
+/// Element pass over count shells: elements[i], or first + i when elements is null. kGlobal:
+/// 6-dof nodes (mixed with beams or FPM triangles), each corner hands force and global moment.
+template <class T, Sink S, bool kGlobal = false>
 __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, double time,
                                     const int* elements, int first, int count, NodalForces<T> nf, SlotForces<T> sf,
                                     T* elem_energy, RunView run, bool finish) {
@@ -45,11 +47,12 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
     int c[4];
     const Mitc4Nodes<T> nodes = load_element_nodes(m, s, e, c);
     auto t1_of = [&](int k) { return Vec3<T>{s.t1x[c[k]], s.t1y[c[k]], s.t1z[c[k]]}; };
-    const T energy = emit_internal_forces(m, e, nodes, t1_of, [&](int k, const T* gen) {
+    constexpr int kPer = kGlobal ? 6 : 5;
+    const T energy = emit_internal_forces<T, kGlobal>(m, e, nodes, t1_of, [&](int k, const T* gen) {
       if (S == Sink::Slots) {
-        for (int j = 0; j < 5; ++j) sf.force[20 * e + 5 * k + j] = gen[j];
+        for (int j = 0; j < kPer; ++j) sf.force[4 * kPer * e + kPer * k + j] = gen[j];
       } else {
-        for (int j = 0; j < 5; ++j) {
+        for (int j = 0; j < kPer; ++j) {
           if (S == Sink::Atomic) atomicAdd(nf.fi[j] + c[k], gen[j]);
           else nf.fi[j][c[k]] += gen[j];
         }
@@ -85,11 +88,12 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
 template <class T, Sink S, int kDofs>
 __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf,
                                          SlotForces<T> sf, int n, bool clear, T fi[6], T fp[3]) {
-  constexpr int kArrays = kDofs < 5 ? kDofs : 5;  // nodal arrays hold at most 5 components
+  constexpr int kArrays = kDofs;  // 6-dof nodes: shells add global moments (3 components)
   for (int j = 0; j < 6; ++j) fi[j] = T(0);
   for (int j = 0; j < 3; ++j) fp[j] = T(0);
   if (S == Sink::Slots) {
-    if (m.slot_ptr) gather_forces(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
+    // Shell corners: 5 values, or force and global moment on 6-dof nodes.
+    if (m.slot_ptr) gather_forces<T, kDofs == 6 ? 6 : 5>(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
     if (m.solid_force) add_slot_forces3(m.solid_slot_ptr, m.solid_slots, m.solid_force, n, fi);
   } else {
     for (int j = 0; j < kArrays; ++j) {

@@ -262,10 +262,13 @@ class CudaBackend final : public Backend {
       for (auto& a : signed_mass_) a.resize(state_size);
       for (auto& a : level_force_) a.resize(20 * static_cast<std::size_t>(ne));
     } else if (scheme_ == GpuScheme::Gather) {
-      slot_force_.resize(20 * static_cast<std::size_t>(ne));
+      slot_force_.resize(4 * static_cast<std::size_t>(sys.shell_corner_values()) * ne);
     } else {
-      for (auto& a : fi_) a.resize(nn);
-      for (auto& a : fi_) a.zero(stream_);
+      // The sixth array (third global moment) only where nodes have 6 dofs.
+      for (int j = 0; j < (sys.node_dofs == 6 ? 6 : 5); ++j) {
+        fi_[j].resize(nn);
+        fi_[j].zero(stream_);
+      }
     }
     if (scheme_ == GpuScheme::Colored) {
       const ElementColoring col = color_elements(sys.conn, nn);
@@ -673,7 +676,7 @@ class CudaBackend final : public Backend {
   }
   cuda::NodalForces<T> nodal_forces() {
     cuda::NodalForces<T> f{};
-    for (int j = 0; j < 5; ++j) f.fi[j] = fi_[j].get_or_null();
+    for (int j = 0; j < 6; ++j) f.fi[j] = fi_[j].get_or_null();
     for (int j = 0; j < 3; ++j) f.fp[j] = fp_[j].get_or_null();
     return f;
   }
@@ -766,9 +769,14 @@ class CudaBackend final : public Backend {
       const int colors = static_cast<int>(color_ptr_.size()) - 1;
       for (int c = 0; c < colors; ++c) {
         const int count = color_ptr_[c + 1] - color_ptr_[c];
-        cuda::element_pass_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
-            mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], 0, count, nodal_forces(),
-            slot_forces(), elem_energy_.get_or_null(), run(), finish && c == colors - 1);
+        const auto launch = [&](auto kernel) {
+          kernel<<<blocks(count, block), block, 0, stream_>>>(mesh(), state(), drive_.view, tau, time,
+                                                              color_elements_.get() + color_ptr_[c], 0, count,
+                                                              nodal_forces(), slot_forces(), elem_energy_.get_or_null(),
+                                                              run(), finish && c == colors - 1);
+        };
+        if (sys_.shell_global_moments()) launch(cuda::element_pass_kernel<T, Sink::Plain, true>);
+        else launch(cuda::element_pass_kernel<T, Sink::Plain>);
       }
     } else if (p.group < 0) {
       launch_shells(tau, time, block, p.begin, p.count, finish);
@@ -782,13 +790,20 @@ class CudaBackend final : public Backend {
   }
 
   void launch_shells(double tau, double time, int block, int first, int count, bool finish) {
+    if (sys_.shell_global_moments()) launch_shells_as<true>(tau, time, block, first, count, finish);
+    else launch_shells_as<false>(tau, time, block, first, count, finish);
+  }
+
+  /// The shell launch of the gather or atomic scheme; kGlobal: 6-dof nodes (global moments).
+  template <bool kGlobal>
+  void launch_shells_as(double tau, double time, int block, int first, int count, bool finish) {
     T* energy = elem_energy_.get_or_null();
     if (scheme_ == GpuScheme::Atomic)
-      cuda::element_pass_kernel<T, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
+      cuda::element_pass_kernel<T, Sink::Atomic, kGlobal><<<blocks(count, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
           finish);
     else
-      cuda::element_pass_kernel<T, Sink::Slots><<<blocks(count, block), block, 0, stream_>>>(
+      cuda::element_pass_kernel<T, Sink::Slots, kGlobal><<<blocks(count, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
           finish);
   }
@@ -918,7 +933,7 @@ class CudaBackend final : public Backend {
     if (scheme_ == GpuScheme::ElementLocal)
       cuda::element_local_sample_kernel<T><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, level(cur_), frame, run());
-    else if (sys_.node_dofs == 6)  // beams: global rotation rates, node frames
+    else if (sys_.node_dofs == 6)  // beams, FPM triangles (shells with them): global rotation rates
       launch_node_kernel<6>(inc, mode, frame, block);
     else if (sys_.num_elements == 0)  // solids only: 3-dof nodes, rotational arrays untouched
       launch_node_kernel<3>(inc, mode, frame, block);
@@ -1025,6 +1040,12 @@ class CudaBackend final : public Backend {
       limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
                                                                : max_block(cuda::node_pass_kernel<T, Sink::Plain, 6>));
     }
+    if (sys_.shell_global_moments()) {  // the shells' 6-value kernels run instead
+      const int limit = scheme_ == GpuScheme::Gather   ? max_block(cuda::element_pass_kernel<T, Sink::Slots, true>)
+                        : scheme_ == GpuScheme::Atomic ? max_block(cuda::element_pass_kernel<T, Sink::Atomic, true>)
+                                                       : max_block(cuda::element_pass_kernel<T, Sink::Plain, true>);
+      limit_e = std::min(limit_e, limit);
+    }
     const Increment probe{0.0, 0.0, 0.0, 0.0};
     float best_e = 1e30f, best_n = 1e30f;
     for (int block : candidates) {
@@ -1081,7 +1102,7 @@ class CudaBackend final : public Backend {
   DeviceArray<Mitc4Ref<T>> ref_;
   DeviceArray<T> x0_, y0_, z0_, d0x_, d0y_, d0z_, mass_, inertia_, damp_, damp_rot_;
   DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kMaxNodeDofs];
-  DeviceArray<T> fi_[5], fp_[3];                      // atomic, colored
+  DeviceArray<T> fi_[6], fp_[3];                      // atomic, colored
   DeviceArray<T> slot_force_, slot_pressure_;         // gather
   DeviceArray<T> signed_mass_[5], level_force_[2], level_pressure_[2];  // element-local
   DeviceArray<T> elem_energy_;

@@ -91,9 +91,10 @@ __device__ inline Mitc4Ref<T> element_reference(const MeshView<T>& m, int e, con
 
 /// Internal forces of element e at the given nodes, handed corner by corner to
 /// emit(k, gen[5]) as soon as they exist; t1_of(k) gives corner k's triad vector, read only
-/// then. Both keep registers free: this kernel is register-bound in FP64.
-/// Returns the strain energy.
-template <class T, class T1, class Emit>
+/// then. Both keep registers free: this kernel is register-bound in FP64. With kGlobal (the
+/// 6-dof nodes of a model mixed with beams or FPM triangles) gen has 6 values, the force and
+/// the global moment, and t1_of is not called. Returns the strain energy.
+template <class T, bool kGlobal = false, class T1, class Emit>
 __device__ inline T emit_internal_forces(const MeshView<T>& m, int e, const Mitc4Nodes<T>& nodes, T1&& t1_of,
                                          Emit&& emit) {
   const int sec = m.section[e];
@@ -109,8 +110,9 @@ __device__ inline T emit_internal_forces(const MeshView<T>& m, int e, const Mitc
     energy = mitc4_internal_force(ref, nodes, a, m.elastic[sec], f, gv);
   }
   for (int k = 0; k < 4; ++k) {
-    T gen[5];
-    mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], t1_of(k), gen);
+    T gen[kGlobal ? 6 : 5];
+    if constexpr (kGlobal) mitc4_corner_global_force(f[k], gv[k], nodes.v[k], gen);
+    else mitc4_corner_generalized_force(f[k], gv[k], nodes.v[k], t1_of(k), gen);
     emit(k, gen);
   }
   return energy;
@@ -137,19 +139,20 @@ __device__ inline void emit_pressure_forces(const DriveView& d, double tau, int 
 /// Element force buffers of one time level.
 template <class T>
 struct ForceLevel {
-  T* force;     ///< 20 per element
+  T* force;     ///< 4 kPer per element (gather_forces)
   T* pressure;  ///< 12 per element, or null
 };
 
-/// Node n's forces gathered from an element force level (CSR order, as the CPU sums them).
-template <class T>
-__device__ inline void gather_forces(const MeshView<T>& m, ForceLevel<T> lv, int n, T fi[5], T fp[3]) {
-  for (int j = 0; j < 5; ++j) fi[j] = T(0);
+/// Node n's forces gathered from an element force level (CSR order, as the CPU sums them):
+/// kPer values per corner, 5 generalized forces or (6-dof nodes) force and global moment.
+template <class T, int kPer = 5>
+__device__ inline void gather_forces(const MeshView<T>& m, ForceLevel<T> lv, int n, T fi[kPer], T fp[3]) {
+  for (int j = 0; j < kPer; ++j) fi[j] = T(0);
   for (int j = 0; j < 3; ++j) fp[j] = T(0);
   for (int i = m.slot_ptr[n]; i < m.slot_ptr[n + 1]; ++i) {
     const int slot = m.slots[i];
-    const T* f = lv.force + 5 * slot;
-    for (int j = 0; j < 5; ++j) fi[j] += f[j];
+    const T* f = lv.force + kPer * slot;
+    for (int j = 0; j < kPer; ++j) fi[j] += f[j];
     if (lv.pressure) {
       const T* p = lv.pressure + 3 * slot;
       for (int j = 0; j < 3; ++j) fp[j] += p[j];
