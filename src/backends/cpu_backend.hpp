@@ -31,15 +31,17 @@ class CpuBackend final : public Backend {
   std::string transport() const override { return halo_ ? "host" : ""; }
 
  private:
-  /// Shell internal and pressure forces of shells [begin, end); returns their strain energy.
-  double shell_forces(int begin, int end, double tau);
-  /// Solid and face forces of range; returns {strain + hourglass, hourglass}.
-  std::array<double, 2> solid_forces(ElementRange range, double tau);
-  /// Beam forces (every beam; distributed runs refuse beams); returns their internal work.
-  double beam_forces();
+  /// Shell internal and pressure forces of shells [begin, end); returns {strain energy,
+  /// plastic dissipation}.
+  std::array<double, 2> shell_forces(int begin, int end, double tau);
+  /// Solid and face forces of range; returns {strain + hourglass, hourglass, dissipation}.
+  std::array<double, 3> solid_forces(ElementRange range, double tau);
+  /// Beam forces (every beam; distributed runs refuse beams); returns {internal work,
+  /// plastic dissipation}.
+  std::array<double, 2> beam_forces();
   /// FPM triangle forces and pressures at step time tau (every triangle; distributed runs
-  /// refuse them); returns their internal work.
-  double tri_forces(double tau);
+  /// refuse them); returns {internal work, plastic dissipation}.
+  std::array<double, 2> tri_forces(double tau);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
   /// models with 6-dof nodes), 3 pressure.
   void local_forces(int n, double fi[6], double fp[3]) const;

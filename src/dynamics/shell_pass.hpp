@@ -14,7 +14,7 @@ namespace halfstep {
 
 /// Shell e's forces into st.elem_force (20) and, with pressures, st.elem_pressure (12); its
 /// internal energy (strain energy, plus the dissipation of plastic sections) into
-/// st.elem_energy and sum[0].
+/// st.elem_energy and sum[0], the dissipated part into sum[1].
 struct ShellElementBody {
   const StructureSystem& sys;
   StructureState& st;
@@ -29,12 +29,15 @@ struct ShellElementBody {
     Vec3<double> f[4], gv[4];
     // Plastic sections integrate through the thickness and update their points' state in
     // place; elastic ones keep the closed-form section.
+    double dissipation = 0.0;
     const double w = sec.section_points > 0
                          ? mitc4_plastic_internal_force(sys.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
-                                                        sec.section_points, shell_element_state(sys, st, e), f, gv)
+                                                        sec.section_points, shell_element_state(sys, st, e), f, gv,
+                                                        &dissipation)
                          : mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
     st.elem_energy[e] = w;
     sum[0] += w;
+    sum[1] += dissipation;
     double* out = &st.elem_force[20 * static_cast<std::size_t>(e)];
     for (int k = 0; k < 4; ++k) {
       const int n = c[k];

@@ -27,7 +27,8 @@ struct TriView {
   int pressure_offset;  ///< the triangles' first index in the drive's pressure tables
 };
 
-/// Triangle e's update; adds its accumulated internal work to sum[0].
+/// Triangle e's update; adds its accumulated internal work to sum[0] and the plastic part of
+/// it to sum[1].
 template <class T>
 struct TriElementBody {
   TriView<T> v;
@@ -51,6 +52,9 @@ struct TriElementBody {
       for (int i = 0; i < 6; ++i) out[6 * k + i] = vals[i];
     }
     sum[0] += static_cast<double>(s[kTriWork]);
+    const TriConstants<T>& sec = v.constants[v.section[e]];
+    if (sec.plastic)
+      sum[1] += static_cast<double>(tri_dissipation(sec, s, T(0.5) * norm(cross(nd.edge0[0], nd.edge0[1]))));
     if (!v.pressure) return;
     // Follower pressure, positive against the normal (r2 x r3): -p A n / 3 per corner.
     const T p = T(evaluate_pressure(drive, v.pressure_offset + e, tau));

@@ -12,21 +12,15 @@ namespace halfstep {
 namespace cuda {
 
 /// Element pass over all beams; the last kernel of a pass (finish) hands the summed internal
-/// work (elastic and plastic) to the monitor with the other kinds' energies.
+/// work (elastic and plastic) and its plastic part to the monitor with the other kinds' energies.
 template <class T>
 __global__ void beam_element_kernel(BeamView<T> v, RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[1] = {0.0};
-  if (e < v.num_beams) BeamElementBody<T>{v}(e, w);
-  if (grid_sum(w, run.element_sums)) {
-    if (finish) {
-      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
-      reset<2>(run.element_sums);
-    } else {
-      *run.element_sums.ticket = 0;
-    }
-  }
+  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+  if (e < v.num_beams) BeamElementBody<T>{v}(e, body);
+  const double w[3] = {body[0], 0.0, body[1]};
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
 /// Element pass over all FPM triangles at tau (pressures from the drive); finish as above.
@@ -34,16 +28,10 @@ template <class T>
 __global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[1] = {0.0};
-  if (e < v.num_tris) TriElementBody<T>{v, drive, tau}(e, w);
-  if (grid_sum(w, run.element_sums)) {
-    if (finish) {
-      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
-      reset<2>(run.element_sums);
-    } else {
-      *run.element_sums.ticket = 0;
-    }
-  }
+  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+  if (e < v.num_tris) TriElementBody<T>{v, drive, tau}(e, body);
+  const double w[3] = {body[0], 0.0, body[1]};
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
 }  // namespace cuda
