@@ -5,8 +5,10 @@
 //
 // At each Gauss point F = [[F2, 0], [0, F33]] with F2 = I + sum_a u_a (x) b_a (2x2 block).
 // Plane strain: F33 = 1. Plane stress: F33 is the stretch that makes S33 = 0 for the solid
-// law (materials/plane_stress.hpp); since dW/dF33 = P33 = F33 S33 = 0 there, the in-plane
-// forces f_a = t w detJ P2 b_a are the exact gradient of the energy t w detJ W on both.
+// law (materials/plane_stress.hpp; for J2 plasticity S33 of the return map from the point's
+// state, so that the plastic point stays objective and exact on proportional paths); since
+// dW/dF33 = P33 = F33 S33 = 0 there, the in-plane forces f_a = t w detJ P2 b_a are the exact
+// gradient of the energy t w detJ W on both.
 // Full integration locks in bending like Abaqus's CPS4/CPE4: fine meshes (or C3D8-like
 // enhancements, not done here) are needed for slender bending.
 #pragma once
