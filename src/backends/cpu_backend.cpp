@@ -57,15 +57,15 @@ void CpuBackend::begin_step(const StepDrive& drive) {
   face_force_.assign(18 * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
-double CpuBackend::shell_forces(int begin, int end, double tau) {
-  double sum[1];
-  forall_sum<1>(begin, end, threads_,
+std::array<double, 2> CpuBackend::shell_forces(int begin, int end, double tau) {
+  double sum[2];
+  forall_sum<2>(begin, end, threads_,
                 ShellElementBody{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, sys_.shell_global_moments()},
                 sum);
-  return sum[0];
+  return {sum[0], sum[1]};
 }
 
-std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {
+std::array<double, 3> CpuBackend::solid_forces(ElementRange range, double tau) {
   const StructureSystem& sys = sys_;
   if (range != ElementRange::Interior) {
     // Face pressures are few: all of them go with the first range, before any exchange.
@@ -73,69 +73,73 @@ std::array<double, 2> CpuBackend::solid_forces(ElementRange range, double tau) {
            FaceForceBody<double>{host_view(drive_), tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(),
                                  st_.uy.data(), st_.uz.data(), face_force_.data(), nullptr});
   }
-  if (sys.solid.num_elements == 0) return {0.0, 0.0};
+  if (sys.solid.num_elements == 0) return {0.0, 0.0, 0.0};
   const SolidEnergy<double> se =
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(), st_.uy.data(),
                      st_.uz.data(), st_.solid_force.data(), st_.solid_energy.data(), st_.solid_hourglass.data(),
                      threads_, range, st_.solid_state.data());
-  return {se.strain + se.hourglass, se.hourglass};
+  return {se.strain + se.hourglass, se.hourglass, se.dissipation};
 }
 
-double CpuBackend::beam_forces(int begin, int end) {
+std::array<double, 2> CpuBackend::beam_forces(int begin, int end) {
   const BeamMesh& b = sys_.beam;
-  if (end <= begin) return 0.0;
+  if (end <= begin) return {0.0, 0.0};
   const BeamView<double> v{b.num_elements, b.conn.data(), b.section.data(), b.constants.data(), b.chord0x.data(),
                            b.chord0y.data(), b.chord0z.data(), st_.ux.data(), st_.uy.data(), st_.uz.data(),
                            st_.t1x.data(), st_.t1y.data(), st_.t1z.data(), st_.dx.data(), st_.dy.data(), st_.dz.data(),
                            st_.beam_state.data(), st_.beam_force.data()};
-  double sum[1];
-  forall_sum<1>(begin, end, threads_, BeamElementBody<double>{v}, sum);
-  return sum[0];
+  double sum[2];
+  forall_sum<2>(begin, end, threads_, BeamElementBody<double>{v}, sum);
+  return {sum[0], sum[1]};
 }
 
-double CpuBackend::tri_forces(int begin, int end, double tau) {
+std::array<double, 2> CpuBackend::tri_forces(int begin, int end, double tau) {
   const TriMesh& t = sys_.tri;
-  if (end <= begin) return 0.0;
+  if (end <= begin) return {0.0, 0.0};
   const TriView<double> v{t.num_elements, t.conn.data(), t.section.data(), t.constants.data(), t.edge2x.data(),
                           t.edge2y.data(), t.edge2z.data(), t.edge3x.data(), t.edge3y.data(), t.edge3z.data(),
                           st_.ux.data(), st_.uy.data(), st_.uz.data(), st_.t1x.data(), st_.t1y.data(), st_.t1z.data(),
                           st_.dx.data(), st_.dy.data(), st_.dz.data(), st_.tri_state.data(), st_.tri_force.data(),
                           st_.tri_pressure.empty() ? nullptr : st_.tri_pressure.data(), sys_.num_elements};
-  double sum[1];
+  double sum[2];
   if (t.any_plastic())
-    forall_sum<1>(begin, end, threads_, TriElementBody<double, true>{v, host_view(drive_), tau}, sum);
+    forall_sum<2>(begin, end, threads_, TriElementBody<double, true>{v, host_view(drive_), tau}, sum);
   else
-    forall_sum<1>(begin, end, threads_, TriElementBody<double, false>{v, host_view(drive_), tau}, sum);
-  return sum[0];
+    forall_sum<2>(begin, end, threads_, TriElementBody<double, false>{v, host_view(drive_), tau}, sum);
+  return {sum[0], sum[1]};
 }
 
 void CpuBackend::element_pass(double tau, double time) {
-  double sums[2] = {0, 0};  // strain energy (hourglass included), hourglass energy
-  const auto add = [&](const std::array<double, 2>& s) {
+  // Strain energy (hourglass and dissipation included), hourglass energy, plastic dissipation.
+  double sums[3] = {0, 0, 0};
+  const auto add_solid = [&](const std::array<double, 3>& s) {
+    for (int i = 0; i < 3; ++i) sums[i] += s[i];
+  };
+  const auto add = [&](const std::array<double, 2>& s) {  // internal work and its plastic part
     sums[0] += s[0];
-    sums[1] += s[1];
+    sums[2] += s[1];
   };
   if (!halo_) {
-    sums[0] += shell_forces(0, sys_.num_elements, tau);
-    add(solid_forces(ElementRange::All, tau));
-    sums[0] += beam_forces(0, sys_.beam.num_elements);  // internal work, elastic and plastic
-    sums[0] += tri_forces(0, sys_.tri.num_elements, tau);  // internal work
+    add(shell_forces(0, sys_.num_elements, tau));
+    add_solid(solid_forces(ElementRange::All, tau));
+    add(beam_forces(0, sys_.beam.num_elements));
+    add(tri_forces(0, sys_.tri.num_elements, tau));
   } else {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
-    sums[0] += shell_forces(0, sys_.boundary_shells, tau);
-    add(solid_forces(ElementRange::Boundary, tau));
-    sums[0] += beam_forces(0, sys_.beam.boundary);
-    sums[0] += tri_forces(0, sys_.tri.boundary, tau);
+    add(shell_forces(0, sys_.boundary_shells, tau));
+    add_solid(solid_forces(ElementRange::Boundary, tau));
+    add(beam_forces(0, sys_.beam.boundary));
+    add(tri_forces(0, sys_.tri.boundary, tau));
     start_exchange();
-    sums[0] += shell_forces(sys_.boundary_shells, sys_.num_elements, tau);
-    add(solid_forces(ElementRange::Interior, tau));
-    sums[0] += beam_forces(sys_.beam.boundary, sys_.beam.num_elements);
-    sums[0] += tri_forces(sys_.tri.boundary, sys_.tri.num_elements, tau);
+    add(shell_forces(sys_.boundary_shells, sys_.num_elements, tau));
+    add_solid(solid_forces(ElementRange::Interior, tau));
+    add(beam_forces(sys_.beam.boundary, sys_.beam.num_elements));
+    add(tri_forces(sys_.tri.boundary, sys_.tri.num_elements, tau));
     finish_exchange();
-    halo_->sum(sums, 2);
+    halo_->sum(sums, 3);
   }
-  monitor_element_pass(monitor_, sums[0], time, sums[1]);
+  monitor_element_pass(monitor_, sums[0], time, sums[1], sums[2]);
 }
 
 void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {

@@ -31,15 +31,16 @@ class CpuBackend final : public Backend {
   std::string transport() const override { return halo_ ? "host" : ""; }
 
  private:
-  /// Shell internal and pressure forces of shells [begin, end); returns their strain energy.
-  double shell_forces(int begin, int end, double tau);
-  /// Solid and face forces of range; returns {strain + hourglass, hourglass}.
-  std::array<double, 2> solid_forces(ElementRange range, double tau);
-  /// Forces of beams [begin, end); returns their internal work.
-  double beam_forces(int begin, int end);
+  /// Shell internal and pressure forces of shells [begin, end); returns {strain energy,
+  /// plastic dissipation}.
+  std::array<double, 2> shell_forces(int begin, int end, double tau);
+  /// Solid and face forces of range; returns {strain + hourglass, hourglass, dissipation}.
+  std::array<double, 3> solid_forces(ElementRange range, double tau);
+  /// Forces of beams [begin, end); returns {internal work, plastic dissipation}.
+  std::array<double, 2> beam_forces(int begin, int end);
   /// FPM triangle forces and pressures of triangles [begin, end) at step time tau; returns
-  /// their internal work.
-  double tri_forces(int begin, int end, double tau);
+  /// {internal work, plastic dissipation}.
+  std::array<double, 2> tri_forces(int begin, int end, double tau);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
   /// models with 6-dof nodes), 3 pressure.
   void local_forces(int n, double fi[6], double fp[3]) const;

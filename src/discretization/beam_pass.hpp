@@ -22,7 +22,8 @@ struct BeamView {
   T* force;  ///< 12 per beam: end k's force (3) and moment (3) at 6 (2 e + k)
 };
 
-/// Beam e's update; adds its accumulated internal work to sum[0].
+/// Beam e's update; adds its accumulated internal work to sum[0] and the plastic part of it
+/// to sum[1].
 template <class T>
 struct BeamElementBody {
   BeamView<T> v;
@@ -43,6 +44,7 @@ struct BeamElementBody {
       for (int i = 0; i < 6; ++i) out[6 * k + i] = vals[i];
     }
     sum[0] += static_cast<double>(s[kBeamWork]);
+    sum[1] += static_cast<double>(s[kBeamDissipation]);
   }
 };
 

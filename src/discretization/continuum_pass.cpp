@@ -22,6 +22,7 @@ struct GroupBody {
                                                        first_point + static_cast<std::size_t>(i) * K::kPoints);
     sum[0] += w.strain;
     sum[1] += w.hourglass;
+    sum[2] += w.dissipation;
   }
 };
 
@@ -39,17 +40,18 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                 hourglass,
                                 sm.state_size > 0 ? state : nullptr,
                                 sm.num_points};
-  SolidEnergy<double> total{0.0, 0.0};
+  SolidEnergy<double> total{0.0, 0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
       using K = decltype(kind);
       int begin = 0, end = 0;
       range_bounds(range, g.boundary, g.count, begin, end);
-      double sum[2];
-      forall_sum<2>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point},
+      double sum[3];
+      forall_sum<3>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point},
                     sum);
       total.strain += sum[0];
       total.hourglass += sum[1];
+      total.dissipation += sum[2];
     });
   return total;
 }

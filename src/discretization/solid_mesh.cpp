@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
 
 #include "core/node_slots.hpp"
 #include "core/vec3.hpp"
@@ -157,11 +156,6 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
         const int me = sm.model_element[static_cast<std::size_t>(e)];
         const int sec = sm.material[static_cast<std::size_t>(e)];
         const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
-        if (std::is_same_v<K, CPS4> && m.model == kJ2Plastic)
-          throw InputError(model.solid_sections[static_cast<std::size_t>(sec)].loc,
-                           "*SOLID SECTION: element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) +
-                               " is CPS4 (plane stress) and its material has *PLASTIC: plane-stress plasticity is "
-                               "not supported yet (CPE4 and the 3-D solids yield)");
         if (K::kDimension == 2 && !(m.thickness > 0 && m.thickness < 1e300))
           throw InputError(model.solid_sections[static_cast<std::size_t>(sec)].thickness_loc,
                            "*SOLID SECTION thickness must be a positive number for planar elements such as element " +

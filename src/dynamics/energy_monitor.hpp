@@ -13,6 +13,7 @@ namespace halfstep {
 struct EnergyRecord {
   double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0;
   double hourglass = 0;  ///< C3D8R hourglass energy, part of internal
+  double plastic_dissipation = 0;  ///< plastic work dissipated so far, part of internal (ALLPD)
   /// kinetic + internal + damping_work - external_work.
   HS_HD double total() const { return kinetic + internal + damping_work - external_work; }
 };
@@ -29,6 +30,7 @@ struct EnergyMonitor {
   double noise_energy = 0;    ///< energy scale floor (round-off of the precision in use)
   double internal = 0;        ///< strain energy of the latest element pass (t^n)
   double hourglass = 0;       ///< its hourglass part
+  double dissipation = 0;     ///< its plastic dissipation part
   double work = 0, damping = 0;  ///< external and damping work up to t^n
   double total0 = 0, scale = 0, max_drift = 0;
   int have_total0 = 0;
@@ -40,10 +42,12 @@ struct EnergyMonitor {
 };
 
 /// After an element pass: energy is the total strain energy at the new configuration
-/// (hourglass energy included), hourglass its hourglass part.
-HS_HD void monitor_element_pass(EnergyMonitor& m, double energy, double time, double hourglass = 0.0) {
+/// (hourglass energy and plastic dissipation included), hourglass and dissipation those parts.
+HS_HD void monitor_element_pass(EnergyMonitor& m, double energy, double time, double hourglass = 0.0,
+                                double dissipation = 0.0) {
   m.internal = energy;
   m.hourglass = hourglass;
+  m.dissipation = dissipation;
   if (!(energy - energy == 0.0) && m.status == kRunning) {
     m.status = kNonFiniteElement;
     m.fail_step = m.steps;
@@ -95,6 +99,7 @@ HS_HD void monitor_sample(EnergyMonitor& m, const double* sums, double time) {
   m.record.kinetic = sums[kKinetic];
   m.record.internal = m.internal;
   m.record.hourglass = m.hourglass;
+  m.record.plastic_dissipation = m.dissipation;
   m.record.external_work = m.work + sums[kWorkPrev];
   m.record.damping_work = m.damping + sums[kDampPrev];
   if (!m.have_total0) {

@@ -16,7 +16,7 @@ namespace halfstep {
 /// Shell e's forces into st.elem_force (20, or 24 with global_moments) and, with pressures,
 /// st.elem_pressure (12); its
 /// internal energy (strain energy, plus the dissipation of plastic sections) into
-/// st.elem_energy and sum[0].
+/// st.elem_energy and sum[0], the dissipated part into sum[1].
 struct ShellElementBody {
   const StructureSystem& sys;
   StructureState& st;
@@ -32,12 +32,15 @@ struct ShellElementBody {
     Vec3<double> f[4], gv[4];
     // Plastic sections integrate through the thickness and update their points' state in
     // place; elastic ones keep the closed-form section.
+    double dissipation = 0.0;
     const double w = sec.section_points > 0
                          ? mitc4_plastic_internal_force(sys.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
-                                                        sec.section_points, shell_element_state(sys, st, e), f, gv)
+                                                        sec.section_points, shell_element_state(sys, st, e), f, gv,
+                                                        &dissipation)
                          : mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
     st.elem_energy[e] = w;
     sum[0] += w;
+    sum[1] += dissipation;
     if (global_moments) {  // 6-dof nodes (mixed with beams or FPM triangles): global moments
       double* out = &st.elem_force[24 * static_cast<std::size_t>(e)];
       for (int k = 0; k < 4; ++k) mitc4_corner_global_force(f[k], gv[k], nodes.v[k], out + 6 * k);

@@ -43,10 +43,11 @@ HS_HD TriNodes<T> gather_tri_nodes(const TriView<T>& v, int e) {
 }
 
 /// Writes triangle e's corner forces and moments into its slots and, with pressures, its
-/// follower pressure forces (from the current edges r2, r3); returns its internal work so far.
+/// follower pressure forces (from the current edges r2, r3); adds its internal work so far to
+/// sum[0] and its plastic dissipation so far to sum[1].
 template <class T>
-HS_HD double finish_tri(const TriView<T>& v, const DriveView& drive, double tau, int e, const TriForces<T>& f,
-                        const TriStateRef<T>& s) {
+HS_HD void finish_tri(const TriView<T>& v, const DriveView& drive, double tau, int e, const TriForces<T>& f,
+                      const TriStateRef<T>& s, double* sum) {
   T* out = v.force + 18 * static_cast<long long>(e);
   for (int k = 0; k < 3; ++k) {
     const T vals[6] = {f.f[k].x, f.f[k].y, f.f[k].z, f.m[k].x, f.m[k].y, f.m[k].z};
@@ -64,11 +65,16 @@ HS_HD double finish_tri(const TriView<T>& v, const DriveView& drive, double tau,
       po[3 * k + 2] = fp.z;
     }
   }
-  return static_cast<double>(s[kTriWork]);
+  sum[0] += static_cast<double>(s[kTriWork]);
+  const TriConstants<T>& sec = v.constants[v.section[e]];
+  if (sec.plastic) {
+    const Vec3<T> r2{v.edge2x[e], v.edge2y[e], v.edge2z[e]}, r3{v.edge3x[e], v.edge3y[e], v.edge3z[e]};
+    sum[1] += static_cast<double>(tri_dissipation(sec, s, T(0.5) * norm(cross(r2, r3))));
+  }
 }
 
-/// Triangle e's update; adds its accumulated internal work to sum[0]. MayYield: some section
-/// of the model is plastic (fpm_tri_update's parameter).
+/// Triangle e's update; adds its accumulated internal work to sum[0] and the plastic part of
+/// it to sum[1]. MayYield: some section of the model is plastic (fpm_tri_update's parameter).
 template <class T, bool MayYield = true>
 struct TriElementBody {
   TriView<T> v;
@@ -77,7 +83,7 @@ struct TriElementBody {
   HS_HD void operator()(int e, double* sum) const {
     const TriStateRef<T> s{v.state + e, v.num_tris};
     const TriForces<T> f = fpm_tri_update<T, MayYield>(v.constants[v.section[e]], gather_tri_nodes(v, e), s);
-    sum[0] += finish_tri(v, drive, tau, e, f, s);
+    finish_tri(v, drive, tau, e, f, s, sum);
   }
 };
 
@@ -101,17 +107,17 @@ HS_HD void tri_split_point(const TriView<T>& v, const T* increments, T* work, in
 }
 
 /// Phase 3 for triangle e: the points' work summed in point order (as fpm_tri_update sums it),
-/// forces, pressure; returns the internal work so far.
+/// forces, pressure; adds the internal work and dissipation so far to sum[0] and sum[1].
 template <class T, bool MayYield>
-HS_HD double tri_split_forces(const TriView<T>& v, const T* increments, const T* work, const DriveView& drive,
-                              double tau, int e) {
+HS_HD void tri_split_forces(const TriView<T>& v, const T* increments, const T* work, const DriveView& drive,
+                            double tau, int e, double* sum) {
   const TriConstants<T>& sec = v.constants[v.section[e]];
   const TriIncrement<T> inc = load_tri_increment(StridedState<T>{const_cast<T*>(increments) + e, v.num_tris});
   const int points = MayYield ? tri_stress_points(sec) : kTriPoints;
   T w = T(0);
   for (int j = 0; j < points; ++j) w = w + work[static_cast<long long>(j) * v.num_tris + e];
   const TriStateRef<T> s{v.state + e, v.num_tris};
-  return finish_tri(v, drive, tau, e, tri_forces<T, MayYield>(sec, s, inc, w), s);
+  finish_tri(v, drive, tau, e, tri_forces<T, MayYield>(sec, s, inc, w), s, sum);
 }
 
 }  // namespace halfstep

@@ -43,9 +43,9 @@ namespace fpm_detail {
 enum FpmHexPointState : int { kLaw = 0, kStrain = kJ2StateSize, kElement = kJ2StateSize + 6 };
 /// Element-level values (ElementState::element_old): the frame Q - I (9, row-major; zero is
 /// the reference frame, so the zero virgin state is valid), the displacements of
-/// configuration "a" (8 nodes x 3), the accumulated internal work.
-enum FpmHexElementValues : int { kFrame = 0, kNodesA = 9, kWork = 33, kElementValues = 34 };
-/// State values per point: the element values take ceil(34 / 8) = 5 components.
+/// configuration "a" (8 nodes x 3), the accumulated internal work and its plastic part.
+enum FpmHexElementValues : int { kFrame = 0, kNodesA = 9, kWork = 33, kDissipation = 34, kElementValues = 35 };
+/// State values per point: the element values take ceil(35 / 8) = 5 components.
 constexpr int kPointStateSize = kElement + (kElementValues + 7) / 8;
 
 /// The rotation R of the polar decomposition F = R U (det F > 0), by Higham's iteration
@@ -160,6 +160,9 @@ HS_HD SolidEnergy<T> increment(const Vec3<T> X[8], const Vec3<T> u[8], const Sol
     du[a] = u[a] - ua;
   }
   T work = st.element_old(kElement, 8, kWork);
+  // The dissipated part of work, booked like it: each point's dissipation density increment
+  // over its volume in configuration "a".
+  T dissipation = st.element_old(kElement, 8, kDissipation);
   Vec3<T> bbar[8];
   const T va = solid_detail::c3d8_mean_gradients(xa, bbar);
   bool valid = va > T(0);
@@ -193,6 +196,7 @@ HS_HD SolidEnergy<T> increment(const Vec3<T> X[8], const Vec3<T> u[8], const Sol
       T law_old[kJ2StateSize];
       for (int c = 0; c < kJ2StateSize; ++c) law_old[c] = old.p ? old[kLaw + c] : T(0);
       sigma = j2_small_strain_update(m, eps, law_old, law_next).S;
+      dissipation = dissipation + ja * (law_next[kJ2Dissipation] - law_old[kJ2Dissipation]);
     } else {  // isotropic elasticity (model/validate.cpp refuses other laws for FPM)
       for (int c = 0; c < kJ2StateSize; ++c) law_next[c] = T(0);
       sigma = elastic_stress(m, eps);
@@ -231,7 +235,8 @@ HS_HD SolidEnergy<T> increment(const Vec3<T> X[8], const Vec3<T> u[8], const Sol
     st.set_element(kElement, 8, kNodesA + 3 * a + 2, u[a].z);
   }
   st.set_element(kElement, 8, kWork, work);
-  return {work, T(0)};
+  st.set_element(kElement, 8, kDissipation, dissipation);
+  return {work, T(0), dissipation};
 }
 
 }  // namespace fpm_detail

@@ -120,6 +120,7 @@ template <class T>
 struct Hex8Energy {
   T strain;     ///< V W(F)
   T hourglass;  ///< k/2 sum |q|^2
+  T dissipation;  ///< V times the point's plastic dissipation density
 };
 
 /// Internal nodal forces f (8) of a C3D8R element with displacements u, material m,
@@ -144,7 +145,7 @@ HS_HD Hex8Energy<T> hex8_internal_force(const Hex8Ref<T>& r, const Vec3<T> u[8],
     hg += dot(q, q);
     for (int a = 0; a < 8; ++a) f[a] += (k * r.gamma[i][a]) * q;
   }
-  return {r.volume * s.energy, T(0.5) * k * hg};
+  return {r.volume * s.energy, T(0.5) * k * hg, r.volume * s.dissipation};
 }
 
 }  // namespace halfstep

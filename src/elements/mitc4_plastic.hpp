@@ -43,12 +43,13 @@ struct Mitc4PlasticSection {
   T a;                          ///< thickness
   int points;                   ///< Simpson section points (odd, >= 3)
   ElementState<T> state;        ///< old and new state of the element's 4 x points points
+  T* dissipation;               ///< per in-plane point: dissipation per unit area so far (written)
 
   /// Resultants r of strains e at in-plane point g; returns the internal energy per unit
   /// area (stored elastic energy plus the dissipation so far, integrated over the thickness).
   HS_HD T operator()(int g, const Mitc4Strain<T>& e, Mitc4Resultants<T>& r) const {
     for (int i = 0; i < 3; ++i) r.n[i] = r.m[i] = T(0);
-    T energy = T(0);
+    T energy = T(0), dissipated = T(0);
     for (int k = 0; k < points; ++k) {
       T z, w;
       shell_section_point(k, points, a, z, w);
@@ -66,18 +67,26 @@ struct Mitc4PlasticSection {
         r.m[i] += (w * z) * s.stress[i];
       }
       energy += w * (s.energy + next[kJ2PlaneDissipation]);
+      dissipated += w * next[kJ2PlaneDissipation];
     }
+    dissipation[g] = dissipated;
     r.q[0] = kshear * a * e.shear[0];
     r.q[1] = kshear * a * e.shear[1];
     return energy + T(0.5) * (r.q[0] * e.shear[0] + r.q[1] * e.shear[1]);
   }
 };
 
-/// Internal forces of a plastic element (see mitc4_internal_force_with), updating its state.
+/// Internal forces of a plastic element (see mitc4_internal_force_with), updating its state;
+/// the plastic work dissipated in it so far goes to *dissipation when that is not null.
 template <class T>
 HS_HD T mitc4_plastic_internal_force(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes, T a, const SolidMaterial<T>& law,
-                                     T kshear, int points, const ElementState<T>& state, Vec3<T> f[4], Vec3<T> gv[4]) {
-  return mitc4_internal_force_with(ref, nodes, a, Mitc4PlasticSection<T>{law, kshear, a, points, state}, f, gv);
+                                     T kshear, int points, const ElementState<T>& state, Vec3<T> f[4], Vec3<T> gv[4],
+                                     T* dissipation = nullptr) {
+  T d[4];
+  const T energy =
+      mitc4_internal_force_with(ref, nodes, a, Mitc4PlasticSection<T>{law, kshear, a, points, state, d}, f, gv);
+  if (dissipation) *dissipation = ref.wj[0] * d[0] + ref.wj[1] * d[1] + ref.wj[2] * d[2] + ref.wj[3] * d[3];
+  return energy;
 }
 
 }  // namespace halfstep

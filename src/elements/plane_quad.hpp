@@ -5,8 +5,10 @@
 //
 // At each Gauss point F = [[F2, 0], [0, F33]] with F2 = I + sum_a u_a (x) b_a (2x2 block).
 // Plane strain: F33 = 1. Plane stress: F33 is the stretch that makes S33 = 0 for the solid
-// law (materials/plane_stress.hpp); since dW/dF33 = P33 = F33 S33 = 0 there, the in-plane
-// forces f_a = t w detJ P2 b_a are the exact gradient of the energy t w detJ W on both.
+// law (materials/plane_stress.hpp; for J2 plasticity S33 of the return map from the point's
+// state, so that the plastic point stays objective and exact on proportional paths); since
+// dW/dF33 = P33 = F33 S33 = 0 there, the in-plane forces f_a = t w detJ P2 b_a are the exact
+// gradient of the energy t w detJ W on both.
 // Full integration locks in bending like Abaqus's CPS4/CPE4: fine meshes (or C3D8-like
 // enhancements, not done here) are needed for slender bending.
 #pragma once
@@ -60,9 +62,10 @@ HS_HD T quad4_gauss(int g, int axis) {
   return T(quad4_sign(g, axis)) * T(0.57735026918962576451);
 }
 
-/// F at Gauss point g: the in-plane block from u and b, F33 = 1 (plane strain, the point's
-/// state read and written through state) or solved for S33 = 0 (plane stress: elastic laws
-/// only, the model build refuses *PLASTIC on CPS4). Returns S, energy density and the full F.
+/// F at Gauss point g: the in-plane block from u and b, F33 = 1 (plane strain) or solved for
+/// S33 = 0 (plane stress; for J2 with the return map inside the iteration,
+/// j2_plane_stress_point). The point's state is read and written through state. Returns S,
+/// energy density (stored plus dissipated for J2) and the full F.
 template <class T, bool kPlaneStress>
 HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], const Vec3<T> b[4], Mat3<T>& F,
                                  const ElementState<T>& state, int g) {
@@ -75,11 +78,20 @@ HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], 
   }
   if constexpr (kPlaneStress) {
     const T F2[4] = {F(0, 0), F(0, 1), F(1, 0), F(1, 1)};
-    const PlaneStressPoint<T> r = plane_stress_point(m, F2);  // NaN when it does not converge
+    PlaneStressPoint<T> r;  // NaN when it does not converge
+    if (m.model == kJ2Plastic) {
+      T old[kJ2StateSize], next[kJ2StateSize];
+      const StateSlice<const T> so = state.old_at(g);
+      for (int c = 0; c < kJ2StateSize; ++c) old[c] = so.p ? so[c] : T(0);
+      r = j2_plane_stress_point(m, F2, old, next);
+      const StateSlice<T> sn = state.next_at(g);
+      if (sn.p)
+        for (int c = 0; c < kJ2StateSize; ++c) sn[c] = next[c];
+    } else {
+      r = plane_stress_point(m, F2);
+    }
     F(2, 2) = r.f33;
-    (void)state;
-    (void)g;
-    return {r.S, r.energy};
+    return {r.S, r.energy, r.dissipation};
   } else {
     return point_stress(m, F, state, g);
   }
@@ -122,7 +134,7 @@ struct Quad4 {
                                              T hourglass_kappa, Vec3<T> f[4], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
     for (int a = 0; a < 4; ++a) f[a] = {T(0), T(0), T(0)};
-    T energy = T(0);
+    T energy = T(0), dissipation = T(0);
     for (int g = 0; g < 4; ++g) {
       Vec3<T> b[4];
       const T det = quad4_gradients(X, quad4_gauss<T>(g, 0), quad4_gauss<T>(g, 1), b, static_cast<T*>(nullptr));
@@ -140,8 +152,9 @@ struct Quad4 {
         f[a].y += w * (P(1, 0) * b[a].x + P(1, 1) * b[a].y);
       }
       energy += w * s.energy;
+      dissipation += w * s.dissipation;
     }
-    return {energy, T(0)};
+    return {energy, T(0), dissipation};
   }
 
   /// Critical increment bound 2/omega: at each point eps:C:eps <= lam (tr eps)^2 + g2 eps:eps

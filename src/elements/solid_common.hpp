@@ -18,6 +18,7 @@ template <class T>
 struct SolidEnergy {
   T strain;     ///< integral of the strain energy density W over the reference volume
   T hourglass;  ///< energy stored in the hourglass springs (0 for kinds without them)
+  T dissipation = T(0);  ///< plastic work dissipated so far, part of strain (Abaqus ALLPD)
 };
 
 /// Element stress and strain for output, averaged over the integration points.

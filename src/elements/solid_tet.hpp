@@ -173,7 +173,7 @@ struct C3D4 {
     const SolidStress<T> s = point_stress(m, F, state, 0);
     const Mat3<T> VP = vol * (F * s.S);
     for (int a = 0; a < 4; ++a) f[a] = VP * b[a];
-    return {vol * s.energy, T(0)};
+    return {vol * s.energy, T(0), vol * s.dissipation};
   }
 
   /// Critical increment bound 2/omega, omega^2 <= V (lam + g2) sum_a |b_a|^2 / m_a
@@ -240,7 +240,7 @@ struct C3D10M {
                                              T hourglass_kappa, Vec3<T> f[10], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
     for (int a = 0; a < 10; ++a) f[a] = {T(0), T(0), T(0)};
-    T energy = T(0);
+    T energy = T(0), dissipation = T(0);
     for (int g = 0; g < 4; ++g) {
       Vec3<T> b[10];
       const T dv = solid_detail::tet10_gauss_gradients(X, g, b);
@@ -255,8 +255,9 @@ struct C3D10M {
       const Mat3<T> P = dv * (F * s.S);
       for (int a = 0; a < 10; ++a) f[a] += P * b[a];
       energy += dv * s.energy;
+      dissipation += dv * s.dissipation;
     }
-    return {energy, T(0)};
+    return {energy, T(0), dissipation};
   }
 
   /// Critical increment bound 2/omega, omega^2 <= sum_g w_g detJ_g (lam + g2)

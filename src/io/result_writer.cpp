@@ -15,7 +15,8 @@ ResultWriter::ResultWriter(const Model& model, const ResultMesh& mesh, const std
       dir_(dir),
       job_(job),
       pvd_((make_directories(dir), dir), job),
-      energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass"}) {}
+      energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass",
+                                    "plastic_dissipation"}) {}
 
 // A set name becomes a file name inside OUTDIR/history: characters other than letters,
 // digits, '_', '-' and '.' become '_', a leading '.' too (no "..", no path, no hidden file),
@@ -117,9 +118,12 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
     if (!p.due(frame.increment, frame.step_end)) continue;
     if (p.kind == PrintRequest::Kind::Energy) {
       const EnergyRow& e = frame.energy_row;
-      std::fprintf(f, "\n energies (kinetic, internal, external work, damping work, total) at time %14.6E\n\n", frame.time);
-      std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work, e.damping_work,
-                   e.total);
+      std::fprintf(f,
+                   "\n energies (kinetic, internal, external work, damping work, total, plastic dissipation) at time "
+                   "%14.6E\n\n",
+                   frame.time);
+      std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work,
+                   e.damping_work, e.total, e.plastic_dissipation);
       continue;
     }
     if (p.kind == PrintRequest::Kind::Node) {
@@ -277,7 +281,8 @@ void ResultWriter::write_history(double time, const FieldSet& fields) {
 }
 
 void ResultWriter::write_energy(const EnergyRow& e) {
-  energy_.write_row({e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total, e.hourglass});
+  energy_.write_row(
+      {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total, e.hourglass, e.plastic_dissipation});
 }
 
 }  // namespace halfstep

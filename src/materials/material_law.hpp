@@ -89,6 +89,7 @@ HS_HD SolidStress<T> evaluate(const SolidMaterial<T>& m, const Mat3<T>& F,
     if (state_new.p)
       for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c];
     r.energy = r.energy + next[kJ2Dissipation];
+    r.dissipation = next[kJ2Dissipation];
     return r;
   }
   // The elastic laws: no state (state_size 0), S depends on F alone.
@@ -123,6 +124,7 @@ HS_HD SolidStress<T> evaluate_with_tangent(const SolidMaterial<T>& m, const Mat3
       if (j == 0) {
         for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
         out.energy = r.energy.v + next[kJ2Dissipation].v;  // as evaluate() reports it
+        out.dissipation = next[kJ2Dissipation].v;
         if (state_new.p)
           for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c].v;
       }

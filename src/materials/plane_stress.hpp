@@ -21,6 +21,7 @@
 #include "core/dual.hpp"
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
+#include "materials/j2_plasticity.hpp"
 #include "materials/material_tangent.hpp"
 #include "materials/solid_material.hpp"
 
@@ -45,6 +46,7 @@ template <class T>
 struct PlaneStressPoint {
   Mat3<T> S;       ///< second Piola-Kirchhoff stress, S33 set to 0 (its residual below)
   T energy;        ///< strain energy per unit reference volume
+  T dissipation;   ///< plastic dissipation per unit reference volume so far, part of energy (J2)
   T f33;           ///< the thickness stretch F33 > 0 that makes S33 vanish
   T s33_residual;  ///< S33 of the law at f33 before it was set to 0 (round-off)
   int iterations;  ///< law evaluations taken
@@ -86,6 +88,7 @@ HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T 
       out.s33_residual = r.S(2, 2);
       out.S(2, 2) = T(0);
       out.energy = r.energy;
+      out.dissipation = T(0);
       out.f33 = f;
       out.iterations = 1;
       out.converged = true;
@@ -112,6 +115,7 @@ HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T 
       for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
       out.S(2, 2) = T(0);
       out.energy = r.energy.v;
+      out.dissipation = T(0);
       out.f33 = f;
       out.s33_residual = s33;
       out.iterations = it;
@@ -127,9 +131,86 @@ HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T 
   }
   const T nan = T(0) / T(0);
   for (int k = 0; k < 9; ++k) out.S.a[k] = nan;
-  out.energy = out.f33 = out.s33_residual = nan;
+  out.energy = out.dissipation = out.f33 = out.s33_residual = nan;
   out.iterations = it;
   out.converged = false;
+  return out;
+}
+
+/// Plane-stress point of the finite-strain J2 law (materials/j2_plasticity.hpp) for the
+/// in-plane deformation F2 (row-major) from the point's state old (kJ2StateSize values, zeros:
+/// virgin): F33 is found so that S33 = 0 of the return map itself, which keeps the law's
+/// objectivity (only invariants of F2^T F2 and the reference-frame state enter) and its
+/// exactness for proportional paths. The new state is written into next (may alias old; not
+/// written when null, NaN when no F33 is found). energy is the stored (Hencky) energy plus
+/// the dissipation so far, as evaluate() reports it for the 3-D law.
+///
+/// Newton on r(y) = tau33 = F33^2 S33 in y = ln F33, with dr/dy from one dual evaluation per
+/// step. S33 itself is no good residual at large plastic strain: it falls as F33 grows once
+/// tau33 saturates (S33 = tau33 / F33^2). tau33 grows with y, the consistent tangent of the
+/// return in principal log strains having C3333 >= K, and is linear in y while elastic
+/// (Hencky): one step there. Where the point starts to yield r has a kink, at which plain
+/// Newton may cycle, so the iterate is kept in a bracket [lo, hi] of F33 and a step leaving
+/// it bisects. It starts from the plastic thickness stretch Fp33 = (Cp^-1_33)^-1/2 of the old
+/// state (F and Cp^-1 stay block-diagonal, and the isochoric flow makes the plastic thinning
+/// most of F33 at a yielded point).
+template <class T, class S>
+HS_HD PlaneStressPoint<T> j2_plane_stress_point(const SolidMaterial<T>& m, const T F2[4], const S* old, T* next) {
+  using std::exp;
+  using std::fabs;
+  using std::sqrt;
+  using D = Dual<T>;
+  T o[kJ2StateSize];
+  for (int c = 0; c < kJ2StateSize; ++c) o[c] = old ? T(old[c]) : T(0);
+  const SolidMaterial<D> md = dual_material(m);
+  Mat3<D> F = scaled_identity(D(T(0)));
+  F(0, 0) = D(F2[0]);
+  F(0, 1) = D(F2[1]);
+  F(1, 0) = D(F2[2]);
+  F(1, 1) = D(F2[3]);
+  const T tol = T(plane_stress_tolerance(static_cast<const T*>(nullptr)));
+  const T cpi33 = T(1) + o[2];  // state component 2 is Cp^-1_33 - 1
+  T f = cpi33 > T(0) ? T(1) / sqrt(cpi33) : T(1);
+  T lo = T(0), hi = T(-1);  // hi < 0: no upper bound yet
+  bool small_step = false;
+  PlaneStressPoint<T> out;
+  int it = 0;
+  while (it < 2 * kPlaneStressIterations) {
+    ++it;
+    F(2, 2) = D(f, f);  // seeded along d(F33) = F33 dy
+    D nx[kJ2StateSize];
+    const SolidStress<D> r = j2_update(md, F, o, nx);
+    const T s33 = r.S(2, 2).v;
+    if (small_step || s33 == T(0)) {
+      for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
+      out.S(2, 2) = T(0);
+      out.energy = r.energy.v + nx[kJ2Dissipation].v;
+      out.dissipation = nx[kJ2Dissipation].v;
+      out.f33 = f;
+      out.s33_residual = s33;
+      out.iterations = it;
+      out.converged = true;
+      if (next)
+        for (int c = 0; c < kJ2StateSize; ++c) next[c] = nx[c].v;
+      return out;
+    }
+    const T tau = f * f * s33, dtau = f * f * r.S(2, 2).d + T(2) * tau;  // d(F33^2 S33)/dy
+    if (!(tau - tau == T(0)) || !(dtau > T(0))) break;
+    if (tau > T(0)) hi = f;
+    else lo = f;
+    const T dy = -tau / dtau;
+    T nf = f * exp(dy);
+    small_step = fabs(dy) <= tol;
+    if (!small_step && (!(nf > lo) || (hi > T(0) && !(nf < hi)))) nf = hi > T(0) ? T(0.5) * (lo + hi) : T(2) * f;
+    f = nf;
+  }
+  const T nan = T(0) / T(0);
+  for (int k = 0; k < 9; ++k) out.S.a[k] = nan;
+  out.energy = out.dissipation = out.f33 = out.s33_residual = nan;
+  out.iterations = it;
+  out.converged = false;
+  if (next)  // a NaN state stops the run at this element rather than carrying a wrong one on
+    for (int c = 0; c < kJ2StateSize; ++c) next[c] = nan;
   return out;
 }
 

@@ -51,6 +51,7 @@ template <class T>
 struct SolidStress {
   Mat3<T> S;
   T energy;
+  T dissipation = T(0);  ///< plastic work dissipated so far per unit volume, part of energy (0: elastic)
 };
 
 /// Green-Lagrange strain (F^T F - I) / 2.

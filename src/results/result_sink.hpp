@@ -13,6 +13,7 @@ namespace halfstep {
 /// Energy totals at one instant (a row of energy.csv).
 struct EnergyRow {
   double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0, total = 0, hourglass = 0;
+  double plastic_dissipation = 0;  ///< plastic work dissipated so far, part of internal (ALLPD)
 };
 
 /// One output instant. Field frames carry point and cell arrays; history frames at least the

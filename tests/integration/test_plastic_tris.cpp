@@ -79,6 +79,10 @@ TEST(PlasticTris, StripInUniaxialTensionMatchesTheClosedForm) {
               at(energy, last, "internal"), work, at(energy, last, "internal") / work - 1,
               at(energy, last, "total") / at(energy, last, "external_work"));
   EXPECT_NEAR(at(energy, last, "internal"), work, 5e-6 * work);  // measured 6.4e-7
+  // The dissipated part alone: sy alpha + H alpha^2 / 2 over the reference volume.
+  const double dissipation = L * b * t * (kSy * alpha + 0.5 * H * alpha * alpha);
+  std::printf("tension: plastic_dissipation %.3g relative\n", at(energy, last, "plastic_dissipation") / dissipation - 1);
+  EXPECT_NEAR(at(energy, last, "plastic_dissipation"), dissipation, 1e-5 * dissipation);  // measured 2.3e-6
   // The balance closes with the dissipation in the element's work (sigma : d_eps); measured 4.7e-7.
   EXPECT_LT(std::fabs(at(energy, last, "total")), 5e-6 * at(energy, last, "external_work"));
 }

@@ -54,6 +54,9 @@ TEST_P(PlasticBar, PrescribedUniaxialStrainMatchesTheClosedForm) {
   const double d = 2.0 / 3.0 * e - p;
   const double internal = 4.0 * (0.5 * K * e * e + 1.5 * mu * d * d + kYield * p + 0.5 * kHardening * p * p);
   EXPECT_NEAR(last[static_cast<std::size_t>(energy.col("internal"))], internal, 1e-9 * internal);
+  // Its dissipated part alone in the plastic_dissipation column.
+  const double dissipation = 4.0 * (kYield * p + 0.5 * kHardening * p * p);
+  EXPECT_NEAR(last[static_cast<std::size_t>(energy.col("plastic_dissipation"))], dissipation, 1e-9 * dissipation);
   const double work = last[static_cast<std::size_t>(energy.col("external_work"))];
   EXPECT_LT(std::fabs(last[static_cast<std::size_t>(energy.col("total"))]), 2e-4 * work);
 }

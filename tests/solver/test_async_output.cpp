@@ -62,6 +62,8 @@ std::unique_ptr<OutputFrame> energy_frame(double time, double kinetic) {
   f->record.internal = 2 * kinetic;
   f->record.external_work = 0.5;
   f->record.damping_work = 0.25;
+  f->record.hourglass = 0.125;
+  f->record.plastic_dissipation = 0.5 * kinetic;
   return f;
 }
 
@@ -107,17 +109,19 @@ TEST(AsyncOutput, EnergyRowsAreWrittenInSubmissionOrder) {
     for (int i = 0; i < 5; ++i) out.submit(energy_frame(0.1 * i + 0.05, 10.0 + i), r1);
     out.finish();
     const Csv csv = read_csv(fx.out + "/energy.csv");
-    ASSERT_EQ(csv.header, (std::vector<std::string>{"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass"}));
+    ASSERT_EQ(csv.header, (std::vector<std::string>{"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass", "plastic_dissipation"}));
     ASSERT_EQ(csv.rows.size(), 5u);
     for (int i = 0; i < 5; ++i) {
       const auto& row = csv.rows[i];
-      ASSERT_EQ(row.size(), 7u);
+      ASSERT_EQ(row.size(), 8u);
       EXPECT_DOUBLE_EQ(row[0], 0.1 * i + 0.05) << i;
       EXPECT_DOUBLE_EQ(row[1], 10.0 + i) << i;
       EXPECT_DOUBLE_EQ(row[2], 2 * (10.0 + i)) << i;
       EXPECT_DOUBLE_EQ(row[3], 0.5);
       EXPECT_DOUBLE_EQ(row[4], 0.25);
       EXPECT_DOUBLE_EQ(row[5], 3 * (10.0 + i) + 0.25 - 0.5);
+      EXPECT_DOUBLE_EQ(row[6], 0.125);
+      EXPECT_DOUBLE_EQ(row[7], 0.5 * (10.0 + i));
     }
   }
   EXPECT_EQ(fx.writer.frames_written(), 0);  // energy only: no field frames

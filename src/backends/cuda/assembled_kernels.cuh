@@ -41,13 +41,14 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
                                     T* elem_energy, RunView run, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[1] = {0.0};
+  double w[3] = {0.0, 0.0, 0.0};  // strain energy, hourglass (none), plastic dissipation
   if (i < count) {
     const int e = elements ? elements[i] : first + i;
     int c[4];
     const Mitc4Nodes<T> nodes = load_element_nodes(m, s, e, c);
     auto t1_of = [&](int k) { return Vec3<T>{s.t1x[c[k]], s.t1y[c[k]], s.t1z[c[k]]}; };
     constexpr int kPer = kGlobal ? 6 : 5;
+    T dissipation;
     const T energy = emit_internal_forces<T, kGlobal>(m, e, nodes, t1_of, [&](int k, const T* gen) {
       if (S == Sink::Slots) {
         for (int j = 0; j < kPer; ++j) sf.force[4 * kPer * e + kPer * k + j] = gen[j];
@@ -57,9 +58,10 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
           else nf.fi[j][c[k]] += gen[j];
         }
       }
-    });
+    }, &dissipation);
     elem_energy[e] = energy;
     w[0] = energy;
+    w[2] = dissipation;
     if (d.pressure_ptr)
       emit_pressure_forces(d, tau, e, nodes, [&](int k, const T* fp) {
         if (S == Sink::Slots) {
@@ -72,14 +74,8 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
         }
       });
   }
-  if (grid_sum(w, run.element_sums)) {
-    if (finish) {
-      finish_element_pass(run, time, read_total(run.element_sums, 0), 0.0);
-      reset<1>(run.element_sums);
-    } else {
-      *run.element_sums.ticket = 0;  // colored: the energy keeps adding up over the colors
-    }
-  }
+  // Colored: the energy keeps adding up over the colors until the pass's last launch.
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
 /// Node n's share of this rank's element and face forces (6 internal, 3 pressure). Slots:

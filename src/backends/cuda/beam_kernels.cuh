@@ -13,21 +13,15 @@ namespace cuda {
 
 /// Element pass over beams [first, first + count) (distributed runs: those touching shared
 /// nodes, then the rest); the last kernel of a pass (finish) hands the summed internal work
-/// (elastic and plastic) to the monitor with the other kinds' energies.
+/// (elastic and plastic) and its plastic part to the monitor with the other kinds' energies.
 template <class T>
 __global__ void beam_element_kernel(BeamView<T> v, int first, int count, RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[1] = {0.0};
-  if (i < count) BeamElementBody<T>{v}(first + i, w);
-  if (grid_sum(w, run.element_sums)) {
-    if (finish) {
-      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
-      reset<2>(run.element_sums);
-    } else {
-      *run.element_sums.ticket = 0;
-    }
-  }
+  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+  if (i < count) BeamElementBody<T>{v}(first + i, body);
+  const double w[3] = {body[0], 0.0, body[1]};
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
 /// Element pass over FPM triangles [first, first + count) at tau (pressures from the drive);
@@ -37,16 +31,10 @@ __global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, in
                                    double time, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[1] = {0.0};
-  if (i < count) TriElementBody<T, MayYield>{v, drive, tau}(first + i, w);
-  if (grid_sum(w, run.element_sums)) {
-    if (finish) {
-      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
-      reset<2>(run.element_sums);
-    } else {
-      *run.element_sums.ticket = 0;
-    }
-  }
+  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+  if (i < count) TriElementBody<T, MayYield>{v, drive, tau}(first + i, body);
+  const double w[3] = {body[0], 0.0, body[1]};
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
 /// The seed's split scheme (--fpm-kernels split), kernel 1 of 3: one thread per triangle of
@@ -77,16 +65,10 @@ __global__ void tri_force_kernel(TriView<T> v, const T* increments, const T* wor
                                  int first, int count, RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[1] = {0.0};
-  if (i < count) w[0] = tri_split_forces<T, MayYield>(v, increments, work, drive, tau, first + i);
-  if (grid_sum(w, run.element_sums)) {
-    if (finish) {
-      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
-      reset<2>(run.element_sums);
-    } else {
-      *run.element_sums.ticket = 0;
-    }
-  }
+  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+  if (i < count) tri_split_forces<T, MayYield>(v, increments, work, drive, tau, first + i, body);
+  const double w[3] = {body[0], 0.0, body[1]};
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
 }  // namespace cuda

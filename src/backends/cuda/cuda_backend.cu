@@ -558,10 +558,10 @@ class CudaBackend final : public Backend {
     EnergyRecord record;
     bool failed = false;
     if (global) {
-      double pub[2 + kNumNodeSums];
+      double pub[cuda::kPubValues];
       read_published(cuda::kPubSample, pub);
-      monitor_element_pass(host_monitor_, pub[0], inc.time, pub[1]);
-      monitor_sample(host_monitor_, pub + 2, inc.time);
+      monitor_element_pass(host_monitor_, pub[0], inc.time, pub[1], pub[2]);
+      monitor_sample(host_monitor_, pub + 3, inc.time);
       record = host_monitor_.record;
       failed = host_monitor_.status != kRunning;
       frame.record = record;  // also for frames that are never completed (energy only)
@@ -849,12 +849,12 @@ class CudaBackend final : public Backend {
     if (nif > 0) halo_->start(cuda_aware_ ? static_cast<const void*>(send_buf_.get()) : send_host_.host(),
                               cuda_aware_ ? static_cast<void*>(recv) : recv_host_.host());
     if (pending_commit_) {
-      // The snapshot the commit pass left: E(t^n), hourglass, node sums at t^n.
-      double pub[2 + kNumNodeSums];
-      for (int i = 0; i < 2 + kNumNodeSums; ++i) pub[i] = publish_host_.host()[cuda::kPubCommit + i];
-      halo_->sum(pub, 2 + kNumNodeSums);
-      monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1]);
-      monitor_commit(host_monitor_, pub + 2, pending_time_);
+      // The snapshot the commit pass left: E(t^n), hourglass, dissipation, node sums at t^n.
+      double pub[cuda::kPubValues];
+      for (int i = 0; i < cuda::kPubValues; ++i) pub[i] = publish_host_.host()[cuda::kPubCommit + i];
+      halo_->sum(pub, cuda::kPubValues);
+      monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1], pub[2]);
+      monitor_commit(host_monitor_, pub + 3, pending_time_);
       pending_commit_ = false;
     }
     if (nif == 0) return;
@@ -867,13 +867,13 @@ class CudaBackend final : public Backend {
     check(cudaGetLastError(), "interface sum launch");
   }
 
-  /// Waits for the stream and reduces published slot (2 + kNumNodeSums values) over the ranks.
+  /// Waits for the stream and reduces published slot (kPubValues values) over the ranks.
   void read_published(int slot, double* out) {
     sync("published sums");
     std::vector<double> all(cuda::kPubSize);
     publish_.copy_to(all.data(), all.size());
-    for (int i = 0; i < 2 + kNumNodeSums; ++i) out[i] = all[static_cast<std::size_t>(slot + i)];
-    halo_->sum(out, 2 + kNumNodeSums);
+    for (int i = 0; i < cuda::kPubValues; ++i) out[i] = all[static_cast<std::size_t>(slot + i)];
+    halo_->sum(out, cuda::kPubValues);
   }
 
   void setup_distributed(const DistributedContext& ctx, const EnergyMonitor& m0) {

@@ -66,7 +66,7 @@ __global__ void element_local_kernel(MeshView<T> m, NodeStateView<T> ss, SignedM
                                      T* elem_energy, RunView run) {
   if (integrate && run.monitor->status != kRunning) return;
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  double acc[kNumNodeSums + 1] = {0, 0, 0, 0, 0, 0, 0};
+  double acc[kNumNodeSums + 2] = {0, 0, 0, 0, 0, 0, 0, 0};  // node sums, strain energy, dissipation
   const double tau = integrate ? inc.tau + inc.dt_next : inc.tau;
   if (e < m.ne) {
     Mitc4Nodes<T> nodes;
@@ -98,11 +98,16 @@ __global__ void element_local_kernel(MeshView<T> m, NodeStateView<T> ss, SignedM
       }
     }
     T* out = write.force + 20 * e;
-    const T energy = emit_internal_forces(m, e, nodes, [&](int k) { return t1[k]; }, [&](int k, const T* gen) {
-      for (int j = 0; j < 5; ++j) out[5 * k + j] = gen[j];
-    });
+    T dissipation;
+    const T energy = emit_internal_forces(
+        m, e, nodes, [&](int k) { return t1[k]; },
+        [&](int k, const T* gen) {
+          for (int j = 0; j < 5; ++j) out[5 * k + j] = gen[j];
+        },
+        &dissipation);
     elem_energy[e] = energy;
     acc[kNumNodeSums] = energy;
+    acc[kNumNodeSums + 1] = dissipation;
     if (write.pressure) {
       T* p = write.pressure + 12 * e;
       emit_pressure_forces(d, tau, e, nodes, [&](int k, const T* fp) {
@@ -114,9 +119,10 @@ __global__ void element_local_kernel(MeshView<T> m, NodeStateView<T> ss, SignedM
     double sums[kNumNodeSums];
     for (int i = 0; i < kNumNodeSums; ++i) sums[i] = read_total(run.node_sums, i);
     const double energy = read_total(run.node_sums, kNumNodeSums);
+    const double dissipation = read_total(run.node_sums, kNumNodeSums + 1);
     if (integrate) monitor_commit(*run.monitor, sums, inc.time);
-    monitor_element_pass(*run.monitor, energy, integrate ? inc.time + inc.dt_next : inc.time);
-    reset<kNumNodeSums + 1>(run.node_sums);
+    monitor_element_pass(*run.monitor, energy, integrate ? inc.time + inc.dt_next : inc.time, 0.0, dissipation);
+    reset<kNumNodeSums + 2>(run.node_sums);
   }
 }
 

@@ -42,15 +42,15 @@ struct PlainSink {
 /// Element pass over the solids of one group, whose first element's points start at
 /// first_point (elements: local indices of one color, or null
 /// for all count elements): the shared continuum_element body with the scheme's sink. The
-/// last kernel of an element pass (finish) hands the summed strain and hourglass energies to
-/// the monitor; earlier ones leave the sums accumulating.
+/// last kernel of an element pass (finish) hands the summed strain and hourglass energies and
+/// the plastic dissipation to the monitor; earlier ones leave the sums accumulating.
 template <class T, class K, Sink S>
 __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int first, int conn_offset,
                                      std::size_t first_point, const int* elements, int count, NodalForces<T> nf,
                                      RunView run, double time, bool finish) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[2] = {0.0, 0.0};
+  double w[3] = {0.0, 0.0, 0.0};
   if (i < count) {
     const int local = elements ? elements[i] : i;
     const int e = first + local;
@@ -69,15 +69,9 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     }
     w[0] = double(en.strain) + double(en.hourglass);
     w[1] = double(en.hourglass);
+    w[2] = double(en.dissipation);
   }
-  if (grid_sum(w, run.element_sums)) {
-    if (finish) {
-      finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1));
-      reset<2>(run.element_sums);
-    } else {
-      *run.element_sums.ticket = 0;
-    }
-  }
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
 }  // namespace cuda

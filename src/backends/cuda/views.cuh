@@ -53,16 +53,17 @@ struct FrameOut {
 };
 
 /// Where a distributed run's kernels leave their sums for the host (which reduces them over
-/// the ranks and keeps the monitor): strain and hourglass energy of the latest element pass,
-/// then per node-pass kind a snapshot of those two and the node sums.
-enum PublishSlot { kPubEnergy = 0, kPubHourglass = 1, kPubCommit = 2, kPubSample = 2 + 2 + kNumNodeSums,
-                   kPubSize = 2 + 2 * (2 + kNumNodeSums) };
+/// the ranks and keeps the monitor): strain energy, hourglass energy and plastic dissipation
+/// of the latest element pass, then per node-pass kind a snapshot of those three and the node
+/// sums (kPubValues values).
+enum PublishSlot { kPubEnergy = 0, kPubHourglass = 1, kPubDissipation = 2, kPubCommit = 3,
+                   kPubValues = 3 + kNumNodeSums, kPubSample = 3 + kPubValues, kPubSize = 3 + 2 * kPubValues };
 
 /// Per-launch bookkeeping shared by all kernels.
 struct RunView {
   EnergyMonitor* monitor;
   GridSum node_sums;     ///< kNumNodeSums accumulators
-  GridSum element_sums;  ///< strain energy accumulator
+  GridSum element_sums;  ///< strain energy, hourglass energy, plastic dissipation accumulators
   double* publish;       ///< distributed runs: kPubSize values (null: the device monitor is used)
 };
 
@@ -93,19 +94,22 @@ __device__ inline Mitc4Ref<T> element_reference(const MeshView<T>& m, int e, con
 /// emit(k, gen[5]) as soon as they exist; t1_of(k) gives corner k's triad vector, read only
 /// then. Both keep registers free: this kernel is register-bound in FP64. With kGlobal (the
 /// 6-dof nodes of a model mixed with beams or FPM triangles) gen has 6 values, the force and
-/// the global moment, and t1_of is not called. Returns the strain energy.
+/// the global moment, and t1_of is not called. Returns the strain energy; its plastic
+/// dissipation goes to *dissipation (0 when elastic).
 template <class T, bool kGlobal = false, class T1, class Emit>
 __device__ inline T emit_internal_forces(const MeshView<T>& m, int e, const Mitc4Nodes<T>& nodes, T1&& t1_of,
-                                         Emit&& emit) {
+                                         Emit&& emit, T* dissipation) {
   const int sec = m.section[e];
   const T a = m.thickness[sec];
   const Mitc4Ref<T> ref = element_reference(m, e, nodes, a);
   Vec3<T> f[4], gv[4];
   const int points = m.section_points ? m.section_points[sec] : 0;
   T energy;
+  *dissipation = T(0);
   if (points > 0) {  // plastic section: through-thickness integration, state updated in place
     const ElementState<T> es{m.shell_state, m.shell_state, m.shell_stride, m.shell_first[e]};
-    energy = mitc4_plastic_internal_force(ref, nodes, a, m.shell_law[sec], m.elastic[sec].kshear, points, es, f, gv);
+    energy = mitc4_plastic_internal_force(ref, nodes, a, m.shell_law[sec], m.elastic[sec].kshear, points, es, f, gv,
+                                          dissipation);
   } else {
     energy = mitc4_internal_force(ref, nodes, a, m.elastic[sec], f, gv);
   }
@@ -173,7 +177,8 @@ __device__ inline void finish_node_pass(RunView r, NodeMode mode, double time) {
       double* out = r.publish + (mode == NodeMode::Commit ? kPubCommit : kPubSample);
       out[0] = r.publish[kPubEnergy];
       out[1] = r.publish[kPubHourglass];
-      for (int i = 0; i < kNumNodeSums; ++i) out[2 + i] = sums[i];
+      out[2] = r.publish[kPubDissipation];
+      for (int i = 0; i < kNumNodeSums; ++i) out[3 + i] = sums[i];
     }
   } else {
     if (mode == NodeMode::Commit) monitor_commit(*r.monitor, sums, time);
@@ -183,12 +188,27 @@ __device__ inline void finish_node_pass(RunView r, NodeMode mode, double time) {
 }
 
 /// Hands an element pass's energies to the monitor, or publishes them (distributed runs).
-__device__ inline void finish_element_pass(RunView r, double time, double energy, double hourglass) {
+__device__ inline void finish_element_pass(RunView r, double time, double energy, double hourglass,
+                                           double dissipation) {
   if (r.publish) {
     r.publish[kPubEnergy] = energy;
     r.publish[kPubHourglass] = hourglass;
+    r.publish[kPubDissipation] = dissipation;
   } else {
-    monitor_element_pass(*r.monitor, energy, time, hourglass);
+    monitor_element_pass(*r.monitor, energy, time, hourglass, dissipation);
+  }
+}
+
+/// The end of an element kernel whose grid sums (strain energy, hourglass energy, plastic
+/// dissipation) are complete: the last kernel of the pass (finish) hands them on and clears
+/// them; an earlier one leaves them accumulating for the next kernel of the pass.
+__device__ inline void end_element_kernel(RunView r, double time, bool finish) {
+  if (finish) {
+    finish_element_pass(r, time, read_total(r.element_sums, 0), read_total(r.element_sums, 1),
+                        read_total(r.element_sums, 2));
+    reset<3>(r.element_sums);
+  } else {
+    *r.element_sums.ticket = 0;
   }
 }
 
