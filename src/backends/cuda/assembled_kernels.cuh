@@ -35,7 +35,8 @@ struct SlotForces {
 
 /// Element pass over count shells: elements[i], or first + i when elements is null. kGlobal:
 /// 6-dof nodes (mixed with beams or FPM triangles), each corner hands force and global moment.
-template <class T, Sink S, bool kGlobal = false>
+/// kMayYield = false: no shell section of the model is plastic (the elastic path only).
+template <class T, Sink S, bool kGlobal = false, bool kMayYield = true>
 __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, double time,
                                     const int* elements, int first, int count, NodalForces<T> nf, SlotForces<T> sf,
                                     T* elem_energy, RunView run, bool finish) {
@@ -49,7 +50,7 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
     auto t1_of = [&](int k) { return Vec3<T>{s.t1x[c[k]], s.t1y[c[k]], s.t1z[c[k]]}; };
     constexpr int kPer = kGlobal ? 6 : 5;
     T dissipation;
-    const T energy = emit_internal_forces<T, kGlobal>(m, e, nodes, t1_of, [&](int k, const T* gen) {
+    const T energy = emit_internal_forces<T, kGlobal, kMayYield>(m, e, nodes, t1_of, [&](int k, const T* gen) {
       if (S == Sink::Slots) {
         for (int j = 0; j < kPer; ++j) sf.force[4 * kPer * e + kPer * k + j] = gen[j];
       } else {

@@ -135,6 +135,7 @@ class CudaBackend final : public Backend {
  public:
   CudaBackend(const StructureSystem& sys, const BackendOptions& opt)
       : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.scheme) {
+    shell_plastic_ = has_plastic_shells(sys);
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
@@ -776,7 +777,8 @@ class CudaBackend final : public Backend {
                                                               run(), finish && c == colors - 1);
         };
         if (sys_.shell_global_moments()) launch(cuda::element_pass_kernel<T, Sink::Plain, true>);
-        else launch(cuda::element_pass_kernel<T, Sink::Plain>);
+        else if (shell_plastic_) launch(cuda::element_pass_kernel<T, Sink::Plain>);
+        else launch(cuda::element_pass_kernel<T, Sink::Plain, false, false>);
       }
     } else if (p.group < 0) {
       launch_shells(tau, time, block, p.begin, p.count, finish);
@@ -791,19 +793,21 @@ class CudaBackend final : public Backend {
 
   void launch_shells(double tau, double time, int block, int first, int count, bool finish) {
     if (sys_.shell_global_moments()) launch_shells_as<true>(tau, time, block, first, count, finish);
-    else launch_shells_as<false>(tau, time, block, first, count, finish);
+    else if (shell_plastic_) launch_shells_as<false>(tau, time, block, first, count, finish);
+    else launch_shells_as<false, false>(tau, time, block, first, count, finish);
   }
 
-  /// The shell launch of the gather or atomic scheme; kGlobal: 6-dof nodes (global moments).
-  template <bool kGlobal>
+  /// The shell launch of the gather or atomic scheme; kGlobal: 6-dof nodes (global moments);
+  /// kMayYield: some shell section is plastic.
+  template <bool kGlobal, bool kMayYield = true>
   void launch_shells_as(double tau, double time, int block, int first, int count, bool finish) {
     T* energy = elem_energy_.get_or_null();
     if (scheme_ == GpuScheme::Atomic)
-      cuda::element_pass_kernel<T, Sink::Atomic, kGlobal><<<blocks(count, block), block, 0, stream_>>>(
+      cuda::element_pass_kernel<T, Sink::Atomic, kGlobal, kMayYield><<<blocks(count, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
           finish);
     else
-      cuda::element_pass_kernel<T, Sink::Slots, kGlobal><<<blocks(count, block), block, 0, stream_>>>(
+      cuda::element_pass_kernel<T, Sink::Slots, kGlobal, kMayYield><<<blocks(count, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
           finish);
   }
@@ -1128,6 +1132,7 @@ class CudaBackend final : public Backend {
   DeviceArray<T> tri_state_;  // component-major, stride num_tris (elements/fpm_tri.hpp)
   DeviceArray<T> tri_increment_, tri_point_work_;  // split scheme: kTriIncrementValues and tri_points_ per triangle
   int tri_points_ = 0;                             // split scheme: most stress points of a triangle
+  bool shell_plastic_ = false;                     // some shell section is plastic (has_plastic_shells)
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;

@@ -95,8 +95,9 @@ __device__ inline Mitc4Ref<T> element_reference(const MeshView<T>& m, int e, con
 /// then. Both keep registers free: this kernel is register-bound in FP64. With kGlobal (the
 /// 6-dof nodes of a model mixed with beams or FPM triangles) gen has 6 values, the force and
 /// the global moment, and t1_of is not called. Returns the strain energy; its plastic
-/// dissipation goes to *dissipation (0 when elastic).
-template <class T, bool kGlobal = false, class T1, class Emit>
+/// dissipation goes to *dissipation (0 when elastic). kMayYield = false compiles the elastic
+/// section only (models without plastic shells: the plastic integration's registers stay out).
+template <class T, bool kGlobal = false, bool kMayYield = true, class T1, class Emit>
 __device__ inline T emit_internal_forces(const MeshView<T>& m, int e, const Mitc4Nodes<T>& nodes, T1&& t1_of,
                                          Emit&& emit, T* dissipation) {
   const int sec = m.section[e];
@@ -106,7 +107,7 @@ __device__ inline T emit_internal_forces(const MeshView<T>& m, int e, const Mitc
   const int points = m.section_points ? m.section_points[sec] : 0;
   T energy;
   *dissipation = T(0);
-  if (points > 0) {  // plastic section: through-thickness integration, state updated in place
+  if (kMayYield && points > 0) {  // plastic section: through-thickness integration, state updated in place
     const ElementState<T> es{m.shell_state, m.shell_state, m.shell_stride, m.shell_first[e]};
     energy = mitc4_plastic_internal_force(ref, nodes, a, m.shell_law[sec], m.elastic[sec].kshear, points, es, f, gv,
                                           dissipation);
