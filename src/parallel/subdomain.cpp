@@ -176,11 +176,14 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
 
 namespace {
 
-/// Beams [elements] of g with their nodes renumbered by node_local; the section constants and
-/// the state layout (state_size) stay the whole model's.
-BeamMesh restrict_beams(const BeamMesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
-                        int num_nodes, int boundary) {
-  BeamMesh m;
+/// Elements [elements] of g, a mesh of a six-dof family (BeamMesh, TriMesh) with kNodes nodes
+/// per element, with their nodes renumbered by node_local; the section constants and the
+/// state layout (state_size) stay the whole model's. copy(m, k) appends global element k's
+/// arrays of the family's own geometry.
+template <int kNodes, class Mesh, class Copy>
+Mesh restrict_rotating_family(const Mesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
+                              int num_nodes, int boundary, Copy&& copy) {
+  Mesh m;
   m.constants = g.constants;
   m.state_size = g.state_size;
   m.boundary = boundary;
@@ -188,8 +191,19 @@ BeamMesh restrict_beams(const BeamMesh& g, const std::vector<int>& elements, con
   for (int e : elements) {
     const auto k = static_cast<std::size_t>(e);
     m.model_element.push_back(g.model_element[k]);
-    for (int a = 0; a < 2; ++a) m.conn.push_back(node_local[static_cast<std::size_t>(g.conn[2 * k + a])]);
+    for (int a = 0; a < kNodes; ++a) m.conn.push_back(node_local[static_cast<std::size_t>(g.conn[kNodes * k + a])]);
     m.section.push_back(g.section[k]);
+    m.element_dt.push_back(g.element_dt[k]);
+    copy(m, k);
+  }
+  if (m.num_elements > 0) invert_connectivity(m.conn, num_nodes, m.node_slot_ptr, m.node_slots);
+  return m;
+}
+
+/// The beams of elements (restrict_rotating_family): reference length, chord and n1.
+BeamMesh restrict_beams(const BeamMesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
+                        int num_nodes, int boundary) {
+  return restrict_rotating_family<2>(g, elements, node_local, num_nodes, boundary, [&g](BeamMesh& m, std::size_t k) {
     m.length0.push_back(g.length0[k]);
     m.chord0x.push_back(g.chord0x[k]);
     m.chord0y.push_back(g.chord0y[k]);
@@ -197,25 +211,13 @@ BeamMesh restrict_beams(const BeamMesh& g, const std::vector<int>& elements, con
     m.n1x.push_back(g.n1x[k]);
     m.n1y.push_back(g.n1y[k]);
     m.n1z.push_back(g.n1z[k]);
-    m.element_dt.push_back(g.element_dt[k]);
-  }
-  if (m.num_elements > 0) invert_connectivity(m.conn, num_nodes, m.node_slot_ptr, m.node_slots);
-  return m;
+  });
 }
 
-/// The same for FPM triangles.
+/// The FPM triangles of elements (restrict_rotating_family): reference edges, DCS axis, area.
 TriMesh restrict_tris(const TriMesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
                       int num_nodes, int boundary) {
-  TriMesh m;
-  m.constants = g.constants;
-  m.state_size = g.state_size;
-  m.boundary = boundary;
-  m.num_elements = static_cast<int>(elements.size());
-  for (int e : elements) {
-    const auto k = static_cast<std::size_t>(e);
-    m.model_element.push_back(g.model_element[k]);
-    for (int a = 0; a < 3; ++a) m.conn.push_back(node_local[static_cast<std::size_t>(g.conn[3 * k + a])]);
-    m.section.push_back(g.section[k]);
+  return restrict_rotating_family<3>(g, elements, node_local, num_nodes, boundary, [&g](TriMesh& m, std::size_t k) {
     m.edge2x.push_back(g.edge2x[k]);
     m.edge2y.push_back(g.edge2y[k]);
     m.edge2z.push_back(g.edge2z[k]);
@@ -226,10 +228,7 @@ TriMesh restrict_tris(const TriMesh& g, const std::vector<int>& elements, const 
     m.e1y.push_back(g.e1y[k]);
     m.e1z.push_back(g.e1z[k]);
     m.area0.push_back(g.area0[k]);
-    m.element_dt.push_back(g.element_dt[k]);
-  }
-  if (m.num_elements > 0) invert_connectivity(m.conn, num_nodes, m.node_slot_ptr, m.node_slots);
-  return m;
+  });
 }
 
 /// Copies the state of elements (global indices, in local order) from a component-major store
