@@ -100,7 +100,7 @@ HS_HD void tri_split_kinematics(const TriView<T>& v, T* increments, int e) {
 template <class T, bool MayYield>
 HS_HD void tri_split_point(const TriView<T>& v, const T* increments, T* work, int j, int e) {
   const TriConstants<T>& sec = v.constants[v.section[e]];
-  if (j >= (MayYield ? tri_stress_points(sec) : kTriPoints)) return;
+  if (j >= tri_stress_points<MayYield>(sec)) return;
   const TriIncrement<T> inc = load_tri_increment(StridedState<T>{const_cast<T*>(increments) + e, v.num_tris});
   work[static_cast<long long>(j) * v.num_tris + e] =
       tri_stress_point_update<T, MayYield>(sec, TriStateRef<T>{v.state + e, v.num_tris}, j, inc);
@@ -113,7 +113,7 @@ HS_HD void tri_split_forces(const TriView<T>& v, const T* increments, const T* w
                             double tau, int e, double* sum) {
   const TriConstants<T>& sec = v.constants[v.section[e]];
   const TriIncrement<T> inc = load_tri_increment(StridedState<T>{const_cast<T*>(increments) + e, v.num_tris});
-  const int points = MayYield ? tri_stress_points(sec) : kTriPoints;
+  const int points = tri_stress_points<MayYield>(sec);
   T w = T(0);
   for (int j = 0; j < points; ++j) w = w + work[static_cast<long long>(j) * v.num_tris + e];
   const TriStateRef<T> s{v.state + e, v.num_tris};

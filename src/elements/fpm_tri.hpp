@@ -453,10 +453,11 @@ HS_HD TriIncrement<T> load_tri_increment(const StridedState<T>& s) {
 
 /// Stress points of a triangle of section sec: one per in-plane point when elastic (the
 /// resultants), one per in-plane and Simpson point when plastic. Point j is in-plane point
-/// j / (points per in-plane point), section point j % that.
-template <class T>
+/// j / (points per in-plane point), section point j % that. MayYield = false (no section of
+/// the model yields) makes the count a constant the compiler can unroll.
+template <bool MayYield = true, class T>
 HS_HD int tri_stress_points(const TriConstants<T>& sec) {
-  return sec.plastic ? kTriPoints * sec.section_points : kTriPoints;
+  return MayYield && sec.plastic ? kTriPoints * sec.section_points : kTriPoints;
 }
 
 /// Phase 1 of an evaluation (one path unit, from the state at the last evaluation to the nodes
@@ -660,7 +661,7 @@ template <class T, bool MayYield = true>
 HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>& nd, const TriStateRef<T>& s) {
   const TriIncrement<T> inc = tri_kinematics(nd, s);
   T work = T(0);
-  const int points = MayYield ? tri_stress_points(sec) : kTriPoints;
+  const int points = tri_stress_points<MayYield>(sec);
   for (int j = 0; j < points; ++j) work = work + tri_stress_point_update<T, MayYield>(sec, s, j, inc);
   return tri_forces<T, MayYield>(sec, s, inc, work);
 }

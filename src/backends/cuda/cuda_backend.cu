@@ -135,7 +135,6 @@ class CudaBackend final : public Backend {
  public:
   CudaBackend(const StructureSystem& sys, const BackendOptions& opt)
       : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.scheme) {
-    shell_plastic_ = has_plastic_shells(sys);
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
@@ -734,7 +733,7 @@ class CudaBackend final : public Backend {
   /// kinematics per element, stresses per stress point, forces per element.
   void launch_split_tris(int first, int count, int block, double tau, double time, bool finish) {
     const bool plastic = sys_.tri.any_plastic();
-    const int points = plastic ? tri_points_ : kTriPoints;
+    const int points = tri_points_;  // kTriPoints when no section yields
     const std::size_t threads = static_cast<std::size_t>(points) * count;
     T* inc = tri_increment_.get();
     T* work = tri_point_work_.get();
@@ -777,7 +776,7 @@ class CudaBackend final : public Backend {
                                                               run(), finish && c == colors - 1);
         };
         if (sys_.shell_global_moments()) launch(cuda::element_pass_kernel<T, Sink::Plain, true>);
-        else if (shell_plastic_) launch(cuda::element_pass_kernel<T, Sink::Plain>);
+        else if (has_plastic_shells(sys_)) launch(cuda::element_pass_kernel<T, Sink::Plain>);
         else launch(cuda::element_pass_kernel<T, Sink::Plain, false, false>);
       }
     } else if (p.group < 0) {
@@ -793,7 +792,7 @@ class CudaBackend final : public Backend {
 
   void launch_shells(double tau, double time, int block, int first, int count, bool finish) {
     if (sys_.shell_global_moments()) launch_shells_as<true>(tau, time, block, first, count, finish);
-    else if (shell_plastic_) launch_shells_as<false>(tau, time, block, first, count, finish);
+    else if (has_plastic_shells(sys_)) launch_shells_as<false>(tau, time, block, first, count, finish);
     else launch_shells_as<false, false>(tau, time, block, first, count, finish);
   }
 
@@ -1132,7 +1131,6 @@ class CudaBackend final : public Backend {
   DeviceArray<T> tri_state_;  // component-major, stride num_tris (elements/fpm_tri.hpp)
   DeviceArray<T> tri_increment_, tri_point_work_;  // split scheme: kTriIncrementValues and tri_points_ per triangle
   int tri_points_ = 0;                             // split scheme: most stress points of a triangle
-  bool shell_plastic_ = false;                     // some shell section is plastic (has_plastic_shells)
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;
