@@ -39,24 +39,26 @@ inline int run_command(const std::string& cmd, std::string* output = nullptr) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/// Writes a deck with examples/generate_deck.py; fails the test if the generator fails.
-inline std::string generate_deck(const std::string& dir, const std::string& name, const std::string& args) {
+/// Writes dir/name.inp with the generator examples/<script> (args: the case and its options);
+/// fails the test if the generator fails.
+inline std::string generate_with(const std::string& script, const std::string& dir, const std::string& name,
+                                 const std::string& args) {
   const std::string deck = dir + "/" + name + ".inp";
   std::string out;
-  const int rc = run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_deck.py " + args + " -o " + deck, &out);
+  const int rc = run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/" + script + " " + args + " -o " + deck, &out);
   EXPECT_EQ(rc, 0) << out;
   return deck;
+}
+
+/// Writes a deck with examples/generate_deck.py; fails the test if the generator fails.
+inline std::string generate_deck(const std::string& dir, const std::string& name, const std::string& args) {
+  return generate_with("generate_deck.py", dir, name, args);
 }
 
 /// Writes a deck with examples/generate_solid_deck.py (args: the case and its options); fails
 /// the test if the generator fails.
 inline std::string generate_solid_deck(const std::string& dir, const std::string& name, const std::string& args) {
-  const std::string deck = dir + "/" + name + ".inp";
-  std::string out;
-  const int rc =
-      run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_solid_deck.py " + args + " -o " + deck, &out);
-  EXPECT_EQ(rc, 0) << out;
-  return deck;
+  return generate_with("generate_solid_deck.py", dir, name, args);
 }
 
 /// Runs `halfstep run deck -o outdir extra`; returns the exit code and output.

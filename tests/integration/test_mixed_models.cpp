@@ -18,12 +18,7 @@ namespace {
 
 /// Writes a deck with examples/generate_mixed_deck.py.
 std::string mixed_deck(const std::string& dir, const std::string& name, const std::string& args) {
-  const std::string deck = dir + "/" + name + ".inp";
-  std::string out;
-  const int rc =
-      run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_mixed_deck.py " + args + " -o " + deck, &out);
-  EXPECT_EQ(rc, 0) << out;
-  return deck;
+  return generate_with("generate_mixed_deck.py", dir, name, args);
 }
 
 double summary_value(const std::string& outdir, const std::string& key) {
