@@ -65,6 +65,31 @@ HS_HD T plane_stress_start(const SolidMaterial<T>& m, const T F2[4]) {
   return one_2e33 > T(0) ? sqrt(one_2e33) : T(1);
 }
 
+/// The deformation gradient of the in-plane part F2 (row-major) as dual numbers with zero
+/// derivative; F33 is left 0 for the Newton loops to set.
+template <class T>
+HS_HD Mat3<Dual<T>> dual_in_plane_gradient(const T F2[4]) {
+  Mat3<Dual<T>> F = scaled_identity(Dual<T>(T(0)));
+  F(0, 0) = Dual<T>(F2[0]);
+  F(0, 1) = Dual<T>(F2[1]);
+  F(1, 0) = Dual<T>(F2[2]);
+  F(1, 1) = Dual<T>(F2[3]);
+  return F;
+}
+
+/// The point a Newton loop reports when it found no F33 > 0 after `iterations` evaluations:
+/// NaN stress, energy and stretch (the run stops at this element).
+template <class T>
+HS_HD PlaneStressPoint<T> failed_plane_stress_point(int iterations) {
+  const T nan = T(0) / T(0);
+  PlaneStressPoint<T> out;
+  for (int k = 0; k < 9; ++k) out.S.a[k] = nan;
+  out.energy = out.dissipation = out.f33 = out.s33_residual = nan;
+  out.iterations = iterations;
+  out.converged = false;
+  return out;
+}
+
 /// Plane-stress point of material m for the in-plane deformation F2 = {F11, F12, F21, F22}
 /// (row-major), starting Newton from f33_start (the previous F33; when not positive,
 /// plane_stress_start's guess).
@@ -96,11 +121,7 @@ HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T 
     }
   }
   const SolidMaterial<Dual<T>> md = dual_material(m);
-  Mat3<Dual<T>> F = scaled_identity(Dual<T>(T(0)));
-  F(0, 0) = Dual<T>(F2[0]);
-  F(0, 1) = Dual<T>(F2[1]);
-  F(1, 0) = Dual<T>(F2[2]);
-  F(1, 1) = Dual<T>(F2[3]);
+  Mat3<Dual<T>> F = dual_in_plane_gradient(F2);
   const T tol = T(plane_stress_tolerance(static_cast<const T*>(nullptr)));
   T f = f33_start > T(0) ? f33_start : plane_stress_start(m, F2);
   bool small_step = false;
@@ -129,12 +150,7 @@ HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T 
     small_step = fabs(next - f) <= tol * f;
     f = next;
   }
-  const T nan = T(0) / T(0);
-  for (int k = 0; k < 9; ++k) out.S.a[k] = nan;
-  out.energy = out.dissipation = out.f33 = out.s33_residual = nan;
-  out.iterations = it;
-  out.converged = false;
-  return out;
+  return failed_plane_stress_point<T>(it);
 }
 
 /// Plane-stress point of the finite-strain J2 law (materials/j2_plasticity.hpp) for the
@@ -163,11 +179,7 @@ HS_HD PlaneStressPoint<T> j2_plane_stress_point(const SolidMaterial<T>& m, const
   T o[kJ2StateSize];
   for (int c = 0; c < kJ2StateSize; ++c) o[c] = old ? T(old[c]) : T(0);
   const SolidMaterial<D> md = dual_material(m);
-  Mat3<D> F = scaled_identity(D(T(0)));
-  F(0, 0) = D(F2[0]);
-  F(0, 1) = D(F2[1]);
-  F(1, 0) = D(F2[2]);
-  F(1, 1) = D(F2[3]);
+  Mat3<D> F = dual_in_plane_gradient(F2);
   const T tol = T(plane_stress_tolerance(static_cast<const T*>(nullptr)));
   const T cpi33 = T(1) + o[2];  // state component 2 is Cp^-1_33 - 1
   T f = cpi33 > T(0) ? T(1) / sqrt(cpi33) : T(1);
@@ -204,14 +216,9 @@ HS_HD PlaneStressPoint<T> j2_plane_stress_point(const SolidMaterial<T>& m, const
     if (!small_step && (!(nf > lo) || (hi > T(0) && !(nf < hi)))) nf = hi > T(0) ? T(0.5) * (lo + hi) : T(2) * f;
     f = nf;
   }
-  const T nan = T(0) / T(0);
-  for (int k = 0; k < 9; ++k) out.S.a[k] = nan;
-  out.energy = out.dissipation = out.f33 = out.s33_residual = nan;
-  out.iterations = it;
-  out.converged = false;
   if (next)  // a NaN state stops the run at this element rather than carrying a wrong one on
-    for (int c = 0; c < kJ2StateSize; ++c) next[c] = nan;
-  return out;
+    for (int c = 0; c < kJ2StateSize; ++c) next[c] = T(0) / T(0);
+  return failed_plane_stress_point<T>(it);
 }
 
 /// Statically condensed plane-stress tangent from a full tangent C (material_tangent.hpp
