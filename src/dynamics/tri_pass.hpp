@@ -44,8 +44,9 @@ HS_HD TriNodes<T> gather_tri_nodes(const TriView<T>& v, int e) {
 
 /// Writes triangle e's corner forces and moments into its slots and, with pressures, its
 /// follower pressure forces (from the current edges r2, r3); adds its internal work so far to
-/// sum[0] and its plastic dissipation so far to sum[1].
-template <class T>
+/// sum[0] and its plastic dissipation so far to sum[1] (MayYield = false: none, and the
+/// dissipation's code stays out of the elastic kernels).
+template <bool MayYield, class T>
 HS_HD void finish_tri(const TriView<T>& v, const DriveView& drive, double tau, int e, const TriForces<T>& f,
                       const TriStateRef<T>& s, double* sum) {
   T* out = v.force + 18 * static_cast<long long>(e);
@@ -67,7 +68,7 @@ HS_HD void finish_tri(const TriView<T>& v, const DriveView& drive, double tau, i
   }
   sum[0] += static_cast<double>(s[kTriWork]);
   const TriConstants<T>& sec = v.constants[v.section[e]];
-  if (sec.plastic) {
+  if (MayYield && sec.plastic) {
     const Vec3<T> r2{v.edge2x[e], v.edge2y[e], v.edge2z[e]}, r3{v.edge3x[e], v.edge3y[e], v.edge3z[e]};
     sum[1] += static_cast<double>(tri_dissipation(sec, s, T(0.5) * norm(cross(r2, r3))));
   }
@@ -83,7 +84,7 @@ struct TriElementBody {
   HS_HD void operator()(int e, double* sum) const {
     const TriStateRef<T> s{v.state + e, v.num_tris};
     const TriForces<T> f = fpm_tri_update<T, MayYield>(v.constants[v.section[e]], gather_tri_nodes(v, e), s);
-    finish_tri(v, drive, tau, e, f, s, sum);
+    finish_tri<MayYield>(v, drive, tau, e, f, s, sum);
   }
 };
 
@@ -117,7 +118,7 @@ HS_HD void tri_split_forces(const TriView<T>& v, const T* increments, const T* w
   T w = T(0);
   for (int j = 0; j < points; ++j) w = w + work[static_cast<long long>(j) * v.num_tris + e];
   const TriStateRef<T> s{v.state + e, v.num_tris};
-  finish_tri(v, drive, tau, e, tri_forces<T, MayYield>(sec, s, inc, w), s, sum);
+  finish_tri<MayYield>(v, drive, tau, e, tri_forces<T, MayYield>(sec, s, inc, w), s, sum);
 }
 
 }  // namespace halfstep
