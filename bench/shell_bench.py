@@ -28,6 +28,8 @@ def main():
     ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
     ap.add_argument("--triangles", action="store_true",
                     help="FPM triangles (S3, FORMULATION=FPM): every quad split into two, same nodes")
+    ap.add_argument("--yield-stress", type=float,
+                    help="bilinear *PLASTIC with this yield stress (J2 through the thickness; 5 section points)")
     ap.add_argument("--cpu-steps", type=int, default=0, help="increments of the CPU runs (default --steps)")
     ap.add_argument("--fpm-kernels", nargs="+", default=["fused"], choices=["fused", "split"],
                     help="GPU runs of FPM triangles: one kernel per element (fused) and/or seed 003's three (split)")
@@ -38,6 +40,8 @@ def main():
     for n in a.sizes:
         deck = os.path.join(a.out, f"cyl_{n}.inp")
         extra = ["--triangles"] if a.triangles else []
+        if a.yield_stress:
+            extra += ["--yield-stress", str(a.yield_stress), "--hardening", "2.0685e5"]  # 1 % of E
 
         def generate(dt, steps):
             subprocess.run([sys.executable, os.path.join(ROOT, "examples", "generate_deck.py"), "pinched-cylinder",

@@ -243,6 +243,7 @@ class Spec:
         self.elem_output = "SF, SM, S"
         self.static = None  # (increments, nlgeom): a *STATIC step instead of the explicit one
         self.triangles = False  # S3 with FORMULATION=FPM: each quad split into two triangles
+        self.plastic = None  # (yield stress, hardening modulus): a bilinear *PLASTIC table
 
 
 def nset_lines(name, ids, kw="*NSET, NSET="):
@@ -331,6 +332,12 @@ def write_deck(spec, path, split_mesh=False):
     L.append("*MATERIAL, NAME=%s" % spec.material)
     L.append("*ELASTIC")
     L.append("%s, %s" % (fmt(spec.E), fmt(spec.nu)))
+    if spec.plastic:
+        sy, hard = spec.plastic
+        # Bilinear: sigma_y at zero plastic strain, then slope `hard` up to a plastic strain of 1.
+        L.append("*PLASTIC")
+        L.append("%s, 0" % fmt(sy))
+        L.append("%s, 1" % fmt(sy + hard))
     L.append("*DENSITY")
     L.append(fmt(spec.rho))
     if spec.alpha and spec.alpha > 0:
@@ -1152,6 +1159,9 @@ def build_parser():
     p.add_argument("--heading-note", help="extra line added to the *HEADING")
     p.add_argument("--triangles", action="store_true",
                    help="FPM triangles: split each quad (a, b, c, d) into S3 (a, b, c), (a, c, d) with *SHELL SECTION, FORMULATION=FPM")
+    p.add_argument("--yield-stress", type=float,
+                   help="add a bilinear *PLASTIC (this yield stress, hardening modulus --hardening) to the material")
+    p.add_argument("--hardening", type=float, default=0.0, help="with --yield-stress: plastic hardening modulus")
     p.add_argument("--split-mesh", action="store_true", help="write nodes/elements/sets to FILE_mesh.inp and *INCLUDE it")
     return p
 
@@ -1199,6 +1209,12 @@ def main(argv=None):
             raise SystemExit("--triangles: FPM triangles run in explicit steps only")
         spec.triangles = True
         spec.heading.insert(len(spec.heading) - 1, "FPM triangles (--triangles): each quad split into two S3")
+    if args.yield_stress is not None:
+        if not args.yield_stress > 0:
+            raise SystemExit("--yield-stress must be positive")
+        spec.plastic = (args.yield_stress, args.hardening)
+        spec.heading.insert(len(spec.heading) - 1, "Bilinear *PLASTIC (--yield-stress %s, --hardening %s)" % (
+            fmt(args.yield_stress), fmt(args.hardening)))
     dt_est = write_deck(spec, args.output, split_mesh=args.split_mesh)
     m = spec.mesh
     sys.stderr.write("%s: %s -> %d nodes, %d elements, time %s, est. dt %s\n" % (

@@ -69,13 +69,18 @@ HS_HD T quad4_gauss(int g, int axis) {
 template <class T, bool kPlaneStress>
 HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], const Vec3<T> b[4], Mat3<T>& F,
                                  const ElementState<T>& state, int g) {
-  F = scaled_identity(T(1));
+  T H2[4] = {T(0), T(0), T(0), T(0)};  // in-plane displacement gradient, row-major
   for (int a = 0; a < 4; ++a) {
-    F(0, 0) += u[a].x * b[a].x;
-    F(0, 1) += u[a].x * b[a].y;
-    F(1, 0) += u[a].y * b[a].x;
-    F(1, 1) += u[a].y * b[a].y;
+    H2[0] += u[a].x * b[a].x;
+    H2[1] += u[a].x * b[a].y;
+    H2[2] += u[a].y * b[a].x;
+    H2[3] += u[a].y * b[a].y;
   }
+  F = scaled_identity(T(1));
+  F(0, 0) += H2[0];
+  F(0, 1) = H2[1];
+  F(1, 0) = H2[2];
+  F(1, 1) += H2[3];
   if constexpr (kPlaneStress) {
     const T F2[4] = {F(0, 0), F(0, 1), F(1, 0), F(1, 1)};
     PlaneStressPoint<T> r;  // NaN when it does not converge
@@ -83,7 +88,7 @@ HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], 
       T old[kJ2StateSize], next[kJ2StateSize];
       const StateSlice<const T> so = state.old_at(g);
       for (int c = 0; c < kJ2StateSize; ++c) old[c] = so.p ? so[c] : T(0);
-      r = j2_plane_stress_point(m, F2, old, next);
+      r = j2_plane_stress_point(m, H2, old, next);  // the gradient keeps float's digits
       const StateSlice<T> sn = state.next_at(g);
       if (sn.p)
         for (int c = 0; c < kJ2StateSize; ++c) sn[c] = next[c];

@@ -174,27 +174,35 @@ HS_HD void symmetric_eigen3(const Mat3<T>& A, T w[3], Mat3<T>& V) {
   for (int i = 0; i < 3; ++i) w[i] = a(i, i);
 }
 
-/// The return map at deformation gradient F from state old (8 values): writes the new state
-/// into next and returns S with the stored (Hencky) elastic energy density.
+/// The return map at displacement gradient H = F - I from state old (8 values): writes the
+/// new state into next and returns S with the stored (Hencky) elastic energy density.
+///
+/// Written in differences from the identity throughout, so that float keeps the digits of
+/// the small strains: be_trial - I = H + H^T + H H^T + F (Cp^-1 - I) F^T, the log strains are
+/// log1p of its eigenvalues, be - I after the return is expm1 of twice the elastic log
+/// strains, and Cp^-1 - I = F^-1 (be - I) F^-T - C^-1 (H + H^T + H^T H). Formed as F and
+/// be near I instead, every increment would round the state at 6e-8 absolute in float: a
+/// drift of the plastic strain of that size per increment, as large as the plastic flow of
+/// an explicit increment itself (docs/theory.md, "J2 in float"). An increment that stays
+/// elastic leaves the plastic state exactly as it was.
 template <class T, class S>
-HS_HD SolidStress<T> j2_update(const SolidMaterial<T>& m, const Mat3<T>& F, const S* old, T* next) {
-  using std::exp;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
-  using std::log;
+HS_HD SolidStress<T> j2_update_h(const SolidMaterial<T>& m, const Mat3<T>& H, const S* old, T* next) {
+  using std::expm1;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
+  using std::log1p;
   using std::sqrt;
   const int vi[6] = {0, 1, 2, 0, 0, 1}, vj[6] = {0, 1, 2, 1, 2, 2};
-  Mat3<T> cpi = scaled_identity(T(1));
-  for (int k = 0; k < 6; ++k) {
-    cpi(vi[k], vj[k]) = cpi(vi[k], vj[k]) + T(old[k]);
-    if (vi[k] != vj[k]) cpi(vj[k], vi[k]) = cpi(vi[k], vj[k]);
-  }
+  Mat3<T> P = scaled_identity(T(0));  // Cp^-1 - I
+  for (int k = 0; k < 6; ++k) P(vi[k], vj[k]) = P(vj[k], vi[k]) = T(old[k]);
   const T alpha_old = T(old[kJ2Alpha]);
   T dissipation = T(old[kJ2Dissipation]);
-  const Mat3<T> be_trial = F * cpi * transpose(F);
+  const Mat3<T> F = H + scaled_identity(T(1));
+  const Mat3<T> Ht = transpose(H);
+  const Mat3<T> b_trial = H + Ht + H * Ht + F * P * transpose(F);  // be_trial - I
   T w[3];
   Mat3<T> V;
-  symmetric_eigen3(be_trial, w, V);
+  symmetric_eigen3(b_trial, w, V);
   T eps[3];
-  for (int i = 0; i < 3; ++i) eps[i] = T(0.5) * log(w[i]);  // NaN for an inverted F: the run stops
+  for (int i = 0; i < 3; ++i) eps[i] = T(0.5) * log1p(w[i]);  // NaN for an inverted F: the run stops
   const T tr = eps[0] + eps[1] + eps[2];
   const T bulk = m.lambda + T(2) / T(3) * m.mu;
   T s[3];
@@ -203,33 +211,49 @@ HS_HD SolidStress<T> j2_update(const SolidMaterial<T>& m, const Mat3<T>& F, cons
   T h;
   const T sy = j2_yield_stress(m, alpha_old, &h);
   T dgamma = T(0);
-  if (q > sy) {
+  const bool yielding = q > sy;
+  if (yielding) {
     dgamma = j2_plastic_multiplier(m, q, alpha_old, T(3) * m.mu);
     const T shrink = T(1) - T(3) * m.mu * dgamma / q;
     for (int i = 0; i < 3; ++i) s[i] = shrink * s[i];
     dissipation = dissipation + j2_hardening_work(m, alpha_old, alpha_old + dgamma);
   }
   // Principal Kirchhoff stresses and elastic log strains after the return.
-  Mat3<T> tau = scaled_identity(T(0)), be = scaled_identity(T(0));
+  Mat3<T> tau = scaled_identity(T(0)), Be = scaled_identity(T(0));  // Be = be - I
   T dev2 = T(0);
   for (int i = 0; i < 3; ++i) {
     const T ti = bulk * tr + s[i];
     const T ee = tr / T(3) + s[i] / (T(2) * m.mu);
-    const T bi = exp(T(2) * ee);
+    const T bi = expm1(T(2) * ee);
     dev2 = dev2 + (s[i] / (T(2) * m.mu)) * (s[i] / (T(2) * m.mu));
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) {
         tau(r, c) = tau(r, c) + ti * V(r, i) * V(c, i);
-        be(r, c) = be(r, c) + bi * V(r, i) * V(c, i);
+        Be(r, c) = Be(r, c) + bi * V(r, i) * V(c, i);
       }
   }
   const Mat3<T> Fi = inverse(F);
-  const Mat3<T> Sig = Fi * tau * transpose(Fi);
-  const Mat3<T> cpi_new = Fi * be * transpose(Fi);
-  for (int k = 0; k < 6; ++k) next[k] = cpi_new(vi[k], vj[k]) - (vi[k] == vj[k] ? T(1) : T(0));
+  const Mat3<T> FiT = transpose(Fi);
+  const Mat3<T> Sig = Fi * tau * FiT;
+  if (yielding) {
+    // C^-1 (C - I) = I - C^-1 is symmetric; its two triangles are averaged.
+    const Mat3<T> CiE = (Fi * FiT) * (H + Ht + Ht * H);
+    const Mat3<T> Pn = Fi * Be * FiT;
+    for (int k = 0; k < 6; ++k)
+      next[k] = Pn(vi[k], vj[k]) - T(0.5) * (CiE(vi[k], vj[k]) + CiE(vj[k], vi[k]));
+  } else {
+    for (int k = 0; k < 6; ++k) next[k] = T(old[k]);
+  }
   next[kJ2Alpha] = alpha_old + dgamma;
   next[kJ2Dissipation] = dissipation;
   return {Sig, T(0.5) * bulk * tr * tr + m.mu * dev2};
+}
+
+/// The return map at deformation gradient F (j2_update_h at H = F - I, for callers that hold
+/// F; those that hold the displacement gradient pass it to j2_update_h and keep its digits).
+template <class T, class S>
+HS_HD SolidStress<T> j2_update(const SolidMaterial<T>& m, const Mat3<T>& F, const S* old, T* next) {
+  return j2_update_h(m, F - scaled_identity(T(1)), old, next);
 }
 
 }  // namespace halfstep

@@ -65,8 +65,9 @@ HS_HD T plane_stress_start(const SolidMaterial<T>& m, const T F2[4]) {
   return one_2e33 > T(0) ? sqrt(one_2e33) : T(1);
 }
 
-/// The deformation gradient of the in-plane part F2 (row-major) as dual numbers with zero
-/// derivative; F33 is left 0 for the Newton loops to set.
+/// The 3x3 matrix with in-plane block A (row-major: the deformation gradient F2, or the
+/// displacement gradient H2 of the J2 loop) as dual numbers with zero derivative; entry 33 is
+/// left 0 for the Newton loops to set.
 template <class T>
 HS_HD Mat3<Dual<T>> dual_in_plane_gradient(const T F2[4]) {
   Mat3<Dual<T>> F = scaled_identity(Dual<T>(T(0)));
@@ -154,44 +155,49 @@ HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T 
 }
 
 /// Plane-stress point of the finite-strain J2 law (materials/j2_plasticity.hpp) for the
-/// in-plane deformation F2 (row-major) from the point's state old (kJ2StateSize values, zeros:
-/// virgin): F33 is found so that S33 = 0 of the return map itself, which keeps the law's
-/// objectivity (only invariants of F2^T F2 and the reference-frame state enter) and its
-/// exactness for proportional paths. The new state is written into next (may alias old; not
-/// written when null, NaN when no F33 is found). energy is the stored (Hencky) energy plus
-/// the dissipation so far, as evaluate() reports it for the 3-D law.
+/// in-plane displacement gradient H2 = F2 - I (row-major) from the point's state old
+/// (kJ2StateSize values, zeros: virgin): F33 is found so that S33 = 0 of the return map itself,
+/// which keeps the law's objectivity (only invariants of F2^T F2 and the reference-frame state
+/// enter) and its exactness for proportional paths. The new state is written into next (may
+/// alias old; not written when null, NaN when no F33 is found). energy is the stored (Hencky)
+/// energy plus the dissipation so far, as evaluate() reports it for the 3-D law.
 ///
 /// Newton on r(y) = tau33 = F33^2 S33 in y = ln F33, with dr/dy from one dual evaluation per
 /// step. S33 itself is no good residual at large plastic strain: it falls as F33 grows once
 /// tau33 saturates (S33 = tau33 / F33^2). tau33 grows with y, the consistent tangent of the
 /// return in principal log strains having C3333 >= K, and is linear in y while elastic
 /// (Hencky): one step there. Where the point starts to yield r has a kink, at which plain
-/// Newton may cycle, so the iterate is kept in a bracket [lo, hi] of F33 and a step leaving
-/// it bisects. It starts from the plastic thickness stretch Fp33 = (Cp^-1_33)^-1/2 of the old
-/// state (F and Cp^-1 stay block-diagonal, and the isochoric flow makes the plastic thinning
-/// most of F33 at a yielded point).
+/// Newton may cycle, so the iterate is kept in a bracket [lo, hi] of y and a step leaving it
+/// bisects. It starts from the plastic thickness strain ln Fp33 = -ln(Cp^-1_33) / 2 of the
+/// old state (F and Cp^-1 stay block-diagonal, and the isochoric flow makes the plastic
+/// thinning most of F33 at a yielded point). The law gets H33 = F33 - 1 = expm1(y), not F33:
+/// in float, F33 near 1 resolves strains of only 6e-8, and a Newton root rounded there
+/// differently every increment fed the plastic flow noise of that size (docs/theory.md, "J2
+/// in float").
 template <class T, class S>
-HS_HD PlaneStressPoint<T> j2_plane_stress_point(const SolidMaterial<T>& m, const T F2[4], const S* old, T* next) {
+HS_HD PlaneStressPoint<T> j2_plane_stress_point(const SolidMaterial<T>& m, const T H2[4], const S* old, T* next) {
   using std::exp;
+  using std::expm1;
   using std::fabs;
-  using std::sqrt;
+  using std::log1p;
   using D = Dual<T>;
   T o[kJ2StateSize];
   for (int c = 0; c < kJ2StateSize; ++c) o[c] = old ? T(old[c]) : T(0);
   const SolidMaterial<D> md = dual_material(m);
-  Mat3<D> F = dual_in_plane_gradient(F2);
+  Mat3<D> H = dual_in_plane_gradient(H2);  // F33 - 1 set below
   const T tol = T(plane_stress_tolerance(static_cast<const T*>(nullptr)));
-  const T cpi33 = T(1) + o[2];  // state component 2 is Cp^-1_33 - 1
-  T f = cpi33 > T(0) ? T(1) / sqrt(cpi33) : T(1);
-  T lo = T(0), hi = T(-1);  // hi < 0: no upper bound yet
-  bool small_step = false;
+  const T ln2 = T(0.69314718055994531);
+  T y = o[2] > T(-1) ? T(-0.5) * log1p(o[2]) : T(0);  // state component 2 is Cp^-1_33 - 1
+  T lo = T(0), hi = T(0);
+  bool has_lo = false, has_hi = false, small_step = false;
   PlaneStressPoint<T> out;
   int it = 0;
   while (it < 2 * kPlaneStressIterations) {
     ++it;
-    F(2, 2) = D(f, f);  // seeded along d(F33) = F33 dy
+    const T f = exp(y);
+    H(2, 2) = D(expm1(y), f);  // seeded along d(F33) = F33 dy
     D nx[kJ2StateSize];
-    const SolidStress<D> r = j2_update(md, F, o, nx);
+    const SolidStress<D> r = j2_update_h(md, H, o, nx);
     const T s33 = r.S(2, 2).v;
     if (small_step || s33 == T(0)) {
       for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
@@ -208,13 +214,14 @@ HS_HD PlaneStressPoint<T> j2_plane_stress_point(const SolidMaterial<T>& m, const
     }
     const T tau = f * f * s33, dtau = f * f * r.S(2, 2).d + T(2) * tau;  // d(F33^2 S33)/dy
     if (!(tau - tau == T(0)) || !(dtau > T(0))) break;
-    if (tau > T(0)) hi = f;
-    else lo = f;
+    if (tau > T(0)) hi = y, has_hi = true;
+    else lo = y, has_lo = true;
     const T dy = -tau / dtau;
-    T nf = f * exp(dy);
+    T ny = y + dy;
     small_step = fabs(dy) <= tol;
-    if (!small_step && (!(nf > lo) || (hi > T(0) && !(nf < hi)))) nf = hi > T(0) ? T(0.5) * (lo + hi) : T(2) * f;
-    f = nf;
+    if (!small_step && ((has_lo && !(ny > lo)) || (has_hi && !(ny < hi))))
+      ny = has_lo && has_hi ? T(0.5) * (lo + hi) : has_hi ? hi - ln2 : y + ln2;
+    y = ny;
   }
   if (next)  // a NaN state stops the run at this element rather than carrying a wrong one on
     for (int c = 0; c < kJ2StateSize; ++c) next[c] = T(0) / T(0);

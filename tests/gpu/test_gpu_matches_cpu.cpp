@@ -165,17 +165,16 @@ INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
 
 // CPS4 with *PLASTIC (plane_cps4 with yield 1e6 + 7e7 PEEQ; on the CPU the dissipation
 // reaches 0.51 of the internal energy 6.67): the J2 return with F33 solved inside it
-// (materials/plane_stress.hpp). FP64 only: in FP32 every scheme stops at increment 196 with
-// an energy balance error of 5.04 % (H100, 2026-11-24), the FP32 J2 energy drift that C3D8 J2
-// shows at 64 cells too (docs/performance.md); not understood yet.
+// (materials/plane_stress.hpp). FP32 too since the law is written in differences from I and
+// takes the displacement gradient: before, every FP32 scheme stopped at increment 196 on a
+// 5.04 % energy-balance error; now FP32 ends with the dissipation 0.3 % off FP64's and an
+// energy-balance residual of 9e-6 of the external work (H100, 2026-11-24).
 const GpuDeck kPlasticPlaneDecks[] = {
     {"plane_cps4_j2", "tests/gpu/decks/plane_cps4_j2.inp", "TIP"},
 };
-const GpuVariant kDoubleVariants[] = {
-    {"atomic", "double", 1e-9}, {"gather", "double", 1e-9}, {"colored", "double", 1e-9}};
 
 INSTANTIATE_TEST_SUITE_P(PlasticPlane, GpuMatchesCpu,
-                         ::testing::Combine(::testing::ValuesIn(kPlasticPlaneDecks), ::testing::ValuesIn(kDoubleVariants)),
+                         ::testing::Combine(::testing::ValuesIn(kPlasticPlaneDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
 // FPM beams (B31) on six-dof nodes: the strip rolled past a full circle by an end moment
