@@ -12,7 +12,9 @@ schemes and precisions. Timings are summary.json's solve_seconds (the time loop 
 
 Usage: python3 bench/beam_bench.py [--build build] [--n 20 70] [--steps 2000] [--cpu-steps 50]
               [--backends cpu cuda] [--threads 1 16] [--schemes gather] [--precisions double single]
-              [--plastic] [--out bench-results]
+              [--plastic] [--fpm-kernels fused split] [--out bench-results]
+--fpm-kernels fused split runs the GPU in both schemes (the scheme column reads gather+split
+for seed 003's three kernels).
 """
 import argparse, json, os, re, subprocess, sys
 
@@ -70,6 +72,8 @@ def main():
     ap.add_argument("--backends", nargs="+", default=["cpu"], choices=["cpu", "cuda"])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--schemes", nargs="+", default=["gather"], choices=["gather", "atomic", "colored"])
+    ap.add_argument("--fpm-kernels", nargs="+", default=["fused"], choices=["fused", "split"],
+                    help="GPU runs: one kernel per beam (fused) and/or seed 003's three (split)")
     ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
     ap.add_argument("--plastic", action="store_true")
     ap.add_argument("--out", default="bench-results")
@@ -86,14 +90,17 @@ def main():
         inc = float(re.search(r"increment ([\d.e+-]+) \(stable", check).group(1))
         runs = [("cpu", t, "-", "double") for t in a.threads if "cpu" in a.backends]
         if "cuda" in a.backends:
-            runs += [("cuda", 1, sc, p) for sc in a.schemes for p in a.precisions]
+            runs += [("cuda", 1, sc if k == "fused" else sc + "+split", p)
+                     for sc in a.schemes for k in a.fpm_kernels for p in a.precisions]
         for backend, t, scheme, prec in runs:
             steps = a.cpu_steps if backend == "cpu" and a.cpu_steps else a.steps
             write_main(deck, mesh, steps * inc, a.plastic)
             outdir = os.path.join(a.out, f"run_{n}_{backend}_{t}_{scheme}_{prec}")
             cmd = [exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"]
             if backend == "cuda":
-                cmd += ["--gpu-scheme", scheme, "--precision", prec]
+                cmd += ["--gpu-scheme", scheme.split("+")[0], "--precision", prec]
+                if scheme.endswith("+split"):
+                    cmd += ["--fpm-kernels", "split"]
             r = subprocess.run(cmd)
             if r.returncode != 0:
                 print(f"run failed ({r.returncode}): {' '.join(cmd)}", file=sys.stderr)
@@ -105,7 +112,7 @@ def main():
                          "bytes_per_element": s.get("device_bytes_per_element"),
                          "description": s.get("backend_description", "")})
             r_ = rows[-1]
-            print(f"B31{'/J2' if a.plastic else '   '} {elements:9d} {backend:4s} {t:3d} {scheme:8s} {prec:6s} "
+            print(f"B31{'/J2' if a.plastic else '   '} {elements:9d} {backend:4s} {t:3d} {scheme:14s} {prec:6s} "
                   f"{r_['steps']:6d} {r_['solve_seconds']:9.3f} s {r_['element_steps_per_second']:10.3e} el-steps/s",
                   flush=True)
         for f in os.listdir(a.out):

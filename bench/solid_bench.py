@@ -11,8 +11,11 @@ run for --steps increments of 0.9 x the solver's stable estimate. The mesh goes 
 Usage: python3 bench/solid_bench.py [--build build] [--cells 20 40 80] [--kinds C3D8R C3D4]
               [--materials svk neo ortho j2] [--steps 1000] [--backends cpu cuda] [--threads 1 16]
               [--schemes gather atomic colored] [--precisions double single] [--out bench-results]
+              [--fpm-kernels fused split]
 --cells N makes a 4N x N x N block (4 N^3 cubes). Writes a table to stdout and
 <out>/solid_bench.json; timings are summary.json's solve_seconds (time loop only).
+--fpm-kernels fused split runs C3D8-FPM on the GPU in both schemes (the scheme column reads
+gather+split for seed 003's three kernels).
 """
 import argparse, json, os, re, subprocess, sys
 
@@ -117,6 +120,8 @@ def main():
     ap.add_argument("--schemes", nargs="+", default=["gather"], choices=["gather", "atomic", "colored"])
     ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
     ap.add_argument("--out", default="bench-results")
+    ap.add_argument("--fpm-kernels", nargs="+", default=["fused"], choices=["fused", "split"],
+                    help="GPU runs of C3D8-FPM: one kernel per element (fused) and/or seed 003's three (split)")
     ap.add_argument("--cpu-steps", nargs="*", default=[], metavar="THREADS=STEPS",
                     help="fewer increments for slow CPU runs, e.g. 1=10 16=50 (default --steps)")
     a = ap.parse_args()
@@ -136,14 +141,18 @@ def main():
                 per_elem = float(re.search(r"\(([\d.]+) bytes per element\)", check).group(1))
                 runs = [("cpu", t, "-", "double") for t in a.threads if "cpu" in a.backends]
                 if "cuda" in a.backends:
-                    runs += [("cuda", 1, sc, p) for sc in a.schemes for p in a.precisions]
+                    kernels = a.fpm_kernels if kind == "C3D8-FPM" else ["fused"]
+                    runs += [("cuda", 1, sc if k == "fused" else sc + "+split", p)
+                             for sc in a.schemes for k in kernels for p in a.precisions]
                 for backend, t, scheme, prec in runs:
                     steps = a.cpu_steps.get(t, a.steps) if backend == "cpu" else a.steps
                     write_main(deck, mesh, mat, steps * inc, tip_load(mat, n), kind)
                     outdir = os.path.join(a.out, f"run_{kind}_{n}_{mat}_{backend}_{t}_{scheme}_{prec}")
                     cmd = [exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"]
                     if backend == "cuda":
-                        cmd += ["--gpu-scheme", scheme, "--precision", prec]
+                        cmd += ["--gpu-scheme", scheme.split("+")[0], "--precision", prec]
+                        if scheme.endswith("+split"):
+                            cmd += ["--fpm-kernels", "split"]
                     r = subprocess.run(cmd)
                     if r.returncode != 0:
                         print(f"run failed ({r.returncode}): {' '.join(cmd)}", file=sys.stderr)
@@ -156,7 +165,7 @@ def main():
                                  "bytes_per_element": s.get("device_bytes_per_element") or per_elem,
                                  "description": s.get("backend_description", "")})
                     r_ = rows[-1]
-                    print(f"{kind:7s} {mat:5s} {elements:9d} {backend:4s} {t:3d} {scheme:8s} {prec:6s} "
+                    print(f"{kind:7s} {mat:5s} {elements:9d} {backend:4s} {t:3d} {scheme:14s} {prec:6s} "
                           f"{r_['steps']:6d} {r_['solve_seconds']:9.3f} s {r_['element_steps_per_second']:10.3e} el-steps/s "
                           f"{r_['bytes_per_element']:7.0f} B/el", flush=True)
             for f in os.listdir(a.out):

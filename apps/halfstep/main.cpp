@@ -151,7 +151,7 @@ void add_run_options(CLI::App& run, Args& a) {
   add_value(run, "--fpm-kernels", "K",
             "fused (default: one GPU thread per element does all) or split (seed 003's\n"
             "scheme: kernels per element for the kinematics, per stress point, per element\n"
-            "for the forces); FPM triangles, GPU only",
+            "for the forces); FPM beams, triangles and hexahedra, GPU only",
             [&a](const std::string& v) {
               if (v != "fused" && v != "split") bad_value("--fpm-kernels must be fused or split, got '" + v + "'");
               a.run.backend_options.fpm_split = v == "split";

@@ -43,7 +43,7 @@ struct BackendOptions {
   bool autotune = true;                   ///< time block sizes at start-up (GPU)
   int block = 128;                        ///< block size when not tuning (GPU)
   bool stored_reference = false;          ///< keep Mitc4Ref per element (192 B FP64) instead of recomputing it
-  bool fpm_split = false;                 ///< FPM triangles in seed 003's three kernels instead of one (GPU)
+  bool fpm_split = false;                 ///< FPM elements in seed 003's three kernels instead of one (GPU)
   double energy_tolerance = 0.05;         ///< energy balance limit (see EnergyMonitor)
   const DistributedContext* distributed = nullptr;  ///< set: the system is this rank's subdomain
   int device = -1;                        ///< GPU index (modulo the GPUs present); -1: the current one

@@ -217,57 +217,76 @@ HS_HD void beam_initial_state(Vec3<T> n1, Vec3<T> chord0, int size, BeamStateRef
   }
 }
 
+/// What one evaluation's kinematics (beam_kinematics) hand to the stress points and to the
+/// forces: the DCS now (e1 along the chord, e2; e3 = e1 x e2), the chord's length now and at
+/// the last evaluation, and the six natural deformation increments (stretch, torsion, end
+/// rotations about e2 and e3 at node 1, then at node 2). 14 values: the seed's split GPU
+/// scheme passes them between its kernels through memory (store_beam_increment).
+template <class T>
+struct BeamIncrement {
+  Vec3<T> e1, e2;
+  T l, la;
+  T dq[6];
+};
+
+/// Number of values of a BeamIncrement (its layout in the split scheme's store).
+constexpr int kBeamIncrementValues = 14;
+
+/// Writes inc into a component-major store (kBeamIncrementValues components): how the split
+/// scheme's kinematics kernel hands it to the point and force kernels.
+template <class T>
+HS_HD void store_beam_increment(const StridedState<T>& s, const BeamIncrement<T>& inc) {
+  store3(s, 0, inc.e1);
+  store3(s, 3, inc.e2);
+  s[6] = inc.l;
+  s[7] = inc.la;
+  for (int i = 0; i < 6; ++i) s[8 + i] = inc.dq[i];
+}
+
+/// Reads what store_beam_increment wrote.
+template <class T>
+HS_HD BeamIncrement<T> load_beam_increment(const StridedState<T>& s) {
+  BeamIncrement<T> inc;
+  inc.e1 = load3(s, 0);
+  inc.e2 = load3(s, 3);
+  inc.l = s[6];
+  inc.la = s[7];
+  for (int i = 0; i < 6; ++i) inc.dq[i] = s[8 + i];
+  return inc;
+}
+
+/// Stress points of a beam of section sec: an elastic section has one, its six natural forces
+/// (the Euler-Bernoulli natural stiffness integrates the section resultants along the beam in
+/// closed form, so no point along it keeps anything); a plastic one has one per Lobatto point
+/// and fibre, where the axial stress is kept and returned: point j is Lobatto point
+/// j / fibres, fibre j % fibres.
+template <class T>
+HS_HD int beam_stress_points(const BeamConstants<T>& sec) {
+  return sec.plastic ? kBeamPoints * sec.fibres : 1;
+}
+
 namespace beam_detail {
 
-/// Natural force increments of a plastic section by fibre integration: updates each fibre's
-/// stress and equivalent plastic strain (state), writes N, M1 and M2 at the ends into p (T is
-/// left to the caller) and returns the plastic dissipation of the increment.
+/// Lobatto point g's position along the beam (xi in [0, 1]) and weight.
 template <class T>
-HS_HD T fibre_forces(const BeamConstants<T>& sec, T la, const T dq[6], const BeamStateRef<T>& s, T p[6]) {
-  const T xi[kBeamPoints] = {T(0), T(0.5), T(1)};
-  const T wg[kBeamPoints] = {T(1) / T(6), T(4) / T(6), T(1) / T(6)};
-  const T e = sec.youngs;
-  p[0] = p[2] = p[3] = p[4] = p[5] = T(0);
-  T dissipation = T(0);
-  for (int g = 0; g < kBeamPoints; ++g) {
-    const T a1 = T(6) * xi[g] - T(4), a2 = T(6) * xi[g] - T(2);  // Hermite curvature shapes
-    const T de0 = dq[0] / la;
-    const T dk1 = (a1 * dq[2] + a2 * dq[4]) / la;  // curvature about e2 (n1): strain +x2 k1
-    const T dk2 = (a1 * dq[3] + a2 * dq[5]) / la;  // curvature about e3 (n2): strain -x1 k2
-    T n = T(0), m1 = T(0), m2 = T(0);
-    for (int k = 0; k < sec.fibres; ++k) {
-      const int c = kBeamFibres + 2 * (g * kBeamMaxFibres + k);
-      T sigma = s[c] + e * (de0 + sec.fx2[k] * dk1 - sec.fx1[k] * dk2);
-      const T alpha = s[c + 1];
-      T slope;
-      const T q = sigma < T(0) ? -sigma : sigma;
-      if (q > j2_yield_stress(sec.yield, alpha, &slope)) {
-        const T dgamma = j2_plastic_multiplier(sec.yield, q, alpha, e);
-        sigma = sigma - (sigma < T(0) ? -e : e) * dgamma;
-        dissipation = dissipation + j2_hardening_work(sec.yield, alpha, alpha + dgamma) * sec.fw[k] * wg[g] * la;
-        s[c + 1] = alpha + dgamma;
-      }
-      s[c] = sigma;
-      n = n + sec.fw[k] * sigma;
-      m1 = m1 + sec.fw[k] * sec.fx2[k] * sigma;
-      m2 = m2 - sec.fw[k] * sec.fx1[k] * sigma;
-    }
-    p[0] = p[0] + wg[g] * n;
-    p[2] = p[2] + wg[g] * a1 * m1;
-    p[4] = p[4] + wg[g] * a2 * m1;
-    p[3] = p[3] + wg[g] * a1 * m2;
-    p[5] = p[5] + wg[g] * a2 * m2;
-  }
-  return dissipation;
+HS_HD void lobatto(int g, T& xi, T& wg) {
+  const T x[kBeamPoints] = {T(0), T(0.5), T(1)};
+  const T w[kBeamPoints] = {T(1) / T(6), T(4) / T(6), T(1) / T(6)};
+  xi = x[g];
+  wg = w[g];
 }
+
+/// State index of the axial stress of fibre k at Lobatto point g (its equivalent plastic
+/// strain follows).
+HS_HD constexpr int fibre_at(int g, int k) { return kBeamFibres + 2 * (g * kBeamMaxFibres + k); }
 
 }  // namespace beam_detail
 
-/// One path unit of the beam: from the state at the last evaluation and the nodes now,
-/// updates the state in place (DCS, chord, node frames, natural forces, work, fibres) and
-/// returns the internal nodal forces and moments. An unchanged configuration changes nothing.
+/// Phase 1 of an evaluation (one path unit, from the state at the last evaluation to the nodes
+/// now): the DCS, the fictitious reverse motion and the natural deformation increments; stores
+/// the new DCS axis e2, the chord and the node frames in the state.
 template <class T>
-HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes<T>& nd, const BeamStateRef<T>& s) {
+HS_HD BeamIncrement<T> beam_kinematics(const BeamNodes<T>& nd, const BeamStateRef<T>& s) {
   const Vec3<T> r = nd.chord0 + (nd.u[1] - nd.u[0]);
   const T l = norm(r);
   const Vec3<T> e1 = (T(1) / l) * r;
@@ -298,11 +317,36 @@ HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes
   const Vec3<T> p1 = deformation_rotation(dn[0], rigid, qt), p2 = deformation_rotation(dn[1], rigid, qt);
 
   // Natural deformation increments: stretch, torsion, end rotations about e2 and e3.
+  BeamIncrement<T> inc;
+  inc.e1 = e1;
+  inc.e2 = e2;
+  inc.l = l;
+  inc.la = la;
   const T dq[6] = {l - la, p2.x - p1.x, p1.y, p1.z, p2.y, p2.z};
-  T old[6], p[6];
-  for (int i = 0; i < 6; ++i) old[i] = s[kBeamForce + i];
-  p[1] = old[1] + sec.shear * sec.torsion / la * dq[1];  // torsion stays elastic
+  for (int i = 0; i < 6; ++i) inc.dq[i] = dq[i];
+  store3(s, kBeamE2, e2);
+  store3(s, kBeamChord, r);
+  for (int k = 0; k < 2; ++k) {
+    store3(s, kBeamFrame + 6 * k, nd.t1[k]);
+    store3(s, kBeamFrame + 6 * k + 3, nd.d[k]);
+  }
+  return inc;
+}
+
+/// Phase 2: stress point j's update from the increment (beam_stress_points). Elastic: the six
+/// natural forces (Euler-Bernoulli natural stiffness), written to the state; returns the
+/// increment's internal work. Plastic: the axial stress of one fibre at one Lobatto point by
+/// the 1-D radial return, with its equivalent plastic strain; returns the fibre's plastic
+/// dissipation over the increment. Points are independent of each other.
+template <class T>
+HS_HD T beam_stress_point_update(const BeamConstants<T>& sec, const BeamStateRef<T>& s, int j,
+                                 const BeamIncrement<T>& inc) {
+  const T la = inc.la;
+  const T* dq = inc.dq;
   if (!sec.plastic) {
+    T old[6], p[6];
+    for (int i = 0; i < 6; ++i) old[i] = s[kBeamForce + i];
+    p[1] = old[1] + sec.shear * sec.torsion / la * dq[1];
     const T ea = sec.youngs * sec.area / la;
     const T k1 = T(2) * sec.youngs * sec.i11 / la, k2 = T(2) * sec.youngs * sec.i22 / la;
     p[0] = old[0] + ea * dq[0];
@@ -310,23 +354,85 @@ HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes
     p[4] = old[4] + k1 * (dq[2] + T(2) * dq[4]);
     p[3] = old[3] + k2 * (T(2) * dq[3] + dq[5]);
     p[5] = old[5] + k2 * (dq[3] + T(2) * dq[5]);
+    T work = T(0);
+    for (int i = 0; i < 6; ++i) {
+      work = work + T(0.5) * (old[i] + p[i]) * dq[i];
+      s[kBeamForce + i] = p[i];
+    }
+    return work;
+  }
+  const int g = j / sec.fibres, k = j % sec.fibres;
+  T xi, wg;
+  beam_detail::lobatto(g, xi, wg);
+  const T e = sec.youngs;
+  const T a1 = T(6) * xi - T(4), a2 = T(6) * xi - T(2);  // Hermite curvature shapes
+  const T de0 = dq[0] / la;
+  const T dk1 = (a1 * dq[2] + a2 * dq[4]) / la;  // curvature about e2 (n1): strain +x2 k1
+  const T dk2 = (a1 * dq[3] + a2 * dq[5]) / la;  // curvature about e3 (n2): strain -x1 k2
+  const int c = beam_detail::fibre_at(g, k);
+  T sigma = s[c] + e * (de0 + sec.fx2[k] * dk1 - sec.fx1[k] * dk2);
+  const T alpha = s[c + 1];
+  T slope;
+  const T q = sigma < T(0) ? -sigma : sigma;
+  T dissipation = T(0);
+  if (q > j2_yield_stress(sec.yield, alpha, &slope)) {
+    const T dgamma = j2_plastic_multiplier(sec.yield, q, alpha, e);
+    sigma = sigma - (sigma < T(0) ? -e : e) * dgamma;
+    dissipation = j2_hardening_work(sec.yield, alpha, alpha + dgamma) * sec.fw[k] * wg * la;
+    s[c + 1] = alpha + dgamma;
+  }
+  s[c] = sigma;
+  return dissipation;
+}
+
+/// Phase 3: from the updated stress points, the natural forces (plastic sections: the fibre
+/// stresses integrated over each section and along the beam, torsion elastic) and the nodal
+/// forces and moments, global components. points: the stress points' returns summed in point
+/// order (elastic: the internal work; plastic: the plastic dissipation), booked in the state
+/// with the rest of the increment's work.
+template <class T>
+HS_HD BeamForces<T> beam_forces(const BeamConstants<T>& sec, const BeamStateRef<T>& s, const BeamIncrement<T>& inc,
+                                T points) {
+  T p[6];
+  if (!sec.plastic) {
+    for (int i = 0; i < 6; ++i) p[i] = s[kBeamForce + i];
+    s[kBeamWork] = s[kBeamWork] + points;
   } else {
-    s[kBeamDissipation] = s[kBeamDissipation] + beam_detail::fibre_forces(sec, la, dq, s, p);
-  }
-  T work = T(0);
-  for (int i = 0; i < 6; ++i) {
-    work = work + T(0.5) * (old[i] + p[i]) * dq[i];
-    s[kBeamForce + i] = p[i];
-  }
-  s[kBeamWork] = s[kBeamWork] + work;
-  store3(s, kBeamE2, e2);
-  store3(s, kBeamChord, r);
-  for (int k = 0; k < 2; ++k) {
-    store3(s, kBeamFrame + 6 * k, nd.t1[k]);
-    store3(s, kBeamFrame + 6 * k + 3, nd.d[k]);
+    const T la = inc.la;
+    const T* dq = inc.dq;
+    T old[6];
+    for (int i = 0; i < 6; ++i) old[i] = s[kBeamForce + i];
+    p[1] = old[1] + sec.shear * sec.torsion / la * dq[1];  // torsion stays elastic
+    p[0] = p[2] = p[3] = p[4] = p[5] = T(0);
+    for (int g = 0; g < kBeamPoints; ++g) {
+      T xi, wg;
+      beam_detail::lobatto(g, xi, wg);
+      const T a1 = T(6) * xi - T(4), a2 = T(6) * xi - T(2);
+      T n = T(0), m1 = T(0), m2 = T(0);
+      for (int k = 0; k < sec.fibres; ++k) {
+        const T sigma = s[beam_detail::fibre_at(g, k)];
+        n = n + sec.fw[k] * sigma;
+        m1 = m1 + sec.fw[k] * sec.fx2[k] * sigma;
+        m2 = m2 - sec.fw[k] * sec.fx1[k] * sigma;
+      }
+      p[0] = p[0] + wg * n;
+      p[2] = p[2] + wg * a1 * m1;
+      p[4] = p[4] + wg * a2 * m1;
+      p[3] = p[3] + wg * a1 * m2;
+      p[5] = p[5] + wg * a2 * m2;
+    }
+    s[kBeamDissipation] = s[kBeamDissipation] + points;
+    T work = T(0);
+    for (int i = 0; i < 6; ++i) {
+      work = work + T(0.5) * (old[i] + p[i]) * dq[i];
+      s[kBeamForce + i] = p[i];
+    }
+    s[kBeamWork] = s[kBeamWork] + work;
   }
 
   // Nodal forces in the DCS (virtual work of the natural forces), turned global.
+  const T l = inc.l;
+  const Mat3<T> qt = matrix_of_columns(inc.e1, inc.e2, cross(inc.e1, inc.e2));
   const T v2 = (p[3] + p[5]) / l, v3 = (p[2] + p[4]) / l;
   BeamForces<T> out;
   out.f[0] = qt * Vec3<T>{-p[0], v2, -v3};
@@ -334,6 +440,20 @@ HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes
   out.m[0] = qt * Vec3<T>{-p[1], p[2], p[3]};
   out.m[1] = qt * Vec3<T>{p[1], p[4], p[5]};
   return out;
+}
+
+/// One path unit of the beam: from the state at the last evaluation and the nodes now,
+/// updates the state in place (DCS, chord, node frames, natural forces, work, fibres) and
+/// returns the internal nodal forces and moments; the three phases in one call (the fused
+/// scheme; the split GPU scheme runs each phase as its own kernel, with the same arithmetic).
+/// An unchanged configuration changes nothing.
+template <class T>
+HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes<T>& nd, const BeamStateRef<T>& s) {
+  const BeamIncrement<T> inc = beam_kinematics(nd, s);
+  T points = T(0);
+  const int n = beam_stress_points(sec);
+  for (int j = 0; j < n; ++j) points = points + beam_stress_point_update(sec, s, j, inc);
+  return beam_forces(sec, s, inc, points);
 }
 
 /// Section forces at the element's middle from its state: SF = (axial force, shear along n1,

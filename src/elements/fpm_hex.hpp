@@ -140,94 +140,151 @@ HS_HD Mat3<T> frame_of(const ElementState<T>& st) {
   return Q;
 }
 
-/// One FPM increment of an element from its state st (configuration "a") to displacements u
-/// (see the file comment): forces f, state written to st.next when it is not null, returns the
-/// accumulated internal work. NaN forces and energy when the "a" or the current geometry is
-/// inverted at a Gauss point.
+/// What the whole-element part of an increment's kinematics (hex_frame) leaves for the Gauss
+/// points: the frames Q_a and Q_t, A^T = (R - I)^T of the increment's rigid rotation, the
+/// B-bar trace, the configuration "a" (positions, the displacement increments) and whether it
+/// is valid (its volume positive).
 template <class T>
-HS_HD SolidEnergy<T> increment(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
-                               const ElementState<T>& st, Vec3<T> f[8]) {
+struct HexFrame {
+  Mat3<T> Qa, Qt, At;
+  T vol_increment;
+  bool valid;
+  Vec3<T> xa[8], du[8];
+};
+
+/// Steps 1 and 2 of the increment (file comment): the centroid's increment gradient, its
+/// rigid rotation and the new frame, from the state st (configuration "a") and the
+/// displacements u now.
+template <class T>
+HS_HD HexFrame<T> hex_frame(const Vec3<T> X[8], const Vec3<T> u[8], const ElementState<T>& st) {
   using solid_detail::add_outer;
-  const int vi[6] = {0, 1, 2, 0, 0, 1}, vj[6] = {0, 1, 2, 1, 2, 2};
-  const Mat3<T> I = scaled_identity(T(1));
-  const Mat3<T> Qa = frame_of(st);
-  Vec3<T> xa[8], xt[8], du[8];
+  HexFrame<T> fr;
+  fr.Qa = frame_of(st);
   for (int a = 0; a < 8; ++a) {
     const Vec3<T> ua{st.element_old(kElement, 8, kNodesA + 3 * a), st.element_old(kElement, 8, kNodesA + 3 * a + 1),
                      st.element_old(kElement, 8, kNodesA + 3 * a + 2)};
-    xa[a] = X[a] + ua;
-    xt[a] = X[a] + u[a];
-    du[a] = u[a] - ua;
+    fr.xa[a] = X[a] + ua;
+    fr.du[a] = u[a] - ua;
   }
-  T work = st.element_old(kElement, 8, kWork);
-  // The dissipated part of work, booked like it: each point's dissipation density increment
-  // over its volume in configuration "a".
-  T dissipation = st.element_old(kElement, 8, kDissipation);
   Vec3<T> bbar[8];
-  const T va = solid_detail::c3d8_mean_gradients(xa, bbar);
-  bool valid = va > T(0);
+  const T va = solid_detail::c3d8_mean_gradients(fr.xa, bbar);
+  fr.valid = va > T(0);
   // Rigid rotation of the increment, R = I + A, and the new frame.
   Mat3<T> Hbar = scaled_identity(T(0));
-  for (int a = 0; a < 8; ++a) add_outer(Hbar, du[a], bbar[a]);
-  const Mat3<T> At = valid ? transpose(polar_rotation_minus_identity(Hbar)) : scaled_identity(T(0));
-  const Mat3<T> Qt = polar_rotation(Qa + transpose(At) * Qa);
+  for (int a = 0; a < 8; ++a) add_outer(Hbar, fr.du[a], bbar[a]);
+  fr.At = fr.valid ? transpose(polar_rotation_minus_identity(Hbar)) : scaled_identity(T(0));
+  fr.Qt = polar_rotation(fr.Qa + transpose(fr.At) * fr.Qa);
   // The pure deformation R^T (I + H) - I = A^T + H + A^T H: small terms only.
-  const T vol_increment = trace(At + Hbar + At * Hbar);  // B-bar: tr of the centroid's pure deformation
-  Vec3<T> fdev[8], jb[8];
-  for (int a = 0; a < 8; ++a) fdev[a] = jb[a] = {T(0), T(0), T(0)};
-  T pressure_volume = T(0), vt = T(0);
-  for (int g = 0; g < 8 && valid; ++g) {
-    const T xi = solid_detail::hex8_gauss<T>(g, 0), eta = solid_detail::hex8_gauss<T>(g, 1),
-            zeta = solid_detail::hex8_gauss<T>(g, 2);
-    Vec3<T> b[8];
-    solid_detail::hex8_natural(xi, eta, zeta, b, static_cast<T*>(nullptr));
-    const T ja = solid_detail::hex8_gradients(xa, b);
-    Mat3<T> H = scaled_identity(T(0));
-    for (int a = 0; a < 8; ++a) add_outer(H, du[a], b[a]);
-    Mat3<T> deps = transpose(Qa) * sym(At + H + At * H) * Qa;
-    deps = deps + ((vol_increment - trace(deps)) / T(3)) * I;
-    // Stress before and after the increment, in the element frame.
-    const StateSlice<const T> old = st.old_at(g);
-    const Mat3<T> eps = read_sym(old, kStrain) + deps;
-    const Mat3<T> sigma_old = stored_stress(m, old);
-    Mat3<T> sigma;
-    T law_next[kJ2StateSize];
-    if (m.model == kJ2Plastic) {
-      T law_old[kJ2StateSize];
-      for (int c = 0; c < kJ2StateSize; ++c) law_old[c] = old.p ? old[kLaw + c] : T(0);
-      sigma = j2_small_strain_update(m, eps, law_old, law_next).S;
-      dissipation = dissipation + ja * (law_next[kJ2Dissipation] - law_old[kJ2Dissipation]);
-    } else {  // isotropic elasticity (model/validate.cpp refuses other laws for FPM)
-      for (int c = 0; c < kJ2StateSize; ++c) law_next[c] = T(0);
-      sigma = elastic_stress(m, eps);
-    }
-    work = work + T(0.5) * ja * ddot(sigma_old + sigma, deps);
-    if (st.next) {
-      const StateSlice<T> next = st.next_at(g);
-      for (int c = 0; c < kJ2StateSize; ++c) next[kLaw + c] = law_next[c];
-      for (int k = 0; k < 6; ++k) next[kStrain + k] = eps(vi[k], vj[k]);
-    }
-    // Forces on the current geometry with the B-bar virtual strain.
-    solid_detail::hex8_natural(xi, eta, zeta, b, static_cast<T*>(nullptr));
-    const T jt = solid_detail::hex8_gradients(xt, b);
-    valid = valid && jt > T(0);
-    const Mat3<T> s = Qt * sigma * transpose(Qt);
-    const T p = trace(s) / T(3);
-    const Mat3<T> dev = s - p * I;
-    for (int a = 0; a < 8; ++a) {
-      fdev[a] += jt * (dev * b[a]);
-      jb[a] += jt * b[a];
-    }
-    pressure_volume = pressure_volume + jt * p;
-    vt = vt + jt;
+  fr.vol_increment = trace(fr.At + Hbar + fr.At * Hbar);  // B-bar: tr of the centroid's pure deformation
+  return fr;
+}
+
+/// Step 3 at Gauss point g: the pure deformation increment deps_g in the frame Q_a (B-bar
+/// trace); ja: detJ_g on configuration "a".
+template <class T>
+HS_HD Mat3<T> hex_point_strain(const HexFrame<T>& fr, int g, T& ja) {
+  using solid_detail::add_outer;
+  Vec3<T> b[8];
+  solid_detail::hex8_natural(solid_detail::hex8_gauss<T>(g, 0), solid_detail::hex8_gauss<T>(g, 1),
+                             solid_detail::hex8_gauss<T>(g, 2), b, static_cast<T*>(nullptr));
+  ja = solid_detail::hex8_gradients(fr.xa, b);
+  Mat3<T> H = scaled_identity(T(0));
+  for (int a = 0; a < 8; ++a) add_outer(H, fr.du[a], b[a]);
+  Mat3<T> deps = transpose(fr.Qa) * sym(fr.At + H + fr.At * H) * fr.Qa;
+  deps = deps + ((fr.vol_increment - trace(deps)) / T(3)) * scaled_identity(T(1));
+  return deps;
+}
+
+/// What Gauss point g's stress update (hex_point_stress) hands to the forces: the stress in
+/// the element frame and the point's shares of the increment's work and plastic dissipation.
+template <class T>
+struct HexPointResult {
+  Mat3<T> sigma;
+  T work, dissipation;
+};
+
+/// Step 4 at Gauss point g: the convected strain and the stress from the law, from the
+/// point's state (written to st.next when it is not null) and its increment deps (ja: detJ_g
+/// on "a"); each point independent of the others.
+template <class T>
+HS_HD HexPointResult<T> hex_point_stress(const SolidMaterial<T>& m, const ElementState<T>& st, int g,
+                                         const Mat3<T>& deps, T ja) {
+  const int vi[6] = {0, 1, 2, 0, 0, 1}, vj[6] = {0, 1, 2, 1, 2, 2};
+  // Stress before and after the increment, in the element frame.
+  const StateSlice<const T> old = st.old_at(g);
+  const Mat3<T> eps = read_sym(old, kStrain) + deps;
+  const Mat3<T> sigma_old = stored_stress(m, old);
+  HexPointResult<T> r;
+  r.dissipation = T(0);
+  T law_next[kJ2StateSize];
+  if (m.model == kJ2Plastic) {
+    T law_old[kJ2StateSize];
+    for (int c = 0; c < kJ2StateSize; ++c) law_old[c] = old.p ? old[kLaw + c] : T(0);
+    r.sigma = j2_small_strain_update(m, eps, law_old, law_next).S;
+    r.dissipation = ja * (law_next[kJ2Dissipation] - law_old[kJ2Dissipation]);
+  } else {  // isotropic elasticity (model/validate.cpp refuses other laws for FPM)
+    for (int c = 0; c < kJ2StateSize; ++c) law_next[c] = T(0);
+    r.sigma = elastic_stress(m, eps);
   }
+  r.work = T(0.5) * ja * ddot(sigma_old + r.sigma, deps);
+  if (st.next) {
+    const StateSlice<T> next = st.next_at(g);
+    for (int c = 0; c < kJ2StateSize; ++c) next[kLaw + c] = law_next[c];
+    for (int k = 0; k < 6; ++k) next[kStrain + k] = eps(vi[k], vj[k]);
+  }
+  return r;
+}
+
+/// The forces' sums over the Gauss points (step 5): the deviatoric forces, the gradients
+/// weighted by detJ_g, the pressure times volume and the volume, on the current geometry.
+template <class T>
+struct HexForceSums {
+  Vec3<T> fdev[8], jb[8];
+  T pressure_volume, vt;
+};
+
+/// Empty sums.
+template <class T>
+HS_HD HexForceSums<T> hex_force_sums() {
+  HexForceSums<T> acc;
+  for (int a = 0; a < 8; ++a) acc.fdev[a] = acc.jb[a] = {T(0), T(0), T(0)};
+  acc.pressure_volume = acc.vt = T(0);
+  return acc;
+}
+
+/// Adds Gauss point g's part of the forces on the current geometry xt (stress sigma in the
+/// frame, turned by Qt) to acc; false when the point is inverted there.
+template <class T>
+HS_HD bool hex_point_force(const Vec3<T> xt[8], int g, const Mat3<T>& Qt, const Mat3<T>& sigma, HexForceSums<T>& acc) {
+  Vec3<T> b[8];
+  solid_detail::hex8_natural(solid_detail::hex8_gauss<T>(g, 0), solid_detail::hex8_gauss<T>(g, 1),
+                             solid_detail::hex8_gauss<T>(g, 2), b, static_cast<T*>(nullptr));
+  const T jt = solid_detail::hex8_gradients(xt, b);
+  const Mat3<T> s = Qt * sigma * transpose(Qt);
+  const T p = trace(s) / T(3);
+  const Mat3<T> dev = s - p * scaled_identity(T(1));
+  for (int a = 0; a < 8; ++a) {
+    acc.fdev[a] += jt * (dev * b[a]);
+    acc.jb[a] += jt * b[a];
+  }
+  acc.pressure_volume = acc.pressure_volume + jt * p;
+  acc.vt = acc.vt + jt;
+  return jt > T(0);
+}
+
+/// Step 5's end: the forces f from the sums and the element values (frame, configuration "a"
+/// = u, work and dissipation so far) into the state; NaN forces and energy when not valid.
+template <class T>
+HS_HD SolidEnergy<T> hex_finish(const ElementState<T>& st, const Vec3<T> u[8], const Mat3<T>& Qt, T work,
+                                T dissipation, const HexForceSums<T>& acc, bool valid, Vec3<T> f[8]) {
   if (!valid) {
     const T nan = solid_detail::quiet_nan<T>();
     for (int a = 0; a < 8; ++a) f[a] = {nan, nan, nan};
     return {nan, T(0)};
   }
-  const T pbar = pressure_volume / vt;
-  for (int a = 0; a < 8; ++a) f[a] = fdev[a] + pbar * jb[a];
+  const Mat3<T> I = scaled_identity(T(1));
+  const T pbar = acc.pressure_volume / acc.vt;
+  for (int a = 0; a < 8; ++a) f[a] = acc.fdev[a] + pbar * acc.jb[a];
   for (int k = 0; k < 9; ++k) st.set_element(kElement, 8, kFrame + k, Qt.a[k] - I.a[k]);
   for (int a = 0; a < 8; ++a) {
     st.set_element(kElement, 8, kNodesA + 3 * a, u[a].x);
@@ -237,6 +294,35 @@ HS_HD SolidEnergy<T> increment(const Vec3<T> X[8], const Vec3<T> u[8], const Sol
   st.set_element(kElement, 8, kWork, work);
   st.set_element(kElement, 8, kDissipation, dissipation);
   return {work, T(0), dissipation};
+}
+
+/// One FPM increment of an element from its state st (configuration "a") to displacements u
+/// (see the file comment): forces f, state written to st.next when it is not null, returns the
+/// accumulated internal work. NaN forces and energy when the "a" or the current geometry is
+/// inverted at a Gauss point. The phases in turn, per Gauss point (the fused scheme); seed
+/// 003's split GPU scheme runs the frame and strains per element, the stresses per Gauss
+/// point and the forces per element, with the same arithmetic (discretization/fpm_hex_pass.hpp).
+template <class T>
+HS_HD SolidEnergy<T> increment(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
+                               const ElementState<T>& st, Vec3<T> f[8]) {
+  const HexFrame<T> fr = hex_frame(X, u, st);
+  Vec3<T> xt[8];
+  for (int a = 0; a < 8; ++a) xt[a] = X[a] + u[a];
+  T work = st.element_old(kElement, 8, kWork);
+  // The dissipated part of work, booked like it: each point's dissipation density increment
+  // over its volume in configuration "a".
+  T dissipation = st.element_old(kElement, 8, kDissipation);
+  HexForceSums<T> acc = hex_force_sums<T>();
+  bool valid = fr.valid;
+  for (int g = 0; g < 8 && valid; ++g) {
+    T ja;
+    const Mat3<T> deps = hex_point_strain(fr, g, ja);
+    const HexPointResult<T> r = hex_point_stress(m, st, g, deps, ja);
+    work = work + r.work;
+    dissipation = dissipation + r.dissipation;
+    valid = hex_point_force(xt, g, fr.Qt, r.sigma, acc) && valid;
+  }
+  return hex_finish(st, u, fr.Qt, work, dissipation, acc, valid, f);
 }
 
 }  // namespace fpm_detail

@@ -277,3 +277,101 @@ TEST(FpmBeam, PerfectlyPlasticSectionReachesThePlasticMoment) {
 
 }  // namespace
 }  // namespace halfstep
+
+#include "discretization/beam_pass.hpp"
+
+namespace halfstep {
+namespace {
+
+/// One beam between nodes 0 and 1 as the beam pass sees it (BeamView over host arrays).
+struct PassBeam {
+  BeamConstants<double> sec;
+  int conn[2] = {0, 1}, section = 0;
+  double chord[3];
+  double ux[2] = {}, uy[2] = {}, uz[2] = {}, t1x[2] = {}, t1y[2] = {}, t1z[2] = {}, dx[2] = {}, dy[2] = {}, dz[2] = {};
+  std::vector<double> state = std::vector<double>(kBeamPlasticState, 0.0);
+  double force[12] = {};
+  PassBeam(const BeamConstants<double>& s, Vec3<double> x1, Vec3<double> n1) : sec(s) {
+    chord[0] = x1.x;
+    chord[1] = x1.y;
+    chord[2] = x1.z;
+    const Vec3<double> t = normalized(x1);
+    beam_initial_state(normalized(n1 - dot(n1, t) * t), x1, kBeamPlasticState, BeamStateRef<double>{state.data(), 1});
+  }
+  BeamView<double> view() {
+    return {1, conn, &section, &sec, chord, chord + 1, chord + 2, ux, uy, uz, t1x, t1y, t1z, dx, dy, dz,
+            state.data(), force};
+  }
+  /// Node k moved by u and turned by r.
+  void set(int k, Vec3<double> u, const Mat3<double>& r) {
+    ux[k] = u.x;
+    uy[k] = u.y;
+    uz[k] = u.z;
+    const Vec3<double> t1 = column(r, 0), d = column(r, 2);
+    t1x[k] = t1.x;
+    t1y[k] = t1.y;
+    t1z[k] = t1.z;
+    dx[k] = d.x;
+    dy[k] = d.y;
+    dz[k] = d.z;
+  }
+};
+
+// Seed 003's split GPU scheme runs the beam as three kernels: per beam the fictitious reverse
+// motion and the natural deformation increments (into the increment store), per stress point
+// (an elastic section's natural forces; a plastic one's fibres at each Lobatto point) the
+// stress update, per beam the forces, the points' returns summed in point order. Through the
+// pass functions and stores the kernels use, on a path that stretches, bends, twists and turns
+// the beam, that must reproduce the fused pass (BeamElementBody) bit for bit: slot forces,
+// energy sums and every state value; the points run in reverse order (they are independent).
+void expect_beam_split_equals_fused(const BeamConstants<double>& sec) {
+  PassBeam a(sec, {1.0, 0.2, 0.1}, {0, 0, -1}), b = a;
+  const int points = beam_stress_points(sec);
+  std::vector<double> increment(kBeamIncrementValues), values(static_cast<std::size_t>(points));
+  double largest_force = 0;
+  for (int i = 1; i <= 40; ++i) {
+    const double s = 0.001 * i, c = 0.01 * i;
+    const Mat3<double> q = rotation_matrix(Vec3<double>{0.02 * i, -0.01 * i, 0.03 * i});
+    const Vec3<double> x1 = q * Vec3<double>{1.0 + s, 0.2 + 0.5 * c, 0.1 - 0.3 * c}, x0 = Vec3<double>{0.01 * i, 0, 0};
+    for (PassBeam* p : {&a, &b}) {
+      p->set(0, x0, q * rotation_matrix(Vec3<double>{-c, 0.5 * c, -0.8 * c}));
+      p->set(1, x0 + x1 - Vec3<double>{1.0, 0.2, 0.1}, q * rotation_matrix(Vec3<double>{c, -0.4 * c, 0.8 * c}));
+    }
+    double sa[2] = {0, 0}, sb[2] = {0, 0};
+    BeamElementBody<double>{a.view()}(0, sa);
+    const BeamView<double> vb = b.view();
+    beam_split_kinematics(vb, increment.data(), 0);
+    for (int j = points - 1; j >= 0; --j) beam_split_point(vb, increment.data(), values.data(), j, 0);
+    beam_split_forces(vb, increment.data(), values.data(), 0, sb);
+    for (int k = 0; k < 12; ++k) {
+      ASSERT_EQ(a.force[k], b.force[k]) << "increment " << i << ", force " << k;
+      largest_force = std::fmax(largest_force, std::fabs(a.force[k]));
+    }
+    ASSERT_EQ(sa[0], sb[0]);
+    ASSERT_EQ(sa[1], sb[1]);
+    for (std::size_t v = 0; v < a.state.size(); ++v) ASSERT_EQ(a.state[v], b.state[v]) << "increment " << i << ", state " << v;
+  }
+  ASSERT_GT(largest_force, 0.01);
+  if (sec.plastic) {
+    EXPECT_GT(beam_peeq(sec, BeamStateRef<double>{a.state.data(), 1}), 1e-4);  // the path yields
+    EXPECT_GT(a.state[kBeamDissipation], 0.0);
+  }
+}
+
+TEST(FpmBeamSplit, PhasesRunApartReproduceTheFusedUpdateOfAYieldingSection) {
+  const SolidMaterial<double> yield = j2_plastic(200.0, 0.3, 1.0, std::vector<double>{0.05, 0.5}.data(),
+                                                 std::vector<double>{0.0, 1.0}.data(), 2);
+  const BeamConstants<double> sec = rect_section(&yield);
+  ASSERT_TRUE(sec.plastic);
+  ASSERT_EQ(beam_stress_points(sec), kBeamPoints * 25);
+  expect_beam_split_equals_fused(sec);
+}
+
+TEST(FpmBeamSplit, PhasesRunApartReproduceTheFusedUpdateOfAnElasticSection) {
+  ASSERT_EQ(beam_stress_points(rect_section()), 1);
+  expect_beam_split_equals_fused(rect_section());
+  expect_beam_split_equals_fused(make_beam_section(kBeamCirc, 0.1, 0.0, 200.0, 0.3, nullptr));
+}
+
+}  // namespace
+}  // namespace halfstep

@@ -291,3 +291,110 @@ TEST(FpmHex, FloatAgreesWithDoubleWithoutDrift) {
 
 }  // namespace
 }  // namespace halfstep
+
+#include "discretization/fpm_hex_pass.hpp"
+
+namespace halfstep {
+namespace {
+
+// Seed 003's split GPU scheme runs the FPM hexahedron as three kernels: per element the frame
+// and every Gauss point's strain increment (into the increment store), per Gauss point the
+// stress (into the result store), per element the forces. Through the same pass functions and
+// stores the kernels use, on a distorted element driven along a path that stretches, shears
+// and turns it, that must reproduce the fused pass (continuum_element) bit for bit: forces,
+// energies and every value of the state; the Gauss points run in reverse order to show that
+// they are independent.
+void expect_hex_split_equals_fused(const SolidMaterial<double>& m, bool yields) {
+  V3 X[8];
+  distorted(X);
+  std::vector<double> x0(8), y0(8), z0(8), ux(8), uy(8), uz(8);
+  for (int a = 0; a < 8; ++a) {
+    x0[static_cast<std::size_t>(a)] = X[a].x;
+    y0[static_cast<std::size_t>(a)] = X[a].y;
+    z0[static_cast<std::size_t>(a)] = X[a].z;
+  }
+  const int conn[8] = {0, 1, 2, 3, 4, 5, 6, 7}, material = 0;
+  Store fused, split;
+  double energy[2] = {0, 0}, hourglass[2] = {0, 0};
+  const auto view = [&](Store& s, int e) {
+    return ContinuumView<double>{conn, &material, &m, 0.0, x0.data(), y0.data(), z0.data(),
+                                 energy + e, hourglass + e, s.v.data(), 8};
+  };
+  std::vector<double> fa(24), fb(24), increment(kHexIncrementValues), result(kHexResultValues);
+  const HexSplitStore<double> store{increment.data(), result.data(), 1};
+  double largest_force = 0;
+  for (int i = 1; i <= 40; ++i) {
+    const double s = 0.0006 * i;
+    const Mat3<double> stretch{{1 + s, 0.4 * s, 0, 0.1 * s, 1 - 0.3 * s, 0.2 * s, 0, 0, 1 + 0.5 * s}};
+    const Mat3<double> M = rotation_matrix(Vec3<double>{0.02 * i, -0.01 * i, 0.03 * i}) * stretch;
+    V3 u[8];
+    motion(X, M, V3{0.01 * i, 0, -0.02 * i}, u);
+    for (int a = 0; a < 8; ++a) {
+      ux[static_cast<std::size_t>(a)] = u[a].x;
+      uy[static_cast<std::size_t>(a)] = u[a].y;
+      uz[static_cast<std::size_t>(a)] = u[a].z;
+    }
+    const ContinuumView<double> va = view(fused, 0), vb = view(split, 1);
+    SlotSink<double> sa{fa.data()}, sb{fb.data()};
+    const SolidEnergy<double> ea = continuum_element<FpmC3D8>(va, ux.data(), uy.data(), uz.data(), 0, 0, sa, 0);
+    hex_split_kinematics(vb, ux.data(), uy.data(), uz.data(), 0, 0, store, 0);
+    for (int g = 7; g >= 0; --g) hex_split_point(vb, 0, 0, store, 0, g);
+    const SolidEnergy<double> eb = hex_split_forces(vb, ux.data(), uy.data(), uz.data(), 0, 0, sb, 0, store, 0);
+    for (std::size_t k = 0; k < fa.size(); ++k) {
+      ASSERT_EQ(fa[k], fb[k]) << "increment " << i << ", force " << k;
+      largest_force = std::max(largest_force, std::fabs(fa[k]));
+    }
+    ASSERT_EQ(ea.strain, eb.strain) << "increment " << i;
+    ASSERT_EQ(ea.dissipation, eb.dissipation) << "increment " << i;
+    ASSERT_EQ(energy[0], energy[1]);
+    for (std::size_t k = 0; k < fused.v.size(); ++k) ASSERT_EQ(fused.v[k], split.v[k]) << "increment " << i << ", state " << k;
+  }
+  ASSERT_GT(largest_force, 100.0);
+  if (yields) {
+    EXPECT_GT(fused.peeq(0), 1e-4);  // the path yields
+  } else {
+    EXPECT_EQ(fused.peeq(0), 0.0);
+  }
+}
+
+TEST(FpmHexSplit, PhasesRunApartReproduceTheFusedUpdateOnAYieldingPath) {
+  expect_hex_split_equals_fused(steel(true), true);
+}
+
+TEST(FpmHexSplit, PhasesRunApartReproduceTheFusedUpdateOfAnElasticElement) {
+  expect_hex_split_equals_fused(steel(false), false);
+}
+
+// An element inverted in configuration "a" gives NaN forces and energy in both, and the split
+// pass then leaves the point state as the fused one does (untouched).
+TEST(FpmHexSplit, InvertedElementGivesNaNAndKeepsTheState) {
+  V3 X[8];
+  distorted(X);
+  std::vector<double> x0(8), y0(8), z0(8), ux(8, 0.0), uy(8, 0.0), uz(8, 0.0);
+  for (int a = 0; a < 8; ++a) {
+    x0[static_cast<std::size_t>(a)] = X[a].x;
+    y0[static_cast<std::size_t>(a)] = X[a].y;
+    z0[static_cast<std::size_t>(a)] = X[a].z;
+  }
+  const SolidMaterial<double> m = steel(true);
+  const int conn[8] = {0, 1, 2, 3, 4, 5, 6, 7}, material = 0;
+  Store s;
+  // Configuration "a": the top face pushed through the bottom one.
+  for (int a = 4; a < 8; ++a) s.v[static_cast<std::size_t>(fpm_detail::kElement + (fpm_detail::kNodesA + 3 * a + 2) / 8) * 8 +
+                                  static_cast<std::size_t>((fpm_detail::kNodesA + 3 * a + 2) % 8)] = -4.0;
+  const std::vector<double> before = s.v;
+  double energy = 0, hourglass = 0;
+  const ContinuumView<double> v{conn, &material, &m, 0.0, x0.data(), y0.data(), z0.data(), &energy, &hourglass, s.v.data(), 8};
+  std::vector<double> f(24), increment(kHexIncrementValues), result(kHexResultValues, 0.0);
+  const HexSplitStore<double> store{increment.data(), result.data(), 1};
+  SlotSink<double> sink{f.data()};
+  hex_split_kinematics(v, ux.data(), uy.data(), uz.data(), 0, 0, store, 0);
+  for (int g = 0; g < 8; ++g) hex_split_point(v, 0, 0, store, 0, g);
+  const SolidEnergy<double> e = hex_split_forces(v, ux.data(), uy.data(), uz.data(), 0, 0, sink, 0, store, 0);
+  EXPECT_TRUE(std::isnan(e.strain));
+  EXPECT_TRUE(std::isnan(f[0]));
+  for (std::size_t k = 0; k < s.v.size(); ++k) ASSERT_EQ(s.v[k], before[k]) << "state " << k;
+}
+
+}  // namespace
+}  // namespace halfstep

@@ -24,6 +24,41 @@ __global__ void beam_element_kernel(BeamView<T> v, int first, int count, RunView
   if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
+/// The seed's split scheme (--fpm-kernels split) for beams, kernel 1 of 3: one thread per beam
+/// of [first, first + count) for the fictitious reverse motion and the natural deformation
+/// increments (beam_kinematics), the increment left in `increments`.
+template <class T>
+__global__ void beam_kinematics_kernel(BeamView<T> v, T* increments, int first, int count, RunView run) {
+  if (run.monitor->status != kRunning) return;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) beam_split_kinematics(v, increments, first + i);
+}
+
+/// Kernel 2: one thread per stress point (elastic sections: the beam's natural forces;
+/// plastic ones: each fibre at each Lobatto point); thread j * count + i is point j of beam
+/// first + i, so neighbouring threads read neighbouring beams' state.
+template <class T>
+__global__ void beam_point_kernel(BeamView<T> v, const T* increments, T* points, int max_points, int first, int count,
+                                  RunView run) {
+  if (run.monitor->status != kRunning) return;
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<long long>(max_points) * count) return;
+  beam_split_point(v, increments, points, static_cast<int>(i / count), first + static_cast<int>(i % count));
+}
+
+/// Kernel 3: one thread per beam of the range for the natural and nodal forces (beam_forces);
+/// finish as in beam_element_kernel.
+template <class T>
+__global__ void beam_force_kernel(BeamView<T> v, const T* increments, const T* points, int first, int count,
+                                  RunView run, double time, bool finish) {
+  if (run.monitor->status != kRunning) return;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+  if (i < count) beam_split_forces(v, increments, points, first + i, body);
+  const double w[3] = {body[0], 0.0, body[1]};
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+}
+
 /// Element pass over FPM triangles [first, first + count) at tau (pressures from the drive);
 /// finish as above.
 template <class T, bool MayYield>

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backends/cuda/assembled_kernels.cuh"
@@ -257,6 +258,12 @@ class CudaBackend final : public Backend {
       beam_slots_.assign(bm.node_slots);
       beam_force_.resize(12 * static_cast<std::size_t>(nb));
       beam_force_.zero(stream_);
+      if (opt.fpm_split) {  // the split scheme's hand-over between its kernels
+        beam_points_ = 0;
+        for (const BeamConstants<double>& c : bm.constants) beam_points_ = std::max(beam_points_, beam_stress_points(c));
+        beam_increment_.resize(static_cast<std::size_t>(kBeamIncrementValues) * nb);
+        beam_point_values_.resize(static_cast<std::size_t>(beam_points_) * nb);
+      }
     }
     if (local) {
       for (auto& a : signed_mass_) a.resize(state_size);
@@ -285,6 +292,14 @@ class CudaBackend final : public Backend {
       solid_energy_.resize(ns);
       solid_hourglass_.resize(ns);
       solid_state_.resize(static_cast<std::size_t>(sm.state_size) * sm.num_points);
+      if (opt.fpm_split) {  // the split scheme's hand-over between its FPM hexahedron kernels
+        for (const SolidGroup& g : sm.groups)
+          visit_continuum_kind(g.kind, [&](auto kind) {
+            if constexpr (std::is_same_v<decltype(kind), FpmC3D8>) hex_stride_ = std::max(hex_stride_, g.count);
+          });
+        hex_increment_.resize(static_cast<std::size_t>(kHexIncrementValues) * hex_stride_);
+        hex_result_.resize(static_cast<std::size_t>(kHexResultValues) * hex_stride_);
+      }
       if (scheme_ == GpuScheme::Gather) {
         solid_slot_ptr_.assign(sm.node_slot_ptr);
         solid_slots_.assign(sm.node_slots);
@@ -331,7 +346,7 @@ class CudaBackend final : public Backend {
     return "CUDA on " + device_name_ + (dist_ ? " (device " + std::to_string(device_) + ")" : std::string()) + ", " +
            (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
            " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
-           (tri_points_ > 0 ? ", FPM triangles split" : "") +
+           (tri_points_ > 0 || beam_points_ > 0 || hex_stride_ > 0 ? ", FPM kernels split" : "") +
            ", blocks " + std::to_string(block_element_) + "/" + std::to_string(block_node_) +
            (tuned_ ? " (tuned)" : "");
   }
@@ -348,7 +363,8 @@ class CudaBackend final : public Backend {
                     beam_force_.bytes() + beam_state_.bytes() + tri_conn_.bytes() + tri_section_.bytes() +
                     tri_constants_.bytes() + tri_edge_[0].bytes() * 6 + tri_slot_ptr_.bytes() + tri_slots_.bytes() +
                     tri_force_.bytes() + tri_pressure_.bytes() + tri_state_.bytes() + tri_increment_.bytes() +
-                    tri_point_work_.bytes() +
+                    tri_point_work_.bytes() + beam_increment_.bytes() + beam_point_values_.bytes() +
+                    hex_increment_.bytes() + hex_result_.bytes() +
                     section_points_.bytes() +
                     shell_law_.bytes() + shell_first_.bytes() + shell_state_.bytes();
     for (const auto& a : v_) b += a.bytes();
@@ -751,9 +767,25 @@ class CudaBackend final : public Backend {
     }
   }
 
+  /// Beams [first, first + count) in seed 003's three kernels (--fpm-kernels split):
+  /// kinematics per beam, stress points (natural forces, or fibres at the Lobatto points),
+  /// forces per beam.
+  void launch_split_beams(int first, int count, int block, double time, bool finish) {
+    const std::size_t threads = static_cast<std::size_t>(beam_points_) * count;
+    T* inc = beam_increment_.get();
+    T* points = beam_point_values_.get();
+    cuda::beam_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(beam_view(), inc, first, count, run());
+    cuda::beam_point_kernel<T><<<blocks(threads, block), block, 0, stream_>>>(beam_view(), inc, points, beam_points_,
+                                                                             first, count, run());
+    cuda::beam_force_kernel<T><<<blocks(count, block), block, 0, stream_>>>(beam_view(), inc, points, first, count,
+                                                                           run(), time, finish);
+  }
+
   /// One planned launch; finish: it is the last of the pass (it completes the energy sum).
   void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
-    if (p.group == kBeamPiece) {
+    if (p.group == kBeamPiece && opt_.fpm_split) {
+      launch_split_beams(p.begin, p.count, block, time, finish);
+    } else if (p.group == kBeamPiece) {
       cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), p.begin, p.count, run(),
                                                                                  time, finish);
     } else if (p.group == kTriPiece && opt_.fpm_split) {
@@ -903,12 +935,42 @@ class CudaBackend final : public Backend {
     check(cudaEventCreateWithFlags(&packed_, cudaEventDisableTiming), "cudaEventCreate");
   }
 
+  HexSplitStore<T> hex_store() {
+    return {hex_increment_.get_or_null(), hex_result_.get_or_null(), static_cast<std::size_t>(hex_stride_)};
+  }
+
+  /// FPM hexahedra [first, first + count) of a group (nodes from conn_offset, points from
+  /// first_point) in seed 003's first two kernels (--fpm-kernels split): frame and strain
+  /// increments per element, stresses per Gauss point; the force kernel follows (per color in
+  /// the colored scheme).
+  void launch_split_hex_stresses(int first, int conn_offset, std::size_t first_point, int count, int block) {
+    const std::size_t threads = 8 * static_cast<std::size_t>(count);
+    cuda::hex_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(solid_view(), state(), conn_offset,
+                                                                               first_point, count, hex_store(), run());
+    cuda::hex_point_kernel<T><<<blocks(threads, block), block, 0, stream_>>>(solid_view(), first, first_point, count,
+                                                                            hex_store(), run());
+  }
+
   /// Solid kernel over count elements of group gi from its element begin (gather, atomic).
   template <class K>
   void launch_group(std::size_t gi, int begin, int count, double time, int block, bool finish) {
     const SolidGroup& g = sys_.solid.groups[gi];
     const int first = g.first + begin, conn_offset = g.conn_offset + begin * g.nodes_per_element;
     const std::size_t first_point = g.first_point + static_cast<std::size_t>(begin) * K::kPoints;
+    if constexpr (std::is_same_v<K, FpmC3D8>) {
+      if (opt_.fpm_split) {
+        launch_split_hex_stresses(first, conn_offset, first_point, count, block);
+        if (scheme_ == GpuScheme::Atomic)
+          cuda::hex_force_kernel<T, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
+              solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), hex_store(), run(),
+              time, finish);
+        else
+          cuda::hex_force_kernel<T, Sink::Slots><<<blocks(count, block), block, 0, stream_>>>(
+              solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), hex_store(), run(),
+              time, finish);
+        return;
+      }
+    }
     if (scheme_ == GpuScheme::Atomic)
       cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
           solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), time, finish);
@@ -923,6 +985,18 @@ class CudaBackend final : public Backend {
     const SolidGroup& g = sys_.solid.groups[gi];
     const std::vector<int>& ptr = solid_color_ptr_[gi];
     const int colors = static_cast<int>(ptr.size()) - 1;
+    if constexpr (std::is_same_v<K, FpmC3D8>) {
+      if (opt_.fpm_split) {  // stresses over the whole group, then the forces color by color
+        launch_split_hex_stresses(g.first, g.conn_offset, g.first_point, g.count, block);
+        for (int c = 0; c < colors; ++c) {
+          const int count = ptr[c + 1] - ptr[c];
+          cuda::hex_force_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
+              solid_view(), state(), g.first, g.conn_offset, g.first_point, solid_color_elements_.get() + ptr[c], count,
+              nodal_forces(), hex_store(), run(), time, finish && c == colors - 1);
+        }
+        return;
+      }
+    }
     for (int c = 0; c < colors; ++c) {
       const int count = ptr[c + 1] - ptr[c];
       cuda::solid_element_kernel<T, K, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
@@ -1002,6 +1076,16 @@ class CudaBackend final : public Backend {
   }
   template <class K>
   int kind_max_block() {
+    if constexpr (std::is_same_v<K, FpmC3D8>) {
+      if (opt_.fpm_split) {
+        const int split = std::min(max_block(cuda::hex_kinematics_kernel<T>), max_block(cuda::hex_point_kernel<T>));
+        switch (scheme_) {
+          case GpuScheme::Gather: return std::min(split, max_block(cuda::hex_force_kernel<T, Sink::Slots>));
+          case GpuScheme::Atomic: return std::min(split, max_block(cuda::hex_force_kernel<T, Sink::Atomic>));
+          default: return std::min(split, max_block(cuda::hex_force_kernel<T, Sink::Plain>));
+        }
+      }
+    }
     switch (scheme_) {
       case GpuScheme::Gather: return max_block(cuda::solid_element_kernel<T, K, Sink::Slots>);
       case GpuScheme::Atomic: return max_block(cuda::solid_element_kernel<T, K, Sink::Atomic>);
@@ -1040,6 +1124,9 @@ class CudaBackend final : public Backend {
                           max_block(cuda::tri_force_kernel<T, true>)});
     if (sys_.node_dofs == 6) {
       if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
+      if (sys_.beam.num_elements > 0 && opt_.fpm_split)
+        limit_e = std::min({limit_e, max_block(cuda::beam_kinematics_kernel<T>), max_block(cuda::beam_point_kernel<T>),
+                            max_block(cuda::beam_force_kernel<T>)});
       limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
                                                                : max_block(cuda::node_pass_kernel<T, Sink::Plain, 6>));
     }
@@ -1131,6 +1218,12 @@ class CudaBackend final : public Backend {
   DeviceArray<T> tri_state_;  // component-major, stride num_tris (elements/fpm_tri.hpp)
   DeviceArray<T> tri_increment_, tri_point_work_;  // split scheme: kTriIncrementValues and tri_points_ per triangle
   int tri_points_ = 0;                             // split scheme: most stress points of a triangle
+  DeviceArray<T> beam_increment_, beam_point_values_;  // split scheme: kBeamIncrementValues and beam_points_ per beam
+  int beam_points_ = 0;                                // split scheme: most stress points of a beam
+  // Split scheme for FPM hexahedra: per element of the largest FPM group, the increment
+  // (kHexIncrementValues) and the Gauss points' results (kHexResultValues).
+  DeviceArray<T> hex_increment_, hex_result_;
+  int hex_stride_ = 0;
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;

@@ -5,6 +5,7 @@
 
 #include "backends/cuda/assembled_kernels.cuh"
 #include "discretization/continuum_element.hpp"
+#include "discretization/fpm_hex_pass.hpp"
 #include "elements/solid_kinds.hpp"
 
 namespace halfstep {
@@ -66,6 +67,63 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     } else {
       PlainSink<T> sink{nf};
       en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point);
+    }
+    w[0] = double(en.strain) + double(en.hourglass);
+    w[1] = double(en.hourglass);
+    w[2] = double(en.dissipation);
+  }
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+}
+
+/// The seed's split scheme (--fpm-kernels split) for FPM hexahedra, kernel 1 of 3: one thread
+/// per hexahedron of the group's range (first element first, nodes from conn_offset, points
+/// from first_point) for the frame and the Gauss points' strain increments, left in the store
+/// at the range's local index.
+template <class T>
+__global__ void hex_kinematics_kernel(SolidView<T> v, NodeStateView<T> s, int conn_offset, std::size_t first_point,
+                                      int count, HexSplitStore<T> store, RunView run) {
+  if (run.monitor->status != kRunning) return;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count)
+    hex_split_kinematics(v.element, s.ux, s.uy, s.uz, conn_offset + 8 * i, first_point + 8 * static_cast<std::size_t>(i),
+                         store, i);
+}
+
+/// Kernel 2: one thread per Gauss point (thread 8 i + g: point g of the range's element i, so
+/// neighbouring threads read neighbouring values of the state and the stores).
+template <class T>
+__global__ void hex_point_kernel(SolidView<T> v, int first, std::size_t first_point, int count, HexSplitStore<T> store,
+                                 RunView run) {
+  if (run.monitor->status != kRunning) return;
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= 8LL * count) return;
+  const int i = static_cast<int>(t / 8), g = static_cast<int>(t % 8);
+  hex_split_point(v.element, first + i, first_point + 8 * static_cast<std::size_t>(i), store, i, g);
+}
+
+/// Kernel 3: one thread per hexahedron (elements: local indices of one color, or null for the
+/// whole range) for the forces, through the scheme's sink; finish as in solid_element_kernel.
+template <class T, Sink S>
+__global__ void hex_force_kernel(SolidView<T> v, NodeStateView<T> s, int first, int conn_offset,
+                                 std::size_t first_point, const int* elements, int count, NodalForces<T> nf,
+                                 HexSplitStore<T> store, RunView run, double time, bool finish) {
+  if (run.monitor->status != kRunning) return;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double w[3] = {0.0, 0.0, 0.0};
+  if (i < count) {
+    const int local = elements ? elements[i] : i;
+    const int e = first + local, base = conn_offset + 8 * local;
+    const std::size_t point = first_point + 8 * static_cast<std::size_t>(local);
+    SolidEnergy<T> en;
+    if constexpr (S == Sink::Slots) {
+      SlotSink<T> sink{v.force};
+      en = hex_split_forces(v.element, s.ux, s.uy, s.uz, e, base, sink, point, store, local);
+    } else if constexpr (S == Sink::Atomic) {
+      AtomicSink<T> sink{nf};
+      en = hex_split_forces(v.element, s.ux, s.uy, s.uz, e, base, sink, point, store, local);
+    } else {
+      PlainSink<T> sink{nf};
+      en = hex_split_forces(v.element, s.ux, s.uy, s.uz, e, base, sink, point, store, local);
     }
     w[0] = double(en.strain) + double(en.hourglass);
     w[1] = double(en.hourglass);
