@@ -149,12 +149,16 @@ void add_run_options(CLI::App& run, Args& a) {
               a.run.backend_options.stored_reference = v == "stored";
             });
   add_value(run, "--fpm-kernels", "K",
-            "fused (default: one GPU thread per element does all) or split (seed 003's\n"
-            "scheme: kernels per element for the kinematics, per stress point, per element\n"
-            "for the forces); FPM beams, triangles and hexahedra, GPU only",
+            "fused (one GPU thread per element does all), split (seed 003's scheme:\n"
+            "kernels per element for the kinematics, per stress point, per element for\n"
+            "the forces) or auto (default: split for FPM hexahedra in FP64, where it is\n"
+            "faster, fused otherwise); FPM beams, triangles and hexahedra, GPU only",
             [&a](const std::string& v) {
-              if (v != "fused" && v != "split") bad_value("--fpm-kernels must be fused or split, got '" + v + "'");
-              a.run.backend_options.fpm_split = v == "split";
+              if (v != "fused" && v != "split" && v != "auto")
+                bad_value("--fpm-kernels must be auto, fused or split, got '" + v + "'");
+              a.run.backend_options.fpm_kernels = v == "split"   ? FpmKernels::Split
+                                                  : v == "fused" ? FpmKernels::Fused
+                                                                 : FpmKernels::Auto;
             });
   add_value(run, "--energy-tolerance", "F",
             "stop when the energy balance error exceeds F" + default_note(RunOptions().energy_tolerance),

@@ -35,6 +35,18 @@ struct DistributedContext {
   const Subdomain* domain = nullptr;
 };
 
+/// How the GPU runs the FPM elements: one kernel per element (Fused), seed 003's three
+/// kernels (Split), or per family the one measured faster (Auto; fpm_split_family).
+enum class FpmKernels { Auto, Fused, Split };
+
+/// Whether an FPM family runs split under k. Auto splits the FPM hexahedra in FP64 only: their
+/// fused FP64 kernel spills, and split ran 1.9x (SVK) and 2.2x (J2) faster on an H100, while
+/// the beams and triangles, and the hexahedra in FP32 (SVK), are faster fused
+/// (docs/performance.md, "Split scheme for FPM beams and hexahedra").
+inline bool fpm_split_family(FpmKernels k, bool hexahedra, bool single) {
+  return k == FpmKernels::Split || (k == FpmKernels::Auto && hexahedra && !single);
+}
+
 /// How to build a backend.
 struct BackendOptions {
   int threads = 0;                        ///< CPU threads (0: OpenMP default)
@@ -43,7 +55,7 @@ struct BackendOptions {
   bool autotune = true;                   ///< time block sizes at start-up (GPU)
   int block = 128;                        ///< block size when not tuning (GPU)
   bool stored_reference = false;          ///< keep Mitc4Ref per element (192 B FP64) instead of recomputing it
-  bool fpm_split = false;                 ///< FPM elements in seed 003's three kernels instead of one (GPU)
+  FpmKernels fpm_kernels = FpmKernels::Auto;  ///< FPM elements in one kernel or seed 003's three (GPU)
   double energy_tolerance = 0.05;         ///< energy balance limit (see EnergyMonitor)
   const DistributedContext* distributed = nullptr;  ///< set: the system is this rank's subdomain
   int device = -1;                        ///< GPU index (modulo the GPUs present); -1: the current one

@@ -217,6 +217,18 @@ INSTANTIATE_TEST_SUITE_P(FpmHexSplit, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kFpmHexDecks), ::testing::ValuesIn(kFpmSplitVariants)),
                          case_name);
 
+// The default (auto) runs the FPM hexahedra split in FP64 (the Solids suite above covers that),
+// so the fused FP64 kernel is asked for by name here.
+const GpuVariant kFpmFusedVariants[] = {
+    {"gather", "double", 1e-9, "--fpm-kernels fused", "_fused"},
+    {"atomic", "double", 1e-9, "--fpm-kernels fused", "_fused"},
+    {"colored", "double", 1e-9, "--fpm-kernels fused", "_fused"},
+};
+
+INSTANTIATE_TEST_SUITE_P(FpmHexFused, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kFpmHexDecks), ::testing::ValuesIn(kFpmFusedVariants)),
+                         case_name);
+
 // FPM triangles (S3, FORMULATION=FPM; examples/generate_deck.py --triangles splits every quad
 // of the seed's meshes into two): the strip rolled by an end moment (half circle), the
 // circular plate under pressure (follower pressure slots), the pinched cylinder.

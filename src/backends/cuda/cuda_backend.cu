@@ -135,7 +135,10 @@ template <class T>
 class CudaBackend final : public Backend {
  public:
   CudaBackend(const StructureSystem& sys, const BackendOptions& opt)
-      : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.scheme) {
+      : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.scheme),
+        split_tris_(fpm_split_family(opt.fpm_kernels, false, sizeof(T) == 4)),
+        split_beams_(split_tris_),
+        split_hexes_(fpm_split_family(opt.fpm_kernels, true, sizeof(T) == 4)) {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
@@ -236,7 +239,7 @@ class CudaBackend final : public Backend {
       tri_slots_.assign(tm.node_slots);
       tri_force_.resize(18 * static_cast<std::size_t>(nt));
       tri_force_.zero(stream_);
-      if (opt.fpm_split) {  // the split scheme's hand-over between its kernels
+      if (split_tris_) {  // the split scheme's hand-over between its kernels
         tri_points_ = 0;
         for (const TriConstants<double>& c : tm.constants) tri_points_ = std::max(tri_points_, tri_stress_points(c));
         tri_increment_.resize(static_cast<std::size_t>(kTriIncrementValues) * nt);
@@ -258,7 +261,7 @@ class CudaBackend final : public Backend {
       beam_slots_.assign(bm.node_slots);
       beam_force_.resize(12 * static_cast<std::size_t>(nb));
       beam_force_.zero(stream_);
-      if (opt.fpm_split) {  // the split scheme's hand-over between its kernels
+      if (split_beams_) {  // the split scheme's hand-over between its kernels
         beam_points_ = 0;
         for (const BeamConstants<double>& c : bm.constants) beam_points_ = std::max(beam_points_, beam_stress_points(c));
         beam_increment_.resize(static_cast<std::size_t>(kBeamIncrementValues) * nb);
@@ -292,7 +295,7 @@ class CudaBackend final : public Backend {
       solid_energy_.resize(ns);
       solid_hourglass_.resize(ns);
       solid_state_.resize(static_cast<std::size_t>(sm.state_size) * sm.num_points);
-      if (opt.fpm_split) {  // the split scheme's hand-over between its FPM hexahedron kernels
+      if (split_hexes_) {  // the split scheme's hand-over between its FPM hexahedron kernels
         for (const SolidGroup& g : sm.groups)
           visit_continuum_kind(g.kind, [&](auto kind) {
             if constexpr (std::is_same_v<decltype(kind), FpmC3D8>) hex_stride_ = std::max(hex_stride_, g.count);
@@ -346,7 +349,10 @@ class CudaBackend final : public Backend {
     return "CUDA on " + device_name_ + (dist_ ? " (device " + std::to_string(device_) + ")" : std::string()) + ", " +
            (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
            " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
-           (tri_points_ > 0 || beam_points_ > 0 || hex_stride_ > 0 ? ", FPM kernels split" : "") +
+           (tri_points_ > 0 || beam_points_ > 0 || hex_stride_ > 0
+                ? std::string(", FPM kernels split (") + (tri_points_ > 0 ? " triangles" : "") +
+                      (beam_points_ > 0 ? " beams" : "") + (hex_stride_ > 0 ? " hexahedra" : "") + " )"
+                : std::string()) +
            ", blocks " + std::to_string(block_element_) + "/" + std::to_string(block_node_) +
            (tuned_ ? " (tuned)" : "");
   }
@@ -783,12 +789,12 @@ class CudaBackend final : public Backend {
 
   /// One planned launch; finish: it is the last of the pass (it completes the energy sum).
   void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
-    if (p.group == kBeamPiece && opt_.fpm_split) {
+    if (p.group == kBeamPiece && split_beams_) {
       launch_split_beams(p.begin, p.count, block, time, finish);
     } else if (p.group == kBeamPiece) {
       cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), p.begin, p.count, run(),
                                                                                  time, finish);
-    } else if (p.group == kTriPiece && opt_.fpm_split) {
+    } else if (p.group == kTriPiece && split_tris_) {
       launch_split_tris(p.begin, p.count, block, tau, time, finish);
     } else if (p.group == kTriPiece) {
       if (sys_.tri.any_plastic())
@@ -958,7 +964,7 @@ class CudaBackend final : public Backend {
     const int first = g.first + begin, conn_offset = g.conn_offset + begin * g.nodes_per_element;
     const std::size_t first_point = g.first_point + static_cast<std::size_t>(begin) * K::kPoints;
     if constexpr (std::is_same_v<K, FpmC3D8>) {
-      if (opt_.fpm_split) {
+      if (split_hexes_) {
         launch_split_hex_stresses(first, conn_offset, first_point, count, block);
         if (scheme_ == GpuScheme::Atomic)
           cuda::hex_force_kernel<T, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
@@ -986,7 +992,7 @@ class CudaBackend final : public Backend {
     const std::vector<int>& ptr = solid_color_ptr_[gi];
     const int colors = static_cast<int>(ptr.size()) - 1;
     if constexpr (std::is_same_v<K, FpmC3D8>) {
-      if (opt_.fpm_split) {  // stresses over the whole group, then the forces color by color
+      if (split_hexes_) {  // stresses over the whole group, then the forces color by color
         launch_split_hex_stresses(g.first, g.conn_offset, g.first_point, g.count, block);
         for (int c = 0; c < colors; ++c) {
           const int count = ptr[c + 1] - ptr[c];
@@ -1077,7 +1083,7 @@ class CudaBackend final : public Backend {
   template <class K>
   int kind_max_block() {
     if constexpr (std::is_same_v<K, FpmC3D8>) {
-      if (opt_.fpm_split) {
+      if (split_hexes_) {
         const int split = std::min(max_block(cuda::hex_kinematics_kernel<T>), max_block(cuda::hex_point_kernel<T>));
         switch (scheme_) {
           case GpuScheme::Gather: return std::min(split, max_block(cuda::hex_force_kernel<T, Sink::Slots>));
@@ -1119,12 +1125,12 @@ class CudaBackend final : public Backend {
     if (sys_.tri.num_elements > 0)
       limit_e = std::min(limit_e, sys_.tri.any_plastic() ? max_block(cuda::tri_element_kernel<T, true>)
                                                        : max_block(cuda::tri_element_kernel<T, false>));
-    if (sys_.tri.num_elements > 0 && opt_.fpm_split)
+    if (sys_.tri.num_elements > 0 && split_tris_)
       limit_e = std::min({limit_e, max_block(cuda::tri_kinematics_kernel<T>), max_block(cuda::tri_point_kernel<T, true>),
                           max_block(cuda::tri_force_kernel<T, true>)});
     if (sys_.node_dofs == 6) {
       if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
-      if (sys_.beam.num_elements > 0 && opt_.fpm_split)
+      if (sys_.beam.num_elements > 0 && split_beams_)
         limit_e = std::min({limit_e, max_block(cuda::beam_kinematics_kernel<T>), max_block(cuda::beam_point_kernel<T>),
                             max_block(cuda::beam_force_kernel<T>)});
       limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
@@ -1224,6 +1230,8 @@ class CudaBackend final : public Backend {
   // (kHexIncrementValues) and the Gauss points' results (kHexResultValues).
   DeviceArray<T> hex_increment_, hex_result_;
   int hex_stride_ = 0;
+  // Which FPM families run split (fpm_split_family: the option, and Auto's per-family choice).
+  const bool split_tris_, split_beams_, split_hexes_;
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;
