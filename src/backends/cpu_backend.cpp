@@ -13,6 +13,7 @@
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
 #include "dynamics/node_integrator.hpp"
+#include "dynamics/constraint_pass.hpp"
 
 namespace halfstep {
 
@@ -209,9 +210,30 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
                              st.t1x.data(), st.t1y.data(), st.t1z.data()};
   for (int d = 0; d < kMaxNodeDofs; ++d) view.v[d] = st.v[d].data();
-  const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data()};
+  const LinearConstraints& lc = sys.constraints;
+  const bool constrained = !lc.empty();
+  const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data(),
+                                 constrained ? lc.mass3.data() : nullptr};
   const HalfSteps<double> h{inc.h_prev, 0.5 * inc.dt_next};
   const int dofs = sys.node_dofs;  // 3 (continuum only), 5 (shells) or 6 (beams), for every node
+  ConstraintView<double> cview{};
+  if (constrained) {
+    // The dependent dofs' forces first: their independent nodes gather them below.
+    dep_force_.resize(2 * static_cast<std::size_t>(lc.num_dependent));
+    cview = {lc.num_dependent,      lc.dep_node.data(),       lc.dep_dof.data(),  lc.term_ptr.data(),
+             lc.term_node.data(),   lc.term_dof.data(),       lc.term_weight.data(), lc.dependent.data(),
+             lc.recv_ptr.data(),    lc.recv_dependent.data(), lc.recv_dof.data(), lc.recv_weight.data(),
+             dep_force_.data()};
+#pragma omp parallel for num_threads(threads_for(lc.num_dependent, threads_)) schedule(static)
+    for (int k = 0; k < lc.num_dependent; ++k) {
+      const int n = lc.dep_node[k];
+      double fi[kMaxNodeDofs], fp[3];
+      local_forces(n, fi, fp);
+      NodeDriveValues<double> values;
+      const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
+      store_dependent_force(cview, k, fi, fp, drive.load);
+    }
+  }
   double kinetic = 0, wp = 0, wn = 0, dp = 0, dn = 0;
   int bad = 0;
 #pragma omp parallel for num_threads(threads_for(nn, threads_)) schedule(static) reduction(+ : kinetic, wp, wn, dp, dn, bad)
@@ -225,7 +247,11 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       local_forces(n, fi, fp);
     }
     NodeDriveValues<double> values;
-    const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
+    NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
+    if (constrained) {
+      add_received_forces(cview, n, fi, fp);
+      drive.skip = lc.dependent[n];
+    }
     const NodeUpdateResult<double> r =
         dofs == 6   ? integrate_node<double, 6>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
         : dofs == 5 ? integrate_node<double, 5>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
@@ -244,6 +270,20 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       for (int i = 0; i < 6; ++i) {
         full->v[i][n] = out[i];
         full->rf[i][n] = out[6 + i];
+      }
+    }
+  }
+  if (constrained) {
+    // Dependent dofs from their (now integrated) independent ones; no chains, so the terms
+    // read only values final above.
+    double* const v[3] = {st.v[0].data(), st.v[1].data(), st.v[2].data()};
+    double* const u[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
+#pragma omp parallel for num_threads(threads_for(lc.num_dependent, threads_)) schedule(static)
+    for (int k = 0; k < lc.num_dependent; ++k) {
+      if (commit) update_dependent(cview, k, v, u);
+      if (full) {
+        double* const vf[3] = {full->v[0].data(), full->v[1].data(), full->v[2].data()};
+        full->v[lc.dep_dof[k]][lc.dep_node[k]] = dependent_value(cview, k, vf);
       }
     }
   }

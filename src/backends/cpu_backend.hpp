@@ -58,6 +58,7 @@ class CpuBackend final : public Backend {
   EnergyMonitor monitor_;
   const DistributedContext* dist_ = nullptr;
   std::unique_ptr<HaloExchange> halo_;
+  std::vector<double> dep_force_;  ///< linear constraints: two forces per dependent dof
   std::vector<double> halo_buf_, send_buf_, halo_total_;  ///< [own | received], per neighbour, summed
 };
 

@@ -30,6 +30,9 @@ template <class T>
 struct NodeConstView {
   const T *mass, *inertia;
   const T *damp, *damp_rot;  ///< null when the model has no damping
+  /// Null, or 3 per node: translational masses with the masses that linear constraints hand
+  /// to independent dofs (discretization/constraints.hpp); replaces mass for translations.
+  const T* mass3 = nullptr;
 };
 
 /// Step inputs of one node that carries loads or prescribed motions (a "special" node).
@@ -39,6 +42,9 @@ struct NodeDrive {
   const T* motion = nullptr;   ///< per translation: target displacement at t^(n+1), or velocity
   std::uint8_t moving = 0;     ///< bit d: translation d has a prescribed motion
   std::uint8_t by_velocity = 0;  ///< bit d: motion[d] is a velocity (else a target displacement)
+  /// Bit d: translation d is dependent on others (a linear constraint): it is left as it is
+  /// and contributes nothing; the constraint pass sets it from its independent dofs.
+  std::uint8_t skip = 0;
 };
 
 /// Energy terms and full-step fields of one node's update.
@@ -97,7 +103,12 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
   for (int d = kDofs; d < 6; ++d) r.v_full[d] = r.reaction[d] = T(0);
   for (int d = 0; d < kDofs; ++d) {
     const bool rot = d >= 3;
-    const T m = rot ? c.inertia[n] : c.mass[n];
+    if (drive.skip & (1u << d)) {
+      r.v_full[d] = r.reaction[d] = T(0);
+      v_next[d] = s.v[d][n];
+      continue;
+    }
+    const T m = rot ? c.inertia[n] : (c.mass3 ? c.mass3[3 * n + d] : c.mass[n]);
     const T cd = c.damp ? (rot ? c.damp_rot[n] : c.damp[n]) : T(0);  // null: no damping anywhere
     const T v_half = s.v[d][n];
     DofUpdate<T> u;

@@ -233,6 +233,14 @@ class DeckParser {
   void surface_end();
   void resolve_surfaces();
   void dsload_data(const Line& line);
+  // inp_constraints.cpp
+  void tie_keyword(const Keyword& kw);
+  void tie_data(const Line& line);
+  void tie_end();
+  void equation_keyword(const Keyword& kw);
+  void equation_data(const Line& line);
+  void equation_end();
+  void resolve_constraints();
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
   void node_output_keyword(const Keyword& kw);
@@ -279,6 +287,22 @@ class DeckParser {
   std::vector<double> elastic_values_;  ///< orthotropic constants read so far
   std::string surface_name_;            ///< the *SURFACE being read
   std::vector<PendingFace> pending_faces_;
+  /// One *EQUATION term as written, its node or node set resolved with the mesh.
+  struct PendingTerm {
+    std::string target;
+    int dof = 1;
+    double coefficient = 0;
+    Pos pos;
+  };
+  /// An *EQUATION as written: its terms and the count its first line gave.
+  struct PendingEquation {
+    std::vector<PendingTerm> terms;
+    int expected = 0;
+    Pos pos;
+  };
+  Tie tie_;                       ///< the open *TIE's parameters
+  bool equation_open_ = false;    ///< the last *EQUATION still expects terms
+  std::vector<PendingEquation> pending_equations_;
   bool in_part_ = false, in_assembly_ = false, in_instance_ = false;
   std::string part_, instance_;  ///< upper-case names of the open *PART and *INSTANCE
   Pos part_pos_, assembly_pos_, instance_pos_;

@@ -227,6 +227,12 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     any_explicit = any_explicit || s.procedure == Procedure::ExplicitDynamic;
     any_static = any_static || s.procedure == Procedure::Static;
   }
+  if (!whole.constraints.empty()) {
+    // The elimination runs in the explicit node pass of one process (docs/theory.md).
+    const SourceLoc& at = whole.constraints.dep_loc[0];  // validate() refused static steps
+    if (comm.distributed())
+      throw InputError(at, "constraints (*TIE, *EQUATION) run in one process: run without mpirun");
+  }
   if (any_static && comm.distributed())
     throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "
                                                      "solve is not there yet): run without mpirun");

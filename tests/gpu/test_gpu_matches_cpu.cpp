@@ -163,6 +163,19 @@ INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kSolidDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
+// Linear constraints (*TIE, *EQUATION; tests/gpu/decks/make_constraint_decks.py): a coarse bar
+// tied to a finer block and a bar joined by equations, clamped and pulled sideways at the far
+// end. The dependent dofs' forces, the transferred masses and the dependent update run in
+// their own kernels around the node pass (backends/cuda/constraint_kernels.cuh).
+const GpuDeck kConstraintDecks[] = {
+    {"tie_refinement", "tests/gpu/decks/tie_refinement.inp", "TIP"},
+    {"equation_bar", "tests/gpu/decks/equation_bar.inp", "TIP"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kConstraintDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
 // CPS4 with *PLASTIC (plane_cps4 with yield 1e6 + 7e7 PEEQ; on the CPU the dissipation
 // reaches 0.51 of the internal energy 6.67): the J2 return with F33 solved inside it
 // (materials/plane_stress.hpp). FP64 only: in FP32 every scheme stops at increment 196 with

@@ -21,6 +21,7 @@
 
 #include "backends/cuda/assembled_kernels.cuh"
 #include "backends/cuda/beam_kernels.cuh"
+#include "backends/cuda/constraint_kernels.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
@@ -138,6 +139,9 @@ class CudaBackend final : public Backend {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
+    if (!sys.constraints.empty() && scheme_ == GpuScheme::ElementLocal)
+      throw RunError("--gpu-scheme element-local does not run constraints (*TIE, *EQUATION); use gather, atomic or "
+                     "colored");
     if (ns > 0 && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
                      "use gather, atomic or colored for models with solids");
@@ -193,6 +197,22 @@ class CudaBackend final : public Backend {
     d0y_.assign(convert<T>(sys.dir0y));
     d0z_.assign(convert<T>(sys.dir0z));
     mass_.assign(convert<T>(sys.mass));
+    if (!sys.constraints.empty()) {
+      const LinearConstraints& c = sys.constraints;
+      con_mass3_.assign(convert<T>(c.mass3));
+      con_dep_node_.assign(c.dep_node);
+      con_dep_dof_.assign(c.dep_dof);
+      con_term_ptr_.assign(c.term_ptr);
+      con_term_node_.assign(c.term_node);
+      con_term_dof_.assign(c.term_dof);
+      con_term_weight_.assign(c.term_weight);
+      con_dependent_.assign(c.dependent);
+      con_recv_ptr_.assign(c.recv_ptr);
+      con_recv_dependent_.assign(c.recv_dependent);
+      con_recv_dof_.assign(c.recv_dof);
+      con_recv_weight_.assign(c.recv_weight);
+      con_force_.resize(2 * static_cast<std::size_t>(c.num_dependent));
+    }
     inertia_.assign(convert<T>(sys.inertia));
     if (std::any_of(sys.damp.begin(), sys.damp.end(), [](double c) { return c != 0.0; })) {
       damp_.assign(convert<T>(sys.damp));
@@ -639,7 +659,7 @@ class CudaBackend final : public Backend {
             ref_.size() ? ref_.get() : nullptr, x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(),
             slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
-                             damp_rot_.size() ? damp_rot_.get() : nullptr},
+                             damp_rot_.size() ? damp_rot_.get() : nullptr, con_mass3_.get_or_null()},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
             sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), beam_slot_ptr_.get_or_null(),
             beam_slots_.get_or_null(), beam_force_.get_or_null(), tri_slot_ptr_.get_or_null(), tri_slots_.get_or_null(),
@@ -669,6 +689,15 @@ class CudaBackend final : public Backend {
                        t1x_.get(), t1y_.get(), t1z_.get()};
     for (int d = 0; d < kMaxNodeDofs; ++d) s.v[d] = v_[d].get_or_null();
     return s;
+  }
+  /// The linear constraints' tables (num_dependent 0 without them).
+  ConstraintView<T> constraints() {
+    const LinearConstraints& c = sys_.constraints;
+    if (c.empty()) return ConstraintView<T>{};
+    return {c.num_dependent,        con_dep_node_.get(),       con_dep_dof_.get(),  con_term_ptr_.get(),
+            con_term_node_.get(),   con_term_dof_.get(),       con_term_weight_.get(), con_dependent_.get(),
+            con_recv_ptr_.get(),    con_recv_dependent_.get(), con_recv_dof_.get(), con_recv_weight_.get(),
+            con_force_.get()};
   }
   cuda::RunView run() {
     return {monitor_.get(), {sums_.get(), tickets_.get()}, {sums_.get() + 8, tickets_.get() + 1},
@@ -948,12 +977,24 @@ class CudaBackend final : public Backend {
   template <int kDofs>
   void launch_node_kernel(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block) {
     const int nn = sys_.num_nodes;
+    const ConstraintView<T> cons = constraints();
+    const int nd = cons.num_dependent;
+    if (nd > 0) {  // the dependent dofs' forces, before the node pass hands them on
+      if (scheme_ == GpuScheme::Gather)
+        cuda::dependent_force_kernel<T, Sink::Slots, kDofs><<<blocks(nd, 128), 128, 0, stream_>>>(
+            mesh(), drive_.view, inc, nodal_forces(), slot_forces(), cons);
+      else
+        cuda::dependent_force_kernel<T, Sink::Plain, kDofs><<<blocks(nd, 128), 128, 0, stream_>>>(
+            mesh(), drive_.view, inc, nodal_forces(), slot_forces(), cons);
+    }
     if (scheme_ == GpuScheme::Gather)
       cuda::node_pass_kernel<T, Sink::Slots, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
-          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run());
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons);
     else
       cuda::node_pass_kernel<T, Sink::Plain, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
-          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run());
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons);
+    if (nd > 0)
+      cuda::dependent_update_kernel<T><<<blocks(nd, 128), 128, 0, stream_>>>(state(), cons, mode, frame, nn);
   }
 
   void launch_local(const Increment& inc, bool integrate, int block) {
@@ -1104,6 +1145,12 @@ class CudaBackend final : public Backend {
   DeviceArray<ShellElastic<T>> elastic_;
   DeviceArray<Mitc4Ref<T>> ref_;
   DeviceArray<T> x0_, y0_, z0_, d0x_, d0y_, d0z_, mass_, inertia_, damp_, damp_rot_;
+  // Linear constraints (discretization/constraints.hpp; empty without them).
+  DeviceArray<T> con_mass3_, con_force_;
+  DeviceArray<int> con_dep_node_, con_dep_dof_, con_term_ptr_, con_term_node_, con_term_dof_, con_recv_ptr_,
+      con_recv_dependent_, con_recv_dof_;
+  DeviceArray<double> con_term_weight_, con_recv_weight_;
+  DeviceArray<std::uint8_t> con_dependent_;
   DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kMaxNodeDofs];
   DeviceArray<T> fi_[6], fp_[3];                      // atomic, colored
   DeviceArray<T> slot_force_, slot_pressure_;         // gather
