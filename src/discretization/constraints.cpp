@@ -264,4 +264,91 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
   return c;
 }
 
+RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& linear, const std::vector<double>& mass,
+                               const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates,
+                               int dofs) {
+  RigidBodies r;
+  if (model.rigid_bodies.empty()) return r;
+  const int nn = model.nodes.size();
+  if (dofs == 5)
+    throw InputError(model.rigid_bodies[0].loc, model.rigid_bodies[0].name +
+                                                    ": rigid bodies in models of MITC4 shells (5 dofs per node) are "
+                                                    "not supported yet");
+  r.num_bodies = static_cast<int>(model.rigid_bodies.size());
+  r.skip.assign(nn, 0);
+  std::vector<int> body_of(nn, -1);
+  r.slave_ptr.push_back(0);
+  for (int b = 0; b < r.num_bodies; ++b) {
+    const RigidBody& rb = model.rigid_bodies[b];
+    const int ref = rb.ref_node;
+    const Vec3<double> xr = node_x(model, ref);
+    const auto claim = [&](int n) {
+      if (body_of[n] >= 0)
+        throw InputError(rb.loc, rb.name + ": " + node_name(model, n) + " is already in " +
+                                     model.rigid_bodies[body_of[n]].name + " (" +
+                                     model.rigid_bodies[body_of[n]].loc.str() + "): a node moves with one body only");
+      const bool linked = (!linear.empty() && linear.dependent[n] != 0) ||
+                          (!linear.empty() && linear.recv_ptr[n + 1] > linear.recv_ptr[n]);
+      if (linked)
+        throw InputError(rb.loc, rb.name + ": " + node_name(model, n) +
+                                     " is also in a *TIE or *EQUATION: a node in a rigid body cannot be in another "
+                                     "constraint");
+      body_of[n] = b;
+    };
+    claim(ref);
+    // Rotations of the reference node: the body's; 3 translations always.
+    r.skip[ref] = 0x3F;
+    double m = mass[ref], s0[3] = {0, 0, 0}, I[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (node_rotates[ref])
+      for (int d = 0; d < 3; ++d) I[4 * d] += inertia[ref];
+    const auto add_slave = [&](int n, bool tied) {
+      claim(n);
+      const Vec3<double> d = node_x(model, n) - xr;
+      const bool rot = tied && dofs == 6 && node_rotates[n];
+      r.slave_node.push_back(n);
+      r.offset.insert(r.offset.end(), {d.x, d.y, d.z});
+      r.slave_rot.push_back(rot ? 1 : 0);
+      r.skip[n] = rot ? 0x3F : 0x07;
+      const double mk = mass[n], dd[3] = {d.x, d.y, d.z}, d2 = dot(d, d);
+      m += mk;
+      for (int i = 0; i < 3; ++i) {
+        s0[i] += mk * dd[i];
+        for (int j = 0; j < 3; ++j) I[3 * i + j] += mk * ((i == j ? d2 : 0.0) - dd[i] * dd[j]);
+      }
+      if (rot)
+        for (int i = 0; i < 3; ++i) I[4 * i] += inertia[n];
+    };
+    for (int n : rb.tied) add_slave(n, true);
+    for (int n : rb.pinned) add_slave(n, false);
+    r.slave_ptr.push_back(static_cast<int>(r.slave_node.size()));
+    if (!(m > 0)) throw InputError(rb.loc, rb.name + " has no mass (its nodes carry no element or point mass)");
+    // Inertia about the reference node: positive definite unless the mass lies on a line
+    // through it (then a rotation about that line has no inertia).
+    const double det = I[0] * (I[4] * I[8] - I[5] * I[7]) - I[1] * (I[3] * I[8] - I[5] * I[6]) +
+                       I[2] * (I[3] * I[7] - I[4] * I[6]);
+    const double tr = I[0] + I[4] + I[8];
+    if (!(det > 1e-12 * tr * tr * tr))
+      throw InputError(rb.loc, rb.name + " has a singular inertia tensor about its reference node (its mass lies on "
+                                         "a line through it): add nodes off that line");
+    r.ref_node.push_back(ref);
+    r.mass.push_back(m);
+    r.first_moment.insert(r.first_moment.end(), s0, s0 + 3);
+    r.inertia.insert(r.inertia.end(), I, I + 9);
+    r.loc.push_back(rb.loc);
+  }
+  for (const Step& s : model.steps)
+    for (const Boundary& bc : s.boundaries)
+      for (int n : bc.nodes) {
+        const int b = body_of[n];
+        if (b < 0) continue;
+        const bool ref = r.ref_node[b] == n;
+        if (!ref || bc.last_dof > 3)
+          throw InputError(bc.loc, "*BOUNDARY on " + node_name(model, n) + " of " + model.rigid_bodies[b].name + " (" +
+                                       model.rigid_bodies[b].loc.str() + "): " +
+                                       (ref ? "rotations of a reference node cannot be prescribed yet"
+                                            : "a slave node moves with the body; prescribe its reference node"));
+      }
+  return r;
+}
+
 }  // namespace halfstep

@@ -30,6 +30,25 @@ struct LinearConstraints {
   bool empty() const { return num_dependent == 0; }
 };
 
+/// Rigid bodies (*RIGID BODY, kinematic *COUPLING): per body its reference node, mass
+/// properties about that node in the reference configuration, and its slave nodes with their
+/// offsets X_s - X_r. The body is integrated at its reference node with the full 6 x 6 mass
+/// matrix (docs/theory.md, "Rigid bodies").
+struct RigidBodies {
+  int num_bodies = 0;
+  std::vector<int> ref_node;             ///< per body
+  std::vector<double> mass;              ///< per body: total mass
+  std::vector<double> first_moment;      ///< 3 per body: sum m_k (X_k - X_r)
+  std::vector<double> inertia;           ///< 9 per body: inertia tensor about the reference node (row-major)
+  std::vector<int> slave_ptr;            ///< num_bodies + 1 offsets into the slaves
+  std::vector<int> slave_node;           ///< per slave: node index
+  std::vector<double> offset;            ///< 3 per slave: X_s - X_r
+  std::vector<std::uint8_t> slave_rot;   ///< per slave: 1 when its rotations follow the body (6-dof nodes, tied)
+  std::vector<std::uint8_t> skip;        ///< per node: dofs the node pass leaves to the body pass (empty: no bodies)
+  std::vector<SourceLoc> loc;            ///< per body: its keyword line
+  bool empty() const { return num_bodies == 0; }
+};
+
 /// A slave node of a *TIE: the master face's nodes and their shape-function weights at the
 /// point of the master surface nearest to the node.
 struct TiedNode {
@@ -51,5 +70,14 @@ std::vector<TiedNode> project_ties(const Model& model);
 /// of some step prescribes.
 LinearConstraints build_linear_constraints(const Model& model, const std::vector<TiedNode>& tied,
                                            const std::vector<double>& mass);
+
+/// The rigid bodies of the model (mass, inertia: lumped per node; node_rotates: nodes with
+/// rotational dofs; dofs: the model's dofs per node). Throws InputError for a node in two
+/// bodies or in a body and a linear constraint, a slave or reference rotation under
+/// *BOUNDARY, a massless body, a body whose inertia tensor is singular, and 5-dof (MITC4)
+/// models.
+RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& linear, const std::vector<double>& mass,
+                               const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates,
+                               int dofs);
 
 }  // namespace halfstep

@@ -155,13 +155,17 @@ StructureSystem build_unconstrained(const Model& model);
 }  // namespace
 
 StructureSystem build_structure_system(const Model& model) {
-  if (model.ties.empty() && model.equations.empty()) return build_unconstrained(model);
+  if (model.ties.empty() && model.equations.empty() && model.rigid_bodies.empty()) return build_unconstrained(model);
   std::vector<TiedNode> tied = project_ties(model);
   bool moves = false;
   for (const TiedNode& t : tied) moves = moves || (model.ties[t.tie].adjust && t.distance > 0);
+  const auto constrain = [](const Model& m, const std::vector<TiedNode>& t, StructureSystem& sys) {
+    sys.constraints = build_linear_constraints(m, t, sys.mass);
+    sys.bodies = build_rigid_bodies(m, sys.constraints, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
+  };
   if (!moves) {
     StructureSystem sys = build_unconstrained(model);
-    sys.constraints = build_linear_constraints(model, tied, sys.mass);
+    constrain(model, tied, sys);
     return sys;
   }
   Model adjusted = model;
@@ -172,7 +176,7 @@ StructureSystem build_structure_system(const Model& model) {
       adjusted.nodes.z[t.node] = t.on_master[2];
     }
   StructureSystem sys = build_unconstrained(adjusted);
-  sys.constraints = build_linear_constraints(adjusted, tied, sys.mass);
+  constrain(adjusted, tied, sys);
   return sys;
 }
 

@@ -67,6 +67,9 @@ struct StructureSystem {
   BeamMesh beam;               ///< FPM beams (B31)
   TriMesh tri;                 ///< FPM triangles (S3, S3R with FORMULATION=FPM)
   LinearConstraints constraints;  ///< *TIE and *EQUATION (empty without them)
+  RigidBodies bodies;             ///< *RIGID BODY and kinematic *COUPLING (empty without them)
+  /// True when the node pass has constraints to apply (linear ones or rigid bodies).
+  bool constrained() const { return !constraints.empty() || !bodies.empty(); }
   std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell, beam or triangle of the whole model uses it
   bool any_shells = false;     ///< the whole model has MITC4 shells
   /// Dofs per node of the whole model: 6 with beams or FPM triangles (global rotations; MITC4

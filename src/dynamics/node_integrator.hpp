@@ -42,8 +42,9 @@ struct NodeDrive {
   const T* motion = nullptr;   ///< per translation: target displacement at t^(n+1), or velocity
   std::uint8_t moving = 0;     ///< bit d: translation d has a prescribed motion
   std::uint8_t by_velocity = 0;  ///< bit d: motion[d] is a velocity (else a target displacement)
-  /// Bit d: translation d is dependent on others (a linear constraint): it is left as it is
-  /// and contributes nothing; the constraint pass sets it from its independent dofs.
+  /// Bit d: dof d is dependent on others (a linear constraint or a rigid body): it is left as
+  /// it is (a skipped rotation leaves the frame too) and contributes nothing; the constraint
+  /// pass sets it.
   std::uint8_t skip = 0;
 };
 
@@ -137,10 +138,11 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
   if (commit) {
     const T dt = T(2) * h.h_next;
     for (int d = 0; d < kDofs; ++d) s.v[d][n] = v_next[d];
-    s.ux[n] += dt * v_next[0];
-    s.uy[n] += dt * v_next[1];
-    s.uz[n] += dt * v_next[2];
-    if (kDofs == 5 && (v_next[3] != T(0) || v_next[4] != T(0))) {
+    // Skipped (dependent) translations stay: the constraint pass moves them.
+    if (!(drive.skip & 1u)) s.ux[n] += dt * v_next[0];
+    if (!(drive.skip & 2u)) s.uy[n] += dt * v_next[1];
+    if (!(drive.skip & 4u)) s.uz[n] += dt * v_next[2];
+    if (kDofs == 5 && !(drive.skip & 0x18u) && (v_next[3] != T(0) || v_next[4] != T(0))) {
       // Finite rotation of the whole triad about an axis in the tangent plane (eq. 3.4 for
       // rotational dofs): no drilling is introduced and the frame stays orthonormal.
       const Vec3<T> theta = (dt * v_next[3]) * t1 + (dt * v_next[4]) * t2;
@@ -154,7 +156,7 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
       s.t1y[n] = nt.y;
       s.t1z[n] = nt.z;
     }
-    if (kDofs == 6 && (v_next[3] != T(0) || v_next[4] != T(0) || v_next[5] != T(0))) {
+    if (kDofs == 6 && !(drive.skip & 0x38u) && (v_next[3] != T(0) || v_next[4] != T(0) || v_next[5] != T(0))) {
       // R <- exp[dt w] R on the frame's two stored columns (re-orthonormalised).
       const Vec3<T> theta{dt * v_next[3], dt * v_next[4], dt * v_next[5]};
       const Vec3<T> nd = normalized(rotate(theta, Vec3<T>{s.dx[n], s.dy[n], s.dz[n]}));

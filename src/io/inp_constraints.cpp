@@ -3,6 +3,7 @@
 // discretization/constraints.cpp when the system is built.
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
+#include "elements/solid_faces.hpp"
 
 namespace halfstep::inp {
 
@@ -83,6 +84,68 @@ void DeckParser::equation_end() {
   }
 }
 
+void DeckParser::rigid_body_keyword(const Keyword& kw) {
+  allow_params(kw, {"REFNODE", "ELSET", "PINNSET", "TIENSET"});
+  coupling_open_ = false;
+  PendingBody b;
+  b.name = "*RIGID BODY";
+  b.ref = key(required_param(kw, "REFNODE"));
+  b.elset = key(param(kw, "ELSET"));
+  b.pin = key(param(kw, "PINNSET"));
+  b.tie = key(param(kw, "TIENSET"));
+  if (b.elset.empty() && b.pin.empty() && b.tie.empty())
+    fail(kw.pos, "*RIGID BODY needs ELSET=, PIN NSET= or TIE NSET= (the nodes that move with REF NODE=)");
+  b.pos = kw.pos;
+  pending_bodies_.push_back(std::move(b));
+}
+
+void DeckParser::coupling_keyword(const Keyword& kw) {
+  allow_params(kw, {"CONSTRAINTNAME", "REFNODE", "SURFACE"});
+  PendingBody b;
+  b.name = "*COUPLING " + key(required_param(kw, "CONSTRAINTNAME"));
+  b.ref = key(required_param(kw, "REFNODE"));
+  b.surface = key(required_param(kw, "SURFACE"));
+  b.pos = kw.pos;
+  b.coupling = true;
+  pending_bodies_.push_back(std::move(b));
+  coupling_open_ = true;
+}
+
+void DeckParser::kinematic_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+  if (!coupling_open_) fail(kw.pos, "*KINEMATIC must follow a *COUPLING");
+  coupling_open_ = false;
+  pending_bodies_.back().kinematic = true;
+  kinematic_dofs_ = 0;
+  kinematic_pos_ = kw.pos;
+}
+
+// Each data line: first dof[, last dof]; no line constrains all dofs.
+void DeckParser::kinematic_data(const Line& line) {
+  need_fields(line, 1, "first dof[, last dof]");
+  at_most_fields(line, 2, "first dof[, last dof]");
+  const int first = dof(line.fields[0], "*KINEMATIC dof");
+  const int last = line.fields.size() > 1 && !line.fields[1].empty() ? dof(line.fields[1], "*KINEMATIC dof") : first;
+  if (last < first) fail(at_, "*KINEMATIC: the last dof " + std::to_string(last) + " is below the first");
+  for (int d = first; d <= last; ++d) kinematic_dofs_ |= 1u << (d - 1);
+}
+
+void DeckParser::kinematic_end() {
+  PendingBody& b = pending_bodies_.back();
+  if (block_lines_ == 0 || kinematic_dofs_ == 0x3F) {
+    b.pinned_only = false;
+  } else if (kinematic_dofs_ == 0x07) {
+    b.pinned_only = true;  // translations only: the slaves' rotations stay free
+  } else {
+    fail(kinematic_pos_, "*KINEMATIC on a subset of dofs other than 1-3 is not supported: give no data line "
+                         "(all dofs), 1, 6 or 1, 3");
+  }
+}
+
+void DeckParser::distributing_keyword(const Keyword& kw) {
+  fail(kw.pos, "*DISTRIBUTING coupling is not supported yet (use *KINEMATIC)");
+}
+
 void DeckParser::resolve_constraints() {
   for (const Tie& t : m_.ties)
     for (const std::string* name : {&t.slave, &t.master}) {
@@ -115,6 +178,47 @@ void DeckParser::resolve_constraints() {
     }
   }
   pending_equations_.clear();
+  for (const PendingBody& pb : pending_bodies_) {
+    if (pb.coupling && !pb.kinematic)
+      fail(pb.pos, pb.name + " needs a *KINEMATIC (or *DISTRIBUTING) block after it");
+    RigidBody b;
+    b.name = pb.name;
+    const std::vector<int> ref = node_targets(pb.ref, pb.pos);
+    if (ref.size() != 1)
+      fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
+    b.ref_node = ref[0];
+    std::vector<char> seen(m_.nodes.size(), 0);
+    seen[b.ref_node] = 1;  // the reference node moves with the body by definition
+    const auto add = [&](std::vector<int>& to, int n) {
+      if (!seen[n]) seen[n] = 1, to.push_back(n);
+    };
+    if (!pb.elset.empty())
+      for (int e : element_targets(pb.elset, pb.pos))
+        for (int k = 0; k < m_.elements.count_of(e); ++k) add(b.tied, m_.elements.nodes_of(e)[k]);
+    if (!pb.tie.empty())
+      for (int n : node_targets(pb.tie, pb.pos)) add(b.tied, n);
+    if (!pb.pin.empty())
+      for (int n : node_targets(pb.pin, pb.pos)) add(b.pinned, n);
+    if (pb.coupling) {
+      const auto it = m_.surfaces.find(pb.surface);
+      if (it == m_.surfaces.end()) fail(pb.pos, pb.name + ": surface '" + pb.surface + "' is not defined");
+      const Surface& surf = it->second;
+      std::vector<int>& to = pb.pinned_only ? b.pinned : b.tied;
+      for (int n : surf.nodes) add(to, n);
+      for (std::size_t i = 0; i < surf.elements.size(); ++i) {
+        const int e = surf.elements[i], count = m_.elements.count_of(e);
+        int local[6] = {-1, -1, -1, -1, -1, -1};
+        if (count == 8) hex_face_nodes(surf.faces[i], local);
+        else tet_face_nodes(surf.faces[i], count == 10, local);
+        for (int k = 0; k < 6; ++k)
+          if (local[k] >= 0) add(to, m_.elements.nodes_of(e)[local[k]]);
+      }
+    }
+    if (b.tied.empty() && b.pinned.empty()) fail(pb.pos, pb.name + " has no nodes besides its reference node");
+    b.loc = loc(pb.pos);
+    m_.rigid_bodies.push_back(std::move(b));
+  }
+  pending_bodies_.clear();
 }
 
 }  // namespace halfstep::inp

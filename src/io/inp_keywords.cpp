@@ -65,6 +65,10 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       // Constraints (inp_constraints.cpp)
       {"*TIE", kModelData, &P::tie_keyword, &P::tie_data, &P::tie_end},
       {"*EQUATION", kModelData, &P::equation_keyword, &P::equation_data, &P::equation_end},
+      {"*RIGID BODY", kModelData, &P::rigid_body_keyword},
+      {"*COUPLING", kModelData, &P::coupling_keyword},
+      {"*KINEMATIC", kModelData, &P::kinematic_keyword, &P::kinematic_data, &P::kinematic_end},
+      {"*DISTRIBUTING", kModelData, &P::distributing_keyword, &P::ignore_data},
       {"*STEP", kAnywhere, &P::step_keyword, &P::ignore_data},
       {"*END STEP", kAnywhere, &P::end_step_keyword},
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},

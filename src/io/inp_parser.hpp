@@ -240,6 +240,12 @@ class DeckParser {
   void equation_keyword(const Keyword& kw);
   void equation_data(const Line& line);
   void equation_end();
+  void rigid_body_keyword(const Keyword& kw);
+  void coupling_keyword(const Keyword& kw);
+  void kinematic_keyword(const Keyword& kw);
+  void kinematic_data(const Line& line);
+  void kinematic_end();
+  void distributing_keyword(const Keyword& kw);
   void resolve_constraints();
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
@@ -300,6 +306,16 @@ class DeckParser {
     int expected = 0;
     Pos pos;
   };
+  /// A *RIGID BODY or *COUPLING as written, its names resolved with the mesh.
+  struct PendingBody {
+    std::string name, ref, elset, pin, tie, surface;
+    bool coupling = false, kinematic = false, pinned_only = false;
+    Pos pos;
+  };
+  std::vector<PendingBody> pending_bodies_;
+  bool coupling_open_ = false;     ///< a *COUPLING waits for its *KINEMATIC
+  unsigned kinematic_dofs_ = 0;    ///< dofs of the open *KINEMATIC (bit d-1)
+  Pos kinematic_pos_;
   Tie tie_;                       ///< the open *TIE's parameters
   bool equation_open_ = false;    ///< the last *EQUATION still expects terms
   std::vector<PendingEquation> pending_equations_;

@@ -180,6 +180,15 @@ struct Equation {
   SourceLoc loc;
 };
 
+/// *RIGID BODY, or *COUPLING with *KINEMATIC: nodes that move rigidly with a reference node.
+struct RigidBody {
+  std::string name;         ///< "*RIGID BODY" or "*COUPLING <CONSTRAINT NAME>", for messages
+  int ref_node = -1;        ///< node index
+  std::vector<int> tied;    ///< translations and (on 6-dof nodes) rotations follow the body
+  std::vector<int> pinned;  ///< translations only follow the body
+  SourceLoc loc;
+};
+
 /// Output variables a request may name.
 struct OutputRequest {
   enum class Kind { Field, History };
@@ -287,6 +296,7 @@ struct Model {
   std::map<std::string, Surface> surfaces;
   std::vector<Tie> ties;             ///< *TIE, deck order
   std::vector<Equation> equations;   ///< *EQUATION, deck order
+  std::vector<RigidBody> rigid_bodies;  ///< *RIGID BODY and kinematic *COUPLING, deck order
   std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;

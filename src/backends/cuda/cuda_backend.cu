@@ -139,6 +139,8 @@ class CudaBackend final : public Backend {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
+    if (!sys.bodies.empty())
+      throw RunError("rigid bodies (*RIGID BODY, *COUPLING) run on the CPU backend only so far (--backend cpu)");
     if (!sys.constraints.empty() && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local does not run constraints (*TIE, *EQUATION); use gather, atomic or "
                      "colored");
