@@ -1,6 +1,9 @@
 // *TIE and *EQUATION: constraints between nodes (model data). The reader keeps what the deck
 // says; the dependent dofs, the projections and the checks that need geometry are made by
 // discretization/constraints.cpp when the system is built.
+#include <algorithm>
+#include <map>
+
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
 #include "elements/solid_faces.hpp"
@@ -146,6 +149,22 @@ void DeckParser::distributing_keyword(const Keyword& kw) {
   fail(kw.pos, "*DISTRIBUTING coupling is not supported yet (use *KINEMATIC)");
 }
 
+void DeckParser::mpc_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+}
+
+// type, slave (node or node set), master (node or node set): PIN, TIE or BEAM.
+void DeckParser::mpc_data(const Line& line) {
+  need_fields(line, 3, "MPC type, slave node, master node");
+  at_most_fields(line, 3, "MPC type, slave node, master node");
+  const std::string type = squeeze_upper(line.fields[0]);
+  if (type != "PIN" && type != "TIE" && type != "BEAM")
+    fail(at_, "*MPC type '" + std::string(line.fields[0]) + "' is not supported (PIN, TIE or BEAM)");
+  pending_mpcs_.push_back(PendingMpc{type, key(line.fields[1]), key(line.fields[2]), at_});
+}
+
+void DeckParser::mpc_end() { need_data_line("MPC type, slave node, master node"); }
+
 void DeckParser::resolve_constraints() {
   for (const Tie& t : m_.ties)
     for (const std::string* name : {&t.slave, &t.master}) {
@@ -219,6 +238,53 @@ void DeckParser::resolve_constraints() {
     m_.rigid_bodies.push_back(std::move(b));
   }
   pending_bodies_.clear();
+  // *MPC: PIN and TIE are equations u_s - u_m = 0 per translation (rotations are refused where
+  // a node has them); BEAM links the slave rigidly to the master, one rigid body per master.
+  std::map<int, std::size_t> beam_body;  // master node -> index in m_.rigid_bodies
+  std::vector<char> rotates;             // nodes of shells and beams (filled when a TIE needs it)
+  for (const PendingMpc& p : pending_mpcs_) {
+    const std::vector<int> slaves = node_targets(p.slave, p.pos), masters = node_targets(p.master, p.pos);
+    if (slaves.size() != masters.size())
+      fail(p.pos, "*MPC " + p.type + ": '" + p.slave + "' has " + std::to_string(slaves.size()) + " nodes and '" +
+                      p.master + "' " + std::to_string(masters.size()) + " (they pair up in order)");
+    for (std::size_t i = 0; i < slaves.size(); ++i) {
+      const int sn = slaves[i], mn = masters[i];
+      if (sn == mn) fail(p.pos, "*MPC " + p.type + ": node " + std::to_string(m_.nodes.id[sn]) + " is its own master");
+      if (p.type == "BEAM") {
+        const auto [it, fresh] = beam_body.try_emplace(mn, m_.rigid_bodies.size());
+        if (fresh) {
+          RigidBody b;
+          b.name = "*MPC BEAM with master node " + std::to_string(m_.nodes.id[mn]);
+          b.ref_node = mn;
+          b.loc = loc(p.pos);
+          m_.rigid_bodies.push_back(std::move(b));
+        }
+        std::vector<int>& tied = m_.rigid_bodies[it->second].tied;
+        if (std::find(tied.begin(), tied.end(), sn) == tied.end()) tied.push_back(sn);
+        continue;
+      }
+      if (p.type == "TIE") {
+        if (rotates.empty()) {
+          rotates.assign(m_.nodes.size(), 0);
+          for (int e = 0; e < m_.elements.size(); ++e)
+            if (m_.elements.shell[e] || m_.elements.beam[e])
+              for (int k = 0; k < m_.elements.count_of(e); ++k) rotates[m_.elements.nodes_of(e)[k]] = 1;
+        }
+        if (rotates[sn] || rotates[mn])
+          fail(p.pos, "*MPC TIE on nodes with rotations (of shells or beams) is not supported yet: tying their "
+                      "rotations needs rotational constraints; PIN ties the translations");
+      }
+      for (int d = 1; d <= 3; ++d) {
+        Equation e;
+        e.nodes = {sn, mn};
+        e.dofs = {d, d};
+        e.coefficients = {1.0, -1.0};
+        e.loc = loc(p.pos);
+        m_.equations.push_back(std::move(e));
+      }
+    }
+  }
+  pending_mpcs_.clear();
 }
 
 }  // namespace halfstep::inp

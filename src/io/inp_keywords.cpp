@@ -69,6 +69,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*COUPLING", kModelData, &P::coupling_keyword},
       {"*KINEMATIC", kModelData, &P::kinematic_keyword, &P::kinematic_data, &P::kinematic_end},
       {"*DISTRIBUTING", kModelData, &P::distributing_keyword, &P::ignore_data},
+      {"*MPC", kModelData, &P::mpc_keyword, &P::mpc_data, &P::mpc_end},
       {"*STEP", kAnywhere, &P::step_keyword, &P::ignore_data},
       {"*END STEP", kAnywhere, &P::end_step_keyword},
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},

@@ -246,6 +246,9 @@ class DeckParser {
   void kinematic_data(const Line& line);
   void kinematic_end();
   void distributing_keyword(const Keyword& kw);
+  void mpc_keyword(const Keyword& kw);
+  void mpc_data(const Line& line);
+  void mpc_end();
   void resolve_constraints();
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
@@ -313,6 +316,12 @@ class DeckParser {
     Pos pos;
   };
   std::vector<PendingBody> pending_bodies_;
+  /// An *MPC data line as written.
+  struct PendingMpc {
+    std::string type, slave, master;
+    Pos pos;
+  };
+  std::vector<PendingMpc> pending_mpcs_;
   bool coupling_open_ = false;     ///< a *COUPLING waits for its *KINEMATIC
   unsigned kinematic_dofs_ = 0;    ///< dofs of the open *KINEMATIC (bit d-1)
   Pos kinematic_pos_;

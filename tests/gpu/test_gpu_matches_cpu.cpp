@@ -163,13 +163,17 @@ INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kSolidDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
-// Linear constraints (*TIE, *EQUATION; tests/gpu/decks/make_constraint_decks.py): a coarse bar
-// tied to a finer block and a bar joined by equations, clamped and pulled sideways at the far
-// end. The dependent dofs' forces, the transferred masses and the dependent update run in
+// Constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING; tests/gpu/decks/make_constraint_decks.py):
+// a coarse bar tied to a finer block and a bar joined by equations, clamped and pulled sideways
+// at the far end; a bar with a rigid last element or a coupled end face, twisted. The dependent dofs' forces, the transferred masses and the dependent update run in
 // their own kernels around the node pass (backends/cuda/constraint_kernels.cuh).
 const GpuDeck kConstraintDecks[] = {
     {"tie_refinement", "tests/gpu/decks/tie_refinement.inp", "TIP"},
     {"equation_bar", "tests/gpu/decks/equation_bar.inp", "TIP"},
+    // Rigid bodies: the body kernel before the node pass, its energy terms added by the node
+    // pass, its nodes' frame values after it.
+    {"rigid_end", "tests/gpu/decks/rigid_end.inp", "TIP"},
+    {"coupling_end", "tests/gpu/decks/coupling_end.inp", "TIP"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,

@@ -146,8 +146,9 @@ TEST(Constraints, UntiedRefinementIsNotHomogeneous) {
 
 /// Two C3D8R along x (1 x 1 x 1 each), x = 0 clamped, the far end pulled and pushed sideways
 /// by point loads. join: "merged" (shared nodes), "equation" (element 2 has its own nodes
-/// 21-24 at x = 1, joined by *EQUATION on dofs 1-3) or "tie" (the same nodes joined by a
-/// node-based slave surface tied to element 1's x = 1 face).
+/// 21-24 at x = 1, joined by *EQUATION on dofs 1-3), "tie" (the same nodes joined by a
+/// node-based slave surface tied to element 1's x = 1 face) or "mpc" (*MPC PIN, node sets
+/// paired in order).
 std::string bar_deck(const std::string& join) {
   std::string d = "*HEADING\njoined bar\n*NODE\n";
   int id = 1;
@@ -172,6 +173,7 @@ std::string bar_deck(const std::string& join) {
       d += "*EQUATION\n2\nBL, " + std::to_string(dof) + ", 1., AR, " + std::to_string(dof) + ", -1.\n";
   if (join == "tie")
     d += "*SURFACE, NAME=BL, TYPE=NODE\nBL\n*SURFACE, NAME=AR\n1, S4\n*TIE, NAME=JOIN\nBL, AR\n";
+  if (join == "mpc") d += "*MPC\nPIN, BL, AR\n";
   d += "*BOUNDARY\nX0, 1, 3\n*STEP\n*DYNAMIC, EXPLICIT\n, 0.5\n*CLOAD\nTIP, 1, 2.\nTIP, 2, 0.5\n"
        "*OUTPUT, HISTORY, TIME INTERVAL=0.05\n*NODE OUTPUT, NSET=TIP\nU\n*END STEP\n";
   return d;
@@ -209,6 +211,16 @@ TEST(Constraints, EquationJoinedBarMovesAsTheMergedBar) {
   EXPECT_LT(diff, 1e-13 * scale);
   // The energy balance (its error is the sudden load's, 6.3e-3) is the merged bar's.
   EXPECT_NEAR(energy_error(joined_out), energy_error(merged_out), 1e-9);
+}
+
+TEST(Constraints, MpcPinJoinedBarMovesAsTheMergedBar) {
+  std::string merged_out, joined_out;
+  const Csv merged = run_bar("merged", &merged_out);
+  const Csv joined = run_bar("mpc", &joined_out);
+  const auto [diff, scale] = history_difference(merged, joined);
+  EXPECT_GT(scale, 1e-4);
+  std::printf("MPC PIN-joined bar: tip history differs by %.3g of %.3g\n", diff, scale);
+  EXPECT_LT(diff, 1e-13 * scale);
 }
 
 TEST(Constraints, ConformingTieMovesAsTheMergedBar) {
@@ -344,6 +356,28 @@ TEST(RigidBody, KinematicCouplingDrivesAnEndFaceAndReportsTheBarForce) {
   ASSERT_GT(l, 1.0);
   std::printf("coupled bar: RF1 %.17g at the mid-step frame, closed form %.17g\n", rf, force);
   EXPECT_NEAR(rf, force, 1e-10 * force);
+}
+
+TEST(RigidBody, MpcBeamStarIsTheKinematicCoupling) {
+  // tests/gpu/decks/coupling_end.inp couples a bar's end face to node 900; four *MPC BEAM
+  // links from the face nodes to 900 make the same rigid body, so the same history.
+  const std::string coupled = read_file(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/coupling_end.inp");
+  const std::string coupling = "*SURFACE, NAME=END\n4, S4\n*COUPLING, CONSTRAINT NAME=END, REF NODE=900, SURFACE=END\n*KINEMATIC\n";
+  ASSERT_NE(coupled.find(coupling), std::string::npos);
+  std::string beams = coupled;
+  beams.replace(beams.find(coupling), coupling.size(), "*MPC\nBEAM, 5, 900\nBEAM, 10, 900\nBEAM, 15, 900\nBEAM, 20, 900\n");
+  Csv h[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string dir = scratch_dir(k == 0 ? "mpc_coupled" : "mpc_beams");
+    std::ofstream(dir + "/c.inp") << (k == 0 ? coupled : beams);
+    std::string out;
+    ASSERT_EQ(run_halfstep(dir + "/c.inp", dir + "/out", "--threads 1", &out), 0) << out;
+    h[k] = read_csv(dir + "/out/history/TIP.csv");
+  }
+  const auto [diff, scale] = history_difference(h[0], h[1]);
+  EXPECT_GT(scale, 1e-3);
+  std::printf("MPC BEAM star: tip history differs by %.3g of %.3g\n", diff, scale);
+  EXPECT_LT(diff, 1e-13 * scale);
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
 template <class T, Sink S, int kDofs = 5>
 __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
                                  NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run,
-                                 ConstraintView<T> cons) {
+                                 ConstraintView<T> cons, const double* body_sums = nullptr, int num_bodies = 0) {
   if (mode == NodeMode::Commit && run.monitor->status != kRunning) return;
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   double acc[kNumNodeSums] = {0, 0, 0, 0, 0, 0};
@@ -145,6 +145,13 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
       for (int i = 0; i < 12; ++i) frame.full[static_cast<std::size_t>(i) * m.nn + n] = out[i];
     }
   }
+  if (n == 0)  // the rigid bodies' energy terms (backends/cuda/constraint_kernels.cuh, body_kernel)
+    for (int b = 0; b < num_bodies; ++b) {
+      acc[kKinetic] += body_sums[4 * b];
+      acc[kWorkPrev] += body_sums[4 * b + 1];
+      acc[kWorkNext] += body_sums[4 * b + 2];
+      acc[kNonFinite] += body_sums[4 * b + 3];
+    }
   if (grid_sum(acc, run.node_sums)) finish_node_pass(run, mode, inc.time);
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes the constraint decks of the GPU-against-CPU test (tests/gpu/test_gpu_matches_cpu.cpp):
-tie_refinement.inp (a coarse C3D8R bar tied to a finer block, clamped and loaded at the far end)
-and equation_bar.inp (a bar whose two halves have their own interface nodes, joined by *EQUATION).
+tie_refinement.inp (a coarse C3D8R bar tied to a finer block, clamped and loaded at the far end),
+equation_bar.inp (a bar whose two halves have their own interface nodes, joined by *EQUATION),
+rigid_end.inp and coupling_end.inp (a bar whose last element is a *RIGID BODY, or whose end face
+is coupled to a reference node, loaded there by a force and a twisting moment).
 Usage: python3 make_constraint_decks.py  (writes next to itself)"""
 import os
 
@@ -78,6 +80,35 @@ def equation_bar():
     return "\n".join(lines) + "\n"
 
 
-for name, text in (("tie_refinement.inp", tie_refinement()), ("equation_bar.inp", equation_bar())):
+def rigid_bar(coupling):
+    """A 4 x 1 x 1 bar of C3D8R clamped at x = 0. coupling: its x = 4 face coupled to node 900
+    at the face centre (*COUPLING, *KINEMATIC); else its last element made a *RIGID BODY about
+    node 900 at that element's centre. Node 900 takes a force and a twisting moment."""
+    lines = ["*HEADING", ("coupled" if coupling else "rigid") + " end of a bar (make_constraint_decks.py)", "*NODE"]
+    a = lambda i, j, k: 1 + i + 5 * j + 10 * k
+    for k in range(2):
+        for j in range(2):
+            for i in range(5):
+                lines.append(f"{a(i, j, k)}, {i}., {j}., {k}.")
+    lines.append("900, 4., 0.5, 0.5" if coupling else "900, 3.5, 0.5, 0.5")
+    lines.append("*ELEMENT, TYPE=C3D8R, ELSET=BAR")
+    lines += hexes(a, 4, 1, 1, 1)
+    lines += ["*ELSET, ELSET=LAST", "4",
+              "*NSET, NSET=X0", ", ".join(str(a(0, j, k)) for k in range(2) for j in range(2)),
+              "*NSET, NSET=TIP", ", ".join(str(a(4, j, k)) for k in range(2) for j in range(2)) + ", 900"]
+    lines.append(MAT.rstrip())
+    lines.append("*SOLID SECTION, ELSET=BAR, MATERIAL=M")
+    if coupling:
+        lines += ["*SURFACE, NAME=END", "4, S4", "*COUPLING, CONSTRAINT NAME=END, REF NODE=900, SURFACE=END",
+                  "*KINEMATIC"]
+    else:
+        lines.append("*RIGID BODY, REF NODE=900, ELSET=LAST")
+    lines += ["*BOUNDARY", "X0, 1, 3", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5", "*CLOAD", "900, 2, 0.2", "900, 3, 0.1",
+              "900, 4, 0.3", "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U", "*END STEP"]
+    return "\n".join(lines) + "\n"
+
+
+for name, text in (("tie_refinement.inp", tie_refinement()), ("equation_bar.inp", equation_bar()),
+                   ("rigid_end.inp", rigid_bar(False)), ("coupling_end.inp", rigid_bar(True))):
     with open(os.path.join(HERE, name), "w") as out:
         out.write(text)
