@@ -146,7 +146,29 @@ void DeckParser::kinematic_end() {
 }
 
 void DeckParser::distributing_keyword(const Keyword& kw) {
-  fail(kw.pos, "*DISTRIBUTING coupling is not supported yet (use *KINEMATIC)");
+  allow_params(kw, {"WEIGHTINGMETHOD"});
+  if (!coupling_open_) fail(kw.pos, "*DISTRIBUTING must follow a *COUPLING");
+  const std::string weighting = squeeze_upper(param(kw, "WEIGHTINGMETHOD"));
+  if (!weighting.empty() && weighting != "UNIFORM")
+    fail(kw.pos, "*DISTRIBUTING, WEIGHTING METHOD=" + param(kw, "WEIGHTINGMETHOD") +
+                     " is not supported (UNIFORM only)");
+  coupling_open_ = false;
+  pending_bodies_.back().distributing = true;
+  kinematic_dofs_ = 0;
+  kinematic_pos_ = kw.pos;
+}
+
+// As *KINEMATIC's: first dof[, last dof]; the translations only (the reference node's
+// rotations would need the slaves' force couples).
+void DeckParser::distributing_data(const Line& line) {
+  kinematic_data(line);
+  if (kinematic_dofs_ & 0x38u)
+    fail(at_, "*DISTRIBUTING on rotational dofs is not supported yet (dofs 1 to 3)");
+}
+
+void DeckParser::distributing_end() {
+  if (block_lines_ > 0 && kinematic_dofs_ != 0x07)
+    fail(kinematic_pos_, "*DISTRIBUTING on a subset of the translations is not supported: give no data line or 1, 3");
 }
 
 void DeckParser::mpc_keyword(const Keyword& kw) {
@@ -198,8 +220,46 @@ void DeckParser::resolve_constraints() {
   }
   pending_equations_.clear();
   for (const PendingBody& pb : pending_bodies_) {
-    if (pb.coupling && !pb.kinematic)
-      fail(pb.pos, pb.name + " needs a *KINEMATIC (or *DISTRIBUTING) block after it");
+    if (pb.coupling && !pb.kinematic && !pb.distributing)
+      fail(pb.pos, pb.name + " needs a *KINEMATIC or *DISTRIBUTING block after it");
+    if (pb.distributing) {
+      // The reference node's translations are the mean of the surface nodes' (uniform
+      // weights): u_r - sum u_i / N = 0 per translation, the reference node dependent, so
+      // its loads are shared out to the surface nodes with the same weights.
+      const std::vector<int> ref = node_targets(pb.ref, pb.pos);
+      if (ref.size() != 1)
+        fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
+      const auto it = m_.surfaces.find(pb.surface);
+      if (it == m_.surfaces.end()) fail(pb.pos, pb.name + ": surface '" + pb.surface + "' is not defined");
+      std::vector<int> nodes = it->second.nodes;
+      std::vector<char> seen(m_.nodes.size(), 0);
+      for (int n : nodes) seen[n] = 1;
+      for (std::size_t i = 0; i < it->second.elements.size(); ++i) {
+        const int e = it->second.elements[i], count = m_.elements.count_of(e);
+        int local[6] = {-1, -1, -1, -1, -1, -1};
+        if (count == 8) hex_face_nodes(it->second.faces[i], local);
+        else tet_face_nodes(it->second.faces[i], count == 10, local);
+        for (int k = 0; k < 6; ++k)
+          if (local[k] >= 0 && !seen[m_.elements.nodes_of(e)[local[k]]])
+            seen[m_.elements.nodes_of(e)[local[k]]] = 1, nodes.push_back(m_.elements.nodes_of(e)[local[k]]);
+      }
+      if (seen[ref[0]]) fail(pb.pos, pb.name + ": the reference node is a node of the surface");
+      const double w = 1.0 / static_cast<double>(nodes.size());
+      for (int d = 1; d <= 3; ++d) {
+        Equation e;
+        e.nodes.push_back(ref[0]);
+        e.dofs.push_back(d);
+        e.coefficients.push_back(1.0);
+        for (int n : nodes) {
+          e.nodes.push_back(n);
+          e.dofs.push_back(d);
+          e.coefficients.push_back(-w);
+        }
+        e.loc = loc(pb.pos);
+        m_.equations.push_back(std::move(e));
+      }
+      continue;
+    }
     RigidBody b;
     b.name = pb.name;
     const std::vector<int> ref = node_targets(pb.ref, pb.pos);

@@ -68,7 +68,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*RIGID BODY", kModelData, &P::rigid_body_keyword},
       {"*COUPLING", kModelData, &P::coupling_keyword},
       {"*KINEMATIC", kModelData, &P::kinematic_keyword, &P::kinematic_data, &P::kinematic_end},
-      {"*DISTRIBUTING", kModelData, &P::distributing_keyword, &P::ignore_data},
+      {"*DISTRIBUTING", kModelData, &P::distributing_keyword, &P::distributing_data, &P::distributing_end},
       {"*MPC", kModelData, &P::mpc_keyword, &P::mpc_data, &P::mpc_end},
       {"*STEP", kAnywhere, &P::step_keyword, &P::ignore_data},
       {"*END STEP", kAnywhere, &P::end_step_keyword},

@@ -246,6 +246,8 @@ class DeckParser {
   void kinematic_data(const Line& line);
   void kinematic_end();
   void distributing_keyword(const Keyword& kw);
+  void distributing_data(const Line& line);
+  void distributing_end();
   void mpc_keyword(const Keyword& kw);
   void mpc_data(const Line& line);
   void mpc_end();
@@ -312,7 +314,7 @@ class DeckParser {
   /// A *RIGID BODY or *COUPLING as written, its names resolved with the mesh.
   struct PendingBody {
     std::string name, ref, elset, pin, tie, surface;
-    bool coupling = false, kinematic = false, pinned_only = false;
+    bool coupling = false, kinematic = false, distributing = false, pinned_only = false;
     Pos pos;
   };
   std::vector<PendingBody> pending_bodies_;

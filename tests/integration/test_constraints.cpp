@@ -223,6 +223,28 @@ TEST(Constraints, MpcPinJoinedBarMovesAsTheMergedBar) {
   EXPECT_LT(diff, 1e-13 * scale);
 }
 
+TEST(Constraints, DistributingCouplingSharesTheLoadEquallyLikeDirectLoads) {
+  // The merged bar's tip loads (2 and 0.5 on each of its four tip nodes) given instead as 8
+  // and 2 on a reference node whose *DISTRIBUTING coupling spreads them with weights 1/4.
+  std::string deck = bar_deck("merged");
+  const std::string loads = "*CLOAD\nTIP, 1, 2.\nTIP, 2, 0.5\n";
+  ASSERT_NE(deck.find(loads), std::string::npos);
+  deck.replace(deck.find(loads), loads.size(), "*CLOAD\n900, 1, 8.\n900, 2, 2.\n");
+  deck.replace(deck.find("*BOUNDARY\nX0"), 0,
+               "*NODE\n900, 2., 0.5, 0.5\n*SURFACE, NAME=TIPS, TYPE=NODE\nTIP\n"
+               "*COUPLING, CONSTRAINT NAME=SPREAD, REF NODE=900, SURFACE=TIPS\n*DISTRIBUTING\n");
+  const std::string dir = scratch_dir("bar_distributing");
+  std::ofstream(dir + "/b.inp") << deck;
+  std::string out, merged_out;
+  ASSERT_EQ(run_halfstep(dir + "/b.inp", dir + "/out", "--threads 1", &out), 0) << out;
+  const Csv spread = read_csv(dir + "/out/history/TIP.csv");
+  const Csv merged = run_bar("merged", &merged_out);
+  const auto [diff, scale] = history_difference(merged, spread);
+  EXPECT_GT(scale, 1e-4);
+  std::printf("distributing coupling: tip history differs by %.3g of %.3g\n", diff, scale);
+  EXPECT_LT(diff, 1e-13 * scale);
+}
+
 TEST(Constraints, ConformingTieMovesAsTheMergedBar) {
   std::string merged_out, tied_out;
   const Csv merged = run_bar("merged", &merged_out);
