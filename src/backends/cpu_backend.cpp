@@ -13,6 +13,8 @@
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
 #include "dynamics/node_integrator.hpp"
+#include "dynamics/constraint_pass.hpp"
+#include "dynamics/rigid_body.hpp"
 
 namespace halfstep {
 
@@ -209,9 +211,32 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
                              st.t1x.data(), st.t1y.data(), st.t1z.data()};
   for (int d = 0; d < kMaxNodeDofs; ++d) view.v[d] = st.v[d].data();
-  const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data()};
+  const LinearConstraints& lc = sys.constraints;
+  const bool constrained = !lc.empty();
+  const RigidBodies& rb = sys.bodies;
+  const bool bodies = !rb.empty();
+  const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data(),
+                                 constrained ? lc.mass3.data() : nullptr};
   const HalfSteps<double> h{inc.h_prev, 0.5 * inc.dt_next};
   const int dofs = sys.node_dofs;  // 3 (continuum only), 5 (shells) or 6 (beams), for every node
+  ConstraintView<double> cview{};
+  if (constrained) {
+    // The dependent dofs' forces first: their independent nodes gather them below.
+    dep_force_.resize(2 * static_cast<std::size_t>(lc.num_dependent));
+    cview = {lc.num_dependent,      lc.dep_node.data(),       lc.dep_dof.data(),  lc.term_ptr.data(),
+             lc.term_node.data(),   lc.term_dof.data(),       lc.term_weight.data(), lc.dependent.data(),
+             lc.recv_ptr.data(),    lc.recv_dependent.data(), lc.recv_dof.data(), lc.recv_weight.data(),
+             dep_force_.data()};
+#pragma omp parallel for num_threads(threads_for(lc.num_dependent, threads_)) schedule(static)
+    for (int k = 0; k < lc.num_dependent; ++k) {
+      const int n = lc.dep_node[k];
+      double fi[kMaxNodeDofs], fp[3];
+      local_forces(n, fi, fp);
+      NodeDriveValues<double> values;
+      const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
+      store_dependent_force(cview, k, fi, fp, drive.load);
+    }
+  }
   double kinetic = 0, wp = 0, wn = 0, dp = 0, dn = 0;
   int bad = 0;
 #pragma omp parallel for num_threads(threads_for(nn, threads_)) schedule(static) reduction(+ : kinetic, wp, wn, dp, dn, bad)
@@ -225,7 +250,12 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       local_forces(n, fi, fp);
     }
     NodeDriveValues<double> values;
-    const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
+    NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
+    if (constrained) {
+      add_received_forces(cview, n, fi, fp);
+      drive.skip = lc.dependent[n];
+    }
+    if (bodies) drive.skip |= rb.skip[n];  // moved by the body pass below
     const NodeUpdateResult<double> r =
         dofs == 6   ? integrate_node<double, 6>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
         : dofs == 5 ? integrate_node<double, 5>(n, fi, fp, dv.held[n], drive, h, commit, view, cv)
@@ -247,9 +277,125 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       }
     }
   }
+  if (constrained) {
+    // Dependent dofs from their (now integrated) independent ones; no chains, so the terms
+    // read only values final above.
+    double* const v[3] = {st.v[0].data(), st.v[1].data(), st.v[2].data()};
+    double* const u[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
+#pragma omp parallel for num_threads(threads_for(lc.num_dependent, threads_)) schedule(static)
+    for (int k = 0; k < lc.num_dependent; ++k) {
+      if (commit) update_dependent(cview, k, v, u);
+      if (full) {
+        double* const vf[3] = {full->v[0].data(), full->v[1].data(), full->v[2].data()};
+        full->v[lc.dep_dof[k]][lc.dep_node[k]] = dependent_value(cview, k, vf);
+      }
+    }
+  }
+  if (bodies) body_pass(inc, commit, full, kinetic, wp, wn, bad);
   std::array<double, kNumNodeSums> sums{kinetic, wp, wn, dp, dn, static_cast<double>(bad)};
   if (halo_) halo_->sum(sums.data(), kNumNodeSums);
   return sums;
+}
+
+void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* full, double& kinetic, double& wp,
+                           double& wn, int& bad) {
+  const StructureSystem& sys = sys_;
+  StructureState& st = st_;
+  const RigidBodies& rb = sys.bodies;
+  const DriveView dv = host_view(drive_);
+  const HalfSteps<double> h{inc.h_prev, 0.5 * inc.dt_next};
+  const bool six = sys.node_dofs == 6;
+  double k = 0, p = 0, q = 0;
+  int nonfinite = 0;
+#pragma omp parallel for num_threads(threads_for(rb.num_bodies, threads_)) schedule(static) reduction(+ : k, p, q, nonfinite)
+  for (int b = 0; b < rb.num_bodies; ++b) {
+    const int r = rb.ref_node[b];
+    const auto x_of = [&](int n) { return Vec3<double>{sys.x0[n] + st.ux[n], sys.y0[n] + st.uy[n], sys.z0[n] + st.uz[n]}; };
+    const Vec3<double> xr = x_of(r);
+    BodyLoads<double> f;
+    // Forces and moments of every node of the body about the reference node, at t^n.
+    const auto add_node = [&](int n, bool rotates, bool reference) {
+      double fi[kMaxNodeDofs], fp[3];
+      local_forces(n, fi, fp);
+      NodeDriveValues<double> values;
+      const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
+      Vec3<double> fe{fp[0], fp[1], fp[2]};
+      if (drive.load) fe += Vec3<double>{drive.load[0], drive.load[1], drive.load[2]};
+      const Vec3<double> fin{fi[0], fi[1], fi[2]}, arm = x_of(n) - xr;
+      f.fe += fe;
+      f.fi += fin;
+      f.me += cross(arm, fe);
+      f.mi += cross(arm, fin);
+      if (drive.load && (rotates || reference)) f.me += Vec3<double>{drive.load[3], drive.load[4], drive.load[5]};
+      if (rotates) f.mi += Vec3<double>{fi[3], fi[4], fi[5]};
+    };
+    add_node(r, six && sys.has_rotations(r), true);
+    for (int i = rb.slave_ptr[b]; i < rb.slave_ptr[b + 1]; ++i) add_node(rb.slave_node[i], rb.slave_rot[i] != 0, false);
+    // Held or prescribed translations of the reference node, as integrate_node takes them.
+    NodeDriveValues<double> values;
+    const NodeDrive<double> drive = node_drive(dv, r, inc.tau, inc.dt_next, values);
+    const unsigned held = dv.held[r] & 7u;
+    const double u_now[3] = {st.ux[r], st.uy[r], st.uz[r]};
+    double imposed[3] = {0, 0, 0};
+    for (int d = 0; d < 3; ++d)
+      if ((held & (1u << d)) && (drive.moving & (1u << d)) && h.h_next > 0)
+        imposed[d] = (drive.by_velocity & (1u << d)) ? drive.motion[d] : (drive.motion[d] - u_now[d]) / (2 * h.h_next);
+    double* R = &st.body_rotation[9 * static_cast<std::size_t>(b)];
+    const Vec3<double> v_half{st.v[0][r], st.v[1][r], st.v[2][r]}, w_half{st.v[3][r], st.v[4][r], st.v[5][r]};
+    const BodyStep<double> s = rigid_body_step(rb.mass[b], &rb.first_moment[3 * static_cast<std::size_t>(b)],
+                                               &rb.inertia[9 * static_cast<std::size_t>(b)], R, v_half, w_half, f,
+                                               held, imposed, h);
+    k += s.kinetic;
+    p += s.work_prev;
+    q += s.work_next;
+    if (!s.finite) ++nonfinite;
+    if (full) {  // v^n of every node of the body, the support reaction at the reference node
+      const double vr[6] = {s.v_full.x, s.v_full.y, s.v_full.z, s.w_full.x, s.w_full.y, s.w_full.z};
+      const double re[3] = {s.reaction.x, s.reaction.y, s.reaction.z};
+      for (int d = 0; d < 6; ++d) full->v[d][r] = vr[d];
+      for (int d = 0; d < 3; ++d) full->rf[d][r] = re[d];
+      for (int i = rb.slave_ptr[b]; i < rb.slave_ptr[b + 1]; ++i) {
+        const int n = rb.slave_node[i];
+        const Vec3<double> off = mat_vec(R, Vec3<double>{rb.offset[3 * i], rb.offset[3 * i + 1], rb.offset[3 * i + 2]});
+        const Vec3<double> v = s.v_full + cross(s.w_full, off);
+        full->v[0][n] = v.x, full->v[1][n] = v.y, full->v[2][n] = v.z;
+        if (rb.slave_rot[i]) full->v[3][n] = s.w_full.x, full->v[4][n] = s.w_full.y, full->v[5][n] = s.w_full.z;
+      }
+    }
+    if (!commit) continue;
+    const double dt = 2 * h.h_next;
+    st.v[0][r] = s.v_next.x, st.v[1][r] = s.v_next.y, st.v[2][r] = s.v_next.z;
+    st.v[3][r] = s.w_next.x, st.v[4][r] = s.w_next.y, st.v[5][r] = s.w_next.z;
+    st.ux[r] += dt * s.v_next.x;
+    st.uy[r] += dt * s.v_next.y;
+    st.uz[r] += dt * s.v_next.z;
+    const Vec3<double> theta = dt * s.w_next;
+    turn_rotation(R, theta);
+    const auto turn_frame = [&](int n) {
+      const Vec3<double> nd = normalized(rotate(theta, Vec3<double>{st.dx[n], st.dy[n], st.dz[n]}));
+      Vec3<double> nt = rotate(theta, Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]});
+      nt = normalized(nt - dot(nt, nd) * nd);
+      st.dx[n] = nd.x, st.dy[n] = nd.y, st.dz[n] = nd.z;
+      st.t1x[n] = nt.x, st.t1y[n] = nt.y, st.t1z[n] = nt.z;
+    };
+    if (six && sys.has_rotations(r)) turn_frame(r);
+    const Vec3<double> xr_next{sys.x0[r] + st.ux[r], sys.y0[r] + st.uy[r], sys.z0[r] + st.uz[r]};
+    for (int i = rb.slave_ptr[b]; i < rb.slave_ptr[b + 1]; ++i) {
+      const int n = rb.slave_node[i];
+      const Vec3<double> x = xr_next + mat_vec(R, Vec3<double>{rb.offset[3 * i], rb.offset[3 * i + 1], rb.offset[3 * i + 2]});
+      const Vec3<double> u{x.x - sys.x0[n], x.y - sys.y0[n], x.z - sys.z0[n]};
+      st.v[0][n] = (u.x - st.ux[n]) / dt, st.v[1][n] = (u.y - st.uy[n]) / dt, st.v[2][n] = (u.z - st.uz[n]) / dt;
+      st.ux[n] = u.x, st.uy[n] = u.y, st.uz[n] = u.z;
+      if (rb.slave_rot[i]) {
+        st.v[3][n] = s.w_next.x, st.v[4][n] = s.w_next.y, st.v[5][n] = s.w_next.z;
+        turn_frame(n);
+      }
+    }
+  }
+  kinetic += k;
+  wp += p;
+  wn += q;
+  bad += nonfinite;
 }
 
 void CpuBackend::advance(const Increment& inc) {

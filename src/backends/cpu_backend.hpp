@@ -44,6 +44,10 @@ class CpuBackend final : public Backend {
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
   /// models with 6-dof nodes), 3 pressure.
   void local_forces(int n, double fi[6], double fp[3]) const;
+  /// Rigid bodies' part of the node pass (after the nodes): integrates each body at its
+  /// reference node and moves its nodes; adds the bodies' energy terms.
+  void body_pass(const Increment& inc, bool commit, FullStepFields* full, double& kinetic, double& wp, double& wn,
+                 int& bad);
   /// Distributed: sums the interface nodes' forces over the ranks into halo_total_.
   void start_exchange();
   void finish_exchange();
@@ -58,6 +62,7 @@ class CpuBackend final : public Backend {
   EnergyMonitor monitor_;
   const DistributedContext* dist_ = nullptr;
   std::unique_ptr<HaloExchange> halo_;
+  std::vector<double> dep_force_;  ///< linear constraints: two forces per dependent dof
   std::vector<double> halo_buf_, send_buf_, halo_total_;  ///< [own | received], per neighbour, summed
 };
 

@@ -103,7 +103,11 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);
       for (int n : l.nodes) {
-        if (l.dof >= 4 && !sys.has_rotations(n))
+        // A rigid body's reference node takes moments whatever its elements (the body's).
+        const bool reference = !sys.bodies.empty() && sys.bodies.skip[n] == 0x3F &&
+                               std::find(sys.bodies.ref_node.begin(), sys.bodies.ref_node.end(), n) !=
+                                   sys.bodies.ref_node.end();
+        if (l.dof >= 4 && !sys.has_rotations(n) && !reference)
           throw InputError(l.loc, "*CLOAD moment (dof " + std::to_string(l.dof) + ") on node " +
                                       std::to_string(model.nodes.id[n]) +
                                       ", which only solid elements use: solid nodes have no rotational dofs");

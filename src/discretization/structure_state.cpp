@@ -25,6 +25,9 @@ void StructureState::initialize(const StructureSystem& sys) {
   r1x.assign(nn, 1.0);
   r1y.assign(nn, 0.0);
   r1z.assign(nn, 0.0);
+  body_rotation.clear();
+  for (int b = 0; b < sys.bodies.num_bodies; ++b)
+    body_rotation.insert(body_rotation.end(), {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0});
   initialize_triads(*this);  // t1 and r1: Abaqus's default local 1-direction on each director
   elem_force.assign(4 * static_cast<std::size_t>(sys.shell_corner_values()) * ne, 0.0);
   elem_pressure.clear();

@@ -40,6 +40,8 @@ struct StructureState {
   /// at [c * shell_num_points + p] (kJ2PlaneStateSize components; StructureSystem::
   /// shell_first_point numbers the points; empty without plastic shells).
   std::vector<double> shell_state;
+  /// Rotation R of each rigid body from its reference configuration, 9 per body (row-major).
+  std::vector<double> body_rotation;
   std::vector<double> beam_force;        ///< 12 per beam: force and moment of each end (beam_pass.hpp)
   /// State of every beam, component-major: component c of beam e at [c * beam.num_elements + e]
   /// (elements/fpm_beam.hpp, BeamState).

@@ -148,7 +148,41 @@ double mitc4_characteristic_length(const Vec3<double> x[4]) {
   return area / std::max(norm(d1), norm(d2));
 }
 
+namespace {
+
+StructureSystem build_unconstrained(const Model& model);
+
+}  // namespace
+
 StructureSystem build_structure_system(const Model& model) {
+  if (model.ties.empty() && model.equations.empty() && model.rigid_bodies.empty()) return build_unconstrained(model);
+  std::vector<TiedNode> tied = project_ties(model);
+  bool moves = false;
+  for (const TiedNode& t : tied) moves = moves || (model.ties[t.tie].adjust && t.distance > 0);
+  const auto constrain = [](const Model& m, const std::vector<TiedNode>& t, StructureSystem& sys) {
+    sys.constraints = build_linear_constraints(m, t, sys.mass);
+    sys.bodies = build_rigid_bodies(m, sys.constraints, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
+  };
+  if (!moves) {
+    StructureSystem sys = build_unconstrained(model);
+    constrain(model, tied, sys);
+    return sys;
+  }
+  Model adjusted = model;
+  for (const TiedNode& t : tied)
+    if (model.ties[t.tie].adjust) {
+      adjusted.nodes.x[t.node] = t.on_master[0];
+      adjusted.nodes.y[t.node] = t.on_master[1];
+      adjusted.nodes.z[t.node] = t.on_master[2];
+    }
+  StructureSystem sys = build_unconstrained(adjusted);
+  constrain(adjusted, tied, sys);
+  return sys;
+}
+
+namespace {
+
+StructureSystem build_unconstrained(const Model& model) {
   StructureSystem sys;
   sys.num_nodes = model.nodes.size();
   sys.x0 = model.nodes.x;
@@ -288,5 +322,7 @@ StructureSystem build_structure_system(const Model& model) {
     }
   return sys;
 }
+
+}  // namespace
 
 }  // namespace halfstep

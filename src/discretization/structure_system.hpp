@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "discretization/beam_mesh.hpp"
+#include "discretization/constraints.hpp"
 #include "discretization/tri_mesh.hpp"
 #include "elements/mitc4.hpp"
 #include "materials/shell_elastic.hpp"
@@ -65,6 +66,10 @@ struct StructureSystem {
   SolidMesh solid;             ///< continuum elements
   BeamMesh beam;               ///< FPM beams (B31)
   TriMesh tri;                 ///< FPM triangles (S3, S3R with FORMULATION=FPM)
+  LinearConstraints constraints;  ///< *TIE and *EQUATION (empty without them)
+  RigidBodies bodies;             ///< *RIGID BODY and kinematic *COUPLING (empty without them)
+  /// True when the node pass has constraints to apply (linear ones or rigid bodies).
+  bool constrained() const { return !constraints.empty() || !bodies.empty(); }
   std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell, beam or triangle of the whole model uses it
   bool any_shells = false;     ///< the whole model has MITC4 shells
   /// Dofs per node of the whole model: 6 with beams or FPM triangles (global rotations; MITC4
@@ -99,7 +104,9 @@ struct StructureSystem {
 constexpr double kRotaryScale = 0.25;
 
 /// Builds the system; throws InputError (with the element's deck line) for elements that
-/// are inverted or degenerate at a Gauss point.
+/// are inverted or degenerate at a Gauss point, and for constraints that cannot be made
+/// (constraints.hpp). Slave nodes of *TIE, ADJUST=YES are moved onto their master surface
+/// before anything else is computed.
 StructureSystem build_structure_system(const Model& model);
 
 /// Rebuilds the node -> shell-corner gather map (node_slot_ptr, node_slots) from conn.

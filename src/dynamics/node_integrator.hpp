@@ -30,6 +30,9 @@ template <class T>
 struct NodeConstView {
   const T *mass, *inertia;
   const T *damp, *damp_rot;  ///< null when the model has no damping
+  /// Null, or 3 per node: translational masses with the masses that linear constraints hand
+  /// to independent dofs (discretization/constraints.hpp); replaces mass for translations.
+  const T* mass3 = nullptr;
 };
 
 /// Step inputs of one node that carries loads or prescribed motions (a "special" node).
@@ -39,6 +42,10 @@ struct NodeDrive {
   const T* motion = nullptr;   ///< per translation: target displacement at t^(n+1), or velocity
   std::uint8_t moving = 0;     ///< bit d: translation d has a prescribed motion
   std::uint8_t by_velocity = 0;  ///< bit d: motion[d] is a velocity (else a target displacement)
+  /// Bit d: dof d is dependent on others (a linear constraint or a rigid body): it is left as
+  /// it is (a skipped rotation leaves the frame too) and contributes nothing; the constraint
+  /// pass sets it.
+  std::uint8_t skip = 0;
 };
 
 /// Energy terms and full-step fields of one node's update.
@@ -97,7 +104,12 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
   for (int d = kDofs; d < 6; ++d) r.v_full[d] = r.reaction[d] = T(0);
   for (int d = 0; d < kDofs; ++d) {
     const bool rot = d >= 3;
-    const T m = rot ? c.inertia[n] : c.mass[n];
+    if (drive.skip & (1u << d)) {
+      r.v_full[d] = r.reaction[d] = T(0);
+      v_next[d] = s.v[d][n];
+      continue;
+    }
+    const T m = rot ? c.inertia[n] : (c.mass3 ? c.mass3[3 * n + d] : c.mass[n]);
     const T cd = c.damp ? (rot ? c.damp_rot[n] : c.damp[n]) : T(0);  // null: no damping anywhere
     const T v_half = s.v[d][n];
     DofUpdate<T> u;
@@ -126,10 +138,11 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
   if (commit) {
     const T dt = T(2) * h.h_next;
     for (int d = 0; d < kDofs; ++d) s.v[d][n] = v_next[d];
-    s.ux[n] += dt * v_next[0];
-    s.uy[n] += dt * v_next[1];
-    s.uz[n] += dt * v_next[2];
-    if (kDofs == 5 && (v_next[3] != T(0) || v_next[4] != T(0))) {
+    // Skipped (dependent) translations stay: the constraint pass moves them.
+    if (!(drive.skip & 1u)) s.ux[n] += dt * v_next[0];
+    if (!(drive.skip & 2u)) s.uy[n] += dt * v_next[1];
+    if (!(drive.skip & 4u)) s.uz[n] += dt * v_next[2];
+    if (kDofs == 5 && !(drive.skip & 0x18u) && (v_next[3] != T(0) || v_next[4] != T(0))) {
       // Finite rotation of the whole triad about an axis in the tangent plane (eq. 3.4 for
       // rotational dofs): no drilling is introduced and the frame stays orthonormal.
       const Vec3<T> theta = (dt * v_next[3]) * t1 + (dt * v_next[4]) * t2;
@@ -143,7 +156,7 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
       s.t1y[n] = nt.y;
       s.t1z[n] = nt.z;
     }
-    if (kDofs == 6 && (v_next[3] != T(0) || v_next[4] != T(0) || v_next[5] != T(0))) {
+    if (kDofs == 6 && !(drive.skip & 0x38u) && (v_next[3] != T(0) || v_next[4] != T(0) || v_next[5] != T(0))) {
       // R <- exp[dt w] R on the frame's two stored columns (re-orthonormalised).
       const Vec3<T> theta{dt * v_next[3], dt * v_next[4], dt * v_next[5]};
       const Vec3<T> nd = normalized(rotate(theta, Vec3<T>{s.dx[n], s.dy[n], s.dz[n]}));

@@ -129,7 +129,9 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
     d.held[n] = static_cast<std::uint8_t>(step.fixed_translation[n] | (rot << 3));
     if (!sys.has_rotations(n)) d.held[n] |= rotations;  // solid-only node: 3 dofs
     if (sys.solid.planar) d.held[n] |= 0x04;             // planar model: x and y only
-    if (!sys.node_used(n)) d.held[n] = all;              // unused node: no mass
+    // An unused node has no mass and is held, unless a rigid body moves it (its reference
+    // node may be outside the mesh; the body pass then reads the held translations here).
+    if (!sys.node_used(n) && (sys.bodies.empty() || sys.bodies.skip[n] == 0)) d.held[n] = all;
   }
   d.special.assign(nn, -1);
   auto mark = [&](int n) {

@@ -497,18 +497,27 @@ void DeckParser::check_face(int e, int face, Pos pos) const {
 void DeckParser::surface_keyword(const Keyword& kw) {
   allow_params(kw, {"NAME", "TYPE"});
   const std::string type = squeeze_upper(param(kw, "TYPE"));
-  if (!type.empty() && type != "ELEMENT")
-    fail(kw.pos, "*SURFACE, TYPE=" + param(kw, "TYPE") + " is not supported (TYPE=ELEMENT only)");
+  if (!type.empty() && type != "ELEMENT" && type != "NODE")
+    fail(kw.pos, "*SURFACE, TYPE=" + param(kw, "TYPE") + " is not supported (TYPE=ELEMENT or NODE)");
   const std::string name = key(required_param(kw, "NAME"));
   const auto [it, inserted] = m_.surfaces.try_emplace(name);
   if (!inserted) fail(kw.pos, "surface '" + name + "' is defined twice (first at " + it->second.loc.str() + ")");
   it->second.name = name;
+  it->second.node_based = type == "NODE";
   it->second.loc = loc(kw.pos);
   surface_name_ = name;
 }
 
 // Resolved when the model data ends (element sets may be defined later).
 void DeckParser::surface_data(const Line& line) {
+  if (m_.surfaces.at(surface_name_).node_based) {
+    // A node-based surface's optional second field is a contact area, which ties do not use.
+    need_fields(line, 1, "node or node set[, area]");
+    at_most_fields(line, 2, "node or node set[, area]");
+    if (line.fields.size() == 2) real(line.fields[1], "the node area");
+    pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), 0, at_});
+    return;
+  }
   need_fields(line, 2, "element or element set, face label S1..S6");
   at_most_fields(line, 2, "element or element set, face label S1..S6");
   const std::string label = squeeze_upper(line.fields[1]);
@@ -517,11 +526,18 @@ void DeckParser::surface_data(const Line& line) {
   pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), label[1] - '0', at_});
 }
 
-void DeckParser::surface_end() { need_data_line("element or element set, face label"); }
+void DeckParser::surface_end() {
+  need_data_line(m_.surfaces.at(surface_name_).node_based ? "node or node set" : "element or element set, face label");
+}
 
 void DeckParser::resolve_surfaces() {
   for (const PendingFace& p : pending_faces_) {
     Surface& s = m_.surfaces.at(p.surface);
+    if (p.face == 0) {  // a node-based surface's node or node set
+      for (int n : node_targets(p.target, p.pos))
+        if (std::find(s.nodes.begin(), s.nodes.end(), n) == s.nodes.end()) s.nodes.push_back(n);
+      continue;
+    }
     for (int e : element_targets(p.target, p.pos)) {
       check_face(e, p.face, p.pos);
       s.elements.push_back(e);
@@ -530,7 +546,8 @@ void DeckParser::resolve_surfaces() {
   }
   pending_faces_.clear();
   for (const auto& [name, s] : m_.surfaces)
-    if (s.elements.empty()) fail(s.loc, "surface '" + name + "' has no faces");
+    if (s.elements.empty() && s.nodes.empty())
+      fail(s.loc, "surface '" + name + "' has no " + (s.node_based ? "nodes" : "faces"));
 }
 
 void DeckParser::dsload_data(const Line& line) {
@@ -541,6 +558,7 @@ void DeckParser::dsload_data(const Line& line) {
   const std::string name = key(line.fields[0]);
   const auto it = m_.surfaces.find(name);
   if (it == m_.surfaces.end()) fail(at_, "surface '" + name + "' is not defined");
+  if (it->second.node_based) fail(at_, "*DSLOAD on node-based surface '" + name + "': pressure needs element faces");
   const double magnitude = real(line.fields[2], "the pressure magnitude");
   // One load per face label, as *DLOAD, Pn would give.
   for (int face = 1; face <= 6; ++face) {

@@ -61,6 +61,15 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*INITIAL CONDITIONS", kModelData, &P::initial_conditions_keyword,
        &P::initial_conditions_data, &P::initial_conditions_end},
       {"*SURFACE", kModelData, &P::surface_keyword, &P::surface_data, &P::surface_end},
+
+      // Constraints (inp_constraints.cpp)
+      {"*TIE", kModelData, &P::tie_keyword, &P::tie_data, &P::tie_end},
+      {"*EQUATION", kModelData, &P::equation_keyword, &P::equation_data, &P::equation_end},
+      {"*RIGID BODY", kModelData, &P::rigid_body_keyword},
+      {"*COUPLING", kModelData, &P::coupling_keyword},
+      {"*KINEMATIC", kModelData, &P::kinematic_keyword, &P::kinematic_data, &P::kinematic_end},
+      {"*DISTRIBUTING", kModelData, &P::distributing_keyword, &P::distributing_data, &P::distributing_end},
+      {"*MPC", kModelData, &P::mpc_keyword, &P::mpc_data, &P::mpc_end},
       {"*STEP", kAnywhere, &P::step_keyword, &P::ignore_data},
       {"*END STEP", kAnywhere, &P::end_step_keyword},
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},

@@ -398,6 +398,7 @@ void DeckParser::finish_model_data() {
   resolve_sets();
   resolve_sections();
   resolve_surfaces();
+  resolve_constraints();
   resolve_model_targets();
 }
 

@@ -233,6 +233,25 @@ class DeckParser {
   void surface_end();
   void resolve_surfaces();
   void dsload_data(const Line& line);
+  // inp_constraints.cpp
+  void tie_keyword(const Keyword& kw);
+  void tie_data(const Line& line);
+  void tie_end();
+  void equation_keyword(const Keyword& kw);
+  void equation_data(const Line& line);
+  void equation_end();
+  void rigid_body_keyword(const Keyword& kw);
+  void coupling_keyword(const Keyword& kw);
+  void kinematic_keyword(const Keyword& kw);
+  void kinematic_data(const Line& line);
+  void kinematic_end();
+  void distributing_keyword(const Keyword& kw);
+  void distributing_data(const Line& line);
+  void distributing_end();
+  void mpc_keyword(const Keyword& kw);
+  void mpc_data(const Line& line);
+  void mpc_end();
+  void resolve_constraints();
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
   void node_output_keyword(const Keyword& kw);
@@ -279,6 +298,38 @@ class DeckParser {
   std::vector<double> elastic_values_;  ///< orthotropic constants read so far
   std::string surface_name_;            ///< the *SURFACE being read
   std::vector<PendingFace> pending_faces_;
+  /// One *EQUATION term as written, its node or node set resolved with the mesh.
+  struct PendingTerm {
+    std::string target;
+    int dof = 1;
+    double coefficient = 0;
+    Pos pos;
+  };
+  /// An *EQUATION as written: its terms and the count its first line gave.
+  struct PendingEquation {
+    std::vector<PendingTerm> terms;
+    int expected = 0;
+    Pos pos;
+  };
+  /// A *RIGID BODY or *COUPLING as written, its names resolved with the mesh.
+  struct PendingBody {
+    std::string name, ref, elset, pin, tie, surface;
+    bool coupling = false, kinematic = false, distributing = false, pinned_only = false;
+    Pos pos;
+  };
+  std::vector<PendingBody> pending_bodies_;
+  /// An *MPC data line as written.
+  struct PendingMpc {
+    std::string type, slave, master;
+    Pos pos;
+  };
+  std::vector<PendingMpc> pending_mpcs_;
+  bool coupling_open_ = false;     ///< a *COUPLING waits for its *KINEMATIC
+  unsigned kinematic_dofs_ = 0;    ///< dofs of the open *KINEMATIC (bit d-1)
+  Pos kinematic_pos_;
+  Tie tie_;                       ///< the open *TIE's parameters
+  bool equation_open_ = false;    ///< the last *EQUATION still expects terms
+  std::vector<PendingEquation> pending_equations_;
   bool in_part_ = false, in_assembly_ = false, in_instance_ = false;
   std::string part_, instance_;  ///< upper-case names of the open *PART and *INSTANCE
   Pos part_pos_, assembly_pos_, instance_pos_;

@@ -153,10 +153,39 @@ struct DistributedLoad {
   SourceLoc loc;
 };
 
-/// *SURFACE, TYPE=ELEMENT: element faces (element index and 1-based face label pairs).
+/// *SURFACE: TYPE=ELEMENT, element faces (element index and 1-based face label pairs), or
+/// TYPE=NODE, a list of nodes.
 struct Surface {
   std::string name;
+  bool node_based = false;  ///< TYPE=NODE: `nodes` holds the surface, elements/faces are empty
   std::vector<int> elements, faces;
+  std::vector<int> nodes;   ///< TYPE=NODE: node indices, deck order, no duplicates
+  SourceLoc loc;
+};
+
+/// *TIE: each node of the slave surface follows the point of the master surface nearest to
+/// it (translations; see docs/input.md).
+struct Tie {
+  std::string name, slave, master;        ///< surface names, upper-case
+  std::optional<double> position_tolerance;  ///< none: 5 % of the mean master face diagonal
+  bool adjust = true;                     ///< ADJUST=YES: slave nodes moved onto the master surface
+  SourceLoc loc;
+};
+
+/// One *EQUATION: sum_i coefficient_i * u(node_i, dof_i) = 0; the first term's dof is the
+/// dependent one (eliminated).
+struct Equation {
+  std::vector<int> nodes, dofs;  ///< node indices, dofs 1..3
+  std::vector<double> coefficients;
+  SourceLoc loc;
+};
+
+/// *RIGID BODY, or *COUPLING with *KINEMATIC: nodes that move rigidly with a reference node.
+struct RigidBody {
+  std::string name;         ///< "*RIGID BODY" or "*COUPLING <CONSTRAINT NAME>", for messages
+  int ref_node = -1;        ///< node index
+  std::vector<int> tied;    ///< translations and (on 6-dof nodes) rotations follow the body
+  std::vector<int> pinned;  ///< translations only follow the body
   SourceLoc loc;
 };
 
@@ -265,6 +294,9 @@ struct Model {
   std::vector<BeamSection> beam_sections;    ///< *BEAM SECTION, in deck order
   std::map<std::string, Orientation> orientations;
   std::map<std::string, Surface> surfaces;
+  std::vector<Tie> ties;             ///< *TIE, deck order
+  std::vector<Equation> equations;   ///< *EQUATION, deck order
+  std::vector<RigidBody> rigid_bodies;  ///< *RIGID BODY and kinematic *COUPLING, deck order
   std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;

@@ -247,6 +247,17 @@ void validate(const Model& model) {
   check_materials(model);
   check_sections(model);
   check_steps(model);
+  // The elimination of dependent dofs lives in the explicit node pass (docs/theory.md).
+  const SourceLoc* constraint = !model.ties.empty()           ? &model.ties[0].loc
+                                : !model.equations.empty()    ? &model.equations[0].loc
+                                : !model.rigid_bodies.empty() ? &model.rigid_bodies[0].loc
+                                                              : nullptr;
+  if (constraint)
+    for (const Step& s : model.steps)
+      if (s.procedure == Procedure::Static)
+        throw InputError(*constraint, "constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING) run in *DYNAMIC, "
+                                      "EXPLICIT steps only so far, and step '" + s.name + "' (" + s.loc.str() +
+                                          ") is *STATIC");
 }
 
 }  // namespace halfstep

@@ -57,8 +57,12 @@ void apply_initial_conditions(const Model& model, const StructureSystem& sys, St
       omega[n] = w;
     }
   }
+  // A rigid body's reference node keeps the body's angular velocity in global components
+  // in every model (3-dof models have no other use for these arrays; 5-dof ones refuse bodies).
+  std::vector<char> reference(sys.num_nodes, 0);
+  for (int r : sys.bodies.ref_node) reference[r] = 1;
   for (int n = 0; n < sys.num_nodes; ++n) {
-    if (sys.node_dofs == 6) {  // beam and FPM triangle models: global angular velocities
+    if (sys.node_dofs == 6 || reference[n]) {  // beam and FPM triangle models: global angular velocities
       st.v[3][n] = omega[n].x;
       st.v[4][n] = omega[n].y;
       st.v[5][n] = omega[n].z;
@@ -226,6 +230,13 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   for (const Step& s : model.steps) {
     any_explicit = any_explicit || s.procedure == Procedure::ExplicitDynamic;
     any_static = any_static || s.procedure == Procedure::Static;
+  }
+  if (whole.constrained() && comm.distributed()) {
+    // The elimination runs in the explicit node pass of one process (docs/theory.md);
+    // validate() refused static steps.
+    const SourceLoc& at = whole.constraints.empty() ? whole.bodies.loc[0] : whole.constraints.dep_loc[0];
+    throw InputError(at, "constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING) run in one process: run without "
+                         "mpirun");
   }
   if (any_static && comm.distributed())
     throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "

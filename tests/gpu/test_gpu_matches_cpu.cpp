@@ -164,6 +164,23 @@ INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kSolidDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
+// Constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING; tests/gpu/decks/make_constraint_decks.py):
+// a coarse bar tied to a finer block and a bar joined by equations, clamped and pulled sideways
+// at the far end; a bar with a rigid last element or a coupled end face, twisted. The dependent dofs' forces, the transferred masses and the dependent update run in
+// their own kernels around the node pass (backends/cuda/constraint_kernels.cuh).
+const GpuDeck kConstraintDecks[] = {
+    {"tie_refinement", "tests/gpu/decks/tie_refinement.inp", "TIP"},
+    {"equation_bar", "tests/gpu/decks/equation_bar.inp", "TIP"},
+    // Rigid bodies: the body kernel before the node pass, its energy terms added by the node
+    // pass, its nodes' frame values after it.
+    {"rigid_end", "tests/gpu/decks/rigid_end.inp", "TIP"},
+    {"coupling_end", "tests/gpu/decks/coupling_end.inp", "TIP"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kConstraintDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
 // CPS4 with *PLASTIC (plane_cps4 with yield 1e6 + 7e7 PEEQ; on the CPU the dissipation
 // reaches 0.51 of the internal energy 6.67): the J2 return with F33 solved inside it
 // (materials/plane_stress.hpp). FP32 too since the law is written in differences from I and

@@ -5,6 +5,7 @@
 
 #include "backends/cuda/views.cuh"
 #include "discretization/beam_pass.hpp"
+#include "dynamics/constraint_pass.hpp"
 #include "parallel/halo_sum.hpp"
 
 namespace halfstep {
@@ -113,7 +114,8 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
 /// energy is counted by the owning rank only.
 template <class T, Sink S, int kDofs = 5>
 __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
-                                 NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run) {
+                                 NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run,
+                                 ConstraintView<T> cons, const double* body_sums = nullptr, int num_bodies = 0) {
   if (mode == NodeMode::Commit && run.monitor->status != kRunning) return;
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   double acc[kNumNodeSums] = {0, 0, 0, 0, 0, 0};
@@ -126,7 +128,11 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
       for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
     }
     NodeDriveValues<T> values;
-    const NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
+    NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
+    if (cons.num_dependent > 0) {  // linear constraints (dynamics/constraint_pass.hpp)
+      add_received_forces(cons, n, fi, fp);
+      drive.skip = cons.dependent[n];
+    }
     const HalfSteps<T> h{T(inc.h_prev), T(0.5 * inc.dt_next)};
     const NodeUpdateResult<T> r =
         integrate_node<T, kDofs>(n, fi, fp, d.held[n], drive, h, mode == NodeMode::Commit, s, m.node);
@@ -139,6 +145,13 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
       for (int i = 0; i < 12; ++i) frame.full[static_cast<std::size_t>(i) * m.nn + n] = out[i];
     }
   }
+  if (n == 0)  // the rigid bodies' energy terms (backends/cuda/constraint_kernels.cuh, body_kernel)
+    for (int b = 0; b < num_bodies; ++b) {
+      acc[kKinetic] += body_sums[4 * b];
+      acc[kWorkPrev] += body_sums[4 * b + 1];
+      acc[kWorkNext] += body_sums[4 * b + 2];
+      acc[kNonFinite] += body_sums[4 * b + 3];
+    }
   if (grid_sum(acc, run.node_sums)) finish_node_pass(run, mode, inc.time);
 }
 

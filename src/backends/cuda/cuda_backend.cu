@@ -22,6 +22,7 @@
 
 #include "backends/cuda/assembled_kernels.cuh"
 #include "backends/cuda/beam_kernels.cuh"
+#include "backends/cuda/constraint_kernels.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
@@ -142,6 +143,9 @@ class CudaBackend final : public Backend {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
+    if (sys.constrained() && scheme_ == GpuScheme::ElementLocal)
+      throw RunError("--gpu-scheme element-local does not run constraints (*TIE, *EQUATION, *RIGID BODY, "
+                     "*COUPLING); use gather, atomic or colored");
     if (ns > 0 && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
                      "use gather, atomic or colored for models with solids");
@@ -197,6 +201,41 @@ class CudaBackend final : public Backend {
     d0y_.assign(convert<T>(sys.dir0y));
     d0z_.assign(convert<T>(sys.dir0z));
     mass_.assign(convert<T>(sys.mass));
+    if (!sys.constraints.empty()) {
+      const LinearConstraints& c = sys.constraints;
+      con_mass3_.assign(convert<T>(c.mass3));
+      con_dep_node_.assign(c.dep_node);
+      con_dep_dof_.assign(c.dep_dof);
+      con_term_ptr_.assign(c.term_ptr);
+      con_term_node_.assign(c.term_node);
+      con_term_dof_.assign(c.term_dof);
+      con_term_weight_.assign(c.term_weight);
+      con_dependent_.assign(c.dependent);
+      con_recv_ptr_.assign(c.recv_ptr);
+      con_recv_dependent_.assign(c.recv_dependent);
+      con_recv_dof_.assign(c.recv_dof);
+      con_recv_weight_.assign(c.recv_weight);
+      con_force_.resize(2 * static_cast<std::size_t>(c.num_dependent));
+    }
+    if (!sys.bodies.empty()) {
+      const RigidBodies& rb = sys.bodies;
+      body_ref_.assign(rb.ref_node);
+      body_slave_ptr_.assign(rb.slave_ptr);
+      body_slave_.assign(rb.slave_node);
+      body_slave_rot_.assign(rb.slave_rot);
+      std::vector<std::uint8_t> ref_rot(rb.num_bodies);
+      for (int b = 0; b < rb.num_bodies; ++b)
+        ref_rot[b] = sys.node_dofs == 6 && sys.has_rotations(rb.ref_node[b]) ? 1 : 0;
+      body_ref_rot_.assign(ref_rot);
+      body_mass_.assign(convert<T>(rb.mass));
+      body_first_moment_.assign(convert<T>(rb.first_moment));
+      body_inertia_.assign(convert<T>(rb.inertia));
+      body_offset_.assign(convert<T>(rb.offset));
+      body_rotation_.resize(9 * static_cast<std::size_t>(rb.num_bodies));
+      body_omega_.resize(3 * static_cast<std::size_t>(rb.num_bodies));
+      body_out_.resize(9 * static_cast<std::size_t>(rb.num_bodies));
+      body_sums_.resize(4 * static_cast<std::size_t>(rb.num_bodies));
+    }
     inertia_.assign(convert<T>(sys.inertia));
     if (std::any_of(sys.damp.begin(), sys.damp.end(), [](double c) { return c != 0.0; })) {
       damp_.assign(convert<T>(sys.damp));
@@ -418,6 +457,15 @@ class CudaBackend final : public Backend {
       buf.assign(st.tri_state.begin(), st.tri_state.end());
       tri_state_.assign(buf);
     }
+    if (!sys_.bodies.empty()) {  // rotation and angular velocity (the reference node's v[3..5]) of each body
+      const RigidBodies& rb = sys_.bodies;
+      buf.assign(st.body_rotation.begin(), st.body_rotation.end());
+      body_rotation_.assign(buf);
+      buf.clear();
+      for (int r : rb.ref_node)
+        for (int k = 3; k < 6; ++k) buf.push_back(T(st.v[k][r]));
+      body_omega_.assign(buf);
+    }
     if (shell_state_.size() > 0) {
       if (st.shell_state.size() != shell_state_.size()) throw std::logic_error("shell state of the wrong size");
       buf.assign(st.shell_state.begin(), st.shell_state.end());
@@ -448,6 +496,16 @@ class CudaBackend final : public Backend {
     buf.resize(elem_energy_.size());
     elem_energy_.copy_to(buf.data(), buf.size());
     st.elem_energy.assign(buf.begin(), buf.end());
+    if (!sys_.bodies.empty()) {
+      const RigidBodies& rb = sys_.bodies;
+      buf.resize(body_rotation_.size());
+      body_rotation_.copy_to(buf.data(), buf.size());
+      st.body_rotation.assign(buf.begin(), buf.end());
+      buf.resize(body_omega_.size());
+      body_omega_.copy_to(buf.data(), buf.size());
+      for (int b = 0; b < rb.num_bodies; ++b)
+        for (int k = 0; k < 3; ++k) st.v[3 + k][rb.ref_node[b]] = double(buf[3 * b + k]);
+    }
     if (shell_state_.size() > 0) {
       buf.resize(shell_state_.size());
       shell_state_.copy_to(buf.data(), buf.size());
@@ -661,7 +719,7 @@ class CudaBackend final : public Backend {
             ref_.size() ? ref_.get() : nullptr, x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(),
             slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
-                             damp_rot_.size() ? damp_rot_.get() : nullptr},
+                             damp_rot_.size() ? damp_rot_.get() : nullptr, con_mass3_.get_or_null()},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
             sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), beam_slot_ptr_.get_or_null(),
             beam_slots_.get_or_null(), beam_force_.get_or_null(), tri_slot_ptr_.get_or_null(), tri_slots_.get_or_null(),
@@ -691,6 +749,23 @@ class CudaBackend final : public Backend {
                        t1x_.get(), t1y_.get(), t1z_.get()};
     for (int d = 0; d < kMaxNodeDofs; ++d) s.v[d] = v_[d].get_or_null();
     return s;
+  }
+  /// The linear constraints' tables (num_dependent 0 without them).
+  ConstraintView<T> constraints() {
+    const LinearConstraints& c = sys_.constraints;
+    if (c.empty()) return ConstraintView<T>{};
+    return {c.num_dependent,        con_dep_node_.get(),       con_dep_dof_.get(),  con_term_ptr_.get(),
+            con_term_node_.get(),   con_term_dof_.get(),       con_term_weight_.get(), con_dependent_.get(),
+            con_recv_ptr_.get(),    con_recv_dependent_.get(), con_recv_dof_.get(), con_recv_weight_.get(),
+            con_force_.get()};
+  }
+  /// The rigid bodies' tables and state (num_bodies 0 without them).
+  cuda::BodyView<T> bodies() {
+    if (sys_.bodies.empty()) return cuda::BodyView<T>{};
+    return {sys_.bodies.num_bodies,  body_ref_.get(),        body_slave_ptr_.get(),    body_slave_.get(),
+            body_slave_rot_.get(),   body_ref_rot_.get(),    body_mass_.get(),         body_first_moment_.get(),
+            body_inertia_.get(),     body_offset_.get(),     body_rotation_.get(),     body_omega_.get(),
+            body_out_.get(),         body_sums_.get()};
   }
   cuda::RunView run() {
     return {monitor_.get(), {sums_.get(), tickets_.get()}, {sums_.get() + 8, tickets_.get() + 1},
@@ -1028,12 +1103,36 @@ class CudaBackend final : public Backend {
   template <int kDofs>
   void launch_node_kernel(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block) {
     const int nn = sys_.num_nodes;
+    const ConstraintView<T> cons = constraints();
+    const int nd = cons.num_dependent;
+    if (nd > 0) {  // the dependent dofs' forces, before the node pass hands them on
+      if (scheme_ == GpuScheme::Gather)
+        cuda::dependent_force_kernel<T, Sink::Slots, kDofs><<<blocks(nd, 128), 128, 0, stream_>>>(
+            mesh(), drive_.view, inc, nodal_forces(), slot_forces(), cons);
+      else
+        cuda::dependent_force_kernel<T, Sink::Plain, kDofs><<<blocks(nd, 128), 128, 0, stream_>>>(
+            mesh(), drive_.view, inc, nodal_forces(), slot_forces(), cons);
+    }
+    const cuda::BodyView<T> bv = bodies();
+    const int nb = bv.num_bodies;
+    if (nb > 0) {  // rigid bodies first: the node pass adds their energy terms and skips their nodes
+      if (scheme_ == GpuScheme::Gather)
+        cuda::body_kernel<T, Sink::Slots, kDofs><<<blocks(nb, 64), 64, 0, stream_>>>(
+            mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), bv, run());
+      else
+        cuda::body_kernel<T, Sink::Plain, kDofs><<<blocks(nb, 64), 64, 0, stream_>>>(
+            mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), bv, run());
+    }
     if (scheme_ == GpuScheme::Gather)
       cuda::node_pass_kernel<T, Sink::Slots, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
-          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run());
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb);
     else
       cuda::node_pass_kernel<T, Sink::Plain, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
-          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run());
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb);
+    if (nd > 0)
+      cuda::dependent_update_kernel<T><<<blocks(nd, 128), 128, 0, stream_>>>(state(), cons, mode, frame, nn);
+    if (nb > 0 && mode == NodeMode::Sample)
+      cuda::body_output_kernel<T><<<blocks(nb, 64), 64, 0, stream_>>>(bv, frame, nn);
   }
 
   void launch_local(const Increment& inc, bool integrate, int block) {
@@ -1197,6 +1296,17 @@ class CudaBackend final : public Backend {
   DeviceArray<ShellElastic<T>> elastic_;
   DeviceArray<Mitc4Ref<T>> ref_;
   DeviceArray<T> x0_, y0_, z0_, d0x_, d0y_, d0z_, mass_, inertia_, damp_, damp_rot_;
+  // Linear constraints (discretization/constraints.hpp; empty without them).
+  DeviceArray<T> con_mass3_, con_force_;
+  DeviceArray<int> con_dep_node_, con_dep_dof_, con_term_ptr_, con_term_node_, con_term_dof_, con_recv_ptr_,
+      con_recv_dependent_, con_recv_dof_;
+  DeviceArray<double> con_term_weight_, con_recv_weight_;
+  DeviceArray<std::uint8_t> con_dependent_;
+  // Rigid bodies (RigidBodies; empty without them): tables, then rotation and angular velocity.
+  DeviceArray<int> body_ref_, body_slave_ptr_, body_slave_;
+  DeviceArray<std::uint8_t> body_slave_rot_, body_ref_rot_;
+  DeviceArray<T> body_mass_, body_first_moment_, body_inertia_, body_offset_, body_rotation_, body_omega_, body_out_;
+  DeviceArray<double> body_sums_;
   DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kMaxNodeDofs];
   DeviceArray<T> fi_[6], fp_[3];                      // atomic, colored
   DeviceArray<T> slot_force_, slot_pressure_;         // gather

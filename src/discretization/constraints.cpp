@@ -1,0 +1,354 @@
+#include "discretization/constraints.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/vec3.hpp"
+#include "elements/solid_faces.hpp"
+
+namespace halfstep {
+namespace {
+
+/// A face of a master surface: its nodes (3, 4 or 6; FaceShape) in the element's order.
+struct MasterFace {
+  int shape = kFaceQuad4;
+  int nodes[6] = {-1, -1, -1, -1, -1, -1};
+};
+
+MasterFace master_face(const Model& m, int e, int face) {
+  MasterFace f;
+  const int* c = m.elements.nodes_of(e);
+  const int count = m.elements.count_of(e);
+  int local[6] = {-1, -1, -1, -1, -1, -1};
+  if (count == 8) {
+    hex_face_nodes(face, local);
+    f.shape = kFaceQuad4;
+  } else {
+    tet_face_nodes(face, count == 10, local);
+    f.shape = count == 10 ? kFaceTri6 : kFaceTri3;
+  }
+  for (int k = 0; k < f.shape; ++k) f.nodes[k] = c[local[k]];
+  return f;
+}
+
+/// Shape functions of a face at (r, s) and their derivatives (quad: r, s in [-1, 1]; triangles:
+/// r, s >= 0, r + s <= 1 with the corners at (0, 0), (1, 0), (0, 1)).
+void face_shape(int shape, double r, double s, double N[6], double dr[6], double ds[6]) {
+  if (shape == kFaceQuad4) {
+    const double rs[4] = {-1, 1, 1, -1}, ss[4] = {-1, -1, 1, 1};
+    for (int a = 0; a < 4; ++a) {
+      N[a] = 0.25 * (1 + rs[a] * r) * (1 + ss[a] * s);
+      dr[a] = 0.25 * rs[a] * (1 + ss[a] * s);
+      ds[a] = 0.25 * ss[a] * (1 + rs[a] * r);
+    }
+  } else if (shape == kFaceTri3) {
+    N[0] = 1 - r - s, N[1] = r, N[2] = s;
+    dr[0] = -1, dr[1] = 1, dr[2] = 0;
+    ds[0] = -1, ds[1] = 0, ds[2] = 1;
+  } else {  // 6-node triangle: corners, then mid-edge nodes of (0,1), (1,2), (2,0)
+    const double l0 = 1 - r - s;
+    const double n[6] = {l0 * (2 * l0 - 1), r * (2 * r - 1), s * (2 * s - 1), 4 * l0 * r, 4 * r * s, 4 * s * l0};
+    const double a[6] = {-(4 * l0 - 1), 4 * r - 1, 0, 4 * (l0 - r), 4 * s, -4 * s};
+    const double b[6] = {-(4 * l0 - 1), 0, 4 * s - 1, -4 * r, 4 * r, 4 * (l0 - s)};
+    for (int k = 0; k < 6; ++k) N[k] = n[k], dr[k] = a[k], ds[k] = b[k];
+  }
+}
+
+/// Keeps (r, s) inside the face's parameter domain.
+void clamp_to_face(int shape, double& r, double& s) {
+  if (shape == kFaceQuad4) {
+    r = std::clamp(r, -1.0, 1.0);
+    s = std::clamp(s, -1.0, 1.0);
+    return;
+  }
+  r = std::max(r, 0.0);
+  s = std::max(s, 0.0);
+  if (r + s > 1) {
+    const double excess = 0.5 * (r + s - 1);
+    r = std::max(r - excess, 0.0);
+    s = 1 - r;
+  }
+}
+
+Vec3<double> node_x(const Model& m, int n) { return {m.nodes.x[n], m.nodes.y[n], m.nodes.z[n]}; }
+
+/// Nearest point of face f to p by Gauss-Newton on the face parameters, kept inside the face:
+/// the weights there and the distance.
+double project_on_face(const Model& m, const MasterFace& f, const Vec3<double>& p, double N[6], Vec3<double>& at) {
+  double r = f.shape == kFaceQuad4 ? 0.0 : 1.0 / 3.0, s = r;
+  double dr[6], ds[6];
+  for (int it = 0; it < 50; ++it) {
+    face_shape(f.shape, r, s, N, dr, ds);
+    Vec3<double> x{0, 0, 0}, xr{0, 0, 0}, xs{0, 0, 0};
+    for (int a = 0; a < f.shape; ++a) {
+      const Vec3<double> xa = node_x(m, f.nodes[a]);
+      x += N[a] * xa;
+      xr += dr[a] * xa;
+      xs += ds[a] * xa;
+    }
+    const Vec3<double> g = p - x;
+    const double a11 = dot(xr, xr), a12 = dot(xr, xs), a22 = dot(xs, xs), b1 = dot(xr, g), b2 = dot(xs, g);
+    const double det = a11 * a22 - a12 * a12;
+    if (!(det > 0)) break;
+    const double d1 = (a22 * b1 - a12 * b2) / det, d2 = (a11 * b2 - a12 * b1) / det;
+    const double r_old = r, s_old = s;
+    r += d1;
+    s += d2;
+    clamp_to_face(f.shape, r, s);
+    if (std::abs(r - r_old) + std::abs(s - s_old) < 1e-15) break;
+  }
+  face_shape(f.shape, r, s, N, dr, ds);
+  at = {0, 0, 0};
+  for (int a = 0; a < f.shape; ++a) at += N[a] * node_x(m, f.nodes[a]);
+  return norm(at - p);
+}
+
+/// Longest diagonal of a quadrilateral face, longest corner-to-corner edge of a triangle.
+double face_size(const Model& m, const MasterFace& f) {
+  if (f.shape == kFaceQuad4)
+    return std::max(norm(node_x(m, f.nodes[2]) - node_x(m, f.nodes[0])),
+                    norm(node_x(m, f.nodes[3]) - node_x(m, f.nodes[1])));
+  double size = 0;
+  for (int k = 0; k < 3; ++k) size = std::max(size, norm(node_x(m, f.nodes[(k + 1) % 3]) - node_x(m, f.nodes[k])));
+  return size;
+}
+
+std::string node_name(const Model& m, int n) { return "node " + std::to_string(m.nodes.id[n]); }
+
+}  // namespace
+
+std::vector<TiedNode> project_ties(const Model& model) {
+  std::vector<TiedNode> out;
+  for (std::size_t t = 0; t < model.ties.size(); ++t) {
+    const Tie& tie = model.ties[t];
+    const Surface& master = model.surfaces.at(tie.master);
+    const Surface& slave = model.surfaces.at(tie.slave);
+    std::vector<MasterFace> faces;
+    std::vector<char> on_master(model.nodes.size(), 0);
+    double mean_size = 0;
+    for (std::size_t i = 0; i < master.elements.size(); ++i) {
+      faces.push_back(master_face(model, master.elements[i], master.faces[i]));
+      for (int k = 0; k < faces.back().shape; ++k) on_master[faces.back().nodes[k]] = 1;
+      mean_size += face_size(model, faces.back());
+    }
+    mean_size /= static_cast<double>(faces.size());
+    const double tolerance = tie.position_tolerance ? *tie.position_tolerance : 0.05 * mean_size;
+    std::vector<int> nodes = slave.nodes;
+    std::vector<char> seen(model.nodes.size(), 0);
+    for (int n : nodes) seen[n] = 1;
+    for (std::size_t i = 0; i < slave.elements.size(); ++i) {
+      const MasterFace f = master_face(model, slave.elements[i], slave.faces[i]);
+      for (int k = 0; k < f.shape; ++k)
+        if (!seen[f.nodes[k]]) seen[f.nodes[k]] = 1, nodes.push_back(f.nodes[k]);
+    }
+    for (int n : nodes) {
+      if (on_master[n]) continue;  // shared by both sides already
+      const Vec3<double> p = node_x(model, n);
+      double best = std::numeric_limits<double>::infinity(), N[6], best_N[6] = {0, 0, 0, 0, 0, 0};
+      Vec3<double> at, best_at{0, 0, 0};
+      int best_face = -1;
+      for (std::size_t f = 0; f < faces.size(); ++f) {
+        const double d = project_on_face(model, faces[f], p, N, at);
+        if (d < best) {
+          best = d, best_face = static_cast<int>(f), best_at = at;
+          std::copy(N, N + 6, best_N);
+        }
+      }
+      if (!(best <= tolerance))
+        throw InputError(tie.loc, "*TIE " + tie.name + ": slave " + node_name(model, n) + " of surface '" +
+                                      tie.slave + "' is " + std::to_string(best) + " from master surface '" +
+                                      tie.master + "', beyond the position tolerance " + std::to_string(tolerance) +
+                                      " (POSITION TOLERANCE=)");
+      TiedNode tn;
+      tn.node = n;
+      tn.tie = static_cast<int>(t);
+      for (int k = 0; k < faces[best_face].shape; ++k)
+        if (best_N[k] != 0.0) {
+          tn.masters.push_back(faces[best_face].nodes[k]);
+          tn.weights.push_back(best_N[k]);
+        }
+      tn.on_master = {best_at.x, best_at.y, best_at.z};
+      tn.distance = best;
+      out.push_back(std::move(tn));
+    }
+  }
+  return out;
+}
+
+LinearConstraints build_linear_constraints(const Model& model, const std::vector<TiedNode>& tied,
+                                           const std::vector<double>& mass) {
+  const int nn = model.nodes.size();
+  LinearConstraints c;
+  c.term_ptr.push_back(0);
+  c.dependent.assign(nn, 0);
+  std::vector<int> dep_index(3 * static_cast<std::size_t>(nn), -1);
+  const auto dof_name = [&](int n, int d) { return node_name(model, n) + " dof " + std::to_string(d + 1); };
+  const auto add_dependent = [&](int n, int d, const SourceLoc& loc) {
+    int& k = dep_index[3 * static_cast<std::size_t>(n) + d];
+    if (k >= 0)
+      throw InputError(loc, dof_name(n, d) + " is already dependent through the constraint at " +
+                                c.dep_loc[k].str() + ": a dof can be eliminated by one constraint only");
+    k = c.num_dependent++;
+    c.dep_node.push_back(n);
+    c.dep_dof.push_back(d);
+    c.dep_loc.push_back(loc);
+    c.dependent[n] |= static_cast<std::uint8_t>(1u << d);
+  };
+  const auto add_term = [&](int n, int d, double w) {
+    c.term_node.push_back(n);
+    c.term_dof.push_back(d);
+    c.term_weight.push_back(w);
+  };
+  for (const TiedNode& t : tied)
+    for (int d = 0; d < 3; ++d) {
+      add_dependent(t.node, d, model.ties[t.tie].loc);
+      for (std::size_t k = 0; k < t.masters.size(); ++k) add_term(t.masters[k], d, t.weights[k]);
+      c.term_ptr.push_back(static_cast<int>(c.term_node.size()));
+    }
+  for (const Equation& e : model.equations) {
+    const int n = e.nodes[0], d = e.dofs[0] - 1;
+    add_dependent(n, d, e.loc);
+    for (std::size_t i = 1; i < e.nodes.size(); ++i) {
+      if (e.nodes[i] == n && e.dofs[i] - 1 == d)
+        throw InputError(e.loc, "*EQUATION: the dependent " + dof_name(n, d) + " appears again among its terms");
+      add_term(e.nodes[i], e.dofs[i] - 1, -e.coefficients[i] / e.coefficients[0]);
+    }
+    c.term_ptr.push_back(static_cast<int>(c.term_node.size()));
+  }
+  // Chains: eliminating in one pass needs every term's dof independent.
+  for (int k = 0; k < c.num_dependent; ++k)
+    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
+      const int j = dep_index[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]];
+      if (j >= 0)
+        throw InputError(c.dep_loc[k], "the constraint of " + dof_name(c.dep_node[k], c.dep_dof[k]) + " refers to " +
+                                           dof_name(c.term_node[i], c.term_dof[i]) +
+                                           ", which is itself dependent through the constraint at " +
+                                           c.dep_loc[j].str() + ": chained constraints are not supported");
+    }
+  for (const Step& s : model.steps)
+    for (const Boundary& b : s.boundaries)
+      for (int n : b.nodes)
+        for (int d = b.first_dof - 1; d < std::min(b.last_dof, 3); ++d) {
+          const int k = dep_index[3 * static_cast<std::size_t>(n) + d];
+          if (k >= 0)
+            throw InputError(b.loc, "*BOUNDARY prescribes " + dof_name(n, d) + ", which the constraint at " +
+                                        c.dep_loc[k].str() +
+                                        " makes dependent: constrain an independent dof or drop one of the two");
+        }
+  // Receiving side, node by node (a gather: deterministic sums), and the transferred masses:
+  // dof m_k gets |w_k| sum_j |w_j| m_s, the absolute row sum of the consistent W^T m_s W.
+  c.mass3.resize(3 * static_cast<std::size_t>(nn));
+  for (int n = 0; n < nn; ++n)
+    for (int d = 0; d < 3; ++d) c.mass3[3 * static_cast<std::size_t>(n) + d] = mass[n];
+  std::vector<std::vector<std::array<int, 2>>> recv(nn);  // (term, dependent)
+  for (int k = 0; k < c.num_dependent; ++k) {
+    double abs_sum = 0;
+    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) abs_sum += std::abs(c.term_weight[i]);
+    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
+      c.mass3[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]] +=
+          std::abs(c.term_weight[i]) * abs_sum * mass[c.dep_node[k]];
+      recv[c.term_node[i]].push_back({i, k});
+    }
+  }
+  c.recv_ptr.assign(1, 0);
+  for (int n = 0; n < nn; ++n) {
+    for (const auto& [i, k] : recv[n]) {
+      c.recv_dependent.push_back(k);
+      c.recv_dof.push_back(c.term_dof[i]);
+      c.recv_weight.push_back(c.term_weight[i]);
+    }
+    c.recv_ptr.push_back(static_cast<int>(c.recv_dependent.size()));
+  }
+  return c;
+}
+
+RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& linear, const std::vector<double>& mass,
+                               const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates,
+                               int dofs) {
+  RigidBodies r;
+  if (model.rigid_bodies.empty()) return r;
+  const int nn = model.nodes.size();
+  if (dofs == 5)
+    throw InputError(model.rigid_bodies[0].loc, model.rigid_bodies[0].name +
+                                                    ": rigid bodies in models of MITC4 shells (5 dofs per node) are "
+                                                    "not supported yet");
+  r.num_bodies = static_cast<int>(model.rigid_bodies.size());
+  r.skip.assign(nn, 0);
+  std::vector<int> body_of(nn, -1);
+  r.slave_ptr.push_back(0);
+  for (int b = 0; b < r.num_bodies; ++b) {
+    const RigidBody& rb = model.rigid_bodies[b];
+    const int ref = rb.ref_node;
+    const Vec3<double> xr = node_x(model, ref);
+    const auto claim = [&](int n) {
+      if (body_of[n] >= 0)
+        throw InputError(rb.loc, rb.name + ": " + node_name(model, n) + " is already in " +
+                                     model.rigid_bodies[body_of[n]].name + " (" +
+                                     model.rigid_bodies[body_of[n]].loc.str() + "): a node moves with one body only");
+      const bool linked = (!linear.empty() && linear.dependent[n] != 0) ||
+                          (!linear.empty() && linear.recv_ptr[n + 1] > linear.recv_ptr[n]);
+      if (linked)
+        throw InputError(rb.loc, rb.name + ": " + node_name(model, n) +
+                                     " is also in a *TIE or *EQUATION: a node in a rigid body cannot be in another "
+                                     "constraint");
+      body_of[n] = b;
+    };
+    claim(ref);
+    // Rotations of the reference node: the body's; 3 translations always.
+    r.skip[ref] = 0x3F;
+    double m = mass[ref], s0[3] = {0, 0, 0}, I[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (node_rotates[ref])
+      for (int d = 0; d < 3; ++d) I[4 * d] += inertia[ref];
+    const auto add_slave = [&](int n, bool tied) {
+      claim(n);
+      const Vec3<double> d = node_x(model, n) - xr;
+      const bool rot = tied && dofs == 6 && node_rotates[n];
+      r.slave_node.push_back(n);
+      r.offset.insert(r.offset.end(), {d.x, d.y, d.z});
+      r.slave_rot.push_back(rot ? 1 : 0);
+      r.skip[n] = rot ? 0x3F : 0x07;
+      const double mk = mass[n], dd[3] = {d.x, d.y, d.z}, d2 = dot(d, d);
+      m += mk;
+      for (int i = 0; i < 3; ++i) {
+        s0[i] += mk * dd[i];
+        for (int j = 0; j < 3; ++j) I[3 * i + j] += mk * ((i == j ? d2 : 0.0) - dd[i] * dd[j]);
+      }
+      if (rot)
+        for (int i = 0; i < 3; ++i) I[4 * i] += inertia[n];
+    };
+    for (int n : rb.tied) add_slave(n, true);
+    for (int n : rb.pinned) add_slave(n, false);
+    r.slave_ptr.push_back(static_cast<int>(r.slave_node.size()));
+    if (!(m > 0)) throw InputError(rb.loc, rb.name + " has no mass (its nodes carry no element or point mass)");
+    // Inertia about the reference node: positive definite unless the mass lies on a line
+    // through it (then a rotation about that line has no inertia).
+    const double det = I[0] * (I[4] * I[8] - I[5] * I[7]) - I[1] * (I[3] * I[8] - I[5] * I[6]) +
+                       I[2] * (I[3] * I[7] - I[4] * I[6]);
+    const double tr = I[0] + I[4] + I[8];
+    if (!(det > 1e-12 * tr * tr * tr))
+      throw InputError(rb.loc, rb.name + " has a singular inertia tensor about its reference node (its mass lies on "
+                                         "a line through it): add nodes off that line");
+    r.ref_node.push_back(ref);
+    r.mass.push_back(m);
+    r.first_moment.insert(r.first_moment.end(), s0, s0 + 3);
+    r.inertia.insert(r.inertia.end(), I, I + 9);
+    r.loc.push_back(rb.loc);
+  }
+  for (const Step& s : model.steps)
+    for (const Boundary& bc : s.boundaries)
+      for (int n : bc.nodes) {
+        const int b = body_of[n];
+        if (b < 0) continue;
+        const bool ref = r.ref_node[b] == n;
+        if (!ref || bc.last_dof > 3)
+          throw InputError(bc.loc, "*BOUNDARY on " + node_name(model, n) + " of " + model.rigid_bodies[b].name + " (" +
+                                       model.rigid_bodies[b].loc.str() + "): " +
+                                       (ref ? "rotations of a reference node cannot be prescribed yet"
+                                            : "a slave node moves with the body; prescribe its reference node"));
+      }
+  return r;
+}
+
+}  // namespace halfstep

@@ -1,0 +1,350 @@
+// *TIE and *EQUATION: constraints between nodes (model data). The reader keeps what the deck
+// says; the dependent dofs, the projections and the checks that need geometry are made by
+// discretization/constraints.cpp when the system is built.
+#include <algorithm>
+#include <map>
+
+#include "io/inp_parser.hpp"
+#include "io/inp_text.hpp"
+#include "elements/solid_faces.hpp"
+
+namespace halfstep::inp {
+
+void DeckParser::tie_keyword(const Keyword& kw) {
+  allow_params(kw, {"NAME", "POSITIONTOLERANCE", "ADJUST", "TYPE", "NOROTATION"});
+  tie_ = Tie{};
+  tie_.name = key(required_param(kw, "NAME"));
+  if (kw.find("POSITIONTOLERANCE")) {
+    const double tol = real_param(kw, "POSITIONTOLERANCE", 0.0);
+    if (!(tol > 0)) fail(kw.pos, "*TIE, POSITION TOLERANCE= must be positive");
+    tie_.position_tolerance = tol;
+  }
+  const std::string adjust = squeeze_upper(param(kw, "ADJUST"));
+  if (adjust == "NO") tie_.adjust = false;
+  else if (!adjust.empty() && adjust != "YES")
+    fail(kw.pos, "*TIE, ADJUST=" + param(kw, "ADJUST") + ": expected YES or NO");
+  const std::string type = squeeze_upper(param(kw, "TYPE"));
+  if (!type.empty() && type != "SURFACETOSURFACE" && type != "NODETOSURFACE")
+    fail(kw.pos, "*TIE, TYPE=" + param(kw, "TYPE") + ": expected SURFACE TO SURFACE or NODE TO SURFACE");
+  tie_.loc = loc(kw.pos);
+}
+
+void DeckParser::tie_data(const Line& line) {
+  need_fields(line, 2, "slave surface, master surface");
+  at_most_fields(line, 2, "slave surface, master surface");
+  Tie t = tie_;
+  t.slave = key(line.fields[0]);
+  t.master = key(line.fields[1]);
+  t.loc = loc(at_);
+  m_.ties.push_back(std::move(t));
+}
+
+void DeckParser::tie_end() { need_data_line("slave surface, master surface"); }
+
+void DeckParser::equation_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+  equation_open_ = false;
+}
+
+// A count line opens an equation; term lines (node or node set, dof, coefficient; up to four
+// terms a line) follow until the count is reached.
+void DeckParser::equation_data(const Line& line) {
+  if (!equation_open_) {
+    at_most_fields(line, 1, "the number of terms");
+    const std::int64_t n = integer(line.fields.empty() ? std::string_view() : line.fields[0], "the number of terms");
+    if (n < 2)
+      fail(at_, "*EQUATION needs at least 2 terms, got " + std::to_string(n) +
+                    " (a dof held at zero is a *BOUNDARY)");
+    pending_equations_.push_back(PendingEquation{{}, static_cast<int>(n), at_});
+    equation_open_ = true;
+    return;
+  }
+  PendingEquation& eq = pending_equations_.back();
+  if (line.fields.size() % 3 != 0 || line.fields.empty())
+    fail(at_, "*EQUATION term line: expected node or node set, dof, coefficient (up to 4 terms a line), got " +
+                  std::to_string(line.fields.size()) + " fields");
+  const int terms = static_cast<int>(line.fields.size() / 3);
+  if (static_cast<int>(eq.terms.size()) + terms > eq.expected)
+    fail(at_, "*EQUATION has more terms than the " + std::to_string(eq.expected) + " its count line gives");
+  for (int t = 0; t < terms; ++t) {
+    const int d = dof(line.fields[3 * t + 1], "*EQUATION dof");
+    if (d > 3)
+      fail(at_, "*EQUATION on rotational dof " + std::to_string(d) + " is not supported (dofs 1 to 3)");
+    const double c = real(line.fields[3 * t + 2], "the coefficient");
+    if (eq.terms.empty() && c == 0)
+      fail(at_, "the first coefficient of an *EQUATION must be nonzero (its dof is the one eliminated)");
+    eq.terms.push_back(PendingTerm{key(line.fields[3 * t]), d, c, at_});
+  }
+  if (static_cast<int>(eq.terms.size()) == eq.expected) equation_open_ = false;
+}
+
+void DeckParser::equation_end() {
+  need_data_line("the number of terms, then the terms");
+  if (equation_open_) {
+    const PendingEquation& eq = pending_equations_.back();
+    fail(eq.pos, "*EQUATION expects " + std::to_string(eq.expected) + " terms, got " +
+                     std::to_string(eq.terms.size()));
+  }
+}
+
+void DeckParser::rigid_body_keyword(const Keyword& kw) {
+  allow_params(kw, {"REFNODE", "ELSET", "PINNSET", "TIENSET"});
+  coupling_open_ = false;
+  PendingBody b;
+  b.name = "*RIGID BODY";
+  b.ref = key(required_param(kw, "REFNODE"));
+  b.elset = key(param(kw, "ELSET"));
+  b.pin = key(param(kw, "PINNSET"));
+  b.tie = key(param(kw, "TIENSET"));
+  if (b.elset.empty() && b.pin.empty() && b.tie.empty())
+    fail(kw.pos, "*RIGID BODY needs ELSET=, PIN NSET= or TIE NSET= (the nodes that move with REF NODE=)");
+  b.pos = kw.pos;
+  pending_bodies_.push_back(std::move(b));
+}
+
+void DeckParser::coupling_keyword(const Keyword& kw) {
+  allow_params(kw, {"CONSTRAINTNAME", "REFNODE", "SURFACE"});
+  PendingBody b;
+  b.name = "*COUPLING " + key(required_param(kw, "CONSTRAINTNAME"));
+  b.ref = key(required_param(kw, "REFNODE"));
+  b.surface = key(required_param(kw, "SURFACE"));
+  b.pos = kw.pos;
+  b.coupling = true;
+  pending_bodies_.push_back(std::move(b));
+  coupling_open_ = true;
+}
+
+void DeckParser::kinematic_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+  if (!coupling_open_) fail(kw.pos, "*KINEMATIC must follow a *COUPLING");
+  coupling_open_ = false;
+  pending_bodies_.back().kinematic = true;
+  kinematic_dofs_ = 0;
+  kinematic_pos_ = kw.pos;
+}
+
+// Each data line: first dof[, last dof]; no line constrains all dofs.
+void DeckParser::kinematic_data(const Line& line) {
+  need_fields(line, 1, "first dof[, last dof]");
+  at_most_fields(line, 2, "first dof[, last dof]");
+  const int first = dof(line.fields[0], "*KINEMATIC dof");
+  const int last = line.fields.size() > 1 && !line.fields[1].empty() ? dof(line.fields[1], "*KINEMATIC dof") : first;
+  if (last < first) fail(at_, "*KINEMATIC: the last dof " + std::to_string(last) + " is below the first");
+  for (int d = first; d <= last; ++d) kinematic_dofs_ |= 1u << (d - 1);
+}
+
+void DeckParser::kinematic_end() {
+  PendingBody& b = pending_bodies_.back();
+  if (block_lines_ == 0 || kinematic_dofs_ == 0x3F) {
+    b.pinned_only = false;
+  } else if (kinematic_dofs_ == 0x07) {
+    b.pinned_only = true;  // translations only: the slaves' rotations stay free
+  } else {
+    fail(kinematic_pos_, "*KINEMATIC on a subset of dofs other than 1-3 is not supported: give no data line "
+                         "(all dofs), 1, 6 or 1, 3");
+  }
+}
+
+void DeckParser::distributing_keyword(const Keyword& kw) {
+  allow_params(kw, {"WEIGHTINGMETHOD"});
+  if (!coupling_open_) fail(kw.pos, "*DISTRIBUTING must follow a *COUPLING");
+  const std::string weighting = squeeze_upper(param(kw, "WEIGHTINGMETHOD"));
+  if (!weighting.empty() && weighting != "UNIFORM")
+    fail(kw.pos, "*DISTRIBUTING, WEIGHTING METHOD=" + param(kw, "WEIGHTINGMETHOD") +
+                     " is not supported (UNIFORM only)");
+  coupling_open_ = false;
+  pending_bodies_.back().distributing = true;
+  kinematic_dofs_ = 0;
+  kinematic_pos_ = kw.pos;
+}
+
+// As *KINEMATIC's: first dof[, last dof]; the translations only (the reference node's
+// rotations would need the slaves' force couples).
+void DeckParser::distributing_data(const Line& line) {
+  kinematic_data(line);
+  if (kinematic_dofs_ & 0x38u)
+    fail(at_, "*DISTRIBUTING on rotational dofs is not supported yet (dofs 1 to 3)");
+}
+
+void DeckParser::distributing_end() {
+  if (block_lines_ > 0 && kinematic_dofs_ != 0x07)
+    fail(kinematic_pos_, "*DISTRIBUTING on a subset of the translations is not supported: give no data line or 1, 3");
+}
+
+void DeckParser::mpc_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+}
+
+// type, slave (node or node set), master (node or node set): PIN, TIE or BEAM.
+void DeckParser::mpc_data(const Line& line) {
+  need_fields(line, 3, "MPC type, slave node, master node");
+  at_most_fields(line, 3, "MPC type, slave node, master node");
+  const std::string type = squeeze_upper(line.fields[0]);
+  if (type != "PIN" && type != "TIE" && type != "BEAM")
+    fail(at_, "*MPC type '" + std::string(line.fields[0]) + "' is not supported (PIN, TIE or BEAM)");
+  pending_mpcs_.push_back(PendingMpc{type, key(line.fields[1]), key(line.fields[2]), at_});
+}
+
+void DeckParser::mpc_end() { need_data_line("MPC type, slave node, master node"); }
+
+void DeckParser::resolve_constraints() {
+  for (const Tie& t : m_.ties)
+    for (const std::string* name : {&t.slave, &t.master}) {
+      const auto it = m_.surfaces.find(*name);
+      if (it == m_.surfaces.end())
+        fail(t.loc, "*TIE " + t.name + ": surface '" + *name + "' is not defined");
+      if (name == &t.master && it->second.node_based)
+        fail(t.loc, "*TIE " + t.name + ": the master surface '" + *name +
+                        "' is node-based; it must be made of element faces (TYPE=ELEMENT)");
+    }
+  // One equation per set member: every term's set has as many nodes (a node is a set of one).
+  for (const PendingEquation& pe : pending_equations_) {
+    std::vector<std::vector<int>> nodes;
+    for (const PendingTerm& t : pe.terms) nodes.push_back(node_targets(t.target, t.pos));
+    const std::size_t count = nodes[0].size();
+    for (std::size_t i = 1; i < nodes.size(); ++i)
+      if (nodes[i].size() != count)
+        fail(pe.terms[i].pos, "*EQUATION term '" + pe.terms[i].target + "' has " + std::to_string(nodes[i].size()) +
+                                  " nodes, the first term's has " + std::to_string(count) +
+                                  " (node sets of an equation must be as large)");
+    for (std::size_t k = 0; k < count; ++k) {
+      Equation e;
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        e.nodes.push_back(nodes[i][k]);
+        e.dofs.push_back(pe.terms[i].dof);
+        e.coefficients.push_back(pe.terms[i].coefficient);
+      }
+      e.loc = loc(pe.pos);
+      m_.equations.push_back(std::move(e));
+    }
+  }
+  pending_equations_.clear();
+  for (const PendingBody& pb : pending_bodies_) {
+    if (pb.coupling && !pb.kinematic && !pb.distributing)
+      fail(pb.pos, pb.name + " needs a *KINEMATIC or *DISTRIBUTING block after it");
+    if (pb.distributing) {
+      // The reference node's translations are the mean of the surface nodes' (uniform
+      // weights): u_r - sum u_i / N = 0 per translation, the reference node dependent, so
+      // its loads are shared out to the surface nodes with the same weights.
+      const std::vector<int> ref = node_targets(pb.ref, pb.pos);
+      if (ref.size() != 1)
+        fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
+      const auto it = m_.surfaces.find(pb.surface);
+      if (it == m_.surfaces.end()) fail(pb.pos, pb.name + ": surface '" + pb.surface + "' is not defined");
+      std::vector<int> nodes = it->second.nodes;
+      std::vector<char> seen(m_.nodes.size(), 0);
+      for (int n : nodes) seen[n] = 1;
+      for (std::size_t i = 0; i < it->second.elements.size(); ++i) {
+        const int e = it->second.elements[i], count = m_.elements.count_of(e);
+        int local[6] = {-1, -1, -1, -1, -1, -1};
+        if (count == 8) hex_face_nodes(it->second.faces[i], local);
+        else tet_face_nodes(it->second.faces[i], count == 10, local);
+        for (int k = 0; k < 6; ++k)
+          if (local[k] >= 0 && !seen[m_.elements.nodes_of(e)[local[k]]])
+            seen[m_.elements.nodes_of(e)[local[k]]] = 1, nodes.push_back(m_.elements.nodes_of(e)[local[k]]);
+      }
+      if (seen[ref[0]]) fail(pb.pos, pb.name + ": the reference node is a node of the surface");
+      const double w = 1.0 / static_cast<double>(nodes.size());
+      for (int d = 1; d <= 3; ++d) {
+        Equation e;
+        e.nodes.push_back(ref[0]);
+        e.dofs.push_back(d);
+        e.coefficients.push_back(1.0);
+        for (int n : nodes) {
+          e.nodes.push_back(n);
+          e.dofs.push_back(d);
+          e.coefficients.push_back(-w);
+        }
+        e.loc = loc(pb.pos);
+        m_.equations.push_back(std::move(e));
+      }
+      continue;
+    }
+    RigidBody b;
+    b.name = pb.name;
+    const std::vector<int> ref = node_targets(pb.ref, pb.pos);
+    if (ref.size() != 1)
+      fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
+    b.ref_node = ref[0];
+    std::vector<char> seen(m_.nodes.size(), 0);
+    seen[b.ref_node] = 1;  // the reference node moves with the body by definition
+    const auto add = [&](std::vector<int>& to, int n) {
+      if (!seen[n]) seen[n] = 1, to.push_back(n);
+    };
+    if (!pb.elset.empty())
+      for (int e : element_targets(pb.elset, pb.pos))
+        for (int k = 0; k < m_.elements.count_of(e); ++k) add(b.tied, m_.elements.nodes_of(e)[k]);
+    if (!pb.tie.empty())
+      for (int n : node_targets(pb.tie, pb.pos)) add(b.tied, n);
+    if (!pb.pin.empty())
+      for (int n : node_targets(pb.pin, pb.pos)) add(b.pinned, n);
+    if (pb.coupling) {
+      const auto it = m_.surfaces.find(pb.surface);
+      if (it == m_.surfaces.end()) fail(pb.pos, pb.name + ": surface '" + pb.surface + "' is not defined");
+      const Surface& surf = it->second;
+      std::vector<int>& to = pb.pinned_only ? b.pinned : b.tied;
+      for (int n : surf.nodes) add(to, n);
+      for (std::size_t i = 0; i < surf.elements.size(); ++i) {
+        const int e = surf.elements[i], count = m_.elements.count_of(e);
+        int local[6] = {-1, -1, -1, -1, -1, -1};
+        if (count == 8) hex_face_nodes(surf.faces[i], local);
+        else tet_face_nodes(surf.faces[i], count == 10, local);
+        for (int k = 0; k < 6; ++k)
+          if (local[k] >= 0) add(to, m_.elements.nodes_of(e)[local[k]]);
+      }
+    }
+    if (b.tied.empty() && b.pinned.empty()) fail(pb.pos, pb.name + " has no nodes besides its reference node");
+    b.loc = loc(pb.pos);
+    m_.rigid_bodies.push_back(std::move(b));
+  }
+  pending_bodies_.clear();
+  // *MPC: PIN and TIE are equations u_s - u_m = 0 per translation (rotations are refused where
+  // a node has them); BEAM links the slave rigidly to the master, one rigid body per master.
+  std::map<int, std::size_t> beam_body;  // master node -> index in m_.rigid_bodies
+  std::vector<char> rotates;             // nodes of shells and beams (filled when a TIE needs it)
+  for (const PendingMpc& p : pending_mpcs_) {
+    const std::vector<int> slaves = node_targets(p.slave, p.pos), masters = node_targets(p.master, p.pos);
+    if (slaves.size() != masters.size())
+      fail(p.pos, "*MPC " + p.type + ": '" + p.slave + "' has " + std::to_string(slaves.size()) + " nodes and '" +
+                      p.master + "' " + std::to_string(masters.size()) + " (they pair up in order)");
+    for (std::size_t i = 0; i < slaves.size(); ++i) {
+      const int sn = slaves[i], mn = masters[i];
+      if (sn == mn) fail(p.pos, "*MPC " + p.type + ": node " + std::to_string(m_.nodes.id[sn]) + " is its own master");
+      if (p.type == "BEAM") {
+        const auto [it, fresh] = beam_body.try_emplace(mn, m_.rigid_bodies.size());
+        if (fresh) {
+          RigidBody b;
+          b.name = "*MPC BEAM with master node " + std::to_string(m_.nodes.id[mn]);
+          b.ref_node = mn;
+          b.loc = loc(p.pos);
+          m_.rigid_bodies.push_back(std::move(b));
+        }
+        std::vector<int>& tied = m_.rigid_bodies[it->second].tied;
+        if (std::find(tied.begin(), tied.end(), sn) == tied.end()) tied.push_back(sn);
+        continue;
+      }
+      if (p.type == "TIE") {
+        if (rotates.empty()) {
+          rotates.assign(m_.nodes.size(), 0);
+          for (int e = 0; e < m_.elements.size(); ++e)
+            if (m_.elements.shell[e] || m_.elements.beam[e])
+              for (int k = 0; k < m_.elements.count_of(e); ++k) rotates[m_.elements.nodes_of(e)[k]] = 1;
+        }
+        if (rotates[sn] || rotates[mn])
+          fail(p.pos, "*MPC TIE on nodes with rotations (of shells or beams) is not supported yet: tying their "
+                      "rotations needs rotational constraints; PIN ties the translations");
+      }
+      for (int d = 1; d <= 3; ++d) {
+        Equation e;
+        e.nodes = {sn, mn};
+        e.dofs = {d, d};
+        e.coefficients = {1.0, -1.0};
+        e.loc = loc(p.pos);
+        m_.equations.push_back(std::move(e));
+      }
+    }
+  }
+  pending_mpcs_.clear();
+}
+
+}  // namespace halfstep::inp

@@ -1,0 +1,108 @@
+// Linear constraints' tables (discretization/constraints.hpp): *EQUATION weights and the
+// transferred masses, *TIE projections onto bilinear and quadratic faces, ADJUST.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "discretization/structure_system.hpp"
+#include "io/inp_reader.hpp"
+
+namespace halfstep {
+namespace {
+
+/// A unit cube of one element (C3D8R, or a C3D10M tetrahedron when tet) plus extra lines.
+std::string cube(const std::string& extra, bool tet = false) {
+  std::string d = "*HEADING\nconstraint tables\n*NODE\n";
+  if (!tet) {
+    d += "1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+         "*ELEMENT, TYPE=C3D8R, ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8\n";
+  } else {
+    // Corners 1-4, mid-edge nodes 5:(1,2) 6:(2,3) 7:(3,1) 8:(1,4) 9:(2,4) 10:(3,4).
+    d += "1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n5, 0.5, 0, 0\n6, 0.5, 0.5, 0\n7, 0, 0.5, 0\n"
+         "8, 0, 0, 0.5\n9, 0.5, 0, 0.5\n10, 0, 0.5, 0.5\n"
+         "*ELEMENT, TYPE=C3D10M, ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10\n";
+  }
+  return d + extra +
+         "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SOLID SECTION, ELSET=E, MATERIAL=M\n"
+         "*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n*END STEP\n";
+}
+
+/// The weight of independent (node id, dof 0..2) in dependent dof k, 0 if absent.
+double weight(const Model& m, const LinearConstraints& c, int k, int node_id, int dof) {
+  double w = 0;
+  for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i)
+    if (m.nodes.id[c.term_node[i]] == node_id && c.term_dof[i] == dof) w += c.term_weight[i];
+  return w;
+}
+
+TEST(ConstraintTables, EquationWeightsAndTransferredMasses) {
+  // 2 u1(9) - u1(2) - u2(3) = 0: u1(9) = 0.5 u1(2) + 0.5 u2(3). Node 9 is a point mass of 4.
+  const Model m = read_inp_string(cube("*NODE\n9, 2, 0, 0\n*ELEMENT, TYPE=MASS, ELSET=PM\n9, 9\n*MASS, ELSET=PM\n4.\n"
+                                       "*EQUATION\n3\n9, 1, 2., 2, 1, -1., 3, 2, -1.\n"),
+                                  "eq.inp");
+  const StructureSystem sys = build_structure_system(m);
+  const LinearConstraints& c = sys.constraints;
+  ASSERT_EQ(c.num_dependent, 1);
+  const int n9 = m.nodes.index.at(9), n2 = m.nodes.index.at(2), n3 = m.nodes.index.at(3);
+  EXPECT_EQ(c.dep_node[0], n9);
+  EXPECT_EQ(c.dep_dof[0], 0);
+  EXPECT_EQ(c.dependent[n9], 1);
+  EXPECT_EQ(weight(m, c, 0, 2, 0), 0.5);
+  EXPECT_EQ(weight(m, c, 0, 3, 1), 0.5);
+  // |w_k| (sum |w|) m_s = 0.5 * 1 * 4 on the receiving dofs only; node 2's other dofs keep
+  // their own mass (1/8 of the unit cube's).
+  EXPECT_DOUBLE_EQ(c.mass3[3 * n2 + 0], 0.125 + 2.0);
+  EXPECT_DOUBLE_EQ(c.mass3[3 * n2 + 1], 0.125);
+  EXPECT_DOUBLE_EQ(c.mass3[3 * n3 + 1], 0.125 + 2.0);
+  EXPECT_EQ(c.recv_ptr[n2 + 1] - c.recv_ptr[n2], 1);
+}
+
+TEST(ConstraintTables, TieProjectsOntoTheBilinearFace) {
+  // Slave node 9 at (1.001, 0.25, 0.75) near face S4 (nodes 2-6-7-3, x = 1): the bilinear
+  // weights at y = 0.25, z = 0.75; ADJUST=YES puts it on the face, ADJUST=NO leaves it.
+  for (const bool adjust : {true, false}) {
+    const std::string tie = std::string("*TIE, NAME=T, POSITION TOLERANCE=0.01") + (adjust ? "" : ", ADJUST=NO") +
+                            "\nS, F\n";
+    const Model m = read_inp_string(cube("*NODE\n9, 1.001, 0.25, 0.75\n*ELEMENT, TYPE=MASS, ELSET=PM\n9, 9\n"
+                                         "*MASS, ELSET=PM\n1.\n*SURFACE, NAME=S, TYPE=NODE\n9\n"
+                                         "*SURFACE, NAME=F\nE, S4\n" + tie),
+                                    "tie.inp");
+    const StructureSystem sys = build_structure_system(m);
+    const LinearConstraints& c = sys.constraints;
+    ASSERT_EQ(c.num_dependent, 3);
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_NEAR(weight(m, c, d, 2, d), 0.25 * 0.75, 1e-15);
+      EXPECT_NEAR(weight(m, c, d, 6, d), 0.75 * 0.75, 1e-15);
+      EXPECT_NEAR(weight(m, c, d, 7, d), 0.75 * 0.25, 1e-15);
+      EXPECT_NEAR(weight(m, c, d, 3, d), 0.25 * 0.25, 1e-15);
+    }
+    const int n9 = m.nodes.index.at(9);
+    EXPECT_NEAR(sys.x0[n9], adjust ? 1.0 : 1.001, 1e-15);
+    EXPECT_NEAR(sys.y0[n9], 0.25, 1e-15);
+    EXPECT_NEAR(sys.z0[n9], 0.75, 1e-15);
+  }
+}
+
+TEST(ConstraintTables, TieOnAQuadraticTriangleTakesItsShapeFunctions) {
+  // Face S1 of the C3D10M (corners 1-2-3, z = 0) at its centroid: corners -1/9, mid-edge
+  // nodes 4/9; the masses handed over use |w| (sum |w| = 15/9).
+  const Model m = read_inp_string(cube("*NODE\n11, 0.3333333333333333, 0.3333333333333333, 0\n"
+                                       "*ELEMENT, TYPE=MASS, ELSET=PM\n11, 11\n*MASS, ELSET=PM\n9.\n"
+                                       "*SURFACE, NAME=S, TYPE=NODE\n11\n*SURFACE, NAME=F\nE, S1\n*TIE, NAME=T\nS, F\n",
+                                       true),
+                                  "tet.inp");
+  const StructureSystem sys = build_structure_system(m);
+  const LinearConstraints& c = sys.constraints;
+  ASSERT_EQ(c.num_dependent, 3);
+  double sum = 0;
+  for (int id : {1, 2, 3}) EXPECT_NEAR(weight(m, c, 0, id, 0), -1.0 / 9, 1e-15);
+  for (int id : {5, 6, 7}) EXPECT_NEAR(weight(m, c, 0, id, 0), 4.0 / 9, 1e-15);
+  for (int i = c.term_ptr[0]; i < c.term_ptr[1]; ++i) sum += c.term_weight[i];
+  EXPECT_NEAR(sum, 1.0, 1e-15);
+  const int n1 = m.nodes.index.at(1);
+  EXPECT_NEAR(c.mass3[3 * n1] - sys.mass[n1], (1.0 / 9) * (15.0 / 9) * 9.0, 1e-14);
+}
+
+}  // namespace
+}  // namespace halfstep

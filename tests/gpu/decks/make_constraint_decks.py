@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Writes the constraint decks of the GPU-against-CPU test (tests/gpu/test_gpu_matches_cpu.cpp):
+tie_refinement.inp (a coarse C3D8R bar tied to a finer block, clamped and loaded at the far end),
+equation_bar.inp (a bar whose two halves have their own interface nodes, joined by *EQUATION),
+rigid_end.inp and coupling_end.inp (a bar whose last element is a *RIGID BODY, or whose end face
+is coupled to a reference node, loaded there by a force and a twisting moment).
+Usage: python3 make_constraint_decks.py  (writes next to itself)"""
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MAT = "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n"
+
+
+def hexes(nid, nx, ny, nz, first):
+    """C3D8R lines of an nx x ny x nz block whose node (i, j, k) is nid(i, j, k)."""
+    out, e = [], first
+    for k in range(nz):
+        for j in range(ny):
+            for i in range(nx):
+                n = [nid(i, j, k), nid(i + 1, j, k), nid(i + 1, j + 1, k), nid(i, j + 1, k),
+                     nid(i, j, k + 1), nid(i + 1, j, k + 1), nid(i + 1, j + 1, k + 1), nid(i, j + 1, k + 1)]
+                out.append(f"{e}, " + ", ".join(map(str, n)))
+                e += 1
+    return out
+
+
+def tie_refinement():
+    lines = ["*HEADING", "coarse bar tied to a finer block (make_constraint_decks.py)", "*NODE"]
+    c = lambda i, j, k: 1 + i + 3 * j + 6 * k              # coarse: 2 x 1 x 1, x in [0, 2]
+    f = lambda i, j, k: 101 + i + 3 * j + 9 * k            # fine: 2 x 2 x 2, x in [2, 3]
+    for k in range(2):
+        for j in range(2):
+            for i in range(3):
+                lines.append(f"{c(i, j, k)}, {i}., {j}., {k}.")
+    for k in range(3):
+        for j in range(3):
+            for i in range(3):
+                lines.append(f"{f(i, j, k)}, {2 + 0.5 * i}, {0.5 * j}, {0.5 * k}")
+    lines.append("*ELEMENT, TYPE=C3D8R, ELSET=COARSE")
+    lines += hexes(c, 2, 1, 1, 1)
+    lines.append("*ELEMENT, TYPE=C3D8R, ELSET=FINE")
+    fine = hexes(f, 2, 2, 2, 11)
+    lines += fine
+    first_col = [l.split(",")[0] for l, (i, j, k) in zip(fine, [(i, j, k) for k in range(2) for j in range(2) for i in range(2)]) if i == 0]
+    lines.append("*NSET, NSET=X0")
+    lines.append(", ".join(str(c(0, j, k)) for k in range(2) for j in range(2)))
+    lines.append("*NSET, NSET=TIP")
+    lines.append(", ".join(str(f(2, j, k)) for k in range(3) for j in range(3)))
+    lines.append(MAT.rstrip())
+    lines += ["*SOLID SECTION, ELSET=COARSE, MATERIAL=M", "*SOLID SECTION, ELSET=FINE, MATERIAL=M"]
+    lines.append("*SURFACE, NAME=FINEFACE")
+    lines += [f"{e}, S6" for e in first_col]
+    lines += ["*SURFACE, NAME=COARSEFACE", "2, S4", "*TIE, NAME=REFINE", "FINEFACE, COARSEFACE"]
+    lines += ["*BOUNDARY", "X0, 1, 3", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5", "*CLOAD", "TIP, 1, 0.3", "TIP, 2, 0.1",
+              "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U", "*END STEP"]
+    return "\n".join(lines) + "\n"
+
+
+def equation_bar():
+    lines = ["*HEADING", "bar halves joined by *EQUATION (make_constraint_decks.py)", "*NODE"]
+    a = lambda i, j, k: 1 + i + 3 * j + 6 * k              # x in [0, 2]
+    b = lambda i, j, k: 101 + i + 3 * j + 6 * k            # x in [2, 4], own nodes at x = 2
+    for k in range(2):
+        for j in range(2):
+            for i in range(3):
+                lines.append(f"{a(i, j, k)}, {i}., {j}., {k}.")
+                lines.append(f"{b(i, j, k)}, {2 + i}., {j}., {k}.")
+    lines.append("*ELEMENT, TYPE=C3D8R, ELSET=BAR")
+    lines += hexes(a, 2, 1, 1, 1) + hexes(b, 2, 1, 1, 11)
+    lines += ["*NSET, NSET=X0", ", ".join(str(a(0, j, k)) for k in range(2) for j in range(2)),
+              "*NSET, NSET=AR", ", ".join(str(a(2, j, k)) for k in range(2) for j in range(2)),
+              "*NSET, NSET=BL", ", ".join(str(b(0, j, k)) for k in range(2) for j in range(2)),
+              "*NSET, NSET=TIP", ", ".join(str(b(2, j, k)) for k in range(2) for j in range(2))]
+    lines.append(MAT.rstrip())
+    lines.append("*SOLID SECTION, ELSET=BAR, MATERIAL=M")
+    for d in (1, 2, 3):
+        lines += ["*EQUATION", "2", f"BL, {d}, 1., AR, {d}, -1."]
+    lines += ["*BOUNDARY", "X0, 1, 3", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5", "*CLOAD", "TIP, 1, 0.5", "TIP, 3, 0.1",
+              "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U", "*END STEP"]
+    return "\n".join(lines) + "\n"
+
+
+def rigid_bar(coupling):
+    """A 4 x 1 x 1 bar of C3D8R clamped at x = 0. coupling: its x = 4 face coupled to node 900
+    at the face centre (*COUPLING, *KINEMATIC); else its last element made a *RIGID BODY about
+    node 900 at that element's centre. Node 900 takes a force and a twisting moment."""
+    lines = ["*HEADING", ("coupled" if coupling else "rigid") + " end of a bar (make_constraint_decks.py)", "*NODE"]
+    a = lambda i, j, k: 1 + i + 5 * j + 10 * k
+    for k in range(2):
+        for j in range(2):
+            for i in range(5):
+                lines.append(f"{a(i, j, k)}, {i}., {j}., {k}.")
+    lines.append("900, 4., 0.5, 0.5" if coupling else "900, 3.5, 0.5, 0.5")
+    lines.append("*ELEMENT, TYPE=C3D8R, ELSET=BAR")
+    lines += hexes(a, 4, 1, 1, 1)
+    lines += ["*ELSET, ELSET=LAST", "4",
+              "*NSET, NSET=X0", ", ".join(str(a(0, j, k)) for k in range(2) for j in range(2)),
+              "*NSET, NSET=TIP", ", ".join(str(a(4, j, k)) for k in range(2) for j in range(2)) + ", 900"]
+    lines.append(MAT.rstrip())
+    lines.append("*SOLID SECTION, ELSET=BAR, MATERIAL=M")
+    if coupling:
+        lines += ["*SURFACE, NAME=END", "4, S4", "*COUPLING, CONSTRAINT NAME=END, REF NODE=900, SURFACE=END",
+                  "*KINEMATIC"]
+    else:
+        lines.append("*RIGID BODY, REF NODE=900, ELSET=LAST")
+    lines += ["*BOUNDARY", "X0, 1, 3", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5", "*CLOAD", "900, 2, 0.2", "900, 3, 0.1",
+              "900, 4, 0.3", "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U", "*END STEP"]
+    return "\n".join(lines) + "\n"
+
+
+for name, text in (("tie_refinement.inp", tie_refinement()), ("equation_bar.inp", equation_bar()),
+                   ("rigid_end.inp", rigid_bar(False)), ("coupling_end.inp", rigid_bar(True))):
+    with open(os.path.join(HERE, name), "w") as out:
+        out.write(text)
