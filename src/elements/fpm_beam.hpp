@@ -333,6 +333,51 @@ HS_HD BeamIncrement<T> beam_kinematics(const BeamNodes<T>& nd, const BeamStateRe
   return inc;
 }
 
+namespace beam_detail {
+
+/// Strain increments of the increment at Lobatto point g: axial, curvature about e2 (strain
+/// +x2 k1) and about e3 (strain -x1 k2), with the point's weight.
+template <class T>
+struct PointStrain {
+  T de0, dk1, dk2, wg;
+};
+
+/// The point strain of Lobatto point g for increment inc (shared by its fibres).
+template <class T>
+HS_HD PointStrain<T> point_strain(int g, const BeamIncrement<T>& inc) {
+  T xi, wg;
+  lobatto(g, xi, wg);
+  const T a1 = T(6) * xi - T(4), a2 = T(6) * xi - T(2);  // Hermite curvature shapes
+  const T la = inc.la;
+  const T* dq = inc.dq;
+  return {dq[0] / la, (a1 * dq[2] + a2 * dq[4]) / la, (a1 * dq[3] + a2 * dq[5]) / la, wg};
+}
+
+/// Fibre k at Lobatto point g: the 1-D radial return of its axial stress, written to the state
+/// with its equivalent plastic strain; the new stress into sigma; returns the fibre's plastic
+/// dissipation over the increment.
+template <class T>
+HS_HD T fibre_update(const BeamConstants<T>& sec, const BeamStateRef<T>& s, int g, int k, const PointStrain<T>& ps,
+                     T& sigma, T la) {
+  const T e = sec.youngs;
+  const int c = fibre_at(g, k);
+  sigma = s[c] + e * (ps.de0 + sec.fx2[k] * ps.dk1 - sec.fx1[k] * ps.dk2);
+  const T alpha = s[c + 1];
+  T slope;
+  const T q = sigma < T(0) ? -sigma : sigma;
+  T dissipation = T(0);
+  if (q > j2_yield_stress(sec.yield, alpha, &slope)) {
+    const T dgamma = j2_plastic_multiplier(sec.yield, q, alpha, e);
+    sigma = sigma - (sigma < T(0) ? -e : e) * dgamma;
+    dissipation = j2_hardening_work(sec.yield, alpha, alpha + dgamma) * sec.fw[k] * ps.wg * la;
+    s[c + 1] = alpha + dgamma;
+  }
+  s[c] = sigma;
+  return dissipation;
+}
+
+}  // namespace beam_detail
+
 /// Phase 2: stress point j's update from the increment (beam_stress_points). Elastic: the six
 /// natural forces (Euler-Bernoulli natural stiffness), written to the state; returns the
 /// increment's internal work. Plastic: the axial stress of one fibre at one Lobatto point by
@@ -361,38 +406,20 @@ HS_HD T beam_stress_point_update(const BeamConstants<T>& sec, const BeamStateRef
     }
     return work;
   }
-  const int g = j / sec.fibres, k = j % sec.fibres;
-  T xi, wg;
-  beam_detail::lobatto(g, xi, wg);
-  const T e = sec.youngs;
-  const T a1 = T(6) * xi - T(4), a2 = T(6) * xi - T(2);  // Hermite curvature shapes
-  const T de0 = dq[0] / la;
-  const T dk1 = (a1 * dq[2] + a2 * dq[4]) / la;  // curvature about e2 (n1): strain +x2 k1
-  const T dk2 = (a1 * dq[3] + a2 * dq[5]) / la;  // curvature about e3 (n2): strain -x1 k2
-  const int c = beam_detail::fibre_at(g, k);
-  T sigma = s[c] + e * (de0 + sec.fx2[k] * dk1 - sec.fx1[k] * dk2);
-  const T alpha = s[c + 1];
-  T slope;
-  const T q = sigma < T(0) ? -sigma : sigma;
-  T dissipation = T(0);
-  if (q > j2_yield_stress(sec.yield, alpha, &slope)) {
-    const T dgamma = j2_plastic_multiplier(sec.yield, q, alpha, e);
-    sigma = sigma - (sigma < T(0) ? -e : e) * dgamma;
-    dissipation = j2_hardening_work(sec.yield, alpha, alpha + dgamma) * sec.fw[k] * wg * la;
-    s[c + 1] = alpha + dgamma;
-  }
-  s[c] = sigma;
-  return dissipation;
+  const int g = j / sec.fibres;
+  T sigma;
+  return beam_detail::fibre_update(sec, s, g, j % sec.fibres, beam_detail::point_strain(g, inc), sigma, inc.la);
 }
 
 /// Phase 3: from the updated stress points, the natural forces (plastic sections: the fibre
 /// stresses integrated over each section and along the beam, torsion elastic) and the nodal
 /// forces and moments, global components. points: the stress points' returns summed in point
 /// order (elastic: the internal work; plastic: the plastic dissipation), booked in the state
-/// with the rest of the increment's work.
-template <class T>
-HS_HD BeamForces<T> beam_forces(const BeamConstants<T>& sec, const BeamStateRef<T>& s, const BeamIncrement<T>& inc,
-                                T points) {
+/// with the rest of the increment's work. fibre_stress(g, k) gives fibre k's stress at Lobatto
+/// point g, in the order g-major, k-minor; points is read after the last of them.
+template <class T, class FibreStress>
+HS_HD BeamForces<T> beam_forces_from(const BeamConstants<T>& sec, const BeamStateRef<T>& s,
+                                     const BeamIncrement<T>& inc, const T& points, FibreStress&& fibre_stress) {
   T p[6];
   if (!sec.plastic) {
     for (int i = 0; i < 6; ++i) p[i] = s[kBeamForce + i];
@@ -410,7 +437,7 @@ HS_HD BeamForces<T> beam_forces(const BeamConstants<T>& sec, const BeamStateRef<
       const T a1 = T(6) * xi - T(4), a2 = T(6) * xi - T(2);
       T n = T(0), m1 = T(0), m2 = T(0);
       for (int k = 0; k < sec.fibres; ++k) {
-        const T sigma = s[beam_detail::fibre_at(g, k)];
+        const T sigma = fibre_stress(g, k);
         n = n + sec.fw[k] * sigma;
         m1 = m1 + sec.fw[k] * sec.fx2[k] * sigma;
         m2 = m2 - sec.fw[k] * sec.fx1[k] * sigma;
@@ -442,6 +469,13 @@ HS_HD BeamForces<T> beam_forces(const BeamConstants<T>& sec, const BeamStateRef<
   return out;
 }
 
+/// Phase 3 of the split scheme: the fibres' stresses read back from the state.
+template <class T>
+HS_HD BeamForces<T> beam_forces(const BeamConstants<T>& sec, const BeamStateRef<T>& s, const BeamIncrement<T>& inc,
+                                T points) {
+  return beam_forces_from(sec, s, inc, points, [&](int g, int k) { return s[beam_detail::fibre_at(g, k)]; });
+}
+
 /// One path unit of the beam: from the state at the last evaluation and the nodes now,
 /// updates the state in place (DCS, chord, node frames, natural forces, work, fibres) and
 /// returns the internal nodal forces and moments; the three phases in one call (the fused
@@ -451,9 +485,20 @@ template <class T>
 HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes<T>& nd, const BeamStateRef<T>& s) {
   const BeamIncrement<T> inc = beam_kinematics(nd, s);
   T points = T(0);
-  const int n = beam_stress_points(sec);
-  for (int j = 0; j < n; ++j) points = points + beam_stress_point_update(sec, s, j, inc);
-  return beam_forces(sec, s, inc, points);
+  if (!sec.plastic) {
+    points = beam_stress_point_update(sec, s, 0, inc);
+    return beam_forces(sec, s, inc, points);
+  }
+  // Plastic: each fibre's return feeds the section sums at once (one pass, its stress kept in
+  // a register rather than read back): the split scheme's points and sums in the same order,
+  // so the two stay bitwise equal. points is complete when beam_forces_from reads it.
+  beam_detail::PointStrain<T> ps{};
+  return beam_forces_from(sec, s, inc, points, [&](int g, int k) {
+    if (k == 0) ps = beam_detail::point_strain(g, inc);
+    T sigma;
+    points = points + beam_detail::fibre_update(sec, s, g, k, ps, sigma, inc.la);
+    return sigma;
+  });
 }
 
 /// Section forces at the element's middle from its state: SF = (axial force, shear along n1,
