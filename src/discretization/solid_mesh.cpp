@@ -110,6 +110,19 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
     sm.alpha.push_back(mat.alpha);
     for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
   }
+  // Springs and dashpots: a massless "material" holding the stiffness or coefficient and
+  // the 0-based dofs (elements/discrete.hpp).
+  for (const DiscreteSection& sec : model.discrete_sections) {
+    const int index = static_cast<int>(sm.materials.size());
+    SolidMaterial<double> m;
+    m.discrete = sec.value;
+    m.dof1 = sec.dof1 > 0 ? sec.dof1 - 1 : 0;
+    m.dof2 = sec.dof2 > 0 ? sec.dof2 - 1 : 0;
+    sm.materials.push_back(m);
+    sm.material_name.push_back(sec.elset + (sec.dashpot ? "/*DASHPOT" : "/*SPRING"));
+    sm.alpha.push_back(0.0);
+    for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
+  }
 
   // One group per continuum kind present, in registry order.
   for (int kind = 0; kind < num_element_kinds(); ++kind) {
@@ -161,8 +174,28 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
                            "*SOLID SECTION thickness must be a positive number for planar elements such as element " +
                                std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
                                "), got " + std::to_string(m.thickness));
-        // Planar kinds return their area: the thickness makes it a volume.
-        const double vol = K::mass_fractions(X, frac) * (K::kDimension == 2 ? m.thickness : 1.0);
+        const bool truss = element_kind(g.kind).cross_section;
+        if (truss) {
+          const SolidSection& ss = model.solid_sections[static_cast<std::size_t>(sec)];
+          if (!(m.thickness > 0 && m.thickness < 1e300))
+            throw InputError(ss.thickness_loc.line > 0 ? ss.thickness_loc : ss.loc,
+                             "*SOLID SECTION: the cross-section area of truss element " +
+                                 std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
+                                 ") must be a positive number, got " + std::to_string(m.thickness));
+          if (m.model != kSvkIsotropic)
+            throw InputError(ss.loc, "*SOLID SECTION, MATERIAL=" + ss.material + " on truss element " +
+                                         std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                                         K::name() +
+                                         "): trusses take isotropic *ELASTIC only (no *PLASTIC, *HYPERELASTIC or "
+                                         "orthotropic elasticity)");
+        }
+        // Planar kinds return their area, trusses their length: the section's thickness or
+        // area makes it a volume.
+        const double vol = K::mass_fractions(X, frac) * (K::kDimension == 2 || truss ? m.thickness : 1.0);
+        if (!(vol > 0) && (truss || element_kind(g.kind).discrete))
+          throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
+                           "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                               K::name() + ") has zero length: its two nodes coincide");
         if (!(vol > 0))
           throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
                            "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +

@@ -50,6 +50,8 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*DAMPING", kMaterialOption, &P::damping_keyword},
       {"*SHELL SECTION", kModelData, &P::section_keyword, &P::section_data, &P::section_end},
       {"*SOLID SECTION", kModelData, &P::solid_section_keyword, &P::solid_section_data},
+      {"*SPRING", kModelData, &P::discrete_keyword, &P::discrete_data, &P::discrete_end},
+      {"*DASHPOT", kModelData, &P::discrete_keyword, &P::discrete_data, &P::discrete_end},
       {"*BEAM SECTION", kModelData, &P::beam_section_keyword, &P::beam_section_data, &P::beam_section_end},
       {"*ORIENTATION", kModelData, &P::orientation_keyword, &P::orientation_data,
        &P::orientation_end},

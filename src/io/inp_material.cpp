@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace halfstep::inp {
@@ -445,6 +446,124 @@ void DeckParser::apply_formulation(const std::string& elset, const std::string& 
                     std::to_string(el.id[k]) + " of type " + el.abaqus_type[k] + " (" + formulation +
                     " is available for " + formulation_kinds(formulation) + " only)");
     el.kind[k] = kind;
+  }
+}
+
+}  // namespace halfstep::inp
+
+namespace halfstep::inp {
+
+// *SPRING and *DASHPOT: linear only. Their data lines depend on the kind of the set's
+// elements (a dof line for the 1- and 2-dof kinds), which may be defined later in the deck:
+// the values are kept and read when the model data ends (resolve_discrete_sections).
+void DeckParser::discrete_keyword(const Keyword& kw) {
+  allow_params(kw, {"ELSET", "NONLINEAR", "ORIENTATION", "DEPENDENCIES", "RTOL"});
+  if (kw.find("NONLINEAR"))
+    fail(kw.pos, kw.display + ", NONLINEAR is not supported: halfstep's springs and dashpots are linear (one "
+                              "stiffness or coefficient)");
+  if (kw.find("ORIENTATION"))
+    fail(kw.pos, kw.display + ", ORIENTATION is not supported: the dofs of SPRING1/2 and DASHPOT1/2 are global");
+  if (kw.find("DEPENDENCIES"))
+    fail(kw.pos, kw.display + ", DEPENDENCIES is not supported (field-variable dependence)");
+  warn_ignored_param(kw, "RTOL");
+  PendingDiscrete p;
+  p.elset = key(required_param(kw, "ELSET"));
+  p.dashpot = kw.name == "DASHPOT";
+  p.pos = kw.pos;
+  pending_discrete_.push_back(std::move(p));
+}
+
+void DeckParser::discrete_data(const Line& line) {
+  if (line.fields.empty()) return;  // the blank first line of SPRINGA / DASHPOTA
+  std::vector<double> values;
+  for (std::string_view f : line.fields)
+    values.push_back(f.empty() ? std::numeric_limits<double>::quiet_NaN() : real(f, "a value"));
+  pending_discrete_.back().lines.emplace_back(std::move(values), at_);
+}
+
+void DeckParser::discrete_end() {
+  if (pending_discrete_.back().lines.empty())
+    fail(kw_.pos, kw_.display + std::string(" needs data lines: the dofs (SPRING1/2, DASHPOT1/2), then the ") +
+                      (pending_discrete_.back().dashpot ? "dashpot coefficient" : "stiffness"));
+}
+
+void DeckParser::resolve_discrete_sections() {
+  for (const PendingDiscrete& p : pending_discrete_) {
+    const char* keyword = p.dashpot ? "*DASHPOT" : "*SPRING";
+    const char* value_name = p.dashpot ? "the dashpot coefficient" : "the spring stiffness";
+    const auto set = m_.elsets.find(p.elset);
+    if (set == m_.elsets.end()) fail(p.pos, std::string(keyword) + ": element set '" + p.elset + "' is not defined");
+    if (set->second.members.empty()) fail(p.pos, std::string(keyword) + ": element set '" + p.elset + "' is empty");
+    int dofs = -1;
+    std::string kind_name;
+    for (int e : set->second.members) {
+      const auto k = static_cast<std::size_t>(e);
+      const ElementKindInfo& info = element_kind(m_.elements.kind[k]);
+      if (info.discrete != (p.dashpot ? 2 : 1))
+        fail(p.pos, std::string(keyword) + " on element " + std::to_string(m_.elements.id[k]) + " of type " +
+                        m_.elements.abaqus_type[k] + ": " + keyword + " applies to " +
+                        (p.dashpot ? "DASHPOTA, DASHPOT1 and DASHPOT2" : "SPRINGA, SPRING1 and SPRING2") + " elements");
+      if (dofs >= 0 && info.discrete_dofs != dofs)
+        fail(p.pos, std::string(keyword) + ": element set '" + p.elset + "' mixes " + kind_name + " and " + info.name +
+                        " elements, whose data lines differ: give each kind its own set");
+      dofs = info.discrete_dofs;
+      kind_name = info.name;
+    }
+    const std::size_t want = dofs > 0 ? 2 : 1;
+    if (p.lines.size() != want) {
+      const Pos at = p.lines.size() > want ? p.lines[want].second : p.pos;
+      fail(at, std::string(keyword) + " for " + kind_name + " elements takes " +
+                   (dofs > 0 ? "two data lines: the dof" + std::string(dofs == 2 ? "s (i, j)" : "") + ", then " +
+                                   value_name
+                             : "one data line: " + std::string(value_name)) +
+                   "; got " + std::to_string(p.lines.size()));
+    }
+    DiscreteSection d;
+    d.elset = p.elset;
+    d.dashpot = p.dashpot;
+    d.loc = loc(p.pos);
+    if (dofs > 0) {
+      const auto& [v, at] = p.lines[0];
+      if (v.size() != static_cast<std::size_t>(dofs))
+        fail(at, std::string(keyword) + " for " + kind_name + " elements: the first data line takes " +
+                     (dofs == 1 ? "one dof" : "two dofs (i of the first node, j of the second)") + ", got " +
+                     std::to_string(v.size()) + " fields");
+      int got[2] = {0, 0};
+      for (int i = 0; i < dofs; ++i) {
+        const double x = v[static_cast<std::size_t>(i)];
+        if (!(x >= 1 && x <= 6) || x != std::floor(x))
+          fail(at, std::string(keyword) + ": dof '" + (std::isnan(x) ? std::string("(blank)") : std::to_string(x)) +
+                       "' is not a dof number: expected 1, 2 or 3 (ux, uy, uz)");
+        if (x > 3)
+          fail(at, std::string(keyword) + ": dof " + std::to_string(static_cast<int>(x)) +
+                       " is a rotation: springs and dashpots act on translations (1, 2, 3) only");
+        got[i] = static_cast<int>(x);
+      }
+      d.dof1 = got[0];
+      d.dof2 = got[1];
+    }
+    // Abaqus: *SPRING's value is the first field (the second is not used); *DASHPOT's first
+    // field is not used and the coefficient is the second (a lone first field is taken too).
+    const auto& [v, at] = p.lines.back();
+    double value = std::numeric_limits<double>::quiet_NaN();
+    std::size_t used = 1;
+    if (p.dashpot && v.size() >= 2) {
+      value = v[1];
+      used = 2;
+    } else if (!v.empty()) {
+      value = v[0];
+      used = p.dashpot ? 1 : 2;  // the spring's second field is "not used"
+    }
+    for (std::size_t i = used; i < v.size(); ++i)
+      if (!std::isnan(v[i]))
+        fail(at, std::string(keyword) + ": only " + value_name +
+                     " is read (temperature- and frequency-dependent data are not supported); field " +
+                     std::to_string(i + 1) + " must be blank");
+    if (std::isnan(value)) fail(at, std::string(keyword) + ": missing " + value_name);
+    if (!(value >= 0) || !std::isfinite(value))
+      fail(at, std::string(keyword) + ": " + value_name + " must be a non-negative number, got " + std::to_string(value));
+    d.value = value;
+    m_.discrete_sections.push_back(std::move(d));
   }
 }
 

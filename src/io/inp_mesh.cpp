@@ -145,6 +145,7 @@ void DeckParser::element_data(const Line& line) {
   const ElementFamily family = element_kind(element_kind_).family;
   e.shell.push_back(family == ElementFamily::Shell || family == ElementFamily::FpmShell ? 1 : 0);
   e.beam.push_back(family == ElementFamily::Beam ? 1 : 0);
+  e.discrete.push_back(static_cast<std::uint8_t>(element_kind(element_kind_).discrete));
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
   e.loc.push_back(loc(element_pending_at_));

@@ -202,6 +202,11 @@ class DeckParser {
   void orientation_data(const Line& line);
   void orientation_end();
   void resolve_sections();
+  void discrete_keyword(const Keyword& kw);
+  void discrete_data(const Line& line);
+  void discrete_end();
+  /// Checks each *SPRING / *DASHPOT against the kind of its elements and reads its data lines.
+  void resolve_discrete_sections();
   /// Switches the elements of solid section s (keyword at pos) to the kind of its FORMULATION=.
   void apply_formulation(const std::string& elset, const std::string& formulation, const char* keyword, Pos pos);
 
@@ -328,6 +333,15 @@ class DeckParser {
   std::vector<Pos> section_pos_;  ///< *SHELL SECTION keyword lines, parallel to sections
   std::vector<Pos> solid_section_pos_;  ///< *SOLID SECTION keyword lines, parallel to solid_sections
   std::vector<Pos> beam_section_pos_;   ///< *BEAM SECTION keyword lines, parallel to beam_sections
+  /// *SPRING and *DASHPOT blocks: element set, which keyword, and their non-blank data lines
+  /// (values as read, empty fields as NaN; the kind of the set decides what they mean).
+  struct PendingDiscrete {
+    std::string elset;
+    bool dashpot = false;
+    Pos pos;
+    std::vector<std::pair<std::vector<double>, Pos>> lines;
+  };
+  std::vector<PendingDiscrete> pending_discrete_;
   std::vector<std::pair<std::string, Pos>> amplitude_refs_;
 
   // Block state.
