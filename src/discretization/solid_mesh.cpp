@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -181,7 +182,11 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
             throw InputError(ss.thickness_loc.line > 0 ? ss.thickness_loc : ss.loc,
                              "*SOLID SECTION: the cross-section area of truss element " +
                                  std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
-                                 ") must be a positive number, got " + std::to_string(m.thickness));
+                                 ") must be a positive number, got " + [&] {
+                                   char buf[32];
+                                   std::snprintf(buf, sizeof buf, "%g", m.thickness);
+                                   return std::string(buf);
+                                 }());
           if (m.model != kSvkIsotropic)
             throw InputError(ss.loc, "*SOLID SECTION, MATERIAL=" + ss.material + " on truss element " +
                                          std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -453,6 +454,17 @@ void DeckParser::apply_formulation(const std::string& elset, const std::string& 
 
 namespace halfstep::inp {
 
+namespace {
+
+/// A value as a deck would write it (shortest of %g), for messages.
+std::string number_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+}  // namespace
+
 // *SPRING and *DASHPOT: linear only. Their data lines depend on the kind of the set's
 // elements (a dof line for the 1- and 2-dof kinds), which may be defined later in the deck:
 // the values are kept and read when the model data ends (resolve_discrete_sections).
@@ -532,7 +544,7 @@ void DeckParser::resolve_discrete_sections() {
       for (int i = 0; i < dofs; ++i) {
         const double x = v[static_cast<std::size_t>(i)];
         if (!(x >= 1 && x <= 6) || x != std::floor(x))
-          fail(at, std::string(keyword) + ": dof '" + (std::isnan(x) ? std::string("(blank)") : std::to_string(x)) +
+          fail(at, std::string(keyword) + ": dof '" + (std::isnan(x) ? std::string("(blank)") : number_text(x)) +
                        "' is not a dof number: expected 1, 2 or 3 (ux, uy, uz)");
         if (x > 3)
           fail(at, std::string(keyword) + ": dof " + std::to_string(static_cast<int>(x)) +
@@ -561,7 +573,7 @@ void DeckParser::resolve_discrete_sections() {
                      std::to_string(i + 1) + " must be blank");
     if (std::isnan(value)) fail(at, std::string(keyword) + ": missing " + value_name);
     if (!(value >= 0) || !std::isfinite(value))
-      fail(at, std::string(keyword) + ": " + value_name + " must be a non-negative number, got " + std::to_string(value));
+      fail(at, std::string(keyword) + ": " + value_name + " must be a non-negative number, got " + number_text(value));
     d.value = value;
     m_.discrete_sections.push_back(std::move(d));
   }
