@@ -163,6 +163,17 @@ INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kSolidDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
+// Trusses, springs and dashpots (issue 16): a Warren truss of T3D2 with SPRINGA/1/2 and
+// DASHPOTA/1/2 (the dashpots read the half-station velocities in the element pass and keep
+// their dissipation in the point store), under a smooth-step load; the solid schemes.
+const GpuDeck kDiscreteDecks[] = {
+    {"discrete_truss", "tests/gpu/decks/discrete_truss.inp", "TIP"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Discrete, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kDiscreteDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
 // CPS4 with *PLASTIC (plane_cps4 with yield 1e6 + 7e7 PEEQ; on the CPU the dissipation
 // reaches 0.51 of the internal energy 6.67): the J2 return with F33 solved inside it
 // (materials/plane_stress.hpp). FP64 only: in FP32 every scheme stops at increment 196 with
