@@ -269,6 +269,14 @@ StructureSystem build_structure_system(const Model& model) {
     if (!sys.has_rotations(p.node)) sys.inertia[static_cast<std::size_t>(p.node)] = sys.mass[static_cast<std::size_t>(p.node)];
     sys.total_mass += p.mass;
   }
+  // Rotary inertias (ROTARYI elements): isotropic, added to nodes that have rotations.
+  for (const PointMass& p : model.point_inertias) {
+    if (!sys.has_rotations(p.node))
+      throw InputError(p.loc, "*ROTARY INERTIA on node " + std::to_string(model.nodes.id[static_cast<std::size_t>(p.node)]) +
+                                  ", which has no rotational dofs (only beams, shells and FPM triangles give a node "
+                                  "rotations)");
+    sys.inertia[static_cast<std::size_t>(p.node)] += p.mass;
+  }
   // Springs and dashpots limit the increment through their nodes' masses, known only now.
   bool explicit_steps = false;
   for (const Step& s : model.steps) explicit_steps = explicit_steps || s.procedure == Procedure::ExplicitDynamic;

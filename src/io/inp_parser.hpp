@@ -158,6 +158,9 @@ class DeckParser {
   void mass_keyword(const Keyword& kw);
   void mass_data(const Line& line);
   void mass_end();
+  void rotary_keyword(const Keyword& kw);
+  void rotary_data(const Line& line);
+  void rotary_end();
   void resolve_point_masses();
   void element_end();
   void element_data(const Line& line);
@@ -306,7 +309,8 @@ class DeckParser {
   int element_kind_ = 0;  ///< registry id of the current *ELEMENT block
   /// An element whose node ids go on past its first data line: its id, the ids read so far
   /// and the first line (id 0: none pending).
-  bool mass_block_ = false;  ///< the current *ELEMENT block is TYPE=MASS
+  bool mass_block_ = false;  ///< the current *ELEMENT block is TYPE=MASS or TYPE=ROTARYI
+  bool rotary_block_ = false;  ///< ... TYPE=ROTARYI
   std::string mass_elset_;  ///< its ELSET=
   /// MASS elements by element set: their node ids (as written) and lines, and their ids.
   std::map<std::string, std::vector<std::pair<std::int64_t, Pos>>> mass_sets_;
@@ -318,6 +322,9 @@ class DeckParser {
     Pos pos;
   };
   std::vector<PendingMass> pending_masses_;
+  /// ROTARYI elements by element set, and the *ROTARY INERTIA blocks (mass: the inertia).
+  std::map<std::string, std::vector<std::pair<std::int64_t, Pos>>> rotary_sets_;
+  std::vector<PendingMass> pending_rotary_;
   std::int64_t element_pending_id_ = 0;
   std::vector<std::int64_t> element_pending_nodes_;
   Pos element_pending_at_;

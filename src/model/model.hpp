@@ -277,6 +277,8 @@ struct Model {
   std::map<std::string, Orientation> orientations;
   std::map<std::string, Surface> surfaces;
   std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values
+  /// ROTARYI elements with their *ROTARY INERTIA (isotropic: PointMass::mass is the inertia).
+  std::vector<PointMass> point_inertias;
   std::vector<DiscreteSection> discrete_sections;  ///< *SPRING and *DASHPOT, in deck order
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;

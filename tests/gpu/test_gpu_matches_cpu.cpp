@@ -197,6 +197,8 @@ const GpuDeck kBeamDecks[] = {
     {"beam_roll", "tests/gpu/decks/beam_roll.inp", "TIP"},
     {"beam_plastic", "tests/gpu/decks/beam_plastic.inp", "TIP"},
     {"beam_vibration", "tests/gpu/decks/beam_vibration.inp", "TIP"},
+    // A tip ROTARYI (issue 16) twisted by a sudden moment and bent by a small force.
+    {"beam_rotaryi", "tests/gpu/decks/beam_rotaryi.inp", "TIP"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Beams, GpuMatchesCpu,

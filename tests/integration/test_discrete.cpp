@@ -156,3 +156,57 @@ TEST(DiscreteElements, FreeMasslessSpringNodeIsRefused) {
 
 }  // namespace
 }  // namespace halfstep::test
+
+namespace halfstep::test {
+namespace {
+
+TEST(DiscreteElements, RotaryInertiaSetsTheTorsionalPeriod) {
+  // Four B31 (CIRC r = 0.05, E = 1000, nu = 0.25, rho = 1, L = 1) clamped at x = 0 with a
+  // ROTARYI of I = 1e-3 at the tip, twisted by a suddenly applied tip moment M = 1e-4: the
+  // twist swings between 0 and 2 M L / (G J) with the period of the lumped torsional chain,
+  // whose node inertias are the beams' (rho A l / 2 max(r^2 / 2, l^2 / 12) per element end,
+  // docs/theory.md) plus I at the tip. Found here by bisection on det(K - omega^2 M).
+  const double G = 1000 / 2.5, J = M_PI * std::pow(0.05, 4) / 2, l = 0.25, k = G * J / l;
+  const double j = 0.5 * M_PI * 0.0025 * l * std::max(0.0025 / 2, l * l / 12), I = 1e-3;
+  const double inertia[4] = {2 * j, 2 * j, 2 * j, j + I}, diag[4] = {2 * k, 2 * k, 2 * k, k};
+  const auto det = [&](double w2) {
+    double d0 = 1, d1 = diag[0] - w2 * inertia[0];
+    for (int i = 1; i < 4; ++i) {
+      const double d2 = (diag[i] - w2 * inertia[i]) * d1 - k * k * d0;
+      d0 = d1, d1 = d2;
+    }
+    return d1;
+  };
+  double lo = 0, hi = 1;
+  while (det(hi) > 0) hi *= 1.5;
+  for (int it = 0; it < 200; ++it) (det(0.5 * (lo + hi)) > 0 ? lo : hi) = 0.5 * (lo + hi);
+  const double period = 2 * M_PI / std::sqrt(lo), theta_s = 1e-4 / (G * J);
+  std::string d = "*HEADING\ntorsional oscillator\n*NODE\n";
+  for (int i = 0; i <= 4; ++i) d += std::to_string(i + 1) + ", " + std::to_string(0.25 * i) + ", 0., 0.\n";
+  d += "*ELEMENT, TYPE=B31, ELSET=BEAM\n1, 1, 2\n2, 2, 3\n3, 3, 4\n4, 4, 5\n*ELEMENT, TYPE=ROTARYI, ELSET=RI\n10, 5\n"
+       "*ROTARY INERTIA, ELSET=RI\n1e-3, 1e-3, 1e-3, 0., 0., 0.\n*NSET, NSET=TIP\n5\n*MATERIAL, NAME=M\n*ELASTIC\n"
+       "1000., 0.25\n*DENSITY\n1.\n*BEAM SECTION, ELSET=BEAM, MATERIAL=M, SECTION=CIRC\n0.05\n*BOUNDARY\n1, 1, 6\n"
+       "*STEP\n*DYNAMIC, EXPLICIT\n, 3.3\n*CLOAD\nTIP, 4, 1e-4\n*OUTPUT, HISTORY, TIME INTERVAL=0.002\n"
+       "*NODE OUTPUT, NSET=TIP\nUR\n*END STEP\n";
+  const std::string dir = scratch_dir("discrete_rotaryi");
+  std::ofstream(dir + "/r.inp") << d;
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/r.inp", dir + "/out", "", &out), 0) << out;
+  const Csv h = read_csv(dir + "/out/history/TIP.csv");
+  // Half a period between the upward and the downward crossing of the mean twist theta_s.
+  double up = -1, down = -1, peak = 0, prev_t = 0, prev_a = 0;
+  for (const auto& r : h.rows) {
+    const double t = r[0], a = r[h.col("UR1")];
+    peak = std::max(peak, a);
+    if (up < 0 && prev_a < theta_s && a >= theta_s) up = prev_t + (t - prev_t) * (theta_s - prev_a) / (a - prev_a);
+    else if (up > 0 && down < 0 && prev_a > theta_s && a <= theta_s)
+      down = prev_t + (t - prev_t) * (prev_a - theta_s) / (prev_a - a);
+    prev_t = t, prev_a = a;
+  }
+  ASSERT_GT(down, 0.0);
+  EXPECT_NEAR(2 * (down - up), period, 2e-5 * period);  // -3.5e-6 measured
+  EXPECT_NEAR(peak, 2 * theta_s, 1e-3 * theta_s);
+}
+
+}  // namespace
+}  // namespace halfstep::test
