@@ -119,6 +119,11 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
     m.discrete = sec.value;
     m.dof1 = sec.dof1 > 0 ? sec.dof1 - 1 : 0;
     m.dof2 = sec.dof2 > 0 ? sec.dof2 - 1 : 0;
+    m.hardening_points = static_cast<int>(sec.table_disp.size());  // nonlinear springs: the table
+    for (std::size_t k = 0; k < sec.table_disp.size(); ++k) {
+      m.yield_stress[k] = sec.table_force[k];
+      m.yield_strain[k] = sec.table_disp[k];
+    }
     sm.materials.push_back(m);
     sm.material_name.push_back(sec.elset + (sec.dashpot ? "/*DASHPOT" : "/*SPRING"));
     sm.alpha.push_back(0.0);

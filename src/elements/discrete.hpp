@@ -7,6 +7,7 @@
 //   SPRINGA   k (l - L) along the current line between the nodes (geometrically nonlinear)
 //   SPRING1   k u_i at one node (to ground), in dof i
 //   SPRING2   k (u1_i - u2_j) between dof i of node 1 and dof j of node 2 (fixed directions)
+//             (a nonlinear spring replaces k s by a piecewise-linear table F(s), spring_force)
 //   DASHPOT*  the same with c times the velocities (DASHPOTA: the relative velocity along the
 //             current line). The explicit pass hands them the latest half-station velocities
 //             v^{n+1/2}; without velocities (static steps) a dashpot carries no force.
@@ -14,6 +15,7 @@
 // the last evaluation, so that the dissipation grows by f . du (= c v^2 dt) whatever the step.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -65,6 +67,42 @@ HS_HD void spread(const SolidMaterial<T>& m, T s, Vec3<T> f[N]) {
   if constexpr (N == 2) f[1] = along(m.dof2, T(-1) * s);
 }
 
+/// Force of segment i (points i and i + 1, continued beyond them) of a nonlinear spring's
+/// table (SolidMaterial::hardening_points pairs; forces in yield_stress, relative
+/// displacements in yield_strain) at relative displacement x.
+template <class T>
+HS_HD T segment_force(const SolidMaterial<T>& m, int i, T x) {
+  return m.yield_stress[i] +
+         (m.yield_stress[i + 1] - m.yield_stress[i]) / (m.yield_strain[i + 1] - m.yield_strain[i]) * (x - m.yield_strain[i]);
+}
+
+/// Force and energy (integral of the force from 0 to s) of a spring at relative displacement
+/// s: k s and k s^2 / 2, or the nonlinear table, piecewise linear and continued beyond its
+/// ends along its end segments.
+template <class T>
+HS_HD T spring_force(const SolidMaterial<T>& m, T s, T& energy) {
+  const int n = m.hardening_points;
+  if (n < 2) {
+    energy = T(0.5) * m.discrete * s * s;
+    return m.discrete * s;
+  }
+  int seg = 0;
+  while (seg < n - 2 && s > m.yield_strain[seg + 1]) ++seg;
+  // The integral from 0 to s, segment by segment (trapezoids of the linear pieces).
+  const bool up = s > T(0);
+  const T a = up ? T(0) : s, b = up ? s : T(0);
+  T w = T(0);
+  for (int i = 0; i < n - 1; ++i) {
+    const bool first = i == 0, last = i == n - 2;
+    T x0 = a, x1 = b;
+    if (!first && m.yield_strain[i] > x0) x0 = m.yield_strain[i];
+    if (!last && m.yield_strain[i + 1] < x1) x1 = m.yield_strain[i + 1];
+    if (x1 > x0) w = w + T(0.5) * (x1 - x0) * (segment_force(m, i, x0) + segment_force(m, i, x1));
+  }
+  energy = up ? w : T(-1) * w;
+  return segment_force(m, seg, s);
+}
+
 /// Facts shared by the six discrete kinds. Kind: 1 spring, 2 dashpot; Dofs: dof fields on the
 /// keyword's first data line (0 for the A kinds, which act along their line).
 template <int N, int Kind, int Dofs>
@@ -103,8 +141,11 @@ struct DiscreteBase {
     double inv = 0;
     for (int a = 0; a < N; ++a)
       if (mass[a] > 0) inv += 1.0 / mass[a];
-    if (!(m.discrete > 0) || !(inv > 0)) return 1e30;
-    return Kind == 1 ? 2.0 / std::sqrt(m.discrete * inv) : 2.0 / (m.discrete * inv);
+    double value = m.discrete;  // a nonlinear spring: its steepest segment
+    for (int i = 0; i + 1 < m.hardening_points; ++i)
+      value = std::max(value, std::fabs((m.yield_stress[i + 1] - m.yield_stress[i]) / (m.yield_strain[i + 1] - m.yield_strain[i])));
+    if (!(value > 0) || !(inv > 0)) return 1e30;
+    return Kind == 1 ? 2.0 / std::sqrt(value * inv) : 2.0 / (value * inv);
   }
 
   /// No stress or strain tensor (the force is the AxialForce output, axial_force).
@@ -132,19 +173,18 @@ struct Spring : discrete_detail::DiscreteBase<N, 1, Dofs> {
                                              T hourglass_kappa, Vec3<T> f[N], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
     (void)state;
-    const T k = m.discrete;
+    T energy;
     if constexpr (Dofs == 0) {
       const Vec3<T> D = X[1] - X[0], d = D + u[1] - u[0];
       const T L = discrete_detail::length(D), l = discrete_detail::length(d);
-      const T F = k * (l - L);
+      const T F = discrete_detail::spring_force(m, l - L, energy);
       f[1] = (F / l) * d;
       f[0] = T(-1) * f[1];
-      return {T(0.5) * k * (l - L) * (l - L), T(0)};
     } else {
       const T s = discrete_detail::relative<T, N>(m, u);
-      discrete_detail::spread<T, N>(m, k * s, f);
-      return {T(0.5) * k * s * s, T(0)};
+      discrete_detail::spread<T, N>(m, discrete_detail::spring_force(m, s, energy), f);
     }
+    return {energy, T(0)};
   }
 
   /// The spring force for output (SPRINGA: k (l - L), tension positive; else k times the
@@ -152,11 +192,12 @@ struct Spring : discrete_detail::DiscreteBase<N, 1, Dofs> {
   template <class T>
   HS_HD static T axial_force(const Vec3<T> X[N], const Vec3<T> u[N], const SolidMaterial<T>& m, const Vec3<T>* v) {
     (void)v;
+    T energy;
     if constexpr (Dofs == 0) {
       const Vec3<T> D = X[1] - X[0];
-      return m.discrete * (discrete_detail::length(D + u[1] - u[0]) - discrete_detail::length(D));
+      return discrete_detail::spring_force(m, discrete_detail::length(D + u[1] - u[0]) - discrete_detail::length(D), energy);
     } else {
-      return m.discrete * discrete_detail::relative<T, N>(m, u);
+      return discrete_detail::spring_force(m, discrete_detail::relative<T, N>(m, u), energy);
     }
   }
 };

@@ -470,9 +470,8 @@ std::string number_text(double x) {
 // the values are kept and read when the model data ends (resolve_discrete_sections).
 void DeckParser::discrete_keyword(const Keyword& kw) {
   allow_params(kw, {"ELSET", "NONLINEAR", "ORIENTATION", "DEPENDENCIES", "RTOL"});
-  if (kw.find("NONLINEAR"))
-    fail(kw.pos, kw.display + ", NONLINEAR is not supported: halfstep's springs and dashpots are linear (one "
-                              "stiffness or coefficient)");
+  if (kw.find("NONLINEAR") && kw.name == "DASHPOT")
+    fail(kw.pos, "*DASHPOT, NONLINEAR is not supported: halfstep's dashpots are linear (one coefficient)");
   if (kw.find("ORIENTATION"))
     fail(kw.pos, kw.display + ", ORIENTATION is not supported: the dofs of SPRING1/2 and DASHPOT1/2 are global");
   if (kw.find("DEPENDENCIES"))
@@ -481,6 +480,7 @@ void DeckParser::discrete_keyword(const Keyword& kw) {
   PendingDiscrete p;
   p.elset = key(required_param(kw, "ELSET"));
   p.dashpot = kw.name == "DASHPOT";
+  p.nonlinear = kw.find("NONLINEAR") != nullptr;
   p.pos = kw.pos;
   pending_discrete_.push_back(std::move(p));
 }
@@ -522,7 +522,17 @@ void DeckParser::resolve_discrete_sections() {
       kind_name = info.name;
     }
     const std::size_t want = dofs > 0 ? 2 : 1;
-    if (p.lines.size() != want) {
+    if (p.nonlinear) {
+      // The dof line, then "force, relative displacement" lines, displacements ascending.
+      const std::size_t first = dofs > 0 ? 1 : 0;
+      if (p.lines.size() < first + 2)
+        fail(p.lines.empty() ? p.pos : p.lines.back().second,
+             std::string(keyword) + ", NONLINEAR for " + kind_name + " elements takes " +
+                 (dofs > 0 ? "the dof line, then " : "") + "at least two lines of force, relative displacement");
+      if (p.lines.size() - first > static_cast<std::size_t>(kMaxHardening))
+        fail(p.lines[first + kMaxHardening].second, std::string(keyword) + ", NONLINEAR: at most " +
+                                                        std::to_string(kMaxHardening) + " force, displacement pairs");
+    } else if (p.lines.size() != want) {
       const Pos at = p.lines.size() > want ? p.lines[want].second : p.pos;
       fail(at, std::string(keyword) + " for " + kind_name + " elements takes " +
                    (dofs > 0 ? "two data lines: the dof" + std::string(dofs == 2 ? "s (i, j)" : "") + ", then " +
@@ -553,6 +563,26 @@ void DeckParser::resolve_discrete_sections() {
       }
       d.dof1 = got[0];
       d.dof2 = got[1];
+    }
+    if (p.nonlinear) {
+      for (std::size_t i = dofs > 0 ? 1 : 0; i < p.lines.size(); ++i) {
+        const auto& [v, at] = p.lines[i];
+        if (v.size() < 2 || std::isnan(v[0]) || std::isnan(v[1]))
+          fail(at, std::string(keyword) + ", NONLINEAR: expected force, relative displacement");
+        for (std::size_t c = 2; c < v.size(); ++c)
+          if (!std::isnan(v[c]))
+            fail(at, std::string(keyword) + ", NONLINEAR: temperature-dependent data are not supported; field " +
+                         std::to_string(c + 1) + " must be blank");
+        if (!std::isfinite(v[0]) || !std::isfinite(v[1]))
+          fail(at, std::string(keyword) + ", NONLINEAR: force and displacement must be finite numbers");
+        if (!d.table_disp.empty() && !(v[1] > d.table_disp.back()))
+          fail(at, std::string(keyword) + ", NONLINEAR: the relative displacements must increase from line to line, got " +
+                       number_text(v[1]) + " after " + number_text(d.table_disp.back()));
+        d.table_force.push_back(v[0]);
+        d.table_disp.push_back(v[1]);
+      }
+      m_.discrete_sections.push_back(std::move(d));
+      continue;
     }
     // Abaqus: *SPRING's value is the first field (the second is not used); *DASHPOT's first
     // field is not used and the coefficient is the second (a lone first field is taken too).

@@ -345,6 +345,7 @@ class DeckParser {
   struct PendingDiscrete {
     std::string elset;
     bool dashpot = false;
+    bool nonlinear = false;  ///< *SPRING, NONLINEAR: force, relative displacement lines
     Pos pos;
     std::vector<std::pair<std::vector<double>, Pos>> lines;
   };

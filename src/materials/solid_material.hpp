@@ -33,6 +33,9 @@ struct SolidMaterial {
   T thickness = T(1);  ///< out-of-plane thickness of planar elements, cross-section area of trusses (the section's; 1 for 3D solids)
   /// Discrete elements (springs, dashpots; elements/discrete.hpp): the stiffness or the
   /// dashpot coefficient, and the dofs it acts in (0, 1, 2: x, y, z) for SPRING1/2, DASHPOT1/2.
+  /// A nonlinear spring (*SPRING, NONLINEAR) keeps its force-displacement table in the
+  /// hardening arrays instead: hardening_points pairs, yield_stress the forces and
+  /// yield_strain the relative displacements (ascending).
   T discrete = T(0);
   int dof1 = 0, dof2 = 0;
   T lambda = T(0), mu = T(0);  ///< Lame constants (svk-isotropic)

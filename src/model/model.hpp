@@ -117,6 +117,8 @@ struct DiscreteSection {
   bool dashpot = false;  ///< *DASHPOT (else *SPRING)
   double value = 0;      ///< stiffness (force per relative displacement) or coefficient (per relative velocity)
   int dof1 = 0, dof2 = 0;  ///< Abaqus dofs (1..3) of the first and second node; 0: not used by the kind
+  /// *SPRING, NONLINEAR: force against relative displacement (ascending), replacing value.
+  std::vector<double> table_force, table_disp;
   SourceLoc loc;         ///< the keyword line
 };
 

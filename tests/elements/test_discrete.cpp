@@ -191,6 +191,37 @@ TEST(Spring, StableIncrementsFromTheNodalMasses) {
   EXPECT_DOUBLE_EQ(SPRING2::discrete_dt(discrete_material(1.0), massless), 2 / std::sqrt(1.0 / 2.0));
 }
 
+TEST(Spring, NonlinearTableForceEnergyAndIncrement) {
+  // Force against relative displacement (-1, -10), (0, 0), (1, 10), (2, 15), continued along
+  // the end segments beyond the table.
+  SolidMaterial<double> m = discrete_material(0.0, 0);
+  const double F[4] = {-10, 0, 10, 15}, s[4] = {-1, 0, 1, 2};
+  m.hardening_points = 4;
+  for (int k = 0; k < 4; ++k) m.yield_stress[k] = F[k], m.yield_strain[k] = s[k];
+  const struct {
+    double s, force, energy;
+  } cases[] = {{1.5, 12.5, 5 + 5.625}, {3.0, 20.0, 5 + 12.5 + 17.5}, {-0.5, -5.0, 1.25}, {-2.0, -20.0, 20.0}, {0.0, 0.0, 0.0}};
+  for (const auto& c : cases) {
+    V3 u[1] = {{c.s, 0, 0}}, f[1];
+    const SolidEnergy<double> w = SPRING1::internal_force(kX, u, m, 0.0, f);
+    EXPECT_NEAR(f[0].x, c.force, 1e-13) << c.s;
+    EXPECT_NEAR(w.strain, c.energy, 1e-13) << c.s;
+    // The force is the energy's derivative (central difference inside a segment).
+    V3 up[1] = {{c.s + 1e-6, 0, 0}}, um[1] = {{c.s - 1e-6, 0, 0}};
+    if (c.s != 0.0)
+      EXPECT_NEAR((SPRING1::internal_force(kX, up, m, 0.0, f).strain - SPRING1::internal_force(kX, um, m, 0.0, f).strain) / 2e-6,
+                  c.force, 1e-6);
+  }
+  // SPRINGA with the table: the force follows the length change.
+  const V3 D0 = kX[1] - kX[0];
+  V3 u2[2] = {{0, 0, 0}, (1.5 / norm(D0)) * D0}, f2[2];
+  SPRINGA::internal_force(kX, u2, m, 0.0, f2);
+  EXPECT_NEAR(norm(f2[1]), 12.5, 1e-12);
+  // The stable increment takes the steepest segment (10).
+  const double mass[1] = {2.0};
+  EXPECT_DOUBLE_EQ(SPRING1::discrete_dt(m, mass), 2 / std::sqrt(10.0 / 2.0));
+}
+
 TEST(Dashpot, ForcesFromVelocitiesAndDissipation) {
   // DASHPOTA: only the relative velocity along the line counts.
   const SolidMaterial<double> m = discrete_material(2.0);

@@ -210,3 +210,31 @@ TEST(DiscreteElements, RotaryInertiaSetsTheTorsionalPeriod) {
 
 }  // namespace
 }  // namespace halfstep::test
+
+namespace halfstep::test {
+namespace {
+
+TEST(DiscreteElements, NonlinearSpringFollowsItsTableInAStaticStep) {
+  // SPRING1 with the table (-10, -1), (0, 0), (10, 1), (15, 2) under 12.5: u = 1.5 on the
+  // second segment (Newton, NLGEOM=YES); a linear step is refused with the step's line.
+  const auto deck = [](const char* nlgeom) {
+    return std::string("*HEADING\nnonlinear spring\n*NODE\n1, 0., 0., 0.\n*ELEMENT, TYPE=SPRING1, ELSET=K\n1, 1\n"
+                       "*SPRING, ELSET=K, NONLINEAR\n1\n-10., -1.\n0., 0.\n10., 1.\n15., 2.\n*NSET, NSET=N\n1\n"
+                       "*BOUNDARY\n1, 2, 3\n*STEP, NLGEOM=") +
+           nlgeom + "\n*STATIC\n0.25, 1.\n*CLOAD\n1, 1, 12.5\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=N\nU\n*END STEP\n";
+  };
+  const std::string dir = scratch_dir("discrete_nonlinear_spring");
+  std::ofstream(dir + "/n.inp") << deck("YES");
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/n.inp", dir + "/out", "", &out), 0) << out;
+  const Csv h = read_csv(dir + "/out/history/N.csv");
+  EXPECT_NEAR(h.rows.back()[h.col("U1")], 1.5, 1e-10);
+  std::ofstream(dir + "/l.inp") << deck("NO");
+  EXPECT_NE(run_halfstep(dir + "/l.inp", dir + "/outl", "", &out), 0);
+  EXPECT_NE(out.find("l.inp:17: error: step 'Step-1' is linear (no NLGEOM=YES), and the *SPRING, NONLINEAR at"),
+            std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace halfstep::test
