@@ -154,7 +154,8 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
   sm.num_elements = static_cast<int>(sm.model_element.size());
   if (sm.planar)
     for (const SolidGroup& g : sm.groups)
-      if (element_kind(g.kind).dimension == 3) {
+      // Springs and dashpots act in planar models too (every node's z is held there).
+      if (element_kind(g.kind).dimension == 3 && !element_kind(g.kind).discrete) {
         const auto me = static_cast<std::size_t>(sm.model_element[static_cast<std::size_t>(g.first)]);
         throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " (" +
                                                      element_kind(g.kind).name +

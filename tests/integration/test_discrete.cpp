@@ -238,3 +238,26 @@ TEST(DiscreteElements, NonlinearSpringFollowsItsTableInAStaticStep) {
 
 }  // namespace
 }  // namespace halfstep::test
+
+namespace halfstep::test {
+namespace {
+
+TEST(DiscreteElements, SpringsActInPlanarModels) {
+  // A CPS4 unit square (E = 1000, nu = 0, t = 1) held at x = 0, pulled by 1 at each node of
+  // x = 1 (y held there), with a SPRING1 (k = 500, dof 1) on each of those nodes: uniaxial
+  // stress with stiffness E t + 2 k = 2000 against 2, so u = 1e-3 at both.
+  const std::string dir = scratch_dir("discrete_planar");
+  std::ofstream(dir + "/p.inp") << "*HEADING\nplanar springs\n*NODE\n1, 0., 0.\n2, 1., 0.\n3, 1., 1.\n4, 0., 1.\n"
+                                   "*ELEMENT, TYPE=CPS4, ELSET=Q\n1, 1, 2, 3, 4\n*ELEMENT, TYPE=SPRING1, ELSET=K\n2, 2\n3, 3\n"
+                                   "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.\n*SOLID SECTION, ELSET=Q, MATERIAL=M\n1.\n"
+                                   "*SPRING, ELSET=K\n1\n500.\n*NSET, NSET=RIGHT\n2, 3\n*BOUNDARY\n1, 1, 2\n4, 1, 2\n"
+                                   "RIGHT, 2, 2\n*STEP\n*STATIC\n*CLOAD\nRIGHT, 1, 1.\n*OUTPUT, HISTORY\n"
+                                   "*NODE OUTPUT, NSET=RIGHT\nU\n*END STEP\n";
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/p.inp", dir + "/out", "", &out), 0) << out;
+  const Csv h = read_csv(dir + "/out/history/RIGHT.csv");
+  for (std::size_t i = h.rows.size() - 2; i < h.rows.size(); ++i) EXPECT_NEAR(h.rows[i][h.col("U1")], 1e-3, 1e-15);
+}
+
+}  // namespace
+}  // namespace halfstep::test
