@@ -62,6 +62,17 @@ void DeckParser::node_data(const Line& line) {
 
 void DeckParser::element_keyword(const Keyword& kw) {
   allow_params(kw, {"TYPE", "ELSET", "INPUT"});
+  // Elements written in the assembly itself (Abaqus/CAE puts springs, dashpots and point
+  // masses there, their nodes as "instance.node") have ids of their own: they start above
+  // every id read so far, like another instance's.
+  if (in_assembly_ && !in_part_ && !instance_order_.empty()) {
+    if (!assembly_element_offset_) {
+      std::int64_t p = 1;
+      while (p <= max_element_id_ && p < (std::int64_t{1} << 60)) p *= 10;
+      assembly_element_offset_ = p;
+    }
+    inst_.element_offset = *assembly_element_offset_;
+  }
   element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
   const std::string& t = element_abaqus_type_;
   // Point masses are not finite elements: their nodes get the mass of the *MASS that names
@@ -104,10 +115,9 @@ void DeckParser::element_data(const Line& line) {
     if (!inserted || m_.elements.index.count(eid))
       fail(at_, "element " + std::to_string(eid) + " is defined twice" +
                     (inserted ? std::string() : " (first at " + loc(it->second).str() + ")"));
-    const std::int64_t node = integer(f[1], rotary_block_ ? "the node id of the ROTARYI element" : "the node id of the MASS element");
-    if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
-      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
-    (rotary_block_ ? rotary_sets_ : mass_sets_)[mass_elset_].emplace_back(node + inst_.node_offset, at_);
+    max_element_id_ = std::max(max_element_id_, eid);
+    (rotary_block_ ? rotary_sets_ : mass_sets_)[mass_elset_].emplace_back(
+        element_node_id(f[1], rotary_block_ ? "the node id of the ROTARYI element" : "the node id of the MASS element"), at_);
     return;
   }
   const int npe = element_kind(element_kind_).nodes;
@@ -129,10 +139,7 @@ void DeckParser::element_data(const Line& line) {
   for (std::size_t k = k0; k < f.size(); ++k) {
     if (element_pending_nodes_.size() >= static_cast<std::size_t>(npe))
       fail(at_, "too many fields on *ELEMENT data line: expected " + form);
-    const std::int64_t node = integer(f[k], "a node id of the element");
-    if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
-      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
-    element_pending_nodes_.push_back(node + inst_.node_offset);
+    element_pending_nodes_.push_back(element_node_id(f[k], "a node id of the element"));
   }
   if (element_pending_nodes_.size() < static_cast<std::size_t>(npe)) return;  // continues on the next line
   const std::int64_t id = element_pending_id_;
@@ -209,6 +216,22 @@ void DeckParser::resolve_point_masses() {
   for (const auto& [set, members] : rotary_sets_)
     if (!used_rotary.count(set) && !members.empty())
       fail(members.front().second, "ROTARYI elements of set '" + set + "' have no *ROTARY INERTIA giving their inertia");
+}
+
+// A node of an element: an id (of the current instance), or "instance.id" (an assembly's
+// elements name the nodes of its instances so).
+std::int64_t DeckParser::element_node_id(std::string_view field, const char* what) const {
+  if (to_int(field) || field.find('.') == std::string_view::npos) {
+    const std::int64_t node = integer(field, what);
+    if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
+      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
+    return node + inst_.node_offset;
+  }
+  const auto id = id_of(key(field), true);
+  if (!id)
+    fail(at_, "expected a node id or instance.node for " + std::string(what) + ", got '" + std::string(field) +
+                  "' (no such instance)");
+  return *id;
 }
 
 void DeckParser::rotary_keyword(const Keyword& kw) {

@@ -158,6 +158,7 @@ class DeckParser {
   void mass_keyword(const Keyword& kw);
   void mass_data(const Line& line);
   void mass_end();
+  std::int64_t element_node_id(std::string_view field, const char* what) const;
   void rotary_keyword(const Keyword& kw);
   void rotary_data(const Line& line);
   void rotary_end();
@@ -300,6 +301,7 @@ class DeckParser {
   std::vector<std::string> instance_order_;
   std::string set_instance_;  ///< INSTANCE= of the open *NSET/*ELSET: its members are that instance's
   std::int64_t max_node_id_ = 0, max_element_id_ = 0;
+  std::optional<std::int64_t> assembly_element_offset_;  ///< ids of elements written in the assembly itself
   std::map<std::string, Pos> warned_;  ///< harmless keywords already reported
 
   // Mesh and sets, resolved when the model data ends.

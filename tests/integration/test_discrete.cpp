@@ -261,3 +261,124 @@ TEST(DiscreteElements, SpringsActInPlanarModels) {
 
 }  // namespace
 }  // namespace halfstep::test
+
+namespace halfstep::test {
+namespace {
+
+TEST(DiscreteElements, AbaqusCaeStyleAssemblySpringsDashpotsAndMass) {
+  // As Abaqus/CAE writes them: a part (one T3D2, E A / L = 10) instanced in an assembly that
+  // holds a spring and a dashpot to ground and a point mass, elements of the assembly itself
+  // naming their node "Bar-1.2" and numbered from 1 like the part's. Under a suddenly applied
+  // force 1 the free node is a damped oscillator: k = 110, m = 1.005 (the bar's half), c = 0.5.
+  // At 5 % of the stable increment the history stays within 0.65 % (measured) of its peak.
+  const std::string dir = scratch_dir("discrete_cae");
+  std::ofstream(dir + "/cae.inp") << "*Heading\n"
+      "** Job name: Job-1 Model name: Model-1\n"
+      "*Preprint, echo=NO, model=NO, history=NO, contact=NO\n"
+      "**\n"
+      "** PARTS\n"
+      "**\n"
+      "*Part, name=Bar\n"
+      "*Node\n"
+      "      1,           0.,           0.,           0.\n"
+      "      2,           1.,           0.,           0.\n"
+      "*Element, type=T3D2\n"
+      "1, 1, 2\n"
+      "*Nset, nset=Set-1, generate\n"
+      " 1,  2,  1\n"
+      "*Elset, elset=Set-1\n"
+      " 1,\n"
+      "** Section: Section-1\n"
+      "*Solid Section, elset=Set-1, material=Material-1\n"
+      "0.01,\n"
+      "*End Part\n"
+      "**\n"
+      "** ASSEMBLY\n"
+      "**\n"
+      "*Assembly, name=Assembly\n"
+      "**\n"
+      "*Instance, name=Bar-1, part=Bar\n"
+      "*End Instance\n"
+      "**\n"
+      "*Nset, nset=Set-1, instance=Bar-1\n"
+      " 1,\n"
+      "*Nset, nset=Set-2, instance=Bar-1\n"
+      " 2,\n"
+      "*Element, type=Spring1, elset=Springs/Dashpots-1-spring\n"
+      "1, Bar-1.2\n"
+      "*Spring, elset=Springs/Dashpots-1-spring\n"
+      "1\n"
+      "100.\n"
+      "*Element, type=Dashpot1, elset=Springs/Dashpots-1-dashpot\n"
+      "2, Bar-1.2\n"
+      "*Dashpot, elset=Springs/Dashpots-1-dashpot\n"
+      "1\n"
+      ", 0.5\n"
+      "*Element, type=MASS, elset=Set-2_Inertia-1_\n"
+      "3, Bar-1.2\n"
+      "*Mass, elset=Set-2_Inertia-1_\n"
+      "1., \n"
+      "*End Assembly\n"
+      "**\n"
+      "** MATERIALS\n"
+      "**\n"
+      "*Material, name=Material-1\n"
+      "*Density\n"
+      " 1.,\n"
+      "*Elastic\n"
+      " 1000., 0.3\n"
+      "**\n"
+      "** BOUNDARY CONDITIONS\n"
+      "**\n"
+      "*Boundary\n"
+      "Set-1, ENCASTRE\n"
+      "Set-2, 2, 3\n"
+      "** ----------------------------------------------------------------\n"
+      "**\n"
+      "** STEP: Step-1\n"
+      "**\n"
+      "*Step, name=Step-1, nlgeom=YES\n"
+      "*Dynamic, Explicit\n"
+      ", 1.\n"
+      "*Bulk Viscosity\n"
+      "0.06, 1.2\n"
+      "**\n"
+      "** LOADS\n"
+      "**\n"
+      "*Cload\n"
+      "Set-2, 1, 1.\n"
+      "**\n"
+      "** OUTPUT REQUESTS\n"
+      "**\n"
+      "*Restart, write, number interval=1, time marks=NO\n"
+      "*Output, field, number interval=10\n"
+      "*Node Output\n"
+      "U, V\n"
+      "*Element Output, directions=YES\n"
+      "S,\n"
+      "*Output, history, time interval=0.001\n"
+      "*Node Output, nset=Set-2\n"
+      "U\n"
+      "*End Step\n"
+      "";
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/cae.inp", dir + "/out", "--dt-scale 0.05", &out), 0) << out;
+  const double k = 110, m = 1.005, c = 0.5, w = std::sqrt(k / m), xi = c / (2 * m * w), wd = w * std::sqrt(1 - xi * xi);
+  const Csv h = read_csv(dir + "/out/history/SET-2.csv");
+  ASSERT_GT(h.rows.size(), 600u);
+  double err = 0, peak = 0;
+  for (const auto& r : h.rows) {
+    const double t = r[0];
+    const double exact =
+        (1 - std::exp(-xi * w * t) * (std::cos(wd * t) + xi / std::sqrt(1 - xi * xi) * std::sin(wd * t))) / k;
+    err = std::max(err, std::fabs(r[h.col("U1")] - exact));
+    peak = std::max(peak, std::fabs(exact));
+  }
+  EXPECT_LT(err, 1e-2 * peak);
+  ASSERT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check " + dir + "/cae.inp", &out), 0) << out;
+  EXPECT_NE(out.find("elements        3 (1 T3D2, 1 SPRING1, 1 DASHPOT1)"), std::string::npos) << out;
+  EXPECT_NE(out.find("point masses    1 (1 in all)"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace halfstep::test
