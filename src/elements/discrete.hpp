@@ -164,7 +164,8 @@ struct IsDiscrete : std::false_type {};
 template <class K>
 struct IsDiscrete<K, std::void_t<decltype(K::kDiscrete)>> : std::true_type {};
 
-/// Linear springs: SPRINGA (N = 2, along the line), SPRING1 (N = 1), SPRING2 (N = 2).
+/// Springs, linear or tabulated (*SPRING, NONLINEAR): SPRINGA (N = 2, along the line),
+/// SPRING1 (N = 1), SPRING2 (N = 2).
 template <int N, int Dofs>
 struct Spring : discrete_detail::DiscreteBase<N, 1, Dofs> {
   /// Spring forces and stored energy.
