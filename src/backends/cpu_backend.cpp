@@ -76,10 +76,12 @@ std::array<double, 3> CpuBackend::solid_forces(ElementRange range, double tau) {
                                  st_.uy.data(), st_.uz.data(), face_force_.data(), nullptr});
   }
   if (sys.solid.num_elements == 0) return {0.0, 0.0, 0.0};
+  // The latest half-station velocities, for the dashpots.
+  const double* const vel[3] = {st_.v[0].data(), st_.v[1].data(), st_.v[2].data()};
   const SolidEnergy<double> se =
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(), st_.uy.data(),
                      st_.uz.data(), st_.solid_force.data(), st_.solid_energy.data(), st_.solid_hourglass.data(),
-                     threads_, range, st_.solid_state.data());
+                     threads_, range, st_.solid_state.data(), vel);
   return {se.strain + se.hourglass, se.hourglass, se.dissipation};
 }
 

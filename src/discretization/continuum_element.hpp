@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
@@ -28,13 +29,21 @@ struct ContinuumView {
   std::size_t state_stride = 0;        ///< the state store's number of points (SolidMesh::num_points)
 };
 
+/// Whether kind K's internal_force takes the nodal velocities (K::kUsesVelocity: dashpots).
+template <class K, class = void>
+struct UsesVelocity : std::false_type {};
+template <class K>
+struct UsesVelocity<K, std::void_t<decltype(K::kUsesVelocity)>> : std::bool_constant<K::kUsesVelocity> {};
+
 /// Element e of kind K, whose nodes start at conn position base and integration points at
 /// point: internal forces at the displacements (ux, uy, uz), handed to sink(slot, node, f)
 /// per element node (slot = base + a); advances the points' state in place, stores and
-/// returns the energies.
+/// returns the energies. vel (x, y, z arrays, or null) are the nodal velocities, read only by
+/// kinds that use them (UsesVelocity).
 template <class K, class T, class Sink>
 HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, const T* uy, const T* uz, int e,
-                                       int base, Sink& sink, std::size_t point = 0) {
+                                       int base, Sink& sink, std::size_t point = 0,
+                                       const T* const* vel = nullptr) {
   Vec3<T> X[K::kNodes], u[K::kNodes], f[K::kNodes];
   int c[K::kNodes];
   for (int a = 0; a < K::kNodes; ++a) {
@@ -43,7 +52,16 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
     u[a] = {ux[n], uy[n], uz[n]};
   }
   const ElementState<T> state{v.state, v.state, v.state_stride, point};
-  const SolidEnergy<T> w = K::internal_force(X, u, v.materials[v.material[e]], v.kappa, f, state);
+  SolidEnergy<T> w;
+  if constexpr (UsesVelocity<K>::value) {
+    Vec3<T> vn[K::kNodes];
+    for (int a = 0; a < K::kNodes; ++a)
+      vn[a] = vel ? Vec3<T>{vel[0][c[a]], vel[1][c[a]], vel[2][c[a]]} : Vec3<T>{T(0), T(0), T(0)};
+    w = K::internal_force(X, u, v.materials[v.material[e]], v.kappa, f, state, vel ? vn : nullptr);
+  } else {
+    (void)vel;
+    w = K::internal_force(X, u, v.materials[v.material[e]], v.kappa, f, state);
+  }
   for (int a = 0; a < K::kNodes; ++a) sink(base + a, c[a], f[a]);
   v.energy[e] = w.strain;
   v.hourglass[e] = w.hourglass;

@@ -16,10 +16,11 @@ struct GroupBody {
   int first;
   int conn_offset;
   std::size_t first_point;
+  const double* const* vel;
   HS_HD void operator()(int i, double* sum) const {
     SlotSink<double> s = sink;
     const SolidEnergy<double> w = continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, s,
-                                                       first_point + static_cast<std::size_t>(i) * K::kPoints);
+                                                       first_point + static_cast<std::size_t>(i) * K::kPoints, vel);
     sum[0] += w.strain;
     sum[1] += w.hourglass;
     sum[2] += w.dissipation;
@@ -31,7 +32,7 @@ struct GroupBody {
 SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
                                    double* energy, double* hourglass, int threads, ElementRange range,
-                                   double* state) {
+                                   double* state, const double* const* vel) {
   const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
                                 x0,
                                 y0,
@@ -47,7 +48,7 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
       int begin = 0, end = 0;
       range_bounds(range, g.boundary, g.count, begin, end);
       double sum[3];
-      forall_sum<3>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point},
+      forall_sum<3>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point, vel},
                     sum);
       total.strain += sum[0];
       total.hourglass += sum[1];

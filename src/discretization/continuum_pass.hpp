@@ -12,10 +12,12 @@ namespace halfstep {
 /// conn position into slot_force, energies per element into energy and hourglass; returns
 /// the sums. x0, y0, z0: reference coordinates. state: the per-point material state
 /// (StructureState::solid_state), advanced in place to these displacements; null when no
-/// law has state.
+/// law has state. vel: the nodal velocities (x, y, z arrays) for the kinds that use them
+/// (dashpots); null: none (static steps), those kinds then carry no force.
 SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
                                    double* energy, double* hourglass, int threads,
-                                   ElementRange range = ElementRange::All, double* state = nullptr);
+                                   ElementRange range = ElementRange::All, double* state = nullptr,
+                                   const double* const* vel = nullptr);
 
 }  // namespace halfstep

@@ -68,7 +68,8 @@ void interleave(const std::vector<double>* comp, std::vector<double>& out) {
     for (int i = 0; i < 3; ++i) out[3 * n + i] = comp[i][n];
 }
 
-void add_cell_fields(const Model& model, const StructureSystem& sys, const StructureState& st, FieldSet& fs) {
+void add_cell_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
+                     const FullStepFields& full, FieldSet& fs) {
   const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
   const int nc = ne + ns + nb + nt;
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -124,7 +125,14 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
     std::vector<double>& e6 = fs.add_cell("E", 6, nc, nan).values;
     std::vector<double>& mises = fs.add_cell("Mises", 1, nc, nan).values;
     std::vector<double>& hg = fs.add_cell("HourglassEnergyDensity", 1, nc, nan).values;
-    const std::vector<SolidCellResult> solid = solid_cell_results(sys, st);
+    const double* const vel[3] = {full.v[0].data(), full.v[1].data(), full.v[2].data()};
+    const bool have_vel = full.v[0].size() == static_cast<std::size_t>(sys.num_nodes);
+    const std::vector<SolidCellResult> solid = solid_cell_results(sys, st, have_vel ? vel : nullptr);
+    // Trusses, springs and dashpots: their force (tension positive), NaN on other cells.
+    bool axial = false;
+    for (const SolidGroup& g : sys.solid.groups)
+      axial = axial || element_kind(g.kind).cross_section || element_kind(g.kind).discrete;
+    std::vector<double>* axial_force = axial ? &fs.add_cell("AxialForce", 1, nc, nan).values : nullptr;
     for (int e = 0; e < ns; ++e) {
       const int c = ne + e;
       for (int i = 0; i < 6; ++i) {
@@ -136,6 +144,7 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
       energy_density[c] = st.solid_energy[e] / sys.solid.volume[e];
       hg[c] = st.solid_hourglass[e] / sys.solid.volume[e];
       if (plastic_solids) (*peeq)[c] = solid[e].peeq;
+      if (axial_force) (*axial_force)[c] = solid[e].axial_force;
     }
   }
   // Beams and FPM triangles share three-component SF and SM arrays (each cell has its own
@@ -214,7 +223,7 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
   interleave(&full.v[3], fs.add_point("VR", 3, nn).values);
   interleave(&full.rf[0], fs.add_point("RF", 3, nn).values);
   interleave(&full.rf[3], fs.add_point("RM", 3, nn).values);
-  if (cells) add_cell_fields(model, sys, st, fs);
+  if (cells) add_cell_fields(model, sys, st, full, fs);
   return fs;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -110,6 +111,24 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
     sm.alpha.push_back(mat.alpha);
     for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
   }
+  // Springs and dashpots: a massless "material" holding the stiffness or coefficient and
+  // the 0-based dofs (elements/discrete.hpp).
+  for (const DiscreteSection& sec : model.discrete_sections) {
+    const int index = static_cast<int>(sm.materials.size());
+    SolidMaterial<double> m;
+    m.discrete = sec.value;
+    m.dof1 = sec.dof1 > 0 ? sec.dof1 - 1 : 0;
+    m.dof2 = sec.dof2 > 0 ? sec.dof2 - 1 : 0;
+    m.hardening_points = static_cast<int>(sec.table_disp.size());  // nonlinear springs: the table
+    for (std::size_t k = 0; k < sec.table_disp.size(); ++k) {
+      m.yield_stress[k] = sec.table_force[k];
+      m.yield_strain[k] = sec.table_disp[k];
+    }
+    sm.materials.push_back(m);
+    sm.material_name.push_back(sec.elset + (sec.dashpot ? "/*DASHPOT" : "/*SPRING"));
+    sm.alpha.push_back(0.0);
+    for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
+  }
 
   // One group per continuum kind present, in registry order.
   for (int kind = 0; kind < num_element_kinds(); ++kind) {
@@ -135,7 +154,8 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
   sm.num_elements = static_cast<int>(sm.model_element.size());
   if (sm.planar)
     for (const SolidGroup& g : sm.groups)
-      if (element_kind(g.kind).dimension == 3) {
+      // Springs and dashpots act in planar models too (every node's z is held there).
+      if (element_kind(g.kind).dimension == 3 && !element_kind(g.kind).discrete) {
         const auto me = static_cast<std::size_t>(sm.model_element[static_cast<std::size_t>(g.first)]);
         throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " (" +
                                                      element_kind(g.kind).name +
@@ -161,8 +181,32 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
                            "*SOLID SECTION thickness must be a positive number for planar elements such as element " +
                                std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
                                "), got " + std::to_string(m.thickness));
-        // Planar kinds return their area: the thickness makes it a volume.
-        const double vol = K::mass_fractions(X, frac) * (K::kDimension == 2 ? m.thickness : 1.0);
+        const bool truss = element_kind(g.kind).cross_section;
+        if (truss) {
+          const SolidSection& ss = model.solid_sections[static_cast<std::size_t>(sec)];
+          if (!(m.thickness > 0 && m.thickness < 1e300))
+            throw InputError(ss.thickness_loc.line > 0 ? ss.thickness_loc : ss.loc,
+                             "*SOLID SECTION: the cross-section area of truss element " +
+                                 std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
+                                 ") must be a positive number, got " + [&] {
+                                   char buf[32];
+                                   std::snprintf(buf, sizeof buf, "%g", m.thickness);
+                                   return std::string(buf);
+                                 }());
+          if (m.model != kSvkIsotropic)
+            throw InputError(ss.loc, "*SOLID SECTION, MATERIAL=" + ss.material + " on truss element " +
+                                         std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                                         K::name() +
+                                         "): trusses take isotropic *ELASTIC only (no *PLASTIC, *HYPERELASTIC or "
+                                         "orthotropic elasticity)");
+        }
+        // Planar kinds return their area, trusses their length: the section's thickness or
+        // area makes it a volume.
+        const double vol = K::mass_fractions(X, frac) * (K::kDimension == 2 || truss ? m.thickness : 1.0);
+        if (!(vol > 0) && (truss || element_kind(g.kind).discrete))
+          throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
+                           "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                               K::name() + ") has zero length: its two nodes coincide");
         if (!(vol > 0))
           throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
                            "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +

@@ -1,5 +1,9 @@
 #include "discretization/solid_results.hpp"
 
+#include <limits>
+#include <type_traits>
+#include <utility>
+
 #include "core/forall.hpp"
 #include "core/threads.hpp"
 #include "elements/registry.hpp"
@@ -9,9 +13,19 @@ namespace halfstep {
 
 namespace {
 
+/// Whether kind K reports an axial force (trusses, springs, dashpots).
+template <class K, class = void>
+struct HasAxialForce : std::false_type {};
+template <class K>
+struct HasAxialForce<K, std::void_t<decltype(K::axial_force(static_cast<const Vec3<double>*>(nullptr),
+                                                            static_cast<const Vec3<double>*>(nullptr),
+                                                            std::declval<const SolidMaterial<double>&>(),
+                                                            static_cast<const Vec3<double>*>(nullptr)))>>
+    : std::true_type {};
+
 template <class K>
 void group_results(const StructureSystem& sys, const StructureState& st, const SolidGroup& g,
-                   std::vector<SolidCellResult>& out) {
+                   std::vector<SolidCellResult>& out, const double* const* vel) {
   const SolidMesh& sm = sys.solid;
 #pragma omp parallel for num_threads(threads_for(g.count, default_threads())) schedule(static)
   for (int i = 0; i < g.count; ++i) {
@@ -41,15 +55,22 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
       o.strain[k] = r.green(kI[k], kJ[k]);
     }
     o.mises = von_mises(r.cauchy);
+    o.axial_force = std::numeric_limits<double>::quiet_NaN();
+    if constexpr (HasAxialForce<K>::value) {
+      Vec3<double> v[K::kNodes];
+      for (int a = 0; a < K::kNodes; ++a) v[a] = vel ? Vec3<double>{vel[0][c[a]], vel[1][c[a]], vel[2][c[a]]} : Vec3<double>{};
+      o.axial_force = K::axial_force(X, u, m, vel ? v : nullptr);
+    }
   }
 }
 
 }  // namespace
 
-std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st) {
+std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st,
+                                                const double* const* vel) {
   std::vector<SolidCellResult> out(static_cast<std::size_t>(sys.solid.num_elements));
   for (const SolidGroup& g : sys.solid.groups)
-    visit_continuum_kind(g.kind, [&](auto kind) { group_results<decltype(kind)>(sys, st, g, out); });
+    visit_continuum_kind(g.kind, [&](auto kind) { group_results<decltype(kind)>(sys, st, g, out, vel); });
   return out;
 }
 

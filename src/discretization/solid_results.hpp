@@ -15,9 +15,12 @@ struct SolidCellResult {
   double strain[6];  ///< Green-Lagrange strain (tensor components, not engineering shear)
   double mises;      ///< von Mises equivalent of the Cauchy stress
   double peeq;       ///< equivalent plastic strain, mean over the integration points (0 when elastic)
+  double axial_force;  ///< trusses, springs, dashpots: the element's force (tension positive); NaN for others
 };
 
 /// Results of every solid element of sys at the state's displacements (OpenMP parallel).
-std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st);
+/// vel: nodal velocities (x, y, z arrays; null: none), for the dashpots' forces.
+std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st,
+                                                const double* const* vel = nullptr);
 
 }  // namespace halfstep

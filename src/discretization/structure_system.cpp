@@ -303,6 +303,31 @@ StructureSystem build_unconstrained(const Model& model) {
     if (!sys.has_rotations(p.node)) sys.inertia[static_cast<std::size_t>(p.node)] = sys.mass[static_cast<std::size_t>(p.node)];
     sys.total_mass += p.mass;
   }
+  // Rotary inertias (ROTARYI elements): isotropic, added to nodes that have rotations.
+  for (const PointMass& p : model.point_inertias) {
+    if (!sys.has_rotations(p.node))
+      throw InputError(p.loc, "*ROTARY INERTIA on node " + std::to_string(model.nodes.id[static_cast<std::size_t>(p.node)]) +
+                                  ", which has no rotational dofs (only beams, shells and FPM triangles give a node "
+                                  "rotations)");
+    sys.inertia[static_cast<std::size_t>(p.node)] += p.mass;
+  }
+  // Springs and dashpots limit the increment through their nodes' masses, known only now.
+  bool explicit_steps = false;
+  for (const Step& s : model.steps) explicit_steps = explicit_steps || s.procedure == Procedure::ExplicitDynamic;
+  for (const SolidGroup& g : sys.solid.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      if constexpr (IsDiscrete<K>::value) {
+        for (int e = g.first; e < g.first + g.count; ++e) {
+          const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
+          double m[K::kNodes];
+          for (int a = 0; a < K::kNodes; ++a) m[a] = sys.mass[static_cast<std::size_t>(c[a])];
+          const SolidMaterial<double>& mat =
+              sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
+          sys.solid.element_dt[static_cast<std::size_t>(e)] = explicit_steps ? K::discrete_dt(mat, m) : 1e30;
+        }
+      }
+    });
   sys.energy_per_unit_strain +=
       solid_mass.energy_per_unit_strain + beam_mass.energy_per_unit_strain + tri_mass.energy_per_unit_strain;
   for (int e = 0; e < sys.tri.num_elements; ++e)

@@ -18,6 +18,20 @@ struct FormulationOf<K, std::void_t<decltype(K::kFormulation)>> {
   static constexpr const char* value = K::kFormulation;
 };
 
+/// K::kDiscrete, K::kDiscreteDofs and K::kCrossSection when the trait has them, else 0.
+template <class K, class = void>
+struct DiscreteOf {
+  static constexpr int kind = 0, dofs = 0;
+};
+template <class K>
+struct DiscreteOf<K, std::void_t<decltype(K::kDiscrete)>> {
+  static constexpr int kind = K::kDiscrete, dofs = K::kDiscreteDofs;
+};
+template <class K, class = void>
+struct CrossSectionOf : std::false_type {};
+template <class K>
+struct CrossSectionOf<K, std::void_t<decltype(K::kCrossSection)>> : std::bool_constant<K::kCrossSection> {};
+
 template <class K>
 ElementKindInfo info_of() {
   constexpr bool shell = std::is_same_v<K, Mitc4Kind>, beam = std::is_same_v<K, FpmBeamKind>;
@@ -27,7 +41,8 @@ ElementKindInfo info_of() {
           shell  ? ElementFamily::Shell
           : beam ? ElementFamily::Beam
           : tri  ? ElementFamily::FpmShell
-                 : ElementFamily::Continuum};
+                 : ElementFamily::Continuum,
+          DiscreteOf<K>::kind, DiscreteOf<K>::dofs, CrossSectionOf<K>::value};
 }
 
 template <class... K>

@@ -16,12 +16,14 @@
 #include <string>
 #include <type_traits>
 
+#include "elements/discrete.hpp"
 #include "elements/fpm_hex.hpp"
 #include "elements/fpm_beam.hpp"
 #include "elements/fpm_tri.hpp"
 #include "elements/mitc4.hpp"
 #include "elements/plane_quad.hpp"
 #include "elements/solid_kinds.hpp"
+#include "elements/truss.hpp"
 
 namespace halfstep {
 
@@ -31,7 +33,8 @@ struct KindList {};
 
 /// Every element kind, in registry order: the position is the kind id stored in the model
 /// (Elements::kind) and the order of the continuum element groups. Shells come first.
-using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind, FpmTriKind>;
+using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind, FpmTriKind, T3D2,
+                          SPRINGA, SPRING1, SPRING2, DASHPOTA, DASHPOT1, DASHPOT2>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
 /// triads), the continuum path (translations only, one templated loop for every trait), the
@@ -50,6 +53,9 @@ struct ElementKindInfo {
   double cost;          ///< relative cost per increment (MITC4 = 1)
   int points;           ///< integration points per element
   ElementFamily family;
+  int discrete = 0;       ///< 1: a spring (takes *SPRING), 2: a dashpot (*DASHPOT), 0: neither (K::kDiscrete)
+  int discrete_dofs = 0;  ///< dof fields on the *SPRING / *DASHPOT first data line (K::kDiscreteDofs)
+  bool cross_section = false;  ///< a truss: the *SOLID SECTION data line is its area (K::kCrossSection)
 };
 
 /// Number of kinds in the registry.

@@ -483,6 +483,8 @@ void DeckParser::check_face(int e, int face, Pos pos) const {
   if (m_.elements.beam[k])
     fail(pos, "pressure on beam " + name + ": distributed loads on beams are not supported (use *CLOAD)");
   const bool solid = !m_.elements.shell[k];
+  if (solid && element_kind(m_.elements.kind[k]).nodes <= 2)
+    fail(pos, "pressure on " + name + ": trusses, springs and dashpots have no faces (use *CLOAD)");
   if (solid && element_kind(m_.elements.kind[k]).dimension == 2)
     fail(pos, "pressure on planar " + name + ": edge loads on planar elements are not supported");
   if (face == 0 && solid)

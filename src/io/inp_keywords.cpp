@@ -37,6 +37,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*NODE", kModelData, &P::node_keyword, &P::node_data},
       {"*ELEMENT", kModelData, &P::element_keyword, &P::element_data, &P::element_end},
       {"*MASS", kModelData, &P::mass_keyword, &P::mass_data, &P::mass_end},
+      {"*ROTARY INERTIA", kModelData, &P::rotary_keyword, &P::rotary_data, &P::rotary_end},
       {"*NSET", kModelData, &P::nset_keyword, &P::set_data},
       {"*ELSET", kModelData, &P::elset_keyword, &P::set_data},
 
@@ -50,6 +51,8 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*DAMPING", kMaterialOption, &P::damping_keyword},
       {"*SHELL SECTION", kModelData, &P::section_keyword, &P::section_data, &P::section_end},
       {"*SOLID SECTION", kModelData, &P::solid_section_keyword, &P::solid_section_data},
+      {"*SPRING", kModelData, &P::discrete_keyword, &P::discrete_data, &P::discrete_end},
+      {"*DASHPOT", kModelData, &P::discrete_keyword, &P::discrete_data, &P::discrete_end},
       {"*BEAM SECTION", kModelData, &P::beam_section_keyword, &P::beam_section_data, &P::beam_section_end},
       {"*ORIENTATION", kModelData, &P::orientation_keyword, &P::orientation_data,
        &P::orientation_end},

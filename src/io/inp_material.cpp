@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 namespace halfstep::inp {
@@ -445,6 +447,165 @@ void DeckParser::apply_formulation(const std::string& elset, const std::string& 
                     std::to_string(el.id[k]) + " of type " + el.abaqus_type[k] + " (" + formulation +
                     " is available for " + formulation_kinds(formulation) + " only)");
     el.kind[k] = kind;
+  }
+}
+
+}  // namespace halfstep::inp
+
+namespace halfstep::inp {
+
+namespace {
+
+/// A value as a deck would write it (shortest of %g), for messages.
+std::string number_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+}  // namespace
+
+// *SPRING and *DASHPOT: linear only. Their data lines depend on the kind of the set's
+// elements (a dof line for the 1- and 2-dof kinds), which may be defined later in the deck:
+// the values are kept and read when the model data ends (resolve_discrete_sections).
+void DeckParser::discrete_keyword(const Keyword& kw) {
+  allow_params(kw, {"ELSET", "NONLINEAR", "ORIENTATION", "DEPENDENCIES", "RTOL"});
+  if (kw.find("NONLINEAR") && kw.name == "DASHPOT")
+    fail(kw.pos, "*DASHPOT, NONLINEAR is not supported: halfstep's dashpots are linear (one coefficient)");
+  if (kw.find("ORIENTATION"))
+    fail(kw.pos, kw.display + ", ORIENTATION is not supported: the dofs of SPRING1/2 and DASHPOT1/2 are global");
+  if (kw.find("DEPENDENCIES"))
+    fail(kw.pos, kw.display + ", DEPENDENCIES is not supported (field-variable dependence)");
+  warn_ignored_param(kw, "RTOL");
+  PendingDiscrete p;
+  p.elset = key(required_param(kw, "ELSET"));
+  p.dashpot = kw.name == "DASHPOT";
+  p.nonlinear = kw.find("NONLINEAR") != nullptr;
+  p.pos = kw.pos;
+  pending_discrete_.push_back(std::move(p));
+}
+
+void DeckParser::discrete_data(const Line& line) {
+  if (line.fields.empty()) return;  // the blank first line of SPRINGA / DASHPOTA
+  std::vector<double> values;
+  for (std::string_view f : line.fields)
+    values.push_back(f.empty() ? std::numeric_limits<double>::quiet_NaN() : real(f, "a value"));
+  pending_discrete_.back().lines.emplace_back(std::move(values), at_);
+}
+
+void DeckParser::discrete_end() {
+  if (pending_discrete_.back().lines.empty())
+    fail(kw_.pos, kw_.display + std::string(" needs data lines: the dofs (SPRING1/2, DASHPOT1/2), then the ") +
+                      (pending_discrete_.back().dashpot ? "dashpot coefficient" : "stiffness"));
+}
+
+void DeckParser::resolve_discrete_sections() {
+  for (const PendingDiscrete& p : pending_discrete_) {
+    const char* keyword = p.dashpot ? "*DASHPOT" : "*SPRING";
+    const char* value_name = p.dashpot ? "the dashpot coefficient" : "the spring stiffness";
+    const auto set = m_.elsets.find(p.elset);
+    if (set == m_.elsets.end()) fail(p.pos, std::string(keyword) + ": element set '" + p.elset + "' is not defined");
+    if (set->second.members.empty()) fail(p.pos, std::string(keyword) + ": element set '" + p.elset + "' is empty");
+    int dofs = -1;
+    std::string kind_name;
+    for (int e : set->second.members) {
+      const auto k = static_cast<std::size_t>(e);
+      const ElementKindInfo& info = element_kind(m_.elements.kind[k]);
+      if (info.discrete != (p.dashpot ? 2 : 1))
+        fail(p.pos, std::string(keyword) + " on element " + std::to_string(m_.elements.id[k]) + " of type " +
+                        m_.elements.abaqus_type[k] + ": " + keyword + " applies to " +
+                        (p.dashpot ? "DASHPOTA, DASHPOT1 and DASHPOT2" : "SPRINGA, SPRING1 and SPRING2") + " elements");
+      if (dofs >= 0 && info.discrete_dofs != dofs)
+        fail(p.pos, std::string(keyword) + ": element set '" + p.elset + "' mixes " + kind_name + " and " + info.name +
+                        " elements, whose data lines differ: give each kind its own set");
+      dofs = info.discrete_dofs;
+      kind_name = info.name;
+    }
+    const std::size_t want = dofs > 0 ? 2 : 1;
+    if (p.nonlinear) {
+      // The dof line, then "force, relative displacement" lines, displacements ascending.
+      const std::size_t first = dofs > 0 ? 1 : 0;
+      if (p.lines.size() < first + 2)
+        fail(p.lines.empty() ? p.pos : p.lines.back().second,
+             std::string(keyword) + ", NONLINEAR for " + kind_name + " elements takes " +
+                 (dofs > 0 ? "the dof line, then " : "") + "at least two lines of force, relative displacement");
+      if (p.lines.size() - first > static_cast<std::size_t>(kMaxHardening))
+        fail(p.lines[first + kMaxHardening].second, std::string(keyword) + ", NONLINEAR: at most " +
+                                                        std::to_string(kMaxHardening) + " force, displacement pairs");
+    } else if (p.lines.size() != want) {
+      const Pos at = p.lines.size() > want ? p.lines[want].second : p.pos;
+      fail(at, std::string(keyword) + " for " + kind_name + " elements takes " +
+                   (dofs > 0 ? "two data lines: the dof" + std::string(dofs == 2 ? "s (i, j)" : "") + ", then " +
+                                   value_name
+                             : "one data line: " + std::string(value_name)) +
+                   "; got " + std::to_string(p.lines.size()));
+    }
+    DiscreteSection d;
+    d.elset = p.elset;
+    d.dashpot = p.dashpot;
+    d.loc = loc(p.pos);
+    if (dofs > 0) {
+      const auto& [v, at] = p.lines[0];
+      if (v.size() != static_cast<std::size_t>(dofs))
+        fail(at, std::string(keyword) + " for " + kind_name + " elements: the first data line takes " +
+                     (dofs == 1 ? "one dof" : "two dofs (i of the first node, j of the second)") + ", got " +
+                     std::to_string(v.size()) + " fields");
+      int got[2] = {0, 0};
+      for (int i = 0; i < dofs; ++i) {
+        const double x = v[static_cast<std::size_t>(i)];
+        if (!(x >= 1 && x <= 6) || x != std::floor(x))
+          fail(at, std::string(keyword) + ": dof '" + (std::isnan(x) ? std::string("(blank)") : number_text(x)) +
+                       "' is not a dof number: expected 1, 2 or 3 (ux, uy, uz)");
+        if (x > 3)
+          fail(at, std::string(keyword) + ": dof " + std::to_string(static_cast<int>(x)) +
+                       " is a rotation: springs and dashpots act on translations (1, 2, 3) only");
+        got[i] = static_cast<int>(x);
+      }
+      d.dof1 = got[0];
+      d.dof2 = got[1];
+    }
+    if (p.nonlinear) {
+      for (std::size_t i = dofs > 0 ? 1 : 0; i < p.lines.size(); ++i) {
+        const auto& [v, at] = p.lines[i];
+        if (v.size() < 2 || std::isnan(v[0]) || std::isnan(v[1]))
+          fail(at, std::string(keyword) + ", NONLINEAR: expected force, relative displacement");
+        for (std::size_t c = 2; c < v.size(); ++c)
+          if (!std::isnan(v[c]))
+            fail(at, std::string(keyword) + ", NONLINEAR: temperature-dependent data are not supported; field " +
+                         std::to_string(c + 1) + " must be blank");
+        if (!std::isfinite(v[0]) || !std::isfinite(v[1]))
+          fail(at, std::string(keyword) + ", NONLINEAR: force and displacement must be finite numbers");
+        if (!d.table_disp.empty() && !(v[1] > d.table_disp.back()))
+          fail(at, std::string(keyword) + ", NONLINEAR: the relative displacements must increase from line to line, got " +
+                       number_text(v[1]) + " after " + number_text(d.table_disp.back()));
+        d.table_force.push_back(v[0]);
+        d.table_disp.push_back(v[1]);
+      }
+      m_.discrete_sections.push_back(std::move(d));
+      continue;
+    }
+    // Abaqus: *SPRING's value is the first field (the second is not used); *DASHPOT's first
+    // field is not used and the coefficient is the second (a lone first field is taken too).
+    const auto& [v, at] = p.lines.back();
+    double value = std::numeric_limits<double>::quiet_NaN();
+    std::size_t used = 1;
+    if (p.dashpot && v.size() >= 2) {
+      value = v[1];
+      used = 2;
+    } else if (!v.empty()) {
+      value = v[0];
+      used = p.dashpot ? 1 : 2;  // the spring's second field is "not used"
+    }
+    for (std::size_t i = used; i < v.size(); ++i)
+      if (!std::isnan(v[i]))
+        fail(at, std::string(keyword) + ": only " + value_name +
+                     " is read (temperature- and frequency-dependent data are not supported); field " +
+                     std::to_string(i + 1) + " must be blank");
+    if (std::isnan(value)) fail(at, std::string(keyword) + ": missing " + value_name);
+    if (!(value >= 0) || !std::isfinite(value))
+      fail(at, std::string(keyword) + ": " + value_name + " must be a non-negative number, got " + number_text(value));
+    d.value = value;
+    m_.discrete_sections.push_back(std::move(d));
   }
 }
 

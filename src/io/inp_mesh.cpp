@@ -1,6 +1,7 @@
 // *NODE, *ELEMENT, *NSET, *ELSET and the resolution of node/element references.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <limits>
 
 #include "io/inp_parser.hpp"
@@ -61,14 +62,27 @@ void DeckParser::node_data(const Line& line) {
 
 void DeckParser::element_keyword(const Keyword& kw) {
   allow_params(kw, {"TYPE", "ELSET", "INPUT"});
+  // Elements written in the assembly itself (Abaqus/CAE puts springs, dashpots and point
+  // masses there, their nodes as "instance.node") have ids of their own: they start above
+  // every id read so far, like another instance's.
+  if (in_assembly_ && !in_part_ && !instance_order_.empty()) {
+    if (!assembly_element_offset_) {
+      std::int64_t p = 1;
+      while (p <= max_element_id_ && p < (std::int64_t{1} << 60)) p *= 10;
+      assembly_element_offset_ = p;
+    }
+    inst_.element_offset = *assembly_element_offset_;
+  }
   element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
   const std::string& t = element_abaqus_type_;
   // Point masses are not finite elements: their nodes get the mass of the *MASS that names
   // their element set (resolve_point_masses).
-  mass_block_ = t == "MASS";
+  mass_block_ = t == "MASS" || t == "ROTARYI";
+  rotary_block_ = t == "ROTARYI";
   if (mass_block_) {
     if (!kw.find("ELSET"))
-      fail(kw.pos, "*ELEMENT, TYPE=MASS needs ELSET= (the *MASS that gives the mass names that set)");
+      fail(kw.pos, rotary_block_ ? "*ELEMENT, TYPE=ROTARYI needs ELSET= (the *ROTARY INERTIA that gives the inertia names that set)"
+                                 : "*ELEMENT, TYPE=MASS needs ELSET= (the *MASS that gives the mass names that set)");
     mass_elset_ = key(required_param(kw, "ELSET"));
     follow_input(kw);
     return;
@@ -90,8 +104,8 @@ void DeckParser::element_keyword(const Keyword& kw) {
 void DeckParser::element_data(const Line& line) {
   const auto& f = line.fields;
   if (mass_block_) {
-    need_fields(line, 2, "element id, node id (MASS elements have one node)");
-    at_most_fields(line, 2, "element id, node id (MASS elements have one node)");
+    need_fields(line, 2, "element id, node id (MASS and ROTARYI elements have one node)");
+    at_most_fields(line, 2, "element id, node id (MASS and ROTARYI elements have one node)");
     const std::int64_t id = integer(f[0], "the element id");
     if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
     if (id > std::numeric_limits<std::int64_t>::max() - inst_.element_offset)
@@ -101,10 +115,9 @@ void DeckParser::element_data(const Line& line) {
     if (!inserted || m_.elements.index.count(eid))
       fail(at_, "element " + std::to_string(eid) + " is defined twice" +
                     (inserted ? std::string() : " (first at " + loc(it->second).str() + ")"));
-    const std::int64_t node = integer(f[1], "the node id of the MASS element");
-    if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
-      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
-    mass_sets_[mass_elset_].emplace_back(node + inst_.node_offset, at_);
+    max_element_id_ = std::max(max_element_id_, eid);
+    (rotary_block_ ? rotary_sets_ : mass_sets_)[mass_elset_].emplace_back(
+        element_node_id(f[1], rotary_block_ ? "the node id of the ROTARYI element" : "the node id of the MASS element"), at_);
     return;
   }
   const int npe = element_kind(element_kind_).nodes;
@@ -126,10 +139,7 @@ void DeckParser::element_data(const Line& line) {
   for (std::size_t k = k0; k < f.size(); ++k) {
     if (element_pending_nodes_.size() >= static_cast<std::size_t>(npe))
       fail(at_, "too many fields on *ELEMENT data line: expected " + form);
-    const std::int64_t node = integer(f[k], "a node id of the element");
-    if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
-      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
-    element_pending_nodes_.push_back(node + inst_.node_offset);
+    element_pending_nodes_.push_back(element_node_id(f[k], "a node id of the element"));
   }
   if (element_pending_nodes_.size() < static_cast<std::size_t>(npe)) return;  // continues on the next line
   const std::int64_t id = element_pending_id_;
@@ -145,6 +155,7 @@ void DeckParser::element_data(const Line& line) {
   const ElementFamily family = element_kind(element_kind_).family;
   e.shell.push_back(family == ElementFamily::Shell || family == ElementFamily::FpmShell ? 1 : 0);
   e.beam.push_back(family == ElementFamily::Beam ? 1 : 0);
+  e.discrete.push_back(static_cast<std::uint8_t>(element_kind(element_kind_).discrete));
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
   e.loc.push_back(loc(element_pending_at_));
@@ -189,10 +200,73 @@ void DeckParser::resolve_point_masses() {
   for (const auto& [set, members] : mass_sets_)
     if (!used.count(set) && !members.empty())
       fail(members.front().second, "MASS elements of set '" + set + "' have no *MASS giving their mass");
+  std::map<std::string, bool> used_rotary;
+  for (const PendingMass& p : pending_rotary_) {
+    const auto it = rotary_sets_.find(p.elset);
+    if (it == rotary_sets_.end())
+      fail(p.pos, "*ROTARY INERTIA, ELSET=" + p.elset + ": no *ELEMENT, TYPE=ROTARYI block defines that element set");
+    used_rotary[p.elset] = true;
+    for (const auto& [node, pos] : it->second) {
+      const auto n = m_.nodes.index.find(node);
+      if (n == m_.nodes.index.end())
+        fail(pos, "ROTARYI element refers to node " + std::to_string(node) + ", which is not defined");
+      m_.point_inertias.push_back(PointMass{n->second, p.mass, loc(p.pos)});
+    }
+  }
+  for (const auto& [set, members] : rotary_sets_)
+    if (!used_rotary.count(set) && !members.empty())
+      fail(members.front().second, "ROTARYI elements of set '" + set + "' have no *ROTARY INERTIA giving their inertia");
 }
+
+// A node of an element: an id (of the current instance), or "instance.id" (an assembly's
+// elements name the nodes of its instances so).
+std::int64_t DeckParser::element_node_id(std::string_view field, const char* what) const {
+  if (to_int(field) || field.find('.') == std::string_view::npos) {
+    const std::int64_t node = integer(field, what);
+    if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
+      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
+    return node + inst_.node_offset;
+  }
+  const auto id = id_of(key(field), true);
+  if (!id)
+    fail(at_, "expected a node id or instance.node for " + std::string(what) + ", got '" + std::string(field) +
+                  "' (no such instance)");
+  return *id;
+}
+
+void DeckParser::rotary_keyword(const Keyword& kw) {
+  allow_params(kw, {"ELSET", "ORIENTATION", "ALPHA", "COMPOSITE"});
+  if (kw.find("ALPHA")) fail(kw.pos, "*ROTARY INERTIA, ALPHA (mass-proportional damping of the inertia) is not supported");
+  // An isotropic inertia (the only one taken) is the same in every orientation.
+  warn_ignored_param(kw, "COMPOSITE");
+  PendingMass p;
+  p.elset = key(required_param(kw, "ELSET"));
+  p.pos = kw.pos;
+  pending_rotary_.push_back(p);
+}
+
+// I11, I22, I33, I12, I13, I23 (blank: 0). The node integrator keeps one rotary inertia per
+// node, so only an isotropic tensor is taken (I11 = I22 = I33, no products).
+void DeckParser::rotary_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*ROTARY INERTIA takes one data line (I11, I22, I33, I12, I13, I23)");
+  at_most_fields(line, 6, "I11, I22, I33, I12, I13, I23");
+  double I[6] = {0, 0, 0, 0, 0, 0};
+  for (std::size_t k = 0; k < line.fields.size(); ++k) I[k] = real_or(line.fields[k], 0.0, "a rotary inertia component");
+  if (!(I[0] > 0 && I[0] < 1e300))
+    fail(at_, "*ROTARY INERTIA: I11 must be a positive number, got '" + std::string(line.fields.empty() ? "" : line.fields[0]) + "'");
+  const double tol = 1e-12 * I[0];
+  if (std::fabs(I[1] - I[0]) > tol || std::fabs(I[2] - I[0]) > tol || std::fabs(I[3]) > tol || std::fabs(I[4]) > tol ||
+      std::fabs(I[5]) > tol)
+    fail(at_, "*ROTARY INERTIA: only an isotropic rotary inertia is supported (I11 = I22 = I33, I12 = I13 = I23 = 0): "
+              "halfstep's nodes carry one rotary inertia");
+  pending_rotary_.back().mass = I[0];
+}
+
+void DeckParser::rotary_end() { need_data_line("I11, I22, I33, I12, I13, I23"); }
 
 void DeckParser::element_end() {
   mass_block_ = false;
+  rotary_block_ = false;
   if (element_pending_id_ == 0) return;
   const int npe = element_kind(element_kind_).nodes;
   const std::int64_t id = element_pending_id_;

@@ -397,6 +397,7 @@ void DeckParser::finish_model_data() {
   resolve_point_masses();
   resolve_sets();
   resolve_sections();
+  resolve_discrete_sections();
   resolve_surfaces();
   resolve_constraints();
   resolve_model_targets();

@@ -158,6 +158,10 @@ class DeckParser {
   void mass_keyword(const Keyword& kw);
   void mass_data(const Line& line);
   void mass_end();
+  std::int64_t element_node_id(std::string_view field, const char* what) const;
+  void rotary_keyword(const Keyword& kw);
+  void rotary_data(const Line& line);
+  void rotary_end();
   void resolve_point_masses();
   void element_end();
   void element_data(const Line& line);
@@ -202,6 +206,11 @@ class DeckParser {
   void orientation_data(const Line& line);
   void orientation_end();
   void resolve_sections();
+  void discrete_keyword(const Keyword& kw);
+  void discrete_data(const Line& line);
+  void discrete_end();
+  /// Checks each *SPRING / *DASHPOT against the kind of its elements and reads its data lines.
+  void resolve_discrete_sections();
   /// Switches the elements of solid section s (keyword at pos) to the kind of its FORMULATION=.
   void apply_formulation(const std::string& elset, const std::string& formulation, const char* keyword, Pos pos);
 
@@ -343,6 +352,7 @@ class DeckParser {
   std::vector<std::string> instance_order_;
   std::string set_instance_;  ///< INSTANCE= of the open *NSET/*ELSET: its members are that instance's
   std::int64_t max_node_id_ = 0, max_element_id_ = 0;
+  std::optional<std::int64_t> assembly_element_offset_;  ///< ids of elements written in the assembly itself
   std::map<std::string, Pos> warned_;  ///< harmless keywords already reported
 
   // Mesh and sets, resolved when the model data ends.
@@ -352,7 +362,8 @@ class DeckParser {
   int element_kind_ = 0;  ///< registry id of the current *ELEMENT block
   /// An element whose node ids go on past its first data line: its id, the ids read so far
   /// and the first line (id 0: none pending).
-  bool mass_block_ = false;  ///< the current *ELEMENT block is TYPE=MASS
+  bool mass_block_ = false;  ///< the current *ELEMENT block is TYPE=MASS or TYPE=ROTARYI
+  bool rotary_block_ = false;  ///< ... TYPE=ROTARYI
   std::string mass_elset_;  ///< its ELSET=
   /// MASS elements by element set: their node ids (as written) and lines, and their ids.
   std::map<std::string, std::vector<std::pair<std::int64_t, Pos>>> mass_sets_;
@@ -364,6 +375,9 @@ class DeckParser {
     Pos pos;
   };
   std::vector<PendingMass> pending_masses_;
+  /// ROTARYI elements by element set, and the *ROTARY INERTIA blocks (mass: the inertia).
+  std::map<std::string, std::vector<std::pair<std::int64_t, Pos>>> rotary_sets_;
+  std::vector<PendingMass> pending_rotary_;
   std::int64_t element_pending_id_ = 0;
   std::vector<std::int64_t> element_pending_nodes_;
   Pos element_pending_at_;
@@ -379,6 +393,16 @@ class DeckParser {
   std::vector<Pos> section_pos_;  ///< *SHELL SECTION keyword lines, parallel to sections
   std::vector<Pos> solid_section_pos_;  ///< *SOLID SECTION keyword lines, parallel to solid_sections
   std::vector<Pos> beam_section_pos_;   ///< *BEAM SECTION keyword lines, parallel to beam_sections
+  /// *SPRING and *DASHPOT blocks: element set, which keyword, and their non-blank data lines
+  /// (values as read, empty fields as NaN; the kind of the set decides what they mean).
+  struct PendingDiscrete {
+    std::string elset;
+    bool dashpot = false;
+    bool nonlinear = false;  ///< *SPRING, NONLINEAR: force, relative displacement lines
+    Pos pos;
+    std::vector<std::pair<std::vector<double>, Pos>> lines;
+  };
+  std::vector<PendingDiscrete> pending_discrete_;
   std::vector<std::pair<std::string, Pos>> amplitude_refs_;
 
   // Block state.

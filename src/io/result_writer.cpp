@@ -217,7 +217,10 @@ std::string variable_of(const std::string& array) {
   if (array == "U" || array == "UR") return "U";
   if (array == "V" || array == "VR") return "V";
   if (array == "RF" || array == "RM") return "RF";
-  if (array == "S" || array == "Mises" || array.rfind("S_", 0) == 0 || array.rfind("Mises_", 0) == 0) return "S";
+  // AxialForce (trusses, springs, dashpots) goes with S, as Abaqus reports their force as S11.
+  if (array == "S" || array == "Mises" || array == "AxialForce" || array.rfind("S_", 0) == 0 ||
+      array.rfind("Mises_", 0) == 0)
+    return "S";
   if (array == "E" || array.rfind("E_", 0) == 0) return "E";
   if (array == "SF" || array == "SM" || array == "PEEQ") return array;
   return "";

@@ -58,6 +58,9 @@ HS_HD SolidMaterial<Dual<T>> dual_material(const SolidMaterial<T>& m) {
   r.model = m.model;
   r.density = Dual<T>(m.density);
   r.thickness = Dual<T>(m.thickness);
+  r.discrete = Dual<T>(m.discrete);
+  r.dof1 = m.dof1;
+  r.dof2 = m.dof2;
   r.lambda = Dual<T>(m.lambda);
   r.mu = Dual<T>(m.mu);
   r.c10 = Dual<T>(m.c10);

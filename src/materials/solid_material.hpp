@@ -30,7 +30,14 @@ template <class T>
 struct SolidMaterial {
   int model = kSvkIsotropic;
   T density = T(0);
-  T thickness = T(1);  ///< out-of-plane thickness of planar elements (the section's; 1 for 3D solids)
+  T thickness = T(1);  ///< out-of-plane thickness of planar elements, cross-section area of trusses (the section's; 1 for 3D solids)
+  /// Discrete elements (springs, dashpots; elements/discrete.hpp): the stiffness or the
+  /// dashpot coefficient, and the dofs it acts in (0, 1, 2: x, y, z) for SPRING1/2, DASHPOT1/2.
+  /// A nonlinear spring (*SPRING, NONLINEAR) keeps its force-displacement table in the
+  /// hardening arrays instead: hardening_points pairs, yield_stress the forces and
+  /// yield_strain the relative displacements (ascending).
+  T discrete = T(0);
+  int dof1 = 0, dof2 = 0;
   T lambda = T(0), mu = T(0);  ///< Lame constants (svk-isotropic)
   T c10 = T(0), d1 = T(0);     ///< Neo-Hookean constants (Abaqus)
   /// Orthotropic stiffness in material axes, Abaqus order D1111, D1122, D2222, D1133, D2233,
@@ -173,6 +180,9 @@ SolidMaterial<T> convert_material(const SolidMaterial<double>& m) {
   r.model = m.model;
   r.density = T(m.density);
   r.thickness = T(m.thickness);
+  r.discrete = T(m.discrete);
+  r.dof1 = m.dof1;
+  r.dof2 = m.dof2;
   r.lambda = T(m.lambda);
   r.mu = T(m.mu);
   r.c10 = T(m.c10);

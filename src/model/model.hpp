@@ -30,6 +30,7 @@ struct Elements {
   std::vector<int> kind;                 ///< element kind id (elements/registry.hpp)
   std::vector<std::uint8_t> shell;       ///< 1: a shell, MITC4 or FPM triangle (takes a *SHELL SECTION), 0: a continuum element or beam
   std::vector<std::uint8_t> beam;        ///< 1: a beam (takes a *BEAM SECTION)
+  std::vector<std::uint8_t> discrete;    ///< 1: a spring (takes a *SPRING), 2: a dashpot (takes a *DASHPOT), 0: neither
   std::vector<int> conn;                 ///< node indices of all elements, consecutively
   std::vector<int> conn_ptr{0};          ///< size() + 1 offsets into conn
   std::vector<std::string> abaqus_type;  ///< TYPE= as written in the deck
@@ -107,6 +108,18 @@ struct SolidSection {
   double thickness = 1;    ///< out-of-plane thickness of planar elements (data line; default 1)
   SourceLoc thickness_loc;  ///< the data line, when given
   SourceLoc loc;
+};
+
+/// *SPRING or *DASHPOT: the linear stiffness or dashpot coefficient of a set of spring or
+/// dashpot elements, with the dofs of the 1- and 2-dof kinds.
+struct DiscreteSection {
+  std::string elset;
+  bool dashpot = false;  ///< *DASHPOT (else *SPRING)
+  double value = 0;      ///< stiffness (force per relative displacement) or coefficient (per relative velocity)
+  int dof1 = 0, dof2 = 0;  ///< Abaqus dofs (1..3) of the first and second node; 0: not used by the kind
+  /// *SPRING, NONLINEAR: force against relative displacement (ascending), replacing value.
+  std::vector<double> table_force, table_disp;
+  SourceLoc loc;         ///< the keyword line
 };
 
 /// *BEAM SECTION: the cross-section, material and orientation of a set of beams.
@@ -298,6 +311,9 @@ struct Model {
   std::vector<Equation> equations;   ///< *EQUATION, deck order
   std::vector<RigidBody> rigid_bodies;  ///< *RIGID BODY and kinematic *COUPLING, deck order
   std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values
+  /// ROTARYI elements with their *ROTARY INERTIA (isotropic: PointMass::mass is the inertia).
+  std::vector<PointMass> point_inertias;
+  std::vector<DiscreteSection> discrete_sections;  ///< *SPRING and *DASHPOT, in deck order
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;
   std::vector<InitialRotatingVelocity> initial_rotations;

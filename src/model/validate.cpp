@@ -153,9 +153,12 @@ void check_sections(const Model& m) {
   }
   std::vector<SourceLoc> owner(static_cast<std::size_t>(m.elements.size()));
   std::vector<char> owned(owner.size(), 0);
-  // The section keyword each element takes, by family: 0 solid, 1 shell, 2 beam.
-  const char* const section_of[3] = {"*SOLID SECTION", "*SHELL SECTION", "*BEAM SECTION"};
-  const auto family = [&](std::size_t k) { return m.elements.shell[k] ? 1 : m.elements.beam[k] ? 2 : 0; };
+  // The section keyword each element takes, by family: 0 solid, 1 shell, 2 beam, 3 spring,
+  // 4 dashpot.
+  const char* const section_of[5] = {"*SOLID SECTION", "*SHELL SECTION", "*BEAM SECTION", "*SPRING", "*DASHPOT"};
+  const auto family = [&](std::size_t k) {
+    return m.elements.shell[k] ? 1 : m.elements.beam[k] ? 2 : m.elements.discrete[k] ? 2 + m.elements.discrete[k] : 0;
+  };
   // Every element gets exactly one section, of its own family.
   const auto claim = [&](const std::string& elset, const SourceLoc& loc, const char* keyword, int fam) {
     const auto set = m.elsets.find(elset);
@@ -164,7 +167,7 @@ void check_sections(const Model& m) {
     for (int e : set->second.members) {
       const auto k = static_cast<std::size_t>(e);
       const std::string name = "element " + std::to_string(m.elements.id[k]);
-      static const char* const kinds[3] = {"solid", "shell", "beam"};
+      static const char* const kinds[5] = {"solid", "shell", "beam", "spring", "dashpot"};
       if (family(k) != fam)
         throw InputError(loc, std::string(keyword) + " on " + name + " of type " + m.elements.abaqus_type[k] + ": " +
                                   kinds[family(k)] + " elements take a " + section_of[family(k)]);
@@ -214,6 +217,8 @@ void check_sections(const Model& m) {
                                 "deck has a *STATIC step");
     claim(sec.elset, sec.loc, "*BEAM SECTION", 2);
   }
+  for (const DiscreteSection& sec : m.discrete_sections)
+    claim(sec.elset, sec.loc, sec.dashpot ? "*DASHPOT" : "*SPRING", sec.dashpot ? 4 : 3);
   for (std::size_t e = 0; e < owned.size(); ++e)
     if (!owned[e])
       throw InputError(m.elements.loc[e], "element " + std::to_string(m.elements.id[e]) + " has no " +

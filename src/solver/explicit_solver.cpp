@@ -238,6 +238,21 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     throw InputError(at, "constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING) run in one process: run without "
                          "mpirun");
   }
+  // A node that moves needs mass in an explicit step. Only springs and dashpots reach a node
+  // without giving it mass (every other element needs *DENSITY there): their ground nodes are
+  // massless and must be held.
+  for (std::size_t s = 0; s < whole_steps.size(); ++s) {
+    if (model.steps[s].procedure != Procedure::ExplicitDynamic) continue;
+    const std::uint8_t free_mask = whole.solid.planar ? 0x03 : 0x07;
+    for (int n = 0; n < whole.num_nodes; ++n)
+      if (whole.node_used(n) && !(whole.mass[static_cast<std::size_t>(n)] > 0) &&
+          (whole_steps[s].fixed_translation[static_cast<std::size_t>(n)] & free_mask) != free_mask)
+        throw InputError(model.nodes.loc[static_cast<std::size_t>(n)],
+                         "node " + std::to_string(model.nodes.id[static_cast<std::size_t>(n)]) +
+                             " has no mass but is free to move in explicit step '" + model.steps[s].name +
+                             "': hold it with *BOUNDARY or give it mass (*MASS, or elements with *DENSITY); "
+                             "springs and dashpots carry none");
+  }
   if (any_static && comm.distributed())
     throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "
                                                      "solve is not there yet): run without mpirun");

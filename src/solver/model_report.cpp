@@ -80,6 +80,11 @@ std::string describe_model(const Model& model, double dt_scale) {
     for (const PointMass& p : model.point_masses) m += p.mass;
     add("point masses    %zu (%.6g in all)\n", model.point_masses.size(), m);
   }
+  if (!model.point_inertias.empty()) {
+    double I = 0;
+    for (const PointMass& p : model.point_inertias) I += p.mass;
+    add("rotary inertias %zu (%.6g in all)\n", model.point_inertias.size(), I);
+  }
   add("total mass      %.6g\n", sys.total_mass);
   if (sys.controlling_element >= 0) {
     const int e = sys.controlling_element;

@@ -11,6 +11,7 @@
 #include "discretization/nodal_triads.hpp"
 #include "discretization/structure_operator.hpp"
 #include "dynamics/step_drive.hpp"
+#include "elements/registry.hpp"
 #include "elements/rotation.hpp"
 #include "solver/interrupt.hpp"
 
@@ -72,6 +73,15 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
     for (int d = 0; d < dirs; ++d)
       if (held[static_cast<std::size_t>(ndn) * n + d]) held_dirs[r] |= static_cast<unsigned char>(1u << d);
   }
+  // A spring to ground (SPRING1) holds its part in its dof's direction.
+  for (const SolidGroup& g : sm.groups) {
+    if (element_kind(g.kind).discrete != 1 || g.nodes_per_element != 1) continue;
+    for (int e = g.first; e < g.first + g.count; ++e) {
+      const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+      if (m.discrete > 0 || m.hardening_points > 1)
+        held_dirs[find(sm.conn[static_cast<std::size_t>(sm.conn_start(e))])] |= static_cast<unsigned char>(1u << m.dof1);
+    }
+  }
   for (int r = 0; r < sys.num_nodes; ++r) {
     if (!present[r] || find(r) != r) continue;
     for (int d = 0; d < dirs; ++d) {
@@ -124,6 +134,14 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     for (int c = 0; c < ndn; ++c)
       if (drive.held[n] & (1u << c)) held[q * n + static_cast<std::size_t>(c)] = 1;
   check_rigid_motion(model, step, sys, ndn, active, held);
+  // A linear step solves once about the reference: a nonlinear spring would keep its slope
+  // at zero there, so its table needs NLGEOM=YES (Newton on the full forces).
+  if (!step.nlgeom)
+    for (std::size_t i = 0; i < model.discrete_sections.size(); ++i)
+      if (!model.discrete_sections[i].table_disp.empty())
+        throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *SPRING, NONLINEAR at " +
+                                       model.discrete_sections[i].loc.str() +
+                                       " needs Newton iterations to follow its table: use *STEP, NLGEOM=YES");
   int neq = 0;
   const std::vector<int> equation = number_equations(op, held, &neq);
   std::vector<int> dof_of(static_cast<std::size_t>(neq));

@@ -181,6 +181,17 @@ INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kConstraintDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
+// Trusses, springs and dashpots (issue 16): a Warren truss of T3D2 with SPRINGA/1/2 and
+// DASHPOTA/1/2 (the dashpots read the half-station velocities in the element pass and keep
+// their dissipation in the point store), under a smooth-step load; the solid schemes.
+const GpuDeck kDiscreteDecks[] = {
+    {"discrete_truss", "tests/gpu/decks/discrete_truss.inp", "TIP"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Discrete, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kDiscreteDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
 // CPS4 with *PLASTIC (plane_cps4 with yield 1e6 + 7e7 PEEQ; on the CPU the dissipation
 // reaches 0.51 of the internal energy 6.67): the J2 return with F33 solved inside it
 // (materials/plane_stress.hpp). FP32 too since the law is written in differences from I and
@@ -203,6 +214,8 @@ const GpuDeck kBeamDecks[] = {
     {"beam_roll", "tests/gpu/decks/beam_roll.inp", "TIP"},
     {"beam_plastic", "tests/gpu/decks/beam_plastic.inp", "TIP"},
     {"beam_vibration", "tests/gpu/decks/beam_vibration.inp", "TIP"},
+    // A tip ROTARYI (issue 16) twisted by a sudden moment and bent by a small force.
+    {"beam_rotaryi", "tests/gpu/decks/beam_rotaryi.inp", "TIP"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Beams, GpuMatchesCpu,

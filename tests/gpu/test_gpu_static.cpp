@@ -49,6 +49,31 @@ TEST(GpuStatic, LinearStepMatchesTheCpu) {
   }
 }
 
+/// The two-bar truss (T3D2 from (0, 0) and (2, 0) to the apex (1, 1), E A = 2e6) with a
+/// SPRINGA (k = 1e6) from the apex up to a held node and a DASHPOTA beside it (no static
+/// force), P = 100 down at the apex; linear.
+const char* kTrussSpring =
+    "*NODE\n1, 0., 0., 0.\n2, 2., 0., 0.\n3, 1., 1., 0.\n4, 1., 2., 0.\n*ELEMENT, TYPE=T3D2, ELSET=BARS\n1, 1, 3\n"
+    "2, 2, 3\n*ELEMENT, TYPE=SPRINGA, ELSET=K\n3, 3, 4\n*ELEMENT, TYPE=DASHPOTA, ELSET=C\n4, 3, 4\n"
+    "*MATERIAL, NAME=STEEL\n*ELASTIC\n200000., 0.3\n*SOLID SECTION, ELSET=BARS, MATERIAL=STEEL\n10.\n"
+    "*SPRING, ELSET=K\n1e6\n*DASHPOT, ELSET=C\n, 1e3\n*BOUNDARY\n1, 1, 3\n2, 1, 3\n4, 1, 3\n3, 3, 3\n*STEP\n*STATIC\n"
+    "*CLOAD\n3, 2, -100.\n*OUTPUT, FIELD\n*NODE OUTPUT\nU\n*END STEP\n";
+
+TEST(GpuStatic, TrussAndSpringMatchTheClosedForm) {
+  NEED_GPU();
+  // Vertical stiffness 2 E A sin^2(45) / sqrt(2) + k.
+  const double expected = -100.0 / (2e6 / std::sqrt(2.0) + 1e6);
+  Capture cpu;
+  run_deck(kTrussSpring, cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  EXPECT_NEAR(u_of(last_field(cpu), 3, 1), expected, 1e-12 * std::fabs(expected));
+  for (LinearSolverKind k : {LinearSolverKind::Auto, LinearSolverKind::GpuCg}) {
+    Capture gpu;
+    const RunSummary s = run_deck(kTrussSpring, gpu, k, BackendKind::Cuda);
+    EXPECT_EQ(s.statics.engine.rfind("CUDA", 0), 0u) << s.statics.engine;
+    EXPECT_NEAR(u_of(last_field(gpu), 3, 1), expected, 1e-8 * std::fabs(expected)) << linear_solver_name(k);
+  }
+}
+
 TEST(GpuStatic, LargeDeflectionWithCutBacksMatchesTheCpu) {
   NEED_GPU();
   const double P = 3 * 210e9 / 12 / 100;  // PL^2/EI = 3 in one increment: cut-backs needed

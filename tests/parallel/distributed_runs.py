@@ -67,6 +67,7 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/mixed_strip_bend.inp",  # MITC4 on six-dof nodes with triangles and a beam: global moments
     "tests/gpu/decks/mixed_plate_spin.inp",  # a mixed plate spinning about a skew axis
     "tests/parallel/decks/stiffened_plate.inp",  # FPM triangles + yielding beams on shared six-dof nodes
+    "tests/gpu/decks/discrete_truss.inp",  # T3D2 with every spring and dashpot kind (dashpot state in the point store)
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"

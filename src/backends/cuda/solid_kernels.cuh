@@ -58,15 +58,16 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     const int base = conn_offset + local * K::kNodes;
     const std::size_t point = first_point + static_cast<std::size_t>(local) * K::kPoints;
     SolidEnergy<T> en;
+    const T* const vel[3] = {s.v[0], s.v[1], s.v[2]};  // the latest half-station velocities (dashpots)
     if constexpr (S == Sink::Slots) {
       SlotSink<T> sink{v.force};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point);
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel);
     } else if constexpr (S == Sink::Atomic) {
       AtomicSink<T> sink{nf};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point);
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel);
     } else {
       PlainSink<T> sink{nf};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point);
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel);
     }
     w[0] = double(en.strain) + double(en.hourglass);
     w[1] = double(en.hourglass);
