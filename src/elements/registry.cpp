@@ -18,6 +18,28 @@ struct FormulationOf<K, std::void_t<decltype(K::kFormulation)>> {
   static constexpr const char* value = K::kFormulation;
 };
 
+/// K::kExplicit and K::kExplicitAlternative when the trait has them, else true and "".
+template <class K, class = void>
+struct ExplicitOf {
+  static constexpr bool value = true;
+  static constexpr const char* alternative = "";
+};
+template <class K>
+struct ExplicitOf<K, std::void_t<decltype(K::kExplicit)>> {
+  static constexpr bool value = K::kExplicit;
+  static constexpr const char* alternative = K::kExplicitAlternative;
+};
+
+/// K::kVtkOrder when the trait has one, else null (VTK's node order is the element's).
+template <class K, class = void>
+struct VtkOrderOf {
+  static constexpr const int* value = nullptr;
+};
+template <class K>
+struct VtkOrderOf<K, std::void_t<decltype(K::kVtkOrder)>> {
+  static constexpr const int* value = K::kVtkOrder;
+};
+
 template <class K>
 ElementKindInfo info_of() {
   constexpr bool shell = std::is_same_v<K, Mitc4Kind>, beam = std::is_same_v<K, FpmBeamKind>;
@@ -27,7 +49,8 @@ ElementKindInfo info_of() {
           shell  ? ElementFamily::Shell
           : beam ? ElementFamily::Beam
           : tri  ? ElementFamily::FpmShell
-                 : ElementFamily::Continuum};
+                 : ElementFamily::Continuum,
+          ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value};
 }
 
 template <class... K>

@@ -216,7 +216,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   // External generalized forces at step time tau on configuration c (face and shell
   // pressures follow the surface and moments are projected on the current triads under
   // NLGEOM; a geometrically linear step applies them on the reference configuration).
-  std::vector<double> face(18 * static_cast<std::size_t>(drive.num_faces));
+  std::vector<double> face(3 * kFaceMaxNodes * static_cast<std::size_t>(drive.num_faces));
   std::vector<double> face_ux(drive.num_faces > 0 ? nn : 0, 0.0), face_uy(face_ux),
       face_uz(face_ux);  // reused by every evaluation (zero under NLGEOM=NO)
   std::vector<double> shell_pressure(drive.has_pressure() ? 12 * static_cast<std::size_t>(sys.num_elements) : 0);
@@ -245,7 +245,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         }
       for (int k = 0; k < drive.num_faces; ++k)
         evaluate_face_force(dv, k, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), face_ux.data(), face_uy.data(),
-                            face_uz.data(), face.data() + 18 * static_cast<std::size_t>(k));
+                            face_uz.data(), face.data() + 3 * kFaceMaxNodes * static_cast<std::size_t>(k));
       for (std::size_t n = 0; n < nn; ++n) {
         double g[3] = {0, 0, 0};
         gather_face_forces(dv, face.data(), static_cast<int>(n), g);
