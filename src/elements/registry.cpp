@@ -50,7 +50,7 @@ ElementKindInfo info_of() {
           : beam ? ElementFamily::Beam
           : tri  ? ElementFamily::FpmShell
                  : ElementFamily::Continuum,
-          ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value};
+          ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value, is_axisymmetric<K>()};
 }
 
 template <class... K>

@@ -11,6 +11,7 @@
 #include "discretization/nodal_triads.hpp"
 #include "discretization/structure_operator.hpp"
 #include "dynamics/step_drive.hpp"
+#include "elements/registry.hpp"
 #include "elements/rotation.hpp"
 #include "solver/interrupt.hpp"
 
@@ -64,6 +65,9 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
     for (int a = 1; a < 4; ++a) parent[find(c[a])] = find(c[0]);
   }
   const int dirs = sm.planar ? 2 : 3;
+  // An axisymmetric part's radial motion strains its hoops: only z (direction 2) is rigid.
+  bool axisymmetric = false;
+  for (const SolidGroup& g : sm.groups) axisymmetric = axisymmetric || element_kind(g.kind).axisymmetric;
   std::vector<unsigned char> held_dirs(parent.size(), 0), present(parent.size(), 0);
   for (int n = 0; n < sys.num_nodes; ++n) {
     if (!active[static_cast<std::size_t>(ndn) * n]) continue;
@@ -75,7 +79,7 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
   for (int r = 0; r < sys.num_nodes; ++r) {
     if (!present[r] || find(r) != r) continue;
     for (int d = 0; d < dirs; ++d) {
-      if (held_dirs[r] & (1u << d)) continue;
+      if ((held_dirs[r] & (1u << d)) || (axisymmetric && d == 0)) continue;
       std::string nodes;
       int count = 0;
       for (int n = 0; n < sys.num_nodes; ++n)

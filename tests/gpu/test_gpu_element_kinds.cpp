@@ -1,5 +1,5 @@
 // Static steps of the element kinds that run in static steps only (C3D20R, C3D20, C3D10) and
-// of the new explicit ones (C3D6, CPS4R) on the GPU engine (element matrices differentiated
+// of the new explicit ones (C3D6, CPS4R, CPE4R) on the GPU engine (element matrices differentiated
 // on the device, GPU assembly and solver) against the CPU engine: the uniaxial bar's reaction
 // and the planar cantilever's tip. Skipped where no GPU is present.
 #include <cmath>

@@ -161,6 +161,9 @@ const GpuDeck kSolidDecks[] = {
     // CPE4R); FP32 limit taken over from CPS4, not yet measured on a GPU.
     {"plane_cps4r", "tests/gpu/decks/plane_cps4r.inp", "TIP", 3e-3},
     {"plane_cpe4r", "tests/gpu/decks/plane_cpe4r.inp", "TIP", 3e-3},
+    // The axisymmetric one-point quadrilateral (CAX4R): a thick cylinder under a ramped
+    // internal pressure (ring totals), plane strain; FP32 limit a first guess, not measured.
+    {"axi_cylinder", "tests/gpu/decks/axi_cylinder.inp", "INNER", 3e-3},
 };
 
 const GpuVariant kSolidVariants[] = {

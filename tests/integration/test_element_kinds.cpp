@@ -292,6 +292,88 @@ TEST(FaceSuction, C3D6ExplicitRelaxationCarriesTheSuction) {
   EXPECT_LT(rel_error(rf, ref), 1e-3) << rf << " against " << ref;
 }
 
+// ------------------------------------------------------------------ CAX4R: thick cylinder (Lame)
+// Cylinder a = 0.1 <= r <= b = 0.2, plane strain (every node U2 = 0: z fixed), nr square
+// CAX4R elements through the wall, one high; internal pressure p = 1e6 as concentrated loads
+// on the two inner nodes, each p 2 pi a h / 2: Abaqus's convention, the total around the
+// circumference. Steel, E = 210e9, nu = 0.3. Lame: u_r(r) = (1 + nu) p a^2 / (E (b^2 - a^2))
+// ((1 - 2 nu) r + b^2 / r). The reaction of the held z dofs at the bottom is the axial force
+// of plane strain, nu (sigma_rr + sigma_tt) = 2 nu p a^2 / (b^2 - a^2) over the ring area
+// pi (b^2 - a^2). Measured: the linear static steps are exact at the nodes to 6e-14 (8 and
+// 32 elements); the explicit relaxation (finite strain, p / E = 5e-6) ends within 1e-5.
+
+/// The cylinder deck: a static linear step, or an explicit one relaxed by damping.
+std::string cylinder_deck(int nr, bool is_static) {
+  const double a = 0.1, b = 0.2, h = (b - a) / nr, p = 1e6;
+  const double kTwoPi = 6.283185307179586;
+  std::ostringstream d;
+  d.precision(17);
+  d << "*HEADING\nthick cylinder under internal pressure, CAX4R, plane strain\n*NODE\n";
+  const auto id = [&](int i, int j) { return 1 + i + (nr + 1) * j; };
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i <= nr; ++i) d << id(i, j) << ", " << a + (b - a) * i / nr << ", " << h * j << "\n";
+  d << "*ELEMENT, TYPE=CAX4R, ELSET=WALL\n";
+  for (int i = 0; i < nr; ++i) d << i + 1 << ", " << id(i, 0) << ", " << id(i + 1, 0) << ", " << id(i + 1, 1) << ", " << id(i, 1) << "\n";
+  d << "*NSET, NSET=ALL, GENERATE\n1, " << id(nr, 1) << ", 1\n*NSET, NSET=BOTTOM, GENERATE\n1, " << id(nr, 0)
+    << ", 1\n*NSET, NSET=INNER\n" << id(0, 0) << ", " << id(0, 1) << "\n*NSET, NSET=OUTER\n" << id(nr, 0) << ", "
+    << id(nr, 1) << "\n";
+  d << "*MATERIAL, NAME=STEEL\n*ELASTIC\n210e9, 0.3\n*DENSITY\n7850\n";
+  if (!is_static) d << "*DAMPING, ALPHA=60000\n";
+  d << "*SOLID SECTION, ELSET=WALL, MATERIAL=STEEL\n";
+  if (is_static) {
+    d << "*STEP\n*STATIC\n1, 1\n*BOUNDARY\nALL, 2, 2\n*CLOAD\n";
+  } else {
+    d << "*AMPLITUDE, NAME=RAMP, DEFINITION=SMOOTH STEP\n0, 0, 4e-4, 1\n*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n"
+         "*BOUNDARY\nALL, 2, 2\n*CLOAD, AMPLITUDE=RAMP\n";
+  }
+  d << "INNER, 1, " << p * kTwoPi * a * h / 2 << "\n*OUTPUT, HISTORY" << (is_static ? "" : ", NUMBER INTERVAL=50")
+    << "\n*NODE OUTPUT, NSET=INNER\nU\n*NODE OUTPUT, NSET=OUTER\nU\n*NODE OUTPUT, NSET=BOTTOM\nRF\n*END STEP\n";
+  return d.str();
+}
+
+/// Lame's radial displacement at r of the cylinder above.
+double lame_ur(double r) {
+  const double a = 0.1, b = 0.2, p = 1e6, E = 210e9, nu = 0.3;
+  return (1 + nu) * p * a * a / (E * (b * b - a * a)) * ((1 - 2 * nu) * r + b * b / r);
+}
+
+struct CylinderCase {
+  int nr;
+  bool is_static;
+  double tolerance;  ///< on u_r(a) and u_r(b), relative; measured values in the instantiation
+};
+
+class ThickCylinder : public ::testing::TestWithParam<CylinderCase> {};
+
+TEST_P(ThickCylinder, RadialDisplacementMatchesLame) {
+  const CylinderCase c = GetParam();
+  const std::string dir =
+      scratch_dir("cylinder_" + std::to_string(c.nr) + (c.is_static ? "_static" : "_explicit"));
+  const std::string deck = dir + "/cylinder.inp";
+  std::ofstream(deck) << cylinder_deck(c.nr, c.is_static);
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu --threads 1", &out), 0) << out;
+  const double ua = last_time_average(read_csv(dir + "/out/history/INNER.csv")).at("U1");
+  const double ub = last_time_average(read_csv(dir + "/out/history/OUTER.csv")).at("U1");
+  std::printf("CAX4R cylinder nr %d %s: u_r(a) / Lame - 1 = %.3g, u_r(b) / Lame - 1 = %.3g\n", c.nr,
+              c.is_static ? "static" : "explicit", ua / lame_ur(0.1) - 1, ub / lame_ur(0.2) - 1);
+  EXPECT_LT(rel_error(ua, lame_ur(0.1)), c.tolerance);
+  EXPECT_LT(rel_error(ub, lame_ur(0.2)), c.tolerance);
+  // The axial force of plane strain, carried by the held z dofs of the bottom (a total around
+  // the ring): sigma_zz pi (b^2 - a^2) = 2 nu p a^2 pi.
+  const double axial = 2 * 0.3 * 1e6 * 0.01 * 3.141592653589793;
+  const double rf = -last_total(dir + "/out", "BOTTOM", "RF2");
+  std::printf("CAX4R cylinder nr %d: axial reaction / closed form - 1 = %.3g\n", c.nr, rf / axial - 1);
+  EXPECT_LT(rel_error(rf, axial), c.tolerance);
+}
+
+INSTANTIATE_TEST_SUITE_P(CAX4R, ThickCylinder,
+                         ::testing::Values(CylinderCase{8, true, 1e-12}, CylinderCase{32, true, 1e-12},
+                                           CylinderCase{16, false, 5e-5}),
+                         [](const ::testing::TestParamInfo<CylinderCase>& i) {
+                           return std::to_string(i.param.nr) + (i.param.is_static ? "_static" : "_explicit");
+                         });
+
 // ------------------------------------------------------------------ output of the new cells
 // The result mesh's cell types (VTK_WEDGE 13, VTK_QUADRATIC_HEXAHEDRON 25) and the wedge's
 // nodes in VTK's order (its triangle 0-1-2 turned away from 3-4-5), so that ParaView draws
