@@ -12,8 +12,8 @@
 // zeta zeta_a) / 4 (and likewise along eta, zeta).
 //
 // C3D20 integrates with 3x3x3 Gauss points, C3D20R with 2x2x2 (Abaqus's reduced rule: no
-// hourglass control; its spurious modes do not propagate through a mesh of two or more
-// elements, but a single free element has them). Neither has B-bar or F-bar (Abaqus's C3D20H
+// hourglass control; a single element has 6 spurious zero-energy modes, a row of two 3, a
+// 2 x 2 x 1 block none: tests/elements/test_solid_kinds.cpp). Neither has B-bar or F-bar (Abaqus's C3D20H
 // hybrid form is not provided): for nearly incompressible materials C3D20R locks less.
 // Lumped mass by HRZ (the diagonal of the consistent mass, int N_a^2 dV by 3x3x3 Gauss,
 // scaled to the element's mass), positive for every valid shape: the row sum gives the corners
