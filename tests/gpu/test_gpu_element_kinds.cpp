@@ -1,5 +1,5 @@
 // Static steps of the element kinds that run in static steps only (C3D20R, C3D20, C3D10) and
-// of the new explicit ones (C3D6, CPS4R, CPE4R) on the GPU engine (element matrices differentiated
+// of the new explicit ones (C3D6, CPS4R, CPE4R, CAX4R) on the GPU engine (element matrices differentiated
 // on the device, GPU assembly and solver) against the CPU engine: the uniaxial bar's reaction
 // and the planar cantilever's tip. Skipped where no GPU is present.
 #include <cmath>
@@ -23,8 +23,8 @@ double last_value(const std::string& outdir, const std::string& file, const std:
 
 struct StaticKindCase {
   const char* name;
-  const char* script;  ///< examples/ generator
-  const char* args;
+  const char* script;  ///< examples/ generator, or "" for a deck file
+  const char* args;    ///< the generator's arguments, or the deck's path under the source tree
   const char* file;    ///< history file and column compared
   const char* column;
 };
@@ -36,7 +36,8 @@ TEST_P(GpuStaticKinds, GpuEngineMatchesTheCpuEngine) {
   if (!cuda_available(&why)) GTEST_SKIP() << why;
   const StaticKindCase c = GetParam();
   const std::string dir = scratch_dir(std::string("gpu_static_kind_") + c.name);
-  const std::string deck = generate_with(c.script, dir, c.name, c.args);
+  const std::string deck = *c.script ? generate_with(c.script, dir, c.name, c.args)
+                                      : std::string(HALFSTEP_SOURCE_DIR "/") + c.args;
   std::string out;
   ASSERT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu", &out), 0) << out;
   ASSERT_EQ(run_halfstep(deck, dir + "/gpu", "--backend cuda", &out), 0) << out;
@@ -54,6 +55,7 @@ const StaticKindCase kCases[] = {
     {"c3d20_cook", "generate_solid_deck.py", "cook --linear --element C3D20 --n 4 --static 1 --static-linear", "TOP", "U2"},
     {"cps4r", "generate_plane_deck.py", "--element CPS4R --nx 40 --ny 4 --static", "TIP", "U2"},
     {"cpe4r", "generate_plane_deck.py", "--element CPE4R --nx 40 --ny 4 --static", "TIP", "U2"},
+    {"cax4r", "", "tests/gpu/decks/axi_cylinder_static.inp", "INNER", "U1"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuStaticKinds, ::testing::ValuesIn(kCases),
