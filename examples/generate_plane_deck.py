@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a planar cantilever deck (CPS4 plane stress or CPE4 plane strain) for halfstep.
+"""Writes a planar cantilever deck (CPS4/CPS4R plane stress or CPE4/CPE4R plane strain) for halfstep.
 
 The beam spans 0 <= x <= L, -h/2 <= y <= h/2 on nx x ny square-ish cells, clamped at x = 0
 (dofs 1-2) and loaded at x = L by a total transverse force P distributed as the parabolic
@@ -10,7 +10,7 @@ with --increments increments): seed 004's linear benchmark on its meshes 1-4
 (--nx 3000 --ny 300 ... --nx 6000 --ny 600).
 History: node set TIP (the mid-depth node at x = L) and the clamped set's reaction.
 
-Usage: generate_plane_deck.py [--element CPS4|CPE4] [--L 10] [--h 1] [--nx 80] [--ny 8]
+Usage: generate_plane_deck.py [--element CPS4|CPE4|CPS4R|CPE4R] [--L 10] [--h 1] [--nx 80] [--ny 8]
            [--E 210e9] [--nu 0.3] [--rho 7850] [--P 1e5] [--t 1] [--alpha 100]
            [--ramp 0.1] [--time 0.3] [--static [--nlgeom] [--increments N]] -o deck.inp
 """
@@ -20,7 +20,7 @@ import math
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--element", default="CPS4", choices=["CPS4", "CPE4"])
+    ap.add_argument("--element", default="CPS4", choices=["CPS4", "CPE4", "CPS4R", "CPE4R"])
     ap.add_argument("--L", type=float, default=10.0)
     ap.add_argument("--h", type=float, default=1.0)
     ap.add_argument("--nx", type=int, default=80)

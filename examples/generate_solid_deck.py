@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generate halfstep solid-element decks (Abaqus-style keyword input, C3D8R/C3D8/C3D4/C3D10M).
+"""Generate halfstep solid-element decks (Abaqus-style keyword input, C3D8R/C3D8/C3D4/C3D10M, and
+C3D6/C3D10/C3D20R/C3D20).
 
 Usage:  python3 examples/generate_solid_deck.py CASE [options] -o FILE.inp
         python3 examples/generate_solid_deck.py CASE --help
@@ -14,9 +15,10 @@ CONDITIONS TYPE=VELOCITY, *STEP/*DYNAMIC EXPLICIT, *BOUNDARY (displacement and T
 Cases
 -----
 bar       Rectangular bar L x W x H along x (default 4 x 1 x 1), nx x ny x nz hex cells
-          (8 x 2 x 2).  --element C3D8R|C3D8|C3D4|C3D10M: tetrahedra split every hex cell
-          into 6 along its main diagonal (Kuhn/Freudenthal; conforming), C3D10M adds shared
-          mid-edge nodes.  --loading:
+          (8 x 2 x 2).  --element C3D8R|C3D8|C3D4|C3D10M|C3D10|C3D6|C3D20R|C3D20: tetrahedra
+          split every hex cell into 6 along its main diagonal (Kuhn/Freudenthal; conforming),
+          C3D10M and C3D10 add shared mid-edge nodes, C3D6 cuts each cell into two wedges,
+          C3D20R and C3D20 add shared mid-edge nodes to the cells (static steps only).  --loading:
             stretch     symmetry planes x = 0 (U1 = 0), y = 0 (U2 = 0), z = 0 (U3 = 0), so the
                         lateral contraction is free (exact uniaxial stress); U1 = stretch * L on
                         the x = L face with a SMOOTH STEP over --ramp (default: the first half of
@@ -29,6 +31,10 @@ bar       Rectangular bar L x W x H along x (default 4 x 1 x 1), nx x ny x nz he
                         all other faces free, no damping.  History V on XL every period/400.
             impact      every node but the x = 0 face starts at V1 = -v0; the x = 0 face is held
                         (U1 = U2 = U3 = 0): impact on a fixed end.  History RF on X0, V on XL.
+            bend        pure bending about z (use with --static N --static-linear): the x = L
+                        face turned by U1 = -kappa L (y - W/2) (--curvature), x = 0 and z = 0
+                        symmetry planes; the moment E kappa H W^3/12 is exact for quadratic
+                        elements.  History RF on XLY0.. (the x = L nodes by y station).
 cook      Cook's membrane: the trapezoid (0,0), (48,44), (48,60), (0,44) in x-y, one element
           (thickness 1) thick in z, n x n x 1 hex cells (n = 16), C3D8 (default), C3D8R, or the
           cells split into C3D4/C3D10M tetrahedra.
@@ -78,7 +84,7 @@ import os
 import shlex
 import sys
 
-SOLID_TYPES = ("C3D8R", "C3D8", "C3D4", "C3D10M")
+SOLID_TYPES = ["C3D8R", "C3D8", "C3D4", "C3D10M", "C3D10", "C3D6", "C3D20R", "C3D20"]
 
 # ----------------------------------------------------------------------------
 # Mesh
@@ -235,6 +241,26 @@ def quadratic_tets(mesh, tets):
     return out
 
 
+def wedges(hexes):
+    """C3D6 connectivity: each hex cell cut into two prisms along its bottom face's diagonal
+    1-3 (the same diagonal on the top face), triangles counter-clockwise seen from the top."""
+    out = []
+    for h in hexes:
+        out.append((h[0], h[1], h[2], h[4], h[5], h[6]))
+        out.append((h[0], h[2], h[3], h[4], h[6], h[7]))
+    return out
+
+
+_HEX20_EDGES = [(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4), (0, 4), (1, 5), (2, 6), (3, 7)]
+
+
+def quadratic_hexes(mesh, hexes):
+    """C3D20 connectivity: corners + shared mid-edge nodes 9:(1-2) 10:(2-3) 11:(3-4) 12:(4-1)
+    13:(5-6) 14:(6-7) 15:(7-8) 16:(8-5) 17:(1-5) 18:(2-6) 19:(3-7) 20:(4-8)."""
+    edges = {}
+    return [tuple(h) + tuple(midpoint_node(mesh, edges, h[a], h[b]) for a, b in _HEX20_EDGES) for h in hexes]
+
+
 def set_elements(mesh, hexes, etype):
     """Hex cells -> the elements of etype (hexes as they are, tets by the Kuhn split)."""
     mesh.etype = etype
@@ -242,8 +268,12 @@ def set_elements(mesh, hexes, etype):
         mesh.elems = list(hexes)
     elif etype == "C3D4":
         mesh.elems = kuhn_tets(mesh, hexes)
-    elif etype == "C3D10M":
+    elif etype in ("C3D10M", "C3D10"):
         mesh.elems = quadratic_tets(mesh, kuhn_tets(mesh, hexes))
+    elif etype == "C3D6":
+        mesh.elems = wedges(hexes)
+    elif etype in ("C3D20", "C3D20R"):
+        mesh.elems = quadratic_hexes(mesh, hexes)
     else:
         raise SystemExit("unknown element type %s" % etype)
 
@@ -310,7 +340,8 @@ class Material:
         if self.kind in ("svk", "j2"):
             if not (-1 < self.nu < 0.5):
                 raise SystemExit("--nu must be in (-1, 0.5)")
-            self.sy0, self.hard = args.yield_stress, args.hardening
+            # The cook case has no plasticity options (its --linear material is plain svk).
+            self.sy0, self.hard = getattr(args, "yield_stress", None), getattr(args, "hardening", None)
             if self.kind == "j2" and not (self.sy0 > 0 and self.hard >= 0):
                 raise SystemExit("--yield must be positive and --hardening not negative")
         elif self.kind == "neo":
@@ -517,7 +548,12 @@ class Deck:
         L.append("*NODE, NSET=ALL")
         L.extend("%d, %s, %s, %s" % (i + 1, fmt(p[0]), fmt(p[1]), fmt(p[2])) for i, p in enumerate(m.xyz))
         L.append("*ELEMENT, TYPE=%s, ELSET=SOLID" % m.etype)
-        L.extend("%d, %s" % (k + 1, ", ".join(str(n) for n in e)) for k, e in enumerate(m.elems))
+        # At most 16 entries per data line (Abaqus's rule): a C3D20 continues on a second line.
+        for k, e in enumerate(m.elems):
+            ids = [str(k + 1)] + [str(n) for n in e]
+            L.append(", ".join(ids[:16]) + ("," if len(ids) > 16 else ""))
+            if len(ids) > 16:
+                L.append(", ".join(ids[16:]))
         for name, ids in m.nsets.items():
             if name != "ALL":
                 L.extend(nset_lines(name, ids))
@@ -688,6 +724,31 @@ def case_bar(args):
                 cm.append("Reference: sum RF1(XL) = lambda C'1111 E11 W H = %s (C'1111 = %s in global axes)."
                           % (fmt(sig(P * A, 8)), fmt(sig(mat.global_c1111(), 8))))
         hist_every = args.history_every if args.history_every is not None else 0.01
+    elif loading == "bend":
+        # Pure bending about z (neutral axis y = W/2): the x = L face turned by the prescribed
+        # U1 = -kappa L (y - W/2), per y station; the other faces free. Linear elasticity's
+        # exact solution is quadratic (u_x = -kappa x (y - W/2), u_y = kappa/2 (x^2 + nu ((y -
+        # W/2)^2 - z^2)), u_z = kappa nu (y - W/2) z), which quadratic elements reproduce.
+        kappa = args.curvature
+        deck.time = args.time if args.time is not None else 1.0
+        deck.alpha = args.alpha if args.alpha is not None else 0.0
+        tol = 1e-9 * max(L, W, H)
+        ys = sorted({round(p[1], 12) for p in mesh.xyz if abs(p[0] - L) < tol})
+        rows = []
+        for q, yv in enumerate(ys):
+            name = "XLY%d" % q
+            mesh.add_nset(name, mesh.nodes_where(lambda x, y, z, yv=yv: abs(x - L) < tol and abs(y - yv) < tol))
+            rows.append("%s, 1, 1, %s" % (name, fmt(-kappa * L * (yv - W / 2))))
+        pin = mesh.nearest((0.0, W / 2, 0.0))
+        mesh.add_nset("PIN", [pin])
+        deck.boundaries = [("", ["X0, 1, 1", "Z0, 3, 3", "PIN, 2, 2"] + rows)]
+        deck.history = [("XLY%d" % q, "RF") for q in range(len(ys))]
+        hist_every = args.history_every if args.history_every is not None else 1.0
+        moment = mat.E * kappa * H * W ** 3 / 12
+        cm.append("Pure bending: X0 U1 = 0, Z0 U3 = 0, PIN (0; W/2; 0) U2 = 0; XLY<q> (x = L, y = y_q) U1 = -kappa L (y_q - W/2),"
+                  " kappa = %s (static steps: no amplitude)." % fmt(kappa))
+        cm.append("Reference: M = -sum_q RF1(XLY<q>) (y_q - W/2) = E kappa H W^3 / 12 = %s (y stations %s)."
+                  % (fmt(sig(moment, 10)), "; ".join(fmt(v) for v in ys)))
     elif loading == "wave":
         c0 = c_ax
         deck.time = args.time if args.time is not None else sig(1.5 * L / c0, 4)
@@ -899,7 +960,8 @@ def build_parser():
     b.add_argument("--nx", type=int, default=8)
     b.add_argument("--ny", type=int, default=2)
     b.add_argument("--nz", type=int, default=2)
-    b.add_argument("--loading", choices=["stretch", "prescribed", "wave", "impact"], default="stretch")
+    b.add_argument("--loading", choices=["stretch", "prescribed", "wave", "impact", "bend"], default="stretch")
+    b.add_argument("--curvature", type=float, default=1e-3, help="bend: the imposed curvature kappa, default 1e-3")
     b.add_argument("--stretch", type=float, default=0.1, help="lambda - 1 (stretch/prescribed), default 0.1")
     add_static_options(b)
     b.add_argument("--v0", type=float, default=0.1, help="velocity (wave: driven end; impact: initial), default 0.1")

@@ -56,7 +56,7 @@ void CpuBackend::begin_step(const StepDrive& drive) {
     st_.elem_pressure.clear();
     st_.tri_pressure.clear();
   }
-  face_force_.assign(18 * static_cast<std::size_t>(drive_.num_faces), 0.0);
+  face_force_.assign(3 * kFaceMaxNodes * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
 std::array<double, 2> CpuBackend::shell_forces(int begin, int end, double tau) {

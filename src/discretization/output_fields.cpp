@@ -26,6 +26,14 @@ ResultMesh result_mesh(const StructureSystem& sys) {
   for (int e = 0; e < ne; ++e) m.offsets[e] = 4 * (e + 1);
   for (const SolidGroup& g : sys.solid.groups) {
     const auto type = static_cast<std::uint8_t>(element_kind(g.kind).vtk_cell);
+    if (const int* order = element_kind(g.kind).vtk_order) {  // VTK orders this cell's nodes differently
+      const int npe = g.nodes_per_element;
+      for (int e = 0; e < g.count; ++e) {
+        const std::size_t from = static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(e) * npe;
+        const std::size_t to = 4 * static_cast<std::size_t>(ne) + from;
+        for (int i = 0; i < npe; ++i) m.conn[to + i] = sys.solid.conn[from + order[i]];
+      }
+    }
     for (int e = g.first; e < g.first + g.count; ++e) {
       m.offsets[ne + e] = ne * 4 + g.conn_offset + (e - g.first + 1) * g.nodes_per_element;
       m.types[ne + e] = type;

@@ -163,6 +163,18 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
                                                      "planar and 3-D elements cannot be mixed");
       }
 
+  // An axisymmetric model's x and y are r and z: plane stress or strain elements beside it
+  // would read them as x and y.
+  for (const SolidGroup& g : sm.groups)
+    for (const SolidGroup& h : sm.groups)
+      if (element_kind(g.kind).axisymmetric && element_kind(h.kind).dimension == 2 && !element_kind(h.kind).axisymmetric) {
+        const auto me = static_cast<std::size_t>(sm.model_element[static_cast<std::size_t>(h.first)]);
+        throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " (" +
+                                                     element_kind(h.kind).name + ") is planar, but the model has "
+                                                     "axisymmetric elements (" + element_kind(g.kind).name +
+                                                     "): the two cannot be mixed");
+      }
+
   sm.volume.assign(sm.num_elements, 0.0);
   sm.element_dt.assign(sm.num_elements, 0.0);
   for (const SolidGroup& g : sm.groups) {
@@ -176,7 +188,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
         const int me = sm.model_element[static_cast<std::size_t>(e)];
         const int sec = sm.material[static_cast<std::size_t>(e)];
         const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
-        if (K::kDimension == 2 && !(m.thickness > 0 && m.thickness < 1e300))
+        if (K::kDimension == 2 && !is_axisymmetric<K>() && !(m.thickness > 0 && m.thickness < 1e300))
           throw InputError(model.solid_sections[static_cast<std::size_t>(sec)].thickness_loc,
                            "*SOLID SECTION thickness must be a positive number for planar elements such as element " +
                                std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
@@ -201,8 +213,9 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
                                          "orthotropic elasticity)");
         }
         // Planar kinds return their area, trusses their length: the section's thickness or
-        // area makes it a volume.
-        const double vol = K::mass_fractions(X, frac) * (K::kDimension == 2 || truss ? m.thickness : 1.0);
+        // area makes it a volume (axisymmetric kinds return their ring volume: no thickness).
+        const double vol =
+            K::mass_fractions(X, frac) * ((K::kDimension == 2 && !is_axisymmetric<K>()) || truss ? m.thickness : 1.0);
         if (!(vol > 0) && (truss || element_kind(g.kind).discrete))
           throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
                            "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
@@ -212,7 +225,9 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
                            "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
                                K::name() +
                                ") is inverted or degenerate (non-positive volume at an integration point; "
-                               "check the node order)");
+                               "check the node order" +
+                               (is_axisymmetric<K>() ? "; an axisymmetric element also needs every node at r = x >= 0)"
+                                                     : ")"));
         const double alpha = sm.alpha[static_cast<std::size_t>(sec)];
         sm.volume[static_cast<std::size_t>(e)] = vol;
         sm.element_dt[static_cast<std::size_t>(e)] = K::stable_dt(X, m, sm.hourglass_kappa);

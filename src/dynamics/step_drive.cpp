@@ -32,43 +32,36 @@ void add_faces(const StructureSystem& sys, const StepLoads& step, StepDrive& d) 
     const int g = sm.group_of(e);
     const SolidGroup& grp = sm.groups[g];
     const int* c = &sm.conn[sm.conn_start(e)];
-    const bool hex = grp.nodes_per_element == 8;
-    int local[6] = {-1, -1, -1, -1, -1, -1};
-    int shape = kFaceTri3;
-    if (hex) {
-      hex_face_nodes(step.face_label[f], local);
-      shape = kFaceQuad4;
-    } else {
-      const bool quadratic = grp.nodes_per_element == 10;
-      tet_face_nodes(step.face_label[f], quadratic, local);
-      shape = quadratic ? kFaceTri6 : kFaceTri3;
-    }
+    int local[kFaceMaxNodes];
+    const int shape = solid_face(grp.nodes_per_element, step.face_label[f], local);
     auto pos = [&](int n) { return Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]}; };
-    Vec3<double> centroid{0, 0, 0}, face_centre{0, 0, 0}, x[6], fn[6];
+    Vec3<double> centroid{0, 0, 0}, face_centre{0, 0, 0}, x[kFaceMaxNodes], fn[kFaceMaxNodes];
     for (int a = 0; a < grp.nodes_per_element; ++a) centroid += (1.0 / grp.nodes_per_element) * pos(c[a]);
-    const int corners = shape == kFaceQuad4 ? 4 : 3;
-    for (int k = 0; k < 6; ++k) x[k] = local[k] >= 0 ? pos(c[local[k]]) : pos(c[local[0]]);
+    const int corners = shape == kFaceQuad4 || shape == kFaceQuad8 ? 4 : 3;
+    for (int k = 0; k < kFaceMaxNodes; ++k) x[k] = local[k] >= 0 ? pos(c[local[k]]) : pos(c[local[0]]);
     for (int k = 0; k < corners; ++k) face_centre += (1.0 / corners) * x[k];
     // Forces of a unit suction (p = -1) sum to the area vector along the face normal.
     face_pressure_force(shape, x, -1.0, fn);
     Vec3<double> area{0, 0, 0};
-    for (int k = 0; k < 6; ++k) area += fn[k];
-    if (dot(area, face_centre - centroid) < 0) {  // reverse the orientation
-      if (shape == kFaceQuad4) {
-        std::swap(local[1], local[3]);
-      } else {
-        std::swap(local[1], local[2]);
-        if (shape == kFaceTri6) std::swap(local[3], local[5]);  // edges (0,1) and (2,0) swap
+    for (int k = 0; k < kFaceMaxNodes; ++k) area += fn[k];
+    if (dot(area, face_centre - centroid) < 0) {  // reverse the orientation: corners 1 <-> last
+      std::swap(local[1], local[corners - 1]);
+      // Mid-edge nodes follow their edges: (0,1) <-> (last,0), and for a quadrilateral
+      // (1,2) <-> (2,3); a 6-node triangle's (1,2) stays.
+      if (shape == kFaceTri6) std::swap(local[3], local[5]);
+      if (shape == kFaceQuad8) {
+        std::swap(local[4], local[7]);
+        std::swap(local[5], local[6]);
       }
     }
-    for (int k = 0; k < 6; ++k) d.face_nodes.push_back(local[k] >= 0 ? c[local[k]] : -1);
+    for (int k = 0; k < kFaceMaxNodes; ++k) d.face_nodes.push_back(local[k] >= 0 ? c[local[k]] : -1);
     d.face_shape.push_back(shape);
     d.face_amp.push_back(step.face_amp[f]);
     d.face_value.push_back(step.face_value[f]);
   }
   std::vector<int> key;
   std::vector<int> slot;
-  for (int i = 0; i < 6 * d.num_faces; ++i)
+  for (int i = 0; i < kFaceMaxNodes * d.num_faces; ++i)
     if (d.face_nodes[i] >= 0) {
       key.push_back(d.face_nodes[i]);
       slot.push_back(i);

@@ -36,9 +36,9 @@ struct StepDrive {
   std::vector<int> pressure_ptr, pressure_amp;
   std::vector<double> pressure_value;
 
-  // Pressures on solid faces, one entry per loaded face: node indices (6, -1 padded, ordered
+  // Pressures on solid faces, one entry per loaded face: node indices (kFaceMaxNodes, -1 padded, ordered
   // so that the right-hand normal points out of the element), FaceShape, amplitude slot,
-  // magnitude; node -> face slots (face * 6 + k) in CSR form.
+  // magnitude; node -> face slots (face * kFaceMaxNodes + k) in CSR form.
   int num_faces = 0;
   std::vector<int> face_nodes, face_shape, face_amp;
   std::vector<double> face_value;
@@ -151,20 +151,20 @@ HS_HD void evaluate_shell_pressure_force(const DriveView& d, int e, double tau, 
   }
 }
 
-/// Nodal forces (6 x 3 values, padded with zeros) of solid face pressure f at step time tau,
-/// on the current positions x0 + u.
+/// Nodal forces (kFaceMaxNodes x 3 values, padded with zeros) of solid face pressure f at
+/// step time tau, on the current positions x0 + u.
 template <class T>
 HS_HD void evaluate_face_force(const DriveView& d, int f, double tau, const T* x0, const T* y0, const T* z0,
-                               const T* ux, const T* uy, const T* uz, T out[18]) {
+                               const T* ux, const T* uy, const T* uz, T out[3 * kFaceMaxNodes]) {
   const T p = T(d.face_value[f] * amplitude_slot(d, d.face_amp[f], tau));
-  Vec3<T> x[6], fn[6];
-  const int* nodes = d.face_nodes + 6 * f;
-  for (int k = 0; k < 6; ++k) {
+  Vec3<T> x[kFaceMaxNodes], fn[kFaceMaxNodes];
+  const int* nodes = d.face_nodes + kFaceMaxNodes * f;
+  for (int k = 0; k < kFaceMaxNodes; ++k) {
     const int n = nodes[k] >= 0 ? nodes[k] : nodes[0];
     x[k] = {x0[n] + ux[n], y0[n] + uy[n], z0[n] + uz[n]};
   }
   face_pressure_force(d.face_shape[f], x, p, fn);
-  for (int k = 0; k < 6; ++k) {
+  for (int k = 0; k < kFaceMaxNodes; ++k) {
     out[3 * k] = fn[k].x;
     out[3 * k + 1] = fn[k].y;
     out[3 * k + 2] = fn[k].z;
@@ -172,7 +172,8 @@ HS_HD void evaluate_face_force(const DriveView& d, int f, double tau, const T* x
 }
 
 /// Forall body of the face-pressure pass (CPU forall and cuda::forall alike): face f's nodal
-/// forces into out (18 per face). On a GPU, monitor skips the work once the run has failed.
+/// forces into out (3 kFaceMaxNodes per face). On a GPU, monitor skips the work once the run
+/// has failed.
 template <class T>
 struct FaceForceBody {
   DriveView d;
@@ -182,11 +183,11 @@ struct FaceForceBody {
   const EnergyMonitor* monitor;  ///< null: always evaluate
   HS_HD void operator()(int f) const {
     if (monitor && monitor->status != kRunning) return;
-    evaluate_face_force(d, f, tau, x0, y0, z0, ux, uy, uz, out + 18 * static_cast<long long>(f));
+    evaluate_face_force(d, f, tau, x0, y0, z0, ux, uy, uz, out + 3 * kFaceMaxNodes * static_cast<long long>(f));
   }
 };
 
-/// Adds node n's share of the face pressure forces (face_force: 18 per face) to fp.
+/// Adds node n's share of the face pressure forces (face_force: 3 kFaceMaxNodes per face) to fp.
 template <class T>
 HS_HD void gather_face_forces(const DriveView& d, const T* face_force, int n, T fp[3]) {
   add_slot_forces3(d.face_node_ptr, d.face_node_slots, face_force, n, fp);

@@ -11,6 +11,11 @@
 // gradient of the energy t w detJ W on both.
 // Full integration locks in bending like Abaqus's CPS4/CPE4: fine meshes (or C3D8-like
 // enhancements, not done here) are needed for slender bending.
+//
+// CPS4R and CPE4R (Quad4R) are the one-point forms, C3D8R's planar analogue: the centroid
+// point with the element's mean F, and Flanagan-Belytschko springs on the one hourglass mode
+// (stiffness kappa M t A sum_a |b_a|^2 / 4, M = hourglass_modulus; docs/theory.md). They do
+// not lock in bending, and need the springs (or a few elements through a bending depth).
 #pragma once
 
 #include <cmath>
@@ -213,6 +218,151 @@ struct Quad4 {
   }
 };
 
+/// Reference constants of a one-point quadrilateral (CPS4R, CPE4R).
+template <class T>
+struct Quad4Ref {
+  Vec3<T> b[4];  ///< uniform gradients (1/A) int dN_a/dX dA = (1/A) dA/dX_a (z = 0)
+  T area;        ///< exact (shoelace) area
+  T gamma[4];    ///< Flanagan-Belytschko hourglass vector h - (sum_b h_b X_b) . b, h = (1, -1, 1, -1)
+};
+
+/// Reference constants from the node positions; false when the area is not positive. The
+/// bilinear area is the shoelace sum A = 1/2 sum_a (x_a y_a+1 - x_a+1 y_a), so
+/// b_a = (1/A) dA/dX_a = (y_a+1 - y_a-1, x_a-1 - x_a+1) / (2A), the mean of dN_a/dX over the
+/// element: sum_a X_a (x) b_a = I, and a uniform stress leaves no force at interior nodes.
+template <class T>
+HS_HD bool quad4_reference(const Vec3<T> X[4], Quad4Ref<T>& r) {
+  T twice = T(0);
+  for (int a = 0; a < 4; ++a) twice += X[a].x * X[(a + 1) % 4].y - X[(a + 1) % 4].x * X[a].y;
+  r.area = T(0.5) * twice;
+  if (!(r.area > T(0))) return false;
+  for (int a = 0; a < 4; ++a) {
+    const Vec3<T>& n = X[(a + 1) % 4];
+    const Vec3<T>& p = X[(a + 3) % 4];
+    r.b[a] = {(n.y - p.y) / twice, (p.x - n.x) / twice, T(0)};
+  }
+  const T h[4] = {T(1), T(-1), T(1), T(-1)};
+  T hx = T(0), hy = T(0);
+  for (int a = 0; a < 4; ++a) {
+    hx += h[a] * X[a].x;
+    hy += h[a] * X[a].y;
+  }
+  for (int a = 0; a < 4; ++a) r.gamma[a] = h[a] - (hx * r.b[a].x + hy * r.b[a].y);
+  return true;
+}
+
+/// True when detJ > 0 at the four 2x2 Gauss points (checked once at the model build: a
+/// non-convex quadrilateral can have a positive area and an inverted corner).
+template <class T>
+HS_HD bool quad4_jacobians_positive(const Vec3<T> X[4]) {
+  for (int g = 0; g < 4; ++g) {
+    Vec3<T> b[4];
+    if (!(quad4_gradients(X, quad4_gauss<T>(g, 0), quad4_gauss<T>(g, 1), b, static_cast<T*>(nullptr)) > T(0)))
+      return false;
+  }
+  return true;
+}
+
+/// Hourglass stiffness of a one-point quadrilateral: kappa M t A sum_a |b_a|^2 / 4 (the
+/// planar form of C3D8R's kappa M V sum_a |b_a|^2 / 8: the mean |b_a|^2 over the nodes).
+template <class T>
+HS_HD T quad4_hourglass_stiffness(const Quad4Ref<T>& r, T modulus, T thickness, T kappa) {
+  T bb = T(0);
+  for (int a = 0; a < 4; ++a) bb += dot(r.b[a], r.b[a]);
+  return kappa * modulus * thickness * r.area * bb / T(4);
+}
+
+/// The CPS4R / CPE4R trait body: one point at the centroid with the element's mean F (the
+/// uniform gradients), and Flanagan-Belytschko hourglass springs on the one in-plane
+/// hourglass vector gamma (two components: u_x and u_y). Forces f_a = t A P b_a +
+/// k gamma_a q, q = sum_a gamma_a u_a; the springs' energy k/2 |q|^2 is the hourglass
+/// energy. gamma is orthogonal to every linear field, so the springs leave the patch test
+/// and rigid motions (of any size: q is linear in u, and a rotation's u is linear in X)
+/// untouched.
+template <bool kPlaneStress>
+struct Quad4R {
+  static constexpr int kNodes = 4;
+  static constexpr const char* kAliases = "";
+  static constexpr int kDimension = 2;
+  static constexpr int kVtkCell = 9;  ///< VTK_QUAD
+  /// Relative cost (MITC4 = 1): a quarter of the 2x2 quadrilateral's points plus the
+  /// springs; estimated, not measured.
+  static constexpr double kCost = kPlaneStress ? 0.45 : 0.35;
+  static constexpr int kPoints = 1;
+
+  /// Lumped mass 1/4 per node. Returns the area (the caller multiplies by the thickness), or
+  /// 0 when the element is inverted or flat at a 2x2 Gauss point.
+  template <class T>
+  HS_HD static T mass_fractions(const Vec3<T> X[4], T frac[4]) {
+    for (int a = 0; a < 4; ++a) frac[a] = T(0.25);
+    Quad4Ref<T> r;
+    return quad4_jacobians_positive(X) && quad4_reference(X, r) ? r.area : T(0);
+  }
+
+  /// In-plane forces f (4, z = 0) and energies (strain t A W, hourglass k/2 |q|^2) with
+  /// k = quad4_hourglass_stiffness(kappa, M = hourglass_modulus(m)). NaN for an invalid
+  /// reference.
+  template <class T>
+  HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m,
+                                             T hourglass_kappa, Vec3<T> f[4], const ElementState<T>& state = {}) {
+    Quad4Ref<T> r;
+    if (!quad4_reference(X, r)) {
+      const T nan = solid_detail::quiet_nan<T>();
+      for (int a = 0; a < 4; ++a) f[a] = {nan, nan, nan};
+      return {nan, nan};
+    }
+    Mat3<T> F;
+    const SolidStress<T> s = quad4_point<T, kPlaneStress>(m, u, r.b, F, state, 0);
+    const T w = m.thickness * r.area;
+    const Mat3<T> P = F * s.S;
+    const T k = quad4_hourglass_stiffness(r, hourglass_modulus(m), m.thickness, hourglass_kappa);
+    T qx = T(0), qy = T(0);
+    for (int a = 0; a < 4; ++a) {
+      qx += r.gamma[a] * u[a].x;
+      qy += r.gamma[a] * u[a].y;
+    }
+    for (int a = 0; a < 4; ++a)
+      f[a] = {w * (P(0, 0) * r.b[a].x + P(0, 1) * r.b[a].y) + k * r.gamma[a] * qx,
+              w * (P(1, 0) * r.b[a].x + P(1, 1) * r.b[a].y) + k * r.gamma[a] * qy, T(0)};
+    return {w * s.energy, T(0.5) * k * (qx * qx + qy * qy), w * s.dissipation};
+  }
+
+  /// Critical increment bound 2/omega, m_a = rho t A / 4: the one-point stiffness gives
+  /// omega^2 <= 4 (lam + g2) sum_a |b_a|^2 / rho (as C3D8R's, lam condensed in plane
+  /// stress as for CPS4), and the springs k gamma gamma^T (per direction) add at most
+  /// k |gamma|^2 / m_a (Weyl: the sum bounds the sum of the stiffnesses).
+  template <class T>
+  HS_HD static T stable_dt(const Vec3<T> X[4], const SolidMaterial<T>& m, T hourglass_kappa = T(0.1)) {
+    Quad4Ref<T> r;
+    if (!quad4_jacobians_positive(X) || !quad4_reference(X, r)) return T(0);
+    T lam, g2;
+    solid_detail::bound_moduli(m, lam, g2);
+    if (kPlaneStress && lam > T(0)) lam = lam * g2 / (lam + g2);
+    T bb = T(0), gg = T(0);
+    for (int a = 0; a < 4; ++a) {
+      bb += dot(r.b[a], r.b[a]);
+      gg += r.gamma[a] * r.gamma[a];
+    }
+    const T k = quad4_hourglass_stiffness(r, hourglass_modulus(m), T(1), hourglass_kappa);  // per unit thickness
+    return solid_detail::dt_from_omega2(T(4) * (lam + g2) * bb / m.density + T(4) * k * gg / (m.density * r.area));
+  }
+
+  /// Cauchy stress and Green strain at the centroid (the element's only point).
+  template <class T>
+  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m,
+                                              ElementState<T> state = {}) {
+    state.next = nullptr;  // output reads the state, never writes it
+    Quad4Ref<T> r;
+    if (!quad4_reference(X, r)) {
+      const T nan = solid_detail::quiet_nan<T>();
+      return {scaled_identity(nan), scaled_identity(nan)};
+    }
+    Mat3<T> F;
+    const SolidStress<T> s = quad4_point<T, kPlaneStress>(m, u, r.b, F, state, 0);
+    return {(T(1) / determinant(F)) * (F * s.S * transpose(F)), green_strain(F)};
+  }
+};
+
 }  // namespace plane_detail
 
 /// CPS4: plane-stress bilinear quadrilateral.
@@ -225,6 +375,22 @@ struct CPS4 : plane_detail::Quad4<true> {
 struct CPE4 : plane_detail::Quad4<false> {
   /// Abaqus element name.
   HS_HD static constexpr const char* name() { return "CPE4"; }
+};
+
+}  // namespace halfstep
+
+namespace halfstep {
+
+/// CPS4R: plane-stress quadrilateral, one point, hourglass springs.
+struct CPS4R : plane_detail::Quad4R<true> {
+  /// Abaqus element name.
+  HS_HD static constexpr const char* name() { return "CPS4R"; }
+};
+
+/// CPE4R: plane-strain quadrilateral, one point, hourglass springs.
+struct CPE4R : plane_detail::Quad4R<false> {
+  /// Abaqus element name.
+  HS_HD static constexpr const char* name() { return "CPE4R"; }
 };
 
 }  // namespace halfstep

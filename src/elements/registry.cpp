@@ -31,6 +31,27 @@ template <class K, class = void>
 struct CrossSectionOf : std::false_type {};
 template <class K>
 struct CrossSectionOf<K, std::void_t<decltype(K::kCrossSection)>> : std::bool_constant<K::kCrossSection> {};
+/// K::kExplicit and K::kExplicitAlternative when the trait has them, else true and "".
+template <class K, class = void>
+struct ExplicitOf {
+  static constexpr bool value = true;
+  static constexpr const char* alternative = "";
+};
+template <class K>
+struct ExplicitOf<K, std::void_t<decltype(K::kExplicit)>> {
+  static constexpr bool value = K::kExplicit;
+  static constexpr const char* alternative = K::kExplicitAlternative;
+};
+
+/// K::kVtkOrder when the trait has one, else null (VTK's node order is the element's).
+template <class K, class = void>
+struct VtkOrderOf {
+  static constexpr const int* value = nullptr;
+};
+template <class K>
+struct VtkOrderOf<K, std::void_t<decltype(K::kVtkOrder)>> {
+  static constexpr const int* value = K::kVtkOrder;
+};
 
 template <class K>
 ElementKindInfo info_of() {
@@ -42,7 +63,8 @@ ElementKindInfo info_of() {
           : beam ? ElementFamily::Beam
           : tri  ? ElementFamily::FpmShell
                  : ElementFamily::Continuum,
-          DiscreteOf<K>::kind, DiscreteOf<K>::dofs, CrossSectionOf<K>::value};
+          DiscreteOf<K>::kind, DiscreteOf<K>::dofs, CrossSectionOf<K>::value,
+          ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value, is_axisymmetric<K>()};
 }
 
 template <class... K>

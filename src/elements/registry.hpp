@@ -8,7 +8,13 @@
 //   carry x and y only; 3), kVtkCell, kCost (partition weight), kPoints (integration points),
 //   and optionally kFormulation: a kind that is another formulation of a deck element (the FPM
 //   hexahedron is C3D8 with *SOLID SECTION, FORMULATION=FPM) names its deck kind in name() and
-//   the formulation there; TYPE= never selects it, find_element_kind(name, formulation) does.
+//   the formulation there; TYPE= never selects it, find_element_kind(name, formulation) does;
+//   optionally kExplicit = false for a kind that runs in static steps only (as in Abaqus,
+//   whose explicit solver lacks it: C3D20, C3D20R, C3D10) with kExplicitAlternative, the
+//   kinds to use instead (named in the reader's message); and optionally kVtkOrder[kNodes],
+//   the element node that is VTK's point i when VTK orders the cell differently (C3D6);
+//   optionally kAxisymmetric = true for a planar kind whose nodes are (r, z) and whose
+//   volumes are rings (CAX4R: the section thickness is not used, no planar kinds beside it).
 // Continuum traits (3 or 2 translational dofs per node) add mass_fractions, internal_force,
 // stable_dt and centroid_output, host/device.
 #pragma once
@@ -17,13 +23,16 @@
 #include <type_traits>
 
 #include "elements/discrete.hpp"
+#include "elements/axisymmetric_quad.hpp"
 #include "elements/fpm_hex.hpp"
 #include "elements/fpm_beam.hpp"
 #include "elements/fpm_tri.hpp"
 #include "elements/mitc4.hpp"
 #include "elements/plane_quad.hpp"
+#include "elements/solid_hex20.hpp"
 #include "elements/solid_kinds.hpp"
 #include "elements/truss.hpp"
+#include "elements/solid_wedge.hpp"
 
 namespace halfstep {
 
@@ -34,7 +43,8 @@ struct KindList {};
 /// Every element kind, in registry order: the position is the kind id stored in the model
 /// (Elements::kind) and the order of the continuum element groups. Shells come first.
 using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind, FpmTriKind, T3D2,
-                          SPRINGA, SPRING1, SPRING2, DASHPOTA, DASHPOT1, DASHPOT2>;
+                          SPRINGA, SPRING1, SPRING2, DASHPOTA, DASHPOT1, DASHPOT2, CPS4R, CPE4R, C3D6, C3D20R, C3D20,
+                          C3D10, CAX4R>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
 /// triads), the continuum path (translations only, one templated loop for every trait), the
@@ -56,6 +66,10 @@ struct ElementKindInfo {
   int discrete = 0;       ///< 1: a spring (takes *SPRING), 2: a dashpot (*DASHPOT), 0: neither (K::kDiscrete)
   int discrete_dofs = 0;  ///< dof fields on the *SPRING / *DASHPOT first data line (K::kDiscreteDofs)
   bool cross_section = false;  ///< a truss: the *SOLID SECTION data line is its area (K::kCrossSection)
+  bool explicit_dynamics;            ///< false: static steps only (the reader refuses it in explicit steps)
+  const char* explicit_alternative;  ///< the kinds to use in explicit steps instead ("" when explicit_dynamics)
+  const int* vtk_order;              ///< element node of VTK point i, or null when VTK's order is the element's
+  bool axisymmetric;                 ///< planar kind on (r, z) with ring volumes (CAX4R)
 };
 
 /// Number of kinds in the registry.
@@ -85,6 +99,16 @@ int shell_kind_id();
 
 namespace registry_detail {
 
+template <class K, class = void>
+struct RunsExplicit : std::true_type {};
+template <class K>
+struct RunsExplicit<K, std::void_t<decltype(K::kExplicit)>> : std::bool_constant<K::kExplicit> {};
+
+template <class K, class = void>
+struct Axisymmetric : std::false_type {};
+template <class K>
+struct Axisymmetric<K, std::void_t<decltype(K::kAxisymmetric)>> : std::bool_constant<K::kAxisymmetric> {};
+
 template <class F, class K, class... Rest>
 bool visit_continuum(int id, int at, F& f, KindList<K, Rest...>) {
   if (id == at) {
@@ -100,6 +124,19 @@ bool visit_continuum(int id, int at, F& f, KindList<K, Rest...>) {
 }
 
 }  // namespace registry_detail
+
+/// Whether kind K is axisymmetric (nodes (r, z), ring volumes; trait kAxisymmetric).
+template <class K>
+constexpr bool is_axisymmetric() {
+  return registry_detail::Axisymmetric<K>::value;
+}
+
+/// Whether kind K runs in explicit dynamic steps (false for a trait with kExplicit = false):
+/// the explicit kernels are instantiated for these kinds only.
+template <class K>
+constexpr bool runs_explicit() {
+  return registry_detail::RunsExplicit<K>::value;
+}
 
 /// Calls f(K{}) with the trait of continuum kind id; false (f not called) for the shell,
 /// beam and triangle kinds or an id outside the registry.

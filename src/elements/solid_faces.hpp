@@ -7,8 +7,12 @@
 
 namespace halfstep {
 
-/// Shape of a face: 4-node bilinear quadrilateral, 3-node or 6-node triangle.
-enum FaceShape : int { kFaceTri3 = 3, kFaceQuad4 = 4, kFaceTri6 = 6 };
+/// Shape of a face: 4-node bilinear or 8-node serendipity quadrilateral, 3-node or 6-node
+/// triangle (the value is the face's node count).
+enum FaceShape : int { kFaceTri3 = 3, kFaceQuad4 = 4, kFaceTri6 = 6, kFaceQuad8 = 8 };
+
+/// Most nodes of one face (the 8-node quadrilateral of C3D20): the stride of the face tables.
+constexpr int kFaceMaxNodes = 8;
 
 /// Element-local node numbers (0-based) of face `face` (1-based Abaqus label) of a hexahedron
 /// (Abaqus C3D8 faces: S1 1-2-3-4, S2 5-8-7-6, S3 1-5-6-2, S4 2-6-7-3, S5 3-7-8-4, S6 4-8-5-1).
@@ -27,11 +31,56 @@ HS_HD void tet_face_nodes(int face, bool quadratic, int out[6]) {
   for (int k = 0; k < 3; ++k) out[3 + k] = quadratic ? mids[face - 1][k] : -1;
 }
 
+/// Element-local nodes of face `face` (1-based) of a 6-node wedge (Abaqus C3D6: S1 1-2-3,
+/// S2 4-6-5, S3 1-4-5-2, S4 2-5-6-3, S5 3-6-4-1); the triangles pad out[3] with -1.
+HS_HD void wedge_face_nodes(int face, int out[4]) {
+  const int table[5][4] = {{0, 1, 2, -1}, {3, 5, 4, -1}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}};
+  for (int k = 0; k < 4; ++k) out[k] = table[face - 1][k];
+}
+
+/// Mid-edge node (0-based, 8..19) of the 20-node hexahedron between corners a and b, or -1
+/// (Abaqus C3D20: 9:(1-2) 10:(2-3) 11:(3-4) 12:(4-1) 13:(5-6) 14:(6-7) 15:(7-8) 16:(8-5)
+/// 17:(1-5) 18:(2-6) 19:(3-7) 20:(4-8), which is VTK's quadratic hexahedron order too).
+HS_HD int hex20_edge_node(int a, int b) {
+  const int ends[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  for (int e = 0; e < 12; ++e)
+    if ((ends[e][0] == a && ends[e][1] == b) || (ends[e][0] == b && ends[e][1] == a)) return 8 + e;
+  return -1;
+}
+
+/// Faces of a 3-D solid element with `nodes` nodes (4 C3D4, 6 C3D6, 8 C3D8/C3D8R, 10
+/// C3D10/C3D10M, 20 C3D20/C3D20R): 0 for any other count (planar elements have edges, not
+/// faces).
+HS_HD int solid_face_count(int nodes) {
+  return nodes == 4 || nodes == 10 ? 4 : nodes == 6 ? 5 : nodes == 8 || nodes == 20 ? 6 : 0;
+}
+
+/// Element-local nodes (out, kFaceMaxNodes entries padded with -1: corners in the Abaqus
+/// face order, then the mid-edge nodes of the face's edges in corner order) and shape of
+/// face `face` (1..solid_face_count) of a 3-D solid element with `nodes` nodes.
+HS_HD int solid_face(int nodes, int face, int out[kFaceMaxNodes]) {
+  for (int k = 0; k < kFaceMaxNodes; ++k) out[k] = -1;
+  if (nodes == 8 || nodes == 20) {
+    hex_face_nodes(face, out);
+    if (nodes == 8) return kFaceQuad4;
+    for (int k = 0; k < 4; ++k) out[4 + k] = hex20_edge_node(out[k], out[(k + 1) % 4]);
+    return kFaceQuad8;
+  }
+  if (nodes == 6) {
+    wedge_face_nodes(face, out);
+    return out[3] < 0 ? kFaceTri3 : kFaceQuad4;
+  }
+  int t[6];
+  tet_face_nodes(face, nodes == 10, t);
+  for (int k = 0; k < 6; ++k) out[k] = t[k];
+  return nodes == 10 ? kFaceTri6 : kFaceTri3;
+}
+
 /// Nodal forces of pressure p on a face with current nodes x (shape nodes), pushing against
 /// the face normal given by the node order (right-hand rule): f_a = -p int N_a n dA.
 template <class T>
-HS_HD void face_pressure_force(int shape, const Vec3<T> x[6], T p, Vec3<T> f[6]) {
-  for (int a = 0; a < 6; ++a) f[a] = {T(0), T(0), T(0)};
+HS_HD void face_pressure_force(int shape, const Vec3<T> x[kFaceMaxNodes], T p, Vec3<T> f[kFaceMaxNodes]) {
+  for (int a = 0; a < kFaceMaxNodes; ++a) f[a] = {T(0), T(0), T(0)};
   if (shape == kFaceTri3) {
     const Vec3<T> n = (T(0.5) * p / T(3)) * cross(x[1] - x[0], x[2] - x[0]);
     for (int a = 0; a < 3; ++a) f[a] = T(-1) * n;
@@ -53,6 +102,48 @@ HS_HD void face_pressure_force(int shape, const Vec3<T> x[6], T p, Vec3<T> f[6])
       const Vec3<T> n = cross(xr, xs);  // weight 1 per point
       for (int a = 0; a < 4; ++a) f[a] += (-p * N[a]) * n;
     }
+    return;
+  }
+  if (shape == kFaceQuad8) {
+    // Serendipity quadrilateral (corners 0-3 at (r, s) = (-+1, -+1) counter-clockwise,
+    // mid-edge nodes 4:(0,1) 5:(1,2) 6:(2,3) 7:(3,0)), 3 x 3 Gauss points: exact for a flat
+    // parallelogram face (N_a times the constant normal is quadratic per direction).
+    const T gq[3] = {T(-0.77459666924148337704), T(0), T(0.77459666924148337704)};
+    const T wq[3] = {T(5) / T(9), T(8) / T(9), T(5) / T(9)};
+    const T rc[4] = {T(-1), T(1), T(1), T(-1)}, sc[4] = {T(-1), T(-1), T(1), T(1)};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const T r = gq[i], s = gq[j];
+        T N[8], dr[8], ds[8];
+        for (int a = 0; a < 4; ++a) {
+          const T ra = rc[a] * r, sa = sc[a] * s;
+          N[a] = T(0.25) * (T(1) + ra) * (T(1) + sa) * (ra + sa - T(1));
+          dr[a] = T(0.25) * rc[a] * (T(1) + sa) * (T(2) * ra + sa);
+          ds[a] = T(0.25) * sc[a] * (T(1) + ra) * (ra + T(2) * sa);
+        }
+        // Mid-edge nodes 4 and 6 on s = -+1 (r free), 5 and 7 on r = +-1 (s free).
+        for (int e = 0; e < 4; ++e) {
+          const int a = 4 + e;
+          if (e % 2 == 0) {
+            const T se = e == 0 ? T(-1) : T(1);
+            N[a] = T(0.5) * (T(1) - r * r) * (T(1) + se * s);
+            dr[a] = -r * (T(1) + se * s);
+            ds[a] = T(0.5) * (T(1) - r * r) * se;
+          } else {
+            const T re = e == 1 ? T(1) : T(-1);
+            N[a] = T(0.5) * (T(1) + re * r) * (T(1) - s * s);
+            dr[a] = T(0.5) * re * (T(1) - s * s);
+            ds[a] = -(T(1) + re * r) * s;
+          }
+        }
+        Vec3<T> xr{T(0), T(0), T(0)}, xs{T(0), T(0), T(0)};
+        for (int a = 0; a < 8; ++a) {
+          xr += dr[a] * x[a];
+          xs += ds[a] * x[a];
+        }
+        const Vec3<T> n = (wq[i] * wq[j]) * cross(xr, xs);
+        for (int a = 0; a < 8; ++a) f[a] += (-p * N[a]) * n;
+      }
     return;
   }
   // 6-node triangle: 3-point rule (degree 2), exact for a straight-sided face.

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "elements/registry.hpp"
+#include "elements/solid_faces.hpp"
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
 
@@ -490,7 +491,7 @@ void DeckParser::check_face(int e, int face, Pos pos) const {
   if (face == 0 && solid)
     fail(pos, "pressure type P on solid " + name + ": solid faces take P1..P6 (or a *SURFACE with *DSLOAD)");
   if (face > 0 && !solid) fail(pos, "face pressure P" + std::to_string(face) + " on shell " + name + ": shells take P");
-  const int faces = m_.elements.count_of(e) == 8 ? 6 : 4;
+  const int faces = solid_face_count(element_kind(m_.elements.kind[k]).nodes);
   if (face > faces)
     fail(pos, "face " + std::to_string(face) + " does not exist on " + name + ", which has faces 1.." +
                   std::to_string(faces));

@@ -364,6 +364,28 @@ DeckParser::PendingSet& DeckParser::open_set(bool node_set, const std::string& n
   return ps;
 }
 
+// Abaqus/Explicit has no C3D20, C3D20R or C3D10; neither has halfstep's explicit solver (the
+// traits say so with kExplicit = false). The first such element is named with its line.
+void DeckParser::check_explicit_kinds() const {
+  const Step* explicit_step = nullptr;
+  for (const Step& s : m_.steps)
+    if (s.procedure == Procedure::ExplicitDynamic) {
+      explicit_step = &s;
+      break;
+    }
+  if (!explicit_step) return;
+  for (int e = 0; e < m_.elements.size(); ++e) {
+    const auto k = static_cast<std::size_t>(e);
+    const ElementKindInfo& kind = element_kind(m_.elements.kind[k]);
+    if (kind.explicit_dynamics) continue;
+    fail(m_.elements.loc[k], "element " + std::to_string(m_.elements.id[k]) + " is a " + kind.name +
+                                 ", which runs in *STATIC steps only (as in Abaqus, whose explicit solver has no " +
+                                 kind.name + "), and step '" + explicit_step->name + "' (" +
+                                 explicit_step->loc.str() + ") is *DYNAMIC, EXPLICIT: mesh it with " +
+                                 kind.explicit_alternative + " for explicit steps");
+  }
+}
+
 void DeckParser::resolve_connectivity() {
   Elements& e = m_.elements;
   e.conn.resize(conn_ids_.size());

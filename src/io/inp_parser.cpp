@@ -420,6 +420,7 @@ void DeckParser::finish() {
          "*AMPLITUDE, TIME=TOTAL TIME is supported only for single-step models (use TIME=STEP "
          "TIME)");
   attach_model_boundaries();
+  check_explicit_kinds();
   if (errors_.empty()) validate(m_);  // after a reading problem the model is incomplete
 }
 

@@ -171,6 +171,8 @@ class DeckParser {
   void set_data(const Line& line);
   PendingSet& open_set(bool node_set, const std::string& name, Pos pos);
   void resolve_connectivity();
+  /// Refuses elements of a static-only kind (C3D20, C3D10, ...) when the deck has an explicit step.
+  void check_explicit_kinds() const;
   void resolve_sets();
   void resolve_set(bool node_set, PendingSet& ps);
   void build_set(bool node_set, PendingSet& ps);

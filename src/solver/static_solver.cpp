@@ -65,6 +65,9 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
     for (int a = 1; a < 4; ++a) parent[find(c[a])] = find(c[0]);
   }
   const int dirs = sm.planar ? 2 : 3;
+  // An axisymmetric part's radial motion strains its hoops: only z (direction 2) is rigid.
+  bool axisymmetric = false;
+  for (const SolidGroup& g : sm.groups) axisymmetric = axisymmetric || element_kind(g.kind).axisymmetric;
   std::vector<unsigned char> held_dirs(parent.size(), 0), present(parent.size(), 0);
   for (int n = 0; n < sys.num_nodes; ++n) {
     if (!active[static_cast<std::size_t>(ndn) * n]) continue;
@@ -85,7 +88,7 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
   for (int r = 0; r < sys.num_nodes; ++r) {
     if (!present[r] || find(r) != r) continue;
     for (int d = 0; d < dirs; ++d) {
-      if (held_dirs[r] & (1u << d)) continue;
+      if ((held_dirs[r] & (1u << d)) || (axisymmetric && d == 0)) continue;
       std::string nodes;
       int count = 0;
       for (int n = 0; n < sys.num_nodes; ++n)
@@ -234,7 +237,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   // External generalized forces at step time tau on configuration c (face and shell
   // pressures follow the surface and moments are projected on the current triads under
   // NLGEOM; a geometrically linear step applies them on the reference configuration).
-  std::vector<double> face(18 * static_cast<std::size_t>(drive.num_faces));
+  std::vector<double> face(3 * kFaceMaxNodes * static_cast<std::size_t>(drive.num_faces));
   std::vector<double> face_ux(drive.num_faces > 0 ? nn : 0, 0.0), face_uy(face_ux),
       face_uz(face_ux);  // reused by every evaluation (zero under NLGEOM=NO)
   std::vector<double> shell_pressure(drive.has_pressure() ? 12 * static_cast<std::size_t>(sys.num_elements) : 0);
@@ -263,7 +266,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         }
       for (int k = 0; k < drive.num_faces; ++k)
         evaluate_face_force(dv, k, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), face_ux.data(), face_uy.data(),
-                            face_uz.data(), face.data() + 18 * static_cast<std::size_t>(k));
+                            face_uz.data(), face.data() + 3 * kFaceMaxNodes * static_cast<std::size_t>(k));
       for (std::size_t n = 0; n < nn; ++n) {
         double g[3] = {0, 0, 0};
         gather_face_forces(dv, face.data(), static_cast<int>(n), g);

@@ -77,7 +77,10 @@ TEST_P(OperatorDecks, ElementMatricesAreTheForceDerivative) {
 
 INSTANTIATE_TEST_SUITE_P(Continuum, OperatorDecks,
                          ::testing::Values("solid_c3d8r_svk.inp", "solid_c3d8_neo.inp", "solid_c3d4_ortho.inp",
-                                           "solid_c3d10m_svk.inp", "plane_cps4.inp", "plane_cpe4.inp"),
+                                           "solid_c3d10m_svk.inp", "plane_cps4.inp", "plane_cpe4.inp",
+                                           "solid_c3d6_svk.inp", "plane_cps4r.inp", "plane_cpe4r.inp",
+                                           "axi_cylinder.inp", "static_c3d20.inp", "static_c3d20r.inp",
+                                           "static_c3d10.inp"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string s = i.param;
                            return s.substr(0, s.find('.'));

@@ -1,7 +1,7 @@
-// The planar quadrilaterals CPS4 (plane stress) and CPE4 (plane strain): patch test against
-// closed-form St. Venant-Kirchhoff stresses, rigid motions, forces as the energy gradient,
-// thickness scaling, lumped mass, the stable increment against the element's true highest
-// frequency, and an inverted element.
+// The planar quadrilaterals CPS4, CPS4R (plane stress) and CPE4, CPE4R (plane strain): patch
+// test against closed-form St. Venant-Kirchhoff stresses, rigid motions, forces as the energy
+// gradient, thickness scaling, lumped mass, the stable increment against the element's true
+// highest frequency, an inverted element, and the one-point kinds' hourglass springs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -50,9 +50,13 @@ void svk_plane(double lambda, double mu, const double E[3], bool plane_stress, d
   S[2] = 2 * mu * E[2];
 }
 
+/// Whether K is a plane-stress kind.
+template <class K>
+constexpr bool kIsPlaneStress = std::is_same_v<K, CPS4> || std::is_same_v<K, CPS4R>;
+
 template <class K>
 class PlaneQuad : public ::testing::Test {};
-using Kinds = ::testing::Types<CPS4, CPE4>;
+using Kinds = ::testing::Types<CPS4, CPE4, CPS4R, CPE4R>;
 TYPED_TEST_SUITE(PlaneQuad, Kinds);
 
 TYPED_TEST(PlaneQuad, IsRegisteredAsAPlanarContinuumKind) {
@@ -88,7 +92,7 @@ TYPED_TEST(PlaneQuad, PatchOfDistortedElementsReproducesUniformStress) {
   // displacement field of finite size. Every element must carry the closed-form stress, and
   // the interior node's forces must cancel.
   using K = TypeParam;
-  const bool plane_stress = std::is_same_v<K, CPS4>;
+  const bool plane_stress = kIsPlaneStress<K>;
   std::vector<V3> X;
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) X.push_back({1.0 * i, 1.0 * j, 0.0});
@@ -112,6 +116,7 @@ TYPED_TEST(PlaneQuad, PatchOfDistortedElementsReproducesUniformStress) {
       ue[a] = u[e[a]];
     }
     const SolidEnergy<double> w = K::internal_force(Xe, ue, m, 0.1, fe);
+    EXPECT_LE(w.hourglass, 1e-24 * w.strain);  // a linear field does not load the hourglass springs
     double frac[4];
     const double area = K::mass_fractions(Xe, frac);
     // Uniform E: energy = t A W(E).
@@ -195,7 +200,8 @@ TYPED_TEST(PlaneQuad, ForcesAreTheEnergyGradient) {
         const double h = 1e-6;
         component(up[a], c) += h;
         component(um[a], c) -= h;
-        const double dw = (K::internal_force(X, up, m, 0.1, g).strain - K::internal_force(X, um, m, 0.1, g).strain) / (2 * h);
+        const SolidEnergy<double> ep = K::internal_force(X, up, m, 0.1, g), em = K::internal_force(X, um, m, 0.1, g);
+        const double dw = (ep.strain + ep.hourglass - em.strain - em.hourglass) / (2 * h);  // springs' energy too
         EXPECT_NEAR(component(f[a], c), dw, 1e-6 * fmax) << "model " << m.model << " node " << a << " dof " << c;
       }
   }
@@ -268,6 +274,100 @@ TYPED_TEST(PlaneQuad, InvertedElementIsRefused) {
   EXPECT_EQ(K::stable_dt(X, svk_isotropic(210e3, 0.3, 7.8e-9)), 0.0);
   V3 u[4] = {}, f[4];
   EXPECT_TRUE(std::isnan(K::internal_force(X, u, svk_isotropic(210e3, 0.3, 7.8e-9), 0.1, f).strain));
+}
+
+template <class K>
+class PlaneQuadR : public ::testing::Test {};
+using OnePointKinds = ::testing::Types<CPS4R, CPE4R>;
+TYPED_TEST_SUITE(PlaneQuadR, OnePointKinds);
+
+TYPED_TEST(PlaneQuadR, HourglassModeIsResistedByTheDocumentedStiffness) {
+  // A square of side 2 (off the origin): the hourglass mode u_x = d (1, -1, 1, -1) leaves the
+  // centroid F at I (no strain energy), so without springs it has no stiffness at all. With
+  // them gamma = h, q = 4 d, k = kappa M t A sum|b|^2 / 4 = kappa mu t (M = 2 mu, A = 4,
+  // b_a = (+-1/4, +-1/4), sum|b|^2 = 1/2), so the energy is k/2 (4 d)^2 = 8 kappa mu t d^2
+  // (for a square of any size) and the force k gamma_a q.
+  using K = TypeParam;
+  const double p[4][2] = {{1, 3}, {3, 3}, {3, 5}, {1, 5}};
+  V3 X[4], u[4], f[4];
+  for (int a = 0; a < 4; ++a) X[a] = {p[a][0], p[a][1], 0.0};
+  const double d = 1e-3, h[4] = {1, -1, 1, -1};
+  SolidMaterial<double> m = svk_isotropic(210e3, 0.3, 7.8e-9);
+  m.thickness = 0.4;
+  for (int dir = 0; dir < 2; ++dir) {
+    for (int a = 0; a < 4; ++a) u[a] = {dir == 0 ? d * h[a] : 0.0, dir == 1 ? d * h[a] : 0.0, 0.0};
+    const double kappa = 0.1, k = kappa * 2 * m.mu * m.thickness * 4 * 0.5 / 4;
+    const SolidEnergy<double> w = K::internal_force(X, u, m, kappa, f);
+    EXPECT_NEAR(w.strain, 0.0, 1e-25 * m.mu);
+    EXPECT_NEAR(w.hourglass, 8 * kappa * m.mu * m.thickness * d * d, 1e-14 * w.hourglass);
+    for (int a = 0; a < 4; ++a) {
+      EXPECT_NEAR(component(f[a], dir), k * h[a] * 4 * d, 1e-12 * k * d) << a;
+      EXPECT_NEAR(component(f[a], 1 - dir), 0.0, 1e-12 * k * d) << a;
+    }
+    // The fully integrated CPE4 stores (2/3)(lambda + 3 mu) t d^2 in the same mode (u_x = d xi
+    // eta, exactly integrated by 2x2 points; small d: the Green strain's quadratic part is
+    // 1e-6 of it): with nu = 0.3 the springs carry 0.8 / 3 = 0.267 of that (docs/theory.md).
+    if (dir == 0) {
+      const double full = CPE4::internal_force(X, u, m, kappa, f).strain;
+      EXPECT_NEAR(full, 2.0 / 3.0 * (m.lambda + 3 * m.mu) * m.thickness * d * d, 1e-5 * full);
+      EXPECT_NEAR(w.hourglass / full, 0.8 / 3.0, 1e-5);
+    }
+    // Without springs the mode is free (zero energy, zero force): what the springs resist.
+    const SolidEnergy<double> free = K::internal_force(X, u, m, 0.0, f);
+    EXPECT_NEAR(free.strain + free.hourglass, 0.0, 1e-25 * m.mu);
+    for (int a = 0; a < 4; ++a) EXPECT_NEAR(component(f[a], dir), 0.0, 1e-12 * k * d);
+  }
+}
+
+TYPED_TEST(PlaneQuadR, HourglassSpringsAreOrthogonalToLinearFieldsOnADistortedElement) {
+  // On a distorted element the springs' energy is k/2 |q|^2 with q = sum gamma_a u_a, gamma
+  // orthogonal to 1, x and y: adding a linear field to the hourglass mode changes neither q
+  // nor the hourglass energy.
+  using K = TypeParam;
+  V3 X[4], u[4], v[4], f[4];
+  distorted(X);
+  const SolidMaterial<double> m = svk_isotropic(210e3, 0.3, 7.8e-9);
+  const double h[4] = {1, -1, 1, -1};
+  for (int a = 0; a < 4; ++a) {
+    u[a] = {1e-4 * h[a], -2e-4 * h[a], 0.0};
+    v[a] = {u[a].x + 0.3 + 0.01 * X[a].x - 0.02 * X[a].y, u[a].y - 0.1 + 0.015 * X[a].x + 0.005 * X[a].y, 0.0};
+  }
+  const double e1 = K::internal_force(X, u, m, 0.1, f).hourglass, e2 = K::internal_force(X, v, m, 0.1, f).hourglass;
+  EXPECT_GT(e1, 0.0);
+  EXPECT_NEAR(e2, e1, 1e-10 * e1);
+}
+
+TEST(PlaneQuadR, OnePointForceEqualsTheFullyIntegratedOneForAUniformStress) {
+  // A linear field gives a uniform stress, which the 2x2 element integrates exactly: the
+  // one-point kinds' forces t A P b_a must equal CPS4's / CPE4's on a distorted element.
+  V3 X[4], u[4], f1[4], f4[4];
+  distorted(X);
+  for (int a = 0; a < 4; ++a) u[a] = {0.01 * X[a].x + 0.004 * X[a].y, -0.006 * X[a].x + 0.02 * X[a].y, 0.0};
+  for (const SolidMaterial<double>& m : materials()) {
+    CPS4R::internal_force(X, u, m, 0.1, f1);
+    CPS4::internal_force(X, u, m, 0.1, f4);
+    for (int a = 0; a < 4; ++a) {
+      EXPECT_NEAR(f1[a].x, f4[a].x, 1e-10 * (std::fabs(f4[a].x) + 1)) << m.model;
+      EXPECT_NEAR(f1[a].y, f4[a].y, 1e-10 * (std::fabs(f4[a].y) + 1)) << m.model;
+    }
+    CPE4R::internal_force(X, u, m, 0.1, f1);
+    CPE4::internal_force(X, u, m, 0.1, f4);
+    for (int a = 0; a < 4; ++a) {
+      EXPECT_NEAR(f1[a].x, f4[a].x, 1e-10 * (std::fabs(f4[a].x) + 1)) << m.model;
+      EXPECT_NEAR(f1[a].y, f4[a].y, 1e-10 * (std::fabs(f4[a].y) + 1)) << m.model;
+    }
+  }
+}
+
+TEST(PlaneQuadR, NonConvexElementWithPositiveAreaIsRefused) {
+  // A dart: positive shoelace area, but node 3 pushed inside makes detJ negative at a corner.
+  const double p[4][2] = {{0, 0}, {2, 0}, {0.4, 0.4}, {0, 2}};
+  V3 X[4];
+  for (int a = 0; a < 4; ++a) X[a] = {p[a][0], p[a][1], 0.0};
+  EXPECT_GT(shoelace(X), 0.0);
+  double frac[4];
+  EXPECT_EQ(CPS4R::mass_fractions(X, frac), 0.0);
+  EXPECT_EQ(CPE4R::stable_dt(X, svk_isotropic(210e3, 0.3, 7.8e-9)), 0.0);
 }
 
 }  // namespace

@@ -9,30 +9,30 @@ namespace {
 
 using V3 = Vec3<double>;
 
-V3 total(const V3 f[6]) {
+V3 total(const V3 f[kFaceMaxNodes]) {
   V3 s{0, 0, 0};
-  for (int a = 0; a < 6; ++a) s += f[a];
+  for (int a = 0; a < kFaceMaxNodes; ++a) s += f[a];
   return s;
 }
 
 TEST(SolidFaces, QuadFaceCarriesPressureTimesArea) {
   // A warped quadrilateral: the area vector is the integral of x,r x x,s, i.e. (d1 x d2) / 2.
-  const V3 x[6] = {{0, 0, 0}, {2, 0, 0.1}, {2.2, 1.5, 0}, {-0.1, 1.4, 0.2}, {}, {}};
-  V3 f[6];
+  const V3 x[kFaceMaxNodes] = {{0, 0, 0}, {2, 0, 0.1}, {2.2, 1.5, 0}, {-0.1, 1.4, 0.2}, {}, {}, {}, {}};
+  V3 f[kFaceMaxNodes];
   face_pressure_force(kFaceQuad4, x, 3.0, f);
   const V3 area = 0.5 * cross(x[2] - x[0], x[3] - x[1]);
   EXPECT_LT(norm(total(f) + 3.0 * area), 1e-12);
-  for (int a = 4; a < 6; ++a) EXPECT_EQ(norm(f[a]), 0.0);
+  for (int a = 4; a < kFaceMaxNodes; ++a) EXPECT_EQ(norm(f[a]), 0.0);
   // A flat parallelogram gives each corner a quarter.
-  const V3 y[6] = {{0, 0, 0}, {2, 0, 0}, {3, 1, 0}, {1, 1, 0}, {}, {}};
+  const V3 y[kFaceMaxNodes] = {{0, 0, 0}, {2, 0, 0}, {3, 1, 0}, {1, 1, 0}, {}, {}, {}, {}};
   face_pressure_force(kFaceQuad4, y, 1.0, f);
   for (int a = 0; a < 4; ++a) EXPECT_NEAR(f[a].z, -0.5, 1e-14);
 }
 
 TEST(SolidFaces, TrianglesShareAsTheConsistentLoad) {
   const V3 c[3] = {{0, 0, 0}, {2, 0, 0}, {0, 3, 0}};  // area 3, normal +z
-  V3 x[6] = {c[0], c[1], c[2], 0.5 * (c[0] + c[1]), 0.5 * (c[1] + c[2]), 0.5 * (c[2] + c[0])};
-  V3 f[6];
+  V3 x[kFaceMaxNodes] = {c[0], c[1], c[2], 0.5 * (c[0] + c[1]), 0.5 * (c[1] + c[2]), 0.5 * (c[2] + c[0]), {}, {}};
+  V3 f[kFaceMaxNodes];
   face_pressure_force(kFaceTri3, x, 2.0, f);
   for (int a = 0; a < 3; ++a) EXPECT_NEAR(f[a].z, -2.0, 1e-14);  // p A / 3 each
   face_pressure_force(kFaceTri6, x, 2.0, f);
@@ -40,6 +40,60 @@ TEST(SolidFaces, TrianglesShareAsTheConsistentLoad) {
   for (int a = 0; a < 3; ++a) EXPECT_NEAR(norm(f[a]), 0.0, 1e-14);
   for (int a = 3; a < 6; ++a) EXPECT_NEAR(f[a].z, -2.0, 1e-14);
   EXPECT_NEAR(total(f).z, -6.0, 1e-13);
+}
+
+TEST(SolidFaces, EightNodeQuadrilateralSharesAsTheConsistentLoad) {
+  // A flat parallelogram, nodes at the edge midpoints: the serendipity face's consistent
+  // load of a uniform pressure is -1/12 of p A at each corner and 1/3 at each mid-edge node.
+  const V3 c[4] = {{0, 0, 0}, {2, 0, 0}, {3, 1.5, 0}, {1, 1.5, 0}};  // area 3, normal +z
+  V3 x[kFaceMaxNodes];
+  for (int k = 0; k < 4; ++k) {
+    x[k] = c[k];
+    x[4 + k] = 0.5 * (c[k] + c[(k + 1) % 4]);
+  }
+  V3 f[kFaceMaxNodes];
+  face_pressure_force(kFaceQuad8, x, 2.0, f);
+  for (int a = 0; a < 4; ++a) EXPECT_NEAR(f[a].z, 2.0 * 3.0 / 12, 1e-14) << a;
+  for (int a = 4; a < 8; ++a) EXPECT_NEAR(f[a].z, -2.0 * 3.0 / 3, 1e-14) << a;
+  EXPECT_NEAR(total(f).z, -6.0, 1e-13);
+  // Lifting the mid-edge nodes curves the face, but the z part of its area vector is the
+  // area of its projection on z = 0, unchanged (x and y of the nodes are), so the z forces
+  // still sum to -p A.
+  for (int k = 4; k < 8; ++k) x[k].z += 0.2;
+  face_pressure_force(kFaceQuad8, x, 2.0, f);
+  EXPECT_NEAR(total(f).z, -6.0, 1e-12);
+}
+
+TEST(SolidFaces, SolidFaceTablesOfEveryKind) {
+  // Faces per node count, shapes, and every corner and mid-edge node on the right number of
+  // faces (hexahedron corners 3, wedge corners 3, hex20 mid-edge nodes 2).
+  EXPECT_EQ(solid_face_count(4), 4);
+  EXPECT_EQ(solid_face_count(6), 5);
+  EXPECT_EQ(solid_face_count(8), 6);
+  EXPECT_EQ(solid_face_count(10), 4);
+  EXPECT_EQ(solid_face_count(20), 6);
+  EXPECT_EQ(solid_face_count(15), 0);
+  int n[kFaceMaxNodes];
+  int wseen[6] = {0};
+  for (int face = 1; face <= 5; ++face) {
+    const int shape = solid_face(6, face, n);
+    EXPECT_EQ(shape, face <= 2 ? kFaceTri3 : kFaceQuad4) << face;
+    for (int k = 0; k < shape; ++k) ++wseen[n[k]];
+    for (int k = shape; k < kFaceMaxNodes; ++k) EXPECT_EQ(n[k], -1);
+  }
+  for (int a = 0; a < 6; ++a) EXPECT_EQ(wseen[a], 3);
+  int hseen[20] = {0};
+  for (int face = 1; face <= 6; ++face) {
+    EXPECT_EQ(solid_face(20, face, n), kFaceQuad8);
+    for (int k = 0; k < 8; ++k) ++hseen[n[k]];
+    // Each mid-edge node lies between the face corners it follows.
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(n[4 + k], hex20_edge_node(n[k], n[(k + 1) % 4]));
+  }
+  for (int a = 0; a < 8; ++a) EXPECT_EQ(hseen[a], 3);
+  for (int a = 8; a < 20; ++a) EXPECT_EQ(hseen[a], 2);
+  EXPECT_EQ(solid_face(8, 3, n), kFaceQuad4);
+  EXPECT_EQ(solid_face(10, 2, n), kFaceTri6);
+  EXPECT_EQ(solid_face(4, 2, n), kFaceTri3);
 }
 
 TEST(SolidFaces, FaceTablesCoverEveryNodeOfTheElement) {

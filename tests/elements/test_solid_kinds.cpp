@@ -1,4 +1,5 @@
-// The solid element kinds C3D8R, C3D8, C3D4 and C3D10M through their common trait interface
+// The solid element kinds C3D8R, C3D8, C3D4, C3D10M, C3D10, C3D6, C3D20R and C3D20 through
+// their common trait interface
 // (src/elements/solid_kinds.hpp), each on a distorted but valid element: patch test (exact F,
 // forces = P int dN/dX dV, cancelling forces at the interior nodes of a distorted patch),
 // rigid motions, objectivity, forces as the energy gradient, lumped mass, the stable
@@ -16,7 +17,9 @@
 #include <vector>
 
 #include "elements/rotation.hpp"
+#include "elements/solid_hex20.hpp"
 #include "elements/solid_kinds.hpp"
+#include "elements/solid_wedge.hpp"
 
 namespace halfstep {
 namespace {
@@ -175,6 +178,113 @@ struct Shapes<C3D10M> {
   }
 };
 
+template <>
+struct Shapes<C3D10> : Shapes<C3D10M> {};
+
+/// Wedges: an irregular wedge, a right prism, and a 2x2x2 block of cells split into two
+/// prisms each along the cell's xy diagonal.
+template <>
+struct Shapes<C3D6> {
+  static void distorted(V3 X[6]) {
+    const double p[6][3] = {{0, 0, 0}, {2.1, 0.1, -0.1}, {0.2, 1.9, 0.1}, {0.1, -0.1, 1.5}, {2.0, 0.2, 1.8}, {-0.1, 2.1, 1.7}};
+    for (int a = 0; a < 6; ++a) X[a] = {p[a][0], p[a][1], p[a][2]};
+  }
+  static void straight(V3 X[6]) { distorted(X); }
+  /// Right prism: legs 2 and 3 (area 3), height 4: volume 12.
+  static double regular(V3 X[6]) {
+    const double p[3][2] = {{1, -2}, {3, -2}, {1, 1}};
+    for (int i = 0; i < 3; ++i) {
+      X[i] = {p[i][0], p[i][1], 0.5};
+      X[3 + i] = {p[i][0], p[i][1], 4.5};
+    }
+    return 12.0;
+  }
+  static void patch(std::vector<V3>& lattice, std::vector<std::vector<int>>& elems) {
+    lattice.clear();
+    elems.clear();
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) lattice.push_back({double(i), double(j), double(k)});
+    const auto n = [](int i, int j, int k) { return i + 3 * j + 9 * k; };
+    for (int k = 0; k < 2; ++k)
+      for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 2; ++i) {
+          const int t[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {1, 1}, {0, 1}}};
+          for (const auto& tri : t) {
+            std::vector<int> e;
+            for (int top = 0; top < 2; ++top)
+              for (const auto& c : tri) e.push_back(n(i + c[0], j + c[1], k + top));
+            elems.push_back(e);
+          }
+        }
+  }
+};
+
+/// Mid-edge nodes 9-20 of a 20-node hexahedron placed at the edge midpoints.
+void hex20_midpoints(V3 X[20]) {
+  for (int e = 0; e < 12; ++e)
+    X[8 + e] = 0.5 * (X[solid_detail::hex20_edge_end(e, 0)] + X[solid_detail::hex20_edge_end(e, 1)]);
+}
+
+/// 20-node hexahedra: the distorted hexahedron with straight edges, the same with curved
+/// edges, the box, and the 2x2x2 patch with shared mid-edge nodes.
+struct Hex20Shapes {
+  static void straight(V3 X[20]) {
+    HexShapes::distorted(X);
+    hex20_midpoints(X);
+  }
+  static void distorted(V3 X[20]) {
+    straight(X);
+    for (int e = 0; e < 12; ++e) X[8 + e] += V3{0.04 * std::sin(1.0 + e), 0.05 * std::cos(2.0 * e), -0.03 * std::sin(0.7 * e)};
+  }
+  static double regular(V3 X[20]) {
+    const double v = HexShapes::regular(X);
+    hex20_midpoints(X);
+    return v;
+  }
+  static void patch(std::vector<V3>& lattice, std::vector<std::vector<int>>& elems) {
+    std::vector<std::vector<int>> hexes;
+    HexShapes::patch(lattice, hexes);
+    std::map<std::pair<int, int>, int> mid;
+    elems.clear();
+    for (const std::vector<int>& h : hexes) {
+      std::vector<int> e = h;
+      for (int k = 0; k < 12; ++k) {
+        const int a = h[solid_detail::hex20_edge_end(k, 0)], b = h[solid_detail::hex20_edge_end(k, 1)];
+        const std::pair<int, int> key{std::min(a, b), std::max(a, b)};
+        auto it = mid.find(key);
+        if (it == mid.end()) {
+          it = mid.emplace(key, static_cast<int>(lattice.size())).first;
+          lattice.push_back(0.5 * (lattice[a] + lattice[b]));
+        }
+        e.push_back(it->second);
+      }
+      elems.push_back(e);
+    }
+  }
+};
+template <>
+struct Shapes<C3D20> : Hex20Shapes {};
+template <>
+struct Shapes<C3D20R> : Hex20Shapes {};
+
+/// The two corner nodes of the element's mid-edge node a (a >= first corner count), for the
+/// quadratic kinds; false for a corner or a linear kind.
+template <class K>
+bool mid_edge_ends(int a, int& p, int& q) {
+  if (K::kNodes == 10 && a >= 4) {
+    p = solid_detail::tet10_edge_node(a - 4, 0);
+    q = solid_detail::tet10_edge_node(a - 4, 1);
+    return true;
+  }
+  if (K::kNodes == 20 && a >= 8) {
+    p = solid_detail::hex20_edge_end(a - 8, 0);
+    q = solid_detail::hex20_edge_end(a - 8, 1);
+    return true;
+  }
+  return false;
+}
+
 /// A fixed finite displacement field (about 4 % of the element size).
 template <int N>
 void wobble(const V3 X[N], V3 u[N], double amp = 0.04) {
@@ -290,9 +400,59 @@ void integrated_gradients<C3D10M>(const V3 X[10], V3 g[10]) {
       }
 }
 
+template <>
+void integrated_gradients<C3D10>(const V3 X[10], V3 g[10]) {
+  integrated_gradients<C3D10M>(X, g);
+}
+template <>
+void integrated_gradients<C3D6>(const V3 X[6], V3 g[6]) {
+  // Conical product on the triangle (xi = p, eta = (1 - p) q, dA = (1 - p) dp dq, 4 x 4
+  // points) times 3-point Gauss along zeta.
+  const double x[4] = {0.06943184420297371, 0.33000947820757187, 0.66999052179242813, 0.93056815579702629};
+  const double w[4] = {0.17392742256872693, 0.32607257743127307, 0.32607257743127307, 0.17392742256872693};
+  const double z[3] = {-std::sqrt(0.6), 0, std::sqrt(0.6)}, wz[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+  for (int a = 0; a < 6; ++a) g[a] = {0, 0, 0};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 3; ++k) {
+        V3 b[6];
+        solid_detail::wedge6_natural(x[i], (1 - x[i]) * x[j], z[k], b, static_cast<double*>(nullptr));
+        Mat3<double> J = scaled_identity(0.0);
+        for (int a = 0; a < 6; ++a) solid_detail::add_jacobian(J, X[a], b[a]);
+        const Mat3<double> Jit = transpose(inverse(J));
+        const double dv = w[i] * w[j] * wz[k] * (1 - x[i]) * determinant(J);
+        for (int a = 0; a < 6; ++a) g[a] += dv * (Jit * b[a]);
+      }
+}
+/// int dN_a/dX dV of a 20-node hexahedron by 4x4x4 Gauss (neither element's rule).
+void hex20_integrated_gradients(const V3 X[20], V3 g[20]) {
+  const double x[4] = {-0.86113631159405258, -0.33998104358485626, 0.33998104358485626, 0.86113631159405258};
+  const double w[4] = {0.34785484513745386, 0.65214515486254614, 0.65214515486254614, 0.34785484513745386};
+  for (int a = 0; a < 20; ++a) g[a] = {0, 0, 0};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k) {
+        V3 b[20];
+        solid_detail::hex20_natural(x[i], x[j], x[k], b, static_cast<double*>(nullptr));
+        Mat3<double> J = scaled_identity(0.0);
+        for (int a = 0; a < 20; ++a) solid_detail::add_jacobian(J, X[a], b[a]);
+        const Mat3<double> Jit = transpose(inverse(J));
+        const double dv = w[i] * w[j] * w[k] * determinant(J);
+        for (int a = 0; a < 20; ++a) g[a] += dv * (Jit * b[a]);
+      }
+}
+template <>
+void integrated_gradients<C3D20>(const V3 X[20], V3 g[20]) {
+  hex20_integrated_gradients(X, g);
+}
+template <>
+void integrated_gradients<C3D20R>(const V3 X[20], V3 g[20]) {
+  hex20_integrated_gradients(X, g);
+}
+
 template <class K>
 class SolidKind : public ::testing::Test {};
-using Kinds = ::testing::Types<C3D8R, C3D8, C3D4, C3D10M>;
+using Kinds = ::testing::Types<C3D8R, C3D8, C3D4, C3D10M, C3D10, C3D6, C3D20R, C3D20>;
 /// Names the typed instances after the kinds.
 struct KindName {
   template <class K>
@@ -355,8 +515,10 @@ TYPED_TEST(SolidKind, PatchOfDistortedElementsHasNoForceAtInteriorNodes) {
     pos[n] += V3{0.15 * std::sin(1.7 * n + 0.3), 0.15 * std::cos(2.3 * n), 0.15 * std::sin(0.9 * n * n)};
   std::map<int, std::pair<int, int>> mid_of;
   for (const std::vector<int>& e : elems)
-    for (int k = 0; N == 10 && k < 6; ++k)
-      mid_of[e[4 + k]] = {e[solid_detail::tet10_edge_node(k, 0)], e[solid_detail::tet10_edge_node(k, 1)]};
+    for (int a = 0; a < N; ++a) {
+      int p, q;
+      if (mid_edge_ends<K>(a, p, q)) mid_of[e[a]] = {e[p], e[q]};
+    }
   for (const auto& [n, ends] : mid_of) pos[n] = 0.5 * (pos[ends.first] + pos[ends.second]);
 
   const SolidMaterial<double> m = materials()[0];
@@ -632,6 +794,70 @@ TYPED_TEST(SolidKind, InvertedOrFlatElementsAreRefused) {
   }
 }
 
+/// Zero eigenvalues (below 1e-6 of the largest) of the free stiffness of a block of cx x cy x
+/// cz unit cells of 20-node hexahedra (mid-edge nodes shared), by central differences at
+/// u = 0: the rigid motions (6) plus the block's spurious modes.
+template <class K>
+int hex20_block_zero_modes(int cx, int cy, int cz) {
+  std::vector<V3> X;
+  const auto corner = [&](int i, int j, int k) { return i + (cx + 1) * (j + (cy + 1) * k); };
+  for (int k = 0; k <= cz; ++k)
+    for (int j = 0; j <= cy; ++j)
+      for (int i = 0; i <= cx; ++i) X.push_back({double(i), double(j), double(k)});
+  std::map<std::pair<int, int>, int> mid;
+  std::vector<std::vector<int>> elems;
+  for (int k = 0; k < cz; ++k)
+    for (int j = 0; j < cy; ++j)
+      for (int i = 0; i < cx; ++i) {
+        std::vector<int> e;
+        for (int a = 0; a < 8; ++a)
+          e.push_back(corner(i + (hex8_sign(a, 0) > 0), j + (hex8_sign(a, 1) > 0), k + (hex8_sign(a, 2) > 0)));
+        for (int ed = 0; ed < 12; ++ed) {
+          const int a = e[solid_detail::hex20_edge_end(ed, 0)], b = e[solid_detail::hex20_edge_end(ed, 1)];
+          const auto key = std::make_pair(std::min(a, b), std::max(a, b));
+          auto it = mid.find(key);
+          if (it == mid.end()) {
+            it = mid.emplace(key, static_cast<int>(X.size())).first;
+            X.push_back(0.5 * (X[a] + X[b]));
+          }
+          e.push_back(it->second);
+        }
+        elems.push_back(e);
+      }
+  const int n = 3 * static_cast<int>(X.size());
+  std::vector<double> A(static_cast<std::size_t>(n) * n, 0.0);
+  const SolidMaterial<double> m = svk_isotropic(1.0, 0.3, 1.0);
+  for (const std::vector<int>& e : elems) {
+    V3 Xe[20];
+    for (int a = 0; a < 20; ++a) Xe[a] = X[e[a]];
+    for (int j = 0; j < 60; ++j) {
+      V3 up[20] = {}, um[20] = {}, fp[20], fm[20];
+      component(up[j / 3], j % 3) += 1e-6;
+      component(um[j / 3], j % 3) -= 1e-6;
+      K::internal_force(Xe, up, m, 0.0, fp);
+      K::internal_force(Xe, um, m, 0.0, fm);
+      for (int i = 0; i < 60; ++i)
+        A[static_cast<std::size_t>(3 * e[i / 3] + i % 3) * n + 3 * e[j / 3] + j % 3] +=
+            (component(fp[i / 3], i % 3) - component(fm[i / 3], i % 3)) / 2e-6;
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) A[i * n + j] = A[j * n + i] = 0.5 * (A[i * n + j] + A[j * n + i]);
+  const std::vector<double> ev = symmetric_eigenvalues(A, n);
+  const double top = *std::max_element(ev.begin(), ev.end());
+  return static_cast<int>(std::count_if(ev.begin(), ev.end(), [&](double v) { return std::fabs(v) < 1e-6 * top; }));
+}
+
+TEST(SolidKinds, C3D20RSpuriousModesDoNotSurviveABlock) {
+  // 2x2x2 points leave a single C3D20R 6 spurious zero-energy modes (as Abaqus's, which has no
+  // hourglass control for it either); a row of two elements still 3, a 2 x 2 x 1 block none.
+  // C3D20's 3x3x3 points leave only the rigid motions.
+  EXPECT_EQ(hex20_block_zero_modes<C3D20R>(1, 1, 1), 12);
+  EXPECT_EQ(hex20_block_zero_modes<C3D20R>(2, 1, 1), 9);
+  EXPECT_EQ(hex20_block_zero_modes<C3D20R>(2, 2, 1), 6);
+  EXPECT_EQ(hex20_block_zero_modes<C3D20>(1, 1, 1), 6);
+}
+
 TEST(SolidKinds, C3D8FbarRemovesVolumetricLockingInBending) {
   // Cube [-1, 1]^3 of nearly incompressible Neo-Hookean (K / mu = 1e5) under the nodal
   // values of the isochoric bending field u = k (x z, -y z / 2, .) (the quadratic part of
@@ -688,6 +914,9 @@ TEST(SolidKinds, FloatInstantiationsAgreeWithDouble) {
   check_float<C3D8>();
   check_float<C3D4>();
   check_float<C3D10M>();
+  check_float<C3D6>();
+  check_float<C3D20R>();
+  check_float<C3D20>();
 }
 
 TEST(SolidKinds, VonMises) {

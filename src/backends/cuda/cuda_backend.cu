@@ -542,7 +542,7 @@ class CudaBackend final : public Backend {
     drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.pressure_ptr.bytes() +
                    drive_.pressure_amp.bytes() + drive_.pressure_value.bytes() + drive_.face_nodes.bytes() +
                    drive_.face_node_ptr.bytes() + drive_.face_node_slots.bytes();
-    face_force_.resize(18 * static_cast<std::size_t>(drive.num_faces));
+    face_force_.resize(3 * kFaceMaxNodes * static_cast<std::size_t>(drive.num_faces));
     const bool p = drive.has_pressure();
     tri_pressure_.resize(p ? 9 * static_cast<std::size_t>(sys_.tri.num_elements) : 0);
     switch (scheme_) {
@@ -897,8 +897,11 @@ class CudaBackend final : public Backend {
     } else {
       const std::size_t g = static_cast<std::size_t>(p.group);
       visit_continuum_kind(sys_.solid.groups[g].kind, [&](auto kind) {
-        if (scheme_ == GpuScheme::Colored) launch_colored_group<decltype(kind)>(g, time, block, finish);
-        else launch_group<decltype(kind)>(g, p.begin, p.count, time, block, finish);
+        using K = decltype(kind);
+        if constexpr (runs_explicit<K>()) {  // the reader refuses the others in explicit steps
+          if (scheme_ == GpuScheme::Colored) launch_colored_group<K>(g, time, block, finish);
+          else launch_group<K>(g, p.begin, p.count, time, block, finish);
+        }
       });
     }
   }
@@ -1176,7 +1179,9 @@ class CudaBackend final : public Backend {
   int solid_max_block() {
     int limit = 1024;
     for (const SolidGroup& g : sys_.solid.groups)
-      visit_continuum_kind(g.kind, [&](auto kind) { limit = std::min(limit, kind_max_block<decltype(kind)>()); });
+      visit_continuum_kind(g.kind, [&](auto kind) {
+        if constexpr (runs_explicit<decltype(kind)>()) limit = std::min(limit, kind_max_block<decltype(kind)>());
+      });
     return limit;
   }
   template <class K>

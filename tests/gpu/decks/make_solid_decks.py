@@ -30,6 +30,9 @@ def bar(kind):
                      nid(i, j, k + 1), nid(i + 1, j, k + 1), nid(i + 1, j + 1, k + 1), nid(i, j + 1, k + 1)]
                 if kind in ("C3D8R", "C3D8"):
                     elems.append(c)
+                elif kind == "C3D6":  # two wedges per cube, cut along the bottom diagonal 0-2
+                    elems.append([c[0], c[1], c[2], c[4], c[5], c[6]])
+                    elems.append([c[0], c[2], c[3], c[4], c[6], c[7]])
                 else:
                     for t in TETS:
                         elems.append([c[a] for a in t])
@@ -113,6 +116,15 @@ END_ELEMENTS = [1 + (NX - 1) + NX * (j + NY * k) for k in range(NZ) for j in ran
 PRESS_MODEL = ["*ELSET, ELSET=ENDS", ", ".join(map(str, END_ELEMENTS)), "*SURFACE, NAME=END, TYPE=ELEMENT", "ENDS, S4"]
 PRESS = ["*BOUNDARY", "X0, 1, 3", "*DSLOAD, AMPLITUDE=RAMP", "END, P, -60", "*DLOAD, AMPLITUDE=RAMP", "ENDS, P3, 20"]
 write("solid_c3d8_pressure", "C3D8", SVK, PRESS, extra_model=PRESS_MODEL)
+
+# The wedge (C3D6): elastic under the pull, plastic under the kick, and follower pressure on
+# its faces (S4 of the first wedge of each last cube is on the far end, S3 on y = const).
+write("solid_c3d6_svk", "C3D6", SVK, PULL)
+write("solid_c3d6_j2_kick", "C3D6", J2, KICK, extra_model=KICK_IC, time=0.5)
+END_WEDGES = [2 * e - 1 for e in END_ELEMENTS]
+write("solid_c3d6_pressure", "C3D6", SVK,
+      ["*BOUNDARY", "X0, 1, 3", "*DSLOAD, AMPLITUDE=RAMP", "END, P, -60", "*DLOAD, AMPLITUDE=RAMP", "ENDS, P3, 20"],
+      extra_model=["*ELSET, ELSET=ENDS", ", ".join(map(str, END_WEDGES)), "*SURFACE, NAME=END, TYPE=ELEMENT", "ENDS, S4"])
 
 # 2.5 x the solver's stable bound (0.00375): the run must stop as unstable.
 write("solid_unstable", "C3D8R", SVK, KICK, extra_model=KICK_IC, time=0.5, increment=0.0094)
