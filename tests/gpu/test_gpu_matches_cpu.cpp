@@ -163,8 +163,10 @@ const GpuDeck kSolidDecks[] = {
     {"plane_cps4r", "tests/gpu/decks/plane_cps4r.inp", "TIP", 3e-3},
     {"plane_cpe4r", "tests/gpu/decks/plane_cpe4r.inp", "TIP", 3e-3},
     // The axisymmetric one-point quadrilateral (CAX4R): a thick cylinder under a ramped
-    // internal pressure (ring totals), plane strain; FP32 limit a first guess, not measured.
-    {"axi_cylinder", "tests/gpu/decks/axi_cylinder.inp", "INNER", 3e-3},
+    // internal pressure (ring totals), plane strain. FP32: the radial displacement (9.2e-7 at
+    // its largest) differs by 7.4e-3 of it in every scheme (H100, 2026-11-24): a stretch of
+    // 1e-6 near 1 keeps about four float digits.
+    {"axi_cylinder", "tests/gpu/decks/axi_cylinder.inp", "INNER", 1.5e-2},
 };
 
 const GpuVariant kSolidVariants[] = {

@@ -115,7 +115,8 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
 template <class T, Sink S, int kDofs = 5>
 __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
                                  NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run,
-                                 ConstraintView<T> cons, const double* body_sums = nullptr, int num_bodies = 0) {
+                                 ConstraintView<T> cons, const double* body_sums = nullptr, int num_bodies = 0,
+                                 const std::uint8_t* body_skip = nullptr) {
   if (mode == NodeMode::Commit && run.monitor->status != kRunning) return;
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   double acc[kNumNodeSums] = {0, 0, 0, 0, 0, 0};
@@ -133,6 +134,7 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
       add_received_forces(cons, n, fi, fp);
       drive.skip = cons.dependent[n];
     }
+    if (body_skip) drive.skip |= body_skip[n];  // moved by the body kernel (rigid bodies)
     const HalfSteps<T> h{T(inc.h_prev), T(0.5 * inc.dt_next)};
     const NodeUpdateResult<T> r =
         integrate_node<T, kDofs>(n, fi, fp, d.held[n], drive, h, mode == NodeMode::Commit, s, m.node);

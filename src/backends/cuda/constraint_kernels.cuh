@@ -58,6 +58,7 @@ struct BodyView {
   T* omega;      ///< 3 per body: angular velocity at the half step, global
   T* out;        ///< 9 per body: v^n, w^n of the reference node and its reaction
   double* sums;  ///< 4 per body: kinetic energy, work before and after t^n, non-finite
+  const std::uint8_t* skip;  ///< per node: dofs the node pass leaves to the body kernel
 };
 
 /// One thread per body, before the node pass: its forces and moments (nodal arrays read

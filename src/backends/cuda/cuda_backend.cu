@@ -220,6 +220,7 @@ class CudaBackend final : public Backend {
     if (!sys.bodies.empty()) {
       const RigidBodies& rb = sys.bodies;
       body_ref_.assign(rb.ref_node);
+      body_skip_.assign(rb.skip);
       body_slave_ptr_.assign(rb.slave_ptr);
       body_slave_.assign(rb.slave_node);
       body_slave_rot_.assign(rb.slave_rot);
@@ -765,7 +766,7 @@ class CudaBackend final : public Backend {
     return {sys_.bodies.num_bodies,  body_ref_.get(),        body_slave_ptr_.get(),    body_slave_.get(),
             body_slave_rot_.get(),   body_ref_rot_.get(),    body_mass_.get(),         body_first_moment_.get(),
             body_inertia_.get(),     body_offset_.get(),     body_rotation_.get(),     body_omega_.get(),
-            body_out_.get(),         body_sums_.get()};
+            body_out_.get(),         body_sums_.get(),         body_skip_.get()};
   }
   cuda::RunView run() {
     return {monitor_.get(), {sums_.get(), tickets_.get()}, {sums_.get() + 8, tickets_.get() + 1},
@@ -1128,10 +1129,10 @@ class CudaBackend final : public Backend {
     }
     if (scheme_ == GpuScheme::Gather)
       cuda::node_pass_kernel<T, Sink::Slots, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
-          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb);
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb, bv.skip);
     else
       cuda::node_pass_kernel<T, Sink::Plain, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
-          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb);
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb, bv.skip);
     if (nd > 0)
       cuda::dependent_update_kernel<T><<<blocks(nd, 128), 128, 0, stream_>>>(state(), cons, mode, frame, nn);
     if (nb > 0 && mode == NodeMode::Sample)
@@ -1309,7 +1310,7 @@ class CudaBackend final : public Backend {
   DeviceArray<std::uint8_t> con_dependent_;
   // Rigid bodies (RigidBodies; empty without them): tables, then rotation and angular velocity.
   DeviceArray<int> body_ref_, body_slave_ptr_, body_slave_;
-  DeviceArray<std::uint8_t> body_slave_rot_, body_ref_rot_;
+  DeviceArray<std::uint8_t> body_slave_rot_, body_ref_rot_, body_skip_;
   DeviceArray<T> body_mass_, body_first_moment_, body_inertia_, body_offset_, body_rotation_, body_omega_, body_out_;
   DeviceArray<double> body_sums_;
   DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kMaxNodeDofs];
