@@ -162,6 +162,7 @@ TEST(InpRules, AssemblyLevelNodesAreRenumberedAndFound) {
   EXPECT_EQ(m.nodes.y[static_cast<std::size_t>(rp)], 7.0);
   EXPECT_EQ(m.nodes.x[static_cast<std::size_t>(m.nodes.index.at(1))], 0.0);  // Bar-1's node 1
   EXPECT_EQ(m.nsets.at("RP-1").members, std::vector<int>{rp});
+  EXPECT_EQ(m.nsets.at("RP-GEN").members, std::vector<int>{rp});  // GENERATE at assembly level
   ASSERT_EQ(m.rigid_bodies.size(), 1u);
   EXPECT_EQ(m.rigid_bodies[0].ref_node, rp);
   std::vector<std::int64_t> tied;
