@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "elements/registry.hpp"
 #include "io/inp_text.hpp"
@@ -366,8 +367,10 @@ void DeckParser::alias_single_instance_sets() {
 }
 
 std::int64_t DeckParser::assembly_offset(std::int64_t max_id) const {
+  // Ids near 2^63 leave no power of ten above them: the clash is then reported as an id
+  // defined twice, or an id too large to renumber.
   std::int64_t p = 1;
-  while (p <= max_id && p < (std::int64_t{1} << 60)) p *= 10;
+  while (p <= max_id && p <= std::numeric_limits<std::int64_t>::max() / 10) p *= 10;
   return max_id > 0 ? p : 0;
 }
 
