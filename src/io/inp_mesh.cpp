@@ -28,6 +28,8 @@ void DeckParser::node_keyword(const Keyword& kw) {
   if (at_assembly_level()) {
     if (!assembly_node_offset_) assembly_node_offset_ = assembly_offset(max_node_id_);
     inst_.node_offset = *assembly_node_offset_;
+  } else if (inst_.name.empty()) {
+    inst_.node_offset = 0;  // a flat deck's nodes keep their ids
   }
   if (kw.find("NSET")) cur_set_ = &open_set(true, key(required_param(kw, "NSET")), kw.pos);
   follow_input(kw);
@@ -80,6 +82,8 @@ void DeckParser::element_keyword(const Keyword& kw) {
   if (at_assembly_level()) {
     if (!assembly_element_offset_) assembly_element_offset_ = assembly_offset(max_element_id_);
     inst_.element_offset = *assembly_element_offset_;
+  } else if (inst_.name.empty()) {
+    inst_.element_offset = 0;
   }
   element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
   const std::string& t = element_abaqus_type_;
