@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -175,6 +177,28 @@ TEST(InpRules, AssemblyLevelNodesAreRenumberedAndFound) {
   const Step& s = m.steps.at(0);
   ASSERT_EQ(s.cloads.size(), 2u);
   EXPECT_EQ(s.cloads[0].nodes, std::vector<int>{rp});
+}
+
+// The same deck naming the reference point by its plain id in the history data, and an
+// assembly-level spring between it and an instance node (CAE writes springs in the assembly).
+TEST(InpRules, PlainIdsOutsideThePartsNameAssemblyNodes) {
+  std::ifstream in(HALFSTEP_SOURCE_DIR "/tests/io/decks/rules/cae_reference_point.inp");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string deck = ss.str();
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = deck.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    deck.replace(at, from.size(), to);
+  };
+  replace("RP-1, 2, 0.2", "1, 2, 0.2");
+  replace("*End Assembly", "*Element, type=Spring2, elset=Springs-1\n7, 1, Bar-1.3\n*Spring, elset=Springs-1\n1, 1\n10.\n*End Assembly");
+  const Model m = read_inp_string(deck, HALFSTEP_SOURCE_DIR "/tests/io/decks/rules/cae_reference_point_plain.inp");
+  const int rp = m.nodes.index.at(1001);
+  EXPECT_EQ(m.steps.at(0).cloads.at(0).nodes, std::vector<int>{rp});
+  ASSERT_EQ(m.elements.size(), 5);
+  EXPECT_EQ(m.elements.id[4], 107);  // assembly elements start above the instances' 1..12
+  EXPECT_EQ(element_node_ids(m, 4), (std::vector<std::int64_t>{1001, 3}));
 }
 
 }  // namespace
