@@ -136,8 +136,15 @@ void parse_keyword(std::string_view text, Keyword& kw) {
 
 }  // namespace
 
+// A quoted name may hold commas in data lines too ("Right, Edge", 1, 6); lines without a
+// quote (nearly all: node and element lines) take the plain loop.
 void split_fields(std::string_view text, std::vector<std::string_view>& fields) {
   fields.clear();
+  if (text.find('"') != std::string_view::npos) {
+    split_unquoted(text, [&](std::string_view piece) { fields.push_back(trim(piece)); });
+    while (!fields.empty() && fields.back().empty()) fields.pop_back();
+    return;
+  }
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);

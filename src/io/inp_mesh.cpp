@@ -17,8 +17,20 @@ bool looks_numeric(std::string_view s) {
 }
 }  // namespace
 
+std::string DeckParser::renumbered_owner() const {
+  return inst_.name.empty() ? std::string("the assembly") : "instance '" + inst_.name + "'";
+}
+
 void DeckParser::node_keyword(const Keyword& kw) {
   allow_params(kw, {"NSET", "INPUT"});
+  // Nodes written in the assembly itself (Abaqus/CAE's reference points) have ids of their
+  // own: above every id read so far, like another instance's.
+  if (at_assembly_level()) {
+    if (!assembly_node_offset_) assembly_node_offset_ = assembly_offset(max_node_id_);
+    inst_.node_offset = *assembly_node_offset_;
+  } else if (inst_.name.empty()) {
+    inst_.node_offset = 0;  // a flat deck's nodes keep their ids
+  }
   if (kw.find("NSET")) cur_set_ = &open_set(true, key(required_param(kw, "NSET")), kw.pos);
   follow_input(kw);
 }
@@ -33,8 +45,9 @@ void DeckParser::node_data(const Line& line) {
   const std::int64_t label = integer(f[0], "the node id");
   if (label < 1) fail(at_, "node id must be a positive integer, got " + std::to_string(label));
   if (label > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
-    fail(at_, "node id " + std::to_string(label) + " is too large to renumber for instance '" + inst_.name + "'");
+    fail(at_, "node id " + std::to_string(label) + " is too large to renumber for " + renumbered_owner());
   const std::int64_t id = label + inst_.node_offset;
+  if (at_assembly_level()) assembly_node_labels_.insert(label);
   double x = real_or(f[1], 0.0, "the x coordinate");
   double y = real_or(f[2], 0.0, "the y coordinate");
   double z = f.size() > 3 ? real_or(f[3], 0.0, "the z coordinate") : 0.0;
@@ -50,8 +63,9 @@ void DeckParser::node_data(const Line& line) {
   Nodes& n = m_.nodes;
   const auto [it, inserted] = n.index.emplace(id, n.size());
   if (!inserted)
-    fail(at_, "node " + std::to_string(id) + " is defined twice (first at " +
-                  n.loc[static_cast<std::size_t>(it->second)].str() + ")");
+    fail(at_, "node " + std::to_string(label) +
+                  (id != label ? " (renumbered " + std::to_string(id) + ")" : std::string()) +
+                  " is defined twice (first at " + n.loc[static_cast<std::size_t>(it->second)].str() + ")");
   n.id.push_back(id);
   n.x.push_back(x);
   n.y.push_back(y);
@@ -65,13 +79,11 @@ void DeckParser::element_keyword(const Keyword& kw) {
   // Elements written in the assembly itself (Abaqus/CAE puts springs, dashpots and point
   // masses there, their nodes as "instance.node") have ids of their own: they start above
   // every id read so far, like another instance's.
-  if (in_assembly_ && !in_part_ && !instance_order_.empty()) {
-    if (!assembly_element_offset_) {
-      std::int64_t p = 1;
-      while (p <= max_element_id_ && p < (std::int64_t{1} << 60)) p *= 10;
-      assembly_element_offset_ = p;
-    }
+  if (at_assembly_level()) {
+    if (!assembly_element_offset_) assembly_element_offset_ = assembly_offset(max_element_id_);
     inst_.element_offset = *assembly_element_offset_;
+  } else if (inst_.name.empty()) {
+    inst_.element_offset = 0;
   }
   element_abaqus_type_ = upper(trim(required_param(kw, "TYPE")));
   const std::string& t = element_abaqus_type_;
@@ -109,8 +121,9 @@ void DeckParser::element_data(const Line& line) {
     const std::int64_t id = integer(f[0], "the element id");
     if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
     if (id > std::numeric_limits<std::int64_t>::max() - inst_.element_offset)
-      fail(at_, "element id " + std::to_string(id) + " is too large to renumber for instance '" + inst_.name + "'");
+      fail(at_, "element id " + std::to_string(id) + " is too large to renumber for " + renumbered_owner());
     const std::int64_t eid = id + inst_.element_offset;
+    if (at_assembly_level()) assembly_element_labels_.insert(id);
     const auto [it, inserted] = mass_ids_.emplace(eid, at_);
     if (!inserted || m_.elements.index.count(eid))
       fail(at_, "element " + std::to_string(eid) + " is defined twice" +
@@ -129,8 +142,9 @@ void DeckParser::element_data(const Line& line) {
     const std::int64_t id = integer(f[0], "the element id");
     if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
     if (id > std::numeric_limits<std::int64_t>::max() - inst_.element_offset)
-      fail(at_, "element id " + std::to_string(id) + " is too large to renumber for instance '" + inst_.name + "'");
+      fail(at_, "element id " + std::to_string(id) + " is too large to renumber for " + renumbered_owner());
     element_pending_id_ = id + inst_.element_offset;
+    if (at_assembly_level()) assembly_element_labels_.insert(id);
     max_element_id_ = std::max(max_element_id_, element_pending_id_);
     element_pending_nodes_.clear();
     element_pending_at_ = at_;
@@ -223,8 +237,9 @@ void DeckParser::resolve_point_masses() {
 std::int64_t DeckParser::element_node_id(std::string_view field, const char* what) const {
   if (to_int(field) || field.find('.') == std::string_view::npos) {
     const std::int64_t node = integer(field, what);
+    if (inst_.name.empty()) return plain_id(node, true);  // an assembly-level or flat deck's node
     if (node > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
-      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for instance '" + inst_.name + "'");
+      fail(at_, "node id " + std::to_string(node) + " is too large to renumber for " + renumbered_owner());
     return node + inst_.node_offset;
   }
   const auto id = id_of(key(field), true);
@@ -313,15 +328,17 @@ void DeckParser::set_data(const Line& line) {
     at_most_fields(line, 3, "first, last[, increment]");
     const std::string owner = !inst_.name.empty() ? inst_.name : set_instance_;
     std::int64_t offset = 0;
+    const std::int64_t first0 = integer(f[0], "the first id of GENERATE");
+    const std::int64_t last0 = integer(f[1], "the last id of GENERATE");
     if (!owner.empty()) {
       const auto& o = instance_offsets_.at(owner);
       offset = cur_set_nodes_ ? o.first : o.second;
+    } else {  // the assembly's own nodes (elements) when it has one of the first label
+      offset = plain_id(first0, cur_set_nodes_) - first0;
     }
-    const std::int64_t first0 = integer(f[0], "the first id of GENERATE");
-    const std::int64_t last0 = integer(f[1], "the last id of GENERATE");
     if (offset > 0 && (first0 > std::numeric_limits<std::int64_t>::max() - offset ||
                        last0 > std::numeric_limits<std::int64_t>::max() - offset))
-      fail(at_, "GENERATE ids too large to renumber for instance '" + owner + "'");
+      fail(at_, "GENERATE ids too large to renumber for " + (owner.empty() ? std::string("the assembly") : "instance '" + owner + "'"));
     const std::int64_t first = first0 + offset, last = last0 + offset;
     const std::int64_t inc = f.size() > 2 && !f[2].empty() ? integer(f[2], "the GENERATE increment") : 1;
     if (inc < 1) fail(at_, "GENERATE increment must be a positive integer, got " + std::to_string(inc));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "elements/registry.hpp"
 #include "io/inp_text.hpp"
@@ -279,14 +280,10 @@ void DeckParser::replay_instance() {
   InstanceContext c;
   c.name = instance_;
   // Ids of later instances start above every id so far, at a round number (ids stay readable).
-  const auto above = [](std::int64_t max_id) {
-    std::int64_t p = 1;
-    while (p <= max_id && p < (std::int64_t{1} << 60)) p *= 10;
-    return p;
-  };
-  if (!instance_order_.empty()) {
-    c.node_offset = above(max_node_id_);
-    c.element_offset = above(max_element_id_);
+  // Assembly-level nodes or elements written before the first instance count too.
+  if (!instance_order_.empty() || max_node_id_ > 0 || max_element_id_ > 0) {
+    c.node_offset = assembly_offset(max_node_id_);
+    c.element_offset = assembly_offset(max_element_id_);
   }
   const std::vector<double>& tr = instance_transform_;
   for (std::size_t i = 0; i < 3 && i < tr.size(); ++i) c.t[i] = tr[i];
@@ -369,8 +366,25 @@ void DeckParser::alias_single_instance_sets() {
   }
 }
 
+std::int64_t DeckParser::assembly_offset(std::int64_t max_id) const {
+  // Ids near 2^63 leave no power of ten above them: the clash is then reported as an id
+  // defined twice, or an id too large to renumber.
+  std::int64_t p = 1;
+  while (p <= max_id && p <= std::numeric_limits<std::int64_t>::max() / 10) p *= 10;
+  return max_id > 0 ? p : 0;
+}
+
+// Abaqus: outside the parts, a plain id is an assembly-level node or element. halfstep also
+// lets it name the first instance's (decks written for one instance rely on that), so the
+// assembly's own label wins only where it exists.
+std::int64_t DeckParser::plain_id(std::int64_t label, bool node) const {
+  if (node && assembly_node_offset_ && assembly_node_labels_.count(label)) return label + *assembly_node_offset_;
+  if (!node && assembly_element_offset_ && assembly_element_labels_.count(label)) return label + *assembly_element_offset_;
+  return label;
+}
+
 std::optional<std::int64_t> DeckParser::id_of(const std::string& k, bool node) const {
-  if (const auto id = to_int(k)) return id;
+  if (const auto id = to_int(k)) return plain_id(*id, node);
   const std::size_t dot = k.rfind('.');
   if (dot == std::string::npos) return std::nullopt;
   const auto id = to_int(std::string_view(k).substr(dot + 1));

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -113,6 +114,13 @@ class DeckParser {
   /// The node (node true) or element id a key names: a plain id, or "<instance>.<id>" with
   /// that instance's offset; nothing for a set name.
   std::optional<std::int64_t> id_of(const std::string& k, bool node) const;
+  /// A plain id written outside the parts: the renumbered id of the assembly-level node
+  /// (element) of that label if there is one, else the id as written (the first instance's).
+  std::int64_t plain_id(std::int64_t label, bool node) const;
+  /// True while reading the assembly's own lines (not an instance's part).
+  bool at_assembly_level() const { return in_assembly_ && inst_.name.empty(); }
+  /// The offset of ids written at assembly level: above every id read so far (0 before any).
+  std::int64_t assembly_offset(std::int64_t max_id) const;
   void end_block();
   void need_data_line(const char* what) const;
   void finish();
@@ -152,6 +160,8 @@ class DeckParser {
   SourceLoc loc(Pos p) const { return lex_.loc(p); }
 
   // inp_mesh.cpp
+  /// "instance 'NAME'" or "the assembly": whose ids are being renumbered, for messages.
+  std::string renumbered_owner() const;
   void node_keyword(const Keyword& kw);
   void node_data(const Line& line);
   void element_keyword(const Keyword& kw);
@@ -355,6 +365,10 @@ class DeckParser {
   std::string set_instance_;  ///< INSTANCE= of the open *NSET/*ELSET: its members are that instance's
   std::int64_t max_node_id_ = 0, max_element_id_ = 0;
   std::optional<std::int64_t> assembly_element_offset_;  ///< ids of elements written in the assembly itself
+  std::optional<std::int64_t> assembly_node_offset_;     ///< ids of nodes written there (CAE's reference points)
+  /// Labels of the nodes and elements written in the assembly itself, as written: a plain
+  /// id outside the parts names one of these when it can (plain_id).
+  std::set<std::int64_t> assembly_node_labels_, assembly_element_labels_;
   std::map<std::string, Pos> warned_;  ///< harmless keywords already reported
 
   // Mesh and sets, resolved when the model data ends.

@@ -1,7 +1,10 @@
 // A two-instance assembly with a translated and rotated instance runs exactly like the same
 // model written flat (issue 16): same nodes (B's ids offset to 101.., its coordinates
 // turned 90 degrees about z), same loads, same histories.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <utility>
 #include <fstream>
 #include <string>
 
@@ -57,6 +60,33 @@ TEST(AssemblyRun, RotatedInstanceMatchesTheFlatDeck) {
   for (std::size_t i = 0; i < a.rows.size(); ++i) {
     EXPECT_EQ(a.rows[i][1], f.rows[i][1]);  // node ids
     for (std::size_t c = 2; c < 5; ++c) EXPECT_NEAR(a.rows[i][c], f.rows[i][c], 1e-10 * umax) << "row " << i << " column " << c;
+  }
+}
+
+// What Abaqus/CAE writes (tests/io/decks/rules/cae_reference_point.inp): two instances of a
+// part, the second translated and turned, a reference point at assembly level (node 1, like
+// the first instance's first node) with a point mass, coupled (*KINEMATIC) to the second
+// instance's end face and loaded by a *CLOAD on its set; against the same model written flat.
+TEST(AssemblyRun, ReferencePointCouplingMatchesTheFlatDeck) {
+  const std::string dir = scratch_dir("assembly_reference_point");
+  const std::string decks = HALFSTEP_SOURCE_DIR "/tests/io/decks/rules/";
+  std::string out;
+  ASSERT_EQ(run_halfstep(decks + "cae_reference_point.inp", dir + "/a", "--threads 1", &out), 0) << out;
+  ASSERT_EQ(run_halfstep(decks + "cae_reference_point_flat.inp", dir + "/f", "--threads 1", &out), 0) << out;
+  for (const auto& [a_name, f_name] : {std::pair<std::string, std::string>{"RP-1", "RP"}, {"BAR-2.XL", "BXL"}}) {
+    const Csv a = read_csv(dir + "/a/history/" + a_name + ".csv"), f = read_csv(dir + "/f/history/" + f_name + ".csv");
+    ASSERT_EQ(a.rows.size(), f.rows.size()) << a_name;
+    ASSERT_GT(a.rows.size(), 30u) << a_name;
+    double umax = 0;
+    for (const auto& r : f.rows) umax = std::max({umax, std::fabs(r[2]), std::fabs(r[3]), std::fabs(r[4])});
+    ASSERT_GT(umax, 1e-3) << a_name;
+    double worst = 0;
+    for (std::size_t i = 0; i < a.rows.size(); ++i) {
+      EXPECT_EQ(a.rows[i][1], f.rows[i][1]);  // node ids: the assembly's reference point is 1001
+      for (std::size_t c = 2; c < 5; ++c) worst = std::max(worst, std::fabs(a.rows[i][c] - f.rows[i][c]));
+    }
+    std::printf("%s: largest |u_assembly - u_flat| %.3g of |u| %.3g\n", a_name.c_str(), worst, umax);
+    EXPECT_LE(worst, 1e-12 * umax) << a_name;
   }
 }
 
