@@ -104,5 +104,79 @@ HS_HD T dt_from_omega2(T omega2) {
   return T(2) / std::sqrt(omega2);
 }
 
+/// Internal forces f (N) and energies of a total-Lagrangian element integrated at `points`
+/// points, the sum over them of w detJ (P b_a, W): gradients(g, b) fills the shape-function
+/// gradients b (N) at point g and returns w_g detJ_g. NaN forces for an invalid reference
+/// (a point with w detJ <= 0). Shared by the fully integrated kinds (C3D10M, C3D6, C3D20).
+template <int N, class T, class Gradients>
+HS_HD SolidEnergy<T> point_sum_internal_force(int points, const Gradients& gradients, const Vec3<T> u[N],
+                                              const SolidMaterial<T>& m, Vec3<T> f[N], const ElementState<T>& state) {
+  for (int a = 0; a < N; ++a) f[a] = {T(0), T(0), T(0)};
+  T energy = T(0), dissipation = T(0);
+  for (int g = 0; g < points; ++g) {
+    Vec3<T> b[N];
+    const T dv = gradients(g, b);
+    if (!(dv > T(0))) {
+      const T nan = quiet_nan<T>();
+      for (int a = 0; a < N; ++a) f[a] = {nan, nan, nan};
+      return {nan, T(0)};
+    }
+    Mat3<T> F = scaled_identity(T(1));
+    for (int a = 0; a < N; ++a) add_outer(F, u[a], b[a]);
+    const SolidStress<T> s = point_stress(m, F, state, g);
+    const Mat3<T> P = dv * (F * s.S);
+    for (int a = 0; a < N; ++a) f[a] += P * b[a];
+    energy += dv * s.energy;
+    dissipation += dv * s.dissipation;
+  }
+  return {energy, T(0), dissipation};
+}
+
+/// Critical increment bound 2/omega of such an element, omega^2 <= sum_g w_g detJ_g
+/// (lam + g2) sum_a |b_a(g)|^2 / m_a with the lumped masses m_a = rho vol frac_a (see
+/// C3D8::stable_dt); 0 for an invalid reference (vol <= 0).
+template <int N, class T, class Gradients>
+HS_HD T point_sum_stable_dt(int points, const Gradients& gradients, const SolidMaterial<T>& m, T vol,
+                            const T frac[N]) {
+  if (!(vol > T(0))) return T(0);
+  T lam, g2;
+  bound_moduli(m, lam, g2);
+  T omega2 = T(0);
+  for (int g = 0; g < points; ++g) {
+    Vec3<T> b[N];
+    const T dv = gradients(g, b);
+    T bg = T(0);
+    for (int a = 0; a < N; ++a) bg += dot(b[a], b[a]) / (m.density * vol * frac[a]);
+    omega2 += dv * (lam + g2) * bg;
+  }
+  return dt_from_omega2(omega2);
+}
+
+/// Cauchy stress and Green strain of such an element averaged over its points with weights
+/// w_g detJ_g / V (NaN for an invalid reference).
+template <int N, class T, class Gradients>
+HS_HD SolidOutput<T> point_sum_output(int points, const Gradients& gradients, const Vec3<T> u[N],
+                                      const SolidMaterial<T>& m, const ElementState<T>& state) {
+  SolidOutput<T> out{scaled_identity(T(0)), scaled_identity(T(0))};
+  T vol = T(0);
+  for (int g = 0; g < points; ++g) {
+    Vec3<T> b[N];
+    const T dv = gradients(g, b);
+    if (!(dv > T(0))) {
+      const T nan = quiet_nan<T>();
+      return {scaled_identity(nan), scaled_identity(nan)};
+    }
+    Mat3<T> F = scaled_identity(T(1));
+    for (int a = 0; a < N; ++a) add_outer(F, u[a], b[a]);
+    const SolidOutput<T> p = point_output(m, F, state, g);
+    out.cauchy = out.cauchy + dv * p.cauchy;
+    out.green = out.green + dv * p.green;
+    vol += dv;
+  }
+  out.cauchy = (T(1) / vol) * out.cauchy;
+  out.green = (T(1) / vol) * out.green;
+  return out;
+}
+
 }  // namespace solid_detail
 }  // namespace halfstep

@@ -114,25 +114,10 @@ struct C3D6 {
   HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[6], const Vec3<T> u[6], const SolidMaterial<T>& m,
                                              T hourglass_kappa, Vec3<T> f[6], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
-    for (int a = 0; a < 6; ++a) f[a] = {T(0), T(0), T(0)};
-    T energy = T(0), dissipation = T(0);
-    for (int g = 0; g < 6; ++g) {
-      Vec3<T> b[6];
-      const T dv = solid_detail::wedge6_gradients(X, g, b, static_cast<T*>(nullptr));
-      if (!(dv > T(0))) {
-        const T nan = solid_detail::quiet_nan<T>();
-        for (int a = 0; a < 6; ++a) f[a] = {nan, nan, nan};
-        return {nan, T(0)};
-      }
-      Mat3<T> F = scaled_identity(T(1));
-      for (int a = 0; a < 6; ++a) solid_detail::add_outer(F, u[a], b[a]);
-      const SolidStress<T> s = point_stress(m, F, state, g);
-      const Mat3<T> P = dv * (F * s.S);
-      for (int a = 0; a < 6; ++a) f[a] += P * b[a];
-      energy += dv * s.energy;
-      dissipation += dv * s.dissipation;
-    }
-    return {energy, T(0), dissipation};
+    const auto at_point = [&](int g, Vec3<T>* b) {
+      return solid_detail::wedge6_gradients(X, g, b, static_cast<T*>(nullptr));
+    };
+    return solid_detail::point_sum_internal_force<6>(6, at_point, u, m, f, state);
   }
 
   /// Critical increment bound 2/omega, omega^2 <= sum_g w_g detJ_g (lam + g2)
@@ -142,43 +127,20 @@ struct C3D6 {
     (void)hourglass_kappa;
     T frac[6];
     const T vol = mass_fractions(X, frac);
-    if (!(vol > T(0))) return T(0);
-    T lam, g2;
-    solid_detail::bound_moduli(m, lam, g2);
-    T omega2 = T(0);
-    for (int g = 0; g < 6; ++g) {
-      Vec3<T> b[6];
-      const T dv = solid_detail::wedge6_gradients(X, g, b, static_cast<T*>(nullptr));
-      T bg = T(0);
-      for (int a = 0; a < 6; ++a) bg += dot(b[a], b[a]) / (m.density * vol * frac[a]);
-      omega2 += dv * (lam + g2) * bg;
-    }
-    return solid_detail::dt_from_omega2(omega2);
+    const auto at_point = [&](int g, Vec3<T>* b) {
+      return solid_detail::wedge6_gradients(X, g, b, static_cast<T*>(nullptr));
+    };
+    return solid_detail::point_sum_stable_dt<6>(6, at_point, m, vol, frac);
   }
 
   /// Cauchy stress and Green strain averaged over the points with weights w_g detJ_g / V.
   template <class T>
   HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[6], const Vec3<T> u[6], const SolidMaterial<T>& m,
                                               const ElementState<T>& state = {}) {
-    SolidOutput<T> out{scaled_identity(T(0)), scaled_identity(T(0))};
-    T vol = T(0);
-    for (int g = 0; g < 6; ++g) {
-      Vec3<T> b[6];
-      const T dv = solid_detail::wedge6_gradients(X, g, b, static_cast<T*>(nullptr));
-      if (!(dv > T(0))) {
-        const T nan = solid_detail::quiet_nan<T>();
-        return {scaled_identity(nan), scaled_identity(nan)};
-      }
-      Mat3<T> F = scaled_identity(T(1));
-      for (int a = 0; a < 6; ++a) solid_detail::add_outer(F, u[a], b[a]);
-      const SolidOutput<T> p = solid_detail::point_output(m, F, state, g);
-      out.cauchy = out.cauchy + dv * p.cauchy;
-      out.green = out.green + dv * p.green;
-      vol += dv;
-    }
-    out.cauchy = (T(1) / vol) * out.cauchy;
-    out.green = (T(1) / vol) * out.green;
-    return out;
+    const auto at_point = [&](int g, Vec3<T>* b) {
+      return solid_detail::wedge6_gradients(X, g, b, static_cast<T*>(nullptr));
+    };
+    return solid_detail::point_sum_output<6>(6, at_point, u, m, state);
   }
 };
 
