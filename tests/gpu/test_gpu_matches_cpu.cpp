@@ -118,6 +118,9 @@ const GpuDeck kDecks[] = {
     // limits are first guesses (plastic returns amplify round-off a little): measure them.
     {"shell_dome_j2", "tests/gpu/decks/shell_dome_j2.inp", "APEX", 5e-3},
     {"shell_strip_j2_bending", "tests/gpu/decks/shell_strip_j2_bending.inp", "END", 5e-3},
+    // *TRANSFORM on MITC4 nodes (make_transform_decks.py): the free edge held in the normal
+    // of a skew local system and loaded in it, through every scheme's node step.
+    {"transform_shell", "tests/gpu/decks/transform_shell.inp", "EDGE"},
 };
 
 const GpuVariant kVariants[] = {

@@ -10,7 +10,9 @@ the same force, written in a skew TYPE=R system and in global components; the cl
 through a TYPE=S system in the first), transform_beam_local.inp and transform_beam_global.inp
 (a B31 cantilever whose tip is held in one translation and one rotation and loaded by a force
 and a moment, in a TYPE=R system whose axes are the global ones permuted, and in global
-components: 6-dof rotations in a local system).
+components: 6-dof rotations in a local system), transform_shell.inp (an S4R plate clamped
+at x = 0 whose free edge is held in the normal of a skew TYPE=R system and pulled in it: the
+MITC4 schemes, element-local included).
 Usage: python3 make_transform_decks.py  (writes next to itself)"""
 import math
 import os
@@ -143,7 +145,31 @@ def beam(local):
     write("transform_beam_" + ("local" if local else "global") + ".inp", lines)
 
 
+def shell(n=4):
+    lines = ["*HEADING", "S4R plate with a skew-held edge (make_transform_decks.py)", "*NODE"]
+    nid = lambda i, j: 1 + i + (n + 1) * j
+    for j in range(n + 1):
+        for i in range(n + 1):
+            lines.append(f"{nid(i, j)}, {num(i / n)}, {num(j / n)}, 0.")
+    lines.append("*ELEMENT, TYPE=S4R, ELSET=PLATE")
+    e = 1
+    for j in range(n):
+        for i in range(n):
+            lines.append(f"{e}, {nid(i, j)}, {nid(i + 1, j)}, {nid(i + 1, j + 1)}, {nid(i, j + 1)}")
+            e += 1
+    lines += ["*NSET, NSET=ROOT"] + [str(nid(0, j)) for j in range(n + 1)]
+    lines += ["*NSET, NSET=EDGE"] + [str(nid(n, j)) for j in range(n + 1)]
+    lines += ["*MATERIAL, NAME=M", "*ELASTIC", "1000., 0.3", "*DENSITY", "1.",
+              "*SHELL SECTION, ELSET=PLATE, MATERIAL=M", "0.05",
+              "*TRANSFORM, NSET=EDGE, TYPE=R", "1., 0., 1., 0., 1., 0.",
+              "*BOUNDARY", "ROOT, 1, 6", "EDGE, 3, 3",
+              "*STEP", "*DYNAMIC, EXPLICIT", ", 0.2", "*CLOAD", "EDGE, 1, 1.e-3", "EDGE, 2, 2.e-4",
+              "*OUTPUT, HISTORY, TIME INTERVAL=0.005", "*NODE OUTPUT, NSET=EDGE", "U", "*END STEP"]
+    write("transform_shell.inp", lines)
+
+
 if __name__ == "__main__":
+    shell()
     beam(True)
     beam(False)
     incline()
