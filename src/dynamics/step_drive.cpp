@@ -98,6 +98,8 @@ DriveView host_view(const StepDrive& d) {
           d.motion_amp.data(),
           d.motion_value.data(),
           d.motion_velocity.data(),
+          d.frame_of.data(),
+          d.frame_q.data(),
           d.has_pressure() ? d.pressure_ptr.data() : nullptr,
           d.pressure_amp.data(),
           d.pressure_value.data(),
@@ -132,6 +134,7 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   };
   for (int n : step.load_node) mark(n);
   for (int n : step.motion_node) mark(n);
+  for (int n : step.frame_node) mark(n);  // held local dofs need the frame even without loads
   d.period = step.period;
 
   d.amp_ptr.push_back(0);
@@ -162,6 +165,10 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   d.motion_value = permute(step.motion_value, order);
   d.motion_velocity = permute(step.motion_velocity, order);
 
+  d.frame_of.assign(static_cast<std::size_t>(d.num_special), -1);
+  for (std::size_t i = 0; i < step.frame_node.size(); ++i) d.frame_of[static_cast<std::size_t>(d.special[step.frame_node[i]])] = static_cast<int>(i);
+  d.frame_q = step.frame_q;
+
   if (!step.pressure_elem.empty()) {
     group(step.pressure_elem, sys.num_elements + sys.tri.num_elements, d.pressure_ptr, order);
     d.pressure_amp = permute(step.pressure_amp, order);
@@ -174,6 +181,8 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   for (auto* v : {&d.load_value, &d.motion_value, &d.amp_time, &d.amp_value})
     if (v->empty()) v->push_back(0.0);
   if (d.motion_velocity.empty()) d.motion_velocity.push_back(0);
+  if (d.frame_of.empty()) d.frame_of.push_back(-1);
+  if (d.frame_q.empty()) d.frame_q.push_back(0.0);
   return d;
 }
 

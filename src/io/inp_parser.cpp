@@ -414,6 +414,7 @@ void DeckParser::finish_model_data() {
   resolve_discrete_sections();
   resolve_surfaces();
   resolve_constraints();
+  resolve_transforms();
   resolve_model_targets();
 }
 

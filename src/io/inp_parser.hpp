@@ -273,6 +273,10 @@ class DeckParser {
   void mpc_data(const Line& line);
   void mpc_end();
   void resolve_constraints();
+  void transform_keyword(const Keyword& kw);
+  void transform_data(const Line& line);
+  void transform_end();
+  void resolve_transforms();
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
   void node_output_keyword(const Keyword& kw);
@@ -339,6 +343,13 @@ class DeckParser {
     Pos pos;
   };
   std::vector<PendingBody> pending_bodies_;
+  /// A *TRANSFORM as written: its node set is resolved with the mesh.
+  struct PendingTransform {
+    std::string nset;
+    NodeTransform t;
+    Pos pos;
+  };
+  std::vector<PendingTransform> pending_transforms_;
   /// An *MPC data line as written.
   struct PendingMpc {
     std::string type, slave, master;

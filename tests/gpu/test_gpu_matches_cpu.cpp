@@ -118,6 +118,9 @@ const GpuDeck kDecks[] = {
     // limits are first guesses (plastic returns amplify round-off a little): measure them.
     {"shell_dome_j2", "tests/gpu/decks/shell_dome_j2.inp", "APEX", 5e-3},
     {"shell_strip_j2_bending", "tests/gpu/decks/shell_strip_j2_bending.inp", "END", 5e-3},
+    // *TRANSFORM on MITC4 nodes (make_transform_decks.py): the free edge held in the normal
+    // of a skew local system and loaded in it, through every scheme's node step.
+    {"transform_shell", "tests/gpu/decks/transform_shell.inp", "EDGE"},
 };
 
 const GpuVariant kVariants[] = {
@@ -193,6 +196,22 @@ const GpuDeck kConstraintDecks[] = {
 
 INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kConstraintDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
+// *TRANSFORM (issue 16; tests/gpu/decks/make_transform_decks.py): a cube on rollers on a slope
+// (base held in a TYPE=R system's normal direction, loads in local components), a ring
+// expanded radially through TYPE=C, and a bar clamped through TYPE=S and loaded in a skew
+// TYPE=R system. The node step rotates into the local frame (dynamics/node_integrator.hpp).
+const GpuDeck kTransformDecks[] = {
+    {"transform_incline", "tests/gpu/decks/transform_incline.inp", "ALLN"},
+    {"transform_ring", "tests/gpu/decks/transform_ring.inp", "ALLN"},
+    {"transform_load_local", "tests/gpu/decks/transform_load_local.inp", "TIP"},
+    // B31 tip held and loaded in a local system (6-dof rotations turned by Q too).
+    {"transform_beam_local", "tests/gpu/decks/transform_beam_local.inp", "TIP"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Transform, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kTransformDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
 // Trusses, springs and dashpots (issue 16): a Warren truss of T3D2 with SPRINGA/1/2 and
