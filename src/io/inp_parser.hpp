@@ -253,6 +253,9 @@ class DeckParser {
   void surface_data(const Line& line);
   void surface_end();
   void resolve_surfaces();
+  /// Refuses a *TIE or *COUPLING on a surface of planar-element edges (their face tables are
+  /// the 3-D solids'; edges carry pressures only).
+  void check_constraint_surfaces() const;
   void dsload_data(const Line& line);
   // inp_constraints.cpp
   void tie_keyword(const Keyword& kw);

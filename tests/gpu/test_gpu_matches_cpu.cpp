@@ -170,6 +170,12 @@ const GpuDeck kSolidDecks[] = {
     // its largest) differs by 7.4e-3 of it in every scheme (H100, 2026-11-24): a stretch of
     // 1e-6 near 1 keeps about four float digits.
     {"axi_cylinder", "tests/gpu/decks/axi_cylinder.inp", "INNER", 1.5e-2},
+    // Edge pressures (follower, the face-pressure pass with 2-node edge shapes): the cylinder's
+    // bore loaded as a ring edge (S4, *DSLOAD), and the CPS4 cantilever (thickness 0.5) bent by
+    // *DLOAD P3 on its top edges and a *DSLOAD suction on its bottom edges. FP32 limits taken
+    // over from axi_cylinder and plane_cps4, not yet measured on a GPU.
+    {"axi_cylinder_edge", "tests/gpu/decks/axi_cylinder_edge.inp", "INNER", 1.5e-2},
+    {"plane_cps4_edge", "tests/gpu/decks/plane_cps4_edge.inp", "TIP", 3e-3},
 };
 
 const GpuVariant kSolidVariants[] = {
