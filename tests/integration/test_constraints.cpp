@@ -179,9 +179,10 @@ std::string bar_deck(const std::string& join) {
   return d;
 }
 
-/// Runs the bar joined as join; returns the tip history.
-Csv run_bar(const std::string& join, std::string* outdir) {
-  const std::string dir = scratch_dir("bar_" + join);
+/// Runs the bar joined as join in a folder of test's own (ctest runs the tests side by side,
+/// and each of them runs the merged bar); returns the tip history.
+Csv run_bar(const std::string& join, std::string* outdir, const std::string& test) {
+  const std::string dir = scratch_dir("bar_" + test + "_" + join);
   std::ofstream(dir + "/b.inp") << bar_deck(join);
   std::string out;
   EXPECT_EQ(run_halfstep(dir + "/b.inp", dir + "/out", "--threads 1", &out), 0) << out;
@@ -203,8 +204,8 @@ std::pair<double, double> history_difference(const Csv& a, const Csv& b) {
 
 TEST(Constraints, EquationJoinedBarMovesAsTheMergedBar) {
   std::string merged_out, joined_out;
-  const Csv merged = run_bar("merged", &merged_out);
-  const Csv joined = run_bar("equation", &joined_out);
+  const Csv merged = run_bar("merged", &merged_out, "equation");
+  const Csv joined = run_bar("equation", &joined_out, "equation");
   const auto [diff, scale] = history_difference(merged, joined);
   EXPECT_GT(scale, 1e-4);
   std::printf("equation-joined bar: tip history differs by %.3g of %.3g\n", diff, scale);
@@ -215,8 +216,8 @@ TEST(Constraints, EquationJoinedBarMovesAsTheMergedBar) {
 
 TEST(Constraints, MpcPinJoinedBarMovesAsTheMergedBar) {
   std::string merged_out, joined_out;
-  const Csv merged = run_bar("merged", &merged_out);
-  const Csv joined = run_bar("mpc", &joined_out);
+  const Csv merged = run_bar("merged", &merged_out, "mpc");
+  const Csv joined = run_bar("mpc", &joined_out, "mpc");
   const auto [diff, scale] = history_difference(merged, joined);
   EXPECT_GT(scale, 1e-4);
   std::printf("MPC PIN-joined bar: tip history differs by %.3g of %.3g\n", diff, scale);
@@ -238,7 +239,7 @@ TEST(Constraints, DistributingCouplingSharesTheLoadEquallyLikeDirectLoads) {
   std::string out, merged_out;
   ASSERT_EQ(run_halfstep(dir + "/b.inp", dir + "/out", "--threads 1", &out), 0) << out;
   const Csv spread = read_csv(dir + "/out/history/TIP.csv");
-  const Csv merged = run_bar("merged", &merged_out);
+  const Csv merged = run_bar("merged", &merged_out, "distributing");
   const auto [diff, scale] = history_difference(merged, spread);
   EXPECT_GT(scale, 1e-4);
   std::printf("distributing coupling: tip history differs by %.3g of %.3g\n", diff, scale);
@@ -247,8 +248,8 @@ TEST(Constraints, DistributingCouplingSharesTheLoadEquallyLikeDirectLoads) {
 
 TEST(Constraints, ConformingTieMovesAsTheMergedBar) {
   std::string merged_out, tied_out;
-  const Csv merged = run_bar("merged", &merged_out);
-  const Csv tied = run_bar("tie", &tied_out);
+  const Csv merged = run_bar("merged", &merged_out, "tie");
+  const Csv tied = run_bar("tie", &tied_out, "tie");
   const auto [diff, scale] = history_difference(merged, tied);
   EXPECT_GT(scale, 1e-4);
   std::printf("tie-joined bar: tip history differs by %.3g of %.3g\n", diff, scale);
