@@ -33,6 +33,8 @@ struct NodeConstView {
   /// Null, or 3 per node: translational masses with the masses that linear constraints hand
   /// to independent dofs (discretization/constraints.hpp); replaces mass for translations.
   const T* mass3 = nullptr;
+  /// Null, or 3 per node: rotary inertias with those constraints hand to rotations (6-dof).
+  const T* inertia3 = nullptr;
 };
 
 /// Step inputs of one node that carries loads or prescribed motions (a "special" node).
@@ -109,7 +111,7 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
       v_next[d] = s.v[d][n];
       continue;
     }
-    const T m = rot ? c.inertia[n] : (c.mass3 ? c.mass3[3 * n + d] : c.mass[n]);
+    const T m = rot ? (c.inertia3 ? c.inertia3[3 * n + d - 3] : c.inertia[n]) : (c.mass3 ? c.mass3[3 * n + d] : c.mass[n]);
     const T cd = c.damp ? (rot ? c.damp_rot[n] : c.damp[n]) : T(0);  // null: no damping anywhere
     const T v_half = s.v[d][n];
     DofUpdate<T> u;
