@@ -608,7 +608,7 @@ TEST(ShellTie, CoarseToFineStripBendsAsTheOnePieceStrip) {
   EXPECT_NEAR(mid.at("UR2"), mean_ur2, 1e-5 * std::abs(mean_ur2));  // 5.1e-6 measured
   EXPECT_NEAR(mid.at("UR1"), 0.5 * (a.at("UR1") + b.at("UR1")), 1e-12);
   std::printf("tied strip energy balance error %.3g\n", energy_error(tied_out));
-  EXPECT_LT(energy_error(tied_out), 1e-2);
+  EXPECT_LT(energy_error(tied_out), 1e-5);  // 2.8e-6 measured
 }
 
 TEST(ShellTie, NoRotationLeavesAHingeLine) {
