@@ -159,5 +159,32 @@ TEST(ConstraintTables, ShellTieTiesRotationsOnSixDofNodes) {
   }
 }
 
+TEST(ConstraintTables, ShellSidesAreSurfacesForTiesAndPressure) {
+  // An S3 (FPM triangle) master with a node-based slave inside it: weights (1/2, 1/4, 1/4) of
+  // the linear triangle, six dofs. *DSLOAD on SPOS is *DLOAD P, on SNEG its opposite.
+  const std::string deck =
+      "*HEADING\nshell sides\n*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n11, 0.25, 0.25, 0\n12, 1.25, 0.25, 0\n"
+      "13, 0.25, 1.25, 0\n*ELEMENT, TYPE=S3, ELSET=A\n1, 1, 2, 3\n*ELEMENT, TYPE=S3, ELSET=B\n2, 11, 12, 13\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SHELL SECTION, ELSET=A, MATERIAL=M, FORMULATION=FPM\n"
+      "0.1\n*SHELL SECTION, ELSET=B, MATERIAL=M, FORMULATION=FPM\n0.1\n*SURFACE, NAME=S, TYPE=NODE\n11\n"
+      "*SURFACE, NAME=MA\nA, SPOS\n"
+      "*SURFACE, NAME=UNDER\nB, SNEG\n*TIE, NAME=T\nS, MA\n*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n*DSLOAD\nMA, P, 3.\n"
+      "UNDER, P, 2.\n*END STEP\n";
+  const Model m = read_inp_string(deck, "sides.inp");
+  ASSERT_EQ(m.steps[0].dloads.size(), 2u);
+  EXPECT_EQ(m.steps[0].dloads[0].face, 0);
+  EXPECT_EQ(m.steps[0].dloads[0].magnitude, 3.0);
+  EXPECT_EQ(m.steps[0].dloads[1].face, 0);
+  EXPECT_EQ(m.steps[0].dloads[1].magnitude, -2.0);
+  const StructureSystem sys = build_structure_system(m);
+  const LinearConstraints& c = sys.constraints;
+  ASSERT_EQ(c.num_dependent, 6);
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_NEAR(weight(m, c, k, 1, k), 0.5, 1e-15);
+    EXPECT_NEAR(weight(m, c, k, 2, k), 0.25, 1e-15);
+    EXPECT_NEAR(weight(m, c, k, 3, k), 0.25, 1e-15);
+  }
+}
+
 }  // namespace
 }  // namespace halfstep
