@@ -38,7 +38,92 @@ int slot_of(StepLoads& step, const Carried& c) {
   return static_cast<int>(step.amplitudes.named.size()) + 1;
 }
 
+using V3 = std::array<double, 3>;
+
+V3 sub(const V3& a, const V3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+double dot3(const V3& a, const V3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+V3 cross3(const V3& a, const V3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+/// v / |v|, or false when |v| <= tol.
+bool unit(V3& v, double tol) {
+  const double l = std::sqrt(dot3(v, v));
+  if (!(l > tol)) return false;
+  for (double& c : v) c /= l;
+  return true;
+}
+
+/// Frames of the model's *TRANSFORMs per node (the last one per node), with the checks that
+/// need the system: -1 in frame_of for untransformed nodes.
+void build_frames(const Model& model, const StructureSystem& sys, std::vector<int>& frame_of, std::vector<double>& q) {
+  frame_of.assign(static_cast<std::size_t>(sys.num_nodes), -1);
+  for (const NodeTransform& t : model.transforms)
+    for (int n : t.nodes) {
+      const std::string node = "node " + std::to_string(model.nodes.id[static_cast<std::size_t>(n)]);
+      const bool dependent = (!sys.constraints.dependent.empty() && sys.constraints.dependent[n] != 0) ||
+                             (!sys.bodies.empty() && sys.bodies.skip[n] != 0);
+      if (dependent)
+        throw InputError(t.loc, "*TRANSFORM on " + node +
+                                    ", which a constraint moves (a dependent node of *TIE, *EQUATION, *MPC, "
+                                    "*COUPLING or a *RIGID BODY node): not supported; leave it out of the set");
+      if (sys.solid.planar)
+        throw InputError(t.loc, "*TRANSFORM in a planar (CPS/CPE/CAX) model is not supported");
+      double axes[9];
+      if (!transform_axes(t, {sys.x0[n], sys.y0[n], sys.z0[n]}, axes))
+        throw InputError(t.loc, "*TRANSFORM: the local system is undefined at " + node +
+                                    (t.type == NodeTransform::Type::Cylindrical
+                                         ? ", which lies on the cylinder axis (radial direction undefined)"
+                                         : ", which lies at the centre or on the polar axis"));
+      int& f = frame_of[static_cast<std::size_t>(n)];
+      if (f < 0) {
+        f = static_cast<int>(q.size() / 9);
+        q.resize(q.size() + 9);
+      }
+      std::copy(axes, axes + 9, q.begin() + 9 * static_cast<long>(f));
+    }
+}
+
 }  // namespace
+
+bool transform_axes(const NodeTransform& t, const std::array<double, 3>& x, double q[9]) {
+  V3 e1, e2, e3;
+  const double scale = std::max({std::sqrt(dot3(t.a, t.a)), std::sqrt(dot3(t.b, t.b)), std::sqrt(dot3(x, x)), 1e-300});
+  const double tol = 1e-10 * scale;
+  if (t.type == NodeTransform::Type::Rectangular) {
+    e1 = t.a;
+    if (!unit(e1, 0.0)) return false;
+    e2 = t.b;
+    const double p = dot3(e2, e1);
+    for (int i = 0; i < 3; ++i) e2[i] -= p * e1[i];
+    if (!unit(e2, 1e-10 * std::sqrt(dot3(t.b, t.b)))) return false;
+    e3 = cross3(e1, e2);
+  } else if (t.type == NodeTransform::Type::Cylindrical) {
+    // 1 radial from the axis a -> b, 2 tangential, 3 along the axis.
+    e3 = sub(t.b, t.a);
+    if (!unit(e3, 0.0)) return false;
+    e1 = sub(x, t.a);
+    const double p = dot3(e1, e3);
+    for (int i = 0; i < 3; ++i) e1[i] -= p * e3[i];
+    if (!unit(e1, tol)) return false;
+    e2 = cross3(e3, e1);
+  } else {
+    // 1 radial from the centre a, 2 along the parallel (about the polar axis a -> b),
+    // 3 = 1 x 2 along the meridian towards the pole.
+    V3 pole = sub(t.b, t.a);
+    if (!unit(pole, 0.0)) return false;
+    e1 = sub(x, t.a);
+    if (!unit(e1, tol)) return false;
+    e2 = cross3(pole, e1);
+    if (!unit(e2, 1e-10)) return false;
+    e3 = cross3(e1, e2);
+  }
+  for (int i = 0; i < 3; ++i) {
+    q[i] = e1[i];
+    q[3 + i] = e2[i];
+    q[6 + i] = e3[i];
+  }
+  return true;
+}
 
 std::vector<StepLoads> build_step_loads(const Model& model, const StructureSystem& sys) {
   std::vector<StepLoads> out;
@@ -53,7 +138,14 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
     shell_index[static_cast<std::size_t>(sys.tri.model_element[e])] = sys.num_elements + e;
   std::vector<int> solid_index(static_cast<std::size_t>(model.elements.size()), -1);
   for (int e = 0; e < sys.solid.num_elements; ++e) solid_index[static_cast<std::size_t>(sys.solid.model_element[e])] = e;
+  std::vector<int> frame_of;
+  std::vector<double> frame_q;
+  build_frames(model, sys, frame_of, frame_q);
   for (const Step& step : model.steps) {
+    if (!model.transforms.empty() && step.procedure == Procedure::Static)
+      throw InputError(step.loc, "static step '" + step.name + "' in a model with *TRANSFORM (first at " +
+                                     model.transforms.front().loc.str() +
+                                     "): local systems are supported in explicit dynamic steps only");
     // Entries propagated from the previous step are frozen at their end value.
     auto freeze = [&](auto& map) {
       for (auto& kv : map) {
@@ -191,6 +283,18 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
           s.face_amp.push_back(slot_of(s, part));
         }
       }
+    }
+    for (int n = 0; n < sys.num_nodes; ++n) {
+      const int f = frame_of[static_cast<std::size_t>(n)];
+      if (f < 0) continue;
+      // Shell (5-dof) rotations are held about the node's triad, not in a local system.
+      if (s.fixed_rotation[n] && sys.node_dofs != 6 && sys.has_rotations(n))
+        throw InputError(model.transforms.front().loc,
+                         "*BOUNDARY on the rotations of transformed shell node " +
+                             std::to_string(model.nodes.id[static_cast<std::size_t>(n)]) +
+                             " (step '" + step.name + "'): rotations in a *TRANSFORM system are supported on 6-dof (beam) nodes only");
+      s.frame_node.push_back(n);
+      s.frame_q.insert(s.frame_q.end(), frame_q.begin() + 9 * static_cast<long>(f), frame_q.begin() + 9 * static_cast<long>(f + 1));
     }
     s.outputs = outputs;
     previous_period = step.time_period;

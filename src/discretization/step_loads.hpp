@@ -40,10 +40,20 @@ struct StepLoads {
   std::vector<double> motion_value;
   std::vector<std::uint8_t> motion_velocity;
 
+  /// *TRANSFORM: the transformed nodes and their axes (9 values each, column c the local
+  /// axis c at the reference position). Their fixed bits, motions and loads are local.
+  std::vector<int> frame_node;
+  std::vector<double> frame_q;
+
   std::vector<std::uint8_t> fixed_translation;  ///< per node: bit d = translation d held or prescribed
   std::vector<std::uint8_t> fixed_rotation;     ///< per node: bit d = rotation about global axis d held
   std::vector<OutputRequest> outputs;
 };
+
+/// Axes of transform t at reference position x: q column c (q[3c..3c+2]) is local axis c in
+/// global components. False where they are undefined (a C node on the axis, an S node at the
+/// centre or on the polar axis).
+bool transform_axes(const NodeTransform& t, const std::array<double, 3>& x, double q[9]);
 
 /// Builds every step, carrying boundaries and loads forward as Abaqus does (OP=MOD unless
 /// OP=NEW): a carried load keeps the value it had at the end of the previous step.

@@ -48,7 +48,32 @@ struct NodeDrive {
   /// it is (a skipped rotation leaves the frame too) and contributes nothing; the constraint
   /// pass sets it.
   std::uint8_t skip = 0;
+  /// Null, or the node's *TRANSFORM: 9 values, column c the local axis c in global
+  /// components. Then held bits, motions and loads (forces and moments) are local components.
+  const T* frame = nullptr;
 };
+
+/// Rotates 3 values from global to local components (x <- Q^T x).
+template <class T>
+HS_HD void to_local3(const T* q, T* x) {
+  const T a = q[0] * x[0] + q[1] * x[1] + q[2] * x[2];
+  const T b = q[3] * x[0] + q[4] * x[1] + q[5] * x[2];
+  const T c = q[6] * x[0] + q[7] * x[1] + q[8] * x[2];
+  x[0] = a;
+  x[1] = b;
+  x[2] = c;
+}
+
+/// Rotates 3 values from local to global components (x <- Q x).
+template <class T>
+HS_HD void to_global3(const T* q, T* x) {
+  const T a = q[0] * x[0] + q[3] * x[1] + q[6] * x[2];
+  const T b = q[1] * x[0] + q[4] * x[1] + q[7] * x[2];
+  const T c = q[2] * x[0] + q[5] * x[1] + q[8] * x[2];
+  x[0] = a;
+  x[1] = b;
+  x[2] = c;
+}
 
 /// Energy terms and full-step fields of one node's update.
 template <class T>
@@ -91,7 +116,11 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
   r.t3 = dir;
   T fe[6] = {fp[0], fp[1], fp[2], T(0), T(0), T(0)};
   if (drive.load) {
-    const T* l = drive.load;
+    T l[6] = {drive.load[0], drive.load[1], drive.load[2], drive.load[3], drive.load[4], drive.load[5]};
+    if (drive.frame) {  // a transformed node's loads are local components
+      to_global3(drive.frame, l);
+      to_global3(drive.frame, l + 3);
+    }
     fe[0] += l[0];
     fe[1] += l[1];
     fe[2] += l[2];
@@ -100,7 +129,37 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
     fe[4] += dot(moment, t2);
     fe[5] += dot(moment, dir);  // read only by 6-dof nodes
   }
-  const T u_now[3] = {s.ux[n], s.uy[n], s.uz[n]};
+  T u_now[3] = {s.ux[n], s.uy[n], s.uz[n]};
+  // The dofs are integrated in the components they are constrained in: global ones, or a
+  // transformed node's local ones (translations, and 6-dof rotations, turned by Q^T).
+  T fl[6] = {T(0), T(0), T(0), T(0), T(0), T(0)}, vh[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
+  T m3[3];
+  for (int d = 0; d < kDofs; ++d) {
+    fl[d] = fi[d];
+    vh[d] = s.v[d][n];
+  }
+  for (int d = 0; d < 3; ++d) m3[d] = c.mass3 ? c.mass3[3 * n + d] : c.mass[n];
+  T i3[3];  // rotary inertias, per global rotation where constraints hand some on
+  for (int d = 0; d < 3; ++d) i3[d] = c.inertia3 ? c.inertia3[3 * n + d] : c.inertia[n];
+  const T* q = drive.frame;
+  if (q) {
+    to_local3(q, fe);
+    to_local3(q, fl);
+    to_local3(q, vh);
+    to_local3(q, u_now);
+    // Lumped masses that differ per global direction (constraint transfers): the diagonal
+    // of Q^T M Q (exact for equal masses).
+    const T g[3] = {m3[0], m3[1], m3[2]};
+    for (int d = 0; d < 3; ++d) m3[d] = q[3 * d] * q[3 * d] * g[0] + q[3 * d + 1] * q[3 * d + 1] * g[1] + q[3 * d + 2] * q[3 * d + 2] * g[2];
+    if (kDofs == 6) {
+      const T gi[3] = {i3[0], i3[1], i3[2]};
+      for (int d = 0; d < 3; ++d)
+        i3[d] = q[3 * d] * q[3 * d] * gi[0] + q[3 * d + 1] * q[3 * d + 1] * gi[1] + q[3 * d + 2] * q[3 * d + 2] * gi[2];
+      to_local3(q, fe + 3);
+      to_local3(q, fl + 3);
+      to_local3(q, vh + 3);
+    }
+  }
   T v_next[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
   r.kinetic = r.work_prev = r.work_next = r.damp_prev = r.damp_next = T(0);
   for (int d = kDofs; d < 6; ++d) r.v_full[d] = r.reaction[d] = T(0);
@@ -108,21 +167,21 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
     const bool rot = d >= 3;
     if (drive.skip & (1u << d)) {
       r.v_full[d] = r.reaction[d] = T(0);
-      v_next[d] = s.v[d][n];
+      v_next[d] = vh[d];
       continue;
     }
-    const T m = rot ? (c.inertia3 ? c.inertia3[3 * n + d - 3] : c.inertia[n]) : (c.mass3 ? c.mass3[3 * n + d] : c.mass[n]);
+    const T m = rot ? i3[d - 3] : m3[d];
     const T cd = c.damp ? (rot ? c.damp_rot[n] : c.damp[n]) : T(0);  // null: no damping anywhere
-    const T v_half = s.v[d][n];
+    const T v_half = vh[d];
     DofUpdate<T> u;
     if (held & (1u << d)) {
       T imposed = T(0);
       if (d < 3 && (drive.moving & (1u << d)) && h.h_next > T(0))
         imposed = (drive.by_velocity & (1u << d)) ? drive.motion[d]
                                                    : (drive.motion[d] - u_now[d]) / (T(2) * h.h_next);
-      u = constrained_dof(m, cd, fe[d], fi[d], v_half, imposed, h);
+      u = constrained_dof(m, cd, fe[d], fl[d], v_half, imposed, h);
     } else {
-      u = free_dof(m, cd, fe[d], fi[d], v_half, h);
+      u = free_dof(m, cd, fe[d], fl[d], v_half, h);
     }
     // Constrained dofs: the support force does work too (prescribed motions).
     const T f_applied = fe[d] + u.reaction;
@@ -134,6 +193,16 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
     r.v_full[d] = u.v_full;
     r.reaction[d] = u.reaction;
     v_next[d] = u.v_next;
+  }
+  if (q) {  // back to global components: the state and the output stay global
+    to_global3(q, v_next);
+    to_global3(q, r.v_full);
+    to_global3(q, r.reaction);
+    if (kDofs == 6) {
+      to_global3(q, v_next + 3);
+      to_global3(q, r.v_full + 3);
+      to_global3(q, r.reaction + 3);
+    }
   }
   const T check = v_next[0] + v_next[1] + v_next[2] + v_next[3] + v_next[4] + v_next[5];
   r.finite = check == check && check - check == T(0);  // not NaN, not infinite

@@ -1,5 +1,7 @@
 #include "dynamics/step_drive.hpp"
 
+#include "elements/registry.hpp"
+
 namespace halfstep {
 
 namespace {
@@ -21,9 +23,10 @@ std::vector<V> permute(const std::vector<V>& v, const std::vector<int>& order) {
   return out;
 }
 
-/// Face pressure tables: the face's nodes from its element, ordered so that the right-hand
-/// normal points away from the element's centroid (checked on the reference shape), and the
-/// node -> face slot map.
+/// Face pressure tables: the face's (or a planar element's edge's) nodes from its element,
+/// ordered so that the right-hand normal (an edge's right-hand in-plane normal) points away
+/// from the element's centroid (checked on the reference shape), and the node -> face slot
+/// map. A plane edge's pressure is scaled here by its section's thickness.
 void add_faces(const StructureSystem& sys, const StepLoads& step, StepDrive& d) {
   const SolidMesh& sm = sys.solid;
   d.num_faces = static_cast<int>(step.face_elem.size());
@@ -33,11 +36,12 @@ void add_faces(const StructureSystem& sys, const StepLoads& step, StepDrive& d) 
     const SolidGroup& grp = sm.groups[g];
     const int* c = &sm.conn[sm.conn_start(e)];
     int local[kFaceMaxNodes];
-    const int shape = solid_face(grp.nodes_per_element, step.face_label[f], local);
+    const ElementKindInfo& kind = element_kind(grp.kind);
+    const int shape = element_face(grp.nodes_per_element, kind.dimension, kind.axisymmetric, step.face_label[f], local);
     auto pos = [&](int n) { return Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]}; };
     Vec3<double> centroid{0, 0, 0}, face_centre{0, 0, 0}, x[kFaceMaxNodes], fn[kFaceMaxNodes];
     for (int a = 0; a < grp.nodes_per_element; ++a) centroid += (1.0 / grp.nodes_per_element) * pos(c[a]);
-    const int corners = shape == kFaceQuad4 || shape == kFaceQuad8 ? 4 : 3;
+    const int corners = face_corners(shape);
     for (int k = 0; k < kFaceMaxNodes; ++k) x[k] = local[k] >= 0 ? pos(c[local[k]]) : pos(c[local[0]]);
     for (int k = 0; k < corners; ++k) face_centre += (1.0 / corners) * x[k];
     // Forces of a unit suction (p = -1) sum to the area vector along the face normal.
@@ -45,7 +49,8 @@ void add_faces(const StructureSystem& sys, const StepLoads& step, StepDrive& d) 
     Vec3<double> area{0, 0, 0};
     for (int k = 0; k < kFaceMaxNodes; ++k) area += fn[k];
     if (dot(area, face_centre - centroid) < 0) {  // reverse the orientation: corners 1 <-> last
-      std::swap(local[1], local[corners - 1]);
+      if (corners == 2) std::swap(local[0], local[1]);  // an edge of a clockwise-numbered element
+      else std::swap(local[1], local[corners - 1]);
       // Mid-edge nodes follow their edges: (0,1) <-> (last,0), and for a quadrilateral
       // (1,2) <-> (2,3); a 6-node triangle's (1,2) stays.
       if (shape == kFaceTri6) std::swap(local[3], local[5]);
@@ -57,7 +62,7 @@ void add_faces(const StructureSystem& sys, const StepLoads& step, StepDrive& d) 
     for (int k = 0; k < kFaceMaxNodes; ++k) d.face_nodes.push_back(local[k] >= 0 ? c[local[k]] : -1);
     d.face_shape.push_back(shape);
     d.face_amp.push_back(step.face_amp[f]);
-    d.face_value.push_back(step.face_value[f]);
+    d.face_value.push_back(step.face_value[f] * (shape == kFaceEdge2 ? sm.materials[sm.material[e]].thickness : 1.0));
   }
   std::vector<int> key;
   std::vector<int> slot;
@@ -98,6 +103,8 @@ DriveView host_view(const StepDrive& d) {
           d.motion_amp.data(),
           d.motion_value.data(),
           d.motion_velocity.data(),
+          d.frame_of.data(),
+          d.frame_q.data(),
           d.has_pressure() ? d.pressure_ptr.data() : nullptr,
           d.pressure_amp.data(),
           d.pressure_value.data(),
@@ -132,6 +139,7 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   };
   for (int n : step.load_node) mark(n);
   for (int n : step.motion_node) mark(n);
+  for (int n : step.frame_node) mark(n);  // held local dofs need the frame even without loads
   d.period = step.period;
 
   d.amp_ptr.push_back(0);
@@ -162,6 +170,10 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   d.motion_value = permute(step.motion_value, order);
   d.motion_velocity = permute(step.motion_velocity, order);
 
+  d.frame_of.assign(static_cast<std::size_t>(d.num_special), -1);
+  for (std::size_t i = 0; i < step.frame_node.size(); ++i) d.frame_of[static_cast<std::size_t>(d.special[step.frame_node[i]])] = static_cast<int>(i);
+  d.frame_q = step.frame_q;
+
   if (!step.pressure_elem.empty()) {
     group(step.pressure_elem, sys.num_elements + sys.tri.num_elements, d.pressure_ptr, order);
     d.pressure_amp = permute(step.pressure_amp, order);
@@ -174,6 +186,8 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   for (auto* v : {&d.load_value, &d.motion_value, &d.amp_time, &d.amp_value})
     if (v->empty()) v->push_back(0.0);
   if (d.motion_velocity.empty()) d.motion_velocity.push_back(0);
+  if (d.frame_of.empty()) d.frame_of.push_back(-1);
+  if (d.frame_q.empty()) d.frame_q.push_back(0.0);
   return d;
 }
 

@@ -32,6 +32,9 @@ struct StepDrive {
   std::vector<int> motion_ptr, motion_dof, motion_amp;
   std::vector<double> motion_value;
   std::vector<std::uint8_t> motion_velocity;
+  // *TRANSFORM per special node: index of its frame in frame_q (9 values each), or -1.
+  std::vector<int> frame_of;
+  std::vector<double> frame_q;
   // Pressures per element: MITC4 shells, then FPM triangles (empty when the step has none).
   std::vector<int> pressure_ptr, pressure_amp;
   std::vector<double> pressure_value;
@@ -60,6 +63,8 @@ struct DriveView {
   const int *motion_ptr, *motion_dof, *motion_amp;
   const double* motion_value;
   const std::uint8_t* motion_velocity;
+  const int* frame_of;     ///< per special node: frame index, or -1
+  const double* frame_q;   ///< 9 per frame: columns the local axes
   const int *pressure_ptr, *pressure_amp;  ///< pressure_ptr null: no pressures
   const double* pressure_value;
   int num_faces;                           ///< solid face pressures (0: none)
@@ -88,7 +93,9 @@ template <class T>
 struct NodeDriveValues {
   T load[6];
   T motion[3];
+  T frame[9];  ///< the node's *TRANSFORM axes when has_frame
   std::uint8_t moving = 0, by_velocity = 0;
+  bool has_frame = false;
 };
 
 template <class T>
@@ -108,6 +115,11 @@ HS_HD NodeDriveValues<T> evaluate_node_drive(const DriveView& d, int sp, double 
     if (dt_next > 0)
       r.motion[dof] = T(d.motion_value[i] * amplitude_slot(d, d.motion_amp[i], vel ? tau + 0.5 * dt_next : tau + dt_next));
   }
+  const int f = d.frame_of[sp];
+  if (f >= 0) {
+    r.has_frame = true;
+    for (int k = 0; k < 9; ++k) r.frame[k] = T(d.frame_q[9 * f + k]);
+  }
   return r;
 }
 
@@ -120,6 +132,7 @@ HS_HD NodeDrive<T> node_drive(const DriveView& d, int n, double tau, double dt_n
   if (sp >= 0) {
     values = evaluate_node_drive<T>(d, sp, tau, dt_next);
     drive = {values.load, values.motion, values.moving, values.by_velocity};
+    if (values.has_frame) drive.frame = values.frame;
   }
   return drive;
 }

@@ -1,5 +1,6 @@
-// Faces of the solid elements (Abaqus face labels S1..S6) and the nodal forces of a uniform
-// follower pressure on a face, as host/device functions.
+// Faces of the solid elements (Abaqus face labels S1..S6), edges of the planar and
+// axisymmetric quadrilaterals (S1..S4, loaded as P1..P4), and the nodal forces of a uniform
+// follower pressure on a face or edge, as host/device functions.
 #pragma once
 
 #include "core/host_device.hpp"
@@ -8,8 +9,15 @@
 namespace halfstep {
 
 /// Shape of a face: 4-node bilinear or 8-node serendipity quadrilateral, 3-node or 6-node
-/// triangle (the value is the face's node count).
-enum FaceShape : int { kFaceTri3 = 3, kFaceQuad4 = 4, kFaceTri6 = 6, kFaceQuad8 = 8 };
+/// triangle (the value is the face's node count); or a 2-node edge of a planar element (per
+/// unit thickness: the caller scales the pressure by the section thickness) or of an
+/// axisymmetric one (a ring around the z axis, x = r: the force is the ring's total).
+enum FaceShape : int { kFaceEdge2 = 2, kFaceTri3 = 3, kFaceQuad4 = 4, kFaceTri6 = 6, kFaceQuad8 = 8, kFaceRingEdge2 = 12 };
+
+/// Corner nodes of a face or edge shape (its first nodes in the face tables).
+HS_HD int face_corners(int shape) {
+  return shape == kFaceEdge2 || shape == kFaceRingEdge2 ? 2 : shape == kFaceQuad4 || shape == kFaceQuad8 ? 4 : 3;
+}
 
 /// Most nodes of one face (the 8-node quadrilateral of C3D20): the stride of the face tables.
 constexpr int kFaceMaxNodes = 8;
@@ -94,11 +102,46 @@ HS_HD int surface_face_nodes(int nodes, bool shell, int face, int out[6]) {
   return nodes == 10 ? kFaceTri6 : kFaceTri3;
 }
 
+/// Edges of a planar element with `nodes` nodes (the 4-node quadrilaterals CPS4, CPE4,
+/// CPS4R, CPE4R, CAX4R: 4), 0 for any other count.
+HS_HD int planar_edge_count(int nodes) { return nodes == 4 ? 4 : 0; }
+
+/// Faces (dimension 3) or edges (dimension 2) of an element kind with `nodes` nodes: node
+/// count alone cannot tell a quadrilateral from a tetrahedron.
+HS_HD int element_face_count(int nodes, int dimension) {
+  return dimension == 2 ? planar_edge_count(nodes) : solid_face_count(nodes);
+}
+
+/// Element-local nodes (out, padded with -1) and shape of face `face` (1-based label) of an
+/// element kind: a solid_face for dimension 3; for dimension 2, edge k of a quadrilateral is
+/// nodes k and k + 1 (edge 4: nodes 4 and 1), as Abaqus's S1..S4 / P1..P4.
+HS_HD int element_face(int nodes, int dimension, bool axisymmetric, int face, int out[kFaceMaxNodes]) {
+  if (dimension != 2) return solid_face(nodes, face, out);
+  for (int k = 0; k < kFaceMaxNodes; ++k) out[k] = -1;
+  out[0] = face - 1;
+  out[1] = face % nodes;
+  return axisymmetric ? kFaceRingEdge2 : kFaceEdge2;
+}
+
 /// Nodal forces of pressure p on a face with current nodes x (shape nodes), pushing against
 /// the face normal given by the node order (right-hand rule): f_a = -p int N_a n dA.
 template <class T>
 HS_HD void face_pressure_force(int shape, const Vec3<T> x[kFaceMaxNodes], T p, Vec3<T> f[kFaceMaxNodes]) {
   for (int a = 0; a < kFaceMaxNodes; ++a) f[a] = {T(0), T(0), T(0)};
+  if (shape == kFaceEdge2 || shape == kFaceRingEdge2) {
+    // (dy, -dx) = L times the normal on the right of a -> b in the (x, y) plane: outward for
+    // counter-clockwise element nodes. Plane: f_a = -p L / 2 n (unit thickness). Ring:
+    // f_a = -p 2 pi int N_a r ds n, exact for a straight edge: 2 pi L / 6 (2 r_a + r_b).
+    const Vec3<T> n{x[1].y - x[0].y, x[0].x - x[1].x, T(0)};
+    if (shape == kFaceEdge2) {
+      for (int a = 0; a < 2; ++a) f[a] = (T(-0.5) * p) * n;
+      return;
+    }
+    const T c = T(-6.283185307179586) * p / T(6);
+    f[0] = (c * (T(2) * x[0].x + x[1].x)) * n;
+    f[1] = (c * (x[0].x + T(2) * x[1].x)) * n;
+    return;
+  }
   if (shape == kFaceTri3) {
     const Vec3<T> n = (T(0.5) * p / T(3)) * cross(x[1] - x[0], x[2] - x[0]);
     for (int a = 0; a < 3; ++a) f[a] = T(-1) * n;

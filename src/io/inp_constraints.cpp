@@ -2,6 +2,7 @@
 // says; the dependent dofs, the projections and the checks that need geometry are made by
 // discretization/constraints.cpp when the system is built.
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "io/inp_parser.hpp"
@@ -345,6 +346,78 @@ void DeckParser::resolve_constraints() {
     }
   }
   pending_mpcs_.clear();
+}
+
+// *TRANSFORM, NSET=, TYPE=R|C|S with one data line a1, a2, a3, b1, b2, b3.
+void DeckParser::transform_keyword(const Keyword& kw) {
+  allow_params(kw, {"NSET", "TYPE"});
+  PendingTransform p;
+  p.nset = key(required_param(kw, "NSET"));
+  const std::string type = squeeze_upper(param(kw, "TYPE"));
+  if (type.empty() || type == "R") p.t.type = NodeTransform::Type::Rectangular;
+  else if (type == "C") p.t.type = NodeTransform::Type::Cylindrical;
+  else if (type == "S") p.t.type = NodeTransform::Type::Spherical;
+  else fail(kw.pos, "*TRANSFORM, TYPE=" + param(kw, "TYPE") + ": expected R (rectangular), C (cylindrical) or S (spherical)");
+  if (inst_.moved)
+    fail(kw.pos, "*TRANSFORM inside a part that is instanced with a translation or rotation is not supported: "
+                 "write it in the assembly with the instance's node set");
+  p.t.loc = loc(kw.pos);
+  p.pos = kw.pos;
+  pending_transforms_.push_back(std::move(p));
+}
+
+void DeckParser::transform_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*TRANSFORM takes one data line (a1, a2, a3, b1, b2, b3)");
+  need_fields(line, 6, "a1, a2, a3, b1, b2, b3 (the two points that define the local system)");
+  at_most_fields(line, 6, "a1, a2, a3, b1, b2, b3");
+  NodeTransform& t = pending_transforms_.back().t;
+  for (std::size_t i = 0; i < 3; ++i) {
+    t.a[i] = real_or(line.fields[i], 0.0, "a coordinate of point a");
+    t.b[i] = real_or(line.fields[3 + i], 0.0, "a coordinate of point b");
+  }
+  const auto& a = t.a;
+  const auto& b = t.b;
+  const double la = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  const double lb = std::sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+  if (t.type == NodeTransform::Type::Rectangular) {
+    const double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2], cz = a[0] * b[1] - a[1] * b[0];
+    if (!(std::sqrt(cx * cx + cy * cy + cz * cz) > 1e-10 * la * lb) || la == 0 || lb == 0)
+      fail(at_, "*TRANSFORM, TYPE=R: points a and b must be nonzero and not on one line through the origin "
+                "(a is on local axis 1, b in the local 1-2 plane)");
+  } else {
+    const double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+    if (!(std::sqrt(dx * dx + dy * dy + dz * dz) > 1e-12 * std::max(1.0, std::max(la, lb))))
+      fail(at_, std::string("*TRANSFORM, TYPE=") + (t.type == NodeTransform::Type::Cylindrical ? "C" : "S") +
+                    ": points a and b coincide (they define the " +
+                    (t.type == NodeTransform::Type::Cylindrical ? "cylinder axis" : "polar axis") + ")");
+  }
+}
+
+void DeckParser::transform_end() { need_data_line("a1, a2, a3, b1, b2, b3"); }
+
+// Node sets are known once the mesh is read. A node in two *TRANSFORMs takes the later one,
+// with one warning per *TRANSFORM that overrides an earlier one.
+void DeckParser::resolve_transforms() {
+  std::map<int, std::size_t> owner;
+  for (const PendingTransform& p : pending_transforms_) {
+    check_node_set(p.nset, p.pos);
+    NodeTransform t = p.t;
+    t.nodes = node_targets(p.nset, p.pos);
+    int overridden = 0, first = -1;
+    for (int n : t.nodes) {
+      const auto [it, inserted] = owner.try_emplace(n, m_.transforms.size());
+      if (!inserted) {
+        if (overridden++ == 0) first = n;
+        it->second = m_.transforms.size();
+      }
+    }
+    if (overridden)
+      m_.warnings.push_back("*TRANSFORM at " + t.loc.str() + " replaces an earlier *TRANSFORM on " +
+                            std::to_string(overridden) + " node(s) (first: node " +
+                            std::to_string(m_.nodes.id[static_cast<std::size_t>(first)]) + "): the later one applies");
+    m_.transforms.push_back(std::move(t));
+  }
+  pending_transforms_.clear();
 }
 
 }  // namespace halfstep::inp

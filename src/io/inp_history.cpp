@@ -457,7 +457,7 @@ void DeckParser::dload_keyword(const Keyword& kw) {
 }
 
 void DeckParser::dload_data(const Line& line) {
-  need_fields(line, 3, "element or element set, load type (P, or P1..P6 on a solid face), magnitude");
+  need_fields(line, 3, "element or element set, load type (P, or P1..P6 on a solid face or planar edge), magnitude");
   const std::string type = squeeze_upper(line.fields[1]);
   int face = -1;
   if (type == "P") face = 0;
@@ -465,7 +465,7 @@ void DeckParser::dload_data(const Line& line) {
   if (face < 0)
     fail(at_, "*DLOAD load type '" + std::string(line.fields[1]) +
                   "' is not supported (halfstep supports P: pressure on a shell, and P1..P6: pressure on a "
-                  "solid face)");
+                  "solid face or, P1..P4, a planar element's edge)");
   at_most_fields(line, 3, "element or element set, load type, magnitude");
   DistributedLoad d;
   d.face = face;
@@ -477,7 +477,8 @@ void DeckParser::dload_data(const Line& line) {
   m_.steps.back().dloads.push_back(std::move(d));
 }
 
-// A face label must exist on the element's kind; shells take P, solids P1..P6.
+// A face label must exist on the element's kind; shells take P, solids P1..P6 and planar
+// elements P1..P4 (their edges).
 void DeckParser::check_face(int e, int face, Pos pos) const {
   const auto k = static_cast<std::size_t>(e);
   const std::string name = "element " + std::to_string(m_.elements.id[k]) + " (" + m_.elements.abaqus_type[k] + ")";
@@ -486,15 +487,17 @@ void DeckParser::check_face(int e, int face, Pos pos) const {
   const bool solid = !m_.elements.shell[k];
   if (solid && element_kind(m_.elements.kind[k]).nodes <= 2)
     fail(pos, "pressure on " + name + ": trusses, springs and dashpots have no faces (use *CLOAD)");
-  if (solid && element_kind(m_.elements.kind[k]).dimension == 2)
-    fail(pos, "pressure on planar " + name + ": edge loads on planar elements are not supported");
+  const ElementKindInfo& kind = element_kind(m_.elements.kind[k]);
+  const bool planar = solid && kind.dimension == 2;
+  if (face == 0 && planar)
+    fail(pos, "pressure type P on planar " + name + ": planar elements take P1..P4 on their edges (or a *SURFACE with S1..S4 and *DSLOAD)");
   if (face == 0 && solid)
     fail(pos, "pressure type P on solid " + name + ": solid faces take P1..P6 (or a *SURFACE with *DSLOAD)");
   if (face > 0 && !solid) fail(pos, "face pressure P" + std::to_string(face) + " on shell " + name + ": shells take P");
-  const int faces = solid_face_count(element_kind(m_.elements.kind[k]).nodes);
+  const int faces = element_face_count(kind.nodes, kind.dimension);
   if (face > faces)
-    fail(pos, "face " + std::to_string(face) + " does not exist on " + name + ", which has faces 1.." +
-                  std::to_string(faces));
+    fail(pos, std::string(planar ? "edge " : "face ") + std::to_string(face) + " does not exist on " + name +
+                  ", which has " + (planar ? "edges" : "faces") + " 1.." + std::to_string(faces));
 }
 
 void DeckParser::surface_keyword(const Keyword& kw) {
@@ -521,16 +524,16 @@ void DeckParser::surface_data(const Line& line) {
     pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), 0, at_});
     return;
   }
-  need_fields(line, 2, "element or element set, face label S1..S6, SPOS or SNEG");
-  at_most_fields(line, 2, "element or element set, face label S1..S6, SPOS or SNEG");
+  need_fields(line, 2, "element or element set, face label S1..S6 (S1..S4: edges of planar elements), SPOS or SNEG");
+  at_most_fields(line, 2, "element or element set, face label S1..S6 (S1..S4: edges of planar elements), SPOS or SNEG");
   const std::string label = squeeze_upper(line.fields[1]);
   if (label == "SPOS" || label == "SNEG") {
     pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), label == "SPOS" ? kSurfaceSpos : kSurfaceSneg, at_});
     return;
   }
   if (label.size() != 2 || label[0] != 'S' || label[1] < '1' || label[1] > '6')
-    fail(at_, "*SURFACE face label must be S1..S6 (a solid element face) or SPOS, SNEG (a shell's side), got '" +
-                  std::string(line.fields[1]) + "'");
+    fail(at_, "*SURFACE face label must be S1..S6 (a solid element face, or S1..S4 a planar element's edge) or "
+              "SPOS, SNEG (a shell's side), got '" + std::string(line.fields[1]) + "'");
   pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), label[1] - '0', at_});
 }
 
@@ -566,6 +569,23 @@ void DeckParser::resolve_surfaces() {
   for (const auto& [name, s] : m_.surfaces)
     if (s.elements.empty() && s.nodes.empty())
       fail(s.loc, "surface '" + name + "' has no " + (s.node_based ? "nodes" : "faces"));
+}
+
+void DeckParser::check_constraint_surfaces() const {
+  const auto planar_edges = [&](const std::string& name) {
+    const auto it = m_.surfaces.find(name);
+    if (it == m_.surfaces.end()) return false;  // reported where the surface is resolved
+    for (int e : it->second.elements)
+      if (!m_.elements.shell[static_cast<std::size_t>(e)] && element_kind(m_.elements.kind[static_cast<std::size_t>(e)]).dimension == 2)
+        return true;
+    return false;
+  };
+  const std::string why = "' holds edges of planar elements: ties and couplings take 3-D solid faces (edges take pressures only)";
+  for (const Tie& t : m_.ties)
+    for (const std::string& s : {t.slave, t.master})
+      if (planar_edges(s)) fail(t.loc, "*TIE " + t.name + ": surface '" + s + why);
+  for (const PendingBody& b : pending_bodies_)
+    if (b.coupling && planar_edges(b.surface)) fail(b.pos, "*COUPLING " + b.name + ": surface '" + b.surface + why);
 }
 
 void DeckParser::dsload_data(const Line& line) {

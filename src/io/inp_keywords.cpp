@@ -73,6 +73,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*KINEMATIC", kModelData, &P::kinematic_keyword, &P::kinematic_data, &P::kinematic_end},
       {"*DISTRIBUTING", kModelData, &P::distributing_keyword, &P::distributing_data, &P::distributing_end},
       {"*MPC", kModelData, &P::mpc_keyword, &P::mpc_data, &P::mpc_end},
+      {"*TRANSFORM", kModelData, &P::transform_keyword, &P::transform_data, &P::transform_end},
       {"*STEP", kAnywhere, &P::step_keyword, &P::ignore_data},
       {"*END STEP", kAnywhere, &P::end_step_keyword},
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},

@@ -413,7 +413,9 @@ void DeckParser::finish_model_data() {
   resolve_sections();
   resolve_discrete_sections();
   resolve_surfaces();
+  check_constraint_surfaces();
   resolve_constraints();
+  resolve_transforms();
   resolve_model_targets();
 }
 

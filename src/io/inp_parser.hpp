@@ -253,6 +253,9 @@ class DeckParser {
   void surface_data(const Line& line);
   void surface_end();
   void resolve_surfaces();
+  /// Refuses a *TIE or *COUPLING on a surface of planar-element edges (their face tables are
+  /// the 3-D solids'; edges carry pressures only).
+  void check_constraint_surfaces() const;
   void dsload_data(const Line& line);
   // inp_constraints.cpp
   void tie_keyword(const Keyword& kw);
@@ -273,6 +276,10 @@ class DeckParser {
   void mpc_data(const Line& line);
   void mpc_end();
   void resolve_constraints();
+  void transform_keyword(const Keyword& kw);
+  void transform_data(const Line& line);
+  void transform_end();
+  void resolve_transforms();
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
   void node_output_keyword(const Keyword& kw);
@@ -339,6 +346,13 @@ class DeckParser {
     Pos pos;
   };
   std::vector<PendingBody> pending_bodies_;
+  /// A *TRANSFORM as written: its node set is resolved with the mesh.
+  struct PendingTransform {
+    std::string nset;
+    NodeTransform t;
+    Pos pos;
+  };
+  std::vector<PendingTransform> pending_transforms_;
   /// An *MPC data line as written.
   struct PendingMpc {
     std::string type, slave, master;

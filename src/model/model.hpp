@@ -92,6 +92,18 @@ struct Orientation {
   SourceLoc loc;
 };
 
+/// *TRANSFORM: a local system for the translations (and 6-dof rotations) of a node set, in
+/// which their *BOUNDARY dofs and *CLOAD components are given.
+struct NodeTransform {
+  enum class Type { Rectangular, Cylindrical, Spherical };
+  Type type = Type::Rectangular;
+  std::vector<int> nodes;  ///< node indices of NSET=
+  /// R: a on local axis 1, b in the local 1-2 plane (directions from the origin);
+  /// C: two points on the local 3 axis; S: a the centre, b on the polar axis.
+  std::array<double, 3> a{}, b{};
+  SourceLoc loc;
+};
+
 /// *SHELL SECTION: thickness and material for an element set.
 struct ShellSection {
   std::string elset, material;
@@ -313,6 +325,7 @@ struct Model {
   std::map<std::string, Surface> surfaces;
   std::vector<Tie> ties;             ///< *TIE, deck order
   std::vector<Equation> equations;   ///< *EQUATION, deck order
+  std::vector<NodeTransform> transforms;  ///< *TRANSFORM, deck order (a later one wins per node)
   std::vector<RigidBody> rigid_bodies;  ///< *RIGID BODY and kinematic *COUPLING, deck order
   std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values
   /// ROTARYI elements with their *ROTARY INERTIA (isotropic: PointMass::mass is the inertia).

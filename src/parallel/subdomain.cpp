@@ -384,6 +384,15 @@ StepLoads restrict_step(const StepLoads& g, const Subdomain& d) {
   keep_local_rows(s.pressure_elem, pressure_local, s.pressure_amp, s.pressure_value);
   keep_local_rows(s.face_elem, d.solid_local, s.face_label, s.face_amp, s.face_value);
   keep_local_rows(s.motion_node, d.node_local, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity);
+  // *TRANSFORM frames: 9 values per node, kept with the node.
+  s.frame_node.clear();
+  s.frame_q.clear();
+  for (std::size_t i = 0; i < g.frame_node.size(); ++i) {
+    const int local = d.node_local[static_cast<std::size_t>(g.frame_node[i])];
+    if (local < 0) continue;
+    s.frame_node.push_back(local);
+    s.frame_q.insert(s.frame_q.end(), g.frame_q.begin() + 9 * static_cast<long>(i), g.frame_q.begin() + 9 * static_cast<long>(i + 1));
+  }
   s.fixed_translation = local_values(g.fixed_translation, d.node_global);
   s.fixed_rotation = local_values(g.fixed_rotation, d.node_global);
   return s;

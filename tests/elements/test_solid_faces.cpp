@@ -1,5 +1,7 @@
 // Face pressure of solid faces: nodal forces sum to -p times the area vector, are shared as
 // the consistent load of each face shape, and every face label of each element kind exists.
+// Edges of planar and axisymmetric quadrilaterals: p L / 2 per node (unit thickness) and the
+// ring totals 2 pi L / 6 (2 r_a + r_b) p, along the inward in-plane normal.
 #include <gtest/gtest.h>
 
 #include "elements/solid_faces.hpp"
@@ -112,6 +114,67 @@ TEST(SolidFaces, FaceTablesCoverEveryNodeOfTheElement) {
   }
   for (int a = 0; a < 4; ++a) EXPECT_EQ(tseen[a], 3);
   for (int a = 4; a < 10; ++a) EXPECT_EQ(tseen[a], 2);  // every edge is on 2 faces
+}
+
+TEST(PlanarEdges, EdgeTablesAreKeyedOnTheDimension) {
+  // A 4-node quadrilateral and a 4-node tetrahedron have 4 faces each, of different shapes.
+  EXPECT_EQ(element_face_count(4, 2), 4);
+  EXPECT_EQ(element_face_count(8, 2), 0);
+  int out[kFaceMaxNodes];
+  EXPECT_EQ(element_face(4, 3, false, 1, out), kFaceTri3);
+  const int ends[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};  // edge k: nodes k, k + 1 (4: 4, 1)
+  for (int k = 1; k <= 4; ++k) {
+    EXPECT_EQ(element_face(4, 2, false, k, out), kFaceEdge2);
+    EXPECT_EQ(out[0], ends[k - 1][0]);
+    EXPECT_EQ(out[1], ends[k - 1][1]);
+    for (int a = 2; a < kFaceMaxNodes; ++a) EXPECT_EQ(out[a], -1);
+    EXPECT_EQ(element_face(4, 2, true, k, out), kFaceRingEdge2);
+  }
+  EXPECT_EQ(face_corners(kFaceEdge2), 2);
+  EXPECT_EQ(face_corners(kFaceRingEdge2), 2);
+}
+
+TEST(PlanarEdges, PlaneEdgePushesAgainstTheOutwardNormal) {
+  // Edge (1, 0) -> (1, 2) of a counter-clockwise element to its left: outward normal +x,
+  // length 2; p = 3 puts -3 x 2 / 2 = -3 on each node along x, nothing along y or z.
+  V3 x[kFaceMaxNodes] = {{1, 0, 0}, {1, 2, 0}, {}, {}, {}, {}, {}, {}};
+  V3 f[kFaceMaxNodes];
+  face_pressure_force(kFaceEdge2, x, 3.0, f);
+  for (int a = 0; a < 2; ++a) {
+    EXPECT_DOUBLE_EQ(f[a].x, -3.0);
+    EXPECT_EQ(f[a].y, 0.0);
+    EXPECT_EQ(f[a].z, 0.0);
+  }
+  for (int a = 2; a < kFaceMaxNodes; ++a) EXPECT_EQ(norm(f[a]), 0.0);
+  // A slanted edge: the total is -p times (dy, -dx), |(dy, -dx)| = L.
+  x[0] = {0.3, -0.2, 0};
+  x[1] = {1.1, 0.4, 0};
+  face_pressure_force(kFaceEdge2, x, -2.0, f);
+  EXPECT_NEAR(total(f).x, 2.0 * 0.6, 1e-15);
+  EXPECT_NEAR(total(f).y, -2.0 * 0.8, 1e-15);
+  EXPECT_NEAR(dot(total(f), x[1] - x[0]), 0.0, 1e-15);
+}
+
+TEST(PlanarEdges, RingEdgeCarriesTheTotalAroundTheCircumference) {
+  const double kTwoPi = 6.283185307179586;
+  // An axial edge at r = 0.1 (z from 0.2 down to 0: the outward normal is -r, the bore of a
+  // counter-clockwise element to its right): each node p 2 pi r L / 2 outward in r.
+  V3 x[kFaceMaxNodes] = {{0.1, 0.2, 0}, {0.1, 0, 0}, {}, {}, {}, {}, {}, {}};
+  V3 f[kFaceMaxNodes];
+  face_pressure_force(kFaceRingEdge2, x, 1e6, f);
+  for (int a = 0; a < 2; ++a) {
+    EXPECT_NEAR(f[a].x, 1e6 * kTwoPi * 0.1 * 0.2 / 2, 1e-15 * 1e6);
+    EXPECT_EQ(f[a].y, 0.0);
+  }
+  // A radial edge r = 1 -> 3 at z = 0 (outward normal -z): the exact ring integrals
+  // 2 pi int N_a r ds = 2 pi L (2 r_a + r_b) / 6: 2 pi 2 5/6 and 2 pi 2 7/6; total p pi (3^2 - 1^2).
+  x[0] = {1, 0, 0};
+  x[1] = {3, 0, 0};
+  face_pressure_force(kFaceRingEdge2, x, 2.0, f);
+  EXPECT_NEAR(f[0].y, 2.0 * kTwoPi * 2 * 5 / 6, 1e-13);
+  EXPECT_NEAR(f[1].y, 2.0 * kTwoPi * 2 * 7 / 6, 1e-13);
+  EXPECT_NEAR(total(f).y, 2.0 * kTwoPi / 2 * (9 - 1), 1e-13);
+  EXPECT_EQ(f[0].x, 0.0);
 }
 
 }  // namespace

@@ -118,6 +118,9 @@ const GpuDeck kDecks[] = {
     // limits are first guesses (plastic returns amplify round-off a little): measure them.
     {"shell_dome_j2", "tests/gpu/decks/shell_dome_j2.inp", "APEX", 5e-3},
     {"shell_strip_j2_bending", "tests/gpu/decks/shell_strip_j2_bending.inp", "END", 5e-3},
+    // *TRANSFORM on MITC4 nodes (make_transform_decks.py): the free edge held in the normal
+    // of a skew local system and loaded in it, through every scheme's node step.
+    {"transform_shell", "tests/gpu/decks/transform_shell.inp", "EDGE"},
 };
 
 const GpuVariant kVariants[] = {
@@ -167,6 +170,12 @@ const GpuDeck kSolidDecks[] = {
     // its largest) differs by 7.4e-3 of it in every scheme (H100, 2026-11-24): a stretch of
     // 1e-6 near 1 keeps about four float digits.
     {"axi_cylinder", "tests/gpu/decks/axi_cylinder.inp", "INNER", 1.5e-2},
+    // Edge pressures (follower, the face-pressure pass with 2-node edge shapes): the cylinder's
+    // bore loaded as a ring edge (S4, *DSLOAD), and the CPS4 cantilever (thickness 0.5) bent by
+    // *DLOAD P3 on its top edges and a *DSLOAD suction on its bottom edges. FP32 limits taken
+    // over from axi_cylinder and plane_cps4, not yet measured on a GPU.
+    {"axi_cylinder_edge", "tests/gpu/decks/axi_cylinder_edge.inp", "INNER", 1.5e-2},
+    {"plane_cps4_edge", "tests/gpu/decks/plane_cps4_edge.inp", "TIP", 3e-3},
 };
 
 const GpuVariant kSolidVariants[] = {
@@ -200,6 +209,22 @@ const GpuDeck kConstraintDecks[] = {
 
 INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kConstraintDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
+// *TRANSFORM (issue 16; tests/gpu/decks/make_transform_decks.py): a cube on rollers on a slope
+// (base held in a TYPE=R system's normal direction, loads in local components), a ring
+// expanded radially through TYPE=C, and a bar clamped through TYPE=S and loaded in a skew
+// TYPE=R system. The node step rotates into the local frame (dynamics/node_integrator.hpp).
+const GpuDeck kTransformDecks[] = {
+    {"transform_incline", "tests/gpu/decks/transform_incline.inp", "ALLN"},
+    {"transform_ring", "tests/gpu/decks/transform_ring.inp", "ALLN"},
+    {"transform_load_local", "tests/gpu/decks/transform_load_local.inp", "TIP"},
+    // B31 tip held and loaded in a local system (6-dof rotations turned by Q too).
+    {"transform_beam_local", "tests/gpu/decks/transform_beam_local.inp", "TIP"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Transform, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kTransformDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
 // Trusses, springs and dashpots (issue 16): a Warren truss of T3D2 with SPRINGA/1/2 and

@@ -296,14 +296,17 @@ TEST(FaceSuction, C3D6ExplicitRelaxationCarriesTheSuction) {
 // Cylinder a = 0.1 <= r <= b = 0.2, plane strain (every node U2 = 0: z fixed), nr square
 // CAX4R elements through the wall, one high; internal pressure p = 1e6 as concentrated loads
 // on the two inner nodes, each p 2 pi a h / 2: Abaqus's convention, the total around the
-// circumference. Steel, E = 210e9, nu = 0.3. Lame: u_r(r) = (1 + nu) p a^2 / (E (b^2 - a^2))
-// ((1 - 2 nu) r + b^2 / r). The reaction of the held z dofs at the bottom is the axial force
+// circumference (or the same pressure as an edge load on the bore, P4 / S4). Steel,
+// E = 210e9, nu = 0.3. Lame: u_r(r) = (1 + nu) p a^2 / (E (b^2 - a^2)) ((1 - 2 nu) r + b^2 / r). The reaction of the held z dofs at the bottom is the axial force
 // of plane strain, nu (sigma_rr + sigma_tt) = 2 nu p a^2 / (b^2 - a^2) over the ring area
 // pi (b^2 - a^2). Measured: the linear static steps are exact at the nodes to 6e-14 (8 and
 // 32 elements); the explicit relaxation (finite strain, p / E = 5e-6) ends within 1e-5.
 
-/// The cylinder deck: a static linear step, or an explicit one relaxed by damping.
-std::string cylinder_deck(int nr, bool is_static) {
+/// The cylinder deck: a static linear step, or an explicit one relaxed by damping. edge: the
+/// pressure as an edge load on the bore instead (element 1's edge 4, nodes 4-1, at r = a:
+/// *DLOAD P4 in the static step, *SURFACE S4 with *DSLOAD in the explicit one), whose ring
+/// totals 2 pi (L / 6) (2 r_a + r_b) p are the concentrated loads above.
+std::string cylinder_deck(int nr, bool is_static, bool edge = false) {
   const double a = 0.1, b = 0.2, h = (b - a) / nr, p = 1e6;
   const double kTwoPi = 6.283185307179586;
   std::ostringstream d;
@@ -317,16 +320,21 @@ std::string cylinder_deck(int nr, bool is_static) {
   d << "*NSET, NSET=ALL, GENERATE\n1, " << id(nr, 1) << ", 1\n*NSET, NSET=BOTTOM, GENERATE\n1, " << id(nr, 0)
     << ", 1\n*NSET, NSET=INNER\n" << id(0, 0) << ", " << id(0, 1) << "\n*NSET, NSET=OUTER\n" << id(nr, 0) << ", "
     << id(nr, 1) << "\n";
+  if (edge) d << "*SURFACE, NAME=BORE\n1, S4\n";
   d << "*MATERIAL, NAME=STEEL\n*ELASTIC\n210e9, 0.3\n*DENSITY\n7850\n";
   if (!is_static) d << "*DAMPING, ALPHA=60000\n";
   d << "*SOLID SECTION, ELSET=WALL, MATERIAL=STEEL\n";
   if (is_static) {
-    d << "*STEP\n*STATIC\n1, 1\n*BOUNDARY\nALL, 2, 2\n*CLOAD\n";
+    d << "*STEP\n*STATIC\n1, 1\n*BOUNDARY\nALL, 2, 2\n";
   } else {
     d << "*AMPLITUDE, NAME=RAMP, DEFINITION=SMOOTH STEP\n0, 0, 4e-4, 1\n*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n"
-         "*BOUNDARY\nALL, 2, 2\n*CLOAD, AMPLITUDE=RAMP\n";
+         "*BOUNDARY\nALL, 2, 2\n";
   }
-  d << "INNER, 1, " << p * kTwoPi * a * h / 2 << "\n*OUTPUT, HISTORY" << (is_static ? "" : ", NUMBER INTERVAL=50")
+  const std::string amp = is_static ? "" : ", AMPLITUDE=RAMP";
+  if (!edge) d << "*CLOAD" << amp << "\nINNER, 1, " << p * kTwoPi * a * h / 2 << "\n";
+  else if (is_static) d << "*DLOAD\n1, P4, " << p << "\n";
+  else d << "*DSLOAD" << amp << "\nBORE, P, " << p << "\n";
+  d << "*OUTPUT, HISTORY" << (is_static ? "" : ", NUMBER INTERVAL=50")
     << "\n*NODE OUTPUT, NSET=INNER\nU\n*NODE OUTPUT, NSET=OUTER\nU\n*NODE OUTPUT, NSET=BOTTOM\nRF\n*END STEP\n";
   return d.str();
 }
@@ -341,6 +349,7 @@ struct CylinderCase {
   int nr;
   bool is_static;
   double tolerance;  ///< on u_r(a) and u_r(b), relative; measured values in the instantiation
+  bool edge = false;  ///< the pressure as an edge load (P4 / S4) instead of concentrated loads
 };
 
 class ThickCylinder : public ::testing::TestWithParam<CylinderCase> {};
@@ -348,9 +357,9 @@ class ThickCylinder : public ::testing::TestWithParam<CylinderCase> {};
 TEST_P(ThickCylinder, RadialDisplacementMatchesLame) {
   const CylinderCase c = GetParam();
   const std::string dir =
-      scratch_dir("cylinder_" + std::to_string(c.nr) + (c.is_static ? "_static" : "_explicit"));
+      scratch_dir("cylinder_" + std::to_string(c.nr) + (c.is_static ? "_static" : "_explicit") + (c.edge ? "_edge" : ""));
   const std::string deck = dir + "/cylinder.inp";
-  std::ofstream(deck) << cylinder_deck(c.nr, c.is_static);
+  std::ofstream(deck) << cylinder_deck(c.nr, c.is_static, c.edge);
   std::string out;
   ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu --threads 1", &out), 0) << out;
   const double ua = last_time_average(read_csv(dir + "/out/history/INNER.csv")).at("U1");
@@ -369,9 +378,11 @@ TEST_P(ThickCylinder, RadialDisplacementMatchesLame) {
 
 INSTANTIATE_TEST_SUITE_P(CAX4R, ThickCylinder,
                          ::testing::Values(CylinderCase{8, true, 1e-12}, CylinderCase{32, true, 1e-12},
-                                           CylinderCase{16, false, 5e-5}),
+                                           CylinderCase{16, false, 5e-5}, CylinderCase{8, true, 1e-12, true},
+                                           CylinderCase{16, false, 5e-5, true}),
                          [](const ::testing::TestParamInfo<CylinderCase>& i) {
-                           return std::to_string(i.param.nr) + (i.param.is_static ? "_static" : "_explicit");
+                           return std::to_string(i.param.nr) + (i.param.is_static ? "_static" : "_explicit") +
+                                  (i.param.edge ? "_edge" : "");
                          });
 
 // ------------------------------------------------------------------ output of the new cells

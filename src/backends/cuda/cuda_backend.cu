@@ -49,9 +49,9 @@ std::vector<T> convert(const std::vector<double>& v) {
 /// Device copies of a step's drive tables.
 struct DeviceDrive {
   DeviceArray<std::uint8_t> held, motion_velocity;
-  DeviceArray<int> special, amp_ptr, amp_smooth, load_ptr, load_dof, load_amp, motion_ptr, motion_dof, motion_amp,
+  DeviceArray<int> special, frame_of, amp_ptr, amp_smooth, load_ptr, load_dof, load_amp, motion_ptr, motion_dof, motion_amp,
       pressure_ptr, pressure_amp, face_nodes, face_shape, face_amp, face_node_ptr, face_node_slots;
-  DeviceArray<double> amp_time, amp_value, load_value, motion_value, pressure_value, face_value;
+  DeviceArray<double> frame_q, amp_time, amp_value, load_value, motion_value, pressure_value, face_value;
   DriveView view{};
 
   void assign(const StepDrive& d) {
@@ -70,6 +70,8 @@ struct DeviceDrive {
     motion_amp.assign(d.motion_amp);
     motion_value.assign(d.motion_value);
     motion_velocity.assign(d.motion_velocity);
+    frame_of.assign(d.frame_of);
+    frame_q.assign(d.frame_q);
     pressure_ptr.assign(d.pressure_ptr);
     pressure_amp.assign(d.pressure_amp);
     pressure_value.assign(d.pressure_value);
@@ -95,6 +97,8 @@ struct DeviceDrive {
     view.motion_amp = motion_amp.get();
     view.motion_value = motion_value.get();
     view.motion_velocity = motion_velocity.get();
+    view.frame_of = frame_of.get();
+    view.frame_q = frame_q.get();
     view.pressure_ptr = d.has_pressure() ? pressure_ptr.get() : nullptr;
     view.pressure_amp = pressure_amp.get_or_null();
     view.pressure_value = pressure_value.get_or_null();
