@@ -218,7 +218,8 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   const RigidBodies& rb = sys.bodies;
   const bool bodies = !rb.empty();
   const NodeConstView<double> cv{sys.mass.data(), sys.inertia.data(), sys.damp.data(), sys.damp_rot.data(),
-                                 constrained ? lc.mass3.data() : nullptr};
+                                 constrained ? lc.mass3.data() : nullptr,
+                                 constrained && !lc.inertia3.empty() ? lc.inertia3.data() : nullptr};
   const HalfSteps<double> h{inc.h_prev, 0.5 * inc.dt_next};
   const int dofs = sys.node_dofs;  // 3 (continuum only), 5 (shells) or 6 (beams), for every node
   ConstraintView<double> cview{};
@@ -228,7 +229,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
     cview = {lc.num_dependent,      lc.dep_node.data(),       lc.dep_dof.data(),  lc.term_ptr.data(),
              lc.term_node.data(),   lc.term_dof.data(),       lc.term_weight.data(), lc.dependent.data(),
              lc.recv_ptr.data(),    lc.recv_dependent.data(), lc.recv_dof.data(), lc.recv_weight.data(),
-             dep_force_.data()};
+             dep_force_.data(),     static_cast<int>(lc.rot_node.size()), lc.rot_node.data()};
 #pragma omp parallel for num_threads(threads_for(lc.num_dependent, threads_)) schedule(static)
     for (int k = 0; k < lc.num_dependent; ++k) {
       const int n = lc.dep_node[k];
@@ -282,15 +283,24 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   if (constrained) {
     // Dependent dofs from their (now integrated) independent ones; no chains, so the terms
     // read only values final above.
-    double* const v[3] = {st.v[0].data(), st.v[1].data(), st.v[2].data()};
+    double* v[6];
+    for (int d = 0; d < 6; ++d) v[d] = st.v[d].empty() ? nullptr : st.v[d].data();
     double* const u[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
 #pragma omp parallel for num_threads(threads_for(lc.num_dependent, threads_)) schedule(static)
     for (int k = 0; k < lc.num_dependent; ++k) {
       if (commit) update_dependent(cview, k, v, u);
       if (full) {
-        double* const vf[3] = {full->v[0].data(), full->v[1].data(), full->v[2].data()};
+        double* const vf[6] = {full->v[0].data(), full->v[1].data(), full->v[2].data(),
+                               full->v[3].data(), full->v[4].data(), full->v[5].data()};
         full->v[lc.dep_dof[k]][lc.dep_node[k]] = dependent_value(cview, k, vf);
       }
+    }
+    if (commit) {  // frames of the nodes with dependent rotations, from their final w
+      const int nr = static_cast<int>(lc.rot_node.size());
+#pragma omp parallel for num_threads(threads_for(nr, threads_)) schedule(static)
+      for (int i = 0; i < nr; ++i)
+        turn_dependent_frame(cview, i, 2 * h.h_next, v, st.dx.data(), st.dy.data(), st.dz.data(), st.t1x.data(),
+                             st.t1y.data(), st.t1z.data());
     }
   }
   if (bodies) body_pass(inc, commit, full, kinetic, wp, wn, bad);

@@ -21,14 +21,8 @@ MasterFace master_face(const Model& m, int e, int face) {
   MasterFace f;
   const int* c = m.elements.nodes_of(e);
   const int count = m.elements.count_of(e);
-  int local[6] = {-1, -1, -1, -1, -1, -1};
-  if (count == 8) {
-    hex_face_nodes(face, local);
-    f.shape = kFaceQuad4;
-  } else {
-    tet_face_nodes(face, count == 10, local);
-    f.shape = count == 10 ? kFaceTri6 : kFaceTri3;
-  }
+  int local[6];
+  f.shape = surface_face_nodes(count, m.elements.shell[e] != 0, face, local);
   for (int k = 0; k < f.shape; ++k) f.nodes[k] = c[local[k]];
   return f;
 }
@@ -178,15 +172,16 @@ std::vector<TiedNode> project_ties(const Model& model) {
 }
 
 LinearConstraints build_linear_constraints(const Model& model, const std::vector<TiedNode>& tied,
-                                           const std::vector<double>& mass) {
+                                           const std::vector<double>& mass, const std::vector<double>& inertia,
+                                           const std::vector<std::uint8_t>& node_rotates, int dofs) {
   const int nn = model.nodes.size();
   LinearConstraints c;
   c.term_ptr.push_back(0);
   c.dependent.assign(nn, 0);
-  std::vector<int> dep_index(3 * static_cast<std::size_t>(nn), -1);
+  std::vector<int> dep_index(6 * static_cast<std::size_t>(nn), -1);
   const auto dof_name = [&](int n, int d) { return node_name(model, n) + " dof " + std::to_string(d + 1); };
   const auto add_dependent = [&](int n, int d, const SourceLoc& loc) {
-    int& k = dep_index[3 * static_cast<std::size_t>(n) + d];
+    int& k = dep_index[6 * static_cast<std::size_t>(n) + d];
     if (k >= 0)
       throw InputError(loc, dof_name(n, d) + " is already dependent through the constraint at " +
                                 c.dep_loc[k].str() + ": a dof can be eliminated by one constraint only");
@@ -201,14 +196,49 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
     c.term_dof.push_back(d);
     c.term_weight.push_back(w);
   };
-  for (const TiedNode& t : tied)
-    for (int d = 0; d < 3; ++d) {
-      add_dependent(t.node, d, model.ties[t.tie].loc);
+  for (const TiedNode& t : tied) {
+    // A node with rotations on a face whose nodes all have them (shell to shell, without NO
+    // ROTATION): its rotations follow the face's with the same weights; else translations only.
+    const Tie& tie = model.ties[t.tie];
+    bool rotates = tie.rotations && node_rotates[t.node];
+    for (int m : t.masters) rotates = rotates && node_rotates[m];
+    if (rotates && dofs != 6)
+      throw InputError(tie.loc, "*TIE " + tie.name + ": the rotations of " + node_name(model, t.node) +
+                                    " cannot be tied in a model whose nodes carry 5 dofs (rotations about each "
+                                    "node's own triad): add NO ROTATION to tie translations only");
+    for (int d = 0; d < (rotates ? 6 : 3); ++d) {
+      add_dependent(t.node, d, tie.loc);
       for (std::size_t k = 0; k < t.masters.size(); ++k) add_term(t.masters[k], d, t.weights[k]);
       c.term_ptr.push_back(static_cast<int>(c.term_node.size()));
     }
+  }
   for (const Equation& e : model.equations) {
     const int n = e.nodes[0], d = e.dofs[0] - 1;
+    // Rotations: global angular velocities of 6-dof nodes only (a MITC4 node's two rotations
+    // are about its own triad, which differs from node to node), never mixed with
+    // translations (the constraint pass keeps no total rotation to weight).
+    for (std::size_t i = 0; i < e.nodes.size(); ++i) {
+      if (e.dofs[i] <= 3) continue;
+      if (!node_rotates[e.nodes[i]])
+        throw InputError(e.loc, "rotational " + dof_name(e.nodes[i], e.dofs[i] - 1) + " in a constraint, but " +
+                                    node_name(model, e.nodes[i]) +
+                                    " has no rotations (only beams, shells and FPM triangles give a node rotations)");
+      if (dofs != 6)
+        throw InputError(e.loc, "rotational " + dof_name(e.nodes[i], e.dofs[i] - 1) +
+                                    " in a constraint of a model whose nodes carry 5 dofs (MITC4 shells only: two "
+                                    "rotations about each node's own triad): rotations can be constrained in models "
+                                    "with beams or FPM triangles (6 global dofs per node); tie translations only");
+      if (e.dofs[0] <= 3)
+        throw InputError(e.loc, "a constraint mixes translations and rotations (" + dof_name(n, d) + " and " +
+                                    dof_name(e.nodes[i], e.dofs[i] - 1) + "): only all-translation or all-rotation "
+                                    "equations are supported");
+    }
+    if (e.dofs[0] > 3)
+      for (std::size_t i = 1; i < e.nodes.size(); ++i)
+        if (e.dofs[i] <= 3)
+          throw InputError(e.loc, "a constraint mixes translations and rotations (" + dof_name(n, d) + " and " +
+                                      dof_name(e.nodes[i], e.dofs[i] - 1) + "): only all-translation or all-rotation "
+                                      "equations are supported");
     add_dependent(n, d, e.loc);
     for (std::size_t i = 1; i < e.nodes.size(); ++i) {
       if (e.nodes[i] == n && e.dofs[i] - 1 == d)
@@ -220,7 +250,7 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
   // Chains: eliminating in one pass needs every term's dof independent.
   for (int k = 0; k < c.num_dependent; ++k)
     for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
-      const int j = dep_index[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]];
+      const int j = dep_index[6 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]];
       if (j >= 0)
         throw InputError(c.dep_loc[k], "the constraint of " + dof_name(c.dep_node[k], c.dep_dof[k]) + " refers to " +
                                            dof_name(c.term_node[i], c.term_dof[i]) +
@@ -230,8 +260,8 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
   for (const Step& s : model.steps)
     for (const Boundary& b : s.boundaries)
       for (int n : b.nodes)
-        for (int d = b.first_dof - 1; d < std::min(b.last_dof, 3); ++d) {
-          const int k = dep_index[3 * static_cast<std::size_t>(n) + d];
+        for (int d = b.first_dof - 1; d < std::min(b.last_dof, 6); ++d) {
+          const int k = dep_index[6 * static_cast<std::size_t>(n) + d];
           if (k >= 0)
             throw InputError(b.loc, "*BOUNDARY prescribes " + dof_name(n, d) + ", which the constraint at " +
                                         c.dep_loc[k].str() +
@@ -239,16 +269,32 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
         }
   // Receiving side, node by node (a gather: deterministic sums), and the transferred masses:
   // dof m_k gets |w_k| sum_j |w_j| m_s, the absolute row sum of the consistent W^T m_s W.
+  // Rotations the same way with the rotary inertias.
   c.mass3.resize(3 * static_cast<std::size_t>(nn));
   for (int n = 0; n < nn; ++n)
     for (int d = 0; d < 3; ++d) c.mass3[3 * static_cast<std::size_t>(n) + d] = mass[n];
+  std::vector<char> turns(nn, 0);
+  for (int k = 0; k < c.num_dependent; ++k)
+    if (c.dep_dof[k] >= 3) turns[c.dep_node[k]] = 1;
+  for (int n = 0; n < nn; ++n)
+    if (turns[n]) c.rot_node.push_back(n);
+  if (!c.rot_node.empty()) {
+    c.inertia3.resize(3 * static_cast<std::size_t>(nn));
+    for (int n = 0; n < nn; ++n)
+      for (int d = 0; d < 3; ++d) c.inertia3[3 * static_cast<std::size_t>(n) + d] = inertia[n];
+  }
   std::vector<std::vector<std::array<int, 2>>> recv(nn);  // (term, dependent)
   for (int k = 0; k < c.num_dependent; ++k) {
     double abs_sum = 0;
     for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) abs_sum += std::abs(c.term_weight[i]);
+    const bool rot = c.dep_dof[k] >= 3;
     for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
-      c.mass3[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]] +=
-          std::abs(c.term_weight[i]) * abs_sum * mass[c.dep_node[k]];
+      if (rot)
+        c.inertia3[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i] - 3] +=
+            std::abs(c.term_weight[i]) * abs_sum * inertia[c.dep_node[k]];
+      else
+        c.mass3[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]] +=
+            std::abs(c.term_weight[i]) * abs_sum * mass[c.dep_node[k]];
       recv[c.term_node[i]].push_back({i, k});
     }
   }
@@ -301,6 +347,10 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
     double m = mass[ref], s0[3] = {0, 0, 0}, I[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (node_rotates[ref])
       for (int d = 0; d < 3; ++d) I[4 * d] += inertia[ref];
+    else  // *ROTARY INERTIA on a reference node without rotations of its own (an inertia feature)
+      for (const PointMass& p : model.point_inertias)
+        if (p.node == ref)
+          for (int d = 0; d < 3; ++d) I[4 * d] += p.mass;
     const auto add_slave = [&](int n, bool tied) {
       claim(n);
       const Vec3<double> d = node_x(model, n) - xr;

@@ -1,5 +1,5 @@
 // Linear constraints of the explicit scheme (*TIE, *EQUATION) by elimination: each dependent
-// translation is a weighted sum of independent ones, u_s = sum_k w_k u_(m_k). The node pass
+// dof (a translation, or a global rotation of a 6-dof node) is a weighted sum of independent ones, u_s = sum_k w_k u_(m_k). The node pass
 // hands a dependent dof's force and lumped mass to its independent dofs with the weights,
 // integrates the independent dofs and then sets the dependent ones from them
 // (docs/theory.md, "Constraints").
@@ -15,18 +15,24 @@ namespace halfstep {
 
 /// The dependent dofs and their weights, and per node the transfers it receives (CSR).
 struct LinearConstraints {
-  int num_dependent = 0;                ///< dependent translations (node, dof) over the model
-  std::vector<int> dep_node, dep_dof;   ///< per dependent dof: node index, dof 0..2
+  int num_dependent = 0;                ///< dependent dofs (node, dof) over the model
+  std::vector<int> dep_node, dep_dof;   ///< per dependent dof: node index, dof 0..5 (3..5: global rotations)
   std::vector<SourceLoc> dep_loc;       ///< the *TIE or *EQUATION line that made it dependent
   std::vector<int> term_ptr;            ///< num_dependent + 1 offsets into the terms
-  std::vector<int> term_node, term_dof; ///< independent node and dof 0..2 of each term
+  std::vector<int> term_node, term_dof; ///< independent node and dof of each term (a rotation's terms are rotations)
   std::vector<double> term_weight;      ///< w_k
-  std::vector<std::uint8_t> dependent;  ///< per node: bits 0-2 of its dependent dofs
+  std::vector<std::uint8_t> dependent;  ///< per node: bits 0-5 of its dependent dofs
   /// Per node, the dependent dofs whose force it receives: [recv_ptr[n], recv_ptr[n + 1]).
   std::vector<int> recv_ptr, recv_dependent, recv_dof;
   std::vector<double> recv_weight;
   /// Three per node: the node's translational mass plus the masses handed to that dof.
   std::vector<double> mass3;
+  /// Empty without dependent rotations, else three per node: the rotary inertia plus the
+  /// inertias handed to that rotation.
+  std::vector<double> inertia3;
+  /// Nodes with a dependent rotation: the constraint pass turns their frames (the node pass
+  /// leaves a frame alone when one of its rotations is skipped).
+  std::vector<int> rot_node;
   bool empty() const { return num_dependent == 0; }
 };
 
@@ -65,11 +71,14 @@ struct TiedNode {
 std::vector<TiedNode> project_ties(const Model& model);
 
 /// The dependent dofs of the ties (projected) and equations with their masses (mass: the
-/// lumped translational mass per node). Throws InputError for a dof made dependent twice, a
-/// chain (a dependent dof in another constraint's terms) and a dependent dof that a *BOUNDARY
-/// of some step prescribes.
+/// lumped translational mass per node; inertia: the rotary inertia per node; node_rotates:
+/// nodes with rotational dofs; dofs: the model's dofs per node). Throws InputError for a dof
+/// made dependent twice, a chain (a dependent dof in another constraint's terms), a dependent
+/// dof that a *BOUNDARY of some step prescribes, and rotational dofs on nodes without them, in
+/// 5-dof (MITC4) models or mixed with translations in one equation.
 LinearConstraints build_linear_constraints(const Model& model, const std::vector<TiedNode>& tied,
-                                           const std::vector<double>& mass);
+                                           const std::vector<double>& mass, const std::vector<double>& inertia,
+                                           const std::vector<std::uint8_t>& node_rotates, int dofs);
 
 /// The rigid bodies of the model (mass, inertia: lumped per node; node_rotates: nodes with
 /// rotational dofs; dofs: the model's dofs per node). Throws InputError for a node in two

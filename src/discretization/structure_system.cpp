@@ -150,7 +150,27 @@ double mitc4_characteristic_length(const Vec3<double> x[4]) {
 
 namespace {
 
-StructureSystem build_unconstrained(const Model& model);
+StructureSystem build_unconstrained(const Model& model, bool six_dofs = false);
+
+/// Whether constraints act on rotations of shells: a *TIE (without NO ROTATION) onto shell
+/// faces or an *EQUATION on dofs 4-6. MITC4 nodes then run with 6 global dofs, as in mixed
+/// models, since rotations about each node's own triad cannot be weighted across nodes.
+bool constrains_shell_rotations(const Model& model) {
+  bool shells = false;
+  for (int e = 0; e < model.elements.size(); ++e)
+    shells = shells || element_kind(model.elements.kind[e]).family == ElementFamily::Shell;
+  if (!shells) return false;
+  for (const Tie& t : model.ties) {
+    const auto it = model.surfaces.find(t.master);
+    if (!t.rotations || it == model.surfaces.end()) continue;
+    for (int e : it->second.elements)
+      if (model.elements.shell[e]) return true;
+  }
+  for (const Equation& e : model.equations)
+    for (int d : e.dofs)
+      if (d > 3) return true;
+  return false;
+}
 
 }  // namespace
 
@@ -160,11 +180,12 @@ StructureSystem build_structure_system(const Model& model) {
   bool moves = false;
   for (const TiedNode& t : tied) moves = moves || (model.ties[t.tie].adjust && t.distance > 0);
   const auto constrain = [](const Model& m, const std::vector<TiedNode>& t, StructureSystem& sys) {
-    sys.constraints = build_linear_constraints(m, t, sys.mass);
+    sys.constraints = build_linear_constraints(m, t, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
     sys.bodies = build_rigid_bodies(m, sys.constraints, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
   };
+  const bool six = constrains_shell_rotations(model);
   if (!moves) {
-    StructureSystem sys = build_unconstrained(model);
+    StructureSystem sys = build_unconstrained(model, six);
     constrain(model, tied, sys);
     return sys;
   }
@@ -175,14 +196,14 @@ StructureSystem build_structure_system(const Model& model) {
       adjusted.nodes.y[t.node] = t.on_master[1];
       adjusted.nodes.z[t.node] = t.on_master[2];
     }
-  StructureSystem sys = build_unconstrained(adjusted);
+  StructureSystem sys = build_unconstrained(adjusted, six);
   constrain(adjusted, tied, sys);
   return sys;
 }
 
 namespace {
 
-StructureSystem build_unconstrained(const Model& model) {
+StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
   StructureSystem sys;
   sys.num_nodes = model.nodes.size();
   sys.x0 = model.nodes.x;
@@ -268,7 +289,7 @@ StructureSystem build_unconstrained(const Model& model) {
   sys.beam = build_beam_mesh(model, beam_mass);
   RotatingMassContribution tri_mass;
   sys.tri = build_tri_mesh(model, tri_mass);
-  sys.node_dofs = sys.any_shells ? 5 : 3;
+  sys.node_dofs = sys.any_shells ? (six_dofs ? 6 : 5) : 3;
   // Beams and FPM triangles give their nodes 6 dofs (global rotations), and every node of the
   // model then runs with 6: MITC4 nodes among them turn their director and triad with the
   // node's rotation, and the MITC4 corners hand them global moments (docs/theory.md, "Mixed
@@ -304,7 +325,12 @@ StructureSystem build_unconstrained(const Model& model) {
     sys.total_mass += p.mass;
   }
   // Rotary inertias (ROTARYI elements): isotropic, added to nodes that have rotations.
+  // A rigid body's reference node without rotations of its own: its body takes the inertia
+  // (discretization/constraints.cpp, build_rigid_bodies).
+  std::vector<char> body_ref(static_cast<std::size_t>(sys.num_nodes), 0);
+  for (const RigidBody& b : model.rigid_bodies) body_ref[static_cast<std::size_t>(b.ref_node)] = 1;
   for (const PointMass& p : model.point_inertias) {
+    if (!sys.has_rotations(p.node) && body_ref[static_cast<std::size_t>(p.node)]) continue;
     if (!sys.has_rotations(p.node))
       throw InputError(p.loc, "*ROTARY INERTIA on node " + std::to_string(model.nodes.id[static_cast<std::size_t>(p.node)]) +
                                   ", which has no rotational dofs (only beams, shells and FPM triangles give a node "

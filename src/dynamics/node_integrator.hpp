@@ -33,6 +33,8 @@ struct NodeConstView {
   /// Null, or 3 per node: translational masses with the masses that linear constraints hand
   /// to independent dofs (discretization/constraints.hpp); replaces mass for translations.
   const T* mass3 = nullptr;
+  /// Null, or 3 per node: rotary inertias with those constraints hand to rotations (6-dof).
+  const T* inertia3 = nullptr;
 };
 
 /// Step inputs of one node that carries loads or prescribed motions (a "special" node).
@@ -137,6 +139,8 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
     vh[d] = s.v[d][n];
   }
   for (int d = 0; d < 3; ++d) m3[d] = c.mass3 ? c.mass3[3 * n + d] : c.mass[n];
+  T i3[3];  // rotary inertias, per global rotation where constraints hand some on
+  for (int d = 0; d < 3; ++d) i3[d] = c.inertia3 ? c.inertia3[3 * n + d] : c.inertia[n];
   const T* q = drive.frame;
   if (q) {
     to_local3(q, fe);
@@ -148,6 +152,9 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
     const T g[3] = {m3[0], m3[1], m3[2]};
     for (int d = 0; d < 3; ++d) m3[d] = q[3 * d] * q[3 * d] * g[0] + q[3 * d + 1] * q[3 * d + 1] * g[1] + q[3 * d + 2] * q[3 * d + 2] * g[2];
     if (kDofs == 6) {
+      const T gi[3] = {i3[0], i3[1], i3[2]};
+      for (int d = 0; d < 3; ++d)
+        i3[d] = q[3 * d] * q[3 * d] * gi[0] + q[3 * d + 1] * q[3 * d + 1] * gi[1] + q[3 * d + 2] * q[3 * d + 2] * gi[2];
       to_local3(q, fe + 3);
       to_local3(q, fl + 3);
       to_local3(q, vh + 3);
@@ -163,7 +170,7 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
       v_next[d] = vh[d];
       continue;
     }
-    const T m = rot ? c.inertia[n] : m3[d];
+    const T m = rot ? i3[d - 3] : m3[d];
     const T cd = c.damp ? (rot ? c.damp_rot[n] : c.damp[n]) : T(0);  // null: no damping anywhere
     const T v_half = vh[d];
     DofUpdate<T> u;

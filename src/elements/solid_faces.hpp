@@ -84,6 +84,24 @@ HS_HD int solid_face(int nodes, int face, int out[kFaceMaxNodes]) {
   return nodes == 10 ? kFaceTri6 : kFaceTri3;
 }
 
+/// Element-local corner nodes (out[0..3], -1 padded) and shape of a face of a surface: a
+/// solid's S1..S6 (hexahedra, tetrahedra: the faces ties and couplings take) or a shell's
+/// side (face 7 SPOS, 8 SNEG: the shell's own nodes, in element order; shell: the element is
+/// a shell with `nodes` corners).
+HS_HD int surface_face_nodes(int nodes, bool shell, int face, int out[6]) {
+  for (int k = 0; k < 6; ++k) out[k] = -1;
+  if (shell) {
+    for (int k = 0; k < nodes && k < 4; ++k) out[k] = k;
+    return nodes == 3 ? kFaceTri3 : kFaceQuad4;
+  }
+  if (nodes == 8) {
+    hex_face_nodes(face, out);
+    return kFaceQuad4;
+  }
+  tet_face_nodes(face, nodes == 10, out);
+  return nodes == 10 ? kFaceTri6 : kFaceTri3;
+}
+
 /// Edges of a planar element with `nodes` nodes (the 4-node quadrilaterals CPS4, CPE4,
 /// CPS4R, CPE4R, CAX4R: 4), 0 for any other count.
 HS_HD int planar_edge_count(int nodes) { return nodes == 4 ? 4 : 0; }

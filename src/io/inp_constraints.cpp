@@ -24,6 +24,7 @@ void DeckParser::tie_keyword(const Keyword& kw) {
   if (adjust == "NO") tie_.adjust = false;
   else if (!adjust.empty() && adjust != "YES")
     fail(kw.pos, "*TIE, ADJUST=" + param(kw, "ADJUST") + ": expected YES or NO");
+  tie_.rotations = !kw.find("NOROTATION");
   const std::string type = squeeze_upper(param(kw, "TYPE"));
   if (!type.empty() && type != "SURFACETOSURFACE" && type != "NODETOSURFACE")
     fail(kw.pos, "*TIE, TYPE=" + param(kw, "TYPE") + ": expected SURFACE TO SURFACE or NODE TO SURFACE");
@@ -68,9 +69,7 @@ void DeckParser::equation_data(const Line& line) {
   if (static_cast<int>(eq.terms.size()) + terms > eq.expected)
     fail(at_, "*EQUATION has more terms than the " + std::to_string(eq.expected) + " its count line gives");
   for (int t = 0; t < terms; ++t) {
-    const int d = dof(line.fields[3 * t + 1], "*EQUATION dof");
-    if (d > 3)
-      fail(at_, "*EQUATION on rotational dof " + std::to_string(d) + " is not supported (dofs 1 to 3)");
+    const int d = dof(line.fields[3 * t + 1], "*EQUATION dof");  // rotations: checked with the model's dofs
     const double c = real(line.fields[3 * t + 2], "the coefficient");
     if (eq.terms.empty() && c == 0)
       fail(at_, "the first coefficient of an *EQUATION must be nonzero (its dof is the one eliminated)");
@@ -237,9 +236,8 @@ void DeckParser::resolve_constraints() {
       for (int n : nodes) seen[n] = 1;
       for (std::size_t i = 0; i < it->second.elements.size(); ++i) {
         const int e = it->second.elements[i], count = m_.elements.count_of(e);
-        int local[6] = {-1, -1, -1, -1, -1, -1};
-        if (count == 8) hex_face_nodes(it->second.faces[i], local);
-        else tet_face_nodes(it->second.faces[i], count == 10, local);
+        int local[6];
+        surface_face_nodes(count, m_.elements.shell[e] != 0, it->second.faces[i], local);
         for (int k = 0; k < 6; ++k)
           if (local[k] >= 0 && !seen[m_.elements.nodes_of(e)[local[k]]])
             seen[m_.elements.nodes_of(e)[local[k]]] = 1, nodes.push_back(m_.elements.nodes_of(e)[local[k]]);
@@ -287,9 +285,8 @@ void DeckParser::resolve_constraints() {
       for (int n : surf.nodes) add(to, n);
       for (std::size_t i = 0; i < surf.elements.size(); ++i) {
         const int e = surf.elements[i], count = m_.elements.count_of(e);
-        int local[6] = {-1, -1, -1, -1, -1, -1};
-        if (count == 8) hex_face_nodes(surf.faces[i], local);
-        else tet_face_nodes(surf.faces[i], count == 10, local);
+        int local[6];
+        surface_face_nodes(count, m_.elements.shell[e] != 0, surf.faces[i], local);
         for (int k = 0; k < 6; ++k)
           if (local[k] >= 0) add(to, m_.elements.nodes_of(e)[local[k]]);
       }
@@ -299,8 +296,9 @@ void DeckParser::resolve_constraints() {
     m_.rigid_bodies.push_back(std::move(b));
   }
   pending_bodies_.clear();
-  // *MPC: PIN and TIE are equations u_s - u_m = 0 per translation (rotations are refused where
-  // a node has them); BEAM links the slave rigidly to the master, one rigid body per master.
+  // *MPC: PIN and TIE are equations u_s - u_m = 0 per translation, TIE also per rotation where
+  // both nodes have rotations (6-dof models; checked when the system is built); BEAM links the
+  // slave rigidly to the master, one rigid body per master.
   std::map<int, std::size_t> beam_body;  // master node -> index in m_.rigid_bodies
   std::vector<char> rotates;             // nodes of shells and beams (filled when a TIE needs it)
   for (const PendingMpc& p : pending_mpcs_) {
@@ -331,11 +329,13 @@ void DeckParser::resolve_constraints() {
             if (m_.elements.shell[e] || m_.elements.beam[e])
               for (int k = 0; k < m_.elements.count_of(e); ++k) rotates[m_.elements.nodes_of(e)[k]] = 1;
         }
-        if (rotates[sn] || rotates[mn])
-          fail(p.pos, "*MPC TIE on nodes with rotations (of shells or beams) is not supported yet: tying their "
-                      "rotations needs rotational constraints; PIN ties the translations");
+        if (rotates[sn] != rotates[mn])
+          fail(p.pos, "*MPC TIE between node " + std::to_string(m_.nodes.id[rotates[sn] ? sn : mn]) +
+                          ", which has rotations, and node " + std::to_string(m_.nodes.id[rotates[sn] ? mn : sn]) +
+                          ", which has none: TIE makes all dofs equal; use PIN for the translations");
       }
-      for (int d = 1; d <= 3; ++d) {
+      const int last = p.type == "TIE" && rotates[sn] ? 6 : 3;
+      for (int d = 1; d <= last; ++d) {
         Equation e;
         e.nodes = {sn, mn};
         e.dofs = {d, d};

@@ -524,11 +524,16 @@ void DeckParser::surface_data(const Line& line) {
     pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), 0, at_});
     return;
   }
-  need_fields(line, 2, "element or element set, face label S1..S6 (S1..S4: edges of planar elements)");
-  at_most_fields(line, 2, "element or element set, face label S1..S6 (S1..S4: edges of planar elements)");
+  need_fields(line, 2, "element or element set, face label S1..S6 (S1..S4: edges of planar elements), SPOS or SNEG");
+  at_most_fields(line, 2, "element or element set, face label S1..S6 (S1..S4: edges of planar elements), SPOS or SNEG");
   const std::string label = squeeze_upper(line.fields[1]);
+  if (label == "SPOS" || label == "SNEG") {
+    pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), label == "SPOS" ? kSurfaceSpos : kSurfaceSneg, at_});
+    return;
+  }
   if (label.size() != 2 || label[0] != 'S' || label[1] < '1' || label[1] > '6')
-    fail(at_, "*SURFACE face label must be S1..S6 (a solid element face, or S1..S4 a planar element's edge), got '" + std::string(line.fields[1]) + "'");
+    fail(at_, "*SURFACE face label must be S1..S6 (a solid element face, or S1..S4 a planar element's edge) or "
+              "SPOS, SNEG (a shell's side), got '" + std::string(line.fields[1]) + "'");
   pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), label[1] - '0', at_});
 }
 
@@ -545,6 +550,16 @@ void DeckParser::resolve_surfaces() {
       continue;
     }
     for (int e : element_targets(p.target, p.pos)) {
+      if (p.face == kSurfaceSpos || p.face == kSurfaceSneg) {  // a shell's side
+        const auto k = static_cast<std::size_t>(e);
+        if (!m_.elements.shell[k])
+          fail(p.pos, std::string(p.face == kSurfaceSpos ? "SPOS" : "SNEG") + " on element " +
+                          std::to_string(m_.elements.id[k]) + " (" + m_.elements.abaqus_type[k] +
+                          "), which is not a shell: solids take S1..S6");
+        s.elements.push_back(e);
+        s.faces.push_back(p.face);
+        continue;
+      }
       check_face(e, p.face, p.pos);
       s.elements.push_back(e);
       s.faces.push_back(p.face);
@@ -583,6 +598,18 @@ void DeckParser::dsload_data(const Line& line) {
   if (it == m_.surfaces.end()) fail(at_, "surface '" + name + "' is not defined");
   if (it->second.node_based) fail(at_, "*DSLOAD on node-based surface '" + name + "': pressure needs element faces");
   const double magnitude = real(line.fields[2], "the pressure magnitude");
+  // A shell's SPOS side takes the pressure as *DLOAD, P does (pushing against the normal), its
+  // SNEG side the opposite.
+  for (int side : {kSurfaceSpos, kSurfaceSneg}) {
+    DistributedLoad d;
+    d.face = 0;
+    d.magnitude = side == kSurfaceSpos ? magnitude : -magnitude;
+    d.amplitude = block_amplitude_;
+    d.loc = loc(at_);
+    for (std::size_t i = 0; i < it->second.elements.size(); ++i)
+      if (it->second.faces[i] == side) d.elements.push_back(it->second.elements[i]);
+    if (!d.elements.empty()) m_.steps.back().dloads.push_back(std::move(d));
+  }
   // One load per face label, as *DLOAD, Pn would give.
   for (int face = 1; face <= 6; ++face) {
     DistributedLoad d;

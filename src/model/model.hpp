@@ -178,8 +178,11 @@ struct DistributedLoad {
   SourceLoc loc;
 };
 
-/// *SURFACE: TYPE=ELEMENT, element faces (element index and 1-based face label pairs), or
-/// TYPE=NODE, a list of nodes.
+/// Face codes of a shell's two sides in Surface::faces (after the solids' S1..S6).
+constexpr int kSurfaceSpos = 7, kSurfaceSneg = 8;
+
+/// *SURFACE: TYPE=ELEMENT, element faces (element index and 1-based face label pairs: S1..S6
+/// of solids, kSurfaceSpos/kSurfaceSneg of shells), or TYPE=NODE, a list of nodes.
 struct Surface {
   std::string name;
   bool node_based = false;  ///< TYPE=NODE: `nodes` holds the surface, elements/faces are empty
@@ -194,6 +197,7 @@ struct Tie {
   std::string name, slave, master;        ///< surface names, upper-case
   std::optional<double> position_tolerance;  ///< none: 5 % of the mean master face diagonal
   bool adjust = true;                     ///< ADJUST=YES: slave nodes moved onto the master surface
+  bool rotations = true;                  ///< no NO ROTATION: shell slaves' rotations follow shell masters
   SourceLoc loc;
 };
 

@@ -104,5 +104,87 @@ TEST(ConstraintTables, TieOnAQuadraticTriangleTakesItsShapeFunctions) {
   EXPECT_NEAR(c.mass3[3 * n1] - sys.mass[n1], (1.0 / 9) * (15.0 / 9) * 9.0, 1e-14);
 }
 
+TEST(ConstraintTables, RotationEquationHandsOnTheRotaryInertia) {
+  // Two B31 beams (nodes 1-2 and 3-4) with ROTARYI 2 on node 3: ur3(3) - 0.5 ur3(2) = 0 makes
+  // node 3's third rotation dependent; node 2's UR3 inertia gains 0.5 * 0.5 * I(3).
+  const std::string deck =
+      "*HEADING\nrotation tables\n*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 0, 0\n4, 2, 0, 0\n"
+      "*ELEMENT, TYPE=B31, ELSET=B\n1, 1, 2\n2, 3, 4\n*ELEMENT, TYPE=ROTARYI, ELSET=RI\n9, 3\n"
+      "*ROTARY INERTIA, ELSET=RI\n2., 2., 2.\n*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n"
+      "*BEAM SECTION, ELSET=B, MATERIAL=M, SECTION=CIRC\n0.05\n*EQUATION\n2\n3, 6, 1., 2, 6, -0.5\n"
+      "*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n*END STEP\n";
+  const Model m = read_inp_string(deck, "rot.inp");
+  const StructureSystem sys = build_structure_system(m);
+  const LinearConstraints& c = sys.constraints;
+  ASSERT_EQ(c.num_dependent, 1);
+  const int n2 = m.nodes.index.at(2), n3 = m.nodes.index.at(3);
+  EXPECT_EQ(c.dep_dof[0], 5);
+  EXPECT_EQ(c.dependent[n3], 1 << 5);
+  EXPECT_EQ(weight(m, c, 0, 2, 5), 0.5);
+  ASSERT_EQ(c.rot_node.size(), 1u);
+  EXPECT_EQ(c.rot_node[0], n3);
+  ASSERT_EQ(c.inertia3.size(), 3 * sys.inertia.size());
+  EXPECT_DOUBLE_EQ(c.inertia3[3 * n2 + 2], sys.inertia[n2] + 0.25 * sys.inertia[n3]);
+  EXPECT_DOUBLE_EQ(c.inertia3[3 * n2 + 0], sys.inertia[n2]);
+  EXPECT_GT(sys.inertia[n3], 2.0);
+  EXPECT_DOUBLE_EQ(c.mass3[3 * n2], sys.mass[n2]);  // translations untouched
+}
+
+TEST(ConstraintTables, ShellTieTiesRotationsOnSixDofNodes) {
+  // An S4R master and a node-based slave at its edge midpoint: the slave's six dofs follow
+  // the edge's two nodes with weights 1/2; the MITC4 model runs with 6 dofs per node. With
+  // NO ROTATION, translations only and 5 dofs.
+  for (const bool rotations : {true, false}) {
+    const std::string deck =
+        std::string("*HEADING\nshell tie\n*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n11, 1, 0.5, 0\n"
+                    "12, 2, 0.5, 0\n13, 2, 1, 0\n14, 1, 1, 0.\n*ELEMENT, TYPE=S4R, ELSET=A\n1, 1, 2, 3, 4\n"
+                    "*ELEMENT, TYPE=S4R, ELSET=B\n2, 11, 12, 13, 14\n*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n"
+                    "*DENSITY\n1.\n*SHELL SECTION, ELSET=A, MATERIAL=M\n0.1\n*SHELL SECTION, ELSET=B, MATERIAL=M\n"
+                    "0.1\n*SURFACE, NAME=S, TYPE=NODE\n11\n*SURFACE, NAME=MA\nA, SPOS\n*TIE, NAME=T") +
+        (rotations ? "" : ", NO ROTATION") + "\nS, MA\n*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n*END STEP\n";
+    const Model m = read_inp_string(deck, "shell_tie.inp");
+    const StructureSystem sys = build_structure_system(m);
+    const LinearConstraints& c = sys.constraints;
+    EXPECT_EQ(sys.node_dofs, rotations ? 6 : 5);
+    ASSERT_EQ(c.num_dependent, rotations ? 6 : 3);
+    const int n11 = m.nodes.index.at(11);
+    EXPECT_EQ(c.dependent[n11], rotations ? 0x3F : 0x07);
+    for (int k = 0; k < c.num_dependent; ++k) {
+      EXPECT_EQ(c.dep_dof[k], k);
+      EXPECT_NEAR(weight(m, c, k, 2, k), 0.5, 1e-15);
+      EXPECT_NEAR(weight(m, c, k, 3, k), 0.5, 1e-15);
+      EXPECT_EQ(weight(m, c, k, 1, k), 0.0);
+    }
+    EXPECT_EQ(c.rot_node.size(), rotations ? 1u : 0u);
+  }
+}
+
+TEST(ConstraintTables, ShellSidesAreSurfacesForTiesAndPressure) {
+  // An S3 (FPM triangle) master with a node-based slave inside it: weights (1/2, 1/4, 1/4) of
+  // the linear triangle, six dofs. *DSLOAD on SPOS is *DLOAD P, on SNEG its opposite.
+  const std::string deck =
+      "*HEADING\nshell sides\n*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n11, 0.25, 0.25, 0\n12, 1.25, 0.25, 0\n"
+      "13, 0.25, 1.25, 0\n*ELEMENT, TYPE=S3, ELSET=A\n1, 1, 2, 3\n*ELEMENT, TYPE=S3, ELSET=B\n2, 11, 12, 13\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SHELL SECTION, ELSET=A, MATERIAL=M, FORMULATION=FPM\n"
+      "0.1\n*SHELL SECTION, ELSET=B, MATERIAL=M, FORMULATION=FPM\n0.1\n*SURFACE, NAME=S, TYPE=NODE\n11\n"
+      "*SURFACE, NAME=MA\nA, SPOS\n"
+      "*SURFACE, NAME=UNDER\nB, SNEG\n*TIE, NAME=T\nS, MA\n*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n*DSLOAD\nMA, P, 3.\n"
+      "UNDER, P, 2.\n*END STEP\n";
+  const Model m = read_inp_string(deck, "sides.inp");
+  ASSERT_EQ(m.steps[0].dloads.size(), 2u);
+  EXPECT_EQ(m.steps[0].dloads[0].face, 0);
+  EXPECT_EQ(m.steps[0].dloads[0].magnitude, 3.0);
+  EXPECT_EQ(m.steps[0].dloads[1].face, 0);
+  EXPECT_EQ(m.steps[0].dloads[1].magnitude, -2.0);
+  const StructureSystem sys = build_structure_system(m);
+  const LinearConstraints& c = sys.constraints;
+  ASSERT_EQ(c.num_dependent, 6);
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_NEAR(weight(m, c, k, 1, k), 0.5, 1e-15);
+    EXPECT_NEAR(weight(m, c, k, 2, k), 0.25, 1e-15);
+    EXPECT_NEAR(weight(m, c, k, 3, k), 0.25, 1e-15);
+  }
+}
+
 }  // namespace
 }  // namespace halfstep

@@ -198,6 +198,13 @@ const GpuDeck kConstraintDecks[] = {
     // pass, its nodes' frame values after it.
     {"rigid_end", "tests/gpu/decks/rigid_end.inp", "TIP"},
     {"coupling_end", "tests/gpu/decks/coupling_end.inp", "TIP"},
+    // Rotations as dependent dofs (six-dof beam nodes): their moments handed on, their
+    // inertias transferred, their frames turned in dependent_frame_kernel after the update.
+    {"beam_hinge", "tests/gpu/decks/beam_hinge.inp", "TIP"},
+    // A rotary inertia on a reference node without rotations of its own: in the body's tensor.
+    {"rigid_rotaryi", "tests/gpu/decks/rigid_rotaryi.inp", "TIP"},
+    // A shell-to-shell *TIE with rotations: MITC4 on six-dof nodes, slaves' rotations weighted.
+    {"shell_tie", "tests/gpu/decks/shell_tie.inp", "TIP"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,

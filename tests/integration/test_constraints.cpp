@@ -4,12 +4,16 @@
 //    (the transferred forces of the fine face balance the coarse face's own exactly).
 //  * A two-element bar whose second element has its own interface nodes, joined by *EQUATION
 //    or by a conforming *TIE, moves as the bar with merged nodes (same masses, same forces).
+#include <array>
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
+#include <map>
 
 #include "run_util.hpp"
 
@@ -401,6 +405,222 @@ TEST(RigidBody, MpcBeamStarIsTheKinematicCoupling) {
   EXPECT_GT(scale, 1e-3);
   std::printf("MPC BEAM star: tip history differs by %.3g of %.3g\n", diff, scale);
   EXPECT_LT(diff, 1e-13 * scale);
+}
+
+/// A B31 cantilever (CIRC r = 0.05, E = 1000, nu = 0.25, rho = 1) along x from 0 to 1,
+/// clamped at node 1, in two pieces of two elements: nodes 1-3 and 13-5 (node 13 at x = 0.5
+/// beside node 3), or one piece ("merged": node 3 in both). join: "merged", "rigid" (*EQUATION
+/// on dofs 1-6), "mpc" (*MPC TIE), "hinge" (*EQUATION on dofs 1-5: free about z). Tip load
+/// P = 1e-4 along load_dof (2: bends about z, 3: about y).
+std::string beam_joint_deck(const std::string& join, int load_dof) {
+  const bool merged = join == "merged";
+  std::string d = "*HEADING\nbeam joint\n*NODE\n1, 0., 0., 0.\n2, 0.25, 0., 0.\n3, 0.5, 0., 0.\n4, 0.75, 0., 0.\n"
+                  "5, 1., 0., 0.\n";
+  if (!merged) d += "13, 0.5, 0., 0.\n";
+  d += "*ELEMENT, TYPE=B31, ELSET=BEAM\n1, 1, 2\n2, 2, 3\n3, " + std::string(merged ? "3" : "13") + ", 4\n4, 4, 5\n";
+  d += "*NSET, NSET=OUT\n3, 5\n*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.25\n*DENSITY\n1.\n"
+       "*BEAM SECTION, ELSET=BEAM, MATERIAL=M, SECTION=CIRC\n0.05\n";
+  const int last = join == "hinge" ? 5 : 6;
+  if (join == "rigid" || join == "hinge")
+    for (int dof = 1; dof <= last; ++dof)
+      d += "*EQUATION\n2\n13, " + std::to_string(dof) + ", 1., 3, " + std::to_string(dof) + ", -1.\n";
+  if (join == "mpc") d += "*MPC\nTIE, 13, 3\n";
+  d += "*BOUNDARY\n1, 1, 6\n*STEP\n*DYNAMIC, EXPLICIT\n, 1.\n*CLOAD\n5, " + std::to_string(load_dof) +
+       ", 1e-4\n*OUTPUT, HISTORY, TIME INTERVAL=0.05\n*NODE OUTPUT, NSET=OUT\nU, UR\n*END STEP\n";
+  return d;
+}
+
+/// Runs the jointed beam; returns the history of nodes 3 and 5.
+Csv run_beam_joint(const std::string& join, int load_dof) {
+  const std::string dir = scratch_dir("beam_joint_" + join + std::to_string(load_dof));
+  std::ofstream(dir + "/b.inp") << beam_joint_deck(join, load_dof);
+  std::string out;
+  EXPECT_EQ(run_halfstep(dir + "/b.inp", dir + "/out", "--threads 1", &out), 0) << out;
+  return read_csv(dir + "/out/history/OUT.csv");
+}
+
+/// Largest difference of U and UR over two histories, and the largest |U| and |UR| of the first.
+std::array<double, 4> beam_difference(const Csv& a, const Csv& b) {
+  EXPECT_EQ(a.rows.size(), b.rows.size());
+  std::array<double, 4> r{0, 0, 0, 0};
+  for (std::size_t i = 0; i < std::min(a.rows.size(), b.rows.size()); ++i)
+    for (int rot = 0; rot < 2; ++rot)
+      for (int k = 1; k <= 3; ++k) {
+        const std::string c = (rot ? "UR" : "U") + std::to_string(k);
+        r[2 * rot] = std::max(r[2 * rot], std::abs(a.rows[i][a.col(c)] - b.rows[i][b.col(c)]));
+        r[2 * rot + 1] = std::max(r[2 * rot + 1], std::abs(a.rows[i][a.col(c)]));
+      }
+  return r;
+}
+
+TEST(Constraints, RotationEquationsMakeARigidBeamJoint) {
+  // Tying all six dofs of the two joint nodes moves them as one node: the same masses and
+  // inertias (w = 1 hands each its whole), the same forces, so the merged beam's history.
+  for (const char* join : {"rigid", "mpc"}) {
+    const auto [du, su, dr, sr] = beam_difference(run_beam_joint("merged", 2), run_beam_joint(join, 2));
+    EXPECT_GT(su, 1e-3);
+    EXPECT_GT(sr, 1e-3);
+    std::printf("%s beam joint: U differs by %.3g of %.3g, UR by %.3g of %.3g\n", join, du, su, dr, sr);
+    EXPECT_LT(du, 1e-12 * su) << join;
+    EXPECT_LT(dr, 1e-12 * sr) << join;
+  }
+}
+
+TEST(Constraints, RotationEquationsMakeAHinge) {
+  // Free about z only: bending about y (load along z) passes the joint as in the merged beam,
+  // bending about z (load along y) does not: the outer piece swings about the hinge.
+  {
+    const auto [du, su, dr, sr] = beam_difference(run_beam_joint("merged", 3), run_beam_joint("hinge", 3));
+    EXPECT_GT(su, 1e-3);
+    std::printf("hinge, load along z: U differs by %.3g of %.3g, UR by %.3g of %.3g\n", du, su, dr, sr);
+    EXPECT_LT(du, 1e-12 * su);
+    EXPECT_LT(dr, 1e-12 * sr);
+  }
+  const Csv rigid = run_beam_joint("merged", 2), hinge = run_beam_joint("hinge", 2);
+  const auto tip_rigid = last_row_of(rigid, 5), tip_hinge = last_row_of(hinge, 5);
+  std::printf("tip U2 at t = 1: rigid %.6g, hinge %.6g\n", tip_rigid.at("U2"), tip_hinge.at("U2"));
+  EXPECT_GT(tip_hinge.at("U2"), 2 * tip_rigid.at("U2"));
+  // The hinge's two sides: equal translations, different rotations about z.
+  const auto inner = last_row_of(hinge, 3);
+  EXPECT_GT(std::abs(tip_hinge.at("UR3") - inner.at("UR3")), 0.5 * std::abs(tip_hinge.at("UR3")));
+}
+
+TEST(RigidBody, RotaryInertiaOnTheReferenceNodeJoinsTheBody) {
+  // box_deck's spin with a ROTARYI of 0.75 on reference node 100 (no rotations of its own):
+  // alpha = M / (I33 + 0.75) = 0.5 / 2 = 0.25, turned by exactly 1/2 alpha t^2.
+  const std::string dir = scratch_dir("rigid_rotaryi");
+  std::string deck = box_deck("100", "100, 6, 0.5\n", 1.0);
+  const std::size_t at = deck.find("*RIGID BODY");
+  ASSERT_NE(at, std::string::npos);
+  deck.insert(at, "*ELEMENT, TYPE=ROTARYI, ELSET=RI\n50, 100\n*ROTARY INERTIA, ELSET=RI\n0.75, 0.75, 0.75, 0., 0., 0.\n");
+  std::ofstream(dir + "/r.inp") << deck;
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/r.inp", dir + "/out", "--threads 1", &out), 0) << out;
+  const Csv h = read_csv(dir + "/out/history/ALLN.csv");
+  const double theta = 0.5 * 0.25 * 1.0, c = std::cos(theta), s = std::sin(theta);
+  const auto corner = last_row_of(h, 7);  // (1, 0.5, 0.25)
+  ASSERT_EQ(corner.at("time"), 1.0);
+  EXPECT_NEAR(corner.at("U1"), c * 1 - s * 0.5 - 1, 1e-13);
+  EXPECT_NEAR(corner.at("U2"), s * 1 + c * 0.5 - 0.5, 1e-13);
+  EXPECT_NEAR(corner.at("V2"), 0.25 * (c * 1 - s * 0.5), 1e-12);
+  EXPECT_LT(energy_error(dir + "/out"), 1e-12);
+}
+
+/// An S4R strip along x (width 0.2, t = 0.05, E = 1000, nu = 0.3, rho = 1) clamped at x = 0
+/// with a tip load 1e-4 along z (consistent nodal shares). mesh: "coarse" (4 x 1 elements),
+/// "fine" (8 x 2), or "tied"/"tied_norot": coarse on x < 0.5 (nodes 1-6), fine on x > 0.5
+/// (nodes 101-115, 101 + i + 5 j), its x = 0.5 nodes a node-based slave surface tied to the
+/// coarse elements' SPOS (with rotations, or with NO ROTATION). Node sets TIP and IFACE (the
+/// x = 0.5 nodes: coarse 3, 6 and fine 101, 106, 111 in the tied strips).
+std::string shell_strip_deck(const std::string& mesh) {
+  struct Piece {
+    double x0, x1;
+    int nx, ny, node0, elem0;
+  };
+  std::vector<Piece> pieces;
+  if (mesh == "coarse") pieces = {{0, 1, 4, 1, 1, 1}};
+  if (mesh == "fine") pieces = {{0, 1, 8, 2, 1, 1}};
+  if (mesh == "tied" || mesh == "tied_norot") pieces = {{0, 0.5, 2, 1, 1, 1}, {0.5, 1, 4, 2, 101, 101}};
+  std::string nodes = "*NODE\n", elems, tip = "*NSET, NSET=TIP\n", iface = "*NSET, NSET=IFACE\n",
+              root = "*NSET, NSET=ROOT\n", cload, slave;
+  for (const Piece& p : pieces) {
+    const auto id = [&](int i, int j) { return p.node0 + i + (p.nx + 1) * j; };
+    for (int j = 0; j <= p.ny; ++j)
+      for (int i = 0; i <= p.nx; ++i) {
+        const double x = p.x0 + (p.x1 - p.x0) * i / p.nx;
+        nodes += node_line(id(i, j), x, 0.2 * j / p.ny, 0);
+        if (std::abs(x) < 1e-12) root += std::to_string(id(i, j)) + "\n";
+        if (std::abs(x - 0.5) < 1e-12) {
+          iface += std::to_string(id(i, j)) + "\n";
+          if (p.node0 == 101) slave += std::to_string(id(i, j)) + "\n";
+        }
+        if (std::abs(x - 1) < 1e-12) {
+          tip += std::to_string(id(i, j)) + "\n";
+          const double share = (j == 0 || j == p.ny ? 0.5 : 1.0) / p.ny;
+          cload += std::to_string(id(i, j)) + ", 3, " + std::to_string(1e-4 * share) + "\n";
+        }
+      }
+    elems += "*ELEMENT, TYPE=S4R, ELSET=" + std::string(p.node0 == 1 ? "A" : "B") + "\n";
+    int e = p.elem0;
+    for (int j = 0; j < p.ny; ++j)
+      for (int i = 0; i < p.nx; ++i)
+        elems += std::to_string(e++) + ", " + std::to_string(id(i, j)) + ", " + std::to_string(id(i + 1, j)) + ", " +
+                 std::to_string(id(i + 1, j + 1)) + ", " + std::to_string(id(i, j + 1)) + "\n";
+  }
+  std::string d = "*HEADING\nshell strip " + mesh + "\n" + nodes + elems + tip + iface + root +
+                  "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SHELL SECTION, ELSET=A, MATERIAL=M\n0.05\n";
+  if (pieces.size() > 1)
+    d += "*SHELL SECTION, ELSET=B, MATERIAL=M\n0.05\n*SURFACE, NAME=FINEEDGE, TYPE=NODE\n" + slave +
+         "*SURFACE, NAME=COARSETOP\nA, SPOS\n*TIE, NAME=JOIN" + (mesh == "tied_norot" ? ", NO ROTATION" : "") +
+         "\nFINEEDGE, COARSETOP\n";
+  d += "*BOUNDARY\nROOT, 1, 6\n*STEP\n*DYNAMIC, EXPLICIT\n, 2.\n*CLOAD\n" + cload +
+       "*OUTPUT, HISTORY, TIME INTERVAL=0.1\n*NODE OUTPUT, NSET=TIP\nU\n*NODE OUTPUT, NSET=IFACE\nU, UR\n*END STEP\n";
+  return d;
+}
+
+/// Runs the strip; returns the mean tip U3 per output time and the interface history.
+std::pair<std::vector<double>, Csv> run_shell_strip(const std::string& mesh, std::string* outdir = nullptr) {
+  const std::string dir = scratch_dir("shell_strip_" + mesh);
+  std::ofstream(dir + "/s.inp") << shell_strip_deck(mesh);
+  std::string out;
+  EXPECT_EQ(run_halfstep(dir + "/s.inp", dir + "/out", "--threads 1", &out), 0) << out;
+  if (outdir) *outdir = dir + "/out";
+  const Csv tip = read_csv(dir + "/out/history/TIP.csv");
+  std::map<double, std::pair<double, int>> by_time;
+  for (const auto& r : tip.rows) {
+    auto& [sum, count] = by_time[r[0]];
+    sum += r[tip.col("U3")];
+    ++count;
+  }
+  std::vector<double> mean;
+  for (const auto& [t, sc] : by_time) mean.push_back(sc.first / sc.second);
+  return {mean, read_csv(dir + "/out/history/IFACE.csv")};
+}
+
+TEST(ShellTie, CoarseToFineStripBendsAsTheOnePieceStrip) {
+  std::string tied_out;
+  const auto [coarse, coarse_if] = run_shell_strip("coarse");
+  const auto [fine, fine_if] = run_shell_strip("fine");
+  const auto [tied, iface] = run_shell_strip("tied", &tied_out);
+  ASSERT_EQ(coarse.size(), fine.size());
+  ASSERT_EQ(tied.size(), fine.size());
+  double mesh_diff = 0, tie_diff = 0, scale = 0;
+  for (std::size_t i = 0; i < fine.size(); ++i) {
+    mesh_diff = std::max(mesh_diff, std::abs(coarse[i] - fine[i]));
+    tie_diff = std::max(tie_diff, std::abs(tied[i] - fine[i]));
+    scale = std::max(scale, std::abs(fine[i]));
+  }
+  std::printf("tip U3: largest %.6g; coarse - fine %.3g, tied - fine %.3g\n", scale, mesh_diff, tie_diff);
+  EXPECT_GT(scale, 1e-2);
+  // The tied strip is half coarse, half fine: its tip history lies within the meshes' spread.
+  EXPECT_LT(tie_diff, mesh_diff + 1e-3 * scale);
+  // No kink: the fine side's interface nodes turn with the coarse edge. Node 101 sits on
+  // corner 3 (weight 1): the same rotation to round-off. Node 106 at the edge's midpoint takes
+  // the mean angular velocity of 3 and 6, so its rotation is their mean up to the second
+  // order of the finite rotations (the edge twists by UR1 = -+5.6e-4 against UR2 = -3.6e-2).
+  const auto a = last_row_of(iface, 3), b = last_row_of(iface, 6), corner = last_row_of(iface, 101),
+             mid = last_row_of(iface, 106);
+  EXPECT_GT(std::abs(a.at("UR2")), 1e-2);
+  for (const char* c : {"U3", "UR1", "UR2", "UR3"})
+    EXPECT_NEAR(corner.at(c), a.at(c), 1e-14 * std::abs(a.at("UR2"))) << c;
+  EXPECT_NEAR(mid.at("U3"), 0.5 * (a.at("U3") + b.at("U3")), 1e-15);
+  const double mean_ur2 = 0.5 * (a.at("UR2") + b.at("UR2"));
+  std::printf("midpoint UR2 %.10g, mean of the edge's %.10g\n", mid.at("UR2"), mean_ur2);
+  EXPECT_NEAR(mid.at("UR2"), mean_ur2, 1e-5 * std::abs(mean_ur2));  // 5.1e-6 measured
+  EXPECT_NEAR(mid.at("UR1"), 0.5 * (a.at("UR1") + b.at("UR1")), 1e-12);
+  std::printf("tied strip energy balance error %.3g\n", energy_error(tied_out));
+  EXPECT_LT(energy_error(tied_out), 1e-5);  // 2.8e-6 measured
+}
+
+TEST(ShellTie, NoRotationLeavesAHingeLine) {
+  // Translations only: the fine half hangs on a hinge line and swings far beyond the strip.
+  const auto [fine, fine_if] = run_shell_strip("fine");
+  const auto [hinged, iface] = run_shell_strip("tied_norot");
+  std::printf("tip U3 at t = 2: one piece %.6g, NO ROTATION %.6g\n", fine.back(), hinged.back());
+  EXPECT_GT(hinged.back(), 2 * fine.back());
+  const auto coarse_edge = last_row_of(iface, 3), slave = last_row_of(iface, 101);  // coincident nodes
+  std::printf("UR2 across the hinge: %.6g and %.6g\n", coarse_edge.at("UR2"), slave.at("UR2"));
+  EXPECT_GT(std::abs(slave.at("UR2") - coarse_edge.at("UR2")), 0.5 * std::abs(coarse_edge.at("UR2")));
 }
 
 }  // namespace

@@ -33,13 +33,24 @@ __global__ void dependent_update_kernel(NodeStateView<T> s, ConstraintView<T> c,
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= c.num_dependent) return;
   if (mode == NodeMode::Commit) {
-    T* const v[3] = {s.v[0], s.v[1], s.v[2]};
+    T* const v[6] = {s.v[0], s.v[1], s.v[2], s.v[3], s.v[4], s.v[5]};
     T* const u[3] = {s.ux, s.uy, s.uz};
     update_dependent(c, k, v, u);
   } else if (mode == NodeMode::Sample) {
-    T* const f[3] = {frame.full, frame.full + nn, frame.full + 2 * static_cast<std::size_t>(nn)};
+    T* f[6];
+    for (int d = 0; d < 6; ++d) f[d] = frame.full + static_cast<std::size_t>(d) * nn;
     frame.full[static_cast<std::size_t>(c.dep_dof[k]) * nn + c.dep_node[k]] = dependent_value(c, k, f);
   }
+}
+
+/// After dependent_update_kernel on commit: turns the frames of the nodes with a dependent
+/// rotation (not idempotent, so it checks that the run still goes on, as the node pass does).
+template <class T>
+__global__ void dependent_frame_kernel(NodeStateView<T> s, ConstraintView<T> c, Increment inc, RunView run) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= c.num_rot_nodes || run.monitor->status != kRunning) return;
+  T* const v[6] = {s.v[0], s.v[1], s.v[2], s.v[3], s.v[4], s.v[5]};
+  turn_dependent_frame(c, i, T(inc.dt_next), v, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z);
 }
 
 }  // namespace halfstep::cuda

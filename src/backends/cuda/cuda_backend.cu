@@ -208,6 +208,8 @@ class CudaBackend final : public Backend {
     if (!sys.constraints.empty()) {
       const LinearConstraints& c = sys.constraints;
       con_mass3_.assign(convert<T>(c.mass3));
+      if (!c.inertia3.empty()) con_inertia3_.assign(convert<T>(c.inertia3));
+      if (!c.rot_node.empty()) con_rot_node_.assign(c.rot_node);
       con_dep_node_.assign(c.dep_node);
       con_dep_dof_.assign(c.dep_dof);
       con_term_ptr_.assign(c.term_ptr);
@@ -724,7 +726,8 @@ class CudaBackend final : public Backend {
             ref_.size() ? ref_.get() : nullptr, x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(),
             slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
-                             damp_rot_.size() ? damp_rot_.get() : nullptr, con_mass3_.get_or_null()},
+                             damp_rot_.size() ? damp_rot_.get() : nullptr, con_mass3_.get_or_null(),
+                             con_inertia3_.get_or_null()},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
             sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), beam_slot_ptr_.get_or_null(),
             beam_slots_.get_or_null(), beam_force_.get_or_null(), tri_slot_ptr_.get_or_null(), tri_slots_.get_or_null(),
@@ -762,7 +765,7 @@ class CudaBackend final : public Backend {
     return {c.num_dependent,        con_dep_node_.get(),       con_dep_dof_.get(),  con_term_ptr_.get(),
             con_term_node_.get(),   con_term_dof_.get(),       con_term_weight_.get(), con_dependent_.get(),
             con_recv_ptr_.get(),    con_recv_dependent_.get(), con_recv_dof_.get(), con_recv_weight_.get(),
-            con_force_.get()};
+            con_force_.get(),       static_cast<int>(c.rot_node.size()), con_rot_node_.get_or_null()};
   }
   /// The rigid bodies' tables and state (num_bodies 0 without them).
   cuda::BodyView<T> bodies() {
@@ -1139,6 +1142,9 @@ class CudaBackend final : public Backend {
           mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb, bv.skip);
     if (nd > 0)
       cuda::dependent_update_kernel<T><<<blocks(nd, 128), 128, 0, stream_>>>(state(), cons, mode, frame, nn);
+    if (cons.num_rot_nodes > 0 && mode == NodeMode::Commit)
+      cuda::dependent_frame_kernel<T><<<blocks(cons.num_rot_nodes, 128), 128, 0, stream_>>>(state(), cons, inc,
+                                                                                           run());
     if (nb > 0 && mode == NodeMode::Sample)
       cuda::body_output_kernel<T><<<blocks(nb, 64), 64, 0, stream_>>>(bv, frame, nn);
   }
@@ -1307,7 +1313,8 @@ class CudaBackend final : public Backend {
   DeviceArray<Mitc4Ref<T>> ref_;
   DeviceArray<T> x0_, y0_, z0_, d0x_, d0y_, d0z_, mass_, inertia_, damp_, damp_rot_;
   // Linear constraints (discretization/constraints.hpp; empty without them).
-  DeviceArray<T> con_mass3_, con_force_;
+  DeviceArray<T> con_mass3_, con_inertia3_, con_force_;
+  DeviceArray<int> con_rot_node_;  ///< nodes with a dependent rotation (frames turned after the update)
   DeviceArray<int> con_dep_node_, con_dep_dof_, con_term_ptr_, con_term_node_, con_term_dof_, con_recv_ptr_,
       con_recv_dependent_, con_recv_dof_;
   DeviceArray<double> con_term_weight_, con_recv_weight_;

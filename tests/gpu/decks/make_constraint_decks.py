@@ -3,7 +3,12 @@
 tie_refinement.inp (a coarse C3D8R bar tied to a finer block, clamped and loaded at the far end),
 equation_bar.inp (a bar whose two halves have their own interface nodes, joined by *EQUATION),
 rigid_end.inp and coupling_end.inp (a bar whose last element is a *RIGID BODY, or whose end face
-is coupled to a reference node, loaded there by a force and a twisting moment).
+is coupled to a reference node, loaded there by a force and a twisting moment), beam_hinge.inp
+(a B31 cantilever in two pieces joined by *EQUATION on dofs 1-5, a hinge about z, and by *MPC TIE
+further out, loaded at the tip across and by a twisting moment) and rigid_rotaryi.inp (rigid_end
+with a *ROTARY INERTIA on its reference node), shell_tie.inp (an S4R strip, coarse on one half and
+fine on the other, the fine edge tied to the coarse shells' SPOS with rotations: MITC4 on six-dof
+nodes, bent and twisted at the tip).
 Usage: python3 make_constraint_decks.py  (writes next to itself)"""
 import os
 
@@ -108,7 +113,59 @@ def rigid_bar(coupling):
     return "\n".join(lines) + "\n"
 
 
+def beam_hinge():
+    lines = ["*HEADING", "B31 cantilever with a hinge and a tied joint (make_constraint_decks.py)", "*NODE"]
+    xs = {1: 0.0, 2: 0.25, 3: 0.5, 13: 0.5, 4: 0.75, 14: 0.75, 5: 1.0}
+    lines += [f"{n}, {x}, 0., 0." for n, x in xs.items()]
+    lines += ["*ELEMENT, TYPE=B31, ELSET=BEAM", "1, 1, 2", "2, 2, 3", "3, 13, 4", "4, 14, 5", "*NSET, NSET=TIP",
+              "3, 13, 5", MAT.rstrip(), "*BEAM SECTION, ELSET=BEAM, MATERIAL=M, SECTION=CIRC", "0.05"]
+    for dof in range(1, 6):
+        lines += ["*EQUATION", "2", f"13, {dof}, 1., 3, {dof}, -1."]
+    lines += ["*MPC", "TIE, 14, 4", "*BOUNDARY", "1, 1, 6", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5", "*CLOAD",
+              "5, 2, 1e-4", "5, 3, 2e-4", "5, 4, 1e-5", "*OUTPUT, HISTORY, TIME INTERVAL=0.01",
+              "*NODE OUTPUT, NSET=TIP", "U, UR", "*END STEP"]
+    return "\n".join(lines) + "\n"
+
+
+def rigid_rotaryi():
+    text = rigid_bar(False).replace("rigid last element", "rigid last element with a rotary inertia")
+    at = text.index("*RIGID BODY")
+    return (text[:at] + "*ELEMENT, TYPE=ROTARYI, ELSET=RI\n50, 900\n*ROTARY INERTIA, ELSET=RI\n0.5, 0.5, 0.5, 0., 0., 0.\n"
+            + text[at:])
+
+
+def shell_tie():
+    lines = ["*HEADING", "coarse and fine S4R strip halves tied with rotations (make_constraint_decks.py)", "*NODE"]
+    pieces = [(0.0, 0.5, 2, 1, 1, 1, "A"), (0.5, 1.0, 4, 2, 101, 101, "B")]
+    elems, slave, root, tip = [], [], [], []
+    for x0, x1, nx, ny, n0, e0, name in pieces:
+        nid = lambda i, j: n0 + i + (nx + 1) * j
+        for j in range(ny + 1):
+            for i in range(nx + 1):
+                x = x0 + (x1 - x0) * i / nx
+                lines.append(f"{nid(i, j)}, {x}, {0.2 * j / ny}, 0.")
+                if x == 0.0: root.append(nid(i, j))
+                if x == 1.0: tip.append(nid(i, j))
+                if name == "B" and i == 0: slave.append(nid(i, j))
+        elems.append(f"*ELEMENT, TYPE=S4R, ELSET={name}")
+        e = e0
+        for j in range(ny):
+            for i in range(nx):
+                elems.append(f"{e}, {nid(i, j)}, {nid(i + 1, j)}, {nid(i + 1, j + 1)}, {nid(i, j + 1)}")
+                e += 1
+    lines += elems
+    lines += ["*NSET, NSET=ROOT", ", ".join(map(str, root)), "*NSET, NSET=TIP", ", ".join(map(str, tip + slave)),
+              MAT.rstrip(), "*SHELL SECTION, ELSET=A, MATERIAL=M", "0.05", "*SHELL SECTION, ELSET=B, MATERIAL=M", "0.05",
+              "*SURFACE, NAME=FINEEDGE, TYPE=NODE", ", ".join(map(str, slave)), "*SURFACE, NAME=COARSETOP", "A, SPOS",
+              "*TIE, NAME=JOIN", "FINEEDGE, COARSETOP", "*BOUNDARY", "ROOT, 1, 6", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5",
+              "*CLOAD", f"{tip[0]}, 3, 1e-4", f"{tip[-1]}, 3, 2e-4", f"{tip[1]}, 4, 1e-5",
+              "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U, UR", "*END STEP"]
+    return "\n".join(lines) + "\n"
+
+
 for name, text in (("tie_refinement.inp", tie_refinement()), ("equation_bar.inp", equation_bar()),
-                   ("rigid_end.inp", rigid_bar(False)), ("coupling_end.inp", rigid_bar(True))):
+                   ("rigid_end.inp", rigid_bar(False)), ("coupling_end.inp", rigid_bar(True)),
+                   ("beam_hinge.inp", beam_hinge()), ("rigid_rotaryi.inp", rigid_rotaryi()),
+                   ("shell_tie.inp", shell_tie())):
     with open(os.path.join(HERE, name), "w") as out:
         out.write(text)
