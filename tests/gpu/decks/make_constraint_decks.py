@@ -156,7 +156,7 @@ def shell_tie():
     lines += elems
     lines += ["*NSET, NSET=ROOT", ", ".join(map(str, root)), "*NSET, NSET=TIP", ", ".join(map(str, tip + slave)),
               MAT.rstrip(), "*SHELL SECTION, ELSET=A, MATERIAL=M", "0.05", "*SHELL SECTION, ELSET=B, MATERIAL=M", "0.05",
-              "*SURFACE, NAME=FINEEDGE, TYPE=NODE", "\n".join(map(str, slave)),  # one node per line, as Abaqus reads it "*SURFACE, NAME=COARSETOP", "A, SPOS",
+              "*SURFACE, NAME=FINEEDGE, TYPE=NODE", "\n".join(map(str, slave)), "*SURFACE, NAME=COARSETOP", "A, SPOS",
               "*TIE, NAME=JOIN", "FINEEDGE, COARSETOP", "*BOUNDARY", "ROOT, 1, 6", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5",
               "*CLOAD", f"{tip[0]}, 3, 1e-4", f"{tip[-1]}, 3, 2e-4", f"{tip[1]}, 4, 1e-5",
               "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U, UR", "*END STEP"]
