@@ -98,6 +98,10 @@ HS_HD int surface_face_nodes(int nodes, bool shell, int face, int out[6]) {
     hex_face_nodes(face, out);
     return kFaceQuad4;
   }
+  if (nodes == 6) {  // C3D6: triangles S1, S2, quadrilaterals S3..S5
+    wedge_face_nodes(face, out);
+    return out[3] < 0 ? kFaceTri3 : kFaceQuad4;
+  }
   tet_face_nodes(face, nodes == 10, out);
   return nodes == 10 ? kFaceTri6 : kFaceTri3;
 }

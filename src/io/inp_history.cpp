@@ -580,12 +580,27 @@ void DeckParser::check_constraint_surfaces() const {
         return true;
     return false;
   };
+  // The constraints interpolate on 3- and 6-node triangles and 4-node quadrilaterals
+  // (surface_face_nodes): the 8-node faces of C3D20/C3D20R are not among them.
+  const auto quadratic_hex = [&](const std::string& name) {
+    const auto it = m_.surfaces.find(name);
+    if (it == m_.surfaces.end()) return false;
+    for (int e : it->second.elements)
+      if (!m_.elements.shell[static_cast<std::size_t>(e)] && m_.elements.count_of(e) == 20) return true;
+    return false;
+  };
   const std::string why = "' holds edges of planar elements: ties and couplings take 3-D solid faces (edges take pressures only)";
+  const std::string why20 = "' holds faces of 20-node hexahedra (C3D20, C3D20R): ties and couplings take the faces of "
+                            "C3D4, C3D6, C3D8, C3D8R, C3D10, C3D10M and shells";
   for (const Tie& t : m_.ties)
-    for (const std::string& s : {t.slave, t.master})
+    for (const std::string& s : {t.slave, t.master}) {
       if (planar_edges(s)) fail(t.loc, "*TIE " + t.name + ": surface '" + s + why);
-  for (const PendingBody& b : pending_bodies_)
+      if (quadratic_hex(s)) fail(t.loc, "*TIE " + t.name + ": surface '" + s + why20);
+    }
+  for (const PendingBody& b : pending_bodies_) {
     if (b.coupling && planar_edges(b.surface)) fail(b.pos, "*COUPLING " + b.name + ": surface '" + b.surface + why);
+    if (b.coupling && quadratic_hex(b.surface)) fail(b.pos, "*COUPLING " + b.name + ": surface '" + b.surface + why20);
+  }
 }
 
 void DeckParser::dsload_data(const Line& line) {

@@ -177,5 +177,21 @@ TEST(PlanarEdges, RingEdgeCarriesTheTotalAroundTheCircumference) {
   EXPECT_EQ(f[0].x, 0.0);
 }
 
+// The faces that ties and couplings interpolate on (surface_face_nodes): a wedge's S1 is a
+// triangle and S3 the quadrilateral 1-4-5-2 (Abaqus C3D6), not a tetrahedron's faces.
+TEST(SurfaceFaces, WedgeFacesAreItsOwn) {
+  int out[6];
+  EXPECT_EQ(surface_face_nodes(6, false, 1, out), kFaceTri3);
+  EXPECT_EQ(out[0], 0);
+  EXPECT_EQ(out[1], 1);
+  EXPECT_EQ(out[2], 2);
+  EXPECT_EQ(surface_face_nodes(6, false, 3, out), kFaceQuad4);
+  const int s3[4] = {0, 3, 4, 1};
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(out[k], s3[k]) << k;
+  EXPECT_EQ(surface_face_nodes(6, false, 5, out), kFaceQuad4);
+  EXPECT_EQ(out[0], 2);
+  EXPECT_EQ(out[3], 0);
+}
+
 }  // namespace
 }  // namespace halfstep
