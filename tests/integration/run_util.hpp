@@ -18,8 +18,16 @@ namespace halfstep::test {
 
 /// A fresh scratch directory under the build tree's temp area.
 inline std::string scratch_dir(const std::string& name) {
-  // Under the test's working directory (the build tree), so two builds can test at once.
-  const auto dir = std::filesystem::current_path() / "scratch" / name;
+  // Under the test's working directory (the build tree), so two builds can test at once, and
+  // in a folder of the running test's own: ctest runs tests side by side, and two tests that
+  // both run a reference model under the same name raced on it (a half-written history).
+  std::string test;
+  if (const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    test = std::string(t->test_suite_name()) + "." + t->name();
+    for (char& c : test)
+      if (c == '/') c = '_';
+  }
+  const auto dir = std::filesystem::current_path() / "scratch" / test / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
