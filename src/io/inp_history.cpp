@@ -590,8 +590,8 @@ void DeckParser::check_constraint_surfaces() const {
     return false;
   };
   const std::string why = "' holds edges of planar elements: ties and couplings take 3-D solid faces (edges take pressures only)";
-  const std::string why20 = "' holds faces of 20-node hexahedra (C3D20, C3D20R): ties and couplings take the faces of "
-                            "C3D4, C3D6, C3D8, C3D8R, C3D10, C3D10M and shells";
+  const std::string why20 = "' holds faces of 20-node hexahedra: ties and couplings interpolate on 3- and 6-node "
+                            "triangular and 4-node quadrilateral faces (solids and shells)";
   for (const Tie& t : m_.ties)
     for (const std::string& s : {t.slave, t.master}) {
       if (planar_edges(s)) fail(t.loc, "*TIE " + t.name + ": surface '" + s + why);
