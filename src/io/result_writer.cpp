@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "io/atomic_file.hpp"
@@ -38,11 +39,22 @@ std::string ResultWriter::file_name_for(const std::string& set) {
 
 void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
   field_vars_.clear();
+  subset_ = FrameSubset{};
+  bool whole = false;  // a request without a set asks for the whole model
   for (const OutputRequest& r : requests)
     if (r.kind == OutputRequest::Kind::Field) {
       for (const std::string& v : r.node_vars) field_vars_.push_back(v);
       for (const std::string& v : r.element_vars) field_vars_.push_back(v);
+      if (!r.node_vars.empty()) {
+        if (r.nset.empty()) whole = true;
+        else subset_.nsets.push_back(r.nset);
+      }
+      if (!r.element_vars.empty()) {
+        if (r.elset.empty()) whole = true;
+        else subset_.elsets.push_back(r.elset);
+      }
     }
+  subset_.active = !whole && (!subset_.nsets.empty() || !subset_.elsets.empty());
   for (const OutputRequest& r : requests) {
     if (r.kind != OutputRequest::Kind::History || r.nset.empty()) continue;
     bool exists = false;
@@ -108,6 +120,21 @@ void ResultWriter::open_prints(const std::vector<PrintRequest>& requests) {
   }
 }
 
+// The cells are ordered shells first, then solids (the run's fixed mesh), so the map is
+// built once, from the first frame's ElementId.
+const std::vector<int>& ResultWriter::cell_of(const FieldSet& fields) {
+  if (cell_of_.empty()) {
+    const FieldArray* ids = fields.find_cell("ElementId");
+    if (!ids) throw std::logic_error("frame without element ids");
+    cell_of_.assign(static_cast<std::size_t>(model_.elements.size()), -1);
+    for (std::size_t c = 0; c < ids->values.size(); ++c) {
+      const auto it = model_.elements.index.find(static_cast<std::int64_t>(ids->values[c]));
+      if (it != model_.elements.index.end()) cell_of_[static_cast<std::size_t>(it->second)] = static_cast<int>(c);
+    }
+  }
+  return cell_of_;
+}
+
 void ResultWriter::write_prints(const ResultFrame& frame) {
   if (prints_.empty() || !dat_) return;
   std::FILE* f = dat_;
@@ -150,18 +177,7 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
       }
       continue;
     }
-    // Elements: the cells are ordered shells first, then solids (the run's fixed mesh), so
-    // the model element -> cell map is built once, from the first frame's ElementId.
-    if (cell_of_.empty()) {
-      const FieldArray* ids = frame.fields.find_cell("ElementId");
-      if (!ids) throw std::logic_error("print frame without element values");
-      cell_of_.assign(static_cast<std::size_t>(model_.elements.size()), -1);
-      for (std::size_t c = 0; c < ids->values.size(); ++c) {
-        const auto it = model_.elements.index.find(static_cast<std::int64_t>(ids->values[c]));
-        if (it != model_.elements.index.end()) cell_of_[static_cast<std::size_t>(it->second)] = static_cast<int>(c);
-      }
-    }
-    const std::vector<int>& cell_of = cell_of_;
+    const std::vector<int>& cell_of = this->cell_of(frame.fields);
     std::vector<int> all;
     const std::vector<int>* elems = nullptr;
     if (p.set.empty()) {
@@ -228,6 +244,58 @@ std::string variable_of(const std::string& array) {
 
 }  // namespace
 
+// Kept: the cells of the element sets, the cells whose every node is in a node set (so a
+// node set that covers a region still shows as a surface), the points of both; a point of a
+// node set that no kept cell uses becomes a vertex cell.
+void ResultWriter::build_subset(const FieldSet& fields) {
+  FrameSubset& s = subset_;
+  const int np = mesh_.num_points, nc = mesh_.num_cells();
+  std::vector<char> in_nset(static_cast<std::size_t>(np), 0), keep_cell(static_cast<std::size_t>(nc), 0);
+  for (const std::string& n : s.nsets)
+    for (int p : model_.nsets.at(n).members) in_nset[static_cast<std::size_t>(p)] = 1;
+  const std::vector<int>& cell_of = this->cell_of(fields);
+  for (const std::string& n : s.elsets)
+    for (int e : model_.elsets.at(n).members)
+      if (cell_of[static_cast<std::size_t>(e)] >= 0) keep_cell[static_cast<std::size_t>(cell_of[static_cast<std::size_t>(e)])] = 1;
+  const auto first = [this](int c) { return c == 0 ? std::int64_t{0} : mesh_.offsets[static_cast<std::size_t>(c) - 1]; };
+  if (!s.nsets.empty())
+    for (int c = 0; c < nc; ++c) {
+      bool all = true;
+      for (std::int64_t k = first(c); k < mesh_.offsets[static_cast<std::size_t>(c)] && all; ++k)
+        all = in_nset[static_cast<std::size_t>(mesh_.conn[static_cast<std::size_t>(k)])] != 0;
+      if (all) keep_cell[static_cast<std::size_t>(c)] = 1;
+    }
+  std::vector<char> used(static_cast<std::size_t>(np), 0);
+  for (int c = 0; c < nc; ++c)
+    if (keep_cell[static_cast<std::size_t>(c)]) {
+      s.cells.push_back(c);
+      for (std::int64_t k = first(c); k < mesh_.offsets[static_cast<std::size_t>(c)]; ++k)
+        used[static_cast<std::size_t>(mesh_.conn[static_cast<std::size_t>(k)])] = 1;
+    }
+  std::vector<int> new_index(static_cast<std::size_t>(np), -1);
+  std::vector<int> lone;
+  for (int p = 0; p < np; ++p)
+    if (used[static_cast<std::size_t>(p)] || in_nset[static_cast<std::size_t>(p)]) {
+      new_index[static_cast<std::size_t>(p)] = static_cast<int>(s.points.size());
+      s.points.push_back(p);
+      if (!used[static_cast<std::size_t>(p)]) lone.push_back(p);
+    }
+  for (int c : s.cells) {
+    for (std::int64_t k = first(c); k < mesh_.offsets[static_cast<std::size_t>(c)]; ++k)
+      s.conn.push_back(new_index[static_cast<std::size_t>(mesh_.conn[static_cast<std::size_t>(k)])]);
+    s.offsets.push_back(static_cast<std::int64_t>(s.conn.size()));
+    s.types.push_back(mesh_.types[static_cast<std::size_t>(c)]);
+  }
+  constexpr std::uint8_t kVtkVertex = 1;
+  for (int p : lone) {
+    s.conn.push_back(new_index[static_cast<std::size_t>(p)]);
+    s.offsets.push_back(static_cast<std::int64_t>(s.conn.size()));
+    s.types.push_back(kVtkVertex);
+  }
+  s.vertex_cells = static_cast<int>(lone.size());
+  s.built = true;
+}
+
 void ResultWriter::write_frame(double time, const FieldSet& fields) {
   // Only what the step's field requests name: smaller frames (an empty list, from a sink
   // that was never told the requests, writes everything).
@@ -236,15 +304,44 @@ void ResultWriter::write_frame(double time, const FieldSet& fields) {
     return v.empty() || field_vars_.empty() || std::find(field_vars_.begin(), field_vars_.end(), v) != field_vars_.end();
   };
   std::vector<VtuField> point, cell;
-  for (const FieldArray& a : fields.point)
-    if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data()});
-  for (const FieldArray& a : fields.cell)
-    if (wanted(a.name)) cell.push_back({a.name, a.components, a.values.data()});
   char name[64];
   std::snprintf(name, sizeof name, "%s_%06d.vtu", job_.c_str(), frame_);
-  write_vtu(dir_ + "/" + name, mesh_.num_points, mesh_.x.data(), mesh_.y.data(), mesh_.z.data(),
-            VtuCells{mesh_.num_cells(), mesh_.conn.data(), mesh_.offsets.data(), mesh_.types.data()}, point, cell,
-            {{"TimeValue", time}});
+  if (!subset_.active) {
+    for (const FieldArray& a : fields.point)
+      if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data()});
+    for (const FieldArray& a : fields.cell)
+      if (wanted(a.name)) cell.push_back({a.name, a.components, a.values.data()});
+    write_vtu(dir_ + "/" + name, mesh_.num_points, mesh_.x.data(), mesh_.y.data(), mesh_.z.data(),
+              VtuCells{mesh_.num_cells(), mesh_.conn.data(), mesh_.offsets.data(), mesh_.types.data()}, point, cell,
+              {{"TimeValue", time}});
+  } else {
+    // The requested part only: arrays gathered to the kept points and cells (vertex cells of
+    // lone points carry NaN, as a field of one family does on another family's cells).
+    if (!subset_.built) build_subset(fields);
+    const FrameSubset& s = subset_;
+    const std::size_t kp = s.points.size(), kc = s.cells.size() + static_cast<std::size_t>(s.vertex_cells);
+    std::vector<std::vector<double>> store;
+    store.reserve(fields.point.size() + fields.cell.size() + 3);
+    const auto gather = [&store](const std::vector<double>& from, int comps, const std::vector<int>& rows, std::size_t n) {
+      std::vector<double> g(n * static_cast<std::size_t>(comps), std::numeric_limits<double>::quiet_NaN());
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        for (int k = 0; k < comps; ++k)
+          g[i * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)] =
+              from[static_cast<std::size_t>(rows[i]) * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)];
+      store.push_back(std::move(g));
+      return store.back().data();
+    };
+    const double* x = gather(mesh_.x, 1, s.points, kp);
+    const double* y = gather(mesh_.y, 1, s.points, kp);
+    const double* z = gather(mesh_.z, 1, s.points, kp);
+    for (const FieldArray& a : fields.point)
+      if (wanted(a.name)) point.push_back({a.name, a.components, gather(a.values, a.components, s.points, kp)});
+    for (const FieldArray& a : fields.cell)
+      if (wanted(a.name)) cell.push_back({a.name, a.components, gather(a.values, a.components, s.cells, kc)});
+    write_vtu(dir_ + "/" + name, static_cast<int>(kp), x, y, z,
+              VtuCells{static_cast<int>(kc), s.conn.data(), s.offsets.data(), s.types.data()}, point, cell,
+              {{"TimeValue", time}});
+  }
   pvd_.add_frame(time, name);
   ++frame_;
 }

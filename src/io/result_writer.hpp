@@ -66,6 +66,25 @@ class ResultWriter final : public ResultSink {
   std::vector<std::string> field_vars_;  ///< variables the step's field requests name (U, V, RF, S, SF, SM, E, PEEQ)
   std::FILE* dat_ = nullptr;          ///< <job>.dat, once something is printed
   std::vector<int> cell_of_;          ///< model element -> cell of the frames (built at the first element table)
+  /// Model element -> cell of the frames, from a frame's ElementId (built once: the cells are fixed).
+  const std::vector<int>& cell_of(const FieldSet& fields);
+
+  /// The part of the mesh a step's field requests name (NSET=/ELSET=): frames hold only it.
+  struct FrameSubset {
+    bool active = false;            ///< false: every point and cell
+    bool built = false;             ///< points/cells below are filled (at the step's first frame)
+    std::vector<std::string> nsets;   ///< node sets of the node requests
+    std::vector<std::string> elsets;  ///< element sets of the element requests
+    std::vector<int> points;        ///< kept frame points, ascending
+    std::vector<int> cells;         ///< kept frame cells, ascending; then one vertex cell per lone point
+    int vertex_cells = 0;           ///< kept points that no kept cell uses (written as VTK vertices)
+    std::vector<int> conn;          ///< renumbered connectivity of the kept cells
+    std::vector<std::int64_t> offsets;
+    std::vector<std::uint8_t> types;
+  };
+  FrameSubset subset_;
+  /// Chooses the kept points and cells of subset_ (needs the frame's ElementId).
+  void build_subset(const FieldSet& fields);
   int frame_ = 0;
 
  public:

@@ -1,7 +1,9 @@
 // *NODE PRINT, *EL PRINT and *ENERGY PRINT write <job>.dat (issue 16): blocks at the
 // increments each request's FREQUENCY names and at the end of the step, with the same
 // values the history and field output carry. Field frames hold the requested variables.
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -162,6 +164,90 @@ TEST(FieldOutput, FramesHoldTheRequestedVariablesOnly) {
     EXPECT_EQ(read_vtu_array(vtu, "PEEQ").size(), stresses ? 1u : 0u);
     EXPECT_EQ(read_vtu_array(vtu, "StrainEnergyDensity").size(), 1u);
   }
+}
+
+// NSET= and ELSET= of field requests shrink the frames to the named part (issue 16): an
+// element set keeps its cells, a node set the cells it covers and, as vertices, its other
+// nodes; the values are those of the whole-model frame at the same points and cells.
+TEST(FieldOutput, SetsOfFieldRequestsShrinkTheFrames) {
+  const char* bar = R"(*NODE
+1, 0., 0., 0.
+2, 1., 0., 0.
+3, 1., 1., 0.
+4, 0., 1., 0.
+5, 0., 0., 1.
+6, 1., 0., 1.
+7, 1., 1., 1.
+8, 0., 1., 1.
+9, 2., 0., 0.
+10, 2., 1., 0.
+11, 2., 0., 1.
+12, 2., 1., 1.
+*ELEMENT, TYPE=C3D8R, ELSET=BAR
+1, 1, 2, 3, 4, 5, 6, 7, 8
+2, 2, 9, 10, 3, 6, 11, 12, 7
+*ELSET, ELSET=SECOND
+2
+*NSET, NSET=LEFT
+1, 4, 5, 8
+*NSET, NSET=FIRSTN
+1, 2, 3, 4, 5, 6, 7, 8
+*NSET, NSET=TIP
+11, 12
+*MATERIAL, NAME=M
+*ELASTIC
+1000., 0.3
+*DENSITY
+1.
+*SOLID SECTION, ELSET=BAR, MATERIAL=M
+*STEP
+*DYNAMIC, EXPLICIT
+, 0.1
+*BOUNDARY
+LEFT, 1, 3
+*BOUNDARY, TYPE=VELOCITY
+TIP, 1, 1, 0.2
+*OUTPUT, FIELD, NUMBER INTERVAL=1
+)";
+  const auto cells = [](const std::string& vtu) {
+    const std::string c = read_file(vtu);
+    const std::size_t at = c.find("NumberOfCells=\"");
+    return at == std::string::npos ? -1 : std::stoi(c.substr(at + 15));
+  };
+  const std::map<std::string, std::string> requests = {
+      {"whole", "*NODE OUTPUT\nU\n*ELEMENT OUTPUT\nS\n"},
+      {"elset", "*ELEMENT OUTPUT, ELSET=SECOND\nS\n"},
+      {"nset", "*NODE OUTPUT, NSET=FIRSTN\nU\n*NODE OUTPUT, NSET=TIP\nU\n"}};
+  std::map<std::string, std::string> vtu;
+  for (const auto& [name, request] : requests) {
+    const std::string dir = scratch_dir("field_sets_" + name);
+    std::ofstream(dir + "/f.inp") << bar << request << "*END STEP\n";
+    std::string out;
+    ASSERT_EQ(run_halfstep(dir + "/f.inp", dir + "/out", "", &out), 0) << out;
+    vtu[name] = dir + "/out/f_000001.vtu";
+  }
+  EXPECT_EQ(cells(vtu["whole"]), 2);
+  // Element set: the second element and its eight nodes.
+  EXPECT_EQ(cells(vtu["elset"]), 1);
+  EXPECT_EQ(read_vtu_array(vtu["elset"], "ElementId"), std::vector<double>{2});
+  EXPECT_EQ(read_vtu_array(vtu["elset"], "NodeId"), (std::vector<double>{2, 3, 6, 7, 9, 10, 11, 12}));
+  const std::vector<double> s_all = read_vtu_array(vtu["whole"], "S");
+  ASSERT_EQ(s_all.size(), 12u);
+  EXPECT_EQ(read_vtu_array(vtu["elset"], "S"), std::vector<double>(s_all.begin() + 6, s_all.end()));
+  EXPECT_NE(s_all[6], 0.0);  // the bar is loaded: the comparison compares something
+  // Node sets: the first element (all its nodes are in FIRSTN) and the two tip nodes as vertices.
+  EXPECT_EQ(cells(vtu["nset"]), 3);
+  EXPECT_EQ(read_vtu_array(vtu["nset"], "NodeId"), (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 11, 12}));
+  const std::vector<double> ids = read_vtu_array(vtu["nset"], "ElementId");
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_EQ(ids[0], 1);
+  EXPECT_TRUE(std::isnan(ids[1]) && std::isnan(ids[2]));
+  const std::vector<double> u_all = read_vtu_array(vtu["whole"], "U"), u = read_vtu_array(vtu["nset"], "U");
+  ASSERT_EQ(u_all.size(), 36u);
+  ASSERT_EQ(u.size(), 30u);
+  EXPECT_EQ(std::vector<double>(u.begin(), u.begin() + 24), std::vector<double>(u_all.begin(), u_all.begin() + 24));
+  EXPECT_EQ(std::vector<double>(u.begin() + 24, u.end()), std::vector<double>(u_all.begin() + 30, u_all.end()));
+  EXPECT_GT(u[24], 0.0);
 }
 
 // A set name becomes a file name inside OUTDIR/history, whatever it holds (issue 20: "../../X"
