@@ -331,15 +331,7 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
       local_forces(n, fi, fp);
       NodeDriveValues<double> values;
       const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
-      Vec3<double> fe{fp[0], fp[1], fp[2]};
-      if (drive.load) fe += Vec3<double>{drive.load[0], drive.load[1], drive.load[2]};
-      const Vec3<double> fin{fi[0], fi[1], fi[2]}, arm = x_of(n) - xr;
-      f.fe += fe;
-      f.fi += fin;
-      f.me += cross(arm, fe);
-      f.mi += cross(arm, fin);
-      if (drive.load && (rotates || reference)) f.me += Vec3<double>{drive.load[3], drive.load[4], drive.load[5]};
-      if (rotates) f.mi += Vec3<double>{fi[3], fi[4], fi[5]};
+      add_body_node(f, x_of(n) - xr, fi, fp, drive, rotates, reference);
     };
     add_node(r, six && sys.has_rotations(r), true);
     for (int i = rb.slave_ptr[b]; i < rb.slave_ptr[b + 1]; ++i) add_node(rb.slave_node[i], rb.slave_rot[i] != 0, false);
@@ -348,10 +340,8 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
     const NodeDrive<double> drive = node_drive(dv, r, inc.tau, inc.dt_next, values);
     const unsigned held = dv.held[r] & 7u;
     const double u_now[3] = {st.ux[r], st.uy[r], st.uz[r]};
-    double imposed[3] = {0, 0, 0};
-    for (int d = 0; d < 3; ++d)
-      if ((held & (1u << d)) && (drive.moving & (1u << d)) && h.h_next > 0)
-        imposed[d] = (drive.by_velocity & (1u << d)) ? drive.motion[d] : (drive.motion[d] - u_now[d]) / (2 * h.h_next);
+    double imposed[3];
+    body_imposed_velocity(held, drive, u_now, h.h_next, imposed);
     double* R = &st.body_rotation[9 * static_cast<std::size_t>(b)];
     const Vec3<double> v_half{st.v[0][r], st.v[1][r], st.v[2][r]}, w_half{st.v[3][r], st.v[4][r], st.v[5][r]};
     const BodyStep<double> s = rigid_body_step(rb.mass[b], &rb.first_moment[3 * static_cast<std::size_t>(b)],

@@ -8,6 +8,7 @@
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
 #include "dynamics/central_difference.hpp"
+#include "dynamics/node_integrator.hpp"
 #include "elements/rotation.hpp"
 
 namespace halfstep {
@@ -18,6 +19,36 @@ template <class T>
 struct BodyLoads {
   Vec3<T> fe{T(0), T(0), T(0)}, fi{T(0), T(0), T(0)}, me{T(0), T(0), T(0)}, mi{T(0), T(0), T(0)};
 };
+
+/// Adds one node's forces at t^n to its body's loads (one source for the CPU body pass and the
+/// GPU body kernel): fi the internal forces (3, or 6 when the node rotates with the body), fp
+/// the pressure forces, drive the node's loads, arm the node's position relative to the
+/// reference node. Moments of loads count on rotating nodes and on the reference node.
+template <class T>
+HS_HD void add_body_node(BodyLoads<T>& f, const Vec3<T>& arm, const T* fi, const T* fp, const NodeDrive<T>& drive,
+                         bool rotates, bool reference) {
+  Vec3<T> fe{fp[0], fp[1], fp[2]};
+  if (drive.load) fe += Vec3<T>{drive.load[0], drive.load[1], drive.load[2]};
+  const Vec3<T> fin{fi[0], fi[1], fi[2]};
+  f.fe += fe;
+  f.fi += fin;
+  f.me += cross(arm, fe);
+  f.mi += cross(arm, fin);
+  if (drive.load && (rotates || reference)) f.me += Vec3<T>{drive.load[3], drive.load[4], drive.load[5]};
+  if (rotates) f.mi += Vec3<T>{fi[3], fi[4], fi[5]};
+}
+
+/// Half-step velocities that held or prescribed translations of the reference node impose
+/// (held bits), as integrate_node takes them: a velocity as given, a target displacement
+/// reached over the next increment (2 h_next).
+template <class T>
+HS_HD void body_imposed_velocity(unsigned held, const NodeDrive<T>& drive, const T* u_now, T h_next, T imposed[3]) {
+  for (int k = 0; k < 3; ++k) {
+    imposed[k] = T(0);
+    if ((held & (1u << k)) && (drive.moving & (1u << k)) && h_next > T(0))
+      imposed[k] = (drive.by_velocity & (1u << k)) ? drive.motion[k] : (drive.motion[k] - u_now[k]) / (T(2) * h_next);
+  }
+}
 
 /// Results of a body's step: full-step and next half-step velocities of the reference node
 /// (translation and angular velocity), the support reaction on held translations, energies.

@@ -92,16 +92,8 @@ __global__ void body_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Incr
     local_node_forces<T, S, kDofs>(m, d, nf, sf, n, false, fi, fp);
     NodeDriveValues<T> values;
     const NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
-    Vec3<T> fe{fp[0], fp[1], fp[2]};
-    if (drive.load) fe += Vec3<T>{drive.load[0], drive.load[1], drive.load[2]};
-    const Vec3<T> fin{fi[0], fi[1], fi[2]};
     const Vec3<T> arm = Vec3<T>{m.x0[n] + s.ux[n], m.y0[n] + s.uy[n], m.z0[n] + s.uz[n]} - xr;
-    f.fe += fe;
-    f.fi += fin;
-    f.me += cross(arm, fe);
-    f.mi += cross(arm, fin);
-    if (drive.load && (rotates || reference)) f.me += Vec3<T>{drive.load[3], drive.load[4], drive.load[5]};
-    if (rotates) f.mi += Vec3<T>{fi[3], fi[4], fi[5]};
+    add_body_node(f, arm, fi, fp, drive, rotates, reference);
   };
   add_node(r, bv.ref_rot[b] != 0, true);
   for (int i = bv.slave_ptr[b]; i < bv.slave_ptr[b + 1]; ++i) add_node(bv.slave_node[i], bv.slave_rot[i] != 0, false);
@@ -109,10 +101,8 @@ __global__ void body_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Incr
   const NodeDrive<T> drive = node_drive(d, r, inc.tau, inc.dt_next, values);
   const unsigned held = d.held[r] & 7u;
   const T u_now[3] = {s.ux[r], s.uy[r], s.uz[r]};
-  T imposed[3] = {T(0), T(0), T(0)};
-  for (int k = 0; k < 3; ++k)
-    if ((held & (1u << k)) && (drive.moving & (1u << k)) && h.h_next > T(0))
-      imposed[k] = (drive.by_velocity & (1u << k)) ? drive.motion[k] : (drive.motion[k] - u_now[k]) / (T(2) * h.h_next);
+  T imposed[3];
+  body_imposed_velocity(held, drive, u_now, h.h_next, imposed);
   T* R = bv.rotation + 9 * b;
   T* w = bv.omega + 3 * b;
   const BodyStep<T> st = rigid_body_step(bv.mass[b], bv.first_moment + 3 * b, bv.inertia + 9 * b, R,
