@@ -310,6 +310,38 @@ struct InitialRotatingVelocity {
   SourceLoc loc;
 };
 
+/// *SURFACE INTERACTION with its *FRICTION: how two surfaces in contact act on each other
+/// (normal contact is hard contact enforced by a penalty, docs/theory.md "Contact").
+struct SurfaceInteraction {
+  std::string name;              ///< upper-case
+  double friction = 0;           ///< Coulomb coefficient (static coefficient with EXPONENTIAL DECAY)
+  double kinetic_friction = -1;  ///< EXPONENTIAL DECAY: the kinetic coefficient; < 0: none (= friction)
+  double decay = 0;              ///< EXPONENTIAL DECAY: dc in mu = mu_k + (mu_s - mu_k) exp(-dc |slip rate|)
+  SourceLoc loc;
+};
+
+/// One contact definition: the nodes of `slave` against the faces of `master` (a *CONTACT
+/// PAIR, or one side of a *CONTACT INCLUSIONS pair), or self-contact of one surface
+/// (slave == master: its nodes against its own faces, those holding the node skipped).
+struct ContactPair {
+  std::string slave, master;  ///< surface names, upper-case; ALL EXTERIOR: both kAllExterior
+  std::string interaction;    ///< *SURFACE INTERACTION name, upper-case; empty: frictionless
+  SourceLoc loc;
+};
+
+/// Surface name that stands for every exterior face of the model (*CONTACT INCLUSIONS,
+/// ALL EXTERIOR: solid faces on no other element, both sides of shells).
+inline constexpr const char* kAllExterior = "*ALL EXTERIOR";
+
+/// The deck's contact: *CONTACT PAIR and *CONTACT (general contact) definitions, in force in
+/// every explicit step of the run (they are read in the model data or the first step).
+struct Contact {
+  std::vector<ContactPair> pairs;  ///< each one-sided: two-sided inclusions appear twice
+  std::map<std::string, SurfaceInteraction> interactions;
+  double penalty_scale = 1;        ///< *CONTACT CONTROLS ASSIGNMENT, TYPE=SCALE PENALTY
+  bool empty() const { return pairs.empty(); }
+};
+
 /// A parsed deck. Sets, materials and amplitudes are keyed by upper-case name.
 struct Model {
   std::string heading;
@@ -327,6 +359,7 @@ struct Model {
   std::vector<Equation> equations;   ///< *EQUATION, deck order
   std::vector<NodeTransform> transforms;  ///< *TRANSFORM, deck order (a later one wins per node)
   std::vector<RigidBody> rigid_bodies;  ///< *RIGID BODY and kinematic *COUPLING, deck order
+  Contact contact;                   ///< contact pairs and general contact
   std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values
   /// ROTARYI elements with their *ROTARY INERTIA (isotropic: PointMass::mass is the inertia).
   std::vector<PointMass> point_inertias;
