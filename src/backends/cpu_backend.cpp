@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/threads.hpp"
@@ -15,6 +16,7 @@
 #include "dynamics/node_integrator.hpp"
 #include "dynamics/constraint_pass.hpp"
 #include "dynamics/rigid_body.hpp"
+#include "dynamics/contact_pass.hpp"
 
 namespace halfstep {
 
@@ -171,6 +173,8 @@ void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {
   }
   if (sys.solid.num_elements > 0)
     add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
+  if (!st.contact_normal.empty())  // contact forces act like internal ones: no external work
+    for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
   if (sys.beam.num_elements > 0)
     add_slot_forces6(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
   if (sys.tri.num_elements > 0) {
@@ -400,8 +404,79 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
   bad += nonfinite;
 }
 
+void CpuBackend::contact_pass(const Increment& inc, bool commit) {
+  const ContactSystem& cs = sys_.contact;
+  StructureState& st = st_;
+  const int nf = cs.num_facets, ns = cs.num_slaves;
+  // The penalty follows the increment: the next one's, or at a step's end the last one's.
+  const double dt = inc.dt_next > 0 ? inc.dt_next : 2 * inc.h_prev;
+  ContactView<double> c{sys_.x0.data(),
+                        sys_.y0.data(),
+                        sys_.z0.data(),
+                        st.ux.data(),
+                        st.uy.data(),
+                        st.uz.data(),
+                        {st.v[0].data(), st.v[1].data(), st.v[2].data()},
+                        sys_.mass.data(),
+                        ns,
+                        cs.facet_nodes.data(),
+                        cs.facet_pair.data(),
+                        cs.facet_offset.data(),
+                        cs.facet_depth.data(),
+                        cs.facet_two_sided.data(),
+                        cs.slave_node.data(),
+                        cs.slave_pair.data(),
+                        cs.slave_offset.data(),
+                        cs.mu_static.data(),
+                        cs.mu_kinetic.data(),
+                        cs.decay.data(),
+                        cs.self.data(),
+                        dt > 0 ? cs.penalty_scale * kContactPenaltyFraction / (dt * dt) : 0.0,
+                        2 * inc.h_prev,
+                        {},
+                        st.contact_history.data(),
+                        nullptr,
+                        nullptr,
+                        nullptr,
+                        commit};
+  // Broad phase: facets by the cell of their box centre, in facet order within a bucket.
+  double extent = 0;
+  for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));
+  int buckets = 1;
+  while (buckets < 2 * nf) buckets *= 2;
+  const double cell = extent + cs.reach + 1e-12 * (extent + cs.reach) + 1e-300;
+  facet_bucket_.resize(static_cast<std::size_t>(nf));
+  bucket_start_.assign(static_cast<std::size_t>(buckets) + 1, 0);
+  for (int f = 0; f < nf; ++f) {
+    facet_bucket_[f] = facet_bucket(c, f, cell, buckets - 1);
+    ++bucket_start_[static_cast<std::size_t>(facet_bucket_[f]) + 1];
+  }
+  for (int b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
+  bucket_facets_.resize(static_cast<std::size_t>(nf));
+  {
+    std::vector<int> fill(bucket_start_.begin(), bucket_start_.end() - 1);
+    for (int f = 0; f < nf; ++f) bucket_facets_[static_cast<std::size_t>(fill[facet_bucket_[f]]++)] = f;
+  }
+  c.grid = {cell, buckets - 1, bucket_start_.data(), bucket_facets_.data()};
+  contact_force_.resize(6 * static_cast<std::size_t>(ns));
+  contact_weight_.resize(4 * static_cast<std::size_t>(ns));
+  contact_facet_.resize(static_cast<std::size_t>(ns));
+  c.force = contact_force_.data();
+  c.weight = contact_weight_.data();
+  c.facet_of = contact_facet_.data();
+  double sums[2];
+  forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
+  // Nodal forces in record order: deterministic sums.
+  std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
+  std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
+  const auto add = [](double* a, int k, double v) { a[k] += v; };
+  for (int i = 0; i < ns; ++i) scatter_contact(c, i, st.contact_normal.data(), st.contact_shear.data(), add);
+  monitor_contact(monitor_, sums[0], sums[1]);
+}
+
 void CpuBackend::advance(const Increment& inc) {
   if (monitor_.status != kRunning) return;
+  if (!sys_.contact.empty()) contact_pass(inc, true);
   const auto sums = node_pass(inc, true, nullptr);
   monitor_commit(monitor_, sums.data(), inc.time);
   if (monitor_.status != kRunning) return;
@@ -410,6 +485,7 @@ void CpuBackend::advance(const Increment& inc) {
 
 void CpuBackend::sample(const Increment& inc, OutputFrame& frame) {
   frame.full.resize(sys_.num_nodes);
+  if (!sys_.contact.empty()) contact_pass(inc, false);
   const auto sums = node_pass(inc, false, &frame.full);
   monitor_sample(monitor_, sums.data(), inc.time);
   frame.record = monitor_.record;

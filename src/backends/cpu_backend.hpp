@@ -51,6 +51,10 @@ class CpuBackend final : public Backend {
   /// Distributed: sums the interface nodes' forces over the ranks into halo_total_.
   void start_exchange();
   void finish_exchange();
+  /// Contact at t^n (before the node pass that uses its forces): broad phase, one narrow
+  /// phase body per slave record, nodal contact forces into st_.contact_normal/shear, the
+  /// springs' energy and the dissipation into the monitor; commit advances the friction history.
+  void contact_pass(const Increment& inc, bool commit);
   /// Node pass over all nodes; returns the sums indexed by NodeSum (over all ranks).
   std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full);
 
@@ -64,6 +68,10 @@ class CpuBackend final : public Backend {
   std::unique_ptr<HaloExchange> halo_;
   std::vector<double> dep_force_;  ///< linear constraints: two forces per dependent dof
   std::vector<double> halo_buf_, send_buf_, halo_total_;  ///< [own | received], per neighbour, summed
+  // Contact work arrays (sized at the first contact pass).
+  std::vector<int> bucket_start_, bucket_facets_, facet_bucket_;  ///< broad phase
+  std::vector<double> contact_force_, contact_weight_;            ///< 6 and 4 per slave record
+  std::vector<int> contact_facet_;                                ///< per slave record
 };
 
 }  // namespace halfstep

@@ -215,7 +215,7 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
                        const FullStepFields& full, bool cells) {
   FieldSet fs;
   // References into the arrays are held while later arrays are added: no reallocation.
-  fs.point.reserve(8);
+  fs.point.reserve(10);
   fs.cell.reserve(24);
   const int nn = sys.num_nodes;
   std::vector<double>& ids = fs.add_point("NodeId", 1, nn).values;
@@ -231,6 +231,10 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
   interleave(&full.v[3], fs.add_point("VR", 3, nn).values);
   interleave(&full.rf[0], fs.add_point("RF", 3, nn).values);
   interleave(&full.rf[3], fs.add_point("RM", 3, nn).values);
+  if (!st.contact_normal.empty()) {  // contact forces on the nodes (Abaqus CNORMF, CSHEARF)
+    fs.add_point("CNORMF", 3, nn).values = st.contact_normal;
+    fs.add_point("CSHEARF", 3, nn).values = st.contact_shear;
+  }
   if (cells) add_cell_fields(model, sys, st, full, fs);
   return fs;
 }

@@ -58,6 +58,13 @@ void StructureState::initialize(const StructureSystem& sys) {
   };
   seed_frames(beam_state, sys.beam.conn, sys.beam.num_elements, 2, kBeamFrame);
   seed_frames(tri_state, sys.tri.conn, sys.tri.num_elements, 3, kTriFrame);
+  if (!sys.contact.empty()) {
+    contact_history.assign(3 * static_cast<std::size_t>(sys.contact.num_slaves), 0.0);
+    contact_normal.assign(3 * static_cast<std::size_t>(nn), 0.0);
+    contact_shear.assign(3 * static_cast<std::size_t>(nn), 0.0);
+  } else {
+    contact_history.clear(), contact_normal.clear(), contact_shear.clear();
+  }
   time = 0;
   half_dt_prev = 0;
 }
@@ -79,6 +86,8 @@ void copy_output_fields(const StructureState& from, StructureState& to) {
   to.shell_state = from.shell_state;
   to.beam_state = from.beam_state;
   to.tri_state = from.tri_state;
+  to.contact_normal = from.contact_normal;
+  to.contact_shear = from.contact_shear;
   to.time = from.time;
 }
 

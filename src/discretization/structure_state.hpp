@@ -51,6 +51,10 @@ struct StructureState {
   /// State of every FPM triangle, component-major: component c of triangle e at
   /// [c * tri.num_elements + e] (elements/fpm_tri.hpp, TriState).
   std::vector<double> tri_state;
+  /// Contact (empty without it): the friction force of every slave record (3 each, the
+  /// stick spring's history), and the latest contact pass's nodal contact forces, normal and
+  /// frictional apart (3 per node: slaves' own and the reactions on the facets' corners).
+  std::vector<double> contact_history, contact_normal, contact_shear;
   double time = 0;                       ///< t^n
   double half_dt_prev = 0;               ///< t^n - t^(n-1/2); 0 at the start
 

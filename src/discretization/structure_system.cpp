@@ -174,7 +174,21 @@ bool constrains_shell_rotations(const Model& model) {
 
 }  // namespace
 
+namespace {
+
+StructureSystem build_bodies_and_constraints(const Model& model);
+
+}  // namespace
+
 StructureSystem build_structure_system(const Model& model) {
+  StructureSystem sys = build_bodies_and_constraints(model);
+  sys.contact = build_contact_system(model);
+  return sys;
+}
+
+namespace {
+
+StructureSystem build_bodies_and_constraints(const Model& model) {
   if (model.ties.empty() && model.equations.empty() && model.rigid_bodies.empty()) return build_unconstrained(model);
   std::vector<TiedNode> tied = project_ties(model);
   bool moves = false;
@@ -200,6 +214,8 @@ StructureSystem build_structure_system(const Model& model) {
   constrain(adjusted, tied, sys);
   return sys;
 }
+
+}  // namespace
 
 namespace {
 

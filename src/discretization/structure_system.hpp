@@ -10,6 +10,7 @@
 
 #include "discretization/beam_mesh.hpp"
 #include "discretization/constraints.hpp"
+#include "discretization/contact.hpp"
 #include "discretization/tri_mesh.hpp"
 #include "elements/mitc4.hpp"
 #include "materials/shell_elastic.hpp"
@@ -68,6 +69,7 @@ struct StructureSystem {
   TriMesh tri;                 ///< FPM triangles (S3, S3R with FORMULATION=FPM)
   LinearConstraints constraints;  ///< *TIE and *EQUATION (empty without them)
   RigidBodies bodies;             ///< *RIGID BODY and kinematic *COUPLING (empty without them)
+  ContactSystem contact;          ///< *CONTACT PAIR and *CONTACT (empty without them)
   /// True when the node pass has constraints to apply (linear ones or rigid bodies).
   bool constrained() const { return !constraints.empty() || !bodies.empty(); }
   std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell, beam or triangle of the whole model uses it

@@ -14,8 +14,12 @@ struct EnergyRecord {
   double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0;
   double hourglass = 0;  ///< C3D8R hourglass energy, part of internal
   double plastic_dissipation = 0;  ///< plastic work dissipated so far, part of internal (ALLPD)
-  /// kinetic + internal + damping_work - external_work.
-  HS_HD double total() const { return kinetic + internal + damping_work - external_work; }
+  double contact = 0;              ///< energy stored in the contact penalty springs
+  double friction_dissipation = 0;  ///< frictional work dissipated so far (ALLFD)
+  /// kinetic + internal + contact + friction_dissipation + damping_work - external_work.
+  HS_HD double total() const {
+    return kinetic + internal + contact + friction_dissipation + damping_work - external_work;
+  }
 };
 
 /// Index of each sum a node pass produces.
@@ -32,6 +36,9 @@ struct EnergyMonitor {
   double hourglass = 0;       ///< its hourglass part
   double dissipation = 0;     ///< its plastic dissipation part
   double work = 0, damping = 0;  ///< external and damping work up to t^n
+  double contact = 0;         ///< contact spring energy of the latest contact pass (t^n)
+  double friction = 0;        ///< frictional dissipation up to t^(n-1)
+  double friction_step = 0;   ///< that of the latest contact pass's slip (t^(n-1) to t^n)
   double total0 = 0, scale = 0, max_drift = 0;
   int have_total0 = 0;
   int status = kRunning;
@@ -55,6 +62,13 @@ HS_HD void monitor_element_pass(EnergyMonitor& m, double energy, double time, do
   }
 }
 
+/// After a contact pass at t^n: the springs' energy and the dissipation of the slip that
+/// led to t^n (counted once, when the increment is committed).
+HS_HD void monitor_contact(EnergyMonitor& m, double stored, double dissipated) {
+  m.contact = stored;
+  m.friction_step = dissipated;
+}
+
 /// After a committed node pass at t^n (time): checks the balance at t^n, then adds the work
 /// of the interval [t^(n-1/2), t^(n+1/2)]. sums are indexed by NodeSum.
 HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {
@@ -65,8 +79,8 @@ HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {
     m.fail_time = time;
     return;
   }
-  const double total =
-      sums[kKinetic] + m.internal + m.damping + sums[kDampPrev] - m.work - sums[kWorkPrev];
+  const double total = sums[kKinetic] + m.internal + m.contact + m.friction + m.friction_step + m.damping +
+                       sums[kDampPrev] - m.work - sums[kWorkPrev];
   const double w = m.work + sums[kWorkPrev];
   double s = m.scale;
   if (m.noise_energy > s) s = m.noise_energy;
@@ -90,6 +104,8 @@ HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {
   }
   m.work += sums[kWorkPrev] + sums[kWorkNext];
   m.damping += sums[kDampPrev] + sums[kDampNext];
+  m.friction += m.friction_step;
+  m.friction_step = 0;
   ++m.steps;
 }
 
@@ -102,6 +118,8 @@ HS_HD void monitor_sample(EnergyMonitor& m, const double* sums, double time) {
   m.record.plastic_dissipation = m.dissipation;
   m.record.external_work = m.work + sums[kWorkPrev];
   m.record.damping_work = m.damping + sums[kDampPrev];
+  m.record.contact = m.contact;
+  m.record.friction_dissipation = m.friction + m.friction_step;
   if (!m.have_total0) {
     m.total0 = m.record.total();
     m.have_total0 = 1;

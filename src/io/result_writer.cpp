@@ -17,7 +17,7 @@ ResultWriter::ResultWriter(const Model& model, const ResultMesh& mesh, const std
       job_(job),
       pvd_((make_directories(dir), dir), job),
       energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass",
-                                    "plastic_dissipation"}) {}
+                                    "plastic_dissipation", "contact", "friction_dissipation"}) {}
 
 // A set name becomes a file name inside OUTDIR/history: characters other than letters,
 // digits, '_', '-' and '.' become '_', a leading '.' too (no "..", no path, no hidden file),
@@ -382,7 +382,8 @@ void ResultWriter::write_history(double time, const FieldSet& fields) {
 
 void ResultWriter::write_energy(const EnergyRow& e) {
   energy_.write_row(
-      {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total, e.hourglass, e.plastic_dissipation});
+      {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total, e.hourglass, e.plastic_dissipation,
+       e.contact, e.friction_dissipation});
 }
 
 }  // namespace halfstep

@@ -14,6 +14,8 @@ namespace halfstep {
 struct EnergyRow {
   double time = 0, kinetic = 0, internal = 0, external_work = 0, damping_work = 0, total = 0, hourglass = 0;
   double plastic_dissipation = 0;  ///< plastic work dissipated so far, part of internal (ALLPD)
+  double contact = 0;               ///< energy stored in the contact penalty springs
+  double friction_dissipation = 0;  ///< frictional work dissipated so far (ALLFD)
 };
 
 /// One output instant. Field frames carry point and cell arrays; history frames at least the

@@ -69,7 +69,7 @@ void AsyncOutput::run() {
           out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells);
         const EnergyRecord& e = f.record;
         out.energy_row = {e.time,         e.kinetic, e.internal, e.external_work, e.damping_work,
-                          e.total(),      e.hourglass, e.plastic_dissipation};
+                          e.total(),      e.hourglass, e.plastic_dissipation, e.contact, e.friction_dissipation};
         sink_.write(out);
       }
     } catch (...) {

@@ -253,6 +253,15 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
                              "': hold it with *BOUNDARY or give it mass (*MASS, or elements with *DENSITY); "
                              "springs and dashpots carry none");
   }
+  if (!whole.contact.empty()) {
+    const SourceLoc& at = model.contact.pairs.front().loc;
+    if (comm.distributed())
+      throw InputError(at, "contact runs in one process (contact across ranks is not there yet): run without mpirun");
+    for (const Step& s : model.steps)
+      if (s.procedure != Procedure::ExplicitDynamic)
+        throw InputError(at, "contact acts in explicit dynamic steps; step '" + s.name +
+                                 "' is static (contact in static steps is not supported)");
+  }
   if (any_static && comm.distributed())
     throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "
                                                      "solve is not there yet): run without mpirun");

@@ -147,6 +147,8 @@ class CudaBackend final : public Backend {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
+    if (!sys.contact.empty())
+      throw RunError("contact runs on the CPU backend in this build (the GPU contact pass is not there yet)");
     if (sys.constrained() && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local does not run constraints (*TIE, *EQUATION, *RIGID BODY, "
                      "*COUPLING); use gather, atomic or colored");

@@ -1,0 +1,54 @@
+// The contact of a run as flat arrays (issue 17): the master facets and the slave nodes of
+// every contact definition, built once from the deck's *CONTACT PAIR and *CONTACT. The pass
+// that turns them into forces each increment is dynamics/contact_pass.hpp (docs/theory.md,
+// "Contact").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace halfstep {
+
+/// Master facets, slave nodes and friction of all contact definitions (structure of arrays).
+/// A facet is a triangle or a quadrilateral of element corners whose right-hand normal points
+/// out of the body (solid faces are turned at the build); a shell facet is its mid-surface,
+/// offset by half the thickness, on one side (SPOS, SNEG) or both (general contact).
+struct ContactSystem {
+  int num_pairs = 0;    ///< contact definitions (one-sided: slave nodes against master facets)
+  int num_facets = 0;
+  int num_slaves = 0;   ///< (node, definition) records: a node in two definitions has two
+
+  std::vector<int> facet_nodes;          ///< 4 per facet; a triangle's fourth is -1
+  std::vector<int> facet_pair;           ///< definition of each facet
+  std::vector<double> facet_offset;      ///< half the shell thickness (0 on solid faces)
+  /// Deepest penetration taken as contact: half the element's extent below a solid face
+  /// (deeper, the node is nearer another face); shells: not used (their offsets bound it).
+  std::vector<double> facet_depth;
+  std::vector<std::uint8_t> facet_two_sided;  ///< 1: a shell's both sides
+
+  std::vector<int> slave_node;        ///< node index of each slave record
+  std::vector<int> slave_pair;        ///< definition of each slave record
+  std::vector<double> slave_offset;   ///< half the largest shell thickness at the node (0: solids only)
+
+  std::vector<double> mu_static, mu_kinetic, decay;  ///< per definition (*FRICTION)
+  std::vector<std::uint8_t> self;     ///< per definition: self-contact (skip facets holding the node)
+  double penalty_scale = 1;           ///< *CONTACT CONTROLS ASSIGNMENT, TYPE=SCALE PENALTY
+  /// Largest distance between a slave node and a facet's plane at which they can touch
+  /// (offsets and depths): the broad phase's search margin.
+  double reach = 0;
+
+  bool empty() const { return num_pairs == 0; }
+};
+
+/// Fraction of the largest stable penalty stiffness used (docs/theory.md, "Contact"): with
+/// it, a contact spring between two nodes raises the highest frequency of the mesh by less
+/// than the stable increment's safety factor allows.
+inline constexpr double kContactPenaltyFraction = 0.25;
+
+/// Builds the contact arrays of m (empty without contact). Throws InputError naming the
+/// definition's file:line when a surface yields no facets or no slave nodes.
+ContactSystem build_contact_system(const Model& m);
+
+}  // namespace halfstep

@@ -1,0 +1,308 @@
+// Penalty contact with Coulomb friction, node to facet, as host/device functions (issue 17;
+// docs/theory.md, "Contact"). Each increment: a broad phase puts every master facet in the
+// bucket of a spatial hash of its box centre (ContactGrid), a narrow phase finds for every
+// slave record the facet it penetrates least (ContactNodeBody, one record per call: the CPU
+// runs it with forall_sum, the GPU one thread per record), and the records' forces are
+// added to the nodes (the slave's force and its reaction spread over the facet's corners).
+// The forces act at t^n like internal forces: they do no external work; their stored energy
+// and the frictional dissipation enter the energy balance on their own.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "core/vec3.hpp"
+
+namespace halfstep {
+
+/// The broad phase's buckets: facets sorted by the hash of the cell of their box centre.
+template <class T>
+struct ContactGrid {
+  T cell = T(1);            ///< cell edge: the largest facet box edge plus the contact reach
+  int mask = 0;             ///< buckets - 1 (a power of two minus one)
+  const int* start = nullptr;   ///< bucket b holds facets[start[b] .. start[b+1])
+  const int* facets = nullptr;  ///< facet indices, bucket by bucket
+};
+
+/// Integer cell coordinate of x.
+template <class T>
+HS_HD long long contact_cell(T x, T cell) {
+  return static_cast<long long>(std::floor(x / cell));
+}
+
+/// Bucket of cell (i, j, k) among mask + 1 buckets.
+HS_HD int contact_bucket(long long i, long long j, long long k, int mask) {
+  const unsigned long long h = static_cast<unsigned long long>(i) * 73856093ull ^
+                               static_cast<unsigned long long>(j) * 19349663ull ^
+                               static_cast<unsigned long long>(k) * 83492791ull;
+  return static_cast<int>((h ^ (h >> 29)) & static_cast<unsigned long long>(mask));
+}
+
+/// What the contact pass reads and writes (raw pointers; the backend owns the memory).
+template <class T>
+struct ContactView {
+  const T *x0, *y0, *z0;      ///< reference coordinates
+  const T *ux, *uy, *uz;      ///< displacements at t^n
+  const T* v[3];              ///< half-step velocities v^(n-1/2)
+  const T* mass;              ///< lumped nodal masses
+  int num_slaves;
+  const int* facet_nodes;     ///< 4 per facet (-1: triangle)
+  const int* facet_pair;
+  const T* facet_offset;
+  const T* facet_depth;
+  const std::uint8_t* facet_two_sided;
+  const int* slave_node;
+  const int* slave_pair;
+  const T* slave_offset;
+  const T *mu_static, *mu_kinetic, *decay;  ///< per definition
+  const std::uint8_t* self;
+  T penalty;                  ///< penalty_scale x kContactPenaltyFraction / dt^2 (per unit reduced mass)
+  T dt_prev;                  ///< t^n - t^(n-1): the slip of v^(n-1/2)
+  ContactGrid<T> grid;
+  T* shear_history;           ///< 3 per record: the friction force (written on commit)
+  T* force;                   ///< 6 per record out: normal force, friction force on the slave
+  int* facet_of;              ///< per record out: the facet touched, -1 for none
+  T* weight;                  ///< 4 per record out: the touch point's weights on the facet's corners
+  bool commit;                ///< advance the friction history (false: an output sample)
+};
+
+/// Position of node n at t^n.
+template <class T>
+HS_HD Vec3<T> contact_x(const ContactView<T>& c, int n) {
+  return {c.x0[n] + c.ux[n], c.y0[n] + c.uy[n], c.z0[n] + c.uz[n]};
+}
+
+/// Where a point touches a facet: penetration (> 0), unit normal pushing the point out, and
+/// the weights of the facet's corners at the touch point.
+template <class T>
+struct ContactTouch {
+  T pen;
+  Vec3<T> normal;
+  T w[4];
+};
+
+/// Projection of p on triangle (a, b, c): signed distance d along its unit normal n and the
+/// barycentric weights; false for a degenerate triangle or a projection outside it.
+template <class T>
+HS_HD bool project_on_triangle(Vec3<T> p, Vec3<T> a, Vec3<T> b, Vec3<T> c, T& d, Vec3<T>& n, T l[3]) {
+  const Vec3<T> e1 = b - a, e2 = c - a;
+  const Vec3<T> nn = cross(e1, e2);
+  const T area2 = norm(nn);
+  if (!(area2 > T(0))) return false;
+  n = (T(1) / area2) * nn;
+  const Vec3<T> r = p - a;
+  d = dot(r, n);
+  const Vec3<T> q = r - d * n;
+  // Barycentric coordinates of q from the sub-areas (signed along n).
+  l[1] = dot(cross(q, e2), n) / area2;
+  l[2] = dot(cross(e1, q), n) / area2;
+  l[0] = T(1) - l[1] - l[2];
+  const T tol = T(-1e-6);
+  return l[0] >= tol && l[1] >= tol && l[2] >= tol;
+}
+
+/// Whether the point p of a slave with half thickness off_s touches facet f, and where. A
+/// quadrilateral is four triangles about its centre (weights 1/4 of the centre to each
+/// corner), so the contact surface is continuous and every touch point has exact weights.
+template <class T>
+HS_HD bool touch_facet(const ContactView<T>& c, int f, Vec3<T> p, T off_s, ContactTouch<T>& t) {
+  const int* fn = c.facet_nodes + 4 * f;
+  const int corners = fn[3] < 0 ? 3 : 4;
+  Vec3<T> x[4];
+  for (int k = 0; k < corners; ++k) x[k] = contact_x(c, fn[k]);
+  T best_d = T(0);
+  Vec3<T> best_n{T(0), T(0), T(0)};
+  T w[4] = {T(0), T(0), T(0), T(0)};
+  bool found = false;
+  if (corners == 3) {
+    T l[3];
+    if (project_on_triangle(p, x[0], x[1], x[2], best_d, best_n, l)) {
+      found = true;
+      for (int k = 0; k < 3; ++k) w[k] = l[k];
+    }
+  } else {
+    const Vec3<T> centre = T(0.25) * (x[0] + x[1] + x[2] + x[3]);
+    for (int k = 0; k < 4; ++k) {
+      T d, l[3];
+      Vec3<T> n;
+      if (!project_on_triangle(p, x[k], x[(k + 1) % 4], centre, d, n, l)) continue;
+      if (found && !(std::fabs(d) < std::fabs(best_d))) continue;
+      found = true;
+      best_d = d;
+      best_n = n;
+      for (int j = 0; j < 4; ++j) w[j] = T(0.25) * l[2];
+      w[k] += l[0];
+      w[(k + 1) % 4] += l[1];
+    }
+  }
+  if (!found) return false;
+  const T reach = off_s + c.facet_offset[f];
+  if (c.facet_two_sided[f]) {
+    const T side = best_d < T(0) ? T(-1) : T(1);
+    if (!(std::fabs(best_d) < reach)) return false;
+    t.pen = reach - std::fabs(best_d);
+    t.normal = side * best_n;
+  } else {
+    if (!(best_d < reach && best_d > -c.facet_depth[f])) return false;
+    t.pen = reach - best_d;
+    t.normal = best_n;
+  }
+  for (int k = 0; k < 4; ++k) t.w[k] = w[k];
+  return true;
+}
+
+/// Coulomb friction coefficient at slip rate s (exponential decay from static to kinetic).
+template <class T>
+HS_HD T friction_coefficient(T mu_s, T mu_k, T dc, T s) {
+  return mu_k + (mu_s - mu_k) * std::exp(-dc * s);
+}
+
+/// The contact of one slave record at t^n: the facet it penetrates least (ties: the lower
+/// facet index, so the result does not depend on the bucket order), the penalty normal force
+/// and the friction force (elastic stick predictor, return to the Coulomb cone), written to
+/// the record's outputs. sum[0] += stored energy (normal and tangential springs), sum[1] +=
+/// the frictional dissipation of the slip over [t^(n-1), t^n].
+template <class T>
+struct ContactNodeBody {
+  ContactView<T> c;
+  HS_HD void operator()(int i, double* sum) const {
+    const int n = c.slave_node[i];
+    const int pair = c.slave_pair[i];
+    const Vec3<T> p = contact_x(c, n);
+    const T off_s = c.slave_offset[i];
+    const ContactGrid<T>& g = c.grid;
+    const long long ci = contact_cell(p.x, g.cell), cj = contact_cell(p.y, g.cell), ck = contact_cell(p.z, g.cell);
+    int best = -1;
+    ContactTouch<T> touch{}, t{};
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int b = contact_bucket(ci + dx, cj + dy, ck + dz, g.mask);
+          for (int k = g.start[b]; k < g.start[b + 1]; ++k) {
+            const int f = g.facets[k];
+            if (c.facet_pair[f] != pair) continue;
+            const int* fn = c.facet_nodes + 4 * f;
+            if (c.self[pair] && (fn[0] == n || fn[1] == n || fn[2] == n || fn[3] == n)) continue;
+            if (!touch_facet(c, f, p, off_s, t)) continue;
+            if (best >= 0 && (t.pen > touch.pen || (t.pen == touch.pen && f > best))) continue;
+            best = f;
+            touch = t;
+          }
+        }
+    T* out = c.force + 6 * static_cast<long long>(i);
+    T* hist = c.shear_history + 3 * static_cast<long long>(i);
+    c.facet_of[i] = best;
+    if (best < 0) {
+      for (int k = 0; k < 6; ++k) out[k] = T(0);
+      for (int k = 0; k < 4; ++k) c.weight[4 * static_cast<long long>(i) + k] = T(0);
+      if (c.commit) hist[0] = hist[1] = hist[2] = T(0);
+      return;
+    }
+    const int* fn = c.facet_nodes + 4 * best;
+    // Reduced mass of the slave node and the touch point (weights w: 1 / sum w^2 / m).
+    T inv_m = T(0);
+    Vec3<T> v_master{T(0), T(0), T(0)};
+    for (int k = 0; k < 4; ++k) {
+      if (fn[k] < 0) continue;
+      const T w = touch.w[k];
+      const T m = c.mass[fn[k]];
+      if (m > T(0)) inv_m += w * w / m;
+      v_master += w * Vec3<T>{c.v[0][fn[k]], c.v[1][fn[k]], c.v[2][fn[k]]};
+    }
+    const T ms = c.mass[n];
+    const T inv_red = (ms > T(0) ? T(1) / ms : T(0)) + inv_m;
+    const T k = inv_red > T(0) ? c.penalty / inv_red : T(0);
+    const Vec3<T> nrm = touch.normal;
+    const T fnorm = k * touch.pen;
+    // Friction: the slip of the last half-step velocities, in the tangent plane.
+    const Vec3<T> v_rel = Vec3<T>{c.v[0][n], c.v[1][n], c.v[2][n]} - v_master;
+    const Vec3<T> v_t = v_rel - dot(v_rel, nrm) * nrm;
+    Vec3<T> ft{hist[0], hist[1], hist[2]};
+    ft = ft - dot(ft, nrm) * nrm;
+    T stored = T(0.5) * fnorm * touch.pen, dissipated = T(0);
+    const T mu_s = c.mu_static[pair];
+    if (mu_s > T(0) && k > T(0)) {
+      const Vec3<T> trial = ft - (k * c.dt_prev) * v_t;
+      const T mu = friction_coefficient(mu_s, c.mu_kinetic[pair], c.decay[pair], norm(v_t));
+      const T limit = mu * fnorm;
+      const T size = norm(trial);
+      if (size > limit) {
+        ft = size > T(0) ? (limit / size) * trial : trial;
+        dissipated = limit * (size - limit) / k;
+      } else {
+        ft = trial;
+      }
+      stored += T(0.5) * dot(ft, ft) / k;
+    } else {
+      ft = {T(0), T(0), T(0)};
+    }
+    if (c.commit) hist[0] = ft.x, hist[1] = ft.y, hist[2] = ft.z;
+    const Vec3<T> fn_vec = fnorm * nrm;
+    out[0] = fn_vec.x, out[1] = fn_vec.y, out[2] = fn_vec.z;
+    out[3] = ft.x, out[4] = ft.y, out[5] = ft.z;
+    for (int j = 0; j < 4; ++j) c.weight[4 * static_cast<long long>(i) + j] = touch.w[j];
+    sum[0] += static_cast<double>(stored);
+    sum[1] += static_cast<double>(dissipated);
+  }
+};
+
+/// Adds record i's forces to the nodal contact forces (3 per node; normal and friction
+/// apart): the slave's, and their reactions on the touched facet's corners by the weights.
+/// add(node, component, value) performs the addition (a plain add in a serial loop, an
+/// atomic one on a GPU).
+template <class T, class Add>
+HS_HD void scatter_contact(const ContactView<T>& c, int i, T* normal, T* shear, Add add) {
+  const int f = c.facet_of[i];
+  if (f < 0) return;
+  const T* out = c.force + 6 * static_cast<long long>(i);
+  const int n = c.slave_node[i];
+  for (int d = 0; d < 3; ++d) {
+    add(normal, 3 * n + d, out[d]);
+    add(shear, 3 * n + d, out[3 + d]);
+  }
+  const int* fn = c.facet_nodes + 4 * f;
+  for (int k = 0; k < 4; ++k) {
+    if (fn[k] < 0) continue;
+    const T w = c.weight[4 * static_cast<long long>(i) + k];
+    for (int d = 0; d < 3; ++d) {
+      add(normal, 3 * fn[k] + d, -w * out[d]);
+      add(shear, 3 * fn[k] + d, -w * out[3 + d]);
+    }
+  }
+}
+
+/// Lowest and highest coordinates of facet f's corners at t^n.
+template <class T>
+HS_HD void facet_box(const ContactView<T>& c, int f, Vec3<T>& lo, Vec3<T>& hi) {
+  const int* fn = c.facet_nodes + 4 * f;
+  lo = hi = contact_x(c, fn[0]);
+  for (int k = 1; k < 4; ++k) {
+    if (fn[k] < 0) continue;
+    const Vec3<T> x = contact_x(c, fn[k]);
+    lo = {x.x < lo.x ? x.x : lo.x, x.y < lo.y ? x.y : lo.y, x.z < lo.z ? x.z : lo.z};
+    hi = {x.x > hi.x ? x.x : hi.x, x.y > hi.y ? x.y : hi.y, x.z > hi.z ? x.z : hi.z};
+  }
+}
+
+/// Bucket of facet f: the cell of its box centre.
+template <class T>
+HS_HD int facet_bucket(const ContactView<T>& c, int f, T cell, int mask) {
+  Vec3<T> lo, hi;
+  facet_box(c, f, lo, hi);
+  return contact_bucket(contact_cell(T(0.5) * (lo.x + hi.x), cell), contact_cell(T(0.5) * (lo.y + hi.y), cell),
+                        contact_cell(T(0.5) * (lo.z + hi.z), cell), mask);
+}
+
+/// Largest edge of facet f's box at t^n (the broad phase's cell follows it).
+template <class T>
+HS_HD T facet_extent(const ContactView<T>& c, int f) {
+  Vec3<T> lo, hi;
+  facet_box(c, f, lo, hi);
+  T e = hi.x - lo.x;
+  if (hi.y - lo.y > e) e = hi.y - lo.y;
+  if (hi.z - lo.z > e) e = hi.z - lo.z;
+  return e;
+}
+
+}  // namespace halfstep

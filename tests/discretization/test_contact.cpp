@@ -1,0 +1,153 @@
+// Contact (issue 17): the facets and slave records built from a deck
+// (discretization/contact.hpp) and the node-to-facet penalty and friction of one record
+// (dynamics/contact_pass.hpp) against hand-computed values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "discretization/structure_system.hpp"
+#include "dynamics/contact_pass.hpp"
+#include "io/inp_reader.hpp"
+
+namespace halfstep {
+namespace {
+
+/// Two C3D8R cubes in a row along x (x from 0 to 2), unit density.
+Model two_cubes() {
+  const std::string deck =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+      "9, 2, 0, 0\n10, 2, 1, 0\n11, 2, 0, 1\n12, 2, 1, 1\n"
+      "*ELEMENT, TYPE=C3D8R, ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8\n2, 2, 9, 10, 3, 6, 11, 12, 7\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SOLID SECTION, ELSET=E, MATERIAL=M\n"
+      "*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n*END STEP\n";
+  return read_inp_string(deck, "two_cubes.inp");
+}
+
+TEST(ContactBuild, AllExteriorFacesOfTwoCubesPointOutward) {
+  Model m = two_cubes();
+  m.contact.pairs.push_back(ContactPair{kAllExterior, kAllExterior, "", {}});
+  const ContactSystem cs = build_contact_system(m);
+  ASSERT_EQ(cs.num_pairs, 1);
+  EXPECT_EQ(cs.num_facets, 10);  // 12 faces less the shared one, counted on both cubes
+  EXPECT_EQ(cs.num_slaves, 12);
+  EXPECT_EQ(cs.self[0], 1);
+  for (int f = 0; f < cs.num_facets; ++f) {
+    Vec3<double> x[4], centre{0, 0, 0};
+    for (int k = 0; k < 4; ++k) {
+      const int n = cs.facet_nodes[4 * f + k];
+      ASSERT_GE(n, 0);
+      x[k] = {m.nodes.x[n], m.nodes.y[n], m.nodes.z[n]};
+      centre += 0.25 * x[k];
+    }
+    const Vec3<double> normal = cross(x[2] - x[0], x[3] - x[1]);
+    const Vec3<double> body{1.0, 0.5, 0.5};
+    EXPECT_GT(dot(centre - body, normal), 0.0) << "facet " << f << " points into the bar";
+    EXPECT_DOUBLE_EQ(cs.facet_depth[f], 0.5);  // half the unit cube below every face
+    EXPECT_EQ(cs.facet_offset[f], 0.0);
+  }
+}
+
+/// One unit quad facet (nodes 0-3, z = 0, normal +z, masses 1) and one slave node 4 (mass 2).
+struct OneFacet {
+  std::vector<double> x0{0, 1, 1, 0, 0.3}, y0{0, 0, 1, 1, 0.6}, z0{0, 0, 0, 0, 0};
+  std::vector<double> ux = std::vector<double>(5, 0.0), uy = ux, uz{0, 0, 0, 0, -0.01};
+  std::vector<double> vx = std::vector<double>(5, 0.0), vy = vx, vz = vx;
+  std::vector<double> mass{1, 1, 1, 1, 2};
+  std::vector<int> facet_nodes{0, 1, 2, 3}, facet_pair{0}, slave_node{4}, slave_pair{0};
+  std::vector<double> facet_offset{0}, facet_depth{0.5}, slave_offset{0};
+  std::vector<std::uint8_t> two_sided{0}, self{0};
+  std::vector<double> mu_s{0.3}, mu_k{0.3}, decay{0};
+  std::vector<int> start{0, 1}, facets{0};
+  std::vector<double> history = std::vector<double>(3, 0.0), force = std::vector<double>(6, 0.0), weight = std::vector<double>(4, 0.0);
+  std::vector<int> facet_of{-2};
+
+  ContactView<double> view(double penalty, double dt_prev) {
+    return {x0.data(),           y0.data(),           z0.data(),          ux.data(),
+            uy.data(),           uz.data(),           {vx.data(), vy.data(), vz.data()},
+            mass.data(),         1,                   facet_nodes.data(), facet_pair.data(),
+            facet_offset.data(), facet_depth.data(),  two_sided.data(),   slave_node.data(),
+            slave_pair.data(),   slave_offset.data(), mu_s.data(),        mu_k.data(),
+            decay.data(),        self.data(),         penalty,            dt_prev,
+            {10.0, 0, start.data(), facets.data()},   history.data(),     force.data(),
+            facet_of.data(),     weight.data(),       true};
+  }
+};
+
+TEST(ContactPass, TouchWeightsReproduceTheTouchPoint) {
+  OneFacet s;
+  const ContactView<double> c = s.view(1.0, 0.0);
+  ContactTouch<double> t{};
+  ASSERT_TRUE(touch_facet(c, 0, Vec3<double>{0.3, 0.6, -0.01}, 0.0, t));
+  EXPECT_NEAR(t.pen, 0.01, 1e-15);
+  EXPECT_NEAR(t.normal.z, 1.0, 1e-15);
+  double sum = 0, px = 0, py = 0;
+  for (int k = 0; k < 4; ++k) sum += t.w[k], px += t.w[k] * s.x0[k], py += t.w[k] * s.y0[k];
+  EXPECT_NEAR(sum, 1.0, 1e-15);
+  EXPECT_NEAR(px, 0.3, 1e-15);
+  EXPECT_NEAR(py, 0.6, 1e-15);
+  // Above the facet, or deeper than its depth, or beside it: no touch.
+  EXPECT_FALSE(touch_facet(c, 0, Vec3<double>{0.3, 0.6, 0.01}, 0.0, t));
+  EXPECT_FALSE(touch_facet(c, 0, Vec3<double>{0.3, 0.6, -0.6}, 0.0, t));
+  EXPECT_FALSE(touch_facet(c, 0, Vec3<double>{1.2, 0.6, -0.01}, 0.0, t));
+  // A shell slave of half thickness 0.05 touches from 0.05 above.
+  ASSERT_TRUE(touch_facet(c, 0, Vec3<double>{0.3, 0.6, 0.03}, 0.05, t));
+  EXPECT_NEAR(t.pen, 0.02, 1e-15);
+}
+
+TEST(ContactPass, PenaltyForceActsOnBothSidesEqually) {
+  OneFacet s;
+  s.mu_s = s.mu_k = {0.0};
+  const double penalty = 100.0;
+  const ContactView<double> c = s.view(penalty, 0.0);
+  double sum[2] = {0, 0};
+  ContactNodeBody<double>{c}(0, sum);
+  ASSERT_EQ(s.facet_of[0], 0);
+  double inv = 1.0 / 2.0;  // slave mass 2; the touch point's weights on unit masses
+  for (int k = 0; k < 4; ++k) inv += s.weight[k] * s.weight[k];
+  const double k = penalty / inv;
+  EXPECT_NEAR(s.force[2], k * 0.01, 1e-12 * k);
+  EXPECT_EQ(s.force[0], 0.0);
+  EXPECT_NEAR(sum[0], 0.5 * k * 0.01 * 0.01, 1e-12 * k * 1e-4);
+  EXPECT_EQ(sum[1], 0.0);
+  std::vector<double> normal(15, 0.0), shear(15, 0.0);
+  scatter_contact(c, 0, normal.data(), shear.data(), [](double* a, int i, double v) { a[i] += v; });
+  double total[3] = {0, 0, 0};
+  for (int n = 0; n < 5; ++n)
+    for (int d = 0; d < 3; ++d) total[d] += normal[3 * n + d];
+  EXPECT_NEAR(normal[14], k * 0.01, 1e-12 * k);
+  for (int d = 0; d < 3; ++d) EXPECT_NEAR(total[d], 0.0, 1e-15 * k);
+}
+
+TEST(ContactPass, FrictionSticksBelowTheConeAndSlipsOnIt) {
+  for (const double v : {1e-6, 1.0}) {
+    OneFacet s;
+    s.vx[4] = v;  // the slave slides along +x over a resting facet
+    const double penalty = 100.0, dt = 0.01;
+    const ContactView<double> c = s.view(penalty, dt);
+    double sum[2] = {0, 0};
+    ContactNodeBody<double>{c}(0, sum);
+    double inv = 0.5;
+    for (int k = 0; k < 4; ++k) inv += s.weight[k] * s.weight[k];
+    const double k = penalty / inv, fn = k * 0.01, trial = k * v * dt;
+    if (trial < 0.3 * fn) {  // stick: the spring of the slip
+      EXPECT_NEAR(s.force[3], -trial, 1e-12 * trial);
+      EXPECT_EQ(sum[1], 0.0);
+    } else {  // slip: mu fn against the motion, the slip beyond the spring dissipated
+      EXPECT_NEAR(s.force[3], -0.3 * fn, 1e-12 * fn);
+      EXPECT_NEAR(sum[1], 0.3 * fn * (trial - 0.3 * fn) / k, 1e-12 * fn * v * dt);
+    }
+    EXPECT_NEAR(s.history[0], s.force[3], 1e-300);
+    EXPECT_EQ(s.force[4], 0.0);
+  }
+}
+
+TEST(ContactPass, ExponentialDecayGoesFromStaticToKinetic) {
+  EXPECT_DOUBLE_EQ(friction_coefficient(0.5, 0.2, 3.0, 0.0), 0.5);
+  EXPECT_NEAR(friction_coefficient(0.5, 0.2, 3.0, 1.0), 0.2 + 0.3 * std::exp(-3.0), 1e-15);
+  EXPECT_NEAR(friction_coefficient(0.5, 0.2, 3.0, 1e3), 0.2, 1e-15);
+}
+
+}  // namespace
+}  // namespace halfstep
