@@ -408,8 +408,9 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   const ContactSystem& cs = sys_.contact;
   StructureState& st = st_;
   const int nf = cs.num_facets, ns = cs.num_slaves;
-  // The penalty follows the increment: the next one's, or at a step's end the last one's.
-  const double dt = inc.dt_next > 0 ? inc.dt_next : 2 * inc.h_prev;
+  // The penalty follows the stable increment estimate, not the increment in use: a step's
+  // shorter last increment must not stiffen the springs (their energy would jump).
+  const double dt = sys_.stable_dt;
   ContactView<double> c{sys_.x0.data(),
                         sys_.y0.data(),
                         sys_.z0.data(),
@@ -427,6 +428,8 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         cs.slave_node.data(),
                         cs.slave_pair.data(),
                         cs.slave_offset.data(),
+                        cs.slave_facet_ptr.data(),
+                        cs.slave_facet_nodes.data(),
                         cs.mu_static.data(),
                         cs.mu_kinetic.data(),
                         cs.decay.data(),

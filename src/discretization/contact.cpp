@@ -181,8 +181,15 @@ ContactSystem build_contact_system(const Model& m) {
       throw InputError(p.loc, "contact: the master surface '" + p.master +
                                   "' has no faces that contact acts on (solid faces or shell sides)");
     const Surface* slave_surface = p.slave == kAllExterior ? nullptr : &m.surfaces.at(p.slave);
-    const std::vector<int> slaves =
-        slave_nodes(slave_surface, p.slave == p.master ? master : facets_of(p.slave));
+    const std::vector<Facet> own = p.slave == p.master ? master : facets_of(p.slave);
+    const std::vector<int> slaves = slave_nodes(slave_surface, own);
+    // The one-sided facets of the slave surface at each node (none for a node surface).
+    std::map<int, std::vector<const Facet*>> at_node;
+    if (!(slave_surface && slave_surface->node_based))
+      for (const Facet& f : own)
+        if (!f.two_sided)
+          for (int n : f.nodes)
+            if (n >= 0) at_node[n].push_back(&f);
     if (slaves.empty())
       throw InputError(p.loc, "contact: the slave surface '" + p.slave + "' has no nodes");
     for (const Facet& f : master) {
@@ -198,6 +205,11 @@ ContactSystem build_contact_system(const Model& m) {
       cs.slave_node.push_back(n);
       cs.slave_pair.push_back(pair);
       cs.slave_offset.push_back(node_half[static_cast<std::size_t>(n)]);
+      const auto it = at_node.find(n);
+      // A shell node touches from either side: no facing filter.
+      if (it != at_node.end() && node_half[static_cast<std::size_t>(n)] == 0)
+        for (const Facet* f : it->second) cs.slave_facet_nodes.insert(cs.slave_facet_nodes.end(), f->nodes.begin(), f->nodes.end());
+      cs.slave_facet_ptr.push_back(static_cast<int>(cs.slave_facet_nodes.size() / 4));
       max_offset = std::max(max_offset, node_half[static_cast<std::size_t>(n)]);
     }
     double mu = 0, mu_k = -1, dc = 0;

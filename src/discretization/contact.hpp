@@ -31,6 +31,11 @@ struct ContactSystem {
   std::vector<int> slave_node;        ///< node index of each slave record
   std::vector<int> slave_pair;        ///< definition of each slave record
   std::vector<double> slave_offset;   ///< half the largest shell thickness at the node (0: solids only)
+  /// Per slave record, the one-sided facets of its own surface that hold it (CSR over
+  /// records, 4 corners each): their normals give the side the node faces, and a facet
+  /// facing the same way cannot be touched (a node on a body's edge lies in the planes of
+  /// the other body's side faces). None for node surfaces and shells: any facet then.
+  std::vector<int> slave_facet_ptr{0}, slave_facet_nodes;
 
   std::vector<double> mu_static, mu_kinetic, decay;  ///< per definition (*FRICTION)
   std::vector<std::uint8_t> self;     ///< per definition: self-contact (skip facets holding the node)

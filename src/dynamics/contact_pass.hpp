@@ -55,6 +55,8 @@ struct ContactView {
   const int* slave_node;
   const int* slave_pair;
   const T* slave_offset;
+  const int* slave_facet_ptr;    ///< per record: its own facets (CSR), whose normals it faces along
+  const int* slave_facet_nodes;  ///< 4 corners per own facet (-1: triangle)
   const T *mu_static, *mu_kinetic, *decay;  ///< per definition
   const std::uint8_t* self;
   T penalty;                  ///< penalty_scale x kContactPenaltyFraction / dt^2 (per unit reduced mass)
@@ -173,6 +175,13 @@ struct ContactNodeBody {
     const T off_s = c.slave_offset[i];
     const ContactGrid<T>& g = c.grid;
     const long long ci = contact_cell(p.x, g.cell), cj = contact_cell(p.y, g.cell), ck = contact_cell(p.z, g.cell);
+    // The side the node faces: the sum of its own facets' area normals (zero: any side).
+    Vec3<T> facing{T(0), T(0), T(0)};
+    for (int j = c.slave_facet_ptr[i]; j < c.slave_facet_ptr[i + 1]; ++j) {
+      const int* q = c.slave_facet_nodes + 4 * j;
+      const Vec3<T> a = contact_x(c, q[0]), b = contact_x(c, q[1]), d = contact_x(c, q[2]);
+      facing += q[3] < 0 ? cross(b - a, d - a) : cross(d - a, contact_x(c, q[3]) - b);
+    }
     int best = -1;
     ContactTouch<T> touch{}, t{};
     for (int dz = -1; dz <= 1; ++dz)
@@ -185,6 +194,7 @@ struct ContactNodeBody {
             const int* fn = c.facet_nodes + 4 * f;
             if (c.self[pair] && (fn[0] == n || fn[1] == n || fn[2] == n || fn[3] == n)) continue;
             if (!touch_facet(c, f, p, off_s, t)) continue;
+            if (dot(facing, t.normal) > T(0)) continue;  // the facet faces the way the node does
             if (best >= 0 && (t.pen > touch.pen || (t.pen == touch.pen && f > best))) continue;
             best = f;
             touch = t;

@@ -62,13 +62,15 @@ struct OneFacet {
   std::vector<int> start{0, 1}, facets{0};
   std::vector<double> history = std::vector<double>(3, 0.0), force = std::vector<double>(6, 0.0), weight = std::vector<double>(4, 0.0);
   std::vector<int> facet_of{-2};
+  std::vector<int> own_ptr{0, 0};  // the slave faces no way in particular
 
   ContactView<double> view(double penalty, double dt_prev) {
     return {x0.data(),           y0.data(),           z0.data(),          ux.data(),
             uy.data(),           uz.data(),           {vx.data(), vy.data(), vz.data()},
             mass.data(),         1,                   facet_nodes.data(), facet_pair.data(),
             facet_offset.data(), facet_depth.data(),  two_sided.data(),   slave_node.data(),
-            slave_pair.data(),   slave_offset.data(), mu_s.data(),        mu_k.data(),
+            slave_pair.data(),   slave_offset.data(), own_ptr.data(),     nullptr,
+            mu_s.data(),         mu_k.data(),
             decay.data(),        self.data(),         penalty,            dt_prev,
             {10.0, 0, start.data(), facets.data()},   history.data(),     force.data(),
             facet_of.data(),     weight.data(),       true};

@@ -238,6 +238,21 @@ INSTANTIATE_TEST_SUITE_P(Discrete, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kDiscreteDecks), ::testing::ValuesIn(kSolidVariants)),
                          case_name);
 
+// Contact (issue 17; examples/generate_contact_deck.py): two bars colliding end to end through
+// general contact (ALL EXTERIOR, self-contact of every exterior face) and through a contact
+// pair, and a cube sliding with friction on a held base. The broad phase (atomics, CUB scan),
+// the narrow phase (the CPU's ContactNodeBody) and the atomic scatter of the contact forces
+// (backends/cuda/contact_kernels.cuh) before the node pass.
+const GpuDeck kContactDecks[] = {
+    {"contact_bars", "tests/gpu/decks/contact_bars.inp", "AEND"},
+    {"contact_bars_pair", "tests/gpu/decks/contact_bars_pair.inp", "AEND"},
+    {"contact_slide", "tests/gpu/decks/contact_slide.inp", "CORNER"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Contact, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kContactDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
 // CPS4 with *PLASTIC (plane_cps4 with yield 1e6 + 7e7 PEEQ; on the CPU the dissipation
 // reaches 0.51 of the internal energy 6.67): the J2 return with F33 solved inside it
 // (materials/plane_stress.hpp). FP32 too since the law is written in differences from I and

@@ -108,6 +108,8 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
   if (m.tri_force) add_slot_forces6(m.tri_slot_ptr, m.tri_slots, m.tri_force, n, fi);
   if (m.tri_pressure) add_slot_forces3(m.tri_slot_ptr, m.tri_slots, m.tri_pressure, n, fp);
   if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
+  if (m.contact_normal)  // contact forces act like internal ones: no external work
+    for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];
 }
 
 /// Node pass. Shared nodes of a distributed run take the force summed over the ranks; their

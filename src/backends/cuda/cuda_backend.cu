@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cub/device/device_scan.cuh>
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
@@ -23,6 +25,7 @@
 #include "backends/cuda/assembled_kernels.cuh"
 #include "backends/cuda/beam_kernels.cuh"
 #include "backends/cuda/constraint_kernels.cuh"
+#include "backends/cuda/contact_kernels.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
@@ -119,6 +122,7 @@ struct Staging {
   PinnedArray<T> beams;                // state of every FPM beam (section forces, fibres, work)
   PinnedArray<T> tris;                 // state of every FPM triangle (stresses, frame, work)
   PinnedArray<T> shell_points;         // section-point state of plastic shells
+  PinnedArray<T> contact;              // contact models: nodal normal, then friction forces (3 nn each)
   PinnedArray<EnergyMonitor> monitor;
   cudaEvent_t ready = nullptr;
   bool in_use = false;
@@ -147,8 +151,8 @@ class CudaBackend final : public Backend {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
-    if (!sys.contact.empty())
-      throw RunError("contact runs on the CPU backend in this build (the GPU contact pass is not there yet)");
+    if (!sys.contact.empty() && scheme_ == GpuScheme::ElementLocal)
+      throw RunError("--gpu-scheme element-local does not run contact; use gather, atomic or colored");
     if (sys.constrained() && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local does not run constraints (*TIE, *EQUATION, *RIGID BODY, "
                      "*COUPLING); use gather, atomic or colored");
@@ -371,6 +375,7 @@ class CudaBackend final : public Backend {
         solid_color_elements_.assign(all);
       }
     }
+    if (!sys.contact.empty()) setup_contact();
     monitor_.resize(1);
     EnergyMonitor m0 = initial_monitor(sys, opt);
     monitor_.assign(&m0, 1);
@@ -480,6 +485,11 @@ class CudaBackend final : public Backend {
       buf.assign(st.shell_state.begin(), st.shell_state.end());
       shell_state_.assign(buf);
     }
+    if (ct_history_.size() > 0) {  // the friction springs go on from the host's
+      if (st.contact_history.size() != ct_history_.size()) throw std::logic_error("contact history of the wrong size");
+      buf.assign(st.contact_history.begin(), st.contact_history.end());
+      ct_history_.assign(buf);
+    }
   }
 
   void download(StructureState& st) override {
@@ -519,6 +529,15 @@ class CudaBackend final : public Backend {
       buf.resize(shell_state_.size());
       shell_state_.copy_to(buf.data(), buf.size());
       st.shell_state.assign(buf.begin(), buf.end());
+    }
+    if (ct_history_.size() > 0) {
+      const std::pair<const DeviceArray<T>*, std::vector<double>*> rows[3] = {
+          {&ct_history_, &st.contact_history}, {&ct_normal_, &st.contact_normal}, {&ct_shear_, &st.contact_shear}};
+      for (const auto& [from, to] : rows) {
+        buf.resize(from->size());
+        from->copy_to(buf.data(), buf.size());
+        to->assign(buf.begin(), buf.end());
+      }
     }
     if (sys_.solid.num_elements > 0) {
       buf.resize(solid_energy_.size());
@@ -609,6 +628,8 @@ class CudaBackend final : public Backend {
     const std::size_t nts = tri_state_.size();
     s.tris.resize(nts);
     s.shell_points.resize(nshell);
+    const std::size_t ncon = ct_normal_.size();
+    s.contact.resize(2 * ncon);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).
@@ -639,6 +660,12 @@ class CudaBackend final : public Backend {
     if (nts > 0)
       check(cudaMemcpyAsync(s.tris.host(), tri_state_.get(), nts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy triangle state");
+    if (ncon > 0) {
+      check(cudaMemcpyAsync(s.contact.host(), ct_normal_.get(), ncon * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+            "copy contact forces");
+      check(cudaMemcpyAsync(s.contact.host() + ncon, ct_shear_.get(), ncon * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+            "copy contact forces");
+    }
     check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
           "copy monitor");
     check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
@@ -659,7 +686,8 @@ class CudaBackend final : public Backend {
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, nts, nshell, global, record, failed](OutputFrame& f) {
+    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, nts, nshell, ncon, global, record,
+                      failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
       std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -687,6 +715,8 @@ class CudaBackend final : public Backend {
       f.state.beam_state.assign(st.beams.host(), st.beams.host() + nbs);
       f.state.tri_state.assign(st.tris.host(), st.tris.host() + nts);
       f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);
+      f.state.contact_normal.assign(st.contact.host(), st.contact.host() + ncon);
+      f.state.contact_shear.assign(st.contact.host() + ncon, st.contact.host() + 2 * ncon);
       f.record = global ? record : st.monitor.host()->record;
       f.discard = global ? failed : st.monitor.host()->status != kRunning;
       f.state.time = time;
@@ -724,6 +754,12 @@ class CudaBackend final : public Backend {
   void sync(const char* what) { check(cudaStreamSynchronize(stream_), what); }
 
   cuda::MeshView<T> mesh() const {
+    cuda::MeshView<T> m = mesh_base();
+    m.contact_normal = ct_normal_.get_or_null();
+    m.contact_shear = ct_shear_.get_or_null();
+    return m;
+  }
+  cuda::MeshView<T> mesh_base() const {
     return {sys_.num_elements, sys_.num_nodes, conn_.get(), section_.get(), thickness_.get(), elastic_.get(),
             ref_.size() ? ref_.get() : nullptr, x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(),
             slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
@@ -1099,8 +1135,117 @@ class CudaBackend final : public Backend {
     }
   }
 
+  /// Device copies of the contact arrays, the broad phase's buckets and the scan's scratch.
+  void setup_contact() {
+    const ContactSystem& cs = sys_.contact;
+    const int nf = cs.num_facets, ns = cs.num_slaves, nn = sys_.num_nodes;
+    ct_facet_nodes_.assign(cs.facet_nodes);
+    ct_facet_pair_.assign(cs.facet_pair);
+    ct_facet_offset_.assign(convert<T>(cs.facet_offset));
+    ct_facet_depth_.assign(convert<T>(cs.facet_depth));
+    ct_two_sided_.assign(cs.facet_two_sided);
+    ct_slave_node_.assign(cs.slave_node);
+    ct_slave_pair_.assign(cs.slave_pair);
+    ct_slave_offset_.assign(convert<T>(cs.slave_offset));
+    ct_slave_facet_ptr_.assign(cs.slave_facet_ptr);
+    ct_slave_facet_nodes_.assign(cs.slave_facet_nodes);
+    ct_mu_s_.assign(convert<T>(cs.mu_static));
+    ct_mu_k_.assign(convert<T>(cs.mu_kinetic));
+    ct_decay_.assign(convert<T>(cs.decay));
+    ct_self_.assign(cs.self);
+    ct_history_.resize(3 * static_cast<std::size_t>(ns));
+    ct_history_.zero(stream_);
+    ct_force_.resize(6 * static_cast<std::size_t>(ns));
+    ct_weight_.resize(4 * static_cast<std::size_t>(ns));
+    ct_facet_of_.resize(static_cast<std::size_t>(ns));
+    ct_normal_.resize(3 * static_cast<std::size_t>(nn));
+    ct_normal_.zero(stream_);
+    ct_shear_.resize(3 * static_cast<std::size_t>(nn));
+    ct_shear_.zero(stream_);
+    ct_buckets_ = 1;
+    while (ct_buckets_ < 2 * nf) ct_buckets_ *= 2;
+    ct_start_.resize(static_cast<std::size_t>(ct_buckets_) + 1);
+    ct_cursor_.resize(static_cast<std::size_t>(ct_buckets_) + 1);
+    ct_key_.resize(static_cast<std::size_t>(nf));
+    ct_facets_.resize(static_cast<std::size_t>(nf));
+    ct_max_.resize(1);
+    ct_sums_.resize(2);
+    ct_sums_.zero(stream_);
+    ct_ticket_.resize(1);
+    ct_ticket_.zero(stream_);
+    ct_scan_bytes_ = 0;
+    check(cub::DeviceScan::InclusiveSum(nullptr, ct_scan_bytes_, ct_cursor_.get(), ct_start_.get(), ct_buckets_ + 1,
+                                        stream_),
+          "contact scan size");
+    ct_scan_temp_.resize(std::max<std::size_t>(ct_scan_bytes_, 1));
+  }
+
+  /// The contact pass's view at t^n of inc (commit: the friction history advances).
+  ContactView<T> contact_view(const Increment& inc, bool commit) {
+    const ContactSystem& cs = sys_.contact;
+    const double dt = sys_.stable_dt;  // not the increment in use: see CpuBackend::contact_pass
+    return {x0_.get(),
+            y0_.get(),
+            z0_.get(),
+            ux_.get(),
+            uy_.get(),
+            uz_.get(),
+            {v_[0].get(), v_[1].get(), v_[2].get()},
+            mass_.get(),
+            cs.num_slaves,
+            ct_facet_nodes_.get(),
+            ct_facet_pair_.get(),
+            ct_facet_offset_.get(),
+            ct_facet_depth_.get(),
+            ct_two_sided_.get(),
+            ct_slave_node_.get(),
+            ct_slave_pair_.get(),
+            ct_slave_offset_.get(),
+            ct_slave_facet_ptr_.get(),
+            ct_slave_facet_nodes_.get_or_null(),
+            ct_mu_s_.get(),
+            ct_mu_k_.get(),
+            ct_decay_.get(),
+            ct_self_.get(),
+            T(dt > 0 ? cs.penalty_scale * kContactPenaltyFraction / (dt * dt) : 0.0),
+            T(2 * inc.h_prev),
+            ContactGrid<T>{T(1), ct_buckets_ - 1, ct_start_.get(), ct_facets_.get()},
+            ct_history_.get(),
+            ct_force_.get(),
+            ct_facet_of_.get(),
+            ct_weight_.get(),
+            commit};
+  }
+
+  /// Contact at t^n, before the node pass (dynamics/contact_pass.hpp; kernels in
+  /// contact_kernels.cuh): broad phase, narrow phase, nodal forces.
+  void launch_contact(const Increment& inc, bool commit) {
+    const ContactSystem& cs = sys_.contact;
+    const int nf = cs.num_facets, ns = cs.num_slaves, nb = ct_buckets_;
+    const ContactView<T> c = contact_view(inc, commit);
+    ct_max_.zero(stream_);
+    cuda::contact_extent_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get(), run());
+    check(cudaMemsetAsync(ct_cursor_.get(), 0, (nb + 1) * sizeof(int), stream_), "contact buckets");
+    cuda::contact_count_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get(), cs.reach, nb - 1,
+                                                                       ct_key_.get(), ct_cursor_.get());
+    check(cub::DeviceScan::InclusiveSum(ct_scan_temp_.get(), ct_scan_bytes_, ct_cursor_.get(), ct_start_.get(),
+                                        nb + 1, stream_),
+          "contact scan");
+    check(cudaMemcpyAsync(ct_cursor_.get(), ct_start_.get(), (nb + 1) * sizeof(int), cudaMemcpyDeviceToDevice, stream_),
+          "contact buckets");
+    cuda::contact_fill_kernel<<<blocks(nf, 128), 128, 0, stream_>>>(nf, ct_key_.get(), ct_cursor_.get(),
+                                                                   ct_facets_.get());
+    cuda::contact_narrow_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_max_.get(), cs.reach, run(),
+                                                                        {ct_sums_.get(), ct_ticket_.get()});
+    ct_normal_.zero(stream_);
+    ct_shear_.zero(stream_);
+    cuda::contact_scatter_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_normal_.get(), ct_shear_.get());
+    check(cudaGetLastError(), "contact launch");
+  }
+
   void launch_nodes(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block) {
     const int nn = sys_.num_nodes;
+    if (!sys_.contact.empty()) launch_contact(inc, mode == NodeMode::Commit);
     if (scheme_ == GpuScheme::ElementLocal)
       cuda::element_local_sample_kernel<T><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, level(cur_), frame, run());
@@ -1326,6 +1471,20 @@ class CudaBackend final : public Backend {
   DeviceArray<std::uint8_t> body_slave_rot_, body_ref_rot_, body_skip_;
   DeviceArray<T> body_mass_, body_first_moment_, body_inertia_, body_offset_, body_rotation_, body_omega_, body_out_;
   DeviceArray<double> body_sums_;
+  // Contact (ContactSystem; empty without it): tables, friction history, per-record results,
+  // nodal forces, the broad phase's buckets and the energy sums.
+  DeviceArray<int> ct_facet_nodes_, ct_facet_pair_, ct_slave_node_, ct_slave_pair_, ct_facet_of_;
+  DeviceArray<int> ct_start_, ct_cursor_, ct_key_, ct_facets_, ct_slave_facet_ptr_, ct_slave_facet_nodes_;
+  DeviceArray<std::uint8_t> ct_two_sided_, ct_self_;
+  DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
+  DeviceArray<T> ct_history_, ct_force_, ct_weight_;
+  mutable DeviceArray<T> ct_normal_, ct_shear_;
+  DeviceArray<unsigned long long> ct_max_;
+  DeviceArray<double> ct_sums_;
+  DeviceArray<unsigned> ct_ticket_;
+  DeviceArray<unsigned char> ct_scan_temp_;
+  std::size_t ct_scan_bytes_ = 0;
+  int ct_buckets_ = 0;
   DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kMaxNodeDofs];
   DeviceArray<T> fi_[6], fp_[3];                      // atomic, colored
   DeviceArray<T> slot_force_, slot_pressure_;         // gather

@@ -44,6 +44,9 @@ struct MeshView {
   T* shell_state;                     ///< section-point state, component-major, updated in place
   std::size_t shell_stride;           ///< the state store's number of points
   const std::size_t* shell_first;     ///< per shell: its first section point
+  // Contact (null without it): the latest contact pass's nodal forces, 3 per node each.
+  const T* contact_normal = nullptr;
+  const T* contact_shear = nullptr;
 };
 
 /// Where a sampling pass leaves a frame: component-major rows of nn values (mapped host memory).

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Writes contact decks (issue 17) for halfstep's tests and examples.
+
+  bars   two identical elastic bars (C3D8R, nu = 0) flying at each other with +v0 and -v0
+         along x; 1-D wave theory: while they touch the force is rho c A v0 and the contact
+         lasts 2 L / c (c = sqrt(E / rho)); afterwards they fly apart with -v0 and +v0.
+         --elements N per bar, --pair (a *CONTACT PAIR of the two end faces; default: general
+         contact, *CONTACT INCLUSIONS, ALL EXTERIOR).
+  slide  a cube on a held base block, pushed by nodal loads equal to its weight on a slope of
+         --angle degrees (the slope's normal and tangential parts), with Coulomb friction
+         --friction mu: it slides with a = g (sin a - mu cos a) if tan a > mu, else it sticks.
+         --ramp T raises the loads smoothly over T (no bounce on the penalty springs).
+
+Usage: python3 generate_contact_deck.py bars|slide [options] -o DECK.inp
+"""
+import argparse
+import math
+
+MAT = "*MATERIAL, NAME=M\n*ELASTIC\n{E}, 0.\n*DENSITY\n{rho}\n"
+
+
+def brick(first_node, first_elem, x0, nx, hx, ny, hy, nz, hz, z0=0.0):
+    """Nodes and C3D8R elements of an nx x ny x nz block from (x0, 0, z0)."""
+    nodes, elems = [], []
+    nid = lambda i, j, k: first_node + i + (nx + 1) * (j + (ny + 1) * k)
+    for k in range(nz + 1):
+        for j in range(ny + 1):
+            for i in range(nx + 1):
+                nodes.append(f"{nid(i, j, k)}, {x0 + i * hx:.12g}, {j * hy:.12g}, {z0 + k * hz:.12g}")
+    e = first_elem
+    for k in range(nz):
+        for j in range(ny):
+            for i in range(nx):
+                n = [nid(i, j, k), nid(i + 1, j, k), nid(i + 1, j + 1, k), nid(i, j + 1, k),
+                     nid(i, j, k + 1), nid(i + 1, j, k + 1), nid(i + 1, j + 1, k + 1), nid(i, j + 1, k + 1)]
+                elems.append(f"{e}, " + ", ".join(map(str, n)))
+                e += 1
+    return nodes, elems, nid
+
+
+def bars(a):
+    n, L, side = a.elements, 1.0, 0.01
+    h, gap = L / n, 0.1 * L / n
+    na, ea, ida = brick(1, 1, 0.0, n, h, 1, side, 1, side)
+    first_b = len(na) + 1
+    nb, eb, idb = brick(first_b, n + 1, L + gap, n, h, 1, side, 1, side)
+    c = math.sqrt(a.E / a.rho)
+    out = [f"*HEADING\ntwo bars colliding: {n} C3D8R each, c = {c:.6g}, contact time 2L/c = {2 * L / c:.6g}",
+           "*NODE", *na, *nb,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BARA", *ea,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BARB", *eb,
+           "*ELSET, ELSET=BARS\nBARA, BARB",
+           f"*NSET, NSET=ANODES, GENERATE\n1, {len(na)}, 1",
+           f"*NSET, NSET=BNODES, GENERATE\n{first_b}, {first_b + len(nb) - 1}, 1",
+           "*NSET, NSET=AEND\n" + ", ".join(str(ida(n, j, k)) for k in (0, 1) for j in (0, 1)),
+           "*NSET, NSET=AFAR\n" + ", ".join(str(ida(0, j, k)) for k in (0, 1) for j in (0, 1)),
+           f"*ELSET, ELSET=ALAST\n{n}", f"*ELSET, ELSET=BFIRST\n{n + 1}",
+           "*SURFACE, NAME=AFACE\nALAST, S4", "*SURFACE, NAME=BFACE\nBFIRST, S6",
+           MAT.format(E=a.E, rho=a.rho).rstrip(),
+           "*SOLID SECTION, ELSET=BARS, MATERIAL=M", "1.",
+           "*INITIAL CONDITIONS, TYPE=VELOCITY", f"ANODES, 1, {a.velocity}", f"BNODES, 1, {-a.velocity}"]
+    if a.pair:
+        out += ["*SURFACE INTERACTION, NAME=SMOOTH", "*CONTACT PAIR, INTERACTION=SMOOTH", "AFACE, BFACE"]
+    else:
+        out += ["*CONTACT", "*CONTACT INCLUSIONS, ALL EXTERIOR"]
+    t_end = 1.6 * L / c * 2 + gap / a.velocity
+    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {t_end:.9g}",
+            "*OUTPUT, FIELD, NUMBER INTERVAL=20", "*NODE OUTPUT", "U, V", "*ELEMENT OUTPUT", "S",
+            "*OUTPUT, HISTORY, NUMBER INTERVAL=2000", "*NODE OUTPUT, NSET=AEND", "U, V",
+            "*NODE OUTPUT, NSET=AFAR", "V", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
+def slide(a):
+    # Base: 4 x 4 x 1 elements of 0.25, top at z = 0, held. Block: one cube of 0.2 resting on it.
+    nb_, eb_, idb = brick(1, 1, -0.5, 4, 0.25, 4, 0.25, 1, 0.25, z0=-0.25)
+    first = len(nb_) + 1
+    nk, ek, idk = brick(first, 100, -0.1, 1, 0.2, 1, 0.2, 1, 0.2, z0=0.0)
+    # The block sits at y in [0, 0.2]; shift the base so that it lies under the block's middle.
+    nb_ = [f"{l.split(',')[0]}, {l.split(',')[1]}, {float(l.split(',')[2]) - 0.4:.12g}, {l.split(',')[3]}" for l in nb_]
+    rho, g = a.rho, 9.81
+    m_node = rho * 0.2 ** 3 / 8
+    th = math.radians(a.angle)
+    ft, fn = m_node * g * math.sin(th), -m_node * g * math.cos(th)
+    out = [f"*HEADING\ncube sliding on a slope of {a.angle} degrees (loads tilted), friction {a.friction}",
+           "*NODE", *nb_, *nk,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BASE", *eb_,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK", *ek,
+           "*ELSET, ELSET=ALL\nBASE, BLOCK",
+           f"*NSET, NSET=BASEN, GENERATE\n1, {len(nb_)}, 1",
+           f"*NSET, NSET=BLOCKN, GENERATE\n{first}, {first + 7}, 1",
+           f"*NSET, NSET=CORNER\n{first}",
+           "*SURFACE, NAME=TOP\nBASE, S2", "*SURFACE, NAME=BOTTOM\nBLOCK, S1",
+           MAT.format(E=a.E, rho=rho).rstrip(),
+           "*SOLID SECTION, ELSET=ALL, MATERIAL=M", "1.",
+           "*SURFACE INTERACTION, NAME=ROUGH", "*FRICTION", f"{a.friction}",
+           "*CONTACT PAIR, INTERACTION=ROUGH", "BOTTOM, TOP"]
+    if a.ramp > 0:
+        out += ["*AMPLITUDE, NAME=RAMP, DEFINITION=SMOOTH STEP", f"0., 0., {a.ramp}, 1."]
+    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time}",
+           "*BOUNDARY", "BASEN, 1, 3",
+           "*CLOAD" + (", AMPLITUDE=RAMP" if a.ramp > 0 else ""), f"BLOCKN, 1, {ft:.12g}", f"BLOCKN, 3, {fn:.12g}",
+           "*OUTPUT, FIELD, NUMBER INTERVAL=100", "*NODE OUTPUT", "U, V",
+           "*OUTPUT, HISTORY, NUMBER INTERVAL=2000", "*NODE OUTPUT, NSET=CORNER", "U, V", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("case", choices=["bars", "slide"])
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar")
+    ap.add_argument("--pair", action="store_true", help="bars: a contact pair instead of general contact")
+    ap.add_argument("--velocity", type=float, default=0.1, help="bars: speed of each bar")
+    ap.add_argument("--E", type=float, default=1000.0)
+    ap.add_argument("--rho", type=float, default=1.0)
+    ap.add_argument("--angle", type=float, default=30.0, help="slide: slope in degrees")
+    ap.add_argument("--friction", type=float, default=0.3, help="slide: Coulomb coefficient")
+    ap.add_argument("--time", type=float, default=0.3, help="slide: step time")
+    ap.add_argument("--ramp", type=float, default=0.0,
+                    help="slide: the loads rise over this time (smooth step; 0: at once)")
+    a = ap.parse_args()
+    text = bars(a) if a.case == "bars" else slide(a)
+    with open(a.output, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
