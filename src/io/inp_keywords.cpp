@@ -2,7 +2,8 @@
 //
 // Adding a keyword:
 //  1. Write its handlers as DeckParser methods in the file of its concern (inp_mesh.cpp,
-//     inp_material.cpp, inp_history.cpp, inp_output.cpp; deck structure in inp_parser.cpp)
+//     inp_material.cpp, inp_history.cpp, inp_constraints.cpp, inp_contact.cpp,
+//     inp_output.cpp; deck structure in inp_parser.cpp)
 //     and declare them in that file's section of inp_parser.hpp:
 //       void foo_keyword(const Keyword& kw);  // the keyword line: parameters, checks, state
 //       void foo_data(const Line& line);      // one data line (leave out if it takes none)
@@ -74,6 +75,22 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*DISTRIBUTING", kModelData, &P::distributing_keyword, &P::distributing_data, &P::distributing_end},
       {"*MPC", kModelData, &P::mpc_keyword, &P::mpc_data, &P::mpc_end},
       {"*TRANSFORM", kModelData, &P::transform_keyword, &P::transform_data, &P::transform_end},
+
+      // Contact (inp_contact.cpp). *CONTACT PAIR and *CONTACT check their own placement:
+      // model data or the first step. Options follow their *SURFACE INTERACTION or *CONTACT.
+      {"*SURFACE INTERACTION", kModelData, &P::surface_interaction_keyword},
+      {"*FRICTION", kInteractionOption, &P::friction_keyword, &P::friction_data, &P::friction_end},
+      {"*SURFACE BEHAVIOR", kInteractionOption, &P::surface_behavior_keyword, &P::surface_behavior_data},
+      {"*CONTACT PAIR", kAnywhere, &P::contact_pair_keyword, &P::contact_pair_data, &P::contact_pair_end},
+      {"*CONTACT", kAnywhere, &P::contact_keyword},
+      {"*CONTACT INCLUSIONS", kContactOption, &P::contact_inclusions_keyword, &P::contact_inclusions_data,
+       &P::contact_inclusions_end},
+      {"*CONTACT PROPERTY ASSIGNMENT", kContactOption, &P::contact_property_keyword, &P::contact_property_data,
+       &P::contact_property_end},
+      {"*CONTACT CONTROLS ASSIGNMENT", kContactOption, &P::contact_controls_keyword, &P::contact_controls_data,
+       &P::contact_controls_end},
+      {"*CONTACT EXCLUSIONS", kContactOption, &P::contact_exclusions_keyword},
+
       {"*STEP", kAnywhere, &P::step_keyword, &P::ignore_data},
       {"*END STEP", kAnywhere, &P::end_step_keyword},
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},

@@ -112,7 +112,10 @@ void DeckParser::keyword(const Keyword& kw) {
   block_lines_ = 0;
   at_ = kw.pos;
   // Material options belong to the *MATERIAL right before them; anything else ends it.
+  // Likewise the options of a *SURFACE INTERACTION and of a *CONTACT.
   if (!spec || !(spec->flags & kMaterialOption)) material_ = nullptr;
+  if (!spec || !(spec->flags & kInteractionOption)) interaction_.clear();
+  if (contact_open_ && (!spec || !(spec->flags & kContactOption))) close_contact_block();
   // Any keyword halfstep does not know is an error: silently dropping physics would give a
   // plausible but wrong answer. The harmless ones are in the table, ignored with a warning.
   if (!spec)
@@ -121,6 +124,10 @@ void DeckParser::keyword(const Keyword& kw) {
   // The table name, not the line as written: "*HYPER ELASTIC" is still "*HYPERELASTIC".
   if ((spec->flags & kMaterialOption) && !material_)
     fail(kw.pos, std::string(spec->name) + " must follow a *MATERIAL (it defines that material)");
+  if ((spec->flags & kInteractionOption) && interaction_.empty())
+    fail(kw.pos, std::string(spec->name) + " must follow a *SURFACE INTERACTION (it is an option of that interaction)");
+  if ((spec->flags & kContactOption) && !contact_open_)
+    fail(kw.pos, std::string(spec->name) + " must follow a *CONTACT (it is an option of that general contact definition)");
   if (spec->flags & kModelData) require_model_data(kw);
   if (spec->flags & kInStep) require_step(kw);
   (this->*spec->keyword)(kw);
@@ -436,6 +443,8 @@ void DeckParser::finish() {
          "*AMPLITUDE, TIME=TOTAL TIME is supported only for single-step models (use TIME=STEP "
          "TIME)");
   attach_model_boundaries();
+  close_contact_block();
+  resolve_contact();
   check_explicit_kinds();
   if (errors_.empty()) validate(m_);  // after a reading problem the model is incomplete
 }

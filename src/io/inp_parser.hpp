@@ -2,7 +2,8 @@
 // reader (see inp_reader.hpp for the public entry points); its methods are spread over
 // inp_keywords.cpp (the keyword table), inp_parser.cpp (dispatch, deck structure, end of
 // deck), inp_mesh.cpp (nodes, elements, sets), inp_material.cpp (materials, sections),
-// inp_history.cpp (amplitudes, initial conditions, steps, boundary conditions, loads) and
+// inp_history.cpp (amplitudes, initial conditions, steps, boundary conditions, loads),
+// inp_constraints.cpp (ties, equations, rigid bodies), inp_contact.cpp (contact) and
 // inp_output.cpp (output requests).
 #pragma once
 
@@ -36,6 +37,8 @@ class DeckParser {
     kInStep = 1u << 1,          ///< an error outside *STEP ... *END STEP
     kMaterialOption = 1u << 2,  ///< needs, and keeps current, the *MATERIAL right before it
     kInsideBlock = 1u << 3,     ///< leaves the open block open (its data may go on after it)
+    kInteractionOption = 1u << 4,  ///< needs, and keeps current, the *SURFACE INTERACTION before it
+    kContactOption = 1u << 5,      ///< needs, and keeps open, the *CONTACT before it
   };
   /// One keyword the reader knows: its name and the handlers of its keyword and data lines.
   struct KeywordSpec {
@@ -280,6 +283,36 @@ class DeckParser {
   void transform_data(const Line& line);
   void transform_end();
   void resolve_transforms();
+  // inp_contact.cpp
+  void surface_interaction_keyword(const Keyword& kw);
+  void friction_keyword(const Keyword& kw);
+  void friction_data(const Line& line);
+  void friction_end();
+  void surface_behavior_keyword(const Keyword& kw);
+  void surface_behavior_data(const Line& line);
+  void contact_pair_keyword(const Keyword& kw);
+  void contact_pair_data(const Line& line);
+  void contact_pair_end();
+  void contact_keyword(const Keyword& kw);
+  void contact_inclusions_keyword(const Keyword& kw);
+  void contact_inclusions_data(const Line& line);
+  void contact_inclusions_end();
+  void contact_property_keyword(const Keyword& kw);
+  void contact_property_data(const Line& line);
+  void contact_property_end();
+  void contact_controls_keyword(const Keyword& kw);
+  void contact_controls_data(const Line& line);
+  void contact_controls_end();
+  void contact_exclusions_keyword(const Keyword& kw);
+  /// Refuses contact keywords in a *PART or after the first step (contact is defined once).
+  void require_contact_placement(const Keyword& kw) const;
+  /// Adds one contact pair read at `at`; `keyword` names its definition in later messages.
+  void add_contact_pair(const std::string& slave, const std::string& master, const std::string& interaction,
+                        const char* keyword, Pos at);
+  /// Ends the open *CONTACT block: its property assignment goes to the pairs it made.
+  void close_contact_block();
+  /// Checks every pair against the surfaces, elements, interactions and steps (end of deck).
+  void resolve_contact();
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
   void node_output_keyword(const Keyword& kw);
@@ -384,6 +417,27 @@ class DeckParser {
   /// id outside the parts names one of these when it can (plain_id).
   std::set<std::int64_t> assembly_node_labels_, assembly_element_labels_;
   std::map<std::string, Pos> warned_;  ///< harmless keywords already reported
+
+  // Contact (inp_contact.cpp).
+  std::string interaction_;  ///< the *SURFACE INTERACTION that *FRICTION etc. apply to; empty: none
+  bool interaction_friction_ = false;  ///< it has its *FRICTION already
+  bool friction_decay_ = false;        ///< the open *FRICTION is EXPONENTIAL DECAY
+  /// Where each pair of m_.contact.pairs was defined, for the end-of-deck messages.
+  struct PairOrigin {
+    const char* keyword = "";  ///< "*CONTACT PAIR" or "*CONTACT INCLUSIONS"
+    SourceLoc interaction_at;  ///< the line naming its interaction (the pair's, or the assignment's)
+  };
+  std::vector<PairOrigin> pair_origins_;  ///< parallel to m_.contact.pairs
+  std::string pair_interaction_;          ///< INTERACTION= of the open *CONTACT PAIR
+  bool warned_kinematic_ = false;         ///< MECHANICAL CONSTRAINT=KINEMATIC reported once
+  bool contact_open_ = false;             ///< a *CONTACT block takes its options
+  std::optional<Pos> contact_pos_;        ///< the *CONTACT keyword (only one per deck)
+  std::size_t contact_first_pair_ = 0;    ///< the first pair its inclusions made
+  bool contact_inclusions_ = false;       ///< it has a *CONTACT INCLUSIONS
+  bool inclusions_all_exterior_ = false;  ///< the open *CONTACT INCLUSIONS is ALL EXTERIOR
+  std::optional<Pos> contact_property_pos_;  ///< its , , PROP line
+  std::string contact_property_;             ///< PROP, upper-case
+  std::optional<Pos> penalty_scale_pos_;     ///< the , , factor line of TYPE=SCALE PENALTY
 
   // Mesh and sets, resolved when the model data ends.
   std::vector<std::int64_t> conn_ids_;  ///< deck node ids of all elements (offsets in elements.conn_ptr)

@@ -1,0 +1,341 @@
+// Contact: *SURFACE INTERACTION with *FRICTION and *SURFACE BEHAVIOR, *CONTACT PAIR, and
+// general contact (*CONTACT with *CONTACT INCLUSIONS, *CONTACT PROPERTY ASSIGNMENT and
+// *CONTACT CONTROLS ASSIGNMENT). The reader keeps what the deck says in Model::contact; the
+// pairs are checked against the surfaces and elements at the end of the deck (a pair may be
+// read in the first step, after the surfaces were resolved, or before its interaction).
+// The physics (penalty, friction, search) is in docs/theory.md, "Contact".
+#include <string>
+#include <utility>
+
+#include "elements/registry.hpp"
+#include "io/inp_parser.hpp"
+#include "io/inp_text.hpp"
+
+namespace halfstep::inp {
+
+namespace {
+
+/// An interaction or surface name as written: case-insensitive, quotes removed.
+std::string plain_name(std::string_view field) { return upper(unquote(trim(field))); }
+
+/// True when element e is a planar (2-D) continuum element, whose surfaces are edges.
+bool planar(const Model& m, int e) {
+  const auto k = static_cast<std::size_t>(e);
+  return !m.elements.shell[k] && element_kind(m.elements.kind[k]).dimension == 2;
+}
+
+/// True when element e is a 20-node hexahedron (C3D20, C3D20R).
+bool quadratic_hex(const Model& m, int e) {
+  return !m.elements.shell[static_cast<std::size_t>(e)] && m.elements.count_of(e) == 20;
+}
+
+/// True when element e has faces that contact can use: a shell, or a 3-D continuum element.
+bool has_faces(const Model& m, int e) {
+  const auto k = static_cast<std::size_t>(e);
+  if (m.elements.shell[k]) return true;
+  const ElementKindInfo& kind = element_kind(m.elements.kind[k]);
+  return !m.elements.beam[k] && !m.elements.discrete[k] && kind.family == ElementFamily::Continuum &&
+         kind.dimension == 3 && kind.nodes >= 4;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// *SURFACE INTERACTION and its options
+
+void DeckParser::surface_interaction_keyword(const Keyword& kw) {
+  allow_params(kw, {"NAME"});
+  if (in_part_) fail(kw.pos, "*SURFACE INTERACTION inside a *PART: interactions are model data outside the parts");
+  const std::string name = plain_name(required_param(kw, "NAME"));
+  const auto [it, inserted] = m_.contact.interactions.try_emplace(name);
+  if (!inserted)
+    fail(kw.pos, "surface interaction '" + name + "' is defined twice (first at " + it->second.loc.str() + ")");
+  it->second.name = name;
+  it->second.loc = loc(kw.pos);
+  interaction_ = name;
+  interaction_friction_ = false;
+}
+
+// Coulomb friction with a constant coefficient, or with the static coefficient decaying to
+// the kinetic one with the slip rate (EXPONENTIAL DECAY). Penalty friction only.
+void DeckParser::friction_keyword(const Keyword& kw) {
+  static const std::pair<const char*, const char*> refused[] = {
+      {"ROUGH", "ROUGH"}, {"LAGRANGE", "LAGRANGE"}, {"ELASTICSLIP", "ELASTIC SLIP"}};
+  for (const auto& [k, shown] : refused)
+    if (kw.find(k))
+      fail(kw.pos, "*FRICTION, " + std::string(shown) + " is not supported (halfstep friction is Coulomb friction enforced by a penalty: "
+                       "*FRICTION with a coefficient, or EXPONENTIAL DECAY)");
+  allow_params(kw, {"EXPONENTIALDECAY", "SLIPTOLERANCE"});
+  if (kw.find("SLIPTOLERANCE")) {
+    // Only Abaqus/Standard's Lagrange friction uses it; read to refuse a malformed value.
+    const double tol = real_param(kw, "SLIPTOLERANCE", 0.0);
+    if (!(tol > 0)) fail(kw.pos, "*FRICTION, SLIP TOLERANCE= must be positive");
+  }
+  if (interaction_friction_)
+    fail(kw.pos, "surface interaction '" + interaction_ + "' has a second *FRICTION");
+  interaction_friction_ = true;
+  friction_decay_ = kw.find("EXPONENTIALDECAY") != nullptr;
+}
+
+void DeckParser::friction_data(const Line& line) {
+  if (block_lines_ > 1)
+    fail(at_, "*FRICTION takes one data line: friction tables (by slip rate, contact pressure or temperature) "
+              "are not supported");
+  SurfaceInteraction& s = m_.contact.interactions.at(interaction_);
+  if (friction_decay_) {
+    need_fields(line, 3, "static coefficient, kinetic coefficient, decay coefficient");
+    at_most_fields(line, 3, "static coefficient, kinetic coefficient, decay coefficient");
+    const double mu_s = real(line.fields[0], "the static friction coefficient");
+    const double mu_k = real(line.fields[1], "the kinetic friction coefficient");
+    const double dc = real(line.fields[2], "the decay coefficient");
+    if (mu_k < 0) fail(at_, "the kinetic friction coefficient must be >= 0, got " + format_real(mu_k));
+    if (mu_s < mu_k)
+      fail(at_, "the static friction coefficient " + format_real(mu_s) + " is below the kinetic one " +
+                    format_real(mu_k) + " (EXPONENTIAL DECAY decays from static to kinetic)");
+    if (dc < 0) fail(at_, "the decay coefficient must be >= 0, got " + format_real(dc));
+    s.friction = mu_s;
+    s.kinetic_friction = mu_k;
+    s.decay = dc;
+    return;
+  }
+  if (line.fields.size() > 1)
+    fail(at_, "*FRICTION: only a constant coefficient is supported (expected one field, the friction coefficient; "
+              "a coefficient depending on slip rate, contact pressure or temperature is not), got " +
+                  std::to_string(line.fields.size()) + " fields");
+  need_fields(line, 1, "the friction coefficient");
+  const double mu = real(line.fields[0], "the friction coefficient");
+  if (mu < 0) fail(at_, "the friction coefficient must be >= 0, got " + format_real(mu));
+  s.friction = mu;
+}
+
+void DeckParser::friction_end() {
+  need_data_line(friction_decay_ ? "static coefficient, kinetic coefficient, decay coefficient"
+                                 : "the friction coefficient");
+}
+
+// Hard contact is the only normal behaviour: halfstep enforces it by a penalty.
+void DeckParser::surface_behavior_keyword(const Keyword& kw) {
+  if (kw.find("NOSEPARATION"))
+    fail(kw.pos, "*SURFACE BEHAVIOR, NO SEPARATION is not supported (surfaces in contact may separate)");
+  allow_params(kw, {"PRESSURE-OVERCLOSURE", "PENALTY"});
+  const std::string po = squeeze_upper(param(kw, "PRESSURE-OVERCLOSURE"));
+  if (kw.find("PRESSURE-OVERCLOSURE") && po != "HARD")
+    fail(kw.pos, "*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=" + param(kw, "PRESSURE-OVERCLOSURE") +
+                     " is not supported (HARD only: hard contact enforced by a penalty)");
+}
+
+void DeckParser::surface_behavior_data(const Line&) {
+  fail(at_, "*SURFACE BEHAVIOR takes no data lines: halfstep contact is hard (PRESSURE-OVERCLOSURE=HARD), "
+            "tabular, exponential and linear pressure-overclosure are not supported");
+}
+
+// ---------------------------------------------------------------------------------------
+// *CONTACT PAIR and *CONTACT
+
+void DeckParser::require_contact_placement(const Keyword& kw) const {
+  if (in_part_) fail(kw.pos, kw.display + " inside a *PART: contact is defined in the model data outside the parts or in the first step");
+  if (m_.steps.size() > (in_step_ ? 1u : 0u))
+    fail(kw.pos, kw.display + (in_step_ ? " in step '" + m_.steps.back().name + "'" : std::string(" after the first step")) +
+                     ": contact is defined once, in the model data or the first step");
+}
+
+void DeckParser::add_contact_pair(const std::string& slave, const std::string& master, const std::string& interaction,
+                                  const char* keyword, Pos at) {
+  m_.contact.pairs.push_back(ContactPair{slave, master, interaction, loc(at)});
+  pair_origins_.push_back(PairOrigin{keyword, loc(at)});
+}
+
+void DeckParser::contact_pair_keyword(const Keyword& kw) {
+  require_contact_placement(kw);
+  if (kw.find("SMALLSLIDING"))
+    fail(kw.pos, "*CONTACT PAIR, SMALL SLIDING is not supported (halfstep contact is finite sliding)");
+  if (kw.find("ADJUST"))
+    fail(kw.pos, "*CONTACT PAIR, ADJUST= is not supported (halfstep does not move slave nodes onto the master "
+                 "surface before the run)");
+  allow_params(kw, {"INTERACTION", "MECHANICALCONSTRAINT", "TYPE", "CPSET"});
+  const std::string mc = squeeze_upper(param(kw, "MECHANICALCONSTRAINT"));
+  if (mc == "KINEMATIC") {
+    if (!warned_kinematic_)
+      m_.warnings.push_back("*CONTACT PAIR, MECHANICAL CONSTRAINT=KINEMATIC is enforced by a penalty, as every "
+                            "halfstep contact is (first at " + loc(kw.pos).str() + ")");
+    warned_kinematic_ = true;
+  } else if (kw.find("MECHANICALCONSTRAINT") && mc != "PENALTY") {
+    fail(kw.pos, "*CONTACT PAIR, MECHANICAL CONSTRAINT=" + param(kw, "MECHANICALCONSTRAINT") +
+                     ": expected PENALTY or KINEMATIC");
+  }
+  const std::string type = squeeze_upper(param(kw, "TYPE"));
+  if (kw.find("TYPE") && type != "SURFACETOSURFACE" && type != "NODETOSURFACE")
+    fail(kw.pos, "*CONTACT PAIR, TYPE=" + param(kw, "TYPE") + ": expected SURFACE TO SURFACE or NODE TO SURFACE");
+  pair_interaction_ = plain_name(required_param(kw, "INTERACTION"));
+}
+
+void DeckParser::contact_pair_data(const Line& line) {
+  need_fields(line, 2, "slave surface, master surface");
+  at_most_fields(line, 2, "slave surface, master surface");
+  if (line.fields[0].empty() || line.fields[1].empty())
+    fail(at_, "*CONTACT PAIR data line: expected slave surface, master surface (both named)");
+  add_contact_pair(key(line.fields[0]), key(line.fields[1]), pair_interaction_, "*CONTACT PAIR", at_);
+}
+
+void DeckParser::contact_pair_end() { need_data_line("slave surface, master surface"); }
+
+// General contact: the block's options follow it (kContactOption); the block ends at the
+// next other keyword (close_contact_block).
+void DeckParser::contact_keyword(const Keyword& kw) {
+  require_contact_placement(kw);
+  allow_params(kw, {"OP"});
+  if (kw.find("OP") && squeeze_upper(param(kw, "OP")) != "NEW")
+    fail(kw.pos, "*CONTACT, OP=" + param(kw, "OP") + " is not supported (contact is defined once: OP=NEW)");
+  if (contact_pos_)
+    fail(kw.pos, "a second *CONTACT (the first is at " + loc(*contact_pos_).str() +
+                     "): general contact is defined once, all its inclusions under one *CONTACT");
+  contact_pos_ = kw.pos;
+  contact_open_ = true;
+  contact_first_pair_ = m_.contact.pairs.size();
+  contact_inclusions_ = false;
+  contact_property_pos_.reset();
+  contact_property_.clear();
+}
+
+void DeckParser::close_contact_block() {
+  if (!contact_open_) return;
+  contact_open_ = false;
+  if (!contact_inclusions_)
+    fail(*contact_pos_, "*CONTACT has no *CONTACT INCLUSIONS (expected *CONTACT INCLUSIONS, ALL EXTERIOR or "
+                        "data lines naming the surfaces in contact)");
+  if (!contact_property_pos_) return;
+  for (std::size_t i = contact_first_pair_; i < m_.contact.pairs.size(); ++i) {
+    m_.contact.pairs[i].interaction = contact_property_;
+    pair_origins_[i].interaction_at = loc(*contact_property_pos_);
+  }
+}
+
+void DeckParser::contact_inclusions_keyword(const Keyword& kw) {
+  allow_params(kw, {"ALLEXTERIOR"});
+  contact_inclusions_ = true;
+  inclusions_all_exterior_ = kw.find("ALLEXTERIOR") != nullptr;
+  if (inclusions_all_exterior_) add_contact_pair(kAllExterior, kAllExterior, "", "*CONTACT INCLUSIONS", kw.pos);
+}
+
+// "surf1, surf2": each surface's nodes against the other's faces; "surf1," or "surf1, surf1":
+// self-contact of surf1.
+void DeckParser::contact_inclusions_data(const Line& line) {
+  if (inclusions_all_exterior_)
+    fail(at_, "*CONTACT INCLUSIONS, ALL EXTERIOR takes no data lines (leave out ALL EXTERIOR to name surfaces)");
+  need_fields(line, 1, "surface 1, surface 2 (surface 2 blank: self-contact of surface 1)");
+  at_most_fields(line, 2, "surface 1, surface 2 (surface 2 blank: self-contact of surface 1)");
+  if (line.fields[0].empty())
+    fail(at_, "*CONTACT INCLUSIONS: the first surface is blank (Abaqus's all-inclusive surface): use "
+              "*CONTACT INCLUSIONS, ALL EXTERIOR for every exterior face, or name the surface");
+  const std::string a = key(line.fields[0]);
+  const std::string b = line.fields.size() > 1 && !line.fields[1].empty() ? key(line.fields[1]) : a;
+  add_contact_pair(a, b, "", "*CONTACT INCLUSIONS", at_);
+  if (b != a) add_contact_pair(b, a, "", "*CONTACT INCLUSIONS", at_);
+}
+
+void DeckParser::contact_inclusions_end() {
+  if (!inclusions_all_exterior_) need_data_line("surface 1, surface 2 (or ALL EXTERIOR on the keyword line)");
+}
+
+void DeckParser::contact_property_keyword(const Keyword& kw) { allow_params(kw, {}); }
+
+// ", , PROP": one interaction for every contact of the block, applied when the block ends
+// (the inclusions may come after the assignment).
+void DeckParser::contact_property_data(const Line& line) {
+  at_most_fields(line, 3, ", , interaction name");
+  if ((!line.fields.empty() && !line.fields[0].empty()) || (line.fields.size() > 1 && !line.fields[1].empty()))
+    fail(at_, "per-surface property assignment is not supported; use , , PROP (one interaction for every contact)");
+  if (line.fields.size() < 3 || line.fields[2].empty())
+    fail(at_, "*CONTACT PROPERTY ASSIGNMENT data line: expected , , interaction name");
+  if (contact_property_pos_)
+    fail(at_, "a second contact property assignment (the first is at " + loc(*contact_property_pos_).str() +
+                  "): one , , PROP line sets the interaction of every contact");
+  contact_property_ = plain_name(line.fields[2]);
+  contact_property_pos_ = at_;
+}
+
+void DeckParser::contact_property_end() { need_data_line(", , interaction name"); }
+
+void DeckParser::contact_controls_keyword(const Keyword& kw) {
+  allow_params(kw, {"TYPE"});
+  const std::string type = squeeze_upper(required_param(kw, "TYPE"));
+  if (type != "SCALEPENALTY")
+    fail(kw.pos, "*CONTACT CONTROLS ASSIGNMENT, TYPE=" + param(kw, "TYPE") +
+                     " is not supported (TYPE=SCALE PENALTY only)");
+}
+
+void DeckParser::contact_controls_data(const Line& line) {
+  at_most_fields(line, 3, ", , penalty scale factor");
+  if ((!line.fields.empty() && !line.fields[0].empty()) || (line.fields.size() > 1 && !line.fields[1].empty()))
+    fail(at_, "per-surface contact controls are not supported; use , , factor (one scale for every contact)");
+  if (penalty_scale_pos_)
+    fail(at_, "a second penalty scale (the first is at " + loc(*penalty_scale_pos_).str() + ")");
+  const double f = real(line.fields.size() < 3 ? std::string_view() : line.fields[2], "the penalty scale factor");
+  if (!(f > 0)) fail(at_, "the penalty scale factor must be positive, got " + format_real(f));
+  m_.contact.penalty_scale = f;
+  penalty_scale_pos_ = at_;
+}
+
+void DeckParser::contact_controls_end() { need_data_line(", , penalty scale factor"); }
+
+void DeckParser::contact_exclusions_keyword(const Keyword& kw) {
+  fail(kw.pos, "*CONTACT EXCLUSIONS is not supported yet (general contact takes every pair its *CONTACT "
+               "INCLUSIONS names: name the pairs wanted there instead of excluding some)");
+}
+
+// ---------------------------------------------------------------------------------------
+// End of the deck
+
+void DeckParser::resolve_contact() {
+  if (m_.contact.pairs.empty()) return;
+  const Model& m = m_;
+  for (std::size_t i = 0; i < m.contact.pairs.size(); ++i) {
+    const ContactPair& p = m.contact.pairs[i];
+    const std::string what = std::string(pair_origins_[i].keyword) + ": ";
+    if (p.slave == kAllExterior) {
+      // Every exterior face of the model: the elements decide what that is.
+      bool faces = false;
+      for (int e = 0; e < m.elements.size(); ++e) {
+        if (planar(m, e))
+          fail(p.loc, what + "ALL EXTERIOR on a model with planar element " + std::to_string(m.elements.id[static_cast<std::size_t>(e)]) +
+                          " (" + m.elements.abaqus_type[static_cast<std::size_t>(e)] + "): contact of 2-D models is not supported");
+        if (quadratic_hex(m, e))
+          fail(p.loc, what + "ALL EXTERIOR on a model with 20-node hexahedron " + std::to_string(m.elements.id[static_cast<std::size_t>(e)]) +
+                          ": contact runs in *DYNAMIC, EXPLICIT steps only, and 20-node hexahedra in *STATIC steps only");
+        faces = faces || has_faces(m, e);
+      }
+      if (!faces)
+        fail(p.loc, what + "ALL EXTERIOR on a model without solid or shell elements: the exterior surface is empty "
+                           "(beams, trusses and discrete elements have no contact faces)");
+    } else {
+      for (const std::string* name : {&p.slave, &p.master}) {
+        const auto it = m.surfaces.find(*name);
+        if (it == m.surfaces.end())
+          fail(p.loc, what + "surface '" + *name + "' is not defined (expected a *SURFACE, NAME=" + *name + ")");
+        const Surface& s = it->second;
+        if (name == &p.master && s.node_based)
+          fail(p.loc, what + "the master surface '" + *name + "' is node-based (TYPE=NODE): nodes are pressed against "
+                             "the faces of an element-based surface (TYPE=ELEMENT)");
+        for (int e : s.elements) {
+          if (planar(m, e))
+            fail(p.loc, what + "surface '" + *name + "' holds edges of planar elements: contact of 2-D models is not supported");
+          if (quadratic_hex(m, e))
+            fail(p.loc, what + "surface '" + *name + "' holds faces of 20-node hexahedra: contact runs in *DYNAMIC, "
+                               "EXPLICIT steps only, and 20-node hexahedra in *STATIC steps only");
+        }
+        if (s.elements.empty() && s.nodes.empty())
+          fail(p.loc, what + "surface '" + *name + "' is empty");
+      }
+    }
+    if (!p.interaction.empty() && !m.contact.interactions.count(p.interaction))
+      fail(pair_origins_[i].interaction_at, what + "surface interaction '" + p.interaction +
+                                                "' is not defined (expected a *SURFACE INTERACTION, NAME=" + p.interaction + ")");
+  }
+  // Contact acts in the explicit node pass only; a static step would run without it.
+  for (const Step& s : m.steps)
+    if (s.procedure == Procedure::Static)
+      fail(m.contact.pairs.front().loc, "contact runs in *DYNAMIC, EXPLICIT steps only so far, and step '" + s.name +
+                                            "' (" + s.loc.str() + ") is *STATIC");
+}
+
+}  // namespace halfstep::inp
