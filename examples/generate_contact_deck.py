@@ -65,7 +65,7 @@ def bars(a):
         out += ["*CONTACT", "*CONTACT INCLUSIONS, ALL EXTERIOR"]
     t_end = 1.6 * L / c * 2 + gap / a.velocity
     out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {t_end:.9g}",
-            "*OUTPUT, FIELD, NUMBER INTERVAL=20", "*NODE OUTPUT", "U, V", "*ELEMENT OUTPUT", "S",
+            f"*OUTPUT, FIELD, NUMBER INTERVAL={a.frames}", "*NODE OUTPUT", "U, V", "*ELEMENT OUTPUT", "S",
             "*OUTPUT, HISTORY, NUMBER INTERVAL=2000", "*NODE OUTPUT, NSET=AEND", "U, V",
             "*NODE OUTPUT, NSET=AFAR", "V", "*END STEP"]
     return "\n".join(out) + "\n"
@@ -112,6 +112,7 @@ def main():
     ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar")
     ap.add_argument("--pair", action="store_true", help="bars: a contact pair instead of general contact")
     ap.add_argument("--velocity", type=float, default=0.1, help="bars: speed of each bar")
+    ap.add_argument("--frames", type=int, default=20, help="bars: field frames")
     ap.add_argument("--E", type=float, default=1000.0)
     ap.add_argument("--rho", type=float, default=1.0)
     ap.add_argument("--angle", type=float, default=30.0, help="slide: slope in degrees")

@@ -113,6 +113,40 @@ HS_HD bool touch_facet(const ContactView<T>& c, int f, Vec3<T> p, T off_s, Conta
   const int corners = fn[3] < 0 ? 3 : 4;
   Vec3<T> x[4];
   for (int k = 0; k < corners; ++k) x[k] = contact_x(c, fn[k]);
+  {
+    // Cheap rejection first: the facet lies within `warp` of its mean plane and within
+    // `radius` of its centre; a point farther than the reach from that slab or outside that
+    // ball cannot touch it (most broad-phase candidates end here).
+    Vec3<T> centre = x[0] + x[1] + x[2];
+    Vec3<T> nn;
+    if (corners == 4) {
+      centre = T(0.25) * (centre + x[3]);
+      nn = cross(x[2] - x[0], x[3] - x[1]);
+    } else {
+      centre = (T(1) / T(3)) * centre;
+      nn = cross(x[1] - x[0], x[2] - x[0]);
+    }
+    const T len = norm(nn);
+    if (!(len > T(0))) return false;
+    nn = (T(1) / len) * nn;
+    T warp = T(0), radius2 = T(0);
+    for (int k = 0; k < corners; ++k) {
+      const Vec3<T> r = x[k] - centre;
+      const T h = std::fabs(dot(r, nn));
+      warp = h > warp ? h : warp;
+      radius2 = dot(r, r) > radius2 ? dot(r, r) : radius2;
+    }
+    const T reach = off_s + c.facet_offset[f];
+    const Vec3<T> r = p - centre;
+    const T d = dot(r, nn);
+    const T below = c.facet_two_sided[f] ? reach : c.facet_depth[f];
+    if (d - warp >= reach || d + warp <= -below) return false;
+    // A warped facet's triangles tilt from the mean plane: their projections of p may lie
+    // up to about |d| + warp farther out.
+    const Vec3<T> q = r - d * nn;
+    const T out = std::sqrt(radius2) + warp + std::fabs(d);
+    if (dot(q, q) > out * out * T(1.0001)) return false;
+  }
   T best_d = T(0);
   Vec3<T> best_n{T(0), T(0), T(0)};
   T w[4] = {T(0), T(0), T(0), T(0)};
