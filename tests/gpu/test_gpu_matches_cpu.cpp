@@ -243,9 +243,13 @@ INSTANTIATE_TEST_SUITE_P(Discrete, GpuMatchesCpu,
 // pair, and a cube sliding with friction on a held base. The broad phase (atomics, CUB scan),
 // the narrow phase (the CPU's ContactNodeBody) and the atomic scatter of the contact forces
 // (backends/cuda/contact_kernels.cuh) before the node pass.
+// FP32: the gap is a difference of positions near 1 (ulp 1.2e-7) against penetrations of
+// ~1e-4, so the contact starts and ends an increment apart from FP64's: measured on an H100
+// 1.9e-3 (pair) and 2.9e-2 (general contact, where both passes and the side faces see the
+// rounding) of the largest displacement; FP32 energy balances as FP64's (0.023 %).
 const GpuDeck kContactDecks[] = {
-    {"contact_bars", "tests/gpu/decks/contact_bars.inp", "AEND"},
-    {"contact_bars_pair", "tests/gpu/decks/contact_bars_pair.inp", "AEND"},
+    {"contact_bars", "tests/gpu/decks/contact_bars.inp", "AEND", 5e-2},
+    {"contact_bars_pair", "tests/gpu/decks/contact_bars_pair.inp", "AEND", 5e-3},
     {"contact_slide", "tests/gpu/decks/contact_slide.inp", "CORNER"},
 };
 
