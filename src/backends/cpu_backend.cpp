@@ -472,8 +472,10 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   // Nodal forces in record order: deterministic sums.
   std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
   std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
+  std::fill(st.contact_pair_force.begin(), st.contact_pair_force.end(), 0.0);
   const auto add = [](double* a, int k, double v) { a[k] += v; };
-  for (int i = 0; i < ns; ++i) scatter_contact(c, i, st.contact_normal.data(), st.contact_shear.data(), add);
+  for (int i = 0; i < ns; ++i)
+    scatter_contact(c, i, st.contact_normal.data(), st.contact_shear.data(), st.contact_pair_force.data(), add);
   monitor_contact(monitor_, sums[0], sums[1]);
 }
 

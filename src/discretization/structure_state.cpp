@@ -62,8 +62,9 @@ void StructureState::initialize(const StructureSystem& sys) {
     contact_history.assign(3 * static_cast<std::size_t>(sys.contact.num_slaves), 0.0);
     contact_normal.assign(3 * static_cast<std::size_t>(nn), 0.0);
     contact_shear.assign(3 * static_cast<std::size_t>(nn), 0.0);
+    contact_pair_force.assign(6 * static_cast<std::size_t>(sys.contact.num_pairs), 0.0);
   } else {
-    contact_history.clear(), contact_normal.clear(), contact_shear.clear();
+    contact_history.clear(), contact_normal.clear(), contact_shear.clear(), contact_pair_force.clear();
   }
   time = 0;
   half_dt_prev = 0;
@@ -88,6 +89,7 @@ void copy_output_fields(const StructureState& from, StructureState& to) {
   to.tri_state = from.tri_state;
   to.contact_normal = from.contact_normal;
   to.contact_shear = from.contact_shear;
+  to.contact_pair_force = from.contact_pair_force;
   to.time = from.time;
 }
 

@@ -55,6 +55,8 @@ struct StructureState {
   /// stick spring's history), and the latest contact pass's nodal contact forces, normal and
   /// frictional apart (3 per node: slaves' own and the reactions on the facets' corners).
   std::vector<double> contact_history, contact_normal, contact_shear;
+  /// Per contact definition: the total normal and friction force on its slaves (6 each).
+  std::vector<double> contact_pair_force;
   double time = 0;                       ///< t^n
   double half_dt_prev = 0;               ///< t^n - t^(n-1/2); 0 at the start
 

@@ -295,15 +295,17 @@ struct ContactNodeBody {
 };
 
 /// Adds record i's forces to the nodal contact forces (3 per node; normal and friction
-/// apart): the slave's, and their reactions on the touched facet's corners by the weights.
+/// apart): the slave's, and their reactions on the touched facet's corners by the weights;
+/// the slave's also to its definition's total (pair_total: 6 per definition).
 /// add(node, component, value) performs the addition (a plain add in a serial loop, an
 /// atomic one on a GPU).
 template <class T, class Add>
-HS_HD void scatter_contact(const ContactView<T>& c, int i, T* normal, T* shear, Add add) {
+HS_HD void scatter_contact(const ContactView<T>& c, int i, T* normal, T* shear, T* pair_total, Add add) {
   const int f = c.facet_of[i];
   if (f < 0) return;
   const T* out = c.force + 6 * static_cast<long long>(i);
   const int n = c.slave_node[i];
+  for (int k = 0; k < 6; ++k) add(pair_total, 6 * c.slave_pair[i] + k, out[k]);
   for (int d = 0; d < 3; ++d) {
     add(normal, 3 * n + d, out[d]);
     add(shear, 3 * n + d, out[3 + d]);

@@ -102,6 +102,7 @@ void ResultWriter::write(const ResultFrame& frame) {
   if (frame.field) write_frame(frame.time, frame.fields);
   if (frame.history) write_history(frame.time, frame.fields);
   if (frame.energy) write_energy(frame.energy_row);
+  if (frame.energy && !frame.contact_force.empty()) write_contact(frame.time, frame.contact_force);
   if (frame.print) write_prints(frame);
 }
 
@@ -377,6 +378,21 @@ void ResultWriter::write_history(double time, const FieldSet& fields) {
         }
       h.total->write_row(row);
     }
+  }
+}
+
+void ResultWriter::write_contact(double time, const std::vector<double>& force) {
+  if (!contact_) {
+    make_directories(dir_ + "/history");
+    contact_ = std::make_unique<CsvWriter>(
+        dir_ + "/history/contact.csv",
+        std::vector<std::string>{"time", "definition", "CFN1", "CFN2", "CFN3", "CFS1", "CFS2", "CFS3"});
+  }
+  for (std::size_t p = 0; 6 * p + 5 < force.size(); ++p) {
+    std::vector<double> row{time, static_cast<double>(p + 1)};
+    row.insert(row.end(), force.begin() + static_cast<std::ptrdiff_t>(6 * p),
+               force.begin() + static_cast<std::ptrdiff_t>(6 * p + 6));
+    contact_->write_row(row);
   }
 }
 

@@ -38,6 +38,9 @@ class ResultWriter final : public ResultSink {
   void write_history(double time, const FieldSet& fields);
   /// Appends a row to energy.csv.
   void write_energy(const EnergyRow& e);
+  /// Appends one row per contact definition to history/contact.csv (time, definition,
+  /// total normal force CFN1-3 and friction force CFS1-3 on its slaves).
+  void write_contact(double time, const std::vector<double>& force);
   /// Appends the tables of the step's print requests to <job>.dat (Abaqus/CalculiX-like
   /// blocks: a heading with the set, the step, increment and time, one line per node or
   /// element). Element values are taken at the centroid, from the frame's cell arrays.
@@ -57,6 +60,7 @@ class ResultWriter final : public ResultSink {
   std::string dir_, job_;
   PvdWriter pvd_;
   CsvWriter energy_;
+  std::unique_ptr<CsvWriter> contact_;  ///< history/contact.csv, opened with the first contact row
   std::vector<History> histories_;
   /// The history file name (without extension) of a set: safe inside OUTDIR/history.
   std::string file_name_for(const std::string& set);

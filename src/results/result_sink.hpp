@@ -29,6 +29,9 @@ struct ResultFrame {
   bool step_end = false;    ///< the step's last instant
   FieldSet fields;
   EnergyRow energy_row;
+  /// Contact models, with the energy row: per contact definition (deck order) the total
+  /// normal and friction force on its slave nodes, 6 values each.
+  std::vector<double> contact_force;
 };
 
 /// Receives a run's results in time order (from one thread at a time).

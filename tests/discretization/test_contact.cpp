@@ -113,8 +113,9 @@ TEST(ContactPass, PenaltyForceActsOnBothSidesEqually) {
   EXPECT_EQ(s.force[0], 0.0);
   EXPECT_NEAR(sum[0], 0.5 * k * 0.01 * 0.01, 1e-12 * k * 1e-4);
   EXPECT_EQ(sum[1], 0.0);
-  std::vector<double> normal(15, 0.0), shear(15, 0.0);
-  scatter_contact(c, 0, normal.data(), shear.data(), [](double* a, int i, double v) { a[i] += v; });
+  std::vector<double> normal(15, 0.0), shear(15, 0.0), pair(6, 0.0);
+  scatter_contact(c, 0, normal.data(), shear.data(), pair.data(), [](double* a, int i, double v) { a[i] += v; });
+  EXPECT_NEAR(pair[2], k * 0.01, 1e-12 * k);  // the definition's total: the slave's force
   double total[3] = {0, 0, 0};
   for (int n = 0; n < 5; ++n)
     for (int d = 0; d < 3; ++d) total[d] += normal[3 * n + d];

@@ -76,6 +76,19 @@ BarsResult run_bars(const std::string& name, int n, const std::string& options) 
   }
   EXPECT_GE(count, 10);
   r.mean_force /= std::max(count, 1);
+  // The pair's total contact force in history/contact.csv (every increment): on bar A's end
+  // face, -rho c A v0 along x. (General contact's one definition holds both bars' slaves,
+  // whose forces cancel.)
+  if (options.find("--pair") != std::string::npos) {
+    const Csv c = read_csv(dir + "/out/history/contact.csv");
+    double sum = 0;
+    int rows = 0;
+    for (const auto& row : c.rows)
+      if (row[0] > start + 0.25 * r.duration && row[0] < end - 0.25 * r.duration) sum += row[c.col("CFN1")], ++rows;
+    EXPECT_GT(rows, 100);
+    EXPECT_NEAR(-sum / std::max(rows, 1) / z, 1.0, 0.02);
+    std::printf("%s: history/contact.csv mean CFN1 %.4f of -rho c A v0\n", name.c_str(), -sum / std::max(rows, 1) / z);
+  }
   const Csv e = read_csv(dir + "/out/energy.csv");
   const double ke0 = e.rows.front()[e.col("kinetic")], total0 = e.rows.front()[e.col("total")];
   for (const auto& row : e.rows) r.energy_error = std::max(r.energy_error, std::fabs(row[e.col("total")] - total0) / ke0);

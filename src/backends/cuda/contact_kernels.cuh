@@ -80,10 +80,10 @@ __global__ void contact_narrow_kernel(ContactView<T> c, const unsigned long long
 
 /// Adds every record's forces to the nodal contact forces (zeroed before).
 template <class T>
-__global__ void contact_scatter_kernel(ContactView<T> c, T* normal, T* shear) {
+__global__ void contact_scatter_kernel(ContactView<T> c, T* normal, T* shear, T* pair_total) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= c.num_slaves) return;
-  scatter_contact(c, i, normal, shear, AtomicAdd<T>{});
+  scatter_contact(c, i, normal, shear, pair_total, AtomicAdd<T>{});
 }
 
 }  // namespace cuda

@@ -531,8 +531,9 @@ class CudaBackend final : public Backend {
       st.shell_state.assign(buf.begin(), buf.end());
     }
     if (ct_history_.size() > 0) {
-      const std::pair<const DeviceArray<T>*, std::vector<double>*> rows[3] = {
-          {&ct_history_, &st.contact_history}, {&ct_normal_, &st.contact_normal}, {&ct_shear_, &st.contact_shear}};
+      const std::pair<const DeviceArray<T>*, std::vector<double>*> rows[4] = {
+          {&ct_history_, &st.contact_history}, {&ct_normal_, &st.contact_normal}, {&ct_shear_, &st.contact_shear},
+          {&ct_pair_force_, &st.contact_pair_force}};
       for (const auto& [from, to] : rows) {
         buf.resize(from->size());
         from->copy_to(buf.data(), buf.size());
@@ -628,8 +629,8 @@ class CudaBackend final : public Backend {
     const std::size_t nts = tri_state_.size();
     s.tris.resize(nts);
     s.shell_points.resize(nshell);
-    const std::size_t ncon = ct_normal_.size();
-    s.contact.resize(2 * ncon);
+    const std::size_t ncon = ct_normal_.size(), npair = ct_pair_force_.size();
+    s.contact.resize(2 * ncon + npair);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).
@@ -665,6 +666,9 @@ class CudaBackend final : public Backend {
             "copy contact forces");
       check(cudaMemcpyAsync(s.contact.host() + ncon, ct_shear_.get(), ncon * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy contact forces");
+      check(cudaMemcpyAsync(s.contact.host() + 2 * ncon, ct_pair_force_.get(), npair * sizeof(T),
+                            cudaMemcpyDeviceToHost, stream_),
+            "copy contact forces");
     }
     check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
           "copy monitor");
@@ -686,7 +690,7 @@ class CudaBackend final : public Backend {
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, nts, nshell, ncon, global, record,
+    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, nts, nshell, ncon, npair, global, record,
                       failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
@@ -717,6 +721,7 @@ class CudaBackend final : public Backend {
       f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);
       f.state.contact_normal.assign(st.contact.host(), st.contact.host() + ncon);
       f.state.contact_shear.assign(st.contact.host() + ncon, st.contact.host() + 2 * ncon);
+      f.state.contact_pair_force.assign(st.contact.host() + 2 * ncon, st.contact.host() + 2 * ncon + npair);
       f.record = global ? record : st.monitor.host()->record;
       f.discard = global ? failed : st.monitor.host()->status != kRunning;
       f.state.time = time;
@@ -1162,6 +1167,8 @@ class CudaBackend final : public Backend {
     ct_normal_.zero(stream_);
     ct_shear_.resize(3 * static_cast<std::size_t>(nn));
     ct_shear_.zero(stream_);
+    ct_pair_force_.resize(6 * static_cast<std::size_t>(cs.num_pairs));
+    ct_pair_force_.zero(stream_);
     ct_buckets_ = 1;
     while (ct_buckets_ < 2 * nf) ct_buckets_ *= 2;
     ct_start_.resize(static_cast<std::size_t>(ct_buckets_) + 1);
@@ -1239,7 +1246,9 @@ class CudaBackend final : public Backend {
                                                                         {ct_sums_.get(), ct_ticket_.get()});
     ct_normal_.zero(stream_);
     ct_shear_.zero(stream_);
-    cuda::contact_scatter_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_normal_.get(), ct_shear_.get());
+    ct_pair_force_.zero(stream_);
+    cuda::contact_scatter_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_normal_.get(), ct_shear_.get(),
+                                                                         ct_pair_force_.get());
     check(cudaGetLastError(), "contact launch");
   }
 
@@ -1478,7 +1487,7 @@ class CudaBackend final : public Backend {
   DeviceArray<std::uint8_t> ct_two_sided_, ct_self_;
   DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
   DeviceArray<T> ct_history_, ct_force_, ct_weight_;
-  mutable DeviceArray<T> ct_normal_, ct_shear_;
+  mutable DeviceArray<T> ct_normal_, ct_shear_, ct_pair_force_;
   DeviceArray<unsigned long long> ct_max_;
   DeviceArray<double> ct_sums_;
   DeviceArray<unsigned> ct_ticket_;
