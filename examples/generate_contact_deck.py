@@ -6,6 +6,8 @@
          lasts 2 L / c (c = sqrt(E / rho)); afterwards they fly apart with -v0 and +v0.
          --elements N per bar, --pair (a *CONTACT PAIR of the two end faces; default: general
          contact, *CONTACT INCLUSIONS, ALL EXTERIOR).
+  impact a cube of --elements^3 C3D8R moving down onto a held base, general contact (a
+         benchmark of the contact pass; --no-contact leaves it out).
   slide  a cube on a held base block, pushed by nodal loads equal to its weight on a slope of
          --angle degrees (the slope's normal and tangential parts), with Coulomb friction
          --friction mu: it slides with a = g (sin a - mu cos a) if tan a > mu, else it sticks.
@@ -105,11 +107,40 @@ def slide(a):
     return "\n".join(out) + "\n"
 
 
+def impact(a):
+    # A cube of n^3 C3D8R (edge 1) above a held base of n x n x 2 elements, moving down at v0,
+    # touching at once (gap of a tenth of an element); general contact. A benchmark: the
+    # contact pass against the element pass at scale.
+    n = a.elements
+    h = 1.0 / n
+    nb_, eb_, _ = brick(1, 1, 0.0, n, h, n, h, 2, h, z0=-2 * h)
+    first = len(nb_) + 1
+    nk, ek, _ = brick(first, 2 * n * n + 1, 0.0, n, h, n, h, n, h, z0=0.1 * h)
+    out = [f"*HEADING\ncube of {n}^3 C3D8R dropped on a held base, general contact",
+           "*NODE", *nb_, *nk,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BASE", *eb_,
+           "*ELEMENT, TYPE=C3D8R, ELSET=CUBE", *ek,
+           "*ELSET, ELSET=ALL\nBASE, CUBE",
+           f"*NSET, NSET=BASEN, GENERATE\n1, {len(nb_)}, 1",
+           f"*NSET, NSET=CUBEN, GENERATE\n{first}, {first + len(nk) - 1}, 1",
+           f"*NSET, NSET=TOP\n{first + len(nk) - 1}",
+           MAT.format(E=a.E, rho=a.rho).rstrip(),
+           "*SOLID SECTION, ELSET=ALL, MATERIAL=M", "1.",
+           "*INITIAL CONDITIONS, TYPE=VELOCITY", f"CUBEN, 3, {-a.velocity}"]
+    if not a.no_contact:
+        out += ["*CONTACT", "*CONTACT INCLUSIONS, ALL EXTERIOR"]
+    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time}", "*BOUNDARY", "BASEN, 1, 3",
+            "*OUTPUT, FIELD, NUMBER INTERVAL=1", "*NODE OUTPUT", "U",
+            "*OUTPUT, HISTORY, NUMBER INTERVAL=20", "*NODE OUTPUT, NSET=TOP", "U", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("case", choices=["bars", "slide"])
+    ap.add_argument("case", choices=["bars", "slide", "impact"])
     ap.add_argument("-o", "--output", required=True)
-    ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar")
+    ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar; impact: per cube edge")
+    ap.add_argument("--no-contact", action="store_true", help="impact: leave the contact out (its cost)")
     ap.add_argument("--pair", action="store_true", help="bars: a contact pair instead of general contact")
     ap.add_argument("--velocity", type=float, default=0.1, help="bars: speed of each bar")
     ap.add_argument("--frames", type=int, default=20, help="bars: field frames")
@@ -121,7 +152,8 @@ def main():
     ap.add_argument("--ramp", type=float, default=0.0,
                     help="slide: the loads rise over this time (smooth step; 0: at once)")
     a = ap.parse_args()
-    text = bars(a) if a.case == "bars" else slide(a)
+    ap_case = {"bars": bars, "slide": slide, "impact": impact}
+    text = ap_case[a.case](a)
     with open(a.output, "w") as f:
         f.write(text)
 
