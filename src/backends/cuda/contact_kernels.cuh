@@ -34,13 +34,18 @@ __device__ inline double contact_cell_size(const unsigned long long* max_extent_
   return s + 1e-12 * s + 1e-300;
 }
 
-/// Largest facet box edge into *max_bits (zeroed before).
+/// Largest facet box edge into *max_bits (zeroed before): a warp's maximum first, so one
+/// atomic per warp rather than per facet on the one address (blockDim a multiple of 32).
 template <class T>
-__global__ void contact_extent_kernel(ContactView<T> c, int nf, unsigned long long* max_bits, RunView run) {
+__global__ void contact_extent_kernel(ContactView<T> c, int nf, unsigned long long* max_bits) {
   const int f = blockIdx.x * blockDim.x + threadIdx.x;
-  if (f >= nf || run.monitor->status != kRunning) return;
-  const double e = static_cast<double>(facet_extent(c, f));
-  atomicMax(max_bits, static_cast<unsigned long long>(__double_as_longlong(e)));
+  unsigned long long bits = 0;
+  if (f < nf) bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(facet_extent(c, f))));
+  for (int o = 16; o > 0; o >>= 1) {
+    const unsigned long long other = __shfl_down_sync(0xffffffffu, bits, o);
+    bits = other > bits ? other : bits;
+  }
+  if ((threadIdx.x & 31) == 0 && bits != 0) atomicMax(max_bits, bits);
 }
 
 /// Each facet's bucket into key, counted in count[bucket + 1] (zeroed before).

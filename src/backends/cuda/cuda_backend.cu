@@ -1231,7 +1231,7 @@ class CudaBackend final : public Backend {
     const int nf = cs.num_facets, ns = cs.num_slaves, nb = ct_buckets_;
     const ContactView<T> c = contact_view(inc, commit);
     ct_max_.zero(stream_);
-    cuda::contact_extent_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get(), run());
+    cuda::contact_extent_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get());
     check(cudaMemsetAsync(ct_cursor_.get(), 0, (nb + 1) * sizeof(int), stream_), "contact buckets");
     cuda::contact_count_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get(), cs.reach, nb - 1,
                                                                        ct_key_.get(), ct_cursor_.get());
