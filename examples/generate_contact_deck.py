@@ -8,6 +8,8 @@
          contact, *CONTACT INCLUSIONS, ALL EXTERIOR).
   impact a cube of --elements^3 C3D8R moving down onto a held base, general contact (a
          benchmark of the contact pass; --no-contact leaves it out).
+  press  a cube on a held base squeezed by a rigid plate (a *RIGID BODY of elements moved by
+         a velocity on its reference node), general contact: RF3 = E A d / L.
   slide  a cube on a held base block, pushed by nodal loads equal to its weight on a slope of
          --angle degrees (the slope's normal and tangential parts), with Coulomb friction
          --friction mu: it slides with a = g (sin a - mu cos a) if tan a > mu, else it sticks.
@@ -135,9 +137,48 @@ def impact(a):
     return "\n".join(out) + "\n"
 
 
+def press(a):
+    # A cube of 4^3 C3D8R (edge 0.2, E, nu = 0) on a held base, squeezed by a rigid plate: a
+    # *RIGID BODY of C3D8R elements whose reference node moves down at --velocity (its other
+    # translations held; its rotations free, the squeeze is symmetric), general contact, no friction. Quasi-static (v << c): the plate's reaction
+    # RF3 = E A d / L at a squeeze d (uniaxial stress).
+    nb_, eb_, _ = brick(1, 1, -0.1, 2, 0.2, 2, 0.2, 1, 0.1, z0=-0.1)
+    nb_ = [f"{l.split(',')[0]}, {l.split(',')[1]}, {float(l.split(',')[2]) - 0.1:.12g}, {l.split(',')[3]}" for l in nb_]
+    f1 = len(nb_) + 1
+    nk, ek, _ = brick(f1, 100, -0.1, 4, 0.05, 4, 0.05, 4, 0.05, z0=0.0)
+    f2 = f1 + len(nk)
+    gap = 1e-4
+    np_, ep_, _ = brick(f2, 200, -0.15, 3, 0.1, 3, 0.1, 1, 0.05, z0=0.2 + gap)
+    np_ = [f"{l.split(',')[0]}, {l.split(',')[1]}, {float(l.split(',')[2]) - 0.05:.12g}, {l.split(',')[3]}" for l in np_]
+    ref = f2 + len(np_)
+    out = [f"*HEADING\ncube squeezed by a rigid plate (a *RIGID BODY of C3D8R) moving at {a.velocity}",
+           "*NODE", *nb_, *nk, *np_, f"{ref}, 0., 0.1, 0.3",
+           "*ELEMENT, TYPE=C3D8R, ELSET=BASE", *eb_,
+           "*ELEMENT, TYPE=C3D8R, ELSET=CUBE", *ek,
+           "*ELEMENT, TYPE=C3D8R, ELSET=PLATE", *ep_,
+           "*ELSET, ELSET=ALL\nBASE, CUBE, PLATE",
+           f"*NSET, NSET=BASEN, GENERATE\n1, {len(nb_)}, 1",
+           f"*NSET, NSET=REF\n{ref}",
+           f"*NSET, NSET=PLATEN, GENERATE\n{f2}, {ref - 1}, 1",
+           f"*NSET, NSET=CUBETOP, GENERATE\n{f1 + 4 * 25}, {f1 + 5 * 25 - 1}, 1",
+           MAT.format(E=a.E, rho=a.rho).rstrip(),
+           "*SOLID SECTION, ELSET=ALL, MATERIAL=M", "1.",
+           "*RIGID BODY, REF NODE=REF, ELSET=PLATE",
+           # Moving from the start: a velocity prescribed from rest would jump at t = 0.
+           "*INITIAL CONDITIONS, TYPE=VELOCITY", f"PLATEN, 3, {-a.velocity}", f"REF, 3, {-a.velocity}",
+           "*CONTACT", "*CONTACT INCLUSIONS, ALL EXTERIOR",
+           "*STEP", "*DYNAMIC, EXPLICIT", f", {a.time}",
+           "*BOUNDARY", "BASEN, 1, 3", "REF, 1, 2",
+           "*BOUNDARY, TYPE=VELOCITY", f"REF, 3, 3, {-a.velocity}",
+           "*OUTPUT, FIELD, NUMBER INTERVAL=10", "*NODE OUTPUT", "U",
+           "*OUTPUT, HISTORY, NUMBER INTERVAL=200", "*NODE OUTPUT, NSET=REF", "U, RF",
+           "*NODE OUTPUT, NSET=CUBETOP", "U", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("case", choices=["bars", "slide", "impact"])
+    ap.add_argument("case", choices=["bars", "slide", "impact", "press"])
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar; impact: per cube edge")
     ap.add_argument("--no-contact", action="store_true", help="impact: leave the contact out (its cost)")
@@ -152,7 +193,7 @@ def main():
     ap.add_argument("--ramp", type=float, default=0.0,
                     help="slide: the loads rise over this time (smooth step; 0: at once)")
     a = ap.parse_args()
-    ap_case = {"bars": bars, "slide": slide, "impact": impact}
+    ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press}
     text = ap_case[a.case](a)
     with open(a.output, "w") as f:
         f.write(text)

@@ -428,6 +428,7 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         cs.slave_node.data(),
                         cs.slave_pair.data(),
                         cs.slave_offset.data(),
+                        cs.spring_mass.data(),
                         cs.slave_facet_ptr.data(),
                         cs.slave_facet_nodes.data(),
                         cs.mu_static.data(),

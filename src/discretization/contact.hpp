@@ -28,9 +28,11 @@ struct ContactSystem {
   std::vector<double> facet_depth;
   std::vector<std::uint8_t> facet_two_sided;  ///< 1: a shell's both sides
 
+
   std::vector<int> slave_node;        ///< node index of each slave record
   std::vector<int> slave_pair;        ///< definition of each slave record
   std::vector<double> slave_offset;   ///< half the largest shell thickness at the node (0: solids only)
+  std::vector<double> spring_mass;    ///< per record: the mass of its penalty spring (set_spring_masses)
   /// Per slave record, the one-sided facets of its own surface that hold it (CSR over
   /// records, 4 corners each): their normals give the side the node faces, and a facet
   /// facing the same way cannot be touched (a node on a body's edge lies in the planes of
@@ -50,10 +52,15 @@ struct ContactSystem {
 /// Fraction of the largest stable penalty stiffness used (docs/theory.md, "Contact"): with
 /// it, a contact spring between two nodes raises the highest frequency of the mesh by less
 /// than the stable increment's safety factor allows.
-inline constexpr double kContactPenaltyFraction = 0.25;
+inline constexpr double kContactPenaltyFraction = 0.125;
 
 /// Builds the contact arrays of m (empty without contact). Throws InputError naming the
 /// definition's file:line when a surface yields no facets or no slave nodes.
 ContactSystem build_contact_system(const Model& m);
+
+/// Sets each record's spring mass from the nodal masses: the lighter of its slave node and
+/// the lightest corner node of its definition's facets (fixed for the run, so the spring is
+/// conservative).
+void set_spring_masses(ContactSystem& cs, const std::vector<double>& mass);
 
 }  // namespace halfstep

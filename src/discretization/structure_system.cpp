@@ -183,6 +183,7 @@ StructureSystem build_bodies_and_constraints(const Model& model);
 StructureSystem build_structure_system(const Model& model) {
   StructureSystem sys = build_bodies_and_constraints(model);
   sys.contact = build_contact_system(model);
+  set_spring_masses(sys.contact, sys.mass);
   return sys;
 }
 

@@ -55,11 +55,12 @@ struct ContactView {
   const int* slave_node;
   const int* slave_pair;
   const T* slave_offset;
+  const T* spring_mass;          ///< per record: the mass its penalty spring is scaled by
   const int* slave_facet_ptr;    ///< per record: its own facets (CSR), whose normals it faces along
   const int* slave_facet_nodes;  ///< 4 corners per own facet (-1: triangle)
   const T *mu_static, *mu_kinetic, *decay;  ///< per definition
   const std::uint8_t* self;
-  T penalty;                  ///< penalty_scale x kContactPenaltyFraction / dt^2 (per unit reduced mass)
+  T penalty;                  ///< penalty_scale x kContactPenaltyFraction / dt^2 (per unit of the spring's mass)
   T dt_prev;                  ///< t^n - t^(n-1): the slip of v^(n-1/2)
   ContactGrid<T> grid;
   T* shear_history;           ///< 3 per record: the friction force (written on commit)
@@ -247,19 +248,12 @@ struct ContactNodeBody {
       return;
     }
     const int* fn = c.facet_nodes + 4 * best;
-    // Reduced mass of the slave node and the touch point (weights w: 1 / sum w^2 / m).
-    T inv_m = T(0);
+    // The record's spring is fixed (docs/theory.md, "Contact"): one that changed with the
+    // facet touched would not be conservative.
     Vec3<T> v_master{T(0), T(0), T(0)};
-    for (int k = 0; k < 4; ++k) {
-      if (fn[k] < 0) continue;
-      const T w = touch.w[k];
-      const T m = c.mass[fn[k]];
-      if (m > T(0)) inv_m += w * w / m;
-      v_master += w * Vec3<T>{c.v[0][fn[k]], c.v[1][fn[k]], c.v[2][fn[k]]};
-    }
-    const T ms = c.mass[n];
-    const T inv_red = (ms > T(0) ? T(1) / ms : T(0)) + inv_m;
-    const T k = inv_red > T(0) ? c.penalty / inv_red : T(0);
+    for (int k = 0; k < 4; ++k)
+      if (fn[k] >= 0) v_master += touch.w[k] * Vec3<T>{c.v[0][fn[k]], c.v[1][fn[k]], c.v[2][fn[k]]};
+    const T k = c.penalty * c.spring_mass[i];
     const Vec3<T> nrm = touch.normal;
     const T fnorm = k * touch.pen;
     // Friction: the slip of the last half-step velocities, in the tangent plane.

@@ -1148,6 +1148,7 @@ class CudaBackend final : public Backend {
     ct_facet_pair_.assign(cs.facet_pair);
     ct_facet_offset_.assign(convert<T>(cs.facet_offset));
     ct_facet_depth_.assign(convert<T>(cs.facet_depth));
+    ct_spring_mass_.assign(convert<T>(cs.spring_mass));
     ct_two_sided_.assign(cs.facet_two_sided);
     ct_slave_node_.assign(cs.slave_node);
     ct_slave_pair_.assign(cs.slave_pair);
@@ -1208,6 +1209,7 @@ class CudaBackend final : public Backend {
             ct_slave_node_.get(),
             ct_slave_pair_.get(),
             ct_slave_offset_.get(),
+            ct_spring_mass_.get(),
             ct_slave_facet_ptr_.get(),
             ct_slave_facet_nodes_.get_or_null(),
             ct_mu_s_.get(),
@@ -1485,7 +1487,7 @@ class CudaBackend final : public Backend {
   DeviceArray<int> ct_facet_nodes_, ct_facet_pair_, ct_slave_node_, ct_slave_pair_, ct_facet_of_;
   DeviceArray<int> ct_start_, ct_cursor_, ct_key_, ct_facets_, ct_slave_facet_ptr_, ct_slave_facet_nodes_;
   DeviceArray<std::uint8_t> ct_two_sided_, ct_self_;
-  DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
+  DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_spring_mass_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
   DeviceArray<T> ct_history_, ct_force_, ct_weight_;
   mutable DeviceArray<T> ct_normal_, ct_shear_, ct_pair_force_;
   DeviceArray<unsigned long long> ct_max_;
