@@ -93,7 +93,8 @@ TEST(ReferenceProblems, RunWritesAllOutputs) {
     EXPECT_TRUE(std::filesystem::exists(dir + "/out/" + f)) << f;
   const Csv energy = read_csv(dir + "/out/energy.csv");
   EXPECT_EQ(energy.header, (std::vector<std::string>{"time", "kinetic", "internal", "external_work",
-                                                      "damping_work", "total", "hourglass", "plastic_dissipation"}));
+                                                      "damping_work", "total", "hourglass", "plastic_dissipation", "contact",
+                                                      "friction_dissipation"}));
   std::ifstream js(dir + "/out/summary.json");
   const std::string summary((std::istreambuf_iterator<char>(js)), std::istreambuf_iterator<char>());
   for (const char* key : {"\"nodes\": 34", "\"elements\": 16", "\"steps\"", "\"time_increment\"",
