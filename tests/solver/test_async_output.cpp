@@ -113,7 +113,7 @@ TEST(AsyncOutput, EnergyRowsAreWrittenInSubmissionOrder) {
     ASSERT_EQ(csv.rows.size(), 5u);
     for (int i = 0; i < 5; ++i) {
       const auto& row = csv.rows[i];
-      ASSERT_EQ(row.size(), 8u);
+      ASSERT_EQ(row.size(), 10u);
       EXPECT_DOUBLE_EQ(row[0], 0.1 * i + 0.05) << i;
       EXPECT_DOUBLE_EQ(row[1], 10.0 + i) << i;
       EXPECT_DOUBLE_EQ(row[2], 2 * (10.0 + i)) << i;
