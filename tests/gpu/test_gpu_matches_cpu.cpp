@@ -253,8 +253,16 @@ const GpuDeck kContactDecks[] = {
     {"contact_slide", "tests/gpu/decks/contact_slide.inp", "CORNER"},
 };
 
+// The GPU adds the contact forces to the nodes with atomics, in no fixed order, and a contact
+// starts at a threshold: FP64 runs differ from the CPU's by round-off that the contact
+// amplifies, measured 2.6e-9 of the largest displacement (general contact, H200).
+const GpuVariant kContactVariants[] = {
+    {"atomic", "double", 1e-8}, {"gather", "double", 1e-8}, {"colored", "double", 1e-8},
+    {"atomic", "single", 1e-3}, {"gather", "single", 1e-3}, {"colored", "single", 1e-3},
+};
+
 INSTANTIATE_TEST_SUITE_P(Contact, GpuMatchesCpu,
-                         ::testing::Combine(::testing::ValuesIn(kContactDecks), ::testing::ValuesIn(kSolidVariants)),
+                         ::testing::Combine(::testing::ValuesIn(kContactDecks), ::testing::ValuesIn(kContactVariants)),
                          case_name);
 
 // CPS4 with *PLASTIC (plane_cps4 with yield 1e6 + 7e7 PEEQ; on the CPU the dissipation
