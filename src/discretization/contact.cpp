@@ -225,6 +225,11 @@ ContactSystem build_contact_system(const Model& m) {
     cs.decay.push_back(dc);
     cs.self.push_back(p.slave == p.master ? 1 : 0);
   }
+  for (const ContactPair& p : m.contact.pairs) {
+    bool mirror = p.slave == p.master;
+    for (const ContactPair& q : m.contact.pairs) mirror = mirror || (q.slave == p.master && q.master == p.slave);
+    cs.mirrored.push_back(mirror ? 1 : 0);
+  }
   cs.num_facets = static_cast<int>(cs.facet_pair.size());
   cs.num_slaves = static_cast<int>(cs.slave_node.size());
   cs.penalty_scale = m.contact.penalty_scale;

@@ -41,6 +41,10 @@ struct ContactSystem {
 
   std::vector<double> mu_static, mu_kinetic, decay;  ///< per definition (*FRICTION)
   std::vector<std::uint8_t> self;     ///< per definition: self-contact (skip facets holding the node)
+  /// Per definition: its surfaces also meet the other way round (self-contact, or the
+  /// reverse pair exists), so a slave whose motion is prescribed may leave the contact to
+  /// the other pass.
+  std::vector<std::uint8_t> mirrored;
   double penalty_scale = 1;           ///< *CONTACT CONTROLS ASSIGNMENT, TYPE=SCALE PENALTY
   /// Largest distance between a slave node and a facet's plane at which they can touch
   /// (offsets and depths): the broad phase's search margin.

@@ -60,6 +60,10 @@ struct ContactView {
   const int* slave_facet_nodes;  ///< 4 corners per own facet (-1: triangle)
   const T *mu_static, *mu_kinetic, *decay;  ///< per definition
   const std::uint8_t* self;
+  const std::uint8_t* mirrored;  ///< per definition (ContactSystem::mirrored)
+  /// Per node, or null: held translation bits (the step's) and those a rigid body moves; a
+  /// slave with all three prescribed takes no contact of a mirrored definition.
+  const std::uint8_t *held, *body_skip;
   T penalty;                  ///< penalty_scale x kContactPenaltyFraction / dt^2 (per unit of the spring's mass)
   T dt_prev;                  ///< t^n - t^(n-1): the slip of v^(n-1/2)
   ContactGrid<T> grid;
@@ -209,6 +213,12 @@ struct ContactNodeBody {
   HS_HD void operator()(int i, double* sum) const {
     const int n = c.slave_node[i];
     const int pair = c.slave_pair[i];
+    // A slave whose translations are all prescribed (held, driven, or a rigid body's) cannot
+    // respond; where the surfaces also meet the other way, that pass carries the contact.
+    // (Kept, its spring reacted on the other surface's nodes only, and a cube squeezed
+    // between a held base and a driven plate in general contact rang up.)
+    const unsigned prescribed = (c.held ? c.held[n] : 0u) | (c.body_skip ? c.body_skip[n] : 0u);
+    const bool idle = c.mirrored[pair] && (prescribed & 7u) == 7u;
     const Vec3<T> p = contact_x(c, n);
     const T off_s = c.slave_offset[i];
     const ContactGrid<T>& g = c.grid;
@@ -222,7 +232,7 @@ struct ContactNodeBody {
     }
     int best = -1;
     ContactTouch<T> touch{}, t{};
-    for (int dz = -1; dz <= 1; ++dz)
+    for (int dz = -1; dz <= 1 && !idle; ++dz)
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
           const int b = contact_bucket(ci + dx, cj + dy, ck + dz, g.mask);

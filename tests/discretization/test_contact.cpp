@@ -57,7 +57,7 @@ struct OneFacet {
   std::vector<double> mass{1, 1, 1, 1, 2};
   std::vector<int> facet_nodes{0, 1, 2, 3}, facet_pair{0}, slave_node{4}, slave_pair{0};
   std::vector<double> facet_offset{0}, facet_depth{0.5}, slave_offset{0}, spring_mass{1};
-  std::vector<std::uint8_t> two_sided{0}, self{0};
+  std::vector<std::uint8_t> two_sided{0}, self{0}, mirrored{0};
   std::vector<double> mu_s{0.3}, mu_k{0.3}, decay{0};
   std::vector<int> start{0, 1}, facets{0};
   std::vector<double> history = std::vector<double>(3, 0.0), force = std::vector<double>(6, 0.0), weight = std::vector<double>(4, 0.0);
@@ -71,7 +71,8 @@ struct OneFacet {
             facet_offset.data(), facet_depth.data(),  two_sided.data(),   slave_node.data(),
             slave_pair.data(),   slave_offset.data(), spring_mass.data(), own_ptr.data(),     nullptr,
             mu_s.data(),         mu_k.data(),
-            decay.data(),        self.data(),         penalty,            dt_prev,
+            decay.data(),        self.data(),         mirrored.data(),    nullptr,
+            nullptr,             penalty,             dt_prev,
             {10.0, 0, start.data(), facets.data()},   history.data(),     force.data(),
             facet_of.data(),     weight.data(),       true};
   }

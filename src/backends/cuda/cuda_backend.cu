@@ -1159,6 +1159,7 @@ class CudaBackend final : public Backend {
     ct_mu_k_.assign(convert<T>(cs.mu_kinetic));
     ct_decay_.assign(convert<T>(cs.decay));
     ct_self_.assign(cs.self);
+    ct_mirrored_.assign(cs.mirrored);
     ct_history_.resize(3 * static_cast<std::size_t>(ns));
     ct_history_.zero(stream_);
     ct_force_.resize(6 * static_cast<std::size_t>(ns));
@@ -1216,6 +1217,9 @@ class CudaBackend final : public Backend {
             ct_mu_k_.get(),
             ct_decay_.get(),
             ct_self_.get(),
+            ct_mirrored_.get(),
+            drive_.view.held,
+            body_skip_.get_or_null(),
             T(dt > 0 ? cs.penalty_scale * kContactPenaltyFraction / (dt * dt) : 0.0),
             T(2 * inc.h_prev),
             ContactGrid<T>{T(1), ct_buckets_ - 1, ct_start_.get(), ct_facets_.get()},
@@ -1486,7 +1490,7 @@ class CudaBackend final : public Backend {
   // nodal forces, the broad phase's buckets and the energy sums.
   DeviceArray<int> ct_facet_nodes_, ct_facet_pair_, ct_slave_node_, ct_slave_pair_, ct_facet_of_;
   DeviceArray<int> ct_start_, ct_cursor_, ct_key_, ct_facets_, ct_slave_facet_ptr_, ct_slave_facet_nodes_;
-  DeviceArray<std::uint8_t> ct_two_sided_, ct_self_;
+  DeviceArray<std::uint8_t> ct_two_sided_, ct_self_, ct_mirrored_;
   DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_spring_mass_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
   DeviceArray<T> ct_history_, ct_force_, ct_weight_;
   mutable DeviceArray<T> ct_normal_, ct_shear_, ct_pair_force_;
