@@ -23,14 +23,14 @@ import math
 MAT = "*MATERIAL, NAME=M\n*ELASTIC\n{E}, 0.\n*DENSITY\n{rho}\n"
 
 
-def brick(first_node, first_elem, x0, nx, hx, ny, hy, nz, hz, z0=0.0):
-    """Nodes and C3D8R elements of an nx x ny x nz block from (x0, 0, z0)."""
+def brick(first_node, first_elem, x0, nx, hx, ny, hy, nz, hz, z0=0.0, y0=0.0):
+    """Nodes and C3D8R elements of an nx x ny x nz block from (x0, y0, z0)."""
     nodes, elems = [], []
     nid = lambda i, j, k: first_node + i + (nx + 1) * (j + (ny + 1) * k)
     for k in range(nz + 1):
         for j in range(ny + 1):
             for i in range(nx + 1):
-                nodes.append(f"{nid(i, j, k)}, {x0 + i * hx:.12g}, {j * hy:.12g}, {z0 + k * hz:.12g}")
+                nodes.append(f"{nid(i, j, k)}, {x0 + i * hx:.12g}, {y0 + j * hy:.12g}, {z0 + k * hz:.12g}")
     e = first_elem
     for k in range(nz):
         for j in range(ny):
@@ -77,11 +77,9 @@ def bars(a):
 
 def slide(a):
     # Base: 4 x 4 x 1 elements of 0.25, top at z = 0, held. Block: one cube of 0.2 resting on it.
-    nb_, eb_, idb = brick(1, 1, -0.5, 4, 0.25, 4, 0.25, 1, 0.25, z0=-0.25)
+    nb_, eb_, idb = brick(1, 1, -0.5, 4, 0.25, 4, 0.25, 1, 0.25, z0=-0.25, y0=-0.4)
     first = len(nb_) + 1
     nk, ek, idk = brick(first, 100, -0.1, 1, 0.2, 1, 0.2, 1, 0.2, z0=0.0)
-    # The block sits at y in [0, 0.2]; shift the base so that it lies under the block's middle.
-    nb_ = [f"{l.split(',')[0]}, {l.split(',')[1]}, {float(l.split(',')[2]) - 0.4:.12g}, {l.split(',')[3]}" for l in nb_]
     rho, g = a.rho, 9.81
     m_node = rho * 0.2 ** 3 / 8
     th = math.radians(a.angle)
@@ -142,14 +140,12 @@ def press(a):
     # *RIGID BODY of C3D8R elements whose reference node moves down at --velocity (its other
     # translations held; its rotations free, the squeeze is symmetric), general contact, no friction. Quasi-static (v << c): the plate's reaction
     # RF3 = E A d / L at a squeeze d (uniaxial stress).
-    nb_, eb_, _ = brick(1, 1, -0.1, 2, 0.2, 2, 0.2, 1, 0.1, z0=-0.1)
-    nb_ = [f"{l.split(',')[0]}, {l.split(',')[1]}, {float(l.split(',')[2]) - 0.1:.12g}, {l.split(',')[3]}" for l in nb_]
+    nb_, eb_, _ = brick(1, 1, -0.1, 2, 0.2, 2, 0.2, 1, 0.1, z0=-0.1, y0=-0.1)
     f1 = len(nb_) + 1
     nk, ek, _ = brick(f1, 100, -0.1, 4, 0.05, 4, 0.05, 4, 0.05, z0=0.0)
     f2 = f1 + len(nk)
     gap = 1e-4
-    np_, ep_, _ = brick(f2, 200, -0.15, 3, 0.1, 3, 0.1, 1, 0.05, z0=0.2 + gap)
-    np_ = [f"{l.split(',')[0]}, {l.split(',')[1]}, {float(l.split(',')[2]) - 0.05:.12g}, {l.split(',')[3]}" for l in np_]
+    np_, ep_, _ = brick(f2, 200, -0.15, 3, 0.1, 3, 0.1, 1, 0.05, z0=0.2 + gap, y0=-0.05)
     ref = f2 + len(np_)
     out = [f"*HEADING\ncube squeezed by a rigid plate (a *RIGID BODY of C3D8R) moving at {a.velocity}",
            "*NODE", *nb_, *nk, *np_, f"{ref}, 0., 0.1, 0.3",

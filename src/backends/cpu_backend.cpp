@@ -451,7 +451,7 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));
   int buckets = 1;
   while (buckets < 2 * nf) buckets *= 2;
-  const double cell = extent + cs.reach + 1e-12 * (extent + cs.reach) + 1e-300;
+  const double cell = contact_cell_edge(extent, cs.reach);
   facet_bucket_.resize(static_cast<std::size_t>(nf));
   bucket_start_.assign(static_cast<std::size_t>(buckets) + 1, 0);
   for (int f = 0; f < nf; ++f) {

@@ -25,6 +25,13 @@ struct ContactGrid {
   const int* facets = nullptr;  ///< facet indices, bucket by bucket
 };
 
+/// The broad phase's cell edge from the largest facet box edge and the contact reach (the CPU
+/// pass and the GPU kernels both call it, so their buckets agree).
+HS_HD double contact_cell_edge(double extent, double reach) {
+  const double s = extent + reach;
+  return s + 1e-12 * s + 1e-300;
+}
+
 /// Integer cell coordinate of x.
 template <class T>
 HS_HD long long contact_cell(T x, T cell) {

@@ -30,8 +30,7 @@ struct AtomicAdd {
 /// The broad phase's cell edge from the largest facet box edge (its bits: a non-negative
 /// double orders like its bit pattern) and the contact reach; the CPU pass computes the same.
 __device__ inline double contact_cell_size(const unsigned long long* max_extent_bits, double reach) {
-  const double s = __longlong_as_double(static_cast<long long>(*max_extent_bits)) + reach;
-  return s + 1e-12 * s + 1e-300;
+  return contact_cell_edge(__longlong_as_double(static_cast<long long>(*max_extent_bits)), reach);
 }
 
 /// Largest facet box edge into *max_bits (zeroed before): a warp's maximum first, so one
