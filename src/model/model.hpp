@@ -310,6 +310,35 @@ struct InitialRotatingVelocity {
   SourceLoc loc;
 };
 
+/// One piece of an analytical surface's profile (*SURFACE, TYPE=CYLINDER or REVOLUTION data
+/// lines after START): a straight line or a circular arc (less than 180 degrees) from the
+/// previous end point, in the profile's local coordinates ((x, y), or (r, z) of a revolution).
+struct ProfileSegment {
+  enum class Kind { Line, Circle };
+  Kind kind = Kind::Line;
+  std::array<double, 2> end{};     ///< end point
+  std::array<double, 2> centre{};  ///< CIRCL: the arc's centre
+  SourceLoc loc;
+};
+
+/// *SURFACE, TYPE=CYLINDER or TYPE=REVOLUTION: a rigid analytical surface, a profile swept
+/// along a generator (cylinder, infinite along it) or revolved about an axis, moved by the
+/// reference node of its *RIGID BODY, ANALYTICAL SURFACE=. Its outward normal is the
+/// profile's direction turned 90 degrees counterclockwise in the profile plane.
+struct AnalyticalSurface {
+  enum class Kind { Cylinder, Revolution };
+  std::string name;  ///< upper-case; no element or node surface has the same name
+  Kind kind = Kind::Cylinder;
+  /// Cylinder: a the local origin, b on the local x-axis, c on the generator (local z).
+  /// Revolution: a the local origin, b on the symmetry axis (local z); c unused.
+  std::array<double, 3> a{}, b{}, c{};
+  std::array<double, 2> start{};          ///< START: the profile's first point
+  std::vector<ProfileSegment> segments;   ///< at least one
+  int ref_node = -1;  ///< node index of REF NODE= of its *RIGID BODY (-1: none names it)
+  SourceLoc loc;      ///< the *SURFACE line
+  SourceLoc body_loc; ///< the *RIGID BODY line
+};
+
 /// *SURFACE INTERACTION with its *FRICTION: how two surfaces in contact act on each other
 /// (normal contact is hard contact enforced by a penalty, docs/theory.md "Contact").
 struct SurfaceInteraction {
@@ -355,6 +384,7 @@ struct Model {
   std::vector<BeamSection> beam_sections;    ///< *BEAM SECTION, in deck order
   std::map<std::string, Orientation> orientations;
   std::map<std::string, Surface> surfaces;
+  std::map<std::string, AnalyticalSurface> analytical_surfaces;  ///< *SURFACE, TYPE=CYLINDER/REVOLUTION
   std::vector<Tie> ties;             ///< *TIE, deck order
   std::vector<Equation> equations;   ///< *EQUATION, deck order
   std::vector<NodeTransform> transforms;  ///< *TRANSFORM, deck order (a later one wins per node)
