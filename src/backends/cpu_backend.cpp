@@ -445,7 +445,8 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         nullptr,
                         nullptr,
                         nullptr,
-                        commit};
+                        commit,
+                        analytic_view(cs)};
   // Broad phase: facets by the cell of their box centre, in facet order within a bucket.
   double extent = 0;
   for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));

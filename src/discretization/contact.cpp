@@ -151,7 +151,86 @@ std::vector<int> slave_nodes(const Surface* s, const std::vector<Facet>& facets)
   return nodes;
 }
 
+/// Adds analytical surface a to cs's analytical arrays (frame and profile); returns its index.
+int add_analytic(ContactSystem& cs, const AnalyticalSurface& a) {
+  const Vec3<double> pa{a.a[0], a.a[1], a.a[2]}, pb{a.b[0], a.b[1], a.b[2]}, pc{a.c[0], a.c[1], a.c[2]};
+  Vec3<double> ex, ey, ez;
+  if (a.kind == AnalyticalSurface::Kind::Cylinder) {
+    ex = normalized(pb - pa);
+    const Vec3<double> g = pc - pa;
+    ez = normalized(g - dot(g, ex) * ex);
+    ey = cross(ez, ex);
+  } else {
+    ez = normalized(pb - pa);
+    // Any axis across the symmetry axis: the profile's radial direction follows each point.
+    const Vec3<double> t = std::abs(ez.x) < 0.9 ? Vec3<double>{1, 0, 0} : Vec3<double>{0, 1, 0};
+    ex = normalized(t - dot(t, ez) * ez);
+    ey = cross(ez, ex);
+  }
+  const double frame[kAnalyticFrameValues] = {a.kind == AnalyticalSurface::Kind::Cylinder ? 0.0 : 1.0,
+                                              pa.x, pa.y, pa.z, ex.x, ex.y, ex.z, ey.x, ey.y, ey.z, ez.x, ez.y, ez.z};
+  cs.analytic_frame.insert(cs.analytic_frame.end(), frame, frame + kAnalyticFrameValues);
+  std::array<double, 2> from = a.start;
+  for (const ProfileSegment& g : a.segments) {
+    const double v[kAnalyticSegValues] = {g.kind == ProfileSegment::Kind::Line ? 0.0 : 1.0, from[0], from[1],
+                                          g.end[0], g.end[1], g.centre[0], g.centre[1]};
+    cs.analytic_seg.insert(cs.analytic_seg.end(), v, v + kAnalyticSegValues);
+    from = g.end;
+  }
+  cs.analytic_seg_ptr.push_back(static_cast<int>(cs.analytic_seg.size() / kAnalyticSegValues));
+  cs.analytic_ref.push_back(a.ref_node);
+  cs.analytic_name.push_back(a.name);
+  return cs.num_analytic++;
+}
+
+/// Refuses slave nodes that start behind an analytical master by more than a thousandth of
+/// the model's size: they would be thrown out by the full penalty at the first increment,
+/// and the usual cause is a profile written the wrong way round (its normal points away).
+void check_initial_overclosure(const Model& m, const ContactSystem& cs, const std::vector<ContactPair>& defs) {
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (int n = 0; n < m.nodes.size(); ++n) {
+    const double x[3] = {m.nodes.x[n], m.nodes.y[n], m.nodes.z[n]};
+    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], x[d]), hi[d] = std::max(hi[d], x[d]);
+  }
+  const double size = std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                                (hi[2] - lo[2]) * (hi[2] - lo[2]));
+  const AnalyticView<double> view = analytic_view(cs);
+  std::vector<int> behind(static_cast<std::size_t>(cs.num_pairs), 0), deepest(static_cast<std::size_t>(cs.num_pairs), -1);
+  std::vector<double> depth(static_cast<std::size_t>(cs.num_pairs), 0.0);
+  for (int i = 0; i < cs.num_slaves; ++i) {
+    const int pair = cs.slave_pair[static_cast<std::size_t>(i)];
+    const int s = cs.pair_surface[static_cast<std::size_t>(pair)];
+    if (s < 0) continue;
+    const int n = cs.slave_node[static_cast<std::size_t>(i)];
+    const double off = cs.slave_offset[static_cast<std::size_t>(i)];
+    double pen = 0;
+    Vec3<double> normal;
+    if (!analytic_touch(view, s, node_x(m, n), Vec3<double>{0, 0, 0}, off, pen, normal)) continue;
+    const double over = pen - off;
+    if (!(over > 1e-3 * size)) continue;
+    ++behind[static_cast<std::size_t>(pair)];
+    if (over > depth[static_cast<std::size_t>(pair)]) depth[static_cast<std::size_t>(pair)] = over, deepest[static_cast<std::size_t>(pair)] = n;
+  }
+  for (int pair = 0; pair < cs.num_pairs; ++pair) {
+    if (behind[static_cast<std::size_t>(pair)] == 0) continue;
+    const ContactPair& p = defs[static_cast<std::size_t>(pair)];
+    const AnalyticalSurface& a = m.analytical_surfaces.at(p.master);
+    throw InputError(a.loc, std::to_string(behind[static_cast<std::size_t>(pair)]) + " node(s) of " +
+                                (p.slave == kAllExterior ? std::string("the model's exterior") : "surface '" + p.slave + "'") +
+                                " start behind analytical surface '" + a.name + "' (node " +
+                                std::to_string(m.nodes.id[static_cast<std::size_t>(deepest[static_cast<std::size_t>(pair)])]) +
+                                " by " + std::to_string(depth[static_cast<std::size_t>(pair)]) +
+                                "); the surface's outward normal is its profile's direction turned 90 degrees "
+                                "counterclockwise: write the profile the other way round if it points away from the body");
+  }
+}
+
 }  // namespace
+
+AnalyticView<double> analytic_view(const ContactSystem& cs) {
+  return {cs.num_facets,           cs.num_analytic,          cs.analytic_ref.data(), cs.analytic_frame.data(),
+          cs.analytic_seg_ptr.data(), cs.analytic_seg.data(), cs.pair_surface.data()};
+}
 
 ContactSystem build_contact_system(const Model& m) {
   ContactSystem cs;
@@ -174,11 +253,31 @@ ContactSystem build_contact_system(const Model& m) {
     }
     return surface_facets(m, m.surfaces.at(name), half);
   };
+  // The definitions: the deck's, then general contact against every attached analytical
+  // surface (Abaqus's ALL EXTERIOR takes them too).
+  std::vector<ContactPair> defs = m.contact.pairs;
+  for (const ContactPair& p : m.contact.pairs)
+    if (p.slave == kAllExterior && p.master == kAllExterior)
+      for (const auto& [name, a] : m.analytical_surfaces)
+        if (a.ref_node >= 0) defs.push_back(ContactPair{kAllExterior, name, p.interaction, p.loc});
+  std::map<std::string, int> analytic_index;
   double max_offset = 0, max_depth = 0;
-  for (const ContactPair& p : m.contact.pairs) {
+  for (const ContactPair& p : defs) {
     const int pair = cs.num_pairs++;
-    const std::vector<Facet> master = facets_of(p.master);
-    if (master.empty())
+    const auto an = m.analytical_surfaces.find(p.master);
+    std::vector<Facet> master;
+    if (an == m.analytical_surfaces.end()) {
+      master = facets_of(p.master);
+      cs.pair_surface.push_back(-1);
+    } else {
+      if (an->second.ref_node < 0)
+        throw InputError(p.loc, "contact: analytical surface '" + p.master + "' needs *RIGID BODY, ANALYTICAL SURFACE=" +
+                                    p.master + ", REF NODE=...");
+      auto it = analytic_index.find(p.master);
+      if (it == analytic_index.end()) it = analytic_index.emplace(p.master, add_analytic(cs, an->second)).first;
+      cs.pair_surface.push_back(it->second);
+    }
+    if (master.empty() && an == m.analytical_surfaces.end())
       throw InputError(p.loc, "contact: the master surface '" + p.master +
                                   "' has no faces that contact acts on (solid faces or shell sides)");
     const Surface* slave_surface = p.slave == kAllExterior ? nullptr : &m.surfaces.at(p.slave);
@@ -225,15 +324,16 @@ ContactSystem build_contact_system(const Model& m) {
     cs.decay.push_back(dc);
     cs.self.push_back(p.slave == p.master ? 1 : 0);
   }
-  for (const ContactPair& p : m.contact.pairs) {
+  for (const ContactPair& p : defs) {
     bool mirror = p.slave == p.master;
-    for (const ContactPair& q : m.contact.pairs) mirror = mirror || (q.slave == p.master && q.master == p.slave);
+    for (const ContactPair& q : defs) mirror = mirror || (q.slave == p.master && q.master == p.slave);
     cs.mirrored.push_back(mirror ? 1 : 0);
   }
   cs.num_facets = static_cast<int>(cs.facet_pair.size());
   cs.num_slaves = static_cast<int>(cs.slave_node.size());
   cs.penalty_scale = m.contact.penalty_scale;
   cs.reach = 2 * max_offset + max_depth;
+  if (cs.num_analytic > 0) check_initial_overclosure(m, cs, defs);
   return cs;
 }
 

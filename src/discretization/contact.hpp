@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "discretization/analytic_surface.hpp"
 #include "model/model.hpp"
 
 namespace halfstep {
@@ -45,6 +47,15 @@ struct ContactSystem {
   /// reverse pair exists), so a slave whose motion is prescribed may leave the contact to
   /// the other pass.
   std::vector<std::uint8_t> mirrored;
+  /// Rigid analytical surfaces that are masters of some definition (AnalyticView's layout):
+  /// per surface its reference node, kind and frame, and its profile's segments (CSR).
+  int num_analytic = 0;
+  std::vector<int> analytic_ref;
+  std::vector<double> analytic_frame;     ///< kAnalyticFrameValues per surface
+  std::vector<int> analytic_seg_ptr{0};
+  std::vector<double> analytic_seg;       ///< kAnalyticSegValues per segment
+  std::vector<std::string> analytic_name; ///< per surface, for messages
+  std::vector<int> pair_surface;          ///< per definition: its analytical master, or -1
   double penalty_scale = 1;           ///< *CONTACT CONTROLS ASSIGNMENT, TYPE=SCALE PENALTY
   /// Largest distance between a slave node and a facet's plane at which they can touch
   /// (offsets and depths): the broad phase's search margin.
@@ -58,9 +69,14 @@ struct ContactSystem {
 /// than the stable increment's safety factor allows.
 inline constexpr double kContactPenaltyFraction = 0.125;
 
-/// Builds the contact arrays of m (empty without contact). Throws InputError naming the
-/// definition's file:line when a surface yields no facets or no slave nodes.
+/// Builds the contact arrays of m (empty without contact); general contact (ALL EXTERIOR)
+/// also takes every analytical surface attached to a rigid body. Throws InputError naming the
+/// definition's file:line when a surface yields no facets or no slave nodes, or when slave
+/// nodes start behind an analytical surface (most often a profile written the wrong way).
 ContactSystem build_contact_system(const Model& m);
+
+/// The analytical surfaces of cs as the contact pass reads them (host memory).
+AnalyticView<double> analytic_view(const ContactSystem& cs);
 
 /// Sets each record's spring mass from the nodal masses: the lighter of its slave node and
 /// the lightest corner node of its definition's facets (fixed for the run, so the spring is

@@ -13,6 +13,7 @@
 
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
+#include "discretization/analytic_surface.hpp"
 
 namespace halfstep {
 
@@ -79,6 +80,8 @@ struct ContactView {
   int* facet_of;              ///< per record out: the facet touched, -1 for none
   T* weight;                  ///< 4 per record out: the touch point's weights on the facet's corners
   bool commit;                ///< advance the friction history (false: an output sample)
+  /// Rigid analytical masters (a touch on surface s is stored as facet num_facets + s).
+  AnalyticView<T> analytic;
 };
 
 /// Position of node n at t^n.
@@ -231,8 +234,6 @@ struct ContactNodeBody {
     const bool idle = c.mirrored[pair] && (prescribed & 7u) == 7u;
     const Vec3<T> p = contact_x(c, n);
     const T off_s = c.slave_offset[i];
-    const ContactGrid<T>& g = c.grid;
-    const long long ci = contact_cell(p.x, g.cell), cj = contact_cell(p.y, g.cell), ck = contact_cell(p.z, g.cell);
     // The side the node faces: the sum of its own facets' area normals (zero: any side).
     Vec3<T> facing{T(0), T(0), T(0)};
     for (int j = c.slave_facet_ptr[i]; j < c.slave_facet_ptr[i + 1]; ++j) {
@@ -243,7 +244,21 @@ struct ContactNodeBody {
     const T facing_size = norm(facing);
     int best = -1;
     ContactTouch<T> touch{}, t{};
-    for (int dz = -1; dz <= 1 && !idle; ++dz)
+    const int surface = c.analytic.pair_surface ? c.analytic.pair_surface[pair] : -1;
+    if (surface >= 0) {
+      // A rigid analytical master: its reference node's translation moves it.
+      const int r = c.analytic.ref[surface];
+      const Vec3<T> u_ref{c.ux[r], c.uy[r], c.uz[r]};
+      if (!idle && analytic_touch(c.analytic, surface, p, u_ref, off_s, touch.pen, touch.normal) &&
+          !(dot(facing, touch.normal) > T(-0.1) * facing_size)) {
+        best = c.analytic.num_facets + surface;
+        touch.w[0] = T(1), touch.w[1] = touch.w[2] = touch.w[3] = T(0);
+      }
+    }
+    const ContactGrid<T>& g = c.grid;
+    const long long ci = surface < 0 ? contact_cell(p.x, g.cell) : 0, cj = surface < 0 ? contact_cell(p.y, g.cell) : 0,
+                    ck = surface < 0 ? contact_cell(p.z, g.cell) : 0;
+    for (int dz = -1; dz <= 1 && !idle && surface < 0; ++dz)
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
           const int b = contact_bucket(ci + dx, cj + dy, ck + dz, g.mask);
@@ -272,12 +287,17 @@ struct ContactNodeBody {
       if (c.commit) hist[0] = hist[1] = hist[2] = T(0);
       return;
     }
-    const int* fn = c.facet_nodes + 4 * best;
     // The record's spring is fixed (docs/theory.md, "Contact"): one that changed with the
     // facet touched would not be conservative.
     Vec3<T> v_master{T(0), T(0), T(0)};
-    for (int k = 0; k < 4; ++k)
-      if (fn[k] >= 0) v_master += touch.w[k] * Vec3<T>{c.v[0][fn[k]], c.v[1][fn[k]], c.v[2][fn[k]]};
+    if (surface >= 0) {
+      const int r = c.analytic.ref[surface];
+      v_master = Vec3<T>{c.v[0][r], c.v[1][r], c.v[2][r]};
+    } else {
+      const int* fn = c.facet_nodes + 4 * best;
+      for (int k = 0; k < 4; ++k)
+        if (fn[k] >= 0) v_master += touch.w[k] * Vec3<T>{c.v[0][fn[k]], c.v[1][fn[k]], c.v[2][fn[k]]};
+    }
     const T k = c.penalty * c.spring_mass[i];
     const Vec3<T> nrm = touch.normal;
     const T fnorm = k * touch.pen;
@@ -328,6 +348,14 @@ HS_HD void scatter_contact(const ContactView<T>& c, int i, T* normal, T* shear, 
   for (int d = 0; d < 3; ++d) {
     add(normal, 3 * n + d, out[d]);
     add(shear, 3 * n + d, out[3 + d]);
+  }
+  if (c.analytic.num > 0 && f >= c.analytic.num_facets) {  // a rigid analytical master: the reaction on its reference node
+    const int r = c.analytic.ref[f - c.analytic.num_facets];
+    for (int d = 0; d < 3; ++d) {
+      add(normal, 3 * r + d, -out[d]);
+      add(shear, 3 * r + d, -out[3 + d]);
+    }
+    return;
   }
   const int* fn = c.facet_nodes + 4 * f;
   for (int k = 0; k < 4; ++k) {

@@ -74,7 +74,7 @@ struct OneFacet {
             decay.data(),        self.data(),         mirrored.data(),    nullptr,
             nullptr,             penalty,             dt_prev,
             {10.0, 0, start.data(), facets.data()},   history.data(),     force.data(),
-            facet_of.data(),     weight.data(),       true};
+            facet_of.data(),     weight.data(),       true,               {}};
   }
 };
 

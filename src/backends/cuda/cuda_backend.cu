@@ -1160,6 +1160,11 @@ class CudaBackend final : public Backend {
     ct_decay_.assign(convert<T>(cs.decay));
     ct_self_.assign(cs.self);
     ct_mirrored_.assign(cs.mirrored);
+    ct_an_ref_.assign(cs.analytic_ref);
+    ct_an_seg_ptr_.assign(cs.analytic_seg_ptr);
+    ct_pair_surface_.assign(cs.pair_surface);
+    ct_an_frame_.assign(convert<T>(cs.analytic_frame));
+    ct_an_seg_.assign(convert<T>(cs.analytic_seg));
     ct_history_.resize(3 * static_cast<std::size_t>(ns));
     ct_history_.zero(stream_);
     ct_force_.resize(6 * static_cast<std::size_t>(ns));
@@ -1227,7 +1232,9 @@ class CudaBackend final : public Backend {
             ct_force_.get(),
             ct_facet_of_.get(),
             ct_weight_.get(),
-            commit};
+            commit,
+            AnalyticView<T>{cs.num_facets, cs.num_analytic, ct_an_ref_.get_or_null(), ct_an_frame_.get_or_null(),
+                            ct_an_seg_ptr_.get(), ct_an_seg_.get_or_null(), ct_pair_surface_.get()}};
   }
 
   /// Contact at t^n, before the node pass (dynamics/contact_pass.hpp; kernels in
@@ -1237,16 +1244,19 @@ class CudaBackend final : public Backend {
     const int nf = cs.num_facets, ns = cs.num_slaves, nb = ct_buckets_;
     const ContactView<T> c = contact_view(inc, commit);
     ct_max_.zero(stream_);
-    cuda::contact_extent_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get());
+    // (Only analytical masters: no facets, an empty grid; a launch of no blocks is an error.)
+    if (nf > 0) cuda::contact_extent_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get());
     check(cudaMemsetAsync(ct_cursor_.get(), 0, (nb + 1) * sizeof(int), stream_), "contact buckets");
-    cuda::contact_count_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get(), cs.reach, nb - 1,
-                                                                       ct_key_.get(), ct_cursor_.get());
+    if (nf > 0)
+      cuda::contact_count_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get(), cs.reach, nb - 1,
+                                                                         ct_key_.get(), ct_cursor_.get());
     check(cub::DeviceScan::InclusiveSum(ct_scan_temp_.get(), ct_scan_bytes_, ct_cursor_.get(), ct_start_.get(),
                                         nb + 1, stream_),
           "contact scan");
     check(cudaMemcpyAsync(ct_cursor_.get(), ct_start_.get(), (nb + 1) * sizeof(int), cudaMemcpyDeviceToDevice, stream_),
           "contact buckets");
-    cuda::contact_fill_kernel<<<blocks(nf, 128), 128, 0, stream_>>>(nf, ct_key_.get(), ct_cursor_.get(),
+    if (nf > 0)
+      cuda::contact_fill_kernel<<<blocks(nf, 128), 128, 0, stream_>>>(nf, ct_key_.get(), ct_cursor_.get(),
                                                                    ct_facets_.get());
     cuda::contact_narrow_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_max_.get(), cs.reach, run(),
                                                                         {ct_sums_.get(), ct_ticket_.get()});
@@ -1493,6 +1503,8 @@ class CudaBackend final : public Backend {
   DeviceArray<std::uint8_t> ct_two_sided_, ct_self_, ct_mirrored_;
   DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_spring_mass_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
   DeviceArray<T> ct_history_, ct_force_, ct_weight_;
+  DeviceArray<int> ct_an_ref_, ct_an_seg_ptr_, ct_pair_surface_;  // analytical masters (AnalyticView)
+  DeviceArray<T> ct_an_frame_, ct_an_seg_;
   mutable DeviceArray<T> ct_normal_, ct_shear_, ct_pair_force_;
   DeviceArray<unsigned long long> ct_max_;
   DeviceArray<double> ct_sums_;
