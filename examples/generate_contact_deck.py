@@ -5,7 +5,8 @@
          along x; 1-D wave theory: while they touch the force is rho c A v0 and the contact
          lasts 2 L / c (c = sqrt(E / rho)); afterwards they fly apart with -v0 and +v0.
          --elements N per bar, --pair (a *CONTACT PAIR of the two end faces; default: general
-         contact, *CONTACT INCLUSIONS, ALL EXTERIOR).
+         contact, *CONTACT INCLUSIONS, ALL EXTERIOR). --wall: bar A alone against a rigid
+         analytical plane where the bars would meet (the same force and duration).
   impact a cube of --elements^3 C3D8R moving down onto a held base, general contact (a
          benchmark of the contact pass; --no-contact leaves it out).
   press  a cube on a held base squeezed by a rigid plate (a *RIGID BODY of elements moved by
@@ -14,6 +15,7 @@
          --angle degrees (the slope's normal and tangential parts), with Coulomb friction
          --friction mu: it slides with a = g (sin a - mu cos a) if tan a > mu, else it sticks.
          --ramp T raises the loads smoothly over T (no bounce on the penalty springs).
+         --analytic: the base is a rigid analytical plane (*SURFACE, TYPE=CYLINDER) instead.
 
 Usage: python3 generate_contact_deck.py bars|slide [options] -o DECK.inp
 """
@@ -42,6 +44,24 @@ def brick(first_node, first_elem, x0, nx, hx, ny, hy, nz, hz, z0=0.0, y0=0.0):
     return nodes, elems, nid
 
 
+def cross(u, v):
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def analytic_plane(name, ref, point, normal, along, half):
+    """A rigid analytical plane through `point` facing `normal`: a *SURFACE, TYPE=CYLINDER whose
+    profile runs along `along` from -half to +half (its normal, the direction turned
+    counterclockwise, is local y = z x x: the generator z is along x normal), and the
+    *RIGID BODY attaching it to node `ref`."""
+    f = lambda v: ", ".join(f"{x:.12g}" for x in v)
+    b = [point[i] + along[i] for i in range(3)]
+    g = cross(along, normal)
+    c = [point[i] + g[i] for i in range(3)]
+    return [f"*SURFACE, TYPE=CYLINDER, NAME={name}", f"{f(point)}, {f(b)}", f(c),
+            f"START, {-half:.12g}, 0.", f"LINE, {half:.12g}, 0.",
+            f"*RIGID BODY, ANALYTICAL SURFACE={name}, REF NODE={ref}"]
+
+
 def bars(a):
     n, L, side = a.elements, 1.0, 0.01
     h, gap = L / n, 0.1 * L / n
@@ -49,6 +69,8 @@ def bars(a):
     first_b = len(na) + 1
     nb, eb, idb = brick(first_b, n + 1, L + gap, n, h, 1, side, 1, side)
     c = math.sqrt(a.E / a.rho)
+    if a.wall:
+        return bar_on_wall(a, n, L, side, gap, na, ea, ida, c)
     out = [f"*HEADING\ntwo bars colliding: {n} C3D8R each, c = {c:.6g}, contact time 2L/c = {2 * L / c:.6g}",
            "*NODE", *na, *nb,
            "*ELEMENT, TYPE=C3D8R, ELSET=BARA", *ea,
@@ -75,6 +97,35 @@ def bars(a):
     return "\n".join(out) + "\n"
 
 
+def bar_on_wall(a, n, L, side, gap, na, ea, ida, c):
+    """Bar A against a rigid analytical plane at x = L + gap / 2 (where two bars would meet)."""
+    ref = len(na) + 1
+    xw = L + 0.5 * gap
+    out = [f"*HEADING\na bar hitting a rigid plane: {n} C3D8R, c = {c:.6g}, contact time 2L/c = {2 * L / c:.6g}",
+           "*NODE", *na, f"{ref}, {xw:.12g}, 0., 0.",
+           "*ELEMENT, TYPE=C3D8R, ELSET=BARA", *ea,
+           f"*NSET, NSET=ANODES, GENERATE\n1, {len(na)}, 1",
+           f"*NSET, NSET=WALLREF\n{ref}",
+           "*NSET, NSET=AEND\n" + ", ".join(str(ida(n, j, k)) for k in (0, 1) for j in (0, 1)),
+           "*NSET, NSET=AFAR\n" + ", ".join(str(ida(0, j, k)) for k in (0, 1) for j in (0, 1)),
+           f"*ELSET, ELSET=ALAST\n{n}",
+           "*SURFACE, NAME=AFACE\nALAST, S4",
+           *analytic_plane("WALL", ref, (xw, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), 1.0),
+           MAT.format(E=a.E, rho=a.rho).rstrip(),
+           "*SOLID SECTION, ELSET=BARA, MATERIAL=M", "1.",
+           "*INITIAL CONDITIONS, TYPE=VELOCITY", f"ANODES, 1, {a.velocity}"]
+    if a.pair:
+        out += ["*SURFACE INTERACTION, NAME=SMOOTH", "*CONTACT PAIR, INTERACTION=SMOOTH", "AFACE, WALL"]
+    else:
+        out += ["*CONTACT", "*CONTACT INCLUSIONS, ALL EXTERIOR"]
+    t_end = 1.6 * L / c * 2 + gap / a.velocity
+    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {t_end:.9g}", "*BOUNDARY", "WALLREF, 1, 3",
+            f"*OUTPUT, FIELD, NUMBER INTERVAL={a.frames}", "*NODE OUTPUT", "U, V", "*ELEMENT OUTPUT", "S",
+            "*OUTPUT, HISTORY, NUMBER INTERVAL=2000", "*NODE OUTPUT, NSET=AEND", "U, V",
+            "*NODE OUTPUT, NSET=AFAR", "V", "*NODE OUTPUT, NSET=WALLREF", "RF", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
 def slide(a):
     # Base: 4 x 4 x 1 elements of 0.25, top at z = 0, held. Block: one cube of 0.2 resting on it.
     nb_, eb_, idb = brick(1, 1, -0.5, 4, 0.25, 4, 0.25, 1, 0.25, z0=-0.25, y0=-0.4)
@@ -96,7 +147,12 @@ def slide(a):
            MAT.format(E=a.E, rho=rho).rstrip(),
            "*SOLID SECTION, ELSET=ALL, MATERIAL=M", "1.",
            "*SURFACE INTERACTION, NAME=ROUGH", "*FRICTION", f"{a.friction}",
-           "*CONTACT PAIR, INTERACTION=ROUGH", "BOTTOM, TOP"]
+           "*CONTACT PAIR, INTERACTION=ROUGH", "BOTTOM, " + ("FLOOR" if a.analytic else "TOP")]
+    if a.analytic:  # the floor z = 0 as a rigid plane instead of the base's top (base left unused)
+        ref = first + 8
+        out[2:2] = [f"{ref}, 0., 0., 0."]
+        out += [f"*NSET, NSET=FLOORREF\n{ref}",
+                *analytic_plane("FLOOR", ref, (0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (1.0, 0.0, 0.0), 1.0)]
     if a.ramp > 0:
         out += ["*AMPLITUDE, NAME=RAMP, DEFINITION=SMOOTH STEP", f"0., 0., {a.ramp}, 1."]
     out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time}",
@@ -179,6 +235,8 @@ def main():
     ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar; impact: per cube edge")
     ap.add_argument("--no-contact", action="store_true", help="impact: leave the contact out (its cost)")
     ap.add_argument("--pair", action="store_true", help="bars: a contact pair instead of general contact")
+    ap.add_argument("--wall", action="store_true", help="bars: one bar against a rigid analytical plane")
+    ap.add_argument("--analytic", action="store_true", help="slide: the floor is a rigid analytical plane")
     ap.add_argument("--velocity", type=float, default=0.1, help="bars: speed of each bar")
     ap.add_argument("--frames", type=int, default=20, help="bars: field frames")
     ap.add_argument("--E", type=float, default=1000.0)

@@ -151,6 +151,19 @@ std::vector<int> slave_nodes(const Surface* s, const std::vector<Facet>& facets)
   return nodes;
 }
 
+/// Raises area[n] to each node's share of the facets' area (reference configuration).
+void raise_node_area(const Model& m, const std::vector<Facet>& facets, std::vector<double>& area) {
+  std::map<int, double> share;
+  for (const Facet& f : facets) {
+    const int corners = f.nodes[3] < 0 ? 3 : 4;
+    const Vec3<double> a = node_x(m, f.nodes[0]), b = node_x(m, f.nodes[1]), c = node_x(m, f.nodes[2]);
+    const double size = corners == 3 ? 0.5 * norm(cross(b - a, c - a))
+                                     : 0.5 * norm(cross(c - a, node_x(m, f.nodes[3]) - b));
+    for (int k = 0; k < corners; ++k) share[f.nodes[static_cast<std::size_t>(k)]] += size / corners;
+  }
+  for (const auto& [n, s] : share) area[static_cast<std::size_t>(n)] = std::max(area[static_cast<std::size_t>(n)], s);
+}
+
 /// Adds analytical surface a to cs's analytical arrays (frame and profile); returns its index.
 int add_analytic(ContactSystem& cs, const AnalyticalSurface& a) {
   const Vec3<double> pa{a.a[0], a.a[1], a.a[2]}, pb{a.b[0], a.b[1], a.b[2]}, pc{a.c[0], a.c[1], a.c[2]};
@@ -261,6 +274,7 @@ ContactSystem build_contact_system(const Model& m) {
       for (const auto& [name, a] : m.analytical_surfaces)
         if (a.ref_node >= 0) defs.push_back(ContactPair{kAllExterior, name, p.interaction, p.loc});
   std::map<std::string, int> analytic_index;
+  cs.node_area.assign(static_cast<std::size_t>(m.nodes.size()), 0.0);
   double max_offset = 0, max_depth = 0;
   for (const ContactPair& p : defs) {
     const int pair = cs.num_pairs++;
@@ -292,6 +306,8 @@ ContactSystem build_contact_system(const Model& m) {
             if (n >= 0) at_node[n].push_back(&f);
     if (slaves.empty())
       throw InputError(p.loc, "contact: the slave surface '" + p.slave + "' has no nodes");
+    raise_node_area(m, master, cs.node_area);
+    raise_node_area(m, own, cs.node_area);
     for (const Facet& f : master) {
       cs.facet_nodes.insert(cs.facet_nodes.end(), f.nodes.begin(), f.nodes.end());
       cs.facet_pair.push_back(pair);

@@ -56,6 +56,10 @@ struct ContactSystem {
   std::vector<double> analytic_seg;       ///< kAnalyticSegValues per segment
   std::vector<std::string> analytic_name; ///< per surface, for messages
   std::vector<int> pair_surface;          ///< per definition: its analytical master, or -1
+  /// Per node: its share of the contact surfaces' area in the reference configuration (a
+  /// quarter of each quadrilateral facet it is a corner of, a third of each triangle; the
+  /// largest over the definitions), 0 off them. CPRESS is the nodal normal force over it.
+  std::vector<double> node_area;
   double penalty_scale = 1;           ///< *CONTACT CONTROLS ASSIGNMENT, TYPE=SCALE PENALTY
   /// Largest distance between a slave node and a facet's plane at which they can touch
   /// (offsets and depths): the broad phase's search margin.

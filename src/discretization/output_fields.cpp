@@ -1,5 +1,6 @@
 #include "discretization/output_fields.hpp"
 
+#include <cmath>
 #include <limits>
 
 #include "discretization/solid_results.hpp"
@@ -215,7 +216,7 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
                        const FullStepFields& full, bool cells) {
   FieldSet fs;
   // References into the arrays are held while later arrays are added: no reallocation.
-  fs.point.reserve(10);
+  fs.point.reserve(12);
   fs.cell.reserve(24);
   const int nn = sys.num_nodes;
   std::vector<double>& ids = fs.add_point("NodeId", 1, nn).values;
@@ -234,6 +235,15 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
   if (!st.contact_normal.empty()) {  // contact forces on the nodes (Abaqus CNORMF, CSHEARF)
     fs.add_point("CNORMF", 3, nn).values = st.contact_normal;
     fs.add_point("CSHEARF", 3, nn).values = st.contact_shear;
+    // Contact pressure: the normal force per unit of the node's contact area (0 off the
+    // contact surfaces and on node surfaces, which have no area).
+    std::vector<double>& p = fs.add_point("CPRESS", 1, nn).values;
+    const std::vector<double>& area = sys.contact.node_area;
+    for (int n = 0; n < nn; ++n) {
+      const double* f = &st.contact_normal[3 * static_cast<std::size_t>(n)];
+      const double a = static_cast<std::size_t>(n) < area.size() ? area[static_cast<std::size_t>(n)] : 0.0;
+      p[n] = a > 0 ? std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]) / a : 0.0;
+    }
   }
   if (cells) add_cell_fields(model, sys, st, full, fs);
   return fs;

@@ -35,6 +35,8 @@ std::vector<std::pair<double, std::string>> frames(const std::string& out, const
 
 struct BarsResult {
   double duration = 0, mean_force = 0, worst_force = 0, energy_error = 0;
+  double mean_pressure = 0;  ///< CPRESS at bar A's end face nodes over rho c v0, frames as mean_force
+  double wall_force = 0;     ///< --wall: the plane's reference node reaction RF1 over rho c A v0
 };
 
 /// Runs the bars deck (n elements per bar) and measures the contact duration from the end
@@ -67,15 +69,27 @@ BarsResult run_bars(const std::string& name, int n, const std::string& options) 
   for (const auto& [time, file] : frames(dir + "/out", "bars")) {
     if (time < start + 0.25 * r.duration || time > end - 0.25 * r.duration) continue;
     const std::vector<double> ids = read_vtu_array(file, "NodeId"), cn = read_vtu_array(file, "CNORMF");
-    double f = 0;
+    const std::vector<double> cp = read_vtu_array(file, "CPRESS");
+    double f = 0, p = 0;
     for (std::size_t i = 0; i < ids.size(); ++i)
-      if (face.count(static_cast<int>(ids[i]))) f -= cn[3 * i];  // pushes bar A back (-x)
+      if (face.count(static_cast<int>(ids[i]))) f -= cn[3 * i], p += cp[i] / 4;  // pushes bar A back (-x)
+    r.mean_pressure += p / (z / (kSide * kSide));
     r.mean_force += f / z;
     r.worst_force = std::max(r.worst_force, std::fabs(f / z - 1));
     ++count;
   }
   EXPECT_GE(count, 10);
   r.mean_force /= std::max(count, 1);
+  r.mean_pressure /= std::max(count, 1);
+  if (options.find("--wall") != std::string::npos) {  // the plane's reaction on its reference node
+    const Csv w = read_csv(dir + "/out/history/WALLREF.csv");
+    double sum = 0;
+    int rows = 0;
+    for (const auto& row : w.rows)
+      if (row[0] > start + 0.25 * r.duration && row[0] < end - 0.25 * r.duration) sum += row[w.col("RF1")], ++rows;
+    EXPECT_GT(rows, 10);
+    r.wall_force = sum / std::max(rows, 1) / z;
+  }
   // The pair's total contact force in history/contact.csv (every increment): on bar A's end
   // face, -rho c A v0 along x. (General contact's one definition holds both bars' slaves,
   // whose forces cancel.)
@@ -92,8 +106,10 @@ BarsResult run_bars(const std::string& name, int n, const std::string& options) 
   const Csv e = read_csv(dir + "/out/energy.csv");
   const double ke0 = e.rows.front()[e.col("kinetic")], total0 = e.rows.front()[e.col("total")];
   for (const auto& row : e.rows) r.energy_error = std::max(r.energy_error, std::fabs(row[e.col("total")] - total0) / ke0);
-  std::printf("%s: duration %.4f of 2L/c, mean force %.4f of rho c A v0 (worst frame %.3f off), energy error %.2e\n",
-              name.c_str(), r.duration / (2 * kL / std::sqrt(kE / kRho)), r.mean_force, r.worst_force, r.energy_error);
+  std::printf("%s: duration %.4f of 2L/c, mean force %.4f of rho c A v0 (worst frame %.3f off), CPRESS %.4f of "
+              "rho c v0, energy error %.2e\n",
+              name.c_str(), r.duration / (2 * kL / std::sqrt(kE / kRho)), r.mean_force, r.worst_force, r.mean_pressure,
+              r.energy_error);
   return r;
 }
 
@@ -107,7 +123,22 @@ TEST(ContactBars, ForceAndDurationFollowWaveTheory) {
     const BarsResult r = run_bars(pair ? "contact_bars_pair" : "contact_bars_general", 200, pair ? "--pair" : "");
     EXPECT_NEAR(r.duration / duration, 1.0, 0.02);
     EXPECT_NEAR(r.mean_force, 1.0, 0.02);
+    EXPECT_NEAR(r.mean_pressure, r.mean_force, 1e-9);  // one element across: each node carries a quarter
     EXPECT_LT(r.worst_force, pair ? 0.01 : 0.05);
+    EXPECT_LT(r.energy_error, 0.01);
+  }
+}
+
+// One bar against a rigid analytical plane where the two bars would meet: by symmetry the
+// same force and duration. The plane's reaction arrives on its reference node (RF1).
+TEST(ContactBars, BarOnRigidPlaneFollowsWaveTheory) {
+  const double duration = 2 * kL / std::sqrt(kE / kRho);
+  for (const bool pair : {true, false}) {
+    const BarsResult r = run_bars(pair ? "contact_wall_pair" : "contact_wall_general", 200,
+                                  pair ? "--wall --pair" : "--wall");
+    EXPECT_NEAR(r.duration / duration, 1.0, 0.02);
+    EXPECT_NEAR(r.mean_force, 1.0, 0.02);
+    EXPECT_NEAR(r.wall_force, r.mean_force, 0.01);
     EXPECT_LT(r.energy_error, 0.01);
   }
 }
