@@ -17,7 +17,13 @@
          --ramp T raises the loads smoothly over T (no bounce on the penalty springs).
          --analytic: the base is a rigid analytical plane (*SURFACE, TYPE=CYLINDER) instead.
 
-Usage: python3 generate_contact_deck.py bars|slide [options] -o DECK.inp
+  hertz  a rigid sphere (radius 1, *SURFACE, TYPE=REVOLUTION) pressed slowly into an elastic
+         block (a quarter model, graded C3D8 mesh, E = 1000, nu = 0.3): Hertz's
+         F = 4/3 E* sqrt(R) w^1.5 with w the block surface's displacement under the centre.
+         --h0 the smallest element edge (the uniform zone around the contact), --depth
+         --indent (the sphere's travel), --time (the smooth-step ramp).
+
+Usage: python3 generate_contact_deck.py bars|slide|impact|press|hertz [options] -o DECK.inp
 """
 import argparse
 import math
@@ -228,9 +234,75 @@ def press(a):
     return "\n".join(out) + "\n"
 
 
+def graded(h0, uniform, size, growth):
+    """Coordinates 0 .. size: steps h0 up to `uniform`, then growing by `growth` per step."""
+    xs, h = [0.0], h0
+    while xs[-1] < uniform - 1e-12:
+        xs.append(xs[-1] + h0)
+    while xs[-1] < size - 1e-12:
+        h *= growth
+        xs.append(min(size, xs[-1] + h))
+    if len(xs) > 2 and xs[-1] - xs[-2] < 0.5 * (xs[-2] - xs[-3]):
+        xs.pop(-2)  # no sliver at the far end
+    return xs
+
+
+def hertz(a):
+    # Quarter block x, y in [0, W], z in [-W, 0]; the sphere touches the origin at t = 0 and
+    # moves down by --indent along a smooth step over --time.
+    R, W = 1.0, a.depth
+    xs = graded(a.h0, 1.5 * math.sqrt(R * a.indent), W, 1.25)
+    zs = [-x for x in reversed(graded(a.h0, 1.5 * math.sqrt(R * a.indent), W, 1.25))]
+    nx, nz = len(xs) - 1, len(zs) - 1
+    nid = lambda i, j, k: 1 + i + (nx + 1) * (j + (nx + 1) * k)
+    nodes = [f"{nid(i, j, k)}, {xs[i]:.12g}, {xs[j]:.12g}, {zs[k]:.12g}"
+             for k in range(nz + 1) for j in range(nx + 1) for i in range(nx + 1)]
+    elems, top = [], []
+    e = 1
+    for k in range(nz):
+        for j in range(nx):
+            for i in range(nx):
+                n = [nid(i, j, k), nid(i + 1, j, k), nid(i + 1, j + 1, k), nid(i, j + 1, k),
+                     nid(i, j, k + 1), nid(i + 1, j, k + 1), nid(i + 1, j + 1, k + 1), nid(i, j + 1, k + 1)]
+                elems.append(f"{e}, " + ", ".join(map(str, n)))
+                if k == nz - 1:
+                    top.append(e)
+                e += 1
+    ref = nid(nx, nx, nz) + 1
+    lines = lambda ids: [", ".join(map(str, ids[i:i + 16])) for i in range(0, len(ids), 16)]
+    x0 = [nid(0, j, k) for k in range(nz + 1) for j in range(nx + 1)]
+    y0 = [nid(i, 0, k) for k in range(nz + 1) for i in range(nx + 1)]
+    bottom = [nid(i, j, 0) for j in range(nx + 1) for i in range(nx + 1)]
+    surface_nodes = [nid(i, 0, nz) for i in range(nx + 1)]
+    E, nu = 1000.0, 0.3
+    out = [f"*HEADING\nrigid sphere R = {R} pressed {a.indent} into an elastic block (quarter), "
+           f"{len(elems)} {a.element}, h0 = {a.h0}",
+           "*NODE", *nodes, f"{ref}, 0., 0., {R:.12g}",
+           f"*ELEMENT, TYPE={a.element}, ELSET=BLOCK", *elems,
+           "*ELSET, ELSET=TOPLAYER", *lines(top),
+           "*NSET, NSET=X0", *lines(x0), "*NSET, NSET=Y0", *lines(y0), "*NSET, NSET=BOTTOM", *lines(bottom),
+           f"*NSET, NSET=CENTRE\n{nid(0, 0, nz)}", f"*NSET, NSET=REF\n{ref}",
+           "*NSET, NSET=RADIAL", *lines(surface_nodes),
+           "*SURFACE, NAME=TOP\nTOPLAYER, S2",
+           "*SURFACE, TYPE=REVOLUTION, NAME=SPHERE", f"0., 0., {R:.12g}, 0., 0., {R + 1:.12g}",
+           f"START, {R:.12g}, 0.", f"CIRCL, 0., {-R:.12g}, 0., 0.",
+           "*RIGID BODY, ANALYTICAL SURFACE=SPHERE, REF NODE=REF",
+           f"*MATERIAL, NAME=M\n*ELASTIC\n{E}, {nu}\n*DENSITY\n1.",
+           "*SOLID SECTION, ELSET=BLOCK, MATERIAL=M", "1.",
+           "*SURFACE INTERACTION, NAME=SMOOTH", "*CONTACT PAIR, INTERACTION=SMOOTH", "TOP, SPHERE",
+           "*AMPLITUDE, NAME=RAMP, DEFINITION=SMOOTH STEP", f"0., 0., {a.time:.12g}, 1.",
+           "*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.12g}",
+           "*BOUNDARY", "X0, 1, 1", "Y0, 2, 2", "BOTTOM, 1, 3", "REF, 1, 2",
+           "*BOUNDARY, AMPLITUDE=RAMP", f"REF, 3, 3, {-a.indent:.12g}",
+           f"*OUTPUT, FIELD, TIME INTERVAL={a.time / 4:.12g}", "*NODE OUTPUT", "U",
+           "*OUTPUT, HISTORY, TIME INTERVAL=" + f"{a.time / 200:.12g}", "*NODE OUTPUT, NSET=REF", "U, RF",
+           "*NODE OUTPUT, NSET=CENTRE", "U", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("case", choices=["bars", "slide", "impact", "press"])
+    ap.add_argument("case", choices=["bars", "slide", "impact", "press", "hertz"])
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar; impact: per cube edge")
     ap.add_argument("--no-contact", action="store_true", help="impact: leave the contact out (its cost)")
@@ -246,8 +318,14 @@ def main():
     ap.add_argument("--time", type=float, default=0.3, help="slide: step time")
     ap.add_argument("--ramp", type=float, default=0.0,
                     help="slide: the loads rise over this time (smooth step; 0: at once)")
+    ap.add_argument("--h0", type=float, default=0.01, help="hertz: smallest element edge")
+    ap.add_argument("--depth", type=float, default=2.0, help="hertz: block size (quarter: W x W x W)")
+    ap.add_argument("--indent", type=float, default=0.01, help="hertz: the sphere's travel")
+    ap.add_argument("--element", default="C3D8", help="hertz: C3D8 or C3D8R")
     a = ap.parse_args()
-    ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press}
+    if a.case == "hertz" and a.time == 0.3:
+        a.time = 2.0  # hertz's ramp: several periods of the block
+    ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press, "hertz": hertz}
     text = ap_case[a.case](a)
     with open(a.output, "w") as f:
         f.write(text)

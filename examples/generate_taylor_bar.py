@@ -8,8 +8,9 @@ Units: mm, N, tonne, s (stress in MPa).
 
 The cross-section is an O-grid (a square of n x n cells in the middle, two ring blocks of
 n x m cells out to the circle), extruded along z in nz layers; symmetry planes x = 0 and
-y = 0; the wall is z = 0 (U3 = 0 on that face, free to slide). Every other node starts at
-V3 = -227000 mm/s.
+y = 0; the wall is z = 0 (U3 = 0 on that face, free to slide; --wall contact: a rigid
+analytical plane z = 0 in frictionless contact with the face instead). Every other node
+starts at V3 = -227000 mm/s (with --wall contact, the face's nodes too).
 
 Usage: python3 examples/generate_taylor_bar.py -o taylor.inp [--element C3D8] [--n 4] [--m 4]
        [--nz 80] [--dt-fraction 0.075] [--time 8e-5] [--formulation FPM]
@@ -38,6 +39,9 @@ def main():
     ap.add_argument("--dt-fraction", type=float, default=0.075, help="fixed increment / undeformed estimate")
     ap.add_argument("--time", type=float, default=8e-5)
     ap.add_argument("--frames", type=int, default=8, help="field frames")
+    ap.add_argument("--wall", choices=["boundary", "contact"], default="boundary",
+                    help="boundary: U3 = 0 on the impact face; contact: the face against a rigid analytical "
+                         "plane z = 0 (frictionless contact pair, issue 17)")
     a = ap.parse_args()
     n, m, nz = a.n, a.m, a.nz
     c = 0.55 * R0  # half-side of the central square
@@ -122,11 +126,23 @@ def main():
     hmin = min(min(math.dist(pts[q[i]], pts[q[(i + 1) % 4]]) for i in range(4)) for q in quads)
     hmin = min(hmin, L0 / nz)
     dt = a.dt_fraction * hmin / cw
+    if a.wall == "contact":
+        ref = np2 * (nz + 1) + 1
+        lines.insert(lines.index("*ELEMENT, TYPE=%s, ELSET=BAR" % a.element), "%d, 0., 0., 0." % ref)
+        lines += ["*ELSET, ELSET=FIRSTLAYER", *[", ".join(map(str, range(i, min(i + 16, len(quads) + 1))))
+                                               for i in range(1, len(quads) + 1, 16)],
+                  "*NSET, NSET=WALLREF", "%d" % ref,
+                  "*SURFACE, NAME=IMPACTFACE", "FIRSTLAYER, S1",
+                  "*SURFACE, TYPE=CYLINDER, NAME=RIGIDWALL", "0., 0., 0., 1., 0., 0.", "0., -1., 0.",
+                  "START, -20., 0.", "LINE, 20., 0.",
+                  "*RIGID BODY, ANALYTICAL SURFACE=RIGIDWALL, REF NODE=WALLREF",
+                  "*SURFACE INTERACTION, NAME=SMOOTH", "*CONTACT PAIR, INTERACTION=SMOOTH", "IMPACTFACE, RIGIDWALL"]
     lines += ["*MATERIAL, NAME=COPPER", "*ELASTIC", "%g, %g" % (E, NU), "*PLASTIC", "%g, 0" % SY0,
               "%g, 10" % (SY0 + 10 * H), "*DENSITY", "%g" % RHO,
               "*SOLID SECTION, ELSET=BAR, MATERIAL=COPPER" + (", FORMULATION=" + a.formulation if a.formulation else ""),
               "*INITIAL CONDITIONS, TYPE=VELOCITY", "MOVING, 3, %g" % -V0,
-              "*BOUNDARY", "XSYM, 1, 1", "YSYM, 2, 2", "WALL, 3, 3",
+              *(["WALL, 3, %g" % -V0, "*BOUNDARY", "XSYM, 1, 1", "YSYM, 2, 2", "WALLREF, 1, 3"]
+                if a.wall == "contact" else ["*BOUNDARY", "XSYM, 1, 1", "YSYM, 2, 2", "WALL, 3, 3"]),
               "*STEP, NAME=IMPACT", "*DYNAMIC, EXPLICIT, DIRECT USER CONTROL", "%.6g, %g" % (dt, a.time),
               "*OUTPUT, FIELD, TIME INTERVAL=%g" % (a.time / a.frames), "*NODE OUTPUT", "U, V",
               "*ELEMENT OUTPUT", "S, PEEQ",

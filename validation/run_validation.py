@@ -43,6 +43,9 @@ Cases (all through the CLI with decks from examples/generate_deck.py):
              history of the centre of a loaded zone (the seed's Fig. 18 quantity): largest
              difference within 1 % of the peak, peak and post-ramp mean within 1 %, and the
              FPM run's energy balance error.
+  taylor-contact the Taylor bar against a rigid analytical plane through frictionless contact
+             (generate_taylor_bar.py --wall contact, issue 17) instead of U3 = 0 on the face;
+             same references and tolerances.
   taylor-fpm the Taylor bar with FORMULATION=FPM (small-strain J2 in the convected frame), same
              references and tolerances as taylor.
   dome       seed 003's clamped spherical cap under 600 psi step pressure with bilinear plasticity
@@ -74,11 +77,19 @@ Cases (all through the CLI with decks from examples/generate_deck.py):
              against the published limit load where there is one (Lee: P L^2/EI = 18.5; arch:
              DaDeppo & Schmidt 8.97 EI/R^2 = 897) within 2 %, and the same run at half the
              loading rate, whose limit load must agree within 0.5 % (inertia negligible).
+  hertz      a rigid sphere (R = 1, *SURFACE, TYPE=REVOLUTION) pressed slowly 0.01 into an
+             elastic block (examples/generate_contact_deck.py hertz: quarter model, graded C3D8,
+             smallest edge 0.01 = a tenth of the final contact radius; --quick: 0.02 and a
+             push of 0.02): the contact force against Hertz's 4/3 E* sqrt(R) w^1.5, w the
+             block surface's displacement under the sphere's centre (the penalty's own
+             compliance, the sphere's travel beyond w, is printed for information), within 5 %
+             at the end and at half the final w.
 Prints a table and writes validation/results.json; exits 1 if a case misses its tolerance.
 """
 import argparse
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -353,23 +364,50 @@ def tet_beam(args, work):
     return rows
 
 
-def taylor(args, work, formulation=None):
-    tag = "taylor" + ("_" + formulation.lower() if formulation else "")
+def taylor(args, work, formulation=None, wall="boundary"):
+    tag = "taylor" + ("_" + formulation.lower() if formulation else "") + ("_contact" if wall == "contact" else "")
     deck = os.path.join(work, tag + ".inp")
     out = os.path.join(work, tag)
     size = ["--n", "2", "--m", "2", "--nz", "40"] if args.quick else []
     size += ["--formulation", formulation] if formulation else []
+    size += ["--wall", wall]
     subprocess.run([sys.executable, os.path.join(ROOT, "examples", "generate_taylor_bar.py"), "-o", deck, *size],
                    check=True, stdout=subprocess.DEVNULL)
     secs, summary = run(args.halfstep, deck, out, args.threads)
     radius = 3.2 + history(out, "RIM")[-1]["U1"]
     length = 32.4 + history(out, "TOP")[-1]["U3"]
-    mesh = "%d C3D8%s (quarter)" % (summary["elements"], " FORMULATION=" + formulation if formulation else "")
+    mesh = "%d C3D8%s (quarter)%s" % (summary["elements"], " FORMULATION=" + formulation if formulation else "",
+                                      ", rigid plane by contact" if wall == "contact" else "")
     common = {"problem": "taylor-bar", "mesh": mesh, "elements": summary["elements"], "seconds": secs}
     return [dict(common, quantity="final mushroom radius (mm) at 80 us", measured=radius, reference=7.22,
                  error=radius / 7.22 - 1, tolerance=0.03),
             dict(common, quantity="final length (mm) at 80 us", measured=length, reference=21.42,
                  error=length / 21.42 - 1, tolerance=0.01)]
+
+
+def hertz(args, work):
+    deck = os.path.join(work, "hertz.inp")
+    out = os.path.join(work, "hertz")
+    opts = ["--h0", "0.02", "--indent", "0.02"] if args.quick else []
+    subprocess.run([sys.executable, os.path.join(ROOT, "examples", "generate_contact_deck.py"), "hertz", "-o", deck,
+                    *opts], check=True, stdout=subprocess.DEVNULL)
+    secs, summary = run(args.halfstep, deck, out, args.threads)
+    E, nu, R = 1000.0, 0.3, 1.0
+    estar = E / (1 - nu * nu)
+    ref, centre = history(out, "REF"), history(out, "CENTRE")
+    # Quarter model: the sphere's reaction is a quarter of the force.
+    samples = [(-c["U3"], 4 * abs(r["RF3"]), -r["U3"]) for r, c in zip(ref, centre) if c["U3"] < 0]
+    w_end, f_end, travel_end = samples[-1]
+    half = min(samples, key=lambda s: abs(s[0] - 0.5 * w_end))
+    hertz_f = lambda w: 4.0 / 3.0 * estar * math.sqrt(R) * w ** 1.5
+    mesh = "%d C3D8 (quarter), h0 %s" % (summary["elements"], "0.02" if args.quick else "0.01")
+    common = {"problem": "hertz", "mesh": mesh, "elements": summary["elements"], "seconds": secs}
+    return [dict(common, quantity="force at w = %.4g (end)" % w_end, measured=f_end, reference=hertz_f(w_end),
+                 error=f_end / hertz_f(w_end) - 1, tolerance=0.05),
+            dict(common, quantity="force at w = %.4g" % half[0], measured=half[1], reference=hertz_f(half[0]),
+                 error=half[1] / hertz_f(half[0]) - 1, tolerance=0.05),
+            dict(common, quantity="sphere travel / w at the end (penalty compliance)", measured=travel_end / w_end,
+                 reference=1.0, error=travel_end / w_end - 1, tolerance=None)]
 
 
 def annulus(args, work):
@@ -556,11 +594,11 @@ def main():
     p.add_argument("--quick", action="store_true", help="coarse meshes (a smoke test of the script; tolerances will fail)")
     p.add_argument("--only", nargs="*",
                    choices=["obstacle", "sze37", "static", "cook", "tetbeam", "taylor", "annulus", "taylor-fpm", "beam32",
-                            "dome", "fpm-shells", "lee", "toggle", "arch"])
+                            "dome", "fpm-shells", "lee", "toggle", "arch", "hertz", "taylor-contact"])
     p.add_argument("--keep", help="directory for decks and results (default: a temporary one)")
     args = p.parse_args()
     todo = args.only or ["obstacle", "sze37", "static", "cook", "tetbeam", "taylor", "annulus", "taylor-fpm", "beam32",
-                         "dome", "fpm-shells", "lee", "toggle", "arch"]
+                         "dome", "fpm-shells", "lee", "toggle", "arch", "hertz", "taylor-contact"]
     work = args.keep or tempfile.mkdtemp(prefix="halfstep-validation-")
     os.makedirs(work, exist_ok=True)
     rows = []
@@ -586,6 +624,10 @@ def main():
         rows += dome(args, work)
     if "fpm-shells" in todo:
         rows += fpm_shells(args, work)
+    if "hertz" in todo:
+        rows += hertz(args, work)
+    if "taylor-contact" in todo:
+        rows += taylor(args, work, wall="contact")
     for case in ("lee", "toggle", "arch"):
         if case in todo:
             rows += frame(args, work, case)
