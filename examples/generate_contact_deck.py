@@ -315,7 +315,7 @@ def main():
     ap.add_argument("--rho", type=float, default=1.0)
     ap.add_argument("--angle", type=float, default=30.0, help="slide: slope in degrees")
     ap.add_argument("--friction", type=float, default=0.3, help="slide: Coulomb coefficient")
-    ap.add_argument("--time", type=float, default=0.3, help="slide: step time")
+    ap.add_argument("--time", type=float, default=None, help="slide: step time (0.3); hertz: the ramp (2.0)")
     ap.add_argument("--ramp", type=float, default=0.0,
                     help="slide: the loads rise over this time (smooth step; 0: at once)")
     ap.add_argument("--h0", type=float, default=0.01, help="hertz: smallest element edge")
@@ -323,8 +323,8 @@ def main():
     ap.add_argument("--indent", type=float, default=0.01, help="hertz: the sphere's travel")
     ap.add_argument("--element", default="C3D8", help="hertz: C3D8 or C3D8R")
     a = ap.parse_args()
-    if a.case == "hertz" and a.time == 0.3:
-        a.time = 2.0  # hertz's ramp: several periods of the block
+    if a.time is None:
+        a.time = 2.0 if a.case == "hertz" else 0.3  # hertz's ramp: several periods of the block
     ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press, "hertz": hertz}
     text = ap_case[a.case](a)
     with open(a.output, "w") as f:

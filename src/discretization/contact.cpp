@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 
 #include "core/error.hpp"
@@ -151,17 +152,22 @@ std::vector<int> slave_nodes(const Surface* s, const std::vector<Facet>& facets)
   return nodes;
 }
 
-/// Raises area[n] to each node's share of the facets' area (reference configuration).
-void raise_node_area(const Model& m, const std::vector<Facet>& facets, std::vector<double>& area) {
-  std::map<int, double> share;
+/// Appends each facet not seen before (by its sorted corners) to the nodes' area lists
+/// (area[n]: 4 values per facet, ContactSystem::node_area).
+void add_node_area(const Model& m, const std::vector<Facet>& facets, std::set<std::array<int, 4>>& seen,
+                   std::vector<std::vector<double>>& area) {
   for (const Facet& f : facets) {
+    std::array<int, 4> key = f.nodes;
+    std::sort(key.begin(), key.end());
+    if (!seen.insert(key).second) continue;
     const int corners = f.nodes[3] < 0 ? 3 : 4;
     const Vec3<double> a = node_x(m, f.nodes[0]), b = node_x(m, f.nodes[1]), c = node_x(m, f.nodes[2]);
-    const double size = corners == 3 ? 0.5 * norm(cross(b - a, c - a))
-                                     : 0.5 * norm(cross(c - a, node_x(m, f.nodes[3]) - b));
-    for (int k = 0; k < corners; ++k) share[f.nodes[static_cast<std::size_t>(k)]] += size / corners;
+    const Vec3<double> n = corners == 3 ? 0.5 * cross(b - a, c - a) : 0.5 * cross(c - a, node_x(m, f.nodes[3]) - b);
+    for (int k = 0; k < corners; ++k)
+      area[static_cast<std::size_t>(f.nodes[static_cast<std::size_t>(k)])].insert(
+          area[static_cast<std::size_t>(f.nodes[static_cast<std::size_t>(k)])].end(),
+          {n.x / corners, n.y / corners, n.z / corners, f.two_sided ? 1.0 : 0.0});
   }
-  for (const auto& [n, s] : share) area[static_cast<std::size_t>(n)] = std::max(area[static_cast<std::size_t>(n)], s);
 }
 
 /// Adds analytical surface a to cs's analytical arrays (frame and profile); returns its index.
@@ -240,6 +246,19 @@ void check_initial_overclosure(const Model& m, const ContactSystem& cs, const st
 
 }  // namespace
 
+double contact_pressure(const ContactSystem& cs, int n, const double f[3]) {
+  if (static_cast<std::size_t>(n) + 1 >= cs.node_area_ptr.size()) return 0.0;
+  const double size = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+  if (!(size > 0)) return 0.0;
+  double seen = 0;
+  for (int j = cs.node_area_ptr[static_cast<std::size_t>(n)]; j < cs.node_area_ptr[static_cast<std::size_t>(n) + 1]; ++j) {
+    const double* a = &cs.node_area[4 * static_cast<std::size_t>(j)];
+    const double c = -(a[0] * f[0] + a[1] * f[1] + a[2] * f[2]) / size;  // pressing against its outward side
+    seen += a[3] != 0 ? std::abs(c) : std::max(c, 0.0);
+  }
+  return seen > 0 ? size / seen : 0.0;
+}
+
 AnalyticView<double> analytic_view(const ContactSystem& cs) {
   return {cs.num_facets,           cs.num_analytic,          cs.analytic_ref.data(), cs.analytic_frame.data(),
           cs.analytic_seg_ptr.data(), cs.analytic_seg.data(), cs.pair_surface.data()};
@@ -274,7 +293,8 @@ ContactSystem build_contact_system(const Model& m) {
       for (const auto& [name, a] : m.analytical_surfaces)
         if (a.ref_node >= 0) defs.push_back(ContactPair{kAllExterior, name, p.interaction, p.loc});
   std::map<std::string, int> analytic_index;
-  cs.node_area.assign(static_cast<std::size_t>(m.nodes.size()), 0.0);
+  std::vector<std::vector<double>> node_area(static_cast<std::size_t>(m.nodes.size()));
+  std::set<std::array<int, 4>> area_seen;
   double max_offset = 0, max_depth = 0;
   for (const ContactPair& p : defs) {
     const int pair = cs.num_pairs++;
@@ -306,8 +326,8 @@ ContactSystem build_contact_system(const Model& m) {
             if (n >= 0) at_node[n].push_back(&f);
     if (slaves.empty())
       throw InputError(p.loc, "contact: the slave surface '" + p.slave + "' has no nodes");
-    raise_node_area(m, master, cs.node_area);
-    raise_node_area(m, own, cs.node_area);
+    add_node_area(m, master, area_seen, node_area);
+    add_node_area(m, own, area_seen, node_area);
     for (const Facet& f : master) {
       cs.facet_nodes.insert(cs.facet_nodes.end(), f.nodes.begin(), f.nodes.end());
       cs.facet_pair.push_back(pair);
@@ -349,6 +369,11 @@ ContactSystem build_contact_system(const Model& m) {
   cs.num_slaves = static_cast<int>(cs.slave_node.size());
   cs.penalty_scale = m.contact.penalty_scale;
   cs.reach = 2 * max_offset + max_depth;
+  cs.node_area_ptr.assign(1, 0);
+  for (const std::vector<double>& a : node_area) {
+    cs.node_area.insert(cs.node_area.end(), a.begin(), a.end());
+    cs.node_area_ptr.push_back(static_cast<int>(cs.node_area.size() / 4));
+  }
   if (cs.num_analytic > 0) check_initial_overclosure(m, cs, defs);
   return cs;
 }

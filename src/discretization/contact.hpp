@@ -56,9 +56,12 @@ struct ContactSystem {
   std::vector<double> analytic_seg;       ///< kAnalyticSegValues per segment
   std::vector<std::string> analytic_name; ///< per surface, for messages
   std::vector<int> pair_surface;          ///< per definition: its analytical master, or -1
-  /// Per node: its share of the contact surfaces' area in the reference configuration (a
-  /// quarter of each quadrilateral facet it is a corner of, a third of each triangle; the
-  /// largest over the definitions), 0 off them. CPRESS is the nodal normal force over it.
+  /// Per node (CSR over nodes), the distinct contact facets it is a corner of: their outward
+  /// area normal times the node's share (a quarter of a quadrilateral, a third of a
+  /// triangle; reference configuration) and 1 for a two-sided shell facet, 4 values each.
+  /// CPRESS divides the nodal normal force by the area of the facets it presses on
+  /// (contact_pressure).
+  std::vector<int> node_area_ptr;
   std::vector<double> node_area;
   double penalty_scale = 1;           ///< *CONTACT CONTROLS ASSIGNMENT, TYPE=SCALE PENALTY
   /// Largest distance between a slave node and a facet's plane at which they can touch
@@ -78,6 +81,11 @@ inline constexpr double kContactPenaltyFraction = 0.125;
 /// definition's file:line when a surface yields no facets or no slave nodes, or when slave
 /// nodes start behind an analytical surface (most often a profile written the wrong way).
 ContactSystem build_contact_system(const Model& m);
+
+/// Contact pressure at node n under the nodal normal contact force f: |f| over the area of
+/// the node's facets that f presses on (one-sided facets whose outward normal opposes f,
+/// weighted by the cosine; two-sided ones either way); 0 off the contact surfaces.
+double contact_pressure(const ContactSystem& cs, int n, const double f[3]);
 
 /// The analytical surfaces of cs as the contact pass reads them (host memory).
 AnalyticView<double> analytic_view(const ContactSystem& cs);

@@ -1,5 +1,6 @@
 #include "discretization/output_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -235,15 +236,9 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
   if (!st.contact_normal.empty()) {  // contact forces on the nodes (Abaqus CNORMF, CSHEARF)
     fs.add_point("CNORMF", 3, nn).values = st.contact_normal;
     fs.add_point("CSHEARF", 3, nn).values = st.contact_shear;
-    // Contact pressure: the normal force per unit of the node's contact area (0 off the
-    // contact surfaces and on node surfaces, which have no area).
+    // Contact pressure (discretization/contact.hpp, contact_pressure).
     std::vector<double>& p = fs.add_point("CPRESS", 1, nn).values;
-    const std::vector<double>& area = sys.contact.node_area;
-    for (int n = 0; n < nn; ++n) {
-      const double* f = &st.contact_normal[3 * static_cast<std::size_t>(n)];
-      const double a = static_cast<std::size_t>(n) < area.size() ? area[static_cast<std::size_t>(n)] : 0.0;
-      p[n] = a > 0 ? std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]) / a : 0.0;
-    }
+    for (int n = 0; n < nn; ++n) p[n] = contact_pressure(sys.contact, n, &st.contact_normal[3 * static_cast<std::size_t>(n)]);
   }
   if (cells) add_cell_fields(model, sys, st, full, fs);
   return fs;

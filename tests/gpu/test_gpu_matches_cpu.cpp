@@ -251,6 +251,11 @@ const GpuDeck kContactDecks[] = {
     {"contact_bars", "tests/gpu/decks/contact_bars.inp", "AEND", 5e-2},
     {"contact_bars_pair", "tests/gpu/decks/contact_bars_pair.inp", "AEND", 5e-3},
     {"contact_slide", "tests/gpu/decks/contact_slide.inp", "CORNER"},
+    // Rigid analytical masters: a bar on a plane (general contact takes the plane), the
+    // cube sliding on a plane with friction, a sphere pressed into a block (REVOLUTION).
+    {"contact_wall", "tests/gpu/decks/contact_wall.inp", "AEND", 5e-2},
+    {"contact_slide_plane", "tests/gpu/decks/contact_slide_plane.inp", "CORNER"},
+    {"contact_hertz", "tests/gpu/decks/contact_hertz.inp", "CENTRE", 5e-2},
 };
 
 // The GPU adds the contact forces to the nodes with atomics, in no fixed order, and a contact
