@@ -422,6 +422,7 @@ void DeckParser::finish_model_data() {
   resolve_surfaces();
   check_constraint_surfaces();
   resolve_constraints();
+  resolve_analytical_bodies();
   resolve_transforms();
   resolve_model_targets();
 }
