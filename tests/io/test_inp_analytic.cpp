@@ -68,7 +68,7 @@ std::string error_of(const std::string& model) {
 std::string at(int model_line) { return "analytic.inp:" + std::to_string(kCubeLines + model_line) + ":"; }
 
 int node_index(const Model& m, std::int64_t id) {
-  for (std::size_t i = 0; i < m.nodes.size(); ++i)
+  for (std::size_t i = 0; i < static_cast<std::size_t>(m.nodes.size()); ++i)
     if (m.nodes.id[i] == id) return static_cast<int>(i);
   return -1;
 }
@@ -99,7 +99,7 @@ TEST(InpAnalytic, CylinderReadsPointsAndSegments) {
   EXPECT_EQ(s.segments[0].loc.line, kCubeLines + 5);
   EXPECT_EQ(s.segments[2].loc.line, kCubeLines + 7);
   EXPECT_EQ(s.ref_node, -1);  // no *RIGID BODY names it
-  EXPECT_TRUE(m.surfaces.empty() || !m.surfaces.count("ROLLER"));
+  EXPECT_FALSE(m.surfaces.count("ROLLER"));
 }
 
 TEST(InpAnalytic, RevolutionReadsProfileInRZ) {
@@ -208,6 +208,22 @@ TEST(InpAnalytic, NameCollisionIsReportedAtTheLaterDefinition) {
   EXPECT_NE(b.find("surface 'ROLLER' is defined twice (first at analytic.inp:21, as an analytical surface)"),
             std::string::npos)
       << b;
+}
+
+TEST(InpAnalytic, SingleInstanceSurfaceAliasGivesWayToAnAnalyticalSurface) {
+  // A part's TOP answers to its plain name with one instance, unless the deck's own
+  // surface (here analytical) has that name: then TOP is the analytical one.
+  const std::string deck = "*PART, NAME=P\n" + kCube + "*END PART\n*ASSEMBLY, NAME=A\n*INSTANCE, NAME=I1, PART=P\n"
+                           "*END INSTANCE\n*END ASSEMBLY\n"
+                           "*SURFACE, NAME=TOP, TYPE=REVOLUTION\n0, 0, 1.5, 0, 0, 2.5\nSTART, 0, 0\nLINE, 1, 0\n"
+                           "*RIGID BODY, ANALYTICAL SURFACE=TOP, REF NODE=I1.100\n"
+                           "*SURFACE INTERACTION, NAME=F\n*CONTACT PAIR, INTERACTION=F\nI1.TOP, TOP\n" + kStep;
+  const Model m = read_inp_string(deck, "analytic.inp");
+  EXPECT_TRUE(m.surfaces.count("I1.TOP"));
+  EXPECT_FALSE(m.surfaces.count("TOP"));
+  ASSERT_EQ(m.contact.pairs.size(), 1u);
+  EXPECT_EQ(m.contact.pairs[0].master, "TOP");
+  EXPECT_EQ(m.analytical_surfaces.at("TOP").ref_node, node_index(m, 100));
 }
 
 TEST(InpAnalytic, ReferenceNodeConflictsAreReportedAtTheLaterLine) {
