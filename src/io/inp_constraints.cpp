@@ -88,7 +88,7 @@ void DeckParser::equation_end() {
 }
 
 void DeckParser::rigid_body_keyword(const Keyword& kw) {
-  allow_params(kw, {"REFNODE", "ELSET", "PINNSET", "TIENSET"});
+  allow_params(kw, {"REFNODE", "ELSET", "PINNSET", "TIENSET", "ANALYTICALSURFACE"});
   coupling_open_ = false;
   PendingBody b;
   b.name = "*RIGID BODY";
@@ -96,9 +96,19 @@ void DeckParser::rigid_body_keyword(const Keyword& kw) {
   b.elset = key(param(kw, "ELSET"));
   b.pin = key(param(kw, "PINNSET"));
   b.tie = key(param(kw, "TIENSET"));
-  if (b.elset.empty() && b.pin.empty() && b.tie.empty())
-    fail(kw.pos, "*RIGID BODY needs ELSET=, PIN NSET= or TIE NSET= (the nodes that move with REF NODE=)");
+  if (kw.find("ANALYTICALSURFACE")) {
+    // The surface is the body: resolved with the analytical surfaces (inp_analytic.cpp).
+    b.analytical = key(required_param(kw, "ANALYTICALSURFACE"));
+    if (!b.elset.empty() || !b.pin.empty() || !b.tie.empty())
+      fail(kw.pos, "*RIGID BODY, ANALYTICAL SURFACE=" + b.analytical + " with ELSET=, PIN NSET= or TIE NSET=: "
+                   "an analytical surface with other nodes in its rigid body is not supported yet: give it a "
+                   "*RIGID BODY of its own");
+  } else if (b.elset.empty() && b.pin.empty() && b.tie.empty()) {
+    fail(kw.pos, "*RIGID BODY needs ELSET=, PIN NSET= or TIE NSET= (the nodes that move with REF NODE=), or "
+                 "ANALYTICAL SURFACE=");
+  }
   b.pos = kw.pos;
+  b.order = constraint_order_++;
   pending_bodies_.push_back(std::move(b));
 }
 
@@ -109,6 +119,7 @@ void DeckParser::coupling_keyword(const Keyword& kw) {
   b.ref = key(required_param(kw, "REFNODE"));
   b.surface = key(required_param(kw, "SURFACE"));
   b.pos = kw.pos;
+  b.order = constraint_order_++;
   b.coupling = true;
   pending_bodies_.push_back(std::move(b));
   coupling_open_ = true;
@@ -182,7 +193,7 @@ void DeckParser::mpc_data(const Line& line) {
   const std::string type = squeeze_upper(line.fields[0]);
   if (type != "PIN" && type != "TIE" && type != "BEAM")
     fail(at_, "*MPC type '" + std::string(line.fields[0]) + "' is not supported (PIN, TIE or BEAM)");
-  pending_mpcs_.push_back(PendingMpc{type, key(line.fields[1]), key(line.fields[2]), at_});
+  pending_mpcs_.push_back(PendingMpc{type, key(line.fields[1]), key(line.fields[2]), at_, constraint_order_++});
 }
 
 void DeckParser::mpc_end() { need_data_line("MPC type, slave node, master node"); }
@@ -190,6 +201,7 @@ void DeckParser::mpc_end() { need_data_line("MPC type, slave node, master node")
 void DeckParser::resolve_constraints() {
   for (const Tie& t : m_.ties)
     for (const std::string* name : {&t.slave, &t.master}) {
+      refuse_analytical(*name, t.loc, "*TIE " + t.name);
       const auto it = m_.surfaces.find(*name);
       if (it == m_.surfaces.end())
         fail(t.loc, "*TIE " + t.name + ": surface '" + *name + "' is not defined");
@@ -219,7 +231,20 @@ void DeckParser::resolve_constraints() {
     }
   }
   pending_equations_.clear();
+  node_claims_.clear();
+  const auto claim = [&](int node, bool ref, const PendingBody& pb) {
+    node_claims_.push_back(NodeClaim{node, ref, false, pb.order, pb.pos, pb.name});
+  };
   for (const PendingBody& pb : pending_bodies_) {
+    if (!pb.analytical.empty()) {
+      // Attached in resolve_analytical_bodies, once every body's nodes are claimed.
+      const std::vector<int> ref = node_targets(pb.ref, pb.pos);
+      if (ref.size() != 1)
+        fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
+      node_claims_.push_back(NodeClaim{ref[0], true, true, pb.order, pb.pos, pb.analytical});
+      continue;
+    }
+    if (pb.coupling) refuse_analytical(pb.surface, loc(pb.pos), pb.name);
     if (pb.coupling && !pb.kinematic && !pb.distributing)
       fail(pb.pos, pb.name + " needs a *KINEMATIC or *DISTRIBUTING block after it");
     if (pb.distributing) {
@@ -243,6 +268,7 @@ void DeckParser::resolve_constraints() {
             seen[m_.elements.nodes_of(e)[local[k]]] = 1, nodes.push_back(m_.elements.nodes_of(e)[local[k]]);
       }
       if (seen[ref[0]]) fail(pb.pos, pb.name + ": the reference node is a node of the surface");
+      claim(ref[0], true, pb);
       const double w = 1.0 / static_cast<double>(nodes.size());
       for (int d = 1; d <= 3; ++d) {
         Equation e;
@@ -292,6 +318,9 @@ void DeckParser::resolve_constraints() {
       }
     }
     if (b.tied.empty() && b.pinned.empty()) fail(pb.pos, pb.name + " has no nodes besides its reference node");
+    claim(b.ref_node, true, pb);
+    for (const std::vector<int>* slaves : {&b.tied, &b.pinned})
+      for (int n : *slaves) claim(n, false, pb);
     b.loc = loc(pb.pos);
     m_.rigid_bodies.push_back(std::move(b));
   }
@@ -309,6 +338,8 @@ void DeckParser::resolve_constraints() {
     for (std::size_t i = 0; i < slaves.size(); ++i) {
       const int sn = slaves[i], mn = masters[i];
       if (sn == mn) fail(p.pos, "*MPC " + p.type + ": node " + std::to_string(m_.nodes.id[sn]) + " is its own master");
+      node_claims_.push_back(NodeClaim{sn, false, false, p.order, p.pos, "*MPC " + p.type});
+      if (p.type == "BEAM") node_claims_.push_back(NodeClaim{mn, true, false, p.order, p.pos, "*MPC BEAM"});
       if (p.type == "BEAM") {
         const auto [it, fresh] = beam_body.try_emplace(mn, m_.rigid_bodies.size());
         if (fresh) {

@@ -288,6 +288,7 @@ void DeckParser::contact_exclusions_keyword(const Keyword& kw) {
 
 void DeckParser::resolve_contact() {
   if (m_.contact.pairs.empty()) return;
+  resolve_analytical_contact();
   const Model& m = m_;
   for (std::size_t i = 0; i < m.contact.pairs.size(); ++i) {
     const ContactPair& p = m.contact.pairs[i];
@@ -309,6 +310,7 @@ void DeckParser::resolve_contact() {
                            "(beams, trusses and discrete elements have no contact faces)");
     } else {
       for (const std::string* name : {&p.slave, &p.master}) {
+        if (is_analytical(*name)) continue;  // a master, attached (resolve_analytical_contact)
         const auto it = m.surfaces.find(*name);
         if (it == m.surfaces.end())
           fail(p.loc, what + "surface '" + *name + "' is not defined (expected a *SURFACE, NAME=" + *name + ")");

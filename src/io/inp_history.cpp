@@ -501,11 +501,17 @@ void DeckParser::check_face(int e, int face, Pos pos) const {
 }
 
 void DeckParser::surface_keyword(const Keyword& kw) {
-  allow_params(kw, {"NAME", "TYPE"});
+  analytic_ = nullptr;
   const std::string type = squeeze_upper(param(kw, "TYPE"));
+  if (type == "CYLINDER" || type == "REVOLUTION" || type == "SEGMENTS") return analytic_surface_keyword(kw, type);
+  allow_params(kw, {"NAME", "TYPE"});
   if (!type.empty() && type != "ELEMENT" && type != "NODE")
-    fail(kw.pos, "*SURFACE, TYPE=" + param(kw, "TYPE") + " is not supported (TYPE=ELEMENT or NODE)");
+    fail(kw.pos, "*SURFACE, TYPE=" + param(kw, "TYPE") +
+                     " is not supported (TYPE=ELEMENT or NODE; CYLINDER or REVOLUTION for a rigid analytical surface)");
   const std::string name = key(required_param(kw, "NAME"));
+  if (const auto a = m_.analytical_surfaces.find(name); a != m_.analytical_surfaces.end())
+    fail(kw.pos, "surface '" + name + "' is defined twice (first at " + a->second.loc.str() +
+                     ", as an analytical surface)");
   const auto [it, inserted] = m_.surfaces.try_emplace(name);
   if (!inserted) fail(kw.pos, "surface '" + name + "' is defined twice (first at " + it->second.loc.str() + ")");
   it->second.name = name;
@@ -516,6 +522,7 @@ void DeckParser::surface_keyword(const Keyword& kw) {
 
 // Resolved when the model data ends (element sets may be defined later).
 void DeckParser::surface_data(const Line& line) {
+  if (analytic_) return analytic_surface_data(line);
   if (m_.surfaces.at(surface_name_).node_based) {
     // A node-based surface's optional second field is a contact area, which ties do not use.
     need_fields(line, 1, "node or node set[, area]");
@@ -538,6 +545,7 @@ void DeckParser::surface_data(const Line& line) {
 }
 
 void DeckParser::surface_end() {
+  if (analytic_) return analytic_surface_end();
   need_data_line(m_.surfaces.at(surface_name_).node_based ? "node or node set" : "element or element set, face label");
 }
 
@@ -609,6 +617,7 @@ void DeckParser::dsload_data(const Line& line) {
   if (squeeze_upper(line.fields[1]) != "P")
     fail(at_, "*DSLOAD load type '" + std::string(line.fields[1]) + "' is not supported (P: pressure)");
   const std::string name = key(line.fields[0]);
+  refuse_analytical(name, loc(at_), "*DSLOAD");
   const auto it = m_.surfaces.find(name);
   if (it == m_.surfaces.end()) fail(at_, "surface '" + name + "' is not defined");
   if (it->second.node_based) fail(at_, "*DSLOAD on node-based surface '" + name + "': pressure needs element faces");

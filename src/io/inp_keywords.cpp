@@ -3,7 +3,7 @@
 // Adding a keyword:
 //  1. Write its handlers as DeckParser methods in the file of its concern (inp_mesh.cpp,
 //     inp_material.cpp, inp_history.cpp, inp_constraints.cpp, inp_contact.cpp,
-//     inp_output.cpp; deck structure in inp_parser.cpp)
+//     inp_analytic.cpp, inp_output.cpp; deck structure in inp_parser.cpp)
 //     and declare them in that file's section of inp_parser.hpp:
 //       void foo_keyword(const Keyword& kw);  // the keyword line: parameters, checks, state
 //       void foo_data(const Line& line);      // one data line (leave out if it takes none)
@@ -59,8 +59,9 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
        &P::orientation_end},
 
       // Amplitudes, initial conditions, surfaces, steps, boundary conditions and loads
-      // (inp_history.cpp). *BOUNDARY checks its own placement: it may also come before the
-      // first step. A step's optional data line is its title.
+      // (inp_history.cpp; *SURFACE, TYPE=CYLINDER/REVOLUTION in inp_analytic.cpp). *BOUNDARY
+      // checks its own placement: it may also come before the first step. A step's optional
+      // data line is its title.
       {"*AMPLITUDE", kAnywhere, &P::amplitude_keyword, &P::amplitude_data, &P::amplitude_end},
       {"*INITIAL CONDITIONS", kModelData, &P::initial_conditions_keyword,
        &P::initial_conditions_data, &P::initial_conditions_end},

@@ -363,7 +363,8 @@ void DeckParser::alias_single_instance_sets() {
   }
   std::vector<std::pair<std::string, Surface>> surfaces;
   for (const auto& [name, s] : m_.surfaces)
-    if (name.compare(0, prefix.size(), prefix) == 0 && !m_.surfaces.count(name.substr(prefix.size())))
+    if (name.compare(0, prefix.size(), prefix) == 0 && !m_.surfaces.count(name.substr(prefix.size())) &&
+        !m_.analytical_surfaces.count(name.substr(prefix.size())))
       surfaces.emplace_back(name.substr(prefix.size()), s);
   for (auto& [plain, s] : surfaces) {
     for (const PendingFace& f : std::vector<PendingFace>(pending_faces_))
@@ -422,6 +423,7 @@ void DeckParser::finish_model_data() {
   resolve_surfaces();
   check_constraint_surfaces();
   resolve_constraints();
+  resolve_analytical_bodies();
   resolve_transforms();
   resolve_model_targets();
 }

@@ -3,8 +3,8 @@
 // inp_keywords.cpp (the keyword table), inp_parser.cpp (dispatch, deck structure, end of
 // deck), inp_mesh.cpp (nodes, elements, sets), inp_material.cpp (materials, sections),
 // inp_history.cpp (amplitudes, initial conditions, steps, boundary conditions, loads),
-// inp_constraints.cpp (ties, equations, rigid bodies), inp_contact.cpp (contact) and
-// inp_output.cpp (output requests).
+// inp_constraints.cpp (ties, equations, rigid bodies), inp_contact.cpp (contact),
+// inp_analytic.cpp (rigid analytical surfaces) and inp_output.cpp (output requests).
 #pragma once
 
 #include <cstdint>
@@ -313,6 +313,21 @@ class DeckParser {
   void close_contact_block();
   /// Checks every pair against the surfaces, elements, interactions and steps (end of deck).
   void resolve_contact();
+  // inp_analytic.cpp
+  /// *SURFACE, TYPE=CYLINDER or REVOLUTION (type squeezed upper-case): the keyword line.
+  void analytic_surface_keyword(const Keyword& kw, const std::string& type);
+  void analytic_surface_data(const Line& line);
+  void analytic_surface_end();
+  /// Attaches each *RIGID BODY, ANALYTICAL SURFACE= to its surface and checks its reference
+  /// node against the other bodies and couplings (claims: see NodeClaim), at the later line.
+  void resolve_analytical_bodies();
+  /// True when name is a *SURFACE, TYPE=CYLINDER or REVOLUTION.
+  bool is_analytical(const std::string& name) const;
+  /// Refuses an analytical surface named where element or node surfaces are expected.
+  void refuse_analytical(const std::string& name, const SourceLoc& at, const std::string& where) const;
+  /// The contact pairs that name analytical surfaces: keeps them as masters only, drops
+  /// the mirrored pair of a *CONTACT INCLUSIONS line, needs their *RIGID BODY.
+  void resolve_analytical_contact();
   // inp_output.cpp
   void output_keyword(const Keyword& kw);
   void node_output_keyword(const Keyword& kw);
@@ -358,6 +373,11 @@ class DeckParser {
   Orientation* orientation_ = nullptr;  ///< the *ORIENTATION being read
   std::vector<double> elastic_values_;  ///< orthotropic constants read so far
   std::string surface_name_;            ///< the *SURFACE being read
+  /// The *SURFACE, TYPE=CYLINDER/REVOLUTION being read (nullptr: an element or node surface)
+  /// and which of its data lines comes next: 0 points a, b; 1 point c; 2 START; 3 segments.
+  AnalyticalSurface* analytic_ = nullptr;
+  int analytic_stage_ = 0;
+  Pos analytic_start_pos_;  ///< its START line
   std::vector<PendingFace> pending_faces_;
   /// One *EQUATION term as written, its node or node set resolved with the mesh.
   struct PendingTerm {
@@ -375,10 +395,24 @@ class DeckParser {
   /// A *RIGID BODY or *COUPLING as written, its names resolved with the mesh.
   struct PendingBody {
     std::string name, ref, elset, pin, tie, surface;
+    std::string analytical;  ///< ANALYTICAL SURFACE= of a *RIGID BODY (then no node sets)
     bool coupling = false, kinematic = false, distributing = false, pinned_only = false;
+    int order = 0;  ///< deck order among bodies, couplings and *MPC lines (constraint_order_)
     Pos pos;
   };
   std::vector<PendingBody> pending_bodies_;
+  /// A node that a body, coupling or *MPC uses, for the checks of the analytical surfaces'
+  /// reference nodes (resolve_analytical_bodies): which, where, and in what role.
+  struct NodeClaim {
+    int node = -1;
+    bool ref = false;   ///< its reference (or *MPC BEAM master) node; false: a slave node
+    bool analytical = false;  ///< the reference node of a *RIGID BODY, ANALYTICAL SURFACE= (owner: the surface)
+    int order = 0;      ///< PendingBody::order of the claim's line
+    Pos pos;
+    std::string owner;  ///< for messages ("*RIGID BODY", "*COUPLING C1", "*MPC BEAM")
+  };
+  std::vector<NodeClaim> node_claims_;  ///< filled by resolve_constraints
+  int constraint_order_ = 0;            ///< next PendingBody/PendingMpc order
   /// A *TRANSFORM as written: its node set is resolved with the mesh.
   struct PendingTransform {
     std::string nset;
@@ -390,6 +424,7 @@ class DeckParser {
   struct PendingMpc {
     std::string type, slave, master;
     Pos pos;
+    int order = 0;  ///< deck order among bodies, couplings and *MPC lines
   };
   std::vector<PendingMpc> pending_mpcs_;
   bool coupling_open_ = false;     ///< a *COUPLING waits for its *KINEMATIC
