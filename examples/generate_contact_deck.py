@@ -289,7 +289,9 @@ def hertz(a):
            "*RIGID BODY, ANALYTICAL SURFACE=SPHERE, REF NODE=REF",
            f"*MATERIAL, NAME=M\n*ELASTIC\n{E}, {nu}\n*DENSITY\n1.",
            "*SOLID SECTION, ELSET=BLOCK, MATERIAL=M", "1.",
-           "*SURFACE INTERACTION, NAME=SMOOTH", "*CONTACT PAIR, INTERACTION=SMOOTH", "TOP, SPHERE",
+           "*CONTACT", "*CONTACT INCLUSIONS", "TOP, SPHERE",
+           *(["*CONTACT CONTROLS ASSIGNMENT, TYPE=SCALE PENALTY", f", , {a.penalty_scale:g}"]
+             if a.penalty_scale != 1 else []),
            "*AMPLITUDE, NAME=RAMP, DEFINITION=SMOOTH STEP", f"0., 0., {a.time:.12g}, 1.",
            "*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.12g}",
            "*BOUNDARY", "X0, 1, 1", "Y0, 2, 2", "BOTTOM, 1, 3", "REF, 1, 2",
@@ -322,6 +324,7 @@ def main():
     ap.add_argument("--depth", type=float, default=2.0, help="hertz: block size (quarter: W x W x W)")
     ap.add_argument("--indent", type=float, default=0.01, help="hertz: the sphere's travel")
     ap.add_argument("--element", default="C3D8", help="hertz: C3D8 or C3D8R")
+    ap.add_argument("--penalty-scale", type=float, default=1.0, help="hertz: *CONTACT CONTROLS ASSIGNMENT scale")
     a = ap.parse_args()
     if a.time is None:
         a.time = 2.0 if a.case == "hertz" else 0.3  # hertz's ramp: several periods of the block

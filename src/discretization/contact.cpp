@@ -396,6 +396,10 @@ void set_spring_masses(ContactSystem& cs, const std::vector<double>& mass) {
     // the lighter, and a cube pressed onto a held base by its top, whose bottom nodes had
     // springs of 0.89 to 0.97 of kappa m / dt^2, rang up without bound.)
     cs.spring_mass[static_cast<std::size_t>(i)] = ms > 0 ? std::min(ms, mf) : (std::isfinite(mf) ? mf : 0.0);
+    // Against a rigid analytical master the spring moves the slave alone (omega^2 = k / m,
+    // not up to 2 k / m between two nodes): twice the mass keeps the same frequency margin.
+    if (!cs.pair_surface.empty() && cs.pair_surface[static_cast<std::size_t>(cs.slave_pair[static_cast<std::size_t>(i)])] >= 0)
+      cs.spring_mass[static_cast<std::size_t>(i)] = 2 * ms;
   }
 }
 
