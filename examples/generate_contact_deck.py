@@ -23,7 +23,15 @@
          --h0 the smallest element edge (the uniform zone around the contact), --depth
          --indent (the sphere's travel), --time (the smooth-step ramp).
 
-Usage: python3 generate_contact_deck.py bars|slide|impact|press|hertz [options] -o DECK.inp
+  tube   a thin-walled square steel tube (S4R, J2 with 5 section points; side --side, wall
+         --thickness, length --length, element edge --size) crushed axially by a rigid
+         analytical plate moving down at --velocity (mm/s) for --crush mm, its bottom end
+         clamped; general contact (ALL EXTERIOR: the folds' self-contact and the plate).
+         --trigger A: the top half-side of the walls dented by A times the thickness (two
+         opposite walls in, two out) so the first fold starts there. Units mm, N, tonne, s.
+         Reference: the mean crush force of Abramowicz & Jones (1984), 13.06 s0 h^5/3 c^1/3.
+
+Usage: python3 generate_contact_deck.py bars|slide|impact|press|hertz|tube [options] -o DECK.inp
 """
 import argparse
 import math
@@ -302,12 +310,64 @@ def hertz(a):
     return "\n".join(out) + "\n"
 
 
+def tube(a):
+    c, h, L, e = a.side, a.thickness, a.length, a.size
+    ns = max(2, round(c / e))
+    nz = max(2, round(L / e))
+    per = 4 * ns
+    nid = lambda p, k: 1 + (p % per) + per * k
+    nodes = []
+    lam = 0.5 * c  # the trigger's length: the first fold's half wavelength
+    for k in range(nz + 1):
+        z = L * k / nz
+        for p in range(per):
+            side, i = divmod(p, ns)
+            u = i / ns  # position along the side, 0 at its first corner
+            s = -0.5 * c + c * u
+            x, y = [(s, -0.5 * c), (0.5 * c, s), (-s, 0.5 * c), (-0.5 * c, -s)][side]
+            if a.trigger > 0 and z > L - lam:
+                # Walls y = +-c/2 dented in, x = +-c/2 out (the symmetric mode's first lobes).
+                d = a.trigger * h * math.sin(math.pi * u) * math.sin(math.pi * (z - (L - lam)) / lam)
+                if side in (0, 2):
+                    y += d if y < 0 else -d
+                else:
+                    x += d if x > 0 else -d
+            nodes.append(f"{nid(p, k)}, {x:.12g}, {y:.12g}, {z:.12g}")
+    elems = []
+    for k in range(nz):
+        for p in range(per):
+            elems.append(f"{1 + p + per * k}, {nid(p, k)}, {nid(p + 1, k)}, {nid(p + 1, k + 1)}, {nid(p, k + 1)}")
+    ref = per * (nz + 1) + 1
+    lines = lambda ids: [", ".join(map(str, ids[i:i + 16])) for i in range(0, len(ids), 16)]
+    E, nu, rho, s0 = 210000.0, 0.3, 7.85e-9, a.yield_stress
+    zp = L + 0.5 * h + 1e-3 * h
+    t_end = a.crush / a.velocity
+    pm = 13.06 * s0 * h ** (5.0 / 3.0) * c ** (1.0 / 3.0)
+    out = [f"*HEADING\nsquare tube c = {c} mm, h = {h} mm, L = {L} mm, {len(elems)} S4R, crushed {a.crush} mm at "
+           f"{a.velocity / 1000:g} m/s; Abramowicz & Jones 1984 mean force {pm:.6g} N",
+           "*NODE", *nodes, f"{ref}, 0., 0., {zp:.12g}",
+           "*ELEMENT, TYPE=S4R, ELSET=TUBE", *elems,
+           "*NSET, NSET=BOTTOM", *lines([nid(p, 0) for p in range(per)]),
+           f"*NSET, NSET=PLATE\n{ref}",
+           *analytic_plane("PLATESURF", ref, (0.0, 0.0, zp), (0.0, 0.0, -1.0), (1.0, 0.0, 0.0), c),
+           "*MATERIAL, NAME=STEEL", "*ELASTIC", f"{E}, {nu}", "*PLASTIC", f"{s0}, 0.", "*DENSITY", f"{rho}",
+           "*SHELL SECTION, ELSET=TUBE, MATERIAL=STEEL", f"{h}, 5",
+           "*INITIAL CONDITIONS, TYPE=VELOCITY", f"PLATE, 3, {-a.velocity:.12g}",
+           *([] if a.no_contact else ["*CONTACT", "*CONTACT INCLUSIONS, ALL EXTERIOR"]),
+           "*STEP", "*DYNAMIC, EXPLICIT", f", {t_end:.12g}",
+           "*BOUNDARY", "BOTTOM, 1, 6", "PLATE, 1, 2",
+           "*BOUNDARY, TYPE=VELOCITY", f"PLATE, 3, 3, {-a.velocity:.12g}",
+           f"*OUTPUT, FIELD, TIME INTERVAL={t_end / a.frames:.12g}", "*NODE OUTPUT", "U", "*ELEMENT OUTPUT", "PEEQ",
+           f"*OUTPUT, HISTORY, TIME INTERVAL={t_end / 400:.12g}", "*NODE OUTPUT, NSET=PLATE", "U, RF", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("case", choices=["bars", "slide", "impact", "press", "hertz"])
+    ap.add_argument("case", choices=["bars", "slide", "impact", "press", "hertz", "tube"])
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar; impact: per cube edge")
-    ap.add_argument("--no-contact", action="store_true", help="impact: leave the contact out (its cost)")
+    ap.add_argument("--no-contact", action="store_true", help="impact, tube: leave the contact out (its cost)")
     ap.add_argument("--pair", action="store_true", help="bars: a contact pair instead of general contact")
     ap.add_argument("--wall", action="store_true", help="bars: one bar against a rigid analytical plane")
     ap.add_argument("--analytic", action="store_true", help="slide: the floor is a rigid analytical plane")
@@ -325,10 +385,21 @@ def main():
     ap.add_argument("--indent", type=float, default=0.01, help="hertz: the sphere's travel")
     ap.add_argument("--element", default="C3D8", help="hertz: C3D8 or C3D8R")
     ap.add_argument("--penalty-scale", type=float, default=1.0, help="hertz: *CONTACT CONTROLS ASSIGNMENT scale")
+    ap.add_argument("--side", type=float, default=50.0, help="tube: side (mid-surface), mm")
+    ap.add_argument("--thickness", type=float, default=1.6, help="tube: wall thickness, mm")
+    ap.add_argument("--length", type=float, default=200.0, help="tube: length, mm")
+    ap.add_argument("--size", type=float, default=2.0, help="tube: element edge, mm")
+    ap.add_argument("--crush", type=float, default=100.0, help="tube: the plate's travel, mm")
+    ap.add_argument("--yield-stress", type=float, default=300.0, help="tube: flow stress s0, MPa")
+    ap.add_argument("--trigger", type=float, default=0.1, help="tube: dent of the top walls / thickness")
     a = ap.parse_args()
+    if a.case == "tube" and a.velocity == 0.1:
+        a.velocity = 10000.0  # 10 m/s in mm/s
+    if a.case == "tube" and a.frames == 20:
+        a.frames = 10
     if a.time is None:
         a.time = 2.0 if a.case == "hertz" else 0.3  # hertz's ramp: several periods of the block
-    ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press, "hertz": hertz}
+    ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press, "hertz": hertz, "tube": tube}
     text = ap_case[a.case](a)
     with open(a.output, "w") as f:
         f.write(text)
