@@ -71,6 +71,12 @@ struct ContactSystem {
   bool empty() const { return num_pairs == 0; }
 };
 
+/// Values kept per slave record between increments (ContactView::shear_history): the
+/// friction force (3), whether the record touched a facet at the last commit (1: yes), and
+/// the penetration it started with beyond what its approach explains (ignored, see
+/// ContactNodeBody).
+inline constexpr int kContactHistory = 5;
+
 /// Fraction of the largest stable penalty stiffness used (docs/theory.md, "Contact"): with
 /// it, a contact spring between two nodes raises the highest frequency of the mesh by less
 /// than the stable increment's safety factor allows.

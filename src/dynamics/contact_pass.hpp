@@ -14,6 +14,7 @@
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
 #include "discretization/analytic_surface.hpp"
+#include "discretization/contact.hpp"  // kContactHistory
 
 namespace halfstep {
 
@@ -75,7 +76,7 @@ struct ContactView {
   T penalty;                  ///< penalty_scale x kContactPenaltyFraction / dt^2 (per unit of the spring's mass)
   T dt_prev;                  ///< t^n - t^(n-1): the slip of v^(n-1/2)
   ContactGrid<T> grid;
-  T* shear_history;           ///< 3 per record: the friction force (written on commit)
+  T* shear_history;           ///< kContactHistory per record (written on commit)
   T* force;                   ///< 6 per record out: normal force, friction force on the slave
   int* facet_of;              ///< per record out: the facet touched, -1 for none
   T* weight;                  ///< 4 per record out: the touch point's weights on the facet's corners
@@ -279,12 +280,13 @@ struct ContactNodeBody {
           }
         }
     T* out = c.force + 6 * static_cast<long long>(i);
-    T* hist = c.shear_history + 3 * static_cast<long long>(i);
+    T* hist = c.shear_history + kContactHistory * static_cast<long long>(i);
     c.facet_of[i] = best;
     if (best < 0) {
       for (int k = 0; k < 6; ++k) out[k] = T(0);
       for (int k = 0; k < 4; ++k) c.weight[4 * static_cast<long long>(i) + k] = T(0);
-      if (c.commit) hist[0] = hist[1] = hist[2] = T(0);
+      if (c.commit)
+        for (int k = 0; k < kContactHistory; ++k) hist[k] = T(0);
       return;
     }
     // The record's spring is fixed (docs/theory.md, "Contact"): one that changed with the
@@ -300,13 +302,29 @@ struct ContactNodeBody {
     }
     const T k = c.penalty * c.spring_mass[i];
     const Vec3<T> nrm = touch.normal;
-    const T fnorm = k * touch.pen;
-    // Friction: the slip of the last half-step velocities, in the tangent plane.
     const Vec3<T> v_rel = Vec3<T>{c.v[0][n], c.v[1][n], c.v[2][n]} - v_master;
+    // A contact that starts deeper than the last half-step's approach along the normal can
+    // explain came in from the side: a node of a fold slipping past a shell's free edge into
+    // its thickness, or an initial overclosure. Its spring counts only further penetration
+    // (the excess is kept while the contact lasts, and shrinks when the node backs out), so
+    // it stores no energy it was not given; at full depth it held up to twice the crush's
+    // work in a crushed tube (docs/theory.md, "Contact").
+    T excess = T(0);
+    if (hist[3] != T(0)) {
+      excess = hist[4] < touch.pen ? hist[4] : touch.pen;
+    } else {
+      const T approach = -dot(v_rel, nrm) * c.dt_prev;
+      const T allowed = T(2) * (approach > T(0) ? approach : T(0));
+      excess = touch.pen > allowed ? touch.pen - allowed : T(0);
+    }
+    if (c.commit) hist[3] = T(1), hist[4] = excess;
+    const T pen = touch.pen - excess;
+    const T fnorm = k * pen;
+    // Friction: the slip of the last half-step velocities, in the tangent plane.
     const Vec3<T> v_t = v_rel - dot(v_rel, nrm) * nrm;
     Vec3<T> ft{hist[0], hist[1], hist[2]};
     ft = ft - dot(ft, nrm) * nrm;
-    T stored = T(0.5) * fnorm * touch.pen, dissipated = T(0);
+    T stored = T(0.5) * fnorm * pen, dissipated = T(0);
     const T mu_s = c.mu_static[pair];
     if (mu_s > T(0) && k > T(0)) {
       const Vec3<T> trial = ft - (k * c.dt_prev) * v_t;

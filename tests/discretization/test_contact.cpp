@@ -3,6 +3,8 @@
 // (dynamics/contact_pass.hpp) against hand-computed values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -60,7 +62,7 @@ struct OneFacet {
   std::vector<std::uint8_t> two_sided{0}, self{0}, mirrored{0};
   std::vector<double> mu_s{0.3}, mu_k{0.3}, decay{0};
   std::vector<int> start{0, 1}, facets{0};
-  std::vector<double> history = std::vector<double>(3, 0.0), force = std::vector<double>(6, 0.0), weight = std::vector<double>(4, 0.0);
+  std::vector<double> history = std::vector<double>(kContactHistory, 0.0), force = std::vector<double>(6, 0.0), weight = std::vector<double>(4, 0.0);
   std::vector<int> facet_of{-2};
   std::vector<int> own_ptr{0, 0};  // the slave faces no way in particular
 
@@ -102,6 +104,7 @@ TEST(ContactPass, TouchWeightsReproduceTheTouchPoint) {
 TEST(ContactPass, PenaltyForceActsOnBothSidesEqually) {
   OneFacet s;
   s.mu_s = s.mu_k = {0.0};
+  s.history[3] = 1;  // in contact since the last increment
   const double penalty = 100.0;
   const ContactView<double> c = s.view(penalty, 0.0);
   double sum[2] = {0, 0};
@@ -125,6 +128,7 @@ TEST(ContactPass, PenaltyForceActsOnBothSidesEqually) {
 TEST(ContactPass, FrictionSticksBelowTheConeAndSlipsOnIt) {
   for (const double v : {1e-6, 1.0}) {
     OneFacet s;
+    s.history[3] = 1;  // in contact since the last increment
     s.vx[4] = v;  // the slave slides along +x over a resting facet
     const double penalty = 100.0, dt = 0.01;
     const ContactView<double> c = s.view(penalty, dt);
@@ -140,6 +144,35 @@ TEST(ContactPass, FrictionSticksBelowTheConeAndSlipsOnIt) {
     }
     EXPECT_NEAR(s.history[0], s.force[3], 1e-300);
     EXPECT_EQ(s.force[4], 0.0);
+  }
+}
+
+TEST(ContactPass, NewContactCountsOnlyThePenetrationItsApproachExplains) {
+  // The slave is 0.01 below the facet with no contact before: arriving at 0.4 per unit time
+  // over an increment of 0.01 explains 2 x 0.004 of it; the rest (0.002) is kept as the
+  // record's excess and carries no force, now or while the contact lasts.
+  for (const double vz : {0.0, -0.4, -2.0}) {
+    OneFacet s;
+    s.mu_s = s.mu_k = {0.0};
+    s.vz[4] = vz;
+    const double penalty = 100.0, dt = 0.01, k = penalty * 1.0;
+    const double explained = std::min(0.01, 2 * -vz * dt);
+    ContactNodeBody<double>{s.view(penalty, dt)}(0, std::array<double, 2>{}.data());
+    EXPECT_NEAR(s.force[2], k * explained, 1e-12 * k);
+    EXPECT_EQ(s.history[3], 1.0);
+    EXPECT_NEAR(s.history[4], 0.01 - explained, 1e-15);
+    // Pushed 0.001 deeper at the next increment: that much more force, whatever the approach.
+    s.uz[4] -= 0.001;
+    s.vz[4] = 0.0;
+    double sum[2] = {0, 0};
+    ContactNodeBody<double>{s.view(penalty, dt)}(0, sum);
+    EXPECT_NEAR(s.force[2], k * (explained + 0.001), 1e-12 * k);
+    EXPECT_NEAR(sum[0], 0.5 * k * (explained + 0.001) * (explained + 0.001), 1e-12 * k * 1e-4);
+    // Backing out above the excess: no force, and the excess follows the penetration down.
+    s.uz[4] = -0.001;
+    ContactNodeBody<double>{s.view(penalty, dt)}(0, sum);
+    EXPECT_NEAR(s.force[2], k * std::max(0.0, 0.001 - (0.01 - explained)), 1e-12 * k);
+    EXPECT_NEAR(s.history[4], std::min(0.001, 0.01 - explained), 1e-15);
   }
 }
 

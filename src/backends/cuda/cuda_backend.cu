@@ -1165,7 +1165,7 @@ class CudaBackend final : public Backend {
     ct_pair_surface_.assign(cs.pair_surface);
     ct_an_frame_.assign(convert<T>(cs.analytic_frame));
     ct_an_seg_.assign(convert<T>(cs.analytic_seg));
-    ct_history_.resize(3 * static_cast<std::size_t>(ns));
+    ct_history_.resize(kContactHistory * static_cast<std::size_t>(ns));
     ct_history_.zero(stream_);
     ct_force_.resize(6 * static_cast<std::size_t>(ns));
     ct_weight_.resize(4 * static_cast<std::size_t>(ns));
