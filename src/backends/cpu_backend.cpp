@@ -446,7 +446,9 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         nullptr,
                         nullptr,
                         commit,
-                        analytic_view(cs)};
+                        analytic_view(cs),
+                        cs.near_ptr.data(),
+                        cs.near_nodes.empty() ? nullptr : cs.near_nodes.data()};
   // Broad phase: facets by the cell of their box centre, in facet order within a bucket.
   double extent = 0;
   for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));

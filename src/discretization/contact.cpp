@@ -293,6 +293,23 @@ ContactSystem build_contact_system(const Model& m) {
       for (const auto& [name, a] : m.analytical_surfaces)
         if (a.ref_node >= 0) defs.push_back(ContactPair{kAllExterior, name, p.interaction, p.loc});
   std::map<std::string, int> analytic_index;
+  std::vector<std::vector<int>> neighbours;  // per node, for self-contact (built on first use)
+  const auto near_of = [&](int n) -> const std::vector<int>& {
+    if (neighbours.empty()) {
+      neighbours.resize(static_cast<std::size_t>(m.nodes.size()));
+      for (int e = 0; e < m.elements.size(); ++e) {
+        const int* c = m.elements.nodes_of(e);
+        for (int a = 0; a < m.elements.count_of(e); ++a)
+          for (int b = 0; b < m.elements.count_of(e); ++b)
+            if (a != b) neighbours[static_cast<std::size_t>(c[a])].push_back(c[b]);
+      }
+      for (std::vector<int>& v : neighbours) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+      }
+    }
+    return neighbours[static_cast<std::size_t>(n)];
+  };
   std::vector<std::vector<double>> node_area(static_cast<std::size_t>(m.nodes.size()));
   std::set<std::array<int, 4>> area_seen;
   double max_offset = 0, max_depth = 0;
@@ -346,6 +363,11 @@ ContactSystem build_contact_system(const Model& m) {
       if (it != at_node.end() && node_half[static_cast<std::size_t>(n)] == 0)
         for (const Facet* f : it->second) cs.slave_facet_nodes.insert(cs.slave_facet_nodes.end(), f->nodes.begin(), f->nodes.end());
       cs.slave_facet_ptr.push_back(static_cast<int>(cs.slave_facet_nodes.size() / 4));
+      if (p.slave == p.master) {
+        const std::vector<int>& near = near_of(n);
+        cs.near_nodes.insert(cs.near_nodes.end(), near.begin(), near.end());
+      }
+      cs.near_ptr.push_back(static_cast<int>(cs.near_nodes.size()));
       max_offset = std::max(max_offset, node_half[static_cast<std::size_t>(n)]);
     }
     double mu = 0, mu_k = -1, dc = 0;

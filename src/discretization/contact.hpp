@@ -40,6 +40,10 @@ struct ContactSystem {
   /// facing the same way cannot be touched (a node on a body's edge lies in the planes of
   /// the other body's side faces). None for node surfaces and shells: any facet then.
   std::vector<int> slave_facet_ptr{0}, slave_facet_nodes;
+  /// Per slave record of a self-contact definition (CSR over records; empty ranges for the
+  /// others), the nodes that share an element with its node: their facets are not touched
+  /// (docs/theory.md, "Contact", folds).
+  std::vector<int> near_ptr{0}, near_nodes;
 
   std::vector<double> mu_static, mu_kinetic, decay;  ///< per definition (*FRICTION)
   std::vector<std::uint8_t> self;     ///< per definition: self-contact (skip facets holding the node)

@@ -83,7 +83,19 @@ struct ContactView {
   bool commit;                ///< advance the friction history (false: an output sample)
   /// Rigid analytical masters (a touch on surface s is stored as facet num_facets + s).
   AnalyticView<T> analytic;
+  /// Per record (CSR; null: none), the nodes sharing an element with its node in a
+  /// self-contact definition: facets holding one of them are skipped.
+  const int* near_ptr = nullptr;
+  const int* near_nodes = nullptr;
 };
+
+/// Whether facet corners fn (4, -1: none) include one of the nodes near[0 .. count).
+HS_HD bool facet_has_near_node(const int* fn, const int* near, int count) {
+  for (int j = 0; j < count; ++j)
+    for (int k = 0; k < 4; ++k)
+      if (fn[k] == near[j]) return true;
+  return false;
+}
 
 /// Position of node n at t^n.
 template <class T>
@@ -269,6 +281,11 @@ struct ContactNodeBody {
             const int* fn = c.facet_nodes + 4 * f;
             if (c.self[pair] && (fn[0] == n || fn[1] == n || fn[2] == n || fn[3] == n)) continue;
             if (!touch_facet(c, f, p, off_s, t)) continue;
+            // Self-contact: the facets of the node's neighbours lie within a thickness of it
+            // wherever the surface folds tightly (a shell's hinge): no contact there.
+            if (c.self[pair] && c.near_ptr &&
+                facet_has_near_node(fn, c.near_nodes + c.near_ptr[i], c.near_ptr[i + 1] - c.near_ptr[i]))
+              continue;
             // The facet must face the node: not the way the node faces (a node on a bar's edge
             // lies in the other bar's side-face planes), nor across it (a node on a block's
             // bottom edge projects onto the top edge of the base's side face, "inside" it by

@@ -49,6 +49,14 @@ TEST(ContactBuild, AllExteriorFacesOfTwoCubesPointOutward) {
     EXPECT_DOUBLE_EQ(cs.facet_depth[f], 0.5);  // half the unit cube below every face
     EXPECT_EQ(cs.facet_offset[f], 0.0);
   }
+  // Self-contact: each node's neighbours are the other corners of its elements (7 for a
+  // node of one cube, 11 for one of the four shared nodes).
+  ASSERT_EQ(cs.near_ptr.size(), static_cast<std::size_t>(cs.num_slaves) + 1);
+  for (int i = 0; i < cs.num_slaves; ++i) {
+    const int count = cs.near_ptr[i + 1] - cs.near_ptr[i];
+    const double x = m.nodes.x[cs.slave_node[i]];
+    EXPECT_EQ(count, x == 1.0 ? 11 : 7) << "record " << i;
+  }
 }
 
 /// One unit quad facet (nodes 0-3, z = 0, normal +z, masses 1) and one slave node 4 (mass 2).

@@ -1160,6 +1160,8 @@ class CudaBackend final : public Backend {
     ct_decay_.assign(convert<T>(cs.decay));
     ct_self_.assign(cs.self);
     ct_mirrored_.assign(cs.mirrored);
+    ct_near_ptr_.assign(cs.near_ptr);
+    ct_near_nodes_.assign(cs.near_nodes);
     ct_an_ref_.assign(cs.analytic_ref);
     ct_an_seg_ptr_.assign(cs.analytic_seg_ptr);
     ct_pair_surface_.assign(cs.pair_surface);
@@ -1234,7 +1236,9 @@ class CudaBackend final : public Backend {
             ct_weight_.get(),
             commit,
             AnalyticView<T>{cs.num_facets, cs.num_analytic, ct_an_ref_.get_or_null(), ct_an_frame_.get_or_null(),
-                            ct_an_seg_ptr_.get(), ct_an_seg_.get_or_null(), ct_pair_surface_.get()}};
+                            ct_an_seg_ptr_.get(), ct_an_seg_.get_or_null(), ct_pair_surface_.get()},
+            ct_near_ptr_.get(),
+            ct_near_nodes_.get_or_null()};
   }
 
   /// Contact at t^n, before the node pass (dynamics/contact_pass.hpp; kernels in
@@ -1504,6 +1508,7 @@ class CudaBackend final : public Backend {
   DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_spring_mass_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
   DeviceArray<T> ct_history_, ct_force_, ct_weight_;
   DeviceArray<int> ct_an_ref_, ct_an_seg_ptr_, ct_pair_surface_;  // analytical masters (AnalyticView)
+  DeviceArray<int> ct_near_ptr_, ct_near_nodes_;                 // self-contact neighbours (ContactView)
   DeviceArray<T> ct_an_frame_, ct_an_seg_;
   mutable DeviceArray<T> ct_normal_, ct_shear_, ct_pair_force_;
   DeviceArray<unsigned long long> ct_max_;
