@@ -58,6 +58,11 @@ def brick(first_node, first_elem, x0, nx, hx, ny, hy, nz, hz, z0=0.0, y0=0.0):
     return nodes, elems, nid
 
 
+def id_lines(ids):
+    """Data lines of a set: 16 ids per line."""
+    return [", ".join(map(str, ids[i:i + 16])) for i in range(0, len(ids), 16)]
+
+
 def cross(u, v):
     return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
 
@@ -277,7 +282,6 @@ def hertz(a):
                     top.append(e)
                 e += 1
     ref = nid(nx, nx, nz) + 1
-    lines = lambda ids: [", ".join(map(str, ids[i:i + 16])) for i in range(0, len(ids), 16)]
     x0 = [nid(0, j, k) for k in range(nz + 1) for j in range(nx + 1)]
     y0 = [nid(i, 0, k) for k in range(nz + 1) for i in range(nx + 1)]
     bottom = [nid(i, j, 0) for j in range(nx + 1) for i in range(nx + 1)]
@@ -287,10 +291,10 @@ def hertz(a):
            f"{len(elems)} {a.element}, h0 = {a.h0}",
            "*NODE", *nodes, f"{ref}, 0., 0., {R:.12g}",
            f"*ELEMENT, TYPE={a.element}, ELSET=BLOCK", *elems,
-           "*ELSET, ELSET=TOPLAYER", *lines(top),
-           "*NSET, NSET=X0", *lines(x0), "*NSET, NSET=Y0", *lines(y0), "*NSET, NSET=BOTTOM", *lines(bottom),
+           "*ELSET, ELSET=TOPLAYER", *id_lines(top),
+           "*NSET, NSET=X0", *id_lines(x0), "*NSET, NSET=Y0", *id_lines(y0), "*NSET, NSET=BOTTOM", *id_lines(bottom),
            f"*NSET, NSET=CENTRE\n{nid(0, 0, nz)}", f"*NSET, NSET=REF\n{ref}",
-           "*NSET, NSET=RADIAL", *lines(surface_nodes),
+           "*NSET, NSET=RADIAL", *id_lines(surface_nodes),
            "*SURFACE, NAME=TOP\nTOPLAYER, S2",
            "*SURFACE, TYPE=REVOLUTION, NAME=SPHERE", f"0., 0., {R:.12g}, 0., 0., {R + 1:.12g}",
            f"START, {R:.12g}, 0.", f"CIRCL, 0., {-R:.12g}, 0., 0.",
@@ -338,7 +342,6 @@ def tube(a):
         for p in range(per):
             elems.append(f"{1 + p + per * k}, {nid(p, k)}, {nid(p + 1, k)}, {nid(p + 1, k + 1)}, {nid(p, k + 1)}")
     ref = per * (nz + 1) + 1
-    lines = lambda ids: [", ".join(map(str, ids[i:i + 16])) for i in range(0, len(ids), 16)]
     E, nu, rho, s0 = 210000.0, 0.3, 7.85e-9, a.yield_stress
     zp = L + 0.5 * h + 1e-3 * h
     t_end = a.crush / a.velocity
@@ -351,7 +354,7 @@ def tube(a):
            f"{a.velocity / 1000:g} m/s; Abramowicz & Jones 1984 mean force {pm:.6g} N",
            "*NODE", *nodes, f"{ref}, 0., 0., {zp:.12g}",
            "*ELEMENT, TYPE=S4R, ELSET=TUBE", *elems,
-           "*NSET, NSET=BOTTOM", *lines([nid(p, 0) for p in range(per)]),
+           "*NSET, NSET=BOTTOM", *id_lines([nid(p, 0) for p in range(per)]),
            f"*NSET, NSET=PLATE\n{ref}",
            *analytic_plane("PLATESURF", ref, (0.0, 0.0, zp), (0.0, 0.0, -1.0), (1.0, 0.0, 0.0), c),
            "*MATERIAL, NAME=STEEL", "*ELASTIC", f"{E}, {nu}", "*PLASTIC", f"{s0}, 0.", "*DENSITY", f"{rho}",

@@ -31,6 +31,24 @@ struct AnalyticView {
   const int* pair_surface = nullptr;  ///< per contact definition: its analytical master, or -1
 };
 
+/// Outward unit normal of profile segment g (kAnalyticSegValues values) at its end point
+/// (at_end) or its start point.
+template <class T>
+HS_HD void segment_end_normal(const T* g, bool at_end, T& nx, T& ny) {
+  if (g[0] == T(0)) {
+    const T tx = g[3] - g[1], ty = g[4] - g[2];
+    const T l = std::sqrt(tx * tx + ty * ty);
+    nx = -ty / l, ny = tx / l;
+    return;
+  }
+  const T ax = g[1] - g[5], ay = g[2] - g[6], bx = g[3] - g[5], by = g[4] - g[6];
+  // Travelling ccw about the centre (a x b > 0) the left-hand normal points at the centre.
+  const T sense = ax * by - ay * bx > T(0) ? T(1) : T(-1);
+  const T px = at_end ? bx : ax, py = at_end ? by : ay;
+  const T l = std::sqrt(px * px + py * py);
+  nx = -sense * px / l, ny = -sense * py / l;
+}
+
 /// The nearest point of a planar profile to q: signed distance d (positive on the outward
 /// side, which is the profile's direction turned 90 degrees counterclockwise), the outward
 /// unit normal n there (2-D); false when q lies beyond an end of an open profile (no point
@@ -88,27 +106,8 @@ HS_HD bool profile_nearest(const T* seg, int count, T qx, T qy, T& d, T& nx, T& 
     if (found && !(r < std::fabs(best))) continue;
     // Outward normals of both segments at the joint.
     T n1x, n1y, n2x, n2y;
-    if (g[0] == T(0)) {
-      const T tx = g[3] - g[1], ty = g[4] - g[2];
-      const T l = std::sqrt(tx * tx + ty * ty);
-      n1x = -ty / l, n1y = tx / l;
-    } else {
-      const T ax = g[1] - g[5], ay = g[2] - g[6], bx = g[3] - g[5], by = g[4] - g[6];
-      const T sense = ax * by - ay * bx > T(0) ? T(1) : T(-1);
-      const T l = std::sqrt(bx * bx + by * by);
-      n1x = -sense * bx / l, n1y = -sense * by / l;
-    }
-    const T* h = g + kAnalyticSegValues;
-    if (h[0] == T(0)) {
-      const T tx = h[3] - h[1], ty = h[4] - h[2];
-      const T l = std::sqrt(tx * tx + ty * ty);
-      n2x = -ty / l, n2y = tx / l;
-    } else {
-      const T ax = h[1] - h[5], ay = h[2] - h[6], bx = h[3] - h[5], by = h[4] - h[6];
-      const T sense = ax * by - ay * bx > T(0) ? T(1) : T(-1);
-      const T l = std::sqrt(ax * ax + ay * ay);
-      n2x = -sense * ax / l, n2y = -sense * ay / l;
-    }
+    segment_end_normal(g, true, n1x, n1y);
+    segment_end_normal(g + kAnalyticSegValues, false, n2x, n2y);
     const bool behind = rx * n1x + ry * n1y < T(0) && rx * n2x + ry * n2y < T(0);
     if (r > T(0)) {
       const T side = behind ? T(-1) : T(1);

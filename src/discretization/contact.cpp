@@ -319,6 +319,9 @@ ContactSystem build_contact_system(const Model& m) {
     std::vector<Facet> master;
     if (an == m.analytical_surfaces.end()) {
       master = facets_of(p.master);
+      if (master.empty())
+        throw InputError(p.loc, "contact: the master surface '" + p.master +
+                                    "' has no faces that contact acts on (solid faces or shell sides)");
       cs.pair_surface.push_back(-1);
     } else {
       if (an->second.ref_node < 0)
@@ -328,9 +331,6 @@ ContactSystem build_contact_system(const Model& m) {
       if (it == analytic_index.end()) it = analytic_index.emplace(p.master, add_analytic(cs, an->second)).first;
       cs.pair_surface.push_back(it->second);
     }
-    if (master.empty() && an == m.analytical_surfaces.end())
-      throw InputError(p.loc, "contact: the master surface '" + p.master +
-                                  "' has no faces that contact acts on (solid faces or shell sides)");
     const Surface* slave_surface = p.slave == kAllExterior ? nullptr : &m.surfaces.at(p.slave);
     const std::vector<Facet> own = p.slave == p.master ? master : facets_of(p.slave);
     const std::vector<int> slaves = slave_nodes(slave_surface, own);
