@@ -451,6 +451,9 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         cs.near_nodes.empty() ? nullptr : cs.near_nodes.data()};
   // Broad phase: facets by the cell of their box centre, in facet order within a bucket.
   double extent = 0;
+  facet_geom_.resize(static_cast<std::size_t>(kFacetGeom) * nf);
+  c.facet_geom = facet_geom_.data();
+  forall(0, nf, threads_, [&c](int f) { facet_geometry(c, f, c.facet_geom + static_cast<std::size_t>(kFacetGeom) * f); });
   for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));
   int buckets = 1;
   while (buckets < 2 * nf) buckets *= 2;

@@ -70,6 +70,7 @@ class CpuBackend final : public Backend {
   std::vector<double> halo_buf_, send_buf_, halo_total_;  ///< [own | received], per neighbour, summed
   // Contact work arrays (sized at the first contact pass).
   std::vector<int> bucket_start_, bucket_facets_, facet_bucket_;  ///< broad phase
+  std::vector<double> facet_geom_;  ///< kFacetGeom per facet at t^n (ContactView::facet_geom)
   std::vector<double> contact_force_, contact_weight_;            ///< 6 and 4 per slave record
   std::vector<int> contact_facet_;                                ///< per slave record
 };

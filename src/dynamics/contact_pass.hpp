@@ -87,7 +87,15 @@ struct ContactView {
   /// self-contact definition: facets holding one of them are skipped.
   const int* near_ptr = nullptr;
   const int* near_nodes = nullptr;
+  /// kFacetGeom per facet at t^n (facet_geometry, written by the broad phase): each facet is
+  /// a candidate of tens of slaves, so its plane is found once, not once per candidate.
+  T* facet_geom = nullptr;
 };
+
+/// Values per facet in ContactView::facet_geom: centre (3), unit normal of the mean plane
+/// (3), warp (largest distance of a corner from that plane) and the squared radius (largest
+/// squared distance of a corner from the centre; -1: a degenerate facet).
+inline constexpr int kFacetGeom = 8;
 
 /// Whether facet corners fn (4, -1: none) include one of the nodes near[0 .. count).
 HS_HD bool facet_has_near_node(const int* fn, const int* near, int count) {
@@ -138,49 +146,39 @@ HS_HD bool project_on_triangle(Vec3<T> p, Vec3<T> a, Vec3<T> b, Vec3<T> c, T& d,
   return l[0] >= tol && l[1] >= tol && l[2] >= tol;
 }
 
-/// Whether the point p of a slave with half thickness off_s touches facet f, and where. A
-/// quadrilateral is four triangles about its centre (weights 1/4 of the centre to each
-/// corner), so the contact surface is continuous and every touch point has exact weights.
+/// Cheap rejection before touch_facet's projections: whether p, of a slave with half
+/// thickness off_s, lies in the slab within the reach of facet f's mean plane (its warp
+/// added) and near enough to its centre to project into it (most broad-phase candidates
+/// fail here; facet_geom holds the plane).
 template <class T>
-HS_HD bool touch_facet(const ContactView<T>& c, int f, Vec3<T> p, T off_s, ContactTouch<T>& t) {
+HS_HD bool facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T off_s) {
+  const T* g = c.facet_geom + kFacetGeom * static_cast<long long>(f);
+  const T radius2 = g[7];
+  if (!(radius2 >= T(0))) return false;
+  const Vec3<T> centre{g[0], g[1], g[2]}, nn{g[3], g[4], g[5]};
+  const T warp = g[6];
+  const T reach = off_s + c.facet_offset[f];
+  const Vec3<T> r = p - centre;
+  const T d = dot(r, nn);
+  const T below = c.facet_two_sided[f] ? reach : c.facet_depth[f];
+  if (d - warp >= reach || d + warp <= -below) return false;
+  // A warped facet's triangles tilt from the mean plane: their projections of p may lie up
+  // to about |d| + warp farther out.
+  const Vec3<T> q = r - d * nn;
+  const T out = std::sqrt(radius2) + warp + std::fabs(d);
+  return !(dot(q, q) > out * out * T(1.0001));
+}
+
+/// Whether the point p of a slave with half thickness off_s touches facet f, and where,
+/// once facet_within_reach has passed. A quadrilateral is four triangles about its centre
+/// (weights 1/4 of the centre to each corner), so the contact surface is continuous and
+/// every touch point has exact weights.
+template <class T>
+HS_HD bool touch_facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T off_s, ContactTouch<T>& t) {
   const int* fn = c.facet_nodes + 4 * f;
   const int corners = fn[3] < 0 ? 3 : 4;
   Vec3<T> x[4];
   for (int k = 0; k < corners; ++k) x[k] = contact_x(c, fn[k]);
-  {
-    // Cheap rejection first: the facet lies within `warp` of its mean plane and within
-    // `radius` of its centre; a point farther than the reach from that slab or outside that
-    // ball cannot touch it (most broad-phase candidates end here).
-    Vec3<T> centre = x[0] + x[1] + x[2];
-    Vec3<T> nn;
-    if (corners == 4) {
-      centre = T(0.25) * (centre + x[3]);
-      nn = cross(x[2] - x[0], x[3] - x[1]);
-    } else {
-      centre = (T(1) / T(3)) * centre;
-      nn = cross(x[1] - x[0], x[2] - x[0]);
-    }
-    const T len = norm(nn);
-    if (!(len > T(0))) return false;
-    nn = (T(1) / len) * nn;
-    T warp = T(0), radius2 = T(0);
-    for (int k = 0; k < corners; ++k) {
-      const Vec3<T> r = x[k] - centre;
-      const T h = std::fabs(dot(r, nn));
-      warp = h > warp ? h : warp;
-      radius2 = dot(r, r) > radius2 ? dot(r, r) : radius2;
-    }
-    const T reach = off_s + c.facet_offset[f];
-    const Vec3<T> r = p - centre;
-    const T d = dot(r, nn);
-    const T below = c.facet_two_sided[f] ? reach : c.facet_depth[f];
-    if (d - warp >= reach || d + warp <= -below) return false;
-    // A warped facet's triangles tilt from the mean plane: their projections of p may lie
-    // up to about |d| + warp farther out.
-    const Vec3<T> q = r - d * nn;
-    const T out = std::sqrt(radius2) + warp + std::fabs(d);
-    if (dot(q, q) > out * out * T(1.0001)) return false;
-  }
   T best_d = T(0);
   Vec3<T> best_n{T(0), T(0), T(0)};
   T w[4] = {T(0), T(0), T(0), T(0)};
@@ -220,6 +218,12 @@ HS_HD bool touch_facet(const ContactView<T>& c, int f, Vec3<T> p, T off_s, Conta
   }
   for (int k = 0; k < 4; ++k) t.w[k] = w[k];
   return true;
+}
+
+/// Whether the point p of a slave with half thickness off_s touches facet f, and where.
+template <class T>
+HS_HD bool touch_facet(const ContactView<T>& c, int f, Vec3<T> p, T off_s, ContactTouch<T>& t) {
+  return facet_within_reach(c, f, p, off_s) && touch_facet_within_reach(c, f, p, off_s, t);
 }
 
 /// Coulomb friction coefficient at slip rate s (exponential decay from static to kinetic).
@@ -280,12 +284,14 @@ struct ContactNodeBody {
             if (c.facet_pair[f] != pair) continue;
             const int* fn = c.facet_nodes + 4 * f;
             if (c.self[pair] && (fn[0] == n || fn[1] == n || fn[2] == n || fn[3] == n)) continue;
-            if (!touch_facet(c, f, p, off_s, t)) continue;
+            if (!facet_within_reach(c, f, p, off_s)) continue;
             // Self-contact: the facets of the node's neighbours lie within a thickness of it
-            // wherever the surface folds tightly (a shell's hinge): no contact there.
+            // wherever the surface folds tightly (a shell's hinge): no contact there. (Tested
+            // before the projections: these facets pass the cheap rejection.)
             if (c.self[pair] && c.near_ptr &&
                 facet_has_near_node(fn, c.near_nodes + c.near_ptr[i], c.near_ptr[i + 1] - c.near_ptr[i]))
               continue;
+            if (!touch_facet_within_reach(c, f, p, off_s, t)) continue;
             // The facet must face the node: not the way the node faces (a node on a bar's edge
             // lies in the other bar's side-face planes), nor across it (a node on a block's
             // bottom edge projects onto the top edge of the base's side face, "inside" it by
@@ -401,6 +407,39 @@ HS_HD void scatter_contact(const ContactView<T>& c, int i, T* normal, T* shear, 
       add(shear, 3 * fn[k] + d, -w * out[3 + d]);
     }
   }
+}
+
+/// Facet f's plane at t^n into g (kFacetGeom values; see there).
+template <class T>
+HS_HD void facet_geometry(const ContactView<T>& c, int f, T* g) {
+  const int* fn = c.facet_nodes + 4 * f;
+  const int corners = fn[3] < 0 ? 3 : 4;
+  Vec3<T> x[4];
+  for (int k = 0; k < corners; ++k) x[k] = contact_x(c, fn[k]);
+  Vec3<T> centre = x[0] + x[1] + x[2];
+  Vec3<T> nn;
+  if (corners == 4) {
+    centre = T(0.25) * (centre + x[3]);
+    nn = cross(x[2] - x[0], x[3] - x[1]);
+  } else {
+    centre = (T(1) / T(3)) * centre;
+    nn = cross(x[1] - x[0], x[2] - x[0]);
+  }
+  const T len = norm(nn);
+  T warp = T(0), radius2 = T(-1);
+  if (len > T(0)) {
+    nn = (T(1) / len) * nn;
+    radius2 = T(0);
+    for (int k = 0; k < corners; ++k) {
+      const Vec3<T> r = x[k] - centre;
+      const T h = std::fabs(dot(r, nn));
+      warp = h > warp ? h : warp;
+      radius2 = dot(r, r) > radius2 ? dot(r, r) : radius2;
+    }
+  }
+  g[0] = centre.x, g[1] = centre.y, g[2] = centre.z;
+  g[3] = nn.x, g[4] = nn.y, g[5] = nn.z;
+  g[6] = warp, g[7] = radius2;
 }
 
 /// Lowest and highest coordinates of facet f's corners at t^n.

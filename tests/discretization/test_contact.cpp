@@ -74,8 +74,10 @@ struct OneFacet {
   std::vector<int> facet_of{-2};
   std::vector<int> own_ptr{0, 0};  // the slave faces no way in particular
 
+  std::vector<double> geom = std::vector<double>(kFacetGeom, 0.0);
+
   ContactView<double> view(double penalty, double dt_prev) {
-    return {x0.data(),           y0.data(),           z0.data(),          ux.data(),
+    ContactView<double> c{x0.data(),           y0.data(),           z0.data(),          ux.data(),
             uy.data(),           uz.data(),           {vx.data(), vy.data(), vz.data()},
             mass.data(),         1,                   facet_nodes.data(), facet_pair.data(),
             facet_offset.data(), facet_depth.data(),  two_sided.data(),   slave_node.data(),
@@ -85,6 +87,9 @@ struct OneFacet {
             nullptr,             penalty,             dt_prev,
             {10.0, 0, start.data(), facets.data()},   history.data(),     force.data(),
             facet_of.data(),     weight.data(),       true,               {}};
+    c.facet_geom = geom.data();
+    facet_geometry(c, 0, geom.data());  // what the broad phase does each increment
+    return c;
   }
 };
 

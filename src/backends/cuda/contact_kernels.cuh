@@ -33,13 +33,17 @@ __device__ inline double contact_cell_size(const unsigned long long* max_extent_
   return contact_cell_edge(__longlong_as_double(static_cast<long long>(*max_extent_bits)), reach);
 }
 
-/// Largest facet box edge into *max_bits (zeroed before): a warp's maximum first, so one
-/// atomic per warp rather than per facet on the one address (blockDim a multiple of 32).
+/// Each facet's plane (facet_geometry) and the largest facet box edge into *max_bits (zeroed
+/// before): a warp's maximum first, so one atomic per warp rather than per facet on the one
+/// address (blockDim a multiple of 32).
 template <class T>
 __global__ void contact_extent_kernel(ContactView<T> c, int nf, unsigned long long* max_bits) {
   const int f = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned long long bits = 0;
-  if (f < nf) bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(facet_extent(c, f))));
+  if (f < nf) {
+    bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(facet_extent(c, f))));
+    facet_geometry(c, f, c.facet_geom + static_cast<long long>(kFacetGeom) * f);
+  }
   for (int o = 16; o > 0; o >>= 1) {
     const unsigned long long other = __shfl_down_sync(0xffffffffu, bits, o);
     bits = other > bits ? other : bits;

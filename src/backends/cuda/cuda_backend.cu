@@ -1184,6 +1184,7 @@ class CudaBackend final : public Backend {
     ct_cursor_.resize(static_cast<std::size_t>(ct_buckets_) + 1);
     ct_key_.resize(static_cast<std::size_t>(nf));
     ct_facets_.resize(static_cast<std::size_t>(nf));
+    ct_geom_.resize(static_cast<std::size_t>(kFacetGeom) * nf);
     ct_max_.resize(1);
     ct_sums_.resize(2);
     ct_sums_.zero(stream_);
@@ -1238,7 +1239,8 @@ class CudaBackend final : public Backend {
             AnalyticView<T>{cs.num_facets, cs.num_analytic, ct_an_ref_.get_or_null(), ct_an_frame_.get_or_null(),
                             ct_an_seg_ptr_.get(), ct_an_seg_.get_or_null(), ct_pair_surface_.get()},
             ct_near_ptr_.get(),
-            ct_near_nodes_.get_or_null()};
+            ct_near_nodes_.get_or_null(),
+            ct_geom_.get_or_null()};
   }
 
   /// Contact at t^n, before the node pass (dynamics/contact_pass.hpp; kernels in
@@ -1508,6 +1510,7 @@ class CudaBackend final : public Backend {
   DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_spring_mass_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
   DeviceArray<T> ct_history_, ct_force_, ct_weight_;
   DeviceArray<int> ct_an_ref_, ct_an_seg_ptr_, ct_pair_surface_;  // analytical masters (AnalyticView)
+  DeviceArray<T> ct_geom_;                                        // kFacetGeom per facet at t^n
   DeviceArray<int> ct_near_ptr_, ct_near_nodes_;                 // self-contact neighbours (ContactView)
   DeviceArray<T> ct_an_frame_, ct_an_seg_;
   mutable DeviceArray<T> ct_normal_, ct_shear_, ct_pair_force_;
