@@ -76,10 +76,10 @@ struct ContactSystem {
 };
 
 /// Values kept per slave record between increments (ContactView::shear_history): the
-/// friction force (3), whether the record touched a facet at the last commit (1: yes), and
-/// the penetration it started with beyond what its approach explains (ignored, see
-/// ContactNodeBody).
-inline constexpr int kContactHistory = 5;
+/// friction force (3), whether the record touched a facet at the last commit (1: yes), the
+/// penetration beyond what its approach explains (ignored, see ContactNodeBody), the facet
+/// it touched (as a number) and its spring's stretch (penetration less that excess).
+inline constexpr int kContactHistory = 7;
 
 /// Fraction of the largest stable penalty stiffness used (docs/theory.md, "Contact"): with
 /// it, a contact spring between two nodes raises the highest frequency of the mesh by less

@@ -189,6 +189,28 @@ TEST(ContactPass, NewContactCountsOnlyThePenetrationItsApproachExplains) {
   }
 }
 
+TEST(ContactPass, ARecordMovingToAnotherFacetKeepsItsSpringsStretch) {
+  // At the last commit the record touched facet 7 with its spring stretched 0.001 (excess
+  // 0.5). Now it touches facet 0, 0.01 deep, not approaching: the spring keeps its 0.001,
+  // the rest is excess. (A node between a fold's layers went from one to the other and
+  // back and its spring's energy jumped from 5 to 13,000 in one increment.)
+  OneFacet s;
+  s.mu_s = s.mu_k = {0.0};
+  const double penalty = 100.0, dt = 0.01, k = penalty * 1.0;
+  s.history = {0, 0, 0, 1, 0.5, 7, 0.001};
+  ContactNodeBody<double>{s.view(penalty, dt)}(0, std::array<double, 2>{}.data());
+  EXPECT_NEAR(s.force[2], k * 0.001, 1e-12 * k);
+  EXPECT_NEAR(s.history[4], 0.009, 1e-15);
+  EXPECT_EQ(s.history[5], 0.0);
+  EXPECT_NEAR(s.history[6], 0.001, 1e-15);
+  // On the same facet as before, the excess only follows the penetration down: all 0.01 of
+  // it stays excess (no force) when the last commit held 0.5.
+  s.history = {0, 0, 0, 1, 0.5, 0, 0.0};
+  ContactNodeBody<double>{s.view(penalty, dt)}(0, std::array<double, 2>{}.data());
+  EXPECT_EQ(s.force[2], 0.0);
+  EXPECT_NEAR(s.history[4], 0.01, 1e-15);
+}
+
 TEST(ContactPass, ExponentialDecayGoesFromStaticToKinetic) {
   EXPECT_DOUBLE_EQ(friction_coefficient(0.5, 0.2, 3.0, 0.0), 0.5);
   EXPECT_NEAR(friction_coefficient(0.5, 0.2, 3.0, 1.0), 0.2 + 0.3 * std::exp(-3.0), 1e-15);
