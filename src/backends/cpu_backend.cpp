@@ -505,7 +505,7 @@ void CpuBackend::sample(const Increment& inc, OutputFrame& frame) {
   monitor_sample(monitor_, sums.data(), inc.time);
   frame.record = monitor_.record;
   frame.discard = monitor_.status != kRunning;
-  copy_output_fields(st_, frame.state);
+  copy_output_fields(st_, frame.state, frame.field || frame.print);
   frame.state.time = inc.time;
 }
 

@@ -71,7 +71,7 @@ void StructureState::initialize(const StructureSystem& sys) {
   half_dt_prev = 0;
 }
 
-void copy_output_fields(const StructureState& from, StructureState& to) {
+void copy_output_fields(const StructureState& from, StructureState& to, bool elements) {
   to.ux = from.ux;
   to.uy = from.uy;
   to.uz = from.uz;
@@ -81,13 +81,15 @@ void copy_output_fields(const StructureState& from, StructureState& to) {
   to.t1x = from.t1x;
   to.t1y = from.t1y;
   to.t1z = from.t1z;
-  to.elem_energy = from.elem_energy;
-  to.solid_energy = from.solid_energy;
-  to.solid_hourglass = from.solid_hourglass;
-  to.solid_state = from.solid_state;
-  to.shell_state = from.shell_state;
-  to.beam_state = from.beam_state;
-  to.tri_state = from.tri_state;
+  if (elements) {
+    to.elem_energy = from.elem_energy;
+    to.solid_energy = from.solid_energy;
+    to.solid_hourglass = from.solid_hourglass;
+    to.solid_state = from.solid_state;
+    to.shell_state = from.shell_state;
+    to.beam_state = from.beam_state;
+    to.tri_state = from.tri_state;
+  }
   to.contact_normal = from.contact_normal;
   to.contact_shear = from.contact_shear;
   to.contact_pair_force = from.contact_pair_force;

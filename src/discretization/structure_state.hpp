@@ -64,8 +64,10 @@ struct StructureState {
   void initialize(const StructureSystem& sys);
 };
 
-/// Copies what output needs (displacements, directors, triads, element energies).
-void copy_output_fields(const StructureState& from, StructureState& to);
+/// Copies what output needs: displacements, directors, triads and contact forces, and with
+/// elements also the element energies and material states (field frames and printed tables
+/// need them; a history or energy row does not, and on a large model they are most of it).
+void copy_output_fields(const StructureState& from, StructureState& to, bool elements = true);
 
 /// Where shell e's section-point state lives in st.shell_state (the explicit pass updates it
 /// in place; output reads it).

@@ -615,22 +615,28 @@ class CudaBackend final : public Backend {
   }
 
   void sample(const Increment& inc, OutputFrame& frame) override {
-    const int nn = sys_.num_nodes, ne = sys_.num_elements, ns = sys_.solid.num_elements;
+    const int nn = sys_.num_nodes;
+    // Element energies and material states only for frames that write cells (field frames,
+    // printed tables): a history or energy row needs the nodes, and copying 1 M plastic
+    // shells' section points to the host for each one made those rows cost 6x the increment
+    // (docs/performance.md).
+    const bool cells = frame.field || frame.print;
+    const int ne = cells ? sys_.num_elements : 0, ns = cells ? sys_.solid.num_elements : 0;
     const int b = acquire_staging();
     Staging<T>& s = staging_[b];
-    s.full.resize(12 * static_cast<std::size_t>(nn));
-    s.state.resize(9 * static_cast<std::size_t>(nn));
-    s.energy.resize(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
-    s.monitor.resize(1);
-    const std::size_t npts = solid_state_.size(), nshell = shell_state_.size();
-    s.points.resize(npts);
-    const std::size_t nbs = beam_state_.size();
-    s.beams.resize(nbs);
-    const std::size_t nts = tri_state_.size();
-    s.tris.resize(nts);
-    s.shell_points.resize(nshell);
+    s.full.reserve(12 * static_cast<std::size_t>(nn));
+    s.state.reserve(9 * static_cast<std::size_t>(nn));
+    s.energy.reserve(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
+    s.monitor.reserve(1);
+    const std::size_t npts = cells ? solid_state_.size() : 0, nshell = cells ? shell_state_.size() : 0;
+    s.points.reserve(npts);
+    const std::size_t nbs = cells ? beam_state_.size() : 0;
+    s.beams.reserve(nbs);
+    const std::size_t nts = cells ? tri_state_.size() : 0;
+    s.tris.reserve(nts);
+    s.shell_points.reserve(nshell);
     const std::size_t ncon = ct_normal_.size(), npair = ct_pair_force_.size();
-    s.contact.resize(2 * ncon + npair);
+    s.contact.reserve(2 * ncon + npair);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).

@@ -100,6 +100,11 @@ class PinnedArray {
     }
     size_ = n;
   }
+  /// At least n elements: grows (contents lost) but never shrinks, so output staging that
+  /// alternates between large field frames and small history rows is not reallocated.
+  void reserve(std::size_t n) {
+    if (n > size_) resize(n);
+  }
   V* host() { return ptr_; }
   /// The same memory as seen from kernels.
   V* device() {
