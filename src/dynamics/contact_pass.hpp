@@ -557,6 +557,19 @@ HS_HD bool touch_edge(const ContactView<T>& c, int i, Vec3<T> out_i, int j, Edge
   Vec3<T> n;
   if (!segment_closest_points(contact_x(c, a[0]), contact_x(c, a[1]), contact_x(c, b[0]), contact_x(c, b[1]), s, u, n, g))
     return false;
+  // Deeper than the smaller solid edge's depth: the edges passed each other long ago, or
+  // lie on opposite sides of a body. (|g| beyond the offsets and that depth: no touch
+  // either way; most candidates end here, before the target's facet normals.)
+  const T off = c.edge_offset[i] + c.edge_offset[j];
+  T depth = T(0);
+  bool solid = false;
+  for (int k = 0; k < 2; ++k) {
+    const int e = k == 0 ? i : j;
+    if (c.edge_facets[8 * static_cast<long long>(e)] < 0) continue;
+    depth = solid && depth < c.edge_depth[e] ? depth : c.edge_depth[e];
+    solid = true;
+  }
+  if (!(std::fabs(g) < off + depth)) return false;
   const Vec3<T> out_j = edge_outward(c, j);
   const T size_i = norm(out_i), size_j = norm(out_j);
   T side;
@@ -568,19 +581,8 @@ HS_HD bool touch_edge(const ContactView<T>& c, int i, Vec3<T> out_i, int j, Edge
   } else {
     side = g < T(0) ? T(-1) : T(1);
   }
-  const T off = c.edge_offset[i] + c.edge_offset[j];
   const T pen = off - side * g;
   if (!(pen > T(0))) return false;
-  // Deeper than the smaller solid edge's depth: the edges passed each other long ago, or
-  // lie on opposite sides of a body.
-  T depth = T(0);
-  bool solid = false;
-  for (int k = 0; k < 2; ++k) {
-    const int e = k == 0 ? i : j;
-    if (c.edge_facets[8 * static_cast<long long>(e)] < 0) continue;
-    depth = solid && depth < c.edge_depth[e] ? depth : c.edge_depth[e];
-    solid = true;
-  }
   if (solid && !(pen < off + depth)) return false;
   t.pen = pen;
   t.normal = side * n;
