@@ -31,7 +31,16 @@
          opposite walls in, two out) so the first fold starts there. Units mm, N, tonne, s.
          Reference: the mean crush force of Abramowicz & Jones (1984), 13.06 s0 h^5/3 c^1/3.
 
-Usage: python3 generate_contact_deck.py bars|slide|impact|press|hertz|tube [options] -o DECK.inp
+  crossed two elastic square bars (C3D8R, --elements along each, one across, cubes of edge
+         0.1; E, rho, nu = 0) turned 45 degrees about their axes and laid crosswise: bar A
+         along x, an edge down, moves down at --velocity onto bar B along y, an edge up, at
+         rest, 0.05 below (both free). They meet edge on edge at the middle of an element of
+         each: no node enters a facet, only edge-to-edge contact stops them. General contact
+         (--pair: a *CONTACT PAIR of the bars' surfaces); --no-edges: EDGES=NO.
+         History: ACROSS / BCROSS, the nodes of the two edges either side of the crossing;
+         AENDS, AINNER, BENDS, BINNER: the nodes of one and of two elements (momentum).
+
+Usage: python3 generate_contact_deck.py bars|slide|impact|press|hertz|tube|crossed [options] -o DECK.inp
 """
 import argparse
 import math
@@ -247,6 +256,67 @@ def press(a):
     return "\n".join(out) + "\n"
 
 
+def crossed(a):
+    n, h = a.elements, 0.1
+    if n % 2 == 0:
+        raise SystemExit("crossed: --elements must be odd (the bars cross at the middle of an element)")
+    L, gap, r = n * h, 0.05 * h, math.sqrt(0.5)
+    # Bar A: nx = n along x, one element across; turned 45 degrees about x, lowest edge
+    # (local j = k = 0) at z = gap.
+    na, ea, ida = brick(1, 1, -L / 2, n, h, 1, h, 1, h, z0=-h / 2, y0=-h / 2)
+    first_b = 1 + len(na)
+    nb, eb, idb = brick(first_b, n + 1, -h / 2, 1, h, n, h, 1, h, z0=-h / 2, y0=-L / 2)
+
+    def turned(lines, about, lift):
+        out = []
+        for line in lines:
+            i, x, y, z = line.split(", ")
+            x, y, z = float(x), float(y), float(z)
+            if about == "x":
+                y, z = r * (y - z), r * (y + z)
+            else:
+                x, z = r * (x + z), r * (z - x)
+            out.append(f"{i}, {x:.12g}, {y:.12g}, {z + lift:.12g}")
+        return out
+
+    na = turned(na, "x", h * r + gap)   # lowest edge (y = z = -h/2) at z = gap
+    nb = turned(nb, "y", -h * r)        # highest edge (x = -h/2, z = +h/2) at z = 0
+    mid = (n - 1) // 2
+    a_ends = [ida(i, j, k) for i in (0, n) for j in (0, 1) for k in (0, 1)]
+    a_inner = [ida(i, j, k) for i in range(1, n) for j in (0, 1) for k in (0, 1)]
+    b_ends = [idb(i, j, k) for j in (0, n) for i in (0, 1) for k in (0, 1)]
+    b_inner = [idb(i, j, k) for j in range(1, n) for i in (0, 1) for k in (0, 1)]
+    out = [f"*HEADING\ntwo square bars crossed edge on edge: {n} C3D8R each, bar A at {a.velocity} onto bar B",
+           "*NODE", *na, *nb,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BARA", *ea,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BARB", *eb,
+           "*ELSET, ELSET=BARS\nBARA, BARB",
+           f"*NSET, NSET=ANODES, GENERATE\n1, {len(na)}, 1",
+           f"*NSET, NSET=ACROSS\n{ida(mid, 0, 0)}, {ida(mid + 1, 0, 0)}",
+           f"*NSET, NSET=BCROSS\n{idb(0, mid, 1)}, {idb(0, mid + 1, 1)}",
+           "*NSET, NSET=AENDS", *id_lines(a_ends), "*NSET, NSET=AINNER", *id_lines(a_inner),
+           "*NSET, NSET=BENDS", *id_lines(b_ends), "*NSET, NSET=BINNER", *id_lines(b_inner),
+           MAT.format(E=a.E, rho=a.rho).rstrip(),
+           "*SOLID SECTION, ELSET=BARS, MATERIAL=M", "1.",
+           "*INITIAL CONDITIONS, TYPE=VELOCITY", f"ANODES, 3, {-a.velocity}"]
+    edges = ", EDGES=NO" if a.no_edges else ""
+    if a.pair:
+        # The bars' four long sides (brick's faces: A along i, B along j).
+        out += ["*SURFACE, NAME=ASURF", *[f"BARA, S{f}" for f in (1, 2, 3, 5)],
+                "*SURFACE, NAME=BSURF", *[f"BARB, S{f}" for f in (1, 2, 4, 6)],
+                "*SURFACE INTERACTION, NAME=SMOOTH", f"*CONTACT PAIR, INTERACTION=SMOOTH{edges}", "ASURF, BSURF",
+                f"*CONTACT PAIR, INTERACTION=SMOOTH{edges}", "BSURF, ASURF"]
+    else:
+        out += [f"*CONTACT{edges}", "*CONTACT INCLUSIONS, ALL EXTERIOR"]
+    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time}",
+            f"*OUTPUT, FIELD, NUMBER INTERVAL={a.frames}", "*NODE OUTPUT", "U, V",
+            "*OUTPUT, HISTORY, NUMBER INTERVAL=400", "*NODE OUTPUT, NSET=ACROSS", "U, V",
+            "*NODE OUTPUT, NSET=BCROSS", "U, V",
+            "*NODE OUTPUT, NSET=AENDS", "V", "*NODE OUTPUT, NSET=AINNER", "V",
+            "*NODE OUTPUT, NSET=BENDS", "V", "*NODE OUTPUT, NSET=BINNER", "V", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
 def graded(h0, uniform, size, growth):
     """Coordinates 0 .. size: steps h0 up to `uniform`, then growing by `growth` per step."""
     xs, h = [0.0], h0
@@ -372,11 +442,12 @@ def tube(a):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("case", choices=["bars", "slide", "impact", "press", "hertz", "tube"])
+    ap.add_argument("case", choices=["bars", "slide", "impact", "press", "hertz", "tube", "crossed"])
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--elements", type=int, default=200, help="bars: elements per bar; impact: per cube edge")
     ap.add_argument("--no-contact", action="store_true", help="impact, tube: leave the contact out (its cost)")
-    ap.add_argument("--pair", action="store_true", help="bars: a contact pair instead of general contact")
+    ap.add_argument("--pair", action="store_true", help="bars, crossed: a contact pair instead of general contact")
+    ap.add_argument("--no-edges", action="store_true", help="crossed: EDGES=NO (node-to-facet contact only)")
     ap.add_argument("--wall", action="store_true", help="bars: one bar against a rigid analytical plane")
     ap.add_argument("--analytic", action="store_true", help="slide: the floor is a rigid analytical plane")
     ap.add_argument("--velocity", type=float, default=0.1, help="bars: speed of each bar")
@@ -408,8 +479,9 @@ def main():
     if a.case == "tube" and a.frames == 20:
         a.frames = 10
     if a.time is None:
-        a.time = 2.0 if a.case == "hertz" else 0.3  # hertz's ramp: several periods of the block
-    ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press, "hertz": hertz, "tube": tube}
+        a.time = {"hertz": 2.0, "crossed": 1.0}.get(a.case, 0.3)  # hertz's ramp: several periods of the block
+    ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press, "hertz": hertz, "tube": tube,
+               "crossed": crossed}
     text = ap_case[a.case](a)
     with open(a.output, "w") as f:
         f.write(text)

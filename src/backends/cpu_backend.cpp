@@ -479,6 +479,45 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   c.facet_of = contact_facet_.data();
   double sums[2];
   forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
+  // Edge-to-edge contact: every edge by the cell of its midpoint, then one record per edge.
+  const int ne = cs.num_edges;
+  if (ne > 0) {
+    c.num_edges = ne;
+    c.edge_nodes = cs.edge_nodes.data();
+    c.edge_pair = cs.edge_pair.data();
+    c.edge_role = cs.edge_role.data();
+    c.edge_facets = cs.edge_facets.data();
+    c.edge_offset = cs.edge_offset.data();
+    c.edge_depth = cs.edge_depth.data();
+    c.edge_spring_mass = cs.edge_spring_mass.data();
+    c.edge_near_ptr = cs.edge_near_ptr.data();
+    c.edge_near_nodes = cs.edge_near_nodes.empty() ? nullptr : cs.edge_near_nodes.data();
+    double edge_len = 0;
+    for (int e = 0; e < ne; ++e) edge_len = std::max(edge_len, edge_extent(c, e));
+    int edge_buckets = 1;
+    while (edge_buckets < 2 * ne) edge_buckets *= 2;
+    const double edge_cell = contact_cell_edge(edge_len, cs.reach);
+    edge_bucket_.resize(static_cast<std::size_t>(ne));
+    edge_start_.assign(static_cast<std::size_t>(edge_buckets) + 1, 0);
+    for (int e = 0; e < ne; ++e) {
+      edge_bucket_[e] = edge_bucket(c, e, edge_cell, edge_buckets - 1);
+      ++edge_start_[static_cast<std::size_t>(edge_bucket_[e]) + 1];
+    }
+    for (int b = 0; b < edge_buckets; ++b) edge_start_[b + 1] += edge_start_[b];
+    edge_list_.resize(static_cast<std::size_t>(ne));
+    std::vector<int> fill(edge_start_.begin(), edge_start_.end() - 1);
+    for (int e = 0; e < ne; ++e) edge_list_[static_cast<std::size_t>(fill[edge_bucket_[e]]++)] = e;
+    c.edge_grid = {edge_cell, edge_buckets - 1, edge_start_.data(), edge_list_.data()};
+    edge_force_.resize(3 * static_cast<std::size_t>(ne));
+    edge_param_.resize(2 * static_cast<std::size_t>(ne));
+    edge_of_.resize(static_cast<std::size_t>(ne));
+    c.edge_force = edge_force_.data();
+    c.edge_param = edge_param_.data();
+    c.edge_of = edge_of_.data();
+    double edge_sums[2];
+    forall_sum<2>(0, ne, threads_, ContactEdgeBody<double>{c}, edge_sums);
+    sums[0] += edge_sums[0];
+  }
   // Nodal forces in record order: deterministic sums.
   std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
   std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
@@ -486,6 +525,7 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   const auto add = [](double* a, int k, double v) { a[k] += v; };
   for (int i = 0; i < ns; ++i)
     scatter_contact(c, i, st.contact_normal.data(), st.contact_shear.data(), st.contact_pair_force.data(), add);
+  for (int i = 0; i < ne; ++i) scatter_edge_contact(c, i, st.contact_normal.data(), st.contact_pair_force.data(), add);
   monitor_contact(monitor_, sums[0], sums[1]);
 }
 

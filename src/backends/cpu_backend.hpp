@@ -73,6 +73,9 @@ class CpuBackend final : public Backend {
   std::vector<double> facet_geom_;  ///< kFacetGeom per facet at t^n (ContactView::facet_geom)
   std::vector<double> contact_force_, contact_weight_;            ///< 6 and 4 per slave record
   std::vector<int> contact_facet_;                                ///< per slave record
+  std::vector<int> edge_start_, edge_list_, edge_bucket_;         ///< edge broad phase
+  std::vector<double> edge_force_, edge_param_;                   ///< per edge record (ContactView)
+  std::vector<int> edge_of_;                                      ///< per edge record
 };
 
 }  // namespace halfstep

@@ -170,6 +170,84 @@ void add_node_area(const Model& m, const std::vector<Facet>& facets, std::set<st
   }
 }
 
+/// A feature edge before it is placed in the arrays (ContactSystem::edge_*).
+struct Edge {
+  std::array<int, 2> nodes{-1, -1};
+  std::array<int, 8> facets{-1, -1, -1, -1, -1, -1, -1, -1};
+  double offset = 0, depth = 0;
+};
+
+/// Facet sides keyed by their sorted end nodes: the facets (indices) they bound.
+using SideMap = std::map<std::array<int, 2>, std::vector<int>>;
+
+SideMap facet_sides(const std::vector<Facet>& facets) {
+  SideMap sides;
+  for (std::size_t i = 0; i < facets.size(); ++i) {
+    const std::array<int, 4>& n = facets[i].nodes;
+    const int corners = n[3] < 0 ? 3 : 4;
+    for (int k = 0; k < corners; ++k) {
+      std::array<int, 2> key{n[static_cast<std::size_t>(k)], n[static_cast<std::size_t>((k + 1) % corners)]};
+      if (key[0] > key[1]) std::swap(key[0], key[1]);
+      sides[key].push_back(static_cast<int>(i));
+    }
+  }
+  return sides;
+}
+
+/// Unit outward normal of facet f in the reference configuration (zero if degenerate).
+Vec3<double> facet_unit_normal(const Model& m, const Facet& f) {
+  const Vec3<double> a = node_x(m, f.nodes[0]), b = node_x(m, f.nodes[1]), c = node_x(m, f.nodes[2]);
+  const Vec3<double> n = f.nodes[3] < 0 ? cross(b - a, c - a) : cross(c - a, node_x(m, f.nodes[3]) - b);
+  const double len = norm(n);
+  return len > 0 ? (1.0 / len) * n : n;
+}
+
+/// Whether two facets have the same corners.
+bool same_facet(const Facet& a, const Facet& b) {
+  std::array<int, 4> x = a.nodes, y = b.nodes;
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  return x == y;
+}
+
+/// The feature edges of a surface's facets: solid edges whose two facets' outward normals
+/// differ by more than kFeatureEdgeAngle, and the perimeter edges of shells (one facet).
+/// A solid edge with one facet in the surface (its border) takes its other facet from the
+/// model's exterior (exterior_sides over exterior): the body's edge, not the surface's.
+/// Sides of more than two facets (shells meeting at a T) are left out.
+std::vector<Edge> feature_edges(const Model& m, const std::vector<Facet>& facets, const std::vector<Facet>& exterior,
+                                const SideMap& exterior_sides) {
+  const double cos_limit = std::cos(kFeatureEdgeAngle * M_PI / 180.0);
+  std::vector<Edge> out;
+  for (const auto& [key, list] : facet_sides(facets)) {
+    if (list.size() > 2) continue;
+    const Facet& f0 = facets[static_cast<std::size_t>(list[0])];
+    const auto is_shell = [](const Facet& f) { return f.two_sided || f.offset > 0; };
+    Edge e;
+    e.nodes = key;
+    if (is_shell(f0)) {
+      if (list.size() != 1) continue;
+      e.offset = f0.offset;
+      out.push_back(e);
+      continue;
+    }
+    const Facet* f1 = list.size() == 2 ? &facets[static_cast<std::size_t>(list[1])] : nullptr;
+    if (!f1) {
+      const auto it = exterior_sides.find(key);
+      if (it != exterior_sides.end())
+        for (int g : it->second)
+          if (!same_facet(exterior[static_cast<std::size_t>(g)], f0)) f1 = &exterior[static_cast<std::size_t>(g)];
+    }
+    if (!f1 || is_shell(*f1)) continue;
+    if (dot(facet_unit_normal(m, f0), facet_unit_normal(m, *f1)) > cos_limit) continue;
+    std::copy(f0.nodes.begin(), f0.nodes.end(), e.facets.begin());
+    std::copy(f1->nodes.begin(), f1->nodes.end(), e.facets.begin() + 4);
+    e.depth = std::min(f0.depth, f1->depth);
+    out.push_back(e);
+  }
+  return out;
+}
+
 /// Adds analytical surface a to cs's analytical arrays (frame and profile); returns its index.
 int add_analytic(ContactSystem& cs, const AnalyticalSurface& a) {
   const Vec3<double> pa{a.a[0], a.a[1], a.a[2]}, pb{a.b[0], a.b[1], a.b[2]}, pc{a.c[0], a.c[1], a.c[2]};
@@ -310,6 +388,33 @@ ContactSystem build_contact_system(const Model& m) {
     }
     return neighbours[static_cast<std::size_t>(n)];
   };
+  // The model's exterior facets and their sides (the other facet of a surface's border edge).
+  SideMap exterior_sides;
+  const auto exterior_side_map = [&]() -> const SideMap& {
+    if (exterior_sides.empty()) exterior_sides = facet_sides(facets_of(kAllExterior));
+    return exterior_sides;
+  };
+  // Edges of one definition into cs (role: kEdgeRecord / kEdgeTarget bits).
+  const auto add_edges = [&](const std::vector<Facet>& facets, int pair, std::uint8_t role, bool self_contact) {
+    const SideMap& sides = exterior_side_map();
+    for (const Edge& e : feature_edges(m, facets, exterior, sides)) {
+      cs.edge_nodes.insert(cs.edge_nodes.end(), e.nodes.begin(), e.nodes.end());
+      cs.edge_pair.push_back(pair);
+      cs.edge_role.push_back(role);
+      cs.edge_facets.insert(cs.edge_facets.end(), e.facets.begin(), e.facets.end());
+      cs.edge_offset.push_back(e.offset);
+      cs.edge_depth.push_back(e.depth);
+      if (self_contact) {
+        std::vector<int> near = near_of(e.nodes[0]);
+        const std::vector<int>& more = near_of(e.nodes[1]);
+        near.insert(near.end(), more.begin(), more.end());
+        std::sort(near.begin(), near.end());
+        near.erase(std::unique(near.begin(), near.end()), near.end());
+        cs.edge_near_nodes.insert(cs.edge_near_nodes.end(), near.begin(), near.end());
+      }
+      cs.edge_near_ptr.push_back(static_cast<int>(cs.edge_near_nodes.size()));
+    }
+  };
   std::vector<std::vector<double>> node_area(static_cast<std::size_t>(m.nodes.size()));
   std::set<std::array<int, 4>> area_seen;
   double max_offset = 0, max_depth = 0;
@@ -345,6 +450,19 @@ ContactSystem build_contact_system(const Model& m) {
       throw InputError(p.loc, "contact: the slave surface '" + p.slave + "' has no nodes");
     add_node_area(m, master, area_seen, node_area);
     add_node_area(m, own, area_seen, node_area);
+    // Edge-to-edge contact is symmetric: of a pair and its reverse, the first one takes it.
+    bool reverse_before = false;
+    for (int q = 0; q < pair; ++q)
+      reverse_before = reverse_before || (defs[static_cast<std::size_t>(q)].slave == p.master &&
+                                          defs[static_cast<std::size_t>(q)].master == p.slave);
+    if (p.edges && an == m.analytical_surfaces.end() && !reverse_before) {
+      if (p.slave == p.master) {
+        add_edges(master, pair, kEdgeRecord | kEdgeTarget, true);
+      } else if (!(slave_surface && slave_surface->node_based)) {
+        add_edges(own, pair, kEdgeRecord, false);
+        add_edges(master, pair, kEdgeTarget, false);
+      }
+    }
     for (const Facet& f : master) {
       cs.facet_nodes.insert(cs.facet_nodes.end(), f.nodes.begin(), f.nodes.end());
       cs.facet_pair.push_back(pair);
@@ -389,6 +507,7 @@ ContactSystem build_contact_system(const Model& m) {
   }
   cs.num_facets = static_cast<int>(cs.facet_pair.size());
   cs.num_slaves = static_cast<int>(cs.slave_node.size());
+  cs.num_edges = static_cast<int>(cs.edge_pair.size());
   cs.penalty_scale = m.contact.penalty_scale;
   cs.reach = 2 * max_offset + max_depth;
   cs.node_area_ptr.assign(1, 0);
@@ -422,6 +541,27 @@ void set_spring_masses(ContactSystem& cs, const std::vector<double>& mass) {
     // not up to 2 k / m between two nodes): twice the mass keeps the same frequency margin.
     if (!cs.pair_surface.empty() && cs.pair_surface[static_cast<std::size_t>(cs.slave_pair[static_cast<std::size_t>(i)])] >= 0)
       cs.spring_mass[static_cast<std::size_t>(i)] = 2 * ms;
+  }
+  // Edge records: the same rule over the edges' nodes (an edge's spring acts on its two
+  // nodes by the closest point's weights, each at most 1).
+  const auto edge_mass = [&](int e) {
+    double l = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 2; ++k) {
+      const double mk = mass[static_cast<std::size_t>(cs.edge_nodes[2 * static_cast<std::size_t>(e) + k])];
+      if (mk > 0) l = std::min(l, mk);
+    }
+    return l;
+  };
+  std::vector<double> lightest_target(static_cast<std::size_t>(cs.num_pairs), std::numeric_limits<double>::infinity());
+  for (int e = 0; e < cs.num_edges; ++e)
+    if (cs.edge_role[static_cast<std::size_t>(e)] & kEdgeTarget) {
+      double& l = lightest_target[static_cast<std::size_t>(cs.edge_pair[static_cast<std::size_t>(e)])];
+      l = std::min(l, edge_mass(e));
+    }
+  cs.edge_spring_mass.assign(static_cast<std::size_t>(cs.num_edges), 0.0);
+  for (int e = 0; e < cs.num_edges; ++e) {
+    const double mm = std::min(edge_mass(e), lightest_target[static_cast<std::size_t>(cs.edge_pair[static_cast<std::size_t>(e)])]);
+    cs.edge_spring_mass[static_cast<std::size_t>(e)] = std::isfinite(mm) ? mm : 0.0;
   }
 }
 

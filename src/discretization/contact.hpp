@@ -67,6 +67,24 @@ struct ContactSystem {
   /// (contact_pressure).
   std::vector<int> node_area_ptr;
   std::vector<double> node_area;
+  /// Edge-to-edge contact (docs/theory.md, "Contact", edges): the feature edges of each
+  /// definition's surfaces (solid edges whose facets' outward normals differ by more than
+  /// kFeatureEdgeAngle, shell perimeter edges). A record (role bit kEdgeRecord) looks for the
+  /// targets (bit kEdgeTarget) of its definition: a self-contact definition's edges are both,
+  /// a pair's slave-surface edges records and its master-surface edges targets.
+  int num_edges = 0;
+  std::vector<int> edge_nodes;             ///< 2 per edge
+  std::vector<int> edge_pair;              ///< definition of each edge
+  std::vector<std::uint8_t> edge_role;     ///< kEdgeRecord | kEdgeTarget bits
+  /// 8 per edge: the corners of a solid edge's two facets (4 each, -1: a triangle's fourth),
+  /// whose outward normals orient the contact; all -1 for a shell's perimeter edge.
+  std::vector<int> edge_facets;
+  std::vector<double> edge_offset;         ///< half the shell thickness (0 on solid edges)
+  std::vector<double> edge_depth;          ///< deepest penetration taken: the smaller of its facets' depths (shells: 0)
+  std::vector<double> edge_spring_mass;    ///< per edge record: its penalty spring's mass (set_spring_masses)
+  /// Per edge of a self-contact definition (CSR over edges; empty for the others), the nodes
+  /// sharing an element with one of its nodes: edges through them are not touched.
+  std::vector<int> edge_near_ptr{0}, edge_near_nodes;
   double penalty_scale = 1;           ///< *CONTACT CONTROLS ASSIGNMENT, TYPE=SCALE PENALTY
   /// Largest distance between a slave node and a facet's plane at which they can touch
   /// (offsets and depths): the broad phase's search margin.
@@ -75,11 +93,19 @@ struct ContactSystem {
   bool empty() const { return num_pairs == 0; }
 };
 
-/// Values kept per slave record between increments (ContactView::shear_history): the
+/// Values kept per slave record, then per edge record, between increments
+/// (ContactView::shear_history; an edge record leaves the first three unused): the
 /// friction force (3), whether the record touched a facet at the last commit (1: yes), the
 /// penetration beyond what its approach explains (ignored, see ContactNodeBody), the facet
-/// it touched (as a number) and its spring's stretch (penetration less that excess).
+/// (edge) it touched (as a number) and its spring's stretch (penetration less that excess).
 inline constexpr int kContactHistory = 7;
+
+/// ContactSystem::edge_role bits: the edge looks for contact (one record), and it can be touched.
+inline constexpr std::uint8_t kEdgeRecord = 1, kEdgeTarget = 2;
+
+/// Angle (degrees) between the outward normals of a solid edge's two facets above which the
+/// edge is a feature edge and takes edge-to-edge contact.
+inline constexpr double kFeatureEdgeAngle = 30.0;
 
 /// Fraction of the largest stable penalty stiffness used (docs/theory.md, "Contact"): with
 /// it, a contact spring between two nodes raises the highest frequency of the mesh by less
@@ -102,7 +128,8 @@ AnalyticView<double> analytic_view(const ContactSystem& cs);
 
 /// Sets each record's spring mass from the nodal masses: the lighter of its slave node and
 /// the lightest corner node of its definition's facets (fixed for the run, so the spring is
-/// conservative).
+/// conservative); each edge record's likewise: the lighter of its edge's lighter node and
+/// the lightest node of its definition's target edges.
 void set_spring_masses(ContactSystem& cs, const std::vector<double>& mass);
 
 }  // namespace halfstep

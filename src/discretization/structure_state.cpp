@@ -60,7 +60,7 @@ void StructureState::initialize(const StructureSystem& sys) {
   seed_frames(beam_state, sys.beam.conn, sys.beam.num_elements, 2, kBeamFrame);
   seed_frames(tri_state, sys.tri.conn, sys.tri.num_elements, 3, kTriFrame);
   if (!sys.contact.empty()) {
-    contact_history.assign(kContactHistory * static_cast<std::size_t>(sys.contact.num_slaves), 0.0);
+    contact_history.assign(kContactHistory * static_cast<std::size_t>(sys.contact.num_slaves + sys.contact.num_edges), 0.0);
     contact_normal.assign(3 * static_cast<std::size_t>(nn), 0.0);
     contact_shear.assign(3 * static_cast<std::size_t>(nn), 0.0);
     contact_pair_force.assign(6 * static_cast<std::size_t>(sys.contact.num_pairs), 0.0);

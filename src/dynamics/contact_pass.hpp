@@ -90,6 +90,22 @@ struct ContactView {
   /// kFacetGeom per facet at t^n (facet_geometry, written by the broad phase): each facet is
   /// a candidate of tens of slaves, so its plane is found once, not once per candidate.
   T* facet_geom = nullptr;
+  /// Edge-to-edge contact (ContactSystem::edge_*; num_edges 0: none). An edge record's
+  /// history follows the slave records' in shear_history.
+  int num_edges = 0;
+  const int* edge_nodes = nullptr;         ///< 2 per edge
+  const int* edge_pair = nullptr;
+  const std::uint8_t* edge_role = nullptr; ///< kEdgeRecord | kEdgeTarget
+  const int* edge_facets = nullptr;        ///< 8 per edge: its two facets' corners (shells: -1)
+  const T* edge_offset = nullptr;
+  const T* edge_depth = nullptr;
+  const T* edge_spring_mass = nullptr;
+  const int* edge_near_ptr = nullptr;      ///< per edge (CSR), self-contact: nodes whose edges are skipped
+  const int* edge_near_nodes = nullptr;
+  ContactGrid<T> edge_grid{};              ///< every edge by the cell of its box centre
+  T* edge_force = nullptr;                 ///< 3 per edge record out: the force on the record's edge
+  T* edge_param = nullptr;                 ///< 2 per edge record out: closest points' parameters on both edges
+  int* edge_of = nullptr;                  ///< per edge record out: the edge touched, -1 for none
 };
 
 /// Values per facet in ContactView::facet_geom: centre (3), unit normal of the mean plane
@@ -479,6 +495,215 @@ HS_HD T facet_extent(const ContactView<T>& c, int f) {
   if (hi.y - lo.y > e) e = hi.y - lo.y;
   if (hi.z - lo.z > e) e = hi.z - lo.z;
   return e;
+}
+
+// ---------------------------------------------------------------------------------------
+// Edge-to-edge contact (docs/theory.md, "Contact", edges): two feature edges that cross
+// without a node entering a facet (bars laid crosswise, edge onto edge).
+
+/// Outward direction of edge e at t^n: the sum of its two facets' unit outward normals (zero
+/// for a shell's perimeter edge, which touches from any side).
+template <class T>
+HS_HD Vec3<T> edge_outward(const ContactView<T>& c, int e) {
+  Vec3<T> out{T(0), T(0), T(0)};
+  for (int f = 0; f < 2; ++f) {
+    const int* q = c.edge_facets + 8 * static_cast<long long>(e) + 4 * f;
+    if (q[0] < 0) continue;
+    const Vec3<T> a = contact_x(c, q[0]), b = contact_x(c, q[1]), d = contact_x(c, q[2]);
+    const Vec3<T> n = q[3] < 0 ? cross(b - a, d - a) : cross(d - a, contact_x(c, q[3]) - b);
+    const T len = norm(n);
+    if (len > T(0)) out += (T(1) / len) * n;
+  }
+  return out;
+}
+
+/// Closest points of segments a0 + s (a1 - a0) and b0 + t (b1 - b0) when both lie inside
+/// their segments: s, t in (end, 1 - end), and the unit common normal n = (a1 - a0) x (b1 -
+/// b0) / |..| with the signed distance g = (x_a(s) - x_b(t)) . n. False for nearly parallel
+/// segments (sine of their angle below 0.1: node-to-facet contact covers them) or closest
+/// points at or beyond an end (a node there is the contact).
+template <class T>
+HS_HD bool segment_closest_points(Vec3<T> a0, Vec3<T> a1, Vec3<T> b0, Vec3<T> b1, T& s, T& t, Vec3<T>& n, T& g) {
+  const Vec3<T> da = a1 - a0, db = b1 - b0, r = a0 - b0;
+  const T aa = dot(da, da), ab = dot(da, db), bb = dot(db, db), ar = dot(da, r), br = dot(db, r);
+  const T den = aa * bb - ab * ab;  // |da x db|^2
+  if (!(den > T(0.01) * aa * bb)) return false;
+  s = (ab * br - bb * ar) / den;
+  t = (aa * br - ab * ar) / den;
+  const T end = T(1e-3);
+  if (!(s > end && s < T(1) - end && t > end && t < T(1) - end)) return false;
+  n = (T(1) / std::sqrt(den)) * cross(da, db);
+  g = dot(r, n);  // the same for every pair of points on the two lines: n is normal to both
+  return true;
+}
+
+/// Where edge record i touches edge j: penetration (> 0), the unit normal pushing edge i out
+/// of edge j's body, and the closest points' parameters s (on i), t (on j).
+template <class T>
+struct EdgeTouch {
+  T pen;
+  Vec3<T> normal;
+  T s, t;
+};
+
+/// Whether edge i (outward direction out_i) touches edge j, and where. The common normal is
+/// turned out of j's body and into i's (their outward directions; two shell edges: from j
+/// to i); solid edges must face it within 84 degrees, or the touch is a facet's.
+template <class T>
+HS_HD bool touch_edge(const ContactView<T>& c, int i, Vec3<T> out_i, int j, EdgeTouch<T>& t) {
+  const int* a = c.edge_nodes + 2 * static_cast<long long>(i);
+  const int* b = c.edge_nodes + 2 * static_cast<long long>(j);
+  T s, u, g;
+  Vec3<T> n;
+  if (!segment_closest_points(contact_x(c, a[0]), contact_x(c, a[1]), contact_x(c, b[0]), contact_x(c, b[1]), s, u, n, g))
+    return false;
+  // Deeper than the smaller solid edge's depth: the edges passed each other long ago, or
+  // lie on opposite sides of a body. (|g| beyond the offsets and that depth: no touch
+  // either way; most candidates end here, before the target's facet normals.)
+  const T off = c.edge_offset[i] + c.edge_offset[j];
+  T depth = T(0);
+  bool solid = false;
+  for (int k = 0; k < 2; ++k) {
+    const int e = k == 0 ? i : j;
+    if (c.edge_facets[8 * static_cast<long long>(e)] < 0) continue;
+    depth = solid && depth < c.edge_depth[e] ? depth : c.edge_depth[e];
+    solid = true;
+  }
+  if (!(std::fabs(g) < off + depth)) return false;
+  const Vec3<T> out_j = edge_outward(c, j);
+  const T size_i = norm(out_i), size_j = norm(out_j);
+  T side;
+  if (size_i > T(0) || size_j > T(0)) {
+    const T o = dot(n, out_j) - dot(n, out_i);
+    side = o < T(0) ? T(-1) : T(1);
+    if (size_j > T(0) && !(side * dot(n, out_j) > T(0.1) * size_j)) return false;
+    if (size_i > T(0) && !(side * dot(n, out_i) < T(-0.1) * size_i)) return false;
+  } else {
+    side = g < T(0) ? T(-1) : T(1);
+  }
+  const T pen = off - side * g;
+  if (!(pen > T(0))) return false;
+  if (solid && !(pen < off + depth)) return false;
+  t.pen = pen;
+  t.normal = side * n;
+  t.s = s;
+  t.t = u;
+  return true;
+}
+
+/// The edge-to-edge contact of edge record i at t^n: the target edge of its definition it
+/// penetrates least (ties: the lower index), skipping edges through its nodes and, in
+/// self-contact, through their element neighbours (each pair once: the higher index is the
+/// target); the penalty force k pen n on edge i at its closest point, minus it on the
+/// target's. Frictionless. sum[0] += the spring's energy. Initial penetration beyond what
+/// the approach explains is ignored as in ContactNodeBody (history: the record's last four
+/// values).
+template <class T>
+struct ContactEdgeBody {
+  ContactView<T> c;
+  HS_HD void operator()(int i, double* sum) const {
+    T* out = c.edge_force + 3 * static_cast<long long>(i);
+    T* hist = c.shear_history + kContactHistory * (static_cast<long long>(c.num_slaves) + i);
+    int best = -1;
+    EdgeTouch<T> touch{}, t{};
+    if (c.edge_role[i] & kEdgeRecord) {
+      const int pair = c.edge_pair[i];
+      const bool self = c.self[pair] != 0;
+      const int* a = c.edge_nodes + 2 * static_cast<long long>(i);
+      const Vec3<T> a0 = contact_x(c, a[0]), a1 = contact_x(c, a[1]);
+      const Vec3<T> mid = T(0.5) * (a0 + a1);
+      const Vec3<T> out_i = edge_outward(c, i);
+      const int* near = c.edge_near_nodes ? c.edge_near_nodes + c.edge_near_ptr[i] : nullptr;
+      const int near_count = c.edge_near_nodes ? c.edge_near_ptr[i + 1] - c.edge_near_ptr[i] : 0;
+      const ContactGrid<T>& g = c.edge_grid;
+      const long long ci = contact_cell(mid.x, g.cell), cj = contact_cell(mid.y, g.cell), ck = contact_cell(mid.z, g.cell);
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const int bk = contact_bucket(ci + dx, cj + dy, ck + dz, g.mask);
+            for (int k = g.start[bk]; k < g.start[bk + 1]; ++k) {
+              const int j = g.facets[k];
+              if (c.edge_pair[j] != pair || !(c.edge_role[j] & kEdgeTarget) || (self && j <= i)) continue;
+              const int* b = c.edge_nodes + 2 * static_cast<long long>(j);
+              if (b[0] == a[0] || b[0] == a[1] || b[1] == a[0] || b[1] == a[1]) continue;
+              bool neighbour = false;
+              for (int q = 0; q < near_count && !neighbour; ++q) neighbour = near[q] == b[0] || near[q] == b[1];
+              if (neighbour) continue;
+              if (!touch_edge(c, i, out_i, j, t)) continue;
+              if (best >= 0 && (t.pen > touch.pen || (t.pen == touch.pen && j > best))) continue;
+              best = j;
+              touch = t;
+            }
+          }
+    }
+    c.edge_of[i] = best;
+    if (best < 0) {
+      for (int k = 0; k < 3; ++k) out[k] = T(0);
+      c.edge_param[2 * static_cast<long long>(i)] = c.edge_param[2 * static_cast<long long>(i) + 1] = T(0);
+      if (c.commit) hist[3] = hist[4] = hist[5] = hist[6] = T(0);
+      return;
+    }
+    const int* a = c.edge_nodes + 2 * static_cast<long long>(i);
+    const int* b = c.edge_nodes + 2 * static_cast<long long>(best);
+    const auto vel = [&](int n) { return Vec3<T>{c.v[0][n], c.v[1][n], c.v[2][n]}; };
+    const Vec3<T> v_rel = (T(1) - touch.s) * vel(a[0]) + touch.s * vel(a[1]) - (T(1) - touch.t) * vel(b[0]) - touch.t * vel(b[1]);
+    // As ContactNodeBody: a new touch counts what the approach explains, one that moves on
+    // to another edge keeps its spring's stretch.
+    const T approach = -dot(v_rel, touch.normal) * c.dt_prev;
+    const T allowed = T(2) * (approach > T(0) ? approach : T(0));
+    T excess = T(0);
+    if (hist[3] != T(0) && hist[5] == T(best)) {
+      excess = hist[4] < touch.pen ? hist[4] : touch.pen;
+    } else {
+      const T limit = (hist[3] != T(0) ? hist[6] : T(0)) + allowed;
+      excess = touch.pen > limit ? touch.pen - limit : T(0);
+    }
+    if (c.commit) hist[3] = T(1), hist[4] = excess, hist[5] = T(best), hist[6] = touch.pen - excess;
+    const T pen = touch.pen - excess;
+    const T fnorm = c.penalty * c.edge_spring_mass[i] * pen;
+    out[0] = fnorm * touch.normal.x, out[1] = fnorm * touch.normal.y, out[2] = fnorm * touch.normal.z;
+    c.edge_param[2 * static_cast<long long>(i)] = touch.s;
+    c.edge_param[2 * static_cast<long long>(i) + 1] = touch.t;
+    sum[0] += static_cast<double>(T(0.5) * fnorm * pen);
+  }
+};
+
+/// Adds edge record i's force to the nodal normal contact forces: on its edge's nodes by the
+/// closest point's weights (1 - s, s), minus it on the touched edge's (1 - t, t), and to its
+/// definition's total (pair_total, the first 3 of its 6). add as in scatter_contact.
+template <class T, class Add>
+HS_HD void scatter_edge_contact(const ContactView<T>& c, int i, T* normal, T* pair_total, Add add) {
+  const int j = c.edge_of[i];
+  if (j < 0) return;
+  const T* f = c.edge_force + 3 * static_cast<long long>(i);
+  const T s = c.edge_param[2 * static_cast<long long>(i)], t = c.edge_param[2 * static_cast<long long>(i) + 1];
+  const int* a = c.edge_nodes + 2 * static_cast<long long>(i);
+  const int* b = c.edge_nodes + 2 * static_cast<long long>(j);
+  for (int d = 0; d < 3; ++d) {
+    add(pair_total, 6 * c.edge_pair[i] + d, f[d]);
+    add(normal, 3 * a[0] + d, (T(1) - s) * f[d]);
+    add(normal, 3 * a[1] + d, s * f[d]);
+    add(normal, 3 * b[0] + d, -(T(1) - t) * f[d]);
+    add(normal, 3 * b[1] + d, -t * f[d]);
+  }
+}
+
+/// Largest edge of edge e's box at t^n (the edge broad phase's cell follows it).
+template <class T>
+HS_HD T edge_extent(const ContactView<T>& c, int e) {
+  const Vec3<T> d = contact_x(c, c.edge_nodes[2 * static_cast<long long>(e) + 1]) - contact_x(c, c.edge_nodes[2 * static_cast<long long>(e)]);
+  T x = std::fabs(d.x);
+  if (std::fabs(d.y) > x) x = std::fabs(d.y);
+  if (std::fabs(d.z) > x) x = std::fabs(d.z);
+  return x;
+}
+
+/// Bucket of edge e: the cell of its midpoint (its box centre).
+template <class T>
+HS_HD int edge_bucket(const ContactView<T>& c, int e, T cell, int mask) {
+  const Vec3<T> m = T(0.5) * (contact_x(c, c.edge_nodes[2 * static_cast<long long>(e)]) +
+                              contact_x(c, c.edge_nodes[2 * static_cast<long long>(e) + 1]));
+  return contact_bucket(contact_cell(m.x, cell), contact_cell(m.y, cell), contact_cell(m.z, cell), mask);
 }
 
 }  // namespace halfstep

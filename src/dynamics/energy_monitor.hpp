@@ -69,6 +69,13 @@ HS_HD void monitor_contact(EnergyMonitor& m, double stored, double dissipated) {
   m.friction_step = dissipated;
 }
 
+/// After the edge-to-edge contact pass at t^n (which follows the node records'
+/// monitor_contact): adds its springs' energy and dissipation.
+HS_HD void monitor_contact_add(EnergyMonitor& m, double stored, double dissipated) {
+  m.contact += stored;
+  m.friction_step += dissipated;
+}
+
 /// After a committed node pass at t^n (time): checks the balance at t^n, then adds the work
 /// of the interval [t^(n-1/2), t^(n+1/2)]. sums are indexed by NodeSum.
 HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {

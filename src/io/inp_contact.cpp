@@ -141,7 +141,7 @@ void DeckParser::require_contact_placement(const Keyword& kw) const {
 
 void DeckParser::add_contact_pair(const std::string& slave, const std::string& master, const std::string& interaction,
                                   const char* keyword, Pos at) {
-  m_.contact.pairs.push_back(ContactPair{slave, master, interaction, loc(at)});
+  m_.contact.pairs.push_back(ContactPair{slave, master, interaction, loc(at), contact_edges_});
   pair_origins_.push_back(PairOrigin{keyword, loc(at)});
 }
 
@@ -152,7 +152,8 @@ void DeckParser::contact_pair_keyword(const Keyword& kw) {
   if (kw.find("ADJUST"))
     fail(kw.pos, "*CONTACT PAIR, ADJUST= is not supported (halfstep does not move slave nodes onto the master "
                  "surface before the run)");
-  allow_params(kw, {"INTERACTION", "MECHANICALCONSTRAINT", "TYPE", "CPSET"});
+  allow_params(kw, {"INTERACTION", "MECHANICALCONSTRAINT", "TYPE", "CPSET", "EDGES"});
+  contact_edges_ = edges_param(kw);
   const std::string mc = squeeze_upper(param(kw, "MECHANICALCONSTRAINT"));
   if (mc == "KINEMATIC") {
     if (!warned_kinematic_)
@@ -183,7 +184,8 @@ void DeckParser::contact_pair_end() { need_data_line("slave surface, master surf
 // next other keyword (close_contact_block).
 void DeckParser::contact_keyword(const Keyword& kw) {
   require_contact_placement(kw);
-  allow_params(kw, {"OP"});
+  allow_params(kw, {"OP", "EDGES"});
+  contact_edges_ = edges_param(kw);
   if (kw.find("OP") && squeeze_upper(param(kw, "OP")) != "NEW")
     fail(kw.pos, "*CONTACT, OP=" + param(kw, "OP") + " is not supported (contact is defined once: OP=NEW)");
   if (contact_pos_)
@@ -238,6 +240,15 @@ void DeckParser::contact_inclusions_end() {
 }
 
 void DeckParser::contact_property_keyword(const Keyword& kw) { allow_params(kw, {}); }
+
+bool DeckParser::edges_param(const Keyword& kw) const {
+  if (!kw.find("EDGES")) return true;
+  const std::string v = squeeze_upper(param(kw, "EDGES"));
+  if (v != "YES" && v != "NO")
+    fail(kw.pos, kw.display + ", EDGES=" + param(kw, "EDGES") +
+                     ": expected YES or NO (edge-to-edge contact of the feature edges; default YES)");
+  return v == "YES";
+}
 
 // ", , PROP": one interaction for every contact of the block, applied when the block ends
 // (the inclusions may come after the assignment).

@@ -304,6 +304,8 @@ class DeckParser {
   void contact_controls_data(const Line& line);
   void contact_controls_end();
   void contact_exclusions_keyword(const Keyword& kw);
+  /// The EDGES=YES|NO parameter of *CONTACT or *CONTACT PAIR (YES when left out).
+  bool edges_param(const Keyword& kw) const;
   /// Refuses contact keywords in a *PART or after the first step (contact is defined once).
   void require_contact_placement(const Keyword& kw) const;
   /// Adds one contact pair read at `at`; `keyword` names its definition in later messages.
@@ -468,6 +470,7 @@ class DeckParser {
   bool contact_open_ = false;             ///< a *CONTACT block takes its options
   std::optional<Pos> contact_pos_;        ///< the *CONTACT keyword (only one per deck)
   std::size_t contact_first_pair_ = 0;    ///< the first pair its inclusions made
+  bool contact_edges_ = true;             ///< EDGES= of the *CONTACT or *CONTACT PAIR being read
   bool contact_inclusions_ = false;       ///< it has a *CONTACT INCLUSIONS
   bool inclusions_all_exterior_ = false;  ///< the open *CONTACT INCLUSIONS is ALL EXTERIOR
   std::optional<Pos> contact_property_pos_;  ///< its , , PROP line

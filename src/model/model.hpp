@@ -356,6 +356,7 @@ struct ContactPair {
   std::string slave, master;  ///< surface names, upper-case; ALL EXTERIOR: both kAllExterior
   std::string interaction;    ///< *SURFACE INTERACTION name, upper-case; empty: frictionless
   SourceLoc loc;
+  bool edges = true;          ///< edge-to-edge contact of the surfaces' feature edges (EDGES=NO: off)
 };
 
 /// Surface name that stands for every exterior face of the model (*CONTACT INCLUSIONS,

@@ -257,6 +257,9 @@ const GpuDeck kContactDecks[] = {
     {"contact_wall", "tests/gpu/decks/contact_wall.inp", "AEND", 5e-2},
     {"contact_slide_plane", "tests/gpu/decks/contact_slide_plane.inp", "CORNER"},
     {"contact_hertz", "tests/gpu/decks/contact_hertz.inp", "CENTRE", 5e-2},
+    // Edge-to-edge contact (ContactEdgeBody, contact_edge_kernel): two square bars crossed
+    // edge on edge (generate_contact_deck.py crossed --elements 7 --time 0.3), general contact.
+    {"contact_crossed", "tests/gpu/decks/contact_crossed.inp", "ACROSS", 5e-2},
 };
 
 // The GPU adds the contact forces to the nodes with atomics, in no fixed order, and a contact

@@ -1,5 +1,5 @@
 // The contact pass on the GPU (dynamics/contact_pass.hpp holds the physics; these kernels
-// only launch it): the largest facet box edge (an atomic max), facets counted into the
+// only launch it; edges alike, after the nodes): the largest facet box edge (an atomic max), facets counted into the
 // buckets of the spatial hash, a scan, the facets placed (atomics: the order within a bucket
 // varies, the narrow phase's choice does not), one thread per slave record, and the records'
 // forces added to the nodes with atomics. The cell size stays on the device: no host wait.
@@ -34,13 +34,15 @@ __device__ inline double contact_cell_size(const unsigned long long* max_extent_
 }
 
 /// Each facet's plane (facet_geometry) and the largest facet box edge into *max_bits (zeroed
-/// before): a warp's maximum first, so one atomic per warp rather than per facet on the one
-/// address (blockDim a multiple of 32).
+/// before; edges: the largest edge box edge, no planes): a warp's maximum first, so one
+/// atomic per warp rather than per facet on the one address (blockDim a multiple of 32).
 template <class T>
-__global__ void contact_extent_kernel(ContactView<T> c, int nf, unsigned long long* max_bits) {
+__global__ void contact_extent_kernel(ContactView<T> c, int nf, unsigned long long* max_bits, bool edges) {
   const int f = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned long long bits = 0;
-  if (f < nf) {
+  if (f < nf && edges) {
+    bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(edge_extent(c, f))));
+  } else if (f < nf) {
     bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(facet_extent(c, f))));
     facet_geometry(c, f, c.facet_geom + static_cast<long long>(kFacetGeom) * f);
   }
@@ -51,13 +53,14 @@ __global__ void contact_extent_kernel(ContactView<T> c, int nf, unsigned long lo
   if ((threadIdx.x & 31) == 0 && bits != 0) atomicMax(max_bits, bits);
 }
 
-/// Each facet's bucket into key, counted in count[bucket + 1] (zeroed before).
+/// Each facet's (edges: edge's) bucket into key, counted in count[bucket + 1] (zeroed before).
 template <class T>
 __global__ void contact_count_kernel(ContactView<T> c, int nf, const unsigned long long* max_bits, double reach,
-                                     int mask, int* key, int* count) {
+                                     int mask, int* key, int* count, bool edges) {
   const int f = blockIdx.x * blockDim.x + threadIdx.x;
   if (f >= nf) return;
-  const int b = facet_bucket(c, f, T(contact_cell_size(max_bits, reach)), mask);
+  const T cell = T(contact_cell_size(max_bits, reach));
+  const int b = edges ? edge_bucket(c, f, cell, mask) : facet_bucket(c, f, cell, mask);
   key[f] = b;
   atomicAdd(count + b + 1, 1);
 }
@@ -84,6 +87,31 @@ __global__ void contact_narrow_kernel(ContactView<T> c, const unsigned long long
     monitor_contact(*run.monitor, read_total(sums, 0), read_total(sums, 1));
     reset<2>(sums);
   }
+}
+
+/// Edge-to-edge narrow phase, one thread per edge (after contact_narrow_kernel: the last
+/// block adds the edge springs' energy to the monitor's contact energy).
+template <class T>
+__global__ void contact_edge_kernel(ContactView<T> c, const unsigned long long* max_bits, double reach, RunView run,
+                                    GridSum sums) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double v[2] = {0.0, 0.0};
+  if (i < c.num_edges && run.monitor->status == kRunning) {
+    c.edge_grid.cell = T(contact_cell_size(max_bits, reach));
+    ContactEdgeBody<T>{c}(i, v);
+  }
+  if (grid_sum<2>(v, sums)) {
+    monitor_contact_add(*run.monitor, read_total(sums, 0), read_total(sums, 1));
+    reset<2>(sums);
+  }
+}
+
+/// Adds every edge record's force to the nodal normal contact forces (zeroed before).
+template <class T>
+__global__ void contact_edge_scatter_kernel(ContactView<T> c, T* normal, T* pair_total) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= c.num_edges) return;
+  scatter_edge_contact(c, i, normal, pair_total, AtomicAdd<T>{});
 }
 
 /// Adds every record's forces to the nodal contact forces (zeroed before).

@@ -1173,7 +1173,7 @@ class CudaBackend final : public Backend {
     ct_pair_surface_.assign(cs.pair_surface);
     ct_an_frame_.assign(convert<T>(cs.analytic_frame));
     ct_an_seg_.assign(convert<T>(cs.analytic_seg));
-    ct_history_.resize(kContactHistory * static_cast<std::size_t>(ns));
+    ct_history_.resize(kContactHistory * static_cast<std::size_t>(ns + cs.num_edges));
     ct_history_.zero(stream_);
     ct_force_.resize(6 * static_cast<std::size_t>(ns));
     ct_weight_.resize(4 * static_cast<std::size_t>(ns));
@@ -1196,11 +1196,40 @@ class CudaBackend final : public Backend {
     ct_sums_.zero(stream_);
     ct_ticket_.resize(1);
     ct_ticket_.zero(stream_);
+    // Edge-to-edge contact: its tables, per-record results and its own buckets.
+    const int ne = cs.num_edges;
+    ct_e_nodes_.assign(cs.edge_nodes);
+    ct_e_pair_.assign(cs.edge_pair);
+    ct_e_role_.assign(cs.edge_role);
+    ct_e_facets_.assign(cs.edge_facets);
+    ct_e_offset_.assign(convert<T>(cs.edge_offset));
+    ct_e_depth_.assign(convert<T>(cs.edge_depth));
+    ct_e_mass_.assign(convert<T>(cs.edge_spring_mass));
+    ct_e_near_ptr_.assign(cs.edge_near_ptr);
+    ct_e_near_nodes_.assign(cs.edge_near_nodes);
+    ct_e_force_.resize(3 * static_cast<std::size_t>(ne));
+    ct_e_param_.resize(2 * static_cast<std::size_t>(ne));
+    ct_e_of_.resize(static_cast<std::size_t>(ne));
+    ct_e_buckets_ = 1;
+    while (ct_e_buckets_ < 2 * ne) ct_e_buckets_ *= 2;
+    ct_e_start_.resize(static_cast<std::size_t>(ct_e_buckets_) + 1);
+    ct_e_cursor_.resize(static_cast<std::size_t>(ct_e_buckets_) + 1);
+    ct_e_key_.resize(static_cast<std::size_t>(ne));
+    ct_e_list_.resize(static_cast<std::size_t>(ne));
+    ct_e_max_.resize(1);
+    ct_e_sums_.resize(2);
+    ct_e_sums_.zero(stream_);
+    ct_e_ticket_.resize(1);
+    ct_e_ticket_.zero(stream_);
     ct_scan_bytes_ = 0;
     check(cub::DeviceScan::InclusiveSum(nullptr, ct_scan_bytes_, ct_cursor_.get(), ct_start_.get(), ct_buckets_ + 1,
                                         stream_),
           "contact scan size");
-    ct_scan_temp_.resize(std::max<std::size_t>(ct_scan_bytes_, 1));
+    ct_e_scan_bytes_ = 0;
+    check(cub::DeviceScan::InclusiveSum(nullptr, ct_e_scan_bytes_, ct_e_cursor_.get(), ct_e_start_.get(),
+                                        ct_e_buckets_ + 1, stream_),
+          "contact scan size");
+    ct_scan_temp_.resize(std::max<std::size_t>(std::max(ct_scan_bytes_, ct_e_scan_bytes_), 1));
   }
 
   /// The contact pass's view at t^n of inc (commit: the friction history advances).
@@ -1246,7 +1275,21 @@ class CudaBackend final : public Backend {
                             ct_an_seg_ptr_.get(), ct_an_seg_.get_or_null(), ct_pair_surface_.get()},
             ct_near_ptr_.get(),
             ct_near_nodes_.get_or_null(),
-            ct_geom_.get_or_null()};
+            ct_geom_.get_or_null(),
+            cs.num_edges,
+            ct_e_nodes_.get_or_null(),
+            ct_e_pair_.get_or_null(),
+            ct_e_role_.get_or_null(),
+            ct_e_facets_.get_or_null(),
+            ct_e_offset_.get_or_null(),
+            ct_e_depth_.get_or_null(),
+            ct_e_mass_.get_or_null(),
+            ct_e_near_ptr_.get(),
+            ct_e_near_nodes_.get_or_null(),
+            ContactGrid<T>{T(1), ct_e_buckets_ - 1, ct_e_start_.get(), ct_e_list_.get_or_null()},
+            ct_e_force_.get_or_null(),
+            ct_e_param_.get_or_null(),
+            ct_e_of_.get_or_null()};
   }
 
   /// Contact at t^n, before the node pass (dynamics/contact_pass.hpp; kernels in
@@ -1257,11 +1300,11 @@ class CudaBackend final : public Backend {
     const ContactView<T> c = contact_view(inc, commit);
     ct_max_.zero(stream_);
     // (Only analytical masters: no facets, an empty grid; a launch of no blocks is an error.)
-    if (nf > 0) cuda::contact_extent_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get());
+    if (nf > 0) cuda::contact_extent_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get(), false);
     check(cudaMemsetAsync(ct_cursor_.get(), 0, (nb + 1) * sizeof(int), stream_), "contact buckets");
     if (nf > 0)
       cuda::contact_count_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_max_.get(), cs.reach, nb - 1,
-                                                                         ct_key_.get(), ct_cursor_.get());
+                                                                         ct_key_.get(), ct_cursor_.get(), false);
     check(cub::DeviceScan::InclusiveSum(ct_scan_temp_.get(), ct_scan_bytes_, ct_cursor_.get(), ct_start_.get(),
                                         nb + 1, stream_),
           "contact scan");
@@ -1272,11 +1315,32 @@ class CudaBackend final : public Backend {
                                                                    ct_facets_.get());
     cuda::contact_narrow_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_max_.get(), cs.reach, run(),
                                                                         {ct_sums_.get(), ct_ticket_.get()});
+    const int ne = cs.num_edges, neb = ct_e_buckets_;
+    if (ne > 0) {  // edge-to-edge contact: its broad phase as the facets', then one thread per edge
+      ct_e_max_.zero(stream_);
+      cuda::contact_extent_kernel<T><<<blocks(ne, 128), 128, 0, stream_>>>(c, ne, ct_e_max_.get(), true);
+      check(cudaMemsetAsync(ct_e_cursor_.get(), 0, (neb + 1) * sizeof(int), stream_), "contact buckets");
+      cuda::contact_count_kernel<T><<<blocks(ne, 128), 128, 0, stream_>>>(c, ne, ct_e_max_.get(), cs.reach, neb - 1,
+                                                                         ct_e_key_.get(), ct_e_cursor_.get(), true);
+      check(cub::DeviceScan::InclusiveSum(ct_scan_temp_.get(), ct_e_scan_bytes_, ct_e_cursor_.get(), ct_e_start_.get(),
+                                          neb + 1, stream_),
+            "contact scan");
+      check(cudaMemcpyAsync(ct_e_cursor_.get(), ct_e_start_.get(), (neb + 1) * sizeof(int), cudaMemcpyDeviceToDevice,
+                            stream_),
+            "contact buckets");
+      cuda::contact_fill_kernel<<<blocks(ne, 128), 128, 0, stream_>>>(ne, ct_e_key_.get(), ct_e_cursor_.get(),
+                                                                   ct_e_list_.get());
+      cuda::contact_edge_kernel<T><<<blocks(ne, 128), 128, 0, stream_>>>(c, ct_e_max_.get(), cs.reach, run(),
+                                                                        {ct_e_sums_.get(), ct_e_ticket_.get()});
+    }
     ct_normal_.zero(stream_);
     ct_shear_.zero(stream_);
     ct_pair_force_.zero(stream_);
     cuda::contact_scatter_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_normal_.get(), ct_shear_.get(),
                                                                          ct_pair_force_.get());
+    if (ne > 0)
+      cuda::contact_edge_scatter_kernel<T><<<blocks(ne, 128), 128, 0, stream_>>>(c, ct_normal_.get(),
+                                                                                ct_pair_force_.get());
     check(cudaGetLastError(), "contact launch");
   }
 
@@ -1519,6 +1583,16 @@ class CudaBackend final : public Backend {
   DeviceArray<T> ct_geom_;                                        // kFacetGeom per facet at t^n
   DeviceArray<int> ct_near_ptr_, ct_near_nodes_;                 // self-contact neighbours (ContactView)
   DeviceArray<T> ct_an_frame_, ct_an_seg_;
+  // Edge-to-edge contact (ContactSystem::edge_*, ContactView's edge members) and its buckets.
+  DeviceArray<int> ct_e_nodes_, ct_e_pair_, ct_e_facets_, ct_e_near_ptr_, ct_e_near_nodes_, ct_e_of_;
+  DeviceArray<int> ct_e_start_, ct_e_cursor_, ct_e_key_, ct_e_list_;
+  DeviceArray<std::uint8_t> ct_e_role_;
+  DeviceArray<T> ct_e_offset_, ct_e_depth_, ct_e_mass_, ct_e_force_, ct_e_param_;
+  DeviceArray<unsigned long long> ct_e_max_;
+  DeviceArray<double> ct_e_sums_;
+  DeviceArray<unsigned> ct_e_ticket_;
+  std::size_t ct_e_scan_bytes_ = 0;
+  int ct_e_buckets_ = 0;
   mutable DeviceArray<T> ct_normal_, ct_shear_, ct_pair_force_;
   DeviceArray<unsigned long long> ct_max_;
   DeviceArray<double> ct_sums_;
