@@ -148,7 +148,7 @@ void CpuBackend::element_pass(double tau, double time) {
   monitor_element_pass(monitor_, sums[0], time, sums[1], sums[2]);
 }
 
-void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {
+void CpuBackend::local_forces(int n, double fi[6], double fp[3], bool contact) const {
   // A fixed order over the node's slots: deterministic sums.
   const StructureSystem& sys = sys_;
   const StructureState& st = st_;
@@ -173,7 +173,7 @@ void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {
   }
   if (sys.solid.num_elements > 0)
     add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
-  if (!st.contact_normal.empty())  // contact forces act like internal ones: no external work
+  if (contact && !st.contact_normal.empty())  // contact forces act like internal ones: no external work
     for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
   if (sys.beam.num_elements > 0)
     add_slot_forces6(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
@@ -191,7 +191,8 @@ void CpuBackend::start_exchange() {
 #pragma omp parallel for num_threads(threads_for(nif, threads_)) schedule(static)
   for (int k = 0; k < nif; ++k) {
     double fi[kMaxNodeDofs], fp[3];
-    local_forces(k, fi, fp);
+    // Without contact: every holder adds a shared node's whole contact force itself (node_pass).
+    local_forces(k, fi, fp, false);
     for (int d = 0; d < kMaxNodeDofs; ++d) own[kHaloValues * k + d] = fi[d];
     for (int d = 0; d < 3; ++d) own[kHaloValues * k + kHaloPressure + d] = fp[d];
   }
@@ -253,6 +254,8 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       const double* t = &halo_total_[static_cast<std::size_t>(kHaloValues) * n];
       for (int d = 0; d < kMaxNodeDofs; ++d) fi[d] = t[d];
       for (int d = 0; d < 3; ++d) fp[d] = t[kHaloPressure + d];
+      if (!st.contact_normal.empty())  // the whole contact force (reduced over the ranks in contact_pass)
+        for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
     } else {
       local_forces(n, fi, fp);
     }
@@ -404,21 +407,57 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
   bad += nonfinite;
 }
 
+void CpuBackend::share_contact_motion(const ContactShare& share) {
+  const int nc = share.num_nodes();
+  const StructureState& st = st_;
+  const std::uint8_t* held = host_view(drive_).held;
+  // Each contact node's motion comes from the one rank that owns it, zeros from the others:
+  // the sum is exact, and every rank gets the same bits.
+  contact_motion_.assign(6 * static_cast<std::size_t>(nc), 0.0);
+  contact_held_.assign(static_cast<std::size_t>(nc), 0);
+  const double* const from[6] = {st.ux.data(), st.uy.data(), st.uz.data(), st.v[0].data(), st.v[1].data(), st.v[2].data()};
+  for (int k = 0; k < nc; ++k) {
+    const int l = share.node_local[static_cast<std::size_t>(k)];
+    if (l >= 0 && held) contact_held_[static_cast<std::size_t>(k)] = held[l];  // read for this rank's slaves only
+    if (!share.fills[static_cast<std::size_t>(k)]) continue;
+    for (int j = 0; j < 6; ++j) contact_motion_[static_cast<std::size_t>(j) * nc + k] = from[j][l];
+  }
+  halo_->sum(contact_motion_.data(), 6 * nc);
+}
+
 void CpuBackend::contact_pass(const Increment& inc, bool commit) {
-  const ContactSystem& cs = sys_.contact;
+  const ContactSystem& cs = sys_.contact;  // distributed: numbered by contact nodes (ContactShare)
   StructureState& st = st_;
   const int nf = cs.num_facets, ns = cs.num_slaves;
+  const ContactShare* share = dist_ && !dist_->domain->contact.node_global.empty() ? &dist_->domain->contact : nullptr;
+  // Where the pass reads the nodes: this process's arrays, or (distributed) every contact
+  // node's motion gathered from the ranks owning them.
+  const double *x0 = sys_.x0.data(), *y0 = sys_.y0.data(), *z0 = sys_.z0.data(), *mass = sys_.mass.data();
+  const double* u[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
+  const double* vel[3] = {st.v[0].data(), st.v[1].data(), st.v[2].data()};
+  const std::uint8_t* held = host_view(drive_).held;
+  int nc = sys_.num_nodes;
+  if (share) {
+    share_contact_motion(*share);
+    nc = share->num_nodes();
+    x0 = share->x0.data(), y0 = share->y0.data(), z0 = share->z0.data(), mass = share->mass.data();
+    for (int j = 0; j < 3; ++j) {
+      u[j] = contact_motion_.data() + static_cast<std::size_t>(j) * nc;
+      vel[j] = contact_motion_.data() + static_cast<std::size_t>(3 + j) * nc;
+    }
+    held = held ? contact_held_.data() : nullptr;
+  }
   // The penalty follows the stable increment estimate, not the increment in use: a step's
   // shorter last increment must not stiffen the springs (their energy would jump).
   const double dt = sys_.stable_dt;
-  ContactView<double> c{sys_.x0.data(),
-                        sys_.y0.data(),
-                        sys_.z0.data(),
-                        st.ux.data(),
-                        st.uy.data(),
-                        st.uz.data(),
-                        {st.v[0].data(), st.v[1].data(), st.v[2].data()},
-                        sys_.mass.data(),
+  ContactView<double> c{x0,
+                        y0,
+                        z0,
+                        u[0],
+                        u[1],
+                        u[2],
+                        {vel[0], vel[1], vel[2]},
+                        mass,
                         ns,
                         cs.facet_nodes.data(),
                         cs.facet_pair.data(),
@@ -436,7 +475,7 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         cs.decay.data(),
                         cs.self.data(),
                         cs.mirrored.data(),
-                        host_view(drive_).held,
+                        held,
                         sys_.bodies.skip.empty() ? nullptr : sys_.bodies.skip.data(),
                         dt > 0 ? cs.penalty_scale * kContactPenaltyFraction / (dt * dt) : 0.0,
                         2 * inc.h_prev,
@@ -478,14 +517,64 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   c.weight = contact_weight_.data();
   c.facet_of = contact_facet_.data();
   double sums[2];
-  forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
-  // Nodal forces in record order: deterministic sums.
+  const auto add = [](double* a, int k, double v) { a[k] += v; };
+  if (!share) {
+    forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
+    // Nodal forces in record order: deterministic sums.
+    std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
+    std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
+    std::fill(st.contact_pair_force.begin(), st.contact_pair_force.end(), 0.0);
+    for (int i = 0; i < ns; ++i)
+      scatter_contact(c, i, st.contact_normal.data(), st.contact_shear.data(), st.contact_pair_force.data(), add);
+    monitor_contact(monitor_, sums[0], sums[1]);
+    return;
+  }
+  // Distributed: this rank computes the records of the slave nodes it owns; their results
+  // (force, weights, facet, energies) are summed over the ranks (zeros elsewhere: exact), and
+  // every rank scatters all records in record order, as one process does: the same bits for
+  // every node, on every rank (docs/architecture.md, "Distributed contact").
+  const std::vector<int>& mine = share->records;
+  const int nr = static_cast<int>(mine.size());
+  constexpr int kValues = 13;  // force 6, weights 4, facet + 1, stored energy, dissipation
+  contact_reduce_.assign(static_cast<std::size_t>(kValues) * ns, 0.0);
+  double* rec = contact_reduce_.data();
+  const ContactNodeBody<double> body{c};
+  forall(0, nr, threads_, [&](int k) {
+    const int i = mine[static_cast<std::size_t>(k)];
+    double e[2] = {0.0, 0.0};
+    body(i, e);
+    double* r = rec + static_cast<std::size_t>(kValues) * i;
+    for (int j = 0; j < 6; ++j) r[j] = contact_force_[6 * static_cast<std::size_t>(i) + j];
+    for (int j = 0; j < 4; ++j) r[6 + j] = contact_weight_[4 * static_cast<std::size_t>(i) + j];
+    r[10] = contact_facet_[static_cast<std::size_t>(i)] + 1.0;
+    r[11] = e[0];
+    r[12] = e[1];
+  });
+  halo_->sum(rec, kValues * ns);
+  sums[0] = sums[1] = 0.0;
+  for (int i = 0; i < ns; ++i) {
+    const double* r = rec + static_cast<std::size_t>(kValues) * i;
+    for (int j = 0; j < 6; ++j) contact_force_[6 * static_cast<std::size_t>(i) + j] = r[j];
+    for (int j = 0; j < 4; ++j) contact_weight_[4 * static_cast<std::size_t>(i) + j] = r[6 + j];
+    contact_facet_[static_cast<std::size_t>(i)] = static_cast<int>(r[10]) - 1;
+    sums[0] += r[11];
+    sums[1] += r[12];
+  }
+  contact_node_force_.assign(6 * static_cast<std::size_t>(nc), 0.0);
+  double* normal = contact_node_force_.data();
+  double* shear = normal + 3 * static_cast<std::size_t>(nc);
+  std::fill(st.contact_pair_force.begin(), st.contact_pair_force.end(), 0.0);
+  for (int i = 0; i < ns; ++i) scatter_contact(c, i, normal, shear, st.contact_pair_force.data(), add);
   std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
   std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
-  std::fill(st.contact_pair_force.begin(), st.contact_pair_force.end(), 0.0);
-  const auto add = [](double* a, int k, double v) { a[k] += v; };
-  for (int i = 0; i < ns; ++i)
-    scatter_contact(c, i, st.contact_normal.data(), st.contact_shear.data(), st.contact_pair_force.data(), add);
+  for (int k = 0; k < nc; ++k) {
+    const int l = share->node_local[static_cast<std::size_t>(k)];
+    if (l < 0) continue;
+    for (int d = 0; d < 3; ++d) {
+      st.contact_normal[3 * static_cast<std::size_t>(l) + d] = normal[3 * static_cast<std::size_t>(k) + d];
+      st.contact_shear[3 * static_cast<std::size_t>(l) + d] = shear[3 * static_cast<std::size_t>(k) + d];
+    }
+  }
   monitor_contact(monitor_, sums[0], sums[1]);
 }
 

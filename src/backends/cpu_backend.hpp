@@ -42,8 +42,8 @@ class CpuBackend final : public Backend {
   /// {internal work, plastic dissipation}.
   std::array<double, 2> tri_forces(int begin, int end, double tau);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
-  /// models with 6-dof nodes), 3 pressure.
-  void local_forces(int n, double fi[6], double fp[3]) const;
+  /// models with 6-dof nodes), 3 pressure; with its contact force unless contact is false.
+  void local_forces(int n, double fi[6], double fp[3], bool contact = true) const;
   /// Rigid bodies' part of the node pass (after the nodes): integrates each body at its
   /// reference node and moves its nodes; adds the bodies' energy terms.
   void body_pass(const Increment& inc, bool commit, FullStepFields* full, double& kinetic, double& wp, double& wn,
@@ -55,6 +55,10 @@ class CpuBackend final : public Backend {
   /// phase body per slave record, nodal contact forces into st_.contact_normal/shear, the
   /// springs' energy and the dissipation into the monitor; commit advances the friction history.
   void contact_pass(const Increment& inc, bool commit);
+  /// Distributed: every contact node's displacement and half-step velocity into
+  /// contact_motion_ (each from the rank owning it, summed over the ranks), and the held bits
+  /// of the local ones into contact_held_.
+  void share_contact_motion(const ContactShare& share);
   /// Node pass over all nodes; returns the sums indexed by NodeSum (over all ranks).
   std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full);
 
@@ -73,6 +77,11 @@ class CpuBackend final : public Backend {
   std::vector<double> facet_geom_;  ///< kFacetGeom per facet at t^n (ContactView::facet_geom)
   std::vector<double> contact_force_, contact_weight_;            ///< 6 and 4 per slave record
   std::vector<int> contact_facet_;                                ///< per slave record
+  // Distributed contact (per contact node of ContactShare).
+  std::vector<double> contact_motion_;  ///< u x, y, z and v x, y, z, component after component
+  std::vector<std::uint8_t> contact_held_;
+  std::vector<double> contact_reduce_;      ///< 13 per slave record: its results, summed over the ranks
+  std::vector<double> contact_node_force_;  ///< normal (3) then shear (3) per contact node
 };
 
 }  // namespace halfstep
