@@ -81,6 +81,7 @@ CONTACT_CASES = [
     "tests/parallel/decks/contact_slide.inp",  # a block sliding on a held base, Coulomb friction 0.3
     "tests/parallel/decks/contact_wall.inp",   # a bar against a held analytical plane (reference node RF)
     "tests/parallel/decks/contact_hertz.inp",  # a rigid sphere (analytical, driven) pressed into a block
+    "tests/parallel/decks/contact_tube.inp",   # S4R tube, ALL EXTERIOR (two-sided shells), analytical plate
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"
