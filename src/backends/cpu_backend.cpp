@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/threads.hpp"
 #include "core/forall.hpp"
@@ -409,11 +410,13 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
 
 void CpuBackend::share_contact_motion(const ContactShare& share) {
   const int nc = share.num_nodes();
+  const ContactSystem& cs = sys_.contact;
+  const Communicator& comm = *dist_->comm;
+  const int ranks = comm.size(), me = comm.rank();
   const StructureState& st = st_;
   const std::uint8_t* held = host_view(drive_).held;
-  // Each contact node's motion comes from the one rank that owns it, zeros from the others:
-  // the sum is exact, and every rank gets the same bits.
   contact_motion_.assign(6 * static_cast<std::size_t>(nc), 0.0);
+  contact_known_.assign(static_cast<std::size_t>(nc), 0);
   contact_held_.assign(static_cast<std::size_t>(nc), 0);
   const double* const from[6] = {st.ux.data(), st.uy.data(), st.uz.data(), st.v[0].data(), st.v[1].data(), st.v[2].data()};
   for (int k = 0; k < nc; ++k) {
@@ -421,8 +424,86 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
     if (l >= 0 && held) contact_held_[static_cast<std::size_t>(k)] = held[l];  // read for this rank's slaves only
     if (!share.fills[static_cast<std::size_t>(k)]) continue;
     for (int j = 0; j < 6; ++j) contact_motion_[static_cast<std::size_t>(j) * nc + k] = from[j][l];
+    contact_known_[static_cast<std::size_t>(k)] = 1;
   }
-  halo_->sum(contact_motion_.data(), 6 * nc);
+  const auto x_of = [&](int k, int d) {
+    const double* x0 = d == 0 ? share.x0.data() : d == 1 ? share.y0.data() : share.z0.data();
+    return x0[k] + contact_motion_[static_cast<std::size_t>(d) * nc + k];
+  };
+  // This rank's search box (its records' slave nodes, which it owns) and the largest box edge
+  // of the facets whose corners it holds (every facet is a face of some rank's element):
+  // slot `me` of a sum over the ranks, zeros elsewhere, gives every rank every box exactly.
+  std::vector<double> boxes(7 * static_cast<std::size_t>(ranks), 0.0);
+  double* mine = &boxes[7 * static_cast<std::size_t>(me)];
+  for (int d = 0; d < 3; ++d) mine[d] = std::numeric_limits<double>::infinity(), mine[3 + d] = -mine[d];
+  for (int i : share.records) {
+    const int k = cs.slave_node[static_cast<std::size_t>(i)];
+    for (int d = 0; d < 3; ++d) {
+      mine[d] = std::min(mine[d], x_of(k, d));
+      mine[3 + d] = std::max(mine[3 + d], x_of(k, d));
+    }
+  }
+  double extent = 0;
+  const double* const u_local[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
+  for (int f = 0; f < cs.num_facets; ++f) {
+    const int* fn = &cs.facet_nodes[4 * static_cast<std::size_t>(f)];
+    double lo[3], hi[3];
+    bool held_here = true;
+    for (int c = 0; c < 4 && held_here; ++c) {
+      if (fn[c] < 0) continue;
+      const int l = share.node_local[static_cast<std::size_t>(fn[c])];
+      if (l < 0) {
+        held_here = false;
+        break;
+      }
+      for (int d = 0; d < 3; ++d) {
+        const double* x0 = d == 0 ? share.x0.data() : d == 1 ? share.y0.data() : share.z0.data();
+        const double x = x0[fn[c]] + u_local[d][l];
+        lo[d] = c == 0 ? x : std::min(lo[d], x);
+        hi[d] = c == 0 ? x : std::max(hi[d], x);
+      }
+    }
+    if (held_here)
+      for (int d = 0; d < 3; ++d) extent = std::max(extent, hi[d] - lo[d]);
+  }
+  mine[6] = extent;
+  halo_->sum(boxes.data(), static_cast<int>(boxes.size()));
+  contact_extent_ = 0;
+  for (int r = 0; r < ranks; ++r) contact_extent_ = std::max(contact_extent_, boxes[7 * static_cast<std::size_t>(r) + 6]);
+  // Ghost surfaces: to each rank, the contact nodes this rank supplies that lie within two
+  // broad-phase cells of its box (every corner of a facet one of its slaves can touch lies
+  // within extent + reach of the slave, docs/architecture.md), and the analytical surfaces'
+  // reference nodes; 7 values per node (index, u, v).
+  const double margin = 2 * contact_cell_edge(contact_extent_, cs.reach);
+  std::vector<std::vector<double>> send(static_cast<std::size_t>(ranks));
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    const double* box = &boxes[7 * static_cast<std::size_t>(q)];
+    if (!(box[0] <= box[3])) continue;  // no records there
+    std::vector<double>& out = send[static_cast<std::size_t>(q)];
+    const auto put = [&](int k) {
+      out.push_back(static_cast<double>(k));
+      for (int j = 0; j < 6; ++j) out.push_back(contact_motion_[static_cast<std::size_t>(j) * nc + k]);
+    };
+    for (int k = 0; k < nc; ++k) {
+      if (!share.fills[static_cast<std::size_t>(k)]) continue;
+      bool inside = true;
+      for (int d = 0; d < 3 && inside; ++d) inside = x_of(k, d) >= box[d] - margin && x_of(k, d) <= box[3 + d] + margin;
+      if (inside) put(k);
+    }
+    for (int k : cs.analytic_ref)
+      if (share.fills[static_cast<std::size_t>(k)]) put(k);
+  }
+  const std::vector<std::vector<double>> recv = comm.exchange(send);
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    const std::vector<double>& in = recv[static_cast<std::size_t>(q)];
+    for (std::size_t at = 0; at + 7 <= in.size(); at += 7) {
+      const int k = static_cast<int>(in[at]);
+      for (int j = 0; j < 6; ++j) contact_motion_[static_cast<std::size_t>(j) * nc + k] = in[at + 1 + j];
+      contact_known_[static_cast<std::size_t>(k)] = 1;
+    }
+  }
 }
 
 void CpuBackend::contact_pass(const Increment& inc, bool commit) {
@@ -489,25 +570,39 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         cs.near_ptr.data(),
                         cs.near_nodes.empty() ? nullptr : cs.near_nodes.data()};
   // Broad phase: facets by the cell of their box centre, in facet order within a bucket.
-  double extent = 0;
+  // Each facet's plane once (the narrow phase's cheap rejection reads it; distributed: only
+  // the searched facets' are read).
   facet_geom_.resize(static_cast<std::size_t>(kFacetGeom) * nf);
   c.facet_geom = facet_geom_.data();
   forall(0, nf, threads_, [&c](int f) { facet_geometry(c, f, c.facet_geom + static_cast<std::size_t>(kFacetGeom) * f); });
-  for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));
+  // Distributed: the extent over all facets comes from their holders, and only the facets
+  // whose corners all arrived (the ghost surface near this rank's slaves) are searched.
+  double extent = share ? contact_extent_ : 0.0;
+  if (!share)
+    for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));
+  const auto searched = [&](int f) {
+    if (!share) return true;
+    for (int k = 0; k < 4; ++k) {
+      const int n = cs.facet_nodes[4 * static_cast<std::size_t>(f) + k];
+      if (n >= 0 && !contact_known_[static_cast<std::size_t>(n)]) return false;
+    }
+    return true;
+  };
   int buckets = 1;
   while (buckets < 2 * nf) buckets *= 2;
   const double cell = contact_cell_edge(extent, cs.reach);
   facet_bucket_.resize(static_cast<std::size_t>(nf));
   bucket_start_.assign(static_cast<std::size_t>(buckets) + 1, 0);
   for (int f = 0; f < nf; ++f) {
-    facet_bucket_[f] = facet_bucket(c, f, cell, buckets - 1);
-    ++bucket_start_[static_cast<std::size_t>(facet_bucket_[f]) + 1];
+    facet_bucket_[f] = searched(f) ? facet_bucket(c, f, cell, buckets - 1) : -1;
+    if (facet_bucket_[f] >= 0) ++bucket_start_[static_cast<std::size_t>(facet_bucket_[f]) + 1];
   }
   for (int b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
   bucket_facets_.resize(static_cast<std::size_t>(nf));
   {
     std::vector<int> fill(bucket_start_.begin(), bucket_start_.end() - 1);
-    for (int f = 0; f < nf; ++f) bucket_facets_[static_cast<std::size_t>(fill[facet_bucket_[f]]++)] = f;
+    for (int f = 0; f < nf; ++f)
+      if (facet_bucket_[f] >= 0) bucket_facets_[static_cast<std::size_t>(fill[facet_bucket_[f]]++)] = f;
   }
   c.grid = {cell, buckets - 1, bucket_start_.data(), bucket_facets_.data()};
   contact_force_.resize(6 * static_cast<std::size_t>(ns));

@@ -55,9 +55,11 @@ class CpuBackend final : public Backend {
   /// phase body per slave record, nodal contact forces into st_.contact_normal/shear, the
   /// springs' energy and the dissipation into the monitor; commit advances the friction history.
   void contact_pass(const Increment& inc, bool commit);
-  /// Distributed: every contact node's displacement and half-step velocity into
-  /// contact_motion_ (each from the rank owning it, summed over the ranks), and the held bits
-  /// of the local ones into contact_held_.
+  /// Distributed: the displacement and half-step velocity of the contact nodes this rank's
+  /// slave records can reach into contact_motion_ (its own, and the ghosts other ranks send:
+  /// those within two broad-phase cells of its slaves' box), contact_known_ marking them;
+  /// the largest facet box edge of all ranks into contact_extent_; the held bits of the
+  /// local contact nodes into contact_held_.
   void share_contact_motion(const ContactShare& share);
   /// Node pass over all nodes; returns the sums indexed by NodeSum (over all ranks).
   std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full);
@@ -79,7 +81,8 @@ class CpuBackend final : public Backend {
   std::vector<int> contact_facet_;                                ///< per slave record
   // Distributed contact (per contact node of ContactShare).
   std::vector<double> contact_motion_;  ///< u x, y, z and v x, y, z, component after component
-  std::vector<std::uint8_t> contact_held_;
+  std::vector<std::uint8_t> contact_held_, contact_known_;
+  double contact_extent_ = 0;
   std::vector<double> contact_reduce_;      ///< 13 per slave record: its results, summed over the ranks
   std::vector<double> contact_node_force_;  ///< normal (3) then shear (3) per contact node
 };
