@@ -447,7 +447,7 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
   const double* const u_local[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
   for (int f = 0; f < cs.num_facets; ++f) {
     const int* fn = &cs.facet_nodes[4 * static_cast<std::size_t>(f)];
-    double lo[3], hi[3];
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     bool held_here = true;
     for (int c = 0; c < 4 && held_here; ++c) {
       if (fn[c] < 0) continue;
@@ -624,42 +624,78 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
     monitor_contact(monitor_, sums[0], sums[1]);
     return;
   }
-  // Distributed: this rank computes the records of the slave nodes it owns; their results
-  // (force, weights, facet, energies) are summed over the ranks (zeros elsewhere: exact), and
-  // every rank scatters all records in record order, as one process does: the same bits for
-  // every node, on every rank (docs/architecture.md, "Distributed contact").
+  // Distributed: this rank computes the records of the slave nodes it owns and sends the
+  // results of those in contact (force, weights, facet) to every rank holding a node they
+  // push. Each rank scatters the records it has in record order, as one process does: a node
+  // gets every record that pushes it, in the same order, so the same bits on every holder
+  // (docs/architecture.md, "Distributed contact"). The per-definition totals and the energies
+  // are summed per rank in record order, then over the ranks.
   const std::vector<int>& mine = share->records;
   const int nr = static_cast<int>(mine.size());
-  constexpr int kValues = 13;  // force 6, weights 4, facet + 1, stored energy, dissipation
-  contact_reduce_.assign(static_cast<std::size_t>(kValues) * ns, 0.0);
-  double* rec = contact_reduce_.data();
+  const Communicator& comm = *dist_->comm;
+  const int ranks = comm.size(), me = comm.rank();
   const ContactNodeBody<double> body{c};
-  forall(0, nr, threads_, [&](int k) {
+  contact_energy_.assign(2 * static_cast<std::size_t>(nr), 0.0);
+  forall(0, nr, threads_, [&](int k) { body(mine[static_cast<std::size_t>(k)], &contact_energy_[2 * static_cast<std::size_t>(k)]); });
+  const int np = cs.num_pairs;
+  contact_reduce_.assign(6 * static_cast<std::size_t>(np) + 2, 0.0);
+  double* pair = contact_reduce_.data();
+  constexpr int kValues = 12;  // record, force 6, weights 4, facet
+  std::vector<std::vector<double>> send(static_cast<std::size_t>(ranks));
+  contact_list_.clear();
+  std::vector<int> dest;
+  const auto add_holders = [&](int node) {
+    for (int j = share->holder_ptr[static_cast<std::size_t>(node)]; j < share->holder_ptr[static_cast<std::size_t>(node) + 1]; ++j)
+      dest.push_back(share->holders[static_cast<std::size_t>(j)]);
+  };
+  for (int k = 0; k < nr; ++k) {
     const int i = mine[static_cast<std::size_t>(k)];
-    double e[2] = {0.0, 0.0};
-    body(i, e);
-    double* r = rec + static_cast<std::size_t>(kValues) * i;
-    for (int j = 0; j < 6; ++j) r[j] = contact_force_[6 * static_cast<std::size_t>(i) + j];
-    for (int j = 0; j < 4; ++j) r[6 + j] = contact_weight_[4 * static_cast<std::size_t>(i) + j];
-    r[10] = contact_facet_[static_cast<std::size_t>(i)] + 1.0;
-    r[11] = e[0];
-    r[12] = e[1];
-  });
-  halo_->sum(rec, kValues * ns);
-  sums[0] = sums[1] = 0.0;
-  for (int i = 0; i < ns; ++i) {
-    const double* r = rec + static_cast<std::size_t>(kValues) * i;
-    for (int j = 0; j < 6; ++j) contact_force_[6 * static_cast<std::size_t>(i) + j] = r[j];
-    for (int j = 0; j < 4; ++j) contact_weight_[4 * static_cast<std::size_t>(i) + j] = r[6 + j];
-    contact_facet_[static_cast<std::size_t>(i)] = static_cast<int>(r[10]) - 1;
-    sums[0] += r[11];
-    sums[1] += r[12];
+    pair[6 * np] += contact_energy_[2 * static_cast<std::size_t>(k)];
+    pair[6 * np + 1] += contact_energy_[2 * static_cast<std::size_t>(k) + 1];
+    const int f = contact_facet_[static_cast<std::size_t>(i)];
+    if (f < 0) continue;
+    const double* force = &contact_force_[6 * static_cast<std::size_t>(i)];
+    for (int j = 0; j < 6; ++j) pair[6 * cs.slave_pair[static_cast<std::size_t>(i)] + j] += force[j];
+    dest.clear();
+    add_holders(cs.slave_node[static_cast<std::size_t>(i)]);
+    if (f >= nf) {
+      add_holders(cs.analytic_ref[static_cast<std::size_t>(f - nf)]);
+    } else {
+      for (int j = 0; j < 4; ++j)
+        if (cs.facet_nodes[4 * static_cast<std::size_t>(f) + j] >= 0) add_holders(cs.facet_nodes[4 * static_cast<std::size_t>(f) + j]);
+    }
+    std::sort(dest.begin(), dest.end());
+    dest.erase(std::unique(dest.begin(), dest.end()), dest.end());
+    for (int q : dest) {
+      if (q == me) {
+        contact_list_.push_back(i);
+        continue;
+      }
+      std::vector<double>& out = send[static_cast<std::size_t>(q)];
+      out.push_back(static_cast<double>(i));
+      out.insert(out.end(), force, force + 6);
+      for (int j = 0; j < 4; ++j) out.push_back(contact_weight_[4 * static_cast<std::size_t>(i) + j]);
+      out.push_back(static_cast<double>(f));
+    }
   }
+  const std::vector<std::vector<double>> recv = comm.exchange(send);
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    const std::vector<double>& in = recv[static_cast<std::size_t>(q)];
+    for (std::size_t at = 0; at + kValues <= in.size(); at += kValues) {
+      const int i = static_cast<int>(in[at]);
+      for (int j = 0; j < 6; ++j) contact_force_[6 * static_cast<std::size_t>(i) + j] = in[at + 1 + j];
+      for (int j = 0; j < 4; ++j) contact_weight_[4 * static_cast<std::size_t>(i) + j] = in[at + 7 + j];
+      contact_facet_[static_cast<std::size_t>(i)] = static_cast<int>(in[at + 11]);
+      contact_list_.push_back(i);
+    }
+  }
+  std::sort(contact_list_.begin(), contact_list_.end());
   contact_node_force_.assign(6 * static_cast<std::size_t>(nc), 0.0);
   double* normal = contact_node_force_.data();
   double* shear = normal + 3 * static_cast<std::size_t>(nc);
-  std::fill(st.contact_pair_force.begin(), st.contact_pair_force.end(), 0.0);
-  for (int i = 0; i < ns; ++i) scatter_contact(c, i, normal, shear, st.contact_pair_force.data(), add);
+  contact_pair_scratch_.assign(6 * static_cast<std::size_t>(np), 0.0);  // the totals come from the owners (above)
+  for (int i : contact_list_) scatter_contact(c, i, normal, shear, contact_pair_scratch_.data(), add);
   std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
   std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
   for (int k = 0; k < nc; ++k) {
@@ -670,7 +706,9 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
       st.contact_shear[3 * static_cast<std::size_t>(l) + d] = shear[3 * static_cast<std::size_t>(k) + d];
     }
   }
-  monitor_contact(monitor_, sums[0], sums[1]);
+  halo_->sum(pair, 6 * np + 2);
+  st.contact_pair_force.assign(pair, pair + 6 * np);
+  monitor_contact(monitor_, pair[6 * np], pair[6 * np + 1]);
 }
 
 void CpuBackend::advance(const Increment& inc) {

@@ -83,7 +83,10 @@ class CpuBackend final : public Backend {
   std::vector<double> contact_motion_;  ///< u x, y, z and v x, y, z, component after component
   std::vector<std::uint8_t> contact_held_, contact_known_;
   double contact_extent_ = 0;
-  std::vector<double> contact_reduce_;      ///< 13 per slave record: its results, summed over the ranks
+  std::vector<double> contact_reduce_;      ///< per-definition totals (6 each) and the two energies, summed over the ranks
+  std::vector<double> contact_energy_;      ///< stored energy and dissipation per record of this rank
+  std::vector<double> contact_pair_scratch_;
+  std::vector<int> contact_list_;           ///< records in contact that push a local node, ascending
   std::vector<double> contact_node_force_;  ///< normal (3) then shear (3) per contact node
 };
 

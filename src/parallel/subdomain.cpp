@@ -199,6 +199,15 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
     }
     for (int i = 0; i < g.contact.num_slaves; ++i)
       if (c.fills[static_cast<std::size_t>(c.system.slave_node[static_cast<std::size_t>(i)])]) c.records.push_back(i);
+    for (int n : cnodes) {
+      if (lo[n] == hi[n]) {
+        c.holders.push_back(lo[n]);
+      } else {
+        auto it = std::lower_bound(sharing.begin(), sharing.end(), std::pair<int, int>{n, -1});
+        for (; it != sharing.end() && it->first == n; ++it) c.holders.push_back(it->second);
+      }
+      c.holder_ptr.push_back(static_cast<int>(c.holders.size()));
+    }
   }
   return d;
 }

@@ -20,6 +20,9 @@ struct ContactShare {
   std::vector<int> node_local;      ///< contact node -> local node, or -1 (held elsewhere)
   std::vector<std::uint8_t> fills;  ///< per contact node: 1 when this rank owns it and supplies its motion
   std::vector<int> records;         ///< slave records this rank computes (it owns their node), ascending
+  /// Per contact node (CSR), the ranks holding it, ascending: a record's results go to every
+  /// rank holding one of the nodes it pushes.
+  std::vector<int> holder_ptr{0}, holders;
   std::vector<double> x0, y0, z0;   ///< reference coordinates per contact node
   std::vector<double> mass;         ///< whole-model nodal mass per contact node
   ContactSystem system;             ///< the whole contact system in contact-node numbering

@@ -684,7 +684,8 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
 // renumbered system reads the same nodes as the whole one; an analytical surface's
 // reference node (no element uses it) lives on rank 0 alone.
 TEST(Subdomain, ContactShareSplitsRecordsAndNodesOnce) {
-  for (const char* deck : {"contact_bars.inp", "contact_slide.inp", "contact_wall.inp", "contact_hertz.inp"}) {
+  for (const char* deck :
+       {"contact_bars.inp", "contact_slide.inp", "contact_wall.inp", "contact_hertz.inp", "contact_tube.inp"}) {
     const Model m = read_inp(std::string(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/") + deck);
     const StructureSystem sys = build_structure_system(m);
     const ContactSystem& g = sys.contact;
@@ -713,7 +714,14 @@ TEST(Subdomain, ContactShareSplitsRecordsAndNodesOnce) {
           EXPECT_EQ(l >= 0, r == 0);
           if (l >= 0) EXPECT_TRUE(d.owned[l]);
         }
+        ASSERT_EQ(c.holder_ptr.size(), nodes.size() + 1);
         for (std::size_t k = 0; k < nodes.size(); ++k) {
+          // Holders: exactly the ranks whose subdomain has the node, ascending.
+          std::vector<int> expected;
+          for (int q = 0; q < ranks; ++q)
+            if (s.dom[q].node_local[nodes[k]] >= 0) expected.push_back(q);
+          EXPECT_EQ(std::vector<int>(c.holders.begin() + c.holder_ptr[k], c.holders.begin() + c.holder_ptr[k + 1]),
+                    expected);
           EXPECT_EQ(c.node_local[k], d.node_local[nodes[k]]);
           EXPECT_EQ(c.x0[k], sys.x0[nodes[k]]);
           EXPECT_EQ(c.mass[k], sys.mass[nodes[k]]);
