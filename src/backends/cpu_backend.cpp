@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "core/threads.hpp"
 #include "core/forall.hpp"
@@ -430,11 +431,12 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
     const double* x0 = d == 0 ? share.x0.data() : d == 1 ? share.y0.data() : share.z0.data();
     return x0[k] + contact_motion_[static_cast<std::size_t>(d) * nc + k];
   };
-  // This rank's search box (its records' slave nodes, which it owns) and the largest box edge
-  // of the facets whose corners it holds (every facet is a face of some rank's element):
+  // This rank's search box (its records' slave nodes, which it owns) and the largest box
+  // edges of the facets whose corners it holds (every facet is a face of some rank's element):
   // slot `me` of a sum over the ranks, zeros elsewhere, gives every rank every box exactly.
-  std::vector<double> boxes(7 * static_cast<std::size_t>(ranks), 0.0);
-  double* mine = &boxes[7 * static_cast<std::size_t>(me)];
+  constexpr int kBox = 8;  // lowest, highest corner, largest master facet edge, largest own facet edge
+  std::vector<double> boxes(kBox * static_cast<std::size_t>(ranks), 0.0);
+  double* mine = &boxes[kBox * static_cast<std::size_t>(me)];
   for (int d = 0; d < 3; ++d) mine[d] = std::numeric_limits<double>::infinity(), mine[3 + d] = -mine[d];
   for (int i : share.records) {
     const int k = cs.slave_node[static_cast<std::size_t>(i)];
@@ -443,19 +445,16 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
       mine[3 + d] = std::max(mine[3 + d], x_of(k, d));
     }
   }
-  double extent = 0;
+  // Box edges of the facets whose corners this rank holds: the master facets (the broad
+  // phase's cell follows their largest) and the slaves' own facets (they hold their slave,
+  // so their corners lie within their edge of it).
   const double* const u_local[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
-  for (int f = 0; f < cs.num_facets; ++f) {
-    const int* fn = &cs.facet_nodes[4 * static_cast<std::size_t>(f)];
-    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    bool held_here = true;
-    for (int c = 0; c < 4 && held_here; ++c) {
+  const auto held_extent = [&](const int* fn) {
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, e = 0;
+    for (int c = 0; c < 4; ++c) {
       if (fn[c] < 0) continue;
       const int l = share.node_local[static_cast<std::size_t>(fn[c])];
-      if (l < 0) {
-        held_here = false;
-        break;
-      }
+      if (l < 0) return 0.0;  // another rank holds the whole facet
       for (int d = 0; d < 3; ++d) {
         const double* x0 = d == 0 ? share.x0.data() : d == 1 ? share.y0.data() : share.z0.data();
         const double x = x0[fn[c]] + u_local[d][l];
@@ -463,22 +462,32 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
         hi[d] = c == 0 ? x : std::max(hi[d], x);
       }
     }
-    if (held_here)
-      for (int d = 0; d < 3; ++d) extent = std::max(extent, hi[d] - lo[d]);
-  }
+    for (int d = 0; d < 3; ++d) e = std::max(e, hi[d] - lo[d]);
+    return e;
+  };
+  double extent = 0, own_extent = 0;
+  for (int f = 0; f < cs.num_facets; ++f) extent = std::max(extent, held_extent(&cs.facet_nodes[4 * static_cast<std::size_t>(f)]));
+  for (std::size_t j = 0; 4 * j < cs.slave_facet_nodes.size(); ++j)
+    own_extent = std::max(own_extent, held_extent(&cs.slave_facet_nodes[4 * j]));
   mine[6] = extent;
+  mine[7] = own_extent;
   halo_->sum(boxes.data(), static_cast<int>(boxes.size()));
   contact_extent_ = 0;
-  for (int r = 0; r < ranks; ++r) contact_extent_ = std::max(contact_extent_, boxes[7 * static_cast<std::size_t>(r) + 6]);
+  double own_max = 0;
+  for (int r = 0; r < ranks; ++r) {
+    contact_extent_ = std::max(contact_extent_, boxes[kBox * static_cast<std::size_t>(r) + 6]);
+    own_max = std::max(own_max, boxes[kBox * static_cast<std::size_t>(r) + 7]);
+  }
   // Ghost surfaces: to each rank, the contact nodes this rank supplies that lie within two
   // broad-phase cells of its box (every corner of a facet one of its slaves can touch lies
-  // within extent + reach of the slave, docs/architecture.md), and the analytical surfaces'
-  // reference nodes; 7 values per node (index, u, v).
-  const double margin = 2 * contact_cell_edge(contact_extent_, cs.reach);
+  // within extent + reach of the slave, docs/architecture.md) or within the largest own facet
+  // (the facing test reads the slaves' own facets), and the analytical surfaces' reference
+  // nodes; 7 values per node (index, u, v).
+  const double margin = std::max(2 * contact_cell_edge(contact_extent_, cs.reach), 1.01 * own_max);
   std::vector<std::vector<double>> send(static_cast<std::size_t>(ranks));
   for (int q = 0; q < ranks; ++q) {
     if (q == me) continue;
-    const double* box = &boxes[7 * static_cast<std::size_t>(q)];
+    const double* box = &boxes[kBox * static_cast<std::size_t>(q)];
     if (!(box[0] <= box[3])) continue;  // no records there
     std::vector<double>& out = send[static_cast<std::size_t>(q)];
     const auto put = [&](int k) {
@@ -504,6 +513,14 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
       contact_known_[static_cast<std::size_t>(k)] = 1;
     }
   }
+  // The facing test reads the slaves' own facets: their corners must all be here (the margin
+  // covers them); a gap would be a bug in the margin, not bad input.
+  for (int i : share.records)
+    for (int j = 4 * cs.slave_facet_ptr[static_cast<std::size_t>(i)]; j < 4 * cs.slave_facet_ptr[static_cast<std::size_t>(i) + 1]; ++j) {
+      const int k = cs.slave_facet_nodes[static_cast<std::size_t>(j)];
+      if (k >= 0 && !contact_known_[static_cast<std::size_t>(k)])
+        throw std::logic_error("distributed contact: a slave's own facet corner did not arrive");
+    }
 }
 
 void CpuBackend::contact_pass(const Increment& inc, bool commit) {
