@@ -82,6 +82,7 @@ CONTACT_CASES = [
     "tests/parallel/decks/contact_wall.inp",   # a bar against a held analytical plane (reference node RF)
     "tests/parallel/decks/contact_hertz.inp",  # a rigid sphere (analytical, driven) pressed into a block
     "tests/parallel/decks/contact_tube.inp",   # S4R tube, ALL EXTERIOR (two-sided shells), analytical plate
+    "tests/parallel/decks/contact_coarse.inp",  # coarse slave block on a fine base: the ghosts reach its own facets
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"

@@ -685,7 +685,8 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
 // reference node (no element uses it) lives on rank 0 alone.
 TEST(Subdomain, ContactShareSplitsRecordsAndNodesOnce) {
   for (const char* deck :
-       {"contact_bars.inp", "contact_slide.inp", "contact_wall.inp", "contact_hertz.inp", "contact_tube.inp"}) {
+       {"contact_bars.inp", "contact_slide.inp", "contact_wall.inp", "contact_hertz.inp", "contact_tube.inp",
+        "contact_coarse.inp"}) {
     const Model m = read_inp(std::string(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/") + deck);
     const StructureSystem sys = build_structure_system(m);
     const ContactSystem& g = sys.contact;
