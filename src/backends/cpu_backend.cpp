@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 
 #include "core/threads.hpp"
 #include "core/forall.hpp"
@@ -148,7 +150,7 @@ void CpuBackend::element_pass(double tau, double time) {
   monitor_element_pass(monitor_, sums[0], time, sums[1], sums[2]);
 }
 
-void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {
+void CpuBackend::local_forces(int n, double fi[6], double fp[3], bool contact) const {
   // A fixed order over the node's slots: deterministic sums.
   const StructureSystem& sys = sys_;
   const StructureState& st = st_;
@@ -173,7 +175,7 @@ void CpuBackend::local_forces(int n, double fi[6], double fp[3]) const {
   }
   if (sys.solid.num_elements > 0)
     add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
-  if (!st.contact_normal.empty())  // contact forces act like internal ones: no external work
+  if (contact && !st.contact_normal.empty())  // contact forces act like internal ones: no external work
     for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
   if (sys.beam.num_elements > 0)
     add_slot_forces6(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
@@ -191,7 +193,8 @@ void CpuBackend::start_exchange() {
 #pragma omp parallel for num_threads(threads_for(nif, threads_)) schedule(static)
   for (int k = 0; k < nif; ++k) {
     double fi[kMaxNodeDofs], fp[3];
-    local_forces(k, fi, fp);
+    // Without contact: every holder adds a shared node's whole contact force itself (node_pass).
+    local_forces(k, fi, fp, false);
     for (int d = 0; d < kMaxNodeDofs; ++d) own[kHaloValues * k + d] = fi[d];
     for (int d = 0; d < 3; ++d) own[kHaloValues * k + kHaloPressure + d] = fp[d];
   }
@@ -253,6 +256,8 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       const double* t = &halo_total_[static_cast<std::size_t>(kHaloValues) * n];
       for (int d = 0; d < kMaxNodeDofs; ++d) fi[d] = t[d];
       for (int d = 0; d < 3; ++d) fp[d] = t[kHaloPressure + d];
+      if (!st.contact_normal.empty())  // the whole contact force (reduced over the ranks in contact_pass)
+        for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
     } else {
       local_forces(n, fi, fp);
     }
@@ -404,21 +409,153 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
   bad += nonfinite;
 }
 
-void CpuBackend::contact_pass(const Increment& inc, bool commit) {
+void CpuBackend::share_contact_motion(const ContactShare& share) {
+  const int nc = share.num_nodes();
   const ContactSystem& cs = sys_.contact;
+  const Communicator& comm = *dist_->comm;
+  const int ranks = comm.size(), me = comm.rank();
+  const StructureState& st = st_;
+  const std::uint8_t* held = host_view(drive_).held;
+  contact_motion_.assign(6 * static_cast<std::size_t>(nc), 0.0);
+  contact_known_.assign(static_cast<std::size_t>(nc), 0);
+  contact_held_.assign(static_cast<std::size_t>(nc), 0);
+  const double* const from[6] = {st.ux.data(), st.uy.data(), st.uz.data(), st.v[0].data(), st.v[1].data(), st.v[2].data()};
+  for (int k = 0; k < nc; ++k) {
+    const int l = share.node_local[static_cast<std::size_t>(k)];
+    if (l >= 0 && held) contact_held_[static_cast<std::size_t>(k)] = held[l];  // read for this rank's slaves only
+    if (!share.fills[static_cast<std::size_t>(k)]) continue;
+    for (int j = 0; j < 6; ++j) contact_motion_[static_cast<std::size_t>(j) * nc + k] = from[j][l];
+    contact_known_[static_cast<std::size_t>(k)] = 1;
+  }
+  const auto x_of = [&](int k, int d) {
+    const double* x0 = d == 0 ? share.x0.data() : d == 1 ? share.y0.data() : share.z0.data();
+    return x0[k] + contact_motion_[static_cast<std::size_t>(d) * nc + k];
+  };
+  // This rank's search box (its records' slave nodes, which it owns) and the largest box
+  // edges of the facets whose corners it holds (every facet is a face of some rank's element):
+  // slot `me` of a sum over the ranks, zeros elsewhere, gives every rank every box exactly.
+  constexpr int kBox = 8;  // lowest, highest corner, largest master facet edge, largest own facet edge
+  std::vector<double> boxes(kBox * static_cast<std::size_t>(ranks), 0.0);
+  double* mine = &boxes[kBox * static_cast<std::size_t>(me)];
+  for (int d = 0; d < 3; ++d) mine[d] = std::numeric_limits<double>::infinity(), mine[3 + d] = -mine[d];
+  for (int i : share.records) {
+    const int k = cs.slave_node[static_cast<std::size_t>(i)];
+    for (int d = 0; d < 3; ++d) {
+      mine[d] = std::min(mine[d], x_of(k, d));
+      mine[3 + d] = std::max(mine[3 + d], x_of(k, d));
+    }
+  }
+  // Box edges of the facets whose corners this rank holds: the master facets (the broad
+  // phase's cell follows their largest) and the slaves' own facets (they hold their slave,
+  // so their corners lie within their edge of it).
+  const double* const u_local[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
+  const auto held_extent = [&](const int* fn) {
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, e = 0;
+    for (int c = 0; c < 4; ++c) {
+      if (fn[c] < 0) continue;
+      const int l = share.node_local[static_cast<std::size_t>(fn[c])];
+      if (l < 0) return 0.0;  // another rank holds the whole facet
+      for (int d = 0; d < 3; ++d) {
+        const double* x0 = d == 0 ? share.x0.data() : d == 1 ? share.y0.data() : share.z0.data();
+        const double x = x0[fn[c]] + u_local[d][l];
+        lo[d] = c == 0 ? x : std::min(lo[d], x);
+        hi[d] = c == 0 ? x : std::max(hi[d], x);
+      }
+    }
+    for (int d = 0; d < 3; ++d) e = std::max(e, hi[d] - lo[d]);
+    return e;
+  };
+  double extent = 0, own_extent = 0;
+  for (int f = 0; f < cs.num_facets; ++f) extent = std::max(extent, held_extent(&cs.facet_nodes[4 * static_cast<std::size_t>(f)]));
+  for (std::size_t j = 0; 4 * j < cs.slave_facet_nodes.size(); ++j)
+    own_extent = std::max(own_extent, held_extent(&cs.slave_facet_nodes[4 * j]));
+  mine[6] = extent;
+  mine[7] = own_extent;
+  halo_->sum(boxes.data(), static_cast<int>(boxes.size()));
+  contact_extent_ = 0;
+  double own_max = 0;
+  for (int r = 0; r < ranks; ++r) {
+    contact_extent_ = std::max(contact_extent_, boxes[kBox * static_cast<std::size_t>(r) + 6]);
+    own_max = std::max(own_max, boxes[kBox * static_cast<std::size_t>(r) + 7]);
+  }
+  // Ghost surfaces: to each rank, the contact nodes this rank supplies that lie within two
+  // broad-phase cells of its box (every corner of a facet one of its slaves can touch lies
+  // within extent + reach of the slave, docs/architecture.md) or within the largest own facet
+  // (the facing test reads the slaves' own facets), and the analytical surfaces' reference
+  // nodes; 7 values per node (index, u, v).
+  const double margin = std::max(2 * contact_cell_edge(contact_extent_, cs.reach), 1.01 * own_max);
+  std::vector<std::vector<double>> send(static_cast<std::size_t>(ranks));
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    const double* box = &boxes[kBox * static_cast<std::size_t>(q)];
+    if (!(box[0] <= box[3])) continue;  // no records there
+    std::vector<double>& out = send[static_cast<std::size_t>(q)];
+    const auto put = [&](int k) {
+      out.push_back(static_cast<double>(k));
+      for (int j = 0; j < 6; ++j) out.push_back(contact_motion_[static_cast<std::size_t>(j) * nc + k]);
+    };
+    for (int k = 0; k < nc; ++k) {
+      if (!share.fills[static_cast<std::size_t>(k)]) continue;
+      bool inside = true;
+      for (int d = 0; d < 3 && inside; ++d) inside = x_of(k, d) >= box[d] - margin && x_of(k, d) <= box[3 + d] + margin;
+      if (inside) put(k);
+    }
+    for (int k : cs.analytic_ref)
+      if (share.fills[static_cast<std::size_t>(k)]) put(k);
+  }
+  const std::vector<std::vector<double>> recv = comm.exchange(send);
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    const std::vector<double>& in = recv[static_cast<std::size_t>(q)];
+    for (std::size_t at = 0; at + 7 <= in.size(); at += 7) {
+      const int k = static_cast<int>(in[at]);
+      for (int j = 0; j < 6; ++j) contact_motion_[static_cast<std::size_t>(j) * nc + k] = in[at + 1 + j];
+      contact_known_[static_cast<std::size_t>(k)] = 1;
+    }
+  }
+  // The facing test reads the slaves' own facets: their corners must all be here (the margin
+  // covers them); a gap would be a bug in the margin, not bad input.
+  for (int i : share.records)
+    for (int j = 4 * cs.slave_facet_ptr[static_cast<std::size_t>(i)]; j < 4 * cs.slave_facet_ptr[static_cast<std::size_t>(i) + 1]; ++j) {
+      const int k = cs.slave_facet_nodes[static_cast<std::size_t>(j)];
+      if (k >= 0 && !contact_known_[static_cast<std::size_t>(k)])
+        throw std::logic_error("distributed contact: a slave's own facet corner did not arrive");
+    }
+}
+
+void CpuBackend::contact_pass(const Increment& inc, bool commit) {
+  const ContactSystem& cs = sys_.contact;  // distributed: numbered by contact nodes (ContactShare)
   StructureState& st = st_;
   const int nf = cs.num_facets, ns = cs.num_slaves;
+  const ContactShare* share = dist_ && !dist_->domain->contact.node_global.empty() ? &dist_->domain->contact : nullptr;
+  // Where the pass reads the nodes: this process's arrays, or (distributed) every contact
+  // node's motion gathered from the ranks owning them.
+  const double *x0 = sys_.x0.data(), *y0 = sys_.y0.data(), *z0 = sys_.z0.data(), *mass = sys_.mass.data();
+  const double* u[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
+  const double* vel[3] = {st.v[0].data(), st.v[1].data(), st.v[2].data()};
+  const std::uint8_t* held = host_view(drive_).held;
+  int nc = sys_.num_nodes;
+  if (share) {
+    share_contact_motion(*share);
+    nc = share->num_nodes();
+    x0 = share->x0.data(), y0 = share->y0.data(), z0 = share->z0.data(), mass = share->mass.data();
+    for (int j = 0; j < 3; ++j) {
+      u[j] = contact_motion_.data() + static_cast<std::size_t>(j) * nc;
+      vel[j] = contact_motion_.data() + static_cast<std::size_t>(3 + j) * nc;
+    }
+    held = held ? contact_held_.data() : nullptr;
+  }
   // The penalty follows the stable increment estimate, not the increment in use: a step's
   // shorter last increment must not stiffen the springs (their energy would jump).
   const double dt = sys_.stable_dt;
-  ContactView<double> c{sys_.x0.data(),
-                        sys_.y0.data(),
-                        sys_.z0.data(),
-                        st.ux.data(),
-                        st.uy.data(),
-                        st.uz.data(),
-                        {st.v[0].data(), st.v[1].data(), st.v[2].data()},
-                        sys_.mass.data(),
+  ContactView<double> c{x0,
+                        y0,
+                        z0,
+                        u[0],
+                        u[1],
+                        u[2],
+                        {vel[0], vel[1], vel[2]},
+                        mass,
                         ns,
                         cs.facet_nodes.data(),
                         cs.facet_pair.data(),
@@ -436,7 +573,7 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         cs.decay.data(),
                         cs.self.data(),
                         cs.mirrored.data(),
-                        host_view(drive_).held,
+                        held,
                         sys_.bodies.skip.empty() ? nullptr : sys_.bodies.skip.data(),
                         dt > 0 ? cs.penalty_scale * kContactPenaltyFraction / (dt * dt) : 0.0,
                         2 * inc.h_prev,
@@ -450,25 +587,39 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
                         cs.near_ptr.data(),
                         cs.near_nodes.empty() ? nullptr : cs.near_nodes.data()};
   // Broad phase: facets by the cell of their box centre, in facet order within a bucket.
-  double extent = 0;
+  // Each facet's plane once (the narrow phase's cheap rejection reads it; distributed: only
+  // the searched facets' are read).
   facet_geom_.resize(static_cast<std::size_t>(kFacetGeom) * nf);
   c.facet_geom = facet_geom_.data();
   forall(0, nf, threads_, [&c](int f) { facet_geometry(c, f, c.facet_geom + static_cast<std::size_t>(kFacetGeom) * f); });
-  for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));
+  // Distributed: the extent over all facets comes from their holders, and only the facets
+  // whose corners all arrived (the ghost surface near this rank's slaves) are searched.
+  double extent = share ? contact_extent_ : 0.0;
+  if (!share)
+    for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));
+  const auto searched = [&](int f) {
+    if (!share) return true;
+    for (int k = 0; k < 4; ++k) {
+      const int n = cs.facet_nodes[4 * static_cast<std::size_t>(f) + k];
+      if (n >= 0 && !contact_known_[static_cast<std::size_t>(n)]) return false;
+    }
+    return true;
+  };
   int buckets = 1;
   while (buckets < 2 * nf) buckets *= 2;
   const double cell = contact_cell_edge(extent, cs.reach);
   facet_bucket_.resize(static_cast<std::size_t>(nf));
   bucket_start_.assign(static_cast<std::size_t>(buckets) + 1, 0);
   for (int f = 0; f < nf; ++f) {
-    facet_bucket_[f] = facet_bucket(c, f, cell, buckets - 1);
-    ++bucket_start_[static_cast<std::size_t>(facet_bucket_[f]) + 1];
+    facet_bucket_[f] = searched(f) ? facet_bucket(c, f, cell, buckets - 1) : -1;
+    if (facet_bucket_[f] >= 0) ++bucket_start_[static_cast<std::size_t>(facet_bucket_[f]) + 1];
   }
   for (int b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
   bucket_facets_.resize(static_cast<std::size_t>(nf));
   {
     std::vector<int> fill(bucket_start_.begin(), bucket_start_.end() - 1);
-    for (int f = 0; f < nf; ++f) bucket_facets_[static_cast<std::size_t>(fill[facet_bucket_[f]]++)] = f;
+    for (int f = 0; f < nf; ++f)
+      if (facet_bucket_[f] >= 0) bucket_facets_[static_cast<std::size_t>(fill[facet_bucket_[f]]++)] = f;
   }
   c.grid = {cell, buckets - 1, bucket_start_.data(), bucket_facets_.data()};
   contact_force_.resize(6 * static_cast<std::size_t>(ns));
@@ -478,55 +629,143 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   c.weight = contact_weight_.data();
   c.facet_of = contact_facet_.data();
   double sums[2];
-  forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
-  // Edge-to-edge contact: every edge by the cell of its midpoint, then one record per edge.
-  const int ne = cs.num_edges;
-  if (ne > 0) {
-    c.num_edges = ne;
-    c.edge_nodes = cs.edge_nodes.data();
-    c.edge_pair = cs.edge_pair.data();
-    c.edge_role = cs.edge_role.data();
-    c.edge_facets = cs.edge_facets.data();
-    c.edge_offset = cs.edge_offset.data();
-    c.edge_depth = cs.edge_depth.data();
-    c.edge_spring_mass = cs.edge_spring_mass.data();
-    c.edge_near_ptr = cs.edge_near_ptr.data();
-    c.edge_near_nodes = cs.edge_near_nodes.empty() ? nullptr : cs.edge_near_nodes.data();
-    double edge_len = 0;
-    for (int e = 0; e < ne; ++e) edge_len = std::max(edge_len, edge_extent(c, e));
-    int edge_buckets = 1;
-    while (edge_buckets < 2 * ne) edge_buckets *= 2;
-    const double edge_cell = contact_cell_edge(edge_len, cs.reach);
-    edge_bucket_.resize(static_cast<std::size_t>(ne));
-    edge_start_.assign(static_cast<std::size_t>(edge_buckets) + 1, 0);
-    for (int e = 0; e < ne; ++e) {
-      edge_bucket_[e] = edge_bucket(c, e, edge_cell, edge_buckets - 1);
-      ++edge_start_[static_cast<std::size_t>(edge_bucket_[e]) + 1];
+  const auto add = [](double* a, int k, double v) { a[k] += v; };
+  if (!share) {
+    forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
+    // Edge-to-edge contact: every edge by the cell of its midpoint, then one record per edge.
+    const int ne = cs.num_edges;
+    if (ne > 0) {
+      c.num_edges = ne;
+      c.edge_nodes = cs.edge_nodes.data();
+      c.edge_pair = cs.edge_pair.data();
+      c.edge_role = cs.edge_role.data();
+      c.edge_facets = cs.edge_facets.data();
+      c.edge_offset = cs.edge_offset.data();
+      c.edge_depth = cs.edge_depth.data();
+      c.edge_spring_mass = cs.edge_spring_mass.data();
+      c.edge_near_ptr = cs.edge_near_ptr.data();
+      c.edge_near_nodes = cs.edge_near_nodes.empty() ? nullptr : cs.edge_near_nodes.data();
+      double edge_len = 0;
+      for (int e = 0; e < ne; ++e) edge_len = std::max(edge_len, edge_extent(c, e));
+      int edge_buckets = 1;
+      while (edge_buckets < 2 * ne) edge_buckets *= 2;
+      const double edge_cell = contact_cell_edge(edge_len, cs.reach);
+      edge_bucket_.resize(static_cast<std::size_t>(ne));
+      edge_start_.assign(static_cast<std::size_t>(edge_buckets) + 1, 0);
+      for (int e = 0; e < ne; ++e) {
+        edge_bucket_[e] = edge_bucket(c, e, edge_cell, edge_buckets - 1);
+        ++edge_start_[static_cast<std::size_t>(edge_bucket_[e]) + 1];
+      }
+      for (int b = 0; b < edge_buckets; ++b) edge_start_[b + 1] += edge_start_[b];
+      edge_list_.resize(static_cast<std::size_t>(ne));
+      std::vector<int> fill(edge_start_.begin(), edge_start_.end() - 1);
+      for (int e = 0; e < ne; ++e) edge_list_[static_cast<std::size_t>(fill[edge_bucket_[e]]++)] = e;
+      c.edge_grid = {edge_cell, edge_buckets - 1, edge_start_.data(), edge_list_.data()};
+      edge_force_.resize(3 * static_cast<std::size_t>(ne));
+      edge_param_.resize(2 * static_cast<std::size_t>(ne));
+      edge_of_.resize(static_cast<std::size_t>(ne));
+      c.edge_force = edge_force_.data();
+      c.edge_param = edge_param_.data();
+      c.edge_of = edge_of_.data();
+      double edge_sums[2];
+      forall_sum<2>(0, ne, threads_, ContactEdgeBody<double>{c}, edge_sums);
+      sums[0] += edge_sums[0];
     }
-    for (int b = 0; b < edge_buckets; ++b) edge_start_[b + 1] += edge_start_[b];
-    edge_list_.resize(static_cast<std::size_t>(ne));
-    std::vector<int> fill(edge_start_.begin(), edge_start_.end() - 1);
-    for (int e = 0; e < ne; ++e) edge_list_[static_cast<std::size_t>(fill[edge_bucket_[e]]++)] = e;
-    c.edge_grid = {edge_cell, edge_buckets - 1, edge_start_.data(), edge_list_.data()};
-    edge_force_.resize(3 * static_cast<std::size_t>(ne));
-    edge_param_.resize(2 * static_cast<std::size_t>(ne));
-    edge_of_.resize(static_cast<std::size_t>(ne));
-    c.edge_force = edge_force_.data();
-    c.edge_param = edge_param_.data();
-    c.edge_of = edge_of_.data();
-    double edge_sums[2];
-    forall_sum<2>(0, ne, threads_, ContactEdgeBody<double>{c}, edge_sums);
-    sums[0] += edge_sums[0];
+    // Nodal forces in record order: deterministic sums.
+    std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
+    std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
+    std::fill(st.contact_pair_force.begin(), st.contact_pair_force.end(), 0.0);
+    for (int i = 0; i < ns; ++i)
+      scatter_contact(c, i, st.contact_normal.data(), st.contact_shear.data(), st.contact_pair_force.data(), add);
+    for (int i = 0; i < ne; ++i) scatter_edge_contact(c, i, st.contact_normal.data(), st.contact_pair_force.data(), add);
+    monitor_contact(monitor_, sums[0], sums[1]);
+    return;
   }
-  // Nodal forces in record order: deterministic sums.
+  // Distributed: this rank computes the records of the slave nodes it owns and sends the
+  // results of those in contact (force, weights, facet) to every rank holding a node they
+  // push. Each rank scatters the records it has in record order, as one process does: a node
+  // gets every record that pushes it, in the same order, so the same bits on every holder
+  // (docs/architecture.md, "Distributed contact"). The per-definition totals and the energies
+  // are summed per rank in record order, then over the ranks.
+  const std::vector<int>& mine = share->records;
+  const int nr = static_cast<int>(mine.size());
+  const Communicator& comm = *dist_->comm;
+  const int ranks = comm.size(), me = comm.rank();
+  const ContactNodeBody<double> body{c};
+  contact_energy_.assign(2 * static_cast<std::size_t>(nr), 0.0);
+  forall(0, nr, threads_, [&](int k) { body(mine[static_cast<std::size_t>(k)], &contact_energy_[2 * static_cast<std::size_t>(k)]); });
+  const int np = cs.num_pairs;
+  contact_reduce_.assign(6 * static_cast<std::size_t>(np) + 2, 0.0);
+  double* pair = contact_reduce_.data();
+  constexpr int kValues = 12;  // record, force 6, weights 4, facet
+  std::vector<std::vector<double>> send(static_cast<std::size_t>(ranks));
+  contact_list_.clear();
+  std::vector<int> dest;
+  const auto add_holders = [&](int node) {
+    for (int j = share->holder_ptr[static_cast<std::size_t>(node)]; j < share->holder_ptr[static_cast<std::size_t>(node) + 1]; ++j)
+      dest.push_back(share->holders[static_cast<std::size_t>(j)]);
+  };
+  for (int k = 0; k < nr; ++k) {
+    const int i = mine[static_cast<std::size_t>(k)];
+    pair[6 * np] += contact_energy_[2 * static_cast<std::size_t>(k)];
+    pair[6 * np + 1] += contact_energy_[2 * static_cast<std::size_t>(k) + 1];
+    const int f = contact_facet_[static_cast<std::size_t>(i)];
+    if (f < 0) continue;
+    const double* force = &contact_force_[6 * static_cast<std::size_t>(i)];
+    for (int j = 0; j < 6; ++j) pair[6 * cs.slave_pair[static_cast<std::size_t>(i)] + j] += force[j];
+    dest.clear();
+    add_holders(cs.slave_node[static_cast<std::size_t>(i)]);
+    if (f >= nf) {
+      add_holders(cs.analytic_ref[static_cast<std::size_t>(f - nf)]);
+    } else {
+      for (int j = 0; j < 4; ++j)
+        if (cs.facet_nodes[4 * static_cast<std::size_t>(f) + j] >= 0) add_holders(cs.facet_nodes[4 * static_cast<std::size_t>(f) + j]);
+    }
+    std::sort(dest.begin(), dest.end());
+    dest.erase(std::unique(dest.begin(), dest.end()), dest.end());
+    for (int q : dest) {
+      if (q == me) {
+        contact_list_.push_back(i);
+        continue;
+      }
+      std::vector<double>& out = send[static_cast<std::size_t>(q)];
+      out.push_back(static_cast<double>(i));
+      out.insert(out.end(), force, force + 6);
+      for (int j = 0; j < 4; ++j) out.push_back(contact_weight_[4 * static_cast<std::size_t>(i) + j]);
+      out.push_back(static_cast<double>(f));
+    }
+  }
+  const std::vector<std::vector<double>> recv = comm.exchange(send);
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    const std::vector<double>& in = recv[static_cast<std::size_t>(q)];
+    for (std::size_t at = 0; at + kValues <= in.size(); at += kValues) {
+      const int i = static_cast<int>(in[at]);
+      for (int j = 0; j < 6; ++j) contact_force_[6 * static_cast<std::size_t>(i) + j] = in[at + 1 + j];
+      for (int j = 0; j < 4; ++j) contact_weight_[4 * static_cast<std::size_t>(i) + j] = in[at + 7 + j];
+      contact_facet_[static_cast<std::size_t>(i)] = static_cast<int>(in[at + 11]);
+      contact_list_.push_back(i);
+    }
+  }
+  std::sort(contact_list_.begin(), contact_list_.end());
+  contact_node_force_.assign(6 * static_cast<std::size_t>(nc), 0.0);
+  double* normal = contact_node_force_.data();
+  double* shear = normal + 3 * static_cast<std::size_t>(nc);
+  contact_pair_scratch_.assign(6 * static_cast<std::size_t>(np), 0.0);  // the totals come from the owners (above)
+  for (int i : contact_list_) scatter_contact(c, i, normal, shear, contact_pair_scratch_.data(), add);
   std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
   std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
-  std::fill(st.contact_pair_force.begin(), st.contact_pair_force.end(), 0.0);
-  const auto add = [](double* a, int k, double v) { a[k] += v; };
-  for (int i = 0; i < ns; ++i)
-    scatter_contact(c, i, st.contact_normal.data(), st.contact_shear.data(), st.contact_pair_force.data(), add);
-  for (int i = 0; i < ne; ++i) scatter_edge_contact(c, i, st.contact_normal.data(), st.contact_pair_force.data(), add);
-  monitor_contact(monitor_, sums[0], sums[1]);
+  for (int k = 0; k < nc; ++k) {
+    const int l = share->node_local[static_cast<std::size_t>(k)];
+    if (l < 0) continue;
+    for (int d = 0; d < 3; ++d) {
+      st.contact_normal[3 * static_cast<std::size_t>(l) + d] = normal[3 * static_cast<std::size_t>(k) + d];
+      st.contact_shear[3 * static_cast<std::size_t>(l) + d] = shear[3 * static_cast<std::size_t>(k) + d];
+    }
+  }
+  halo_->sum(pair, 6 * np + 2);
+  st.contact_pair_force.assign(pair, pair + 6 * np);
+  monitor_contact(monitor_, pair[6 * np], pair[6 * np + 1]);
 }
 
 void CpuBackend::advance(const Increment& inc) {

@@ -42,8 +42,8 @@ class CpuBackend final : public Backend {
   /// {internal work, plastic dissipation}.
   std::array<double, 2> tri_forces(int begin, int end, double tau);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
-  /// models with 6-dof nodes), 3 pressure.
-  void local_forces(int n, double fi[6], double fp[3]) const;
+  /// models with 6-dof nodes), 3 pressure; with its contact force unless contact is false.
+  void local_forces(int n, double fi[6], double fp[3], bool contact = true) const;
   /// Rigid bodies' part of the node pass (after the nodes): integrates each body at its
   /// reference node and moves its nodes; adds the bodies' energy terms.
   void body_pass(const Increment& inc, bool commit, FullStepFields* full, double& kinetic, double& wp, double& wn,
@@ -55,6 +55,12 @@ class CpuBackend final : public Backend {
   /// phase body per slave record, nodal contact forces into st_.contact_normal/shear, the
   /// springs' energy and the dissipation into the monitor; commit advances the friction history.
   void contact_pass(const Increment& inc, bool commit);
+  /// Distributed: the displacement and half-step velocity of the contact nodes this rank's
+  /// slave records can reach into contact_motion_ (its own, and the ghosts other ranks send:
+  /// those within two broad-phase cells of its slaves' box), contact_known_ marking them;
+  /// the largest facet box edge of all ranks into contact_extent_; the held bits of the
+  /// local contact nodes into contact_held_.
+  void share_contact_motion(const ContactShare& share);
   /// Node pass over all nodes; returns the sums indexed by NodeSum (over all ranks).
   std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full);
 
@@ -76,6 +82,15 @@ class CpuBackend final : public Backend {
   std::vector<int> edge_start_, edge_list_, edge_bucket_;         ///< edge broad phase
   std::vector<double> edge_force_, edge_param_;                   ///< per edge record (ContactView)
   std::vector<int> edge_of_;                                      ///< per edge record
+  // Distributed contact (per contact node of ContactShare).
+  std::vector<double> contact_motion_;  ///< u x, y, z and v x, y, z, component after component
+  std::vector<std::uint8_t> contact_held_, contact_known_;
+  double contact_extent_ = 0;
+  std::vector<double> contact_reduce_;      ///< per-definition totals (6 each) and the two energies, summed over the ranks
+  std::vector<double> contact_energy_;      ///< stored energy and dissipation per record of this rank
+  std::vector<double> contact_pair_scratch_;
+  std::vector<int> contact_list_;           ///< records in contact that push a local node, ascending
+  std::vector<double> contact_node_force_;  ///< normal (3) then shear (3) per contact node
 };
 
 }  // namespace halfstep

@@ -565,4 +565,55 @@ void set_spring_masses(ContactSystem& cs, const std::vector<double>& mass) {
   }
 }
 
+std::vector<int> contact_nodes(const ContactSystem& cs) {
+  std::vector<int> nodes;
+  for (int n : cs.facet_nodes)
+    if (n >= 0) nodes.push_back(n);
+  for (int n : cs.slave_facet_nodes)
+    if (n >= 0) nodes.push_back(n);
+  nodes.insert(nodes.end(), cs.slave_node.begin(), cs.slave_node.end());
+  nodes.insert(nodes.end(), cs.analytic_ref.begin(), cs.analytic_ref.end());
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
+}
+
+ContactSystem renumber_contact(const ContactSystem& cs, const std::vector<int>& to_new, int num) {
+  ContactSystem out = cs;
+  const auto map = [&](std::vector<int>& v) {
+    for (int& n : v)
+      if (n >= 0) n = to_new[static_cast<std::size_t>(n)];
+  };
+  map(out.facet_nodes);
+  map(out.slave_facet_nodes);
+  map(out.slave_node);
+  map(out.analytic_ref);
+  // A neighbour that is no contact node is no facet's corner: dropping it changes nothing
+  // (and a -1 left in would match a triangle's missing fourth corner).
+  out.near_ptr.assign(1, 0);
+  out.near_nodes.clear();
+  for (std::size_t i = 0; i + 1 < cs.near_ptr.size(); ++i) {
+    for (int j = cs.near_ptr[i]; j < cs.near_ptr[i + 1]; ++j) {
+      const int n = to_new[static_cast<std::size_t>(cs.near_nodes[static_cast<std::size_t>(j)])];
+      if (n >= 0) out.near_nodes.push_back(n);
+    }
+    out.near_ptr.push_back(static_cast<int>(out.near_nodes.size()));
+  }
+  out.node_area_ptr.assign(static_cast<std::size_t>(num) + 1, 0);
+  out.node_area.clear();
+  if (!cs.node_area_ptr.empty()) {
+    std::vector<int> from(static_cast<std::size_t>(num), -1);
+    for (std::size_t n = 0; n + 1 < cs.node_area_ptr.size(); ++n)
+      if (to_new[n] >= 0) from[static_cast<std::size_t>(to_new[n])] = static_cast<int>(n);
+    for (int k = 0; k < num; ++k) {
+      const int n = from[static_cast<std::size_t>(k)];
+      if (n >= 0)
+        out.node_area.insert(out.node_area.end(), cs.node_area.begin() + 4 * cs.node_area_ptr[static_cast<std::size_t>(n)],
+                             cs.node_area.begin() + 4 * cs.node_area_ptr[static_cast<std::size_t>(n) + 1]);
+      out.node_area_ptr[static_cast<std::size_t>(k) + 1] = static_cast<int>(out.node_area.size() / 4);
+    }
+  }
+  return out;
+}
+
 }  // namespace halfstep

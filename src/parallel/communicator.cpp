@@ -153,6 +153,32 @@ std::vector<int> Communicator::gather(const std::vector<int>& mine, int root, st
   return mine;
 }
 
+std::vector<std::vector<double>> Communicator::exchange(const std::vector<std::vector<double>>& send) const {
+  if (static_cast<int>(send.size()) != size_) throw std::logic_error("Communicator::exchange: one entry per rank");
+#if HALFSTEP_HAVE_MPI
+  if (mpi_ && size_ > 1) {
+    std::vector<int> send_counts(size_), recv_counts(size_), send_displ(size_, 0), recv_displ(size_, 0);
+    for (int q = 0; q < size_; ++q) send_counts[q] = static_cast<int>(send[q].size());
+    check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD),
+          "MPI_Alltoall");
+    for (int q = 1; q < size_; ++q) {
+      send_displ[q] = send_displ[q - 1] + send_counts[q - 1];
+      recv_displ[q] = recv_displ[q - 1] + recv_counts[q - 1];
+    }
+    std::vector<double> out_flat, in_flat(static_cast<std::size_t>(recv_displ.back()) + recv_counts.back());
+    for (const std::vector<double>& v : send) out_flat.insert(out_flat.end(), v.begin(), v.end());
+    check(MPI_Alltoallv(out_flat.data(), send_counts.data(), send_displ.data(), MPI_DOUBLE, in_flat.data(),
+                        recv_counts.data(), recv_displ.data(), MPI_DOUBLE, MPI_COMM_WORLD),
+          "MPI_Alltoallv");
+    std::vector<std::vector<double>> recv(size_);
+    for (int q = 0; q < size_; ++q)
+      recv[q].assign(in_flat.begin() + recv_displ[q], in_flat.begin() + recv_displ[q] + recv_counts[q]);
+    return recv;
+  }
+#endif
+  return send;
+}
+
 void Communicator::barrier() const {
 #if HALFSTEP_HAVE_MPI
   if (mpi_ && size_ > 1) MPI_Barrier(MPI_COMM_WORLD);

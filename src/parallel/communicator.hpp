@@ -41,6 +41,9 @@ class Communicator {
   std::vector<double> gather(const std::vector<double>& mine, int root, std::vector<int>* counts = nullptr) const;
   /// As gather, for integers.
   std::vector<int> gather(const std::vector<int>& mine, int root, std::vector<int>* counts = nullptr) const;
+  /// Personalized all-to-all: sends send[q] to rank q (send has size() entries) and returns
+  /// what every rank sent to this one, by rank (the own entry passes through).
+  std::vector<std::vector<double>> exchange(const std::vector<std::vector<double>>& send) const;
   /// Waits for every rank.
   void barrier() const;
   /// Stops every rank of the run at once (after a failure only this rank saw).

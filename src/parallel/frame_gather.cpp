@@ -146,6 +146,8 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   f->record = local.record;
   f->discard = local.discard;
   f->state.time = local.state.time;
+  // Contact totals per definition are summed over the ranks already (contact.csv).
+  f->state.contact_pair_force = local.state.contact_pair_force;
   if (!full && !local.history) return comm_.rank() == 0 ? std::move(f) : nullptr;  // the record is global
 
   // Field frames: every owned node; history frames: the owned history nodes only.
@@ -157,7 +159,17 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   const std::vector<double> mine = pack(rows, nodes, local.compact);
   auto values = std::make_shared<std::vector<double>>(comm_.gather(mine, 0));
   std::vector<double> solid_rows;
-  std::shared_ptr<std::vector<double>> shells, solids, points, beams, tris, shell_points;
+  std::shared_ptr<std::vector<double>> shells, solids, points, beams, tris, shell_points, contact;
+  if (full && !s.contact_normal.empty()) {
+    // Nodal contact forces (whole on every holder): the owners' values, 6 per node.
+    std::vector<double> forces;
+    forces.reserve(6 * owned_nodes_.size());
+    for (int n : owned_nodes_) {
+      for (int d = 0; d < 3; ++d) forces.push_back(s.contact_normal[3 * static_cast<std::size_t>(n) + d]);
+      for (int d = 0; d < 3; ++d) forces.push_back(s.contact_shear[3 * static_cast<std::size_t>(n) + d]);
+    }
+    contact = std::make_shared<std::vector<double>>(comm_.gather(forces, 0));
+  }
   if (full) {
     for (std::size_t e = 0; e < d_.solid_global.size(); ++e) {
       solid_rows.push_back(s.solid_energy[e]);
@@ -184,9 +196,18 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
   std::vector<double> fill(rows.size(), 0.0);
   fill[5] = fill[6] = 1.0;
-  f->complete = [this, values, shells, solids, points, beams, tris, shell_points, &ids, fill](OutputFrame& out) {
+  f->complete = [this, values, shells, solids, points, beams, tris, shell_points, contact, &ids, fill](OutputFrame& out) {
     std::vector<std::vector<double>> whole = scatter(*values, ids, fill);
     StructureState& g = out.state;
+    if (contact) {
+      g.contact_normal.assign(3 * static_cast<std::size_t>(global_nodes_), 0.0);
+      g.contact_shear.assign(3 * static_cast<std::size_t>(global_nodes_), 0.0);
+      for (std::size_t i = 0; i < node_ids_.size() && 6 * i + 5 < contact->size(); ++i)
+        for (int d = 0; d < 3; ++d) {
+          g.contact_normal[3 * static_cast<std::size_t>(node_ids_[i]) + d] = (*contact)[6 * i + d];
+          g.contact_shear[3 * static_cast<std::size_t>(node_ids_[i]) + d] = (*contact)[6 * i + 3 + d];
+        }
+    }
     std::vector<double>* state_rows[9] = {&g.ux, &g.uy, &g.uz, &g.dx, &g.dy, &g.dz, &g.t1x, &g.t1y, &g.t1z};
     for (int i = 0; i < 9; ++i) *state_rows[i] = std::move(whole[static_cast<std::size_t>(i)]);
     for (int i = 0; i < 6; ++i) {

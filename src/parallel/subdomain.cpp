@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/node_slots.hpp"
+#include "discretization/contact.hpp"
 #include "materials/j2_plane_stress.hpp"  // kJ2PlaneStateSize
 
 namespace halfstep {
@@ -79,6 +80,11 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
     lo[n] = std::min(lo[n], p);
     hi[n] = std::max(hi[n], p);
   });
+  // Contact nodes no element uses (an analytical surface's reference node) go to rank 0,
+  // which integrates them; the others learn their motion with the other contact nodes.
+  const std::vector<int> cnodes = contact_nodes(g.contact);
+  for (int n : cnodes)
+    if (hi[n] < 0) lo[n] = hi[n] = 0;
   std::vector<std::pair<int, int>> sharing;  // (global node, rank) for shared nodes
   for_all_nodes([&](int n, int p) {
     if (lo[n] != hi[n]) sharing.emplace_back(n, p);
@@ -91,6 +97,8 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   for_all_nodes([&](int n, int p) {
     if (p == rank) local[n] = 1;
   });
+  for (int n : cnodes)
+    if (lo[n] == rank && hi[n] == rank) local[n] = 1;
   for (int pass = 0; pass < 2; ++pass) {
     for (int n = 0; n < nn; ++n)
       if (local[n] && (lo[n] != hi[n]) == (pass == 0)) d.node_global.push_back(n);
@@ -171,6 +179,36 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
 
   d.elements_per_rank.assign(ranks, 0);
   for (int p : part) ++d.elements_per_rank[static_cast<std::size_t>(p)];
+
+  if (!g.contact.empty()) {
+    ContactShare& c = d.contact;
+    const int nc = static_cast<int>(cnodes.size());
+    std::vector<int> to_contact(nn, -1);
+    for (int k = 0; k < nc; ++k) to_contact[cnodes[k]] = k;
+    c.node_global = cnodes;
+    c.system = renumber_contact(g.contact, to_contact, nc);
+    for (int k = 0; k < nc; ++k) {
+      const int n = cnodes[k];
+      const int l = d.node_local[n];
+      c.node_local.push_back(l);
+      c.fills.push_back(l >= 0 && d.owned[static_cast<std::size_t>(l)] ? 1 : 0);
+      c.x0.push_back(g.x0[n]);
+      c.y0.push_back(g.y0[n]);
+      c.z0.push_back(g.z0[n]);
+      c.mass.push_back(g.mass[n]);
+    }
+    for (int i = 0; i < g.contact.num_slaves; ++i)
+      if (c.fills[static_cast<std::size_t>(c.system.slave_node[static_cast<std::size_t>(i)])]) c.records.push_back(i);
+    for (int n : cnodes) {
+      if (lo[n] == hi[n]) {
+        c.holders.push_back(lo[n]);
+      } else {
+        auto it = std::lower_bound(sharing.begin(), sharing.end(), std::pair<int, int>{n, -1});
+        for (; it != sharing.end() && it->first == n; ++it) c.holders.push_back(it->second);
+      }
+      c.holder_ptr.push_back(static_cast<int>(c.holders.size()));
+    }
+  }
   return d;
 }
 
@@ -321,6 +359,7 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   s.num_interface = d.num_interface;
   s.boundary_shells = d.boundary_shells;
   s.owned = d.owned;
+  s.contact = d.contact.system;
   return s;
 }
 

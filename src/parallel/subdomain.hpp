@@ -12,6 +12,23 @@
 
 namespace halfstep {
 
+/// A distributed run's contact on one rank (docs/architecture.md, "Distributed contact"):
+/// every rank keeps the whole contact system, numbered by its contact nodes (contact_nodes),
+/// and each increment learns the motion of all of them (each from the rank that owns it).
+struct ContactShare {
+  std::vector<int> node_global;     ///< contact node -> global node
+  std::vector<int> node_local;      ///< contact node -> local node, or -1 (held elsewhere)
+  std::vector<std::uint8_t> fills;  ///< per contact node: 1 when this rank owns it and supplies its motion
+  std::vector<int> records;         ///< slave records this rank computes (it owns their node), ascending
+  /// Per contact node (CSR), the ranks holding it, ascending: a record's results go to every
+  /// rank holding one of the nodes it pushes.
+  std::vector<int> holder_ptr{0}, holders;
+  std::vector<double> x0, y0, z0;   ///< reference coordinates per contact node
+  std::vector<double> mass;         ///< whole-model nodal mass per contact node
+  ContactSystem system;             ///< the whole contact system in contact-node numbering
+  int num_nodes() const { return static_cast<int>(node_global.size()); }
+};
+
 /// Local numbering and interface of one rank.
 struct Subdomain {
   int rank = 0, ranks = 1;
@@ -33,6 +50,7 @@ struct Subdomain {
   /// in the halo buffer [own num_interface | received from neighbour 0 | neighbour 1 | ...].
   std::vector<int> sum_ptr, sum_src;
   std::vector<int> elements_per_rank;  ///< elements of every rank, for the summary
+  ContactShare contact;           ///< empty without contact
 };
 
 /// Values exchanged with each neighbour (both ways): values_per_node per node shared with it.
@@ -42,11 +60,14 @@ inline std::vector<int> message_sizes(const Subdomain& d, int values_per_node) {
   return sizes;
 }
 
-/// The share of rank of the whole system, given every model element's part (rank).
+/// The share of rank of the whole system, given every model element's part (rank). A
+/// contact node that no element uses (an analytical surface's reference node) belongs to
+/// rank 0 alone.
 Subdomain build_subdomain(const StructureSystem& global, const std::vector<int>& part, int rank, int ranks);
 
 /// The system of the subdomain: local elements and nodes, whole-model nodal masses (so shared
-/// nodes need no mass exchange), the whole model's stable increment and energy scales.
+/// nodes need no mass exchange), the whole model's stable increment and energy scales. Its
+/// contact is d.contact.system: numbered by contact nodes, not by local nodes.
 StructureSystem restrict_system(const StructureSystem& global, const Subdomain& d);
 
 /// The state of the subdomain's nodes and of its elements' material state (beams, FPM

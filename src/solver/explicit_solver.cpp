@@ -255,8 +255,14 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   }
   if (!whole.contact.empty()) {
     const SourceLoc& at = model.contact.pairs.front().loc;
-    if (comm.distributed())
-      throw InputError(at, "contact runs in one process (contact across ranks is not there yet): run without mpirun");
+    // Across ranks the CPU backend shares the contact nodes' motion each increment (docs/
+    // architecture.md, "Distributed contact"); the GPU backend does not yet.
+    if (comm.distributed() && opt.backend == BackendKind::Cuda)
+      throw InputError(at, "contact across MPI ranks runs on the CPU backend only (the GPU backend's distributed "
+                           "contact is not there yet): use --backend cpu, or run without mpirun");
+    if (comm.distributed() && whole.contact.num_edges > 0)
+      throw InputError(at, "edge-to-edge contact across MPI ranks is not there yet: add EDGES=NO to the *CONTACT "
+                           "and *CONTACT PAIR keywords (node-to-surface contact only), or run without mpirun");
     for (const Step& s : model.steps)
       if (s.procedure != Procedure::ExplicitDynamic)
         throw InputError(at, "contact acts in explicit dynamic steps; step '" + s.name +
@@ -294,8 +300,11 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (domain) bopt.device = comm.local_rank();
     bopt.distributed = dist;
     // A deck of static steps only builds no explicit backend (nor needs masses).
-    const std::unique_ptr<Backend> backend =
-        any_explicit ? make_backend(opt.backend, sys, bopt, opt.progress && writes) : nullptr;
+    // Distributed contact runs on the CPU backend (checked above for --backend cuda).
+    const BackendKind kind = domain && !sys.contact.empty() ? BackendKind::Cpu : opt.backend;
+    if (kind != opt.backend && opt.progress && writes)
+      std::fprintf(stderr, "halfstep: distributed contact runs on the CPU backend; no GPU used\n");
+    const std::unique_ptr<Backend> backend = any_explicit ? make_backend(kind, sys, bopt, opt.progress && writes) : nullptr;
     if (backend) backend->upload(st);
     if (backend && opt.progress && writes) {
       const Backend& hw = *backend;

@@ -72,6 +72,18 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/plane_cps4r.inp",  # one-point planar quadrilaterals with hourglass springs
     "tests/gpu/decks/axi_cylinder.inp",  # CAX4R: ring totals, hoop springs
 ]
+# Contact across ranks (docs/architecture.md, "Distributed contact"), CPU backend: every rank
+# learns the contact nodes' motion each increment, computes the slave records of the nodes it
+# owns, and the nodal contact forces are summed over the ranks. The decks are written by
+# examples/generate_contact_deck.py (the commands are in docs/validation.md).
+CONTACT_CASES = [
+    "tests/parallel/decks/contact_bars.inp",   # two bars end to end, general contact (ALL EXTERIOR)
+    "tests/parallel/decks/contact_slide.inp",  # a block sliding on a held base, Coulomb friction 0.3
+    "tests/parallel/decks/contact_wall.inp",   # a bar against a held analytical plane (reference node RF)
+    "tests/parallel/decks/contact_hertz.inp",  # a rigid sphere (analytical, driven) pressed into a block
+    "tests/parallel/decks/contact_tube.inp",   # S4R tube, ALL EXTERIOR (two-sided shells), analytical plate
+    "tests/parallel/decks/contact_coarse.inp",  # coarse slave block on a fine base: the ghosts reach its own facets
+]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"
 
@@ -83,6 +95,14 @@ HISTORY_TOLERANCE = 1e-10   # relative, per quantity group
 # its load ramp (clamp RF 1.9e-9 to 2.4e-9 at 2 to 4 ranks, displacements 2.2e-12): while the
 # load wave crosses the beam the clamp reactions are small differences of element forces.
 DECK_TOLERANCE = {"mixed_strip_bend.inp": 1e-8, "mixed_plate_spin.inp": 1e-8, "plane_cps4r.inp": 1e-8}
+
+
+# history/contact.csv: a definition's totals are summed per rank, then over the ranks (round-
+# off). In general contact the total on the slaves sums both bodies' slaves and cancels to
+# round-off itself (contact_bars: 2.4e-17 at most, one process), so its relative difference
+# means nothing; its groups are compared relative to the deck's contact force instead (the
+# bars' impact force rho c v A = 3.16e-4).
+CONTACT_FORCE_SCALE = {"contact_bars.inp": 3.16e-4}
 
 
 def history_tolerance(case):
@@ -274,6 +294,8 @@ def compare_history(rep, case, n, ref_dir, dist_dir):
             continue
         for group, cols in quantity_groups(ha):
             scale = max(abs(r[j]) for r in a for j in cols)
+            if name == "contact.csv" and group in ("CFN", "CFS"):
+                scale = max(scale, CONTACT_FORCE_SCALE.get(case, 0.0))
             diff = max(abs(ra[j] - rb[j]) for ra, rb in zip(a, b) for j in cols)
             label = f"{where} {ha[cols[0]]}-{ha[cols[-1]]}" if len(cols) > 1 else f"{where} {ha[cols[0]]}"
             if math.isnan(diff):
@@ -447,6 +469,27 @@ def agreement_case(args, rep, deck_rel, worst_table):
               f"displacements {fmt(worst_u)}, energy {fmt(energy)}", flush=True)
 
 
+def contact_refused_case(args, rep, deck_rel):
+    """--backend cuda: distributed contact is refused before anything runs (exit 2, the
+    *CONTACT line named; checked before any GPU is looked for, so it runs on CPU machines
+    too); the CPU backend runs it (agreement_case)."""
+    case = os.path.basename(deck_rel)
+    deck = os.path.join(SOURCE, deck_rel)
+    base = os.path.join(args.work, os.path.splitext(case)[0] + "_cuda")
+    os.makedirs(base, exist_ok=True)
+    log = os.path.join(base, "np2.log")
+    cuda = argparse.Namespace(**vars(args))
+    cuda.backend = "cuda"
+    rc, _, err, sec = run(halfstep_cmd(cuda, deck, fresh(os.path.join(base, "np2")), 2), log, args.timeout)
+    rep.check(case, 2, "exit code (GPU refuses distributed contact)", str(rc if rc is not None else "timeout"), "2",
+              rc == 2, f"log {log}")
+    found = "contact across MPI ranks runs on the CPU backend only" in err and case + ":" in err
+    rep.check(case, 2, "stderr names the line", "found" if found else "not found",
+              "'<deck>:<line>: contact across MPI ranks runs on the CPU backend only'", found,
+              f"stderr: {err.strip()[-1500:]}")
+    print(f"{case}: -np 2 --backend cuda, exit {rc}, {sec:.2f} s", flush=True)
+
+
 def unstable_case(args, rep):
     case = os.path.basename(UNSTABLE_DECK)
     deck = os.path.join(SOURCE, UNSTABLE_DECK)
@@ -512,6 +555,16 @@ def main():
                 agreement_case(args, rep, deck, worst_table)
             except (OSError, ValueError) as e:
                 rep.fail(os.path.basename(deck), "-", "comparison", f"{type(e).__name__}: {e}")
+    for deck in CONTACT_CASES:
+        if not selected(deck):
+            continue
+        try:
+            if args.backend == "cpu":
+                agreement_case(args, rep, deck, worst_table)
+            if deck == CONTACT_CASES[0] or args.backend != "cpu":
+                contact_refused_case(args, rep, deck)
+        except (OSError, ValueError) as e:
+            rep.fail(os.path.basename(deck), "-", "comparison", f"{type(e).__name__}: {e}")
     if selected(UNSTABLE_DECK):
         unstable_case(args, rep)
     if selected(TINY_DECK):

@@ -679,5 +679,98 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
   });
 }
 
+// Distributed contact (ContactShare): every slave record is computed by exactly one rank,
+// the owner of its node; every contact node's motion comes from exactly one rank; the
+// renumbered system reads the same nodes as the whole one; an analytical surface's
+// reference node (no element uses it) lives on rank 0 alone.
+TEST(Subdomain, ContactShareSplitsRecordsAndNodesOnce) {
+  for (const char* deck :
+       {"contact_bars.inp", "contact_slide.inp", "contact_wall.inp", "contact_hertz.inp", "contact_tube.inp",
+        "contact_coarse.inp"}) {
+    const Model m = read_inp(std::string(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/") + deck);
+    const StructureSystem sys = build_structure_system(m);
+    const ContactSystem& g = sys.contact;
+    ASSERT_FALSE(g.empty()) << deck;
+    const std::vector<int> nodes = contact_nodes(g);
+    for (int ranks : {2, 3, 4}) {
+      SCOPED_TRACE(testing::Message() << deck << ", " << ranks << " ranks");
+      const Split s = make_split(m, sys, ranks);
+      std::vector<int> record_rank(static_cast<std::size_t>(g.num_slaves), -1), fills(nodes.size(), 0);
+      for (int r = 0; r < ranks; ++r) {
+        const Subdomain& d = s.dom[r];
+        const ContactShare& c = d.contact;
+        ASSERT_EQ(c.node_global, nodes);
+        const ContactSystem& cs = c.system;
+        ASSERT_EQ(cs.num_facets, g.num_facets);
+        ASSERT_EQ(cs.num_slaves, g.num_slaves);
+        for (std::size_t k = 0; k < g.facet_nodes.size(); ++k)
+          EXPECT_EQ(g.facet_nodes[k], cs.facet_nodes[k] < 0 ? -1 : nodes[cs.facet_nodes[k]]);
+        for (std::size_t k = 0; k < g.slave_facet_nodes.size(); ++k)
+          EXPECT_EQ(g.slave_facet_nodes[k], cs.slave_facet_nodes[k] < 0 ? -1 : nodes[cs.slave_facet_nodes[k]]);
+        for (int i = 0; i < g.num_slaves; ++i) EXPECT_EQ(g.slave_node[i], nodes[cs.slave_node[i]]);
+        for (int a = 0; a < g.num_analytic; ++a) {
+          EXPECT_EQ(g.analytic_ref[a], nodes[cs.analytic_ref[a]]);
+          // The reference node: on rank 0 only, owned there.
+          const int l = d.node_local[g.analytic_ref[a]];
+          EXPECT_EQ(l >= 0, r == 0);
+          if (l >= 0) EXPECT_TRUE(d.owned[l]);
+        }
+        ASSERT_EQ(c.holder_ptr.size(), nodes.size() + 1);
+        for (std::size_t k = 0; k < nodes.size(); ++k) {
+          // Holders: exactly the ranks whose subdomain has the node, ascending.
+          std::vector<int> expected;
+          for (int q = 0; q < ranks; ++q)
+            if (s.dom[q].node_local[nodes[k]] >= 0) expected.push_back(q);
+          EXPECT_EQ(std::vector<int>(c.holders.begin() + c.holder_ptr[k], c.holders.begin() + c.holder_ptr[k + 1]),
+                    expected);
+          EXPECT_EQ(c.node_local[k], d.node_local[nodes[k]]);
+          EXPECT_EQ(c.x0[k], sys.x0[nodes[k]]);
+          EXPECT_EQ(c.mass[k], sys.mass[nodes[k]]);
+          if (c.fills[k]) {
+            ++fills[k];
+            ASSERT_GE(c.node_local[k], 0);
+            EXPECT_TRUE(d.owned[c.node_local[k]]);
+          }
+        }
+        for (int i : c.records) {
+          EXPECT_EQ(record_rank[i], -1) << "record " << i << " on two ranks";
+          record_rank[i] = r;
+          EXPECT_TRUE(c.fills[cs.slave_node[i]]);
+        }
+        EXPECT_TRUE(std::is_sorted(c.records.begin(), c.records.end()));
+        // The local system's contact is the renumbered one; its state sizes follow.
+        const StructureSystem l = restrict_system(sys, d);
+        EXPECT_EQ(l.contact.facet_nodes, cs.facet_nodes);
+      }
+      for (int i = 0; i < g.num_slaves; ++i) EXPECT_GE(record_rank[i], 0) << "record " << i << " on no rank";
+      for (std::size_t k = 0; k < nodes.size(); ++k) EXPECT_EQ(fills[k], 1) << "contact node " << nodes[k];
+    }
+  }
+}
+
+// Renumbering keeps the node areas (CPRESS) of the contact nodes and drops neighbours that
+// are no contact nodes.
+TEST(Subdomain, RenumberedContactKeepsNodeAreas) {
+  const Model m = read_inp(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/contact_bars.inp");
+  const StructureSystem sys = build_structure_system(m);
+  const ContactSystem& g = sys.contact;
+  const std::vector<int> nodes = contact_nodes(g);
+  std::vector<int> to(static_cast<std::size_t>(sys.num_nodes), -1);
+  for (std::size_t k = 0; k < nodes.size(); ++k) to[nodes[k]] = static_cast<int>(k);
+  const ContactSystem r = renumber_contact(g, to, static_cast<int>(nodes.size()));
+  const double f[3] = {-1.5, 0.25, 0.5};
+  int with_area = 0;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    EXPECT_EQ(contact_pressure(r, static_cast<int>(k), f), contact_pressure(g, nodes[k], f));
+    with_area += contact_pressure(g, nodes[k], f) > 0;
+  }
+  EXPECT_GT(with_area, 0);
+  // A node off the contact surfaces (the bars' interior nodes, if any) has no area anyway.
+  for (int n = 0; n < sys.num_nodes; ++n)
+    if (to[n] < 0) EXPECT_EQ(contact_pressure(g, n, f), 0.0);
+  ASSERT_EQ(r.near_ptr.size(), g.near_ptr.size());
+  for (int n : r.near_nodes) EXPECT_GE(n, 0);
+}
+
 }  // namespace
 }  // namespace halfstep

@@ -168,6 +168,10 @@ class CudaBackend final : public Backend {
                      "use gather, atomic or colored for models with beams or FPM triangles");
     if (opt.distributed && scheme_ != GpuScheme::Gather && scheme_ != GpuScheme::Atomic)
       throw RunError("distributed runs use the gather or atomic GPU scheme");
+    // The contact kernels read every contact node from this rank's arrays (docs/architecture.md,
+    // "Distributed contact": the CPU backend shares them across ranks; the GPU one not yet).
+    if (opt.distributed && !sys.contact.empty())
+      throw RunError("contact across MPI ranks runs on the CPU backend only (--backend cpu)");
     if (opt.device >= 0) {  // one GPU per rank: the rank's index on its host picks it
       int count = 0;
       check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
