@@ -267,12 +267,17 @@ struct ContactNodeBody {
     const bool idle = c.mirrored[pair] && (prescribed & 7u) == 7u;
     const Vec3<T> p = contact_x(c, n);
     const T off_s = c.slave_offset[i];
-    // The side the node faces: the sum of its own facets' area normals (zero: any side).
+    // The side the node faces: the sum of its own facets' unit normals (zero: any side).
+    // Unit, not area, normals: at the corner of a bar of long elements the side facets'
+    // areas swamped the end facet's, the node faced sideways, and the other bar's end face
+    // was refused (general contact of two bars of fewer than ~16 elements never touched).
     Vec3<T> facing{T(0), T(0), T(0)};
     for (int j = c.slave_facet_ptr[i]; j < c.slave_facet_ptr[i + 1]; ++j) {
       const int* q = c.slave_facet_nodes + 4 * j;
       const Vec3<T> a = contact_x(c, q[0]), b = contact_x(c, q[1]), d = contact_x(c, q[2]);
-      facing += q[3] < 0 ? cross(b - a, d - a) : cross(d - a, contact_x(c, q[3]) - b);
+      const Vec3<T> area = q[3] < 0 ? cross(b - a, d - a) : cross(d - a, contact_x(c, q[3]) - b);
+      const T size = norm(area);
+      if (size > T(0)) facing += (T(1) / size) * area;
     }
     const T facing_size = norm(facing);
     int best = -1;
