@@ -106,7 +106,19 @@ void DeckParser::keyword(const Keyword& kw) {
   skipping_ = false;
   const KeywordSpec* spec = find_keyword(kw.name);
   if (spec && (spec->flags & kInsideBlock)) return (this->*spec->keyword)(kw);
-  end_block();
+  // The previous block's end checks belong to that block: collecting problems (halfstep
+  // check), one found there is noted and this keyword is still read (it was skipped with
+  // its data lines, hiding their problems).
+  if (max_errors_ > 1) {
+    try {
+      end_block();
+    } catch (const InputError& e) {
+      note_error(e);
+      skipping_ = false;
+    }
+  } else {
+    end_block();
+  }
   kw_ = kw;
   block_ = spec;
   block_lines_ = 0;

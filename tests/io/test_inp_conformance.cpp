@@ -227,5 +227,35 @@ several problems
   std::remove(path.c_str());
 }
 
+
+TEST(InpConformance, CheckReadsTheKeywordAfterABlockEndProblem) {
+  // *MPC without data lines is refused when its block ends, at the next keyword; that
+  // keyword's own problem (a bad load magnitude) must be reported too.
+  const std::string path = ::testing::TempDir() + "halfstep_block_end.inp";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    const std::string deck =
+        "*NODE\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 1., 1., 0.\n4, 0., 1., 0.\n"
+        "*ELEMENT, TYPE=S4R, ELSET=PLATE\n1, 1, 2, 3, 4\n*MATERIAL, NAME=STEEL\n*ELASTIC\n210e9, 0.3\n"
+        "*DENSITY\n7800\n*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL\n0.01\n*MPC\n"
+        "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*CLOAD\n3, 3, abc\n*END STEP\n";
+    std::fwrite(deck.data(), 1, deck.size(), f);
+    std::fclose(f);
+  }
+  std::string what;
+  try {
+    read_inp_all_errors(path, 50);
+  } catch (const InputError& e) {
+    what = e.what();
+  }
+  std::remove(path.c_str());
+  EXPECT_NE(what.find("*MPC needs a data line"), std::string::npos) << what;
+  EXPECT_NE(what.find("halfstep_block_end.inp:20: error: expected a real number for the load magnitude"),
+            std::string::npos)
+      << what;
+  EXPECT_NE(what.find("2 problems found"), std::string::npos) << what;
+}
+
 }  // namespace
 }  // namespace halfstep
