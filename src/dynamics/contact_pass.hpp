@@ -242,6 +242,24 @@ HS_HD bool touch_facet(const ContactView<T>& c, int f, Vec3<T> p, T off_s, Conta
   return facet_within_reach(c, f, p, off_s) && touch_facet_within_reach(c, f, p, off_s, t);
 }
 
+/// The part of penetration pen that the spring of a record now touching target `best`
+/// ignores (docs/theory.md, "Contact": new contacts, facet switches, jumps), from the
+/// record's history hist (kContactHistory values) and allowed = twice its approach over the
+/// last half step: the spring's stretch may grow by no more than that from its value at the
+/// last commit (0 for a new contact); on the same target the excess kept so far is also
+/// ignored while the penetration exceeds it.
+template <class T>
+HS_HD T contact_excess(const T* hist, int best, T pen, T allowed) {
+  const bool touching = hist[3] != T(0);
+  const T limit = (touching ? hist[6] : T(0)) + allowed;
+  T excess = pen > limit ? pen - limit : T(0);
+  if (touching && hist[5] == T(best)) {
+    const T kept = hist[4] < pen ? hist[4] : pen;
+    excess = kept > excess ? kept : excess;
+  }
+  return excess;
+}
+
 /// Coulomb friction coefficient at slip rate s (exponential decay from static to kinetic).
 template <class T>
 HS_HD T friction_coefficient(T mu_s, T mu_k, T dc, T s) {
@@ -359,14 +377,7 @@ struct ContactNodeBody {
     // "Contact".
     const T approach = -dot(v_rel, nrm) * c.dt_prev;
     const T allowed = T(2) * (approach > T(0) ? approach : T(0));
-    T excess = T(0);
-    if (hist[3] != T(0) && hist[5] == T(best)) {
-      excess = hist[4] < touch.pen ? hist[4] : touch.pen;
-    } else {
-      const T before = hist[3] != T(0) ? hist[6] : T(0);  // the spring's stretch at the last commit
-      const T limit = before + allowed;
-      excess = touch.pen > limit ? touch.pen - limit : T(0);
-    }
+    const T excess = contact_excess(hist, best, touch.pen, allowed);
     if (c.commit) hist[3] = T(1), hist[4] = excess, hist[5] = T(best), hist[6] = touch.pen - excess;
     const T pen = touch.pen - excess;
     const T fnorm = k * pen;
@@ -656,13 +667,7 @@ struct ContactEdgeBody {
     // to another edge keeps its spring's stretch.
     const T approach = -dot(v_rel, touch.normal) * c.dt_prev;
     const T allowed = T(2) * (approach > T(0) ? approach : T(0));
-    T excess = T(0);
-    if (hist[3] != T(0) && hist[5] == T(best)) {
-      excess = hist[4] < touch.pen ? hist[4] : touch.pen;
-    } else {
-      const T limit = (hist[3] != T(0) ? hist[6] : T(0)) + allowed;
-      excess = touch.pen > limit ? touch.pen - limit : T(0);
-    }
+    const T excess = contact_excess(hist, best, touch.pen, allowed);
     if (c.commit) hist[3] = T(1), hist[4] = excess, hist[5] = T(best), hist[6] = touch.pen - excess;
     const T pen = touch.pen - excess;
     const T fnorm = c.penalty * c.edge_spring_mass[i] * pen;

@@ -144,6 +144,7 @@ TEST(EdgeContact, ForcesBalanceAndAreMinusTheEnergyGradient) {
   for (int n = 0; n < 12; ++n) e.ux[n] = shift[n][0], e.uy[n] = shift[n][1], e.uz[n] = shift[n][2];
   e.history[3] = 1;  // edge record 0 (no slave records before it): in contact with edge 1, no excess
   e.history[5] = 1;
+  e.history[6] = 1.0;  // its spring's stretch at the last commit: deeper than any probe below, no cap
   e.spring_mass = {2.0, 2.0};
   const double penalty = 300.0;
   double sum[2] = {0, 0};
