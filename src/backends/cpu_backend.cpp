@@ -431,27 +431,30 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
     const double* x0 = d == 0 ? share.x0.data() : d == 1 ? share.y0.data() : share.z0.data();
     return x0[k] + contact_motion_[static_cast<std::size_t>(d) * nc + k];
   };
-  // This rank's search box (its records' slave nodes, which it owns) and the largest box
-  // edges of the facets whose corners it holds (every facet is a face of some rank's element):
-  // slot `me` of a sum over the ranks, zeros elsewhere, gives every rank every box exactly.
-  constexpr int kBox = 8;  // lowest, highest corner, largest master facet edge, largest own facet edge
+  // This rank's search box (its records' slave nodes and its edge records' first nodes,
+  // which it owns) and the largest box edges of the facets and feature edges whose nodes it
+  // holds (every facet and edge belongs to some rank's element): slot `me` of a sum over the
+  // ranks, zeros elsewhere, gives every rank every box exactly.
+  constexpr int kBox = 10;  // lowest, highest corner, largest master facet, own facet, edge, edge facet box edge
   std::vector<double> boxes(kBox * static_cast<std::size_t>(ranks), 0.0);
   double* mine = &boxes[kBox * static_cast<std::size_t>(me)];
   for (int d = 0; d < 3; ++d) mine[d] = std::numeric_limits<double>::infinity(), mine[3 + d] = -mine[d];
-  for (int i : share.records) {
-    const int k = cs.slave_node[static_cast<std::size_t>(i)];
+  const auto widen = [&](int k) {
     for (int d = 0; d < 3; ++d) {
       mine[d] = std::min(mine[d], x_of(k, d));
       mine[3 + d] = std::max(mine[3 + d], x_of(k, d));
     }
-  }
+  };
+  for (int i : share.records) widen(cs.slave_node[static_cast<std::size_t>(i)]);
+  for (int e : share.edge_records) widen(cs.edge_nodes[2 * static_cast<std::size_t>(e)]);
   // Box edges of the facets whose corners this rank holds: the master facets (the broad
   // phase's cell follows their largest) and the slaves' own facets (they hold their slave,
-  // so their corners lie within their edge of it).
+  // so their corners lie within their edge of it); likewise of the feature edges (the edge
+  // broad phase's cell) and of the facets orienting them.
   const double* const u_local[3] = {st.ux.data(), st.uy.data(), st.uz.data()};
-  const auto held_extent = [&](const int* fn) {
+  const auto held_extent = [&](const int* fn, int count = 4) {
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, e = 0;
-    for (int c = 0; c < 4; ++c) {
+    for (int c = 0; c < count; ++c) {
       if (fn[c] < 0) continue;
       const int l = share.node_local[static_cast<std::size_t>(fn[c])];
       if (l < 0) return 0.0;  // another rank holds the whole facet
@@ -469,21 +472,37 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
   for (int f = 0; f < cs.num_facets; ++f) extent = std::max(extent, held_extent(&cs.facet_nodes[4 * static_cast<std::size_t>(f)]));
   for (std::size_t j = 0; 4 * j < cs.slave_facet_nodes.size(); ++j)
     own_extent = std::max(own_extent, held_extent(&cs.slave_facet_nodes[4 * j]));
+  double edge_extent = 0, edge_facet_extent = 0;
+  for (int e = 0; e < cs.num_edges; ++e) {
+    edge_extent = std::max(edge_extent, held_extent(&cs.edge_nodes[2 * static_cast<std::size_t>(e)], 2));
+    for (int f = 0; f < 2; ++f)
+      edge_facet_extent = std::max(edge_facet_extent, held_extent(&cs.edge_facets[8 * static_cast<std::size_t>(e) + 4 * f]));
+  }
   mine[6] = extent;
   mine[7] = own_extent;
+  mine[8] = edge_extent;
+  mine[9] = edge_facet_extent;
   halo_->sum(boxes.data(), static_cast<int>(boxes.size()));
   contact_extent_ = 0;
-  double own_max = 0;
+  contact_edge_extent_ = 0;
+  double own_max = 0, edge_facet_max = 0;
   for (int r = 0; r < ranks; ++r) {
     contact_extent_ = std::max(contact_extent_, boxes[kBox * static_cast<std::size_t>(r) + 6]);
     own_max = std::max(own_max, boxes[kBox * static_cast<std::size_t>(r) + 7]);
+    contact_edge_extent_ = std::max(contact_edge_extent_, boxes[kBox * static_cast<std::size_t>(r) + 8]);
+    edge_facet_max = std::max(edge_facet_max, boxes[kBox * static_cast<std::size_t>(r) + 9]);
   }
   // Ghost surfaces: to each rank, the contact nodes this rank supplies that lie within two
   // broad-phase cells of its box (every corner of a facet one of its slaves can touch lies
   // within extent + reach of the slave, docs/architecture.md) or within the largest own facet
   // (the facing test reads the slaves' own facets), and the analytical surfaces' reference
-  // nodes; 7 values per node (index, u, v).
-  const double margin = std::max(2 * contact_cell_edge(contact_extent_, cs.reach), 1.01 * own_max);
+  // nodes; 7 values per node (index, u, v). With feature edges also within two edge cells,
+  // an edge and an edge facet of its edge records' first nodes: every edge an edge record
+  // searches (midpoint in a cell next to the record's midpoint's) has its nodes and its
+  // facets' corners there, and so has the record itself.
+  double margin = std::max(2 * contact_cell_edge(contact_extent_, cs.reach), 1.01 * own_max);
+  if (cs.num_edges > 0)
+    margin = std::max(margin, 1.01 * (2 * contact_cell_edge(contact_edge_extent_, cs.reach) + contact_edge_extent_ + edge_facet_max));
   std::vector<std::vector<double>> send(static_cast<std::size_t>(ranks));
   for (int q = 0; q < ranks; ++q) {
     if (q == me) continue;
@@ -521,6 +540,16 @@ void CpuBackend::share_contact_motion(const ContactShare& share) {
       if (k >= 0 && !contact_known_[static_cast<std::size_t>(k)])
         throw std::logic_error("distributed contact: a slave's own facet corner did not arrive");
     }
+  // Likewise an edge record's nodes and its facets' corners.
+  for (int e : share.edge_records) {
+    bool known = true;
+    for (int k = 0; k < 2; ++k) known = known && contact_known_[static_cast<std::size_t>(cs.edge_nodes[2 * static_cast<std::size_t>(e) + k])];
+    for (int k = 0; k < 8; ++k) {
+      const int n = cs.edge_facets[8 * static_cast<std::size_t>(e) + k];
+      known = known && (n < 0 || contact_known_[static_cast<std::size_t>(n)]);
+    }
+    if (!known) throw std::logic_error("distributed contact: a node of an edge record or of its facets did not arrive");
+  }
 }
 
 void CpuBackend::contact_pass(const Increment& inc, bool commit) {
@@ -630,43 +659,61 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   c.facet_of = contact_facet_.data();
   double sums[2];
   const auto add = [](double* a, int k, double v) { a[k] += v; };
+  // Edge-to-edge contact: every edge by the cell of its midpoint, then one record per edge
+  // (distributed: only the edges whose nodes and facets' corners all arrived are bucketed;
+  // every edge an edge record of this rank searches is among them, and the cell follows the
+  // largest edge of all ranks, so the choice is the one-process one).
+  const int ne = cs.num_edges;
+  if (ne > 0) {
+    c.num_edges = ne;
+    c.edge_nodes = cs.edge_nodes.data();
+    c.edge_pair = cs.edge_pair.data();
+    c.edge_role = cs.edge_role.data();
+    c.edge_facets = cs.edge_facets.data();
+    c.edge_offset = cs.edge_offset.data();
+    c.edge_depth = cs.edge_depth.data();
+    c.edge_spring_mass = cs.edge_spring_mass.data();
+    c.edge_near_ptr = cs.edge_near_ptr.data();
+    c.edge_near_nodes = cs.edge_near_nodes.empty() ? nullptr : cs.edge_near_nodes.data();
+    double edge_len = share ? contact_edge_extent_ : 0.0;
+    if (!share)
+      for (int e = 0; e < ne; ++e) edge_len = std::max(edge_len, edge_extent(c, e));
+    edge_searched_.assign(static_cast<std::size_t>(ne), 1);
+    if (share)
+      for (int e = 0; e < ne; ++e) {
+        std::uint8_t known = 1;
+        for (int k = 0; k < 2; ++k) known &= contact_known_[static_cast<std::size_t>(cs.edge_nodes[2 * static_cast<std::size_t>(e) + k])];
+        for (int k = 0; k < 8; ++k) {
+          const int n = cs.edge_facets[8 * static_cast<std::size_t>(e) + k];
+          if (n >= 0) known &= contact_known_[static_cast<std::size_t>(n)];
+        }
+        edge_searched_[static_cast<std::size_t>(e)] = known;
+      }
+    int edge_buckets = 1;
+    while (edge_buckets < 2 * ne) edge_buckets *= 2;
+    const double edge_cell = contact_cell_edge(edge_len, cs.reach);
+    edge_bucket_.resize(static_cast<std::size_t>(ne));
+    edge_start_.assign(static_cast<std::size_t>(edge_buckets) + 1, 0);
+    for (int e = 0; e < ne; ++e) {
+      edge_bucket_[e] = edge_searched_[static_cast<std::size_t>(e)] ? edge_bucket(c, e, edge_cell, edge_buckets - 1) : -1;
+      if (edge_bucket_[e] >= 0) ++edge_start_[static_cast<std::size_t>(edge_bucket_[e]) + 1];
+    }
+    for (int b = 0; b < edge_buckets; ++b) edge_start_[b + 1] += edge_start_[b];
+    edge_list_.resize(static_cast<std::size_t>(ne));
+    std::vector<int> fill(edge_start_.begin(), edge_start_.end() - 1);
+    for (int e = 0; e < ne; ++e)
+      if (edge_bucket_[e] >= 0) edge_list_[static_cast<std::size_t>(fill[edge_bucket_[e]]++)] = e;
+    c.edge_grid = {edge_cell, edge_buckets - 1, edge_start_.data(), edge_list_.data()};
+    edge_force_.resize(3 * static_cast<std::size_t>(ne));
+    edge_param_.resize(2 * static_cast<std::size_t>(ne));
+    edge_of_.resize(static_cast<std::size_t>(ne));
+    c.edge_force = edge_force_.data();
+    c.edge_param = edge_param_.data();
+    c.edge_of = edge_of_.data();
+  }
   if (!share) {
     forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
-    // Edge-to-edge contact: every edge by the cell of its midpoint, then one record per edge.
-    const int ne = cs.num_edges;
     if (ne > 0) {
-      c.num_edges = ne;
-      c.edge_nodes = cs.edge_nodes.data();
-      c.edge_pair = cs.edge_pair.data();
-      c.edge_role = cs.edge_role.data();
-      c.edge_facets = cs.edge_facets.data();
-      c.edge_offset = cs.edge_offset.data();
-      c.edge_depth = cs.edge_depth.data();
-      c.edge_spring_mass = cs.edge_spring_mass.data();
-      c.edge_near_ptr = cs.edge_near_ptr.data();
-      c.edge_near_nodes = cs.edge_near_nodes.empty() ? nullptr : cs.edge_near_nodes.data();
-      double edge_len = 0;
-      for (int e = 0; e < ne; ++e) edge_len = std::max(edge_len, edge_extent(c, e));
-      int edge_buckets = 1;
-      while (edge_buckets < 2 * ne) edge_buckets *= 2;
-      const double edge_cell = contact_cell_edge(edge_len, cs.reach);
-      edge_bucket_.resize(static_cast<std::size_t>(ne));
-      edge_start_.assign(static_cast<std::size_t>(edge_buckets) + 1, 0);
-      for (int e = 0; e < ne; ++e) {
-        edge_bucket_[e] = edge_bucket(c, e, edge_cell, edge_buckets - 1);
-        ++edge_start_[static_cast<std::size_t>(edge_bucket_[e]) + 1];
-      }
-      for (int b = 0; b < edge_buckets; ++b) edge_start_[b + 1] += edge_start_[b];
-      edge_list_.resize(static_cast<std::size_t>(ne));
-      std::vector<int> fill(edge_start_.begin(), edge_start_.end() - 1);
-      for (int e = 0; e < ne; ++e) edge_list_[static_cast<std::size_t>(fill[edge_bucket_[e]]++)] = e;
-      c.edge_grid = {edge_cell, edge_buckets - 1, edge_start_.data(), edge_list_.data()};
-      edge_force_.resize(3 * static_cast<std::size_t>(ne));
-      edge_param_.resize(2 * static_cast<std::size_t>(ne));
-      edge_of_.resize(static_cast<std::size_t>(ne));
-      c.edge_force = edge_force_.data();
-      c.edge_param = edge_param_.data();
-      c.edge_of = edge_of_.data();
       double edge_sums[2];
       forall_sum<2>(0, ne, threads_, ContactEdgeBody<double>{c}, edge_sums);
       sums[0] += edge_sums[0];
@@ -681,12 +728,14 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
     monitor_contact(monitor_, sums[0], sums[1]);
     return;
   }
-  // Distributed: this rank computes the records of the slave nodes it owns and sends the
-  // results of those in contact (force, weights, facet) to every rank holding a node they
-  // push. Each rank scatters the records it has in record order, as one process does: a node
-  // gets every record that pushes it, in the same order, so the same bits on every holder
-  // (docs/architecture.md, "Distributed contact"). The per-definition totals and the energies
-  // are summed per rank in record order, then over the ranks.
+  // Distributed: this rank computes the records of the slave nodes it owns and the edge
+  // records of the edges whose first node it owns, and sends the results of those in contact
+  // (force, weights, facet; edges: force, parameters, edge) to every rank holding a node they
+  // push. Each rank scatters the records it has in record order, slave records then edge
+  // records, as one process does: a node gets every record that pushes it, in the same
+  // order, so the same bits on every holder (docs/architecture.md, "Distributed contact").
+  // The per-definition totals and the energies are summed per rank in record order, then
+  // over the ranks.
   const std::vector<int>& mine = share->records;
   const int nr = static_cast<int>(mine.size());
   const Communicator& comm = *dist_->comm;
@@ -694,10 +743,19 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   const ContactNodeBody<double> body{c};
   contact_energy_.assign(2 * static_cast<std::size_t>(nr), 0.0);
   forall(0, nr, threads_, [&](int k) { body(mine[static_cast<std::size_t>(k)], &contact_energy_[2 * static_cast<std::size_t>(k)]); });
+  const std::vector<int>& mine_edges = share->edge_records;
+  const int ner = ne > 0 ? static_cast<int>(mine_edges.size()) : 0;
+  edge_energy_.assign(static_cast<std::size_t>(ner), 0.0);
+  if (ner > 0) {
+    const ContactEdgeBody<double> edge_body{c};
+    forall(0, ner, threads_, [&](int k) { edge_body(mine_edges[static_cast<std::size_t>(k)], &edge_energy_[static_cast<std::size_t>(k)]); });
+  }
   const int np = cs.num_pairs;
   contact_reduce_.assign(6 * static_cast<std::size_t>(np) + 2, 0.0);
   double* pair = contact_reduce_.data();
-  constexpr int kValues = 12;  // record, force 6, weights 4, facet
+  // record, force 6, weights 4, facet; an edge record: -1 - edge, force 3, parameters 2,
+  // 5 unused, edge touched (one message layout, one exchange)
+  constexpr int kValues = 12;
   std::vector<std::vector<double>> send(static_cast<std::size_t>(ranks));
   contact_list_.clear();
   std::vector<int> dest;
@@ -735,11 +793,49 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
       out.push_back(static_cast<double>(f));
     }
   }
+  edge_list_mine_.clear();
+  for (int k = 0; k < ner; ++k) {
+    const int e = mine_edges[static_cast<std::size_t>(k)];
+    pair[6 * np] += edge_energy_[static_cast<std::size_t>(k)];
+    const int j = edge_of_[static_cast<std::size_t>(e)];
+    if (j < 0) continue;
+    const double* force = &edge_force_[3 * static_cast<std::size_t>(e)];
+    for (int d = 0; d < 3; ++d) pair[6 * cs.edge_pair[static_cast<std::size_t>(e)] + d] += force[d];
+    dest.clear();
+    for (int m = 0; m < 2; ++m) {
+      add_holders(cs.edge_nodes[2 * static_cast<std::size_t>(e) + m]);
+      add_holders(cs.edge_nodes[2 * static_cast<std::size_t>(j) + m]);
+    }
+    std::sort(dest.begin(), dest.end());
+    dest.erase(std::unique(dest.begin(), dest.end()), dest.end());
+    for (int q : dest) {
+      if (q == me) {
+        edge_list_mine_.push_back(e);
+        continue;
+      }
+      std::vector<double>& out = send[static_cast<std::size_t>(q)];
+      out.push_back(-1.0 - e);
+      out.insert(out.end(), force, force + 3);
+      out.push_back(edge_param_[2 * static_cast<std::size_t>(e)]);
+      out.push_back(edge_param_[2 * static_cast<std::size_t>(e) + 1]);
+      out.insert(out.end(), 5, 0.0);
+      out.push_back(static_cast<double>(j));
+    }
+  }
   const std::vector<std::vector<double>> recv = comm.exchange(send);
   for (int q = 0; q < ranks; ++q) {
     if (q == me) continue;
     const std::vector<double>& in = recv[static_cast<std::size_t>(q)];
     for (std::size_t at = 0; at + kValues <= in.size(); at += kValues) {
+      if (in[at] < 0) {
+        const int e = -1 - static_cast<int>(in[at]);
+        for (int d = 0; d < 3; ++d) edge_force_[3 * static_cast<std::size_t>(e) + d] = in[at + 1 + d];
+        edge_param_[2 * static_cast<std::size_t>(e)] = in[at + 4];
+        edge_param_[2 * static_cast<std::size_t>(e) + 1] = in[at + 5];
+        edge_of_[static_cast<std::size_t>(e)] = static_cast<int>(in[at + 11]);
+        edge_list_mine_.push_back(e);
+        continue;
+      }
       const int i = static_cast<int>(in[at]);
       for (int j = 0; j < 6; ++j) contact_force_[6 * static_cast<std::size_t>(i) + j] = in[at + 1 + j];
       for (int j = 0; j < 4; ++j) contact_weight_[4 * static_cast<std::size_t>(i) + j] = in[at + 7 + j];
@@ -753,6 +849,8 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   double* shear = normal + 3 * static_cast<std::size_t>(nc);
   contact_pair_scratch_.assign(6 * static_cast<std::size_t>(np), 0.0);  // the totals come from the owners (above)
   for (int i : contact_list_) scatter_contact(c, i, normal, shear, contact_pair_scratch_.data(), add);
+  std::sort(edge_list_mine_.begin(), edge_list_mine_.end());
+  for (int e : edge_list_mine_) scatter_edge_contact(c, e, normal, contact_pair_scratch_.data(), add);
   std::fill(st.contact_normal.begin(), st.contact_normal.end(), 0.0);
   std::fill(st.contact_shear.begin(), st.contact_shear.end(), 0.0);
   for (int k = 0; k < nc; ++k) {

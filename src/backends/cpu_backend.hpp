@@ -56,10 +56,10 @@ class CpuBackend final : public Backend {
   /// springs' energy and the dissipation into the monitor; commit advances the friction history.
   void contact_pass(const Increment& inc, bool commit);
   /// Distributed: the displacement and half-step velocity of the contact nodes this rank's
-  /// slave records can reach into contact_motion_ (its own, and the ghosts other ranks send:
-  /// those within two broad-phase cells of its slaves' box), contact_known_ marking them;
-  /// the largest facet box edge of all ranks into contact_extent_; the held bits of the
-  /// local contact nodes into contact_held_.
+  /// slave and edge records can reach into contact_motion_ (its own, and the ghosts other
+  /// ranks send: those within two broad-phase cells of its records' box), contact_known_
+  /// marking them; the largest facet and edge box edges of all ranks into contact_extent_
+  /// and contact_edge_extent_; the held bits of the local contact nodes into contact_held_.
   void share_contact_motion(const ContactShare& share);
   /// Node pass over all nodes; returns the sums indexed by NodeSum (over all ranks).
   std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full);
@@ -86,8 +86,12 @@ class CpuBackend final : public Backend {
   std::vector<double> contact_motion_;  ///< u x, y, z and v x, y, z, component after component
   std::vector<std::uint8_t> contact_held_, contact_known_;
   double contact_extent_ = 0;
+  double contact_edge_extent_ = 0;          ///< largest edge box edge of all ranks (the edge broad phase's cell)
+  std::vector<std::uint8_t> edge_searched_; ///< per edge: its nodes and its facets' corners are known here
   std::vector<double> contact_reduce_;      ///< per-definition totals (6 each) and the two energies, summed over the ranks
   std::vector<double> contact_energy_;      ///< stored energy and dissipation per record of this rank
+  std::vector<double> edge_energy_;         ///< stored energy per edge record of this rank
+  std::vector<int> edge_list_mine_;         ///< edge records in contact that push a local node, ascending
   std::vector<double> contact_pair_scratch_;
   std::vector<int> contact_list_;           ///< records in contact that push a local node, ascending
   std::vector<double> contact_node_force_;  ///< normal (3) then shear (3) per contact node

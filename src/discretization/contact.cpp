@@ -573,6 +573,9 @@ std::vector<int> contact_nodes(const ContactSystem& cs) {
     if (n >= 0) nodes.push_back(n);
   nodes.insert(nodes.end(), cs.slave_node.begin(), cs.slave_node.end());
   nodes.insert(nodes.end(), cs.analytic_ref.begin(), cs.analytic_ref.end());
+  nodes.insert(nodes.end(), cs.edge_nodes.begin(), cs.edge_nodes.end());
+  for (int n : cs.edge_facets)
+    if (n >= 0) nodes.push_back(n);
   std::sort(nodes.begin(), nodes.end());
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   return nodes;
@@ -588,17 +591,24 @@ ContactSystem renumber_contact(const ContactSystem& cs, const std::vector<int>& 
   map(out.slave_facet_nodes);
   map(out.slave_node);
   map(out.analytic_ref);
-  // A neighbour that is no contact node is no facet's corner: dropping it changes nothing
-  // (and a -1 left in would match a triangle's missing fourth corner).
-  out.near_ptr.assign(1, 0);
-  out.near_nodes.clear();
-  for (std::size_t i = 0; i + 1 < cs.near_ptr.size(); ++i) {
-    for (int j = cs.near_ptr[i]; j < cs.near_ptr[i + 1]; ++j) {
-      const int n = to_new[static_cast<std::size_t>(cs.near_nodes[static_cast<std::size_t>(j)])];
-      if (n >= 0) out.near_nodes.push_back(n);
+  map(out.edge_nodes);
+  map(out.edge_facets);
+  // A neighbour that is no contact node is no facet's corner and no edge's node: dropping it
+  // changes nothing (and a -1 left in would match a triangle's missing fourth corner).
+  const auto map_near = [&](const std::vector<int>& ptr, const std::vector<int>& nodes, std::vector<int>& out_ptr,
+                            std::vector<int>& out_nodes) {
+    out_ptr.assign(1, 0);
+    out_nodes.clear();
+    for (std::size_t i = 0; i + 1 < ptr.size(); ++i) {
+      for (int j = ptr[i]; j < ptr[i + 1]; ++j) {
+        const int n = to_new[static_cast<std::size_t>(nodes[static_cast<std::size_t>(j)])];
+        if (n >= 0) out_nodes.push_back(n);
+      }
+      out_ptr.push_back(static_cast<int>(out_nodes.size()));
     }
-    out.near_ptr.push_back(static_cast<int>(out.near_nodes.size()));
-  }
+  };
+  map_near(cs.near_ptr, cs.near_nodes, out.near_ptr, out.near_nodes);
+  map_near(cs.edge_near_ptr, cs.edge_near_nodes, out.edge_near_ptr, out.edge_near_nodes);
   out.node_area_ptr.assign(static_cast<std::size_t>(num) + 1, 0);
   out.node_area.clear();
   if (!cs.node_area_ptr.empty()) {

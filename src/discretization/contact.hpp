@@ -132,14 +132,16 @@ AnalyticView<double> analytic_view(const ContactSystem& cs);
 /// the lightest node of its definition's target edges.
 void set_spring_masses(ContactSystem& cs, const std::vector<double>& mass);
 
-/// Every node a slave record reads or pushes (slave nodes, the corners of master facets and
-/// of the slaves' own facets, analytical surfaces' reference nodes), ascending: the nodes
-/// whose motion a distributed run shares among its ranks each increment.
+/// Every node a slave or edge record reads or pushes (slave nodes, the corners of master
+/// facets and of the slaves' own facets, analytical surfaces' reference nodes, the feature
+/// edges' nodes and their facets' corners), ascending: the nodes whose motion a distributed
+/// run shares among its ranks each increment.
 std::vector<int> contact_nodes(const ContactSystem& cs);
 
 /// cs with its nodes renumbered: node n becomes to_new[n] (-1 for every node that is not in
-/// contact_nodes(cs)), of num nodes in all. Neighbour lists keep only renumbered nodes (the
-/// others are no facet's corners), node areas follow their nodes.
+/// contact_nodes(cs)), of num nodes in all. Neighbour lists (slave and edge records') keep
+/// only renumbered nodes (the others are no facet's corner and no edge's node), node areas
+/// follow their nodes.
 ContactSystem renumber_contact(const ContactSystem& cs, const std::vector<int>& to_new, int num);
 
 }  // namespace halfstep

@@ -199,6 +199,12 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
     }
     for (int i = 0; i < g.contact.num_slaves; ++i)
       if (c.fills[static_cast<std::size_t>(c.system.slave_node[static_cast<std::size_t>(i)])]) c.records.push_back(i);
+    // An edge record goes to the owner of the edge's first node, which holds that node but
+    // not always the second (the edge's element may lie on another rank holding the node).
+    for (int e = 0; e < g.contact.num_edges; ++e)
+      if ((c.system.edge_role[static_cast<std::size_t>(e)] & kEdgeRecord) &&
+          c.fills[static_cast<std::size_t>(c.system.edge_nodes[2 * static_cast<std::size_t>(e)])])
+        c.edge_records.push_back(e);
     for (int n : cnodes) {
       if (lo[n] == hi[n]) {
         c.holders.push_back(lo[n]);

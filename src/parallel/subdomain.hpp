@@ -20,6 +20,8 @@ struct ContactShare {
   std::vector<int> node_local;      ///< contact node -> local node, or -1 (held elsewhere)
   std::vector<std::uint8_t> fills;  ///< per contact node: 1 when this rank owns it and supplies its motion
   std::vector<int> records;         ///< slave records this rank computes (it owns their node), ascending
+  /// Edge records (role kEdgeRecord) this rank computes: it owns the edge's first node, ascending.
+  std::vector<int> edge_records;
   /// Per contact node (CSR), the ranks holding it, ascending: a record's results go to every
   /// rank holding one of the nodes it pushes.
   std::vector<int> holder_ptr{0}, holders;

@@ -260,9 +260,6 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (comm.distributed() && opt.backend == BackendKind::Cuda)
       throw InputError(at, "contact across MPI ranks runs on the CPU backend only (the GPU backend's distributed "
                            "contact is not there yet): use --backend cpu, or run without mpirun");
-    if (comm.distributed() && whole.contact.num_edges > 0)
-      throw InputError(at, "edge-to-edge contact across MPI ranks is not there yet: add EDGES=NO to the *CONTACT "
-                           "and *CONTACT PAIR keywords (node-to-surface contact only), or run without mpirun");
     for (const Step& s : model.steps)
       if (s.procedure != Procedure::ExplicitDynamic)
         throw InputError(at, "contact acts in explicit dynamic steps; step '" + s.name +

@@ -74,7 +74,8 @@ AGREEMENT_CASES = [
 ]
 # Contact across ranks (docs/architecture.md, "Distributed contact"), CPU backend: every rank
 # learns the contact nodes' motion each increment, computes the slave records of the nodes it
-# owns, and the nodal contact forces are summed over the ranks. The decks are written by
+# owns and the edge records of the edges whose first node it owns, and the nodal contact
+# forces are summed over the ranks. The decks are written by
 # examples/generate_contact_deck.py (the commands are in docs/validation.md).
 CONTACT_CASES = [
     "tests/parallel/decks/contact_bars.inp",   # two bars end to end, general contact (ALL EXTERIOR)
@@ -83,6 +84,7 @@ CONTACT_CASES = [
     "tests/parallel/decks/contact_hertz.inp",  # a rigid sphere (analytical, driven) pressed into a block
     "tests/parallel/decks/contact_tube.inp",   # S4R tube, ALL EXTERIOR (two-sided shells), analytical plate
     "tests/parallel/decks/contact_coarse.inp",  # coarse slave block on a fine base: the ghosts reach its own facets
+    "tests/parallel/decks/contact_crossed.inp",  # bars crossed edge on edge: only edge-to-edge contact stops them
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"

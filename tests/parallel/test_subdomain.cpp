@@ -686,7 +686,7 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
 TEST(Subdomain, ContactShareSplitsRecordsAndNodesOnce) {
   for (const char* deck :
        {"contact_bars.inp", "contact_slide.inp", "contact_wall.inp", "contact_hertz.inp", "contact_tube.inp",
-        "contact_coarse.inp"}) {
+        "contact_coarse.inp", "contact_crossed.inp"}) {
     const Model m = read_inp(std::string(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/") + deck);
     const StructureSystem sys = build_structure_system(m);
     const ContactSystem& g = sys.contact;
@@ -744,6 +744,79 @@ TEST(Subdomain, ContactShareSplitsRecordsAndNodesOnce) {
       }
       for (int i = 0; i < g.num_slaves; ++i) EXPECT_GE(record_rank[i], 0) << "record " << i << " on no rank";
       for (std::size_t k = 0; k < nodes.size(); ++k) EXPECT_EQ(fills[k], 1) << "contact node " << nodes[k];
+    }
+  }
+}
+
+// Edge-to-edge contact across ranks: every edge record (role kEdgeRecord) is computed by
+// exactly one rank, the owner of its first node; the renumbered edges read the same nodes
+// (edges, their facets' corners, self-contact neighbours that are contact nodes) as the
+// whole system's; every edge's nodes and facet corners are contact nodes (their motion is
+// shared). On every deck of the distributed tests (all take edge contact now), and the
+// crossed bars, whose partition cuts between the two middle elements that meet.
+TEST(Subdomain, ContactShareComputesEveryEdgeRecordOnce) {
+  // (contact_wall and contact_hertz: analytical masters, no edges.)
+  for (const char* deck :
+       {"contact_bars.inp", "contact_slide.inp", "contact_tube.inp", "contact_coarse.inp", "contact_crossed.inp"}) {
+    const Model m = read_inp(std::string(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/") + deck);
+    const StructureSystem sys = build_structure_system(m);
+    const ContactSystem& g = sys.contact;
+    const std::vector<int> nodes = contact_nodes(g);
+    std::vector<int> to(static_cast<std::size_t>(sys.num_nodes), -1);
+    for (std::size_t k = 0; k < nodes.size(); ++k) to[nodes[k]] = static_cast<int>(k);
+    for (int n : g.edge_nodes) {
+      EXPECT_GE(to[n], 0) << deck;
+    }
+    for (int n : g.edge_facets) EXPECT_TRUE(n < 0 || to[n] >= 0) << deck;
+    int edge_records = 0;
+    for (int e = 0; e < g.num_edges; ++e) edge_records += (g.edge_role[e] & kEdgeRecord) != 0;
+    if (std::string(deck) == "contact_crossed.inp") {
+      // Both bars' feature edges (general contact: all records): per bar the 4 long edges
+      // of its 7 elements and the 4 edges of each end face.
+      EXPECT_EQ(edge_records, 2 * (4 * 7 + 2 * 4));
+    }
+    for (int ranks : {2, 3, 4}) {
+      SCOPED_TRACE(testing::Message() << deck << ", " << ranks << " ranks");
+      const Split s = make_split(m, sys, ranks);
+      if (std::string(deck) == "contact_crossed.inp") {
+        // Elements 4 (bar A) and 11 (bar B) hold the crossing: on two ranks, so the edge
+        // records there search edges whose motion comes from another rank.
+        EXPECT_NE(s.part[3], s.part[10]);
+      }
+      std::vector<int> record_rank(static_cast<std::size_t>(g.num_edges), -1);
+      for (int r = 0; r < ranks; ++r) {
+        const ContactShare& c = s.dom[r].contact;
+        const ContactSystem& cs = c.system;
+        ASSERT_EQ(cs.num_edges, g.num_edges);
+        ASSERT_EQ(cs.edge_nodes.size(), g.edge_nodes.size());
+        for (std::size_t k = 0; k < g.edge_nodes.size(); ++k) EXPECT_EQ(g.edge_nodes[k], nodes[cs.edge_nodes[k]]);
+        ASSERT_EQ(cs.edge_facets.size(), g.edge_facets.size());
+        for (std::size_t k = 0; k < g.edge_facets.size(); ++k)
+          EXPECT_EQ(g.edge_facets[k], cs.edge_facets[k] < 0 ? -1 : nodes[cs.edge_facets[k]]);
+        ASSERT_EQ(cs.edge_near_ptr.size(), g.edge_near_ptr.size());
+        for (std::size_t e = 0; e + 1 < g.edge_near_ptr.size(); ++e) {
+          std::vector<int> expected, got;
+          for (int j = g.edge_near_ptr[e]; j < g.edge_near_ptr[e + 1]; ++j)
+            if (to[g.edge_near_nodes[j]] >= 0) expected.push_back(to[g.edge_near_nodes[j]]);
+          got.assign(cs.edge_near_nodes.begin() + cs.edge_near_ptr[e], cs.edge_near_nodes.begin() + cs.edge_near_ptr[e + 1]);
+          EXPECT_EQ(got, expected) << "edge " << e;
+        }
+        for (int e : c.edge_records) {
+          EXPECT_EQ(record_rank[e], -1) << "edge record " << e << " on two ranks";
+          record_rank[e] = r;
+          EXPECT_TRUE(cs.edge_role[e] & kEdgeRecord);
+          EXPECT_TRUE(c.fills[cs.edge_nodes[2 * e]]);
+        }
+        EXPECT_TRUE(std::is_sorted(c.edge_records.begin(), c.edge_records.end()));
+      }
+      for (int e = 0; e < g.num_edges; ++e)
+        EXPECT_EQ(record_rank[e] >= 0, (g.edge_role[e] & kEdgeRecord) != 0) << "edge " << e;
+    }
+    // Every deck has edge records: the bars' closed form as the crossed ones' (20 elements a
+    // bar), the pairs' slave-surface edges, the tube's perimeters.
+    EXPECT_GT(edge_records, 0) << deck;
+    if (std::string(deck) == "contact_bars.inp") {
+      EXPECT_EQ(edge_records, 2 * (4 * 20 + 2 * 4));
     }
   }
 }
