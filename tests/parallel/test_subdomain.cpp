@@ -713,7 +713,9 @@ TEST(Subdomain, ContactShareSplitsRecordsAndNodesOnce) {
           // The reference node: on rank 0 only, owned there.
           const int l = d.node_local[g.analytic_ref[a]];
           EXPECT_EQ(l >= 0, r == 0);
-          if (l >= 0) EXPECT_TRUE(d.owned[l]);
+          if (l >= 0) {
+            EXPECT_TRUE(d.owned[l]);
+          }
         }
         ASSERT_EQ(c.holder_ptr.size(), nodes.size() + 1);
         for (std::size_t k = 0; k < nodes.size(); ++k) {
@@ -840,7 +842,9 @@ TEST(Subdomain, RenumberedContactKeepsNodeAreas) {
   EXPECT_GT(with_area, 0);
   // A node off the contact surfaces (the bars' interior nodes, if any) has no area anyway.
   for (int n = 0; n < sys.num_nodes; ++n)
-    if (to[n] < 0) EXPECT_EQ(contact_pressure(g, n, f), 0.0);
+    if (to[n] < 0) {
+      EXPECT_EQ(contact_pressure(g, n, f), 0.0);
+    }
   ASSERT_EQ(r.near_ptr.size(), g.near_ptr.size());
   for (int n : r.near_nodes) EXPECT_GE(n, 0);
 }
