@@ -620,12 +620,18 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   // the searched facets' are read).
   facet_geom_.resize(static_cast<std::size_t>(kFacetGeom) * nf);
   c.facet_geom = facet_geom_.data();
-  forall(0, nf, threads_, [&c](int f) { facet_geometry(c, f, c.facet_geom + static_cast<std::size_t>(kFacetGeom) * f); });
+  // The per-facet work (corner gathers) runs in parallel; the reductions after it are
+  // plain scans in facet order (deterministic).
+  facet_extent_.resize(static_cast<std::size_t>(nf));
+  forall(0, nf, threads_, [&](int f) {
+    facet_geometry(c, f, c.facet_geom + static_cast<std::size_t>(kFacetGeom) * f);
+    facet_extent_[static_cast<std::size_t>(f)] = facet_extent(c, f);
+  });
   // Distributed: the extent over all facets comes from their holders, and only the facets
   // whose corners all arrived (the ghost surface near this rank's slaves) are searched.
   double extent = share ? contact_extent_ : 0.0;
   if (!share)
-    for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent(c, f));
+    for (int f = 0; f < nf; ++f) extent = std::max(extent, facet_extent_[static_cast<std::size_t>(f)]);
   const auto searched = [&](int f) {
     if (!share) return true;
     for (int k = 0; k < 4; ++k) {
@@ -639,10 +645,9 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   const double cell = contact_cell_edge(extent, cs.reach);
   facet_bucket_.resize(static_cast<std::size_t>(nf));
   bucket_start_.assign(static_cast<std::size_t>(buckets) + 1, 0);
-  for (int f = 0; f < nf; ++f) {
-    facet_bucket_[f] = searched(f) ? facet_bucket(c, f, cell, buckets - 1) : -1;
+  forall(0, nf, threads_, [&](int f) { facet_bucket_[f] = searched(f) ? facet_bucket(c, f, cell, buckets - 1) : -1; });
+  for (int f = 0; f < nf; ++f)
     if (facet_bucket_[f] >= 0) ++bucket_start_[static_cast<std::size_t>(facet_bucket_[f]) + 1];
-  }
   for (int b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
   bucket_facets_.resize(static_cast<std::size_t>(nf));
   {

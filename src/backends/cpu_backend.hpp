@@ -77,6 +77,7 @@ class CpuBackend final : public Backend {
   // Contact work arrays (sized at the first contact pass).
   std::vector<int> bucket_start_, bucket_facets_, facet_bucket_;  ///< broad phase
   std::vector<double> facet_geom_;  ///< kFacetGeom per facet at t^n (ContactView::facet_geom)
+  std::vector<double> facet_extent_;  ///< per facet: its box's largest edge at t^n (the broad phase's cell)
   std::vector<double> contact_force_, contact_weight_;            ///< 6 and 4 per slave record
   std::vector<int> contact_facet_;                                ///< per slave record
   std::vector<int> edge_start_, edge_list_, edge_bucket_;         ///< edge broad phase
