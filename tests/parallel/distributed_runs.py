@@ -394,7 +394,8 @@ def compare_frames_and_summary(rep, case, n, ref_dir, dist_dir):
                     rel = diff / scale if scale > 0 else diff
                     if not (rel <= worst):
                         worst, name = rel, key
-                rep.check(case, n, f"last .vtu worst array ({name})", f"{worst:.3e}", f"<= {history_tolerance(case):g}",
+                label = f"worst array ({name})" if name else "every array equal"
+                rep.check(case, n, f"last .vtu {label}", f"{worst:.3e}", f"<= {history_tolerance(case):g}",
                           worst <= history_tolerance(case))
     try:
         with open(os.path.join(ref_dir, "summary.json")) as f:
