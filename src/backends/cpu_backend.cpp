@@ -21,6 +21,23 @@
 #include "dynamics/contact_pass.hpp"
 
 namespace halfstep {
+namespace {
+
+/// Counting sort of items 0 .. key.size() into the broad phase's buckets: key[i] is item i's
+/// bucket (-1: left out); start gets buckets + 1 offsets and items the item indices bucket
+/// by bucket, in item order within a bucket (deterministic).
+void place_in_buckets(const std::vector<int>& key, int buckets, std::vector<int>& start, std::vector<int>& items) {
+  start.assign(static_cast<std::size_t>(buckets) + 1, 0);
+  for (int b : key)
+    if (b >= 0) ++start[static_cast<std::size_t>(b) + 1];
+  for (int b = 0; b < buckets; ++b) start[b + 1] += start[b];
+  items.resize(key.size());
+  std::vector<int> fill(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < key.size(); ++i)
+    if (key[i] >= 0) items[static_cast<std::size_t>(fill[static_cast<std::size_t>(key[i])]++)] = static_cast<int>(i);
+}
+
+}  // namespace
 
 CpuBackend::CpuBackend(const StructureSystem& sys, const BackendOptions& opt)
     : sys_(sys), threads_(opt.threads > 0 ? opt.threads : default_threads()),
@@ -624,8 +641,7 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   // plain scans in facet order (deterministic).
   facet_extent_.resize(static_cast<std::size_t>(nf));
   forall(0, nf, threads_, [&](int f) {
-    facet_geometry(c, f, c.facet_geom + static_cast<std::size_t>(kFacetGeom) * f);
-    facet_extent_[static_cast<std::size_t>(f)] = facet_extent(c, f);
+    facet_extent_[static_cast<std::size_t>(f)] = facet_geometry(c, f, c.facet_geom + static_cast<std::size_t>(kFacetGeom) * f);
   });
   // Distributed: the extent over all facets comes from their holders, and only the facets
   // whose corners all arrived (the ghost surface near this rank's slaves) are searched.
@@ -644,17 +660,8 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
   while (buckets < 2 * nf) buckets *= 2;
   const double cell = contact_cell_edge(extent, cs.reach);
   facet_bucket_.resize(static_cast<std::size_t>(nf));
-  bucket_start_.assign(static_cast<std::size_t>(buckets) + 1, 0);
   forall(0, nf, threads_, [&](int f) { facet_bucket_[f] = searched(f) ? facet_bucket(c, f, cell, buckets - 1) : -1; });
-  for (int f = 0; f < nf; ++f)
-    if (facet_bucket_[f] >= 0) ++bucket_start_[static_cast<std::size_t>(facet_bucket_[f]) + 1];
-  for (int b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
-  bucket_facets_.resize(static_cast<std::size_t>(nf));
-  {
-    std::vector<int> fill(bucket_start_.begin(), bucket_start_.end() - 1);
-    for (int f = 0; f < nf; ++f)
-      if (facet_bucket_[f] >= 0) bucket_facets_[static_cast<std::size_t>(fill[facet_bucket_[f]]++)] = f;
-  }
+  place_in_buckets(facet_bucket_, buckets, bucket_start_, bucket_facets_);
   c.grid = {cell, buckets - 1, bucket_start_.data(), bucket_facets_.data()};
   contact_force_.resize(6 * static_cast<std::size_t>(ns));
   contact_weight_.resize(4 * static_cast<std::size_t>(ns));
@@ -698,16 +705,9 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
     while (edge_buckets < 2 * ne) edge_buckets *= 2;
     const double edge_cell = contact_cell_edge(edge_len, cs.reach);
     edge_bucket_.resize(static_cast<std::size_t>(ne));
-    edge_start_.assign(static_cast<std::size_t>(edge_buckets) + 1, 0);
-    for (int e = 0; e < ne; ++e) {
-      edge_bucket_[e] = edge_searched_[static_cast<std::size_t>(e)] ? edge_bucket(c, e, edge_cell, edge_buckets - 1) : -1;
-      if (edge_bucket_[e] >= 0) ++edge_start_[static_cast<std::size_t>(edge_bucket_[e]) + 1];
-    }
-    for (int b = 0; b < edge_buckets; ++b) edge_start_[b + 1] += edge_start_[b];
-    edge_list_.resize(static_cast<std::size_t>(ne));
-    std::vector<int> fill(edge_start_.begin(), edge_start_.end() - 1);
     for (int e = 0; e < ne; ++e)
-      if (edge_bucket_[e] >= 0) edge_list_[static_cast<std::size_t>(fill[edge_bucket_[e]]++)] = e;
+      edge_bucket_[e] = edge_searched_[static_cast<std::size_t>(e)] ? edge_bucket(c, e, edge_cell, edge_buckets - 1) : -1;
+    place_in_buckets(edge_bucket_, edge_buckets, edge_start_, edge_list_);
     c.edge_grid = {edge_cell, edge_buckets - 1, edge_start_.data(), edge_list_.data()};
     edge_force_.resize(3 * static_cast<std::size_t>(ne));
     edge_param_.resize(2 * static_cast<std::size_t>(ne));

@@ -447,13 +447,22 @@ HS_HD void scatter_contact(const ContactView<T>& c, int i, T* normal, T* shear, 
   }
 }
 
-/// Facet f's plane at t^n into g (kFacetGeom values; see there).
+/// Facet f's plane at t^n into g (kFacetGeom values; see there); returns the largest edge of
+/// its box (the broad phase's cell follows it), from the same corners.
 template <class T>
-HS_HD void facet_geometry(const ContactView<T>& c, int f, T* g) {
+HS_HD T facet_geometry(const ContactView<T>& c, int f, T* g) {
   const int* fn = c.facet_nodes + 4 * f;
   const int corners = fn[3] < 0 ? 3 : 4;
   Vec3<T> x[4];
   for (int k = 0; k < corners; ++k) x[k] = contact_x(c, fn[k]);
+  Vec3<T> lo = x[0], hi = x[0];
+  for (int k = 1; k < corners; ++k) {
+    lo = {x[k].x < lo.x ? x[k].x : lo.x, x[k].y < lo.y ? x[k].y : lo.y, x[k].z < lo.z ? x[k].z : lo.z};
+    hi = {x[k].x > hi.x ? x[k].x : hi.x, x[k].y > hi.y ? x[k].y : hi.y, x[k].z > hi.z ? x[k].z : hi.z};
+  }
+  T extent = hi.x - lo.x;
+  if (hi.y - lo.y > extent) extent = hi.y - lo.y;
+  if (hi.z - lo.z > extent) extent = hi.z - lo.z;
   Vec3<T> centre = x[0] + x[1] + x[2];
   Vec3<T> nn;
   if (corners == 4) {
@@ -478,6 +487,7 @@ HS_HD void facet_geometry(const ContactView<T>& c, int f, T* g) {
   g[0] = centre.x, g[1] = centre.y, g[2] = centre.z;
   g[3] = nn.x, g[4] = nn.y, g[5] = nn.z;
   g[6] = warp, g[7] = radius2;
+  return extent;
 }
 
 /// Lowest and highest coordinates of facet f's corners at t^n.
@@ -500,17 +510,6 @@ HS_HD int facet_bucket(const ContactView<T>& c, int f, T cell, int mask) {
   facet_box(c, f, lo, hi);
   return contact_bucket(contact_cell(T(0.5) * (lo.x + hi.x), cell), contact_cell(T(0.5) * (lo.y + hi.y), cell),
                         contact_cell(T(0.5) * (lo.z + hi.z), cell), mask);
-}
-
-/// Largest edge of facet f's box at t^n (the broad phase's cell follows it).
-template <class T>
-HS_HD T facet_extent(const ContactView<T>& c, int f) {
-  Vec3<T> lo, hi;
-  facet_box(c, f, lo, hi);
-  T e = hi.x - lo.x;
-  if (hi.y - lo.y > e) e = hi.y - lo.y;
-  if (hi.z - lo.z > e) e = hi.z - lo.z;
-  return e;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -43,8 +43,8 @@ __global__ void contact_extent_kernel(ContactView<T> c, int nf, unsigned long lo
   if (f < nf && edges) {
     bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(edge_extent(c, f))));
   } else if (f < nf) {
-    bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(facet_extent(c, f))));
-    facet_geometry(c, f, c.facet_geom + static_cast<long long>(kFacetGeom) * f);
+    const T extent = facet_geometry(c, f, c.facet_geom + static_cast<long long>(kFacetGeom) * f);
+    bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(extent)));
   }
   for (int o = 16; o > 0; o >>= 1) {
     const unsigned long long other = __shfl_down_sync(0xffffffffu, bits, o);
