@@ -255,11 +255,6 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   }
   if (!whole.contact.empty()) {
     const SourceLoc& at = model.contact.pairs.front().loc;
-    // Across ranks the CPU backend shares the contact nodes' motion each increment (docs/
-    // architecture.md, "Distributed contact"); the GPU backend does not yet.
-    if (comm.distributed() && opt.backend == BackendKind::Cuda)
-      throw InputError(at, "contact across MPI ranks runs on the CPU backend only (the GPU backend's distributed "
-                           "contact is not there yet): use --backend cpu, or run without mpirun");
     for (const Step& s : model.steps)
       if (s.procedure != Procedure::ExplicitDynamic)
         throw InputError(at, "contact acts in explicit dynamic steps; step '" + s.name +
@@ -297,11 +292,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (domain) bopt.device = comm.local_rank();
     bopt.distributed = dist;
     // A deck of static steps only builds no explicit backend (nor needs masses).
-    // Distributed contact runs on the CPU backend (checked above for --backend cuda).
-    const BackendKind kind = domain && !sys.contact.empty() ? BackendKind::Cpu : opt.backend;
-    if (kind != opt.backend && opt.progress && writes)
-      std::fprintf(stderr, "halfstep: distributed contact runs on the CPU backend; no GPU used\n");
-    const std::unique_ptr<Backend> backend = any_explicit ? make_backend(kind, sys, bopt, opt.progress && writes) : nullptr;
+    // Distributed contact runs on either backend (the GPU one stages the contact nodes to the
+    // host pass each increment: docs/architecture.md, "Distributed contact").
+    const std::unique_ptr<Backend> backend =
+        any_explicit ? make_backend(opt.backend, sys, bopt, opt.progress && writes) : nullptr;
     if (backend) backend->upload(st);
     if (backend && opt.progress && writes) {
       const Backend& hw = *backend;

@@ -129,6 +129,8 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
       const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
       for (int j = 0; j < 6; ++j) fi[j] = t[j];
       for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
+      if (m.contact_normal)  // the whole contact force: the partials were packed without it
+        for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];
     }
     NodeDriveValues<T> values;
     NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);

@@ -13,6 +13,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <array>
 #include <condition_variable>
 #include <cstdio>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
+#include "backends/host_contact.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "backends/cuda/forall.cuh"
 #include "elements/registry.hpp"
@@ -140,6 +142,30 @@ __global__ void stage_state_kernel(cuda::MeshView<T> m, NodeStateView<T> s, bool
   for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * m.nn + n] = used ? src[i][at] : T(0);
 }
 
+/// Distributed contact (host staging): u and v^(n-1/2) of the listed local nodes into out,
+/// component after component (6 rows of count values).
+template <class T>
+__global__ void gather_contact_motion_kernel(NodeStateView<T> s, const int* nodes, int count, T* out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const int n = nodes[k];
+  const T* src[6] = {s.ux, s.uy, s.uz, s.v[0], s.v[1], s.v[2]};
+  for (int j = 0; j < 6; ++j) out[static_cast<std::size_t>(j) * count + k] = src[j][n];
+}
+
+/// Distributed contact (host staging): the listed local nodes' normal (3) and friction (3)
+/// contact forces from in (6 per node) into the nodal arrays the node pass reads.
+template <class T>
+__global__ void scatter_contact_force_kernel(const T* in, const int* nodes, int count, T* normal, T* shear) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const int n = nodes[k];
+  for (int d = 0; d < 3; ++d) {
+    normal[3 * static_cast<std::size_t>(n) + d] = in[6 * static_cast<std::size_t>(k) + d];
+    shear[3 * static_cast<std::size_t>(n) + d] = in[6 * static_cast<std::size_t>(k) + 3 + d];
+  }
+}
+
 template <class T>
 class CudaBackend final : public Backend {
  public:
@@ -168,10 +194,6 @@ class CudaBackend final : public Backend {
                      "use gather, atomic or colored for models with beams or FPM triangles");
     if (opt.distributed && scheme_ != GpuScheme::Gather && scheme_ != GpuScheme::Atomic)
       throw RunError("distributed runs use the gather or atomic GPU scheme");
-    // The contact kernels read every contact node from this rank's arrays (docs/architecture.md,
-    // "Distributed contact": the CPU backend shares them across ranks; the GPU one not yet).
-    if (opt.distributed && !sys.contact.empty())
-      throw RunError("contact across MPI ranks runs on the CPU backend only (--backend cpu)");
     if (opt.device >= 0) {  // one GPU per rank: the rank's index on its host picks it
       int count = 0;
       check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
@@ -384,6 +406,7 @@ class CudaBackend final : public Backend {
     EnergyMonitor m0 = initial_monitor(sys, opt);
     monitor_.assign(&m0, 1);
     if (opt.distributed) setup_distributed(*opt.distributed, m0);
+    if (dist_ && !sys.contact.empty()) setup_host_contact(opt.threads);
     if (scheme_ != GpuScheme::ElementLocal) plan_pieces();
     sums_.resize(16);
     sums_.zero(stream_);
@@ -493,6 +516,7 @@ class CudaBackend final : public Backend {
       if (st.contact_history.size() != ct_history_.size()) throw std::logic_error("contact history of the wrong size");
       buf.assign(st.contact_history.begin(), st.contact_history.end());
       ct_history_.assign(buf);
+      if (host_contact_) hc_history_ = st.contact_history;  // distributed: the host pass keeps it
     }
   }
 
@@ -543,6 +567,7 @@ class CudaBackend final : public Backend {
         from->copy_to(buf.data(), buf.size());
         to->assign(buf.begin(), buf.end());
       }
+      if (host_contact_) st.contact_history = hc_history_;
     }
     if (sys_.solid.num_elements > 0) {
       buf.resize(solid_energy_.size());
@@ -572,6 +597,7 @@ class CudaBackend final : public Backend {
     sync("before a step");
     const int ne = sys_.num_elements, nn = sys_.num_nodes;
     drive_.assign(drive);
+    if (host_contact_) host_held_ = drive.held;
     drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.pressure_ptr.bytes() +
                    drive_.pressure_amp.bytes() + drive_.pressure_value.bytes() + drive_.face_nodes.bytes() +
                    drive_.face_node_ptr.bytes() + drive_.face_node_slots.bytes();
@@ -1009,15 +1035,17 @@ class CudaBackend final : public Backend {
     check(cudaEventRecord(packed_, stream_), "cudaEventRecord");
   }
 
+  /// (Without contact forces: every rank holding a shared node adds its whole contact force
+  /// in the node pass, as the CPU backend does.)
   template <int kDofs>
   void launch_pack() {
     const int nif = sys_.num_interface;
     if (scheme_ == GpuScheme::Gather)
       cuda::pack_interface_kernel<T, Sink::Slots, kDofs><<<blocks(nif, 128), 128, 0, stream_>>>(
-          mesh(), drive_.view, nodal_forces(), slot_forces(), halo_buf_.get());
+          mesh_base(), drive_.view, nodal_forces(), slot_forces(), halo_buf_.get());
     else
       cuda::pack_interface_kernel<T, Sink::Plain, kDofs><<<blocks(nif, 128), 128, 0, stream_>>>(
-          mesh(), drive_.view, nodal_forces(), slot_forces(), halo_buf_.get());
+          mesh_base(), drive_.view, nodal_forces(), slot_forces(), halo_buf_.get());
   }
 
   /// Distributed: exchanges the partials, reduces the sums of the last committed node pass
@@ -1348,9 +1376,80 @@ class CudaBackend final : public Backend {
     check(cudaGetLastError(), "contact launch");
   }
 
+  /// Distributed contact: the host pass (HostContact, the CPU backend's) and the staging
+  /// lists: this rank's contact nodes (ContactShare::node_local), ascending local index.
+  void setup_host_contact(int threads) {
+    host_contact_ = std::make_unique<HostContact>(sys_, dist_, halo_.get(), std::max(1, threads));
+    const ContactShare& share = dist_->domain->contact;
+    std::vector<int> nodes;
+    for (int l : share.node_local)
+      if (l >= 0) nodes.push_back(l);
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    hc_nodes_ = nodes;
+    hc_node_list_.assign(nodes);
+    const std::size_t m = nodes.size(), nn = static_cast<std::size_t>(sys_.num_nodes);
+    const std::size_t npair = 6 * static_cast<std::size_t>(sys_.contact.num_pairs);
+    hc_down_.resize(std::max<std::size_t>(6 * m, 1));
+    hc_up_.resize(std::max<std::size_t>(6 * m + npair, 1));
+    for (auto& a : hc_motion_) a.assign(nn, 0.0);
+    hc_normal_.assign(3 * nn, 0.0);
+    hc_shear_.assign(3 * nn, 0.0);
+    hc_pair_.assign(npair, 0.0);
+    hc_history_.assign(static_cast<std::size_t>(kContactHistory) *
+                           (static_cast<std::size_t>(sys_.contact.num_slaves) + sys_.contact.num_edges),
+                       0.0);
+  }
+
+  /// Distributed contact at t^n: this rank's contact nodes' u and v^(n-1/2) to the host
+  /// (6 values per node), the host pass over the ranks, their nodal contact forces and the
+  /// per-definition totals back (6 per node, 6 per definition) into the buffers the node
+  /// kernel reads, the energies into the host monitor (distributed runs keep it there).
+  void run_host_contact(const Increment& inc, bool commit) {
+    const int m = static_cast<int>(hc_nodes_.size());
+    const std::size_t npair = hc_pair_.size();
+    if (m > 0) {
+      gather_contact_motion_kernel<T><<<blocks(m, 128), 128, 0, stream_>>>(state(), hc_node_list_.get(), m,
+                                                                           hc_down_.device());
+      check(cudaGetLastError(), "contact staging launch");
+    }
+    sync("contact staging");  // also: the previous pass's uploads are done with hc_up_
+    const T* down = hc_down_.host();
+    for (int j = 0; j < 6; ++j) {
+      std::vector<double>& to = hc_motion_[static_cast<std::size_t>(j)];
+      for (int k = 0; k < m; ++k) to[static_cast<std::size_t>(hc_nodes_[k])] = double(down[static_cast<std::size_t>(j) * m + k]);
+    }
+    const HostContactNodes in{{hc_motion_[0].data(), hc_motion_[1].data(), hc_motion_[2].data()},
+                              {hc_motion_[3].data(), hc_motion_[4].data(), hc_motion_[5].data()},
+                              host_held_.data()};
+    const std::array<double, 2> energy =
+        host_contact_->run(inc, commit, in, {hc_history_.data(), hc_normal_.data(), hc_shear_.data(), hc_pair_.data()});
+    monitor_contact(host_monitor_, energy[0], energy[1]);
+    T* up = hc_up_.host();
+    for (int k = 0; k < m; ++k) {
+      const std::size_t n = static_cast<std::size_t>(hc_nodes_[k]);
+      for (int d = 0; d < 3; ++d) {
+        up[6 * static_cast<std::size_t>(k) + d] = T(hc_normal_[3 * n + d]);
+        up[6 * static_cast<std::size_t>(k) + 3 + d] = T(hc_shear_[3 * n + d]);
+      }
+    }
+    for (std::size_t i = 0; i < npair; ++i) up[6 * static_cast<std::size_t>(m) + i] = T(hc_pair_[i]);
+    if (m > 0)
+      scatter_contact_force_kernel<T><<<blocks(m, 128), 128, 0, stream_>>>(hc_up_.device(), hc_node_list_.get(), m,
+                                                                           ct_normal_.get(), ct_shear_.get());
+    if (npair > 0)
+      check(cudaMemcpyAsync(ct_pair_force_.get(), up + 6 * static_cast<std::size_t>(m), npair * sizeof(T),
+                            cudaMemcpyHostToDevice, stream_),
+            "copy contact totals");
+    check(cudaGetLastError(), "contact staging launch");
+  }
+
   void launch_nodes(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block) {
     const int nn = sys_.num_nodes;
-    if (!sys_.contact.empty()) launch_contact(inc, mode == NodeMode::Commit);
+    // Distributed: the contact pass runs on the host (a collective; block-size probes keep
+    // the last forces and skip it).
+    if (host_contact_ && mode != NodeMode::Probe) run_host_contact(inc, mode == NodeMode::Commit);
+    else if (!sys_.contact.empty() && !host_contact_) launch_contact(inc, mode == NodeMode::Commit);
     if (scheme_ == GpuScheme::ElementLocal)
       cuda::element_local_sample_kernel<T><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, level(cur_), frame, run());
@@ -1662,6 +1761,17 @@ class CudaBackend final : public Backend {
   EnergyMonitor host_monitor_;
   bool pending_commit_ = false;
   double pending_time_ = 0;
+  // Distributed contact (run_host_contact): the host pass, this rank's contact nodes (host
+  // and device copies of the list), the staging buffers (mapped pinned: 6 per node down; 6
+  // per node and 6 per definition up), the host pass's inputs and outputs, the friction
+  // history it keeps, and the step's held bits.
+  std::unique_ptr<HostContact> host_contact_;
+  std::vector<int> hc_nodes_;
+  DeviceArray<int> hc_node_list_;
+  PinnedArray<T> hc_down_, hc_up_;
+  std::array<std::vector<double>, 6> hc_motion_;
+  std::vector<double> hc_normal_, hc_shear_, hc_pair_, hc_history_;
+  std::vector<std::uint8_t> host_held_;
 
   Staging<T> staging_[2];
   std::mutex staging_mutex_;
