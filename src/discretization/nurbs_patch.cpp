@@ -367,6 +367,40 @@ NurbsPatch refine_uniform(const NurbsPatch& patch, int per_span) {
   return out;
 }
 
+NurbsPatch boundary(const NurbsPatch& patch, int direction, int side, std::vector<int>* points) {
+  check_direction(patch, direction, "boundary");
+  if (patch.dim < 2 || (side != 0 && side != 1))
+    throw InputError({}, "NURBS patch: boundary: needs a surface or solid patch and side 0 or 1 (got dimension " +
+                             std::to_string(patch.dim) + ", side " + std::to_string(side) + ")");
+  NurbsPatch b;
+  b.dim = patch.dim - 1;
+  int k = 0;  // the remaining directions keep their order
+  for (int d = 0; d < patch.dim; ++d) {
+    if (d == direction) continue;
+    b.degree[k] = patch.degree[d];
+    b.count[k] = patch.count[d];
+    b.knots[k] = patch.knots[d];
+    ++k;
+  }
+  for (; k < 3; ++k) b.degree[k] = 0, b.count[k] = 1, b.knots[k].clear();
+  const int layer = side == 0 ? 0 : patch.count[direction] - 1;
+  if (points) points->clear();
+  const int n1 = patch.dim > 1 ? patch.count[1] : 1, n2 = patch.dim > 2 ? patch.count[2] : 1;
+  for (int i2 = 0; i2 < n2; ++i2)
+    for (int i1 = 0; i1 < n1; ++i1)
+      for (int i0 = 0; i0 < patch.count[0]; ++i0) {
+        const int idx[3] = {i0, i1, i2};
+        if (idx[direction] != layer) continue;
+        const int c = patch.index(i0, i1, i2);
+        b.x.push_back(patch.x[c]);
+        b.y.push_back(patch.y[c]);
+        b.z.push_back(patch.z[c]);
+        b.w.push_back(patch.w[c]);
+        if (points) points->push_back(c);
+      }
+  return b;
+}
+
 Extraction1D extract_bezier_1d(const std::vector<double>& U, int p) {
   // Borden et al.'s sweep over the knot vector: each element starts from the identity; every
   // interior knot of multiplicity mult < p is (virtually) inserted r = p - mult times. Each
@@ -415,7 +449,7 @@ Extraction1D extract_bezier_1d(const std::vector<double>& U, int p) {
   return ext;
 }
 
-BezierMesh extract_bezier(const NurbsPatch& patch) {
+BezierMesh extract_bezier(const NurbsPatch& patch, bool dense) {
   BezierMesh mesh;
   mesh.dim = patch.dim;
   mesh.degree = patch.degree;
@@ -431,7 +465,7 @@ BezierMesh extract_bezier(const NurbsPatch& patch) {
   const int D = patch.dim, nb = mesh.nb;
   const int n0 = mesh.degree[0] + 1, n1 = mesh.degree[1] + 1, n2 = mesh.degree[2] + 1;
   mesh.connectivity.resize(static_cast<size_t>(mesh.elements) * nb);
-  mesh.extraction.resize(static_cast<size_t>(mesh.elements) * nb * nb);
+  if (dense) mesh.extraction.resize(static_cast<size_t>(mesh.elements) * nb * nb);
   mesh.lower.resize(static_cast<size_t>(mesh.elements) * D);
   mesh.upper.resize(static_cast<size_t>(mesh.elements) * D);
   mesh.dir_element.resize(static_cast<size_t>(mesh.elements) * D);
@@ -452,11 +486,11 @@ BezierMesh extract_bezier(const NurbsPatch& patch) {
           mesh.dir_element[e * D + d] = ed[d];
         }
         int* conn = mesh.connectivity.data() + static_cast<size_t>(e) * nb;
-        double* C = mesh.extraction.data() + static_cast<size_t>(e) * nb * nb;
+        double* C = dense ? mesh.extraction.data() + static_cast<size_t>(e) * nb * nb : nullptr;
         for (int a = 0; a < nb; ++a) {
           const int ia[3] = {a % n0, (a / n0) % n1, a / (n0 * n1)};
           conn[a] = patch.index(first[0] + ia[0], first[1] + ia[1], first[2] + ia[2]);
-          for (int c = 0; c < nb; ++c) {
+          for (int c = 0; c < nb && dense; ++c) {
             const int ic[3] = {c % n0, (c / n0) % n1, c / (n0 * n1)};
             double v = 1.0;  // Kronecker product entry
             for (int d = 0; d < D; ++d) v *= C1[d][ia[d] * (mesh.degree[d] + 1) + ic[d]];

@@ -56,6 +56,13 @@ NurbsPatch elevate_degree(const NurbsPatch& patch, int direction, int t = 1);
 /// of every parametric direction.
 NurbsPatch refine_uniform(const NurbsPatch& patch, int per_span);
 
+/// The boundary patch (dimension dim - 1) where parameter `direction` is at its first
+/// (side 0) or last (side 1) knot: with open knot vectors it is the NURBS of that layer of
+/// control points and weights, the other directions' knots and degrees (the patch edge a
+/// boundary load or adhesion integral runs over). `points`, when given, receives each boundary
+/// control point's index in the patch. Throws InputError for a curve (dim 1) or a bad direction/side.
+NurbsPatch boundary(const NurbsPatch& patch, int direction, int side, std::vector<int>* points = nullptr);
+
 /// Bézier extraction operators of one knot vector (Borden, Scott, Evans, Hughes 2011): one
 /// (p+1) x (p+1) row-major matrix per nonempty span, rows = B-spline functions span-p..span,
 /// columns = Bernstein polynomials on that span.
@@ -85,7 +92,7 @@ struct BezierMesh {
   int nb = 0;                         ///< functions per element, prod(degree + 1)
   int elements = 0;
   std::vector<int> connectivity;      ///< elements x nb control-point indices, tensor order
-  std::vector<double> extraction;     ///< elements x nb x nb, row-major: C_e = kron(C_2, C_1, C_0)
+  std::vector<double> extraction;     ///< elements x nb x nb, row-major: C_e = kron(C_2, C_1, C_0) (empty unless dense)
   std::vector<double> lower, upper;   ///< elements x dim knot-span bounds [lower, upper] per direction
   std::array<Extraction1D, 3> dir;    ///< the 1D operators (a kernel may apply them as a Kronecker product)
   std::vector<int> dir_element;       ///< elements x dim: the element's index in each dir[d]
@@ -94,7 +101,9 @@ struct BezierMesh {
   const double* op(int e) const { return extraction.data() + static_cast<size_t>(e) * nb * nb; }
 };
 
-/// Bézier extraction of a validated patch.
-BezierMesh extract_bezier(const NurbsPatch& patch);
+/// Bézier extraction of a validated patch. With dense = false `extraction` stays empty and
+/// kernels use the 1D factors (bezier_element_basis_kron): the dense C_e take nb^2 doubles
+/// per element (5.8 KB at degree 2 in 3D, 125 KB at degree 4), the factors D (p+1)^2 per span.
+BezierMesh extract_bezier(const NurbsPatch& patch, bool dense = true);
 
 }  // namespace halfstep

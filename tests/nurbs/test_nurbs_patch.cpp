@@ -370,6 +370,11 @@ std::array<double, 3> element_errors(const NurbsPatch& P) {
     }
   }
   for (int c : seen) EXPECT_EQ(c, 1);  // every control point belongs to some element
+  const BezierMesh f = extract_bezier(P, false);  // factors only: the same mesh without C_e
+  EXPECT_TRUE(f.extraction.empty());
+  EXPECT_EQ(f.connectivity, m.connectivity);
+  EXPECT_EQ(f.dir_element, m.dir_element);
+  EXPECT_EQ(f.lower, m.lower);
   return worst;
 }
 
@@ -414,6 +419,33 @@ TEST(NurbsPatch, BezierMeshLayout) {
       for (int a = 0; a < m.nb; ++a) sum += m.op(e)[a * m.nb + b];
       EXPECT_NEAR(sum, 1.0, 1e-15);
     }
+}
+
+TEST(NurbsPatch, BoundaryPatchesAreThePatchEdges) {
+  // The annulus's inner arc (direction 2 at its first knot) is the unit quarter circle.
+  std::vector<int> idx;
+  const NurbsPatch inner = boundary(annulus(), 1, 0, &idx);
+  validate(inner);
+  EXPECT_EQ(inner.dim, 1);
+  EXPECT_EQ(idx, (std::vector<int>{0, 1, 2}));
+  EXPECT_LT(max_gap(inner, quarter_circle()), 1e-16);
+  // Every face of a 3D patch against the patch at that parameter.
+  const NurbsPatch w = refine_uniform(wavy(3), 1);
+  double worst = 0.0;
+  for (int d = 0; d < 3; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const NurbsPatch f = boundary(w, d, side, &idx);
+      validate(f);
+      EXPECT_EQ(static_cast<int>(idx.size()), f.points());
+      for (const auto& v : samples(2, 300, 8)) {
+        double u[3];
+        for (int k = 0, j = 0; k < 3; ++k) u[k] = k == d ? double(side) : v[j++];
+        worst = std::max(worst, distance(evaluate(f, v.data()), evaluate(w, u)));
+      }
+    }
+  EXPECT_LT(worst, 1e-14);
+  EXPECT_THROW(boundary(quarter_circle(), 0, 0), InputError);
+  EXPECT_THROW(boundary(w, 0, 2), InputError);
 }
 
 /// The message of the InputError validate throws for p (empty when none).
