@@ -67,7 +67,7 @@ NurbsPatch boundary(const NurbsPatch& patch, int direction, int side, std::vecto
 /// (p+1) x (p+1) row-major matrix per nonempty span, rows = B-spline functions span-p..span,
 /// columns = Bernstein polynomials on that span.
 struct Extraction1D {
-  int degree = 0;
+  int degree = 0;                ///< p of the knot vector
   std::vector<int> span;         ///< knot span index i of each element (U[i] < U[i+1])
   std::vector<double> lower;     ///< U[span] per element
   std::vector<double> upper;     ///< U[span + 1] per element
@@ -86,8 +86,8 @@ Extraction1D extract_bezier_1d(const std::vector<double>& knots, int degree);
 /// coordinates and weights through `connectivity` and calls
 /// nurbs::bezier_element_basis<dim>(degree, xi, extraction + e*nb*nb, w_e, R, dR).
 struct BezierMesh {
-  int dim = 2;
-  std::array<int, 3> degree{{1, 1, 1}};
+  int dim = 2;                        ///< parametric dimension of the patch
+  std::array<int, 3> degree{{1, 1, 1}};  ///< degree per direction (0 beyond dim)
   std::array<int, 3> elements_per_dir{{1, 1, 1}};  ///< nonempty spans per direction
   int nb = 0;                         ///< functions per element, prod(degree + 1)
   int elements = 0;
