@@ -162,27 +162,58 @@ HS_HD bool project_on_triangle(Vec3<T> p, Vec3<T> a, Vec3<T> b, Vec3<T> c, T& d,
   return l[0] >= tol && l[1] >= tol && l[2] >= tol;
 }
 
+/// Facet f's values that the cheap rejection and the candidate filters read, loaded at once
+/// (the narrow phase is a chain of dependent loads: loading these together, before any test,
+/// takes the tests' loads off that chain).
+template <class T>
+struct FacetCandidate {
+  int pair;
+  int nodes[4];
+  T geom[kFacetGeom];
+  T offset, depth;
+  bool two_sided;
+};
+
+/// Loads facet f's FacetCandidate.
+template <class T>
+HS_HD FacetCandidate<T> load_facet_candidate(const ContactView<T>& c, int f) {
+  FacetCandidate<T> q;
+  q.pair = c.facet_pair[f];
+  for (int k = 0; k < 4; ++k) q.nodes[k] = c.facet_nodes[4 * f + k];
+  for (int k = 0; k < kFacetGeom; ++k) q.geom[k] = c.facet_geom[kFacetGeom * static_cast<long long>(f) + k];
+  q.offset = c.facet_offset[f];
+  q.depth = c.facet_depth[f];
+  q.two_sided = c.facet_two_sided[f] != 0;
+  return q;
+}
+
 /// Cheap rejection before touch_facet's projections: whether p, of a slave with half
-/// thickness off_s, lies in the slab within the reach of facet f's mean plane (its warp
+/// thickness off_s, lies in the slab within the reach of facet q's mean plane (its warp
 /// added) and near enough to its centre to project into it (most broad-phase candidates
 /// fail here; facet_geom holds the plane).
 template <class T>
-HS_HD bool facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T off_s) {
-  const T* g = c.facet_geom + kFacetGeom * static_cast<long long>(f);
+HS_HD bool facet_within_reach(const FacetCandidate<T>& q, Vec3<T> p, T off_s) {
+  const T* g = q.geom;
   const T radius2 = g[7];
   if (!(radius2 >= T(0))) return false;
   const Vec3<T> centre{g[0], g[1], g[2]}, nn{g[3], g[4], g[5]};
   const T warp = g[6];
-  const T reach = off_s + c.facet_offset[f];
+  const T reach = off_s + q.offset;
   const Vec3<T> r = p - centre;
   const T d = dot(r, nn);
-  const T below = c.facet_two_sided[f] ? reach : c.facet_depth[f];
+  const T below = q.two_sided ? reach : q.depth;
   if (d - warp >= reach || d + warp <= -below) return false;
   // A warped facet's triangles tilt from the mean plane: their projections of p may lie up
   // to about |d| + warp farther out.
-  const Vec3<T> q = r - d * nn;
+  const Vec3<T> qv = r - d * nn;
   const T out = std::sqrt(radius2) + warp + std::fabs(d);
-  return !(dot(q, q) > out * out * T(1.0001));
+  return !(dot(qv, qv) > out * out * T(1.0001));
+}
+
+/// facet_within_reach for facet f of c.
+template <class T>
+HS_HD bool facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T off_s) {
+  return facet_within_reach(load_facet_candidate(c, f), p, off_s);
 }
 
 /// Whether the point p of a slave with half thickness off_s touches facet f, and where,
@@ -266,6 +297,24 @@ HS_HD T friction_coefficient(T mu_s, T mu_k, T dc, T s) {
   return mu_k + (mu_s - mu_k) * std::exp(-dc * s);
 }
 
+/// What one slave record's candidate search needs (ContactNodeBody::prepare): the node, its
+/// position and side, and the broad-phase cell it lies in.
+template <class T>
+struct NodeSearch {
+  int i, n, pair, surface;
+  bool search;  ///< whether the facets of the 27 cells around it are candidates
+  Vec3<T> p, facing;
+  T facing_size, off_s;
+  long long ci, cj, ck;
+};
+
+/// Whether candidate (pen, f) beats the best so far: the least penetration, ties to the
+/// lower index (f's are unique, so the choice does not depend on the order of the search).
+template <class T>
+HS_HD bool contact_better(T pen, int f, T best_pen, int best) {
+  return best < 0 || pen < best_pen || (pen == best_pen && f < best);
+}
+
 /// The contact of one slave record at t^n: the facet it penetrates least (ties: the lower
 /// facet index, so the result does not depend on the bucket order), the penalty normal force
 /// and the friction force (elastic stick predictor, return to the Coulomb cone), written to
@@ -274,17 +323,22 @@ HS_HD T friction_coefficient(T mu_s, T mu_k, T dc, T s) {
 template <class T>
 struct ContactNodeBody {
   ContactView<T> c;
-  HS_HD void operator()(int i, double* sum) const {
-    const int n = c.slave_node[i];
-    const int pair = c.slave_pair[i];
+  /// The record's search state; an analytical master's touch already in best/touch (best
+  /// -1 otherwise).
+  HS_HD NodeSearch<T> prepare(int i, int& best, ContactTouch<T>& touch) const {
+    NodeSearch<T> s{};
+    s.i = i;
+    s.n = c.slave_node[i];
+    s.pair = c.slave_pair[i];
+    const int n = s.n, pair = s.pair;
     // A slave whose translations are all prescribed (held, driven, or a rigid body's) cannot
     // respond; where the surfaces also meet the other way, that pass carries the contact.
     // (Kept, its spring reacted on the other surface's nodes only, and a cube squeezed
     // between a held base and a driven plate in general contact rang up.)
     const unsigned prescribed = (c.held ? c.held[n] : 0u) | (c.body_skip ? c.body_skip[n] : 0u);
     const bool idle = c.mirrored[pair] && (prescribed & 7u) == 7u;
-    const Vec3<T> p = contact_x(c, n);
-    const T off_s = c.slave_offset[i];
+    s.p = contact_x(c, n);
+    s.off_s = c.slave_offset[i];
     // The side the node faces: the sum of its own facets' unit normals (zero: any side).
     // Unit, not area, normals: at the corner of a bar of long elements the side facets'
     // areas swamped the end facet's, the node faced sideways, and the other bar's end face
@@ -297,50 +351,73 @@ struct ContactNodeBody {
       const T size = norm(area);
       if (size > T(0)) facing += (T(1) / size) * area;
     }
-    const T facing_size = norm(facing);
-    int best = -1;
-    ContactTouch<T> touch{}, t{};
-    const int surface = c.analytic.pair_surface ? c.analytic.pair_surface[pair] : -1;
-    if (surface >= 0) {
+    s.facing = facing;
+    s.facing_size = norm(facing);
+    best = -1;
+    touch = ContactTouch<T>{};
+    s.surface = c.analytic.pair_surface ? c.analytic.pair_surface[pair] : -1;
+    if (s.surface >= 0) {
       // A rigid analytical master: its reference node's translation moves it.
-      const int r = c.analytic.ref[surface];
+      const int r = c.analytic.ref[s.surface];
       const Vec3<T> u_ref{c.ux[r], c.uy[r], c.uz[r]};
-      if (!idle && analytic_touch(c.analytic, surface, p, u_ref, off_s, touch.pen, touch.normal) &&
-          !(dot(facing, touch.normal) > T(-0.1) * facing_size)) {
-        best = c.analytic.num_facets + surface;
+      if (!idle && analytic_touch(c.analytic, s.surface, s.p, u_ref, s.off_s, touch.pen, touch.normal) &&
+          !(dot(facing, touch.normal) > T(-0.1) * s.facing_size)) {
+        best = c.analytic.num_facets + s.surface;
         touch.w[0] = T(1), touch.w[1] = touch.w[2] = touch.w[3] = T(0);
       }
     }
+    s.search = !idle && s.surface < 0;
+    if (s.search) {
+      s.ci = contact_cell(s.p.x, c.grid.cell);
+      s.cj = contact_cell(s.p.y, c.grid.cell);
+      s.ck = contact_cell(s.p.z, c.grid.cell);
+    }
+    return s;
+  }
+
+  /// The candidates of neighbour cell q (0..26: dx fastest, then dy, dz) into best/touch.
+  HS_HD void search_cell(const NodeSearch<T>& s, int q, int& best, ContactTouch<T>& touch) const {
     const ContactGrid<T>& g = c.grid;
-    const long long ci = surface < 0 ? contact_cell(p.x, g.cell) : 0, cj = surface < 0 ? contact_cell(p.y, g.cell) : 0,
-                    ck = surface < 0 ? contact_cell(p.z, g.cell) : 0;
-    for (int dz = -1; dz <= 1 && !idle && surface < 0; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          const int b = contact_bucket(ci + dx, cj + dy, ck + dz, g.mask);
-          for (int k = g.start[b]; k < g.start[b + 1]; ++k) {
-            const int f = g.facets[k];
-            if (c.facet_pair[f] != pair) continue;
-            const int* fn = c.facet_nodes + 4 * f;
-            if (c.self[pair] && (fn[0] == n || fn[1] == n || fn[2] == n || fn[3] == n)) continue;
-            if (!facet_within_reach(c, f, p, off_s)) continue;
-            // Self-contact: the facets of the node's neighbours lie within a thickness of it
-            // wherever the surface folds tightly (a shell's hinge): no contact there. (Tested
-            // before the projections: these facets pass the cheap rejection.)
-            if (c.self[pair] && c.near_ptr &&
-                facet_has_near_node(fn, c.near_nodes + c.near_ptr[i], c.near_ptr[i + 1] - c.near_ptr[i]))
-              continue;
-            if (!touch_facet_within_reach(c, f, p, off_s, t)) continue;
-            // The facet must face the node: not the way the node faces (a node on a bar's edge
-            // lies in the other bar's side-face planes), nor across it (a node on a block's
-            // bottom edge projects onto the top edge of the base's side face, "inside" it by
-            // up to that face's depth): within 84 degrees of opposite.
-            if (dot(facing, t.normal) > T(-0.1) * facing_size) continue;
-            if (best >= 0 && (t.pen > touch.pen || (t.pen == touch.pen && f > best))) continue;
-            best = f;
-            touch = t;
-          }
-        }
+    const int n = s.n, pair = s.pair;
+    const int b = contact_bucket(s.ci + q % 3 - 1, s.cj + (q / 3) % 3 - 1, s.ck + q / 9 - 1, g.mask);
+    ContactTouch<T> t{};
+    for (int k = g.start[b]; k < g.start[b + 1]; ++k) {
+      const int f = g.facets[k];
+      const FacetCandidate<T> fq = load_facet_candidate(c, f);
+      if (fq.pair != pair) continue;
+      const int* fn = fq.nodes;
+      if (c.self[pair] && (fn[0] == n || fn[1] == n || fn[2] == n || fn[3] == n)) continue;
+      if (!facet_within_reach(fq, s.p, s.off_s)) continue;
+      // Self-contact: the facets of the node's neighbours lie within a thickness of it
+      // wherever the surface folds tightly (a shell's hinge): no contact there. (Tested
+      // before the projections: these facets pass the cheap rejection.)
+      if (c.self[pair] && c.near_ptr &&
+          facet_has_near_node(fn, c.near_nodes + c.near_ptr[s.i], c.near_ptr[s.i + 1] - c.near_ptr[s.i]))
+        continue;
+      if (!touch_facet_within_reach(c, f, s.p, s.off_s, t)) continue;
+      // The facet must face the node: not the way the node faces (a node on a bar's edge
+      // lies in the other bar's side-face planes), nor across it (a node on a block's
+      // bottom edge projects onto the top edge of the base's side face, "inside" it by
+      // up to that face's depth): within 84 degrees of opposite.
+      if (dot(s.facing, t.normal) > T(-0.1) * s.facing_size) continue;
+      if (!contact_better(t.pen, f, touch.pen, best)) continue;
+      best = f;
+      touch = t;
+    }
+  }
+
+  HS_HD void operator()(int i, double* sum) const {
+    int best;
+    ContactTouch<T> touch;
+    const NodeSearch<T> s = prepare(i, best, touch);
+    if (s.search)
+      for (int q = 0; q < 27; ++q) search_cell(s, q, best, touch);
+    finish(i, s, best, touch, sum);
+  }
+
+  /// The record's forces and history from the touch found (best < 0: none).
+  HS_HD void finish(int i, const NodeSearch<T>& s, int best, const ContactTouch<T>& touch, double* sum) const {
+    const int n = s.n, pair = s.pair, surface = s.surface;
     T* out = c.force + 6 * static_cast<long long>(i);
     T* hist = c.shear_history + kContactHistory * static_cast<long long>(i);
     c.facet_of[i] = best;
@@ -414,7 +491,8 @@ struct ContactNodeBody {
 
 /// Adds record i's forces to the nodal contact forces (3 per node; normal and friction
 /// apart): the slave's, and their reactions on the touched facet's corners by the weights;
-/// the slave's also to its definition's total (pair_total: 6 per definition).
+/// the slave's also to its definition's total (pair_total: 6 per definition; null: not
+/// there, the GPU sums those per warp first).
 /// add(node, component, value) performs the addition (a plain add in a serial loop, an
 /// atomic one on a GPU).
 template <class T, class Add>
@@ -423,7 +501,8 @@ HS_HD void scatter_contact(const ContactView<T>& c, int i, T* normal, T* shear, 
   if (f < 0) return;
   const T* out = c.force + 6 * static_cast<long long>(i);
   const int n = c.slave_node[i];
-  for (int k = 0; k < 6; ++k) add(pair_total, 6 * c.slave_pair[i] + k, out[k]);
+  if (pair_total)
+    for (int k = 0; k < 6; ++k) add(pair_total, 6 * c.slave_pair[i] + k, out[k]);
   for (int d = 0; d < 3; ++d) {
     add(normal, 3 * n + d, out[d]);
     add(shear, 3 * n + d, out[3 + d]);
@@ -606,6 +685,17 @@ HS_HD bool touch_edge(const ContactView<T>& c, int i, Vec3<T> out_i, int j, Edge
   return true;
 }
 
+/// What one edge record's candidate search needs (ContactEdgeBody::prepare).
+template <class T>
+struct EdgeSearch {
+  int i, pair, near_count;
+  bool search, self;
+  const int* a;     ///< the edge's two nodes
+  const int* near;  ///< its element neighbours (self-contact), near_count of them
+  Vec3<T> out_i;
+  long long ci, cj, ck;
+};
+
 /// The edge-to-edge contact of edge record i at t^n: the target edge of its definition it
 /// penetrates least (ties: the lower index), skipping edges through its nodes and, in
 /// self-contact, through their element neighbours (each pair once: the higher index is the
@@ -616,41 +706,59 @@ HS_HD bool touch_edge(const ContactView<T>& c, int i, Vec3<T> out_i, int j, Edge
 template <class T>
 struct ContactEdgeBody {
   ContactView<T> c;
+  /// The record's search state (search false: not a record, no candidates).
+  HS_HD EdgeSearch<T> prepare(int i) const {
+    EdgeSearch<T> s{};
+    s.i = i;
+    s.search = (c.edge_role[i] & kEdgeRecord) != 0;
+    if (!s.search) return s;
+    s.pair = c.edge_pair[i];
+    s.self = c.self[s.pair] != 0;
+    s.a = c.edge_nodes + 2 * static_cast<long long>(i);
+    const Vec3<T> mid = T(0.5) * (contact_x(c, s.a[0]) + contact_x(c, s.a[1]));
+    s.out_i = edge_outward(c, i);
+    s.near = c.edge_near_nodes ? c.edge_near_nodes + c.edge_near_ptr[i] : nullptr;
+    s.near_count = c.edge_near_nodes ? c.edge_near_ptr[i + 1] - c.edge_near_ptr[i] : 0;
+    s.ci = contact_cell(mid.x, c.edge_grid.cell);
+    s.cj = contact_cell(mid.y, c.edge_grid.cell);
+    s.ck = contact_cell(mid.z, c.edge_grid.cell);
+    return s;
+  }
+
+  /// The target edges of neighbour cell q (0..26, as ContactNodeBody) into best/touch.
+  HS_HD void search_cell(const EdgeSearch<T>& s, int q, int& best, EdgeTouch<T>& touch) const {
+    const ContactGrid<T>& g = c.edge_grid;
+    const int* a = s.a;
+    const int bk = contact_bucket(s.ci + q % 3 - 1, s.cj + (q / 3) % 3 - 1, s.ck + q / 9 - 1, g.mask);
+    EdgeTouch<T> t{};
+    for (int k = g.start[bk]; k < g.start[bk + 1]; ++k) {
+      const int j = g.facets[k];
+      if (c.edge_pair[j] != s.pair || !(c.edge_role[j] & kEdgeTarget) || (s.self && j <= s.i)) continue;
+      const int* b = c.edge_nodes + 2 * static_cast<long long>(j);
+      if (b[0] == a[0] || b[0] == a[1] || b[1] == a[0] || b[1] == a[1]) continue;
+      bool neighbour = false;
+      for (int q2 = 0; q2 < s.near_count && !neighbour; ++q2) neighbour = s.near[q2] == b[0] || s.near[q2] == b[1];
+      if (neighbour) continue;
+      if (!touch_edge(c, s.i, s.out_i, j, t)) continue;
+      if (!contact_better(t.pen, j, touch.pen, best)) continue;
+      best = j;
+      touch = t;
+    }
+  }
+
   HS_HD void operator()(int i, double* sum) const {
+    int best = -1;
+    EdgeTouch<T> touch{};
+    const EdgeSearch<T> s = prepare(i);
+    if (s.search)
+      for (int q = 0; q < 27; ++q) search_cell(s, q, best, touch);
+    finish(i, best, touch, sum);
+  }
+
+  /// The record's force and history from the touch found (best < 0: none).
+  HS_HD void finish(int i, int best, const EdgeTouch<T>& touch, double* sum) const {
     T* out = c.edge_force + 3 * static_cast<long long>(i);
     T* hist = c.shear_history + kContactHistory * (static_cast<long long>(c.num_slaves) + i);
-    int best = -1;
-    EdgeTouch<T> touch{}, t{};
-    if (c.edge_role[i] & kEdgeRecord) {
-      const int pair = c.edge_pair[i];
-      const bool self = c.self[pair] != 0;
-      const int* a = c.edge_nodes + 2 * static_cast<long long>(i);
-      const Vec3<T> a0 = contact_x(c, a[0]), a1 = contact_x(c, a[1]);
-      const Vec3<T> mid = T(0.5) * (a0 + a1);
-      const Vec3<T> out_i = edge_outward(c, i);
-      const int* near = c.edge_near_nodes ? c.edge_near_nodes + c.edge_near_ptr[i] : nullptr;
-      const int near_count = c.edge_near_nodes ? c.edge_near_ptr[i + 1] - c.edge_near_ptr[i] : 0;
-      const ContactGrid<T>& g = c.edge_grid;
-      const long long ci = contact_cell(mid.x, g.cell), cj = contact_cell(mid.y, g.cell), ck = contact_cell(mid.z, g.cell);
-      for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-          for (int dx = -1; dx <= 1; ++dx) {
-            const int bk = contact_bucket(ci + dx, cj + dy, ck + dz, g.mask);
-            for (int k = g.start[bk]; k < g.start[bk + 1]; ++k) {
-              const int j = g.facets[k];
-              if (c.edge_pair[j] != pair || !(c.edge_role[j] & kEdgeTarget) || (self && j <= i)) continue;
-              const int* b = c.edge_nodes + 2 * static_cast<long long>(j);
-              if (b[0] == a[0] || b[0] == a[1] || b[1] == a[0] || b[1] == a[1]) continue;
-              bool neighbour = false;
-              for (int q = 0; q < near_count && !neighbour; ++q) neighbour = near[q] == b[0] || near[q] == b[1];
-              if (neighbour) continue;
-              if (!touch_edge(c, i, out_i, j, t)) continue;
-              if (best >= 0 && (t.pen > touch.pen || (t.pen == touch.pen && j > best))) continue;
-              best = j;
-              touch = t;
-            }
-          }
-    }
     c.edge_of[i] = best;
     if (best < 0) {
       for (int k = 0; k < 3; ++k) out[k] = T(0);

@@ -40,7 +40,7 @@ HS_HD constexpr int max_basis() {
 /// t B^(q-1)_(k-1), which needs no binomials and stays accurate near the ends.
 HS_HD void bernstein(int p, double xi, double* B, double* dB) {
   const double s = 0.5 * (1.0 - xi), t = 0.5 * (1.0 + xi);
-  double lower[kMaxBasis1D];  // degree p - 1, for the derivative
+  double lower[kMaxBasis1D] = {};  // degree p - 1, for the derivative (zeroed: g++ cannot see every read is written)
   B[0] = 1.0;
   lower[0] = 1.0;
   for (int q = 1; q <= p; ++q) {
@@ -97,7 +97,7 @@ HS_HD int find_span(int n, int p, double u, const double* U) {
 /// the degree p - 1 row combined by dN_{i,p} = p (N_{i,p-1}/(U_{i+p}-U_i) - N_{i+1,p-1}/(U_{i+p+1}-U_{i+1})).
 HS_HD void bspline_basis(int span, double u, int p, const double* U, double* N, double* dN) {
   double left[kMaxBasis1D], right[kMaxBasis1D];
-  double lower[kMaxBasis1D];  // the degree p - 1 functions N_{span-p+1}..N_span
+  double lower[kMaxBasis1D] = {};  // the degree p - 1 functions N_{span-p+1}..N_span
   N[0] = 1.0;
   lower[0] = 1.0;
   for (int q = 1; q <= p; ++q) {

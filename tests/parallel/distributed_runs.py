@@ -3,7 +3,7 @@
 
     python3 tests/parallel/distributed_runs.py --halfstep build/halfstep --mpirun mpirun \
         [--ranks 2 3 4] [--work DIR] [--timeout 300] [--only SUBSTRING]
-        [--backend cuda [--gpu-scheme atomic] [--gpu-contact-tolerance 1e-8] [--skip-without-gpu]]
+        [--backend cuda [--gpu-scheme atomic] [--gpu-contact-tolerance 1e-6] [--skip-without-gpu]]
 
 Agreement cases: each deck runs once as a single process (--backend cpu --threads 1) and once
 under `mpirun -np N` for each N. For every N:
@@ -19,7 +19,8 @@ under `mpirun -np N` for each N. For every N:
     positive entries summing to "elements".
 Contact cases (CONTACT_CASES) are agreement cases too; with --backend cuda each N-rank GPU run is
 also compared with the CPU backend's single process, and both comparisons use
---gpu-contact-tolerance (GPU_CONTACT_TOLERANCE) for the history and the last frame.
+--gpu-contact-tolerance (GPU_CONTACT_TOLERANCE) for the history, the energies (against the CPU)
+and the last frame.
 Failure cases:
   * two_bars_unstable.inp, -np 2: exit code 3 within the timeout, "rank 1 of 2" on stderr
     (the blow-up is on the rank holding the stiff bar); the single process also exits 3;
@@ -119,9 +120,12 @@ ZERO_TOLERANCE = 1e-300     # absolute, for a group that is zero in the single-p
 # per-definition totals with atomics (their order varies from run to run), the distributed GPU
 # run in record order on the host (HostContact, as the CPU): the runs differ by the round-off
 # of those sums, which the contact's stiff springs then carry on through the run. Both the
-# single GPU process and the CPU one are compared to this limit (history, last frame);
-# energies keep ENERGY_TOLERANCE.
-GPU_CONTACT_TOLERANCE = 1e-8
+# single GPU process and the CPU one are compared to this limit (history, last frame,
+# energies). Measured on an H200 (2026-11-25), 2 to 4 ranks: against the single GPU process
+# every deck within 1e-8; against the CPU the bars' impact end 1.7e-7 (velocities at the
+# contact face, where the springs amplify the sums' round-off most), their contact energy
+# 1.3e-8, every other deck 5e-11 or less.
+GPU_CONTACT_TOLERANCE = 1e-6
 ENERGY_TOLERANCE = 1e-8     # relative to the largest |energy| of the file
 
 
@@ -399,6 +403,12 @@ def compare_frames(rep, case, n, ref_dir, dist_dir, tol=None):
                 rep.fail(case, n, ".vtu", str(e))
             else:
                 worst, name = 0.0, ""
+                # Energy densities are compared on the scale of the largest of them: where the
+                # motion excites no hourglass mode (bars colliding end to end) the hourglass
+                # energy density is round-off (8e-25 against a strain energy density of 5e-4),
+                # and its own relative difference between two summation orders is of order 1.
+                density_scale = max((abs(x) for key, va in a.items() if key.endswith("EnergyDensity")
+                                     for x in va if not math.isnan(x)), default=0.0)
                 for key, va in a.items():
                     vb = b.get(key)
                     if vb is None or len(vb) != len(va):
@@ -406,6 +416,8 @@ def compare_frames(rep, case, n, ref_dir, dist_dir, tol=None):
                         return
                     finite = [(x, y) for x, y in zip(va, vb) if not (math.isnan(x) and math.isnan(y))]
                     scale = max((abs(x) for x, _ in finite), default=0.0)
+                    if key.endswith("EnergyDensity"):
+                        scale = max(scale, density_scale)
                     diff = max((abs(x - y) for x, y in finite), default=0.0)
                     rel = diff / scale if scale > 0 else diff
                     if not (rel <= worst):
@@ -506,7 +518,7 @@ def agreement_case(args, rep, deck_rel, worst_table, tol=None, against_cpu=False
         if cpu_ref_dir is not None:  # the same N-rank GPU run against the CPU's single process
             label = f"{n} vs cpu"
             hist = compare_history(rep, case, label, cpu_ref_dir, dist_dir, limit)
-            energy = compare_energy(rep, case, label, cpu_ref_dir, dist_dir)
+            energy = compare_energy(rep, case, label, cpu_ref_dir, dist_dir, max(ENERGY_TOLERANCE, limit))
             compare_frames(rep, case, label, cpu_ref_dir, dist_dir, limit)
             if hist is not None:
                 worst, where, worst_u = hist

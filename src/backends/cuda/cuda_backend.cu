@@ -791,6 +791,8 @@ class CudaBackend final : public Backend {
   };
   static constexpr int kBeamPiece = -2, kTriPiece = -3;
   static int blocks(std::size_t n, int block) { return static_cast<int>((n + block - 1) / block); }
+  /// Blocks for the contact kernels that give each record a warp.
+  static int warp_blocks(std::size_t n) { return blocks(n, cuda::kContactRecordsPerBlock); }
 
   void sync(const char* what) { check(cudaStreamSynchronize(stream_), what); }
 
@@ -1362,7 +1364,7 @@ class CudaBackend final : public Backend {
             "contact buckets");
       cuda::contact_fill_kernel<<<blocks(ne, 128), 128, 0, stream_>>>(ne, ct_e_key_.get(), ct_e_cursor_.get(),
                                                                    ct_e_list_.get());
-      cuda::contact_edge_kernel<T><<<blocks(ne, 128), 128, 0, stream_>>>(c, ct_e_max_.get(), cs.reach, run(),
+      cuda::contact_edge_kernel<T><<<warp_blocks(ne), 32 * cuda::kContactRecordsPerBlock, 0, stream_>>>(c, ct_e_max_.get(), cs.reach, run(),
                                                                         {ct_e_sums_.get(), ct_e_ticket_.get()});
     }
     ct_normal_.zero(stream_);
