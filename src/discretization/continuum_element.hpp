@@ -27,6 +27,8 @@ struct ContinuumView {
   T* hourglass;                        ///< hourglass energy per element (written)
   T* state = nullptr;                  ///< per-point material state, updated in place (null: no law has state)
   std::size_t state_stride = 0;        ///< the state store's number of points (SolidMesh::num_points)
+  const double* element_data = nullptr;          ///< constant per-element data (SolidMesh::element_data; null: no kind has any)
+  const std::size_t* element_data_ptr = nullptr;  ///< element e's data at element_data + element_data_ptr[e]
 };
 
 /// Whether kind K's internal_force takes the nodal velocities (K::kUsesVelocity: dashpots).
@@ -51,7 +53,8 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
     X[a] = {v.x0[n], v.y0[n], v.z0[n]};
     u[a] = {ux[n], uy[n], uz[n]};
   }
-  const ElementState<T> state{v.state, v.state, v.state_stride, point};
+  const ElementState<T> state{v.state, v.state, v.state_stride, point,
+                              v.element_data ? v.element_data + v.element_data_ptr[e] : nullptr};
   SolidEnergy<T> w;
   if constexpr (UsesVelocity<K>::value) {
     Vec3<T> vn[K::kNodes];

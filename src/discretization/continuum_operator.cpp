@@ -95,7 +95,7 @@ double ContinuumOperator::linearized_force(const std::vector<double>& u, std::ve
           du[a] = {D(0.0, u[3 * c[a]]), D(0.0, u[3 * c[a] + 1]), D(0.0, u[3 * c[a] + 2])};
         }
         const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
-        K::internal_force(X, du, m, D(sm.hourglass_kappa), fe);
+        K::internal_force(X, du, m, D(sm.hourglass_kappa), fe, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
         for (int a = 0; a < K::kNodes; ++a) {
           slot[3 * (first + a)] = fe[a].x.d;
           slot[3 * (first + a) + 1] = fe[a].y.d;
@@ -139,7 +139,7 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
           for (int a = 0; a < K::kNodes; ++a) uj[a] = u0[a];
           D& seed = j % 3 == 0 ? uj[j / 3].x : j % 3 == 1 ? uj[j / 3].y : uj[j / 3].z;
           seed.d = 1.0;
-          K::internal_force(X, uj, m, D(sm.hourglass_kappa), f);
+          K::internal_force(X, uj, m, D(sm.hourglass_kappa), f, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
           for (int a = 0; a < K::kNodes; ++a) {
             ke[(3 * a) * nd + j] = f[a].x.d;
             ke[(3 * a + 1) * nd + j] = f[a].y.d;

@@ -40,7 +40,9 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                 energy,
                                 hourglass,
                                 sm.state_size > 0 ? state : nullptr,
-                                sm.num_points};
+                                sm.num_points,
+                                sm.element_data_ptr.empty() ? nullptr : sm.element_data.data(),
+                                sm.element_data_ptr.empty() ? nullptr : sm.element_data_ptr.data()};
   SolidEnergy<double> total{0.0, 0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {

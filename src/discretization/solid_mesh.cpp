@@ -8,6 +8,7 @@
 
 #include "core/node_slots.hpp"
 #include "core/vec3.hpp"
+#include "discretization/nurbs_patch.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_law.hpp"
 
@@ -93,6 +94,74 @@ SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>&
   throw InputError(mat.loc, "material '" + mat.name + "' has no elasticity");
 }
 
+namespace {
+
+/// NurbsPatch of a model patch, its control points at their nodes' reference positions.
+NurbsPatch patch_of(const Model& model, const NurbsPatchDef& d) {
+  NurbsPatch p;
+  p.dim = d.dim;
+  p.degree = d.degree;
+  p.count = d.count;
+  p.knots = d.knots;
+  p.w = d.weights;
+  for (const int n : d.nodes) {
+    p.x.push_back(model.nodes.x[static_cast<std::size_t>(n)]);
+    p.y.push_back(model.nodes.y[static_cast<std::size_t>(n)]);
+    p.z.push_back(model.nodes.z[static_cast<std::size_t>(n)]);
+  }
+  return p;
+}
+
+/// sm.element_data for the elements of the model's NURBS patches: per Bézier element its
+/// control points' weights, then its 1D extraction operators (the layout of
+/// nurbs_detail::NurbsQuad::kElementData), from the patch's extraction; the element's nodes
+/// must be the extraction's control points (the reader wrote them from the same patch).
+void fill_element_data(const Model& model, SolidMesh& sm) {
+  if (model.nurbs_patches.empty()) return;
+  std::vector<int> solid_of(static_cast<std::size_t>(model.elements.size()), -1);
+  for (int e = 0; e < sm.num_elements; ++e) solid_of[static_cast<std::size_t>(sm.model_element[static_cast<std::size_t>(e)])] = e;
+  std::vector<std::vector<double>> data(static_cast<std::size_t>(sm.num_elements));
+  for (const NurbsPatchDef& d : model.nurbs_patches) {
+    const NurbsPatch patch = patch_of(model, d);
+    validate(patch, d.loc);
+    const BezierMesh bm = extract_bezier(patch, false);
+    if (bm.elements != d.num_elements)
+      throw InputError(d.loc, "NURBS patch " + d.name + ": " + std::to_string(d.num_elements) +
+                                  " elements in the model, " + std::to_string(bm.elements) + " in its extraction");
+    for (int k = 0; k < bm.elements; ++k) {
+      const int me = d.first_element + k;
+      const int e = solid_of[static_cast<std::size_t>(me)];
+      if (e < 0) continue;  // not in this (sub)domain
+      const int* c = bm.connectivity.data() + static_cast<std::size_t>(k) * bm.nb;
+      if (model.elements.count_of(me) != bm.nb)
+        throw InputError(d.loc, "NURBS patch " + d.name + ": element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) +
+                                    " has " + std::to_string(model.elements.count_of(me)) + " nodes, its degrees need " +
+                                    std::to_string(bm.nb));
+      std::vector<double>& v = data[static_cast<std::size_t>(e)];
+      for (int a = 0; a < bm.nb; ++a) {
+        if (model.elements.nodes_of(me)[a] != d.nodes[static_cast<std::size_t>(c[a])])
+          throw InputError(d.loc, "NURBS patch " + d.name + ": element " +
+                                      std::to_string(model.elements.id[static_cast<std::size_t>(me)]) +
+                                      " does not hold the control points of its knot spans");
+        v.push_back(d.weights[static_cast<std::size_t>(c[a])]);
+      }
+      for (int dir = 0; dir < d.dim; ++dir) {
+        const Extraction1D& x = bm.dir[static_cast<std::size_t>(dir)];
+        const double* op = x.op(bm.dir_element[static_cast<std::size_t>(k) * d.dim + dir]);
+        v.insert(v.end(), op, op + (x.degree + 1) * (x.degree + 1));
+      }
+    }
+  }
+  sm.element_data_ptr.assign(static_cast<std::size_t>(sm.num_elements) + 1, 0);
+  for (int e = 0; e < sm.num_elements; ++e) {
+    const std::vector<double>& v = data[static_cast<std::size_t>(e)];
+    sm.element_data_ptr[static_cast<std::size_t>(e) + 1] = sm.element_data_ptr[static_cast<std::size_t>(e)] + v.size();
+    sm.element_data.insert(sm.element_data.end(), v.begin(), v.end());
+  }
+}
+
+}  // namespace
+
 SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
   SolidMesh sm;
   const int nn = model.nodes.size();
@@ -175,6 +244,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
                                                      "): the two cannot be mixed");
       }
 
+  fill_element_data(model, sm);
   sm.volume.assign(sm.num_elements, 0.0);
   sm.element_dt.assign(sm.num_elements, 0.0);
   for (const SolidGroup& g : sm.groups) {
@@ -186,6 +256,10 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
         for (int a = 0; a < K::kNodes; ++a) X[a] = {model.nodes.x[c[a]], model.nodes.y[c[a]], model.nodes.z[c[a]]};
         double frac[K::kNodes];
         const int me = sm.model_element[static_cast<std::size_t>(e)];
+        if (ElementDataSize<K>::value > 0 && !sm.data_of(e))
+          throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
+                           "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                               K::name() + ") is a NURBS element: they come from *NURBS PATCH, not *ELEMENT");
         const int sec = sm.material[static_cast<std::size_t>(e)];
         const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
         if (K::kDimension == 2 && !is_axisymmetric<K>() && !(m.thickness > 0 && m.thickness < 1e300))
@@ -215,7 +289,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
         // Planar kinds return their area, trusses their length: the section's thickness or
         // area makes it a volume (axisymmetric kinds return their ring volume: no thickness).
         const double vol =
-            K::mass_fractions(X, frac) * ((K::kDimension == 2 && !is_axisymmetric<K>()) || truss ? m.thickness : 1.0);
+            kind_mass_fractions<K>(X, frac, sm.data_of(e)) * ((K::kDimension == 2 && !is_axisymmetric<K>()) || truss ? m.thickness : 1.0);
         if (!(vol > 0) && (truss || element_kind(g.kind).discrete))
           throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
                            "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
@@ -230,7 +304,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
                                                      : ")"));
         const double alpha = sm.alpha[static_cast<std::size_t>(sec)];
         sm.volume[static_cast<std::size_t>(e)] = vol;
-        sm.element_dt[static_cast<std::size_t>(e)] = K::stable_dt(X, m, sm.hourglass_kappa);
+        sm.element_dt[static_cast<std::size_t>(e)] = kind_stable_dt<K>(X, m, sm.hourglass_kappa, sm.data_of(e));
         const double me_mass = m.density * vol;
         for (int a = 0; a < K::kNodes; ++a) {
           contrib.mass[c[a]] += frac[a] * me_mass;

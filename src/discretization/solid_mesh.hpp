@@ -50,6 +50,17 @@ struct SolidMesh {
   bool planar = false;             ///< planar elements (x, y only): every node's z is held
   int state_size = 0;              ///< material state values per integration point (0: no law has state)
   std::size_t num_points = 0;      ///< integration points over all elements (the state store's stride)
+  /// Constant per-element data (kinds with kElementData: NURBS weights and extraction
+  /// operators; discretization/nurbs_patch.hpp), element e's at element_data_ptr[e]; both
+  /// empty when no element has any.
+  std::vector<double> element_data;
+  std::vector<std::size_t> element_data_ptr;
+  /// Element e's constant data, or null.
+  const double* data_of(int e) const {
+    const std::size_t i = static_cast<std::size_t>(e);
+    return element_data_ptr.empty() || element_data_ptr[i] == element_data_ptr[i + 1] ? nullptr
+                                                                                     : element_data.data() + element_data_ptr[i];
+  }
   /// Offset in conn of element e's first node.
   int conn_start(int e) const;
   /// Group index of element e.

@@ -39,7 +39,7 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
     const SolidMaterial<double>& m = sm.materials[sm.material[e]];
     const std::size_t point = g.first_point + static_cast<std::size_t>(i) * K::kPoints;
     const bool state = sm.state_size > 0 && !st.solid_state.empty();
-    const ElementState<double> es{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point};
+    const ElementState<double> es{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point, sm.data_of(e)};
     const SolidOutput<double> r = K::centroid_output(X, u, m, es);
     static constexpr int kI[6] = {0, 1, 2, 0, 0, 1}, kJ[6] = {0, 1, 2, 1, 2, 2};
     SolidCellResult& o = out[e];

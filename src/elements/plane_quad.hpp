@@ -67,15 +67,16 @@ HS_HD T quad4_gauss(int g, int axis) {
   return T(quad4_sign(g, axis)) * T(0.57735026918962576451);
 }
 
-/// F at Gauss point g: the in-plane block from u and b, F33 = 1 (plane strain) or solved for
+/// F at Gauss point g: the in-plane block from the N nodes' u and b (N = 4 here; the
+/// NURBS elements pass theirs), F33 = 1 (plane strain) or solved for
 /// S33 = 0 (plane stress; for J2 with the return map inside the iteration,
 /// j2_plane_stress_point). The point's state is read and written through state. Returns S,
 /// energy density (stored plus dissipated for J2) and the full F.
-template <class T, bool kPlaneStress>
-HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[4], const Vec3<T> b[4], Mat3<T>& F,
+template <class T, bool kPlaneStress, int N = 4>
+HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[N], const Vec3<T> b[N], Mat3<T>& F,
                                  const ElementState<T>& state, int g) {
   T H2[4] = {T(0), T(0), T(0), T(0)};  // in-plane displacement gradient, row-major
-  for (int a = 0; a < 4; ++a) {
+  for (int a = 0; a < N; ++a) {
     H2[0] += u[a].x * b[a].x;
     H2[1] += u[a].x * b[a].y;
     H2[2] += u[a].y * b[a].x;

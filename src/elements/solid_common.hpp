@@ -3,6 +3,8 @@
 // output and the stable-increment bound.
 #pragma once
 
+#include <type_traits>
+
 #include <cmath>
 
 #include "core/host_device.hpp"
@@ -12,6 +14,31 @@
 #include "materials/solid_material.hpp"
 
 namespace halfstep {
+
+/// Constant data values per element of kind K (K::kElementData: a NURBS element's weights and
+/// extraction operators, handed to it as ElementState::data); 0 for kinds without.
+template <class K, class = void>
+struct ElementDataSize : std::integral_constant<int, 0> {};
+template <class K>
+struct ElementDataSize<K, std::void_t<decltype(K::kElementData)>> : std::integral_constant<int, K::kElementData> {};
+
+/// K::mass_fractions, with the element's constant data for kinds that have some.
+template <class K, class T>
+HS_HD T kind_mass_fractions(const Vec3<T>* X, T* frac, const double* data) {
+  if constexpr (ElementDataSize<K>::value > 0)
+    return K::mass_fractions(X, frac, data);
+  else
+    return ((void)data, K::mass_fractions(X, frac));
+}
+
+/// K::stable_dt, with the element's constant data for kinds that have some.
+template <class K, class T>
+HS_HD T kind_stable_dt(const Vec3<T>* X, const SolidMaterial<T>& m, T kappa, const double* data) {
+  if constexpr (ElementDataSize<K>::value > 0)
+    return K::stable_dt(X, m, kappa, data);
+  else
+    return ((void)data, K::stable_dt(X, m, kappa));
+}
 
 /// Energies of one solid element evaluation.
 template <class T>

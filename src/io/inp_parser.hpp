@@ -7,6 +7,8 @@
 // inp_analytic.cpp (rigid analytical surfaces) and inp_output.cpp (output requests).
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -177,6 +179,10 @@ class DeckParser {
   void rotary_end();
   void resolve_point_masses();
   void element_end();
+  // inp_nurbs.cpp
+  void nurbs_keyword(const Keyword& kw);
+  void nurbs_data(const Line& line);
+  void nurbs_end();
   void element_data(const Line& line);
   void nset_keyword(const Keyword& kw);
   void elset_keyword(const Keyword& kw);
@@ -506,6 +512,19 @@ class DeckParser {
   std::map<std::string, PendingSet> pending_nsets_, pending_elsets_;
   std::vector<std::string> set_names_;  ///< nested set names referenced by SetItem::name
   PendingSet* cur_set_ = nullptr;
+  /// The *NURBS PATCH being read: its parameters, then its data lines in order (stage 0:
+  /// degrees, 1: control point counts, 2 and 3: the knot vectors, 4: the control points).
+  struct PendingNurbs {
+    bool open = false;
+    Pos pos;
+    std::string name, type, elset, nset;
+    int refine = 0, elevate = 0, stage = 0;
+    std::array<int, 2> degree{}, count{};
+    std::array<std::vector<double>, 2> knots;
+    std::vector<double> x, y, w;
+    std::vector<Pos> pos_of_point;
+  };
+  PendingNurbs nurbs_;
   bool cur_set_nodes_ = true, cur_set_generate_ = false;
   std::vector<char> seen_;  ///< scratch membership flags while a set is resolved
 

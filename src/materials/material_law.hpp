@@ -146,6 +146,9 @@ struct ElementState {
   T* next = nullptr;       ///< state written at the evaluated deformation (may equal old)
   std::size_t stride = 0;  ///< the store's number of points
   std::size_t first = 0;   ///< the element's first point
+  /// The element's constant data (kinds with kElementData: a NURBS element's weights and
+  /// extraction operators), null for the others; plain doubles whatever T is.
+  const double* data = nullptr;
   /// Point g's state at the start of the increment (empty without a store).
   HS_HD StateSlice<const T> old_at(int g) const {
     return old ? StateSlice<const T>(old + first + g, stride) : StateSlice<const T>();

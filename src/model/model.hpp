@@ -373,6 +373,23 @@ struct Contact {
 };
 
 /// A parsed deck. Sets, materials and amplitudes are keyed by upper-case name.
+/// A NURBS patch (issue 14; docs/input.md "*NURBS PATCH"): its parametric dimension,
+/// degrees, open knot vectors and control points (model nodes, direction 0 fastest, with
+/// their weights), and its Bézier elements, consecutive in Elements in the order of
+/// extract_bezier (discretization/nurbs_patch.hpp), which gives each its weights and
+/// extraction operators when the model is built.
+struct NurbsPatchDef {
+  std::string name;
+  int dim = 2;                              ///< parametric dimension (2: planar)
+  std::array<int, 3> degree{{1, 1, 1}};     ///< per direction
+  std::array<int, 3> count{{0, 1, 1}};      ///< control points per direction
+  std::array<std::vector<double>, 3> knots;  ///< per direction, count + degree + 1 values
+  std::vector<int> nodes;                   ///< model node index of each control point
+  std::vector<double> weights;              ///< per control point, > 0
+  int first_element = 0, num_elements = 0;  ///< its elements in Elements
+  SourceLoc loc;
+};
+
 struct Model {
   std::string heading;
   std::string deck_path;
@@ -394,6 +411,7 @@ struct Model {
   std::vector<PointMass> point_masses;  ///< MASS elements with their *MASS values
   /// ROTARYI elements with their *ROTARY INERTIA (isotropic: PointMass::mass is the inertia).
   std::vector<PointMass> point_inertias;
+  std::vector<NurbsPatchDef> nurbs_patches;  ///< *NURBS PATCH, deck order
   std::vector<DiscreteSection> discrete_sections;  ///< *SPRING and *DASHPOT, in deck order
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;

@@ -87,6 +87,36 @@ TEST(GpuStatic, LargeDeflectionWithCutBacksMatchesTheCpu) {
   EXPECT_NEAR(tip(gpu), tip(cpu), 1e-9 * std::fabs(tip(cpu)));
 }
 
+/// A rational degree-3 NURBS strip (*NURBS PATCH, plane strain) bent into large deflection by
+/// an end displacement, NLGEOM: the GPU engine's element matrices (the NURBS elements' data
+/// on the device) and forces give the CPU engine's increments and answers.
+const char* kNurbsBend =
+    "*NURBS PATCH, NAME=P, TYPE=CPE, ELSET=S, REFINE=3, ELEVATE=1\n2, 2\n3, 3\n0, 0, 0, 1, 1, 1\n0, 0, 0, 1, 1, 1\n"
+    "0, 0, 1\n5, 0, 0.9\n10, 0, 1\n0, 0.5, 1.1\n5.3, 0.6, 0.8\n10, 0.5, 1.05\n0, 1, 1\n4.7, 1, 0.95\n10, 1, 1\n"
+    "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0.3\n*SOLID SECTION, ELSET=S, MATERIAL=M\n1\n"
+    "*STEP, NLGEOM=YES\n*STATIC\n0.25, 1\n*BOUNDARY\nP-U0, 1, 2\nP-U1, 2, 2, 2.5\n"
+    "*OUTPUT, FIELD\n*NODE OUTPUT\nU\n*END STEP\n";
+
+TEST(GpuStatic, NurbsStripMatchesTheCpu) {
+  NEED_GPU();
+  Capture cpu, gpu;
+  const RunSummary a = run_deck(kNurbsBend, cpu, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  const RunSummary b = run_deck(kNurbsBend, gpu, LinearSolverKind::Auto, BackendKind::Cuda);
+  EXPECT_EQ(b.statics.engine.rfind("CUDA", 0), 0u) << b.statics.engine;
+  EXPECT_EQ(a.statics.iterations, b.statics.iterations);
+  const FieldArray* ua = last_field(cpu).fields.find_point("U");
+  const FieldArray* ub = last_field(gpu).fields.find_point("U");
+  ASSERT_TRUE(ua && ub);
+  ASSERT_EQ(ua->values.size(), ub->values.size());
+  double scale = 0, diff = 0;
+  for (std::size_t k = 0; k < ua->values.size(); ++k) {
+    scale = std::max(scale, std::fabs(ua->values[k]));
+    diff = std::max(diff, std::fabs(ua->values[k] - ub->values[k]));
+  }
+  EXPECT_GT(scale, 1.0);
+  EXPECT_LT(diff, 1e-9 * scale);
+}
+
 TEST(GpuStatic, StaticThenExplicitOnTheGpu) {
   NEED_GPU();
   const std::string steps =

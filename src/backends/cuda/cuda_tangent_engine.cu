@@ -58,6 +58,8 @@ struct MatrixBody {
   const double* u;  ///< 3 per node, node-major
   double* k;        ///< the group's first matrix
   int first, conn_offset, parts, cols;
+  const double* edata;          ///< SolidMesh::element_data (null: no kind has any)
+  const std::size_t* edata_ptr;
   __device__ void operator()(int t) const {
     constexpr int comps = K::kDimension == 2 ? 2 : 3;
     constexpr int nd = 3 * K::kNodes;
@@ -83,7 +85,8 @@ struct MatrixBody {
         uj[b] = {D(u[n], b == a && r == 0 ? 1.0 : 0.0), D(u[n + 1], b == a && r == 1 ? 1.0 : 0.0),
                  D(u[n + 2], b == a && r == 2 ? 1.0 : 0.0)};
       }
-      K::internal_force(X, uj, m, D(kappa), f);
+      K::internal_force(X, uj, m, D(kappa), f,
+                        ElementState<D>{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr});
 #pragma unroll
       for (int b = 0; b < K::kNodes; ++b) {
         ke[(3 * b) * nd + j] = f[b].x.d;
@@ -148,6 +151,8 @@ struct LinearForceBody {
   int stride;
   double* slot_force;
   int first, conn_offset;
+  const double* edata;          ///< SolidMesh::element_data (null: no kind has any)
+  const std::size_t* edata_ptr;
   __device__ void operator()(int i) const {
     const std::size_t base = static_cast<std::size_t>(conn_offset) + static_cast<std::size_t>(i) * K::kNodes;
     const int* c = conn + base;
@@ -157,7 +162,8 @@ struct LinearForceBody {
       X[a] = {D(x0[n]), D(y0[n]), D(z0[n])};
       du[a] = {D(0.0, u[s]), D(0.0, u[s + 1]), D(0.0, u[s + 2])};
     }
-    K::internal_force(X, du, materials[material[first + i]], D(kappa), f);
+    K::internal_force(X, du, materials[material[first + i]], D(kappa), f,
+                      ElementState<D>{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr});
     for (int a = 0; a < K::kNodes; ++a) {
       slot_force[3 * (base + a)] = f[a].x.d;
       slot_force[3 * (base + a) + 1] = f[a].y.d;
@@ -412,7 +418,8 @@ class Engine final : public CudaTangentEngine {
     if (sm.num_elements > 0) {
       cuda::forall(0, nn, 256, stream_, SplitBody{u_.get(), ux_.get(), uy_.get(), uz_.get()});
       const ContinuumView<double> v{conn_.get(), material_.get(), materials_.get(), sm.hourglass_kappa,
-                                    x0_.get(), y0_.get(), z0_.get(), energy_.get(), hourglass_.get()};
+                                    x0_.get(), y0_.get(), z0_.get(), energy_.get(), hourglass_.get(),
+                                    nullptr, 0, edata_.get_or_null(), edata_ptr_.get_or_null()};
       for (const SolidGroup& g : sm.groups)
         visit_continuum_kind(g.kind, [&](auto kind) {
           using K = decltype(kind);
@@ -461,7 +468,7 @@ class Engine final : public CudaTangentEngine {
         cuda::forall(0, g.count, kBlock, stream_,
                      LinearForceBody<K>{conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa,
                                         x0_.get(), y0_.get(), z0_.get(), xlin_.get(), ndn_, slot_force_.get(), g.first,
-                                        g.conn_offset});
+                                        g.conn_offset, edata_.get_or_null(), edata_ptr_.get_or_null()});
       });
     if (sys_.num_elements > 0)
       cuda::forall(0, sys_.num_elements, kBlock, stream_, ShellLinearBody{shell_view(), xlin_.get(), ndn_, shell_force_.get()});
@@ -558,6 +565,10 @@ class Engine final : public CudaTangentEngine {
     conn_.assign(sm.conn);
     material_.assign(sm.material);
     materials_.assign(sm.materials);
+    if (!sm.element_data_ptr.empty()) {
+      edata_.assign(sm.element_data);
+      edata_ptr_.assign(sm.element_data_ptr);
+    }
     std::vector<SolidMaterial<D>> dual;
     for (const SolidMaterial<double>& m : sm.materials) dual.push_back(dual_material(m));
     dual_materials_.assign(dual);
@@ -676,7 +687,7 @@ class Engine final : public CudaTangentEngine {
         const MatrixBody<K> body{conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa,
                                  x0_.get(), y0_.get(), z0_.get(), u_.get(),
                                  k_.get() + op_.matrix_offset(g.first), g.first, g.conn_offset, parts,
-                                 by_column ? 1 : evaluated};
+                                 by_column ? 1 : evaluated, edata_.get_or_null(), edata_ptr_.get_or_null()};
         cuda::forall(0, g.count * parts, matrix_block_, stream_, body);
       });
     if (sys_.num_elements > 0)
@@ -969,6 +980,8 @@ class Engine final : public CudaTangentEngine {
 
   DeviceArray<double> x0_, y0_, z0_, energy_, hourglass_, slot_force_, partial_, u_, f_, ux_, uy_, uz_, k_;
   DeviceArray<int> conn_, material_, slot_ptr_, slots_;
+  DeviceArray<double> edata_;            ///< SolidMesh::element_data (NURBS elements)
+  DeviceArray<std::size_t> edata_ptr_;
   DeviceArray<SolidMaterial<double>> materials_;
   DeviceArray<SolidMaterial<D>> dual_materials_;
   DeviceArray<int> src_ptr32_, src32_, row_ptr_, col_;
