@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "elements/nurbs_quad.hpp"
+
 namespace halfstep {
 
 namespace {
@@ -124,6 +126,56 @@ bool transform_axes(const NodeTransform& t, const std::array<double, 3>& x, doub
   }
   return true;
 }
+
+namespace {
+
+/// Nodal forces of a unit pressure on side `face` (1..4: eta = -1, xi = +1, eta = +1, xi = -1,
+/// counter-clockwise, as a quadrilateral's S1..S4) of NURBS element e of the solid mesh, in
+/// the reference configuration, into f (2 per element node): f_a = -t int R_a n dGamma, n the
+/// outward normal, by a Gauss rule of p + 2 points (at most 5) along the side.
+void nurbs_face_unit_forces(const StructureSystem& sys, int e, int face, std::vector<double>& f) {
+  const SolidMesh& sm = sys.solid;
+  const int g = sm.group_of(e);
+  const int nodes = sm.groups[static_cast<std::size_t>(g)].nodes_per_element;
+  const int per = static_cast<int>(std::lround(std::sqrt(static_cast<double>(nodes))));
+  const int P = per - 1;
+  const double* data = sm.data_of(e);
+  const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
+  const double t = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])].thickness;
+  f.assign(2 * static_cast<std::size_t>(nodes), 0.0);
+  const int p[2] = {P, P};
+  const double* C1[2] = {data + nodes, data + nodes + per * per};
+  const int n = std::min(5, P + 2);
+  for (int q = 0; q < n; ++q) {
+    double s, w;
+    nurbs_detail::gauss_legendre(n, q, s, w);
+    const bool along_xi = face == 1 || face == 3;
+    const double xi[2] = {along_xi ? s : (face == 2 ? 1.0 : -1.0), along_xi ? (face == 1 ? -1.0 : 1.0) : s};
+    double R[nurbs::max_basis<2>()], dR[2 * nurbs::max_basis<2>()];
+    nurbs::bezier_element_basis_kron<2>(p, xi, C1, data, R, dR);
+    const int d = along_xi ? 0 : 1;
+    const double sign = face <= 2 ? 1.0 : -1.0;  // S3 and S4 run against their parameter
+    double tx = 0, ty = 0;
+    for (int a = 0; a < nodes; ++a) {
+      tx += sign * dR[2 * a + d] * sys.x0[static_cast<std::size_t>(c[a])];
+      ty += sign * dR[2 * a + d] * sys.y0[static_cast<std::size_t>(c[a])];
+    }
+    // Outward normal times the length element: (ty, -tx); the pressure pushes against it.
+    for (int a = 0; a < nodes; ++a) {
+      f[2 * static_cast<std::size_t>(a)] -= t * w * R[a] * ty;
+      f[2 * static_cast<std::size_t>(a) + 1] += t * w * R[a] * tx;
+    }
+  }
+}
+
+/// Whether model element e is a NURBS element (one of a *NURBS PATCH).
+bool is_nurbs_element(const Model& model, int e) {
+  for (const NurbsPatchDef& d : model.nurbs_patches)
+    if (e >= d.first_element && e < d.first_element + d.num_elements) return true;
+  return false;
+}
+
+}  // namespace
 
 std::vector<StepLoads> build_step_loads(const Model& model, const StructureSystem& sys) {
   std::vector<StepLoads> out;
@@ -276,6 +328,20 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
           s.pressure_elem.push_back(shell_index[elem]);
           s.pressure_value.push_back(value);
           s.pressure_amp.push_back(slot_of(s, part));
+        } else if (is_nurbs_element(model, elem)) {
+          // A NURBS element's side: its consistent nodal forces, as concentrated loads in the
+          // reference configuration (they do not follow the deformation; docs/input.md).
+          std::vector<double> g;
+          nurbs_face_unit_forces(sys, solid_index[elem], face, g);
+          const int se = solid_index[elem];
+          const int* c = &sys.solid.conn[static_cast<std::size_t>(sys.solid.conn_start(se))];
+          for (std::size_t a = 0; 2 * a < g.size(); ++a)
+            for (int k = 0; k < 2; ++k) {
+              s.load_node.push_back(c[a]);
+              s.load_dof.push_back(k);
+              s.load_value.push_back(value * g[2 * a + static_cast<std::size_t>(k)]);
+              s.load_amp.push_back(slot_of(s, part));
+            }
         } else {
           s.face_elem.push_back(solid_index[elem]);
           s.face_label.push_back(face);

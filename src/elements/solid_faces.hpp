@@ -107,8 +107,12 @@ HS_HD int surface_face_nodes(int nodes, bool shell, int face, int out[6]) {
 }
 
 /// Edges of a planar element with `nodes` nodes (the 4-node quadrilaterals CPS4, CPE4,
-/// CPS4R, CPE4R, CAX4R: 4), 0 for any other count.
-HS_HD int planar_edge_count(int nodes) { return nodes == 4 ? 4 : 0; }
+/// CPS4R, CPE4R, CAX4R, and the NURBS elements NCPE/NCPS: 4), 0 for any other count.
+HS_HD int planar_edge_count(int nodes) {
+  // 4: the quadrilaterals; 9, 16, 25: the NURBS elements of degree 2..4 (their sides' loads
+  // are integrated by discretization/step_loads.cpp, not through element_face).
+  return nodes == 4 || nodes == 9 || nodes == 16 || nodes == 25 ? 4 : 0;
+}
 
 /// Faces (dimension 3) or edges (dimension 2) of an element kind with `nodes` nodes: node
 /// count alone cannot tell a quadrilateral from a tetrahedron.

@@ -209,6 +209,24 @@ void DeckParser::nurbs_end() {
     e.loc.push_back(where);
     if (elset) elset->items.push_back(SetItem{id, id, 1, -1, false, p.pos});
   }
+  // The sides as element-face surfaces of the same names (for *DSLOAD): faces S1..S4 are
+  // eta = -1, xi = +1, eta = +1, xi = -1 of each element (nurbs_quad.hpp).
+  const int ne0 = bm.elements_per_dir[0], ne1 = bm.elements_per_dir[1];
+  for (int d = 0; d < 2; ++d)
+    for (int side = 0; side < 2; ++side) {
+      const std::string sname = p.name + (d == 0 ? "-U" : "-V") + std::to_string(side);
+      const auto [it, inserted] = m_.surfaces.try_emplace(sname);
+      if (!inserted) fail(p.pos, "*NURBS PATCH " + p.name + ": surface '" + sname + "' is already defined");
+      Surface& surf = it->second;
+      surf.name = sname;
+      surf.loc = where;
+      const int face = d == 0 ? (side ? 2 : 4) : (side ? 3 : 1);
+      for (int j = 0; j < (d == 0 ? ne1 : ne0); ++j) {
+        const int i0 = d == 0 ? (side ? ne0 - 1 : 0) : j, i1 = d == 0 ? j : (side ? ne1 - 1 : 0);
+        surf.elements.push_back(def.first_element + i0 + ne0 * i1);
+        surf.faces.push_back(face);
+      }
+    }
   m_.nurbs_patches.push_back(std::move(def));
 }
 
