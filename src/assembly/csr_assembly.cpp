@@ -30,12 +30,75 @@ std::vector<int> number_equations(const StructureOperator& op, const std::vector
   return eq;
 }
 
+namespace {
+
+/// build_csr_assembly where several dofs share one equation (the slaves of a rigid body in a
+/// static step move with its reference node's translations): every element entry is listed
+/// as (row, column, source), sorted, and merged. Slower than the node walk below, whose rows
+/// come from one node each, but such models put few dofs on shared equations.
+CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssemblyMap m) {
+  struct Entry {
+    int row, col;
+    std::int64_t source;
+  };
+  const std::vector<int>& equation = m.equation;
+  const int ndn = op.dofs_per_node();
+  std::vector<Entry> entries;
+  for (int e = 0; e < op.num_elements(); ++e) {
+    const int n = op.element_nodes(e), dofs = op.element_node_dofs(e), nd = op.element_size(e);
+    const int* c = op.element_connectivity(e);
+    const std::int64_t base = static_cast<std::int64_t>(op.matrix_offset(e));
+    for (int a = 0; a < n; ++a)
+      for (int rc = 0; rc < dofs; ++rc) {
+        const int row = equation[static_cast<std::size_t>(ndn) * static_cast<std::size_t>(c[a]) + static_cast<std::size_t>(rc)];
+        if (row < 0) continue;
+        for (int b = 0; b < n; ++b)
+          for (int cc = 0; cc < dofs; ++cc) {
+            const int col = equation[static_cast<std::size_t>(ndn) * static_cast<std::size_t>(c[b]) + static_cast<std::size_t>(cc)];
+            if (col < 0 || (m.upper && col < row)) continue;
+            entries.push_back({row, col, base + static_cast<std::int64_t>(dofs * a + rc) * nd + dofs * b + cc});
+          }
+      }
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
+    return x.row != y.row ? x.row < y.row : x.col != y.col ? x.col < y.col : x.source < y.source;
+  });
+  CsrMatrix& p = m.pattern;
+  p.rows = m.equations;
+  p.row_ptr.assign(static_cast<std::size_t>(m.equations) + 1, 0);
+  m.source.resize(entries.size());
+  m.source_ptr.assign(1, 0);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Entry& x = entries[i];
+    if (i == 0 || x.row != entries[i - 1].row || x.col != entries[i - 1].col) {
+      if (i > 0) m.source_ptr.push_back(static_cast<std::int64_t>(i));
+      p.col.push_back(x.col);
+      ++p.row_ptr[static_cast<std::size_t>(x.row) + 1];
+    }
+    m.source[i] = x.source;
+  }
+  m.source_ptr.push_back(static_cast<std::int64_t>(entries.size()));
+  if (entries.empty()) m.source_ptr.assign(1, 0);
+  for (int r = 0; r < m.equations; ++r) p.row_ptr[static_cast<std::size_t>(r) + 1] += p.row_ptr[static_cast<std::size_t>(r)];
+  return m;
+}
+
+}  // namespace
+
 CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector<int>& equation, int equations,
                                   bool upper) {
   CsrAssemblyMap m;
   m.equations = equations;
   m.equation = equation;
   m.upper = upper;
+  {
+    std::vector<char> used(static_cast<std::size_t>(equations), 0);
+    for (const int q : equation)
+      if (q >= 0) {
+        if (used[static_cast<std::size_t>(q)]) return build_shared_csr_assembly(op, std::move(m));
+        used[static_cast<std::size_t>(q)] = 1;
+      }
+  }
   // Node by node, in parallel: the entries of a node's rows come from the elements around it
   // (the mesh's node -> connectivity-slot lists of solids and of shells), so each node sorts
   // only its own (column node, element) pairs, once for all its dofs. A global sort of every

@@ -322,6 +322,8 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
                                                     "not supported yet");
   r.num_bodies = static_cast<int>(model.rigid_bodies.size());
   r.skip.assign(nn, 0);
+  bool explicit_steps = false;
+  for (const Step& s : model.steps) explicit_steps = explicit_steps || s.procedure == Procedure::ExplicitDynamic;
   std::vector<int> body_of(nn, -1);
   r.slave_ptr.push_back(0);
   for (int b = 0; b < r.num_bodies; ++b) {
@@ -371,6 +373,15 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
     for (int n : rb.tied) add_slave(n, true);
     for (int n : rb.pinned) add_slave(n, false);
     r.slave_ptr.push_back(static_cast<int>(r.slave_node.size()));
+    // Only explicit steps integrate the body's motion: a static analysis needs no mass.
+    if (!explicit_steps) {
+      r.ref_node.push_back(ref);
+      r.mass.push_back(m);
+      r.first_moment.insert(r.first_moment.end(), s0, s0 + 3);
+      r.inertia.insert(r.inertia.end(), I, I + 9);
+      r.loc.push_back(rb.loc);
+      continue;
+    }
     if (!(m > 0)) throw InputError(rb.loc, rb.name + " has no mass (its nodes carry no element or point mass)");
     // Inertia about the reference node: positive definite unless the mass lies on a line
     // through it (then a rotation about that line has no inertia).
@@ -392,10 +403,11 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
         const int b = body_of[n];
         if (b < 0) continue;
         const bool ref = r.ref_node[b] == n;
-        if (!ref || bc.last_dof > 3)
+        // Static steps turn a reference node by its prescribed rotation (solver/static_solver).
+        if (!ref || (bc.last_dof > 3 && s.procedure != Procedure::Static))
           throw InputError(bc.loc, "*BOUNDARY on " + node_name(model, n) + " of " + model.rigid_bodies[b].name + " (" +
                                        model.rigid_bodies[b].loc.str() + "): " +
-                                       (ref ? "rotations of a reference node cannot be prescribed yet"
+                                       (ref ? "rotations of a reference node can be prescribed in *STATIC steps only"
                                             : "a slave node moves with the body; prescribe its reference node"));
       }
   return r;

@@ -117,10 +117,17 @@ NurbsPatch patch_of(const Model& model, const NurbsPatchDef& d) {
 /// nurbs_detail::NurbsQuad::kElementData), from the patch's extraction; the element's nodes
 /// must be the extraction's control points (the reader wrote them from the same patch).
 void fill_element_data(const Model& model, SolidMesh& sm) {
-  if (model.nurbs_patches.empty()) return;
+  if (model.nurbs_patches.empty() && model.adhesions.empty()) return;
   std::vector<int> solid_of(static_cast<std::size_t>(model.elements.size()), -1);
   for (int e = 0; e < sm.num_elements; ++e) solid_of[static_cast<std::size_t>(sm.model_element[static_cast<std::size_t>(e)])] = e;
   std::vector<std::vector<double>> data(static_cast<std::size_t>(sm.num_elements));
+  // Adhesion edges: the reader made their data from the faces they lie on.
+  for (const AdhesionDef& a : model.adhesions)
+    for (std::size_t i = 0; i < a.elements.size(); ++i) {
+      const int e = solid_of[static_cast<std::size_t>(a.elements[i])];
+      if (e >= 0) data[static_cast<std::size_t>(e)].assign(a.data.begin() + static_cast<std::ptrdiff_t>(a.data_ptr[i]),
+                                                          a.data.begin() + static_cast<std::ptrdiff_t>(a.data_ptr[i + 1]));
+    }
   for (const NurbsPatchDef& d : model.nurbs_patches) {
     const NurbsPatch patch = patch_of(model, d);
     validate(patch, d.loc);
@@ -199,6 +206,38 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
     for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
   }
 
+  // Adhesion edges: a massless "material" holding the law, the substrate and the thickness
+  // of the planar elements whose faces they are (one thickness per *ADHESION).
+  for (const AdhesionDef& a : model.adhesions) {
+    const int index = static_cast<int>(sm.materials.size());
+    SolidMaterial<double> m;
+    AdhesionConstants& c = m.adhesion;
+    c.law = a.law == AdhesionDef::Law::LennardJones ? kAdhesionLennardJones : kAdhesionPenalty;
+    c.scale = c.law == kAdhesionLennardJones ? a.hamaker / (2.0 * M_PI * a.r0 * a.r0 * a.r0) : 0.0;
+    c.r0 = a.r0;
+    c.r_min = a.r_min;
+    c.penalty = a.penalty;
+    c.point[0] = a.point[0];
+    c.point[1] = a.point[1];
+    c.normal[0] = a.normal[0];
+    c.normal[1] = a.normal[1];
+    double thickness = -1;
+    for (const int parent : a.parents) {
+      const int pm = material_of[static_cast<std::size_t>(parent)];
+      if (pm < 0) continue;  // reported as the parent's missing section
+      const double t = sm.materials[static_cast<std::size_t>(pm)].thickness;
+      if (thickness >= 0 && t != thickness)
+        throw InputError(a.loc, "*ADHESION " + a.name + ": surface '" + a.surface +
+                                    "' spans elements of different section thicknesses; give each thickness its own *ADHESION");
+      thickness = t;
+    }
+    m.thickness = thickness > 0 ? thickness : 1.0;
+    sm.materials.push_back(m);
+    sm.material_name.push_back(a.name + "/*ADHESION");
+    sm.alpha.push_back(0.0);
+    for (int e : a.elements) material_of[static_cast<std::size_t>(e)] = index;
+  }
+
   // One group per continuum kind present, in registry order.
   for (int kind = 0; kind < num_element_kinds(); ++kind) {
     if (element_kind(kind).family != ElementFamily::Continuum) continue;
@@ -259,7 +298,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
         if (ElementDataSize<K>::value > 0 && !sm.data_of(e))
           throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
                            "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
-                               K::name() + ") is a NURBS element: they come from *NURBS PATCH, not *ELEMENT");
+                               K::name() + ") is made by " + MadeBy<K>::value + ", not by *ELEMENT");
         const int sec = sm.material[static_cast<std::size_t>(e)];
         const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
         if (K::kDimension == 2 && !is_axisymmetric<K>() && !(m.thickness > 0 && m.thickness < 1e300))

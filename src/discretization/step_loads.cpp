@@ -214,11 +214,20 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
     if (step.cload_op_new) cloads.clear();
     if (step.dload_op_new) dloads.clear();
 
+    // A rigid body's reference node may be turned by a *BOUNDARY in a static step: its slaves
+    // follow exactly (the static solver's coupling), so the rotation is a real prescribed
+    // motion there, not a held triad.
+    const auto is_reference = [&](int n) {
+      return !sys.bodies.empty() &&
+             std::find(sys.bodies.ref_node.begin(), sys.bodies.ref_node.end(), n) != sys.bodies.ref_node.end();
+    };
     for (const Boundary& b : step.boundaries) {
       for (int dof = b.first_dof; dof <= b.last_dof; ++dof) {
-        if (dof >= 4 && b.value != 0.0)
+        if (dof >= 4 && b.value != 0.0 &&
+            (step.procedure != Procedure::Static || !std::all_of(b.nodes.begin(), b.nodes.end(), is_reference)))
           throw InputError(b.loc, "prescribed non-zero rotations (dof " + std::to_string(dof) +
-                                      ") are not supported; rotations can only be held at zero");
+                                      ") are supported on the reference nodes of *RIGID BODY and kinematic *COUPLING "
+                                      "in *STATIC steps only; elsewhere rotations can only be held at zero");
         if (dof >= 4 && b.velocity)
           throw InputError(b.loc, "prescribed rotational velocities are not supported");
         Carried c;
@@ -290,6 +299,12 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
       const auto [node, dof] = key;
       if (dof >= 4) {
         s.fixed_rotation[node] |= static_cast<std::uint8_t>(1u << (dof - 4));
+        if (c.value != 0.0) {
+          s.rotation_node.push_back(node);
+          s.rotation_dof.push_back(dof - 4);
+          s.rotation_value.push_back(c.value);
+          s.rotation_amp.push_back(slot_of(s, c));
+        }
         continue;
       }
       s.fixed_translation[node] |= static_cast<std::uint8_t>(1u << (dof - 1));

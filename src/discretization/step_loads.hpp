@@ -39,6 +39,10 @@ struct StepLoads {
   std::vector<int> motion_node, motion_dof, motion_amp;
   std::vector<double> motion_value;
   std::vector<std::uint8_t> motion_velocity;
+  // Prescribed rotations of rigid-body reference nodes in static steps (axis 0..2, radians;
+  // the held ones without a value are only in fixed_rotation).
+  std::vector<int> rotation_node, rotation_dof, rotation_amp;
+  std::vector<double> rotation_value;
 
   /// *TRANSFORM: the transformed nodes and their axes (9 values each, column c the local
   /// axis c at the reference position). Their fixed bits, motions and loads are local.

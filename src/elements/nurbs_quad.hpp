@@ -92,6 +92,7 @@ struct NurbsQuad {
   static constexpr int kPoints = kNodes;
   static constexpr bool kExplicit = false;  // no lumped-mass stable increment derived for it
   static constexpr const char* kExplicitAlternative = kPlaneStress ? "CPS4R or CPS4" : "CPE4R or CPE4";
+  static constexpr const char* kMadeBy = "*NURBS PATCH";  ///< the keyword that makes these elements
 
   /// Basis values R, reference gradients b (z = 0) at Gauss point g from the element's
   /// data; returns detJ times the point's Gauss weight (b zero when detJ <= 0 or no data).

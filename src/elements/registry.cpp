@@ -53,6 +53,12 @@ struct VtkOrderOf<K, std::void_t<decltype(K::kVtkOrder)>> {
   static constexpr const int* value = K::kVtkOrder;
 };
 
+/// K::kAdhesion when the trait has it, else false.
+template <class K, class = void>
+struct AdhesionOf : std::false_type {};
+template <class K>
+struct AdhesionOf<K, std::void_t<decltype(K::kAdhesion)>> : std::bool_constant<K::kAdhesion> {};
+
 template <class K>
 ElementKindInfo info_of() {
   constexpr bool shell = std::is_same_v<K, Mitc4Kind>, beam = std::is_same_v<K, FpmBeamKind>;
@@ -64,7 +70,8 @@ ElementKindInfo info_of() {
           : tri  ? ElementFamily::FpmShell
                  : ElementFamily::Continuum,
           DiscreteOf<K>::kind, DiscreteOf<K>::dofs, CrossSectionOf<K>::value,
-          ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value, is_axisymmetric<K>()};
+          ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value, is_axisymmetric<K>(),
+          AdhesionOf<K>::value, ElementDataSize<K>::value > 0 ? MadeBy<K>::value : ""};
 }
 
 template <class... K>
@@ -149,7 +156,7 @@ std::string supported_element_names() {
   std::string out;
   for (int id = 0; id < num_element_kinds(); ++id) {
     const ElementKindInfo& k = element_kind(id);
-    if (*k.formulation) continue;
+    if (*k.formulation || *k.made_by) continue;  // not for *ELEMENT
     out += (out.empty() ? "" : ", ") + std::string(k.name);
     std::istringstream aliases(k.aliases);
     for (std::string a; aliases >> a;) out += ", " + a;

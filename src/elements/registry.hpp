@@ -22,6 +22,7 @@
 #include <string>
 #include <type_traits>
 
+#include "elements/adhesion_edge.hpp"
 #include "elements/discrete.hpp"
 #include "elements/axisymmetric_quad.hpp"
 #include "elements/fpm_hex.hpp"
@@ -45,7 +46,8 @@ struct KindList {};
 /// (Elements::kind) and the order of the continuum element groups. Shells come first.
 using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind, FpmTriKind, T3D2,
                           SPRINGA, SPRING1, SPRING2, DASHPOTA, DASHPOT1, DASHPOT2, CPS4R, CPE4R, C3D6, C3D20R, C3D20,
-                          C3D10, CAX4R, NCPE1, NCPE2, NCPE3, NCPE4, NCPS1, NCPS2, NCPS3, NCPS4>;
+                          C3D10, CAX4R, NCPE1, NCPE2, NCPE3, NCPE4, NCPS1, NCPS2, NCPS3, NCPS4, ADH1, ADH2, ADH3,
+                          ADH4>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
 /// triads), the continuum path (translations only, one templated loop for every trait), the
@@ -71,6 +73,8 @@ struct ElementKindInfo {
   const char* explicit_alternative;  ///< the kinds to use in explicit steps instead ("" when explicit_dynamics)
   const int* vtk_order;              ///< element node of VTK point i, or null when VTK's order is the element's
   bool axisymmetric;                 ///< planar kind on (r, z) with ring volumes (CAX4R)
+  bool adhesion = false;             ///< an adhesion edge (K::kAdhesion): ties its nodes to a rigid substrate
+  const char* made_by = "";          ///< the keyword that makes its elements (kinds with element data), "" for *ELEMENT
 };
 
 /// Number of kinds in the registry.

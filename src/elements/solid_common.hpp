@@ -22,6 +22,17 @@ struct ElementDataSize : std::integral_constant<int, 0> {};
 template <class K>
 struct ElementDataSize<K, std::void_t<decltype(K::kElementData)>> : std::integral_constant<int, K::kElementData> {};
 
+/// The keyword that makes the elements of kind K (K::kMadeBy) where *ELEMENT cannot: kinds
+/// with constant element data need it from their keyword; "*NURBS PATCH" when not given.
+template <class K, class = void>
+struct MadeBy {
+  static constexpr const char* value = "*NURBS PATCH";
+};
+template <class K>
+struct MadeBy<K, std::void_t<decltype(K::kMadeBy)>> {
+  static constexpr const char* value = K::kMadeBy;
+};
+
 /// K::mass_fractions, with the element's constant data for kinds that have some.
 template <class K, class T>
 HS_HD T kind_mass_fractions(const Vec3<T>* X, T* frac, const double* data) {

@@ -38,6 +38,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*NODE", kModelData, &P::node_keyword, &P::node_data},
       {"*ELEMENT", kModelData, &P::element_keyword, &P::element_data, &P::element_end},
       {"*NURBS PATCH", kModelData, &P::nurbs_keyword, &P::nurbs_data, &P::nurbs_end},
+      {"*ADHESION", kModelData, &P::adhesion_keyword, &P::adhesion_data, &P::adhesion_end},
       {"*MASS", kModelData, &P::mass_keyword, &P::mass_data, &P::mass_end},
       {"*ROTARY INERTIA", kModelData, &P::rotary_keyword, &P::rotary_data, &P::rotary_end},
       {"*NSET", kModelData, &P::nset_keyword, &P::set_data},

@@ -105,6 +105,8 @@ void DeckParser::element_keyword(const Keyword& kw) {
   if (element_kind_ < 0) element_kind_ = find_formulation_only_kind(t);
   if (element_kind_ < 0)
     fail(kw.pos, "element type " + t + " is not supported (halfstep supports " + supported_element_names() + ")");
+  if (*element_kind(element_kind_).made_by)
+    fail(kw.pos, "element type " + t + " is made by " + element_kind(element_kind_).made_by + ", not by *ELEMENT");
   if (kw.find("ELSET")) cur_set_ = &open_set(false, key(required_param(kw, "ELSET")), kw.pos);
   follow_input(kw);
 }
@@ -395,6 +397,10 @@ void DeckParser::check_explicit_kinds() const {
     const auto k = static_cast<std::size_t>(e);
     const ElementKindInfo& kind = element_kind(m_.elements.kind[k]);
     if (kind.explicit_dynamics) continue;
+    if (!*kind.explicit_alternative)
+      fail(m_.elements.loc[k], "element " + std::to_string(m_.elements.id[k]) + " is a " + kind.name +
+                                   ", which runs in *STATIC steps only, and step '" + explicit_step->name + "' (" +
+                                   explicit_step->loc.str() + ") is *DYNAMIC, EXPLICIT");
     fail(m_.elements.loc[k], "element " + std::to_string(m_.elements.id[k]) + " is a " + kind.name +
                                  ", which runs in *STATIC steps only (as in Abaqus, whose explicit solver has no " +
                                  kind.name + "), and step '" + explicit_step->name + "' (" +

@@ -433,6 +433,7 @@ void DeckParser::finish_model_data() {
   resolve_sections();
   resolve_discrete_sections();
   resolve_surfaces();
+  resolve_adhesions();
   check_constraint_surfaces();
   resolve_constraints();
   resolve_analytical_bodies();
@@ -460,6 +461,7 @@ void DeckParser::finish() {
   close_contact_block();
   resolve_contact();
   check_explicit_kinds();
+  check_adhesion_steps();
   if (errors_.empty()) validate(m_);  // after a reading problem the model is incomplete
 }
 

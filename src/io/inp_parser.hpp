@@ -183,6 +183,12 @@ class DeckParser {
   void nurbs_keyword(const Keyword& kw);
   void nurbs_data(const Line& line);
   void nurbs_end();
+  // inp_adhesion.cpp
+  void adhesion_keyword(const Keyword& kw);
+  void adhesion_data(const Line& line);
+  void adhesion_end();
+  void resolve_adhesions();
+  void check_adhesion_steps() const;
   void element_data(const Line& line);
   void nset_keyword(const Keyword& kw);
   void elset_keyword(const Keyword& kw);
@@ -525,6 +531,17 @@ class DeckParser {
     std::vector<Pos> pos_of_point;
   };
   PendingNurbs nurbs_;
+  /// An *ADHESION block: its parameters and data (lines: how many were read), made into
+  /// edge elements when the model data ends (resolve_adhesions).
+  struct PendingAdhesion {
+    Pos pos;
+    std::string name, surface;
+    int law = 0;  ///< AdhesionLawKind
+    int lines = 0;
+    double hamaker = 0, r0 = 0, r_min = 0, penalty = 0;
+    std::array<double, 2> point{}, normal{};
+  };
+  std::vector<PendingAdhesion> pending_adhesions_;
   bool cur_set_nodes_ = true, cur_set_generate_ = false;
   std::vector<char> seen_;  ///< scratch membership flags while a set is resolved
 

@@ -74,6 +74,7 @@ HS_HD SolidMaterial<Dual<T>> dual_material(const SolidMaterial<T>& m) {
     r.yield_stress[i] = Dual<T>(m.yield_stress[i]);
     r.yield_strain[i] = Dual<T>(m.yield_strain[i]);
   }
+  r.adhesion = m.adhesion;
   return r;
 }
 

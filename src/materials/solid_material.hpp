@@ -16,6 +16,7 @@
 
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
+#include "materials/adhesion_law.hpp"
 
 namespace halfstep {
 
@@ -51,6 +52,8 @@ struct SolidMaterial {
   int hardening_points = 0;
   T yield_stress[kMaxHardening] = {};
   T yield_strain[kMaxHardening] = {};
+  /// Adhesion edges (elements/adhesion_edge.hpp, *ADHESION): the law and the substrate.
+  AdhesionConstants adhesion;
 };
 
 /// Second Piola-Kirchhoff stress and strain energy density of a deformation.
@@ -196,6 +199,7 @@ SolidMaterial<T> convert_material(const SolidMaterial<double>& m) {
     r.yield_stress[k] = T(m.yield_stress[k]);
     r.yield_strain[k] = T(m.yield_strain[k]);
   }
+  r.adhesion = m.adhesion;
   return r;
 }
 

@@ -30,7 +30,7 @@ struct Elements {
   std::vector<int> kind;                 ///< element kind id (elements/registry.hpp)
   std::vector<std::uint8_t> shell;       ///< 1: a shell, MITC4 or FPM triangle (takes a *SHELL SECTION), 0: a continuum element or beam
   std::vector<std::uint8_t> beam;        ///< 1: a beam (takes a *BEAM SECTION)
-  std::vector<std::uint8_t> discrete;    ///< 1: a spring (takes a *SPRING), 2: a dashpot (takes a *DASHPOT), 0: neither
+  std::vector<std::uint8_t> discrete;    ///< 1: a spring (takes a *SPRING), 2: a dashpot (takes a *DASHPOT), 3: an adhesion edge (made by *ADHESION), 0: none
   std::vector<int> conn;                 ///< node indices of all elements, consecutively
   std::vector<int> conn_ptr{0};          ///< size() + 1 offsets into conn
   std::vector<std::string> abaqus_type;  ///< TYPE= as written in the deck
@@ -390,6 +390,26 @@ struct NurbsPatchDef {
   SourceLoc loc;
 };
 
+/// *ADHESION (issue 14; docs/input.md): a law between the faces of an element surface of
+/// planar elements and a rigid flat substrate, run as adhesion edge elements
+/// (elements/adhesion_edge.hpp), one per face, which the reader adds to Elements.
+struct AdhesionDef {
+  std::string name;             ///< upper-case; also the element set of its edge elements
+  std::string surface;          ///< upper-case
+  enum class Law { LennardJones, Penalty };
+  Law law = Law::LennardJones;
+  double hamaker = 0, r0 = 0, r_min = 0;  ///< Lennard-Jones: A_H, the spacing, the linear continuation's start
+  double penalty = 0;                     ///< Penalty: traction per unit penetration
+  std::array<double, 2> point{}, normal{};  ///< the substrate plane (unit normal towards the body)
+  std::vector<int> elements;    ///< its edge elements (model element indices)
+  std::vector<int> parents;     ///< the planar element whose face each edge is
+  /// Per edge element, its constant data (the face nodes' weights, then the side's 1D
+  /// extraction operator): data[data_ptr[i] .. data_ptr[i+1]).
+  std::vector<double> data;
+  std::vector<std::size_t> data_ptr;
+  SourceLoc loc;
+};
+
 struct Model {
   std::string heading;
   std::string deck_path;
@@ -412,6 +432,7 @@ struct Model {
   /// ROTARYI elements with their *ROTARY INERTIA (isotropic: PointMass::mass is the inertia).
   std::vector<PointMass> point_inertias;
   std::vector<NurbsPatchDef> nurbs_patches;  ///< *NURBS PATCH, deck order
+  std::vector<AdhesionDef> adhesions;        ///< *ADHESION, deck order
   std::vector<DiscreteSection> discrete_sections;  ///< *SPRING and *DASHPOT, in deck order
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;

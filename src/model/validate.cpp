@@ -154,8 +154,9 @@ void check_sections(const Model& m) {
   std::vector<SourceLoc> owner(static_cast<std::size_t>(m.elements.size()));
   std::vector<char> owned(owner.size(), 0);
   // The section keyword each element takes, by family: 0 solid, 1 shell, 2 beam, 3 spring,
-  // 4 dashpot.
-  const char* const section_of[5] = {"*SOLID SECTION", "*SHELL SECTION", "*BEAM SECTION", "*SPRING", "*DASHPOT"};
+  // 4 dashpot, 5 adhesion edge (its *ADHESION).
+  const char* const section_of[6] = {"*SOLID SECTION", "*SHELL SECTION", "*BEAM SECTION", "*SPRING", "*DASHPOT",
+                                     "*ADHESION"};
   const auto family = [&](std::size_t k) {
     return m.elements.shell[k] ? 1 : m.elements.beam[k] ? 2 : m.elements.discrete[k] ? 2 + m.elements.discrete[k] : 0;
   };
@@ -167,7 +168,7 @@ void check_sections(const Model& m) {
     for (int e : set->second.members) {
       const auto k = static_cast<std::size_t>(e);
       const std::string name = "element " + std::to_string(m.elements.id[k]);
-      static const char* const kinds[5] = {"solid", "shell", "beam", "spring", "dashpot"};
+      static const char* const kinds[6] = {"solid", "shell", "beam", "spring", "dashpot", "adhesion edge"};
       if (family(k) != fam)
         throw InputError(loc, std::string(keyword) + " on " + name + " of type " + m.elements.abaqus_type[k] + ": " +
                                   kinds[family(k)] + " elements take a " + section_of[family(k)]);
@@ -219,6 +220,11 @@ void check_sections(const Model& m) {
   }
   for (const DiscreteSection& sec : m.discrete_sections)
     claim(sec.elset, sec.loc, sec.dashpot ? "*DASHPOT" : "*SPRING", sec.dashpot ? 4 : 3);
+  for (const AdhesionDef& a : m.adhesions)
+    for (int e : a.elements) {
+      owned[static_cast<std::size_t>(e)] = 1;
+      owner[static_cast<std::size_t>(e)] = a.loc;
+    }
   for (std::size_t e = 0; e < owned.size(); ++e)
     if (!owned[e])
       throw InputError(m.elements.loc[e], "element " + std::to_string(m.elements.id[e]) + " has no " +
@@ -253,16 +259,17 @@ void validate(const Model& model) {
   check_sections(model);
   check_steps(model);
   // The elimination of dependent dofs lives in the explicit node pass (docs/theory.md).
-  const SourceLoc* constraint = !model.ties.empty()           ? &model.ties[0].loc
-                                : !model.equations.empty()    ? &model.equations[0].loc
-                                : !model.rigid_bodies.empty() ? &model.rigid_bodies[0].loc
-                                                              : nullptr;
+  // Static steps take rigid bodies and kinematic couplings (solver/static_solver.cpp); ties
+  // and equations not yet.
+  const SourceLoc* constraint = !model.ties.empty()        ? &model.ties[0].loc
+                                : !model.equations.empty() ? &model.equations[0].loc
+                                                           : nullptr;
   if (constraint)
     for (const Step& s : model.steps)
       if (s.procedure == Procedure::Static)
-        throw InputError(*constraint, "constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING) run in *DYNAMIC, "
-                                      "EXPLICIT steps only so far, and step '" + s.name + "' (" + s.loc.str() +
-                                          ") is *STATIC");
+        throw InputError(*constraint, "constraints *TIE, *EQUATION and *COUPLING, *DISTRIBUTING run in *DYNAMIC, "
+                                      "EXPLICIT steps only so far (static steps take *RIGID BODY and *COUPLING, "
+                                      "*KINEMATIC), and step '" + s.name + "' (" + s.loc.str() + ") is *STATIC");
 }
 
 }  // namespace halfstep

@@ -47,7 +47,8 @@ std::string dof_name(const Model& model, int dof, int ndn) {
 /// in every active direction somewhere, or its stiffness is singular (a free part would only be
 /// caught by the factorization, with a less useful message, or not at all by a Krylov solver).
 void check_rigid_motion(const Model& model, const Step& step, const StructureSystem& sys, int ndn,
-                        const std::vector<char>& active, const std::vector<char>& held) {
+                        const std::vector<char>& active, const std::vector<char>& held,
+                        const std::vector<std::pair<int, int>>& links) {
   const SolidMesh& sm = sys.solid;
   std::vector<int> parent(static_cast<std::size_t>(sys.num_nodes));
   std::iota(parent.begin(), parent.end(), 0);
@@ -64,6 +65,7 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
     const int* c = &sys.conn[4 * static_cast<std::size_t>(e)];
     for (int a = 1; a < 4; ++a) parent[find(c[a])] = find(c[0]);
   }
+  for (const auto& [a, b] : links) parent[find(a)] = find(b);  // nodes of one rigid body
   const int dirs = sm.planar ? 2 : 3;
   // An axisymmetric part's radial motion strains its hoops: only z (direction 2) is rigid.
   bool axisymmetric = false;
@@ -83,6 +85,16 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
       const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
       if (m.discrete > 0 || m.hardening_points > 1)
         held_dirs[find(sm.conn[static_cast<std::size_t>(sm.conn_start(e))])] |= static_cast<unsigned char>(1u << m.dof1);
+    }
+  }
+  // An adhesion edge ties its part to the rigid substrate along the substrate's normal.
+  for (const SolidGroup& g : sm.groups) {
+    if (!element_kind(g.kind).adhesion) continue;
+    for (int e = g.first; e < g.first + g.count; ++e) {
+      const AdhesionConstants& c = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])].adhesion;
+      for (int d = 0; d < dirs; ++d)
+        if (std::fabs(c.normal[d]) > 1e-12)
+          held_dirs[find(sm.conn[static_cast<std::size_t>(sm.conn_start(e))])] |= static_cast<unsigned char>(1u << d);
     }
   }
   for (int r = 0; r < sys.num_nodes; ++r) {
@@ -136,7 +148,42 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   for (std::size_t n = 0; n < nn; ++n)
     for (int c = 0; c < ndn; ++c)
       if (drive.held[n] & (1u << c)) held[q * n + static_cast<std::size_t>(c)] = 1;
-  check_rigid_motion(model, step, sys, ndn, active, held);
+  const double st_time0 = st.time;  // the step's start (rigid-body rotations are in step time)
+  // Rigid bodies (*RIGID BODY, kinematic *COUPLING): the reference node's rotation is given
+  // by the step, its translations are unknowns shared by the slaves, u_s = u_r + (R - I) d_s.
+  const RigidBodies& bodies = sys.bodies;
+  const int body_dirs = sys.solid.planar ? 2 : 3;
+  std::vector<char> ref_dof(ndof, 0);  // a reference node's translation (no element of its own)
+  std::vector<std::pair<int, int>> body_links;
+  std::vector<char> held_check = held;  // slaves count as held where their reference node is
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
+    const std::uint8_t need = sys.solid.planar ? 0x4 : 0x7;
+    if ((loads.fixed_rotation[static_cast<std::size_t>(rn)] & need) != need)
+      throw InputError(bodies.loc[static_cast<std::size_t>(b)],
+                       "static step '" + step.name + "': the rotation of reference node " +
+                           std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) +
+                           " must be prescribed or held by *BOUNDARY (" +
+                           (sys.solid.planar ? "dof 6 in a planar model" : "dofs 4 to 6") +
+                           "): static steps move a rigid body by its reference node's given rotation");
+    for (int d = 0; d < body_dirs; ++d) ref_dof[q * static_cast<std::size_t>(rn) + static_cast<std::size_t>(d)] = 1;
+    for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
+      const int sn = bodies.slave_node[static_cast<std::size_t>(i)];
+      if (i > bodies.slave_ptr[static_cast<std::size_t>(b)])
+        body_links.emplace_back(sn, bodies.slave_node[static_cast<std::size_t>(bodies.slave_ptr[static_cast<std::size_t>(b)])]);
+      for (int d = 0; d < body_dirs; ++d)
+        if (held[q * static_cast<std::size_t>(rn) + static_cast<std::size_t>(d)])
+          held_check[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] = 1;
+    }
+  }
+  for (int rn : bodies.ref_node)
+    if (sys.solid.planar && loads.fixed_rotation[static_cast<std::size_t>(rn)] & 0x3)
+      for (std::size_t i = 0; i < loads.rotation_node.size(); ++i)
+        if (loads.rotation_node[i] == rn && loads.rotation_dof[i] < 2)
+          throw InputError(step.loc, "static step '" + step.name + "': reference node " +
+                                         std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) +
+                                         " of a planar model turns about z only (dof 6); dofs 4 and 5 can only be held");
+  check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
   // A linear step solves once about the reference: a nonlinear spring would keep its slope
   // at zero there, so its table needs NLGEOM=YES (Newton on the full forces).
   if (!step.nlgeom)
@@ -145,12 +192,32 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *SPRING, NONLINEAR at " +
                                        model.discrete_sections[i].loc.str() +
                                        " needs Newton iterations to follow its table: use *STEP, NLGEOM=YES");
+  // The same for adhesion: its law is nonlinear in the gap, which K(ref) x would linearize.
+  if (!step.nlgeom && !model.adhesions.empty())
+    throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *ADHESION at " +
+                                   model.adhesions.front().loc.str() +
+                                   " follows its nonlinear law only under Newton iterations: use *STEP, NLGEOM=YES");
   int neq = 0;
-  const std::vector<int> equation = number_equations(op, held, &neq);
+  // Slaves of rigid bodies have no equations of their own: they take their reference node's
+  // (free translations) or none (prescribed ones), appended after the element dofs'.
+  std::vector<char> numbered_held = held;
+  for (int sn : bodies.slave_node)
+    for (int d = 0; d < 3; ++d) numbered_held[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] = 1;
+  std::vector<int> equation = number_equations(op, numbered_held, &neq);
+  const int own_equations = neq;
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
+    for (int d = 0; d < body_dirs; ++d) {
+      const int eq = held[q * rn + static_cast<std::size_t>(d)] ? -1 : neq++;
+      equation[q * rn + static_cast<std::size_t>(d)] = eq;
+      for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i)
+        equation[q * static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]) + static_cast<std::size_t>(d)] = eq;
+    }
+  }
   std::vector<int> dof_of(static_cast<std::size_t>(neq));
   std::vector<char> eq_rotation(static_cast<std::size_t>(neq), 0);
   for (std::size_t k = 0; k < ndof; ++k)
-    if (equation[k] >= 0) {
+    if (equation[k] >= 0 && (equation[k] < own_equations || ref_dof[k])) {
       dof_of[static_cast<std::size_t>(equation[k])] = static_cast<int>(k);
       eq_rotation[static_cast<std::size_t>(equation[k])] = k % q >= 3;
     }
@@ -294,10 +361,49 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   // value (Abaqus' RAMP in a static step); a named amplitude scales the value; a held dof with
   // no value ramps back to zero from wherever the previous step left it (a held rotation of a
   // NLGEOM step keeps its current orientation).
+  // The rotation vector of body b at step time tau: a prescribed value (ramped from the
+  // step's start, or scaled by its amplitude), or, held without a value, back to zero.
+  std::vector<Vec3<double>> body_start(static_cast<std::size_t>(bodies.num_bodies));
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const double* R = &st.body_rotation[9 * static_cast<std::size_t>(b)];
+    body_start[static_cast<std::size_t>(b)] =
+        rotation_vector(Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, Vec3<double>{0, 0, 1}, Vec3<double>{R[0], R[3], R[6]},
+                        Vec3<double>{R[1], R[4], R[7]}, Vec3<double>{R[2], R[5], R[8]});
+  }
+  const auto body_rotation_at = [&](int b, double tau) {
+    const double r = period > 0 ? std::min(1.0, std::max(0.0, tau / period)) : 1.0;
+    const Vec3<double> s0 = body_start[static_cast<std::size_t>(b)];
+    double th[3] = {s0.x * (1.0 - r), s0.y * (1.0 - r), s0.z * (1.0 - r)};
+    const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
+    for (std::size_t i = 0; i < loads.rotation_node.size(); ++i) {
+      if (loads.rotation_node[i] != rn) continue;
+      const int a = loads.rotation_dof[i], slot = loads.rotation_amp[i];
+      const double start = a == 0 ? s0.x : a == 1 ? s0.y : s0.z, value = loads.rotation_value[i];
+      th[a] = slot == 1 ? start + (value - start) * r : value * amplitude_slot(dv, slot, tau);
+    }
+    return Vec3<double>{th[0], th[1], th[2]};
+  };
+  // Slaves at their reference node's translation plus the turned offset (the small-rotation
+  // offset theta x d in a geometrically linear step).
+  const auto place_slaves = [&](double tau, std::vector<double>& xs) {
+    for (int b = 0; b < bodies.num_bodies; ++b) {
+      const Vec3<double> th = body_rotation_at(b, tau);
+      const Mat3<double> Rb = rotation_matrix(th);
+      const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
+      for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
+        const std::size_t sn = static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]);
+        const Vec3<double> d{bodies.offset[3 * static_cast<std::size_t>(i)], bodies.offset[3 * static_cast<std::size_t>(i) + 1],
+                             bodies.offset[3 * static_cast<std::size_t>(i) + 2]};
+        const Vec3<double> g = step.nlgeom ? Rb * d - d : cross(th, d);
+        const double gv[3] = {g.x, g.y, g.z};
+        for (int k = 0; k < body_dirs; ++k) xs[q * sn + static_cast<std::size_t>(k)] = xs[q * rn + static_cast<std::size_t>(k)] + gv[k];
+      }
+    }
+  };
   const auto prescribe = [&](double tau, std::vector<double>& xs) {
     const double r = period > 0 ? std::min(1.0, std::max(0.0, tau / period)) : 1.0;
     for (std::size_t k = 0; k < ndof; ++k)
-      if (held[k] && active[k]) xs[k] = (k % q >= 3 && step.nlgeom) ? x_start[k] : x_start[k] * (1.0 - r);
+      if (held[k] && (active[k] || ref_dof[k])) xs[k] = (k % q >= 3 && step.nlgeom) ? x_start[k] : x_start[k] * (1.0 - r);
     for (std::size_t n = 0; n < nn; ++n) {
       const int sp = dv.special[n];
       if (sp < 0) continue;
@@ -308,6 +414,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
                           : dv.motion_value[i] * amplitude_slot(dv, slot, tau);
       }
     }
+    place_slaves(tau, xs);
   };
 
   // Output: a frame per converged increment unless the step's requests space them out.
@@ -376,6 +483,27 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         frame->full.rf[5][n] = m.z;
       }
     }
+    // A rigid body's reference node carries the body's reaction: the sum of its slaves'
+    // forces and their moment about it (about the current position under NLGEOM).
+    for (int b = 0; b < bodies.num_bodies; ++b) {
+      const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
+      Vec3<double> force{0, 0, 0}, moment{0, 0, 0};
+      for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
+        const std::size_t sn = static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]);
+        const Vec3<double> fs{f_int[q * sn] - f_ext[q * sn], f_int[q * sn + 1] - f_ext[q * sn + 1],
+                              f_int[q * sn + 2] - f_ext[q * sn + 2]};
+        Vec3<double> arm{bodies.offset[3 * static_cast<std::size_t>(i)], bodies.offset[3 * static_cast<std::size_t>(i) + 1],
+                         bodies.offset[3 * static_cast<std::size_t>(i) + 2]};
+        if (step.nlgeom) arm = arm + Vec3<double>{x[q * sn] - x[q * rn], x[q * sn + 1] - x[q * rn + 1], x[q * sn + 2] - x[q * rn + 2]};
+        force = force + fs;
+        moment = moment + cross(arm, fs);
+      }
+      const double fv[3] = {force.x, force.y, force.z}, mv[3] = {moment.x, moment.y, moment.z};
+      for (int c = 0; c < 3; ++c) {
+        if (held[q * rn + static_cast<std::size_t>(c)]) frame->full.rf[c][rn] = fv[c];
+        frame->full.rf[3 + c][rn] = mv[c];
+      }
+    }
     frame->record.time = st.time;
     frame->record.internal = strain;
     frame->record.external_work = work;
@@ -385,6 +513,10 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   const auto store = [&](double time) {
     cfg.store(st);
     st.time = time;
+    for (int b = 0; b < bodies.num_bodies; ++b) {
+      const Mat3<double> Rb = rotation_matrix(body_rotation_at(b, time - st_time0));
+      std::copy(Rb.a, Rb.a + 9, &st.body_rotation[9 * static_cast<std::size_t>(b)]);
+    }
   };
   const double t_step0 = st.time;
   external(0.0, cfg, f_ext);
@@ -405,8 +537,10 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   Configuration trial = cfg;
 
   // One Newton correction du (per equation) applied to the unknowns and the configuration.
+  double tau_trial = 0;  // step time of the increment being tried
   const auto correct = [&]() {
     for (int i = 0; i < neq; ++i) x_trial[static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)])] += du[static_cast<std::size_t>(i)];
+    place_slaves(tau_trial, x_trial);
     if (!step.nlgeom) {
       linear_configuration(x_trial, trial);
       return;
@@ -442,6 +576,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     }
     x_trial = x;
     trial = cfg;
+    tau_trial = tau1;
     prescribe(tau1, x_trial);
     if (step.nlgeom)
       for (std::size_t n = 0; n < nn; ++n)
@@ -482,10 +617,10 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         qs[0] = std::max(qt, qr / model_size);
         qs[1] = std::max(qr, qt * model_size);
       }
-      for (int i = 0; i < neq; ++i) {
-        const std::size_t k = static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)]);
-        r[static_cast<std::size_t>(i)] = f_ext_trial[k] - f_trial[k];
-      }
+      // A shared equation (a rigid body's translation) sums the residuals of its dofs.
+      std::fill(r.begin(), r.end(), 0.0);
+      for (std::size_t k = 0; k < ndof; ++k)
+        if (equation[k] >= 0) r[static_cast<std::size_t>(equation[k])] += f_ext_trial[k] - f_trial[k];
       const double r_t = max_abs(r, eq_rotation, false), r_r = max_abs(r, eq_rotation, true);
       if (!std::isfinite(r_t) || !std::isfinite(r_r) || !std::isfinite(w_trial)) {
         why = "a non-finite force appeared";
