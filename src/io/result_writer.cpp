@@ -16,6 +16,7 @@ ResultWriter::ResultWriter(const Model& model, const ResultMesh& mesh, const std
       dir_(dir),
       job_(job),
       pvd_((make_directories(dir), dir), job),
+      bezier_pvd_(mesh.bezier ? std::make_unique<PvdWriter>(dir, job + "_nurbs") : nullptr),
       energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass",
                                     "plastic_dissipation", "contact", "friction_dissipation"}) {}
 
@@ -99,7 +100,7 @@ const std::vector<double>& nodal(const FieldSet& fields, const char* name) {
 }  // namespace
 
 void ResultWriter::write(const ResultFrame& frame) {
-  if (frame.field) write_frame(frame.time, frame.fields);
+  if (frame.field) write_frame(frame.time, frame.fields, &frame.bezier);
   if (frame.history) write_history(frame.time, frame.fields);
   if (frame.energy) write_energy(frame.energy_row);
   if (frame.energy && !frame.contact_force.empty()) write_contact(frame.time, frame.contact_force);
@@ -297,13 +298,31 @@ void ResultWriter::build_subset(const FieldSet& fields) {
   s.built = true;
 }
 
-void ResultWriter::write_frame(double time, const FieldSet& fields) {
-  // Only what the step's field requests name: smaller frames (an empty list, from a sink
-  // that was never told the requests, writes everything).
-  const auto wanted = [this](const std::string& name) {
-    const std::string v = variable_of(name);
-    return v.empty() || field_vars_.empty() || std::find(field_vars_.begin(), field_vars_.end(), v) != field_vars_.end();
-  };
+// Only what the step's field requests name: smaller frames (an empty list, from a sink that
+// was never told the requests, writes everything).
+bool ResultWriter::wanted(const std::string& array) const {
+  const std::string v = variable_of(array);
+  return v.empty() || field_vars_.empty() || std::find(field_vars_.begin(), field_vars_.end(), v) != field_vars_.end();
+}
+
+namespace {
+
+/// Rows `rows` of an entity-major array of comps components, in a new array of n rows (rows
+/// beyond rows.size() NaN), kept alive in store.
+const double* gather_rows(std::vector<std::vector<double>>& store, const std::vector<double>& from, int comps,
+                          const std::vector<int>& rows, std::size_t n) {
+  std::vector<double> g(n * static_cast<std::size_t>(comps), std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (int k = 0; k < comps; ++k)
+      g[i * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)] =
+          from[static_cast<std::size_t>(rows[i]) * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)];
+  store.push_back(std::move(g));
+  return store.back().data();
+}
+
+}  // namespace
+
+void ResultWriter::write_frame(double time, const FieldSet& fields, const FieldSet* bezier) {
   std::vector<VtuField> point, cell;
   char name[64];
   std::snprintf(name, sizeof name, "%s_%06d.vtu", job_.c_str(), frame_);
@@ -324,13 +343,7 @@ void ResultWriter::write_frame(double time, const FieldSet& fields) {
     std::vector<std::vector<double>> store;
     store.reserve(fields.point.size() + fields.cell.size() + 3);
     const auto gather = [&store](const std::vector<double>& from, int comps, const std::vector<int>& rows, std::size_t n) {
-      std::vector<double> g(n * static_cast<std::size_t>(comps), std::numeric_limits<double>::quiet_NaN());
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        for (int k = 0; k < comps; ++k)
-          g[i * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)] =
-              from[static_cast<std::size_t>(rows[i]) * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)];
-      store.push_back(std::move(g));
-      return store.back().data();
+      return gather_rows(store, from, comps, rows, n);
     };
     const double* x = gather(mesh_.x, 1, s.points, kp);
     const double* y = gather(mesh_.y, 1, s.points, kp);
@@ -343,8 +356,71 @@ void ResultWriter::write_frame(double time, const FieldSet& fields) {
               VtuCells{static_cast<int>(kc), s.conn.data(), s.offsets.data(), s.types.data()}, point, cell,
               {{"TimeValue", time}});
   }
+  if (bezier_pvd_ && bezier && !bezier->point.empty()) write_bezier_frame(time, fields, *bezier);
   pvd_.add_frame(time, name);
   ++frame_;
+}
+
+// A Bézier cell is kept with its element: the frame subset's cells name the elements by
+// their ElementId, and so do the Bézier cells.
+void ResultWriter::build_bezier_subset(const FieldSet& fields, const FieldSet& bezier) {
+  FrameSubset& s = subset_;
+  const ResultMesh& m = *mesh_.bezier;
+  const FieldArray* ids = fields.find_cell("ElementId");
+  const FieldArray* bezier_ids = bezier.find_cell("ElementId");
+  if (!ids || !bezier_ids) throw std::logic_error("frame without element ids");
+  std::set<double> kept;
+  for (int c : s.cells) kept.insert(ids->values[static_cast<std::size_t>(c)]);
+  std::vector<int> new_index(static_cast<std::size_t>(m.num_points), -1);
+  for (int c = 0; c < m.num_cells(); ++c) {
+    if (!kept.count(bezier_ids->values[static_cast<std::size_t>(c)])) continue;
+    s.bezier_cells.push_back(c);
+    for (std::int64_t k = c == 0 ? 0 : m.offsets[static_cast<std::size_t>(c) - 1]; k < m.offsets[static_cast<std::size_t>(c)]; ++k) {
+      int& to = new_index[static_cast<std::size_t>(m.conn[static_cast<std::size_t>(k)])];
+      if (to < 0) {
+        to = static_cast<int>(s.bezier_points.size());
+        s.bezier_points.push_back(m.conn[static_cast<std::size_t>(k)]);
+      }
+      s.bezier_conn.push_back(to);
+    }
+    s.bezier_offsets.push_back(static_cast<std::int64_t>(s.bezier_conn.size()));
+    s.bezier_types.push_back(m.types[static_cast<std::size_t>(c)]);
+  }
+  s.bezier_built = true;
+}
+
+void ResultWriter::write_bezier_frame(double time, const FieldSet& fields, const FieldSet& bezier) {
+  const ResultMesh& m = *mesh_.bezier;
+  char name[80];
+  std::snprintf(name, sizeof name, "%s_nurbs_%06d.vtu", job_.c_str(), frame_);
+  std::vector<VtuField> point, cell;
+  if (!subset_.active) {
+    for (const FieldArray& a : bezier.point)
+      if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data()});
+    for (const FieldArray& a : bezier.cell)
+      if (wanted(a.name)) cell.push_back({a.name, a.components, a.values.data()});
+    write_vtu(dir_ + "/" + name, m.num_points, m.x.data(), m.y.data(), m.z.data(),
+              VtuCells{m.num_cells(), m.conn.data(), m.offsets.data(), m.types.data()}, point, cell,
+              {{"TimeValue", time}});
+  } else {
+    if (!subset_.bezier_built) build_bezier_subset(fields, bezier);
+    const FrameSubset& s = subset_;
+    if (s.bezier_cells.empty()) return;  // the requested part holds no NURBS element
+    const std::size_t kp = s.bezier_points.size(), kc = s.bezier_cells.size();
+    std::vector<std::vector<double>> store;
+    store.reserve(bezier.point.size() + bezier.cell.size() + 3);
+    const double* x = gather_rows(store, m.x, 1, s.bezier_points, kp);
+    const double* y = gather_rows(store, m.y, 1, s.bezier_points, kp);
+    const double* z = gather_rows(store, m.z, 1, s.bezier_points, kp);
+    for (const FieldArray& a : bezier.point)
+      if (wanted(a.name)) point.push_back({a.name, a.components, gather_rows(store, a.values, a.components, s.bezier_points, kp)});
+    for (const FieldArray& a : bezier.cell)
+      if (wanted(a.name)) cell.push_back({a.name, a.components, gather_rows(store, a.values, a.components, s.bezier_cells, kc)});
+    write_vtu(dir_ + "/" + name, static_cast<int>(kp), x, y, z,
+              VtuCells{static_cast<int>(kc), s.bezier_conn.data(), s.bezier_offsets.data(), s.bezier_types.data()}, point,
+              cell, {{"TimeValue", time}});
+  }
+  bezier_pvd_->add_frame(time, name);
 }
 
 void ResultWriter::write_history(double time, const FieldSet& fields) {

@@ -32,8 +32,9 @@ class ResultWriter final : public ResultSink {
   int frames_written() const override { return frame_; }
 
   /// Writes one field frame (.vtu) of the arrays in fields that the step's field requests
-  /// name (ids and energy densities always).
-  void write_frame(double time, const FieldSet& fields);
+  /// name (ids and energy densities always); with a Bézier mesh and its arrays, also the
+  /// frame's <job>_nurbs_NNNNNN.vtu, listed in <job>_nurbs.pvd.
+  void write_frame(double time, const FieldSet& fields, const FieldSet* bezier = nullptr);
   /// Appends one row per node of each history set, from the nodal arrays U, UR, V, VR, RF, RM.
   void write_history(double time, const FieldSet& fields);
   /// Appends a row to energy.csv.
@@ -59,6 +60,7 @@ class ResultWriter final : public ResultSink {
   ResultMesh mesh_;
   std::string dir_, job_;
   PvdWriter pvd_;
+  std::unique_ptr<PvdWriter> bezier_pvd_;  ///< <job>_nurbs.pvd, when the mesh has a Bézier part
   CsvWriter energy_;
   std::unique_ptr<CsvWriter> contact_;  ///< history/contact.csv, opened with the first contact row
   std::vector<History> histories_;
@@ -85,10 +87,22 @@ class ResultWriter final : public ResultSink {
     std::vector<int> conn;          ///< renumbered connectivity of the kept cells
     std::vector<std::int64_t> offsets;
     std::vector<std::uint8_t> types;
+    /// The Bézier cells of the kept elements (the same ElementId), their points and
+    /// renumbered connectivity.
+    bool bezier_built = false;
+    std::vector<int> bezier_points, bezier_cells, bezier_conn;
+    std::vector<std::int64_t> bezier_offsets;
+    std::vector<std::uint8_t> bezier_types;
   };
   FrameSubset subset_;
   /// Chooses the kept points and cells of subset_ (needs the frame's ElementId).
   void build_subset(const FieldSet& fields);
+  /// Chooses the kept Bézier cells of subset_ (needs both ElementId arrays).
+  void build_bezier_subset(const FieldSet& fields, const FieldSet& bezier);
+  /// Writes the frame's Bézier file (frame number frame_) and lists it in bezier_pvd_.
+  void write_bezier_frame(double time, const FieldSet& fields, const FieldSet& bezier);
+  /// Whether the step's field requests ask for the array (ids and energy densities always).
+  bool wanted(const std::string& array) const;
   int frame_ = 0;
 
  public:

@@ -57,9 +57,19 @@ void check_field(const VtuField& f, int n, const char* where) {
   }
 }
 
+// The higher-order cells' arrays of VTK's own names are also declared as the attributes of
+// those names: newer VTK (vtkDataSet::SetCellOrderAndRationalWeights) takes a Bézier cell's
+// weights and a cell's degrees from the active attribute; older VTK looked the names up.
+std::string vtk_attributes(const std::string& section, const std::vector<VtuField>& fields) {
+  const char* special = section == "PointData" ? "RationalWeights" : "HigherOrderDegrees";
+  for (const VtuField& f : fields)
+    if (f.name == special) return std::string(" ") + special + "=\"" + special + "\"";
+  return "";
+}
+
 void add_fields(Layout& layout, const char* section, const std::vector<VtuField>& fields, int n) {
   if (fields.empty()) return;
-  layout.xml += std::string("      <") + section + ">\n";
+  layout.xml += std::string("      <") + section + vtk_attributes(section, fields) + ">\n";
   for (const VtuField& f : fields) {
     check_field(f, n, section);
     layout.array("        ", "Float64",

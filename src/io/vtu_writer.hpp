@@ -21,7 +21,10 @@ struct VtuField {
 /// Arrays go in one raw appended block (UInt64 block headers, native byte order, no compression)
 /// so a frame of 10^6 points costs little more than a memcpy. Points and fields are Float64,
 /// connectivity Int32 (as given), offsets Int64, types UInt8. field_data holds one-value
-/// dataset-wide arrays; name one "TimeValue" and ParaView shows it as the frame's time.
+/// dataset-wide arrays; name one "TimeValue" and ParaView shows it as the frame's time. A
+/// point field "RationalWeights" and a cell field "HigherOrderDegrees" are also declared as
+/// the VTK attributes of those names (what rational Bézier and anisotropic higher-order cells
+/// read their weights and degrees from).
 /// Throws std::invalid_argument on bad arguments (e.g. a node index out of range) and
 /// std::runtime_error on I/O failure.
 void write_vtu(const std::string& path, int n_points, const double* x, const double* y,
@@ -31,7 +34,7 @@ void write_vtu(const std::string& path, int n_points, const double* x, const dou
 
 /// Cells of any VTK type: conn holds the point indices of all cells, offsets[c] the end of
 /// cell c's entries in conn, types[c] its VTK type (9 quad, 10 tetra, 12 hexahedron, 24
-/// quadratic tetra). Borrowed, like VtuField.
+/// quadratic tetra, 77 Bézier quadrilateral). Borrowed, like VtuField.
 struct VtuCells {
   int count = 0;
   const int* conn = nullptr;

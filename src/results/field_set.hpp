@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct ResultMesh {
   std::vector<int> conn;              ///< point indices of all cells, consecutively
   std::vector<std::int64_t> offsets;  ///< end of each cell in conn
   std::vector<std::uint8_t> types;    ///< VTK cell type of each cell
+  /// A second mesh written as its own series beside the frames: the NURBS elements as
+  /// rational Bézier cells (discretization/bezier_output.hpp); null when the model has none.
+  std::shared_ptr<const ResultMesh> bezier;
   int num_cells() const { return static_cast<int>(types.size()); }
 };
 

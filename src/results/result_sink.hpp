@@ -28,6 +28,9 @@ struct ResultFrame {
   long long increment = 0;  ///< increments of the step so far
   bool step_end = false;    ///< the step's last instant
   FieldSet fields;
+  /// Field frames of models with NURBS patches: the arrays on ResultMesh::bezier's points
+  /// and cells (empty otherwise).
+  FieldSet bezier;
   EnergyRow energy_row;
   /// Contact models, with the energy row: per contact definition (deck order) the total
   /// normal and friction force on its slave nodes, 6 values each.

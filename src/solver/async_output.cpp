@@ -4,8 +4,14 @@
 
 namespace halfstep {
 
-AsyncOutput::AsyncOutput(ResultSink& sink, const Model& model, const StructureSystem& sys, std::size_t depth)
-    : sink_(sink), model_(model), sys_(sys), depth_(depth < 1 ? 1 : depth), thread_([this] { run(); }) {}
+AsyncOutput::AsyncOutput(ResultSink& sink, const Model& model, const StructureSystem& sys, std::size_t depth,
+                         std::shared_ptr<const BezierOutput> bezier)
+    : sink_(sink),
+      model_(model),
+      sys_(sys),
+      bezier_(bezier && !bezier->empty() ? std::move(bezier) : nullptr),
+      depth_(depth < 1 ? 1 : depth),
+      thread_([this] { run(); }) {}
 
 AsyncOutput::~AsyncOutput() {
   {
@@ -67,6 +73,7 @@ void AsyncOutput::run() {
         out.step_end = f.step_end;
         if (f.field || f.history || f.print)
           out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells);
+        if (f.field && bezier_) out.bezier = bezier_fields(*bezier_, out.fields);
         const EnergyRecord& e = f.record;
         out.energy_row = {e.time,         e.kinetic, e.internal, e.external_work, e.damping_work,
                           e.total(),      e.hourglass, e.plastic_dissipation, e.contact, e.friction_dissipation};

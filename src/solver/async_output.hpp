@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "discretization/bezier_output.hpp"
 #include "discretization/structure_system.hpp"
 #include "dynamics/output_frame.hpp"
 #include "model/model.hpp"
@@ -27,8 +28,10 @@ struct ReferenceTriads {
 /// submit beyond that blocks until the writer catches up.
 class AsyncOutput {
  public:
-  /// sys is the whole model's system (the frames' nodes and elements).
-  AsyncOutput(ResultSink& sink, const Model& model, const StructureSystem& sys, std::size_t depth);
+  /// sys is the whole model's system (the frames' nodes and elements); bezier, when given
+  /// and not empty, adds its arrays to every field frame (ResultFrame::bezier).
+  AsyncOutput(ResultSink& sink, const Model& model, const StructureSystem& sys, std::size_t depth,
+              std::shared_ptr<const BezierOutput> bezier = nullptr);
   /// Drains the queue and joins the thread (errors then are swallowed: see finish()).
   ~AsyncOutput();
   AsyncOutput(const AsyncOutput&) = delete;
@@ -50,6 +53,7 @@ class AsyncOutput {
   ResultSink& sink_;
   const Model& model_;
   const StructureSystem& sys_;
+  std::shared_ptr<const BezierOutput> bezier_;
   std::size_t depth_;
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -13,6 +13,7 @@
 
 #include "core/threads.hpp"
 #include "backends/backend.hpp"
+#include "discretization/bezier_output.hpp"
 #include "discretization/output_fields.hpp"
 #include "solver/interrupt.hpp"
 #include "discretization/nodal_triads.hpp"
@@ -309,8 +310,13 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     std::unique_ptr<ResultSink> writer;
     std::unique_ptr<AsyncOutput> out;
     if (writes && opt.make_sink) {
-      writer = opt.make_sink(result_mesh(whole));
-      out = std::make_unique<AsyncOutput>(*writer, model, whole, 2);
+      // NURBS patches are also written as rational Bézier cells: the mesh tells the sink,
+      // the writer thread adds their arrays to each field frame.
+      auto bezier = std::make_shared<const BezierOutput>(bezier_output(model, whole));
+      ResultMesh mesh = result_mesh(whole);
+      if (!bezier->empty()) mesh.bezier = std::shared_ptr<const ResultMesh>(bezier, &bezier->mesh);
+      writer = opt.make_sink(mesh);
+      out = std::make_unique<AsyncOutput>(*writer, model, whole, 2, bezier);
     }
 
     RunSummary sum;
