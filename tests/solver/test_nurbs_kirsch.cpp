@@ -300,7 +300,7 @@ void print_row(const char* what, int p, const KirschErrors& e, const KirschError
 
 // Uniform refinement from the two-element patch to 128 x 64 elements. Asserted on the last two
 // meshes: the rates (optimal p + 1 and p; measured 3.12, 2.01 at p = 2, 3.81, 2.88 at p = 3,
-// where they are still rising: 3.90, 2.93 at 256 x 128, which costs 50 s), the errors to 20 %
+// where they are still rising: 3.90, 2.93 at 256 x 128, which took 57 s here), the errors to 20 %
 // of what was measured (deterministic up to round-off, ~1e-12, so the band only leaves room for
 // a different linear solver's last digits, while a change of the element rule, the load
 // integration or the basis moves them by more), and sigma_xx at the top of the hole: 3.0018
