@@ -81,7 +81,9 @@ SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>&
         throw InputError(mat.plastic_loc, "material '" + mat.name + "': " + e.what());
       }
     }
-    if (mat.has_hyperelastic) return neo_hookean(mat.c10, mat.d1, mat.density);
+    if (mat.has_hyperelastic)
+      return mat.hyperelastic_log ? neo_hookean_log(mat.c10, mat.d1, mat.density)
+                                  : neo_hookean(mat.c10, mat.d1, mat.density);
     switch (mat.elastic_type) {
       case ElasticType::Isotropic: return svk_isotropic(mat.youngs, mat.poisson, mat.density);
       case ElasticType::EngineeringConstants:

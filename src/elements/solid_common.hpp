@@ -110,8 +110,8 @@ HS_HD SolidOutput<T> point_output(const SolidMaterial<T>& m, const Mat3<T>& F, E
 
 /// Constants of the stable-increment bound: for the small-strain stiffness C of m about the
 /// stress-free reference, eps:C:eps <= lam (tr eps)^2 + g2 eps:eps for every symmetric eps.
-/// Isotropic (St. Venant-Kirchhoff, and Neo-Hookean linearised: lambda = K - 2/3 mu,
-/// mu = 2 C10): lam = max(lambda, 0), g2 = 2 mu, so lam + g2 is the P-wave modulus
+/// Isotropic (St. Venant-Kirchhoff, and both Neo-Hookeans linearised: lambda = K - 2/3 mu,
+/// mu = 2 C10; the log form holds them as lambda, mu): lam = max(lambda, 0), g2 = 2 mu, so lam + g2 is the P-wave modulus
 /// lambda + 2 mu when lambda >= 0. Orthotropic: lam = 0 and g2 = max(p_wave_modulus(m),
 /// 2 max(D1212, D1313, D2323)) (normal block by its Gershgorin bound; the shear terms act on
 /// engineering strains, 2 D1212 e12^2 twice in eps:C:eps against 2 e12^2 in eps:eps).

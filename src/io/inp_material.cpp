@@ -94,10 +94,17 @@ void DeckParser::elastic_end() {
 void DeckParser::hyperelastic_keyword(const Keyword& kw) {
   if (!kw.find("NEOHOOKE"))
     fail(kw.pos, "*HYPERELASTIC: only NEO HOOKE with coefficients C10, D1 on the data line is supported");
-  allow_params(kw, {"NEOHOOKE"});
+  allow_params(kw, {"NEOHOOKE", "FORM"});
+  // FORM= is a halfstep extension: Abaqus has one compressible Neo-Hookean, seed 004 another.
+  const std::string form = squeeze_upper(param(kw, "FORM"));
+  if (!form.empty() && form != "ABAQUS" && form != "LOG")
+    fail(kw.pos, "*HYPERELASTIC, NEO HOOKE, FORM=" + upper(param(kw, "FORM")) +
+                     " is not supported (ABAQUS: C10 (I1bar - 3) + (J - 1)^2 / D1, the default; LOG: mu/2 (I1 - 3) - "
+                     "mu ln J + lambda/2 (ln J)^2)");
   if (material_->has_elastic || material_->has_hyperelastic)
     fail(kw.pos, "material '" + material_->name + "' already has an *ELASTIC or *HYPERELASTIC definition");
   material_->elastic_loc = loc(kw.pos);
+  material_->hyperelastic_log = form == "LOG";
 }
 
 void DeckParser::hyperelastic_data(const Line& line) {

@@ -37,9 +37,9 @@ namespace halfstep {
 
 /// Number of state variables per integration point of a model (-1 for an unknown model).
 HS_HD constexpr int state_size(int model) {
-  return model == kSvkIsotropic || model == kSvkOrthotropic || model == kNeoHookean ? 0
-         : model == kJ2Plastic                                                     ? kJ2StateSize
-                                                                                   : -1;
+  return model == kSvkIsotropic || model == kSvkOrthotropic || model == kNeoHookean || model == kNeoHookeanLog ? 0
+         : model == kJ2Plastic ? kJ2StateSize
+                               : -1;
 }
 
 /// Number of state variables per integration point of a material.

@@ -128,7 +128,7 @@ HS_HD void svk_tangent(const SolidMaterial<T>& m, T C[6][6]) {
 /// S, energy and the tangent dS/dE (Voigt, engineering shear columns) of material m at F.
 template <class T>
 HS_HD SolidStress<T> solid_stress_and_tangent(const SolidMaterial<T>& m, const Mat3<T>& F, T C[6][6]) {
-  if (m.model == kNeoHookean) return solid_stress_and_tangent_dual(m, F, C);
+  if (m.model == kNeoHookean || m.model == kNeoHookeanLog) return solid_stress_and_tangent_dual(m, F, C);
   svk_tangent(m, C);
   return solid_stress(m, F);
 }
@@ -136,7 +136,7 @@ HS_HD SolidStress<T> solid_stress_and_tangent(const SolidMaterial<T>& m, const M
 /// The tangent dS/dE (Voigt order 11, 22, 33, 12, 13, 23; engineering shear columns) at F.
 template <class T>
 HS_HD void solid_tangent(const SolidMaterial<T>& m, const Mat3<T>& F, T C[6][6]) {
-  if (m.model == kNeoHookean) {
+  if (m.model == kNeoHookean || m.model == kNeoHookeanLog) {
     solid_stress_and_tangent_dual(m, F, C);
     return;
   }

@@ -67,6 +67,16 @@ SolidMaterial<double> neo_hookean(double c10, double d1, double density) {
   return m;
 }
 
+SolidMaterial<double> neo_hookean_log(double c10, double d1, double density) {
+  const SolidMaterial<double> abaqus = neo_hookean(c10, d1, density);  // the same checks
+  SolidMaterial<double> m;
+  m.model = kNeoHookeanLog;
+  m.density = abaqus.density;
+  m.mu = 2 * c10;
+  m.lambda = 2 / d1 - 2 * m.mu / 3;
+  return m;
+}
+
 SolidMaterial<double> orthotropic_engineering(const double c[9], double density, const Mat3<double>& axes) {
   const double e1 = c[0], e2 = c[1], e3 = c[2], n12 = c[3], n13 = c[4], n23 = c[5];
   for (int i : {0, 1, 2, 6, 7, 8})

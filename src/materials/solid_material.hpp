@@ -8,6 +8,9 @@
 //                    (*ELASTIC, TYPE=ENGINEERING CONSTANTS or ORTHOTROPIC, with *ORIENTATION)
 //   neo-hookean      compressible Neo-Hookean of Abaqus: W = C10 (I1bar - 3) + (J - 1)^2 / D1
 //                    (*HYPERELASTIC, NEO HOOKE)
+//   neo-hookean-log  compressible Neo-Hookean of Bonet & Wood (seed 004):
+//                    W = mu/2 (I1 - 3) - mu ln J + lambda/2 (ln J)^2
+//                    (*HYPERELASTIC, NEO HOOKE, FORM=LOG)
 // The functions are templates on the number type: float and double for the element passes,
 // Dual<T> (core/dual.hpp) for tangents by forward differentiation (materials/material_tangent.hpp).
 #pragma once
@@ -21,7 +24,7 @@
 namespace halfstep {
 
 /// Which constitutive law a SolidMaterial holds.
-enum SolidModel : int { kSvkIsotropic = 0, kSvkOrthotropic = 1, kNeoHookean = 2, kJ2Plastic = 3 };
+enum SolidModel : int { kSvkIsotropic = 0, kSvkOrthotropic = 1, kNeoHookean = 2, kJ2Plastic = 3, kNeoHookeanLog = 4 };
 
 /// Most points of a *PLASTIC hardening table a material carries (plain data on the GPU).
 constexpr int kMaxHardening = 16;
@@ -39,7 +42,7 @@ struct SolidMaterial {
   /// yield_strain the relative displacements (ascending).
   T discrete = T(0);
   int dof1 = 0, dof2 = 0;
-  T lambda = T(0), mu = T(0);  ///< Lame constants (svk-isotropic)
+  T lambda = T(0), mu = T(0);  ///< Lame constants (svk-isotropic, neo-hookean-log, J2's elasticity)
   T c10 = T(0), d1 = T(0);     ///< Neo-Hookean constants (Abaqus)
   /// Orthotropic stiffness in material axes, Abaqus order D1111, D1122, D2222, D1133, D2233,
   /// D3333, D1212, D1313, D2323 (shear terms act on engineering shear strains).
@@ -115,12 +118,55 @@ HS_HD SolidStress<T> neo_hookean(const SolidMaterial<T>& m, const Mat3<T>& F) {
   return {J * (Fi * sigma * transpose(Fi)), m.c10 * i1m3 + jm1 * jm1 / m.d1};
 }
 
+/// x - ln(1 + x), without the cancellation of its two O(x) terms near 0 (where it is
+/// x^2/2 - x^3/3 + ...): with s = x / (2 + x), ln(1 + x) = 2 atanh(s) and x - 2 s = x s, so
+/// x - ln(1 + x) = x s - 2 s^3 (1/3 + s^2/5 + ... + s^14/17), a series whose next term is
+/// below 1e-20 of the sum for |x| <= 0.1 (|s| <= 0.053). Beyond, the plain difference loses
+/// at most a few bits (x - ln(1 + x) >= 0.0047 |x| there).
+template <class T>
+HS_HD T x_minus_log1p(const T& x) {
+  using std::fabs;  // unqualified: Dual<T> finds its own
+  using std::log1p;
+  if (fabs(x) > T(0.1)) return x - log1p(x);
+  const T s = x / (T(2) + x), s2 = s * s;
+  T sum = T(1) / T(17);
+  for (int k = 15; k >= 3; k -= 2) sum = T(1) / T(k) + s2 * sum;
+  return x * s - T(2) * s2 * s * sum;
+}
+
+/// Compressible Neo-Hookean of Bonet & Wood: Kirchhoff stress tau = mu (b - I) + lambda ln J I,
+/// S = F^-1 tau F^-T = mu (I - C^-1) + lambda ln J C^-1. NaN for J <= 0.
+/// In H = F - I, like neo_hookean: b - I = H + H^T + H H^T, J - 1 = tr H + q with
+/// q = ((tr H)^2 - tr(H H))/2 + det H, ln J = log1p(J - 1), and the energy's O(H) terms,
+/// which cancel (I1 - 3 ~ 2 tr H, 2 ln J ~ 2 tr H), are taken out analytically:
+/// I1 - 3 - 2 ln J = tr(H H^T) - 2 q + 2 (J - 1 - ln J). A strain of 1e-9 then keeps its
+/// energy to round-off instead of to 1e-7.
+template <class T>
+HS_HD SolidStress<T> neo_hookean_log(const SolidMaterial<T>& m, const Mat3<T>& F) {
+  const Mat3<T> H = F - scaled_identity(T(1));
+  const T trh = trace(H);
+  const T q = T(0.5) * (trh * trh - trace(H * H)) + determinant(H);
+  const T jm1 = trh + q;  // det(I + H) - 1
+  if (!(T(1) + jm1 > T(0))) {
+    const T nan = T(0) / T(0);
+    return {scaled_identity(nan), nan};
+  }
+  using std::log1p;  // unqualified: Dual<T> (tangents, core/dual.hpp) finds its own
+  const T lnj = log1p(jm1);
+  const Mat3<T> Ht = transpose(H);
+  const Mat3<T> tau = m.mu * (H + Ht + H * Ht) + scaled_identity(m.lambda * lnj);
+  const Mat3<T> Fi = inverse(F);
+  const T shear = ddot(H, H) - T(2) * q + T(2) * x_minus_log1p(jm1);  // I1 - 3 - 2 ln J
+  return {Fi * tau * transpose(Fi), T(0.5) * m.mu * shear + T(0.5) * m.lambda * lnj * lnj};
+}
+
 }  // namespace solid_detail
 
 /// S and the energy density of material m at deformation gradient F.
 template <class T>
 HS_HD SolidStress<T> solid_stress(const SolidMaterial<T>& m, const Mat3<T>& F) {
   if (m.model == kNeoHookean) return solid_detail::neo_hookean(m, F);
+  if (m.model == kNeoHookeanLog) return solid_detail::neo_hookean_log(m, F);
   const Mat3<T> E = green_strain(F);
   if (m.model == kSvkOrthotropic) return solid_detail::svk_orthotropic(m, E);
   const T tr = trace(E);
@@ -133,7 +179,7 @@ HS_HD SolidStress<T> solid_stress(const SolidMaterial<T>& m, const Mat3<T>& F) {
 /// bulk modulus, and bending-dominated meshes would lock (Cook's membrane, nu = 0.4999).
 template <class T>
 HS_HD T hourglass_modulus(const SolidMaterial<T>& m) {
-  if (m.model == kSvkIsotropic || m.model == kJ2Plastic) return T(2) * m.mu;
+  if (m.model == kSvkIsotropic || m.model == kJ2Plastic || m.model == kNeoHookeanLog) return T(2) * m.mu;
   if (m.model == kNeoHookean) return T(4) * m.c10;  // mu = 2 C10
   T g = m.d[6] > m.d[7] ? m.d[6] : m.d[7];
   return T(2) * (g > m.d[8] ? g : m.d[8]);
@@ -143,7 +189,7 @@ HS_HD T hourglass_modulus(const SolidMaterial<T>& m) {
 /// Orthotropic: a Gershgorin bound on the normal-stiffness block, never below the true value.
 template <class T>
 HS_HD T p_wave_modulus(const SolidMaterial<T>& m) {
-  if (m.model == kSvkIsotropic || m.model == kJ2Plastic) return m.lambda + T(2) * m.mu;
+  if (m.model == kSvkIsotropic || m.model == kJ2Plastic || m.model == kNeoHookeanLog) return m.lambda + T(2) * m.mu;
   if (m.model == kNeoHookean) return T(2) / m.d1 + T(4) / T(3) * (T(2) * m.c10);  // K + 4/3 mu, mu = 2 C10
   using std::fabs;  // unqualified below: Dual<T> finds its own by argument-dependent lookup
   const T* d = m.d;
@@ -166,6 +212,10 @@ SolidMaterial<double> j2_plastic(double youngs, double poisson, double density, 
 
 /// Abaqus Neo-Hookean; throws std::invalid_argument unless C10 > 0 and D1 > 0.
 SolidMaterial<double> neo_hookean(double c10, double d1, double density);
+
+/// Bonet & Wood's Neo-Hookean from the same deck constants, with the same small-strain moduli
+/// (mu = 2 C10, K = 2 / D1, lambda = K - 2 mu / 3); throws unless C10 > 0 and D1 > 0.
+SolidMaterial<double> neo_hookean_log(double c10, double d1, double density);
 
 /// Orthotropic from engineering constants E1, E2, E3, nu12, nu13, nu23, G12, G13, G23 (Abaqus
 /// *ELASTIC, TYPE=ENGINEERING CONSTANTS order). Throws std::invalid_argument unless the

@@ -64,6 +64,7 @@ struct Material {
   /// D1111 D1122 D2222 D1133 D2233 D3333 D1212 D1313 D2323.
   std::array<double, 9> elastic_constants{};
   double c10 = 0, d1 = 0;  ///< *HYPERELASTIC, NEO HOOKE
+  bool hyperelastic_log = false;  ///< FORM=LOG: Bonet & Wood's law from C10, D1 instead of Abaqus'
   double alpha = 0;        ///< *DAMPING, ALPHA= (C = alpha M)
   /// *PLASTIC (isotropic hardening): yield stress at each equivalent plastic strain, the
   /// strains increasing from 0; empty when the material is elastic.

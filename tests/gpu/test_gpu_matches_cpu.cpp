@@ -139,6 +139,7 @@ const GpuDeck kSolidDecks[] = {
     {"solid_c3d8r_svk", "tests/gpu/decks/solid_c3d8r_svk.inp", "XL"},
     {"solid_c3d8r_kick", "tests/gpu/decks/solid_c3d8r_kick.inp", "XL"},
     {"solid_c3d8_neo", "tests/gpu/decks/solid_c3d8_neo.inp", "XL"},
+    {"solid_c3d8r_neolog", "tests/gpu/decks/solid_c3d8r_neolog.inp", "XL"},  // FORM=LOG
     {"solid_c3d4_ortho", "tests/gpu/decks/solid_c3d4_ortho.inp", "XL"},
     {"solid_c3d10m_svk", "tests/gpu/decks/solid_c3d10m_svk.inp", "XL"},
     {"solid_c3d8_pressure", "tests/gpu/decks/solid_c3d8_pressure.inp", "XL"},

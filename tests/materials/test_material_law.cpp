@@ -17,13 +17,15 @@ const Mat3<double> kF{{1.12, 0.07, -0.04, -0.05, 0.93, 0.09, 0.03, -0.06, 1.05}}
 std::vector<SolidMaterial<double>> all_materials() {
   const double eng[9] = {140e3, 10e3, 10e3, 0.3, 0.3, 0.45, 5e3, 5e3, 3.4e3};
   return {svk_isotropic(200e3, 0.3, 7.8e-9), neo_hookean(80.194, 4.9867e-4, 1e-9),
-          orthotropic_engineering(eng, 1.6e-9, rotation_matrix(Vec3<double>{0.3, 0.5, 0.1}))};
+          orthotropic_engineering(eng, 1.6e-9, rotation_matrix(Vec3<double>{0.3, 0.5, 0.1})),
+          neo_hookean_log(80.194, 4.9867e-4, 1e-9)};
 }
 
 TEST(MaterialLaw, ElasticLawsCarryNoState) {
   EXPECT_EQ(state_size(kSvkIsotropic), 0);
   EXPECT_EQ(state_size(kSvkOrthotropic), 0);
   EXPECT_EQ(state_size(kNeoHookean), 0);
+  EXPECT_EQ(state_size(kNeoHookeanLog), 0);
   EXPECT_EQ(state_size(17), -1);
   for (const auto& m : all_materials()) EXPECT_EQ(state_size(m), 0) << m.model;
 }

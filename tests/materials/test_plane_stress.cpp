@@ -28,10 +28,11 @@ const double kEng[9] = {140e3, 10e3, 12e3, 0.3, 0.25, 0.45, 5e3, 4e3, 3.4e3};
 const double kF2[4] = {1.15, 0.08, -0.06, 0.91};
 
 /// The laws a plane-stress element may use: SVK, orthotropic with axes in the plane,
-/// Neo-Hookean moderately and nearly (K / mu = 5000) incompressible.
+/// both Neo-Hookeans moderately and nearly (K / mu = 5000) incompressible.
 std::vector<SolidMaterial<double>> plane_materials() {
-  return {svk_isotropic(200e3, 0.3, 1), orthotropic_engineering(kEng, 1, in_plane_axes(0.6)),
-          neo_hookean(80.194, 4.9867e-4, 1), neo_hookean(0.5, 4e-4, 1)};
+  return {svk_isotropic(200e3, 0.3, 1),        orthotropic_engineering(kEng, 1, in_plane_axes(0.6)),
+          neo_hookean(80.194, 4.9867e-4, 1),  neo_hookean(0.5, 4e-4, 1),
+          neo_hookean_log(80.194, 4.9867e-4, 1), neo_hookean_log(0.5, 4e-4, 1)};
 }
 
 /// Full F of an in-plane deformation with thickness stretch f33.
@@ -266,7 +267,10 @@ TEST(PlaneStress, FloatConvergesToItsOwnTolerance) {
     const PlaneStressPoint<double> r = plane_stress_point(m, F2);
     ASSERT_TRUE(rf.converged) << m.model;
     EXPECT_NEAR(rf.f33, r.f33, 1e-6 * r.f33) << m.model;
-    EXPECT_NEAR(rf.S(0, 0), r.S(0, 0), 1e-4 * in_plane_scale(r.S)) << m.model;
+    // F33 rounded to float moves J by up to 6e-8 and the pressure by the bulk modulus times
+    // that (the log Neo-Hookean with K / mu = 5000: 1.1e-4 off in S11 of 0.32, its S33 1.7e-4
+    // before it is zeroed), so the bound carries that term beside the relative 1e-4.
+    EXPECT_NEAR(rf.S(0, 0), r.S(0, 0), 1e-4 * in_plane_scale(r.S) + 6e-8 * p_wave_modulus(m)) << m.model;
   }
 }
 

@@ -20,7 +20,7 @@ const Mat3<double> kF{{1.12, 0.07, -0.04, -0.05, 0.93, 0.09, 0.03, -0.06, 1.05}}
 std::vector<SolidMaterial<double>> all_materials() {
   const double eng[9] = {140e3, 10e3, 10e3, 0.3, 0.3, 0.45, 5e3, 5e3, 3.4e3};
   return {svk_isotropic(200e3, 0.3, 7.8e-9), neo_hookean(80.194, 4.9867e-4, 1e-9),
-          orthotropic_engineering(eng, 1.6e-9, rotation({1, 2, 3}, 0.7))};
+          orthotropic_engineering(eng, 1.6e-9, rotation({1, 2, 3}, 0.7)), neo_hookean_log(80.194, 4.9867e-4, 1e-9)};
 }
 
 TEST(SolidMaterials, ReferenceStateIsStressFree) {

@@ -85,6 +85,8 @@ def write(name, kind, material, loading, extra_model="", time=0.5, increment=Non
 
 SVK = ["*MATERIAL, NAME=M", "*ELASTIC", "1000, 0.3", "*DENSITY", "1"]
 NEO = ["*MATERIAL, NAME=M", "*HYPERELASTIC, NEO HOOKE", "172.4, 0.0029", "*DENSITY", "1"]
+# The same constants read as Bonet & Wood's log form (FORM=LOG, seed 004).
+NEO_LOG = ["*MATERIAL, NAME=M", "*HYPERELASTIC, NEO HOOKE, FORM=LOG", "172.4, 0.0029", "*DENSITY", "1"]
 ORTHO = ["*MATERIAL, NAME=M", "*ELASTIC, TYPE=ENGINEERING CONSTANTS",
          "1000, 100, 100, 0.25, 0.25, 0.4, 50, 50", "35.7", "*DENSITY", "1"]
 # J2 plasticity: yield at 0.5 % strain, linear hardening (E / 20) up to a plastic strain of 1.
@@ -99,6 +101,7 @@ KICK_IC = ["*INITIAL CONDITIONS, TYPE=VELOCITY", "FREE, 3, 5.0", "FREE, 1, 2.0"]
 write("solid_c3d8r_svk", "C3D8R", SVK, PULL)
 write("solid_c3d8r_kick", "C3D8R", SVK, KICK, extra_model=KICK_IC, time=0.5)
 write("solid_c3d8_neo", "C3D8", NEO, PULL)
+write("solid_c3d8r_neolog", "C3D8R", NEO_LOG, PULL)
 write("solid_c3d4_ortho", "C3D4", ORTHO, PULL, extra_model=ORI)
 write("solid_c3d10m_svk", "C3D10M", SVK, KICK, extra_model=KICK_IC, time=0.25)
 # Plasticity on every kind: large plastic flow under the pull, cyclic yielding under the kick.
