@@ -7,6 +7,8 @@
 //        tangent_bench --kinds N [--reps R]: element matrices + assembly per second of every
 //        kind with a tangent (CPS4, C3D8, C3D8R, C3D4, C3D10M, S4R) on structured meshes of
 //        about N elements, GPU against 1 CPU thread and all threads.
+//        tangent_bench [--reps R] --deck FILE: the same for the model of a deck (NURBS
+//        patches, the peeling strip of examples/generate_peeling_deck.py).
 // Prints one line per measurement: where, element matrices/s, seconds per assembly (element
 // matrices | gather), bytes of the assembled tangent per equation.
 #include <omp.h>
@@ -23,6 +25,7 @@
 #include "../tests/discretization/cantilever_deck.hpp"  // the seed mesh, as the tests build it
 #include "assembly/csr_assembly.hpp"
 #include "backends/backend.hpp"
+#include "discretization/step_loads.hpp"
 #include "io/inp_reader.hpp"
 #if HALFSTEP_HAVE_CUDA
 #include "backends/cuda/cuda_tangent_engine.hpp"
@@ -147,17 +150,25 @@ std::string kind_deck(const std::string& kind, int n) {
   return d.str();
 }
 
-/// Element matrices + assembly of every kind: GPU, 1 thread, all threads.
-int kinds_run(int n, int reps) {
-  for (const char* kind : {"CPS4", "C3D8", "C3D8R", "C3D4", "C3D10M", "S4R"}) {
-    const Model model = read_inp_string(kind_deck(kind, n), std::string("mem/") + kind + ".inp");
+/// Element matrices + assembly of a model: GPU, 1 thread, all threads (held: the nodes at
+/// x = 0, or the first step's fixed translations with from_step).
+void model_run(const char* label, const Model& model, int reps, bool from_step) {
+  {
     const StructureSystem sys = build_structure_system(model);
     const StructureOperator op(sys);
     const std::size_t ndn = static_cast<std::size_t>(op.dofs_per_node());
     std::vector<char> held(static_cast<std::size_t>(op.num_dofs()), 0);
-    for (int v = 0; v < sys.num_nodes; ++v)
-      if (sys.x0[static_cast<std::size_t>(v)] == 0.0)
-        for (std::size_t c = 0; c < ndn; ++c) held[ndn * static_cast<std::size_t>(v) + c] = 1;
+    if (from_step) {
+      const std::vector<StepLoads> loads = build_step_loads(model, sys);
+      for (int v = 0; v < sys.num_nodes; ++v)
+        for (std::size_t c = 0; c < 3; ++c)
+          if (!loads.empty() && loads[0].fixed_translation[static_cast<std::size_t>(v)] & (1u << c))
+            held[ndn * static_cast<std::size_t>(v) + c] = 1;
+    } else {
+      for (int v = 0; v < sys.num_nodes; ++v)
+        if (sys.x0[static_cast<std::size_t>(v)] == 0.0)
+          for (std::size_t c = 0; c < ndn; ++c) held[ndn * static_cast<std::size_t>(v) + c] = 1;
+    }
     int eqs = 0;
     const std::vector<int> eq = number_equations(op, held, &eqs);
     Configuration at = op.rest();
@@ -194,11 +205,17 @@ int kinds_run(int n, int reps) {
       cpu[t] = best;
     }
     const double ne = op.num_elements();
-    std::printf("%-6s %9d elements %9d equations: GPU %10.4g /s (%.4f s) | 1 thread %10.4g /s | %2d threads %10.4g /s | "
-                "GPU / 1 thread %7.0fx, / %d threads %6.0fx\n",
-                kind, op.num_elements(), eqs, gpu > 0 ? ne / gpu : 0.0, gpu, ne / cpu[0], threads[1], ne / cpu[1],
-                gpu > 0 ? cpu[0] / gpu : 0.0, threads[1], gpu > 0 ? cpu[1] / gpu : 0.0);
+    std::printf("%-6s %9d elements %9d equations: GPU %10.4g /s (%.4f s) | 1 thread %10.4g /s (%.4f s) | %2d threads "
+                "%10.4g /s (%.4f s) | GPU / 1 thread %7.0fx, / %d threads %6.0fx\n",
+                label, op.num_elements(), eqs, gpu > 0 ? ne / gpu : 0.0, gpu, ne / cpu[0], cpu[0], threads[1],
+                ne / cpu[1], cpu[1], gpu > 0 ? cpu[0] / gpu : 0.0, threads[1], gpu > 0 ? cpu[1] / gpu : 0.0);
   }
+}
+
+/// Element matrices + assembly of every kind: GPU, 1 thread, all threads.
+int kinds_run(int n, int reps) {
+  for (const char* kind : {"CPS4", "C3D8", "C3D8R", "C3D4", "C3D10M", "S4R"})
+    model_run(kind, read_inp_string(kind_deck(kind, n), std::string("mem/") + kind + ".inp"), reps, false);
   return 0;
 }
 
@@ -216,6 +233,13 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--no-cudss")) cudss = false;
     else if (!std::strcmp(argv[i], "--cg")) cg = true;
     else if (!std::strcmp(argv[i], "--cudss-sweep")) cudss_sweep = true;
+    else if (!std::strcmp(argv[i], "--deck") && i + 1 < argc) {
+      // Any deck (a NURBS patch, the peeling strip): its tangent at a small deformation,
+      // equations from its first step's held translations.
+      const char* path = argv[++i];
+      model_run(path, read_inp(path), reps, true);
+      return 0;
+    }
     else pos.push_back(std::atoi(argv[i]));
   }
   if (kinds > 0) return kinds_run(kinds, reps);

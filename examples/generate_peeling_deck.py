@@ -78,7 +78,7 @@ def write(args, out):
     w("*SURFACE, NAME=BOTTOM, TYPE=ELEMENT\nGLUED, S1\n")
     w("*ADHESION, NAME=VDW, SURFACE=BOTTOM, LAW=LENNARD-JONES\n")
     w(f"{HAMAKER}, {R0}\n0., 0., 0., 1.\n")
-    w(f"*MATERIAL, NAME=NEOHOOKE\n*HYPERELASTIC, NEO HOOKE{args.form}\n{c10:.17g}, {d1:.17g}\n")
+    w(f"*MATERIAL, NAME=NEOHOOKE\n*HYPERELASTIC, NEO HOOKE, FORM={args.form}\n{c10:.17g}, {d1:.17g}\n")
     w("*SOLID SECTION, ELSET=STRIP, MATERIAL=NEOHOOKE\n1.\n")
     rp = 9999999
     w(f"*NODE, NSET=RP\n{rp}, {LENGTH}, {y0 + HEIGHT / 2}\n")
@@ -86,7 +86,8 @@ def write(args, out):
     w(f"*COUPLING, CONSTRAINT NAME=END, REF NODE={rp}, SURFACE=END\n*KINEMATIC\n")
     w(f"*NSET, NSET=CORNER\n{corner}\n")
     steps = round(args.angle / args.increment)
-    w(f"*STEP, NLGEOM=YES, INC={10 * steps + 100}\n*STATIC\n")
+    stab = f", STABILIZE={args.stabilize:g}" if args.stabilize > 0 else ""
+    w(f"*STEP, NLGEOM=YES, INC={10 * steps + 100}\n*STATIC{stab}\n")
     w(f"{args.increment}, {args.angle}, {args.increment * 1e-4}, {args.increment}\n")
     w("*BOUNDARY\nCORNER, 1, 1\n")
     w(f"RP, 6, 6, {math.radians(args.angle):.17g}\n")
@@ -106,7 +107,9 @@ def main():
     ap.add_argument("--angle", type=float, default=90.0, help="end rotation at the end of the step, degrees")
     ap.add_argument("--increment", type=float, default=0.1, help="rotation increment, degrees")
     ap.add_argument("--frames", type=int, default=0, help="field frames over the step (0: none)")
-    ap.add_argument("--form", default="", help="extra *HYPERELASTIC parameters, e.g. ', FORM=LOG'")
+    ap.add_argument("--form", default="LOG", help="Neo-Hookean form: LOG (seed 004's Eq. 6, default) or ABAQUS")
+    ap.add_argument("--stabilize", type=float, default=0.0,
+                    help="*STATIC, STABILIZE=fraction (viscous stabilization of the peel front's snaps; 0: none)")
     ap.add_argument("-o", "--output", default="-")
     args = ap.parse_args()
     if args.output == "-":

@@ -301,7 +301,7 @@ void DeckParser::dynamic_end() { need_data_line("[increment,] time period"); }
 
 // *STATIC: Abaqus/Standard's automatic incrementation (or DIRECT: fixed increments).
 void DeckParser::static_keyword(const Keyword& kw) {
-  allow_params(kw, {"DIRECT"});
+  allow_params(kw, {"DIRECT", "STABILIZE", "FACTOR"});
   Step& s = m_.steps.back();
   if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
   has_procedure_ = true;
@@ -311,6 +311,20 @@ void DeckParser::static_keyword(const Keyword& kw) {
     fail(s.loc, "*STEP, NLGEOM=NO after a step with NLGEOM=YES: once on, geometric nonlinearity stays on");
   s.nlgeom = nlgeom_on_;
   s.controls.direct = kw.find("DIRECT") != nullptr;
+  // STABILIZE[=fraction of the strain energy dissipated] [, FACTOR=c]: Abaqus' automatic
+  // stabilization of unstable static problems (local snaps: a peel front, a buckle).
+  if (const Param* st = kw.find("STABILIZE")) {
+    s.controls.stabilize = true;
+    if (!trim(st->value).empty()) s.controls.stabilize_fraction = real_param(kw, "STABILIZE", 2e-4);
+    if (!(s.controls.stabilize_fraction > 0) || !std::isfinite(s.controls.stabilize_fraction))
+      fail(kw.pos, "*STATIC, STABILIZE=" + st->value + ": the dissipated energy fraction must be a positive number");
+  }
+  if (kw.find("FACTOR")) {
+    if (!s.controls.stabilize) fail(kw.pos, "*STATIC, FACTOR= needs STABILIZE (the viscous stabilization's damping factor)");
+    s.controls.stabilize_factor = real_param(kw, "FACTOR", 0.0);
+    if (!(s.controls.stabilize_factor > 0) || !std::isfinite(s.controls.stabilize_factor))
+      fail(kw.pos, "*STATIC, FACTOR=" + param(kw, "FACTOR") + ": the damping factor must be a positive number");
+  }
   // Without a data line: one increment over a period of 1.
   s.time_period = 1.0;
   s.controls.initial = s.controls.maximum = 1.0;

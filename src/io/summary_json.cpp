@@ -70,6 +70,8 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     d["matrix_nonzeros"] = t.nonzeros;
     d["matrix_bytes"] = t.matrix_bytes;
     d["solver_bytes"] = t.solver_bytes;
+    d["stabilization_energy"] = t.stabilization_energy;
+    d["strain_energy"] = t.strain_energy;
     o["static"] = d;
   }
   // Non-finite numbers come out as null (JSON has none). A deck path that is not UTF-8 gets

@@ -102,6 +102,10 @@ class CpuTangentEngine final : public TangentEngine {
     stats_.matrices += op_.num_elements();
     t0 = Clock::now();
     a_ = assemble_csr(map_, k_, threads_);
+    if (!shift_.empty())
+      for (int r = 0; r < a_.rows; ++r)
+        for (std::int64_t k = a_.row_ptr[static_cast<std::size_t>(r)]; k < a_.row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
+          if (a_.col[static_cast<std::size_t>(k)] == r) a_.val[static_cast<std::size_t>(k)] += shift_[static_cast<std::size_t>(r)];
     stats_.assembly_seconds += seconds_since(t0);
     stats_.nonzeros = static_cast<std::int64_t>(a_.val.size());
     stats_.matrix_bytes = 8.0 * static_cast<double>(a_.val.size() + a_.row_ptr.size() + k_.size()) +
@@ -119,6 +123,11 @@ class CpuTangentEngine final : public TangentEngine {
     stats_.factor_seconds += seconds_since(t0);
     ++stats_.factorizations;
     stats_.solver_bytes = solver_->bytes();
+  }
+
+  void set_diagonal_shift(const std::vector<double>& s) override {
+    if (!s.empty() && static_cast<int>(s.size()) != equations_) throw RunError("CPU tangent engine: shift of the wrong size");
+    shift_ = s;
   }
 
   void solve(const std::vector<double>& b, std::vector<double>& x) override {
@@ -142,6 +151,7 @@ class CpuTangentEngine final : public TangentEngine {
 
  private:
   const StructureOperator& op_;
+  std::vector<double> shift_;  ///< added to the diagonal after each assembly (empty: none)
   int equations_;
   int threads_;
   LinearSolverKind kind_;

@@ -91,6 +91,9 @@ class TangentEngine {
   /// Computes the element tangents at c, assembles them and factors the result (or sets up
   /// the preconditioner). Throws SingularStiffness when the matrix cannot be factored.
   virtual void assemble_and_factor(const Configuration& c) = 0;
+  /// Adds s[i] to the diagonal of equation i in every later assemble_and_factor (the static
+  /// solver's viscous stabilization, c m / dtau); an empty s removes it.
+  virtual void set_diagonal_shift(const std::vector<double>& s) = 0;
   /// Solves K x = b for the last factored tangent; b and x have one entry per equation.
   /// Throws RunError when an iterative solver does not converge.
   virtual void solve(const std::vector<double>& b, std::vector<double>& x) = 0;

@@ -273,6 +273,12 @@ struct StaticControls {
   double maximum = 0;       ///< largest increment
   bool direct = false;      ///< DIRECT: fixed increments of `initial`, no cut-backs
   int max_increments = 100; ///< *STEP, INC=
+  /// *STATIC, STABILIZE: viscous forces c m* du / dtau on the translations (m*: a lumped mass
+  /// of unit density), c from stabilize_factor, or else chosen after the first increment so
+  /// that it would dissipate stabilize_fraction of that increment's strain energy.
+  bool stabilize = false;
+  double stabilize_fraction = 2e-4;
+  double stabilize_factor = 0;  ///< FACTOR=; 0: from the fraction
 };
 
 /// One *STEP ... *END STEP block: explicit dynamics or statics.

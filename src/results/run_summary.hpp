@@ -22,6 +22,9 @@ struct StaticSummary {
   double output_seconds = 0;         ///< frames handed to the writer (energies, copies)
   std::int64_t matrices = 0, factorizations = 0, krylov_iterations = 0, nonzeros = 0;
   double matrix_bytes = 0, solver_bytes = 0;
+  /// *STATIC, STABILIZE: energy dissipated by the viscous forces, and the strain energy at
+  /// the end of the static steps, to judge whether the stabilization changed the answer.
+  double stabilization_energy = 0, strain_energy = 0;
   /// Residual norms (max |r| / force scale) of each Newton iteration, per converged or
   /// failed increment attempt, for the first 1000 attempts (convergence-rate checks).
   std::vector<std::vector<double>> residuals;

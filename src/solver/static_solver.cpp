@@ -223,6 +223,25 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     }
 
   std::unique_ptr<TangentEngine> engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress);
+  // *STATIC, STABILIZE: lumped masses of unit density on the continuum elements' translations
+  // (an even split of each element's volume), for the viscous forces c m* du / dtau.
+  const bool stabilize = step.controls.stabilize && step.nlgeom;
+  std::vector<double> mstar(stabilize ? ndof : 0, 0.0);
+  double c_stab = step.controls.stabilize_factor;
+  if (stabilize) {
+    const SolidMesh& sm = sys.solid;
+    const int dims = sm.planar ? 2 : 3;
+    for (const SolidGroup& g : sm.groups) {
+      const ElementKindInfo& info = element_kind(g.kind);
+      if (info.discrete || info.adhesion) continue;
+      for (int e = g.first; e < g.first + g.count; ++e) {
+        const double share = sm.volume[static_cast<std::size_t>(e)] / g.nodes_per_element;
+        const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
+        for (int a = 0; a < g.nodes_per_element; ++a)
+          for (int d = 0; d < dims; ++d) mstar[q * static_cast<std::size_t>(c[a]) + static_cast<std::size_t>(d)] += share;
+      }
+    }
+  }
   summary.setup_seconds += seconds_since(t_step);
   if (opt.progress)
     std::fprintf(stderr, "halfstep: static step '%s' (%s, %d equations): %s\n", step.name.c_str(),
@@ -577,6 +596,12 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     x_trial = x;
     trial = cfg;
     tau_trial = tau1;
+    if (stabilize && c_stab > 0) {  // the viscous forces' stiffness, c m* / dtau, per equation
+      std::vector<double> shift(static_cast<std::size_t>(neq), 0.0);
+      for (std::size_t k = 0; k < ndof; ++k)
+        if (equation[k] >= 0) shift[static_cast<std::size_t>(equation[k])] += c_stab * mstar[k] / dtau;
+      engine->set_diagonal_shift(shift);
+    }
     prescribe(tau1, x_trial);
     if (step.nlgeom)
       for (std::size_t n = 0; n < nn; ++n)
@@ -621,6 +646,9 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
       std::fill(r.begin(), r.end(), 0.0);
       for (std::size_t k = 0; k < ndof; ++k)
         if (equation[k] >= 0) r[static_cast<std::size_t>(equation[k])] += f_ext_trial[k] - f_trial[k];
+      if (stabilize && c_stab > 0)
+        for (std::size_t k = 0; k < ndof; ++k)
+          if (equation[k] >= 0) r[static_cast<std::size_t>(equation[k])] -= c_stab * mstar[k] * (x_trial[k] - x[k]) / dtau;
       const double r_t = max_abs(r, eq_rotation, false), r_r = max_abs(r, eq_rotation, true);
       if (!std::isfinite(r_t) || !std::isfinite(r_r) || !std::isfinite(w_trial)) {
         why = "a non-finite force appeared";
@@ -707,6 +735,19 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
       easy_in_a_row = 0;
       continue;
     }
+    // Stabilization: the energy the viscous forces took, and the factor from the first
+    // increment (solved without them) when FACTOR= was not given.
+    if (stabilize) {
+      double m_v2_dt = 0;  // sum m* du^2 / dtau
+      for (std::size_t k = 0; k < ndof; ++k) m_v2_dt += mstar[k] * (x_trial[k] - x[k]) * (x_trial[k] - x[k]) / dtau;
+      summary.stabilization_energy += c_stab * m_v2_dt;
+      if (!(c_stab > 0) && m_v2_dt > 0 && std::fabs(w_trial) > 0) {
+        c_stab = step.controls.stabilize_fraction * std::fabs(w_trial) / m_v2_dt;
+        if (opt.progress)
+          std::fprintf(stderr, "halfstep: static step '%s': stabilization damping factor %.6g (STABILIZE=%g)\n",
+                       step.name.c_str(), c_stab, step.controls.stabilize_fraction);
+      }
+    }
     // Accepted: work by the trapezoidal rule over the increment's nodal forces.
     for (std::size_t k = 0; k < ndof; ++k) work += 0.5 * (f_int[k] + f_trial[k]) * (x_trial[k] - x[k]);
     x.swap(x_trial);
@@ -772,6 +813,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   summary.nonzeros = s.nonzeros;
   summary.matrix_bytes = std::max(summary.matrix_bytes, s.matrix_bytes);
   summary.solver_bytes = std::max(summary.solver_bytes, s.solver_bytes);
+  summary.strain_energy = strain;
   summary.seconds += seconds_since(t_step);
   if (interrupted) throw RunInterrupted("static step '" + step.name + "' stopped at step time " + std::to_string(tau));
 }

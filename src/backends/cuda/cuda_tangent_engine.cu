@@ -353,6 +353,16 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 /// The engine: mesh, element matrices, CSR tangent and solver state resident on one device.
+/// Adds shift[r] to row r's diagonal entry (at diag[r], -1: none) of the assembled values.
+struct DiagonalShiftBody {
+  const int* diag;
+  const double* shift;
+  double* val;
+  __device__ void operator()(int r) const {
+    if (diag[r] >= 0) val[diag[r]] += shift[r];
+  }
+};
+
 class Engine final : public CudaTangentEngine {
  public:
   Engine(const StructureOperator& op, const std::vector<int>& equation, int equations, const TangentOptions& opt)
@@ -532,6 +542,10 @@ class Engine final : public CudaTangentEngine {
       cuda::forall(0, nnz, 256, stream_,
                    GatherBody<std::int64_t>{src_ptr64_.get(), src64_.get(), k_.get(), val_.get()});
     check(cudaGetLastError(), "assembly launch");
+    if (shifted_) {
+      cuda::forall(0, n_, 256, stream_, DiagonalShiftBody{diag_.get(), shift_.get(), val_.get()});
+      check(cudaGetLastError(), "diagonal shift launch");
+    }
     check(cudaEventRecord(ev_[2], stream_), "cudaEventRecord");
     check(cudaEventSynchronize(ev_[2]), "assembly");
     float ms_elements = 0, ms_assembly = 0;
@@ -550,6 +564,24 @@ class Engine final : public CudaTangentEngine {
     a.val.resize(val_.size());
     val_.copy_to(a.val.data(), a.val.size());
     return a;
+  }
+
+  void set_diagonal_shift(const std::vector<double>& s) override {
+    if (s.empty()) {
+      shifted_ = false;
+      return;
+    }
+    if (s.size() != static_cast<std::size_t>(n_)) throw RunError("CUDA tangent engine: shift of the wrong size");
+    if (diag_.size() == 0) {  // each row's diagonal entry in the pattern, once
+      std::vector<int> d(static_cast<std::size_t>(n_), -1);
+      const CsrMatrix& p = map_.pattern;
+      for (int r = 0; r < n_; ++r)
+        for (std::int64_t k = p.row_ptr[static_cast<std::size_t>(r)]; k < p.row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
+          if (p.col[static_cast<std::size_t>(k)] == r) d[static_cast<std::size_t>(r)] = static_cast<int>(k);
+      diag_.assign(d);
+    }
+    shift_.assign(s);
+    shifted_ = true;
   }
 
   void set_element_mapping(ElementMapping m) override { mapping_ = m; }
@@ -987,6 +1019,9 @@ class Engine final : public CudaTangentEngine {
   DeviceArray<int> src_ptr32_, src32_, row_ptr_, col_;
   DeviceArray<std::int64_t> src_ptr64_, src64_;
   DeviceArray<double> val_, b_, x_;
+  DeviceArray<int> diag_;      ///< each equation's diagonal entry in val_ (set_diagonal_shift)
+  DeviceArray<double> shift_;  ///< added to the diagonal after each assembly while shifted_
+  bool shifted_ = false;
   // Shells (empty without): connectivity, reference constants, sections, reference directors,
   // the configuration's directors and triads, node -> corner slots, forces and energies.
   DeviceArray<int> shell_conn_, shell_slot_ptr_, shell_slots_;
