@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "elements/rotation.hpp"
 #include "materials/adhesion_law.hpp"
 #include "static_util.hpp"
 
@@ -110,6 +111,40 @@ TEST(StaticCoupling, ThinStripRollsIntoAHalfCircle) {
   EXPECT_NEAR(nodal(model, f, "U", 9002, 1), y, 6e-4 * L);
   const double M = E * h * h * h / 12 * theta / L;
   EXPECT_NEAR(nodal(model, f, "RM", 9002, 2), M, 3e-3 * M);
+}
+
+TEST(StaticCoupling, SolidTopFaceTurnsRigidlyAboutAnyAxis) {
+  // A unit cube of C3D8 (bottom held), its top face a kinematic coupling whose reference
+  // node (top centre, translations held) turns by the rotation vector (0.1, 0.2, 0.3): every
+  // top node lands at R d exactly, and the moment the body needs is the reaction moment.
+  const std::string deck =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+      "*ELEMENT, TYPE=C3D8, ELSET=ALL\n1, 1, 2, 3, 4, 5, 6, 7, 8\n*NSET, NSET=BOTTOM\n1, 2, 3, 4\n"
+      "*NSET, NSET=TOP\n5, 6, 7, 8\n*NODE, NSET=RP\n9, 0.5, 0.5, 1\n*SURFACE, NAME=T, TYPE=NODE\nTOP\n"
+      "*COUPLING, CONSTRAINT NAME=C, REF NODE=9, SURFACE=T\n*KINEMATIC\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0.3\n*SOLID SECTION, ELSET=ALL, MATERIAL=M\n"
+      "*STEP, NLGEOM=YES, INC=50\n*STATIC\n0.25, 1\n*BOUNDARY\nBOTTOM, 1, 3\nRP, 1, 3\nRP, 4, 4, 0.1\nRP, 5, 5, 0.2\n"
+      "RP, 6, 6, 0.3\n*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*END STEP\n";
+  const Model model = read_inp_string(deck, "mem/cube.inp");
+  Capture c;
+  run_deck(deck, c, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  const ResultFrame& f = last_field(c);
+  const Vec3<double> th{0.1, 0.2, 0.3};
+  const Mat3<double> R = rotation_matrix(th);
+  for (int id = 5; id <= 8; ++id) {
+    const int n = model.nodes.index.at(id);
+    const Vec3<double> d{model.nodes.x[static_cast<std::size_t>(n)] - 0.5, model.nodes.y[static_cast<std::size_t>(n)] - 0.5, 0.0};
+    const Vec3<double> g = R * d - d;
+    EXPECT_NEAR(nodal(model, f, "U", id, 0), g.x, 1e-13) << id;
+    EXPECT_NEAR(nodal(model, f, "U", id, 1), g.y, 1e-13) << id;
+    EXPECT_NEAR(nodal(model, f, "U", id, 2), g.z, 1e-13) << id;
+  }
+  // The body is held by its reference node: forces and moments balance the bottom's.
+  double bottom[3] = {0, 0, 0};
+  for (int id = 1; id <= 4; ++id)
+    for (int k = 0; k < 3; ++k) bottom[k] += nodal(model, f, "RF", id, k);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(nodal(model, f, "RF", 9, k) + bottom[k], 0.0, 1e-9 * 1000) << k;
+  EXPECT_GT(std::fabs(nodal(model, f, "RM", 9, 2)), 1.0);
 }
 
 TEST(StaticCoupling, ReferenceRotationMustBeGiven) {
