@@ -44,6 +44,7 @@ BezierOutput bezier_output(const Model& model, const StructureSystem& sys) {
   b.point_ptr.push_back(0);
   for (const NurbsPatchDef& d : model.nurbs_patches) {
     const std::string patch = "NURBS patch " + d.name + ": ";
+    if (d.dim != 2) continue;  // solid patches: their elements are in the frames only (Lagrange hexahedra)
     const int p = d.degree[0], q = d.degree[1];
     // The elements take one degree in both directions (the reader elevates the lower one).
     if (d.dim != 2 || p != q || !vtk_order(p))

@@ -502,4 +502,19 @@ BezierMesh extract_bezier(const NurbsPatch& patch, bool dense) {
   return mesh;
 }
 
+NurbsPatch patch_of(const Model& model, const NurbsPatchDef& d) {
+  NurbsPatch p;
+  p.dim = d.dim;
+  p.degree = d.degree;
+  p.count = d.count;
+  p.knots = d.knots;
+  p.w = d.weights;
+  for (const int n : d.nodes) {
+    p.x.push_back(model.nodes.x[static_cast<std::size_t>(n)]);
+    p.y.push_back(model.nodes.y[static_cast<std::size_t>(n)]);
+    p.z.push_back(model.nodes.z[static_cast<std::size_t>(n)]);
+  }
+  return p;
+}
+
 }  // namespace halfstep

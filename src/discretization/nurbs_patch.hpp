@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "model/model.hpp"
 #include "elements/nurbs_basis.hpp"
 
 namespace halfstep {
@@ -105,5 +106,9 @@ struct BezierMesh {
 /// kernels use the 1D factors (bezier_element_basis_kron): the dense C_e take nb^2 doubles
 /// per element (5.8 KB at degree 2 in 3D, 125 KB at degree 4), the factors D (p+1)^2 per span.
 BezierMesh extract_bezier(const NurbsPatch& patch, bool dense = true);
+
+/// The NurbsPatch of a model's *NURBS PATCH, its control points at their nodes' reference
+/// positions (what the model build, the adhesion reader and the output extract from).
+NurbsPatch patch_of(const Model& model, const NurbsPatchDef& d);
 
 }  // namespace halfstep

@@ -98,21 +98,6 @@ SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>&
 
 namespace {
 
-/// NurbsPatch of a model patch, its control points at their nodes' reference positions.
-NurbsPatch patch_of(const Model& model, const NurbsPatchDef& d) {
-  NurbsPatch p;
-  p.dim = d.dim;
-  p.degree = d.degree;
-  p.count = d.count;
-  p.knots = d.knots;
-  p.w = d.weights;
-  for (const int n : d.nodes) {
-    p.x.push_back(model.nodes.x[static_cast<std::size_t>(n)]);
-    p.y.push_back(model.nodes.y[static_cast<std::size_t>(n)]);
-    p.z.push_back(model.nodes.z[static_cast<std::size_t>(n)]);
-  }
-  return p;
-}
 
 /// sm.element_data for the elements of the model's NURBS patches: per Bézier element its
 /// control points' weights, then its 1D extraction operators (the layout of

@@ -82,20 +82,38 @@ struct AdhesionEdge {
     nurbs::bezier_element_basis_kron<1>(p, &xi, C1, data, R, dR);
   }
 
+  /// Gap g(xi) to the substrate of c at integration point q, with the basis there and the
+  /// point's reference length weight w |X,xi| (the integration's measure without thickness).
+  template <class T>
+  HS_HD static T gap_at(const Vec3<T> X[kNodes], const Vec3<T> u[kNodes], const double* data, const AdhesionConstants& c,
+                        int q, double R[kNodes], T& weight) {
+    using std::sqrt;
+    double xi, w, dR[kNodes];
+    point(q, xi, w);
+    basis(data, xi, R, dR);
+    Vec3<T> t{T(0), T(0), T(0)}, x{T(0), T(0), T(0)};
+    for (int a = 0; a < kNodes; ++a) {
+      t = t + T(dR[a]) * X[a];
+      x = x + T(R[a]) * (X[a] + u[a]);
+    }
+    weight = T(w) * sqrt(dot(t, t));
+    return (x.x - T(c.point[0])) * T(c.normal[0]) + (x.y - T(c.point[1])) * T(c.normal[1]) +
+           (x.z - T(c.point[2])) * T(c.normal[2]);
+  }
+
   /// No mass of its own (its *ADHESION "material" has no density): equal fractions of the
   /// face's reference length, which the build multiplies by the thickness.
   template <class T>
   HS_HD static T mass_fractions(const Vec3<T> X[kNodes], T frac[kNodes], const double* data = nullptr) {
     for (int a = 0; a < kNodes; ++a) frac[a] = T(1) / T(kNodes);
-    using std::sqrt;
+    const Vec3<T> still[kNodes] = {};
+    const AdhesionConstants none;
     T length = T(0);
     for (int g = 0; g < kPoints; ++g) {
-      double xi, w, R[kNodes], dR[kNodes];
-      point(g, xi, w);
-      basis(data, xi, R, dR);
-      Vec3<T> t{T(0), T(0), T(0)};
-      for (int a = 0; a < kNodes; ++a) t = t + T(dR[a]) * X[a];
-      length += T(w) * sqrt(dot(t, t));
+      double R[kNodes];
+      T weight;
+      gap_at(X, still, data, none, g, R, weight);
+      length += weight;
     }
     return length;
   }
@@ -107,7 +125,6 @@ struct AdhesionEdge {
                                              const SolidMaterial<T>& m, T hourglass_kappa, Vec3<T> f[kNodes],
                                              const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
-    using std::sqrt;
     for (int a = 0; a < kNodes; ++a) f[a] = {T(0), T(0), T(0)};
     if (!state.data) {
       const T nan = solid_detail::quiet_nan<T>();
@@ -116,20 +133,13 @@ struct AdhesionEdge {
     }
     const AdhesionConstants& c = m.adhesion;
     const Vec3<T> n{T(c.normal[0]), T(c.normal[1]), T(c.normal[2])};
-    const Vec3<T> p0{T(c.point[0]), T(c.point[1]), T(c.point[2])};
     T energy = T(0);
     for (int g = 0; g < kPoints; ++g) {
-      double xi, w, R[kNodes], dR[kNodes];
-      point(g, xi, w);
-      basis(state.data, xi, R, dR);
-      Vec3<T> t{T(0), T(0), T(0)}, x{T(0), T(0), T(0)};
-      for (int a = 0; a < kNodes; ++a) {
-        t = t + T(dR[a]) * X[a];
-        x = x + T(R[a]) * (X[a] + u[a]);
-      }
-      const T wl = m.thickness * T(w) * sqrt(dot(t, t));
-      T phi;
-      const T traction = adhesion_traction(c, dot(x - p0, n), phi);
+      double R[kNodes];
+      T weight, phi;
+      const T gap = gap_at(X, u, state.data, c, g, R, weight);
+      const T wl = m.thickness * weight;
+      const T traction = adhesion_traction(c, gap, phi);
       energy += wl * phi;
       for (int a = 0; a < kNodes; ++a) f[a] = f[a] - (wl * traction * T(R[a])) * n;
     }
@@ -147,26 +157,17 @@ struct AdhesionEdge {
   template <class T>
   HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[kNodes], const Vec3<T> u[kNodes],
                                               const SolidMaterial<T>& m, ElementState<T> state = {}) {
-    using std::sqrt;
     const T nan = solid_detail::quiet_nan<T>();
     if (!state.data) return {scaled_identity(nan), scaled_identity(nan)};
     const AdhesionConstants& c = m.adhesion;
     const Vec3<T> n{T(c.normal[0]), T(c.normal[1]), T(c.normal[2])};
-    const Vec3<T> p0{T(c.point[0]), T(c.point[1]), T(c.point[2])};
     T sum = T(0), length = T(0);
     for (int g = 0; g < kPoints; ++g) {
-      double xi, w, R[kNodes], dR[kNodes];
-      point(g, xi, w);
-      basis(state.data, xi, R, dR);
-      Vec3<T> t{T(0), T(0), T(0)}, x{T(0), T(0), T(0)};
-      for (int a = 0; a < kNodes; ++a) {
-        t = t + T(dR[a]) * X[a];
-        x = x + T(R[a]) * (X[a] + u[a]);
-      }
-      const T wl = T(w) * sqrt(dot(t, t));
-      T phi;
-      sum += wl * adhesion_traction(c, dot(x - p0, n), phi);
-      length += wl;
+      double R[kNodes];
+      T weight, phi;
+      const T gap = gap_at(X, u, state.data, c, g, R, weight);
+      sum += weight * adhesion_traction(c, gap, phi);
+      length += weight;
     }
     const T tn = length > T(0) ? T(-1) * sum / length : nan;
     Mat3<T> s;

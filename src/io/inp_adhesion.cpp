@@ -6,7 +6,6 @@
 // extraction operator.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <string>
 
@@ -18,16 +17,6 @@
 
 namespace halfstep::inp {
 
-namespace {
-
-/// A value as %g, for messages.
-std::string number_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
-
-}  // namespace
 
 void DeckParser::adhesion_keyword(const Keyword& kw) {
   allow_params(kw, {"NAME", "SURFACE", "LAW"});
@@ -65,7 +54,7 @@ void DeckParser::adhesion_data(const Line& line) {
       p.r_min = f.size() > 2 && !f[2].empty() ? real(f[2], "r_min") : 0.5 * rest;
       if (!(p.r_min > 0) || !(p.r_min < rest))
         fail(at_, "*ADHESION: r_min (below which the traction is continued linearly) must lie between 0 and the "
-                  "rest gap 15^(-1/6) r0 = " + number_text(rest) + ", got " + number_text(p.r_min));
+                  "rest gap 15^(-1/6) r0 = " + format_real(rest) + ", got " + format_real(p.r_min));
     } else {
       need_fields(line, 1, "the penalty stiffness (traction per unit penetration)");
       at_most_fields(line, 1, "the penalty stiffness (traction per unit penetration)");
@@ -160,20 +149,8 @@ void DeckParser::resolve_adhesions() {
       } else {
         const NurbsPatchDef& d = m_.nurbs_patches[static_cast<std::size_t>(patch)];
         auto it = extraction.find(static_cast<std::size_t>(patch));
-        if (it == extraction.end()) {
-          NurbsPatch np;
-          np.dim = d.dim;
-          np.degree = d.degree;
-          np.count = d.count;
-          np.knots = d.knots;
-          np.w = d.weights;
-          for (const int n : d.nodes) {
-            np.x.push_back(m_.nodes.x[static_cast<std::size_t>(n)]);
-            np.y.push_back(m_.nodes.y[static_cast<std::size_t>(n)]);
-            np.z.push_back(m_.nodes.z[static_cast<std::size_t>(n)]);
-          }
-          it = extraction.emplace(static_cast<std::size_t>(patch), extract_bezier(np, false)).first;
-        }
+        if (it == extraction.end())
+          it = extraction.emplace(static_cast<std::size_t>(patch), extract_bezier(patch_of(m_, d), false)).first;
         const BezierMesh& bm = it->second;
         const int local = e - d.first_element, P = d.degree[0], n1 = P + 1;
         // Sides eta = -1 and +1 (S1, S3) run along xi, sides xi = +1 and -1 (S2, S4) along eta.
