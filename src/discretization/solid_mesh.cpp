@@ -113,9 +113,10 @@ NurbsPatch patch_of(const Model& model, const NurbsPatchDef& d) {
 }
 
 /// sm.element_data for the elements of the model's NURBS patches: per Bézier element its
-/// control points' weights, then its 1D extraction operators (the layout of
-/// nurbs_detail::NurbsQuad::kElementData), from the patch's extraction; the element's nodes
-/// must be the extraction's control points (the reader wrote them from the same patch).
+/// control points' weights, then its 1D extraction operators, one per parametric direction
+/// (the layout of nurbs_detail::NurbsQuad::kElementData and NurbsHex::kElementData), from the
+/// patch's extraction; the element's nodes must be the extraction's control points (the
+/// reader wrote them from the same patch).
 void fill_element_data(const Model& model, SolidMesh& sm) {
   if (model.nurbs_patches.empty()) return;
   std::vector<int> solid_of(static_cast<std::size_t>(model.elements.size()), -1);
