@@ -376,7 +376,8 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
           const int se = solid_index[elem];
           nurbs_face_unit_forces(sys, se, face, g);
           const int* c = &sys.solid.conn[static_cast<std::size_t>(sys.solid.conn_start(se))];
-          const std::size_t dim = g.size() / static_cast<std::size_t>(sys.solid.groups[static_cast<std::size_t>(sys.solid.group_of(se))].nodes_per_element);
+          const SolidGroup& grp = sys.solid.groups[static_cast<std::size_t>(sys.solid.group_of(se))];
+          const std::size_t dim = g.size() / static_cast<std::size_t>(grp.nodes_per_element);  // 2 or 3 per node
           for (std::size_t a = 0; dim * a < g.size(); ++a)
             for (std::size_t k = 0; k < dim; ++k) {
               s.load_node.push_back(c[a]);

@@ -92,7 +92,8 @@ struct NurbsHex {
   /// points of 8 nodes scaled by points times nodes; not measured (static steps only).
   static constexpr double kCost = 2.15 * kNodes * kNodes / 64.0;
   static constexpr int kPoints = kNodes;     ///< (P+1)^3 Gauss points
-  static constexpr bool kExplicit = false;  ///< no explicit stable increment checked against the element's frequencies yet
+  /// Static steps only: the increment bound has not been checked against explicit runs yet.
+  static constexpr bool kExplicit = false;
   static constexpr const char* kExplicitAlternative = "C3D8R or C3D8";  ///< named by the reader's message
 
   /// Basis values R, reference gradients b = J^-T dR/dxi at Gauss point g from the element's
