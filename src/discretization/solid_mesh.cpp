@@ -100,9 +100,10 @@ namespace {
 
 
 /// sm.element_data for the elements of the model's NURBS patches: per Bézier element its
-/// control points' weights, then its 1D extraction operators (the layout of
-/// nurbs_detail::NurbsQuad::kElementData), from the patch's extraction; the element's nodes
-/// must be the extraction's control points (the reader wrote them from the same patch).
+/// control points' weights, then its 1D extraction operators, one per parametric direction
+/// (the layout of nurbs_detail::NurbsQuad::kElementData and NurbsHex::kElementData), from the
+/// patch's extraction; the element's nodes must be the extraction's control points (the
+/// reader wrote them from the same patch).
 void fill_element_data(const Model& model, SolidMesh& sm) {
   if (model.nurbs_patches.empty() && model.adhesions.empty()) return;
   std::vector<int> solid_of(static_cast<std::size_t>(model.elements.size()), -1);

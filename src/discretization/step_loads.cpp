@@ -4,7 +4,9 @@
 #include <cmath>
 #include <map>
 
+#include "core/vec3.hpp"
 #include "elements/nurbs_quad.hpp"
+#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -129,43 +131,82 @@ bool transform_axes(const NodeTransform& t, const std::array<double, 3>& x, doub
 
 namespace {
 
-/// Nodal forces of a unit pressure on side `face` (1..4: eta = -1, xi = +1, eta = +1, xi = -1,
-/// counter-clockwise, as a quadrilateral's S1..S4) of NURBS element e of the solid mesh, in
-/// the reference configuration, into f (2 per element node): f_a = -t int R_a n dGamma, n the
-/// outward normal, by a Gauss rule of p + 2 points (at most 5) along the side.
+/// Nodal forces of a unit pressure on face `face` of NURBS element e of the solid mesh, in
+/// the reference configuration, into f (`dim` values per element node, dim the kind's):
+/// f_a = -int R_a n dA (planar: times the thickness t, over a side), n the outward normal, by
+/// a Gauss rule of p + 2 points (at most 5) per direction of the face. Planar faces 1..4 are
+/// the sides eta = -1, xi = +1, eta = +1, xi = -1 (counter-clockwise, as a quadrilateral's
+/// S1..S4); solid faces 1..6 are C3D8's S1..S6: zeta = -1, zeta = +1, eta = -1, xi = +1,
+/// eta = +1, xi = -1.
 void nurbs_face_unit_forces(const StructureSystem& sys, int e, int face, std::vector<double>& f) {
   const SolidMesh& sm = sys.solid;
-  const int g = sm.group_of(e);
-  const int nodes = sm.groups[static_cast<std::size_t>(g)].nodes_per_element;
-  const int per = static_cast<int>(std::lround(std::sqrt(static_cast<double>(nodes))));
+  const SolidGroup& grp = sm.groups[static_cast<std::size_t>(sm.group_of(e))];
+  const int dim = element_kind(grp.kind).dimension, nodes = grp.nodes_per_element;
+  const int per = static_cast<int>(std::lround(dim == 3 ? std::cbrt(static_cast<double>(nodes))
+                                                        : std::sqrt(static_cast<double>(nodes))));
   const int P = per - 1;
   const double* data = sm.data_of(e);
   const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
-  const double t = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])].thickness;
-  f.assign(2 * static_cast<std::size_t>(nodes), 0.0);
-  const int p[2] = {P, P};
-  const double* C1[2] = {data + nodes, data + nodes + per * per};
+  f.assign(static_cast<std::size_t>(dim) * static_cast<std::size_t>(nodes), 0.0);
   const int n = std::min(5, P + 2);
-  for (int q = 0; q < n; ++q) {
-    double s, w;
-    nurbs_detail::gauss_legendre(n, q, s, w);
-    const bool along_xi = face == 1 || face == 3;
-    const double xi[2] = {along_xi ? s : (face == 2 ? 1.0 : -1.0), along_xi ? (face == 1 ? -1.0 : 1.0) : s};
-    double R[nurbs::max_basis<2>()], dR[2 * nurbs::max_basis<2>()];
-    nurbs::bezier_element_basis_kron<2>(p, xi, C1, data, R, dR);
-    const int d = along_xi ? 0 : 1;
-    const double sign = face <= 2 ? 1.0 : -1.0;  // S3 and S4 run against their parameter
-    double tx = 0, ty = 0;
-    for (int a = 0; a < nodes; ++a) {
-      tx += sign * dR[2 * a + d] * sys.x0[static_cast<std::size_t>(c[a])];
-      ty += sign * dR[2 * a + d] * sys.y0[static_cast<std::size_t>(c[a])];
+  const double* C1[3] = {data + nodes, data + nodes + per * per, data + nodes + 2 * per * per};
+  const int p[3] = {P, P, P};
+  if (dim == 2) {
+    const double t = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])].thickness;
+    for (int q = 0; q < n; ++q) {
+      double s, w;
+      nurbs_detail::gauss_legendre(n, q, s, w);
+      const bool along_xi = face == 1 || face == 3;
+      const double xi[2] = {along_xi ? s : (face == 2 ? 1.0 : -1.0), along_xi ? (face == 1 ? -1.0 : 1.0) : s};
+      double R[nurbs::max_basis<2>()], dR[2 * nurbs::max_basis<2>()];
+      nurbs::bezier_element_basis_kron<2>(p, xi, C1, data, R, dR);
+      const int d = along_xi ? 0 : 1;
+      const double sign = face <= 2 ? 1.0 : -1.0;  // S3 and S4 run against their parameter
+      double tx = 0, ty = 0;
+      for (int a = 0; a < nodes; ++a) {
+        tx += sign * dR[2 * a + d] * sys.x0[static_cast<std::size_t>(c[a])];
+        ty += sign * dR[2 * a + d] * sys.y0[static_cast<std::size_t>(c[a])];
+      }
+      // Outward normal times the length element: (ty, -tx); the pressure pushes against it.
+      for (int a = 0; a < nodes; ++a) {
+        f[2 * static_cast<std::size_t>(a)] -= t * w * R[a] * ty;
+        f[2 * static_cast<std::size_t>(a) + 1] += t * w * R[a] * tx;
+      }
     }
-    // Outward normal times the length element: (ty, -tx); the pressure pushes against it.
-    for (int a = 0; a < nodes; ++a) {
-      f[2 * static_cast<std::size_t>(a)] -= t * w * R[a] * ty;
-      f[2 * static_cast<std::size_t>(a) + 1] += t * w * R[a] * tx;
-    }
+    return;
   }
+  // The face's fixed direction and end: S1, S2 zeta = -1, +1; S3, S5 eta = -1, +1; S4, S6
+  // xi = +1, -1.
+  const int fixed = face <= 2 ? 2 : (face == 3 || face == 5) ? 1 : 0;
+  const double end = (face == 2 || face == 4 || face == 5) ? 1.0 : -1.0;
+  // With (fixed, a, b) cyclic, dX/dxi_a x dX/dxi_b points to increasing xi_fixed (det J =
+  // dX/dxi_fixed . (dX/dxi_a x dX/dxi_b) > 0): outward at the end +1, inward at -1.
+  const int da = (fixed + 1) % 3, db = (fixed + 2) % 3;
+  for (int qa = 0; qa < n; ++qa)
+    for (int qb = 0; qb < n; ++qb) {
+      double sa, wa, sb, wb;
+      nurbs_detail::gauss_legendre(n, qa, sa, wa);
+      nurbs_detail::gauss_legendre(n, qb, sb, wb);
+      double xi[3];
+      xi[fixed] = end;
+      xi[da] = sa;
+      xi[db] = sb;
+      double R[nurbs::max_basis<3>()], dR[3 * nurbs::max_basis<3>()];
+      nurbs::bezier_element_basis_kron<3>(p, xi, C1, data, R, dR);
+      Vec3<double> ta{0, 0, 0}, tb{0, 0, 0};
+      for (int a = 0; a < nodes; ++a) {
+        const std::size_t k = static_cast<std::size_t>(c[a]);
+        const Vec3<double> X{sys.x0[k], sys.y0[k], sys.z0[k]};
+        ta += dR[3 * a + da] * X;
+        tb += dR[3 * a + db] * X;
+      }
+      const Vec3<double> nA = (end * wa * wb) * cross(ta, tb);  // outward normal times the area element
+      for (int a = 0; a < nodes; ++a) {
+        f[3 * static_cast<std::size_t>(a)] -= R[a] * nA.x;
+        f[3 * static_cast<std::size_t>(a) + 1] -= R[a] * nA.y;
+        f[3 * static_cast<std::size_t>(a) + 2] -= R[a] * nA.z;
+      }
+    }
 }
 
 /// Whether model element e is a NURBS element (one of a *NURBS PATCH).
@@ -347,14 +388,16 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
           // A NURBS element's side: its consistent nodal forces, as concentrated loads in the
           // reference configuration (they do not follow the deformation; docs/input.md).
           std::vector<double> g;
-          nurbs_face_unit_forces(sys, solid_index[elem], face, g);
           const int se = solid_index[elem];
+          nurbs_face_unit_forces(sys, se, face, g);
           const int* c = &sys.solid.conn[static_cast<std::size_t>(sys.solid.conn_start(se))];
-          for (std::size_t a = 0; 2 * a < g.size(); ++a)
-            for (int k = 0; k < 2; ++k) {
+          const SolidGroup& grp = sys.solid.groups[static_cast<std::size_t>(sys.solid.group_of(se))];
+          const std::size_t dim = g.size() / static_cast<std::size_t>(grp.nodes_per_element);  // 2 or 3 per node
+          for (std::size_t a = 0; dim * a < g.size(); ++a)
+            for (std::size_t k = 0; k < dim; ++k) {
               s.load_node.push_back(c[a]);
-              s.load_dof.push_back(k);
-              s.load_value.push_back(value * g[2 * a + static_cast<std::size_t>(k)]);
+              s.load_dof.push_back(static_cast<int>(k));
+              s.load_value.push_back(value * g[dim * a + k]);
               s.load_amp.push_back(slot_of(s, part));
             }
         } else {

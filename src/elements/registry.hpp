@@ -29,6 +29,7 @@
 #include "elements/fpm_beam.hpp"
 #include "elements/fpm_tri.hpp"
 #include "elements/mitc4.hpp"
+#include "elements/nurbs_hex.hpp"
 #include "elements/nurbs_quad.hpp"
 #include "elements/plane_quad.hpp"
 #include "elements/solid_hex20.hpp"
@@ -47,7 +48,7 @@ struct KindList {};
 using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind, FpmTriKind, T3D2,
                           SPRINGA, SPRING1, SPRING2, DASHPOTA, DASHPOT1, DASHPOT2, CPS4R, CPE4R, C3D6, C3D20R, C3D20,
                           C3D10, CAX4R, NCPE1, NCPE2, NCPE3, NCPE4, NCPS1, NCPS2, NCPS3, NCPS4, ADH1, ADH2, ADH3,
-                          ADH4>;
+                          ADH4, NC3D1, NC3D2, NC3D3>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
 /// triads), the continuum path (translations only, one templated loop for every trait), the

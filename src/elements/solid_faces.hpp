@@ -115,9 +115,13 @@ HS_HD int planar_edge_count(int nodes) {
 }
 
 /// Faces (dimension 3) or edges (dimension 2) of an element kind with `nodes` nodes: node
-/// count alone cannot tell a quadrilateral from a tetrahedron.
+/// count alone cannot tell a quadrilateral from a tetrahedron. The NURBS solids NC3D2 and
+/// NC3D3 (27 and 64 nodes) have the six faces S1..S6 of a hexahedron too; their pressures are
+/// integrated by discretization/step_loads.cpp, not through element_face, and solid_face
+/// (ties, couplings, contact) does not know them, so solid_face_count leaves them out.
 HS_HD int element_face_count(int nodes, int dimension) {
-  return dimension == 2 ? planar_edge_count(nodes) : solid_face_count(nodes);
+  if (dimension == 2) return planar_edge_count(nodes);
+  return nodes == 27 || nodes == 64 ? 6 : solid_face_count(nodes);
 }
 
 /// Element-local nodes (out, padded with -1) and shape of face `face` (1-based label) of an

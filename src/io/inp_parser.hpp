@@ -519,15 +519,17 @@ class DeckParser {
   std::vector<std::string> set_names_;  ///< nested set names referenced by SetItem::name
   PendingSet* cur_set_ = nullptr;
   /// The *NURBS PATCH being read: its parameters, then its data lines in order (stage 0:
-  /// degrees, 1: control point counts, 2 and 3: the knot vectors, 4: the control points).
+  /// degrees, 1: control point counts, 2 .. dim + 1: the knot vectors, dim + 2: the control
+  /// points).
   struct PendingNurbs {
     bool open = false;
     Pos pos;
     std::string name, type, elset, nset;
+    int dim = 2;  ///< parametric dimension: 2 (TYPE=CPE, CPS) or 3 (TYPE=C3D)
     int refine = 0, elevate = 0, stage = 0;
-    std::array<int, 2> degree{}, count{};
-    std::array<std::vector<double>, 2> knots;
-    std::vector<double> x, y, w;
+    std::array<int, 3> degree{}, count{};
+    std::array<std::vector<double>, 3> knots;
+    std::vector<double> x, y, z, w;
     std::vector<Pos> pos_of_point;
   };
   PendingNurbs nurbs_;
