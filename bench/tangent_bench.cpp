@@ -7,8 +7,9 @@
 //        tangent_bench --kinds N [--reps R]: element matrices + assembly per second of every
 //        kind with a tangent (CPS4, C3D8, C3D8R, C3D4, C3D10M, S4R) on structured meshes of
 //        about N elements, GPU against 1 CPU thread and all threads.
-//        tangent_bench [--reps R] --deck FILE: the same for the model of a deck (NURBS
-//        patches, the peeling strip of examples/generate_peeling_deck.py).
+//        tangent_bench [--reps R] [--no-serial] --deck FILE: the same for the model of a deck
+//        (NURBS patches, the peeling strip of examples/generate_peeling_deck.py); --no-serial
+//        leaves out the one-thread run.
 // Prints one line per measurement: where, element matrices/s, seconds per assembly (element
 // matrices | gather), bytes of the assembled tangent per equation.
 #include <omp.h>
@@ -150,6 +151,9 @@ std::string kind_deck(const std::string& kind, int n) {
   return d.str();
 }
 
+/// False: model_run skips the one-thread CPU run (--no-serial: models too large for it).
+bool g_serial = true;
+
 /// Element matrices + assembly of a model: GPU, 1 thread, all threads (held: the nodes at
 /// x = 0, or the first step's fixed translations with from_step).
 void model_run(const char* label, const Model& model, int reps, bool from_step) {
@@ -192,6 +196,10 @@ void model_run(const char* label, const Model& model, int reps, bool from_step) 
     double cpu[2] = {0, 0};
     const int threads[2] = {1, omp_get_max_threads()};
     for (int t = 0; t < 2; ++t) {
+      if (t == 0 && !g_serial) {
+        cpu[t] = 0.0 / 0.0;
+        continue;
+      }
       const StructureOperator cop(sys, threads[t]);
       const CsrAssemblyMap map = build_csr_assembly(cop, eq, eqs, true);
       std::vector<double> k;
@@ -233,6 +241,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--no-cudss")) cudss = false;
     else if (!std::strcmp(argv[i], "--cg")) cg = true;
     else if (!std::strcmp(argv[i], "--cudss-sweep")) cudss_sweep = true;
+    else if (!std::strcmp(argv[i], "--no-serial")) g_serial = false;
     else if (!std::strcmp(argv[i], "--deck") && i + 1 < argc) {
       // Any deck (a NURBS patch, the peeling strip): its tangent at a small deformation,
       // equations from its first step's held translations.

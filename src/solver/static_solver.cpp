@@ -200,15 +200,17 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   int neq = 0;
   // Slaves of rigid bodies have no equations of their own: they take their reference node's
   // (free translations) or none (prescribed ones), appended after the element dofs'.
-  std::vector<char> numbered_held = held;
+  std::vector<char> numbered_held = held, slave_dof(ndof, 0);
   for (int sn : bodies.slave_node)
-    for (int d = 0; d < 3; ++d) numbered_held[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] = 1;
+    for (int d = 0; d < 3; ++d) numbered_held[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] =
+        slave_dof[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] = 1;
   std::vector<int> equation = number_equations(op, numbered_held, &neq);
-  const int own_equations = neq;
   for (int b = 0; b < bodies.num_bodies; ++b) {
     const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
     for (int d = 0; d < body_dirs; ++d) {
-      const int eq = held[q * rn + static_cast<std::size_t>(d)] ? -1 : neq++;
+      // A reference node of the mesh keeps the equation it has; one of its own gets a new one.
+      const int own = equation[q * rn + static_cast<std::size_t>(d)];
+      const int eq = held[q * rn + static_cast<std::size_t>(d)] ? -1 : own >= 0 ? own : neq++;
       equation[q * rn + static_cast<std::size_t>(d)] = eq;
       for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i)
         equation[q * static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]) + static_cast<std::size_t>(d)] = eq;
@@ -217,7 +219,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   std::vector<int> dof_of(static_cast<std::size_t>(neq));
   std::vector<char> eq_rotation(static_cast<std::size_t>(neq), 0);
   for (std::size_t k = 0; k < ndof; ++k)
-    if (equation[k] >= 0 && (equation[k] < own_equations || ref_dof[k])) {
+    if (equation[k] >= 0 && !slave_dof[k]) {  // a shared equation's dof is its reference node's
       dof_of[static_cast<std::size_t>(equation[k])] = static_cast<int>(k);
       eq_rotation[static_cast<std::size_t>(equation[k])] = k % q >= 3;
     }

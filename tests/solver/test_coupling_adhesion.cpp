@@ -147,6 +147,35 @@ TEST(StaticCoupling, SolidTopFaceTurnsRigidlyAboutAnyAxis) {
   EXPECT_GT(std::fabs(nodal(model, f, "RM", 9, 2)), 1.0);
 }
 
+TEST(StaticCoupling, ReferenceNodeWithElementsOfItsOwnKeepsItsEquations) {
+  // The cube's top turned with the reference node's translations free: once with a bare
+  // reference node, once with springs to ground of negligible stiffness on it (so it has
+  // equations of its own, which the slaves then share): the same motion.
+  const std::string mesh =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+      "*ELEMENT, TYPE=C3D8, ELSET=ALL\n1, 1, 2, 3, 4, 5, 6, 7, 8\n*NSET, NSET=BOTTOM\n1, 2, 3, 4\n"
+      "*NSET, NSET=TOP\n5, 6, 7, 8\n*NODE, NSET=RP\n9, 0.5, 0.5, 1\n*SURFACE, NAME=T, TYPE=NODE\nTOP\n"
+      "*COUPLING, CONSTRAINT NAME=C, REF NODE=9, SURFACE=T\n*KINEMATIC\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0.3\n*SOLID SECTION, ELSET=ALL, MATERIAL=M\n";
+  const std::string springs =
+      "*ELEMENT, TYPE=SPRING1, ELSET=SX\n11, 9\n*ELEMENT, TYPE=SPRING1, ELSET=SY\n12, 9\n"
+      "*ELEMENT, TYPE=SPRING1, ELSET=SZ\n13, 9\n*SPRING, ELSET=SX\n1\n1e-9\n*SPRING, ELSET=SY\n2\n1e-9\n"
+      "*SPRING, ELSET=SZ\n3\n1e-9\n";
+  const std::string step =
+      "*STEP, NLGEOM=YES, INC=50\n*STATIC\n0.25, 1\n*BOUNDARY\nBOTTOM, 1, 3\nRP, 4, 4, 0.1\nRP, 5, 5, 0.2\n"
+      "RP, 6, 6, 0.3\n*OUTPUT, FIELD\n*NODE OUTPUT\nU\n*END STEP\n";
+  Capture bare, sprung;
+  run_deck(mesh + step, bare, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  run_deck(mesh + springs + step, sprung, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  const Model model = read_inp_string(mesh + step, "mem/cube.inp");
+  for (int id = 5; id <= 9; ++id)
+    for (int k = 0; k < 3; ++k) {
+      const double a = nodal(model, last_field(bare), "U", id, k), b = nodal(model, last_field(sprung), "U", id, k);
+      EXPECT_NEAR(a, b, 1e-9) << "node " << id << " dof " << k + 1;
+    }
+  EXPECT_GT(std::fabs(nodal(model, last_field(bare), "U", 9, 2)), 1e-3);  // the top moved: translations were free
+}
+
 TEST(StaticCoupling, ReferenceRotationMustBeGiven) {
   const std::string deck = strip_deck(10, 1, 2, 4, 1, "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0\n",
                                       "*STEP\n*STATIC\n1, 1\n*BOUNDARY\nRP1, 1, 2\nRP1, 6, 6\nRP2, 2, 2, 0.1\n*END STEP\n");
