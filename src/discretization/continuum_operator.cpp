@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/threads.hpp"
 #include "core/dual.hpp"
@@ -111,6 +112,16 @@ double ContinuumOperator::linearized_force(const std::vector<double>& u, std::ve
   return 0.5 * w;
 }
 
+namespace {
+
+/// Whether kind K has its own element_matrix (a point-wise tangent that may decline).
+template <class K, class = void>
+struct HasElementMatrix : std::false_type {};
+template <class K>
+struct HasElementMatrix<K, std::void_t<decltype(&K::element_matrix)>> : std::true_type {};
+
+}  // namespace
+
 void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k) const {
   k.assign(offsets_.back(), 0.0);
   element_matrices(u, k.data());
@@ -134,6 +145,16 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
         gather(u, c, K::kNodes, u0);
         const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
         double* ke = &k[offsets_[static_cast<std::size_t>(e)]];
+        if constexpr (HasElementMatrix<K>::value) {  // the kind's own point-wise tangent, where it applies
+          Vec3<double> Xd[K::kNodes], ud[K::kNodes];
+          for (int a = 0; a < K::kNodes; ++a) {
+            Xd[a] = {X[a].x.v, X[a].y.v, X[a].z.v};
+            ud[a] = {u0[a].x.v, u0[a].y.v, u0[a].z.v};
+          }
+          if (K::element_matrix(Xd, ud, sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])],
+                                sm.data_of(e), ke))
+            return;
+        }
         for (int j = 0; j < nd; ++j) {  // column j: the forces' derivative along dof j
           // A planar kind's forces do not depend on z (nor have z rows): its z columns stay 0.
           if (K::kDimension == 2 && j % 3 == 2) continue;
