@@ -130,18 +130,7 @@ struct NurbsHex {
   /// the volume V, or the first non-positive w detJ (an inverted element or missing data).
   template <class T>
   HS_HD static T mass_fractions(const Vec3<T> X[kNodes], T frac[kNodes], const double* data = nullptr) {
-    for (int a = 0; a < kNodes; ++a) frac[a] = T(0);
-    T vol = T(0);
-    for (int g = 0; g < kPoints; ++g) {
-      Vec3<T> b[kNodes];
-      double R[kNodes];
-      const T w = point_basis(X, data, g, b, R);
-      if (!(w > T(0))) return w;
-      for (int a = 0; a < kNodes; ++a) frac[a] += w * T(R[a]);
-      vol += w;
-    }
-    for (int a = 0; a < kNodes; ++a) frac[a] /= vol;
-    return vol;
+    return row_sum_mass_fractions<NurbsHex>(X, frac, data);
   }
 
   /// Internal forces f and strain energy, sum over the Gauss points of w detJ (F S b_a, W);

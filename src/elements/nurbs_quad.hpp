@@ -72,6 +72,25 @@ constexpr std::array<int, (P + 1) * (P + 1)> lagrange_quad_order() {
   return order;
 }
 
+/// Row-sum lumped mass of a NURBS element kind K: frac_a = (1/V) int R_a dV (R_a >= 0:
+/// positive fractions). Returns the measure V (area or volume), or the first non-positive
+/// w detJ (an inverted element or missing data).
+template <class K, class T>
+HS_HD T row_sum_mass_fractions(const Vec3<T>* X, T* frac, const double* data) {
+  for (int a = 0; a < K::kNodes; ++a) frac[a] = T(0);
+  T measure = T(0);
+  for (int g = 0; g < K::kPoints; ++g) {
+    Vec3<T> b[K::kNodes];
+    double R[K::kNodes];
+    const T w = K::point_basis(X, data, g, b, R);
+    if (!(w > T(0))) return w;
+    for (int a = 0; a < K::kNodes; ++a) frac[a] += w * T(R[a]);
+    measure += w;
+  }
+  for (int a = 0; a < K::kNodes; ++a) frac[a] /= measure;
+  return measure;
+}
+
 /// Element of degree P (plane stress or strain).
 template <int P, bool kPlaneStress>
 struct NurbsQuad {
@@ -133,18 +152,7 @@ struct NurbsQuad {
   /// area A (the caller multiplies by the thickness), or the first non-positive detJ.
   template <class T>
   HS_HD static T mass_fractions(const Vec3<T> X[kNodes], T frac[kNodes], const double* data = nullptr) {
-    for (int a = 0; a < kNodes; ++a) frac[a] = T(0);
-    T area = T(0);
-    for (int g = 0; g < kPoints; ++g) {
-      Vec3<T> b[kNodes];
-      double R[kNodes];
-      const T w = point_basis(X, data, g, b, R);
-      if (!(w > T(0))) return w;
-      for (int a = 0; a < kNodes; ++a) frac[a] += w * T(R[a]);
-      area += w;
-    }
-    for (int a = 0; a < kNodes; ++a) frac[a] /= area;
-    return area;
+    return row_sum_mass_fractions<NurbsQuad>(X, frac, data);
   }
 
   /// In-plane forces f (z = 0) and strain energy, thickness m.thickness (kappa unused); NaN
