@@ -87,6 +87,8 @@ def write(args, out):
     w(f"*NSET, NSET=CORNER\n{corner}\n")
     steps = round(args.angle / args.increment)
     stab = f", STABILIZE={args.stabilize:g}" if args.stabilize > 0 else ""
+    if args.factor > 0:
+        stab = f", STABILIZE, FACTOR={args.factor:g}"
     w(f"*STEP, NLGEOM=YES, INC={10 * steps + 100}\n*STATIC{stab}\n")
     w(f"{args.increment}, {args.angle}, {args.increment * 1e-4}, {args.increment}\n")
     w("*BOUNDARY\nCORNER, 1, 1\n")
@@ -110,6 +112,9 @@ def main():
     ap.add_argument("--form", default="LOG", help="Neo-Hookean form: LOG (seed 004's Eq. 6, default) or ABAQUS")
     ap.add_argument("--stabilize", type=float, default=0.0,
                     help="*STATIC, STABILIZE=fraction (viscous stabilization of the peel front's snaps; 0: none)")
+    ap.add_argument("--factor", type=float, default=0.0,
+                    help="*STATIC, STABILIZE, FACTOR=c: the damping factor itself (the same for every increment "
+                         "size and mesh, unlike a fraction, which is judged on the first increment)")
     ap.add_argument("-o", "--output", default="-")
     args = ap.parse_args()
     if args.output == "-":
