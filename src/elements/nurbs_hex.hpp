@@ -24,6 +24,7 @@
 #include "elements/nurbs_basis.hpp"
 #include "elements/nurbs_quad.hpp"
 #include "elements/solid_common.hpp"
+#include "elements/solid_hex20.hpp"
 #include "materials/solid_material.hpp"
 
 namespace halfstep {
@@ -94,7 +95,8 @@ struct NurbsHex {
   static constexpr int kPoints = kNodes;     ///< (P+1)^3 Gauss points
   /// Static steps only: the increment bound has not been checked against explicit runs yet.
   static constexpr bool kExplicit = false;
-  static constexpr const char* kExplicitAlternative = "C3D8R or C3D8";  ///< named by the reader's message
+  /// Named by the reader's message: the hexahedra that replace C3D20 there replace these too.
+  static constexpr const char* kExplicitAlternative = C3D20::kExplicitAlternative;
 
   /// Basis values R, reference gradients b = J^-T dR/dxi at Gauss point g from the element's
   /// data; returns detJ times the point's Gauss weight (b zero when detJ <= 0 or no data).
