@@ -36,21 +36,7 @@ std::string annulus_deck(int refine, int elevate = 0) {
 }
 
 /// The patch of the model's first *NURBS PATCH, with its control points' coordinates.
-NurbsPatch model_patch(const Model& m) {
-  const NurbsPatchDef& d = m.nurbs_patches.at(0);
-  NurbsPatch p;
-  p.dim = d.dim;
-  p.degree = d.degree;
-  p.count = d.count;
-  p.knots = d.knots;
-  p.w = d.weights;
-  for (const int n : d.nodes) {
-    p.x.push_back(m.nodes.x[static_cast<std::size_t>(n)]);
-    p.y.push_back(m.nodes.y[static_cast<std::size_t>(n)]);
-    p.z.push_back(m.nodes.z[static_cast<std::size_t>(n)]);
-  }
-  return p;
-}
+NurbsPatch model_patch(const Model& m) { return patch_of(m, m.nurbs_patches.at(0)); }
 
 /// VTK's local index of tensor point (i, j) of an order-p quadrilateral (written from VTK's
 /// rule, vtkHigherOrderQuadrilateral::PointIndexFromIJK: corners counter-clockwise, then the

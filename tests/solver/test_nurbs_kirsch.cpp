@@ -132,26 +132,10 @@ std::string kirsch_deck(int p, int refine, bool strain, const std::string& loads
   return d.str();
 }
 
-/// The model's patch with its control points at their nodes.
-NurbsPatch geometry_of(const Model& m, const NurbsPatchDef& def) {
-  NurbsPatch g;
-  g.dim = 2;
-  g.degree = def.degree;
-  g.count = def.count;
-  g.knots = def.knots;
-  g.w = def.weights;
-  for (const int n : def.nodes) {
-    g.x.push_back(m.nodes.x[static_cast<std::size_t>(n)]);
-    g.y.push_back(m.nodes.y[static_cast<std::size_t>(n)]);
-    g.z.push_back(0);
-  }
-  return g;
-}
-
 /// *CLOAD lines of Kirsch's traction on the outer edges (side v = 1): per Bézier element of
 /// the boundary curve, `points` Gauss points, the curve's own rational basis R_a.
 std::string outer_loads(const Model& m, const NurbsPatchDef& def, int points, double* total_fx) {
-  const NurbsPatch geom = geometry_of(m, def);
+  const NurbsPatch geom = patch_of(m, def);
   std::vector<int> index;
   const NurbsPatch edge = boundary(geom, 1, 1, &index);
   const BezierMesh bez = extract_bezier(edge, false);
@@ -228,7 +212,7 @@ KirschErrors kirsch_errors(int p, int refine, bool strain = false) {
   EXPECT_NEAR(total_fx, ref_fx, 1e-10 * ref_fx) << "degree " << p << ", refine " << refine;
   Capture c;
   run_deck(kirsch_deck(p, refine, strain, loads), c, LinearSolverKind::Ldlt, BackendKind::Cpu);
-  const NurbsPatch geom = geometry_of(probe, def);
+  const NurbsPatch geom = patch_of(probe, def);
   NurbsPatch disp = geom;
   for (std::size_t k = 0; k < def.nodes.size(); ++k) {
     const int id = static_cast<int>(probe.nodes.id[static_cast<std::size_t>(def.nodes[k])]);
