@@ -197,7 +197,6 @@ void model_run(const char* label, const Model& model, int reps, bool from_step) 
     const int threads[2] = {1, omp_get_max_threads()};
     for (int t = 0; t < 2; ++t) {
       if (t == 0 && !g_serial) {
-        cpu[t] = 0.0 / 0.0;
         continue;
       }
       const StructureOperator cop(sys, threads[t]);
@@ -213,10 +212,16 @@ void model_run(const char* label, const Model& model, int reps, bool from_step) 
       cpu[t] = best;
     }
     const double ne = op.num_elements();
-    std::printf("%-6s %9d elements %9d equations: GPU %10.4g /s (%.4f s) | 1 thread %10.4g /s (%.4f s) | %2d threads "
-                "%10.4g /s (%.4f s) | GPU / 1 thread %7.0fx, / %d threads %6.0fx\n",
-                label, op.num_elements(), eqs, gpu > 0 ? ne / gpu : 0.0, gpu, ne / cpu[0], cpu[0], threads[1],
-                ne / cpu[1], cpu[1], gpu > 0 ? cpu[0] / gpu : 0.0, threads[1], gpu > 0 ? cpu[1] / gpu : 0.0);
+    // --no-serial: the one-thread column says so instead of printing NaN rates.
+    char serial[96] = "1 thread  not run (--no-serial)";
+    if (g_serial)
+      std::snprintf(serial, sizeof serial, "1 thread %10.4g /s (%.4f s)", ne / cpu[0], cpu[0]);
+    char ratio[48] = "not run";
+    if (g_serial) std::snprintf(ratio, sizeof ratio, "%7.0fx", gpu > 0 ? cpu[0] / gpu : 0.0);
+    std::printf("%-6s %9d elements %9d equations: GPU %10.4g /s (%.4f s) | %s | %2d threads "
+                "%10.4g /s (%.4f s) | GPU / 1 thread %s, / %d threads %6.0fx\n",
+                label, op.num_elements(), eqs, gpu > 0 ? ne / gpu : 0.0, gpu, serial, threads[1],
+                ne / cpu[1], cpu[1], ratio, threads[1], gpu > 0 ? cpu[1] / gpu : 0.0);
   }
 }
 

@@ -475,16 +475,20 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     frame->step = step_number;
     frame->increment = increment;
     frame->step_end = last;
-    if (sys.solid.num_elements > 0) {
+    // Element energies only for frames that write cells: a history-only frame (the peeling
+    // strip's end moment every increment) paid a host pass over every element, 69 % of seed
+    // mesh 6's GPU run (docs/performance.md).
+    const bool cells = field || frame->print_cells;
+    if (cells && sys.solid.num_elements > 0) {
       std::vector<double> slot(3 * sys.solid.conn.size());
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(), st.uz.data(),
                      slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads);
     }
-    if (shells) {  // element energies of the configuration (under NLGEOM=NO: of the nonlinear measure)
+    if (cells && shells) {  // element energies of the configuration (under NLGEOM=NO: of the nonlinear measure)
       std::vector<double> forces;
       op.shells().element_forces(cfg, forces, &st.elem_energy);
     }
-    copy_output_fields(st, frame->state);
+    copy_output_fields(st, frame->state, cells);
     frame->state.time = st.time;
     frame->full.resize(sys.num_nodes);
     for (std::size_t n = 0; n < nn; ++n) {
