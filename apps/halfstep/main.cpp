@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
+#include <sstream>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -13,6 +15,8 @@
 
 #include "core/error.hpp"
 #include "elements/registry.hpp"
+#include "core/restart_blob.hpp"
+#include "io/atomic_file.hpp"
 #include "io/inp_reader.hpp"
 #include "io/result_writer.hpp"
 #include "io/summary_json.hpp"
@@ -46,6 +50,7 @@ void install_stop_handlers() {
 struct Args {
   std::string command, deck;
   std::string output_dir;
+  std::string restart_from;  ///< --restart FILE ("" for a fresh run)
   RunOptions run;
   bool quiet = false;
 };
@@ -173,6 +178,29 @@ void add_run_options(CLI::App& run, Args& a) {
                 bad_value(e.what());
               }
             });
+  add_value(run, "--restart", "FILE",
+            "resume from a restart file (OUTDIR/<job>.restart) of the same deck, options\n"
+            "and program, appending to OUTDIR's results (docs/reliability.md)",
+            [&a](const std::string& v) {
+              if (v.empty()) bad_value("--restart needs a file");
+              a.restart_from = v;
+            });
+  add_value(run, "--restart-every", "N",
+            "write OUTDIR/<job>.restart every N explicit increments (overrides *RESTART, FREQUENCY)",
+            [&a](const std::string& v) {
+              const double n = positive_number("--restart-every", v);
+              if (n > 1e12 || n != static_cast<double>(static_cast<long long>(n)))
+                bad_value("--restart-every needs a whole number of increments");
+              a.run.restart_every = static_cast<std::int64_t>(n);
+            });
+  add_value(run, "--restart-interval", "MIN",
+            "also write it every MIN minutes of wall time (a restart is always written when\n"
+            "the run is stopped by SIGINT or SIGTERM)",
+            [&a](const std::string& v) {
+              const double m = positive_number("--restart-interval", v);
+              if (m > 1e6) bad_value("--restart-interval must be at most 1e6 minutes");
+              a.run.restart_interval = 60 * m;
+            });
   run.add_flag("--quiet", a.quiet, "no progress line");
 }
 
@@ -231,6 +259,41 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
+/// 64-bit FNV-1a of a file's bytes; what names the file in errors is what.
+std::uint64_t file_hash(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLoc{path, 0}, "cannot read the " + what);
+  std::uint64_t h = fnv1a64(nullptr, 0);
+  std::vector<char> buf(1 << 20);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    h = fnv1a64(buf.data(), static_cast<std::size_t>(in.gcount()), h);
+  }
+  return h;
+}
+
+/// What a restart must have been written by: this version and this very binary (a restart
+/// continues bit for bit only in the program that wrote it).
+std::string build_id() {
+  char hex[17];
+  std::uint64_t h = 0;
+  try {
+    h = file_hash("/proc/self/exe", "program");
+  } catch (const InputError&) {  // no /proc: the version alone
+  }
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return std::string("halfstep " HALFSTEP_VERSION " (binary ") + hex + ")";
+}
+
+/// The whole file, or InputError naming it.
+std::string read_whole_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLoc{path, 0}, "cannot read the " + what);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 /// Deck file name without directory and extension: the job name of the outputs.
 std::string job_name(const std::string& deck) {
   std::string base = deck.substr(deck.find_last_of('/') + 1);
@@ -252,9 +315,25 @@ int run_command(const Args& a, const Communicator& comm) {
   run.comm = &comm;
   // The solver hands frames of named arrays to the writers; it never sees a file.
   const std::string dir = a.output_dir, job = job_name(a.deck);
-  run.make_sink = [&model, dir, job](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {
-    return std::make_unique<ResultWriter>(model, mesh, dir, job);
+  const bool resuming = !a.restart_from.empty();
+  run.make_sink = [&model, dir, job, resuming](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {
+    return std::make_unique<ResultWriter>(model, mesh, dir, job, resuming);
   };
+  // Restarts: the solver gives the bytes, the file is written here, atomically (temporary
+  // file, fsync, rename), so a kill mid-write leaves the previous restart intact.
+  run.deck_hash = file_hash(a.deck, "deck");
+  run.build_id = build_id();
+  const std::string restart_path = dir + "/" + job + ".restart";
+  if (root)
+    run.write_restart = [restart_path](const std::string& bytes) {
+      write_file_atomically(restart_path, bytes);
+      return restart_path;
+    };
+  RestartBlob resume;
+  if (resuming) {
+    resume = RestartBlob::parse(read_whole_file(a.restart_from, "restart file"), a.restart_from);
+    run.resume = &resume;
+  }
   install_stop_handlers();
   const RunSummary s = run_analysis(model, run);
   const bool interrupted = s.status != "completed";

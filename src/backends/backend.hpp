@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/restart_blob.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/subdomain.hpp"
 #include "dynamics/energy_monitor.hpp"
@@ -103,6 +104,15 @@ class Backend {
   /// Starts the energy balance afresh at the next sample (after a static step, whose work and
   /// removed kinetic energy the explicit balance never saw); the largest drift so far is kept.
   virtual void rebase_energy() = 0;
+
+  /// Restart: why this backend cannot write one ("" when it can).
+  virtual std::string restart_unsupported() const { return "the " + name() + " backend does not write restart files yet"; }
+  /// Restart: everything the increments after the current one depend on (the state, the
+  /// forces of the latest element pass, the energy balance), between increments.
+  virtual void save_restart(RestartBlob& blob) { (void)blob; throw RunError(restart_unsupported()); }
+  /// Restart: the state save_restart stored, after begin_step of the same step; a resumed
+  /// run then repeats the saved one's increments bit for bit.
+  virtual void load_restart(const RestartBlob& blob) { (void)blob; throw RunError(restart_unsupported()); }
 };
 
 /// Which backend a run asks for.

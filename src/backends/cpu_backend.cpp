@@ -50,6 +50,27 @@ void CpuBackend::download(StructureState& st) {
   st.half_dt_prev = h;
 }
 
+std::string CpuBackend::restart_unsupported() const {
+  return dist_ ? "restart files of distributed runs are not written yet (run in one process to write them)" : "";
+}
+
+// The friction history is in st_; the contact pass's other arrays are rebuilt at every pass.
+void CpuBackend::save_restart(RestartBlob& blob) {
+  if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
+  save_state(st_, "backend.", blob);
+  blob.put_value("backend.monitor", monitor_);
+  blob.put_vector("backend.face_force", face_force_);
+  blob.put_vector("backend.dep_force", dep_force_);
+}
+
+void CpuBackend::load_restart(const RestartBlob& blob) {
+  if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
+  load_state(blob, "backend.", st_);
+  monitor_ = blob.get_value<EnergyMonitor>("backend.monitor");
+  blob.get_vector("backend.face_force", face_force_, static_cast<long long>(face_force_.size()));
+  blob.get_vector("backend.dep_force", dep_force_);
+}
+
 void CpuBackend::begin_step(const StepDrive& drive) {
   drive_ = drive;
   if (drive_.has_pressure()) {

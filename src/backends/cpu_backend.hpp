@@ -30,6 +30,9 @@ class CpuBackend final : public Backend {
   void rebase_energy() override { monitor_.have_total0 = 0; }
   double communication_seconds() const override;
   std::string transport() const override { return halo_ ? "host" : ""; }
+  std::string restart_unsupported() const override;
+  void save_restart(RestartBlob& blob) override;
+  void load_restart(const RestartBlob& blob) override;
 
  private:
   /// Shell internal and pressure forces of shells [begin, end); returns {strain energy,

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "core/restart_blob.hpp"
 #include "discretization/structure_system.hpp"
 #include "materials/material_law.hpp"
 
@@ -68,6 +69,12 @@ struct StructureState {
 /// elements also the element energies and material states (field frames and printed tables
 /// need them; a history or energy row does not, and on a large model they are most of it).
 void copy_output_fields(const StructureState& from, StructureState& to, bool elements = true);
+
+/// Restart: every array of st and its two times into blob, each section named prefix + field.
+void save_state(const StructureState& st, const std::string& prefix, RestartBlob& blob);
+/// Restart: st from save_state's sections; every array must have the size it has in st now
+/// (st sized for this model), else RestartError.
+void load_state(const RestartBlob& blob, const std::string& prefix, StructureState& st);
 
 /// Where shell e's section-point state lives in st.shell_state (the explicit pass updates it
 /// in place; output reads it).

@@ -53,6 +53,33 @@ void append_csv_number(std::string& out, double v) {
   out.append(buf, res.ptr);
 }
 
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns, std::uint64_t size)
+    : path_(path), n_columns_(columns.size()) {
+  if (columns.empty()) throw std::invalid_argument("CsvWriter: no columns for '" + path + "'");
+  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd_ < 0) fail("cannot reopen (to continue it after a restart)", path, errno);
+  const off_t have = ::lseek(fd_, 0, SEEK_END);
+  if (have < 0 || static_cast<std::uint64_t>(have) < size) {
+    ::close(fd_);
+    fd_ = -1;
+    throw std::runtime_error("'" + path + "' is shorter than at the restart point (" + std::to_string(size) +
+                             " bytes): it was changed after the restart file was written");
+  }
+  // Rows written after the restart point are written again by the resumed run.
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+    const int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    fail("cannot cut back", path, err);
+  }
+}
+
+std::uint64_t CsvWriter::size() const {
+  const off_t at = fd_ >= 0 ? ::lseek(fd_, 0, SEEK_END) : -1;
+  if (at < 0) fail("cannot tell the size of", path_, errno);
+  return static_cast<std::uint64_t>(at);
+}
+
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
     : path_(path), n_columns_(columns.size()) {
   if (columns.empty()) throw std::invalid_argument("CsvWriter: no columns for '" + path + "'");

@@ -18,6 +18,10 @@ class CsvWriter {
   /// Creates (truncates) path and writes the header line; throws std::runtime_error with the
   /// path and strerror on failure. Column names with commas or quotes are quoted (RFC 4180).
   CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+  /// Restart: continues path after cutting it back to its first `size` bytes (what an
+  /// earlier run had written at its restart point); throws std::runtime_error naming the file
+  /// when it is missing or shorter than size.
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns, std::uint64_t size);
   CsvWriter(CsvWriter&& other) noexcept;
   CsvWriter& operator=(CsvWriter&& other) noexcept;
   CsvWriter(const CsvWriter&) = delete;
@@ -36,6 +40,8 @@ class CsvWriter {
 
   const std::string& path() const { return path_; }
   std::size_t columns() const { return n_columns_; }
+  /// Bytes written to the file so far (header included): a restart point.
+  std::uint64_t size() const;
 
  private:
   void append_number(double v);

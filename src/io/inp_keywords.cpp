@@ -112,11 +112,11 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*NODE PRINT", kInStep, &P::node_print_keyword, &P::print_data, &P::print_end},
       {"*EL PRINT", kInStep, &P::el_print_keyword, &P::print_data, &P::print_end},
       {"*ENERGY PRINT", kInStep, &P::energy_print_keyword},
+      {"*RESTART", kAnywhere, &P::restart_keyword},
 
       // Keywords that cannot change the computed motion: ignored with one warning each,
       // their data lines skipped. Any keyword missing from this table is an error.
       {"*PREPRINT", kAnywhere, &P::warn_ignored, &P::ignore_data},
-      {"*RESTART", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*ENERGY OUTPUT", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*MONITOR", kAnywhere, &P::warn_ignored, &P::ignore_data},
       {"*FILE FORMAT", kAnywhere, &P::warn_ignored, &P::ignore_data},

@@ -181,6 +181,32 @@ void DeckParser::node_print_keyword(const Keyword& kw) { print_keyword(kw, Print
 void DeckParser::el_print_keyword(const Keyword& kw) { print_keyword(kw, PrintRequest::Kind::Element); }
 void DeckParser::energy_print_keyword(const Keyword& kw) { print_keyword(kw, PrintRequest::Kind::Energy); }
 
+// *RESTART, WRITE, FREQUENCY=N (every N increments) or NUMBER INTERVAL=N (N times per step).
+// halfstep keeps the latest restart point only, as with OVERLAY; READ is the command line's
+// --restart FILE, so a deck cannot point a run at a file.
+void DeckParser::restart_keyword(const Keyword& kw) {
+  allow_params(kw, {"WRITE", "READ", "FREQUENCY", "NUMBERINTERVAL", "OVERLAY", "TIMEMARKS"});
+  if (kw.find("READ"))
+    fail(kw.pos, "*RESTART, READ: resume a run with 'halfstep run DECK -o DIR --restart DIR/<job>.restart'");
+  if (!kw.find("WRITE")) fail(kw.pos, "*RESTART needs WRITE (with FREQUENCY= or NUMBER INTERVAL=)");
+  if (m_.restart.loc.line > 0)
+    fail(kw.pos, "a second *RESTART (the first is at line " + std::to_string(m_.restart.loc.line) + ")");
+  // Parameter names arrive squeezed ("NUMBERINTERVAL"); shown is what the message prints.
+  const auto count = [&](const char* name, const char* shown, std::int64_t max) {
+    const auto n = to_int(trim(param(kw, name)));
+    if (!n || *n < 1 || *n > max)
+      fail(kw.pos, std::string("*RESTART, ") + shown + " must be a whole number from 1 to " + std::to_string(max) +
+                       ", got '" + std::string(param(kw, name)) + "'");
+    return *n;
+  };
+  if (kw.find("FREQUENCY")) m_.restart.frequency = count("FREQUENCY", "FREQUENCY", 1000000000000LL);
+  if (kw.find("NUMBERINTERVAL"))
+    m_.restart.number_interval = static_cast<int>(count("NUMBERINTERVAL", "NUMBER INTERVAL", 1000000));
+  if (!m_.restart.frequency && !m_.restart.number_interval)
+    fail(kw.pos, "*RESTART, WRITE needs FREQUENCY= (increments) or NUMBER INTERVAL= (restart points per step)");
+  m_.restart.loc = loc(kw.pos);
+}
+
 void DeckParser::print_keyword(const Keyword& kw, PrintRequest::Kind kind) {
   finish_output_request();
   const char* set_param = kind == PrintRequest::Kind::Node ? "NSET" : "ELSET";

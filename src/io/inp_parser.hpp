@@ -356,6 +356,7 @@ class DeckParser {
   void el_print_keyword(const Keyword& kw);
   void energy_print_keyword(const Keyword& kw);
   void print_keyword(const Keyword& kw, PrintRequest::Kind kind);
+  void restart_keyword(const Keyword& kw);
   void print_data(const Line& line);
   void print_end();
   void finish_output_request();

@@ -9,9 +9,9 @@
 
 namespace halfstep {
 
-PvdWriter::PvdWriter(std::string dir, std::string job)
+PvdWriter::PvdWriter(std::string dir, std::string job, bool write_now)
     : path_((dir.empty() ? std::string(".") : dir) + "/" + job + ".pvd") {
-  rewrite();
+  if (write_now) rewrite();
 }
 
 void PvdWriter::add_frame(double time, const std::string& vtu_file_relative_to_dir) {

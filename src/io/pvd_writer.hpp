@@ -9,14 +9,21 @@ namespace halfstep {
 /// complete frames only (open it in ParaView while the run goes on, or after a crash).
 class PvdWriter {
  public:
-  /// Writes an empty collection at once, replacing any index left by an earlier run.
-  PvdWriter(std::string dir, std::string job);
+  /// Writes an empty collection at once, replacing any index left by an earlier run, unless
+  /// write_now is false (a resumed run: restore() rewrites it).
+  PvdWriter(std::string dir, std::string job, bool write_now = true);
 
   /// Lists a frame whose .vtu (already fully written) is at dir/vtu_file; time must be finite.
   void add_frame(double time, const std::string& vtu_file_relative_to_dir);
 
   /// Full path of the .pvd file.
   const std::string& path() const { return path_; }
+  /// Restart: the frame lines listed so far (entries()), and relisting exactly them.
+  const std::string& entries() const { return entries_; }
+  void restore(const std::string& entries) {
+    entries_ = entries;
+    rewrite();
+  }
 
  private:
   void rewrite() const;

@@ -5,20 +5,47 @@
 #include <limits>
 #include <stdexcept>
 
+#include <unistd.h>
+
+#include "core/restart_blob.hpp"
 #include "io/atomic_file.hpp"
 #include "io/vtu_writer.hpp"
 
 namespace halfstep {
 
+namespace {
+
+const std::vector<std::string>& energy_columns() {
+  static const std::vector<std::string> c = {"time",      "kinetic",   "internal",           "external_work",
+                                             "damping_work", "total",  "hourglass",          "plastic_dissipation",
+                                             "contact",   "friction_dissipation"};
+  return c;
+}
+
+const std::vector<std::string>& contact_columns() {
+  static const std::vector<std::string> c = {"time", "definition", "CFN1", "CFN2", "CFN3", "CFS1", "CFS2", "CFS3"};
+  return c;
+}
+
+const std::vector<std::string>& total_columns() {
+  static const std::vector<std::string> c = {"time", "RF1", "RF2", "RF3", "RM1", "RM2", "RM3"};
+  return c;
+}
+
+}  // namespace
+
 ResultWriter::ResultWriter(const Model& model, const ResultMesh& mesh, const std::string& dir, const std::string& job)
+    : ResultWriter(model, mesh, dir, job, false) {}
+
+ResultWriter::ResultWriter(const Model& model, const ResultMesh& mesh, const std::string& dir, const std::string& job,
+                           bool resuming)
     : model_(model),
       mesh_(mesh),
       dir_(dir),
       job_(job),
-      pvd_((make_directories(dir), dir), job),
-      bezier_pvd_(mesh.bezier ? std::make_unique<PvdWriter>(dir, job + "_nurbs") : nullptr),
-      energy_(dir + "/energy.csv", {"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass",
-                                    "plastic_dissipation", "contact", "friction_dissipation"}) {}
+      pvd_((make_directories(dir), dir), job, !resuming),
+      bezier_pvd_(mesh.bezier ? std::make_unique<PvdWriter>(dir, job + "_nurbs", !resuming) : nullptr),
+      energy_(resuming ? nullptr : std::make_unique<CsvWriter>(dir + "/energy.csv", energy_columns())) {}
 
 // A set name becomes a file name inside OUTDIR/history: characters other than letters,
 // digits, '_', '-' and '.' become '_', a leading '.' too (no "..", no path, no hidden file),
@@ -36,6 +63,19 @@ std::string ResultWriter::file_name_for(const std::string& set) {
   for (int k = 2; used_files_.count(unique); ++k) unique = f + "_" + std::to_string(k);
   used_files_.insert(unique);
   return unique;
+}
+
+std::vector<std::string> ResultWriter::history_columns(const History& h) {
+  std::vector<std::string> cols = {"time", "node"};
+  auto add = [&](bool on, const char* a, const char* b) {
+    if (!on) return;
+    for (int i = 1; i <= 3; ++i) cols.push_back(a + std::to_string(i));
+    for (int i = 1; i <= 3; ++i) cols.push_back(b + std::to_string(i));
+  };
+  add(h.u, "U", "UR");
+  add(h.v, "V", "VR");
+  add(h.rf, "RF", "RM");
+  return cols;
 }
 
 void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
@@ -69,21 +109,10 @@ void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
       h.v |= var == "V";
       h.rf |= var == "RF";
     }
-    std::vector<std::string> cols = {"time", "node"};
-    auto add = [&](bool on, const char* a, const char* b) {
-      if (!on) return;
-      for (int i = 1; i <= 3; ++i) cols.push_back(a + std::to_string(i));
-      for (int i = 1; i <= 3; ++i) cols.push_back(b + std::to_string(i));
-    };
-    add(h.u, "U", "UR");
-    add(h.v, "V", "VR");
-    add(h.rf, "RF", "RM");
     make_directories(dir_ + "/history");
     const std::string file = file_name_for(r.nset);
-    h.csv = std::make_unique<CsvWriter>(dir_ + "/history/" + file + ".csv", cols);
-    if (h.rf)
-      h.total = std::make_unique<CsvWriter>(dir_ + "/history/" + file + "_total.csv",
-                                            std::vector<std::string>{"time", "RF1", "RF2", "RF3", "RM1", "RM2", "RM3"});
+    h.csv = std::make_unique<CsvWriter>(dir_ + "/history/" + file + ".csv", history_columns(h));
+    if (h.rf) h.total = std::make_unique<CsvWriter>(dir_ + "/history/" + file + "_total.csv", total_columns());
     histories_.push_back(std::move(h));
   }
 }
@@ -460,9 +489,7 @@ void ResultWriter::write_history(double time, const FieldSet& fields) {
 void ResultWriter::write_contact(double time, const std::vector<double>& force) {
   if (!contact_) {
     make_directories(dir_ + "/history");
-    contact_ = std::make_unique<CsvWriter>(
-        dir_ + "/history/contact.csv",
-        std::vector<std::string>{"time", "definition", "CFN1", "CFN2", "CFN3", "CFS1", "CFS2", "CFS3"});
+    contact_ = std::make_unique<CsvWriter>(dir_ + "/history/contact.csv", contact_columns());
   }
   for (std::size_t p = 0; 6 * p + 5 < force.size(); ++p) {
     std::vector<double> row{time, static_cast<double>(p + 1)};
@@ -473,9 +500,88 @@ void ResultWriter::write_contact(double time, const std::vector<double>& force) 
 }
 
 void ResultWriter::write_energy(const EnergyRow& e) {
-  energy_.write_row(
+  energy_->write_row(
       {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total, e.hourglass, e.plastic_dissipation,
        e.contact, e.friction_dissipation});
+}
+
+// The checkpoint is itself a RestartBlob (a section of the restart file).
+std::string ResultWriter::checkpoint() const {
+  RestartBlob b;
+  b.put_value("frame", frame_);
+  b.put_text("pvd", pvd_.entries());
+  if (bezier_pvd_) b.put_text("bezier_pvd", bezier_pvd_->entries());
+  b.put_value("energy", energy_->size());
+  if (contact_) b.put_value("contact", contact_->size());
+  b.put_value("histories", static_cast<std::uint64_t>(histories_.size()));
+  for (std::size_t i = 0; i < histories_.size(); ++i) {
+    const History& h = histories_[i];
+    const std::string k = "history" + std::to_string(i) + ".";
+    b.put_text(k + "nset", h.nset);
+    b.put_text(k + "csv", h.csv->path());
+    const std::uint8_t flags[3] = {h.u, h.v, h.rf};
+    b.put(k + "flags", flags, 3);
+    b.put_value(k + "csv_size", h.csv->size());
+    if (h.total) {
+      b.put_text(k + "total", h.total->path());
+      b.put_value(k + "total_size", h.total->size());
+    }
+  }
+  std::string used;
+  for (const std::string& f : used_files_) used += f + '\n';
+  b.put_text("used_files", used);
+  if (dat_) {
+    std::fflush(dat_);
+    const long at = std::ftell(dat_);
+    b.put_value("dat", static_cast<std::int64_t>(at));
+  }
+  return b.serialize();
+}
+
+void ResultWriter::resume(const std::string& checkpoint) {
+  const RestartBlob b = RestartBlob::parse(checkpoint, "the restart file's output section");
+  frame_ = b.get_value<int>("frame");
+  pvd_.restore(b.bytes("pvd"));
+  if (bezier_pvd_) bezier_pvd_->restore(b.has("bezier_pvd") ? b.bytes("bezier_pvd") : std::string());
+  energy_ = std::make_unique<CsvWriter>(dir_ + "/energy.csv", energy_columns(), b.get_value<std::uint64_t>("energy"));
+  if (b.has("contact"))
+    contact_ = std::make_unique<CsvWriter>(dir_ + "/history/contact.csv", contact_columns(),
+                                           b.get_value<std::uint64_t>("contact"));
+  const auto n = b.get_value<std::uint64_t>("histories");
+  histories_.clear();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string k = "history" + std::to_string(i) + ".";
+    History h;
+    h.nset = b.bytes(k + "nset");
+    const auto it = model_.nsets.find(h.nset);
+    if (it == model_.nsets.end()) b.fail("history set '" + h.nset + "' is not in this deck");
+    h.nodes = it->second.members;
+    const std::string& flags = b.bytes(k + "flags");
+    if (flags.size() != 3) b.fail("history flags of the wrong size");
+    h.u = flags[0] != 0;
+    h.v = flags[1] != 0;
+    h.rf = flags[2] != 0;
+    h.csv = std::make_unique<CsvWriter>(b.bytes(k + "csv"), history_columns(h), b.get_value<std::uint64_t>(k + "csv_size"));
+    if (b.has(k + "total"))
+      h.total = std::make_unique<CsvWriter>(b.bytes(k + "total"), total_columns(),
+                                            b.get_value<std::uint64_t>(k + "total_size"));
+    histories_.push_back(std::move(h));
+  }
+  used_files_.clear();
+  const std::string& used = b.bytes("used_files");
+  for (std::size_t at = 0; at < used.size();) {
+    const std::size_t nl = used.find('\n', at);
+    used_files_.insert(used.substr(at, nl - at));
+    at = nl == std::string::npos ? used.size() : nl + 1;
+  }
+  if (b.has("dat")) {
+    const std::string path = dir_ + "/" + job_ + ".dat";
+    const auto size = b.get_value<std::int64_t>("dat");
+    if (::truncate(path.c_str(), static_cast<off_t>(size)) != 0)
+      throw std::runtime_error("cannot cut back '" + path + "' to its restart point");
+    dat_ = std::fopen(path.c_str(), "a");
+    if (!dat_) throw std::runtime_error("cannot reopen '" + path + "'");
+  }
 }
 
 }  // namespace halfstep

@@ -22,6 +22,9 @@ class ResultWriter final : public ResultSink {
   /// Creates OUTDIR (and OUTDIR/history), the .pvd index and energy.csv. The model gives the
   /// node sets and deck ids of the history rows; mesh is every frame's geometry.
   ResultWriter(const Model& model, const ResultMesh& mesh, const std::string& dir, const std::string& job);
+  /// The same for a resumed run when resuming is set: nothing is created or cut until resume().
+  ResultWriter(const Model& model, const ResultMesh& mesh, const std::string& dir, const std::string& job,
+               bool resuming);
 
   /// Opens history/<NSET>.csv files for the history requests of a step (once per set).
   void open_histories(const std::vector<OutputRequest>& requests) override;
@@ -30,6 +33,11 @@ class ResultWriter final : public ResultSink {
   /// Writes what the frame asks for: a .vtu of all its arrays, history rows, an energy row.
   void write(const ResultFrame& frame) override;
   int frames_written() const override { return frame_; }
+  /// The frame count, the .pvd lists, the history sets and every appended file's size.
+  std::string checkpoint() const override;
+  /// Cuts energy.csv, the histories, contact.csv and <job>.dat back to checkpoint's sizes,
+  /// relists its frames in the .pvd files and appends from there.
+  void resume(const std::string& checkpoint) override;
 
   /// Writes one field frame (.vtu) of the arrays in fields that the step's field requests
   /// name (ids and energy densities always); with a Bézier mesh and its arrays, also the
@@ -61,9 +69,11 @@ class ResultWriter final : public ResultSink {
   std::string dir_, job_;
   PvdWriter pvd_;
   std::unique_ptr<PvdWriter> bezier_pvd_;  ///< <job>_nurbs.pvd, when the mesh has a Bézier part
-  CsvWriter energy_;
+  std::unique_ptr<CsvWriter> energy_;  ///< null until resume() in a resumed run
   std::unique_ptr<CsvWriter> contact_;  ///< history/contact.csv, opened with the first contact row
   std::vector<History> histories_;
+  /// The columns of a history file with h's variables.
+  static std::vector<std::string> history_columns(const History& h);
   /// The history file name (without extension) of a set: safe inside OUTDIR/history.
   std::string file_name_for(const std::string& set);
 

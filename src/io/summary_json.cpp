@@ -31,6 +31,16 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["frames"] = s.frames;
   o["energy_balance_error"] = s.energy_error;
   o["ranks"] = s.ranks;
+  if (!s.restart_file.empty() || !s.resumed_from.empty()) {
+    nlohmann::ordered_json r;
+    r["file"] = s.restart_file;
+    r["written"] = s.restarts_written;
+    r["latest_time"] = s.restart_time;
+    r["seconds"] = s.restart_seconds;
+    r["resumed_from"] = s.resumed_from;
+    r["resumed_at"] = s.resumed_at;
+    o["restart"] = r;
+  }
   if (s.ranks > 1) {
     // Per rank: its elements and the wall seconds it spent exchanging and reducing.
     nlohmann::ordered_json d;

@@ -446,6 +446,13 @@ struct Model {
   std::vector<InitialRotatingVelocity> initial_rotations;
   std::vector<Step> steps;
   std::vector<std::string> warnings;  ///< e.g. unknown keywords ignored (each named once)
+  /// *RESTART, WRITE: a restart point every `frequency` explicit increments and/or
+  /// `number_interval` times per explicit step (0: not by that measure); loc: where (line 0: none).
+  struct RestartRequest {
+    std::int64_t frequency = 0;
+    int number_interval = 0;
+    SourceLoc loc;
+  } restart;
 };
 
 }  // namespace halfstep

@@ -3,6 +3,7 @@
 // ParaView and CSV files; tests may collect them in memory).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "model/model.hpp"
@@ -49,6 +50,12 @@ class ResultSink {
   virtual void write(const ResultFrame& frame) = 0;
   /// Field frames stored so far.
   virtual int frames_written() const = 0;
+  /// Restart: what resume() needs to continue the results from here (called when every frame
+  /// so far is stored). A sink that keeps nothing returns "".
+  virtual std::string checkpoint() const { return ""; }
+  /// Restart: cuts the results back to checkpoint()'s point and continues from there (called
+  /// once, before the first frame of a resumed run).
+  virtual void resume(const std::string& checkpoint) { (void)checkpoint; }
 };
 
 }  // namespace halfstep

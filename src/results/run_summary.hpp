@@ -57,6 +57,13 @@ struct RunSummary {
   std::string transport;                 ///< how interface buffers travel (host, cuda-aware, host-staged)
   std::string mpi_library;               ///< MPI library in use
   StaticSummary statics;                 ///< static steps
+  // Restart files (docs/reliability.md):
+  std::string restart_file;              ///< the latest written ("" when none was)
+  int restarts_written = 0;
+  double restart_seconds = 0;            ///< wall seconds spent writing them (waiting for output included)
+  double restart_time = 0;               ///< model time of the latest
+  std::string resumed_from;              ///< the restart file this run resumed from ("" for a fresh run)
+  double resumed_at = 0;                 ///< its model time
 };
 
 }  // namespace halfstep

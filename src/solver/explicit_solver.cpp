@@ -162,6 +162,55 @@ double request_interval(const OutputRequest& r, double period) {
   return r.kind == OutputRequest::Kind::Field ? period / 20 : period / 200;
 }
 
+/// Where a resumed run continues: the restart's step, increment and loop state.
+struct RestartPoint {
+  bool active = false;
+  std::size_t step = 0;             ///< index of the explicit step
+  std::int64_t increments = 0;      ///< increments of that step done
+  std::int64_t steps_before = 0;    ///< increments of the earlier steps
+  double tau = 0, h_prev = 0, t_step0 = 0, dt = 0;
+  Schedule field, history, energy;  ///< before this instant's output
+  Schedule restart_sched;           ///< *RESTART, NUMBER INTERVAL
+  std::vector<std::uint8_t> held_rot;
+};
+
+/// Reads and checks a restart against this deck, build and backend (RestartError otherwise).
+RestartPoint restart_point(const RestartBlob& b, const Model& model, const StructureSystem& sys, const Backend& hw,
+                           const RunOptions& opt) {
+  if (b.get_value<std::uint64_t>("run.deck_hash") != opt.deck_hash)
+    b.fail("it was written for another deck, or for this deck before it was changed ('" + model.deck_path + "')");
+  if (b.bytes("run.build") != opt.build_id)
+    b.fail("it was written by " + b.bytes("run.build") + ", this is " + opt.build_id +
+           " (a restart continues bit for bit only in the program that wrote it)");
+  if (b.bytes("run.backend") != hw.name() || b.bytes("run.precision") != hw.precision())
+    b.fail("it was written by the " + b.bytes("run.backend") + " backend in " + b.bytes("run.precision") +
+           " precision; this run uses " + hw.name() + " in " + hw.precision());
+  if (b.get_value<int>("run.nodes") != sys.num_nodes || b.get_value<int>("run.elements") != sys.total_elements())
+    b.fail("it holds another model's nodes and elements");
+  if (b.get_value<int>("run.threads") != hw.threads())
+    std::fprintf(stderr,
+                 "halfstep: note: the restart was written with %d threads, this run has %d: sums over the "
+                 "threads may differ in the last bits from an uninterrupted run\n",
+                 b.get_value<int>("run.threads"), hw.threads());
+  RestartPoint r;
+  r.active = true;
+  r.step = static_cast<std::size_t>(b.get_value<std::uint64_t>("loop.step"));
+  if (r.step >= model.steps.size() || model.steps[r.step].procedure != Procedure::ExplicitDynamic)
+    b.fail("its step " + std::to_string(r.step + 1) + " is not an explicit step of this deck");
+  r.increments = b.get_value<std::int64_t>("loop.increments");
+  r.steps_before = b.get_value<std::int64_t>("loop.steps_before");
+  r.tau = b.get_value<double>("loop.tau");
+  r.h_prev = b.get_value<double>("loop.h_prev");
+  r.t_step0 = b.get_value<double>("loop.t_step0");
+  r.dt = b.get_value<double>("loop.dt");
+  r.field = b.get_value<Schedule>("loop.field");
+  r.history = b.get_value<Schedule>("loop.history");
+  r.energy = b.get_value<Schedule>("loop.energy");
+  r.restart_sched = b.get_value<Schedule>("loop.restart_sched");
+  b.get_vector("loop.held_rot", r.held_rot, sys.num_nodes);
+  return r;
+}
+
 }  // namespace
 
 double step_increment(const StructureSystem& sys, const std::optional<double>& fixed, double dt_scale) {
@@ -265,6 +314,25 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "
                                                      "solve is not there yet): run without mpirun");
 
+  // The command line's count overrides the deck's *RESTART, FREQUENCY. Restarts the command
+  // line asks for and this run cannot write are an error; the deck's (an Abaqus deck often
+  // has *RESTART) are dropped with a warning, as the keyword was before restarts existed.
+  std::int64_t restart_every = opt.restart_every > 0 ? opt.restart_every : model.restart.frequency;
+  int restart_points = model.restart.number_interval;
+  const bool restarts_asked = opt.resume || opt.restart_every > 0 || opt.restart_interval > 0;
+  const auto cannot_restart = [&](const std::string& why) {
+    if (restarts_asked) throw InputError(SourceLoc{model.deck_path, 0}, why);
+    if ((restart_every > 0 || restart_points > 0) && comm.rank() == 0)
+      std::fprintf(stderr, "halfstep: warning: *RESTART (%s) is ignored: %s\n", model.restart.loc.str().c_str(),
+                   why.c_str());
+    restart_every = 0;
+    restart_points = 0;
+  };
+  if (comm.distributed())
+    cannot_restart("restart files are written and read by runs in one process only (not yet in distributed runs)");
+  if (!any_explicit) cannot_restart("restart files are written in explicit dynamic steps; this deck has none");
+  const bool restarts = restarts_asked || restart_every > 0 || restart_points > 0;
+
   std::unique_ptr<Subdomain> domain;
   StructureSystem local;
   std::vector<StepLoads> local_steps;
@@ -298,6 +366,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     const std::unique_ptr<Backend> backend =
         any_explicit ? make_backend(opt.backend, sys, bopt, opt.progress && writes) : nullptr;
     if (backend) backend->upload(st);
+    if (restarts && !backend->restart_unsupported().empty())
+      cannot_restart(backend->restart_unsupported() + "; run with --backend cpu to write them");
+    // A resumed run continues at the restart's step and increment (restart_point()).
+    const RestartPoint resume_at = opt.resume ? restart_point(*opt.resume, model, whole, *backend, opt) : RestartPoint{};
     if (backend && opt.progress && writes) {
       const Backend& hw = *backend;
       std::fprintf(stderr, "halfstep: running on %s\n", hw.description().c_str());
@@ -316,10 +388,16 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       ResultMesh mesh = result_mesh(whole);
       if (!bezier->empty()) mesh.bezier = std::shared_ptr<const ResultMesh>(bezier, &bezier->mesh);
       writer = opt.make_sink(mesh);
+      if (opt.resume) writer->resume(opt.resume->bytes("output"));
       out = std::make_unique<AsyncOutput>(*writer, model, whole, 2, bezier);
     }
 
     RunSummary sum;
+    if (resume_at.active) {
+      sum.resumed_from = opt.resume->file();
+      sum.resumed_at = resume_at.t_step0 + resume_at.tau;
+      sum.steps = resume_at.steps_before;
+    }
     sum.nodes = whole.num_nodes;
     sum.elements = whole.total_elements();
     if (backend) {
@@ -343,8 +421,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     std::vector<int> history_nodes;  // distributed: nodes of every history set opened so far
 
     bool interrupted = false;
-    for (std::size_t si = 0; si < steps.size(); ++si) {
+    Clock::time_point last_restart = Clock::now();
+    for (std::size_t si = resume_at.active ? resume_at.step : 0; si < steps.size(); ++si) {
       const StepLoads& step = steps[si];
+      const bool resumed = resume_at.active && si == resume_at.step;  // the step a restart continues
       if (out) out->finish();  // the writer must not be writing while histories are reopened
       if (model.steps[si].procedure == Procedure::Static) {
         if (backend) backend->download(st);
@@ -379,11 +459,16 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         continue;
       }
       Backend& hw = *backend;
-      hw.download(st);
-      // Beam nodes hold global rotations as they are; shell nodes turn their triads to match.
-      const std::vector<std::uint8_t> held_rot = sys.node_dofs == 6
-                                                     ? std::vector<std::uint8_t>(sys.num_nodes, 0)
-                                                     : align_triads(sys, step.fixed_rotation, st);
+      std::vector<std::uint8_t> held_rot;
+      if (resumed) {  // the host state as the saved run had it at this step's start
+        load_state(*opt.resume, "host.", st);
+        held_rot = resume_at.held_rot;
+      } else {
+        hw.download(st);
+        // Beam nodes hold global rotations as they are; shell nodes turn their triads to match.
+        held_rot = sys.node_dofs == 6 ? std::vector<std::uint8_t>(sys.num_nodes, 0)
+                                      : align_triads(sys, step.fixed_rotation, st);
+      }
       std::shared_ptr<ReferenceTriads> r1;
       if (gather) {
         std::vector<std::vector<double>> rows = gather->gather_nodes({&st.r1x, &st.r1y, &st.r1z}, {1.0, 0.0, 0.0});
@@ -425,11 +510,30 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         history.advance(0);
         energy.advance(0);
       }
+      Schedule restart_sched;  // *RESTART, NUMBER INTERVAL: points in step time
+      if (restart_points > 0) {
+        restart_sched.interval = step.period / restart_points;
+        restart_sched.advance(0);
+      }
       const double t_step0 = st.time;
-      hw.element_pass(0.0, t_step0);
-
       double tau = 0, h_prev = st.half_dt_prev;
       std::int64_t step_increments = 0;
+      if (resumed) {
+        if (dt != resume_at.dt || t_step0 != resume_at.t_step0)
+          opt.resume->fail("its time increment or step start differs from this run's (another deck or options: "
+                           "--dt-scale?)");
+        field = resume_at.field;
+        history = resume_at.history;
+        energy = resume_at.energy;
+        restart_sched = resume_at.restart_sched;
+        tau = resume_at.tau;
+        h_prev = resume_at.h_prev;
+        step_increments = resume_at.increments;
+        hw.load_restart(*opt.resume);  // the state and forces at this instant, as saved
+      } else {
+        hw.element_pass(0.0, t_step0);
+      }
+      bool at_resume = resumed;  // the instant the restart holds: not written again
       const Clock::time_point t0 = Clock::now();
       bool stop = false;  // a stop was asked for: this instant is the run's last
       for (;;) {
@@ -441,6 +545,53 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
           else if (step_increments % kPollEvery == 0) stop = -comm.min(interrupt_requested() ? -1 : 0) > 0;
         }
         const bool last = end || stop;
+        // A restart holds this instant before its output (which a resumed run writes): every
+        // restart_every increments of the run, every restart_interval seconds, and on a stop.
+        if (opt.write_restart && !at_resume && step_increments > 0 && (!end || stop)) {
+          const std::int64_t done = sum.steps + step_increments;
+          const bool due = stop || (restart_every > 0 && done % restart_every == 0) || restart_sched.due(tau, dt) ||
+                           (opt.restart_interval > 0 && seconds_since(last_restart) >= opt.restart_interval);
+          restart_sched.advance(tau);
+          if (due && !hw.restart_unsupported().empty()) {
+            if (stop && writes)
+              std::fprintf(stderr, "halfstep: no restart written: %s\n", hw.restart_unsupported().c_str());
+          } else if (due) {
+            const Clock::time_point t_r = Clock::now();
+            mon = hw.poll();  // a failed state is reported, never saved
+            if (mon.status != kRunning)
+              report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance, dist);
+            if (out) out->finish();
+            RestartBlob b;
+            b.put_value("run.deck_hash", opt.deck_hash);
+            b.put_text("run.build", opt.build_id);
+            b.put_text("run.backend", hw.name());
+            b.put_text("run.precision", hw.precision());
+            b.put_value("run.threads", hw.threads());
+            b.put_value("run.nodes", sys.num_nodes);
+            b.put_value("run.elements", sys.total_elements());
+            b.put_value("loop.step", static_cast<std::uint64_t>(si));
+            b.put_value("loop.increments", step_increments);
+            b.put_value("loop.steps_before", sum.steps);
+            b.put_value("loop.tau", tau);
+            b.put_value("loop.h_prev", h_prev);
+            b.put_value("loop.t_step0", t_step0);
+            b.put_value("loop.dt", dt);
+            b.put_value("loop.field", field);
+            b.put_value("loop.history", history);
+            b.put_value("loop.energy", energy);
+            b.put_value("loop.restart_sched", restart_sched);
+            b.put_vector("loop.held_rot", held_rot);
+            save_state(st, "host.", b);
+            hw.save_restart(b);
+            if (writer) b.put_text("output", writer->checkpoint());
+            sum.restart_file = opt.write_restart(b.serialize());
+            sum.restarts_written += 1;
+            sum.restart_time = t_step0 + tau;
+            sum.restart_seconds += seconds_since(t_r);
+            last_restart = Clock::now();
+          }
+        }
+        at_resume = false;
         double dt_next = last ? 0.0 : std::min(dt, step.period - tau);
         if (!last && step.period - tau - dt_next < 1e-6 * dt) dt_next = step.period - tau;
         const Increment inc{t_step0 + tau, tau, dt_next, h_prev};

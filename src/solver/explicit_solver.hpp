@@ -31,6 +31,16 @@ struct RunOptions {
   BackendOptions backend_options;           ///< GPU scheme, precision, block-size tuning
   const Communicator* comm = nullptr;       ///< ranks of a distributed run (null: one process)
   TangentOptions tangent;                   ///< static steps: linear solver and its tolerances
+  // Restart (explicit steps, one process; docs/reliability.md):
+  std::int64_t restart_every = 0;  ///< write a restart every this many explicit increments (0: by count never)
+  double restart_interval = 0;     ///< and every this many wall seconds (0: by wall time never)
+  /// Stores a restart file's bytes (atomically) and returns its path; set by the application.
+  /// Null: no restart is written, not even when the run is interrupted.
+  std::function<std::string(const std::string&)> write_restart;
+  /// Resume from this restart (the file's content, parsed); null: start from the deck.
+  const RestartBlob* resume = nullptr;
+  std::uint64_t deck_hash = 0;  ///< the deck's hash, kept in restarts and checked on resume
+  std::string build_id;         ///< this program's version, kept in restarts and checked on resume
 };
 
 /// A run failure that every rank of a distributed run detected together (so each can stop

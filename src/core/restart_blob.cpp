@@ -1,0 +1,84 @@
+#include "core/restart_blob.hpp"
+
+namespace halfstep {
+
+namespace {
+
+constexpr char kMagic[8] = {'H', 'S', 'R', 'E', 'S', 'T', 'R', 'T'};
+constexpr std::uint32_t kVersion = 1;
+
+void append_u64(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);  // little-endian on every host
+}
+
+}  // namespace
+
+std::uint64_t fnv1a64(const void* data, std::size_t n, std::uint64_t h) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+const std::string& RestartBlob::bytes(const std::string& name) const {
+  const auto it = sections_.find(name);
+  if (it == sections_.end()) fail("section '" + name + "' is missing (a restart of another kind of run?)");
+  return it->second;
+}
+
+std::string RestartBlob::serialize() const {
+  std::string out(kMagic, sizeof kMagic);
+  append_u64(out, kVersion);
+  append_u64(out, sections_.size());
+  for (const auto& [name, data] : sections_) {
+    append_u64(out, name.size());
+    out += name;
+    append_u64(out, data.size());
+    out += data;
+  }
+  append_u64(out, fnv1a64(out.data(), out.size()));
+  return out;
+}
+
+RestartBlob RestartBlob::parse(const std::string& bytes, const std::string& file) {
+  RestartBlob blob;
+  blob.file_ = file;
+  if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    blob.fail("not a halfstep restart file");
+  // The checksum first: every length read below is then one that was written.
+  if (bytes.size() < sizeof kMagic + 24) blob.fail("the restart file is truncated");
+  std::size_t end = bytes.size() - 8;
+  std::uint64_t stored = 0;
+  for (int i = 0; i < 8; ++i) stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[end + i])) << (8 * i);
+  if (fnv1a64(bytes.data(), end) != stored)
+    blob.fail("the restart file is truncated or corrupt (its checksum does not match)");
+  std::size_t at = sizeof kMagic;
+  const auto u64 = [&]() {
+    if (end - at < 8) blob.fail("the restart file is truncated");
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+    at += 8;
+    return v;
+  };
+  const auto chunk = [&](std::uint64_t n) {
+    if (n > end - at) blob.fail("the restart file is truncated");
+    std::string s = bytes.substr(at, static_cast<std::size_t>(n));
+    at += static_cast<std::size_t>(n);
+    return s;
+  };
+  const std::uint64_t version = u64();
+  if (version != kVersion)
+    blob.fail("restart format version " + std::to_string(version) + ", this halfstep reads version " +
+              std::to_string(kVersion));
+  const std::uint64_t count = u64();
+  for (std::uint64_t k = 0; k < count; ++k) {
+    std::string name = chunk(u64());
+    blob.sections_[name] = chunk(u64());
+  }
+  if (at != end) blob.fail("the restart file has bytes after its last section");
+  return blob;
+}
+
+}  // namespace halfstep

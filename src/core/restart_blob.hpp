@@ -1,0 +1,95 @@
+// The content of a restart file: named sections of bytes, serialized with a header and a
+// checksum. The solver fills and reads it; the application writes and reads the file (the
+// solver never sees a path), so the layers below io stay free of files.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace halfstep {
+
+/// A restart file that cannot be used: truncated, corrupt, of another deck, build or backend.
+/// Reported like bad input (exit 2): the user chose the file.
+class RestartError : public InputError {
+ public:
+  RestartError(const std::string& file, const std::string& msg) : InputError(SourceLoc{file, 0}, msg) {}
+};
+
+/// 64-bit FNV-1a of n bytes, continuing from h (the restart file's checksum, the deck's hash).
+std::uint64_t fnv1a64(const void* data, std::size_t n, std::uint64_t h = 0xcbf29ce484222325ull);
+
+/// Named sections of bytes. Vectors and trivially copyable values go in and come out
+/// unchanged bit for bit; get_* checks the size a section must have.
+class RestartBlob {
+ public:
+  /// Stores n bytes under name (replacing an earlier section of that name).
+  void put(const std::string& name, const void* data, std::size_t n) {
+    sections_[name].assign(static_cast<const char*>(data), n);
+  }
+  /// Stores a vector of trivially copyable values.
+  template <class T>
+  void put_vector(const std::string& name, const std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    put(name, v.data(), v.size() * sizeof(T));
+  }
+  /// Stores one trivially copyable value.
+  template <class T>
+  void put_value(const std::string& name, const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    put(name, &v, sizeof(T));
+  }
+  /// Stores text.
+  void put_text(const std::string& name, const std::string& s) { put(name, s.data(), s.size()); }
+
+  /// True when the section exists.
+  bool has(const std::string& name) const { return sections_.count(name) != 0; }
+  /// The section's bytes; RestartError when it is missing.
+  const std::string& bytes(const std::string& name) const;
+  /// The section as a vector; RestartError when missing, or when expected_size >= 0 and the
+  /// element count differs (a restart of another model).
+  template <class T>
+  void get_vector(const std::string& name, std::vector<T>& v, long long expected_size = -1) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const std::string& b = bytes(name);
+    if (b.size() % sizeof(T) != 0) fail("section '" + name + "' has a size that is not a whole number of values");
+    const std::size_t n = b.size() / sizeof(T);
+    if (expected_size >= 0 && n != static_cast<std::size_t>(expected_size))
+      fail("section '" + name + "' holds " + std::to_string(n) + " values where this model has " +
+           std::to_string(expected_size) + " (a restart of another model?)");
+    v.resize(n);
+    if (n) std::memcpy(v.data(), b.data(), b.size());
+  }
+  /// The section as one value; RestartError when missing or of another size.
+  template <class T>
+  T get_value(const std::string& name) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const std::string& b = bytes(name);
+    if (b.size() != sizeof(T)) fail("section '" + name + "' has the wrong size");
+    T v;
+    std::memcpy(&v, b.data(), sizeof(T));
+    return v;
+  }
+
+  /// The file's bytes: magic, format version, the sections, and a checksum of all before it.
+  std::string serialize() const;
+  /// Reads serialize()'s bytes; file names the source in errors. RestartError when the bytes
+  /// are not a restart file, of another format version, truncated or corrupt.
+  static RestartBlob parse(const std::string& bytes, const std::string& file);
+
+  /// The file errors name (set by parse).
+  const std::string& file() const { return file_; }
+  /// Throws RestartError naming the file.
+  [[noreturn]] void fail(const std::string& msg) const { throw RestartError(file_, msg); }
+
+ private:
+  std::map<std::string, std::string> sections_;
+  std::string file_ = "restart";
+};
+
+}  // namespace halfstep
