@@ -259,15 +259,15 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
-/// 64-bit FNV-1a of a file's bytes; what names the file in errors is what.
+/// hash64 of a file's bytes (the program's, for build_id); what names the file in errors.
 std::uint64_t file_hash(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLoc{path, 0}, "cannot read the " + what);
-  std::uint64_t h = fnv1a64(nullptr, 0);
+  std::uint64_t h = hash64(nullptr, 0);
   std::vector<char> buf(1 << 20);
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    h = fnv1a64(buf.data(), static_cast<std::size_t>(in.gcount()), h);
+    h = hash64(buf.data(), static_cast<std::size_t>(in.gcount()), h);
   }
   return h;
 }
@@ -321,8 +321,10 @@ int run_command(const Args& a, const Communicator& comm) {
   };
   // Restarts: the solver gives the bytes, the file is written here, atomically (temporary
   // file, fsync, rename), so a kill mid-write leaves the previous restart intact.
-  run.deck_hash = file_hash(a.deck, "deck");
-  run.build_id = build_id();
+  run.build_id = [id = std::string()]() mutable {  // hashes the program once, when first needed
+    if (id.empty()) id = build_id();
+    return id;
+  };
   const std::string restart_path = dir + "/" + job + ".restart";
   if (root)
     run.write_restart = [restart_path](const std::string& bytes) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/restart_blob.hpp"
 #include "io/inp_text.hpp"
 
 namespace halfstep::inp {
@@ -181,6 +182,7 @@ void Lexer::open_text(std::string text, const std::string& virtual_path) {
   stack_.clear();
   names_.clear();
   includes_ = included_bytes_ = 0;
+  hash_ = hash64(nullptr, 0);
   top_lines_ = count_lines(text);
   push(std::move(text), virtual_path);
 }
@@ -223,6 +225,7 @@ void Lexer::push(std::string text, const std::string& name) {
   // A UTF-8 byte order mark would otherwise glue itself to the first keyword.
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) s->pos = 3;
   s->identity = identity_of(name);
+  hash_ = hash64(text.data(), text.size(), hash_);
   s->text = std::move(text);
   stack_.push_back(std::move(s));
 }

@@ -2,6 +2,7 @@
 // continuations joined), following *INCLUDE into other files.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -70,6 +71,9 @@ class Lexer {
   SourceLoc loc(Pos p) const;
   /// Number of lines of the top-level deck (at least 1): where "missing X" errors point.
   int top_line_count() const { return top_lines_; }
+  /// hash64 of every file read so far (the deck and its includes, in reading order):
+  /// a restart names the deck by it.
+  std::uint64_t source_hash() const { return hash_; }
 
  private:
   struct Source;
@@ -81,6 +85,7 @@ class Lexer {
   std::string joined_;                          ///< reused buffer for continued lines
   int top_lines_ = 1;
   long long includes_ = 0, included_bytes_ = 0;  ///< *INCLUDEs followed so far, and their bytes
+  std::uint64_t hash_ = 0;                       ///< source_hash()
 };
 
 }  // namespace halfstep::inp

@@ -16,6 +16,7 @@ Model DeckParser::parse(const std::string& deck_path) {
   Line line;
   if (max_errors_ == 1) {
     while (lex_.next(line)) feed(line);
+    m_.source_hash = lex_.source_hash();  // every file has been read
     end_block();
     finish();
     return std::move(m_);
@@ -28,6 +29,7 @@ Model DeckParser::parse(const std::string& deck_path) {
       note_error(e);
     }
   }
+  m_.source_hash = lex_.source_hash();  // every file has been read
   // The checks of the whole model stop at their first problem; after earlier ones it may be
   // a consequence of them.
   try {

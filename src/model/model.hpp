@@ -420,6 +420,7 @@ struct AdhesionDef {
 struct Model {
   std::string heading;
   std::string deck_path;
+  std::uint64_t source_hash = 0;  ///< hash of the deck and every file it includes (Lexer::source_hash)
   Nodes nodes;
   Elements elements;
   std::map<std::string, IndexSet> nsets, elsets;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <thread>
+#include <type_traits>
 
 #include "core/threads.hpp"
 #include "backends/backend.hpp"
@@ -165,7 +166,7 @@ double request_interval(const OutputRequest& r, double period) {
 /// Where a resumed run continues: the restart's step, increment and loop state.
 struct RestartPoint {
   bool active = false;
-  std::size_t step = 0;             ///< index of the explicit step
+  std::uint64_t step = 0;           ///< index of the explicit step
   std::int64_t increments = 0;      ///< increments of that step done
   std::int64_t steps_before = 0;    ///< increments of the earlier steps
   double tau = 0, h_prev = 0, t_step0 = 0, dt = 0;
@@ -174,13 +175,52 @@ struct RestartPoint {
   std::vector<std::uint8_t> held_rot;
 };
 
+/// Applies f(section, value) to every loop value of a restart point: the one list that
+/// writing and reading share.
+template <class Point, class F>
+void for_each_loop_value(Point& r, F&& f) {
+  f("loop.step", r.step);
+  f("loop.increments", r.increments);
+  f("loop.steps_before", r.steps_before);
+  f("loop.tau", r.tau);
+  f("loop.h_prev", r.h_prev);
+  f("loop.t_step0", r.t_step0);
+  f("loop.dt", r.dt);
+  f("loop.field", r.field);
+  f("loop.history", r.history);
+  f("loop.energy", r.energy);
+  f("loop.restart_sched", r.restart_sched);
+}
+
+/// A restart of the run at point p: what identifies the run (checked by restart_point), the
+/// loop, the host state of the step's start and the backend's state. The output checkpoint
+/// is added by the caller.
+RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Backend& hw, const Model& model,
+                         const StructureSystem& sys, const RunOptions& opt) {
+  RestartBlob b;
+  b.put_value("run.deck_hash", model.source_hash);
+  b.put_text("run.build", opt.build_id ? opt.build_id() : std::string());
+  b.put_text("run.backend", hw.name());
+  b.put_text("run.precision", hw.precision());
+  b.put_value("run.threads", hw.threads());
+  b.put_value("run.nodes", sys.num_nodes);
+  b.put_value("run.elements", sys.total_elements());
+  for_each_loop_value(p, [&](const char* name, const auto& v) { b.put_value(name, v); });
+  b.put_vector("loop.held_rot", p.held_rot);
+  save_state(host, "host.", b);
+  hw.save_restart(b);
+  return b;
+}
+
 /// Reads and checks a restart against this deck, build and backend (RestartError otherwise).
 RestartPoint restart_point(const RestartBlob& b, const Model& model, const StructureSystem& sys, const Backend& hw,
                            const RunOptions& opt) {
-  if (b.get_value<std::uint64_t>("run.deck_hash") != opt.deck_hash)
-    b.fail("it was written for another deck, or for this deck before it was changed ('" + model.deck_path + "')");
-  if (b.bytes("run.build") != opt.build_id)
-    b.fail("it was written by " + b.bytes("run.build") + ", this is " + opt.build_id +
+  if (b.get_value<std::uint64_t>("run.deck_hash") != model.source_hash)
+    b.fail("it was written for another deck, or for this deck (or a file it includes) before it was changed ('" +
+           model.deck_path + "')");
+  const std::string build = opt.build_id ? opt.build_id() : std::string();
+  if (b.bytes("run.build") != build)
+    b.fail("it was written by " + b.bytes("run.build") + ", this is " + build +
            " (a restart continues bit for bit only in the program that wrote it)");
   if (b.bytes("run.backend") != hw.name() || b.bytes("run.precision") != hw.precision())
     b.fail("it was written by the " + b.bytes("run.backend") + " backend in " + b.bytes("run.precision") +
@@ -194,19 +234,9 @@ RestartPoint restart_point(const RestartBlob& b, const Model& model, const Struc
                  b.get_value<int>("run.threads"), hw.threads());
   RestartPoint r;
   r.active = true;
-  r.step = static_cast<std::size_t>(b.get_value<std::uint64_t>("loop.step"));
+  for_each_loop_value(r, [&](const char* name, auto& v) { v = b.get_value<std::decay_t<decltype(v)>>(name); });
   if (r.step >= model.steps.size() || model.steps[r.step].procedure != Procedure::ExplicitDynamic)
     b.fail("its step " + std::to_string(r.step + 1) + " is not an explicit step of this deck");
-  r.increments = b.get_value<std::int64_t>("loop.increments");
-  r.steps_before = b.get_value<std::int64_t>("loop.steps_before");
-  r.tau = b.get_value<double>("loop.tau");
-  r.h_prev = b.get_value<double>("loop.h_prev");
-  r.t_step0 = b.get_value<double>("loop.t_step0");
-  r.dt = b.get_value<double>("loop.dt");
-  r.field = b.get_value<Schedule>("loop.field");
-  r.history = b.get_value<Schedule>("loop.history");
-  r.energy = b.get_value<Schedule>("loop.energy");
-  r.restart_sched = b.get_value<Schedule>("loop.restart_sched");
   b.get_vector("loop.held_rot", r.held_rot, sys.num_nodes);
   return r;
 }
@@ -561,28 +591,9 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
             if (mon.status != kRunning)
               report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance, dist);
             if (out) out->finish();
-            RestartBlob b;
-            b.put_value("run.deck_hash", opt.deck_hash);
-            b.put_text("run.build", opt.build_id);
-            b.put_text("run.backend", hw.name());
-            b.put_text("run.precision", hw.precision());
-            b.put_value("run.threads", hw.threads());
-            b.put_value("run.nodes", sys.num_nodes);
-            b.put_value("run.elements", sys.total_elements());
-            b.put_value("loop.step", static_cast<std::uint64_t>(si));
-            b.put_value("loop.increments", step_increments);
-            b.put_value("loop.steps_before", sum.steps);
-            b.put_value("loop.tau", tau);
-            b.put_value("loop.h_prev", h_prev);
-            b.put_value("loop.t_step0", t_step0);
-            b.put_value("loop.dt", dt);
-            b.put_value("loop.field", field);
-            b.put_value("loop.history", history);
-            b.put_value("loop.energy", energy);
-            b.put_value("loop.restart_sched", restart_sched);
-            b.put_vector("loop.held_rot", held_rot);
-            save_state(st, "host.", b);
-            hw.save_restart(b);
+            const RestartPoint here{true,  si,      step_increments, sum.steps, tau,           h_prev,  t_step0,
+                                    dt,    field,   history,         energy,    restart_sched, held_rot};
+            RestartBlob b = make_restart(here, st, hw, model, sys, opt);
             if (writer) b.put_text("output", writer->checkpoint());
             sum.restart_file = opt.write_restart(b.serialize());
             sum.restarts_written += 1;

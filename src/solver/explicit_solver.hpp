@@ -39,8 +39,9 @@ struct RunOptions {
   std::function<std::string(const std::string&)> write_restart;
   /// Resume from this restart (the file's content, parsed); null: start from the deck.
   const RestartBlob* resume = nullptr;
-  std::uint64_t deck_hash = 0;  ///< the deck's hash, kept in restarts and checked on resume
-  std::string build_id;         ///< this program's version, kept in restarts and checked on resume
+  /// This program's identity, kept in restarts and checked on resume; called only when a
+  /// restart is written or read (it may hash the program). Null: "".
+  std::function<std::string()> build_id;
 };
 
 /// A run failure that every rank of a distributed run detected together (so each can stop

@@ -172,6 +172,18 @@ TEST_F(RefusedRestart, OfAChangedDeck) {
   expect_refused(bytes_, "written for another deck", other);
 }
 
+TEST_F(RefusedRestart, OfADeckWhoseIncludedFileChanged) {
+  const std::string body = dir_ + "/body.inp", wrap = dir_ + "/wrap.inp";
+  fs::copy_file(deck_, body);
+  std::ofstream(wrap) << "*INCLUDE, INPUT=body.inp\n";
+  std::string out;
+  ASSERT_EQ(run_halfstep(wrap, dir_ + "/wrapped", "--backend cpu --restart-every 50", &out), 0) << out;
+  std::ofstream(body, std::ios::app) << "** changed after the restart was written\n";
+  EXPECT_EQ(run_halfstep(wrap, dir_ + "/wrapped", "--backend cpu --restart " + dir_ + "/wrapped/wrap.restart", &out), 2)
+      << out;
+  EXPECT_NE(out.find("written for another deck, or for this deck (or a file it includes)"), std::string::npos) << out;
+}
+
 TEST_F(RefusedRestart, MissingFile) {
   std::string out;
   EXPECT_EQ(run_halfstep(deck_, dir_ + "/out", "--restart " + dir_ + "/none.restart", &out), 2) << out;
