@@ -327,8 +327,10 @@ int run_command(const Args& a, const Communicator& comm) {
   };
   const std::string restart_path = dir + "/" + job + ".restart";
   if (root)
-    run.write_restart = [restart_path](const std::string& bytes) {
-      write_file_atomically(restart_path, bytes);
+    run.write_restart = [restart_path](const RestartBlob& blob) {
+      AtomicFile file(restart_path);
+      blob.write([&file](const void* p, std::size_t n) { file.write(p, n); });
+      file.commit();
       return restart_path;
     };
   RestartBlob resume;

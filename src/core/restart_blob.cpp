@@ -1,5 +1,7 @@
 #include "core/restart_blob.hpp"
 
+#include <stdexcept>
+
 namespace halfstep {
 
 namespace {
@@ -13,36 +15,81 @@ void append_u64(std::string& out, std::uint64_t v) {
 
 }  // namespace
 
-std::uint64_t hash64(const void* data, std::size_t n, std::uint64_t h) {
-  constexpr std::uint64_t kPrime = 0x100000001b3ull;
+constexpr std::uint64_t kPrime = 0x100000001b3ull;
+
+void Hasher64::update(const void* data, std::size_t n) {
   const auto* p = static_cast<const unsigned char*>(data);
   std::size_t i = 0;
+  while (pending_ > 0 && pending_ < 8 && i < n) tail_[pending_++] = p[i++];
+  if (pending_ == 8) {
+    std::uint64_t w;
+    std::memcpy(&w, tail_, 8);
+    h_ = (h_ ^ w) * kPrime;
+    pending_ = 0;
+  }
   for (; i + 8 <= n; i += 8) {
     std::uint64_t w;
     std::memcpy(&w, p + i, 8);  // little-endian hosts only (x86-64, Arm64 Linux)
-    h = (h ^ w) * kPrime;
+    h_ = (h_ ^ w) * kPrime;
   }
-  for (; i < n; ++i) h = (h ^ p[i]) * kPrime;
+  while (i < n) tail_[pending_++] = p[i++];
+}
+
+std::uint64_t Hasher64::value() const {
+  std::uint64_t h = h_;
+  for (std::size_t i = 0; i < pending_; ++i) h = (h ^ tail_[i]) * kPrime;
   return h;
+}
+
+std::uint64_t hash64(const void* data, std::size_t n, std::uint64_t h) {
+  Hasher64 hasher(h);
+  hasher.update(data, n);
+  return hasher.value();
 }
 
 const std::string& RestartBlob::bytes(const std::string& name) const {
   const auto it = sections_.find(name);
   if (it == sections_.end()) fail("section '" + name + "' is missing (a restart of another kind of run?)");
-  return it->second;
+  // Views exist only in blobs being written; parse() makes every section owned.
+  if (it->second.view) throw std::logic_error("RestartBlob: section '" + name + "' is a view");
+  return it->second.owned;
+}
+
+void RestartBlob::write(const std::function<void(const void*, std::size_t)>& sink) const {
+  Hasher64 hasher;
+  const auto out = [&](const void* p, std::size_t n) {
+    hasher.update(p, n);
+    sink(p, n);
+  };
+  std::string head;  // the small fields go out in batches, the sections' data as they are
+  const auto flush = [&] {
+    out(head.data(), head.size());
+    head.clear();
+  };
+  head.assign(kMagic, sizeof kMagic);
+  append_u64(head, kVersion);
+  append_u64(head, sections_.size());
+  for (const auto& [name, s] : sections_) {
+    const std::size_t n = s.view ? s.view_size : s.owned.size();
+    append_u64(head, name.size());
+    head += name;
+    append_u64(head, n);
+    if (n > 4096) {
+      flush();
+      out(s.view ? s.view : s.owned.data(), n);
+    } else {
+      head.append(s.view ? s.view : s.owned.data(), n);
+    }
+  }
+  flush();
+  std::string sum;
+  append_u64(sum, hasher.value());
+  sink(sum.data(), sum.size());
 }
 
 std::string RestartBlob::serialize() const {
-  std::string out(kMagic, sizeof kMagic);
-  append_u64(out, kVersion);
-  append_u64(out, sections_.size());
-  for (const auto& [name, data] : sections_) {
-    append_u64(out, name.size());
-    out += name;
-    append_u64(out, data.size());
-    out += data;
-  }
-  append_u64(out, hash64(out.data(), out.size()));
+  std::string out;
+  write([&](const void* p, std::size_t n) { out.append(static_cast<const char*>(p), n); });
   return out;
 }
 
@@ -79,7 +126,7 @@ RestartBlob RestartBlob::parse(const std::string& bytes, const std::string& file
   const std::uint64_t count = u64();
   for (std::uint64_t k = 0; k < count; ++k) {
     std::string name = chunk(u64());
-    blob.sections_[name] = chunk(u64());
+    blob.sections_[name].owned = chunk(u64());
   }
   if (at != end) blob.fail("the restart file has bytes after its last section");
   return blob;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -21,6 +22,21 @@ class RestartError : public InputError {
   RestartError(const std::string& file, const std::string& msg) : InputError(SourceLoc{file, 0}, msg) {}
 };
 
+/// hash64 of a stream that arrives in pieces: equal to hash64 of the pieces joined.
+class Hasher64 {
+ public:
+  explicit Hasher64(std::uint64_t h = 0xcbf29ce484222325ull) : h_(h) {}
+  /// Adds n more bytes.
+  void update(const void* data, std::size_t n);
+  /// The hash of everything added (the pending tail bytes counted byte by byte).
+  std::uint64_t value() const;
+
+ private:
+  std::uint64_t h_;
+  unsigned char tail_[8] = {};
+  std::size_t pending_ = 0;  ///< bytes of an incomplete word in tail_
+};
+
 /// A 64-bit hash of n bytes, continuing from h (the restart file's checksum, the deck's and
 /// the program's identity): FNV-1a's step over 8-byte little-endian words, the tail byte by
 /// byte. Each step is a bijection of h, so any one changed word always changes the result;
@@ -33,7 +49,23 @@ class RestartBlob {
  public:
   /// Stores n bytes under name (replacing an earlier section of that name).
   void put(const std::string& name, const void* data, std::size_t n) {
-    sections_[name].assign(static_cast<const char*>(data), n);
+    Section& s = sections_[name];
+    s.owned.assign(static_cast<const char*>(data), n);
+    s.view = nullptr;
+  }
+  /// Names n bytes that stay where they are until the blob is written (a state array: a
+  /// restart of a large model is not copied on its way to the file).
+  void put_view(const std::string& name, const void* data, std::size_t n) {
+    Section& s = sections_[name];
+    s.owned.clear();
+    s.view = static_cast<const char*>(data);
+    s.view_size = n;
+  }
+  /// A vector's values as a view (see put_view).
+  template <class T>
+  void put_view(const std::string& name, const std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    put_view(name, v.data(), v.size() * sizeof(T));
   }
   /// Stores a vector of trivially copyable values.
   template <class T>
@@ -79,7 +111,10 @@ class RestartBlob {
     return v;
   }
 
-  /// The file's bytes: magic, format version, the sections, and a checksum of all before it.
+  /// Hands the file's bytes to sink in pieces: magic, format version, the sections, and a
+  /// checksum of all before it.
+  void write(const std::function<void(const void*, std::size_t)>& sink) const;
+  /// write()'s bytes in one string.
   std::string serialize() const;
   /// Reads serialize()'s bytes; file names the source in errors. RestartError when the bytes
   /// are not a restart file, of another format version, truncated or corrupt.
@@ -91,7 +126,13 @@ class RestartBlob {
   [[noreturn]] void fail(const std::string& msg) const { throw RestartError(file_, msg); }
 
  private:
-  std::map<std::string, std::string> sections_;
+  /// A section's bytes: owned, or a view of memory the caller keeps (put_view).
+  struct Section {
+    std::string owned;
+    const char* view = nullptr;
+    std::size_t view_size = 0;
+  };
+  std::map<std::string, Section> sections_;
   std::string file_ = "restart";
 };
 

@@ -140,7 +140,7 @@ void for_each_array(State& st, F&& f) {
 
 void save_state(const StructureState& st, const std::string& prefix, RestartBlob& blob) {
   for_each_array(st, [&](const std::string& name, const std::vector<double>& a, bool = false) {
-    blob.put_vector(prefix + name, a);
+    blob.put_view(prefix + name, a);
   });
   blob.put_value(prefix + "time", st.time);
   blob.put_value(prefix + "half_dt_prev", st.half_dt_prev);

@@ -70,7 +70,8 @@ struct StructureState {
 /// need them; a history or energy row does not, and on a large model they are most of it).
 void copy_output_fields(const StructureState& from, StructureState& to, bool elements = true);
 
-/// Restart: every array of st and its two times into blob, each section named prefix + field.
+/// Restart: every array of st (as views: st must stay unchanged until blob is written) and its
+/// two times into blob, each section named prefix + field.
 void save_state(const StructureState& st, const std::string& prefix, RestartBlob& blob);
 /// Restart: st from save_state's sections; every array must have the size it has in st now
 /// (st sized for this model), else RestartError.

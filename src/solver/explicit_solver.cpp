@@ -193,8 +193,9 @@ void for_each_loop_value(Point& r, F&& f) {
 }
 
 /// A restart of the run at point p: what identifies the run (checked by restart_point), the
-/// loop, the host state of the step's start and the backend's state. The output checkpoint
-/// is added by the caller.
+/// loop, the host's reference triads and times of the step's start, and the backend's state.
+/// It views p, host and the backend's arrays: write it before any of them changes. The
+/// output checkpoint is added by the caller.
 RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Backend& hw, const Model& model,
                          const StructureSystem& sys, const RunOptions& opt) {
   RestartBlob b;
@@ -206,8 +207,14 @@ RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Back
   b.put_value("run.nodes", sys.num_nodes);
   b.put_value("run.elements", sys.total_elements());
   for_each_loop_value(p, [&](const char* name, const auto& v) { b.put_value(name, v); });
-  b.put_vector("loop.held_rot", p.held_rot);
-  save_state(host, "host.", b);
+  b.put_view("loop.held_rot", p.held_rot);
+  // Of the host's state only what the backend does not hold: every other array is
+  // downloaded from the backend before it is read (the next step's start, a failure).
+  b.put_view("host.r1x", host.r1x);
+  b.put_view("host.r1y", host.r1y);
+  b.put_view("host.r1z", host.r1z);
+  b.put_value("host.time", host.time);
+  b.put_value("host.half_dt_prev", host.half_dt_prev);
   hw.save_restart(b);
   return b;
 }
@@ -491,7 +498,12 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       Backend& hw = *backend;
       std::vector<std::uint8_t> held_rot;
       if (resumed) {  // the host state as the saved run had it at this step's start
-        load_state(*opt.resume, "host.", st);
+        const RestartBlob& r = *opt.resume;
+        r.get_vector("host.r1x", st.r1x, sys.num_nodes);
+        r.get_vector("host.r1y", st.r1y, sys.num_nodes);
+        r.get_vector("host.r1z", st.r1z, sys.num_nodes);
+        st.time = r.get_value<double>("host.time");
+        st.half_dt_prev = r.get_value<double>("host.half_dt_prev");
         held_rot = resume_at.held_rot;
       } else {
         hw.download(st);
@@ -595,7 +607,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
                                     dt,    field,   history,         energy,    restart_sched, held_rot};
             RestartBlob b = make_restart(here, st, hw, model, sys, opt);
             if (writer) b.put_text("output", writer->checkpoint());
-            sum.restart_file = opt.write_restart(b.serialize());
+            sum.restart_file = opt.write_restart(b);
             sum.restarts_written += 1;
             sum.restart_time = t_step0 + tau;
             sum.restart_seconds += seconds_since(t_r);

@@ -34,9 +34,9 @@ struct RunOptions {
   // Restart (explicit steps, one process; docs/reliability.md):
   std::int64_t restart_every = 0;  ///< write a restart every this many explicit increments (0: by count never)
   double restart_interval = 0;     ///< and every this many wall seconds (0: by wall time never)
-  /// Stores a restart file's bytes (atomically) and returns its path; set by the application.
-  /// Null: no restart is written, not even when the run is interrupted.
-  std::function<std::string(const std::string&)> write_restart;
+  /// Writes a restart file (atomically) and returns its path; set by the application. Null:
+  /// no restart is written, not even when the run is interrupted.
+  std::function<std::string(const RestartBlob&)> write_restart;
   /// Resume from this restart (the file's content, parsed); null: start from the deck.
   const RestartBlob* resume = nullptr;
   /// This program's identity, kept in restarts and checked on resume; called only when a
