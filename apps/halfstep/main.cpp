@@ -333,9 +333,19 @@ int run_command(const Args& a, const Communicator& comm) {
       file.commit();
       return restart_path;
     };
-  RestartBlob resume;
+  // Rank 0 reads the restart and sends each other rank its part (run_analysis); every rank
+  // learns whether the file was readable, so none waits for a rank that stopped.
+  RestartBlob resume = RestartBlob::empty(a.restart_from);
   if (resuming) {
-    resume = RestartBlob::parse(read_whole_file(a.restart_from, "restart file"), a.restart_from);
+    std::string why;
+    if (root) try {
+        resume = RestartBlob::parse(read_whole_file(a.restart_from, "restart file"), a.restart_from);
+      } catch (const InputError& e) {
+        why = e.what();
+        if (!comm.distributed()) throw;
+      }
+    why = comm.broadcast(why, 0);
+    if (!why.empty()) throw InputError(SourceLoc{}, why);
     run.resume = &resume;
   }
   install_stop_handlers();
@@ -372,6 +382,16 @@ int run_command(const Args& a, const Communicator& comm) {
   return kOk;
 }
 
+/// summary.json of a run that stopped, on rank 0, where the folder still takes it (it may be
+/// what failed: the message on stderr stands either way).
+void write_failure_summary(const Args& args, bool root, const std::string& reason) {
+  if (!root || args.command != "run") return;
+  try {
+    write_failure_summary_json(args.output_dir + "/summary.json", args.deck, reason);
+  } catch (const std::exception&) {
+  }
+}
+
 /// Runs the command; errors every rank meets alike (bad input, a failure all ranks detected)
 /// are printed once, by rank 0.
 int guarded_main(const Args& args, const Communicator& comm) {
@@ -384,18 +404,17 @@ int guarded_main(const Args& args, const Communicator& comm) {
   } catch (const RunError& e) {
     if (root || !dynamic_cast<const CollectiveRunError*>(&e)) std::fprintf(stderr, "halfstep: run failed: %s\n", e.what());
     // A failed run still says so in its folder (what a script or a report reads first).
-    if (root && args.command == "run") {
-      try {
-        write_failure_summary_json(args.output_dir + "/summary.json", args.deck, e.what());
-      } catch (const std::exception&) {  // the folder may be what failed: the message above stands
-      }
-    }
+    write_failure_summary(args, root, e.what());
     return kRunFailed;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "halfstep: out of memory\n");
+    write_failure_summary(args, root, "out of memory");
     return kRunFailed;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "halfstep: error: %s\n", e.what());
+    // An output that could not be written (disk full, a folder gone): the summary is small
+    // and says why, where the disk still takes it.
+    write_failure_summary(args, root, e.what());
     return kIoFailed;
   }
 }

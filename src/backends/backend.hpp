@@ -105,6 +105,9 @@ class Backend {
   /// removed kinetic energy the explicit balance never saw); the largest drift so far is kept.
   virtual void rebase_energy() = 0;
 
+  /// Restart: what a restart's arrays depend on besides the model (the GPU, its scheme);
+  /// a restart is read only by a backend with the same layout.
+  virtual std::string restart_layout() const { return name(); }
   /// Restart: why this backend cannot write one ("" when it can).
   virtual std::string restart_unsupported() const { return "the " + name() + " backend does not write restart files yet"; }
   /// Restart: everything the increments after the current one depend on (the state, the

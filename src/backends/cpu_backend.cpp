@@ -50,17 +50,19 @@ void CpuBackend::download(StructureState& st) {
   st.half_dt_prev = h;
 }
 
-std::string CpuBackend::restart_unsupported() const {
-  return dist_ ? "restart files of distributed runs are not written yet (run in one process to write them)" : "";
-}
+std::string CpuBackend::restart_unsupported() const { return ""; }
 
 // The friction history is in st_; the contact pass's other arrays are rebuilt at every pass.
+// Distributed runs save each rank's part alike (the solver joins them in one file).
 void CpuBackend::save_restart(RestartBlob& blob) {
   if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
   save_state(st_, "backend.", blob);
   blob.put_value("backend.monitor", monitor_);
   blob.put_vector("backend.face_force", face_force_);
   blob.put_vector("backend.dep_force", dep_force_);
+  // Distributed: the interface nodes' forces summed over the ranks in the latest element pass
+  // (the next node pass reads them; the neighbours' parts are not in st_).
+  blob.put_view("backend.halo_total", halo_total_);
 }
 
 void CpuBackend::load_restart(const RestartBlob& blob) {
@@ -69,6 +71,7 @@ void CpuBackend::load_restart(const RestartBlob& blob) {
   monitor_ = blob.get_value<EnergyMonitor>("backend.monitor");
   blob.get_vector("backend.face_force", face_force_, static_cast<long long>(face_force_.size()));
   blob.get_vector("backend.dep_force", dep_force_);
+  blob.get_vector("backend.halo_total", halo_total_, static_cast<long long>(halo_total_.size()));
 }
 
 void CpuBackend::begin_step(const StepDrive& drive) {

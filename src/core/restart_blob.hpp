@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -51,6 +52,12 @@ class RestartBlob {
   void put(const std::string& name, const void* data, std::size_t n) {
     Section& s = sections_[name];
     s.owned.assign(static_cast<const char*>(data), n);
+    s.view = nullptr;
+  }
+  /// Stores bytes under name without copying them (another rank's part of a restart).
+  void put_owned(const std::string& name, std::string&& bytes) {
+    Section& s = sections_[name];
+    s.owned = std::move(bytes);
     s.view = nullptr;
   }
   /// Names n bytes that stay where they are until the blob is written (a state array: a
@@ -120,6 +127,12 @@ class RestartBlob {
   /// are not a restart file, of another format version, truncated or corrupt.
   static RestartBlob parse(const std::string& bytes, const std::string& file);
 
+  /// A blob without sections whose errors name file (a rank's stand-in until its part arrives).
+  static RestartBlob empty(const std::string& file) {
+    RestartBlob b;
+    b.file_ = file;
+    return b;
+  }
   /// The file errors name (set by parse).
   const std::string& file() const { return file_; }
   /// Throws RestartError naming the file.

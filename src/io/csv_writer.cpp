@@ -151,8 +151,13 @@ void CsvWriter::flush_row(std::size_t n_values) {
   row_ += '\n';
   // One write() of the whole row: the file descriptor is unbuffered, so once it returns the row
   // is in the kernel and survives a kill of the process, and no reader ever sees half a row
-  // written by us (a short write, e.g. disk full, is the one exception and is reported).
-  if (const int err = write_all(fd_, row_.data(), row_.size())) fail("cannot write", path_, err);
+  // written by us. A short write (disk full) is cut back off, best effort, so that the file
+  // ends with its last whole row; the write's error is the one reported.
+  const off_t before = ::lseek(fd_, 0, SEEK_END);
+  if (const int err = write_all(fd_, row_.data(), row_.size())) {
+    if (before >= 0 && ::ftruncate(fd_, before) != 0) errno = err;
+    fail("cannot write", path_, err);
+  }
 }
 
 }  // namespace halfstep

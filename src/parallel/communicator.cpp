@@ -1,5 +1,6 @@
 #include "parallel/communicator.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -177,6 +178,44 @@ std::vector<std::vector<double>> Communicator::exchange(const std::vector<std::v
   }
 #endif
   return send;
+}
+
+namespace {
+constexpr std::size_t kBytesPiece = std::size_t(1) << 30;
+}  // namespace
+
+void Communicator::send_bytes(const std::string& bytes, int to) const {
+#if HALFSTEP_HAVE_MPI
+  if (mpi_ && size_ > 1) {
+    unsigned long long n = bytes.size();
+    check(MPI_Send(&n, 1, MPI_UNSIGNED_LONG_LONG, to, 71, MPI_COMM_WORLD), "MPI_Send");
+    for (std::size_t at = 0; at < bytes.size(); at += kBytesPiece) {
+      const int len = static_cast<int>(std::min(kBytesPiece, bytes.size() - at));
+      check(MPI_Send(bytes.data() + at, len, MPI_CHAR, to, 72, MPI_COMM_WORLD), "MPI_Send");
+    }
+    return;
+  }
+#endif
+  (void)bytes;
+  (void)to;
+  throw std::logic_error("send_bytes in a run of one process");
+}
+
+std::string Communicator::receive_bytes(int from) const {
+#if HALFSTEP_HAVE_MPI
+  if (mpi_ && size_ > 1) {
+    unsigned long long n = 0;
+    check(MPI_Recv(&n, 1, MPI_UNSIGNED_LONG_LONG, from, 71, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    std::string out(static_cast<std::size_t>(n), '\0');
+    for (std::size_t at = 0; at < out.size(); at += kBytesPiece) {
+      const int len = static_cast<int>(std::min(kBytesPiece, out.size() - at));
+      check(MPI_Recv(out.data() + at, len, MPI_CHAR, from, 72, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    }
+    return out;
+  }
+#endif
+  (void)from;
+  throw std::logic_error("receive_bytes in a run of one process");
 }
 
 void Communicator::barrier() const {

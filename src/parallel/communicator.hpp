@@ -44,6 +44,10 @@ class Communicator {
   /// Personalized all-to-all: sends send[q] to rank q (send has size() entries) and returns
   /// what every rank sent to this one, by rank (the own entry passes through).
   std::vector<std::vector<double>> exchange(const std::vector<std::vector<double>>& send) const;
+  /// Sends bytes of any length to rank `to` (pieces of at most 1 GiB: MPI counts are ints).
+  void send_bytes(const std::string& bytes, int to) const;
+  /// Receives what send_bytes sent from rank `from`.
+  std::string receive_bytes(int from) const;
   /// Waits for every rank.
   void barrier() const;
   /// Stops every rank of the run at once (after a failure only this rank saw).

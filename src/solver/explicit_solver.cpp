@@ -203,6 +203,7 @@ RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Back
   b.put_text("run.build", opt.build_id ? opt.build_id() : std::string());
   b.put_text("run.backend", hw.name());
   b.put_text("run.precision", hw.precision());
+  b.put_text("run.layout", hw.restart_layout());
   b.put_value("run.threads", hw.threads());
   b.put_value("run.nodes", sys.num_nodes);
   b.put_value("run.elements", sys.total_elements());
@@ -232,6 +233,13 @@ RestartPoint restart_point(const RestartBlob& b, const Model& model, const Struc
   if (b.bytes("run.backend") != hw.name() || b.bytes("run.precision") != hw.precision())
     b.fail("it was written by the " + b.bytes("run.backend") + " backend in " + b.bytes("run.precision") +
            " precision; this run uses " + hw.name() + " in " + hw.precision());
+  if (b.bytes("run.layout") != hw.restart_layout())
+    b.fail("it was written by '" + b.bytes("run.layout") + "'; this run is '" + hw.restart_layout() +
+           "' (the same GPU and --gpu-scheme are needed)");
+  const int ranks = b.has("run.ranks") ? b.get_value<int>("run.ranks") : 1;
+  if (ranks != (opt.comm ? opt.comm->size() : 1))
+    b.fail("it was written by a run of " + std::to_string(ranks) + " process(es); resume it with as many" +
+           (ranks > 1 ? " (mpirun -np " + std::to_string(ranks) + ")" : std::string(" (without mpirun)")));
   if (b.get_value<int>("run.nodes") != sys.num_nodes || b.get_value<int>("run.elements") != sys.total_elements())
     b.fail("it holds another model's nodes and elements");
   if (b.get_value<int>("run.threads") != hw.threads())
@@ -365,8 +373,6 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     restart_every = 0;
     restart_points = 0;
   };
-  if (comm.distributed())
-    cannot_restart("restart files are written and read by runs in one process only (not yet in distributed runs)");
   if (!any_explicit) cannot_restart("restart files are written in explicit dynamic steps; this deck has none");
   const bool restarts = restarts_asked || restart_every > 0 || restart_points > 0;
 
@@ -406,7 +412,40 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (restarts && !backend->restart_unsupported().empty())
       cannot_restart(backend->restart_unsupported() + "; run with --backend cpu to write them");
     // A resumed run continues at the restart's step and increment (restart_point()).
-    const RestartPoint resume_at = opt.resume ? restart_point(*opt.resume, model, whole, *backend, opt) : RestartPoint{};
+    // Distributed: rank 0 holds the file; each rank's part of it travels to that rank.
+    RestartBlob rank_part;
+    const RestartBlob* resume = opt.resume;
+    if (resume && dist) {
+      std::string why;
+      const int ranks = comm.rank() == 0 && resume->has("run.ranks") ? resume->get_value<int>("run.ranks") : 1;
+      if (comm.rank() == 0 && ranks != comm.size())
+        why = "it was written by a run of " + std::to_string(ranks) + " process(es); resume it with as many" +
+              (ranks > 1 ? " (mpirun -np " + std::to_string(ranks) + ")" : std::string(" (without mpirun)"));
+      why = comm.broadcast(why, 0);
+      if (!why.empty()) throw CollectiveRestartError(resume->file(), why);
+      if (comm.rank() == 0) {
+        for (int q = 1; q < comm.size(); ++q) comm.send_bytes(resume->bytes("rank." + std::to_string(q)), q);
+      } else {
+        rank_part = RestartBlob::parse(comm.receive_bytes(0), resume->file() + " (rank " + std::to_string(comm.rank()) + ")");
+        resume = &rank_part;
+      }
+    }
+    const RestartPoint resume_at = [&] {
+      if (!resume) return RestartPoint{};
+      if (!dist) return restart_point(*resume, model, sys, *backend, opt);
+      std::string why;  // ranks check their own parts: the first refusal stops them all
+      RestartPoint r;
+      try {
+        r = restart_point(*resume, model, sys, *backend, opt);
+      } catch (const RestartError& e) {
+        why = e.what();
+      }
+      const int first = comm.min(why.empty() ? comm.size() : comm.rank());
+      if (first < comm.size()) throw CollectiveRestartError("", comm.broadcast(why, first));
+      return r;
+    }();
+    // Rank 0 writes the file; every rank takes part in writing it.
+    const bool restart_writer = comm.broadcast(opt.write_restart ? "1" : "", 0) == "1";
     if (backend && opt.progress && writes) {
       const Backend& hw = *backend;
       std::fprintf(stderr, "halfstep: running on %s\n", hw.description().c_str());
@@ -498,7 +537,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       Backend& hw = *backend;
       std::vector<std::uint8_t> held_rot;
       if (resumed) {  // the host state as the saved run had it at this step's start
-        const RestartBlob& r = *opt.resume;
+        const RestartBlob& r = *resume;
         r.get_vector("host.r1x", st.r1x, sys.num_nodes);
         r.get_vector("host.r1y", st.r1y, sys.num_nodes);
         r.get_vector("host.r1z", st.r1z, sys.num_nodes);
@@ -562,7 +601,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       std::int64_t step_increments = 0;
       if (resumed) {
         if (dt != resume_at.dt || t_step0 != resume_at.t_step0)
-          opt.resume->fail("its time increment or step start differs from this run's (another deck or options: "
+          resume->fail("its time increment or step start differs from this run's (another deck or options: "
                            "--dt-scale?)");
         field = resume_at.field;
         history = resume_at.history;
@@ -571,28 +610,37 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         tau = resume_at.tau;
         h_prev = resume_at.h_prev;
         step_increments = resume_at.increments;
-        hw.load_restart(*opt.resume);  // the state and forces at this instant, as saved
+        hw.load_restart(*resume);  // the state and forces at this instant, as saved
       } else {
         hw.element_pass(0.0, t_step0);
       }
       bool at_resume = resumed;  // the instant the restart holds: not written again
       const Clock::time_point t0 = Clock::now();
       bool stop = false;  // a stop was asked for: this instant is the run's last
+      bool timed = false;  // --restart-interval has passed (distributed: rank 0's clock, at polls)
       for (;;) {
         const bool end = tau >= step.period * (1 - 1e-12);
         // One process looks at every increment; ranks agree at the polls (a collective), so
         // all of them stop at the same increment.
         if (!end && step_increments > 0) {
-          if (!dist) stop = interrupt_requested();
-          else if (step_increments % kPollEvery == 0) stop = -comm.min(interrupt_requested() ? -1 : 0) > 0;
+          const bool clock_due = opt.restart_interval > 0 && seconds_since(last_restart) >= opt.restart_interval;
+          if (!dist) {
+            stop = interrupt_requested();
+            timed = clock_due;
+          } else if (step_increments % kPollEvery == 0) {
+            double flags[2] = {interrupt_requested() ? 1.0 : 0.0, comm.rank() == 0 && clock_due ? 1.0 : 0.0};
+            comm.sum(flags, 2);
+            stop = flags[0] > 0;
+            timed = flags[1] > 0;
+          }
         }
         const bool last = end || stop;
         // A restart holds this instant before its output (which a resumed run writes): every
         // restart_every increments of the run, every restart_interval seconds, and on a stop.
-        if (opt.write_restart && !at_resume && step_increments > 0 && (!end || stop)) {
+        if (restart_writer && !at_resume && step_increments > 0 && (!end || stop)) {
           const std::int64_t done = sum.steps + step_increments;
-          const bool due = stop || (restart_every > 0 && done % restart_every == 0) || restart_sched.due(tau, dt) ||
-                           (opt.restart_interval > 0 && seconds_since(last_restart) >= opt.restart_interval);
+          const bool due = stop || (restart_every > 0 && done % restart_every == 0) || restart_sched.due(tau, dt) || timed;
+          timed = false;
           restart_sched.advance(tau);
           if (due && !hw.restart_unsupported().empty()) {
             if (stop && writes)
@@ -606,8 +654,14 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
             const RestartPoint here{true,  si,      step_increments, sum.steps, tau,           h_prev,  t_step0,
                                     dt,    field,   history,         energy,    restart_sched, held_rot};
             RestartBlob b = make_restart(here, st, hw, model, sys, opt);
+            if (dist) {  // one file: rank 0's sections, then each other rank's restart whole
+              b.put_value("run.ranks", comm.size());
+              if (comm.rank() != 0) comm.send_bytes(b.serialize(), 0);
+              for (int q = 1; q < comm.size() && comm.rank() == 0; ++q)
+                b.put_owned("rank." + std::to_string(q), comm.receive_bytes(q));
+            }
             if (writer) b.put_text("output", writer->checkpoint());
-            sum.restart_file = opt.write_restart(b);
+            if (opt.write_restart) sum.restart_file = opt.write_restart(b);
             sum.restarts_written += 1;
             sum.restart_time = t_step0 + tau;
             sum.restart_seconds += seconds_since(t_r);
@@ -711,6 +765,8 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     return sum;
   } catch (const CollectiveRunError&) {
     throw;  // every rank stops with the same message
+  } catch (const CollectiveRestartError&) {
+    throw;
   } catch (const std::exception& e) {
     if (!domain) throw;
     // Only this rank saw it: the others may be waiting for it in a collective call, so the

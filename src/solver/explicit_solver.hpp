@@ -51,6 +51,13 @@ class CollectiveRunError : public RunError {
   using RunError::RunError;
 };
 
+/// A restart every rank of a distributed run refuses alike: each stops with the same
+/// message (rank 0 prints it) instead of the run being aborted from one rank.
+class CollectiveRestartError : public RestartError {
+ public:
+  using RestartError::RestartError;
+};
+
 /// Time increment a step uses: the deck's fixed one, or the scaled stable estimate.
 double step_increment(const StructureSystem& sys, const std::optional<double>& fixed, double dt_scale);
 

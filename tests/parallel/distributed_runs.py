@@ -26,6 +26,13 @@ Failure cases:
     (the blow-up is on the rank holding the stiff bar); the single process also exits 3;
   * tiny.inp (2 elements), -np 4: exit code 2 and "bad partition" on stderr.
 
+Restart cases (RESTART_CASES; issue 20): a run of N ranks with --restart-every K, then the same
+N ranks resumed from its restart in a copy of its folder (energy.csv damaged past the restart
+point first) give every result file byte for byte (summary.json and the restart aside); the
+restart is refused (exit 2, "resume it with as many") by another rank count and by one
+process; SIGTERM to the launcher mid-run leaves "interrupted" in summary.json and a restart
+from which N ranks finish the run byte for byte like the uninterrupted one.
+
 Every run has a timeout: a hang fails the case instead of blocking the test (the launcher and
 every process it started are stopped). With Open MPI's launcher the runs get
 --allow-run-as-root --oversubscribe (4 ranks on 2 cores, containers). Logs of every run (command,
@@ -90,6 +97,13 @@ CONTACT_CASES = [
     "tests/parallel/decks/contact_tube.inp",   # S4R tube, ALL EXTERIOR (two-sided shells), analytical plate
     "tests/parallel/decks/contact_coarse.inp",  # coarse slave block on a fine base: the ghosts reach its own facets
     "tests/parallel/decks/contact_crossed.inp",  # bars crossed edge on edge: only edge-to-edge contact stops them
+]
+# (deck, ranks, --restart-every): J2 state, friction history, edge contact, a second step.
+RESTART_CASES = [
+    ("tests/gpu/decks/solid_c3d8r_j2.inp", 2, 37),
+    ("tests/gpu/decks/contact_slide.inp", 3, 37),
+    ("tests/parallel/decks/contact_crossed.inp", 4, 23),
+    ("tests/gpu/decks/two_steps.inp", 2, 37),
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"
@@ -562,6 +576,99 @@ def tiny_case(args, rep):
     print(f"{case}: -np 4, exit {rc}, {sec:.2f} s", flush=True)
 
 
+def result_files(folder):
+    """Relative paths of a result folder's files, summary.json and restart files aside."""
+    out = []
+    for root, _, files in os.walk(folder):
+        for f in files:
+            if f != "summary.json" and not f.endswith(".restart"):
+                out.append(os.path.relpath(os.path.join(root, f), folder))
+    return sorted(out)
+
+
+def same_bytes(rep, case, n, what, full, resumed):
+    """Checks that resumed holds full's result files, byte for byte."""
+    a, b = result_files(full), result_files(resumed)
+    differ = [f for f in a if f in b and open(os.path.join(full, f), "rb").read() != open(os.path.join(resumed, f), "rb").read()]
+    missing = sorted(set(a) ^ set(b))
+    rep.check(case, n, what, f"{len(differ) + len(missing)} of {len(a)} files differ", "0",
+              not differ and not missing and len(a) > 1, f"differ {differ[:5]}, only in one {missing[:5]}")
+
+
+def restart_case(args, rep, deck_rel, n, every):
+    """A restart of n ranks resumes bit for bit, and only with n ranks."""
+    case = os.path.basename(deck_rel)
+    deck = os.path.join(SOURCE, deck_rel)
+    job = os.path.splitext(case)[0]
+    base = fresh(os.path.join(args.work, "restart_" + job))
+    full, resumed = os.path.join(base, "full"), os.path.join(base, "resumed")
+    rc, _, err, sec = run(halfstep_cmd(args, deck, full, n) + ["--restart-every", str(every)],
+                          os.path.join(base, "full.log"), args.timeout)
+    if rc != 0:
+        rep.fail(case, n, "run with restarts", f"exit {rc}: {err.strip()[-800:]}")
+        return
+    shutil.copytree(full, resumed)
+    with open(os.path.join(resumed, "energy.csv"), "a") as f:
+        f.write("0.123,4")
+    restart = os.path.join(resumed, job + ".restart")
+    rc, _, err, _ = run(halfstep_cmd(args, deck, resumed, n) + ["--restart", restart],
+                        os.path.join(base, "resumed.log"), args.timeout)
+    if rc != 0:
+        rep.fail(case, n, "resumed run", f"exit {rc}: {err.strip()[-800:]}")
+        return
+    with open(os.path.join(resumed, "summary.json")) as f:
+        at = json.load(f).get("restart", {}).get("resumed_at", 0)
+    rep.check(case, n, "resumed mid-run", f"at {at:.4g}", "> 0", at > 0)
+    same_bytes(rep, case, n, "resumed = uninterrupted, byte for byte", full, resumed)
+    for m in (n + 1, 1):
+        other = os.path.join(base, f"np{m}")
+        shutil.copytree(full, other)
+        rc, _, err, _ = run(halfstep_cmd(args, deck, other, m) + ["--restart", os.path.join(other, job + ".restart")],
+                            os.path.join(base, f"np{m}.log"), args.timeout)
+        rep.check(case, m, f"restart of {n} ranks refused", f"exit {rc}", "2",
+                  rc == 2 and "resume it with as many" in err, err.strip()[-500:])
+    print(f"{case}: restart at -np {n}, {sec:.2f} s", flush=True)
+
+
+def sigterm_case(args, rep, n=2):
+    """SIGTERM to the launcher: an interrupted summary and a restart that finishes the run."""
+    case = "bar (SIGTERM)"
+    base = fresh(os.path.join(args.work, "restart_sigterm"))
+    deck = os.path.join(base, "bar.inp")
+    subprocess.run([sys.executable, os.path.join(SOURCE, "examples/generate_solid_deck.py"), "bar", "--time", "2e3",
+                    "--field-interval", "100", "-o", deck], check=True, capture_output=True)
+    full, cut = os.path.join(base, "full"), os.path.join(base, "cut")
+    rc, _, err, sec = run(halfstep_cmd(args, deck, full, n), os.path.join(base, "full.log"), args.timeout)
+    if rc != 0:
+        rep.fail(case, n, "uninterrupted run", f"exit {rc}: {err.strip()[-800:]}")
+        return
+    proc = subprocess.Popen(halfstep_cmd(args, deck, cut, n), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    deadline = time.monotonic() + args.timeout
+    energy = os.path.join(cut, "energy.csv")
+    while time.monotonic() < deadline and (not os.path.exists(energy) or os.path.getsize(energy) < 2000):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        for pid in [proc.pid] + descendants(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        rep.fail(case, n, "stop on SIGTERM", "no exit")
+        return
+    try:
+        with open(os.path.join(cut, "summary.json")) as f:
+            status = json.load(f).get("status", "")
+    except (OSError, ValueError) as e:
+        status = f"no summary ({e})"
+    rep.check(case, n, "summary after SIGTERM", status[:40], "interrupted by SIGTERM", "interrupted by SIGTERM" in status)
+    rc, _, err, _ = run(halfstep_cmd(args, deck, cut, n) + ["--restart", os.path.join(cut, "bar.restart")],
+                        os.path.join(base, "resumed.log"), args.timeout)
+    rep.check(case, n, "resumed run", f"exit {rc}", "0", rc == 0, err.strip()[-800:])
+    same_bytes(rep, case, n, "interrupted + resumed = uninterrupted", full, cut)
+    print(f"{case}: -np {n}, {sec:.2f} s uninterrupted", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--halfstep", required=True, help="the halfstep binary (built with MPI)")
@@ -619,6 +726,15 @@ def main():
                 agreement_case(args, rep, deck, worst_table, args.gpu_contact_tolerance, against_cpu=True)
         except (OSError, ValueError) as e:
             rep.fail(os.path.basename(deck), "-", "comparison", f"{type(e).__name__}: {e}")
+    for deck, n, every in RESTART_CASES:
+        if (selected(deck) or args.only == "restart") and (args.backend == "cpu" or "contact" not in deck):
+            try:
+                restart_case(args, rep, deck, n, every)
+            except (OSError, ValueError) as e:
+                rep.fail(os.path.basename(deck), n, "restart", f"{type(e).__name__}: {e}")
+    # (On the GPU, two ranks sharing one device take minutes for this deck's 290 k increments.)
+    if (args.only is None or args.only == "restart") and args.backend == "cpu":
+        sigterm_case(args, rep)
     if selected(UNSTABLE_DECK):
         unstable_case(args, rep)
     if selected(TINY_DECK):

@@ -772,6 +772,56 @@ class CudaBackend final : public Backend {
     return m;
   }
 
+  std::string restart_layout() const override {
+    return "cuda on " + device_name_ + ", " + gpu_scheme_name(scheme_) + " scheme" +
+           (split_tris_ ? ", split triangles" : "") + (split_beams_ ? ", split beams" : "") +
+           (split_hexes_ ? ", split hexahedra" : "");
+  }
+
+  std::string restart_unsupported() const override { return ""; }
+
+  // Every device array a later increment reads is saved bit for bit in the backend's own
+  // precision and layout (element-local corner copies, gather slots), so a resumed run
+  // repeats the saved one's increments exactly; scratch arrays are saved too, rather than
+  // trusting that every kernel rewrites them before reading.
+  void save_restart(RestartBlob& blob) override {
+    if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
+    sync("restart");
+    restart_host_.clear();
+    for_each_restart_array([&](const std::string& name, auto& a) {
+      using V = typename std::decay_t<decltype(a)>::value_type;
+      std::vector<char>& h = restart_host_.emplace_back(a.bytes());
+      a.copy_to(reinterpret_cast<V*>(h.data()), a.size());
+      blob.put_view("cuda." + name, h.data(), h.size());
+    });
+    blob.put_value("cuda.cur", cur_);
+    blob.put_value("cuda.blocks", std::array<int, 2>{block_element_, block_node_});
+    // Distributed: the whole model's energy balance and the host contact pass's friction
+    // springs live on the host (the interface sums are device arrays, listed above).
+    if (pending_commit_) throw std::logic_error("restart with an energy commit pending");
+    blob.put_value("cuda.host_monitor", host_monitor_);
+    blob.put_view("cuda.host_contact_history", hc_history_);
+  }
+
+  void load_restart(const RestartBlob& blob) override {
+    if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
+    sync("restart");
+    for_each_restart_array([&](const std::string& name, auto& a) {
+      using V = typename std::decay_t<decltype(a)>::value_type;
+      std::vector<V> h;
+      blob.get_vector("cuda." + name, h, static_cast<long long>(a.size()));
+      a.assign(h);
+    });
+    cur_ = blob.get_value<int>("cuda.cur");
+    host_monitor_ = blob.get_value<EnergyMonitor>("cuda.host_monitor");
+    blob.get_vector("cuda.host_contact_history", hc_history_, static_cast<long long>(hc_history_.size()));
+    // The launch shapes the saved run used: sums reduce in the same order only with them.
+    const auto blocks = blob.get_value<std::array<int, 2>>("cuda.blocks");
+    block_element_ = blocks[0];
+    block_node_ = blocks[1];
+    tuned_ = true;
+  }
+
   void rebase_energy() override {
     sync("energy rebase");
     host_monitor_.have_total0 = 0;
@@ -795,6 +845,69 @@ class CudaBackend final : public Backend {
   static int warp_blocks(std::size_t n) { return blocks(n, cuda::kContactRecordsPerBlock); }
 
   void sync(const char* what) { check(cudaStreamSynchronize(stream_), what); }
+
+  /// Applies f(name, array) to every device array that kernels write (the restart's list).
+  template <class F>
+  void for_each_restart_array(F&& f) {
+    const char* xyz[] = {"x", "y", "z"};
+    DeviceArray<T>* nodal[9] = {&ux_, &uy_, &uz_, &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_};
+    const char* nodal_names[9] = {"ux", "uy", "uz", "dx", "dy", "dz", "t1x", "t1y", "t1z"};
+    for (int i = 0; i < 9; ++i) f(nodal_names[i], *nodal[i]);
+    for (int d = 0; d < kMaxNodeDofs; ++d) f("v" + std::to_string(d), v_[d]);
+    for (int i = 0; i < 6; ++i) f("fi" + std::to_string(i), fi_[i]);
+    for (int i = 0; i < 3; ++i) f(std::string("fp") + xyz[i], fp_[i]);
+    for (int i = 0; i < 2; ++i) {
+      f("level_force" + std::to_string(i), level_force_[i]);
+      f("level_pressure" + std::to_string(i), level_pressure_[i]);
+    }
+    f("slot_force", slot_force_);
+    f("slot_pressure", slot_pressure_);
+    f("elem_energy", elem_energy_);
+    f("solid_force", solid_force_);
+    f("solid_energy", solid_energy_);
+    f("solid_hourglass", solid_hourglass_);
+    f("face_force", face_force_);
+    f("solid_state", solid_state_);
+    f("shell_state", shell_state_);
+    f("beam_force", beam_force_);
+    f("beam_state", beam_state_);
+    f("beam_increment", beam_increment_);
+    f("beam_point_values", beam_point_values_);
+    f("tri_force", tri_force_);
+    f("tri_pressure", tri_pressure_);
+    f("tri_state", tri_state_);
+    f("tri_increment", tri_increment_);
+    f("tri_point_work", tri_point_work_);
+    f("hex_increment", hex_increment_);
+    f("hex_result", hex_result_);
+    f("con_force", con_force_);
+    f("body_rotation", body_rotation_);
+    f("body_omega", body_omega_);
+    f("body_out", body_out_);
+    f("body_sums", body_sums_);
+    f("ct_history", ct_history_);
+    f("ct_force", ct_force_);
+    f("ct_weight", ct_weight_);
+    f("ct_geom", ct_geom_);
+    f("ct_e_force", ct_e_force_);
+    f("ct_e_param", ct_e_param_);
+    f("ct_e_max", ct_e_max_);
+    f("ct_e_sums", ct_e_sums_);
+    f("ct_e_ticket", ct_e_ticket_);
+    f("ct_normal", ct_normal_);
+    f("ct_shear", ct_shear_);
+    f("ct_pair_force", ct_pair_force_);
+    f("ct_max", ct_max_);
+    f("ct_sums", ct_sums_);
+    f("ct_ticket", ct_ticket_);
+    f("monitor", monitor_);
+    f("sums", sums_);
+    f("tickets", tickets_);
+    f("halo_buf", halo_buf_);
+    f("send_buf", send_buf_);
+    f("halo_total", halo_total_);
+    f("publish", publish_);
+  }
 
   cuda::MeshView<T> mesh() const {
     cuda::MeshView<T> m = mesh_base();
@@ -1775,6 +1888,7 @@ class CudaBackend final : public Backend {
   std::vector<double> hc_normal_, hc_shear_, hc_pair_, hc_history_;
   std::vector<std::uint8_t> host_held_;
 
+  std::vector<std::vector<char>> restart_host_;  // save_restart's host copies (the blob views them)
   Staging<T> staging_[2];
   std::mutex staging_mutex_;
   std::condition_variable staging_free_;

@@ -23,13 +23,15 @@ inline RunError out_of_memory(std::size_t bytes) {
   cudaMemGetInfo(&free_b, &total_b);
   return RunError("GPU out of memory: " + std::to_string(bytes >> 20) + " MiB more requested with " +
                   std::to_string(free_b >> 20) + " MiB free of " + std::to_string(total_b >> 20) +
-                  " MiB; run a smaller model, --precision single, or --backend cpu");
+                  " MiB; halve the need with --precision single, split the model over more GPUs (mpirun -np N, one\n"
+                  "rank per GPU), run a smaller model, or run on the CPU (--backend cpu)");
 }
 
 /// Owning device array of n values of V.
 template <class V>
 class DeviceArray {
  public:
+  using value_type = V;  ///< the element type (restart files save arrays generically)
   DeviceArray() = default;
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
