@@ -12,7 +12,9 @@ case "$seconds" in ''|*[!0-9]*) echo "usage: $0 [SECONDS] [libFuzzer flags]" >&2
 jobs="${FUZZ_BUILD_JOBS:-2}"
 
 # A light build: no CUDA, MPI, CHOLMOD, tests or benchmarks; -g for file:line in reports.
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+launcher=()
+if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
   -DHALFSTEP_FUZZ=ON -DHALFSTEP_CUDA=OFF -DHALFSTEP_MPI=OFF -DHALFSTEP_CHOLMOD=OFF \
   -DHALFSTEP_TESTS=OFF -DHALFSTEP_BENCH=OFF >/dev/null
 cmake --build build-fuzz -j "$jobs" --target fuzz_deck_reader
