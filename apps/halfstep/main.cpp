@@ -30,6 +30,9 @@ namespace {
 using namespace halfstep;
 
 /// Exit codes: what a script needs to tell failures apart.
+/// Minutes of wall time between restarts when --restart-interval is not given.
+constexpr double kDefaultRestartMinutes = 30;
+
 enum Exit { kOk = 0, kUsage = 1, kBadInput = 2, kRunFailed = 3, kIoFailed = 4, kInterrupted = 5 };
 
 /// SIGINT/SIGTERM: ask the time loop to stop after its increment (it writes a last frame and
@@ -193,13 +196,19 @@ void add_run_options(CLI::App& run, Args& a) {
                 bad_value("--restart-every needs a whole number of increments");
               a.run.restart_every = static_cast<std::int64_t>(n);
             });
+  // A run killed late must not cost the whole run: by default a restart every 30 minutes of
+  // wall time (a 1 M-element restart takes ~1 s: docs/performance.md), none in shorter runs.
+  a.run.restart_interval = 60 * kDefaultRestartMinutes;
+  a.run.restart_interval_default = true;
   add_value(run, "--restart-interval", "MIN",
-            "also write it every MIN minutes of wall time (a restart is always written when\n"
-            "the run is stopped by SIGINT or SIGTERM)",
+            "also write it every MIN minutes of wall time (default 30; 0: never; a restart is\n"
+            "always written when the run is stopped by SIGINT or SIGTERM)",
             [&a](const std::string& v) {
-              const double m = positive_number("--restart-interval", v);
+              const bool zero = !v.empty() && v.find_first_not_of("0.") == std::string::npos && v != ".";
+              const double m = zero ? 0.0 : positive_number("--restart-interval", v);
               if (m > 1e6) bad_value("--restart-interval must be at most 1e6 minutes");
               a.run.restart_interval = 60 * m;
+              a.run.restart_interval_default = false;
             });
   run.add_flag("--quiet", a.quiet, "no progress line");
 }

@@ -364,7 +364,9 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   // has *RESTART) are dropped with a warning, as the keyword was before restarts existed.
   std::int64_t restart_every = opt.restart_every > 0 ? opt.restart_every : model.restart.frequency;
   int restart_points = model.restart.number_interval;
-  const bool restarts_asked = opt.resume || opt.restart_every > 0 || opt.restart_interval > 0;
+  double restart_interval = opt.restart_interval;
+  const bool restarts_asked =
+      opt.resume || opt.restart_every > 0 || (opt.restart_interval > 0 && !opt.restart_interval_default);
   const auto cannot_restart = [&](const std::string& why) {
     if (restarts_asked) throw InputError(SourceLoc{model.deck_path, 0}, why);
     if ((restart_every > 0 || restart_points > 0) && comm.rank() == 0)
@@ -372,9 +374,10 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
                    why.c_str());
     restart_every = 0;
     restart_points = 0;
+    restart_interval = 0;
   };
   if (!any_explicit) cannot_restart("restart files are written in explicit dynamic steps; this deck has none");
-  const bool restarts = restarts_asked || restart_every > 0 || restart_points > 0;
+  const bool restarts = restarts_asked || restart_every > 0 || restart_points > 0 || restart_interval > 0;
 
   std::unique_ptr<Subdomain> domain;
   StructureSystem local;
@@ -623,7 +626,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         // One process looks at every increment; ranks agree at the polls (a collective), so
         // all of them stop at the same increment.
         if (!end && step_increments > 0) {
-          const bool clock_due = opt.restart_interval > 0 && seconds_since(last_restart) >= opt.restart_interval;
+          const bool clock_due = restart_interval > 0 && seconds_since(last_restart) >= restart_interval;
           if (!dist) {
             stop = interrupt_requested();
             timed = clock_due;

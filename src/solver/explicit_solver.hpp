@@ -31,9 +31,12 @@ struct RunOptions {
   BackendOptions backend_options;           ///< GPU scheme, precision, block-size tuning
   const Communicator* comm = nullptr;       ///< ranks of a distributed run (null: one process)
   TangentOptions tangent;                   ///< static steps: linear solver and its tolerances
-  // Restart (explicit steps, one process; docs/reliability.md):
+  // Restart (explicit steps; docs/reliability.md):
   std::int64_t restart_every = 0;  ///< write a restart every this many explicit increments (0: by count never)
   double restart_interval = 0;     ///< and every this many wall seconds (0: by wall time never)
+  /// restart_interval is the application's default, not asked for: where no restart can be
+  /// written (a deck of static steps) it is dropped quietly instead of refused.
+  bool restart_interval_default = false;
   /// Writes a restart file (atomically) and returns its path; set by the application. Null:
   /// no restart is written, not even when the run is interrupted.
   std::function<std::string(const RestartBlob&)> write_restart;
