@@ -116,6 +116,9 @@ def build(outdir: str, pictures: bool = True) -> dict:
     """Writes OUTDIR/report.html and OUTDIR/report/*.png; returns {"html": path, "figures": {name:
     Figure}, "pictures": {name: info}, "images": {name: png path}} (what tests read back)."""
     result = Result(outdir)
+    # Every file is checked before anything is drawn: a damaged folder gets its error and no
+    # half-made report.
+    _ = result.energy, result.histories, result.reactions, result.frames
     page = _Page(os.path.join(result.path, "report"))
     figures, picture_info = {}, {}
 

@@ -61,7 +61,8 @@ def read_csv(path: str, required: tuple[str, ...] = ("time",)) -> pd.DataFrame:
                 f"{path}: line {number} has {line.count(',') + 1} values, expected {len(header)} "
                 f"(the columns {','.join(header)})")
     try:
-        frame = pd.read_csv(io.StringIO(text))
+        # round_trip: the default parser can be off in the last bit; the files hold exact values.
+        frame = pd.read_csv(io.StringIO(text), float_precision="round_trip")
     except (ValueError, pd.errors.ParserError) as e:
         raise ResultError(f"{path}: not a CSV file halfstep writes ({e})") from None
     numeric = [c for c in frame.columns if c not in ("definition",)]

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "io/atomic_file.hpp"
@@ -101,9 +102,10 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     d["solver_bytes"] = t.solver_bytes;
     d["stabilization_energy"] = t.stabilization_energy;
     d["strain_energy"] = t.strain_energy;
-    // Iterations of each increment attempt (the first 1000; a cut-back attempt counts too).
+    // Iterations of each increment attempt (the first 1000; a cut-back attempt counts too):
+    // an attempt records the residual before each solve and the one that converged.
     std::vector<int> per_attempt;
-    for (const std::vector<double>& r : t.residuals) per_attempt.push_back(static_cast<int>(r.size()));
+    for (const std::vector<double>& r : t.residuals) per_attempt.push_back(std::max(0, static_cast<int>(r.size()) - 1));
     d["newton_iterations_per_attempt"] = per_attempt;
     o["static"] = d;
   }
