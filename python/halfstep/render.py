@@ -92,7 +92,8 @@ def mises(mesh) -> tuple[np.ndarray, str] | None:
 def nice_scale(umax: float, size: float) -> float:
     """The deformation scale: 1 when the displacements are visible as they are (2 % of the
     model's size or more), else a round number that makes the largest one about 15 % of it."""
-    if not (umax > 0) or not (size > 0) or umax >= 0.02 * size:
+    # Below 1e-12 of the size |U| is round-off of an unloaded model: magnifying it shows noise.
+    if not (umax > 1e-12 * size) or not (size > 0) or umax >= 0.02 * size:
         return 1.0
     raw = 0.15 * size / umax
     exponent = math.floor(math.log10(raw))
@@ -157,13 +158,15 @@ def deformed(mesh, field: str = "U", scale: float | None = None, title: str = ""
     else:
         ax = fig.add_subplot(1, 1, 1, projection="3d")
         if faces:
-            # Dense meshes get no edges: at 1 px they would paint the surface black.
-            edges = 0.2 if len(faces) < 5000 else 0.0
-            ax.add_collection3d(Poly3DCollection([moved[f] for f in faces], array=face_value, cmap=cmap, norm=norm,
-                                                 edgecolors="k", linewidths=edges))
+            # Dense meshes get their edges in the face colour: black ones would paint the surface
+            # black, none would leave light seams between the faces.
+            rgba = cmap(norm(face_value))
+            dense = len(faces) >= 5000
+            ax.add_collection3d(Poly3DCollection([moved[f] for f in faces], facecolors=rgba,
+                                                 edgecolors=rgba if dense else "k", linewidths=0.5 if dense else 0.2))
         if segments:
-            ax.add_collection3d(Line3DCollection([moved[list(s)] for s in segments], array=seg_value, cmap=cmap,
-                                                 norm=norm, linewidths=2.5))
+            ax.add_collection3d(Line3DCollection([moved[list(s)] for s in segments], colors=cmap(norm(seg_value)),
+                                                 linewidths=2.5))
         lo, hi = moved.min(axis=0), moved.max(axis=0)
         pad = 0.02 * max(size, 1e-30)
         ax.set_xlim(lo[0] - pad, hi[0] + pad)
