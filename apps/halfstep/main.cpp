@@ -408,7 +408,8 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
 
 /// Runs the command; errors every rank meets alike (bad input, a failure all ranks detected)
 /// are printed once, by rank 0.
-int guarded_run(const Args& args, const Communicator& comm, RunContext& ctx) {
+int guarded_main(const Args& args, const Communicator& comm) {
+  RunContext ctx;
   const bool root = comm.rank() == 0;
   try {
     return run_command(args, comm, ctx);
@@ -434,12 +435,11 @@ int guarded_run(const Args& args, const Communicator& comm, RunContext& ctx) {
   }
 }
 
-/// The command, then with run --report the report of whatever the run left (rank 0; not after
-/// bad input, which leaves no results): a failed report fails a run that had succeeded.
-int guarded_main(const Args& args, const Communicator& comm) {
-  RunContext ctx;
-  const int code = guarded_run(args, comm, ctx);
-  if (!args.report || comm.rank() != 0 || code == kBadInput || code == kUsage) return code;
+/// run --report: the report of whatever the run left (rank 0; not after bad input, which
+/// leaves no results); a failed report fails a run that had succeeded. Called after MPI is
+/// finalized: an MPI library may not survive its process forking.
+int with_report(const Args& args, int rank, int code) {
+  if (!args.report || rank != 0 || code == kBadInput || code == kUsage) return code;
   const int report = run_report(args.output_dir);
   return code == kOk && report != 0 ? kIoFailed : code;
 }
@@ -454,11 +454,14 @@ int main(int argc, char** argv) {
                          "(install an MPI library, e.g. libopenmpi-dev, and rebuild)\n");
     return kUsage;
   }
+  int code = kOk, rank = 0;
   try {
     MpiSession mpi(&argc, &argv);
-    return guarded_main(args, mpi.communicator());
+    rank = mpi.communicator().rank();
+    code = guarded_main(args, mpi.communicator());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "halfstep: error: %s\n", e.what());
-    return kIoFailed;
+    code = kIoFailed;
   }
+  return with_report(args, rank, code);
 }

@@ -232,6 +232,8 @@ def rank_times(result: Result) -> Figure | None:
     axes[0].legend(fontsize=8)
     axes[1].bar(np.arange(len(elements)), elements, color="C2")
     axes[1].set_xlabel("rank")
+    for ax in axes:
+        ax.set_xticks(np.arange(max(len(comm), len(elements))))
     axes[1].set_ylabel("elements")
     fig.suptitle("Per-rank times")
     return fig

@@ -10,7 +10,7 @@ from .results import Result
 
 
 class RunError(Exception):
-    """halfstep exited with an error; returncode is its exit code, message its last error lines."""
+    """halfstep exited with an error; returncode is its exit code, message its error lines."""
 
     def __init__(self, returncode: int, message: str, outdir: str | None):
         """Keeps the exit code, the message and the result folder (a failed run still has one)."""
@@ -33,12 +33,53 @@ def find_executable(executable: str | None = None) -> str:
                             "the PATH (README, Set-up)")
 
 
+def _stderr_is_terminal() -> bool:
+    """Whether this process's stderr is a terminal (where the CLI's progress line belongs)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _stream(cmd: list[str], terminal: bool) -> tuple[int, str]:
+    """Runs cmd with its stderr copied to ours as it comes; returns (exit code, stderr text).
+    With terminal the child writes to a pseudo-terminal: the CLI shows its progress line only
+    on a terminal, and a plain pipe would hide it."""
+    kept = []
+    if terminal:
+        import pty
+
+        master, slave = pty.openpty()
+        proc = subprocess.Popen(cmd, stderr=slave)
+        os.close(slave)
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            kept.append(chunk)
+            sys.stderr.write(chunk.decode(errors="replace"))
+            sys.stderr.flush()
+        os.close(master)
+    else:
+        with subprocess.Popen(cmd, stderr=subprocess.PIPE) as proc:
+            assert proc.stderr is not None
+            for chunk in iter(lambda: proc.stderr.read1(4096), b""):
+                kept.append(chunk)
+                sys.stderr.write(chunk.decode(errors="replace"))
+                sys.stderr.flush()
+    return proc.wait(), b"".join(kept).decode(errors="replace")
+
+
 def run(deck: str, out: str | None = None, backend: str = "auto", args: list[str] | tuple = (),
-        executable: str | None = None, report: bool = False, quiet: bool = False) -> Result:
+        executable: str | None = None, report: bool = False, quiet: bool = False,
+        progress: bool | None = None) -> Result:
     """Runs `halfstep run deck -o out --backend backend [args]` (out defaults to out/<job>), the
-    progress line and messages going to this process's stderr as the CLI prints them; returns
-    the Result, or raises RunError with the exit code and the error lines (the folder of a
-    failed run is kept in RunError.outdir)."""
+    CLI's messages and, on a terminal (progress=None: when our stderr is one), its progress
+    line going to this process's stderr; returns the Result, or raises RunError with the exit
+    code and the error lines (the folder of a failed run is kept in RunError.outdir)."""
     exe = find_executable(executable)
     if out is None:
         out = os.path.join("out", os.path.splitext(os.path.basename(deck))[0])
@@ -47,18 +88,10 @@ def run(deck: str, out: str | None = None, backend: str = "auto", args: list[str
         cmd.append("--report")
     if quiet:
         cmd.append("--quiet")
-    # stderr is copied through line by line (the progress line rewrites itself with \r) and
-    # kept, so that an error can be raised with the CLI's own words.
-    proc = subprocess.Popen(cmd, stdout=None, stderr=subprocess.PIPE)
-    kept = []
-    assert proc.stderr is not None
-    for raw in iter(lambda: proc.stderr.read1(4096) if hasattr(proc.stderr, "read1") else proc.stderr.read(4096), b""):
-        sys.stderr.write(raw.decode(errors="replace"))
-        sys.stderr.flush()
-        kept.append(raw)
-    code = proc.wait()
+    terminal = (_stderr_is_terminal() if progress is None else progress) and not quiet and os.name == "posix"
+    code, text = _stream(cmd, terminal)
     if code != 0:
-        lines = [ln.strip() for ln in b"".join(kept).decode(errors="replace").replace("\r", "\n").split("\n")]
+        lines = [ln.strip() for ln in text.replace("\r", "\n").split("\n")]
         errors = [ln for ln in lines if "error" in ln or "failed" in ln or "interrupted" in ln] or \
                  [ln for ln in lines if ln][-3:]
         has_results = os.path.exists(os.path.join(out, "summary.json"))

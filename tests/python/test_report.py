@@ -54,6 +54,18 @@ def run(*cmd, env=None, check=None):
     return p
 
 
+def read_text(path):
+    """The file's text."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def write_text(path, text):
+    """Writes text to path."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def work(name):
     """A fresh folder under the work folder."""
     path = os.path.join(ARGS.work, name)
@@ -82,7 +94,7 @@ class ShellRunReport(unittest.TestCase):
         cls.out = work("plate")
         cls.proc = run(ARGS.halfstep, "run", os.path.join(ROOT, "examples", "circular_plate.inp"), "-o", cls.out,
                        "--report", "--quiet", check=0)
-        cls.html = open(os.path.join(cls.out, "report.html"), encoding="utf-8").read()
+        cls.html = read_text(os.path.join(cls.out, "report.html"))
         cls.built = report.build(cls.out)
         cls.result = halfstep.read(cls.out)
 
@@ -205,9 +217,9 @@ class OtherModels(unittest.TestCase):
     def test_solid(self):
         path = deck("bar", "generate_solid_deck.py", "bar", "--element", "C3D8R", "--nx", "6", "--ny", "2", "--nz",
                     "2", "--loading", "impact")
-        text = open(path).read().replace("*END STEP", "*OUTPUT, FIELD, NUMBER INTERVAL=2\n*NODE OUTPUT\nU\n"
+        text = read_text(path).replace("*END STEP", "*OUTPUT, FIELD, NUMBER INTERVAL=2\n*NODE OUTPUT\nU\n"
                                                        "*ELEMENT OUTPUT\nS\n*END STEP")
-        open(path, "w").write(text)
+        write_text(path, text)
         out = work("bar")
         run(ARGS.halfstep, "run", path, "-o", out, "--quiet", check=0)
         built = self.picture(out, ["faces"])
@@ -220,7 +232,7 @@ class OtherModels(unittest.TestCase):
         out = work("plane")
         run(ARGS.halfstep, "run", path, "-o", out, "--quiet", check=0)
         built = self.picture(out, ["faces"])
-        html = open(built["html"], encoding="utf-8").read()
+        html = read_text(built["html"])
         self.assertIn('<section id="implicit"', html)
         result = halfstep.read(out)
         per = result.summary["static"]["newton_iterations_per_attempt"]
@@ -242,6 +254,42 @@ class OtherModels(unittest.TestCase):
         self.assertEqual(built["pictures"]["u_last"]["segments"], 8)
 
 
+class RunsFromPython(unittest.TestCase):
+    """halfstep.run shows the CLI's progress line; a distributed run's report has its ranks."""
+
+    def test_progress_line(self):
+        import io
+        kept, sys.stderr = sys.stderr, io.StringIO()
+        try:
+            r = halfstep.run(os.path.join(ROOT, "examples", "circular_plate.inp"), out=work("progress"),
+                             executable=ARGS.halfstep, args=["--threads", "1"], progress=True)
+            text = sys.stderr.getvalue()
+        finally:
+            sys.stderr = kept
+        self.assertTrue(r.completed)
+        self.assertIn("ETA", text)  # the CLI's own progress line, through a pseudo-terminal
+        self.assertIn("increments of", text)
+
+    def test_distributed_report(self):
+        mpirun = shutil.which("mpirun")
+        if not mpirun:
+            self.skipTest("no mpirun")
+        out = work("ranks")
+        flags = ["--allow-run-as-root", "--oversubscribe"] if "Open MPI" in run(mpirun, "--version").stdout else []
+        p = run(mpirun, *flags, "-np", "2", ARGS.halfstep, "run", os.path.join(ROOT, "examples", "circular_plate.inp"),
+                "-o", out, "--threads", "1", "--report", "--quiet")
+        if "has no MPI" in p.stderr:
+            self.skipTest("halfstep built without MPI")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        html = read_text(os.path.join(out, "report.html"))
+        self.assertIn('<section id="distributed"', html)
+        s = halfstep.summary(out)
+        fig = plots.rank_times(halfstep.read(out))
+        comm = [bar.get_height() for bar in fig.axes[0].patches][2:]  # computing bars first
+        self.assertEqual(comm, s["distributed"]["communication_seconds_per_rank"])
+        self.assertEqual([bar.get_height() for bar in fig.axes[1].patches], s["distributed"]["elements_per_rank"])
+
+
 class FailedAndInterrupted(unittest.TestCase):
     """Reports of runs that did not complete."""
 
@@ -250,7 +298,7 @@ class FailedAndInterrupted(unittest.TestCase):
         out = work("unstable")
         p = run(ARGS.halfstep, "run", path, "-o", out, "--report", "--quiet", check=3)
         self.assertIn("run failed", p.stderr)
-        html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+        html = read_text(os.path.join(out, "report.html"))
         body = html[html.index("<body>"):]
         first = body.index("<section")
         self.assertTrue(body[first:].startswith('<section id="status" class="status failed">'), body[first:first + 80])
@@ -260,11 +308,11 @@ class FailedAndInterrupted(unittest.TestCase):
     def test_interrupted_run_says_so(self):
         src = work("plate_src")
         run(ARGS.halfstep, "run", os.path.join(ROOT, "examples", "circular_plate.inp"), "-o", src, "--quiet", check=0)
-        summary = json.load(open(os.path.join(src, "summary.json")))
+        summary = json.loads(read_text(os.path.join(src, "summary.json")))
         summary["status"] = "interrupted by SIGTERM at time 0.001"
-        json.dump(summary, open(os.path.join(src, "summary.json"), "w"))
+        write_text(os.path.join(src, "summary.json"), json.dumps(summary))
         run(ARGS.halfstep, "report", src, check=0)
-        html = open(os.path.join(src, "report.html"), encoding="utf-8").read()
+        html = read_text(os.path.join(src, "report.html"))
         self.assertIn('class="status interrupted"><p><strong>Interrupted</strong>: interrupted by SIGTERM at time 0.001',
                       html)
 
@@ -297,7 +345,7 @@ class BadInput(unittest.TestCase):
     def test_not_a_result_folder(self):
         path = work("empty")
         os.makedirs(path)
-        open(os.path.join(path, "notes.txt"), "w").write("hello\n")
+        write_text(os.path.join(path, "notes.txt"), "hello\n")
         p = run(ARGS.halfstep, "report", path, check=2)
         self.assertIn("not a halfstep result folder", p.stderr)
         self.assertNotIn("Traceback", p.stderr)
@@ -309,16 +357,16 @@ class BadInput(unittest.TestCase):
     def test_summary_truncated(self):
         def cut(p):
             f = os.path.join(p, "summary.json")
-            text = open(f).read()
-            open(f, "w").write(text[: len(text) // 2])
+            text = read_text(f)
+            write_text(f, text[: len(text) // 2])
         _, err = self.damaged("cutsummary", cut)
         self.assertIn("summary.json: not valid JSON", err)
 
     def test_energy_cut_short(self):
         def cut(p):
             f = os.path.join(p, "energy.csv")
-            text = open(f).read()
-            open(f, "w").write(text[:-20])
+            text = read_text(f)
+            write_text(f, text[:-20])
         _, err = self.damaged("cutenergy", cut)
         self.assertIn("energy.csv: line", err)
         self.assertIn("cut short", err)
@@ -326,9 +374,9 @@ class BadInput(unittest.TestCase):
     def test_history_row_missing_values(self):
         def cut(p):
             f = os.path.join(p, "history", "CENTER.csv")
-            lines = open(f).read().split("\n")
+            lines = read_text(f).split("\n")
             lines[3] = ",".join(lines[3].split(",")[:5])
-            open(f, "w").write("\n".join(lines))
+            write_text(f, "\n".join(lines))
         _, err = self.damaged("cuthistory", cut)
         self.assertIn("CENTER.csv: line 4 has 5 values, expected 14", err)
 
@@ -344,7 +392,7 @@ class BadInput(unittest.TestCase):
         with self.assertRaises(halfstep.ResultError):
             halfstep.read(os.path.join(ARGS.work, "nowhere"))
         bad = os.path.join(ARGS.work, "bad.inp")
-        open(bad, "w").write("*NODE\n1, 0, 0, 0\n*ELEMENT, TYPE=NOPE\n1, 1\n")
+        write_text(bad, "*NODE\n1, 0, 0, 0\n*ELEMENT, TYPE=NOPE\n1, 1\n")
         with self.assertRaises(halfstep.RunError) as ctx:
             halfstep.run(bad, out=work("bad"), executable=ARGS.halfstep, quiet=True)
         self.assertEqual(ctx.exception.returncode, 2)
