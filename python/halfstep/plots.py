@@ -156,6 +156,27 @@ def reactions(result: Result) -> Figure | None:
     return fig
 
 
+def contact_forces(result: Result) -> Figure | None:
+    """history/contact.csv: the normal (CFN) and friction (CFS) force on each contact
+    definition's slaves over time, one panel per definition."""
+    c = result.contact
+    if c is None or c.empty or "definition" not in c.columns:
+        return None
+    definitions = list(dict.fromkeys(c["definition"].tolist()))
+    fig, axes = _figure(len(definitions), 1, height=2.8)
+    for ax, d in zip(axes, definitions):
+        rows = c[c["definition"] == d]
+        for col in c.columns:
+            if col not in ("time", "definition"):
+                ax.plot(rows["time"].to_numpy(), rows[col].to_numpy(), label=f"{col} contact {d}", lw=1.3)
+        ax.set_ylabel(f"contact {d}: force")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, ncol=3)
+    axes[0].set_title("Contact forces")
+    axes[-1].set_xlabel("time")
+    return fig
+
+
 def load_displacement_series(result: Result) -> tuple[np.ndarray, np.ndarray, str, str] | None:
     """(displacement, load, x label, y label) of a static run: the history component that moves
     most against the summed reaction that grows most (the step time, the load fraction, when

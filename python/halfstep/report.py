@@ -118,7 +118,7 @@ def build(outdir: str, pictures: bool = True) -> dict:
     result = Result(outdir)
     # Every file is checked before anything is drawn: a damaged folder gets its error and no
     # half-made report.
-    _ = result.energy, result.histories, result.reactions, result.frames
+    _ = result.energy, result.histories, result.reactions, result.contact, result.frames
     page = _Page(os.path.join(result.path, "report"))
     figures, picture_info = {}, {}
 
@@ -166,6 +166,8 @@ def build(outdir: str, pictures: bool = True) -> dict:
 
     page.add('<section id="reactions"><h2>Reactions per set</h2>\n')
     plot("reactions", plots.reactions(result), "Reactions summed per node set", "No reaction (RF) history requested.")
+    if result.contact is not None:
+        plot("contact", plots.contact_forces(result), "Contact forces per contact definition", "No contact rows.")
     page.add("</section>\n")
 
     page.add('<section id="pictures"><h2>Deformed model</h2>\n')

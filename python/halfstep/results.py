@@ -94,7 +94,7 @@ class Result:
                 "before it ended (a completed, failed or interrupted run writes it last)")
         self._pvd = os.path.join(self.path, pvds[0]) if pvds else None
         self.summary = self._read_summary(os.path.join(self.path, "summary.json"))
-        self._energy = self._histories = self._reactions = self._frames = None
+        self._energy = self._histories = self._reactions = self._frames = self._contact = None
 
     @staticmethod
     def _read_summary(path: str) -> dict:
@@ -172,8 +172,11 @@ class Result:
     @property
     def contact(self) -> pd.DataFrame | None:
         """history/contact.csv (contact forces per definition), or None."""
-        path = os.path.join(self.path, "history", "contact.csv")
-        return read_csv(path, ("time",)) if os.path.exists(path) else None
+        if self._contact is None:
+            path = os.path.join(self.path, "history", "contact.csv")
+            if os.path.exists(path):
+                self._contact = read_csv(path, ("time", "definition"))
+        return self._contact
 
     # --- frames --------------------------------------------------------------------------
     @property

@@ -217,14 +217,31 @@ class OtherModels(unittest.TestCase):
     def test_solid(self):
         path = deck("bar", "generate_solid_deck.py", "bar", "--element", "C3D8R", "--nx", "6", "--ny", "2", "--nz",
                     "2", "--loading", "impact")
+        # The second field request names nothing: the deck's warning must reach the report.
         text = read_text(path).replace("*END STEP", "*OUTPUT, FIELD, NUMBER INTERVAL=2\n*NODE OUTPUT\nU\n"
-                                                       "*ELEMENT OUTPUT\nS\n*END STEP")
+                                                       "*ELEMENT OUTPUT\nS\n*OUTPUT, FIELD, NUMBER INTERVAL=2\n"
+                                                       "*END STEP")
         write_text(path, text)
         out = work("bar")
         run(ARGS.halfstep, "run", path, "-o", out, "--quiet", check=0)
         built = self.picture(out, ["faces"])
         self.assertEqual(built["pictures"]["u_last"]["faces"], 2 * (6 * 2 + 6 * 2 + 2 * 2))  # the outer faces
         self.assertIn("mises_last", built["images"])
+        warnings = halfstep.summary(out)["warnings"]
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("requests no variables and was dropped", warnings[0])
+        html = read_text(built["html"])
+        self.assertIn(f"<li>{warnings[0]}</li>", html)
+
+    def test_contact(self):
+        path = deck("bars", "generate_contact_deck.py", "bars", "--elements", "8")
+        out = work("bars")
+        run(ARGS.halfstep, "run", path, "-o", out, "--quiet", check=0)
+        built = self.picture(out, ["faces"])
+        csv = np.genfromtxt(os.path.join(out, "history", "contact.csv"), delimiter=",", names=True)
+        lines = lines_by_label(built["figures"]["contact"])
+        for var in ("CFN1", "CFN2", "CFN3", "CFS1", "CFS2", "CFS3"):
+            np.testing.assert_array_equal(lines[f"{var} contact 1"].get_ydata(), csv[var])
 
     def test_planar_static(self):
         path = deck("plane", "generate_plane_deck.py", "--nx", "8", "--ny", "2", "--static", "--nlgeom",
