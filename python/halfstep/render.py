@@ -181,5 +181,5 @@ def deformed(mesh, field: str = "U", scale: float | None = None, title: str = ""
     bar.set_label(label)
     ax.set_title(f"{title}\ndeformation scale x{scale:g}, colour {vmin:.4g} to {vmax:.4g}", fontsize=10)
     info = {"field": field, "label": label, "scale": scale, "vmin": vmin, "vmax": vmax,
-            "faces": len(faces), "segments": len(segments)}
+            "faces": len(faces), "segments": len(segments), "renderer": f"matplotlib {matplotlib.__version__}"}
     return fig, info

@@ -12,7 +12,7 @@ import os
 import sys
 import time as _time
 
-from . import plots, render
+from . import plots, render, render_vtk
 from .results import Result, ResultError
 
 SECTIONS = ("status", "summary", "time", "warnings", "energy", "increments", "histories", "reactions",
@@ -25,6 +25,18 @@ def _png(fig, metadata: dict | None = None) -> bytes:
     meta = {"Software": "halfstep report"}
     meta.update(metadata or {})
     fig.savefig(buf, format="png", metadata=meta)
+    return buf.getvalue()
+
+
+def _png_array(image, metadata: dict | None = None) -> bytes:
+    """An RGB(A) array as PNG bytes (metadata as PNG text chunks)."""
+    from PIL import Image, PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    for key, value in {"Software": "halfstep report", **(metadata or {})}.items():
+        info.add_text(key, value)
+    buf = io.BytesIO()
+    Image.fromarray(image).save(buf, format="PNG", pnginfo=info)
     return buf.getvalue()
 
 
@@ -42,8 +54,8 @@ class _Page:
         self.parts.append(text)
 
     def image(self, name: str, fig, alt: str, metadata: dict | None = None) -> None:
-        """Writes report/<name>.png and embeds it in the page."""
-        data = _png(fig, metadata)
+        """Writes report/<name>.png (fig: a Figure, or an RGB array) and embeds it in the page."""
+        data = _png(fig, metadata) if hasattr(fig, "savefig") else _png_array(fig, metadata)
         os.makedirs(self.image_dir, exist_ok=True)
         path = os.path.join(self.image_dir, name + ".png")
         with open(path, "wb") as f:
@@ -177,6 +189,13 @@ def build(outdir: str, pictures: bool = True) -> dict:
     elif not frames:
         page.missing("No field frames were written.")
     else:
+        vtk_ok, vtk_why = render_vtk.usable()
+        if vtk_ok:
+            draw = render_vtk.deformed
+        else:
+            draw = render.deformed
+            page.add(f'<p class="none">Drawn with matplotlib: VTK off-screen rendering is not available here '
+                     f'({html.escape(vtk_why)}).</p>\n')
         chosen = sorted({0, len(frames) // 2, len(frames) - 1})
         for label, index in zip(("first", "middle", "last") if len(chosen) == 3 else ("first", "last"), chosen):
             if len(chosen) == 1:
@@ -186,7 +205,7 @@ def build(outdir: str, pictures: bool = True) -> dict:
             for field in ("U", "Mises"):
                 if field == "Mises" and render.mises(mesh) is None:
                     continue
-                fig, info = render.deformed(mesh, field, title=f"{result.job}: {label} frame, t = {t:.4g}")
+                fig, info = draw(mesh, field, title=f"{result.job}: {label} frame, t = {t:.4g}")
                 name = f"{field.lower()}_{label}"
                 info.update(frame=index, time=t)
                 picture_info[name] = info
@@ -194,7 +213,7 @@ def build(outdir: str, pictures: bool = True) -> dict:
                      f"{info['scale']:g}, colour range {info['vmin']:.4g} to {info['vmax']:.4g}", "",
                      {"Halfstep-field": field, "Halfstep-vmin": repr(info["vmin"]),
                       "Halfstep-vmax": repr(info["vmax"]), "Halfstep-scale": repr(info["scale"]),
-                      "Halfstep-time": repr(t)})
+                      "Halfstep-time": repr(t), "Halfstep-renderer": info["renderer"]})
     page.add("</section>\n")
 
     if result.summary.get("static"):

@@ -175,11 +175,10 @@ class ShellRunReport(unittest.TestCase):
             image = Image.open(png)
             self.assertEqual(float(image.text["Halfstep-vmin"]), umag.min(), label)
             self.assertEqual(float(image.text["Halfstep-vmax"]), umag.max(), label)
-            fig = self.built["figures"][f"u_{label}"]
-            bar = [a for a in fig.axes if a.get_ylabel().startswith("|U|")]
-            self.assertEqual(len(bar), 1, label)
-            self.assertEqual(bar[0].get_ylim(), (umag.min(), umag.max()) if umag.max() > umag.min()
-                             else bar[0].get_ylim())
+            # The range the renderer itself holds (matplotlib's colour bar, VTK's mapper).
+            info = self.built["pictures"][f"u_{label}"]
+            self.assertEqual((info["vmin"], info["vmax"]), (umag.min(), umag.max()), label)
+            self.assertEqual(image.text["Halfstep-renderer"], info["renderer"])
             pixels = np.asarray(image.convert("RGB"), dtype=float)
             self.assertGreater(pixels.std(), 20.0, label)  # not blank
         # The last frame is deformed: its picture holds many colours of the map, not one.
@@ -200,6 +199,45 @@ class ShellRunReport(unittest.TestCase):
         self.assertEqual(len(halfstep.frames(self.out)), 11)
 
 
+def colour_bar_range(fig):
+    """(low, high) of a matplotlib picture's colour bar axis."""
+    (bar,) = [a for a in fig.axes if a.get_ylabel().startswith(("|U|", "Mises"))]
+    return bar.get_ylim()
+
+
+class Renderers(unittest.TestCase):
+    """The same frame drawn by matplotlib and, where it works off-screen, by VTK (pyvista)."""
+
+    @classmethod
+    def setUpClass(cls):
+        """The circular plate's last frame."""
+        cls.out = work("render")
+        run(ARGS.halfstep, "run", os.path.join(ROOT, "examples", "circular_plate.inp"), "-o", cls.out, "--quiet",
+            check=0)
+        cls.mesh = halfstep.read(cls.out).frame(-1)
+        cls.umag = np.linalg.norm(cls.mesh.point_data["U"], axis=1)
+
+    def test_matplotlib(self):
+        fig, info = render.deformed(self.mesh, "U")
+        self.assertEqual(colour_bar_range(fig), (self.umag.min(), self.umag.max()))
+        self.assertEqual((info["vmin"], info["vmax"]), (self.umag.min(), self.umag.max()))
+        top = np.maximum(self.mesh.cell_data["Mises_top"][0], self.mesh.cell_data["Mises_bottom"][0]).ravel()
+        fig, info = render.deformed(self.mesh, "Mises")
+        self.assertEqual(colour_bar_range(fig), (top.min(), top.max()))
+
+    def test_vtk(self):
+        from halfstep import render_vtk
+        ok, why = render_vtk.usable()
+        if not ok:
+            self.skipTest(f"VTK off-screen: {why}")
+        image, info = render_vtk.deformed(self.mesh, "U")
+        self.assertEqual((info["vmin"], info["vmax"]), (self.umag.min(), self.umag.max()))
+        self.assertIn("VTK", info["renderer"])
+        self.assertGreater(image.astype(float).std(), 20.0)
+        # The model's pixels are viridis colours: the deformed plate was drawn, not only the text.
+        self.assertGreater(len(np.unique(image.reshape(-1, image.shape[-1]), axis=0)), 50)
+
+
 class OtherModels(unittest.TestCase):
     """Pictures of solids, planar elements and beams; a static run's path."""
 
@@ -209,7 +247,9 @@ class OtherModels(unittest.TestCase):
         mesh = halfstep.read(out).frame(-1)
         umag = np.linalg.norm(mesh.point_data["U"], axis=1)
         self.assertEqual((info["vmin"], info["vmax"]), (umag.min(), umag.max()))
-        self.assertTrue(all(info[k] > 0 for k in kinds), info)
+        _, drawn = render.deformed(mesh, "U")  # what matplotlib finds to draw, whichever drew the report
+        self.assertTrue(all(drawn[k] > 0 for k in kinds), drawn)
+        built["drawn"] = drawn
         pixels = np.asarray(Image.open(built["images"]["u_last"]).convert("RGB"), dtype=float)
         self.assertGreater(pixels.std(), 20.0)
         return built
@@ -225,7 +265,7 @@ class OtherModels(unittest.TestCase):
         out = work("bar")
         run(ARGS.halfstep, "run", path, "-o", out, "--quiet", check=0)
         built = self.picture(out, ["faces"])
-        self.assertEqual(built["pictures"]["u_last"]["faces"], 2 * (6 * 2 + 6 * 2 + 2 * 2))  # the outer faces
+        self.assertEqual(built["drawn"]["faces"], 2 * (6 * 2 + 6 * 2 + 2 * 2))  # the outer faces
         self.assertIn("mises_last", built["images"])
         warnings = halfstep.summary(out)["warnings"]
         self.assertEqual(len(warnings), 1)
@@ -268,7 +308,7 @@ class OtherModels(unittest.TestCase):
         out = work("beam")
         run(ARGS.halfstep, "run", path, "-o", out, "--quiet", check=0)
         built = self.picture(out, ["segments"])
-        self.assertEqual(built["pictures"]["u_last"]["segments"], 8)
+        self.assertEqual(built["drawn"]["segments"], 8)
 
 
 class RunsFromPython(unittest.TestCase):
