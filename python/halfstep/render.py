@@ -1,11 +1,11 @@
-"""Pictures of the deformed model from a .vtu frame, drawn with matplotlib alone.
+"""Pictures of the deformed model from a .vtu frame, drawn with matplotlib alone: the report's
+fallback where VTK cannot render off-screen (render_vtk.py), and a picture any matplotlib
+script can restyle.
 
-Why not VTK: a headless Debian 12 machine has no OpenGL context, and VTK's off-screen paths
-(OSMesa, EGL, Xvfb) each need an extra system library and a matching VTK build; matplotlib's
-Agg renderer needs none and draws the same picture everywhere (docs/report.md). The model's
-outer surface is extracted from the cells (shell faces as they are, solid faces used by one
-cell only, beams as lines), moved by U times the deformation scale and coloured by |U|
-(point values averaged over each face) or by the Mises stress of its cell.
+Agg needs no OpenGL, so this draws the same picture on every machine. The model's outer
+surface is extracted from the cells (shell faces as they are, solid faces used by one cell
+only, beams as lines), moved by U times the deformation scale and coloured by |U| (point
+values averaged over each face) or by the Mises stress of its cell.
 """
 from __future__ import annotations
 
@@ -102,6 +102,13 @@ def nice_scale(umax: float, size: float) -> float:
     return float(step * 10 ** exponent)
 
 
+def colour_note(label: str, vmin: float, vmax: float) -> str:
+    """The picture's statement of its colour range."""
+    if vmax > vmin:
+        return f"colour {vmin:.4g} to {vmax:.4g}"
+    return f"{label.split(' (')[0]} uniform, {vmin:.4g}"
+
+
 def deformed(mesh, field: str = "U", scale: float | None = None, title: str = "") -> tuple[Figure, dict]:
     """A picture of the frame mesh deformed by U times scale (None: nice_scale), coloured by
     field ("U": |U|, "Mises": the Mises stress). Returns the Figure and what it shows: the scale,
@@ -176,10 +183,11 @@ def deformed(mesh, field: str = "U", scale: float | None = None, title: str = ""
         ax.view_init(elev=30, azim=-60)
         # Axes and panes would crowd a thin model's picture; the title states the scale.
         ax.set_axis_off()
-    mappable = cm.ScalarMappable(norm=norm, cmap=cmap)
-    bar = fig.colorbar(mappable, ax=ax, shrink=0.8)
-    bar.set_label(label)
-    ax.set_title(f"{title}\ndeformation scale x{scale:g}, colour {vmin:.4g} to {vmax:.4g}", fontsize=10)
+    # A uniform field (the undeformed first frame) gets no colour bar: it would invent a range.
+    if vmax > vmin:
+        bar = fig.colorbar(cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.8)
+        bar.set_label(label)
+    ax.set_title(f"{title}\ndeformation scale x{scale:g}, {colour_note(label, vmin, vmax)}", fontsize=10)
     info = {"field": field, "label": label, "scale": scale, "vmin": vmin, "vmax": vmax,
             "faces": len(faces), "segments": len(segments), "renderer": f"matplotlib {matplotlib.__version__}"}
     return fig, info

@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from .render import mises, nice_scale
+from .render import colour_note, mises, nice_scale
 from .results import displacement_magnitude
 
 _usable: tuple[bool, str] | None = None
@@ -102,7 +102,7 @@ def deformed(mesh, field: str = "U", scale: float | None = None, title: str = ""
     actor = plotter.add_mesh(
         grid, scalars=name, preference=preference, cmap="viridis",
         clim=[vmin, vmax if vmax > vmin else vmin + 1e-30], show_edges=grid.n_cells < 5000 and not lines_only,
-        edge_color="black", line_width=5 if lines_only else 1, lighting=not lines_only,
+        edge_color="black", line_width=5 if lines_only else 1, lighting=not lines_only, show_scalar_bar=vmax > vmin,
         scalar_bar_args={"title": name, "vertical": True, "fmt": "%.4g", "color": "black", "title_font_size": 16,
                          "label_font_size": 14, "position_x": 0.85, "position_y": 0.1, "height": 0.75,
                          "width": 0.05})
@@ -114,7 +114,7 @@ def deformed(mesh, field: str = "U", scale: float | None = None, title: str = ""
         {0: plotter.view_yz, 1: plotter.view_xz, 2: plotter.view_xy}[flat[-1]]()
     else:
         plotter.view_isometric()
-    plotter.add_text(f"{title}\n{label}\ndeformation scale x{scale:g}, colour {vmin:.4g} to {vmax:.4g}",
+    plotter.add_text(f"{title}\n{label}\ndeformation scale x{scale:g}, {colour_note(label, vmin, vmax)}",
                      font_size=9, color="black", position="upper_left")
     plotter.reset_camera()
     plotter.camera.zoom(0.9)
