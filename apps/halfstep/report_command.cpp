@@ -44,6 +44,8 @@ constexpr const char* kBootstrap =
     "    sys.stderr.write('halfstep: report: the Python package halfstep or a library it needs is missing (%s); '\n"
     "                     'install it with pip install ./python (README, Set-up)\\n' % e)\n"
     "    sys.exit(6)\n"
+    "except KeyboardInterrupt:\n"
+    "    sys.exit(130)\n"
     "sys.exit(report.main(sys.argv[1:]))\n";
 
 }  // namespace

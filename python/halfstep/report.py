@@ -270,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         sys.stderr.write(f"halfstep: report: cannot write the report: {e}\n")
         return 4
+    except KeyboardInterrupt:  # Ctrl-C reaches the report too when run --report is stopped
+        sys.stderr.write("halfstep: report: interrupted, no report written\n")
+        return 4
     except Exception as e:  # noqa: BLE001 - one line for the user; HALFSTEP_DEBUG=1 for the traceback
         if os.environ.get("HALFSTEP_DEBUG"):
             raise
