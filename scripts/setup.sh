@@ -9,5 +9,6 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build --target halfstep
 ./build/halfstep check examples/pinched_cylinder.inp
-./build/halfstep run examples/pinched_cylinder.inp -o out/pinched_cylinder
-echo "results: out/pinched_cylinder/pinched_cylinder.pvd (open in ParaView), out/pinched_cylinder/history/"
+./build/halfstep run examples/pinched_cylinder.inp -o out/pinched_cylinder --report
+echo "results: out/pinched_cylinder/report.html (open in a browser), out/pinched_cylinder/pinched_cylinder.pvd"\
+     "(open in ParaView), out/pinched_cylinder/history/"

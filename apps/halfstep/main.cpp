@@ -1,6 +1,8 @@
-// halfstep command line: `halfstep run DECK -o OUTDIR` and `halfstep check DECK`.
+// halfstep command line: `halfstep run DECK -o OUTDIR`, `halfstep check DECK` and
+// `halfstep report OUTDIR`.
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "report_command.hpp"
 
 #include "core/error.hpp"
 #include "elements/registry.hpp"
@@ -56,6 +60,12 @@ struct Args {
   std::string restart_from;  ///< --restart FILE ("" for a fresh run)
   RunOptions run;
   bool quiet = false;
+  bool report = false;  ///< run --report: write OUTDIR/report.html at the end, whatever the outcome
+};
+
+/// What run_command learned that the failure path needs too (the summary of a failed run).
+struct RunContext {
+  std::vector<std::string> warnings;
 };
 
 /// Throws the usage error users see, word for word: CLI11 would prefix a validator's message
@@ -211,6 +221,9 @@ void add_run_options(CLI::App& run, Args& a) {
               a.run.restart_interval_default = false;
             });
   run.add_flag("--quiet", a.quiet, "no progress line");
+  run.add_flag("--report", a.report,
+               "write OUTDIR/report.html at the end (also of a failed or interrupted run; needs\n"
+               "Python 3 and the halfstep package, docs/report.md)");
 }
 
 /// Parses the command line; prints help or the version and exits 0, or prints a usage error
@@ -238,6 +251,15 @@ Args parse(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check", "reads and validates the deck and prints a model summary");
   add_deck(*check, a);
   add_dt_scale(*check, a);
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "writes OUTDIR/report.html and OUTDIR/report/*.png from a run's results: energy\n"
+      "balance, increments, histories, pictures of the deformed model, the summary\n"
+      "(Python 3 with the halfstep package, docs/report.md)");
+  add_value(*report, "OUTDIR", "", "a run's output directory", [&a](const std::string& v) {
+    if (v.empty()) bad_value("OUTDIR must not be empty");
+    a.output_dir = v;
+  })->required();
   // Without a command, help lists every command with its options, as the hand-written usage did.
   const auto help = [&app] {
     return app.get_subcommands().empty() ? app.help("", CLI::AppFormatMode::All) : app.help();
@@ -254,16 +276,16 @@ Args parse(int argc, char** argv) {
       // CLI11 reports "A subcommand is required" for a misspelt command too; say which word it was.
       const std::vector<std::string> rest = app.remaining();
       if (rest.empty())
-        msg = "missing command (expected run or check)";
+        msg = "missing command (expected run, check or report)";
       else if (rest[0][0] == '-')
         msg = "unknown option " + rest[0];
       else
-        msg = "unknown command '" + rest[0] + "' (expected run or check)";
+        msg = "unknown command '" + rest[0] + "' (expected run, check or report)";
     }
     std::fprintf(stderr, "halfstep: %s\n\n%s", msg.c_str(), help().c_str());
     std::exit(kUsage);
   }
-  a.command = run->parsed() ? "run" : "check";
+  a.command = run->parsed() ? "run" : check->parsed() ? "check" : "report";
   a.run.progress = !a.quiet;
   return a;
 }
@@ -310,10 +332,13 @@ std::string job_name(const std::string& deck) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
-int run_command(const Args& a, const Communicator& comm) {
+int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   const bool root = comm.rank() == 0;
   // check reports every problem it finds (up to 50); run stops at the first.
+  const auto t_read = std::chrono::steady_clock::now();
   const Model model = a.command == "check" ? read_inp_all_errors(a.deck, 50) : read_inp(a.deck);
+  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_read).count();
+  ctx.warnings = model.warnings;
   if (root)
     for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());
   if (a.command == "check") {
@@ -325,8 +350,12 @@ int run_command(const Args& a, const Communicator& comm) {
   // The solver hands frames of named arrays to the writers; it never sees a file.
   const std::string dir = a.output_dir, job = job_name(a.deck);
   const bool resuming = !a.restart_from.empty();
-  run.make_sink = [&model, dir, job, resuming](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {
-    return std::make_unique<ResultWriter>(model, mesh, dir, job, resuming);
+  // The writer's seconds are summed here: the writer itself is gone when the summary is made.
+  auto output_seconds = std::make_shared<double>(0.0);
+  run.make_sink = [&model, dir, job, resuming, output_seconds](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {
+    auto w = std::make_unique<ResultWriter>(model, mesh, dir, job, resuming);
+    w->count_seconds_into(output_seconds.get());
+    return w;
   };
   // Restarts: the solver gives the bytes, the file is written here, atomically (temporary
   // file, fsync, rename), so a kill mid-write leaves the previous restart intact.
@@ -358,9 +387,14 @@ int run_command(const Args& a, const Communicator& comm) {
     run.resume = &resume;
   }
   install_stop_handlers();
-  const RunSummary s = run_analysis(model, run);
+  RunSummary s = run_analysis(model, run);
   const bool interrupted = s.status != "completed";
   if (!root) return interrupted ? kInterrupted : kOk;
+  s.read_seconds = read_seconds;
+  s.wall_seconds += read_seconds;
+  s.output_seconds = *output_seconds;
+  s.warnings = model.warnings;
+  s.energy_tolerance = a.run.energy_tolerance;
   write_summary_json(a.output_dir + "/summary.json", a.deck, s);
   if (interrupted) {
     std::fprintf(stderr, "halfstep: %s; the results up to there and summary.json are written\n", s.status.c_str());
@@ -393,10 +427,11 @@ int run_command(const Args& a, const Communicator& comm) {
 
 /// summary.json of a run that stopped, on rank 0, where the folder still takes it (it may be
 /// what failed: the message on stderr stands either way).
-void write_failure_summary(const Args& args, bool root, const std::string& reason) {
+void write_failure_summary(const Args& args, bool root, const std::string& reason,
+                           const std::vector<std::string>& warnings) {
   if (!root || args.command != "run") return;
   try {
-    write_failure_summary_json(args.output_dir + "/summary.json", args.deck, reason);
+    write_failure_summary_json(args.output_dir + "/summary.json", args.deck, reason, warnings);
   } catch (const std::exception&) {
   }
 }
@@ -404,44 +439,58 @@ void write_failure_summary(const Args& args, bool root, const std::string& reaso
 /// Runs the command; errors every rank meets alike (bad input, a failure all ranks detected)
 /// are printed once, by rank 0.
 int guarded_main(const Args& args, const Communicator& comm) {
+  RunContext ctx;
   const bool root = comm.rank() == 0;
   try {
-    return run_command(args, comm);
+    return run_command(args, comm, ctx);
   } catch (const InputError& e) {
     if (root) std::fprintf(stderr, "%s\n", e.what());
     return kBadInput;
   } catch (const RunError& e) {
     if (root || !dynamic_cast<const CollectiveRunError*>(&e)) std::fprintf(stderr, "halfstep: run failed: %s\n", e.what());
     // A failed run still says so in its folder (what a script or a report reads first).
-    write_failure_summary(args, root, e.what());
+    write_failure_summary(args, root, e.what(), ctx.warnings);
     return kRunFailed;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "halfstep: out of memory\n");
-    write_failure_summary(args, root, "out of memory");
+    write_failure_summary(args, root, "out of memory", ctx.warnings);
     return kRunFailed;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "halfstep: error: %s\n", e.what());
     // An output that could not be written (disk full, a folder gone): the summary is small
     // and says why, where the disk still takes it.
-    write_failure_summary(args, root, e.what());
+    write_failure_summary(args, root, e.what(), ctx.warnings);
     return kIoFailed;
   }
+}
+
+/// run --report: the report of whatever the run left (rank 0; not after bad input, which
+/// leaves no results); a failed report fails a run that had succeeded. Called after MPI is
+/// finalized: an MPI library may not survive its process forking.
+int with_report(const Args& args, int rank, int code) {
+  if (!args.report || rank != 0 || code == kBadInput || code == kUsage) return code;
+  const int report = run_report(args.output_dir);
+  return code == kOk && report != 0 ? kIoFailed : code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const Args args = parse(argc, argv);
+  if (args.command == "report") return run_report(args.output_dir);
   if (launched_by_mpi_launcher() && !mpi_available()) {
     std::fprintf(stderr, "halfstep: started by an MPI launcher, but this build has no MPI "
                          "(install an MPI library, e.g. libopenmpi-dev, and rebuild)\n");
     return kUsage;
   }
+  int code = kOk, rank = 0;
   try {
     MpiSession mpi(&argc, &argv);
-    return guarded_main(args, mpi.communicator());
+    rank = mpi.communicator().rank();
+    code = guarded_main(args, mpi.communicator());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "halfstep: error: %s\n", e.what());
-    return kIoFailed;
+    code = kIoFailed;
   }
+  return with_report(args, rank, code);
 }

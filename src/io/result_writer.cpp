@@ -1,6 +1,7 @@
 #include "io/result_writer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
@@ -129,11 +130,14 @@ const std::vector<double>& nodal(const FieldSet& fields, const char* name) {
 }  // namespace
 
 void ResultWriter::write(const ResultFrame& frame) {
+  const auto t0 = std::chrono::steady_clock::now();
   if (frame.field) write_frame(frame.time, frame.fields, &frame.bezier);
   if (frame.history) write_history(frame.time, frame.fields);
   if (frame.energy) write_energy(frame.energy_row);
   if (frame.energy && !frame.contact_force.empty()) write_contact(frame.time, frame.contact_force);
   if (frame.print) write_prints(frame);
+  if (seconds_)
+    *seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 ResultWriter::~ResultWriter() {

@@ -33,6 +33,9 @@ class ResultWriter final : public ResultSink {
   /// Writes what the frame asks for: a .vtu of all its arrays, history rows, an energy row.
   void write(const ResultFrame& frame) override;
   int frames_written() const override { return frame_; }
+  /// Adds the seconds write() spends to *total from now on (the summary's output time; the
+  /// caller reads it once the run, and so the writer thread, has finished).
+  void count_seconds_into(double* total) { seconds_ = total; }
   /// The frame count, the .pvd lists, the history sets and every appended file's size.
   std::string checkpoint() const override;
   /// Cuts energy.csv, the histories, contact.csv and <job>.dat back to checkpoint's sizes,
@@ -114,6 +117,7 @@ class ResultWriter final : public ResultSink {
   /// Whether the step's field requests ask for the array (ids and energy densities always).
   bool wanted(const std::string& array) const;
   int frame_ = 0;
+  double* seconds_ = nullptr;  ///< count_seconds_into's total
 
  public:
   ~ResultWriter() override;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "io/atomic_file.hpp"
@@ -21,7 +22,10 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["controlling_element"] = s.controlling_element;
   o["final_time"] = s.final_time;
   o["wall_seconds"] = s.wall_seconds;
+  o["read_seconds"] = s.read_seconds;
+  o["setup_seconds"] = s.setup_seconds;
   o["solve_seconds"] = s.solve_seconds;
+  o["output_seconds"] = s.output_seconds;
   o["element_steps_per_second"] = s.element_steps_per_second;
   o["backend"] = s.backend;
   o["precision"] = s.precision;
@@ -30,7 +34,23 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["threads"] = s.threads;
   o["frames"] = s.frames;
   o["energy_balance_error"] = s.energy_error;
+  o["energy_tolerance"] = s.energy_tolerance;
   o["ranks"] = s.ranks;
+  o["warnings"] = s.warnings;
+  // The increment of each step: explicit steps run at a fixed increment, the stable estimate
+  // times --dt-scale (or the deck's), so a step function over time is the whole story.
+  nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+  for (const StepRecord& r : s.step_records) {
+    nlohmann::ordered_json j;
+    j["name"] = r.name;
+    j["procedure"] = r.procedure;
+    j["start_time"] = r.start_time;
+    j["period"] = r.period;
+    j["increment"] = r.increment;
+    j["increments"] = r.increments;
+    steps.push_back(j);
+  }
+  o["step_records"] = steps;
   if (!s.restart_file.empty() || !s.resumed_from.empty()) {
     nlohmann::ordered_json r;
     r["file"] = s.restart_file;
@@ -82,6 +102,11 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     d["solver_bytes"] = t.solver_bytes;
     d["stabilization_energy"] = t.stabilization_energy;
     d["strain_energy"] = t.strain_energy;
+    // Iterations of each increment attempt (the first 1000; a cut-back attempt counts too):
+    // an attempt records the residual before each solve and the one that converged.
+    std::vector<int> per_attempt;
+    for (const std::vector<double>& r : t.residuals) per_attempt.push_back(std::max(0, static_cast<int>(r.size()) - 1));
+    d["newton_iterations_per_attempt"] = per_attempt;
     o["static"] = d;
   }
   // Non-finite numbers come out as null (JSON has none). A deck path that is not UTF-8 gets
@@ -89,10 +114,12 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   write_file_atomically(path, o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 
-void write_failure_summary_json(const std::string& path, const std::string& deck, const std::string& reason) {
+void write_failure_summary_json(const std::string& path, const std::string& deck, const std::string& reason,
+                                const std::vector<std::string>& warnings) {
   nlohmann::ordered_json o;
   o["deck"] = deck;
   o["status"] = "failed: " + reason;
+  o["warnings"] = warnings;
   write_file_atomically(path, o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 

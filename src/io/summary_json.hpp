@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "results/run_summary.hpp"
 
@@ -11,7 +12,8 @@ namespace halfstep {
 void write_summary_json(const std::string& path, const std::string& deck, const RunSummary& s);
 
 /// Writes OUTDIR/summary.json of a run that failed: the deck and "status": "failed: reason"
-/// (what a report or a script reads first).
-void write_failure_summary_json(const std::string& path, const std::string& deck, const std::string& reason);
+/// and the deck's warnings (what a report or a script reads first).
+void write_failure_summary_json(const std::string& path, const std::string& deck, const std::string& reason,
+                                const std::vector<std::string>& warnings = {});
 
 }  // namespace halfstep

@@ -30,6 +30,14 @@ struct StaticSummary {
   std::vector<std::vector<double>> residuals;
 };
 
+/// One step as it ran: its increment (explicit: fixed for the step) and how many it took.
+struct StepRecord {
+  std::string name, procedure;  ///< procedure: "explicit" or "static"
+  double start_time = 0, period = 0;
+  double increment = 0;         ///< explicit steps; 0 for static ones (their increments vary)
+  std::int64_t increments = 0;
+};
+
 /// Measured facts about a finished run (also written to summary.json).
 struct RunSummary {
   /// "completed", or "interrupted by SIGINT" (SIGTERM) when a stop was asked for: the run
@@ -41,6 +49,12 @@ struct RunSummary {
   double stable_increment = 0;     ///< estimate before the safety factor
   std::int64_t controlling_element = 0;  ///< deck id of the element controlling the estimate
   double wall_seconds = 0, solve_seconds = 0;
+  /// Where the wall time went besides the solve: reading the deck (set by the application),
+  /// set-up (system, backend, stable estimate, writer: from the start of the analysis to its
+  /// first step) and output (the writer's own time, on its thread, overlapping the solve).
+  double read_seconds = 0, setup_seconds = 0, output_seconds = 0;
+  std::vector<StepRecord> step_records;  ///< every step that started, in order
+  std::vector<std::string> warnings;     ///< the deck's warnings (set by the application)
   double element_steps_per_second = 0;
   int threads = 0;
   std::string backend = "cpu", precision = "double";
@@ -48,6 +62,7 @@ struct RunSummary {
   double device_bytes_per_element = 0;  ///< accelerator memory per element (0 on the CPU)
   int frames = 0;
   double energy_error = 0;         ///< max |total - total(0)| over the run / largest energy reached
+  double energy_tolerance = 0;     ///< the run's --energy-tolerance (set by the application)
   double final_time = 0;
   // Distributed runs (ranks > 1):
   int ranks = 1;

@@ -501,11 +501,14 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
 
     bool interrupted = false;
     Clock::time_point last_restart = Clock::now();
+    sum.setup_seconds = seconds_since(t_start);
     for (std::size_t si = resume_at.active ? resume_at.step : 0; si < steps.size(); ++si) {
       const StepLoads& step = steps[si];
       const bool resumed = resume_at.active && si == resume_at.step;  // the step a restart continues
       if (out) out->finish();  // the writer must not be writing while histories are reopened
+      sum.step_records.push_back({model.steps[si].name, "explicit", st.time, step.period, 0.0, 0});
       if (model.steps[si].procedure == Procedure::Static) {
+        sum.step_records.back().procedure = "static";
         if (backend) backend->download(st);
         if (writer) {
           writer->open_histories(step.outputs);
@@ -525,12 +528,14 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
             if (!r1) r1 = std::make_shared<ReferenceTriads>(ReferenceTriads{st.r1x, st.r1y, st.r1z});
             out->submit(std::move(f), r1);
           };
+        const std::int64_t increments_before = sum.statics.increments;
         try {
           run_static_step(model, model.steps[si], sys, step, st, so, sum.statics);
         } catch (const RunInterrupted&) {
           interrupted = true;
           break;
         }
+        sum.step_records.back().increments = sum.statics.increments - increments_before;
         if (backend) {
           backend->upload(st);  // the next explicit step starts from here, at rest
           backend->rebase_energy();
@@ -576,6 +581,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       }
       const double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
       sum.time_increment = dt;
+      sum.step_records.back().increment = dt;
       Schedule field, history;
       for (const OutputRequest& r : step.outputs) {
         const double iv = request_interval(r, step.period);
@@ -729,6 +735,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       solve_seconds += seconds_since(t0);
       if (mon.status != kRunning) report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance, dist);
       sum.steps += step_increments;
+      sum.step_records.back().increments = step_increments;
       st.time = t_step0 + tau;
       st.half_dt_prev = h_prev;
       if (stop) {

@@ -248,9 +248,11 @@ RunSummary one_process() {
 
 const std::vector<std::string> kTopKeys = {"deck", "status", "nodes", "elements", "steps", "time_increment",
                                            "stable_increment_estimate", "controlling_element", "final_time",
-                                           "wall_seconds", "solve_seconds", "element_steps_per_second", "backend",
+                                           "wall_seconds", "read_seconds", "setup_seconds", "solve_seconds",
+                                           "output_seconds", "element_steps_per_second", "backend",
                                            "precision", "backend_description", "device_bytes_per_element",
-                                           "threads", "frames", "energy_balance_error", "ranks"};
+                                           "threads", "frames", "energy_balance_error", "energy_tolerance", "ranks",
+                                           "warnings", "step_records"};
 
 TEST(SummaryJson, KeysInOrderAndTypesKept) {
   test::TempDir dir;
@@ -345,6 +347,53 @@ TEST(SummaryJson, DistributedRunAddsPerRankObject) {
   EXPECT_EQ(share.items[0].number, 0.25);
   EXPECT_EQ(share.items[2].number, 0.5);
   EXPECT_FALSE(share.items[2].integer_literal);
+}
+
+// What the run report reads: where the time went, the deck's warnings, each step's increment.
+TEST(SummaryJson, TimesWarningsAndStepRecords) {
+  test::TempDir dir;
+  RunSummary s = one_process();
+  s.read_seconds = 0.125;
+  s.setup_seconds = 0.25;
+  s.output_seconds = 0.5;
+  s.energy_tolerance = 0.05;
+  s.warnings = {"d.inp:3: *OUTPUT requests nothing", "second \"quoted\""};
+  s.step_records = {{"Load", "explicit", 0.0, 0.5, 1e-7, 5000000}, {"Hold", "static", 0.5, 1.0, 0.0, 4}};
+  s.statics.steps = 1;
+  s.statics.residuals = {{1.0, 1e-3, 1e-9}, {1.0, 1e-8}, {}};
+  write_summary_json(dir / "summary.json", "d.inp", s);
+  const Json j = parse_json(slurp(dir / "summary.json"));
+  EXPECT_EQ(j["read_seconds"].number, 0.125);
+  EXPECT_EQ(j["setup_seconds"].number, 0.25);
+  EXPECT_EQ(j["output_seconds"].number, 0.5);
+  EXPECT_EQ(j["energy_tolerance"].number, 0.05);
+  ASSERT_EQ(j["warnings"].items.size(), 2u);
+  EXPECT_EQ(j["warnings"].items[1].string, "second \"quoted\"");
+  const Json& steps = j["step_records"];
+  ASSERT_EQ(steps.items.size(), 2u);
+  EXPECT_EQ(steps.items[0].keys,
+            (std::vector<std::string>{"name", "procedure", "start_time", "period", "increment", "increments"}));
+  EXPECT_EQ(steps.items[0]["name"].string, "Load");
+  EXPECT_EQ(steps.items[0]["increment"].number, 1e-7);
+  EXPECT_EQ(steps.items[0]["increments"].number, 5000000);
+  EXPECT_EQ(steps.items[1]["procedure"].string, "static");
+  EXPECT_EQ(steps.items[1]["start_time"].number, 0.5);
+  // An attempt's residuals: one before each solve and the converged one.
+  const Json& per = j["static"]["newton_iterations_per_attempt"];
+  ASSERT_EQ(per.items.size(), 3u);
+  EXPECT_EQ(per.items[0].number, 2);
+  EXPECT_EQ(per.items[1].number, 1);
+  EXPECT_EQ(per.items[2].number, 0);
+}
+
+TEST(SummaryJson, FailureSummaryKeepsTheWarnings) {
+  test::TempDir dir;
+  write_failure_summary_json(dir / "summary.json", "d.inp", "unstable", {"w1"});
+  const Json j = parse_json(slurp(dir / "summary.json"));
+  EXPECT_EQ(j.keys, (std::vector<std::string>{"deck", "status", "warnings"}));
+  EXPECT_EQ(j["status"].string, "failed: unstable");
+  ASSERT_EQ(j["warnings"].items.size(), 1u);
+  EXPECT_EQ(j["warnings"].items[0].string, "w1");
 }
 
 TEST(SummaryJson, MissingDirectoryThrowsWithPath) {

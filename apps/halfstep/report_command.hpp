@@ -1,0 +1,14 @@
+// `halfstep report OUTDIR` and `run --report`: the report is drawn by the Python package
+// (python/halfstep/report.py); this starts it.
+#pragma once
+
+#include <string>
+
+namespace halfstep {
+
+/// Writes OUTDIR/report.html by running `python3 -m halfstep.report OUTDIR`; returns 0, 2 for a
+/// folder that is not a (whole) result folder, 4 when Python or the package is missing or the
+/// report failed. Messages go to stderr.
+int run_report(const std::string& outdir);
+
+}  // namespace halfstep

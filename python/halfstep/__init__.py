@@ -1,0 +1,7 @@
+"""halfstep's Python interface: run a deck, read its result folder into NumPy and pandas, and
+draw the report's plots (docs/report.md)."""
+from .results import Frame, Result, ResultError, energy, frames, histories, read, summary
+from .runner import RunError, run
+
+__all__ = ["Frame", "Result", "ResultError", "RunError", "energy", "frames", "histories", "read", "run", "summary"]
+__version__ = "0.1.0"
