@@ -18,6 +18,9 @@
 
 namespace halfstep {
 
+template <class T>
+struct FacetCandidate;
+
 /// The broad phase's buckets: facets sorted by the hash of the cell of their box centre.
 template <class T>
 struct ContactGrid {
@@ -25,6 +28,9 @@ struct ContactGrid {
   int mask = 0;             ///< buckets - 1 (a power of two minus one)
   const int* start = nullptr;   ///< bucket b holds facets[start[b] .. start[b+1])
   const int* facets = nullptr;  ///< facet indices, bucket by bucket
+  /// The facets' candidate values in the same bucket order (the GPU's copy, so that a
+  /// bucket's candidates are read contiguously); null: read from the facet arrays.
+  const FacetCandidate<T>* candidates = nullptr;
 };
 
 /// The broad phase's cell edge from the largest facet box edge and the contact reach (the CPU
@@ -383,7 +389,7 @@ struct ContactNodeBody {
     ContactTouch<T> t{};
     for (int k = g.start[b]; k < g.start[b + 1]; ++k) {
       const int f = g.facets[k];
-      const FacetCandidate<T> fq = load_facet_candidate(c, f);
+      const FacetCandidate<T> fq = g.candidates ? g.candidates[k] : load_facet_candidate(c, f);
       if (fq.pair != pair) continue;
       const int* fn = fq.nodes;
       if (c.self[pair] && (fn[0] == n || fn[1] == n || fn[2] == n || fn[3] == n)) continue;

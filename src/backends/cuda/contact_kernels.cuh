@@ -100,6 +100,15 @@ __device__ void warp_best_touch(int& best, Touch& touch) {
   best = b;
 }
 
+/// Copies each bucket slot's facet candidate into bucket order (after contact_fill_kernel,
+/// facet geometry of this pass): the narrow phase's threads then read a bucket's candidates
+/// contiguously, and neighbouring slaves the same ones, instead of six scattered arrays.
+template <class T>
+__global__ void contact_gather_candidates_kernel(ContactView<T> c, int nf, const int* facets, FacetCandidate<T>* out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < nf) out[k] = load_facet_candidate(c, facets[k]);
+}
+
 /// Narrow phase, one thread per slave record; the last block hands the springs' energy and
 /// the dissipation to the monitor. (Measured on the 1 M-element drop test, H200: a warp per
 /// record, its lanes searching the 27 cells, took 676 us per increment against this kernel's

@@ -889,6 +889,7 @@ class CudaBackend final : public Backend {
     f("ct_force", ct_force_);
     f("ct_weight", ct_weight_);
     f("ct_geom", ct_geom_);
+    f("ct_candidates", ct_candidates_);
     f("ct_e_force", ct_e_force_);
     f("ct_e_param", ct_e_param_);
     f("ct_e_max", ct_e_max_);
@@ -1337,6 +1338,7 @@ class CudaBackend final : public Backend {
     ct_cursor_.resize(static_cast<std::size_t>(ct_buckets_) + 1);
     ct_key_.resize(static_cast<std::size_t>(nf));
     ct_facets_.resize(static_cast<std::size_t>(nf));
+    ct_candidates_.resize(static_cast<std::size_t>(nf));
     ct_geom_.resize(static_cast<std::size_t>(kFacetGeom) * nf);
     ct_max_.resize(1);
     ct_sums_.resize(2);
@@ -1412,7 +1414,7 @@ class CudaBackend final : public Backend {
             body_skip_.get_or_null(),
             T(dt > 0 ? cs.penalty_scale * kContactPenaltyFraction / (dt * dt) : 0.0),
             T(2 * inc.h_prev),
-            ContactGrid<T>{T(1), ct_buckets_ - 1, ct_start_.get(), ct_facets_.get()},
+            ContactGrid<T>{T(1), ct_buckets_ - 1, ct_start_.get(), ct_facets_.get(), ct_candidates_.get_or_null()},
             ct_history_.get(),
             ct_force_.get(),
             ct_facet_of_.get(),
@@ -1460,6 +1462,9 @@ class CudaBackend final : public Backend {
     if (nf > 0)
       cuda::contact_fill_kernel<<<blocks(nf, 128), 128, 0, stream_>>>(nf, ct_key_.get(), ct_cursor_.get(),
                                                                    ct_facets_.get());
+    if (nf > 0)
+      cuda::contact_gather_candidates_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_facets_.get(),
+                                                                                   ct_candidates_.get());
     cuda::contact_narrow_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_max_.get(), cs.reach, run(),
                                                                         {ct_sums_.get(), ct_ticket_.get()});
     const int ne = cs.num_edges, neb = ct_e_buckets_;
@@ -1794,6 +1799,7 @@ class CudaBackend final : public Backend {
   // nodal forces, the broad phase's buckets and the energy sums.
   DeviceArray<int> ct_facet_nodes_, ct_facet_pair_, ct_slave_node_, ct_slave_pair_, ct_facet_of_;
   DeviceArray<int> ct_start_, ct_cursor_, ct_key_, ct_facets_, ct_slave_facet_ptr_, ct_slave_facet_nodes_;
+  DeviceArray<FacetCandidate<T>> ct_candidates_;  // the facets' candidate values in bucket order
   DeviceArray<std::uint8_t> ct_two_sided_, ct_self_, ct_mirrored_;
   DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_spring_mass_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
   DeviceArray<T> ct_history_, ct_force_, ct_weight_;
