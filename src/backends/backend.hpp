@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/restart_blob.hpp"
@@ -82,6 +83,9 @@ class Backend {
   virtual int device() const { return -1; }
   /// Distributed runs: wall seconds this rank spent exchanging and reducing (0 otherwise).
   virtual double communication_seconds() const { return 0; }
+  /// Distributed runs: wall seconds this rank spent in each phase of its increments, named
+  /// (where ranks wait: summary.json's distributed.phase_seconds); empty where not timed.
+  virtual std::vector<std::pair<std::string, double>> phase_seconds() const { return {}; }
   /// Distributed runs: how interface buffers travel ("host", "cuda-aware", "host-staged").
   virtual std::string transport() const { return ""; }
 

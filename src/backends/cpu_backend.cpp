@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -140,6 +141,29 @@ std::array<double, 2> CpuBackend::tri_forces(int begin, int end, double tau) {
   return {sum[0], sum[1]};
 }
 
+namespace {
+/// Seconds since the last lap (the phase timers of a distributed rank).
+struct Lap {
+  std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+  double operator()() {
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - t).count();
+    t = now;
+    return s;
+  }
+};
+}  // namespace
+
+std::vector<std::pair<std::string, double>> CpuBackend::phase_seconds() const {
+  if (!halo_) return {};
+  static const char* names[kNumPhases] = {"contact",         "node_pass",       "node_reductions",
+                                          "interface_elements", "pack_and_send", "interior_elements",
+                                          "exchange_wait",   "interface_sum",   "energy_reductions"};
+  std::vector<std::pair<std::string, double>> out;
+  for (int i = 0; i < kNumPhases; ++i) out.emplace_back(names[i], phase_[i]);
+  return out;
+}
+
 void CpuBackend::element_pass(double tau, double time) {
   // Strain energy (hourglass and dissipation included), hourglass energy, plastic dissipation.
   double sums[3] = {0, 0, 0};
@@ -158,17 +182,25 @@ void CpuBackend::element_pass(double tau, double time) {
   } else {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
+    Lap lap;
     add(shell_forces(0, sys_.boundary_shells, tau));
     add_solid(solid_forces(ElementRange::Boundary, tau));
     add(beam_forces(0, sys_.beam.boundary));
     add(tri_forces(0, sys_.tri.boundary, tau));
+    phase_[kInterfaceElements] += lap();
     start_exchange();
+    phase_[kPack] += lap();
     add(shell_forces(sys_.boundary_shells, sys_.num_elements, tau));
     add_solid(solid_forces(ElementRange::Interior, tau));
     add(beam_forces(sys_.beam.boundary, sys_.beam.num_elements));
     add(tri_forces(sys_.tri.boundary, sys_.tri.num_elements, tau));
+    phase_[kInteriorElements] += lap();
+    halo_->finish();
+    phase_[kWait] += lap();
     finish_exchange();
+    phase_[kInterfaceSum] += lap();
     halo_->sum(sums, 3);
+    phase_[kEnergySums] += lap();
   }
   monitor_element_pass(monitor_, sums[0], time, sums[1], sums[2]);
 }
@@ -227,13 +259,13 @@ void CpuBackend::start_exchange() {
 }
 
 void CpuBackend::finish_exchange() {
-  halo_->finish();
   const Subdomain& d = *dist_->domain;
   for (int k = 0; k < d.num_interface; ++k)
     sum_halo_node(d.sum_ptr.data(), d.sum_src.data(), halo_buf_.data(), k, halo_total_.data() + kHaloValues * k);
 }
 
 std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, bool commit, FullStepFields* full) {
+  Lap node_lap;
   const StructureSystem& sys = sys_;
   StructureState& st = st_;
   const int nn = sys.num_nodes;
@@ -337,7 +369,11 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   }
   if (bodies) body_pass(inc, commit, full, kinetic, wp, wn, bad);
   std::array<double, kNumNodeSums> sums{kinetic, wp, wn, dp, dn, static_cast<double>(bad)};
-  if (halo_) halo_->sum(sums.data(), kNumNodeSums);
+  if (halo_) {
+    phase_[kNodes] += node_lap();
+    halo_->sum(sums.data(), kNumNodeSums);
+    phase_[kNodeSums] += node_lap();
+  }
   return sums;
 }
 
@@ -446,7 +482,9 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
 
 void CpuBackend::advance(const Increment& inc) {
   if (monitor_.status != kRunning) return;
+  Lap lap;
   if (!sys_.contact.empty()) contact_pass(inc, true);
+  phase_[kContact] += lap();
   const auto sums = node_pass(inc, true, nullptr);
   monitor_commit(monitor_, sums.data(), inc.time);
   if (monitor_.status != kRunning) return;

@@ -30,6 +30,7 @@ class CpuBackend final : public Backend {
   void rebase_energy() override { monitor_.have_total0 = 0; }
   double communication_seconds() const override;
   std::string transport() const override { return halo_ ? "host" : ""; }
+  std::vector<std::pair<std::string, double>> phase_seconds() const override;
   std::string restart_unsupported() const override;
   void save_restart(RestartBlob& blob) override;
   void load_restart(const RestartBlob& blob) override;
@@ -73,6 +74,10 @@ class CpuBackend final : public Backend {
   std::vector<double> dep_force_;  ///< linear constraints: two forces per dependent dof
   std::vector<double> halo_buf_, send_buf_, halo_total_;  ///< [own | received], per neighbour, summed
   std::unique_ptr<HostContact> contact_;  ///< made at the first contact pass
+  /// Distributed: wall seconds per phase (Phase), summed over the run.
+  enum Phase { kContact, kNodes, kNodeSums, kInterfaceElements, kPack, kInteriorElements, kWait, kInterfaceSum,
+               kEnergySums, kNumPhases };
+  std::array<double, kNumPhases> phase_{};
 };
 
 }  // namespace halfstep

@@ -72,6 +72,12 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     std::vector<double> share;
     for (double c : s.rank_comm_seconds) share.push_back(c / s.solve_seconds);
     d["communication_share_of_solve"] = share;
+    // Where each rank's increments went (the CPU backend times its phases; see docs/parallel.md).
+    if (!s.rank_phase_seconds.empty()) {
+      nlohmann::ordered_json ph = nlohmann::ordered_json::object();
+      for (const auto& [name, per_rank] : s.rank_phase_seconds) ph[name] = per_rank;
+      d["phase_seconds_per_rank"] = ph;
+    }
     o["distributed"] = d;
   }
   if (s.statics.steps) {

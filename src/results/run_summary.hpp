@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace halfstep {
@@ -68,6 +69,8 @@ struct RunSummary {
   int ranks = 1;
   std::vector<int> rank_elements;        ///< elements of each rank
   std::vector<double> rank_comm_seconds; ///< wall seconds each rank spent in exchanges and reductions
+  /// Wall seconds of each phase of the increments, per rank: (phase, one value per rank).
+  std::vector<std::pair<std::string, std::vector<double>>> rank_phase_seconds;
   std::vector<int> rank_devices;         ///< GPU index of each rank (-1: CPU)
   std::string transport;                 ///< how interface buffers travel (host, cuda-aware, host-staged)
   std::string mpi_library;               ///< MPI library in use

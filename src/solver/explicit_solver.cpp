@@ -767,6 +767,16 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       sum.ranks = comm.size();
       sum.rank_elements = domain->elements_per_rank;
       sum.rank_comm_seconds = comm.gather(std::vector<double>{backend->communication_seconds()}, 0);
+      const auto phases = backend->phase_seconds();  // the same names, in the same order, on every rank
+      std::vector<double> mine;
+      for (const auto& ph : phases) mine.push_back(ph.second);
+      const std::vector<double> all = comm.gather(mine, 0);
+      if (comm.rank() == 0 && !phases.empty())
+        for (std::size_t i = 0; i < phases.size(); ++i) {
+          std::vector<double> per_rank;
+          for (int r = 0; r < comm.size(); ++r) per_rank.push_back(all[static_cast<std::size_t>(r) * phases.size() + i]);
+          sum.rank_phase_seconds.emplace_back(phases[i].first, per_rank);
+        }
       sum.rank_devices = comm.gather(std::vector<int>{backend->device()}, 0);
       sum.transport = backend->transport();
       sum.mpi_library = comm.library();
