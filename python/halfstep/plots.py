@@ -237,14 +237,16 @@ def newton_iterations(result: Result) -> Figure | None:
 
 
 def rank_times(result: Result) -> Figure | None:
-    """A distributed run's elements and communication seconds per rank."""
+    """A distributed run's elements and communication seconds per rank, and where each rank's
+    increments went when the backend timed its phases (a third panel, stacked by phase)."""
     d = result.summary.get("distributed")
     if not d:
         return None
     comm = d.get("communication_seconds_per_rank") or []
     elements = d.get("elements_per_rank") or []
+    phases = d.get("phase_seconds_per_rank") or {}
     solve = result.summary.get("solve_seconds") or 0
-    fig, axes = _figure(1, 2, width=8.0, height=3.0)
+    fig, axes = _figure(1, 3 if phases else 2, width=12.0 if phases else 8.0, height=3.0)
     ranks = np.arange(len(comm))
     axes[0].bar(ranks, [solve - c for c in comm], label="computing", color="C0")
     axes[0].bar(ranks, comm, bottom=[solve - c for c in comm], label="communicating", color="C1")
@@ -256,6 +258,16 @@ def rank_times(result: Result) -> Figure | None:
     for ax in axes:
         ax.set_xticks(np.arange(max(len(comm), len(elements))))
     axes[1].set_ylabel("elements")
+    if phases:
+        bottom = np.zeros(len(comm))
+        for i, (name, values) in enumerate(phases.items()):
+            axes[2].bar(np.arange(len(values)), values, bottom=bottom[:len(values)], label=name.replace("_", " "),
+                        color=f"C{i % 10}")
+            bottom[:len(values)] += values
+        axes[2].set_xlabel("rank")
+        axes[2].set_ylabel("seconds per phase")
+        axes[2].set_xticks(np.arange(len(comm)))
+        axes[2].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.suptitle("Per-rank times")
     return fig
 

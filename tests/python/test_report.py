@@ -345,6 +345,13 @@ class RunsFromPython(unittest.TestCase):
         comm = [bar.get_height() for bar in fig.axes[0].patches][2:]  # computing bars first
         self.assertEqual(comm, s["distributed"]["communication_seconds_per_rank"])
         self.assertEqual([bar.get_height() for bar in fig.axes[1].patches], s["distributed"]["elements_per_rank"])
+        # The CPU backend's phase timers: one stacked bar per rank and phase, in the summary's order.
+        phases = s["distributed"]["phase_seconds_per_rank"]
+        heights = [bar.get_height() for bar in fig.axes[2].patches]
+        expected = [v for values in phases.values() for v in values]
+        self.assertEqual(len(heights), len(expected))
+        for h, v in zip(heights, expected):  # a stacked bar keeps its height as top - bottom
+            self.assertAlmostEqual(h, v, delta=1e-12 * max(1.0, sum(expected)))
 
 
 class FailedAndInterrupted(unittest.TestCase):
