@@ -268,6 +268,40 @@ void DeckParser::dynamic_keyword(const Keyword& kw) {
   has_procedure_ = true;
 }
 
+// Abaqus/Explicit's fixed mass scaling, applied once when the run starts (the solver refuses
+// it in any step but the first explicit one). TYPE=SET EQUAL DT (which also lowers masses)
+// and variable mass scaling are not read.
+void DeckParser::fixed_mass_scaling_keyword(const Keyword& kw) {
+  allow_params(kw, {"FACTOR", "DT", "TYPE", "ELSET"});
+  MassScaling ms;
+  ms.loc = loc(kw.pos);
+  if (!kw.find("FACTOR") && !kw.find("DT"))
+    fail(kw.pos, "*FIXED MASS SCALING needs FACTOR= (a density factor) and/or DT= (a target element increment)");
+  if (kw.find("FACTOR")) {
+    ms.factor = real_param(kw, "FACTOR", 1);
+    if (!(ms.factor > 0 && ms.factor <= 1e12))
+      fail(kw.pos, "*FIXED MASS SCALING, FACTOR must be a positive number up to 1e12, got '" +
+                       std::string(param(kw, "FACTOR")) + "'");
+  }
+  if (kw.find("DT")) {
+    ms.dt = real_param(kw, "DT", 0);
+    if (!(ms.dt > 0 && ms.dt < 1e300))
+      fail(kw.pos, "*FIXED MASS SCALING, DT must be a positive time increment, got '" + std::string(param(kw, "DT")) + "'");
+  }
+  if (kw.find("TYPE")) {
+    const std::string type = squeeze_upper(param(kw, "TYPE"));
+    if (type == "UNIFORM") ms.uniform = true;
+    else if (type != "BELOWMIN")
+      fail(kw.pos, "*FIXED MASS SCALING, TYPE must be BELOW MIN or UNIFORM, got '" + std::string(param(kw, "TYPE")) + "'");
+    if (!kw.find("DT")) fail(kw.pos, "*FIXED MASS SCALING, TYPE= goes with DT= (the target increment)");
+  }
+  if (kw.find("ELSET")) {
+    ms.elset = key(required_param(kw, "ELSET"));
+    check_element_set(ms.elset, kw.pos);
+  }
+  m_.steps.back().mass_scaling.push_back(ms);
+}
+
 // "[increment], time period": the increment is read only under user control; otherwise
 // the explicit solver picks its own stable increment, as Abaqus/Explicit does.
 void DeckParser::dynamic_data(const Line& line) {

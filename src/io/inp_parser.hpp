@@ -253,6 +253,7 @@ class DeckParser {
   void step_keyword(const Keyword& kw);
   void end_step_keyword(const Keyword& kw);
   void dynamic_keyword(const Keyword& kw);
+  void fixed_mass_scaling_keyword(const Keyword& kw);
   void dynamic_data(const Line& line);
   void dynamic_end();
   void static_keyword(const Keyword& kw);

@@ -20,6 +20,11 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["time_increment"] = s.time_increment;
   o["stable_increment_estimate"] = s.stable_increment;
   o["controlling_element"] = s.controlling_element;
+  if (s.mass_scaled_elements > 0)
+    o["mass_scaling"] = {{"elements", s.mass_scaled_elements},
+                         {"added_mass", s.added_mass},
+                         {"added_mass_fraction", s.added_mass_fraction},
+                         {"stable_increment_unscaled", s.stable_increment_unscaled}};
   o["final_time"] = s.final_time;
   o["wall_seconds"] = s.wall_seconds;
   o["read_seconds"] = s.read_seconds;

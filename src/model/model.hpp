@@ -282,6 +282,16 @@ struct StaticControls {
 };
 
 /// One *STEP ... *END STEP block: explicit dynamics or statics.
+/// *FIXED MASS SCALING: densities of a set of elements scaled once, at the start of the
+/// step (halfstep: the first explicit step), by FACTOR and/or up to a target increment DT.
+struct MassScaling {
+  double factor = 1;     ///< FACTOR= (1: none)
+  double dt = 0;         ///< DT= target element increment (0: none)
+  bool uniform = false;  ///< TYPE=UNIFORM: one factor for the whole set; else BELOW MIN, element by element
+  std::string elset;     ///< ELSET= key ("": every element)
+  SourceLoc loc;
+};
+
 struct Step {
   std::string name;
   Procedure procedure = Procedure::ExplicitDynamic;
@@ -296,6 +306,7 @@ struct Step {
   std::vector<DistributedLoad> dloads;
   std::vector<OutputRequest> outputs;
   std::vector<PrintRequest> prints;
+  std::vector<MassScaling> mass_scaling;  ///< *FIXED MASS SCALING lines, in deck order
   bool boundary_op_new = false, cload_op_new = false, dload_op_new = false;
   SourceLoc loc;
 };

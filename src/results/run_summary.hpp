@@ -49,6 +49,10 @@ struct RunSummary {
   double time_increment = 0;       ///< increment used (the last step's)
   double stable_increment = 0;     ///< estimate before the safety factor
   std::int64_t controlling_element = 0;  ///< deck id of the element controlling the estimate
+  /// *FIXED MASS SCALING: elements scaled, the mass added (and its share of the unscaled
+  /// model's) and the estimate before scaling.
+  int mass_scaled_elements = 0;
+  double added_mass = 0, added_mass_fraction = 0, stable_increment_unscaled = 0;
   double wall_seconds = 0, solve_seconds = 0;
   /// Where the wall time went besides the solve: reading the deck (set by the application),
   /// set-up (system, backend, stable estimate, writer: from the start of the analysis to its

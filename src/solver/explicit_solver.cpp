@@ -15,6 +15,7 @@
 #include "core/threads.hpp"
 #include "backends/backend.hpp"
 #include "discretization/bezier_output.hpp"
+#include "discretization/mass_scaling.hpp"
 #include "discretization/output_fields.hpp"
 #include "solver/interrupt.hpp"
 #include "discretization/nodal_triads.hpp"
@@ -311,7 +312,23 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   // Everything that can reject the input happens before the output directory is touched.
   // Every rank of a distributed run builds the whole model (the checks and their messages are
   // the same everywhere), then keeps its own share.
-  const StructureSystem whole = build_structure_system(model);
+  StructureSystem whole = build_structure_system(model);
+  // *FIXED MASS SCALING changes the masses once, before anything reads them or the increment:
+  // it is taken in the first explicit step only.
+  MassScalingResult mass_scaling;
+  bool explicit_before = false;
+  for (const Step& s : model.steps) {
+    if (!s.mass_scaling.empty()) {
+      if (s.procedure == Procedure::Static)
+        throw InputError(s.mass_scaling[0].loc, "*FIXED MASS SCALING belongs in an explicit dynamic step, not a static one");
+      if (explicit_before)
+        throw InputError(s.mass_scaling[0].loc,
+                         "*FIXED MASS SCALING is applied once, when the run starts: halfstep takes it in the first "
+                         "explicit step only (move it there)");
+      mass_scaling = apply_fixed_mass_scaling(model, s.mass_scaling, whole);
+    }
+    explicit_before = explicit_before || s.procedure == Procedure::ExplicitDynamic;
+  }
   const std::vector<StepLoads> whole_steps = build_step_loads(model, whole);
   StructureState st;
   st.initialize(whole);
@@ -486,6 +503,16 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       sum.device_bytes_per_element = backend->device_bytes() / std::max(1, sys.total_elements());
     }
     sum.stable_increment = whole.stable_dt;
+    sum.mass_scaled_elements = mass_scaling.elements;
+    sum.added_mass = mass_scaling.added_mass;
+    sum.added_mass_fraction = whole.total_mass > 0 ? mass_scaling.added_mass / (whole.total_mass - mass_scaling.added_mass) : 0;
+    sum.stable_increment_unscaled = mass_scaling.elements > 0 ? mass_scaling.stable_dt_before : whole.stable_dt;
+    if (mass_scaling.elements > 0 && opt.progress && writes)
+      std::fprintf(stderr,
+                   "halfstep: *FIXED MASS SCALING: %d elements, added mass %.4g (%.3g %% of the model's), stable "
+                   "increment %.4g -> %.4g\n",
+                   mass_scaling.elements, mass_scaling.added_mass, 100 * sum.added_mass_fraction,
+                   mass_scaling.stable_dt_before, mass_scaling.stable_dt_after);
     sum.controlling_element = whole.controlling_element >= 0 ? model.elements.id[whole.controlling_element] : 0;
 
     double solve_seconds = 0;

@@ -1,0 +1,162 @@
+// *FIXED MASS SCALING (discretization/mass_scaling): the element increments reach the target
+// exactly, the added mass is the density increase times the element's volume, spread as the
+// element's lumped mass is, and the rest of the model is left alone.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "discretization/mass_scaling.hpp"
+#include "discretization/structure_system.hpp"
+#include "io/inp_reader.hpp"
+
+namespace halfstep {
+namespace {
+
+// Three unit-section C3D8R in a row, 1, 1 and 0.1 long (rho = 1, E = 1000, nu = 0).
+const char* kBar = R"(*HEADING
+three C3D8R in a row, the last one short
+*NODE
+1, 0, 0, 0
+2, 0, 1, 0
+3, 0, 1, 1
+4, 0, 0, 1
+5, 1, 0, 0
+6, 1, 1, 0
+7, 1, 1, 1
+8, 1, 0, 1
+9, 2, 0, 0
+10, 2, 1, 0
+11, 2, 1, 1
+12, 2, 0, 1
+13, 2.1, 0, 0
+14, 2.1, 1, 0
+15, 2.1, 1, 1
+16, 2.1, 0, 1
+*ELEMENT, TYPE=C3D8R, ELSET=BAR
+1, 1, 5, 6, 2, 4, 8, 7, 3
+2, 5, 9, 10, 6, 8, 12, 11, 7
+3, 9, 13, 14, 10, 12, 16, 15, 11
+*ELSET, ELSET=SHORT
+3
+*SOLID SECTION, ELSET=BAR, MATERIAL=M
+*MATERIAL, NAME=M
+*ELASTIC
+1000, 0
+*DENSITY
+1
+*NSET, NSET=END
+13, 14, 15, 16
+*STEP
+*DYNAMIC, EXPLICIT
+, 0.5
+*CLOAD
+END, 1, 0.1
+*END STEP
+)";
+
+double total(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+MassScaling scaling(double factor, double dt, bool uniform, const std::string& elset) {
+  MassScaling m;
+  m.factor = factor;
+  m.dt = dt;
+  m.uniform = uniform;
+  m.elset = elset;
+  return m;
+}
+
+TEST(FixedMassScaling, BelowMinScalesOnlyTheShortElementToTheTarget) {
+  const Model model = read_inp_string(kBar, "mem/bar.inp");
+  StructureSystem sys = build_structure_system(model);
+  const std::vector<double> dt0 = sys.solid.element_dt, mass0 = sys.mass;
+  ASSERT_LT(dt0[2], dt0[0]);
+  const double target = 0.5 * (dt0[2] + dt0[0]);  // between the short element's and the others'
+  const MassScalingResult r = apply_fixed_mass_scaling(model, {scaling(1, target, false, "SHORT")}, sys);
+  EXPECT_EQ(r.elements, 1);
+  EXPECT_NEAR(sys.solid.element_dt[2], target, 1e-14 * target);
+  EXPECT_EQ(sys.solid.element_dt[0], dt0[0]);
+  EXPECT_EQ(sys.solid.element_dt[1], dt0[1]);
+  const double f = (target / dt0[2]) * (target / dt0[2]);
+  EXPECT_NEAR(r.added_mass, (f - 1) * 0.1, 1e-13);  // rho * V of the short element
+  EXPECT_NEAR(total(sys.mass) - total(mass0), r.added_mass, 1e-13);
+  // A box: each of its eight nodes gets an eighth; node 13 belongs to the short element only.
+  EXPECT_NEAR(sys.mass[12] - mass0[12], (f - 1) * 0.1 / 8, 1e-14);
+  EXPECT_EQ(sys.mass[0], mass0[0]);
+  EXPECT_NEAR(sys.stable_dt, std::min(target, dt0[0]), 1e-15);
+  EXPECT_NEAR(r.stable_dt_after, sys.stable_dt, 0.0);
+  EXPECT_EQ(r.stable_dt_before, dt0[2]);
+}
+
+TEST(FixedMassScaling, FactorScalesEveryMassAndEveryIncrement) {
+  const Model model = read_inp_string(kBar, "mem/bar.inp");
+  StructureSystem sys = build_structure_system(model);
+  const std::vector<double> dt0 = sys.solid.element_dt, mass0 = sys.mass;
+  const double stable0 = sys.stable_dt;
+  const MassScalingResult r = apply_fixed_mass_scaling(model, {scaling(4, 0, false, "")}, sys);
+  EXPECT_EQ(r.elements, 3);
+  for (std::size_t n = 0; n < mass0.size(); ++n) EXPECT_NEAR(sys.mass[n], 4 * mass0[n], 1e-14) << n;
+  for (std::size_t e = 0; e < dt0.size(); ++e) EXPECT_NEAR(sys.solid.element_dt[e], 2 * dt0[e], 1e-15) << e;
+  EXPECT_NEAR(sys.stable_dt, 2 * stable0, 1e-15);
+  EXPECT_NEAR(r.added_mass, 3 * 2.1, 1e-12);  // the model's 2.1, three times over
+  EXPECT_NEAR(sys.total_mass, 4 * 2.1, 1e-12);
+}
+
+TEST(FixedMassScaling, UniformScalesTheWholeSetByOneFactor) {
+  const Model model = read_inp_string(kBar, "mem/bar.inp");
+  StructureSystem sys = build_structure_system(model);
+  const std::vector<double> dt0 = sys.solid.element_dt, mass0 = sys.mass;
+  const double target = 2 * dt0[2];
+  apply_fixed_mass_scaling(model, {scaling(1, target, true, "")}, sys);
+  for (std::size_t e = 0; e < dt0.size(); ++e) EXPECT_NEAR(sys.solid.element_dt[e], 2 * dt0[e], 1e-15) << e;
+  for (std::size_t n = 0; n < mass0.size(); ++n) EXPECT_NEAR(sys.mass[n], 4 * mass0[n], 1e-14) << n;
+  EXPECT_NEAR(sys.stable_dt, target, 1e-15);
+}
+
+TEST(FixedMassScaling, ATargetAlreadyMetChangesNothing) {
+  const Model model = read_inp_string(kBar, "mem/bar.inp");
+  StructureSystem sys = build_structure_system(model);
+  const std::vector<double> mass0 = sys.mass;
+  const MassScalingResult r = apply_fixed_mass_scaling(model, {scaling(1, 0.5 * sys.stable_dt, false, "")}, sys);
+  EXPECT_EQ(r.elements, 0);
+  EXPECT_EQ(r.added_mass, 0);
+  EXPECT_EQ(sys.mass, mass0);
+}
+
+TEST(FixedMassScaling, ShellCornersTakeTheirShareOfTheAddedMass) {
+  const std::string deck = R"(*NODE
+1, 0, 0, 0
+2, 2, 0, 0
+3, 2, 1, 0
+4, 0, 1, 0
+*ELEMENT, TYPE=S4R, ELSET=P
+1, 1, 2, 3, 4
+*SHELL SECTION, ELSET=P, MATERIAL=M
+0.01
+*MATERIAL, NAME=M
+*ELASTIC
+2e5, 0.3
+*DENSITY
+7.8e-9
+*STEP
+*DYNAMIC, EXPLICIT
+, 1e-3
+*END STEP
+)";
+  const Model model = read_inp_string(deck, "mem/plate.inp");
+  StructureSystem sys = build_structure_system(model);
+  const std::vector<double> mass0 = sys.mass, inertia0 = sys.inertia;
+  const double target = 3 * sys.stable_dt;
+  const MassScalingResult r = apply_fixed_mass_scaling(model, {scaling(1, target, false, "")}, sys);
+  const double added = 8 * 7.8e-9 * 0.01 * 2;  // (f - 1) rho t A with f = 9
+  EXPECT_NEAR(r.added_mass, added, 1e-12 * added);
+  for (int n = 0; n < 4; ++n) {
+    EXPECT_NEAR(sys.mass[n], 9 * mass0[n], 1e-12 * mass0[n]) << n;  // a rectangle: a quarter each
+    EXPECT_NEAR(sys.inertia[n], 9 * inertia0[n], 1e-12 * inertia0[n]) << n;
+  }
+  EXPECT_NEAR(sys.stable_dt, target, 1e-15 * target);
+}
+
+}  // namespace
+}  // namespace halfstep
