@@ -159,4 +159,23 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   return out;
 }
 
+MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& sys) {
+  MassScalingResult result;
+  result.stable_dt_before = result.stable_dt_after = sys.stable_dt;
+  bool explicit_before = false;
+  for (const Step& s : model.steps) {
+    if (!s.mass_scaling.empty()) {
+      if (s.procedure == Procedure::Static)
+        throw InputError(s.mass_scaling[0].loc, "*FIXED MASS SCALING belongs in an explicit dynamic step, not a static one");
+      if (explicit_before)
+        throw InputError(s.mass_scaling[0].loc,
+                         "*FIXED MASS SCALING is applied once, when the run starts: halfstep takes it in the first "
+                         "explicit step only (move it there)");
+      result = apply_fixed_mass_scaling(model, s.mass_scaling, sys);
+    }
+    explicit_before = explicit_before || s.procedure == Procedure::ExplicitDynamic;
+  }
+  return result;
+}
+
 }  // namespace halfstep

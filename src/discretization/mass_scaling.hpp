@@ -25,4 +25,8 @@ struct MassScalingResult {
 MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector<MassScaling>& scalings,
                                            StructureSystem& sys);
 
+/// The deck's *FIXED MASS SCALING applied to sys: the first explicit step's lines (InputError
+/// for lines in a static step or a later explicit step: masses are set once, at the start).
+MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& sys);
+
 }  // namespace halfstep

@@ -313,22 +313,8 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   // Every rank of a distributed run builds the whole model (the checks and their messages are
   // the same everywhere), then keeps its own share.
   StructureSystem whole = build_structure_system(model);
-  // *FIXED MASS SCALING changes the masses once, before anything reads them or the increment:
-  // it is taken in the first explicit step only.
-  MassScalingResult mass_scaling;
-  bool explicit_before = false;
-  for (const Step& s : model.steps) {
-    if (!s.mass_scaling.empty()) {
-      if (s.procedure == Procedure::Static)
-        throw InputError(s.mass_scaling[0].loc, "*FIXED MASS SCALING belongs in an explicit dynamic step, not a static one");
-      if (explicit_before)
-        throw InputError(s.mass_scaling[0].loc,
-                         "*FIXED MASS SCALING is applied once, when the run starts: halfstep takes it in the first "
-                         "explicit step only (move it there)");
-      mass_scaling = apply_fixed_mass_scaling(model, s.mass_scaling, whole);
-    }
-    explicit_before = explicit_before || s.procedure == Procedure::ExplicitDynamic;
-  }
+  // *FIXED MASS SCALING changes the masses once, before anything reads them or the increment.
+  const MassScalingResult mass_scaling = apply_deck_mass_scaling(model, whole);
   const std::vector<StepLoads> whole_steps = build_step_loads(model, whole);
   StructureState st;
   st.initialize(whole);

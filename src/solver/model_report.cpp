@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "solver/explicit_solver.hpp"
+#include "discretization/mass_scaling.hpp"
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "discretization/step_loads.hpp"
@@ -46,7 +47,8 @@ std::size_t memory_bytes(const StructureSystem& sys) {
 }  // namespace
 
 std::string describe_model(const Model& model, double dt_scale) {
-  const StructureSystem sys = build_structure_system(model);
+  StructureSystem sys = build_structure_system(model);
+  const MassScalingResult scaling = apply_deck_mass_scaling(model, sys);  // as the run will
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
   std::string out;
   char line[512];
@@ -86,6 +88,9 @@ std::string describe_model(const Model& model, double dt_scale) {
     add("rotary inertias %zu (%.6g in all)\n", model.point_inertias.size(), I);
   }
   add("total mass      %.6g\n", sys.total_mass);
+  if (scaling.elements > 0)
+    add("mass scaling    %d elements, added mass %.6g, stable increment %.6g -> %.6g\n", scaling.elements,
+        scaling.added_mass, scaling.stable_dt_before, scaling.stable_dt_after);
   if (sys.controlling_element >= 0) {
     const int e = sys.controlling_element;
     add("stable increment %.6g (estimate; element %lld at %s controls it)\n", sys.stable_dt,
