@@ -198,6 +198,15 @@ void add_run_options(CLI::App& run, Args& a) {
               if (v.empty()) bad_value("--restart needs a file");
               a.restart_from = v;
             });
+  add_value(run, "--dt-update", "N",
+            "re-evaluate the stable increment on the deformed mesh every N increments\n"
+            "(steps with the automatic increment; default: the undeformed mesh's throughout)",
+            [&a](const std::string& v) {
+              const double n = positive_number("--dt-update", v);
+              if (n > 1e12 || n != static_cast<double>(static_cast<long long>(n)))
+                bad_value("--dt-update needs a whole number of increments");
+              a.run.dt_update = static_cast<std::int64_t>(n);
+            });
   add_value(run, "--restart-every", "N",
             "write OUTDIR/<job>.restart every N explicit increments (overrides *RESTART, FREQUENCY)",
             [&a](const std::string& v) {

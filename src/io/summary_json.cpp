@@ -20,6 +20,8 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["time_increment"] = s.time_increment;
   o["stable_increment_estimate"] = s.stable_increment;
   o["controlling_element"] = s.controlling_element;
+  if (s.increment_updates > 0)
+    o["increment_updates"] = {{"count", s.increment_updates}, {"smallest_increment", s.smallest_increment}};
   if (s.mass_scaled_elements > 0)
     o["mass_scaling"] = {{"elements", s.mass_scaled_elements},
                          {"added_mass", s.added_mass},

@@ -51,6 +51,10 @@ struct RunSummary {
   std::int64_t controlling_element = 0;  ///< deck id of the element controlling the estimate
   /// *FIXED MASS SCALING: elements scaled, the mass added (and its share of the unscaled
   /// model's) and the estimate before scaling.
+  /// --dt-update: how often the increment was re-evaluated on the deformed mesh and the
+  /// smallest it took (time_increment is then the last).
+  std::int64_t increment_updates = 0;
+  double smallest_increment = 0;
   int mass_scaled_elements = 0;
   double added_mass = 0, added_mass_fraction = 0, stable_increment_unscaled = 0;
   double wall_seconds = 0, solve_seconds = 0;

@@ -16,6 +16,7 @@
 #include "backends/backend.hpp"
 #include "discretization/bezier_output.hpp"
 #include "discretization/mass_scaling.hpp"
+#include "discretization/stable_increment.hpp"
 #include "discretization/output_fields.hpp"
 #include "solver/interrupt.hpp"
 #include "discretization/nodal_triads.hpp"
@@ -205,6 +206,7 @@ RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Back
   b.put_text("run.backend", hw.name());
   b.put_text("run.precision", hw.precision());
   b.put_text("run.layout", hw.restart_layout());
+  b.put_value("run.dt_update", opt.dt_update);
   b.put_value("run.threads", hw.threads());
   b.put_value("run.nodes", sys.num_nodes);
   b.put_value("run.elements", sys.total_elements());
@@ -237,6 +239,9 @@ RestartPoint restart_point(const RestartBlob& b, const Model& model, const Struc
   if (b.bytes("run.layout") != hw.restart_layout())
     b.fail("it was written by '" + b.bytes("run.layout") + "'; this run is '" + hw.restart_layout() +
            "' (the same GPU and --gpu-scheme are needed)");
+  if (b.get_value<std::int64_t>("run.dt_update") != opt.dt_update)
+    b.fail("it was written by a run with --dt-update " + std::to_string(b.get_value<std::int64_t>("run.dt_update")) +
+           ", this run has " + std::to_string(opt.dt_update) + " (0: not given)");
   const int ranks = b.has("run.ranks") ? b.get_value<int>("run.ranks") : 1;
   if (ranks != (opt.comm ? opt.comm->size() : 1))
     b.fail("it was written by a run of " + std::to_string(ranks) + " process(es); resume it with as many" +
@@ -592,7 +597,8 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
           }
         gather->set_history_nodes(history_nodes);
       }
-      const double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
+      double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
+      const bool update_dt = opt.dt_update > 0 && !step.fixed_increment;
       sum.time_increment = dt;
       sum.step_records.back().increment = dt;
       Schedule field, history;
@@ -622,6 +628,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       double tau = 0, h_prev = st.half_dt_prev;
       std::int64_t step_increments = 0;
       if (resumed) {
+        if (update_dt) dt = resume_at.dt;  // the increment the deformed mesh had given
         if (dt != resume_at.dt || t_step0 != resume_at.t_step0)
           resume->fail("its time increment or step start differs from this run's (another deck or options: "
                            "--dt-scale?)");
@@ -691,6 +698,20 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
           }
         }
         at_resume = false;
+        // The increment from the deformed mesh (after the restart point, which a resumed run
+        // repeats, so it takes the same increment here).
+        if (update_dt && !last && step_increments > 0 && step_increments % opt.dt_update == 0) {
+          hw.download(st);
+          double bound = deformed_stable_dt(sys, st).first;
+          if (dist) bound = comm.min(bound);
+          if (!(bound > 0 && bound < 1e300))
+            throw CollectiveRunError("the stable increment of the deformed mesh is not a positive number (an element "
+                                     "turned inside out?) at time " + std::to_string(t_step0 + tau));
+          dt = opt.dt_scale * bound;
+          sum.increment_updates += 1;
+          sum.smallest_increment = sum.smallest_increment > 0 ? std::min(sum.smallest_increment, dt) : dt;
+          sum.time_increment = dt;
+        }
         double dt_next = last ? 0.0 : std::min(dt, step.period - tau);
         if (!last && step.period - tau - dt_next < 1e-6 * dt) dt_next = step.period - tau;
         const Increment inc{t_step0 + tau, tau, dt_next, h_prev};

@@ -32,6 +32,9 @@ struct RunOptions {
   const Communicator* comm = nullptr;       ///< ranks of a distributed run (null: one process)
   TangentOptions tangent;                   ///< static steps: linear solver and its tolerances
   // Restart (explicit steps; docs/reliability.md):
+  /// Re-evaluate the stable increment on the deformed mesh every this many increments of a
+  /// step with the automatic increment (0: the undeformed mesh's estimate throughout).
+  std::int64_t dt_update = 0;
   std::int64_t restart_every = 0;  ///< write a restart every this many explicit increments (0: by count never)
   double restart_interval = 0;     ///< and every this many wall seconds (0: by wall time never)
   /// restart_interval is the application's default, not asked for: where no restart can be

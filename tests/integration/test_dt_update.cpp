@@ -1,0 +1,100 @@
+// --dt-update: the stable increment re-evaluated on the deformed mesh. A C3D8R cube squeezed
+// to 0.6 of its height: Flanagan and Belytschko's bound for a box a x b x c is
+// L = 1 / sqrt(1/a^2 + 1/b^2 + 1/c^2) over the wave speed, so the increment falls by
+// sqrt(3 / (2 + 1/h^2)) at height h; a resumed run repeats the updates bit for bit.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "run_util.hpp"
+
+namespace halfstep::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kCube = R"(*HEADING
+one C3D8R cube squeezed to 0.6 of its height
+*NODE
+1, 0, 0, 0
+2, 1, 0, 0
+3, 1, 1, 0
+4, 0, 1, 0
+5, 0, 0, 1
+6, 1, 0, 1
+7, 1, 1, 1
+8, 0, 1, 1
+*ELEMENT, TYPE=C3D8R, ELSET=CUBE
+1, 1, 2, 3, 4, 5, 6, 7, 8
+*SOLID SECTION, ELSET=CUBE, MATERIAL=M
+*MATERIAL, NAME=M
+*ELASTIC
+1000, 0
+*DENSITY
+1
+*NSET, NSET=BOTTOM
+1, 2, 3, 4
+*NSET, NSET=TOP
+5, 6, 7, 8
+*NSET, NSET=ORIGIN
+1
+*BOUNDARY
+BOTTOM, 3, 3
+ORIGIN, 1, 2
+2, 2, 2
+4, 1, 1
+*STEP
+*DYNAMIC, EXPLICIT
+, 10
+*BOUNDARY, TYPE=VELOCITY
+TOP, 3, 3, -0.04
+*END STEP
+)";
+
+double number_after(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find("\"" + key + "\":");
+  return at == std::string::npos ? -1 : std::stod(text.substr(at + key.size() + 3));
+}
+
+std::string write_cube(const std::string& dir) {
+  const std::string path = dir + "/cube.inp";
+  std::ofstream(path) << kCube;
+  return path;
+}
+
+TEST(DeformedIncrement, FollowsTheSqueezedCube) {
+  const std::string dir = scratch_dir("dt_update_cube");
+  const std::string deck = write_cube(dir);
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/fixed", "--backend cpu", &out), 0) << out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/updated", "--backend cpu --dt-update 1", &out), 0) << out;
+  const std::string fixed = read_file(dir + "/fixed/summary.json"), updated = read_file(dir + "/updated/summary.json");
+  const double dt0 = number_after(fixed, "time_increment");
+  const double smallest = number_after(updated, "smallest_increment");
+  ASSERT_GT(dt0, 0) << fixed;
+  // The last update is at most one increment (0.04 x 0.0125 = 5e-4 of height) before h = 0.6.
+  const auto ratio = [](double h) { return std::sqrt(3.0 / (2.0 + 1.0 / (h * h))); };
+  EXPECT_GT(smallest / dt0, ratio(0.6)) << updated;
+  EXPECT_LT(smallest / dt0, ratio(0.6005)) << updated;
+  EXPECT_LT(number_after(updated, "energy_balance_error"), 1e-4) << updated;
+}
+
+TEST(DeformedIncrement, AResumedRunRepeatsTheUpdates) {
+  const std::string dir = scratch_dir("dt_update_restart");
+  const std::string deck = write_cube(dir);
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/full", "--backend cpu --dt-update 7 --restart-every 300", &out), 0) << out;
+  fs::copy(dir + "/full", dir + "/resumed", fs::copy_options::recursive);
+  ASSERT_EQ(run_halfstep(deck, dir + "/resumed", "--backend cpu --dt-update 7 --restart " + dir + "/resumed/cube.restart", &out), 0)
+      << out;
+  for (const char* f : {"energy.csv"}) EXPECT_TRUE(read_file(dir + "/full/" + f) == read_file(dir + "/resumed/" + f)) << f;
+  EXPECT_EQ(number_after(read_file(dir + "/full/summary.json"), "time_increment"),
+            number_after(read_file(dir + "/resumed/summary.json"), "time_increment"));
+  // Without the option the restart is refused: its increments came from the deformed mesh.
+  EXPECT_EQ(run_halfstep(deck, dir + "/resumed", "--backend cpu --restart " + dir + "/resumed/cube.restart", &out), 2) << out;
+  EXPECT_NE(out.find("--dt-update"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace halfstep::test
