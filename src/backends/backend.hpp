@@ -93,6 +93,9 @@ class Backend {
   virtual void upload(const StructureState& st) = 0;
   /// Makes st's nodal state and element energies equal to the backend's (waits for it).
   virtual void download(StructureState& st) = 0;
+  /// Makes st's displacements equal to the backend's (waits for it): what the increment's
+  /// re-evaluation on the deformed mesh reads. By default the whole download.
+  virtual void download_displacements(StructureState& st) { download(st); }
   /// Loads a step's held dofs, loads, motions and pressures.
   virtual void begin_step(const StepDrive& drive) = 0;
   /// Element pass at step time tau: internal forces (eq. 3.5), pressure forces (eq. 3.6) and

@@ -22,6 +22,11 @@ class CpuBackend final : public Backend {
   std::string description() const override;
   void upload(const StructureState& st) override { st_ = st; }
   void download(StructureState& st) override;
+  void download_displacements(StructureState& st) override {
+    st.ux = st_.ux;
+    st.uy = st_.uy;
+    st.uz = st_.uz;
+  }
   void begin_step(const StepDrive& drive) override;
   void element_pass(double tau, double time) override;
   void advance(const Increment& inc) override;

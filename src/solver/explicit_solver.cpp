@@ -701,7 +701,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         // The increment from the deformed mesh (after the restart point, which a resumed run
         // repeats, so it takes the same increment here).
         if (update_dt && !last && step_increments > 0 && step_increments % opt.dt_update == 0) {
-          hw.download(st);
+          hw.download_displacements(st);
           double bound = deformed_stable_dt(sys, st).first;
           if (dist) bound = comm.min(bound);
           if (!(bound > 0 && bound < 1e300))
