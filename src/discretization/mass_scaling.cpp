@@ -7,7 +7,6 @@
 
 #include "core/error.hpp"
 #include "core/vec3.hpp"
-#include "elements/mitc4.hpp"
 #include "elements/registry.hpp"
 #include "elements/solid_common.hpp"
 
@@ -97,14 +96,11 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
     const double f = factor[static_cast<std::size_t>(sys.shell_model_element[e])];
     if (f == 1.0) continue;
     const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
-    const Mitc4Ref<double>& ref = sys.ref[static_cast<std::size_t>(e)];
-    for (int k = 0; k < 4; ++k) {
-      double corner = 0;
-      for (int g = 0; g < 4; ++g)
-        corner += ref.wj[g] * 0.25 * (1 + mitc4_gauss_r(g) * mitc4_node_r(k)) * (1 + mitc4_gauss_s(g) * mitc4_node_s(k));
+    double corner[4];
+    mitc4_corner_areas(sys.ref[static_cast<std::size_t>(e)], corner);
+    for (int k = 0; k < 4; ++k)
       added[static_cast<std::size_t>(sys.conn[4 * static_cast<std::size_t>(e) + k])] +=
-          (f - 1) * sec.density * sec.thickness * corner;
-    }
+          (f - 1) * sec.density * sec.thickness * corner[k];
     sys.element_dt[static_cast<std::size_t>(e)] *= std::sqrt(f);
     out.elements += 1;
   }
@@ -142,19 +138,7 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   }
   sys.total_mass += out.added_mass;
 
-  // The stable increment over every family, as the system build takes it.
-  sys.stable_dt = std::numeric_limits<double>::infinity();
-  const auto consider = [&](double d, int model_element) {
-    if (d < sys.stable_dt) {
-      sys.stable_dt = d;
-      sys.controlling_element = model_element;
-    }
-  };
-  for (int e = 0; e < sys.num_elements; ++e) consider(sys.element_dt[static_cast<std::size_t>(e)], sys.shell_model_element[e]);
-  for (int e = 0; e < sys.tri.num_elements; ++e) consider(sys.tri.element_dt[e], sys.tri.model_element[e]);
-  for (int e = 0; e < sys.beam.num_elements; ++e) consider(sys.beam.element_dt[e], sys.beam.model_element[e]);
-  for (int e = 0; e < sys.solid.num_elements; ++e)
-    consider(sys.solid.element_dt[static_cast<std::size_t>(e)], sys.solid.model_element[static_cast<std::size_t>(e)]);
+  update_stable_dt(sys);  // as the system build takes it
   out.stable_dt_after = sys.stable_dt;
   return out;
 }

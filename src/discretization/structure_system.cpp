@@ -250,7 +250,6 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
   sys.inertia.assign(sys.num_nodes, 0.0);
   sys.damp.assign(sys.num_nodes, 0.0);
   sys.damp_rot.assign(sys.num_nodes, 0.0);
-  sys.stable_dt = std::numeric_limits<double>::infinity();
   for (int e = 0; e < sys.num_elements; ++e) {
     const SectionProps& sec = sys.sections[sys.section[e]];
     const int* c = &sys.conn[4 * e];
@@ -266,13 +265,9 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
                            "check node order and that neighbours have consistent normals)");
     const Mitc4Ref<double>& ref = sys.ref[e];
     double area = 0;
-    double corner_area[4] = {0, 0, 0, 0};
-    for (int g = 0; g < 4; ++g) {
-      area += ref.wj[g];
-      const double r = mitc4_gauss_r(g), s = mitc4_gauss_s(g);
-      for (int k = 0; k < 4; ++k)
-        corner_area[k] += ref.wj[g] * 0.25 * (1 + r * mitc4_node_r(k)) * (1 + s * mitc4_node_s(k));
-    }
+    for (int g = 0; g < 4; ++g) area += ref.wj[g];
+    double corner_area[4];
+    mitc4_corner_areas(ref, corner_area);
     sys.area[e] = area;
     const double rho_t = sec.density * sec.thickness;
     const double rot_arm = std::max(sec.thickness * sec.thickness / 12.0, kRotaryScale * area);
@@ -287,10 +282,6 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
     sys.energy_per_unit_strain += 0.5 * sec.youngs * sec.thickness * area;
     const double dt = mitc4_characteristic_length(X) / plate_wave_speed(sec);
     sys.element_dt[e] = dt;
-    if (dt < sys.stable_dt) {
-      sys.stable_dt = dt;
-      sys.controlling_element = sys.shell_model_element[e];
-    }
   }
 
   SolidMassContribution solid_mass;
@@ -373,24 +364,33 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
     });
   sys.energy_per_unit_strain +=
       solid_mass.energy_per_unit_strain + beam_mass.energy_per_unit_strain + tri_mass.energy_per_unit_strain;
-  for (int e = 0; e < sys.tri.num_elements; ++e)
-    if (sys.tri.element_dt[e] < sys.stable_dt) {
-      sys.stable_dt = sys.tri.element_dt[e];
-      sys.controlling_element = sys.tri.model_element[e];
-    }
-  for (int e = 0; e < sys.beam.num_elements; ++e)
-    if (sys.beam.element_dt[e] < sys.stable_dt) {
-      sys.stable_dt = sys.beam.element_dt[e];
-      sys.controlling_element = sys.beam.model_element[e];
-    }
-  for (int e = 0; e < sys.solid.num_elements; ++e)
-    if (sys.solid.element_dt[e] < sys.stable_dt) {
-      sys.stable_dt = sys.solid.element_dt[e];
-      sys.controlling_element = sys.solid.model_element[e];
-    }
+  update_stable_dt(sys);
   return sys;
 }
 
 }  // namespace
+
+void mitc4_corner_areas(const Mitc4Ref<double>& ref, double corner_area[4]) {
+  for (int k = 0; k < 4; ++k) corner_area[k] = 0;
+  for (int g = 0; g < 4; ++g) {
+    const double r = mitc4_gauss_r(g), s = mitc4_gauss_s(g);
+    for (int k = 0; k < 4; ++k)
+      corner_area[k] += ref.wj[g] * 0.25 * (1 + r * mitc4_node_r(k)) * (1 + s * mitc4_node_s(k));
+  }
+}
+
+void update_stable_dt(StructureSystem& sys) {
+  sys.stable_dt = std::numeric_limits<double>::infinity();
+  const auto consider = [&](double dt, int model_element) {
+    if (dt < sys.stable_dt) {
+      sys.stable_dt = dt;
+      sys.controlling_element = model_element;
+    }
+  };
+  for (int e = 0; e < sys.num_elements; ++e) consider(sys.element_dt[e], sys.shell_model_element[e]);
+  for (int e = 0; e < sys.tri.num_elements; ++e) consider(sys.tri.element_dt[e], sys.tri.model_element[e]);
+  for (int e = 0; e < sys.beam.num_elements; ++e) consider(sys.beam.element_dt[e], sys.beam.model_element[e]);
+  for (int e = 0; e < sys.solid.num_elements; ++e) consider(sys.solid.element_dt[e], sys.solid.model_element[e]);
+}
 
 }  // namespace halfstep

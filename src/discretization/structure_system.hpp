@@ -127,4 +127,11 @@ double mitc4_characteristic_length(const Vec3<double> x[4]);
 /// Plate wave speed sqrt(E / (rho (1 - nu^2))) of a section.
 double plate_wave_speed(const SectionProps& s);
 
+/// Each corner's share of a MITC4 element's area (its lumped mass per unit rho t).
+void mitc4_corner_areas(const Mitc4Ref<double>& ref, double corner_area[4]);
+
+/// Sets stable_dt and controlling_element: the smallest element_dt of every family (shells,
+/// FPM triangles, beams, continuum elements, in that order; the first of equals).
+void update_stable_dt(StructureSystem& sys);
+
 }  // namespace halfstep

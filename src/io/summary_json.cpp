@@ -44,8 +44,8 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["energy_tolerance"] = s.energy_tolerance;
   o["ranks"] = s.ranks;
   o["warnings"] = s.warnings;
-  // The increment of each step: explicit steps run at a fixed increment, the stable estimate
-  // times --dt-scale (or the deck's), so a step function over time is the whole story.
+  // The increment each step starts with: the stable estimate times --dt-scale (or the deck's);
+  // it stays the step's increment unless --dt-update changes it (increment_updates below).
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const StepRecord& r : s.step_records) {
     nlohmann::ordered_json j;

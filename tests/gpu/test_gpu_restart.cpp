@@ -17,19 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Every result file of a but summary.json and the restart, compared byte for byte with b's.
-void expect_same_results(const std::string& a, const std::string& b) {
-  int files = 0;
-  for (const auto& e : fs::recursive_directory_iterator(a)) {
-    if (!e.is_regular_file()) continue;
-    const std::string rel = fs::relative(e.path(), a).string();
-    if (rel == "summary.json" || e.path().extension() == ".restart") continue;
-    ++files;
-    EXPECT_TRUE(read_file(e.path().string()) == read_file(b + "/" + rel)) << rel << " differs";
-  }
-  EXPECT_GT(files, 1);
-}
-
 /// (deck, restart every N increments, scheme, precision)
 using Case = std::tuple<const char*, int, const char*, const char*>;
 class GpuResumedRun : public ::testing::TestWithParam<Case> {};

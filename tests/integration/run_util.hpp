@@ -83,6 +83,31 @@ inline std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+/// The number after "key": in a summary.json (-1 when the key is missing).
+inline double summary_number(const std::string& summary, const std::string& key) {
+  const std::size_t at = summary.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::stod(summary.substr(at + key.size() + 3));
+}
+
+/// Every file of result folder a but summary.json and the restart files, compared byte for
+/// byte with b's, and no file in b that a lacks (a resumed run against an uninterrupted one).
+inline void expect_same_results(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(a)) {
+    if (!e.is_regular_file()) continue;
+    const std::string rel = fs::relative(e.path(), a).string();
+    if (rel == "summary.json" || e.path().extension() == ".restart") continue;
+    ++files;
+    EXPECT_TRUE(read_file(e.path().string()) == read_file(b + "/" + rel)) << rel << " differs";
+  }
+  for (const auto& e : fs::recursive_directory_iterator(b))
+    if (e.is_regular_file() && e.path().extension() != ".restart")
+      EXPECT_TRUE(fs::exists(a + "/" + fs::relative(e.path(), b).string())) << e.path() << " is extra";
+  EXPECT_GT(files, 1);
+}
+
 /// A CSV file as columns of numbers keyed by header name.
 struct Csv {
   std::vector<std::string> header;

@@ -52,10 +52,6 @@ TOP, 3, 3, -0.04
 *END STEP
 )";
 
-double number_after(const std::string& text, const std::string& key) {
-  const std::size_t at = text.find("\"" + key + "\":");
-  return at == std::string::npos ? -1 : std::stod(text.substr(at + key.size() + 3));
-}
 
 std::string write_cube(const std::string& dir) {
   const std::string path = dir + "/cube.inp";
@@ -70,14 +66,14 @@ TEST(DeformedIncrement, FollowsTheSqueezedCube) {
   ASSERT_EQ(run_halfstep(deck, dir + "/fixed", "--backend cpu", &out), 0) << out;
   ASSERT_EQ(run_halfstep(deck, dir + "/updated", "--backend cpu --dt-update 1", &out), 0) << out;
   const std::string fixed = read_file(dir + "/fixed/summary.json"), updated = read_file(dir + "/updated/summary.json");
-  const double dt0 = number_after(fixed, "time_increment");
-  const double smallest = number_after(updated, "smallest_increment");
+  const double dt0 = summary_number(fixed, "time_increment");
+  const double smallest = summary_number(updated, "smallest_increment");
   ASSERT_GT(dt0, 0) << fixed;
   // The last update is at most one increment (0.04 x 0.0125 = 5e-4 of height) before h = 0.6.
   const auto ratio = [](double h) { return std::sqrt(3.0 / (2.0 + 1.0 / (h * h))); };
   EXPECT_GT(smallest / dt0, ratio(0.6)) << updated;
   EXPECT_LT(smallest / dt0, ratio(0.6005)) << updated;
-  EXPECT_LT(number_after(updated, "energy_balance_error"), 1e-4) << updated;
+  EXPECT_LT(summary_number(updated, "energy_balance_error"), 1e-4) << updated;
 }
 
 TEST(DeformedIncrement, AResumedRunRepeatsTheUpdates) {
@@ -89,8 +85,8 @@ TEST(DeformedIncrement, AResumedRunRepeatsTheUpdates) {
   ASSERT_EQ(run_halfstep(deck, dir + "/resumed", "--backend cpu --dt-update 7 --restart " + dir + "/resumed/cube.restart", &out), 0)
       << out;
   for (const char* f : {"energy.csv"}) EXPECT_TRUE(read_file(dir + "/full/" + f) == read_file(dir + "/resumed/" + f)) << f;
-  EXPECT_EQ(number_after(read_file(dir + "/full/summary.json"), "time_increment"),
-            number_after(read_file(dir + "/resumed/summary.json"), "time_increment"));
+  EXPECT_EQ(summary_number(read_file(dir + "/full/summary.json"), "time_increment"),
+            summary_number(read_file(dir + "/resumed/summary.json"), "time_increment"));
   // Without the option the restart is refused: its increments came from the deformed mesh.
   EXPECT_EQ(run_halfstep(deck, dir + "/resumed", "--backend cpu --restart " + dir + "/resumed/cube.restart", &out), 2) << out;
   EXPECT_NE(out.find("--dt-update"), std::string::npos) << out;

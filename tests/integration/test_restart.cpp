@@ -18,29 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Every file of a's tree but summary.json and the restart files, compared byte for byte with b's.
-void expect_same_results(const std::string& a, const std::string& b) {
-  int files = 0;
-  for (const auto& e : fs::recursive_directory_iterator(a)) {
-    if (!e.is_regular_file()) continue;
-    const std::string rel = fs::relative(e.path(), a).string();
-    if (rel == "summary.json" || e.path().extension() == ".restart") continue;
-    ++files;
-    EXPECT_TRUE(read_file(e.path().string()) == read_file(b + "/" + rel)) << rel << " differs";
-  }
-  for (const auto& e : fs::recursive_directory_iterator(b))
-    if (e.is_regular_file() && e.path().extension() != ".restart")
-      EXPECT_TRUE(fs::exists(a + "/" + fs::relative(e.path(), b).string())) << e.path() << " is extra";
-  EXPECT_GT(files, 1);
-}
-
-/// A number after "key": in a summary.json.
-double summary_number(const std::string& summary, const std::string& key) {
-  const std::size_t at = summary.find("\"" + key + "\":");
-  if (at == std::string::npos) return -1;
-  return std::stod(summary.substr(at + key.size() + 3));
-}
-
 /// The resumed run's results equal the uninterrupted run's, also when the results after the
 /// restart point were damaged (a row cut in half, a frame deleted): the resumed run cuts them
 /// back and writes them again.
