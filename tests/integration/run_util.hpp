@@ -102,9 +102,11 @@ inline void expect_same_results(const std::string& a, const std::string& b) {
     ++files;
     EXPECT_TRUE(read_file(e.path().string()) == read_file(b + "/" + rel)) << rel << " differs";
   }
-  for (const auto& e : fs::recursive_directory_iterator(b))
-    if (e.is_regular_file() && e.path().extension() != ".restart")
+  for (const auto& e : fs::recursive_directory_iterator(b)) {
+    if (e.is_regular_file() && e.path().extension() != ".restart") {
       EXPECT_TRUE(fs::exists(a + "/" + fs::relative(e.path(), b).string())) << e.path() << " is extra";
+    }
+  }
   EXPECT_GT(files, 1);
 }
 
