@@ -2,6 +2,7 @@
 // `halfstep report OUTDIR`.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include "io/inp_reader.hpp"
 #include "io/result_writer.hpp"
 #include "io/summary_json.hpp"
+#include "model/memory.hpp"
 #include "parallel/communicator.hpp"
 #include "solver/explicit_solver.hpp"
 #include "solver/interrupt.hpp"
@@ -401,6 +403,9 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   if (!root) return interrupted ? kInterrupted : kOk;
   s.read_seconds = read_seconds;
   s.wall_seconds += read_seconds;
+  s.deck_bytes = static_cast<double>(model.source_bytes);
+  s.model_bytes_per_element =
+      static_cast<double>(model_host_bytes(model)) / std::max(1, model.elements.size());
   s.output_seconds = *output_seconds;
   s.warnings = model.warnings;
   s.energy_tolerance = a.run.energy_tolerance;

@@ -49,6 +49,25 @@ struct Line {
 /// fields dropped (the views point into text).
 void split_fields(std::string_view text, std::vector<std::string_view>& fields);
 
+/// A file mapped read-only into memory (POSIX mmap); empty when the file could not be mapped.
+/// The mapping lives only while the deck is read (about a second per 150 MB); a deck cut short
+/// by another program in that second would fault, as it would under any solver that maps it.
+class MappedFile {
+ public:
+  MappedFile() = default;
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  /// Maps the file; false (and nothing held) for an empty file, a non-regular file or a failure.
+  bool open(const std::string& path);
+  /// The mapped bytes.
+  std::string_view view() const { return {static_cast<const char*>(data_), size_}; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 /// Reads logical lines from a stack of open files; views stay valid until the next call.
 class Lexer {
  public:
@@ -69,15 +88,20 @@ class Lexer {
 
   /// Full location of p for messages.
   SourceLoc loc(Pos p) const;
+  /// Name of the file of p ("" when none): the reader stores it per node without a copy.
+  const std::string& file_name(Pos p) const;
   /// Number of lines of the top-level deck (at least 1): where "missing X" errors point.
   int top_line_count() const { return top_lines_; }
   /// hash64 of every file read so far (the deck and its includes, in reading order):
   /// a restart names the deck by it.
   std::uint64_t source_hash() const { return hash_; }
+  /// Bytes of every file read so far (the deck and its includes): reading speed is per byte.
+  std::uint64_t source_bytes() const { return bytes_; }
 
  private:
   struct Source;
-  void push(std::string text, const std::string& name);
+  void push(std::unique_ptr<Source> s, const std::string& name);
+  void reset_counts();
   std::string_view join_continuations(Source& s, std::string_view first);
 
   std::vector<std::string> names_;              ///< file table, indexed by Pos::file
@@ -86,6 +110,7 @@ class Lexer {
   int top_lines_ = 1;
   long long includes_ = 0, included_bytes_ = 0;  ///< *INCLUDEs followed so far, and their bytes
   std::uint64_t hash_ = 0;                       ///< source_hash()
+  std::uint64_t bytes_ = 0;                      ///< source_bytes()
 };
 
 }  // namespace halfstep::inp

@@ -70,8 +70,8 @@ void DeckParser::node_data(const Line& line) {
   n.x.push_back(x);
   n.y.push_back(y);
   n.z.push_back(z);
-  n.loc.push_back(loc(at_));
-  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, false, at_});
+  n.loc.push_back(lex_.file_name(at_), at_.line);
+  if (cur_set_) add_set_id(*cur_set_, id, at_, true);
 }
 
 void DeckParser::element_keyword(const Keyword& kw) {
@@ -136,11 +136,14 @@ void DeckParser::element_data(const Line& line) {
     return;
   }
   const int npe = element_kind(element_kind_).nodes;
-  const std::string form = "element id and " + std::to_string(npe) + " node ids (" + element_abaqus_type_ +
-                           " elements have " + std::to_string(npe) + " nodes)";
+  // Built only for a message: a string per element line would cost more than parsing it.
+  const auto form = [&] {
+    return "element id and " + std::to_string(npe) + " node ids (" + element_abaqus_type_ + " elements have " +
+           std::to_string(npe) + " nodes)";
+  };
   std::size_t k0 = 0;
   if (element_pending_id_ == 0) {
-    need_fields(line, 1, form.c_str());
+    if (f.empty()) need_fields(line, 1, form().c_str());
     const std::int64_t id = integer(f[0], "the element id");
     if (id < 1) fail(at_, "element id must be a positive integer, got " + std::to_string(id));
     if (id > std::numeric_limits<std::int64_t>::max() - inst_.element_offset)
@@ -154,7 +157,7 @@ void DeckParser::element_data(const Line& line) {
   }
   for (std::size_t k = k0; k < f.size(); ++k) {
     if (element_pending_nodes_.size() >= static_cast<std::size_t>(npe))
-      fail(at_, "too many fields on *ELEMENT data line: expected " + form);
+      fail(at_, "too many fields on *ELEMENT data line: expected " + form());
     element_pending_nodes_.push_back(element_node_id(f[k], "a node id of the element"));
   }
   if (element_pending_nodes_.size() < static_cast<std::size_t>(npe)) return;  // continues on the next line
@@ -174,8 +177,8 @@ void DeckParser::element_data(const Line& line) {
   e.discrete.push_back(static_cast<std::uint8_t>(element_kind(element_kind_).discrete));
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
-  e.loc.push_back(loc(element_pending_at_));
-  if (cur_set_) cur_set_->items.push_back(SetItem{id, id, 1, -1, false, element_pending_at_});
+  e.loc.push_back(lex_.file_name(element_pending_at_), element_pending_at_.line);
+  if (cur_set_) add_set_id(*cur_set_, id, element_pending_at_, true);
 }
 
 void DeckParser::mass_keyword(const Keyword& kw) {
@@ -323,6 +326,21 @@ void DeckParser::set_keyword(const Keyword& kw, bool node_set) {
   follow_input(kw);
 }
 
+// A run of consecutive ids becomes one range item: a million-element *ELEMENT, ELSET= block
+// would otherwise hold a million items. An id that may be undefined joins a run only on the
+// run's own line, so that the error still names the line that wrote it.
+void DeckParser::add_set_id(PendingSet& set, std::int64_t id, Pos pos, bool defined) {
+  if (!set.items.empty()) {
+    SetItem& b = set.items.back();
+    if (b.name < 0 && !b.elements_nodes && b.step == 1 && b.last + 1 == id &&
+        (defined || (b.pos.file == pos.file && b.pos.line == pos.line))) {
+      b.last = id;
+      return;
+    }
+  }
+  set.items.push_back(SetItem{id, id, 1, -1, false, pos});
+}
+
 void DeckParser::set_data(const Line& line) {
   const auto& f = line.fields;
   if (cur_set_generate_) {
@@ -355,7 +373,7 @@ void DeckParser::set_data(const Line& line) {
     if (tok.empty()) continue;
     const std::string k = key(tok);
     if (const auto id = id_of(k, cur_set_nodes_)) {
-      cur_set_->items.push_back(SetItem{*id, *id, 1, -1, false, at_});
+      add_set_id(*cur_set_, *id, at_, false);
     } else {
       if (looks_numeric(k)) fail(at_, "expected " + std::string(what) + ", got '" + std::string(tok) + "'");
       set_names_.push_back(k);

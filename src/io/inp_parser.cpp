@@ -17,6 +17,7 @@ Model DeckParser::parse(const std::string& deck_path) {
   if (max_errors_ == 1) {
     while (lex_.next(line)) feed(line);
     m_.source_hash = lex_.source_hash();  // every file has been read
+  m_.source_bytes = lex_.source_bytes();
     end_block();
     finish();
     return std::move(m_);
@@ -30,6 +31,7 @@ Model DeckParser::parse(const std::string& deck_path) {
     }
   }
   m_.source_hash = lex_.source_hash();  // every file has been read
+  m_.source_bytes = lex_.source_bytes();
   // The checks of the whole model stop at their first problem; after earlier ones it may be
   // a consequence of them.
   try {

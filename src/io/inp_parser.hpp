@@ -195,6 +195,8 @@ class DeckParser {
   void set_keyword(const Keyword& kw, bool node_set);
   void set_data(const Line& line);
   PendingSet& open_set(bool node_set, const std::string& name, Pos pos);
+  /// Adds one id to a set as written; defined: the id is known to exist (a *NODE/*ELEMENT block's own).
+  void add_set_id(PendingSet& set, std::int64_t id, Pos pos, bool defined);
   void resolve_connectivity();
   /// Refuses elements of a static-only kind (C3D20, C3D10, ...) when the deck has an explicit step.
   void check_explicit_kinds() const;

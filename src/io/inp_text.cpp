@@ -64,6 +64,19 @@ std::optional<double> to_real(std::string_view s) {
 std::optional<std::int64_t> to_int(std::string_view s) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   if (s.empty() || s.front() == '+') return std::nullopt;
+  // Up to 18 digits cannot overflow: node and element ids, parsed here millions of times,
+  // take this loop rather than from_chars' general path.
+  const bool negative = s.front() == '-';
+  const std::string_view digits = negative ? s.substr(1) : s;
+  if (!digits.empty() && digits.size() <= 18) {
+    std::int64_t d = 0;
+    for (const char c : digits) {
+      const unsigned u = static_cast<unsigned>(c) - static_cast<unsigned>('0');
+      if (u > 9) return std::nullopt;
+      d = d * 10 + static_cast<std::int64_t>(u);
+    }
+    return negative ? -d : d;
+  }
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;

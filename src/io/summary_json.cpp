@@ -30,6 +30,8 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["final_time"] = s.final_time;
   o["wall_seconds"] = s.wall_seconds;
   o["read_seconds"] = s.read_seconds;
+  o["deck_bytes"] = s.deck_bytes;
+  o["model_bytes_per_element"] = s.model_bytes_per_element;
   o["setup_seconds"] = s.setup_seconds;
   o["solve_seconds"] = s.solve_seconds;
   o["output_seconds"] = s.output_seconds;

@@ -10,7 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/compact_lists.hpp"
 #include "core/error.hpp"
+#include "core/id_index.hpp"
 #include "model/amplitude.hpp"
 
 namespace halfstep {
@@ -19,8 +21,8 @@ namespace halfstep {
 struct Nodes {
   std::vector<std::int64_t> id;
   std::vector<double> x, y, z;
-  std::vector<SourceLoc> loc;  ///< where each node was defined (for error messages)
-  std::unordered_map<std::int64_t, int> index;
+  SourceLocList loc;  ///< where each node was defined (for error messages)
+  IdIndex index;  ///< deck id -> position
   int size() const { return static_cast<int>(id.size()); }
 };
 
@@ -33,9 +35,9 @@ struct Elements {
   std::vector<std::uint8_t> discrete;    ///< 1: a spring (takes a *SPRING), 2: a dashpot (takes a *DASHPOT), 3: an adhesion edge (made by *ADHESION), 0: none
   std::vector<int> conn;                 ///< node indices of all elements, consecutively
   std::vector<int> conn_ptr{0};          ///< size() + 1 offsets into conn
-  std::vector<std::string> abaqus_type;  ///< TYPE= as written in the deck
-  std::vector<SourceLoc> loc;
-  std::unordered_map<std::int64_t, int> index;
+  InternedStrings abaqus_type;  ///< TYPE= as written in the deck
+  SourceLocList loc;            ///< where each element was defined (for error messages)
+  IdIndex index;  ///< deck id -> position
   int size() const { return static_cast<int>(id.size()); }
   /// Node indices of element e.
   const int* nodes_of(int e) const { return conn.data() + conn_ptr[static_cast<std::size_t>(e)]; }
@@ -432,6 +434,7 @@ struct Model {
   std::string heading;
   std::string deck_path;
   std::uint64_t source_hash = 0;  ///< hash of the deck and every file it includes (Lexer::source_hash)
+  std::uint64_t source_bytes = 0;  ///< bytes of the deck and every file it includes, as read
   Nodes nodes;
   Elements elements;
   std::map<std::string, IndexSet> nsets, elsets;

@@ -26,11 +26,11 @@ void check_elements(const Elements& e, const Nodes& n) {
     const auto k = static_cast<std::size_t>(i);
     const int* c = e.nodes_of(i);
     const int count = e.count_of(i);
-    const std::string name = "element " + std::to_string(e.id[k]);
+    const auto name = [&] { return "element " + std::to_string(e.id[k]); };  // for messages only
     for (int a = 0; a < count; ++a)
       for (int b = a + 1; b < count; ++b)
         if (c[a] == c[b])
-          throw InputError(e.loc[k], name + " is degenerate: node " +
+          throw InputError(e.loc[k], name() + " is degenerate: node " +
                                          std::to_string(n.id[static_cast<std::size_t>(c[a])]) +
                                          " appears twice");
     const auto p = [&](int j, int axis) {
@@ -45,7 +45,7 @@ void check_elements(const Elements& e, const Nodes& n) {
         size2 += p(0, ax) * p(0, ax) + p(1, ax) * p(1, ax);
       }
       if (!(l2 > 1e-24 * size2))
-        throw InputError(e.loc[k], name + " is degenerate: zero length (nodes " +
+        throw InputError(e.loc[k], name() + " is degenerate: zero length (nodes " +
                                        std::to_string(n.id[static_cast<std::size_t>(c[0])]) + " and " +
                                        std::to_string(n.id[static_cast<std::size_t>(c[1])]) + " coincide)");
       continue;
@@ -64,7 +64,7 @@ void check_elements(const Elements& e, const Nodes& n) {
       }
       const double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2], cz = a[0] * b[1] - a[1] * b[0];
       if (!(0.5 * std::sqrt(cx * cx + cy * cy + cz * cz) > 1e-12 * l2))
-        throw InputError(e.loc[k], name + " is degenerate: zero area (its three nodes lie on one line)");
+        throw InputError(e.loc[k], name() + " is degenerate: zero area (its three nodes lie on one line)");
       continue;
     }
     double d1[3], d2[3];
@@ -78,7 +78,7 @@ void check_elements(const Elements& e, const Nodes& n) {
     const double area = 0.5 * std::sqrt(cx * cx + cy * cy + cz * cz);
     const double l2 = std::max(d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2],
                                d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2]);
-    if (area <= 1e-12 * l2) throw InputError(e.loc[k], name + " is degenerate: zero area");
+    if (area <= 1e-12 * l2) throw InputError(e.loc[k], name() + " is degenerate: zero area");
     // A collapsed quad (two corners at one point) passes the area test but has a zero-length
     // edge, which would make the element's characteristic length, and so the stable time
     // increment, zero.
@@ -87,7 +87,7 @@ void check_elements(const Elements& e, const Nodes& n) {
       double edge2 = 0;
       for (int ax = 0; ax < 3; ++ax) edge2 += (p(b, ax) - p(a, ax)) * (p(b, ax) - p(a, ax));
       if (edge2 <= 1e-20 * l2)
-        throw InputError(e.loc[k], name + " is degenerate: nodes " +
+        throw InputError(e.loc[k], name() + " is degenerate: nodes " +
                                        std::to_string(n.id[static_cast<std::size_t>(c[a])]) + " and " +
                                        std::to_string(n.id[static_cast<std::size_t>(c[b])]) +
                                        " coincide (collapsed quadrilaterals are not supported)");
@@ -151,7 +151,9 @@ void check_sections(const Model& m) {
     needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic;
     has_static = has_static || s.procedure != Procedure::ExplicitDynamic;
   }
-  std::vector<SourceLoc> owner(static_cast<std::size_t>(m.elements.size()));
+  // The section that took each element, by pointer: a SourceLoc copy per element would cost a
+  // string each.
+  std::vector<const SourceLoc*> owner(static_cast<std::size_t>(m.elements.size()), nullptr);
   std::vector<char> owned(owner.size(), 0);
   // The section keyword each element takes, by family: 0 solid, 1 shell, 2 beam, 3 spring,
   // 4 dashpot, 5 adhesion edge (its *ADHESION).
@@ -167,14 +169,14 @@ void check_sections(const Model& m) {
       throw InputError(loc, std::string(keyword) + ": element set '" + elset + "' is not defined");
     for (int e : set->second.members) {
       const auto k = static_cast<std::size_t>(e);
-      const std::string name = "element " + std::to_string(m.elements.id[k]);
+      const auto name = [&] { return "element " + std::to_string(m.elements.id[k]); };  // for messages only
       static const char* const kinds[6] = {"solid", "shell", "beam", "spring", "dashpot", "adhesion edge"};
       if (family(k) != fam)
-        throw InputError(loc, std::string(keyword) + " on " + name + " of type " + m.elements.abaqus_type[k] + ": " +
+        throw InputError(loc, std::string(keyword) + " on " + name() + " of type " + m.elements.abaqus_type[k] + ": " +
                                   kinds[family(k)] + " elements take a " + section_of[family(k)]);
-      if (owned[k]) throw InputError(loc, name + " already has a section (at " + owner[k].str() + ")");
+      if (owned[k]) throw InputError(loc, name() + " already has a section (at " + owner[k]->str() + ")");
       owned[k] = 1;
-      owner[k] = loc;
+      owner[k] = &loc;
     }
   };
   for (const ShellSection& sec : m.sections) {
@@ -223,7 +225,7 @@ void check_sections(const Model& m) {
   for (const AdhesionDef& a : m.adhesions)
     for (int e : a.elements) {
       owned[static_cast<std::size_t>(e)] = 1;
-      owner[static_cast<std::size_t>(e)] = a.loc;
+      owner[static_cast<std::size_t>(e)] = &a.loc;
     }
   for (std::size_t e = 0; e < owned.size(); ++e)
     if (!owned[e])

@@ -62,6 +62,9 @@ struct RunSummary {
   /// set-up (system, backend, stable estimate, writer: from the start of the analysis to its
   /// first step) and output (the writer's own time, on its thread, overlapping the solve).
   double read_seconds = 0, setup_seconds = 0, output_seconds = 0;
+  /// The deck as read (set by the application): its bytes with every *INCLUDE, and what the
+  /// model built from it holds on the host per element (model_host_bytes).
+  double deck_bytes = 0, model_bytes_per_element = 0;
   std::vector<StepRecord> step_records;  ///< every step that started, in order
   std::vector<std::string> warnings;     ///< the deck's warnings (set by the application)
   double element_steps_per_second = 0;

@@ -9,6 +9,7 @@
 #include "discretization/structure_system.hpp"
 #include "discretization/step_loads.hpp"
 #include "elements/registry.hpp"
+#include "model/memory.hpp"
 
 namespace halfstep {
 
@@ -117,6 +118,10 @@ std::string describe_model(const Model& model, double dt_scale) {
       static_cast<double>(total_steps) * sys.total_elements());
   add("memory          %.1f MiB (%.0f bytes per element)\n", memory_bytes(sys) / 1048576.0,
       sys.total_elements() ? static_cast<double>(memory_bytes(sys)) / sys.total_elements() : 0.0);
+  // The model as read, which stays on the host beside the solver's arrays.
+  const double model_bytes = static_cast<double>(model_host_bytes(model));
+  add("model on host   %.1f MiB (%.0f bytes per element; deck %.1f MB)\n", model_bytes / 1048576.0,
+      model.elements.size() ? model_bytes / model.elements.size() : 0.0, model.source_bytes / 1e6);
   for (const std::string& w : model.warnings) add("warning         %s\n", w.c_str());
   return out;
 }

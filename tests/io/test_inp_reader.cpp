@@ -149,7 +149,7 @@ EDGE, XSYMM
   EXPECT_DOUBLE_EQ(m.nodes.x[2], 2.0);  // continued line
   EXPECT_DOUBLE_EQ(m.nodes.z[3], 0.0);  // z omitted
   EXPECT_DOUBLE_EQ(m.nodes.x[5], 2.0);  // Fortran exponent, leading '+'
-  EXPECT_EQ(m.elements.abaqus_type, (std::vector<std::string>{"S4", "S4R"}));
+  EXPECT_EQ(m.elements.abaqus_type.to_vector(), (std::vector<std::string>{"S4", "S4R"}));
 
   EXPECT_EQ(element_ids(m, m.elsets.at("BOTH").members), (std::vector<std::int64_t>{1, 2}));
   EXPECT_EQ(ids(m, m.nsets.at("EDGE").members), (std::vector<std::int64_t>{1, 4}));

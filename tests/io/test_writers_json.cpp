@@ -248,8 +248,8 @@ RunSummary one_process() {
 
 const std::vector<std::string> kTopKeys = {"deck", "status", "nodes", "elements", "steps", "time_increment",
                                            "stable_increment_estimate", "controlling_element", "final_time",
-                                           "wall_seconds", "read_seconds", "setup_seconds", "solve_seconds",
-                                           "output_seconds", "element_steps_per_second", "backend",
+                                           "wall_seconds", "read_seconds", "deck_bytes", "model_bytes_per_element",
+                                           "setup_seconds", "solve_seconds", "output_seconds", "element_steps_per_second", "backend",
                                            "precision", "backend_description", "device_bytes_per_element",
                                            "threads", "frames", "energy_balance_error", "energy_tolerance", "ranks",
                                            "warnings", "step_records"};
@@ -354,6 +354,8 @@ TEST(SummaryJson, TimesWarningsAndStepRecords) {
   test::TempDir dir;
   RunSummary s = one_process();
   s.read_seconds = 0.125;
+  s.deck_bytes = 93454322;
+  s.model_bytes_per_element = 106.5;
   s.setup_seconds = 0.25;
   s.output_seconds = 0.5;
   s.energy_tolerance = 0.05;
@@ -364,6 +366,8 @@ TEST(SummaryJson, TimesWarningsAndStepRecords) {
   write_summary_json(dir / "summary.json", "d.inp", s);
   const Json j = parse_json(slurp(dir / "summary.json"));
   EXPECT_EQ(j["read_seconds"].number, 0.125);
+  EXPECT_EQ(j["deck_bytes"].number, 93454322);
+  EXPECT_EQ(j["model_bytes_per_element"].number, 106.5);
   EXPECT_EQ(j["setup_seconds"].number, 0.25);
   EXPECT_EQ(j["output_seconds"].number, 0.5);
   EXPECT_EQ(j["energy_tolerance"].number, 0.05);

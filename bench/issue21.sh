@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Issue 21 in one run per machine: the deck reader's speed and memory, the element rate as the
+# model grows (MITC4 and C3D8R at 1, 5, 10 and, on a GPU, 50 M elements), the cost of
+# --dt-update, and seed 000's 3.28 M-element pinched cylinder. Prints every table and keeps
+# them in OUT/issue21.txt; docs/performance.md records what they gave and why.
+#
+# Usage: bench/issue21.sh BUILD OUT [--cpu]
+#   BUILD  a Release build with halfstep and bench/reader_bench
+#   --cpu  a machine without a GPU: 1 and 5 M elements, 50 increments on all cores (the rates
+#          of a short run are start-up bound lower limits), no seed case
+set -euo pipefail
+build=$(realpath "$1"); out=$2; shift 2
+cpu=0; [ "${1:-}" = "--cpu" ] && cpu=1
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"; out=$(realpath "$out")
+log=$out/issue21.txt; : > "$log"
+say() { echo "$@" | tee -a "$log"; }
+gen() { python3 "$root/examples/generate_deck.py" "$@" 2>/dev/null >/dev/null; }
+
+say "# issue 21 benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(git -C "$root" rev-parse --short HEAD)"
+say "# CPU: $(lscpu | sed -n 's/^Model name: *//p') x $(nproc)"
+if [ $cpu = 0 ]; then say "# GPU: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1)"; fi
+
+# 1. The reader on one core: a 1 M-element shell deck and a 1 M-element C3D8R deck (the decks
+#    are written in parallel: Python takes ~6 s per million elements). The solid block is
+#    4n x n x n cells: n = 63 is 1.0 M elements.
+gen pinched-cylinder --n 708 --time 2e-5 -o "$out/read_shell_1m.inp" &
+python3 -c "import sys; sys.path.insert(0, '$root/bench'); import solid_bench as b
+b.write_mesh('$out/read_solid_1m_mesh.inp', 'C3D8R', 63); b.write_main('$out/read_solid_1m.inp', '$out/read_solid_1m_mesh.inp', 'svk', 2e-5)" &
+wait
+say "## reader (one core, best of 3)"
+for d in read_shell_1m read_solid_1m; do
+  "$build/bench/reader_bench" "$out/$d.inp" --reps 3 | tee -a "$log"
+done
+
+# 2. Element rate against model size.
+if [ $cpu = 1 ]; then
+  shells=(708 1581); cells=(63 108); steps=50; backend=(--backends cpu --threads "$(nproc)")
+else
+  shells=(708 1581 2236 5000); cells=(63 108 136 232); steps=2000; backend=(--backends cuda --schemes gather)
+fi
+say "## MITC4 pinched cylinder, rate against size (2N x N elements, N = ${shells[*]}: 1, 5, 10, 50 M; $steps increments)"
+python3 "$root/bench/shell_bench.py" --build "$build" --sizes "${shells[@]}" --steps $steps "${backend[@]}" \
+  --out "$out/shell" 2>&1 | tee -a "$log"
+say "## C3D8R block, rate against size (4n x n x n cells, n = ${cells[*]}: 1, 5, 10, 50 M; $steps increments)"
+python3 "$root/bench/solid_bench.py" --build "$build" --cells "${cells[@]}" --kinds C3D8R --steps $steps \
+  "${backend[@]}" --out "$out/solid" 2>&1 | tee -a "$log"
+rm -f "$out"/shell/*.inp "$out"/solid/*.inp
+
+# 3. --dt-update: the same 1 M-element shell run with the increment re-evaluated every N.
+say "## --dt-update at 1 M MITC4 elements"
+gen pinched-cylinder --n 708 --time $([ $cpu = 1 ] && echo 6e-4 || echo 2e-2) -o "$out/dt_update.inp"
+args=(--quiet); [ $cpu = 1 ] && args+=(--backend cpu) || args+=(--backend cuda)
+for n in 0 100 10 1; do
+  "$build/halfstep" run "$out/dt_update.inp" -o "$out/dt_update_$n" "${args[@]}" $([ $n -gt 0 ] && echo --dt-update $n) || true
+  python3 - "$out/dt_update_$n/summary.json" "$n" <<'EOF' | tee -a "$log"
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f"--dt-update {sys.argv[2]:>3}: {s['steps']} increments, solve {s['solve_seconds']:.2f} s, "
+      f"{s['element_steps_per_second']:.3e} el-steps/s, updates {s.get('increment_updates', {}).get('count', 0)}")
+EOF
+done
+rm -f "$out"/*.inp "$out"/*/*.vtu
+
+# 4. Seed 000's largest case (GPU only: 97,273 increments of 3.28 M elements).
+if [ $cpu = 0 ]; then
+  say "## seed 000 pinched cylinder, 3,276,800 elements"
+  "$root/scripts/seed-cases.sh" "$build" "$out/seed" pinched 2>&1 | tee -a "$log"
+fi
+say "# done: $log"
