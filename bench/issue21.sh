@@ -4,26 +4,40 @@
 # --dt-update, and seed 000's 3.28 M-element pinched cylinder. Prints every table and keeps
 # them in OUT/issue21.txt; docs/performance.md records what they gave and why.
 #
-# Usage: bench/issue21.sh BUILD OUT [--cpu]
-#   BUILD  a Release build with halfstep and bench/reader_bench
-#   --cpu  a machine without a GPU: 1 and 5 M elements, 50 increments on all cores (the rates
-#          of a short run are start-up bound lower limits), no seed case
+# Usage: bench/issue21.sh BUILD OUT [--cpu] [--big] [SECTION...]
+#   BUILD     a Release build with halfstep and bench/reader_bench
+#   --cpu     a machine without a GPU: 1 and 5 M elements, 50 increments on all cores (the rates
+#             of a short run are start-up bound lower limits), no seed case
+#   --big     adds 50 M elements to the rates (GPU; writing those decks alone takes ~10 min)
+#   SECTION   reader, rates, dt-update, seed (default: all). The whole GPU run takes ~12 min,
+#             more than one device call allows: run it as two or three calls of sections.
 set -euo pipefail
 build=$(realpath "$1"); out=$2; shift 2
-cpu=0; [ "${1:-}" = "--cpu" ] && cpu=1
+cpu=0; big=0; sections=()
+for a in "$@"; do
+  case $a in
+    --cpu) cpu=1 ;;
+    --big) big=1 ;;
+    reader|rates|dt-update|seed) sections+=("$a") ;;
+    *) echo "issue21.sh: unknown argument '$a' (expected --cpu, --big, reader, rates, dt-update, seed)" >&2; exit 2 ;;
+  esac
+done
+[ ${#sections[@]} -eq 0 ] && sections=(reader rates dt-update seed)
+want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"; out=$(realpath "$out")
-log=$out/issue21.txt; : > "$log"
+log=$out/issue21.txt; touch "$log"
 say() { echo "$@" | tee -a "$log"; }
 gen() { python3 "$root/examples/generate_deck.py" "$@" 2>/dev/null >/dev/null; }
 
-say "# issue 21 benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(git -C "$root" rev-parse --short HEAD)"
+say "# issue 21 benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo 'no git'), sections: ${sections[*]}"
 say "# CPU: $(lscpu | sed -n 's/^Model name: *//p') x $(nproc)"
 if [ $cpu = 0 ]; then say "# GPU: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1)"; fi
 
 # 1. The reader on one core: a 1 M-element shell deck and a 1 M-element C3D8R deck (the decks
 #    are written in parallel: Python takes ~6 s per million elements). The solid block is
 #    4n x n x n cells: n = 63 is 1.0 M elements.
+if want reader; then
 gen pinched-cylinder --n 708 --time 2e-5 -o "$out/read_shell_1m.inp" &
 python3 -c "import sys; sys.path.insert(0, '$root/bench'); import solid_bench as b
 b.write_mesh('$out/read_solid_1m_mesh.inp', 'C3D8R', 63); b.write_main('$out/read_solid_1m.inp', '$out/read_solid_1m_mesh.inp', 'svk', 2e-5)" &
@@ -32,12 +46,16 @@ say "## reader (one core, best of 3)"
 for d in read_shell_1m read_solid_1m; do
   "$build/bench/reader_bench" "$out/$d.inp" --reps 3 | tee -a "$log"
 done
+rm -f "$out"/read_*.inp
+fi
 
 # 2. Element rate against model size.
+if want rates; then
 if [ $cpu = 1 ]; then
   shells=(708 1581); cells=(63 108); steps=50; backend=(--backends cpu --threads "$(nproc)")
 else
-  shells=(708 1581 2236 5000); cells=(63 108 136 232); steps=2000; backend=(--backends cuda --schemes gather)
+  shells=(708 1581 2236); cells=(63 108 136); steps=2000; backend=(--backends cuda --schemes gather)
+  [ $big = 1 ] && shells+=(5000) && cells+=(232)
 fi
 say "## MITC4 pinched cylinder, rate against size (2N x N elements, N = ${shells[*]}: 1, 5, 10, 50 M; $steps increments)"
 python3 "$root/bench/shell_bench.py" --build "$build" --sizes "${shells[@]}" --steps $steps "${backend[@]}" \
@@ -46,10 +64,12 @@ say "## C3D8R block, rate against size (4n x n x n cells, n = ${cells[*]}: 1, 5,
 python3 "$root/bench/solid_bench.py" --build "$build" --cells "${cells[@]}" --kinds C3D8R --steps $steps \
   "${backend[@]}" --out "$out/solid" 2>&1 | tee -a "$log"
 rm -f "$out"/shell/*.inp "$out"/solid/*.inp
+fi
 
 # 3. --dt-update: the same 1 M-element shell run with the increment re-evaluated every N.
+if want dt-update; then
 say "## --dt-update at 1 M MITC4 elements"
-gen pinched-cylinder --n 708 --time $([ $cpu = 1 ] && echo 6e-4 || echo 2e-2) -o "$out/dt_update.inp"
+gen pinched-cylinder --n 708 --time $([ $cpu = 1 ] && echo 6e-4 || echo 4e-2) -o "$out/dt_update.inp"
 args=(--quiet); [ $cpu = 1 ] && args+=(--backend cpu) || args+=(--backend cuda)
 for n in 0 100 10 1; do
   "$build/halfstep" run "$out/dt_update.inp" -o "$out/dt_update_$n" "${args[@]}" $([ $n -gt 0 ] && echo --dt-update $n) || true
@@ -61,9 +81,10 @@ print(f"--dt-update {sys.argv[2]:>3}: {s['steps']} increments, solve {s['solve_s
 EOF
 done
 rm -f "$out"/*.inp "$out"/*/*.vtu
+fi
 
 # 4. Seed 000's largest case (GPU only: 97,273 increments of 3.28 M elements).
-if [ $cpu = 0 ]; then
+if want seed && [ $cpu = 0 ]; then
   say "## seed 000 pinched cylinder, 3,276,800 elements"
   "$root/scripts/seed-cases.sh" "$build" "$out/seed" pinched 2>&1 | tee -a "$log"
 fi
