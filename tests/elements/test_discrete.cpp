@@ -208,9 +208,10 @@ TEST(Spring, NonlinearTableForceEnergyAndIncrement) {
     EXPECT_NEAR(w.strain, c.energy, 1e-13) << c.s;
     // The force is the energy's derivative (central difference inside a segment).
     V3 up[1] = {{c.s + 1e-6, 0, 0}}, um[1] = {{c.s - 1e-6, 0, 0}};
-    if (c.s != 0.0)
+    if (c.s != 0.0) {
       EXPECT_NEAR((SPRING1::internal_force(kX, up, m, 0.0, f).strain - SPRING1::internal_force(kX, um, m, 0.0, f).strain) / 2e-6,
                   c.force, 1e-6);
+    }
   }
   // SPRINGA with the table: the force follows the length change.
   const V3 D0 = kX[1] - kX[0];

@@ -277,7 +277,9 @@ void expect_split_equals_fused(const TriConstants<double>& sec, bool plastic) {
   }
   ASSERT_GT(largest_force, 1.0);
   EXPECT_EQ(worst, 0.0);
-  if (plastic) EXPECT_GT(a.alpha(0, 0), 0.0);  // the path yields
+  if (plastic) {
+    EXPECT_GT(a.alpha(0, 0), 0.0);  // the path yields
+  }
 }
 
 TEST(FpmTriSplit, PhasesRunApartReproduceTheFusedUpdateOfAYieldingSection) {
