@@ -4,21 +4,25 @@
 // shear and four Gauss points' kinematics live at once: in FP64 that is more than the 255
 // registers a GPU thread has, so the one-element-per-thread kernel spills and runs at 12 %
 // occupancy (docs/performance.md, issue 21). Here lane l of a group of four does
-//   1. tying point l: its tied transverse shear strain (the 4 values are then shared),
-//   2. Gauss point l: reference constants (recomputed, or stored), kinematics, strains,
-//      resultants, energy, and the "adjoint" vectors far, fas, fbr, fbs and the shear
-//      duals qr, qs that the corner forces are linear in,
-//   3. corner l: its force f and director gradient gv, summed over the four Gauss points'
-//      adjoint vectors (received from the lanes in the order g = 0..3, the order in which
-//      mitc4_internal_force_with sums them) plus the tied-shear terms of its two edges.
-// Nodal vectors are read through an accessor when needed rather than held, streaming over
-// the nodes, so a lane keeps ~40 values live instead of ~150; what a lane needs from another
-// lane passes through the exchange policy: Mitc4SeqLanes on the host (the four lanes run one
-// after the other, phase by phase) and, on the GPU, Mitc4WarpLanes (one thread per lane,
-// __shfl_sync within aligned groups of 4, 8 elements per warp). Nothing is recomputed that
-// the single-thread evaluation does once, except each corner's two edge vectors (~30 FLOP
-// per lane). The arithmetic of every quantity follows mitc4_internal_force_with step for
-// step, so on the host the results agree with it to the last bits.
+//   1. one pass over the 4 nodes: Gauss point l's tangents and tying point l's (A, C, B, D)
+//      tied transverse shear strain, then Gauss point l's reference constants (recomputed
+//      from X and V0, or stored); the 4 tied strains are then shared,
+//   2. Gauss point l: kinematics, strains, section resultants, energy, and the "adjoint"
+//      vectors far, fas, fbr, fbs and shear duals qr, qs that the corner forces are linear in,
+//   3. corner l: its force f and director gradient gv, summed over the 4 Gauss points'
+//      adjoint vectors (received in the order g = 0..3, the order mitc4_internal_force_with
+//      sums them in), and tying point l's dual and tie forces,
+//   4. corner l adds the tie forces of its two edges' tying points.
+// Every lane reads the nodes itself (the 4 lanes of an element read the same addresses: L1
+// hits) and streams over them, so a lane keeps ~50 values live instead of ~150. What a lane
+// needs from another goes through the exchange policy: Mitc4SeqLanes on the host (the lanes
+// run one after the other, phase by phase) and, on the GPU, Mitc4WarpLanes (one thread per
+// lane, __shfl_sync within aligned groups of 4, 8 elements per warp; 76 values per lane).
+// Nothing the single-thread evaluation does once is done twice; the lane-dependent shape
+// function weights, compile-time constants for a single thread, cost ~360 FLOP per element
+// in the sm_90 code (+8 %; docs/performance.md "MITC4 split by Gauss point").
+// Each quantity is computed with mitc4_internal_force_with's operations in its order, so on
+// the host the results are the same to the bit.
 #pragma once
 
 #include "core/host_device.hpp"
@@ -132,25 +136,63 @@ HS_HD int tie_minus(int p) { return nibble(0x1003u, p); }
 HS_HD int corner_tie_r(int k) { return k < 2 ? 1 : 0; }
 HS_HD int corner_tie_s(int k) { return (k == 0 || k == 3) ? 2 : 3; }
 
-/// Tied covariant transverse shear (t.d - t0.d0)/2 at tying point p (tied_shear's formula).
-template <class T, class Nodes>
-HS_HD T tie_strain(const Nodes& nodes, int p, T half_a) {
-  const int a = tie_plus(p), b = tie_minus(p);
-  const Vec3<T> t0 = T(0.5) * (nodes.X(a) - nodes.X(b));
-  const Vec3<T> d0 = (T(0.5) * half_a) * (nodes.V0(a) + nodes.V0(b));
-  const Vec3<T> dt = T(0.5) * (nodes.u(a) - nodes.u(b));
-  const Vec3<T> dd = (T(0.5) * half_a) * ((nodes.v(a) - nodes.V0(a)) + (nodes.v(b) - nodes.V0(b)));
-  const Vec3<T> d = d0 + dd;
-  return T(0.5) * (dot(t0, dd) + dot(dt, d));
-}
+/// What lane l gathers in its pass over the nodes: Gauss point l's reference tangents and
+/// their changes, its reference constants, and tying point l's current half edge t,
+/// thickness vector d and tied shear strain (tied_shear's t, d and tie).
+template <class T>
+struct LaneNodeSums {
+  Vec3<T> ar0, as0, dar, das, br0, bs0, dbr, dbs;  ///< gauss_kinematics' tangents, B's not yet scaled by a/2
+  Mitc4PointRef<T> ref;
+  Vec3<T> t, d;  ///< tying point l's current half edge and thickness vector
+  T tie;
+};
 
-/// Current half edge t and thickness vector d of tying point p (tied_shear's t and d).
+/// Lane l's one pass over the 4 nodes, in mitc4_detail::tangents' order: Gauss point l's
+/// tangents, tying point l's strain, then Gauss point l's reference constants (recomputed,
+/// or from stored, the element's constants).
 template <class T, class Nodes>
-HS_HD void tie_vectors(const Nodes& nodes, int p, T half_a, Vec3<T>& t, Vec3<T>& d) {
-  const int a = tie_plus(p), b = tie_minus(p);
-  t = T(0.5) * (nodes.X(a) - nodes.X(b)) + T(0.5) * (nodes.u(a) - nodes.u(b));
-  d = (T(0.5) * half_a) * (nodes.V0(a) + nodes.V0(b)) +
-      (T(0.5) * half_a) * ((nodes.v(a) - nodes.V0(a)) + (nodes.v(b) - nodes.V0(b)));
+HS_HD LaneNodeSums<T> node_sums(const Nodes& nodes, int l, T half_a, const Mitc4Ref<T>* stored) {
+  const T r = T(mitc4_gauss_r(l)), s = T(mitc4_gauss_s(l));
+  const int a = tie_plus(l), b = tie_minus(l);
+  LaneNodeSums<T> o;
+  const Vec3<T> zero{T(0), T(0), T(0)};
+  o.ar0 = o.as0 = o.dar = o.das = o.br0 = o.bs0 = o.dbr = o.dbs = zero;
+  // Tying point l's sums X_a - X_b, u_a - u_b, V0_a + V0_b, dv_a + dv_b: coefficients -1, 0,
+  // 1 make each sum exact, so they equal tying_vectors' to the bit.
+  Vec3<T> sx = zero, su = zero, sv0 = zero, sdv = zero, dir = zero;
+  for (int k = 0; k < 4; ++k) {
+    const T rk = T(mitc4_node_r(k)), sk = T(mitc4_node_s(k));
+    const T cr = T(0.25) * rk * (T(1) + s * sk), cs = T(0.25) * sk * (T(1) + r * rk);
+    const T edge = k == a ? T(1) : k == b ? T(-1) : T(0);
+    const T ends = k == a || k == b ? T(1) : T(0);
+    const Vec3<T> X = nodes.X(k), u = nodes.u(k), V0 = nodes.V0(k);
+    const Vec3<T> dv = nodes.v(k) - V0;
+    o.ar0 += cr * X;
+    o.as0 += cs * X;
+    o.dar += cr * u;
+    o.das += cs * u;
+    o.br0 += cr * V0;
+    o.bs0 += cs * V0;
+    o.dbr += cr * dv;
+    o.dbs += cs * dv;
+    if (!stored) dir += (T(0.25) * (T(1) + r * rk) * (T(1) + s * sk)) * V0;
+    sx += edge * X;
+    su += edge * u;
+    sv0 += ends * V0;
+    sdv += ends * dv;
+  }
+  // The tying point before the reference constants, whose divisions and square roots need
+  // registers: then its 12 sums are down to 7 values. (Spilled in FP64 at 128 registers,
+  // each more: t and d recomputed from the edge's nodes at the end instead of kept, a pass
+  // over X, V0 before the reference constants and one over u, v after, the tying point read
+  // from its two nodes after the pass instead of summed in it.)
+  const Vec3<T> t0 = T(0.5) * sx, dt = T(0.5) * su;
+  const Vec3<T> d0 = (T(0.5) * half_a) * sv0, dd = (T(0.5) * half_a) * sdv;
+  o.t = t0 + dt;
+  o.d = d0 + dd;
+  o.tie = T(0.5) * (dot(t0, dd) + dot(dt, o.d));
+  o.ref = stored ? mitc4_point_ref(*stored, l) : mitc4_point_reference(o.ar0, o.as0, dir, half_a);
+  return o;
 }
 
 /// What a Gauss point hands to the corners: the energy derivatives with respect to the
@@ -162,38 +204,15 @@ struct PointAdjoint {
   T energy;  ///< weight x Jacobian x energy per unit area
 };
 
-/// Gauss point g of the element, given the four tied shear strains; stored: the element's
-/// reference constants, or null to recompute them from X and V0 (the gather scheme's default).
-template <class T, class Nodes, class Section>
-HS_HD PointAdjoint<T> gauss_point(const Nodes& nodes, int g, T half_a, const Section& section,
-                                  const Mitc4Ref<T>* stored, T tie0, T tie1, T tie2, T tie3) {
-  using namespace mitc4_detail;
+/// Gauss point g of the element from its node sums and the four tied shear strains
+/// (gauss_kinematics, gauss_strain, the section and the pull-back of mitc4_internal_force_with).
+template <class T, class Section>
+HS_HD PointAdjoint<T> gauss_point(const LaneNodeSums<T>& n, int g, T half_a, const Section& section, T tie0,
+                                  T tie1, T tie2, T tie3) {
   const T r = T(mitc4_gauss_r(g)), s = T(mitc4_gauss_s(g));
-  // Tangents of X, u, V0 and v - V0 and the interpolated V0, streamed node by node in
-  // mitc4_detail::tangents' order so that no node is held longer than its own terms.
-  Vec3<T> ar0{T(0), T(0), T(0)}, as0 = ar0, dar = ar0, das = ar0, br0 = ar0, bs0 = ar0, dbr = ar0, dbs = ar0,
-          dir = ar0;
-  for (int k = 0; k < 4; ++k) {
-    const T rk = T(mitc4_node_r(k)), sk = T(mitc4_node_s(k));
-    const T cr = T(0.25) * rk * (T(1) + s * sk), cs = T(0.25) * sk * (T(1) + r * rk);
-    const Vec3<T> X = nodes.X(k), u = nodes.u(k), V0 = nodes.V0(k);
-    const Vec3<T> dv = nodes.v(k) - V0;
-    ar0 += cr * X;
-    as0 += cs * X;
-    dar += cr * u;
-    das += cs * u;
-    br0 += cr * V0;
-    bs0 += cs * V0;
-    dbr += cr * dv;
-    dbs += cs * dv;
-    if (!stored) dir += (T(0.25) * (T(1) + r * rk) * (T(1) + s * sk)) * V0;
-  }
-  const Mitc4PointRef<T> ref = stored ? mitc4_point_ref(*stored, g) : mitc4_point_reference(ar0, as0, dir, half_a);
-  // gauss_kinematics
-  br0 = half_a * br0;
-  bs0 = half_a * bs0;
-  dbr = half_a * dbr;
-  dbs = half_a * dbs;
+  const Mitc4PointRef<T> ref = n.ref;
+  const Vec3<T> ar0 = n.ar0, as0 = n.as0, dar = n.dar, das = n.das;
+  const Vec3<T> br0 = half_a * n.br0, bs0 = half_a * n.bs0, dbr = half_a * n.dbr, dbs = half_a * n.dbs;
   const Vec3<T> ar = ar0 + dar, as = as0 + das, br = br0 + dbr, bs = bs0 + dbs;
   const T err = dot(ar0, dar) + T(0.5) * dot(dar, dar);
   const T ess = dot(as0, das) + T(0.5) * dot(das, das);
@@ -265,25 +284,32 @@ HS_HD T mitc4_split_internal_force_with(const Lanes& lanes, const Nodes& nodes, 
                                         typename Lanes::template Val<Vec3<T>>& gv) {
   using namespace mitc4_split_detail;
   using Point = PointAdjoint<T>;
+  using Sums = LaneNodeSums<T>;
   const T half_a = T(0.5) * a;
-  // Phase 1: lane p's tying point, then every lane reads all four.
-  typename Lanes::template Val<T> tie;
-  lanes.each([&](int l) { tie[l] = tie_strain<T>(nodes, l, half_a); });
-  // Phase 2: lane g's Gauss point.
+  // Phase 1: lane l reads the nodes once: Gauss point l's tangents, tying point l's strain.
+  typename Lanes::template Val<Sums> sums;
+  lanes.each([&](int l) { sums[l] = node_sums<T>(nodes, l, half_a, stored); });
+  // Phase 2: every lane reads the four tied strains; lane l evaluates Gauss point l.
   typename Lanes::template Val<Point> pt;
   lanes.each([&](int l) {
-    const auto id = [](T x) { return x; };
-    const T t0 = lanes.get(tie, l, 0, id), t1 = lanes.get(tie, l, 1, id), t2 = lanes.get(tie, l, 2, id),
-            t3 = lanes.get(tie, l, 3, id);
-    pt[l] = gauss_point<T>(nodes, l, half_a, section, stored, t0, t1, t2, t3);
+    const auto tie = [](const Sums& x) { return x.tie; };
+    const T t0 = lanes.get(sums, l, 0, tie), t1 = lanes.get(sums, l, 1, tie), t2 = lanes.get(sums, l, 2, tie),
+            t3 = lanes.get(sums, l, 3, tie);
+    pt[l] = gauss_point<T>(sums[l], l, half_a, section, t0, t1, t2, t3);
   });
-  // Phase 3: lane k's corner, summing the Gauss points in the order g = 0..3.
+  // Phase 3: lane k sums corner k's share of the Gauss points in the order g = 0..3 (as
+  // mitc4_internal_force_with does) and, as tying point k, its tie_dual and the forces
+  // ft (on the edge's nodes, + on tie_plus, - on tie_minus) and fd (on both directors).
+  typename Lanes::template Val<Vec3<T>> ft, fd;
   typename Lanes::template Val<T> energy;
   lanes.each([&](int k) {
     const T rk = T(mitc4_node_r(k)), sk = T(mitc4_node_s(k));
-    const int pr = corner_tie_r(k), ps = corner_tie_s(k);
     Vec3<T> fk{T(0), T(0), T(0)}, gk{T(0), T(0), T(0)};
-    T dual_r = T(0), dual_s = T(0), w = T(0);
+    T dual = T(0), w = T(0);
+    // Unrolled on the GPU: left rolled, the FP64 kernel spilled 16 more bytes at 128 registers.
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
     for (int g = 0; g < 4; ++g) {
       const T r = T(mitc4_gauss_r(g)), s = T(mitc4_gauss_s(g));
       const Vec3<T> far = get3(lanes, pt, k, g, [](const Point& p) { return p.far; });
@@ -295,26 +321,35 @@ HS_HD T mitc4_split_internal_force_with(const Lanes& lanes, const Nodes& nodes, 
       gk += (half_a * dr) * fbr + (half_a * ds) * fbs;
       const T qr = lanes.get(pt, k, g, [](const Point& p) { return p.qr; });
       const T qs = lanes.get(pt, k, g, [](const Point& p) { return p.qs; });
-      // tie_dual of mitc4_internal_force_with for this corner's two tying points.
-      dual_r += (pr == 0 ? T(0.5) * (T(1) + s) : T(0.5) * (T(1) - s)) * qr;
-      dual_s += (ps == 2 ? T(0.5) * (T(1) - r) : T(0.5) * (T(1) + r)) * qs;
+      // tie_dual[k] of mitc4_internal_force_with: A, C weigh qr by (1 +- s)/2, B, D qs by (1 -+ r)/2.
+      const T weight = k == 0 ? T(0.5) * (T(1) + s) : k == 1 ? T(0.5) * (T(1) - s)
+                     : k == 2 ? T(0.5) * (T(1) - r) : T(0.5) * (T(1) + r);
+      dual += weight * (k < 2 ? qr : qs);
       w += lanes.get(pt, k, g, [](const Point& p) { return p.energy; });
     }
-    // The tied-shear terms; pr (0 or 1) < ps (2 or 3), the order mitc4_internal_force_with adds them in.
     const T q = T(0.25);
-    for (int i = 0; i < 2; ++i) {
-      const int p = i == 0 ? pr : ps;
-      const T dual = i == 0 ? dual_r : dual_s;
-      Vec3<T> t, d;
-      tie_vectors<T>(nodes, p, half_a, t, d);
-      const Vec3<T> ft = (q * dual) * d, fd = (q * half_a * dual) * t;
-      if (k == tie_plus(p)) fk += ft;
-      else fk -= ft;
-      gk += fd;
-    }
+    ft[k] = (q * dual) * sums[k].d;
+    fd[k] = (q * half_a * dual) * sums[k].t;
     f[k] = fk;
     gv[k] = gk;
     energy[k] = w;
+  });
+  // Phase 4: corner k adds its two tying points' forces, pr (0 or 1) before ps (2 or 3), the
+  // order mitc4_internal_force_with adds them in.
+  lanes.each([&](int k) {
+    const int pr = corner_tie_r(k), ps = corner_tie_s(k);
+    const auto id = [](const Vec3<T>& x) { return x; };
+    const Vec3<T> ftr = get3(lanes, ft, k, pr, id), fdr = get3(lanes, fd, k, pr, id);
+    const Vec3<T> fts = get3(lanes, ft, k, ps, id), fds = get3(lanes, fd, k, ps, id);
+    Vec3<T> fk = f[k], gk = gv[k];
+    if (k == tie_plus(pr)) fk += ftr;
+    else fk -= ftr;
+    gk += fdr;
+    if (k == tie_plus(ps)) fk += fts;
+    else fk -= fts;
+    gk += fds;
+    f[k] = fk;
+    gv[k] = gk;
   });
   return energy[0];  // the same sum on every lane
 }
