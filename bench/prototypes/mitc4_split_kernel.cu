@@ -4,7 +4,8 @@
 // inputs and writing the same 20 corner generalized forces and energy per element. Not part
 // of the CMake build: it exists to read ptxas's register and spill report, e.g.
 //   nvcc -arch=sm_90 -O3 -std=c++17 -Xptxas -v -c bench/prototypes/mitc4_split_kernel.cu -I src
-// (-DSPLIT_THREADS=T -DSPLIT_MIN_BLOCKS=N change the split kernel's __launch_bounds__).
+// (-DSPLIT_THREADS, -DSPLIT_MIN_BLOCKS_FP64 and -DSPLIT_MIN_BLOCKS_FP32 change the split
+// kernel's __launch_bounds__).
 // Left out against the real kernel, the same for both: the run-status check, the grid-wide
 // energy sum and the pressure forces (docs/performance.md, "MITC4 split by Gauss point").
 #include "elements/mitc4.hpp"
@@ -83,14 +84,23 @@ __global__ void single_thread_kernel(ShellInputs<T> in, int count, T* force, T* 
 #ifndef SPLIT_THREADS
 #define SPLIT_THREADS 128  // threads per block the split kernel is compiled for
 #endif
-#ifndef SPLIT_MIN_BLOCKS
-#define SPLIT_MIN_BLOCKS 4  // 4 x 128 threads x 128 registers = 65,536: the FP64 target
+#ifndef SPLIT_MIN_BLOCKS_FP64
+#define SPLIT_MIN_BLOCKS_FP64 4  // 4 x 128 threads x 128 registers = 65,536: 16 warps per SM
 #endif
+#ifndef SPLIT_MIN_BLOCKS_FP32
+#define SPLIT_MIN_BLOCKS_FP32 6  // 80 registers, no spill: 24 warps per SM (89 unbounded: 20)
+#endif
+
+/// Minimum resident blocks per SM the split kernel is compiled for, per precision.
+template <class T>
+constexpr int split_min_blocks() {
+  return sizeof(T) == 8 ? SPLIT_MIN_BLOCKS_FP64 : SPLIT_MIN_BLOCKS_FP32;
+}
 
 /// Four threads per element (8 elements per warp): thread 4 i + l is lane l of element i,
 /// and writes corner l's 5 values, so a warp stores 8 x 20 consecutive values.
 template <class T>
-__global__ void __launch_bounds__(SPLIT_THREADS, SPLIT_MIN_BLOCKS)
+__global__ void __launch_bounds__(SPLIT_THREADS, split_min_blocks<T>())
     split_kernel(ShellInputs<T> in, int count, T* force, T* energy) {
   const int i = (blockIdx.x * blockDim.x + threadIdx.x) >> 2;
   const Mitc4WarpLanes lanes{static_cast<int>(threadIdx.x & 3)};
