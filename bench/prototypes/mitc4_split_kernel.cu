@@ -35,6 +35,7 @@ struct SoaNodes {
   int n0, n1, n2, n3;  ///< the corner node numbers, kept in registers
   /// Node number of corner k; selects, not an array, since k may be the runtime lane index.
   __device__ __forceinline__ int node(int k) const { return k == 0 ? n0 : k == 1 ? n1 : k == 2 ? n2 : n3; }
+  /// Corner k's reference position, displacement, reference and current director.
   __device__ __forceinline__ Vec3<T> X(int k) const {
     const int n = node(k);
     return {in.x0[n], in.y0[n], in.z0[n]};

@@ -84,6 +84,7 @@ struct Mitc4WarpLanes {
 template <class T>
 struct Mitc4NodesAccess {
   const Mitc4Nodes<T>& n;
+  /// Node k's reference position, displacement, reference and current director.
   HS_HD Vec3<T> X(int k) const { return n.X[k]; }
   HS_HD Vec3<T> u(int k) const { return n.u[k]; }
   HS_HD Vec3<T> V0(int k) const { return n.V0[k]; }
@@ -123,9 +124,8 @@ HS_HD Mitc4PointRef<T> mitc4_point_reference(Vec3<T> ar, Vec3<T> as, Vec3<T> dir
 
 namespace mitc4_split_detail {
 
-// Small per-lane tables packed 4 bits per entry and read with shifts: a lane index is a
-// runtime value on the GPU, and indexing a local array with it would put the array in
-// local memory.
+/// Entry i of a small table packed 4 bits per entry. Read with shifts because a lane index is
+/// a run-time value on the GPU, and indexing a local array with it puts the array in local memory.
 HS_HD int nibble(unsigned table, int i) { return static_cast<int>((table >> (4 * i)) & 0xFu); }
 /// Tying point p (A, C, B, D) lies on the edge from node tie_plus(p) to tie_minus(p):
 /// its half edge is t = (x_plus - x_minus) / 2 (mitc4_detail::tying_vectors).
