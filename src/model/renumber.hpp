@@ -39,7 +39,7 @@ LocalityOrder locality_order(const Model& model);
 
 /// Applies order to every node and element index of the model (connectivity, sets, surfaces,
 /// loads, boundaries, constraints, rigid bodies, initial conditions, NURBS patches,
-/// adhesion, point masses) and rebuilds the label maps. Throws std::invalid_argument when
+/// adhesion, point masses) and the label maps' indices. Throws std::invalid_argument when
 /// the order is not a permutation of the model's nodes and elements.
 void apply_order(Model& model, const LocalityOrder& order);
 
