@@ -34,6 +34,7 @@ Conventions used by all cases
 import argparse
 import math
 import os
+import random
 import shlex
 import sys
 import textwrap
@@ -244,6 +245,7 @@ class Spec:
         self.static = None  # (increments, nlgeom): a *STATIC step instead of the explicit one
         self.triangles = False  # S3 with FORMULATION=FPM: each quad split into two triangles
         self.plastic = None  # (yield stress, hardening modulus): a bilinear *PLASTIC table
+        self.shuffle = None  # seed: labels permuted and nodes/elements written in random order
 
 
 def nset_lines(name, ids, kw="*NSET, NSET="):
@@ -261,27 +263,57 @@ def nset_lines(name, ids, kw="*NSET, NSET="):
     return out
 
 
+def shuffled_labels(n, rng):
+    """A random permutation of the labels 1..n: label[i - 1] is the label of structured id i."""
+    label = list(range(1, n + 1))
+    rng.shuffle(label)
+    return label
+
+
 def mesh_lines(spec):
     m = spec.mesh
+    # --shuffle SEED: nodes and elements get randomly permuted labels and are written in a
+    # random order, as decks from pre-processors often are (the geometry is the same; the
+    # sets name the same nodes and elements by their new labels).
+    rng = random.Random(spec.shuffle) if spec.shuffle is not None else None
+    nlab = shuffled_labels(m.nnode, rng) if rng else None
+
+    def node(i):  # label of structured node id i (1-based)
+        return nlab[i - 1] if nlab else i
+
+    n_el = (2 if spec.triangles else 1) * len(m.elems)
+    elab = shuffled_labels(n_el, rng) if rng else None
+
+    def elem(i):  # label of structured element id i (1-based)
+        return elab[i - 1] if elab else i
+
+    def in_order(lines):
+        if rng:
+            rng.shuffle(lines)
+        return lines
+
     L = ["*NODE"]
     X, Y, Z = m.x, m.y, m.z
-    L.extend("%d, %s, %s, %s" % (i + 1, fmtc(X[i]), fmtc(Y[i]), fmtc(Z[i])) for i in range(m.nnode))
+    L.extend(in_order(["%d, %s, %s, %s" % (node(i + 1), fmtc(X[i]), fmtc(Y[i]), fmtc(Z[i])) for i in range(m.nnode)]))
     if spec.triangles:
         # Each quadrilateral (a, b, c, d) becomes the FPM triangles (a, b, c) and (a, c, d):
         # quad k is triangles 2k - 1 and 2k, with the same normal.
         L.append("*ELEMENT, TYPE=S3, ELSET=%s" % spec.elset)
+        lines = []
         for k, e in enumerate(m.elems):
-            L.append("%d, %d, %d, %d" % (2 * k + 1, e[0], e[1], e[2]))
-            L.append("%d, %d, %d, %d" % (2 * k + 2, e[0], e[2], e[3]))
+            lines.append("%d, %d, %d, %d" % (elem(2 * k + 1), node(e[0]), node(e[1]), node(e[2])))
+            lines.append("%d, %d, %d, %d" % (elem(2 * k + 2), node(e[0]), node(e[2]), node(e[3])))
+        L.extend(in_order(lines))
     else:
         L.append("*ELEMENT, TYPE=S4R, ELSET=%s" % spec.elset)
-        L.extend("%d, %d, %d, %d, %d" % (k + 1, e[0], e[1], e[2], e[3]) for k, e in enumerate(m.elems))
+        L.extend(in_order(["%d, %d, %d, %d, %d" % (elem(k + 1), node(e[0]), node(e[1]), node(e[2]), node(e[3]))
+                           for k, e in enumerate(m.elems)]))
     for name, ids in m.nsets.items():
-        L.extend(nset_lines(name, ids))
+        L.extend(nset_lines(name, [node(i) for i in ids]))
     for name, ids in m.elsets.items():
         if spec.triangles:
             ids = [t for i in ids for t in (2 * i - 1, 2 * i)]
-        L.extend(nset_lines(name, ids, "*ELSET, ELSET="))
+        L.extend(nset_lines(name, [elem(i) for i in ids], "*ELSET, ELSET="))
     return L
 
 
@@ -1162,6 +1194,9 @@ def build_parser():
     p.add_argument("--yield-stress", type=float,
                    help="add a bilinear *PLASTIC (this yield stress, hardening modulus --hardening) to the material")
     p.add_argument("--hardening", type=float, default=0.0, help="with --yield-stress: plastic hardening modulus")
+    p.add_argument("--shuffle", type=int, metavar="SEED",
+                   help="give nodes and elements randomly permuted labels and write them in random order "
+                        "(a poorly numbered deck, as from a pre-processor; same geometry and sets)")
     p.add_argument("--split-mesh", action="store_true", help="write nodes/elements/sets to FILE_mesh.inp and *INCLUDE it")
     return p
 
@@ -1215,6 +1250,9 @@ def main(argv=None):
         spec.plastic = (args.yield_stress, args.hardening)
         spec.heading.insert(len(spec.heading) - 1, "Bilinear *PLASTIC (--yield-stress %s, --hardening %s)" % (
             fmt(args.yield_stress), fmt(args.hardening)))
+    if args.shuffle is not None:
+        spec.shuffle = args.shuffle
+        spec.heading.insert(len(spec.heading) - 1, "Labels permuted and written in random order (--shuffle %d)" % args.shuffle)
     dt_est = write_deck(spec, args.output, split_mesh=args.split_mesh)
     m = spec.mesh
     sys.stderr.write("%s: %s -> %d nodes, %d elements, time %s, est. dt %s\n" % (

@@ -26,6 +26,7 @@
 #include "io/result_writer.hpp"
 #include "io/summary_json.hpp"
 #include "model/memory.hpp"
+#include "model/renumber.hpp"
 #include "parallel/communicator.hpp"
 #include "solver/explicit_solver.hpp"
 #include "solver/interrupt.hpp"
@@ -63,6 +64,7 @@ struct Args {
   RunOptions run;
   bool quiet = false;
   bool report = false;  ///< run --report: write OUTDIR/report.html at the end, whatever the outcome
+  bool renumber = true;  ///< run --renumber: reorder nodes and elements for locality (model/renumber.hpp)
 };
 
 /// What run_command learned that the failure path needs too (the summary of a failed run).
@@ -231,6 +233,14 @@ void add_run_options(CLI::App& run, Args& a) {
               a.run.restart_interval = 60 * m;
               a.run.restart_interval_default = false;
             });
+  add_value(run, "--renumber", "on|off",
+            "on (default): renumber nodes and elements once after reading, elements along a\n"
+            "space-filling curve, nodes in the order they touch (faster on poorly numbered\n"
+            "decks; results are written in the deck's numbering and order either way)",
+            [&a](const std::string& v) {
+              if (v != "on" && v != "off") bad_value("--renumber must be on or off, got '" + v + "'");
+              a.renumber = v == "on";
+            });
   run.add_flag("--quiet", a.quiet, "no progress line");
   run.add_flag("--report", a.report,
                "write OUTDIR/report.html at the end (also of a failed or interrupted run; needs\n"
@@ -347,8 +357,11 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   const bool root = comm.rank() == 0;
   // check reports every problem it finds (up to 50); run stops at the first.
   const auto t_read = std::chrono::steady_clock::now();
-  const Model model = a.command == "check" ? read_inp_all_errors(a.deck, 50) : read_inp(a.deck);
+  Model model = a.command == "check" ? read_inp_all_errors(a.deck, 50) : read_inp(a.deck);
   const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_read).count();
+  // After reading and its checks (their messages name labels and lines, whatever the order);
+  // every rank of a distributed run renumbers alike, before the partition.
+  if (a.command == "run" && a.renumber) renumber_for_locality(model);
   ctx.warnings = model.warnings;
   if (root)
     for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());
@@ -402,10 +415,14 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   const bool interrupted = s.status != "completed";
   if (!root) return interrupted ? kInterrupted : kOk;
   s.read_seconds = read_seconds;
-  s.wall_seconds += read_seconds;
+  s.wall_seconds += read_seconds + model.renumbering.seconds;
   s.deck_bytes = static_cast<double>(model.source_bytes);
   s.model_bytes_per_element =
       static_cast<double>(model_host_bytes(model)) / std::max(1, model.elements.size());
+  s.renumbered = model.renumbering.applied;
+  s.renumber_seconds = model.renumbering.seconds;
+  s.renumber_span_before = s.renumbered ? model.renumbering.span_before : node_index_span(model);
+  s.renumber_span_after = s.renumbered ? model.renumbering.span_after : s.renumber_span_before;
   s.output_seconds = *output_seconds;
   s.warnings = model.warnings;
   s.energy_tolerance = a.run.energy_tolerance;

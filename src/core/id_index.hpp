@@ -63,7 +63,14 @@ class IdIndex {
   }
   /// Number of ids.
   std::size_t size() const { return size_; }
-  /// Forgets every id (a renumbering rebuilds the map).
+  /// Moves every id to position new_of[old position] (a renumbering: the ids stay, the
+  /// positions they name change).
+  void remap_positions(const std::vector<int>& new_of) {
+    for (int& p : dense_)
+      if (p >= 0) p = new_of[static_cast<std::size_t>(p)];
+    for (auto& kv : sparse_) kv.second = new_of[static_cast<std::size_t>(kv.second)];
+  }
+  /// Forgets every id.
   void clear() {
     dense_.clear();
     sparse_.clear();

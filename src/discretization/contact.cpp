@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/vec3.hpp"
@@ -397,7 +398,22 @@ ContactSystem build_contact_system(const Model& m) {
   // Edges of one definition into cs (role: kEdgeRecord / kEdgeTarget bits).
   const auto add_edges = [&](const std::vector<Facet>& facets, int pair, std::uint8_t role, bool self_contact) {
     const SideMap& sides = exterior_side_map();
-    for (const Edge& e : feature_edges(m, facets, exterior, sides)) {
+    std::vector<Edge> edges = feature_edges(m, facets, exterior, sides);
+    if (m.renumbering.applied) {
+      // The edges in the order (and each edge's nodes in the direction) a run in the deck's
+      // numbering gives them, by their nodes' deck indices: of two touching edges of a
+      // self-contact definition the first records the contact, and history/contact.csv's
+      // totals (the force on the records) must not depend on --renumber.
+      const std::vector<int>& deck = m.renumbering.node_deck;
+      const auto key = [&deck](const Edge& e) {
+        return std::make_pair(deck[static_cast<std::size_t>(e.nodes[0])], deck[static_cast<std::size_t>(e.nodes[1])]);
+      };
+      for (Edge& e : edges)
+        if (deck[static_cast<std::size_t>(e.nodes[0])] > deck[static_cast<std::size_t>(e.nodes[1])])
+          std::swap(e.nodes[0], e.nodes[1]);
+      std::sort(edges.begin(), edges.end(), [&key](const Edge& a, const Edge& b) { return key(a) < key(b); });
+    }
+    for (const Edge& e : edges) {
       cs.edge_nodes.insert(cs.edge_nodes.end(), e.nodes.begin(), e.nodes.end());
       cs.edge_pair.push_back(pair);
       cs.edge_role.push_back(role);

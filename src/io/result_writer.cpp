@@ -192,8 +192,11 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
       std::vector<int> all;
       const std::vector<int>* nodes = nullptr;
       if (p.set.empty()) {
+        // Every node in the deck's order (Model::renumbering).
+        const Renumbering& r = model_.renumbering;
         all.resize(static_cast<std::size_t>(model_.nodes.size()));
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+        for (std::size_t i = 0; i < all.size(); ++i)
+          all[r.applied ? static_cast<std::size_t>(r.node_deck[i]) : i] = static_cast<int>(i);
         nodes = &all;
       } else {
         nodes = &model_.nsets.at(p.set).members;
@@ -216,8 +219,10 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
     std::vector<int> all;
     const std::vector<int>* elems = nullptr;
     if (p.set.empty()) {
+      const Renumbering& r = model_.renumbering;  // every element in the deck's order
       all.resize(cell_of.size());
-      for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+      for (std::size_t i = 0; i < all.size(); ++i)
+        all[r.applied ? static_cast<std::size_t>(r.element_deck[i]) : i] = static_cast<int>(i);
       elems = &all;
     } else {
       elems = &model_.elsets.at(p.set).members;
@@ -279,12 +284,64 @@ std::string variable_of(const std::string& array) {
 
 }  // namespace
 
+// The frames' points are the model's nodes and their cells come in blocks of one element
+// kind (MITC4 shells, each continuum kind, beams, triangles), each block in model element
+// order. A run of the deck's order writes the same blocks, each in the deck's order; so a
+// renumbered model's cells are put back by sorting each block by the deck's element order.
+void ResultWriter::build_output_order(const FieldSet& fields) {
+  const int np = mesh_.num_points, nc = mesh_.num_cells();
+  const Renumbering& r = model_.renumbering;
+  point_order_.resize(static_cast<std::size_t>(np));
+  cell_order_.resize(static_cast<std::size_t>(nc));
+  for (int c = 0; c < nc; ++c) cell_order_[static_cast<std::size_t>(c)] = c;
+  if (!r.applied) {
+    for (int p = 0; p < np; ++p) point_order_[static_cast<std::size_t>(p)] = p;
+    return;
+  }
+  if (r.node_deck.size() != static_cast<std::size_t>(np) || np != model_.nodes.size())
+    throw std::logic_error("renumbered model: frames of " + std::to_string(np) + " points for " +
+                           std::to_string(model_.nodes.size()) + " nodes");
+  for (int p = 0; p < np; ++p) point_order_[static_cast<std::size_t>(r.node_deck[static_cast<std::size_t>(p)])] = p;
+  const FieldArray* ids = fields.find_cell("ElementId");
+  if (!ids) throw std::logic_error("frame without element ids");
+  // Per cell: its model element's kind and deck position (-1: no model element, kept in place).
+  std::vector<int> kind(static_cast<std::size_t>(nc), -1), deck(static_cast<std::size_t>(nc), -1);
+  for (int c = 0; c < nc; ++c) {
+    const auto it = model_.elements.index.find(static_cast<std::int64_t>(ids->values[static_cast<std::size_t>(c)]));
+    if (it == model_.elements.index.end()) continue;
+    kind[static_cast<std::size_t>(c)] = model_.elements.kind[static_cast<std::size_t>(it->second)];
+    deck[static_cast<std::size_t>(c)] = r.element_deck[static_cast<std::size_t>(it->second)];
+  }
+  for (int b = 0; b < nc;) {
+    int end = b + 1;
+    while (end < nc && kind[static_cast<std::size_t>(end)] == kind[static_cast<std::size_t>(b)]) ++end;
+    if (kind[static_cast<std::size_t>(b)] >= 0)
+      std::sort(cell_order_.begin() + b, cell_order_.begin() + end,
+                [&deck](int x, int y) { return deck[static_cast<std::size_t>(x)] < deck[static_cast<std::size_t>(y)]; });
+    b = end;
+  }
+  // The whole mesh in that order, for write_frame's gather path.
+  FrameSubset& s = deck_order_;
+  s.points = point_order_;
+  s.cells = cell_order_;
+  std::vector<int> new_index(static_cast<std::size_t>(np));
+  for (int k = 0; k < np; ++k) new_index[static_cast<std::size_t>(point_order_[static_cast<std::size_t>(k)])] = k;
+  for (int c : s.cells) {
+    for (std::int64_t k = c == 0 ? 0 : mesh_.offsets[static_cast<std::size_t>(c) - 1]; k < mesh_.offsets[static_cast<std::size_t>(c)]; ++k)
+      s.conn.push_back(new_index[static_cast<std::size_t>(mesh_.conn[static_cast<std::size_t>(k)])]);
+    s.offsets.push_back(static_cast<std::int64_t>(s.conn.size()));
+    s.types.push_back(mesh_.types[static_cast<std::size_t>(c)]);
+  }
+  s.built = true;
+}
+
 // Kept: the cells of the element sets, the cells whose every node is in a node set (so a
 // node set that covers a region still shows as a surface), the points of both; a point of a
 // node set that no kept cell uses becomes a vertex cell.
 void ResultWriter::build_subset(const FieldSet& fields) {
   FrameSubset& s = subset_;
   const int np = mesh_.num_points, nc = mesh_.num_cells();
+  if (point_order_.empty()) build_output_order(fields);
   std::vector<char> in_nset(static_cast<std::size_t>(np), 0), keep_cell(static_cast<std::size_t>(nc), 0);
   for (const std::string& n : s.nsets)
     for (int p : model_.nsets.at(n).members) in_nset[static_cast<std::size_t>(p)] = 1;
@@ -300,8 +357,9 @@ void ResultWriter::build_subset(const FieldSet& fields) {
         all = in_nset[static_cast<std::size_t>(mesh_.conn[static_cast<std::size_t>(k)])] != 0;
       if (all) keep_cell[static_cast<std::size_t>(c)] = 1;
     }
+  // Kept points and cells in the written order (the deck's: point_order_, cell_order_).
   std::vector<char> used(static_cast<std::size_t>(np), 0);
-  for (int c = 0; c < nc; ++c)
+  for (int c : cell_order_)
     if (keep_cell[static_cast<std::size_t>(c)]) {
       s.cells.push_back(c);
       for (std::int64_t k = first(c); k < mesh_.offsets[static_cast<std::size_t>(c)]; ++k)
@@ -309,7 +367,7 @@ void ResultWriter::build_subset(const FieldSet& fields) {
     }
   std::vector<int> new_index(static_cast<std::size_t>(np), -1);
   std::vector<int> lone;
-  for (int p = 0; p < np; ++p)
+  for (int p : point_order_)
     if (used[static_cast<std::size_t>(p)] || in_nset[static_cast<std::size_t>(p)]) {
       new_index[static_cast<std::size_t>(p)] = static_cast<int>(s.points.size());
       s.points.push_back(p);
@@ -359,7 +417,8 @@ void ResultWriter::write_frame(double time, const FieldSet& fields, const FieldS
   std::vector<VtuField> point, cell;
   char name[64];
   std::snprintf(name, sizeof name, "%s_%06d.vtu", job_.c_str(), frame_);
-  if (!subset_.active) {
+  if (point_order_.empty()) build_output_order(fields);
+  if (!subset_.active && !model_.renumbering.applied) {
     for (const FieldArray& a : fields.point)
       if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data()});
     for (const FieldArray& a : fields.cell)
@@ -368,10 +427,11 @@ void ResultWriter::write_frame(double time, const FieldSet& fields, const FieldS
               VtuCells{mesh_.num_cells(), mesh_.conn.data(), mesh_.offsets.data(), mesh_.types.data()}, point, cell,
               {{"TimeValue", time}});
   } else {
-    // The requested part only: arrays gathered to the kept points and cells (vertex cells of
-    // lone points carry NaN, as a field of one family does on another family's cells).
-    if (!subset_.built) build_subset(fields);
-    const FrameSubset& s = subset_;
+    // The requested part only, or a renumbered model's whole mesh in the deck's order:
+    // arrays gathered to the kept points and cells (vertex cells of lone points carry NaN,
+    // as a field of one family does on another family's cells).
+    if (subset_.active && !subset_.built) build_subset(fields);
+    const FrameSubset& s = subset_.active ? subset_ : deck_order_;
     const std::size_t kp = s.points.size(), kc = s.cells.size() + static_cast<std::size_t>(s.vertex_cells);
     std::vector<std::vector<double>> store;
     store.reserve(fields.point.size() + fields.cell.size() + 3);

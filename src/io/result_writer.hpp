@@ -94,8 +94,8 @@ class ResultWriter final : public ResultSink {
     bool built = false;             ///< points/cells below are filled (at the step's first frame)
     std::vector<std::string> nsets;   ///< node sets of the node requests
     std::vector<std::string> elsets;  ///< element sets of the element requests
-    std::vector<int> points;        ///< kept frame points, ascending
-    std::vector<int> cells;         ///< kept frame cells, ascending; then one vertex cell per lone point
+    std::vector<int> points;        ///< kept frame points, in the written order (point_order_)
+    std::vector<int> cells;         ///< kept frame cells, in the written order (cell_order_); then one vertex cell per lone point
     int vertex_cells = 0;           ///< kept points that no kept cell uses (written as VTK vertices)
     std::vector<int> conn;          ///< renumbered connectivity of the kept cells
     std::vector<std::int64_t> offsets;
@@ -108,6 +108,16 @@ class ResultWriter final : public ResultSink {
     std::vector<std::uint8_t> bezier_types;
   };
   FrameSubset subset_;
+  /// The order the frames' points and cells are written in: the deck's, also when the model
+  /// was renumbered (Model::renumbering), so files do not depend on --renumber.
+  /// point_order_[k] / cell_order_[k]: the frame point / cell written k-th (built with the
+  /// first frame, from its ElementId; empty until then).
+  std::vector<int> point_order_, cell_order_;
+  /// A renumbered model's whole mesh in the deck's order (every point and cell), written
+  /// through the subset path; unused when the model is in the deck's order.
+  FrameSubset deck_order_;
+  /// Builds point_order_, cell_order_ and, for a renumbered model, deck_order_.
+  void build_output_order(const FieldSet& fields);
   /// Chooses the kept points and cells of subset_ (needs the frame's ElementId).
   void build_subset(const FieldSet& fields);
   /// Chooses the kept Bézier cells of subset_ (needs both ElementId arrays).

@@ -36,6 +36,12 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["solve_seconds"] = s.solve_seconds;
   o["output_seconds"] = s.output_seconds;
   o["element_steps_per_second"] = s.element_steps_per_second;
+  // --renumber: whether the nodes and elements were reordered, and the locality measure (the
+  // mean spread of node indices within an element) of the deck's order and of the order run.
+  o["renumbering"] = {{"applied", s.renumbered},
+                      {"mean_node_span_deck", s.renumber_span_before},
+                      {"mean_node_span_run", s.renumber_span_after},
+                      {"seconds", s.renumber_seconds}};
   o["backend"] = s.backend;
   o["precision"] = s.precision;
   o["backend_description"] = s.backend_description;

@@ -430,6 +430,21 @@ struct AdhesionDef {
   SourceLoc loc;
 };
 
+/// The locality renumbering of a model (model/renumber.hpp, issue 21): nodes and elements
+/// reordered once after reading so that neighbours in the mesh are neighbours in memory.
+/// The deck's order is kept so that every output is written in it.
+struct Renumbering {
+  bool applied = false;           ///< the model's indices are not the deck's order
+  /// Node index -> its index in the deck's order (empty when not applied).
+  std::vector<int> node_deck;
+  /// Element index -> its index in the deck's order (empty when not applied).
+  std::vector<int> element_deck;
+  /// Locality before and after: the mean, over elements, of the spread of their node indices
+  /// (largest minus smallest), in node indices (renumber.hpp, node_index_span).
+  double span_before = 0, span_after = 0;
+  double seconds = 0;             ///< wall time of the pass
+};
+
 struct Model {
   std::string heading;
   std::string deck_path;
@@ -468,6 +483,8 @@ struct Model {
     int number_interval = 0;
     SourceLoc loc;
   } restart;
+  /// The locality renumbering applied after reading (not applied: the deck's order).
+  Renumbering renumbering;
 };
 
 }  // namespace halfstep

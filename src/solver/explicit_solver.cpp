@@ -207,6 +207,9 @@ RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Back
   b.put_text("run.precision", hw.precision());
   b.put_text("run.layout", hw.restart_layout());
   b.put_value("run.dt_update", opt.dt_update);
+  // The renumbering changes every array's order and the sums' order: a restart continues bit
+  // for bit only with the same setting.
+  b.put_value("run.renumbered", static_cast<int>(model.renumbering.applied));
   b.put_value("run.threads", hw.threads());
   b.put_value("run.nodes", sys.num_nodes);
   b.put_value("run.elements", sys.total_elements());
@@ -242,6 +245,11 @@ RestartPoint restart_point(const RestartBlob& b, const Model& model, const Struc
   if (b.get_value<std::int64_t>("run.dt_update") != opt.dt_update)
     b.fail("it was written by a run with --dt-update " + std::to_string(b.get_value<std::int64_t>("run.dt_update")) +
            ", this run has " + std::to_string(opt.dt_update) + " (0: not given)");
+  const bool renumbered = b.has("run.renumbered") && b.get_value<int>("run.renumbered") != 0;
+  if (renumbered != model.renumbering.applied)
+    b.fail(std::string("it was written by a run with --renumber ") + (renumbered ? "on" : "off") +
+           ", this run has --renumber " + (model.renumbering.applied ? "on" : "off") +
+           " (the node and element order must be the same to continue bit for bit)");
   const int ranks = b.has("run.ranks") ? b.get_value<int>("run.ranks") : 1;
   if (ranks != (opt.comm ? opt.comm->size() : 1))
     b.fail("it was written by a run of " + std::to_string(ranks) + " process(es); resume it with as many" +

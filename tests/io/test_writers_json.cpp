@@ -243,13 +243,17 @@ RunSummary one_process() {
   s.threads = 2;
   s.frames = 11;
   s.energy_error = 5e-5;
+  s.renumbered = true;
+  s.renumber_span_before = 812.5;
+  s.renumber_span_after = 6.25;
   return s;
 }
 
 const std::vector<std::string> kTopKeys = {"deck", "status", "nodes", "elements", "steps", "time_increment",
                                            "stable_increment_estimate", "controlling_element", "final_time",
                                            "wall_seconds", "read_seconds", "deck_bytes", "model_bytes_per_element",
-                                           "setup_seconds", "solve_seconds", "output_seconds", "element_steps_per_second", "backend",
+                                           "setup_seconds", "solve_seconds", "output_seconds", "element_steps_per_second",
+                                           "renumbering", "backend",
                                            "precision", "backend_description", "device_bytes_per_element",
                                            "threads", "frames", "energy_balance_error", "energy_tolerance", "ranks",
                                            "warnings", "step_records"};
@@ -272,6 +276,10 @@ TEST(SummaryJson, KeysInOrderAndTypesKept) {
   EXPECT_FALSE(j["stable_increment_estimate"].integer_literal) << "doubles stay doubles for typed readers";
   EXPECT_FALSE(j["device_bytes_per_element"].integer_literal) << text;
   EXPECT_EQ(j["element_steps_per_second"].number, 1e300);
+  EXPECT_EQ(j["renumbering"]["applied"].kind, Json::Bool);
+  EXPECT_TRUE(j["renumbering"]["applied"].boolean);
+  EXPECT_EQ(j["renumbering"]["mean_node_span_deck"].number, 812.5);
+  EXPECT_EQ(j["renumbering"]["mean_node_span_run"].number, 6.25);
   EXPECT_EQ(j["backend"].string, "cpu");
   EXPECT_EQ(j["precision"].string, "double");
   EXPECT_EQ(j["ranks"].number, 1);

@@ -21,6 +21,9 @@ Contact cases (CONTACT_CASES) are agreement cases too; with --backend cuda each 
 also compared with the CPU backend's single process, and both comparisons use
 --gpu-contact-tolerance (GPU_CONTACT_TOLERANCE) for the history, the energies (against the CPU)
 and the last frame.
+Renumbering case (issue 21): a shuffled pinched cylinder (examples/generate_deck.py --shuffle)
+in one process with --renumber off against N ranks renumbering it (the default): the same files
+in the deck's order, compared as an agreement case.
 Failure cases:
   * two_bars_unstable.inp, -np 2: exit code 3 within the timeout, "rank 1 of 2" on stderr
     (the blow-up is on the rank holding the stiff bar); the single process also exits 3;
@@ -495,15 +498,17 @@ def compare_summary(rep, case, n, ref_dir, dist_dir):
 # ----------------------------------------------------------------------------- cases
 
 
-def agreement_case(args, rep, deck_rel, worst_table, tol=None, against_cpu=False):
+def agreement_case(args, rep, deck_rel, worst_table, tol=None, against_cpu=False, ref_flags=()):
     """Single process against -np N for each N (history, energy, last frame: relative limit tol,
     default history_tolerance(case)); against_cpu (GPU runs): each N-rank run also against the
-    CPU backend's single process, to the same limit."""
+    CPU backend's single process, to the same limit. ref_flags: extra options of the single
+    process only."""
     case = os.path.basename(deck_rel)
     deck = os.path.join(SOURCE, deck_rel)
     base = os.path.join(args.work, os.path.splitext(case)[0])
     ref_dir = fresh(os.path.join(base, "np1"))
-    rc, _, err, sec = run(halfstep_cmd(args, deck, ref_dir, 1), os.path.join(base, "np1.log"), args.timeout)
+    rc, _, err, sec = run(halfstep_cmd(args, deck, ref_dir, 1) + list(ref_flags), os.path.join(base, "np1.log"),
+                          args.timeout)
     print(f"{case}: single process, exit {rc if rc is not None else 'timeout'}, {sec:.2f} s", flush=True)
     if rc != 0:
         rep.fail(case, 1, "single-process run", f"exit {rc if rc is not None else 'timeout'}: {err.strip()[-2000:]}")
@@ -555,6 +560,21 @@ def agreement_case(args, rep, deck_rel, worst_table, tol=None, against_cpu=False
             worst_table.append((case, label, worst_u, worst, where, energy, sec))
             print(f"{case}: -np {n} against the CPU single process, worst history difference {fmt(worst)} "
                   f"({where or '-'}), displacements {fmt(worst_u)}, energy {fmt(energy)}", flush=True)
+
+
+def renumber_case(args, rep, worst_table):
+    """Issue 21: a poorly numbered deck (the generator's pinched cylinder with shuffled labels)
+    in one process with --renumber off against N ranks with the default (every rank renumbers
+    the model alike, then partitions it): the same files, in the deck's order, to round-off."""
+    folder = fresh(os.path.join(args.work, "renumber"))
+    deck = os.path.join(folder, "shuffled_cylinder.inp")
+    gen = [sys.executable, os.path.join(SOURCE, "examples", "generate_deck.py"), "pinched-cylinder", "--n", "8",
+           "--shuffle", "2", "--time", "0.03", "--field-interval", "40", "-o", deck]
+    rc, _, err, _ = run(gen, os.path.join(folder, "generate.log"), args.timeout)
+    if rc != 0:
+        rep.fail("shuffled_cylinder.inp", "-", "generate the deck", err.strip()[-2000:])
+        return
+    agreement_case(args, rep, deck, worst_table, ref_flags=("--renumber", "off"))
 
 
 def unstable_case(args, rep):
@@ -739,6 +759,11 @@ def main():
                 agreement_case(args, rep, deck, worst_table, args.gpu_contact_tolerance, against_cpu=True)
         except (OSError, ValueError) as e:
             rep.fail(os.path.basename(deck), "-", "comparison", f"{type(e).__name__}: {e}")
+    if args.only is None or args.only == "renumber":
+        try:
+            renumber_case(args, rep, worst_table)
+        except (OSError, ValueError) as e:
+            rep.fail("shuffled_cylinder.inp", "-", "comparison", f"{type(e).__name__}: {e}")
     for deck, n, every in RESTART_CASES:
         if (selected(deck) or args.only == "restart") and (args.backend == "cpu" or "contact" not in deck):
             try:
