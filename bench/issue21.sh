@@ -9,7 +9,7 @@
 #   --cpu     a machine without a GPU: 1 and 5 M elements, 50 increments on all cores (the rates
 #             of a short run are start-up bound lower limits), no seed case
 #   --big     adds 50 M elements to the rates (GPU; writing those decks alone takes ~10 min)
-#   SECTION   reader, rates, dt-update, seed (default: all). The whole GPU run takes ~12 min,
+#   SECTION   reader, rates, renumber, dt-update, seed (default: all). The whole GPU run takes ~12 min,
 #             more than one device call allows: run it as two or three calls of sections.
 set -euo pipefail
 build=$(realpath "$1"); out=$2; shift 2
@@ -18,11 +18,11 @@ for a in "$@"; do
   case $a in
     --cpu) cpu=1 ;;
     --big) big=1 ;;
-    reader|rates|dt-update|seed) sections+=("$a") ;;
-    *) echo "issue21.sh: unknown argument '$a' (expected --cpu, --big, reader, rates, dt-update, seed)" >&2; exit 2 ;;
+    reader|rates|renumber|dt-update|seed) sections+=("$a") ;;
+    *) echo "issue21.sh: unknown argument '$a' (expected --cpu, --big, reader, rates, renumber, dt-update, seed)" >&2; exit 2 ;;
   esac
 done
-[ ${#sections[@]} -eq 0 ] && sections=(reader rates dt-update seed)
+[ ${#sections[@]} -eq 0 ] && sections=(reader rates renumber dt-update seed)
 want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"; out=$(realpath "$out")
@@ -66,7 +66,35 @@ python3 "$root/bench/solid_bench.py" --build "$build" --cells "${cells[@]}" --ki
 rm -f "$out"/shell/*.inp "$out"/solid/*.inp
 fi
 
-# 3. --dt-update: the same 1 M-element shell run with the increment re-evaluated every N.
+# 3. Locality renumbering: the same 1 M-element cylinder written in shuffled order, run with
+#    --renumber on and off, and the ordered deck (docs/performance.md "Locality renumbering").
+summarize() {  # summary.json, label -> one line
+  python3 - "$1" "$2" <<'EOF' | tee -a "$log"
+import json, sys
+s = json.load(open(sys.argv[1]))
+r = s.get("renumbering", {})
+print(f"{sys.argv[2]:<28} {s['steps']} increments, solve {s['solve_seconds']:.2f} s, "
+      f"{s['element_steps_per_second']:.3e} el-steps/s, read {s['read_seconds']:.2f} s, set-up {s['setup_seconds']:.2f} s, "
+      f"renumbering {r.get('seconds', 0):.2f} s (span {r.get('mean_node_span_deck', 0):.0f} -> {r.get('mean_node_span_run', 0):.0f})")
+EOF
+}
+if want renumber; then
+say "## locality renumbering at 1 M MITC4 elements"
+t=$([ $cpu = 1 ] && echo 6e-4 || echo 4e-2)
+gen pinched-cylinder --n 708 --time $t --field-interval 0 -o "$out/ordered.inp" &
+gen pinched-cylinder --n 708 --time $t --field-interval 0 --shuffle 1 -o "$out/shuffled.inp" &
+wait
+args=(--quiet); [ $cpu = 1 ] && args+=(--backend cpu) || args+=(--backend cuda)
+for d in ordered shuffled; do
+  for r in on off; do
+    "$build/halfstep" run "$out/$d.inp" -o "$out/renumber_${d}_$r" "${args[@]}" --renumber $r || true
+    summarize "$out/renumber_${d}_$r/summary.json" "$d deck, --renumber $r"
+  done
+done
+rm -f "$out"/ordered.inp "$out"/shuffled.inp
+fi
+
+# 4. --dt-update: the same 1 M-element shell run with the increment re-evaluated every N.
 if want dt-update; then
 say "## --dt-update at 1 M MITC4 elements"
 gen pinched-cylinder --n 708 --time $([ $cpu = 1 ] && echo 6e-4 || echo 4e-2) -o "$out/dt_update.inp"
@@ -83,7 +111,7 @@ done
 rm -f "$out"/*.inp "$out"/*/*.vtu
 fi
 
-# 4. Seed 000's largest case (GPU only: 97,273 increments of 3.28 M elements).
+# 5. Seed 000's largest case (GPU only: 97,273 increments of 3.28 M elements).
 if want seed && [ $cpu = 0 ]; then
   say "## seed 000 pinched cylinder, 3,276,800 elements"
   "$root/scripts/seed-cases.sh" "$build" "$out/seed" pinched 2>&1 | tee -a "$log"
