@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/backend.hpp"
 #include "run_util.hpp"
 
 namespace halfstep::test {
@@ -345,7 +346,7 @@ TEST(RenumberedRun, ResumesBitForBitAndRefusesTheOtherSetting) {
   ASSERT_TRUE(fs::exists(dir + "/full/pc.restart"));
   fs::copy(dir + "/full", dir + "/resumed", fs::copy_options::recursive);
   fs::copy(dir + "/full", dir + "/other", fs::copy_options::recursive);
-  // The default (on) resumes its own restart bit for bit.
+  // The default (auto: on with the CPU backend) resumes its own restart bit for bit.
   ASSERT_EQ(run_halfstep(deck, dir + "/resumed", "--backend cpu --restart " + dir + "/resumed/pc.restart", &out), 0)
       << out;
   expect_same_results(dir + "/full", dir + "/resumed");
@@ -363,7 +364,24 @@ TEST(RenumberedRun, ResumesBitForBitAndRefusesTheOtherSetting) {
 TEST(RenumberedRun, BadValueIsAUsageError) {
   std::string out;
   EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " run x.inp -o /tmp/none --renumber maybe", &out), 1) << out;
-  EXPECT_NE(out.find("--renumber must be on or off, got 'maybe'"), std::string::npos) << out;
+  EXPECT_NE(out.find("--renumber must be auto, on or off, got 'maybe'"), std::string::npos) << out;
+}
+
+// --renumber auto (the default) renumbers where the run takes the CPU backend, and not on a
+// GPU, where renumbered models have not been tested yet.
+TEST(RenumberedRun, AutoRenumbersOnTheCpuBackendOnly) {
+  const std::string dir = scratch_dir("renumber_auto");
+  const std::string deck = generate_deck(dir, "pc", "pinched-cylinder --n 4 --shuffle 1 --time 0.01 --field-interval 1");
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu", &out), 0) << out;
+  const std::string cpu = read_file(dir + "/cpu/summary.json");
+  EXPECT_NE(cpu.find("\"applied\": true"), std::string::npos) << cpu;
+  EXPECT_LT(summary_number(cpu, "mean_node_span_run"), summary_number(cpu, "mean_node_span_deck"));
+  if (!cuda_available(nullptr)) GTEST_SKIP() << "no GPU: the GPU half of auto is not exercised";
+  ASSERT_EQ(run_halfstep(deck, dir + "/gpu", "--backend auto", &out), 0) << out;
+  const std::string gpu = read_file(dir + "/gpu/summary.json");
+  EXPECT_NE(gpu.find("\"applied\": false"), std::string::npos) << gpu;
+  EXPECT_EQ(summary_number(gpu, "mean_node_span_run"), summary_number(gpu, "mean_node_span_deck"));
 }
 
 }  // namespace
