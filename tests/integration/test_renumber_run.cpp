@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../shuffled_block.hpp"
 #include "backends/backend.hpp"
 #include "run_util.hpp"
 
@@ -218,35 +219,11 @@ int expect_same_results_to_roundoff(const std::string& a, const std::string& b, 
 /// printed (the order of the tables is the deck's).
 std::string shuffled_printing_block(const std::string& dir) {
   std::mt19937 rng(5);
-  const int nx = 6, ny = 3, nz = 2, nn = (nx + 1) * (ny + 1) * (nz + 1), ne = nx * ny * nz;
-  std::vector<int> nlab(nn), elab(ne);
-  std::iota(nlab.begin(), nlab.end(), 101);
-  std::iota(elab.begin(), elab.end(), 7);
-  std::shuffle(nlab.begin(), nlab.end(), rng);
-  std::shuffle(elab.begin(), elab.end(), rng);
-  const auto node = [&](int i, int j, int k) { return nlab[i + (nx + 1) * (j + (ny + 1) * k)]; };
-  std::vector<std::string> lines;
-  for (int k = 0; k <= nz; ++k)
-    for (int j = 0; j <= ny; ++j)
-      for (int i = 0; i <= nx; ++i)
-        lines.push_back(std::to_string(node(i, j, k)) + ", " + std::to_string(0.1 * i) + ", " + std::to_string(0.1 * j) + ", " +
-                        std::to_string(0.1 * k));
-  std::shuffle(lines.begin(), lines.end(), rng);
+  const int nx = 6, ny = 3, nz = 2;
+  const test::ShuffledBlock blk = test::shuffled_block_mesh(nx, ny, nz, 0.1, rng, 101, 1, 7);
+  const auto node = [&](int i, int j, int k) { return blk.node(i, j, k); };
   std::ostringstream d;
-  d << "*HEADING\nshuffled block\n*NODE\n";
-  for (const std::string& l : lines) d << l << "\n";
-  lines.clear();
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i)
-        lines.push_back(std::to_string(elab[i + nx * (j + ny * k)]) + ", " + std::to_string(node(i, j, k)) + ", " +
-                        std::to_string(node(i + 1, j, k)) + ", " + std::to_string(node(i + 1, j + 1, k)) + ", " +
-                        std::to_string(node(i, j + 1, k)) + ", " + std::to_string(node(i, j, k + 1)) + ", " +
-                        std::to_string(node(i + 1, j, k + 1)) + ", " + std::to_string(node(i + 1, j + 1, k + 1)) + ", " +
-                        std::to_string(node(i, j + 1, k + 1)));
-  std::shuffle(lines.begin(), lines.end(), rng);
-  d << "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK\n";
-  for (const std::string& l : lines) d << l << "\n";
+  d << "*HEADING\nshuffled block\n" << blk.mesh;
   d << "*NSET, NSET=FIXED\n";
   for (int j = 0; j <= ny; ++j)
     for (int k = 0; k <= nz; ++k) d << node(0, j, k) << "\n";
@@ -255,7 +232,7 @@ std::string shuffled_printing_block(const std::string& dir) {
     for (int j = 0; j <= ny; ++j) d << node(nx, j, k) << "\n";
   d << "*ELSET, ELSET=ROOT\n";
   for (int j = ny - 1; j >= 0; --j)
-    for (int k = 0; k < nz; ++k) d << elab[0 + nx * (j + ny * k)] << "\n";
+    for (int k = 0; k < nz; ++k) d << blk.element(0, j, k) << "\n";
   d << "*MATERIAL, NAME=STEEL\n*ELASTIC\n1000., 0.3\n*PLASTIC\n2., 0\n12., 1\n*DENSITY\n1.\n";
   d << "*SOLID SECTION, ELSET=BLOCK, MATERIAL=STEEL\n";
   d << "*STEP\n*DYNAMIC, EXPLICIT\n, 0.02\n*BOUNDARY\nFIXED, 1, 3\n*CLOAD\nEND, 3, -0.05\n";

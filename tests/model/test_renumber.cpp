@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../shuffled_block.hpp"
 #include "io/inp_reader.hpp"
 #include "model/renumber.hpp"
 
@@ -47,39 +48,13 @@ TEST(HilbertIndex, VisitsEveryCellOnceMovingToAFaceNeighbourEachStep) {
 /// surface, a boundary, a load and a pressure naming them.
 std::string shuffled_block(int nx, int ny, int nz, unsigned seed) {
   std::mt19937 rng(seed);
-  const int nn = (nx + 1) * (ny + 1) * (nz + 1), ne = nx * ny * nz;
-  std::vector<int> nlab(static_cast<std::size_t>(nn)), elab(static_cast<std::size_t>(ne));
-  std::iota(nlab.begin(), nlab.end(), 1);
-  std::iota(elab.begin(), elab.end(), 1);
-  for (int& l : nlab) l *= 3;  // labels with gaps
-  std::shuffle(nlab.begin(), nlab.end(), rng);
-  std::shuffle(elab.begin(), elab.end(), rng);
-  const auto node = [&](int i, int j, int k) { return nlab[static_cast<std::size_t>(i + (nx + 1) * (j + (ny + 1) * k))]; };
-  std::vector<std::string> lines;
-  for (int k = 0; k <= nz; ++k)
-    for (int j = 0; j <= ny; ++j)
-      for (int i = 0; i <= nx; ++i)
-        lines.push_back(std::to_string(node(i, j, k)) + ", " + std::to_string(0.5 * i) + ", " + std::to_string(0.5 * j) +
-                        ", " + std::to_string(0.5 * k));
-  std::shuffle(lines.begin(), lines.end(), rng);
-  std::ostringstream d;
-  d << "*NODE\n";
-  for (const std::string& l : lines) d << l << "\n";
-  lines.clear();
+  const test::ShuffledBlock blk = test::shuffled_block_mesh(nx, ny, nz, 0.5, rng, 3, 3, 1);  // node labels with gaps
+  const auto node = [&](int i, int j, int k) { return blk.node(i, j, k); };
   std::vector<int> bottom_elements;
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) {
-        const int e = elab[static_cast<std::size_t>(i + nx * (j + ny * k))];
-        if (k == 0) bottom_elements.push_back(e);
-        lines.push_back(std::to_string(e) + ", " + std::to_string(node(i, j, k)) + ", " + std::to_string(node(i + 1, j, k)) +
-                        ", " + std::to_string(node(i + 1, j + 1, k)) + ", " + std::to_string(node(i, j + 1, k)) + ", " +
-                        std::to_string(node(i, j, k + 1)) + ", " + std::to_string(node(i + 1, j, k + 1)) + ", " +
-                        std::to_string(node(i + 1, j + 1, k + 1)) + ", " + std::to_string(node(i, j + 1, k + 1)));
-      }
-  std::shuffle(lines.begin(), lines.end(), rng);
-  d << "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK\n";
-  for (const std::string& l : lines) d << l << "\n";
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) bottom_elements.push_back(blk.element(i, j, 0));
+  std::ostringstream d;
+  d << blk.mesh;
   d << "*NSET, NSET=FIXED\n";
   for (int j = 0; j <= ny; ++j)
     for (int k = 0; k <= nz; ++k) d << node(0, j, k) << "\n";
