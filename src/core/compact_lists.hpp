@@ -16,27 +16,14 @@ namespace halfstep {
 /// an item: an index into a table of the distinct strings.
 class InternedStrings {
  public:
-  /// Appends s, adding it to the table when new (the last one added is checked first: items
-  /// come in runs of the same string).
+  /// Appends s, adding it to the table when new.
   void push_back(const std::string& s) { codes_.push_back(intern(s)); }
-  /// Appends the string of table index code (from intern()).
-  void push_code(int code) { codes_.push_back(code); }
-  /// Table index of s, added when new.
-  int intern(const std::string& s) {
-    if (last_ >= 0 && table_[static_cast<std::size_t>(last_)] == s) return last_;
-    for (std::size_t i = 0; i < table_.size(); ++i)
-      if (table_[i] == s) return last_ = static_cast<int>(i);
-    table_.push_back(s);
-    return last_ = static_cast<int>(table_.size() - 1);
-  }
   /// The string of item i.
   const std::string& operator[](std::size_t i) const { return table_[static_cast<std::size_t>(codes_[i])]; }
   /// The string of item i, bounds-checked (std::out_of_range past the end).
   const std::string& at(std::size_t i) const { return table_.at(static_cast<std::size_t>(codes_.at(i))); }
   /// Table index of item i.
   int code(std::size_t i) const { return codes_[i]; }
-  /// The string of table index code.
-  const std::string& name(int code) const { return table_[static_cast<std::size_t>(code)]; }
   std::size_t size() const { return codes_.size(); }
   bool empty() const { return codes_.empty(); }
   void reserve(std::size_t n) { codes_.reserve(n); }
@@ -61,6 +48,16 @@ class InternedStrings {
   }
 
  private:
+  // Table index of s, added when new (the last one added is checked first: items come in runs
+  // of the same string).
+  int intern(const std::string& s) {
+    if (last_ >= 0 && table_[static_cast<std::size_t>(last_)] == s) return last_;
+    for (std::size_t i = 0; i < table_.size(); ++i)
+      if (table_[i] == s) return last_ = static_cast<int>(i);
+    table_.push_back(s);
+    return last_ = static_cast<int>(table_.size() - 1);
+  }
+
   std::vector<std::string> table_;
   std::vector<int> codes_;
   int last_ = -1;
@@ -74,33 +71,30 @@ class SourceLocList {
   void push_back(const SourceLoc& l) { push_back(l.file, l.line); }
   /// Appends file:line without building a SourceLoc (the reader's hot path).
   void push_back(const std::string& file, int line) {
-    codes_.push_back(files_.intern(file));
+    files_.push_back(file);
     lines_.push_back(line);
   }
   /// The location of item i.
-  SourceLoc operator[](std::size_t i) const { return SourceLoc{files_.name(codes_[i]), lines_[i]}; }
+  SourceLoc operator[](std::size_t i) const { return SourceLoc{files_[i], lines_[i]}; }
   std::size_t size() const { return lines_.size(); }
   bool empty() const { return lines_.empty(); }
   void reserve(std::size_t n) {
-    codes_.reserve(n);
+    files_.reserve(n);
     lines_.reserve(n);
   }
   /// Bytes held.
-  std::size_t bytes() const { return files_.bytes() + codes_.capacity() * sizeof(int) + lines_.capacity() * sizeof(int); }
+  std::size_t bytes() const { return files_.bytes() + lines_.capacity() * sizeof(int); }
   /// Keeps items order[0], order[1], ... in that order (a renumbering).
   void permute(const std::vector<int>& order) {
-    std::vector<int> c(order.size()), l(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      c[i] = codes_[static_cast<std::size_t>(order[i])];
-      l[i] = lines_[static_cast<std::size_t>(order[i])];
-    }
-    codes_ = std::move(c);
+    files_.permute(order);
+    std::vector<int> l(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) l[i] = lines_[static_cast<std::size_t>(order[i])];
     lines_ = std::move(l);
   }
 
  private:
-  InternedStrings files_;  ///< only its table is used: codes_ index it
-  std::vector<int> codes_, lines_;
+  InternedStrings files_;  ///< each item's file
+  std::vector<int> lines_;
 };
 
 }  // namespace halfstep
