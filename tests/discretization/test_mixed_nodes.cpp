@@ -125,7 +125,7 @@ std::string mixed_plate_deck() {
 /// returns the total internal energy (shell strain energy plus the FPM elements' work).
 double node_forces(const StructureSystem& sys, StructureState& st, std::vector<double>& f) {
   f.assign(6 * static_cast<std::size_t>(sys.num_nodes), 0.0);
-  double w[1] = {0.0};
+  double w[2] = {0.0, 0.0};  // the element bodies add energy into [0] and dissipation into [1]
   const ShellElementBody shells{sys, st, DriveView{}, false, 0.0, sys.shell_global_moments()};
   for (int e = 0; e < sys.num_elements; ++e) shells(e, w);
   for (int e = 0; e < sys.num_elements; ++e)
