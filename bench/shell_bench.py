@@ -33,6 +33,9 @@ def main():
     ap.add_argument("--cpu-steps", type=int, default=0, help="increments of the CPU runs (default --steps)")
     ap.add_argument("--fpm-kernels", nargs="+", default=["fused"], choices=["fused", "split"],
                     help="GPU runs of FPM triangles: one kernel per element (fused) and/or seed 003's three (split)")
+    ap.add_argument("--shell-kernels", nargs="+", default=["auto"], choices=["auto", "thread", "split"],
+                    help="GPU runs of elastic MITC4: one thread per element and/or four (--shell-kernel)")
+    ap.add_argument("--run-args", default="", help="more options for every run (e.g. '--renumber on')")
     a = ap.parse_args()
     exe = os.path.join(a.build, "halfstep")
     os.makedirs(a.out, exist_ok=True)
@@ -60,20 +63,24 @@ def main():
         per_elem = float(re.search(r"\(([\d.]+) bytes per element\)", check).group(1))
         runs = [("cpu", t, "-", "double") for t in a.threads if "cpu" in a.backends]
         if "cuda" in a.backends:
-            runs += [("cuda", 1, sc if k == "fused" else sc + "+split", p)
-                     for sc in a.schemes for k in a.fpm_kernels for p in a.precisions]
+            runs += [("cuda", 1, (sc if k == "fused" else sc + "+split") + ("" if sk == "auto" else "/" + sk), p)
+                     for sc in a.schemes for k in a.fpm_kernels for sk in a.shell_kernels for p in a.precisions]
         deck_steps = a.steps
         for backend, t, scheme, prec in runs:
             want = a.cpu_steps if a.cpu_steps and backend == "cpu" else a.steps
             if want != deck_steps:  # writing a million-element deck takes tens of seconds
                 generate(dt, want)
                 deck_steps = want
-            outdir = os.path.join(a.out, f"run_{n}_{backend}_{t}_{scheme}_{prec}")
+            outdir = os.path.join(a.out, f"run_{n}_{backend}_{t}_{scheme.replace('/', '-')}_{prec}")
             cmd = [exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"]
             if backend == "cuda":
-                cmd += ["--gpu-scheme", scheme.split("+")[0], "--precision", prec]
-                if scheme.endswith("+split"):
+                base, _, kernel = scheme.partition("/")
+                cmd += ["--gpu-scheme", base.split("+")[0], "--precision", prec]
+                if base.endswith("+split"):
                     cmd += ["--fpm-kernels", "split"]
+                if kernel:
+                    cmd += ["--shell-kernel", kernel]
+            cmd += a.run_args.split()
             r = subprocess.run(cmd)
             if r.returncode != 0:
                 print(f"run failed ({r.returncode}): {' '.join(cmd)}", file=sys.stderr)

@@ -64,8 +64,7 @@ struct Args {
   RunOptions run;
   bool quiet = false;
   bool report = false;  ///< run --report: write OUTDIR/report.html at the end, whatever the outcome
-  /// run --renumber: reorder nodes and elements for locality (model/renumber.hpp); "auto":
-  /// on the CPU backend only, until the GPU suite has run with renumbered models.
+  /// run --renumber: reorder nodes and elements for locality (model/renumber.hpp); "auto" is "on".
   std::string renumber = "auto";
 };
 
@@ -184,6 +183,18 @@ void add_run_options(CLI::App& run, Args& a) {
                                                   : v == "fused" ? FpmKernels::Fused
                                                                  : FpmKernels::Auto;
             });
+  add_value(run, "--shell-kernel", "K",
+            "thread (one GPU thread per MITC4 element), split (four threads per element,\n"
+            "one per Gauss point, exchanging through warp shuffles) or auto (default:\n"
+            "split in the gather scheme, where it is faster, thread otherwise); elastic\n"
+            "shells, GPU only",
+            [&a](const std::string& v) {
+              if (v != "thread" && v != "split" && v != "auto")
+                bad_value("--shell-kernel must be auto, thread or split, got '" + v + "'");
+              a.run.backend_options.shell_kernel = v == "split"    ? ShellKernel::Split
+                                                   : v == "thread" ? ShellKernel::Thread
+                                                                   : ShellKernel::Auto;
+            });
   add_value(run, "--energy-tolerance", "F",
             "stop when the energy balance error exceeds F" + default_note(RunOptions().energy_tolerance),
             [&a](const std::string& v) { a.run.energy_tolerance = positive_number("--energy-tolerance", v); });
@@ -238,8 +249,7 @@ void add_run_options(CLI::App& run, Args& a) {
   add_value(run, "--renumber", "auto|on|off",
             "on: renumber nodes and elements once after reading, elements along a space-filling\n"
             "curve, nodes in the order they touch (faster on poorly numbered decks; results are\n"
-            "written in the deck's numbering and order either way); auto (default): on when the\n"
-            "run takes the CPU backend, off on a GPU (not yet tested there)",
+            "written in the deck's numbering and order either way); auto (default): on",
             [&a](const std::string& v) {
               if (v != "auto" && v != "on" && v != "off")
                 bad_value("--renumber must be auto, on or off, got '" + v + "'");
@@ -357,14 +367,11 @@ std::string job_name(const std::string& deck) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
-/// Whether this run renumbers its model (--renumber). "auto" is on unless the explicit loop
-/// will run on a GPU: the renumbered order has been tested on the CPU backend only. Rank 0
-/// decides for all, so that every rank of a distributed run builds the same model.
-bool renumbers(const Args& a, const Communicator& comm) {
-  if (a.renumber != "auto") return a.renumber == "on";
-  const bool gpu = a.run.backend != BackendKind::Cpu && cuda_available(nullptr);
-  return comm.broadcast(gpu ? "off" : "on", 0) == "on";
-}
+/// Whether this run renumbers its model (--renumber). "auto" is on for either backend: on an
+/// H200 the renumbered order ran the GPU suite and was as fast on ordered decks and 2.1x
+/// faster on a shuffled one (docs/performance.md, "Locality renumbering on the GPU"). Every
+/// rank of a distributed run sees the same option, so all build the same model.
+bool renumbers(const Args& a) { return a.renumber != "off"; }
 
 int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   const bool root = comm.rank() == 0;
@@ -374,7 +381,7 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_read).count();
   // After reading and its checks (their messages name labels and lines, whatever the order);
   // every rank of a distributed run renumbers alike, before the partition.
-  if (a.command == "run" && renumbers(a, comm)) renumber_for_locality(model);
+  if (a.command == "run" && renumbers(a)) renumber_for_locality(model);
   ctx.warnings = model.warnings;
   if (root)
     for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());

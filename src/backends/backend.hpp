@@ -49,6 +49,19 @@ inline bool fpm_split_family(FpmKernels k, bool hexahedra, bool single) {
   return k == FpmKernels::Split || (k == FpmKernels::Auto && hexahedra && !single);
 }
 
+/// How the GPU evaluates elastic MITC4 shells: one thread per element (Thread), four threads
+/// per element split by Gauss point (Split; elements/mitc4_split.hpp), or Auto (shell_split).
+enum class ShellKernel { Auto, Thread, Split };
+
+/// Whether elastic MITC4 shells run split under k with the given (resolved) scheme. Auto
+/// splits in the gather scheme, where four threads per element ran 14 % (FP64) and 12 %
+/// (FP32) more element-steps per second at 1 M elements on an H200; in the atomic scheme
+/// they gained nothing (-3 %, +0.5 %), and the colored one is not measured
+/// (docs/performance.md, "MITC4 split by Gauss point: measured").
+inline bool shell_split(ShellKernel k, GpuScheme scheme) {
+  return k == ShellKernel::Split || (k == ShellKernel::Auto && scheme == GpuScheme::Gather);
+}
+
 /// How to build a backend.
 struct BackendOptions {
   int threads = 0;                        ///< CPU threads (0: OpenMP default)
@@ -58,6 +71,7 @@ struct BackendOptions {
   int block = 128;                        ///< block size when not tuning (GPU)
   bool stored_reference = false;          ///< keep Mitc4Ref per element (192 B FP64) instead of recomputing it
   FpmKernels fpm_kernels = FpmKernels::Auto;  ///< FPM elements in one kernel or seed 003's three (GPU)
+  ShellKernel shell_kernel = ShellKernel::Auto;  ///< elastic MITC4: one or four GPU threads per element
   double energy_tolerance = 0.05;         ///< energy balance limit (see EnergyMonitor)
   const DistributedContext* distributed = nullptr;  ///< set: the system is this rank's subdomain
   int device = -1;                        ///< GPU index (modulo the GPUs present); -1: the current one

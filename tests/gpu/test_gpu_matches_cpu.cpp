@@ -133,6 +133,37 @@ const GpuVariant kVariants[] = {
 INSTANTIATE_TEST_SUITE_P(All, GpuMatchesCpu, ::testing::Combine(::testing::ValuesIn(kDecks), ::testing::ValuesIn(kVariants)),
                          case_name);
 
+// Elastic MITC4 four threads per element (--shell-kernel split, issue 21; the default of the
+// gather scheme, so the All suite runs it there): the one-thread kernel's operations in its
+// order, spread over a group of four lanes, so FP64 is held to the one-thread kernel's
+// tolerance; colored runs it color by color. The plastic decks run the one-thread kernel
+// whatever the option says. The one-thread kernel in the gather scheme is asked for by name.
+const GpuDeck kElasticShellDecks[] = {
+    {"sze31", "cantilever-shear --time 10 --ramp 10", "TIP"},
+    {"sze32", "cantilever-moment --fraction 0.5 --time 10 --ramp 10", "TIP"},
+    {"circular", "circular-plate --time 2e-4", "CENTER"},
+    {"clamped", "clamped-plate --time 0.02", "TIP"},
+    {"pinched", "pinched-cylinder --n 16 --time 0.2", "LOADTOP"},
+    {"hemisphere", "pinched-hemisphere --n 8 --time 1 --load-factor 1e-3", "A", 5e-2},
+    {"hole", "examples/plate_with_hole.inp", "TIPMID"},
+    {"two_steps", "tests/gpu/decks/two_steps.inp", "TIP"},
+    {"transform_shell", "tests/gpu/decks/transform_shell.inp", "EDGE"},
+};
+
+const GpuVariant kShellSplitVariants[] = {
+    {"gather", "double", 1e-9, "--shell-kernel split", "_split4"},
+    {"atomic", "double", 1e-9, "--shell-kernel split", "_split4"},
+    {"colored", "double", 1e-9, "--shell-kernel split", "_split4"},
+    {"gather", "single", 1e-3, "--shell-kernel split", "_split4"},
+    {"gather", "double", 1e-9, "--shell-kernel split --gpu-reference stored", "_split4_stored"},
+    {"gather", "double", 1e-9, "--shell-kernel thread", "_thread"},
+    {"gather", "single", 1e-3, "--shell-kernel thread", "_thread"},
+};
+
+INSTANTIATE_TEST_SUITE_P(ShellSplit, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kElasticShellDecks), ::testing::ValuesIn(kShellSplitVariants)),
+                         case_name);
+
 // Continuum elements: every kind and material (decks from tests/gpu/decks/make_solid_decks.py),
 // on the schemes that run solids (element-local is shell-only).
 const GpuDeck kSolidDecks[] = {
@@ -380,6 +411,52 @@ const GpuDeck kMixedDecks[] = {
 
 INSTANTIATE_TEST_SUITE_P(Mixed, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kMixedDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
+// Locality renumbering on the GPU (--renumber on; issue 21): the CPU reference renumbers too
+// (auto, the default, does on the CPU backend), so both run the same ordering and the
+// outputs come back in the deck's order. Shells (one written with shuffled labels), solids,
+// constraints, springs, beams, triangles, mixed models, transforms and contact.
+const GpuDeck kRenumberDecks[] = {
+    {"pinched_shuffled", "pinched-cylinder --n 16 --shuffle 3 --time 0.2", "LOADTOP"},
+    {"circular", "circular-plate --time 2e-4", "CENTER"},
+    {"two_steps", "tests/gpu/decks/two_steps.inp", "TIP"},
+    {"solid_c3d8r_svk", "tests/gpu/decks/solid_c3d8r_svk.inp", "XL"},
+    {"tie_refinement", "tests/gpu/decks/tie_refinement.inp", "TIP"},
+    {"rigid_end", "tests/gpu/decks/rigid_end.inp", "TIP"},
+    {"shell_tie", "tests/gpu/decks/shell_tie.inp", "TIP"},
+    {"discrete_truss", "tests/gpu/decks/discrete_truss.inp", "TIP"},
+    {"beam_roll", "tests/gpu/decks/beam_roll.inp", "TIP"},
+    {"tri_pinched", "pinched-cylinder --n 16 --time 0.2 --triangles", "LOADTOP"},
+    {"mixed_strip_bend", "tests/gpu/decks/mixed_strip_bend.inp", "TIP"},
+    {"transform_incline", "tests/gpu/decks/transform_incline.inp", "ALLN"},
+};
+
+const GpuVariant kRenumberVariants[] = {
+    {"gather", "double", 1e-9, "--renumber on", "_renumbered"},
+    {"atomic", "double", 1e-9, "--renumber on", "_renumbered"},
+    {"colored", "double", 1e-9, "--renumber on", "_renumbered"},
+    {"gather", "single", 1e-3, "--renumber on", "_renumbered"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Renumbered, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kRenumberDecks), ::testing::ValuesIn(kRenumberVariants)),
+                         case_name);
+
+const GpuDeck kRenumberContactDecks[] = {
+    {"contact_bars_pair", "tests/gpu/decks/contact_bars_pair.inp", "AEND", 5e-3},
+    {"contact_hertz", "tests/gpu/decks/contact_hertz.inp", "CENTRE", 5e-2},
+    {"contact_crossed", "tests/gpu/decks/contact_crossed.inp", "ACROSS", 5e-2},
+};
+
+const GpuVariant kRenumberContactVariants[] = {
+    {"gather", "double", 1e-8, "--renumber on", "_renumbered"},
+    {"atomic", "single", 1e-3, "--renumber on", "_renumbered"},
+};
+
+INSTANTIATE_TEST_SUITE_P(RenumberedContact, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kRenumberContactDecks),
+                                            ::testing::ValuesIn(kRenumberContactVariants)),
                          case_name);
 
 /// Runs deck on the CPU and on the GPU (gather, FP64, and gpu_options) and compares the cell

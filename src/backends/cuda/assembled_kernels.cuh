@@ -4,6 +4,7 @@
 #pragma once
 
 #include "backends/cuda/views.cuh"
+#include "elements/mitc4_split.hpp"
 #include "discretization/beam_pass.hpp"
 #include "dynamics/constraint_pass.hpp"
 #include "parallel/halo_sum.hpp"
@@ -77,6 +78,111 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
       });
   }
   // Colored: the energy keeps adding up over the colors until the pass's last launch.
+  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+}
+
+/// Threads per block of the split shell kernel, and the blocks per SM it is compiled for:
+/// FP64 4 x 128 threads at 128 registers (16 warps per SM; the one-thread kernel runs 8 at
+/// 255 registers and spills), FP32 6 x 128 at 80 registers (docs/performance.md).
+constexpr int kSplitShellBlock = 128;
+template <class T>
+constexpr int split_shell_min_blocks() {
+  return sizeof(T) == 8 ? 4 : 6;
+}
+
+/// Element e's corner nodes for the split evaluation, read from the SoA arrays when asked:
+/// the four lanes of an element read the same addresses (one L1 line) and keep only the
+/// node numbers in registers.
+template <class T>
+struct SplitShellNodes {
+  const MeshView<T>& m;
+  const NodeStateView<T>& s;
+  int n0, n1, n2, n3;
+  /// Node number of corner k: a select, since k may be the run-time lane index (an indexed
+  /// local array would go to local memory).
+  __device__ __forceinline__ int node(int k) const { return k == 0 ? n0 : k == 1 ? n1 : k == 2 ? n2 : n3; }
+  /// Corner k's reference position, displacement, reference and current director.
+  __device__ __forceinline__ Vec3<T> X(int k) const {
+    const int n = node(k);
+    return {m.x0[n], m.y0[n], m.z0[n]};
+  }
+  __device__ __forceinline__ Vec3<T> u(int k) const {
+    const int n = node(k);
+    return {s.ux[n], s.uy[n], s.uz[n]};
+  }
+  __device__ __forceinline__ Vec3<T> V0(int k) const {
+    const int n = node(k);
+    return {m.d0x[n], m.d0y[n], m.d0z[n]};
+  }
+  __device__ __forceinline__ Vec3<T> v(int k) const {
+    const int n = node(k);
+    return {s.dx[n], s.dy[n], s.dz[n]};
+  }
+};
+
+/// element_pass_kernel for elastic 5-dof shells, four threads per element (issue 21): thread
+/// 4 i + k is lane k of element i (mitc4_split.hpp) and hands on corner k's forces, so a warp
+/// evaluates 8 elements and stores 8 x 20 consecutive slot values. Same inputs, outputs and
+/// sinks as element_pass_kernel<T, S, false, false>; launch 4 count threads in blocks of
+/// kSplitShellBlock.
+template <class T, Sink S>
+__global__ void __launch_bounds__(kSplitShellBlock, split_shell_min_blocks<T>())
+    split_shell_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, double time,
+                            const int* elements, int first, int count, NodalForces<T> nf, SlotForces<T> sf,
+                            T* elem_energy, RunView run, bool finish) {
+  if (run.monitor->status != kRunning) return;
+  const int i = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 2);
+  const int k = static_cast<int>(threadIdx.x & 3);
+  const Mitc4WarpLanes lanes{k};
+  // Past the last element a group repeats it without storing: every thread of the warp must
+  // reach the shuffles (and the grid sum).
+  const int at = i < count ? i : count - 1;
+  const int e = elements ? elements[at] : first + at;
+  const SplitShellNodes<T> nodes{m, s, m.conn[4 * e], m.conn[4 * e + 1], m.conn[4 * e + 2], m.conn[4 * e + 3]};
+  const int sec = m.section[e];
+  const T a = m.thickness[sec];
+  Mitc4WarpLanes::Val<Vec3<T>> f, gv;
+  const T energy = mitc4_split_internal_force<T>(lanes, nodes, a, m.elastic[sec], m.ref ? m.ref + e : nullptr, f, gv);
+  double w[3] = {0.0, 0.0, 0.0};  // strain energy (lane 0 of each element), hourglass, dissipation
+  if (i < count) {
+    // The corner's node read again rather than selected from n0..n3, which are then free
+    // after the node pass (the prototype's last 8 bytes of spill at 128 registers).
+    const int n = m.conn[4 * e + k];
+    T gen[5];
+    mitc4_corner_generalized_force(f.v, gv.v, Vec3<T>{s.dx[n], s.dy[n], s.dz[n]},
+                                   Vec3<T>{s.t1x[n], s.t1y[n], s.t1z[n]}, gen);
+    if (S == Sink::Slots) {
+      for (int j = 0; j < 5; ++j) sf.force[20 * static_cast<std::size_t>(e) + 5 * k + j] = gen[j];
+    } else {
+      for (int j = 0; j < 5; ++j) {
+        if (S == Sink::Atomic) atomicAdd(nf.fi[j] + n, gen[j]);
+        else nf.fi[j][n] += gen[j];
+      }
+    }
+    if (k == 0) {
+      elem_energy[e] = energy;
+      w[0] = energy;
+    }
+    if (d.pressure_ptr) {  // every lane forms the element's pressure forces and keeps its corner's
+      const T p = T(evaluate_pressure(d, e, tau));
+      Vec3<T> fp[4] = {};
+      if (p != T(0)) {
+        Vec3<T> x[4];
+        for (int c = 0; c < 4; ++c) x[c] = nodes.X(c) + nodes.u(c);
+        mitc4_pressure_force(x, p, fp);
+      }
+      const Vec3<T> fk = k == 0 ? fp[0] : k == 1 ? fp[1] : k == 2 ? fp[2] : fp[3];
+      const T v[3] = {fk.x, fk.y, fk.z};
+      if (S == Sink::Slots) {
+        for (int j = 0; j < 3; ++j) sf.pressure[12 * static_cast<std::size_t>(e) + 3 * k + j] = v[j];
+      } else if (v[0] != T(0) || v[1] != T(0) || v[2] != T(0)) {
+        for (int j = 0; j < 3; ++j) {
+          if (S == Sink::Atomic) atomicAdd(nf.fp[j] + n, v[j]);
+          else nf.fp[j][n] += v[j];
+        }
+      }
+    }
+  }
   if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 

@@ -173,7 +173,9 @@ class CudaBackend final : public Backend {
       : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.scheme),
         split_tris_(fpm_split_family(opt.fpm_kernels, false, sizeof(T) == 4)),
         split_beams_(split_tris_),
-        split_hexes_(fpm_split_family(opt.fpm_kernels, true, sizeof(T) == 4)) {
+        split_hexes_(fpm_split_family(opt.fpm_kernels, true, sizeof(T) == 4)),
+        split_shells_(shell_split(opt.shell_kernel, scheme_) && sys.num_elements > 0 &&
+                      !sys.shell_global_moments() && !has_plastic_shells(sys) && scheme_ != GpuScheme::ElementLocal) {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
@@ -429,6 +431,7 @@ class CudaBackend final : public Backend {
     return "CUDA on " + device_name_ + (dist_ ? " (device " + std::to_string(device_) + ")" : std::string()) + ", " +
            (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
            " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
+           (split_shells_ ? ", MITC4 split by Gauss point" : "") +
            (tri_points_ > 0 || beam_points_ > 0 || hex_stride_ > 0
                 ? std::string(", FPM kernels split (") + (tri_points_ > 0 ? " triangles" : "") +
                       (beam_points_ > 0 ? " beams" : "") + (hex_stride_ > 0 ? " hexahedra" : "") + " )"
@@ -775,7 +778,7 @@ class CudaBackend final : public Backend {
   std::string restart_layout() const override {
     return "cuda on " + device_name_ + ", " + gpu_scheme_name(scheme_) + " scheme" +
            (split_tris_ ? ", split triangles" : "") + (split_beams_ ? ", split beams" : "") +
-           (split_hexes_ ? ", split hexahedra" : "");
+           (split_hexes_ ? ", split hexahedra" : "") + (split_shells_ ? ", split shells" : "");
   }
 
   std::string restart_unsupported() const override { return ""; }
@@ -1091,9 +1094,18 @@ class CudaBackend final : public Backend {
                                                               nodal_forces(), slot_forces(), elem_energy_.get_or_null(),
                                                               run(), finish && c == colors - 1);
         };
-        if (sys_.shell_global_moments()) launch(cuda::element_pass_kernel<T, Sink::Plain, true>);
-        else if (has_plastic_shells(sys_)) launch(cuda::element_pass_kernel<T, Sink::Plain>);
-        else launch(cuda::element_pass_kernel<T, Sink::Plain, false, false>);
+        if (split_shells_) {
+          cuda::split_shell_pass_kernel<T, Sink::Plain>
+              <<<blocks(4 * count, cuda::kSplitShellBlock), cuda::kSplitShellBlock, 0, stream_>>>(
+                  mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], 0, count,
+                  nodal_forces(), slot_forces(), elem_energy_.get_or_null(), run(), finish && c == colors - 1);
+        } else if (sys_.shell_global_moments()) {
+          launch(cuda::element_pass_kernel<T, Sink::Plain, true>);
+        } else if (has_plastic_shells(sys_)) {
+          launch(cuda::element_pass_kernel<T, Sink::Plain>);
+        } else {
+          launch(cuda::element_pass_kernel<T, Sink::Plain, false, false>);
+        }
       }
     } else if (p.group < 0) {
       launch_shells(tau, time, block, p.begin, p.count, finish);
@@ -1110,7 +1122,8 @@ class CudaBackend final : public Backend {
   }
 
   void launch_shells(double tau, double time, int block, int first, int count, bool finish) {
-    if (sys_.shell_global_moments()) launch_shells_as<true>(tau, time, block, first, count, finish);
+    if (split_shells_) launch_split_shells(tau, time, first, count, finish);
+    else if (sys_.shell_global_moments()) launch_shells_as<true>(tau, time, block, first, count, finish);
     else if (has_plastic_shells(sys_)) launch_shells_as<false>(tau, time, block, first, count, finish);
     else launch_shells_as<false, false>(tau, time, block, first, count, finish);
   }
@@ -1126,6 +1139,21 @@ class CudaBackend final : public Backend {
           finish);
     else
       cuda::element_pass_kernel<T, Sink::Slots, kGlobal, kMayYield><<<blocks(count, block), block, 0, stream_>>>(
+          mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+          finish);
+  }
+
+  /// The gather or atomic scheme's shell launch with four threads per element (its block is
+  /// the one its registers were compiled for, not the tuned one).
+  void launch_split_shells(double tau, double time, int first, int count, bool finish) {
+    constexpr int b = cuda::kSplitShellBlock;
+    T* energy = elem_energy_.get_or_null();
+    if (scheme_ == GpuScheme::Atomic)
+      cuda::split_shell_pass_kernel<T, Sink::Atomic><<<blocks(4 * count, b), b, 0, stream_>>>(
+          mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+          finish);
+    else
+      cuda::split_shell_pass_kernel<T, Sink::Slots><<<blocks(4 * count, b), b, 0, stream_>>>(
           mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
           finish);
   }
@@ -1859,6 +1887,8 @@ class CudaBackend final : public Backend {
   int hex_stride_ = 0;
   // Which FPM families run split (fpm_split_family: the option, and Auto's per-family choice).
   const bool split_tris_, split_beams_, split_hexes_;
+  // Elastic 5-dof shells four threads per element (split_shell_pass_kernel; shell_split).
+  const bool split_shells_;
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;
