@@ -122,6 +122,12 @@ class Backend {
   virtual void sample(const Increment& inc, OutputFrame& frame) = 0;
   /// Waits for queued work and returns the energy monitor.
   virtual EnergyMonitor poll() = 0;
+  /// *VARIABLE MASS SCALING, between increments: the nodal masses, rotary inertias and damping
+  /// of sys (the system this backend was built on, changed in place) hold new values; the
+  /// velocities stay. added_kinetic, the kinetic energy that gave them, goes into the energy
+  /// balance as mass scaling work. Not for constrained or distributed models (their masses
+  /// have other copies: the constraints' transfers, the neighbours' interface sums).
+  virtual void update_masses(const StructureSystem& sys, double added_kinetic) = 0;
   /// Starts the energy balance afresh at the next sample (after a static step, whose work and
   /// removed kinetic energy the explicit balance never saw); the largest drift so far is kept.
   virtual void rebase_energy() = 0;

@@ -33,6 +33,7 @@ class CpuBackend final : public Backend {
   void sample(const Increment& inc, OutputFrame& frame) override;
   EnergyMonitor poll() override { return monitor_; }
   void rebase_energy() override { monitor_.have_total0 = 0; }
+  void update_masses(const StructureSystem& sys, double added_kinetic) override;
   double communication_seconds() const override;
   std::string transport() const override { return halo_ ? "host" : ""; }
   std::vector<std::pair<std::string, double>> phase_seconds() const override;

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/vec3.hpp"
+#include "discretization/stable_increment.hpp"
 #include "elements/registry.hpp"
 #include "elements/solid_common.hpp"
 
@@ -140,6 +142,7 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
 
   update_stable_dt(sys);  // as the system build takes it
   out.stable_dt_after = sys.stable_dt;
+  out.factor = std::move(factor);
   return out;
 }
 
@@ -160,6 +163,274 @@ MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& s
     explicit_before = explicit_before || s.procedure == Procedure::ExplicitDynamic;
   }
   return result;
+}
+
+namespace {
+
+/// Where each model element lives in the system (FPM beams and triangles are Other).
+std::vector<Place> places(const StructureSystem& sys, std::size_t n_model) {
+  std::vector<Place> place(n_model);
+  for (int e = 0; e < sys.num_elements; ++e) place[static_cast<std::size_t>(sys.shell_model_element[e])] = {Place::Shell, e};
+  for (int e = 0; e < sys.solid.num_elements; ++e)
+    place[static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)])] = {Place::Solid, e};
+  for (int e : sys.beam.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
+  for (int e : sys.tri.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
+  return place;
+}
+
+/// The elements a line scales: its set's (every shell and continuum element without ELSET)
+/// shells and continuum elements with a density; fpm gets the first FPM beam or triangle in
+/// the set (-1: none).
+std::vector<int> scalable_members(const Model& model, const StructureSystem& sys, const std::vector<Place>& place,
+                                  const MassScaling& ms, int* fpm) {
+  std::vector<int> members, out;
+  if (ms.elset.empty()) {
+    for (std::size_t i = 0; i < place.size(); ++i)
+      if (place[i].family == Place::Shell || place[i].family == Place::Solid) members.push_back(static_cast<int>(i));
+  } else {
+    members = model.elsets.at(ms.elset).members;
+  }
+  if (fpm) *fpm = -1;
+  for (int i : members) {
+    const Place& p = place[static_cast<std::size_t>(i)];
+    if (p.family == Place::Other && fpm && *fpm < 0) *fpm = i;
+    if (p.family == Place::Solid) {
+      const SolidMaterial<double>& m =
+          sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(p.index)])];
+      if (!(m.density > 0)) continue;  // springs and dashpots: no density to scale
+    }
+    if (p.family == Place::Shell || p.family == Place::Solid) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace
+
+void check_variable_mass_scaling(const Model& model, const StructureSystem& sys, bool distributed) {
+  const std::vector<Place> place = places(sys, model.elements.id.size());
+  for (const Step& s : model.steps) {
+    if (s.variable_mass_scaling.empty()) continue;
+    const VariableMassScaling& first = s.variable_mass_scaling.front();
+    const SourceLoc& at = first.scaling.loc;
+    if (s.procedure == Procedure::Static)
+      throw InputError(at, "*VARIABLE MASS SCALING belongs in an explicit dynamic step, not a static one");
+    if (distributed)
+      throw InputError(at, "*VARIABLE MASS SCALING runs in one process (the interface nodes' masses would have to be "
+                           "summed over the ranks at every re-evaluation): run without mpirun");
+    if (sys.constrained())
+      throw InputError(at, "*VARIABLE MASS SCALING is not supported with *TIE, *EQUATION, *RIGID BODY or *COUPLING "
+                           "(they keep their own copies of the masses): use *FIXED MASS SCALING");
+    if (!sys.contact.empty())
+      throw InputError(at, "*VARIABLE MASS SCALING is not supported with contact yet (the penalty stiffness follows "
+                           "the increment): use *FIXED MASS SCALING");
+    for (const VariableMassScaling& v : s.variable_mass_scaling) {
+      if (v.frequency != first.frequency || v.number_interval != first.number_interval)
+        throw InputError(v.scaling.loc, "the *VARIABLE MASS SCALING lines of a step are re-evaluated together: give "
+                                        "them the same FREQUENCY or NUMBER INTERVAL as the line at " + at.str());
+      int fpm = -1;
+      (void)scalable_members(model, sys, place, v.scaling, &fpm);
+      if (fpm >= 0)
+        throw InputError(v.scaling.loc, "*VARIABLE MASS SCALING of FPM beams and triangles (element " +
+                                            std::to_string(model.elements.id[static_cast<std::size_t>(fpm)]) +
+                                            ") is not supported: leave them out of the ELSET");
+    }
+  }
+}
+
+VariableMassScaler::VariableMassScaler(const Model& model, const MassScalingResult& fixed) : model_(model) {
+  const std::size_t n_model = model.elements.id.size();
+  base_density_ = fixed.factor.empty() ? std::vector<double>(n_model, 1.0) : fixed.factor;
+  factor_.assign(n_model, 1.0);
+}
+
+const std::vector<VariableMassScaling>& VariableMassScaler::definitions() const {
+  static const std::vector<VariableMassScaling> none;
+  return step_ >= 0 ? model_.steps[static_cast<std::size_t>(step_)].variable_mass_scaling : none;
+}
+
+void VariableMassScaler::begin_step(int step, const StructureSystem& sys) {
+  const std::vector<VariableMassScaling>& lines = model_.steps[static_cast<std::size_t>(step)].variable_mass_scaling;
+  if (lines.empty()) return;  // the definitions in force go on, from their own base
+  // The masses now become the base: what earlier definitions added stays.
+  for (std::size_t i = 0; i < factor_.size(); ++i) base_density_[i] *= factor_[i];
+  factor_.assign(factor_.size(), 1.0);
+  base_mass_ = sys.mass;
+  base_inertia_ = sys.inertia;
+  base_damp_ = sys.damp;
+  base_damp_rot_ = sys.damp_rot;
+  base_shell_dt_ = sys.element_dt;
+  base_solid_dt_ = sys.solid.element_dt;
+  base_total_mass_ = sys.total_mass;
+  step_ = -1;
+  for (const VariableMassScaling& v : lines)
+    if (v.scaling.dt > 0) step_ = step;  // lines without DT only end the earlier ones
+  members_.clear();
+  if (step_ >= 0) prepare(sys);
+}
+
+void VariableMassScaler::prepare(const StructureSystem& sys) {
+  const std::size_t n_model = model_.elements.id.size();
+  const std::vector<Place> place = places(sys, n_model);
+  members_.clear();
+  for (const VariableMassScaling& v : definitions()) members_.push_back(scalable_members(model_, sys, place, v.scaling, nullptr));
+  shell_of_.assign(n_model, -1);
+  solid_of_.assign(n_model, -1);
+  std::vector<char> scaled(n_model, 0);
+  for (const std::vector<int>& m : members_)
+    for (int i : m) scaled[static_cast<std::size_t>(i)] = 1;
+  // Each scalable element's base mass, to its nodes as its lumped mass goes.
+  std::vector<std::vector<std::pair<int, double>>> shares(n_model);
+  for (int e = 0; e < sys.num_elements; ++e) {
+    const std::size_t me = static_cast<std::size_t>(sys.shell_model_element[e]);
+    shell_of_[me] = e;
+    if (!scaled[me]) continue;
+    const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
+    double corner[4];
+    mitc4_corner_areas(sys.ref[static_cast<std::size_t>(e)], corner);
+    for (int k = 0; k < 4; ++k)
+      shares[me].emplace_back(sys.conn[4 * static_cast<std::size_t>(e) + k],
+                              base_density_[me] * sec.density * sec.thickness * corner[k]);
+  }
+  for (const SolidGroup& g : sys.solid.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      for (int e = g.first; e < g.first + g.count; ++e) {
+        const std::size_t me = static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)]);
+        solid_of_[me] = e;
+        if (!scaled[me]) continue;
+        const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
+        Vec3<double> X[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a)
+          X[a] = {model_.nodes.x[static_cast<std::size_t>(c[a])], model_.nodes.y[static_cast<std::size_t>(c[a])],
+                  model_.nodes.z[static_cast<std::size_t>(c[a])]};
+        double frac[K::kNodes];
+        kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
+        const SolidMaterial<double>& m =
+            sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
+        const double mass = base_density_[me] * m.density * sys.solid.volume[static_cast<std::size_t>(e)];
+        for (int a = 0; a < K::kNodes; ++a) shares[me].emplace_back(c[a], frac[a] * mass);
+      }
+    });
+  share_ptr_.assign(1, 0);
+  share_node_.clear();
+  share_mass_.clear();
+  for (const auto& list : shares) {
+    for (const auto& [n, m] : list) {
+      share_node_.push_back(n);
+      share_mass_.push_back(m);
+    }
+    share_ptr_.push_back(static_cast<int>(share_node_.size()));
+  }
+}
+
+VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const StructureState& st) {
+  VariableScalingResult out;
+  if (!active()) return out;
+  const std::size_t n_model = factor_.size();
+  std::vector<double> shell_ratio, solid_ratio;
+  deformed_bound_ratios(sys, st, shell_ratio, solid_ratio);
+  // Each element's increment on the deformed mesh with its base mass: the factors are always
+  // taken from there, so they follow the mesh down and up again.
+  std::vector<double> dt(n_model, std::numeric_limits<double>::infinity());
+  for (std::size_t i = 0; i < n_model; ++i) {
+    if (shell_of_[i] >= 0)
+      dt[i] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])] * shell_ratio[static_cast<std::size_t>(shell_of_[i])];
+    else if (solid_of_[i] >= 0)
+      dt[i] = base_solid_dt_[static_cast<std::size_t>(solid_of_[i])] * solid_ratio[static_cast<std::size_t>(solid_of_[i])];
+  }
+  factor_.assign(n_model, 1.0);
+  const std::vector<VariableMassScaling>& lines = definitions();
+  for (std::size_t l = 0; l < lines.size(); ++l)
+    if (lines[l].scaling.dt > 0) set_factors(lines[l].scaling, members_[l], dt, factor_);
+
+  std::vector<double> mass = base_mass_;
+  for (std::size_t i = 0; i < n_model; ++i) {
+    const double f = factor_[i];
+    if (f == 1.0) continue;
+    out.elements += 1;
+    for (int k = share_ptr_[i]; k < share_ptr_[i + 1]; ++k)
+      mass[static_cast<std::size_t>(share_node_[static_cast<std::size_t>(k)])] += (f - 1) * share_mass_[static_cast<std::size_t>(k)];
+    if (shell_of_[i] >= 0)
+      sys.element_dt[static_cast<std::size_t>(shell_of_[i])] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])] * std::sqrt(f);
+    if (solid_of_[i] >= 0)
+      sys.solid.element_dt[static_cast<std::size_t>(solid_of_[i])] =
+          base_solid_dt_[static_cast<std::size_t>(solid_of_[i])] * std::sqrt(f);
+  }
+  for (std::size_t i = 0; i < n_model; ++i) {  // elements back at their base
+    if (factor_[i] != 1.0) continue;
+    if (shell_of_[i] >= 0)
+      sys.element_dt[static_cast<std::size_t>(shell_of_[i])] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])];
+    if (solid_of_[i] >= 0)
+      sys.solid.element_dt[static_cast<std::size_t>(solid_of_[i])] = base_solid_dt_[static_cast<std::size_t>(solid_of_[i])];
+  }
+  for (int n = 0; n < sys.num_nodes; ++n) {
+    const std::size_t k = static_cast<std::size_t>(n);
+    // Rotary inertia and damping are proportional to the node's mass, as the fixed scaling keeps them.
+    const double ratio = mass[k] == base_mass_[k] ? 1.0 : mass[k] / base_mass_[k];
+    const double inertia = ratio == 1.0 ? base_inertia_[k] : base_inertia_[k] * ratio;
+    const double v2 = st.v[0][k] * st.v[0][k] + st.v[1][k] * st.v[1][k] + st.v[2][k] * st.v[2][k];
+    out.added_kinetic += 0.5 * (mass[k] - sys.mass[k]) * v2;
+    if (sys.has_rotations(n)) {
+      const double w2 = st.v[3][k] * st.v[3][k] + st.v[4][k] * st.v[4][k] + st.v[5][k] * st.v[5][k];
+      out.added_kinetic += 0.5 * (inertia - sys.inertia[k]) * w2;
+    }
+    out.added_mass += mass[k] - base_mass_[k];
+    sys.mass[k] = mass[k];
+    sys.inertia[k] = inertia;
+    sys.damp[k] = ratio == 1.0 ? base_damp_[k] : base_damp_[k] * ratio;
+    sys.damp_rot[k] = ratio == 1.0 ? base_damp_rot_[k] : base_damp_rot_[k] * ratio;
+  }
+  sys.total_mass = base_total_mass_ + out.added_mass;
+  update_stable_dt(sys);
+  return out;
+}
+
+void VariableMassScaler::save(RestartBlob& blob, const StructureSystem& sys) const {
+  blob.put_value("vms.step", step_);
+  blob.put_view("vms.base_density", base_density_);
+  blob.put_view("vms.factor", factor_);
+  blob.put_view("vms.base_mass", base_mass_);
+  blob.put_view("vms.base_inertia", base_inertia_);
+  blob.put_view("vms.base_damp", base_damp_);
+  blob.put_view("vms.base_damp_rot", base_damp_rot_);
+  blob.put_view("vms.base_shell_dt", base_shell_dt_);
+  blob.put_view("vms.base_solid_dt", base_solid_dt_);
+  blob.put_value("vms.base_total_mass", base_total_mass_);
+  // The system's scaled arrays as they are, rather than recomputed from the factors.
+  blob.put_view("vms.mass", sys.mass);
+  blob.put_view("vms.inertia", sys.inertia);
+  blob.put_view("vms.damp", sys.damp);
+  blob.put_view("vms.damp_rot", sys.damp_rot);
+  blob.put_view("vms.shell_dt", sys.element_dt);
+  blob.put_view("vms.solid_dt", sys.solid.element_dt);
+  blob.put_value("vms.total_mass", sys.total_mass);
+  blob.put_value("vms.totals", totals);
+}
+
+void VariableMassScaler::load(const RestartBlob& blob, StructureSystem& sys) {
+  const long long n_model = static_cast<long long>(factor_.size());
+  step_ = blob.get_value<int>("vms.step");
+  if (step_ >= static_cast<int>(model_.steps.size())) blob.fail("its *VARIABLE MASS SCALING step is not in this deck");
+  blob.get_vector("vms.base_density", base_density_, n_model);
+  blob.get_vector("vms.factor", factor_, n_model);
+  blob.get_vector("vms.base_mass", base_mass_);
+  blob.get_vector("vms.base_inertia", base_inertia_);
+  blob.get_vector("vms.base_damp", base_damp_);
+  blob.get_vector("vms.base_damp_rot", base_damp_rot_);
+  blob.get_vector("vms.base_shell_dt", base_shell_dt_);
+  blob.get_vector("vms.base_solid_dt", base_solid_dt_);
+  base_total_mass_ = blob.get_value<double>("vms.base_total_mass");
+  blob.get_vector("vms.mass", sys.mass, sys.num_nodes);
+  blob.get_vector("vms.inertia", sys.inertia, sys.num_nodes);
+  blob.get_vector("vms.damp", sys.damp, sys.num_nodes);
+  blob.get_vector("vms.damp_rot", sys.damp_rot, sys.num_nodes);
+  blob.get_vector("vms.shell_dt", sys.element_dt, sys.num_elements);
+  blob.get_vector("vms.solid_dt", sys.solid.element_dt, sys.solid.num_elements);
+  sys.total_mass = blob.get_value<double>("vms.total_mass");
+  totals = blob.get_value<Totals>("vms.totals");
+  update_stable_dt(sys);
+  members_.clear();
+  if (step_ >= 0) prepare(sys);
 }
 
 }  // namespace halfstep

@@ -1,9 +1,13 @@
 // *FIXED MASS SCALING: element densities raised once, before the run, so that the stable
 // increment reaches a target (or by a fixed factor); the added mass is reported.
+// *VARIABLE MASS SCALING: the same rules applied again during a step, on the deformed mesh.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
+#include "core/restart_blob.hpp"
+#include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "model/model.hpp"
 
@@ -14,6 +18,8 @@ struct MassScalingResult {
   int elements = 0;           ///< elements whose density was scaled
   double added_mass = 0;      ///< mass added to the model
   double stable_dt_before = 0, stable_dt_after = 0;
+  /// Per model element: its density factor (empty when nothing was scaled).
+  std::vector<double> factor;
 };
 
 /// Scales the densities of the elements each MassScaling names (in order): by its FACTOR,
@@ -28,5 +34,70 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
 /// The deck's *FIXED MASS SCALING applied to sys: the first explicit step's lines (InputError
 /// for lines in a static step or a later explicit step: masses are set once, at the start).
 MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& sys);
+
+/// What one *VARIABLE MASS SCALING re-evaluation left.
+struct VariableScalingResult {
+  int elements = 0;          ///< elements heavier than at the definitions' start
+  double added_mass = 0;     ///< the mass they carry beyond that
+  double added_kinetic = 0;  ///< kinetic energy the change gave the kept velocities (may be < 0)
+};
+
+/// Refuses *VARIABLE MASS SCALING where the run cannot apply it (InputError at its line): in a
+/// static step, in a distributed run, in models with constraints or contact (other copies of
+/// the masses), with FPM beams or triangles in the set, or with lines of one step that are
+/// re-evaluated at different times.
+void check_variable_mass_scaling(const Model& model, const StructureSystem& sys, bool distributed);
+
+/// *VARIABLE MASS SCALING during a run: the definitions in force, the masses and undeformed
+/// increments they scale from (those of the step that gave them, so a later re-evaluation may
+/// lower a mass again but never below that), and each element's factor now.
+class VariableMassScaler {
+ public:
+  /// fixed: what *FIXED MASS SCALING did to the system before the run (its element factors).
+  VariableMassScaler(const Model& model, const MassScalingResult& fixed);
+  /// Whether definitions are in force.
+  bool active() const { return step_ >= 0; }
+  /// The lines in force (empty when none).
+  const std::vector<VariableMassScaling>& definitions() const;
+  /// At the start of explicit step `step`: its *VARIABLE MASS SCALING lines, if any, replace
+  /// those in force (from sys's masses now), or end them (a line without DT); masses stay.
+  void begin_step(int step, const StructureSystem& sys);
+  /// Re-evaluates every factor on the mesh deformed by st (displacements) and writes the new
+  /// nodal masses, inertias, damping and undeformed element increments into sys; the kinetic
+  /// energy change is taken with st's velocities.
+  VariableScalingResult rescale(StructureSystem& sys, const StructureState& st);
+  /// What the run's re-evaluations did, for the summary (kept in restarts): how many, the
+  /// elements scaled by the latest, the mass added since the run started (the fixed scaling's
+  /// not counted) now and at most, and the smallest increment they gave.
+  struct Totals {
+    std::int64_t evaluations = 0, elements = 0;
+    double added_mass = 0, added_mass_max = 0, smallest_increment = 0;
+  };
+  Totals totals;
+
+  /// Restart: the definitions in force, their base, the factors and sys's scaled arrays.
+  void save(RestartBlob& blob, const StructureSystem& sys) const;
+  /// Restart: what save stored, into this scaler and sys.
+  void load(const RestartBlob& blob, StructureSystem& sys);
+
+ private:
+  /// The scalable elements of each line in force and their base increments and masses.
+  void prepare(const StructureSystem& sys);
+
+  const Model& model_;
+  int step_ = -1;  ///< the step whose lines are in force; -1: none
+  /// Per model element: its density factor over the model's at the base, and its factor over
+  /// the base now.
+  std::vector<double> base_density_, factor_;
+  std::vector<double> base_mass_, base_inertia_, base_damp_, base_damp_rot_;  ///< per node
+  std::vector<double> base_shell_dt_, base_solid_dt_;                         ///< undeformed
+  double base_total_mass_ = 0;
+  // Derived by prepare(): each line's scalable model elements; per model element its family
+  // index and its nodes' shares of its base mass (CSR).
+  std::vector<std::vector<int>> members_;
+  std::vector<int> shell_of_, solid_of_;
+  std::vector<int> share_ptr_, share_node_;
+  std::vector<double> share_mass_;
+};
 
 }  // namespace halfstep

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <utility>
+#include <vector>
 
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
@@ -16,5 +17,11 @@ namespace halfstep {
 /// dashpots keep their undeformed bound. The same on every backend (positions from the host
 /// copy of the state); distributed runs take the minimum over the ranks.
 std::pair<double, int> deformed_stable_dt(const StructureSystem& sys, const StructureState& st);
+
+/// Per shell (shell_ratio) and continuum element (solid_ratio): its geometric bound on the mesh
+/// deformed by st over its bound on the undeformed mesh, the factor deformed_stable_dt takes its
+/// undeformed increment by (1 for springs, dashpots and elements without a finite bound).
+void deformed_bound_ratios(const StructureSystem& sys, const StructureState& st, std::vector<double>& shell_ratio,
+                           std::vector<double>& solid_ratio);
 
 }  // namespace halfstep

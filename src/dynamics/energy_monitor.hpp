@@ -16,9 +16,13 @@ struct EnergyRecord {
   double plastic_dissipation = 0;  ///< plastic work dissipated so far, part of internal (ALLPD)
   double contact = 0;              ///< energy stored in the contact penalty springs
   double friction_dissipation = 0;  ///< frictional work dissipated so far (ALLFD)
-  /// kinetic + internal + contact + friction_dissipation + damping_work - external_work.
+  /// Kinetic energy that mass scaling during the run gave the nodes (velocities are kept when
+  /// their mass changes): booked like work done on the model.
+  double mass_scaling_work = 0;
+  /// kinetic + internal + contact + friction_dissipation + damping_work - external_work
+  /// - mass_scaling_work.
   HS_HD double total() const {
-    return kinetic + internal + contact + friction_dissipation + damping_work - external_work;
+    return kinetic + internal + contact + friction_dissipation + damping_work - external_work - mass_scaling_work;
   }
 };
 
@@ -39,6 +43,7 @@ struct EnergyMonitor {
   double contact = 0;         ///< contact spring energy of the latest contact pass (t^n)
   double friction = 0;        ///< frictional dissipation up to t^(n-1)
   double friction_step = 0;   ///< that of the latest contact pass's slip (t^(n-1) to t^n)
+  double mass_work = 0;       ///< kinetic energy added by mass changes so far (EnergyRecord::mass_scaling_work)
   double total0 = 0, scale = 0, max_drift = 0;
   int have_total0 = 0;
   int status = kRunning;
@@ -87,7 +92,7 @@ HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {
     return;
   }
   const double total = sums[kKinetic] + m.internal + m.contact + m.friction + m.friction_step + m.damping +
-                       sums[kDampPrev] - m.work - sums[kWorkPrev];
+                       sums[kDampPrev] - m.work - sums[kWorkPrev] - m.mass_work;
   const double w = m.work + sums[kWorkPrev];
   double s = m.scale;
   if (m.noise_energy > s) s = m.noise_energy;
@@ -127,10 +132,15 @@ HS_HD void monitor_sample(EnergyMonitor& m, const double* sums, double time) {
   m.record.damping_work = m.damping + sums[kDampPrev];
   m.record.contact = m.contact;
   m.record.friction_dissipation = m.friction + m.friction_step;
+  m.record.mass_scaling_work = m.mass_work;
   if (!m.have_total0) {
     m.total0 = m.record.total();
     m.have_total0 = 1;
   }
 }
+
+/// Between increments, after the nodal masses changed with the velocities kept: added is the
+/// kinetic energy that gave the model (negative where mass was taken away).
+HS_HD void monitor_mass_change(EnergyMonitor& m, double added) { m.mass_work += added; }
 
 }  // namespace halfstep

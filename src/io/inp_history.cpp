@@ -302,6 +302,62 @@ void DeckParser::fixed_mass_scaling_keyword(const Keyword& kw) {
   m_.steps.back().mass_scaling.push_back(ms);
 }
 
+// Abaqus/Explicit's variable mass scaling: the scaling rules of *FIXED MASS SCALING applied at
+// the step's start and then every FREQUENCY increments or at NUMBER INTERVAL points of the
+// step. Without DT the line ends earlier steps' definitions (the masses stay). FACTOR, which
+// Abaqus's keyword lacks, is taken as *FIXED MASS SCALING takes it, before the DT rule.
+void DeckParser::variable_mass_scaling_keyword(const Keyword& kw) {
+  allow_params(kw, {"DT", "TYPE", "ELSET", "FREQUENCY", "NUMBERINTERVAL", "FACTOR"});
+  VariableMassScaling v;
+  MassScaling& ms = v.scaling;
+  ms.loc = loc(kw.pos);
+  if (kw.find("DT")) {
+    ms.dt = real_param(kw, "DT", 0);
+    if (!(ms.dt > 0 && ms.dt <= 1e30))
+      fail(kw.pos, "*VARIABLE MASS SCALING, DT must be a positive time increment up to 1e30, got '" +
+                       std::string(param(kw, "DT")) + "'");
+  }
+  if (kw.find("FACTOR")) {
+    ms.factor = real_param(kw, "FACTOR", 1);
+    if (!(ms.factor > 0 && ms.factor <= 1e12))
+      fail(kw.pos, "*VARIABLE MASS SCALING, FACTOR must be a positive number up to 1e12, got '" +
+                       std::string(param(kw, "FACTOR")) + "'");
+  }
+  if (kw.find("TYPE")) {
+    const std::string type = squeeze_upper(param(kw, "TYPE"));
+    if (type == "UNIFORM") ms.uniform = true;
+    else if (type == "SETEQUALDT" || type == "ROLLING")
+      fail(kw.pos, "*VARIABLE MASS SCALING, TYPE=" + std::string(param(kw, "TYPE")) +
+                       " is not supported: halfstep takes TYPE=BELOW MIN (the default) or UNIFORM");
+    else if (type != "BELOWMIN")
+      fail(kw.pos, "*VARIABLE MASS SCALING, TYPE must be BELOW MIN or UNIFORM, got '" + std::string(param(kw, "TYPE")) + "'");
+  }
+  const bool frequency = kw.find("FREQUENCY"), intervals = kw.find("NUMBERINTERVAL");
+  if (frequency && intervals)
+    fail(kw.pos, "*VARIABLE MASS SCALING takes FREQUENCY= (increments) or NUMBER INTERVAL= (points of the step), not both");
+  // Parameter names arrive squeezed ("NUMBERINTERVAL"); shown is what the message prints.
+  const auto count = [&](const char* name, const char* shown, std::int64_t max) {
+    const auto n = to_int(trim(param(kw, name)));
+    if (!n || *n < 1 || *n > max)
+      fail(kw.pos, std::string("*VARIABLE MASS SCALING, ") + shown + " must be a whole number from 1 to " +
+                       std::to_string(max) + ", got '" + std::string(param(kw, name)) + "'");
+    return *n;
+  };
+  if (frequency) v.frequency = count("FREQUENCY", "FREQUENCY", 1000000000);
+  if (intervals) v.number_interval = static_cast<int>(count("NUMBERINTERVAL", "NUMBER INTERVAL", 1000000));
+  if (ms.dt > 0 && !frequency && !intervals)
+    fail(kw.pos, "*VARIABLE MASS SCALING, DT= needs FREQUENCY= (increments between re-evaluations) or NUMBER "
+                 "INTERVAL= (re-evaluations in the step)");
+  if (!(ms.dt > 0) && (kw.find("TYPE") || kw.find("FACTOR") || kw.find("ELSET") || frequency || intervals))
+    fail(kw.pos, "*VARIABLE MASS SCALING without DT= only ends the definitions of earlier steps: it takes no other "
+                 "parameters");
+  if (kw.find("ELSET")) {
+    ms.elset = key(required_param(kw, "ELSET"));
+    check_element_set(ms.elset, kw.pos);
+  }
+  m_.steps.back().variable_mass_scaling.push_back(v);
+}
+
 // "[increment], time period": the increment is read only under user control; otherwise
 // the explicit solver picks its own stable increment, as Abaqus/Explicit does.
 void DeckParser::dynamic_data(const Line& line) {

@@ -99,6 +99,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},
       {"*STATIC", kInStep, &P::static_keyword, &P::static_data},
       {"*FIXED MASS SCALING", kInStep, &P::fixed_mass_scaling_keyword},
+      {"*VARIABLE MASS SCALING", kInStep, &P::variable_mass_scaling_keyword},
       {"*BOUNDARY", kAnywhere, &P::boundary_keyword, &P::boundary_data},
       {"*CLOAD", kInStep, &P::cload_keyword, &P::cload_data},
       {"*DLOAD", kInStep, &P::dload_keyword, &P::dload_data},

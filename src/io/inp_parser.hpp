@@ -256,6 +256,7 @@ class DeckParser {
   void end_step_keyword(const Keyword& kw);
   void dynamic_keyword(const Keyword& kw);
   void fixed_mass_scaling_keyword(const Keyword& kw);
+  void variable_mass_scaling_keyword(const Keyword& kw);
   void dynamic_data(const Line& line);
   void dynamic_end();
   void static_keyword(const Keyword& kw);

@@ -19,7 +19,7 @@ namespace {
 const std::vector<std::string>& energy_columns() {
   static const std::vector<std::string> c = {"time",      "kinetic",   "internal",           "external_work",
                                              "damping_work", "total",  "hourglass",          "plastic_dissipation",
-                                             "contact",   "friction_dissipation"};
+                                             "contact",   "friction_dissipation", "mass_scaling_work"};
   return c;
 }
 
@@ -566,7 +566,7 @@ void ResultWriter::write_contact(double time, const std::vector<double>& force) 
 void ResultWriter::write_energy(const EnergyRow& e) {
   energy_->write_row(
       {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total, e.hourglass, e.plastic_dissipation,
-       e.contact, e.friction_dissipation});
+       e.contact, e.friction_dissipation, e.mass_scaling_work});
 }
 
 // The checkpoint is itself a RestartBlob (a section of the restart file).

@@ -22,11 +22,21 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["controlling_element"] = s.controlling_element;
   if (s.increment_updates > 0)
     o["increment_updates"] = {{"count", s.increment_updates}, {"smallest_increment", s.smallest_increment}};
-  if (s.mass_scaled_elements > 0)
+  if (s.mass_scaled_elements > 0 || s.variable_scalings > 0) {
     o["mass_scaling"] = {{"elements", s.mass_scaled_elements},
                          {"added_mass", s.added_mass},
                          {"added_mass_fraction", s.added_mass_fraction},
                          {"stable_increment_unscaled", s.stable_increment_unscaled}};
+    // *VARIABLE MASS SCALING: its own keys (beyond the fixed scaling's mass, above).
+    if (s.variable_scalings > 0)
+      o["mass_scaling"]["variable"] = {{"re_evaluations", s.variable_scalings},
+                                       {"elements_scaled", s.variable_scaled_elements},
+                                       {"added_mass_now", s.variable_added_mass},
+                                       {"added_mass_max", s.variable_added_mass_max},
+                                       {"added_mass_fraction_max", s.variable_added_mass_fraction_max},
+                                       {"mass_scaling_work", s.mass_scaling_work},
+                                       {"smallest_increment", s.variable_smallest_increment}};
+  }
   o["final_time"] = s.final_time;
   o["wall_seconds"] = s.wall_seconds;
   o["read_seconds"] = s.read_seconds;

@@ -294,6 +294,15 @@ struct MassScaling {
   SourceLoc loc;
 };
 
+/// *VARIABLE MASS SCALING: densities scaled again and again during the step, at its start and
+/// every `frequency` increments or at `number_interval` points of it, as the element increments
+/// on the deformed mesh ask. A line without DT ends the definitions of earlier steps.
+struct VariableMassScaling {
+  MassScaling scaling;         ///< FACTOR, DT (0: the line ends earlier definitions), TYPE, ELSET
+  std::int64_t frequency = 0;  ///< FREQUENCY= increments (0: NUMBER INTERVAL)
+  int number_interval = 0;     ///< NUMBER INTERVAL= points of the step (0: FREQUENCY)
+};
+
 struct Step {
   std::string name;
   Procedure procedure = Procedure::ExplicitDynamic;
@@ -309,6 +318,7 @@ struct Step {
   std::vector<OutputRequest> outputs;
   std::vector<PrintRequest> prints;
   std::vector<MassScaling> mass_scaling;  ///< *FIXED MASS SCALING lines, in deck order
+  std::vector<VariableMassScaling> variable_mass_scaling;  ///< *VARIABLE MASS SCALING lines, in deck order
   bool boundary_op_new = false, cload_op_new = false, dload_op_new = false;
   SourceLoc loc;
 };

@@ -17,6 +17,7 @@ struct EnergyRow {
   double plastic_dissipation = 0;  ///< plastic work dissipated so far, part of internal (ALLPD)
   double contact = 0;               ///< energy stored in the contact penalty springs
   double friction_dissipation = 0;  ///< frictional work dissipated so far (ALLFD)
+  double mass_scaling_work = 0;     ///< kinetic energy added by *VARIABLE MASS SCALING, part of total
 };
 
 /// One output instant. Field frames carry point and cell arrays; history frames at least the

@@ -57,6 +57,14 @@ struct RunSummary {
   double smallest_increment = 0;
   int mass_scaled_elements = 0;
   double added_mass = 0, added_mass_fraction = 0, stable_increment_unscaled = 0;
+  /// *VARIABLE MASS SCALING: how often the masses were re-evaluated, the elements scaled and
+  /// the mass it added (beyond the fixed scaling's) at the end and at most, that largest as a
+  /// share of the unscaled model's mass, the kinetic energy it added (energy.csv's
+  /// mass_scaling_work) and the smallest increment of its steps.
+  std::int64_t variable_scalings = 0;
+  int variable_scaled_elements = 0;
+  double variable_added_mass = 0, variable_added_mass_max = 0, variable_added_mass_fraction_max = 0;
+  double mass_scaling_work = 0, variable_smallest_increment = 0;
   double wall_seconds = 0, solve_seconds = 0;
   /// Where the wall time went besides the solve: reading the deck (set by the application),
   /// set-up (system, backend, stable estimate, writer: from the start of the analysis to its

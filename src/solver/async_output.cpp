@@ -75,8 +75,9 @@ void AsyncOutput::run() {
           out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells);
         if (f.field && bezier_) out.bezier = bezier_fields(*bezier_, out.fields);
         const EnergyRecord& e = f.record;
-        out.energy_row = {e.time,         e.kinetic, e.internal, e.external_work, e.damping_work,
-                          e.total(),      e.hourglass, e.plastic_dissipation, e.contact, e.friction_dissipation};
+        out.energy_row = {e.time,    e.kinetic,   e.internal,           e.external_work, e.damping_work,
+                          e.total(), e.hourglass, e.plastic_dissipation, e.contact,       e.friction_dissipation,
+                          e.mass_scaling_work};
         if (f.energy) out.contact_force = f.state.contact_pair_force;
         sink_.write(out);
       }

@@ -175,6 +175,7 @@ struct RestartPoint {
   Schedule field, history, energy;  ///< before this instant's output
   Schedule restart_sched;           ///< *RESTART, NUMBER INTERVAL
   std::vector<std::uint8_t> held_rot;
+  Schedule mass_sched;              ///< *VARIABLE MASS SCALING, NUMBER INTERVAL
 };
 
 /// Applies f(section, value) to every loop value of a restart point: the one list that
@@ -192,6 +193,7 @@ void for_each_loop_value(Point& r, F&& f) {
   f("loop.history", r.history);
   f("loop.energy", r.energy);
   f("loop.restart_sched", r.restart_sched);
+  f("loop.mass_sched", r.mass_sched);
 }
 
 /// A restart of the run at point p: what identifies the run (checked by restart_point), the
@@ -199,7 +201,7 @@ void for_each_loop_value(Point& r, F&& f) {
 /// It views p, host and the backend's arrays: write it before any of them changes. The
 /// output checkpoint is added by the caller.
 RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Backend& hw, const Model& model,
-                         const StructureSystem& sys, const RunOptions& opt) {
+                         const StructureSystem& sys, const VariableMassScaler& scaler, const RunOptions& opt) {
   RestartBlob b;
   b.put_value("run.deck_hash", model.source_hash);
   b.put_text("run.build", opt.build_id ? opt.build_id() : std::string());
@@ -222,6 +224,7 @@ RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Back
   b.put_view("host.r1z", host.r1z);
   b.put_value("host.time", host.time);
   b.put_value("host.half_dt_prev", host.half_dt_prev);
+  scaler.save(b, sys);  // the masses now: the backend holds them as constants
   hw.save_restart(b);
   return b;
 }
@@ -328,6 +331,12 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   StructureSystem whole = build_structure_system(model);
   // *FIXED MASS SCALING changes the masses once, before anything reads them or the increment.
   const MassScalingResult mass_scaling = apply_deck_mass_scaling(model, whole);
+  // *VARIABLE MASS SCALING changes whole's masses during the run (never a subdomain's: refused).
+  check_variable_mass_scaling(model, whole, comm.distributed());
+  VariableMassScaler scaler(model, mass_scaling);
+  bool variable_scaling = false;  // the masses may change during the run
+  for (const Step& s : model.steps) variable_scaling = variable_scaling || !s.variable_mass_scaling.empty();
+  const double mass_after_fixed = whole.total_mass;
   const std::vector<StepLoads> whole_steps = build_step_loads(model, whole);
   StructureState st;
   st.initialize(whole);
@@ -578,7 +587,9 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         st.time = r.get_value<double>("host.time");
         st.half_dt_prev = r.get_value<double>("host.half_dt_prev");
         held_rot = resume_at.held_rot;
+        scaler.load(r, whole);  // the backend takes the masses after its own restart below
       } else {
+        scaler.begin_step(static_cast<int>(si), whole);
         hw.download(st);
         // Beam nodes hold global rotations as they are; shell nodes turn their triads to match.
         held_rot = sys.node_dofs == 6 ? std::vector<std::uint8_t>(sys.num_nodes, 0)
@@ -607,6 +618,21 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       }
       double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
       const bool update_dt = opt.dt_update > 0 && !step.fixed_increment;
+      // *VARIABLE MASS SCALING in force: re-evaluated at the step's start, then every
+      // `mass_every` increments or at the points of mass_sched; each sets the increment.
+      const bool scaling = scaler.active();
+      const std::int64_t mass_every = scaling ? scaler.definitions().front().frequency : 0;
+      Schedule mass_sched;
+      if (scaling && mass_every == 0) mass_sched.interval = step.period / scaler.definitions().front().number_interval;
+      // After definitions that ended the elements keep factors that made up for their shape then:
+      // their undeformed increments overstate the bound, so the step starts from the deformed one.
+      if (!resumed && !scaling && scaler.totals.evaluations > 0 && !step.fixed_increment) {
+        const double bound = deformed_stable_dt(sys, st).first;
+        if (!(bound > 0 && bound < 1e300))
+          throw RunError("the stable increment of the deformed mesh is not a positive number (an element turned "
+                         "inside out?) at time " + std::to_string(st.time));
+        dt = opt.dt_scale * bound;
+      }
       sum.time_increment = dt;
       sum.step_records.back().increment = dt;
       Schedule field, history;
@@ -636,7 +662,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       double tau = 0, h_prev = st.half_dt_prev;
       std::int64_t step_increments = 0;
       if (resumed) {
-        if (update_dt) dt = resume_at.dt;  // the increment the deformed mesh had given
+        if (update_dt || (variable_scaling && !step.fixed_increment)) dt = resume_at.dt;  // the deformed mesh's
         if (dt != resume_at.dt || t_step0 != resume_at.t_step0)
           resume->fail("its time increment or step start differs from this run's (another deck or options: "
                            "--dt-scale?)");
@@ -644,10 +670,14 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         history = resume_at.history;
         energy = resume_at.energy;
         restart_sched = resume_at.restart_sched;
+        mass_sched = resume_at.mass_sched;
         tau = resume_at.tau;
         h_prev = resume_at.h_prev;
         step_increments = resume_at.increments;
         hw.load_restart(*resume);  // the state and forces at this instant, as saved
+        // The masses as saved (also after definitions that ended: the backend was built with the
+        // deck's); the monitor already holds their work.
+        if (variable_scaling) hw.update_masses(whole, 0.0);
       } else {
         hw.element_pass(0.0, t_step0);
       }
@@ -688,9 +718,9 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
             if (mon.status != kRunning)
               report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance, dist);
             if (out) out->finish();
-            const RestartPoint here{true,  si,      step_increments, sum.steps, tau,           h_prev,  t_step0,
-                                    dt,    field,   history,         energy,    restart_sched, held_rot};
-            RestartBlob b = make_restart(here, st, hw, model, sys, opt);
+            const RestartPoint here{true,  si,      step_increments, sum.steps, tau,           h_prev,   t_step0,
+                                    dt,    field,   history,         energy,    restart_sched, held_rot, mass_sched};
+            RestartBlob b = make_restart(here, st, hw, model, sys, scaler, opt);
             if (dist) {  // one file: rank 0's sections, then each other rank's restart whole
               b.put_value("run.ranks", comm.size());
               if (comm.rank() != 0) comm.send_bytes(b.serialize(), 0);
@@ -706,6 +736,28 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
           }
         }
         at_resume = false;
+        // The masses from the deformed mesh (after the restart point, as the increment below).
+        if (scaling && !last && (mass_every > 0 ? step_increments % mass_every == 0 : mass_sched.due(tau, dt))) {
+          mass_sched.advance(tau);
+          hw.download(st);  // displacements for the increments, velocities for the kinetic energy
+          const VariableScalingResult r = scaler.rescale(whole, st);
+          hw.update_masses(whole, r.added_kinetic);
+          VariableMassScaler::Totals& t = scaler.totals;
+          t.evaluations += 1;
+          t.elements = r.elements;
+          t.added_mass = whole.total_mass - mass_after_fixed;
+          t.added_mass_max = std::max(t.added_mass_max, t.added_mass);
+          if (!step.fixed_increment) {
+            const double bound = deformed_stable_dt(sys, st).first;
+            if (!(bound > 0 && bound < 1e300))
+              throw RunError("the stable increment of the deformed mesh is not a positive number (an element turned "
+                             "inside out?) at time " + std::to_string(t_step0 + tau));
+            dt = opt.dt_scale * bound;
+            sum.time_increment = dt;
+          }
+          t.smallest_increment = t.smallest_increment > 0 ? std::min(t.smallest_increment, dt) : dt;
+          if (step_increments == 0) sum.step_records.back().increment = dt;
+        }
         // The increment from the deformed mesh (after the restart point, which a resumed run
         // repeats, so it takes the same increment here).
         if (update_dt && !last && step_increments > 0 && step_increments % opt.dt_update == 0) {
@@ -800,6 +852,25 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     }
     if (tty) std::fprintf(stderr, "\r%70s\r", "");
     sum.energy_error = mon.scale > 0 ? mon.max_drift / mon.scale : 0.0;
+    if (const VariableMassScaler::Totals& vt = scaler.totals; vt.evaluations > 0) {
+      sum.variable_scalings = vt.evaluations;
+      sum.variable_scaled_elements = static_cast<int>(vt.elements);
+      sum.variable_added_mass = vt.added_mass;
+      sum.variable_added_mass_max = vt.added_mass_max;
+      const double unscaled = mass_after_fixed - mass_scaling.added_mass;
+      sum.variable_added_mass_fraction_max = unscaled > 0 ? vt.added_mass_max / unscaled : 0.0;
+      sum.variable_smallest_increment = vt.smallest_increment;
+      sum.mass_scaling_work = mon.record.mass_scaling_work;
+      // One line for the run: a line per re-evaluation would bury the log.
+      if (opt.progress && writes)
+        std::fprintf(stderr,
+                     "halfstep: *VARIABLE MASS SCALING: %lld re-evaluations; at the end %lld elements scaled, added "
+                     "mass %.4g (at most %.4g, %.3g %% of the unscaled model's), kinetic energy added %.4g, "
+                     "increment %.4g (smallest %.4g)\n",
+                     static_cast<long long>(vt.evaluations), static_cast<long long>(vt.elements), vt.added_mass,
+                     vt.added_mass_max, 100 * sum.variable_added_mass_fraction_max, sum.mass_scaling_work,
+                     sum.time_increment, vt.smallest_increment);
+    }
     sum.frames = writer ? writer->frames_written() : 0;
     sum.final_time = st.time;
     sum.solve_seconds = std::max(solve_seconds, 1e-12);

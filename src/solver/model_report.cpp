@@ -50,6 +50,7 @@ std::size_t memory_bytes(const StructureSystem& sys) {
 std::string describe_model(const Model& model, double dt_scale) {
   StructureSystem sys = build_structure_system(model);
   const MassScalingResult scaling = apply_deck_mass_scaling(model, sys);  // as the run will
+  check_variable_mass_scaling(model, sys, false);
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
   std::string out;
   char line[512];
@@ -92,6 +93,13 @@ std::string describe_model(const Model& model, double dt_scale) {
   if (scaling.elements > 0)
     add("mass scaling    %d elements, added mass %.6g, stable increment %.6g -> %.6g\n", scaling.elements,
         scaling.added_mass, scaling.stable_dt_before, scaling.stable_dt_after);
+  for (std::size_t i = 0; i < model.steps.size(); ++i)
+    for (const VariableMassScaling& v : model.steps[i].variable_mass_scaling)
+      if (v.scaling.dt > 0)  // the masses then change during the run: only the definition is known here
+        add("variable scaling step %zu: DT %.6g, %s, %s %lld%s\n", i + 1, v.scaling.dt,
+            v.scaling.uniform ? "UNIFORM" : "BELOW MIN", v.frequency > 0 ? "every" : "at",
+            static_cast<long long>(v.frequency > 0 ? v.frequency : v.number_interval),
+            v.frequency > 0 ? " increments" : " points of the step");
   if (sys.controlling_element >= 0) {
     const int e = sys.controlling_element;
     add("stable increment %.6g (estimate; element %lld at %s controls it)\n", sys.stable_dt,

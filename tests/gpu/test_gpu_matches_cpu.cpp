@@ -189,6 +189,8 @@ const GpuDeck kSolidDecks[] = {
     {"solid_c3d6_svk", "tests/gpu/decks/solid_c3d6_svk.inp", "XL"},
     {"solid_c3d6_j2_kick", "tests/gpu/decks/solid_c3d6_j2_kick.inp", "XL"},
     {"solid_c3d6_pressure", "tests/gpu/decks/solid_c3d6_pressure.inp", "XL"},
+    // *VARIABLE MASS SCALING: masses copied to the device between increments (update_masses).
+    {"variable_mass_scaling", "tests/gpu/decks/variable_mass_scaling.inp", "TOP"},
     // Planar kinds (examples/generate_plane_deck.py --nx 20 --ny 4 --time 0.02 --ramp 0.01).
     // The tip moves 4e-4 while the wave from the ramped load crosses the beam: FP32 with
     // unordered atomic sums measured 1.15e-3 of it on an H100 (gather and colored: < 1e-3).

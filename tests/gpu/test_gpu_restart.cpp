@@ -49,14 +49,16 @@ TEST_P(GpuResumedRun, RepeatsTheUninterruptedRunBitForBit) {
 }
 
 // Two explicit steps (shells), J2 solids, plastic shells, plane stress J2, rigid bodies,
-// plastic FPM beams; the shell decks also with the element-local scheme.
+// plastic FPM beams, masses changed by *VARIABLE MASS SCALING; the shell decks also with the
+// element-local scheme.
 INSTANTIATE_TEST_SUITE_P(
     Decks, GpuResumedRun,
     ::testing::Values(Case{"two_steps", 37, "gather", "double"}, Case{"two_steps", 37, "gather", "single"},
                       Case{"two_steps", 37, "element-local", "double"}, Case{"solid_c3d8r_j2", 37, "gather", "double"},
                       Case{"solid_c3d8r_j2", 37, "gather", "single"}, Case{"shell_strip_j2_bending", 997, "gather", "double"},
                       Case{"plane_cps4_j2", 37, "gather", "double"}, Case{"rigid_end", 3, "gather", "double"},
-                      Case{"beam_plastic", 37, "gather", "double"}),
+                      Case{"beam_plastic", 37, "gather", "double"},
+                      Case{"variable_mass_scaling", 37, "gather", "double"}),
     [](const auto& info) {
       std::string s = std::string(std::get<0>(info.param)) + "_" + std::get<2>(info.param) + "_" + std::get<3>(info.param);
       for (char& c : s)

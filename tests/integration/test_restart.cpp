@@ -48,12 +48,12 @@ TEST_P(ResumedRun, RepeatsTheUninterruptedRunBitForBit) {
 }
 
 // Two explicit steps; J2 solid, shell and plane-stress states; Coulomb friction history;
-// rigid bodies; FPM beams.
+// rigid bodies; FPM beams; masses that *VARIABLE MASS SCALING changes during both steps.
 INSTANTIATE_TEST_SUITE_P(Decks, ResumedRun,
                          ::testing::Values(std::pair{"two_steps", 37}, std::pair{"solid_c3d8r_j2", 37},
                                            std::pair{"shell_strip_j2_bending", 997}, std::pair{"plane_cps4_j2", 37},
                                            std::pair{"contact_slide", 37}, std::pair{"rigid_end", 3},
-                                           std::pair{"beam_plastic", 37}),
+                                           std::pair{"beam_plastic", 37}, std::pair{"variable_mass_scaling", 37}),
                          [](const auto& info) { return std::string(info.param.first); });
 
 TEST(Restart, SigtermLeavesARestartThatFinishesTheRun) {

@@ -834,6 +834,30 @@ class CudaBackend final : public Backend {
     check(cudaMemcpy(monitor_.get(), &m, sizeof m, cudaMemcpyHostToDevice), "energy rebase");
   }
 
+  // *VARIABLE MASS SCALING between increments: the host's new masses into the node pass's
+  // arrays (and the element-local scheme's per-corner copies), the kinetic energy they added
+  // into the monitor. The solver refuses it for distributed and constrained models.
+  void update_masses(const StructureSystem& sys, double added_kinetic) override {
+    if (&sys != &sys_ || dist_ || sys.constrained())
+      throw std::logic_error("update_masses: only the system the backend runs, in one process, without constraints");
+    sync("mass update");
+    mass_.assign(convert<T>(sys.mass));
+    inertia_.assign(convert<T>(sys.inertia));
+    if (damp_.size()) {  // no damping anywhere stays none: the scaling multiplies it
+      damp_.assign(convert<T>(sys.damp));
+      damp_rot_.assign(convert<T>(sys.damp_rot));
+    }
+    if (scheme_ == GpuScheme::ElementLocal) {
+      cuda::sign_masses_kernel<T><<<blocks(4 * static_cast<std::size_t>(sys.num_elements), 256), 256, 0, stream_>>>(
+          mesh(), drive_.view.held, signed_masses());
+      check(cudaGetLastError(), "sign_masses launch");
+    }
+    EnergyMonitor m;
+    monitor_.copy_to(&m, 1);
+    monitor_mass_change(m, added_kinetic);
+    check(cudaMemcpy(monitor_.get(), &m, sizeof m, cudaMemcpyHostToDevice), "mass update");
+  }
+
  private:
   /// An element launch: shells (group -1), beams (kBeamPiece), FPM triangles (kTriPiece) or
   /// solid group `group`, elements

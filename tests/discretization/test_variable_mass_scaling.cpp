@@ -1,0 +1,205 @@
+// *VARIABLE MASS SCALING (discretization/mass_scaling, VariableMassScaler): a re-evaluation on
+// the deformed mesh gives a squeezed element exactly the mass that brings its increment back to
+// the target, takes it away again when the element recovers (never below the mass the
+// definitions started from), scales a set by one factor with TYPE=UNIFORM, books the kinetic
+// energy of the kept velocities, and a restart holds everything needed to go on.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <string>
+
+#include "discretization/mass_scaling.hpp"
+#include "discretization/stable_increment.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "io/inp_reader.hpp"
+
+namespace halfstep {
+namespace {
+
+// Three unit-section C3D8R in a row, 1, 1 and 0.1 long (rho = 1, E = 1000, nu = 0); nodes
+// 1-4 at x = 0, 5-8 at x = 1, 9-12 at x = 2, 13-16 at x = 2.1.
+const char* kBar = HALFSTEP_SOURCE_DIR "/tests/gpu/decks/mass_scaling_bar.inp";
+
+double total(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+/// The bar with its *FIXED MASS SCALING line replaced by `line`.
+Model bar_with(const std::string& line) {
+  std::ifstream in(kBar);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string deck = text.str();
+  const std::string fixed = "*FIXED MASS SCALING, DT=0.02";
+  const std::size_t at = deck.find(fixed);
+  EXPECT_NE(at, std::string::npos);
+  deck.replace(at, fixed.size(), line);
+  return read_inp_string(deck, "mem/bar.inp");
+}
+
+std::string number(double x) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
+
+/// The undeformed element increments of the bar.
+std::vector<double> bar_increments() { return build_structure_system(read_inp(kBar)).solid.element_dt; }
+
+/// Squeezes the middle element to half its length (the short one moves along, undeformed).
+void squeeze_middle(StructureState& st) {
+  for (int n = 8; n < 16; ++n) st.ux[static_cast<std::size_t>(n)] = -0.5;
+}
+
+TEST(VariableMassScaling, ASqueezedElementGetsExactlyTheMassThatRestoresTheTarget) {
+  const std::vector<double> dt0 = bar_increments();
+  const double target = 0.9 * dt0[0];  // above the short element's, below the others'
+  ASSERT_LT(dt0[2], target);
+  const Model model = bar_with("*VARIABLE MASS SCALING, DT=" + number(target) + ", FREQUENCY=10");
+  StructureSystem sys = build_structure_system(model);
+  const std::vector<double> mass0 = sys.mass;
+  VariableMassScaler scaler(model, MassScalingResult{});
+  scaler.begin_step(0, sys);
+  ASSERT_TRUE(scaler.active());
+  StructureState st;
+  st.initialize(sys);
+
+  // Undeformed: only the short element is below the target.
+  VariableScalingResult r = scaler.rescale(sys, st);
+  EXPECT_EQ(r.elements, 1);
+  const double f3 = (target / dt0[2]) * (target / dt0[2]);
+  EXPECT_NEAR(r.added_mass, (f3 - 1) * 0.1, 1e-12);
+  EXPECT_NEAR(sys.solid.element_dt[2], target, 1e-14 * target);
+  EXPECT_EQ(sys.solid.element_dt[1], dt0[1]);
+
+  // Squeezed to half its length, the middle element falls below the target too.
+  squeeze_middle(st);
+  std::vector<double> shell_ratio, solid_ratio;
+  deformed_bound_ratios(sys, st, shell_ratio, solid_ratio);
+  ASSERT_LT(dt0[1] * solid_ratio[1], target);
+  EXPECT_EQ(solid_ratio[0], 1.0);
+  EXPECT_NEAR(solid_ratio[2], 1.0, 1e-14);
+  r = scaler.rescale(sys, st);
+  EXPECT_EQ(r.elements, 2);
+  const double f2 = (target / (dt0[1] * solid_ratio[1])) * (target / (dt0[1] * solid_ratio[1]));
+  EXPECT_NEAR(r.added_mass, (f2 - 1) * 1.0 + (f3 - 1) * 0.1, 1e-12);
+  EXPECT_NEAR(total(sys.mass) - total(mass0), r.added_mass, 1e-12);
+  EXPECT_NEAR(sys.total_mass - 2.1, r.added_mass, 1e-12);
+  // Its increment on the deformed mesh is the target again, and so the model's.
+  EXPECT_NEAR(sys.solid.element_dt[1] * solid_ratio[1], target, 1e-14 * target);
+  EXPECT_NEAR(deformed_stable_dt(sys, st).first, target, 1e-14 * target);
+  // Nodes 1-4 belong to the first element only: untouched. Nodes 5-8 get an eighth of the
+  // middle element's added mass, nodes 9-12 an eighth of both.
+  for (int n = 0; n < 4; ++n) EXPECT_EQ(sys.mass[static_cast<std::size_t>(n)], mass0[static_cast<std::size_t>(n)]);
+  EXPECT_NEAR(sys.mass[4] - mass0[4], (f2 - 1) / 8, 1e-13);
+  EXPECT_NEAR(sys.mass[8] - mass0[8], (f2 - 1) / 8 + (f3 - 1) * 0.1 / 8, 1e-13);
+
+  // Back to its own length, the middle element loses the mass again; none goes below the base.
+  st.ux.assign(st.ux.size(), 0.0);
+  r = scaler.rescale(sys, st);
+  EXPECT_EQ(r.elements, 1);
+  EXPECT_NEAR(r.added_mass, (f3 - 1) * 0.1, 1e-12);
+  EXPECT_EQ(sys.solid.element_dt[1], dt0[1]);
+  EXPECT_EQ(sys.mass[4], mass0[4]);
+  for (std::size_t n = 0; n < mass0.size(); ++n) EXPECT_GE(sys.mass[n], mass0[n]) << n;
+}
+
+TEST(VariableMassScaling, UniformScalesTheWholeSetByOneFactor) {
+  const std::vector<double> dt0 = bar_increments();
+  const double target = 0.9 * dt0[0];
+  const Model model = bar_with("*VARIABLE MASS SCALING, DT=" + number(target) + ", TYPE=UNIFORM, NUMBER INTERVAL=4");
+  StructureSystem sys = build_structure_system(model);
+  const std::vector<double> mass0 = sys.mass;
+  VariableMassScaler scaler(model, MassScalingResult{});
+  scaler.begin_step(0, sys);
+  StructureState st;
+  st.initialize(sys);
+  squeeze_middle(st);
+  const VariableScalingResult r = scaler.rescale(sys, st);
+  EXPECT_EQ(r.elements, 3);
+  // The short element sets the factor: every mass grows by it, the model's increment is the target.
+  const double f = (target / dt0[2]) * (target / dt0[2]);
+  for (std::size_t n = 0; n < mass0.size(); ++n) EXPECT_NEAR(sys.mass[n], f * mass0[n], 1e-12 * f * mass0[n]) << n;
+  for (std::size_t e = 0; e < dt0.size(); ++e)
+    EXPECT_NEAR(sys.solid.element_dt[e], std::sqrt(f) * dt0[e], 1e-14 * target) << e;
+  EXPECT_NEAR(deformed_stable_dt(sys, st).first, target, 1e-14 * target);
+}
+
+TEST(VariableMassScaling, TheKeptVelocitiesBringTheirKineticEnergy) {
+  const std::vector<double> dt0 = bar_increments();
+  const Model model = bar_with("*VARIABLE MASS SCALING, DT=" + number(2 * dt0[0]) + ", FREQUENCY=1, ELSET=BAR");
+  StructureSystem sys = build_structure_system(model);
+  VariableMassScaler scaler(model, MassScalingResult{});
+  scaler.begin_step(0, sys);
+  StructureState st;
+  st.initialize(sys);
+  for (auto& v : st.v[0]) v = 2.0;  // a rigid motion at 2 along x
+  const VariableScalingResult r = scaler.rescale(sys, st);
+  EXPECT_EQ(r.elements, 3);
+  EXPECT_NEAR(r.added_kinetic, 0.5 * r.added_mass * 4.0, 1e-12 * r.added_mass);
+  // New definitions start from the scaled masses: the same target adds nothing more.
+  scaler.begin_step(0, sys);
+  EXPECT_EQ(scaler.rescale(sys, st).added_kinetic, 0.0);
+}
+
+TEST(VariableMassScaling, ALineWithoutDtEndsTheDefinitionsAndKeepsTheMasses) {
+  const std::vector<double> dt0 = bar_increments();
+  Model model = bar_with("*VARIABLE MASS SCALING, DT=" + number(0.9 * dt0[0]) + ", FREQUENCY=1");
+  Step second = model.steps[0];
+  second.variable_mass_scaling.resize(1);
+  second.variable_mass_scaling[0].scaling.dt = 0;  // as "*VARIABLE MASS SCALING" alone reads
+  model.steps.push_back(second);
+  Step third = model.steps[0];
+  third.variable_mass_scaling.clear();
+  model.steps.push_back(third);
+  StructureSystem sys = build_structure_system(model);
+  VariableMassScaler scaler(model, MassScalingResult{});
+  scaler.begin_step(0, sys);
+  StructureState st;
+  st.initialize(sys);
+  scaler.rescale(sys, st);
+  const std::vector<double> scaled = sys.mass;
+  scaler.begin_step(1, sys);
+  EXPECT_FALSE(scaler.active());
+  EXPECT_EQ(sys.mass, scaled);
+  scaler.begin_step(2, sys);  // a step without the keyword: nothing in force comes back
+  EXPECT_FALSE(scaler.active());
+}
+
+TEST(VariableMassScaling, ARestartHoldsTheMassesAndTheBase) {
+  const std::vector<double> dt0 = bar_increments();
+  const Model model = bar_with("*VARIABLE MASS SCALING, DT=" + number(0.9 * dt0[0]) + ", FREQUENCY=1");
+  StructureSystem sys = build_structure_system(model);
+  VariableMassScaler scaler(model, MassScalingResult{});
+  scaler.begin_step(0, sys);
+  StructureState st;
+  st.initialize(sys);
+  squeeze_middle(st);
+  scaler.rescale(sys, st);
+  scaler.totals.evaluations = 7;
+  RestartBlob blob;
+  scaler.save(blob, sys);
+  const RestartBlob back = RestartBlob::parse(blob.serialize(), "mem.restart");
+
+  StructureSystem fresh = build_structure_system(model);
+  VariableMassScaler resumed(model, MassScalingResult{});
+  resumed.load(back, fresh);
+  EXPECT_TRUE(resumed.active());
+  EXPECT_EQ(resumed.totals.evaluations, 7);
+  EXPECT_EQ(fresh.mass, sys.mass);
+  EXPECT_EQ(fresh.inertia, sys.inertia);
+  EXPECT_EQ(fresh.solid.element_dt, sys.solid.element_dt);
+  EXPECT_EQ(fresh.stable_dt, sys.stable_dt);
+  // Both go on alike: back to the undeformed mesh, both drop the middle element's mass.
+  st.ux.assign(st.ux.size(), 0.0);
+  const VariableScalingResult a = scaler.rescale(sys, st), b = resumed.rescale(fresh, st);
+  EXPECT_EQ(a.added_mass, b.added_mass);
+  EXPECT_EQ(a.added_kinetic, b.added_kinetic);
+  EXPECT_EQ(fresh.mass, sys.mass);
+}
+
+}  // namespace
+}  // namespace halfstep
