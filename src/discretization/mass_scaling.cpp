@@ -241,6 +241,7 @@ VariableMassScaler::VariableMassScaler(const Model& model, const MassScalingResu
   const std::size_t n_model = model.elements.id.size();
   base_density_ = fixed.factor.empty() ? std::vector<double>(n_model, 1.0) : fixed.factor;
   factor_.assign(n_model, 1.0);
+  for (const Step& step : model.steps) in_deck_ = in_deck_ || !step.variable_mass_scaling.empty();
 }
 
 const std::vector<VariableMassScaling>& VariableMassScaler::definitions() const {
@@ -386,6 +387,9 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
 }
 
 void VariableMassScaler::save(RestartBlob& blob, const StructureSystem& sys) const {
+  // Without the keyword the masses are the system's own: nothing to save. This also keeps
+  // distributed runs (which refuse the keyword) out of it: their sys is one rank's part.
+  if (!in_deck_) return;
   blob.put_value("vms.step", step_);
   blob.put_view("vms.base_density", base_density_);
   blob.put_view("vms.factor", factor_);
@@ -408,6 +412,7 @@ void VariableMassScaler::save(RestartBlob& blob, const StructureSystem& sys) con
 }
 
 void VariableMassScaler::load(const RestartBlob& blob, StructureSystem& sys) {
+  if (!in_deck_) return;  // the deck's hash, checked before, says the saved run had none either
   const long long n_model = static_cast<long long>(factor_.size());
   step_ = blob.get_value<int>("vms.step");
   if (step_ >= static_cast<int>(model_.steps.size())) blob.fail("its *VARIABLE MASS SCALING step is not in this deck");

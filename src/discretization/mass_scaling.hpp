@@ -86,6 +86,7 @@ class VariableMassScaler {
 
   const Model& model_;
   int step_ = -1;  ///< the step whose lines are in force; -1: none
+  bool in_deck_ = false;  ///< some step of the deck has *VARIABLE MASS SCALING lines
   /// Per model element: its density factor over the model's at the base, and its factor over
   /// the base now.
   std::vector<double> base_density_, factor_;
