@@ -159,6 +159,9 @@ MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& s
                          "*FIXED MASS SCALING is applied once, when the run starts: halfstep takes it in the first "
                          "explicit step only (move it there)");
       result = apply_fixed_mass_scaling(model, s.mass_scaling, sys);
+      // The constraints, rigid bodies and contact springs took the unscaled masses when the
+      // system was built: a tied or rigid node would move with the old inertia.
+      rebuild_mass_dependents(model, sys);
     }
     explicit_before = explicit_before || s.procedure == Procedure::ExplicitDynamic;
   }

@@ -189,6 +189,15 @@ StructureSystem build_structure_system(const Model& model) {
   return sys;
 }
 
+void rebuild_mass_dependents(const Model& model, StructureSystem& sys) {
+  if (!model.ties.empty() || !model.equations.empty() || !model.rigid_bodies.empty()) {
+    const std::vector<TiedNode> tied = project_ties(model);
+    sys.constraints = build_linear_constraints(model, tied, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
+    sys.bodies = build_rigid_bodies(model, sys.constraints, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
+  }
+  set_spring_masses(sys.contact, sys.mass);
+}
+
 namespace {
 
 StructureSystem build_bodies_and_constraints(const Model& model) {

@@ -111,6 +111,11 @@ constexpr double kRotaryScale = 0.25;
 /// before anything else is computed.
 StructureSystem build_structure_system(const Model& model);
 
+/// Rebuilds what the system derived from its nodal masses when it was built (the linear
+/// constraints' and rigid bodies' masses and inertias, the contact springs' masses), after
+/// mass scaling changed the masses.
+void rebuild_mass_dependents(const Model& model, StructureSystem& sys);
+
 /// Rebuilds the node -> shell-corner gather map (node_slot_ptr, node_slots) from conn.
 void build_gather_map(StructureSystem& sys);
 

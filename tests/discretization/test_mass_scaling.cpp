@@ -3,7 +3,10 @@
 // element's lumped mass is, and the rest of the model is left alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <numeric>
 #include <string>
 
@@ -118,6 +121,60 @@ TEST(FixedMassScaling, ShellCornersTakeTheirShareOfTheAddedMass) {
     EXPECT_NEAR(sys.inertia[n], 9 * inertia0[n], 1e-12 * inertia0[n]) << n;
   }
   EXPECT_NEAR(sys.stable_dt, target, 1e-15 * target);
+}
+
+/// A deck's text with every line equal to `from` replaced by `to`.
+std::string replaced(const std::string& text, const std::string& from, const std::string& to) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    out += (line == from ? to : line) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+/// Largest |a - b| over the largest |b|.
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    diff = std::max(diff, std::fabs(a[i] - b[i]));
+    scale = std::max(scale, std::fabs(b[i]));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+// *FIXED MASS SCALING, FACTOR=4 on a tied and on a rigid-body model gives the constraints and
+// bodies the masses of the same model with four times the density: they were built from the
+// unscaled masses before the scaling was applied, and are rebuilt after it.
+TEST(FixedMassScaling, ConstraintsAndRigidBodiesTakeTheScaledMasses) {
+  for (const char* name : {"tie_refinement", "rigid_end"}) {
+    SCOPED_TRACE(name);
+    const std::string path = std::string(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/") + name + ".inp";
+    std::string text;
+    {
+      std::ifstream in(path);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      text = ss.str();
+    }
+    const Model scaled = read_inp_string(replaced(text, ", 0.5", ", 0.5\n*FIXED MASS SCALING, FACTOR=4"), "mem/scaled.inp");
+    const Model dense = read_inp_string(replaced(text, "1.", "4."), "mem/dense.inp");
+    StructureSystem a = build_structure_system(scaled);
+    const StructureSystem b = build_structure_system(dense);
+    const double mass_before = a.constraints.mass3.empty() ? a.bodies.mass.at(0) : a.constraints.mass3.at(0);
+    apply_deck_mass_scaling(scaled, a);
+    EXPECT_LT(relative_difference(a.mass, b.mass), 1e-14);
+    EXPECT_LT(relative_difference(a.constraints.mass3, b.constraints.mass3), 1e-14);
+    EXPECT_LT(relative_difference(a.constraints.inertia3, b.constraints.inertia3), 1e-14);
+    EXPECT_LT(relative_difference(a.bodies.mass, b.bodies.mass), 1e-14);
+    EXPECT_LT(relative_difference(a.bodies.inertia, b.bodies.inertia), 1e-14);
+    const double mass_after = a.constraints.mass3.empty() ? a.bodies.mass.at(0) : a.constraints.mass3.at(0);
+    EXPECT_NEAR(mass_after, 4 * mass_before, 1e-12 * mass_after);
+  }
 }
 
 }  // namespace
