@@ -315,9 +315,18 @@ void ResultWriter::build_output_order(const FieldSet& fields) {
   for (int b = 0; b < nc;) {
     int end = b + 1;
     while (end < nc && kind[static_cast<std::size_t>(end)] == kind[static_cast<std::size_t>(b)]) ++end;
-    if (kind[static_cast<std::size_t>(b)] >= 0)
-      std::sort(cell_order_.begin() + b, cell_order_.begin() + end,
-                [&deck](int x, int y) { return deck[static_cast<std::size_t>(x)] < deck[static_cast<std::size_t>(y)]; });
+    if (kind[static_cast<std::size_t>(b)] >= 0) {
+      // A block whose deck positions are a run of consecutive numbers (one element kind
+      // written in one piece, the usual deck) is put in order by placing each cell at its
+      // position; otherwise sorted.
+      const auto [lo, hi] = std::minmax_element(deck.begin() + b, deck.begin() + end);
+      if (*hi - *lo == end - b - 1) {
+        for (int c = b; c < end; ++c) cell_order_[static_cast<std::size_t>(b + deck[static_cast<std::size_t>(c)] - *lo)] = c;
+      } else {
+        std::sort(cell_order_.begin() + b, cell_order_.begin() + end,
+                  [&deck](int x, int y) { return deck[static_cast<std::size_t>(x)] < deck[static_cast<std::size_t>(y)]; });
+      }
+    }
     b = end;
   }
   // The whole mesh in that order, for write_frame's gather path.
@@ -441,10 +450,11 @@ void ResultWriter::write_frame(double time, const FieldSet& fields, const FieldS
     const double* x = gather(mesh_.x, 1, s.points, kp);
     const double* y = gather(mesh_.y, 1, s.points, kp);
     const double* z = gather(mesh_.z, 1, s.points, kp);
+    // Fields are gathered by the writer as it writes them (no copy of each array).
     for (const FieldArray& a : fields.point)
-      if (wanted(a.name)) point.push_back({a.name, a.components, gather(a.values, a.components, s.points, kp)});
+      if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data(), s.points.data(), s.points.size()});
     for (const FieldArray& a : fields.cell)
-      if (wanted(a.name)) cell.push_back({a.name, a.components, gather(a.values, a.components, s.cells, kc)});
+      if (wanted(a.name)) cell.push_back({a.name, a.components, a.values.data(), s.cells.data(), s.cells.size()});
     write_vtu(dir_ + "/" + name, static_cast<int>(kp), x, y, z,
               VtuCells{static_cast<int>(kc), s.conn.data(), s.offsets.data(), s.types.data()}, point, cell,
               {{"TimeValue", time}});

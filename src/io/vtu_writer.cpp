@@ -1,7 +1,10 @@
 #include "io/vtu_writer.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "io/atomic_file.hpp"
 
@@ -20,10 +23,12 @@ constexpr const char* kByteOrder = "LittleEndian";
 
 constexpr std::uint8_t kVtkQuad = 9;
 
-// One array of the appended section; data is either the caller's memory or a buffer we own.
+// One array of the appended section: the caller's memory as it is, or (field set) a field's
+// rows gathered through its row list as they are written.
 struct Block {
   const void* data;
   std::uint64_t bytes;
+  const VtuField* field = nullptr;
 };
 
 // Collects the XML header and the appended blocks it refers to, keeping offsets consistent.
@@ -31,10 +36,10 @@ class Layout {
  public:
   // Declares an appended DataArray and queues its payload; extra_attrs start with a space.
   void array(const std::string& indent, const char* type, const std::string& extra_attrs,
-             const void* data, std::uint64_t bytes) {
+             const void* data, std::uint64_t bytes, const VtuField* gathered = nullptr) {
     xml += indent + "<DataArray type=\"" + type + "\"" + extra_attrs +
            " format=\"appended\" offset=\"" + std::to_string(offset_) + "\"/>\n";
-    blocks.push_back({data, bytes});
+    blocks.push_back({data, bytes, gathered});
     offset_ += sizeof(std::uint64_t) + bytes;  // VTK's block header precedes each payload
   }
 
@@ -44,6 +49,30 @@ class Layout {
  private:
   std::uint64_t offset_ = 0;
 };
+
+/// Writes b's field gathered through its rows, a chunk of rows at a time (a few hundred kB
+/// in flight instead of a copy of the whole array).
+void write_gathered(AtomicFile& file, const Block& b) {
+  const VtuField& f = *b.field;
+  const std::size_t comps = static_cast<std::size_t>(f.components);
+  const std::size_t n = b.bytes / (comps * sizeof(double));
+  constexpr std::size_t kChunk = 16384;  // rows per write
+  std::vector<double> buf(kChunk * comps);
+  for (std::size_t first = 0; first < n; first += kChunk) {
+    const std::size_t count = std::min(kChunk, n - first);
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t r = first + i;
+      double* out = buf.data() + i * comps;
+      if (r < f.row_count) {
+        const double* in = f.data + static_cast<std::size_t>(f.rows[r]) * comps;
+        for (std::size_t k = 0; k < comps; ++k) out[k] = in[k];
+      } else {
+        for (std::size_t k = 0; k < comps; ++k) out[k] = std::numeric_limits<double>::quiet_NaN();
+      }
+    }
+    file.write(buf.data(), count * comps * sizeof(double));
+  }
+}
 
 void check_field(const VtuField& f, int n, const char* where) {
   if (f.name.empty())
@@ -55,6 +84,8 @@ void check_field(const VtuField& f, int n, const char* where) {
   if (n > 0 && f.data == nullptr) {
     throw std::invalid_argument("write_vtu: field '" + f.name + "' has no data");
   }
+  if (f.rows && f.row_count > static_cast<std::size_t>(n))
+    throw std::invalid_argument("write_vtu: field '" + f.name + "' lists more rows than the " + where + " has");
 }
 
 // The higher-order cells' arrays of VTK's own names are also declared as the attributes of
@@ -75,7 +106,7 @@ void add_fields(Layout& layout, const char* section, const std::vector<VtuField>
     layout.array("        ", "Float64",
                  " Name=\"" + xml_escape(f.name) + "\" NumberOfComponents=\"" +
                      std::to_string(f.components) + "\"",
-                 f.data, std::uint64_t(n) * std::uint64_t(f.components) * sizeof(double));
+                 f.data, std::uint64_t(n) * std::uint64_t(f.components) * sizeof(double), f.rows ? &f : nullptr);
   }
   layout.xml += std::string("      </") + section + ">\n";
 }
@@ -193,7 +224,8 @@ void write_vtu(const std::string& path, int n_points, const double* x, const dou
   file.write(layout.xml);
   for (const Block& b : layout.blocks) {
     file.write(&b.bytes, sizeof b.bytes);
-    file.write(b.data, b.bytes);
+    if (b.field) write_gathered(file, b);
+    else file.write(b.data, b.bytes);
   }
   file.write("\n  </AppendedData>\n</VTKFile>\n");
   file.commit();

@@ -10,11 +10,15 @@
 namespace halfstep {
 
 /// A named field on points or cells: n * components values, point/cell-major (x0,y0,z0,x1,...).
-/// data is borrowed, not copied; it must stay valid for the write_vtu call.
+/// data is borrowed, not copied; it must stay valid for the write_vtu call. With rows, the
+/// written entity i is data's row rows[i] for i < row_count and NaN after (a subset or a
+/// renumbered model written in another order without copying the array first).
 struct VtuField {
   std::string name;
   int components = 1;
   const double* data = nullptr;
+  const int* rows = nullptr;  ///< null: data's rows in order
+  std::size_t row_count = 0;  ///< entries of rows
 };
 
 /// Writes an UnstructuredGrid of quads (VTK_QUAD = 9) with point and cell fields, atomically.
