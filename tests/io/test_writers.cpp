@@ -347,6 +347,45 @@ TEST(VtuWriter, TwoQuadsRoundTrip) {
   EXPECT_EQ(vtu.values<std::uint8_t>("types"), (std::vector<std::uint8_t>{9, 9}));
 }
 
+// A field written through a row list (a renumbered model's frame in the deck's order, or a
+// subset): entity i is the data's row rows[i], NaN past the list; more rows than entities is
+// refused. Enough rows to span several of the writer's chunks.
+TEST(VtuWriter, FieldThroughRowListIsWrittenInThatOrder) {
+  TempDir dir;
+  const int n = 40000;  // points; the writer gathers 16,384 rows a chunk
+  std::vector<double> x(n), y(n), z(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    x[i] = i % 200;
+    y[i] = i / 200;
+  }
+  const std::vector<int> conn = {0, 1, 201, 200};
+  std::vector<double> u(3 * static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = 0.5 * static_cast<double>(i) - 3;
+  std::vector<int> rows(n);
+  for (int i = 0; i < n; ++i) rows[i] = static_cast<int>((7919LL * i) % n);  // a permutation (7919 prime)
+  const std::vector<double> cell_value = {2.5, -1.0};
+  const std::vector<int> cell_rows = {1};  // one listed row: the cell gets data's row 1
+  const std::string path = dir / "rows.vtu";
+  write_vtu(path, n, x.data(), y.data(), z.data(), 1, conn.data(),
+            {{"U", 3, u.data(), rows.data(), rows.size()}}, {{"C", 1, cell_value.data(), cell_rows.data(), 1}});
+  const VtuFile vtu = parse_vtu(read_file(path));
+  const std::vector<double> got = vtu.values<double>("U");
+  ASSERT_EQ(got.size(), u.size());
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k)
+      ASSERT_EQ(got[3 * static_cast<std::size_t>(i) + k], u[3 * static_cast<std::size_t>(rows[i]) + k]) << i;
+  EXPECT_EQ(vtu.values<double>("C"), std::vector<double>{-1.0});
+  // Fewer listed rows than entities: the rest are NaN.
+  write_vtu(path, n, x.data(), y.data(), z.data(), 1, conn.data(), {{"U", 3, u.data(), rows.data(), 100}}, {});
+  const std::vector<double> part = parse_vtu(read_file(path)).values<double>("U");
+  ASSERT_EQ(part.size(), u.size());
+  EXPECT_EQ(part[3 * 99], u[3 * static_cast<std::size_t>(rows[99])]);
+  EXPECT_TRUE(std::isnan(part[3 * 100]) && std::isnan(part.back()));
+  EXPECT_THROW(write_vtu(path, 2, x.data(), y.data(), z.data(), 0, conn.data(),
+                         {{"U", 3, u.data(), rows.data(), 3}}, {}),
+               std::invalid_argument);
+}
+
 TEST(VtuWriter, NoFieldsAndNoTime) {
   TempDir dir;
   const double x[4] = {0, 1, 1, 0}, y[4] = {0, 0, 1, 1}, z[4] = {};
