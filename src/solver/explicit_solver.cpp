@@ -200,6 +200,22 @@ void for_each_loop_value(Point& r, F&& f) {
 /// loop, the host's reference triads and times of the step's start, and the backend's state.
 /// It views p, host and the backend's arrays: write it before any of them changes. The
 /// output checkpoint is added by the caller.
+/// The increment of the mesh deformed by st: the smallest element bound (the minimum over
+/// the ranks when comm is distributed) times dt_scale. Throws, naming the time, when an
+/// element turned inside out (no positive bound): every rank alike in a distributed run.
+double deformed_increment(const StructureSystem& sys, const StructureState& st, double dt_scale,
+                          const Communicator& comm, double time) {
+  double bound = deformed_stable_dt(sys, st).first;
+  if (comm.distributed()) bound = comm.min(bound);
+  if (!(bound > 0 && bound < 1e300)) {
+    const std::string msg = "the stable increment of the deformed mesh is not a positive number (an element turned "
+                            "inside out?) at time " + std::to_string(time);
+    if (comm.distributed()) throw CollectiveRunError(msg);
+    throw RunError(msg);
+  }
+  return dt_scale * bound;
+}
+
 RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Backend& hw, const Model& model,
                          const StructureSystem& sys, const VariableMassScaler& scaler, const RunOptions& opt) {
   RestartBlob b;
@@ -627,11 +643,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       // After definitions that ended the elements keep factors that made up for their shape then:
       // their undeformed increments overstate the bound, so the step starts from the deformed one.
       if (!resumed && !scaling && scaler.totals.evaluations > 0 && !step.fixed_increment) {
-        const double bound = deformed_stable_dt(sys, st).first;
-        if (!(bound > 0 && bound < 1e300))
-          throw RunError("the stable increment of the deformed mesh is not a positive number (an element turned "
-                         "inside out?) at time " + std::to_string(st.time));
-        dt = opt.dt_scale * bound;
+        dt = deformed_increment(sys, st, opt.dt_scale, comm, st.time);
       }
       sum.time_increment = dt;
       sum.step_records.back().increment = dt;
@@ -748,11 +760,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
           t.added_mass = whole.total_mass - mass_after_fixed;
           t.added_mass_max = std::max(t.added_mass_max, t.added_mass);
           if (!step.fixed_increment) {
-            const double bound = deformed_stable_dt(sys, st).first;
-            if (!(bound > 0 && bound < 1e300))
-              throw RunError("the stable increment of the deformed mesh is not a positive number (an element turned "
-                             "inside out?) at time " + std::to_string(t_step0 + tau));
-            dt = opt.dt_scale * bound;
+            dt = deformed_increment(sys, st, opt.dt_scale, comm, t_step0 + tau);
             sum.time_increment = dt;
           }
           t.smallest_increment = t.smallest_increment > 0 ? std::min(t.smallest_increment, dt) : dt;
@@ -762,12 +770,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         // repeats, so it takes the same increment here).
         if (update_dt && !last && step_increments > 0 && step_increments % opt.dt_update == 0) {
           hw.download_displacements(st);
-          double bound = deformed_stable_dt(sys, st).first;
-          if (dist) bound = comm.min(bound);
-          if (!(bound > 0 && bound < 1e300))
-            throw CollectiveRunError("the stable increment of the deformed mesh is not a positive number (an element "
-                                     "turned inside out?) at time " + std::to_string(t_step0 + tau));
-          dt = opt.dt_scale * bound;
+          dt = deformed_increment(sys, st, opt.dt_scale, comm, t_step0 + tau);
           sum.increment_updates += 1;
           sum.smallest_increment = sum.smallest_increment > 0 ? std::min(sum.smallest_increment, dt) : dt;
           sum.time_increment = dt;
