@@ -188,12 +188,19 @@ MappedFile::~MappedFile() {
 
 bool MappedFile::open(const std::string& path) {
 #ifdef HALFSTEP_HAVE_MMAP
+  // The whole deck is read: mapping its pages in one call costs less than a fault per page
+  // (1 M-element deck, 2-core machine: read + check 0.64-0.85 s -> 0.56-0.63 s wall).
+#ifdef MAP_POPULATE
+  constexpr int kPopulate = MAP_POPULATE;
+#else
+  constexpr int kPopulate = 0;
+#endif
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st {};
   void* p = MAP_FAILED;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    p = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    p = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | kPopulate, fd, 0);
   ::close(fd);  // the mapping keeps the file
   if (p == MAP_FAILED) return false;
   data_ = p;
