@@ -8,6 +8,13 @@
 #include <string>
 #include <utility>
 
+#if defined(_OPENMP) && defined(__GLIBCXX__)
+#include <parallel/algorithm>
+#endif
+
+#include "core/forall.hpp"
+#include "core/threads.hpp"
+
 namespace halfstep {
 
 // Skilling's transpose form of the Hilbert curve ("Programming the Hilbert curve", AIP Conf.
@@ -61,9 +68,13 @@ LocalityOrder locality_order(const Model& model) {
   if (model.nurbs_patches.empty() && ne > 1) {
     // The centroids, and a bounding box with cubic cells: a thin model keeps its aspect, so
     // the curve does not run across its thickness more finely than along it.
+    // On every core: each element's centroid and key are its own, min and max are exact in
+    // any order, and the keys are unique (the index breaks ties), so the order does not
+    // depend on the thread count.
+    const int threads = threads_for(ne, default_threads());
     std::vector<double> c(3 * static_cast<std::size_t>(ne), 0.0);
-    double lo[3], hi[3];
-    for (int i = 0; i < 3; ++i) lo[i] = std::numeric_limits<double>::infinity(), hi[i] = -lo[i];
+    double lo0 = std::numeric_limits<double>::infinity(), lo1 = lo0, lo2 = lo0, hi0 = -lo0, hi1 = -lo0, hi2 = -lo0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(min : lo0, lo1, lo2) reduction(max : hi0, hi1, hi2)
     for (int e = 0; e < ne; ++e) {
       const int* conn = el.nodes_of(e);
       const int n = el.count_of(e);
@@ -74,26 +85,32 @@ LocalityOrder locality_order(const Model& model) {
         ce[1] += nd.y[v];
         ce[2] += nd.z[v];
       }
-      for (int i = 0; i < 3; ++i) {
-        if (n > 0) ce[i] /= n;
-        lo[i] = std::min(lo[i], ce[i]);
-        hi[i] = std::max(hi[i], ce[i]);
-      }
+      if (n > 0)
+        for (int i = 0; i < 3; ++i) ce[i] /= n;
+      lo0 = std::min(lo0, ce[0]), lo1 = std::min(lo1, ce[1]), lo2 = std::min(lo2, ce[2]);
+      hi0 = std::max(hi0, ce[0]), hi1 = std::max(hi1, ce[1]), hi2 = std::max(hi2, ce[2]);
     }
-    const double extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+    const double lo[3] = {lo0, lo1, lo2};
+    const double extent = std::max({hi0 - lo0, hi1 - lo1, hi2 - lo2});
     constexpr int kBits = 21;
     constexpr double kCells = static_cast<double>(1u << kBits);
     const double scale = extent > 0 && std::isfinite(extent) ? (kCells - 1) / extent : 0.0;
     std::vector<std::pair<std::uint64_t, int>> keyed(static_cast<std::size_t>(ne));
-    for (int e = 0; e < ne; ++e) {
+    forall(0, ne, threads, [&](int e) {
       std::uint32_t g[3];
       for (int i = 0; i < 3; ++i) {
         const double s = (c[3 * static_cast<std::size_t>(e) + static_cast<std::size_t>(i)] - lo[i]) * scale;
         g[i] = static_cast<std::uint32_t>(std::clamp(s, 0.0, kCells - 1));
       }
       keyed[static_cast<std::size_t>(e)] = {hilbert_index(g[0], g[1], g[2], kBits), e};
-    }
-    std::sort(keyed.begin(), keyed.end());  // equal keys: the deck's order (the index)
+    });
+    // Equal keys: the deck's order (the index).
+#if defined(_OPENMP) && defined(__GLIBCXX__)
+    if (threads > 1) __gnu_parallel::sort(keyed.begin(), keyed.end());
+    else std::sort(keyed.begin(), keyed.end());
+#else
+    std::sort(keyed.begin(), keyed.end());
+#endif
     for (int e = 0; e < ne; ++e) order.element_order[static_cast<std::size_t>(e)] = keyed[static_cast<std::size_t>(e)].second;
   }
   // Nodes by first touch along the new element order, then the untouched ones.
