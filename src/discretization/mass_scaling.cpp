@@ -22,6 +22,80 @@ struct Place {
   int index = -1;
 };
 
+/// Where each model element lives in the system (FPM beams and triangles are Other).
+std::vector<Place> places(const StructureSystem& sys, std::size_t n_model) {
+  std::vector<Place> place(n_model);
+  for (int e = 0; e < sys.num_elements; ++e) place[static_cast<std::size_t>(sys.shell_model_element[e])] = {Place::Shell, e};
+  for (int e = 0; e < sys.solid.num_elements; ++e)
+    place[static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)])] = {Place::Solid, e};
+  for (int e : sys.beam.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
+  for (int e : sys.tri.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
+  return place;
+}
+
+/// The elements a line scales: its set's (every shell and continuum element without ELSET)
+/// shells and continuum elements with a density; fpm gets the first FPM beam or triangle in
+/// the set (-1: none).
+std::vector<int> scalable_members(const Model& model, const StructureSystem& sys, const std::vector<Place>& place,
+                                  const MassScaling& ms, int* fpm) {
+  std::vector<int> members, out;
+  if (ms.elset.empty()) {
+    for (std::size_t i = 0; i < place.size(); ++i)
+      if (place[i].family == Place::Shell || place[i].family == Place::Solid) members.push_back(static_cast<int>(i));
+  } else {
+    members = model.elsets.at(ms.elset).members;
+  }
+  if (fpm) *fpm = -1;
+  for (int i : members) {
+    const Place& p = place[static_cast<std::size_t>(i)];
+    if (p.family == Place::Other && fpm && *fpm < 0) *fpm = i;
+    if (p.family == Place::Solid) {
+      const SolidMaterial<double>& m =
+          sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(p.index)])];
+      if (!(m.density > 0)) continue;  // springs and dashpots: no density to scale
+    }
+    if (p.family == Place::Shell || p.family == Place::Solid) out.push_back(i);
+  }
+  return out;
+}
+
+
+/// Calls f(model_element, node, mass) for every node's share of the lumped mass, at the
+/// section's density, of each shell and continuum element that keep(model_element) selects:
+/// shell corners by their areas, continuum nodes by the kind's mass fractions (as the system
+/// build spreads it); shells first, then the continuum groups, in system order.
+template <class Keep, class F>
+void for_each_mass_share(const Model& model, const StructureSystem& sys, Keep&& keep, F&& f) {
+  for (int e = 0; e < sys.num_elements; ++e) {
+    const int me = sys.shell_model_element[e];
+    if (!keep(me)) continue;
+    const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
+    double corner[4];
+    mitc4_corner_areas(sys.ref[static_cast<std::size_t>(e)], corner);
+    for (int k = 0; k < 4; ++k)
+      f(me, sys.conn[4 * static_cast<std::size_t>(e) + k], sec.density * sec.thickness * corner[k]);
+  }
+  for (const SolidGroup& g : sys.solid.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      for (int e = g.first; e < g.first + g.count; ++e) {
+        const int me = sys.solid.model_element[static_cast<std::size_t>(e)];
+        if (!keep(me)) continue;
+        const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
+        Vec3<double> X[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a)
+          X[a] = {model.nodes.x[static_cast<std::size_t>(c[a])], model.nodes.y[static_cast<std::size_t>(c[a])],
+                  model.nodes.z[static_cast<std::size_t>(c[a])]};
+        double frac[K::kNodes];
+        kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
+        const SolidMaterial<double>& m =
+            sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
+        const double mass = m.density * sys.solid.volume[static_cast<std::size_t>(e)];
+        for (int a = 0; a < K::kNodes; ++a) f(me, c[a], frac[a] * mass);
+      }
+    });
+}
+
 /// The density factor of each element of the set (1: unchanged), from one MassScaling.
 void set_factors(const MassScaling& ms, const std::vector<int>& members, const std::vector<double>& dt,
                  std::vector<double>& factor) {
@@ -51,12 +125,7 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   out.stable_dt_before = sys.stable_dt;
   if (scalings.empty()) return out;
   const std::size_t n_model = model.elements.id.size();
-  std::vector<Place> place(n_model);
-  for (int e = 0; e < sys.num_elements; ++e) place[static_cast<std::size_t>(sys.shell_model_element[e])] = {Place::Shell, e};
-  for (int e = 0; e < sys.solid.num_elements; ++e)
-    place[static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)])] = {Place::Solid, e};
-  for (int e : sys.beam.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
-  for (int e : sys.tri.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
+  const std::vector<Place> place = places(sys, n_model);
 
   // Each model element's increment now, and the set it is scaled with.
   std::vector<double> dt(n_model, std::numeric_limits<double>::infinity());
@@ -67,66 +136,30 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   }
   std::vector<double> factor(n_model, 1.0);
   for (const MassScaling& ms : scalings) {
-    std::vector<int> members;
-    if (ms.elset.empty()) {
-      for (std::size_t i = 0; i < n_model; ++i)
-        if (place[i].family == Place::Shell || place[i].family == Place::Solid) members.push_back(static_cast<int>(i));
-    } else {
-      members = model.elsets.at(ms.elset).members;
-    }
     // Springs, dashpots and point masses have no density to scale; they are left as they are.
-    std::vector<int> scalable;
-    for (int i : members) {
-      const Place& p = place[static_cast<std::size_t>(i)];
-      if (p.family == Place::Other)
-        throw InputError(ms.loc, "*FIXED MASS SCALING of FPM beams and triangles (element " +
-                                     std::to_string(model.elements.id[static_cast<std::size_t>(i)]) +
-                                     ") is not supported: leave them out of the ELSET");
-      if (p.family == Place::Solid) {
-        const SolidMaterial<double>& m = sys.solid.materials[static_cast<std::size_t>(
-            sys.solid.material[static_cast<std::size_t>(p.index)])];
-        if (!(m.density > 0)) continue;
-      }
-      if (p.family != Place::None) scalable.push_back(i);
-    }
+    int fpm = -1;
+    const std::vector<int> scalable = scalable_members(model, sys, place, ms, &fpm);
+    if (fpm >= 0)
+      throw InputError(ms.loc, "*FIXED MASS SCALING of FPM beams and triangles (element " +
+                                   std::to_string(model.elements.id[static_cast<std::size_t>(fpm)]) +
+                                   ") is not supported: leave them out of the ELSET");
     set_factors(ms, scalable, dt, factor);
   }
 
-  // The added mass of each scaled element, to its nodes as its lumped mass is.
+  // The added mass of each scaled element, to its nodes as its lumped mass is; its increment
+  // grows with the square root of its density.
   std::vector<double> added(static_cast<std::size_t>(sys.num_nodes), 0.0);
-  for (int e = 0; e < sys.num_elements; ++e) {
-    const double f = factor[static_cast<std::size_t>(sys.shell_model_element[e])];
-    if (f == 1.0) continue;
-    const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
-    double corner[4];
-    mitc4_corner_areas(sys.ref[static_cast<std::size_t>(e)], corner);
-    for (int k = 0; k < 4; ++k)
-      added[static_cast<std::size_t>(sys.conn[4 * static_cast<std::size_t>(e) + k])] +=
-          (f - 1) * sec.density * sec.thickness * corner[k];
-    sys.element_dt[static_cast<std::size_t>(e)] *= std::sqrt(f);
+  const auto scaled = [&factor](int me) { return factor[static_cast<std::size_t>(me)] != 1.0; };
+  for_each_mass_share(model, sys, scaled, [&](int me, int node, double mass) {
+    added[static_cast<std::size_t>(node)] += (factor[static_cast<std::size_t>(me)] - 1) * mass;
+  });
+  for (std::size_t i = 0; i < n_model; ++i) {
+    if (!scaled(static_cast<int>(i))) continue;
+    const Place& p = place[i];
+    std::vector<double>& element_dt = p.family == Place::Shell ? sys.element_dt : sys.solid.element_dt;
+    element_dt[static_cast<std::size_t>(p.index)] *= std::sqrt(factor[i]);
     out.elements += 1;
   }
-  for (const SolidGroup& g : sys.solid.groups)
-    visit_continuum_kind(g.kind, [&](auto kind) {
-      using K = decltype(kind);
-      for (int e = g.first; e < g.first + g.count; ++e) {
-        const double f = factor[static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)])];
-        if (f == 1.0) continue;
-        const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
-        Vec3<double> X[K::kNodes];
-        for (int a = 0; a < K::kNodes; ++a)
-          X[a] = {model.nodes.x[static_cast<std::size_t>(c[a])], model.nodes.y[static_cast<std::size_t>(c[a])],
-                  model.nodes.z[static_cast<std::size_t>(c[a])]};
-        double frac[K::kNodes];
-        kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
-        const SolidMaterial<double>& m =
-            sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-        const double mass = m.density * sys.solid.volume[static_cast<std::size_t>(e)];
-        for (int a = 0; a < K::kNodes; ++a) added[static_cast<std::size_t>(c[a])] += (f - 1) * frac[a] * mass;
-        sys.solid.element_dt[static_cast<std::size_t>(e)] *= std::sqrt(f);
-        out.elements += 1;
-      }
-    });
 
   for (int n = 0; n < sys.num_nodes; ++n) {
     const double a = added[static_cast<std::size_t>(n)];
@@ -167,47 +200,6 @@ MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& s
   }
   return result;
 }
-
-namespace {
-
-/// Where each model element lives in the system (FPM beams and triangles are Other).
-std::vector<Place> places(const StructureSystem& sys, std::size_t n_model) {
-  std::vector<Place> place(n_model);
-  for (int e = 0; e < sys.num_elements; ++e) place[static_cast<std::size_t>(sys.shell_model_element[e])] = {Place::Shell, e};
-  for (int e = 0; e < sys.solid.num_elements; ++e)
-    place[static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)])] = {Place::Solid, e};
-  for (int e : sys.beam.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
-  for (int e : sys.tri.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
-  return place;
-}
-
-/// The elements a line scales: its set's (every shell and continuum element without ELSET)
-/// shells and continuum elements with a density; fpm gets the first FPM beam or triangle in
-/// the set (-1: none).
-std::vector<int> scalable_members(const Model& model, const StructureSystem& sys, const std::vector<Place>& place,
-                                  const MassScaling& ms, int* fpm) {
-  std::vector<int> members, out;
-  if (ms.elset.empty()) {
-    for (std::size_t i = 0; i < place.size(); ++i)
-      if (place[i].family == Place::Shell || place[i].family == Place::Solid) members.push_back(static_cast<int>(i));
-  } else {
-    members = model.elsets.at(ms.elset).members;
-  }
-  if (fpm) *fpm = -1;
-  for (int i : members) {
-    const Place& p = place[static_cast<std::size_t>(i)];
-    if (p.family == Place::Other && fpm && *fpm < 0) *fpm = i;
-    if (p.family == Place::Solid) {
-      const SolidMaterial<double>& m =
-          sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(p.index)])];
-      if (!(m.density > 0)) continue;  // springs and dashpots: no density to scale
-    }
-    if (p.family == Place::Shell || p.family == Place::Solid) out.push_back(i);
-  }
-  return out;
-}
-
-}  // namespace
 
 void check_variable_mass_scaling(const Model& model, const StructureSystem& sys, bool distributed) {
   const std::vector<Place> place = places(sys, model.elements.id.size());
@@ -279,42 +271,20 @@ void VariableMassScaler::prepare(const StructureSystem& sys) {
   for (const VariableMassScaling& v : definitions()) members_.push_back(scalable_members(model_, sys, place, v.scaling, nullptr));
   shell_of_.assign(n_model, -1);
   solid_of_.assign(n_model, -1);
+  for (std::size_t i = 0; i < n_model; ++i) {
+    if (place[i].family == Place::Shell) shell_of_[i] = place[i].index;
+    if (place[i].family == Place::Solid) solid_of_[i] = place[i].index;
+  }
   std::vector<char> scaled(n_model, 0);
   for (const std::vector<int>& m : members_)
     for (int i : m) scaled[static_cast<std::size_t>(i)] = 1;
   // Each scalable element's base mass, to its nodes as its lumped mass goes.
   std::vector<std::vector<std::pair<int, double>>> shares(n_model);
-  for (int e = 0; e < sys.num_elements; ++e) {
-    const std::size_t me = static_cast<std::size_t>(sys.shell_model_element[e]);
-    shell_of_[me] = e;
-    if (!scaled[me]) continue;
-    const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
-    double corner[4];
-    mitc4_corner_areas(sys.ref[static_cast<std::size_t>(e)], corner);
-    for (int k = 0; k < 4; ++k)
-      shares[me].emplace_back(sys.conn[4 * static_cast<std::size_t>(e) + k],
-                              base_density_[me] * sec.density * sec.thickness * corner[k]);
-  }
-  for (const SolidGroup& g : sys.solid.groups)
-    visit_continuum_kind(g.kind, [&](auto kind) {
-      using K = decltype(kind);
-      for (int e = g.first; e < g.first + g.count; ++e) {
-        const std::size_t me = static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)]);
-        solid_of_[me] = e;
-        if (!scaled[me]) continue;
-        const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
-        Vec3<double> X[K::kNodes];
-        for (int a = 0; a < K::kNodes; ++a)
-          X[a] = {model_.nodes.x[static_cast<std::size_t>(c[a])], model_.nodes.y[static_cast<std::size_t>(c[a])],
-                  model_.nodes.z[static_cast<std::size_t>(c[a])]};
-        double frac[K::kNodes];
-        kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
-        const SolidMaterial<double>& m =
-            sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-        const double mass = base_density_[me] * m.density * sys.solid.volume[static_cast<std::size_t>(e)];
-        for (int a = 0; a < K::kNodes; ++a) shares[me].emplace_back(c[a], frac[a] * mass);
-      }
-    });
+  for_each_mass_share(
+      model_, sys, [&scaled](int me) { return scaled[static_cast<std::size_t>(me)] != 0; },
+      [&](int me, int node, double mass) {
+        shares[static_cast<std::size_t>(me)].emplace_back(node, base_density_[static_cast<std::size_t>(me)] * mass);
+      });
   share_ptr_.assign(1, 0);
   share_node_.clear();
   share_mass_.clear();
