@@ -11,6 +11,18 @@ void FullStepFields::resize(int nn) {
   for (auto& a : rf) a.assign(nn, 0.0);
 }
 
+std::size_t StructureState::bytes_for(const StructureSystem& sys) {
+  const std::size_t nn = sys.num_nodes, ne = sys.num_elements;
+  std::size_t values = nn * (3 + kMaxNodeDofs + 9);  // u; v; directors, t1 and r1
+  values += 4 * static_cast<std::size_t>(sys.shell_corner_values()) * ne + ne;  // elem_force, elem_energy
+  values += static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell_num_points;
+  values += 3 * sys.solid.conn.size() + 2 * static_cast<std::size_t>(sys.solid.num_elements) +
+            static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points;
+  values += static_cast<std::size_t>(12 + sys.beam.state_size) * sys.beam.num_elements;
+  values += static_cast<std::size_t>(18 + sys.tri.state_size) * sys.tri.num_elements;
+  return sizeof(double) * values;
+}
+
 void StructureState::initialize(const StructureSystem& sys) {
   const std::size_t nn = sys.num_nodes, ne = sys.num_elements;
   ux.assign(nn, 0.0);

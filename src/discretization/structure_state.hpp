@@ -63,6 +63,10 @@ struct StructureState {
 
   /// Sizes the arrays and sets the reference configuration with zero velocity.
   void initialize(const StructureSystem& sys);
+  /// Bytes initialize(sys) gives the per-node and per-element arrays the report counts
+  /// (displacements, velocities, directors and triads, element forces, energies and point
+  /// states), without allocating them: kept beside initialize, which sizes them the same way.
+  static std::size_t bytes_for(const StructureSystem& sys);
 };
 
 /// Copies what output needs: displacements, directors, triads and contact forces, and with

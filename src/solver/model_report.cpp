@@ -25,23 +25,19 @@ std::size_t memory_bytes(const StructureSystem& sys) {
   std::size_t b = bytes(sys.x0) * 3 + bytes(sys.conn) + bytes(sys.section) + bytes(sys.ref) + bytes(sys.dir0x) * 3 +
                   bytes(sys.mass) * 4 + bytes(sys.area) + bytes(sys.element_dt) + bytes(sys.node_slot_ptr) +
                   bytes(sys.node_slots);
-  StructureState st;
-  st.initialize(sys);
-  b += bytes(st.ux) * 3 + bytes(st.v[0]) * kMaxNodeDofs + bytes(st.dx) * 9 + bytes(st.elem_force) +
-       bytes(st.elem_energy) + bytes(sys.shell_first_point) + bytes(st.shell_state);
+  // The state's arrays by their sizes: building a StructureState only to measure it was a
+  // fifth of `halfstep check` (its pages zero-filled twice).
+  b += StructureState::bytes_for(sys) + bytes(sys.shell_first_point);
   b += sizeof(double) * 12 * static_cast<std::size_t>(sys.num_nodes);  // output buffers (v^n, reactions)
   const SolidMesh& sm = sys.solid;
   b += bytes(sm.model_element) + bytes(sm.conn) + bytes(sm.material) + bytes(sm.volume) + bytes(sm.element_dt) +
-       bytes(sm.node_slot_ptr) + bytes(sm.node_slots) + bytes(st.solid_force) + bytes(st.solid_energy) +
-       bytes(st.solid_hourglass) + bytes(st.solid_state);
+       bytes(sm.node_slot_ptr) + bytes(sm.node_slots);
   const BeamMesh& bm = sys.beam;
   b += bytes(bm.model_element) + bytes(bm.conn) + bytes(bm.section) + bytes(bm.length0) + bytes(bm.chord0x) * 3 +
-       bytes(bm.n1x) * 3 + bytes(bm.element_dt) + bytes(bm.node_slot_ptr) + bytes(bm.node_slots) +
-       bytes(st.beam_force) + bytes(st.beam_state);
+       bytes(bm.n1x) * 3 + bytes(bm.element_dt) + bytes(bm.node_slot_ptr) + bytes(bm.node_slots);
   const TriMesh& tm = sys.tri;
   b += bytes(tm.model_element) + bytes(tm.conn) + bytes(tm.section) + bytes(tm.edge2x) * 6 + bytes(tm.e1x) * 3 +
-       bytes(tm.area0) + bytes(tm.element_dt) + bytes(tm.node_slot_ptr) + bytes(tm.node_slots) +
-       bytes(st.tri_force) + bytes(st.tri_state);
+       bytes(tm.area0) + bytes(tm.element_dt) + bytes(tm.node_slot_ptr) + bytes(tm.node_slots);
   return b;
 }
 
@@ -124,8 +120,9 @@ std::string describe_model(const Model& model, double dt_scale) {
   }
   add("increments      %lld in all (%.3g element-steps)\n", total_steps,
       static_cast<double>(total_steps) * sys.total_elements());
-  add("memory          %.1f MiB (%.0f bytes per element)\n", memory_bytes(sys) / 1048576.0,
-      sys.total_elements() ? static_cast<double>(memory_bytes(sys)) / sys.total_elements() : 0.0);
+  const std::size_t memory = memory_bytes(sys);
+  add("memory          %.1f MiB (%.0f bytes per element)\n", memory / 1048576.0,
+      sys.total_elements() ? static_cast<double>(memory) / sys.total_elements() : 0.0);
   // The model as read, which stays on the host beside the solver's arrays.
   const double model_bytes = static_cast<double>(model_host_bytes(model));
   add("model on host   %.1f MiB (%.0f bytes per element; deck %.1f MB)\n", model_bytes / 1048576.0,
