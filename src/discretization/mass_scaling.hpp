@@ -57,6 +57,9 @@ class VariableMassScaler {
   VariableMassScaler(const Model& model, const MassScalingResult& fixed);
   /// Whether definitions are in force.
   bool active() const { return step_ >= 0; }
+  /// Whether some step of the deck has *VARIABLE MASS SCALING lines (the masses may change
+  /// during the run).
+  bool in_deck() const { return in_deck_; }
   /// The lines in force (empty when none).
   const std::vector<VariableMassScaling>& definitions() const;
   /// At the start of explicit step `step`: its *VARIABLE MASS SCALING lines, if any, replace

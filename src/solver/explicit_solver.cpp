@@ -350,8 +350,6 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
   // *VARIABLE MASS SCALING changes whole's masses during the run (never a subdomain's: refused).
   check_variable_mass_scaling(model, whole, comm.distributed());
   VariableMassScaler scaler(model, mass_scaling);
-  bool variable_scaling = false;  // the masses may change during the run
-  for (const Step& s : model.steps) variable_scaling = variable_scaling || !s.variable_mass_scaling.empty();
   const double mass_after_fixed = whole.total_mass;
   const std::vector<StepLoads> whole_steps = build_step_loads(model, whole);
   StructureState st;
@@ -674,7 +672,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
       double tau = 0, h_prev = st.half_dt_prev;
       std::int64_t step_increments = 0;
       if (resumed) {
-        if (update_dt || (variable_scaling && !step.fixed_increment)) dt = resume_at.dt;  // the deformed mesh's
+        if (update_dt || (scaler.in_deck() && !step.fixed_increment)) dt = resume_at.dt;  // the deformed mesh's
         if (dt != resume_at.dt || t_step0 != resume_at.t_step0)
           resume->fail("its time increment or step start differs from this run's (another deck or options: "
                            "--dt-scale?)");
@@ -689,7 +687,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         hw.load_restart(*resume);  // the state and forces at this instant, as saved
         // The masses as saved (also after definitions that ended: the backend was built with the
         // deck's); the monitor already holds their work.
-        if (variable_scaling) hw.update_masses(whole, 0.0);
+        if (scaler.in_deck()) hw.update_masses(whole, 0.0);
       } else {
         hw.element_pass(0.0, t_step0);
       }
