@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "core/error.hpp"
@@ -359,53 +360,45 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
   return out;
 }
 
+template <class Self, class Sys, class Arrays, class Values>
+void VariableMassScaler::for_each_restart_item(Self& self, Sys& sys, Arrays&& f, Values&& g) {
+  const long long n_model = static_cast<long long>(self.factor_.size());
+  g("vms.step", self.step_);
+  f("vms.base_density", self.base_density_, n_model);
+  f("vms.factor", self.factor_, n_model);
+  f("vms.base_mass", self.base_mass_, -1);
+  f("vms.base_inertia", self.base_inertia_, -1);
+  f("vms.base_damp", self.base_damp_, -1);
+  f("vms.base_damp_rot", self.base_damp_rot_, -1);
+  f("vms.base_shell_dt", self.base_shell_dt_, -1);
+  f("vms.base_solid_dt", self.base_solid_dt_, -1);
+  g("vms.base_total_mass", self.base_total_mass_);
+  // The system's scaled arrays as they are, rather than recomputed from the factors.
+  f("vms.mass", sys.mass, sys.num_nodes);
+  f("vms.inertia", sys.inertia, sys.num_nodes);
+  f("vms.damp", sys.damp, sys.num_nodes);
+  f("vms.damp_rot", sys.damp_rot, sys.num_nodes);
+  f("vms.shell_dt", sys.element_dt, sys.num_elements);
+  f("vms.solid_dt", sys.solid.element_dt, sys.solid.num_elements);
+  g("vms.total_mass", sys.total_mass);
+  g("vms.totals", self.totals);
+}
+
 void VariableMassScaler::save(RestartBlob& blob, const StructureSystem& sys) const {
   // Without the keyword the masses are the system's own: nothing to save. This also keeps
   // distributed runs (which refuse the keyword) out of it: their sys is one rank's part.
   if (!in_deck_) return;
-  blob.put_value("vms.step", step_);
-  blob.put_view("vms.base_density", base_density_);
-  blob.put_view("vms.factor", factor_);
-  blob.put_view("vms.base_mass", base_mass_);
-  blob.put_view("vms.base_inertia", base_inertia_);
-  blob.put_view("vms.base_damp", base_damp_);
-  blob.put_view("vms.base_damp_rot", base_damp_rot_);
-  blob.put_view("vms.base_shell_dt", base_shell_dt_);
-  blob.put_view("vms.base_solid_dt", base_solid_dt_);
-  blob.put_value("vms.base_total_mass", base_total_mass_);
-  // The system's scaled arrays as they are, rather than recomputed from the factors.
-  blob.put_view("vms.mass", sys.mass);
-  blob.put_view("vms.inertia", sys.inertia);
-  blob.put_view("vms.damp", sys.damp);
-  blob.put_view("vms.damp_rot", sys.damp_rot);
-  blob.put_view("vms.shell_dt", sys.element_dt);
-  blob.put_view("vms.solid_dt", sys.solid.element_dt);
-  blob.put_value("vms.total_mass", sys.total_mass);
-  blob.put_value("vms.totals", totals);
+  for_each_restart_item(
+      *this, sys, [&](const char* name, const auto& v, long long) { blob.put_view(name, v); },
+      [&](const char* name, const auto& x) { blob.put_value(name, x); });
 }
 
 void VariableMassScaler::load(const RestartBlob& blob, StructureSystem& sys) {
   if (!in_deck_) return;  // the deck's hash, checked before, says the saved run had none either
-  const long long n_model = static_cast<long long>(factor_.size());
-  step_ = blob.get_value<int>("vms.step");
+  for_each_restart_item(
+      *this, sys, [&](const char* name, auto& v, long long size) { blob.get_vector(name, v, size); },
+      [&](const char* name, auto& x) { x = blob.get_value<std::remove_reference_t<decltype(x)>>(name); });
   if (step_ >= static_cast<int>(model_.steps.size())) blob.fail("its *VARIABLE MASS SCALING step is not in this deck");
-  blob.get_vector("vms.base_density", base_density_, n_model);
-  blob.get_vector("vms.factor", factor_, n_model);
-  blob.get_vector("vms.base_mass", base_mass_);
-  blob.get_vector("vms.base_inertia", base_inertia_);
-  blob.get_vector("vms.base_damp", base_damp_);
-  blob.get_vector("vms.base_damp_rot", base_damp_rot_);
-  blob.get_vector("vms.base_shell_dt", base_shell_dt_);
-  blob.get_vector("vms.base_solid_dt", base_solid_dt_);
-  base_total_mass_ = blob.get_value<double>("vms.base_total_mass");
-  blob.get_vector("vms.mass", sys.mass, sys.num_nodes);
-  blob.get_vector("vms.inertia", sys.inertia, sys.num_nodes);
-  blob.get_vector("vms.damp", sys.damp, sys.num_nodes);
-  blob.get_vector("vms.damp_rot", sys.damp_rot, sys.num_nodes);
-  blob.get_vector("vms.shell_dt", sys.element_dt, sys.num_elements);
-  blob.get_vector("vms.solid_dt", sys.solid.element_dt, sys.solid.num_elements);
-  sys.total_mass = blob.get_value<double>("vms.total_mass");
-  totals = blob.get_value<Totals>("vms.totals");
   update_stable_dt(sys);
   members_.clear();
   if (step_ >= 0) prepare(sys);

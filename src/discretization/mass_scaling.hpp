@@ -82,6 +82,10 @@ class VariableMassScaler {
   void save(RestartBlob& blob, const StructureSystem& sys) const;
   /// Restart: what save stored, into this scaler and sys.
   void load(const RestartBlob& blob, StructureSystem& sys);
+  /// The one list of what a restart holds, walked by save and load (self and sys const or
+  /// not): f(section, array, the size it must have or -1) and g(section, value).
+  template <class Self, class Sys, class Arrays, class Values>
+  static void for_each_restart_item(Self& self, Sys& sys, Arrays&& f, Values&& g);
 
  private:
   /// The scalable elements of each line in force and their base increments and masses.
