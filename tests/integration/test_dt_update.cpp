@@ -8,43 +8,14 @@
 #include <string>
 
 #include "run_util.hpp"
+#include "squeezed_cube.hpp"
 
 namespace halfstep::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-const char* kCube = R"(*HEADING
-one C3D8R cube squeezed to 0.6 of its height
-*NODE
-1, 0, 0, 0
-2, 1, 0, 0
-3, 1, 1, 0
-4, 0, 1, 0
-5, 0, 0, 1
-6, 1, 0, 1
-7, 1, 1, 1
-8, 0, 1, 1
-*ELEMENT, TYPE=C3D8R, ELSET=CUBE
-1, 1, 2, 3, 4, 5, 6, 7, 8
-*SOLID SECTION, ELSET=CUBE, MATERIAL=M
-*MATERIAL, NAME=M
-*ELASTIC
-1000, 0
-*DENSITY
-1
-*NSET, NSET=BOTTOM
-1, 2, 3, 4
-*NSET, NSET=TOP
-5, 6, 7, 8
-*NSET, NSET=ORIGIN
-1
-*BOUNDARY
-BOTTOM, 3, 3
-ORIGIN, 1, 2
-2, 2, 2
-4, 1, 1
-*STEP
+const std::string kCube = std::string("*HEADING\none C3D8R cube squeezed to 0.6 of its height\n") + kSqueezedCubeModel + R"(*STEP
 *DYNAMIC, EXPLICIT
 , 10
 *BOUNDARY, TYPE=VELOCITY
