@@ -407,17 +407,20 @@ bool ResultWriter::wanted(const std::string& array) const {
 
 namespace {
 
-/// Rows `rows` of an entity-major array of comps components, in a new array of n rows (rows
-/// beyond rows.size() NaN), kept alive in store.
-const double* gather_rows(std::vector<std::vector<double>>& store, const std::vector<double>& from, int comps,
-                          const std::vector<int>& rows, std::size_t n) {
-  std::vector<double> g(n * static_cast<std::size_t>(comps), std::numeric_limits<double>::quiet_NaN());
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    for (int k = 0; k < comps; ++k)
-      g[i * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)] =
-          from[static_cast<std::size_t>(rows[i]) * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)];
-  store.push_back(std::move(g));
-  return store.back().data();
+/// from's entries at rows, in that order (a frame's point coordinates).
+std::vector<double> pick(const std::vector<double>& from, const std::vector<int>& rows) {
+  std::vector<double> out(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) out[i] = from[static_cast<std::size_t>(rows[i])];
+  return out;
+}
+
+/// The arrays that wanted(name) keeps, as fields the writer gathers through rows as it writes
+/// them (no copy of each array).
+template <class Wanted>
+void add_row_fields(const std::vector<FieldArray>& arrays, const std::vector<int>& rows, Wanted&& wanted,
+                    std::vector<VtuField>& out) {
+  for (const FieldArray& a : arrays)
+    if (wanted(a.name)) out.push_back({a.name, a.components, a.values.data(), rows.data(), rows.size()});
 }
 
 }  // namespace
@@ -442,20 +445,11 @@ void ResultWriter::write_frame(double time, const FieldSet& fields, const FieldS
     if (subset_.active && !subset_.built) build_subset(fields);
     const FrameSubset& s = subset_.active ? subset_ : deck_order_;
     const std::size_t kp = s.points.size(), kc = s.cells.size() + static_cast<std::size_t>(s.vertex_cells);
-    std::vector<std::vector<double>> store;
-    store.reserve(fields.point.size() + fields.cell.size() + 3);
-    const auto gather = [&store](const std::vector<double>& from, int comps, const std::vector<int>& rows, std::size_t n) {
-      return gather_rows(store, from, comps, rows, n);
-    };
-    const double* x = gather(mesh_.x, 1, s.points, kp);
-    const double* y = gather(mesh_.y, 1, s.points, kp);
-    const double* z = gather(mesh_.z, 1, s.points, kp);
-    // Fields are gathered by the writer as it writes them (no copy of each array).
-    for (const FieldArray& a : fields.point)
-      if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data(), s.points.data(), s.points.size()});
-    for (const FieldArray& a : fields.cell)
-      if (wanted(a.name)) cell.push_back({a.name, a.components, a.values.data(), s.cells.data(), s.cells.size()});
-    write_vtu(dir_ + "/" + name, static_cast<int>(kp), x, y, z,
+    const std::vector<double> x = pick(mesh_.x, s.points), y = pick(mesh_.y, s.points), z = pick(mesh_.z, s.points);
+    const auto keep = [this](const std::string& n) { return wanted(n); };
+    add_row_fields(fields.point, s.points, keep, point);
+    add_row_fields(fields.cell, s.cells, keep, cell);
+    write_vtu(dir_ + "/" + name, static_cast<int>(kp), x.data(), y.data(), z.data(),
               VtuCells{static_cast<int>(kc), s.conn.data(), s.offsets.data(), s.types.data()}, point, cell,
               {{"TimeValue", time}});
   }
@@ -510,16 +504,11 @@ void ResultWriter::write_bezier_frame(double time, const FieldSet& fields, const
     const FrameSubset& s = subset_;
     if (s.bezier_cells.empty()) return;  // the requested part holds no NURBS element
     const std::size_t kp = s.bezier_points.size(), kc = s.bezier_cells.size();
-    std::vector<std::vector<double>> store;
-    store.reserve(bezier.point.size() + bezier.cell.size() + 3);
-    const double* x = gather_rows(store, m.x, 1, s.bezier_points, kp);
-    const double* y = gather_rows(store, m.y, 1, s.bezier_points, kp);
-    const double* z = gather_rows(store, m.z, 1, s.bezier_points, kp);
-    for (const FieldArray& a : bezier.point)
-      if (wanted(a.name)) point.push_back({a.name, a.components, gather_rows(store, a.values, a.components, s.bezier_points, kp)});
-    for (const FieldArray& a : bezier.cell)
-      if (wanted(a.name)) cell.push_back({a.name, a.components, gather_rows(store, a.values, a.components, s.bezier_cells, kc)});
-    write_vtu(dir_ + "/" + name, static_cast<int>(kp), x, y, z,
+    const std::vector<double> x = pick(m.x, s.bezier_points), y = pick(m.y, s.bezier_points), z = pick(m.z, s.bezier_points);
+    const auto keep = [this](const std::string& n) { return wanted(n); };
+    add_row_fields(bezier.point, s.bezier_points, keep, point);
+    add_row_fields(bezier.cell, s.bezier_cells, keep, cell);
+    write_vtu(dir_ + "/" + name, static_cast<int>(kp), x.data(), y.data(), z.data(),
               VtuCells{static_cast<int>(kc), s.bezier_conn.data(), s.bezier_offsets.data(), s.bezier_types.data()}, point,
               cell, {{"TimeValue", time}});
   }
