@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "core/forall.hpp"
 #include "core/node_slots.hpp"
@@ -189,45 +190,55 @@ StructureSystem build_structure_system(const Model& model) {
   return sys;
 }
 
-void rebuild_mass_dependents(const Model& model, StructureSystem& sys) {
-  if (!model.ties.empty() || !model.equations.empty() || !model.rigid_bodies.empty()) {
-    const std::vector<TiedNode> tied = project_ties(model);
-    sys.constraints = build_linear_constraints(model, tied, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
-    sys.bodies = build_rigid_bodies(model, sys.constraints, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
-  }
-  set_spring_masses(sys.contact, sys.mass);
-}
-
 namespace {
 
-StructureSystem build_bodies_and_constraints(const Model& model) {
-  if (model.ties.empty() && model.equations.empty() && model.rigid_bodies.empty()) return build_unconstrained(model);
-  std::vector<TiedNode> tied = project_ties(model);
+/// The model with each tied slave of an ADJUST tie moved onto its master surface (the
+/// positions the system is built from); null when no node moves.
+std::unique_ptr<Model> adjusted_for_ties(const Model& model, const std::vector<TiedNode>& tied) {
   bool moves = false;
   for (const TiedNode& t : tied) moves = moves || (model.ties[t.tie].adjust && t.distance > 0);
-  const auto constrain = [](const Model& m, const std::vector<TiedNode>& t, StructureSystem& sys) {
-    sys.constraints = build_linear_constraints(m, t, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
-    sys.bodies = build_rigid_bodies(m, sys.constraints, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
-  };
-  const bool six = constrains_shell_rotations(model);
-  if (!moves) {
-    StructureSystem sys = build_unconstrained(model, six);
-    constrain(model, tied, sys);
-    return sys;
-  }
-  Model adjusted = model;
+  if (!moves) return nullptr;
+  auto adjusted = std::make_unique<Model>(model);
   for (const TiedNode& t : tied)
     if (model.ties[t.tie].adjust) {
-      adjusted.nodes.x[t.node] = t.on_master[0];
-      adjusted.nodes.y[t.node] = t.on_master[1];
-      adjusted.nodes.z[t.node] = t.on_master[2];
+      adjusted->nodes.x[t.node] = t.on_master[0];
+      adjusted->nodes.y[t.node] = t.on_master[1];
+      adjusted->nodes.z[t.node] = t.on_master[2];
     }
-  StructureSystem sys = build_unconstrained(adjusted, six);
-  constrain(adjusted, tied, sys);
+  return adjusted;
+}
+
+/// The linear constraints and rigid bodies of m from sys's nodal masses and inertias.
+void constrain(const Model& m, const std::vector<TiedNode>& tied, StructureSystem& sys) {
+  sys.constraints = build_linear_constraints(m, tied, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
+  sys.bodies = build_rigid_bodies(m, sys.constraints, sys.mass, sys.inertia, sys.node_rotates, sys.node_dofs);
+}
+
+/// Whether the model has ties, equations or rigid bodies (the system then has constraints).
+bool has_constraints(const Model& model) {
+  return !model.ties.empty() || !model.equations.empty() || !model.rigid_bodies.empty();
+}
+
+StructureSystem build_bodies_and_constraints(const Model& model) {
+  if (!has_constraints(model)) return build_unconstrained(model);
+  const std::vector<TiedNode> tied = project_ties(model);
+  const std::unique_ptr<Model> adjusted = adjusted_for_ties(model, tied);
+  const Model& m = adjusted ? *adjusted : model;
+  StructureSystem sys = build_unconstrained(m, constrains_shell_rotations(model));
+  constrain(m, tied, sys);
   return sys;
 }
 
 }  // namespace
+
+void rebuild_mass_dependents(const Model& model, StructureSystem& sys) {
+  if (has_constraints(model)) {
+    const std::vector<TiedNode> tied = project_ties(model);
+    const std::unique_ptr<Model> adjusted = adjusted_for_ties(model, tied);
+    constrain(adjusted ? *adjusted : model, tied, sys);
+  }
+  set_spring_masses(sys.contact, sys.mass);
+}
 
 namespace {
 
