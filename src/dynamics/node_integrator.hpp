@@ -23,7 +23,46 @@ struct NodeStateView {
   T* v[6];
   T *dx, *dy, *dz;   ///< unit director (6-dof nodes: R d_0, the rotated initial director or z axis)
   T *t1x, *t1y, *t1z;  ///< first triad vector (6-dof nodes: R t1_0)
+  /// Null, or (FP32 runs) the rounding remainders of ux, uy, uz, dx, dy, dz: the value is
+  /// the array's plus this. Every reader sees the correctly rounded value; the commit adds
+  /// each increment to the pair exactly (compensated_add), so that a hundred thousand
+  /// increments of a large motion do not each lose half an ulp of |u| (a tumbling plate
+  /// gained 1.7 % of energy from that noise in FP32).
+  T* rem[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 };
+
+/// hi + lo += inc, keeping the rounding error of the sum in lo (Knuth's two-sum, exact for
+/// any magnitudes under round-to-nearest): hi stays the correctly rounded value to within
+/// one ulp and nothing of the increments is lost. Needs IEEE arithmetic (no fast-math).
+template <class T>
+HS_HD void compensated_add(T& hi, T& lo, T inc) {
+  const T b = inc + lo;
+  const T s = hi + b;
+  const T bv = s - hi;
+  lo = (hi - (s - bv)) + (b - bv);
+  hi = s;
+}
+
+/// Turns the director (dx, dy, dz) of node n by theta and returns it: normalized in the
+/// plain state; with remainders (FP32), the increment is added to the compensated pair and
+/// the length is left to the exact rotation (a renormalization in FP32 would round the
+/// director at every increment, which is the noise the remainders remove).
+template <class T>
+HS_HD Vec3<T> turn_director(const NodeStateView<T>& s, int n, Vec3<T> theta, Vec3<T> dir) {
+  if (!s.rem[3]) {
+    const Vec3<T> nd = normalized(rotate(theta, dir));
+    s.dx[n] = nd.x;
+    s.dy[n] = nd.y;
+    s.dz[n] = nd.z;
+    return nd;
+  }
+  const Vec3<T> full{dir.x + s.rem[3][n], dir.y + s.rem[4][n], dir.z + s.rem[5][n]};
+  const Vec3<T> inc = rotation_increment(theta, full);
+  compensated_add(s.dx[n], s.rem[3][n], inc.x);
+  compensated_add(s.dy[n], s.rem[4][n], inc.y);
+  compensated_add(s.dz[n], s.rem[5][n], inc.z);
+  return {s.dx[n], s.dy[n], s.dz[n]};
+}
 
 /// Constant nodal arrays.
 template <class T>
@@ -210,19 +249,19 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
     const T dt = T(2) * h.h_next;
     for (int d = 0; d < kDofs; ++d) s.v[d][n] = v_next[d];
     // Skipped (dependent) translations stay: the constraint pass moves them.
-    if (!(drive.skip & 1u)) s.ux[n] += dt * v_next[0];
-    if (!(drive.skip & 2u)) s.uy[n] += dt * v_next[1];
-    if (!(drive.skip & 4u)) s.uz[n] += dt * v_next[2];
+    T* const u[3] = {s.ux + n, s.uy + n, s.uz + n};
+    for (int d = 0; d < 3; ++d) {
+      if (drive.skip & (1u << d)) continue;
+      if (s.rem[d]) compensated_add(*u[d], s.rem[d][n], dt * v_next[d]);
+      else *u[d] += dt * v_next[d];
+    }
     if (kDofs == 5 && !(drive.skip & 0x18u) && (v_next[3] != T(0) || v_next[4] != T(0))) {
       // Finite rotation of the whole triad about an axis in the tangent plane (eq. 3.4 for
       // rotational dofs): no drilling is introduced and the frame stays orthonormal.
       const Vec3<T> theta = (dt * v_next[3]) * t1 + (dt * v_next[4]) * t2;
-      const Vec3<T> nd = normalized(rotate(theta, dir));
+      const Vec3<T> nd = turn_director(s, n, theta, dir);
       Vec3<T> nt = rotate(theta, t1);
       nt = normalized(nt - dot(nt, nd) * nd);
-      s.dx[n] = nd.x;
-      s.dy[n] = nd.y;
-      s.dz[n] = nd.z;
       s.t1x[n] = nt.x;
       s.t1y[n] = nt.y;
       s.t1z[n] = nt.z;
@@ -230,12 +269,9 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
     if (kDofs == 6 && !(drive.skip & 0x38u) && (v_next[3] != T(0) || v_next[4] != T(0) || v_next[5] != T(0))) {
       // R <- exp[dt w] R on the frame's two stored columns (re-orthonormalised).
       const Vec3<T> theta{dt * v_next[3], dt * v_next[4], dt * v_next[5]};
-      const Vec3<T> nd = normalized(rotate(theta, Vec3<T>{s.dx[n], s.dy[n], s.dz[n]}));
+      const Vec3<T> nd = turn_director(s, n, theta, Vec3<T>{s.dx[n], s.dy[n], s.dz[n]});
       Vec3<T> nt = rotate(theta, Vec3<T>{s.t1x[n], s.t1y[n], s.t1z[n]});
       nt = normalized(nt - dot(nt, nd) * nd);
-      s.dx[n] = nd.x;
-      s.dy[n] = nd.y;
-      s.dz[n] = nd.z;
       s.t1x[n] = nt.x;
       s.t1y[n] = nt.y;
       s.t1z[n] = nt.z;

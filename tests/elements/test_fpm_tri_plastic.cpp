@@ -206,7 +206,9 @@ TEST(FpmTriPlastic, YieldedTriangleTurnedRigidlyKeepsStressAndPeeq) {
   EXPECT_LT(dev, 1e-10 * kSy);
   EXPECT_LT(adev, 1e-14);
   EXPECT_NEAR(tri_peeq(t.sec, t.ref()), peeq0, 1e-14);
-  EXPECT_NEAR(t.state[kTriWork], s0[kTriWork], 1e-12 * s0[kTriWork]);
+  // The work sums 90 increments' round-off: 1.2e-12 of it since rotate() adds its two small
+  // terms before w (and forms 1 - cos with the half angle); below 1e-12 before, by luck.
+  EXPECT_NEAR(t.state[kTriWork], s0[kTriWork], 3e-12 * s0[kTriWork]);
   EXPECT_LT(fdev, 1e-10 * largest(f0));
 }
 

@@ -66,7 +66,7 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
     w[0] = energy;
     w[2] = dissipation;
     if (d.pressure_ptr)
-      emit_pressure_forces(d, tau, e, nodes, [&](int k, const T* fp) {
+      emit_pressure_forces(d, tau, e, nodes, displacement_origin(s, c[0]), [&](int k, const T* fp) {
         if (S == Sink::Slots) {
           for (int j = 0; j < 3; ++j) sf.pressure[12 * e + 3 * k + j] = fp[j];
         } else if (fp[0] != T(0) || fp[1] != T(0) || fp[2] != T(0)) {
@@ -106,7 +106,10 @@ struct SplitShellNodes {
     const int n = node(k);
     return {m.x0[n], m.y0[n], m.z0[n]};
   }
-  __device__ __forceinline__ Vec3<T> u(int k) const {
+  /// Corner k's displacement as the strains take it (strain_displacement: relative to corner 0
+  /// in FP32), and the state's own, for positions.
+  __device__ __forceinline__ Vec3<T> u(int k) const { return strain_displacement(s, node(k), n0); }
+  __device__ __forceinline__ Vec3<T> u_state(int k) const {
     const int n = node(k);
     return {s.ux[n], s.uy[n], s.uz[n]};
   }
@@ -152,6 +155,9 @@ __global__ void __launch_bounds__(kSplitShellBlock, split_shell_min_blocks<T>())
     mitc4_corner_generalized_force(f.v, gv.v, Vec3<T>{s.dx[n], s.dy[n], s.dz[n]},
                                    Vec3<T>{s.t1x[n], s.t1y[n], s.t1z[n]}, gen);
     if (S == Sink::Slots) {
+      // Stored per lane: the 4 lanes of an element write its 160 contiguous bytes. Staging a
+      // warp's 160 values in shared memory to store them by consecutive lanes, as the solid
+      // kernel does, was 6 % slower here (H200, 1 M elements; docs/performance.md).
       for (int j = 0; j < 5; ++j) sf.force[20 * static_cast<std::size_t>(e) + 5 * k + j] = gen[j];
     } else {
       for (int j = 0; j < 5; ++j) {
@@ -168,7 +174,7 @@ __global__ void __launch_bounds__(kSplitShellBlock, split_shell_min_blocks<T>())
       Vec3<T> fp[4] = {};
       if (p != T(0)) {
         Vec3<T> x[4];
-        for (int c = 0; c < 4; ++c) x[c] = nodes.X(c) + nodes.u(c);
+        for (int c = 0; c < 4; ++c) x[c] = nodes.X(c) + nodes.u_state(c);
         mitc4_pressure_force(x, p, fp);
       }
       const Vec3<T> fk = k == 0 ? fp[0] : k == 1 ? fp[1] : k == 2 ? fp[2] : fp[3];

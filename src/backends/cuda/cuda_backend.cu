@@ -442,7 +442,8 @@ class CudaBackend final : public Backend {
   double device_bytes() const override {
     std::size_t b = conn_.bytes() + section_.bytes() + thickness_.bytes() + elastic_.bytes() + ref_.bytes() +
                     x0_.bytes() * 3 + d0x_.bytes() * 3 + slot_ptr_.bytes() + slots_.bytes() + mass_.bytes() +
-                    inertia_.bytes() + damp_.bytes() + damp_rot_.bytes() + ux_.bytes() * 9 + elem_energy_.bytes() +
+                    inertia_.bytes() + damp_.bytes() + damp_rot_.bytes() + ux_.bytes() * 9 + rem_[0].bytes() * 6 +
+                    elem_energy_.bytes() +
                     slot_force_.bytes() + slot_pressure_.bytes() + color_elements_.bytes() + monitor_.bytes() +
                     sums_.bytes() + tickets_.bytes() + solid_conn_.bytes() + solid_material_.bytes() +
                     solid_materials_.bytes() + solid_slot_ptr_.bytes() + solid_slots_.bytes() + solid_force_.bytes() +
@@ -487,6 +488,14 @@ class CudaBackend final : public Backend {
         buf.assign(src[i]->begin(), src[i]->end());
       }
       dst[i]->assign(buf);
+    }
+    if (compensated()) {  // the remainders start as what the conversion to FP32 rounded off
+      const std::vector<double>* whole[6] = {&st.ux, &st.uy, &st.uz, &st.dx, &st.dy, &st.dz};
+      for (int i = 0; i < 6; ++i) {
+        buf.resize(whole[i]->size());
+        for (std::size_t n = 0; n < buf.size(); ++n) buf[n] = T((*whole[i])[n] - double(T((*whole[i])[n])));
+        rem_[i].assign(buf);
+      }
     }
     if (solid_state_.size() > 0) {  // the material state goes on from the host's (zero at the start)
       if (st.solid_state.size() != solid_state_.size()) throw std::logic_error("material state of the wrong size");
@@ -541,6 +550,14 @@ class CudaBackend final : public Backend {
             (*dst[i])[n] = double(buf[sys_.node_slots[sys_.node_slot_ptr[n]]]);
       } else {
         dst[i]->assign(buf.begin(), buf.end());
+      }
+    }
+    if (compensated()) {  // the compensated values: the array's plus its remainder
+      std::vector<double>* whole[6] = {&st.ux, &st.uy, &st.uz, &st.dx, &st.dy, &st.dz};
+      for (int i = 0; i < 6; ++i) {
+        buf.resize(rem_[i].size());
+        rem_[i].copy_to(buf.data(), buf.size());
+        for (std::size_t n = 0; n < buf.size(); ++n) (*whole[i])[n] += double(buf[n]);
       }
     }
     buf.resize(elem_energy_.size());
@@ -880,6 +897,7 @@ class CudaBackend final : public Backend {
     DeviceArray<T>* nodal[9] = {&ux_, &uy_, &uz_, &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_};
     const char* nodal_names[9] = {"ux", "uy", "uz", "dx", "dy", "dz", "t1x", "t1y", "t1z"};
     for (int i = 0; i < 9; ++i) f(nodal_names[i], *nodal[i]);
+    for (int i = 0; i < 6; ++i) f("rem_" + std::string(nodal_names[i]), rem_[i]);
     for (int d = 0; d < kMaxNodeDofs; ++d) f("v" + std::to_string(d), v_[d]);
     for (int i = 0; i < 6; ++i) f("fi" + std::to_string(i), fi_[i]);
     for (int i = 0; i < 3; ++i) f(std::string("fp") + xyz[i], fp_[i]);
@@ -978,8 +996,12 @@ class CudaBackend final : public Backend {
     NodeStateView<T> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
                        t1x_.get(), t1y_.get(), t1z_.get()};
     for (int d = 0; d < kMaxNodeDofs; ++d) s.v[d] = v_[d].get_or_null();
+    for (int i = 0; i < 6; ++i) s.rem[i] = rem_[i].get_or_null();
     return s;
   }
+  /// Whether the state keeps FP32 rounding remainders of u and the directors (NodeStateView::rem):
+  /// FP32 runs, except the element-local scheme, whose per-corner copies are not compensated.
+  bool compensated() const { return sizeof(T) < sizeof(double) && scheme_ != GpuScheme::ElementLocal; }
   /// The linear constraints' tables (num_dependent 0 without them).
   ConstraintView<T> constraints() {
     const LinearConstraints& c = sys_.constraints;
@@ -1877,6 +1899,7 @@ class CudaBackend final : public Backend {
   std::size_t ct_scan_bytes_ = 0;
   int ct_buckets_ = 0;
   DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kMaxNodeDofs];
+  DeviceArray<T> rem_[6];  ///< FP32: rounding remainders of ux, uy, uz, dx, dy, dz (compensated())
   DeviceArray<T> fi_[6], fp_[3];                      // atomic, colored
   DeviceArray<T> slot_force_, slot_pressure_;         // gather
   DeviceArray<T> signed_mass_[5], level_force_[2], level_pressure_[2];  // element-local

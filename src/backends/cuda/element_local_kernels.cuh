@@ -110,7 +110,7 @@ __global__ void element_local_kernel(MeshView<T> m, NodeStateView<T> ss, SignedM
     acc[kNumNodeSums + 1] = dissipation;
     if (write.pressure) {
       T* p = write.pressure + 12 * e;
-      emit_pressure_forces(d, tau, e, nodes, [&](int k, const T* fp) {
+      emit_pressure_forces(d, tau, e, nodes, Vec3<T>{T(0), T(0), T(0)}, [&](int k, const T* fp) {
         for (int j = 0; j < 3; ++j) p[3 * k + j] = fp[j];
       });
     }

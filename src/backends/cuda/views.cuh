@@ -70,14 +70,45 @@ struct RunView {
   double* publish;       ///< distributed runs: kPubSize values (null: the device monitor is used)
 };
 
-/// Gathers element e's nodal vectors (reference from the mesh, current from state).
+/// Node n's displacement as a shell's strains take it. FP64: the state's. FP32 with the
+/// state's remainders (NodeStateView::rem): relative to node n0 of the same element, formed
+/// from the compensated pairs, (u_n - u_n0) + (rem_n - rem_n0). The strains are invariant
+/// under a translation, and a difference of nearby displacements keeps its own relative
+/// precision, whereas each FP32 displacement carries eps |u| of rounding: after a large
+/// motion (|u| ~ the model's size L) that is strain noise of eps L / h, which heated a
+/// tumbling plate by 1 % of its kinetic energy in three turns (docs/performance.md).
+template <class T>
+__device__ inline Vec3<T> strain_displacement(const NodeStateView<T>& s, int n, int n0) {
+  if constexpr (sizeof(T) < sizeof(double)) {
+    if (s.rem[0])
+      return {(s.ux[n] - s.ux[n0]) + (s.rem[0][n] - s.rem[0][n0]), (s.uy[n] - s.uy[n0]) + (s.rem[1][n] - s.rem[1][n0]),
+              (s.uz[n] - s.uz[n0]) + (s.rem[2][n] - s.rem[2][n0])};
+  }
+  (void)n0;
+  return {s.ux[n], s.uy[n], s.uz[n]};
+}
+
+/// The displacement that strain_displacement's values are relative to: node n0's (FP32 with
+/// remainders) or zero. Positions (pressures) are X + u + this.
+template <class T>
+__device__ inline Vec3<T> displacement_origin(const NodeStateView<T>& s, int n0) {
+  if constexpr (sizeof(T) < sizeof(double)) {
+    if (s.rem[0]) return {s.ux[n0], s.uy[n0], s.uz[n0]};
+  }
+  (void)n0;
+  return {T(0), T(0), T(0)};
+}
+
+/// Gathers element e's nodal vectors (reference from the mesh, current from state; the
+/// displacements as strain_displacement gives them, relative to corner 0 in FP32).
 template <class T>
 __device__ inline Mitc4Nodes<T> load_element_nodes(const MeshView<T>& m, const NodeStateView<T>& s, int e, int c[4]) {
   Mitc4Nodes<T> nodes;
+  for (int k = 0; k < 4; ++k) c[k] = m.conn[4 * e + k];
   for (int k = 0; k < 4; ++k) {
-    const int n = c[k] = m.conn[4 * e + k];
+    const int n = c[k];
     nodes.X[k] = {m.x0[n], m.y0[n], m.z0[n]};
-    nodes.u[k] = {s.ux[n], s.uy[n], s.uz[n]};
+    nodes.u[k] = strain_displacement(s, n, c[0]);
     nodes.V0[k] = {m.d0x[n], m.d0y[n], m.d0z[n]};
     nodes.v[k] = {s.dx[n], s.dy[n], s.dz[n]};
   }
@@ -127,15 +158,16 @@ __device__ inline T emit_internal_forces(const MeshView<T>& m, int e, const Mitc
 }
 
 /// Pressure forces of element e at step time tau, handed to emit(k, fp[3]) per corner (zeros
-/// when the pressure is 0). Only called when the step has pressures.
+/// when the pressure is 0); origin is what nodes.u is relative to (displacement_origin).
+/// Only called when the step has pressures.
 template <class T, class Emit>
 __device__ inline void emit_pressure_forces(const DriveView& d, double tau, int e, const Mitc4Nodes<T>& nodes,
-                                            Emit&& emit) {
+                                            Vec3<T> origin, Emit&& emit) {
   const T p = T(evaluate_pressure(d, e, tau));
   Vec3<T> fp[4] = {};
   if (p != T(0)) {
     Vec3<T> x[4];
-    for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + nodes.u[k];
+    for (int k = 0; k < 4; ++k) x[k] = nodes.X[k] + (nodes.u[k] + origin);
     mitc4_pressure_force(x, p, fp);
   }
   for (int k = 0; k < 4; ++k) {
