@@ -1338,8 +1338,9 @@ class CudaBackend final : public Backend {
       cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
           solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), time, finish);
     else
-      cuda::solid_element_kernel<T, K, Sink::Slots><<<blocks(count, block), block, 0, stream_>>>(
-          solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), time, finish);
+      cuda::solid_element_kernel<T, K, Sink::Slots>
+          <<<blocks(count, block), block, cuda::staged_slot_bytes<T, K>(block), stream_>>>(
+              solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), time, finish);
   }
 
   /// Colored scheme: one launch per color of group gi; the last finishes when finish is set.
