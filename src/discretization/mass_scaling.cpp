@@ -60,7 +60,6 @@ std::vector<int> scalable_members(const Model& model, const StructureSystem& sys
   return out;
 }
 
-
 /// Calls f(model_element, node, mass) for every node's share of the lumped mass, at the
 /// section's density, of each shell and continuum element that keep(model_element) selects:
 /// shell corners by their areas, continuum nodes by the kind's mass fractions (as the system

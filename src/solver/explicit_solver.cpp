@@ -196,10 +196,6 @@ void for_each_loop_value(Point& r, F&& f) {
   f("loop.mass_sched", r.mass_sched);
 }
 
-/// A restart of the run at point p: what identifies the run (checked by restart_point), the
-/// loop, the host's reference triads and times of the step's start, and the backend's state.
-/// It views p, host and the backend's arrays: write it before any of them changes. The
-/// output checkpoint is added by the caller.
 /// The increment of the mesh deformed by st: the smallest element bound (the minimum over
 /// the ranks when comm is distributed) times dt_scale. Throws, naming the time, when an
 /// element turned inside out (no positive bound): every rank alike in a distributed run.
@@ -216,6 +212,10 @@ double deformed_increment(const StructureSystem& sys, const StructureState& st, 
   return dt_scale * bound;
 }
 
+/// A restart of the run at point p: what identifies the run (checked by restart_point), the
+/// loop, the host's reference triads and times of the step's start, and the backend's state.
+/// It views p, host and the backend's arrays: write it before any of them changes. The
+/// output checkpoint is added by the caller.
 RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Backend& hw, const Model& model,
                          const StructureSystem& sys, const VariableMassScaler& scaler, const RunOptions& opt) {
   RestartBlob b;
