@@ -120,6 +120,7 @@ def main():
     ap.add_argument("--schemes", nargs="+", default=["gather"], choices=["gather", "atomic", "colored"])
     ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
     ap.add_argument("--out", default="bench-results")
+    ap.add_argument("--run-args", default="", help="more options for every run (e.g. '--node-pass single')")
     ap.add_argument("--fpm-kernels", nargs="+", default=["fused"], choices=["fused", "split"],
                     help="GPU runs of C3D8-FPM: one kernel per element (fused) and/or seed 003's three (split)")
     ap.add_argument("--cpu-steps", nargs="*", default=[], metavar="THREADS=STEPS",
@@ -153,6 +154,7 @@ def main():
                         cmd += ["--gpu-scheme", scheme.split("+")[0], "--precision", prec]
                         if scheme.endswith("+split"):
                             cmd += ["--fpm-kernels", "split"]
+                    cmd += a.run_args.split()
                     r = subprocess.run(cmd)
                     if r.returncode != 0:
                         print(f"run failed ({r.returncode}): {' '.join(cmd)}", file=sys.stderr)

@@ -195,6 +195,14 @@ void add_run_options(CLI::App& run, Args& a) {
                                                    : v == "thread" ? ShellKernel::Thread
                                                                    : ShellKernel::Auto;
             });
+  add_value(run, "--node-pass", "K",
+            "split (default: the nodes with loads, motions or a *TRANSFORM in one launch,\n"
+            "the rest in a lean one, in models without constraints, rigid bodies, beams,\n"
+            "FPM triangles or contact) or single (one launch for every node); GPU only",
+            [&a](const std::string& v) {
+              if (v != "split" && v != "single") bad_value("--node-pass must be split or single, got '" + v + "'");
+              a.run.backend_options.split_node_pass = v == "split";
+            });
   add_value(run, "--energy-tolerance", "F",
             "stop when the energy balance error exceeds F" + default_note(RunOptions().energy_tolerance),
             [&a](const std::string& v) { a.run.energy_tolerance = positive_number("--energy-tolerance", v); });

@@ -72,6 +72,9 @@ struct BackendOptions {
   bool stored_reference = false;          ///< keep Mitc4Ref per element (192 B FP64) instead of recomputing it
   FpmKernels fpm_kernels = FpmKernels::Auto;  ///< FPM elements in one kernel or seed 003's three (GPU)
   ShellKernel shell_kernel = ShellKernel::Auto;  ///< elastic MITC4: one or four GPU threads per element
+  /// GPU node passes as two launches, the special nodes with every feature and the rest with
+  /// a lean kernel, where the model allows (false: one launch with every feature).
+  bool split_node_pass = true;
   double energy_tolerance = 0.05;         ///< energy balance limit (see EnergyMonitor)
   const DistributedContext* distributed = nullptr;  ///< set: the system is this rank's subdomain
   int device = -1;                        ///< GPU index (modulo the GPUs present); -1: the current one

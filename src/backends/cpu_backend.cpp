@@ -3,11 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
+#include "core/lap_timer.hpp"
 #include "core/threads.hpp"
 #include "core/forall.hpp"
 #include "discretization/beam_pass.hpp"
@@ -148,19 +148,6 @@ std::array<double, 2> CpuBackend::tri_forces(int begin, int end, double tau) {
   return {sum[0], sum[1]};
 }
 
-namespace {
-/// Seconds since the last lap (the phase timers of a distributed rank).
-struct Lap {
-  std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
-  double operator()() {
-    const auto now = std::chrono::steady_clock::now();
-    const double s = std::chrono::duration<double>(now - t).count();
-    t = now;
-    return s;
-  }
-};
-}  // namespace
-
 std::vector<std::pair<std::string, double>> CpuBackend::phase_seconds() const {
   if (!halo_) return {};
   static const char* names[kNumPhases] = {"contact",         "node_pass",       "node_reductions",
@@ -189,7 +176,7 @@ void CpuBackend::element_pass(double tau, double time) {
   } else {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
-    Lap lap;
+    LapTimer lap;
     add(shell_forces(0, sys_.boundary_shells, tau));
     add_solid(solid_forces(ElementRange::Boundary, tau));
     add(beam_forces(0, sys_.beam.boundary));
@@ -272,7 +259,7 @@ void CpuBackend::finish_exchange() {
 }
 
 std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, bool commit, FullStepFields* full) {
-  Lap node_lap;
+  LapTimer node_lap;
   const StructureSystem& sys = sys_;
   StructureState& st = st_;
   const int nn = sys.num_nodes;
@@ -489,7 +476,7 @@ void CpuBackend::contact_pass(const Increment& inc, bool commit) {
 
 void CpuBackend::advance(const Increment& inc) {
   if (monitor_.status != kRunning) return;
-  Lap lap;
+  LapTimer lap;
   if (!sys_.contact.empty()) contact_pass(inc, true);
   phase_[kContact] += lap();
   const auto sums = node_pass(inc, true, nullptr);

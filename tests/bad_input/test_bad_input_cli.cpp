@@ -92,6 +92,7 @@ TEST(BadInputCli, UsageErrorsNameTheProblem) {
       {"run x.inp -o out --threads 1.5", "--threads needs a whole number"},
       {"run x.inp -o out --gpu-reference kept", "--gpu-reference must be stored or recompute, got 'kept'"},
       {"run x.inp -o out --shell-kernel fused", "--shell-kernel must be auto, thread or split, got 'fused'"},
+      {"run x.inp -o out --node-pass both", "--node-pass must be split or single, got 'both'"},
       {"run x.inp -o out --dt-scale 1.5", "--dt-scale must not exceed 1"},
   };
   for (const auto& c : cases) {

@@ -165,6 +165,21 @@ INSTANTIATE_TEST_SUITE_P(ShellSplit, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(elastic_shell_decks()), ::testing::ValuesIn(kShellSplitVariants)),
                          case_name);
 
+// The node pass in one launch for every node (--node-pass single). The default splits it, in
+// models without constraints, rigid bodies, beams, FPM triangles or contact, into the nodes
+// with loads, motions or a *TRANSFORM and a lean launch for the rest (NodeSet in
+// backends/cuda/assembled_kernels.cuh), so the All suite runs the split form; here the
+// one-launch form keeps its own check on the same decks.
+const GpuVariant kNodePassSingleVariants[] = {
+    {"gather", "double", 1e-9, "--node-pass single", "_node1"},
+    {"atomic", "double", 1e-9, "--node-pass single", "_node1"},
+    {"gather", "single", 1e-3, "--node-pass single", "_node1"},
+};
+
+INSTANTIATE_TEST_SUITE_P(NodePassSingle, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kDecks), ::testing::ValuesIn(kNodePassSingleVariants)),
+                         case_name);
+
 // Continuum elements: every kind and material (decks from tests/gpu/decks/make_solid_decks.py),
 // on the schemes that run solids (element-local is shell-only).
 const GpuDeck kSolidDecks[] = {
@@ -221,6 +236,12 @@ const GpuVariant kSolidVariants[] = {
 
 INSTANTIATE_TEST_SUITE_P(Solids, GpuMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(kSolidDecks), ::testing::ValuesIn(kSolidVariants)),
+                         case_name);
+
+const GpuVariant kSolidNodePassSingle[] = {{"gather", "double", 1e-9, "--node-pass single", "_node1"}};
+
+INSTANTIATE_TEST_SUITE_P(SolidsNodePassSingle, GpuMatchesCpu,
+                         ::testing::Combine(::testing::ValuesIn(kSolidDecks), ::testing::ValuesIn(kSolidNodePassSingle)),
                          case_name);
 
 // Constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING; tests/gpu/decks/make_constraint_decks.py):

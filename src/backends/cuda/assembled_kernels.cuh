@@ -224,53 +224,123 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
     for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];
 }
 
+/// Which nodes a node pass integrates. A Commit or Probe pass of a model without linear
+/// constraints, rigid bodies, beams, FPM triangles or contact runs as two launches side by
+/// side: Special over the nodes that carry loads, prescribed motions or a *TRANSFORM (a short
+/// list, on a second stream: one thread's chain of dependent reads took 16 us, a tenth of the
+/// pass) and Plain over the rest. Plain's drive is empty at compile time, so the frame
+/// rotations, load evaluation and constraint code fold away (ptxas, FP64 gather: 126 -> 90
+/// registers with 5 dofs, 86 -> 62 with 3), which lifts the occupancy of a latency-bound pass
+/// (docs/performance.md, "The node pass in two launches"). Both add into the same grid sum;
+/// whichever block finishes last finishes the pass.
+enum class NodeSet {
+  All,      ///< every node, every feature (Sample passes, and models the others exclude)
+  Plain,    ///< every node that is not special
+  Special,  ///< the nodes of a list
+};
+
+/// Node n's forces as a Plain pass sees them: the shell or solid slots (gather scheme) or the
+/// nodal arrays, solid face pressures and, in a distributed run, the ranks' totals.
+template <class T, Sink S, int kDofs>
+__device__ inline void plain_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf, SlotForces<T> sf,
+                                         int n, bool clear, T fi[6], T fp[3]) {
+  for (int j = 0; j < 6; ++j) fi[j] = T(0);
+  for (int j = 0; j < 3; ++j) fp[j] = T(0);
+  if (n < m.num_interface) {
+    const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
+    for (int j = 0; j < kDofs; ++j) fi[j] = t[j];
+    for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
+    if (S != Sink::Slots && clear) {
+      for (int j = 0; j < kDofs; ++j) nf.fi[j][n] = T(0);
+      if (nf.fp[0])
+        for (int j = 0; j < 3; ++j) nf.fp[j][n] = T(0);
+    }
+    return;
+  }
+  if (S == Sink::Slots) {
+    if (m.slot_ptr) gather_forces<T, kDofs == 6 ? 6 : 5>(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
+    if (m.solid_force) add_slot_forces3(m.solid_slot_ptr, m.solid_slots, m.solid_force, n, fi);
+  } else {
+    for (int j = 0; j < kDofs; ++j) {
+      fi[j] = nf.fi[j][n];
+      if (clear) nf.fi[j][n] = T(0);
+    }
+    if (nf.fp[0])
+      for (int j = 0; j < 3; ++j) {
+        fp[j] = nf.fp[j][n];
+        if (clear) nf.fp[j][n] = T(0);
+      }
+  }
+  if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
+}
+
 /// Node pass. Shared nodes of a distributed run take the force summed over the ranks; their
-/// energy is counted by the owning rank only.
-template <class T, Sink S, int kDofs = 5>
+/// energy is counted by the owning rank only. Set picks the nodes (NodeSet); Special reads
+/// its count nodes from list; other_blocks: the blocks of the other launch of a Plain +
+/// Special pair, which share the grid sum.
+template <class T, Sink S, int kDofs = 5, NodeSet Set = NodeSet::All>
 __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
                                  NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run,
                                  ConstraintView<T> cons, const double* body_sums = nullptr, int num_bodies = 0,
-                                 const std::uint8_t* body_skip = nullptr) {
+                                 const std::uint8_t* body_skip = nullptr, const int* list = nullptr, int count = 0,
+                                 unsigned other_blocks = 0) {
   if (mode == NodeMode::Commit && run.monitor->status != kRunning) return;
-  const int n = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int n = Set == NodeSet::Special ? (i < count ? list[i] : m.nn) : i;
+  const bool commit = mode == NodeMode::Commit;
   double acc[kNumNodeSums] = {0, 0, 0, 0, 0, 0};
-  if (n < m.nn) {
-    T fi[6], fp[3];
-    local_node_forces<T, S, kDofs>(m, d, nf, sf, n, mode == NodeMode::Commit, fi, fp);
-    if (n < m.num_interface) {  // all 6 components: six-dof nodes of beams and FPM triangles
-      const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
-      for (int j = 0; j < 6; ++j) fi[j] = t[j];
-      for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
-      if (m.contact_normal)  // the whole contact force: the partials were packed without it
-        for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];
+  if constexpr (Set == NodeSet::Plain) {
+    if (n < m.nn && d.special[n] < 0) {
+      T fi[6], fp[3];
+      plain_node_forces<T, S, kDofs>(m, d, nf, sf, n, commit, fi, fp);
+      // Empty at compile time: no loads, motions, frames or dependent dofs to fold in.
+      const NodeDrive<T> drive{};
+      NodeConstView<T> c = m.node;
+      c.mass3 = c.inertia3 = nullptr;  // only linear constraints set them (excluded here)
+      const HalfSteps<T> h{T(inc.h_prev), T(0.5 * inc.dt_next)};
+      const NodeUpdateResult<T> r = integrate_node<T, kDofs>(n, fi, fp, d.held[n], drive, h, commit, s, c);
+      node_sums(r, acc);
+      if (m.owned && !m.owned[n])
+        for (int k = 0; k < kNonFinite; ++k) acc[k] = 0.0;
     }
-    NodeDriveValues<T> values;
-    NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
-    if (cons.num_dependent > 0) {  // linear constraints (dynamics/constraint_pass.hpp)
-      add_received_forces(cons, n, fi, fp);
-      drive.skip = cons.dependent[n];
+  } else {
+    if (n < m.nn) {
+      T fi[6], fp[3];
+      local_node_forces<T, S, kDofs>(m, d, nf, sf, n, commit, fi, fp);
+      if (n < m.num_interface) {  // all 6 components: six-dof nodes of beams and FPM triangles
+        const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
+        for (int j = 0; j < 6; ++j) fi[j] = t[j];
+        for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
+        if (m.contact_normal)  // the whole contact force: the partials were packed without it
+          for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];
+      }
+      NodeDriveValues<T> values;
+      NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
+      if (cons.num_dependent > 0) {  // linear constraints (dynamics/constraint_pass.hpp)
+        add_received_forces(cons, n, fi, fp);
+        drive.skip = cons.dependent[n];
+      }
+      if (body_skip) drive.skip |= body_skip[n];  // moved by the body kernel (rigid bodies)
+      const HalfSteps<T> h{T(inc.h_prev), T(0.5 * inc.dt_next)};
+      const NodeUpdateResult<T> r = integrate_node<T, kDofs>(n, fi, fp, d.held[n], drive, h, commit, s, m.node);
+      node_sums(r, acc);
+      if (m.owned && !m.owned[n])
+        for (int k = 0; k < kNonFinite; ++k) acc[k] = 0.0;  // another rank counts this node
+      if (Set == NodeSet::All && mode == NodeMode::Sample) {
+        T out[12];
+        full_step_output(r, out);
+        for (int k = 0; k < 12; ++k) frame.full[static_cast<std::size_t>(k) * m.nn + n] = out[k];
+      }
     }
-    if (body_skip) drive.skip |= body_skip[n];  // moved by the body kernel (rigid bodies)
-    const HalfSteps<T> h{T(inc.h_prev), T(0.5 * inc.dt_next)};
-    const NodeUpdateResult<T> r =
-        integrate_node<T, kDofs>(n, fi, fp, d.held[n], drive, h, mode == NodeMode::Commit, s, m.node);
-    node_sums(r, acc);
-    if (m.owned && !m.owned[n])
-      for (int i = 0; i < kNonFinite; ++i) acc[i] = 0.0;  // another rank counts this node
-    if (mode == NodeMode::Sample) {
-      T out[12];
-      full_step_output(r, out);
-      for (int i = 0; i < 12; ++i) frame.full[static_cast<std::size_t>(i) * m.nn + n] = out[i];
-    }
+    if (Set == NodeSet::All && n == 0)  // the rigid bodies' terms (constraint_kernels.cuh, body_kernel)
+      for (int b = 0; b < num_bodies; ++b) {
+        acc[kKinetic] += body_sums[4 * b];
+        acc[kWorkPrev] += body_sums[4 * b + 1];
+        acc[kWorkNext] += body_sums[4 * b + 2];
+        acc[kNonFinite] += body_sums[4 * b + 3];
+      }
   }
-  if (n == 0)  // the rigid bodies' energy terms (backends/cuda/constraint_kernels.cuh, body_kernel)
-    for (int b = 0; b < num_bodies; ++b) {
-      acc[kKinetic] += body_sums[4 * b];
-      acc[kWorkPrev] += body_sums[4 * b + 1];
-      acc[kWorkNext] += body_sums[4 * b + 2];
-      acc[kNonFinite] += body_sums[4 * b + 3];
-    }
-  if (grid_sum(acc, run.node_sums)) finish_node_pass(run, mode, inc.time);
+  if (grid_sum(acc, run.node_sums, other_blocks)) finish_node_pass(run, mode, inc.time);
 }
 
 /// Distributed runs: this rank's partial forces of each shared node into own (kHaloValues

@@ -31,6 +31,7 @@
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
 #include "backends/host_contact.hpp"
+#include "core/lap_timer.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "backends/cuda/forall.cuh"
 #include "elements/registry.hpp"
@@ -57,11 +58,18 @@ struct DeviceDrive {
   DeviceArray<int> special, frame_of, amp_ptr, amp_smooth, load_ptr, load_dof, load_amp, motion_ptr, motion_dof, motion_amp,
       pressure_ptr, pressure_amp, face_nodes, face_shape, face_amp, face_node_ptr, face_node_slots;
   DeviceArray<double> frame_q, amp_time, amp_value, load_value, motion_value, pressure_value, face_value;
+  DeviceArray<int> special_nodes;  ///< the nodes with special[n] >= 0, ascending (NodeSet::Special)
+  int num_special_nodes = 0;
   DriveView view{};
 
   void assign(const StepDrive& d) {
     held.assign(d.held);
     special.assign(d.special);
+    std::vector<int> list;
+    for (std::size_t n = 0; n < d.special.size(); ++n)
+      if (d.special[n] >= 0) list.push_back(static_cast<int>(n));
+    num_special_nodes = static_cast<int>(list.size());
+    special_nodes.assign(list);
     amp_ptr.assign(d.amp_ptr);
     amp_smooth.assign(d.amp_smooth);
     amp_time.assign(d.amp_time);
@@ -175,7 +183,8 @@ class CudaBackend final : public Backend {
         split_beams_(split_tris_),
         split_hexes_(fpm_split_family(opt.fpm_kernels, true, sizeof(T) == 4)),
         split_shells_(shell_split(opt.shell_kernel, scheme_) && sys.num_elements > 0 &&
-                      !sys.shell_global_moments() && !has_plastic_shells(sys) && scheme_ != GpuScheme::ElementLocal) {
+                      !sys.shell_global_moments() && !has_plastic_shells(sys) && scheme_ != GpuScheme::ElementLocal),
+        plain_node_sets_(opt.split_node_pass) {
     const int ne = sys.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
@@ -208,6 +217,9 @@ class CudaBackend final : public Backend {
     check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
     device_name_ = prop.name;
     check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+    check(cudaStreamCreateWithFlags(&side_stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming), "cudaEventCreate");
+    check(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming), "cudaEventCreate");
     block_element_ = block_node_ = opt.block;
 
     conn_.assign(sys.conn);
@@ -410,7 +422,7 @@ class CudaBackend final : public Backend {
     if (opt.distributed) setup_distributed(*opt.distributed, m0);
     if (dist_ && !sys.contact.empty()) setup_host_contact(opt.threads);
     if (scheme_ != GpuScheme::ElementLocal) plan_pieces();
-    sums_.resize(16);
+    sums_.resize(16);  // node sums, then element sums
     sums_.zero(stream_);
     tickets_.resize(2);
     tickets_.zero(stream_);
@@ -421,6 +433,12 @@ class CudaBackend final : public Backend {
     for (auto& s : staging_)
       if (s.ready) cudaEventDestroy(s.ready);
     if (packed_) cudaEventDestroy(packed_);
+    for (auto& set : phase_events_)
+      for (cudaEvent_t e : set)
+        if (e) cudaEventDestroy(e);
+    if (fork_) cudaEventDestroy(fork_);
+    if (join_) cudaEventDestroy(join_);
+    if (side_stream_) cudaStreamDestroy(side_stream_);
     if (stream_) cudaStreamDestroy(stream_);
   }
 
@@ -432,6 +450,11 @@ class CudaBackend final : public Backend {
            (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
            " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
            (split_shells_ ? ", MITC4 split by Gauss point" : "") +
+           (scheme_ != GpuScheme::ElementLocal &&
+                    plain_nodes(sys_.constraints.empty() ? 0 : sys_.constraints.num_dependent,
+                                sys_.bodies.empty() ? 0 : sys_.bodies.num_bodies)
+                ? ", node pass split"
+                : "") +
            (tri_points_ > 0 || beam_points_ > 0 || hex_stride_ > 0
                 ? std::string(", FPM kernels split (") + (tri_points_ > 0 ? " triangles" : "") +
                       (beam_points_ > 0 ? " beams" : "") + (hex_stride_ > 0 ? " hexahedra" : "") + " )"
@@ -469,6 +492,16 @@ class CudaBackend final : public Backend {
   }
   int device() const override { return device_; }
   double communication_seconds() const override { return halo_ ? halo_->seconds() : 0.0; }
+  std::vector<std::pair<std::string, double>> phase_seconds() const override {
+    if (!dist_) return {};
+    static const char* gpu[kNumGpuPhases] = {"gpu_node_pass", "gpu_interface_elements", "gpu_pack",
+                                             "gpu_interior_elements", "gpu_interface_sum"};
+    static const char* host[kNumHostPhases] = {"host_pack_wait", "host_exchange", "host_energy_reductions"};
+    std::vector<std::pair<std::string, double>> out;
+    for (int i = 0; i < kNumGpuPhases; ++i) out.emplace_back(gpu[i], gpu_phase_[i]);
+    for (int i = 0; i < kNumHostPhases; ++i) out.emplace_back(host[i], host_phase_[i]);
+    return out;
+  }
   std::string transport() const override { return halo_ ? (cuda_aware_ ? "cuda-aware" : "host-staged") : ""; }
 
   void upload(const StructureState& st) override {
@@ -618,7 +651,7 @@ class CudaBackend final : public Backend {
     const int ne = sys_.num_elements, nn = sys_.num_nodes;
     drive_.assign(drive);
     if (host_contact_) host_held_ = drive.held;
-    drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.pressure_ptr.bytes() +
+    drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.special_nodes.bytes() + drive_.pressure_ptr.bytes() +
                    drive_.pressure_amp.bytes() + drive_.pressure_value.bytes() + drive_.face_nodes.bytes() +
                    drive_.face_node_ptr.bytes() + drive_.face_node_slots.bytes();
     face_force_.resize(3 * kFaceMaxNodes * static_cast<std::size_t>(drive.num_faces));
@@ -658,10 +691,18 @@ class CudaBackend final : public Backend {
       return;
     }
     if (dist_ && host_monitor_.status != kRunning) return;  // every rank stops at the same increment
+    timing_ = dist_ != nullptr;
+    mark(0);
     launch_nodes(inc, NodeMode::Commit, {nullptr}, block_node_);
+    mark(1);
     pending_commit_ = dist_ != nullptr;
     pending_time_ = inc.time;
     launch_elements(inc.tau + inc.dt_next, inc.time + inc.dt_next, block_element_, true);
+    if (timing_) {
+      timed_before_ = true;
+      parity_ = 1 - parity_;
+      timing_ = false;
+    }
   }
 
   void sample(const Increment& inc, OutputFrame& frame) override {
@@ -1055,10 +1096,47 @@ class CudaBackend final : public Backend {
                    FaceForceBody<T>{drive_.view, tau, x0_.get(), y0_.get(), z0_.get(), ux_.get(), uy_.get(), uz_.get(),
                                     face_force_.get(), monitor_.get()});
     check(cudaGetLastError(), "element pass launch");
-    if (split) pack_interface();
+    if (split) {
+      mark(2);
+      pack_interface();
+      mark(3);
+    }
     for (; i < pieces_.size(); ++i) launch_piece(pieces_[i], tau, time, block, i + 1 == pieces_.size());
     check(cudaGetLastError(), "element pass launch");
-    if (split) finish_interface();
+    if (split) {
+      mark(4);
+      finish_interface();
+      mark(5);
+    }
+  }
+
+  /// Records phase event k of this increment (advance() of a distributed run only).
+  void mark(int k) {
+    if (timing_) check(cudaEventRecord(phase_events_[parity_][k], stream_), "cudaEventRecord");
+  }
+
+  /// Milliseconds from event a to event b, both complete.
+  static double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    return ms;
+  }
+
+  /// Adds the GPU phases known complete once this increment's pack is (packed_ synchronised):
+  /// its node pass and interface elements, and the previous increment's pack, interior
+  /// elements and interface sum (they precede this node pass on the stream; event 3 follows
+  /// packed_, so it may not be complete yet). Read here, the timers add no synchronisation of
+  /// their own; the last increment's pack and interior phases go uncounted.
+  void add_gpu_phases() {
+    const auto& e = phase_events_[parity_];
+    gpu_phase_[kGpuNodes] += 1e-3 * elapsed_ms(e[0], e[1]);
+    gpu_phase_[kGpuInterfaceElements] += 1e-3 * elapsed_ms(e[1], e[2]);
+    if (timed_before_) {
+      const auto& q = phase_events_[1 - parity_];
+      gpu_phase_[kGpuPack] += 1e-3 * elapsed_ms(q[2], q[3]);
+      gpu_phase_[kGpuInteriorElements] += 1e-3 * elapsed_ms(q[3], q[4]);
+      gpu_phase_[kGpuInterfaceSum] += 1e-3 * elapsed_ms(q[4], q[5]);
+    }
   }
 
   /// Element launches of a pass, planned once: per kind (shells, then each solid group) the
@@ -1241,11 +1319,17 @@ class CudaBackend final : public Backend {
   /// Distributed: exchanges the partials, reduces the sums of the last committed node pass
   /// over the ranks into the host monitor, and queues the ordered sum of the shared nodes.
   void finish_interface() {
+    LapTimer lap;
     check(cudaEventSynchronize(packed_), "interface forces");
+    if (timing_) {
+      host_phase_[kHostPackWait] += lap();
+      add_gpu_phases();
+    }
     const int nif = sys_.num_interface;
     T* recv = halo_buf_.get() + static_cast<std::size_t>(kHaloValues) * nif;
     if (nif > 0) halo_->start(cuda_aware_ ? static_cast<const void*>(send_buf_.get()) : send_host_.host(),
                               cuda_aware_ ? static_cast<void*>(recv) : recv_host_.host());
+    if (timing_) host_phase_[kHostExchange] += lap();
     if (pending_commit_) {
       // The snapshot the commit pass left: E(t^n), hourglass, dissipation, node sums at t^n.
       double pub[cuda::kPubValues];
@@ -1254,9 +1338,11 @@ class CudaBackend final : public Backend {
       monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1], pub[2]);
       monitor_commit(host_monitor_, pub + 3, pending_time_);
       pending_commit_ = false;
+      if (timing_) host_phase_[kHostEnergySums] += lap();
     }
     if (nif == 0) return;
     halo_->finish();
+    if (timing_) host_phase_[kHostExchange] += lap();
     if (!cuda_aware_ && recv_host_.size() > 0)
       check(cudaMemcpyAsync(recv, recv_host_.host(), recv_host_.size() * sizeof(T), cudaMemcpyHostToDevice, stream_),
             "copy interface forces");
@@ -1296,6 +1382,8 @@ class CudaBackend final : public Backend {
     publish_.zero(stream_);
     publish_host_.resize(cuda::kPubSize);
     check(cudaEventCreateWithFlags(&packed_, cudaEventDisableTiming), "cudaEventCreate");
+    for (auto& set : phase_events_)
+      for (cudaEvent_t& e : set) check(cudaEventCreate(&e), "cudaEventCreate");
   }
 
   HexSplitStore<T> hex_store() {
@@ -1680,12 +1768,19 @@ class CudaBackend final : public Backend {
         cuda::body_kernel<T, Sink::Plain, kDofs><<<blocks(nb, 64), 64, 0, stream_>>>(
             mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), bv, run());
     }
-    if (scheme_ == GpuScheme::Gather)
+    if (mode != NodeMode::Sample && plain_nodes(nd, nb)) {
+      // Two launches: the few special nodes with every feature, then the rest without.
+      if (scheme_ == GpuScheme::Gather)
+        launch_node_sets<Sink::Slots, kDofs>(inc, mode, frame, block, cons);
+      else
+        launch_node_sets<Sink::Plain, kDofs>(inc, mode, frame, block, cons);
+    } else if (scheme_ == GpuScheme::Gather) {
       cuda::node_pass_kernel<T, Sink::Slots, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb, bv.skip);
-    else
+    } else {
       cuda::node_pass_kernel<T, Sink::Plain, kDofs><<<blocks(nn, block), block, 0, stream_>>>(
           mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb, bv.skip);
+    }
     if (nd > 0)
       cuda::dependent_update_kernel<T><<<blocks(nd, 128), 128, 0, stream_>>>(state(), cons, mode, frame, nn);
     if (cons.num_rot_nodes > 0 && mode == NodeMode::Commit)
@@ -1693,6 +1788,36 @@ class CudaBackend final : public Backend {
                                                                                            run());
     if (nb > 0 && mode == NodeMode::Sample)
       cuda::body_output_kernel<T><<<blocks(nb, 64), 64, 0, stream_>>>(bv, frame, nn);
+  }
+
+  /// Whether a Commit or Probe node pass may run as NodeSet::Special + NodeSet::Plain: none of
+  /// the features that Plain leaves out (constraints, rigid bodies, beams, FPM triangles,
+  /// contact, constraint-transferred masses) is in the model.
+  bool plain_nodes(int num_dependent, int num_bodies) const {
+    return plain_node_sets_ && num_dependent == 0 && num_bodies == 0 && sys_.beam.num_elements == 0 &&
+           sys_.tri.num_elements == 0 && ct_normal_.size() == 0 && con_mass3_.size() == 0 &&
+           con_inertia3_.size() == 0;
+  }
+
+  /// The Special and Plain launches of a node pass (NodeSet), Special on side_stream_
+  /// alongside Plain; the stream waits for both.
+  template <Sink S, int kDofs>
+  void launch_node_sets(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block,
+                        const ConstraintView<T>& cons) {
+    const int nn = sys_.num_nodes, ns = drive_.num_special_nodes;
+    const unsigned plain_blocks = blocks(nn, block), special_blocks = ns > 0 ? blocks(ns, 128) : 0;
+    if (ns > 0) {
+      check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
+      check(cudaStreamWaitEvent(side_stream_, fork_, 0), "cudaStreamWaitEvent");
+      cuda::node_pass_kernel<T, S, kDofs, cuda::NodeSet::Special><<<special_blocks, 128, 0, side_stream_>>>(
+          mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, nullptr, 0,
+          nullptr, drive_.special_nodes.get(), ns, plain_blocks);
+      check(cudaEventRecord(join_, side_stream_), "cudaEventRecord");
+    }
+    cuda::node_pass_kernel<T, S, kDofs, cuda::NodeSet::Plain><<<plain_blocks, block, 0, stream_>>>(
+        mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, nullptr, 0,
+        nullptr, nullptr, 0, special_blocks);
+    if (ns > 0) check(cudaStreamWaitEvent(stream_, join_, 0), "cudaStreamWaitEvent");
   }
 
   void launch_local(const Increment& inc, bool integrate, int block) {
@@ -1848,6 +1973,8 @@ class CudaBackend final : public Backend {
   GpuScheme scheme_;
   std::string device_name_;
   cudaStream_t stream_ = nullptr;
+  cudaStream_t side_stream_ = nullptr;  ///< NodeSet::Special alongside Plain (launch_node_sets)
+  cudaEvent_t fork_ = nullptr, join_ = nullptr;
   int block_element_ = 128, block_node_ = 128;
   bool tuned_ = false;
   int cur_ = 0;  // element-local: the force level written last
@@ -1937,6 +2064,7 @@ class CudaBackend final : public Backend {
   const bool split_tris_, split_beams_, split_hexes_;
   // Elastic 5-dof shells four threads per element (split_shell_pass_kernel; shell_split).
   const bool split_shells_;
+  const bool plain_node_sets_;  ///< node passes as Special + Plain where plain_nodes() allows
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;
@@ -1957,6 +2085,18 @@ class CudaBackend final : public Backend {
   DeviceArray<double> publish_;
   PinnedArray<double> publish_host_;
   cudaEvent_t packed_ = nullptr;
+  // Phase timers of a distributed run's increments (docs/parallel.md, "Where ranks wait"):
+  // GPU phases between CUDA events recorded on the stream, host phases by the steady clock.
+  enum GpuPhase { kGpuNodes, kGpuInterfaceElements, kGpuPack, kGpuInteriorElements, kGpuInterfaceSum, kNumGpuPhases };
+  enum HostPhase { kHostPackWait, kHostExchange, kHostEnergySums, kNumHostPhases };
+  /// Per increment parity, events before the node pass, after it, after the interface
+  /// elements, after the pack and its copies, after the interior elements, after the sum.
+  std::array<std::array<cudaEvent_t, 6>, 2> phase_events_{};
+  int parity_ = 0;
+  bool timing_ = false;        ///< inside a distributed advance(): mark() records
+  bool timed_before_ = false;  ///< the other parity's events hold the previous increment
+  std::array<double, kNumGpuPhases> gpu_phase_{};
+  std::array<double, kNumHostPhases> host_phase_{};
   EnergyMonitor host_monitor_;
   bool pending_commit_ = false;
   double pending_time_ = 0;
