@@ -137,20 +137,76 @@ LocalityOrder locality_order(const Model& model) {
     forall(0, ne, threads, [&](int e) { order.element_order[static_cast<std::size_t>(e)] = keyed[static_cast<std::size_t>(e)].second; });
   }
   // Nodes by first touch along the new element order, then the untouched ones.
-  std::vector<char> placed(static_cast<std::size_t>(nn), 0);
   order.node_order.reserve(static_cast<std::size_t>(nn));
-  for (int e : order.element_order) {
-    const int* conn = el.nodes_of(e);
-    for (int k = 0; k < el.count_of(e); ++k) {
-      const auto v = static_cast<std::size_t>(conn[k]);
-      if (!placed[v]) {
-        placed[v] = 1;
-        order.node_order.push_back(conn[k]);
+  if (threads <= 1) {
+    std::vector<char> placed(static_cast<std::size_t>(nn), 0);
+    for (int e : order.element_order) {
+      const int* conn = el.nodes_of(e);
+      for (int k = 0; k < el.count_of(e); ++k) {
+        const auto v = static_cast<std::size_t>(conn[k]);
+        if (!placed[v]) {
+          placed[v] = 1;
+          order.node_order.push_back(conn[k]);
+        }
       }
     }
+    for (int v = 0; v < nn; ++v)
+      if (!placed[static_cast<std::size_t>(v)]) order.node_order.push_back(v);
+    return order;
+  }
+  // On every core, the same order: a node's first touch is the least (place in the new order,
+  // corner) among its touches, a minimum whatever the order the threads meet them in; a scan
+  // along the new order then keeps each node where it is first touched, in static blocks
+  // (each block's count, the blocks' offsets in order, then each block writes its nodes).
+  int most = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : most)
+  for (int e = 0; e < ne; ++e) most = std::max(most, el.count_of(e));
+  const long long width = std::max(most, 1), none = std::numeric_limits<long long>::max();
+  std::vector<long long> first;
+  reserve_first_touched(first, static_cast<std::size_t>(nn), threads);
+  first.assign(static_cast<std::size_t>(nn), none);
+  forall(0, ne, threads, [&](int p) {
+    const int e = order.element_order[static_cast<std::size_t>(p)];
+    const int* conn = el.nodes_of(e);
+    for (int k = 0; k < el.count_of(e); ++k) {
+      long long* at = &first[static_cast<std::size_t>(conn[k])];
+      const long long touch = p * width + k;
+      long long seen = __atomic_load_n(at, __ATOMIC_RELAXED);
+      while (touch < seen && !__atomic_compare_exchange_n(at, &seen, touch, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      }
+    }
+  });
+  const auto block = [&](int b, int& lo, int& hi) {
+    lo = static_cast<int>(static_cast<long long>(ne) * b / threads);
+    hi = static_cast<int>(static_cast<long long>(ne) * (b + 1) / threads);
+  };
+  // Visits the first touches of block b's places in order.
+  const auto firsts = [&](int b, auto&& visit) {
+    int lo, hi;
+    block(b, lo, hi);
+    for (int p = lo; p < hi; ++p) {
+      const int e = order.element_order[static_cast<std::size_t>(p)];
+      const int* conn = el.nodes_of(e);
+      for (int k = 0; k < el.count_of(e); ++k)
+        if (first[static_cast<std::size_t>(conn[k])] == p * width + k) visit(conn[k]);
+    }
+  };
+  std::vector<int> offset(static_cast<std::size_t>(threads) + 1, 0);
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int b = 0; b < threads; ++b) {
+    int count = 0;
+    firsts(b, [&](int) { ++count; });
+    offset[static_cast<std::size_t>(b) + 1] = count;
+  }
+  for (int b = 0; b < threads; ++b) offset[static_cast<std::size_t>(b) + 1] += offset[static_cast<std::size_t>(b)];
+  order.node_order.resize(static_cast<std::size_t>(offset.back()));
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int b = 0; b < threads; ++b) {
+    int at = offset[static_cast<std::size_t>(b)];
+    firsts(b, [&](int v) { order.node_order[static_cast<std::size_t>(at++)] = v; });
   }
   for (int v = 0; v < nn; ++v)
-    if (!placed[static_cast<std::size_t>(v)]) order.node_order.push_back(v);
+    if (first[static_cast<std::size_t>(v)] == none) order.node_order.push_back(v);
   return order;
 }
 
