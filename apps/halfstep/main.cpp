@@ -21,6 +21,7 @@
 #include "core/error.hpp"
 #include "elements/registry.hpp"
 #include "core/restart_blob.hpp"
+#include "core/threads.hpp"
 #include "io/atomic_file.hpp"
 #include "io/inp_reader.hpp"
 #include "io/result_writer.hpp"
@@ -63,6 +64,7 @@ struct Args {
   std::string restart_from;  ///< --restart FILE ("" for a fresh run)
   RunOptions run;
   bool quiet = false;
+  bool timings = false;  ///< check --timings: the phases' seconds on stderr
   bool report = false;  ///< run --report: write OUTDIR/report.html at the end, whatever the outcome
   /// run --renumber: reorder nodes and elements for locality (model/renumber.hpp); "auto" is "on".
   std::string renumber = "auto";
@@ -294,6 +296,8 @@ Args parse(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check", "reads and validates the deck and prints a model summary");
   add_deck(*check, a);
   add_dt_scale(*check, a);
+  check->add_flag("--timings", a.timings,
+                  "print the seconds spent reading the deck and building the solver's arrays (stderr)");
   CLI::App* report = app.add_subcommand(
       "report",
       "writes OUTDIR/report.html and OUTDIR/report/*.png from a run's results: energy\n"
@@ -394,7 +398,12 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   if (root)
     for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());
   if (a.command == "check") {
-    if (root) std::fputs(describe_model(model, a.run.dt_scale).c_str(), stdout);
+    if (!root) return kOk;
+    ModelReportTimes t;
+    std::fputs(describe_model(model, a.run.dt_scale, &t).c_str(), stdout);
+    if (a.timings)
+      std::fprintf(stderr, "halfstep: check: read %.3f s, set-up %.3f s (solver arrays %.3f s, steps %.3f s), %d threads\n",
+                   read_seconds, t.total, t.system, t.steps, default_threads());
     return kOk;
   }
   RunOptions run = a.run;

@@ -1,6 +1,8 @@
 #include "discretization/beam_mesh.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "core/node_slots.hpp"
@@ -11,18 +13,20 @@ namespace halfstep {
 BeamMesh build_beam_mesh(const Model& model, RotatingMassContribution& contrib) {
   BeamMesh bm;
   const int nn = model.nodes.size();
-  contrib.reset(nn);
-  std::vector<int> section_of(static_cast<std::size_t>(model.elements.size()), -1);
+  const bool beams = std::any_of(model.elements.beam.begin(), model.elements.beam.end(), [](std::uint8_t b) { return b != 0; });
+  contrib.reset(beams ? nn : 0);
+  std::vector<int> section_of(beams ? static_cast<std::size_t>(model.elements.size()) : 0, -1);
   for (std::size_t i = 0; i < model.beam_sections.size(); ++i) {
     const BeamSection& sec = model.beam_sections[i];
     const Material& mat = model.materials.at(sec.material);
     const SolidMaterial<double> law = solid_material_of(mat, scaled_identity(1.0));
     const int shape = sec.shape == BeamSection::Shape::Rect ? kBeamRect : kBeamCirc;
     bm.constants.push_back(make_beam_section(shape, sec.a, sec.b, mat.youngs, mat.poisson, mat.plastic() ? &law : nullptr));
-    for (int e : model.elsets.at(sec.elset).members) section_of[static_cast<std::size_t>(e)] = static_cast<int>(i);
+    if (beams)
+      for (int e : model.elsets.at(sec.elset).members) section_of[static_cast<std::size_t>(e)] = static_cast<int>(i);
   }
   bool plastic = false;
-  for (int e = 0; e < model.elements.size(); ++e) {
+  for (int e = 0; beams && e < model.elements.size(); ++e) {
     const auto k = static_cast<std::size_t>(e);
     if (!model.elements.beam[k]) continue;
     const int s = section_of[k];  // validate() gave every beam exactly one section

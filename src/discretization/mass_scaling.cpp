@@ -202,9 +202,10 @@ MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& s
 }
 
 void check_variable_mass_scaling(const Model& model, const StructureSystem& sys, bool distributed) {
-  const std::vector<Place> place = places(sys, model.elements.id.size());
+  std::vector<Place> place;  // made only for a deck that scales: an array per model element
   for (const Step& s : model.steps) {
     if (s.variable_mass_scaling.empty()) continue;
+    if (place.empty()) place = places(sys, model.elements.id.size());
     const VariableMassScaling& first = s.variable_mass_scaling.front();
     const SourceLoc& at = first.scaling.loc;
     if (s.procedure == Procedure::Static)

@@ -7,7 +7,8 @@
 
 namespace halfstep {
 
-/// Lumped nodal contributions of one family (per node, size num_nodes).
+/// Lumped nodal contributions of one family (per node, size num_nodes; empty when the family
+/// has no elements, so that a model of millions of shells does not fill arrays of zeros).
 struct RotatingMassContribution {
   std::vector<double> mass, inertia, damp, damp_rot;
   double total_mass = 0;

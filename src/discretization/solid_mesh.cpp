@@ -160,8 +160,17 @@ void fill_element_data(const Model& model, SolidMesh& sm) {
 SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
   SolidMesh sm;
   const int nn = model.nodes.size();
-  contrib.mass.assign(nn, 0.0);
-  contrib.damp.assign(nn, 0.0);
+  // Elements per kind, counted once: a pass over the model per continuum kind was most of the
+  // set-up of a shell model of millions of elements.
+  std::vector<int> kind_count(static_cast<std::size_t>(num_element_kinds()), 0);
+  for (const int k : model.elements.kind) ++kind_count[static_cast<std::size_t>(k)];
+  int continuum = 0;
+  for (int kind = 0; kind < num_element_kinds(); ++kind)
+    if (element_kind(kind).family == ElementFamily::Continuum) continuum += kind_count[static_cast<std::size_t>(kind)];
+  if (continuum > 0) {
+    contrib.mass.assign(nn, 0.0);
+    contrib.damp.assign(nn, 0.0);
+  }
 
   std::vector<int> material_of(static_cast<std::size_t>(model.elements.size()), -1);
   for (const SolidSection& sec : model.solid_sections) {
@@ -228,7 +237,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
 
   // One group per continuum kind present, in registry order.
   for (int kind = 0; kind < num_element_kinds(); ++kind) {
-    if (element_kind(kind).family != ElementFamily::Continuum) continue;
+    if (element_kind(kind).family != ElementFamily::Continuum || kind_count[static_cast<std::size_t>(kind)] == 0) continue;
     SolidGroup g;
     g.kind = kind;
     g.first = static_cast<int>(sm.model_element.size());

@@ -82,7 +82,7 @@ SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>&
 
 /// Lumped nodal masses and damping added by the solids, with their reference data.
 struct SolidMassContribution {
-  std::vector<double> mass, damp;  ///< per node (size num_nodes)
+  std::vector<double> mass, damp;  ///< per node (size num_nodes; empty without continuum elements)
   double total_mass = 0;
   double energy_per_unit_strain = 0;  ///< sum of M V / 2
 };

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 
+#include "core/first_touch.hpp"
 #include "core/forall.hpp"
 #include "core/node_slots.hpp"
 #include "core/threads.hpp"
@@ -20,6 +21,7 @@ Vec3<double> node_pos(const StructureSystem& s, int n) { return {s.x0[n], s.y0[n
 
 /// Assigns each element its section index (the reader guarantees exactly one per element).
 void assign_sections(const Model& model, const std::vector<int>& shell_index, StructureSystem& sys) {
+  reserve_first_touched(sys.section, static_cast<std::size_t>(sys.num_elements), default_threads());
   sys.section.assign(sys.num_elements, -1);
   for (const ShellSection& sec : model.sections) {
     const Material& mat = model.materials.at(sec.material);
@@ -43,15 +45,25 @@ void assign_sections(const Model& model, const std::vector<int>& shell_index, St
     p.name = sec.elset + "/" + sec.material;
     const int index = static_cast<int>(sys.sections.size());
     sys.sections.push_back(p);
-    for (int e : model.elsets.at(sec.elset).members)
-      if (shell_index[e] >= 0) sys.section[shell_index[e]] = index;  // validate() refused solids here
+    // An element listed twice in the set is written twice with the same index: atomic stores,
+    // so that threads meeting there do not race.
+    const std::vector<int>& members = model.elsets.at(sec.elset).members;
+    int* section = sys.section.data();
+    forall(0, static_cast<int>(members.size()), default_threads(), [&](int i) {
+      const int s = shell_index[members[i]];
+      if (s < 0) return;  // validate() refused solids here
+#pragma omp atomic write
+      section[s] = index;
+    });
   }
+  int first_missing = sys.num_elements;
+#pragma omp parallel for schedule(static) reduction(min : first_missing) num_threads(threads_for(sys.num_elements, default_threads()))
   for (int e = 0; e < sys.num_elements; ++e)
-    if (sys.section[e] < 0) {
-      const int me = sys.shell_model_element[e];
-      throw InputError(model.elements.loc[me],
-                       "element " + std::to_string(model.elements.id[me]) + " has no *SHELL SECTION");
-    }
+    if (sys.section[e] < 0) first_missing = std::min(first_missing, e);
+  if (first_missing < sys.num_elements) {
+    const int me = sys.shell_model_element[first_missing];
+    throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " has no *SHELL SECTION");
+  }
 }
 
 /// Per node, a bit i set when some step puts it on a symmetry plane normal to axis i: U_i,
@@ -83,28 +95,33 @@ std::vector<std::uint8_t> symmetry_planes(const Model& model) {
 /// there, clamping the symmetry edge (and the mirrored surface would have a kink).
 void compute_directors(const Model& model, StructureSystem& sys) {
   const std::vector<std::uint8_t> planes = symmetry_planes(model);
-  std::vector<Vec3<double>> sum(sys.num_nodes, Vec3<double>{0, 0, 0});
-  for (int e = 0; e < sys.num_elements; ++e) {
-    const int* c = &sys.conn[4 * e];
-    const Vec3<double> n2a = cross(node_pos(sys, c[2]) - node_pos(sys, c[0]), node_pos(sys, c[3]) - node_pos(sys, c[1]));
-    for (int k = 0; k < 4; ++k) sum[c[k]] += n2a;
+  const int nn = sys.num_nodes;
+  const int threads = threads_for(nn, default_threads());
+  for (std::vector<double>* d : {&sys.dir0x, &sys.dir0y, &sys.dir0z}) {
+    reserve_first_touched(*d, static_cast<std::size_t>(nn), threads);
+    d->resize(static_cast<std::size_t>(nn));
   }
-  sys.dir0x.resize(sys.num_nodes);
-  sys.dir0y.resize(sys.num_nodes);
-  sys.dir0z.resize(sys.num_nodes);
-  for (int n = 0; n < sys.num_nodes; ++n) {
-    const double len = norm(sum[n]);
+  // Each node sums its elements' normals through the gather map, whose slots ascend in
+  // element order: the same additions in the same order as a pass over the elements, so the
+  // directors are bitwise those of one thread, whatever the thread count.
+  int first_bad = nn;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(min : first_bad)
+  for (int n = 0; n < nn; ++n) {
+    Vec3<double> sum{0, 0, 0};
+    for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
+      const int* c = &sys.conn[4 * static_cast<std::size_t>(sys.node_slots[i] / 4)];
+      sum += cross(node_pos(sys, c[2]) - node_pos(sys, c[0]), node_pos(sys, c[3]) - node_pos(sys, c[1]));
+    }
+    const double len = norm(sum);
     if (!(len > 0)) {
       // Unused nodes get an arbitrary director; nodes on elements with opposite normals cancel.
-      bool used = false;
-      for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) used = true;
-      if (used)
-        throw InputError(model.nodes.loc[n], "node " + std::to_string(model.nodes.id[n]) +
-                                                 " joins elements with opposite normals: "
-                                                 "element node order must be consistent");
-      sum[n] = {0, 0, 1};
+      if (sys.node_slot_ptr[n + 1] > sys.node_slot_ptr[n]) {
+        first_bad = std::min(first_bad, n);
+        continue;
+      }
+      sum = {0, 0, 1};
     }
-    Vec3<double> d = normalized(sum[n]);
+    Vec3<double> d = normalized(sum);
     for (int i = 0; i < 3 && planes[n]; ++i) {
       if (!(planes[n] & (1u << i))) continue;
       const double di = i == 0 ? d.x : (i == 1 ? d.y : d.z);
@@ -120,6 +137,10 @@ void compute_directors(const Model& model, StructureSystem& sys) {
     sys.dir0y[n] = d.y;
     sys.dir0z[n] = d.z;
   }
+  if (first_bad < nn)
+    throw InputError(model.nodes.loc[first_bad], "node " + std::to_string(model.nodes.id[first_bad]) +
+                                                     " joins elements with opposite normals: "
+                                                     "element node order must be consistent");
 }
 
 }  // namespace
@@ -245,41 +266,63 @@ namespace {
 StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
   StructureSystem sys;
   sys.num_nodes = model.nodes.size();
-  sys.x0 = model.nodes.x;
-  sys.y0 = model.nodes.y;
-  sys.z0 = model.nodes.z;
-  std::vector<int> shell_index(model.elements.size(), -1);
-  for (int e = 0; e < model.elements.size(); ++e) {
-    if (element_kind(model.elements.kind[e]).family != ElementFamily::Shell) continue;  // MITC4 only
-    shell_index[e] = static_cast<int>(sys.shell_model_element.size());
-    sys.shell_model_element.push_back(e);
+  const int nn = sys.num_nodes, nm = model.elements.size();
+  // Every array of millions of entries is faulted in on all cores before it is filled
+  // (core/first_touch.hpp), and every loop below that writes each entry from its own inputs
+  // runs on all cores; the sums over elements into nodes are gathered per node in element
+  // order, so each array is bitwise the same for any thread count.
+  const int node_threads = threads_for(nn, default_threads());
+  const auto copy = [&](std::vector<double>& to, const std::vector<double>& from) {
+    reserve_first_touched(to, from.size(), node_threads);
+    to.assign(from.begin(), from.end());
+  };
+  copy(sys.x0, model.nodes.x);
+  copy(sys.y0, model.nodes.y);
+  copy(sys.z0, model.nodes.z);
+  std::vector<int> shell_index(static_cast<std::size_t>(nm), -1);
+  int shells = 0;
+  for (int e = 0; e < nm; ++e)
+    if (element_kind(model.elements.kind[e]).family == ElementFamily::Shell) shell_index[e] = shells++;  // MITC4 only
+  const int threads = threads_for(shells, default_threads());
+  reserve_first_touched(sys.shell_model_element, static_cast<std::size_t>(shells), threads);
+  reserve_first_touched(sys.conn, 4 * static_cast<std::size_t>(shells), threads);
+  sys.shell_model_element.resize(static_cast<std::size_t>(shells));
+  sys.conn.resize(4 * static_cast<std::size_t>(shells));
+  forall(0, nm, default_threads(), [&](int e) {
+    const int i = shell_index[e];
+    if (i < 0) return;
+    sys.shell_model_element[i] = e;
     const int* c = model.elements.nodes_of(e);
-    sys.conn.insert(sys.conn.end(), c, c + 4);
-  }
-  sys.num_elements = static_cast<int>(sys.shell_model_element.size());
+    for (int k = 0; k < 4; ++k) sys.conn[4 * static_cast<std::size_t>(i) + k] = c[k];
+  });
+  sys.num_elements = shells;
   assign_sections(model, shell_index, sys);
   assign_shell_points(sys);
   build_gather_map(sys);
   sys.any_shells = sys.num_elements > 0;
-  sys.node_rotates.assign(sys.num_nodes, 0);
-  for (int n = 0; n < sys.num_nodes; ++n) sys.node_rotates[n] = sys.node_slot_ptr[n + 1] > sys.node_slot_ptr[n];
+  reserve_first_touched(sys.node_rotates, static_cast<std::size_t>(nn), node_threads);
+  sys.node_rotates.resize(static_cast<std::size_t>(nn));
+  forall(0, nn, node_threads, [&](int n) { sys.node_rotates[n] = sys.node_slot_ptr[n + 1] > sys.node_slot_ptr[n]; });
   compute_directors(model, sys);
 
-  sys.ref.resize(sys.num_elements);
-  sys.area.assign(sys.num_elements, 0.0);
-  sys.element_dt.assign(sys.num_elements, 0.0);
-  sys.mass.assign(sys.num_nodes, 0.0);
-  sys.inertia.assign(sys.num_nodes, 0.0);
-  sys.damp.assign(sys.num_nodes, 0.0);
-  sys.damp_rot.assign(sys.num_nodes, 0.0);
-  // Each element's reference geometry on its own (on every core: at millions of elements this
-  // loop and the first touch of its ~600 bytes per element were most of the set-up), then the
-  // nodal masses and the totals on one thread in element order, so that sums do not depend on
-  // the thread count.
   const int ne = sys.num_elements;
-  std::vector<double> corner_areas(4 * static_cast<std::size_t>(ne));
+  reserve_first_touched(sys.ref, static_cast<std::size_t>(ne), threads);
+  sys.ref.resize(static_cast<std::size_t>(ne));
+  for (std::vector<double>* v : {&sys.area, &sys.element_dt}) {
+    reserve_first_touched(*v, static_cast<std::size_t>(ne), threads);
+    v->assign(static_cast<std::size_t>(ne), 0.0);
+  }
+  for (std::vector<double>* v : {&sys.mass, &sys.inertia, &sys.damp, &sys.damp_rot}) {
+    reserve_first_touched(*v, static_cast<std::size_t>(nn), node_threads);
+    v->assign(static_cast<std::size_t>(nn), 0.0);
+  }
+  // Each element's reference geometry on its own (at millions of elements this loop and the
+  // first touch of its ~600 bytes per element were most of the set-up).
+  std::vector<double> corner_areas;
+  reserve_first_touched(corner_areas, 4 * static_cast<std::size_t>(ne), threads);
+  corner_areas.resize(4 * static_cast<std::size_t>(ne));
   int first_bad = ne;
-#pragma omp parallel for schedule(static) reduction(min : first_bad) num_threads(threads_for(ne, default_threads()))
+#pragma omp parallel for schedule(static) reduction(min : first_bad) num_threads(threads)
   for (int e = 0; e < ne; ++e) {
     const SectionProps& sec = sys.sections[sys.section[e]];
     const int* c = &sys.conn[4 * e];
@@ -304,20 +347,32 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
                      "element " + std::to_string(model.elements.id[sys.shell_model_element[first_bad]]) +
                          " is degenerate or inverted (non-positive Jacobian at a Gauss point; "
                          "check node order and that neighbours have consistent normals)");
+  // The nodal masses: each node adds its corners' shares through the gather map, whose slots
+  // ascend in element order (the additions of an element-order pass, in its order).
+  forall(0, nn, node_threads, [&](int n) {
+    double mass = 0, inertia = 0, damp = 0, damp_rot = 0;
+    for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
+      const int e = sys.node_slots[i] / 4, k = sys.node_slots[i] % 4;
+      const SectionProps& sec = sys.sections[sys.section[e]];
+      const double area = sys.area[e];
+      const double rho_t = sec.density * sec.thickness;
+      const double rot_arm = std::max(sec.thickness * sec.thickness / 12.0, kRotaryScale * area);
+      const double m = rho_t * corner_areas[4 * static_cast<std::size_t>(e) + k];
+      mass += m;
+      inertia += m * rot_arm;
+      damp += sec.alpha * m;
+      damp_rot += sec.alpha * m * rot_arm;
+    }
+    sys.mass[n] = mass;
+    sys.inertia[n] = inertia;
+    sys.damp[n] = damp;
+    sys.damp_rot[n] = damp_rot;
+  });
+  // The totals on one thread in element order, so that they do not depend on the thread count.
   for (int e = 0; e < ne; ++e) {
     const SectionProps& sec = sys.sections[sys.section[e]];
-    const int* c = &sys.conn[4 * e];
     const double area = sys.area[e];
-    const double rho_t = sec.density * sec.thickness;
-    const double rot_arm = std::max(sec.thickness * sec.thickness / 12.0, kRotaryScale * area);
-    for (int k = 0; k < 4; ++k) {
-      const double m = rho_t * corner_areas[4 * static_cast<std::size_t>(e) + k];
-      sys.mass[c[k]] += m;
-      sys.inertia[c[k]] += m * rot_arm;
-      sys.damp[c[k]] += sec.alpha * m;
-      sys.damp_rot[c[k]] += sec.alpha * m * rot_arm;
-    }
-    sys.total_mass += rho_t * area;
+    sys.total_mass += sec.density * sec.thickness * area;
     sys.energy_per_unit_strain += 0.5 * sec.youngs * sec.thickness * area;
   }
 
@@ -351,17 +406,19 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
   };
   rotating(sys.beam.model_element, sys.beam.conn, "a beam");
   rotating(sys.tri.model_element, sys.tri.conn, "an FPM triangle");
-  for (int n = 0; n < sys.num_nodes; ++n) {
-    sys.mass[n] += solid_mass.mass[n] + beam_mass.mass[n] + tri_mass.mass[n];
-    sys.damp[n] += solid_mass.damp[n] + beam_mass.damp[n] + tri_mass.damp[n];
-    sys.inertia[n] += beam_mass.inertia[n] + tri_mass.inertia[n];
-    sys.damp_rot[n] += beam_mass.damp_rot[n] + tri_mass.damp_rot[n];
+  // A family without elements leaves its contribution arrays empty: zeros, added as zeros.
+  const auto at = [](const std::vector<double>& v, int n) { return v.empty() ? 0.0 : v[static_cast<std::size_t>(n)]; };
+  forall(0, nn, node_threads, [&](int n) {
+    sys.mass[n] += at(solid_mass.mass, n) + at(beam_mass.mass, n) + at(tri_mass.mass, n);
+    sys.damp[n] += at(solid_mass.damp, n) + at(beam_mass.damp, n) + at(tri_mass.damp, n);
+    sys.inertia[n] += at(beam_mass.inertia, n) + at(tri_mass.inertia, n);
+    sys.damp_rot[n] += at(beam_mass.damp_rot, n) + at(tri_mass.damp_rot, n);
     // 3-dof nodes: the rotational dofs are held, but the update divides by the inertia.
     if (!sys.has_rotations(n)) {
       sys.inertia[n] = sys.mass[n] > 0 ? sys.mass[n] : 1.0;
       sys.damp_rot[n] = 0.0;
     }
-  }
+  });
   sys.total_mass += solid_mass.total_mass + beam_mass.total_mass + tri_mass.total_mass;
   // Point masses (MASS elements): translational mass only, no damping, no rotary inertia.
   for (const PointMass& p : model.point_masses) {

@@ -12,8 +12,10 @@ namespace halfstep {
 TriMesh build_tri_mesh(const Model& model, RotatingMassContribution& contrib) {
   TriMesh tm;
   const int nn = model.nodes.size();
-  contrib.reset(nn);
-  std::vector<int> section_of(static_cast<std::size_t>(model.elements.size()), -1);
+  const bool tris = std::any_of(model.elements.kind.begin(), model.elements.kind.end(),
+                                [](int k) { return element_kind(k).family == ElementFamily::FpmShell; });
+  contrib.reset(tris ? nn : 0);
+  std::vector<int> section_of(tris ? static_cast<std::size_t>(model.elements.size()) : 0, -1);
   std::vector<const Material*> material_of;  // per FPM section
   for (const ShellSection& sec : model.sections) {
     if (sec.formulation.empty()) continue;
@@ -23,10 +25,11 @@ TriMesh build_tri_mesh(const Model& model, RotatingMassContribution& contrib) {
     tm.constants.push_back(make_tri_section(sec.thickness, mat.youngs, mat.poisson, sec.thickness_points,
                                             mat.plastic() ? &law : nullptr));
     material_of.push_back(&mat);
-    for (int e : model.elsets.at(sec.elset).members) section_of[static_cast<std::size_t>(e)] = index;
+    if (tris)
+      for (int e : model.elsets.at(sec.elset).members) section_of[static_cast<std::size_t>(e)] = index;
   }
   int most_state = tri_state_size(0);
-  for (int e = 0; e < model.elements.size(); ++e) {
+  for (int e = 0; tris && e < model.elements.size(); ++e) {
     const auto k = static_cast<std::size_t>(e);
     if (element_kind(model.elements.kind[k]).family != ElementFamily::FpmShell) continue;
     const int s = section_of[k];  // the reader gave every FPM triangle an FPM *SHELL SECTION

@@ -12,10 +12,27 @@
 #include <parallel/algorithm>
 #endif
 
+#include "core/first_touch.hpp"
 #include "core/forall.hpp"
+#include "core/permute.hpp"
 #include "core/threads.hpp"
 
 namespace halfstep {
+
+namespace {
+
+/// The low 21 bits of v, bit b moved to bit 3b.
+std::uint64_t spread3(std::uint32_t v) {
+  std::uint64_t x = v & 0x1fffffu;
+  x = (x | (x << 32)) & 0x1f00000000ffffull;
+  x = (x | (x << 16)) & 0x1f0000ff0000ffull;
+  x = (x | (x << 8)) & 0x100f00f00f00f00full;
+  x = (x | (x << 4)) & 0x10c30c30c30c30c3ull;
+  x = (x | (x << 2)) & 0x1249249249249249ull;
+  return x;
+}
+
+}  // namespace
 
 // Skilling's transpose form of the Hilbert curve ("Programming the Hilbert curve", AIP Conf.
 // Proc. 707, 2004): the coordinates are turned into the curve's transposed index in place,
@@ -38,10 +55,11 @@ std::uint64_t hilbert_index(std::uint32_t x, std::uint32_t y, std::uint32_t z, i
   std::uint32_t t = 0;
   for (int b = bits - 1; b > 0; --b) t ^= ((1u << b) - 1) & (0u - ((X[2] >> b) & 1u));
   for (int i = 0; i < 3; ++i) X[i] ^= t;
-  std::uint64_t key = 0;
-  for (int b = bits - 1; b >= 0; --b)
-    for (int i = 0; i < 3; ++i) key = (key << 1) | ((X[i] >> b) & 1u);
-  return key;
+  // Bit b of X[0], X[1], X[2] goes to bit 3b + 2, 3b + 1, 3b of the key: each coordinate's
+  // bits spread three apart by shifts and masks (a loop over the 63 bits was a third of the
+  // key's cost).
+  const std::uint32_t low = (1u << bits) - 1;
+  return (spread3(X[0] & low) << 2) | (spread3(X[1] & low) << 1) | spread3(X[2] & low);
 }
 
 double node_index_span(const Model& model) {
@@ -63,16 +81,19 @@ LocalityOrder locality_order(const Model& model) {
   const Elements& el = model.elements;
   const int nn = nd.size(), ne = el.size();
   LocalityOrder order;
+  const int threads = threads_for(ne, default_threads());
+  reserve_first_touched(order.element_order, static_cast<std::size_t>(ne), threads);
   order.element_order.resize(static_cast<std::size_t>(ne));
-  for (int e = 0; e < ne; ++e) order.element_order[static_cast<std::size_t>(e)] = e;
+  forall(0, ne, threads, [&](int e) { order.element_order[static_cast<std::size_t>(e)] = e; });
   if (model.nurbs_patches.empty() && ne > 1) {
     // The centroids, and a bounding box with cubic cells: a thin model keeps its aspect, so
     // the curve does not run across its thickness more finely than along it.
     // On every core: each element's centroid and key are its own, min and max are exact in
     // any order, and the keys are unique (the index breaks ties), so the order does not
     // depend on the thread count.
-    const int threads = threads_for(ne, default_threads());
-    std::vector<double> c(3 * static_cast<std::size_t>(ne), 0.0);
+    std::vector<double> c;
+    reserve_first_touched(c, 3 * static_cast<std::size_t>(ne), threads);
+    c.assign(3 * static_cast<std::size_t>(ne), 0.0);
     double lo0 = std::numeric_limits<double>::infinity(), lo1 = lo0, lo2 = lo0, hi0 = -lo0, hi1 = -lo0, hi2 = -lo0;
 #pragma omp parallel for schedule(static) num_threads(threads) reduction(min : lo0, lo1, lo2) reduction(max : hi0, hi1, hi2)
     for (int e = 0; e < ne; ++e) {
@@ -95,7 +116,9 @@ LocalityOrder locality_order(const Model& model) {
     constexpr int kBits = 21;
     constexpr double kCells = static_cast<double>(1u << kBits);
     const double scale = extent > 0 && std::isfinite(extent) ? (kCells - 1) / extent : 0.0;
-    std::vector<std::pair<std::uint64_t, int>> keyed(static_cast<std::size_t>(ne));
+    std::vector<std::pair<std::uint64_t, int>> keyed;
+    reserve_first_touched(keyed, static_cast<std::size_t>(ne), threads);
+    keyed.resize(static_cast<std::size_t>(ne));
     forall(0, ne, threads, [&](int e) {
       std::uint32_t g[3];
       for (int i = 0; i < 3; ++i) {
@@ -111,23 +134,79 @@ LocalityOrder locality_order(const Model& model) {
 #else
     std::sort(keyed.begin(), keyed.end());
 #endif
-    for (int e = 0; e < ne; ++e) order.element_order[static_cast<std::size_t>(e)] = keyed[static_cast<std::size_t>(e)].second;
+    forall(0, ne, threads, [&](int e) { order.element_order[static_cast<std::size_t>(e)] = keyed[static_cast<std::size_t>(e)].second; });
   }
   // Nodes by first touch along the new element order, then the untouched ones.
-  std::vector<char> placed(static_cast<std::size_t>(nn), 0);
   order.node_order.reserve(static_cast<std::size_t>(nn));
-  for (int e : order.element_order) {
-    const int* conn = el.nodes_of(e);
-    for (int k = 0; k < el.count_of(e); ++k) {
-      const auto v = static_cast<std::size_t>(conn[k]);
-      if (!placed[v]) {
-        placed[v] = 1;
-        order.node_order.push_back(conn[k]);
+  if (threads <= 1) {
+    std::vector<char> placed(static_cast<std::size_t>(nn), 0);
+    for (int e : order.element_order) {
+      const int* conn = el.nodes_of(e);
+      for (int k = 0; k < el.count_of(e); ++k) {
+        const auto v = static_cast<std::size_t>(conn[k]);
+        if (!placed[v]) {
+          placed[v] = 1;
+          order.node_order.push_back(conn[k]);
+        }
       }
     }
+    for (int v = 0; v < nn; ++v)
+      if (!placed[static_cast<std::size_t>(v)]) order.node_order.push_back(v);
+    return order;
+  }
+  // On every core, the same order: a node's first touch is the least (place in the new order,
+  // corner) among its touches, a minimum whatever the order the threads meet them in; a scan
+  // along the new order then keeps each node where it is first touched, in static blocks
+  // (each block's count, the blocks' offsets in order, then each block writes its nodes).
+  int most = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : most)
+  for (int e = 0; e < ne; ++e) most = std::max(most, el.count_of(e));
+  const long long width = std::max(most, 1), none = std::numeric_limits<long long>::max();
+  std::vector<long long> first;
+  reserve_first_touched(first, static_cast<std::size_t>(nn), threads);
+  first.assign(static_cast<std::size_t>(nn), none);
+  forall(0, ne, threads, [&](int p) {
+    const int e = order.element_order[static_cast<std::size_t>(p)];
+    const int* conn = el.nodes_of(e);
+    for (int k = 0; k < el.count_of(e); ++k) {
+      long long* at = &first[static_cast<std::size_t>(conn[k])];
+      const long long touch = p * width + k;
+      long long seen = __atomic_load_n(at, __ATOMIC_RELAXED);
+      while (touch < seen && !__atomic_compare_exchange_n(at, &seen, touch, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      }
+    }
+  });
+  const auto block = [&](int b, int& lo, int& hi) {
+    lo = static_cast<int>(static_cast<long long>(ne) * b / threads);
+    hi = static_cast<int>(static_cast<long long>(ne) * (b + 1) / threads);
+  };
+  // Visits the first touches of block b's places in order.
+  const auto firsts = [&](int b, auto&& visit) {
+    int lo, hi;
+    block(b, lo, hi);
+    for (int p = lo; p < hi; ++p) {
+      const int e = order.element_order[static_cast<std::size_t>(p)];
+      const int* conn = el.nodes_of(e);
+      for (int k = 0; k < el.count_of(e); ++k)
+        if (first[static_cast<std::size_t>(conn[k])] == p * width + k) visit(conn[k]);
+    }
+  };
+  std::vector<int> offset(static_cast<std::size_t>(threads) + 1, 0);
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int b = 0; b < threads; ++b) {
+    int count = 0;
+    firsts(b, [&](int) { ++count; });
+    offset[static_cast<std::size_t>(b) + 1] = count;
+  }
+  for (int b = 0; b < threads; ++b) offset[static_cast<std::size_t>(b) + 1] += offset[static_cast<std::size_t>(b)];
+  order.node_order.resize(static_cast<std::size_t>(offset.back()));
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int b = 0; b < threads; ++b) {
+    int at = offset[static_cast<std::size_t>(b)];
+    firsts(b, [&](int v) { order.node_order[static_cast<std::size_t>(at++)] = v; });
   }
   for (int v = 0; v < nn; ++v)
-    if (!placed[static_cast<std::size_t>(v)]) order.node_order.push_back(v);
+    if (first[static_cast<std::size_t>(v)] == none) order.node_order.push_back(v);
   return order;
 }
 
@@ -149,13 +228,11 @@ std::vector<int> inverse(const std::vector<int>& order, int n, const char* what)
   return new_of;
 }
 
-/// v permuted into the new order: out[k] = v[order[k]].
+/// v permuted into the new order: out[k] = v[order[k]] (on every core: order is a permutation,
+/// checked by inverse()).
 template <class T>
 void permute(std::vector<T>& v, const std::vector<int>& order) {
-  std::vector<T> out;
-  out.reserve(v.size());
-  for (int old : order) out.push_back(std::move(v[static_cast<std::size_t>(old)]));
-  v = std::move(out);
+  v = gathered(v, order, default_threads());
 }
 
 /// Every index in v mapped through new_of (negative entries, "none", kept).
@@ -190,15 +267,25 @@ void apply_order(Model& m, const LocalityOrder& order) {
   nd.index.remap_positions(node_new);
 
   Elements& el = m.elements;
+  // The offsets on one thread (a running sum), then each element's nodes on every core.
+  const int ne = el.size();
+  const int threads = threads_for(ne, default_threads());
+  std::vector<int> conn_ptr;
+  reserve_first_touched(conn_ptr, static_cast<std::size_t>(ne) + 1, threads);
+  conn_ptr.resize(static_cast<std::size_t>(ne) + 1);
+  conn_ptr[0] = 0;
+  for (int k = 0; k < ne; ++k)
+    conn_ptr[static_cast<std::size_t>(k) + 1] = conn_ptr[static_cast<std::size_t>(k)] + el.count_of(order.element_order[static_cast<std::size_t>(k)]);
   std::vector<int> conn;
-  std::vector<int> conn_ptr{0};
-  conn.reserve(el.conn.size());
-  conn_ptr.reserve(el.conn_ptr.size());
-  for (int old : order.element_order) {
+  const auto entries = static_cast<std::size_t>(conn_ptr[static_cast<std::size_t>(ne)]);
+  reserve_first_touched(conn, entries, threads);
+  conn.resize(entries);
+  forall(0, ne, threads, [&](int k) {
+    const int old = order.element_order[static_cast<std::size_t>(k)];
     const int* c = el.nodes_of(old);
-    for (int k = 0; k < el.count_of(old); ++k) conn.push_back(node_new[static_cast<std::size_t>(c[k])]);
-    conn_ptr.push_back(static_cast<int>(conn.size()));
-  }
+    int* to = &conn[static_cast<std::size_t>(conn_ptr[static_cast<std::size_t>(k)])];
+    for (int i = 0; i < el.count_of(old); ++i) to[i] = node_new[static_cast<std::size_t>(c[i])];
+  });
   el.conn = std::move(conn);
   el.conn_ptr = std::move(conn_ptr);
   permute(el.id, order.element_order);

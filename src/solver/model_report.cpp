@@ -1,5 +1,6 @@
 #include "solver/model_report.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -43,11 +44,28 @@ std::size_t memory_bytes(const StructureSystem& sys) {
 
 }  // namespace
 
-std::string describe_model(const Model& model, double dt_scale) {
+std::string describe_model(const Model& model, double dt_scale, ModelReportTimes* times) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 = Clock::now();
+  const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  // The arrays are freed inside the total: their pages are unmapped before check returns.
+  struct Total {
+    ModelReportTimes* times;
+    Clock::time_point t0;
+    ~Total() {
+      if (times) times->total = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+  } total{times, t0};
   StructureSystem sys = build_structure_system(model);
+  const double system_seconds = since(t0);
+  const Clock::time_point t1 = Clock::now();
   const MassScalingResult scaling = apply_deck_mass_scaling(model, sys);  // as the run will
   check_variable_mass_scaling(model, sys, false);
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
+  if (times) {
+    times->system = system_seconds;
+    times->steps = since(t1);
+  }
   std::string out;
   char line[512];
   auto add = [&](const char* fmt, auto... args) {

@@ -88,7 +88,7 @@ TEST(BadInputCli, UsageErrorsNameTheProblem) {
       {"run x.inp -o", "--output"},
       {"run x.inp -o out --frobnicate", "--frobnicate"},
       {"run x.inp y.inp -o out", "y.inp"},
-      {"check x.inp --threads 2", "--threads"},  // check takes only --dt-scale
+      {"check x.inp --threads 2", "--threads"},  // check takes only --dt-scale and --timings
       {"run x.inp -o out --threads 1.5", "--threads needs a whole number"},
       {"run x.inp -o out --gpu-reference kept", "--gpu-reference must be stored or recompute, got 'kept'"},
       {"run x.inp -o out --shell-kernel fused", "--shell-kernel must be auto, thread or split, got 'fused'"},
