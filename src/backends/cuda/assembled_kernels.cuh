@@ -192,13 +192,11 @@ __global__ void __launch_bounds__(kSplitShellBlock, split_shell_min_blocks<T>())
   if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
 }
 
-/// Node n's share of this rank's element and face forces (6 internal, 3 pressure). Slots:
-/// gathered through the CSR maps; otherwise read from the nodal arrays (cleared when clear).
-/// Beam ends and triangle corners always come from their slots, in every scheme.
+/// Node n's shell and solid forces (kDofs internal, 3 pressure): gathered through the CSR
+/// maps (Slots), or read from the nodal arrays (cleared when clear).
 template <class T, Sink S, int kDofs>
-__device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf,
-                                         SlotForces<T> sf, int n, bool clear, T fi[6], T fp[3]) {
-  constexpr int kArrays = kDofs;  // 6-dof nodes: shells add global moments (3 components)
+__device__ inline void element_node_forces(const MeshView<T>& m, NodalForces<T> nf, SlotForces<T> sf, int n,
+                                           bool clear, T fi[6], T fp[3]) {
   for (int j = 0; j < 6; ++j) fi[j] = T(0);
   for (int j = 0; j < 3; ++j) fp[j] = T(0);
   if (S == Sink::Slots) {
@@ -206,7 +204,7 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
     if (m.slot_ptr) gather_forces<T, kDofs == 6 ? 6 : 5>(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
     if (m.solid_force) add_slot_forces3(m.solid_slot_ptr, m.solid_slots, m.solid_force, n, fi);
   } else {
-    for (int j = 0; j < kArrays; ++j) {
+    for (int j = 0; j < kDofs; ++j) {  // 6-dof nodes: shells add global moments (3 components)
       fi[j] = nf.fi[j][n];
       if (clear) nf.fi[j][n] = T(0);
     }
@@ -216,6 +214,15 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
         if (clear) nf.fp[j][n] = T(0);
       }
   }
+}
+
+/// Node n's share of this rank's element and face forces (6 internal, 3 pressure): the shells'
+/// and solids' (element_node_forces), then beam ends and triangle corners, which always come
+/// from their slots, face pressures and contact.
+template <class T, Sink S, int kDofs>
+__device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf,
+                                         SlotForces<T> sf, int n, bool clear, T fi[6], T fp[3]) {
+  element_node_forces<T, S, kDofs>(m, nf, sf, n, clear, fi, fp);
   if (m.beam_force) add_slot_forces6(m.beam_slot_ptr, m.beam_slots, m.beam_force, n, fi);
   if (m.tri_force) add_slot_forces6(m.tri_slot_ptr, m.tri_slots, m.tri_force, n, fi);
   if (m.tri_pressure) add_slot_forces3(m.tri_slot_ptr, m.tri_slots, m.tri_pressure, n, fp);
@@ -239,38 +246,20 @@ enum class NodeSet {
   Special,  ///< the nodes of a list
 };
 
-/// Node n's forces as a Plain pass sees them: the shell or solid slots (gather scheme) or the
-/// nodal arrays, solid face pressures and, in a distributed run, the ranks' totals.
+/// Node n's forces as a Plain pass sees them: the ranks' totals on a shared node of a
+/// distributed run (its nodal arrays cleared as element_node_forces would), otherwise the
+/// shells' and solids' (element_node_forces) and the solid face pressures.
 template <class T, Sink S, int kDofs>
 __device__ inline void plain_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf, SlotForces<T> sf,
                                          int n, bool clear, T fi[6], T fp[3]) {
-  for (int j = 0; j < 6; ++j) fi[j] = T(0);
-  for (int j = 0; j < 3; ++j) fp[j] = T(0);
   if (n < m.num_interface) {
+    element_node_forces<T, S, kDofs>(m, nf, sf, n, clear, fi, fp);  // only to clear the arrays
     const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
-    for (int j = 0; j < kDofs; ++j) fi[j] = t[j];
+    for (int j = 0; j < 6; ++j) fi[j] = j < kDofs ? t[j] : T(0);
     for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
-    if (S != Sink::Slots && clear) {
-      for (int j = 0; j < kDofs; ++j) nf.fi[j][n] = T(0);
-      if (nf.fp[0])
-        for (int j = 0; j < 3; ++j) nf.fp[j][n] = T(0);
-    }
     return;
   }
-  if (S == Sink::Slots) {
-    if (m.slot_ptr) gather_forces<T, kDofs == 6 ? 6 : 5>(m, ForceLevel<T>{sf.force, sf.pressure}, n, fi, fp);
-    if (m.solid_force) add_slot_forces3(m.solid_slot_ptr, m.solid_slots, m.solid_force, n, fi);
-  } else {
-    for (int j = 0; j < kDofs; ++j) {
-      fi[j] = nf.fi[j][n];
-      if (clear) nf.fi[j][n] = T(0);
-    }
-    if (nf.fp[0])
-      for (int j = 0; j < 3; ++j) {
-        fp[j] = nf.fp[j][n];
-        if (clear) nf.fp[j][n] = T(0);
-      }
-  }
+  element_node_forces<T, S, kDofs>(m, nf, sf, n, clear, fi, fp);
   if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
 }
 
