@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 21 in one run per machine: the deck reader's speed and memory, the element rate as the
 # model grows (MITC4 and C3D8R at 1, 5, 10 and, on a GPU, 50 M elements), the cost of
-# --dt-update, and seed 000's 3.28 M-element pinched cylinder. Prints every table and keeps
+# --dt-update, the node pass in one launch or two, checking a 10 M-element deck, and seed 000's
+# 3.28 M-element pinched cylinder. Prints every table and keeps
 # them in OUT/issue21.txt; docs/performance.md records what they gave and why.
 #
 # Usage: bench/issue21.sh BUILD OUT [--cpu] [--big] [SECTION...]
@@ -9,7 +10,8 @@
 #   --cpu     a machine without a GPU: 1 and 5 M elements, 50 increments on all cores (the rates
 #             of a short run are start-up bound lower limits), no seed case
 #   --big     adds 50 M elements to the rates (GPU; writing those decks alone takes ~10 min)
-#   SECTION   reader, rates, renumber, dt-update, seed (default: all). The whole GPU run takes ~12 min,
+#   SECTION   reader, rates, renumber, dt-update, node-pass, check, seed (default: all; check writes a
+#             1 GB deck, ~3 min). The whole GPU run takes ~18 min,
 #             more than one device call allows: run it as two or three calls of sections.
 set -euo pipefail
 build=$(realpath "$1"); out=$2; shift 2
@@ -18,11 +20,11 @@ for a in "$@"; do
   case $a in
     --cpu) cpu=1 ;;
     --big) big=1 ;;
-    reader|rates|renumber|dt-update|seed) sections+=("$a") ;;
-    *) echo "issue21.sh: unknown argument '$a' (expected --cpu, --big, reader, rates, renumber, dt-update, seed)" >&2; exit 2 ;;
+    reader|rates|renumber|dt-update|node-pass|check|seed) sections+=("$a") ;;
+    *) echo "issue21.sh: unknown argument '$a' (expected --cpu, --big, reader, rates, renumber, dt-update, node-pass, check, seed)" >&2; exit 2 ;;
   esac
 done
-[ ${#sections[@]} -eq 0 ] && sections=(reader rates renumber dt-update seed)
+[ ${#sections[@]} -eq 0 ] && sections=(reader rates renumber dt-update node-pass check seed)
 want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"; out=$(realpath "$out")
@@ -111,7 +113,35 @@ done
 rm -f "$out"/*.inp "$out"/*/*.vtu
 fi
 
-# 5. Seed 000's largest case (GPU only: 97,273 increments of 3.28 M elements).
+# 5. The GPU node pass in one launch or two (--node-pass single|split; docs/performance.md,
+#    "The node pass in two launches"), 1 M elements of each kind, interleaved, FP64 and FP32.
+if want node-pass && [ $cpu = 0 ]; then
+  say "## node pass: one launch (single) or special + plain (split), 1 M elements, gather"
+  for rep in 1 2; do
+    for np in single split; do
+      python3 "$root/bench/shell_bench.py" --build "$build" --sizes 708 --steps 2000 --backends cuda --schemes gather \
+        --precisions double single --run-args "--node-pass $np" --out "$out/np_shell" 2>&1 | sed "s/^/MITC4 $np: /" | tee -a "$log"
+      python3 "$root/bench/solid_bench.py" --build "$build" --cells 63 --kinds C3D8R --steps 2000 --backends cuda \
+        --schemes gather --precisions double single --run-args "--node-pass $np" --out "$out/np_solid" 2>&1 |
+        sed "s/^/C3D8R $np: /" | tee -a "$log"
+    done
+  done
+  rm -f "$out"/np_shell/*.inp "$out"/np_solid/*.inp
+fi
+
+# 6. Read and check a 10 M-element shell deck on every core, half of them and one
+#    (`check --timings` prints the read and set-up seconds on stderr).
+if want check; then
+  say "## check of a 10 M-element deck (9,999,392 S4R)"
+  gen pinched-cylinder --n 2236 --time 8e-4 --field-interval 0 -o "$out/check_10m.inp"
+  sync
+  for t in $(nproc) $(( $(nproc) / 2 )) 1; do
+    OMP_NUM_THREADS=$t "$build/halfstep" check --timings "$out/check_10m.inp" 2>&1 >/dev/null | tee -a "$log"
+  done
+  rm -f "$out/check_10m.inp"
+fi
+
+# 7. Seed 000's largest case (GPU only: 97,273 increments of 3.28 M elements).
 if want seed && [ $cpu = 0 ]; then
   say "## seed 000 pinched cylinder, 3,276,800 elements"
   "$root/scripts/seed-cases.sh" "$build" "$out/seed" pinched 2>&1 | tee -a "$log"

@@ -402,8 +402,9 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
     ModelReportTimes t;
     std::fputs(describe_model(model, a.run.dt_scale, &t).c_str(), stdout);
     if (a.timings)
-      std::fprintf(stderr, "halfstep: check: read %.3f s, set-up %.3f s (solver arrays %.3f s, steps %.3f s), %d threads\n",
-                   read_seconds, t.total, t.system, t.steps, default_threads());
+      std::fprintf(stderr, "halfstep: check: read %.3f s, set-up %.3f s (solver arrays %.3f s, steps %.3f s), %d %s\n",
+                   read_seconds, t.total, t.system, t.steps, default_threads(),
+                   default_threads() == 1 ? "thread" : "threads");
     return kOk;
   }
   RunOptions run = a.run;
