@@ -651,9 +651,9 @@ class CudaBackend final : public Backend {
     const int ne = sys_.num_elements, nn = sys_.num_nodes;
     drive_.assign(drive);
     if (host_contact_) host_held_ = drive.held;
-    drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.special_nodes.bytes() + drive_.pressure_ptr.bytes() +
-                   drive_.pressure_amp.bytes() + drive_.pressure_value.bytes() + drive_.face_nodes.bytes() +
-                   drive_.face_node_ptr.bytes() + drive_.face_node_slots.bytes();
+    drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.special_nodes.bytes() +
+                   drive_.pressure_ptr.bytes() + drive_.pressure_amp.bytes() + drive_.pressure_value.bytes() +
+                   drive_.face_nodes.bytes() + drive_.face_node_ptr.bytes() + drive_.face_node_slots.bytes();
     face_force_.resize(3 * kFaceMaxNodes * static_cast<std::size_t>(drive.num_faces));
     const bool p = drive.has_pressure();
     tri_pressure_.resize(p ? 9 * static_cast<std::size_t>(sys_.tri.num_elements) : 0);
@@ -1769,7 +1769,7 @@ class CudaBackend final : public Backend {
             mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), bv, run());
     }
     if (mode != NodeMode::Sample && plain_nodes(nd, nb)) {
-      // Two launches: the few special nodes with every feature, then the rest without.
+      // Two launches side by side: the few special nodes with every feature, the rest without.
       if (scheme_ == GpuScheme::Gather)
         launch_node_sets<Sink::Slots, kDofs>(inc, mode, frame, block, cons);
       else
