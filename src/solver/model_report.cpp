@@ -1,6 +1,5 @@
 #include "solver/model_report.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -9,6 +8,7 @@
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "discretization/step_loads.hpp"
+#include "core/lap_timer.hpp"
 #include "elements/registry.hpp"
 #include "model/memory.hpp"
 
@@ -45,26 +45,23 @@ std::size_t memory_bytes(const StructureSystem& sys) {
 }  // namespace
 
 std::string describe_model(const Model& model, double dt_scale, ModelReportTimes* times) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point t0 = Clock::now();
-  const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   // The arrays are freed inside the total: their pages are unmapped before check returns.
   struct Total {
     ModelReportTimes* times;
-    Clock::time_point t0;
+    LapTimer whole;
     ~Total() {
-      if (times) times->total = std::chrono::duration<double>(Clock::now() - t0).count();
+      if (times) times->total = whole();
     }
-  } total{times, t0};
+  } total{times, {}};
+  LapTimer lap;
   StructureSystem sys = build_structure_system(model);
-  const double system_seconds = since(t0);
-  const Clock::time_point t1 = Clock::now();
+  const double system_seconds = lap();
   const MassScalingResult scaling = apply_deck_mass_scaling(model, sys);  // as the run will
   check_variable_mass_scaling(model, sys, false);
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
   if (times) {
     times->system = system_seconds;
-    times->steps = since(t1);
+    times->steps = lap();
   }
   std::string out;
   char line[512];
