@@ -59,7 +59,6 @@ struct DeviceDrive {
       pressure_ptr, pressure_amp, face_nodes, face_shape, face_amp, face_node_ptr, face_node_slots;
   DeviceArray<double> frame_q, amp_time, amp_value, load_value, motion_value, pressure_value, face_value;
   DeviceArray<int> special_nodes;  ///< the nodes with special[n] >= 0, ascending (NodeSet::Special)
-  int num_special_nodes = 0;
   DriveView view{};
 
   void assign(const StepDrive& d) {
@@ -68,7 +67,6 @@ struct DeviceDrive {
     std::vector<int> list;
     for (std::size_t n = 0; n < d.special.size(); ++n)
       if (d.special[n] >= 0) list.push_back(static_cast<int>(n));
-    num_special_nodes = static_cast<int>(list.size());
     special_nodes.assign(list);
     amp_ptr.assign(d.amp_ptr);
     amp_smooth.assign(d.amp_smooth);
@@ -450,11 +448,7 @@ class CudaBackend final : public Backend {
            (sizeof(T) == 8 ? "FP64" : "FP32") + ", " + gpu_scheme_name(scheme_) +
            " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
            (split_shells_ ? ", MITC4 split by Gauss point" : "") +
-           (scheme_ != GpuScheme::ElementLocal &&
-                    plain_nodes(sys_.constraints.empty() ? 0 : sys_.constraints.num_dependent,
-                                sys_.bodies.empty() ? 0 : sys_.bodies.num_bodies)
-                ? ", node pass split"
-                : "") +
+           (scheme_ != GpuScheme::ElementLocal && plain_nodes() ? ", node pass split" : "") +
            (tri_points_ > 0 || beam_points_ > 0 || hex_stride_ > 0
                 ? std::string(", FPM kernels split (") + (tri_points_ > 0 ? " triangles" : "") +
                       (beam_points_ > 0 ? " beams" : "") + (hex_stride_ > 0 ? " hexahedra" : "") + " )"
@@ -1768,7 +1762,7 @@ class CudaBackend final : public Backend {
         cuda::body_kernel<T, Sink::Plain, kDofs><<<blocks(nb, 64), 64, 0, stream_>>>(
             mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), bv, run());
     }
-    if (mode != NodeMode::Sample && plain_nodes(nd, nb)) {
+    if (mode != NodeMode::Sample && plain_nodes()) {
       // Two launches side by side: the few special nodes with every feature, the rest without.
       if (scheme_ == GpuScheme::Gather)
         launch_node_sets<Sink::Slots, kDofs>(inc, mode, frame, block, cons);
@@ -1793,8 +1787,8 @@ class CudaBackend final : public Backend {
   /// Whether a Commit or Probe node pass may run as NodeSet::Special + NodeSet::Plain: none of
   /// the features that Plain leaves out (constraints, rigid bodies, beams, FPM triangles,
   /// contact, constraint-transferred masses) is in the model.
-  bool plain_nodes(int num_dependent, int num_bodies) const {
-    return plain_node_sets_ && num_dependent == 0 && num_bodies == 0 && sys_.beam.num_elements == 0 &&
+  bool plain_nodes() const {
+    return plain_node_sets_ && sys_.constraints.empty() && sys_.bodies.empty() && sys_.beam.num_elements == 0 &&
            sys_.tri.num_elements == 0 && ct_normal_.size() == 0 && con_mass3_.size() == 0 &&
            con_inertia3_.size() == 0;
   }
@@ -1804,7 +1798,7 @@ class CudaBackend final : public Backend {
   template <Sink S, int kDofs>
   void launch_node_sets(const Increment& inc, NodeMode mode, cuda::FrameOut<T> frame, int block,
                         const ConstraintView<T>& cons) {
-    const int nn = sys_.num_nodes, ns = drive_.num_special_nodes;
+    const int nn = sys_.num_nodes, ns = static_cast<int>(drive_.special_nodes.size());
     const unsigned plain_blocks = blocks(nn, block), special_blocks = ns > 0 ? blocks(ns, 128) : 0;
     if (ns > 0) {
       check(cudaEventRecord(fork_, stream_), "cudaEventRecord");

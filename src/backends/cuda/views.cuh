@@ -104,9 +104,8 @@ __device__ inline Vec3<T> displacement_origin(const NodeStateView<T>& s, int n0)
 template <class T>
 __device__ inline Mitc4Nodes<T> load_element_nodes(const MeshView<T>& m, const NodeStateView<T>& s, int e, int c[4]) {
   Mitc4Nodes<T> nodes;
-  for (int k = 0; k < 4; ++k) c[k] = m.conn[4 * e + k];
   for (int k = 0; k < 4; ++k) {
-    const int n = c[k];
+    const int n = c[k] = m.conn[4 * e + k];  // c[0], the displacements' origin, is set first
     nodes.X[k] = {m.x0[n], m.y0[n], m.z0[n]};
     nodes.u[k] = strain_displacement(s, n, c[0]);
     nodes.V0[k] = {m.d0x[n], m.d0y[n], m.d0z[n]};
