@@ -45,6 +45,9 @@ def main():
     ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
     ap.add_argument("--triangles", action="store_true",
                     help="FPM triangles (S3, FORMULATION=FPM): every quad split into two, same nodes")
+    ap.add_argument("--load", type=float,
+                    help="point load per pinch (default the generator's 500); 50 M-element meshes need a small "
+                         "one: their loaded node's mass is 50x smaller and 500 inverts its elements in ~20 increments")
     ap.add_argument("--yield-stress", type=float,
                     help="bilinear *PLASTIC with this yield stress (J2 through the thickness; 5 section points)")
     ap.add_argument("--cpu-steps", type=int, default=0, help="increments of the CPU runs (default --steps)")
@@ -60,6 +63,8 @@ def main():
     for n in a.sizes:
         deck = os.path.join(a.out, f"cyl_{n}.inp")
         extra = ["--triangles"] if a.triangles else []
+        if a.load is not None:
+            extra += ["--load", str(a.load)]
         if a.yield_stress:
             extra += ["--yield-stress", str(a.yield_stress), "--hardening", "2.0685e5"]  # 1 % of E
 
