@@ -37,21 +37,41 @@ struct UsesVelocity : std::false_type {};
 template <class K>
 struct UsesVelocity<K, std::void_t<decltype(K::kUsesVelocity)>> : std::bool_constant<K::kUsesVelocity> {};
 
+/// Whether kind K's internal_force reads the displacements only through their differences
+/// (K::kRelativeDisplacements: its strains come from shape-function gradients, which sum to
+/// zero), so that continuum_element may hand it displacements relative to its first node.
+template <class K, class = void>
+struct RelativeDisplacements : std::false_type {};
+template <class K>
+struct RelativeDisplacements<K, std::void_t<decltype(K::kRelativeDisplacements)>>
+    : std::bool_constant<K::kRelativeDisplacements> {};
+
 /// Element e of kind K, whose nodes start at conn position base and integration points at
 /// point: internal forces at the displacements (ux, uy, uz), handed to sink(slot, node, f)
 /// per element node (slot = base + a); advances the points' state in place, stores and
 /// returns the energies. vel (x, y, z arrays, or null) are the nodal velocities, read only by
-/// kinds that use them (UsesVelocity).
+/// kinds that use them (UsesVelocity). rem (FP32 runs: the displacements' rounding remainders,
+/// NodeStateView::rem; else null): kinds with RelativeDisplacements then take each node's
+/// displacement less the first node's, formed with the remainders, exact to the precision of
+/// the difference. On a large rigid motion the plain FP32 values carry eps |u| of noise, a
+/// strain of eps L / h that heats a tumbling body (docs/performance.md).
 template <class K, class T, class Sink>
 HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, const T* uy, const T* uz, int e,
                                        int base, Sink& sink, std::size_t point = 0,
-                                       const T* const* vel = nullptr) {
+                                       const T* const* vel = nullptr, const T* const* rem = nullptr) {
   Vec3<T> X[K::kNodes], u[K::kNodes], f[K::kNodes];
   int c[K::kNodes];
+  bool relative = false;
+  if constexpr (RelativeDisplacements<K>::value) relative = rem != nullptr;
+  const int n0 = v.conn[base];
   for (int a = 0; a < K::kNodes; ++a) {
     const int n = c[a] = v.conn[base + a];
     X[a] = {v.x0[n], v.y0[n], v.z0[n]};
-    u[a] = {ux[n], uy[n], uz[n]};
+    if (relative)
+      u[a] = {(ux[n] - ux[n0]) + (rem[0][n] - rem[0][n0]), (uy[n] - uy[n0]) + (rem[1][n] - rem[1][n0]),
+              (uz[n] - uz[n0]) + (rem[2][n] - rem[2][n0])};
+    else
+      u[a] = {ux[n], uy[n], uz[n]};
   }
   const ElementState<T> state{v.state, v.state, v.state_stride, point,
                               v.element_data ? v.element_data + v.element_data_ptr[e] : nullptr};

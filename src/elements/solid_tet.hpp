@@ -145,6 +145,7 @@ struct C3D4 {
   static constexpr int kVtkCell = 10;               ///< VTK cell type (Abaqus node order is VTK's)
   static constexpr double kCost = 0.41;           ///< relative cost per increment (MITC4 = 1), for partitioning
   static constexpr int kPoints = 1;                ///< integration points (per-point state size multiplies this)
+  static constexpr bool kRelativeDisplacements = true;  ///< strains from gradients only (continuum_element)
 
   /// Lumped mass: 1/4 of the element mass per node. Returns the volume (<= 0 when inverted
   /// or flat).
@@ -216,6 +217,7 @@ struct C3D10M {
   static constexpr int kVtkCell = 24;               ///< VTK cell type (Abaqus node order is VTK's)
   static constexpr double kCost = 1.8;           ///< relative cost per increment (MITC4 = 1), for partitioning
   static constexpr int kPoints = 4;                ///< integration points (per-point state size multiplies this)
+  static constexpr bool kRelativeDisplacements = true;  ///< strains from gradients only (continuum_element)
 
   /// HRZ lumped-mass fractions (1/36 corners, 4/27 mid-edge nodes when straight-sided).
   /// Returns the volume, or a value <= 0 when the element is inverted or flat at a Gauss

@@ -98,20 +98,25 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     const std::size_t point = first_point + static_cast<std::size_t>(local) * K::kPoints;
     SolidEnergy<T> en;
     const T* const vel[3] = {s.v[0], s.v[1], s.v[2]};  // the latest half-station velocities (dashpots)
+    // FP32 with remainders: displacements relative to the element's first node (FP64 runs
+    // pass null at compile time and keep their code).
+    const T* const rem3[3] = {s.rem[0], s.rem[1], s.rem[2]};
+    const T* const* rem = nullptr;
+    if constexpr (sizeof(T) < sizeof(double)) rem = s.rem[0] ? rem3 : nullptr;
     if constexpr (S == Sink::Slots) {
       if (staged) {
         StagedSlotSink<T> sink{stage + kValues * threadIdx.x, base};
-        en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel);
+        en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
       } else {
         SlotSink<T> sink{v.force};
-        en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel);
+        en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
       }
     } else if constexpr (S == Sink::Atomic) {
       AtomicSink<T> sink{nf};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel);
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
     } else {
       PlainSink<T> sink{nf};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel);
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
     }
     w[0] = double(en.strain) + double(en.hourglass);
     w[1] = double(en.hourglass);
