@@ -258,7 +258,8 @@ void CpuBackend::finish_exchange() {
     sum_halo_node(d.sum_ptr.data(), d.sum_src.data(), halo_buf_.data(), k, halo_total_.data() + kHaloValues * k);
 }
 
-std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, bool commit, FullStepFields* full) {
+std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, bool commit, FullStepFields* full,
+                                                       const int* row) {
   LapTimer node_lap;
   const StructureSystem& sys = sys_;
   StructureState& st = st_;
@@ -329,12 +330,13 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       dp += r.damp_prev;
       dn += r.damp_next;
     }
-    if (full) {
+    const int at = row ? row[n] : n;
+    if (full && at >= 0) {
       double out[12];
       full_step_output(r, out);
       for (int i = 0; i < 6; ++i) {
-        full->v[i][n] = out[i];
-        full->rf[i][n] = out[6 + i];
+        full->v[i][at] = out[i];
+        full->rf[i][at] = out[6 + i];
       }
     }
   }
@@ -347,10 +349,11 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
 #pragma omp parallel for num_threads(threads_for(lc.num_dependent, threads_)) schedule(static)
     for (int k = 0; k < lc.num_dependent; ++k) {
       if (commit) update_dependent(cview, k, v, u);
-      if (full) {
+      const int at = row ? row[lc.dep_node[k]] : lc.dep_node[k];
+      if (full && at >= 0) {
         double* const vf[6] = {full->v[0].data(), full->v[1].data(), full->v[2].data(),
                                full->v[3].data(), full->v[4].data(), full->v[5].data()};
-        full->v[lc.dep_dof[k]][lc.dep_node[k]] = dependent_value(cview, k, vf);
+        full->v[lc.dep_dof[k]][at] = row ? dependent_value(cview, k, vf, row) : dependent_value(cview, k, vf);
       }
     }
     if (commit) {  // frames of the nodes with dependent rotations, from their final w
@@ -361,7 +364,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
                              st.t1y.data(), st.t1z.data());
     }
   }
-  if (bodies) body_pass(inc, commit, full, kinetic, wp, wn, bad);
+  if (bodies) body_pass(inc, commit, full, row, kinetic, wp, wn, bad);
   std::array<double, kNumNodeSums> sums{kinetic, wp, wn, dp, dn, static_cast<double>(bad)};
   if (halo_) {
     phase_[kNodes] += node_lap();
@@ -371,8 +374,8 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   return sums;
 }
 
-void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* full, double& kinetic, double& wp,
-                           double& wn, int& bad) {
+void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* full, const int* row, double& kinetic,
+                           double& wp, double& wn, int& bad) {
   const StructureSystem& sys = sys_;
   StructureState& st = st_;
   const RigidBodies& rb = sys.bodies;
@@ -414,16 +417,20 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
     q += s.work_next;
     if (!s.finite) ++nonfinite;
     if (full) {  // v^n of every node of the body, the support reaction at the reference node
+      const auto row_of = [row](int n) { return row ? row[n] : n; };
       const double vr[6] = {s.v_full.x, s.v_full.y, s.v_full.z, s.w_full.x, s.w_full.y, s.w_full.z};
       const double re[3] = {s.reaction.x, s.reaction.y, s.reaction.z};
-      for (int d = 0; d < 6; ++d) full->v[d][r] = vr[d];
-      for (int d = 0; d < 3; ++d) full->rf[d][r] = re[d];
+      if (const int at = row_of(r); at >= 0) {
+        for (int d = 0; d < 6; ++d) full->v[d][at] = vr[d];
+        for (int d = 0; d < 3; ++d) full->rf[d][at] = re[d];
+      }
       for (int i = rb.slave_ptr[b]; i < rb.slave_ptr[b + 1]; ++i) {
-        const int n = rb.slave_node[i];
+        const int at = row_of(rb.slave_node[i]);
+        if (at < 0) continue;
         const Vec3<double> off = mat_vec(R, Vec3<double>{rb.offset[3 * i], rb.offset[3 * i + 1], rb.offset[3 * i + 2]});
         const Vec3<double> v = s.v_full + cross(s.w_full, off);
-        full->v[0][n] = v.x, full->v[1][n] = v.y, full->v[2][n] = v.z;
-        if (rb.slave_rot[i]) full->v[3][n] = s.w_full.x, full->v[4][n] = s.w_full.y, full->v[5][n] = s.w_full.z;
+        full->v[0][at] = v.x, full->v[1][at] = v.y, full->v[2][at] = v.z;
+        if (rb.slave_rot[i]) full->v[3][at] = s.w_full.x, full->v[4][at] = s.w_full.y, full->v[5][at] = s.w_full.z;
       }
     }
     if (!commit) continue;
@@ -486,13 +493,36 @@ void CpuBackend::advance(const Increment& inc) {
 }
 
 void CpuBackend::sample(const Increment& inc, OutputFrame& frame) {
-  frame.full.resize(sys_.num_nodes);
   if (!sys_.contact.empty()) contact_pass(inc, false);
-  const auto sums = node_pass(inc, false, &frame.full);
-  monitor_sample(monitor_, sums.data(), inc.time);
+  if (!frame.nodes) {
+    frame.full.resize(sys_.num_nodes);
+    const auto sums = node_pass(inc, false, &frame.full);
+    monitor_sample(monitor_, sums.data(), inc.time);
+    copy_output_fields(st_, frame.state, frame.field || frame.print);
+  } else {
+    // A history or energy row: the node pass still integrates every node (the energy sums),
+    // but writes and copies only the frame's nodes.
+    const std::vector<int>& nodes = *frame.nodes;
+    const bool none = nodes.empty();  // an energy row: no map (it would be rebuilt every frame)
+    if (!none && frame_nodes_ != frame.nodes) {
+      frame_row_.assign(static_cast<std::size_t>(sys_.num_nodes), -1);
+      for (std::size_t k = 0; k < nodes.size(); ++k) frame_row_[static_cast<std::size_t>(nodes[k])] = static_cast<int>(k);
+      frame_nodes_ = frame.nodes;
+    }
+    frame.full.resize(static_cast<int>(nodes.size()));
+    const auto sums = node_pass(inc, false, none ? nullptr : &frame.full, none ? nullptr : frame_row_.data());
+    monitor_sample(monitor_, sums.data(), inc.time);
+    StructureState& to = frame.state;
+    const std::vector<double>* from[9] = {&st_.ux, &st_.uy, &st_.uz, &st_.dx, &st_.dy, &st_.dz, &st_.t1x, &st_.t1y, &st_.t1z};
+    std::vector<double>* rows[9] = {&to.ux, &to.uy, &to.uz, &to.dx, &to.dy, &to.dz, &to.t1x, &to.t1y, &to.t1z};
+    for (int i = 0; i < 9; ++i) {
+      rows[i]->resize(nodes.size());
+      for (std::size_t k = 0; k < nodes.size(); ++k) (*rows[i])[k] = (*from[i])[static_cast<std::size_t>(nodes[k])];
+    }
+    to.contact_pair_force = st_.contact_pair_force;  // the energy row's contact totals
+  }
   frame.record = monitor_.record;
   frame.discard = monitor_.status != kRunning;
-  copy_output_fields(st_, frame.state, frame.field || frame.print);
   frame.state.time = inc.time;
 }
 

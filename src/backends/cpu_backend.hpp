@@ -57,8 +57,8 @@ class CpuBackend final : public Backend {
   void local_forces(int n, double fi[6], double fp[3], bool contact = true) const;
   /// Rigid bodies' part of the node pass (after the nodes): integrates each body at its
   /// reference node and moves its nodes; adds the bodies' energy terms.
-  void body_pass(const Increment& inc, bool commit, FullStepFields* full, double& kinetic, double& wp, double& wn,
-                 int& bad);
+  void body_pass(const Increment& inc, bool commit, FullStepFields* full, const int* row, double& kinetic, double& wp,
+                 double& wn, int& bad);
   /// Distributed: sums the interface nodes' forces over the ranks into halo_total_.
   void start_exchange();
   void finish_exchange();
@@ -66,8 +66,10 @@ class CpuBackend final : public Backend {
   /// forces into st_.contact_normal/shear, the springs' energy and the dissipation into the
   /// monitor; commit advances the friction history. Distributed: a collective of all ranks.
   void contact_pass(const Increment& inc, bool commit);
-  /// Node pass over all nodes; returns the sums indexed by NodeSum (over all ranks).
-  std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full);
+  /// Node pass over all nodes; returns the sums indexed by NodeSum (over all ranks). With
+  /// full, the full-step values of node n go to full's row[n] (-1: none; row null: row n).
+  std::array<double, kNumNodeSums> node_pass(const Increment& inc, bool commit, FullStepFields* full,
+                                             const int* row = nullptr);
 
   const StructureSystem& sys_;
   int threads_;
@@ -80,6 +82,10 @@ class CpuBackend final : public Backend {
   std::vector<double> dep_force_;  ///< linear constraints: two forces per dependent dof
   std::vector<double> halo_buf_, send_buf_, halo_total_;  ///< [own | received], per neighbour, summed
   std::unique_ptr<HostContact> contact_;  ///< made at the first contact pass
+  /// The node list of the latest compact frame (OutputFrame::nodes) and node -> its row (-1:
+  /// none): built when a frame brings another list (once per step), not per frame.
+  std::shared_ptr<const std::vector<int>> frame_nodes_;
+  std::vector<int> frame_row_;
   /// Distributed: wall seconds per phase (Phase), summed over the run.
   enum Phase { kContact, kNodes, kNodeSums, kInterfaceElements, kPack, kInteriorElements, kWait, kInterfaceSum,
                kEnergySums, kNumPhases };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "core/vec3.hpp"
@@ -411,6 +412,23 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
                                             : "a slave node moves with the body; prescribe its reference node"));
       }
   return r;
+}
+
+std::vector<int> frame_nodes(const LinearConstraints& lc, int num_nodes, std::vector<int> nodes) {
+  for (int n : nodes)
+    if (n < 0 || n >= num_nodes) throw std::out_of_range("frame_nodes: node " + std::to_string(n) + " of " + std::to_string(num_nodes));
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  // No chains (build_linear_constraints refuses them): the terms' nodes are independent, so
+  // one pass over the dependent dofs closes the list.
+  const std::size_t listed = nodes.size();
+  for (int k = 0; k < lc.num_dependent; ++k) {
+    if (!std::binary_search(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(listed), lc.dep_node[k])) continue;
+    for (int i = lc.term_ptr[k]; i < lc.term_ptr[k + 1]; ++i) nodes.push_back(lc.term_node[i]);
+  }
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
 }
 
 }  // namespace halfstep

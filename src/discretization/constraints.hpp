@@ -89,4 +89,10 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
                                const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates,
                                int dofs);
 
+/// The nodes a compact output frame (dynamics/output_frame.hpp, OutputFrame::nodes) carries
+/// so that its rows of `nodes` are whole: nodes and the independent nodes of their dependent
+/// dofs (a dependent dof's full-step velocity is the weighted sum of theirs), ascending and
+/// without repeats. Nodes outside 0..num_nodes-1 throw std::out_of_range.
+std::vector<int> frame_nodes(const LinearConstraints& lc, int num_nodes, std::vector<int> nodes);
+
 }  // namespace halfstep

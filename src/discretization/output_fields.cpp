@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "discretization/solid_results.hpp"
 #include "elements/mitc4_section.hpp"
@@ -56,18 +58,21 @@ ResultMesh result_mesh(const StructureSystem& sys) {
 
 namespace {
 
-/// Rotation vector of every node, from the reference to the current nodal frame.
-void rotations(const StructureSystem& sys, const StructureState& st, std::vector<double>& out) {
-  const int nn = sys.num_nodes;
-  for (int n = 0; n < nn; ++n) {
+/// Rotation vector of every node row of st (row k: node (*nodes)[k], or k without nodes), from
+/// the reference to the current nodal frame.
+void rotations(const StructureSystem& sys, const StructureState& st, const std::vector<int>* nodes,
+               std::vector<double>& out) {
+  const std::size_t rows = out.size() / 3;
+  for (std::size_t k = 0; k < rows; ++k) {
+    const std::size_t n = nodes ? static_cast<std::size_t>((*nodes)[k]) : k;
     const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]};
-    const Vec3<double> r1{st.r1x[n], st.r1y[n], st.r1z[n]};
-    const Vec3<double> d{st.dx[n], st.dy[n], st.dz[n]};
-    const Vec3<double> t1{st.t1x[n], st.t1y[n], st.t1z[n]};
+    const Vec3<double> r1{st.r1x[k], st.r1y[k], st.r1z[k]};
+    const Vec3<double> d{st.dx[k], st.dy[k], st.dz[k]};
+    const Vec3<double> t1{st.t1x[k], st.t1y[k], st.t1z[k]};
     const Vec3<double> th = rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d);
-    out[3 * n] = th.x;
-    out[3 * n + 1] = th.y;
-    out[3 * n + 2] = th.z;
+    out[3 * k] = th.x;
+    out[3 * k + 1] = th.y;
+    out[3 * k + 2] = th.z;
   }
 }
 
@@ -214,31 +219,46 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
 }  // namespace
 
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
-                       const FullStepFields& full, bool cells) {
+                       const FullStepFields& full, bool cells, const std::vector<int>* nodes) {
   FieldSet fs;
   // References into the arrays are held while later arrays are added: no reallocation.
   fs.point.reserve(12);
   fs.cell.reserve(24);
-  const int nn = sys.num_nodes;
-  std::vector<double>& ids = fs.add_point("NodeId", 1, nn).values;
-  for (int n = 0; n < nn; ++n) ids[n] = static_cast<double>(model.nodes.id[n]);
-  std::vector<double>& u = fs.add_point("U", 3, nn).values;
-  for (int n = 0; n < nn; ++n) {
-    u[3 * n] = st.ux[n];
-    u[3 * n + 1] = st.uy[n];
-    u[3 * n + 2] = st.uz[n];
+  const std::size_t nn = nodes ? nodes->size() : static_cast<std::size_t>(sys.num_nodes);
+  if (nodes) {
+    // A compact frame: every node row of the frame must be of its nodes, and it has no cells.
+    const std::vector<double>* rows[] = {&st.ux, &st.uy, &st.uz, &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y,
+                                         &st.t1z, &st.r1x, &st.r1y, &st.r1z, &full.v[0], &full.v[1], &full.v[2],
+                                         &full.v[3], &full.v[4], &full.v[5], &full.rf[0], &full.rf[1], &full.rf[2],
+                                         &full.rf[3], &full.rf[4], &full.rf[5]};
+    for (const std::vector<double>* r : rows)
+      if (r->size() != nn)
+        throw std::logic_error("output_fields: a node row of " + std::to_string(r->size()) + " values in a frame of " +
+                               std::to_string(nn) + " nodes");
+    if (cells) throw std::logic_error("output_fields: cell arrays asked of a frame that holds some nodes only");
   }
-  rotations(sys, st, fs.add_point("UR", 3, nn).values);
+  const auto node_of = [nodes](std::size_t k) { return nodes ? static_cast<std::size_t>((*nodes)[k]) : k; };
+  std::vector<double>& ids = fs.add_point("NodeId", 1, nn).values;
+  for (std::size_t k = 0; k < nn; ++k) ids[k] = static_cast<double>(model.nodes.id[node_of(k)]);
+  std::vector<double>& u = fs.add_point("U", 3, nn).values;
+  for (std::size_t k = 0; k < nn; ++k) {
+    u[3 * k] = st.ux[k];
+    u[3 * k + 1] = st.uy[k];
+    u[3 * k + 2] = st.uz[k];
+  }
+  rotations(sys, st, nodes, fs.add_point("UR", 3, nn).values);
   interleave(&full.v[0], fs.add_point("V", 3, nn).values);
   interleave(&full.v[3], fs.add_point("VR", 3, nn).values);
   interleave(&full.rf[0], fs.add_point("RF", 3, nn).values);
   interleave(&full.rf[3], fs.add_point("RM", 3, nn).values);
+  if (nodes) return fs;  // what history rows read; contact forces are field output
   if (!st.contact_normal.empty()) {  // contact forces on the nodes (Abaqus CNORMF, CSHEARF)
     fs.add_point("CNORMF", 3, nn).values = st.contact_normal;
     fs.add_point("CSHEARF", 3, nn).values = st.contact_shear;
     // Contact pressure (discretization/contact.hpp, contact_pressure).
     std::vector<double>& p = fs.add_point("CPRESS", 1, nn).values;
-    for (int n = 0; n < nn; ++n) p[n] = contact_pressure(sys.contact, n, &st.contact_normal[3 * static_cast<std::size_t>(n)]);
+    for (int n = 0; n < sys.num_nodes; ++n)
+      p[n] = contact_pressure(sys.contact, n, &st.contact_normal[3 * static_cast<std::size_t>(n)]);
   }
   if (cells) add_cell_fields(model, sys, st, full, fs);
   return fs;

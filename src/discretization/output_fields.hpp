@@ -19,8 +19,10 @@ ResultMesh result_mesh(const StructureSystem& sys);
 /// results SF, SM, S/E top and bottom, Mises top and bottom when there are shells, the solid
 /// S, E, Mises and HourglassEnergyDensity when there are continuum elements, PEEQ with a
 /// plastic law (shells: the through-thickness maximum), and StrainEnergyDensity). A family's
-/// arrays are NaN on the other family's cells.
+/// arrays are NaN on the other family's cells. With nodes (a compact frame, OutputFrame::nodes),
+/// st's and full's node rows (r1 too) hold those nodes only, and so do the point arrays, which
+/// are then only NodeId, U, UR, V, VR, RF and RM (what history rows read); cells must be false.
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
-                       const FullStepFields& full, bool cells);
+                       const FullStepFields& full, bool cells, const std::vector<int>* nodes = nullptr);
 
 }  // namespace halfstep

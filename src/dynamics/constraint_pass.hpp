@@ -59,6 +59,17 @@ HS_HD T dependent_value(const ConstraintView<T>& c, int k, T* const* a) {
   return sum;
 }
 
+/// dependent_value over arrays that hold some nodes only (a compact output frame): node n's
+/// value at a[dof][row[n]]; every term's node has a row (discretization/constraints.hpp,
+/// frame_nodes).
+template <class T>
+HS_HD T dependent_value(const ConstraintView<T>& c, int k, T* const* a, const int* row) {
+  T sum = T(0);
+  for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i)
+    sum += T(c.term_weight[i]) * a[c.term_dof[i]][row[c.term_node[i]]];
+  return sum;
+}
+
 /// Sets dependent dof k's half-step velocity and, for a translation, displacement from its
 /// independent dofs (after they were integrated): the constraint holds exactly at every
 /// increment. v: 6 columns; u: 3. A dependent rotation's frame is turned by turn_frame below.

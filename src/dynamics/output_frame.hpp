@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "discretization/structure_state.hpp"
@@ -30,10 +31,12 @@ struct OutputFrame {
   FullStepFields full;   ///< v^n and reactions
   EnergyRecord record;   ///< energy totals at this time
   bool discard = false;  ///< sampled after the run failed: not written
-  /// Distributed history frames: when set, complete() fills the node rows (state and full)
-  /// with these nodes only, in this order (compact rows), and sets compact.
-  std::vector<int> node_subset;
-  bool compact = false;
+  /// Frames that write no field and print no table (history and energy rows): when set, the
+  /// node rows of state (u, director, t1) and full hold these nodes only, row k for node
+  /// (*nodes)[k] (ascending), so a history row of a large model stages only the nodes its sets
+  /// name (docs/performance.md, "History rows carry only their nodes"); empty for an
+  /// energy-only frame, which needs none. Null: every node of the system.
+  std::shared_ptr<const std::vector<int>> nodes;
   /// Fills state, full and record from the backend's staging memory; run by the writer
   /// thread before writing (empty when the backend filled them already).
   std::function<void(OutputFrame&)> complete;

@@ -115,6 +115,7 @@ void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
     h.csv = std::make_unique<CsvWriter>(dir_ + "/history/" + file + ".csv", history_columns(h));
     if (h.rf) h.total = std::make_unique<CsvWriter>(dir_ + "/history/" + file + "_total.csv", total_columns());
     histories_.push_back(std::move(h));
+    history_rows_ = nullptr;  // the new set's rows are still to be found
   }
 }
 
@@ -132,7 +133,9 @@ const std::vector<double>& nodal(const FieldSet& fields, const char* name) {
 void ResultWriter::write(const ResultFrame& frame) {
   const auto t0 = std::chrono::steady_clock::now();
   if (frame.field) write_frame(frame.time, frame.fields, &frame.bezier);
-  if (frame.history) write_history(frame.time, frame.fields);
+  if (frame.nodes && (frame.field || frame.print))
+    throw std::logic_error("a frame of some nodes only cannot be written as a field frame or printed");
+  if (frame.history) write_history(frame.time, frame.fields, frame.nodes);
   if (frame.energy) write_energy(frame.energy_row);
   if (frame.energy && !frame.contact_force.empty()) write_contact(frame.time, frame.contact_force);
   if (frame.print) write_prints(frame);
@@ -515,8 +518,23 @@ void ResultWriter::write_bezier_frame(double time, const FieldSet& fields, const
   bezier_pvd_->add_frame(time, name);
 }
 
-void ResultWriter::write_history(double time, const FieldSet& fields) {
+void ResultWriter::write_history(double time, const FieldSet& fields, const std::shared_ptr<const std::vector<int>>& nodes) {
   if (histories_.empty()) return;
+  if (nodes && nodes != history_rows_) {
+    // Each set's nodes in the frame's list (ascending); a node missing there is the caller's
+    // error, reported rather than read out of bounds.
+    for (History& h : histories_) {
+      h.rows.clear();
+      for (int n : h.nodes) {
+        const auto at = std::lower_bound(nodes->begin(), nodes->end(), n);
+        if (at == nodes->end() || *at != n)
+          throw std::logic_error("history frame without node " + std::to_string(model_.nodes.id[n]) + " of set " +
+                                 h.nset);
+        h.rows.push_back(static_cast<int>(at - nodes->begin()));
+      }
+    }
+    history_rows_ = nodes;
+  }
   const std::vector<double>& u = nodal(fields, "U");
   const std::vector<double>& ur = nodal(fields, "UR");
   const std::vector<double>& v = nodal(fields, "V");
@@ -528,9 +546,12 @@ void ResultWriter::write_history(double time, const FieldSet& fields) {
     row.insert(row.end(), {a[3 * n], a[3 * n + 1], a[3 * n + 2]});
   };
   for (History& h : histories_) {
-    for (int n : h.nodes) {
+    // Node i of the set is entity at(i) of the arrays: itself, or its row in a compact frame.
+    const auto at = [&](std::size_t i) { return nodes ? h.rows[i] : h.nodes[i]; };
+    for (std::size_t i = 0; i < h.nodes.size(); ++i) {
       // Layout: time, node id, then the requested values.
-      row.assign({time, static_cast<double>(model_.nodes.id[n])});
+      const int n = at(i);
+      row.assign({time, static_cast<double>(model_.nodes.id[h.nodes[i]])});
       if (h.u) add3(u, n), add3(ur, n);
       if (h.v) add3(v, n), add3(vr, n);
       if (h.rf) add3(rf, n), add3(rm, n);
@@ -539,11 +560,13 @@ void ResultWriter::write_history(double time, const FieldSet& fields) {
     if (h.total) {
       row.assign(7, 0.0);
       row[0] = time;
-      for (int n : h.nodes)
+      for (std::size_t k = 0; k < h.nodes.size(); ++k) {
+        const int n = at(k);
         for (int i = 0; i < 3; ++i) {
           row[1 + i] += rf[3 * n + i];
           row[4 + i] += rm[3 * n + i];
         }
+      }
       h.total->write_row(row);
     }
   }
@@ -612,6 +635,7 @@ void ResultWriter::resume(const std::string& checkpoint) {
                                            b.get_value<std::uint64_t>("contact"));
   const auto n = b.get_value<std::uint64_t>("histories");
   histories_.clear();
+  history_rows_ = nullptr;
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::string k = "history" + std::to_string(i) + ".";
     History h;

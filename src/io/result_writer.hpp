@@ -46,8 +46,10 @@ class ResultWriter final : public ResultSink {
   /// name (ids and energy densities always); with a Bézier mesh and its arrays, also the
   /// frame's <job>_nurbs_NNNNNN.vtu, listed in <job>_nurbs.pvd.
   void write_frame(double time, const FieldSet& fields, const FieldSet* bezier = nullptr);
-  /// Appends one row per node of each history set, from the nodal arrays U, UR, V, VR, RF, RM.
-  void write_history(double time, const FieldSet& fields);
+  /// Appends one row per node of each history set, from the nodal arrays U, UR, V, VR, RF, RM;
+  /// with nodes (ResultFrame::nodes), the arrays hold those nodes only, which must include
+  /// every history set's.
+  void write_history(double time, const FieldSet& fields, const std::shared_ptr<const std::vector<int>>& nodes = nullptr);
   /// Appends a row to energy.csv.
   void write_energy(const EnergyRow& e);
   /// Appends one row per contact definition to history/contact.csv (time, definition,
@@ -62,6 +64,7 @@ class ResultWriter final : public ResultSink {
   struct History {
     std::string nset;
     std::vector<int> nodes;
+    std::vector<int> rows;  ///< each node's entity in the arrays of frames of history_rows_'s nodes
     bool u = false, v = false, rf = false;
     std::unique_ptr<CsvWriter> csv;
     std::unique_ptr<CsvWriter> total;  ///< RF: sums over the set (the set's total reaction)
@@ -75,6 +78,9 @@ class ResultWriter final : public ResultSink {
   std::unique_ptr<CsvWriter> energy_;  ///< null until resume() in a resumed run
   std::unique_ptr<CsvWriter> contact_;  ///< history/contact.csv, opened with the first contact row
   std::vector<History> histories_;
+  /// The node list of compact history frames that History::rows were found in (a run's frames
+  /// share one list per step, so the rows are found once per step, not per frame).
+  std::shared_ptr<const std::vector<int>> history_rows_;
   /// The columns of a history file with h's variables.
   static std::vector<std::string> history_columns(const History& h);
   /// The history file name (without extension) of a set: safe inside OUTDIR/history.

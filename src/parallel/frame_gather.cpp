@@ -1,6 +1,7 @@
 #include "parallel/frame_gather.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "elements/registry.hpp"
 #include "materials/j2_plane_stress.hpp"  // kJ2PlaneStateSize
@@ -92,11 +93,16 @@ std::vector<double> FrameGather::pack_state(const std::vector<double>& state) co
 }
 
 std::vector<double> FrameGather::pack(const std::vector<const std::vector<double>*>& rows,
-                                      const std::vector<int>& nodes, bool compact) {
+                                      const std::vector<int>& nodes, const std::vector<int>* held) {
   std::vector<double> out;
   out.reserve(nodes.size() * rows.size());
-  for (std::size_t k = 0; k < nodes.size(); ++k) {
-    const std::size_t at = compact ? k : static_cast<std::size_t>(nodes[k]);
+  for (int n : nodes) {
+    std::size_t at = static_cast<std::size_t>(n);
+    if (held) {
+      const auto it = std::lower_bound(held->begin(), held->end(), n);
+      if (it == held->end() || *it != n) throw std::logic_error("frame gather: the frame lacks a history node");
+      at = static_cast<std::size_t>(it - held->begin());
+    }
     for (const std::vector<double>* r : rows) out.push_back((*r)[at]);
   }
   return out;
@@ -114,7 +120,7 @@ std::vector<std::vector<double>> FrameGather::scatter(const std::vector<double>&
 
 std::vector<std::vector<double>> FrameGather::gather_nodes(const std::vector<const std::vector<double>*>& rows,
                                                            const std::vector<double>& fill) const {
-  const std::vector<double> all = comm_.gather(pack(rows, owned_nodes_, false), 0);
+  const std::vector<double> all = comm_.gather(pack(rows, owned_nodes_, nullptr), 0);
   if (comm_.rank() != 0) return {};
   return scatter(all, node_ids_, fill);
 }
@@ -130,6 +136,13 @@ void FrameGather::set_history_nodes(const std::vector<int>& global_nodes) {
   history_local_.erase(std::unique(history_local_.begin(), history_local_.end()), history_local_.end());
   for (int n : history_local_) ids.push_back(d_.node_global[static_cast<std::size_t>(n)]);
   history_ids_ = comm_.gather(ids, 0);
+  std::vector<int> all = global_nodes;
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  history_row_.clear();
+  for (int g : history_ids_)
+    history_row_.push_back(static_cast<int>(std::lower_bound(all.begin(), all.end(), g) - all.begin()));
+  history_global_ = std::make_shared<const std::vector<int>>(std::move(all));
 }
 
 std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const {
@@ -156,7 +169,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   for (int i = 0; i < 6; ++i) rows.push_back(&local.full.v[i]);
   for (int i = 0; i < 6; ++i) rows.push_back(&local.full.rf[i]);
   const std::vector<int>& nodes = full ? owned_nodes_ : history_local_;
-  const std::vector<double> mine = pack(rows, nodes, local.compact);
+  const std::vector<double> mine = pack(rows, nodes, local.nodes.get());
   auto values = std::make_shared<std::vector<double>>(comm_.gather(mine, 0));
   std::vector<double> solid_rows;
   std::shared_ptr<std::vector<double>> shells, solids, points, beams, tris, shell_points, contact;
@@ -191,11 +204,31 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   }
   if (comm_.rank() != 0) return nullptr;
 
-  // Scattering into whole-model rows is left to the writer thread (OutputFrame::complete).
-  const std::vector<int>& ids = full ? node_ids_ : history_ids_;
   // Nodes no element uses keep the reference frame (director +z, t1 +x) and zero motion.
   std::vector<double> fill(rows.size(), 0.0);
   fill[5] = fill[6] = 1.0;
+  if (!full) {
+    // A history row: compact rows of the global history nodes (each owned by one rank, or by
+    // none when no element uses it), put in place by the writer thread.
+    f->nodes = history_global_ ? history_global_ : std::make_shared<const std::vector<int>>();
+    f->complete = [this, values, fill](OutputFrame& out) {
+      const std::size_t count = out.nodes->size(), nr = fill.size();
+      std::vector<std::vector<double>> rows_of;
+      for (std::size_t r = 0; r < nr; ++r) rows_of.emplace_back(count, fill[r]);
+      for (std::size_t i = 0; i < history_row_.size() && (i + 1) * nr <= values->size(); ++i)
+        for (std::size_t r = 0; r < nr; ++r) rows_of[r][static_cast<std::size_t>(history_row_[i])] = (*values)[i * nr + r];
+      StructureState& g = out.state;
+      std::vector<double>* state_rows[9] = {&g.ux, &g.uy, &g.uz, &g.dx, &g.dy, &g.dz, &g.t1x, &g.t1y, &g.t1z};
+      for (int i = 0; i < 9; ++i) *state_rows[i] = std::move(rows_of[static_cast<std::size_t>(i)]);
+      for (int i = 0; i < 6; ++i) {
+        out.full.v[i] = std::move(rows_of[static_cast<std::size_t>(9 + i)]);
+        out.full.rf[i] = std::move(rows_of[static_cast<std::size_t>(15 + i)]);
+      }
+    };
+    return f;
+  }
+  // Scattering into whole-model rows is left to the writer thread (OutputFrame::complete).
+  const std::vector<int>& ids = node_ids_;
   f->complete = [this, values, shells, solids, points, beams, tris, shell_points, contact, &ids, fill](OutputFrame& out) {
     std::vector<std::vector<double>> whole = scatter(*values, ids, fill);
     StructureState& g = out.state;

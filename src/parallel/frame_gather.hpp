@@ -18,10 +18,12 @@ class FrameGather {
   /// global: the whole system (rank 0 sizes the frames with it).
   FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global);
   /// Rank 0: the whole-model frame (flags, record and discard from local); elsewhere null.
-  /// Field frames carry every node and element; history frames only the history nodes
-  /// (local.compact: local's rows hold history_nodes() only); energy frames only the record.
+  /// Field and print frames carry every node and element; history frames the history nodes
+  /// only, as compact rows (OutputFrame::nodes: the global history nodes; local's rows may be
+  /// compact too, of local.nodes, which must hold history_nodes()); energy frames the record.
   std::unique_ptr<OutputFrame> gather(const OutputFrame& local) const;
-  /// Sets the node sets of the step's history requests (global node indices).
+  /// Sets the nodes of the history sets written from now on (global node indices, any order,
+  /// repeats allowed).
   void set_history_nodes(const std::vector<int>& global_nodes);
   /// The owned local nodes in the history sets, ascending.
   const std::vector<int>& history_nodes() const { return history_local_; }
@@ -31,9 +33,10 @@ class FrameGather {
                                                 const std::vector<double>& fill) const;
 
  private:
-  /// This rank's values of rows at nodes (node after node); compact: rows hold nodes only.
+  /// This rank's values of rows at nodes (node after node); with held, the rows hold those
+  /// nodes only (ascending), node n at its position there.
   static std::vector<double> pack(const std::vector<const std::vector<double>*>& rows, const std::vector<int>& nodes,
-                                  bool compact);
+                                  const std::vector<int>* held);
   /// Whole-model rows from gathered values of the nodes ids (node after node), fill[r] elsewhere.
   std::vector<std::vector<double>> scatter(const std::vector<double>& values, const std::vector<int>& ids,
                                            const std::vector<double>& fill) const;
@@ -57,6 +60,9 @@ class FrameGather {
   std::vector<int> beam_ids_, tri_ids_;                ///< rank 0: the same for beams and FPM triangles
   std::vector<int> history_local_;                     ///< owned local nodes in history sets
   std::vector<int> history_ids_;                       ///< rank 0: their global indices, rank after rank
+  /// The global history nodes, ascending: the rows of rank 0's history frames.
+  std::shared_ptr<const std::vector<int>> history_global_;
+  std::vector<int> history_row_;  ///< rank 0: per history_ids_ entry, its row in history_global_
 };
 
 }  // namespace halfstep

@@ -3,6 +3,7 @@
 // ParaView and CSV files; tests may collect them in memory).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ struct EnergyRow {
 };
 
 /// One output instant. Field frames carry point and cell arrays; history frames at least the
-/// nodal arrays U, UR, V, VR, RF, RM.
+/// nodal arrays NodeId, U, UR, V, VR, RF, RM.
 struct ResultFrame {
   double time = 0;
   bool field = false, history = false, energy = false;
@@ -30,6 +31,11 @@ struct ResultFrame {
   long long increment = 0;  ///< increments of the step so far
   bool step_end = false;    ///< the step's last instant
   FieldSet fields;
+  /// Frames that write no field and print no table: when set, the point arrays hold these
+  /// points only, entity k for point (*nodes)[k] (ascending; a history frame: at least the
+  /// nodes of every history set opened so far), and only the nodal arrays above. Null: every
+  /// point of the mesh.
+  std::shared_ptr<const std::vector<int>> nodes;
   /// Field frames of models with NURBS patches: the arrays on ResultMesh::bezier's points
   /// and cells (empty otherwise).
   FieldSet bezier;

@@ -59,9 +59,19 @@ void AsyncOutput::run() {
       OutputFrame& f = *job.frame;
       if (f.complete) f.complete(f);
       if (!f.discard) {  // a frame sampled after a failure is not a result
-        f.state.r1x = job.r1->r1x;
-        f.state.r1y = job.r1->r1y;
-        f.state.r1z = job.r1->r1z;
+        if (f.nodes) {  // the frame's nodes only, like its other node rows
+          const std::vector<int>& nodes = *f.nodes;
+          const std::vector<double>* from[3] = {&job.r1->r1x, &job.r1->r1y, &job.r1->r1z};
+          std::vector<double>* to[3] = {&f.state.r1x, &f.state.r1y, &f.state.r1z};
+          for (int i = 0; i < 3; ++i) {
+            to[i]->resize(nodes.size());
+            for (std::size_t k = 0; k < nodes.size(); ++k) (*to[i])[k] = (*from[i])[static_cast<std::size_t>(nodes[k])];
+          }
+        } else {
+          f.state.r1x = job.r1->r1x;
+          f.state.r1y = job.r1->r1y;
+          f.state.r1z = job.r1->r1z;
+        }
         ResultFrame out;
         out.time = f.state.time;
         out.field = f.field;
@@ -71,8 +81,9 @@ void AsyncOutput::run() {
         out.step = f.step;
         out.increment = f.increment;
         out.step_end = f.step_end;
+        out.nodes = f.nodes;
         if (f.field || f.history || f.print)
-          out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells);
+          out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells, f.nodes.get());
         if (f.field && bezier_) out.bezier = bezier_fields(*bezier_, out.fields);
         const EnergyRecord& e = f.record;
         out.energy_row = {e.time,    e.kinetic,   e.internal,           e.external_work, e.damping_work,

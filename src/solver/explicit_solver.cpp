@@ -15,6 +15,7 @@
 #include "core/threads.hpp"
 #include "backends/backend.hpp"
 #include "discretization/bezier_output.hpp"
+#include "discretization/constraints.hpp"
 #include "discretization/mass_scaling.hpp"
 #include "discretization/stable_increment.hpp"
 #include "discretization/output_fields.hpp"
@@ -546,7 +547,11 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     // backend stops at the failing increment, so a late poll loses nothing but time.
     constexpr std::int64_t kPollEvery = 2000;
     EnergyMonitor mon;
-    std::vector<int> history_nodes;  // distributed: nodes of every history set opened so far
+    // What a frame without field output or printed tables carries (OutputFrame::nodes): a
+    // history row the nodes of every history set opened so far (the writer goes on writing a
+    // set in later steps), an energy row none.
+    std::shared_ptr<const std::vector<int>> history_rows;
+    const auto no_rows = std::make_shared<const std::vector<int>>();
 
     bool interrupted = false;
     Clock::time_point last_restart = Clock::now();
@@ -622,13 +627,21 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
         writer->open_histories(step.outputs);
         writer->open_prints(model.steps[si].prints);
       }
-      if (gather) {  // history files stay open for later steps: their nodes accumulate
-        for (const OutputRequest& r : step.outputs)
-          if (r.kind == OutputRequest::Kind::History && !r.nset.empty()) {
-            const std::vector<int>& m = model.nsets.at(r.nset).members;
-            history_nodes.insert(history_nodes.end(), m.begin(), m.end());
-          }
-        gather->set_history_nodes(history_nodes);
+      {
+        // History files stay open for later steps: their nodes accumulate over every step so far
+        // (static ones and, in a resumed run, those before the restart included).
+        std::vector<int> nodes;
+        for (std::size_t k = 0; k <= si; ++k)
+          for (const OutputRequest& r : steps[k].outputs)
+            if (r.kind == OutputRequest::Kind::History && !r.nset.empty()) {
+              const std::vector<int>& m = model.nsets.at(r.nset).members;
+              nodes.insert(nodes.end(), m.begin(), m.end());
+            }
+        if (gather) {  // this rank's owned ones, as local nodes
+          gather->set_history_nodes(nodes);
+          nodes = gather->history_nodes();
+        }
+        history_rows = std::make_shared<const std::vector<int>>(frame_nodes(sys.constraints, sys.num_nodes, nodes));
       }
       double dt = step_increment(sys, step.fixed_increment, opt.dt_scale);
       const bool update_dt = opt.dt_update > 0 && !step.fixed_increment;
@@ -791,7 +804,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
           frame->step = static_cast<int>(si) + 1;
           frame->increment = step_increments;
           frame->step_end = last;
-          if (gather && !want_field && !want_print) frame->node_subset = gather->history_nodes();
+          if (!want_field && !want_print) frame->nodes = want_history ? history_rows : no_rows;
           hw.sample(inc, *frame);
           if (gather) {
             // Collective: completed here (MPI stays on this thread) with only the nodes the

@@ -178,4 +178,43 @@ inline std::vector<double> read_vtu_array(const std::string& path, const std::st
   return out;
 }
 
+/// (time, vtu file) of each frame listed in a .pvd.
+inline std::vector<std::pair<double, std::string>> pvd_frames(const std::string& path) {
+  std::vector<std::pair<double, std::string>> out;
+  const std::string text = read_file(path);
+  for (std::size_t at = 0; (at = text.find("<DataSet timestep=\"", at)) != std::string::npos;) {
+    at += 19;
+    const double t = std::strtod(text.c_str() + at, nullptr);
+    const std::size_t f = text.find("file=\"", at) + 6;
+    out.emplace_back(t, text.substr(f, text.find('"', f) - f));
+  }
+  return out;
+}
+
+/// dir/name.inp: the pinched cylinder (84 nodes, fixed increment 1e-3) in two steps, with the
+/// history of every set every increment, field output (U, V, RF) NUMBER INTERVAL=field1 in
+/// the first step and field2 in the second. The sets DOWN (60, 14, 37, 2) and OVER (37, 50,
+/// 14, 71) are not in ascending order and share two nodes; the second step adds LATE (80, 5).
+inline std::string two_step_history_deck(const std::string& dir, const std::string& name, int field1, int field2) {
+  const std::string base = generate_deck(dir, name + "_base",
+                                         "pinched-cylinder --n 6 --time 0.02 --dt 0.001 --history-interval 0.0005 "
+                                         "--field-interval " + std::to_string(field1));
+  std::string deck = read_file(base);
+  const auto replace = [&deck](const std::string& from, const std::string& to) {
+    const std::size_t at = deck.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    deck.replace(at, from.size(), to);
+  };
+  // DOWN and OVER share nodes 14 and 37; neither is in ascending order.
+  replace("*MATERIAL", "*NSET, NSET=DOWN\n60, 14, 37, 2\n*NSET, NSET=OVER\n37, 50, 14, 71\n*NSET, NSET=LATE\n80, 5\n*MATERIAL");
+  replace("U, V\n*ELEMENT OUTPUT", "U, V, RF\n*ELEMENT OUTPUT");
+  replace("*END STEP", "*NODE OUTPUT, NSET=DOWN\nU, V, RF\n*NODE OUTPUT, NSET=OVER\nU, V, RF\n*END STEP");
+  deck += "*STEP\n*DYNAMIC, EXPLICIT, DIRECT USER CONTROL\n0.001, 0.01\n*OUTPUT, FIELD, NUMBER INTERVAL=" +
+          std::to_string(field2) + "\n*NODE OUTPUT\nU, V, RF\n*OUTPUT, HISTORY, TIME INTERVAL=0.0005\n"
+          "*NODE OUTPUT, NSET=LATE\nU, V, RF\n*END STEP\n";
+  const std::string path = dir + "/" + name + ".inp";
+  std::ofstream(path) << deck;
+  return path;
+}
+
 }  // namespace halfstep::test

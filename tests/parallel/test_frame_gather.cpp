@@ -6,6 +6,8 @@
 // (elements touching shared nodes come first), so a wrong index shows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,63 @@ void check_deck(const std::string& deck) {
             << "section-point entry " << i << " (shell " << e << ")";
       }
     }
+  }
+}
+
+// History rows (issue 21): a rank's compact frame (rows of local.nodes, here the owned history
+// nodes and one node more, as a constraint's term would add) is gathered into compact rows of
+// the global history nodes, ascending: each owned history node's values at its position,
+// nodes that another rank owns left at the fill (zero motion, director +z).
+TEST(FrameGather, HistoryRowsAreCompactRowsOfTheGlobalHistoryNodes) {
+  const Model model = read_inp(HALFSTEP_SOURCE_DIR "/tests/parallel/decks/stiffened_plate.inp");
+  const StructureSystem whole = build_structure_system(model);
+  StructureState st;
+  st.initialize(whole);
+  number(st.ux, 0.0);
+  number(st.dz, 7e5);
+  const Communicator single;
+  const std::vector<int> part = partition_elements(model, 2);
+  const int nn = whole.num_nodes;
+  const std::vector<int> history = {nn - 1, 2, nn / 2, 2, 0, nn / 3};  // any order, a repeat
+  std::vector<int> sorted = history;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  for (int r = 0; r < 2; ++r) {
+    SCOPED_TRACE(testing::Message() << "rank " << r << " of 2");
+    const Subdomain d = build_subdomain(whole, part, r, 2);
+    const StructureSystem local = restrict_system(whole, d);
+    const StructureState ls = restrict_state(st, whole, local, d);
+    FrameGather gather(single, d, whole);
+    gather.set_history_nodes(history);
+    std::vector<int> held = gather.history_nodes();
+    const int extra = held.empty() || held.back() + 1 >= local.num_nodes ? 0 : held.back() + 1;
+    held.push_back(extra);
+    std::sort(held.begin(), held.end());
+    held.erase(std::unique(held.begin(), held.end()), held.end());
+    OutputFrame frame;
+    frame.history = true;
+    frame.nodes = std::make_shared<const std::vector<int>>(held);
+    frame.full.resize(static_cast<int>(held.size()));
+    StructureState& fs = frame.state;
+    std::vector<double>* rows[9] = {&fs.ux, &fs.uy, &fs.uz, &fs.dx, &fs.dy, &fs.dz, &fs.t1x, &fs.t1y, &fs.t1z};
+    const std::vector<double>* from[9] = {&ls.ux, &ls.uy, &ls.uz, &ls.dx, &ls.dy, &ls.dz, &ls.t1x, &ls.t1y, &ls.t1z};
+    for (int i = 0; i < 9; ++i)
+      for (int n : held) rows[i]->push_back((*from[i])[static_cast<std::size_t>(n)]);
+    std::unique_ptr<OutputFrame> g = gather.gather(frame);
+    ASSERT_TRUE(g && g->complete && g->nodes);
+    g->complete(*g);
+    EXPECT_EQ(*g->nodes, sorted);
+    ASSERT_EQ(g->state.ux.size(), sorted.size());
+    ASSERT_EQ(g->full.v[0].size(), sorted.size());
+    int mine = 0;
+    for (std::size_t k = 0; k < sorted.size(); ++k) {
+      const int n = d.node_local[static_cast<std::size_t>(sorted[k])];
+      const bool owned = n >= 0 && d.owned[static_cast<std::size_t>(n)];
+      mine += owned ? 1 : 0;
+      EXPECT_EQ(g->state.ux[k], owned ? st.ux[sorted[k]] : 0.0) << "node " << sorted[k];
+      EXPECT_EQ(g->state.dz[k], owned ? st.dz[sorted[k]] : 1.0) << "node " << sorted[k];
+    }
+    EXPECT_GT(mine, 0);
   }
 }
 

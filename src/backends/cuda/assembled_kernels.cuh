@@ -318,7 +318,7 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
       if (Set == NodeSet::All && mode == NodeMode::Sample) {
         T out[12];
         full_step_output(r, out);
-        for (int k = 0; k < 12; ++k) frame.full[static_cast<std::size_t>(k) * m.nn + n] = out[k];
+        for (int k = 0; k < 12; ++k) frame.put(k, n, out[k]);
       }
     }
     if (Set == NodeSet::All && n == 0)  // the rigid bodies' terms (constraint_kernels.cuh, body_kernel)

@@ -26,10 +26,10 @@ __global__ void dependent_force_kernel(MeshView<T> m, DriveView d, Increment inc
 
 /// After the node pass: dependent dofs from their independent ones (commit), or their
 /// full-step velocity in the frame (sample). Idempotent when the node pass did not commit
-/// (the masters are unchanged), so it needs no monitor check.
+/// (the masters are unchanged), so it needs no monitor check. A compact frame holds the
+/// terms' nodes of every dependent dof it holds (frame_nodes, discretization/constraints.hpp).
 template <class T>
-__global__ void dependent_update_kernel(NodeStateView<T> s, ConstraintView<T> c, NodeMode mode, FrameOut<T> frame,
-                                        int nn) {
+__global__ void dependent_update_kernel(NodeStateView<T> s, ConstraintView<T> c, NodeMode mode, FrameOut<T> frame) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= c.num_dependent) return;
   if (mode == NodeMode::Commit) {
@@ -37,9 +37,11 @@ __global__ void dependent_update_kernel(NodeStateView<T> s, ConstraintView<T> c,
     T* const u[3] = {s.ux, s.uy, s.uz};
     update_dependent(c, k, v, u);
   } else if (mode == NodeMode::Sample) {
+    const int n = c.dep_node[k];
+    if (!frame.full || (frame.row && frame.row[n] < 0)) return;
     T* f[6];
-    for (int d = 0; d < 6; ++d) f[d] = frame.full + static_cast<std::size_t>(d) * nn;
-    frame.full[static_cast<std::size_t>(c.dep_dof[k]) * nn + c.dep_node[k]] = dependent_value(c, k, f);
+    for (int d = 0; d < 6; ++d) f[d] = frame.full + static_cast<std::size_t>(d) * frame.rows;
+    frame.put(c.dep_dof[k], n, frame.row ? dependent_value(c, k, f, frame.row) : dependent_value(c, k, f));
   }
 }
 
@@ -151,15 +153,15 @@ __global__ void body_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Incr
 }
 
 /// After a sampling node pass: v^n of every body node and the reference node's reaction in
-/// the frame (12 arrays of nn: v, angular velocity, reaction, moment).
+/// the frame (those of its nodes that the frame holds).
 template <class T>
-__global__ void body_output_kernel(BodyView<T> bv, FrameOut<T> frame, int nn) {
+__global__ void body_output_kernel(BodyView<T> bv, FrameOut<T> frame) {
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= bv.num_bodies) return;
   const T* o = bv.out + 9 * b;
   const T* R = bv.rotation + 9 * b;
   const int r = bv.ref_node[b];
-  const auto put = [&](int column, int n, T value) { frame.full[static_cast<std::size_t>(column) * nn + n] = value; };
+  const auto put = [&](int column, int n, T value) { frame.put(column, n, value); };
   for (int k = 0; k < 6; ++k) put(k, r, o[k]);
   for (int k = 0; k < 3; ++k) put(6 + k, r, o[6 + k]);
   const Vec3<T> v{o[0], o[1], o[2]}, w{o[3], o[4], o[5]};

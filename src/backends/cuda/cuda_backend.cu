@@ -125,7 +125,7 @@ struct DeviceDrive {
 /// Pinned buffers one output frame is staged in, and whether a frame still uses them.
 template <class T>
 struct Staging {
-  PinnedArray<T> full, state, energy;  // 12 nn, 9 nn, ne
+  PinnedArray<T> full, state, energy;  // 12 and 9 per node of the frame (all, or a compact frame's), ne
   PinnedArray<T> points;               // material state per solid integration point (models with state)
   PinnedArray<T> beams;                // state of every FPM beam (section forces, fibres, work)
   PinnedArray<T> tris;                 // state of every FPM triangle (stresses, frame, work)
@@ -136,16 +136,19 @@ struct Staging {
   bool in_use = false;
 };
 
-/// Nine state rows of the staging area, component-major: u (3), director (3), t1 (3). With
-/// by_slot (element-local scheme) the state is read from each node's first slot.
+/// Nine state rows of the staging area, component-major: u (3), director (3), t1 (3), of
+/// count nodes: row k of node list[k] (a compact frame's nodes), or of node k without list.
+/// With by_slot (element-local scheme) the state is read from each node's first slot.
 template <class T>
-__global__ void stage_state_kernel(cuda::MeshView<T> m, NodeStateView<T> s, bool by_slot, T* out) {
-  const int n = blockIdx.x * blockDim.x + threadIdx.x;
-  if (n >= m.nn) return;
+__global__ void stage_state_kernel(cuda::MeshView<T> m, NodeStateView<T> s, bool by_slot, const int* list, int count,
+                                   T* out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const int n = list ? list[k] : k;
   const T* src[9] = {s.ux, s.uy, s.uz, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z};
   const bool used = !by_slot || m.slot_ptr[n + 1] > m.slot_ptr[n];
   const int at = !by_slot ? n : (used ? m.slots[m.slot_ptr[n]] : 0);
-  for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * m.nn + n] = used ? src[i][at] : T(0);
+  for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * count + k] = used ? src[i][at] : T(0);
 }
 
 /// Distributed contact (host staging): u and v^(n-1/2) of the listed local nodes into out,
@@ -707,10 +710,26 @@ class CudaBackend final : public Backend {
     // (docs/performance.md).
     const bool cells = frame.field || frame.print;
     const int ne = cells ? sys_.num_elements : 0, ns = cells ? sys_.solid.num_elements : 0;
+    // A history row stages its nodes only, an energy row none (OutputFrame::nodes): at 10 M
+    // elements staging every node made a history row of two small sets cost 2.8 s against
+    // 7 ms of solve (docs/performance.md, "History rows carry only their nodes").
+    const std::vector<int>* subset = frame.nodes.get();
+    const int rows = subset ? static_cast<int>(subset->size()) : nn;
+    if (rows > 0 && subset && frame.nodes != frame_nodes_) {
+      // Once per step (the solver hands every history row of a step one list): the node pass's
+      // node -> row map and the state staging's node list. An earlier frame's kernels may
+      // still read the old ones.
+      sync("output nodes");
+      std::vector<int> row(static_cast<std::size_t>(nn), -1);
+      for (int k = 0; k < rows; ++k) row[static_cast<std::size_t>((*subset)[k])] = k;
+      frame_row_.assign(row);
+      frame_list_.assign(*subset);
+      frame_nodes_ = frame.nodes;
+    }
     const int b = acquire_staging();
     Staging<T>& s = staging_[b];
-    s.full.reserve(12 * static_cast<std::size_t>(nn));
-    s.state.reserve(9 * static_cast<std::size_t>(nn));
+    s.full.reserve(12 * static_cast<std::size_t>(rows));
+    s.state.reserve(9 * static_cast<std::size_t>(rows));
     s.energy.reserve(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
     s.monitor.reserve(1);
     const std::size_t npts = cells ? solid_state_.size() : 0, nshell = cells ? shell_state_.size() : 0;
@@ -720,15 +739,21 @@ class CudaBackend final : public Backend {
     const std::size_t nts = cells ? tri_state_.size() : 0;
     s.tris.reserve(nts);
     s.shell_points.reserve(nshell);
-    const std::size_t ncon = ct_normal_.size(), npair = ct_pair_force_.size();
+    // Nodal contact forces are field output; the per-definition totals go to every energy row.
+    const std::size_t ncon = subset ? 0 : ct_normal_.size(), npair = ct_pair_force_.size();
     s.contact.reserve(2 * ncon + npair);
     if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
     // The sample kernel streams the frame straight into mapped pinned memory: no device copy
     // of the frame exists, so output costs no GPU memory (see docs/performance.md).
-    launch_nodes(inc, NodeMode::Sample, {s.full.device()}, block_node_);
-    stage_state_kernel<T><<<blocks(nn, 256), 256, 0, stream_>>>(mesh(), state(), scheme_ == GpuScheme::ElementLocal,
-                                                                s.state.device());
-    check(cudaGetLastError(), "stage launch");
+    // The node pass sums the energy over every node whatever the frame holds.
+    const cuda::FrameOut<T> out{rows > 0 ? s.full.device() : nullptr, subset ? frame_row_.get() : nullptr, rows};
+    launch_nodes(inc, NodeMode::Sample, out, block_node_);
+    if (rows > 0) {
+      stage_state_kernel<T><<<blocks(rows, 256), 256, 0, stream_>>>(
+          mesh(), state(), scheme_ == GpuScheme::ElementLocal, subset ? frame_list_.get() : nullptr, rows,
+          s.state.device());
+      check(cudaGetLastError(), "stage launch");
+    }
     if (ne > 0)
       check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy energies");
@@ -781,24 +806,22 @@ class CudaBackend final : public Backend {
     // Released when the frame is written or dropped.
     std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
     const double time = inc.time;
-    frame.complete = [this, b, hold, time, nn, ne, ns, npts, nbs, nts, nshell, ncon, npair, global, record,
+    frame.complete = [this, b, hold, time, rows, ne, ns, npts, nbs, nts, nshell, ncon, npair, global, record,
                       failed](OutputFrame& f) {
       Staging<T>& st = staging_[b];
       check(cudaEventSynchronize(st.ready), "output frame");
-      std::vector<double>* rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
-                                      &f.state.dz, &f.state.t1x, &f.state.t1y, &f.state.t1z};
-      // Row i of a staging block, all nodes or (compact) the frame's node subset only.
+      std::vector<double>* state_rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
+                                            &f.state.dz, &f.state.t1x, &f.state.t1y, &f.state.t1z};
+      // Row i of a staging block: the frame's nodes (every node, or a compact frame's).
       const auto take = [&](const T* block, int i, std::vector<double>& out) {
-        const T* row = block + i * std::size_t(nn);
-        if (f.node_subset.empty()) {
-          out.assign(row, row + nn);
-        } else {
-          out.resize(f.node_subset.size());
-          for (std::size_t k = 0; k < f.node_subset.size(); ++k) out[k] = double(row[f.node_subset[k]]);
+        if (rows == 0) {
+          out.clear();
+          return;
         }
+        const T* row = block + i * std::size_t(rows);
+        out.assign(row, row + rows);
       };
-      f.compact = !f.node_subset.empty();
-      for (int i = 0; i < 9; ++i) take(st.state.host(), i, *rows[i]);
+      for (int i = 0; i < 9; ++i) take(st.state.host(), i, *state_rows[i]);
       for (int i = 0; i < 6; ++i) {
         take(st.full.host(), i, f.full.v[i]);
         take(st.full.host(), 6 + i, f.full.rf[i]);
@@ -1776,12 +1799,12 @@ class CudaBackend final : public Backend {
           mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, bv.sums, nb, bv.skip);
     }
     if (nd > 0)
-      cuda::dependent_update_kernel<T><<<blocks(nd, 128), 128, 0, stream_>>>(state(), cons, mode, frame, nn);
+      cuda::dependent_update_kernel<T><<<blocks(nd, 128), 128, 0, stream_>>>(state(), cons, mode, frame);
     if (cons.num_rot_nodes > 0 && mode == NodeMode::Commit)
       cuda::dependent_frame_kernel<T><<<blocks(cons.num_rot_nodes, 128), 128, 0, stream_>>>(state(), cons, inc,
                                                                                            run());
     if (nb > 0 && mode == NodeMode::Sample)
-      cuda::body_output_kernel<T><<<blocks(nb, 64), 64, 0, stream_>>>(bv, frame, nn);
+      cuda::body_output_kernel<T><<<blocks(nb, 64), 64, 0, stream_>>>(bv, frame);
   }
 
   /// Whether a Commit or Probe node pass may run as NodeSet::Special + NodeSet::Plain: none of
@@ -2108,6 +2131,10 @@ class CudaBackend final : public Backend {
 
   std::vector<std::vector<char>> restart_host_;  // save_restart's host copies (the blob views them)
   Staging<T> staging_[2];
+  /// The node list of the latest compact frame (OutputFrame::nodes), its node -> row map (nn
+  /// values, -1 for nodes it lacks) and the list on the device (built when the list changes).
+  std::shared_ptr<const std::vector<int>> frame_nodes_;
+  DeviceArray<int> frame_row_, frame_list_;
   std::mutex staging_mutex_;
   std::condition_variable staging_free_;
 };

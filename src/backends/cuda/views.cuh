@@ -52,7 +52,18 @@ struct MeshView {
 /// Where a sampling pass leaves a frame: component-major rows of nn values (mapped host memory).
 template <class T>
 struct FrameOut {
-  T* full;  ///< 12 * nn: v (3), angular velocity (3), reaction (3), moment (3)
+  /// 12 rows of `rows` values: v (3), angular velocity (3), reaction (3), moment (3); null:
+  /// nothing is written (an energy row, a Commit or Probe pass).
+  T* full;
+  /// Node n's entity in the rows (-1: the frame does not hold it); null: n. A compact frame
+  /// (OutputFrame::nodes) holds its nodes only, so a history row stages those, not the model.
+  const int* row = nullptr;
+  int rows = 0;
+  /// Node n's value of column into the frame (nothing for a node the frame does not hold).
+  __device__ void put(int column, int n, T value) const {
+    const int at = row ? row[n] : n;
+    if (full && at >= 0) full[static_cast<std::size_t>(column) * rows + at] = value;
+  }
 };
 
 /// Where a distributed run's kernels leave their sums for the host (which reduces them over
