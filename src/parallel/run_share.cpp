@@ -92,12 +92,14 @@ void serialize(Ar& ar, Subdomain& d) {
      d.elements_per_rank, d.contact);
 }
 
+/// The arrays restrict_state carries over from the whole state. The rest (force buffers,
+/// energies, contact arrays, the solids' material state and rigid-body rotations) is what
+/// StructureState::initialize gives the rank's system: the reader initializes the state
+/// before reading these over it, so the zeros never travel (a third of a shell share).
 template <class Ar>
 void serialize(Ar& ar, StructureState& s) {
-  ar(s.ux, s.uy, s.uz, s.v, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z, s.r1x, s.r1y, s.r1z, s.elem_force, s.elem_pressure,
-     s.elem_energy, s.solid_force, s.solid_energy, s.solid_hourglass, s.solid_state, s.shell_state, s.body_rotation,
-     s.beam_force, s.beam_state, s.tri_force, s.tri_pressure, s.tri_state, s.contact_history, s.contact_normal,
-     s.contact_shear, s.contact_pair_force, s.time, s.half_dt_prev);
+  ar(s.ux, s.uy, s.uz, s.v, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z, s.r1x, s.r1y, s.r1z, s.shell_state, s.beam_state,
+     s.tri_state, s.time, s.half_dt_prev);
 }
 
 template <class Ar>
@@ -250,7 +252,9 @@ template <class Ar, class Model_, class System, class Domain, class Steps, class
 void walk_share(Ar& ar, Model_& outline, System& whole, Domain& domain, System& system, Steps& steps, State& state) {
   ar(outline);
   if constexpr (Ar::kReading) ar.amplitudes = &outline.amplitudes;
-  ar(whole, domain, system, steps, state);
+  ar(whole, domain, system, steps);
+  if constexpr (Ar::kReading) state.initialize(system);  // what serialize(Ar&, StructureState&) leaves out
+  ar(state);
 }
 
 /// Status message kinds: the exception rank 0 met, by exit code.
@@ -312,6 +316,9 @@ std::string serialize_share(const RunShare& share) {
   // The field lists take references they may write through; the writer only reads them.
   RunShare& s = const_cast<RunShare&>(share);
   ArchiveWriter w;
+  // One allocation of the final size: a string grown by doubling copies and faults in
+  // about twice the share's bytes.
+  w.str().reserve(share_bytes(s.outline, s.whole, s.domain, s.system, s.steps, s.state));
   walk_share(w, s.outline, s.whole, s.domain, s.system, s.steps, s.state);
   return std::move(w.str());
 }
@@ -334,23 +341,29 @@ RunShare parse_share(const std::string& bytes, const std::string& what) {
   return s;
 }
 
-void announce_setup_ok(const Communicator& comm) { comm.broadcast(std::string(1, kStatusOk), 0); }
+void announce_setup_ok(const Communicator& comm) {
+  for (int q = 1; q < comm.size(); ++q) comm.send_bytes(std::string(1, kStatusOk), q);
+}
 
 void announce_setup_failure(const Communicator& comm, const std::exception& e) {
   char kind = kStatusOther;
   if (dynamic_cast<const InputError*>(&e)) kind = kStatusInput;
   else if (dynamic_cast<const RunError*>(&e) || dynamic_cast<const std::bad_alloc*>(&e)) kind = kStatusRun;
-  comm.broadcast(kind + std::string(e.what()), 0);
+  // Point to point, not a broadcast: the other ranks wait for it without spinning.
+  for (int q = 1; q < comm.size(); ++q) comm.send_bytes(kind + std::string(e.what()), q);
 }
 
 RunShare receive_share(const Communicator& comm) {
-  const std::string status = comm.broadcast(std::string(), 0);
+  // Rank 0 reads and builds meanwhile, maybe on this host's cores: wait without spinning.
+  comm.wait_for_bytes(0);
+  const std::string status = comm.receive_bytes(0);
   const char kind = status.empty() ? kStatusOther : status[0];
   const std::string msg = status.empty() ? std::string() : status.substr(1);
   if (kind == kStatusInput) throw InputError(SourceLoc{}, msg);
   if (kind == kStatusRun) throw CollectiveSetupError(msg, 3);
   if (kind != kStatusOk) throw CollectiveSetupError(msg, 4);
   try {
+    comm.wait_for_bytes(0);  // rank 0 builds the shares of the ranks before this one first
     return parse_share(comm.receive_bytes(0), "the share rank " + std::to_string(comm.rank()) + " received");
   } catch (const std::exception& e) {
     // Rank 0 goes on to the time loop and would wait for this rank in its first collective.

@@ -3,8 +3,9 @@
 // subdomain, its restriction of the system, steps and state, the outline of the model the
 // time loop still reads (steps, output requests, history sets, amplitudes) and the whole
 // system's scalars — as bytes of one archive (core/byte_archive.hpp). Before any share
-// travels, rank 0 broadcasts whether its set-up succeeded, so an error in the deck stops
-// every rank at once with the message printed once.
+// travels, rank 0 tells every rank whether its set-up succeeded, so an error in the deck
+// stops every rank at once with the message printed once. The other ranks wait for rank 0
+// without spinning (Communicator::wait_for_bytes): on one host they would take its cores.
 #pragma once
 
 #include <cstdint>
