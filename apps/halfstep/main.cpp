@@ -29,6 +29,7 @@
 #include "model/memory.hpp"
 #include "model/renumber.hpp"
 #include "parallel/communicator.hpp"
+#include "parallel/run_share.hpp"
 #include "solver/explicit_solver.hpp"
 #include "solver/interrupt.hpp"
 #include "solver/model_report.hpp"
@@ -387,13 +388,30 @@ bool renumbers(const Args& a) { return a.renumber != "off"; }
 
 int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   const bool root = comm.rank() == 0;
-  // check reports every problem it finds (up to 50); run stops at the first.
-  const auto t_read = std::chrono::steady_clock::now();
-  Model model = a.command == "check" ? read_inp_all_errors(a.deck, 50) : read_inp(a.deck);
-  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_read).count();
-  // After reading and its checks (their messages name labels and lines, whatever the order);
-  // every rank of a distributed run renumbers alike, before the partition.
-  if (a.command == "run" && renumbers(a)) renumber_for_locality(model);
+  // A distributed run's other ranks never open the deck (nor the restart file): rank 0 sends
+  // each its share (run_analysis) or tells it that the set-up failed.
+  const bool reads = root || a.command == "check";
+  // Rank 0 of a distributed run: a failure before run_analysis's own set-up stops the others too.
+  const auto announcing = [&](auto&& f) {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      if (comm.distributed() && a.command == "run") announce_setup_failure(comm, e);
+      throw;
+    }
+  };
+  Model model;
+  double read_seconds = 0;
+  if (reads)
+    announcing([&] {
+      // check reports every problem it finds (up to 50); run stops at the first.
+      const auto t_read = std::chrono::steady_clock::now();
+      model = a.command == "check" ? read_inp_all_errors(a.deck, 50) : read_inp(a.deck);
+      read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_read).count();
+      // After reading and its checks (their messages name labels and lines, whatever the
+      // order), before the partition.
+      if (a.command == "run" && renumbers(a)) renumber_for_locality(model);
+    });
   ctx.warnings = model.warnings;
   if (root)
     for (const std::string& w : model.warnings) std::fprintf(stderr, "halfstep: warning: %s\n", w.c_str());
@@ -433,19 +451,12 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
       file.commit();
       return restart_path;
     };
-  // Rank 0 reads the restart and sends each other rank its part (run_analysis); every rank
-  // learns whether the file was readable, so none waits for a rank that stopped.
+  // Rank 0 reads the restart and sends each other rank its part (run_analysis); an unreadable
+  // file stops the others with rank 0's set-up.
   RestartBlob resume = RestartBlob::empty(a.restart_from);
   if (resuming) {
-    std::string why;
-    if (root) try {
-        resume = RestartBlob::parse(read_whole_file(a.restart_from, "restart file"), a.restart_from);
-      } catch (const InputError& e) {
-        why = e.what();
-        if (!comm.distributed()) throw;
-      }
-    why = comm.broadcast(why, 0);
-    if (!why.empty()) throw InputError(SourceLoc{}, why);
+    if (root)
+      announcing([&] { resume = RestartBlob::parse(read_whole_file(a.restart_from, "restart file"), a.restart_from); });
     run.resume = &resume;
   }
   install_stop_handlers();
@@ -512,6 +523,8 @@ int guarded_main(const Args& args, const Communicator& comm) {
   const bool root = comm.rank() == 0;
   try {
     return run_command(args, comm, ctx);
+  } catch (const CollectiveSetupError& e) {
+    return e.code();  // rank 0's set-up failed: it prints the message
   } catch (const InputError& e) {
     if (root) std::fprintf(stderr, "%s\n", e.what());
     return kBadInput;

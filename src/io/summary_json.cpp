@@ -92,6 +92,9 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     d["mpi_library"] = s.mpi_library;
     d["interface_transport"] = s.transport;
     d["elements_per_rank"] = s.rank_elements;
+    // Rank 0 alone builds the whole model; each rank holds the share it was sent.
+    d["share_bytes_per_rank"] = s.rank_share_bytes;
+    d["share_bytes_whole_model"] = s.whole_share_bytes;
     d["gpu_per_rank"] = s.rank_devices;
     d["communication_seconds_per_rank"] = s.rank_comm_seconds;
     std::vector<double> share;

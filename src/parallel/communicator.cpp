@@ -1,8 +1,10 @@
 #include "parallel/communicator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 #if HALFSTEP_HAVE_MPI
 #include <mpi.h>
@@ -216,6 +218,19 @@ std::string Communicator::receive_bytes(int from) const {
 #endif
   (void)from;
   throw std::logic_error("receive_bytes in a run of one process");
+}
+
+void Communicator::wait_for_bytes(int from) const {
+#if HALFSTEP_HAVE_MPI
+  if (mpi_ && size_ > 1) {
+    for (int arrived = 0;;) {
+      check(MPI_Iprobe(from, 71, MPI_COMM_WORLD, &arrived, MPI_STATUS_IGNORE), "MPI_Iprobe");
+      if (arrived) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+#endif
+  (void)from;
 }
 
 void Communicator::barrier() const {

@@ -48,6 +48,10 @@ class Communicator {
   void send_bytes(const std::string& bytes, int to) const;
   /// Receives what send_bytes sent from rank `from`.
   std::string receive_bytes(int from) const;
+  /// Returns once send_bytes from rank `from` has begun, looking every millisecond instead of
+  /// busy-waiting as MPI does: for long waits (rank 0's set-up of a distributed run), during
+  /// which a spinning rank would take a core from the ranks it waits for on the same host.
+  void wait_for_bytes(int from) const;
   /// Waits for every rank.
   void barrier() const;
   /// Stops every rank of the run at once (after a failure only this rank saw).

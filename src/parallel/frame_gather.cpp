@@ -45,12 +45,12 @@ std::vector<double> unpack_elements(const std::vector<double>& values, const std
 
 }  // namespace
 
-FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global)
-    : comm_(comm), d_(d), global_(global), global_solid_(global.solid), global_nodes_(global.num_nodes),
-      global_shells_(global.num_elements), global_solids_(global.solid.num_elements) {
+FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global,
+                         const StructureSystem& local)
+    : comm_(comm), d_(d), global_(global), global_solid_(global.solid), local_shell_points_(local.shell_num_points),
+      local_shell_first_(local.shell_first_point), global_nodes_(global.num_nodes), global_shells_(global.num_elements),
+      global_solids_(global.solid.num_elements) {
   for (int e : d.solid_global) local_points_ += static_cast<std::size_t>(points_of(global.solid, e));
-  if (!global.shell_first_point.empty())
-    for (int e : d.shell_global) local_shell_points_ += shell_points_of(global, e);
   std::vector<int> ids;
   for (std::size_t n = 0; n < d.node_global.size(); ++n)
     if (d.owned[n]) {
@@ -68,12 +68,10 @@ std::vector<double> FrameGather::pack_shell_points(const std::vector<double>& st
   std::vector<double> out;
   const std::size_t np = local_shell_points_;
   if (np == 0 || state.size() != static_cast<std::size_t>(kJ2PlaneStateSize) * np) return out;
-  std::size_t first = 0;  // the local system numbers the points in d.shell_global order
-  for (int e : d_.shell_global) {
-    const std::size_t count = shell_points_of(global_, e);
+  for (std::size_t i = 0; i < d_.shell_global.size(); ++i) {
+    const std::size_t first = local_shell_first_[i], count = local_shell_first_[i + 1] - first;
     for (int c = 0; c < kJ2PlaneStateSize; ++c)
       for (std::size_t p = 0; p < count; ++p) out.push_back(state[static_cast<std::size_t>(c) * np + first + p]);
-    first += count;
   }
   return out;
 }

@@ -15,8 +15,9 @@ namespace halfstep {
 /// Collects subdomain frames and node arrays on rank 0 (collective calls).
 class FrameGather {
  public:
-  /// global: the whole system (rank 0 sizes the frames with it).
-  FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global);
+  /// global: the whole system (rank 0 sizes the frames with it; the other ranks hold its
+  /// outline, parallel/run_share.hpp); local: this rank's system (its shells' section points).
+  FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global, const StructureSystem& local);
   /// Rank 0: the whole-model frame (flags, record and discard from local); elsewhere null.
   /// Field and print frames carry every node and element; history frames the history nodes
   /// only, as compact rows (OutputFrame::nodes: the global history nodes; local's rows may be
@@ -54,6 +55,7 @@ class FrameGather {
   const SolidMesh& global_solid_;  ///< its solids
   std::size_t local_points_ = 0;   ///< integration points of this rank's solids
   std::size_t local_shell_points_ = 0;  ///< section points of this rank's shells
+  const std::vector<std::size_t>& local_shell_first_;  ///< their numbering (StructureSystem::shell_first_point)
   int global_nodes_, global_shells_, global_solids_;
   std::vector<int> owned_nodes_;                 ///< local indices of the nodes this rank reports
   std::vector<int> node_ids_, shell_ids_, solid_ids_;  ///< rank 0: global indices, rank after rank

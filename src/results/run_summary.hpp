@@ -91,6 +91,10 @@ struct RunSummary {
   // Distributed runs (ranks > 1):
   int ranks = 1;
   std::vector<int> rank_elements;        ///< elements of each rank
+  /// Host bytes of the share rank 0 sent each rank (rank 0's own as it would travel):
+  /// parallel/run_share.hpp.
+  std::vector<double> rank_share_bytes;
+  double whole_share_bytes = 0;          ///< the same archive of the whole model (what every rank held before)
   std::vector<double> rank_comm_seconds; ///< wall seconds each rank spent in exchanges and reductions
   /// Wall seconds of each phase of the increments, per rank: (phase, one value per rank).
   std::vector<std::pair<std::string, std::vector<double>>> rank_phase_seconds;

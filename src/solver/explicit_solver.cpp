@@ -28,6 +28,7 @@
 #include "solver/static_solver.hpp"
 #include "parallel/frame_gather.hpp"
 #include "parallel/partition.hpp"
+#include "parallel/run_share.hpp"
 #include "parallel/subdomain.hpp"
 
 namespace halfstep {
@@ -79,13 +80,53 @@ void apply_initial_conditions(const Model& model, const StructureSystem& sys, St
   }
 }
 
+/// Deck ids and lines of model elements and nodes in failure reports. A rank that holds no
+/// deck (ranks other than 0 of a distributed run) writes placeholders instead, which rank 0
+/// fills in (fill_names) before the report reaches every rank.
+struct Names {
+  const Model& model;
+  static constexpr char kMark = '\x1f';  ///< brackets a placeholder: never in a deck's text (printable())
+  std::string placeholder(char what, std::size_t i) const { return kMark + (what + std::to_string(i)) + kMark; }
+  /// Deck id of model element me.
+  std::string element(int me) const {
+    const auto i = static_cast<std::size_t>(me);
+    return model.elements.id.empty() ? placeholder('E', i) : std::to_string(model.elements.id[i]);
+  }
+  /// file:line of model element me.
+  std::string element_line(int me) const {
+    const auto i = static_cast<std::size_t>(me);
+    return model.elements.id.empty() ? placeholder('L', i) : model.elements.loc[i].str();
+  }
+  /// Deck id of model node n.
+  std::string node(int n) const {
+    const auto i = static_cast<std::size_t>(n);
+    return model.nodes.id.empty() ? placeholder('N', i) : std::to_string(model.nodes.id[i]);
+  }
+  /// text with every placeholder replaced by what it stands for (this rank holds the deck).
+  std::string fill(const std::string& text) const {
+    std::string out;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t open = text.find(kMark, at), close = open == std::string::npos ? open : text.find(kMark, open + 1);
+      if (close == std::string::npos) {
+        out += text.substr(at);
+        break;
+      }
+      out += text.substr(at, open - at);
+      const int i = std::stoi(text.substr(open + 2, close - open - 2));
+      const char what = text[open + 1];
+      out += what == 'E' ? element(i) : what == 'L' ? element_line(i) : node(i);
+      at = close + 1;
+    }
+    return out;
+  }
+};
+
 /// First element (deck id) or node with a non-finite value, for instability reports (empty
 /// when there is none). node_global maps the system's nodes to the model's (empty: same).
-std::string find_nonfinite(const Model& model, const StructureSystem& sys, const StructureState& st,
+std::string find_nonfinite(const Names& names, const StructureSystem& sys, const StructureState& st,
                            const std::vector<int>& node_global) {
   const auto named = [&](int me) {
-    return "element " + std::to_string(model.elements.id[me]) + " (" + model.elements.loc[me].str() +
-           ") has a non-finite strain energy";
+    return "element " + names.element(me) + " (" + names.element_line(me) + ") has a non-finite strain energy";
   };
   for (int e = 0; e < sys.num_elements; ++e)
     if (!std::isfinite(st.elem_energy[e])) return named(sys.shell_model_element[e]);
@@ -101,14 +142,13 @@ std::string find_nonfinite(const Model& model, const StructureSystem& sys, const
   for (int n = 0; n < sys.num_nodes; ++n)
     for (int d = 0; d < kMaxNodeDofs; ++d)
       if (!std::isfinite(st.v[d][n]))
-        return "node " + std::to_string(model.nodes.id[node_global.empty() ? n : node_global[n]]) +
-               " has a non-finite velocity";
+        return "node " + names.node(node_global.empty() ? n : node_global[n]) + " has a non-finite velocity";
   return "";
 }
 
 /// Largest |value| of element strain energy density, to name the element driving a blow-up;
 /// *peak gets the largest density found (for picking a rank).
-std::string most_strained_element(const Model& model, const StructureSystem& sys, const StructureState& st,
+std::string most_strained_element(const Names& names, const StructureSystem& sys, const StructureState& st,
                                   double* peak = nullptr) {
   // Shells per unit area, solids per unit volume: each is compared within its own kind.
   std::string out;
@@ -126,7 +166,7 @@ std::string most_strained_element(const Model& model, const StructureSystem& sys
     if (worst < 0) return;
     if (peak && best > *peak) *peak = best;
     if (!out.empty()) out += "; ";
-    out += std::string(what) + " element " + std::to_string(model.elements.id[model_element[worst]]) +
+    out += std::string(what) + " element " + names.element(model_element[worst]) +
            " has the highest strain energy density";
   };
   worst_of(sys.num_elements, [&](int e) { return st.elem_energy[e] / sys.area[e]; }, sys.shell_model_element, "shell");
@@ -307,22 +347,22 @@ double step_increment(const StructureSystem& sys, const std::optional<double>& f
   const std::vector<int>& node_global = dist ? dist->domain->node_global : no_map;
   std::string where;  // "on rank r of P: " in a distributed run
   std::string culprit;
+  const Names names{model};
+  // The culprit's rank names it; rank 0, which holds the deck, fills in its ids.
+  const auto from_rank = [&](int r) {
+    culprit = dist->comm->broadcast(culprit, r);
+    culprit = dist->comm->broadcast(dist->comm->rank() == 0 ? names.fill(culprit) : std::string(), 0);
+    where = "on rank " + std::to_string(r) + " of " + std::to_string(dist->comm->size()) + ", ";
+  };
   if (m.status == kEnergyDrift) {
     double peak = -1;
-    culprit = most_strained_element(model, sys, st, &peak);
-    if (dist) {
-      const int r = dist->comm->max_location(peak).second;
-      culprit = dist->comm->broadcast(culprit, r);
-      where = "on rank " + std::to_string(r) + " of " + std::to_string(dist->comm->size()) + ", ";
-    }
+    culprit = most_strained_element(names, sys, st, &peak);
+    if (dist) from_rank(dist->comm->max_location(peak).second);
   } else {
-    culprit = find_nonfinite(model, sys, st, node_global);
+    culprit = find_nonfinite(names, sys, st, node_global);
     if (dist) {
       const int r = dist->comm->min(culprit.empty() ? dist->comm->size() : dist->comm->rank());
-      if (r < dist->comm->size()) {
-        culprit = dist->comm->broadcast(culprit, r);
-        where = "on rank " + std::to_string(r) + " of " + std::to_string(dist->comm->size()) + ", ";
-      }
+      if (r < dist->comm->size()) from_rank(r);
     }
     if (culprit.empty()) culprit = "a non-finite value appeared";
   }
@@ -338,67 +378,25 @@ double step_increment(const StructureSystem& sys, const std::optional<double>& f
   throw RunError(msg);
 }
 
-RunSummary run_analysis(const Model& model, const RunOptions& opt) {
+RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
   const Clock::time_point t_start = Clock::now();
   const Communicator single;
   const Communicator& comm = opt.comm ? *opt.comm : single;
-  // Everything that can reject the input happens before the output directory is touched.
-  // Every rank of a distributed run builds the whole model (the checks and their messages are
-  // the same everywhere), then keeps its own share.
-  StructureSystem whole = build_structure_system(model);
-  // *FIXED MASS SCALING changes the masses once, before anything reads them or the increment.
-  const MassScalingResult mass_scaling = apply_deck_mass_scaling(model, whole);
-  // *VARIABLE MASS SCALING changes whole's masses during the run (never a subdomain's: refused).
-  check_variable_mass_scaling(model, whole, comm.distributed());
-  VariableMassScaler scaler(model, mass_scaling);
-  const double mass_after_fixed = whole.total_mass;
-  const std::vector<StepLoads> whole_steps = build_step_loads(model, whole);
-  StructureState st;
-  st.initialize(whole);
-  initialize_triads(st);
-  apply_initial_conditions(model, whole, st);
-  for (std::size_t s = 0; s < whole_steps.size(); ++s)
-    if (whole_steps[s].fixed_increment && !(*whole_steps[s].fixed_increment > 0))
-      throw InputError(model.steps[s].loc, "the fixed time increment must be positive");
-
+  // Rank 0 alone reads the deck and builds the whole model; it sends every other rank its
+  // share (parallel/run_share.hpp), so those hold their part and an outline of the rest.
+  const bool builds = comm.rank() == 0;
+  RunShare share;
+  if (!builds) share = receive_share(comm);  // throws what rank 0's set-up threw
+  const Model& model = builds ? deck : share.outline;
   bool any_explicit = false, any_static = false;
   for (const Step& s : model.steps) {
     any_explicit = any_explicit || s.procedure == Procedure::ExplicitDynamic;
     any_static = any_static || s.procedure == Procedure::Static;
   }
-  if (whole.constrained() && comm.distributed()) {
-    // The elimination runs in the explicit node pass of one process (docs/theory.md);
-    // validate() refused static steps.
-    const SourceLoc& at = whole.constraints.empty() ? whole.bodies.loc[0] : whole.constraints.dep_loc[0];
-    throw InputError(at, "constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING) run in one process: run without "
-                         "mpirun");
-  }
-  // A node that moves needs mass in an explicit step. Only springs and dashpots reach a node
-  // without giving it mass (every other element needs *DENSITY there): their ground nodes are
-  // massless and must be held.
-  for (std::size_t s = 0; s < whole_steps.size(); ++s) {
-    if (model.steps[s].procedure != Procedure::ExplicitDynamic) continue;
-    const std::uint8_t free_mask = whole.solid.planar ? 0x03 : 0x07;
-    for (int n = 0; n < whole.num_nodes; ++n)
-      if (whole.node_used(n) && !(whole.mass[static_cast<std::size_t>(n)] > 0) &&
-          (whole_steps[s].fixed_translation[static_cast<std::size_t>(n)] & free_mask) != free_mask)
-        throw InputError(model.nodes.loc[static_cast<std::size_t>(n)],
-                         "node " + std::to_string(model.nodes.id[static_cast<std::size_t>(n)]) +
-                             " has no mass but is free to move in explicit step '" + model.steps[s].name +
-                             "': hold it with *BOUNDARY or give it mass (*MASS, or elements with *DENSITY); "
-                             "springs and dashpots carry none");
-  }
-  if (!whole.contact.empty()) {
-    const SourceLoc& at = model.contact.pairs.front().loc;
-    for (const Step& s : model.steps)
-      if (s.procedure != Procedure::ExplicitDynamic)
-        throw InputError(at, "contact acts in explicit dynamic steps; step '" + s.name +
-                                 "' is static (contact in static steps is not supported)");
-  }
-  if (any_static && comm.distributed())
-    throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "
-                                                     "solve is not there yet): run without mpirun");
-
+  StructureSystem whole;  // rank 0: the whole system; the other ranks: its outline
+  MassScalingResult mass_scaling;
+  std::vector<StepLoads> whole_steps;
+  StructureState st;
   // The command line's count overrides the deck's *RESTART, FREQUENCY. Restarts the command
   // line asks for and this run cannot write are an error; the deck's (an Abaqus deck often
   // has *RESTART) are dropped with a warning, as the keyword was before restarts existed.
@@ -416,22 +414,119 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     restart_points = 0;
     restart_interval = 0;
   };
-  if (!any_explicit) cannot_restart("restart files are written in explicit dynamic steps; this deck has none");
+  std::vector<int> part;  // rank 0 of a distributed run: each model element's rank
+  try {
+    // Everything that can reject the input happens before the output directory is touched
+    // and, in a distributed run, before rank 0 tells the others that the set-up succeeded.
+    if (builds) {
+      whole = build_structure_system(model);
+      // *FIXED MASS SCALING changes the masses once, before anything reads them or the increment.
+      mass_scaling = apply_deck_mass_scaling(model, whole);
+      // *VARIABLE MASS SCALING changes whole's masses during the run (never a subdomain's: refused).
+      check_variable_mass_scaling(model, whole, comm.distributed());
+      whole_steps = build_step_loads(model, whole);
+      st.initialize(whole);
+      initialize_triads(st);
+      apply_initial_conditions(model, whole, st);
+      for (std::size_t s = 0; s < whole_steps.size(); ++s)
+        if (whole_steps[s].fixed_increment && !(*whole_steps[s].fixed_increment > 0))
+          throw InputError(model.steps[s].loc, "the fixed time increment must be positive");
+      if (whole.constrained() && comm.distributed()) {
+        // The elimination runs in the explicit node pass of one process (docs/theory.md);
+        // validate() refused static steps.
+        const SourceLoc& at = whole.constraints.empty() ? whole.bodies.loc[0] : whole.constraints.dep_loc[0];
+        throw InputError(at, "constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING) run in one process: run "
+                             "without mpirun");
+      }
+      // A node that moves needs mass in an explicit step. Only springs and dashpots reach a node
+      // without giving it mass (every other element needs *DENSITY there): their ground nodes are
+      // massless and must be held.
+      for (std::size_t s = 0; s < whole_steps.size(); ++s) {
+        if (model.steps[s].procedure != Procedure::ExplicitDynamic) continue;
+        const std::uint8_t free_mask = whole.solid.planar ? 0x03 : 0x07;
+        for (int n = 0; n < whole.num_nodes; ++n)
+          if (whole.node_used(n) && !(whole.mass[static_cast<std::size_t>(n)] > 0) &&
+              (whole_steps[s].fixed_translation[static_cast<std::size_t>(n)] & free_mask) != free_mask)
+            throw InputError(model.nodes.loc[static_cast<std::size_t>(n)],
+                             "node " + std::to_string(model.nodes.id[static_cast<std::size_t>(n)]) +
+                                 " has no mass but is free to move in explicit step '" + model.steps[s].name +
+                                 "': hold it with *BOUNDARY or give it mass (*MASS, or elements with *DENSITY); "
+                                 "springs and dashpots carry none");
+      }
+      if (!whole.contact.empty()) {
+        const SourceLoc& at = model.contact.pairs.front().loc;
+        for (const Step& s : model.steps)
+          if (s.procedure != Procedure::ExplicitDynamic)
+            throw InputError(at, "contact acts in explicit dynamic steps; step '" + s.name +
+                                     "' is static (contact in static steps is not supported)");
+      }
+      if (any_static && comm.distributed())
+        throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "
+                                                         "solve is not there yet): run without mpirun");
+    }
+    // Ranks other than 0 come here only after rank 0 passed it: the same outline and options
+    // give them the same settings without an error.
+    if (!any_explicit) cannot_restart("restart files are written in explicit dynamic steps; this deck has none");
+    if (builds && comm.distributed()) {
+      if (opt.backend_options.scheme == GpuScheme::ElementLocal || opt.backend_options.scheme == GpuScheme::Colored)
+        throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +
+                                          gpu_scheme_name(opt.backend_options.scheme));
+      part = partition_elements(model, comm.size());
+    }
+  } catch (const std::exception& e) {
+    if (builds && comm.distributed()) announce_setup_failure(comm, e);
+    throw;
+  }
   const bool restarts = restarts_asked || restart_every > 0 || restart_points > 0 || restart_interval > 0;
 
   std::unique_ptr<Subdomain> domain;
   StructureSystem local;
   std::vector<StepLoads> local_steps;
-  if (comm.distributed()) {
-    if (opt.backend_options.scheme == GpuScheme::ElementLocal || opt.backend_options.scheme == GpuScheme::Colored)
-      throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +
-                                        gpu_scheme_name(opt.backend_options.scheme));
-    domain = std::make_unique<Subdomain>(
-        build_subdomain(whole, partition_elements(model, comm.size()), comm.rank(), comm.size()));
-    local = restrict_system(whole, *domain);
-    for (const StepLoads& s : whole_steps) local_steps.push_back(restrict_step(s, *domain));
-    st = restrict_state(st, whole, local, *domain);
+  std::vector<double> share_bytes_per_rank;  // rank 0: the bytes of each rank's share
+  double share_bytes_whole = 0;              // rank 0: the same archive of the whole model
+  if (comm.distributed() && builds) {
+    announce_setup_ok(comm);
+    try {
+      // One share at a time: rank 0 holds the whole model and one other rank's part at most.
+      const Model outline = model_outline(model);
+      const StructureSystem whole_outline = system_outline(whole);
+      share_bytes_per_rank.assign(static_cast<std::size_t>(comm.size()), 0.0);
+      for (int q = 1; q < comm.size(); ++q) {
+        RunShare s;
+        s.domain = build_subdomain(whole, part, q, comm.size());
+        s.system = restrict_system(whole, s.domain);
+        for (const StepLoads& w : whole_steps) s.steps.push_back(restrict_step(w, s.domain));
+        s.state = restrict_state(st, whole, s.system, s.domain);
+        s.outline = outline;  // the steps' amplitudes travel by name, not through these pointers
+        s.whole = whole_outline;
+        const std::string bytes = serialize_share(s);
+        share_bytes_per_rank[static_cast<std::size_t>(q)] = static_cast<double>(bytes.size());
+        comm.send_bytes(bytes, q);
+      }
+      // What every rank held before rank 0 read alone (the whole model), for the summary.
+      share_bytes_whole =
+          static_cast<double>(share_bytes(outline, whole_outline, Subdomain{}, whole, whole_steps, st));
+      domain = std::make_unique<Subdomain>(build_subdomain(whole, part, 0, comm.size()));
+      local = restrict_system(whole, *domain);
+      for (const StepLoads& s : whole_steps) local_steps.push_back(restrict_step(s, *domain));
+      st = restrict_state(st, whole, local, *domain);
+      share_bytes_per_rank[0] =
+          static_cast<double>(share_bytes(outline, whole_outline, *domain, local, local_steps, st));
+    } catch (const std::exception& e) {
+      // The others wait for their shares or in the time loop's first collective.
+      std::fprintf(stderr, "halfstep: rank 0 of %d failed sending the shares: %s\n", comm.size(), e.what());
+      std::fflush(stderr);
+      comm.abort(dynamic_cast<const std::bad_alloc*>(&e) ? 3 : 4);
+    }
+  } else if (comm.distributed()) {
+    whole = std::move(share.whole);
+    domain = std::make_unique<Subdomain>(std::move(share.domain));
+    local = std::move(share.system);
+    local_steps = std::move(share.steps);  // their amplitudes point into share.outline
+    st = std::move(share.state);
   }
+  VariableMassScaler scaler(model, mass_scaling);
+  const double mass_after_fixed = whole.total_mass;
   const StructureSystem& sys = domain ? local : whole;
   const std::vector<StepLoads>& steps = domain ? local_steps : whole_steps;
   const DistributedContext context{&comm, domain.get()};
@@ -497,7 +592,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
                      hw.transport().c_str());
     }
     std::unique_ptr<FrameGather> gather;
-    if (domain) gather = std::make_unique<FrameGather>(comm, *domain, whole);
+    if (domain) gather = std::make_unique<FrameGather>(comm, *domain, whole, local);
     std::unique_ptr<ResultSink> writer;
     std::unique_ptr<AsyncOutput> out;
     if (writes && opt.make_sink) {
@@ -536,7 +631,7 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
                    "increment %.4g -> %.4g\n",
                    mass_scaling.elements, mass_scaling.added_mass, 100 * sum.added_mass_fraction,
                    mass_scaling.stable_dt_before, mass_scaling.stable_dt_after);
-    sum.controlling_element = whole.controlling_element >= 0 ? model.elements.id[whole.controlling_element] : 0;
+    sum.controlling_element = builds && whole.controlling_element >= 0 ? model.elements.id[whole.controlling_element] : 0;
 
     double solve_seconds = 0;
     Clock::time_point last_progress = Clock::now();
@@ -893,6 +988,8 @@ RunSummary run_analysis(const Model& model, const RunOptions& opt) {
     if (domain) {
       sum.ranks = comm.size();
       sum.rank_elements = domain->elements_per_rank;
+      sum.rank_share_bytes = share_bytes_per_rank;
+      sum.whole_share_bytes = share_bytes_whole;
       sum.rank_comm_seconds = comm.gather(std::vector<double>{backend->communication_seconds()}, 0);
       const auto phases = backend->phase_seconds();  // the same names, in the same order, on every rank
       std::vector<double> mine;

@@ -69,7 +69,9 @@ double step_increment(const StructureSystem& sys, const std::optional<double>& f
 
 /// Runs every step of the model, handing results to the sink of options.make_sink.
 /// Throws InputError for problems found before the first frame is written and RunError
-/// for instabilities (naming the step and the element).
-RunSummary run_analysis(const Model& model, const RunOptions& options);
+/// for instabilities (naming the step and the element). In a distributed run only rank 0
+/// passes the deck's model; the other ranks pass an empty one and receive their share from
+/// rank 0 (parallel/run_share.hpp).
+RunSummary run_analysis(const Model& deck, const RunOptions& options);
 
 }  // namespace halfstep

@@ -329,6 +329,8 @@ TEST(SummaryJson, DistributedRunAddsPerRankObject) {
   s.rank_elements = {6, 5, 5};
   s.rank_comm_seconds = {0.5, 0.25, 1.0};
   s.rank_devices = {0, 1, -1};
+  s.rank_share_bytes = {4096, 3072, 3584};
+  s.whole_share_bytes = 9216;
   s.transport = "host-staged";
   s.mpi_library = "Open MPI v4.1.4";
   write_summary_json(dir / "summary.json", "d.inp", s);
@@ -339,8 +341,12 @@ TEST(SummaryJson, DistributedRunAddsPerRankObject) {
   EXPECT_EQ(j["ranks"].number, 3);
   const Json& d = j["distributed"];
   ASSERT_EQ(d.kind, Json::Object);
-  EXPECT_EQ(d.keys, (std::vector<std::string>{"mpi_library", "interface_transport", "elements_per_rank", "gpu_per_rank",
+  EXPECT_EQ(d.keys, (std::vector<std::string>{"mpi_library", "interface_transport", "elements_per_rank",
+                                              "share_bytes_per_rank", "share_bytes_whole_model", "gpu_per_rank",
                                               "communication_seconds_per_rank", "communication_share_of_solve"}));
+  ASSERT_EQ(d["share_bytes_per_rank"].items.size(), 3u);
+  EXPECT_EQ(d["share_bytes_per_rank"].items[1].number, 3072);
+  EXPECT_EQ(d["share_bytes_whole_model"].number, 9216);
   EXPECT_EQ(d["mpi_library"].string, "Open MPI v4.1.4");
   EXPECT_EQ(d["interface_transport"].string, "host-staged");
   ASSERT_EQ(d["elements_per_rank"].items.size(), 3u);

@@ -27,7 +27,12 @@ in the deck's order, compared as an agreement case.
 Failure cases:
   * two_bars_unstable.inp, -np 2: exit code 3 within the timeout, "rank 1 of 2" on stderr
     (the blow-up is on the rank holding the stiff bar); the single process also exits 3;
-  * tiny.inp (2 elements), -np 4: exit code 2 and "bad partition" on stderr.
+  * tiny.inp (2 elements), -np 4: exit code 2 and "bad partition" on stderr;
+  * tiny.inp with a *BOUNDARY on a set that does not exist, -np 2: exit code 2, the message
+    once on stderr (rank 0 alone reads the deck and tells the others), no output folder.
+Share case (issue 21 item 4): a generated pinched cylinder of 20 000 shells, -np 2: each rank's
+share of the model (summary.json, share_bytes_per_rank) is at most 60 % of the whole model's;
+every agreement case also checks that no share reaches the whole model's (contact aside).
 
 Restart cases (RESTART_CASES; issue 20): a run of N ranks with --restart-every K, then the same
 N ranks resumed from its restart in a copy of its folder (energy.csv damaged past the restart
@@ -492,6 +497,15 @@ def compare_summary(rep, case, n, ref_dir, dist_dir):
                 interior = phases.get(interior_name) or []
                 if len(interior) != n or any(not (v > 0) for v in interior):
                     problems.append(f"{interior_name} {interior!r}")
+        # Rank 0 alone builds the whole model and sends each rank its share: every share is
+        # below the whole model's (contact decks aside: every rank holds the whole contact).
+        shares, whole = d.get("share_bytes_per_rank"), d.get("share_bytes_whole_model")
+        if not isinstance(shares, list) or len(shares) != n or any(not (b > 0) for b in shares):
+            problems.append(f"share_bytes_per_rank {shares!r}")
+        elif not (isinstance(whole, (int, float)) and whole > 0):
+            problems.append(f"share_bytes_whole_model {whole!r}")
+        elif "contact" not in case and max(shares) >= whole:
+            problems.append(f"share_bytes_per_rank {shares} not below the whole model's {whole}")
     per_rank = d.get("elements_per_rank") if isinstance(d, dict) else None
     rep.check(case, n, "summary.json", str(per_rank), f"ranks {n}, {n} parts summing to {sa.get('elements')}",
               not problems, "; ".join(problems))
@@ -577,6 +591,55 @@ def renumber_case(args, rep, worst_table):
         rep.fail("shuffled_cylinder.inp", "-", "generate the deck", err.strip()[-2000:])
         return
     agreement_case(args, rep, deck, worst_table, ref_flags=("--renumber", "off"))
+
+
+def share_case(args, rep):
+    """Issue 21 item 4: ranks other than 0 never build the whole model. A pinched cylinder of
+    20 000 shells under -np 2: each rank's share (summary.json) is at most 60 % of the whole
+    model's archive, which every rank held when each read the deck."""
+    case = "share_cylinder.inp"
+    folder = fresh(os.path.join(args.work, "share"))
+    deck = os.path.join(folder, case)
+    gen = [sys.executable, os.path.join(SOURCE, "examples", "generate_deck.py"), "pinched-cylinder", "--n", "100",
+           "--time", "2e-6", "--field-interval", "1", "-o", deck]
+    rc, _, err, _ = run(gen, os.path.join(folder, "generate.log"), args.timeout)
+    if rc != 0:
+        rep.fail(case, "-", "generate the deck", err.strip()[-2000:])
+        return
+    out = os.path.join(folder, "np2")
+    rc, _, err, sec = run(halfstep_cmd(args, deck, out, 2), os.path.join(folder, "np2.log"), args.timeout)
+    if rc != 0:
+        rep.fail(case, 2, "run", f"exit {rc}: {err.strip()[-2000:]}")
+        return
+    with open(os.path.join(out, "summary.json")) as f:
+        d = json.load(f).get("distributed", {})
+    shares, whole = d.get("share_bytes_per_rank") or [], d.get("share_bytes_whole_model") or 0
+    worst = max(shares) / whole if shares and whole else float("inf")
+    rep.check(case, 2, "largest share / whole model", f"{worst:.3f} ({shares} of {whole:.0f} bytes)", "<= 0.6",
+              len(shares) == 2 and worst <= 0.6)
+    print(f"{case}: -np 2, {sec:.2f} s, shares {shares} of {whole:.0f} bytes", flush=True)
+
+
+def bad_deck_case(args, rep):
+    """A deck rank 0 refuses (a set that does not exist) under -np 2: the others, which never
+    read it, stop with it: exit 2, the message once, no output folder, no hang."""
+    case = "bad_deck.inp"
+    folder = fresh(os.path.join(args.work, "bad_deck"))
+    deck = os.path.join(folder, case)
+    with open(os.path.join(SOURCE, TINY_DECK)) as f:
+        text = f.read()
+    with open(deck, "w") as f:
+        f.write(text.replace("*BOUNDARY\nX0, 1, 3", "*BOUNDARY\nNO_SUCH_SET, 1, 3"))
+    out = os.path.join(folder, "np2")
+    log = os.path.join(folder, "np2.log")
+    rc, _, err, sec = run(halfstep_cmd(args, deck, out, 2), log, args.timeout)
+    rep.check(case, 2, "exit code", str(rc if rc is not None else f"timeout after {args.timeout} s"), "2",
+              rc == 2, f"log {log}")
+    count = err.count("NO_SUCH_SET")
+    rep.check(case, 2, "the message, once", f"{count} time(s)", "1", count == 1, f"stderr: {err.strip()[-1500:]}")
+    rep.check(case, 2, "no output folder", "exists" if os.path.exists(out) else "none", "none",
+              not os.path.exists(out))
+    print(f"{case}: -np 2, exit {rc}, {sec:.2f} s", flush=True)
 
 
 def unstable_case(args, rep):
@@ -779,6 +842,9 @@ def main():
         unstable_case(args, rep)
     if selected(TINY_DECK):
         tiny_case(args, rep)
+    if args.only is None or args.only == "share":
+        share_case(args, rep)
+        bad_deck_case(args, rep)
 
     print("\nWorst relative difference to the single-process run (history: per quantity group, U/UR "
           f"and all groups, required <= {HISTORY_TOLERANCE:g}; energy: required <= {ENERGY_TOLERANCE:g})")

@@ -71,7 +71,7 @@ void check_deck(const std::string& deck) {
     frame.field = true;
     frame.state = restrict_state(st, whole, local, d);
     frame.full.resize(local.num_nodes);
-    FrameGather gather(single, d, whole);
+    FrameGather gather(single, d, whole, local);
     std::unique_ptr<OutputFrame> g = gather.gather(frame);
     ASSERT_TRUE(g);
     ASSERT_TRUE(g->complete);
