@@ -128,7 +128,7 @@ TEST(FrameGather, HistoryRowsAreCompactRowsOfTheGlobalHistoryNodes) {
     const Subdomain d = build_subdomain(whole, part, r, 2);
     const StructureSystem local = restrict_system(whole, d);
     const StructureState ls = restrict_state(st, whole, local, d);
-    FrameGather gather(single, d, whole);
+    FrameGather gather(single, d, whole, local);
     gather.set_history_nodes(history);
     std::vector<int> held = gather.history_nodes();
     const int extra = held.empty() || held.back() + 1 >= local.num_nodes ? 0 : held.back() + 1;
