@@ -76,9 +76,18 @@ class ArchiveBase {
     if constexpr (archive_detail::kRaw<Derived, T>) {
       if constexpr (Derived::kReading) v.resize(self().checked_count(n, sizeof(T)));
       self().bytes(v.data(), v.size() * sizeof(T));
+    } else if constexpr (Derived::kReading) {
+      // Each element takes at least one byte: a count beyond the bytes left is corrupt. The
+      // elements are read one by one, not made up front: a corrupt count below that bound
+      // then fails on the bytes it lacks instead of allocating count large elements (a flipped
+      // byte in a 260 MB share asked for std::bad_alloc's worth of sections).
+      const std::size_t count = self().checked_count(n, 1);
+      v.clear();
+      for (std::size_t i = 0; i < count; ++i) {
+        v.emplace_back();
+        field(v.back());
+      }
     } else {
-      // Each element takes at least one byte: a count beyond the bytes left is corrupt.
-      if constexpr (Derived::kReading) v.resize(self().checked_count(n, 1));
       for (T& x : v) field(x);
     }
   }
@@ -177,6 +186,10 @@ class ArchiveReader : public ArchiveBase<ArchiveReader> {
                          std::to_string(at_) + ", " + std::to_string(data_.size() - at_) + " bytes left)");
     return static_cast<std::size_t>(n);
   }
+  /// Bytes of the whole input.
+  std::size_t size() const { return data_.size(); }
+  /// Throws ArchiveError naming the input and what is wrong (for checks of values read).
+  [[noreturn]] void fail(const std::string& why) const { throw ArchiveError(what_ + ": corrupt (" + why + ")"); }
   /// Throws unless every byte was read (trailing bytes: written by another field list).
   void expect_end() const {
     if (at_ != data_.size())

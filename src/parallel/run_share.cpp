@@ -248,12 +248,34 @@ namespace {
 
 /// The parts of a share in the order they travel (the outline first: the steps' amplitudes
 /// are found in it).
+/// Refuses a received system whose counts disagree with its arrays, or whose initial state
+/// would take more than 64 times the share's bytes: the state is sized from those counts
+/// (StructureState::initialize), and a corrupt one would otherwise ask for any amount of memory.
+void check_state_counts(const StructureSystem& s, const ArchiveReader& in) {
+  const auto size = [](const auto& v) { return static_cast<long long>(v.size()); };
+  if (s.num_nodes < 0 || s.num_nodes != size(s.x0)) in.fail("node count " + std::to_string(s.num_nodes));
+  if (s.num_elements < 0 || s.num_elements != size(s.shell_model_element))
+    in.fail("shell count " + std::to_string(s.num_elements));
+  if (s.solid.num_elements < 0 || s.solid.num_elements != size(s.solid.model_element))
+    in.fail("solid count " + std::to_string(s.solid.num_elements));
+  const int counts[] = {s.solid.num_points, s.solid.state_size, s.beam.num_elements, s.beam.state_size,
+                        s.tri.num_elements, s.tri.state_size, s.bodies.num_bodies};
+  for (int c : counts)
+    if (c < 0) in.fail("a negative count");
+  if (StructureState::bytes_for(s) + 9 * sizeof(double) * static_cast<std::size_t>(s.bodies.num_bodies) >
+      64 * in.size() + (std::size_t{1} << 20))
+    in.fail("its counts ask for a state of " + std::to_string(StructureState::bytes_for(s)) + " bytes");
+}
+
 template <class Ar, class Model_, class System, class Domain, class Steps, class State>
 void walk_share(Ar& ar, Model_& outline, System& whole, Domain& domain, System& system, Steps& steps, State& state) {
   ar(outline);
   if constexpr (Ar::kReading) ar.amplitudes = &outline.amplitudes;
   ar(whole, domain, system, steps);
-  if constexpr (Ar::kReading) state.initialize(system);  // what serialize(Ar&, StructureState&) leaves out
+  if constexpr (Ar::kReading) {
+    check_state_counts(system, ar.in);
+    state.initialize(system);  // what serialize(Ar&, StructureState&) leaves out
+  }
   ar(state);
 }
 
