@@ -782,10 +782,13 @@ class CudaBackend final : public Backend {
             "copy contact forces");
       check(cudaMemcpyAsync(s.contact.host() + ncon, ct_shear_.get(), ncon * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy contact forces");
+    }
+    // The totals per definition go to every row, also those that carry no nodal contact
+    // forces (history and energy rows: contact.csv).
+    if (npair > 0)
       check(cudaMemcpyAsync(s.contact.host() + 2 * ncon, ct_pair_force_.get(), npair * sizeof(T),
                             cudaMemcpyDeviceToHost, stream_),
-            "copy contact forces");
-    }
+            "copy contact totals");
     check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
           "copy monitor");
     check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
