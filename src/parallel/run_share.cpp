@@ -253,15 +253,24 @@ namespace {
 /// (StructureState::initialize), and a corrupt one would otherwise ask for any amount of memory.
 void check_state_counts(const StructureSystem& s, const ArchiveReader& in) {
   const auto size = [](const auto& v) { return static_cast<long long>(v.size()); };
+  // Every count as a signed 64-bit value: a corrupt unsigned one beyond that shows as negative.
+  const auto count = [](auto c) { return static_cast<long long>(c); };
   if (s.num_nodes < 0 || s.num_nodes != size(s.x0)) in.fail("node count " + std::to_string(s.num_nodes));
   if (s.num_elements < 0 || s.num_elements != size(s.shell_model_element))
     in.fail("shell count " + std::to_string(s.num_elements));
   if (s.solid.num_elements < 0 || s.solid.num_elements != size(s.solid.model_element))
     in.fail("solid count " + std::to_string(s.solid.num_elements));
-  const int counts[] = {s.solid.num_points, s.solid.state_size, s.beam.num_elements, s.beam.state_size,
-                        s.tri.num_elements, s.tri.state_size, s.bodies.num_bodies};
-  for (int c : counts)
-    if (c < 0) in.fail("a negative count");
+  const long long bytes = static_cast<long long>(in.size());
+  // Bounds far above any element's (27 points, a few dozen state values, a few hundred
+  // section points), below what would overflow the state's size.
+  const bool bad = count(s.solid.num_points) < 0 || count(s.solid.num_points) > 64 * count(s.solid.num_elements) ||
+                   count(s.shell_num_points) < 0 || count(s.shell_num_points) > 1024 * count(s.num_elements) ||
+                   count(s.solid.state_size) < 0 || count(s.solid.state_size) > 4096 || count(s.beam.state_size) < 0 ||
+                   count(s.beam.state_size) > 4096 || count(s.tri.state_size) < 0 || count(s.tri.state_size) > 4096 ||
+                   count(s.beam.num_elements) < 0 || count(s.beam.num_elements) > bytes ||
+                   count(s.tri.num_elements) < 0 || count(s.tri.num_elements) > bytes ||
+                   count(s.bodies.num_bodies) < 0 || count(s.bodies.num_bodies) > bytes;
+  if (bad) in.fail("a count out of range");
   if (StructureState::bytes_for(s) + 9 * sizeof(double) * static_cast<std::size_t>(s.bodies.num_bodies) >
       64 * in.size() + (std::size_t{1} << 20))
     in.fail("its counts ask for a state of " + std::to_string(StructureState::bytes_for(s)) + " bytes");
