@@ -364,6 +364,16 @@ std::uint64_t share_bytes(const Model& outline, const StructureSystem& whole, co
   return c.count();
 }
 
+RunShare rank_part(const StructureSystem& whole, const std::vector<StepLoads>& steps, const StructureState& state,
+                   const std::vector<int>& part, int q, int ranks) {
+  RunShare s;
+  s.domain = build_subdomain(whole, part, q, ranks);
+  s.system = restrict_system(whole, s.domain);
+  for (const StepLoads& w : steps) s.steps.push_back(restrict_step(w, s.domain));
+  s.state = restrict_state(state, whole, s.system, s.domain);
+  return s;
+}
+
 RunShare parse_share(const std::string& bytes, const std::string& what) {
   RunShare s;
   ShareReader r(bytes, what);

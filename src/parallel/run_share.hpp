@@ -47,6 +47,12 @@ Model model_outline(const Model& model);
 /// increment and the layouts a frame gather needs (solid groups, state sizes).
 StructureSystem system_outline(const StructureSystem& whole);
 
+/// Rank q's part of the whole (part: every model element's rank): its subdomain and the
+/// system, steps and initial state restricted to it; the outlines are left empty. Rank 0
+/// makes every rank's, its own included, the same way.
+RunShare rank_part(const StructureSystem& whole, const std::vector<StepLoads>& steps, const StructureState& state,
+                   const std::vector<int>& part, int q, int ranks);
+
 /// The share as bytes (what send_bytes carries).
 std::string serialize_share(const RunShare& share);
 

@@ -492,11 +492,7 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
       const StructureSystem whole_outline = system_outline(whole);
       share_bytes_per_rank.assign(static_cast<std::size_t>(comm.size()), 0.0);
       for (int q = 1; q < comm.size(); ++q) {
-        RunShare s;
-        s.domain = build_subdomain(whole, part, q, comm.size());
-        s.system = restrict_system(whole, s.domain);
-        for (const StepLoads& w : whole_steps) s.steps.push_back(restrict_step(w, s.domain));
-        s.state = restrict_state(st, whole, s.system, s.domain);
+        RunShare s = rank_part(whole, whole_steps, st, part, q, comm.size());
         s.outline = outline;  // the steps' amplitudes travel by name, not through these pointers
         s.whole = whole_outline;
         const std::string bytes = serialize_share(s);
@@ -506,10 +502,11 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
       // What every rank held before rank 0 read alone (the whole model), for the summary.
       share_bytes_whole =
           static_cast<double>(share_bytes(outline, whole_outline, Subdomain{}, whole, whole_steps, st));
-      domain = std::make_unique<Subdomain>(build_subdomain(whole, part, 0, comm.size()));
-      local = restrict_system(whole, *domain);
-      for (const StepLoads& s : whole_steps) local_steps.push_back(restrict_step(s, *domain));
-      st = restrict_state(st, whole, local, *domain);
+      RunShare mine = rank_part(whole, whole_steps, st, part, 0, comm.size());
+      domain = std::make_unique<Subdomain>(std::move(mine.domain));
+      local = std::move(mine.system);
+      local_steps = std::move(mine.steps);
+      st = std::move(mine.state);
       share_bytes_per_rank[0] =
           static_cast<double>(share_bytes(outline, whole_outline, *domain, local, local_steps, st));
     } catch (const std::exception& e) {

@@ -73,13 +73,9 @@ const std::vector<Whole>& decks() {
 
 /// Rank q's share as rank 0 makes it.
 RunShare make_share(const Whole& w, const std::vector<int>& part, int q, int ranks) {
-  RunShare s;
+  RunShare s = rank_part(w.sys, w.steps, w.st, part, q, ranks);
   s.outline = model_outline(w.model);
   s.whole = system_outline(w.sys);
-  s.domain = build_subdomain(w.sys, part, q, ranks);
-  s.system = restrict_system(w.sys, s.domain);
-  for (const StepLoads& step : w.steps) s.steps.push_back(restrict_step(step, s.domain));
-  s.state = restrict_state(w.st, w.sys, s.system, s.domain);
   return s;
 }
 
