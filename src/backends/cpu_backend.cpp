@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/permute.hpp"
 #include "core/lap_timer.hpp"
 #include "core/threads.hpp"
 #include "core/forall.hpp"
@@ -515,10 +516,7 @@ void CpuBackend::sample(const Increment& inc, OutputFrame& frame) {
     StructureState& to = frame.state;
     const std::vector<double>* from[9] = {&st_.ux, &st_.uy, &st_.uz, &st_.dx, &st_.dy, &st_.dz, &st_.t1x, &st_.t1y, &st_.t1z};
     std::vector<double>* rows[9] = {&to.ux, &to.uy, &to.uz, &to.dx, &to.dy, &to.dz, &to.t1x, &to.t1y, &to.t1z};
-    for (int i = 0; i < 9; ++i) {
-      rows[i]->resize(nodes.size());
-      for (std::size_t k = 0; k < nodes.size(); ++k) (*rows[i])[k] = (*from[i])[static_cast<std::size_t>(nodes[k])];
-    }
+    for (int i = 0; i < 9; ++i) *rows[i] = gathered(*from[i], nodes, 1);
     to.contact_pair_force = st_.contact_pair_force;  // the energy row's contact totals
   }
   frame.record = monitor_.record;

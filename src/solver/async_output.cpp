@@ -1,5 +1,6 @@
 #include "solver/async_output.hpp"
 
+#include "core/permute.hpp"
 #include "discretization/output_fields.hpp"
 
 namespace halfstep {
@@ -63,10 +64,7 @@ void AsyncOutput::run() {
           const std::vector<int>& nodes = *f.nodes;
           const std::vector<double>* from[3] = {&job.r1->r1x, &job.r1->r1y, &job.r1->r1z};
           std::vector<double>* to[3] = {&f.state.r1x, &f.state.r1y, &f.state.r1z};
-          for (int i = 0; i < 3; ++i) {
-            to[i]->resize(nodes.size());
-            for (std::size_t k = 0; k < nodes.size(); ++k) (*to[i])[k] = (*from[i])[static_cast<std::size_t>(nodes[k])];
-          }
+          for (int i = 0; i < 3; ++i) *to[i] = gathered(*from[i], nodes, 1);
         } else {
           f.state.r1x = job.r1->r1x;
           f.state.r1y = job.r1->r1y;
