@@ -16,5 +16,6 @@ if [[ ! -x .venv/bin/python3 ]]; then
 fi
 .venv/bin/python3 -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-index -e ./python
 .venv/bin/python3 -m pip install --quiet --disable-pip-version-check "pyvista>=0.38" ||
-  echo "python-env.sh: pyvista could not be installed: the report's pictures will be drawn with matplotlib" >&2
+  echo "python-env.sh: pyvista could not be installed: the report's pictures will be drawn with matplotlib," \
+       "and the tests that need VTK (bezier_vtk, vtk_tensors, python_report) will fail" >&2
 .venv/bin/python3 -c "import halfstep, numpy, pandas, matplotlib, meshio; print('halfstep Python package: .venv (' + halfstep.__file__ + ')')"

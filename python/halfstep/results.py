@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -16,6 +17,15 @@ import numpy as np
 import pandas as pd
 
 ENERGY_COLUMNS = ("time", "kinetic", "internal", "external_work", "damping_work", "total")
+
+# The .vtu frames write a symmetric tensor (S, E) as VTK reads 6 components: XX, YY, ZZ, XY, YZ,
+# XZ. The Abaqus names of those columns (the printed .dat tables keep Abaqus's order 11, 22, 33,
+# 12, 13, 23).
+VTK_TENSOR_ORDER = ("XX", "YY", "ZZ", "XY", "YZ", "XZ")
+ABAQUS_TENSOR_COLUMNS = {"11": 0, "22": 1, "33": 2, "12": 3, "23": 4, "13": 5}
+# Frames written before the tensors carried ComponentName attributes hold them in Abaqus's order;
+# column k of such an array is column _FROM_ABAQUS[k] in VTK's order (the 13 and 23 swap).
+_FROM_ABAQUS = (0, 1, 2, 3, 5, 4)
 
 
 class ResultError(Exception):
@@ -208,7 +218,9 @@ class Result:
         return frames
 
     def frame(self, index: int):
-        """Frame index (negative counts from the end) as a meshio.Mesh."""
+        """Frame index (negative counts from the end) as a meshio.Mesh. Its symmetric tensors (S,
+        E) are in VTK's order XX, YY, ZZ, XY, YZ, XZ, also those of frames written by an older
+        halfstep in Abaqus's order; tensor_components gives them by Abaqus name."""
         import meshio  # the tables need none of it
 
         frames = self.frames
@@ -216,9 +228,44 @@ class Result:
             raise ResultError(f"{self.path}: has no field frames (no <job>.pvd or an empty one)")
         f = frames[index]
         try:
-            return meshio.read(f.path, file_format="vtu")
+            mesh = meshio.read(f.path, file_format="vtu")
         except Exception as e:  # meshio raises many kinds for a damaged file
             raise ResultError(f"{f.path}: cannot be read as a .vtu frame ({type(e).__name__}: {e})") from None
+        for name in _abaqus_ordered_tensors(f.path):
+            if name in mesh.cell_data:
+                mesh.cell_data[name] = [np.asarray(block)[:, list(_FROM_ABAQUS)] for block in mesh.cell_data[name]]
+        return mesh
+
+
+def _abaqus_ordered_tensors(path: str) -> list[str]:
+    """Names of the 6-component cell arrays S and E of the .vtu at path that have no
+    ComponentName attributes: an older halfstep wrote them in Abaqus's order."""
+    head = b""
+    with open(path, "rb") as f:  # the XML header only: the arrays follow <AppendedData
+        while b"<AppendedData" not in head:
+            chunk = f.read(1 << 16)
+            if not chunk:
+                break
+            head += chunk
+    cells = re.search(r"<CellData[^>]*>(.*?)</CellData>", head.split(b"<AppendedData")[0].decode("utf-8", "replace"),
+                      re.S)
+    names = []
+    for tag in re.findall(r"<DataArray\b([^>]*)>", cells.group(1) if cells else ""):
+        attrs = dict(re.findall(r'(\w+)="([^"]*)"', tag))
+        if attrs.get("Name") in ("S", "E") and attrs.get("NumberOfComponents") == "6" and "ComponentName0" not in attrs:
+            names.append(attrs["Name"])
+    return names
+
+
+def tensor_components(mesh, name: str = "S") -> dict[str, np.ndarray]:
+    """The symmetric tensor cell array name (S or E) of a frame (Result.frame) by Abaqus
+    component name: {"S11": ..., "S22": ..., "S33": ..., "S12": ..., "S13": ..., "S23": ...},
+    one value per cell of all cell blocks. KeyError when the frame has no such array."""
+    blocks = mesh.cell_data[name]
+    values = np.concatenate([np.asarray(b, dtype=float).reshape(len(b), -1) for b in blocks])
+    if values.shape[1] != 6:
+        raise ValueError(f"cell array {name} has {values.shape[1]} components, not a symmetric tensor's 6")
+    return {name + k: values[:, column] for k, column in ABAQUS_TENSOR_COLUMNS.items()}
 
 
 def read(outdir: str) -> Result:

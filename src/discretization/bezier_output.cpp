@@ -140,7 +140,8 @@ FieldSet bezier_fields(const BezierOutput& b, const FieldSet& frame) {
         const double c = b.point_coef[static_cast<std::size_t>(at)];
         for (std::size_t i = 0; i < k; ++i) v[pt * k + i] += c * from->values[n * k + i];
       }
-    fs.point.push_back({name, from->components, std::move(v)});
+    fs.point.push_back(from->like());
+    fs.point.back().values = std::move(v);
   }
   fs.add_cell("HigherOrderDegrees", 3, nc).values = b.degrees;
   for (const FieldArray& a : frame.cell) {
@@ -152,7 +153,9 @@ FieldSet bezier_fields(const BezierOutput& b, const FieldSet& frame) {
         v[c * k + i] = a.values[static_cast<std::size_t>(b.source_cell[c]) * k + i];
         any = any || !std::isnan(v[c * k + i]);
       }
-    if (any) fs.cell.push_back({a.name, a.components, std::move(v)});
+    if (!any) continue;
+    fs.cell.push_back(a.like());
+    fs.cell.back().values = std::move(v);
   }
   return fs;
 }

@@ -76,6 +76,9 @@ void rotations(const StructureSystem& sys, const StructureState& st, const std::
   }
 }
 
+/// The labels of a vector's global components.
+const std::vector<std::string> kXyz = {"X", "Y", "Z"};
+
 /// Interleaves three component arrays into one 3-vector array.
 void interleave(const std::vector<double>* comp, std::vector<double>& out) {
   const std::size_t nn = comp[0].size();
@@ -102,12 +105,18 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
       plastic_solids || plastic_beams || plastic_shells || plastic_tris ? &fs.add_cell("PEEQ", 1, nc, nan).values
                                                                         : nullptr;
   if (ne > 0) {
-    std::vector<double>& sf = fs.add_cell("SF", 5, nc, nan).values;
-    std::vector<double>& sm = fs.add_cell("SM", 3, nc, nan).values;
-    std::vector<double>& stop = fs.add_cell("S_top", 3, nc, nan).values;
-    std::vector<double>& sbot = fs.add_cell("S_bottom", 3, nc, nan).values;
-    std::vector<double>& etop = fs.add_cell("E_top", 3, nc, nan).values;
-    std::vector<double>& ebot = fs.add_cell("E_bottom", 3, nc, nan).values;
+    // Components in the shell's local axes, named as Abaqus names them (X, Y, Z would mislead).
+    const auto local = [&](const char* name, int k, std::vector<std::string> names) -> std::vector<double>& {
+      FieldArray& a = fs.add_cell(name, k, nc, nan);
+      a.component_names = std::move(names);
+      return a.values;
+    };
+    std::vector<double>& sf = local("SF", 5, {"SF1", "SF2", "SF3", "SF4", "SF5"});
+    std::vector<double>& sm = local("SM", 3, {"SM1", "SM2", "SM3"});
+    std::vector<double>& stop = local("S_top", 3, {"S11", "S22", "S12"});
+    std::vector<double>& sbot = local("S_bottom", 3, {"S11", "S22", "S12"});
+    std::vector<double>& etop = local("E_top", 3, {"E11", "E22", "E12"});
+    std::vector<double>& ebot = local("E_bottom", 3, {"E11", "E22", "E12"});
     std::vector<double>& mtop = fs.add_cell("Mises_top", 1, nc, nan).values;
     std::vector<double>& mbot = fs.add_cell("Mises_bottom", 1, nc, nan).values;
     for (int e = 0; e < ne; ++e) {
@@ -136,8 +145,11 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
     }
   }
   if (ns > 0) {
-    std::vector<double>& s6 = fs.add_cell("S", 6, nc, nan).values;
-    std::vector<double>& e6 = fs.add_cell("E", 6, nc, nan).values;
+    FieldArray& s_array = fs.add_cell("S", 6, nc, nan);
+    FieldArray& e_array = fs.add_cell("E", 6, nc, nan);
+    s_array.symmetric_tensor = e_array.symmetric_tensor = true;
+    std::vector<double>& s6 = s_array.values;
+    std::vector<double>& e6 = e_array.values;
     std::vector<double>& mises = fs.add_cell("Mises", 1, nc, nan).values;
     std::vector<double>& hg = fs.add_cell("HourglassEnergyDensity", 1, nc, nan).values;
     const double* const vel[3] = {full.v[0].data(), full.v[1].data(), full.v[2].data()};
@@ -165,8 +177,16 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
   // Beams and FPM triangles share three-component SF and SM arrays (each cell has its own
   // element's meaning); MITC4 shells, whose SF has five, share a model with neither
   // (model/validate.cpp).
-  std::vector<double>* sf3 = nb + nt > 0 ? &fs.add_cell("SF", 3, nc, nan).values : nullptr;
-  std::vector<double>* sm3 = nb + nt > 0 ? &fs.add_cell("SM", 3, nc, nan).values : nullptr;
+  std::vector<double>* sf3 = nullptr;
+  std::vector<double>* sm3 = nullptr;
+  if (nb + nt > 0) {
+    FieldArray& sf = fs.add_cell("SF", 3, nc, nan);
+    FieldArray& sm = fs.add_cell("SM", 3, nc, nan);
+    sf.component_names = {"SF1", "SF2", "SF3"};
+    sm.component_names = {"SM1", "SM2", "SM3"};
+    sf3 = &sf.values;
+    sm3 = &sm.values;
+  }
   if (nb > 0) {
     // Abaqus beam section forces: SF1 axial, SF2 and SF3 shear along n1 and n2; SM1 and SM2
     // bending about n1 and n2, SM3 the torque (at the element's middle).
@@ -193,8 +213,12 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
     // Abaqus S3 section forces in the element's DCS (initially Abaqus's default local axes,
     // then convected): SF1-SF3 = N11, N22, N12; SM1-SM3 = M11, M22, M12 per unit length; the
     // stresses at the bottom and top section points.
-    std::vector<double>& stop = fs.add_cell("S_top", 3, nc, nan).values;
-    std::vector<double>& sbot = fs.add_cell("S_bottom", 3, nc, nan).values;
+    FieldArray& top_array = fs.add_cell("S_top", 3, nc, nan);
+    FieldArray& bottom_array = fs.add_cell("S_bottom", 3, nc, nan);
+    top_array.component_names = {"S11", "S22", "S12"};
+    bottom_array.component_names = {"S11", "S22", "S12"};
+    std::vector<double>& stop = top_array.values;
+    std::vector<double>& sbot = bottom_array.values;
     const TriMesh& t = sys.tri;
     for (int e = 0; e < nt; ++e) {
       const int c = ne + ns + nb + e;
@@ -240,21 +264,27 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
   const auto node_of = [nodes](std::size_t k) { return nodes ? static_cast<std::size_t>((*nodes)[k]) : k; };
   std::vector<double>& ids = fs.add_point("NodeId", 1, nn).values;
   for (std::size_t k = 0; k < nn; ++k) ids[k] = static_cast<double>(model.nodes.id[node_of(k)]);
-  std::vector<double>& u = fs.add_point("U", 3, nn).values;
+  // Nodal vectors in global components.
+  const auto vector = [&](const char* name) -> std::vector<double>& {
+    FieldArray& a = fs.add_point(name, 3, nn);
+    a.component_names = kXyz;
+    return a.values;
+  };
+  std::vector<double>& u = vector("U");
   for (std::size_t k = 0; k < nn; ++k) {
     u[3 * k] = st.ux[k];
     u[3 * k + 1] = st.uy[k];
     u[3 * k + 2] = st.uz[k];
   }
-  rotations(sys, st, nodes, fs.add_point("UR", 3, nn).values);
-  interleave(&full.v[0], fs.add_point("V", 3, nn).values);
-  interleave(&full.v[3], fs.add_point("VR", 3, nn).values);
-  interleave(&full.rf[0], fs.add_point("RF", 3, nn).values);
-  interleave(&full.rf[3], fs.add_point("RM", 3, nn).values);
+  rotations(sys, st, nodes, vector("UR"));
+  interleave(&full.v[0], vector("V"));
+  interleave(&full.v[3], vector("VR"));
+  interleave(&full.rf[0], vector("RF"));
+  interleave(&full.rf[3], vector("RM"));
   if (nodes) return fs;  // what history rows read; contact forces are field output
   if (!st.contact_normal.empty()) {  // contact forces on the nodes (Abaqus CNORMF, CSHEARF)
-    fs.add_point("CNORMF", 3, nn).values = st.contact_normal;
-    fs.add_point("CSHEARF", 3, nn).values = st.contact_shear;
+    vector("CNORMF") = st.contact_normal;
+    vector("CSHEARF") = st.contact_shear;
     // Contact pressure (discretization/contact.hpp, contact_pressure).
     std::vector<double>& p = fs.add_point("CPRESS", 1, nn).values;
     for (int n = 0; n < sys.num_nodes; ++n)

@@ -17,7 +17,8 @@ ResultMesh result_mesh(const StructureSystem& sys);
 /// Nodal arrays NodeId, U, UR (rotation vector from the reference triad r1 in st), V, VR, RF,
 /// RM of a whole-model system; with cells, also the cell arrays (ElementId, the shell section
 /// results SF, SM, S/E top and bottom, Mises top and bottom when there are shells, the solid
-/// S, E, Mises and HourglassEnergyDensity when there are continuum elements, PEEQ with a
+/// S, E (symmetric tensors in Abaqus's order; the .vtu writer puts them in VTK's), Mises and
+/// HourglassEnergyDensity when there are continuum elements, PEEQ with a
 /// plastic law (shells: the through-thickness maximum), and StrainEnergyDensity). A family's
 /// arrays are NaN on the other family's cells. With nodes (a compact frame, OutputFrame::nodes),
 /// st's and full's node rows (r1 too) hold those nodes only, and so do the point arrays, which

@@ -417,13 +417,26 @@ std::vector<double> pick(const std::vector<double>& from, const std::vector<int>
   return out;
 }
 
+/// a as a field of the .vtu writer (borrowing its values and component names), gathered
+/// through rows when given.
+VtuField vtu_field(const FieldArray& a, const std::vector<int>* rows = nullptr) {
+  VtuField f{a.name, a.components, a.values.data()};
+  if (rows) {
+    f.rows = rows->data();
+    f.row_count = rows->size();
+  }
+  f.symmetric_tensor = a.symmetric_tensor;
+  f.component_names = &a.component_names;
+  return f;
+}
+
 /// The arrays that wanted(name) keeps, as fields the writer gathers through rows as it writes
 /// them (no copy of each array).
 template <class Wanted>
 void add_row_fields(const std::vector<FieldArray>& arrays, const std::vector<int>& rows, Wanted&& wanted,
                     std::vector<VtuField>& out) {
   for (const FieldArray& a : arrays)
-    if (wanted(a.name)) out.push_back({a.name, a.components, a.values.data(), rows.data(), rows.size()});
+    if (wanted(a.name)) out.push_back(vtu_field(a, &rows));
 }
 
 }  // namespace
@@ -435,9 +448,9 @@ void ResultWriter::write_frame(double time, const FieldSet& fields, const FieldS
   if (point_order_.empty()) build_output_order(fields);
   if (!subset_.active && !model_.renumbering.applied) {
     for (const FieldArray& a : fields.point)
-      if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data()});
+      if (wanted(a.name)) point.push_back(vtu_field(a));
     for (const FieldArray& a : fields.cell)
-      if (wanted(a.name)) cell.push_back({a.name, a.components, a.values.data()});
+      if (wanted(a.name)) cell.push_back(vtu_field(a));
     write_vtu(dir_ + "/" + name, mesh_.num_points, mesh_.x.data(), mesh_.y.data(), mesh_.z.data(),
               VtuCells{mesh_.num_cells(), mesh_.conn.data(), mesh_.offsets.data(), mesh_.types.data()}, point, cell,
               {{"TimeValue", time}});
@@ -496,9 +509,9 @@ void ResultWriter::write_bezier_frame(double time, const FieldSet& fields, const
   std::vector<VtuField> point, cell;
   if (!subset_.active) {
     for (const FieldArray& a : bezier.point)
-      if (wanted(a.name)) point.push_back({a.name, a.components, a.values.data()});
+      if (wanted(a.name)) point.push_back(vtu_field(a));
     for (const FieldArray& a : bezier.cell)
-      if (wanted(a.name)) cell.push_back({a.name, a.components, a.values.data()});
+      if (wanted(a.name)) cell.push_back(vtu_field(a));
     write_vtu(dir_ + "/" + name, m.num_points, m.x.data(), m.y.data(), m.z.data(),
               VtuCells{m.num_cells(), m.conn.data(), m.offsets.data(), m.types.data()}, point, cell,
               {{"TimeValue", time}});

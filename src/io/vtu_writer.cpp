@@ -24,7 +24,7 @@ constexpr const char* kByteOrder = "LittleEndian";
 constexpr std::uint8_t kVtkQuad = 9;
 
 // One array of the appended section: the caller's memory as it is, or (field set) a field's
-// rows gathered through its row list as they are written.
+// rows gathered through its row list, or its components reordered, as they are written.
 struct Block {
   const void* data;
   std::uint64_t bytes;
@@ -50,12 +50,14 @@ class Layout {
   std::uint64_t offset_ = 0;
 };
 
-/// Writes b's field gathered through its rows, a chunk of rows at a time (a few hundred kB
-/// in flight instead of a copy of the whole array).
+/// Writes b's field gathered through its rows (all in order without rows) and with a symmetric
+/// tensor's components in VTK's order, a chunk of rows at a time (a few hundred kB in flight
+/// instead of a copy of the whole array).
 void write_gathered(AtomicFile& file, const Block& b) {
   const VtuField& f = *b.field;
   const std::size_t comps = static_cast<std::size_t>(f.components);
   const std::size_t n = b.bytes / (comps * sizeof(double));
+  const std::size_t rows = f.rows ? f.row_count : n;
   constexpr std::size_t kChunk = 16384;  // rows per write
   std::vector<double> buf(kChunk * comps);
   for (std::size_t first = 0; first < n; first += kChunk) {
@@ -63,9 +65,12 @@ void write_gathered(AtomicFile& file, const Block& b) {
     for (std::size_t i = 0; i < count; ++i) {
       const std::size_t r = first + i;
       double* out = buf.data() + i * comps;
-      if (r < f.row_count) {
-        const double* in = f.data + static_cast<std::size_t>(f.rows[r]) * comps;
-        for (std::size_t k = 0; k < comps; ++k) out[k] = in[k];
+      if (r < rows) {
+        const double* in = f.data + (f.rows ? static_cast<std::size_t>(f.rows[r]) : r) * comps;
+        if (f.symmetric_tensor)
+          for (std::size_t k = 0; k < comps; ++k) out[k] = in[kVtkFromAbaqus[k]];
+        else
+          for (std::size_t k = 0; k < comps; ++k) out[k] = in[k];
       } else {
         for (std::size_t k = 0; k < comps; ++k) out[k] = std::numeric_limits<double>::quiet_NaN();
       }
@@ -86,27 +91,59 @@ void check_field(const VtuField& f, int n, const char* where) {
   }
   if (f.rows && f.row_count > static_cast<std::size_t>(n))
     throw std::invalid_argument("write_vtu: field '" + f.name + "' lists more rows than the " + where + " has");
+  if (f.symmetric_tensor && f.components != 6)
+    throw std::invalid_argument("write_vtu: symmetric tensor '" + f.name + "' has " + std::to_string(f.components) +
+                                " components, not 6");
+  if (!f.symmetric_tensor && f.component_names && !f.component_names->empty() &&
+      f.component_names->size() != static_cast<std::size_t>(f.components))
+    throw std::invalid_argument("write_vtu: field '" + f.name + "' names " +
+                                std::to_string(f.component_names->size()) + " of its " +
+                                std::to_string(f.components) + " components");
+}
+
+// The ComponentName attributes of f (a symmetric tensor's in VTK's order), which ParaView shows
+// in place of its default 0..5 (or X, Y, Z) labels.
+std::string component_names(const VtuField& f) {
+  static const std::vector<std::string> kTensor = {"XX", "YY", "ZZ", "XY", "YZ", "XZ"};
+  const std::vector<std::string>* names = f.symmetric_tensor ? &kTensor : f.component_names;
+  std::string out;
+  if (!names) return out;
+  for (std::size_t k = 0; k < names->size(); ++k)
+    out += " ComponentName" + std::to_string(k) + "=\"" + xml_escape((*names)[k]) + "\"";
+  return out;
 }
 
 // The higher-order cells' arrays of VTK's own names are also declared as the attributes of
 // those names: newer VTK (vtkDataSet::SetCellOrderAndRationalWeights) takes a Bézier cell's
 // weights and a cell's degrees from the active attribute; older VTK looked the names up.
+// The first symmetric tensor is declared the active Tensors (what ParaView's tensor glyphs and
+// VTK filters without an array selection take).
 std::string vtk_attributes(const std::string& section, const std::vector<VtuField>& fields) {
   const char* special = section == "PointData" ? "RationalWeights" : "HigherOrderDegrees";
+  std::string out;
   for (const VtuField& f : fields)
-    if (f.name == special) return std::string(" ") + special + "=\"" + special + "\"";
-  return "";
+    if (f.name == special) {
+      out += std::string(" ") + special + "=\"" + special + "\"";
+      break;
+    }
+  for (const VtuField& f : fields)
+    if (f.symmetric_tensor) {
+      out += " Tensors=\"" + xml_escape(f.name) + "\"";
+      break;
+    }
+  return out;
 }
 
 void add_fields(Layout& layout, const char* section, const std::vector<VtuField>& fields, int n) {
   if (fields.empty()) return;
+  for (const VtuField& f : fields) check_field(f, n, section);
   layout.xml += std::string("      <") + section + vtk_attributes(section, fields) + ">\n";
   for (const VtuField& f : fields) {
-    check_field(f, n, section);
     layout.array("        ", "Float64",
                  " Name=\"" + xml_escape(f.name) + "\" NumberOfComponents=\"" +
-                     std::to_string(f.components) + "\"",
-                 f.data, std::uint64_t(n) * std::uint64_t(f.components) * sizeof(double), f.rows ? &f : nullptr);
+                     std::to_string(f.components) + "\"" + component_names(f),
+                 f.data, std::uint64_t(n) * std::uint64_t(f.components) * sizeof(double),
+                 f.rows || f.symmetric_tensor ? &f : nullptr);
   }
   layout.xml += std::string("      </") + section + ">\n";
 }

@@ -19,7 +19,18 @@ struct VtuField {
   const double* data = nullptr;
   const int* rows = nullptr;  ///< null: data's rows in order
   std::size_t row_count = 0;  ///< entries of rows
+  /// data holds a symmetric tensor (6 components) in Abaqus's order 11, 22, 33, 12, 13, 23; it
+  /// is written in VTK's order XX, YY, ZZ, XY, YZ, XZ (what VTK's tensor filters read a
+  /// 6-component array as) with those ComponentName attributes.
+  bool symmetric_tensor = false;
+  /// Written as the array's ComponentName0.. attributes (null or empty: none); ignored for a
+  /// symmetric tensor.
+  const std::vector<std::string>* component_names = nullptr;
 };
+
+/// VTK's symmetric tensor order: written component k is Abaqus-order component
+/// kVtkFromAbaqus[k] (XX, YY, ZZ, XY, YZ, XZ from 11, 22, 33, 12, 13, 23).
+inline constexpr int kVtkFromAbaqus[6] = {0, 1, 2, 3, 5, 4};
 
 /// Writes an UnstructuredGrid of quads (VTK_QUAD = 9) with point and cell fields, atomically.
 /// Arrays go in one raw appended block (UInt64 block headers, native byte order, no compression)
@@ -28,7 +39,8 @@ struct VtuField {
 /// dataset-wide arrays; name one "TimeValue" and ParaView shows it as the frame's time. A
 /// point field "RationalWeights" and a cell field "HigherOrderDegrees" are also declared as
 /// the VTK attributes of those names (what rational Bézier and anisotropic higher-order cells
-/// read their weights and degrees from).
+/// read their weights and degrees from). The first symmetric tensor of the point and of the
+/// cell fields is declared the active Tensors attribute.
 /// Throws std::invalid_argument on bad arguments (e.g. a node index out of range) and
 /// std::runtime_error on I/O failure.
 void write_vtu(const std::string& path, int n_points, const double* x, const double* y,

@@ -15,6 +15,23 @@ struct FieldArray {
   std::string name;
   int components = 1;
   std::vector<double> values;
+  /// A symmetric 3 x 3 tensor of 6 components in Abaqus's order 11, 22, 33, 12, 13, 23 (the
+  /// order of every array here and of the printed tables); a writer whose format has an order
+  /// of its own (VTK's XX, YY, ZZ, XY, YZ, XZ) reorders it.
+  bool symmetric_tensor = false;
+  /// What each component is (e.g. X, Y, Z, or SF1..SF5), for writers that label components;
+  /// empty: unnamed. Unused for a symmetric tensor, whose names depend on the writer's order.
+  std::vector<std::string> component_names;
+  /// An array of this one's name, components and their meaning, without values (one derived
+  /// from it on another mesh).
+  FieldArray like() const {
+    FieldArray a;
+    a.name = name;
+    a.components = components;
+    a.symmetric_tensor = symmetric_tensor;
+    a.component_names = component_names;
+    return a;
+  }
 };
 
 /// Named point and cell arrays of one output instant, in the order they are to be written.
@@ -22,13 +39,19 @@ struct FieldSet {
   std::vector<FieldArray> point, cell;
   /// Appends a point array of n entities (filled with fill) and returns it.
   FieldArray& add_point(const std::string& name, int components, std::size_t n, double fill = 0.0) {
-    point.push_back({name, components, std::vector<double>(n * static_cast<std::size_t>(components), fill)});
-    return point.back();
+    FieldArray& a = point.emplace_back();
+    a.name = name;
+    a.components = components;
+    a.values.assign(n * static_cast<std::size_t>(components), fill);
+    return a;
   }
   /// Appends a cell array of n entities (filled with fill) and returns it.
   FieldArray& add_cell(const std::string& name, int components, std::size_t n, double fill = 0.0) {
-    cell.push_back({name, components, std::vector<double>(n * static_cast<std::size_t>(components), fill)});
-    return cell.back();
+    FieldArray& a = cell.emplace_back();
+    a.name = name;
+    a.components = components;
+    a.values.assign(n * static_cast<std::size_t>(components), fill);
+    return a;
   }
   /// The point array called name, or null.
   const FieldArray* find_point(const std::string& name) const {

@@ -92,7 +92,7 @@ TEST_P(EdgeSuction, PlateCarriesUniformUniaxialStress) {
   const std::vector<double> s = read_vtu_array(last_vtu(dir + "/out"), "S");
   ASSERT_EQ(s.size(), static_cast<std::size_t>(6 * kNx * kNy));
   double s11 = 0, shear = 0;
-  for (int e = 0; e < kNx * kNy; ++e) {  // Abaqus order S11, S22, S33, S12, S13, S23
+  for (int e = 0; e < kNx * kNy; ++e) {  // VTK order S11, S22, S33, S12, S23, S13
     s11 = std::max(s11, std::fabs(s[6 * e] / kP - 1));
     shear = std::max({shear, std::fabs(s[6 * e + 1]) / kP, std::fabs(s[6 * e + 3]) / kP});
   }

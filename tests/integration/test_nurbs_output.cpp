@@ -139,7 +139,7 @@ TEST(NurbsOutput, BezierSeriesHoldsTheExactCellsAndTheFramesFields) {
   ASSERT_EQ(b.cells, kNe * kNe);
   // The VTK attributes that make the cells rational and give their degrees.
   EXPECT_NE(b.header.find("<PointData RationalWeights=\"RationalWeights\">"), std::string::npos);
-  EXPECT_NE(b.header.find("<CellData HigherOrderDegrees=\"HigherOrderDegrees\">"), std::string::npos);
+  EXPECT_NE(b.header.find("<CellData HigherOrderDegrees=\"HigherOrderDegrees\" Tensors=\"S\">"), std::string::npos);
   for (const char* name : {"RationalWeights", "U", "HigherOrderDegrees", "ElementId", "S", "Points", "connectivity",
                            "offsets", "types", "TimeValue"})
     ASSERT_TRUE(b.arrays.count(name)) << name;

@@ -386,6 +386,57 @@ TEST(VtuWriter, FieldThroughRowListIsWrittenInThatOrder) {
                std::invalid_argument);
 }
 
+// A symmetric tensor given in Abaqus's order 11, 22, 33, 12, 13, 23 is written in VTK's order
+// XX, YY, ZZ, XY, YZ, XZ (what VTK's tensor filters read 6 components as), with ComponentName
+// attributes, as the active Tensors, straight or through a row list; other arrays keep their
+// order and get the names given. A tensor of other than 6 components, or names that do not
+// match the components, is refused.
+TEST(VtuWriter, SymmetricTensorsInVtkOrderWithComponentNames) {
+  TempDir dir;
+  const double x[4] = {0, 1, 1, 0}, y[4] = {0, 0, 1, 1}, z[4] = {};
+  const int conn[8] = {0, 1, 2, 3, 3, 2, 1, 0};
+  // Cell c's component k (Abaqus order) = 10 c + k + 1.
+  const std::vector<double> s = {1, 2, 3, 4, 5, 6, 11, 12, 13, 14, 15, 16};
+  const std::vector<double> sf = {1, 2, 3, 4, 5, 6};
+  const std::vector<double> u(12, 0.5);
+  const std::vector<std::string> xyz = {"X", "Y", "Z"}, sf_names = {"SF1", "SF2", "SF3"};
+  const std::vector<int> swap = {1, 0};
+  VtuField tensor{"S", 6, s.data()};
+  tensor.symmetric_tensor = true;
+  VtuField swapped = tensor;
+  swapped.name = "S_rows";
+  swapped.rows = swap.data();
+  swapped.row_count = 2;
+  VtuField forces{"SF", 3, sf.data()};
+  forces.component_names = &sf_names;
+  VtuField disp{"U", 3, u.data()};
+  disp.component_names = &xyz;
+  const std::string path = dir / "tensor.vtu";
+  write_vtu(path, 4, x, y, z, 2, conn, {disp}, {forces, tensor, swapped});
+  const std::string content = read_file(path);
+  const VtuFile vtu = parse_vtu(content);
+  EXPECT_EQ(vtu.values<double>("S"), (std::vector<double>{1, 2, 3, 4, 6, 5, 11, 12, 13, 14, 16, 15}));
+  EXPECT_EQ(vtu.values<double>("S_rows"), (std::vector<double>{11, 12, 13, 14, 16, 15, 1, 2, 3, 4, 6, 5}));
+  EXPECT_EQ(vtu.values<double>("SF"), sf);
+  const char* vtk_names[6] = {"XX", "YY", "ZZ", "XY", "YZ", "XZ"};
+  for (const char* name : {"S", "S_rows"})
+    for (int k = 0; k < 6; ++k)
+      EXPECT_EQ(vtu.array(name).attrs.at("ComponentName" + std::to_string(k)), vtk_names[k]) << name << " " << k;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(vtu.array("U").attrs.at("ComponentName" + std::to_string(k)), xyz[k]);
+    EXPECT_EQ(vtu.array("SF").attrs.at("ComponentName" + std::to_string(k)), sf_names[k]);
+  }
+  EXPECT_TRUE(contains(content, "<CellData Tensors=\"S\">"));
+  EXPECT_TRUE(contains(content, "<PointData>"));  // no tensor there: none declared
+
+  VtuField five = tensor;
+  five.components = 5;
+  EXPECT_THROW(write_vtu(path, 4, x, y, z, 2, conn, {}, {five}), std::invalid_argument);
+  VtuField misnamed{"SF", 2, sf.data()};
+  misnamed.component_names = &sf_names;
+  EXPECT_THROW(write_vtu(path, 4, x, y, z, 2, conn, {}, {misnamed}), std::invalid_argument);
+}
+
 TEST(VtuWriter, NoFieldsAndNoTime) {
   TempDir dir;
   const double x[4] = {0, 1, 1, 0}, y[4] = {0, 0, 1, 1}, z[4] = {};
