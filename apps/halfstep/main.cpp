@@ -430,6 +430,7 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   // The solver hands frames of named arrays to the writers; it never sees a file.
   const std::string dir = a.output_dir, job = job_name(a.deck);
   const bool resuming = !a.restart_from.empty();
+  run.job = job;  // restarts record it: one resumes only the job that wrote it
   // The writer's seconds are summed here: the writer itself is gone when the summary is made.
   auto output_seconds = std::make_shared<double>(0.0);
   run.make_sink = [&model, dir, job, resuming, output_seconds](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {

@@ -811,6 +811,78 @@ HS_HD void scatter_edge_contact(const ContactView<T>& c, int i, T* normal, T* pa
   }
 }
 
+/// The contact forces as entries of an ordered sum (the GPU's: it sorts the entries by
+/// target, stably, and sums each target's in entry order, so the nodal forces and the
+/// definitions' totals come out bit for bit the same in every run and after a restart,
+/// where atomics added them in an order that varied). Slave record i has entries 6i + r: r 0
+/// its node, 1..4 the touched facet's corners (an analytical master: 1 its reference node),
+/// 5 its definition's total; edge record j has 6 num_slaves + 5j + r: r 0..3 the nodes of
+/// both edges, 4 its definition's total. Summed in entry order, a target's entries give
+/// scatter_contact's and scatter_edge_contact's serial sums exactly.
+inline constexpr int kContactSlaveEntries = 6, kContactEdgeEntries = 5;
+
+/// The number of entries of the contact pass's ordered sum.
+template <class T>
+HS_HD long long contact_entries(const ContactView<T>& c) {
+  return kContactSlaveEntries * static_cast<long long>(c.num_slaves) + kContactEdgeEntries * static_cast<long long>(c.num_edges);
+}
+
+/// Entry e's target: node n (n < nn), definition p's total (nn + p), or `none` (an entry
+/// that adds nothing: no touch, a triangle's fourth corner).
+template <class T>
+HS_HD int contact_entry_key(const ContactView<T>& c, long long e, int nn, int none) {
+  const long long slaves = kContactSlaveEntries * static_cast<long long>(c.num_slaves);
+  if (e < slaves) {
+    const int i = static_cast<int>(e / kContactSlaveEntries), r = static_cast<int>(e % kContactSlaveEntries);
+    const int f = c.facet_of[i];
+    if (f < 0) return none;
+    if (r == 0) return c.slave_node[i];
+    if (r == 5) return nn + c.slave_pair[i];
+    if (c.analytic.num > 0 && f >= c.analytic.num_facets) return r == 1 ? c.analytic.ref[f - c.analytic.num_facets] : none;
+    const int n = c.facet_nodes[4 * static_cast<long long>(f) + r - 1];
+    return n >= 0 ? n : none;
+  }
+  const long long k = e - slaves;
+  const int i = static_cast<int>(k / kContactEdgeEntries), r = static_cast<int>(k % kContactEdgeEntries);
+  const int j = c.edge_of[i];
+  if (j < 0) return none;
+  if (r == 4) return nn + c.edge_pair[i];
+  return r < 2 ? c.edge_nodes[2 * static_cast<long long>(i) + r] : c.edge_nodes[2 * static_cast<long long>(j) + r - 2];
+}
+
+/// Entry e's 6 values (normal force 3, friction force 3; a definition's total: its 6), as
+/// scatter_contact and scatter_edge_contact add them; valid where contact_entry_key is not none.
+template <class T>
+HS_HD void contact_entry_values(const ContactView<T>& c, long long e, T v[6]) {
+  const long long slaves = kContactSlaveEntries * static_cast<long long>(c.num_slaves);
+  if (e < slaves) {
+    const int i = static_cast<int>(e / kContactSlaveEntries), r = static_cast<int>(e % kContactSlaveEntries);
+    const T* out = c.force + 6 * static_cast<long long>(i);
+    const int f = c.facet_of[i];
+    if (r == 0 || r == 5) {
+      for (int k = 0; k < 6; ++k) v[k] = out[k];
+    } else if (c.analytic.num > 0 && f >= c.analytic.num_facets) {
+      for (int k = 0; k < 6; ++k) v[k] = -out[k];
+    } else {
+      const T w = c.weight[4 * static_cast<long long>(i) + r - 1];
+      for (int k = 0; k < 6; ++k) v[k] = -w * out[k];
+    }
+    return;
+  }
+  const long long k = e - slaves;
+  const int i = static_cast<int>(k / kContactEdgeEntries), r = static_cast<int>(k % kContactEdgeEntries);
+  const T* f = c.edge_force + 3 * static_cast<long long>(i);
+  const T s = c.edge_param[2 * static_cast<long long>(i)], t = c.edge_param[2 * static_cast<long long>(i) + 1];
+  for (int d = 0; d < 3; ++d) {
+    v[d] = r == 0   ? (T(1) - s) * f[d]
+           : r == 1 ? s * f[d]
+           : r == 2 ? -(T(1) - t) * f[d]
+           : r == 3 ? -t * f[d]
+                    : f[d];
+    v[3 + d] = T(0);
+  }
+}
+
 /// Largest edge of edge e's box at t^n (the edge broad phase's cell follows it).
 template <class T>
 HS_HD T edge_extent(const ContactView<T>& c, int e) {

@@ -3,12 +3,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "io/atomic_file.hpp"
 
@@ -53,18 +55,40 @@ void append_csv_number(std::string& out, double v) {
   out.append(buf, res.ptr);
 }
 
-CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns, std::uint64_t size)
-    : path_(path), n_columns_(columns.size()) {
+Hasher64 check_prefix(const std::string& path, std::uint64_t size, std::uint64_t expected) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    throw RestartError(path, std::string("cannot read it to continue it after the restart (") + std::strerror(errno) +
+                                 "): resume in the folder the restart was written in, or a whole copy of it");
+  Hasher64 h;
+  std::vector<char> buf(1 << 16);
+  std::uint64_t left = size;
+  while (left > 0) {
+    const ssize_t got = ::read(fd, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(left, buf.size())));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    h.update(buf.data(), static_cast<std::size_t>(got));
+    left -= static_cast<std::uint64_t>(got);
+  }
+  ::close(fd);
+  if (left > 0)
+    throw RestartError(path, "it is shorter than at the restart point (" + std::to_string(size) +
+                                 " bytes): it was changed after the restart file was written, or this folder holds "
+                                 "another run's results");
+  if (h.value() != expected)
+    throw RestartError(path, "its first " + std::to_string(size) +
+                                 " bytes are not those the restart recorded: this folder holds another run's results "
+                                 "(or they were edited); resume in the folder the restart was written in, or a whole "
+                                 "copy of it");
+  return h;
+}
+
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns, std::uint64_t size,
+                     const Hasher64& prefix)
+    : path_(path), n_columns_(columns.size()), hash_(prefix) {
   if (columns.empty()) throw std::invalid_argument("CsvWriter: no columns for '" + path + "'");
   fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd_ < 0) fail("cannot reopen (to continue it after a restart)", path, errno);
-  const off_t have = ::lseek(fd_, 0, SEEK_END);
-  if (have < 0 || static_cast<std::uint64_t>(have) < size) {
-    ::close(fd_);
-    fd_ = -1;
-    throw std::runtime_error("'" + path + "' is shorter than at the restart point (" + std::to_string(size) +
-                             " bytes): it was changed after the restart file was written");
-  }
   // Rows written after the restart point are written again by the resumed run.
   if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
     const int err = errno;
@@ -95,13 +119,15 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
     fd_ = -1;
     fail("cannot write", path, err);
   }
+  hash_.update(row_.data(), row_.size());
 }
 
 CsvWriter::CsvWriter(CsvWriter&& other) noexcept
     : path_(std::move(other.path_)),
       n_columns_(other.n_columns_),
       fd_(std::exchange(other.fd_, -1)),
-      row_(std::move(other.row_)) {}
+      row_(std::move(other.row_)),
+      hash_(other.hash_) {}
 
 CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
   if (this != &other) {
@@ -110,6 +136,7 @@ CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
     n_columns_ = other.n_columns_;
     fd_ = std::exchange(other.fd_, -1);
     row_ = std::move(other.row_);
+    hash_ = other.hash_;
   }
   return *this;
 }
@@ -158,6 +185,7 @@ void CsvWriter::flush_row(std::size_t n_values) {
     if (before >= 0 && ::ftruncate(fd_, before) != 0) errno = err;
     fail("cannot write", path_, err);
   }
+  hash_.update(row_.data(), row_.size());
 }
 
 }  // namespace halfstep

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/restart_blob.hpp"
+
 namespace halfstep {
 
 /// Appends rows of numbers to a CSV file; each row goes out in one write() so that a crash or
@@ -19,9 +21,10 @@ class CsvWriter {
   /// path and strerror on failure. Column names with commas or quotes are quoted (RFC 4180).
   CsvWriter(const std::string& path, const std::vector<std::string>& columns);
   /// Restart: continues path after cutting it back to its first `size` bytes (what an
-  /// earlier run had written at its restart point); throws std::runtime_error naming the file
-  /// when it is missing or shorter than size.
-  CsvWriter(const std::string& path, const std::vector<std::string>& columns, std::uint64_t size);
+  /// earlier run had written at its restart point), whose hash is `prefix` (check_prefix's);
+  /// throws std::runtime_error naming the file when it cannot be reopened or cut.
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns, std::uint64_t size,
+            const Hasher64& prefix);
   CsvWriter(CsvWriter&& other) noexcept;
   CsvWriter& operator=(CsvWriter&& other) noexcept;
   CsvWriter(const CsvWriter&) = delete;
@@ -42,6 +45,9 @@ class CsvWriter {
   std::size_t columns() const { return n_columns_; }
   /// Bytes written to the file so far (header included): a restart point.
   std::uint64_t size() const;
+  /// hash64 of those bytes (kept as they are written): a restart checks that the file it
+  /// continues still begins with them.
+  std::uint64_t content_hash() const { return hash_.value(); }
 
  private:
   void append_number(double v);
@@ -51,7 +57,13 @@ class CsvWriter {
   std::size_t n_columns_ = 0;
   int fd_ = -1;
   std::string row_;  // reused between rows to avoid an allocation per row
+  Hasher64 hash_;    // of every byte in the file
 };
+
+/// Restart: the hash state of path's first `size` bytes, after checking that the file has
+/// them and that they hash to `expected` (the bytes a restart recorded). Throws RestartError
+/// naming path otherwise: the folder does not hold the results the restart continues.
+Hasher64 check_prefix(const std::string& path, std::uint64_t size, std::uint64_t expected);
 
 /// Formats v in the shortest text that strtod reads back exactly; integral values below 2^53
 /// without exponent or fraction; non-finite values as nan, inf, -inf. Appends to out.

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include <unistd.h>
@@ -112,6 +114,7 @@ void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
     }
     make_directories(dir_ + "/history");
     const std::string file = file_name_for(r.nset);
+    h.file = file;
     h.csv = std::make_unique<CsvWriter>(dir_ + "/history/" + file + ".csv", history_columns(h));
     if (h.rf) h.total = std::make_unique<CsvWriter>(dir_ + "/history/" + file + "_total.csv", total_columns());
     histories_.push_back(std::move(h));
@@ -604,26 +607,81 @@ void ResultWriter::write_energy(const EnergyRow& e) {
        e.contact, e.friction_dissipation, e.mass_scaling_work});
 }
 
-// The checkpoint is itself a RestartBlob (a section of the restart file).
+namespace {
+
+/// Whether name is one file_name_for could have given (a plain name inside OUTDIR/history):
+/// a restart's names are checked before any of them becomes a path.
+bool history_file_name(const std::string& name) {
+  if (name.empty() || name[0] == '.' || name.size() > 200) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/// The frame files a .pvd's restored entries list, checked against the names the writer
+/// gives (prefix NNNNNN.vtu, NNNNNN below frames) and present in dir; fails through b otherwise.
+void check_listed_frames(const RestartBlob& b, const std::string& entries, const std::string& dir,
+                         const std::string& prefix, int frames) {
+  const std::string attr = "file=\"";
+  for (std::size_t at = entries.find(attr); at != std::string::npos; at = entries.find(attr, at)) {
+    at += attr.size();
+    const std::size_t end = entries.find('"', at);
+    if (end == std::string::npos) b.fail("a frame list entry without its end");
+    const std::string file = entries.substr(at, end - at);
+    // prefix, a frame number (at least 6 digits, below frames), ".vtu": the names write_frame gives.
+    const std::string want = xml_escape(prefix);
+    bool ours = file.size() >= want.size() + 10 && file.compare(0, want.size(), want) == 0 &&
+                file.compare(file.size() - 4, 4, ".vtu") == 0;
+    long long number = 0;
+    for (std::size_t k = want.size(); ours && k + 4 < file.size(); ++k) {
+      ours = file[k] >= '0' && file[k] <= '9' && number < frames;
+      number = 10 * number + (file[k] - '0');
+    }
+    if (!ours || number >= frames) b.fail("it lists a frame '" + file + "' that this run's writer never names");
+    // The name on disk (the list holds it xml_escape'd).
+    const std::string path = dir + "/" + prefix + file.substr(want.size());
+    if (::access(path.c_str(), F_OK) != 0)
+      throw RestartError(path, "this frame, written before the restart point, is missing: the folder does not hold "
+                               "the results the restart continues (resume in the folder the restart was written in, "
+                               "or a whole copy of it)");
+    at = end;
+  }
+}
+
+}  // namespace
+
+// The checkpoint is itself a RestartBlob (a section of the restart file). Files are named
+// relative to OUTDIR (history files by their plain names), never by path, so a copied or
+// moved folder resumes in place and a resume writes only inside its own folder; each
+// appended file's size and the hash of its bytes so far let resume() check that the folder
+// holds the results the restart continues before it cuts anything.
 std::string ResultWriter::checkpoint() const {
   RestartBlob b;
   b.put_value("frame", frame_);
   b.put_text("pvd", pvd_.entries());
   if (bezier_pvd_) b.put_text("bezier_pvd", bezier_pvd_->entries());
   b.put_value("energy", energy_->size());
-  if (contact_) b.put_value("contact", contact_->size());
+  b.put_value("energy_hash", energy_->content_hash());
+  if (contact_) {
+    b.put_value("contact", contact_->size());
+    b.put_value("contact_hash", contact_->content_hash());
+  }
   b.put_value("histories", static_cast<std::uint64_t>(histories_.size()));
   for (std::size_t i = 0; i < histories_.size(); ++i) {
     const History& h = histories_[i];
     const std::string k = "history" + std::to_string(i) + ".";
     b.put_text(k + "nset", h.nset);
-    b.put_text(k + "csv", h.csv->path());
+    b.put_text(k + "file", h.file);
     const std::uint8_t flags[3] = {h.u, h.v, h.rf};
     b.put(k + "flags", flags, 3);
     b.put_value(k + "csv_size", h.csv->size());
+    b.put_value(k + "csv_hash", h.csv->content_hash());
     if (h.total) {
-      b.put_text(k + "total", h.total->path());
       b.put_value(k + "total_size", h.total->size());
+      b.put_value(k + "total_hash", h.total->content_hash());
     }
   }
   std::string used;
@@ -632,23 +690,59 @@ std::string ResultWriter::checkpoint() const {
   if (dat_) {
     std::fflush(dat_);
     const long at = std::ftell(dat_);
+    if (at < 0) throw std::runtime_error("cannot tell the size of '" + dir_ + "/" + job_ + ".dat'");
+    // The bytes printed since the last checkpoint join the running hash (the .dat is a FILE*).
+    if (static_cast<std::uint64_t>(at) > dat_hashed_) {
+      const std::string path = dir_ + "/" + job_ + ".dat";
+      std::FILE* in = std::fopen(path.c_str(), "rb");
+      if (!in || std::fseek(in, static_cast<long>(dat_hashed_), SEEK_SET) != 0) {
+        if (in) std::fclose(in);
+        throw std::runtime_error("cannot read back '" + path + "'");
+      }
+      char buf[1 << 14];
+      std::uint64_t left = static_cast<std::uint64_t>(at) - dat_hashed_;
+      while (left > 0) {
+        const std::size_t got = std::fread(buf, 1, static_cast<std::size_t>(std::min<std::uint64_t>(left, sizeof buf)), in);
+        if (got == 0) break;
+        dat_hash_.update(buf, got);
+        left -= got;
+      }
+      std::fclose(in);
+      if (left > 0) throw std::runtime_error("cannot read back '" + path + "'");
+      dat_hashed_ = static_cast<std::uint64_t>(at);
+    }
     b.put_value("dat", static_cast<std::int64_t>(at));
+    b.put_value("dat_hash", dat_hash_.value());
   }
   return b.serialize();
 }
 
-void ResultWriter::resume(const std::string& checkpoint) {
-  const RestartBlob b = RestartBlob::parse(checkpoint, "the restart file's output section");
-  frame_ = b.get_value<int>("frame");
-  pvd_.restore(b.bytes("pvd"));
-  if (bezier_pvd_) bezier_pvd_->restore(b.has("bezier_pvd") ? b.bytes("bezier_pvd") : std::string());
-  energy_ = std::make_unique<CsvWriter>(dir_ + "/energy.csv", energy_columns(), b.get_value<std::uint64_t>("energy"));
-  if (b.has("contact"))
-    contact_ = std::make_unique<CsvWriter>(dir_ + "/history/contact.csv", contact_columns(),
-                                           b.get_value<std::uint64_t>("contact"));
+void ResultWriter::resume(const std::string& checkpoint, const std::string& restart_file) {
+  const RestartBlob b = RestartBlob::parse(checkpoint, restart_file);
+  // Everything is read and checked first: names, then every file's bytes up to the restart
+  // point; only then is anything cut back or rewritten, so a refused resume leaves the folder
+  // as it was.
+  const int frames = b.get_value<int>("frame");
+  if (frames < 0) b.fail("a negative frame count");
+  check_listed_frames(b, b.bytes("pvd"), dir_, job_ + "_", frames);
+  if (bezier_pvd_ && b.has("bezier_pvd")) check_listed_frames(b, b.bytes("bezier_pvd"), dir_, job_ + "_nurbs_", frames);
+  struct Continued {
+    std::string path;
+    std::uint64_t size;
+    Hasher64 prefix;
+  };
+  const auto continued = [&](const std::string& path, const std::string& size_key, const std::string& hash_key) {
+    const auto size = b.get_value<std::uint64_t>(size_key);
+    return Continued{path, size, check_prefix(path, size, b.get_value<std::uint64_t>(hash_key))};
+  };
+  const Continued energy = continued(dir_ + "/energy.csv", "energy", "energy_hash");
+  std::optional<Continued> contact;
+  if (b.has("contact")) contact = continued(dir_ + "/history/contact.csv", "contact", "contact_hash");
   const auto n = b.get_value<std::uint64_t>("histories");
-  histories_.clear();
-  history_rows_ = nullptr;
+  if (n > model_.nsets.size()) b.fail("more history sets than this deck has node sets");
+  std::vector<History> histories;
+  std::vector<Continued> csv, total;
+  std::vector<bool> has_total;
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::string k = "history" + std::to_string(i) + ".";
     History h;
@@ -656,31 +750,64 @@ void ResultWriter::resume(const std::string& checkpoint) {
     const auto it = model_.nsets.find(h.nset);
     if (it == model_.nsets.end()) b.fail("history set '" + h.nset + "' is not in this deck");
     h.nodes = it->second.members;
+    h.file = b.bytes(k + "file");
+    if (!history_file_name(h.file))
+      b.fail("history file name '" + h.file + "' is not a plain file name inside OUTDIR/history");
     const std::string& flags = b.bytes(k + "flags");
     if (flags.size() != 3) b.fail("history flags of the wrong size");
     h.u = flags[0] != 0;
     h.v = flags[1] != 0;
     h.rf = flags[2] != 0;
-    h.csv = std::make_unique<CsvWriter>(b.bytes(k + "csv"), history_columns(h), b.get_value<std::uint64_t>(k + "csv_size"));
-    if (b.has(k + "total"))
-      h.total = std::make_unique<CsvWriter>(b.bytes(k + "total"), total_columns(),
-                                            b.get_value<std::uint64_t>(k + "total_size"));
+    if (b.has(k + "total_size") != h.rf) b.fail("history set '" + h.nset + "' has its total file without RF, or not");
+    csv.push_back(continued(dir_ + "/history/" + h.file + ".csv", k + "csv_size", k + "csv_hash"));
+    if (h.rf) total.push_back(continued(dir_ + "/history/" + h.file + "_total.csv", k + "total_size", k + "total_hash"));
+    histories.push_back(std::move(h));
+  }
+  std::set<std::string> used;
+  const std::string& used_text = b.bytes("used_files");
+  for (std::size_t at = 0; at < used_text.size();) {
+    const std::size_t nl = used_text.find('\n', at);
+    const std::string name = used_text.substr(at, nl - at);
+    if (!history_file_name(name)) b.fail("history file name '" + name + "' is not a plain file name");
+    used.insert(name);
+    at = nl == std::string::npos ? used_text.size() : nl + 1;
+  }
+  for (const History& h : histories)
+    if (!used.count(h.file)) b.fail("history file name '" + h.file + "' is not among the names given out");
+  std::optional<Continued> dat;
+  if (b.has("dat")) {
+    const auto size = b.get_value<std::int64_t>("dat");
+    if (size < 0) b.fail("a negative .dat size");
+    const std::string path = dir_ + "/" + job_ + ".dat";
+    dat = Continued{path, static_cast<std::uint64_t>(size),
+                    check_prefix(path, static_cast<std::uint64_t>(size), b.get_value<std::uint64_t>("dat_hash"))};
+  }
+
+  // Checked: continue every file from its restart point.
+  frame_ = frames;
+  pvd_.restore(b.bytes("pvd"));
+  if (bezier_pvd_) bezier_pvd_->restore(b.has("bezier_pvd") ? b.bytes("bezier_pvd") : std::string());
+  energy_ = std::make_unique<CsvWriter>(energy.path, energy_columns(), energy.size, energy.prefix);
+  if (contact) contact_ = std::make_unique<CsvWriter>(contact->path, contact_columns(), contact->size, contact->prefix);
+  histories_.clear();
+  history_rows_ = nullptr;
+  for (std::size_t i = 0, t = 0; i < histories.size(); ++i) {
+    History& h = histories[i];
+    h.csv = std::make_unique<CsvWriter>(csv[i].path, history_columns(h), csv[i].size, csv[i].prefix);
+    if (h.rf) {
+      h.total = std::make_unique<CsvWriter>(total[t].path, total_columns(), total[t].size, total[t].prefix);
+      ++t;
+    }
     histories_.push_back(std::move(h));
   }
-  used_files_.clear();
-  const std::string& used = b.bytes("used_files");
-  for (std::size_t at = 0; at < used.size();) {
-    const std::size_t nl = used.find('\n', at);
-    used_files_.insert(used.substr(at, nl - at));
-    at = nl == std::string::npos ? used.size() : nl + 1;
-  }
-  if (b.has("dat")) {
-    const std::string path = dir_ + "/" + job_ + ".dat";
-    const auto size = b.get_value<std::int64_t>("dat");
-    if (::truncate(path.c_str(), static_cast<off_t>(size)) != 0)
-      throw std::runtime_error("cannot cut back '" + path + "' to its restart point");
-    dat_ = std::fopen(path.c_str(), "a");
-    if (!dat_) throw std::runtime_error("cannot reopen '" + path + "'");
+  used_files_ = std::move(used);
+  if (dat) {
+    if (::truncate(dat->path.c_str(), static_cast<off_t>(dat->size)) != 0)
+      throw std::runtime_error("cannot cut back '" + dat->path + "' to its restart point");
+    dat_ = std::fopen(dat->path.c_str(), "a");
+    if (!dat_) throw std::runtime_error("cannot reopen '" + dat->path + "'");
+    dat_hash_ = dat->prefix;
+    dat_hashed_ = dat->size;
   }
 }
 

@@ -38,9 +38,12 @@ class ResultWriter final : public ResultSink {
   void count_seconds_into(double* total) { seconds_ = total; }
   /// The frame count, the .pvd lists, the history sets and every appended file's size.
   std::string checkpoint() const override;
-  /// Cuts energy.csv, the histories, contact.csv and <job>.dat back to checkpoint's sizes,
-  /// relists its frames in the .pvd files and appends from there.
-  void resume(const std::string& checkpoint) override;
+  /// Checks that OUTDIR holds the results checkpoint continues (every appended file begins
+  /// with the bytes it recorded, every frame it lists is there; RestartError naming the file
+  /// otherwise, before anything is touched), then cuts energy.csv, the histories,
+  /// contact.csv and <job>.dat back to checkpoint's sizes, relists its frames in the .pvd
+  /// files and appends from there.
+  void resume(const std::string& checkpoint, const std::string& restart_file) override;
 
   /// Writes one field frame (.vtu) of the arrays in fields that the step's field requests
   /// name (ids and energy densities always); with a Bézier mesh and its arrays, also the
@@ -66,6 +69,7 @@ class ResultWriter final : public ResultSink {
     std::vector<int> nodes;
     std::vector<int> rows;  ///< each node's entity in the arrays of frames of history_rows_'s nodes
     bool u = false, v = false, rf = false;
+    std::string file;  ///< its file name in OUTDIR/history, without ".csv" (file_name_for's)
     std::unique_ptr<CsvWriter> csv;
     std::unique_ptr<CsvWriter> total;  ///< RF: sums over the set (the set's total reaction)
   };
@@ -90,6 +94,8 @@ class ResultWriter final : public ResultSink {
   std::vector<PrintRequest> prints_;  ///< the current step's
   std::vector<std::string> field_vars_;  ///< variables the step's field requests name (U, V, RF, S, SF, SM, E, PEEQ)
   std::FILE* dat_ = nullptr;          ///< <job>.dat, once something is printed
+  mutable Hasher64 dat_hash_;          ///< of the .dat's first dat_hashed_ bytes (checkpoint() adds to it)
+  mutable std::uint64_t dat_hashed_ = 0;
   std::vector<int> cell_of_;          ///< model element -> cell of the frames (built at the first element table)
   /// Model element -> cell of the frames, from a frame's ElementId (built once: the cells are fixed).
   const std::vector<int>& cell_of(const FieldSet& fields);

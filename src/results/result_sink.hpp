@@ -62,7 +62,11 @@ class ResultSink {
   virtual std::string checkpoint() const { return ""; }
   /// Restart: cuts the results back to checkpoint()'s point and continues from there (called
   /// once, before the first frame of a resumed run).
-  virtual void resume(const std::string& checkpoint) { (void)checkpoint; }
+  /// restart_file names the restart in errors.
+  virtual void resume(const std::string& checkpoint, const std::string& restart_file) {
+    (void)checkpoint;
+    (void)restart_file;
+  }
 };
 
 }  // namespace halfstep

@@ -260,6 +260,8 @@ double deformed_increment(const StructureSystem& sys, const StructureState& st, 
 RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Backend& hw, const Model& model,
                          const StructureSystem& sys, const VariableMassScaler& scaler, const RunOptions& opt) {
   RestartBlob b;
+  b.put_text("run.job", opt.job);
+  b.put_text("run.deck", model.deck_path.substr(model.deck_path.find_last_of('/') + 1));
   b.put_value("run.deck_hash", model.source_hash);
   b.put_text("run.build", opt.build_id ? opt.build_id() : std::string());
   b.put_text("run.backend", hw.name());
@@ -289,13 +291,19 @@ RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Back
 /// Reads and checks a restart against this deck, build and backend (RestartError otherwise).
 RestartPoint restart_point(const RestartBlob& b, const Model& model, const StructureSystem& sys, const Backend& hw,
                            const RunOptions& opt) {
-  if (b.get_value<std::uint64_t>("run.deck_hash") != model.source_hash)
-    b.fail("it was written for another deck, or for this deck (or a file it includes) before it was changed ('" +
-           model.deck_path + "')");
   const std::string build = opt.build_id ? opt.build_id() : std::string();
   if (b.bytes("run.build") != build)
     b.fail("it was written by " + b.bytes("run.build") + ", this is " + build +
            " (a restart continues bit for bit only in the program that wrote it)");
+  // Another job (the restart of another deck's run) and a changed deck are told apart: a job
+  // is its name, which names its result files, and its deck's content (every file included).
+  // A copied or moved deck and output folder are the same job.
+  if (b.bytes("run.job") != opt.job)
+    b.fail("it was written by job '" + b.bytes("run.job") + "' (deck '" + b.bytes("run.deck") + "'), this is job '" +
+           opt.job + "' (deck '" + model.deck_path + "'): a restart resumes only the job that wrote it");
+  if (b.get_value<std::uint64_t>("run.deck_hash") != model.source_hash)
+    b.fail("it was written for job '" + opt.job + "' with another version of its deck: '" + model.deck_path +
+           "' (or a file it includes) has changed since (its model, steps or output)");
   if (b.bytes("run.backend") != hw.name() || b.bytes("run.precision") != hw.precision())
     b.fail("it was written by the " + b.bytes("run.backend") + " backend in " + b.bytes("run.precision") +
            " precision; this run uses " + hw.name() + " in " + hw.precision());
@@ -599,7 +607,7 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
       ResultMesh mesh = result_mesh(whole);
       if (!bezier->empty()) mesh.bezier = std::shared_ptr<const ResultMesh>(bezier, &bezier->mesh);
       writer = opt.make_sink(mesh);
-      if (opt.resume) writer->resume(opt.resume->bytes("output"));
+      if (opt.resume) writer->resume(opt.resume->bytes("output"), opt.resume->file());
       out = std::make_unique<AsyncOutput>(*writer, model, whole, 2, bezier);
     }
 

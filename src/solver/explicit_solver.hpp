@@ -48,6 +48,9 @@ struct RunOptions {
   /// This program's identity, kept in restarts and checked on resume; called only when a
   /// restart is written or read (it may hash the program). Null: "".
   std::function<std::string()> build_id;
+  /// The job's name (the deck's file name without extension, which names its result files):
+  /// a restart records it and resumes only the job that wrote it.
+  std::string job;
 };
 
 /// A run failure that every rank of a distributed run detected together (so each can stop

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -236,6 +239,97 @@ TEST(ContactPass, ExponentialDecayGoesFromStaticToKinetic) {
   EXPECT_DOUBLE_EQ(friction_coefficient(0.5, 0.2, 3.0, 0.0), 0.5);
   EXPECT_NEAR(friction_coefficient(0.5, 0.2, 3.0, 1.0), 0.2 + 0.3 * std::exp(-3.0), 1e-15);
   EXPECT_NEAR(friction_coefficient(0.5, 0.2, 3.0, 1e3), 0.2, 1e-15);
+}
+
+
+/// The ordered sum of the GPU's contact pass (contact_entry_key, contact_entry_values): each
+/// target's entries, sorted stably by target and summed in order, give exactly the serial
+/// scatter's nodal forces and definition totals (which sum in record order), for records
+/// touching facets (quadrilaterals and triangles), an analytical master's reference node and
+/// nothing, and for edge records. Before it the GPU added them with atomics in an order that
+/// varied from run to run.
+TEST(ContactScatter, OrderedEntriesSumToTheSerialScatterBitForBit) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int nn = 14, ns = 60, nf = 9, ne = 8, pairs = 3, ref = 13;
+  std::vector<int> facet_nodes(4 * nf);
+  for (int f = 0; f < nf; ++f)
+    for (int k = 0; k < 4; ++k) facet_nodes[4 * f + k] = (k == 3 && f % 3 == 0) ? -1 : static_cast<int>(rng() % 12);
+  std::vector<int> slave_node(ns), slave_pair(ns), facet_of(ns), edge_nodes(2 * ne), edge_pair(ne), edge_of(ne);
+  std::vector<double> force(6 * ns), weight(4 * ns), edge_force(3 * ne), edge_param(2 * ne);
+  for (int i = 0; i < ns; ++i) {
+    slave_node[i] = static_cast<int>(rng() % 12);
+    slave_pair[i] = static_cast<int>(rng() % pairs);
+    const int pick = static_cast<int>(rng() % (nf + 3));
+    facet_of[i] = pick < nf ? pick : pick == nf ? nf /* the analytical surface */ : -1;
+    for (int k = 0; k < 6; ++k) force[6 * i + k] = u(rng);
+    for (int k = 0; k < 4; ++k) weight[4 * i + k] = 0.5 * (1 + u(rng));
+  }
+  for (int i = 0; i < ne; ++i) {
+    edge_nodes[2 * i] = static_cast<int>(rng() % 12);
+    edge_nodes[2 * i + 1] = static_cast<int>(rng() % 12);
+    edge_pair[i] = static_cast<int>(rng() % pairs);
+    edge_of[i] = i % 4 == 3 ? -1 : static_cast<int>(rng() % ne);
+    for (int k = 0; k < 3; ++k) edge_force[3 * i + k] = u(rng);
+    for (int k = 0; k < 2; ++k) edge_param[2 * i + k] = 0.5 * (1 + u(rng));
+  }
+  const std::vector<int> analytic_ref = {ref};
+  ContactView<double> c{};
+  c.num_slaves = ns;
+  c.facet_nodes = facet_nodes.data();
+  c.slave_node = slave_node.data();
+  c.slave_pair = slave_pair.data();
+  c.force = force.data();
+  c.facet_of = facet_of.data();
+  c.weight = weight.data();
+  c.analytic.num_facets = nf;
+  c.analytic.num = 1;
+  c.analytic.ref = analytic_ref.data();
+  c.num_edges = ne;
+  c.edge_nodes = edge_nodes.data();
+  c.edge_pair = edge_pair.data();
+  c.edge_force = edge_force.data();
+  c.edge_param = edge_param.data();
+  c.edge_of = edge_of.data();
+
+  std::vector<double> normal(3 * nn, 0.0), shear(3 * nn, 0.0), total(6 * pairs, 0.0);
+  const auto add = [](double* a, int k, double v) { a[k] += v; };
+  for (int i = 0; i < ns; ++i) scatter_contact(c, i, normal.data(), shear.data(), total.data(), add);
+  for (int i = 0; i < ne; ++i) scatter_edge_contact(c, i, normal.data(), total.data(), add);
+
+  const int none = nn + pairs;
+  const long long entries = contact_entries(c);
+  ASSERT_EQ(entries, 6LL * ns + 5LL * ne);
+  std::vector<int> key(static_cast<std::size_t>(entries)), order(static_cast<std::size_t>(entries));
+  for (long long e = 0; e < entries; ++e) key[e] = contact_entry_key(c, e, nn, none);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key[a] < key[b]; });
+  std::vector<double> o_normal(3 * nn, 0.0), o_shear(3 * nn, 0.0), o_total(6 * pairs, 0.0);
+  int targets = 0;
+  for (std::size_t k = 0; k < order.size();) {
+    const int target = key[order[k]];
+    ASSERT_GE(target, 0);
+    ASSERT_LE(target, none);
+    double v[6] = {0, 0, 0, 0, 0, 0};
+    std::size_t end = k;
+    for (; end < order.size() && key[order[end]] == target; ++end) {
+      double x[6];
+      contact_entry_values(c, order[end], x);
+      for (int j = 0; j < 6; ++j) v[j] += x[j];
+    }
+    k = end;
+    if (target == none) continue;
+    ++targets;
+    for (int j = 0; j < 6; ++j) {
+      if (target < nn) (j < 3 ? o_normal : o_shear)[3 * target + j % 3] = v[j];
+      else o_total[6 * (target - nn) + j] = v[j];
+    }
+  }
+  EXPECT_GT(targets, 10);
+  EXPECT_NE(normal[3 * ref], 0.0);  // the analytical surface's reference node takes reactions
+  EXPECT_EQ(std::memcmp(o_normal.data(), normal.data(), normal.size() * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(o_shear.data(), shear.data(), shear.size() * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(o_total.data(), total.data(), total.size() * sizeof(double)), 0);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// Restart files on the GPU backend (issue 20): a run resumed from a restart repeats the
-// uninterrupted run byte for byte in every result file, in FP64 and FP32 and for the
-// deterministic schemes; a restart of another scheme or of the CPU is refused. Skipped
-// without a GPU. (One-GPU contact sums its forces with atomics, whose order varies from run
-// to run, so contact decks repeat only to round-off and are left out; their distributed runs,
-// whose contact pass is on the host, are in tests/parallel/distributed_runs.py.)
+// Restart files on the GPU backend (issues 20, 42): a run resumed from a restart, in a copy
+// of the uninterrupted run's folder, repeats the uninterrupted run byte for byte in every
+// result file and leaves the original folder alone, in FP64 and FP32 and for the
+// deterministic schemes, also with contact: an analytical rigid surface whose reference
+// node's reaction is a history, general contact (ALL EXTERIOR: two bars, crossed bars edge
+// to edge) and Coulomb friction (a pair, and against an analytical surface). The contact
+// forces are summed in a fixed order (contact_kernels.cuh), so two uninterrupted runs are
+// compared too. A restart of another scheme or of the CPU is refused. Skipped without a GPU.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -30,12 +32,26 @@ TEST_P(GpuResumedRun, RepeatsTheUninterruptedRunBitForBit) {
   const std::string deck = HALFSTEP_SOURCE_DIR "/tests/gpu/decks/" + std::string(name) + ".inp";
   std::string out;
   ASSERT_EQ(run_halfstep(deck, dir + "/full", opts + " --restart-every " + std::to_string(every), &out), 0) << out;
+  const std::string summary = read_file(dir + "/full/summary.json");
+  const double restart_time = summary_number(summary, "latest_time");
+  ASSERT_GT(restart_time, 0) << summary;
+  ASSERT_LT(restart_time, summary_number(summary, "final_time"));
+  // Two uninterrupted runs agree byte for byte (no sum in an order that timing decides).
+  ASSERT_EQ(run_halfstep(deck, dir + "/again", opts + " --restart-every " + std::to_string(every), &out), 0) << out;
+  expect_same_results(dir + "/full", dir + "/again");
   fs::copy(dir + "/full", dir + "/resumed", fs::copy_options::recursive);
+  const auto original = folder_snapshot(dir + "/full");
   std::ofstream(dir + "/resumed/energy.csv", std::ios::app) << "0.123,4";  // damage past the restart point
+  const auto frames = pvd_frames(dir + "/resumed/" + std::string(name) + ".pvd");  // none: no field output
+  if (!frames.empty()) {  // a frame past the restart point deleted
+    ASSERT_GT(frames.back().first, restart_time);
+    ASSERT_TRUE(fs::remove(dir + "/resumed/" + frames.back().second));
+  }
   const std::string restart = dir + "/resumed/" + name + ".restart";
   ASSERT_EQ(run_halfstep(deck, dir + "/resumed", opts + " --restart " + restart, &out), 0) << out;
-  EXPECT_NE(read_file(dir + "/resumed/summary.json").find("\"resumed_at\""), std::string::npos);
+  EXPECT_EQ(summary_number(read_file(dir + "/resumed/summary.json"), "resumed_at"), restart_time);
   expect_same_results(dir + "/full", dir + "/resumed");
+  EXPECT_TRUE(folder_snapshot(dir + "/full") == original) << "the resume in the copy wrote into the original folder";
   // The restart holds this scheme's arrays: the CPU and another scheme refuse it.
   EXPECT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu --restart " + restart, &out), 2) << out;
   EXPECT_NE(out.find("backend"), std::string::npos) << out;
@@ -50,7 +66,10 @@ TEST_P(GpuResumedRun, RepeatsTheUninterruptedRunBitForBit) {
 
 // Two explicit steps (shells), J2 solids, plastic shells, plane stress J2, rigid bodies,
 // plastic FPM beams, masses changed by *VARIABLE MASS SCALING; the shell decks also with the
-// element-local scheme.
+// element-local scheme. Contact (issue 42): an analytical rigid surface with a reference
+// node (a wall under general contact, a sphere pressed into a block, FP64 and FP32), general
+// contact (two bars, crossed bars edge to edge), friction (a block sliding on a block, and
+// on an analytical plane).
 INSTANTIATE_TEST_SUITE_P(
     Decks, GpuResumedRun,
     ::testing::Values(Case{"two_steps", 37, "gather", "double"}, Case{"two_steps", 37, "gather", "single"},
@@ -58,7 +77,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"solid_c3d8r_j2", 37, "gather", "single"}, Case{"shell_strip_j2_bending", 997, "gather", "double"},
                       Case{"plane_cps4_j2", 37, "gather", "double"}, Case{"rigid_end", 3, "gather", "double"},
                       Case{"beam_plastic", 37, "gather", "double"},
-                      Case{"variable_mass_scaling", 37, "gather", "double"}),
+                      Case{"variable_mass_scaling", 37, "gather", "double"}, Case{"contact_wall", 97, "gather", "double"},
+                      Case{"contact_hertz", 37, "gather", "double"}, Case{"contact_hertz", 37, "gather", "single"},
+                      Case{"contact_bars", 97, "gather", "double"}, Case{"contact_crossed", 97, "gather", "double"},
+                      Case{"contact_slide", 37, "gather", "double"},
+                      Case{"contact_slide_plane", 37, "gather", "double"}),
     [](const auto& info) {
       std::string s = std::string(std::get<0>(info.param)) + "_" + std::get<2>(info.param) + "_" + std::get<3>(info.param);
       for (char& c : s)

@@ -217,4 +217,15 @@ inline std::string two_step_history_deck(const std::string& dir, const std::stri
   return path;
 }
 
+/// Every file under dir (relative path) with its bytes and modification time: a folder that a
+/// run must leave alone compares equal before and after it.
+inline std::map<std::string, std::pair<std::string, std::filesystem::file_time_type>> folder_snapshot(
+    const std::string& dir) {
+  std::map<std::string, std::pair<std::string, std::filesystem::file_time_type>> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_regular_file())
+      out[std::filesystem::relative(e.path(), dir).string()] = {read_file(e.path().string()), e.last_write_time()};
+  return out;
+}
+
 }  // namespace halfstep::test

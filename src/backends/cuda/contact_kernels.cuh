@@ -2,7 +2,9 @@
 // only launch it; edges alike, after the nodes): the largest facet box edge (an atomic max), facets counted into the
 // buckets of the spatial hash, a scan, the facets placed (atomics: the order within a bucket
 // varies, the narrow phase's choice does not), one thread per slave record, and the records'
-// forces added to the nodes with atomics. The cell size stays on the device: no host wait.
+// forces summed onto the nodes in a fixed order (contact_entry_key: sorted entries, a warp
+// per node), so that every run, and a run resumed from a restart, repeats the others bit for
+// bit. The cell size stays on the device: no host wait.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,18 +16,6 @@
 
 namespace halfstep {
 namespace cuda {
-
-/// Adds into a[k] with an atomic (device) or a plain add (host: never used there).
-template <class T>
-struct AtomicAdd {
-  HS_HD void operator()(T* a, int k, T v) const {
-#ifdef __CUDA_ARCH__
-    atomicAdd(a + k, v);
-#else
-    a[k] += v;
-#endif
-  }
-};
 
 /// The broad phase's cell edge from the largest facet box edge (its bits: a non-negative
 /// double orders like its bit pattern) and the contact reach; the CPU pass computes the same.
@@ -157,39 +147,50 @@ __global__ void contact_edge_kernel(ContactView<T> c, const unsigned long long* 
   }
 }
 
-/// Adds every edge record's force to the nodal normal contact forces (zeroed before).
+/// The ordered sum's entries (contact_entry_key): each entry's target into key, its index
+/// into entry (the radix sort, stable, then keeps each target's entries in entry order).
 template <class T>
-__global__ void contact_edge_scatter_kernel(ContactView<T> c, T* normal, T* pair_total) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= c.num_edges) return;
-  scatter_edge_contact(c, i, normal, pair_total, AtomicAdd<T>{});
+__global__ void contact_entry_kernel(ContactView<T> c, int entries, int nn, int none, int* key, int* entry) {
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= entries) return;
+  key[e] = contact_entry_key(c, e, nn, none);
+  entry[e] = e;
 }
 
-/// Adds every record's forces to the nodal contact forces (zeroed before), and to its
-/// definition's total: summed over the warp's lanes of each definition first (one address
-/// per definition: an atomic per record there queued up behind each other).
+/// The nodal contact forces and the definitions' totals from the sorted entries: a warp per
+/// target (runs of equal keys: run_key, run_count, run_start, *num_runs of them), lane l
+/// summing the run's entries l, l + 32, ... in order, then the lanes in a fixed tree, so the
+/// sums depend only on the entries, never on timing. Writes every target that has entries
+/// (the arrays are zeroed before; nothing else writes them in this pass). blockDim: a
+/// multiple of 32.
 template <class T>
-__global__ void contact_scatter_kernel(ContactView<T> c, T* normal, T* shear, T* pair_total) {
-  constexpr unsigned all = 0xffffffffu;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int key = -1;
-  T out[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
-  if (i < c.num_slaves) {
-    scatter_contact(c, i, normal, shear, static_cast<T*>(nullptr), AtomicAdd<T>{});
-    if (c.facet_of[i] >= 0) {
-      key = c.slave_pair[i];
-      for (int k = 0; k < 6; ++k) out[k] = c.force[6 * static_cast<long long>(i) + k];
-    }
-  }
-  const unsigned peers = __match_any_sync(all, key);
+__global__ void contact_ordered_sum_kernel(ContactView<T> c, const int* entry, const int* run_key, const int* run_count,
+                                           const int* run_start, const int* num_runs, int nn, int none, T* normal,
+                                           T* shear, T* pair_total) {
   const int lane = threadIdx.x & 31;
-  for (int k = 0; k < 6; ++k) {
-    T total = T(0);
-    for (int l = 0; l < 32; ++l) {
-      const T x = __shfl_sync(all, out[k], l);
-      if ((peers >> l) & 1u) total += x;
+  const long long warps = (static_cast<long long>(gridDim.x) * blockDim.x) >> 5;
+  const int runs = *num_runs;
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; r < runs; r += warps) {
+    const int key = run_key[r];
+    if (key >= none) continue;  // the same for the whole warp
+    const int begin = run_start[r], count = run_count[r];
+    T v[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
+    for (int k = lane; k < count; k += 32) {
+      T x[6];
+      contact_entry_values(c, entry[begin + k], x);
+      for (int j = 0; j < 6; ++j) v[j] += x[j];
     }
-    if (key >= 0 && lane == __ffs(peers) - 1) atomicAdd(pair_total + 6 * key + k, total);
+    for (int o = 16; o > 0; o >>= 1)
+      for (int j = 0; j < 6; ++j) v[j] += __shfl_down_sync(0xffffffffu, v[j], o);
+    if (lane != 0) continue;
+    if (key < nn) {
+      for (int d = 0; d < 3; ++d) {
+        normal[3 * static_cast<long long>(key) + d] = v[d];
+        shear[3 * static_cast<long long>(key) + d] = v[3 + d];
+      }
+    } else {
+      for (int j = 0; j < 6; ++j) pair_total[6 * static_cast<long long>(key - nn) + j] = v[j];
+    }
   }
 }
 

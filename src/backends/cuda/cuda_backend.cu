@@ -10,12 +10,15 @@
 
 #include <cuda_runtime.h>
 
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <array>
 #include <condition_variable>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -1562,6 +1565,36 @@ class CudaBackend final : public Backend {
                                         ct_e_buckets_ + 1, stream_),
           "contact scan size");
     ct_scan_temp_.resize(std::max<std::size_t>(std::max(ct_scan_bytes_, ct_e_scan_bytes_), 1));
+    // The ordered sum of the records' forces (launch_contact): its entries, sorted copies,
+    // runs and the scratch of the sort, the run encoding and the scan.
+    const long long entries = kContactSlaveEntries * static_cast<long long>(ns) + kContactEdgeEntries * static_cast<long long>(ne);
+    if (entries > std::numeric_limits<int>::max() / 2)
+      throw RunError("too many contact records for the GPU's contact sum (" + std::to_string(entries) + " entries)");
+    ct_entries_ = static_cast<int>(entries);
+    const std::size_t n_entries = static_cast<std::size_t>(std::max<long long>(entries, 1));
+    for (int k = 0; k < 2; ++k) {
+      ct_ord_key_[k].resize(n_entries);
+      ct_ord_entry_[k].resize(n_entries);
+    }
+    ct_run_key_.resize(n_entries);
+    ct_run_count_.resize(n_entries);
+    ct_run_start_.resize(n_entries);
+    ct_num_runs_.resize(1);
+    const unsigned none = static_cast<unsigned>(nn + cs.num_pairs);
+    ct_ord_bits_ = 1;
+    while (ct_ord_bits_ < 31 && (none >> ct_ord_bits_) != 0) ++ct_ord_bits_;
+    std::size_t sort_bytes = 0, runs_bytes = 0, starts_bytes = 0;
+    check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, ct_ord_key_[0].get(), ct_ord_key_[1].get(),
+                                          ct_ord_entry_[0].get(), ct_ord_entry_[1].get(), ct_entries_, 0, ct_ord_bits_,
+                                          stream_),
+          "contact sort size");
+    check(cub::DeviceRunLengthEncode::Encode(nullptr, runs_bytes, ct_ord_key_[1].get(), ct_run_key_.get(),
+                                             ct_run_count_.get(), ct_num_runs_.get(), ct_entries_, stream_),
+          "contact runs size");
+    check(cub::DeviceScan::ExclusiveSum(nullptr, starts_bytes, ct_run_count_.get(), ct_run_start_.get(), ct_entries_,
+                                        stream_),
+          "contact run starts size");
+    ct_ord_temp_.resize(std::max<std::size_t>({sort_bytes, runs_bytes, starts_bytes, 1}));
   }
 
   /// The contact pass's view at t^n of inc (commit: the friction history advances).
@@ -1671,11 +1704,32 @@ class CudaBackend final : public Backend {
     ct_normal_.zero(stream_);
     ct_shear_.zero(stream_);
     ct_pair_force_.zero(stream_);
-    cuda::contact_scatter_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_normal_.get(), ct_shear_.get(),
-                                                                         ct_pair_force_.get());
-    if (ne > 0)
-      cuda::contact_edge_scatter_kernel<T><<<blocks(ne, 128), 128, 0, stream_>>>(c, ct_normal_.get(),
-                                                                                ct_pair_force_.get());
+    // The records' forces onto the nodes and definitions in a fixed order (contact_entry_key):
+    // entries sorted by target (stable), runs of one target found, each run summed by a warp.
+    const int entries = ct_entries_, nn = sys_.num_nodes, none = nn + cs.num_pairs;
+    if (entries > 0) {
+      cuda::contact_entry_kernel<T><<<blocks(entries, 256), 256, 0, stream_>>>(c, entries, nn, none, ct_ord_key_[0].get(),
+                                                                             ct_ord_entry_[0].get());
+      std::size_t bytes = ct_ord_temp_.size();
+      check(cub::DeviceRadixSort::SortPairs(ct_ord_temp_.get(), bytes, ct_ord_key_[0].get(), ct_ord_key_[1].get(),
+                                            ct_ord_entry_[0].get(), ct_ord_entry_[1].get(), entries, 0, ct_ord_bits_,
+                                            stream_),
+            "contact sort");
+      ct_run_count_.zero(stream_);  // the scan below reads every slot, also those past the runs
+      bytes = ct_ord_temp_.size();
+      check(cub::DeviceRunLengthEncode::Encode(ct_ord_temp_.get(), bytes, ct_ord_key_[1].get(), ct_run_key_.get(),
+                                               ct_run_count_.get(), ct_num_runs_.get(), entries, stream_),
+            "contact runs");
+      bytes = ct_ord_temp_.size();
+      check(cub::DeviceScan::ExclusiveSum(ct_ord_temp_.get(), bytes, ct_run_count_.get(), ct_run_start_.get(), entries,
+                                          stream_),
+            "contact run starts");
+      constexpr int kWarpsPerBlock = 4;
+      const int sum_blocks = std::min(blocks(entries, kWarpsPerBlock), 1 << 16);
+      cuda::contact_ordered_sum_kernel<T><<<sum_blocks, 32 * kWarpsPerBlock, 0, stream_>>>(
+          c, ct_ord_entry_[1].get(), ct_run_key_.get(), ct_run_count_.get(), ct_run_start_.get(), ct_num_runs_.get(), nn,
+          none, ct_normal_.get(), ct_shear_.get(), ct_pair_force_.get());
+    }
     check(cudaGetLastError(), "contact launch");
   }
 
@@ -2046,6 +2100,12 @@ class CudaBackend final : public Backend {
   DeviceArray<unsigned char> ct_scan_temp_;
   std::size_t ct_scan_bytes_ = 0;
   int ct_buckets_ = 0;
+  // The ordered sum of the contact forces (launch_contact; contact_entry_key): entries and
+  // their sorted copies, the runs of one target, and the scratch of the sort, encoding and scan.
+  DeviceArray<int> ct_ord_key_[2], ct_ord_entry_[2], ct_run_key_, ct_run_count_, ct_run_start_, ct_num_runs_;
+  DeviceArray<unsigned char> ct_ord_temp_;
+  int ct_entries_ = 0;   ///< kContactSlaveEntries per slave record, kContactEdgeEntries per edge record
+  int ct_ord_bits_ = 1;  ///< key bits the sort looks at (the largest key, "none", fits)
   DeviceArray<T> ux_, uy_, uz_, dx_, dy_, dz_, t1x_, t1y_, t1z_, v_[kMaxNodeDofs];
   DeviceArray<T> rem_[6];  ///< FP32: rounding remainders of ux, uy, uz, dx, dy, dz (compensated())
   DeviceArray<T> fi_[6], fp_[3];                      // atomic, colored
