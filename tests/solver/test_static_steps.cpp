@@ -80,8 +80,8 @@ TEST(StaticReader, BadInputNamesTheLine) {
   EXPECT_NE(error_of("*STEP\n*STATIC, RIKS\n*END STEP\n").find("RIKS"), std::string::npos);
 }
 
-// The deck path gives exactly the discrete solution of an independent Q4 code (numpy sparse
-// direct, same mesh and loads), with each CPU solver.
+// The deck path gives exactly the discrete solution of an independent Q4 code
+// (validation/cantilever_q4.py, same mesh and loads), with each CPU solver.
 TEST(StaticCantilever, LinearMatchesIndependentQ4Solve) {
   for (LinearSolverKind k : {LinearSolverKind::Auto, LinearSolverKind::Ldlt, LinearSolverKind::Cg}) {
     Capture c;
@@ -89,7 +89,7 @@ TEST(StaticCantilever, LinearMatchesIndependentQ4Solve) {
     EXPECT_EQ(s.statics.increments, 1);
     EXPECT_EQ(s.statics.iterations, 1) << "a linear step converges in one iteration";
     const double tip = u_of(last_field(c), 1 + 40 + 41 * 2, 1);
-    EXPECT_NEAR(tip, 1.857546226691085e-3, (k == LinearSolverKind::Cg ? 1e-6 : 1e-9) * 1.857546226691085e-3)
+    EXPECT_NEAR(tip, test::kCantileverQ4Tip, (k == LinearSolverKind::Cg ? 1e-6 : 1e-9) * test::kCantileverQ4Tip)
         << linear_solver_name(k);
   }
 }
@@ -243,7 +243,7 @@ TEST(StaticCantilever, NamedAmplitudeScalesTheLoad) {
   deck.replace(deck.find("*CLOAD\n"), 7, "*CLOAD, AMPLITUDE=TWICE\n");
   deck.replace(deck.find("*BOUNDARY"), 0, "*AMPLITUDE, NAME=TWICE\n0, 0, 1, 2\n");
   run_deck(deck, c);
-  EXPECT_NEAR(u_of(last_field(c), 1 + 40 + 41 * 2, 1), 2 * 1.857546226691085e-3, 1e-9 * 1.857546226691085e-3);
+  EXPECT_NEAR(u_of(last_field(c), 1 + 40 + 41 * 2, 1), 2 * test::kCantileverQ4Tip, 1e-9 * test::kCantileverQ4Tip);
 }
 
 // Explicit, then static, then explicit: the static step's work is outside the explicit energy
