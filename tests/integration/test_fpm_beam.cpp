@@ -156,9 +156,9 @@ TEST(FpmBeamRun, LeesFramePassesItsLimitPointUnderDisplacementControl) {
   // Lee's frame (E = 720, A = 6, I = 2, L = 120), 10 elements per member, the load point pushed
   // down 90 over 2e4 (about 34 periods of the first mode, 1.3 s on one core). The limit load
   // of the elastica is P L^2 / EI = 18.557 (the independent static corotational solution of
-  // validation/frame_reference.py, 40 and 80 elements: 18.582, 18.563; the literature's 18.5),
-  // at v = 48.7. Measured here 1.8759 (+1.09 %) at v = 49.31 (+1.2 %); 20 elements per member
-  // over 4e4 reach +0.3 % (docs/validation.md).
+  // validation/frame_reference.py, 20, 40 and 80 elements per member: 18.582, 18.563, 18.558,
+  // extrapolated; the literature's 18.5), at v = 48.74. Measured here 1.87594 (+1.09 %) at
+  // v = 49.38 (+1.32 %); 20 elements per member over 4e4 reach +0.3 % (docs/validation.md).
   const std::string dir = scratch_dir("beam_lee");
   const std::string deck = dir + "/lee.inp";
   std::string out;
@@ -179,6 +179,8 @@ TEST(FpmBeamRun, LeesFramePassesItsLimitPointUnderDisplacementControl) {
     }
   }
   const double limit = 18.557 * 720.0 * 2.0 / (120.0 * 120.0);
+  std::printf("Lee's frame, 10 per member: limit load %.5f (%+.2f %%) at v = %.3f (%+.2f %%)\n", p_max,
+              100 * (p_max / limit - 1), v_at, 100 * (v_at / 48.74 - 1));
   EXPECT_NEAR(p_max / limit, 1.0, 0.015);
   EXPECT_NEAR(v_at / 48.74, 1.0, 0.02);
   // The path went on down the descending branch: the load fell below half the limit before
