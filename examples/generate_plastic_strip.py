@@ -21,8 +21,10 @@ bending  The same strip (defaults L 20, b 2, t 1, 10 x 1 elements) under end mom
          a symmetry plane (XSYMM) whose nodes also hold U3 (no roll about x; the node at the
          origin holds U2 too), and the nodes at
          x = L carry moments about y of --moment m per unit width in total (m b / 2 each),
-         ramped linearly over the step (--time, 0.02) with mass damping --alpha (8000). Sets
-         TIP (x = L) and ROOT; history UR on TIP and RF on ROOT.
+         ramped linearly over --time (0.02) with mass damping --alpha (8000), then held for
+         --hold (0) more, so that the damped motion settles on the static curvature. Sets
+         TIP (x = L) and ROOT; history UR on TIP and RF on ROOT; field output every quarter
+         of --time.
 """
 import argparse
 import sys
@@ -81,14 +83,15 @@ def tension(a):
 def bending(a):
     d, nid = mesh(a)
     d = ["*HEADING", f"Plastic {kind(a)} strip in pure bending (generate_plastic_strip.py)"] + d
-    d += ["*AMPLITUDE, NAME=RAMP", f"0., 0., {a.time:.17g}, 1."]
+    hold = f", {a.time + a.hold:.17g}, 1." if a.hold > 0 else ""
+    d += ["*AMPLITUDE, NAME=RAMP", f"0., 0., {a.time:.17g}, 1.{hold}"]
     d += ["*BOUNDARY", "ROOT, XSYMM", "ROOT, 3, 3", f"{nid(0, 0)}, 2, 2"]
-    d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.17g}", "*CLOAD, AMPLITUDE=RAMP"]
+    d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time + a.hold:.17g}", "*CLOAD, AMPLITUDE=RAMP"]
     for j in range(a.ny + 1):
         share = 0.5 if j in (0, a.ny) else 1.0
         d.append(f"{nid(a.nx, j)}, 5, {a.moment * a.width / a.ny * share:.17g}")
     d += [f"*OUTPUT, HISTORY, TIME INTERVAL={a.time / 200:.17g}", "*NODE OUTPUT, NSET=END", "U, UR",
-          "*NODE OUTPUT, NSET=ROOT", "RF", "*OUTPUT, FIELD, NUMBER INTERVAL=4", "*NODE OUTPUT", "U, UR",
+          "*NODE OUTPUT, NSET=ROOT", "RF", f"*OUTPUT, FIELD, TIME INTERVAL={a.time / 4:.17g}", "*NODE OUTPUT", "U, UR",
           "*ELEMENT OUTPUT", "S, SF, SM, PEEQ", "*END STEP"]
     return d
 
@@ -112,6 +115,7 @@ def main():
     p.add_argument("--strain", type=float, default=0.01)
     p.add_argument("--moment", type=float, default=0.0)
     p.add_argument("--time", type=float)
+    p.add_argument("--hold", type=float, default=0.0, help="bending: time the full moment is held after the ramp")
     p.add_argument("--triangles", action="store_true", help="S3 FPM triangles, two per quad")
     a = p.parse_args()
     tens = a.case == "tension"

@@ -12,6 +12,14 @@
 
 namespace halfstep::test {
 
+/// Tip deflection (the mid-depth node at x = L) of cantilever_deck(40, 4) clamped by held_at_x0
+/// under cantilever_tip_load(40, 4, 1e5), linear plane-stress Q4: the independent reference
+/// that validation/cantilever_q4.py computes from first principles (numpy, extended precision:
+/// `python3 validation/cantilever_q4.py`); ctest cantilever_q4_reference checks this constant
+/// against it. The stiffness's condition number (~1e7) bounds a double-precision solve's
+/// round-off to about 1e-9 relative, the direct solvers' tolerance in the tests.
+constexpr double kCantileverQ4Tip = 1.857546226557564e-3;
+
 /// Seed 004's cantilever (L = 10, depth 1, E = 210e9, nu = 0.3), nx x ny CPS4; the step is
 /// only there for the reader (the Newton client applies its own loads and supports).
 inline std::string cantilever_deck(int nx, int ny) {

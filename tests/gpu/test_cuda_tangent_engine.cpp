@@ -186,7 +186,7 @@ struct Cantilever {
   }
 };
 
-constexpr double kTipReference = 1.857546226691085e-3;
+constexpr double kTipReference = test::kCantileverQ4Tip;  // validation/cantilever_q4.py
 
 TEST(CudaTangentEngine, CudssSolvesTheCantilever) {
   REQUIRE_GPU();

@@ -102,32 +102,32 @@ BarsResult run_bars(const std::string& name, int n, const std::string& options) 
     for (const auto& row : c.rows)
       if (row[0] > start + 0.25 * r.duration && row[0] < end - 0.25 * r.duration) sum += row[c.col("CFN1")], ++rows;
     EXPECT_GT(rows, 100);
-    EXPECT_NEAR(-sum / std::max(rows, 1) / z, 1.0, 0.02);
+    EXPECT_NEAR(-sum / std::max(rows, 1) / z, 1.0, 5e-3);  // measured -0.24 %
     std::printf("%s: history/contact.csv mean CFN1 %.4f of -rho c A v0\n", name.c_str(), -sum / std::max(rows, 1) / z);
   }
   const Csv e = read_csv(dir + "/out/energy.csv");
   const double ke0 = e.rows.front()[e.col("kinetic")], total0 = e.rows.front()[e.col("total")];
   for (const auto& row : e.rows) r.energy_error = std::max(r.energy_error, std::fabs(row[e.col("total")] - total0) / ke0);
   std::printf("%s: duration %.4f of 2L/c, mean force %.4f of rho c A v0 (worst frame %.3f off), CPRESS %.4f of "
-              "rho c v0, energy error %.2e\n",
+              "rho c v0, energy error %.2e, wall RF1 %.10f (%.1e from the faces' force)\n",
               name.c_str(), r.duration / (2 * kL / std::sqrt(kE / kRho)), r.mean_force, r.worst_force, r.mean_pressure,
-              r.energy_error);
+              r.energy_error, r.wall_force, r.wall_force == 0 ? 0.0 : -r.wall_force - r.mean_force);
   return r;
 }
 
 // A contact pair (bar A's end face against bar B's) and general contact (every exterior face
 // of both bars, two passes), 200 elements per bar. Measured (CPU): pair duration +0.29 %,
 // force -0.24 % (worst frame 0.4 %), energy 1.2e-4; general contact duration +0.68 %, force
-// -0.25 % (worst frame 1.7 %), energy 2.3e-4.
+// -0.25 % (worst frame 1.7 %), energy 2.3e-4. Asserted at about twice those.
 TEST(ContactBars, ForceAndDurationFollowWaveTheory) {
   const double duration = 2 * kL / std::sqrt(kE / kRho);
   for (const bool pair : {true, false}) {
     const BarsResult r = run_bars(pair ? "contact_bars_pair" : "contact_bars_general", 200, pair ? "--pair" : "");
-    EXPECT_NEAR(r.duration / duration, 1.0, 0.02);
-    EXPECT_NEAR(r.mean_force, 1.0, 0.02);
+    EXPECT_NEAR(r.duration / duration, 1.0, pair ? 6e-3 : 1.4e-2);
+    EXPECT_NEAR(r.mean_force, 1.0, 5e-3);
     EXPECT_NEAR(r.mean_pressure, r.mean_force, 1e-9);  // one element across: each node carries a quarter
-    EXPECT_LT(r.worst_force, pair ? 0.01 : 0.05);
-    EXPECT_LT(r.energy_error, 0.01);
+    EXPECT_LT(r.worst_force, pair ? 8e-3 : 3.5e-2);
+    EXPECT_LT(r.energy_error, pair ? 2.5e-4 : 5e-4);
   }
 }
 
@@ -155,15 +155,20 @@ TEST(ContactBars, CoarseBarsCollideInGeneralContact) {
 
 // One bar against a rigid analytical plane where the two bars would meet: by symmetry the
 // same force and duration. The plane's reaction arrives on its reference node (RF1).
+// Measured (CPU, pair and general alike): duration +0.29 %, force -0.24 % (worst frame
+// 0.4 %), the plane's reaction -0.24 % (1.4e-5 from the faces' force: history rows and
+// field frames sample the contact at different instants), energy 1.2e-4.
 TEST(ContactBars, BarOnRigidPlaneFollowsWaveTheory) {
   const double duration = 2 * kL / std::sqrt(kE / kRho);
   for (const bool pair : {true, false}) {
     const BarsResult r = run_bars(pair ? "contact_wall_pair" : "contact_wall_general", 200,
                                   pair ? "--wall --pair" : "--wall");
-    EXPECT_NEAR(r.duration / duration, 1.0, 0.02);
-    EXPECT_NEAR(r.mean_force, 1.0, 0.02);
-    EXPECT_NEAR(-r.wall_force, r.mean_force, 0.01);  // RF: the support's force on the node
-    EXPECT_LT(r.energy_error, 0.01);
+    EXPECT_NEAR(r.duration / duration, 1.0, 6e-3);
+    EXPECT_NEAR(r.mean_force, 1.0, 5e-3);
+    EXPECT_LT(r.worst_force, 8e-3);
+    EXPECT_NEAR(-r.wall_force, 1.0, 5e-3);             // RF: the support's force on the node
+    EXPECT_NEAR(-r.wall_force, r.mean_force, 3e-5);
+    EXPECT_LT(r.energy_error, 2.5e-4);
   }
 }
 
@@ -171,6 +176,8 @@ TEST(ContactBars, BarOnRigidPlaneFollowsWaveTheory) {
 struct SlideResult {
   std::vector<double> t, u1;
   std::map<std::string, double> energy;
+  std::vector<double> energy_time, friction;  ///< every energy row's time and friction_dissipation
+  std::vector<double> balance;                ///< every energy row's |total| / external_work
 };
 
 SlideResult run_slide(const std::string& name, const std::string& options) {
@@ -183,12 +190,21 @@ SlideResult run_slide(const std::string& name, const std::string& options) {
   for (const auto& row : h.rows) r.t.push_back(row[0]), r.u1.push_back(row[h.col("U1")]);
   const Csv e = read_csv(dir + "/out/energy.csv");
   for (std::size_t i = 0; i < e.header.size(); ++i) r.energy[e.header[i]] = e.rows.back()[i];
+  for (const auto& row : e.rows) {
+    r.energy_time.push_back(row[0]);
+    r.friction.push_back(row[e.col("friction_dissipation")]);
+    const double w = row[e.col("external_work")];
+    r.balance.push_back(w > 0 ? std::fabs(row[e.col("total")]) / w : 0.0);
+  }
   return r;
 }
 
 // Sliding on 30 degrees with mu = 0.3 and without friction: x = a t^2 / 2 with
 // a = g (sin 30 - mu cos 30). Measured: 3.3e-6 (mu = 0.3) and 5e-14 (mu = 0) relative at
-// t = 0.3; the frictional dissipation equals mu N times the slide to 1e-3 (measured 1.4e-4).
+// t = 0.3. The frictional dissipation against mu N x(t): the block, set down suddenly, rings
+// on the contact's penalty spring, so the dissipation swings about mu N x (measured: at most
+// 0.64 % over the second half of the slide, +0.28 % at t = 0.3) and its mean over that half is
+// mu N x's to 8.2e-5.
 TEST(ContactSlide, BlockFollowsCoulombKinematics) {
   for (const double mu : {0.3, 0.0}) {
     SlideResult r = run_slide(mu > 0 ? "contact_slide_friction" : "contact_slide_smooth",
@@ -197,11 +213,33 @@ TEST(ContactSlide, BlockFollowsCoulombKinematics) {
     ASSERT_FALSE(r.t.empty());
     const double t = r.t.back(), exact = 0.5 * a * t * t;
     std::printf("mu %.1f: U1 %.8g exact %.8g (%.2e)\n", mu, r.u1.back(), exact, r.u1.back() / exact - 1);
-    EXPECT_NEAR(r.u1.back() / exact, 1.0, mu > 0 ? 1e-4 : 1e-6);
+    EXPECT_NEAR(r.u1.back() / exact, 1.0, mu > 0 ? 7e-6 : 1e-13);
     // The block (8 nodes of 0.001) pressed by its weight's normal part.
     const double normal = 8 * 0.001 * g * std::cos(th);
-    EXPECT_NEAR(r.energy["friction_dissipation"], mu * normal * r.u1.back(), 1e-3 * normal * r.u1.back() + 1e-300);
-    EXPECT_LT(std::fabs(r.energy["total"]), 5e-4 * r.energy["external_work"]);  // measured 1.3e-4 (mu 0.3)
+    if (mu > 0) {
+      double mean = 0, worst = 0;
+      int rows = 0;
+      for (std::size_t i = 0; i < r.energy_time.size(); ++i)
+        if (r.energy_time[i] >= 0.5 * t) {
+          const double tt = r.energy_time[i], rel = r.friction[i] / (mu * normal * 0.5 * a * tt * tt) - 1;
+          mean += rel, worst = std::max(worst, std::fabs(rel)), ++rows;
+        }
+      ASSERT_GT(rows, 100);
+      mean /= rows;
+      std::printf("mu %.1f: friction dissipation against mu N x: mean %.2e, worst %.2e over the second half\n", mu,
+                  mean, worst);
+      EXPECT_LT(std::fabs(mean), 2e-4);
+      EXPECT_LT(worst, 1.3e-2);
+    } else {
+      EXPECT_EQ(r.energy["friction_dissipation"], 0.0);
+    }
+    // The balance over the second half of the slide, relative to the work done: measured at
+    // most 4.5e-4 (mu 0.3: the ringing block) and 3.2e-7 (mu 0); 1.3e-4 and 7.5e-8 at t = 0.3.
+    double balance = 0;
+    for (std::size_t i = 0; i < r.energy_time.size(); ++i)
+      if (r.energy_time[i] >= 0.5 * t) balance = std::max(balance, r.balance[i]);
+    std::printf("mu %.1f: energy balance at most %.2e of the work over the second half\n", mu, balance);
+    EXPECT_LT(balance, mu > 0 ? 9e-4 : 6.5e-7);
   }
 }
 

@@ -3,6 +3,7 @@
 // strip under end moments through first yield towards the plastic moment (the moment-
 // curvature curve of an elastic-perfectly plastic rectangle); the energy balance with the
 // plastic dissipation in the internal energy; the dome of seed 003 runs and yields.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -62,15 +63,15 @@ TEST(PlasticShells, StripInUniaxialTensionMatchesTheClosedForm) {
 // Elastic-perfectly plastic rectangle of thickness t per unit width: first yield at
 // M_y = sy t^2 / 6 (curvature k_y = 2 sy / (E t)), then k_y / k = sqrt(3 - 2 M / M_y) up to the
 // plastic moment 3/2 M_y = sy t^2 / 4. The strip (narrow: uniaxial stress, E not E / (1 -
-// nu^2)) takes a slow linear moment ramp to 1.44 M_y with 15 section points; the curvature is
-// the tip rotation over the length.
+// nu^2)) takes a linear moment ramp to 1.44 M_y over T with 15 section points, then holds it
+// for T / 4; the curvature is the tip rotation over the length.
 TEST(PlasticShells, StripInPureBendingFollowsTheMomentCurvatureCurve) {
   const std::string dir = scratch_dir("plastic_shell_bending");
   const std::string deck = dir + "/strip.inp";
   const double t = 1, L = 20, My = kSy * t * t / 6, ky = 2 * kSy / (kE * t), Mmax = 60, T = 0.02;
   std::string out;
   ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py bending --points 15 "
-                        "--moment 60 -o " + deck, &out), 0) << out;
+                        "--moment 60 --hold 0.005 -o " + deck, &out), 0) << out;
   ASSERT_EQ(run_halfstep(deck, dir + "/out", "", &out), 0) << out;
   const Csv h = read_csv(dir + "/out/history/END.csv");
   const auto closed = [&](double m) { return m <= 1 ? m * ky : ky / std::sqrt(3 - 2 * m); };
@@ -81,30 +82,42 @@ TEST(PlasticShells, StripInPureBendingFollowsTheMomentCurvatureCurve) {
     }
     return 0.0;
   };
-  // Measured k / closed form: 0.997 at 0.8 M_y (the ramp's dynamic lag), 0.994 at 1.2 M_y,
-  // 0.98 at 1.3 M_y; near M_p the shell section is stiffer than the beam formula (the through-
-  // thickness lateral strain is linear in a shell, so yielding fibres meet a little sigma_22):
-  // 0.87 at 1.44 M_y.
+  // Along the ramp the damped strip lags the static curve, more where the section softens:
+  // measured k / closed form 0.997 at 0.8 M_y, 0.994 at 1.2 M_y, 0.981 at 1.3 M_y and 0.867
+  // at 1.44 M_y (the ramp's end).
   EXPECT_NEAR(ratio_at(0.8), 1.0, 5e-3);
-  EXPECT_NEAR(ratio_at(1.2), 1.0, 1.5e-2);
+  EXPECT_NEAR(ratio_at(1.2), 1.0, 1.3e-2);
   EXPECT_NEAR(ratio_at(1.3), 1.0, 3e-2);
-  EXPECT_NEAR(ratio_at(1.44), 1.0, 0.15);
+  // Held at 1.44 M_y the strip settles (1e-4 of it still to come at T / 4) on the static
+  // curvature. Its reference is the plate section the shell computes: strains linear through
+  // the thickness in both directions, the width's moment zero, plane-stress J2 on the same 15
+  // Simpson points, validation/plastic_strip_section.py --points 15 (400 moment increments):
+  // k = 2.890492 k_y, 0.13 % above the beam formula's 2.886751 k_y. Measured 2.15e-4 above it.
+  // (With the thickness integral converged, 241 points, the plate section gives 2.846 k_y,
+  // 1.4 % below the beam formula: 15 points overstate the curvature near M_p by 1.6 %.)
+  const double k_hold = std::fabs(at(h, h.rows.size() - 1, "UR2")) / L;
+  std::printf("bending: held at 1.44 My, k / k_y %.6f (plate section 2.890492)\n", k_hold / ky);
+  EXPECT_NEAR(k_hold / (2.890492 * ky), 1.0, 5e-4);
   // Frames at M = 0.72 M_y (elastic: no PEEQ) and 1.08 M_y (yielded at the surfaces).
   EXPECT_EQ(read_vtu_array(dir + "/out/strip_000002.vtu", "PEEQ"), std::vector<double>(10, 0.0));
   const std::vector<double> yielded = read_vtu_array(dir + "/out/strip_000003.vtu", "PEEQ");
   ASSERT_EQ(yielded.size(), 10u);
   for (double p : yielded) EXPECT_GT(p, 0.0);
-  // At 1.44 M_y: the section moment balances the load (to the moment gradient that the mass
-  // damping of the ramp leaves along the strip: measured 3.6 % at the root), and the outer
-  // fibres sit on the yield surface (uniaxial: |S11| = sy to the small sigma_22 above).
-  const std::vector<double> sm = read_vtu_array(dir + "/out/strip_000004.vtu", "SM");
-  const std::vector<double> top = read_vtu_array(dir + "/out/strip_000004.vtu", "S_top");
+  // Held at 1.44 M_y (the last frame): the section moment balances the load, and the outer
+  // fibres sit on the yield surface with the plate section's sigma_22 beside S11 (the script
+  // above: S11 = 1.0217 sy, sigma_22 = 0.045 sy on the top fibre).
+  const std::vector<double> sm = read_vtu_array(dir + "/out/strip_000005.vtu", "SM");
+  const std::vector<double> top = read_vtu_array(dir + "/out/strip_000005.vtu", "S_top");
   ASSERT_EQ(sm.size(), 30u);
   ASSERT_EQ(top.size(), 30u);
+  double worst_m = 0, worst_s = 0;
   for (std::size_t e = 0; e < 10; ++e) {
-    EXPECT_NEAR(std::fabs(sm[3 * e]), 1.44 * My, 4e-2 * 1.44 * My) << e;
-    EXPECT_NEAR(std::fabs(top[3 * e]), kSy, 3e-2 * kSy) << e;
+    worst_m = std::max(worst_m, std::fabs(std::fabs(sm[3 * e]) / (1.44 * My) - 1));
+    worst_s = std::max(worst_s, std::fabs(std::fabs(top[3 * e]) / (1.0217 * kSy) - 1));
   }
+  std::printf("bending: held, SM within %.2e of 1.44 My, S_top within %.2e of 1.0217 sy\n", worst_m, worst_s);
+  EXPECT_LT(worst_m, 6e-5);  // measured 2.7e-5
+  EXPECT_LT(worst_s, 1.5e-3);  // measured 6.6e-4
   const Csv energy = read_csv(dir + "/out/energy.csv");
   const std::size_t last = energy.rows.size() - 1;
   EXPECT_LT(std::fabs(at(energy, last, "total")), 1e-6 * at(energy, last, "external_work"));

@@ -89,15 +89,15 @@ TEST(PlasticTris, StripInUniaxialTensionMatchesTheClosedForm) {
 
 // The MITC4 strip's case (tests/integration/test_plastic_shells.cpp) with triangles: elastic-
 // perfectly plastic rectangle, first yield at M_y = sy t^2 / 6, k_y / k = sqrt(3 - 2 M / M_y)
-// up to 3/2 M_y; 15 section points, linear moment ramp to 1.44 M_y, curvature = tip rotation
-// over the length.
+// up to 3/2 M_y; 15 section points, linear moment ramp to 1.44 M_y over T, then held for T / 4;
+// curvature = tip rotation over the length.
 TEST(PlasticTris, StripInPureBendingFollowsTheMomentCurvatureCurve) {
   const std::string dir = scratch_dir("plastic_tri_bending");
   const std::string deck = dir + "/strip.inp";
   const double t = 1, L = 20, My = kSy * t * t / 6, ky = 2 * kSy / (kE * t), Mmax = 60, T = 0.02;
   std::string out;
   ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py bending --points 15 "
-                        "--moment 60 --triangles -o " + deck, &out), 0) << out;
+                        "--moment 60 --hold 0.005 --triangles -o " + deck, &out), 0) << out;
   ASSERT_EQ(run_halfstep(deck, dir + "/out", "", &out), 0) << out;
   const Csv h = read_csv(dir + "/out/history/END.csv");
   const auto closed = [&](double m) { return m <= 1 ? m * ky : ky / std::sqrt(3 - 2 * m); };
@@ -110,12 +110,17 @@ TEST(PlasticTris, StripInPureBendingFollowsTheMomentCurvatureCurve) {
   };
   const double r08 = ratio_at(0.8), r12 = ratio_at(1.2), r13 = ratio_at(1.3), r144 = ratio_at(1.44);
   std::printf("bending: k / closed form %.4f at 0.8 My, %.4f at 1.2, %.4f at 1.3, %.4f at 1.44\n", r08, r12, r13, r144);
-  // Measured 0.9972, 0.9938, 0.9813, 0.8665: MITC4's strip to 1e-3 (0.997, 0.994, 0.98, 0.87),
-  // asserted to MITC4's tolerances.
+  // Along the ramp the damped strip lags the static curve, more where the section softens:
+  // measured 0.9972, 0.9938, 0.9813, 0.8665 (the ramp's end), MITC4's strip to 1e-3.
   EXPECT_NEAR(r08, 1.0, 5e-3);
-  EXPECT_NEAR(r12, 1.0, 1.5e-2);
+  EXPECT_NEAR(r12, 1.0, 1.3e-2);
   EXPECT_NEAR(r13, 1.0, 3e-2);
-  EXPECT_NEAR(r144, 1.0, 0.15);
+  // Held at 1.44 M_y the strip settles on the static curvature of the plate section the shell
+  // computes (validation/plastic_strip_section.py --points 15: 2.890492 k_y; see
+  // test_plastic_shells.cpp). Measured 7.7e-5 below it.
+  const double k_hold = std::fabs(at(h, h.rows.size() - 1, "UR2")) / L;
+  std::printf("bending: held at 1.44 My, k / k_y %.6f (plate section 2.890492)\n", k_hold / ky);
+  EXPECT_NEAR(k_hold / (2.890492 * ky), 1.0, 5e-4);
   EXPECT_EQ(read_vtu_array(dir + "/out/strip_000002.vtu", "PEEQ"), std::vector<double>(20, 0.0));
   const std::vector<double> yielded = read_vtu_array(dir + "/out/strip_000003.vtu", "PEEQ");
   ASSERT_EQ(yielded.size(), 20u);

@@ -20,7 +20,7 @@
 namespace halfstep {
 namespace {
 
-constexpr double kTip = 1.857546226691085e-3;  // linear Q4 plane stress, numpy sparse direct
+constexpr double kTip = test::kCantileverQ4Tip;  // linear Q4 plane stress, validation/cantilever_q4.py
 
 /// The cantilever's system, operator and equations.
 struct Cantilever {
