@@ -75,14 +75,12 @@ double ContinuumOperator::internal_force(const std::vector<double>& u, std::vect
   return w.strain + w.hourglass;
 }
 
-double ContinuumOperator::linearized_force(const std::vector<double>& u, std::vector<double>& f) const {
+void ContinuumOperator::linear_slot_forces(const std::vector<double>& u, double kappa, std::vector<double>& slot) const {
   using D = Dual<double>;
   const SolidMesh& sm = sys_.solid;
-  f.assign(static_cast<std::size_t>(num_dofs()), 0.0);
   std::vector<SolidMaterial<D>> mats;
   for (const SolidMaterial<double>& m : sm.materials) mats.push_back(dual_material(m));
-  // Per-slot forces, then summed per node in a fixed order (same as internal_force).
-  std::vector<double> slot(3 * sm.conn.size());
+  slot.assign(3 * sm.conn.size(), 0.0);
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
       using K = decltype(kind);
@@ -96,7 +94,7 @@ double ContinuumOperator::linearized_force(const std::vector<double>& u, std::ve
           du[a] = {D(0.0, u[3 * c[a]]), D(0.0, u[3 * c[a] + 1]), D(0.0, u[3 * c[a] + 2])};
         }
         const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
-        K::internal_force(X, du, m, D(sm.hourglass_kappa), fe, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
+        K::internal_force(X, du, m, D(kappa), fe, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
         for (int a = 0; a < K::kNodes; ++a) {
           slot[3 * (first + a)] = fe[a].x.d;
           slot[3 * (first + a) + 1] = fe[a].y.d;
@@ -104,12 +102,44 @@ double ContinuumOperator::linearized_force(const std::vector<double>& u, std::ve
         }
       });
     });
+}
+
+double ContinuumOperator::linearized_force(const std::vector<double>& u, std::vector<double>& f) const {
+  const SolidMesh& sm = sys_.solid;
+  f.assign(static_cast<std::size_t>(num_dofs()), 0.0);
+  // Per-slot forces, then summed per node in a fixed order (same as internal_force).
+  std::vector<double> slot;
+  linear_slot_forces(u, sm.hourglass_kappa, slot);
   forall(0, sys_.num_nodes, threads_, [&](int n) {
     add_slot_forces3(sm.node_slot_ptr.data(), sm.node_slots.data(), slot.data(), n, &f[3 * static_cast<std::size_t>(n)]);
   });
   double w = 0;
   for (std::size_t k = 0; k < f.size(); ++k) w += f[k] * u[k];
   return 0.5 * w;
+}
+
+void ContinuumOperator::linearized_energies(const std::vector<double>& u, std::vector<double>& strain,
+                                            std::vector<double>& hourglass) const {
+  const SolidMesh& sm = sys_.solid;
+  std::vector<double> full, bare;
+  linear_slot_forces(u, sm.hourglass_kappa, full);
+  linear_slot_forces(u, 0.0, bare);
+  strain.assign(static_cast<std::size_t>(sm.num_elements), 0.0);
+  hourglass.assign(strain.size(), 0.0);
+  for (const SolidGroup& g : sm.groups)
+    forall(0, g.count, threads_, [&](int i) {
+      const std::size_t first = static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * g.nodes_per_element;
+      double w = 0, wh = 0;
+      for (int a = 0; a < g.nodes_per_element; ++a)
+        for (int k = 0; k < 3; ++k) {
+          const std::size_t s = 3 * (first + static_cast<std::size_t>(a)) + static_cast<std::size_t>(k);
+          const double uk = u[3 * static_cast<std::size_t>(sm.conn[first + static_cast<std::size_t>(a)]) + static_cast<std::size_t>(k)];
+          w += bare[s] * uk;
+          wh += (full[s] - bare[s]) * uk;
+        }
+      strain[static_cast<std::size_t>(g.first + i)] = 0.5 * w;
+      hourglass[static_cast<std::size_t>(g.first + i)] = 0.5 * wh;
+    });
 }
 
 namespace {

@@ -37,6 +37,11 @@ class ContinuumOperator {
   /// the derivative of internal_force at zero along u, by one dual-number pass per element
   /// (no element matrix is stored); returns the strain energy u . K(0) u / 2.
   double linearized_force(const std::vector<double>& u, std::vector<double>& f) const;
+  /// Element energies of the same linear analysis at u (3 per node), for output: strain
+  /// 1/2 u_e . K_e(0) u_e without the hourglass part, which goes to hourglass (the terms
+  /// proportional to the hourglass coefficient: K_e(0) at kappa less K_e(0) at kappa = 0).
+  void linearized_energies(const std::vector<double>& u, std::vector<double>& strain,
+                           std::vector<double>& hourglass) const;
 
   /// Size of element e's square matrix (3 x its nodes).
   int element_size(int e) const;
@@ -57,6 +62,10 @@ class ContinuumOperator {
   double stable_increment() const { return sys_.stable_dt; }
 
  private:
+  /// K_e(0) u_e of every element into its slots (3 per conn position), with hourglass
+  /// coefficient kappa.
+  void linear_slot_forces(const std::vector<double>& u, double kappa, std::vector<double>& slot) const;
+
   const StructureSystem& sys_;
   int threads_;
   std::vector<std::size_t> offsets_;  ///< per element, then the total

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/dual.hpp"
+#include "discretization/shell_tangent.hpp"
 #include "discretization/solid_results.hpp"
 #include "elements/mitc4_section.hpp"
 #include "elements/registry.hpp"
@@ -86,8 +88,43 @@ void interleave(const std::vector<double>* comp, std::vector<double>& out) {
     for (int i = 0; i < 3; ++i) out[3 * n + i] = comp[i][n];
 }
 
+/// Section results of shell e in a geometrically linear step: mitc4_section_results
+/// differentiated at the reference (u = 0, directors V0) along the step's displacements and
+/// director increments theta x V0, theta the nodes' rotation vectors (the linear step turns
+/// the reference triads by them). At the reference every strain and stress is zero, so the
+/// derivative is the linear MITC4 of the step's stiffness K(0); Mises from the linear stresses.
+Mitc4SectionResults<double> linear_section_results(const StructureSystem& sys, const StructureState& st, int e) {
+  using D = Dual<double>;
+  const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
+  Mitc4Nodes<D> nodes;
+  for (int k = 0; k < 4; ++k) {
+    const std::size_t n = static_cast<std::size_t>(sys.conn[4 * static_cast<std::size_t>(e) + k]);
+    const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]}, r1{st.r1x[n], st.r1y[n], st.r1z[n]};
+    const Vec3<double> d{st.dx[n], st.dy[n], st.dz[n]}, t1{st.t1x[n], st.t1y[n], st.t1z[n]};
+    const Vec3<double> dv = cross(rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d), d0);
+    nodes.X[k] = {D(sys.x0[n]), D(sys.y0[n]), D(sys.z0[n])};
+    nodes.u[k] = {D(0.0, st.ux[n]), D(0.0, st.uy[n]), D(0.0, st.uz[n])};
+    nodes.V0[k] = {D(d0.x), D(d0.y), D(d0.z)};
+    nodes.v[k] = {D(d0.x, dv.x), D(d0.y, dv.y), D(d0.z, dv.z)};
+  }
+  const Mitc4SectionResults<D> r = mitc4_section_results(mitc4_dual_ref<D>(sys.ref[static_cast<std::size_t>(e)]), nodes,
+                                                         D(sec.thickness), mitc4_dual_elastic<D>(sec.elastic));
+  Mitc4SectionResults<double> out{};
+  for (int i = 0; i < 5; ++i) out.sf[i] = r.sf[i].d;
+  for (int i = 0; i < 3; ++i) {
+    out.sm[i] = r.sm[i].d;
+    out.s_top[i] = r.s_top[i].d;
+    out.s_bottom[i] = r.s_bottom[i].d;
+    out.e_top[i] = r.e_top[i].d;
+    out.e_bottom[i] = r.e_bottom[i].d;
+  }
+  out.mises_top = plane_mises(out.s_top);  // not the derivative: the Mises norm has none at zero
+  out.mises_bottom = plane_mises(out.s_bottom);
+  return out;
+}
+
 void add_cell_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
-                     const FullStepFields& full, FieldSet& fs) {
+                     const FullStepFields& full, bool small_strain, FieldSet& fs) {
   const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
   const int nc = ne + ns + nb + nt;
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -128,7 +165,8 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
           sec.section_points > 0 && plastic_shells
               ? mitc4_plastic_section_results(sys.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
                                               sec.section_points, shell_element_state(sys, st, e), &pe)
-              : mitc4_section_results(sys.ref[e], nodes, sec.thickness, sec.elastic);
+          : small_strain ? linear_section_results(sys, st, e)
+                         : mitc4_section_results(sys.ref[e], nodes, sec.thickness, sec.elastic);
       if (peeq) (*peeq)[e] = pe;  // 0 on elastic shells: they never yield
       for (int i = 0; i < 5; ++i) sf[5 * e + i] = r.sf[i];
       for (int i = 0; i < 3; ++i) {
@@ -154,7 +192,7 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
     std::vector<double>& hg = fs.add_cell("HourglassEnergyDensity", 1, nc, nan).values;
     const double* const vel[3] = {full.v[0].data(), full.v[1].data(), full.v[2].data()};
     const bool have_vel = full.v[0].size() == static_cast<std::size_t>(sys.num_nodes);
-    const std::vector<SolidCellResult> solid = solid_cell_results(sys, st, have_vel ? vel : nullptr);
+    const std::vector<SolidCellResult> solid = solid_cell_results(sys, st, have_vel ? vel : nullptr, small_strain);
     // Trusses, springs and dashpots: their force (tension positive), NaN on other cells.
     bool axial = false;
     for (const SolidGroup& g : sys.solid.groups)
@@ -243,7 +281,7 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
 }  // namespace
 
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
-                       const FullStepFields& full, bool cells, const std::vector<int>* nodes) {
+                       const FullStepFields& full, bool cells, const std::vector<int>* nodes, bool small_strain) {
   FieldSet fs;
   // References into the arrays are held while later arrays are added: no reallocation.
   fs.point.reserve(12);
@@ -290,7 +328,7 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
     for (int n = 0; n < sys.num_nodes; ++n)
       p[n] = contact_pressure(sys.contact, n, &st.contact_normal[3 * static_cast<std::size_t>(n)]);
   }
-  if (cells) add_cell_fields(model, sys, st, full, fs);
+  if (cells) add_cell_fields(model, sys, st, full, small_strain, fs);
   return fs;
 }
 

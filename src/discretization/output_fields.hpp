@@ -23,7 +23,11 @@ ResultMesh result_mesh(const StructureSystem& sys);
 /// arrays are NaN on the other family's cells. With nodes (a compact frame, OutputFrame::nodes),
 /// st's and full's node rows (r1 too) hold those nodes only, and so do the point arrays, which
 /// are then only NodeId, U, UR, V, VR, RF and RM (what history rows read); cells must be false.
+/// small_strain: a geometrically linear static step's frame (*STEP, NLGEOM=NO): the solid S
+/// and E, the shell section results and the axial forces are the small-strain ones (linear in
+/// the displacements and rotations, solid_cell_results), not the finite-strain measures.
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
-                       const FullStepFields& full, bool cells, const std::vector<int>* nodes = nullptr);
+                       const FullStepFields& full, bool cells, const std::vector<int>* nodes = nullptr,
+                       bool small_strain = false);
 
 }  // namespace halfstep

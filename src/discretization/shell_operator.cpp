@@ -68,8 +68,9 @@ void ShellOperator::element_matrices(const Configuration& c, std::vector<double>
 }
 
 void ShellOperator::linearized_forces(const Configuration& c, const std::vector<double>& x, int dofs_per_node,
-                                      std::vector<double>& out) const {
+                                      std::vector<double>& out, std::vector<double>* energy) const {
   out.assign(20 * static_cast<std::size_t>(sys_.num_elements), 0.0);
+  if (energy) energy->assign(static_cast<std::size_t>(sys_.num_elements), 0.0);
   forall(0, sys_.num_elements, threads_, [&](int e) {
     const DualShell s(sys_, c, e);
     double dx[20];
@@ -77,7 +78,13 @@ void ShellOperator::linearized_forces(const Configuration& c, const std::vector<
       const std::size_t n = static_cast<std::size_t>(sys_.conn[4 * static_cast<std::size_t>(e) + a]);
       for (int q = 0; q < 5; ++q) dx[5 * a + q] = x[static_cast<std::size_t>(dofs_per_node) * n + q];
     }
-    mitc4_directional_derivative(s.ref, s.nodes, s.t1, s.thickness, s.mat, dx, &out[20 * static_cast<std::size_t>(e)]);
+    double* fe = &out[20 * static_cast<std::size_t>(e)];
+    mitc4_directional_derivative(s.ref, s.nodes, s.t1, s.thickness, s.mat, dx, fe);
+    if (energy) {
+      double w = 0;
+      for (int k = 0; k < 20; ++k) w += fe[k] * dx[k];
+      (*energy)[static_cast<std::size_t>(e)] = 0.5 * w;
+    }
   });
 }
 

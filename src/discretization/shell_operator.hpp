@@ -32,9 +32,10 @@ class ShellOperator {
   void element_matrices(const Configuration& c, std::vector<double>& k) const;
   /// K_e(c) x_e of every element (20 per element), x holding dofs_per_node values per node
   /// (3 translations, then the spins about t1 and t2): with c the reference configuration,
-  /// the forces of a geometrically linear analysis.
+  /// the forces of a geometrically linear analysis; with energy, that analysis' element
+  /// energies x_e . K_e x_e / 2.
   void linearized_forces(const Configuration& c, const std::vector<double>& x, int dofs_per_node,
-                         std::vector<double>& out) const;
+                         std::vector<double>& out, std::vector<double>* energy = nullptr) const;
 
  private:
   const StructureSystem& sys_;

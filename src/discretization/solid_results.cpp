@@ -4,10 +4,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/dual.hpp"
 #include "core/forall.hpp"
 #include "core/threads.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_law.hpp"
+#include "materials/material_tangent.hpp"
 
 namespace halfstep {
 
@@ -22,6 +24,8 @@ struct HasAxialForce<K, std::void_t<decltype(K::axial_force(static_cast<const Ve
                                                             std::declval<const SolidMaterial<double>&>(),
                                                             static_cast<const Vec3<double>*>(nullptr)))>>
     : std::true_type {};
+
+constexpr int kI[6] = {0, 1, 2, 0, 0, 1}, kJ[6] = {0, 1, 2, 1, 2, 2};
 
 template <class K>
 void group_results(const StructureSystem& sys, const StructureState& st, const SolidGroup& g,
@@ -41,7 +45,6 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
     const bool state = sm.state_size > 0 && !st.solid_state.empty();
     const ElementState<double> es{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point, sm.data_of(e)};
     const SolidOutput<double> r = K::centroid_output(X, u, m, es);
-    static constexpr int kI[6] = {0, 1, 2, 0, 0, 1}, kJ[6] = {0, 1, 2, 1, 2, 2};
     SolidCellResult& o = out[e];
     // PEEQ: the mean over the element's points (the points of every kind carry equal weight
     // on an undistorted element; Abaqus reports per point, ParaView shows one value per cell).
@@ -64,11 +67,54 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
   }
 }
 
+/// The small-strain results of one group: centroid_output (and axial_force) evaluated in dual
+/// numbers at u = 0 with derivative u. At the stress-free reference F = I and S = 0, so the
+/// derivative of the Cauchy stress F S F^T / J is dS = C : dE and that of the Green strain is
+/// dE = sym grad u: the linear theory's stress and strain with each kind's own integration
+/// (C3D8's F-bar becomes B-bar, reduced kinds their centroid), and the same initial moduli as
+/// the linear step's stiffness K(0), which is the derivative of the same forces.
+template <class K>
+void group_small_strain_results(const StructureSystem& sys, const StructureState& st, const SolidGroup& g,
+                                const std::vector<SolidMaterial<Dual<double>>>& mats, std::vector<SolidCellResult>& out) {
+  using D = Dual<double>;
+  const SolidMesh& sm = sys.solid;
+#pragma omp parallel for num_threads(threads_for(g.count, default_threads())) schedule(static)
+  for (int i = 0; i < g.count; ++i) {
+    const int e = g.first + i;
+    const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];
+    Vec3<D> X[K::kNodes], du[K::kNodes];
+    for (int a = 0; a < K::kNodes; ++a) {
+      X[a] = {D(sys.x0[c[a]]), D(sys.y0[c[a]]), D(sys.z0[c[a]])};
+      du[a] = {D(0.0, st.ux[c[a]]), D(0.0, st.uy[c[a]]), D(0.0, st.uz[c[a]])};
+    }
+    const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[e])];
+    const SolidOutput<D> r = K::centroid_output(X, du, m, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
+    SolidCellResult& o = out[e];
+    Mat3<double> s;
+    for (int k = 0; k < 9; ++k) s.a[k] = r.cauchy.a[k].d;
+    for (int k = 0; k < 6; ++k) {
+      o.stress[k] = s(kI[k], kJ[k]);
+      o.strain[k] = r.green(kI[k], kJ[k]).d;
+    }
+    o.mises = von_mises(s);
+    o.peeq = 0.0;  // elastic: static steps refuse *PLASTIC
+    o.axial_force = std::numeric_limits<double>::quiet_NaN();
+    if constexpr (HasAxialForce<K>::value) o.axial_force = K::axial_force(X, du, m, static_cast<const Vec3<D>*>(nullptr)).d;
+  }
+}
+
 }  // namespace
 
 std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st,
-                                                const double* const* vel) {
+                                                const double* const* vel, bool small_strain) {
   std::vector<SolidCellResult> out(static_cast<std::size_t>(sys.solid.num_elements));
+  if (small_strain) {
+    std::vector<SolidMaterial<Dual<double>>> mats;
+    for (const SolidMaterial<double>& m : sys.solid.materials) mats.push_back(dual_material(m));
+    for (const SolidGroup& g : sys.solid.groups)
+      visit_continuum_kind(g.kind, [&](auto kind) { group_small_strain_results<decltype(kind)>(sys, st, g, mats, out); });
+    return out;
+  }
   for (const SolidGroup& g : sys.solid.groups)
     visit_continuum_kind(g.kind, [&](auto kind) { group_results<decltype(kind)>(sys, st, g, out, vel); });
   return out;

@@ -27,6 +27,7 @@ struct OutputFrame {
   int step = 0;              ///< 1-based step number (for printed tables)
   long long increment = 0;   ///< increments of the step so far (for printed tables)
   bool step_end = false;     ///< the step's last instant (every print request is due)
+  bool small_strain = false; ///< of a geometrically linear static step: element results are the small-strain ones
   StructureState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
   FullStepFields full;   ///< v^n and reactions
   EnergyRecord record;   ///< energy totals at this time

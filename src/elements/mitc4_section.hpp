@@ -23,7 +23,8 @@ struct Mitc4SectionResults {
 /// Plane-stress von Mises stress.
 template <class T>
 HS_HD T plane_mises(const T s[3]) {
-  return std::sqrt(s[0] * s[0] - s[0] * s[1] + s[1] * s[1] + T(3) * s[2] * s[2]);
+  using std::sqrt;  // unqualified: Dual<T> (the linearised section results) finds its own
+  return sqrt(s[0] * s[0] - s[0] * s[1] + s[1] * s[1] + T(3) * s[2] * s[2]);
 }
 
 /// Evaluates section forces and surface stresses for the current configuration.

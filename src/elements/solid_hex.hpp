@@ -314,6 +314,7 @@ struct C3D8 {
     Mat3<T> F0 = scaled_identity(T(1));
     for (int a = 0; a < 8; ++a) solid_detail::add_outer(F0, u[a], bbar[a]);
     const T J0 = determinant(F0);
+    using std::cbrt;  // unqualified below: Dual<T> (small-strain output) finds its own
     SolidOutput<T> out{scaled_identity(T(0)), scaled_identity(T(0))};
     for (int g = 0; g < 8; ++g) {
       Vec3<T> b[8];
@@ -322,7 +323,7 @@ struct C3D8 {
       const T w = solid_detail::hex8_gradients(X, b) / vol;
       Mat3<T> F = scaled_identity(T(1));
       for (int a = 0; a < 8; ++a) solid_detail::add_outer(F, u[a], b[a]);
-      const SolidOutput<T> p = solid_detail::point_output(m, std::cbrt(J0 / determinant(F)) * F, state, g);
+      const SolidOutput<T> p = solid_detail::point_output(m, cbrt(J0 / determinant(F)) * F, state, g);
       out.cauchy = out.cauchy + w * p.cauchy;
       out.green = out.green + w * p.green;
     }

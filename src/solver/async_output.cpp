@@ -81,7 +81,7 @@ void AsyncOutput::run() {
         out.step_end = f.step_end;
         out.nodes = f.nodes;
         if (f.field || f.history || f.print)
-          out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells, f.nodes.get());
+          out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells, f.nodes.get(), f.small_strain);
         if (f.field && bezier_) out.bezier = bezier_fields(*bezier_, out.fields);
         const EnergyRecord& e = f.record;
         out.energy_row = {e.time,    e.kinetic,   e.internal,           e.external_work, e.damping_work,

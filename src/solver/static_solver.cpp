@@ -479,14 +479,27 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     // strip's end moment every increment) paid a host pass over every element, 69 % of seed
     // mesh 6's GPU run (docs/performance.md).
     const bool cells = field || frame->print_cells;
+    // A geometrically linear step's frame reports the small-strain quantities: its element
+    // energies here (x . K(0) x / 2 per element), its stresses and strains in output_fields.
+    frame->small_strain = !step.nlgeom;
     if (cells && sys.solid.num_elements > 0) {
-      std::vector<double> slot(3 * sys.solid.conn.size());
-      continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(), st.uz.data(),
-                     slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads);
+      if (step.nlgeom) {
+        std::vector<double> slot(3 * sys.solid.conn.size());
+        continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
+                       st.uz.data(), slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads);
+      } else {
+        std::vector<double> u(3 * nn);
+        for (std::size_t n = 0; n < nn; ++n)
+          for (int k = 0; k < 3; ++k) u[3 * n + static_cast<std::size_t>(k)] = x[q * n + static_cast<std::size_t>(k)];
+        op.continuum().linearized_energies(u, st.solid_energy, st.solid_hourglass);
+      }
     }
-    if (cells && shells) {  // element energies of the configuration (under NLGEOM=NO: of the nonlinear measure)
+    if (cells && shells) {
       std::vector<double> forces;
-      op.shells().element_forces(cfg, forces, &st.elem_energy);
+      if (step.nlgeom)
+        op.shells().element_forces(cfg, forces, &st.elem_energy);
+      else
+        op.shells().linearized_forces(ref, x, ndn, forces, &st.elem_energy);
     }
     copy_output_fields(st, frame->state, cells);
     frame->state.time = st.time;

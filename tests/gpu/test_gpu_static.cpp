@@ -52,6 +52,20 @@ TEST(GpuStatic, LinearStepMatchesTheCpu) {
   }
 }
 
+// A linear step solved by the GPU engine writes the same small-strain results as on the CPU
+// (issue 42): a block in pure shear has S13 = G gamma and no normal stress.
+TEST(GpuStatic, LinearStepWritesSmallStrainResults) {
+  NEED_GPU();
+  const double gamma = 0.01, G = 200e9 / 2.6;
+  for (const char* type : {"C3D8", "C3D4"}) {
+    Capture gpu;
+    const RunSummary s = run_deck(test::shear_block(type, gamma, "*ELASTIC\n200e9, 0.3\n"), gpu, LinearSolverKind::Auto,
+                                  BackendKind::Cuda);
+    EXPECT_EQ(s.statics.engine.rfind("CUDA", 0), 0u) << s.statics.engine;
+    test::expect_pure_shear(last_field(gpu), 4, G * gamma, gamma, type);
+  }
+}
+
 /// The two-bar truss (T3D2 from (0, 0) and (2, 0) to the apex (1, 1), E A = 2e6) with a
 /// SPRINGA (k = 1e6) from the apex up to a held node and a DASHPOTA beside it (no static
 /// force), P = 100 down at the apex; linear.

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -81,6 +83,102 @@ inline std::string rolled_strip(int nx, double moment, int incs, const char* nlg
   d << "*BOUNDARY\nROOT, ENCASTRE\n*CLOAD\nTIP, 5, " << -0.5 * moment << "\n";
   d << "*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*END STEP\n";
   return d.str();
+}
+
+/// A unit block of 2 x 2 (x 2) cells of `type` (C3D8, C3D8R, C3D4: each cube split into six
+/// tetrahedra; CPS4, CPE4: a planar square) sheared by u_x = gamma z (planar: gamma y) on its
+/// boundary, the other components held at zero; the centre node is free. `material` is the
+/// *MATERIAL block's data after the NAME line.
+inline std::string shear_block(const std::string& type, double gamma, const std::string& material) {
+  const bool planar = type[0] == 'C' && type[1] == 'P';
+  const int nk = planar ? 1 : 3;
+  const auto id = [](int i, int j, int k) { return 1 + i + 3 * j + 9 * k; };
+  std::ostringstream d;
+  d.precision(17);
+  d << "*NODE\n";
+  for (int k = 0; k < nk; ++k)
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) d << id(i, j, k) << ", " << 0.5 * i << ", " << 0.5 * j << ", " << 0.5 * k << "\n";
+  d << "*ELEMENT, TYPE=" << type << ", ELSET=B\n";
+  int e = 1;
+  if (planar) {
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i)
+        d << e++ << ", " << id(i, j, 0) << ", " << id(i + 1, j, 0) << ", " << id(i + 1, j + 1, 0) << ", " << id(i, j + 1, 0)
+          << "\n";
+  } else {
+    for (int k = 0; k < 2; ++k)
+      for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 2; ++i) {
+          if (type != "C3D4") {
+            d << e++ << ", " << id(i, j, k) << ", " << id(i + 1, j, k) << ", " << id(i + 1, j + 1, k) << ", "
+              << id(i, j + 1, k) << ", " << id(i, j, k + 1) << ", " << id(i + 1, j, k + 1) << ", "
+              << id(i + 1, j + 1, k + 1) << ", " << id(i, j + 1, k + 1) << "\n";
+            continue;
+          }
+          // The six tetrahedra around the cube's main diagonal, one per order of the axes
+          // (conforming between cubes: every cube is cut the same way).
+          const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+          for (const auto& p : perms) {
+            int c[3] = {i, j, k}, n[4];
+            n[0] = id(c[0], c[1], c[2]);
+            for (int s = 0; s < 3; ++s) {
+              ++c[p[s]];
+              n[s + 1] = id(c[0], c[1], c[2]);
+            }
+            // Axis orders of odd parity give a left-handed tetrahedron: swap two corners.
+            const bool odd = (p[0] == 0 && p[1] == 2) || (p[0] == 1 && p[1] == 0) || (p[0] == 2 && p[1] == 1);
+            if (odd) std::swap(n[1], n[2]);
+            d << e++ << ", " << n[0] << ", " << n[1] << ", " << n[2] << ", " << n[3] << "\n";
+          }
+        }
+  }
+  d << "*NSET, NSET=EDGE\n";
+  int listed = 0;
+  for (int k = 0; k < nk; ++k)
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) {
+        if (i == 1 && j == 1 && (planar || k == 1)) continue;  // the free centre
+        d << id(i, j, k) << (++listed % 8 ? ", " : "\n");
+      }
+  d << "\n*MATERIAL, NAME=M\n" << material << "*SOLID SECTION, ELSET=B, MATERIAL=M\n" << (planar ? "1\n" : "");
+  d << "*STEP, NLGEOM=NO\n*STATIC\n1, 1\n*BOUNDARY\n";
+  for (int k = 0; k < nk; ++k)
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) {
+        if (i == 1 && j == 1 && (planar || k == 1)) continue;
+        d << id(i, j, k) << ", 1, 1, " << gamma * 0.5 * (planar ? j : k) << "\n";
+      }
+  d << "EDGE, 2, 2\n" << (planar ? "" : "EDGE, 3, 3\n");
+  d << "*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*ELEMENT OUTPUT\nS, E\n*END STEP\n";
+  return d.str();
+}
+
+/// Every solid cell of a pure-shear frame: the shear stress `tau` and strain gamma / 2 in
+/// component `shear` (3: 12, 4: 13), every other stress and strain zero to round-off, Mises
+/// sqrt(3) tau and the energy density tau gamma / 2. Measured: shear and energy within 5e-16
+/// relative, other components below 1.3e-15 tau (elastic) and 2.7e-14 tau (Neo-Hookean with
+/// K0 = 250 mu0, whose volumetric round-off is scaled by K0).
+inline void expect_pure_shear(const ResultFrame& f, int shear, double tau, double gamma, const std::string& what) {
+  const FieldArray *s = f.fields.find_cell("S"), *e = f.fields.find_cell("E"), *m = f.fields.find_cell("Mises"),
+                   *w = f.fields.find_cell("StrainEnergyDensity");
+  ASSERT_TRUE(s && e && m && w) << what;
+  const std::size_t cells = s->values.size() / 6;
+  ASSERT_GT(cells, 0u);
+  for (std::size_t c = 0; c < cells; ++c) {
+    for (int k = 0; k < 6; ++k) {
+      const double sk = s->values[6 * c + k], ek = e->values[6 * c + k];
+      if (k == shear) {
+        EXPECT_NEAR(sk, tau, 1e-14 * tau) << what << " cell " << c;
+        EXPECT_NEAR(ek, 0.5 * gamma, 1e-14 * gamma) << what << " cell " << c;
+      } else {
+        EXPECT_LT(std::fabs(sk), 1e-12 * tau) << what << " cell " << c << " S component " << k;
+        EXPECT_LT(std::fabs(ek), 1e-12 * gamma) << what << " cell " << c << " E component " << k;
+      }
+    }
+    EXPECT_NEAR(m->values[c], std::sqrt(3.0) * tau, 1e-14 * tau) << what << " cell " << c;
+    EXPECT_NEAR(w->values[c], 0.5 * tau * gamma, 1e-14 * tau * gamma) << what << " cell " << c;
+  }
 }
 
 /// Runs a deck held in memory; returns the summary and fills frames.
