@@ -16,6 +16,10 @@
 //    target k times the stable one: every element gets k^2 - 1 times its mass (the formula
 //    dm = m ((dt_target / dt)^2 - 1) with no estimate left in it), and the run still ends on
 //    the closed-form static reaction, as the unscaled one does.
+//  * Edge-to-edge contact: bar A pressed edge on edge across a simply supported bar B, off
+//    B's middle: the reactions at B's ends are the statics of a force acting where the two
+//    edges cross, and the contact force is the load. Without edge contact A sinks half an
+//    element into B and is not at rest at the end.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -267,6 +271,50 @@ TEST(OutsideReference, VariableMassScalingKeepsTheQuasiStaticAnswer) {
   EXPECT_NEAR(f_plain / reference, 1.0, 1e-12);
   EXPECT_NEAR(f_scaled / reference, 1.0, 1e-12);
   EXPECT_LT(summary_number(scaled, "energy_balance_error"), 3e-6);  // 1.3e-6 measured
+}
+
+/// Reactions at bar B's two supports, total contact force (z) and the sink of A's edge
+/// nodes next to the crossing, at the end of generate_contact_deck.py crossed --press.
+struct PressedCross {
+  double r0 = 0, rl = 0, contact = 0, sink = 0;
+};
+
+PressedCross run_pressed_cross(const std::string& name, const std::string& options) {
+  const std::string dir = scratch_dir(name);
+  const std::string deck = generate_with("generate_contact_deck.py", dir, "crossed",
+                                         "crossed --elements 7 --press 1e-3 --offset 0.2 --time 2 " + options);
+  std::string out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu --threads 1", &out), 0) << out;
+  PressedCross r;
+  const Csv s0 = read_csv(dir + "/out/history/BSUP0.csv"), sl = read_csv(dir + "/out/history/BSUPL.csv");
+  r.r0 = s0.rows.back()[s0.col("RF3")];
+  r.rl = sl.rows.back()[sl.col("RF3")];
+  const Csv c = read_csv(dir + "/out/history/contact.csv");
+  r.contact = c.rows.back()[c.col("CFN3")];
+  const Csv a = read_csv(dir + "/out/history/ACROSS.csv");
+  r.sink = -a.rows.back()[a.col("U3")];
+  return r;
+}
+
+TEST(OutsideReference, EdgeToEdgeContactActsWhereTheEdgesCross) {
+  // Bars of 7 C3D8R (edge h = 0.1, E = 1000, nu = 0) turned 45 degrees about their axes; B
+  // along y from -0.35 to 0.35, A along x crossing it at y = c = 0.2 (the middle of one of B's
+  // elements: no node at the crossing), pressed by P = 1e-3 (smooth step over 2, held to 4,
+  // alpha = 7). Statics: R0 = P (0.35 - c) / 0.7, RL = P (0.35 + c) / 0.7, contact force P.
+  const double p = 1e-3, c = 0.2, r0 = p * (0.35 - c) / 0.7, rl = p * (0.35 + c) / 0.7;
+  const PressedCross r = run_pressed_cross("outside_pressed_cross", "");
+  std::printf("pressed cross: R0 %.8g (statics %.8g, %+.2e), RL %.8g (%.8g, %+.2e), contact %.8g (P, %+.2e), "
+              "A's edge sank %.3g of the element edge\n",
+              r.r0, r0, r.r0 / r0 - 1, r.rl, rl, r.rl / rl - 1, r.contact, r.contact / p - 1, r.sink / 0.1);
+  EXPECT_NEAR(r.r0 / r0, 1.0, 3e-5);        // +1.2e-5 measured
+  EXPECT_NEAR(r.rl / rl, 1.0, 2e-5);        // -8.4e-6 measured
+  EXPECT_NEAR(r.contact / p, 1.0, 5e-6);    // -2.4e-6 measured
+  EXPECT_LT(r.sink, 0.02 * 0.1);            // 0.0063 h: B's bending and the local compliance
+  // Node-to-facet contact only: A's edge passes into B's until its nodes meet B's faces.
+  const PressedCross off = run_pressed_cross("outside_pressed_cross_no_edges", "--no-edges");
+  std::printf("EDGES=NO: R0 %.6g (%+.2e), contact %.6g, sank %.3g of the element edge\n", off.r0, off.r0 / r0 - 1,
+              off.contact, off.sink / 0.1);
+  EXPECT_GT(off.sink, 0.3 * 0.1);
 }
 
 }  // namespace
