@@ -1,6 +1,7 @@
 // Features checked against an outside reference (issue 42 item 7): closed forms of beam
-// theory and continuum mechanics that the features must reproduce, each also shown to fail
-// when the feature is taken away. Static answers come from explicit dynamic relaxation
+// theory and continuum mechanics that the features must reproduce; where the feature can be
+// taken away (the tie's rotations, the hinge, edge contact) the same check is shown to fail
+// without it. Static answers come from explicit dynamic relaxation
 // (smooth-step load, mass-proportional damping, held until the motion has died out).
 //  * Shell tie with rotations: a cantilever strip of two S4R meshes tied across x = 0.5 under
 //    an end moment (constant curvature M/EI: the tie must carry the whole moment) and an end
@@ -31,7 +32,7 @@
 namespace halfstep::test {
 namespace {
 
-/// Mean of column c over the rows of node `node` at the last time of a history CSV.
+/// Column c of node `node`'s last row in a history CSV (its value at the last time).
 double last_value(const Csv& h, int node, const std::string& c) {
   double v = 0;
   bool found = false;
