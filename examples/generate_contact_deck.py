@@ -260,9 +260,14 @@ def crossed(a):
     n, h = a.elements, 0.1
     if n % 2 == 0:
         raise SystemExit("crossed: --elements must be odd (the bars cross at the middle of an element)")
-    L, gap, r = n * h, 0.05 * h, math.sqrt(0.5)
+    L, gap, r = n * h, (0.0 if a.press else 0.05 * h), math.sqrt(0.5)  # pressed: edges touching at the start
     # Bar A: nx = n along x, one element across; turned 45 degrees about x, lowest edge
     # (local j = k = 0) at z = gap.
+    # --press: bar A lies across bar B at y = --offset (a whole number of elements, so that
+    # the edges still cross at the middle of one of B's elements).
+    off = a.offset if a.press else 0.0
+    if a.press and abs(off / h - round(off / h)) > 1e-9:
+        raise SystemExit("crossed: --offset must be a multiple of the element edge 0.1")
     na, ea, ida = brick(1, 1, -L / 2, n, h, 1, h, 1, h, z0=-h / 2, y0=-h / 2)
     first_b = 1 + len(na)
     nb, eb, idb = brick(first_b, n + 1, -h / 2, 1, h, n, h, 1, h, z0=-h / 2, y0=-L / 2)
@@ -276,7 +281,7 @@ def crossed(a):
                 y, z = r * (y - z), r * (y + z)
             else:
                 x, z = r * (x + z), r * (z - x)
-            out.append(f"{i}, {x:.12g}, {y:.12g}, {z + lift:.12g}")
+            out.append(f"{i}, {x:.12g}, {y + (off if about == 'x' else 0.0):.12g}, {z + lift:.12g}")
         return out
 
     na = turned(na, "x", h * r + gap)   # lowest edge (y = z = -h/2) at z = gap
@@ -286,6 +291,8 @@ def crossed(a):
     a_inner = [ida(i, j, k) for i in range(1, n) for j in (0, 1) for k in (0, 1)]
     b_ends = [idb(i, j, k) for j in (0, n) for i in (0, 1) for k in (0, 1)]
     b_inner = [idb(i, j, k) for j in range(1, n) for i in (0, 1) for k in (0, 1)]
+    if a.press:
+        return crossed_press(a, n, h, L, na, ea, ida, nb, eb, idb)
     out = [f"*HEADING\ntwo square bars crossed edge on edge: {n} C3D8R each, bar A at {a.velocity} onto bar B",
            "*NODE", *na, *nb,
            "*ELEMENT, TYPE=C3D8R, ELSET=BARA", *ea,
@@ -314,6 +321,40 @@ def crossed(a):
             "*NODE OUTPUT, NSET=BCROSS", "U, V",
             "*NODE OUTPUT, NSET=AENDS", "V", "*NODE OUTPUT, NSET=AINNER", "V",
             "*NODE OUTPUT, NSET=BENDS", "V", "*NODE OUTPUT, NSET=BINNER", "V", "*END STEP"]
+    return "\n".join(out) + "\n"
+
+
+def crossed_press(a, n, h, L, na, ea, ida, nb, eb, idb):
+    """crossed --press P: bar B simply supported at its ends (its lowest edge's end nodes held
+    in z, and in x against sliding; the highest edge's end nodes in x against rolling about
+    B's axis; one end in y), bar A moving only vertically (every node held in x and y), its
+    highest edge loaded by P down (equal shares) by a smooth step over --time, held as long
+    again, mass damping --alpha. The vertical reactions at B's ends are P (L/2 -+ offset)/L if
+    the contact force acts where the edges cross (statics)."""
+    mid = (n - 1) // 2
+    lo = [idb(1, 0, 0), idb(1, n, 0)]   # B's lowest edge, at its two ends
+    hi = [idb(0, 0, 1), idb(0, n, 1)]   # B's highest edge, at its two ends
+    top = [ida(i, 1, 1) for i in range(n + 1)]  # A's highest edge
+    edges = ", EDGES=NO" if a.no_edges else ""
+    out = [f"*HEADING\ntwo square bars crossed edge on edge: {n} C3D8R each, bar A pressed by {a.press} onto "
+           f"bar B at y = {a.offset}",
+           "*NODE", *na, *nb,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BARA", *ea,
+           "*ELEMENT, TYPE=C3D8R, ELSET=BARB", *eb,
+           "*ELSET, ELSET=BARS\nBARA, BARB",
+           f"*NSET, NSET=ANODES, GENERATE\n1, {len(na)}, 1",
+           f"*NSET, NSET=ACROSS\n{ida(mid, 0, 0)}, {ida(mid + 1, 0, 0)}",
+           f"*NSET, NSET=ATOP", *id_lines(top),
+           f"*NSET, NSET=BSUP0\n{lo[0]}", f"*NSET, NSET=BSUPL\n{lo[1]}", "*NSET, NSET=BHI", *id_lines(hi),
+           MAT.format(E=a.E, rho=a.rho).rstrip() + f"\n*DAMPING, ALPHA={a.alpha:g}",
+           "*SOLID SECTION, ELSET=BARS, MATERIAL=M", "1.",
+           f"*CONTACT{edges}", "*CONTACT INCLUSIONS, ALL EXTERIOR",
+           "*AMPLITUDE, NAME=RAMP, DEFINITION=SMOOTH STEP", f"0., 0., {a.time:.12g}, 1.",
+           "*STEP", "*DYNAMIC, EXPLICIT", f", {2 * a.time:.12g}",
+           "*BOUNDARY", "ANODES, 1, 2", "BSUP0, 1, 3", "BSUPL, 1, 1", "BSUPL, 3, 3", "BHI, 1, 1",
+           "*CLOAD, AMPLITUDE=RAMP", *[f"{i}, 3, {-a.press / len(top):.17g}" for i in top],
+           f"*OUTPUT, HISTORY, TIME INTERVAL={a.time / 20:.12g}", "*NODE OUTPUT, NSET=ACROSS", "U",
+           "*NODE OUTPUT, NSET=BSUP0", "RF", "*NODE OUTPUT, NSET=BSUPL", "RF", "*END STEP"]
     return "\n".join(out) + "\n"
 
 
@@ -448,6 +489,10 @@ def main():
     ap.add_argument("--no-contact", action="store_true", help="impact, tube: leave the contact out (its cost)")
     ap.add_argument("--pair", action="store_true", help="bars, crossed: a contact pair instead of general contact")
     ap.add_argument("--no-edges", action="store_true", help="crossed: EDGES=NO (node-to-facet contact only)")
+    ap.add_argument("--press", type=float, default=0.0,
+                    help="crossed: instead of the impact, press bar A onto simply supported bar B with this force")
+    ap.add_argument("--offset", type=float, default=0.0, help="crossed --press: bar A's position along bar B")
+    ap.add_argument("--alpha", type=float, default=7.0, help="crossed --press: mass damping (default: about critical for B bending under A)")
     ap.add_argument("--wall", action="store_true", help="bars: one bar against a rigid analytical plane")
     ap.add_argument("--analytic", action="store_true", help="slide: the floor is a rigid analytical plane")
     ap.add_argument("--velocity", type=float, default=0.1, help="bars: speed of each bar")

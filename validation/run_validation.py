@@ -84,7 +84,9 @@ Cases (all through the CLI with decks from examples/generate_deck.py):
              push of 0.02, block 2): the contact force against Hertz's 4/3 E* sqrt(R) d^1.5,
              d the sphere's travel, within 5 % at the end and at half the travel; against
              Hertz of the surface displacement w under the centre for information (d - w is
-             the penalty springs' compression).
+             the penalty springs' compression). The last frame's contact patch on the
+             symmetry line: Hertz's radius sqrt(R d) must lie between the last pressed node
+             and the next; the centre CPRESS against p0 = 2 E* a / (pi R) for information.
 Prints a table and writes validation/results.json; exits 1 if a case misses its tolerance.
 """
 import argparse
@@ -92,6 +94,8 @@ import csv
 import json
 import math
 import os
+import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -406,12 +410,48 @@ def hertz(args, work):
     hertz_f = lambda d: 4.0 / 3.0 * estar * math.sqrt(R) * d ** 1.5
     mesh = "%d C3D8 (quarter), h0 %s, SCALE PENALTY 3" % (summary["elements"], "0.02" if args.quick else "0.01")
     common = {"problem": "hertz", "mesh": mesh, "elements": summary["elements"], "seconds": secs}
-    return [dict(common, quantity="force at indentation %.4g (end)" % d_end, measured=f_end, reference=hertz_f(d_end),
+    rows = [dict(common, quantity="force at indentation %.4g (end)" % d_end, measured=f_end, reference=hertz_f(d_end),
                  error=f_end / hertz_f(d_end) - 1, tolerance=0.05),
             dict(common, quantity="force at indentation %.4g" % half[0], measured=half[1], reference=hertz_f(half[0]),
                  error=half[1] / hertz_f(half[0]) - 1, tolerance=0.05),
             dict(common, quantity="force at the end against Hertz of w (the surface under the centre)",
                  measured=f_end, reference=hertz_f(w_end), error=f_end / hertz_f(w_end) - 1, tolerance=None)]
+    # The contact patch of the last frame along the symmetry line y = 0 of the top face:
+    # Hertz's radius a = sqrt(R d) and centre pressure p0 = 2 E* a / (pi R). The patch edge is
+    # known to a node spacing: a must lie between the last node that presses and the first
+    # that does not (a row that fails otherwise). CPRESS is the nodal force over the node's
+    # share of its facets, i.e. the pressure averaged over about an element.
+    frames = sorted(f for f in os.listdir(out) if f.endswith(".vtu"))
+    arrays = read_vtu_arrays(os.path.join(out, frames[-1]))
+    pts, cpress = arrays["Points"], arrays["CPRESS"]
+    line = sorted((pts[3 * i], cpress[i]) for i in range(len(cpress))
+                  if abs(pts[3 * i + 2]) < 1e-12 and abs(pts[3 * i + 1]) < 1e-12)
+    pressed = [x for x, p in line if p > 0]
+    inside = max(pressed)
+    outside = min(x for x, p in line if x > inside)
+    a_ref, p0_ref = math.sqrt(R * d_end), 2 * estar * math.sqrt(R * d_end) / (math.pi * R)
+    edge = 0.5 * (inside + outside)
+    rows += [dict(common, quantity="contact radius: midway between the last pressed node (%.4g) and the next (%.4g)"
+                  % (inside, outside), measured=edge, reference=a_ref, error=edge / a_ref - 1,
+                  tolerance=0.5 * (outside - inside) / a_ref),
+             dict(common, quantity="centre pressure CPRESS (p0 = 2 E* a / (pi R))", measured=line[0][1],
+                  reference=p0_ref, error=line[0][1] / p0_ref - 1, tolerance=None)]
+    return rows
+
+
+def read_vtu_arrays(path):
+    """Float64 arrays of a halfstep .vtu (raw appended data, UInt64 byte counts) by name;
+    the points as "Points"."""
+    with open(path, "rb") as f:
+        data = f.read()
+    tag = data.index(b"<AppendedData")
+    head, start = data[:tag], data.index(b"_", tag) + 1
+    arrays = {}
+    for m in re.finditer(rb'<DataArray type="Float64" Name="([^"]+)"[^>]*offset="(\d+)"', head):
+        at = start + int(m.group(2))
+        size = struct.unpack("<Q", data[at:at + 8])[0]
+        arrays[m.group(1).decode()] = struct.unpack("<%dd" % (size // 8), data[at + 8:at + 8 + size])
+    return arrays
 
 
 def annulus(args, work):
