@@ -5,7 +5,8 @@ the state is homogeneous with all six Cauchy stress components non-zero and dist
 
     <python with vtk and numpy> tests/io/vtk_tensors.py --halfstep build/halfstep [--work DIR]
 
-Closed form (St. Venant-Kirchhoff, *ELASTIC): F = I + G, E = (F^T F - I) / 2,
+Closed form (St. Venant-Kirchhoff, *ELASTIC, in an NLGEOM=YES step: an NLGEOM=NO step
+writes small-strain results): F = I + G, E = (F^T F - I) / 2,
 S = lambda tr(E) I + 2 mu E, sigma = F S F^T / det F. Asserts:
   * VTK's own reader and vtkTensorPrincipalInvariants give, on every cell, the eigenvalues
     of sigma and of E to 1e-12 of the largest (2e-14 reached: the affine state is exact but for round-off);
@@ -88,7 +89,7 @@ def deck():
                       "*ELEMENT, TYPE=C3D8, ELSET=CUBE", *elements,
                       "*MATERIAL, NAME=M", "*ELASTIC", f"{E_MOD!r}, {NU!r}", "*DENSITY", "1e-9",
                       "*SOLID SECTION, ELSET=CUBE, MATERIAL=M", "",
-                      "*STEP", "*STATIC", "1, 1", "*BOUNDARY", *bcs,
+                      "*STEP, NLGEOM=YES", "*STATIC", "1, 1", "*BOUNDARY", *bcs,
                       "*OUTPUT, FIELD", "*NODE OUTPUT", "U", "*ELEMENT OUTPUT", "S, E",
                       "*EL PRINT, ELSET=CUBE", "S, E", "*END STEP", ""])
 
