@@ -51,6 +51,24 @@ TEST(BadInputCli, EveryMalformedDeckIsRefusedWithFileAndLine) {
   }
 }
 
+// `check` reads on after a problem to report several; its recovery paths are not run's, so
+// every deck also goes through check (equation_zero_first.inp crashed it with SIGSEGV and no
+// message while run refused it). run_command reports a signal as -1, never 2.
+TEST(BadInputCli, CheckRefusesEveryMalformedDeckWithFileAndLine) {
+  const std::vector<Case> cases = load_cases();
+  ASSERT_GE(cases.size(), 15u);
+  for (const Case& c : cases) {
+    const std::string deck = HALFSTEP_SOURCE_DIR "/tests/bad_input/decks/" + c.deck;
+    std::string out;
+    const int rc = run_command(std::string(HALFSTEP_BINARY) + " check " + deck, &out);
+    EXPECT_EQ(rc, 2) << c.deck << ": " << out;
+    const std::string where =
+        c.where.find(':') == std::string::npos ? c.deck + ":" + c.where : c.where;
+    EXPECT_NE(out.find(where), std::string::npos) << c.deck << " should name " << where << ", got: " << out;
+    EXPECT_NE(out.find(c.message), std::string::npos) << c.deck << " should say '" << c.message << "', got: " << out;
+  }
+}
+
 // Errors only the solver can see (after parsing) also point at the deck.
 TEST(BadInputCli, NonZeroPrescribedRotationIsRefused) {
   const std::string dir = scratch_dir("bad_rotation");
