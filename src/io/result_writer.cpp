@@ -423,7 +423,7 @@ template <class Wanted>
 void add_row_fields(const std::vector<FieldArray>& arrays, const std::vector<int>& rows, Wanted&& wanted,
                     std::vector<VtuField>& out) {
   for (const FieldArray& a : arrays)
-    if (wanted(a.name)) out.push_back({a.name, a.components, a.values.data(), rows.data(), rows.size()});
+    if (wanted(a.name)) out.push_back({a.name, a.components, a.values.data(), rows.data(), rows.size(), true});
 }
 
 }  // namespace

@@ -81,10 +81,10 @@ void check_field(const VtuField& f, int n, const char* where) {
     throw std::invalid_argument("write_vtu: field '" + f.name + "' has " +
                                 std::to_string(f.components) + " components");
   }
-  if (n > 0 && f.data == nullptr) {
+  if (n > 0 && f.data == nullptr && !(f.through_rows() && f.row_count == 0)) {
     throw std::invalid_argument("write_vtu: field '" + f.name + "' has no data");
   }
-  if (f.rows && f.row_count > static_cast<std::size_t>(n))
+  if (f.through_rows() && f.row_count > static_cast<std::size_t>(n))
     throw std::invalid_argument("write_vtu: field '" + f.name + "' lists more rows than the " + where + " has");
 }
 
@@ -106,7 +106,7 @@ void add_fields(Layout& layout, const char* section, const std::vector<VtuField>
     layout.array("        ", "Float64",
                  " Name=\"" + xml_escape(f.name) + "\" NumberOfComponents=\"" +
                      std::to_string(f.components) + "\"",
-                 f.data, std::uint64_t(n) * std::uint64_t(f.components) * sizeof(double), f.rows ? &f : nullptr);
+                 f.data, std::uint64_t(n) * std::uint64_t(f.components) * sizeof(double), f.through_rows() ? &f : nullptr);
   }
   layout.xml += std::string("      </") + section + ">\n";
 }
