@@ -162,6 +162,16 @@ TEST(BadInputCli, HelpAndVersionExitWithZero) {
   EXPECT_EQ(out, "halfstep " HALFSTEP_VERSION "\n");
 }
 
+// check's result is the model summary on stdout: a stdout that takes nothing (/dev/full) is
+// a failed check with a message on stderr (exit 4), not exit 0 with nothing written.
+TEST(BadInputCli, CheckSummaryThatCannotBeWrittenFails) {
+  std::string out;
+  const std::string deck = HALFSTEP_SOURCE_DIR "/examples/clamped_plate.inp";
+  EXPECT_EQ(run_command("(" + std::string(HALFSTEP_BINARY) + " check " + deck + " >/dev/full)", &out), 4) << out;
+  EXPECT_NE(out.find("cannot write the model summary to standard output: No space left on device"), std::string::npos)
+      << out;
+}
+
 TEST(BadInputCli, MissingDeckIsReported) {
   std::string out;
   EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check /nonexistent/deck.inp", &out), 2) << out;
