@@ -85,6 +85,33 @@ TEST(BadInputCli, NonZeroPrescribedRotationIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/out/rot.pvd"));
 }
 
+// A fixed increment of 1e-300 in a step of 1: 1e300 increments. check printed the count
+// through a long long (-9223372036854775808); both commands now refuse the step at its line.
+TEST(BadInputCli, IncrementCountBeyondTwoToThe52IsRefused) {
+  const std::string dir = scratch_dir("increment_count");
+  const std::string deck = dir + "/tiny.inp";
+  std::ofstream(deck) << "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
+                         "*ELEMENT, TYPE=S4R, ELSET=E\n1,1,2,3,4\n"
+                         "*MATERIAL, NAME=M\n*ELASTIC\n1e5,0.3\n*DENSITY\n1e-6\n"
+                         "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n"
+                         "*STEP\n*DYNAMIC, EXPLICIT, DIRECT USER CONTROL\n1e-300, 1.\n*END STEP\n";
+  const std::string message =
+      "tiny.inp:15: error: step 'Step-1' would take 1e+300 increments (period 1 / increment 1e-300): more than 2^52";
+  std::string out;
+  EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check " + deck, &out), 2) << out;
+  EXPECT_NE(out.find(message), std::string::npos) << out;
+  EXPECT_EQ(out.find("-9223372036854775808"), std::string::npos) << out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out", "", &out), 2) << out;
+  EXPECT_NE(out.find(message), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out/tiny.pvd"));
+  // A large count that fits is printed whole: 10^12 increments.
+  std::string text = read_file(deck);
+  text.replace(text.find("1e-300"), 6, "1e-12");
+  std::ofstream(deck) << text;
+  EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check " + deck, &out), 0) << out;
+  EXPECT_NE(out.find("1000000000000 increments"), std::string::npos) << out;
+}
+
 TEST(BadInputCli, UsageErrorsExitWithOne) {
   std::string out;
   EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " run", &out), 1) << out;
