@@ -22,6 +22,7 @@
 #include "solver/interrupt.hpp"
 #include "discretization/nodal_triads.hpp"
 #include "discretization/structure_state.hpp"
+#include "dynamics/output_times.hpp"
 #include "dynamics/step_drive.hpp"
 #include "discretization/step_loads.hpp"
 #include "solver/async_output.hpp"
@@ -193,10 +194,7 @@ struct Schedule {
   double interval = 0;  ///< step time between outputs; 0: never
   double next = 0;
   bool due(double tau, double dt) const { return interval > 0 && tau >= next - 1e-6 * dt; }
-  void advance(double tau) {
-    if (!(interval > 0)) return;  // never due
-    while (next <= tau + 1e-12 * interval) next += interval;
-  }
+  void advance(double tau) { next = next_output_time(next, interval, tau, 1e-12 * interval); }
 };
 
 /// Step time between outputs of a request (deck interval, else Abaqus-like defaults).

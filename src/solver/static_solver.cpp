@@ -10,6 +10,7 @@
 #include "discretization/continuum_pass.hpp"
 #include "discretization/nodal_triads.hpp"
 #include "discretization/structure_operator.hpp"
+#include "dynamics/output_times.hpp"
 #include "dynamics/step_drive.hpp"
 #include "elements/registry.hpp"
 #include "elements/rotation.hpp"
@@ -475,8 +476,8 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     const double eps = 1e-9 * period;
     const bool field = want_field && (initial || last || tau >= next_field - eps);
     const bool history = want_history && (initial || last || tau >= next_history - eps);
-    while (field_every > 0 && next_field <= tau + eps) next_field += field_every;
-    while (history_every > 0 && next_history <= tau + eps) next_history += history_every;
+    next_field = next_output_time(next_field, field_every, tau, eps);
+    next_history = next_output_time(next_history, history_every, tau, eps);
     auto frame = std::make_unique<OutputFrame>();
     frame->field = field;
     frame->history = history;
