@@ -467,6 +467,8 @@ void DeckParser::finish() {
   check_explicit_kinds();
   check_adhesion_steps();
   if (errors_.empty()) validate(m_);  // after a reading problem the model is incomplete
+  // Warnings quote the deck too (ignored keywords and parameters): bounded as errors are.
+  for (std::string& w : m_.warnings) w = printable(bounded(w));
 }
 
 // ---------------------------------------------------------------------------------------

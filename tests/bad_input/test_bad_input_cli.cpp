@@ -112,6 +112,50 @@ TEST(BadInputCli, IncrementCountBeyondTwoToThe52IsRefused) {
   EXPECT_NE(out.find("1000000000000 increments"), std::string::npos) << out;
 }
 
+// A 1 MiB field, keyword, parameter or name is quoted in the message by its first 64
+// characters and its length (fuzzing found the whole field echoed); a name with blanks in it
+// by the head and tail of the message line; a step name in a run failure and its summary too.
+TEST(BadInputCli, LongTokensAreEchoedBounded) {
+  const std::string dir = scratch_dir("long_tokens");
+  const std::string mib(1 << 20, 'X');
+  const std::string base = "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
+                           "*ELEMENT, TYPE=S4R, ELSET=E\n1,1,2,3,4\n"
+                           "*MATERIAL, NAME=M\n*ELASTIC\n1e5,0.3\n*DENSITY\n1e-6\n"
+                           "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n";
+  const struct {
+    std::string name, deck, expected;
+  } cases[] = {
+      {"field", base + "*NSET, NSET=S\n1, " + mib + "\n", "'" + mib.substr(0, 64) + "... (1048576 characters)'"},
+      {"keyword", base + "*" + mib + "\n", "keyword *" + mib.substr(0, 63) + "... (1048577 characters) is not"},
+      {"parameter", base + "*NSET, NSET=S, " + mib + "=1\n1\n", mib.substr(0, 64) + "... (1048576 characters)"},
+      {"blanks", base + "*NSET, NSET=S\n1, Y" + [] { std::string y; for (int i = 0; i < (1 << 19); ++i) y += " Y"; return y; }() + "\n",
+       " characters) ...Y Y Y"},
+  };
+  for (const auto& c : cases) {
+    const std::string deck = dir + "/" + c.name + ".inp";
+    std::ofstream(deck) << c.deck << "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*END STEP\n";
+    for (const std::string command : {"check", "run"}) {
+      std::string out;
+      const int rc = command == "check" ? run_command(std::string(HALFSTEP_BINARY) + " check " + deck, &out)
+                                        : run_halfstep(deck, dir + "/out_" + c.name, "", &out);
+      EXPECT_EQ(rc, 2) << c.name << " " << command;
+      EXPECT_LT(out.size(), 8192u) << c.name << " " << command << ": " << out.substr(0, 300);
+      EXPECT_NE(out.find(c.expected), std::string::npos) << c.name << " " << command << ": " << out.substr(0, 600);
+    }
+  }
+  // A run failure quoting a step name of 1 MiB (two loads of 1e308 on one dof: unstable at once).
+  const std::string deck = dir + "/step.inp";
+  std::ofstream(deck) << base << "*STEP, NAME=" << mib << "\n*DYNAMIC, EXPLICIT\n, 1e-3\n*CLOAD\n1, 3, 1e308\n1, 3, 1e308\n"
+                      << "*END STEP\n";
+  std::string out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out_step", "", &out), 3) << out.substr(0, 300);
+  EXPECT_LT(out.size(), 8192u) << out.substr(0, 300);
+  EXPECT_NE(out.find("step '" + mib.substr(0, 64) + "... (1048576 characters)'"), std::string::npos) << out.substr(0, 600);
+  const std::string summary = read_file(dir + "/out_step/summary.json");
+  EXPECT_LT(summary.size(), 8192u);
+  EXPECT_NE(summary.find("... (1048576 characters)"), std::string::npos) << summary.substr(0, 600);
+}
+
 TEST(BadInputCli, UsageErrorsExitWithOne) {
   std::string out;
   EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " run", &out), 1) << out;
