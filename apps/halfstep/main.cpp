@@ -3,10 +3,12 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <sstream>
@@ -419,6 +421,10 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
     if (!root) return kOk;
     ModelReportTimes t;
     std::fputs(describe_model(model, a.run.dt_scale, &t).c_str(), stdout);
+    // The summary is check's result: one that could not be written is a failed check (exit 4).
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+      throw std::runtime_error(std::string("cannot write the model summary to standard output: ") +
+                               std::strerror(errno != 0 ? errno : EIO));
     if (a.timings)
       std::fprintf(stderr, "halfstep: check: read %.3f s, set-up %.3f s (solver arrays %.3f s, steps %.3f s), %d %s\n",
                    read_seconds, t.total, t.system, t.steps, default_threads(),

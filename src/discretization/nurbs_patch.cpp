@@ -367,6 +367,17 @@ NurbsPatch refine_uniform(const NurbsPatch& patch, int per_span) {
   return out;
 }
 
+double refined_point_count(const NurbsPatch& patch, int per_span) {
+  double points = 1;
+  for (int d = 0; d < patch.dim; ++d) {
+    const std::vector<double>& U = patch.knots[d];
+    double spans = 0;
+    for (size_t i = 0; i + 1 < U.size(); ++i) spans += U[i] < U[i + 1] ? 1 : 0;
+    points *= patch.count[d] + static_cast<double>(per_span) * spans;
+  }
+  return points;
+}
+
 NurbsPatch boundary(const NurbsPatch& patch, int direction, int side, std::vector<int>* points) {
   check_direction(patch, direction, "boundary");
   if (patch.dim < 2 || (side != 0 && side != 1))

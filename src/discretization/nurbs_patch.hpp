@@ -57,6 +57,11 @@ NurbsPatch elevate_degree(const NurbsPatch& patch, int direction, int t = 1);
 /// of every parametric direction.
 NurbsPatch refine_uniform(const NurbsPatch& patch, int per_span);
 
+/// The control points refine_uniform(patch, per_span) would make, without making them: each
+/// direction gains per_span points a nonempty span. A double, so that a count past any
+/// integer type is still compared (and refused) before the memory is asked for.
+double refined_point_count(const NurbsPatch& patch, int per_span);
+
 /// The boundary patch (dimension dim - 1) where parameter `direction` is at its first
 /// (side 0) or last (side 1) knot: with open knot vectors it is the NURBS of that layer of
 /// control points and weights, the other directions' knots and degrees (the patch edge a

@@ -211,6 +211,14 @@ void DeckParser::resolve_constraints() {
     }
   // One equation per set member: every term's set has as many nodes (a node is a set of one).
   for (const PendingEquation& pe : pending_equations_) {
+    // Short only when a refused term line was skipped (halfstep check reads on after a
+    // problem, and *EQUATION's end check did not run): that line's message stands for it.
+    if (static_cast<int>(pe.terms.size()) != pe.expected) {
+      if (errors_.empty())
+        fail(pe.pos, "*EQUATION expects " + std::to_string(pe.expected) + " terms, got " +
+                         std::to_string(pe.terms.size()));
+      continue;
+    }
     std::vector<std::vector<int>> nodes;
     for (const PendingTerm& t : pe.terms) nodes.push_back(node_targets(t.target, t.pos));
     const std::size_t count = nodes[0].size();

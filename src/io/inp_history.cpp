@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include "elements/registry.hpp"
 #include "elements/solid_faces.hpp"
@@ -443,6 +444,17 @@ void DeckParser::static_data(const Line& line) {
   c.maximum = f.size() > 3 ? real_or(f[3], s.time_period, "the maximum time increment") : s.time_period;
   if (!(c.maximum >= c.initial))
     fail(at_, "the maximum time increment must be at least the initial increment, got '" + std::string(f[3]) + "'");
+  // A step that cannot end within INC= increments is refused here rather than after INC= of
+  // them (up to 10^8, a frame each: an initial increment of 1e-300 under DIRECT ran for hours).
+  const double step_inc = c.direct ? c.initial : c.maximum;
+  const double least = std::ceil(s.time_period / step_inc - 1e-6);
+  if (least > c.max_increments) {
+    char msg[200];
+    std::snprintf(msg, sizeof msg, "the step needs at least %.6g increments (time period %.6g / %s increment %.6g), more than ",
+                  least, s.time_period, c.direct ? "the DIRECT" : "the maximum", step_inc);
+    fail(at_, msg + std::string("its *STEP's INC=") + std::to_string(c.max_increments) +
+                  ": raise INC= (up to 100000000) or the increment");
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // element data and the output. Abaqus has no NURBS keyword; this one is halfstep's.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "discretization/nurbs_patch.hpp"
@@ -19,6 +20,8 @@ namespace {
 /// Highest degree of the solid elements (NC3D1..NC3D3): degree 4 in 3-D is not offered
 /// (elements/nurbs_hex.hpp).
 constexpr int kSolidMaxDegree = 3;
+/// The most control points one patch may have after ELEVATE= and REFINE= (docs/input.md).
+constexpr double kMaxPatchPoints = 50e6;
 
 /// Name of parametric direction d (u, v, w).
 const char* direction_name(int d) { return d == 0 ? "u" : d == 1 ? "v" : "w"; }
@@ -190,10 +193,16 @@ void DeckParser::nurbs_end() {
     if (patch.degree[static_cast<std::size_t>(d)] < target)
       patch = elevate_degree(patch, d, target - patch.degree[static_cast<std::size_t>(d)]);
   }
+  // Checked before refining: REFINE=64 on a 6 KB deck would otherwise ask for ~10^8 points'
+  // worth of maps and run out of memory before the count could be looked at.
+  const double refined = refined_point_count(patch, p.refine);
+  if (refined > kMaxPatchPoints) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", refined);
+    fail(p.pos, "*NURBS PATCH " + p.name + ": " + (p.refine > 0 ? "REFINE=" + std::to_string(p.refine) + " would make " : "") +
+                    count + " control points: more than 50,000,000 in one patch");
+  }
   if (p.refine > 0) patch = refine_uniform(patch, p.refine);
-  if (static_cast<long long>(patch.points()) > 50000000LL)
-    fail(p.pos, "*NURBS PATCH " + p.name + ": REFINE=" + std::to_string(p.refine) + " makes " +
-                    std::to_string(patch.points()) + " control points: more than 50,000,000 in one patch");
   const BezierMesh bm = extract_bezier(patch, false);
   const std::string kind_name = (dim == 3 ? std::string("NC3D") : "N" + p.type) + std::to_string(patch.degree[0]);
   const int kind = find_element_kind(kind_name);

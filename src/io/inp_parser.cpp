@@ -456,6 +456,7 @@ void DeckParser::finish() {
     fail(end, "model has no elements: expected *ELEMENT, TYPE=... (" + supported_element_names() + ")");
   if (m_.steps.empty())
     fail(end, "deck has no *STEP: expected *STEP, *DYNAMIC, EXPLICIT ... *END STEP");
+  check_id_range();
   check_amplitude_references();
   if (m_.steps.size() > 1 && !total_time_amplitudes_.empty())
     fail(total_time_amplitudes_.front(),
@@ -467,6 +468,24 @@ void DeckParser::finish() {
   check_explicit_kinds();
   check_adhesion_steps();
   if (errors_.empty()) validate(m_);  // after a reading problem the model is incomplete
+  // Warnings quote the deck too (ignored keywords and parameters): bounded as errors are.
+  for (std::string& w : m_.warnings) w = printable(bounded(w));
+}
+
+// Every id, as read or as made (instances, NURBS patches, adhesion edges), after the model
+// data: the results carry ids as Float64 (NodeId, ElementId, history rows), which hold every
+// integer only up to 2^53; 2^53 + 1 was written as 2^53 (fuzzing).
+void DeckParser::check_id_range() const {
+  constexpr std::int64_t kMaxId = std::int64_t{1} << 53;
+  const auto check = [&](const std::vector<std::int64_t>& ids, const auto& locs, const char* what) {
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (ids[i] > kMaxId)
+        fail(locs[i], std::string(what) + " id " + std::to_string(ids[i]) +
+                          " is above 2^53 = 9007199254740992, the largest the results (Float64 NodeId, ElementId "
+                          "and history columns) hold exactly");
+  };
+  check(m_.nodes.id, m_.nodes.loc, "node");
+  check(m_.elements.id, m_.elements.loc, "element");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -295,6 +295,8 @@ class DeckParser {
   void mpc_data(const Line& line);
   void mpc_end();
   void resolve_constraints();
+  /// Refuses node and element ids above 2^53 (not exact in the results' Float64 id arrays).
+  void check_id_range() const;
   void transform_keyword(const Keyword& kw);
   void transform_data(const Line& line);
   void transform_end();

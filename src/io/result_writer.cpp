@@ -1,8 +1,10 @@
 #include "io/result_writer.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <set>
@@ -157,7 +159,7 @@ void ResultWriter::open_prints(const std::vector<PrintRequest>& requests) {
   if (!prints_.empty() && !dat_) {
     const std::string path = dir_ + "/" + job_ + ".dat";
     dat_ = std::fopen(path.c_str(), "w");
-    if (!dat_) throw std::runtime_error("cannot write '" + path + "'");
+    if (!dat_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
   }
 }
 
@@ -179,6 +181,10 @@ const std::vector<int>& ResultWriter::cell_of(const FieldSet& fields) {
 void ResultWriter::write_prints(const ResultFrame& frame) {
   if (prints_.empty() || !dat_) return;
   std::FILE* f = dat_;
+  // Where this frame's tables begin: a write that fails cuts the file back there, so the
+  // .dat ends with whole tables (what the CSV writers do for their rows).
+  const long start = std::ftell(f);
+  errno = 0;
   std::fprintf(f, "\n                        S T E P %6d     I N C R E M E N T %8lld     T I M E %14.6E\n",
                frame.step, frame.increment, frame.time);
   const auto set_name = [](const std::string& s, const char* all) { return s.empty() ? std::string(all) : s; };
@@ -269,7 +275,16 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
       }
     }
   }
-  std::fflush(f);
+  // stdio keeps the first failed write's error in the stream; the run must stop on it (exit
+  // 4) rather than report completed with a table cut mid-line.
+  if (std::fflush(f) != 0 || std::ferror(f)) {
+    const int err = errno != 0 ? errno : EIO;
+    if (start >= 0) {
+      std::clearerr(f);
+      if (::ftruncate(::fileno(f), static_cast<off_t>(start)) == 0) std::fseek(f, start, SEEK_SET);
+    }
+    throw std::runtime_error("cannot write '" + dir_ + "/" + job_ + ".dat': " + std::strerror(err));
+  }
 }
 
 namespace {
@@ -427,6 +442,7 @@ VtuField vtu_field(const FieldArray& a, const std::vector<int>* rows = nullptr) 
   if (rows) {
     f.rows = rows->data();
     f.row_count = rows->size();
+    f.gathered = true;  // an empty row list writes NaN rows, not data's rows in order
   }
   f.symmetric_tensor = a.symmetric_tensor;
   f.component_names = &a.component_names;

@@ -57,7 +57,7 @@ void write_gathered(AtomicFile& file, const Block& b) {
   const VtuField& f = *b.field;
   const std::size_t comps = static_cast<std::size_t>(f.components);
   const std::size_t n = b.bytes / (comps * sizeof(double));
-  const std::size_t rows = f.rows ? f.row_count : n;
+  const std::size_t rows = f.through_rows() ? f.row_count : n;
   constexpr std::size_t kChunk = 16384;  // rows per write
   std::vector<double> buf(kChunk * comps);
   for (std::size_t first = 0; first < n; first += kChunk) {
@@ -86,10 +86,10 @@ void check_field(const VtuField& f, int n, const char* where) {
     throw std::invalid_argument("write_vtu: field '" + f.name + "' has " +
                                 std::to_string(f.components) + " components");
   }
-  if (n > 0 && f.data == nullptr) {
+  if (n > 0 && f.data == nullptr && !(f.through_rows() && f.row_count == 0)) {
     throw std::invalid_argument("write_vtu: field '" + f.name + "' has no data");
   }
-  if (f.rows && f.row_count > static_cast<std::size_t>(n))
+  if (f.through_rows() && f.row_count > static_cast<std::size_t>(n))
     throw std::invalid_argument("write_vtu: field '" + f.name + "' lists more rows than the " + where + " has");
   if (f.symmetric_tensor && f.components != 6)
     throw std::invalid_argument("write_vtu: symmetric tensor '" + f.name + "' has " + std::to_string(f.components) +
@@ -143,7 +143,7 @@ void add_fields(Layout& layout, const char* section, const std::vector<VtuField>
                  " Name=\"" + xml_escape(f.name) + "\" NumberOfComponents=\"" +
                      std::to_string(f.components) + "\"" + component_names(f),
                  f.data, std::uint64_t(n) * std::uint64_t(f.components) * sizeof(double),
-                 f.rows || f.symmetric_tensor ? &f : nullptr);
+                 f.through_rows() || f.symmetric_tensor ? &f : nullptr);
   }
   layout.xml += std::string("      </") + section + ">\n";
 }

@@ -10,15 +10,19 @@
 namespace halfstep {
 
 /// A named field on points or cells: n * components values, point/cell-major (x0,y0,z0,x1,...).
-/// data is borrowed, not copied; it must stay valid for the write_vtu call. With rows, the
-/// written entity i is data's row rows[i] for i < row_count and NaN after (a subset or a
-/// renumbered model written in another order without copying the array first).
+/// data is borrowed, not copied; it must stay valid for the write_vtu call. With rows (or
+/// gathered set), the written entity i is data's row rows[i] for i < row_count and NaN after (a
+/// subset or a renumbered model written in another order without copying the array first).
 struct VtuField {
   std::string name;
   int components = 1;
   const double* data = nullptr;
-  const int* rows = nullptr;  ///< null: data's rows in order
+  const int* rows = nullptr;  ///< null and not gathered: data's rows in order
   std::size_t row_count = 0;  ///< entries of rows
+  /// Through rows even when the list is empty (rows null): every entity NaN. An empty
+  /// std::vector's data() may be null, which alone would mean data's rows in order.
+  bool gathered = false;
+  bool through_rows() const { return gathered || rows != nullptr; }
   /// data holds a symmetric tensor (6 components) in Abaqus's order 11, 22, 33, 12, 13, 23; it
   /// is written in VTK's order XX, YY, ZZ, XY, YZ, XZ (what VTK's tensor filters read a
   /// 6-component array as) with those ComponentName attributes.

@@ -22,6 +22,7 @@
 #include "solver/interrupt.hpp"
 #include "discretization/nodal_triads.hpp"
 #include "discretization/structure_state.hpp"
+#include "dynamics/output_times.hpp"
 #include "dynamics/step_drive.hpp"
 #include "discretization/step_loads.hpp"
 #include "solver/async_output.hpp"
@@ -193,10 +194,7 @@ struct Schedule {
   double interval = 0;  ///< step time between outputs; 0: never
   double next = 0;
   bool due(double tau, double dt) const { return interval > 0 && tau >= next - 1e-6 * dt; }
-  void advance(double tau) {
-    if (!(interval > 0)) return;  // never due
-    while (next <= tau + 1e-12 * interval) next += interval;
-  }
+  void advance(double tau) { next = next_output_time(next, interval, tau, 1e-12 * interval); }
 };
 
 /// Step time between outputs of a request (deck interval, else Abaqus-like defaults).
@@ -344,6 +342,20 @@ double step_increment(const StructureSystem& sys, const std::optional<double>& f
   return fixed ? *fixed : dt_scale * sys.stable_dt;
 }
 
+double checked_increment_count(const Step& step, double period, double dt) {
+  const double n = dt > 0 ? std::ceil(period / dt - 1e-9) : std::numeric_limits<double>::infinity();
+  if (!(n <= kMaxStepIncrements)) {
+    char msg[320];
+    std::snprintf(msg, sizeof msg,
+                  "step '%.64s' would take %.3g increments (period %.6g / increment %.6g): more than 2^52 = %.4g, "
+                  "past which the step time cannot resolve one increment; raise the increment (%s) or shorten the step",
+                  step.name.c_str(), n, period, dt, kMaxStepIncrements,
+                  step.fixed_increment ? "*DYNAMIC data line, field 1" : "a stiffer, lighter mesh has a smaller one");
+    throw InputError(step.loc, msg);
+  }
+  return std::max(n, 0.0);
+}
+
 /// Stops the run with the reason the monitor gives (state downloaded for the report). In a
 /// distributed run every rank calls this together (their monitors see the same sums); the
 /// rank holding the culprit names it and every rank throws the same CollectiveRunError.
@@ -439,6 +451,12 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
       for (std::size_t s = 0; s < whole_steps.size(); ++s)
         if (whole_steps[s].fixed_increment && !(*whole_steps[s].fixed_increment > 0))
           throw InputError(model.steps[s].loc, "the fixed time increment must be positive");
+      // A step that could never end (or whose count would overflow) is bad input, found here
+      // with the increment check predicts (the masses scaled by *FIXED MASS SCALING).
+      for (std::size_t s = 0; s < whole_steps.size(); ++s)
+        if (model.steps[s].procedure == Procedure::ExplicitDynamic)
+          (void)checked_increment_count(model.steps[s], whole_steps[s].period,
+                                        step_increment(whole, whole_steps[s].fixed_increment, opt.dt_scale));
       if (whole.constrained() && comm.distributed()) {
         // The elimination runs in the explicit node pass of one process (docs/theory.md);
         // validate() refused static steps.
@@ -926,6 +944,17 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
           mon = hw.poll();
           if (mon.status != kRunning)
             report_failure(model, sys, hw, st, mon, step.name, opt.energy_tolerance, dist);
+        }
+        // An increment shrunk mid-step (a deformed mesh, mass scaling) may still fall below
+        // the step time's resolution: the step would never end.
+        if (!(tau + dt_next > tau)) {
+          char msg[256];
+          std::snprintf(msg, sizeof msg,
+                        "step '%.64s': the increment %.6g no longer advances the step time %.17g (below its "
+                        "resolution); the step cannot end",
+                        step.name.c_str(), dt_next, tau);
+          if (dist) throw CollectiveRunError(msg);
+          throw RunError(msg);
         }
         tau += dt_next;
         h_prev = 0.5 * dt_next;

@@ -70,6 +70,15 @@ class CollectiveRestartError : public RestartError {
 /// Time increment a step uses: the deck's fixed one, or the scaled stable estimate.
 double step_increment(const StructureSystem& sys, const std::optional<double>& fixed, double dt_scale);
 
+/// The most increments an explicit step may take, 2^52: past it an increment can fall below
+/// the resolution of the step time (tau + dt == tau) and the step would never end.
+constexpr double kMaxStepIncrements = 4503599627370496.0;
+
+/// The increments of an explicit step of `period` at increment dt, counted in a double (an
+/// integer count overflowed: -9223372036854775808). Throws InputError at the step's line
+/// when there are more than kMaxStepIncrements (or dt is not a positive number).
+double checked_increment_count(const Step& step, double period, double dt);
+
 /// Runs every step of the model, handing results to the sink of options.make_sink.
 /// Throws InputError for problems found before the first frame is written and RunError
 /// for instabilities (naming the step and the element). In a distributed run only rank 0

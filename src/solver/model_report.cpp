@@ -116,7 +116,7 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
     add("stable increment %.6g (estimate; element %lld at %s controls it)\n", sys.stable_dt,
         static_cast<long long>(model.elements.id[e]), model.elements.loc[e].str().c_str());
   }
-  long long total_steps = 0;
+  double total_steps = 0;  // a double: a count past 2^63 is refused, not overflowed
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Step& ms = model.steps[i];
     if (ms.procedure == Procedure::Static) {
@@ -128,13 +128,12 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
       continue;
     }
     const double dt = step_increment(sys, steps[i].fixed_increment, dt_scale);
-    const long long n = static_cast<long long>(std::ceil(steps[i].period / dt - 1e-9));
+    const double n = checked_increment_count(ms, steps[i].period, dt);
     total_steps += n;
-    add("step %zu '%s'    period %.6g, increment %.6g (%s), %lld increments\n", i + 1, steps[i].name.c_str(),
+    add("step %zu '%s'    period %.6g, increment %.6g (%s), %.0f increments\n", i + 1, steps[i].name.c_str(),
         steps[i].period, dt, steps[i].fixed_increment ? "fixed by the deck" : "stable estimate x safety factor", n);
   }
-  add("increments      %lld in all (%.3g element-steps)\n", total_steps,
-      static_cast<double>(total_steps) * sys.total_elements());
+  add("increments      %.0f in all (%.3g element-steps)\n", total_steps, total_steps * sys.total_elements());
   const std::size_t memory = memory_bytes(sys);
   add("memory          %.1f MiB (%.0f bytes per element)\n", memory / 1048576.0,
       sys.total_elements() ? static_cast<double>(memory) / sys.total_elements() : 0.0);

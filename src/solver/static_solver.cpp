@@ -10,6 +10,7 @@
 #include "discretization/continuum_pass.hpp"
 #include "discretization/nodal_triads.hpp"
 #include "discretization/structure_operator.hpp"
+#include "dynamics/output_times.hpp"
 #include "dynamics/step_drive.hpp"
 #include "elements/registry.hpp"
 #include "elements/rotation.hpp"
@@ -120,8 +121,19 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
 double max_abs(const std::vector<double>& x, const std::vector<char>& is_rotation, bool rot) {
   double m = 0;
   for (std::size_t i = 0; i < x.size(); ++i)
-    if ((is_rotation[i] != 0) == rot) m = std::max(m, std::fabs(x[i]));
+    if ((is_rotation[i] != 0) == rot) {
+      // std::max would drop a NaN (every comparison with it is false) and call it converged.
+      if (!std::isfinite(x[i])) return std::fabs(x[i]);
+      m = std::max(m, std::fabs(x[i]));
+    }
   return m;
+}
+
+/// The first entry of x that is not finite, or -1.
+std::ptrdiff_t first_non_finite(const std::vector<double>& x) {
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i])) return static_cast<std::ptrdiff_t>(i);
+  return -1;
 }
 
 }  // namespace
@@ -464,8 +476,8 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     const double eps = 1e-9 * period;
     const bool field = want_field && (initial || last || tau >= next_field - eps);
     const bool history = want_history && (initial || last || tau >= next_history - eps);
-    while (field_every > 0 && next_field <= tau + eps) next_field += field_every;
-    while (history_every > 0 && next_history <= tau + eps) next_history += history_every;
+    next_field = next_output_time(next_field, field_every, tau, eps);
+    next_history = next_output_time(next_history, history_every, tau, eps);
     auto frame = std::make_unique<OutputFrame>();
     frame->field = field;
     frame->history = history;
@@ -635,6 +647,18 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     for (;; ++it) {
       w_trial = internal(x_trial, trial, f_trial);
       external(tau1, trial, f_ext_trial);
+      // Every dof, the held ones too: their reactions are written. The cause is named, since
+      // the cut-backs that follow end in a message about the minimum increment.
+      if (const std::ptrdiff_t k = first_non_finite(f_ext_trial); k >= 0) {
+        why = "the applied load at " + dof_name(model, static_cast<int>(k), ndn) + " is not finite (" +
+              std::to_string(f_ext_trial[static_cast<std::size_t>(k)]) + ")";
+        break;
+      }
+      if (const std::ptrdiff_t k = first_non_finite(f_trial); k >= 0) {
+        why = "the internal force at " + dof_name(model, static_cast<int>(k), ndn) + " is not finite (" +
+              std::to_string(f_trial[static_cast<std::size_t>(k)]) + ")";
+        break;
+      }
       // Force scales: the average nonzero nodal force and moment (reactions included), never
       // below the time average of the converged increments (Abaqus' q~).
       double q_sum[2] = {0, 0};
@@ -653,6 +677,12 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         qs[fld] = q_n[fld] ? q_sum[fld] / static_cast<double>(q_n[fld]) : 0.0;
         if (q_count[fld]) qs[fld] = std::max(qs[fld], q_time[fld] / static_cast<double>(q_count[fld]));
       }
+      // Forces near the largest double overflow the scale's sum; an infinite scale would pass
+      // any residual.
+      if (!std::isfinite(qs[0]) || !std::isfinite(qs[1])) {
+        why = "the force scale overflowed (nodal forces near the largest double, 1.8e308)";
+        break;
+      }
       if (ndn == 5) {
         // Forces and moments judged on one scale where one field carries (next to) nothing: a
         // strip rolled by end moments has round-off forces only, a membrane round-off moments.
@@ -670,7 +700,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
           if (equation[k] >= 0) r[static_cast<std::size_t>(equation[k])] -= c_stab * mstar[k] * (x_trial[k] - x[k]) / dtau;
       const double r_t = max_abs(r, eq_rotation, false), r_r = max_abs(r, eq_rotation, true);
       if (!std::isfinite(r_t) || !std::isfinite(r_r) || !std::isfinite(w_trial)) {
-        why = "a non-finite force appeared";
+        why = !std::isfinite(w_trial) ? "the strain energy is not finite" : "the residual force is not finite";
         break;
       }
       const double rel_t = qs[0] > 0 ? r_t / qs[0] : r_t, rel_r = qs[1] > 0 ? r_r / qs[1] : r_r;
@@ -729,6 +759,10 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
         // attempt, not the run: the increment is cut back. A linear step has nothing to cut.
         if (!step.nlgeom) throw;
         why = std::string("the linear solver failed (") + e.what() + ")";
+        break;
+      }
+      if (first_non_finite(du) >= 0) {
+        why = "the linear solve gave a non-finite correction";
         break;
       }
       correct();

@@ -51,6 +51,24 @@ TEST(BadInputCli, EveryMalformedDeckIsRefusedWithFileAndLine) {
   }
 }
 
+// `check` reads on after a problem to report several; its recovery paths are not run's, so
+// every deck also goes through check (equation_zero_first.inp crashed it with SIGSEGV and no
+// message while run refused it). run_command reports a signal as -1, never 2.
+TEST(BadInputCli, CheckRefusesEveryMalformedDeckWithFileAndLine) {
+  const std::vector<Case> cases = load_cases();
+  ASSERT_GE(cases.size(), 15u);
+  for (const Case& c : cases) {
+    const std::string deck = HALFSTEP_SOURCE_DIR "/tests/bad_input/decks/" + c.deck;
+    std::string out;
+    const int rc = run_command(std::string(HALFSTEP_BINARY) + " check " + deck, &out);
+    EXPECT_EQ(rc, 2) << c.deck << ": " << out;
+    const std::string where =
+        c.where.find(':') == std::string::npos ? c.deck + ":" + c.where : c.where;
+    EXPECT_NE(out.find(where), std::string::npos) << c.deck << " should name " << where << ", got: " << out;
+    EXPECT_NE(out.find(c.message), std::string::npos) << c.deck << " should say '" << c.message << "', got: " << out;
+  }
+}
+
 // Errors only the solver can see (after parsing) also point at the deck.
 TEST(BadInputCli, NonZeroPrescribedRotationIsRefused) {
   const std::string dir = scratch_dir("bad_rotation");
@@ -65,6 +83,77 @@ TEST(BadInputCli, NonZeroPrescribedRotationIsRefused) {
   EXPECT_NE(out.find("rot.inp:19"), std::string::npos) << out;
   EXPECT_NE(out.find("rotations"), std::string::npos) << out;
   EXPECT_FALSE(std::filesystem::exists(dir + "/out/rot.pvd"));
+}
+
+// A fixed increment of 1e-300 in a step of 1: 1e300 increments. check printed the count
+// through a long long (-9223372036854775808); both commands now refuse the step at its line.
+TEST(BadInputCli, IncrementCountBeyondTwoToThe52IsRefused) {
+  const std::string dir = scratch_dir("increment_count");
+  const std::string deck = dir + "/tiny.inp";
+  std::ofstream(deck) << "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
+                         "*ELEMENT, TYPE=S4R, ELSET=E\n1,1,2,3,4\n"
+                         "*MATERIAL, NAME=M\n*ELASTIC\n1e5,0.3\n*DENSITY\n1e-6\n"
+                         "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n"
+                         "*STEP\n*DYNAMIC, EXPLICIT, DIRECT USER CONTROL\n1e-300, 1.\n*END STEP\n";
+  const std::string message =
+      "tiny.inp:15: error: step 'Step-1' would take 1e+300 increments (period 1 / increment 1e-300): more than 2^52";
+  std::string out;
+  EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check " + deck, &out), 2) << out;
+  EXPECT_NE(out.find(message), std::string::npos) << out;
+  EXPECT_EQ(out.find("-9223372036854775808"), std::string::npos) << out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out", "", &out), 2) << out;
+  EXPECT_NE(out.find(message), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out/tiny.pvd"));
+  // A large count that fits is printed whole: 10^12 increments.
+  std::string text = read_file(deck);
+  text.replace(text.find("1e-300"), 6, "1e-12");
+  std::ofstream(deck) << text;
+  EXPECT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check " + deck, &out), 0) << out;
+  EXPECT_NE(out.find("1000000000000 increments"), std::string::npos) << out;
+}
+
+// A 1 MiB field, keyword, parameter or name is quoted in the message by its first 64
+// characters and its length (fuzzing found the whole field echoed); a name with blanks in it
+// by the head and tail of the message line; a step name in a run failure and its summary too.
+TEST(BadInputCli, LongTokensAreEchoedBounded) {
+  const std::string dir = scratch_dir("long_tokens");
+  const std::string mib(1 << 20, 'X');
+  const std::string base = "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
+                           "*ELEMENT, TYPE=S4R, ELSET=E\n1,1,2,3,4\n"
+                           "*MATERIAL, NAME=M\n*ELASTIC\n1e5,0.3\n*DENSITY\n1e-6\n"
+                           "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n";
+  const struct {
+    std::string name, deck, expected;
+  } cases[] = {
+      {"field", base + "*NSET, NSET=S\n1, " + mib + "\n", "'" + mib.substr(0, 64) + "... (1048576 characters)'"},
+      {"keyword", base + "*" + mib + "\n", "keyword *" + mib.substr(0, 63) + "... (1048577 characters) is not"},
+      {"parameter", base + "*NSET, NSET=S, " + mib + "=1\n1\n", mib.substr(0, 64) + "... (1048576 characters)"},
+      {"blanks", base + "*NSET, NSET=S\n1, Y" + [] { std::string y; for (int i = 0; i < (1 << 19); ++i) y += " Y"; return y; }() + "\n",
+       " characters) ...Y Y Y"},
+  };
+  for (const auto& c : cases) {
+    const std::string deck = dir + "/" + c.name + ".inp";
+    std::ofstream(deck) << c.deck << "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*END STEP\n";
+    for (const std::string command : {"check", "run"}) {
+      std::string out;
+      const int rc = command == "check" ? run_command(std::string(HALFSTEP_BINARY) + " check " + deck, &out)
+                                        : run_halfstep(deck, dir + "/out_" + c.name, "", &out);
+      EXPECT_EQ(rc, 2) << c.name << " " << command;
+      EXPECT_LT(out.size(), 8192u) << c.name << " " << command << ": " << out.substr(0, 300);
+      EXPECT_NE(out.find(c.expected), std::string::npos) << c.name << " " << command << ": " << out.substr(0, 600);
+    }
+  }
+  // A run failure quoting a step name of 1 MiB (two loads of 1e308 on one dof: unstable at once).
+  const std::string deck = dir + "/step.inp";
+  std::ofstream(deck) << base << "*STEP, NAME=" << mib << "\n*DYNAMIC, EXPLICIT\n, 1e-3\n*CLOAD\n1, 3, 1e308\n1, 3, 1e308\n"
+                      << "*END STEP\n";
+  std::string out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out_step", "", &out), 3) << out.substr(0, 300);
+  EXPECT_LT(out.size(), 8192u) << out.substr(0, 300);
+  EXPECT_NE(out.find("step '" + mib.substr(0, 64) + "... (1048576 characters)'"), std::string::npos) << out.substr(0, 600);
+  const std::string summary = read_file(dir + "/out_step/summary.json");
+  EXPECT_LT(summary.size(), 8192u);
+  EXPECT_NE(summary.find("... (1048576 characters)"), std::string::npos) << summary.substr(0, 600);
 }
 
 TEST(BadInputCli, UsageErrorsExitWithOne) {
@@ -142,6 +231,16 @@ TEST(BadInputCli, HelpAndVersionExitWithZero) {
   EXPECT_EQ(out.find("--threads"), std::string::npos) << out;
   ASSERT_EQ(run_command(exe + " --version", &out), 0) << out;
   EXPECT_EQ(out, "halfstep " HALFSTEP_VERSION "\n");
+}
+
+// check's result is the model summary on stdout: a stdout that takes nothing (/dev/full) is
+// a failed check with a message on stderr (exit 4), not exit 0 with nothing written.
+TEST(BadInputCli, CheckSummaryThatCannotBeWrittenFails) {
+  std::string out;
+  const std::string deck = HALFSTEP_SOURCE_DIR "/examples/clamped_plate.inp";
+  EXPECT_EQ(run_command("(" + std::string(HALFSTEP_BINARY) + " check " + deck + " >/dev/full)", &out), 4) << out;
+  EXPECT_NE(out.find("cannot write the model summary to standard output: No space left on device"), std::string::npos)
+      << out;
 }
 
 TEST(BadInputCli, MissingDeckIsReported) {

@@ -79,6 +79,59 @@ TEST(OutputFailure, FullDiskMidRunNamesTheFileAndKeepsWholeResults) {
   EXPECT_GE(frames, 2);
 }
 
+/// dir/name.inp: one C3D8R pulled up at one corner, its 7 nodes of set SEVEN printed to
+/// <job>.dat every increment (about 100 bytes a node and frame) for `time`.
+std::string printing_deck(const std::string& dir, const std::string& name, const std::string& time) {
+  const std::string path = dir + "/" + name + ".inp";
+  std::ofstream(path) << "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n"
+                         "5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+                         "*ELEMENT, TYPE=C3D8R, ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
+                         "*NSET, NSET=BASE\n1, 2, 3, 4\n*NSET, NSET=SEVEN\n1, 2, 3, 4, 5, 6, 7\n"
+                         "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1e-3\n"
+                         "*SOLID SECTION, ELSET=E, MATERIAL=M\n*BOUNDARY\nBASE, 1, 3\n"
+                         "*STEP\n*DYNAMIC, EXPLICIT\n, "
+                      << time << "\n*BOUNDARY, TYPE=VELOCITY\n7, 3, 3, 1.0\n"
+                                 "*NODE PRINT, NSET=SEVEN, FREQUENCY=1\nU\n*END STEP\n";
+  return path;
+}
+
+// <job>.dat is written through stdio, whose errors wait in the stream: a .dat on a device
+// that takes nothing (a symlink to /dev/full) used to give exit 0 and 'completed'.
+TEST(OutputFailure, PrintedTablesOnAFullDeviceStopTheRun) {
+  const std::string dir = scratch_dir("dat_dev_full");
+  const std::string deck = printing_deck(dir, "p", "1e-2");
+  fs::create_directories(dir + "/out");
+  fs::create_symlink("/dev/full", dir + "/out/p.dat");
+  std::string out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu --threads 1", &out), 4) << out;
+  EXPECT_NE(out.find("cannot write '" + dir + "/out/p.dat': No space left on device"), std::string::npos) << out;
+  const std::string summary = read_file(dir + "/out/summary.json");
+  EXPECT_NE(summary.find("\"status\": \"failed: cannot write '" + dir + "/out/p.dat'"), std::string::npos) << summary;
+}
+
+// The disk fills while a frame's tables are written: the run stops with exit 4 and the .dat
+// is cut back to its last whole frame (every frame's block as long as the first's).
+TEST(OutputFailure, PrintedTablesEndWholeWhenTheDiskFills) {
+  const std::string dir = scratch_dir("dat_disk_full");
+  const std::string deck = printing_deck(dir, "p", "0.2");
+  const std::string out = dir + "/out", log = dir + "/stderr.txt";
+  ASSERT_EQ(run_with_file_limit(deck, out, 24 * 1024, log), 4) << read_file(log);
+  EXPECT_NE(read_file(log).find("cannot write '" + out + "/p.dat'"), std::string::npos) << read_file(log);
+  const std::string dat = read_file(out + "/p.dat");
+  ASSERT_FALSE(dat.empty());
+  EXPECT_LT(dat.size(), 24u * 1024);
+  EXPECT_EQ(dat.back(), '\n');
+  std::vector<std::size_t> starts;
+  for (std::size_t at = 0; (at = dat.find("S T E P", at)) != std::string::npos; at += 7) starts.push_back(at);
+  ASSERT_GE(starts.size(), 10u);
+  starts.push_back(dat.size());
+  const auto lines = [&dat](std::size_t a, std::size_t b) { return std::count(dat.begin() + a, dat.begin() + b, '\n'); };
+  // The last block ends at the end of the file, the others one newline before the next header.
+  const auto first = lines(starts[0], starts[1]);
+  for (std::size_t i = 1; i + 1 < starts.size(); ++i)
+    EXPECT_EQ(lines(starts[i], starts[i + 1]) + (i + 2 == starts.size() ? 1 : 0), first) << "frame block " << i;
+}
+
 TEST(OutputFailure, OutputFolderThatCannotBeMadeIsRefusedBeforeTheSolve) {
   const std::string dir = scratch_dir("folder_under_file");
   const std::string deck = generate_solid_deck(dir, "bar", "bar --time 1");

@@ -381,6 +381,12 @@ TEST(VtuWriter, FieldThroughRowListIsWrittenInThatOrder) {
   ASSERT_EQ(part.size(), u.size());
   EXPECT_EQ(part[3 * 99], u[3 * static_cast<std::size_t>(rows[99])]);
   EXPECT_TRUE(std::isnan(part[3 * 100]) && std::isnan(part.back()));
+  // An empty row list (a node-set frame with no whole element: vertex cells only) is all NaN,
+  // not data's rows in order, whatever the empty list's pointer.
+  write_vtu(path, n, x.data(), y.data(), z.data(), 1, conn.data(), {}, {{"C", 1, cell_value.data(), nullptr, 0, true}});
+  const std::vector<double> none = parse_vtu(read_file(path)).values<double>("C");
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_TRUE(std::isnan(none[0]));
   EXPECT_THROW(write_vtu(path, 2, x.data(), y.data(), z.data(), 0, conn.data(),
                          {{"U", 3, u.data(), rows.data(), 3}}, {}),
                std::invalid_argument);

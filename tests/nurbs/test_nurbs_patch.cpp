@@ -243,6 +243,11 @@ TEST(NurbsPatch, UniformRefinementKeepsGeometryAndSplitsEverySpan) {
   EXPECT_LT(max_gap(r, w), 1e-13);
   EXPECT_LT(unity_error(r), 1e-14);
   EXPECT_THROW(refine_uniform(w, -1), InputError);
+  // The count the reader checks before refining is the one refining makes (wavy's v has a
+  // double knot, an empty span that gets no knots).
+  EXPECT_EQ(refined_point_count(w, 2), static_cast<double>(r.points()));
+  EXPECT_EQ(refined_point_count(w, 0), static_cast<double>(w.points()));
+  EXPECT_EQ(refined_point_count(w, 64), (9.0 + 4 * 64) * (6.0 + 3 * 64));
 }
 
 /// Checks every element's 1D operator: C_e B(xi) equals the B-splines span-p..span at the
