@@ -345,6 +345,7 @@ RunResult run_in_process(const Model& model, const std::string& deck_path, const
     return std::make_unique<ResultWriter>(model, mesh, out, job, resuming);
   };
   run.build_id = [] { return std::string("halfstep fuzz harness"); };
+  run.job = job;  // as main.cpp: a restart resumes only the job that wrote it
   const std::string restart_path = out + "/" + job + ".restart";
   run.write_restart = [restart_path](const RestartBlob& blob) {
     AtomicFile file(restart_path);
