@@ -13,8 +13,12 @@
 //      an input error leaves no output folder behind;
 //  (d) every node and element id written (histories, .dat, frames) is an id of the deck,
 //      written exactly as an integer;
-//  (e) an exception other than InputError or RunError, a crash, a sanitizer report, a timeout
-//      or an out-of-memory is a finding as in fuzz_deck_reader.
+//  (e) every write error surfaces: in one run of four the harness makes one of the first 48
+//      writes (write, fsync, fwrite, fflush, fclose on a result file) fail as a full disk
+//      would; the run must then fail, not end "completed";
+//  (f) an exception other than InputError or RunError (or, after an injected write error, a
+//      plain std::runtime_error), a crash, a sanitizer report, a timeout or an out-of-memory
+//      is a finding as in fuzz_deck_reader.
 // Runs stay well under a second: at most RunLimits' nodes, elements and predicted increments
 // (larger decks are only read), static steps cut to 20 increments, and a run still going
 // after 3 s is stopped as SIGINT would stop it.
@@ -54,12 +58,13 @@ std::string virtual_deck_path() {
 /// What became of the inputs (printed at exit: how much of the fuzzing reached the solver).
 struct Counts {
   long long read_errors = 0, too_large = 0, setup_errors = 0, input_errors = 0, completed = 0, stopped = 0,
-            run_errors = 0;
+            run_errors = 0, io_errors = 0;
   ~Counts() {
     std::fprintf(stderr,
                  "fuzz_run: %lld refused by the reader, %lld too large to run, %lld refused at set-up, %lld "
-                 "refused by the run, %lld completed, %lld stopped (3 s), %lld failed runs\n",
-                 read_errors, too_large, setup_errors, input_errors, completed, stopped, run_errors);
+                 "refused by the run, %lld completed, %lld stopped (3 s), %lld failed runs, %lld failed on an "
+                 "injected write error\n",
+                 read_errors, too_large, setup_errors, input_errors, completed, stopped, run_errors, io_errors);
   }
 };
 Counts counts;
@@ -101,10 +106,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ++counts.setup_errors;
     return 0;
   }
-  // Both orders the run may use (--renumber on is the default), chosen by the input.
-  if (hash64(data, size) & 1) renumber_for_locality(model);
+  // Chosen by the input: both orders the run may use (--renumber on is the default), and in
+  // one run of four a full disk at one of the first 48 writes.
+  const std::uint64_t h = hash64(data, size);
+  if (h & 1) renumber_for_locality(model);
+  inject_write_failure((h >> 1) % 4 == 0 ? static_cast<long>((h >> 8) % 48) : -1);
   const auto t0 = std::chrono::steady_clock::now();
-  const RunResult r = run_in_process(model, deck, box.out(), "fuzz", nullptr, limits.wall_seconds);
+  const RunResult r = run_in_process(model, deck, box.out(), "fuzz", nullptr, limits.wall_seconds, true);
+  const bool injected = write_failure_injected();
+  inject_write_failure(-1);
+  // Every write error surfaces: the run fails (main exits 4), it never ends as if all was written.
+  if (injected && (r.kind == RunResult::kCompleted || r.kind == RunResult::kStopped))
+    finding("write-error-surfaces", "a write failed (injected: no space left on device) and the run ended '" +
+                                        r.status + "'");
+  if (r.kind == RunResult::kIoError && !injected)
+    finding("the run failed on an I/O error nothing injected: " + r.message.substr(0, 300));
   static const bool trace = std::getenv("HALFSTEP_FUZZ_TRACE") != nullptr;  // tuning RunLimits
   if (trace)
     std::fprintf(stderr, "fuzz_run: %.3f s, %d elements, %s: %s\n",
@@ -130,7 +146,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case RunResult::kCompleted:
       ++counts.completed;
       break;
-    case RunResult::kIoError:  // run_in_process made it a finding (io_errors_allowed is false)
+    case RunResult::kIoError:
+      ++counts.io_errors;
       break;
   }
   check_outputs(model, box.out(), r);

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <set>
 #include <sstream>
@@ -150,6 +151,44 @@ bool writes(const char* mode) { return mode && std::strpbrk(mode, "wa+") != null
 
 }  // namespace
 
+namespace {
+
+std::atomic<long> g_fail_at{-1}, g_calls{0};
+std::atomic<bool> g_injected{false};
+std::mutex g_open_mutex;
+std::set<int> g_write_fds;              // opened for writing through the guard
+std::set<const std::FILE*> g_write_files;
+
+bool tracked(int fd) {
+  std::lock_guard<std::mutex> lock(g_open_mutex);
+  return g_write_fds.count(fd) != 0;
+}
+bool tracked(const std::FILE* f) {
+  std::lock_guard<std::mutex> lock(g_open_mutex);
+  return g_write_files.count(f) != 0;
+}
+
+/// Whether this write call is the one to fail.
+bool inject_now() {
+  if (!g_armed.load(std::memory_order_relaxed) || g_fail_at.load() < 0) return false;
+  if (g_calls++ != g_fail_at.load()) return false;
+  g_injected = true;
+  return true;
+}
+
+/// What a failed stdio write leaves: the stream's error indicator (glibc's _IO_ERR_SEEN).
+void set_stream_error(std::FILE* f) { f->_flags |= 0x20; }
+
+}  // namespace
+
+void inject_write_failure(long call) {
+  g_fail_at = call;
+  g_calls = 0;
+  g_injected = false;
+}
+
+bool write_failure_injected() { return g_injected; }
+
 void arm_write_guard(const std::string& allowed) {
   g_allowed = absolute_normal(allowed.c_str());
   while (g_allowed.size() > 1 && g_allowed.back() == '/') g_allowed.pop_back();
@@ -201,6 +240,33 @@ int __real_rename(const char* from, const char* to);
 int __real_unlink(const char* path);
 int __real_mkdir(const char* path, mode_t mode);
 
+ssize_t __real_write(int fd, const void* data, size_t n);
+int __real_fsync(int fd);
+int __real_close(int fd);
+size_t __real_fwrite(const void* data, size_t size, size_t n, std::FILE* f);
+int __real_fflush(std::FILE* f);
+int __real_fclose(std::FILE* f);
+
+namespace {
+
+int opened_fd(int fd, int flags) {
+  if (fd >= 0 && halfstep_fuzz::writes(flags)) {
+    std::lock_guard<std::mutex> lock(halfstep_fuzz::g_open_mutex);
+    halfstep_fuzz::g_write_fds.insert(fd);
+  }
+  return fd;
+}
+
+std::FILE* opened_file(std::FILE* f, const char* mode) {
+  if (f && halfstep_fuzz::writes(mode)) {
+    std::lock_guard<std::mutex> lock(halfstep_fuzz::g_open_mutex);
+    halfstep_fuzz::g_write_files.insert(f);
+  }
+  return f;
+}
+
+}  // namespace
+
 int __wrap_open(const char* path, int flags, ...) {
   mode_t mode = 0;
   if (flags & O_CREAT) {
@@ -210,7 +276,7 @@ int __wrap_open(const char* path, int flags, ...) {
     va_end(ap);
   }
   if (halfstep_fuzz::writes(flags) && !halfstep_fuzz::guard("open", path)) return -1;
-  return __real_open(path, flags, mode);
+  return opened_fd(__real_open(path, flags, mode), flags);
 }
 int __wrap_open64(const char* path, int flags, ...) {
   mode_t mode = 0;
@@ -221,15 +287,65 @@ int __wrap_open64(const char* path, int flags, ...) {
     va_end(ap);
   }
   if (halfstep_fuzz::writes(flags) && !halfstep_fuzz::guard("open", path)) return -1;
-  return __real_open64(path, flags, mode);
+  return opened_fd(__real_open64(path, flags, mode), flags);
 }
 std::FILE* __wrap_fopen(const char* path, const char* mode) {
   if (halfstep_fuzz::writes(mode) && !halfstep_fuzz::guard("fopen", path)) return nullptr;
-  return __real_fopen(path, mode);
+  return opened_file(__real_fopen(path, mode), mode);
 }
 std::FILE* __wrap_fopen64(const char* path, const char* mode) {
   if (halfstep_fuzz::writes(mode) && !halfstep_fuzz::guard("fopen", path)) return nullptr;
-  return __real_fopen64(path, mode);
+  return opened_file(__real_fopen64(path, mode), mode);
+}
+ssize_t __wrap_write(int fd, const void* data, size_t n) {
+  if (halfstep_fuzz::tracked(fd) && halfstep_fuzz::inject_now()) {
+    errno = ENOSPC;
+    return -1;
+  }
+  return __real_write(fd, data, n);
+}
+int __wrap_fsync(int fd) {
+  if (halfstep_fuzz::tracked(fd) && halfstep_fuzz::inject_now()) {
+    errno = EIO;
+    return -1;
+  }
+  return __real_fsync(fd);
+}
+int __wrap_close(int fd) {
+  {
+    std::lock_guard<std::mutex> lock(halfstep_fuzz::g_open_mutex);
+    halfstep_fuzz::g_write_fds.erase(fd);
+  }
+  return __real_close(fd);
+}
+size_t __wrap_fwrite(const void* data, size_t size, size_t n, std::FILE* f) {
+  if (halfstep_fuzz::tracked(f) && halfstep_fuzz::inject_now()) {
+    halfstep_fuzz::set_stream_error(f);
+    errno = ENOSPC;
+    return 0;
+  }
+  return __real_fwrite(data, size, n, f);
+}
+int __wrap_fflush(std::FILE* f) {
+  if (f && halfstep_fuzz::tracked(f) && halfstep_fuzz::inject_now()) {
+    halfstep_fuzz::set_stream_error(f);
+    errno = ENOSPC;
+    return EOF;
+  }
+  return __real_fflush(f);
+}
+int __wrap_fclose(std::FILE* f) {
+  const bool tracked = halfstep_fuzz::tracked(f);
+  {
+    std::lock_guard<std::mutex> lock(halfstep_fuzz::g_open_mutex);
+    halfstep_fuzz::g_write_files.erase(f);
+  }
+  if (tracked && halfstep_fuzz::inject_now()) {
+    __real_fclose(f);
+    errno = ENOSPC;
+    return EOF;
+  }
+  return __real_fclose(f);
 }
 int __wrap_truncate(const char* path, off_t size) {
   if (!halfstep_fuzz::guard("truncate", path)) return -1;

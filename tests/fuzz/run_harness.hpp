@@ -56,6 +56,13 @@ void disarm_write_guard();
 /// libFuzzer parses its flags.
 void absolute_fuzzer_artifacts(int* argc, char*** argv);
 
+/// Write-error injection: while the guard is armed, the call-th (0-based) write, fsync,
+/// fwrite, fflush or fclose on a file the library opened for writing fails with ENOSPC (EIO
+/// for fsync), as a full disk would make it (-1: none). write_failure_injected() says whether
+/// that call came; then the run must not end "completed".
+void inject_write_failure(long call);
+bool write_failure_injected();
+
 /// What an in-process run ended with.
 struct RunResult {
   /// kIoError: a plain std::runtime_error (the writers' failures; main exits 4 on them).
