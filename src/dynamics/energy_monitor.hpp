@@ -30,7 +30,15 @@ struct EnergyRecord {
 enum NodeSum { kKinetic, kWorkPrev, kWorkNext, kDampPrev, kDampNext, kNonFinite, kNumNodeSums };
 
 /// Why a run stopped early.
-enum MonitorStatus : int { kRunning = 0, kNonFiniteNode = 1, kNonFiniteElement = 2, kEnergyDrift = 3 };
+/// kNonFiniteEnergy: the balance itself is not a number while the state is (its work or
+/// dissipation sums, e.g. read from a damaged restart): the drift cannot be judged.
+enum MonitorStatus : int {
+  kRunning = 0,
+  kNonFiniteNode = 1,
+  kNonFiniteElement = 2,
+  kEnergyDrift = 3,
+  kNonFiniteEnergy = 4
+};
 
 /// Running energy balance and stop flag of a run (plain data: lives in device memory too).
 struct EnergyMonitor {
@@ -93,6 +101,14 @@ HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {
   }
   const double total = sums[kKinetic] + m.internal + m.contact + m.friction + m.friction_step + m.damping +
                        sums[kDampPrev] - m.work - sums[kWorkPrev] - m.mass_work;
+  // NaN compares false: without this a non-finite balance would pass the drift test below
+  // and the run would say "completed" over non-finite energies.
+  if (!(total - total == 0.0) || (m.have_total0 && !(m.total0 - m.total0 == 0.0))) {
+    m.status = kNonFiniteEnergy;
+    m.fail_step = m.steps + 1;
+    m.fail_time = time;
+    return;
+  }
   const double w = m.work + sums[kWorkPrev];
   double s = m.scale;
   if (m.noise_energy > s) s = m.noise_energy;

@@ -374,7 +374,9 @@ double checked_increment_count(const Step& step, double period, double dt) {
     culprit = dist->comm->broadcast(dist->comm->rank() == 0 ? names.fill(culprit) : std::string(), 0);
     where = "on rank " + std::to_string(r) + " of " + std::to_string(dist->comm->size()) + ", ";
   };
-  if (m.status == kEnergyDrift) {
+  if (m.status == kNonFiniteEnergy) {
+    culprit = "its work, dissipation or contact energy sums are not finite numbers while the state is";
+  } else if (m.status == kEnergyDrift) {
     double peak = -1;
     culprit = most_strained_element(names, sys, st, &peak);
     if (dist) from_rank(dist->comm->max_location(peak).second);
@@ -387,7 +389,10 @@ double checked_increment_count(const Step& step, double period, double dt) {
     if (culprit.empty()) culprit = "a non-finite value appeared";
   }
   std::string msg;
-  if (m.status == kEnergyDrift)
+  if (m.status == kNonFiniteEnergy)
+    msg = "the energy balance is not a finite number at step " + std::to_string(m.fail_step) + " (time " +
+          std::to_string(m.fail_time) + ", step '" + step_name + "'): " + culprit;
+  else if (m.status == kEnergyDrift)
     msg = "energy balance error of " + std::to_string(100 * m.fail_drift / m.fail_scale) + " % at step " +
           std::to_string(m.fail_step) + " (time " + std::to_string(m.fail_time) + ", step '" + step_name +
           "') exceeds " + std::to_string(100 * tolerance) + " %: the solution is unstable; " + where + culprit;

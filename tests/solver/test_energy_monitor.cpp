@@ -121,6 +121,31 @@ TEST(EnergyMonitor, NonFiniteCountStopsWithNonFiniteNode) {
   EXPECT_EQ(m.steps, 3);
 }
 
+// A balance that is not a number cannot be judged: NaN compares false, so a NaN work sum
+// (as a damaged restart's monitor carries) passed the drift test and the run "completed"
+// over NaN energies (found by tests/fuzz/fuzz_restart.cpp).
+TEST(EnergyMonitor, NonFiniteWorkStopsWithNonFiniteEnergy) {
+  EnergyMonitor m;
+  for (int i = 0; i < 3; ++i) monitor_commit(m, Sums().kinetic(1.0).data(), i * 0.5);
+  m.work = kNaN;
+  monitor_commit(m, Sums().kinetic(1.0).data(), 1.5);
+  EXPECT_EQ(m.status, kNonFiniteEnergy);
+  EXPECT_EQ(m.fail_step, 4);
+  EXPECT_DOUBLE_EQ(m.fail_time, 1.5);
+  EXPECT_EQ(m.steps, 3);
+}
+
+TEST(EnergyMonitor, InfiniteWorkOfTheIncrementOrNaNTotal0StopsWithNonFiniteEnergy) {
+  EnergyMonitor m;
+  monitor_commit(m, Sums().kinetic(1.0).work(kInf, 0.0).data(), 0.0);
+  EXPECT_EQ(m.status, kNonFiniteEnergy);
+  EnergyMonitor n;
+  monitor_sample(n, Sums().kinetic(1.0).data(), 0.0);
+  n.total0 = kNaN;
+  monitor_commit(n, Sums().kinetic(1.0).data(), 0.0);
+  EXPECT_EQ(n.status, kNonFiniteEnergy);
+}
+
 /// A monitor whose total0 is 1 (kinetic energy 1, nothing else), as after the first sample.
 EnergyMonitor sampled_monitor() {
   EnergyMonitor m;
