@@ -38,7 +38,10 @@ TEST_P(GpuResumedRun, RepeatsTheUninterruptedRunBitForBit) {
   ASSERT_LT(restart_time, summary_number(summary, "final_time"));
   // Two uninterrupted runs agree byte for byte (no sum in an order that timing decides).
   ASSERT_EQ(run_halfstep(deck, dir + "/again", opts + " --restart-every " + std::to_string(every), &out), 0) << out;
-  expect_same_results(dir + "/full", dir + "/again");
+  {
+    SCOPED_TRACE("two uninterrupted runs");
+    expect_same_results(dir + "/full", dir + "/again");
+  }
   fs::copy(dir + "/full", dir + "/resumed", fs::copy_options::recursive);
   const auto original = folder_snapshot(dir + "/full");
   std::ofstream(dir + "/resumed/energy.csv", std::ios::app) << "0.123,4";  // damage past the restart point
@@ -50,7 +53,10 @@ TEST_P(GpuResumedRun, RepeatsTheUninterruptedRunBitForBit) {
   const std::string restart = dir + "/resumed/" + name + ".restart";
   ASSERT_EQ(run_halfstep(deck, dir + "/resumed", opts + " --restart " + restart, &out), 0) << out;
   EXPECT_EQ(summary_number(read_file(dir + "/resumed/summary.json"), "resumed_at"), restart_time);
-  expect_same_results(dir + "/full", dir + "/resumed");
+  {
+    SCOPED_TRACE("the resumed run against the uninterrupted one");
+    expect_same_results(dir + "/full", dir + "/resumed");
+  }
   EXPECT_TRUE(folder_snapshot(dir + "/full") == original) << "the resume in the copy wrote into the original folder";
   // The restart holds this scheme's arrays: the CPU and another scheme refuse it.
   EXPECT_EQ(run_halfstep(deck, dir + "/cpu", "--backend cpu --restart " + restart, &out), 2) << out;

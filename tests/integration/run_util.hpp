@@ -100,7 +100,14 @@ inline void expect_same_results(const std::string& a, const std::string& b) {
     const std::string rel = fs::relative(e.path(), a).string();
     if (rel == "summary.json" || e.path().extension() == ".restart") continue;
     ++files;
-    EXPECT_TRUE(read_file(e.path().string()) == read_file(b + "/" + rel)) << rel << " differs";
+    const std::string x = read_file(e.path().string()), y = read_file(b + "/" + rel);
+    if (x == y) continue;
+    // The first line that differs, so that a failure says what (and how much) and not only where.
+    std::size_t at = 0;
+    while (at < x.size() && at < y.size() && x[at] == y[at]) ++at;
+    const std::size_t from = x.rfind('\n', at) == std::string::npos ? 0 : x.rfind('\n', at) + 1;
+    ADD_FAILURE() << rel << " differs from byte " << at << ":\n  " << a << ": " << x.substr(from, x.find('\n', at) - from)
+                  << "\n  " << b << ": " << y.substr(from, y.find('\n', at) - from);
   }
   for (const auto& e : fs::recursive_directory_iterator(b)) {
     if (e.is_regular_file() && e.path().extension() != ".restart") {
