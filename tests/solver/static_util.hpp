@@ -208,4 +208,20 @@ inline const ResultFrame& last_field(const Capture& c) {
   return c.frames.back();
 }
 
+/// The energy rows (energy.csv) of an explicit step keep their first total: the largest drift
+/// of the total over the step's largest energy must stay below limit (with more than 10 rows).
+inline void expect_step_total_held(const Capture& c, int step, double limit) {
+  double first = 0, drift = 0, scale = 0;
+  int rows = 0;
+  for (const ResultFrame& f : c.frames)
+    if (f.energy && f.step == step) {
+      const EnergyRow& e = f.energy_row;
+      if (rows++ == 0) first = e.total;
+      drift = std::max(drift, std::fabs(e.total - first));
+      scale = std::max({scale, e.kinetic, e.internal, std::fabs(e.external_work)});
+    }
+  ASSERT_GT(rows, 10) << "step " << step;
+  EXPECT_LT(drift, limit * scale) << "step " << step << ": " << rows << " energy rows, drift " << drift / scale;
+}
+
 }  // namespace halfstep::test
