@@ -10,15 +10,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "output_folder.hpp"
 #include "report_command.hpp"
+#include "status_file.hpp"
 
 #include "core/error.hpp"
 #include "elements/registry.hpp"
@@ -40,9 +44,15 @@ namespace {
 
 using namespace halfstep;
 
+/// When the process started: the status file's wall times count from here.
+const std::chrono::steady_clock::time_point g_started = std::chrono::steady_clock::now();
+
 /// Exit codes: what a script needs to tell failures apart.
 /// Minutes of wall time between restarts when --restart-interval is not given.
 constexpr double kDefaultRestartMinutes = 30;
+/// Seconds between progress lines in a batch log when --progress-interval is not given: a line
+/// a minute would leave a queue's log silent too long, one a second would drown it.
+constexpr double kDefaultProgressSeconds = 30;
 
 enum Exit { kOk = 0, kUsage = 1, kBadInput = 2, kRunFailed = 3, kIoFailed = 4, kInterrupted = 5 };
 
@@ -71,11 +81,18 @@ struct Args {
   bool report = false;  ///< run --report: write OUTDIR/report.html at the end, whatever the outcome
   /// run --renumber: reorder nodes and elements for locality (model/renumber.hpp); "auto" is "on".
   std::string renumber = "auto";
+  bool overwrite = false;  ///< run --overwrite: delete another job's results in OUTDIR first
+  /// run --progress-interval: seconds between progress lines on a stderr that is not a terminal (0: none).
+  double progress_interval = kDefaultProgressSeconds;
 };
 
 /// What run_command learned that the failure path needs too (the summary of a failed run).
 struct RunContext {
   std::vector<std::string> warnings;
+  std::string job;                     ///< set once the output folder is taken
+  /// The result files the writer listed when it closed (ResultWriter::list_files_into).
+  std::shared_ptr<std::vector<std::string>> result_files = std::make_shared<std::vector<std::string>>();
+  std::unique_ptr<StatusFile> status;  ///< rank 0's <job>.sta, once the run starts
 };
 
 /// Throws the usage error users see, word for word: CLI11 would prefix a validator's message
@@ -268,6 +285,16 @@ void add_run_options(CLI::App& run, Args& a) {
                 bad_value("--renumber must be auto, on or off, got '" + v + "'");
               a.renumber = v;
             });
+  run.add_flag("--overwrite", a.overwrite,
+               "OUTDIR holds another job's results: delete them first (only the files halfstep\n"
+               "writes; without it such a folder is refused, docs/reliability.md)");
+  add_value(run, "--progress-interval", "S",
+            "when stderr is not a terminal (a batch queue, nohup): a progress line every S\n"
+            "seconds of wall time (default 30; 0: none). OUTDIR/<job>.sta is written either way",
+            [&a](const std::string& v) {
+              const bool zero = !v.empty() && v.find_first_not_of("0.") == std::string::npos && v != ".";
+              a.progress_interval = zero ? 0.0 : positive_number("--progress-interval", v);
+            });
   run.add_flag("--quiet", a.quiet, "no progress line");
   run.add_flag("--report", a.report,
                "write OUTDIR/report.html at the end (also of a failed or interrupted run; needs\n"
@@ -293,8 +320,8 @@ Args parse(int argc, char** argv) {
   CLI::App* run = app.add_subcommand(
       "run",
       "integrates the deck's steps (explicit dynamics) and writes OUTDIR/<job>.pvd\n"
-      "with one .vtu per frame, OUTDIR/history/<NSET>.csv, OUTDIR/energy.csv and\n"
-      "OUTDIR/summary.json");
+      "with one .vtu per frame, OUTDIR/history/<NSET>.csv, OUTDIR/energy.csv,\n"
+      "OUTDIR/<job>.sta (status, a line a second) and OUTDIR/summary.json");
   add_run_options(*run, a);
   CLI::App* check = app.add_subcommand("check", "reads and validates the deck and prints a model summary");
   add_deck(*check, a);
@@ -336,6 +363,11 @@ Args parse(int argc, char** argv) {
     std::exit(kUsage);
   }
   a.command = run->parsed() ? "run" : check->parsed() ? "check" : "report";
+  if (a.overwrite && !a.restart_from.empty()) {
+    std::fprintf(stderr, "halfstep: --overwrite and --restart exclude each other: a resumed run appends to its own "
+                         "results\n\n%s", help().c_str());
+    std::exit(kUsage);
+  }
   a.run.progress = !a.quiet;
   return a;
 }
@@ -388,6 +420,17 @@ std::string job_name(const std::string& deck) {
 /// rank of a distributed run sees the same option, so all build the same model.
 bool renumbers(const Args& a) { return a.renumber != "off"; }
 
+/// summary.json's "files": what the writer wrote, the restart file, the status file and the
+/// summary itself, relative to OUTDIR.
+std::vector<std::string> run_files(const Args& a, const RunContext& ctx) {
+  std::vector<std::string> files = *ctx.result_files;
+  std::error_code ec;
+  if (std::filesystem::exists(a.output_dir + "/" + ctx.job + ".restart", ec)) files.push_back(ctx.job + ".restart");
+  if (ctx.status) files.push_back(ctx.job + ".sta");  // its last line follows the summary
+  files.push_back("summary.json");
+  return files;
+}
+
 int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   const bool root = comm.rank() == 0;
   // A distributed run's other ranks never open the deck (nor the restart file): rank 0 sends
@@ -437,13 +480,29 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   const std::string dir = a.output_dir, job = job_name(a.deck);
   const bool resuming = !a.restart_from.empty();
   run.job = job;  // restarts record it: one resumes only the job that wrote it
+  // The folder is checked (and an earlier run's results deleted) once the deck has been read:
+  // a deck that cannot run leaves the folder as it was.
+  if (root)
+    announcing([&] {
+      const std::string note = prepare_output_folder(dir, job, a.overwrite, resuming);
+      if (!note.empty() && !a.quiet) std::fprintf(stderr, "%s\n", note.c_str());
+    });
+  ctx.job = job;
   // The writer's seconds are summed here: the writer itself is gone when the summary is made.
   auto output_seconds = std::make_shared<double>(0.0);
-  run.make_sink = [&model, dir, job, resuming, output_seconds](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {
+  run.make_sink = [&model, dir, job, resuming, output_seconds,
+                   files = ctx.result_files](const ResultMesh& mesh) -> std::unique_ptr<ResultSink> {
     auto w = std::make_unique<ResultWriter>(model, mesh, dir, job, resuming);
     w->count_seconds_into(output_seconds.get());
+    w->list_files_into(files.get());
     return w;
   };
+  if (root) {
+    // A terminal has the solver's live line; a log gets a line every --progress-interval.
+    const double interval = !a.quiet && !::isatty(2) ? a.progress_interval : 0.0;
+    ctx.status = std::make_unique<StatusFile>(dir + "/" + job + ".sta", job, interval, a.restart_from, g_started);
+    run.status = [status = ctx.status.get()](const StatusPoint& p) { status->update(p); };
+  }
   // Restarts: the solver gives the bytes, the file is written here, atomically (temporary
   // file, fsync, rename), so a kill mid-write leaves the previous restart intact.
   run.build_id = [id = std::string()]() mutable {  // hashes the program once, when first needed
@@ -482,7 +541,11 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   s.output_seconds = *output_seconds;
   s.warnings = model.warnings;
   s.energy_tolerance = a.run.energy_tolerance;
+  s.job = job;
+  s.files = run_files(a, ctx);
   write_summary_json(a.output_dir + "/summary.json", a.deck, s);
+  // After the summary: a script that sees the outcome here finds the summary in place.
+  ctx.status->finish(s.status);
   if (interrupted) {
     std::fprintf(stderr, "halfstep: %s; the results up to there and summary.json are written\n", s.status.c_str());
     return kInterrupted;
@@ -512,15 +575,17 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   return kOk;
 }
 
-/// summary.json of a run that stopped, on rank 0, where the folder still takes it (it may be
-/// what failed: the message on stderr stands either way).
-void write_failure_summary(const Args& args, bool root, const std::string& reason,
-                           const std::vector<std::string>& warnings) {
-  if (!root || args.command != "run") return;
+/// summary.json and the status file's last line of a run that stopped, on rank 0, where the
+/// folder still takes them (it may be what failed: the message on stderr stands either way).
+/// Nothing is written before the output folder was checked (it may hold another job's results).
+void write_failure_summary(const Args& args, bool root, const std::string& reason, const RunContext& ctx) {
+  if (!root || args.command != "run" || ctx.job.empty()) return;
   try {
-    write_failure_summary_json(args.output_dir + "/summary.json", args.deck, reason, warnings);
+    write_failure_summary_json(args.output_dir + "/summary.json", args.deck, reason, ctx.warnings, ctx.job,
+                               run_files(args, ctx));
   } catch (const std::exception&) {
   }
+  if (ctx.status) ctx.status->finish("failed: " + reason);
 }
 
 /// Runs the command; errors every rank meets alike (bad input, a failure all ranks detected)
@@ -532,23 +597,28 @@ int guarded_main(const Args& args, const Communicator& comm) {
     return run_command(args, comm, ctx);
   } catch (const CollectiveSetupError& e) {
     return e.code();  // rank 0's set-up failed: it prints the message
+  } catch (const OutputFolderError& e) {
+    std::fprintf(stderr, "halfstep: %s\n", e.what());  // rank 0's: the others stop with its set-up
+    return kUsage;
   } catch (const InputError& e) {
     if (root) std::fprintf(stderr, "%s\n", e.what());
+    // Found after the run began (a static step's singular stiffness): its status file says so.
+    if (ctx.status) ctx.status->finish(std::string("failed: ") + e.what(), true);
     return kBadInput;
   } catch (const RunError& e) {
     if (root || !dynamic_cast<const CollectiveRunError*>(&e)) std::fprintf(stderr, "halfstep: run failed: %s\n", e.what());
     // A failed run still says so in its folder (what a script or a report reads first).
-    write_failure_summary(args, root, e.what(), ctx.warnings);
+    write_failure_summary(args, root, e.what(), ctx);
     return kRunFailed;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "halfstep: out of memory\n");
-    write_failure_summary(args, root, "out of memory", ctx.warnings);
+    write_failure_summary(args, root, "out of memory", ctx);
     return kRunFailed;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "halfstep: error: %s\n", e.what());
     // An output that could not be written (disk full, a folder gone): the summary is small
     // and says why, where the disk still takes it.
-    write_failure_summary(args, root, e.what(), ctx.warnings);
+    write_failure_summary(args, root, e.what(), ctx);
     return kIoFailed;
   }
 }

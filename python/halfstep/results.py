@@ -102,9 +102,32 @@ class Result:
             raise ResultError(
                 f"{os.path.join(self.path, 'summary.json')}: missing, so the run is still going or was killed "
                 "before it ended (a completed, failed or interrupted run writes it last)")
-        self._pvd = os.path.join(self.path, pvds[0]) if pvds else None
         self.summary = self._read_summary(os.path.join(self.path, "summary.json"))
+        # The files the run listed (summary.json "files", halfstep 0.1 runs since the output
+        # folder check): only these are read, so a file an earlier run left behind is never
+        # taken for this run's. Older summaries have no list: then the folder's files are read.
+        listed = self.summary.get("files")
+        self.files = listed if isinstance(listed, list) and all(isinstance(f, str) for f in listed) else None
+        if self.files is not None:
+            job = self.summary.get("job")
+            pvds = [f for f in self.files if f.endswith(".pvd") and not f.endswith("_nurbs.pvd")]
+            if isinstance(job, str) and job + ".pvd" in self.files:
+                pvds = [job + ".pvd"]
+            pvds = [self._listed(f) for f in pvds]
+        self._pvd = os.path.join(self.path, pvds[0]) if pvds else None
         self._energy = self._histories = self._reactions = self._frames = self._contact = None
+
+    def _listed(self, name: str) -> str:
+        """A file summary.json lists, checked to exist (name relative to the folder)."""
+        if not os.path.exists(os.path.join(self.path, name)):
+            raise ResultError(f"{os.path.join(self.path, name)}: listed in summary.json but missing")
+        return name
+
+    def _has(self, name: str) -> bool:
+        """Whether the run wrote name (relative to the folder): listed, or present when there is no list."""
+        if self.files is not None:
+            return name in self.files and bool(self._listed(name))
+        return os.path.exists(os.path.join(self.path, name))
 
     @staticmethod
     def _read_summary(path: str) -> dict:
@@ -134,6 +157,8 @@ class Result:
     @property
     def job(self) -> str:
         """The job name (the deck's file name without extension)."""
+        if isinstance(self.summary.get("job"), str) and self.summary["job"]:
+            return self.summary["job"]
         if self._pvd:
             return os.path.basename(self._pvd)[:-4]
         deck = self.summary.get("deck", "")
@@ -144,18 +169,21 @@ class Result:
     def energy(self) -> pd.DataFrame | None:
         """energy.csv (time, kinetic, internal, external_work, damping_work, total, ...), or None."""
         if self._energy is None:
-            path = os.path.join(self.path, "energy.csv")
-            if os.path.exists(path):
-                self._energy = read_csv(path, ENERGY_COLUMNS)
+            if self._has("energy.csv"):
+                self._energy = read_csv(os.path.join(self.path, "energy.csv"), ENERGY_COLUMNS)
         return self._energy
 
     def _read_histories(self) -> None:
         """Fills the node histories and the summed reactions from history/*.csv."""
         self._histories, self._reactions = {}, {}
         folder = os.path.join(self.path, "history")
-        if not os.path.isdir(folder):
+        if self.files is not None:
+            names = sorted(self._listed(f)[len("history/"):] for f in self.files if f.startswith("history/"))
+        elif os.path.isdir(folder):
+            names = sorted(os.listdir(folder))
+        else:
             return
-        for name in sorted(os.listdir(folder)):
+        for name in names:
             if not name.endswith(".csv") or name == "contact.csv":
                 continue
             frame = read_csv(os.path.join(folder, name))
@@ -183,9 +211,8 @@ class Result:
     def contact(self) -> pd.DataFrame | None:
         """history/contact.csv (contact forces per definition), or None."""
         if self._contact is None:
-            path = os.path.join(self.path, "history", "contact.csv")
-            if os.path.exists(path):
-                self._contact = read_csv(path, ("time", "definition"))
+            if self._has("history/contact.csv"):
+                self._contact = read_csv(os.path.join(self.path, "history", "contact.csv"), ("time", "definition"))
         return self._contact
 
     # --- frames --------------------------------------------------------------------------

@@ -19,6 +19,9 @@ struct EnergyRecord {
   /// Kinetic energy that mass scaling during the run gave the nodes (velocities are kept when
   /// their mass changes): booked like work done on the model.
   double mass_scaling_work = 0;
+  /// The run's energy check at this instant: the largest |total - total0| / scale so far
+  /// (summary.json's energy_balance_error at the end), for status lines.
+  double balance_error = 0;
   /// kinetic + internal + contact + friction_dissipation + damping_work - external_work
   /// - mass_scaling_work.
   HS_HD double total() const {
@@ -149,6 +152,7 @@ HS_HD void monitor_sample(EnergyMonitor& m, const double* sums, double time) {
   m.record.contact = m.contact;
   m.record.friction_dissipation = m.friction + m.friction_step;
   m.record.mass_scaling_work = m.mass_work;
+  m.record.balance_error = m.scale > 0 ? m.max_drift / m.scale : 0.0;
   if (!m.have_total0) {
     m.total0 = m.record.total();
     m.have_total0 = 1;

@@ -150,6 +150,29 @@ void ResultWriter::write(const ResultFrame& frame) {
 
 ResultWriter::~ResultWriter() {
   if (dat_) std::fclose(dat_);
+  if (files_out_) {
+    try {
+      *files_out_ = files();
+    } catch (const std::exception&) {  // out of memory while unwinding: the summary lists none
+    }
+  }
+}
+
+std::vector<std::string> ResultWriter::files() const {
+  const std::string prefix = dir_ + "/";
+  const auto relative = [&prefix](const std::string& path) {
+    return path.compare(0, prefix.size(), prefix) == 0 ? path.substr(prefix.size()) : path;
+  };
+  std::vector<std::string> f{relative(pvd_.path())};
+  if (bezier_pvd_) f.push_back(relative(bezier_pvd_->path()));
+  if (energy_) f.push_back(relative(energy_->path()));
+  for (const History& h : histories_) {
+    f.push_back(relative(h.csv->path()));
+    if (h.total) f.push_back(relative(h.total->path()));
+  }
+  if (contact_) f.push_back(relative(contact_->path()));
+  if (dat_) f.push_back(job_ + ".dat");
+  return f;
 }
 
 // The .dat file is opened with the first step that prints, before its solve: an unwritable

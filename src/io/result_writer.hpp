@@ -36,6 +36,12 @@ class ResultWriter final : public ResultSink {
   /// Adds the seconds write() spends to *total from now on (the summary's output time; the
   /// caller reads it once the run, and so the writer thread, has finished).
   void count_seconds_into(double* total) { seconds_ = total; }
+  /// The files written so far, relative to OUTDIR: the .pvd indexes (which list the frames),
+  /// energy.csv, the history files, <job>.dat; of a resumed run also those before the restart.
+  std::vector<std::string> files() const;
+  /// Stores files() in *list when the writer is destroyed (the summary, also of a failed run,
+  /// is written after the writer is gone).
+  void list_files_into(std::vector<std::string>* list) { files_out_ = list; }
   /// The frame count, the .pvd lists, the history sets and every appended file's size.
   std::string checkpoint() const override;
   /// Checks that OUTDIR holds the results checkpoint continues (every appended file begins
@@ -140,6 +146,7 @@ class ResultWriter final : public ResultSink {
   bool wanted(const std::string& array) const;
   int frame_ = 0;
   double* seconds_ = nullptr;  ///< count_seconds_into's total
+  std::vector<std::string>* files_out_ = nullptr;  ///< list_files_into's list
 
  public:
   ~ResultWriter() override;

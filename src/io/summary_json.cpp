@@ -13,6 +13,7 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   // ordered_json keeps the members in the order written, so the file reads top-down.
   nlohmann::ordered_json o;
   o["deck"] = deck;
+  if (!s.job.empty()) o["job"] = s.job;
   o["status"] = s.status;
   o["nodes"] = s.nodes;
   o["elements"] = s.elements;
@@ -143,17 +144,21 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     d["newton_iterations_per_attempt"] = per_attempt;
     o["static"] = d;
   }
+  if (!s.job.empty()) o["files"] = s.files;
   // Non-finite numbers come out as null (JSON has none). A deck path that is not UTF-8 gets
   // U+FFFD in place of the bad bytes: the default, an exception, would fail a finished run.
   write_file_atomically(path, o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 
 void write_failure_summary_json(const std::string& path, const std::string& deck, const std::string& reason,
-                                const std::vector<std::string>& warnings) {
+                                const std::vector<std::string>& warnings, const std::string& job,
+                                const std::vector<std::string>& files) {
   nlohmann::ordered_json o;
   o["deck"] = deck;
+  if (!job.empty()) o["job"] = job;
   o["status"] = "failed: " + reason;
   o["warnings"] = warnings;
+  if (!job.empty()) o["files"] = files;
   write_file_atomically(path, o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 

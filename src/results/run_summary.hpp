@@ -109,6 +109,11 @@ struct RunSummary {
   double restart_time = 0;               ///< model time of the latest
   std::string resumed_from;              ///< the restart file this run resumed from ("" for a fresh run)
   double resumed_at = 0;                 ///< its model time
+  // Set by the application: what the results are called and where they are.
+  std::string job;                       ///< the job name (the deck's file name without extension)
+  /// The files of this run's results, relative to OUTDIR (frames: those its .pvd lists); a
+  /// report reads these and no others, so a stale file in the folder is never shown.
+  std::vector<std::string> files;
 };
 
 }  // namespace halfstep

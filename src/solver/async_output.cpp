@@ -45,6 +45,12 @@ void AsyncOutput::finish() {
   rethrow();
 }
 
+bool AsyncOutput::latest_energy(EnergyRecord& record) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (have_energy_) record = latest_energy_;
+  return have_energy_;
+}
+
 void AsyncOutput::run() {
   for (;;) {
     Job job;
@@ -89,6 +95,11 @@ void AsyncOutput::run() {
                           e.mass_scaling_work};
         if (f.energy) out.contact_force = f.state.contact_pair_force;
         sink_.write(out);
+        if (f.energy) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          latest_energy_ = f.record;
+          have_energy_ = true;
+        }
       }
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -41,6 +41,9 @@ class AsyncOutput {
   void submit(std::unique_ptr<OutputFrame> frame, std::shared_ptr<const ReferenceTriads> r1);
   /// Waits until every queued frame is written; rethrows a failure of any write.
   void finish();
+  /// The energy totals of the latest energy frame written so far, if any: what a status line
+  /// reports without making the time loop wait for the backend.
+  bool latest_energy(EnergyRecord& record);
 
  private:
   struct Job {
@@ -59,6 +62,8 @@ class AsyncOutput {
   std::condition_variable changed_;
   std::deque<Job> queue_;
   bool busy_ = false, stop_ = false;
+  EnergyRecord latest_energy_;  ///< latest_energy()'s, under mutex_
+  bool have_energy_ = false;
   std::exception_ptr error_;
   std::thread thread_;
 };

@@ -679,6 +679,42 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
     bool interrupted = false;
     Clock::time_point last_restart = Clock::now();
     sum.setup_seconds = seconds_since(t_start);
+    // Status points (opt.status), rank 0 only: at most every kStatusInterval wall seconds and
+    // at each step's end. The ETA is at this run's pace so far: wall seconds per unit of
+    // analysis time since the time loop began (a resumed run's begins at its restart).
+    const bool reports = writes && static_cast<bool>(opt.status);
+    const Clock::time_point t_loop = Clock::now();
+    const double t_begin = resume_at.active ? resume_at.t_step0 + resume_at.tau : st.time;
+    Clock::time_point last_status = t_loop;
+    const auto report_status = [&](StatusPoint p) {
+      last_status = Clock::now();
+      p.end_time = total_time;
+      const double done = p.total_time - t_begin;
+      if (done > 0) p.eta_seconds = seconds_since(t_loop) * std::max(0.0, total_time - p.total_time) / done;
+      opt.status(p);
+    };
+    // An explicit step's point; its energies are the latest sample the writer thread has
+    // completed (no wait for the GPU: the frame's own copy, taken at the sample).
+    const auto explicit_point = [&](std::size_t si, std::int64_t increments, double tau, double t_step0, double dt,
+                                    bool end) {
+      StatusPoint p;
+      p.step = static_cast<int>(si) + 1;
+      p.step_end = end;
+      p.increment = increments;
+      p.step_time = tau;
+      p.total_time = t_step0 + tau;
+      p.dt = dt;
+      EnergyRecord e;
+      if (out && out->latest_energy(e)) {
+        p.have_energy = true;
+        p.energy_time = e.time;
+        p.kinetic = e.kinetic;
+        p.internal = e.internal;
+        p.external_work = e.external_work;
+        p.energy_error = e.balance_error;
+      }
+      return p;
+    };
     for (std::size_t si = resume_at.active ? resume_at.step : 0; si < steps.size(); ++si) {
       const StepLoads& step = steps[si];
       const bool resumed = resume_at.active && si == resume_at.step;  // the step a restart continues
@@ -697,6 +733,13 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
         so.tangent.threads = opt.threads;
         so.progress = opt.progress && writes;
         so.first_step = si == 0;
+        if (reports)
+          so.status = [&report_status, &last_status, si](const StatusPoint& q) {
+            if (!q.step_end && seconds_since(last_status) < kStatusInterval) return;
+            StatusPoint p = q;
+            p.step = static_cast<int>(si) + 1;
+            report_status(p);
+          };
         // The step aligns the triads with its held rotations before its first frame, so the
         // reference triads for rotation output are taken at that frame.
         std::shared_ptr<ReferenceTriads> r1;
@@ -963,6 +1006,8 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
         }
         tau += dt_next;
         h_prev = 0.5 * dt_next;
+        if (reports && (step_increments & 15) == 0 && seconds_since(last_status) >= kStatusInterval)
+          report_status(explicit_point(si, step_increments, tau, t_step0, dt, false));
         if (tty && (step_increments & 255) == 0 && seconds_since(last_progress) > 0.5) {
           last_progress = Clock::now();
           const double now = t_step0 + tau;
@@ -980,6 +1025,10 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
       sum.step_records.back().increments = step_increments;
       st.time = t_step0 + tau;
       st.half_dt_prev = h_prev;
+      if (reports) {
+        if (out) out->finish();  // the step's last energy sample written: the point carries it
+        report_status(explicit_point(si, step_increments, tau, t_step0, dt, !stop));
+      }
       if (stop) {
         interrupted = true;
         break;

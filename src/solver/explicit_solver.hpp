@@ -14,6 +14,7 @@
 #include "parallel/communicator.hpp"
 #include "discretization/structure_system.hpp"
 #include "results/result_sink.hpp"
+#include "results/run_status.hpp"
 #include "results/run_summary.hpp"
 
 namespace halfstep {
@@ -51,6 +52,9 @@ struct RunOptions {
   /// The job's name (the deck's file name without extension, which names its result files):
   /// a restart records it and resumes only the job that wrote it.
   std::string job;
+  /// Receives where the run is, on rank 0: at most every kStatusInterval wall seconds, and at
+  /// the end of every step. Null: nothing is reported.
+  std::function<void(const StatusPoint&)> status;
 };
 
 /// A run failure that every rank of a distributed run detected together (so each can stop

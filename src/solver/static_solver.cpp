@@ -831,6 +831,21 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     const bool end = tau >= period * (1 - 1e-12);
     const bool stop = !end && interrupt_requested();
     emit(tau, end || stop, false);
+    if (opt.status) {
+      StatusPoint p;
+      p.is_static = true;
+      p.step_end = end;
+      p.increment = increment;
+      p.iterations = it;
+      p.step_time = tau;
+      p.total_time = t_step0 + tau;
+      p.dt = dtau;
+      p.have_energy = true;
+      p.energy_time = p.total_time;
+      p.internal = strain;
+      p.external_work = work;
+      opt.status(p);
+    }
     if (stop) {
       interrupted = true;
       break;

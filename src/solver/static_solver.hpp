@@ -16,6 +16,7 @@
 #include "dynamics/output_frame.hpp"
 #include "linear/tangent_engine.hpp"
 #include "model/model.hpp"
+#include "results/run_status.hpp"
 #include "results/run_summary.hpp"
 
 namespace halfstep {
@@ -28,6 +29,9 @@ struct StaticStepOptions {
   bool first_step = false;                  ///< write the initial frame (the analysis starts here)
   /// Receives the frames (field/history/energy flags set); null: no output.
   std::function<void(std::unique_ptr<OutputFrame>)> emit;
+  /// Receives every converged increment (step number and end time left for the caller to
+  /// fill); null: none.
+  std::function<void(const StatusPoint&)> status;
 };
 
 /// Runs static step `step` (model.steps[index]) from state st (displacements in, converged

@@ -90,15 +90,16 @@ inline double summary_number(const std::string& summary, const std::string& key)
   return std::stod(summary.substr(at + key.size() + 3));
 }
 
-/// Every file of result folder a but summary.json and the restart files, compared byte for
-/// byte with b's, and no file in b that a lacks (a resumed run against an uninterrupted one).
+/// Every file of result folder a but summary.json, the restart files and the status file (wall
+/// times), compared byte for byte with b's, and no file in b that a lacks (a resumed run
+/// against an uninterrupted one).
 inline void expect_same_results(const std::string& a, const std::string& b) {
   namespace fs = std::filesystem;
   int files = 0;
   for (const auto& e : fs::recursive_directory_iterator(a)) {
     if (!e.is_regular_file()) continue;
     const std::string rel = fs::relative(e.path(), a).string();
-    if (rel == "summary.json" || e.path().extension() == ".restart") continue;
+    if (rel == "summary.json" || e.path().extension() == ".restart" || e.path().extension() == ".sta") continue;
     ++files;
     const std::string x = read_file(e.path().string()), y = read_file(b + "/" + rel);
     if (x == y) continue;

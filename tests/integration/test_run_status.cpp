@@ -41,6 +41,10 @@ TEST(RunStatus, SigintEndsTheRunWithCompleteFilesAndSaysSo) {
   const Csv e = read_csv(out + "/energy.csv");
   EXPECT_LT(e.rows.back()[0], 1e5);  // stopped early
   EXPECT_NE(read_file(out + "/bar.pvd").find("</VTKFile>"), std::string::npos);
+  // The status file's last record says so too.
+  const std::string sta = read_file(out + "/bar.sta");
+  ASSERT_GE(sta.size(), 128u);
+  EXPECT_EQ(sta.compare(sta.size() - 128, 28, "interrupted by SIGINT at tim"), 0) << sta.substr(sta.size() - 128);
 }
 
 TEST(RunStatus, AFailedRunSaysWhyInItsSummary) {

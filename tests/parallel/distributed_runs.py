@@ -15,6 +15,7 @@ under `mpirun -np N` for each N. For every N:
   * energy.csv: the same rows and times; every energy column within 1e-8 of the largest
     absolute energy value of the file;
   * the .pvd: the same number of frames, at the same times;
+  * <job>.sta (rank 0's status file) ends with "completed";
   * summary.json: "ranks": N and a "distributed" object whose elements_per_rank has N
     positive entries summing to "elements".
 Contact cases (CONTACT_CASES) are agreement cases too; with --backend cuda each N-rank GPU run is
@@ -36,7 +37,8 @@ every agreement case also checks that no share reaches the whole model's (contac
 
 Restart cases (RESTART_CASES; issue 20): a run of N ranks with --restart-every K, then the same
 N ranks resumed from its restart in a copy of its folder (energy.csv damaged past the restart
-point first) give every result file byte for byte (summary.json and the restart aside); the
+point first) give every result file byte for byte (summary.json, the restart and the status
+file aside); the
 restart is refused (exit 2, "resume it with as many") by another rank count and by one
 process; SIGTERM to the launcher mid-run leaves "interrupted" in summary.json and a restart
 from which N ranks finish the run byte for byte like the uninterrupted one.
@@ -467,6 +469,12 @@ def compare_summary(rep, case, n, ref_dir, dist_dir):
     for key in ("elements", "nodes", "steps", "frames"):
         if sb.get(key) != sa.get(key):
             problems.append(f"{key} {sb.get(key)!r} instead of {sa.get(key)!r}")
+    # Rank 0 writes the status file, which ends with the outcome.
+    sta = os.path.join(dist_dir, f"{sb.get('job')}.sta")
+    lines = open(sta).read().splitlines() if os.path.exists(sta) else []
+    if not lines or lines[-1].strip() != "completed":
+        problems.append(f"{os.path.basename(sta)} ends with {lines[-1].strip() if lines else 'nothing'!r}, "
+                        "not 'completed'")
     d = sb.get("distributed")
     if not isinstance(d, dict):
         problems.append("no distributed object")
@@ -675,11 +683,11 @@ def tiny_case(args, rep):
 
 
 def result_files(folder):
-    """Relative paths of a result folder's files, summary.json and restart files aside."""
+    """Relative paths of a result folder's files, summary.json, restart and status files aside."""
     out = []
     for root, _, files in os.walk(folder):
         for f in files:
-            if f != "summary.json" and not f.endswith(".restart"):
+            if f != "summary.json" and not f.endswith(".restart") and not f.endswith(".sta"):
                 out.append(os.path.relpath(os.path.join(root, f), folder))
     return sorted(out)
 

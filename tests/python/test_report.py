@@ -475,6 +475,45 @@ class BadInput(unittest.TestCase):
         self.assertTrue(good.completed)
 
 
+class StaleFiles(unittest.TestCase):
+    """Files an earlier run left in the folder (issue 42) are never read as this run's: the
+    report reads the files summary.json lists."""
+
+    @classmethod
+    def setUpClass(cls):
+        """A completed run, then the leftovers of another: a history set, a .pvd index."""
+        cls.out = work("stale")
+        run(ARGS.halfstep, "run", os.path.join(ROOT, "examples", "circular_plate.inp"), "-o", cls.out, "--quiet",
+            "--threads", "1", check=0)
+        shutil.copy(os.path.join(cls.out, "history", "CENTER.csv"), os.path.join(cls.out, "history", "OLD.csv"))
+        shutil.copy(os.path.join(cls.out, "circular_plate.pvd"), os.path.join(cls.out, "a_old_job.pvd"))
+        cls.summary = json.loads(read_text(os.path.join(cls.out, "summary.json")))
+
+    def test_summary_lists_the_run_files(self):
+        self.assertEqual(self.summary["job"], "circular_plate")
+        files = self.summary["files"]
+        for name in ("circular_plate.pvd", "energy.csv", "history/CENTER.csv", "circular_plate.sta", "summary.json"):
+            self.assertIn(name, files)
+        for name in files:
+            self.assertTrue(os.path.exists(os.path.join(self.out, name)), name)
+
+    def test_report_shows_only_the_listed_files(self):
+        built = report.build(self.out, pictures=False)
+        self.assertIn("history_CENTER", built["figures"])
+        self.assertNotIn("history_OLD", built["figures"])
+        result = halfstep.read(self.out)
+        self.assertEqual(list(result.histories), ["CENTER"])
+        self.assertEqual(os.path.basename(result.frames[0].path), "circular_plate_000000.vtu")
+        self.assertEqual(result.job, "circular_plate")
+
+    def test_a_listed_file_that_is_gone_is_named(self):
+        path = work("stale_gone")
+        shutil.copytree(self.out, path)
+        os.remove(os.path.join(path, "history", "CENTER.csv"))
+        p = run(ARGS.halfstep, "report", path, check=2)
+        self.assertIn("CENTER.csv: listed in summary.json but missing", p.stderr)
+
+
 def main():
     """Parses --halfstep/--work and runs the tests."""
     global ARGS
