@@ -1,6 +1,7 @@
 // halfstep command line: `halfstep run DECK -o OUTDIR`, `halfstep check DECK` and
 // `halfstep report OUTDIR`.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <unistd.h>
 #include <fstream>
 #include <sstream>
 #include <filesystem>
