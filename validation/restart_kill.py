@@ -3,8 +3,8 @@
 interruption, then KILLS times: a run writing a restart every EVERY increments is killed with
 SIGKILL after a random delay, resumed from its restart file (again and again if it is killed
 again before it ends), and its results are compared byte for byte with the uninterrupted run's
-(every file but summary.json and the restart). Prints one line per kill and a verdict; exit 1
-if any resumed run differs.
+(every file but summary.json, the restart and the status file, whose wall times differ). Prints
+one line per kill and a verdict; exit 1 if any resumed run differs.
 
   validation/restart_kill.py --halfstep build-cpu/halfstep --deck examples/clamped_plate.inp
 """
@@ -24,7 +24,7 @@ def results(folder):
     out = []
     for root, _, files in os.walk(folder):
         for f in files:
-            if f == "summary.json" or f.endswith(".restart") or f.endswith(".tmp"):
+            if f == "summary.json" or f.endswith(".restart") or f.endswith(".tmp") or f.endswith(".sta"):
                 continue
             out.append(os.path.relpath(os.path.join(root, f), folder))
     return sorted(out)

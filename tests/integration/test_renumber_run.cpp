@@ -183,15 +183,15 @@ void expect_same_dat(const std::string& a_path, const std::string& b_path, doubl
   EXPECT_GT(words, 10);
 }
 
-/// Every result file of run a against b's (summary.json and restarts aside); the count of
-/// .vtu frames compared.
+/// Every result file of run a against b's (summary.json, restarts and the status file with its
+/// wall times aside); the count of .vtu frames compared.
 int expect_same_results_to_roundoff(const std::string& a, const std::string& b, double tol) {
   int frames = 0;
   for (const auto& e : fs::recursive_directory_iterator(a)) {
     if (!e.is_regular_file()) continue;
     const std::string rel = fs::relative(e.path(), a).string(), ext = e.path().extension().string();
     const std::string other = b + "/" + rel;
-    if (rel == "summary.json" || ext == ".restart") continue;
+    if (rel == "summary.json" || ext == ".restart" || ext == ".sta") continue;
     if (!fs::exists(other)) {
       ADD_FAILURE() << rel << " only in " << a;
       continue;
