@@ -78,9 +78,9 @@ void CpuBackend::load_restart(const RestartBlob& blob) {
   if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
   load_state(blob, "backend.", st_);
   monitor_ = blob.get_value<EnergyMonitor>("backend.monitor");
-  blob.get_vector("backend.face_force", face_force_, static_cast<long long>(face_force_.size()));
-  blob.get_vector("backend.dep_force", dep_force_);
-  blob.get_vector("backend.halo_total", halo_total_, static_cast<long long>(halo_total_.size()));
+  blob.get_finite_vector("backend.face_force", face_force_, static_cast<long long>(face_force_.size()));
+  blob.get_finite_vector("backend.dep_force", dep_force_);
+  blob.get_finite_vector("backend.halo_total", halo_total_, static_cast<long long>(halo_total_.size()));
 }
 
 void CpuBackend::begin_step(const StepDrive& drive) {

@@ -3,6 +3,7 @@
 // solver never sees a path), so the layers below io stay free of files.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -106,6 +107,16 @@ class RestartBlob {
            std::to_string(expected_size) + " (a restart of another model?)");
     v.resize(n);
     if (n) std::memcpy(v.data(), b.data(), b.size());
+  }
+  /// get_vector for state values: also RestartError when one is not a finite number (a run
+  /// stops before its state goes non-finite, so only a damaged file holds one; left in, it
+  /// would come out as NaN in the results of a run that "completed").
+  void get_finite_vector(const std::string& name, std::vector<double>& v, long long expected_size = -1) const {
+    get_vector(name, v, expected_size);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!std::isfinite(v[i]))
+        fail("section '" + name + "' holds a value that is not a finite number (value " + std::to_string(i) +
+             "): the file was damaged");
   }
   /// The section as one value; RestartError when missing or of another size.
   template <class T>

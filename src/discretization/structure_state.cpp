@@ -1,5 +1,7 @@
 #include "discretization/structure_state.hpp"
 
+#include <cmath>
+
 #include "discretization/contact.hpp"
 #include "discretization/nodal_triads.hpp"
 #include "materials/j2_plane_stress.hpp"
@@ -160,10 +162,12 @@ void save_state(const StructureState& st, const std::string& prefix, RestartBlob
 
 void load_state(const RestartBlob& blob, const std::string& prefix, StructureState& st) {
   for_each_array(st, [&](const std::string& name, std::vector<double>& a, bool by_step = false) {
-    blob.get_vector(prefix + name, a, by_step ? -1 : static_cast<long long>(a.size()));
+    blob.get_finite_vector(prefix + name, a, by_step ? -1 : static_cast<long long>(a.size()));
   });
   st.time = blob.get_value<double>(prefix + "time");
   st.half_dt_prev = blob.get_value<double>(prefix + "half_dt_prev");
+  if (!std::isfinite(st.time) || !std::isfinite(st.half_dt_prev))
+    blob.fail("section '" + prefix + "time' or '" + prefix + "half_dt_prev' is not a finite number: the file was damaged");
 }
 
 }  // namespace halfstep

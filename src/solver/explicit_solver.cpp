@@ -329,7 +329,13 @@ RestartPoint restart_point(const RestartBlob& b, const Model& model, const Struc
                  b.get_value<int>("run.threads"), hw.threads());
   RestartPoint r;
   r.active = true;
-  for_each_loop_value(r, [&](const char* name, auto& v) { v = b.get_value<std::decay_t<decltype(v)>>(name); });
+  for_each_loop_value(r, [&](const char* name, auto& v) {
+    v = b.get_value<std::decay_t<decltype(v)>>(name);
+    if constexpr (std::is_floating_point_v<std::decay_t<decltype(v)>>)
+      if (!std::isfinite(v)) b.fail(std::string("section '") + name + "' is not a finite number: the file was damaged");
+  });
+  if (!std::isfinite(b.get_value<double>("host.time")) || !std::isfinite(b.get_value<double>("host.half_dt_prev")))
+    b.fail("section 'host.time' or 'host.half_dt_prev' is not a finite number: the file was damaged");
   if (r.step >= model.steps.size() || model.steps[r.step].procedure != Procedure::ExplicitDynamic)
     b.fail("its step " + std::to_string(r.step + 1) + " is not an explicit step of this deck");
   b.get_vector("loop.held_rot", r.held_rot, sys.num_nodes);
@@ -629,8 +635,7 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
       auto bezier = std::make_shared<const BezierOutput>(bezier_output(model, whole));
       ResultMesh mesh = result_mesh(whole);
       if (!bezier->empty()) mesh.bezier = std::shared_ptr<const ResultMesh>(bezier, &bezier->mesh);
-      writer = opt.make_sink(mesh);
-      if (opt.resume) writer->resume(opt.resume->bytes("output"), opt.resume->file());
+      writer = opt.make_sink(mesh);  // a resumed run's continues its files once the restart is loaded
       out = std::make_unique<AsyncOutput>(*writer, model, whole, 2, bezier);
     }
 
@@ -766,9 +771,9 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
       std::vector<std::uint8_t> held_rot;
       if (resumed) {  // the host state as the saved run had it at this step's start
         const RestartBlob& r = *resume;
-        r.get_vector("host.r1x", st.r1x, sys.num_nodes);
-        r.get_vector("host.r1y", st.r1y, sys.num_nodes);
-        r.get_vector("host.r1z", st.r1z, sys.num_nodes);
+        r.get_finite_vector("host.r1x", st.r1x, sys.num_nodes);
+        r.get_finite_vector("host.r1y", st.r1y, sys.num_nodes);
+        r.get_finite_vector("host.r1z", st.r1z, sys.num_nodes);
         st.time = r.get_value<double>("host.time");
         st.half_dt_prev = r.get_value<double>("host.half_dt_prev");
         held_rot = resume_at.held_rot;
@@ -789,10 +794,6 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
       }
       hw.upload(st);
       hw.begin_step(build_step_drive(sys, step, held_rot));
-      if (writer) {
-        writer->open_histories(step.outputs);
-        writer->open_prints(model.steps[si].prints);
-      }
       {
         // History files stay open for later steps: their nodes accumulate over every step so far
         // (static ones and, in a resumed run, those before the restart included).
@@ -867,8 +868,16 @@ RunSummary run_analysis(const Model& deck, const RunOptions& opt) {
         // The masses as saved (also after definitions that ended: the backend was built with the
         // deck's); the monitor already holds their work.
         if (scaler.in_deck()) hw.update_masses(whole, 0.0);
+        // Only now, with every check of the restart passed (its increment, its backend sections),
+        // are the result files cut back to the restart point: a refused restart leaves them as
+        // they were.
+        if (writer) writer->resume(opt.resume->bytes("output"), opt.resume->file());
       } else {
         hw.element_pass(0.0, t_step0);
+      }
+      if (writer) {
+        writer->open_histories(step.outputs);
+        writer->open_prints(model.steps[si].prints);
       }
       bool at_resume = resumed;  // the instant the restart holds: not written again
       const Clock::time_point t0 = Clock::now();

@@ -267,27 +267,26 @@ std::FILE* opened_file(std::FILE* f, const char* mode) {
 
 }  // namespace
 
-int __wrap_open(const char* path, int flags, ...) {
-  mode_t mode = 0;
-  if (flags & O_CREAT) {
-    va_list ap;
-    va_start(ap, flags);
-    mode = static_cast<mode_t>(va_arg(ap, int));
-    va_end(ap);
-  }
+/// open's mode argument, which is there only with O_CREAT (read as open itself reads it).
+static mode_t open_mode(int flags, va_list ap) { return (flags & O_CREAT) ? static_cast<mode_t>(va_arg(ap, int)) : 0; }
+/// open and open64 alike: a write outside the sandbox refused, a written descriptor tracked.
+static int guarded_open(int (*real)(const char*, int, ...), const char* path, int flags, mode_t mode) {
   if (halfstep_fuzz::writes(flags) && !halfstep_fuzz::guard("open", path)) return -1;
-  return opened_fd(__real_open(path, flags, mode), flags);
+  return opened_fd(real(path, flags, mode), flags);
+}
+int __wrap_open(const char* path, int flags, ...) {
+  va_list ap;
+  va_start(ap, flags);
+  const mode_t mode = open_mode(flags, ap);
+  va_end(ap);
+  return guarded_open(__real_open, path, flags, mode);
 }
 int __wrap_open64(const char* path, int flags, ...) {
-  mode_t mode = 0;
-  if (flags & O_CREAT) {
-    va_list ap;
-    va_start(ap, flags);
-    mode = static_cast<mode_t>(va_arg(ap, int));
-    va_end(ap);
-  }
-  if (halfstep_fuzz::writes(flags) && !halfstep_fuzz::guard("open", path)) return -1;
-  return opened_fd(__real_open64(path, flags, mode), flags);
+  va_list ap;
+  va_start(ap, flags);
+  const mode_t mode = open_mode(flags, ap);
+  va_end(ap);
+  return guarded_open(__real_open64, path, flags, mode);
 }
 std::FILE* __wrap_fopen(const char* path, const char* mode) {
   if (halfstep_fuzz::writes(mode) && !halfstep_fuzz::guard("fopen", path)) return nullptr;

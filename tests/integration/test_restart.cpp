@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <utility>
 #include <vector>
@@ -200,6 +201,47 @@ std::string edited_output(const std::string& bytes, const std::function<void(Res
   f(inner);
   outer.put_text("output", inner.serialize());
   return outer.serialize();
+}
+
+/// The restart with f applied to its own sections (re-serialized with a valid checksum).
+std::string edited(const std::string& bytes, const std::function<void(RestartBlob&)>& f) {
+  RestartBlob b = RestartBlob::parse(bytes, "x");
+  f(b);
+  return b.serialize();
+}
+
+// The backend's sections and the step's increment are read at the resumed step, after the
+// set-up: they were refused only once the results had been cut back (fuzz finding,
+// docs/fuzzing.md). The folder must stay as it was, the rows after the restart point too.
+TEST_F(RefusedRestart, WithABackendSectionOfTheWrongSize) {
+  const auto before = folder_snapshot(dir_ + "/out");
+  expect_refused(edited(bytes_, [](RestartBlob& b) { b.put_value("backend.monitor", 1.0); }),
+                 "section 'backend.monitor' has the wrong size");
+  EXPECT_TRUE(folder_snapshot(dir_ + "/out") == before) << "the results were touched";
+}
+
+TEST_F(RefusedRestart, WithAnotherTimeIncrement) {
+  const auto before = folder_snapshot(dir_ + "/out");
+  expect_refused(edited(bytes_,
+                        [](RestartBlob& b) { b.put_value("loop.dt", 1.5 * b.get_value<double>("loop.dt")); }),
+                 "its time increment or step start differs");
+  EXPECT_TRUE(folder_snapshot(dir_ + "/out") == before) << "the results were touched";
+}
+
+// A state value that is not a number (fuzz_restart: a damaged shell triad resumed, and the
+// completed run wrote NaN rotations) is refused: a run stops before its state goes non-finite.
+TEST_F(RefusedRestart, WithANonFiniteStateValue) {
+  const auto before = folder_snapshot(dir_ + "/out");
+  expect_refused(edited(bytes_,
+                        [](RestartBlob& b) {
+                          std::vector<double> t;
+                          b.get_vector("backend.t1y", t);
+                          ASSERT_GT(t.size(), 3u);
+                          t[3] = std::numeric_limits<double>::quiet_NaN();
+                          b.put_vector("backend.t1y", t);
+                        }),
+                 "section 'backend.t1y' holds a value that is not a finite number (value 3)");
+  EXPECT_TRUE(folder_snapshot(dir_ + "/out") == before) << "the results were touched";
 }
 
 TEST_F(RefusedRestart, WhoseHistoryFileLeavesTheFolder) {
