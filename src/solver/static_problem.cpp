@@ -1,0 +1,521 @@
+#include "solver/static_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include "assembly/csr_assembly.hpp"
+#include "discretization/continuum_pass.hpp"
+#include "discretization/nodal_triads.hpp"
+#include "elements/registry.hpp"
+#include "elements/rotation.hpp"
+
+namespace halfstep {
+
+namespace {
+
+/// "node 12 dof 2" for messages (dof: index in a layout of ndn dofs per node; the two
+/// rotation dofs of a shell node are its spins about the nodal triad).
+std::string dof_name(const Model& model, int dof, int ndn) {
+  const int c = dof % ndn;
+  return "node " + std::to_string(model.nodes.id[static_cast<std::size_t>(dof / ndn)]) +
+         (c < 3 ? " dof " + std::to_string(c + 1) : std::string(c == 3 ? " rotation about t1" : " rotation about t2"));
+}
+
+/// A rigid-body check before any factorization: every connected part of the mesh must be held
+/// in every active direction somewhere, or its stiffness is singular (a free part would only be
+/// caught by the factorization, with a less useful message, or not at all by a Krylov solver).
+void check_rigid_motion(const Model& model, const Step& step, const StructureSystem& sys, int ndn,
+                        const std::vector<char>& active, const std::vector<char>& held,
+                        const std::vector<std::pair<int, int>>& links) {
+  const SolidMesh& sm = sys.solid;
+  std::vector<int> parent(static_cast<std::size_t>(sys.num_nodes));
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto find = [&](int a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+  };
+  for (int e = 0; e < sm.num_elements; ++e) {
+    const int n = sm.groups[static_cast<std::size_t>(sm.group_of(e))].nodes_per_element;
+    const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
+    for (int a = 1; a < n; ++a) parent[find(c[a])] = find(c[0]);
+  }
+  for (int e = 0; e < sys.num_elements; ++e) {
+    const int* c = &sys.conn[4 * static_cast<std::size_t>(e)];
+    for (int a = 1; a < 4; ++a) parent[find(c[a])] = find(c[0]);
+  }
+  for (const auto& [a, b] : links) parent[find(a)] = find(b);  // nodes of one rigid body
+  const int dirs = sm.planar ? 2 : 3;
+  // An axisymmetric part's radial motion strains its hoops: only z (direction 2) is rigid.
+  bool axisymmetric = false;
+  for (const SolidGroup& g : sm.groups) axisymmetric = axisymmetric || element_kind(g.kind).axisymmetric;
+  std::vector<unsigned char> held_dirs(parent.size(), 0), present(parent.size(), 0);
+  for (int n = 0; n < sys.num_nodes; ++n) {
+    if (!active[static_cast<std::size_t>(ndn) * n]) continue;
+    const int r = find(n);
+    present[r] = 1;
+    for (int d = 0; d < dirs; ++d)
+      if (held[static_cast<std::size_t>(ndn) * n + d]) held_dirs[r] |= static_cast<unsigned char>(1u << d);
+  }
+  // A spring to ground (SPRING1) holds its part in its dof's direction.
+  for (const SolidGroup& g : sm.groups) {
+    if (element_kind(g.kind).discrete != 1 || g.nodes_per_element != 1) continue;
+    for (int e = g.first; e < g.first + g.count; ++e) {
+      const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+      if (m.discrete > 0 || m.hardening_points > 1)
+        held_dirs[find(sm.conn[static_cast<std::size_t>(sm.conn_start(e))])] |= static_cast<unsigned char>(1u << m.dof1);
+    }
+  }
+  // An adhesion edge ties its part to the rigid substrate along the substrate's normal.
+  for (const SolidGroup& g : sm.groups) {
+    if (!element_kind(g.kind).adhesion) continue;
+    for (int e = g.first; e < g.first + g.count; ++e) {
+      const AdhesionConstants& c = sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])].adhesion;
+      for (int d = 0; d < dirs; ++d)
+        if (std::fabs(c.normal[d]) > 1e-12)
+          held_dirs[find(sm.conn[static_cast<std::size_t>(sm.conn_start(e))])] |= static_cast<unsigned char>(1u << d);
+    }
+  }
+  for (int r = 0; r < sys.num_nodes; ++r) {
+    if (!present[r] || find(r) != r) continue;
+    for (int d = 0; d < dirs; ++d) {
+      if ((held_dirs[r] & (1u << d)) || (axisymmetric && d == 0)) continue;
+      std::string nodes;
+      int count = 0;
+      for (int n = 0; n < sys.num_nodes; ++n)
+        if (active[static_cast<std::size_t>(ndn) * n] && find(n) == r) {
+          if (count < 8) nodes += (count ? ", " : "") + std::to_string(model.nodes.id[static_cast<std::size_t>(n)]);
+          ++count;
+        }
+      if (count > 8) nodes += ", ... (" + std::to_string(count) + " nodes)";
+      throw InputError(step.loc, "singular stiffness: unconstrained dofs at nodes " + nodes + ": no *BOUNDARY in step '" +
+                                     step.name + "' holds this part of the mesh in direction " +
+                                     std::to_string(d + 1) + ", so it can move as a rigid body");
+    }
+  }
+}
+
+}  // namespace
+
+StaticProblem::StaticProblem(const Model& model_, const Step& step_, const StructureSystem& sys_,
+                             const StepLoads& loads_, StructureState& st_, const StaticStepOptions& opt_)
+    : model(model_),
+      step(step_),
+      sys(sys_),
+      loads(loads_),
+      st(st_),
+      opt(opt_),
+      held_rot(sys_.num_elements > 0 ? align_triads(sys_, loads_.fixed_rotation, st_)
+                                     : std::vector<std::uint8_t>(static_cast<std::size_t>(sys_.num_nodes), 0)),
+      drive(build_step_drive(sys_, loads_, held_rot)),
+      dv(host_view(drive)),
+      op(sys_, opt_.tangent.threads),
+      ndn(op.dofs_per_node()),
+      ndof(static_cast<std::size_t>(op.num_dofs())),
+      nn(static_cast<std::size_t>(sys_.num_nodes)),
+      q(static_cast<std::size_t>(ndn)),
+      active(op.active_dofs()),
+      held(ndof, 0),
+      st_time0(st_.time),
+      bodies(sys_.bodies),
+      body_dirs(sys_.solid.planar ? 2 : 3),
+      ref_dof(ndof, 0) {
+  for (std::size_t n = 0; n < nn; ++n)
+    for (int c = 0; c < ndn; ++c)
+      if (drive.held[n] & (1u << c)) held[q * n + static_cast<std::size_t>(c)] = 1;
+  std::vector<char> held_check = held;  // slaves count as held where their reference node is
+  std::vector<std::pair<int, int>> body_links;
+  check_bodies(held_check, body_links);
+  check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+  // A linear step solves once about the reference: a nonlinear spring would keep its slope
+  // at zero there, so its table needs NLGEOM=YES (Newton on the full forces).
+  if (!step.nlgeom)
+    for (std::size_t i = 0; i < model.discrete_sections.size(); ++i)
+      if (!model.discrete_sections[i].table_disp.empty())
+        throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *SPRING, NONLINEAR at " +
+                                       model.discrete_sections[i].loc.str() +
+                                       " needs Newton iterations to follow its table: use *STEP, NLGEOM=YES");
+  // The same for adhesion: its law is nonlinear in the gap, which K(ref) x would linearize.
+  if (!step.nlgeom && !model.adhesions.empty())
+    throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *ADHESION at " +
+                                   model.adhesions.front().loc.str() +
+                                   " follows its nonlinear law only under Newton iterations: use *STEP, NLGEOM=YES");
+  number_equations_of_step();
+  engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress);
+  lump_stabilization_masses();
+  start_state();
+  period = loads.period;
+  face_.assign(3 * kFaceMaxNodes * static_cast<std::size_t>(drive.num_faces), 0.0);
+  face_ux_.assign(drive.num_faces > 0 ? nn : 0, 0.0);  // reused by every evaluation (zero under NLGEOM=NO)
+  face_uy_ = face_ux_;
+  face_uz_ = face_ux_;
+  surface_pressure_.assign(drive.has_pressure() ? 12 * static_cast<std::size_t>(sys.num_elements) : 0, 0.0);
+  body_start_.resize(static_cast<std::size_t>(bodies.num_bodies));
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const double* R = &st.body_rotation[9 * static_cast<std::size_t>(b)];
+    body_start_[static_cast<std::size_t>(b)] =
+        rotation_vector(Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, Vec3<double>{0, 0, 1}, Vec3<double>{R[0], R[3], R[6]},
+                        Vec3<double>{R[1], R[4], R[7]}, Vec3<double>{R[2], R[5], R[8]});
+  }
+}
+
+/// Checks each rigid body's reference node (its rotation given by the step; a planar model's
+/// turns about z only), marks its translations, links its slaves for the rigid-motion check
+/// and counts them as held where their reference node is.
+void StaticProblem::check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links) {
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
+    const std::uint8_t need = sys.solid.planar ? 0x4 : 0x7;
+    if ((loads.fixed_rotation[static_cast<std::size_t>(rn)] & need) != need)
+      throw InputError(bodies.loc[static_cast<std::size_t>(b)],
+                       "static step '" + step.name + "': the rotation of reference node " +
+                           std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) +
+                           " must be prescribed or held by *BOUNDARY (" +
+                           (sys.solid.planar ? "dof 6 in a planar model" : "dofs 4 to 6") +
+                           "): static steps move a rigid body by its reference node's given rotation");
+    for (int d = 0; d < body_dirs; ++d) ref_dof[q * static_cast<std::size_t>(rn) + static_cast<std::size_t>(d)] = 1;
+    for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
+      const int sn = bodies.slave_node[static_cast<std::size_t>(i)];
+      if (i > bodies.slave_ptr[static_cast<std::size_t>(b)])
+        body_links.emplace_back(sn, bodies.slave_node[static_cast<std::size_t>(bodies.slave_ptr[static_cast<std::size_t>(b)])]);
+      for (int d = 0; d < body_dirs; ++d)
+        if (held[q * static_cast<std::size_t>(rn) + static_cast<std::size_t>(d)])
+          held_check[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] = 1;
+    }
+  }
+  for (int rn : bodies.ref_node)
+    if (sys.solid.planar && loads.fixed_rotation[static_cast<std::size_t>(rn)] & 0x3)
+      for (std::size_t i = 0; i < loads.rotation_node.size(); ++i)
+        if (loads.rotation_node[i] == rn && loads.rotation_dof[i] < 2)
+          throw InputError(step.loc, "static step '" + step.name + "': reference node " +
+                                         std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) +
+                                         " of a planar model turns about z only (dof 6); dofs 4 and 5 can only be held");
+}
+
+/// The equations: every free dof's, a rigid body's slaves sharing their reference node's.
+void StaticProblem::number_equations_of_step() {
+  // Slaves of rigid bodies have no equations of their own: they take their reference node's
+  // (free translations) or none (prescribed ones), appended after the element dofs'.
+  std::vector<char> numbered_held = held, slave_dof(ndof, 0);
+  for (int sn : bodies.slave_node)
+    for (int d = 0; d < 3; ++d) numbered_held[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] =
+        slave_dof[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] = 1;
+  equation = number_equations(op, numbered_held, &neq);
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
+    for (int d = 0; d < body_dirs; ++d) {
+      // A reference node of the mesh keeps the equation it has; one of its own gets a new one.
+      const int own = equation[q * rn + static_cast<std::size_t>(d)];
+      const int eq = held[q * rn + static_cast<std::size_t>(d)] ? -1 : own >= 0 ? own : neq++;
+      equation[q * rn + static_cast<std::size_t>(d)] = eq;
+      for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i)
+        equation[q * static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]) + static_cast<std::size_t>(d)] = eq;
+    }
+  }
+  dof_of.assign(static_cast<std::size_t>(neq), 0);
+  eq_rotation.assign(static_cast<std::size_t>(neq), 0);
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (equation[k] >= 0 && !slave_dof[k]) {  // a shared equation's dof is its reference node's
+      dof_of[static_cast<std::size_t>(equation[k])] = static_cast<int>(k);
+      eq_rotation[static_cast<std::size_t>(equation[k])] = k % q >= 3;
+    }
+}
+
+void StaticProblem::lump_stabilization_masses() {
+  stabilize = step.controls.stabilize && step.nlgeom;
+  mstar.assign(stabilize ? ndof : 0, 0.0);
+  c_stab = step.controls.stabilize_factor;
+  if (stabilize) {
+    const SolidMesh& sm = sys.solid;
+    const int dims = sm.planar ? 2 : 3;
+    for (const SolidGroup& g : sm.groups) {
+      const ElementKindInfo& info = element_kind(g.kind);
+      if (info.discrete || info.adhesion) continue;
+      for (int e = g.first; e < g.first + g.count; ++e) {
+        const double share = sm.volume[static_cast<std::size_t>(e)] / g.nodes_per_element;
+        const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
+        for (int a = 0; a < g.nodes_per_element; ++a)
+          for (int d = 0; d < dims; ++d) mstar[q * static_cast<std::size_t>(c[a]) + static_cast<std::size_t>(d)] += share;
+      }
+    }
+  }
+}
+
+/// The start of the step: the model's size, the reference configuration, and the unknowns
+/// and configuration of the state (a linear step's rotations measured from the reference).
+void StaticProblem::start_state() {
+  rotations = sys.num_elements > 0;
+  // Diagonal of the bounding box of the used nodes (converts moments to forces in the
+  // convergence checks).
+  model_size = 0;
+  {
+    Vec3<double> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+    for (int n = 0; n < sys.num_nodes; ++n)
+      if (sys.node_used(n)) {
+        const Vec3<double> p{sys.x0[n], sys.y0[n], sys.z0[n]};
+        lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+        hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+      }
+    model_size = hi.x >= lo.x ? norm(hi - lo) : 1.0;
+    if (!(model_size > 0)) model_size = 1.0;
+  }
+  // A model without shells has no rotations to carry (the state keeps directors anyway).
+  start.cfg = Configuration::of(st, rotations);
+  Configuration& cfg = start.cfg;
+  std::vector<double>& x = start.x;
+  x.assign(ndof, 0.0);
+  for (std::size_t n = 0; n < nn; ++n)
+    for (int c = 0; c < 3; ++c) x[q * n + c] = cfg.u[3 * n + c];
+  ref.u.assign(3 * nn, 0.0);
+  if (rotations) {
+    ref.d.resize(3 * nn);
+    ref.t1.resize(3 * nn);
+    for (std::size_t n = 0; n < nn; ++n) {
+      const int i = static_cast<int>(n);
+      const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]}, r1{st.r1x[n], st.r1y[n], st.r1z[n]};
+      Configuration::set(ref.d, i, d0);
+      Configuration::set(ref.t1, i, r1);
+      if (!step.nlgeom && sys.has_rotations(i)) {
+        const Vec3<double> d = Configuration::at(cfg.d, i), t1 = Configuration::at(cfg.t1, i);
+        const Vec3<double> theta = rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d);
+        x[q * n + 3] = dot(theta, r1);
+        x[q * n + 4] = dot(theta, cross(d0, r1));
+      }
+    }
+  }
+}
+
+void StaticProblem::linear_configuration(const std::vector<double>& xs, Configuration& c) const {
+  for (std::size_t n = 0; n < nn; ++n)
+    for (int k = 0; k < 3; ++k) c.u[3 * n + k] = xs[q * n + k];
+  if (!rotations) return;
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int i = static_cast<int>(n);
+    if (!sys.has_rotations(i)) continue;
+    const Vec3<double> d0 = Configuration::at(ref.d, i), r1 = Configuration::at(ref.t1, i);
+    const Vec3<double> theta = xs[q * n + 3] * r1 + xs[q * n + 4] * cross(d0, r1);
+    Configuration::set(c.d, i, normalized(rotate(theta, d0)));
+    Configuration::set(c.t1, i, normalized(rotate(theta, r1)));
+  }
+}
+
+void StaticProblem::trial_configuration(const std::vector<double>& xs, Configuration& c) const {
+  if (step.nlgeom)
+    for (std::size_t n = 0; n < nn; ++n)
+      for (int k = 0; k < 3; ++k) c.u[3 * n + k] = xs[q * n + k];
+  else
+    linear_configuration(xs, c);
+}
+
+double StaticProblem::internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f) {
+  if (step.nlgeom) return engine->internal_force(c, f);
+  if (std::all_of(xs.begin(), xs.end(), [](double v) { return v == 0.0; })) {
+    f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free
+    return 0.0;
+  }
+  return engine->linearized_force(ref, xs, f);
+}
+
+void StaticProblem::external(double tau, const Configuration& c, std::vector<double>& f) {
+  const Configuration& on = step.nlgeom ? c : (rotations ? ref : c);
+  f.assign(ndof, 0.0);
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int sp = dv.special[n];
+    if (sp < 0) continue;
+    const NodeDriveValues<double> v = evaluate_node_drive<double>(dv, sp, tau, 0.0);
+    for (int k = 0; k < 3; ++k) f[q * n + k] += v.load[k];
+    if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {
+      // A moment M does virtual work M . (alpha t1 + beta t2): its generalized components.
+      const Vec3<double> m{v.load[3], v.load[4], v.load[5]};
+      const Vec3<double> t1 = Configuration::at(on.t1, static_cast<int>(n)), d = Configuration::at(on.d, static_cast<int>(n));
+      f[q * n + 3] += dot(m, t1);
+      f[q * n + 4] += dot(m, cross(d, t1));
+    }
+  }
+  if (drive.num_faces > 0) {
+    if (step.nlgeom)
+      for (std::size_t n = 0; n < nn; ++n) {
+        face_ux_[n] = c.u[3 * n];
+        face_uy_[n] = c.u[3 * n + 1];
+        face_uz_[n] = c.u[3 * n + 2];
+      }
+    for (int k = 0; k < drive.num_faces; ++k)
+      evaluate_face_force(dv, k, tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), face_ux_.data(), face_uy_.data(),
+                          face_uz_.data(), face_.data() + 3 * kFaceMaxNodes * static_cast<std::size_t>(k));
+    for (std::size_t n = 0; n < nn; ++n) {
+      double g[3] = {0, 0, 0};
+      gather_face_forces(dv, face_.data(), static_cast<int>(n), g);
+      for (int k = 0; k < 3; ++k) f[q * n + k] += g[k];
+    }
+  }
+  if (drive.has_pressure()) {
+    for (int e = 0; e < sys.num_elements; ++e) {
+      Vec3<double> xe[4];
+      for (int a = 0; a < 4; ++a) {
+        const int n = sys.conn[4 * static_cast<std::size_t>(e) + a];
+        xe[a] = Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]} + (step.nlgeom ? Configuration::at(c.u, n) : Vec3<double>{0, 0, 0});
+      }
+      evaluate_shell_pressure_force(dv, e, tau, xe, &surface_pressure_[12 * static_cast<std::size_t>(e)]);
+    }
+    for (std::size_t n = 0; n < nn; ++n) {  // corners in slot order, as the explicit gather
+      double g[3] = {0, 0, 0};
+      add_slot_forces3(sys.node_slot_ptr.data(), sys.node_slots.data(), surface_pressure_.data(), static_cast<int>(n), g);
+      for (int k = 0; k < 3; ++k) f[q * n + k] += g[k];
+    }
+  }
+}
+
+Vec3<double> StaticProblem::body_rotation_at(int b, double tau) const {
+  const double r = period > 0 ? std::min(1.0, std::max(0.0, tau / period)) : 1.0;
+  const Vec3<double> s0 = body_start_[static_cast<std::size_t>(b)];
+  double th[3] = {s0.x * (1.0 - r), s0.y * (1.0 - r), s0.z * (1.0 - r)};
+  const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
+  for (std::size_t i = 0; i < loads.rotation_node.size(); ++i) {
+    if (loads.rotation_node[i] != rn) continue;
+    const int a = loads.rotation_dof[i], slot = loads.rotation_amp[i];
+    const double start = a == 0 ? s0.x : a == 1 ? s0.y : s0.z, value = loads.rotation_value[i];
+    th[a] = slot == 1 ? start + (value - start) * r : value * amplitude_slot(dv, slot, tau);
+  }
+  return Vec3<double>{th[0], th[1], th[2]};
+}
+
+void StaticProblem::place_slaves(double tau, std::vector<double>& xs) const {
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const Vec3<double> th = body_rotation_at(b, tau);
+    const Mat3<double> Rb = rotation_matrix(th);
+    const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
+    for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
+      const std::size_t sn = static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]);
+      const Vec3<double> d{bodies.offset[3 * static_cast<std::size_t>(i)], bodies.offset[3 * static_cast<std::size_t>(i) + 1],
+                           bodies.offset[3 * static_cast<std::size_t>(i) + 2]};
+      const Vec3<double> g = step.nlgeom ? Rb * d - d : cross(th, d);
+      const double gv[3] = {g.x, g.y, g.z};
+      for (int k = 0; k < body_dirs; ++k) xs[q * sn + static_cast<std::size_t>(k)] = xs[q * rn + static_cast<std::size_t>(k)] + gv[k];
+    }
+  }
+}
+
+void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
+  const double r = period > 0 ? std::min(1.0, std::max(0.0, tau / period)) : 1.0;
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (held[k] && (active[k] || ref_dof[k])) xs[k] = (k % q >= 3 && step.nlgeom) ? start.x[k] : start.x[k] * (1.0 - r);
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int sp = dv.special[n];
+    if (sp < 0) continue;
+    for (int i = dv.motion_ptr[sp]; i < dv.motion_ptr[sp + 1]; ++i) {
+      const std::size_t k = q * n + static_cast<std::size_t>(dv.motion_dof[i]);
+      const int slot = dv.motion_amp[i];
+      xs[k] = slot == 1 ? start.x[k] + (dv.motion_value[i] - start.x[k]) * r
+                        : dv.motion_value[i] * amplitude_slot(dv, slot, tau);
+    }
+  }
+  place_slaves(tau, xs);
+}
+
+void StaticProblem::correct(const std::vector<double>& du, double tau, std::vector<double>& xs, Configuration& c) const {
+  for (int i = 0; i < neq; ++i) xs[static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)])] += du[static_cast<std::size_t>(i)];
+  place_slaves(tau, xs);
+  if (!step.nlgeom) {
+    linear_configuration(xs, c);
+    return;
+  }
+  for (std::size_t n = 0; n < nn; ++n)
+    for (int k = 0; k < 3; ++k) c.u[3 * n + k] = xs[q * n + k];
+  if (ndn < 5) return;
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int i = static_cast<int>(n);
+    const int e3 = equation[q * n + 3], e4 = equation[q * n + 4];
+    if (e3 < 0 && e4 < 0) continue;
+    const double a = e3 >= 0 ? du[static_cast<std::size_t>(e3)] : 0.0, b = e4 >= 0 ? du[static_cast<std::size_t>(e4)] : 0.0;
+    const Vec3<double> d = Configuration::at(c.d, i), t1 = Configuration::at(c.t1, i);
+    const Vec3<double> theta = a * t1 + b * cross(d, t1);
+    // The explicit scheme's finite rotation: no drilling, the frame kept orthonormal.
+    const Vec3<double> nd = normalized(rotate(theta, d));
+    Vec3<double> nt = rotate(theta, t1);
+    nt = normalized(nt - dot(nt, nd) * nd);
+    Configuration::set(c.d, i, nd);
+    Configuration::set(c.t1, i, nt);
+  }
+}
+
+void StaticProblem::reactions(const StaticIterate& s, FullStepFields& full) const {
+  for (std::size_t n = 0; n < nn; ++n) {
+    for (int c = 0; c < 3; ++c) {
+      const std::size_t k = q * n + c;
+      if (held[k] && active[k]) full.rf[c][n] = s.f_int[k] - s.f_ext[k];
+    }
+    if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {  // reaction moments, global
+      const int i = static_cast<int>(n);
+      const Configuration& on = step.nlgeom ? s.cfg : ref;
+      const Vec3<double> t1 = Configuration::at(on.t1, i), t2 = cross(Configuration::at(on.d, i), t1);
+      const double a = held[q * n + 3] ? s.f_int[q * n + 3] - s.f_ext[q * n + 3] : 0.0;
+      const double b = held[q * n + 4] ? s.f_int[q * n + 4] - s.f_ext[q * n + 4] : 0.0;
+      const Vec3<double> m = a * t1 + b * t2;
+      full.rf[3][n] = m.x;
+      full.rf[4][n] = m.y;
+      full.rf[5][n] = m.z;
+    }
+  }
+  // A rigid body's reference node carries the body's reaction: the sum of its slaves'
+  // forces and their moment about it (about the current position under NLGEOM).
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
+    Vec3<double> force{0, 0, 0}, moment{0, 0, 0};
+    for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
+      const std::size_t sn = static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]);
+      const Vec3<double> fs{s.f_int[q * sn] - s.f_ext[q * sn], s.f_int[q * sn + 1] - s.f_ext[q * sn + 1],
+                            s.f_int[q * sn + 2] - s.f_ext[q * sn + 2]};
+      Vec3<double> arm{bodies.offset[3 * static_cast<std::size_t>(i)], bodies.offset[3 * static_cast<std::size_t>(i) + 1],
+                       bodies.offset[3 * static_cast<std::size_t>(i) + 2]};
+      if (step.nlgeom) arm = arm + Vec3<double>{s.x[q * sn] - s.x[q * rn], s.x[q * sn + 1] - s.x[q * rn + 1], s.x[q * sn + 2] - s.x[q * rn + 2]};
+      force = force + fs;
+      moment = moment + cross(arm, fs);
+    }
+    const double fv[3] = {force.x, force.y, force.z}, mv[3] = {moment.x, moment.y, moment.z};
+    for (int c = 0; c < 3; ++c) {
+      if (held[q * rn + static_cast<std::size_t>(c)]) full.rf[c][rn] = fv[c];
+      full.rf[3 + c][rn] = mv[c];
+    }
+  }
+}
+
+void StaticProblem::element_energies(const StaticIterate& s) {
+  if (sys.solid.num_elements > 0) {
+    if (step.nlgeom) {
+      std::vector<double> slot(3 * sys.solid.conn.size());
+      continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
+                     st.uz.data(), slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads);
+    } else {
+      std::vector<double> u(3 * nn);
+      for (std::size_t n = 0; n < nn; ++n)
+        for (int k = 0; k < 3; ++k) u[3 * n + static_cast<std::size_t>(k)] = s.x[q * n + static_cast<std::size_t>(k)];
+      op.continuum().linearized_energies(u, st.solid_energy, st.solid_hourglass);
+    }
+  }
+  if (rotations) {
+    std::vector<double> forces;
+    if (step.nlgeom)
+      op.shells().element_forces(s.cfg, forces, &st.elem_energy);
+    else
+      op.shells().linearized_forces(ref, s.x, ndn, forces, &st.elem_energy);
+  }
+}
+
+void StaticProblem::store(const StaticIterate& s, double time) {
+  s.cfg.store(st);
+  st.time = time;
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const Mat3<double> Rb = rotation_matrix(body_rotation_at(b, time - st_time0));
+    std::copy(Rb.a, Rb.a + 9, &st.body_rotation[9 * static_cast<std::size_t>(b)]);
+  }
+}
+
+std::string StaticProblem::equation_name(int eq) const {
+  return eq >= 0 && eq < neq ? dof_name(model, dof_of[static_cast<std::size_t>(eq)], ndn) : std::string("an unknown node");
+}
+
+std::string StaticProblem::dof_label(int dof) const { return dof_name(model, dof, ndn); }
+
+}  // namespace halfstep

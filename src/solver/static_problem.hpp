@@ -1,0 +1,136 @@
+// The problem of one static step (solver-internal): its unknowns and equations, and the
+// forces at a trial state. static_solver.cpp increments the step on it with Newton's method
+// (static_newton.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/vec3.hpp"
+#include "discretization/configuration.hpp"
+#include "discretization/step_loads.hpp"
+#include "discretization/structure_operator.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "dynamics/output_frame.hpp"
+#include "dynamics/step_drive.hpp"
+#include "linear/tangent_engine.hpp"
+#include "model/model.hpp"
+#include "solver/static_solver.hpp"
+
+namespace halfstep {
+
+/// The converged (or trial) state of a static step: the unknowns, the configuration they
+/// give, the internal and external forces there and the strain energy.
+struct StaticIterate {
+  std::vector<double> x;
+  Configuration cfg;
+  std::vector<double> f_int, f_ext;
+  double strain = 0;
+};
+
+/// One static step: its unknowns x (ndn per node: translations are total displacements,
+/// rotation entries spins about the triad), their equations (a held dof has none; a rigid
+/// body's slaves share their reference node's translations), and the forces at a trial state.
+/// Built with the step's checks (rigid motion, reference-node rotations, nonlinear springs and
+/// adhesion in linear steps) and its tangent engine. A geometrically linear step keeps total
+/// rotations on the reference configuration's triads (ref: zero displacement, reference
+/// directors, t1 pulled back), so x there is linear in the loads; under NLGEOM the
+/// configuration is turned by each correction (exponential map) and the rotation entries of x
+/// only sum the spins of the step, for the correction check and the work.
+struct StaticProblem {
+  StaticProblem(const Model& model, const Step& step, const StructureSystem& sys, const StepLoads& loads,
+                StructureState& st, const StaticStepOptions& opt);
+  StaticProblem(const StaticProblem&) = delete;  // dv views drive: never copied or moved
+  StaticProblem& operator=(const StaticProblem&) = delete;
+
+  /// The configuration of a linear step's unknowns: displacements, and the reference triads
+  /// turned by the total rotation.
+  void linear_configuration(const std::vector<double>& xs, Configuration& c) const;
+  /// The configuration of unknowns xs before a correction (displacements under NLGEOM, the
+  /// linear configuration otherwise).
+  void trial_configuration(const std::vector<double>& xs, Configuration& c) const;
+  /// Generalized internal forces at xs / configuration c, and the strain energy: geometrically
+  /// linear steps use K(ref) xs.
+  double internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f);
+  /// External generalized forces at step time tau on configuration c (face and shell
+  /// pressures follow the surface and moments are projected on the current triads under
+  /// NLGEOM; a geometrically linear step applies them on the reference configuration).
+  void external(double tau, const Configuration& c, std::vector<double>& f);
+  /// The rotation vector of body b at step time tau: a prescribed value (ramped from the
+  /// step's start, or scaled by its amplitude), or, held without a value, back to zero.
+  Vec3<double> body_rotation_at(int b, double tau) const;
+  /// Slaves at their reference node's translation plus the turned offset (the small-rotation
+  /// offset theta x d in a geometrically linear step).
+  void place_slaves(double tau, std::vector<double>& xs) const;
+  /// Prescribed values at step time tau: a ramp goes from the step-start displacement to the
+  /// value (Abaqus' RAMP in a static step); a named amplitude scales the value; a held dof
+  /// with no value ramps back to zero from wherever the previous step left it (a held
+  /// rotation of a NLGEOM step keeps its current orientation).
+  void prescribe(double tau, std::vector<double>& xs) const;
+  /// One Newton correction du (per equation) applied to the unknowns xs and configuration c
+  /// at step time tau (the explicit scheme's finite rotation: no drilling, frames orthonormal).
+  void correct(const std::vector<double>& du, double tau, std::vector<double>& xs, Configuration& c) const;
+  /// The frame's reactions at held dofs (global moments at shell nodes) and each rigid body's
+  /// at its reference node: f_int - f_ext of the state s.
+  void reactions(const StaticIterate& s, FullStepFields& full) const;
+  /// Element energies of the state s into st for a frame that writes cells (small-strain
+  /// energies x . K(0) x / 2 in a geometrically linear step).
+  void element_energies(const StaticIterate& s);
+  /// The state s into st at analysis time `time`, with the bodies' rotations.
+  void store(const StaticIterate& s, double time);
+  /// "node 12 dof 2" for the dof behind equation eq (or "an unknown node").
+  std::string equation_name(int eq) const;
+  /// "node 12 dof 2" for unknown `dof`.
+  std::string dof_label(int dof) const;
+
+  const Model& model;
+  const Step& step;
+  const StructureSystem& sys;
+  const StepLoads& loads;
+  StructureState& st;
+  const StaticStepOptions& opt;
+  const std::vector<std::uint8_t> held_rot;  ///< held global rotation axes as held triad spins
+  const StepDrive drive;
+  const DriveView dv;
+  const StructureOperator op;
+  const int ndn;                  ///< unknowns per node
+  const std::size_t ndof, nn, q;  ///< unknowns, nodes, ndn
+  const std::vector<char> active;  ///< dofs that carry stiffness
+  std::vector<char> held;          ///< dofs with a prescribed value
+  const double st_time0;          ///< the step's start (rigid-body rotations are in step time)
+  const RigidBodies& bodies;
+  const int body_dirs;            ///< a body's translations: 2 in a planar model
+  std::vector<char> ref_dof;      ///< a reference node's translation (no element of its own)
+  int neq = 0;
+  std::vector<int> equation;      ///< each dof's equation (-1: none)
+  std::vector<int> dof_of;        ///< each equation's dof (a shared one's: its reference node's)
+  std::vector<char> eq_rotation;  ///< the equations of rotations
+  std::unique_ptr<TangentEngine> engine;
+  /// *STATIC, STABILIZE: lumped masses of unit density on the continuum elements'
+  /// translations (an even split of each element's volume), for the viscous forces
+  /// c m* du / dtau, and c (from the first increment when FACTOR= was not given).
+  bool stabilize = false;
+  std::vector<double> mstar;
+  double c_stab = 0;
+  bool rotations = false;  ///< nodes with rotations to carry (a model without shells has none)
+  double model_size = 1;  ///< the used nodes' bounding-box diagonal (moments to forces in the checks)
+  Configuration ref;      ///< the reference configuration
+  StaticIterate start;    ///< the step's start (its forces left to the driver)
+  double period = 0;
+
+ private:
+  void check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links);
+  void number_equations_of_step();
+  void lump_stabilization_masses();
+  void start_state();
+
+  std::vector<double> face_, face_ux_, face_uy_, face_uz_, surface_pressure_;  ///< external()'s buffers
+  std::vector<Vec3<double>> body_start_;                                    ///< bodies' rotation vectors at the start
+};
+
+}  // namespace halfstep
