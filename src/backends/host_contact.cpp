@@ -171,19 +171,24 @@ void HostContact::share_motion(const ContactShare& share, const HostContactNodes
   }
 }
 
-std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const HostContactNodes& in,
-                                       const HostContactOut& out) {
+namespace {
+
+/// Adds v to a[k] (the scatter's accumulation on the host: plain adds in record order).
+void add_to(double* a, int k, double v) { a[k] += v; }
+
+}  // namespace
+
+ContactView<double> HostContact::view(const Increment& inc, bool commit, const HostContactNodes& in,
+                                      const HostContactOut& out, const ContactShare* share, int& nc) {
   const ContactSystem& cs = sys_.contact;  // distributed: numbered by contact nodes (ContactShare)
-  const std::size_t nn3 = 3 * static_cast<std::size_t>(sys_.num_nodes);
-  const int nf = cs.num_facets, ns = cs.num_slaves;
-  const ContactShare* share = dist_ && !dist_->domain->contact.node_global.empty() ? &dist_->domain->contact : nullptr;
+  const int ns = cs.num_slaves;
   // Where the pass reads the nodes: this process's arrays, or (distributed) every contact
   // node's motion gathered from the ranks owning them.
   const double *x0 = sys_.x0.data(), *y0 = sys_.y0.data(), *z0 = sys_.z0.data(), *mass = sys_.mass.data();
   const double* u[3] = {in.u[0], in.u[1], in.u[2]};
   const double* vel[3] = {in.v[0], in.v[1], in.v[2]};
   const std::uint8_t* held = in.held;
-  int nc = sys_.num_nodes;
+  nc = sys_.num_nodes;
   if (share) {
     share_motion(*share, in);
     nc = share->num_nodes();
@@ -197,7 +202,7 @@ std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const 
   // The penalty follows the stable increment estimate, not the increment in use: a step's
   // shorter last increment must not stiffen the springs (their energy would jump).
   const double dt = sys_.stable_dt;
-  ContactView<double> c{x0,
+  return ContactView<double>{x0,
                         y0,
                         z0,
                         u[0],
@@ -235,6 +240,11 @@ std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const 
                         analytic_view(cs),
                         cs.near_ptr.data(),
                         cs.near_nodes.empty() ? nullptr : cs.near_nodes.data()};
+}
+
+void HostContact::bucket_facets(ContactView<double>& c, const ContactShare* share) {
+  const ContactSystem& cs = sys_.contact;
+  const int nf = cs.num_facets, ns = cs.num_slaves;
   // Broad phase: facets by the cell of their box centre, in facet order within a bucket.
   // Each facet's plane once (the narrow phase's cheap rejection reads it; distributed: only
   // the searched facets' are read).
@@ -272,14 +282,17 @@ std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const 
   c.force = contact_force_.data();
   c.weight = contact_weight_.data();
   c.facet_of = contact_facet_.data();
-  double sums[2];
-  const auto add = [](double* a, int k, double v) { a[k] += v; };
+}
+
+void HostContact::bucket_edges(ContactView<double>& c, const ContactShare* share) {
+  const ContactSystem& cs = sys_.contact;
   // Edge-to-edge contact: every edge by the cell of its midpoint, then one record per edge
   // (distributed: only the edges whose nodes and facets' corners all arrived are bucketed;
   // every edge an edge record of this rank searches is among them, and the cell follows the
   // largest edge of all ranks, so the choice is the one-process one).
   const int ne = cs.num_edges;
-  if (ne > 0) {
+  if (ne == 0) return;
+  {
     c.num_edges = ne;
     c.edge_nodes = cs.edge_nodes.data();
     c.edge_pair = cs.edge_pair.data();
@@ -319,21 +332,39 @@ std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const 
     c.edge_param = edge_param_.data();
     c.edge_of = edge_of_.data();
   }
-  if (!share) {
-    forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
-    if (ne > 0) {
-      double edge_sums[2];
-      forall_sum<2>(0, ne, threads_, ContactEdgeBody<double>{c}, edge_sums);
-      sums[0] += edge_sums[0];
-    }
-    // Nodal forces in record order: deterministic sums.
-    std::fill(out.normal, out.normal + nn3, 0.0);
-    std::fill(out.shear, out.shear + nn3, 0.0);
-    std::fill(out.pair_force, out.pair_force + 6 * static_cast<std::size_t>(cs.num_pairs), 0.0);
-    for (int i = 0; i < ns; ++i) scatter_contact(c, i, out.normal, out.shear, out.pair_force, add);
-    for (int i = 0; i < ne; ++i) scatter_edge_contact(c, i, out.normal, out.pair_force, add);
-    return {sums[0], sums[1]};
+}
+
+std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const HostContactNodes& in,
+                                       const HostContactOut& out) {
+  const ContactShare* share = dist_ && !dist_->domain->contact.node_global.empty() ? &dist_->domain->contact : nullptr;
+  int nc = 0;
+  ContactView<double> c = view(inc, commit, in, out, share, nc);
+  bucket_facets(c, share);
+  bucket_edges(c, share);
+  if (share) return run_distributed(c, out, *share, nc);
+  const ContactSystem& cs = sys_.contact;
+  const std::size_t nn3 = 3 * static_cast<std::size_t>(sys_.num_nodes);
+  const int ns = cs.num_slaves, ne = cs.num_edges;
+  double sums[2];
+  forall_sum<2>(0, ns, threads_, ContactNodeBody<double>{c}, sums);
+  if (ne > 0) {
+    double edge_sums[2];
+    forall_sum<2>(0, ne, threads_, ContactEdgeBody<double>{c}, edge_sums);
+    sums[0] += edge_sums[0];
   }
+  // Nodal forces in record order: deterministic sums.
+  std::fill(out.normal, out.normal + nn3, 0.0);
+  std::fill(out.shear, out.shear + nn3, 0.0);
+  std::fill(out.pair_force, out.pair_force + 6 * static_cast<std::size_t>(cs.num_pairs), 0.0);
+  for (int i = 0; i < ns; ++i) scatter_contact(c, i, out.normal, out.shear, out.pair_force, add_to);
+  for (int i = 0; i < ne; ++i) scatter_edge_contact(c, i, out.normal, out.pair_force, add_to);
+  return {sums[0], sums[1]};
+}
+
+std::array<double, 2> HostContact::run_distributed(ContactView<double>& c, const HostContactOut& out,
+                                                   const ContactShare& share, int nc) {
+  const ContactSystem& cs = sys_.contact;
+  const int nf = cs.num_facets, ne = cs.num_edges;
   // Distributed: this rank computes the records of the slave nodes it owns and the edge
   // records of the edges whose first node it owns, and sends the results of those in contact
   // (force, weights, facet; edges: force, parameters, edge) to every rank holding a node they
@@ -342,14 +373,14 @@ std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const 
   // order, so the same bits on every holder (docs/architecture.md, "Distributed contact").
   // The per-definition totals and the energies are summed per rank in record order, then
   // over the ranks.
-  const std::vector<int>& mine = share->records;
+  const std::vector<int>& mine = share.records;
   const int nr = static_cast<int>(mine.size());
   const Communicator& comm = *dist_->comm;
   const int ranks = comm.size(), me = comm.rank();
   const ContactNodeBody<double> body{c};
   contact_energy_.assign(2 * static_cast<std::size_t>(nr), 0.0);
   forall(0, nr, threads_, [&](int k) { body(mine[static_cast<std::size_t>(k)], &contact_energy_[2 * static_cast<std::size_t>(k)]); });
-  const std::vector<int>& mine_edges = share->edge_records;
+  const std::vector<int>& mine_edges = share.edge_records;
   const int ner = ne > 0 ? static_cast<int>(mine_edges.size()) : 0;
   edge_energy_.assign(static_cast<std::size_t>(ner), 0.0);
   if (ner > 0) {
@@ -366,8 +397,8 @@ std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const 
   contact_list_.clear();
   std::vector<int> dest;
   const auto add_holders = [&](int node) {
-    for (int j = share->holder_ptr[static_cast<std::size_t>(node)]; j < share->holder_ptr[static_cast<std::size_t>(node) + 1]; ++j)
-      dest.push_back(share->holders[static_cast<std::size_t>(j)]);
+    for (int j = share.holder_ptr[static_cast<std::size_t>(node)]; j < share.holder_ptr[static_cast<std::size_t>(node) + 1]; ++j)
+      dest.push_back(share.holders[static_cast<std::size_t>(j)]);
   };
   for (int k = 0; k < nr; ++k) {
     const int i = mine[static_cast<std::size_t>(k)];
@@ -429,10 +460,17 @@ std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const 
     }
   }
   const std::vector<std::vector<double>> recv = comm.exchange(send);
+  receive_records(recv, kValues);
+  return scatter_records(c, out, share, nc);
+}
+
+void HostContact::receive_records(const std::vector<std::vector<double>>& recv, int values) {
+  const Communicator& comm = *dist_->comm;
+  const int ranks = comm.size(), me = comm.rank();
   for (int q = 0; q < ranks; ++q) {
     if (q == me) continue;
     const std::vector<double>& in = recv[static_cast<std::size_t>(q)];
-    for (std::size_t at = 0; at + kValues <= in.size(); at += kValues) {
+    for (std::size_t at = 0; at + values <= in.size(); at += values) {
       if (in[at] < 0) {
         const int e = -1 - static_cast<int>(in[at]);
         for (int d = 0; d < 3; ++d) edge_force_[3 * static_cast<std::size_t>(e) + d] = in[at + 1 + d];
@@ -449,18 +487,26 @@ std::array<double, 2> HostContact::run(const Increment& inc, bool commit, const 
       contact_list_.push_back(i);
     }
   }
+}
+
+std::array<double, 2> HostContact::scatter_records(ContactView<double>& c, const HostContactOut& out,
+                                                   const ContactShare& share, int nc) {
+  const ContactSystem& cs = sys_.contact;
+  const int np = cs.num_pairs;
+  const std::size_t nn3 = 3 * static_cast<std::size_t>(sys_.num_nodes);
+  double* pair = contact_reduce_.data();
   std::sort(contact_list_.begin(), contact_list_.end());
   contact_node_force_.assign(6 * static_cast<std::size_t>(nc), 0.0);
   double* normal = contact_node_force_.data();
   double* shear = normal + 3 * static_cast<std::size_t>(nc);
   contact_pair_scratch_.assign(6 * static_cast<std::size_t>(np), 0.0);  // the totals come from the owners (above)
-  for (int i : contact_list_) scatter_contact(c, i, normal, shear, contact_pair_scratch_.data(), add);
+  for (int i : contact_list_) scatter_contact(c, i, normal, shear, contact_pair_scratch_.data(), add_to);
   std::sort(edge_list_mine_.begin(), edge_list_mine_.end());
-  for (int e : edge_list_mine_) scatter_edge_contact(c, e, normal, contact_pair_scratch_.data(), add);
+  for (int e : edge_list_mine_) scatter_edge_contact(c, e, normal, contact_pair_scratch_.data(), add_to);
   std::fill(out.normal, out.normal + nn3, 0.0);
   std::fill(out.shear, out.shear + nn3, 0.0);
   for (int k = 0; k < nc; ++k) {
-    const int l = share->node_local[static_cast<std::size_t>(k)];
+    const int l = share.node_local[static_cast<std::size_t>(k)];
     if (l < 0) continue;
     for (int d = 0; d < 3; ++d) {
       out.normal[3 * static_cast<std::size_t>(l) + d] = normal[3 * static_cast<std::size_t>(k) + d];

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "dynamics/contact_pass.hpp"
 #include "parallel/halo_exchange.hpp"
 
 namespace halfstep {
@@ -49,6 +50,23 @@ class HostContact {
   /// marking them; the largest facet and edge box edges of all ranks into contact_extent_
   /// and contact_edge_extent_; the held bits of the local contact nodes into contact_held_.
   void share_motion(const ContactShare& share, const HostContactNodes& in);
+  /// The pass's view of the nodes (this process's, or the contact nodes gathered from their
+  /// owners: nc of them) and of the contact system.
+  ContactView<double> view(const Increment& inc, bool commit, const HostContactNodes& in, const HostContactOut& out,
+                           const ContactShare* share, int& nc);
+  /// Broad phase: facets by the cell of their box centre, in facet order within a bucket.
+  void bucket_facets(ContactView<double>& c, const ContactShare* share);
+  /// Edge-to-edge contact's broad phase: every edge by the cell of its midpoint.
+  void bucket_edges(ContactView<double>& c, const ContactShare* share);
+  /// Distributed: this rank's records, sent to the ranks holding the nodes they push.
+  std::array<double, 2> run_distributed(ContactView<double>& c, const HostContactOut& out, const ContactShare& share,
+                                        int nc);
+  /// Distributed: the records other ranks sent (`values` numbers each).
+  void receive_records(const std::vector<std::vector<double>>& recv, int values);
+  /// Distributed: every record that pushes a local node scattered in record order, the
+  /// per-definition totals and energies summed over the ranks.
+  std::array<double, 2> scatter_records(ContactView<double>& c, const HostContactOut& out, const ContactShare& share,
+                                        int nc);
 
   const StructureSystem& sys_;
   const DistributedContext* dist_;

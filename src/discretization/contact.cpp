@@ -343,37 +343,66 @@ AnalyticView<double> analytic_view(const ContactSystem& cs) {
           cs.analytic_seg_ptr.data(), cs.analytic_seg.data(), cs.pair_surface.data()};
 }
 
-ContactSystem build_contact_system(const Model& m) {
-  ContactSystem cs;
-  if (m.contact.empty()) return cs;
-  const std::vector<double> half = shell_half_thickness(m);
-  // Half the largest shell thickness at each node: a shell node touches from that far.
-  std::vector<double> node_half(static_cast<std::size_t>(m.nodes.size()), 0.0);
-  for (int e = 0; e < m.elements.size(); ++e)
-    if (m.elements.shell[static_cast<std::size_t>(e)])
-      for (int k = 0; k < m.elements.count_of(e); ++k) {
-        double& h = node_half[static_cast<std::size_t>(m.elements.nodes_of(e)[k])];
-        h = std::max(h, half[static_cast<std::size_t>(e)]);
-      }
-  std::vector<Facet> exterior;
-  bool have_exterior = false;
-  const auto facets_of = [&](const std::string& name) -> std::vector<Facet> {
+namespace {
+
+/// Builds the contact system of a model definition by definition: the master facets, slave
+/// records, feature edges and analytical surfaces of each, with the lookups they share
+/// (exterior facets, node neighbours for self-contact, facet sides) made on first use.
+class ContactBuilder {
+ public:
+  explicit ContactBuilder(const Model& model) : m(model), half(shell_half_thickness(model)) {
+    // Half the largest shell thickness at each node: a shell node touches from that far.
+    node_half.assign(static_cast<std::size_t>(m.nodes.size()), 0.0);
+    for (int e = 0; e < m.elements.size(); ++e)
+      if (m.elements.shell[static_cast<std::size_t>(e)])
+        for (int k = 0; k < m.elements.count_of(e); ++k) {
+          double& h = node_half[static_cast<std::size_t>(m.elements.nodes_of(e)[k])];
+          h = std::max(h, half[static_cast<std::size_t>(e)]);
+        }
+    // The definitions: the deck's, then general contact against every attached analytical
+    // surface (Abaqus's ALL EXTERIOR takes them too).
+    defs = m.contact.pairs;
+    for (const ContactPair& p : m.contact.pairs)
+      if (p.slave == kAllExterior && p.master == kAllExterior)
+        for (const auto& [name, a] : m.analytical_surfaces)
+          if (a.ref_node >= 0) defs.push_back(ContactPair{kAllExterior, name, p.interaction, p.loc});
+    node_area.resize(static_cast<std::size_t>(m.nodes.size()));
+  }
+
+  /// The whole system.
+  ContactSystem build() {
+    for (const ContactPair& p : defs) add_definition(p);
+    for (const ContactPair& p : defs) {
+      bool mirror = p.slave == p.master;
+      for (const ContactPair& q : defs) mirror = mirror || (q.slave == p.master && q.master == p.slave);
+      cs.mirrored.push_back(mirror ? 1 : 0);
+    }
+    cs.num_facets = static_cast<int>(cs.facet_pair.size());
+    cs.num_slaves = static_cast<int>(cs.slave_node.size());
+    cs.num_edges = static_cast<int>(cs.edge_pair.size());
+    cs.penalty_scale = m.contact.penalty_scale;
+    cs.reach = 2 * max_offset + max_depth;
+    cs.node_area_ptr.assign(1, 0);
+    for (const std::vector<double>& a : node_area) {
+      cs.node_area.insert(cs.node_area.end(), a.begin(), a.end());
+      cs.node_area_ptr.push_back(static_cast<int>(cs.node_area.size() / 4));
+    }
+    if (cs.num_analytic > 0) check_initial_overclosure(m, cs, defs);
+    return std::move(cs);
+  }
+
+ private:
+  /// A surface's facets (the model's exterior for ALL EXTERIOR, computed once).
+  std::vector<Facet> facets_of(const std::string& name) {
     if (name == kAllExterior) {
       if (!have_exterior) exterior = exterior_facets(m, half), have_exterior = true;
       return exterior;
     }
     return surface_facets(m, m.surfaces.at(name), half);
-  };
-  // The definitions: the deck's, then general contact against every attached analytical
-  // surface (Abaqus's ALL EXTERIOR takes them too).
-  std::vector<ContactPair> defs = m.contact.pairs;
-  for (const ContactPair& p : m.contact.pairs)
-    if (p.slave == kAllExterior && p.master == kAllExterior)
-      for (const auto& [name, a] : m.analytical_surfaces)
-        if (a.ref_node >= 0) defs.push_back(ContactPair{kAllExterior, name, p.interaction, p.loc});
-  std::map<std::string, int> analytic_index;
-  std::vector<std::vector<int>> neighbours;  // per node, for self-contact (built on first use)
-  const auto near_of = [&](int n) -> const std::vector<int>& {
+  }
+
+  /// Node n's neighbours through elements, for self-contact (built on first use).
+  const std::vector<int>& near_of(int n) {
     if (neighbours.empty()) {
       neighbours.resize(static_cast<std::size_t>(m.nodes.size()));
       for (int e = 0; e < m.elements.size(); ++e) {
@@ -388,15 +417,16 @@ ContactSystem build_contact_system(const Model& m) {
       }
     }
     return neighbours[static_cast<std::size_t>(n)];
-  };
-  // The model's exterior facets and their sides (the other facet of a surface's border edge).
-  SideMap exterior_sides;
-  const auto exterior_side_map = [&]() -> const SideMap& {
+  }
+
+  /// The model's exterior facets and their sides (the other facet of a surface's border edge).
+  const SideMap& exterior_side_map() {
     if (exterior_sides.empty()) exterior_sides = facet_sides(facets_of(kAllExterior));
     return exterior_sides;
-  };
-  // Edges of one definition into cs (role: kEdgeRecord / kEdgeTarget bits).
-  const auto add_edges = [&](const std::vector<Facet>& facets, int pair, std::uint8_t role, bool self_contact) {
+  }
+
+  /// Edges of one definition into cs (role: kEdgeRecord / kEdgeTarget bits).
+  void add_edges(const std::vector<Facet>& facets, int pair, std::uint8_t role, bool self_contact) {
     const SideMap& sides = exterior_side_map();
     std::vector<Edge> edges = feature_edges(m, facets, exterior, sides);
     if (m.renumbering.applied) {
@@ -430,11 +460,11 @@ ContactSystem build_contact_system(const Model& m) {
       }
       cs.edge_near_ptr.push_back(static_cast<int>(cs.edge_near_nodes.size()));
     }
-  };
-  std::vector<std::vector<double>> node_area(static_cast<std::size_t>(m.nodes.size()));
-  std::set<std::array<int, 4>> area_seen;
-  double max_offset = 0, max_depth = 0;
-  for (const ContactPair& p : defs) {
+  }
+
+  /// Definition p: its master (facets or an analytical surface), its slave records, its edges
+  /// and its friction.
+  void add_definition(const ContactPair& p) {
     const int pair = cs.num_pairs++;
     const auto an = m.analytical_surfaces.find(p.master);
     std::vector<Facet> master;
@@ -516,23 +546,27 @@ ContactSystem build_contact_system(const Model& m) {
     cs.decay.push_back(dc);
     cs.self.push_back(p.slave == p.master ? 1 : 0);
   }
-  for (const ContactPair& p : defs) {
-    bool mirror = p.slave == p.master;
-    for (const ContactPair& q : defs) mirror = mirror || (q.slave == p.master && q.master == p.slave);
-    cs.mirrored.push_back(mirror ? 1 : 0);
-  }
-  cs.num_facets = static_cast<int>(cs.facet_pair.size());
-  cs.num_slaves = static_cast<int>(cs.slave_node.size());
-  cs.num_edges = static_cast<int>(cs.edge_pair.size());
-  cs.penalty_scale = m.contact.penalty_scale;
-  cs.reach = 2 * max_offset + max_depth;
-  cs.node_area_ptr.assign(1, 0);
-  for (const std::vector<double>& a : node_area) {
-    cs.node_area.insert(cs.node_area.end(), a.begin(), a.end());
-    cs.node_area_ptr.push_back(static_cast<int>(cs.node_area.size() / 4));
-  }
-  if (cs.num_analytic > 0) check_initial_overclosure(m, cs, defs);
-  return cs;
+
+  const Model& m;
+  const std::vector<double> half;  ///< each shell element's half thickness
+  std::vector<double> node_half;   ///< half the largest shell thickness at each node
+  std::vector<ContactPair> defs;
+  ContactSystem cs;
+  std::vector<Facet> exterior;
+  bool have_exterior = false;
+  std::map<std::string, int> analytic_index;
+  std::vector<std::vector<int>> neighbours;  ///< per node, for self-contact (built on first use)
+  SideMap exterior_sides;
+  std::vector<std::vector<double>> node_area;
+  std::set<std::array<int, 4>> area_seen;
+  double max_offset = 0, max_depth = 0;
+};
+
+}  // namespace
+
+ContactSystem build_contact_system(const Model& m) {
+  if (m.contact.empty()) return ContactSystem{};
+  return ContactBuilder(m).build();
 }
 
 void set_spring_masses(ContactSystem& cs, const std::vector<double>& mass) {

@@ -159,21 +159,13 @@ void fill_element_data(const Model& model, SolidMesh& sm) {
 
 }  // namespace
 
-SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
-  SolidMesh sm;
-  const int nn = model.nodes.size();
-  // Elements per kind, counted once: a pass over the model per continuum kind was most of the
-  // set-up of a shell model of millions of elements.
-  std::vector<int> kind_count(static_cast<std::size_t>(num_element_kinds()), 0);
-  for (const int k : model.elements.kind) ++kind_count[static_cast<std::size_t>(k)];
-  int continuum = 0;
-  for (int kind = 0; kind < num_element_kinds(); ++kind)
-    if (element_kind(kind).family == ElementFamily::Continuum) continuum += kind_count[static_cast<std::size_t>(kind)];
-  if (continuum > 0) {
-    contrib.mass.assign(nn, 0.0);
-    contrib.damp.assign(nn, 0.0);
-  }
+namespace {
 
+/// The solid mesh's "materials": each *SOLID SECTION's, each spring's or dashpot's (massless,
+/// holding the stiffness or coefficient and the 0-based dofs, elements/discrete.hpp) and each
+/// adhesion's (the law, the substrate and the thickness of the planar elements whose faces
+/// they are); returns each model element's index into them (-1: none).
+std::vector<int> add_materials(const Model& model, SolidMesh& sm) {
   std::vector<int> material_of(static_cast<std::size_t>(model.elements.size()), -1);
   for (const SolidSection& sec : model.solid_sections) {
     const Material& mat = model.materials.at(sec.material);
@@ -186,8 +178,6 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
     sm.alpha.push_back(mat.alpha);
     for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
   }
-  // Springs and dashpots: a massless "material" holding the stiffness or coefficient and
-  // the 0-based dofs (elements/discrete.hpp).
   for (const DiscreteSection& sec : model.discrete_sections) {
     const int index = static_cast<int>(sm.materials.size());
     SolidMaterial<double> m;
@@ -205,8 +195,7 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
     for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
   }
 
-  // Adhesion edges: a massless "material" holding the law, the substrate and the thickness
-  // of the planar elements whose faces they are (one thickness per *ADHESION).
+  // One thickness per *ADHESION.
   for (const AdhesionDef& a : model.adhesions) {
     const int index = static_cast<int>(sm.materials.size());
     SolidMaterial<double> m;
@@ -236,8 +225,13 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
     sm.alpha.push_back(0.0);
     for (int e : a.elements) material_of[static_cast<std::size_t>(e)] = index;
   }
+  return material_of;
+}
 
-  // One group per continuum kind present, in registry order.
+/// One group per continuum kind present, in registry order, and the checks on kinds that
+/// cannot be mixed (planar with 3-D, axisymmetric with plane stress or strain).
+void add_groups(const Model& model, const std::vector<int>& kind_count, const std::vector<int>& material_of,
+                SolidMesh& sm) {
   for (int kind = 0; kind < num_element_kinds(); ++kind) {
     if (element_kind(kind).family != ElementFamily::Continuum || kind_count[static_cast<std::size_t>(kind)] == 0) continue;
     SolidGroup g;
@@ -281,83 +275,93 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
                                                      "axisymmetric elements (" + element_kind(g.kind).name +
                                                      "): the two cannot be mixed");
       }
+}
 
-  fill_element_data(model, sm);
+/// Where element e of group g (kind K) starts in the connectivity.
+template <class K>
+std::size_t conn_at(const SolidGroup& g, int e) {
+  return static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes);
+}
+
+/// Element e's checks, volume, increment and mass fractions (into fractions, at its conn
+/// positions less base); throws InputError for the first check it fails.
+template <class K>
+void evaluate_element(const Model& model, SolidMesh& sm, const SolidGroup& g, int e, std::size_t base,
+                      std::vector<double>& fractions) {
+    const int* c = &sm.conn[conn_at<K>(g, e)];
+    Vec3<double> X[K::kNodes];
+    for (int a = 0; a < K::kNodes; ++a) X[a] = {model.nodes.x[c[a]], model.nodes.y[c[a]], model.nodes.z[c[a]]};
+    double* const frac = &fractions[conn_at<K>(g, e) - base];
+    const int me = sm.model_element[static_cast<std::size_t>(e)];
+    if (ElementDataSize<K>::value > 0 && !sm.data_of(e))
+      throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
+                       "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                           K::name() + ") is made by " + MadeBy<K>::value + ", not by *ELEMENT");
+    const int sec = sm.material[static_cast<std::size_t>(e)];
+    const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
+    if (K::kDimension == 2 && !is_axisymmetric<K>() && !(m.thickness > 0 && m.thickness < 1e300))
+      throw InputError(model.solid_sections[static_cast<std::size_t>(sec)].thickness_loc,
+                       "*SOLID SECTION thickness must be a positive number for planar elements such as element " +
+                           std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
+                           "), got " + std::to_string(m.thickness));
+    const bool truss = element_kind(g.kind).cross_section;
+    if (truss) {
+      const SolidSection& ss = model.solid_sections[static_cast<std::size_t>(sec)];
+      if (!(m.thickness > 0 && m.thickness < 1e300))
+        throw InputError(ss.thickness_loc.line > 0 ? ss.thickness_loc : ss.loc,
+                         "*SOLID SECTION: the cross-section area of truss element " +
+                             std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
+                             ") must be a positive number, got " + [&] {
+                               char buf[32];
+                               std::snprintf(buf, sizeof buf, "%g", m.thickness);
+                               return std::string(buf);
+                             }());
+      if (m.model != kSvkIsotropic)
+        throw InputError(ss.loc, "*SOLID SECTION, MATERIAL=" + ss.material + " on truss element " +
+                                     std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                                     K::name() +
+                                     "): trusses take isotropic *ELASTIC only (no *PLASTIC, *HYPERELASTIC or "
+                                     "orthotropic elasticity)");
+    }
+    // Planar kinds return their area, trusses their length: the section's thickness or
+    // area makes it a volume (axisymmetric kinds return their ring volume: no thickness).
+    const double vol =
+        kind_mass_fractions<K>(X, frac, sm.data_of(e)) * ((K::kDimension == 2 && !is_axisymmetric<K>()) || truss ? m.thickness : 1.0);
+    if (!(vol > 0) && (truss || element_kind(g.kind).discrete))
+      throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
+                       "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                           K::name() + ") has zero length: its two nodes coincide");
+    if (!(vol > 0))
+      throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
+                       "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
+                           K::name() +
+                           ") is inverted or degenerate (non-positive volume at an integration point; "
+                           "check the node order" +
+                           (is_axisymmetric<K>() ? "; an axisymmetric element also needs every node at r = x >= 0)"
+                                                 : ")"));
+    sm.volume[static_cast<std::size_t>(e)] = vol;
+    sm.element_dt[static_cast<std::size_t>(e)] = kind_stable_dt<K>(X, m, sm.hourglass_kappa, sm.data_of(e));
+}
+
+/// Each element's volume, increment and mass fractions on every core (the reference constants
+/// are most of a solid model's set-up: 1.4 us per C3D8R on one core, 70 s of a 50 M-element
+/// run's set-up; docs/performance.md), then the nodal sums in element order on one, so the
+/// masses are the same to the bit on any number of threads. Chunks of elements bound the
+/// fractions kept between the two passes (8 values per hexahedron).
+void add_element_constants(const Model& model, SolidMesh& sm, SolidMassContribution& contrib) {
   sm.volume.assign(sm.num_elements, 0.0);
   sm.element_dt.assign(sm.num_elements, 0.0);
-  // Each element's volume, increment and mass fractions on every core (the reference
-  // constants are most of a solid model's set-up: 1.4 us per C3D8R on one core, 70 s of a
-  // 50 M-element run's set-up; docs/performance.md), then the nodal sums in element order on
-  // one, so the masses are the same to the bit on any number of threads. Chunks of elements
-  // bound the fractions kept between the two passes (8 values per hexahedron).
   constexpr int kChunk = 1 << 20;
   std::vector<double> fractions;
   for (const SolidGroup& g : sm.groups) {
     visit_continuum_kind(g.kind, [&](auto kind) {
       using K = decltype(kind);
-      const auto conn_at = [&](int e) { return static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes); };
-      // Element e's checks, volume, increment and fractions (at its conn positions less
-      // base's); throws InputError for the first check it fails.
-      const auto evaluate = [&](int e, std::size_t base) {
-        const int* c = &sm.conn[conn_at(e)];
-        Vec3<double> X[K::kNodes];
-        for (int a = 0; a < K::kNodes; ++a) X[a] = {model.nodes.x[c[a]], model.nodes.y[c[a]], model.nodes.z[c[a]]};
-        double* const frac = &fractions[conn_at(e) - base];
-        const int me = sm.model_element[static_cast<std::size_t>(e)];
-        if (ElementDataSize<K>::value > 0 && !sm.data_of(e))
-          throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
-                           "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
-                               K::name() + ") is made by " + MadeBy<K>::value + ", not by *ELEMENT");
-        const int sec = sm.material[static_cast<std::size_t>(e)];
-        const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
-        if (K::kDimension == 2 && !is_axisymmetric<K>() && !(m.thickness > 0 && m.thickness < 1e300))
-          throw InputError(model.solid_sections[static_cast<std::size_t>(sec)].thickness_loc,
-                           "*SOLID SECTION thickness must be a positive number for planar elements such as element " +
-                               std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
-                               "), got " + std::to_string(m.thickness));
-        const bool truss = element_kind(g.kind).cross_section;
-        if (truss) {
-          const SolidSection& ss = model.solid_sections[static_cast<std::size_t>(sec)];
-          if (!(m.thickness > 0 && m.thickness < 1e300))
-            throw InputError(ss.thickness_loc.line > 0 ? ss.thickness_loc : ss.loc,
-                             "*SOLID SECTION: the cross-section area of truss element " +
-                                 std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" + K::name() +
-                                 ") must be a positive number, got " + [&] {
-                                   char buf[32];
-                                   std::snprintf(buf, sizeof buf, "%g", m.thickness);
-                                   return std::string(buf);
-                                 }());
-          if (m.model != kSvkIsotropic)
-            throw InputError(ss.loc, "*SOLID SECTION, MATERIAL=" + ss.material + " on truss element " +
-                                         std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
-                                         K::name() +
-                                         "): trusses take isotropic *ELASTIC only (no *PLASTIC, *HYPERELASTIC or "
-                                         "orthotropic elasticity)");
-        }
-        // Planar kinds return their area, trusses their length: the section's thickness or
-        // area makes it a volume (axisymmetric kinds return their ring volume: no thickness).
-        const double vol =
-            kind_mass_fractions<K>(X, frac, sm.data_of(e)) * ((K::kDimension == 2 && !is_axisymmetric<K>()) || truss ? m.thickness : 1.0);
-        if (!(vol > 0) && (truss || element_kind(g.kind).discrete))
-          throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
-                           "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
-                               K::name() + ") has zero length: its two nodes coincide");
-        if (!(vol > 0))
-          throw InputError(model.elements.loc[static_cast<std::size_t>(me)],
-                           "element " + std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
-                               K::name() +
-                               ") is inverted or degenerate (non-positive volume at an integration point; "
-                               "check the node order" +
-                               (is_axisymmetric<K>() ? "; an axisymmetric element also needs every node at r = x >= 0)"
-                                                     : ")"));
-        sm.volume[static_cast<std::size_t>(e)] = vol;
-        sm.element_dt[static_cast<std::size_t>(e)] = kind_stable_dt<K>(X, m, sm.hourglass_kappa, sm.data_of(e));
-      };
+      const auto evaluate = [&](int e, std::size_t base) { evaluate_element<K>(model, sm, g, e, base, fractions); };
       const int end = g.first + g.count;
       for (int begin = g.first; begin < end; begin += kChunk) {
         const int stop = std::min(end, begin + kChunk);
-        const std::size_t base = conn_at(begin);
-        fractions.resize(conn_at(stop) - base);
+        const std::size_t base = conn_at<K>(g, begin);
+        fractions.resize(conn_at<K>(g, stop) - base);
         // A failing element is only marked here (an exception may not leave an OpenMP loop);
         // the first one in element order is evaluated again below and throws its message.
         int first_bad = stop;
@@ -371,8 +375,8 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
         }
         if (first_bad < stop) evaluate(first_bad, base);
         for (int e = begin; e < stop; ++e) {
-          const int* c = &sm.conn[conn_at(e)];
-          const double* frac = &fractions[conn_at(e) - base];
+          const int* c = &sm.conn[conn_at<K>(g, e)];
+          const double* frac = &fractions[conn_at<K>(g, e) - base];
           const int sec = sm.material[static_cast<std::size_t>(e)];
           const SolidMaterial<double>& m = sm.materials[static_cast<std::size_t>(sec)];
           const double alpha = sm.alpha[static_cast<std::size_t>(sec)];
@@ -388,7 +392,28 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
       }
     });
   }
+}
 
+}  // namespace
+
+SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib) {
+  SolidMesh sm;
+  const int nn = model.nodes.size();
+  // Elements per kind, counted once: a pass over the model per continuum kind was most of the
+  // set-up of a shell model of millions of elements.
+  std::vector<int> kind_count(static_cast<std::size_t>(num_element_kinds()), 0);
+  for (const int k : model.elements.kind) ++kind_count[static_cast<std::size_t>(k)];
+  int continuum = 0;
+  for (int kind = 0; kind < num_element_kinds(); ++kind)
+    if (element_kind(kind).family == ElementFamily::Continuum) continuum += kind_count[static_cast<std::size_t>(kind)];
+  if (continuum > 0) {
+    contrib.mass.assign(nn, 0.0);
+    contrib.damp.assign(nn, 0.0);
+  }
+  const std::vector<int> material_of = add_materials(model, sm);
+  add_groups(model, kind_count, material_of, sm);
+  fill_element_data(model, sm);
+  add_element_constants(model, sm, contrib);
   assign_points(sm);
   build_node_slots(sm, nn);
   return sm;

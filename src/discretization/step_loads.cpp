@@ -218,28 +218,49 @@ bool is_nurbs_element(const Model& model, int e) {
 
 }  // namespace
 
-std::vector<StepLoads> build_step_loads(const Model& model, const StructureSystem& sys) {
-  std::vector<StepLoads> out;
-  // Keyed state carried across steps: (node, dof) and element.
-  std::map<std::pair<int, int>, Carried> bcs, cloads;
-  std::map<std::pair<int, int>, Carried> dloads;  // (element, face 0..6)
-  std::vector<OutputRequest> outputs;
-  double previous_period = 0;
-  std::vector<int> shell_index(static_cast<std::size_t>(model.elements.size()), -1);
-  for (int e = 0; e < sys.num_elements; ++e) shell_index[static_cast<std::size_t>(sys.shell_model_element[e])] = e;
-  for (int e = 0; e < sys.tri.num_elements; ++e)
-    shell_index[static_cast<std::size_t>(sys.tri.model_element[e])] = sys.num_elements + e;
-  std::vector<int> solid_index(static_cast<std::size_t>(model.elements.size()), -1);
-  for (int e = 0; e < sys.solid.num_elements; ++e) solid_index[static_cast<std::size_t>(sys.solid.model_element[e])] = e;
-  std::vector<int> frame_of;
-  std::vector<double> frame_q;
-  build_frames(model, sys, frame_of, frame_q);
-  for (const Step& step : model.steps) {
+namespace {
+
+/// Builds the steps' load tables in deck order, carrying *BOUNDARY, *CLOAD and *DLOAD entries
+/// from step to step (OP=MOD) or dropping them (OP=NEW), with the checks that need the system.
+class StepLoadBuilder {
+ public:
+  StepLoadBuilder(const Model& model, const StructureSystem& sys) : model(model), sys(sys) {
+    shell_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
+    for (int e = 0; e < sys.num_elements; ++e) shell_index[static_cast<std::size_t>(sys.shell_model_element[e])] = e;
+    for (int e = 0; e < sys.tri.num_elements; ++e)
+      shell_index[static_cast<std::size_t>(sys.tri.model_element[e])] = sys.num_elements + e;
+    solid_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
+    for (int e = 0; e < sys.solid.num_elements; ++e) solid_index[static_cast<std::size_t>(sys.solid.model_element[e])] = e;
+    build_frames(model, sys, frame_of, frame_q);
+  }
+
+  /// The next step's tables.
+  StepLoads step_loads(const Step& step) {
     if (!model.transforms.empty() && step.procedure == Procedure::Static)
       throw InputError(step.loc, "static step '" + step.name + "' in a model with *TRANSFORM (first at " +
                                      model.transforms.front().loc.str() +
                                      "): local systems are supported in explicit dynamic steps only");
-    // Entries propagated from the previous step are frozen at their end value.
+    carry_over(step);
+    add_boundaries(step);
+    add_cloads(step);
+    add_dloads(step);
+    if (!step.outputs.empty()) outputs = step.outputs;
+    StepLoads s;
+    s.name = step.name;
+    s.period = step.time_period;
+    s.fixed_increment = step.fixed_increment;
+    boundary_tables(s);
+    cload_tables(s);
+    dload_tables(s);
+    frame_tables(step, s);
+    s.outputs = outputs;
+    previous_period = step.time_period;
+    return s;
+  }
+
+ private:
+  /// Entries propagated from the previous step are frozen at their end value; OP=NEW drops them.
+  void carry_over(const Step& step) {
     auto freeze = [&](auto& map) {
       for (auto& kv : map) {
         Carried& c = kv.second;
@@ -254,10 +275,12 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
     if (step.boundary_op_new) bcs.clear();
     if (step.cload_op_new) cloads.clear();
     if (step.dload_op_new) dloads.clear();
+  }
 
-    // A rigid body's reference node may be turned by a *BOUNDARY in a static step: its slaves
-    // follow exactly (the static solver's coupling), so the rotation is a real prescribed
-    // motion there, not a held triad.
+  /// The step's *BOUNDARY lines. A rigid body's reference node may be turned by a *BOUNDARY
+  /// in a static step: its slaves follow exactly (the static solver's coupling), so the
+  /// rotation is a real prescribed motion there, not a held triad.
+  void add_boundaries(const Step& step) {
     const auto is_reference = [&](int n) {
       return !sys.bodies.empty() &&
              std::find(sys.bodies.ref_node.begin(), sys.bodies.ref_node.end(), n) != sys.bodies.ref_node.end();
@@ -279,16 +302,20 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
         for (int n : b.nodes) bcs[{n, dof}] = c;
       }
     }
-    // Loads without an amplitude are applied at once in explicit steps and ramped over a
-    // static step from the value they had (Abaqus: STEP and RAMP default amplitudes).
-    const bool ramps = step.procedure == Procedure::Static;
-    const auto ramp_from = [&](Carried& c, const std::map<std::pair<int, int>, Carried>& map,
-                               const std::pair<int, int>& key) {
-      if (!ramps || c.amplitude) return;
-      c.ramp = true;
-      const auto it = map.find(key);
-      c.start = it == map.end() ? 0.0 : it->second.value;
-    };
+  }
+
+  /// Loads without an amplitude are applied at once in explicit steps and ramped over a
+  /// static step from the value they had (Abaqus: STEP and RAMP default amplitudes).
+  static void ramp_from(const Step& step, Carried& c, const std::map<std::pair<int, int>, Carried>& map,
+                        const std::pair<int, int>& key) {
+    if (step.procedure != Procedure::Static || c.amplitude) return;
+    c.ramp = true;
+    const auto it = map.find(key);
+    c.start = it == map.end() ? 0.0 : it->second.value;
+  }
+
+  /// The step's *CLOAD lines.
+  void add_cloads(const Step& step) {
     // Within one step, *CLOAD lines on the same node and dof add up (same amplitude required);
     // across steps a new line replaces the carried one.
     std::map<std::pair<int, int>, bool> set_here;
@@ -312,28 +339,30 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
           cloads[key].value += c.value;
         } else {
           Carried here = c;
-          ramp_from(here, cloads, key);
+          ramp_from(step, here, cloads, key);
           cloads[key] = here;
           set_here[key] = true;
         }
       }
     }
+  }
+
+  /// The step's *DLOAD lines.
+  void add_dloads(const Step& step) {
     for (const DistributedLoad& l : step.dloads) {
       Carried c;
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);
       for (int e : l.elements) {
         Carried here = c;
-        ramp_from(here, dloads, {e, l.face});
+        ramp_from(step, here, dloads, {e, l.face});
         dloads[{e, l.face}] = here;
       }
     }
-    if (!step.outputs.empty()) outputs = step.outputs;
+  }
 
-    StepLoads s;
-    s.name = step.name;
-    s.period = step.time_period;
-    s.fixed_increment = step.fixed_increment;
+  /// Held and prescribed dofs: translations (motions) and rotations.
+  void boundary_tables(StepLoads& s) {
     s.fixed_translation.assign(sys.num_nodes, 0);
     s.fixed_rotation.assign(sys.num_nodes, 0);
     for (const auto& [key, c] : bcs) {
@@ -357,19 +386,24 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
         s.motion_velocity.push_back(c.velocity ? 1 : 0);
       }
     }
-    // A ramp from a nonzero start is two entries whose values add up: the start held
-    // constant and the change ramped.
-    const auto parts = [](const Carried& c) {
-      std::vector<std::pair<double, Carried>> out;
-      if (c.ramp && c.start != 0.0 && !c.velocity) {
-        Carried held;
-        out.push_back({c.start, held});
-        out.push_back({c.value - c.start, c});
-      } else {
-        out.push_back({c.value, c});
-      }
-      return out;
-    };
+  }
+
+  /// A ramp from a nonzero start is two entries whose values add up: the start held
+  /// constant and the change ramped.
+  static std::vector<std::pair<double, Carried>> parts(const Carried& c) {
+    std::vector<std::pair<double, Carried>> out;
+    if (c.ramp && c.start != 0.0 && !c.velocity) {
+      Carried held;
+      out.push_back({c.start, held});
+      out.push_back({c.value - c.start, c});
+    } else {
+      out.push_back({c.value, c});
+    }
+    return out;
+  }
+
+  /// Concentrated loads.
+  void cload_tables(StepLoads& s) {
     for (const auto& [key, c] : cloads)
       for (const auto& [value, part] : parts(c)) {
         s.load_node.push_back(key.first);
@@ -377,6 +411,10 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
         s.load_value.push_back(value);
         s.load_amp.push_back(slot_of(s, part));
       }
+  }
+
+  /// Distributed loads: shell pressures, solid face pressures, NURBS sides as nodal forces.
+  void dload_tables(StepLoads& s) {
     for (const auto& [key, c] : dloads) {
       const auto [elem, face] = key;
       for (const auto& [value, part] : parts(c)) {
@@ -408,6 +446,10 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
         }
       }
     }
+  }
+
+  /// The transformed nodes' local systems.
+  void frame_tables(const Step& step, StepLoads& s) {
     for (int n = 0; n < sys.num_nodes; ++n) {
       const int f = frame_of[static_cast<std::size_t>(n)];
       if (f < 0) continue;
@@ -420,10 +462,25 @@ std::vector<StepLoads> build_step_loads(const Model& model, const StructureSyste
       s.frame_node.push_back(n);
       s.frame_q.insert(s.frame_q.end(), frame_q.begin() + 9 * static_cast<long>(f), frame_q.begin() + 9 * static_cast<long>(f + 1));
     }
-    s.outputs = outputs;
-    previous_period = step.time_period;
-    out.push_back(std::move(s));
   }
+
+  const Model& model;
+  const StructureSystem& sys;
+  // Keyed state carried across steps: (node, dof) and (element, face 0..6).
+  std::map<std::pair<int, int>, Carried> bcs, cloads, dloads;
+  std::vector<OutputRequest> outputs;
+  double previous_period = 0;
+  std::vector<int> shell_index, solid_index;  ///< model element -> its index in its family (-1: none)
+  std::vector<int> frame_of;
+  std::vector<double> frame_q;
+};
+
+}  // namespace
+
+std::vector<StepLoads> build_step_loads(const Model& model, const StructureSystem& sys) {
+  std::vector<StepLoads> out;
+  StepLoadBuilder builder(model, sys);
+  for (const Step& step : model.steps) out.push_back(builder.step_loads(step));
   return out;
 }
 

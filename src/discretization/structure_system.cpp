@@ -263,22 +263,12 @@ void rebuild_mass_dependents(const Model& model, StructureSystem& sys) {
 
 namespace {
 
-StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
-  StructureSystem sys;
-  sys.num_nodes = model.nodes.size();
+/// The MITC4 shells: connectivity, sections and Gauss points, gather map, directors, each
+/// element's reference geometry and increment, the nodal masses and inertias their corners
+/// give, and their totals.
+void add_shells(const Model& model, StructureSystem& sys) {
   const int nn = sys.num_nodes, nm = model.elements.size();
-  // Every array of millions of entries is faulted in on all cores before it is filled
-  // (core/first_touch.hpp), and every loop below that writes each entry from its own inputs
-  // runs on all cores; the sums over elements into nodes are gathered per node in element
-  // order, so each array is bitwise the same for any thread count.
   const int node_threads = threads_for(nn, default_threads());
-  const auto copy = [&](std::vector<double>& to, const std::vector<double>& from) {
-    reserve_first_touched(to, from.size(), node_threads);
-    to.assign(from.begin(), from.end());
-  };
-  copy(sys.x0, model.nodes.x);
-  copy(sys.y0, model.nodes.y);
-  copy(sys.z0, model.nodes.z);
   std::vector<int> shell_index(static_cast<std::size_t>(nm), -1);
   int shells = 0;
   for (int e = 0; e < nm; ++e)
@@ -375,7 +365,68 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
     sys.total_mass += sec.density * sec.thickness * area;
     sys.energy_per_unit_strain += 0.5 * sec.youngs * sec.thickness * area;
   }
+}
 
+/// Point masses (MASS elements) and rotary inertias (ROTARYI elements) onto their nodes.
+void add_point_masses(const Model& model, StructureSystem& sys) {
+  // Point masses (MASS elements): translational mass only, no damping, no rotary inertia.
+  for (const PointMass& p : model.point_masses) {
+    sys.mass[static_cast<std::size_t>(p.node)] += p.mass;
+    if (!sys.has_rotations(p.node)) sys.inertia[static_cast<std::size_t>(p.node)] = sys.mass[static_cast<std::size_t>(p.node)];
+    sys.total_mass += p.mass;
+  }
+  // Rotary inertias (ROTARYI elements): isotropic, added to nodes that have rotations.
+  // A rigid body's reference node without rotations of its own: its body takes the inertia
+  // (discretization/constraints.cpp, build_rigid_bodies).
+  std::vector<char> body_ref(static_cast<std::size_t>(sys.num_nodes), 0);
+  for (const RigidBody& b : model.rigid_bodies) body_ref[static_cast<std::size_t>(b.ref_node)] = 1;
+  for (const PointMass& p : model.point_inertias) {
+    if (!sys.has_rotations(p.node) && body_ref[static_cast<std::size_t>(p.node)]) continue;
+    if (!sys.has_rotations(p.node))
+      throw InputError(p.loc, "*ROTARY INERTIA on node " + std::to_string(model.nodes.id[static_cast<std::size_t>(p.node)]) +
+                                  ", which has no rotational dofs (only beams, shells and FPM triangles give a node "
+                                  "rotations)");
+    sys.inertia[static_cast<std::size_t>(p.node)] += p.mass;
+  }
+}
+
+/// Springs and dashpots limit the increment through their nodes' masses, known only now.
+void set_discrete_increments(const Model& model, StructureSystem& sys) {
+  bool explicit_steps = false;
+  for (const Step& s : model.steps) explicit_steps = explicit_steps || s.procedure == Procedure::ExplicitDynamic;
+  for (const SolidGroup& g : sys.solid.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      if constexpr (IsDiscrete<K>::value) {
+        for (int e = g.first; e < g.first + g.count; ++e) {
+          const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
+          double m[K::kNodes];
+          for (int a = 0; a < K::kNodes; ++a) m[a] = sys.mass[static_cast<std::size_t>(c[a])];
+          const SolidMaterial<double>& mat =
+              sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
+          sys.solid.element_dt[static_cast<std::size_t>(e)] = explicit_steps ? K::discrete_dt(mat, m) : 1e30;
+        }
+      }
+    });
+}
+
+StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
+  StructureSystem sys;
+  sys.num_nodes = model.nodes.size();
+  const int nn = sys.num_nodes;
+  // Every array of millions of entries is faulted in on all cores before it is filled
+  // (core/first_touch.hpp), and every loop below that writes each entry from its own inputs
+  // runs on all cores; the sums over elements into nodes are gathered per node in element
+  // order, so each array is bitwise the same for any thread count.
+  const int node_threads = threads_for(nn, default_threads());
+  const auto copy = [&](std::vector<double>& to, const std::vector<double>& from) {
+    reserve_first_touched(to, from.size(), node_threads);
+    to.assign(from.begin(), from.end());
+  };
+  copy(sys.x0, model.nodes.x);
+  copy(sys.y0, model.nodes.y);
+  copy(sys.z0, model.nodes.z);
+  add_shells(model, sys);
   SolidMassContribution solid_mass;
   sys.solid = build_solid_mesh(model, solid_mass);
   if (sys.solid.planar && sys.num_elements > 0) {
@@ -420,42 +471,8 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
     }
   });
   sys.total_mass += solid_mass.total_mass + beam_mass.total_mass + tri_mass.total_mass;
-  // Point masses (MASS elements): translational mass only, no damping, no rotary inertia.
-  for (const PointMass& p : model.point_masses) {
-    sys.mass[static_cast<std::size_t>(p.node)] += p.mass;
-    if (!sys.has_rotations(p.node)) sys.inertia[static_cast<std::size_t>(p.node)] = sys.mass[static_cast<std::size_t>(p.node)];
-    sys.total_mass += p.mass;
-  }
-  // Rotary inertias (ROTARYI elements): isotropic, added to nodes that have rotations.
-  // A rigid body's reference node without rotations of its own: its body takes the inertia
-  // (discretization/constraints.cpp, build_rigid_bodies).
-  std::vector<char> body_ref(static_cast<std::size_t>(sys.num_nodes), 0);
-  for (const RigidBody& b : model.rigid_bodies) body_ref[static_cast<std::size_t>(b.ref_node)] = 1;
-  for (const PointMass& p : model.point_inertias) {
-    if (!sys.has_rotations(p.node) && body_ref[static_cast<std::size_t>(p.node)]) continue;
-    if (!sys.has_rotations(p.node))
-      throw InputError(p.loc, "*ROTARY INERTIA on node " + std::to_string(model.nodes.id[static_cast<std::size_t>(p.node)]) +
-                                  ", which has no rotational dofs (only beams, shells and FPM triangles give a node "
-                                  "rotations)");
-    sys.inertia[static_cast<std::size_t>(p.node)] += p.mass;
-  }
-  // Springs and dashpots limit the increment through their nodes' masses, known only now.
-  bool explicit_steps = false;
-  for (const Step& s : model.steps) explicit_steps = explicit_steps || s.procedure == Procedure::ExplicitDynamic;
-  for (const SolidGroup& g : sys.solid.groups)
-    visit_continuum_kind(g.kind, [&](auto kind) {
-      using K = decltype(kind);
-      if constexpr (IsDiscrete<K>::value) {
-        for (int e = g.first; e < g.first + g.count; ++e) {
-          const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
-          double m[K::kNodes];
-          for (int a = 0; a < K::kNodes; ++a) m[a] = sys.mass[static_cast<std::size_t>(c[a])];
-          const SolidMaterial<double>& mat =
-              sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-          sys.solid.element_dt[static_cast<std::size_t>(e)] = explicit_steps ? K::discrete_dt(mat, m) : 1e30;
-        }
-      }
-    });
+  add_point_masses(model, sys);
+  set_discrete_increments(model, sys);
   sys.energy_per_unit_strain +=
       solid_mass.energy_per_unit_strain + beam_mass.energy_per_unit_strain + tri_mass.energy_per_unit_strain;
   update_stable_dt(sys);

@@ -199,6 +199,15 @@ void DeckParser::mpc_data(const Line& line) {
 void DeckParser::mpc_end() { need_data_line("MPC type, slave node, master node"); }
 
 void DeckParser::resolve_constraints() {
+  resolve_ties();
+  resolve_equations();
+  node_claims_.clear();
+  resolve_bodies();
+  resolve_mpcs();
+}
+
+// Both surfaces of every *TIE exist, the master made of element faces.
+void DeckParser::resolve_ties() {
   for (const Tie& t : m_.ties)
     for (const std::string* name : {&t.slave, &t.master}) {
       refuse_analytical(*name, t.loc, "*TIE " + t.name);
@@ -209,7 +218,10 @@ void DeckParser::resolve_constraints() {
         fail(t.loc, "*TIE " + t.name + ": the master surface '" + *name +
                         "' is node-based; it must be made of element faces (TYPE=ELEMENT)");
     }
-  // One equation per set member: every term's set has as many nodes (a node is a set of one).
+}
+
+// One equation per set member: every term's set has as many nodes (a node is a set of one).
+void DeckParser::resolve_equations() {
   for (const PendingEquation& pe : pending_equations_) {
     // Short only when a refused term line was skipped (halfstep check reads on after a
     // problem, and *EQUATION's end check did not run): that line's message stands for it.
@@ -239,10 +251,17 @@ void DeckParser::resolve_constraints() {
     }
   }
   pending_equations_.clear();
-  node_claims_.clear();
-  const auto claim = [&](int node, bool ref, const PendingBody& pb) {
-    node_claims_.push_back(NodeClaim{node, ref, false, pb.order, pb.pos, pb.name});
-  };
+}
+
+// A claim on a node by body pb (its reference node or one of its slaves), checked when every
+// constraint has claimed its nodes.
+void DeckParser::claim_node(int node, bool ref, const PendingBody& pb) {
+  node_claims_.push_back(NodeClaim{node, ref, false, pb.order, pb.pos, pb.name});
+}
+
+// *RIGID BODY and *COUPLING blocks: analytical bodies claim their reference node (attached
+// later), distributing couplings become equations, the others rigid bodies.
+void DeckParser::resolve_bodies() {
   for (const PendingBody& pb : pending_bodies_) {
     if (!pb.analytical.empty()) {
       // Attached in resolve_analytical_bodies, once every body's nodes are claimed.
@@ -255,87 +274,99 @@ void DeckParser::resolve_constraints() {
     if (pb.coupling) refuse_analytical(pb.surface, loc(pb.pos), pb.name);
     if (pb.coupling && !pb.kinematic && !pb.distributing)
       fail(pb.pos, pb.name + " needs a *KINEMATIC or *DISTRIBUTING block after it");
-    if (pb.distributing) {
-      // The reference node's translations are the mean of the surface nodes' (uniform
-      // weights): u_r - sum u_i / N = 0 per translation, the reference node dependent, so
-      // its loads are shared out to the surface nodes with the same weights.
-      const std::vector<int> ref = node_targets(pb.ref, pb.pos);
-      if (ref.size() != 1)
-        fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
-      const auto it = m_.surfaces.find(pb.surface);
-      if (it == m_.surfaces.end()) fail(pb.pos, pb.name + ": surface '" + pb.surface + "' is not defined");
-      std::vector<int> nodes = it->second.nodes;
-      std::vector<char> seen(m_.nodes.size(), 0);
-      for (int n : nodes) seen[n] = 1;
-      for (std::size_t i = 0; i < it->second.elements.size(); ++i) {
-        const int e = it->second.elements[i], count = m_.elements.count_of(e);
-        int local[6];
-        surface_face_nodes(count, m_.elements.shell[e] != 0, it->second.faces[i], local);
-        for (int k = 0; k < 6; ++k)
-          if (local[k] >= 0 && !seen[m_.elements.nodes_of(e)[local[k]]])
-            seen[m_.elements.nodes_of(e)[local[k]]] = 1, nodes.push_back(m_.elements.nodes_of(e)[local[k]]);
-      }
-      if (seen[ref[0]]) fail(pb.pos, pb.name + ": the reference node is a node of the surface");
-      claim(ref[0], true, pb);
-      const double w = 1.0 / static_cast<double>(nodes.size());
-      for (int d = 1; d <= 3; ++d) {
-        Equation e;
-        e.nodes.push_back(ref[0]);
-        e.dofs.push_back(d);
-        e.coefficients.push_back(1.0);
-        for (int n : nodes) {
-          e.nodes.push_back(n);
-          e.dofs.push_back(d);
-          e.coefficients.push_back(-w);
-        }
-        e.loc = loc(pb.pos);
-        m_.equations.push_back(std::move(e));
-      }
-      continue;
-    }
-    RigidBody b;
-    b.name = pb.name;
-    const std::vector<int> ref = node_targets(pb.ref, pb.pos);
-    if (ref.size() != 1)
-      fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
-    b.ref_node = ref[0];
-    std::vector<char> seen(m_.nodes.size(), 0);
-    seen[b.ref_node] = 1;  // the reference node moves with the body by definition
-    const auto add = [&](std::vector<int>& to, int n) {
-      if (!seen[n]) seen[n] = 1, to.push_back(n);
-    };
-    if (!pb.elset.empty())
-      for (int e : element_targets(pb.elset, pb.pos))
-        for (int k = 0; k < m_.elements.count_of(e); ++k) add(b.tied, m_.elements.nodes_of(e)[k]);
-    if (!pb.tie.empty())
-      for (int n : node_targets(pb.tie, pb.pos)) add(b.tied, n);
-    if (!pb.pin.empty())
-      for (int n : node_targets(pb.pin, pb.pos)) add(b.pinned, n);
-    if (pb.coupling) {
-      const auto it = m_.surfaces.find(pb.surface);
-      if (it == m_.surfaces.end()) fail(pb.pos, pb.name + ": surface '" + pb.surface + "' is not defined");
-      const Surface& surf = it->second;
-      std::vector<int>& to = pb.pinned_only ? b.pinned : b.tied;
-      for (int n : surf.nodes) add(to, n);
-      for (std::size_t i = 0; i < surf.elements.size(); ++i) {
-        const int e = surf.elements[i], count = m_.elements.count_of(e);
-        int local[6];
-        surface_face_nodes(count, m_.elements.shell[e] != 0, surf.faces[i], local);
-        for (int k = 0; k < 6; ++k)
-          if (local[k] >= 0) add(to, m_.elements.nodes_of(e)[local[k]]);
-      }
-    }
-    if (b.tied.empty() && b.pinned.empty()) fail(pb.pos, pb.name + " has no nodes besides its reference node");
-    claim(b.ref_node, true, pb);
-    for (const std::vector<int>* slaves : {&b.tied, &b.pinned})
-      for (int n : *slaves) claim(n, false, pb);
-    b.loc = loc(pb.pos);
-    m_.rigid_bodies.push_back(std::move(b));
+    if (pb.distributing)
+      add_distributing_coupling(pb);
+    else
+      add_rigid_body(pb);
   }
   pending_bodies_.clear();
-  // *MPC: PIN and TIE are equations u_s - u_m = 0 per translation, TIE also per rotation where
-  // both nodes have rotations (6-dof models; checked when the system is built); BEAM links the
-  // slave rigidly to the master, one rigid body per master.
+}
+
+// A distributing coupling: the reference node's translations are the mean of the surface
+// nodes' (uniform weights): u_r - sum u_i / N = 0 per translation, the reference node
+// dependent, so its loads are shared out to the surface nodes with the same weights.
+void DeckParser::add_distributing_coupling(const PendingBody& pb) {
+  const std::vector<int> ref = node_targets(pb.ref, pb.pos);
+  if (ref.size() != 1)
+    fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
+  const auto it = m_.surfaces.find(pb.surface);
+  if (it == m_.surfaces.end()) fail(pb.pos, pb.name + ": surface '" + pb.surface + "' is not defined");
+  std::vector<int> nodes = it->second.nodes;
+  std::vector<char> seen(m_.nodes.size(), 0);
+  for (int n : nodes) seen[n] = 1;
+  for (std::size_t i = 0; i < it->second.elements.size(); ++i) {
+    const int e = it->second.elements[i], count = m_.elements.count_of(e);
+    int local[6];
+    surface_face_nodes(count, m_.elements.shell[e] != 0, it->second.faces[i], local);
+    for (int k = 0; k < 6; ++k)
+      if (local[k] >= 0 && !seen[m_.elements.nodes_of(e)[local[k]]])
+        seen[m_.elements.nodes_of(e)[local[k]]] = 1, nodes.push_back(m_.elements.nodes_of(e)[local[k]]);
+  }
+  if (seen[ref[0]]) fail(pb.pos, pb.name + ": the reference node is a node of the surface");
+  claim_node(ref[0], true, pb);
+  const double w = 1.0 / static_cast<double>(nodes.size());
+  for (int d = 1; d <= 3; ++d) {
+    Equation e;
+    e.nodes.push_back(ref[0]);
+    e.dofs.push_back(d);
+    e.coefficients.push_back(1.0);
+    for (int n : nodes) {
+      e.nodes.push_back(n);
+      e.dofs.push_back(d);
+      e.coefficients.push_back(-w);
+    }
+    e.loc = loc(pb.pos);
+    m_.equations.push_back(std::move(e));
+  }
+}
+
+// A *RIGID BODY (ELSET, TIE NSET, PIN NSET) or kinematic *COUPLING: its reference node and
+// its tied and pinned slaves.
+void DeckParser::add_rigid_body(const PendingBody& pb) {
+  RigidBody b;
+  b.name = pb.name;
+  const std::vector<int> ref = node_targets(pb.ref, pb.pos);
+  if (ref.size() != 1)
+    fail(pb.pos, pb.name + ": REF NODE=" + pb.ref + " has " + std::to_string(ref.size()) + " nodes, expected one");
+  b.ref_node = ref[0];
+  std::vector<char> seen(m_.nodes.size(), 0);
+  seen[b.ref_node] = 1;  // the reference node moves with the body by definition
+  const auto add = [&](std::vector<int>& to, int n) {
+    if (!seen[n]) seen[n] = 1, to.push_back(n);
+  };
+  if (!pb.elset.empty())
+    for (int e : element_targets(pb.elset, pb.pos))
+      for (int k = 0; k < m_.elements.count_of(e); ++k) add(b.tied, m_.elements.nodes_of(e)[k]);
+  if (!pb.tie.empty())
+    for (int n : node_targets(pb.tie, pb.pos)) add(b.tied, n);
+  if (!pb.pin.empty())
+    for (int n : node_targets(pb.pin, pb.pos)) add(b.pinned, n);
+  if (pb.coupling) {
+    const auto it = m_.surfaces.find(pb.surface);
+    if (it == m_.surfaces.end()) fail(pb.pos, pb.name + ": surface '" + pb.surface + "' is not defined");
+    const Surface& surf = it->second;
+    std::vector<int>& to = pb.pinned_only ? b.pinned : b.tied;
+    for (int n : surf.nodes) add(to, n);
+    for (std::size_t i = 0; i < surf.elements.size(); ++i) {
+      const int e = surf.elements[i], count = m_.elements.count_of(e);
+      int local[6];
+      surface_face_nodes(count, m_.elements.shell[e] != 0, surf.faces[i], local);
+      for (int k = 0; k < 6; ++k)
+        if (local[k] >= 0) add(to, m_.elements.nodes_of(e)[local[k]]);
+    }
+  }
+  if (b.tied.empty() && b.pinned.empty()) fail(pb.pos, pb.name + " has no nodes besides its reference node");
+  claim_node(b.ref_node, true, pb);
+  for (const std::vector<int>* slaves : {&b.tied, &b.pinned})
+    for (int n : *slaves) claim_node(n, false, pb);
+  b.loc = loc(pb.pos);
+  m_.rigid_bodies.push_back(std::move(b));
+}
+
+// *MPC: PIN and TIE are equations u_s - u_m = 0 per translation, TIE also per rotation where
+// both nodes have rotations (6-dof models; checked when the system is built); BEAM links the
+// slave rigidly to the master, one rigid body per master.
+void DeckParser::resolve_mpcs() {
   std::map<int, std::size_t> beam_body;  // master node -> index in m_.rigid_bodies
   std::vector<char> rotates;             // nodes of shells and beams (filled when a TIE needs it)
   for (const PendingMpc& p : pending_mpcs_) {

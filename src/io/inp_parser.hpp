@@ -421,6 +421,14 @@ class DeckParser {
     int order = 0;  ///< deck order among bodies, couplings and *MPC lines (constraint_order_)
     Pos pos;
   };
+  // resolve_constraints' parts (inp_constraints.cpp).
+  void resolve_ties();
+  void resolve_equations();
+  void resolve_bodies();
+  void claim_node(int node, bool ref, const PendingBody& pb);
+  void add_distributing_coupling(const PendingBody& pb);
+  void add_rigid_body(const PendingBody& pb);
+  void resolve_mpcs();
   std::vector<PendingBody> pending_bodies_;
   /// A node that a body, coupling or *MPC uses, for the checks of the analytical surfaces'
   /// reference nodes (resolve_analytical_bodies): which, where, and in what role.

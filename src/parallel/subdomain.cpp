@@ -56,6 +56,103 @@ int order_family(const Family& f, Part part, int rank, OnInterface on_interface,
 
 }  // namespace
 
+namespace {
+
+/// The interface exchange of subdomain d: its neighbours and, per neighbour, the shared nodes
+/// in ascending global index (both sides list them in that order, so a message needs no node
+/// numbers), and where each shared node's contributions sit in the received messages.
+/// sharing: (global node, rank) of every shared node, sorted.
+void build_exchange(Subdomain& d, const std::vector<std::pair<int, int>>& sharing, int rank) {
+  const auto on_interface = [&](int n) { return d.node_local[n] >= 0 && d.node_local[n] < d.num_interface; };
+  for (const auto& [n, p] : sharing)
+    if (p != rank && on_interface(n)) d.neighbors.push_back(p);
+  std::sort(d.neighbors.begin(), d.neighbors.end());
+  d.neighbors.erase(std::unique(d.neighbors.begin(), d.neighbors.end()), d.neighbors.end());
+  const std::size_t nb = d.neighbors.size();
+  std::vector<std::vector<int>> lists(nb);
+  std::vector<std::vector<std::pair<int, int>>> contributions(d.num_interface);  // (rank, neighbour or -1: own)
+  std::size_t at = 0;
+  for (int k = 0; k < d.num_interface; ++k) {
+    const int n = d.node_global[k];
+    while (at < sharing.size() && sharing[at].first < n) ++at;
+    for (std::size_t s = at; s < sharing.size() && sharing[s].first == n; ++s) {
+      const int p = sharing[s].second;
+      if (p == rank) {
+        contributions[k].emplace_back(p, -1);
+        continue;
+      }
+      const std::size_t j = static_cast<std::size_t>(
+          std::lower_bound(d.neighbors.begin(), d.neighbors.end(), p) - d.neighbors.begin());
+      contributions[k].emplace_back(p, static_cast<int>(j));
+      lists[j].push_back(k);
+    }
+  }
+  d.send_ptr.assign(1, 0);
+  for (const auto& l : lists) {
+    d.send_nodes.insert(d.send_nodes.end(), l.begin(), l.end());
+    d.send_ptr.push_back(static_cast<int>(d.send_nodes.size()));
+  }
+  // Position of node k in neighbour j's message: its rank in lists[j].
+  d.sum_ptr.assign(1, 0);
+  for (int k = 0; k < d.num_interface; ++k) {
+    std::sort(contributions[k].begin(), contributions[k].end());
+    for (const auto& [p, j] : contributions[k]) {
+      if (j < 0) {
+        d.sum_src.push_back(k);
+        continue;
+      }
+      const auto& l = lists[static_cast<std::size_t>(j)];
+      const int pos = static_cast<int>(std::lower_bound(l.begin(), l.end(), k) - l.begin());
+      d.sum_src.push_back(d.num_interface + d.send_ptr[static_cast<std::size_t>(j)] + pos);
+    }
+    d.sum_ptr.push_back(static_cast<int>(d.sum_src.size()));
+  }
+
+}
+
+/// Subdomain d's share of the contact system of g: every contact node, which of them and of
+/// the records this rank fills, and which ranks hold each node (lo, hi: the lowest and highest
+/// rank touching each node; sharing as for build_exchange).
+void share_contact(Subdomain& d, const StructureSystem& g, const std::vector<int>& cnodes, const std::vector<int>& lo,
+                   const std::vector<int>& hi, const std::vector<std::pair<int, int>>& sharing) {
+  const int nn = g.num_nodes;
+  ContactShare& c = d.contact;
+  const int nc = static_cast<int>(cnodes.size());
+  std::vector<int> to_contact(nn, -1);
+  for (int k = 0; k < nc; ++k) to_contact[cnodes[k]] = k;
+  c.node_global = cnodes;
+  c.system = renumber_contact(g.contact, to_contact, nc);
+  for (int k = 0; k < nc; ++k) {
+    const int n = cnodes[k];
+    const int l = d.node_local[n];
+    c.node_local.push_back(l);
+    c.fills.push_back(l >= 0 && d.owned[static_cast<std::size_t>(l)] ? 1 : 0);
+    c.x0.push_back(g.x0[n]);
+    c.y0.push_back(g.y0[n]);
+    c.z0.push_back(g.z0[n]);
+    c.mass.push_back(g.mass[n]);
+  }
+  for (int i = 0; i < g.contact.num_slaves; ++i)
+    if (c.fills[static_cast<std::size_t>(c.system.slave_node[static_cast<std::size_t>(i)])]) c.records.push_back(i);
+  // An edge record goes to the owner of the edge's first node, which holds that node but
+  // not always the second (the edge's element may lie on another rank holding the node).
+  for (int e = 0; e < g.contact.num_edges; ++e)
+    if ((c.system.edge_role[static_cast<std::size_t>(e)] & kEdgeRecord) &&
+        c.fills[static_cast<std::size_t>(c.system.edge_nodes[2 * static_cast<std::size_t>(e)])])
+      c.edge_records.push_back(e);
+  for (int n : cnodes) {
+    if (lo[n] == hi[n]) {
+      c.holders.push_back(lo[n]);
+    } else {
+      auto it = std::lower_bound(sharing.begin(), sharing.end(), std::pair<int, int>{n, -1});
+      for (; it != sharing.end() && it->first == n; ++it) c.holders.push_back(it->second);
+    }
+    c.holder_ptr.push_back(static_cast<int>(c.holders.size()));
+  }
+}
+
+}  // namespace
+
 Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part, int rank, int ranks) {
   Subdomain d;
   d.rank = rank;
@@ -131,90 +228,11 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   }
   for (std::size_t i = 0; i < d.solid_global.size(); ++i) d.solid_local[d.solid_global[i]] = static_cast<int>(i);
 
-  // Neighbours and, per neighbour, the shared nodes in ascending global index (both sides
-  // list them in that order, so a message needs no node numbers).
-  for (const auto& [n, p] : sharing)
-    if (p != rank && on_interface(n)) d.neighbors.push_back(p);
-  std::sort(d.neighbors.begin(), d.neighbors.end());
-  d.neighbors.erase(std::unique(d.neighbors.begin(), d.neighbors.end()), d.neighbors.end());
-  const std::size_t nb = d.neighbors.size();
-  std::vector<std::vector<int>> lists(nb);
-  std::vector<std::vector<std::pair<int, int>>> contributions(d.num_interface);  // (rank, neighbour or -1: own)
-  std::size_t at = 0;
-  for (int k = 0; k < d.num_interface; ++k) {
-    const int n = d.node_global[k];
-    while (at < sharing.size() && sharing[at].first < n) ++at;
-    for (std::size_t s = at; s < sharing.size() && sharing[s].first == n; ++s) {
-      const int p = sharing[s].second;
-      if (p == rank) {
-        contributions[k].emplace_back(p, -1);
-        continue;
-      }
-      const std::size_t j = static_cast<std::size_t>(
-          std::lower_bound(d.neighbors.begin(), d.neighbors.end(), p) - d.neighbors.begin());
-      contributions[k].emplace_back(p, static_cast<int>(j));
-      lists[j].push_back(k);
-    }
-  }
-  d.send_ptr.assign(1, 0);
-  for (const auto& l : lists) {
-    d.send_nodes.insert(d.send_nodes.end(), l.begin(), l.end());
-    d.send_ptr.push_back(static_cast<int>(d.send_nodes.size()));
-  }
-  // Position of node k in neighbour j's message: its rank in lists[j].
-  d.sum_ptr.assign(1, 0);
-  for (int k = 0; k < d.num_interface; ++k) {
-    std::sort(contributions[k].begin(), contributions[k].end());
-    for (const auto& [p, j] : contributions[k]) {
-      if (j < 0) {
-        d.sum_src.push_back(k);
-        continue;
-      }
-      const auto& l = lists[static_cast<std::size_t>(j)];
-      const int pos = static_cast<int>(std::lower_bound(l.begin(), l.end(), k) - l.begin());
-      d.sum_src.push_back(d.num_interface + d.send_ptr[static_cast<std::size_t>(j)] + pos);
-    }
-    d.sum_ptr.push_back(static_cast<int>(d.sum_src.size()));
-  }
-
+  build_exchange(d, sharing, rank);
   d.elements_per_rank.assign(ranks, 0);
   for (int p : part) ++d.elements_per_rank[static_cast<std::size_t>(p)];
 
-  if (!g.contact.empty()) {
-    ContactShare& c = d.contact;
-    const int nc = static_cast<int>(cnodes.size());
-    std::vector<int> to_contact(nn, -1);
-    for (int k = 0; k < nc; ++k) to_contact[cnodes[k]] = k;
-    c.node_global = cnodes;
-    c.system = renumber_contact(g.contact, to_contact, nc);
-    for (int k = 0; k < nc; ++k) {
-      const int n = cnodes[k];
-      const int l = d.node_local[n];
-      c.node_local.push_back(l);
-      c.fills.push_back(l >= 0 && d.owned[static_cast<std::size_t>(l)] ? 1 : 0);
-      c.x0.push_back(g.x0[n]);
-      c.y0.push_back(g.y0[n]);
-      c.z0.push_back(g.z0[n]);
-      c.mass.push_back(g.mass[n]);
-    }
-    for (int i = 0; i < g.contact.num_slaves; ++i)
-      if (c.fills[static_cast<std::size_t>(c.system.slave_node[static_cast<std::size_t>(i)])]) c.records.push_back(i);
-    // An edge record goes to the owner of the edge's first node, which holds that node but
-    // not always the second (the edge's element may lie on another rank holding the node).
-    for (int e = 0; e < g.contact.num_edges; ++e)
-      if ((c.system.edge_role[static_cast<std::size_t>(e)] & kEdgeRecord) &&
-          c.fills[static_cast<std::size_t>(c.system.edge_nodes[2 * static_cast<std::size_t>(e)])])
-        c.edge_records.push_back(e);
-    for (int n : cnodes) {
-      if (lo[n] == hi[n]) {
-        c.holders.push_back(lo[n]);
-      } else {
-        auto it = std::lower_bound(sharing.begin(), sharing.end(), std::pair<int, int>{n, -1});
-        for (; it != sharing.end() && it->first == n; ++it) c.holders.push_back(it->second);
-      }
-      c.holder_ptr.push_back(static_cast<int>(c.holders.size()));
-    }
-  }
+  if (!g.contact.empty()) share_contact(d, g, cnodes, lo, hi, sharing);
   return d;
 }
 
