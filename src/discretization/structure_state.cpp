@@ -110,50 +110,9 @@ void copy_output_fields(const StructureState& from, StructureState& to, bool ele
   to.time = from.time;
 }
 
-namespace {
-
-/// Applies f(name, array, by_step) to every array of st (the one list save and load share, so
-/// a field added to StructureState and here is saved and loaded alike); by_step: sized by a
-/// step's loads (pressures), not by the model.
-template <class State, class F>
-void for_each_array(State& st, F&& f) {
-  f("ux", st.ux);
-  f("uy", st.uy);
-  f("uz", st.uz);
-  for (int d = 0; d < kMaxNodeDofs; ++d) f("v" + std::to_string(d), st.v[d]);
-  f("dx", st.dx);
-  f("dy", st.dy);
-  f("dz", st.dz);
-  f("t1x", st.t1x);
-  f("t1y", st.t1y);
-  f("t1z", st.t1z);
-  f("r1x", st.r1x);
-  f("r1y", st.r1y);
-  f("r1z", st.r1z);
-  f("elem_force", st.elem_force);
-  f("elem_pressure", st.elem_pressure, true);
-  f("elem_energy", st.elem_energy);
-  f("solid_force", st.solid_force);
-  f("solid_energy", st.solid_energy);
-  f("solid_hourglass", st.solid_hourglass);
-  f("solid_state", st.solid_state);
-  f("shell_state", st.shell_state);
-  f("body_rotation", st.body_rotation);
-  f("beam_force", st.beam_force);
-  f("beam_state", st.beam_state);
-  f("tri_force", st.tri_force);
-  f("tri_pressure", st.tri_pressure, true);
-  f("tri_state", st.tri_state);
-  f("contact_history", st.contact_history);
-  f("contact_normal", st.contact_normal);
-  f("contact_shear", st.contact_shear);
-  f("contact_pair_force", st.contact_pair_force);
-}
-
-}  // namespace
 
 void save_state(const StructureState& st, const std::string& prefix, RestartBlob& blob) {
-  for_each_array(st, [&](const std::string& name, const std::vector<double>& a, bool = false) {
+  for_each_state_array(st, [&](const std::string& name, const std::vector<double>& a, unsigned) {
     blob.put_view(prefix + name, a);
   });
   blob.put_value(prefix + "time", st.time);
@@ -161,8 +120,8 @@ void save_state(const StructureState& st, const std::string& prefix, RestartBlob
 }
 
 void load_state(const RestartBlob& blob, const std::string& prefix, StructureState& st) {
-  for_each_array(st, [&](const std::string& name, std::vector<double>& a, bool by_step = false) {
-    blob.get_finite_vector(prefix + name, a, by_step ? -1 : static_cast<long long>(a.size()));
+  for_each_state_array(st, [&](const std::string& name, std::vector<double>& a, unsigned flags) {
+    blob.get_finite_vector(prefix + name, a, (flags & kStateByStep) ? -1 : static_cast<long long>(a.size()));
   });
   st.time = blob.get_value<double>(prefix + "time");
   st.half_dt_prev = blob.get_value<double>(prefix + "half_dt_prev");

@@ -1,6 +1,7 @@
 // Mutable state of an explicit shell run, structure-of-arrays, owned by the solver.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/restart_blob.hpp"
@@ -73,6 +74,50 @@ struct StructureState {
 /// elements also the element energies and material states (field frames and printed tables
 /// need them; a history or energy row does not, and on a large model they are most of it).
 void copy_output_fields(const StructureState& from, StructureState& to, bool elements = true);
+
+/// How an array of StructureState travels (for_each_state_array): kStateShared, in a rank's
+/// share of a distributed run (the others are what StructureState::initialize gives the rank's
+/// system, zeros that need not travel: a third of a shell share); kStateByStep, sized by a
+/// step's loads (pressures) rather than the model. Every array is in a restart.
+enum StateArrayFlags : unsigned { kStateShared = 1u, kStateByStep = 2u };
+
+/// Applies f(name, array, flags) to every array of st: the one list that restart files (every
+/// array, by name) and the ranks' shares (the kStateShared ones, parallel/run_share.cpp) read,
+/// so an array added to StructureState and here is saved, loaded and sent alike.
+template <class State, class F>
+void for_each_state_array(State& st, F&& f) {
+  f("ux", st.ux, kStateShared);
+  f("uy", st.uy, kStateShared);
+  f("uz", st.uz, kStateShared);
+  for (int d = 0; d < kMaxNodeDofs; ++d) f("v" + std::to_string(d), st.v[d], kStateShared);
+  f("dx", st.dx, kStateShared);
+  f("dy", st.dy, kStateShared);
+  f("dz", st.dz, kStateShared);
+  f("t1x", st.t1x, kStateShared);
+  f("t1y", st.t1y, kStateShared);
+  f("t1z", st.t1z, kStateShared);
+  f("r1x", st.r1x, kStateShared);
+  f("r1y", st.r1y, kStateShared);
+  f("r1z", st.r1z, kStateShared);
+  f("elem_force", st.elem_force, 0u);
+  f("elem_pressure", st.elem_pressure, kStateByStep);
+  f("elem_energy", st.elem_energy, 0u);
+  f("solid_force", st.solid_force, 0u);
+  f("solid_energy", st.solid_energy, 0u);
+  f("solid_hourglass", st.solid_hourglass, 0u);
+  f("solid_state", st.solid_state, 0u);
+  f("shell_state", st.shell_state, kStateShared);
+  f("body_rotation", st.body_rotation, 0u);
+  f("beam_force", st.beam_force, 0u);
+  f("beam_state", st.beam_state, kStateShared);
+  f("tri_force", st.tri_force, 0u);
+  f("tri_pressure", st.tri_pressure, kStateByStep);
+  f("tri_state", st.tri_state, kStateShared);
+  f("contact_history", st.contact_history, 0u);
+  f("contact_normal", st.contact_normal, 0u);
+  f("contact_shear", st.contact_shear, 0u);
+  f("contact_pair_force", st.contact_pair_force, 0u);
+}
 
 /// Restart: every array of st (as views: st must stay unchanged until blob is written) and its
 /// two times into blob, each section named prefix + field.

@@ -92,14 +92,16 @@ void serialize(Ar& ar, Subdomain& d) {
      d.elements_per_rank, d.contact);
 }
 
-/// The arrays restrict_state carries over from the whole state. The rest (force buffers,
-/// energies, contact arrays, the solids' material state and rigid-body rotations) is what
+/// The arrays restrict_state carries over from the whole state (kStateShared in
+/// for_each_state_array, the list restarts read too). The rest is what
 /// StructureState::initialize gives the rank's system: the reader initializes the state
-/// before reading these over it, so the zeros never travel (a third of a shell share).
+/// before reading these over it, so the zeros never travel.
 template <class Ar>
 void serialize(Ar& ar, StructureState& s) {
-  ar(s.ux, s.uy, s.uz, s.v, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z, s.r1x, s.r1y, s.r1z, s.shell_state, s.beam_state,
-     s.tri_state, s.time, s.half_dt_prev);
+  for_each_state_array(s, [&](const std::string&, std::vector<double>& a, unsigned flags) {
+    if (flags & kStateShared) ar(a);
+  });
+  ar(s.time, s.half_dt_prev);
 }
 
 template <class Ar>
@@ -218,7 +220,9 @@ HALFSTEP_SHARE_FIELDS(ContactSystem, 888);
 HALFSTEP_SHARE_FIELDS(StructureSystem, 3216);
 HALFSTEP_SHARE_FIELDS(ContactShare, 1152);
 HALFSTEP_SHARE_FIELDS(Subdomain, 1616);
-HALFSTEP_SHARE_FIELDS(StructureState, 880);
+static_assert(sizeof(StructureState) == 880, "StructureState changed: add the new array to for_each_state_array in "
+                                            "discretization/structure_state.hpp (restarts and shares read it), then "
+                                            "update the size here");
 HALFSTEP_SHARE_FIELDS(OutputRequest, 184);
 HALFSTEP_SHARE_FIELDS(PrintRequest, 112);
 HALFSTEP_SHARE_FIELDS(Amplitude, 128);
