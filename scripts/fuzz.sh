@@ -82,13 +82,18 @@ case "$harness" in
     reader_s=$(( seconds / 2 > 5 ? seconds / 2 : 5 ))
     run_s=$(( seconds / 3 > 5 ? seconds / 3 : 5 ))
     restart_s=$(( seconds / 6 > 5 ? seconds / 6 : 5 ))
+    # HALFSTEP_FUZZ_RUNS=R,U,S caps each harness's executions too (reader, run, restart): with
+    # a fixed -seed the inputs are then the same on any machine, a faster one stops at the cap
+    # and a slower one at the time, after a prefix of them.
+    caps=(); IFS=, read -r -a caps <<< "${HALFSTEP_FUZZ_RUNS:-}"
+    cap() { if [ -n "${caps[$1]:-}" ]; then echo "-runs=${caps[$1]}"; fi; }
     status=0
-    echo "fuzz.sh: reader ${reader_s} s" >&2
-    fuzz_reader "$reader_s" "$@" || status=1
-    echo "fuzz.sh: run ${run_s} s" >&2
-    fuzz_run "$run_s" "$@" || status=1
-    echo "fuzz.sh: restart ${restart_s} s" >&2
-    fuzz_restart "$restart_s" "$@" || status=1
+    echo "fuzz.sh: reader ${reader_s} s $(cap 0)" >&2
+    fuzz_reader "$reader_s" $(cap 0) "$@" || status=1
+    echo "fuzz.sh: run ${run_s} s $(cap 1)" >&2
+    fuzz_run "$run_s" $(cap 1) "$@" || status=1
+    echo "fuzz.sh: restart ${restart_s} s $(cap 2)" >&2
+    fuzz_restart "$restart_s" $(cap 2) "$@" || status=1
     exit "$status";;
   reader) fuzz_reader "$seconds" "$@";;
   run) fuzz_run "$seconds" "$@";;

@@ -40,10 +40,13 @@ HS_HD double contact_cell_edge(double extent, double reach) {
   return s + 1e-12 * s + 1e-300;
 }
 
-/// Integer cell coordinate of x.
+/// Integer cell coordinate of x, held within +-4e18: a position far outside any model (a run
+/// blowing up before it goes non-finite, a damaged restart: fuzz finding 7) would overflow
+/// the conversion, which is undefined; there it lands in an outermost cell and touches nothing.
 template <class T>
 HS_HD long long contact_cell(T x, T cell) {
-  return static_cast<long long>(std::floor(x / cell));
+  const T c = std::floor(x / cell), limit = T(4e18);
+  return static_cast<long long>(c > limit ? limit : c >= -limit ? c : -limit);  // NaN: -limit
 }
 
 /// Bucket of cell (i, j, k) among mask + 1 buckets.

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
@@ -95,6 +96,20 @@ struct OneFacet {
     return c;
   }
 };
+
+// A node far outside any model (a diverging run, a damaged restart: fuzz finding 7 resumed a
+// displacement of -2.3e171) must not overflow the cell coordinate's conversion (UBSan's
+// float-cast-overflow); ordinary positions keep their floor.
+TEST(ContactPass, CellCoordinatesOfFarNodesStayInRange) {
+  EXPECT_EQ(contact_cell(2.5, 1.0), 2);
+  EXPECT_EQ(contact_cell(-2.5, 1.0), -3);
+  EXPECT_EQ(contact_cell(-2.3e171, 0.1), -4000000000000000000LL);
+  EXPECT_EQ(contact_cell(1e300, 1e-3), 4000000000000000000LL);
+  EXPECT_EQ(contact_cell(std::numeric_limits<double>::quiet_NaN(), 1.0), -4000000000000000000LL);
+  EXPECT_EQ(contact_cell(3.0e30f, 1.0f), static_cast<long long>(4e18f));  // FP32: the limit as a float
+  const long long far = contact_cell(1e300, 1.0);
+  EXPECT_GE(contact_bucket(far + 1, far, -far, 1023), 0);  // the neighbours searched around it
+}
 
 TEST(ContactPass, TouchWeightsReproduceTheTouchPoint) {
   OneFacet s;
