@@ -5,7 +5,8 @@
 # the fast sparse Cholesky; optional for CMake), Python and OpenMPI (distributed runs, mpirun tests),
 # the run report's Python libraries (NumPy, pandas, matplotlib, meshio: Debian's packages, so that
 # nothing is downloaded from PyPI), Mesa's EGL and OpenGL (VTK's off-screen pictures) and
-# chromium (the report's headless browser test); then scripts/python-env.sh makes .venv with
+# chromium (the report's headless browser test), clang and libomp (test.sh's minute of fuzzing
+# under libFuzzer, ASan and UBSan, as CI runs it); then scripts/python-env.sh makes .venv with
 # the halfstep Python package and pyvista.
 # Usage: ./scripts/install-deps.sh
 set -euo pipefail
@@ -13,7 +14,8 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build libgtest-dev libcli11-dev nlohmann-json3-dev libeigen3-dev
           libsuitesparse-dev python3 openmpi-bin libopenmpi-dev
           python3-venv python3-pip python3-setuptools python3-wheel python3-numpy python3-pandas
-          python3-matplotlib python3-pil python3-meshio chromium libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri)
+          python3-matplotlib python3-pil python3-meshio chromium libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri
+          clang libomp-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,7 +17,7 @@
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "dynamics/output_frame.hpp"
-#include "dynamics/step_drive.hpp"
+#include "discretization/loads.hpp"
 #include "linear/tangent_engine.hpp"
 #include "model/model.hpp"
 #include "solver/static_solver.hpp"

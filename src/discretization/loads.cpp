@@ -1,4 +1,4 @@
-#include "dynamics/step_drive.hpp"
+#include "discretization/loads.hpp"
 
 #include "elements/registry.hpp"
 
