@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "core/lap_timer.hpp"
 #include "core/threads.hpp"
 #include "assembly/csr_assembly.hpp"
 #include "core/error.hpp"
@@ -22,8 +23,6 @@ namespace halfstep {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 /// Physical memory of the host in bytes (0 when unknown).
 double physical_memory() {

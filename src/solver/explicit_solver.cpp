@@ -70,9 +70,7 @@ RestartPoint resume_point(RunContext& c, RestartBlob& rank_part) {
   if (!c.dist) return restart_point(*c.resume, c.model, c.sys, *c.backend, c.opt);
   std::string why;
   const int ranks = comm.rank() == 0 && c.resume->has("run.ranks") ? c.resume->get_value<int>("run.ranks") : 1;
-  if (comm.rank() == 0 && ranks != comm.size())
-    why = "it was written by a run of " + std::to_string(ranks) + " process(es); resume it with as many" +
-          (ranks > 1 ? " (mpirun -np " + std::to_string(ranks) + ")" : std::string(" (without mpirun)"));
+  if (comm.rank() == 0 && ranks != comm.size()) why = rank_count_refusal(ranks);
   why = comm.broadcast(why, 0);
   if (!why.empty()) throw CollectiveRestartError(c.resume->file(), why);
   if (comm.rank() == 0) {

@@ -66,9 +66,8 @@ class ExplicitStep {
         c_.report_status(point(false));
       if (c_.tty && (increments_ & 255) == 0 && seconds_since(c_.last_progress) > 0.5) show_progress();
     }
-    c_.mon = hw_.poll();
+    poll_failure();
     c_.solve_seconds += seconds_since(t0);
-    if (c_.mon.status != kRunning) fail();
     c_.sum.steps += increments_;
     c_.sum.step_records.back().increments = increments_;
     st_.time = t_step0_ + tau_;

@@ -80,6 +80,11 @@ RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Back
   return b;
 }
 
+std::string rank_count_refusal(int ranks) {
+  return "it was written by a run of " + std::to_string(ranks) + " process(es); resume it with as many" +
+         (ranks > 1 ? " (mpirun -np " + std::to_string(ranks) + ")" : std::string(" (without mpirun)"));
+}
+
 RestartPoint restart_point(const RestartBlob& b, const Model& model, const StructureSystem& sys, const Backend& hw,
                            const RunOptions& opt) {
   const std::string build = opt.build_id ? opt.build_id() : std::string();
@@ -111,8 +116,7 @@ RestartPoint restart_point(const RestartBlob& b, const Model& model, const Struc
            " (the node and element order must be the same to continue bit for bit)");
   const int ranks = b.has("run.ranks") ? b.get_value<int>("run.ranks") : 1;
   if (ranks != (opt.comm ? opt.comm->size() : 1))
-    b.fail("it was written by a run of " + std::to_string(ranks) + " process(es); resume it with as many" +
-           (ranks > 1 ? " (mpirun -np " + std::to_string(ranks) + ")" : std::string(" (without mpirun)")));
+    b.fail(rank_count_refusal(ranks));
   if (b.get_value<int>("run.nodes") != sys.num_nodes || b.get_value<int>("run.elements") != sys.total_elements())
     b.fail("it holds another model's nodes and elements");
   if (b.get_value<int>("run.threads") != hw.threads())

@@ -49,6 +49,10 @@ struct RestartPoint {
 RestartBlob make_restart(const RestartPoint& p, const StructureState& host, Backend& hw, const Model& model,
                          const StructureSystem& sys, const VariableMassScaler& scaler, const RunOptions& opt);
 
+/// Why a restart written by `ranks` processes cannot resume in another count (restart_point
+/// checks it per rank; a distributed run's rank 0 first, for the whole file).
+std::string rank_count_refusal(int ranks);
+
 /// Reads and checks a restart against this deck, build and backend (RestartError otherwise).
 RestartPoint restart_point(const RestartBlob& b, const Model& model, const StructureSystem& sys, const Backend& hw,
                            const RunOptions& opt);

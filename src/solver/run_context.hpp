@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "core/lap_timer.hpp"
 #include "discretization/mass_scaling.hpp"
 #include "dynamics/energy_monitor.hpp"
 #include "parallel/frame_gather.hpp"
@@ -22,10 +23,8 @@
 
 namespace halfstep {
 
-/// The solver's wall clock.
+/// The solver's wall clock (core/lap_timer.hpp: seconds_since).
 using Clock = std::chrono::steady_clock;
-/// Wall seconds since t0.
-inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 /// The run context: references to what run_analysis owns, and the state the steps carry on.
 struct RunContext {

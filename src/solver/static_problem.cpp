@@ -417,13 +417,8 @@ void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
 void StaticProblem::correct(const std::vector<double>& du, double tau, std::vector<double>& xs, Configuration& c) const {
   for (int i = 0; i < neq; ++i) xs[static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)])] += du[static_cast<std::size_t>(i)];
   place_slaves(tau, xs);
-  if (!step.nlgeom) {
-    linear_configuration(xs, c);
-    return;
-  }
-  for (std::size_t n = 0; n < nn; ++n)
-    for (int k = 0; k < 3; ++k) c.u[3 * n + k] = xs[q * n + k];
-  if (ndn < 5) return;
+  trial_configuration(xs, c);
+  if (!step.nlgeom || ndn < 5) return;
   for (std::size_t n = 0; n < nn; ++n) {
     const int i = static_cast<int>(n);
     const int e3 = equation[q * n + 3], e4 = equation[q * n + 4];

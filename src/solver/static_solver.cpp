@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/lap_timer.hpp"
 #include "dynamics/output_times.hpp"
 #include "solver/interrupt.hpp"
 #include "solver/static_newton.hpp"
@@ -15,7 +16,6 @@ namespace halfstep {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 /// A static step's frames: one per converged increment unless the step's requests space them
 /// out; printed tables each on its own increments, all at the end.

@@ -24,6 +24,7 @@
 #include "backends/cuda/forall.cuh"
 #include "core/dual.hpp"
 #include "core/error.hpp"
+#include "core/lap_timer.hpp"
 #include "discretization/configuration.hpp"
 #include "discretization/continuum_element.hpp"
 #include "discretization/shell_tangent.hpp"
@@ -346,11 +347,6 @@ void check_dss(cudssStatus_t s, const char* what) {
   if (s != CUDSS_STATUS_SUCCESS) throw RunError(std::string("cuDSS: ") + what + ": " + cudss_status_name(s));
 }
 #endif
-
-/// Wall seconds since t0.
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 /// The engine: mesh, element matrices, CSR tangent and solver state resident on one device.
 /// Adds shift[r] to row r's diagonal entry (at diag[r], -1: none) of the assembled values.
