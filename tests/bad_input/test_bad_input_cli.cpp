@@ -69,14 +69,18 @@ TEST(BadInputCli, CheckRefusesEveryMalformedDeckWithFileAndLine) {
   }
 }
 
+/// One S4R square, elastic, 0.1 thick: the model lines (the first 14) of the decks below.
+constexpr const char* kOneShell =
+    "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
+    "*ELEMENT, TYPE=S4R, ELSET=E\n1,1,2,3,4\n"
+    "*MATERIAL, NAME=M\n*ELASTIC\n1e5,0.3\n*DENSITY\n1e-6\n"
+    "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n";
+
 // Errors only the solver can see (after parsing) also point at the deck.
 TEST(BadInputCli, NonZeroPrescribedRotationIsRefused) {
   const std::string dir = scratch_dir("bad_rotation");
   const std::string deck = dir + "/rot.inp";
-  std::ofstream(deck) << "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
-                         "*ELEMENT, TYPE=S4R, ELSET=E\n1,1,2,3,4\n"
-                         "*MATERIAL, NAME=M\n*ELASTIC\n1e5,0.3\n*DENSITY\n1e-6\n"
-                         "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n"
+  std::ofstream(deck) << kOneShell <<
                          "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*BOUNDARY\n1, 4, 4, 0.1\n*END STEP\n";
   std::string out;
   EXPECT_EQ(run_halfstep(deck, dir + "/out", "", &out), 2) << out;
@@ -90,10 +94,7 @@ TEST(BadInputCli, NonZeroPrescribedRotationIsRefused) {
 TEST(BadInputCli, IncrementCountBeyondTwoToThe52IsRefused) {
   const std::string dir = scratch_dir("increment_count");
   const std::string deck = dir + "/tiny.inp";
-  std::ofstream(deck) << "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
-                         "*ELEMENT, TYPE=S4R, ELSET=E\n1,1,2,3,4\n"
-                         "*MATERIAL, NAME=M\n*ELASTIC\n1e5,0.3\n*DENSITY\n1e-6\n"
-                         "*SHELL SECTION, ELSET=E, MATERIAL=M\n0.1\n"
+  std::ofstream(deck) << kOneShell <<
                          "*STEP\n*DYNAMIC, EXPLICIT, DIRECT USER CONTROL\n1e-300, 1.\n*END STEP\n";
   const std::string message =
       "tiny.inp:15: error: step 'Step-1' would take 1e+300 increments (period 1 / increment 1e-300): more than 2^52";

@@ -17,33 +17,26 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <string>
-#include <system_error>
 
 #include "core/error.hpp"
 #include "io/inp_reader.hpp"
+#include "virtual_deck.hpp"
 
 namespace {
 
-std::string virtual_deck_path() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path dir = fs::temp_directory_path(ec);
-  if (ec) dir = "/tmp";
-  dir /= "halfstep-fuzz-no-such-folder-8c1f3e";
-  if (fs::exists(dir, ec)) {
-    std::fprintf(stderr, "fuzz_deck_reader: %s exists; includes could escape, remove it\n",
-                 dir.string().c_str());
+/// The deck path (virtual_deck.hpp); aborts when its folder exists.
+std::string deck_path() {
+  return halfstep_fuzz::virtual_deck_path([](const std::string& why) {
+    std::fprintf(stderr, "fuzz_deck_reader: %s\n", why.c_str());
     std::abort();
-  }
-  return (dir / "fuzz.inp").string();
+  });
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string path = virtual_deck_path();
+  static const std::string path = deck_path();
   std::string text(reinterpret_cast<const char*>(data), size);
   for (char& c : text)
     if (c == '/') c = '_';

@@ -39,21 +39,12 @@
 #include "io/inp_reader.hpp"
 #include "model/renumber.hpp"
 #include "run_harness.hpp"
+#include "virtual_deck.hpp"
 
 namespace {
 
 using namespace halfstep;
 using namespace halfstep_fuzz;
-
-std::string virtual_deck_path() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path dir = fs::temp_directory_path(ec);
-  if (ec) dir = "/tmp";
-  dir /= "halfstep-fuzz-no-such-folder-8c1f3e";
-  if (fs::exists(dir, ec)) finding(dir.string() + " exists; includes could escape, remove it");
-  return (dir / "fuzz.inp").string();
-}
 
 /// What became of the inputs (printed at exit: how much of the fuzzing reached the solver).
 struct Counts {
@@ -81,7 +72,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string deck = virtual_deck_path();
+  static const std::string deck = virtual_deck_path([](const std::string& why) { finding(why); });
   static const Sandbox box("fuzz-run");
   const RunLimits limits;
   std::string text(reinterpret_cast<const char*>(data), size);

@@ -16,6 +16,18 @@
 
 namespace halfstep::test {
 
+/// The model lines (before *STEP) of one unit cube of element_type (C3D8, C3D8R) held at its
+/// base (node set BASE, nodes 1-4), node set SEVEN of nodes 1-7, elastic (E 1000, nu 0.3,
+/// density 1e-3): the small deck of several output tests.
+inline std::string held_cube_model(const std::string& element_type) {
+  return "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n"
+         "5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+         "*ELEMENT, TYPE=" + element_type + ", ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
+         "*NSET, NSET=BASE\n1, 2, 3, 4\n*NSET, NSET=SEVEN\n1, 2, 3, 4, 5, 6, 7\n"
+         "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1e-3\n"
+         "*SOLID SECTION, ELSET=E, MATERIAL=M\n*BOUNDARY\nBASE, 1, 3\n";
+}
+
 /// A fresh scratch directory under the build tree's temp area.
 inline std::string scratch_dir(const std::string& name) {
   // Under the test's working directory (the build tree), so two builds can test at once, and

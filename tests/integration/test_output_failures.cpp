@@ -83,12 +83,7 @@ TEST(OutputFailure, FullDiskMidRunNamesTheFileAndKeepsWholeResults) {
 /// <job>.dat every increment (about 100 bytes a node and frame) for `time`.
 std::string printing_deck(const std::string& dir, const std::string& name, const std::string& time) {
   const std::string path = dir + "/" + name + ".inp";
-  std::ofstream(path) << "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n"
-                         "5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
-                         "*ELEMENT, TYPE=C3D8R, ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
-                         "*NSET, NSET=BASE\n1, 2, 3, 4\n*NSET, NSET=SEVEN\n1, 2, 3, 4, 5, 6, 7\n"
-                         "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1e-3\n"
-                         "*SOLID SECTION, ELSET=E, MATERIAL=M\n*BOUNDARY\nBASE, 1, 3\n"
+  std::ofstream(path) << held_cube_model("C3D8R") <<
                          "*STEP\n*DYNAMIC, EXPLICIT\n, "
                       << time << "\n*BOUNDARY, TYPE=VELOCITY\n7, 3, 3, 1.0\n"
                                  "*NODE PRINT, NSET=SEVEN, FREQUENCY=1\nU\n*END STEP\n";
