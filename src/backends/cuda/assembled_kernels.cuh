@@ -266,7 +266,7 @@ __device__ inline void plain_node_forces(const MeshView<T>& m, const DriveView& 
 /// Node pass. Shared nodes of a distributed run take the force summed over the ranks; their
 /// energy is counted by the owning rank only. Set picks the nodes (NodeSet); Special reads
 /// its count nodes from list; other_blocks: the blocks of the other launch of a Plain +
-/// Special pair, which share the grid sum.
+/// Special pair, which share the grid sum (Plain's slots first).
 template <class T, Sink S, int kDofs = 5, NodeSet Set = NodeSet::All>
 __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
                                  NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run,
@@ -329,7 +329,9 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
         acc[kNonFinite] += body_sums[4 * b + 3];
       }
   }
-  if (grid_sum(acc, run.node_sums, other_blocks)) finish_node_pass(run, mode, inc.time);
+  // Special's slots follow Plain's (its other_blocks are Plain's grid).
+  if (grid_sum(acc, run.node_sums, other_blocks, Set == NodeSet::Special ? other_blocks : 0u))
+    finish_node_pass(run, mode, inc.time);
 }
 
 /// Distributed runs: this rank's partial forces of each shared node into own (kHaloValues

@@ -33,6 +33,7 @@
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
+#include "backends/cuda/sum_slots.cuh"
 #include "backends/host_contact.hpp"
 #include "core/lap_timer.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -49,6 +50,7 @@ using cuda::DeviceArray;
 using cuda::NodeMode;
 using cuda::PinnedArray;
 using cuda::Sink;
+using cuda::SumSlots;
 
 template <class T>
 std::vector<T> convert(const std::vector<double>& v) {
@@ -430,6 +432,13 @@ class CudaBackend final : public Backend {
     sums_.zero(stream_);
     tickets_.resize(2);
     tickets_.zero(stream_);
+    // A slot per block of the largest launch (blocks of at least 32 threads): node passes run a
+    // thread per node (element-local: per element) in up to two launches, element passes up to
+    // four threads per element.
+    const std::size_t elements = static_cast<std::size_t>(sys.num_elements) + sys.solid.num_elements +
+                                 sys.beam.num_elements + sys.tri.num_elements;
+    node_slots_.size(std::max<std::size_t>(sys.num_nodes, elements) / 32 + 2, stream_);
+    element_slots_.size(4 * elements / 32 + 1, stream_);
     check(cudaStreamSynchronize(stream_), "initialization");
   }
 
@@ -1084,8 +1093,8 @@ class CudaBackend final : public Backend {
             body_out_.get(),         body_sums_.get(),         body_skip_.get()};
   }
   cuda::RunView run() {
-    return {monitor_.get(), {sums_.get(), tickets_.get()}, {sums_.get() + 8, tickets_.get() + 1},
-            publish_.get_or_null()};
+    return {monitor_.get(), node_slots_.view(sums_.get(), tickets_.get()),
+            element_slots_.view(sums_.get() + 8, tickets_.get() + 1), publish_.get_or_null()};
   }
   cuda::NodalForces<T> nodal_forces() {
     cuda::NodalForces<T> f{};
@@ -1531,6 +1540,7 @@ class CudaBackend final : public Backend {
     ct_sums_.zero(stream_);
     ct_ticket_.resize(1);
     ct_ticket_.zero(stream_);
+    ct_slots_.size(static_cast<std::size_t>(cs.num_slaves) / 32 + 1, stream_);
     // Edge-to-edge contact: its tables, per-record results and its own buckets.
     const int ne = cs.num_edges;
     ct_e_nodes_.assign(cs.edge_nodes);
@@ -1556,6 +1566,7 @@ class CudaBackend final : public Backend {
     ct_e_sums_.zero(stream_);
     ct_e_ticket_.resize(1);
     ct_e_ticket_.zero(stream_);
+    ct_e_slots_.size(static_cast<std::size_t>(ne) / cuda::kContactRecordsPerBlock + 1, stream_);
     ct_scan_bytes_ = 0;
     check(cub::DeviceScan::InclusiveSum(nullptr, ct_scan_bytes_, ct_cursor_.get(), ct_start_.get(), ct_buckets_ + 1,
                                         stream_),
@@ -1682,7 +1693,7 @@ class CudaBackend final : public Backend {
       cuda::contact_gather_candidates_kernel<T><<<blocks(nf, 128), 128, 0, stream_>>>(c, nf, ct_facets_.get(),
                                                                                    ct_candidates_.get());
     cuda::contact_narrow_kernel<T><<<blocks(ns, 128), 128, 0, stream_>>>(c, ct_max_.get(), cs.reach, run(),
-                                                                        {ct_sums_.get(), ct_ticket_.get()});
+                                                                        ct_slots_.view(ct_sums_.get(), ct_ticket_.get()));
     const int ne = cs.num_edges, neb = ct_e_buckets_;
     if (ne > 0) {  // edge-to-edge contact: its broad phase as the facets', then one thread per edge
       ct_e_max_.zero(stream_);
@@ -1699,7 +1710,7 @@ class CudaBackend final : public Backend {
       cuda::contact_fill_kernel<<<blocks(ne, 128), 128, 0, stream_>>>(ne, ct_e_key_.get(), ct_e_cursor_.get(),
                                                                    ct_e_list_.get());
       cuda::contact_edge_kernel<T><<<warp_blocks(ne), 32 * cuda::kContactRecordsPerBlock, 0, stream_>>>(c, ct_e_max_.get(), cs.reach, run(),
-                                                                        {ct_e_sums_.get(), ct_e_ticket_.get()});
+                                                                        ct_e_slots_.view(ct_e_sums_.get(), ct_e_ticket_.get()));
     }
     ct_normal_.zero(stream_);
     ct_shear_.zero(stream_);
@@ -2148,6 +2159,9 @@ class CudaBackend final : public Backend {
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;
+  // The grid sums' block slots (cuda::grid_sum): node passes, element passes, contact records
+  // and contact edges. Scratch, zero between launches: not in restart files.
+  SumSlots node_slots_, element_slots_, ct_slots_, ct_e_slots_;
   DeviceDrive drive_;
   std::size_t drive_bytes_ = 0;
 

@@ -1,0 +1,38 @@
+// Host side of the grid sums (reduction.cuh): the block slots each kind of kernel sums into.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+
+#include "backends/cuda/device_memory.cuh"
+#include "backends/cuda/reduction.cuh"
+
+namespace halfstep {
+namespace cuda {
+
+/// The block slots of one grid sum (grid_sum): its per-block and per-group partials and
+/// its group counters, for launches of up to capacity blocks.
+struct SumSlots {
+  DeviceArray<double> partial, group;
+  DeviceArray<unsigned> group_ticket;
+  unsigned capacity = 0;
+  /// Room for blocks slots (rounded up to whole groups), counters zeroed.
+  void size(std::size_t blocks, cudaStream_t stream) {
+    const std::size_t groups = (blocks + kSumGroup - 1) / kSumGroup;
+    if (groups * kSumGroup > std::numeric_limits<unsigned>::max())
+      throw std::length_error("grid sum: more blocks than a 32-bit slot index holds");
+    capacity = static_cast<unsigned>(groups * kSumGroup);
+    partial.resize(kMaxSumValues * static_cast<std::size_t>(capacity));
+    group.resize(kMaxSumValues * groups);
+    group_ticket.resize(groups);
+    group_ticket.zero(stream);
+  }
+  /// The grid sum over totals acc and ticket with these slots.
+  GridSum view(double* acc, unsigned* ticket) {
+    return {acc, ticket, partial.get(), group.get(), group_ticket.get(), capacity};
+  }
+};
+
+}  // namespace cuda
+}  // namespace halfstep
