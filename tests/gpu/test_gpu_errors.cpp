@@ -113,5 +113,28 @@ TEST(GpuDeterminism, GatherAndElementLocalRepeatBitForBit) {
   }
 }
 
+// The grid sums add in an order that does not depend on the block size (backends/cuda/
+// reduction.cuh: a slot per warp), so the block size that start-up timing picks changes no
+// result file: general contact (the node pass in one launch) and a pinched cylinder of 3,200
+// shells (the node pass as Special + Plain, over several groups of slots), with 64- and
+// 256-thread blocks. With a slot per block, two runs of the contact deck differed in the last
+// bit of the kinetic energy (H200, 2026-12-02).
+TEST(GpuDeterminism, TheBlockSizeChangesNoResult) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const std::string dir = scratch_dir("gpu_block_size");
+  const std::string decks[] = {HALFSTEP_SOURCE_DIR "/tests/gpu/decks/contact_bars.inp",
+                               generate_deck(dir, "cylinder", "pinched-cylinder --n 40 --time 0.02")};
+  int k = 0;
+  for (const std::string& deck : decks) {
+    SCOPED_TRACE(deck);
+    const std::string a = dir + "/b64_" + std::to_string(k), b = dir + "/b256_" + std::to_string(k++);
+    std::string out;
+    ASSERT_EQ(run_halfstep(deck, a, "--backend cuda --gpu-scheme gather --gpu-block 64", &out), 0) << out;
+    ASSERT_EQ(run_halfstep(deck, b, "--backend cuda --gpu-scheme gather --gpu-block 256", &out), 0) << out;
+    expect_same_results(a, b);
+  }
+}
+
 }  // namespace
 }  // namespace halfstep::test

@@ -265,14 +265,14 @@ __device__ inline void plain_node_forces(const MeshView<T>& m, const DriveView& 
 
 /// Node pass. Shared nodes of a distributed run take the force summed over the ranks; their
 /// energy is counted by the owning rank only. Set picks the nodes (NodeSet); Special reads
-/// its count nodes from list; other_blocks: the blocks of the other launch of a Plain +
-/// Special pair, which share the grid sum (Plain's slots first).
+/// its count nodes from list; other_groups: the grid-sum groups of the other launch of a
+/// Plain + Special pair, which share the grid sum (Special's groups first).
 template <class T, Sink S, int kDofs = 5, NodeSet Set = NodeSet::All>
 __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Increment inc, NodeMode mode,
                                  NodalForces<T> nf, SlotForces<T> sf, FrameOut<T> frame, RunView run,
                                  ConstraintView<T> cons, const double* body_sums = nullptr, int num_bodies = 0,
                                  const std::uint8_t* body_skip = nullptr, const int* list = nullptr, int count = 0,
-                                 unsigned other_blocks = 0) {
+                                 unsigned other_groups = 0) {
   if (mode == NodeMode::Commit && run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int n = Set == NodeSet::Special ? (i < count ? list[i] : m.nn) : i;
@@ -329,8 +329,9 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
         acc[kNonFinite] += body_sums[4 * b + 3];
       }
   }
-  // Special's slots follow Plain's (its other_blocks are Plain's grid).
-  if (grid_sum(acc, run.node_sums, other_blocks, Set == NodeSet::Special ? other_blocks : 0u))
+  // Plain's groups follow Special's (its other_groups are Special's): Special's block size is
+  // fixed, so where Plain's start does not depend on the block size the start-up timing picked.
+  if (grid_sum(acc, run.node_sums, other_groups, Set == NodeSet::Plain ? other_groups : 0u))
     finish_node_pass(run, mode, inc.time);
 }
 

@@ -432,13 +432,13 @@ class CudaBackend final : public Backend {
     sums_.zero(stream_);
     tickets_.resize(2);
     tickets_.zero(stream_);
-    // A slot per block of the largest launch (blocks of at least 32 threads): node passes run a
-    // thread per node (element-local: per element) in up to two launches, element passes up to
-    // four threads per element.
+    // A slot per warp of the largest launch: node passes run a thread per node (element-local:
+    // per element) in up to two launches (the second over at most every node), element passes
+    // up to four threads per element.
     const std::size_t elements = static_cast<std::size_t>(sys.num_elements) + sys.solid.num_elements +
                                  sys.beam.num_elements + sys.tri.num_elements;
-    node_slots_.size(std::max<std::size_t>(sys.num_nodes, elements) / 32 + 2, stream_);
-    element_slots_.size(4 * elements / 32 + 1, stream_);
+    node_slots_.size(std::max<std::size_t>(sys.num_nodes, elements) + sys.num_nodes, stream_);
+    element_slots_.size(4 * elements, stream_);
     check(cudaStreamSynchronize(stream_), "initialization");
   }
 
@@ -1540,7 +1540,7 @@ class CudaBackend final : public Backend {
     ct_sums_.zero(stream_);
     ct_ticket_.resize(1);
     ct_ticket_.zero(stream_);
-    ct_slots_.size(static_cast<std::size_t>(cs.num_slaves) / 32 + 1, stream_);
+    ct_slots_.size(static_cast<std::size_t>(cs.num_slaves), stream_);
     // Edge-to-edge contact: its tables, per-record results and its own buckets.
     const int ne = cs.num_edges;
     ct_e_nodes_.assign(cs.edge_nodes);
@@ -1566,7 +1566,7 @@ class CudaBackend final : public Backend {
     ct_e_sums_.zero(stream_);
     ct_e_ticket_.resize(1);
     ct_e_ticket_.zero(stream_);
-    ct_e_slots_.size(static_cast<std::size_t>(ne) / cuda::kContactRecordsPerBlock + 1, stream_);
+    ct_e_slots_.size(32 * static_cast<std::size_t>(ne), stream_);  // a warp per record
     ct_scan_bytes_ = 0;
     check(cub::DeviceScan::InclusiveSum(nullptr, ct_scan_bytes_, ct_cursor_.get(), ct_start_.get(), ct_buckets_ + 1,
                                         stream_),
@@ -1891,17 +1891,18 @@ class CudaBackend final : public Backend {
                         const ConstraintView<T>& cons) {
     const int nn = sys_.num_nodes, ns = static_cast<int>(drive_.special_nodes.size());
     const unsigned plain_blocks = blocks(nn, block), special_blocks = ns > 0 ? blocks(ns, 128) : 0;
+    const unsigned plain_groups = cuda::group_count(plain_blocks, block), special_groups = cuda::group_count(special_blocks, 128);
     if (ns > 0) {
       check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
       check(cudaStreamWaitEvent(side_stream_, fork_, 0), "cudaStreamWaitEvent");
       cuda::node_pass_kernel<T, S, kDofs, cuda::NodeSet::Special><<<special_blocks, 128, 0, side_stream_>>>(
           mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, nullptr, 0,
-          nullptr, drive_.special_nodes.get(), ns, plain_blocks);
+          nullptr, drive_.special_nodes.get(), ns, plain_groups);
       check(cudaEventRecord(join_, side_stream_), "cudaEventRecord");
     }
     cuda::node_pass_kernel<T, S, kDofs, cuda::NodeSet::Plain><<<plain_blocks, block, 0, stream_>>>(
         mesh(), state(), drive_.view, inc, mode, nodal_forces(), slot_forces(), frame, run(), cons, nullptr, 0,
-        nullptr, nullptr, 0, special_blocks);
+        nullptr, nullptr, 0, special_groups);
     if (ns > 0) check(cudaStreamWaitEvent(stream_, join_, 0), "cudaStreamWaitEvent");
   }
 

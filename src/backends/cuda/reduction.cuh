@@ -1,11 +1,13 @@
-// Grid-wide sums finished inside the kernel, in a fixed order: every block writes its partial
-// sums to its own slot; the last block of each group of 32 slots sums the group's slots, and
-// the last group to finish sums the groups. Which block finishes last varies from run to run,
-// but no sum depends on it, so every run (and a run resumed from a restart) adds the same
-// numbers in the same order and repeats the others bit for bit. (One atomicAdd per block, as
-// before, summed in the order the blocks happened to finish: two runs of one deck could differ
-// in the last bit of the energies.) This keeps the energy balance on the GPU with no extra
-// launch and no copy to the host.
+// Grid-wide sums finished inside the kernel, in a fixed order: every warp writes its partial
+// sums to its own slot (slot = the warp's index in the grid); the block that completes a group
+// of 32 slots sums the group's slots with one warp, and the block that completes the last
+// group sums the groups. Which block finishes last varies from run to run, and so does the
+// block size (the start-up timing picks it), but neither changes the order of the additions:
+// a warp sums the same 32 threads, a group the same 32 warps. So every run (and a run resumed from a
+// restart) adds the same numbers in the same order. (Slots per block summed their block first:
+// two runs of one contact deck differed in the last bit of the kinetic energy, measured on an
+// H200 on 2026-12-02, because the timing had picked another node block size.) This keeps the
+// energy balance on the GPU with no extra launch and no copy to the host.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,89 +15,112 @@
 namespace halfstep {
 namespace cuda {
 
-/// Block slots per group (a warp sums a group's slots).
+/// Warp slots per group (a warp sums a group's slots).
 constexpr unsigned kSumGroup = 32;
 /// The most values one grid sum adds (the element-local pass: node sums and two energies).
 constexpr int kMaxSumValues = 8;
 
 /// The totals and ticket of one kind of kernel (device memory, zeroed; the totals stay between
-/// the launches of one pass) and its scratch: per-block and per-group partial sums and per-group
+/// the launches of one pass) and its scratch: per-warp and per-group partial sums and per-group
 /// counters, zero between launches.
 struct GridSum {
   double* acc;                       ///< the totals
   unsigned* ticket;                  ///< groups finished in this launch
-  double* partial = nullptr;         ///< kMaxSumValues x capacity: each block's sums, value-major
+  double* partial = nullptr;         ///< kMaxSumValues x capacity: each warp's sums, value-major
   double* group = nullptr;           ///< kMaxSumValues x (capacity / kSumGroup): each group's sums
-  unsigned* group_ticket = nullptr;  ///< capacity / kSumGroup: blocks finished per group
-  unsigned capacity = 0;             ///< block slots (a multiple of kSumGroup)
+  unsigned* group_ticket = nullptr;  ///< capacity / kSumGroup: warps finished per group
+  unsigned capacity = 0;             ///< warp slots (a multiple of kSumGroup)
 };
 
+/// The sum over the warp's lanes, in a fixed order, in lane 0.
 __device__ inline double warp_sum(double v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
 
-/// The sums of v[0..N) over the block's threads, into out (valid in thread 0), in a fixed
-/// order. Every thread of the block must call it.
+/// Sums group grp's in_group warp slots into its group partial (every lane of one warp).
 template <int N>
-__device__ void block_sum(const double (&v)[N], double (&out)[N]) {
-  __shared__ double partial[N][32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;
-  for (int i = 0; i < N; ++i) {
-    const double s = warp_sum(v[i]);
-    if (lane == 0) partial[i][warp] = s;
+__device__ void sum_group(GridSum g, unsigned grp, unsigned in_group, unsigned lane) {
+  const unsigned group_cap = g.capacity / kSumGroup;
+  for (int i = 0; i < N; ++i) {  // L2 reads: other blocks wrote them
+    const double x = warp_sum(lane < in_group ? __ldcg(g.partial + i * g.capacity + grp * kSumGroup + lane) : 0.0);
+    if (lane == 0) g.group[i * group_cap + grp] = x;
   }
-  __syncthreads();
-  if (warp == 0)
-    for (int i = 0; i < N; ++i) out[i] = warp_sum(lane < warps ? partial[i][lane] : 0.0);
 }
 
 /// Adds v[0..N) of every thread of the grid to g.acc. Returns true in exactly one thread
 /// (thread 0 of the block that finished the sums), which may then read the totals with
 /// read_total() and must call reset() (or clear the ticket) after use. Every thread of the grid
-/// must call it, and blockDim.x must be a multiple of 32. extra_blocks: blocks of another launch
-/// (run alongside) that sum into the same g; first_slot: this launch's first block slot (the
-/// other launch's grid for the second of the two, else 0). The total of all of them is added to
-/// g.acc in slot order.
+/// must call it, and blockDim.x must be a multiple of 32 (whole warps). Two launches run
+/// alongside may sum into one g: the first takes groups [0, own) and passes other_groups = the
+/// second's group count; the second passes first_group = the first's group count and
+/// other_groups = it too (group_count() of each launch's warps). The total of all of them is
+/// added to g.acc in slot order. The warps past the last thread with values add zeros at the
+/// end, which change no sum: the order does not depend on the block size as long as the first
+/// launch's block size is fixed.
 template <int N>
-__device__ bool grid_sum(const double (&v)[N], GridSum g, unsigned extra_blocks = 0, unsigned first_slot = 0) {
+__device__ bool grid_sum(const double (&v)[N], GridSum g, unsigned other_groups = 0, unsigned first_group = 0) {
   static_assert(N <= kMaxSumValues, "GridSum holds kMaxSumValues values per slot");
-  __shared__ bool group_last, last;
+  __shared__ unsigned finished[2];  // groups this block completed (a block spans at most two)
+  __shared__ bool last;
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, block_warps = blockDim.x >> 5;
+  const unsigned warps = gridDim.x * block_warps;  // this launch's slots
+  const unsigned own_groups = (warps + kSumGroup - 1) / kSumGroup, groups = own_groups + other_groups;
+  const unsigned base = first_group * kSumGroup, first = blockIdx.x * block_warps;  // the block's first warp
   double s[N];
-  block_sum(v, s);
-  const unsigned total = gridDim.x + extra_blocks, slot = first_slot + blockIdx.x, grp = slot / kSumGroup;
-  const unsigned groups = (total + kSumGroup - 1) / kSumGroup, group_cap = g.capacity / kSumGroup;
-  const unsigned in_group = min(kSumGroup, total - grp * kSumGroup);
-  if (threadIdx.x == 0) {
-    if (total > g.capacity) __trap();  // the backend sized the slots for fewer blocks: fail, never sum wrong
-    for (int i = 0; i < N; ++i) g.partial[i * g.capacity + slot] = s[i];
-    __threadfence();
-    group_last = atomicAdd(g.group_ticket + grp, 1u) == in_group - 1;
+  for (int i = 0; i < N; ++i) s[i] = warp_sum(v[i]);
+  if (lane == 0) {
+    if ((first_group + own_groups) * kSumGroup > g.capacity) __trap();  // slots for fewer warps: fail, never sum wrong
+    for (int i = 0; i < N; ++i) g.partial[i * g.capacity + base + first + warp] = s[i];
   }
   __syncthreads();
-  if (!group_last) return false;
-  const unsigned lane = threadIdx.x;
-  if (lane < 32) {  // warp 0 sums the group's slots, lane by lane (L2 reads: other blocks wrote them)
-    for (int i = 0; i < N; ++i) {
-      const double x = warp_sum(lane < in_group ? __ldcg(g.partial + i * g.capacity + grp * kSumGroup + lane) : 0.0);
-      if (lane == 0) g.group[i * group_cap + grp] = x;
+  if (threadIdx.x == 0) {
+    // One fence and one ticket per group the block's warps fall in: the warp that completes a
+    // group's count sums it, whatever the block size.
+    __threadfence();
+    const unsigned end = first + block_warps;
+    for (unsigned k = 0; k < 2; ++k) finished[k] = ~0u;
+    unsigned k = 0;
+    for (unsigned w = first; w < end; w = (w / kSumGroup + 1) * kSumGroup) {
+      const unsigned grp = w / kSumGroup, upto = min(end, (grp + 1) * kSumGroup);
+      const unsigned in_group = min(kSumGroup, warps - grp * kSumGroup);
+      if (atomicAdd(g.group_ticket + first_group + grp, upto - w) + (upto - w) == in_group) finished[k++] = grp;
+    }
+  }
+  __syncthreads();
+  if (finished[0] == ~0u) return false;
+  if (warp == 0) {
+    __threadfence();
+    unsigned done = 0;
+    for (unsigned k = 0; k < 2 && finished[k] != ~0u; ++k) {
+      const unsigned grp = finished[k];
+      sum_group<N>(g, first_group + grp, min(kSumGroup, warps - grp * kSumGroup), lane);
+      if (lane == 0) g.group_ticket[first_group + grp] = 0;
+      ++done;
     }
     if (lane == 0) {
-      g.group_ticket[grp] = 0;
       __threadfence();
-      last = atomicAdd(g.ticket, 1u) == groups - 1;
+      last = atomicAdd(g.ticket, done) + done == groups;
     }
   }
   __syncthreads();
   if (!last) return false;
-  if (lane < 32)
+  if (warp == 0) {
+    __threadfence();
+    const unsigned group_cap = g.capacity / kSumGroup;
     for (int i = 0; i < N; ++i) {
       double x = 0.0;
       for (unsigned k = lane; k < groups; k += kSumGroup) x += __ldcg(g.group + i * group_cap + k);
       x = warp_sum(x);
       if (lane == 0) g.acc[i] = __ldcg(g.acc + i) + x;
     }
+  }
   return threadIdx.x == 0;
+}
+
+/// Groups of warp slots of a launch of blocks x threads (grid_sum's other_groups, first_group).
+inline unsigned group_count(unsigned blocks, unsigned threads) {
+  return (blocks * (threads / 32) + kSumGroup - 1) / kSumGroup;
 }
 
 /// Total i, read from L2 (after grid_sum returned true).

@@ -11,17 +11,20 @@
 namespace halfstep {
 namespace cuda {
 
-/// The block slots of one grid sum (grid_sum): its per-block and per-group partials and
-/// its group counters, for launches of up to capacity blocks.
+/// The warp slots of one grid sum (grid_sum): its per-warp and per-group partials and its
+/// group counters, for launches of up to capacity warps.
 struct SumSlots {
   DeviceArray<double> partial, group;
   DeviceArray<unsigned> group_ticket;
   unsigned capacity = 0;
-  /// Room for blocks slots (rounded up to whole groups), counters zeroed.
-  void size(std::size_t blocks, cudaStream_t stream) {
-    const std::size_t groups = (blocks + kSumGroup - 1) / kSumGroup;
+  /// Room for up to two launches (grid_sum) of up to threads threads in all, counters zeroed:
+  /// each launch may add a partly empty last block (up to 32 warps) and a partly empty last
+  /// group (up to 31 warps).
+  void size(std::size_t threads, cudaStream_t stream) {
+    const std::size_t warps = (threads + 31) / 32 + 2 * (32 + kSumGroup);
+    const std::size_t groups = (warps + kSumGroup - 1) / kSumGroup;
     if (groups * kSumGroup > std::numeric_limits<unsigned>::max())
-      throw std::length_error("grid sum: more blocks than a 32-bit slot index holds");
+      throw std::length_error("grid sum: more warps than a 32-bit slot index holds");
     capacity = static_cast<unsigned>(groups * kSumGroup);
     partial.resize(kMaxSumValues * static_cast<std::size_t>(capacity));
     group.resize(kMaxSumValues * groups);
