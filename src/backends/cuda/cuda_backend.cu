@@ -2160,7 +2160,7 @@ class CudaBackend final : public Backend {
   DeviceArray<EnergyMonitor> monitor_;
   DeviceArray<double> sums_;
   DeviceArray<unsigned> tickets_;
-  // The grid sums' block slots (cuda::grid_sum): node passes, element passes, contact records
+  // The grid sums' warp slots (cuda::grid_sum): node passes, element passes, contact records
   // and contact edges. Scratch, zero between launches: not in restart files.
   SumSlots node_slots_, element_slots_, ct_slots_, ct_e_slots_;
   DeviceDrive drive_;

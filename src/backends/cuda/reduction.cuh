@@ -3,11 +3,11 @@
 // of 32 slots sums the group's slots with one warp, and the block that completes the last
 // group sums the groups. Which block finishes last varies from run to run, and so does the
 // block size (the start-up timing picks it), but neither changes the order of the additions:
-// a warp sums the same 32 threads, a group the same 32 warps. So every run (and a run resumed from a
-// restart) adds the same numbers in the same order. (Slots per block summed their block first:
-// two runs of one contact deck differed in the last bit of the kinetic energy, measured on an
-// H200 on 2026-12-02, because the timing had picked another node block size.) This keeps the
-// energy balance on the GPU with no extra launch and no copy to the host.
+// a warp sums the same 32 threads, a group the same 32 warps. So every run (and a run resumed
+// from a restart) adds the same numbers in the same order. (Slots per block summed their block
+// first: two runs of one contact deck differed in the last bit of the kinetic energy, measured
+// on an H200 on 2026-12-02, because the timing had picked another node block size.) This keeps
+// the energy balance on the GPU with no extra launch and no copy to the host.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,6 +31,11 @@ struct GridSum {
   unsigned* group_ticket = nullptr;  ///< capacity / kSumGroup: warps finished per group
   unsigned capacity = 0;             ///< warp slots (a multiple of kSumGroup)
 };
+
+/// Groups of warp slots of a launch of blocks x threads (grid_sum's other_groups, first_group).
+__host__ __device__ inline unsigned group_count(unsigned blocks, unsigned threads) {
+  return (blocks * (threads / 32) + kSumGroup - 1) / kSumGroup;
+}
 
 /// The sum over the warp's lanes, in a fixed order, in lane 0.
 __device__ inline double warp_sum(double v) {
@@ -65,7 +70,7 @@ __device__ bool grid_sum(const double (&v)[N], GridSum g, unsigned other_groups 
   __shared__ bool last;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, block_warps = blockDim.x >> 5;
   const unsigned warps = gridDim.x * block_warps;  // this launch's slots
-  const unsigned own_groups = (warps + kSumGroup - 1) / kSumGroup, groups = own_groups + other_groups;
+  const unsigned own_groups = group_count(gridDim.x, blockDim.x), groups = own_groups + other_groups;
   const unsigned base = first_group * kSumGroup, first = blockIdx.x * block_warps;  // the block's first warp
   double s[N];
   for (int i = 0; i < N; ++i) s[i] = warp_sum(v[i]);
@@ -75,11 +80,11 @@ __device__ bool grid_sum(const double (&v)[N], GridSum g, unsigned other_groups 
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    // One fence and one ticket per group the block's warps fall in: the warp that completes a
+    // One fence and one ticket per group the block's warps fall in: the block that completes a
     // group's count sums it, whatever the block size.
     __threadfence();
     const unsigned end = first + block_warps;
-    for (unsigned k = 0; k < 2; ++k) finished[k] = ~0u;
+    finished[0] = finished[1] = ~0u;
     unsigned k = 0;
     for (unsigned w = first; w < end; w = (w / kSumGroup + 1) * kSumGroup) {
       const unsigned grp = w / kSumGroup, upto = min(end, (grp + 1) * kSumGroup);
@@ -116,11 +121,6 @@ __device__ bool grid_sum(const double (&v)[N], GridSum g, unsigned other_groups 
     }
   }
   return threadIdx.x == 0;
-}
-
-/// Groups of warp slots of a launch of blocks x threads (grid_sum's other_groups, first_group).
-inline unsigned group_count(unsigned blocks, unsigned threads) {
-  return (blocks * (threads / 32) + kSumGroup - 1) / kSumGroup;
 }
 
 /// Total i, read from L2 (after grid_sum returned true).

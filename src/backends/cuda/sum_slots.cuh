@@ -1,4 +1,4 @@
-// Host side of the grid sums (reduction.cuh): the block slots each kind of kernel sums into.
+// Host side of the grid sums (reduction.cuh): the warp slots each kind of kernel sums into.
 #pragma once
 
 #include <cstddef>
