@@ -133,9 +133,9 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
         const int* c = op.element_connectivity(e);
         for (int b = 0; b < ne; ++b) out.push_back({c[b], e, a, b, 3});
       }
-    if (sys.num_elements > 0)
-      for (int k = sys.node_slot_ptr[static_cast<std::size_t>(n)]; k < sys.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
-        const int slot = sys.node_slots[static_cast<std::size_t>(k)];
+    if (sys.shell.num_elements > 0)
+      for (int k = sys.shell.node_slot_ptr[static_cast<std::size_t>(n)]; k < sys.shell.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
+        const int slot = sys.shell.node_slots[static_cast<std::size_t>(k)];
         const int e = ns + slot / 4, a = slot % 4;
         const int* c = op.element_connectivity(e);
         for (int b = 0; b < 4; ++b) out.push_back({c[b], e, a, b, 5});

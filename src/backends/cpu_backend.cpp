@@ -86,7 +86,7 @@ void CpuBackend::load_restart(const RestartBlob& blob) {
 void CpuBackend::begin_step(const StepDrive& drive) {
   drive_ = drive;
   if (drive_.has_pressure()) {
-    st_.elem_pressure.assign(12 * static_cast<std::size_t>(sys_.num_elements), 0.0);
+    st_.elem_pressure.assign(12 * static_cast<std::size_t>(sys_.shell.num_elements), 0.0);
     st_.tri_pressure.assign(9 * static_cast<std::size_t>(sys_.tri.num_elements), 0.0);
   } else {
     st_.elem_pressure.clear();
@@ -140,7 +140,7 @@ std::array<double, 2> CpuBackend::tri_forces(int begin, int end, double tau) {
                           t.edge2y.data(), t.edge2z.data(), t.edge3x.data(), t.edge3y.data(), t.edge3z.data(),
                           st_.ux.data(), st_.uy.data(), st_.uz.data(), st_.t1x.data(), st_.t1y.data(), st_.t1z.data(),
                           st_.dx.data(), st_.dy.data(), st_.dz.data(), st_.tri_state.data(), st_.tri_force.data(),
-                          st_.tri_pressure.empty() ? nullptr : st_.tri_pressure.data(), sys_.num_elements};
+                          st_.tri_pressure.empty() ? nullptr : st_.tri_pressure.data(), sys_.shell.num_elements};
   double sum[2];
   if (t.any_plastic())
     forall_sum<2>(begin, end, threads_, TriElementBody<double, true>{v, host_view(drive_), tau}, sum);
@@ -170,7 +170,7 @@ void CpuBackend::element_pass(double tau, double time) {
     sums[2] += s[1];
   };
   if (!halo_) {
-    add(shell_forces(0, sys_.num_elements, tau));
+    add(shell_forces(0, sys_.shell.num_elements, tau));
     add_solid(solid_forces(ElementRange::All, tau));
     add(beam_forces(0, sys_.beam.num_elements));
     add(tri_forces(0, sys_.tri.num_elements, tau));
@@ -178,14 +178,14 @@ void CpuBackend::element_pass(double tau, double time) {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
     LapTimer lap;
-    add(shell_forces(0, sys_.boundary_shells, tau));
+    add(shell_forces(0, sys_.shell.boundary, tau));
     add_solid(solid_forces(ElementRange::Boundary, tau));
     add(beam_forces(0, sys_.beam.boundary));
     add(tri_forces(0, sys_.tri.boundary, tau));
     phase_[kInterfaceElements] += lap();
     start_exchange();
     phase_[kPack] += lap();
-    add(shell_forces(sys_.boundary_shells, sys_.num_elements, tau));
+    add(shell_forces(sys_.shell.boundary, sys_.shell.num_elements, tau));
     add_solid(solid_forces(ElementRange::Interior, tau));
     add(beam_forces(sys_.beam.boundary, sys_.beam.num_elements));
     add(tri_forces(sys_.tri.boundary, sys_.tri.num_elements, tau));
@@ -208,8 +208,8 @@ void CpuBackend::local_forces(int n, double fi[6], double fp[3], bool contact) c
   for (int d = 0; d < 3; ++d) fp[d] = 0.0;
   const bool have_pressure = !st.elem_pressure.empty();
   const int per_corner = sys.shell_corner_values();  // 5, or 6 with global moments
-  for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
-    const int slot = sys.node_slots[i];
+  for (int i = sys.shell.node_slot_ptr[n]; i < sys.shell.node_slot_ptr[n + 1]; ++i) {
+    const int slot = sys.shell.node_slots[i];
     const double* f = &st.elem_force[per_corner * static_cast<std::size_t>(slot)];
     for (int d = 0; d < per_corner; ++d) fi[d] += f[d];
     if (have_pressure) {

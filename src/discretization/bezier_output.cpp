@@ -118,7 +118,7 @@ BezierOutput bezier_output(const Model& model, const StructureSystem& sys) {
       b.mesh.offsets.push_back(static_cast<std::int64_t>(b.mesh.conn.size()));
       b.mesh.types.push_back(static_cast<std::uint8_t>(kVtkBezierQuadrilateral));
       b.degrees.insert(b.degrees.end(), {static_cast<double>(p), static_cast<double>(q), 0.0});
-      b.source_cell.push_back(sys.num_elements + e);  // the frames list shells first, then the continuum elements
+      b.source_cell.push_back(sys.shell.num_elements + e);  // the frames list shells first, then the continuum elements
     }
     b.mesh.num_points = static_cast<int>(total);
   }

@@ -83,7 +83,7 @@ struct Configuration {
 inline Mitc4Nodes<double> gather_shell_nodes(const StructureSystem& sys, const Configuration& c, int e,
                                              Vec3<double> t1[4]) {
   Mitc4Nodes<double> nodes;
-  const int* k = &sys.conn[4 * static_cast<std::size_t>(e)];
+  const int* k = &sys.shell.conn[4 * static_cast<std::size_t>(e)];
   for (int a = 0; a < 4; ++a) {
     const int n = k[a];
     nodes.X[a] = {sys.x0[n], sys.y0[n], sys.z0[n]};

@@ -26,7 +26,7 @@ struct Place {
 /// Where each model element lives in the system (FPM beams and triangles are Other).
 std::vector<Place> places(const StructureSystem& sys, std::size_t n_model) {
   std::vector<Place> place(n_model);
-  for (int e = 0; e < sys.num_elements; ++e) place[static_cast<std::size_t>(sys.shell_model_element[e])] = {Place::Shell, e};
+  for (int e = 0; e < sys.shell.num_elements; ++e) place[static_cast<std::size_t>(sys.shell.model_element[e])] = {Place::Shell, e};
   for (int e = 0; e < sys.solid.num_elements; ++e)
     place[static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)])] = {Place::Solid, e};
   for (int e : sys.beam.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
@@ -66,14 +66,14 @@ std::vector<int> scalable_members(const Model& model, const StructureSystem& sys
 /// build spreads it); shells first, then the continuum groups, in system order.
 template <class Keep, class F>
 void for_each_mass_share(const Model& model, const StructureSystem& sys, Keep&& keep, F&& f) {
-  for (int e = 0; e < sys.num_elements; ++e) {
-    const int me = sys.shell_model_element[e];
+  for (int e = 0; e < sys.shell.num_elements; ++e) {
+    const int me = sys.shell.model_element[e];
     if (!keep(me)) continue;
-    const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
+    const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
     double corner[4];
-    mitc4_corner_areas(sys.ref[static_cast<std::size_t>(e)], corner);
+    mitc4_corner_areas(sys.shell.ref[static_cast<std::size_t>(e)], corner);
     for (int k = 0; k < 4; ++k)
-      f(me, sys.conn[4 * static_cast<std::size_t>(e) + k], sec.density * sec.thickness * corner[k]);
+      f(me, sys.shell.conn[4 * static_cast<std::size_t>(e) + k], sec.density * sec.thickness * corner[k]);
   }
   for (const SolidGroup& g : sys.solid.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
@@ -131,7 +131,7 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   std::vector<double> dt(n_model, std::numeric_limits<double>::infinity());
   for (std::size_t i = 0; i < n_model; ++i) {
     const Place& p = place[i];
-    if (p.family == Place::Shell) dt[i] = sys.element_dt[static_cast<std::size_t>(p.index)];
+    if (p.family == Place::Shell) dt[i] = sys.shell.element_dt[static_cast<std::size_t>(p.index)];
     if (p.family == Place::Solid) dt[i] = sys.solid.element_dt[static_cast<std::size_t>(p.index)];
   }
   std::vector<double> factor(n_model, 1.0);
@@ -156,7 +156,7 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   for (std::size_t i = 0; i < n_model; ++i) {
     if (!scaled(static_cast<int>(i))) continue;
     const Place& p = place[i];
-    std::vector<double>& element_dt = p.family == Place::Shell ? sys.element_dt : sys.solid.element_dt;
+    std::vector<double>& element_dt = p.family == Place::Shell ? sys.shell.element_dt : sys.solid.element_dt;
     element_dt[static_cast<std::size_t>(p.index)] *= std::sqrt(factor[i]);
     out.elements += 1;
   }
@@ -255,7 +255,7 @@ void VariableMassScaler::begin_step(int step, const StructureSystem& sys) {
   base_inertia_ = sys.inertia;
   base_damp_ = sys.damp;
   base_damp_rot_ = sys.damp_rot;
-  base_shell_dt_ = sys.element_dt;
+  base_shell_dt_ = sys.shell.element_dt;
   base_solid_dt_ = sys.solid.element_dt;
   base_total_mass_ = sys.total_mass;
   step_ = -1;
@@ -326,7 +326,7 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
     for (int k = share_ptr_[i]; k < share_ptr_[i + 1]; ++k)
       mass[static_cast<std::size_t>(share_node_[static_cast<std::size_t>(k)])] += (f - 1) * share_mass_[static_cast<std::size_t>(k)];
     if (shell_of_[i] >= 0)
-      sys.element_dt[static_cast<std::size_t>(shell_of_[i])] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])] * std::sqrt(f);
+      sys.shell.element_dt[static_cast<std::size_t>(shell_of_[i])] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])] * std::sqrt(f);
     if (solid_of_[i] >= 0)
       sys.solid.element_dt[static_cast<std::size_t>(solid_of_[i])] =
           base_solid_dt_[static_cast<std::size_t>(solid_of_[i])] * std::sqrt(f);
@@ -334,7 +334,7 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
   for (std::size_t i = 0; i < n_model; ++i) {  // elements back at their base
     if (factor_[i] != 1.0) continue;
     if (shell_of_[i] >= 0)
-      sys.element_dt[static_cast<std::size_t>(shell_of_[i])] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])];
+      sys.shell.element_dt[static_cast<std::size_t>(shell_of_[i])] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])];
     if (solid_of_[i] >= 0)
       sys.solid.element_dt[static_cast<std::size_t>(solid_of_[i])] = base_solid_dt_[static_cast<std::size_t>(solid_of_[i])];
   }
@@ -378,7 +378,7 @@ void VariableMassScaler::for_each_restart_item(Self& self, Sys& sys, Arrays&& f,
   f("vms.inertia", sys.inertia, sys.num_nodes);
   f("vms.damp", sys.damp, sys.num_nodes);
   f("vms.damp_rot", sys.damp_rot, sys.num_nodes);
-  f("vms.shell_dt", sys.element_dt, sys.num_elements);
+  f("vms.shell_dt", sys.shell.element_dt, sys.shell.num_elements);
   f("vms.solid_dt", sys.solid.element_dt, sys.solid.num_elements);
   g("vms.total_mass", sys.total_mass);
   g("vms.totals", self.totals);

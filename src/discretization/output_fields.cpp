@@ -21,9 +21,9 @@ ResultMesh result_mesh(const StructureSystem& sys) {
   m.x = sys.x0;
   m.y = sys.y0;
   m.z = sys.z0;
-  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
+  const int ne = sys.shell.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
   const int nc = ne + ns + nb + nt;
-  m.conn = sys.conn;
+  m.conn = sys.shell.conn;
   m.conn.insert(m.conn.end(), sys.solid.conn.begin(), sys.solid.conn.end());
   m.conn.insert(m.conn.end(), sys.beam.conn.begin(), sys.beam.conn.end());
   m.conn.insert(m.conn.end(), sys.tri.conn.begin(), sys.tri.conn.end());
@@ -95,10 +95,10 @@ void interleave(const std::vector<double>* comp, std::vector<double>& out) {
 /// derivative is the linear MITC4 of the step's stiffness K(0); Mises from the linear stresses.
 Mitc4SectionResults<double> linear_section_results(const StructureSystem& sys, const StructureState& st, int e) {
   using D = Dual<double>;
-  const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
+  const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
   Mitc4Nodes<D> nodes;
   for (int k = 0; k < 4; ++k) {
-    const std::size_t n = static_cast<std::size_t>(sys.conn[4 * static_cast<std::size_t>(e) + k]);
+    const std::size_t n = static_cast<std::size_t>(sys.shell.conn[4 * static_cast<std::size_t>(e) + k]);
     const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]}, r1{st.r1x[n], st.r1y[n], st.r1z[n]};
     const Vec3<double> d{st.dx[n], st.dy[n], st.dz[n]}, t1{st.t1x[n], st.t1y[n], st.t1z[n]};
     const Vec3<double> dv = cross(rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d), d0);
@@ -107,7 +107,7 @@ Mitc4SectionResults<double> linear_section_results(const StructureSystem& sys, c
     nodes.V0[k] = {D(d0.x), D(d0.y), D(d0.z)};
     nodes.v[k] = {D(d0.x, dv.x), D(d0.y, dv.y), D(d0.z, dv.z)};
   }
-  const Mitc4SectionResults<D> r = mitc4_section_results(mitc4_dual_ref<D>(sys.ref[static_cast<std::size_t>(e)]), nodes,
+  const Mitc4SectionResults<D> r = mitc4_section_results(mitc4_dual_ref<D>(sys.shell.ref[static_cast<std::size_t>(e)]), nodes,
                                                          D(sec.thickness), mitc4_dual_elastic<D>(sec.elastic));
   Mitc4SectionResults<double> out{};
   for (int i = 0; i < 5; ++i) out.sf[i] = r.sf[i].d;
@@ -138,7 +138,7 @@ struct CellArrays {
 /// local axes (named as Abaqus names them: X, Y, Z would mislead), Mises at both surfaces.
 void add_shell_cells(const Model& model, const StructureSystem& sys, const StructureState& st, bool small_strain,
                      bool plastic_shells, FieldSet& fs, CellArrays& c) {
-  const int ne = sys.num_elements, nc = c.nc;
+  const int ne = sys.shell.num_elements, nc = c.nc;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto local = [&](const char* name, int k, std::vector<std::string> names) -> std::vector<double>& {
     FieldArray& a = fs.add_cell(name, k, nc, nan);
@@ -154,16 +154,16 @@ void add_shell_cells(const Model& model, const StructureSystem& sys, const Struc
   std::vector<double>& mtop = fs.add_cell("Mises_top", 1, nc, nan).values;
   std::vector<double>& mbot = fs.add_cell("Mises_bottom", 1, nc, nan).values;
   for (int e = 0; e < ne; ++e) {
-    const SectionProps& sec = sys.sections[sys.section[e]];
+    const SectionProps& sec = sys.shell.sections[sys.shell.section[e]];
     const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
     // Plastic sections: from the section points' state (PEEQ the through-thickness maximum).
     double pe = 0;
     const Mitc4SectionResults<double> r =
         sec.section_points > 0 && plastic_shells
-            ? mitc4_plastic_section_results(sys.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
+            ? mitc4_plastic_section_results(sys.shell.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
                                             sec.section_points, shell_element_state(sys, st, e), &pe)
         : small_strain ? linear_section_results(sys, st, e)
-                       : mitc4_section_results(sys.ref[e], nodes, sec.thickness, sec.elastic);
+                       : mitc4_section_results(sys.shell.ref[e], nodes, sec.thickness, sec.elastic);
     if (c.peeq) (*c.peeq)[e] = pe;  // 0 on elastic shells: they never yield
     for (int i = 0; i < 5; ++i) sf[5 * e + i] = r.sf[i];
     for (int i = 0; i < 3; ++i) {
@@ -175,8 +175,8 @@ void add_shell_cells(const Model& model, const StructureSystem& sys, const Struc
     }
     mtop[e] = r.mises_top;
     mbot[e] = r.mises_bottom;
-    c.eids[e] = static_cast<double>(model.elements.id[sys.shell_model_element[e]]);
-    c.energy_density[e] = st.elem_energy[e] / sys.area[e];
+    c.eids[e] = static_cast<double>(model.elements.id[sys.shell.model_element[e]]);
+    c.energy_density[e] = st.elem_energy[e] / sys.shell.area[e];
   }
 }
 
@@ -184,7 +184,7 @@ void add_shell_cells(const Model& model, const StructureSystem& sys, const Struc
 /// trusses, springs and dashpots.
 void add_solid_cells(const Model& model, const StructureSystem& sys, const StructureState& st,
                      const FullStepFields& full, bool small_strain, bool plastic_solids, FieldSet& fs, CellArrays& c) {
-  const int ne = sys.num_elements, ns = sys.solid.num_elements, nc = c.nc;
+  const int ne = sys.shell.num_elements, ns = sys.solid.num_elements, nc = c.nc;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   FieldArray& s_array = fs.add_cell("S", 6, nc, nan);
   FieldArray& e_array = fs.add_cell("E", 6, nc, nan);
@@ -219,7 +219,7 @@ void add_solid_cells(const Model& model, const StructureSystem& sys, const Struc
 /// FPM beams: Abaqus beam section forces (SF1 axial, SF2 and SF3 shear along n1 and n2; SM1
 /// and SM2 bending about n1 and n2, SM3 the torque, at the element's middle).
 void add_beam_cells(const Model& model, const StructureSystem& sys, const StructureState& st, CellArrays& c) {
-  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements;
+  const int ne = sys.shell.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements;
   std::vector<double>& sf = *c.sf3;
   std::vector<double>& sm = *c.sm3;
   const BeamMesh& b = sys.beam;
@@ -245,7 +245,7 @@ void add_beam_cells(const Model& model, const StructureSystem& sys, const Struct
 /// length; the stresses at the bottom and top section points.
 void add_tri_cells(const Model& model, const StructureSystem& sys, const StructureState& st, FieldSet& fs,
                    CellArrays& c) {
-  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
+  const int ne = sys.shell.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
   const int nc = c.nc;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   FieldArray& top_array = fs.add_cell("S_top", 3, nc, nan);
@@ -275,7 +275,7 @@ void add_tri_cells(const Model& model, const StructureSystem& sys, const Structu
 
 void add_cell_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
                      const FullStepFields& full, bool small_strain, FieldSet& fs) {
-  const int ne = sys.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
+  const int ne = sys.shell.num_elements, ns = sys.solid.num_elements, nb = sys.beam.num_elements, nt = sys.tri.num_elements;
   const int nc = ne + ns + nb + nt;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double>& eids = fs.add_cell("ElementId", 1, nc).values;

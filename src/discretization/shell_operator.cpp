@@ -21,9 +21,9 @@ struct DualShell {
   ShellElastic<D> mat;
   double thickness;
   DualShell(const StructureSystem& sys, const Configuration& c, int e) {
-    const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
+    const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
     nodes = gather_shell_nodes(sys, c, e, t1);
-    ref = mitc4_dual_ref<D>(sys.ref[static_cast<std::size_t>(e)]);
+    ref = mitc4_dual_ref<D>(sys.shell.ref[static_cast<std::size_t>(e)]);
     mat = mitc4_dual_elastic<D>(sec.elastic);
     thickness = sec.thickness;
   }
@@ -36,16 +36,16 @@ ShellOperator::ShellOperator(const StructureSystem& sys, int threads)
 
 double ShellOperator::element_forces(const Configuration& c, std::vector<double>& out,
                                      std::vector<double>* energy) const {
-  const std::size_t ne = static_cast<std::size_t>(sys_.num_elements);
+  const std::size_t ne = static_cast<std::size_t>(sys_.shell.num_elements);
   out.assign(20 * ne, 0.0);
   std::vector<double> local;
   std::vector<double>& w = energy ? *energy : local;
   w.assign(ne, 0.0);
-  forall(0, sys_.num_elements, threads_, [&](int e) {
-    const SectionProps& sec = sys_.sections[static_cast<std::size_t>(sys_.section[e])];
+  forall(0, sys_.shell.num_elements, threads_, [&](int e) {
+    const SectionProps& sec = sys_.shell.sections[static_cast<std::size_t>(sys_.shell.section[e])];
     Vec3<double> t1[4];
     const Mitc4Nodes<double> nodes = gather_shell_nodes(sys_, c, e, t1);
-    w[static_cast<std::size_t>(e)] = mitc4_generalized_forces(sys_.ref[static_cast<std::size_t>(e)], nodes, t1,
+    w[static_cast<std::size_t>(e)] = mitc4_generalized_forces(sys_.shell.ref[static_cast<std::size_t>(e)], nodes, t1,
                                                               sec.thickness, sec.elastic,
                                                               &out[20 * static_cast<std::size_t>(e)]);
   });
@@ -55,7 +55,7 @@ double ShellOperator::element_forces(const Configuration& c, std::vector<double>
 }
 
 void ShellOperator::element_matrices(const Configuration& c, double* k) const {
-  forall(0, sys_.num_elements, threads_, [&](int e) {
+  forall(0, sys_.shell.num_elements, threads_, [&](int e) {
     const DualShell s(sys_, c, e);
     double* ke = k + 400 * static_cast<std::size_t>(e);
     for (int j = 0; j < 20; ++j) mitc4_matrix_column(s.ref, s.nodes, s.t1, s.thickness, s.mat, j, ke);
@@ -63,19 +63,19 @@ void ShellOperator::element_matrices(const Configuration& c, double* k) const {
 }
 
 void ShellOperator::element_matrices(const Configuration& c, std::vector<double>& k) const {
-  k.assign(400 * static_cast<std::size_t>(sys_.num_elements), 0.0);
+  k.assign(400 * static_cast<std::size_t>(sys_.shell.num_elements), 0.0);
   element_matrices(c, k.data());
 }
 
 void ShellOperator::linearized_forces(const Configuration& c, const std::vector<double>& x, int dofs_per_node,
                                       std::vector<double>& out, std::vector<double>* energy) const {
-  out.assign(20 * static_cast<std::size_t>(sys_.num_elements), 0.0);
-  if (energy) energy->assign(static_cast<std::size_t>(sys_.num_elements), 0.0);
-  forall(0, sys_.num_elements, threads_, [&](int e) {
+  out.assign(20 * static_cast<std::size_t>(sys_.shell.num_elements), 0.0);
+  if (energy) energy->assign(static_cast<std::size_t>(sys_.shell.num_elements), 0.0);
+  forall(0, sys_.shell.num_elements, threads_, [&](int e) {
     const DualShell s(sys_, c, e);
     double dx[20];
     for (int a = 0; a < 4; ++a) {
-      const std::size_t n = static_cast<std::size_t>(sys_.conn[4 * static_cast<std::size_t>(e) + a]);
+      const std::size_t n = static_cast<std::size_t>(sys_.shell.conn[4 * static_cast<std::size_t>(e) + a]);
       for (int q = 0; q < 5; ++q) dx[5 * a + q] = x[static_cast<std::size_t>(dofs_per_node) * n + q];
     }
     double* fe = &out[20 * static_cast<std::size_t>(e)];

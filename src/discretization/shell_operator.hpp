@@ -20,7 +20,7 @@ class ShellOperator {
   explicit ShellOperator(const StructureSystem& sys, int threads = 0);
 
   /// Shell elements.
-  int num_elements() const { return sys_.num_elements; }
+  int num_elements() const { return sys_.shell.num_elements; }
   /// Generalized internal forces of every element in configuration c: 20 per element (corner
   /// k: f.x, f.y, f.z, moment about t1, moment about t2 at out[20 e + 5 k ..]); the strain
   /// energy per element into energy when given; returns the total strain energy.

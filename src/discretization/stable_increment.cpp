@@ -11,15 +11,15 @@ namespace halfstep {
 
 void deformed_bound_ratios(const StructureSystem& sys, const StructureState& st, std::vector<double>& shell_ratio,
                            std::vector<double>& solid_ratio) {
-  shell_ratio.assign(static_cast<std::size_t>(sys.num_elements), 1.0);
+  shell_ratio.assign(static_cast<std::size_t>(sys.shell.num_elements), 1.0);
   solid_ratio.assign(static_cast<std::size_t>(sys.solid.num_elements), 1.0);
   const auto ref = [&](int n) { return Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]}; };
   const auto now = [&](int n) { return Vec3<double>{sys.x0[n] + st.ux[n], sys.y0[n] + st.uy[n], sys.z0[n] + st.uz[n]}; };
-  for (int e = 0; e < sys.num_elements; ++e) {
+  for (int e = 0; e < sys.shell.num_elements; ++e) {
     Vec3<double> X[4], x[4];
     for (int k = 0; k < 4; ++k) {
-      X[k] = ref(sys.conn[4 * static_cast<std::size_t>(e) + k]);
-      x[k] = now(sys.conn[4 * static_cast<std::size_t>(e) + k]);
+      X[k] = ref(sys.shell.conn[4 * static_cast<std::size_t>(e) + k]);
+      x[k] = now(sys.shell.conn[4 * static_cast<std::size_t>(e) + k]);
     }
     // The wave speed (and a mass scaling's factor) is in element_dt: only the length changes.
     const double l0 = mitc4_characteristic_length(X);
@@ -57,9 +57,9 @@ std::pair<double, int> deformed_stable_dt(const StructureSystem& sys, const Stru
   };
   std::vector<double> shell_ratio, solid_ratio;
   deformed_bound_ratios(sys, st, shell_ratio, solid_ratio);
-  for (int e = 0; e < sys.num_elements; ++e)
-    consider(sys.element_dt[static_cast<std::size_t>(e)] * shell_ratio[static_cast<std::size_t>(e)],
-             sys.shell_model_element[e]);
+  for (int e = 0; e < sys.shell.num_elements; ++e)
+    consider(sys.shell.element_dt[static_cast<std::size_t>(e)] * shell_ratio[static_cast<std::size_t>(e)],
+             sys.shell.model_element[e]);
   for (int e = 0; e < sys.solid.num_elements; ++e)
     consider(sys.solid.element_dt[static_cast<std::size_t>(e)] * solid_ratio[static_cast<std::size_t>(e)],
              sys.solid.model_element[static_cast<std::size_t>(e)]);

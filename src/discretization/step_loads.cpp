@@ -226,9 +226,9 @@ class StepLoadBuilder {
  public:
   StepLoadBuilder(const Model& model, const StructureSystem& sys) : model(model), sys(sys) {
     shell_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
-    for (int e = 0; e < sys.num_elements; ++e) shell_index[static_cast<std::size_t>(sys.shell_model_element[e])] = e;
+    for (int e = 0; e < sys.shell.num_elements; ++e) shell_index[static_cast<std::size_t>(sys.shell.model_element[e])] = e;
     for (int e = 0; e < sys.tri.num_elements; ++e)
-      shell_index[static_cast<std::size_t>(sys.tri.model_element[e])] = sys.num_elements + e;
+      shell_index[static_cast<std::size_t>(sys.tri.model_element[e])] = sys.shell.num_elements + e;
     solid_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
     for (int e = 0; e < sys.solid.num_elements; ++e) solid_index[static_cast<std::size_t>(sys.solid.model_element[e])] = e;
     build_frames(model, sys, frame_of, frame_q);

@@ -29,7 +29,7 @@ struct StepLoads {
   std::vector<int> load_node, load_dof, load_amp;
   std::vector<double> load_value;
   // Pressures on shells (positive against the element normal), following the deformed surface:
-  // the MITC4 shell index, or sys.num_elements + the FPM triangle index.
+  // the MITC4 shell index, or sys.shell.num_elements + the FPM triangle index.
   std::vector<int> pressure_elem, pressure_amp;
   std::vector<double> pressure_value;
   // Pressures on solid faces (solid element index, Abaqus face label 1..6).

@@ -9,7 +9,7 @@
 namespace halfstep {
 
 StructureOperator::StructureOperator(const StructureSystem& sys, int threads)
-    : sys_(sys), threads_(threads > 0 ? threads : default_threads()), solids_(sys, threads), shells_(sys, threads), ndn_(sys.num_elements > 0 || sys.any_shells ? 5 : 3),
+    : sys_(sys), threads_(threads > 0 ? threads : default_threads()), solids_(sys, threads), shells_(sys, threads), ndn_(sys.shell.num_elements > 0 || sys.any_shells ? 5 : 3),
       solid_size_(solids_.matrix_offset(solids_.num_elements())) {}
 
 std::vector<char> StructureOperator::active_dofs() const {
@@ -17,7 +17,7 @@ std::vector<char> StructureOperator::active_dofs() const {
   const int comps = sys_.solid.planar ? 2 : 3;
   for (int n : sys_.solid.conn)
     for (int c = 0; c < comps; ++c) on[static_cast<std::size_t>(ndn_) * n + c] = 1;
-  for (int n : sys_.conn)
+  for (int n : sys_.shell.conn)
     for (int c = 0; c < 5; ++c) on[static_cast<std::size_t>(ndn_) * n + c] = 1;
   return on;
 }
@@ -28,7 +28,7 @@ int StructureOperator::element_nodes(int e) const {
 
 const int* StructureOperator::element_connectivity(int e) const {
   if (e < num_solids()) return &sys_.solid.conn[static_cast<std::size_t>(sys_.solid.conn_start(e))];
-  return &sys_.conn[4 * static_cast<std::size_t>(e - num_solids())];
+  return &sys_.shell.conn[4 * static_cast<std::size_t>(e - num_solids())];
 }
 
 void StructureOperator::element_dofs(int e, int* dofs) const {
@@ -52,8 +52,8 @@ void StructureOperator::gather(const std::vector<double>& solid, const std::vect
     if (!solid.empty())
       for (int k = 0; k < 3; ++k) out[k] = solid[3 * static_cast<std::size_t>(n) + k];
     if (!shell.empty())  // shell corners in slot order (the explicit gather's order)
-      for (int s = sys_.node_slot_ptr[static_cast<std::size_t>(n)]; s < sys_.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++s) {
-        const std::size_t slot = static_cast<std::size_t>(sys_.node_slots[static_cast<std::size_t>(s)]);
+      for (int s = sys_.shell.node_slot_ptr[static_cast<std::size_t>(n)]; s < sys_.shell.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++s) {
+        const std::size_t slot = static_cast<std::size_t>(sys_.shell.node_slots[static_cast<std::size_t>(s)]);
         for (int k = 0; k < 5; ++k) out[k] += shell[5 * slot + k];
       }
   });

@@ -14,10 +14,10 @@ void FullStepFields::resize(int nn) {
 }
 
 std::size_t StructureState::bytes_for(const StructureSystem& sys) {
-  const std::size_t nn = sys.num_nodes, ne = sys.num_elements;
+  const std::size_t nn = sys.num_nodes, ne = sys.shell.num_elements;
   std::size_t values = nn * (3 + kMaxNodeDofs + 9);  // u; v; directors, t1 and r1
   values += 4 * static_cast<std::size_t>(sys.shell_corner_values()) * ne + ne;  // elem_force, elem_energy
-  values += static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell_num_points;
+  values += static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points;
   values += 3 * sys.solid.conn.size() + 2 * static_cast<std::size_t>(sys.solid.num_elements) +
             static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points;
   values += static_cast<std::size_t>(12 + sys.beam.state_size) * sys.beam.num_elements;
@@ -26,7 +26,7 @@ std::size_t StructureState::bytes_for(const StructureSystem& sys) {
 }
 
 void StructureState::initialize(const StructureSystem& sys) {
-  const std::size_t nn = sys.num_nodes, ne = sys.num_elements;
+  const std::size_t nn = sys.num_nodes, ne = sys.shell.num_elements;
   ux.assign(nn, 0.0);
   uy.assign(nn, 0.0);
   uz.assign(nn, 0.0);
@@ -51,7 +51,7 @@ void StructureState::initialize(const StructureSystem& sys) {
   solid_energy.assign(sys.solid.num_elements, 0.0);
   solid_hourglass.assign(sys.solid.num_elements, 0.0);
   solid_state.assign(static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points, 0.0);
-  shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell_num_points, 0.0);
+  shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points, 0.0);
   beam_force.assign(12 * static_cast<std::size_t>(sys.beam.num_elements), 0.0);
   beam_state = initial_beam_state(sys.beam);
   tri_force.assign(18 * static_cast<std::size_t>(sys.tri.num_elements), 0.0);

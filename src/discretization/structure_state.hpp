@@ -39,8 +39,8 @@ struct StructureState {
   /// [c * solid.num_points + p] (empty when no law has state; materials/material_law.hpp).
   std::vector<double> solid_state;
   /// State of the section points of plastic shells, component-major: component c of point p
-  /// at [c * shell_num_points + p] (kJ2PlaneStateSize components; StructureSystem::
-  /// shell_first_point numbers the points; empty without plastic shells).
+  /// at [c * shell.num_points + p] (kJ2PlaneStateSize components; ShellMesh::
+  /// first_point numbers the points; empty without plastic shells).
   std::vector<double> shell_state;
   /// Rotation R of each rigid body from its reference configuration, 9 per body (row-major).
   std::vector<double> body_rotation;
@@ -129,19 +129,19 @@ void load_state(const RestartBlob& blob, const std::string& prefix, StructureSta
 /// Where shell e's section-point state lives in st.shell_state (the explicit pass updates it
 /// in place; output reads it).
 inline ElementState<double> shell_element_state(const StructureSystem& sys, StructureState& st, int e) {
-  return {st.shell_state.data(), st.shell_state.data(), sys.shell_num_points,
-          sys.shell_first_point[static_cast<std::size_t>(e)]};
+  return {st.shell_state.data(), st.shell_state.data(), sys.shell.num_points,
+          sys.shell.first_point[static_cast<std::size_t>(e)]};
 }
 
 /// The same, read-only (next null: nothing is written).
 inline ElementState<double> shell_element_state(const StructureSystem& sys, const StructureState& st, int e) {
-  return {st.shell_state.data(), nullptr, sys.shell_num_points, sys.shell_first_point[static_cast<std::size_t>(e)]};
+  return {st.shell_state.data(), nullptr, sys.shell.num_points, sys.shell.first_point[static_cast<std::size_t>(e)]};
 }
 
 /// Gathers element e's reference and current nodal vectors from the system and the state.
 inline Mitc4Nodes<double> gather_element_nodes(const StructureSystem& sys, const StructureState& st, int e) {
   Mitc4Nodes<double> nodes;
-  const int* c = &sys.conn[4 * e];
+  const int* c = &sys.shell.conn[4 * e];
   for (int k = 0; k < 4; ++k) {
     const int n = c[k];
     nodes.X[k] = {sys.x0[n], sys.y0[n], sys.z0[n]};

@@ -21,8 +21,8 @@ Vec3<double> node_pos(const StructureSystem& s, int n) { return {s.x0[n], s.y0[n
 
 /// Assigns each element its section index (the reader guarantees exactly one per element).
 void assign_sections(const Model& model, const std::vector<int>& shell_index, StructureSystem& sys) {
-  reserve_first_touched(sys.section, static_cast<std::size_t>(sys.num_elements), default_threads());
-  sys.section.assign(sys.num_elements, -1);
+  reserve_first_touched(sys.shell.section, static_cast<std::size_t>(sys.shell.num_elements), default_threads());
+  sys.shell.section.assign(sys.shell.num_elements, -1);
   for (const ShellSection& sec : model.sections) {
     const Material& mat = model.materials.at(sec.material);
     SectionProps p;
@@ -43,12 +43,12 @@ void assign_sections(const Model& model, const std::vector<int>& shell_index, St
       p.section_points = sec.thickness_points;  // validate(): odd, 3 to 15, with *PLASTIC
     }
     p.name = sec.elset + "/" + sec.material;
-    const int index = static_cast<int>(sys.sections.size());
-    sys.sections.push_back(p);
+    const int index = static_cast<int>(sys.shell.sections.size());
+    sys.shell.sections.push_back(p);
     // An element listed twice in the set is written twice with the same index: atomic stores,
     // so that threads meeting there do not race.
     const std::vector<int>& members = model.elsets.at(sec.elset).members;
-    int* section = sys.section.data();
+    int* section = sys.shell.section.data();
     forall(0, static_cast<int>(members.size()), default_threads(), [&](int i) {
       const int s = shell_index[members[i]];
       if (s < 0) return;  // validate() refused solids here
@@ -56,12 +56,12 @@ void assign_sections(const Model& model, const std::vector<int>& shell_index, St
       section[s] = index;
     });
   }
-  int first_missing = sys.num_elements;
-#pragma omp parallel for schedule(static) reduction(min : first_missing) num_threads(threads_for(sys.num_elements, default_threads()))
-  for (int e = 0; e < sys.num_elements; ++e)
-    if (sys.section[e] < 0) first_missing = std::min(first_missing, e);
-  if (first_missing < sys.num_elements) {
-    const int me = sys.shell_model_element[first_missing];
+  int first_missing = sys.shell.num_elements;
+#pragma omp parallel for schedule(static) reduction(min : first_missing) num_threads(threads_for(sys.shell.num_elements, default_threads()))
+  for (int e = 0; e < sys.shell.num_elements; ++e)
+    if (sys.shell.section[e] < 0) first_missing = std::min(first_missing, e);
+  if (first_missing < sys.shell.num_elements) {
+    const int me = sys.shell.model_element[first_missing];
     throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " has no *SHELL SECTION");
   }
 }
@@ -108,14 +108,14 @@ void compute_directors(const Model& model, StructureSystem& sys) {
 #pragma omp parallel for schedule(static) num_threads(threads) reduction(min : first_bad)
   for (int n = 0; n < nn; ++n) {
     Vec3<double> sum{0, 0, 0};
-    for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
-      const int* c = &sys.conn[4 * static_cast<std::size_t>(sys.node_slots[i] / 4)];
+    for (int i = sys.shell.node_slot_ptr[n]; i < sys.shell.node_slot_ptr[n + 1]; ++i) {
+      const int* c = &sys.shell.conn[4 * static_cast<std::size_t>(sys.shell.node_slots[i] / 4)];
       sum += cross(node_pos(sys, c[2]) - node_pos(sys, c[0]), node_pos(sys, c[3]) - node_pos(sys, c[1]));
     }
     const double len = norm(sum);
     if (!(len > 0)) {
       // Unused nodes get an arbitrary director; nodes on elements with opposite normals cancel.
-      if (sys.node_slot_ptr[n + 1] > sys.node_slot_ptr[n]) {
+      if (sys.shell.node_slot_ptr[n + 1] > sys.shell.node_slot_ptr[n]) {
         first_bad = std::min(first_bad, n);
         continue;
       }
@@ -146,19 +146,19 @@ void compute_directors(const Model& model, StructureSystem& sys) {
 }  // namespace
 
 void build_gather_map(StructureSystem& sys) {
-  invert_connectivity(sys.conn, sys.num_nodes, sys.node_slot_ptr, sys.node_slots, 4LL * sys.num_elements);
+  invert_connectivity(sys.shell.conn, sys.num_nodes, sys.shell.node_slot_ptr, sys.shell.node_slots, 4LL * sys.shell.num_elements);
 }
 
 void assign_shell_points(StructureSystem& sys) {
-  sys.shell_first_point.assign(static_cast<std::size_t>(sys.num_elements) + 1, 0);
-  for (int e = 0; e < sys.num_elements; ++e)
-    sys.shell_first_point[static_cast<std::size_t>(e) + 1] =
-        sys.shell_first_point[static_cast<std::size_t>(e)] +
-        4 * static_cast<std::size_t>(sys.sections[static_cast<std::size_t>(sys.section[e])].section_points);
-  sys.shell_num_points = sys.shell_first_point.back();
+  sys.shell.first_point.assign(static_cast<std::size_t>(sys.shell.num_elements) + 1, 0);
+  for (int e = 0; e < sys.shell.num_elements; ++e)
+    sys.shell.first_point[static_cast<std::size_t>(e) + 1] =
+        sys.shell.first_point[static_cast<std::size_t>(e)] +
+        4 * static_cast<std::size_t>(sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])].section_points);
+  sys.shell.num_points = sys.shell.first_point.back();
 }
 
-bool has_plastic_shells(const StructureSystem& sys) { return sys.shell_num_points > 0; }
+bool has_plastic_shells(const StructureSystem& sys) { return sys.shell.num_points > 0; }
 
 double plate_wave_speed(const SectionProps& s) {
   return std::sqrt(s.youngs / (s.density * (1.0 - s.poisson * s.poisson)));
@@ -274,31 +274,31 @@ void add_shells(const Model& model, StructureSystem& sys) {
   for (int e = 0; e < nm; ++e)
     if (element_kind(model.elements.kind[e]).family == ElementFamily::Shell) shell_index[e] = shells++;  // MITC4 only
   const int threads = threads_for(shells, default_threads());
-  reserve_first_touched(sys.shell_model_element, static_cast<std::size_t>(shells), threads);
-  reserve_first_touched(sys.conn, 4 * static_cast<std::size_t>(shells), threads);
-  sys.shell_model_element.resize(static_cast<std::size_t>(shells));
-  sys.conn.resize(4 * static_cast<std::size_t>(shells));
+  reserve_first_touched(sys.shell.model_element, static_cast<std::size_t>(shells), threads);
+  reserve_first_touched(sys.shell.conn, 4 * static_cast<std::size_t>(shells), threads);
+  sys.shell.model_element.resize(static_cast<std::size_t>(shells));
+  sys.shell.conn.resize(4 * static_cast<std::size_t>(shells));
   forall(0, nm, default_threads(), [&](int e) {
     const int i = shell_index[e];
     if (i < 0) return;
-    sys.shell_model_element[i] = e;
+    sys.shell.model_element[i] = e;
     const int* c = model.elements.nodes_of(e);
-    for (int k = 0; k < 4; ++k) sys.conn[4 * static_cast<std::size_t>(i) + k] = c[k];
+    for (int k = 0; k < 4; ++k) sys.shell.conn[4 * static_cast<std::size_t>(i) + k] = c[k];
   });
-  sys.num_elements = shells;
+  sys.shell.num_elements = shells;
   assign_sections(model, shell_index, sys);
   assign_shell_points(sys);
   build_gather_map(sys);
-  sys.any_shells = sys.num_elements > 0;
+  sys.any_shells = sys.shell.num_elements > 0;
   reserve_first_touched(sys.node_rotates, static_cast<std::size_t>(nn), node_threads);
   sys.node_rotates.resize(static_cast<std::size_t>(nn));
-  forall(0, nn, node_threads, [&](int n) { sys.node_rotates[n] = sys.node_slot_ptr[n + 1] > sys.node_slot_ptr[n]; });
+  forall(0, nn, node_threads, [&](int n) { sys.node_rotates[n] = sys.shell.node_slot_ptr[n + 1] > sys.shell.node_slot_ptr[n]; });
   compute_directors(model, sys);
 
-  const int ne = sys.num_elements;
-  reserve_first_touched(sys.ref, static_cast<std::size_t>(ne), threads);
-  sys.ref.resize(static_cast<std::size_t>(ne));
-  for (std::vector<double>* v : {&sys.area, &sys.element_dt}) {
+  const int ne = sys.shell.num_elements;
+  reserve_first_touched(sys.shell.ref, static_cast<std::size_t>(ne), threads);
+  sys.shell.ref.resize(static_cast<std::size_t>(ne));
+  for (std::vector<double>* v : {&sys.shell.area, &sys.shell.element_dt}) {
     reserve_first_touched(*v, static_cast<std::size_t>(ne), threads);
     v->assign(static_cast<std::size_t>(ne), 0.0);
   }
@@ -314,37 +314,37 @@ void add_shells(const Model& model, StructureSystem& sys) {
   int first_bad = ne;
 #pragma omp parallel for schedule(static) reduction(min : first_bad) num_threads(threads)
   for (int e = 0; e < ne; ++e) {
-    const SectionProps& sec = sys.sections[sys.section[e]];
-    const int* c = &sys.conn[4 * e];
+    const SectionProps& sec = sys.shell.sections[sys.shell.section[e]];
+    const int* c = &sys.shell.conn[4 * e];
     Vec3<double> X[4], V[4];
     for (int k = 0; k < 4; ++k) {
       X[k] = node_pos(sys, c[k]);
       V[k] = {sys.dir0x[c[k]], sys.dir0y[c[k]], sys.dir0z[c[k]]};
     }
-    if (!mitc4_reference(X, V, sec.thickness, sys.ref[e])) {
+    if (!mitc4_reference(X, V, sec.thickness, sys.shell.ref[e])) {
       first_bad = std::min(first_bad, e);
       continue;
     }
-    const Mitc4Ref<double>& ref = sys.ref[e];
+    const Mitc4Ref<double>& ref = sys.shell.ref[e];
     double area = 0;
     for (int g = 0; g < 4; ++g) area += ref.wj[g];
     mitc4_corner_areas(ref, &corner_areas[4 * static_cast<std::size_t>(e)]);
-    sys.area[e] = area;
-    sys.element_dt[e] = mitc4_characteristic_length(X) / plate_wave_speed(sec);
+    sys.shell.area[e] = area;
+    sys.shell.element_dt[e] = mitc4_characteristic_length(X) / plate_wave_speed(sec);
   }
   if (first_bad < ne)
-    throw InputError(model.elements.loc[sys.shell_model_element[first_bad]],
-                     "element " + std::to_string(model.elements.id[sys.shell_model_element[first_bad]]) +
+    throw InputError(model.elements.loc[sys.shell.model_element[first_bad]],
+                     "element " + std::to_string(model.elements.id[sys.shell.model_element[first_bad]]) +
                          " is degenerate or inverted (non-positive Jacobian at a Gauss point; "
                          "check node order and that neighbours have consistent normals)");
   // The nodal masses: each node adds its corners' shares through the gather map, whose slots
   // ascend in element order (the additions of an element-order pass, in its order).
   forall(0, nn, node_threads, [&](int n) {
     double mass = 0, inertia = 0, damp = 0, damp_rot = 0;
-    for (int i = sys.node_slot_ptr[n]; i < sys.node_slot_ptr[n + 1]; ++i) {
-      const int e = sys.node_slots[i] / 4, k = sys.node_slots[i] % 4;
-      const SectionProps& sec = sys.sections[sys.section[e]];
-      const double area = sys.area[e];
+    for (int i = sys.shell.node_slot_ptr[n]; i < sys.shell.node_slot_ptr[n + 1]; ++i) {
+      const int e = sys.shell.node_slots[i] / 4, k = sys.shell.node_slots[i] % 4;
+      const SectionProps& sec = sys.shell.sections[sys.shell.section[e]];
+      const double area = sys.shell.area[e];
       const double rho_t = sec.density * sec.thickness;
       const double rot_arm = std::max(sec.thickness * sec.thickness / 12.0, kRotaryScale * area);
       const double m = rho_t * corner_areas[4 * static_cast<std::size_t>(e) + k];
@@ -360,8 +360,8 @@ void add_shells(const Model& model, StructureSystem& sys) {
   });
   // The totals on one thread in element order, so that they do not depend on the thread count.
   for (int e = 0; e < ne; ++e) {
-    const SectionProps& sec = sys.sections[sys.section[e]];
-    const double area = sys.area[e];
+    const SectionProps& sec = sys.shell.sections[sys.shell.section[e]];
+    const double area = sys.shell.area[e];
     sys.total_mass += sec.density * sec.thickness * area;
     sys.energy_per_unit_strain += 0.5 * sec.youngs * sec.thickness * area;
   }
@@ -429,8 +429,8 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
   add_shells(model, sys);
   SolidMassContribution solid_mass;
   sys.solid = build_solid_mesh(model, solid_mass);
-  if (sys.solid.planar && sys.num_elements > 0) {
-    const auto me = static_cast<std::size_t>(sys.shell_model_element[0]);
+  if (sys.solid.planar && sys.shell.num_elements > 0) {
+    const auto me = static_cast<std::size_t>(sys.shell.model_element[0]);
     throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " (" +
                                                  model.elements.abaqus_type[me] +
                                                  ") is a shell, but the model has planar elements: "
@@ -498,7 +498,7 @@ void update_stable_dt(StructureSystem& sys) {
       sys.controlling_element = model_element;
     }
   };
-  for (int e = 0; e < sys.num_elements; ++e) consider(sys.element_dt[e], sys.shell_model_element[e]);
+  for (int e = 0; e < sys.shell.num_elements; ++e) consider(sys.shell.element_dt[e], sys.shell.model_element[e]);
   for (int e = 0; e < sys.tri.num_elements; ++e) consider(sys.tri.element_dt[e], sys.tri.model_element[e]);
   for (int e = 0; e < sys.beam.num_elements; ++e) consider(sys.beam.element_dt[e], sys.beam.model_element[e]);
   for (int e = 0; e < sys.solid.num_elements; ++e) consider(sys.solid.element_dt[e], sys.solid.model_element[e]);

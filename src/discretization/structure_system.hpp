@@ -1,7 +1,7 @@
-// The discretized structure: arrays the time integrator needs, built once from a Model.
-// Shell (MITC4) elements and their nodes are stored here directly; solids are in `solid`
-// (discretization/solid_mesh.hpp), beams in `beam`, FPM triangles in `tri`. Nodes used only
-// by solids carry 3 dofs: their rotational dofs are held in every step.
+// The discretized structure: arrays the time integrator needs, built once from a Model. The
+// nodes' arrays are stored here; each family's elements in their own member: MITC4 shells in
+// `shell` (discretization/shell_mesh.hpp), solids in `solid`, beams in `beam`, FPM triangles
+// in `tri`. Nodes used only by solids carry 3 dofs: their rotational dofs are held in every step.
 #pragma once
 
 #include <cstdint>
@@ -9,30 +9,14 @@
 #include <vector>
 
 #include "discretization/beam_mesh.hpp"
+#include "discretization/shell_mesh.hpp"
 #include "discretization/constraints.hpp"
 #include "discretization/contact.hpp"
 #include "discretization/tri_mesh.hpp"
-#include "elements/mitc4.hpp"
-#include "materials/shell_elastic.hpp"
-#include "materials/solid_material.hpp"
 #include "model/model.hpp"
 #include "discretization/solid_mesh.hpp"
 
 namespace halfstep {
-
-/// Per-section constants used by the element loop.
-struct SectionProps {
-  double thickness = 0;
-  double density = 0;
-  double alpha = 0;  ///< mass-proportional damping coefficient
-  double youngs = 0, poisson = 0;
-  ShellElastic<double> elastic{};
-  /// Simpson points through the thickness of a plastic section (*SHELL SECTION's count; 0:
-  /// elastic, integrated in closed form).
-  int section_points = 0;
-  SolidMaterial<double> law{};  ///< plastic sections: elastic constants and hardening table (kJ2Plastic)
-  std::string name;  ///< "elset/material", for reports
-};
 
 /// Generalized dofs per shell node: 3 translations (global) + 2 director rotations (nodal triad).
 constexpr int kShellDofs = 5;
@@ -42,28 +26,15 @@ constexpr int kMaxNodeDofs = 6;
 /// Mesh, section, mass and reference-geometry arrays in structure-of-arrays form.
 struct StructureSystem {
   int num_nodes = 0;
-  int num_elements = 0;            ///< shell (MITC4) elements; "element e" below means shell e
   std::vector<double> x0, y0, z0;  ///< reference coordinates
-  std::vector<int> shell_model_element;  ///< shell index -> model element index
-  std::vector<int> conn;           ///< 4 node indices per element
-  std::vector<int> section;        ///< section index per element
-  std::vector<SectionProps> sections;
-  std::vector<Mitc4Ref<double>> ref;         ///< reference constants per element
   std::vector<double> dir0x, dir0y, dir0z;   ///< initial unit director per node
   std::vector<double> mass, inertia;         ///< lumped translational mass, rotational inertia
   std::vector<double> damp, damp_rot;        ///< damping coefficients c = alpha m per node
-  std::vector<double> area;                  ///< element areas
-  std::vector<double> element_dt;            ///< stable increment estimate per element
-  std::vector<int> node_slot_ptr, node_slots;  ///< node -> (element*4 + corner) gather map (CSR)
-  /// Section points of plastic shells in the shell state store (elements/mitc4_plastic.hpp):
-  /// element e owns points [shell_first_point[e], shell_first_point[e + 1]), 4 x its section's
-  /// section_points (none for elastic sections); empty without shells.
-  std::vector<std::size_t> shell_first_point;
-  std::size_t shell_num_points = 0;  ///< points over all shells: the store's stride
   double total_mass = 0;
   double energy_per_unit_strain = 0;  ///< sum of E t A / 2: membrane energy of a unit strain
   double stable_dt = 0;        ///< min element_dt over shells and solids (no safety factor)
   int controlling_element = -1;  ///< model element index of the element giving stable_dt
+  ShellMesh shell;             ///< MITC4 shells
   SolidMesh solid;             ///< continuum elements
   BeamMesh beam;               ///< FPM beams (B31)
   TriMesh tri;                 ///< FPM triangles (S3, S3R with FORMULATION=FPM)
@@ -81,7 +52,6 @@ struct StructureSystem {
 
   // A subdomain of a distributed run (parallel/subdomain.hpp); defaults describe a whole model.
   int num_interface = 0;       ///< nodes [0, num_interface) are shared with other ranks
-  int boundary_shells = 0;     ///< shells [0, boundary_shells) touch a shared node
   std::vector<std::uint8_t> owned;  ///< per node: 1 where this rank reports it (empty: all)
 
   /// Node index -> true when some shell, beam or triangle uses it (the node has rotational dofs).
@@ -97,7 +67,7 @@ struct StructureSystem {
   /// Values per MITC4 corner in the element force buffers: 6 or 5 (shell_global_moments).
   int shell_corner_values() const { return shell_global_moments() ? 6 : kShellDofs; }
   /// Shell, solid, beam and triangle elements.
-  int total_elements() const { return num_elements + solid.num_elements + beam.num_elements + tri.num_elements; }
+  int total_elements() const { return shell.num_elements + solid.num_elements + beam.num_elements + tri.num_elements; }
 };
 
 /// Rule for rotational inertia: I = m * max(t^2/12, kRotaryScale * A). The second term scales
@@ -116,11 +86,11 @@ StructureSystem build_structure_system(const Model& model);
 /// mass scaling changed the masses.
 void rebuild_mass_dependents(const Model& model, StructureSystem& sys);
 
-/// Rebuilds the node -> shell-corner gather map (node_slot_ptr, node_slots) from conn.
+/// Rebuilds the node -> shell-corner gather map (shell.node_slot_ptr, node_slots) from shell.conn.
 void build_gather_map(StructureSystem& sys);
 
-/// Numbers the section points of plastic shells (shell_first_point, shell_num_points) from
-/// section and sections.
+/// Numbers the section points of plastic shells (shell.first_point, shell.num_points) from
+/// shell.section and shell.sections.
 void assign_shell_points(StructureSystem& sys);
 
 /// True when some shell section of sys is plastic (its shells carry section-point state).

@@ -26,18 +26,18 @@ struct ShellElementBody {
   bool global_moments;  ///< StructureSystem::shell_global_moments()
 
   void operator()(int e, double* sum) const {
-    const int* c = &sys.conn[4 * static_cast<std::size_t>(e)];
-    const SectionProps& sec = sys.sections[sys.section[e]];
+    const int* c = &sys.shell.conn[4 * static_cast<std::size_t>(e)];
+    const SectionProps& sec = sys.shell.sections[sys.shell.section[e]];
     const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
     Vec3<double> f[4], gv[4];
     // Plastic sections integrate through the thickness and update their points' state in
     // place; elastic ones keep the closed-form section.
     double dissipation = 0.0;
     const double w = sec.section_points > 0
-                         ? mitc4_plastic_internal_force(sys.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
+                         ? mitc4_plastic_internal_force(sys.shell.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
                                                         sec.section_points, shell_element_state(sys, st, e), f, gv,
                                                         &dissipation)
-                         : mitc4_internal_force(sys.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
+                         : mitc4_internal_force(sys.shell.ref[e], nodes, sec.thickness, sec.elastic, f, gv);
     st.elem_energy[e] = w;
     sum[0] += w;
     sum[1] += dissipation;

@@ -17,7 +17,7 @@ int points_of(const SolidMesh& sm, int e) {
 
 /// Section points of shell e of sys (0 for elastic sections).
 std::size_t shell_points_of(const StructureSystem& sys, int e) {
-  return sys.shell_first_point[static_cast<std::size_t>(e) + 1] - sys.shell_first_point[static_cast<std::size_t>(e)];
+  return sys.shell.first_point[static_cast<std::size_t>(e) + 1] - sys.shell.first_point[static_cast<std::size_t>(e)];
 }
 
 /// The state of elements (local order) of a component-major store, element after element:
@@ -47,8 +47,8 @@ std::vector<double> unpack_elements(const std::vector<double>& values, const std
 
 FrameGather::FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global,
                          const StructureSystem& local)
-    : comm_(comm), d_(d), global_(global), global_solid_(global.solid), local_shell_points_(local.shell_num_points),
-      local_shell_first_(local.shell_first_point), global_nodes_(global.num_nodes), global_shells_(global.num_elements),
+    : comm_(comm), d_(d), global_(global), global_solid_(global.solid), local_shell_points_(local.shell.num_points),
+      local_shell_first_(local.shell.first_point), global_nodes_(global.num_nodes), global_shells_(global.shell.num_elements),
       global_solids_(global.solid.num_elements) {
   for (int e : d.solid_global) local_points_ += static_cast<std::size_t>(points_of(global.solid, e));
   std::vector<int> ids;
@@ -197,7 +197,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
     if (global_.tri.num_elements > 0)
       tris = std::make_shared<std::vector<double>>(
           comm_.gather(pack_elements(s.tri_state, d_.tri_global.size(), global_.tri.state_size), 0));
-    if (global_.shell_num_points > 0)
+    if (global_.shell.num_points > 0)
       shell_points = std::make_shared<std::vector<double>>(comm_.gather(pack_shell_points(s.shell_state), 0));
   }
   if (comm_.rank() != 0) return nullptr;
@@ -257,11 +257,11 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
       g.tri_state = unpack_elements(*tris, tri_ids_, static_cast<std::size_t>(global_.tri.num_elements),
                                     global_.tri.state_size);
     if (shell_points) {
-      const std::size_t np_all = global_.shell_num_points;
+      const std::size_t np_all = global_.shell.num_points;
       g.shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * np_all, 0.0);
       std::size_t at = 0;
       for (int e : shell_ids_) {
-        const std::size_t first = global_.shell_first_point[static_cast<std::size_t>(e)], count = shell_points_of(global_, e);
+        const std::size_t first = global_.shell.first_point[static_cast<std::size_t>(e)], count = shell_points_of(global_, e);
         for (int c = 0; c < kJ2PlaneStateSize; ++c)
           for (std::size_t p = 0; p < count && at < shell_points->size(); ++p)
             g.shell_state[static_cast<std::size_t>(c) * np_all + first + p] = (*shell_points)[at++];

@@ -55,7 +55,7 @@ class FrameGather {
   const SolidMesh& global_solid_;  ///< its solids
   std::size_t local_points_ = 0;   ///< integration points of this rank's solids
   std::size_t local_shell_points_ = 0;  ///< section points of this rank's shells
-  const std::vector<std::size_t>& local_shell_first_;  ///< their numbering (StructureSystem::shell_first_point)
+  const std::vector<std::size_t>& local_shell_first_;  ///< their numbering (ShellMesh::first_point)
   int global_nodes_, global_shells_, global_solids_;
   std::vector<int> owned_nodes_;                 ///< local indices of the nodes this rank reports
   std::vector<int> node_ids_, shell_ids_, solid_ids_;  ///< rank 0: global indices, rank after rank

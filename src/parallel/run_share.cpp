@@ -27,6 +27,12 @@ void serialize(Ar& ar, SectionProps& s) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, ShellMesh& m) {
+  ar(m.num_elements, m.model_element, m.conn, m.section, m.sections, m.ref, m.area, m.element_dt, m.node_slot_ptr,
+     m.node_slots, m.first_point, m.num_points, m.boundary);
+}
+
+template <class Ar>
 void serialize(Ar& ar, SolidMesh& m) {
   ar(m.num_elements, m.model_element, m.conn, m.material, m.materials, m.material_name, m.alpha, m.groups, m.volume,
      m.element_dt, m.node_slot_ptr, m.node_slots, m.hourglass_kappa, m.planar, m.state_size, m.num_points,
@@ -71,11 +77,9 @@ void serialize(Ar& ar, ContactSystem& c) {
 
 template <class Ar>
 void serialize(Ar& ar, StructureSystem& s) {
-  ar(s.num_nodes, s.num_elements, s.x0, s.y0, s.z0, s.shell_model_element, s.conn, s.section, s.sections, s.ref,
-     s.dir0x, s.dir0y, s.dir0z, s.mass, s.inertia, s.damp, s.damp_rot, s.area, s.element_dt, s.node_slot_ptr,
-     s.node_slots, s.shell_first_point, s.shell_num_points, s.total_mass, s.energy_per_unit_strain, s.stable_dt,
-     s.controlling_element, s.solid, s.beam, s.tri, s.constraints, s.bodies, s.contact, s.node_rotates, s.any_shells,
-     s.node_dofs, s.num_interface, s.boundary_shells, s.owned);
+  ar(s.num_nodes, s.x0, s.y0, s.z0, s.dir0x, s.dir0y, s.dir0z, s.mass, s.inertia, s.damp, s.damp_rot, s.total_mass,
+     s.energy_per_unit_strain, s.stable_dt, s.controlling_element, s.shell, s.solid, s.beam, s.tri, s.constraints,
+     s.bodies, s.contact, s.node_rotates, s.any_shells, s.node_dofs, s.num_interface, s.owned);
 }
 
 template <class Ar>
@@ -211,13 +215,14 @@ void serialize(Ar& ar, StepLoads& s) {
 }
 
 HALFSTEP_SHARE_FIELDS(SectionProps, 680);
+HALFSTEP_SHARE_FIELDS(ShellMesh, 264);
 HALFSTEP_SHARE_FIELDS(SolidMesh, 344);
 HALFSTEP_SHARE_FIELDS(BeamMesh, 352);
 HALFSTEP_SHARE_FIELDS(TriMesh, 424);
 HALFSTEP_SHARE_FIELDS(LinearConstraints, 368);
 HALFSTEP_SHARE_FIELDS(RigidBodies, 248);
 HALFSTEP_SHARE_FIELDS(ContactSystem, 888);
-HALFSTEP_SHARE_FIELDS(StructureSystem, 3216);
+HALFSTEP_SHARE_FIELDS(StructureSystem, 3232);
 HALFSTEP_SHARE_FIELDS(ContactShare, 1152);
 HALFSTEP_SHARE_FIELDS(Subdomain, 1616);
 static_assert(sizeof(StructureState) == 880, "StructureState changed: add the new array to for_each_state_array in "
@@ -260,15 +265,15 @@ void check_state_counts(const StructureSystem& s, const ArchiveReader& in) {
   // Every count as a signed 64-bit value: a corrupt unsigned one beyond that shows as negative.
   const auto count = [](auto c) { return static_cast<long long>(c); };
   if (s.num_nodes < 0 || s.num_nodes != size(s.x0)) in.fail("node count " + std::to_string(s.num_nodes));
-  if (s.num_elements < 0 || s.num_elements != size(s.shell_model_element))
-    in.fail("shell count " + std::to_string(s.num_elements));
+  if (s.shell.num_elements < 0 || s.shell.num_elements != size(s.shell.model_element))
+    in.fail("shell count " + std::to_string(s.shell.num_elements));
   if (s.solid.num_elements < 0 || s.solid.num_elements != size(s.solid.model_element))
     in.fail("solid count " + std::to_string(s.solid.num_elements));
   const long long bytes = static_cast<long long>(in.size());
   // Bounds far above any element's (27 points, a few dozen state values, a few hundred
   // section points), below what would overflow the state's size.
   const bool bad = count(s.solid.num_points) < 0 || count(s.solid.num_points) > 64 * count(s.solid.num_elements) ||
-                   count(s.shell_num_points) < 0 || count(s.shell_num_points) > 1024 * count(s.num_elements) ||
+                   count(s.shell.num_points) < 0 || count(s.shell.num_points) > 1024 * count(s.shell.num_elements) ||
                    count(s.solid.state_size) < 0 || count(s.solid.state_size) > 4096 || count(s.beam.state_size) < 0 ||
                    count(s.beam.state_size) > 4096 || count(s.tri.state_size) < 0 || count(s.tri.state_size) > 4096 ||
                    count(s.beam.num_elements) < 0 || count(s.beam.num_elements) > bytes ||
@@ -323,8 +328,8 @@ Model model_outline(const Model& model) {
 StructureSystem system_outline(const StructureSystem& g) {
   StructureSystem s;
   s.num_nodes = g.num_nodes;
-  s.num_elements = g.num_elements;
-  s.shell_num_points = g.shell_num_points;
+  s.shell.num_elements = g.shell.num_elements;
+  s.shell.num_points = g.shell.num_points;
   s.total_mass = g.total_mass;
   s.energy_per_unit_strain = g.energy_per_unit_strain;
   s.stable_dt = g.stable_dt;

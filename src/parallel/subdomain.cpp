@@ -159,7 +159,7 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   d.ranks = ranks;
   const int nn = g.num_nodes;
   const SolidMesh& sm = g.solid;
-  const Family shells{g.conn, 4, g.shell_model_element}, beams{g.beam.conn, 2, g.beam.model_element},
+  const Family shells{g.shell.conn, 4, g.shell.model_element}, beams{g.beam.conn, 2, g.beam.model_element},
       tris{g.tri.conn, 3, g.tri.model_element};
   const Family* families[] = {&shells, &beams, &tris};
   const auto part_of = [&](const Family& f, int e) { return part[static_cast<std::size_t>(f.model_element[e])]; };
@@ -324,15 +324,15 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   s.any_shells = g.any_shells;
   s.node_dofs = g.node_dofs;  // the whole model's node mode, on every rank
 
-  s.num_elements = static_cast<int>(d.shell_global.size());
-  s.sections = g.sections;
+  s.shell.num_elements = static_cast<int>(d.shell_global.size());
+  s.shell.sections = g.shell.sections;
   for (int e : d.shell_global) {
-    s.shell_model_element.push_back(g.shell_model_element[e]);
-    for (int k = 0; k < 4; ++k) s.conn.push_back(d.node_local[g.conn[4 * static_cast<std::size_t>(e) + k]]);
-    s.section.push_back(g.section[e]);
-    s.ref.push_back(g.ref[e]);
-    s.area.push_back(g.area[e]);
-    s.element_dt.push_back(g.element_dt[e]);
+    s.shell.model_element.push_back(g.shell.model_element[e]);
+    for (int k = 0; k < 4; ++k) s.shell.conn.push_back(d.node_local[g.shell.conn[4 * static_cast<std::size_t>(e) + k]]);
+    s.shell.section.push_back(g.shell.section[e]);
+    s.shell.ref.push_back(g.shell.ref[e]);
+    s.shell.area.push_back(g.shell.area[e]);
+    s.shell.element_dt.push_back(g.shell.element_dt[e]);
   }
   build_gather_map(s);
   assign_shell_points(s);
@@ -381,7 +381,7 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   s.stable_dt = g.stable_dt;
   s.controlling_element = g.controlling_element;
   s.num_interface = d.num_interface;
-  s.boundary_shells = d.boundary_shells;
+  s.shell.boundary = d.boundary_shells;
   s.owned = d.owned;
   s.contact = d.contact.system;
   return s;
@@ -403,13 +403,13 @@ StructureState restrict_state(const StructureState& g, const StructureSystem& wh
   copy_element_state(g.tri_state, d.tri_local.size(), d.tri_global, local.tri.state_size, s.tri_state);
   if (!g.shell_state.empty()) {
     // Section points: local shell i's points are its global shell's, renumbered.
-    const std::size_t np_whole = whole.shell_num_points, np_local = local.shell_num_points;
+    const std::size_t np_whole = whole.shell.num_points, np_local = local.shell.num_points;
     for (int c = 0; c < kJ2PlaneStateSize; ++c)
       for (std::size_t i = 0; i < d.shell_global.size(); ++i) {
-        const std::size_t from = whole.shell_first_point[static_cast<std::size_t>(d.shell_global[i])];
-        const std::size_t count = local.shell_first_point[i + 1] - local.shell_first_point[i];
+        const std::size_t from = whole.shell.first_point[static_cast<std::size_t>(d.shell_global[i])];
+        const std::size_t count = local.shell.first_point[i + 1] - local.shell.first_point[i];
         for (std::size_t p = 0; p < count; ++p)
-          s.shell_state[c * np_local + local.shell_first_point[i] + p] = g.shell_state[c * np_whole + from + p];
+          s.shell_state[c * np_local + local.shell.first_point[i] + p] = g.shell_state[c * np_whole + from + p];
       }
   }
   s.time = g.time;

@@ -23,12 +23,12 @@ std::size_t bytes(const std::vector<T>& v) {
 
 /// Bytes a run holds in its system and state arrays (measured from the built arrays).
 std::size_t memory_bytes(const StructureSystem& sys) {
-  std::size_t b = bytes(sys.x0) * 3 + bytes(sys.conn) + bytes(sys.section) + bytes(sys.ref) + bytes(sys.dir0x) * 3 +
-                  bytes(sys.mass) * 4 + bytes(sys.area) + bytes(sys.element_dt) + bytes(sys.node_slot_ptr) +
-                  bytes(sys.node_slots);
+  std::size_t b = bytes(sys.x0) * 3 + bytes(sys.shell.conn) + bytes(sys.shell.section) + bytes(sys.shell.ref) + bytes(sys.dir0x) * 3 +
+                  bytes(sys.mass) * 4 + bytes(sys.shell.area) + bytes(sys.shell.element_dt) + bytes(sys.shell.node_slot_ptr) +
+                  bytes(sys.shell.node_slots);
   // The state's arrays by their sizes: building a StructureState only to measure it was a
   // fifth of `halfstep check` (its pages zero-filled twice).
-  b += StructureState::bytes_for(sys) + bytes(sys.shell_first_point);
+  b += StructureState::bytes_for(sys) + bytes(sys.shell.first_point);
   b += sizeof(double) * 12 * static_cast<std::size_t>(sys.num_nodes);  // output buffers (v^n, reactions)
   const SolidMesh& sm = sys.solid;
   b += bytes(sm.model_element) + bytes(sm.conn) + bytes(sm.material) + bytes(sm.volume) + bytes(sm.element_dt) +
@@ -73,7 +73,7 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   if (!model.heading.empty()) add("heading         %s\n", model.heading.substr(0, 200).c_str());
   add("nodes           %d\n", sys.num_nodes);
   std::string kinds;
-  if (sys.num_elements) kinds = std::to_string(sys.num_elements) + " MITC4";
+  if (sys.shell.num_elements) kinds = std::to_string(sys.shell.num_elements) + " MITC4";
   for (const SolidGroup& g : sys.solid.groups) {
     const std::string formulation = element_kind(g.kind).formulation;
     kinds += (kinds.empty() ? "" : ", ") + std::to_string(g.count) + " " + model.elements.abaqus_type[sys.solid.model_element[g.first]] +
@@ -86,7 +86,7 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   add("elements        %d (%s)\n", sys.total_elements(), kinds.c_str());
   add("node sets       %zu\n", model.nsets.size());
   add("element sets    %zu\n", model.elsets.size());
-  add("sections        %zu\n", sys.sections.size() + sys.solid.materials.size() + sys.beam.constants.size());
+  add("sections        %zu\n", sys.shell.sections.size() + sys.solid.materials.size() + sys.beam.constants.size());
   int plastic = 0;
   for (const auto& [name, mat] : model.materials) plastic += mat.plastic() ? 1 : 0;
   add("materials       %zu (%d with *PLASTIC)\n", model.materials.size(), plastic);

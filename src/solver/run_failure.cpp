@@ -59,8 +59,8 @@ std::string find_nonfinite(const Names& names, const StructureSystem& sys, const
   const auto named = [&](int me) {
     return "element " + names.element(me) + " (" + names.element_line(me) + ") has a non-finite strain energy";
   };
-  for (int e = 0; e < sys.num_elements; ++e)
-    if (!std::isfinite(st.elem_energy[e])) return named(sys.shell_model_element[e]);
+  for (int e = 0; e < sys.shell.num_elements; ++e)
+    if (!std::isfinite(st.elem_energy[e])) return named(sys.shell.model_element[e]);
   for (int e = 0; e < sys.solid.num_elements; ++e)
     if (!std::isfinite(st.solid_energy[e]) || !std::isfinite(st.solid_hourglass[e]))
       return named(sys.solid.model_element[e]);
@@ -100,7 +100,7 @@ std::string most_strained_element(const Names& names, const StructureSystem& sys
     out += std::string(what) + " element " + names.element(model_element[worst]) +
            " has the highest strain energy density";
   };
-  worst_of(sys.num_elements, [&](int e) { return st.elem_energy[e] / sys.area[e]; }, sys.shell_model_element, "shell");
+  worst_of(sys.shell.num_elements, [&](int e) { return st.elem_energy[e] / sys.shell.area[e]; }, sys.shell.model_element, "shell");
   worst_of(sys.solid.num_elements,
            [&](int e) { return (st.solid_energy[e] + st.solid_hourglass[e]) / sys.solid.volume[e]; },
            sys.solid.model_element, "solid");

@@ -42,8 +42,8 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
     const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
     for (int a = 1; a < n; ++a) parent[find(c[a])] = find(c[0]);
   }
-  for (int e = 0; e < sys.num_elements; ++e) {
-    const int* c = &sys.conn[4 * static_cast<std::size_t>(e)];
+  for (int e = 0; e < sys.shell.num_elements; ++e) {
+    const int* c = &sys.shell.conn[4 * static_cast<std::size_t>(e)];
     for (int a = 1; a < 4; ++a) parent[find(c[a])] = find(c[0]);
   }
   for (const auto& [a, b] : links) parent[find(a)] = find(b);  // nodes of one rigid body
@@ -107,7 +107,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
       loads(loads_),
       st(st_),
       opt(opt_),
-      held_rot(sys_.num_elements > 0 ? align_triads(sys_, loads_.fixed_rotation, st_)
+      held_rot(sys_.shell.num_elements > 0 ? align_triads(sys_, loads_.fixed_rotation, st_)
                                      : std::vector<std::uint8_t>(static_cast<std::size_t>(sys_.num_nodes), 0)),
       drive(build_step_drive(sys_, loads_, held_rot)),
       dv(host_view(drive)),
@@ -151,7 +151,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   face_ux_.assign(drive.num_faces > 0 ? nn : 0, 0.0);  // reused by every evaluation (zero under NLGEOM=NO)
   face_uy_ = face_ux_;
   face_uz_ = face_ux_;
-  surface_pressure_.assign(drive.has_pressure() ? 12 * static_cast<std::size_t>(sys.num_elements) : 0, 0.0);
+  surface_pressure_.assign(drive.has_pressure() ? 12 * static_cast<std::size_t>(sys.shell.num_elements) : 0, 0.0);
   body_start_.resize(static_cast<std::size_t>(bodies.num_bodies));
   for (int b = 0; b < bodies.num_bodies; ++b) {
     const double* R = &st.body_rotation[9 * static_cast<std::size_t>(b)];
@@ -246,7 +246,7 @@ void StaticProblem::lump_stabilization_masses() {
 /// The start of the step: the model's size, the reference configuration, and the unknowns
 /// and configuration of the state (a linear step's rotations measured from the reference).
 void StaticProblem::start_state() {
-  rotations = sys.num_elements > 0;
+  rotations = sys.shell.num_elements > 0;
   // Diagonal of the bounding box of the used nodes (converts moments to forces in the
   // convergence checks).
   model_size = 0;
@@ -351,17 +351,17 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
     }
   }
   if (drive.has_pressure()) {
-    for (int e = 0; e < sys.num_elements; ++e) {
+    for (int e = 0; e < sys.shell.num_elements; ++e) {
       Vec3<double> xe[4];
       for (int a = 0; a < 4; ++a) {
-        const int n = sys.conn[4 * static_cast<std::size_t>(e) + a];
+        const int n = sys.shell.conn[4 * static_cast<std::size_t>(e) + a];
         xe[a] = Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]} + (step.nlgeom ? Configuration::at(c.u, n) : Vec3<double>{0, 0, 0});
       }
       evaluate_shell_pressure_force(dv, e, tau, xe, &surface_pressure_[12 * static_cast<std::size_t>(e)]);
     }
     for (std::size_t n = 0; n < nn; ++n) {  // corners in slot order, as the explicit gather
       double g[3] = {0, 0, 0};
-      add_slot_forces3(sys.node_slot_ptr.data(), sys.node_slots.data(), surface_pressure_.data(), static_cast<int>(n), g);
+      add_slot_forces3(sys.shell.node_slot_ptr.data(), sys.shell.node_slots.data(), surface_pressure_.data(), static_cast<int>(n), g);
       for (int k = 0; k < 3; ++k) f[q * n + k] += g[k];
     }
   }

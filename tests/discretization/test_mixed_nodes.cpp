@@ -127,16 +127,16 @@ double node_forces(const StructureSystem& sys, StructureState& st, std::vector<d
   f.assign(6 * static_cast<std::size_t>(sys.num_nodes), 0.0);
   double w[2] = {0.0, 0.0};  // the element bodies add energy into [0] and dissipation into [1]
   const ShellElementBody shells{sys, st, DriveView{}, false, 0.0, sys.shell_global_moments()};
-  for (int e = 0; e < sys.num_elements; ++e) shells(e, w);
-  for (int e = 0; e < sys.num_elements; ++e)
+  for (int e = 0; e < sys.shell.num_elements; ++e) shells(e, w);
+  for (int e = 0; e < sys.shell.num_elements; ++e)
     for (int k = 0; k < 4; ++k)
-      for (int d = 0; d < 6; ++d) f[6 * sys.conn[4 * e + k] + d] += st.elem_force[24 * e + 6 * k + d];
+      for (int d = 0; d < 6; ++d) f[6 * sys.shell.conn[4 * e + k] + d] += st.elem_force[24 * e + 6 * k + d];
   const TriMesh& t = sys.tri;
   const TriView<double> tv{t.num_elements, t.conn.data(), t.section.data(), t.constants.data(), t.edge2x.data(),
                            t.edge2y.data(), t.edge2z.data(), t.edge3x.data(), t.edge3y.data(), t.edge3z.data(),
                            st.ux.data(), st.uy.data(), st.uz.data(), st.t1x.data(), st.t1y.data(), st.t1z.data(),
                            st.dx.data(), st.dy.data(), st.dz.data(), st.tri_state.data(), st.tri_force.data(),
-                           nullptr, sys.num_elements};
+                           nullptr, sys.shell.num_elements};
   for (int e = 0; e < t.num_elements; ++e) TriElementBody<double>{tv, DriveView{}, 0.0}(e, w);
   const BeamMesh& b = sys.beam;
   const BeamView<double> bv{b.num_elements, b.conn.data(), b.section.data(), b.constants.data(), b.chord0x.data(),

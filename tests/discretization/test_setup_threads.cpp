@@ -114,23 +114,23 @@ TEST(SetupThreads, SystemArraysAreTheSameOnOneAndOnSeveralThreads) {
     SCOPED_TRACE(threads);
     const StructureSystem many = built_on(m, threads);
     expect_same_bits(one.x0, many.x0, "x0");
-    expect_same_bits(one.conn, many.conn, "conn");
-    expect_same_bits(one.shell_model_element, many.shell_model_element, "shell_model_element");
-    expect_same_bits(one.section, many.section, "section");
-    expect_same_bits(one.node_slot_ptr, many.node_slot_ptr, "node_slot_ptr");
-    expect_same_bits(one.node_slots, many.node_slots, "node_slots");
+    expect_same_bits(one.shell.conn, many.shell.conn, "conn");
+    expect_same_bits(one.shell.model_element, many.shell.model_element, "shell_model_element");
+    expect_same_bits(one.shell.section, many.shell.section, "section");
+    expect_same_bits(one.shell.node_slot_ptr, many.shell.node_slot_ptr, "node_slot_ptr");
+    expect_same_bits(one.shell.node_slots, many.shell.node_slots, "node_slots");
     expect_same_bits(one.node_rotates, many.node_rotates, "node_rotates");
     expect_same_bits(one.dir0x, many.dir0x, "dir0x");
     expect_same_bits(one.dir0y, many.dir0y, "dir0y");
     expect_same_bits(one.dir0z, many.dir0z, "dir0z");
-    expect_same_bits(one.ref, many.ref, "ref");
-    expect_same_bits(one.area, many.area, "area");
-    expect_same_bits(one.element_dt, many.element_dt, "element_dt");
+    expect_same_bits(one.shell.ref, many.shell.ref, "ref");
+    expect_same_bits(one.shell.area, many.shell.area, "area");
+    expect_same_bits(one.shell.element_dt, many.shell.element_dt, "element_dt");
     expect_same_bits(one.mass, many.mass, "mass");
     expect_same_bits(one.inertia, many.inertia, "inertia");
     expect_same_bits(one.damp, many.damp, "damp");
     expect_same_bits(one.damp_rot, many.damp_rot, "damp_rot");
-    expect_same_bits(one.shell_first_point, many.shell_first_point, "shell_first_point");
+    expect_same_bits(one.shell.first_point, many.shell.first_point, "shell_first_point");
     EXPECT_EQ(0, std::memcmp(&one.total_mass, &many.total_mass, sizeof(double)));
     EXPECT_EQ(0, std::memcmp(&one.energy_per_unit_strain, &many.energy_per_unit_strain, sizeof(double)));
     EXPECT_EQ(0, std::memcmp(&one.stable_dt, &many.stable_dt, sizeof(double)));
@@ -146,14 +146,14 @@ TEST(SetupThreads, NodeGathersAddAsAPassOverTheElements) {
   // before it gathered per node.
   std::vector<double> mass(static_cast<std::size_t>(nn), 0.0), inertia = mass, damp = mass, damp_rot = mass;
   std::vector<Vec3<double>> sum(static_cast<std::size_t>(nn), Vec3<double>{0, 0, 0});
-  for (int e = 0; e < sys.num_elements; ++e) {
-    const SectionProps& sec = sys.sections[static_cast<std::size_t>(sys.section[e])];
-    const int* c = &sys.conn[4 * static_cast<std::size_t>(e)];
+  for (int e = 0; e < sys.shell.num_elements; ++e) {
+    const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
+    const int* c = &sys.shell.conn[4 * static_cast<std::size_t>(e)];
     const auto pos = [&](int n) { return Vec3<double>{sys.x0[n], sys.y0[n], sys.z0[n]}; };
     const Vec3<double> n2a = cross(pos(c[2]) - pos(c[0]), pos(c[3]) - pos(c[1]));
     double corner[4];
-    mitc4_corner_areas(sys.ref[static_cast<std::size_t>(e)], corner);
-    const double area = sys.area[e];
+    mitc4_corner_areas(sys.shell.ref[static_cast<std::size_t>(e)], corner);
+    const double area = sys.shell.area[e];
     const double rho_t = sec.density * sec.thickness;
     const double rot_arm = std::max(sec.thickness * sec.thickness / 12.0, kRotaryScale * area);
     for (int k = 0; k < 4; ++k) {
@@ -171,7 +171,7 @@ TEST(SetupThreads, NodeGathersAddAsAPassOverTheElements) {
   expect_same_bits(damp_rot, sys.damp_rot, "damp_rot");
   int compared = 0;
   for (int n = 0; n < nn; ++n) {
-    if (sys.node_slot_ptr[n + 1] == sys.node_slot_ptr[n]) continue;
+    if (sys.shell.node_slot_ptr[n + 1] == sys.shell.node_slot_ptr[n]) continue;
     const Vec3<double> d = normalized(sum[n]);
     // Nodes on the symmetry plane have their director projected into it: compare the others.
     if (std::fabs(m.nodes.x[n]) < 1e-12) continue;

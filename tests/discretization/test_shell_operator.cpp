@@ -90,7 +90,7 @@ TEST(ShellOperator, ColumnsAreCentralDifferencesOfTheGeneralizedForces) {
     double scale = 0;
     for (int i = 0; i < 400; ++i) scale = std::max(scale, std::fabs(ke[i]));
     for (int j = 0; j < 20; ++j) {
-      const int n = p.sys.conn[4 * static_cast<std::size_t>(e) + static_cast<std::size_t>(j / 5)];
+      const int n = p.sys.shell.conn[4 * static_cast<std::size_t>(e) + static_cast<std::size_t>(j / 5)];
       const double h = 1e-6;
       StructureState plus = p.st, minus = p.st;
       move(plus, n, j % 5, h);
@@ -148,7 +148,7 @@ TEST(ShellOperator, UnloadedTangentIsSymmetricAndRigidMotionsAreFree) {
     const Vec3<double> omega{0.3, -0.2, 0.5}, c{0.1, 0.2, -0.3};
     double mode[20];
     for (int a = 0; a < 4; ++a) {
-      const int n = p.sys.conn[4 * static_cast<std::size_t>(e) + static_cast<std::size_t>(a)];
+      const int n = p.sys.shell.conn[4 * static_cast<std::size_t>(e) + static_cast<std::size_t>(a)];
       const Vec3<double> X{p.sys.x0[n], p.sys.y0[n], p.sys.z0[n]}, v{p.st.dx[n], p.st.dy[n], p.st.dz[n]},
           t1{p.st.t1x[n], p.st.t1y[n], p.st.t1z[n]};
       const Vec3<double> w = c + cross(omega, X);

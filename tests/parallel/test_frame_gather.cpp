@@ -63,7 +63,7 @@ void check_deck(const std::string& deck) {
     if (whole.tri.num_elements > 0) {
       EXPECT_FALSE(d.tri_global.empty());
     }
-    if (whole.shell_num_points > 0) {
+    if (whole.shell.num_points > 0) {
       EXPECT_FALSE(d.shell_global.empty());
     }
     const StructureSystem local = restrict_system(whole, d);
@@ -90,14 +90,14 @@ void check_deck(const std::string& deck) {
     if (whole.tri.num_elements > 0)
       expect_store(st.tri_state, out.tri_state, d.tri_local, whole.tri.num_elements, whole.tri.state_size,
                    "triangle state");
-    if (whole.shell_num_points > 0) {
+    if (whole.shell.num_points > 0) {
       // Section points: point p of global shell e at [c * points + first(e) + p].
       ASSERT_EQ(out.shell_state.size(), st.shell_state.size());
-      const std::size_t np = whole.shell_num_points;
+      const std::size_t np = whole.shell.num_points;
       for (std::size_t i = 0; i < st.shell_state.size(); ++i) {
         const std::size_t p = i % np;
         int e = 0;
-        while (whole.shell_first_point[e + 1] <= p) ++e;
+        while (whole.shell.first_point[e + 1] <= p) ++e;
         EXPECT_EQ(out.shell_state[i], d.shell_local[e] >= 0 ? st.shell_state[i] : 0.0)
             << "section-point entry " << i << " (shell " << e << ")";
       }

@@ -152,32 +152,32 @@ TEST(RunShare, SystemArrivesArrayByArray) {
   for_each_share([](const Whole&, const RunShare& a, const RunShare& b, const std::string&) {
     const StructureSystem &x = a.system, &y = b.system;
     EXPECT_EQ(x.num_nodes, y.num_nodes);
-    EXPECT_EQ(x.num_elements, y.num_elements);
+    EXPECT_EQ(x.shell.num_elements, y.shell.num_elements);
     EXPECT_EQ(x.x0, y.x0);
     EXPECT_EQ(x.y0, y.y0);
     EXPECT_EQ(x.z0, y.z0);
-    EXPECT_EQ(x.shell_model_element, y.shell_model_element);
-    EXPECT_EQ(x.conn, y.conn);
-    EXPECT_EQ(x.section, y.section);
-    ASSERT_EQ(x.sections.size(), y.sections.size());
-    for (std::size_t i = 0; i < x.sections.size(); ++i) {
-      EXPECT_EQ(x.sections[i].name, y.sections[i].name);
-      EXPECT_EQ(x.sections[i].thickness, y.sections[i].thickness);
-      EXPECT_EQ(x.sections[i].section_points, y.sections[i].section_points);
-      EXPECT_EQ(0, std::memcmp(&x.sections[i].law, &y.sections[i].law, sizeof x.sections[i].law));
+    EXPECT_EQ(x.shell.model_element, y.shell.model_element);
+    EXPECT_EQ(x.shell.conn, y.shell.conn);
+    EXPECT_EQ(x.shell.section, y.shell.section);
+    ASSERT_EQ(x.shell.sections.size(), y.shell.sections.size());
+    for (std::size_t i = 0; i < x.shell.sections.size(); ++i) {
+      EXPECT_EQ(x.shell.sections[i].name, y.shell.sections[i].name);
+      EXPECT_EQ(x.shell.sections[i].thickness, y.shell.sections[i].thickness);
+      EXPECT_EQ(x.shell.sections[i].section_points, y.shell.sections[i].section_points);
+      EXPECT_EQ(0, std::memcmp(&x.shell.sections[i].law, &y.shell.sections[i].law, sizeof x.shell.sections[i].law));
     }
-    EXPECT_EQ(raw(x.ref), raw(y.ref));
+    EXPECT_EQ(raw(x.shell.ref), raw(y.shell.ref));
     EXPECT_EQ(x.dir0x, y.dir0x);
     EXPECT_EQ(x.mass, y.mass);
     EXPECT_EQ(x.inertia, y.inertia);
     EXPECT_EQ(x.damp, y.damp);
     EXPECT_EQ(x.damp_rot, y.damp_rot);
-    EXPECT_EQ(x.area, y.area);
-    EXPECT_EQ(x.element_dt, y.element_dt);
-    EXPECT_EQ(x.node_slot_ptr, y.node_slot_ptr);
-    EXPECT_EQ(x.node_slots, y.node_slots);
-    EXPECT_EQ(x.shell_first_point, y.shell_first_point);
-    EXPECT_EQ(x.shell_num_points, y.shell_num_points);
+    EXPECT_EQ(x.shell.area, y.shell.area);
+    EXPECT_EQ(x.shell.element_dt, y.shell.element_dt);
+    EXPECT_EQ(x.shell.node_slot_ptr, y.shell.node_slot_ptr);
+    EXPECT_EQ(x.shell.node_slots, y.shell.node_slots);
+    EXPECT_EQ(x.shell.first_point, y.shell.first_point);
+    EXPECT_EQ(x.shell.num_points, y.shell.num_points);
     EXPECT_EQ(x.total_mass, y.total_mass);
     EXPECT_EQ(x.energy_per_unit_strain, y.energy_per_unit_strain);
     EXPECT_EQ(x.stable_dt, y.stable_dt);
@@ -186,7 +186,7 @@ TEST(RunShare, SystemArrivesArrayByArray) {
     EXPECT_EQ(x.any_shells, y.any_shells);
     EXPECT_EQ(x.node_dofs, y.node_dofs);
     EXPECT_EQ(x.num_interface, y.num_interface);
-    EXPECT_EQ(x.boundary_shells, y.boundary_shells);
+    EXPECT_EQ(x.shell.boundary, y.shell.boundary);
     EXPECT_EQ(x.owned, y.owned);
     const SolidMesh &s = x.solid, &t = y.solid;
     EXPECT_EQ(s.num_elements, t.num_elements);
@@ -319,7 +319,7 @@ TEST(RunShare, OutlineKeepsWhatTheTimeLoopReads) {
     EXPECT_EQ(g.total_elements(), w.sys.total_elements());
     EXPECT_EQ(g.stable_dt, w.sys.stable_dt);
     EXPECT_EQ(g.total_mass, w.sys.total_mass);
-    EXPECT_TRUE(g.x0.empty() && g.conn.empty() && g.solid.conn.empty() && g.shell_first_point.empty());
+    EXPECT_TRUE(g.x0.empty() && g.shell.conn.empty() && g.solid.conn.empty() && g.shell.first_point.empty());
   }
 }
 

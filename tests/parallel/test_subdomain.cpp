@@ -121,7 +121,7 @@ std::vector<int> solid_nodes(const SolidMesh& sm, int e) {
 TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
   for_each_split([](const Case& c, const Split& s) {
     const StructureSystem& g = c.sys;
-    std::vector<int> shell_count(g.num_elements, 0), solid_count(g.solid.num_elements, 0);
+    std::vector<int> shell_count(g.shell.num_elements, 0), solid_count(g.solid.num_elements, 0);
     std::vector<int> per_rank(s.ranks, 0);
     for (int p : s.part) ++per_rank[p];
     for (int r = 0; r < s.ranks; ++r) {
@@ -133,12 +133,12 @@ TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
           << "rank " << r << " has no element";
       ASSERT_EQ(d.beam_local.size(), static_cast<std::size_t>(g.beam.num_elements));
       ASSERT_EQ(d.tri_local.size(), static_cast<std::size_t>(g.tri.num_elements));
-      ASSERT_EQ(d.shell_local.size(), static_cast<std::size_t>(g.num_elements));
+      ASSERT_EQ(d.shell_local.size(), static_cast<std::size_t>(g.shell.num_elements));
       ASSERT_EQ(d.solid_local.size(), static_cast<std::size_t>(g.solid.num_elements));
       for (std::size_t i = 0; i < d.shell_global.size(); ++i) {
         const int e = d.shell_global[i];
         ++shell_count[e];
-        EXPECT_EQ(s.part[g.shell_model_element[e]], r) << "shell " << e;
+        EXPECT_EQ(s.part[g.shell.model_element[e]], r) << "shell " << e;
         EXPECT_EQ(d.shell_local[e], static_cast<int>(i));
       }
       for (std::size_t i = 0; i < d.solid_global.size(); ++i) {
@@ -147,8 +147,8 @@ TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
         EXPECT_EQ(s.part[g.solid.model_element[e]], r) << "solid " << e;
         EXPECT_EQ(d.solid_local[e], static_cast<int>(i));
       }
-      for (int e = 0; e < g.num_elements; ++e)
-        if (s.part[g.shell_model_element[e]] != r) {
+      for (int e = 0; e < g.shell.num_elements; ++e)
+        if (s.part[g.shell.model_element[e]] != r) {
           EXPECT_EQ(d.shell_local[e], -1) << "shell " << e;
         }
       for (int e = 0; e < g.solid.num_elements; ++e)
@@ -156,7 +156,7 @@ TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
           EXPECT_EQ(d.solid_local[e], -1) << "solid " << e;
         }
     }
-    for (int e = 0; e < g.num_elements; ++e) EXPECT_EQ(shell_count[e], 1) << "shell " << e;
+    for (int e = 0; e < g.shell.num_elements; ++e) EXPECT_EQ(shell_count[e], 1) << "shell " << e;
     for (int e = 0; e < g.solid.num_elements; ++e) EXPECT_EQ(solid_count[e], 1) << "solid " << e;
     // Beams and FPM triangles: the same, against the model's partition.
     const auto check_family = [&](const char* what, const std::vector<int>& model_element,
@@ -373,11 +373,11 @@ TEST(Subdomain, BoundaryElementsComeFirst) {
       const Subdomain& d = s.dom[r];
       const StructureSystem l = restrict_system(c.sys, d);
       const auto on_interface = [&](int local_node) { return local_node < d.num_interface; };
-      EXPECT_EQ(l.boundary_shells, d.boundary_shells);
-      for (int e = 0; e < l.num_elements; ++e) {
+      EXPECT_EQ(l.shell.boundary, d.boundary_shells);
+      for (int e = 0; e < l.shell.num_elements; ++e) {
         bool touches = false;
-        for (int k = 0; k < 4; ++k) touches = touches || on_interface(l.conn[4 * e + k]);
-        EXPECT_EQ(touches, e < l.boundary_shells) << "rank " << r << ", local shell " << e;
+        for (int k = 0; k < 4; ++k) touches = touches || on_interface(l.shell.conn[4 * e + k]);
+        EXPECT_EQ(touches, e < l.shell.boundary) << "rank " << r << ", local shell " << e;
       }
       int count = 0;
       for (const SolidGroup& g : l.solid.groups) {
@@ -435,13 +435,13 @@ TEST(Subdomain, RestrictedSystemKeepsTheWholeModelNodalValues) {
       EXPECT_EQ(l.controlling_element, g.controlling_element);
       EXPECT_EQ(l.energy_per_unit_strain, g.energy_per_unit_strain);
       EXPECT_EQ(l.any_shells, g.any_shells);
-      ASSERT_EQ(l.num_elements, static_cast<int>(d.shell_global.size()));
-      for (int e = 0; e < l.num_elements; ++e) {
+      ASSERT_EQ(l.shell.num_elements, static_cast<int>(d.shell_global.size()));
+      for (int e = 0; e < l.shell.num_elements; ++e) {
         const int ge = d.shell_global[e];
-        for (int k = 0; k < 4; ++k) EXPECT_EQ(d.node_global[l.conn[4 * e + k]], g.conn[4 * ge + k]);
-        EXPECT_EQ(l.shell_model_element[e], g.shell_model_element[ge]);
-        EXPECT_EQ(l.area[e], g.area[ge]);
-        EXPECT_EQ(l.section[e], g.section[ge]);
+        for (int k = 0; k < 4; ++k) EXPECT_EQ(d.node_global[l.shell.conn[4 * e + k]], g.shell.conn[4 * ge + k]);
+        EXPECT_EQ(l.shell.model_element[e], g.shell.model_element[ge]);
+        EXPECT_EQ(l.shell.area[e], g.shell.area[ge]);
+        EXPECT_EQ(l.shell.section[e], g.shell.section[ge]);
       }
       ASSERT_EQ(l.solid.num_elements, static_cast<int>(d.solid_global.size()));
       for (int e = 0; e < l.solid.num_elements; ++e) {
@@ -455,16 +455,16 @@ TEST(Subdomain, RestrictedSystemKeepsTheWholeModelNodalValues) {
         EXPECT_EQ(l.solid.groups[l.solid.group_of(e)].kind, g.solid.groups[g.solid.group_of(ge)].kind);
       }
       // The gather maps cover every local element corner once.
-      ASSERT_EQ(l.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
-      EXPECT_EQ(l.node_slot_ptr.back(), 4 * l.num_elements);
+      ASSERT_EQ(l.shell.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
+      EXPECT_EQ(l.shell.node_slot_ptr.back(), 4 * l.shell.num_elements);
       if (l.solid.num_elements > 0) {
         ASSERT_EQ(l.solid.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
         EXPECT_EQ(l.solid.node_slot_ptr.back(), static_cast<int>(l.solid.conn.size()));
       }
-      shells += l.num_elements;
+      shells += l.shell.num_elements;
       solids += l.solid.num_elements;
     }
-    EXPECT_EQ(shells, g.num_elements);
+    EXPECT_EQ(shells, g.shell.num_elements);
     EXPECT_EQ(solids, g.solid.num_elements);
   });
 }
@@ -510,20 +510,20 @@ TEST(Subdomain, RestrictedSystemCarriesBeamsTrianglesAndSectionPoints) {
         EXPECT_EQ(l.tri.node_slot_ptr.back(), 3 * l.tri.num_elements);
       }
       // Plastic shells keep their section points (as many as the global element has).
-      if (!g.shell_first_point.empty()) {
-        ASSERT_EQ(l.shell_first_point.size(), static_cast<std::size_t>(l.num_elements) + 1);
-        for (int e = 0; e < l.num_elements; ++e) {
+      if (!g.shell.first_point.empty()) {
+        ASSERT_EQ(l.shell.first_point.size(), static_cast<std::size_t>(l.shell.num_elements) + 1);
+        for (int e = 0; e < l.shell.num_elements; ++e) {
           const int ge = d.shell_global[e];
-          EXPECT_EQ(l.shell_first_point[e + 1] - l.shell_first_point[e], g.shell_first_point[ge + 1] - g.shell_first_point[ge]);
+          EXPECT_EQ(l.shell.first_point[e + 1] - l.shell.first_point[e], g.shell.first_point[ge + 1] - g.shell.first_point[ge]);
         }
       }
       beams += l.beam.num_elements;
       tris += l.tri.num_elements;
-      points += l.shell_num_points;
+      points += l.shell.num_points;
     }
     EXPECT_EQ(beams, g.beam.num_elements);
     EXPECT_EQ(tris, g.tri.num_elements);
-    EXPECT_EQ(points, g.shell_num_points);
+    EXPECT_EQ(points, g.shell.num_points);
     if (c.name == "beam_plastic.inp") {
       EXPECT_GT(g.beam.num_elements, 0);
     }
@@ -531,7 +531,7 @@ TEST(Subdomain, RestrictedSystemCarriesBeamsTrianglesAndSectionPoints) {
       EXPECT_GT(g.tri.num_elements, 0);
     }
     if (c.name == "shell_dome_j2.inp") {
-      EXPECT_GT(g.shell_num_points, 0u);
+      EXPECT_GT(g.shell.num_points, 0u);
     }
   });
 }
@@ -565,14 +565,14 @@ TEST(Subdomain, RestrictedStateHoldsTheLocalNodes) {
       for (int k = 0; k < l.tri.state_size; ++k)
         for (std::size_t e = 0; e < nt; ++e)
           EXPECT_EQ(ls.tri_state[k * nt + e], st.tri_state[k * g.tri.num_elements + d.tri_global[e]]);
-      ASSERT_EQ(ls.shell_state.size(), st.shell_state.empty() ? 0u : st.shell_state.size() / g.shell_num_points * l.shell_num_points);
+      ASSERT_EQ(ls.shell_state.size(), st.shell_state.empty() ? 0u : st.shell_state.size() / g.shell.num_points * l.shell.num_points);
       if (!ls.shell_state.empty()) {
-        const std::size_t comps = st.shell_state.size() / g.shell_num_points;
+        const std::size_t comps = st.shell_state.size() / g.shell.num_points;
         for (std::size_t k = 0; k < comps; ++k)
-          for (int e = 0; e < l.num_elements; ++e)
-            for (std::size_t p = 0; p < l.shell_first_point[e + 1] - l.shell_first_point[e]; ++p)
-              EXPECT_EQ(ls.shell_state[k * l.shell_num_points + l.shell_first_point[e] + p],
-                        st.shell_state[k * g.shell_num_points + g.shell_first_point[d.shell_global[e]] + p]);
+          for (int e = 0; e < l.shell.num_elements; ++e)
+            for (std::size_t p = 0; p < l.shell.first_point[e + 1] - l.shell.first_point[e]; ++p)
+              EXPECT_EQ(ls.shell_state[k * l.shell.num_points + l.shell.first_point[e] + p],
+                        st.shell_state[k * g.shell.num_points + g.shell.first_point[d.shell_global[e]] + p]);
       }
       ASSERT_EQ(ls.ux.size(), d.node_global.size());
       for (std::size_t i = 0; i < d.node_global.size(); ++i) {
@@ -617,7 +617,7 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
         const int local_shells = static_cast<int>(d.shell_global.size());
         for (std::size_t k = 0; k < ls.pressure_elem.size(); ++k) {
           const int le = ls.pressure_elem[k];
-          const int ge = le < local_shells ? d.shell_global[le] : c.sys.num_elements + d.tri_global[le - local_shells];
+          const int ge = le < local_shells ? d.shell_global[le] : c.sys.shell.num_elements + d.tri_global[le - local_shells];
           const auto at = std::find(gs.pressure_elem.begin(), gs.pressure_elem.end(), ge);
           ASSERT_NE(at, gs.pressure_elem.end());
           const std::size_t i = static_cast<std::size_t>(at - gs.pressure_elem.begin());

@@ -130,12 +130,12 @@ TEST(AmplitudeAt, AmplitudeObjectUsesItsKind) {
 StructureSystem make_system(int num_nodes, const std::vector<int>& conn) {
   StructureSystem sys;
   sys.num_nodes = num_nodes;
-  sys.num_elements = static_cast<int>(conn.size() / 4);
-  sys.conn = conn;
+  sys.shell.num_elements = static_cast<int>(conn.size() / 4);
+  sys.shell.conn = conn;
   build_gather_map(sys);
-  sys.any_shells = sys.num_elements > 0;
+  sys.any_shells = sys.shell.num_elements > 0;
   sys.node_rotates.assign(num_nodes, 0);
-  for (int n = 0; n < num_nodes; ++n) sys.node_rotates[n] = sys.node_slot_ptr[n + 1] > sys.node_slot_ptr[n];
+  for (int n = 0; n < num_nodes; ++n) sys.node_rotates[n] = sys.shell.node_slot_ptr[n + 1] > sys.shell.node_slot_ptr[n];
   return sys;
 }
 
@@ -210,7 +210,7 @@ TEST(StepDrive, EmptyStepHasNoSpecialNodesAndNoPressures) {
   const DriveView v = host_view(d);
   EXPECT_EQ(v.pressure_ptr, nullptr);
   EXPECT_EQ(v.num_named, 0);
-  for (int e = 0; e < sys.num_elements; ++e) EXPECT_EQ(evaluate_pressure(v, e, 0.5), 0.0);
+  for (int e = 0; e < sys.shell.num_elements; ++e) EXPECT_EQ(evaluate_pressure(v, e, 0.5), 0.0);
   // Every table hands out a valid pointer, even when empty.
   EXPECT_NE(v.load_ptr, nullptr);
   EXPECT_NE(v.load_dof, nullptr);

@@ -188,10 +188,10 @@ class CudaBackend final : public Backend {
         split_tris_(fpm_split_family(opt.fpm_kernels, false, sizeof(T) == 4)),
         split_beams_(split_tris_),
         split_hexes_(fpm_split_family(opt.fpm_kernels, true, sizeof(T) == 4)),
-        split_shells_(shell_split(opt.shell_kernel, scheme_) && sys.num_elements > 0 &&
+        split_shells_(shell_split(opt.shell_kernel, scheme_) && sys.shell.num_elements > 0 &&
                       !sys.shell_global_moments() && !has_plastic_shells(sys) && scheme_ != GpuScheme::ElementLocal),
         plain_node_sets_(opt.split_node_pass) {
-    const int ne = sys.num_elements, nn = sys.num_nodes;
+    const int ne = sys.shell.num_elements, nn = sys.num_nodes;
     const SolidMesh& sm = sys.solid;
     const int ns = sm.num_elements;
     if (!sys.contact.empty() && scheme_ == GpuScheme::ElementLocal)
@@ -228,11 +228,11 @@ class CudaBackend final : public Backend {
     check(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming), "cudaEventCreate");
     block_element_ = block_node_ = opt.block;
 
-    conn_.assign(sys.conn);
-    section_.assign(sys.section);
+    conn_.assign(sys.shell.conn);
+    section_.assign(sys.shell.section);
     std::vector<T> thick;
     std::vector<ShellElastic<T>> el;
-    for (const SectionProps& p : sys.sections) {
+    for (const SectionProps& p : sys.shell.sections) {
       thick.push_back(T(p.thickness));
       el.push_back(ShellElastic<T>::from(p.youngs, p.poisson));
     }
@@ -241,14 +241,14 @@ class CudaBackend final : public Backend {
     if (has_plastic_shells(sys)) {
       std::vector<int> points;
       std::vector<SolidMaterial<T>> laws;
-      for (const SectionProps& p : sys.sections) {
+      for (const SectionProps& p : sys.shell.sections) {
         points.push_back(p.section_points);
         laws.push_back(convert_material<T>(p.law));
       }
       section_points_.assign(points);
       shell_law_.assign(laws);
-      shell_first_.assign(std::vector<std::size_t>(sys.shell_first_point.begin(), sys.shell_first_point.end() - 1));
-      shell_state_.resize(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell_num_points);
+      shell_first_.assign(std::vector<std::size_t>(sys.shell.first_point.begin(), sys.shell.first_point.end() - 1));
+      shell_state_.resize(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points);
     }
     x0_.assign(convert<T>(sys.x0));
     y0_.assign(convert<T>(sys.y0));
@@ -302,8 +302,8 @@ class CudaBackend final : public Backend {
     }
     const bool local = scheme_ == GpuScheme::ElementLocal;
     if (local || scheme_ == GpuScheme::Gather) {
-      slot_ptr_.assign(sys.node_slot_ptr);
-      slots_.assign(sys.node_slots);
+      slot_ptr_.assign(sys.shell.node_slot_ptr);
+      slots_.assign(sys.shell.node_slots);
     }
     if (local || opt.stored_reference) {
       // The seed's scheme keeps per-element constants; the others recompute them unless told
@@ -311,12 +311,12 @@ class CudaBackend final : public Backend {
       std::vector<Mitc4Ref<T>> ref(ne);
       for (int e = 0; e < ne; ++e)
         for (int g = 0; g < 4; ++g) {
-          ref[e].wj[g] = T(sys.ref[e].wj[g]);
-          ref[e].cr1[g] = T(sys.ref[e].cr1[g]);
-          ref[e].cr2[g] = T(sys.ref[e].cr2[g]);
-          ref[e].cs1[g] = T(sys.ref[e].cs1[g]);
-          ref[e].cs2[g] = T(sys.ref[e].cs2[g]);
-          ref[e].cz3[g] = T(sys.ref[e].cz3[g]);
+          ref[e].wj[g] = T(sys.shell.ref[e].wj[g]);
+          ref[e].cr1[g] = T(sys.shell.ref[e].cr1[g]);
+          ref[e].cr2[g] = T(sys.shell.ref[e].cr2[g]);
+          ref[e].cs1[g] = T(sys.shell.ref[e].cs1[g]);
+          ref[e].cs2[g] = T(sys.shell.ref[e].cs2[g]);
+          ref[e].cz3[g] = T(sys.shell.ref[e].cz3[g]);
         }
       ref_.assign(ref);
     }
@@ -379,7 +379,7 @@ class CudaBackend final : public Backend {
       }
     }
     if (scheme_ == GpuScheme::Colored) {
-      const ElementColoring col = color_elements(sys.conn, nn);
+      const ElementColoring col = color_elements(sys.shell.conn, nn);
       color_ptr_ = col.ptr;
       color_elements_.assign(col.elements);
     }
@@ -435,7 +435,7 @@ class CudaBackend final : public Backend {
     // A slot per warp of the largest launch: node passes run a thread per node (element-local:
     // per element) in up to two launches (the second over at most every node), element passes
     // up to four threads per element.
-    const std::size_t elements = static_cast<std::size_t>(sys.num_elements) + sys.solid.num_elements +
+    const std::size_t elements = static_cast<std::size_t>(sys.shell.num_elements) + sys.solid.num_elements +
                                  sys.beam.num_elements + sys.tri.num_elements;
     node_slots_.size(std::max<std::size_t>(sys.num_nodes, elements) + sys.num_nodes, stream_);
     element_slots_.size(4 * elements, stream_);
@@ -524,8 +524,8 @@ class CudaBackend final : public Backend {
     for (int i = 0; i < 15; ++i) {
       if (i == 14 && sys_.node_dofs != 6) continue;
       if (local) {  // every element corner gets its own copy of the node
-        buf.resize(sys_.conn.size());
-        for (std::size_t s = 0; s < sys_.conn.size(); ++s) buf[s] = T((*src[i])[sys_.conn[s]]);
+        buf.resize(sys_.shell.conn.size());
+        for (std::size_t s = 0; s < sys_.shell.conn.size(); ++s) buf[s] = T((*src[i])[sys_.shell.conn[s]]);
       } else {
         buf.assign(src[i]->begin(), src[i]->end());
       }
@@ -588,8 +588,8 @@ class CudaBackend final : public Backend {
       src[i]->copy_to(buf.data(), buf.size());
       if (local) {
         for (int n = 0; n < sys_.num_nodes; ++n)
-          if (sys_.node_slot_ptr[n + 1] > sys_.node_slot_ptr[n])
-            (*dst[i])[n] = double(buf[sys_.node_slots[sys_.node_slot_ptr[n]]]);
+          if (sys_.shell.node_slot_ptr[n + 1] > sys_.shell.node_slot_ptr[n])
+            (*dst[i])[n] = double(buf[sys_.shell.node_slots[sys_.shell.node_slot_ptr[n]]]);
       } else {
         dst[i]->assign(buf.begin(), buf.end());
       }
@@ -657,7 +657,7 @@ class CudaBackend final : public Backend {
 
   void begin_step(const StepDrive& drive) override {
     sync("before a step");
-    const int ne = sys_.num_elements, nn = sys_.num_nodes;
+    const int ne = sys_.shell.num_elements, nn = sys_.num_nodes;
     drive_.assign(drive);
     if (host_contact_) host_held_ = drive.held;
     drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.special_nodes.bytes() +
@@ -721,7 +721,7 @@ class CudaBackend final : public Backend {
     // shells' section points to the host for each one made those rows cost 6x the increment
     // (docs/performance.md).
     const bool cells = frame.field || frame.print;
-    const int ne = cells ? sys_.num_elements : 0, ns = cells ? sys_.solid.num_elements : 0;
+    const int ne = cells ? sys_.shell.num_elements : 0, ns = cells ? sys_.solid.num_elements : 0;
     // A history row stages its nodes only, an energy row none (OutputFrame::nodes): at 10 M
     // elements staging every node made a history row of two small sets cost 2.8 s against
     // 7 ms of solve (docs/performance.md, "History rows carry only their nodes").
@@ -938,7 +938,7 @@ class CudaBackend final : public Backend {
       damp_rot_.assign(convert<T>(sys.damp_rot));
     }
     if (scheme_ == GpuScheme::ElementLocal) {
-      cuda::sign_masses_kernel<T><<<blocks(4 * static_cast<std::size_t>(sys.num_elements), 256), 256, 0, stream_>>>(
+      cuda::sign_masses_kernel<T><<<blocks(4 * static_cast<std::size_t>(sys.shell.num_elements), 256), 256, 0, stream_>>>(
           mesh(), drive_.view.held, signed_masses());
       check(cudaGetLastError(), "sign_masses launch");
     }
@@ -1035,7 +1035,7 @@ class CudaBackend final : public Backend {
     return m;
   }
   cuda::MeshView<T> mesh_base() const {
-    return {sys_.num_elements, sys_.num_nodes, conn_.get(), section_.get(), thickness_.get(), elastic_.get(),
+    return {sys_.shell.num_elements, sys_.num_nodes, conn_.get(), section_.get(), thickness_.get(), elastic_.get(),
             ref_.size() ? ref_.get() : nullptr, x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(),
             slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
@@ -1045,7 +1045,7 @@ class CudaBackend final : public Backend {
             sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), beam_slot_ptr_.get_or_null(),
             beam_slots_.get_or_null(), beam_force_.get_or_null(), tri_slot_ptr_.get_or_null(), tri_slots_.get_or_null(),
             tri_force_.get_or_null(), tri_pressure_.get_or_null(),
-            section_points_.get_or_null(), shell_law_.get_or_null(), shell_state_.get_or_null(), sys_.shell_num_points,
+            section_points_.get_or_null(), shell_law_.get_or_null(), shell_state_.get_or_null(), sys_.shell.num_points,
             shell_first_.get_or_null()};
   }
   cuda::SolidView<T> solid_view() {
@@ -1063,7 +1063,7 @@ class CudaBackend final : public Backend {
     return {sys_.tri.num_elements, tri_conn_.get(), tri_section_.get(), tri_constants_.get(), tri_edge_[0].get(),
             tri_edge_[1].get(), tri_edge_[2].get(), tri_edge_[3].get(), tri_edge_[4].get(), tri_edge_[5].get(),
             ux_.get(), uy_.get(), uz_.get(), t1x_.get(), t1y_.get(), t1z_.get(), dx_.get(), dy_.get(), dz_.get(),
-            tri_state_.get(), tri_force_.get(), tri_pressure_.get_or_null(), sys_.num_elements};
+            tri_state_.get(), tri_force_.get(), tri_pressure_.get_or_null(), sys_.shell.num_elements};
   }
   NodeStateView<T> state() {
     NodeStateView<T> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
@@ -1180,7 +1180,7 @@ class CudaBackend final : public Backend {
       if (nb > 0) pieces_.push_back({group, 0, nb, false});
       if (count > nb) pieces_.push_back({group, nb, count - nb, true});
     };
-    if (sys_.num_elements > 0) add(-1, sys_.num_elements, sys_.boundary_shells);
+    if (sys_.shell.num_elements > 0) add(-1, sys_.shell.num_elements, sys_.shell.boundary);
     const auto& groups = sys_.solid.groups;
     for (std::size_t g = 0; g < groups.size(); ++g) add(static_cast<int>(g), groups[g].count, groups[g].boundary);
     if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, sys_.beam.boundary);
@@ -1823,7 +1823,7 @@ class CudaBackend final : public Backend {
           mesh(), state(), drive_.view, inc, mode, level(cur_), frame, run());
     else if (sys_.node_dofs == 6)  // beams, FPM triangles (shells with them): global rotation rates
       launch_node_kernel<6>(inc, mode, frame, block);
-    else if (sys_.num_elements == 0)  // solids only: 3-dof nodes, rotational arrays untouched
+    else if (sys_.shell.num_elements == 0)  // solids only: 3-dof nodes, rotational arrays untouched
       launch_node_kernel<3>(inc, mode, frame, block);
     else
       launch_node_kernel<5>(inc, mode, frame, block);
@@ -1907,7 +1907,7 @@ class CudaBackend final : public Backend {
   }
 
   void launch_local(const Increment& inc, bool integrate, int block) {
-    cuda::element_local_kernel<T><<<blocks(sys_.num_elements, block), block, 0, stream_>>>(
+    cuda::element_local_kernel<T><<<blocks(sys_.shell.num_elements, block), block, 0, stream_>>>(
         mesh(), state(), signed_masses(), drive_.view, inc, integrate, level(cur_), level(1 - cur_),
         elem_energy_.get(), run());
     check(cudaGetLastError(), "element-local launch");
@@ -2131,7 +2131,7 @@ class CudaBackend final : public Backend {
   DeviceArray<int> section_points_;              // plastic shells: Simpson points per section (0: elastic)
   DeviceArray<SolidMaterial<T>> shell_law_;      // plastic shells: law per section
   DeviceArray<std::size_t> shell_first_;         // plastic shells: first section point per shell
-  // Section-point state, component-major (stride shell_num_points); mutable: the kernels
+  // Section-point state, component-major (stride shell.num_points); mutable: the kernels
   // update it through the MeshView that the const mesh() hands out.
   mutable DeviceArray<T> shell_state_;
   std::vector<std::vector<int>> solid_color_ptr_;  // per solid group, into solid_color_elements_

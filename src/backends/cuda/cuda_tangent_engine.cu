@@ -433,8 +433,8 @@ class Engine final : public CudaTangentEngine {
                        ForceBody<K>{v, ux_.get(), uy_.get(), uz_.get(), slot_force_.get(), g.first, g.conn_offset});
         });
     }
-    if (sys_.num_elements > 0)
-      cuda::forall(0, sys_.num_elements, kBlock, stream_, ShellForceBody{shell_view(), shell_force_.get(), shell_energy_.get()});
+    if (sys_.shell.num_elements > 0)
+      cuda::forall(0, sys_.shell.num_elements, kBlock, stream_, ShellForceBody{shell_view(), shell_force_.get(), shell_energy_.get()});
     cuda::forall(0, nn, 256, stream_, node_force_body());
     const int ne = sm.num_elements;
     const int blocks = (ne + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread);
@@ -442,7 +442,7 @@ class Engine final : public CudaTangentEngine {
       block_sums<<<blocks, kSumBlock, 0, stream_>>>(energy_.get(), hourglass_.get(), ne, partial_.get());
     check(cudaGetLastError(), "internal force launch");
     f.resize(static_cast<std::size_t>(ndn_) * nn);
-    std::vector<double> partial(static_cast<std::size_t>(blocks)), shell_energy(static_cast<std::size_t>(sys_.num_elements));
+    std::vector<double> partial(static_cast<std::size_t>(blocks)), shell_energy(static_cast<std::size_t>(sys_.shell.num_elements));
     check(cudaMemcpyAsync(f.data(), f_.get(), f.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_), "copy forces");
     if (blocks > 0)
       check(cudaMemcpyAsync(partial.data(), partial_.get(), partial.size() * sizeof(double), cudaMemcpyDeviceToHost,
@@ -476,8 +476,8 @@ class Engine final : public CudaTangentEngine {
                                         x0_.get(), y0_.get(), z0_.get(), xlin_.get(), ndn_, slot_force_.get(), g.first,
                                         g.conn_offset, edata_.get_or_null(), edata_ptr_.get_or_null()});
       });
-    if (sys_.num_elements > 0)
-      cuda::forall(0, sys_.num_elements, kBlock, stream_, ShellLinearBody{shell_view(), xlin_.get(), ndn_, shell_force_.get()});
+    if (sys_.shell.num_elements > 0)
+      cuda::forall(0, sys_.shell.num_elements, kBlock, stream_, ShellLinearBody{shell_view(), xlin_.get(), ndn_, shell_force_.get()});
     cuda::forall(0, nn, 256, stream_, node_force_body());
     check(cudaGetLastError(), "linearized force launch");
     f.resize(x.size());
@@ -609,14 +609,14 @@ class Engine final : public CudaTangentEngine {
     partial_.resize(std::max<std::size_t>(1, (ne + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread)));
     u_.resize(3 * nn);
     f_.resize(static_cast<std::size_t>(ndn_) * nn);
-    if (sys_.num_elements > 0) {
-      const std::size_t ns = static_cast<std::size_t>(sys_.num_elements);
-      shell_conn_.assign(sys_.conn);
-      shell_ref_.assign(sys_.ref);
+    if (sys_.shell.num_elements > 0) {
+      const std::size_t ns = static_cast<std::size_t>(sys_.shell.num_elements);
+      shell_conn_.assign(sys_.shell.conn);
+      shell_ref_.assign(sys_.shell.ref);
       std::vector<double> thickness(ns);
       std::vector<ShellElastic<double>> elastic(ns);
       for (std::size_t e = 0; e < ns; ++e) {
-        const SectionProps& sec = sys_.sections[static_cast<std::size_t>(sys_.section[e])];
+        const SectionProps& sec = sys_.shell.sections[static_cast<std::size_t>(sys_.shell.section[e])];
         thickness[e] = sec.thickness;
         elastic[e] = sec.elastic;
       }
@@ -631,8 +631,8 @@ class Engine final : public CudaTangentEngine {
       d0_.assign(d0);
       d_.resize(3 * nn);
       t1_.resize(3 * nn);
-      shell_slot_ptr_.assign(sys_.node_slot_ptr);
-      shell_slots_.assign(sys_.node_slots);
+      shell_slot_ptr_.assign(sys_.shell.node_slot_ptr);
+      shell_slots_.assign(sys_.shell.node_slots);
       shell_force_.resize(20 * ns);
       shell_energy_.resize(ns);
     }
@@ -679,7 +679,7 @@ class Engine final : public CudaTangentEngine {
     if (c.u.size() != u_.size()) throw RunError("CUDA tangent engine: displacement vector of the wrong size");
     check(cudaMemcpyAsync(u_.get(), c.u.data(), c.u.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
           "copy displacements");
-    if (sys_.num_elements == 0) return;
+    if (sys_.shell.num_elements == 0) return;
     if (c.d.size() != d_.size() || c.t1.size() != t1_.size())
       throw RunError("CUDA tangent engine: a shell model's configuration needs directors and triads");
     check(cudaMemcpyAsync(d_.get(), c.d.data(), c.d.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
@@ -696,7 +696,7 @@ class Engine final : public CudaTangentEngine {
 
   /// The node pass over the continuum slot forces and the shell corner forces into f_.
   NodeForceBody node_force_body() {
-    const bool solids = sys_.solid.num_elements > 0, shells = sys_.num_elements > 0;
+    const bool solids = sys_.solid.num_elements > 0, shells = sys_.shell.num_elements > 0;
     return NodeForceBody{solids ? slot_ptr_.get() : nullptr, slots_.get(), slot_force_.get(),
                          shells ? shell_slot_ptr_.get() : nullptr, shell_slots_.get(), shell_force_.get(), ndn_,
                          f_.get()};
@@ -718,8 +718,8 @@ class Engine final : public CudaTangentEngine {
                                  by_column ? 1 : evaluated, edata_.get_or_null(), edata_ptr_.get_or_null()};
         cuda::forall(0, g.count * parts, matrix_block_, stream_, body);
       });
-    if (sys_.num_elements > 0)
-      cuda::forall(0, 20 * sys_.num_elements, matrix_block_, stream_,
+    if (sys_.shell.num_elements > 0)
+      cuda::forall(0, 20 * sys_.shell.num_elements, matrix_block_, stream_,
                    ShellMatrixBody{shell_view(), k_.get() + op_.matrix_offset(op_.num_solids())});
     check(cudaGetLastError(), "element matrix launch");
   }
