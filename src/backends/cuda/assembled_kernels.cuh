@@ -39,9 +39,9 @@ struct SlotForces {
 /// 6-dof nodes (mixed with beams or FPM triangles), each corner hands force and global moment.
 /// kMayYield = false: no shell section of the model is plastic (the elastic path only).
 template <class T, Sink S, bool kGlobal = false, bool kMayYield = true>
-__global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, double time,
-                                    const int* elements, int first, int count, NodalForces<T> nf, SlotForces<T> sf,
-                                    T* elem_energy, RunView run, bool finish) {
+__global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, const int* elements,
+                                    int first, int count, NodalForces<T> nf, SlotForces<T> sf,
+                                    T* elem_energy, RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[3] = {0.0, 0.0, 0.0};  // strain energy, hourglass (none), plastic dissipation
@@ -77,8 +77,8 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
         }
       });
   }
-  // Colored: the energy keeps adding up over the colors until the pass's last launch.
-  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+  // Every launch of the pass (each color too) stores its warps' sums in its own slots.
+  put_warp_sums(w, run.element_parts, slot0, count);
 }
 
 /// Threads per block of the split shell kernel, and the blocks per SM it is compiled for:
@@ -130,9 +130,9 @@ struct SplitShellNodes {
 /// kSplitShellBlock.
 template <class T, Sink S>
 __global__ void __launch_bounds__(kSplitShellBlock, split_shell_min_blocks<T>())
-    split_shell_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, double time,
-                            const int* elements, int first, int count, NodalForces<T> nf, SlotForces<T> sf,
-                            T* elem_energy, RunView run, bool finish) {
+    split_shell_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, double tau, const int* elements,
+                            int first, int count, NodalForces<T> nf, SlotForces<T> sf,
+                            T* elem_energy, RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 2);
   const int k = static_cast<int>(threadIdx.x & 3);
@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(kSplitShellBlock, split_shell_min_blocks<T>())
       }
     }
   }
-  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+  put_warp_sums(w, run.element_parts, slot0, 4ull * count);
 }
 
 /// Node n's shell and solid forces (kDofs internal, 3 pressure): gathered through the CSR

@@ -12,16 +12,16 @@ namespace halfstep {
 namespace cuda {
 
 /// Element pass over beams [first, first + count) (distributed runs: those touching shared
-/// nodes, then the rest); the last kernel of a pass (finish) hands the summed internal work
-/// (elastic and plastic) and its plastic part to the monitor with the other kinds' energies.
+/// nodes, then the rest); each warp stores its internal work (elastic and plastic) and its
+/// plastic part at warp slot slot0 + its index, which the pass's element_sums_kernel adds.
 template <class T>
-__global__ void beam_element_kernel(BeamView<T> v, int first, int count, RunView run, double time, bool finish) {
+__global__ void beam_element_kernel(BeamView<T> v, int first, int count, RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
   if (i < count) BeamElementBody<T>{v}(first + i, body);
   const double w[3] = {body[0], 0.0, body[1]};
-  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+  put_warp_sums(w, run.element_parts, slot0, count);
 }
 
 /// The seed's split scheme (--fpm-kernels split) for beams, kernel 1 of 3: one thread per beam
@@ -47,29 +47,29 @@ __global__ void beam_point_kernel(BeamView<T> v, const T* increments, T* points,
 }
 
 /// Kernel 3: one thread per beam of the range for the natural and nodal forces (beam_forces);
-/// finish as in beam_element_kernel.
+/// warp sums as in beam_element_kernel.
 template <class T>
 __global__ void beam_force_kernel(BeamView<T> v, const T* increments, const T* points, int first, int count,
-                                  RunView run, double time, bool finish) {
+                                  RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
   if (i < count) beam_split_forces(v, increments, points, first + i, body);
   const double w[3] = {body[0], 0.0, body[1]};
-  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+  put_warp_sums(w, run.element_parts, slot0, count);
 }
 
 /// Element pass over FPM triangles [first, first + count) at tau (pressures from the drive);
-/// finish as above.
+/// warp sums as above.
 template <class T, bool MayYield>
 __global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, int first, int count, RunView run,
-                                   double time, bool finish) {
+                                   unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
   if (i < count) TriElementBody<T, MayYield>{v, drive, tau}(first + i, body);
   const double w[3] = {body[0], 0.0, body[1]};
-  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+  put_warp_sums(w, run.element_parts, slot0, count);
 }
 
 /// The seed's split scheme (--fpm-kernels split), kernel 1 of 3: one thread per triangle of
@@ -94,16 +94,16 @@ __global__ void tri_point_kernel(TriView<T> v, const T* increments, T* work, int
 }
 
 /// Kernel 3: one thread per triangle of the range for the forces (tri_forces) and pressure;
-/// finish as in tri_element_kernel.
+/// warp sums as in tri_element_kernel.
 template <class T, bool MayYield>
 __global__ void tri_force_kernel(TriView<T> v, const T* increments, const T* work, DriveView drive, double tau,
-                                 int first, int count, RunView run, double time, bool finish) {
+                                 int first, int count, RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
   if (i < count) tri_split_forces<T, MayYield>(v, increments, work, drive, tau, first + i, body);
   const double w[3] = {body[0], 0.0, body[1]};
-  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+  put_warp_sums(w, run.element_parts, slot0, count);
 }
 
 }  // namespace cuda

@@ -30,6 +30,7 @@
 #include "backends/cuda/beam_kernels.cuh"
 #include "backends/cuda/constraint_kernels.cuh"
 #include "backends/cuda/contact_kernels.cuh"
+#include "backends/cuda/device_drive.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
@@ -56,76 +57,6 @@ template <class T>
 std::vector<T> convert(const std::vector<double>& v) {
   return std::vector<T>(v.begin(), v.end());
 }
-
-/// Device copies of a step's drive tables.
-struct DeviceDrive {
-  DeviceArray<std::uint8_t> held, motion_velocity;
-  DeviceArray<int> special, frame_of, amp_ptr, amp_smooth, load_ptr, load_dof, load_amp, motion_ptr, motion_dof, motion_amp,
-      pressure_ptr, pressure_amp, face_nodes, face_shape, face_amp, face_node_ptr, face_node_slots;
-  DeviceArray<double> frame_q, amp_time, amp_value, load_value, motion_value, pressure_value, face_value;
-  DeviceArray<int> special_nodes;  ///< the nodes with special[n] >= 0, ascending (NodeSet::Special)
-  DriveView view{};
-
-  void assign(const StepDrive& d) {
-    held.assign(d.held);
-    special.assign(d.special);
-    std::vector<int> list;
-    for (std::size_t n = 0; n < d.special.size(); ++n)
-      if (d.special[n] >= 0) list.push_back(static_cast<int>(n));
-    special_nodes.assign(list);
-    amp_ptr.assign(d.amp_ptr);
-    amp_smooth.assign(d.amp_smooth);
-    amp_time.assign(d.amp_time);
-    amp_value.assign(d.amp_value);
-    load_ptr.assign(d.load_ptr);
-    load_dof.assign(d.load_dof);
-    load_amp.assign(d.load_amp);
-    load_value.assign(d.load_value);
-    motion_ptr.assign(d.motion_ptr);
-    motion_dof.assign(d.motion_dof);
-    motion_amp.assign(d.motion_amp);
-    motion_value.assign(d.motion_value);
-    motion_velocity.assign(d.motion_velocity);
-    frame_of.assign(d.frame_of);
-    frame_q.assign(d.frame_q);
-    pressure_ptr.assign(d.pressure_ptr);
-    pressure_amp.assign(d.pressure_amp);
-    pressure_value.assign(d.pressure_value);
-    face_nodes.assign(d.face_nodes);
-    face_shape.assign(d.face_shape);
-    face_amp.assign(d.face_amp);
-    face_value.assign(d.face_value);
-    face_node_ptr.assign(d.face_node_ptr);
-    face_node_slots.assign(d.face_node_slots);
-    view = host_view(d);  // scalars; pointers replaced below
-    view.held = held.get();
-    view.special = special.get();
-    view.amp_ptr = amp_ptr.get();
-    view.amp_smooth = amp_smooth.get();
-    view.amp_time = amp_time.get();
-    view.amp_value = amp_value.get();
-    view.load_ptr = load_ptr.get();
-    view.load_dof = load_dof.get();
-    view.load_amp = load_amp.get();
-    view.load_value = load_value.get();
-    view.motion_ptr = motion_ptr.get();
-    view.motion_dof = motion_dof.get();
-    view.motion_amp = motion_amp.get();
-    view.motion_value = motion_value.get();
-    view.motion_velocity = motion_velocity.get();
-    view.frame_of = frame_of.get();
-    view.frame_q = frame_q.get();
-    view.pressure_ptr = d.has_pressure() ? pressure_ptr.get() : nullptr;
-    view.pressure_amp = pressure_amp.get_or_null();
-    view.pressure_value = pressure_value.get_or_null();
-    view.face_nodes = face_nodes.get();
-    view.face_shape = face_shape.get();
-    view.face_amp = face_amp.get();
-    view.face_value = face_value.get();
-    view.face_node_ptr = face_node_ptr.get_or_null();
-    view.face_node_slots = face_node_slots.get();
-  }
-};
 
 /// Pinned buffers one output frame is staged in, and whether a frame still uses them.
 template <class T>
@@ -433,12 +364,20 @@ class CudaBackend final : public Backend {
     tickets_.resize(2);
     tickets_.zero(stream_);
     // A slot per warp of the largest launch: node passes run a thread per node (element-local:
-    // per element) in up to two launches (the second over at most every node), element passes
-    // up to four threads per element.
+    // per element) in up to two launches (the second over at most every node). An element
+    // pass's launches (a piece, or a color of one) run up to four threads per element, and
+    // each may end in a partly used warp; element_sums_kernel adds their warp sums.
     const std::size_t elements = static_cast<std::size_t>(sys.shell.num_elements) + sys.solid.num_elements +
                                  sys.beam.num_elements + sys.tri.num_elements;
     node_slots_.size(std::max<std::size_t>(sys.num_nodes, elements) + sys.num_nodes, stream_);
-    element_slots_.size(4 * elements, stream_);
+    element_slots_.size(64 * cuda::kElementSumThreads, stream_);
+    std::size_t launches = pieces_.size() * color_ptr_.size() + pieces_.size();
+    for (const std::vector<int>& ptr : solid_color_ptr_) launches += pieces_.size() * ptr.size();
+    const std::size_t parts = (4 * elements + 31) / 32 + launches;
+    if (parts > std::numeric_limits<unsigned>::max())
+      throw std::length_error("element pass: more warp sums than a 32-bit slot index holds");
+    parts_capacity_ = static_cast<unsigned>(parts);
+    element_parts_.resize(3 * parts);
     check(cudaStreamSynchronize(stream_), "initialization");
   }
 
@@ -1094,7 +1033,8 @@ class CudaBackend final : public Backend {
   }
   cuda::RunView run() {
     return {monitor_.get(), node_slots_.view(sums_.get(), tickets_.get()),
-            element_slots_.view(sums_.get() + 8, tickets_.get() + 1), publish_.get_or_null()};
+            element_slots_.view(sums_.get() + 8, tickets_.get() + 1), publish_.get_or_null(),
+            {element_parts_.get_or_null(), parts_capacity_}};
   }
   cuda::NodalForces<T> nodal_forces() {
     cuda::NodalForces<T> f{};
@@ -1121,8 +1061,9 @@ class CudaBackend final : public Backend {
   /// the summed forces are in halo_total_ before the next node pass.
   void launch_elements(double tau, double time, int block, bool exchange) {
     const bool split = dist_ != nullptr && exchange;
+    parts_cursor_ = 0;
     std::size_t i = 0;
-    for (; i < pieces_.size() && !pieces_[i].interior; ++i) launch_piece(pieces_[i], tau, time, block, i + 1 == pieces_.size());
+    for (; i < pieces_.size() && !pieces_[i].interior; ++i) launch_piece(pieces_[i], tau, block);
     if (drive_.view.num_faces > 0)
       cuda::forall(0, drive_.view.num_faces, 128, stream_,
                    FaceForceBody<T>{drive_.view, tau, x0_.get(), y0_.get(), z0_.get(), ux_.get(), uy_.get(), uz_.get(),
@@ -1133,7 +1074,10 @@ class CudaBackend final : public Backend {
       pack_interface();
       mark(3);
     }
-    for (; i < pieces_.size(); ++i) launch_piece(pieces_[i], tau, time, block, i + 1 == pieces_.size());
+    for (; i < pieces_.size(); ++i) launch_piece(pieces_[i], tau, block);
+    if (parts_cursor_ > 0)
+      cuda::element_sums_kernel<<<cuda::element_sum_blocks(parts_cursor_), cuda::kElementSumThreads, 0, stream_>>>(
+          run(), parts_cursor_, time);
     check(cudaGetLastError(), "element pass launch");
     if (split) {
       mark(4);
@@ -1190,7 +1134,7 @@ class CudaBackend final : public Backend {
 
   /// Triangles [first, first + count) in seed 003's three kernels (--fpm-kernels split):
   /// kinematics per element, stresses per stress point, forces per element.
-  void launch_split_tris(int first, int count, int block, double tau, double time, bool finish) {
+  void launch_split_tris(int first, int count, int block, double tau) {
     const bool plastic = sys_.tri.any_plastic();
     const int points = tri_points_;  // kTriPoints when no section yields
     const std::size_t threads = static_cast<std::size_t>(points) * count;
@@ -1201,19 +1145,19 @@ class CudaBackend final : public Backend {
       cuda::tri_point_kernel<T, true><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
                                                                                      first, count, run());
       cuda::tri_force_kernel<T, true><<<blocks(count, block), block, 0, stream_>>>(tri_view(), inc, work, drive_.view,
-                                                                                   tau, first, count, run(), time, finish);
+                                                                                   tau, first, count, run(), take_slots(count));
     } else {
       cuda::tri_point_kernel<T, false><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
                                                                                       first, count, run());
       cuda::tri_force_kernel<T, false><<<blocks(count, block), block, 0, stream_>>>(
-          tri_view(), inc, work, drive_.view, tau, first, count, run(), time, finish);
+          tri_view(), inc, work, drive_.view, tau, first, count, run(), take_slots(count));
     }
   }
 
   /// Beams [first, first + count) in seed 003's three kernels (--fpm-kernels split):
   /// kinematics per beam, stress points (natural forces, or fibres at the Lobatto points),
   /// forces per beam.
-  void launch_split_beams(int first, int count, int block, double time, bool finish) {
+  void launch_split_beams(int first, int count, int block) {
     const std::size_t threads = static_cast<std::size_t>(beam_points_) * count;
     T* inc = beam_increment_.get();
     T* points = beam_point_values_.get();
@@ -1221,40 +1165,50 @@ class CudaBackend final : public Backend {
     cuda::beam_point_kernel<T><<<blocks(threads, block), block, 0, stream_>>>(beam_view(), inc, points, beam_points_,
                                                                              first, count, run());
     cuda::beam_force_kernel<T><<<blocks(count, block), block, 0, stream_>>>(beam_view(), inc, points, first, count,
-                                                                           run(), time, finish);
+                                                                           run(), take_slots(count));
   }
 
-  /// One planned launch; finish: it is the last of the pass (it completes the energy sum).
-  void launch_piece(const Piece& p, double tau, double time, int block, bool finish) {
+  /// The first warp slot of the next element launch of threads threads: a pass's launches take
+  /// consecutive slots in launch order, so the sums' order follows the element counts alone.
+  unsigned take_slots(std::size_t threads) {
+    const std::size_t slot0 = parts_cursor_, next = slot0 + (threads + 31) / 32;
+    if (next > parts_capacity_)
+      throw std::logic_error("element pass: its launches need more warp sums than were planned");
+    parts_cursor_ = static_cast<unsigned>(next);
+    return static_cast<unsigned>(slot0);
+  }
+
+  /// One planned launch (its warps' energy sums go to the slots take_slots hands it).
+  void launch_piece(const Piece& p, double tau, int block) {
     if (p.group == kBeamPiece && split_beams_) {
-      launch_split_beams(p.begin, p.count, block, time, finish);
+      launch_split_beams(p.begin, p.count, block);
     } else if (p.group == kBeamPiece) {
       cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), p.begin, p.count, run(),
-                                                                                 time, finish);
+                                                                                 take_slots(p.count));
     } else if (p.group == kTriPiece && split_tris_) {
-      launch_split_tris(p.begin, p.count, block, tau, time, finish);
+      launch_split_tris(p.begin, p.count, block, tau);
     } else if (p.group == kTriPiece) {
       if (sys_.tri.any_plastic())
         cuda::tri_element_kernel<T, true><<<blocks(p.count, block), block, 0, stream_>>>(
-            tri_view(), drive_.view, tau, p.begin, p.count, run(), time, finish);
+            tri_view(), drive_.view, tau, p.begin, p.count, run(), take_slots(p.count));
       else
         cuda::tri_element_kernel<T, false><<<blocks(p.count, block), block, 0, stream_>>>(
-            tri_view(), drive_.view, tau, p.begin, p.count, run(), time, finish);
+            tri_view(), drive_.view, tau, p.begin, p.count, run(), take_slots(p.count));
     } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
       const int colors = static_cast<int>(color_ptr_.size()) - 1;
       for (int c = 0; c < colors; ++c) {
         const int count = color_ptr_[c + 1] - color_ptr_[c];
         const auto launch = [&](auto kernel) {
-          kernel<<<blocks(count, block), block, 0, stream_>>>(mesh(), state(), drive_.view, tau, time,
+          kernel<<<blocks(count, block), block, 0, stream_>>>(mesh(), state(), drive_.view, tau,
                                                               color_elements_.get() + color_ptr_[c], 0, count,
                                                               nodal_forces(), slot_forces(), elem_energy_.get_or_null(),
-                                                              run(), finish && c == colors - 1);
+                                                              run(), take_slots(count));
         };
         if (split_shells_) {
           cuda::split_shell_pass_kernel<T, Sink::Plain>
               <<<blocks(4 * count, cuda::kSplitShellBlock), cuda::kSplitShellBlock, 0, stream_>>>(
-                  mesh(), state(), drive_.view, tau, time, color_elements_.get() + color_ptr_[c], 0, count,
-                  nodal_forces(), slot_forces(), elem_energy_.get_or_null(), run(), finish && c == colors - 1);
+                  mesh(), state(), drive_.view, tau, color_elements_.get() + color_ptr_[c], 0, count,
+                  nodal_forces(), slot_forces(), elem_energy_.get_or_null(), run(), take_slots(4 * static_cast<std::size_t>(count)));
         } else if (sys_.shell_global_moments()) {
           launch(cuda::element_pass_kernel<T, Sink::Plain, true>);
         } else if (has_plastic_shells(sys_)) {
@@ -1264,54 +1218,54 @@ class CudaBackend final : public Backend {
         }
       }
     } else if (p.group < 0) {
-      launch_shells(tau, time, block, p.begin, p.count, finish);
+      launch_shells(tau, block, p.begin, p.count);
     } else {
       const std::size_t g = static_cast<std::size_t>(p.group);
       visit_continuum_kind(sys_.solid.groups[g].kind, [&](auto kind) {
         using K = decltype(kind);
         if constexpr (runs_explicit<K>()) {  // the reader refuses the others in explicit steps
-          if (scheme_ == GpuScheme::Colored) launch_colored_group<K>(g, time, block, finish);
-          else launch_group<K>(g, p.begin, p.count, time, block, finish);
+          if (scheme_ == GpuScheme::Colored) launch_colored_group<K>(g, block);
+          else launch_group<K>(g, p.begin, p.count, block);
         }
       });
     }
   }
 
-  void launch_shells(double tau, double time, int block, int first, int count, bool finish) {
-    if (split_shells_) launch_split_shells(tau, time, first, count, finish);
-    else if (sys_.shell_global_moments()) launch_shells_as<true>(tau, time, block, first, count, finish);
-    else if (has_plastic_shells(sys_)) launch_shells_as<false>(tau, time, block, first, count, finish);
-    else launch_shells_as<false, false>(tau, time, block, first, count, finish);
+  void launch_shells(double tau, int block, int first, int count) {
+    if (split_shells_) launch_split_shells(tau, first, count);
+    else if (sys_.shell_global_moments()) launch_shells_as<true>(tau, block, first, count);
+    else if (has_plastic_shells(sys_)) launch_shells_as<false>(tau, block, first, count);
+    else launch_shells_as<false, false>(tau, block, first, count);
   }
 
   /// The shell launch of the gather or atomic scheme; kGlobal: 6-dof nodes (global moments);
   /// kMayYield: some shell section is plastic.
   template <bool kGlobal, bool kMayYield = true>
-  void launch_shells_as(double tau, double time, int block, int first, int count, bool finish) {
+  void launch_shells_as(double tau, int block, int first, int count) {
     T* energy = elem_energy_.get_or_null();
     if (scheme_ == GpuScheme::Atomic)
       cuda::element_pass_kernel<T, Sink::Atomic, kGlobal, kMayYield><<<blocks(count, block), block, 0, stream_>>>(
-          mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
-          finish);
+          mesh(), state(), drive_.view, tau, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+          take_slots(count));
     else
       cuda::element_pass_kernel<T, Sink::Slots, kGlobal, kMayYield><<<blocks(count, block), block, 0, stream_>>>(
-          mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
-          finish);
+          mesh(), state(), drive_.view, tau, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+          take_slots(count));
   }
 
   /// The gather or atomic scheme's shell launch with four threads per element (its block is
   /// the one its registers were compiled for, not the tuned one).
-  void launch_split_shells(double tau, double time, int first, int count, bool finish) {
+  void launch_split_shells(double tau, int first, int count) {
     constexpr int b = cuda::kSplitShellBlock;
     T* energy = elem_energy_.get_or_null();
     if (scheme_ == GpuScheme::Atomic)
       cuda::split_shell_pass_kernel<T, Sink::Atomic><<<blocks(4 * count, b), b, 0, stream_>>>(
-          mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
-          finish);
+          mesh(), state(), drive_.view, tau, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+          take_slots(4 * static_cast<std::size_t>(count)));
     else
       cuda::split_shell_pass_kernel<T, Sink::Slots><<<blocks(4 * count, b), b, 0, stream_>>>(
-          mesh(), state(), drive_.view, tau, time, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
-          finish);
+          mesh(), state(), drive_.view, tau, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+          take_slots(4 * static_cast<std::size_t>(count)));
   }
 
   /// Distributed: packs this rank's shared-node partials (and the published sums) once the
@@ -1436,7 +1390,7 @@ class CudaBackend final : public Backend {
 
   /// Solid kernel over count elements of group gi from its element begin (gather, atomic).
   template <class K>
-  void launch_group(std::size_t gi, int begin, int count, double time, int block, bool finish) {
+  void launch_group(std::size_t gi, int begin, int count, int block) {
     const SolidGroup& g = sys_.solid.groups[gi];
     const int first = g.first + begin, conn_offset = g.conn_offset + begin * g.nodes_per_element;
     const std::size_t first_point = g.first_point + static_cast<std::size_t>(begin) * K::kPoints;
@@ -1446,26 +1400,26 @@ class CudaBackend final : public Backend {
         if (scheme_ == GpuScheme::Atomic)
           cuda::hex_force_kernel<T, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
               solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), hex_store(), run(),
-              time, finish);
+              take_slots(count));
         else
           cuda::hex_force_kernel<T, Sink::Slots><<<blocks(count, block), block, 0, stream_>>>(
               solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), hex_store(), run(),
-              time, finish);
+              take_slots(count));
         return;
       }
     }
     if (scheme_ == GpuScheme::Atomic)
       cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
-          solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), time, finish);
+          solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), take_slots(count));
     else
       cuda::solid_element_kernel<T, K, Sink::Slots>
           <<<blocks(count, block), block, cuda::staged_slot_bytes<T, K>(block), stream_>>>(
-              solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), time, finish);
+              solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), take_slots(count));
   }
 
-  /// Colored scheme: one launch per color of group gi; the last finishes when finish is set.
+  /// Colored scheme: one launch per color of group gi.
   template <class K>
-  void launch_colored_group(std::size_t gi, double time, int block, bool finish) {
+  void launch_colored_group(std::size_t gi, int block) {
     const SolidGroup& g = sys_.solid.groups[gi];
     const std::vector<int>& ptr = solid_color_ptr_[gi];
     const int colors = static_cast<int>(ptr.size()) - 1;
@@ -1476,7 +1430,7 @@ class CudaBackend final : public Backend {
           const int count = ptr[c + 1] - ptr[c];
           cuda::hex_force_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
               solid_view(), state(), g.first, g.conn_offset, g.first_point, solid_color_elements_.get() + ptr[c], count,
-              nodal_forces(), hex_store(), run(), time, finish && c == colors - 1);
+              nodal_forces(), hex_store(), run(), take_slots(count));
         }
         return;
       }
@@ -1485,7 +1439,7 @@ class CudaBackend final : public Backend {
       const int count = ptr[c + 1] - ptr[c];
       cuda::solid_element_kernel<T, K, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
           solid_view(), state(), g.first, g.conn_offset, g.first_point, solid_color_elements_.get() + ptr[c], count, nodal_forces(),
-          run(), time, finish && c == colors - 1);
+          run(), take_slots(count));
     }
   }
 
@@ -2163,7 +2117,11 @@ class CudaBackend final : public Backend {
   // The grid sums' warp slots (cuda::grid_sum): node passes, element passes, contact records
   // and contact edges. Scratch, zero between launches: not in restart files.
   SumSlots node_slots_, element_slots_, ct_slots_, ct_e_slots_;
-  DeviceDrive drive_;
+  // The element launches' warp sums of one pass (cuda::WarpSums): capacity, and the next free
+  // slot while a pass is being queued (take_slots).
+  DeviceArray<double> element_parts_;
+  unsigned parts_capacity_ = 0, parts_cursor_ = 0;
+  cuda::DeviceDrive drive_;
   std::size_t drive_bytes_ = 0;
 
   std::vector<Piece> pieces_;

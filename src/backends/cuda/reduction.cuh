@@ -9,8 +9,9 @@
 // of one contact deck differed in the last bit of the kinetic energy, measured on an H200 on
 // 2026-12-02, because the timing had picked another node block size. Then one warp summing
 // every group at the end put 31 serial reads per lane on the critical path of each pass: FP32
-// ran ~10 % slower.) This keeps the energy balance on the GPU with no extra launch and no copy
-// to the host.
+// ran ~10 % slower.) This keeps the energy balance on the GPU with no copy to the host. Node
+// passes and contact sum this way in the kernel; element launches only store their warps'
+// sums (put_warp_sums), which one small kernel adds after the pass.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -156,6 +157,30 @@ __device__ bool grid_sum(const double (&v)[N], GridSum g, unsigned other_groups 
     }
   }
   return total && threadIdx.x == 0;
+}
+
+/// The warp sums of an element pass's launches: each launch's warps store their sums at their
+/// own slots, with no fence and no ticket, and one small kernel of a fixed shape adds them in
+/// slot order after the pass's last launch (element_sums_kernel). A ticket per block in the
+/// element kernels made the MITC4 pass 9 % slower (H200, docs/performance.md).
+struct WarpSums {
+  double* v = nullptr;    ///< kElementSums x capacity: each slot's sums, value-major
+  unsigned capacity = 0;  ///< slots
+};
+
+/// Stores the sums of v[0..N) over each warp's lanes at slot slot0 + the warp's index in this
+/// launch, for the warps that hold a thread below used (a warp's slot does not depend on the
+/// block size). Every thread of the launch must call it (the warp's shuffles); blockDim.x must
+/// be a multiple of 32.
+template <int N>
+__device__ void put_warp_sums(const double (&v)[N], WarpSums p, unsigned slot0, unsigned long long used) {
+  double s[N];
+  for (int i = 0; i < N; ++i) s[i] = warp_sum(v[i]);
+  const unsigned long long t = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if ((threadIdx.x & 31u) != 0 || t >= used) return;
+  const unsigned long long slot = slot0 + t / 32;
+  if (slot >= p.capacity) __trap();  // fewer slots than the host planned: fail, never sum wrong
+  for (int i = 0; i < N; ++i) p.v[i * static_cast<std::size_t>(p.capacity) + slot] = s[i];
 }
 
 /// Total i, read from L2 (after grid_sum returned true).

@@ -40,9 +40,9 @@ struct PlainSink {
   }
 };
 
-/// Sink of the gather strategy that stages an element's slot values in shared memory (row:
-/// this thread's 3 kNodes values, base: its first slot) for solid_element_kernel to store
-/// the block's values together.
+/// Sink of the gather strategy that writes an element's slot values to a row of 3 kNodes
+/// values (base: its first slot): in shared memory, for solid_element_kernel to store the
+/// block's values together, or the element's own slots.
 template <class T>
 struct StagedSlotSink {
   T* row;
@@ -67,9 +67,9 @@ constexpr std::size_t staged_slot_bytes(int block) {
 
 /// Element pass over the solids of one group, whose first element's points start at
 /// first_point (elements: local indices of one color, or null
-/// for all count elements): the shared continuum_element body with the scheme's sink. The
-/// last kernel of an element pass (finish) hands the summed strain and hourglass energies and
-/// the plastic dissipation to the monitor; earlier ones leave the sums accumulating.
+/// for all count elements): the shared continuum_element body with the scheme's sink. Each
+/// warp stores its strain and hourglass energies and plastic dissipation at warp slot
+/// slot0 + its index (put_warp_sums), which the pass's element_sums_kernel adds.
 /// Gather with dynamic shared memory (staged_slot_bytes, elements null): the block's slot
 /// values, one contiguous range, are staged there and stored by consecutive threads. Stored
 /// by each thread, 3 kNodes values 24 kNodes bytes apart, every store instruction of a warp
@@ -78,7 +78,7 @@ constexpr std::size_t staged_slot_bytes(int block) {
 template <class T, class K, Sink S>
 __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int first, int conn_offset,
                                      std::size_t first_point, const int* elements, int count, NodalForces<T> nf,
-                                     RunView run, double time, bool finish) {
+                                     RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   extern __shared__ unsigned char solid_stage_raw[];
   constexpr int kValues = 3 * K::kNodes;  // slot values per element
@@ -104,13 +104,13 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     const T* const* rem = nullptr;
     if constexpr (sizeof(T) < sizeof(double)) rem = s.rem[0] ? rem3 : nullptr;
     if constexpr (S == Sink::Slots) {
-      if (staged) {
-        StagedSlotSink<T> sink{stage + kValues * threadIdx.x, base};
-        en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
-      } else {
-        SlotSink<T> sink{v.force};
-        en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
-      }
+      // One copy of the element body for both stores, the row picked at run time: with a sink
+      // type each, the compiler contracted the two copies' arithmetic differently, and since
+      // the block size decides the staging, blocks of 64 and 256 gave C3D8R energies and
+      // forces that differed in the last bit (H200, 2026-12-02).
+      T* const row = staged ? stage + kValues * threadIdx.x : v.force + 3 * static_cast<std::size_t>(base);
+      StagedSlotSink<T> sink{row, base};
+      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
     } else if constexpr (S == Sink::Atomic) {
       AtomicSink<T> sink{nf};
       en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
@@ -129,7 +129,7 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     T* const out = v.force + 3 * (static_cast<std::size_t>(conn_offset) + static_cast<std::size_t>(i0) * K::kNodes);
     for (int k = threadIdx.x; k < kValues * n; k += blockDim.x) out[k] = stage[k];
   }
-  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+  put_warp_sums(w, run.element_parts, slot0, count);
 }
 
 /// The seed's split scheme (--fpm-kernels split) for FPM hexahedra, kernel 1 of 3: one thread
@@ -159,11 +159,11 @@ __global__ void hex_point_kernel(SolidView<T> v, int first, std::size_t first_po
 }
 
 /// Kernel 3: one thread per hexahedron (elements: local indices of one color, or null for the
-/// whole range) for the forces, through the scheme's sink; finish as in solid_element_kernel.
+/// whole range) for the forces, through the scheme's sink; warp sums as in solid_element_kernel.
 template <class T, Sink S>
 __global__ void hex_force_kernel(SolidView<T> v, NodeStateView<T> s, int first, int conn_offset,
                                  std::size_t first_point, const int* elements, int count, NodalForces<T> nf,
-                                 HexSplitStore<T> store, RunView run, double time, bool finish) {
+                                 HexSplitStore<T> store, RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   double w[3] = {0.0, 0.0, 0.0};
@@ -186,7 +186,7 @@ __global__ void hex_force_kernel(SolidView<T> v, NodeStateView<T> s, int first, 
     w[1] = double(en.hourglass);
     w[2] = double(en.dissipation);
   }
-  if (grid_sum(w, run.element_sums)) end_element_kernel(run, time, finish);
+  put_warp_sums(w, run.element_parts, slot0, count);
 }
 
 }  // namespace cuda

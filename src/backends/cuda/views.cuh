@@ -79,6 +79,7 @@ struct RunView {
   GridSum node_sums;     ///< kNumNodeSums accumulators
   GridSum element_sums;  ///< strain energy, hourglass energy, plastic dissipation accumulators
   double* publish;       ///< distributed runs: kPubSize values (null: the device monitor is used)
+  WarpSums element_parts;  ///< the element launches' warp sums of those three (element_sums_kernel)
 };
 
 /// Node n's displacement as a shell's strains take it. FP64: the state's. FP32 with the
@@ -245,17 +246,28 @@ __device__ inline void finish_element_pass(RunView r, double time, double energy
   }
 }
 
-/// The end of an element kernel whose grid sums (strain energy, hourglass energy, plastic
-/// dissipation) are complete: the last kernel of the pass (finish) hands them on and clears
-/// them; an earlier one leaves them accumulating for the next kernel of the pass.
-__device__ inline void end_element_kernel(RunView r, double time, bool finish) {
-  if (finish) {
-    finish_element_pass(r, time, read_total(r.element_sums, 0), read_total(r.element_sums, 1),
-                        read_total(r.element_sums, 2));
-    reset<3>(r.element_sums);
-  } else {
-    *r.element_sums.ticket = 0;
+/// Adds the warp sums [0, slots) of an element pass's launches (strain energy, hourglass
+/// energy, plastic dissipation) in slot order and hands the totals on. Its launch shape
+/// depends on slots only (element_sum_blocks), so every run adds in one order.
+__global__ void element_sums_kernel(RunView run, unsigned slots, double time) {
+  if (run.monitor->status != kRunning) return;
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+  double w[3] = {0.0, 0.0, 0.0};
+  const std::size_t cap = run.element_parts.capacity;
+  for (unsigned j = t; j < slots; j += stride)
+    for (int i = 0; i < 3; ++i) w[i] += run.element_parts.v[i * cap + j];
+  if (grid_sum(w, run.element_sums)) {
+    finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1),
+                        read_total(run.element_sums, 2));
+    reset<3>(run.element_sums);
   }
+}
+
+/// Threads per block of element_sums_kernel, and its blocks for a pass of slots warp sums.
+constexpr int kElementSumThreads = 256;
+inline unsigned element_sum_blocks(unsigned slots) {
+  const unsigned b = (slots + kElementSumThreads - 1) / kElementSumThreads;
+  return b < 64 ? b : 64;
 }
 
 /// Sums of one node update, in NodeSum order.
