@@ -12,9 +12,10 @@
 #include "core/threads.hpp"
 #include "core/forall.hpp"
 #include "discretization/beam_pass.hpp"
+#include "discretization/element_blocks.hpp"
 #include "discretization/continuum_pass.hpp"
-#include "dynamics/shell_pass.hpp"
-#include "dynamics/tri_pass.hpp"
+#include "discretization/shell_pass.hpp"
+#include "discretization/tri_pass.hpp"
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
 #include "dynamics/node_integrator.hpp"
@@ -95,15 +96,7 @@ void CpuBackend::begin_step(const StepDrive& drive) {
   face_force_.assign(3 * kFaceMaxNodes * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
-std::array<double, 2> CpuBackend::shell_forces(int begin, int end, double tau) {
-  double sum[2];
-  forall_sum<2>(begin, end, threads_,
-                ShellElementBody{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, sys_.shell_global_moments()},
-                sum);
-  return {sum[0], sum[1]};
-}
-
-std::array<double, 3> CpuBackend::solid_forces(ElementRange range, double tau) {
+void CpuBackend::element_forces(ElementRange range, double tau, double sums[3]) {
   const StructureSystem& sys = sys_;
   if (range != ElementRange::Interior) {
     // Face pressures are few: all of them go with the first range, before any exchange.
@@ -111,42 +104,11 @@ std::array<double, 3> CpuBackend::solid_forces(ElementRange range, double tau) {
            FaceForceBody<double>{host_view(drive_), tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(),
                                  st_.uy.data(), st_.uz.data(), face_force_.data(), nullptr});
   }
-  if (sys.solid.num_elements == 0) return {0.0, 0.0, 0.0};
-  // The latest half-station velocities, for the dashpots.
-  const double* const vel[3] = {st_.v[0].data(), st_.v[1].data(), st_.v[2].data()};
-  const SolidEnergy<double> se =
-      continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(), st_.uy.data(),
-                     st_.uz.data(), st_.solid_force.data(), st_.solid_energy.data(), st_.solid_hourglass.data(),
-                     threads_, range, st_.solid_state.data(), vel);
-  return {se.strain + se.hourglass, se.hourglass, se.dissipation};
-}
-
-std::array<double, 2> CpuBackend::beam_forces(int begin, int end) {
-  const BeamMesh& b = sys_.beam;
-  if (end <= begin) return {0.0, 0.0};
-  const BeamView<double> v{b.num_elements, b.conn.data(), b.section.data(), b.constants.data(), b.chord0x.data(),
-                           b.chord0y.data(), b.chord0z.data(), st_.ux.data(), st_.uy.data(), st_.uz.data(),
-                           st_.t1x.data(), st_.t1y.data(), st_.t1z.data(), st_.dx.data(), st_.dy.data(), st_.dz.data(),
-                           st_.beam_state.data(), st_.beam_force.data()};
-  double sum[2];
-  forall_sum<2>(begin, end, threads_, BeamElementBody<double>{v}, sum);
-  return {sum[0], sum[1]};
-}
-
-std::array<double, 2> CpuBackend::tri_forces(int begin, int end, double tau) {
-  const TriMesh& t = sys_.tri;
-  if (end <= begin) return {0.0, 0.0};
-  const TriView<double> v{t.num_elements, t.conn.data(), t.section.data(), t.constants.data(), t.edge2x.data(),
-                          t.edge2y.data(), t.edge2z.data(), t.edge3x.data(), t.edge3y.data(), t.edge3z.data(),
-                          st_.ux.data(), st_.uy.data(), st_.uz.data(), st_.t1x.data(), st_.t1y.data(), st_.t1z.data(),
-                          st_.dx.data(), st_.dy.data(), st_.dz.data(), st_.tri_state.data(), st_.tri_force.data(),
-                          st_.tri_pressure.empty() ? nullptr : st_.tri_pressure.data(), sys_.shell.num_elements};
-  double sum[2];
-  if (t.any_plastic())
-    forall_sum<2>(begin, end, threads_, TriElementBody<double, true>{v, host_view(drive_), tau}, sum);
-  else
-    forall_sum<2>(begin, end, threads_, TriElementBody<double, false>{v, host_view(drive_), tau}, sum);
-  return {sum[0], sum[1]};
+  const HostPass pass{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, threads_};
+  for (const BlockFamily* f : block_families()) {
+    const std::array<double, 3> s = f->host_forces(pass, range);
+    for (int i = 0; i < 3; ++i) sums[i] += s[i];
+  }
 }
 
 std::vector<std::pair<std::string, double>> CpuBackend::phase_seconds() const {
@@ -162,33 +124,17 @@ std::vector<std::pair<std::string, double>> CpuBackend::phase_seconds() const {
 void CpuBackend::element_pass(double tau, double time) {
   // Strain energy (hourglass and dissipation included), hourglass energy, plastic dissipation.
   double sums[3] = {0, 0, 0};
-  const auto add_solid = [&](const std::array<double, 3>& s) {
-    for (int i = 0; i < 3; ++i) sums[i] += s[i];
-  };
-  const auto add = [&](const std::array<double, 2>& s) {  // internal work and its plastic part
-    sums[0] += s[0];
-    sums[2] += s[1];
-  };
   if (!halo_) {
-    add(shell_forces(0, sys_.shell.num_elements, tau));
-    add_solid(solid_forces(ElementRange::All, tau));
-    add(beam_forces(0, sys_.beam.num_elements));
-    add(tri_forces(0, sys_.tri.num_elements, tau));
+    element_forces(ElementRange::All, tau, sums);
   } else {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
     LapTimer lap;
-    add(shell_forces(0, sys_.shell.boundary, tau));
-    add_solid(solid_forces(ElementRange::Boundary, tau));
-    add(beam_forces(0, sys_.beam.boundary));
-    add(tri_forces(0, sys_.tri.boundary, tau));
+    element_forces(ElementRange::Boundary, tau, sums);
     phase_[kInterfaceElements] += lap();
     start_exchange();
     phase_[kPack] += lap();
-    add(shell_forces(sys_.shell.boundary, sys_.shell.num_elements, tau));
-    add_solid(solid_forces(ElementRange::Interior, tau));
-    add(beam_forces(sys_.beam.boundary, sys_.beam.num_elements));
-    add(tri_forces(sys_.tri.boundary, sys_.tri.num_elements, tau));
+    element_forces(ElementRange::Interior, tau, sums);
     phase_[kInteriorElements] += lap();
     halo_->finish();
     phase_[kWait] += lap();

@@ -42,16 +42,9 @@ class CpuBackend final : public Backend {
   void load_restart(const RestartBlob& blob) override;
 
  private:
-  /// Shell internal and pressure forces of shells [begin, end); returns {strain energy,
-  /// plastic dissipation}.
-  std::array<double, 2> shell_forces(int begin, int end, double tau);
-  /// Solid and face forces of range; returns {strain + hourglass, hourglass, dissipation}.
-  std::array<double, 3> solid_forces(ElementRange range, double tau);
-  /// Forces of beams [begin, end); returns {internal work, plastic dissipation}.
-  std::array<double, 2> beam_forces(int begin, int end);
-  /// FPM triangle forces and pressures of triangles [begin, end) at step time tau; returns
-  /// {internal work, plastic dissipation}.
-  std::array<double, 2> tri_forces(int begin, int end, double tau);
+  /// Every family's element forces of range (element_blocks.hpp's host passes), and the face
+  /// pressures with the first range; adds {internal energy, hourglass, dissipation} to sums.
+  void element_forces(ElementRange range, double tau, double sums[3]);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
   /// models with 6-dof nodes), 3 pressure; with its contact force unless contact is false.
   void local_forces(int n, double fi[6], double fp[3], bool contact = true) const;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "solver/explicit_solver.hpp"
+#include "discretization/element_blocks.hpp"
 #include "discretization/mass_scaling.hpp"
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
@@ -16,29 +17,14 @@ namespace halfstep {
 
 namespace {
 
-template <class T>
-std::size_t bytes(const std::vector<T>& v) {
-  return v.size() * sizeof(T);
-}
-
 /// Bytes a run holds in its system and state arrays (measured from the built arrays).
 std::size_t memory_bytes(const StructureSystem& sys) {
-  std::size_t b = bytes(sys.x0) * 3 + bytes(sys.shell.conn) + bytes(sys.shell.section) + bytes(sys.shell.ref) + bytes(sys.dir0x) * 3 +
-                  bytes(sys.mass) * 4 + bytes(sys.shell.area) + bytes(sys.shell.element_dt) + bytes(sys.shell.node_slot_ptr) +
-                  bytes(sys.shell.node_slots);
+  std::size_t b = vector_bytes(sys.x0) * 3 + vector_bytes(sys.dir0x) * 3 + vector_bytes(sys.mass) * 4;
   // The state's arrays by their sizes: building a StructureState only to measure it was a
   // fifth of `halfstep check` (its pages zero-filled twice).
-  b += StructureState::bytes_for(sys) + bytes(sys.shell.first_point);
+  b += StructureState::bytes_for(sys);
   b += sizeof(double) * 12 * static_cast<std::size_t>(sys.num_nodes);  // output buffers (v^n, reactions)
-  const SolidMesh& sm = sys.solid;
-  b += bytes(sm.model_element) + bytes(sm.conn) + bytes(sm.material) + bytes(sm.volume) + bytes(sm.element_dt) +
-       bytes(sm.node_slot_ptr) + bytes(sm.node_slots);
-  const BeamMesh& bm = sys.beam;
-  b += bytes(bm.model_element) + bytes(bm.conn) + bytes(bm.section) + bytes(bm.length0) + bytes(bm.chord0x) * 3 +
-       bytes(bm.n1x) * 3 + bytes(bm.element_dt) + bytes(bm.node_slot_ptr) + bytes(bm.node_slots);
-  const TriMesh& tm = sys.tri;
-  b += bytes(tm.model_element) + bytes(tm.conn) + bytes(tm.section) + bytes(tm.edge2x) * 6 + bytes(tm.e1x) * 3 +
-       bytes(tm.area0) + bytes(tm.element_dt) + bytes(tm.node_slot_ptr) + bytes(tm.node_slots);
+  for (const BlockFamily* f : block_families()) b += f->mesh_bytes(sys);
   return b;
 }
 
@@ -73,20 +59,14 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   if (!model.heading.empty()) add("heading         %s\n", model.heading.substr(0, 200).c_str());
   add("nodes           %d\n", sys.num_nodes);
   std::string kinds;
-  if (sys.shell.num_elements) kinds = std::to_string(sys.shell.num_elements) + " MITC4";
-  for (const SolidGroup& g : sys.solid.groups) {
-    const std::string formulation = element_kind(g.kind).formulation;
-    kinds += (kinds.empty() ? "" : ", ") + std::to_string(g.count) + " " + model.elements.abaqus_type[sys.solid.model_element[g.first]] +
-             (formulation.empty() ? "" : " (" + formulation + ")");
-  }
-  if (sys.beam.num_elements) kinds += (kinds.empty() ? "" : ", ") + std::to_string(sys.beam.num_elements) + " " +
-                                  model.elements.abaqus_type[sys.beam.model_element[0]] + " (FPM beam)";
-  if (sys.tri.num_elements) kinds += (kinds.empty() ? "" : ", ") + std::to_string(sys.tri.num_elements) + " " +
-                                 model.elements.abaqus_type[sys.tri.model_element[0]] + " (FPM triangle)";
+  for (const ElementBlock& b : element_blocks(sys))
+    kinds += (kinds.empty() ? "" : ", ") + b.family->describe(model, sys, b);
   add("elements        %d (%s)\n", sys.total_elements(), kinds.c_str());
   add("node sets       %zu\n", model.nsets.size());
   add("element sets    %zu\n", model.elsets.size());
-  add("sections        %zu\n", sys.shell.sections.size() + sys.solid.materials.size() + sys.beam.constants.size());
+  std::size_t sections = 0;
+  for (const BlockFamily* f : block_families()) sections += f->sections(sys);
+  add("sections        %zu\n", sections);
   int plastic = 0;
   for (const auto& [name, mat] : model.materials) plastic += mat.plastic() ? 1 : 0;
   add("materials       %zu (%d with *PLASTIC)\n", model.materials.size(), plastic);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "discretization/element_blocks.hpp"
 #include "parallel/subdomain.hpp"
 #include "solver/explicit_solver.hpp"
 
@@ -59,17 +60,9 @@ std::string find_nonfinite(const Names& names, const StructureSystem& sys, const
   const auto named = [&](int me) {
     return "element " + names.element(me) + " (" + names.element_line(me) + ") has a non-finite strain energy";
   };
-  for (int e = 0; e < sys.shell.num_elements; ++e)
-    if (!std::isfinite(st.elem_energy[e])) return named(sys.shell.model_element[e]);
-  for (int e = 0; e < sys.solid.num_elements; ++e)
-    if (!std::isfinite(st.solid_energy[e]) || !std::isfinite(st.solid_hourglass[e]))
-      return named(sys.solid.model_element[e]);
-  for (int e = 0; e < sys.beam.num_elements; ++e)
-    if (!std::isfinite(st.beam_state[static_cast<std::size_t>(kBeamWork) * sys.beam.num_elements + e]))
-      return named(sys.beam.model_element[e]);
-  for (int e = 0; e < sys.tri.num_elements; ++e)
-    if (!std::isfinite(st.tri_state[static_cast<std::size_t>(kTriWork) * sys.tri.num_elements + e]))
-      return named(sys.tri.model_element[e]);
+  for (const ElementBlock& b : element_blocks(sys))
+    for (int e = b.first; e < b.first + b.count; ++e)
+      if (!std::isfinite(b.family->energy(sys, st, e))) return named((*b.model_element)[static_cast<std::size_t>(e)]);
   for (int n = 0; n < sys.num_nodes; ++n)
     for (int d = 0; d < kMaxNodeDofs; ++d)
       if (!std::isfinite(st.v[d][n]))
@@ -81,41 +74,29 @@ std::string find_nonfinite(const Names& names, const StructureSystem& sys, const
 /// *peak gets the largest density found (for picking a rank).
 std::string most_strained_element(const Names& names, const StructureSystem& sys, const StructureState& st,
                                   double* peak = nullptr) {
-  // Shells per unit area, solids per unit volume: each is compared within its own kind.
+  // Shells per unit area, solids per unit volume, ...: each family is compared within itself.
   std::string out;
   if (peak) *peak = -1;
-  const auto worst_of = [&](int count, auto density, const std::vector<int>& model_element, const char* what) {
+  const std::vector<ElementBlock> blocks = element_blocks(sys);
+  for (std::size_t i = 0; i < blocks.size();) {
+    const BlockFamily* family = blocks[i].family;
     int worst = -1;
     double best = -1;
-    for (int e = 0; e < count; ++e) {
-      const double d = density(e);
-      if (d > best) {
-        best = d;
-        worst = e;
+    const std::vector<int>* model_element = blocks[i].model_element;
+    for (; i < blocks.size() && blocks[i].family == family; ++i)  // a family's blocks follow each other
+      for (int e = blocks[i].first; e < blocks[i].first + blocks[i].count; ++e) {
+        const double d = family->energy(sys, st, e) / family->measure(sys, e);
+        if (d > best) {
+          best = d;
+          worst = e;
+        }
       }
-    }
-    if (worst < 0) return;
+    if (worst < 0) continue;
     if (peak && best > *peak) *peak = best;
     if (!out.empty()) out += "; ";
-    out += std::string(what) + " element " + names.element(model_element[worst]) +
+    out += std::string(family->what) + " element " + names.element((*model_element)[static_cast<std::size_t>(worst)]) +
            " has the highest strain energy density";
-  };
-  worst_of(sys.shell.num_elements, [&](int e) { return st.elem_energy[e] / sys.shell.area[e]; }, sys.shell.model_element, "shell");
-  worst_of(sys.solid.num_elements,
-           [&](int e) { return (st.solid_energy[e] + st.solid_hourglass[e]) / sys.solid.volume[e]; },
-           sys.solid.model_element, "solid");
-  worst_of(sys.beam.num_elements,
-           [&](int e) {
-             const double w = st.beam_state[static_cast<std::size_t>(kBeamWork) * sys.beam.num_elements + e];
-             return w / (sys.beam.constants[sys.beam.section[e]].area * sys.beam.length0[e]);
-           },
-           sys.beam.model_element, "beam");
-  worst_of(sys.tri.num_elements,
-           [&](int e) {
-             const double w = st.tri_state[static_cast<std::size_t>(kTriWork) * sys.tri.num_elements + e];
-             return w / (sys.tri.constants[sys.tri.section[e]].thickness * sys.tri.area0[e]);
-           },
-           sys.tri.model_element, "FPM triangle");
+  }
   return out;
 }
 

@@ -13,8 +13,8 @@
 #include "../elements/mitc4_test_util.hpp"
 #include "discretization/beam_pass.hpp"
 #include "discretization/structure_state.hpp"
-#include "dynamics/shell_pass.hpp"
-#include "dynamics/tri_pass.hpp"
+#include "discretization/shell_pass.hpp"
+#include "discretization/tri_pass.hpp"
 #include "io/inp_reader.hpp"
 
 namespace halfstep {

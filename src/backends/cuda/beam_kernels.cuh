@@ -1,12 +1,12 @@
 // FPM beam and triangle kernels: one thread per element runs the per-element body the CPU
-// loop runs (discretization/beam_pass.hpp, dynamics/tri_pass.hpp) and leaves each node's
+// loop runs (discretization/beam_pass.hpp, discretization/tri_pass.hpp) and leaves each node's
 // force and moment (and a triangle's pressure force) in the element's slots; the node pass
 // gathers them in every scheme (a fixed order, as on the CPU).
 #pragma once
 
 #include "backends/cuda/assembled_kernels.cuh"
 #include "discretization/beam_pass.hpp"
-#include "dynamics/tri_pass.hpp"
+#include "discretization/tri_pass.hpp"
 
 namespace halfstep {
 namespace cuda {

@@ -7,7 +7,7 @@
 
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
-#include "dynamics/step_drive.hpp"
+#include "discretization/loads.hpp"
 #include "elements/mitc4.hpp"
 #include "elements/mitc4_plastic.hpp"
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/host_device.hpp"
-#include "dynamics/step_drive.hpp"
+#include "discretization/loads.hpp"
 #include "discretization/beam_pass.hpp"  // add_slot_forces6
 #include "elements/fpm_tri.hpp"
 

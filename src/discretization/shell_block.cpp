@@ -1,0 +1,140 @@
+// The MITC4 shells as an element block family (element_blocks.hpp): their energies, sizes,
+// arrays and cell output (section forces and moments, surface stresses and strains).
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/dual.hpp"
+#include "core/forall.hpp"
+#include "discretization/element_blocks.hpp"
+#include "discretization/shell_pass.hpp"
+#include "discretization/shell_tangent.hpp"
+#include "elements/mitc4_section.hpp"
+#include "elements/rotation.hpp"
+
+namespace halfstep {
+
+namespace {
+
+/// Section results of shell e in a geometrically linear step: mitc4_section_results
+/// differentiated at the reference (u = 0, directors V0) along the step's displacements and
+/// director increments theta x V0, theta the nodes' rotation vectors (the linear step turns
+/// the reference triads by them). At the reference every strain and stress is zero, so the
+/// derivative is the linear MITC4 of the step's stiffness K(0); Mises from the linear stresses.
+Mitc4SectionResults<double> linear_section_results(const StructureSystem& sys, const StructureState& st, int e) {
+  using D = Dual<double>;
+  const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
+  Mitc4Nodes<D> nodes;
+  for (int k = 0; k < 4; ++k) {
+    const std::size_t n = static_cast<std::size_t>(sys.shell.conn[4 * static_cast<std::size_t>(e) + k]);
+    const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]}, r1{st.r1x[n], st.r1y[n], st.r1z[n]};
+    const Vec3<double> d{st.dx[n], st.dy[n], st.dz[n]}, t1{st.t1x[n], st.t1y[n], st.t1z[n]};
+    const Vec3<double> dv = cross(rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d), d0);
+    nodes.X[k] = {D(sys.x0[n]), D(sys.y0[n]), D(sys.z0[n])};
+    nodes.u[k] = {D(0.0, st.ux[n]), D(0.0, st.uy[n]), D(0.0, st.uz[n])};
+    nodes.V0[k] = {D(d0.x), D(d0.y), D(d0.z)};
+    nodes.v[k] = {D(d0.x, dv.x), D(d0.y, dv.y), D(d0.z, dv.z)};
+  }
+  const Mitc4SectionResults<D> r = mitc4_section_results(mitc4_dual_ref<D>(sys.shell.ref[static_cast<std::size_t>(e)]), nodes,
+                                                         D(sec.thickness), mitc4_dual_elastic<D>(sec.elastic));
+  Mitc4SectionResults<double> out{};
+  for (int i = 0; i < 5; ++i) out.sf[i] = r.sf[i].d;
+  for (int i = 0; i < 3; ++i) {
+    out.sm[i] = r.sm[i].d;
+    out.s_top[i] = r.s_top[i].d;
+    out.s_bottom[i] = r.s_bottom[i].d;
+    out.e_top[i] = r.e_top[i].d;
+    out.e_bottom[i] = r.e_bottom[i].d;
+  }
+  out.mises_top = plane_mises(out.s_top);  // not the derivative: the Mises norm has none at zero
+  out.mises_bottom = plane_mises(out.s_bottom);
+  return out;
+}
+
+
+/// MITC4 shells: section forces and moments, surface stresses and strains in the shell's
+/// local axes (named as Abaqus names them: X, Y, Z would mislead), Mises at both surfaces.
+void shell_cells(CellContext& c, int cell0) {
+  const Model& model = c.model;
+  const StructureSystem& sys = c.sys;
+  const StructureState& st = c.st;
+  FieldSet& fs = c.fs;
+  const bool plastic_shells = has_plastic_shells(sys) && !st.shell_state.empty();
+  const int ne = sys.shell.num_elements, nc = c.nc;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto local = [&](const char* name, int k, std::vector<std::string> names) -> std::vector<double>& {
+    FieldArray& a = fs.add_cell(name, k, nc, nan);
+    a.component_names = std::move(names);
+    return a.values;
+  };
+  std::vector<double>& sf = local("SF", 5, {"SF1", "SF2", "SF3", "SF4", "SF5"});
+  std::vector<double>& sm = local("SM", 3, {"SM1", "SM2", "SM3"});
+  std::vector<double>& stop = local("S_top", 3, {"S11", "S22", "S12"});
+  std::vector<double>& sbot = local("S_bottom", 3, {"S11", "S22", "S12"});
+  std::vector<double>& etop = local("E_top", 3, {"E11", "E22", "E12"});
+  std::vector<double>& ebot = local("E_bottom", 3, {"E11", "E22", "E12"});
+  std::vector<double>& mtop = fs.add_cell("Mises_top", 1, nc, nan).values;
+  std::vector<double>& mbot = fs.add_cell("Mises_bottom", 1, nc, nan).values;
+  for (int e = 0; e < ne; ++e) {
+    const int cell = cell0 + e;
+    const SectionProps& sec = sys.shell.sections[sys.shell.section[e]];
+    const Mitc4Nodes<double> nodes = gather_element_nodes(sys, st, e);
+    // Plastic sections: from the section points' state (PEEQ the through-thickness maximum).
+    double pe = 0;
+    const Mitc4SectionResults<double> r =
+        sec.section_points > 0 && plastic_shells
+            ? mitc4_plastic_section_results(sys.shell.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
+                                            sec.section_points, shell_element_state(sys, st, e), &pe)
+        : c.small_strain ? linear_section_results(sys, st, e)
+                       : mitc4_section_results(sys.shell.ref[e], nodes, sec.thickness, sec.elastic);
+    if (c.peeq) (*c.peeq)[cell] = pe;  // 0 on elastic shells: they never yield
+    for (int i = 0; i < 5; ++i) sf[5 * cell + i] = r.sf[i];
+    for (int i = 0; i < 3; ++i) {
+      sm[3 * cell + i] = r.sm[i];
+      stop[3 * cell + i] = r.s_top[i];
+      sbot[3 * cell + i] = r.s_bottom[i];
+      etop[3 * cell + i] = r.e_top[i];
+      ebot[3 * cell + i] = r.e_bottom[i];
+    }
+    mtop[cell] = r.mises_top;
+    mbot[cell] = r.mises_bottom;
+    c.eids[cell] = static_cast<double>(model.elements.id[sys.shell.model_element[e]]);
+    c.energy_density[cell] = st.elem_energy[e] / sys.shell.area[e];
+  }
+}
+
+/// The shells of range through ShellElementBody (their energy and dissipation; no hourglass).
+std::array<double, 3> shell_forces(const HostPass& p, ElementRange range) {
+  int begin = 0, end = 0;
+  range_bounds(range, p.sys.shell.boundary, p.sys.shell.num_elements, begin, end);
+  double sum[2];
+  forall_sum<2>(begin, end, p.threads,
+                ShellElementBody{p.sys, p.st, p.drive, p.have_pressure, p.tau, p.sys.shell_global_moments()}, sum);
+  return {sum[0], 0.0, sum[1]};
+}
+
+}  // namespace
+
+/// The MITC4 shells' table (element_blocks.cpp lists it).
+const BlockFamily& shell_block_family() {
+  static const BlockFamily family{
+      "shell",
+      [](const StructureSystem& sys) { return sys.shell.num_elements; },
+      [](const StructureSystem&, const StructureState& st, int e) { return st.elem_energy[static_cast<std::size_t>(e)]; },
+      [](const StructureSystem& sys, int e) { return sys.shell.area[static_cast<std::size_t>(e)]; },
+      [](const StructureSystem& sys) {
+        const ShellMesh& m = sys.shell;
+        return vector_bytes(m.conn) + vector_bytes(m.section) + vector_bytes(m.ref) + vector_bytes(m.area) + vector_bytes(m.element_dt) +
+               vector_bytes(m.node_slot_ptr) + vector_bytes(m.node_slots) + vector_bytes(m.first_point);
+      },
+      [](const StructureSystem& sys) { return sys.shell.sections.size(); },
+      [](const Model&, const StructureSystem&, const ElementBlock& b) { return std::to_string(b.count) + " MITC4"; },
+      [](const StructureSystem& sys, const StructureState& st) { return has_plastic_shells(sys) && !st.shell_state.empty(); },
+      false,
+      shell_cells,
+      shell_forces};
+  return family;
+}
+
+}  // namespace halfstep
