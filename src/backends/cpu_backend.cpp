@@ -14,8 +14,6 @@
 #include "discretization/beam_pass.hpp"
 #include "discretization/element_blocks.hpp"
 #include "discretization/continuum_pass.hpp"
-#include "discretization/shell_pass.hpp"
-#include "discretization/tri_pass.hpp"
 #include "elements/mitc4.hpp"
 #include "parallel/halo_sum.hpp"
 #include "dynamics/node_integrator.hpp"
@@ -86,13 +84,7 @@ void CpuBackend::load_restart(const RestartBlob& blob) {
 
 void CpuBackend::begin_step(const StepDrive& drive) {
   drive_ = drive;
-  if (drive_.has_pressure()) {
-    st_.elem_pressure.assign(12 * static_cast<std::size_t>(sys_.shell.num_elements), 0.0);
-    st_.tri_pressure.assign(9 * static_cast<std::size_t>(sys_.tri.num_elements), 0.0);
-  } else {
-    st_.elem_pressure.clear();
-    st_.tri_pressure.clear();
-  }
+  for (const BlockFamily* f : block_families()) f->begin_step(sys_, st_, drive_.has_pressure());
   face_force_.assign(3 * kFaceMaxNodes * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
@@ -147,39 +139,18 @@ void CpuBackend::element_pass(double tau, double time) {
 }
 
 void CpuBackend::local_forces(int n, double fi[6], double fp[3], bool contact) const {
-  // A fixed order over the node's slots: deterministic sums.
-  const StructureSystem& sys = sys_;
+  // A fixed order over the families and each node's slots (the GPU node pass's order:
+  // elements, then face pressures, then contact): deterministic sums.
   const StructureState& st = st_;
   for (int d = 0; d < kMaxNodeDofs; ++d) fi[d] = 0.0;
   for (int d = 0; d < 3; ++d) fp[d] = 0.0;
-  const bool have_pressure = !st.elem_pressure.empty();
-  const int per_corner = sys.shell_corner_values();  // 5, or 6 with global moments
-  for (int i = sys.shell.node_slot_ptr[n]; i < sys.shell.node_slot_ptr[n + 1]; ++i) {
-    const int slot = sys.shell.node_slots[i];
-    const double* f = &st.elem_force[per_corner * static_cast<std::size_t>(slot)];
-    for (int d = 0; d < per_corner; ++d) fi[d] += f[d];
-    if (have_pressure) {
-      const double* p = &st.elem_pressure[3 * slot];
-      fp[0] += p[0];
-      fp[1] += p[1];
-      fp[2] += p[2];
-    }
-  }
+  for (const BlockFamily* f : block_families()) f->gather(sys_, st, n, fi, fp);
   if (drive_.num_faces > 0) {
     const DriveView dv = host_view(drive_);
     gather_face_forces(dv, face_force_.data(), n, fp);
   }
-  if (sys.solid.num_elements > 0)
-    add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
   if (contact && !st.contact_normal.empty())  // contact forces act like internal ones: no external work
     for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
-  if (sys.beam.num_elements > 0)
-    add_slot_forces6(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
-  if (sys.tri.num_elements > 0) {
-    add_slot_forces6(sys.tri.node_slot_ptr.data(), sys.tri.node_slots.data(), st.tri_force.data(), n, fi);
-    if (!st.tri_pressure.empty())
-      add_slot_forces3(sys.tri.node_slot_ptr.data(), sys.tri.node_slots.data(), st.tri_pressure.data(), n, fp);
-  }
 }
 
 void CpuBackend::start_exchange() {

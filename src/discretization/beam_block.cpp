@@ -55,6 +55,12 @@ std::array<double, 3> beam_forces(const HostPass& p, ElementRange range) {
   return {sum[0], 0.0, sum[1]};
 }
 
+/// Node n's beam ends (force and moment, 6 values each).
+void beam_gather(const StructureSystem& sys, const StructureState& st, int n, double fi[6], double*) {
+  if (sys.beam.num_elements > 0)
+    add_slot_forces6(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
+}
+
 }  // namespace
 
 /// The FPM beams' table (element_blocks.cpp lists it).
@@ -85,7 +91,9 @@ const BlockFamily& beam_block_family() {
       },
       true,
       beam_cells,
-      beam_forces};
+      beam_forces,
+      [](const StructureSystem&, StructureState&, bool) {},  // beams carry no pressure
+      beam_gather};
   return family;
 }
 

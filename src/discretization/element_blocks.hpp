@@ -79,6 +79,12 @@ struct BlockFamily {
   /// energies and state updated; returns the internal energy (hourglass energy and plastic
   /// dissipation included), the hourglass energy and the plastic dissipation.
   std::array<double, 3> (*host_forces)(const HostPass& p, ElementRange range);
+  /// Sizes (have_pressure) or clears the family's follower-pressure buffers in st at the
+  /// start of a step.
+  void (*begin_step)(const StructureSystem& sys, StructureState& st, bool have_pressure);
+  /// Adds node n's share of the family's element forces in st, in a fixed order over the
+  /// node's slots: internal forces (3, 5 or 6 values) to fi, follower pressures to fp.
+  void (*gather)(const StructureSystem& sys, const StructureState& st, int n, double fi[6], double fp[3]);
 };
 
 /// A block of one kind's elements: [first, first + count) of its family's mesh, whose

@@ -114,6 +114,30 @@ std::array<double, 3> shell_forces(const HostPass& p, ElementRange range) {
   return {sum[0], 0.0, sum[1]};
 }
 
+/// Sizes or clears the shells' follower-pressure slots (3 per corner).
+void shell_begin_step(const StructureSystem& sys, StructureState& st, bool have_pressure) {
+  if (have_pressure) st.elem_pressure.assign(12 * static_cast<std::size_t>(sys.shell.num_elements), 0.0);
+  else st.elem_pressure.clear();
+}
+
+/// Node n's shell corners: 5 values each (6, force and global moment, on 6-dof nodes), and
+/// their pressure forces, slot by slot.
+void shell_gather(const StructureSystem& sys, const StructureState& st, int n, double fi[6], double fp[3]) {
+  const bool have_pressure = !st.elem_pressure.empty();
+  const int per_corner = sys.shell_corner_values();  // 5, or 6 with global moments
+  for (int i = sys.shell.node_slot_ptr[n]; i < sys.shell.node_slot_ptr[n + 1]; ++i) {
+    const int slot = sys.shell.node_slots[i];
+    const double* f = &st.elem_force[per_corner * static_cast<std::size_t>(slot)];
+    for (int d = 0; d < per_corner; ++d) fi[d] += f[d];
+    if (have_pressure) {
+      const double* p = &st.elem_pressure[3 * static_cast<std::size_t>(slot)];
+      fp[0] += p[0];
+      fp[1] += p[1];
+      fp[2] += p[2];
+    }
+  }
+}
+
 }  // namespace
 
 /// The MITC4 shells' table (element_blocks.cpp lists it).
@@ -133,7 +157,9 @@ const BlockFamily& shell_block_family() {
       [](const StructureSystem& sys, const StructureState& st) { return has_plastic_shells(sys) && !st.shell_state.empty(); },
       false,
       shell_cells,
-      shell_forces};
+      shell_forces,
+      shell_begin_step,
+      shell_gather};
   return family;
 }
 

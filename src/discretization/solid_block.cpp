@@ -78,6 +78,12 @@ std::array<double, 3> solid_forces(const HostPass& p, ElementRange range) {
   return {se.strain + se.hourglass, se.hourglass, se.dissipation};
 }
 
+/// Node n's continuum element slots (3 values each).
+void solid_gather(const StructureSystem& sys, const StructureState& st, int n, double fi[6], double*) {
+  if (sys.solid.num_elements > 0)
+    add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
+}
+
 }  // namespace
 
 /// The continuum elements' table (element_blocks.cpp lists it).
@@ -102,7 +108,9 @@ const BlockFamily& solid_block_family() {
       solid_plastic,
       false,
       solid_cells,
-      solid_forces};
+      solid_forces,
+      [](const StructureSystem&, StructureState&, bool) {},  // face pressures are the step's
+      solid_gather};
   return family;
 }
 

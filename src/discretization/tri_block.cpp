@@ -70,6 +70,20 @@ std::array<double, 3> tri_forces(const HostPass& p, ElementRange range) {
   return {sum[0], 0.0, sum[1]};
 }
 
+/// Sizes or clears the triangles' follower-pressure slots (3 per corner).
+void tri_begin_step(const StructureSystem& sys, StructureState& st, bool have_pressure) {
+  if (have_pressure) st.tri_pressure.assign(9 * static_cast<std::size_t>(sys.tri.num_elements), 0.0);
+  else st.tri_pressure.clear();
+}
+
+/// Node n's triangle corners (force and moment, 6 values each), then their pressure forces.
+void tri_gather(const StructureSystem& sys, const StructureState& st, int n, double fi[6], double fp[3]) {
+  if (sys.tri.num_elements == 0) return;
+  add_slot_forces6(sys.tri.node_slot_ptr.data(), sys.tri.node_slots.data(), st.tri_force.data(), n, fi);
+  if (!st.tri_pressure.empty())
+    add_slot_forces3(sys.tri.node_slot_ptr.data(), sys.tri.node_slots.data(), st.tri_pressure.data(), n, fp);
+}
+
 }  // namespace
 
 /// The FPM triangles' table (element_blocks.cpp lists it).
@@ -100,7 +114,9 @@ const BlockFamily& tri_block_family() {
       },
       true,
       tri_cells,
-      tri_forces};
+      tri_forces,
+      tri_begin_step,
+      tri_gather};
   return family;
 }
 
