@@ -107,11 +107,7 @@ const BlockFamily& tri_block_family() {
       [](const Model& model, const StructureSystem&, const ElementBlock& b) {
         return count_and_type(model, b, " (FPM triangle)");
       },
-      [](const StructureSystem& sys, const StructureState&) {
-        for (const TriConstants<double>& c : sys.tri.constants)
-          if (c.plastic) return true;
-        return false;
-      },
+      [](const StructureSystem& sys, const StructureState&) { return sys.tri.any_plastic(); },
       true,
       tri_cells,
       tri_forces,

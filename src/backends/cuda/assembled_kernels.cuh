@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(kSplitShellBlock, split_shell_min_blocks<T>())
   const int k = static_cast<int>(threadIdx.x & 3);
   const Mitc4WarpLanes lanes{k};
   // Past the last element a group repeats it without storing: every thread of the warp must
-  // reach the shuffles (and the grid sum).
+  // reach the shuffles (and the warp sums).
   const int at = i < count ? i : count - 1;
   const int e = elements ? elements[at] : first + at;
   const SplitShellNodes<T> nodes{m, s, m.conn[4 * e], m.conn[4 * e + 1], m.conn[4 * e + 2], m.conn[4 * e + 3]};

@@ -57,8 +57,8 @@ struct StagedSlotSink {
 
 /// Shared memory that solid_element_kernel<T, K, Sink::Slots> stages a block of `block`
 /// elements' slot forces in, or 0 where that would take the kernel past the 48 KB that a
-/// launch may use without opting in (the grid sum's static shared memory counts too; the
-/// kernel then stores each element's values itself).
+/// launch may use without opting in (the margin below 48 KB is left to static shared memory;
+/// the kernel then stores each element's values itself).
 template <class T, class K>
 constexpr std::size_t staged_slot_bytes(int block) {
   const std::size_t b = 3 * static_cast<std::size_t>(K::kNodes) * static_cast<std::size_t>(block) * sizeof(T);
