@@ -61,6 +61,21 @@ void beam_gather(const StructureSystem& sys, const StructureState& st, int n, do
     add_slot_forces6(sys.beam.node_slot_ptr.data(), sys.beam.node_slots.data(), st.beam_force.data(), n, fi);
 }
 
+/// The beams of share (restrict_fixed_mesh) with their reference length, chord and n1.
+void beam_restrict_mesh(const StructureSystem& whole, const ElementShare& share, const std::vector<int>& node_local,
+                        StructureSystem& s) {
+  const BeamMesh& g = whole.beam;
+  s.beam = restrict_fixed_mesh<2>(g, share, node_local, s.num_nodes, [&g](BeamMesh& m, std::size_t k) {
+    m.length0.push_back(g.length0[k]);
+    m.chord0x.push_back(g.chord0x[k]);
+    m.chord0y.push_back(g.chord0y[k]);
+    m.chord0z.push_back(g.chord0z[k]);
+    m.n1x.push_back(g.n1x[k]);
+    m.n1y.push_back(g.n1y[k]);
+    m.n1z.push_back(g.n1z[k]);
+  });
+}
+
 }  // namespace
 
 /// The FPM beams' table (element_blocks.cpp lists it).
@@ -93,7 +108,26 @@ const BlockFamily& beam_block_family() {
       beam_cells,
       beam_forces,
       [](const StructureSystem&, StructureState&, bool) {},  // beams carry no pressure
-      beam_gather};
+      beam_gather,
+      PressureTable::None,
+      beam_restrict_mesh,
+      [](const StructureSystem&, const StructureState& g, const StructureSystem& local, const ElementShare& share,
+         StructureState& s) { copy_element_rows(g.beam_state, share, local.beam.state_size, s.beam_state); },
+      [](const StructureSystem& whole, StructureState& out) {
+        out.beam_state.assign(static_cast<std::size_t>(whole.beam.state_size) * static_cast<std::size_t>(whole.beam.num_elements), 0.0);
+      },
+      [](const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
+        pack_element_row(st.beam_state, static_cast<std::size_t>(local.beam.num_elements), local.beam.state_size, e, out);
+      },
+      [](const StructureSystem& whole, int e, const double* v, std::size_t left, StructureState& out) {
+        return unpack_element_row(v, left, static_cast<std::size_t>(whole.beam.num_elements), whole.beam.state_size, e,
+                                  out.beam_state);
+      },
+      nullptr,  // the FPM increment keeps its undeformed bound
+      nullptr,  // mass scaling refuses them
+      nullptr,
+      [](StructureSystem& sys) -> std::vector<double>& { return sys.beam.element_dt; },
+      "beam"};
   return family;
 }
 

@@ -8,8 +8,10 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/node_slots.hpp"
 #include "discretization/loads.hpp"
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
@@ -19,6 +21,19 @@
 namespace halfstep {
 
 struct ElementBlock;
+
+/// A distributed run's share of one family's elements (parallel/subdomain.hpp): which of the
+/// whole model's this rank holds, in its local order.
+struct ElementShare {
+  std::vector<int> global;    ///< local element -> the whole family's element
+  std::vector<int> local;     ///< the whole family's element -> local element, or -1 (elsewhere)
+  /// Per block of the whole family (element_blocks order): how many of its local elements
+  /// touch a shared node; they lead the block's local elements, so the element pass can do
+  /// them before the halo exchange starts.
+  std::vector<int> boundary;
+  /// The local elements touching a shared node of the family's first block (0 without one).
+  int first_boundary() const { return boundary.empty() ? 0 : boundary.front(); }
+};
 
 /// What a family's cell output writes into: the frame's arrays and the cells' shared ones
 /// (ids, strain energy density, PEEQ when some family has a plastic law, and the
@@ -47,6 +62,16 @@ struct HostPass {
   bool have_pressure;  ///< the step has pressure loads (st's pressure buffers are sized)
   double tau;
   int threads;
+};
+
+/// A step's table of pressure loads that numbers a family's elements (discretization/step_loads.hpp).
+enum class PressureTable {
+  None,
+  /// The *DLOAD P table of whole-element pressures (pressure_elem): the elements of such
+  /// families one family after the other (the shells, then the FPM triangles).
+  Element,
+  /// The face loads' table (face_elem): the family's own element index.
+  Face,
 };
 
 /// The host-side facts of one element family, for code that walks every element.
@@ -85,6 +110,44 @@ struct BlockFamily {
   /// Adds node n's share of the family's element forces in st, in a fixed order over the
   /// node's slots: internal forces (3, 5 or 6 values) to fi, follower pressures to fp.
   void (*gather)(const StructureSystem& sys, const StructureState& st, int n, double fi[6], double fp[3]);
+  /// Which of a step's pressure tables numbers the family's elements (StepLoads).
+  PressureTable pressure_table;
+  /// Sets s's mesh of the family (s's nodes are set) to whole's restricted to share: its
+  /// elements in share order, their nodes renumbered by node_local, sections and state layout
+  /// the whole model's (every rank's state has the same components).
+  void (*restrict_mesh)(const StructureSystem& whole, const ElementShare& share, const std::vector<int>& node_local,
+                        StructureSystem& s);
+  /// Copies the element state of share's elements from the whole model's state g into s
+  /// (initialized for local), so that a rank starts from the state the whole model has.
+  void (*restrict_state)(const StructureSystem& whole, const StructureState& g, const StructureSystem& local,
+                         const ElementShare& share, StructureState& s);
+  /// Sizes, with zeros, the whole-model element arrays of a gathered output frame that the
+  /// family fills (frame_unpack).
+  void (*frame_size)(const StructureSystem& whole, StructureState& out);
+  /// Appends what an output frame carries of local element e (its energies and material
+  /// state) to out; zeros where st lacks the array, so every rank packs the same count.
+  void (*frame_pack)(const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out);
+  /// Puts whole-model element e's frame values (frame_pack's, from the rank holding it) in
+  /// place in out; returns how many it read, none when fewer than it needs are left.
+  std::size_t (*frame_unpack)(const StructureSystem& whole, int e, const double* values, std::size_t left,
+                              StructureState& out);
+  /// Block b's elements' geometric bound on the mesh deformed by st over their bound on the
+  /// undeformed mesh (the factor their undeformed increment takes), element b.first + i's at
+  /// ratio[i]; null where the increment does not follow the mesh (FPM beams and triangles
+  /// keep their undeformed bound), and kinds without a finite bound keep 1.
+  void (*bound_ratios)(const StructureSystem& sys, const StructureState& st, const ElementBlock& b, double* ratio);
+  /// Mass scaling (both null where it is refused: FPM beams and triangles). Whether element
+  /// e has a density to raise (springs and dashpots have none).
+  bool (*has_density)(const StructureSystem& sys, int e);
+  /// Appends block b's element e's lumped mass at its density to out, (node, mass) node by
+  /// node, in the proportions the system build spreads it with.
+  void (*lumped_mass)(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e,
+                      std::vector<std::pair<int, double>>& out);
+  /// The family's per-element increments on the undeformed mesh (ElementBlock::element_dt),
+  /// for mass scaling to change.
+  std::vector<double>& (*element_dt)(StructureSystem& sys);
+  /// The family's short name in restart sections ("shell", "solid").
+  const char* key;
 };
 
 /// A block of one kind's elements: [first, first + count) of its family's mesh, whose
@@ -96,6 +159,7 @@ struct ElementBlock {
   const std::vector<int>* conn = nullptr;           ///< the mesh's connectivity
   std::size_t conn_offset = 0;                      ///< the block's first element's first node in conn
   int nodes = 0;                                    ///< nodes per element
+  const std::vector<double>* element_dt = nullptr;  ///< the mesh's undeformed stable increments
   const BlockFamily* family = nullptr;
 };
 
@@ -111,6 +175,55 @@ template <class T>
 std::size_t vector_bytes(const std::vector<T>& v) {
   return v.size() * sizeof(T);
 }
+
+/// Position of family f in block_families() (a distributed run's shares are in that order).
+std::size_t family_index(const BlockFamily& f);
+
+/// Element e's blocks' node indices: calls visit(node) for each node of block b's element e
+/// (an index of the family's mesh in [b.first, b.first + b.count)).
+template <class Visit>
+void for_element_nodes(const ElementBlock& b, int e, Visit&& visit) {
+  const std::size_t base = b.conn_offset + static_cast<std::size_t>(e - b.first) * static_cast<std::size_t>(b.nodes);
+  for (int k = 0; k < b.nodes; ++k) visit((*b.conn)[base + static_cast<std::size_t>(k)]);
+}
+
+/// A fixed-size six-dof family's mesh (BeamMesh, TriMesh: kNodes nodes per element)
+/// restricted to share (BlockFamily::restrict_mesh); copy(m, k) appends whole element k's
+/// arrays of the family's own geometry.
+template <int kNodes, class Mesh, class Copy>
+Mesh restrict_fixed_mesh(const Mesh& g, const ElementShare& share, const std::vector<int>& node_local, int num_nodes,
+                         Copy&& copy) {
+  Mesh m;
+  m.constants = g.constants;
+  m.state_size = g.state_size;
+  m.boundary = share.first_boundary();
+  m.num_elements = static_cast<int>(share.global.size());
+  for (int e : share.global) {
+    const auto k = static_cast<std::size_t>(e);
+    m.model_element.push_back(g.model_element[k]);
+    for (int a = 0; a < kNodes; ++a) m.conn.push_back(node_local[static_cast<std::size_t>(g.conn[kNodes * k + a])]);
+    m.section.push_back(g.section[k]);
+    m.element_dt.push_back(g.element_dt[k]);
+    copy(m, k);
+  }
+  if (m.num_elements > 0) invert_connectivity(m.conn, num_nodes, m.node_slot_ptr, m.node_slots);
+  return m;
+}
+
+/// Copies the rows of share's elements (in local order) from a component-major store of the
+/// whole family (`components` values per element) to one of the local elements.
+void copy_element_rows(const std::vector<double>& from, const ElementShare& share, int components,
+                       std::vector<double>& to);
+
+/// Appends local element e's values of a component-major store of count elements to out, or
+/// components zeros when the store is not of that layout (BlockFamily::frame_pack).
+void pack_element_row(const std::vector<double>& store, std::size_t count, int components, int e,
+                      std::vector<double>& out);
+
+/// Puts element e's row from values into a component-major store of count elements
+/// (BlockFamily::frame_unpack); returns components, or 0 when fewer are left.
+std::size_t unpack_element_row(const double* values, std::size_t left, std::size_t count, int components, int e,
+                               std::vector<double>& store);
 
 /// "COUNT TYPE SUFFIX": a block's element count and its first element's deck type (for
 /// BlockFamily::describe).

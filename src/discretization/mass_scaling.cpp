@@ -9,91 +9,101 @@
 
 #include "core/error.hpp"
 #include "core/vec3.hpp"
+#include "discretization/element_blocks.hpp"
 #include "discretization/stable_increment.hpp"
-#include "elements/registry.hpp"
-#include "elements/solid_common.hpp"
 
 namespace halfstep {
 
 namespace {
 
-/// Where a model element lives in the system: family and index in it.
+/// Where a model element lives in the system: its family (block_families() index, -1: none)
+/// and its index in the family's mesh.
 struct Place {
-  enum Family { None, Shell, Solid, Other } family = None;
+  int family = -1;
   int index = -1;
 };
 
-/// Where each model element lives in the system (FPM beams and triangles are Other).
+/// Where each model element lives in the system.
 std::vector<Place> places(const StructureSystem& sys, std::size_t n_model) {
   std::vector<Place> place(n_model);
-  for (int e = 0; e < sys.shell.num_elements; ++e) place[static_cast<std::size_t>(sys.shell.model_element[e])] = {Place::Shell, e};
-  for (int e = 0; e < sys.solid.num_elements; ++e)
-    place[static_cast<std::size_t>(sys.solid.model_element[static_cast<std::size_t>(e)])] = {Place::Solid, e};
-  for (int e : sys.beam.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
-  for (int e : sys.tri.model_element) place[static_cast<std::size_t>(e)] = {Place::Other, -1};
+  for (const ElementBlock& b : element_blocks(sys))
+    for (int e = b.first; e < b.first + b.count; ++e)
+      place[static_cast<std::size_t>((*b.model_element)[static_cast<std::size_t>(e)])] = {
+          static_cast<int>(family_index(*b.family)), e};
   return place;
 }
 
-/// The elements a line scales: its set's (every shell and continuum element without ELSET)
-/// shells and continuum elements with a density; fpm gets the first FPM beam or triangle in
-/// the set (-1: none).
+/// Family f's undeformed element increments in sys, to change.
+std::vector<double>& family_dt(const BlockFamily& f, StructureSystem& sys) { return f.element_dt(sys); }
+
+/// Family f's undeformed element increments in sys, to read (BlockFamily::element_dt hands out
+/// the array to change; reading it through a const system changes nothing).
+const std::vector<double>& family_dt(const BlockFamily& f, const StructureSystem& sys) {
+  return f.element_dt(const_cast<StructureSystem&>(sys));
+}
+
+/// The family of a place, or null.
+const BlockFamily* family_of(const Place& p) {
+  return p.family < 0 ? nullptr : block_families()[static_cast<std::size_t>(p.family)];
+}
+
+/// Whether mass scaling can scale the elements of p's family (BlockFamily::has_density).
+bool scalable_family(const Place& p) {
+  const BlockFamily* f = family_of(p);
+  return f && f->has_density;
+}
+
+/// The elements a line scales: its set's (every element of the scalable families without
+/// ELSET) with a density; refused gets the first element in the set of a family mass scaling
+/// refuses (-1: none).
 std::vector<int> scalable_members(const Model& model, const StructureSystem& sys, const std::vector<Place>& place,
-                                  const MassScaling& ms, int* fpm) {
+                                  const MassScaling& ms, int* refused) {
   std::vector<int> members, out;
   if (ms.elset.empty()) {
     for (std::size_t i = 0; i < place.size(); ++i)
-      if (place[i].family == Place::Shell || place[i].family == Place::Solid) members.push_back(static_cast<int>(i));
+      if (scalable_family(place[i])) members.push_back(static_cast<int>(i));
   } else {
     members = model.elsets.at(ms.elset).members;
   }
-  if (fpm) *fpm = -1;
+  if (refused) *refused = -1;
   for (int i : members) {
     const Place& p = place[static_cast<std::size_t>(i)];
-    if (p.family == Place::Other && fpm && *fpm < 0) *fpm = i;
-    if (p.family == Place::Solid) {
-      const SolidMaterial<double>& m =
-          sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(p.index)])];
-      if (!(m.density > 0)) continue;  // springs and dashpots: no density to scale
+    if (!family_of(p)) continue;
+    if (!scalable_family(p)) {
+      if (refused && *refused < 0) *refused = i;
+      continue;
     }
-    if (p.family == Place::Shell || p.family == Place::Solid) out.push_back(i);
+    if (family_of(p)->has_density(sys, p.index)) out.push_back(i);  // springs and dashpots have none
   }
   return out;
 }
 
-/// Calls f(model_element, node, mass) for every node's share of the lumped mass, at the
-/// section's density, of each shell and continuum element that keep(model_element) selects:
-/// shell corners by their areas, continuum nodes by the kind's mass fractions (as the system
-/// build spreads it); shells first, then the continuum groups, in system order.
+/// The InputError for mass scaling (keyword) of model element i, whose family it refuses.
+InputError refused_element(const Model& model, const std::vector<Place>& place, int i, const SourceLoc& at,
+                           const char* keyword) {
+  return InputError(at, std::string(keyword) + " of element " +
+                            std::to_string(model.elements.id[static_cast<std::size_t>(i)]) + " (" +
+                            family_of(place[static_cast<std::size_t>(i)])->what +
+                            ") is not supported: it scales shells and continuum elements; leave the element out "
+                            "of the ELSET");
+}
+
+/// Calls f(model_element, node, mass) for every node's share of the lumped mass, at its
+/// density, of each element that keep(model_element) selects (BlockFamily::lumped_mass), in
+/// block order.
 template <class Keep, class F>
 void for_each_mass_share(const Model& model, const StructureSystem& sys, Keep&& keep, F&& f) {
-  for (int e = 0; e < sys.shell.num_elements; ++e) {
-    const int me = sys.shell.model_element[e];
-    if (!keep(me)) continue;
-    const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
-    double corner[4];
-    mitc4_corner_areas(sys.shell.ref[static_cast<std::size_t>(e)], corner);
-    for (int k = 0; k < 4; ++k)
-      f(me, sys.shell.conn[4 * static_cast<std::size_t>(e) + k], sec.density * sec.thickness * corner[k]);
+  std::vector<std::pair<int, double>> shares;
+  for (const ElementBlock& b : element_blocks(sys)) {
+    if (!b.family->lumped_mass) continue;
+    for (int e = b.first; e < b.first + b.count; ++e) {
+      const int me = (*b.model_element)[static_cast<std::size_t>(e)];
+      if (!keep(me)) continue;
+      shares.clear();
+      b.family->lumped_mass(model, sys, b, e, shares);
+      for (const auto& [node, mass] : shares) f(me, node, mass);
+    }
   }
-  for (const SolidGroup& g : sys.solid.groups)
-    visit_continuum_kind(g.kind, [&](auto kind) {
-      using K = decltype(kind);
-      for (int e = g.first; e < g.first + g.count; ++e) {
-        const int me = sys.solid.model_element[static_cast<std::size_t>(e)];
-        if (!keep(me)) continue;
-        const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
-        Vec3<double> X[K::kNodes];
-        for (int a = 0; a < K::kNodes; ++a)
-          X[a] = {model.nodes.x[static_cast<std::size_t>(c[a])], model.nodes.y[static_cast<std::size_t>(c[a])],
-                  model.nodes.z[static_cast<std::size_t>(c[a])]};
-        double frac[K::kNodes];
-        kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
-        const SolidMaterial<double>& m =
-            sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-        const double mass = m.density * sys.solid.volume[static_cast<std::size_t>(e)];
-        for (int a = 0; a < K::kNodes; ++a) f(me, c[a], frac[a] * mass);
-      }
-    });
 }
 
 /// The density factor of each element of the set (1: unchanged), from one MassScaling.
@@ -129,20 +139,14 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
 
   // Each model element's increment now, and the set it is scaled with.
   std::vector<double> dt(n_model, std::numeric_limits<double>::infinity());
-  for (std::size_t i = 0; i < n_model; ++i) {
-    const Place& p = place[i];
-    if (p.family == Place::Shell) dt[i] = sys.shell.element_dt[static_cast<std::size_t>(p.index)];
-    if (p.family == Place::Solid) dt[i] = sys.solid.element_dt[static_cast<std::size_t>(p.index)];
-  }
+  for (std::size_t i = 0; i < n_model; ++i)
+    if (scalable_family(place[i])) dt[i] = family_dt(*family_of(place[i]), sys)[static_cast<std::size_t>(place[i].index)];
   std::vector<double> factor(n_model, 1.0);
   for (const MassScaling& ms : scalings) {
     // Springs, dashpots and point masses have no density to scale; they are left as they are.
-    int fpm = -1;
-    const std::vector<int> scalable = scalable_members(model, sys, place, ms, &fpm);
-    if (fpm >= 0)
-      throw InputError(ms.loc, "*FIXED MASS SCALING of FPM beams and triangles (element " +
-                                   std::to_string(model.elements.id[static_cast<std::size_t>(fpm)]) +
-                                   ") is not supported: leave them out of the ELSET");
+    int refused = -1;
+    const std::vector<int> scalable = scalable_members(model, sys, place, ms, &refused);
+    if (refused >= 0) throw refused_element(model, place, refused, ms.loc, "*FIXED MASS SCALING");
     set_factors(ms, scalable, dt, factor);
   }
 
@@ -155,9 +159,7 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   });
   for (std::size_t i = 0; i < n_model; ++i) {
     if (!scaled(static_cast<int>(i))) continue;
-    const Place& p = place[i];
-    std::vector<double>& element_dt = p.family == Place::Shell ? sys.shell.element_dt : sys.solid.element_dt;
-    element_dt[static_cast<std::size_t>(p.index)] *= std::sqrt(factor[i]);
+    family_dt(*family_of(place[i]), sys)[static_cast<std::size_t>(place[i].index)] *= std::sqrt(factor[i]);
     out.elements += 1;
   }
 
@@ -223,12 +225,9 @@ void check_variable_mass_scaling(const Model& model, const StructureSystem& sys,
       if (v.frequency != first.frequency || v.number_interval != first.number_interval)
         throw InputError(v.scaling.loc, "the *VARIABLE MASS SCALING lines of a step are re-evaluated together: give "
                                         "them the same FREQUENCY or NUMBER INTERVAL as the line at " + at.str());
-      int fpm = -1;
-      (void)scalable_members(model, sys, place, v.scaling, &fpm);
-      if (fpm >= 0)
-        throw InputError(v.scaling.loc, "*VARIABLE MASS SCALING of FPM beams and triangles (element " +
-                                            std::to_string(model.elements.id[static_cast<std::size_t>(fpm)]) +
-                                            ") is not supported: leave them out of the ELSET");
+      int refused = -1;
+      (void)scalable_members(model, sys, place, v.scaling, &refused);
+      if (refused >= 0) throw refused_element(model, place, refused, v.scaling.loc, "*VARIABLE MASS SCALING");
     }
   }
 }
@@ -237,6 +236,7 @@ VariableMassScaler::VariableMassScaler(const Model& model, const MassScalingResu
   const std::size_t n_model = model.elements.id.size();
   base_density_ = fixed.factor.empty() ? std::vector<double>(n_model, 1.0) : fixed.factor;
   factor_.assign(n_model, 1.0);
+  base_dt_.resize(block_families().size());  // empty until a step's lines take the base
   for (const Step& step : model.steps) in_deck_ = in_deck_ || !step.variable_mass_scaling.empty();
 }
 
@@ -255,8 +255,8 @@ void VariableMassScaler::begin_step(int step, const StructureSystem& sys) {
   base_inertia_ = sys.inertia;
   base_damp_ = sys.damp;
   base_damp_rot_ = sys.damp_rot;
-  base_shell_dt_ = sys.shell.element_dt;
-  base_solid_dt_ = sys.solid.element_dt;
+  base_dt_.clear();
+  for (const BlockFamily* f : block_families()) base_dt_.push_back(family_dt(*f, sys));
   base_total_mass_ = sys.total_mass;
   step_ = -1;
   for (const VariableMassScaling& v : lines)
@@ -270,12 +270,13 @@ void VariableMassScaler::prepare(const StructureSystem& sys) {
   const std::vector<Place> place = places(sys, n_model);
   members_.clear();
   for (const VariableMassScaling& v : definitions()) members_.push_back(scalable_members(model_, sys, place, v.scaling, nullptr));
-  shell_of_.assign(n_model, -1);
-  solid_of_.assign(n_model, -1);
-  for (std::size_t i = 0; i < n_model; ++i) {
-    if (place[i].family == Place::Shell) shell_of_[i] = place[i].index;
-    if (place[i].family == Place::Solid) solid_of_[i] = place[i].index;
-  }
+  family_of_.assign(n_model, -1);
+  index_of_.assign(n_model, -1);
+  for (std::size_t i = 0; i < n_model; ++i)
+    if (scalable_family(place[i])) {
+      family_of_[i] = place[i].family;
+      index_of_[i] = place[i].index;
+    }
   std::vector<char> scaled(n_model, 0);
   for (const std::vector<int>& m : members_)
     for (int i : m) scaled[static_cast<std::size_t>(i)] = 1;
@@ -298,21 +299,25 @@ void VariableMassScaler::prepare(const StructureSystem& sys) {
   }
 }
 
+void VariableMassScaler::set_element_dt(StructureSystem& sys, std::size_t i, double scale) const {
+  if (family_of_[i] < 0) return;
+  const auto f = static_cast<std::size_t>(family_of_[i]), k = static_cast<std::size_t>(index_of_[i]);
+  block_families()[f]->element_dt(sys)[k] = scale == 1.0 ? base_dt_[f][k] : base_dt_[f][k] * scale;
+}
+
 VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const StructureState& st) {
   VariableScalingResult out;
   if (!active()) return out;
   const std::size_t n_model = factor_.size();
-  std::vector<double> shell_ratio, solid_ratio;
-  deformed_bound_ratios(sys, st, shell_ratio, solid_ratio);
+  const std::vector<std::vector<double>> ratio = deformed_bound_ratios(sys, st);
   // Each element's increment on the deformed mesh with its base mass: the factors are always
   // taken from there, so they follow the mesh down and up again.
   std::vector<double> dt(n_model, std::numeric_limits<double>::infinity());
-  for (std::size_t i = 0; i < n_model; ++i) {
-    if (shell_of_[i] >= 0)
-      dt[i] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])] * shell_ratio[static_cast<std::size_t>(shell_of_[i])];
-    else if (solid_of_[i] >= 0)
-      dt[i] = base_solid_dt_[static_cast<std::size_t>(solid_of_[i])] * solid_ratio[static_cast<std::size_t>(solid_of_[i])];
-  }
+  for (std::size_t i = 0; i < n_model; ++i)
+    if (family_of_[i] >= 0) {
+      const auto f = static_cast<std::size_t>(family_of_[i]), k = static_cast<std::size_t>(index_of_[i]);
+      dt[i] = base_dt_[f][k] * ratio[f][k];
+    }
   factor_.assign(n_model, 1.0);
   const std::vector<VariableMassScaling>& lines = definitions();
   for (std::size_t l = 0; l < lines.size(); ++l)
@@ -325,18 +330,10 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
     out.elements += 1;
     for (int k = share_ptr_[i]; k < share_ptr_[i + 1]; ++k)
       mass[static_cast<std::size_t>(share_node_[static_cast<std::size_t>(k)])] += (f - 1) * share_mass_[static_cast<std::size_t>(k)];
-    if (shell_of_[i] >= 0)
-      sys.shell.element_dt[static_cast<std::size_t>(shell_of_[i])] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])] * std::sqrt(f);
-    if (solid_of_[i] >= 0)
-      sys.solid.element_dt[static_cast<std::size_t>(solid_of_[i])] =
-          base_solid_dt_[static_cast<std::size_t>(solid_of_[i])] * std::sqrt(f);
+    set_element_dt(sys, i, std::sqrt(f));
   }
   for (std::size_t i = 0; i < n_model; ++i) {  // elements back at their base
-    if (factor_[i] != 1.0) continue;
-    if (shell_of_[i] >= 0)
-      sys.shell.element_dt[static_cast<std::size_t>(shell_of_[i])] = base_shell_dt_[static_cast<std::size_t>(shell_of_[i])];
-    if (solid_of_[i] >= 0)
-      sys.solid.element_dt[static_cast<std::size_t>(solid_of_[i])] = base_solid_dt_[static_cast<std::size_t>(solid_of_[i])];
+    if (factor_[i] == 1.0) set_element_dt(sys, i, 1.0);
   }
   for (int n = 0; n < sys.num_nodes; ++n) {
     const std::size_t k = static_cast<std::size_t>(n);
@@ -370,16 +367,18 @@ void VariableMassScaler::for_each_restart_item(Self& self, Sys& sys, Arrays&& f,
   f("vms.base_inertia", self.base_inertia_, -1);
   f("vms.base_damp", self.base_damp_, -1);
   f("vms.base_damp_rot", self.base_damp_rot_, -1);
-  f("vms.base_shell_dt", self.base_shell_dt_, -1);
-  f("vms.base_solid_dt", self.base_solid_dt_, -1);
+  const std::vector<const BlockFamily*>& families = block_families();
+  for (std::size_t k = 0; k < families.size(); ++k)
+    if (families[k]->has_density) f(std::string("vms.base_") + families[k]->key + "_dt", self.base_dt_[k], -1);
   g("vms.base_total_mass", self.base_total_mass_);
   // The system's scaled arrays as they are, rather than recomputed from the factors.
   f("vms.mass", sys.mass, sys.num_nodes);
   f("vms.inertia", sys.inertia, sys.num_nodes);
   f("vms.damp", sys.damp, sys.num_nodes);
   f("vms.damp_rot", sys.damp_rot, sys.num_nodes);
-  f("vms.shell_dt", sys.shell.element_dt, sys.shell.num_elements);
-  f("vms.solid_dt", sys.solid.element_dt, sys.solid.num_elements);
+  for (const BlockFamily* fam : families)
+    if (fam->has_density)
+      f(std::string("vms.") + fam->key + "_dt", family_dt(*fam, sys), fam->count(sys));
   g("vms.total_mass", sys.total_mass);
   g("vms.totals", self.totals);
 }
@@ -389,14 +388,14 @@ void VariableMassScaler::save(RestartBlob& blob, const StructureSystem& sys) con
   // distributed runs (which refuse the keyword) out of it: their sys is one rank's part.
   if (!in_deck_) return;
   for_each_restart_item(
-      *this, sys, [&](const char* name, const auto& v, long long) { blob.put_view(name, v); },
+      *this, sys, [&](const std::string& name, const auto& v, long long) { blob.put_view(name, v); },
       [&](const char* name, const auto& x) { blob.put_value(name, x); });
 }
 
 void VariableMassScaler::load(const RestartBlob& blob, StructureSystem& sys) {
   if (!in_deck_) return;  // the deck's hash, checked before, says the saved run had none either
   for_each_restart_item(
-      *this, sys, [&](const char* name, auto& v, long long size) { blob.get_vector(name, v, size); },
+      *this, sys, [&](const std::string& name, auto& v, long long size) { blob.get_vector(name, v, size); },
       [&](const char* name, auto& x) { x = blob.get_value<std::remove_reference_t<decltype(x)>>(name); });
   if (step_ >= static_cast<int>(model_.steps.size())) blob.fail("its *VARIABLE MASS SCALING step is not in this deck");
   update_stable_dt(sys);

@@ -26,8 +26,9 @@ struct MassScalingResult {
 /// then, with DT, element by element up to the target increment (BELOW MIN) or with one factor
 /// for the set (UNIFORM). Each element's added mass goes to its nodes in the element's own
 /// lumped-mass proportions; nodal rotary inertia and mass-proportional damping grow with the
-/// nodal mass; the element increments and sys.stable_dt follow. Shells (MITC4) and continuum
-/// elements are scaled; an FPM beam or triangle in the set is an InputError at the keyword.
+/// nodal mass; the element increments and sys.stable_dt follow. The families with a density
+/// (BlockFamily::has_density: shells and continuum elements) are scaled; an element of
+/// another (FPM beams and triangles) in the set is an InputError at the keyword.
 MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector<MassScaling>& scalings,
                                            StructureSystem& sys);
 
@@ -90,6 +91,9 @@ class VariableMassScaler {
  private:
   /// The scalable elements of each line in force and their base increments and masses.
   void prepare(const StructureSystem& sys);
+  /// Sets model element i's undeformed increment in sys to its base one times scale (nothing
+  /// for elements mass scaling does not scale).
+  void set_element_dt(StructureSystem& sys, std::size_t i, double scale) const;
 
   const Model& model_;
   int step_ = -1;  ///< the step whose lines are in force; -1: none
@@ -98,12 +102,14 @@ class VariableMassScaler {
   /// the base now.
   std::vector<double> base_density_, factor_;
   std::vector<double> base_mass_, base_inertia_, base_damp_, base_damp_rot_;  ///< per node
-  std::vector<double> base_shell_dt_, base_solid_dt_;                         ///< undeformed
+  /// Per element family (block_families() order): its undeformed element increments.
+  std::vector<std::vector<double>> base_dt_;
   double base_total_mass_ = 0;
   // Derived by prepare(): each line's scalable model elements; per model element its family
-  // index and its nodes' shares of its base mass (CSR).
+  // (block_families() index, -1: not scalable), its index there and its nodes' shares of its
+  // base mass (CSR).
   std::vector<std::vector<int>> members_;
-  std::vector<int> shell_of_, solid_of_;
+  std::vector<int> family_of_, index_of_;
   std::vector<int> share_ptr_, share_node_;
   std::vector<double> share_mass_;
 };

@@ -12,6 +12,7 @@
 #include "discretization/shell_tangent.hpp"
 #include "elements/mitc4_section.hpp"
 #include "elements/rotation.hpp"
+#include "materials/j2_plane_stress.hpp"  // kJ2PlaneStateSize
 
 namespace halfstep {
 
@@ -138,6 +139,96 @@ void shell_gather(const StructureSystem& sys, const StructureState& st, int n, d
   }
 }
 
+/// The shells of share (BlockFamily::restrict_mesh), with their gather map and section points.
+void shell_restrict_mesh(const StructureSystem& g, const ElementShare& share, const std::vector<int>& node_local,
+                         StructureSystem& s) {
+  ShellMesh& m = s.shell;
+  m.num_elements = static_cast<int>(share.global.size());
+  m.sections = g.shell.sections;
+  m.boundary = share.first_boundary();
+  for (int e : share.global) {
+    const auto k = static_cast<std::size_t>(e);
+    m.model_element.push_back(g.shell.model_element[k]);
+    for (int a = 0; a < 4; ++a) m.conn.push_back(node_local[static_cast<std::size_t>(g.shell.conn[4 * k + a])]);
+    m.section.push_back(g.shell.section[k]);
+    m.ref.push_back(g.shell.ref[k]);
+    m.area.push_back(g.shell.area[k]);
+    m.element_dt.push_back(g.shell.element_dt[k]);
+  }
+  build_gather_map(s);
+  assign_shell_points(s);
+}
+
+/// Section points of plastic shells: local shell i's points are its whole-model shell's.
+void shell_restrict_state(const StructureSystem& whole, const StructureState& g, const StructureSystem& local,
+                          const ElementShare& share, StructureState& s) {
+  if (g.shell_state.empty()) return;
+  const std::size_t np_whole = whole.shell.num_points, np_local = local.shell.num_points;
+  for (std::size_t c = 0; c < static_cast<std::size_t>(kJ2PlaneStateSize); ++c)
+    for (std::size_t i = 0; i < share.global.size(); ++i) {
+      const std::size_t from = whole.shell.first_point[static_cast<std::size_t>(share.global[i])];
+      const std::size_t count = local.shell.first_point[i + 1] - local.shell.first_point[i];
+      for (std::size_t p = 0; p < count; ++p)
+        s.shell_state[c * np_local + local.shell.first_point[i] + p] = g.shell_state[c * np_whole + from + p];
+    }
+}
+
+/// A gathered frame's shell arrays: energies, and the section points' state of plastic shells.
+void shell_frame_size(const StructureSystem& whole, StructureState& out) {
+  out.elem_energy.assign(static_cast<std::size_t>(whole.shell.num_elements), 0.0);
+  out.shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * whole.shell.num_points, 0.0);
+}
+
+/// Shell e's energy, then its section points' state (component-major within the element).
+void shell_frame_pack(const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
+  const auto k = static_cast<std::size_t>(e);
+  out.push_back(st.elem_energy[k]);
+  const std::size_t np = local.shell.num_points, first = local.shell.first_point[k],
+                    count = local.shell.first_point[k + 1] - first;
+  const bool sized = st.shell_state.size() == static_cast<std::size_t>(kJ2PlaneStateSize) * np;
+  for (std::size_t c = 0; c < static_cast<std::size_t>(kJ2PlaneStateSize); ++c)
+    for (std::size_t p = 0; p < count; ++p) out.push_back(sized ? st.shell_state[c * np + first + p] : 0.0);
+}
+
+/// Puts shell_frame_pack's values of whole-model shell e in place.
+std::size_t shell_frame_unpack(const StructureSystem& whole, int e, const double* v, std::size_t left,
+                               StructureState& out) {
+  const auto k = static_cast<std::size_t>(e);
+  const std::size_t np = whole.shell.num_points, first = whole.shell.first_point[k],
+                    count = whole.shell.first_point[k + 1] - first;
+  const std::size_t need = 1 + static_cast<std::size_t>(kJ2PlaneStateSize) * count;
+  if (left < need) return 0;
+  out.elem_energy[k] = *v++;
+  for (std::size_t c = 0; c < static_cast<std::size_t>(kJ2PlaneStateSize); ++c)
+    for (std::size_t p = 0; p < count; ++p) out.shell_state[c * np + first + p] = *v++;
+  return need;
+}
+
+/// The shells' characteristic length (area over the longest diagonal) now over undeformed: the
+/// wave speed, and a mass scaling's factor, are in element_dt, only the length changes.
+void shell_bound_ratios(const StructureSystem& sys, const StructureState& st, const ElementBlock& b, double* ratio) {
+  for (int e = b.first; e < b.first + b.count; ++e) {
+    Vec3<double> X[4], x[4];
+    for (int k = 0; k < 4; ++k) {
+      const auto n = static_cast<std::size_t>(sys.shell.conn[4 * static_cast<std::size_t>(e) + k]);
+      X[k] = {sys.x0[n], sys.y0[n], sys.z0[n]};
+      x[k] = {sys.x0[n] + st.ux[n], sys.y0[n] + st.uy[n], sys.z0[n] + st.uz[n]};
+    }
+    const double l0 = mitc4_characteristic_length(X);
+    ratio[e - b.first] = l0 > 0 ? mitc4_characteristic_length(x) / l0 : 1.0;
+  }
+}
+
+/// A shell's mass rho t A, its corners' shares by their areas (as the system build lumps it).
+void shell_lumped_mass(const Model&, const StructureSystem& sys, const ElementBlock&, int e,
+                       std::vector<std::pair<int, double>>& out) {
+  const auto k = static_cast<std::size_t>(e);
+  const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[k])];
+  double corner[4];
+  mitc4_corner_areas(sys.shell.ref[k], corner);
+  for (int a = 0; a < 4; ++a) out.emplace_back(sys.shell.conn[4 * k + a], sec.density * sec.thickness * corner[a]);
+}
+
 }  // namespace
 
 /// The MITC4 shells' table (element_blocks.cpp lists it).
@@ -159,7 +250,18 @@ const BlockFamily& shell_block_family() {
       shell_cells,
       shell_forces,
       shell_begin_step,
-      shell_gather};
+      shell_gather,
+      PressureTable::Element,
+      shell_restrict_mesh,
+      shell_restrict_state,
+      shell_frame_size,
+      shell_frame_pack,
+      shell_frame_unpack,
+      shell_bound_ratios,
+      [](const StructureSystem&, int) { return true; },
+      shell_lumped_mass,
+      [](StructureSystem& sys) -> std::vector<double>& { return sys.shell.element_dt; },
+      "shell"};
   return family;
 }
 

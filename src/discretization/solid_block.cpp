@@ -8,7 +8,9 @@
 #include "discretization/continuum_pass.hpp"
 #include "discretization/element_blocks.hpp"
 #include "discretization/solid_results.hpp"
+#include "elements/discrete.hpp"
 #include "elements/registry.hpp"
+#include "elements/solid_common.hpp"
 
 namespace halfstep {
 
@@ -84,6 +86,147 @@ void solid_gather(const StructureSystem& sys, const StructureState& st, int n, d
     add_slot_forces3(sys.solid.node_slot_ptr.data(), sys.solid.node_slots.data(), st.solid_force.data(), n, fi);
 }
 
+/// The continuum elements of share (BlockFamily::restrict_mesh): a group per kind with local
+/// elements, its leading boundary elements counted per whole-model group.
+void solid_restrict_mesh(const StructureSystem& whole, const ElementShare& share, const std::vector<int>& node_local,
+                         StructureSystem& s) {
+  const SolidMesh& gm = whole.solid;
+  SolidMesh& m = s.solid;
+  m.materials = gm.materials;
+  m.material_name = gm.material_name;
+  m.alpha = gm.alpha;
+  m.hourglass_kappa = gm.hourglass_kappa;
+  m.planar = gm.planar;
+  m.num_elements = static_cast<int>(share.global.size());
+  // share.boundary has an entry per whole-model group with elements (element_blocks' blocks).
+  std::vector<int> block_of_group;
+  int blocks = 0;
+  for (const SolidGroup& gg : gm.groups) block_of_group.push_back(gg.count > 0 ? blocks++ : -1);
+  for (std::size_t i = 0; i < share.global.size(); ++i) {
+    const int e = share.global[i];
+    const int group = gm.group_of(e);
+    const SolidGroup& gg = gm.groups[static_cast<std::size_t>(group)];
+    if (m.groups.empty() || m.groups.back().kind != gg.kind) {
+      SolidGroup ng;
+      ng.kind = gg.kind;
+      ng.first = static_cast<int>(i);
+      ng.conn_offset = static_cast<int>(m.conn.size());
+      ng.nodes_per_element = gg.nodes_per_element;
+      ng.boundary = share.boundary[static_cast<std::size_t>(block_of_group[static_cast<std::size_t>(group)])];
+      m.groups.push_back(ng);
+    }
+    ++m.groups.back().count;
+    m.model_element.push_back(gm.model_element[e]);
+    m.material.push_back(gm.material[e]);
+    m.volume.push_back(gm.volume[e]);
+    m.element_dt.push_back(gm.element_dt[e]);
+    const std::size_t base = static_cast<std::size_t>(gg.conn_offset) +
+                             static_cast<std::size_t>(e - gg.first) * static_cast<std::size_t>(gg.nodes_per_element);
+    for (int k = 0; k < gg.nodes_per_element; ++k)
+      m.conn.push_back(node_local[static_cast<std::size_t>(gm.conn[base + static_cast<std::size_t>(k)])]);
+  }
+  // element_data (NURBS extraction operators) stays behind: NURBS kinds run in static steps
+  // only, which a distributed run refuses.
+  assign_points(m);
+  // Every rank's store has the global component count (a subdomain may lack the kind that
+  // needs the most): frames gather the state with the global layout.
+  m.state_size = gm.state_size;
+  build_node_slots(m, s.num_nodes);
+}
+
+/// A gathered frame's continuum arrays: strain and hourglass energies, the points' state.
+void solid_frame_size(const StructureSystem& whole, StructureState& out) {
+  const auto n = static_cast<std::size_t>(whole.solid.num_elements);
+  out.solid_energy.assign(n, 0.0);
+  out.solid_hourglass.assign(n, 0.0);
+  if (whole.solid.state_size > 0)
+    out.solid_state.assign(static_cast<std::size_t>(whole.solid.state_size) * whole.solid.num_points, 0.0);
+}
+
+/// Integration points of continuum element e of sm.
+int points_of(const SolidMesh& sm, int e) {
+  return element_kind(sm.groups[static_cast<std::size_t>(sm.group_of(e))].kind).points;
+}
+
+/// Element e's strain and hourglass energies, then its points' state (component-major within
+/// the element) when the model has a state store.
+void solid_frame_pack(const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
+  const SolidMesh& m = local.solid;
+  out.push_back(st.solid_energy[static_cast<std::size_t>(e)]);
+  out.push_back(st.solid_hourglass[static_cast<std::size_t>(e)]);
+  const auto nc = static_cast<std::size_t>(m.state_size);
+  if (nc == 0) return;
+  const auto np = static_cast<std::size_t>(points_of(m, e));
+  const std::size_t first = m.first_point(e);
+  const bool sized = st.solid_state.size() == nc * m.num_points;
+  for (std::size_t c = 0; c < nc; ++c)
+    for (std::size_t p = 0; p < np; ++p) out.push_back(sized ? st.solid_state[c * m.num_points + first + p] : 0.0);
+}
+
+/// Puts solid_frame_pack's values of whole-model element e in place.
+std::size_t solid_frame_unpack(const StructureSystem& whole, int e, const double* v, std::size_t left,
+                               StructureState& out) {
+  const SolidMesh& m = whole.solid;
+  const auto nc = static_cast<std::size_t>(m.state_size);
+  const std::size_t np = nc == 0 ? 0 : static_cast<std::size_t>(points_of(m, e));
+  const std::size_t need = 2 + nc * np;
+  if (left < need) return 0;
+  out.solid_energy[static_cast<std::size_t>(e)] = *v++;
+  out.solid_hourglass[static_cast<std::size_t>(e)] = *v++;
+  const std::size_t first = nc == 0 ? 0 : m.first_point(e);
+  for (std::size_t c = 0; c < nc; ++c)
+    for (std::size_t p = 0; p < np; ++p) out.solid_state[c * m.num_points + first + p] = *v++;
+  return need;
+}
+
+/// The kind's stable bound now over undeformed; springs and dashpots keep 1 (their bound is
+/// set by their nodes' masses, not their shape), as do elements without a finite bound.
+void solid_bound_ratios(const StructureSystem& sys, const StructureState& st, const ElementBlock& b, double* ratio) {
+  visit_continuum_kind(b.kind, [&](auto kind) {
+    using K = decltype(kind);
+    for (int e = b.first; e < b.first + b.count; ++e) ratio[e - b.first] = 1.0;
+    if constexpr (!IsDiscrete<K>::value) {
+      for (int e = b.first; e < b.first + b.count; ++e) {
+        Vec3<double> X[K::kNodes], x[K::kNodes];
+        int a = 0;
+        for_element_nodes(b, e, [&](int n) {
+          const auto k = static_cast<std::size_t>(n);
+          X[a] = {sys.x0[k], sys.y0[k], sys.z0[k]};
+          x[a++] = {sys.x0[k] + st.ux[k], sys.y0[k] + st.uy[k], sys.z0[k] + st.uz[k]};
+        });
+        const SolidMaterial<double>& m =
+            sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
+        const double b0 = kind_stable_dt<K>(X, m, sys.solid.hourglass_kappa, sys.solid.data_of(e));
+        const double b1 = kind_stable_dt<K>(x, m, sys.solid.hourglass_kappa, sys.solid.data_of(e));
+        if (b0 > 0 && b0 < 1e300) ratio[e - b.first] = b1 / b0;
+      }
+    }
+  });
+}
+
+/// Element e's mass rho V at the model's node positions, to its nodes by the kind's mass
+/// fractions (as the system build spreads it).
+void solid_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e,
+                       std::vector<std::pair<int, double>>& out) {
+  visit_continuum_kind(b.kind, [&](auto kind) {
+    using K = decltype(kind);
+    Vec3<double> X[K::kNodes];
+    int nodes[K::kNodes];
+    int a = 0;
+    for_element_nodes(b, e, [&](int n) {
+      const auto k = static_cast<std::size_t>(n);
+      nodes[a] = n;
+      X[a++] = {model.nodes.x[k], model.nodes.y[k], model.nodes.z[k]};
+    });
+    double frac[K::kNodes];
+    kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
+    const SolidMaterial<double>& m =
+        sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
+    const double mass = m.density * sys.solid.volume[static_cast<std::size_t>(e)];
+    for (int i = 0; i < K::kNodes; ++i) out.emplace_back(nodes[i], frac[i] * mass);
+  });
+}
+
 }  // namespace
 
 /// The continuum elements' table (element_blocks.cpp lists it).
@@ -110,7 +253,21 @@ const BlockFamily& solid_block_family() {
       solid_cells,
       solid_forces,
       [](const StructureSystem&, StructureState&, bool) {},  // face pressures are the step's
-      solid_gather};
+      solid_gather,
+      PressureTable::Face,
+      solid_restrict_mesh,
+      // The points' state is not carried: each rank starts it as StructureState::initialize does.
+      [](const StructureSystem&, const StructureState&, const StructureSystem&, const ElementShare&, StructureState&) {},
+      solid_frame_size,
+      solid_frame_pack,
+      solid_frame_unpack,
+      solid_bound_ratios,
+      [](const StructureSystem& sys, int e) {
+        return sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])].density > 0;
+      },
+      solid_lumped_mass,
+      [](StructureSystem& sys) -> std::vector<double>& { return sys.solid.element_dt; },
+      "solid"};
   return family;
 }
 

@@ -11,17 +11,16 @@
 namespace halfstep {
 
 /// The smallest element increment with the nodes at x0 + u of st, and the model element that
-/// sets it (-1 when none). Each shell and continuum element takes its increment of the
-/// undeformed mesh (sys.element_dt, mass scaling included) times the ratio of its geometric
-/// bound now to its bound on the undeformed mesh; FPM beams and triangles, springs and
-/// dashpots keep their undeformed bound. The same on every backend (positions from the host
-/// copy of the state); distributed runs take the minimum over the ranks.
+/// sets it (-1 when none). Each element takes its increment of the undeformed mesh
+/// (element_dt, mass scaling included) times its family's bound ratio
+/// (deformed_bound_ratios). The same on every backend (positions from the host copy of the
+/// state); distributed runs take the minimum over the ranks.
 std::pair<double, int> deformed_stable_dt(const StructureSystem& sys, const StructureState& st);
 
-/// Per shell (shell_ratio) and continuum element (solid_ratio): its geometric bound on the mesh
-/// deformed by st over its bound on the undeformed mesh, the factor deformed_stable_dt takes its
-/// undeformed increment by (1 for springs, dashpots and elements without a finite bound).
-void deformed_bound_ratios(const StructureSystem& sys, const StructureState& st, std::vector<double>& shell_ratio,
-                           std::vector<double>& solid_ratio);
+/// Per element family (block_families() order), per element: its geometric bound on the mesh
+/// deformed by st over its bound on the undeformed mesh, the factor deformed_stable_dt takes
+/// its undeformed increment by (BlockFamily::bound_ratios; 1 for FPM beams and triangles,
+/// springs, dashpots and elements without a finite bound).
+std::vector<std::vector<double>> deformed_bound_ratios(const StructureSystem& sys, const StructureState& st);
 
 }  // namespace halfstep

@@ -66,6 +66,16 @@ struct StructureSystem {
   bool shell_global_moments() const { return any_shells && node_dofs == 6; }
   /// Values per MITC4 corner in the element force buffers: 6 or 5 (shell_global_moments).
   int shell_corner_values() const { return shell_global_moments() ? 6 : kShellDofs; }
+  /// Takes the whole model's values that every rank of a distributed run shares: the node
+  /// mode, the mass and energy scales and the stable increment.
+  void take_whole_model_scalars(const StructureSystem& whole) {
+    any_shells = whole.any_shells;
+    node_dofs = whole.node_dofs;
+    total_mass = whole.total_mass;
+    energy_per_unit_strain = whole.energy_per_unit_strain;
+    stable_dt = whole.stable_dt;
+    controlling_element = whole.controlling_element;
+  }
   /// Shell, solid, beam and triangle elements.
   int total_elements() const { return shell.num_elements + solid.num_elements + beam.num_elements + tri.num_elements; }
 };

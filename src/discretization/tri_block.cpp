@@ -84,6 +84,24 @@ void tri_gather(const StructureSystem& sys, const StructureState& st, int n, dou
     add_slot_forces3(sys.tri.node_slot_ptr.data(), sys.tri.node_slots.data(), st.tri_pressure.data(), n, fp);
 }
 
+/// The FPM triangles of share (restrict_fixed_mesh) with their reference edges, DCS axis and area.
+void tri_restrict_mesh(const StructureSystem& whole, const ElementShare& share, const std::vector<int>& node_local,
+                        StructureSystem& s) {
+  const TriMesh& g = whole.tri;
+  s.tri = restrict_fixed_mesh<3>(g, share, node_local, s.num_nodes, [&g](TriMesh& m, std::size_t k) {
+    m.edge2x.push_back(g.edge2x[k]);
+    m.edge2y.push_back(g.edge2y[k]);
+    m.edge2z.push_back(g.edge2z[k]);
+    m.edge3x.push_back(g.edge3x[k]);
+    m.edge3y.push_back(g.edge3y[k]);
+    m.edge3z.push_back(g.edge3z[k]);
+    m.e1x.push_back(g.e1x[k]);
+    m.e1y.push_back(g.e1y[k]);
+    m.e1z.push_back(g.e1z[k]);
+    m.area0.push_back(g.area0[k]);
+  });
+}
+
 }  // namespace
 
 /// The FPM triangles' table (element_blocks.cpp lists it).
@@ -112,7 +130,26 @@ const BlockFamily& tri_block_family() {
       tri_cells,
       tri_forces,
       tri_begin_step,
-      tri_gather};
+      tri_gather,
+      PressureTable::Element,
+      tri_restrict_mesh,
+      [](const StructureSystem&, const StructureState& g, const StructureSystem& local, const ElementShare& share,
+         StructureState& s) { copy_element_rows(g.tri_state, share, local.tri.state_size, s.tri_state); },
+      [](const StructureSystem& whole, StructureState& out) {
+        out.tri_state.assign(static_cast<std::size_t>(whole.tri.state_size) * static_cast<std::size_t>(whole.tri.num_elements), 0.0);
+      },
+      [](const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
+        pack_element_row(st.tri_state, static_cast<std::size_t>(local.tri.num_elements), local.tri.state_size, e, out);
+      },
+      [](const StructureSystem& whole, int e, const double* v, std::size_t left, StructureState& out) {
+        return unpack_element_row(v, left, static_cast<std::size_t>(whole.tri.num_elements), whole.tri.state_size, e,
+                                  out.tri_state);
+      },
+      nullptr,  // the FPM increment keeps its undeformed bound
+      nullptr,  // mass scaling refuses them
+      nullptr,
+      [](StructureSystem& sys) -> std::vector<double>& { return sys.tri.element_dt; },
+      "tri"};
   return family;
 }
 

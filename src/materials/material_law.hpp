@@ -19,9 +19,9 @@
 //            the per-element count of its kind (C3D8R 1, C3D4 1, C3D10M 4, C3D8 8), so mixed
 //            meshes waste nothing.
 //   ranks    state belongs to elements, so partitioning carries it by element: a subdomain
-//            takes select(solid_global) (its local elements in local order, see
-//            parallel/subdomain.hpp) and rank 0 collects with assign(solid_global, part) for
-//            output, where each component becomes a per-point or per-element-average field.
+//            holds its local elements' points in local order (parallel/subdomain.hpp) and a
+//            frame gather packs them element by element for rank 0 (BlockFamily::frame_pack),
+//            where each component becomes a per-point or per-element-average field.
 #pragma once
 
 #include <cstddef>

@@ -16,7 +16,8 @@ namespace halfstep {
 class FrameGather {
  public:
   /// global: the whole system (rank 0 sizes the frames with it; the other ranks hold its
-  /// outline, parallel/run_share.hpp); local: this rank's system (its shells' section points).
+  /// outline, parallel/run_share.hpp); local: this rank's system (the layout of its elements'
+  /// state). Both must outlive the gather.
   FrameGather(const Communicator& comm, const Subdomain& d, const StructureSystem& global, const StructureSystem& local);
   /// Rank 0: the whole-model frame (flags, record and discard from local); elsewhere null.
   /// Field and print frames carry every node and element; history frames the history nodes
@@ -42,24 +43,16 @@ class FrameGather {
   std::vector<std::vector<double>> scatter(const std::vector<double>& values, const std::vector<int>& ids,
                                            const std::vector<double>& fill) const;
 
-  /// This rank's material state, element after element (its points, component-major within
-  /// the element), from a local state store of local_points points.
-  std::vector<double> pack_state(const std::vector<double>& state) const;
-  /// This rank's section-point state of its shells, element after element (its points,
-  /// component-major within the element); empty without plastic shells.
-  std::vector<double> pack_shell_points(const std::vector<double>& state) const;
-
   const Communicator& comm_;
   const Subdomain& d_;
   const StructureSystem& global_;  ///< the whole model (point numbering and layouts of the state)
-  const SolidMesh& global_solid_;  ///< its solids
-  std::size_t local_points_ = 0;   ///< integration points of this rank's solids
-  std::size_t local_shell_points_ = 0;  ///< section points of this rank's shells
-  const std::vector<std::size_t>& local_shell_first_;  ///< their numbering (ShellMesh::first_point)
-  int global_nodes_, global_shells_, global_solids_;
+  const StructureSystem& local_;   ///< this rank's system (its elements' state layout)
+  int global_nodes_;
   std::vector<int> owned_nodes_;                 ///< local indices of the nodes this rank reports
-  std::vector<int> node_ids_, shell_ids_, solid_ids_;  ///< rank 0: global indices, rank after rank
-  std::vector<int> beam_ids_, tri_ids_;                ///< rank 0: the same for beams and FPM triangles
+  std::vector<int> node_ids_;                    ///< rank 0: global indices, rank after rank
+  /// Rank 0: per element family (block_families() order), its elements' global indices,
+  /// rank after rank.
+  std::vector<std::vector<int>> element_ids_;
   std::vector<int> history_local_;                     ///< owned local nodes in history sets
   std::vector<int> history_ids_;                       ///< rank 0: their global indices, rank after rank
   /// The global history nodes, ascending: the rows of rank 0's history frames.

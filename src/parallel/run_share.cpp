@@ -89,11 +89,14 @@ void serialize(Ar& ar, ContactShare& c) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, ElementShare& s) {
+  ar(s.global, s.local, s.boundary);
+}
+
+template <class Ar>
 void serialize(Ar& ar, Subdomain& d) {
-  ar(d.rank, d.ranks, d.node_global, d.node_local, d.shell_global, d.shell_local, d.solid_global, d.solid_local,
-     d.beam_global, d.beam_local, d.tri_global, d.tri_local, d.num_interface, d.owned, d.boundary_shells,
-     d.boundary_beams, d.boundary_tris, d.solid_boundary, d.neighbors, d.send_ptr, d.send_nodes, d.sum_ptr, d.sum_src,
-     d.elements_per_rank, d.contact);
+  ar(d.rank, d.ranks, d.node_global, d.node_local, d.num_interface, d.owned, d.elements, d.neighbors, d.send_ptr,
+     d.send_nodes, d.sum_ptr, d.sum_src, d.elements_per_rank, d.contact);
 }
 
 /// The arrays restrict_state carries over from the whole state (kStateShared in
@@ -224,7 +227,8 @@ HALFSTEP_SHARE_FIELDS(RigidBodies, 248);
 HALFSTEP_SHARE_FIELDS(ContactSystem, 888);
 HALFSTEP_SHARE_FIELDS(StructureSystem, 3232);
 HALFSTEP_SHARE_FIELDS(ContactShare, 1152);
-HALFSTEP_SHARE_FIELDS(Subdomain, 1616);
+HALFSTEP_SHARE_FIELDS(ElementShare, 72);
+HALFSTEP_SHARE_FIELDS(Subdomain, 1408);
 static_assert(sizeof(StructureState) == 880, "StructureState changed: add the new array to for_each_state_array in "
                                             "discretization/structure_state.hpp (restarts and shares read it), then "
                                             "update the size here");
@@ -330,12 +334,7 @@ StructureSystem system_outline(const StructureSystem& g) {
   s.num_nodes = g.num_nodes;
   s.shell.num_elements = g.shell.num_elements;
   s.shell.num_points = g.shell.num_points;
-  s.total_mass = g.total_mass;
-  s.energy_per_unit_strain = g.energy_per_unit_strain;
-  s.stable_dt = g.stable_dt;
-  s.controlling_element = g.controlling_element;
-  s.any_shells = g.any_shells;
-  s.node_dofs = g.node_dofs;
+  s.take_whole_model_scalars(g);
   s.solid.num_elements = g.solid.num_elements;
   s.solid.groups = g.solid.groups;  // a few per model: a frame gather counts points with them
   s.solid.materials = g.solid.materials;

@@ -3,55 +3,28 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/node_slots.hpp"
 #include "discretization/contact.hpp"
-#include "materials/j2_plane_stress.hpp"  // kJ2PlaneStateSize
 
 namespace halfstep {
 
 namespace {
 
-/// The elements of one fixed-size family (shells, beams, FPM triangles): conn holds `per`
-/// nodes per element, model_element maps each to the model's element index.
-struct Family {
-  const std::vector<int>& conn;
-  int per;
-  const std::vector<int>& model_element;
-  int count() const { return static_cast<int>(model_element.size()); }
-  /// Calls f(node) for each node of element e.
-  template <class F>
-  void for_nodes(int e, F&& f) const {
-    for (int k = 0; k < per; ++k) f(conn[static_cast<std::size_t>(per) * static_cast<std::size_t>(e) + k]);
-  }
-};
-
-/// Calls f(node) for each node of solid e.
-template <class F>
-void for_solid_nodes(const SolidMesh& sm, int e, F&& f) {
-  const SolidGroup& grp = sm.groups[static_cast<std::size_t>(sm.group_of(e))];
-  const std::size_t base = static_cast<std::size_t>(grp.conn_offset) +
-                           static_cast<std::size_t>(e - grp.first) * static_cast<std::size_t>(grp.nodes_per_element);
-  for (int k = 0; k < grp.nodes_per_element; ++k) f(sm.conn[base + static_cast<std::size_t>(k)]);
-}
-
-/// This rank's elements of family f, those touching a shared node first (global and local
-/// numbering); returns how many touch one.
-template <class Part, class OnInterface>
-int order_family(const Family& f, Part part, int rank, OnInterface on_interface, std::vector<int>& global,
-                 std::vector<int>& local) {
+/// This rank's elements of block b, those touching a shared node first, appended to share
+/// (global and local numbering); the count touching one goes to share.boundary.
+template <class PartOf, class OnInterface>
+void order_block(const ElementBlock& b, PartOf part_of, int rank, OnInterface on_interface, ElementShare& share) {
   int boundary = 0;
-  local.assign(static_cast<std::size_t>(f.count()), -1);
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int e = 0; e < f.count(); ++e) {
-      if (part(f, e) != rank) continue;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int e = b.first; e < b.first + b.count; ++e) {
+      if (part_of(b, e) != rank) continue;
       bool touches = false;
-      f.for_nodes(e, [&](int n) { touches = touches || on_interface(n); });
-      if (touches == (pass == 0)) global.push_back(e);
+      for_element_nodes(b, e, [&](int n) { touches = touches || on_interface(n); });
+      if (touches != (pass == 0)) continue;
+      share.local[static_cast<std::size_t>(e)] = static_cast<int>(share.global.size());
+      share.global.push_back(e);
+      if (touches) ++boundary;
     }
-    if (pass == 0) boundary = static_cast<int>(global.size());
-  }
-  for (std::size_t i = 0; i < global.size(); ++i) local[static_cast<std::size_t>(global[i])] = static_cast<int>(i);
-  return boundary;
+  share.boundary.push_back(boundary);
 }
 
 }  // namespace
@@ -158,17 +131,14 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   d.rank = rank;
   d.ranks = ranks;
   const int nn = g.num_nodes;
-  const SolidMesh& sm = g.solid;
-  const Family shells{g.shell.conn, 4, g.shell.model_element}, beams{g.beam.conn, 2, g.beam.model_element},
-      tris{g.tri.conn, 3, g.tri.model_element};
-  const Family* families[] = {&shells, &beams, &tris};
-  const auto part_of = [&](const Family& f, int e) { return part[static_cast<std::size_t>(f.model_element[e])]; };
-  const auto solid_part = [&](int e) { return part[static_cast<std::size_t>(sm.model_element[e])]; };
+  const std::vector<ElementBlock> blocks = element_blocks(g);
+  const auto part_of = [&](const ElementBlock& b, int e) {
+    return part[static_cast<std::size_t>((*b.model_element)[static_cast<std::size_t>(e)])];
+  };
   /// Calls f(node, rank) for every node of every element.
   const auto for_all_nodes = [&](auto&& f) {
-    for (const Family* fam : families)
-      for (int e = 0; e < fam->count(); ++e) fam->for_nodes(e, [&](int n) { f(n, part_of(*fam, e)); });
-    for (int e = 0; e < sm.num_elements; ++e) for_solid_nodes(sm, e, [&](int n) { f(n, solid_part(e)); });
+    for (const ElementBlock& b : blocks)
+      for (int e = b.first; e < b.first + b.count; ++e) for_element_nodes(b, e, [&](int n) { f(n, part_of(b, e)); });
   };
 
   // Lowest and highest rank touching each node; shared nodes are those where they differ.
@@ -208,25 +178,13 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
 
   // Local elements: those touching a shared node first (computed before the exchange).
   const auto on_interface = [&](int n) { return d.node_local[n] >= 0 && d.node_local[n] < d.num_interface; };
-  d.boundary_shells = order_family(shells, part_of, rank, on_interface, d.shell_global, d.shell_local);
-  d.boundary_beams = order_family(beams, part_of, rank, on_interface, d.beam_global, d.beam_local);
-  d.boundary_tris = order_family(tris, part_of, rank, on_interface, d.tri_global, d.tri_local);
-  d.solid_local.assign(sm.num_elements, -1);
-  for (const SolidGroup& grp : sm.groups) {
-    int boundary_count = 0, count = 0;
-    for (int pass = 0; pass < 2; ++pass)
-      for (int e = grp.first; e < grp.first + grp.count; ++e) {
-        if (solid_part(e) != rank) continue;
-        bool boundary = false;
-        for_solid_nodes(sm, e, [&](int n) { boundary = boundary || on_interface(n); });
-        if (boundary != (pass == 0)) continue;
-        d.solid_global.push_back(e);
-        ++count;
-        if (boundary) ++boundary_count;
-      }
-    if (count > 0) d.solid_boundary.push_back(boundary_count);
+  for (const BlockFamily* f : block_families()) {
+    ElementShare share;
+    share.local.assign(static_cast<std::size_t>(f->count(g)), -1);
+    for (const ElementBlock& b : blocks)
+      if (b.family == f) order_block(b, part_of, rank, on_interface, share);
+    d.elements.push_back(std::move(share));
   }
-  for (std::size_t i = 0; i < d.solid_global.size(); ++i) d.solid_local[d.solid_global[i]] = static_cast<int>(i);
 
   build_exchange(d, sharing, rank);
   d.elements_per_rank.assign(ranks, 0);
@@ -235,76 +193,6 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   if (!g.contact.empty()) share_contact(d, g, cnodes, lo, hi, sharing);
   return d;
 }
-
-namespace {
-
-/// Elements [elements] of g, a mesh of a six-dof family (BeamMesh, TriMesh) with kNodes nodes
-/// per element, with their nodes renumbered by node_local; the section constants and the
-/// state layout (state_size) stay the whole model's. copy(m, k) appends global element k's
-/// arrays of the family's own geometry.
-template <int kNodes, class Mesh, class Copy>
-Mesh restrict_rotating_family(const Mesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
-                              int num_nodes, int boundary, Copy&& copy) {
-  Mesh m;
-  m.constants = g.constants;
-  m.state_size = g.state_size;
-  m.boundary = boundary;
-  m.num_elements = static_cast<int>(elements.size());
-  for (int e : elements) {
-    const auto k = static_cast<std::size_t>(e);
-    m.model_element.push_back(g.model_element[k]);
-    for (int a = 0; a < kNodes; ++a) m.conn.push_back(node_local[static_cast<std::size_t>(g.conn[kNodes * k + a])]);
-    m.section.push_back(g.section[k]);
-    m.element_dt.push_back(g.element_dt[k]);
-    copy(m, k);
-  }
-  if (m.num_elements > 0) invert_connectivity(m.conn, num_nodes, m.node_slot_ptr, m.node_slots);
-  return m;
-}
-
-/// The beams of elements (restrict_rotating_family): reference length, chord and n1.
-BeamMesh restrict_beams(const BeamMesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
-                        int num_nodes, int boundary) {
-  return restrict_rotating_family<2>(g, elements, node_local, num_nodes, boundary, [&g](BeamMesh& m, std::size_t k) {
-    m.length0.push_back(g.length0[k]);
-    m.chord0x.push_back(g.chord0x[k]);
-    m.chord0y.push_back(g.chord0y[k]);
-    m.chord0z.push_back(g.chord0z[k]);
-    m.n1x.push_back(g.n1x[k]);
-    m.n1y.push_back(g.n1y[k]);
-    m.n1z.push_back(g.n1z[k]);
-  });
-}
-
-/// The FPM triangles of elements (restrict_rotating_family): reference edges, DCS axis, area.
-TriMesh restrict_tris(const TriMesh& g, const std::vector<int>& elements, const std::vector<int>& node_local,
-                      int num_nodes, int boundary) {
-  return restrict_rotating_family<3>(g, elements, node_local, num_nodes, boundary, [&g](TriMesh& m, std::size_t k) {
-    m.edge2x.push_back(g.edge2x[k]);
-    m.edge2y.push_back(g.edge2y[k]);
-    m.edge2z.push_back(g.edge2z[k]);
-    m.edge3x.push_back(g.edge3x[k]);
-    m.edge3y.push_back(g.edge3y[k]);
-    m.edge3z.push_back(g.edge3z[k]);
-    m.e1x.push_back(g.e1x[k]);
-    m.e1y.push_back(g.e1y[k]);
-    m.e1z.push_back(g.e1z[k]);
-    m.area0.push_back(g.area0[k]);
-  });
-}
-
-/// Copies the state of elements (global indices, in local order) from a component-major store
-/// of global stride to one of local stride; `components` values per element.
-void copy_element_state(const std::vector<double>& from, std::size_t global_count, const std::vector<int>& elements,
-                        int components, std::vector<double>& to) {
-  const std::size_t nl = elements.size();
-  to.assign(static_cast<std::size_t>(components) * nl, 0.0);
-  for (int c = 0; c < components; ++c)
-    for (std::size_t i = 0; i < nl; ++i)
-      to[c * nl + i] = from[c * global_count + static_cast<std::size_t>(elements[i])];
-}
-
-}  // namespace
 
 StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   StructureSystem s;
@@ -321,67 +209,12 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
   s.damp = local_values(g.damp, nodes);
   s.damp_rot = local_values(g.damp_rot, nodes);
   s.node_rotates = local_values(g.node_rotates, nodes);
-  s.any_shells = g.any_shells;
-  s.node_dofs = g.node_dofs;  // the whole model's node mode, on every rank
+  s.take_whole_model_scalars(g);  // the node mode, on every rank
 
-  s.shell.num_elements = static_cast<int>(d.shell_global.size());
-  s.shell.sections = g.shell.sections;
-  for (int e : d.shell_global) {
-    s.shell.model_element.push_back(g.shell.model_element[e]);
-    for (int k = 0; k < 4; ++k) s.shell.conn.push_back(d.node_local[g.shell.conn[4 * static_cast<std::size_t>(e) + k]]);
-    s.shell.section.push_back(g.shell.section[e]);
-    s.shell.ref.push_back(g.shell.ref[e]);
-    s.shell.area.push_back(g.shell.area[e]);
-    s.shell.element_dt.push_back(g.shell.element_dt[e]);
-  }
-  build_gather_map(s);
-  assign_shell_points(s);
+  const std::vector<const BlockFamily*>& families = block_families();
+  for (std::size_t f = 0; f < families.size(); ++f) families[f]->restrict_mesh(g, d.elements[f], d.node_local, s);
 
-  const SolidMesh& gm = g.solid;
-  SolidMesh& m = s.solid;
-  m.materials = gm.materials;
-  m.material_name = gm.material_name;
-  m.alpha = gm.alpha;
-  m.hourglass_kappa = gm.hourglass_kappa;
-  m.planar = gm.planar;
-  m.num_elements = static_cast<int>(d.solid_global.size());
-  std::size_t next_group = 0;
-  for (std::size_t i = 0; i < d.solid_global.size(); ++i) {
-    const int e = d.solid_global[i];
-    const SolidGroup& gg = gm.groups[static_cast<std::size_t>(gm.group_of(e))];
-    if (m.groups.empty() || m.groups.back().kind != gg.kind) {
-      SolidGroup ng;
-      ng.kind = gg.kind;
-      ng.first = static_cast<int>(i);
-      ng.conn_offset = static_cast<int>(m.conn.size());
-      ng.nodes_per_element = gg.nodes_per_element;
-      ng.boundary = d.solid_boundary[next_group++];
-      m.groups.push_back(ng);
-    }
-    ++m.groups.back().count;
-    m.model_element.push_back(gm.model_element[e]);
-    m.material.push_back(gm.material[e]);
-    m.volume.push_back(gm.volume[e]);
-    m.element_dt.push_back(gm.element_dt[e]);
-    const std::size_t base = static_cast<std::size_t>(gg.conn_offset) +
-                             static_cast<std::size_t>(e - gg.first) * static_cast<std::size_t>(gg.nodes_per_element);
-    for (int k = 0; k < gg.nodes_per_element; ++k) m.conn.push_back(d.node_local[gm.conn[base + static_cast<std::size_t>(k)]]);
-  }
-  assign_points(m);
-  // Every rank's store has the global component count (a subdomain may lack the kind that
-  // needs the most): frames gather the state with the global layout.
-  m.state_size = gm.state_size;
-  build_node_slots(m, s.num_nodes);
-  s.beam = restrict_beams(g.beam, d.beam_global, d.node_local, s.num_nodes, d.boundary_beams);
-  s.tri = restrict_tris(g.tri, d.tri_global, d.node_local, s.num_nodes, d.boundary_tris);
-
-  // Whole-model scalars: the increment and the energy balance are global.
-  s.total_mass = g.total_mass;
-  s.energy_per_unit_strain = g.energy_per_unit_strain;
-  s.stable_dt = g.stable_dt;
-  s.controlling_element = g.controlling_element;
   s.num_interface = d.num_interface;
-  s.shell.boundary = d.boundary_shells;
   s.owned = d.owned;
   s.contact = d.contact.system;
   return s;
@@ -399,19 +232,8 @@ StructureState restrict_state(const StructureState& g, const StructureSystem& wh
   for (int k = 0; k < kMaxNodeDofs; ++k) s.v[k] = local_values(g.v[k], nodes);
   // Element state as the whole model has it now (at the start of a run, what a fresh start
   // would give; copied so that a restart from a later state would also carry it).
-  copy_element_state(g.beam_state, d.beam_local.size(), d.beam_global, local.beam.state_size, s.beam_state);
-  copy_element_state(g.tri_state, d.tri_local.size(), d.tri_global, local.tri.state_size, s.tri_state);
-  if (!g.shell_state.empty()) {
-    // Section points: local shell i's points are its global shell's, renumbered.
-    const std::size_t np_whole = whole.shell.num_points, np_local = local.shell.num_points;
-    for (int c = 0; c < kJ2PlaneStateSize; ++c)
-      for (std::size_t i = 0; i < d.shell_global.size(); ++i) {
-        const std::size_t from = whole.shell.first_point[static_cast<std::size_t>(d.shell_global[i])];
-        const std::size_t count = local.shell.first_point[i + 1] - local.shell.first_point[i];
-        for (std::size_t p = 0; p < count; ++p)
-          s.shell_state[c * np_local + local.shell.first_point[i] + p] = g.shell_state[c * np_whole + from + p];
-      }
-  }
+  const std::vector<const BlockFamily*>& families = block_families();
+  for (std::size_t f = 0; f < families.size(); ++f) families[f]->restrict_state(whole, g, local, d.elements[f], s);
   s.time = g.time;
   s.half_dt_prev = g.half_dt_prev;
   return s;
@@ -440,12 +262,21 @@ void keep_local_rows(std::vector<int>& key, const std::vector<int>& to_local, Co
 StepLoads restrict_step(const StepLoads& g, const Subdomain& d) {
   StepLoads s = g;
   keep_local_rows(s.load_node, d.node_local, s.load_dof, s.load_amp, s.load_value);
-  // Pressure tables number shells, then FPM triangles (after the shells): so do the local ones.
-  std::vector<int> pressure_local = d.shell_local;
-  const int local_shells = static_cast<int>(d.shell_global.size());
-  for (int t : d.tri_local) pressure_local.push_back(t < 0 ? -1 : local_shells + t);
+  // Pressure tables number the elements of the families that carry them one family after the
+  // other (PressureTable::Element): so do the local ones.
+  // Face loads number their family's elements.
+  std::vector<int> pressure_local, face_local;
+  int local_before = 0;
+  const std::vector<const BlockFamily*>& families = block_families();
+  for (std::size_t f = 0; f < families.size(); ++f) {
+    const ElementShare& share = d.elements[f];
+    if (families[f]->pressure_table == PressureTable::Face) face_local = share.local;
+    if (families[f]->pressure_table != PressureTable::Element) continue;
+    for (int e : share.local) pressure_local.push_back(e < 0 ? -1 : local_before + e);
+    local_before += static_cast<int>(share.global.size());
+  }
   keep_local_rows(s.pressure_elem, pressure_local, s.pressure_amp, s.pressure_value);
-  keep_local_rows(s.face_elem, d.solid_local, s.face_label, s.face_amp, s.face_value);
+  keep_local_rows(s.face_elem, face_local, s.face_label, s.face_amp, s.face_value);
   keep_local_rows(s.motion_node, d.node_local, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity);
   // *TRANSFORM frames: 9 values per node, kept with the node.
   s.frame_node.clear();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "discretization/element_blocks.hpp"
 #include "discretization/step_loads.hpp"
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
@@ -36,16 +37,11 @@ struct Subdomain {
   int rank = 0, ranks = 1;
   std::vector<int> node_global;   ///< local node -> global node; the num_interface shared nodes first
   std::vector<int> node_local;    ///< global node -> local node, or -1
-  std::vector<int> shell_global, shell_local;  ///< local <-> global shell index (-1: elsewhere)
-  std::vector<int> solid_global, solid_local;  ///< local <-> global solid index (-1: elsewhere)
-  std::vector<int> beam_global, beam_local;    ///< local <-> global beam index (-1: elsewhere)
-  std::vector<int> tri_global, tri_local;      ///< local <-> global FPM triangle index (-1: elsewhere)
   int num_interface = 0;          ///< local nodes [0, num_interface) are shared with other ranks
   std::vector<std::uint8_t> owned;  ///< per local node: 1 when this is the lowest rank holding it
-  int boundary_shells = 0;        ///< local shells [0, boundary_shells) touch a shared node
-  int boundary_beams = 0;         ///< local beams [0, boundary_beams) touch a shared node
-  int boundary_tris = 0;          ///< local FPM triangles [0, boundary_tris) touch a shared node
-  std::vector<int> solid_boundary;  ///< per local solid group: leading elements touching a shared node
+  /// Per element family (block_families() order): this rank's elements, those touching a
+  /// shared node first within each block.
+  std::vector<ElementShare> elements;
   std::vector<int> neighbors;     ///< ranks sharing a node with this one, ascending
   std::vector<int> send_ptr, send_nodes;  ///< per neighbour: its shared nodes, ascending global index
   /// Per interface node: positions of the partial sums to add (CSR), in ascending rank order,
@@ -72,15 +68,16 @@ Subdomain build_subdomain(const StructureSystem& global, const std::vector<int>&
 /// contact is d.contact.system: numbered by contact nodes, not by local nodes.
 StructureSystem restrict_system(const StructureSystem& global, const Subdomain& d);
 
-/// The state of the subdomain's nodes and of its elements' material state (beams, FPM
-/// triangles, plastic shells' section points); force buffers sized for local.
+/// The state of the subdomain's nodes and of its elements' material state (each family's
+/// BlockFamily::restrict_state); force buffers sized for local.
 StructureState restrict_state(const StructureState& global_state, const StructureSystem& global,
                               const StructureSystem& local, const Subdomain& d);
 
 /// A step's loads and constraints on the subdomain's nodes and elements. A concentrated load
 /// on a shared node is applied by every rank holding the node (each integrates its own copy
 /// with the same total force); its work is counted once, by the owner. Pressures follow their
-/// shells and FPM triangles (triangle t's index is num_elements + t, globally and locally).
+/// elements (numbered across the families with BlockFamily::element_pressure, globally and
+/// locally).
 StepLoads restrict_step(const StepLoads& step, const Subdomain& d);
 
 /// Values of global per-node array v at the subdomain's nodes.

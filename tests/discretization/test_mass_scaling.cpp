@@ -10,6 +10,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/error.hpp"
 #include "discretization/mass_scaling.hpp"
 #include "discretization/structure_system.hpp"
 #include "io/inp_reader.hpp"
@@ -175,6 +176,37 @@ TEST(FixedMassScaling, ConstraintsAndRigidBodiesTakeTheScaledMasses) {
     const double mass_after = a.constraints.mass3.empty() ? a.bodies.mass.at(0) : a.constraints.mass3.at(0);
     EXPECT_NEAR(mass_after, 4 * mass_before, 1e-12 * mass_after);
   }
+}
+
+// An FPM beam in a scaled set is refused at the keyword's line, naming the element and its
+// family (mass scaling raises densities of shells and continuum elements only); without ELSET
+// the beam is left alone and the solid is scaled.
+TEST(FixedMassScaling, AnFpmBeamInTheSetIsRefusedAtTheKeyword) {
+  const std::string deck =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 2, 0, 0\n4, 2, 1, 0\n5, 2, 1, 1\n6, 2, 0, 1\n7, 3, 0, 0\n8, 3, 1, 0\n"
+      "9, 3, 1, 1\n10, 3, 0, 1\n*ELEMENT, TYPE=B31, ELSET=FRAME\n1, 1, 3\n"
+      "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK\n2, 3, 7, 8, 4, 6, 10, 9, 5\n"
+      "*MATERIAL, NAME=STEEL\n*ELASTIC\n210e9, 0.3\n*DENSITY\n7800\n"
+      "*BEAM SECTION, ELSET=FRAME, MATERIAL=STEEL, SECTION=RECT\n0.01, 0.02\n"
+      "*SOLID SECTION, ELSET=BLOCK, MATERIAL=STEEL\n"
+      "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n";
+  const Model refused = read_inp_string(deck + "*FIXED MASS SCALING, FACTOR=4, ELSET=FRAME\n*END STEP\n", "mem/frame.inp");
+  StructureSystem a = build_structure_system(refused);
+  try {
+    apply_deck_mass_scaling(refused, a);
+    FAIL() << "a beam in the set was scaled";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("frame.inp:27:"), std::string::npos) << what;
+    EXPECT_NE(what.find("*FIXED MASS SCALING of element 1 (beam) is not supported"), std::string::npos) << what;
+  }
+  const Model whole = read_inp_string(deck + "*FIXED MASS SCALING, FACTOR=4\n*END STEP\n", "mem/frame.inp");
+  StructureSystem b = build_structure_system(whole);
+  const std::vector<double> mass0 = b.mass;
+  const MassScalingResult r = apply_deck_mass_scaling(whole, b);
+  EXPECT_EQ(r.elements, 1);
+  EXPECT_NEAR(r.added_mass, 3 * 7800.0, 1e-9);
+  EXPECT_EQ(b.mass[0], mass0[0]);  // node 1: the beam's alone
 }
 
 }  // namespace

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "discretization/element_blocks.hpp"
 #include "io/inp_reader.hpp"
 #include "model/model.hpp"
 
@@ -74,5 +76,15 @@ inline std::string block_deck(const BlockDeck& o) {
 
 /// The model of block_deck(o), read from memory.
 inline Model block_model(const BlockDeck& o) { return read_inp_string(block_deck(o), "block.inp"); }
+
+/// The share of d of the element family named what (BlockFamily::what: "shell", "solid",
+/// "beam", "FPM triangle"): the sources walk the families without naming them, tests name them.
+template <class Domain>
+auto& share(Domain& d, const std::string& what) {
+  const std::vector<const BlockFamily*>& families = block_families();
+  for (std::size_t f = 0; f < families.size(); ++f)
+    if (what == families[f]->what) return d.elements.at(f);
+  throw std::logic_error("no element family '" + what + "'");
+}
 
 }  // namespace halfstep::test

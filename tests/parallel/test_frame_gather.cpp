@@ -15,11 +15,14 @@
 #include "parallel/frame_gather.hpp"
 #include "parallel/partition.hpp"
 #include "parallel/subdomain.hpp"
+#include "parallel_test_util.hpp"
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 
 namespace halfstep {
 namespace {
+
+using test::share;
 
 /// Fills v with values that name their position (offset + index + 1: never zero).
 void number(std::vector<double>& v, double offset) {
@@ -58,13 +61,13 @@ void check_deck(const std::string& deck) {
     const Subdomain d = build_subdomain(whole, part, r, 2);
     // Each rank holds some of every family the deck has, so both halves of the mapping are used.
     if (whole.beam.num_elements > 0) {
-      EXPECT_FALSE(d.beam_global.empty());
+      EXPECT_FALSE(share(d, "beam").global.empty());
     }
     if (whole.tri.num_elements > 0) {
-      EXPECT_FALSE(d.tri_global.empty());
+      EXPECT_FALSE(share(d, "FPM triangle").global.empty());
     }
     if (whole.shell.num_points > 0) {
-      EXPECT_FALSE(d.shell_global.empty());
+      EXPECT_FALSE(share(d, "shell").global.empty());
     }
     const StructureSystem local = restrict_system(whole, d);
     OutputFrame frame;
@@ -85,10 +88,10 @@ void check_deck(const std::string& deck) {
         EXPECT_EQ(out.uz[d.node_global[i]], st.uz[d.node_global[i]]) << "node " << d.node_global[i];
       }
     if (whole.beam.num_elements > 0)
-      expect_store(st.beam_state, out.beam_state, d.beam_local, whole.beam.num_elements, whole.beam.state_size,
+      expect_store(st.beam_state, out.beam_state, share(d, "beam").local, whole.beam.num_elements, whole.beam.state_size,
                    "beam state");
     if (whole.tri.num_elements > 0)
-      expect_store(st.tri_state, out.tri_state, d.tri_local, whole.tri.num_elements, whole.tri.state_size,
+      expect_store(st.tri_state, out.tri_state, share(d, "FPM triangle").local, whole.tri.num_elements, whole.tri.state_size,
                    "triangle state");
     if (whole.shell.num_points > 0) {
       // Section points: point p of global shell e at [c * points + first(e) + p].
@@ -98,7 +101,7 @@ void check_deck(const std::string& deck) {
         const std::size_t p = i % np;
         int e = 0;
         while (whole.shell.first_point[e + 1] <= p) ++e;
-        EXPECT_EQ(out.shell_state[i], d.shell_local[e] >= 0 ? st.shell_state[i] : 0.0)
+        EXPECT_EQ(out.shell_state[i], share(d, "shell").local[e] >= 0 ? st.shell_state[i] : 0.0)
             << "section-point entry " << i << " (shell " << e << ")";
       }
     }

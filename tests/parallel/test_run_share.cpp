@@ -108,20 +108,14 @@ TEST(RunShare, SubdomainArrivesArrayByArray) {
     EXPECT_EQ(x.ranks, y.ranks);
     EXPECT_EQ(x.node_global, y.node_global);
     EXPECT_EQ(x.node_local, y.node_local);
-    EXPECT_EQ(x.shell_global, y.shell_global);
-    EXPECT_EQ(x.shell_local, y.shell_local);
-    EXPECT_EQ(x.solid_global, y.solid_global);
-    EXPECT_EQ(x.solid_local, y.solid_local);
-    EXPECT_EQ(x.beam_global, y.beam_global);
-    EXPECT_EQ(x.beam_local, y.beam_local);
-    EXPECT_EQ(x.tri_global, y.tri_global);
-    EXPECT_EQ(x.tri_local, y.tri_local);
+    ASSERT_EQ(x.elements.size(), y.elements.size());
+    for (std::size_t f = 0; f < x.elements.size(); ++f) {
+      EXPECT_EQ(x.elements[f].global, y.elements[f].global) << "family " << f;
+      EXPECT_EQ(x.elements[f].local, y.elements[f].local) << "family " << f;
+      EXPECT_EQ(x.elements[f].boundary, y.elements[f].boundary) << "family " << f;
+    }
     EXPECT_EQ(x.num_interface, y.num_interface);
     EXPECT_EQ(x.owned, y.owned);
-    EXPECT_EQ(x.boundary_shells, y.boundary_shells);
-    EXPECT_EQ(x.boundary_beams, y.boundary_beams);
-    EXPECT_EQ(x.boundary_tris, y.boundary_tris);
-    EXPECT_EQ(x.solid_boundary, y.solid_boundary);
     EXPECT_EQ(x.neighbors, y.neighbors);
     EXPECT_EQ(x.send_ptr, y.send_ptr);
     EXPECT_EQ(x.send_nodes, y.send_nodes);

@@ -26,6 +26,8 @@
 namespace halfstep {
 namespace {
 
+using test::share;
+
 /// A model, its whole system and steps, and one partition with every rank's subdomain.
 struct Split {
   const Model* model = nullptr;
@@ -129,56 +131,55 @@ TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
       EXPECT_EQ(d.rank, r);
       EXPECT_EQ(d.ranks, s.ranks);
       EXPECT_EQ(d.elements_per_rank, per_rank);
-      EXPECT_GT(d.shell_global.size() + d.solid_global.size() + d.beam_global.size() + d.tri_global.size(), 0u)
+      EXPECT_GT(share(d, "shell").global.size() + share(d, "solid").global.size() + share(d, "beam").global.size() + share(d, "FPM triangle").global.size(), 0u)
           << "rank " << r << " has no element";
-      ASSERT_EQ(d.beam_local.size(), static_cast<std::size_t>(g.beam.num_elements));
-      ASSERT_EQ(d.tri_local.size(), static_cast<std::size_t>(g.tri.num_elements));
-      ASSERT_EQ(d.shell_local.size(), static_cast<std::size_t>(g.shell.num_elements));
-      ASSERT_EQ(d.solid_local.size(), static_cast<std::size_t>(g.solid.num_elements));
-      for (std::size_t i = 0; i < d.shell_global.size(); ++i) {
-        const int e = d.shell_global[i];
+      ASSERT_EQ(share(d, "beam").local.size(), static_cast<std::size_t>(g.beam.num_elements));
+      ASSERT_EQ(share(d, "FPM triangle").local.size(), static_cast<std::size_t>(g.tri.num_elements));
+      ASSERT_EQ(share(d, "shell").local.size(), static_cast<std::size_t>(g.shell.num_elements));
+      ASSERT_EQ(share(d, "solid").local.size(), static_cast<std::size_t>(g.solid.num_elements));
+      for (std::size_t i = 0; i < share(d, "shell").global.size(); ++i) {
+        const int e = share(d, "shell").global[i];
         ++shell_count[e];
         EXPECT_EQ(s.part[g.shell.model_element[e]], r) << "shell " << e;
-        EXPECT_EQ(d.shell_local[e], static_cast<int>(i));
+        EXPECT_EQ(share(d, "shell").local[e], static_cast<int>(i));
       }
-      for (std::size_t i = 0; i < d.solid_global.size(); ++i) {
-        const int e = d.solid_global[i];
+      for (std::size_t i = 0; i < share(d, "solid").global.size(); ++i) {
+        const int e = share(d, "solid").global[i];
         ++solid_count[e];
         EXPECT_EQ(s.part[g.solid.model_element[e]], r) << "solid " << e;
-        EXPECT_EQ(d.solid_local[e], static_cast<int>(i));
+        EXPECT_EQ(share(d, "solid").local[e], static_cast<int>(i));
       }
       for (int e = 0; e < g.shell.num_elements; ++e)
         if (s.part[g.shell.model_element[e]] != r) {
-          EXPECT_EQ(d.shell_local[e], -1) << "shell " << e;
+          EXPECT_EQ(share(d, "shell").local[e], -1) << "shell " << e;
         }
       for (int e = 0; e < g.solid.num_elements; ++e)
         if (s.part[g.solid.model_element[e]] != r) {
-          EXPECT_EQ(d.solid_local[e], -1) << "solid " << e;
+          EXPECT_EQ(share(d, "solid").local[e], -1) << "solid " << e;
         }
     }
     for (int e = 0; e < g.shell.num_elements; ++e) EXPECT_EQ(shell_count[e], 1) << "shell " << e;
     for (int e = 0; e < g.solid.num_elements; ++e) EXPECT_EQ(solid_count[e], 1) << "solid " << e;
     // Beams and FPM triangles: the same, against the model's partition.
-    const auto check_family = [&](const char* what, const std::vector<int>& model_element,
-                                  std::vector<int> Subdomain::*global, std::vector<int> Subdomain::*local) {
+    const auto check_family = [&](const char* what, const std::vector<int>& model_element) {
       std::vector<int> count(model_element.size(), 0);
       for (int r = 0; r < s.ranks; ++r) {
-        const Subdomain& d = s.dom[r];
-        for (std::size_t i = 0; i < (d.*global).size(); ++i) {
-          const int e = (d.*global)[i];
+        const ElementShare& d = share(s.dom[r], what);
+        for (std::size_t i = 0; i < d.global.size(); ++i) {
+          const int e = d.global[i];
           ++count[e];
           EXPECT_EQ(s.part[model_element[e]], r) << what << " " << e;
-          EXPECT_EQ((d.*local)[e], static_cast<int>(i)) << what << " " << e;
+          EXPECT_EQ(d.local[e], static_cast<int>(i)) << what << " " << e;
         }
         for (std::size_t e = 0; e < model_element.size(); ++e)
           if (s.part[model_element[e]] != r) {
-            EXPECT_EQ((d.*local)[e], -1) << what << " " << e;
+            EXPECT_EQ(d.local[e], -1) << what << " " << e;
           }
       }
       for (std::size_t e = 0; e < count.size(); ++e) EXPECT_EQ(count[e], 1) << what << " " << e;
     };
-    check_family("beam", g.beam.model_element, &Subdomain::beam_global, &Subdomain::beam_local);
-    check_family("triangle", g.tri.model_element, &Subdomain::tri_global, &Subdomain::tri_local);
+    check_family("beam", g.beam.model_element);
+    check_family("FPM triangle", g.tri.model_element);
   });
 }
 
@@ -373,7 +374,7 @@ TEST(Subdomain, BoundaryElementsComeFirst) {
       const Subdomain& d = s.dom[r];
       const StructureSystem l = restrict_system(c.sys, d);
       const auto on_interface = [&](int local_node) { return local_node < d.num_interface; };
-      EXPECT_EQ(l.shell.boundary, d.boundary_shells);
+      EXPECT_EQ(l.shell.boundary, share(d, "shell").first_boundary());
       for (int e = 0; e < l.shell.num_elements; ++e) {
         bool touches = false;
         for (int k = 0; k < 4; ++k) touches = touches || on_interface(l.shell.conn[4 * e + k]);
@@ -391,12 +392,12 @@ TEST(Subdomain, BoundaryElementsComeFirst) {
         }
       }
       EXPECT_EQ(count, l.solid.num_elements);
-      EXPECT_EQ(l.beam.boundary, d.boundary_beams);
+      EXPECT_EQ(l.beam.boundary, share(d, "beam").first_boundary());
       for (int e = 0; e < l.beam.num_elements; ++e) {
         const bool touches = on_interface(l.beam.conn[2 * e]) || on_interface(l.beam.conn[2 * e + 1]);
         EXPECT_EQ(touches, e < l.beam.boundary) << "rank " << r << ", local beam " << e;
       }
-      EXPECT_EQ(l.tri.boundary, d.boundary_tris);
+      EXPECT_EQ(l.tri.boundary, share(d, "FPM triangle").first_boundary());
       for (int e = 0; e < l.tri.num_elements; ++e) {
         bool touches = false;
         for (int k = 0; k < 3; ++k) touches = touches || on_interface(l.tri.conn[3 * e + k]);
@@ -435,17 +436,17 @@ TEST(Subdomain, RestrictedSystemKeepsTheWholeModelNodalValues) {
       EXPECT_EQ(l.controlling_element, g.controlling_element);
       EXPECT_EQ(l.energy_per_unit_strain, g.energy_per_unit_strain);
       EXPECT_EQ(l.any_shells, g.any_shells);
-      ASSERT_EQ(l.shell.num_elements, static_cast<int>(d.shell_global.size()));
+      ASSERT_EQ(l.shell.num_elements, static_cast<int>(share(d, "shell").global.size()));
       for (int e = 0; e < l.shell.num_elements; ++e) {
-        const int ge = d.shell_global[e];
+        const int ge = share(d, "shell").global[e];
         for (int k = 0; k < 4; ++k) EXPECT_EQ(d.node_global[l.shell.conn[4 * e + k]], g.shell.conn[4 * ge + k]);
         EXPECT_EQ(l.shell.model_element[e], g.shell.model_element[ge]);
         EXPECT_EQ(l.shell.area[e], g.shell.area[ge]);
         EXPECT_EQ(l.shell.section[e], g.shell.section[ge]);
       }
-      ASSERT_EQ(l.solid.num_elements, static_cast<int>(d.solid_global.size()));
+      ASSERT_EQ(l.solid.num_elements, static_cast<int>(share(d, "solid").global.size()));
       for (int e = 0; e < l.solid.num_elements; ++e) {
-        const int ge = d.solid_global[e];
+        const int ge = share(d, "solid").global[e];
         std::vector<int> mine = solid_nodes(l.solid, e);
         for (int& n : mine) n = d.node_global[n];
         EXPECT_EQ(mine, solid_nodes(g.solid, ge)) << "rank " << r << ", local solid " << e;
@@ -481,9 +482,9 @@ TEST(Subdomain, RestrictedSystemCarriesBeamsTrianglesAndSectionPoints) {
       // Every rank keeps the whole model's state layout (a rank may lack the kind needing most).
       EXPECT_EQ(l.beam.state_size, g.beam.state_size);
       EXPECT_EQ(l.tri.state_size, g.tri.state_size);
-      ASSERT_EQ(l.beam.num_elements, static_cast<int>(d.beam_global.size()));
+      ASSERT_EQ(l.beam.num_elements, static_cast<int>(share(d, "beam").global.size()));
       for (int e = 0; e < l.beam.num_elements; ++e) {
-        const int ge = d.beam_global[e];
+        const int ge = share(d, "beam").global[e];
         for (int k = 0; k < 2; ++k) EXPECT_EQ(d.node_global[l.beam.conn[2 * e + k]], g.beam.conn[2 * ge + k]);
         EXPECT_EQ(l.beam.model_element[e], g.beam.model_element[ge]);
         EXPECT_EQ(l.beam.section[e], g.beam.section[ge]);
@@ -491,9 +492,9 @@ TEST(Subdomain, RestrictedSystemCarriesBeamsTrianglesAndSectionPoints) {
         EXPECT_EQ(l.beam.chord0y[e], g.beam.chord0y[ge]);
         EXPECT_EQ(l.beam.n1z[e], g.beam.n1z[ge]);
       }
-      ASSERT_EQ(l.tri.num_elements, static_cast<int>(d.tri_global.size()));
+      ASSERT_EQ(l.tri.num_elements, static_cast<int>(share(d, "FPM triangle").global.size()));
       for (int e = 0; e < l.tri.num_elements; ++e) {
-        const int ge = d.tri_global[e];
+        const int ge = share(d, "FPM triangle").global[e];
         for (int k = 0; k < 3; ++k) EXPECT_EQ(d.node_global[l.tri.conn[3 * e + k]], g.tri.conn[3 * ge + k]);
         EXPECT_EQ(l.tri.model_element[e], g.tri.model_element[ge]);
         EXPECT_EQ(l.tri.area0[e], g.tri.area0[ge]);
@@ -513,7 +514,7 @@ TEST(Subdomain, RestrictedSystemCarriesBeamsTrianglesAndSectionPoints) {
       if (!g.shell.first_point.empty()) {
         ASSERT_EQ(l.shell.first_point.size(), static_cast<std::size_t>(l.shell.num_elements) + 1);
         for (int e = 0; e < l.shell.num_elements; ++e) {
-          const int ge = d.shell_global[e];
+          const int ge = share(d, "shell").global[e];
           EXPECT_EQ(l.shell.first_point[e + 1] - l.shell.first_point[e], g.shell.first_point[ge + 1] - g.shell.first_point[ge]);
         }
       }
@@ -560,11 +561,11 @@ TEST(Subdomain, RestrictedStateHoldsTheLocalNodes) {
       ASSERT_EQ(ls.beam_state.size(), static_cast<std::size_t>(l.beam.state_size) * nb);
       for (int k = 0; k < l.beam.state_size; ++k)
         for (std::size_t e = 0; e < nb; ++e)
-          EXPECT_EQ(ls.beam_state[k * nb + e], st.beam_state[k * g.beam.num_elements + d.beam_global[e]]);
+          EXPECT_EQ(ls.beam_state[k * nb + e], st.beam_state[k * g.beam.num_elements + share(d, "beam").global[e]]);
       ASSERT_EQ(ls.tri_state.size(), static_cast<std::size_t>(l.tri.state_size) * nt);
       for (int k = 0; k < l.tri.state_size; ++k)
         for (std::size_t e = 0; e < nt; ++e)
-          EXPECT_EQ(ls.tri_state[k * nt + e], st.tri_state[k * g.tri.num_elements + d.tri_global[e]]);
+          EXPECT_EQ(ls.tri_state[k * nt + e], st.tri_state[k * g.tri.num_elements + share(d, "FPM triangle").global[e]]);
       ASSERT_EQ(ls.shell_state.size(), st.shell_state.empty() ? 0u : st.shell_state.size() / g.shell.num_points * l.shell.num_points);
       if (!ls.shell_state.empty()) {
         const std::size_t comps = st.shell_state.size() / g.shell.num_points;
@@ -572,7 +573,7 @@ TEST(Subdomain, RestrictedStateHoldsTheLocalNodes) {
           for (int e = 0; e < l.shell.num_elements; ++e)
             for (std::size_t p = 0; p < l.shell.first_point[e + 1] - l.shell.first_point[e]; ++p)
               EXPECT_EQ(ls.shell_state[k * l.shell.num_points + l.shell.first_point[e] + p],
-                        st.shell_state[k * g.shell.num_points + g.shell.first_point[d.shell_global[e]] + p]);
+                        st.shell_state[k * g.shell.num_points + g.shell.first_point[share(d, "shell").global[e]] + p]);
       }
       ASSERT_EQ(ls.ux.size(), d.node_global.size());
       for (std::size_t i = 0; i < d.node_global.size(); ++i) {
@@ -614,10 +615,10 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
           EXPECT_EQ(ls.load_value[k], gs.load_value[i]);
         }
         // Pressures follow their elements (shells, then FPM triangles after the shells).
-        const int local_shells = static_cast<int>(d.shell_global.size());
+        const int local_shells = static_cast<int>(share(d, "shell").global.size());
         for (std::size_t k = 0; k < ls.pressure_elem.size(); ++k) {
           const int le = ls.pressure_elem[k];
-          const int ge = le < local_shells ? d.shell_global[le] : c.sys.shell.num_elements + d.tri_global[le - local_shells];
+          const int ge = le < local_shells ? share(d, "shell").global[le] : c.sys.shell.num_elements + share(d, "FPM triangle").global[le - local_shells];
           const auto at = std::find(gs.pressure_elem.begin(), gs.pressure_elem.end(), ge);
           ASSERT_NE(at, gs.pressure_elem.end());
           const std::size_t i = static_cast<std::size_t>(at - gs.pressure_elem.begin());
@@ -626,7 +627,7 @@ TEST(Subdomain, RestrictedStepsKeepTheLoadsOnLocalNodes) {
           EXPECT_EQ(ls.pressure_amp[k], gs.pressure_amp[i]);
         }
         for (std::size_t k = 0; k < ls.face_elem.size(); ++k) {
-          const int ge = d.solid_global[ls.face_elem[k]];
+          const int ge = share(d, "solid").global[ls.face_elem[k]];
           bool found = false;
           for (std::size_t i = 0; i < gs.face_elem.size() && !found; ++i)
             if (gs.face_elem[i] == ge && gs.face_label[i] == ls.face_label[k] && face_count[i] == 0) {
