@@ -11,6 +11,12 @@
 namespace halfstep {
 namespace cuda {
 
+/// A host array of doubles in the device's precision T (what the arrays upload).
+template <class T>
+std::vector<T> convert(const std::vector<double>& v) {
+  return std::vector<T>(v.begin(), v.end());
+}
+
 /// Throws RunError naming the failed CUDA call.
 inline void check(cudaError_t err, const char* what) {
   if (err != cudaSuccess) throw RunError(std::string("CUDA: ") + what + ": " + cudaGetErrorString(err));

@@ -5,8 +5,13 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 namespace halfstep {
 namespace cuda {
+
+/// Blocks of `block` threads for n threads (the backend's launches and its passes' share it).
+inline int blocks(std::size_t n, int block) { return static_cast<int>((n + block - 1) / block); }
 
 /// One thread per index of [begin, end).
 template <class Body>

@@ -1,0 +1,432 @@
+// The CUDA backend's state to and from the host: upload and download of a StructureState,
+// the list of the device arrays restart files hold (save and load walk the same list), and
+// the staging of output frames. CudaBackend's members, included by cuda_backend.cu after the
+// class (the class and its headers come from there).
+#pragma once
+
+namespace halfstep {
+namespace {
+
+/// Nine state rows of the staging area, component-major: u (3), director (3), t1 (3), of
+/// count nodes: row k of node list[k] (a compact frame's nodes), or of node k without list.
+/// With by_slot (element-local scheme) the state is read from each node's first slot.
+template <class T>
+__global__ void stage_state_kernel(cuda::MeshView<T> m, NodeStateView<T> s, bool by_slot, const int* list, int count,
+                                   T* out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const int n = list ? list[k] : k;
+  const T* src[9] = {s.ux, s.uy, s.uz, s.dx, s.dy, s.dz, s.t1x, s.t1y, s.t1z};
+  const bool used = !by_slot || m.slot_ptr[n + 1] > m.slot_ptr[n];
+  const int at = !by_slot ? n : (used ? m.slots[m.slot_ptr[n]] : 0);
+  for (int i = 0; i < 9; ++i) out[static_cast<std::size_t>(i) * count + k] = used ? src[i][at] : T(0);
+}
+
+template <class T>
+void CudaBackend<T>::upload(const StructureState& st) {
+  sync("before upload");
+  const std::vector<double>* src[15] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3], &st.v[4],
+                                        &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z, &st.v[5]};
+  DeviceArray<T>* dst[15] = {&ux_, &uy_, &uz_, &v_[0], &v_[1], &v_[2], &v_[3], &v_[4],
+                             &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_, &v_[5]};
+  const bool local = scheme_ == GpuScheme::ElementLocal;
+  std::vector<T> buf;
+  for (int i = 0; i < 15; ++i) {
+    if (i == 14 && sys_.node_dofs != 6) continue;
+    if (local) {  // every element corner gets its own copy of the node
+      buf.resize(sys_.shell.conn.size());
+      for (std::size_t s = 0; s < sys_.shell.conn.size(); ++s) buf[s] = T((*src[i])[sys_.shell.conn[s]]);
+    } else {
+      buf.assign(src[i]->begin(), src[i]->end());
+    }
+    dst[i]->assign(buf);
+  }
+  if (compensated()) {  // the remainders start as what the conversion to FP32 rounded off
+    const std::vector<double>* whole[6] = {&st.ux, &st.uy, &st.uz, &st.dx, &st.dy, &st.dz};
+    for (int i = 0; i < 6; ++i) {
+      buf.resize(whole[i]->size());
+      for (std::size_t n = 0; n < buf.size(); ++n) buf[n] = T((*whole[i])[n] - double(T((*whole[i])[n])));
+      rem_[i].assign(buf);
+    }
+  }
+  if (solid_state_.size() > 0) {  // the material state goes on from the host's (zero at the start)
+    if (st.solid_state.size() != solid_state_.size()) throw std::logic_error("material state of the wrong size");
+    buf.assign(st.solid_state.begin(), st.solid_state.end());
+    solid_state_.assign(buf);
+  }
+  if (sys_.beam.num_elements > 0) {  // section forces, frames, fibres and work go on from the host's
+    buf.assign(st.beam_state.begin(), st.beam_state.end());
+    beam_state_.assign(buf);
+  }
+  if (sys_.tri.num_elements > 0) {
+    buf.assign(st.tri_state.begin(), st.tri_state.end());
+    tri_state_.assign(buf);
+  }
+  if (!sys_.bodies.empty()) {  // rotation and angular velocity (the reference node's v[3..5]) of each body
+    const RigidBodies& rb = sys_.bodies;
+    buf.assign(st.body_rotation.begin(), st.body_rotation.end());
+    body_rotation_.assign(buf);
+    buf.clear();
+    for (int r : rb.ref_node)
+      for (int k = 3; k < 6; ++k) buf.push_back(T(st.v[k][r]));
+    body_omega_.assign(buf);
+  }
+  if (shell_state_.size() > 0) {
+    if (st.shell_state.size() != shell_state_.size()) throw std::logic_error("shell state of the wrong size");
+    buf.assign(st.shell_state.begin(), st.shell_state.end());
+    shell_state_.assign(buf);
+  }
+  if (contact_.ct_history_.size() > 0) {  // the friction springs go on from the host's
+    if (st.contact_history.size() != contact_.ct_history_.size())
+      throw std::logic_error("contact history of the wrong size");
+    buf.assign(st.contact_history.begin(), st.contact_history.end());
+    contact_.ct_history_.assign(buf);
+    if (host_contact_) hc_history_ = st.contact_history;  // distributed: the host pass keeps it
+  }
+}
+
+template <class T>
+void CudaBackend<T>::download(StructureState& st) {
+  sync("download");
+  std::vector<double>* dst[15] = {&st.ux, &st.uy, &st.uz, &st.v[0], &st.v[1], &st.v[2], &st.v[3], &st.v[4],
+                                  &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z, &st.v[5]};
+  const DeviceArray<T>* src[15] = {&ux_, &uy_, &uz_, &v_[0], &v_[1], &v_[2], &v_[3], &v_[4],
+                                   &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_, &v_[5]};
+  const bool local = scheme_ == GpuScheme::ElementLocal;
+  std::vector<T> buf;
+  for (int i = 0; i < 15; ++i) {
+    if (i == 14 && sys_.node_dofs != 6) continue;
+    buf.resize(src[i]->size());
+    src[i]->copy_to(buf.data(), buf.size());
+    if (local) {
+      for (int n = 0; n < sys_.num_nodes; ++n)
+        if (sys_.shell.node_slot_ptr[n + 1] > sys_.shell.node_slot_ptr[n])
+          (*dst[i])[n] = double(buf[sys_.shell.node_slots[sys_.shell.node_slot_ptr[n]]]);
+    } else {
+      dst[i]->assign(buf.begin(), buf.end());
+    }
+  }
+  if (compensated()) {  // the compensated values: the array's plus its remainder
+    std::vector<double>* whole[6] = {&st.ux, &st.uy, &st.uz, &st.dx, &st.dy, &st.dz};
+    for (int i = 0; i < 6; ++i) {
+      buf.resize(rem_[i].size());
+      rem_[i].copy_to(buf.data(), buf.size());
+      for (std::size_t n = 0; n < buf.size(); ++n) (*whole[i])[n] += double(buf[n]);
+    }
+  }
+  buf.resize(elem_energy_.size());
+  elem_energy_.copy_to(buf.data(), buf.size());
+  st.elem_energy.assign(buf.begin(), buf.end());
+  if (!sys_.bodies.empty()) {
+    const RigidBodies& rb = sys_.bodies;
+    buf.resize(body_rotation_.size());
+    body_rotation_.copy_to(buf.data(), buf.size());
+    st.body_rotation.assign(buf.begin(), buf.end());
+    buf.resize(body_omega_.size());
+    body_omega_.copy_to(buf.data(), buf.size());
+    for (int b = 0; b < rb.num_bodies; ++b)
+      for (int k = 0; k < 3; ++k) st.v[3 + k][rb.ref_node[b]] = double(buf[3 * b + k]);
+  }
+  if (shell_state_.size() > 0) {
+    buf.resize(shell_state_.size());
+    shell_state_.copy_to(buf.data(), buf.size());
+    st.shell_state.assign(buf.begin(), buf.end());
+  }
+  if (contact_.ct_history_.size() > 0) {
+    const std::pair<const DeviceArray<T>*, std::vector<double>*> rows[4] = {
+        {&contact_.ct_history_, &st.contact_history},
+        {&contact_.ct_normal_, &st.contact_normal},
+        {&contact_.ct_shear_, &st.contact_shear},
+        {&contact_.ct_pair_force_, &st.contact_pair_force}};
+    for (const auto& [from, to] : rows) {
+      buf.resize(from->size());
+      from->copy_to(buf.data(), buf.size());
+      to->assign(buf.begin(), buf.end());
+    }
+    if (host_contact_) st.contact_history = hc_history_;
+  }
+  if (sys_.solid.num_elements > 0) {
+    buf.resize(solid_energy_.size());
+    solid_energy_.copy_to(buf.data(), buf.size());
+    st.solid_energy.assign(buf.begin(), buf.end());
+    solid_hourglass_.copy_to(buf.data(), buf.size());
+    st.solid_hourglass.assign(buf.begin(), buf.end());
+    if (solid_state_.size() > 0) {
+      buf.resize(solid_state_.size());
+      solid_state_.copy_to(buf.data(), buf.size());
+      st.solid_state.assign(buf.begin(), buf.end());
+    }
+  }
+  if (beam_state_.size() > 0) {
+    buf.resize(beam_state_.size());
+    beam_state_.copy_to(buf.data(), buf.size());
+    st.beam_state.assign(buf.begin(), buf.end());
+  }
+  if (tri_state_.size() > 0) {
+    buf.resize(tri_state_.size());
+    tri_state_.copy_to(buf.data(), buf.size());
+    st.tri_state.assign(buf.begin(), buf.end());
+  }
+}
+
+template <class T>
+void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
+  const int nn = sys_.num_nodes;
+  // Element energies and material states only for frames that write cells (field frames,
+  // printed tables): a history or energy row needs the nodes, and copying 1 M plastic
+  // shells' section points to the host for each one made those rows cost 6x the increment
+  // (docs/performance.md).
+  const bool cells = frame.field || frame.print;
+  const int ne = cells ? sys_.shell.num_elements : 0, ns = cells ? sys_.solid.num_elements : 0;
+  // A history row stages its nodes only, an energy row none (OutputFrame::nodes): at 10 M
+  // elements staging every node made a history row of two small sets cost 2.8 s against
+  // 7 ms of solve (docs/performance.md, "History rows carry only their nodes").
+  const std::vector<int>* subset = frame.nodes.get();
+  const int rows = subset ? static_cast<int>(subset->size()) : nn;
+  if (rows > 0 && subset && frame.nodes != frame_nodes_) {
+    // Once per step (the solver hands every history row of a step one list): the node pass's
+    // node -> row map and the state staging's node list. An earlier frame's kernels may
+    // still read the old ones.
+    sync("output nodes");
+    std::vector<int> row(static_cast<std::size_t>(nn), -1);
+    for (int k = 0; k < rows; ++k) row[static_cast<std::size_t>((*subset)[k])] = k;
+    frame_row_.assign(row);
+    frame_list_.assign(*subset);
+    frame_nodes_ = frame.nodes;
+  }
+  const int b = acquire_staging();
+  Staging<T>& s = staging_[b];
+  s.full.reserve(12 * static_cast<std::size_t>(rows));
+  s.state.reserve(9 * static_cast<std::size_t>(rows));
+  s.energy.reserve(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
+  s.monitor.reserve(1);
+  const std::size_t npts = cells ? solid_state_.size() : 0, nshell = cells ? shell_state_.size() : 0;
+  s.points.reserve(npts);
+  const std::size_t nbs = cells ? beam_state_.size() : 0;
+  s.beams.reserve(nbs);
+  const std::size_t nts = cells ? tri_state_.size() : 0;
+  s.tris.reserve(nts);
+  s.shell_points.reserve(nshell);
+  // Nodal contact forces are field output; the per-definition totals go to every energy row.
+  const std::size_t ncon = subset ? 0 : contact_.ct_normal_.size(), npair = contact_.ct_pair_force_.size();
+  s.contact.reserve(2 * ncon + npair);
+  if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
+  // The sample kernel streams the frame straight into mapped pinned memory: no device copy
+  // of the frame exists, so output costs no GPU memory (see docs/performance.md).
+  // The node pass sums the energy over every node whatever the frame holds.
+  const cuda::FrameOut<T> out{rows > 0 ? s.full.device() : nullptr, subset ? frame_row_.get() : nullptr, rows};
+  launch_nodes(inc, NodeMode::Sample, out, block_node_);
+  if (rows > 0) {
+    stage_state_kernel<T><<<blocks(rows, 256), 256, 0, stream_>>>(
+        mesh(), state(), scheme_ == GpuScheme::ElementLocal, subset ? frame_list_.get() : nullptr, rows,
+        s.state.device());
+    check(cudaGetLastError(), "stage launch");
+  }
+  if (ne > 0)
+    check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+          "copy energies");
+  if (nshell > 0)
+    check(cudaMemcpyAsync(s.shell_points.host(), shell_state_.get(), nshell * sizeof(T), cudaMemcpyDeviceToHost,
+                          stream_),
+          "copy shell state");
+  if (ns > 0) {
+    check(cudaMemcpyAsync(s.energy.host() + ne, solid_energy_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+          "copy solid energies");
+    check(cudaMemcpyAsync(s.energy.host() + ne + ns, solid_hourglass_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost,
+                          stream_),
+          "copy hourglass energies");
+    if (npts > 0)
+      check(cudaMemcpyAsync(s.points.host(), solid_state_.get(), npts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+            "copy material state");
+  }
+  if (nbs > 0)
+    check(cudaMemcpyAsync(s.beams.host(), beam_state_.get(), nbs * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+          "copy beam state");
+  if (nts > 0)
+    check(cudaMemcpyAsync(s.tris.host(), tri_state_.get(), nts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+          "copy triangle state");
+  if (ncon > 0) {
+    check(cudaMemcpyAsync(s.contact.host(), contact_.ct_normal_.get(), ncon * sizeof(T), cudaMemcpyDeviceToHost,
+                          stream_),
+          "copy contact forces");
+    check(cudaMemcpyAsync(s.contact.host() + ncon, contact_.ct_shear_.get(), ncon * sizeof(T),
+                          cudaMemcpyDeviceToHost, stream_),
+          "copy contact forces");
+  }
+  // The totals per definition go to every row, also those that carry no nodal contact
+  // forces (history and energy rows: contact.csv).
+  if (npair > 0)
+    check(cudaMemcpyAsync(s.contact.host() + 2 * ncon, contact_.ct_pair_force_.get(), npair * sizeof(T),
+                          cudaMemcpyDeviceToHost, stream_),
+          "copy contact totals");
+  check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
+        "copy monitor");
+  check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
+  // Distributed: the record is the sums over the ranks (this waits for the sample pass).
+  const bool global = dist_ != nullptr;
+  EnergyRecord record;
+  bool failed = false;
+  if (global) {
+    double pub[cuda::kPubValues];
+    read_published(cuda::kPubSample, pub);
+    monitor_element_pass(host_monitor_, pub[0], inc.time, pub[1], pub[2]);
+    monitor_sample(host_monitor_, pub + 3, inc.time);
+    record = host_monitor_.record;
+    failed = host_monitor_.status != kRunning;
+    frame.record = record;  // also for frames that are never completed (energy only)
+    frame.discard = failed;
+  }
+  // Released when the frame is written or dropped.
+  std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
+  const double time = inc.time;
+  frame.complete = [this, b, hold, time, rows, ne, ns, npts, nbs, nts, nshell, ncon, npair, global, record,
+                    failed](OutputFrame& f) {
+    Staging<T>& st = staging_[b];
+    check(cudaEventSynchronize(st.ready), "output frame");
+    std::vector<double>* state_rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
+                                          &f.state.dz, &f.state.t1x, &f.state.t1y, &f.state.t1z};
+    // Row i of a staging block: the frame's nodes (every node, or a compact frame's).
+    const auto take = [&](const T* block, int i, std::vector<double>& out) {
+      if (rows == 0) {
+        out.clear();
+        return;
+      }
+      const T* row = block + i * std::size_t(rows);
+      out.assign(row, row + rows);
+    };
+    for (int i = 0; i < 9; ++i) take(st.state.host(), i, *state_rows[i]);
+    for (int i = 0; i < 6; ++i) {
+      take(st.full.host(), i, f.full.v[i]);
+      take(st.full.host(), 6 + i, f.full.rf[i]);
+    }
+    f.state.elem_energy.assign(st.energy.host(), st.energy.host() + ne);
+    f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
+    f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
+    f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
+    f.state.beam_state.assign(st.beams.host(), st.beams.host() + nbs);
+    f.state.tri_state.assign(st.tris.host(), st.tris.host() + nts);
+    f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);
+    f.state.contact_normal.assign(st.contact.host(), st.contact.host() + ncon);
+    f.state.contact_shear.assign(st.contact.host() + ncon, st.contact.host() + 2 * ncon);
+    f.state.contact_pair_force.assign(st.contact.host() + 2 * ncon, st.contact.host() + 2 * ncon + npair);
+    f.record = global ? record : st.monitor.host()->record;
+    f.discard = global ? failed : st.monitor.host()->status != kRunning;
+    f.state.time = time;
+  };
+}
+
+// Every device array a later increment reads is saved bit for bit in the backend's own
+// precision and layout (element-local corner copies, gather slots), so a resumed run
+// repeats the saved one's increments exactly; scratch arrays are saved too, rather than
+// trusting that every kernel rewrites them before reading.
+template <class T>
+void CudaBackend<T>::save_restart(RestartBlob& blob) {
+  if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
+  sync("restart");
+  restart_host_.clear();
+  for_each_restart_array([&](const std::string& name, auto& a) {
+    using V = typename std::decay_t<decltype(a)>::value_type;
+    std::vector<char>& h = restart_host_.emplace_back(a.bytes());
+    a.copy_to(reinterpret_cast<V*>(h.data()), a.size());
+    blob.put_view("cuda." + name, h.data(), h.size());
+  });
+  blob.put_value("cuda.cur", cur_);
+  blob.put_value("cuda.blocks", std::array<int, 2>{block_element_, block_node_});
+  // Distributed: the whole model's energy balance and the host contact pass's friction
+  // springs live on the host (the interface sums are device arrays, listed above).
+  if (pending_commit_) throw std::logic_error("restart with an energy commit pending");
+  blob.put_value("cuda.host_monitor", host_monitor_);
+  blob.put_view("cuda.host_contact_history", hc_history_);
+}
+
+template <class T>
+void CudaBackend<T>::load_restart(const RestartBlob& blob) {
+  if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
+  sync("restart");
+  for_each_restart_array([&](const std::string& name, auto& a) {
+    using V = typename std::decay_t<decltype(a)>::value_type;
+    std::vector<V> h;
+    blob.get_vector("cuda." + name, h, static_cast<long long>(a.size()));
+    a.assign(h);
+  });
+  cur_ = blob.get_value<int>("cuda.cur");
+  host_monitor_ = blob.get_value<EnergyMonitor>("cuda.host_monitor");
+  blob.get_vector("cuda.host_contact_history", hc_history_, static_cast<long long>(hc_history_.size()));
+  // The launch shapes the saved run used: sums reduce in the same order only with them.
+  const auto blocks = blob.get_value<std::array<int, 2>>("cuda.blocks");
+  block_element_ = blocks[0];
+  block_node_ = blocks[1];
+  tuned_ = true;
+}
+
+/// Applies f(name, array) to every device array that kernels write (the restart's list).
+template <class T>
+template <class F>
+void CudaBackend<T>::for_each_restart_array(F&& f) {
+  const char* xyz[] = {"x", "y", "z"};
+  DeviceArray<T>* nodal[9] = {&ux_, &uy_, &uz_, &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_};
+  const char* nodal_names[9] = {"ux", "uy", "uz", "dx", "dy", "dz", "t1x", "t1y", "t1z"};
+  for (int i = 0; i < 9; ++i) f(nodal_names[i], *nodal[i]);
+  for (int i = 0; i < 6; ++i) f("rem_" + std::string(nodal_names[i]), rem_[i]);
+  for (int d = 0; d < kMaxNodeDofs; ++d) f("v" + std::to_string(d), v_[d]);
+  for (int i = 0; i < 6; ++i) f("fi" + std::to_string(i), fi_[i]);
+  for (int i = 0; i < 3; ++i) f(std::string("fp") + xyz[i], fp_[i]);
+  for (int i = 0; i < 2; ++i) {
+    f("level_force" + std::to_string(i), level_force_[i]);
+    f("level_pressure" + std::to_string(i), level_pressure_[i]);
+  }
+  f("slot_force", slot_force_);
+  f("slot_pressure", slot_pressure_);
+  f("elem_energy", elem_energy_);
+  f("solid_force", solid_force_);
+  f("solid_energy", solid_energy_);
+  f("solid_hourglass", solid_hourglass_);
+  f("face_force", face_force_);
+  f("solid_state", solid_state_);
+  f("shell_state", shell_state_);
+  f("beam_force", beam_force_);
+  f("beam_state", beam_state_);
+  f("beam_increment", beam_increment_);
+  f("beam_point_values", beam_point_values_);
+  f("tri_force", tri_force_);
+  f("tri_pressure", tri_pressure_);
+  f("tri_state", tri_state_);
+  f("tri_increment", tri_increment_);
+  f("tri_point_work", tri_point_work_);
+  f("hex_increment", hex_increment_);
+  f("hex_result", hex_result_);
+  f("con_force", con_force_);
+  f("body_rotation", body_rotation_);
+  f("body_omega", body_omega_);
+  f("body_out", body_out_);
+  f("body_sums", body_sums_);
+  contact_.for_each_restart_array(f);
+  f("monitor", monitor_);
+  f("sums", sums_);
+  f("tickets", tickets_);
+  f("halo_buf", halo_buf_);
+  f("send_buf", send_buf_);
+  f("halo_total", halo_total_);
+  f("publish", publish_);
+}
+
+template <class T>
+int CudaBackend<T>::acquire_staging() {
+  std::unique_lock<std::mutex> lock(staging_mutex_);
+  staging_free_.wait(lock, [&] { return !staging_[0].in_use || !staging_[1].in_use; });
+  const int b = staging_[0].in_use ? 1 : 0;
+  staging_[b].in_use = true;
+  return b;
+}
+
+template <class T>
+void CudaBackend<T>::release_staging(int b) {
+  {
+    std::lock_guard<std::mutex> lock(staging_mutex_);
+    staging_[b].in_use = false;
+  }
+  staging_free_.notify_all();
+}
+
+}  // namespace
+}  // namespace halfstep

@@ -1,0 +1,542 @@
+// The CUDA backend's element pass: the element families' device arrays, the pass's launches
+// by planned piece (shells, solid groups, beams, FPM triangles; gather, atomic, colored or
+// element-local scheme; whole or split kernels) in a fixed order of warp-sum slots, and the
+// block sizes the passes run with (autotune). CudaBackend's members, included by
+// cuda_backend.cu after the class (the class and its headers come from there).
+#pragma once
+
+namespace halfstep {
+namespace {
+
+/// The shells' connectivity and sections (and the plastic sections' laws and section-point state).
+template <class T>
+void CudaBackend<T>::setup_shells() {
+  conn_.assign(sys_.shell.conn);
+  section_.assign(sys_.shell.section);
+  std::vector<T> thick;
+  std::vector<ShellElastic<T>> el;
+  for (const SectionProps& p : sys_.shell.sections) {
+    thick.push_back(T(p.thickness));
+    el.push_back(ShellElastic<T>::from(p.youngs, p.poisson));
+  }
+  thickness_.assign(thick);
+  elastic_.assign(el);
+  if (has_plastic_shells(sys_)) {
+    std::vector<int> points;
+    std::vector<SolidMaterial<T>> laws;
+    for (const SectionProps& p : sys_.shell.sections) {
+      points.push_back(p.section_points);
+      laws.push_back(convert_material<T>(p.law));
+    }
+    section_points_.assign(points);
+    shell_law_.assign(laws);
+    shell_first_.assign(std::vector<std::size_t>(sys_.shell.first_point.begin(), sys_.shell.first_point.end() - 1));
+    shell_state_.resize(static_cast<std::size_t>(kJ2PlaneStateSize) * sys_.shell.num_points);
+  }
+}
+
+/// The FPM triangles' tables, corner slots and (split kernels) hand-over arrays.
+template <class T>
+void CudaBackend<T>::setup_tris() {
+  const TriMesh& tm = sys_.tri;
+  const int nt = tm.num_elements;
+  tri_conn_.assign(tm.conn);
+  tri_section_.assign(tm.section);
+  std::vector<TriConstants<T>> tc;
+  for (const TriConstants<double>& c : tm.constants) tc.push_back(convert_tri_constants<T>(c));
+  tri_constants_.assign(tc);
+  for (auto [dst, src] : {std::pair{&tri_edge_[0], &tm.edge2x}, {&tri_edge_[1], &tm.edge2y}, {&tri_edge_[2], &tm.edge2z},
+                          {&tri_edge_[3], &tm.edge3x}, {&tri_edge_[4], &tm.edge3y}, {&tri_edge_[5], &tm.edge3z}})
+    dst->assign(convert<T>(*src));
+  tri_slot_ptr_.assign(tm.node_slot_ptr);
+  tri_slots_.assign(tm.node_slots);
+  tri_force_.resize(18 * static_cast<std::size_t>(nt));
+  tri_force_.zero(stream_);
+  if (split_tris_) {  // the split scheme's hand-over between its kernels
+    tri_points_ = 0;
+    for (const TriConstants<double>& c : tm.constants) tri_points_ = std::max(tri_points_, tri_stress_points(c));
+    tri_increment_.resize(static_cast<std::size_t>(kTriIncrementValues) * nt);
+    tri_point_work_.resize(static_cast<std::size_t>(tri_points_) * nt);
+  }
+}
+
+/// The beams' tables, end slots and (split kernels) hand-over arrays.
+template <class T>
+void CudaBackend<T>::setup_beams() {
+  const BeamMesh& bm = sys_.beam;
+  const int nb = bm.num_elements;
+  // Beams in every scheme write their ends into slots (12 values per beam), gathered by the
+  // node pass in CSR order: no atomics, and the same sums as the CPU.
+  beam_conn_.assign(bm.conn);
+  beam_section_.assign(bm.section);
+  std::vector<BeamConstants<T>> bc;
+  for (const BeamConstants<double>& c : bm.constants) bc.push_back(convert_beam_constants<T>(c));
+  beam_constants_.assign(bc);
+  beam_chord0x_.assign(convert<T>(bm.chord0x));
+  beam_chord0y_.assign(convert<T>(bm.chord0y));
+  beam_chord0z_.assign(convert<T>(bm.chord0z));
+  beam_slot_ptr_.assign(bm.node_slot_ptr);
+  beam_slots_.assign(bm.node_slots);
+  beam_force_.resize(12 * static_cast<std::size_t>(nb));
+  beam_force_.zero(stream_);
+  if (split_beams_) {  // the split scheme's hand-over between its kernels
+    beam_points_ = 0;
+    for (const BeamConstants<double>& c : bm.constants) beam_points_ = std::max(beam_points_, beam_stress_points(c));
+    beam_increment_.resize(static_cast<std::size_t>(kBeamIncrementValues) * nb);
+    beam_point_values_.resize(static_cast<std::size_t>(beam_points_) * nb);
+  }
+}
+
+/// The solids' tables, material state and, by scheme, slots or colors (split FPM hexahedra:
+/// hand-over arrays).
+template <class T>
+void CudaBackend<T>::setup_solids() {
+  const int nn = sys_.num_nodes;
+  const SolidMesh& sm = sys_.solid;
+  const int ns = sm.num_elements;
+  solid_conn_.assign(sm.conn);
+  solid_material_.assign(sm.material);
+  std::vector<SolidMaterial<T>> mats;
+  for (const SolidMaterial<double>& m : sm.materials) mats.push_back(convert_material<T>(m));
+  solid_materials_.assign(mats);
+  solid_energy_.resize(ns);
+  solid_hourglass_.resize(ns);
+  solid_state_.resize(static_cast<std::size_t>(sm.state_size) * sm.num_points);
+  if (split_hexes_) {  // the split scheme's hand-over between its FPM hexahedron kernels
+    for (const SolidGroup& g : sm.groups)
+      visit_continuum_kind(g.kind, [&](auto kind) {
+        if constexpr (std::is_same_v<decltype(kind), FpmC3D8>) hex_stride_ = std::max(hex_stride_, g.count);
+      });
+    hex_increment_.resize(static_cast<std::size_t>(kHexIncrementValues) * hex_stride_);
+    hex_result_.resize(static_cast<std::size_t>(kHexResultValues) * hex_stride_);
+  }
+  if (scheme_ == GpuScheme::Gather) {
+    solid_slot_ptr_.assign(sm.node_slot_ptr);
+    solid_slots_.assign(sm.node_slots);
+    solid_force_.resize(3 * sm.conn.size());
+  }
+  if (scheme_ == GpuScheme::Colored) {
+    // Per group: colors of its elements (local indices), so one launch is race-free.
+    std::vector<int> all;
+    for (const SolidGroup& g : sm.groups) {
+      const std::vector<int> conn(sm.conn.begin() + g.conn_offset,
+                                  sm.conn.begin() + g.conn_offset + static_cast<std::size_t>(g.count) * g.nodes_per_element);
+      const ElementColoring col = color_elements(conn, nn, g.nodes_per_element);
+      std::vector<int> ptr;
+      for (int p : col.ptr) ptr.push_back(static_cast<int>(all.size()) + p);
+      all.insert(all.end(), col.elements.begin(), col.elements.end());
+      solid_color_ptr_.push_back(ptr);
+    }
+    solid_color_elements_.assign(all);
+  }
+}
+
+/// Element pass at tau. In a distributed run with exchange set, the elements touching
+/// shared nodes go first; their partial sums leave while the interior elements run, and
+/// the summed forces are in halo_total_ before the next node pass.
+template <class T>
+void CudaBackend<T>::launch_elements(double tau, double time, int block, bool exchange) {
+  const bool split = dist_ != nullptr && exchange;
+  parts_cursor_ = 0;
+  std::size_t i = 0;
+  for (; i < pieces_.size() && !pieces_[i].interior; ++i) launch_piece(pieces_[i], tau, block);
+  if (drive_.view.num_faces > 0)
+    cuda::forall(0, drive_.view.num_faces, 128, stream_,
+                 FaceForceBody<T>{drive_.view, tau, x0_.get(), y0_.get(), z0_.get(), ux_.get(), uy_.get(), uz_.get(),
+                                  face_force_.get(), monitor_.get()});
+  check(cudaGetLastError(), "element pass launch");
+  if (split) {
+    mark(2);
+    pack_interface();
+    mark(3);
+  }
+  for (; i < pieces_.size(); ++i) launch_piece(pieces_[i], tau, block);
+  if (parts_cursor_ > 0)
+    cuda::element_sums_kernel<<<cuda::element_sum_blocks(parts_cursor_), cuda::kElementSumThreads, 0, stream_>>>(
+        run(), parts_cursor_, time);
+  check(cudaGetLastError(), "element pass launch");
+  if (split) {
+    mark(4);
+    finish_interface();
+    mark(5);
+  }
+}
+
+/// Element launches of a pass, planned once: per kind (shells, then each solid group) the
+/// elements touching shared nodes, then (interior) the rest; the whole kind when the run is
+/// not distributed or the scheme is colored.
+template <class T>
+void CudaBackend<T>::plan_pieces() {
+  const auto add = [&](int group, int count, int boundary) {
+    const int nb = dist_ && scheme_ != GpuScheme::Colored ? boundary : count;
+    if (nb > 0) pieces_.push_back({group, 0, nb, false});
+    if (count > nb) pieces_.push_back({group, nb, count - nb, true});
+  };
+  if (sys_.shell.num_elements > 0) add(-1, sys_.shell.num_elements, sys_.shell.boundary);
+  const auto& groups = sys_.solid.groups;
+  for (std::size_t g = 0; g < groups.size(); ++g) add(static_cast<int>(g), groups[g].count, groups[g].boundary);
+  if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, sys_.beam.boundary);
+  if (sys_.tri.num_elements > 0) add(kTriPiece, sys_.tri.num_elements, sys_.tri.boundary);
+  std::stable_partition(pieces_.begin(), pieces_.end(), [](const Piece& p) { return !p.interior; });
+}
+
+/// Triangles [first, first + count) in seed 003's three kernels (--fpm-kernels split):
+/// kinematics per element, stresses per stress point, forces per element.
+template <class T>
+void CudaBackend<T>::launch_split_tris(int first, int count, int block, double tau) {
+  const bool plastic = sys_.tri.any_plastic();
+  const int points = tri_points_;  // kTriPoints when no section yields
+  const std::size_t threads = static_cast<std::size_t>(points) * count;
+  T* inc = tri_increment_.get();
+  T* work = tri_point_work_.get();
+  cuda::tri_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(tri_view(), inc, first, count, run());
+  if (plastic) {
+    cuda::tri_point_kernel<T, true><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
+                                                                                   first, count, run());
+    cuda::tri_force_kernel<T, true><<<blocks(count, block), block, 0, stream_>>>(tri_view(), inc, work, drive_.view,
+                                                                                 tau, first, count, run(), take_slots(count));
+  } else {
+    cuda::tri_point_kernel<T, false><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
+                                                                                    first, count, run());
+    cuda::tri_force_kernel<T, false><<<blocks(count, block), block, 0, stream_>>>(
+        tri_view(), inc, work, drive_.view, tau, first, count, run(), take_slots(count));
+  }
+}
+
+/// Beams [first, first + count) in seed 003's three kernels (--fpm-kernels split):
+/// kinematics per beam, stress points (natural forces, or fibres at the Lobatto points),
+/// forces per beam.
+template <class T>
+void CudaBackend<T>::launch_split_beams(int first, int count, int block) {
+  const std::size_t threads = static_cast<std::size_t>(beam_points_) * count;
+  T* inc = beam_increment_.get();
+  T* points = beam_point_values_.get();
+  cuda::beam_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(beam_view(), inc, first, count, run());
+  cuda::beam_point_kernel<T><<<blocks(threads, block), block, 0, stream_>>>(beam_view(), inc, points, beam_points_,
+                                                                           first, count, run());
+  cuda::beam_force_kernel<T><<<blocks(count, block), block, 0, stream_>>>(beam_view(), inc, points, first, count,
+                                                                         run(), take_slots(count));
+}
+
+/// The first warp slot of the next element launch of threads threads: a pass's launches take
+/// consecutive slots in launch order, so the sums' order follows the element counts alone.
+template <class T>
+unsigned CudaBackend<T>::take_slots(std::size_t threads) {
+  const std::size_t slot0 = parts_cursor_, next = slot0 + (threads + 31) / 32;
+  if (next > parts_capacity_)
+    throw std::logic_error("element pass: its launches need more warp sums than were planned");
+  parts_cursor_ = static_cast<unsigned>(next);
+  return static_cast<unsigned>(slot0);
+}
+
+/// One planned launch (its warps' energy sums go to the slots take_slots hands it).
+template <class T>
+void CudaBackend<T>::launch_piece(const Piece& p, double tau, int block) {
+  if (p.group == kBeamPiece && split_beams_) {
+    launch_split_beams(p.begin, p.count, block);
+  } else if (p.group == kBeamPiece) {
+    cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), p.begin, p.count, run(),
+                                                                               take_slots(p.count));
+  } else if (p.group == kTriPiece && split_tris_) {
+    launch_split_tris(p.begin, p.count, block, tau);
+  } else if (p.group == kTriPiece) {
+    if (sys_.tri.any_plastic())
+      cuda::tri_element_kernel<T, true><<<blocks(p.count, block), block, 0, stream_>>>(
+          tri_view(), drive_.view, tau, p.begin, p.count, run(), take_slots(p.count));
+    else
+      cuda::tri_element_kernel<T, false><<<blocks(p.count, block), block, 0, stream_>>>(
+          tri_view(), drive_.view, tau, p.begin, p.count, run(), take_slots(p.count));
+  } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
+    const int colors = static_cast<int>(color_ptr_.size()) - 1;
+    for (int c = 0; c < colors; ++c) {
+      const int count = color_ptr_[c + 1] - color_ptr_[c];
+      const auto launch = [&](auto kernel) {
+        kernel<<<blocks(count, block), block, 0, stream_>>>(mesh(), state(), drive_.view, tau,
+                                                            color_elements_.get() + color_ptr_[c], 0, count,
+                                                            nodal_forces(), slot_forces(), elem_energy_.get_or_null(),
+                                                            run(), take_slots(count));
+      };
+      if (split_shells_) {
+        cuda::split_shell_pass_kernel<T, Sink::Plain>
+            <<<blocks(4 * count, cuda::kSplitShellBlock), cuda::kSplitShellBlock, 0, stream_>>>(
+                mesh(), state(), drive_.view, tau, color_elements_.get() + color_ptr_[c], 0, count,
+                nodal_forces(), slot_forces(), elem_energy_.get_or_null(), run(), take_slots(4 * static_cast<std::size_t>(count)));
+      } else if (sys_.shell_global_moments()) {
+        launch(cuda::element_pass_kernel<T, Sink::Plain, true>);
+      } else if (has_plastic_shells(sys_)) {
+        launch(cuda::element_pass_kernel<T, Sink::Plain>);
+      } else {
+        launch(cuda::element_pass_kernel<T, Sink::Plain, false, false>);
+      }
+    }
+  } else if (p.group < 0) {
+    launch_shells(tau, block, p.begin, p.count);
+  } else {
+    const std::size_t g = static_cast<std::size_t>(p.group);
+    visit_continuum_kind(sys_.solid.groups[g].kind, [&](auto kind) {
+      using K = decltype(kind);
+      if constexpr (runs_explicit<K>()) {  // the reader refuses the others in explicit steps
+        if (scheme_ == GpuScheme::Colored) launch_colored_group<K>(g, block);
+        else launch_group<K>(g, p.begin, p.count, block);
+      }
+    });
+  }
+}
+
+template <class T>
+void CudaBackend<T>::launch_shells(double tau, int block, int first, int count) {
+  if (split_shells_) launch_split_shells(tau, first, count);
+  else if (sys_.shell_global_moments()) launch_shells_as<true>(tau, block, first, count);
+  else if (has_plastic_shells(sys_)) launch_shells_as<false>(tau, block, first, count);
+  else launch_shells_as<false, false>(tau, block, first, count);
+}
+
+/// The shell launch of the gather or atomic scheme; kGlobal: 6-dof nodes (global moments);
+/// kMayYield: some shell section is plastic.
+template <class T>
+template <bool kGlobal, bool kMayYield>
+void CudaBackend<T>::launch_shells_as(double tau, int block, int first, int count) {
+  T* energy = elem_energy_.get_or_null();
+  if (scheme_ == GpuScheme::Atomic)
+    cuda::element_pass_kernel<T, Sink::Atomic, kGlobal, kMayYield><<<blocks(count, block), block, 0, stream_>>>(
+        mesh(), state(), drive_.view, tau, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+        take_slots(count));
+  else
+    cuda::element_pass_kernel<T, Sink::Slots, kGlobal, kMayYield><<<blocks(count, block), block, 0, stream_>>>(
+        mesh(), state(), drive_.view, tau, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+        take_slots(count));
+}
+
+/// The gather or atomic scheme's shell launch with four threads per element (its block is
+/// the one its registers were compiled for, not the tuned one).
+template <class T>
+void CudaBackend<T>::launch_split_shells(double tau, int first, int count) {
+  constexpr int b = cuda::kSplitShellBlock;
+  T* energy = elem_energy_.get_or_null();
+  if (scheme_ == GpuScheme::Atomic)
+    cuda::split_shell_pass_kernel<T, Sink::Atomic><<<blocks(4 * count, b), b, 0, stream_>>>(
+        mesh(), state(), drive_.view, tau, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+        take_slots(4 * static_cast<std::size_t>(count)));
+  else
+    cuda::split_shell_pass_kernel<T, Sink::Slots><<<blocks(4 * count, b), b, 0, stream_>>>(
+        mesh(), state(), drive_.view, tau, nullptr, first, count, nodal_forces(), slot_forces(), energy, run(),
+        take_slots(4 * static_cast<std::size_t>(count)));
+}
+
+template <class T>
+HexSplitStore<T> CudaBackend<T>::hex_store() {
+  return {hex_increment_.get_or_null(), hex_result_.get_or_null(), static_cast<std::size_t>(hex_stride_)};
+}
+
+/// FPM hexahedra [first, first + count) of a group (nodes from conn_offset, points from
+/// first_point) in seed 003's first two kernels (--fpm-kernels split): frame and strain
+/// increments per element, stresses per Gauss point; the force kernel follows (per color in
+/// the colored scheme).
+template <class T>
+void CudaBackend<T>::launch_split_hex_stresses(int first, int conn_offset, std::size_t first_point, int count, int block) {
+  const std::size_t threads = 8 * static_cast<std::size_t>(count);
+  cuda::hex_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(solid_view(), state(), conn_offset,
+                                                                             first_point, count, hex_store(), run());
+  cuda::hex_point_kernel<T><<<blocks(threads, block), block, 0, stream_>>>(solid_view(), first, first_point, count,
+                                                                          hex_store(), run());
+}
+
+/// Solid kernel over count elements of group gi from its element begin (gather, atomic).
+template <class T>
+template <class K>
+void CudaBackend<T>::launch_group(std::size_t gi, int begin, int count, int block) {
+  const SolidGroup& g = sys_.solid.groups[gi];
+  const int first = g.first + begin, conn_offset = g.conn_offset + begin * g.nodes_per_element;
+  const std::size_t first_point = g.first_point + static_cast<std::size_t>(begin) * K::kPoints;
+  if constexpr (std::is_same_v<K, FpmC3D8>) {
+    if (split_hexes_) {
+      launch_split_hex_stresses(first, conn_offset, first_point, count, block);
+      if (scheme_ == GpuScheme::Atomic)
+        cuda::hex_force_kernel<T, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
+            solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), hex_store(), run(),
+            take_slots(count));
+      else
+        cuda::hex_force_kernel<T, Sink::Slots><<<blocks(count, block), block, 0, stream_>>>(
+            solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), hex_store(), run(),
+            take_slots(count));
+      return;
+    }
+  }
+  if (scheme_ == GpuScheme::Atomic)
+    cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
+        solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), take_slots(count));
+  else
+    cuda::solid_element_kernel<T, K, Sink::Slots>
+        <<<blocks(count, block), block, cuda::staged_slot_bytes<T, K>(block), stream_>>>(
+            solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), take_slots(count));
+}
+
+/// Colored scheme: one launch per color of group gi.
+template <class T>
+template <class K>
+void CudaBackend<T>::launch_colored_group(std::size_t gi, int block) {
+  const SolidGroup& g = sys_.solid.groups[gi];
+  const std::vector<int>& ptr = solid_color_ptr_[gi];
+  const int colors = static_cast<int>(ptr.size()) - 1;
+  if constexpr (std::is_same_v<K, FpmC3D8>) {
+    if (split_hexes_) {  // stresses over the whole group, then the forces color by color
+      launch_split_hex_stresses(g.first, g.conn_offset, g.first_point, g.count, block);
+      for (int c = 0; c < colors; ++c) {
+        const int count = ptr[c + 1] - ptr[c];
+        cuda::hex_force_kernel<T, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
+            solid_view(), state(), g.first, g.conn_offset, g.first_point, solid_color_elements_.get() + ptr[c], count,
+            nodal_forces(), hex_store(), run(), take_slots(count));
+      }
+      return;
+    }
+  }
+  for (int c = 0; c < colors; ++c) {
+    const int count = ptr[c + 1] - ptr[c];
+    cuda::solid_element_kernel<T, K, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
+        solid_view(), state(), g.first, g.conn_offset, g.first_point, solid_color_elements_.get() + ptr[c], count, nodal_forces(),
+        run(), take_slots(count));
+  }
+}
+
+template <class T>
+void CudaBackend<T>::launch_local(const Increment& inc, bool integrate, int block) {
+  cuda::element_local_kernel<T><<<blocks(sys_.shell.num_elements, block), block, 0, stream_>>>(
+      mesh(), state(), signed_masses(), drive_.view, inc, integrate, level(cur_), level(1 - cur_),
+      elem_energy_.get(), run());
+  check(cudaGetLastError(), "element-local launch");
+}
+
+/// Largest block a kernel can launch with (its registers limit it).
+template <class T>
+template <class K>
+int CudaBackend<T>::max_block(K kernel) {
+  cudaFuncAttributes a{};
+  check(cudaFuncGetAttributes(&a, kernel), "cudaFuncGetAttributes");
+  return a.maxThreadsPerBlock;
+}
+
+/// Milliseconds per call of f(block), best of 3 after a warm-up.
+template <class T>
+template <class F>
+float CudaBackend<T>::time_launches(F&& f, int block) {
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  f(block);
+  float best = 1e30f;
+  for (int rep = 0; rep < 3; ++rep) {
+    check(cudaEventRecord(a, stream_), "cudaEventRecord");
+    f(block);
+    check(cudaEventRecord(b, stream_), "cudaEventRecord");
+    check(cudaEventSynchronize(b), "autotune");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    best = std::min(best, ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return best;
+}
+
+/// Largest block every solid kernel of this model can launch with.
+template <class T>
+int CudaBackend<T>::solid_max_block() {
+  int limit = 1024;
+  for (const SolidGroup& g : sys_.solid.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      if constexpr (runs_explicit<decltype(kind)>()) limit = std::min(limit, kind_max_block<decltype(kind)>());
+    });
+  return limit;
+}
+
+template <class T>
+template <class K>
+int CudaBackend<T>::kind_max_block() {
+  if constexpr (std::is_same_v<K, FpmC3D8>) {
+    if (split_hexes_) {
+      const int split = std::min(max_block(cuda::hex_kinematics_kernel<T>), max_block(cuda::hex_point_kernel<T>));
+      switch (scheme_) {
+        case GpuScheme::Gather: return std::min(split, max_block(cuda::hex_force_kernel<T, Sink::Slots>));
+        case GpuScheme::Atomic: return std::min(split, max_block(cuda::hex_force_kernel<T, Sink::Atomic>));
+        default: return std::min(split, max_block(cuda::hex_force_kernel<T, Sink::Plain>));
+      }
+    }
+  }
+  switch (scheme_) {
+    case GpuScheme::Gather: return max_block(cuda::solid_element_kernel<T, K, Sink::Slots>);
+    case GpuScheme::Atomic: return max_block(cuda::solid_element_kernel<T, K, Sink::Atomic>);
+    default: return max_block(cuda::solid_element_kernel<T, K, Sink::Plain>);
+  }
+}
+
+/// Block sizes by timing the kernels on this model (seed 000 sec. 3.2.2); the passes used
+/// for timing change no state (forces are recomputed, node passes do not commit).
+template <class T>
+void CudaBackend<T>::autotune() {
+  const int candidates[] = {64, 128, 256, 512};
+  int limit_e = 1024, limit_n = 1024;
+  switch (scheme_) {
+    case GpuScheme::ElementLocal:
+      limit_e = max_block(cuda::element_local_kernel<T>);
+      limit_n = max_block(cuda::element_local_sample_kernel<T>);
+      break;
+    case GpuScheme::Gather:
+      limit_e = max_block(cuda::element_pass_kernel<T, Sink::Slots>);
+      limit_n = max_block(cuda::node_pass_kernel<T, Sink::Slots>);
+      break;
+    case GpuScheme::Atomic:
+      limit_e = max_block(cuda::element_pass_kernel<T, Sink::Atomic>);
+      limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
+      break;
+    default:
+      limit_e = max_block(cuda::element_pass_kernel<T, Sink::Plain>);
+      limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
+  }
+  limit_e = std::min(limit_e, solid_max_block());
+  if (sys_.tri.num_elements > 0)
+    limit_e = std::min(limit_e, sys_.tri.any_plastic() ? max_block(cuda::tri_element_kernel<T, true>)
+                                                     : max_block(cuda::tri_element_kernel<T, false>));
+  if (sys_.tri.num_elements > 0 && split_tris_)
+    limit_e = std::min({limit_e, max_block(cuda::tri_kinematics_kernel<T>), max_block(cuda::tri_point_kernel<T, true>),
+                        max_block(cuda::tri_force_kernel<T, true>)});
+  if (sys_.node_dofs == 6) {
+    if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
+    if (sys_.beam.num_elements > 0 && split_beams_)
+      limit_e = std::min({limit_e, max_block(cuda::beam_kinematics_kernel<T>), max_block(cuda::beam_point_kernel<T>),
+                          max_block(cuda::beam_force_kernel<T>)});
+    limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
+                                                             : max_block(cuda::node_pass_kernel<T, Sink::Plain, 6>));
+  }
+  if (sys_.shell_global_moments()) {  // the shells' 6-value kernels run instead
+    const int limit = scheme_ == GpuScheme::Gather   ? max_block(cuda::element_pass_kernel<T, Sink::Slots, true>)
+                      : scheme_ == GpuScheme::Atomic ? max_block(cuda::element_pass_kernel<T, Sink::Atomic, true>)
+                                                     : max_block(cuda::element_pass_kernel<T, Sink::Plain, true>);
+    limit_e = std::min(limit_e, limit);
+  }
+  const Increment probe{0.0, 0.0, 0.0, 0.0};
+  float best_e = 1e30f, best_n = 1e30f;
+  for (int block : candidates) {
+    if (block <= limit_e) {
+      const float t = scheme_ == GpuScheme::ElementLocal
+                          ? time_launches([&](int b) { launch_local(probe, false, b); }, block)
+                          : time_launches([&](int b) { launch_elements(0.0, 0.0, b, false); }, block);
+      if (t < best_e) {
+        best_e = t;
+        block_element_ = block;
+      }
+    }
+    if (block <= limit_n) {
+      const float t = time_launches([&](int b) { launch_nodes(probe, NodeMode::Probe, {nullptr}, b); }, block);
+      if (t < best_n) {
+        best_n = t;
+        block_node_ = block;
+      }
+    }
+  }
+  if (scheme_ != GpuScheme::ElementLocal && scheme_ != GpuScheme::Gather) zero_nodal_forces();
+  sync("autotune");
+  tuned_ = true;
+}
+
+}  // namespace
+}  // namespace halfstep
