@@ -113,7 +113,7 @@ void HostContact::share_motion(const ContactShare& share, const HostContactNodes
   }
   // Ghost surfaces: to each rank, the contact nodes this rank supplies that lie within two
   // broad-phase cells of its box (every corner of a facet one of its slaves can touch lies
-  // within extent + reach of the slave, docs/architecture.md) or within the largest own facet
+  // within extent + reach of the slave, docs/parallel.md) or within the largest own facet
   // (the facing test reads the slaves' own facets), and the analytical surfaces' reference
   // nodes; 7 values per node (index, u, v). With feature edges also within two edge cells,
   // an edge and an edge facet of its edge records' first nodes: every edge an edge record
@@ -370,7 +370,7 @@ std::array<double, 2> HostContact::run_distributed(ContactView<double>& c, const
   // (force, weights, facet; edges: force, parameters, edge) to every rank holding a node they
   // push. Each rank scatters the records it has in record order, slave records then edge
   // records, as one process does: a node gets every record that pushes it, in the same
-  // order, so the same bits on every holder (docs/architecture.md, "Distributed contact").
+  // order, so the same bits on every holder (docs/parallel.md, "Distributed contact").
   // The per-definition totals and the energies are summed per rank in record order, then
   // over the ranks.
   const std::vector<int>& mine = share.records;

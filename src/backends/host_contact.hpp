@@ -1,7 +1,7 @@
 // The contact pass on the host (physics in dynamics/contact_pass.hpp): the CPU backend's
 // whole pass, one process or across MPI ranks, and the CUDA backend's distributed one, which
 // stages this rank's contact nodes' motion to the host, runs this class and copies the nodal
-// forces back (docs/architecture.md, "Distributed contact"). It owns the broad phase's and the
+// forces back (docs/parallel.md, "Distributed contact"). It owns the broad phase's and the
 // rank exchange's work arrays; the friction history stays with the caller.
 #pragma once
 

@@ -11,7 +11,7 @@
 // material's S at F, f_a = sum_g w_g detJ_g F S b_a), so the material, its state and the
 // dual-number tangent are those of C3D20 and C3D10M. No F-bar: like C3D20 the element locks
 // for nearly incompressible materials (degree 1 most). Degree 4 (125 nodes, 375 x 375 element
-// matrices) is not offered: docs/architecture.md, "NURBS patches and Bézier elements".
+// matrices) is not offered: docs/theory.md, "NURBS patches and Bézier elements in the code".
 // docs/theory.md, "NURBS solid elements".
 #pragma once
 

@@ -13,7 +13,7 @@
 
 namespace halfstep {
 
-/// A distributed run's contact on one rank (docs/architecture.md, "Distributed contact"):
+/// A distributed run's contact on one rank (docs/parallel.md, "Distributed contact"):
 /// every rank keeps the whole contact system, numbered by its contact nodes (contact_nodes),
 /// and each increment learns the motion of all of them (each from the rank that owns it).
 struct ContactShare {

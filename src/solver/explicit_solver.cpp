@@ -51,7 +51,7 @@ std::unique_ptr<Backend> start_backend(RunSetup& setup, const RunOptions& opt, c
   if (dist) bopt.device = comm.local_rank();
   bopt.distributed = dist;
   // Distributed contact runs on either backend (the GPU one stages the contact nodes to the
-  // host pass each increment: docs/architecture.md, "Distributed contact").
+  // host pass each increment: docs/parallel.md, "Distributed contact").
   std::unique_ptr<Backend> backend =
       setup.any_explicit ? make_backend(opt.backend, setup.sys(), bopt, opt.progress && writes) : nullptr;
   if (backend) backend->upload(setup.st);

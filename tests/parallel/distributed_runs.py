@@ -93,7 +93,7 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/plane_cps4r.inp",  # one-point planar quadrilaterals with hourglass springs
     "tests/gpu/decks/axi_cylinder.inp",  # CAX4R: ring totals, hoop springs
 ]
-# Contact across ranks (docs/architecture.md, "Distributed contact"; the GPU backend stages its
+# Contact across ranks (docs/parallel.md, "Distributed contact"; the GPU backend stages its
 # contact nodes to the same host pass each increment): every rank
 # learns the contact nodes' motion each increment, computes the slave records of the nodes it
 # owns and the edge records of the edges whose first node it owns, and the nodal contact

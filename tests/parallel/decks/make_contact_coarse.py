@@ -2,7 +2,7 @@
 """Writes tests/parallel/decks/contact_coarse.inp (stdout): a coarse block (2 x 2 C3D8R, edge
 0.5) dropped on a fine held base (8 x 8 C3D8R, edge 0.125), contact pair with friction 0.2,
 slave = the block's bottom. The slaves' own facets are four times the master facets' edge:
-a distributed run's ghost surface must reach their far corners (docs/architecture.md,
+a distributed run's ghost surface must reach their far corners (docs/parallel.md,
 "Distributed contact"; with a margin of two broad-phase cells only, every rank count stops).
 
     python3 tests/parallel/decks/make_contact_coarse.py > tests/parallel/decks/contact_coarse.inp
