@@ -80,6 +80,7 @@ void beam_restrict_mesh(const StructureSystem& whole, const ElementShare& share,
 
 /// The FPM beams' table (element_blocks.cpp lists it).
 const BlockFamily& beam_block_family() {
+  using Rows = RowState<&StructureSystem::beam, &StructureState::beam_state>;  // its state is one store of rows
   static const BlockFamily family{
       "beam",
       [](const StructureSystem& sys) { return sys.beam.num_elements; },
@@ -111,18 +112,10 @@ const BlockFamily& beam_block_family() {
       beam_gather,
       PressureTable::None,
       beam_restrict_mesh,
-      [](const StructureSystem&, const StructureState& g, const StructureSystem& local, const ElementShare& share,
-         StructureState& s) { copy_element_rows(g.beam_state, share, local.beam.state_size, s.beam_state); },
-      [](const StructureSystem& whole, StructureState& out) {
-        out.beam_state.assign(static_cast<std::size_t>(whole.beam.state_size) * static_cast<std::size_t>(whole.beam.num_elements), 0.0);
-      },
-      [](const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
-        pack_element_row(st.beam_state, static_cast<std::size_t>(local.beam.num_elements), local.beam.state_size, e, out);
-      },
-      [](const StructureSystem& whole, int e, const double* v, std::size_t left, StructureState& out) {
-        return unpack_element_row(v, left, static_cast<std::size_t>(whole.beam.num_elements), whole.beam.state_size, e,
-                                  out.beam_state);
-      },
+      Rows::restrict_state,
+      Rows::frame_size,
+      Rows::frame_pack,
+      Rows::frame_unpack,
       nullptr,  // the FPM increment keeps its undeformed bound
       nullptr,  // mass scaling refuses them
       nullptr,

@@ -225,6 +225,31 @@ void pack_element_row(const std::vector<double>& store, std::size_t count, int c
 std::size_t unpack_element_row(const double* values, std::size_t left, std::size_t count, int components, int e,
                                std::vector<double>& store);
 
+/// The state functions of a family whose element state is one component-major store of its
+/// mesh's state_size rows (the FPM beams' and triangles'): kMesh is the system's mesh member,
+/// kStore the state's array. Its members are the family table's restrict_state, frame_size,
+/// frame_pack and frame_unpack.
+template <auto kMesh, auto kStore>
+struct RowState {
+  static void restrict_state(const StructureSystem&, const StructureState& g, const StructureSystem& local,
+                             const ElementShare& share, StructureState& s) {
+    copy_element_rows(g.*kStore, share, (local.*kMesh).state_size, s.*kStore);
+  }
+  static void frame_size(const StructureSystem& whole, StructureState& out) {
+    const auto& m = whole.*kMesh;
+    (out.*kStore).assign(static_cast<std::size_t>(m.state_size) * static_cast<std::size_t>(m.num_elements), 0.0);
+  }
+  static void frame_pack(const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
+    const auto& m = local.*kMesh;
+    pack_element_row(st.*kStore, static_cast<std::size_t>(m.num_elements), m.state_size, e, out);
+  }
+  static std::size_t frame_unpack(const StructureSystem& whole, int e, const double* v, std::size_t left,
+                                  StructureState& out) {
+    const auto& m = whole.*kMesh;
+    return unpack_element_row(v, left, static_cast<std::size_t>(m.num_elements), m.state_size, e, out.*kStore);
+  }
+};
+
 /// "COUNT TYPE SUFFIX": a block's element count and its first element's deck type (for
 /// BlockFamily::describe).
 std::string count_and_type(const Model& model, const ElementBlock& b, const std::string& suffix);

@@ -106,6 +106,7 @@ void tri_restrict_mesh(const StructureSystem& whole, const ElementShare& share, 
 
 /// The FPM triangles' table (element_blocks.cpp lists it).
 const BlockFamily& tri_block_family() {
+  using Rows = RowState<&StructureSystem::tri, &StructureState::tri_state>;  // its state is one store of rows
   static const BlockFamily family{
       "FPM triangle",
       [](const StructureSystem& sys) { return sys.tri.num_elements; },
@@ -133,18 +134,10 @@ const BlockFamily& tri_block_family() {
       tri_gather,
       PressureTable::Element,
       tri_restrict_mesh,
-      [](const StructureSystem&, const StructureState& g, const StructureSystem& local, const ElementShare& share,
-         StructureState& s) { copy_element_rows(g.tri_state, share, local.tri.state_size, s.tri_state); },
-      [](const StructureSystem& whole, StructureState& out) {
-        out.tri_state.assign(static_cast<std::size_t>(whole.tri.state_size) * static_cast<std::size_t>(whole.tri.num_elements), 0.0);
-      },
-      [](const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
-        pack_element_row(st.tri_state, static_cast<std::size_t>(local.tri.num_elements), local.tri.state_size, e, out);
-      },
-      [](const StructureSystem& whole, int e, const double* v, std::size_t left, StructureState& out) {
-        return unpack_element_row(v, left, static_cast<std::size_t>(whole.tri.num_elements), whole.tri.state_size, e,
-                                  out.tri_state);
-      },
+      Rows::restrict_state,
+      Rows::frame_size,
+      Rows::frame_pack,
+      Rows::frame_unpack,
       nullptr,  // the FPM increment keeps its undeformed bound
       nullptr,  // mass scaling refuses them
       nullptr,
