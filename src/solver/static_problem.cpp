@@ -414,7 +414,8 @@ void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
   place_slaves(tau, xs);
 }
 
-void StaticProblem::correct(const std::vector<double>& du, double tau, std::vector<double>& xs, Configuration& c) const {
+void StaticProblem::apply_correction(const std::vector<double>& du, double tau, std::vector<double>& xs,
+                                     Configuration& c) const {
   for (int i = 0; i < neq; ++i) xs[static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)])] += du[static_cast<std::size_t>(i)];
   place_slaves(tau, xs);
   trial_configuration(xs, c);
@@ -435,7 +436,7 @@ void StaticProblem::correct(const std::vector<double>& du, double tau, std::vect
   }
 }
 
-void StaticProblem::reactions(const StaticIterate& s, FullStepFields& full) const {
+void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) const {
   for (std::size_t n = 0; n < nn; ++n) {
     for (int c = 0; c < 3; ++c) {
       const std::size_t k = q * n + c;
@@ -476,7 +477,7 @@ void StaticProblem::reactions(const StaticIterate& s, FullStepFields& full) cons
   }
 }
 
-void StaticProblem::element_energies(const StaticIterate& s) {
+void StaticProblem::element_energies(const NewtonIterate& s) {
   if (sys.solid.num_elements > 0) {
     if (step.nlgeom) {
       std::vector<double> slot(3 * sys.solid.conn.size());
@@ -498,7 +499,7 @@ void StaticProblem::element_energies(const StaticIterate& s) {
   }
 }
 
-void StaticProblem::store(const StaticIterate& s, double time) {
+void StaticProblem::store(const NewtonIterate& s, double time) {
   s.cfg.store(st);
   st.time = time;
   for (int b = 0; b < bodies.num_bodies; ++b) {

@@ -1,6 +1,6 @@
 // The problem of one static step (solver-internal): its unknowns and equations, and the
 // forces at a trial state. static_solver.cpp increments the step on it with Newton's method
-// (static_newton.hpp).
+// (newton.hpp), for which it is a NewtonProblem.
 #pragma once
 
 #include <cstddef>
@@ -20,18 +20,10 @@
 #include "discretization/loads.hpp"
 #include "linear/tangent_engine.hpp"
 #include "model/model.hpp"
+#include "solver/newton.hpp"
 #include "solver/static_solver.hpp"
 
 namespace halfstep {
-
-/// The converged (or trial) state of a static step: the unknowns, the configuration they
-/// give, the internal and external forces there and the strain energy.
-struct StaticIterate {
-  std::vector<double> x;
-  Configuration cfg;
-  std::vector<double> f_int, f_ext;
-  double strain = 0;
-};
 
 /// One static step: its unknowns x (ndn per node: translations are total displacements,
 /// rotation entries spins about the triad), their equations (a held dof has none; a rigid
@@ -42,11 +34,28 @@ struct StaticIterate {
 /// directors, t1 pulled back), so x there is linear in the loads; under NLGEOM the
 /// configuration is turned by each correction (exponential map) and the rotation entries of x
 /// only sum the spins of the step, for the correction check and the work.
-struct StaticProblem {
+struct StaticProblem final : NewtonProblem {
   StaticProblem(const Model& model, const Step& step, const StructureSystem& sys, const StepLoads& loads,
                 StructureState& st, const StaticStepOptions& opt);
   StaticProblem(const StaticProblem&) = delete;  // dv views drive: never copied or moved
   StaticProblem& operator=(const StaticProblem&) = delete;
+
+  // The NewtonProblem: the step's equations. The out-of-balance force is f_ext - f_int (less
+  // the viscous forces of STABILIZE) summed per equation; the force scales are Abaqus/
+  // Standard's: the average nonzero nodal force and moment of the trial, reactions included,
+  // never below the time average of the converged increments (q~, accepted()).
+  int equations() const override { return neq; }
+  bool nonlinear() const override { return step.nlgeom; }
+  void begin_attempt(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau) override;
+  NewtonBalance balance(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau,
+                        std::vector<double>& r) override;
+  void correction_sizes(const std::vector<double>& du, const NewtonIterate& from, const NewtonIterate& trial,
+                        double du_max[2], double dx_max[2]) const override;
+  void factor(const NewtonIterate& trial, bool step_start) override;
+  void solve(const std::vector<double>& r, std::vector<double>& du) override;
+  void correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) override;
+  /// Takes a converged increment's internal forces into the time-averaged force scales.
+  void accepted(const NewtonIterate& s);
 
   /// The configuration of a linear step's unknowns: displacements, and the reference triads
   /// turned by the total rotation.
@@ -74,15 +83,15 @@ struct StaticProblem {
   void prescribe(double tau, std::vector<double>& xs) const;
   /// One Newton correction du (per equation) applied to the unknowns xs and configuration c
   /// at step time tau (the explicit scheme's finite rotation: no drilling, frames orthonormal).
-  void correct(const std::vector<double>& du, double tau, std::vector<double>& xs, Configuration& c) const;
+  void apply_correction(const std::vector<double>& du, double tau, std::vector<double>& xs, Configuration& c) const;
   /// The frame's reactions at held dofs (global moments at shell nodes) and each rigid body's
   /// at its reference node: f_int - f_ext of the state s.
-  void reactions(const StaticIterate& s, FullStepFields& full) const;
+  void reactions(const NewtonIterate& s, FullStepFields& full) const;
   /// Element energies of the state s into st for a frame that writes cells (small-strain
   /// energies x . K(0) x / 2 in a geometrically linear step).
-  void element_energies(const StaticIterate& s);
+  void element_energies(const NewtonIterate& s);
   /// The state s into st at analysis time `time`, with the bodies' rotations.
-  void store(const StaticIterate& s, double time);
+  void store(const NewtonIterate& s, double time);
   /// "node 12 dof 2" for the dof behind equation eq (or "an unknown node").
   std::string equation_name(int eq) const;
   /// "node 12 dof 2" for unknown `dof`.
@@ -120,7 +129,7 @@ struct StaticProblem {
   bool rotations = false;  ///< nodes with rotations to carry (a model without shells has none)
   double model_size = 1;  ///< the used nodes' bounding-box diagonal (moments to forces in the checks)
   Configuration ref;      ///< the reference configuration
-  StaticIterate start;    ///< the step's start (its forces left to the driver)
+  NewtonIterate start;    ///< the step's start (its forces left to the driver)
   double period = 0;
 
  private:
@@ -131,6 +140,9 @@ struct StaticProblem {
 
   std::vector<double> face_, face_ux_, face_uy_, face_uz_, surface_pressure_;  ///< external()'s buffers
   std::vector<Vec3<double>> body_start_;                                    ///< bodies' rotation vectors at the start
+  double q_time_[2] = {0, 0};       ///< summed force and moment scales of the converged increments
+  std::int64_t q_count_[2] = {0, 0};
+  bool factored_linear_ = false;    ///< K of a geometrically linear step is factored once per step
 };
 
 }  // namespace halfstep

@@ -8,7 +8,7 @@
 #include "core/lap_timer.hpp"
 #include "dynamics/output_times.hpp"
 #include "solver/interrupt.hpp"
-#include "solver/static_newton.hpp"
+#include "solver/newton.hpp"
 #include "solver/static_problem.hpp"
 
 namespace halfstep {
@@ -39,7 +39,7 @@ class StaticFrames {
 
   /// The frame of state s (its external work `work`) after `increment` converged increments
   /// at step time tau: the step's last, or the analysis's initial frame.
-  void emit(const StaticIterate& s, double work, int increment, double tau, bool last, bool initial) {
+  void emit(const NewtonIterate& s, double work, int increment, double tau, bool last, bool initial) {
     StaticProblem& p = p_;
     if (!p.opt.emit) return;
     const Clock::time_point t_emit = Clock::now();
@@ -89,7 +89,7 @@ class StaticFrames {
 /// *STATIC, STABILIZE after a converged increment from `from` to `to` over dtau: the energy
 /// the viscous forces took, and the factor from the first increment (solved without them)
 /// when FACTOR= was not given.
-void account_stabilization(StaticProblem& p, const StaticIterate& from, const StaticIterate& to, double dtau,
+void account_stabilization(StaticProblem& p, const NewtonIterate& from, const NewtonIterate& to, double dtau,
                            StaticSummary& summary) {
   if (!p.stabilize) return;
   double m_v2_dt = 0;  // sum m* du^2 / dtau
@@ -104,7 +104,7 @@ void account_stabilization(StaticProblem& p, const StaticIterate& from, const St
 }
 
 /// Where the step is, for the run's status (a converged increment).
-StatusPoint static_point(const StaticIterate& s, double work, int increment, int iterations, double tau,
+StatusPoint static_point(const NewtonIterate& s, double work, int increment, int iterations, double tau,
                          double t_step0, double dtau, bool end) {
   StatusPoint pt;
   pt.is_static = true;
@@ -122,7 +122,7 @@ StatusPoint static_point(const StaticIterate& s, double work, int increment, int
 }
 
 /// The step's counts and the tangent engine's timings into the summary.
-void summarize(const StaticProblem& p, const StaticIterate& s, int increments, StaticSummary& summary) {
+void summarize(const StaticProblem& p, const NewtonIterate& s, int increments, StaticSummary& summary) {
   summary.increments += increments;
   const TangentStats& ts = p.engine->stats();
   summary.steps += 1;
@@ -160,7 +160,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     std::fprintf(stderr, "halfstep: static step '%s' (%s, %d equations): %s\n", step.name.c_str(),
                  step.nlgeom ? "NLGEOM=YES" : "NLGEOM=NO", p.neq, p.engine->description().c_str());
   StaticFrames frames(p, summary);
-  StaticIterate s = p.start;
+  NewtonIterate s = p.start;
   s.f_int.assign(p.ndof, 0.0);
   s.f_ext.assign(p.ndof, 0.0);
   s.strain = p.internal(s.x, s.cfg, s.f_int);
@@ -173,9 +173,9 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   st.half_dt_prev = 0;
 
   const StaticControls& ctl = step.controls;
-  StaticNewton newton(p);
-  StaticIncrements increments(step, period);
-  StaticIterate trial = s;
+  NewtonSolver newton(p);
+  IncrementControl increments(step, period, "static step '" + step.name + "'");
+  NewtonIterate trial = s;
   double tau = 0;
   int increment = 0;
   bool interrupted = false;
@@ -201,7 +201,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     s.f_int.swap(trial.f_int);
     s.f_ext.swap(trial.f_ext);
     s.strain = trial.strain;
-    newton.accepted(s.f_int);
+    p.accepted(s);
     tau = tau1;
     ++increment;
     p.store(s, t_step0 + tau);

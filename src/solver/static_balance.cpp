@@ -1,0 +1,162 @@
+// The static step as a NewtonProblem (newton.hpp): an attempt's start, the out-of-balance
+// forces and Abaqus/Standard's force scales, the tangent and the correction.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "core/error.hpp"
+#include "solver/static_problem.hpp"
+
+namespace halfstep {
+
+namespace {
+
+/// Largest |x_i| over the translation (rot = false) or rotation (rot = true) equations.
+double max_abs(const std::vector<double>& x, const std::vector<char>& is_rotation, bool rot) {
+  double m = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if ((is_rotation[i] != 0) == rot) {
+      // std::max would drop a NaN (every comparison with it is false) and call it converged.
+      if (!std::isfinite(x[i])) return std::fabs(x[i]);
+      m = std::max(m, std::fabs(x[i]));
+    }
+  return m;
+}
+
+/// The first entry of x that is not finite, or -1.
+std::ptrdiff_t first_non_finite(const std::vector<double>& x) {
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i])) return static_cast<std::ptrdiff_t>(i);
+  return -1;
+}
+
+}  // namespace
+
+void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau) {
+  trial.x = from.x;
+  trial.cfg = from.cfg;
+  if (stabilize && c_stab > 0) {  // the viscous forces' stiffness, c m* / dtau, per equation
+    std::vector<double> shift(static_cast<std::size_t>(neq), 0.0);
+    for (std::size_t k = 0; k < ndof; ++k)
+      if (equation[k] >= 0) shift[static_cast<std::size_t>(equation[k])] += c_stab * mstar[k] / dtau;
+    engine->set_diagonal_shift(shift);
+  }
+  prescribe(tau1, trial.x);
+  trial_configuration(trial.x, trial.cfg);
+}
+
+NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau,
+                                     std::vector<double>& r) {
+  NewtonBalance b;
+  trial.strain = internal(trial.x, trial.cfg, trial.f_int);
+  external(tau1, trial.cfg, trial.f_ext);
+  // Every dof, the held ones too: their reactions are written. The cause is named, since
+  // the cut-backs that follow end in a message about the minimum increment.
+  if (const std::ptrdiff_t k = first_non_finite(trial.f_ext); k >= 0) {
+    b.failure = "the applied load at " + dof_label(static_cast<int>(k)) + " is not finite (" +
+                std::to_string(trial.f_ext[static_cast<std::size_t>(k)]) + ")";
+    return b;
+  }
+  if (const std::ptrdiff_t k = first_non_finite(trial.f_int); k >= 0) {
+    b.failure = "the internal force at " + dof_label(static_cast<int>(k)) + " is not finite (" +
+                std::to_string(trial.f_int[static_cast<std::size_t>(k)]) + ")";
+    return b;
+  }
+  // Force scales: the average nonzero nodal force and moment (reactions included), never
+  // below the time average of the converged increments (Abaqus' q~).
+  double q_sum[2] = {0, 0};
+  std::int64_t q_n[2] = {0, 0};
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (active[k]) {
+      const int field = k % q >= 3 ? 1 : 0;
+      const double v = std::max(std::fabs(trial.f_int[k]), std::fabs(trial.f_ext[k]));
+      if (v > 0) {
+        q_sum[field] += v;
+        ++q_n[field];
+      }
+    }
+  double* qs = b.scale;
+  for (int fld = 0; fld < 2; ++fld) {
+    qs[fld] = q_n[fld] ? q_sum[fld] / static_cast<double>(q_n[fld]) : 0.0;
+    if (q_count_[fld]) qs[fld] = std::max(qs[fld], q_time_[fld] / static_cast<double>(q_count_[fld]));
+  }
+  // Forces near the largest double overflow the scale's sum; an infinite scale would pass
+  // any residual.
+  if (!std::isfinite(qs[0]) || !std::isfinite(qs[1])) {
+    b.failure = "the force scale overflowed (nodal forces near the largest double, 1.8e308)";
+    return b;
+  }
+  if (ndn == 5) {
+    // Forces and moments judged on one scale where one field carries (next to) nothing: a
+    // strip rolled by end moments has round-off forces only, a membrane round-off moments.
+    // The model's size converts (moments of the applied forces are about force x size).
+    const double qt = qs[0], qr = qs[1];
+    qs[0] = std::max(qt, qr / model_size);
+    qs[1] = std::max(qr, qt * model_size);
+  }
+  // A shared equation (a rigid body's translation) sums the residuals of its dofs.
+  std::fill(r.begin(), r.end(), 0.0);
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (equation[k] >= 0) r[static_cast<std::size_t>(equation[k])] += trial.f_ext[k] - trial.f_int[k];
+  if (stabilize && c_stab > 0)
+    for (std::size_t k = 0; k < ndof; ++k)
+      if (equation[k] >= 0)
+        r[static_cast<std::size_t>(equation[k])] -= c_stab * mstar[k] * (trial.x[k] - from.x[k]) / dtau;
+  b.residual[0] = max_abs(r, eq_rotation, false);
+  b.residual[1] = max_abs(r, eq_rotation, true);
+  if (!std::isfinite(b.residual[0]) || !std::isfinite(b.residual[1]) || !std::isfinite(trial.strain))
+    b.failure = !std::isfinite(trial.strain) ? "the strain energy is not finite" : "the residual force is not finite";
+  return b;
+}
+
+void StaticProblem::correction_sizes(const std::vector<double>& du, const NewtonIterate& from,
+                                     const NewtonIterate& trial, double du_max[2], double dx_max[2]) const {
+  du_max[0] = max_abs(du, eq_rotation, false);
+  du_max[1] = max_abs(du, eq_rotation, true);
+  dx_max[0] = dx_max[1] = 0;
+  for (std::size_t k = 0; k < ndof; ++k)
+    dx_max[k % q >= 3 ? 1 : 0] = std::max(dx_max[k % q >= 3 ? 1 : 0], std::fabs(trial.x[k] - from.x[k]));
+}
+
+void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
+  try {
+    if (step.nlgeom) {
+      engine->assemble_and_factor(trial.cfg);
+    } else if (!factored_linear_) {
+      // K of a geometrically linear step is factored once per step, at the reference.
+      engine->assemble_and_factor(ref);
+      factored_linear_ = true;
+    }
+  } catch (const SingularStiffness& e) {
+    if (step_start)
+      throw InputError(step.loc, "singular stiffness: unconstrained dofs at " + equation_name(e.equation()) +
+                                     " in step '" + step.name + "' (" + e.what() +
+                                     "): add *BOUNDARY conditions that stop every rigid motion");
+    throw;
+  }
+}
+
+void StaticProblem::solve(const std::vector<double>& r, std::vector<double>& du) { engine->solve(r, du); }
+
+void StaticProblem::correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) {
+  apply_correction(du, tau1, trial.x, trial.cfg);
+}
+
+void StaticProblem::accepted(const NewtonIterate& s) {
+  for (int fld = 0; fld < 2; ++fld) {
+    double q_sum = 0;
+    std::int64_t q_n = 0;
+    for (std::size_t k = 0; k < ndof; ++k)
+      if (active[k] && (k % q >= 3 ? 1 : 0) == fld && s.f_int[k] != 0) {
+        q_sum += std::fabs(s.f_int[k]);
+        ++q_n;
+      }
+    if (q_n) {
+      q_time_[fld] += q_sum / static_cast<double>(q_n);
+      ++q_count_[fld];
+    }
+  }
+}
+
+}  // namespace halfstep
