@@ -168,7 +168,7 @@ void add_run_options(CLI::App& run, Args& a) {
             "colored (seed 000 sec. 3.1) or element-local (seed 000 sec. 3.2)",
             [&a](const std::string& v) {
               try {
-                a.run.backend_options.scheme = parse_gpu_scheme(v);
+                a.run.backend_options.gpu.scheme = parse_gpu_scheme(v);
               } catch (const std::invalid_argument& e) {
                 bad_value(e.what());
               }
@@ -182,8 +182,8 @@ void add_run_options(CLI::App& run, Args& a) {
     const double b = positive_number("--gpu-block", v);
     if (b > 1024 || b != static_cast<int>(b) || static_cast<int>(b) % 32 != 0)
       bad_value("--gpu-block needs a multiple of 32 up to 1024");
-    a.run.backend_options.block = static_cast<int>(b);
-    a.run.backend_options.autotune = false;
+    a.run.backend_options.gpu.block = static_cast<int>(b);
+    a.run.backend_options.gpu.autotune = false;
   });
   add_value(run, "--gpu-reference", "R",
             "recompute (default) or stored: per-element MITC4 constants kept in\n"
@@ -191,7 +191,7 @@ void add_run_options(CLI::App& run, Args& a) {
             [&a](const std::string& v) {
               if (v != "stored" && v != "recompute")
                 bad_value("--gpu-reference must be stored or recompute, got '" + v + "'");
-              a.run.backend_options.stored_reference = v == "stored";
+              a.run.backend_options.gpu.stored_reference = v == "stored";
             });
   add_value(run, "--fpm-kernels", "K",
             "fused (one GPU thread per element does all), split (seed 003's scheme:\n"
@@ -201,7 +201,7 @@ void add_run_options(CLI::App& run, Args& a) {
             [&a](const std::string& v) {
               if (v != "fused" && v != "split" && v != "auto")
                 bad_value("--fpm-kernels must be auto, fused or split, got '" + v + "'");
-              a.run.backend_options.fpm_kernels = v == "split"   ? FpmKernels::Split
+              a.run.backend_options.gpu.fpm_kernels = v == "split"   ? FpmKernels::Split
                                                   : v == "fused" ? FpmKernels::Fused
                                                                  : FpmKernels::Auto;
             });
@@ -213,7 +213,7 @@ void add_run_options(CLI::App& run, Args& a) {
             [&a](const std::string& v) {
               if (v != "thread" && v != "split" && v != "auto")
                 bad_value("--shell-kernel must be auto, thread or split, got '" + v + "'");
-              a.run.backend_options.shell_kernel = v == "split"    ? ShellKernel::Split
+              a.run.backend_options.gpu.shell_kernel = v == "split"    ? ShellKernel::Split
                                                    : v == "thread" ? ShellKernel::Thread
                                                                    : ShellKernel::Auto;
             });
@@ -223,7 +223,7 @@ void add_run_options(CLI::App& run, Args& a) {
             "FPM triangles or contact) or single (one launch for every node); GPU only",
             [&a](const std::string& v) {
               if (v != "split" && v != "single") bad_value("--node-pass must be split or single, got '" + v + "'");
-              a.run.backend_options.split_node_pass = v == "split";
+              a.run.backend_options.gpu.split_node_pass = v == "split";
             });
   add_value(run, "--energy-tolerance", "F",
             "stop when the energy balance error exceeds F" + default_note(RunOptions().energy_tolerance),

@@ -48,7 +48,7 @@ std::unique_ptr<Backend> start_backend(RunSetup& setup, const RunOptions& opt, c
   bopt.threads = opt.threads;
   if (dist && bopt.threads <= 0)  // the ranks of a host share its cores
     bopt.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / comm.local_size());
-  if (dist) bopt.device = comm.local_rank();
+  if (dist) bopt.gpu.device = comm.local_rank();
   bopt.distributed = dist;
   // Distributed contact runs on either backend (the GPU one stages the contact nodes to the
   // host pass each increment: docs/parallel.md, "Distributed contact").

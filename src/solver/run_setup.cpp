@@ -183,9 +183,9 @@ void prepare_run(RunSetup& s, const Model& deck, const RunOptions& opt, const Co
     // give them the same settings without an error.
     if (!s.any_explicit) s.cannot_restart("restart files are written in explicit dynamic steps; this deck has none", comm);
     if (s.builds && comm.distributed()) {
-      if (opt.backend_options.scheme == GpuScheme::ElementLocal || opt.backend_options.scheme == GpuScheme::Colored)
+      if (opt.backend_options.gpu.scheme == GpuScheme::ElementLocal || opt.backend_options.gpu.scheme == GpuScheme::Colored)
         throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +
-                                          gpu_scheme_name(opt.backend_options.scheme));
+                                          gpu_scheme_name(opt.backend_options.gpu.scheme));
       part = partition_elements(model, comm.size());
     }
   } catch (const std::exception& e) {

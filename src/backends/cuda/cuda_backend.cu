@@ -73,13 +73,13 @@ template <class T>
 class CudaBackend final : public Backend {
  public:
   CudaBackend(const StructureSystem& sys, const BackendOptions& opt)
-      : sys_(sys), opt_(opt), scheme_(opt.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.scheme),
-        contact_(sys), split_tris_(fpm_split_family(opt.fpm_kernels, false, sizeof(T) == 4)),
+      : sys_(sys), opt_(opt), scheme_(opt.gpu.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.gpu.scheme),
+        contact_(sys), split_tris_(fpm_split_family(opt.gpu.fpm_kernels, false, sizeof(T) == 4)),
         split_beams_(split_tris_),
-        split_hexes_(fpm_split_family(opt.fpm_kernels, true, sizeof(T) == 4)),
-        split_shells_(shell_split(opt.shell_kernel, scheme_) && sys.shell.num_elements > 0 &&
+        split_hexes_(fpm_split_family(opt.gpu.fpm_kernels, true, sizeof(T) == 4)),
+        split_shells_(shell_split(opt.gpu.shell_kernel, scheme_) && sys.shell.num_elements > 0 &&
                       !sys.shell_global_moments() && !has_plastic_shells(sys) && scheme_ != GpuScheme::ElementLocal),
-        plain_node_sets_(opt.split_node_pass) {
+        plain_node_sets_(opt.gpu.split_node_pass) {
     refuse_unsupported();
     open_device();
     setup_shells();
@@ -200,7 +200,7 @@ class CudaBackend final : public Backend {
         zero_nodal_forces();
         break;
     }
-    if (opt_.autotune && !tuned_) autotune();
+    if (opt_.gpu.autotune && !tuned_) autotune();
   }
 
   void element_pass(double tau, double time) override {
@@ -326,10 +326,10 @@ class CudaBackend final : public Backend {
   /// Selects the device (one per rank in distributed runs) and creates the streams and events the
   /// passes share.
   void open_device() {
-    if (opt_.device >= 0) {  // one GPU per rank: the rank's index on its host picks it
+    if (opt_.gpu.device >= 0) {  // one GPU per rank: the rank's index on its host picks it
       int count = 0;
       check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
-      check(cudaSetDevice(opt_.device % count), "cudaSetDevice");
+      check(cudaSetDevice(opt_.gpu.device % count), "cudaSetDevice");
     }
     cudaDeviceProp prop{};
     int dev = 0;
@@ -341,7 +341,7 @@ class CudaBackend final : public Backend {
     check(cudaStreamCreateWithFlags(&side_stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming), "cudaEventCreate");
     check(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming), "cudaEventCreate");
-    block_element_ = block_node_ = opt_.block;
+    block_element_ = block_node_ = opt_.gpu.block;
   }
 
   /// The nodes' reference geometry and constants the node pass reads (constraints and rigid bodies
@@ -414,7 +414,7 @@ class CudaBackend final : public Backend {
       slot_ptr_.assign(sys_.shell.node_slot_ptr);
       slots_.assign(sys_.shell.node_slots);
     }
-    if (local || opt_.stored_reference) {
+    if (local || opt_.gpu.stored_reference) {
       // The seed's scheme keeps per-element constants; the others recompute them unless told
       // (--gpu-reference stored): 24 reals per element against ~600 FLOP.
       std::vector<Mitc4Ref<T>> ref(ne);
