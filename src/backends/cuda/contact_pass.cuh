@@ -304,26 +304,28 @@ struct ContactPass {
     check(cudaGetLastError(), "contact launch");
   }
 
-  /// Applies f(name, array) to every contact array that kernels write (part of the backend's
-  /// restart list, in its order).
+  /// Applies f(name, array, mirror) to every contact array that kernels write (part of the
+  /// backend's array list, in its order): the friction springs go on from the host's state
+  /// and come back with the contact forces.
   template <class F>
-  void for_each_restart_array(F&& f) {
-    f("ct_history", ct_history_);
-    f("ct_force", ct_force_);
-    f("ct_weight", ct_weight_);
-    f("ct_geom", ct_geom_);
-    f("ct_candidates", ct_candidates_);
-    f("ct_e_force", ct_e_force_);
-    f("ct_e_param", ct_e_param_);
-    f("ct_e_max", ct_e_max_);
-    f("ct_e_sums", ct_e_sums_);
-    f("ct_e_ticket", ct_e_ticket_);
-    f("ct_normal", ct_normal_);
-    f("ct_shear", ct_shear_);
-    f("ct_pair_force", ct_pair_force_);
-    f("ct_max", ct_max_);
-    f("ct_sums", ct_sums_);
-    f("ct_ticket", ct_ticket_);
+  void for_each_device_array(F&& f) {
+    const StateMirror none;
+    f("ct_history", ct_history_, StateMirror{&StructureState::contact_history, true, true});
+    f("ct_force", ct_force_, none);
+    f("ct_weight", ct_weight_, none);
+    f("ct_geom", ct_geom_, none);
+    f("ct_candidates", ct_candidates_, none);
+    f("ct_e_force", ct_e_force_, none);
+    f("ct_e_param", ct_e_param_, none);
+    f("ct_e_max", ct_e_max_, none);
+    f("ct_e_sums", ct_e_sums_, none);
+    f("ct_e_ticket", ct_e_ticket_, none);
+    f("ct_normal", ct_normal_, StateMirror{&StructureState::contact_normal, false, true});
+    f("ct_shear", ct_shear_, StateMirror{&StructureState::contact_shear, false, true});
+    f("ct_pair_force", ct_pair_force_, StateMirror{&StructureState::contact_pair_force, false, true});
+    f("ct_max", ct_max_, none);
+    f("ct_sums", ct_sums_, none);
+    f("ct_ticket", ct_ticket_, none);
   }
 
   const StructureSystem& sys_;

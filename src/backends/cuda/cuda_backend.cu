@@ -532,9 +532,10 @@ class CudaBackend final : public Backend {
     check(cudaEventRecord(packed_, stream_), "cudaEventRecord");
   }
 
-  // device_state.cuh: the list of arrays restart files hold, and the staging of output frames.
+  // device_state.cuh: the list of device arrays (restart, upload, download), and the staging
+  // of output frames.
   template <class F>
-  void for_each_restart_array(F&& f);
+  void for_each_device_array(F&& f);
   int acquire_staging();
   void release_staging(int b);
 

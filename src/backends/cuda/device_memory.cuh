@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "discretization/structure_state.hpp"
 
 namespace halfstep {
 namespace cuda {
@@ -128,4 +129,13 @@ class PinnedArray {
 };
 
 }  // namespace cuda
+/// How a device array mirrors an array of the host's StructureState (the CUDA backend's one
+/// array list drives upload, download and restart): not at all (a device-only array), copied
+/// up from it (in) and down into it (out). sized: the device array is sized at set-up, the
+/// host's must match, and nothing goes up while it is empty; otherwise it takes the host's size.
+struct StateMirror {
+  std::vector<double> StructureState::*host = nullptr;
+  bool in = false, out = false, sized = true;
+};
+
 }  // namespace halfstep

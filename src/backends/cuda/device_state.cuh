@@ -49,19 +49,6 @@ void CudaBackend<T>::upload(const StructureState& st) {
       rem_[i].assign(buf);
     }
   }
-  if (solid_state_.size() > 0) {  // the material state goes on from the host's (zero at the start)
-    if (st.solid_state.size() != solid_state_.size()) throw std::logic_error("material state of the wrong size");
-    buf.assign(st.solid_state.begin(), st.solid_state.end());
-    solid_state_.assign(buf);
-  }
-  if (sys_.beam.num_elements > 0) {  // section forces, frames, fibres and work go on from the host's
-    buf.assign(st.beam_state.begin(), st.beam_state.end());
-    beam_state_.assign(buf);
-  }
-  if (sys_.tri.num_elements > 0) {
-    buf.assign(st.tri_state.begin(), st.tri_state.end());
-    tri_state_.assign(buf);
-  }
   if (!sys_.bodies.empty()) {  // rotation and angular velocity (the reference node's v[3..5]) of each body
     const RigidBodies& rb = sys_.bodies;
     buf.assign(st.body_rotation.begin(), st.body_rotation.end());
@@ -71,18 +58,22 @@ void CudaBackend<T>::upload(const StructureState& st) {
       for (int k = 3; k < 6; ++k) buf.push_back(T(st.v[k][r]));
     body_omega_.assign(buf);
   }
-  if (shell_state_.size() > 0) {
-    if (st.shell_state.size() != shell_state_.size()) throw std::logic_error("shell state of the wrong size");
-    buf.assign(st.shell_state.begin(), st.shell_state.end());
-    shell_state_.assign(buf);
-  }
-  if (contact_.ct_history_.size() > 0) {  // the friction springs go on from the host's
-    if (st.contact_history.size() != contact_.ct_history_.size())
-      throw std::logic_error("contact history of the wrong size");
-    buf.assign(st.contact_history.begin(), st.contact_history.end());
-    contact_.ct_history_.assign(buf);
-    if (host_contact_) hc_history_ = st.contact_history;  // distributed: the host pass keeps it
-  }
+  // The element and contact state (material state, section forces and frames, friction
+  // springs) goes on from the host's: the arrays the list mirrors in.
+  for_each_device_array([&](const std::string& name, auto& a, const StateMirror& m) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(a)>, DeviceArray<T>>) {
+      if (!m.in) return;
+      const std::vector<double>& h = st.*m.host;
+      if (m.sized && a.size() == 0) return;
+      if (m.sized && h.size() != a.size())
+        throw std::logic_error("upload: the state's " + name + " has " + std::to_string(h.size()) +
+                               " values, the device's " + std::to_string(a.size()));
+      if (h.empty()) return;
+      buf.assign(h.begin(), h.end());
+      a.assign(buf);
+    }
+  });
+  if (host_contact_ && contact_.ct_history_.size() > 0) hc_history_ = st.contact_history;  // distributed: the host pass keeps it
 }
 
 template <class T>
@@ -114,9 +105,6 @@ void CudaBackend<T>::download(StructureState& st) {
       for (std::size_t n = 0; n < buf.size(); ++n) (*whole[i])[n] += double(buf[n]);
     }
   }
-  buf.resize(elem_energy_.size());
-  elem_energy_.copy_to(buf.data(), buf.size());
-  st.elem_energy.assign(buf.begin(), buf.end());
   if (!sys_.bodies.empty()) {
     const RigidBodies& rb = sys_.bodies;
     buf.resize(body_rotation_.size());
@@ -127,46 +115,16 @@ void CudaBackend<T>::download(StructureState& st) {
     for (int b = 0; b < rb.num_bodies; ++b)
       for (int k = 0; k < 3; ++k) st.v[3 + k][rb.ref_node[b]] = double(buf[3 * b + k]);
   }
-  if (shell_state_.size() > 0) {
-    buf.resize(shell_state_.size());
-    shell_state_.copy_to(buf.data(), buf.size());
-    st.shell_state.assign(buf.begin(), buf.end());
-  }
-  if (contact_.ct_history_.size() > 0) {
-    const std::pair<const DeviceArray<T>*, std::vector<double>*> rows[4] = {
-        {&contact_.ct_history_, &st.contact_history},
-        {&contact_.ct_normal_, &st.contact_normal},
-        {&contact_.ct_shear_, &st.contact_shear},
-        {&contact_.ct_pair_force_, &st.contact_pair_force}};
-    for (const auto& [from, to] : rows) {
-      buf.resize(from->size());
-      from->copy_to(buf.data(), buf.size());
-      to->assign(buf.begin(), buf.end());
+  // Energies, element and contact state: the arrays the list mirrors out.
+  for_each_device_array([&](const std::string&, auto& a, const StateMirror& m) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(a)>, DeviceArray<T>>) {
+      if (!m.out || a.size() == 0) return;
+      buf.resize(a.size());
+      a.copy_to(buf.data(), buf.size());
+      (st.*m.host).assign(buf.begin(), buf.end());
     }
-    if (host_contact_) st.contact_history = hc_history_;
-  }
-  if (sys_.solid.num_elements > 0) {
-    buf.resize(solid_energy_.size());
-    solid_energy_.copy_to(buf.data(), buf.size());
-    st.solid_energy.assign(buf.begin(), buf.end());
-    solid_hourglass_.copy_to(buf.data(), buf.size());
-    st.solid_hourglass.assign(buf.begin(), buf.end());
-    if (solid_state_.size() > 0) {
-      buf.resize(solid_state_.size());
-      solid_state_.copy_to(buf.data(), buf.size());
-      st.solid_state.assign(buf.begin(), buf.end());
-    }
-  }
-  if (beam_state_.size() > 0) {
-    buf.resize(beam_state_.size());
-    beam_state_.copy_to(buf.data(), buf.size());
-    st.beam_state.assign(buf.begin(), buf.end());
-  }
-  if (tri_state_.size() > 0) {
-    buf.resize(tri_state_.size());
-    tri_state_.copy_to(buf.data(), buf.size());
-    st.tri_state.assign(buf.begin(), buf.end());
-  }
+  });
+  if (host_contact_ && contact_.ct_history_.size() > 0) st.contact_history = hc_history_;
 }
 
 template <class T>
@@ -324,7 +282,7 @@ void CudaBackend<T>::save_restart(RestartBlob& blob) {
   if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
   sync("restart");
   restart_host_.clear();
-  for_each_restart_array([&](const std::string& name, auto& a) {
+  for_each_device_array([&](const std::string& name, auto& a, const StateMirror&) {
     using V = typename std::decay_t<decltype(a)>::value_type;
     std::vector<char>& h = restart_host_.emplace_back(a.bytes());
     a.copy_to(reinterpret_cast<V*>(h.data()), a.size());
@@ -343,7 +301,7 @@ template <class T>
 void CudaBackend<T>::load_restart(const RestartBlob& blob) {
   if (!restart_unsupported().empty()) throw RunError(restart_unsupported());
   sync("restart");
-  for_each_restart_array([&](const std::string& name, auto& a) {
+  for_each_device_array([&](const std::string& name, auto& a, const StateMirror&) {
     using V = typename std::decay_t<decltype(a)>::value_type;
     std::vector<V> h;
     blob.get_vector("cuda." + name, h, static_cast<long long>(a.size()));
@@ -359,55 +317,62 @@ void CudaBackend<T>::load_restart(const RestartBlob& blob) {
   tuned_ = true;
 }
 
-/// Applies f(name, array) to every device array that kernels write (the restart's list).
+/// Applies f(name, array, mirror) to every device array that kernels write: restart files
+/// hold each under its name, in this order; upload and download copy the ones that mirror a
+/// StructureState array (the nodal arrays, which the element-local scheme and FP32
+/// remainders copy by their own rules, mirror none here).
 template <class T>
 template <class F>
-void CudaBackend<T>::for_each_restart_array(F&& f) {
+void CudaBackend<T>::for_each_device_array(F&& f) {
+  const StateMirror none;
+  const auto state = [](std::vector<double> StructureState::*host, bool in, bool sized = true) {
+    return StateMirror{host, in, true, sized};
+  };
   const char* xyz[] = {"x", "y", "z"};
   DeviceArray<T>* nodal[9] = {&ux_, &uy_, &uz_, &dx_, &dy_, &dz_, &t1x_, &t1y_, &t1z_};
   const char* nodal_names[9] = {"ux", "uy", "uz", "dx", "dy", "dz", "t1x", "t1y", "t1z"};
-  for (int i = 0; i < 9; ++i) f(nodal_names[i], *nodal[i]);
-  for (int i = 0; i < 6; ++i) f("rem_" + std::string(nodal_names[i]), rem_[i]);
-  for (int d = 0; d < kMaxNodeDofs; ++d) f("v" + std::to_string(d), v_[d]);
-  for (int i = 0; i < 6; ++i) f("fi" + std::to_string(i), fi_[i]);
-  for (int i = 0; i < 3; ++i) f(std::string("fp") + xyz[i], fp_[i]);
+  for (int i = 0; i < 9; ++i) f(nodal_names[i], *nodal[i], none);
+  for (int i = 0; i < 6; ++i) f("rem_" + std::string(nodal_names[i]), rem_[i], none);
+  for (int d = 0; d < kMaxNodeDofs; ++d) f("v" + std::to_string(d), v_[d], none);
+  for (int i = 0; i < 6; ++i) f("fi" + std::to_string(i), fi_[i], none);
+  for (int i = 0; i < 3; ++i) f(std::string("fp") + xyz[i], fp_[i], none);
   for (int i = 0; i < 2; ++i) {
-    f("level_force" + std::to_string(i), level_force_[i]);
-    f("level_pressure" + std::to_string(i), level_pressure_[i]);
+    f("level_force" + std::to_string(i), level_force_[i], none);
+    f("level_pressure" + std::to_string(i), level_pressure_[i], none);
   }
-  f("slot_force", slot_force_);
-  f("slot_pressure", slot_pressure_);
-  f("elem_energy", elem_energy_);
-  f("solid_force", solid_force_);
-  f("solid_energy", solid_energy_);
-  f("solid_hourglass", solid_hourglass_);
-  f("face_force", face_force_);
-  f("solid_state", solid_state_);
-  f("shell_state", shell_state_);
-  f("beam_force", beam_force_);
-  f("beam_state", beam_state_);
-  f("beam_increment", beam_increment_);
-  f("beam_point_values", beam_point_values_);
-  f("tri_force", tri_force_);
-  f("tri_pressure", tri_pressure_);
-  f("tri_state", tri_state_);
-  f("tri_increment", tri_increment_);
-  f("tri_point_work", tri_point_work_);
-  f("hex_increment", hex_increment_);
-  f("hex_result", hex_result_);
-  f("con_force", con_force_);
-  f("body_rotation", body_rotation_);
-  f("body_omega", body_omega_);
-  f("body_out", body_out_);
-  f("body_sums", body_sums_);
-  contact_.for_each_restart_array(f);
-  f("monitor", monitor_);
-  f("sums", sums_);
-  f("tickets", tickets_);
-  f("halo_buf", halo_buf_);
-  f("send_buf", send_buf_);
-  f("halo_total", halo_total_);
-  f("publish", publish_);
+  f("slot_force", slot_force_, none);
+  f("slot_pressure", slot_pressure_, none);
+  f("elem_energy", elem_energy_, state(&StructureState::elem_energy, false));
+  f("solid_force", solid_force_, none);
+  f("solid_energy", solid_energy_, state(&StructureState::solid_energy, false));
+  f("solid_hourglass", solid_hourglass_, state(&StructureState::solid_hourglass, false));
+  f("face_force", face_force_, none);
+  f("solid_state", solid_state_, state(&StructureState::solid_state, true));
+  f("shell_state", shell_state_, state(&StructureState::shell_state, true));
+  f("beam_force", beam_force_, none);
+  f("beam_state", beam_state_, state(&StructureState::beam_state, true, false));
+  f("beam_increment", beam_increment_, none);
+  f("beam_point_values", beam_point_values_, none);
+  f("tri_force", tri_force_, none);
+  f("tri_pressure", tri_pressure_, none);
+  f("tri_state", tri_state_, state(&StructureState::tri_state, true, false));
+  f("tri_increment", tri_increment_, none);
+  f("tri_point_work", tri_point_work_, none);
+  f("hex_increment", hex_increment_, none);
+  f("hex_result", hex_result_, none);
+  f("con_force", con_force_, none);
+  f("body_rotation", body_rotation_, none);
+  f("body_omega", body_omega_, none);
+  f("body_out", body_out_, none);
+  f("body_sums", body_sums_, none);
+  contact_.for_each_device_array(f);
+  f("monitor", monitor_, none);
+  f("sums", sums_, none);
+  f("tickets", tickets_, none);
+  f("halo_buf", halo_buf_, none);
+  f("send_buf", send_buf_, none);
+  f("halo_total", halo_total_, none);
+  f("publish", publish_, none);
 }
 
 template <class T>
