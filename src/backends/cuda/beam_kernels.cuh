@@ -11,18 +11,19 @@
 namespace halfstep {
 namespace cuda {
 
-/// Element pass over beams [first, first + count) (distributed runs: those touching shared
-/// nodes, then the rest); each warp stores its internal work (elastic and plastic) and its
-/// plastic part at warp slot slot0 + its index, which the pass's element_sums_kernel adds.
+/// An FPM beam's element sums (element_forall_sum): its internal work (elastic and plastic)
+/// and its plastic part, through the body the CPU loop runs (distributed runs: the beams
+/// touching shared nodes, then the rest).
 template <class T>
-__global__ void beam_element_kernel(BeamView<T> v, int first, int count, RunView run, unsigned slot0) {
-  if (run.monitor->status != kRunning) return;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
-  if (i < count) BeamElementBody<T>{v}(first + i, body);
-  const double w[3] = {body[0], 0.0, body[1]};
-  put_warp_sums(w, run.element_parts, slot0, count);
-}
+struct BeamElementSums {
+  BeamView<T> v;
+  __device__ void operator()(int e, double (&w)[3]) const {
+    double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+    BeamElementBody<T>{v}(e, body);
+    w[0] = body[0];
+    w[2] = body[1];
+  }
+};
 
 /// The seed's split scheme (--fpm-kernels split) for beams, kernel 1 of 3: one thread per beam
 /// of [first, first + count) for the fictitious reverse motion and the natural deformation
@@ -46,31 +47,34 @@ __global__ void beam_point_kernel(BeamView<T> v, const T* increments, T* points,
   beam_split_point(v, increments, points, static_cast<int>(i / count), first + static_cast<int>(i % count));
 }
 
-/// Kernel 3: one thread per beam of the range for the natural and nodal forces (beam_forces);
-/// warp sums as in beam_element_kernel.
+/// Kernel 3: one thread per beam of the range for the natural and nodal forces (beam_forces),
+/// its element sums as BeamElementSums' (element_forall_sum).
 template <class T>
-__global__ void beam_force_kernel(BeamView<T> v, const T* increments, const T* points, int first, int count,
-                                  RunView run, unsigned slot0) {
-  if (run.monitor->status != kRunning) return;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
-  if (i < count) beam_split_forces(v, increments, points, first + i, body);
-  const double w[3] = {body[0], 0.0, body[1]};
-  put_warp_sums(w, run.element_parts, slot0, count);
-}
+struct BeamForceSums {
+  BeamView<T> v;
+  const T* increments;
+  const T* points;
+  __device__ void operator()(int e, double (&w)[3]) const {
+    double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+    beam_split_forces(v, increments, points, e, body);
+    w[0] = body[0];
+    w[2] = body[1];
+  }
+};
 
-/// Element pass over FPM triangles [first, first + count) at tau (pressures from the drive);
-/// warp sums as above.
+/// An FPM triangle's element sums at tau (pressures from the drive), as BeamElementSums'.
 template <class T, bool MayYield>
-__global__ void tri_element_kernel(TriView<T> v, DriveView drive, double tau, int first, int count, RunView run,
-                                   unsigned slot0) {
-  if (run.monitor->status != kRunning) return;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
-  if (i < count) TriElementBody<T, MayYield>{v, drive, tau}(first + i, body);
-  const double w[3] = {body[0], 0.0, body[1]};
-  put_warp_sums(w, run.element_parts, slot0, count);
-}
+struct TriElementSums {
+  TriView<T> v;
+  DriveView drive;
+  double tau;
+  __device__ void operator()(int e, double (&w)[3]) const {
+    double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+    TriElementBody<T, MayYield>{v, drive, tau}(e, body);
+    w[0] = body[0];
+    w[2] = body[1];
+  }
+};
 
 /// The seed's split scheme (--fpm-kernels split), kernel 1 of 3: one thread per triangle of
 /// [first, first + count) for the pure deformation (tri_kinematics), its increment left in
@@ -93,18 +97,22 @@ __global__ void tri_point_kernel(TriView<T> v, const T* increments, T* work, int
   tri_split_point<T, MayYield>(v, increments, work, static_cast<int>(i / count), first + static_cast<int>(i % count));
 }
 
-/// Kernel 3: one thread per triangle of the range for the forces (tri_forces) and pressure;
-/// warp sums as in tri_element_kernel.
+/// Kernel 3: one thread per triangle of the range for the forces (tri_forces) and pressure,
+/// its element sums as TriElementSums' (element_forall_sum).
 template <class T, bool MayYield>
-__global__ void tri_force_kernel(TriView<T> v, const T* increments, const T* work, DriveView drive, double tau,
-                                 int first, int count, RunView run, unsigned slot0) {
-  if (run.monitor->status != kRunning) return;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
-  if (i < count) tri_split_forces<T, MayYield>(v, increments, work, drive, tau, first + i, body);
-  const double w[3] = {body[0], 0.0, body[1]};
-  put_warp_sums(w, run.element_parts, slot0, count);
-}
+struct TriForceSums {
+  TriView<T> v;
+  const T* increments;
+  const T* work;
+  DriveView drive;
+  double tau;
+  __device__ void operator()(int e, double (&w)[3]) const {
+    double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
+    tri_split_forces<T, MayYield>(v, increments, work, drive, tau, e, body);
+    w[0] = body[0];
+    w[2] = body[1];
+  }
+};
 
 }  // namespace cuda
 }  // namespace halfstep

@@ -193,13 +193,13 @@ void CudaBackend<T>::launch_split_tris(int first, int count, int block, double t
   if (plastic) {
     cuda::tri_point_kernel<T, true><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
                                                                                    first, count, run());
-    cuda::tri_force_kernel<T, true><<<blocks(count, block), block, 0, stream_>>>(tri_view(), inc, work, drive_.view,
-                                                                                 tau, first, count, run(), take_slots(count));
+    cuda::element_forall_sum(first, count, block, stream_, run(), take_slots(count),
+                             cuda::TriForceSums<T, true>{tri_view(), inc, work, drive_.view, tau});
   } else {
     cuda::tri_point_kernel<T, false><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
                                                                                     first, count, run());
-    cuda::tri_force_kernel<T, false><<<blocks(count, block), block, 0, stream_>>>(
-        tri_view(), inc, work, drive_.view, tau, first, count, run(), take_slots(count));
+    cuda::element_forall_sum(first, count, block, stream_, run(), take_slots(count),
+                             cuda::TriForceSums<T, false>{tri_view(), inc, work, drive_.view, tau});
   }
 }
 
@@ -214,8 +214,8 @@ void CudaBackend<T>::launch_split_beams(int first, int count, int block) {
   cuda::beam_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(beam_view(), inc, first, count, run());
   cuda::beam_point_kernel<T><<<blocks(threads, block), block, 0, stream_>>>(beam_view(), inc, points, beam_points_,
                                                                            first, count, run());
-  cuda::beam_force_kernel<T><<<blocks(count, block), block, 0, stream_>>>(beam_view(), inc, points, first, count,
-                                                                         run(), take_slots(count));
+  cuda::element_forall_sum(first, count, block, stream_, run(), take_slots(count),
+                           cuda::BeamForceSums<T>{beam_view(), inc, points});
 }
 
 /// The first warp slot of the next element launch of threads threads: a pass's launches take
@@ -235,17 +235,17 @@ void CudaBackend<T>::launch_piece(const Piece& p, double tau, int block) {
   if (p.group == kBeamPiece && split_beams_) {
     launch_split_beams(p.begin, p.count, block);
   } else if (p.group == kBeamPiece) {
-    cuda::beam_element_kernel<T><<<blocks(p.count, block), block, 0, stream_>>>(beam_view(), p.begin, p.count, run(),
-                                                                               take_slots(p.count));
+    cuda::element_forall_sum(p.begin, p.count, block, stream_, run(), take_slots(p.count),
+                             cuda::BeamElementSums<T>{beam_view()});
   } else if (p.group == kTriPiece && split_tris_) {
     launch_split_tris(p.begin, p.count, block, tau);
   } else if (p.group == kTriPiece) {
     if (sys_.tri.any_plastic())
-      cuda::tri_element_kernel<T, true><<<blocks(p.count, block), block, 0, stream_>>>(
-          tri_view(), drive_.view, tau, p.begin, p.count, run(), take_slots(p.count));
+      cuda::element_forall_sum(p.begin, p.count, block, stream_, run(), take_slots(p.count),
+                               cuda::TriElementSums<T, true>{tri_view(), drive_.view, tau});
     else
-      cuda::tri_element_kernel<T, false><<<blocks(p.count, block), block, 0, stream_>>>(
-          tri_view(), drive_.view, tau, p.begin, p.count, run(), take_slots(p.count));
+      cuda::element_forall_sum(p.begin, p.count, block, stream_, run(), take_slots(p.count),
+                               cuda::TriElementSums<T, false>{tri_view(), drive_.view, tau});
   } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
     const int colors = static_cast<int>(color_ptr_.size()) - 1;
     for (int c = 0; c < colors; ++c) {
@@ -494,16 +494,16 @@ void CudaBackend<T>::autotune() {
   }
   limit_e = std::min(limit_e, solid_max_block());
   if (sys_.tri.num_elements > 0)
-    limit_e = std::min(limit_e, sys_.tri.any_plastic() ? max_block(cuda::tri_element_kernel<T, true>)
-                                                     : max_block(cuda::tri_element_kernel<T, false>));
+    limit_e = std::min(limit_e, sys_.tri.any_plastic() ? max_block(cuda::element_forall_sum_kernel<cuda::TriElementSums<T, true>>)
+                                                     : max_block(cuda::element_forall_sum_kernel<cuda::TriElementSums<T, false>>));
   if (sys_.tri.num_elements > 0 && split_tris_)
     limit_e = std::min({limit_e, max_block(cuda::tri_kinematics_kernel<T>), max_block(cuda::tri_point_kernel<T, true>),
-                        max_block(cuda::tri_force_kernel<T, true>)});
+                        max_block(cuda::element_forall_sum_kernel<cuda::TriForceSums<T, true>>)});
   if (sys_.node_dofs == 6) {
-    if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::beam_element_kernel<T>));
+    if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::element_forall_sum_kernel<cuda::BeamElementSums<T>>));
     if (sys_.beam.num_elements > 0 && split_beams_)
       limit_e = std::min({limit_e, max_block(cuda::beam_kinematics_kernel<T>), max_block(cuda::beam_point_kernel<T>),
-                          max_block(cuda::beam_force_kernel<T>)});
+                          max_block(cuda::element_forall_sum_kernel<cuda::BeamForceSums<T>>)});
     limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
                                                              : max_block(cuda::node_pass_kernel<T, Sink::Plain, 6>));
   }

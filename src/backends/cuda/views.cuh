@@ -270,6 +270,27 @@ inline unsigned element_sum_blocks(unsigned slots) {
   return b < 64 ? b : 64;
 }
 
+/// The device forall_sum of an element pass (core/forall.hpp's on the CPU): one thread per
+/// element of [first, first + count) while the run goes on; body(e, w) sets element e's
+/// strain energy, hourglass energy and plastic dissipation in w (zero where it has none), and
+/// each warp's sums go to warp slot slot0 + its index (put_warp_sums) for element_sums_kernel.
+template <class Body>
+__global__ void element_forall_sum_kernel(int first, int count, RunView run, unsigned slot0, Body body) {
+  if (run.monitor->status != kRunning) return;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double w[3] = {0.0, 0.0, 0.0};
+  if (i < count) body(first + i, w);
+  put_warp_sums(w, run.element_parts, slot0, count);
+}
+
+/// Launches element_forall_sum_kernel over [first, first + count) on stream, blocks of block.
+template <class Body>
+void element_forall_sum(int first, int count, int block, cudaStream_t stream, RunView run, unsigned slot0,
+                        const Body& body) {
+  if (count <= 0) return;
+  element_forall_sum_kernel<<<(count + block - 1) / block, block, 0, stream>>>(first, count, run, slot0, body);
+}
+
 /// Sums of one node update, in NodeSum order.
 template <class T>
 __device__ inline void node_sums(const NodeUpdateResult<T>& r, double (&acc)[kNumNodeSums]) {
