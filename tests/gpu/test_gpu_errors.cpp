@@ -66,6 +66,23 @@ TEST(GpuSolids, ElementLocalSchemeRefusesSolids) {
   EXPECT_NE(out.find("element-local runs shell-only models"), std::string::npos) << out;
 }
 
+// A fixed block larger than the model's kernels can launch (C3D8R in FP64: fewer than 512
+// threads) is refused by name before the first pass, not left to CUDA's "too many resources
+// requested for launch" (H200, 2026-12-03).
+TEST(GpuSolids, ABlockTooLargeForTheKernelsIsRefusedByName) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const std::string dir = scratch_dir("gpu_block_too_large");
+  std::string out;
+  EXPECT_EQ(run_halfstep(HALFSTEP_SOURCE_DIR "/tests/gpu/decks/solid_c3d8r_svk.inp", dir + "/out",
+                         "--backend cuda --gpu-scheme gather --precision double --gpu-block 1024", &out),
+            3)
+      << out;
+  EXPECT_NE(out.find("--gpu-block 1024: this model's FP64 kernels launch at most"), std::string::npos) << out;
+  EXPECT_NE(out.find("leave --gpu-block out to tune"), std::string::npos) << out;
+  EXPECT_EQ(out.find("too many resources"), std::string::npos) << out;
+}
+
 TEST(GpuBeams, ElementLocalSchemeRefusesBeams) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;

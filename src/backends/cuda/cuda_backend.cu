@@ -200,7 +200,10 @@ class CudaBackend final : public Backend {
         zero_nodal_forces();
         break;
     }
-    if (opt_.gpu.autotune && !tuned_) autotune();
+    if (!tuned_) {
+      if (opt_.gpu.autotune) autotune();
+      else refuse_oversized_block();
+    }
   }
 
   void element_pass(double tau, double time) override {
@@ -564,6 +567,9 @@ class CudaBackend final : public Backend {
   int solid_max_block();
   template <class K>
   int kind_max_block();
+  /// The largest element and node blocks this model's kernels can launch (element_pass.cuh).
+  std::array<int, 2> block_limits();
+  void refuse_oversized_block();
   void autotune();
 
   // node_pass.cuh: the node pass (after the contact pass) and its launches.

@@ -469,11 +469,10 @@ int CudaBackend<T>::kind_max_block() {
   }
 }
 
-/// Block sizes by timing the kernels on this model (seed 000 sec. 3.2.2); the passes used
-/// for timing change no state (forces are recomputed, node passes do not commit).
+/// The largest element and node blocks this model's kernels can launch (their registers limit
+/// them): the smallest of the launching kernels' limits.
 template <class T>
-void CudaBackend<T>::autotune() {
-  const int candidates[] = {64, 128, 256, 512};
+std::array<int, 2> CudaBackend<T>::block_limits() {
   int limit_e = 1024, limit_n = 1024;
   switch (scheme_) {
     case GpuScheme::ElementLocal:
@@ -513,6 +512,30 @@ void CudaBackend<T>::autotune() {
                                                      : max_block(cuda::element_pass_kernel<T, Sink::Plain, true>);
     limit_e = std::min(limit_e, limit);
   }
+  return {limit_e, limit_n};
+}
+
+/// Refuses a fixed block (--gpu-block) larger than a kernel of this model can launch, by name,
+/// before the first pass: CUDA would fail the launch with "too many resources requested".
+template <class T>
+void CudaBackend<T>::refuse_oversized_block() {
+  const std::array<int, 2> limit = block_limits();
+  const int most = std::min(limit[0], limit[1]);
+  if (block_element_ > limit[0] || block_node_ > limit[1])
+    throw RunError("--gpu-block " + std::to_string(std::max(block_element_, block_node_)) + ": this model's " +
+                   (sizeof(T) == 8 ? "FP64" : "FP32") + " kernels launch at most " + std::to_string(most) +
+                   " threads per block on this GPU (" + gpu_scheme_name(scheme_) +
+                   " scheme); give a multiple of 32 up to " + std::to_string(most) +
+                   ", or leave --gpu-block out to tune the block at start-up");
+}
+
+/// Block sizes by timing the kernels on this model (seed 000 sec. 3.2.2): each candidate the
+/// kernels can launch, the fastest for the element and for the node passes; the passes used
+/// for timing change no state (forces are recomputed, node passes do not commit).
+template <class T>
+void CudaBackend<T>::autotune() {
+  const int candidates[] = {64, 128, 256, 512};
+  const auto [limit_e, limit_n] = block_limits();
   const Increment probe{0.0, 0.0, 0.0, 0.0};
   float best_e = 1e30f, best_n = 1e30f;
   for (int block : candidates) {
