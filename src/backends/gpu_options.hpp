@@ -34,8 +34,8 @@ enum class ShellKernel { Auto, Thread, Split };
 /// Whether elastic MITC4 shells run split under k with the given (resolved) scheme. Auto
 /// splits in the gather scheme, where four threads per element ran 14 % (FP64) and 12 %
 /// (FP32) more element-steps per second at 1 M elements on an H200; in the atomic scheme
-/// they gained nothing (-3 %, +0.5 %), and the colored one is not measured
-/// (docs/performance.md, "MITC4 split by Gauss point: measured").
+/// they gained nothing (-3 %, +0.5 %), and the colored one is not measured (docs/performance.md,
+/// "Issue 21 on an H200: the split MITC4 kernel, ...", "The split kernel in the solver").
 inline bool shell_split(ShellKernel k, GpuScheme scheme) {
   return k == ShellKernel::Split || (k == ShellKernel::Auto && scheme == GpuScheme::Gather);
 }

@@ -1,4 +1,4 @@
-// How a distributed run starts (docs/parallel.md, "How a run starts"): rank 0 alone reads the
+// How a distributed run starts (docs/parallel.md, "What each rank does"): rank 0 alone reads the
 // deck and builds the whole model; it sends every other rank its share — the rank's
 // subdomain, its restriction of the system, steps and state, the outline of the model the
 // time loop still reads (steps, output requests, history sets, amplitudes) and the whole
