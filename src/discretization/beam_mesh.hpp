@@ -3,6 +3,8 @@
 // beam-end gather map. Built once from a Model; the state lives in StructureState.
 #pragma once
 
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "discretization/rotating_mass.hpp"
@@ -33,5 +35,31 @@ BeamMesh build_beam_mesh(const Model& model, RotatingMassContribution& contrib);
 
 /// The state of every beam at the start of a run (component-major, beam_initial_state).
 std::vector<double> initial_beam_state(const BeamMesh& bm);
+
+// A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size
+// guard (x86-64, libstdc++) stops the build when a field is added, so that it joins the list.
+template <class Ar>
+void serialize(Ar& ar, BeamMesh& m) {
+  ar(m.num_elements, m.model_element, m.conn, m.section, m.constants, m.length0, m.chord0x, m.chord0y, m.chord0z,
+     m.n1x, m.n1y, m.n1z, m.element_dt, m.node_slot_ptr, m.node_slots, m.state_size, m.boundary);
+}
+static_assert(sizeof(BeamMesh) == 352, "BeamMesh changed: add the new field to its serialize, then update the size");
+static_assert(std::is_trivially_copyable_v<BeamConstants<double>>,
+              "BeamConstants travels as bytes and gained an owning member: give it a field list");
+
+/// Why a received beam mesh's counts cannot be right ("" when they can); bytes: the share's.
+inline std::string implausible_counts(const BeamMesh& m, long long bytes) {
+  return m.state_size < 0 || m.state_size > 4096 || m.num_elements < 0 || m.num_elements > bytes
+             ? "a count out of range"
+             : "";
+}
+
+/// What a distributed run's whole-model outline keeps of the beams: their counts.
+inline BeamMesh mesh_outline(const BeamMesh& g) {
+  BeamMesh m;
+  m.num_elements = g.num_elements;
+  m.state_size = g.state_size;
+  return m;
+}
 
 }  // namespace halfstep

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "elements/mitc4.hpp"
@@ -46,5 +47,40 @@ struct ShellMesh {
   std::size_t num_points = 0;  ///< points over all shells: the store's stride
   int boundary = 0;            ///< distributed runs: shells [0, boundary) touch a shared node
 };
+
+// A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size
+// guard (x86-64, libstdc++) stops the build when a field is added, so that it joins the list.
+template <class Ar>
+void serialize(Ar& ar, SectionProps& s) {
+  ar(s.thickness, s.density, s.alpha, s.youngs, s.poisson, s.elastic, s.section_points, s.law, s.name);
+}
+static_assert(sizeof(SectionProps) == 680, "SectionProps changed: add the new field to its serialize, then update the size");
+
+/// The shells' fields in the order a rank share carries them.
+template <class Ar>
+void serialize(Ar& ar, ShellMesh& m) {
+  ar(m.num_elements, m.model_element, m.conn, m.section, m.sections, m.ref, m.area, m.element_dt, m.node_slot_ptr,
+     m.node_slots, m.first_point, m.num_points, m.boundary);
+}
+static_assert(sizeof(ShellMesh) == 264, "ShellMesh changed: add the new field to its serialize, then update the size");
+static_assert(std::is_trivially_copyable_v<Mitc4Ref<double>> && std::is_trivially_copyable_v<ShellElastic<double>>,
+              "a shell value that travels as bytes gained an owning member: give it a field list");
+
+/// Why a received shell mesh's counts cannot be right ("" when they can): the count against
+/// its arrays, section points beyond any section's (a corrupt count would size the state).
+inline std::string implausible_counts(const ShellMesh& m, long long) {
+  if (m.num_elements < 0 || m.num_elements != static_cast<long long>(m.model_element.size()))
+    return "shell count " + std::to_string(m.num_elements);
+  const long long points = static_cast<long long>(m.num_points);
+  return points < 0 || points > 1024LL * m.num_elements ? "a count out of range" : "";
+}
+
+/// What a distributed run's whole-model outline keeps of the shells: their counts.
+inline ShellMesh mesh_outline(const ShellMesh& g) {
+  ShellMesh m;
+  m.num_elements = g.num_elements;
+  m.num_points = g.num_points;
+  return m;
+}
 
 }  // namespace halfstep

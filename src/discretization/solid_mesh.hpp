@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "materials/solid_material.hpp"
@@ -93,5 +94,44 @@ SolidMesh build_solid_mesh(const Model& model, SolidMassContribution& contrib);
 
 /// Rebuilds the node -> conn-position gather map of sm over nn nodes.
 void build_node_slots(SolidMesh& sm, int nn);
+
+// A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size
+// guard (x86-64, libstdc++) stops the build when a field is added, so that it joins the list.
+template <class Ar>
+void serialize(Ar& ar, SolidMesh& m) {
+  ar(m.num_elements, m.model_element, m.conn, m.material, m.materials, m.material_name, m.alpha, m.groups, m.volume,
+     m.element_dt, m.node_slot_ptr, m.node_slots, m.hourglass_kappa, m.planar, m.state_size, m.num_points,
+     m.element_data, m.element_data_ptr);
+}
+static_assert(sizeof(SolidMesh) == 344, "SolidMesh changed: add the new field to its serialize, then update the size");
+static_assert(std::is_trivially_copyable_v<SolidGroup> && std::is_trivially_copyable_v<SolidMaterial<double>>,
+              "a continuum value that travels as bytes gained an owning member: give it a field list");
+
+/// Why a received continuum mesh's counts cannot be right ("" when they can): the count
+/// against its arrays, points and state beyond any kind's (27 points, a few dozen values).
+inline std::string implausible_counts(const SolidMesh& m, long long) {
+  if (m.num_elements < 0 || m.num_elements != static_cast<long long>(m.model_element.size()))
+    return "solid count " + std::to_string(m.num_elements);
+  const long long points = static_cast<long long>(m.num_points);
+  return points < 0 || points > 64LL * m.num_elements || m.state_size < 0 || m.state_size > 4096
+             ? "a count out of range"
+             : "";
+}
+
+/// What a distributed run's whole-model outline keeps of the continuum elements: counts, groups
+/// and materials (a few per model: a frame gather counts points with them).
+inline SolidMesh mesh_outline(const SolidMesh& g) {
+  SolidMesh m;
+  m.num_elements = g.num_elements;
+  m.groups = g.groups;
+  m.materials = g.materials;
+  m.material_name = g.material_name;
+  m.alpha = g.alpha;
+  m.hourglass_kappa = g.hourglass_kappa;
+  m.planar = g.planar;
+  m.state_size = g.state_size;
+  m.num_points = g.num_points;
+  return m;
+}
 
 }  // namespace halfstep

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "discretization/beam_mesh.hpp"
@@ -53,6 +54,32 @@ struct StructureSystem {
   // A subdomain of a distributed run (parallel/subdomain.hpp); defaults describe a whole model.
   int num_interface = 0;       ///< nodes [0, num_interface) are shared with other ranks
   std::vector<std::uint8_t> owned;  ///< per node: 1 where this rank reports it (empty: all)
+
+  /// Calls f with each family's mesh in block order (shells, continuum, beams, triangles): code
+  /// that treats every mesh alike (a rank share's field list and checks) names none.
+  template <class F>
+  void for_each_mesh(F&& f) {
+    f(shell);
+    f(solid);
+    f(beam);
+    f(tri);
+  }
+  /// The same, read only.
+  template <class F>
+  void for_each_mesh(F&& f) const {
+    f(shell);
+    f(solid);
+    f(beam);
+    f(tri);
+  }
+  /// The family mesh of type Mesh (ShellMesh, SolidMesh, BeamMesh or TriMesh).
+  template <class Mesh>
+  const Mesh& mesh() const {
+    if constexpr (std::is_same_v<Mesh, ShellMesh>) return shell;
+    else if constexpr (std::is_same_v<Mesh, SolidMesh>) return solid;
+    else if constexpr (std::is_same_v<Mesh, BeamMesh>) return beam;
+    else return tri;
+  }
 
   /// Node index -> true when some shell, beam or triangle uses it (the node has rotational dofs).
   bool has_rotations(int n) const { return node_rotates[n] != 0; }

@@ -4,6 +4,8 @@
 // Model; the state lives in StructureState.
 #pragma once
 
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "discretization/rotating_mass.hpp"
@@ -40,5 +42,32 @@ TriMesh build_tri_mesh(const Model& model, RotatingMassContribution& contrib);
 
 /// The state of every triangle at the start of a run (component-major, tri_initial_state).
 std::vector<double> initial_tri_state(const TriMesh& tm);
+
+// A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size
+// guard (x86-64, libstdc++) stops the build when a field is added, so that it joins the list.
+template <class Ar>
+void serialize(Ar& ar, TriMesh& m) {
+  ar(m.num_elements, m.model_element, m.conn, m.section, m.constants, m.edge2x, m.edge2y, m.edge2z, m.edge3x,
+     m.edge3y, m.edge3z, m.e1x, m.e1y, m.e1z, m.area0, m.element_dt, m.node_slot_ptr, m.node_slots, m.state_size,
+     m.boundary);
+}
+static_assert(sizeof(TriMesh) == 424, "TriMesh changed: add the new field to its serialize, then update the size");
+static_assert(std::is_trivially_copyable_v<TriConstants<double>>,
+              "TriConstants travels as bytes and gained an owning member: give it a field list");
+
+/// Why a received FPM-triangle mesh's counts cannot be right ("" when they can).
+inline std::string implausible_counts(const TriMesh& m, long long bytes) {
+  return m.state_size < 0 || m.state_size > 4096 || m.num_elements < 0 || m.num_elements > bytes
+             ? "a count out of range"
+             : "";
+}
+
+/// What a distributed run's whole-model outline keeps of the FPM triangles: their counts.
+inline TriMesh mesh_outline(const TriMesh& g) {
+  TriMesh m;
+  m.num_elements = g.num_elements;
+  m.state_size = g.state_size;
+  return m;
+}
 
 }  // namespace halfstep

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <new>
+#include <type_traits>
 
 #include "core/byte_archive.hpp"
 
@@ -10,7 +11,9 @@ namespace halfstep {
 // The field lists: one per structure, walked by the writer and the reader. Each is guarded by
 // the structure's size (x86-64, libstdc++): a field added to a structure changes it and stops
 // the build here, so that the new field is added to its list (or, for the model, left out of
-// the outline on purpose). Update the size together with the list.
+// the outline on purpose). Update the size together with the list. The element meshes' lists,
+// guards and count checks are beside their structs (discretization/*_mesh.hpp), walked through
+// StructureSystem::for_each_mesh.
 #define HALFSTEP_SHARE_FIELDS(Type, bytes)                                                                      \
   static_assert(sizeof(Type) == (bytes), #Type " changed: add the new field to serialize(Ar&, " #Type "&) in " \
                                          "parallel/run_share.cpp, then update the size here")
@@ -20,37 +23,6 @@ void serialize(Ar& ar, SourceLoc& l) {
   ar(l.file, l.line);
 }
 HALFSTEP_SHARE_FIELDS(SourceLoc, 40);
-
-template <class Ar>
-void serialize(Ar& ar, SectionProps& s) {
-  ar(s.thickness, s.density, s.alpha, s.youngs, s.poisson, s.elastic, s.section_points, s.law, s.name);
-}
-
-template <class Ar>
-void serialize(Ar& ar, ShellMesh& m) {
-  ar(m.num_elements, m.model_element, m.conn, m.section, m.sections, m.ref, m.area, m.element_dt, m.node_slot_ptr,
-     m.node_slots, m.first_point, m.num_points, m.boundary);
-}
-
-template <class Ar>
-void serialize(Ar& ar, SolidMesh& m) {
-  ar(m.num_elements, m.model_element, m.conn, m.material, m.materials, m.material_name, m.alpha, m.groups, m.volume,
-     m.element_dt, m.node_slot_ptr, m.node_slots, m.hourglass_kappa, m.planar, m.state_size, m.num_points,
-     m.element_data, m.element_data_ptr);
-}
-
-template <class Ar>
-void serialize(Ar& ar, BeamMesh& m) {
-  ar(m.num_elements, m.model_element, m.conn, m.section, m.constants, m.length0, m.chord0x, m.chord0y, m.chord0z,
-     m.n1x, m.n1y, m.n1z, m.element_dt, m.node_slot_ptr, m.node_slots, m.state_size, m.boundary);
-}
-
-template <class Ar>
-void serialize(Ar& ar, TriMesh& m) {
-  ar(m.num_elements, m.model_element, m.conn, m.section, m.constants, m.edge2x, m.edge2y, m.edge2z, m.edge3x,
-     m.edge3y, m.edge3z, m.e1x, m.e1y, m.e1z, m.area0, m.element_dt, m.node_slot_ptr, m.node_slots, m.state_size,
-     m.boundary);
-}
 
 template <class Ar>
 void serialize(Ar& ar, LinearConstraints& c) {
@@ -78,8 +50,9 @@ void serialize(Ar& ar, ContactSystem& c) {
 template <class Ar>
 void serialize(Ar& ar, StructureSystem& s) {
   ar(s.num_nodes, s.x0, s.y0, s.z0, s.dir0x, s.dir0y, s.dir0z, s.mass, s.inertia, s.damp, s.damp_rot, s.total_mass,
-     s.energy_per_unit_strain, s.stable_dt, s.controlling_element, s.shell, s.solid, s.beam, s.tri, s.constraints,
-     s.bodies, s.contact, s.node_rotates, s.any_shells, s.node_dofs, s.num_interface, s.owned);
+     s.energy_per_unit_strain, s.stable_dt, s.controlling_element);
+  s.for_each_mesh([&ar](auto& mesh) { ar(mesh); });  // each mesh's list is beside its struct
+  ar(s.constraints, s.bodies, s.contact, s.node_rotates, s.any_shells, s.node_dofs, s.num_interface, s.owned);
 }
 
 template <class Ar>
@@ -217,11 +190,6 @@ void serialize(Ar& ar, StepLoads& s) {
      s.rotation_amp, s.rotation_value, s.frame_node, s.frame_q, s.fixed_translation, s.fixed_rotation, s.outputs);
 }
 
-HALFSTEP_SHARE_FIELDS(SectionProps, 680);
-HALFSTEP_SHARE_FIELDS(ShellMesh, 264);
-HALFSTEP_SHARE_FIELDS(SolidMesh, 344);
-HALFSTEP_SHARE_FIELDS(BeamMesh, 352);
-HALFSTEP_SHARE_FIELDS(TriMesh, 424);
 HALFSTEP_SHARE_FIELDS(LinearConstraints, 368);
 HALFSTEP_SHARE_FIELDS(RigidBodies, 248);
 HALFSTEP_SHARE_FIELDS(ContactSystem, 888);
@@ -247,12 +215,9 @@ HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1672);
 HALFSTEP_SHARE_FIELDS(AmplitudeTable, 24);
 HALFSTEP_SHARE_FIELDS(StepLoads, 680);
-// Values that travel as their bytes must stay free of pointers and owning members.
-static_assert(std::is_trivially_copyable_v<SolidGroup> && std::is_trivially_copyable_v<Mitc4Ref<double>> &&
-                  std::is_trivially_copyable_v<ShellElastic<double>> &&
-                  std::is_trivially_copyable_v<SolidMaterial<double>> &&
-                  std::is_trivially_copyable_v<BeamConstants<double>> &&
-                  std::is_trivially_copyable_v<TriConstants<double>> && std::is_trivially_copyable_v<StaticControls>,
+// Values that travel as their bytes must stay free of pointers and owning members (the meshes'
+// own values are checked beside their field lists).
+static_assert(std::is_trivially_copyable_v<StaticControls>,
               "a structure that travels as bytes gained an owning member: give it a field list");
 
 #undef HALFSTEP_SHARE_FIELDS
@@ -269,21 +234,11 @@ void check_state_counts(const StructureSystem& s, const ArchiveReader& in) {
   // Every count as a signed 64-bit value: a corrupt unsigned one beyond that shows as negative.
   const auto count = [](auto c) { return static_cast<long long>(c); };
   if (s.num_nodes < 0 || s.num_nodes != size(s.x0)) in.fail("node count " + std::to_string(s.num_nodes));
-  if (s.shell.num_elements < 0 || s.shell.num_elements != size(s.shell.model_element))
-    in.fail("shell count " + std::to_string(s.shell.num_elements));
-  if (s.solid.num_elements < 0 || s.solid.num_elements != size(s.solid.model_element))
-    in.fail("solid count " + std::to_string(s.solid.num_elements));
   const long long bytes = static_cast<long long>(in.size());
-  // Bounds far above any element's (27 points, a few dozen state values, a few hundred
-  // section points), below what would overflow the state's size.
-  const bool bad = count(s.solid.num_points) < 0 || count(s.solid.num_points) > 64 * count(s.solid.num_elements) ||
-                   count(s.shell.num_points) < 0 || count(s.shell.num_points) > 1024 * count(s.shell.num_elements) ||
-                   count(s.solid.state_size) < 0 || count(s.solid.state_size) > 4096 || count(s.beam.state_size) < 0 ||
-                   count(s.beam.state_size) > 4096 || count(s.tri.state_size) < 0 || count(s.tri.state_size) > 4096 ||
-                   count(s.beam.num_elements) < 0 || count(s.beam.num_elements) > bytes ||
-                   count(s.tri.num_elements) < 0 || count(s.tri.num_elements) > bytes ||
-                   count(s.bodies.num_bodies) < 0 || count(s.bodies.num_bodies) > bytes;
-  if (bad) in.fail("a count out of range");
+  s.for_each_mesh([&](const auto& mesh) {
+    if (const std::string why = implausible_counts(mesh, bytes); !why.empty()) in.fail(why);
+  });
+  if (count(s.bodies.num_bodies) < 0 || count(s.bodies.num_bodies) > bytes) in.fail("a count out of range");
   if (StructureState::bytes_for(s) + 9 * sizeof(double) * static_cast<std::size_t>(s.bodies.num_bodies) >
       64 * in.size() + (std::size_t{1} << 20))
     in.fail("its counts ask for a state of " + std::to_string(StructureState::bytes_for(s)) + " bytes");
@@ -332,22 +287,8 @@ Model model_outline(const Model& model) {
 StructureSystem system_outline(const StructureSystem& g) {
   StructureSystem s;
   s.num_nodes = g.num_nodes;
-  s.shell.num_elements = g.shell.num_elements;
-  s.shell.num_points = g.shell.num_points;
   s.take_whole_model_scalars(g);
-  s.solid.num_elements = g.solid.num_elements;
-  s.solid.groups = g.solid.groups;  // a few per model: a frame gather counts points with them
-  s.solid.materials = g.solid.materials;
-  s.solid.material_name = g.solid.material_name;
-  s.solid.alpha = g.solid.alpha;
-  s.solid.hourglass_kappa = g.solid.hourglass_kappa;
-  s.solid.planar = g.solid.planar;
-  s.solid.state_size = g.solid.state_size;
-  s.solid.num_points = g.solid.num_points;
-  s.beam.num_elements = g.beam.num_elements;
-  s.beam.state_size = g.beam.state_size;
-  s.tri.num_elements = g.tri.num_elements;
-  s.tri.state_size = g.tri.state_size;
+  s.for_each_mesh([&g](auto& mesh) { mesh = mesh_outline(g.mesh<std::decay_t<decltype(mesh)>>()); });
   return s;
 }
 
