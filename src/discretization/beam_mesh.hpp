@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "discretization/rotating_mass.hpp"
+#include "discretization/row_mesh.hpp"
 #include "elements/fpm_beam.hpp"
 #include "model/model.hpp"
 
@@ -48,18 +49,9 @@ static_assert(std::is_trivially_copyable_v<BeamConstants<double>>,
               "BeamConstants travels as bytes and gained an owning member: give it a field list");
 
 /// Why a received beam mesh's counts cannot be right ("" when they can); bytes: the share's.
-inline std::string implausible_counts(const BeamMesh& m, long long bytes) {
-  return m.state_size < 0 || m.state_size > 4096 || m.num_elements < 0 || m.num_elements > bytes
-             ? "a count out of range"
-             : "";
-}
+inline std::string implausible_counts(const BeamMesh& m, long long bytes) { return implausible_row_counts(m, bytes); }
 
 /// What a distributed run's whole-model outline keeps of the beams: their counts.
-inline BeamMesh mesh_outline(const BeamMesh& g) {
-  BeamMesh m;
-  m.num_elements = g.num_elements;
-  m.state_size = g.state_size;
-  return m;
-}
+inline BeamMesh mesh_outline(const BeamMesh& g) { return row_mesh_outline(g); }
 
 }  // namespace halfstep

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "discretization/rotating_mass.hpp"
+#include "discretization/row_mesh.hpp"
 #include "elements/fpm_tri.hpp"
 #include "model/model.hpp"
 
@@ -55,19 +56,10 @@ static_assert(sizeof(TriMesh) == 424, "TriMesh changed: add the new field to its
 static_assert(std::is_trivially_copyable_v<TriConstants<double>>,
               "TriConstants travels as bytes and gained an owning member: give it a field list");
 
-/// Why a received FPM-triangle mesh's counts cannot be right ("" when they can).
-inline std::string implausible_counts(const TriMesh& m, long long bytes) {
-  return m.state_size < 0 || m.state_size > 4096 || m.num_elements < 0 || m.num_elements > bytes
-             ? "a count out of range"
-             : "";
-}
+/// Why a received FPM-triangle mesh's counts cannot be right ("" when they can); bytes: the share's.
+inline std::string implausible_counts(const TriMesh& m, long long bytes) { return implausible_row_counts(m, bytes); }
 
 /// What a distributed run's whole-model outline keeps of the FPM triangles: their counts.
-inline TriMesh mesh_outline(const TriMesh& g) {
-  TriMesh m;
-  m.num_elements = g.num_elements;
-  m.state_size = g.state_size;
-  return m;
-}
+inline TriMesh mesh_outline(const TriMesh& g) { return row_mesh_outline(g); }
 
 }  // namespace halfstep
