@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -6,6 +7,7 @@
 #include "backends/backend.hpp"
 #include "backends/cpu_backend.hpp"
 #include "core/error.hpp"
+#include "discretization/element_blocks.hpp"
 #include "linear/cpu_tangent_engine.hpp"
 #if HALFSTEP_HAVE_CUDA
 #include "backends/cuda/cuda_backend.hpp"
@@ -57,11 +59,9 @@ EnergyMonitor initial_monitor(const StructureSystem& sys, const BackendOptions& 
   // A curved shell at rest already carries such noise (directors are unit vectors to the last
   // bit), and a slowly ramped load spends its first increments below it.
   const double eps = opt.single ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
-  // FPM triangles add each increment's round-off strain to their stresses, so their noise
-  // energy grows like n^(3/2) ulp^2 over n increments instead of staying put: 512 ulp covers
-  // the first thousand increments of a load ramped up from zero (a pinched hemisphere at
-  // 1e-3 of its load tripped the 64-ulp floor at increment 140 with 2e-21 of noise).
-  const double ulps = sys.tri.num_elements > 0 ? 512 : 64;
+  // The largest floor a family of the model needs (BlockFamily::noise_ulps).
+  double ulps = 64;
+  for (const ElementBlock& b : element_blocks(sys)) ulps = std::max(ulps, b.family->noise_ulps);
   m.noise_energy = sys.energy_per_unit_strain * std::pow(ulps * eps, 2);
   return m;
 }

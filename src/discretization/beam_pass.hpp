@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/host_device.hpp"
+#include "core/slot_forces.hpp"
 #include "elements/fpm_beam.hpp"
 
 namespace halfstep {
@@ -93,16 +94,6 @@ HS_HD void beam_split_forces(const BeamView<T>& v, const T* increments, const T*
   for (int j = 0; j < n; ++j) w = w + points[static_cast<long long>(j) * v.num_beams + e];
   const BeamStateRef<T> s{v.state + e, v.num_beams};
   finish_beam(v, e, beam_forces(sec, s, inc, w), s, sum);
-}
-
-/// Adds node n's forces and moments stored 6 per slot (beam ends, FPM triangle corners; the
-/// slots of n in the CSR slot_ptr/slots) to f, in CSR order so that every backend sums alike.
-template <class T>
-HS_HD void add_slot_forces6(const int* slot_ptr, const int* slots, const T* force, int n, T f[6]) {
-  for (int i = slot_ptr[n]; i < slot_ptr[n + 1]; ++i) {
-    const T* g = force + 6 * static_cast<long long>(slots[i]);
-    for (int d = 0; d < 6; ++d) f[d] += g[d];
-  }
 }
 
 }  // namespace halfstep

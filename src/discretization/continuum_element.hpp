@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "core/host_device.hpp"
+#include "core/slot_forces.hpp"
 #include "core/vec3.hpp"
 #include "elements/solid_common.hpp"
 
@@ -103,17 +104,5 @@ struct SlotSink {
     out[2] = f.z;
   }
 };
-
-/// Adds node n's 3-value forces stored per slot (force + 3 * slot; slots of n in the CSR
-/// slot_ptr/slots) to f, in CSR order so that CPU and GPU sums agree.
-template <class T>
-HS_HD void add_slot_forces3(const int* slot_ptr, const int* slots, const T* force, int n, T f[3]) {
-  for (int i = slot_ptr[n]; i < slot_ptr[n + 1]; ++i) {
-    const T* g = force + 3 * static_cast<std::size_t>(slots[i]);
-    f[0] += g[0];
-    f[1] += g[1];
-    f[2] += g[2];
-  }
-}
 
 }  // namespace halfstep

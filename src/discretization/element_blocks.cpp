@@ -1,6 +1,8 @@
 #include "discretization/element_blocks.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "elements/registry.hpp"
 
@@ -55,6 +57,22 @@ std::vector<ElementBlock> element_blocks(const StructureSystem& sys) {
 std::size_t family_index(const BlockFamily& f) {
   const std::vector<const BlockFamily*>& all = block_families();
   return static_cast<std::size_t>(std::find(all.begin(), all.end(), &f) - all.begin());
+}
+
+int element_pressure_offset(const StructureSystem& sys, const BlockFamily& f) {
+  int offset = 0;
+  for (const BlockFamily* g : block_families()) {
+    if (g == &f) return offset;
+    if (g->pressure_table == PressureTable::Element) offset += g->count(sys);
+  }
+  throw std::logic_error(std::string("element_pressure_offset: ") + f.what + " is not a listed family");
+}
+
+int element_pressure_count(const StructureSystem& sys) {
+  int n = 0;
+  for (const BlockFamily* g : block_families())
+    if (g->pressure_table == PressureTable::Element) n += g->count(sys);
+  return n;
 }
 
 void copy_element_rows(const std::vector<double>& from, const ElementShare& share, int components,

@@ -148,6 +148,10 @@ struct BlockFamily {
   std::vector<double>& (*element_dt)(StructureSystem& sys);
   /// The family's short name in restart sections ("shell", "solid").
   const char* key;
+  /// Strain energies below (this many ulp of strain)^2 per unit energy are round-off noise
+  /// (the energy balance's floor; backend_factory.cpp): a family whose stresses gather each
+  /// increment's round-off needs more.
+  double noise_ulps = 64;
 };
 
 /// A block of one kind's elements: [first, first + count) of its family's mesh, whose
@@ -178,6 +182,14 @@ std::size_t vector_bytes(const std::vector<T>& v) {
 
 /// Position of family f in block_families() (a distributed run's shares are in that order).
 std::size_t family_index(const BlockFamily& f);
+
+/// Where family f's elements start in a step's whole-element pressure table
+/// (PressureTable::Element numbers such families' elements one family after the other, in
+/// block_families() order).
+int element_pressure_offset(const StructureSystem& sys, const BlockFamily& f);
+
+/// The elements a step's whole-element pressure table numbers (every such family's).
+int element_pressure_count(const StructureSystem& sys);
 
 /// Element e's blocks' node indices: calls visit(node) for each node of block b's element e
 /// (an index of the family's mesh in [b.first, b.first + b.count)).

@@ -1,5 +1,6 @@
 #include "discretization/loads.hpp"
 
+#include "discretization/element_blocks.hpp"
 #include "elements/registry.hpp"
 
 namespace halfstep {
@@ -175,7 +176,7 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   d.frame_q = step.frame_q;
 
   if (!step.pressure_elem.empty()) {
-    group(step.pressure_elem, sys.shell.num_elements + sys.tri.num_elements, d.pressure_ptr, order);
+    group(step.pressure_elem, element_pressure_count(sys), d.pressure_ptr, order);
     d.pressure_amp = permute(step.pressure_amp, order);
     d.pressure_value = permute(step.pressure_value, order);
   }

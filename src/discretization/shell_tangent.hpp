@@ -58,7 +58,7 @@ HS_HD void mitc4_directional_derivative(const Mitc4Ref<Dual<double>>& ref, const
                                                double out[20]) {
   using D = Dual<double>;
   Mitc4Nodes<D> nodes;
-  Vec3<D> tri[4];
+  Vec3<D> triad[4];
   for (int b = 0; b < 4; ++b) {
     const double* q = dx + 5 * b;
     const Vec3<double> t2 = cross(plain.v[b], t1[b]);
@@ -68,13 +68,13 @@ HS_HD void mitc4_directional_derivative(const Mitc4Ref<Dual<double>>& ref, const
     nodes.V0[b] = {D(plain.V0[b].x), D(plain.V0[b].y), D(plain.V0[b].z)};
     nodes.u[b] = {D(plain.u[b].x, q[0]), D(plain.u[b].y, q[1]), D(plain.u[b].z, q[2])};
     nodes.v[b] = {D(plain.v[b].x, dv.x), D(plain.v[b].y, dv.y), D(plain.v[b].z, dv.z)};
-    tri[b] = {D(t1[b].x, dt.x), D(t1[b].y, dt.y), D(t1[b].z, dt.z)};
+    triad[b] = {D(t1[b].x, dt.x), D(t1[b].y, dt.y), D(t1[b].z, dt.z)};
   }
   Vec3<D> f[4], gv[4];
   mitc4_internal_force(ref, nodes, D(thickness), mat, f, gv);
   for (int b = 0; b < 4; ++b) {
     D g[5];
-    mitc4_corner_generalized_force(f[b], gv[b], nodes.v[b], tri[b], g);
+    mitc4_corner_generalized_force(f[b], gv[b], nodes.v[b], triad[b], g);
     for (int r = 0; r < 5; ++r) out[5 * b + r] = g[r].d;
   }
 }

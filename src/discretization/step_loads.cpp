@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/vec3.hpp"
+#include "discretization/element_blocks.hpp"
 #include "elements/nurbs_quad.hpp"
 #include "elements/registry.hpp"
 
@@ -225,12 +226,16 @@ namespace {
 class StepLoadBuilder {
  public:
   StepLoadBuilder(const Model& model, const StructureSystem& sys) : model(model), sys(sys) {
-    shell_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
-    for (int e = 0; e < sys.shell.num_elements; ++e) shell_index[static_cast<std::size_t>(sys.shell.model_element[e])] = e;
-    for (int e = 0; e < sys.tri.num_elements; ++e)
-      shell_index[static_cast<std::size_t>(sys.tri.model_element[e])] = sys.shell.num_elements + e;
+    pressure_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
     solid_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
-    for (int e = 0; e < sys.solid.num_elements; ++e) solid_index[static_cast<std::size_t>(sys.solid.model_element[e])] = e;
+    for (const ElementBlock& b : element_blocks(sys)) {
+      const PressureTable table = b.family->pressure_table;
+      if (table == PressureTable::None) continue;
+      const int offset = table == PressureTable::Element ? element_pressure_offset(sys, *b.family) : 0;
+      std::vector<int>& index = table == PressureTable::Element ? pressure_index : solid_index;
+      for (int e = b.first; e < b.first + b.count; ++e)
+        index[static_cast<std::size_t>((*b.model_element)[static_cast<std::size_t>(e)])] = offset + e;
+    }
     build_frames(model, sys, frame_of, frame_q);
   }
 
@@ -419,7 +424,7 @@ class StepLoadBuilder {
       const auto [elem, face] = key;
       for (const auto& [value, part] : parts(c)) {
         if (face == 0) {
-          s.pressure_elem.push_back(shell_index[elem]);
+          s.pressure_elem.push_back(pressure_index[elem]);
           s.pressure_value.push_back(value);
           s.pressure_amp.push_back(slot_of(s, part));
         } else if (is_nurbs_element(model, elem)) {
@@ -470,7 +475,9 @@ class StepLoadBuilder {
   std::map<std::pair<int, int>, Carried> bcs, cloads, dloads;
   std::vector<OutputRequest> outputs;
   double previous_period = 0;
-  std::vector<int> shell_index, solid_index;  ///< model element -> its index in its family (-1: none)
+  /// Model element -> its row in the whole-element pressure table, and its index in the
+  /// continuum mesh (face loads, NURBS sides); -1: none.
+  std::vector<int> pressure_index, solid_index;
   std::vector<int> frame_of;
   std::vector<double> frame_q;
 };

@@ -7,7 +7,7 @@
 
 #include "core/host_device.hpp"
 #include "discretization/loads.hpp"
-#include "discretization/beam_pass.hpp"  // add_slot_forces6
+#include "core/slot_forces.hpp"
 #include "elements/fpm_tri.hpp"
 
 namespace halfstep {

@@ -9,7 +9,8 @@
    they may stay (issue 43 takes them apart) but not grow past their recorded length plus
    a margin, and no other may join them. A split one leaves the list (--update rewrites it).
 4. Identifiers of the element families (MITC4 shells, FPM beams and triangles) outside
-   src/elements/ stay in no more files than the baseline records (issue 43's target: three).
+   src/elements/ and the family registries stay in no more files than the baseline records
+   (issue 43's target: three).
 
 Usage: check_structure.py SOURCE_ROOT [--update]. Prints what it measured; exit 1 on a breach.
 """
@@ -28,6 +29,10 @@ GROWTH_MARGIN = 25
 KINDS = ["C3D8R", "C3D10M", "C3D4", "S4R"]
 MAX_KIND_FILES = 3
 SOURCE_SUFFIXES = (".hpp", ".cpp", ".cu", ".cuh", ".h", ".cc")
+# The registries that list every family, one entry each (issue 43's count leaves them out, as
+# it does src/elements/registry.cpp): the host's block families and the CUDA backend's.
+FAMILY_REGISTRIES = {os.path.join("src", "discretization", "element_blocks.cpp"),
+                     os.path.join("src", "backends", "cuda", "device_families.cuh")}
 # A family's identifiers: words that name it inside an identifier (split at '_' and case changes).
 FAMILIES = {
     "shell (MITC4)": {"mitc4", "shell", "shells"},
@@ -250,7 +255,7 @@ def measure(root):
         for k in KINDS:
             if re.search(r"\b" + k + r"\b", code):
                 kind_files[k].append(rel(f))
-        if not rel(f).startswith(os.path.join("src", "elements") + os.sep):
+        if not rel(f).startswith(os.path.join("src", "elements") + os.sep) and rel(f) not in FAMILY_REGISTRIES:
             words = set()
             for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", code)):
                 words.update(identifier_words(ident))
@@ -309,7 +314,7 @@ def main():
           f"({len(base['long_functions'])} listed); the longest:")
     for key, n in sorted(m["long_functions"].items(), key=lambda kv: -kv[1])[:5]:
         print(f"  {n:5d}  {key}")
-    print("check_structure: family identifiers outside src/elements/ (files): " +
+    print("check_structure: family identifiers outside src/elements/ and the registries (files): " +
           ", ".join(f"{fam} {len(fs)}" for fam, fs in m["family_files"].items()) + " (issue 43's target: 3 each)")
     gone = [k for k in list(base["long_files"]) + list(base["long_functions"])
             if k not in m["long_files"] and k not in m["long_functions"]]

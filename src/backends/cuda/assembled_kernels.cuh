@@ -5,7 +5,7 @@
 
 #include "backends/cuda/views.cuh"
 #include "elements/mitc4_split.hpp"
-#include "discretization/beam_pass.hpp"
+#include "core/slot_forces.hpp"
 #include "dynamics/constraint_pass.hpp"
 #include "parallel/halo_sum.hpp"
 
@@ -217,15 +217,16 @@ __device__ inline void element_node_forces(const MeshView<T>& m, NodalForces<T> 
 }
 
 /// Node n's share of this rank's element and face forces (6 internal, 3 pressure): the shells'
-/// and solids' (element_node_forces), then beam ends and triangle corners, which always come
-/// from their slots, face pressures and contact.
+/// and solids' (element_node_forces), then the slot families' (beam ends, triangle corners:
+/// forces in family order, then pressures), face pressures and contact.
 template <class T, Sink S, int kDofs>
 __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf,
                                          SlotForces<T> sf, int n, bool clear, T fi[6], T fp[3]) {
   element_node_forces<T, S, kDofs>(m, nf, sf, n, clear, fi, fp);
-  if (m.beam_force) add_slot_forces6(m.beam_slot_ptr, m.beam_slots, m.beam_force, n, fi);
-  if (m.tri_force) add_slot_forces6(m.tri_slot_ptr, m.tri_slots, m.tri_force, n, fi);
-  if (m.tri_pressure) add_slot_forces3(m.tri_slot_ptr, m.tri_slots, m.tri_pressure, n, fp);
+  for (const SlotFamilyView<T>& f : m.slot_families)
+    if (f.force) add_slot_forces6(f.slot_ptr, f.slots, f.force, n, fi);
+  for (const SlotFamilyView<T>& f : m.slot_families)
+    if (f.pressure) add_slot_forces3(f.slot_ptr, f.slots, f.pressure, n, fp);
   if (d.num_faces > 0) gather_face_forces(d, sf.face, n, fp);
   if (m.contact_normal)  // contact forces act like internal ones: no external work
     for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];

@@ -9,7 +9,9 @@
 // This file holds the class, its data and its constructor's steps; the passes' members are
 // defined in device_state.cuh (upload, download, restart list, output staging),
 // element_pass.cuh, node_pass.cuh and halo_pass.cuh (distributed runs), included at the end;
-// the contact pass is a ContactPass the class holds (contact_pass.cuh).
+// the contact pass is a ContactPass the class holds (contact_pass.cuh), and the element
+// families with a pass of their own (the FPM beams and triangles) are DeviceFamily entries it
+// walks (device_families.cuh).
 #include "backends/cuda/cuda_backend.hpp"
 
 #include <cuda_runtime.h>
@@ -27,10 +29,10 @@
 #include <vector>
 
 #include "backends/cuda/assembled_kernels.cuh"
-#include "backends/cuda/beam_kernels.cuh"
 #include "backends/cuda/constraint_kernels.cuh"
 #include "backends/cuda/contact_pass.cuh"
 #include "backends/cuda/device_drive.cuh"
+#include "backends/cuda/device_families.cuh"
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/element_local_kernels.cuh"
 #include "backends/cuda/solid_kernels.cuh"
@@ -50,6 +52,7 @@ using cuda::blocks;
 using cuda::check;
 using cuda::convert;
 using cuda::DeviceArray;
+using cuda::max_block;
 using cuda::NodeMode;
 using cuda::PinnedArray;
 using cuda::Sink;
@@ -60,8 +63,7 @@ template <class T>
 struct Staging {
   PinnedArray<T> full, state, energy;  // 12 and 9 per node of the frame (all, or a compact frame's), ne
   PinnedArray<T> points;               // material state per solid integration point (models with state)
-  PinnedArray<T> beams;                // state of every FPM beam (section forces, fibres, work)
-  PinnedArray<T> tris;                 // state of every FPM triangle (stresses, frame, work)
+  PinnedArray<T> family_state[cuda::kMaxSlotFamilies];  // per device family: its elements' state
   PinnedArray<T> shell_points;         // section-point state of plastic shells
   PinnedArray<T> contact;              // contact models: nodal normal, then friction forces (3 nn each)
   PinnedArray<EnergyMonitor> monitor;
@@ -74,8 +76,7 @@ class CudaBackend final : public Backend {
  public:
   CudaBackend(const StructureSystem& sys, const BackendOptions& opt)
       : sys_(sys), opt_(opt), scheme_(opt.gpu.scheme == GpuScheme::Auto ? GpuScheme::Gather : opt.gpu.scheme),
-        contact_(sys), split_tris_(fpm_split_family(opt.gpu.fpm_kernels, false, sizeof(T) == 4)),
-        split_beams_(split_tris_),
+        contact_(sys), families_(cuda::make_device_families<T>(sys, opt.gpu)),
         split_hexes_(fpm_split_family(opt.gpu.fpm_kernels, true, sizeof(T) == 4)),
         split_shells_(shell_split(opt.gpu.shell_kernel, scheme_) && sys.shell.num_elements > 0 &&
                       !sys.shell_global_moments() && !has_plastic_shells(sys) && scheme_ != GpuScheme::ElementLocal),
@@ -85,8 +86,7 @@ class CudaBackend final : public Backend {
     setup_shells();
     setup_nodes();
     setup_node_state();
-    if (sys.tri.num_elements > 0) setup_tris();  // as beams: every scheme writes the corners into slots
-    if (sys.beam.num_elements > 0) setup_beams();
+    for (auto& f : families_) f->setup(stream_);
     setup_forces();
     if (sys.solid.num_elements > 0) setup_solids();
     if (!sys.contact.empty()) contact_.setup(stream_);
@@ -122,10 +122,7 @@ class CudaBackend final : public Backend {
            " scheme" + (ref_.size() && scheme_ != GpuScheme::ElementLocal ? " (stored reference)" : "") +
            (split_shells_ ? ", MITC4 split by Gauss point" : "") +
            (scheme_ != GpuScheme::ElementLocal && plain_nodes() ? ", node pass split" : "") +
-           (tri_points_ > 0 || beam_points_ > 0 || hex_stride_ > 0
-                ? std::string(", FPM kernels split (") + (tri_points_ > 0 ? " triangles" : "") +
-                      (beam_points_ > 0 ? " beams" : "") + (hex_stride_ > 0 ? " hexahedra" : "") + " )"
-                : std::string()) +
+           split_kernels() +
            ", blocks " + std::to_string(block_element_) + "/" + std::to_string(block_node_) +
            (tuned_ ? " (tuned)" : "");
   }
@@ -138,15 +135,10 @@ class CudaBackend final : public Backend {
                     sums_.bytes() + tickets_.bytes() + solid_conn_.bytes() + solid_material_.bytes() +
                     solid_materials_.bytes() + solid_slot_ptr_.bytes() + solid_slots_.bytes() + solid_force_.bytes() +
                     solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() +
-                    solid_color_elements_.bytes() + face_force_.bytes() + beam_conn_.bytes() + beam_section_.bytes() +
-                    beam_constants_.bytes() + beam_chord0x_.bytes() * 3 + beam_slot_ptr_.bytes() + beam_slots_.bytes() +
-                    beam_force_.bytes() + beam_state_.bytes() + tri_conn_.bytes() + tri_section_.bytes() +
-                    tri_constants_.bytes() + tri_edge_[0].bytes() * 6 + tri_slot_ptr_.bytes() + tri_slots_.bytes() +
-                    tri_force_.bytes() + tri_pressure_.bytes() + tri_state_.bytes() + tri_increment_.bytes() +
-                    tri_point_work_.bytes() + beam_increment_.bytes() + beam_point_values_.bytes() +
-                    hex_increment_.bytes() + hex_result_.bytes() +
+                    solid_color_elements_.bytes() + face_force_.bytes() + hex_increment_.bytes() + hex_result_.bytes() +
                     section_points_.bytes() +
                     shell_law_.bytes() + shell_first_.bytes() + shell_state_.bytes();
+    for (const auto& f : families_) b += f->bytes();
     for (const auto& a : v_) b += a.bytes();
     for (const auto& a : signed_mass_) b += a.bytes();
     for (const auto& a : level_force_) b += a.bytes();
@@ -185,7 +177,7 @@ class CudaBackend final : public Backend {
                    drive_.face_nodes.bytes() + drive_.face_node_ptr.bytes() + drive_.face_node_slots.bytes();
     face_force_.resize(3 * kFaceMaxNodes * static_cast<std::size_t>(drive.num_faces));
     const bool p = drive.has_pressure();
-    tri_pressure_.resize(p ? 9 * static_cast<std::size_t>(sys_.tri.num_elements) : 0);
+    for (auto& f : families_) f->begin_step(p);
     switch (scheme_) {
       case GpuScheme::ElementLocal:
         for (auto& a : level_pressure_) a.resize(p ? 12 * static_cast<std::size_t>(ne) : 0);
@@ -247,8 +239,10 @@ class CudaBackend final : public Backend {
   }
 
   std::string restart_layout() const override {
-    return "cuda on " + device_name_ + ", " + gpu_scheme_name(scheme_) + " scheme" +
-           (split_tris_ ? ", split triangles" : "") + (split_beams_ ? ", split beams" : "") +
+    std::string split;
+    for (const auto& f : families_)
+      if (*f->split_name()) split += std::string(", split ") + f->split_name();
+    return "cuda on " + device_name_ + ", " + gpu_scheme_name(scheme_) + " scheme" + split +
            (split_hexes_ ? ", split hexahedra" : "") + (split_shells_ ? ", split shells" : "");
   }
 
@@ -290,16 +284,25 @@ class CudaBackend final : public Backend {
   }
 
  private:
-  /// An element launch: shells (group -1), beams (kBeamPiece), FPM triangles (kTriPiece) or
-  /// solid group `group`, elements
-  /// [begin, begin + count) of it; interior pieces run after the interface partials are packed.
+  /// An element launch: a device family's (family set), the shells (group -1) or solid group
+  /// `group`, elements [begin, begin + count) of it; interior pieces run after the interface
+  /// partials are packed.
   struct Piece {
     int group, begin, count;
     bool interior;
+    cuda::DeviceFamily<T>* family = nullptr;
   };
-  static constexpr int kBeamPiece = -2, kTriPiece = -3;
 
   void sync(const char* what) { check(cudaStreamSynchronize(stream_), what); }
+
+  /// ", FPM kernels split ( ... )" naming the families whose kernels run split, or "".
+  std::string split_kernels() const {
+    std::string names;
+    for (const auto& f : families_)
+      if (*f->split_name()) names += std::string(" ") + f->split_name();
+    if (hex_stride_ > 0) names += " hexahedra";
+    return names.empty() ? std::string() : ", FPM kernels split (" + names + " )";
+  }
 
   // Constructor steps, in the order the constructor takes them.
   /// Throws RunError for model features the chosen scheme does not run, before any device memory is
@@ -315,11 +318,7 @@ class CudaBackend final : public Backend {
     if (ns > 0 && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
                      "use gather, atomic or colored for models with solids");
-    const BeamMesh& bm = sys_.beam;
-    const int nb = bm.num_elements;
-    const TriMesh& tm = sys_.tri;
-    const int nt = tm.num_elements;
-    if ((nb > 0 || nt > 0) && scheme_ == GpuScheme::ElementLocal)
+    if (!families_.empty() && scheme_ == GpuScheme::ElementLocal)
       throw RunError("--gpu-scheme element-local runs shell-only models (per-element copies of 5-dof nodes); "
                      "use gather, atomic or colored for models with beams or FPM triangles");
     if (opt_.distributed && scheme_ != GpuScheme::Gather && scheme_ != GpuScheme::Atomic)
@@ -474,8 +473,8 @@ class CudaBackend final : public Backend {
     // per element) in up to two launches (the second over at most every node). An element
     // pass's launches (a piece, or a color of one) run up to four threads per element, and
     // each may end in a partly used warp; element_sums_kernel adds their warp sums.
-    const std::size_t elements = static_cast<std::size_t>(sys_.shell.num_elements) + sys_.solid.num_elements +
-                                 sys_.beam.num_elements + sys_.tri.num_elements;
+    std::size_t elements = static_cast<std::size_t>(sys_.shell.num_elements) + sys_.solid.num_elements;
+    for (const auto& f : families_) elements += static_cast<std::size_t>(f->count());
     node_slots_.size(std::max<std::size_t>(sys_.num_nodes, elements) + sys_.num_nodes, stream_);
     element_slots_.size(64 * cuda::kElementSumThreads, stream_);
     std::size_t launches = pieces_.size() * color_ptr_.size() + pieces_.size();
@@ -489,8 +488,6 @@ class CudaBackend final : public Backend {
 
   // element_pass.cuh: the element families' device arrays (constructor steps).
   void setup_shells();
-  void setup_tris();
-  void setup_beams();
   void setup_solids();
 
   // The node pass and the interface pack by the kind of nodes the model has (the passes' own
@@ -545,8 +542,6 @@ class CudaBackend final : public Backend {
   // element_pass.cuh: the element launches of a pass, and the block sizes they run with.
   void launch_elements(double tau, double time, int block, bool exchange);
   void plan_pieces();
-  void launch_split_tris(int first, int count, int block, double tau);
-  void launch_split_beams(int first, int count, int block);
   unsigned take_slots(std::size_t threads);
   void launch_piece(const Piece& p, double tau, int block);
   void launch_shells(double tau, int block, int first, int count);
@@ -560,8 +555,6 @@ class CudaBackend final : public Backend {
   template <class K>
   void launch_colored_group(std::size_t gi, int block);
   void launch_local(const Increment& inc, bool integrate, int block);
-  template <class K>
-  static int max_block(K kernel);
   template <class F>
   float time_launches(F&& f, int block);
   int solid_max_block();
@@ -604,35 +597,24 @@ class CudaBackend final : public Backend {
             mass_.get(), drive_.view.held, body_skip_.get_or_null()};
   }
   cuda::MeshView<T> mesh_base() const {
-    return {sys_.shell.num_elements, sys_.num_nodes, conn_.get(), section_.get(), thickness_.get(), elastic_.get(),
+    cuda::MeshView<T> m{sys_.shell.num_elements, sys_.num_nodes, conn_.get(), section_.get(), thickness_.get(), elastic_.get(),
             ref_.size() ? ref_.get() : nullptr, x0_.get(), y0_.get(), z0_.get(), d0x_.get(), d0y_.get(), d0z_.get(),
             slot_ptr_.size() ? slot_ptr_.get() : nullptr, slots_.size() ? slots_.get() : nullptr,
             NodeConstView<T>{mass_.get(), inertia_.get(), damp_.size() ? damp_.get() : nullptr,
                              damp_rot_.size() ? damp_rot_.get() : nullptr, con_mass3_.get_or_null(),
                              con_inertia3_.get_or_null()},
             solid_slot_ptr_.get_or_null(), solid_slots_.get_or_null(), solid_force_.get_or_null(),
-            sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), beam_slot_ptr_.get_or_null(),
-            beam_slots_.get_or_null(), beam_force_.get_or_null(), tri_slot_ptr_.get_or_null(), tri_slots_.get_or_null(),
-            tri_force_.get_or_null(), tri_pressure_.get_or_null(),
+            sys_.num_interface, halo_total_.get_or_null(), owned_.get_or_null(), {},
             section_points_.get_or_null(), shell_law_.get_or_null(), shell_state_.get_or_null(), sys_.shell.num_points,
             shell_first_.get_or_null()};
+    for (std::size_t f = 0; f < families_.size(); ++f) m.slot_families[f] = families_[f]->slots();
+    return m;
   }
   cuda::SolidView<T> solid_view() {
     return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
              T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_energy_.get_or_null(),
              solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points},
             solid_force_.get_or_null()};
-  }
-  BeamView<T> beam_view() {
-    return {sys_.beam.num_elements, beam_conn_.get(), beam_section_.get(), beam_constants_.get(), beam_chord0x_.get(),
-            beam_chord0y_.get(), beam_chord0z_.get(), ux_.get(), uy_.get(), uz_.get(), t1x_.get(), t1y_.get(),
-            t1z_.get(), dx_.get(), dy_.get(), dz_.get(), beam_state_.get(), beam_force_.get()};
-  }
-  TriView<T> tri_view() {
-    return {sys_.tri.num_elements, tri_conn_.get(), tri_section_.get(), tri_constants_.get(), tri_edge_[0].get(),
-            tri_edge_[1].get(), tri_edge_[2].get(), tri_edge_[3].get(), tri_edge_[4].get(), tri_edge_[5].get(),
-            ux_.get(), uy_.get(), uz_.get(), t1x_.get(), t1y_.get(), t1z_.get(), dx_.get(), dy_.get(), dz_.get(),
-            tri_state_.get(), tri_force_.get(), tri_pressure_.get_or_null(), sys_.shell.num_elements};
   }
   NodeStateView<T> state() {
     NodeStateView<T> s{ux_.get(), uy_.get(), uz_.get(), {}, dx_.get(), dy_.get(), dz_.get(),
@@ -690,8 +672,8 @@ class CudaBackend final : public Backend {
   /// the features that Plain leaves out (constraints, rigid bodies, beams, FPM triangles,
   /// contact, constraint-transferred masses) is in the model.
   bool plain_nodes() const {
-    return plain_node_sets_ && sys_.constraints.empty() && sys_.bodies.empty() && sys_.beam.num_elements == 0 &&
-           sys_.tri.num_elements == 0 && contact_.ct_normal_.size() == 0 && con_mass3_.size() == 0 &&
+    return plain_node_sets_ && sys_.constraints.empty() && sys_.bodies.empty() && families_.empty() &&
+           contact_.ct_normal_.size() == 0 && con_mass3_.size() == 0 &&
            con_inertia3_.size() == 0;
   }
 
@@ -742,25 +724,14 @@ class CudaBackend final : public Backend {
   // update it through the MeshView that the const mesh() hands out.
   mutable DeviceArray<T> shell_state_;
   std::vector<std::vector<int>> solid_color_ptr_;  // per solid group, into solid_color_elements_
-  DeviceArray<int> beam_conn_, beam_section_, beam_slot_ptr_, beam_slots_;
-  DeviceArray<BeamConstants<T>> beam_constants_;
-  DeviceArray<T> beam_chord0x_, beam_chord0y_, beam_chord0z_, beam_force_;
-  DeviceArray<T> beam_state_;  // component-major, stride num_beams (elements/fpm_beam.hpp)
-  DeviceArray<int> tri_conn_, tri_section_, tri_slot_ptr_, tri_slots_;
-  DeviceArray<TriConstants<T>> tri_constants_;
-  DeviceArray<T> tri_edge_[6];                    // X2 - X1 (x, y, z), X3 - X1 (x, y, z) per triangle
-  DeviceArray<T> tri_force_, tri_pressure_;       // 18 and (with pressures) 9 per triangle
-  DeviceArray<T> tri_state_;  // component-major, stride num_tris (elements/fpm_tri.hpp)
-  DeviceArray<T> tri_increment_, tri_point_work_;  // split scheme: kTriIncrementValues and tri_points_ per triangle
-  int tri_points_ = 0;                             // split scheme: most stress points of a triangle
-  DeviceArray<T> beam_increment_, beam_point_values_;  // split scheme: kBeamIncrementValues and beam_points_ per beam
-  int beam_points_ = 0;                                // split scheme: most stress points of a beam
   // Split scheme for FPM hexahedra: per element of the largest FPM group, the increment
   // (kHexIncrementValues) and the Gauss points' results (kHexResultValues).
   DeviceArray<T> hex_increment_, hex_result_;
   int hex_stride_ = 0;
-  // Which FPM families run split (fpm_split_family: the option, and Auto's per-family choice).
-  const bool split_tris_, split_beams_, split_hexes_;
+  /// The element families that run through the DeviceFamily interface (device_families.cuh).
+  std::vector<std::unique_ptr<cuda::DeviceFamily<T>>> families_;
+  // Whether the FPM hexahedra run split (fpm_split_family: the option, and Auto's choice).
+  const bool split_hexes_;
   // Elastic 5-dof shells four threads per element (split_shell_pass_kernel; shell_split).
   const bool split_shells_;
   const bool plain_node_sets_;  ///< node passes as Special + Plain where plain_nodes() allows

@@ -76,7 +76,7 @@ struct ShellView {
   const double *x0, *y0, *z0, *d0;  ///< d0: reference directors, 3 per node
   const double *u, *d, *t1;         ///< configuration, 3 per node each
   /// Element e's nodal vectors and triads.
-  __device__ Mitc4Nodes<double> nodes(int e, Vec3<double> tri[4]) const {
+  __device__ Mitc4Nodes<double> nodes(int e, Vec3<double> triad[4]) const {
     Mitc4Nodes<double> m;
     for (int a = 0; a < 4; ++a) {
       const std::size_t n = static_cast<std::size_t>(conn[4 * static_cast<std::size_t>(e) + a]);
@@ -84,7 +84,7 @@ struct ShellView {
       m.u[a] = {u[3 * n], u[3 * n + 1], u[3 * n + 2]};
       m.V0[a] = {d0[3 * n], d0[3 * n + 1], d0[3 * n + 2]};
       m.v[a] = {d[3 * n], d[3 * n + 1], d[3 * n + 2]};
-      tri[a] = {t1[3 * n], t1[3 * n + 1], t1[3 * n + 2]};
+      triad[a] = {t1[3 * n], t1[3 * n + 1], t1[3 * n + 2]};
     }
     return m;
   }
@@ -95,9 +95,9 @@ struct ShellForceBody {
   ShellView v;
   double *force, *energy;
   __device__ void operator()(int e) const {
-    Vec3<double> tri[4];
-    const Mitc4Nodes<double> m = v.nodes(e, tri);
-    energy[e] = mitc4_generalized_forces(v.ref[e], m, tri, v.thickness[e], v.elastic[e],
+    Vec3<double> triad[4];
+    const Mitc4Nodes<double> m = v.nodes(e, triad);
+    energy[e] = mitc4_generalized_forces(v.ref[e], m, triad, v.thickness[e], v.elastic[e],
                                          force + 20 * static_cast<std::size_t>(e));
   }
 };
@@ -109,14 +109,14 @@ struct ShellLinearBody {
   int stride;
   double* force;
   __device__ void operator()(int e) const {
-    Vec3<double> tri[4];
-    const Mitc4Nodes<double> m = v.nodes(e, tri);
+    Vec3<double> triad[4];
+    const Mitc4Nodes<double> m = v.nodes(e, triad);
     double dx[20];
     for (int a = 0; a < 4; ++a) {
       const std::size_t n = static_cast<std::size_t>(v.conn[4 * static_cast<std::size_t>(e) + a]);
       for (int q = 0; q < 5; ++q) dx[5 * a + q] = x[static_cast<std::size_t>(stride) * n + q];
     }
-    mitc4_directional_derivative(mitc4_dual_ref<D>(v.ref[e]), m, tri, v.thickness[e],
+    mitc4_directional_derivative(mitc4_dual_ref<D>(v.ref[e]), m, triad, v.thickness[e],
                                  mitc4_dual_elastic<D>(v.elastic[e]), dx, force + 20 * static_cast<std::size_t>(e));
   }
 };
@@ -127,9 +127,9 @@ struct ShellMatrixBody {
   double* k;  ///< the first shell matrix
   __device__ void operator()(int t) const {
     const int e = t / 20, j = t - 20 * e;
-    Vec3<double> tri[4];
-    const Mitc4Nodes<double> m = v.nodes(e, tri);
-    mitc4_matrix_column(mitc4_dual_ref<D>(v.ref[e]), m, tri, v.thickness[e], mitc4_dual_elastic<D>(v.elastic[e]), j,
+    Vec3<double> triad[4];
+    const Mitc4Nodes<double> m = v.nodes(e, triad);
+    mitc4_matrix_column(mitc4_dual_ref<D>(v.ref[e]), m, triad, v.thickness[e], mitc4_dual_elastic<D>(v.elastic[e]), j,
                         k + 400 * static_cast<std::size_t>(e));
   }
 };

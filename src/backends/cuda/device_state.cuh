@@ -160,10 +160,16 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   s.monitor.reserve(1);
   const std::size_t npts = cells ? solid_state_.size() : 0, nshell = cells ? shell_state_.size() : 0;
   s.points.reserve(npts);
-  const std::size_t nbs = cells ? beam_state_.size() : 0;
-  s.beams.reserve(nbs);
-  const std::size_t nts = cells ? tri_state_.size() : 0;
-  s.tris.reserve(nts);
+  // Each device family's element state (FPM beams' section forces and fibres, triangles'
+  // stresses and frames), into the host array it mirrors.
+  std::array<std::size_t, cuda::kMaxSlotFamilies> nfam{};
+  std::array<std::vector<double> StructureState::*, cuda::kMaxSlotFamilies> fam_host{};
+  for (std::size_t k = 0; k < families_.size(); ++k) {
+    const cuda::FamilyArray<T> a = families_[k]->sampled_state();
+    nfam[k] = cells ? a.array->size() : 0;
+    fam_host[k] = a.mirror.host;
+    s.family_state[k].reserve(nfam[k]);
+  }
   s.shell_points.reserve(nshell);
   // Nodal contact forces are field output; the per-definition totals go to every energy row.
   const std::size_t ncon = subset ? 0 : contact_.ct_normal_.size(), npair = contact_.ct_pair_force_.size();
@@ -197,12 +203,11 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
       check(cudaMemcpyAsync(s.points.host(), solid_state_.get(), npts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
             "copy material state");
   }
-  if (nbs > 0)
-    check(cudaMemcpyAsync(s.beams.host(), beam_state_.get(), nbs * sizeof(T), cudaMemcpyDeviceToHost, stream_),
-          "copy beam state");
-  if (nts > 0)
-    check(cudaMemcpyAsync(s.tris.host(), tri_state_.get(), nts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
-          "copy triangle state");
+  for (std::size_t k = 0; k < families_.size(); ++k)
+    if (nfam[k] > 0)
+      check(cudaMemcpyAsync(s.family_state[k].host(), families_[k]->sampled_state().array->get(), nfam[k] * sizeof(T),
+                            cudaMemcpyDeviceToHost, stream_),
+            "copy element family state");
   if (ncon > 0) {
     check(cudaMemcpyAsync(s.contact.host(), contact_.ct_normal_.get(), ncon * sizeof(T), cudaMemcpyDeviceToHost,
                           stream_),
@@ -237,7 +242,7 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   // Released when the frame is written or dropped.
   std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
   const double time = inc.time;
-  frame.complete = [this, b, hold, time, rows, ne, ns, npts, nbs, nts, nshell, ncon, npair, global, record,
+  frame.complete = [this, b, hold, time, rows, ne, ns, npts, nfam, fam_host, nshell, ncon, npair, global, record,
                     failed](OutputFrame& f) {
     Staging<T>& st = staging_[b];
     check(cudaEventSynchronize(st.ready), "output frame");
@@ -261,8 +266,8 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
     f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
     f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
     f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
-    f.state.beam_state.assign(st.beams.host(), st.beams.host() + nbs);
-    f.state.tri_state.assign(st.tris.host(), st.tris.host() + nts);
+    for (std::size_t k = 0; k < nfam.size(); ++k)
+      if (fam_host[k]) (f.state.*fam_host[k]).assign(st.family_state[k].host(), st.family_state[k].host() + nfam[k]);
     f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);
     f.state.contact_normal.assign(st.contact.host(), st.contact.host() + ncon);
     f.state.contact_shear.assign(st.contact.host() + ncon, st.contact.host() + 2 * ncon);
@@ -349,15 +354,8 @@ void CudaBackend<T>::for_each_device_array(F&& f) {
   f("face_force", face_force_, none);
   f("solid_state", solid_state_, state(&StructureState::solid_state, true));
   f("shell_state", shell_state_, state(&StructureState::shell_state, true));
-  f("beam_force", beam_force_, none);
-  f("beam_state", beam_state_, state(&StructureState::beam_state, true, false));
-  f("beam_increment", beam_increment_, none);
-  f("beam_point_values", beam_point_values_, none);
-  f("tri_force", tri_force_, none);
-  f("tri_pressure", tri_pressure_, none);
-  f("tri_state", tri_state_, state(&StructureState::tri_state, true, false));
-  f("tri_increment", tri_increment_, none);
-  f("tri_point_work", tri_point_work_, none);
+  for (auto& family : families_)
+    for (const cuda::FamilyArray<T>& a : family->arrays()) f(a.name, *a.array, a.mirror);
   f("hex_increment", hex_increment_, none);
   f("hex_result", hex_result_, none);
   f("con_force", con_force_, none);

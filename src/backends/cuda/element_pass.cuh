@@ -1,5 +1,5 @@
 // The CUDA backend's element pass: the element families' device arrays, the pass's launches
-// by planned piece (shells, solid groups, beams, FPM triangles; gather, atomic, colored or
+// by planned piece (shells, solid groups, the device families; gather, atomic, colored or
 // element-local scheme; whole or split kernels) in a fixed order of warp-sum slots, and the
 // block sizes the passes run with (autotune). CudaBackend's members, included by
 // cuda_backend.cu after the class (the class and its headers come from there).
@@ -32,58 +32,6 @@ void CudaBackend<T>::setup_shells() {
     shell_law_.assign(laws);
     shell_first_.assign(std::vector<std::size_t>(sys_.shell.first_point.begin(), sys_.shell.first_point.end() - 1));
     shell_state_.resize(static_cast<std::size_t>(kJ2PlaneStateSize) * sys_.shell.num_points);
-  }
-}
-
-/// The FPM triangles' tables, corner slots and (split kernels) hand-over arrays.
-template <class T>
-void CudaBackend<T>::setup_tris() {
-  const TriMesh& tm = sys_.tri;
-  const int nt = tm.num_elements;
-  tri_conn_.assign(tm.conn);
-  tri_section_.assign(tm.section);
-  std::vector<TriConstants<T>> tc;
-  for (const TriConstants<double>& c : tm.constants) tc.push_back(convert_tri_constants<T>(c));
-  tri_constants_.assign(tc);
-  for (auto [dst, src] : {std::pair{&tri_edge_[0], &tm.edge2x}, {&tri_edge_[1], &tm.edge2y}, {&tri_edge_[2], &tm.edge2z},
-                          {&tri_edge_[3], &tm.edge3x}, {&tri_edge_[4], &tm.edge3y}, {&tri_edge_[5], &tm.edge3z}})
-    dst->assign(convert<T>(*src));
-  tri_slot_ptr_.assign(tm.node_slot_ptr);
-  tri_slots_.assign(tm.node_slots);
-  tri_force_.resize(18 * static_cast<std::size_t>(nt));
-  tri_force_.zero(stream_);
-  if (split_tris_) {  // the split scheme's hand-over between its kernels
-    tri_points_ = 0;
-    for (const TriConstants<double>& c : tm.constants) tri_points_ = std::max(tri_points_, tri_stress_points(c));
-    tri_increment_.resize(static_cast<std::size_t>(kTriIncrementValues) * nt);
-    tri_point_work_.resize(static_cast<std::size_t>(tri_points_) * nt);
-  }
-}
-
-/// The beams' tables, end slots and (split kernels) hand-over arrays.
-template <class T>
-void CudaBackend<T>::setup_beams() {
-  const BeamMesh& bm = sys_.beam;
-  const int nb = bm.num_elements;
-  // Beams in every scheme write their ends into slots (12 values per beam), gathered by the
-  // node pass in CSR order: no atomics, and the same sums as the CPU.
-  beam_conn_.assign(bm.conn);
-  beam_section_.assign(bm.section);
-  std::vector<BeamConstants<T>> bc;
-  for (const BeamConstants<double>& c : bm.constants) bc.push_back(convert_beam_constants<T>(c));
-  beam_constants_.assign(bc);
-  beam_chord0x_.assign(convert<T>(bm.chord0x));
-  beam_chord0y_.assign(convert<T>(bm.chord0y));
-  beam_chord0z_.assign(convert<T>(bm.chord0z));
-  beam_slot_ptr_.assign(bm.node_slot_ptr);
-  beam_slots_.assign(bm.node_slots);
-  beam_force_.resize(12 * static_cast<std::size_t>(nb));
-  beam_force_.zero(stream_);
-  if (split_beams_) {  // the split scheme's hand-over between its kernels
-    beam_points_ = 0;
-    for (const BeamConstants<double>& c : bm.constants) beam_points_ = std::max(beam_points_, beam_stress_points(c));
-    beam_increment_.resize(static_cast<std::size_t>(kBeamIncrementValues) * nb);
-    beam_point_values_.resize(static_cast<std::size_t>(beam_points_) * nb);
   }
 }
 
@@ -167,55 +115,17 @@ void CudaBackend<T>::launch_elements(double tau, double time, int block, bool ex
 /// not distributed or the scheme is colored.
 template <class T>
 void CudaBackend<T>::plan_pieces() {
-  const auto add = [&](int group, int count, int boundary) {
+  const auto add = [&](int group, int count, int boundary, cuda::DeviceFamily<T>* family) {
     const int nb = dist_ && scheme_ != GpuScheme::Colored ? boundary : count;
-    if (nb > 0) pieces_.push_back({group, 0, nb, false});
-    if (count > nb) pieces_.push_back({group, nb, count - nb, true});
+    if (nb > 0) pieces_.push_back({group, 0, nb, false, family});
+    if (count > nb) pieces_.push_back({group, nb, count - nb, true, family});
   };
-  if (sys_.shell.num_elements > 0) add(-1, sys_.shell.num_elements, sys_.shell.boundary);
+  if (sys_.shell.num_elements > 0) add(-1, sys_.shell.num_elements, sys_.shell.boundary, nullptr);
   const auto& groups = sys_.solid.groups;
-  for (std::size_t g = 0; g < groups.size(); ++g) add(static_cast<int>(g), groups[g].count, groups[g].boundary);
-  if (sys_.beam.num_elements > 0) add(kBeamPiece, sys_.beam.num_elements, sys_.beam.boundary);
-  if (sys_.tri.num_elements > 0) add(kTriPiece, sys_.tri.num_elements, sys_.tri.boundary);
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    add(static_cast<int>(g), groups[g].count, groups[g].boundary, nullptr);
+  for (auto& f : families_) add(-1, f->count(), f->boundary(), f.get());
   std::stable_partition(pieces_.begin(), pieces_.end(), [](const Piece& p) { return !p.interior; });
-}
-
-/// Triangles [first, first + count) in seed 003's three kernels (--fpm-kernels split):
-/// kinematics per element, stresses per stress point, forces per element.
-template <class T>
-void CudaBackend<T>::launch_split_tris(int first, int count, int block, double tau) {
-  const bool plastic = sys_.tri.any_plastic();
-  const int points = tri_points_;  // kTriPoints when no section yields
-  const std::size_t threads = static_cast<std::size_t>(points) * count;
-  T* inc = tri_increment_.get();
-  T* work = tri_point_work_.get();
-  cuda::tri_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(tri_view(), inc, first, count, run());
-  if (plastic) {
-    cuda::tri_point_kernel<T, true><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
-                                                                                   first, count, run());
-    cuda::element_forall_sum(first, count, block, stream_, run(), take_slots(count),
-                             cuda::TriForceSums<T, true>{tri_view(), inc, work, drive_.view, tau});
-  } else {
-    cuda::tri_point_kernel<T, false><<<blocks(threads, block), block, 0, stream_>>>(tri_view(), inc, work, points,
-                                                                                    first, count, run());
-    cuda::element_forall_sum(first, count, block, stream_, run(), take_slots(count),
-                             cuda::TriForceSums<T, false>{tri_view(), inc, work, drive_.view, tau});
-  }
-}
-
-/// Beams [first, first + count) in seed 003's three kernels (--fpm-kernels split):
-/// kinematics per beam, stress points (natural forces, or fibres at the Lobatto points),
-/// forces per beam.
-template <class T>
-void CudaBackend<T>::launch_split_beams(int first, int count, int block) {
-  const std::size_t threads = static_cast<std::size_t>(beam_points_) * count;
-  T* inc = beam_increment_.get();
-  T* points = beam_point_values_.get();
-  cuda::beam_kinematics_kernel<T><<<blocks(count, block), block, 0, stream_>>>(beam_view(), inc, first, count, run());
-  cuda::beam_point_kernel<T><<<blocks(threads, block), block, 0, stream_>>>(beam_view(), inc, points, beam_points_,
-                                                                           first, count, run());
-  cuda::element_forall_sum(first, count, block, stream_, run(), take_slots(count),
-                           cuda::BeamForceSums<T>{beam_view(), inc, points});
 }
 
 /// The first warp slot of the next element launch of threads threads: a pass's launches take
@@ -232,20 +142,10 @@ unsigned CudaBackend<T>::take_slots(std::size_t threads) {
 /// One planned launch (its warps' energy sums go to the slots take_slots hands it).
 template <class T>
 void CudaBackend<T>::launch_piece(const Piece& p, double tau, int block) {
-  if (p.group == kBeamPiece && split_beams_) {
-    launch_split_beams(p.begin, p.count, block);
-  } else if (p.group == kBeamPiece) {
-    cuda::element_forall_sum(p.begin, p.count, block, stream_, run(), take_slots(p.count),
-                             cuda::BeamElementSums<T>{beam_view()});
-  } else if (p.group == kTriPiece && split_tris_) {
-    launch_split_tris(p.begin, p.count, block, tau);
-  } else if (p.group == kTriPiece) {
-    if (sys_.tri.any_plastic())
-      cuda::element_forall_sum(p.begin, p.count, block, stream_, run(), take_slots(p.count),
-                               cuda::TriElementSums<T, true>{tri_view(), drive_.view, tau});
-    else
-      cuda::element_forall_sum(p.begin, p.count, block, stream_, run(), take_slots(p.count),
-                               cuda::TriElementSums<T, false>{tri_view(), drive_.view, tau});
+  if (p.family) {
+    const cuda::ElementLaunch<T> l{stream_, state(), drive_.view, tau, run(),
+                                   [this](std::size_t threads) { return take_slots(threads); }};
+    p.family->launch(l, p.begin, p.count, block);
   } else if (p.group < 0 && scheme_ == GpuScheme::Colored) {
     const int colors = static_cast<int>(color_ptr_.size()) - 1;
     for (int c = 0; c < colors; ++c) {
@@ -406,15 +306,6 @@ void CudaBackend<T>::launch_local(const Increment& inc, bool integrate, int bloc
   check(cudaGetLastError(), "element-local launch");
 }
 
-/// Largest block a kernel can launch with (its registers limit it).
-template <class T>
-template <class K>
-int CudaBackend<T>::max_block(K kernel) {
-  cudaFuncAttributes a{};
-  check(cudaFuncGetAttributes(&a, kernel), "cudaFuncGetAttributes");
-  return a.maxThreadsPerBlock;
-}
-
 /// Milliseconds per call of f(block), best of 3 after a warm-up.
 template <class T>
 template <class F>
@@ -492,17 +383,8 @@ std::array<int, 2> CudaBackend<T>::block_limits() {
       limit_n = max_block(cuda::node_pass_kernel<T, Sink::Plain>);
   }
   limit_e = std::min(limit_e, solid_max_block());
-  if (sys_.tri.num_elements > 0)
-    limit_e = std::min(limit_e, sys_.tri.any_plastic() ? max_block(cuda::element_forall_sum_kernel<cuda::TriElementSums<T, true>>)
-                                                     : max_block(cuda::element_forall_sum_kernel<cuda::TriElementSums<T, false>>));
-  if (sys_.tri.num_elements > 0 && split_tris_)
-    limit_e = std::min({limit_e, max_block(cuda::tri_kinematics_kernel<T>), max_block(cuda::tri_point_kernel<T, true>),
-                        max_block(cuda::element_forall_sum_kernel<cuda::TriForceSums<T, true>>)});
+  for (const auto& f : families_) limit_e = std::min(limit_e, f->max_block());
   if (sys_.node_dofs == 6) {
-    if (sys_.beam.num_elements > 0) limit_e = std::min(limit_e, max_block(cuda::element_forall_sum_kernel<cuda::BeamElementSums<T>>));
-    if (sys_.beam.num_elements > 0 && split_beams_)
-      limit_e = std::min({limit_e, max_block(cuda::beam_kinematics_kernel<T>), max_block(cuda::beam_point_kernel<T>),
-                          max_block(cuda::element_forall_sum_kernel<cuda::BeamForceSums<T>>)});
     limit_n = std::min(limit_n, scheme_ == GpuScheme::Gather ? max_block(cuda::node_pass_kernel<T, Sink::Slots, 6>)
                                                              : max_block(cuda::node_pass_kernel<T, Sink::Plain, 6>));
   }

@@ -13,6 +13,18 @@
 namespace halfstep {
 namespace cuda {
 
+/// Where an element family whose every node force comes from slots (the FPM beams and
+/// triangles: device_family.cuh) leaves them: node -> slot (CSR), 6 force values per slot and,
+/// with follower pressures, 3 pressure values per slot (force null: no such family).
+template <class T>
+struct SlotFamilyView {
+  const int *slot_ptr = nullptr, *slots = nullptr;
+  const T *force = nullptr, *pressure = nullptr;
+};
+
+/// How many slot families a model can have (the registry's, device_families.cuh).
+constexpr int kMaxSlotFamilies = 2;
+
 /// Read-only mesh, section and nodal constants.
 template <class T>
 struct MeshView {
@@ -31,13 +43,8 @@ struct MeshView {
   int num_interface;            ///< nodes [0, num_interface) are shared with other ranks
   const T* halo_total;          ///< kHaloValues per shared node: forces summed over the ranks
   const std::uint8_t* owned;    ///< per node: 1 where this rank counts the node's energy
-  // FPM beams (null without beams): node -> beam end slot (CSR), 6 values per slot.
-  const int *beam_slot_ptr, *beam_slots;
-  const T* beam_force;
-  // FPM triangles (null without them): node -> triangle corner slot (CSR), 6 force values and
-  // (with pressures) 3 pressure values per slot.
-  const int *tri_slot_ptr, *tri_slots;
-  const T *tri_force, *tri_pressure;
+  /// The slot families' corner forces (device_family.cuh), in family order; unused entries null.
+  SlotFamilyView<T> slot_families[kMaxSlotFamilies];
   // Plastic shells (null / zero without them; elements/mitc4_plastic.hpp):
   const int* section_points;          ///< per section: Simpson section points, 0 for elastic sections
   const SolidMaterial<T>* shell_law;  ///< per section: the plastic law (elastic constants, hardening)
