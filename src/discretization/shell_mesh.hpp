@@ -25,7 +25,7 @@ struct SectionProps {
   /// Simpson points through the thickness of a plastic section (*SHELL SECTION's count; 0:
   /// elastic, integrated in closed form).
   int section_points = 0;
-  SolidMaterial<double> law{};  ///< plastic sections: elastic constants and hardening table (kJ2Plastic)
+  SolidMaterial<double> law{};  ///< plastic sections: elastic constants and hardening table (J2Plastic)
   std::string name;  ///< "elset/material", for reports
 };
 

@@ -16,10 +16,10 @@ namespace halfstep {
 
 namespace {
 
-/// Some continuum element follows J2 plasticity and the state store is there.
+/// Some continuum element follows a plastic law (one with PEEQ) and the state store is there.
 bool solid_plastic(const StructureSystem& sys, const StructureState&) {
   bool plastic = false;
-  for (const SolidMaterial<double>& m : sys.solid.materials) plastic = plastic || m.model == kJ2Plastic;
+  for (const SolidMaterial<double>& m : sys.solid.materials) plastic = plastic || peeq_component(m) >= 0;
   // The state store also serves elastic kinds that carry state of their own (the FPM
   // hexahedron's frame and strain): PEEQ needs a plastic law.
   return plastic && sys.solid.state_size > 0;

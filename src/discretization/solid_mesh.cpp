@@ -316,7 +316,7 @@ void evaluate_element(const Model& model, SolidMesh& sm, const SolidGroup& g, in
                                std::snprintf(buf, sizeof buf, "%g", m.thickness);
                                return std::string(buf);
                              }());
-      if (m.model != kSvkIsotropic)
+      if (!law_is<SvkIsotropic>(m))
         throw InputError(ss.loc, "*SOLID SECTION, MATERIAL=" + ss.material + " on truss element " +
                                      std::to_string(model.elements.id[static_cast<std::size_t>(me)]) + " (" +
                                      K::name() +

@@ -49,8 +49,8 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
     // PEEQ: the mean over the element's points (the points of every kind carry equal weight
     // on an undistorted element; Abaqus reports per point, ParaView shows one value per cell).
     o.peeq = 0.0;
-    if (state && m.model == kJ2Plastic) {
-      for (int p = 0; p < K::kPoints; ++p) o.peeq += es.old_at(p)[kJ2Alpha];
+    if (const int c = peeq_component(m); state && c >= 0) {
+      for (int p = 0; p < K::kPoints; ++p) o.peeq += es.old_at(p)[c];
       o.peeq /= K::kPoints;
     }
     for (int k = 0; k < 6; ++k) {

@@ -129,7 +129,7 @@ HS_HD Mat3<T> read_sym(const StateSlice<const T>& s, int c0) {
 template <class T>
 HS_HD Mat3<T> stored_stress(const SolidMaterial<T>& m, const StateSlice<const T>& s) {
   const Mat3<T> eps = read_sym(s, kStrain);
-  return elastic_stress(m, m.model == kJ2Plastic ? eps - read_sym(s, kLaw) : eps);
+  return elastic_stress(m, law_is<J2Plastic>(m) ? eps - read_sym(s, kLaw) : eps);
 }
 
 /// The element frame Q_a of a state (identity without a store).
@@ -217,7 +217,7 @@ HS_HD HexPointResult<T> hex_point_stress(const SolidMaterial<T>& m, const Elemen
   HexPointResult<T> r;
   r.dissipation = T(0);
   T law_next[kJ2StateSize];
-  if (m.model == kJ2Plastic) {
+  if (law_is<J2Plastic>(m)) {
     T law_old[kJ2StateSize];
     for (int c = 0; c < kJ2StateSize; ++c) law_old[c] = old.p ? old[kLaw + c] : T(0);
     r.sigma = j2_small_strain_update(m, eps, law_old, law_next).S;

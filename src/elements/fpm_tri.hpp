@@ -95,7 +95,7 @@ TriConstants<T> convert_tri_constants(const TriConstants<double>& c) {
 }
 
 /// Section of thickness t, isotropic (E, nu), with n (odd, >= 3) Simpson points; yield: the
-/// material with its *PLASTIC table (a kJ2Plastic law of the same E, nu), or null for an
+/// material with its *PLASTIC table (a J2Plastic law of the same E, nu), or null for an
 /// elastic section.
 inline TriConstants<double> make_tri_section(double t, double E, double nu, int n,
                                              const SolidMaterial<double>* yield = nullptr) {

@@ -192,10 +192,10 @@ struct NurbsQuad {
   /// physics, then K_(a k)(b i) = t w detJ sum_(l j) b_a,l A_kl,ij b_b,j: 36 point evaluations
   /// instead of the generic 18 dual passes of the element (162). Fills ke (3N x 3N, row-major,
   /// z rows and columns zero) and returns true; false leaves it to the generic dual columns
-  /// (plane stress: F33 is solved inside the point; J2: its state; an inverted point).
+  /// (plane stress: F33 is solved inside the point; a law with state; an inverted point).
   static bool element_matrix(const Vec3<double> X[kNodes], const Vec3<double> u[kNodes], const SolidMaterial<double>& m,
                              const double* data, double* ke) {
-    if (kPlaneStress || m.model == kJ2Plastic || !data) return false;
+    if (kPlaneStress || state_size(m) > 0 || !data) return false;
     using D = autodiff::Dual<double>;
     const SolidMaterial<D> md = dual_material(m);
     constexpr int nd = 3 * kNodes;

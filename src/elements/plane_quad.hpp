@@ -90,7 +90,7 @@ HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[N], 
   if constexpr (kPlaneStress) {
     const T F2[4] = {F(0, 0), F(0, 1), F(1, 0), F(1, 1)};
     PlaneStressPoint<T> r;  // NaN when it does not converge
-    if (m.model == kJ2Plastic) {
+    if (law_is<J2Plastic>(m)) {
       T old[kJ2StateSize], next[kJ2StateSize];
       const StateSlice<const T> so = state.old_at(g);
       for (int c = 0; c < kJ2StateSize; ++c) old[c] = so.p ? so[c] : T(0);

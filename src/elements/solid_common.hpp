@@ -117,21 +117,7 @@ HS_HD SolidOutput<T> point_output(const SolidMaterial<T>& m, const Mat3<T>& F, E
 /// engineering strains, 2 D1212 e12^2 twice in eps:C:eps against 2 e12^2 in eps:eps).
 template <class T>
 HS_HD void bound_moduli(const SolidMaterial<T>& m, T& lam, T& g2) {
-  if (m.model == kSvkOrthotropic) {
-    T s = m.d[6] > m.d[7] ? m.d[6] : m.d[7];
-    s = s > m.d[8] ? s : m.d[8];
-    const T pw = p_wave_modulus(m);
-    lam = T(0);
-    g2 = pw > T(2) * s ? pw : T(2) * s;
-    return;
-  }
-  T lambda = m.lambda, mu = m.mu;
-  if (m.model == kNeoHookean) {
-    mu = T(2) * m.c10;
-    lambda = T(2) / m.d1 - T(2) / T(3) * mu;
-  }
-  lam = lambda > T(0) ? lambda : T(0);
-  g2 = T(2) * mu;
+  visit_material(m, [&](auto law) { decltype(law)::bound_moduli(m, lam, g2); });
 }
 
 /// 2 / omega from a bound omega^2 <= omega2 (0 when the bound is not a positive number, i.e.

@@ -22,7 +22,7 @@
 #include "core/dual.hpp"
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
-#include "materials/solid_material.hpp"
+#include "materials/solid_material_data.hpp"
 
 namespace halfstep {
 

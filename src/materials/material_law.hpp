@@ -5,9 +5,9 @@
 // structure-of-arrays store, component c of point p at values[c * num_points + p]. The old
 // and new arrays are separate so that an implicit Newton step can re-evaluate a trial F from
 // the same converged state any number of times; a solver swaps them when an increment is
-// accepted. The three elastic laws have no state (state_size 0) and ignore both slices; a
-// law with state (J2 plasticity) adds its model id, its state_size and its branch in
-// evaluate / evaluate_with_tangent, and nothing else changes for the callers.
+// accepted. Laws without state (kStateSize 0) ignore both slices; a law with state (J2
+// plasticity) gives its kStateSize and update() (materials/solid_laws.hpp), and nothing else
+// changes for the callers.
 //
 // PointState is the host store. How the rest of the code is to carry it (no backend holds
 // state yet; the elastic laws need none):
@@ -35,19 +35,6 @@
 
 namespace halfstep {
 
-/// Number of state variables per integration point of a model (-1 for an unknown model).
-HS_HD constexpr int state_size(int model) {
-  return model == kSvkIsotropic || model == kSvkOrthotropic || model == kNeoHookean || model == kNeoHookeanLog ? 0
-         : model == kJ2Plastic ? kJ2StateSize
-                               : -1;
-}
-
-/// Number of state variables per integration point of a material.
-template <class T>
-HS_HD constexpr int state_size(const SolidMaterial<T>& m) {
-  return state_size(m.model);
-}
-
 /// One integration point's state inside a structure-of-arrays store: component c at
 /// p[c * stride]. T is const for the read-only old state.
 template <class T>
@@ -73,29 +60,31 @@ struct NonDeduced {
 };
 
 /// S and energy at F for a point whose state was state_old at the start of the increment;
-/// writes the point's state at F into state_new (nothing for the elastic laws). The two may
+/// writes the point's state at F into state_new (nothing for laws without state). The two may
 /// be the same slice (the explicit pass updates in place: the old state is read first). An
 /// empty state_old reads as the virgin state and an empty state_new is not written (output,
-/// which re-evaluates a converged point). For J2 the energy is the stored elastic energy
-/// plus the plastic work dissipated so far: the internal energy of the energy balance.
+/// which re-evaluates a converged point). A law with state reports as energy its internal
+/// energy (J2: the stored elastic energy plus the plastic work dissipated so far).
 template <class T>
 HS_HD SolidStress<T> evaluate(const SolidMaterial<T>& m, const Mat3<T>& F,
                               typename NonDeduced<StateSlice<const T>>::type state_old,
                               StateSlice<T> state_new) {
-  if (m.model == kJ2Plastic) {
-    T old[kJ2StateSize], next[kJ2StateSize];
-    for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old.p ? state_old[c] : T(0);
-    SolidStress<T> r = j2_update(m, F, old, next);
-    if (state_new.p)
-      for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c];
-    r.energy = r.energy + next[kJ2Dissipation];
-    r.dissipation = next[kJ2Dissipation];
-    return r;
-  }
-  // The elastic laws: no state (state_size 0), S depends on F alone.
-  (void)state_old;
-  (void)state_new;
-  return solid_stress(m, F);
+  return visit_material(m, [&](auto law) {
+    using L = decltype(law);
+    if constexpr (L::kStateSize > 0) {
+      T old[L::kStateSize], next[L::kStateSize];
+      for (int c = 0; c < L::kStateSize; ++c) old[c] = state_old.p ? state_old[c] : T(0);
+      const SolidStress<T> r = L::update(m, F, old, next);
+      if (state_new.p)
+        for (int c = 0; c < L::kStateSize; ++c) state_new[c] = next[c];
+      return r;
+    } else {
+      // No state: S depends on F alone.
+      (void)state_old;
+      (void)state_new;
+      return L::stress(m, F);
+    }
+  });
 }
 
 /// evaluate() plus the consistent tangent dS/dE (Voigt order and convention of
@@ -104,36 +93,40 @@ template <class T>
 HS_HD SolidStress<T> evaluate_with_tangent(const SolidMaterial<T>& m, const Mat3<T>& F,
                                            typename NonDeduced<StateSlice<const T>>::type state_old,
                                            StateSlice<T> state_new, T C[6][6]) {
-  if (m.model == kJ2Plastic) {
-    // Six dual evaluations of the return map along dF_j = F^-T dE_j (F^T dF_j = dE_j: the
-    // Green strain moves by exactly dE_j) from the same old state: the consistent
-    // (algorithmic) tangent dS/dE of this very update, elastic or plastic.
-    using D = Dual<T>;
-    T old[kJ2StateSize];
-    for (int c = 0; c < kJ2StateSize; ++c) old[c] = state_old.p ? state_old[c] : T(0);
-    const SolidMaterial<D> md = dual_material(m);
-    const Mat3<T> FiT = transpose(inverse(F));
-    SolidStress<T> out{};
-    for (int j = 0; j < 6; ++j) {
-      const Mat3<T> dF = FiT * unit_voigt_strain<T>(j);
-      Mat3<D> Fd;
-      for (int k = 0; k < 9; ++k) Fd.a[k] = D(F.a[k], dF.a[k]);
-      D next[kJ2StateSize];
-      const SolidStress<D> r = j2_update(md, Fd, old, next);
-      for (int i = 0; i < 6; ++i) C[i][j] = r.S(voigt_i(i), voigt_j(i)).d;
-      if (j == 0) {
-        for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
-        out.energy = r.energy.v + next[kJ2Dissipation].v;  // as evaluate() reports it
-        out.dissipation = next[kJ2Dissipation].v;
-        if (state_new.p)
-          for (int c = 0; c < kJ2StateSize; ++c) state_new[c] = next[c].v;
+  return visit_material(m, [&](auto law) {
+    using L = decltype(law);
+    if constexpr (L::kStateSize > 0) {
+      // Six dual evaluations of the update along dF_j = F^-T dE_j (F^T dF_j = dE_j: the
+      // Green strain moves by exactly dE_j) from the same old state: the consistent
+      // (algorithmic) tangent dS/dE of this very update, elastic or plastic.
+      using D = Dual<T>;
+      T old[L::kStateSize];
+      for (int c = 0; c < L::kStateSize; ++c) old[c] = state_old.p ? state_old[c] : T(0);
+      const SolidMaterial<D> md = dual_material(m);
+      const Mat3<T> FiT = transpose(inverse(F));
+      SolidStress<T> out{};
+      for (int j = 0; j < 6; ++j) {
+        const Mat3<T> dF = FiT * unit_voigt_strain<T>(j);
+        Mat3<D> Fd;
+        for (int k = 0; k < 9; ++k) Fd.a[k] = D(F.a[k], dF.a[k]);
+        D next[L::kStateSize];
+        const SolidStress<D> r = L::update(md, Fd, old, next);
+        for (int i = 0; i < 6; ++i) C[i][j] = r.S(voigt_i(i), voigt_j(i)).d;
+        if (j == 0) {
+          for (int k = 0; k < 9; ++k) out.S.a[k] = r.S.a[k].v;
+          out.energy = r.energy.v;
+          out.dissipation = r.dissipation.v;
+          if (state_new.p)
+            for (int c = 0; c < L::kStateSize; ++c) state_new[c] = next[c].v;
+        }
       }
+      return out;
+    } else {
+      (void)state_old;
+      (void)state_new;
+      return solid_stress_and_tangent(m, F, C);
     }
-    return out;
-  }
-  (void)state_old;
-  (void)state_new;
-  return solid_stress_and_tangent(m, F, C);
+  });
 }
 
 /// Where one element's integration points keep their state in a structure-of-arrays store

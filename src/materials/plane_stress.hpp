@@ -58,7 +58,7 @@ struct PlaneStressPoint {
 /// it), otherwise (or when that root does not exist) F33 = 1.
 template <class T>
 HS_HD T plane_stress_start(const SolidMaterial<T>& m, const T F2[4]) {
-  if (m.model != kSvkIsotropic) return T(1);
+  if (!law_is<SvkIsotropic>(m)) return T(1);
   const T e2 = T(0.5) * (F2[0] * F2[0] + F2[2] * F2[2] - T(1)) + T(0.5) * (F2[1] * F2[1] + F2[3] * F2[3] - T(1));
   const T one_2e33 = T(1) - T(2) * m.lambda * e2 / (m.lambda + T(2) * m.mu);
   using std::sqrt;  // unqualified: Dual<T> (element matrices) finds its own
@@ -97,7 +97,7 @@ HS_HD PlaneStressPoint<T> failed_plane_stress_point(int iterations) {
 template <class T>
 HS_HD PlaneStressPoint<T> plane_stress_point(const SolidMaterial<T>& m, const T F2[4], T f33_start = T(0)) {
   using std::fabs;
-  if (m.model == kSvkIsotropic) {
+  if (law_is<SvkIsotropic>(m)) {
     // S33 is linear in E33 for St. Venant-Kirchhoff: plane_stress_start is the exact root, so
     // one evaluation of the law, in T itself, replaces the Newton loop on nested duals. With
     // T a dual number the root carries its exact derivative too (the tangent stays

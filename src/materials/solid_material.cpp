@@ -26,7 +26,7 @@ SolidMaterial<double> svk_isotropic(double youngs, double poisson, double densit
   if (!(poisson > -1 && poisson < 0.5))
     throw std::invalid_argument("Poisson's ratio must lie in (-1, 0.5) for a solid, got " + num(poisson));
   SolidMaterial<double> m;
-  m.model = kSvkIsotropic;
+  m.model = law_id<SvkIsotropic>;
   m.density = density;
   m.lambda = youngs * poisson / ((1 + poisson) * (1 - 2 * poisson));
   m.mu = youngs / (2 * (1 + poisson));
@@ -45,7 +45,7 @@ SolidMaterial<double> j2_plastic(double youngs, double poisson, double density, 
     if (k > 0 && !(strain[k] > strain[k - 1]))
       throw std::invalid_argument("plastic strains of the hardening table must increase");
   }
-  m.model = kJ2Plastic;
+  m.model = law_id<J2Plastic>;
   m.hardening_points = n;
   for (int k = 0; k < n; ++k) {
     m.yield_stress[k] = stress[k];
@@ -60,7 +60,7 @@ SolidMaterial<double> neo_hookean(double c10, double d1, double density) {
     throw std::invalid_argument("NEO HOOKE D1 must be positive (an explicit solver needs a compressible material), got " +
                                 num(d1));
   SolidMaterial<double> m;
-  m.model = kNeoHookean;
+  m.model = law_id<NeoHookean>;
   m.density = density;
   m.c10 = c10;
   m.d1 = d1;
@@ -70,7 +70,7 @@ SolidMaterial<double> neo_hookean(double c10, double d1, double density) {
 SolidMaterial<double> neo_hookean_log(double c10, double d1, double density) {
   const SolidMaterial<double> abaqus = neo_hookean(c10, d1, density);  // the same checks
   SolidMaterial<double> m;
-  m.model = kNeoHookeanLog;
+  m.model = law_id<NeoHookeanLog>;
   m.density = abaqus.density;
   m.mu = 2 * c10;
   m.lambda = 2 / d1 - 2 * m.mu / 3;
@@ -98,7 +98,7 @@ SolidMaterial<double> orthotropic_stiffness(const double d[9], double density, c
   if (!positive_definite(normal) || !(d[6] > 0) || !(d[7] > 0) || !(d[8] > 0))
     throw std::invalid_argument("the orthotropic stiffness is not positive definite");
   SolidMaterial<double> m;
-  m.model = kSvkOrthotropic;
+  m.model = law_id<SvkOrthotropic>;
   m.density = density;
   for (int i = 0; i < 9; ++i) m.d[i] = d[i];
   m.axes = axes;

@@ -21,7 +21,7 @@ constexpr double kE = 200e3, kNu = 0.3, kSy = 250, kH = 10e3, kT = 0.1;
 /// J2 with sigma_y = 250 + H alpha (E = 200e3, nu = 0.3).
 SolidMaterial<double> law() {
   SolidMaterial<double> m;
-  m.model = kJ2Plastic;
+  m.model = law_id<J2Plastic>;
   m.lambda = kE * kNu / ((1 + kNu) * (1 - 2 * kNu));
   m.mu = kE / (2 * (1 + kNu));
   m.hardening_points = 2;

@@ -20,7 +20,7 @@ constexpr double kE = 200e3, kNu = 0.3, kSy = 250;
 template <class T = double>
 SolidMaterial<T> material(std::vector<double> stress, std::vector<double> strain) {
   SolidMaterial<T> m;
-  m.model = kJ2Plastic;
+  m.model = law_id<J2Plastic>;
   m.lambda = T(kE * kNu / ((1 + kNu) * (1 - 2 * kNu)));
   m.mu = T(kE / (2 * (1 + kNu)));
   m.hardening_points = static_cast<int>(stress.size());

@@ -18,7 +18,7 @@ namespace {
 /// E = 200e3, nu = 0.3, sigma_y = 250 + H alpha (two points: linear hardening up to alpha 1).
 SolidMaterial<double> steel(double H) {
   SolidMaterial<double> m;
-  m.model = kJ2Plastic;
+  m.model = law_id<J2Plastic>;
   const double E = 200e3, nu = 0.3;
   m.lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
   m.mu = E / (2 * (1 + nu));
@@ -224,7 +224,7 @@ TEST(J2Plasticity, InternalEnergyIsTheWorkOfManySmallRotatedIncrements) {
   const auto internal_energy = [](auto zero, double angle) {
     using T = decltype(zero);
     SolidMaterial<T> f;
-    f.model = kJ2Plastic;
+    f.model = law_id<J2Plastic>;
     const double E = 2.1e11, nu = 0.3;
     f.lambda = T(E * nu / ((1 + nu) * (1 - 2 * nu)));
     f.mu = T(E / (2 * (1 + nu)));
@@ -284,7 +284,7 @@ TEST(J2Plasticity, ConsistentTangentMatchesCentralDifferences) {
   EXPECT_LT(worst, 1e-6 * scale);
   // The plastic tangent is softer than the elastic one in the flow direction.
   double Ce[6][6];
-  svk_tangent(m, Ce);
+  SvkIsotropic::constant_tangent(m, Ce);
   EXPECT_LT(C[3][3], Ce[3][3]);
   // Same S from evaluate_with_tangent as from the plain update.
   std::vector<double> plain(kJ2StateSize);

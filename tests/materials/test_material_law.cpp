@@ -3,6 +3,8 @@
 // element between a whole-model store and a subdomain's share.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -22,12 +24,55 @@ std::vector<SolidMaterial<double>> all_materials() {
 }
 
 TEST(MaterialLaw, ElasticLawsCarryNoState) {
-  EXPECT_EQ(state_size(kSvkIsotropic), 0);
-  EXPECT_EQ(state_size(kSvkOrthotropic), 0);
-  EXPECT_EQ(state_size(kNeoHookean), 0);
-  EXPECT_EQ(state_size(kNeoHookeanLog), 0);
+  EXPECT_EQ(state_size(law_id<SvkIsotropic>), 0);
+  EXPECT_EQ(state_size(law_id<SvkOrthotropic>), 0);
+  EXPECT_EQ(state_size(law_id<NeoHookean>), 0);
+  EXPECT_EQ(state_size(law_id<NeoHookeanLog>), 0);
   EXPECT_EQ(state_size(17), -1);
   for (const auto& m : all_materials()) EXPECT_EQ(state_size(m), 0) << m.model;
+}
+
+TEST(MaterialLaw, EachConstructorPicksItsLawAndTheSwitchReachesIt) {
+  const double table[2] = {250.0, 300.0}, strains[2] = {0.0, 0.1};
+  const SolidMaterial<double> j2 = j2_plastic(200e3, 0.3, 7.8e-9, table, strains, 2);
+  const std::vector<SolidMaterial<double>> ms = all_materials();
+  // all_materials' order: isotropic, Neo-Hooke, orthotropic, Neo-Hooke (log).
+  EXPECT_TRUE(law_is<SvkIsotropic>(ms[0]));
+  EXPECT_TRUE(law_is<NeoHookean>(ms[1]));
+  EXPECT_TRUE(law_is<SvkOrthotropic>(ms[2]));
+  EXPECT_TRUE(law_is<NeoHookeanLog>(ms[3]));
+  EXPECT_TRUE(law_is<J2Plastic>(j2));
+  // visit_material hands each material its own law: the law's stress is solid_stress's.
+  for (const auto& m : ms) {
+    const SolidStress<double> direct = solid_stress(m, kF);
+    const SolidStress<double> visited = visit_material(m, [&](auto law) { return decltype(law)::stress(m, kF); });
+    EXPECT_EQ(direct.energy, visited.energy) << m.model;
+    const bool constant = visit_material(m, [](auto law) { return decltype(law)::kConstantTangent; });
+    EXPECT_EQ(constant, law_is<SvkIsotropic>(m) || law_is<SvkOrthotropic>(m)) << m.model;
+  }
+  // Only the plastic law has state and a PEEQ component; an unknown id runs the first law.
+  EXPECT_EQ(state_size(j2), kJ2StateSize);
+  EXPECT_EQ(peeq_component(j2), kJ2Alpha);
+  for (const auto& m : ms) EXPECT_EQ(peeq_component(m), -1) << m.model;
+  SolidMaterial<double> unknown = ms[0];
+  unknown.model = 17;
+  EXPECT_EQ(solid_stress(unknown, kF).energy, solid_stress(ms[0], kF).energy);
+}
+
+TEST(MaterialLaw, ConstantTangentsAreTheDualTangentsOfTheStress) {
+  // The two St. Venant-Kirchhoff laws give their tangent in closed form; it must be what
+  // differentiating their stress gives.
+  const std::vector<SolidMaterial<double>> ms = all_materials();
+  for (const SolidMaterial<double>& m : {ms[0], ms[2]}) {
+    double C[6][6], D[6][6];
+    solid_tangent(m, kF, C);
+    solid_stress_and_tangent_dual(m, kF, D);
+    double scale = 0;
+    for (auto& row : D)
+      for (double d : row) scale = std::max(scale, std::abs(d));
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) EXPECT_NEAR(C[i][j], D[i][j], 1e-12 * scale) << m.model << " " << i << j;
+  }
 }
 
 TEST(MaterialLaw, EvaluateIsTheElasticStressAndLeavesStateAlone) {

@@ -1,4 +1,4 @@
-// The Neo-Hookean of Bonet & Wood (seed 004; kNeoHookeanLog, *HYPERELASTIC, NEO HOOKE,
+// The Neo-Hookean of Bonet & Wood (seed 004; NeoHookeanLog, *HYPERELASTIC, NEO HOOKE,
 // FORM=LOG): W = mu/2 (I1 - 3) - mu ln J + lambda/2 (ln J)^2. Checked against closed forms
 // (uniaxial strain, simple shear, pure dilation), against its own energy by finite differences
 // (S = dW/dE, C = dS/dE), for objectivity, against the Abaqus form at small strain, and for
@@ -37,7 +37,7 @@ Mat3<double> unit_strain(int k) { return unit_voigt_strain<double>(k); }
 
 TEST(NeoHookeanLog, ConstantsAreTheAbaqusSmallStrainModuli) {
   const SolidMaterial<double> m = neo_hookean_log(kC10, kD1, 1e-9);
-  EXPECT_EQ(m.model, kNeoHookeanLog);
+  EXPECT_TRUE(law_is<NeoHookeanLog>(m));
   EXPECT_DOUBLE_EQ(m.mu, 2 * kC10);
   EXPECT_DOUBLE_EQ(m.lambda + 2 * m.mu / 3, 2 / kD1);
   EXPECT_EQ(m.density, 1e-9);

@@ -224,7 +224,7 @@ void rigid_motion_check() {
     const SolidEnergy<double> w = K::internal_force(e.X, u, m, 0.1, f, st);
     double fmax = 0;
     for (int a = 0; a < K::kNodes; ++a) fmax = std::max({fmax, std::fabs(f[a].x), std::fabs(f[a].y), std::fabs(f[a].z)});
-    std::printf("NC3D%d rigid motion (%s): max |f| %.1e, W %.1e\n", P, m.model == kNeoHookean ? "Neo-Hooke" : "SVK", fmax,
+    std::printf("NC3D%d rigid motion (%s): max |f| %.1e, W %.1e\n", P, law_is<NeoHookean>(m) ? "Neo-Hooke" : "SVK", fmax,
                 w.strain);
     // A strain of 1 % would give forces of order E x 1 % x the element's area, ~0.1 to 1.
     EXPECT_LT(fmax, 1e-10) << "degree " << P;

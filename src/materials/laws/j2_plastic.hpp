@@ -1,0 +1,54 @@
+// J2 plasticity with isotropic hardening at finite strain (materials/j2_plasticity.hpp: the
+// return map and its state). A law of materials/solid_laws.hpp with per-point state.
+#pragma once
+
+#include "core/host_device.hpp"
+#include "core/mat3.hpp"
+#include "materials/j2_plasticity.hpp"
+#include "materials/laws/svk_isotropic.hpp"
+#include "materials/solid_material_data.hpp"
+
+namespace halfstep {
+
+/// The j2-plastic law (isotropic elasticity lambda, mu; the *PLASTIC table).
+struct J2Plastic {
+  static constexpr int kStateSize = kJ2StateSize;
+  static constexpr int kPeeq = kJ2Alpha;
+  /// Of its stateless response below (update's tangent is by dual numbers: material_law.hpp).
+  static constexpr bool kConstantTangent = true;
+  /// S and energy from the point's state at the start of the increment (old, kStateSize
+  /// values) to F, the state at F into next. The energy is the stored elastic energy plus the
+  /// plastic work dissipated so far: the internal energy of the energy balance.
+  template <class T, class S>
+  HS_HD static SolidStress<T> update(const SolidMaterial<T>& m, const Mat3<T>& F, const S* old, T* next) {
+    SolidStress<T> r = j2_update(m, F, old, next);
+    r.energy = r.energy + next[kJ2Dissipation];
+    r.dissipation = next[kJ2Dissipation];
+    return r;
+  }
+  /// Without state (the tangent engines, which refuse plastic laws): the elastic response of
+  /// isotropic St. Venant-Kirchhoff with the same constants.
+  template <class T>
+  HS_HD static SolidStress<T> stress(const SolidMaterial<T>& m, const Mat3<T>& F) {
+    return SvkIsotropic::stress(m, F);
+  }
+  /// The tangent of stress() above.
+  template <class T>
+  HS_HD static void constant_tangent(const SolidMaterial<T>& m, T C[6][6]) {
+    SvkIsotropic::constant_tangent(m, C);
+  }
+  /// Hourglass-spring modulus: twice the shear modulus (see hourglass_modulus).
+  template <class T>
+  HS_HD static T hourglass_modulus(const SolidMaterial<T>& m) { return T(2) * m.mu; }
+  /// Small-strain P-wave modulus lambda + 2 mu.
+  template <class T>
+  HS_HD static T p_wave_modulus(const SolidMaterial<T>& m) { return m.lambda + T(2) * m.mu; }
+  /// Stable-increment bound constants (see bound_moduli): lam = max(lambda, 0), g2 = 2 mu.
+  template <class T>
+  HS_HD static void bound_moduli(const SolidMaterial<T>& m, T& lam, T& g2) {
+    lam = m.lambda > T(0) ? m.lambda : T(0);
+    g2 = T(2) * m.mu;
+  }
+};
+
+}  // namespace halfstep
