@@ -147,6 +147,26 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
     int refused = -1;
     const std::vector<int> scalable = scalable_members(model, sys, place, ms, &refused);
     if (refused >= 0) throw refused_element(model, place, refused, ms.loc, "*FIXED MASS SCALING");
+    if (ms.elset.empty()) {
+      // The whole model: the elements of families it cannot scale keep their density (and
+      // their increment, which may then still control the step); say so, and refuse a line
+      // that would scale nothing at all.
+      int skipped = 0;
+      std::string what;
+      for (const Place& p : place)
+        if (family_of(p) && !scalable_family(p)) {
+          const std::string name = family_of(p)->what;  // each family once, in model order
+          if (("," + what + ",").find("," + name + ",") == std::string::npos) what += (what.empty() ? "" : ",") + name;
+          ++skipped;
+        }
+      if (scalable.empty() && skipped > 0)
+        throw InputError(ms.loc, "*FIXED MASS SCALING without ELSET scales no element of this model: it scales "
+                                 "shells and continuum elements with a density, and the model's " +
+                                     std::to_string(skipped) + " elements (" + what +
+                                     ") are of families whose mass it does not scale; remove the keyword");
+      out.skipped = std::max(out.skipped, skipped);
+      if (out.skipped_what.empty()) out.skipped_what = what;
+    }
     set_factors(ms, scalable, dt, factor);
   }
 

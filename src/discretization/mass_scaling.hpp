@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/restart_blob.hpp"
@@ -18,6 +19,10 @@ struct MassScalingResult {
   int elements = 0;           ///< elements whose density was scaled
   double added_mass = 0;      ///< mass added to the model
   double stable_dt_before = 0, stable_dt_after = 0;
+  /// Elements a line without ELSET left unscaled because mass scaling does not scale their
+  /// family (FPM beams and triangles), and those families ("beam,FPM triangle").
+  int skipped = 0;
+  std::string skipped_what;
   /// Per model element: its density factor (empty when nothing was scaled).
   std::vector<double> factor;
 };
@@ -28,7 +33,9 @@ struct MassScalingResult {
 /// lumped-mass proportions; nodal rotary inertia and mass-proportional damping grow with the
 /// nodal mass; the element increments and sys.stable_dt follow. The families with a density
 /// (BlockFamily::has_density: shells and continuum elements) are scaled; an element of
-/// another (FPM beams and triangles) in the set is an InputError at the keyword.
+/// another (FPM beams and triangles) in the set is an InputError at the keyword. A line
+/// without ELSET scales the model's elements of those families and counts the others as
+/// skipped; when it would scale none at all, it is an InputError.
 MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector<MassScaling>& scalings,
                                            StructureSystem& sys);
 

@@ -3,6 +3,7 @@
 // discretization/constraints.cpp when the system is built.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "io/inp_parser.hpp"
@@ -317,6 +318,48 @@ void DeckParser::add_distributing_coupling(const PendingBody& pb) {
     }
     e.loc = loc(pb.pos);
     m_.equations.push_back(std::move(e));
+  }
+}
+
+// Mass-proportional damping acts at the nodes (C = alpha M, lumped); a rigid body's nodes move
+// with the body, whose update takes no damping. Rather than drop it silently, each body whose
+// nodes an element with a damped material touches gets a warning naming the first such material.
+void DeckParser::warn_undamped_rigid_bodies() {
+  if (m_.rigid_bodies.empty()) return;
+  std::vector<const Material*> material(m_.elements.size(), nullptr);
+  const auto assign = [&](const std::string& elset, const std::string& name) {
+    const auto set = m_.elsets.find(elset);
+    const auto mat = m_.materials.find(name);
+    if (set == m_.elsets.end() || mat == m_.materials.end()) return;  // validate() names what is missing
+    for (int e : set->second.members) material[static_cast<std::size_t>(e)] = &mat->second;
+  };
+  for (const SolidSection& s : m_.solid_sections) assign(s.elset, s.material);
+  for (const ShellSection& s : m_.sections) assign(s.elset, s.material);
+  for (const BeamSection& s : m_.beam_sections) assign(s.elset, s.material);
+  std::vector<int> body_of(m_.nodes.size(), -1);
+  for (std::size_t b = 0; b < m_.rigid_bodies.size(); ++b) {
+    const RigidBody& rb = m_.rigid_bodies[b];
+    for (const std::vector<int>* slaves : {&rb.tied, &rb.pinned})
+      for (int n : *slaves) body_of[static_cast<std::size_t>(n)] = static_cast<int>(b);
+    body_of[static_cast<std::size_t>(rb.ref_node)] = static_cast<int>(b);
+  }
+  std::vector<const Material*> damped(m_.rigid_bodies.size(), nullptr);
+  for (std::size_t e = 0; e < material.size(); ++e) {
+    if (!material[e] || !(material[e]->alpha > 0)) continue;
+    const int* nodes = m_.elements.nodes_of(static_cast<int>(e));
+    for (int k = 0; k < m_.elements.count_of(static_cast<int>(e)); ++k) {
+      const int b = body_of[static_cast<std::size_t>(nodes[k])];
+      if (b >= 0 && !damped[static_cast<std::size_t>(b)]) damped[static_cast<std::size_t>(b)] = material[e];
+    }
+  }
+  for (std::size_t b = 0; b < damped.size(); ++b) {
+    if (!damped[b]) continue;
+    char alpha[32];
+    std::snprintf(alpha, sizeof alpha, "%g", damped[b]->alpha);
+    const RigidBody& rb = m_.rigid_bodies[b];
+    m_.warnings.push_back(rb.name + " at " + rb.loc.str() + ": *DAMPING, ALPHA=" + alpha + " of material " +
+                          damped[b]->name + " is not applied to its nodes: rigid bodies move without "
+                          "mass-proportional damping");
   }
 }
 

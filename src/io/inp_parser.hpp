@@ -428,6 +428,9 @@ class DeckParser {
   void claim_node(int node, bool ref, const PendingBody& pb);
   void add_distributing_coupling(const PendingBody& pb);
   void add_rigid_body(const PendingBody& pb);
+  /// A warning per rigid body whose nodes carry *DAMPING, ALPHA from an element's material:
+  /// a rigid body moves without mass-proportional damping.
+  void warn_undamped_rigid_bodies();
   void resolve_mpcs();
   std::vector<PendingBody> pending_bodies_;
   /// A node that a body, coupling or *MPC uses, for the checks of the analytical surfaces'

@@ -28,6 +28,7 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
                          {"added_mass", s.added_mass},
                          {"added_mass_fraction", s.added_mass_fraction},
                          {"stable_increment_unscaled", s.stable_increment_unscaled}};
+    if (s.mass_scaling_skipped > 0) o["mass_scaling"]["elements_not_scaled"] = s.mass_scaling_skipped;
     // *VARIABLE MASS SCALING: its own keys (beyond the fixed scaling's mass, above).
     if (s.variable_scalings > 0)
       o["mass_scaling"]["variable"] = {{"re_evaluations", s.variable_scalings},

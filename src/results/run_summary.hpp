@@ -56,6 +56,7 @@ struct RunSummary {
   std::int64_t increment_updates = 0;
   double smallest_increment = 0;
   int mass_scaled_elements = 0;
+  int mass_scaling_skipped = 0;  ///< elements a line without ELSET left unscaled (FPM beams, triangles)
   double added_mass = 0, added_mass_fraction = 0, stable_increment_unscaled = 0;
   /// *VARIABLE MASS SCALING: how often the masses were re-evaluated, the elements scaled and
   /// the mass it added (beyond the fixed scaling's) at the end and at most, that largest as a

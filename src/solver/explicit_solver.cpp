@@ -110,6 +110,7 @@ void describe_setup(RunContext& c) {
   }
   sum.stable_increment = whole.stable_dt;
   sum.mass_scaled_elements = ms.elements;
+  sum.mass_scaling_skipped = ms.skipped;
   sum.added_mass = ms.added_mass;
   sum.added_mass_fraction = whole.total_mass > 0 ? ms.added_mass / (whole.total_mass - ms.added_mass) : 0;
   sum.stable_increment_unscaled = ms.elements > 0 ? ms.stable_dt_before : whole.stable_dt;
@@ -118,6 +119,11 @@ void describe_setup(RunContext& c) {
                  "halfstep: *FIXED MASS SCALING: %d elements, added mass %.4g (%.3g %% of the model's), stable "
                  "increment %.4g -> %.4g\n",
                  ms.elements, ms.added_mass, 100 * sum.added_mass_fraction, ms.stable_dt_before, ms.stable_dt_after);
+  if (ms.skipped > 0 && c.opt.progress && c.writes)
+    std::fprintf(stderr,
+                 "halfstep: *FIXED MASS SCALING: %d elements (%s) are not scaled: it scales shells and continuum "
+                 "elements only\n",
+                 ms.skipped, ms.skipped_what.c_str());
   sum.controlling_element =
       c.setup.builds && whole.controlling_element >= 0 ? c.model.elements.id[whole.controlling_element] : 0;
 }

@@ -84,6 +84,9 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   if (scaling.elements > 0)
     add("mass scaling    %d elements, added mass %.6g, stable increment %.6g -> %.6g\n", scaling.elements,
         scaling.added_mass, scaling.stable_dt_before, scaling.stable_dt_after);
+  if (scaling.skipped > 0)
+    add("mass scaling    %d elements (%s) not scaled: it scales shells and continuum elements only\n",
+        scaling.skipped, scaling.skipped_what.c_str());
   for (std::size_t i = 0; i < model.steps.size(); ++i)
     for (const VariableMassScaling& v : model.steps[i].variable_mass_scaling)
       if (v.scaling.dt > 0)  // the masses then change during the run: only the definition is known here

@@ -207,6 +207,30 @@ TEST(FixedMassScaling, AnFpmBeamInTheSetIsRefusedAtTheKeyword) {
   EXPECT_EQ(r.elements, 1);
   EXPECT_NEAR(r.added_mass, 3 * 7800.0, 1e-9);
   EXPECT_EQ(b.mass[0], mass0[0]);  // node 1: the beam's alone
+  EXPECT_EQ(r.skipped, 1);  // counted, and reported with the family's name
+  EXPECT_EQ(r.skipped_what, "beam");
+}
+
+// Without ELSET on a model whose every element is of a family mass scaling does not scale,
+// the keyword would scale nothing: it is refused at its line rather than left to do nothing.
+TEST(FixedMassScaling, WithoutElsetOnAModelOfFpmBeamsOnlyIsRefused) {
+  const std::string deck =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 2, 0, 0\n*ELEMENT, TYPE=B31, ELSET=FRAME\n1, 1, 2\n2, 2, 3\n"
+      "*MATERIAL, NAME=STEEL\n*ELASTIC\n210e9, 0.3\n*DENSITY\n7800\n"
+      "*BEAM SECTION, ELSET=FRAME, MATERIAL=STEEL, SECTION=RECT\n0.01, 0.02\n"
+      "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*FIXED MASS SCALING, FACTOR=4\n*END STEP\n";
+  const Model model = read_inp_string(deck, "mem/beams.inp");
+  StructureSystem sys = build_structure_system(model);
+  const std::vector<double> mass0 = sys.mass;
+  try {
+    apply_deck_mass_scaling(model, sys);
+    FAIL() << "a mass scaling that scales nothing was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("beams.inp:18:"), std::string::npos) << what;
+    EXPECT_NE(what.find("scales no element of this model"), std::string::npos) << what;
+    EXPECT_NE(what.find("2 elements (beam) are of families"), std::string::npos) << what;
+  }
 }
 
 }  // namespace

@@ -378,6 +378,24 @@ TEST(InpReader, HarmlessKeywordsWarnOncePerKeyword) {
   EXPECT_NE(m.warnings[2].find("*BULK VISCOSITY"), std::string::npos);
 }
 
+// Mass-proportional damping acts at the nodes; a rigid body's nodes move with the body, whose
+// update takes none: a damped material on a rigid body's elements is named in a warning (one
+// per body), and an undamped one gives none.
+TEST(InpReader, DampingOnARigidBodyIsNamedInAWarning) {
+  const std::string mesh =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n"
+      "8, 0, 1, 1\n100, 0.5, 0.5, 0.5\n*ELEMENT, TYPE=C3D8R, ELSET=B\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n";
+  const std::string rest =
+      "*SOLID SECTION, ELSET=B, MATERIAL=M\n*RIGID BODY, ELSET=B, REF NODE=100\n"
+      "*STEP\n*DYNAMIC, EXPLICIT\n, 0.1\n*END STEP\n";
+  const Model damped = read(mesh + "*DAMPING, ALPHA=10.\n" + rest);
+  ASSERT_EQ(damped.warnings.size(), 1u);
+  EXPECT_EQ(damped.warnings[0], "*RIGID BODY at mem/test.inp:20: *DAMPING, ALPHA=10 of material M is not applied "
+                                "to its nodes: rigid bodies move without mass-proportional damping");
+  EXPECT_TRUE(read(mesh + rest).warnings.empty());
+}
+
 TEST(InpReader, OutputDefaultsAndCopiesPerNodeSet) {
   const std::string deck = std::string(kPlateMesh) + R"(*NSET, NSET=A
 1
