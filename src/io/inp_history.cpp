@@ -742,10 +742,14 @@ void DeckParser::check_constraint_surfaces() const {
 }
 
 void DeckParser::dsload_data(const Line& line) {
+  // The load type first: a traction (TRSHR, TRVEC: six fields) is an unsupported type, not a
+  // line with too many fields.
+  if (line.fields.size() >= 2 && squeeze_upper(line.fields[1]) != "P")
+    fail(at_, "*DSLOAD load type '" + std::string(line.fields[1]) +
+                  "' is not supported (halfstep supports P: pressure; surface tractions TRSHR, TRVEC and "
+                  "user loads are not)");
   need_fields(line, 3, "surface, P, magnitude");
   at_most_fields(line, 3, "surface, P, magnitude");
-  if (squeeze_upper(line.fields[1]) != "P")
-    fail(at_, "*DSLOAD load type '" + std::string(line.fields[1]) + "' is not supported (P: pressure)");
   const std::string name = key(line.fields[0]);
   refuse_analytical(name, loc(at_), "*DSLOAD");
   const auto it = m_.surfaces.find(name);
