@@ -542,6 +542,7 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   s.warnings = model.warnings;
   s.energy_tolerance = a.run.energy_tolerance;
   s.job = job;
+  s.heading = model.heading;
   s.files = run_files(a, ctx);
   write_summary_json(a.output_dir + "/summary.json", a.deck, s);
   // After the summary: a script that sees the outcome here finds the summary in place.

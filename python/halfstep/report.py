@@ -232,7 +232,10 @@ def build(outdir: str, pictures: bool = True) -> dict:
     created = _time.strftime("%Y-%m-%d %H:%M:%S UTC", _time.gmtime())
     doc = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>\n"
            f"<style>{_CSS}</style></head>\n<body>\n<h1>{html.escape(title)}</h1>\n"
-           f"<p class=\"meta\">{html.escape(os.path.abspath(result.path))}, report written {created}</p>\n"
+           + (f"<p class=\"heading\">{html.escape(result.summary['heading'])}</p>\n"
+              if result.summary.get("heading") else "")
+           + f"<p class=\"meta\">{html.escape(os.path.abspath(result.path))}, report written {created}. "
+           "Values are in the deck's own units (halfstep converts none); wall times in seconds.</p>\n"
            + "".join(page.parts) + "</body></html>\n")
     path = os.path.join(result.path, "report.html")
     tmp = path + ".tmp"
@@ -246,6 +249,7 @@ _CSS = """
 body { font-family: sans-serif; max-width: 60em; margin: 1em auto; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; }
 .meta { color: #666; font-size: 0.9em; }
+.heading { white-space: pre-wrap; font-style: italic; }
 .status { padding: 0.5em 1em; border-radius: 4px; }
 .status.ok { background: #e3f5e1; } .status.failed { background: #fbe0de; } .status.interrupted { background: #fff3cd; }
 table.facts th { text-align: left; font-weight: normal; color: #555; padding-right: 1.5em; }

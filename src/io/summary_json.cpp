@@ -14,6 +14,7 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   nlohmann::ordered_json o;
   o["deck"] = deck;
   if (!s.job.empty()) o["job"] = s.job;
+  if (!s.heading.empty()) o["heading"] = s.heading;
   o["status"] = s.status;
   o["nodes"] = s.nodes;
   o["elements"] = s.elements;

@@ -112,6 +112,7 @@ struct RunSummary {
   double resumed_at = 0;                 ///< its model time
   // Set by the application: what the results are called and where they are.
   std::string job;                       ///< the job name (the deck's file name without extension)
+  std::string heading;                   ///< the deck's *HEADING text (lines joined by newlines; may be empty)
   /// The files of this run's results, relative to OUTDIR (frames: those its .pvd lists); a
   /// report reads these and no others, so a stale file in the folder is never shown.
   std::vector<std::string> files;

@@ -122,6 +122,13 @@ class ShellRunReport(unittest.TestCase):
         self.assertEqual(step["increments"], s["steps"])
         self.assertEqual(step["increment"], s["time_increment"])
         self.assertIn(f"<td>{s['nodes']:,}</td>", self.html)
+        # The deck's *HEADING (its four lines, the units among them) travels to summary.json and
+        # the report's top.
+        self.assertTrue(s["heading"].startswith("halfstep example: simply supported circular plate"), s["heading"])
+        self.assertEqual(len(s["heading"].split("\n")), 4)
+        self.assertIn('<p class="heading">halfstep example: simply supported circular plate', self.html)
+        self.assertIn("Units: mm / t / s / N / MPa", self.html)
+        self.assertIn("in the deck's own units", self.html)
 
     def test_energy_plot_holds_the_csv(self):
         csv = np.genfromtxt(os.path.join(self.out, "energy.csv"), delimiter=",", names=True)
