@@ -18,6 +18,7 @@ OPTIONAL_ENERGY_LINES = ("plastic_dissipation", "contact", "friction_dissipation
 HISTORY_GROUPS = (("U", ("U1", "U2", "U3")), ("UR", ("UR1", "UR2", "UR3")), ("V", ("V1", "V2", "V3")),
                   ("VR", ("VR1", "VR2", "VR3")), ("RF", ("RF1", "RF2", "RF3")), ("RM", ("RM1", "RM2", "RM3")))
 MAX_HISTORY_NODES = 8  # beyond this a panel is unreadable; the rest are named in the title
+MAX_LEGEND_LINES = 6  # beyond this a panel's legend names components, not node lines
 
 
 def _figure(rows: int = 1, cols: int = 1, width: float = 7.0, height: float = 3.6):
@@ -113,7 +114,10 @@ def increments(result: Result) -> Figure | None:
 
 def history(result: Result, name: str) -> Figure | None:
     """Every variable of the history set name over time: one panel per group (U, UR, V, ...),
-    one line per node and component, labelled 'U3 node 5'."""
+    one line per node and component, labelled 'U3 node 5'. A component that is zero
+    throughout at every shown node gets no line, and a group with nothing else no panel: the
+    title names them. A panel with more than MAX_LEGEND_LINES lines draws each component in
+    one colour and labels it once ('U3, 12 nodes')."""
     frame = result.histories.get(name)
     if frame is None or frame.empty:
         return None
@@ -123,18 +127,29 @@ def history(result: Result, name: str) -> Figure | None:
         return None
     nodes = list(dict.fromkeys(frame["node"].tolist()))
     shown = nodes[:MAX_HISTORY_NODES]
-    fig, axes = _figure(len(groups), 1, height=2.8)
-    for ax, (group, cols) in zip(axes, groups):
-        for node in shown:
-            rows = frame[frame["node"] == node]
-            for c in cols:
-                ax.plot(rows["time"].to_numpy(), rows[c].to_numpy(), label=f"{c} node {node}", lw=1.3)
+    rows = {node: frame[frame["node"] == node] for node in shown}
+    zero = [c for _, cols in groups for c in cols if all(not rows[n][c].to_numpy().any() for n in shown)]
+    live = [(g, [c for c in cols if c not in zero]) for g, cols in groups]
+    live = [(g, cols) for g, cols in live if cols] or groups[:1]  # all zero: the first group, as it is
+    fig, axes = _figure(len(live), 1, height=2.8)
+    for ax, (group, cols) in zip(axes, live):
+        many = len(cols) * len(shown) > MAX_LEGEND_LINES
+        for k, c in enumerate(cols):
+            colour = f"C{k}"
+            for i, node in enumerate(shown):
+                r = rows[node]
+                label = (f"{c}, {len(shown)} nodes" if i == 0 else "_nolegend_") if many else f"{c} node {node}"
+                ax.plot(r["time"].to_numpy(), r[c].to_numpy(), label=label, lw=1.0 if many else 1.3,
+                        color=colour if many else None)
         ax.set_ylabel(group)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, ncol=3)
     axes[-1].set_xlabel("time")
     extra = f" (first {len(shown)} of {len(nodes)} nodes)" if len(nodes) > len(shown) else ""
-    axes[0].set_title(f"History of node set {name}{extra}")
+    title = f"History of node set {name}{extra}"
+    if zero:
+        title += "\nzero throughout: " + ", ".join(zero)
+    axes[0].set_title(title, fontsize=9 if zero else None)
     return fig
 
 
@@ -144,14 +159,20 @@ def reactions(result: Result) -> Figure | None:
     if not sets:
         return None
     fig, axes = _figure(len(sets), 1, height=2.8)
+    zero = []
     for ax, (name, frame) in zip(axes, sets.items()):
-        for c in frame.columns:
-            if c != "time":
-                ax.plot(frame["time"].to_numpy(), frame[c].to_numpy(), label=c, lw=1.3)
+        cols = [c for c in frame.columns if c != "time"]
+        live = [c for c in cols if frame[c].to_numpy().any()]
+        zero += [f"{c} ({name})" for c in cols if c not in live]
+        for c in live or cols[:1]:  # all zero: one line, so the panel is not empty
+            ax.plot(frame["time"].to_numpy(), frame[c].to_numpy(), label=c, lw=1.3)
         ax.set_ylabel(f"{name}: sum")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, ncol=3)
-    axes[0].set_title("Reactions summed per node set")
+    title = "Reactions summed per node set"
+    if zero:
+        title += "\nzero throughout: " + ", ".join(zero)
+    axes[0].set_title(title, fontsize=9 if zero else None)
     axes[-1].set_xlabel("time")
     return fig
 

@@ -154,17 +154,32 @@ class ShellRunReport(unittest.TestCase):
 
     def test_history_and_reaction_plots_hold_the_csv(self):
         hist = np.genfromtxt(os.path.join(self.out, "history", "CENTER.csv"), delimiter=",", names=True)
-        lines = lines_by_label(self.built["figures"]["history_CENTER"])
+        fig = self.built["figures"]["history_CENTER"]
+        lines = lines_by_label(fig)
+        title = fig.axes[0].get_title()
+        drawn = zero = 0
         for var in ("U1", "U2", "U3", "RF1", "RF2", "RF3", "RM1", "RM2", "RM3", "UR1"):
+            if not hist[var].any():  # zero throughout: named in the title, not drawn
+                self.assertIn(var, title.split("zero throughout:")[1])
+                self.assertFalse(any(k.startswith(var + " ") for k in lines), var)
+                zero += 1
+                continue
             for node in np.unique(hist["node"]).astype(int):
                 rows = hist[hist["node"] == node]
                 line = lines[f"{var} node {node}"]
                 np.testing.assert_array_equal(line.get_xdata(), rows["time"])
                 np.testing.assert_array_equal(line.get_ydata(), rows[var])
+                drawn += 1
+        self.assertGreater(drawn, 0)
+        self.assertGreater(zero, 0)  # the centre of the plate has no in-plane motion
         total = np.genfromtxt(os.path.join(self.out, "history", "CENTER_total.csv"), delimiter=",", names=True)
-        lines = lines_by_label(self.built["figures"]["reactions"])
+        fig = self.built["figures"]["reactions"]
+        lines = lines_by_label(fig)
         for var in ("RF1", "RF2", "RF3", "RM1", "RM2", "RM3"):
-            np.testing.assert_array_equal(lines[var].get_ydata(), total[var])
+            if total[var].any():
+                np.testing.assert_array_equal(lines[var].get_ydata(), total[var])
+            else:
+                self.assertIn(f"{var} (CENTER)", fig.axes[0].get_title())
 
     def test_increment_plot(self):
         s = self.result.summary
@@ -212,6 +227,31 @@ def colour_bar_range(fig):
     """(low, high) of a matplotlib picture's colour bar axis."""
     (bar,) = [a for a in fig.axes if a.get_ylabel().startswith(("|U|", "Mises"))]
     return bar.get_ylim()
+
+
+class HistoryPanels(unittest.TestCase):
+    """plots.history on a made-up set: zero components are named, not drawn; a crowded panel
+    names components in its legend, not node lines."""
+
+    def frame(self, nodes):
+        import pandas as pd
+        t = np.linspace(0.0, 1.0, 5)
+        rows = [{"time": ti, "node": n, "U1": 0.0, "U2": 0.0, "U3": n * ti, "RF1": ti, "RF2": 0.0, "RF3": 0.0}
+                for n in nodes for ti in t]
+        return pd.DataFrame(rows)
+
+    def test_zero_components_and_crowded_legends(self):
+        from types import SimpleNamespace
+        few = plots.history(SimpleNamespace(histories={"S": self.frame([1, 2])}), "S")
+        lines = lines_by_label(few)
+        self.assertEqual(sorted(lines), ["RF1 node 1", "RF1 node 2", "U3 node 1", "U3 node 2"])
+        self.assertIn("zero throughout: U1, U2, RF2, RF3", few.axes[0].get_title())
+        np.testing.assert_array_equal(lines["U3 node 2"].get_ydata(), 2 * np.linspace(0.0, 1.0, 5))
+        crowded = plots.history(SimpleNamespace(histories={"S": self.frame(list(range(1, 11)))}), "S")
+        legend = [t.get_text() for ax in crowded.axes for t in ax.get_legend().get_texts()]
+        self.assertEqual(legend, ["U3, 8 nodes", "RF1, 8 nodes"])  # the first 8 of 10 nodes are drawn
+        self.assertIn("first 8 of 10 nodes", crowded.axes[0].get_title())
+        self.assertEqual(sum(len(ax.get_lines()) for ax in crowded.axes), 16)
 
 
 class Renderers(unittest.TestCase):
