@@ -128,19 +128,17 @@ void IncrementControl::failed(const NewtonOutcome& n, int increment, double tau1
     std::fprintf(stderr, "halfstep: %s: %s at step time %.6g; increment cut back to %.6g\n", what_.c_str(),
                  n.why.c_str(), tau1, smaller);
   dtau_ = smaller;
-  cut_last_ = true;
-  easy_in_a_row_ = 0;
+  easy_in_a_row_ = 0;  // so the next two increments must both be easy before it grows again
 }
 
 void IncrementControl::converged(int iterations) {
   const StaticControls& ctl = controls_;
   if (ctl.direct) return;
   easy_in_a_row_ = iterations <= kEasyIterations ? easy_in_a_row_ + 1 : 0;
-  if (easy_in_a_row_ >= 2 && !cut_last_) {
+  if (easy_in_a_row_ >= 2) {
     dtau_ = std::min(dtau_ * kGrowth, ctl.maximum);
     easy_in_a_row_ = 0;
   }
-  cut_last_ = false;
   dtau_ = std::min(dtau_, ctl.maximum);
 }
 

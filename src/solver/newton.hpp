@@ -107,7 +107,6 @@ class IncrementControl {
   const std::string what_;
   double dtau_;
   int easy_in_a_row_ = 0;
-  bool cut_last_ = false;
 };
 
 }  // namespace halfstep

@@ -69,7 +69,7 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
   std::int64_t q_n[2] = {0, 0};
   for (std::size_t k = 0; k < ndof; ++k)
     if (active[k]) {
-      const int field = k % q >= 3 ? 1 : 0;
+      const int field = field_of(k);
       const double v = std::max(std::fabs(trial.f_int[k]), std::fabs(trial.f_ext[k]));
       if (v > 0) {
         q_sum[field] += v;
@@ -116,7 +116,7 @@ void StaticProblem::correction_sizes(const std::vector<double>& du, const Newton
   du_max[1] = max_abs(du, eq_rotation, true);
   dx_max[0] = dx_max[1] = 0;
   for (std::size_t k = 0; k < ndof; ++k)
-    dx_max[k % q >= 3 ? 1 : 0] = std::max(dx_max[k % q >= 3 ? 1 : 0], std::fabs(trial.x[k] - from.x[k]));
+    dx_max[field_of(k)] = std::max(dx_max[field_of(k)], std::fabs(trial.x[k] - from.x[k]));
 }
 
 void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
@@ -148,7 +148,7 @@ void StaticProblem::accepted(const NewtonIterate& s) {
     double q_sum = 0;
     std::int64_t q_n = 0;
     for (std::size_t k = 0; k < ndof; ++k)
-      if (active[k] && (k % q >= 3 ? 1 : 0) == fld && s.f_int[k] != 0) {
+      if (active[k] && field_of(k) == fld && s.f_int[k] != 0) {
         q_sum += std::fabs(s.f_int[k]);
         ++q_n;
       }

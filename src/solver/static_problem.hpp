@@ -109,6 +109,9 @@ struct StaticProblem final : NewtonProblem {
   const StructureOperator op;
   const int ndn;                  ///< unknowns per node
   const std::size_t ndof, nn, q;  ///< unknowns, nodes, ndn
+  /// Which scale dof k's residual and correction are measured against: 0 forces and
+  /// translations, 1 moments and rotations (a node's dofs 4 to 6).
+  int field_of(std::size_t k) const { return k % q >= 3 ? 1 : 0; }
   const std::vector<char> active;  ///< dofs that carry stiffness
   std::vector<char> held;          ///< dofs with a prescribed value
   const double st_time0;          ///< the step's start (rigid-body rotations are in step time)
