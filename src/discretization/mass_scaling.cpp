@@ -78,6 +78,29 @@ std::vector<int> scalable_members(const Model& model, const StructureSystem& sys
   return out;
 }
 
+/// The model's elements of families mass scaling does not scale (FPM beams and triangles): how
+/// many, and those families' names ("beam,FPM triangle").
+std::pair<int, std::string> unscaled_families(const std::vector<Place>& place) {
+  int count = 0;
+  std::string what;
+  for (const Place& p : place)
+    if (family_of(p) && !scalable_family(p)) {
+      const std::string name = family_of(p)->what;  // each family once, in model order
+      if (("," + what + ",").find("," + name + ",") == std::string::npos) what += (what.empty() ? "" : ",") + name;
+      ++count;
+    }
+  return {count, what};
+}
+
+/// The InputError for a line without ELSET (keyword) on a model whose elements are all of
+/// families mass scaling does not scale: it would scale nothing.
+InputError scales_nothing(const SourceLoc& at, const char* keyword, const std::pair<int, std::string>& unscaled) {
+  return InputError(at, std::string(keyword) + " without ELSET scales no element of this model: it scales shells "
+                                               "and continuum elements with a density, and the model's " +
+                            std::to_string(unscaled.first) + " elements (" + unscaled.second +
+                            ") are of families whose mass it does not scale; remove the keyword");
+}
+
 /// The InputError for mass scaling (keyword) of model element i, whose family it refuses.
 InputError refused_element(const Model& model, const std::vector<Place>& place, int i, const SourceLoc& at,
                            const char* keyword) {
@@ -151,21 +174,10 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
       // The whole model: the elements of families it cannot scale keep their density (and
       // their increment, which may then still control the step); say so, and refuse a line
       // that would scale nothing at all.
-      int skipped = 0;
-      std::string what;
-      for (const Place& p : place)
-        if (family_of(p) && !scalable_family(p)) {
-          const std::string name = family_of(p)->what;  // each family once, in model order
-          if (("," + what + ",").find("," + name + ",") == std::string::npos) what += (what.empty() ? "" : ",") + name;
-          ++skipped;
-        }
-      if (scalable.empty() && skipped > 0)
-        throw InputError(ms.loc, "*FIXED MASS SCALING without ELSET scales no element of this model: it scales "
-                                 "shells and continuum elements with a density, and the model's " +
-                                     std::to_string(skipped) + " elements (" + what +
-                                     ") are of families whose mass it does not scale; remove the keyword");
-      out.skipped = std::max(out.skipped, skipped);
-      if (out.skipped_what.empty()) out.skipped_what = what;
+      const std::pair<int, std::string> unscaled = unscaled_families(place);
+      if (scalable.empty() && unscaled.first > 0) throw scales_nothing(ms.loc, "*FIXED MASS SCALING", unscaled);
+      out.skipped = unscaled.first;
+      out.skipped_what = unscaled.second;
     }
     set_factors(ms, scalable, dt, factor);
   }
@@ -246,8 +258,10 @@ void check_variable_mass_scaling(const Model& model, const StructureSystem& sys,
         throw InputError(v.scaling.loc, "the *VARIABLE MASS SCALING lines of a step are re-evaluated together: give "
                                         "them the same FREQUENCY or NUMBER INTERVAL as the line at " + at.str());
       int refused = -1;
-      (void)scalable_members(model, sys, place, v.scaling, &refused);
+      const std::vector<int> scalable = scalable_members(model, sys, place, v.scaling, &refused);
       if (refused >= 0) throw refused_element(model, place, refused, v.scaling.loc, "*VARIABLE MASS SCALING");
+      if (v.scaling.elset.empty() && scalable.empty() && unscaled_families(place).first > 0)
+        throw scales_nothing(v.scaling.loc, "*VARIABLE MASS SCALING", unscaled_families(place));
     }
   }
 }

@@ -231,6 +231,19 @@ TEST(FixedMassScaling, WithoutElsetOnAModelOfFpmBeamsOnlyIsRefused) {
     EXPECT_NE(what.find("scales no element of this model"), std::string::npos) << what;
     EXPECT_NE(what.find("2 elements (beam) are of families"), std::string::npos) << what;
   }
+  // *VARIABLE MASS SCALING without ELSET likewise, at its own line.
+  const std::string variable = deck.substr(0, deck.find("*FIXED")) +
+                               "*VARIABLE MASS SCALING, DT=1e-3, FREQUENCY=10\n*END STEP\n";
+  const Model vm = read_inp_string(variable, "mem/vbeams.inp");
+  const StructureSystem vs = build_structure_system(vm);
+  try {
+    check_variable_mass_scaling(vm, vs, false);
+    FAIL() << "a variable mass scaling that scales nothing was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("vbeams.inp:18:"), std::string::npos) << what;
+    EXPECT_NE(what.find("*VARIABLE MASS SCALING without ELSET scales no element"), std::string::npos) << what;
+  }
 }
 
 }  // namespace
