@@ -82,11 +82,13 @@ std::vector<int> scalable_members(const Model& model, const StructureSystem& sys
 /// many, and those families' names ("beam,FPM triangle").
 std::pair<int, std::string> unscaled_families(const std::vector<Place>& place) {
   int count = 0;
+  std::vector<char> named(block_families().size(), 0);
   std::string what;
   for (const Place& p : place)
     if (family_of(p) && !scalable_family(p)) {
-      const std::string name = family_of(p)->what;  // each family once, in model order
-      if (("," + what + ",").find("," + name + ",") == std::string::npos) what += (what.empty() ? "" : ",") + name;
+      char& seen = named[static_cast<std::size_t>(p.family)];
+      if (!seen) what += (what.empty() ? "" : ",") + std::string(family_of(p)->what);  // each family once
+      seen = 1;
       ++count;
     }
   return {count, what};
@@ -260,8 +262,10 @@ void check_variable_mass_scaling(const Model& model, const StructureSystem& sys,
       int refused = -1;
       const std::vector<int> scalable = scalable_members(model, sys, place, v.scaling, &refused);
       if (refused >= 0) throw refused_element(model, place, refused, v.scaling.loc, "*VARIABLE MASS SCALING");
-      if (v.scaling.elset.empty() && scalable.empty() && unscaled_families(place).first > 0)
-        throw scales_nothing(v.scaling.loc, "*VARIABLE MASS SCALING", unscaled_families(place));
+      if (v.scaling.elset.empty() && scalable.empty()) {
+        const std::pair<int, std::string> unscaled = unscaled_families(place);
+        if (unscaled.first > 0) throw scales_nothing(v.scaling.loc, "*VARIABLE MASS SCALING", unscaled);
+      }
     }
   }
 }

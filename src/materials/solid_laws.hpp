@@ -5,7 +5,8 @@
 //   stress(m, F)                the second Piola-Kirchhoff stress and energy density at F,
 //   constant_tangent(m, C)      dS/dE when kConstantTangent (else tangents are by dual numbers),
 //   update(m, F, old, next)     with state (kStateSize > 0): the increment from old to F,
-//   hourglass_modulus(m), p_wave_modulus(m), bound_moduli(m, lam, g2)   small-strain moduli,
+//   hourglass_modulus(m), p_wave_modulus(m), bound_moduli(m, lam, g2)   small-strain moduli
+//                               (LameModuli, laws/lame_moduli.hpp, as a base: from lambda and mu),
 // all host/device templates on the number type. SolidMaterial::model is the law's position
 // in SolidLaws (law_id); visit_material(m, f) calls f(Law{}) for m's law. A new law is its
 // file plus one entry here (and its deck keyword's handler, io/inp_material.cpp).

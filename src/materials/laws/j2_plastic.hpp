@@ -5,13 +5,14 @@
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
 #include "materials/j2_plasticity.hpp"
+#include "materials/laws/lame_moduli.hpp"
 #include "materials/laws/svk_isotropic.hpp"
 #include "materials/solid_material_data.hpp"
 
 namespace halfstep {
 
 /// The j2-plastic law (isotropic elasticity lambda, mu; the *PLASTIC table).
-struct J2Plastic {
+struct J2Plastic : LameModuli {
   static constexpr int kStateSize = kJ2StateSize;
   static constexpr int kPeeq = kJ2Alpha;
   /// Of its stateless response below (update's tangent is by dual numbers: material_law.hpp).
@@ -36,18 +37,6 @@ struct J2Plastic {
   template <class T>
   HS_HD static void constant_tangent(const SolidMaterial<T>& m, T C[6][6]) {
     SvkIsotropic::constant_tangent(m, C);
-  }
-  /// Hourglass-spring modulus: twice the shear modulus (see hourglass_modulus).
-  template <class T>
-  HS_HD static T hourglass_modulus(const SolidMaterial<T>& m) { return T(2) * m.mu; }
-  /// Small-strain P-wave modulus lambda + 2 mu.
-  template <class T>
-  HS_HD static T p_wave_modulus(const SolidMaterial<T>& m) { return m.lambda + T(2) * m.mu; }
-  /// Stable-increment bound constants (see bound_moduli): lam = max(lambda, 0), g2 = 2 mu.
-  template <class T>
-  HS_HD static void bound_moduli(const SolidMaterial<T>& m, T& lam, T& g2) {
-    lam = m.lambda > T(0) ? m.lambda : T(0);
-    g2 = T(2) * m.mu;
   }
 };
 

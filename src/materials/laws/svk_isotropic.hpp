@@ -4,12 +4,13 @@
 
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
+#include "materials/laws/lame_moduli.hpp"
 #include "materials/solid_material_data.hpp"
 
 namespace halfstep {
 
 /// The svk-isotropic law (constants lambda, mu).
-struct SvkIsotropic {
+struct SvkIsotropic : LameModuli {
   static constexpr int kStateSize = 0;
   static constexpr int kPeeq = -1;
   static constexpr bool kConstantTangent = true;
@@ -31,18 +32,6 @@ struct SvkIsotropic {
       C[i][i] = m.lambda + T(2) * m.mu;
       C[i + 3][i + 3] = m.mu;
     }
-  }
-  /// Hourglass-spring modulus: twice the shear modulus (see hourglass_modulus).
-  template <class T>
-  HS_HD static T hourglass_modulus(const SolidMaterial<T>& m) { return T(2) * m.mu; }
-  /// Small-strain P-wave modulus lambda + 2 mu.
-  template <class T>
-  HS_HD static T p_wave_modulus(const SolidMaterial<T>& m) { return m.lambda + T(2) * m.mu; }
-  /// Stable-increment bound constants (see bound_moduli): lam = max(lambda, 0), g2 = 2 mu.
-  template <class T>
-  HS_HD static void bound_moduli(const SolidMaterial<T>& m, T& lam, T& g2) {
-    lam = m.lambda > T(0) ? m.lambda : T(0);
-    g2 = T(2) * m.mu;
   }
 };
 
