@@ -11,7 +11,6 @@
 #include "core/lap_timer.hpp"
 #include "core/threads.hpp"
 #include "core/forall.hpp"
-#include "discretization/beam_pass.hpp"
 #include "discretization/element_blocks.hpp"
 #include "discretization/continuum_pass.hpp"
 #include "elements/mitc4.hpp"

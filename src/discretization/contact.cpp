@@ -80,8 +80,8 @@ void solid_facets(const Model& m, int e, int face, std::vector<Facet>& out) {
   // Quadratic triangle: its three corner triangles and the middle one, each turned like the face.
   const int c0 = c[local[0]], c1 = c[local[1]], c2 = c[local[2]];
   const int m01 = c[local[3]], m12 = c[local[4]], m20 = c[local[5]];
-  const std::array<std::array<int, 3>, 4> tris = {{{c0, m01, m20}, {m01, c1, m12}, {m20, m12, c2}, {m01, m12, m20}}};
-  for (const auto& t : tris) {
+  const std::array<std::array<int, 3>, 4> parts = {{{c0, m01, m20}, {m01, c1, m12}, {m20, m12, c2}, {m01, m12, m20}}};
+  for (const auto& t : parts) {
     f.nodes = {t[0], t[1], t[2], -1};
     if (inward) std::swap(f.nodes[1], f.nodes[2]);
     out.push_back(f);

@@ -47,10 +47,12 @@ std::vector<ElementBlock> element_blocks(const StructureSystem& sys) {
       out.push_back({g.kind, g.first, g.count, &sys.solid.model_element, &sys.solid.conn,
                      static_cast<std::size_t>(g.conn_offset), g.nodes_per_element, &sys.solid.element_dt,
                      &solid_block_family()});
-  add_whole(out, sys, beam_block_family(), ElementFamily::Beam, sys.beam.model_element, sys.beam.conn, 2,
-            sys.beam.element_dt);
-  add_whole(out, sys, tri_block_family(), ElementFamily::FpmShell, sys.tri.model_element, sys.tri.conn, 3,
-            sys.tri.element_dt);
+  const BeamMesh& beams = sys.mesh<BeamMesh>();
+  add_whole(out, sys, beam_block_family(), ElementFamily::Beam, beams.model_element, beams.conn, BeamMesh::kCorners,
+            beams.element_dt);
+  const TriMesh& tris = sys.mesh<TriMesh>();
+  add_whole(out, sys, tri_block_family(), ElementFamily::FpmShell, tris.model_element, tris.conn, TriMesh::kCorners,
+            tris.element_dt);
   return out;
 }
 

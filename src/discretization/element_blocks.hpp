@@ -136,11 +136,12 @@ struct BlockFamily {
   /// ratio[i]; null where the increment does not follow the mesh (FPM beams and triangles
   /// keep their undeformed bound), and kinds without a finite bound keep 1.
   void (*bound_ratios)(const StructureSystem& sys, const StructureState& st, const ElementBlock& b, double* ratio);
-  /// Mass scaling (both null where it is refused: FPM beams and triangles). Whether element
-  /// e has a density to raise (springs and dashpots have none).
+  /// Mass scaling (null where it is refused: FPM beams and triangles). Whether element e has a
+  /// density to raise (springs and dashpots have none).
   bool (*has_density)(const StructureSystem& sys, int e);
-  /// Appends block b's element e's lumped mass at its density to out, (node, mass) node by
-  /// node, in the proportions the system build spreads it with.
+  /// Appends block b's element e's lumped mass at its deck density to out, (node, mass) node
+  /// by node, in the proportions the system build spreads it with (mass scaling, where
+  /// has_density is set, and gravity loads read it).
   void (*lumped_mass)(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e,
                       std::vector<std::pair<int, double>>& out);
   /// The family's per-element increments on the undeformed mesh (ElementBlock::element_dt),
@@ -199,12 +200,13 @@ void for_element_nodes(const ElementBlock& b, int e, Visit&& visit) {
   for (int k = 0; k < b.nodes; ++k) visit((*b.conn)[base + static_cast<std::size_t>(k)]);
 }
 
-/// A fixed-size six-dof family's mesh (BeamMesh, TriMesh: kNodes nodes per element)
-/// restricted to share (BlockFamily::restrict_mesh); copy(m, k) appends whole element k's
-/// arrays of the family's own geometry.
-template <int kNodes, class Mesh, class Copy>
-Mesh restrict_fixed_mesh(const Mesh& g, const ElementShare& share, const std::vector<int>& node_local, int num_nodes,
-                         Copy&& copy) {
+/// A row family's mesh (row_families.hpp: kCorners nodes per element) restricted to share
+/// (BlockFamily::restrict_mesh); copy(m, k) appends whole element k's arrays of the family's
+/// own geometry.
+template <class Mesh, class Copy>
+Mesh restrict_row_mesh(const Mesh& g, const ElementShare& share, const std::vector<int>& node_local, int num_nodes,
+                       Copy&& copy) {
+  constexpr int kNodes = Mesh::kCorners;
   Mesh m;
   m.constants = g.constants;
   m.state_size = g.state_size;
@@ -237,28 +239,28 @@ void pack_element_row(const std::vector<double>& store, std::size_t count, int c
 std::size_t unpack_element_row(const double* values, std::size_t left, std::size_t count, int components, int e,
                                std::vector<double>& store);
 
-/// The state functions of a family whose element state is one component-major store of its
-/// mesh's state_size rows (the FPM beams' and triangles'): kMesh is the system's mesh member,
-/// kStore the state's array. Its members are the family table's restrict_state, frame_size,
-/// frame_pack and frame_unpack.
-template <auto kMesh, auto kStore>
+/// The state functions of a row family (row_families.hpp), whose element state is one
+/// component-major store of its mesh's state_size rows: the family table's restrict_state,
+/// frame_size, frame_pack and frame_unpack.
+template <class Mesh>
 struct RowState {
   static void restrict_state(const StructureSystem&, const StructureState& g, const StructureSystem& local,
                              const ElementShare& share, StructureState& s) {
-    copy_element_rows(g.*kStore, share, (local.*kMesh).state_size, s.*kStore);
+    copy_element_rows(g.row<Mesh>().state, share, local.mesh<Mesh>().state_size, s.row<Mesh>().state);
   }
   static void frame_size(const StructureSystem& whole, StructureState& out) {
-    const auto& m = whole.*kMesh;
-    (out.*kStore).assign(static_cast<std::size_t>(m.state_size) * static_cast<std::size_t>(m.num_elements), 0.0);
+    const Mesh& m = whole.mesh<Mesh>();
+    out.row<Mesh>().state.assign(static_cast<std::size_t>(m.state_size) * static_cast<std::size_t>(m.num_elements), 0.0);
   }
   static void frame_pack(const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
-    const auto& m = local.*kMesh;
-    pack_element_row(st.*kStore, static_cast<std::size_t>(m.num_elements), m.state_size, e, out);
+    const Mesh& m = local.mesh<Mesh>();
+    pack_element_row(st.row<Mesh>().state, static_cast<std::size_t>(m.num_elements), m.state_size, e, out);
   }
   static std::size_t frame_unpack(const StructureSystem& whole, int e, const double* v, std::size_t left,
                                   StructureState& out) {
-    const auto& m = whole.*kMesh;
-    return unpack_element_row(v, left, static_cast<std::size_t>(m.num_elements), m.state_size, e, out.*kStore);
+    const Mesh& m = whole.mesh<Mesh>();
+    return unpack_element_row(v, left, static_cast<std::size_t>(m.num_elements), m.state_size, e,
+                              out.row<Mesh>().state);
   }
 };
 

@@ -10,7 +10,6 @@
 #include "core/host_device.hpp"
 #include "discretization/continuum_element.hpp"
 #include "discretization/step_loads.hpp"
-#include "discretization/structure_system.hpp"
 #include "elements/solid_faces.hpp"
 #include "model/amplitude.hpp"
 

@@ -120,7 +120,7 @@ template <class Keep, class F>
 void for_each_mass_share(const Model& model, const StructureSystem& sys, Keep&& keep, F&& f) {
   std::vector<std::pair<int, double>> shares;
   for (const ElementBlock& b : element_blocks(sys)) {
-    if (!b.family->lumped_mass) continue;
+    if (!b.family->has_density || !b.family->lumped_mass) continue;  // families it cannot scale
     for (int e = b.first; e < b.first + b.count; ++e) {
       const int me = (*b.model_element)[static_cast<std::size_t>(e)];
       if (!keep(me)) continue;

@@ -225,10 +225,11 @@ namespace {
 /// from step to step (OP=MOD) or dropping them (OP=NEW), with the checks that need the system.
 class StepLoadBuilder {
  public:
-  StepLoadBuilder(const Model& model, const StructureSystem& sys) : model(model), sys(sys) {
+  StepLoadBuilder(const Model& model, const StructureSystem& sys)
+      : model(model), sys(sys), blocks(element_blocks(sys)) {
     pressure_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
     solid_index.assign(static_cast<std::size_t>(model.elements.size()), -1);
-    for (const ElementBlock& b : element_blocks(sys)) {
+    for (const ElementBlock& b : blocks) {
       const PressureTable table = b.family->pressure_table;
       if (table == PressureTable::None) continue;
       const int offset = table == PressureTable::Element ? element_pressure_offset(sys, *b.family) : 0;
@@ -237,6 +238,12 @@ class StepLoadBuilder {
         index[static_cast<std::size_t>((*b.model_element)[static_cast<std::size_t>(e)])] = offset + e;
     }
     build_frames(model, sys, frame_of, frame_q);
+    place.assign(static_cast<std::size_t>(model.elements.size()), {-1, -1});
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      const ElementBlock& b = blocks[i];
+      for (int e = b.first; e < b.first + b.count; ++e)
+        place[static_cast<std::size_t>((*b.model_element)[static_cast<std::size_t>(e)])] = {static_cast<int>(i), e};
+    }
   }
 
   /// The next step's tables.
@@ -355,6 +362,10 @@ class StepLoadBuilder {
   /// The step's *DLOAD lines.
   void add_dloads(const Step& step) {
     for (const DistributedLoad& l : step.dloads) {
+      if (l.face == kGravityLoad) {
+        add_gravity(step, l);
+        continue;
+      }
       Carried c;
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);
@@ -364,6 +375,56 @@ class StepLoadBuilder {
         dloads[{e, l.face}] = here;
       }
     }
+  }
+
+  /// A *DLOAD GRAV line: each element's (and with the whole model, each MASS element's)
+  /// three components, carried like pressures: a later GRAV on an element replaces all three.
+  /// An element with a density-less material has no mass to pull on: refused, where the
+  /// whole model's springs, dashpots and adhesion edges (no mass at all) are passed over.
+  void add_gravity(const Step& step, const DistributedLoad& l) {
+    const Amplitude* amplitude = find_amplitude(model, l.amplitude);
+    const auto put = [&](int key) {
+      for (int i = 0; i < 3; ++i) {
+        Carried c;
+        c.value = l.magnitude * l.direction[static_cast<std::size_t>(i)];
+        c.amplitude = amplitude;
+        ramp_from(step, c, dloads, {key, kGravityKey + i});
+        dloads[{key, kGravityKey + i}] = c;
+      }
+    };
+    std::vector<std::pair<int, double>> shares;
+    for (int e : l.elements) {
+      const auto k = static_cast<std::size_t>(e);
+      if (model.elements.discrete[k]) continue;
+      shares.clear();
+      if (!element_mass(e, shares)) continue;  // a kind without mass (rigid, discrete)
+      double mass = 0;
+      for (const auto& share : shares) mass += share.second;
+      if (!(mass > 0))
+        throw InputError(l.loc, "*DLOAD GRAV: element " + std::to_string(model.elements.id[k]) + " (" +
+                                    model.elements.abaqus_type[k] +
+                                    ") has no mass for gravity to act on: give its material a *DENSITY");
+      put(e);
+    }
+    if (l.point_masses)
+      for (std::size_t p = 0; p < model.point_masses.size(); ++p) put(-1 - static_cast<int>(p));
+  }
+
+  /// Appends model element e's lumped mass at its density, (node, mass) node by node, as its
+  /// family spreads it (BlockFamily::lumped_mass); MASS element p is the key -1 - p. False
+  /// for an element whose family has no mass.
+  bool element_mass(int e, std::vector<std::pair<int, double>>& out) const {
+    if (e < 0) {
+      const PointMass& p = model.point_masses[static_cast<std::size_t>(-1 - e)];
+      out.emplace_back(p.node, p.mass);
+      return true;
+    }
+    const auto [block, index] = place[static_cast<std::size_t>(e)];
+    if (block < 0) return false;
+    const ElementBlock& b = blocks[static_cast<std::size_t>(block)];
+    if (!b.family->lumped_mass) return false;
+    b.family->lumped_mass(model, sys, b, index, out);
+    return true;
   }
 
   /// Held and prescribed dofs: translations (motions) and rotations.
@@ -418,12 +479,21 @@ class StepLoadBuilder {
       }
   }
 
-  /// Distributed loads: shell pressures, solid face pressures, NURBS sides as nodal forces.
+  /// Distributed loads: shell pressures, solid face pressures, NURBS sides as nodal forces,
+  /// gravity as nodal forces (each node's sum per direction and amplitude, in element order).
   void dload_tables(StepLoads& s) {
+    std::map<int, std::vector<double>> gravity;  // amplitude slot -> 3 per node
+    std::vector<std::pair<int, double>> shares;
     for (const auto& [key, c] : dloads) {
       const auto [elem, face] = key;
       for (const auto& [value, part] : parts(c)) {
-        if (face == 0) {
+        if (face >= kGravityKey) {
+          std::vector<double>& g = gravity[slot_of(s, part)];
+          g.resize(3 * static_cast<std::size_t>(sys.num_nodes), 0.0);
+          shares.clear();
+          element_mass(elem, shares);
+          for (const auto& [node, mass] : shares) g[3 * static_cast<std::size_t>(node) + static_cast<std::size_t>(face - kGravityKey)] += value * mass;
+        } else if (face == 0) {
           s.pressure_elem.push_back(pressure_index[elem]);
           s.pressure_value.push_back(value);
           s.pressure_amp.push_back(slot_of(s, part));
@@ -451,6 +521,14 @@ class StepLoadBuilder {
         }
       }
     }
+    for (const auto& [slot, g] : gravity)
+      for (std::size_t i = 0; i < g.size(); ++i)
+        if (g[i] != 0.0) {
+          s.load_node.push_back(static_cast<int>(i / 3));
+          s.load_dof.push_back(static_cast<int>(i % 3));
+          s.load_value.push_back(g[i]);
+          s.load_amp.push_back(slot);
+        }
   }
 
   /// The transformed nodes' local systems.
@@ -469,9 +547,15 @@ class StepLoadBuilder {
     }
   }
 
+  /// The carried keys of gravity's x, y, z components: (element, kGravityKey + direction).
+  static constexpr int kGravityKey = 16;
+
   const Model& model;
   const StructureSystem& sys;
-  // Keyed state carried across steps: (node, dof) and (element, face 0..6).
+  std::vector<ElementBlock> blocks;
+  /// Model element -> (its block, its index in the block's family mesh), or (-1, -1).
+  std::vector<std::pair<int, int>> place;
+  // Keyed state carried across steps: (node, dof), (element, face 0..6) and gravity's.
   std::map<std::pair<int, int>, Carried> bcs, cloads, dloads;
   std::vector<OutputRequest> outputs;
   double previous_period = 0;

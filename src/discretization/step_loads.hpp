@@ -7,9 +7,10 @@
 #include <vector>
 
 #include "model/model.hpp"
-#include "discretization/structure_system.hpp"
 
 namespace halfstep {
+
+struct StructureSystem;
 
 /// Amplitude slots of a step: slot 0 is constant 1 (applied at once), slot 1 ramps linearly
 /// over the step, slots 2.. are the deck's named amplitudes (in step time). Evaluated by

@@ -20,8 +20,11 @@ std::size_t StructureState::bytes_for(const StructureSystem& sys) {
   values += static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points;
   values += 3 * sys.solid.conn.size() + 2 * static_cast<std::size_t>(sys.solid.num_elements) +
             static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points;
-  values += static_cast<std::size_t>(12 + sys.beam.state_size) * sys.beam.num_elements;
-  values += static_cast<std::size_t>(18 + sys.tri.state_size) * sys.tri.num_elements;
+  for_each_row_family([&](auto i) {
+    using Mesh = std::tuple_element_t<i, RowMeshes>;
+    const Mesh& m = std::get<i>(sys.rows);
+    values += static_cast<std::size_t>(6 * Mesh::kCorners + m.state_size) * static_cast<std::size_t>(m.num_elements);
+  });
   return sizeof(double) * values;
 }
 
@@ -52,27 +55,26 @@ void StructureState::initialize(const StructureSystem& sys) {
   solid_hourglass.assign(sys.solid.num_elements, 0.0);
   solid_state.assign(static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points, 0.0);
   shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points, 0.0);
-  beam_force.assign(12 * static_cast<std::size_t>(sys.beam.num_elements), 0.0);
-  beam_state = initial_beam_state(sys.beam);
-  tri_force.assign(18 * static_cast<std::size_t>(sys.tri.num_elements), 0.0);
-  tri_pressure.clear();
-  tri_state = initial_tri_state(sys.tri);
   // An FPM element reads each node's rotation increment from the node's frame now and the
   // frame it saw last (elements/fpm_kinematics.hpp), so it starts from its nodes' own frames:
-  // (e1, e3) where only beams and triangles meet, a MITC4 node's triad and director where
-  // the element shares a node with shells (the node then turns that frame).
-  const auto seed_frames = [&](std::vector<double>& state, const std::vector<int>& conn, int count, int corners,
-                               int frame) {
+  // (e1, e3) where only row families meet, a MITC4 node's triad and director where the
+  // element shares a node with shells (the node then turns that frame).
+  for_each_row_family([&](auto i) {
+    using Mesh = std::tuple_element_t<i, RowMeshes>;
+    const Mesh& m = std::get<i>(sys.rows);
+    RowFamilyState& r = rows[i];
+    const int count = m.num_elements, corners = Mesh::kCorners;
+    r.force.assign(6 * static_cast<std::size_t>(corners) * static_cast<std::size_t>(count), 0.0);
+    r.pressure.clear();
+    r.state = m.initial_state();
     for (int e = 0; e < count; ++e)
       for (int k = 0; k < corners; ++k) {
-        const auto n = static_cast<std::size_t>(conn[static_cast<std::size_t>(corners) * e + k]);
+        const auto n = static_cast<std::size_t>(m.conn[static_cast<std::size_t>(corners) * e + k]);
         const double vals[6] = {t1x[n], t1y[n], t1z[n], dx[n], dy[n], dz[n]};
-        for (int i = 0; i < 6; ++i)
-          state[static_cast<std::size_t>(frame + 6 * k + i) * static_cast<std::size_t>(count) + e] = vals[i];
+        for (int c = 0; c < 6; ++c)
+          r.state[static_cast<std::size_t>(Mesh::kFrame + 6 * k + c) * static_cast<std::size_t>(count) + e] = vals[c];
       }
-  };
-  seed_frames(beam_state, sys.beam.conn, sys.beam.num_elements, 2, kBeamFrame);
-  seed_frames(tri_state, sys.tri.conn, sys.tri.num_elements, 3, kTriFrame);
+  });
   if (!sys.contact.empty()) {
     contact_history.assign(kContactHistory * static_cast<std::size_t>(sys.contact.num_slaves + sys.contact.num_edges), 0.0);
     contact_normal.assign(3 * static_cast<std::size_t>(nn), 0.0);
@@ -101,8 +103,7 @@ void copy_output_fields(const StructureState& from, StructureState& to, bool ele
     to.solid_hourglass = from.solid_hourglass;
     to.solid_state = from.solid_state;
     to.shell_state = from.shell_state;
-    to.beam_state = from.beam_state;
-    to.tri_state = from.tri_state;
+    for (std::size_t i = 0; i < kRowFamilies; ++i) to.rows[i].state = from.rows[i].state;
   }
   to.contact_normal = from.contact_normal;
   to.contact_shear = from.contact_shear;

@@ -1,7 +1,9 @@
 // Mutable state of an explicit shell run, structure-of-arrays, owned by the solver.
 #pragma once
 
+#include <array>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/restart_blob.hpp"
@@ -44,15 +46,9 @@ struct StructureState {
   std::vector<double> shell_state;
   /// Rotation R of each rigid body from its reference configuration, 9 per body (row-major).
   std::vector<double> body_rotation;
-  std::vector<double> beam_force;        ///< 12 per beam: force and moment of each end (beam_pass.hpp)
-  /// State of every beam, component-major: component c of beam e at [c * beam.num_elements + e]
-  /// (elements/fpm_beam.hpp, BeamState).
-  std::vector<double> beam_state;
-  std::vector<double> tri_force;         ///< 18 per FPM triangle: force and moment of each corner (tri_pass.hpp)
-  std::vector<double> tri_pressure;      ///< 9 per FPM triangle: pressure force of each corner (only when pressures exist)
-  /// State of every FPM triangle, component-major: component c of triangle e at
-  /// [c * tri.num_elements + e] (elements/fpm_tri.hpp, TriState).
-  std::vector<double> tri_state;
+  /// The row families' slot forces, follower pressures and element states, in RowMeshes order
+  /// (discretization/row_families.hpp); row<Mesh>() reaches one.
+  std::array<RowFamilyState, kRowFamilies> rows;
   /// Contact (empty without it): the friction force of every slave record (3 each, the
   /// stick spring's history), and the latest contact pass's nodal contact forces, normal and
   /// frictional apart (3 per node: slaves' own and the reactions on the facets' corners).
@@ -61,6 +57,17 @@ struct StructureState {
   std::vector<double> contact_pair_force;
   double time = 0;                       ///< t^n
   double half_dt_prev = 0;               ///< t^n - t^(n-1/2); 0 at the start
+
+  /// Row family Mesh's arrays.
+  template <class Mesh>
+  RowFamilyState& row() {
+    return rows[row_index<Mesh>()];
+  }
+  /// The same, read only.
+  template <class Mesh>
+  const RowFamilyState& row() const {
+    return rows[row_index<Mesh>()];
+  }
 
   /// Sizes the arrays and sets the reference configuration with zero velocity.
   void initialize(const StructureSystem& sys);
@@ -108,11 +115,14 @@ void for_each_state_array(State& st, F&& f) {
   f("solid_state", st.solid_state, 0u);
   f("shell_state", st.shell_state, kStateShared);
   f("body_rotation", st.body_rotation, 0u);
-  f("beam_force", st.beam_force, 0u);
-  f("beam_state", st.beam_state, kStateShared);
-  f("tri_force", st.tri_force, 0u);
-  f("tri_pressure", st.tri_pressure, kStateByStep);
-  f("tri_state", st.tri_state, kStateShared);
+  for_each_row_family([&](auto i) {
+    using Mesh = std::tuple_element_t<i, RowMeshes>;
+    auto& r = st.rows[i];
+    const std::string key = Mesh::kKey;
+    f(key + "_force", r.force, 0u);
+    if constexpr (Mesh::kPressure) f(key + "_pressure", r.pressure, kStateByStep);
+    f(key + "_state", r.state, kStateShared);
+  });
   f("contact_history", st.contact_history, 0u);
   f("contact_normal", st.contact_normal, 0u);
   f("contact_shear", st.contact_shear, 0u);

@@ -1,6 +1,7 @@
 #include "discretization/structure_system.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cmath>
 #include <limits>
@@ -436,45 +437,61 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
                                                  ") is a shell, but the model has planar elements: "
                                                  "planar elements cannot be mixed with shells");
   }
-  RotatingMassContribution beam_mass;
-  sys.beam = build_beam_mesh(model, beam_mass);
-  RotatingMassContribution tri_mass;
-  sys.tri = build_tri_mesh(model, tri_mass);
+  std::array<RotatingMassContribution, kRowFamilies> row_mass;
+  for_each_row_family([&](auto i) {
+    using Mesh = std::tuple_element_t<i, RowMeshes>;
+    std::get<i>(sys.rows) = Mesh::build(model, row_mass[i]);
+  });
   sys.node_dofs = sys.any_shells ? (six_dofs ? 6 : 5) : 3;
-  // Beams and FPM triangles give their nodes 6 dofs (global rotations), and every node of the
-  // model then runs with 6: MITC4 nodes among them turn their director and triad with the
-  // node's rotation, and the MITC4 corners hand them global moments (docs/theory.md, "Mixed
-  // models"). Their rotary inertia is isotropic, so the drilling component they gain is inert.
-  const auto rotating = [&](const std::vector<int>& model_element, const std::vector<int>& conn, const char* what) {
+  // The row families (beams, FPM triangles) give their nodes 6 dofs (global rotations), and
+  // every node of the model then runs with 6: MITC4 nodes among them turn their director and
+  // triad with the node's rotation, and the MITC4 corners hand them global moments
+  // (docs/theory.md, "Mixed models"). Their rotary inertia is isotropic, so the drilling
+  // component they gain is inert.
+  for_each_row_family([&](auto i) {
+    using Mesh = std::tuple_element_t<i, RowMeshes>;
+    const Mesh& mesh = std::get<i>(sys.rows);
+    const std::vector<int>& model_element = mesh.model_element;
+    const char* what = Mesh::kWhat;
     if (model_element.empty()) return;
     const auto me = static_cast<std::size_t>(model_element[0]);
     if (sys.solid.planar)
       throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " is " + what +
                                                    ", but the model has planar elements: planar elements cannot be "
                                                    "mixed with elements that have rotations");
-    for (int n : conn) sys.node_rotates[static_cast<std::size_t>(n)] = 1;
+    for (int n : mesh.conn) sys.node_rotates[static_cast<std::size_t>(n)] = 1;
     sys.node_dofs = 6;
-  };
-  rotating(sys.beam.model_element, sys.beam.conn, "a beam");
-  rotating(sys.tri.model_element, sys.tri.conn, "an FPM triangle");
+  });
   // A family without elements leaves its contribution arrays empty: zeros, added as zeros.
   const auto at = [](const std::vector<double>& v, int n) { return v.empty() ? 0.0 : v[static_cast<std::size_t>(n)]; };
   forall(0, nn, node_threads, [&](int n) {
-    sys.mass[n] += at(solid_mass.mass, n) + at(beam_mass.mass, n) + at(tri_mass.mass, n);
-    sys.damp[n] += at(solid_mass.damp, n) + at(beam_mass.damp, n) + at(tri_mass.damp, n);
-    sys.inertia[n] += at(beam_mass.inertia, n) + at(tri_mass.inertia, n);
-    sys.damp_rot[n] += at(beam_mass.damp_rot, n) + at(tri_mass.damp_rot, n);
+    // Summed in the order the families were always added in: solids, then each row family.
+    double m = at(solid_mass.mass, n), c = at(solid_mass.damp, n), j = 0, cr = 0;
+    for (const RotatingMassContribution& r : row_mass) {
+      m += at(r.mass, n);
+      c += at(r.damp, n);
+      j += at(r.inertia, n);
+      cr += at(r.damp_rot, n);
+    }
+    sys.mass[n] += m;
+    sys.damp[n] += c;
+    sys.inertia[n] += j;
+    sys.damp_rot[n] += cr;
     // 3-dof nodes: the rotational dofs are held, but the update divides by the inertia.
     if (!sys.has_rotations(n)) {
       sys.inertia[n] = sys.mass[n] > 0 ? sys.mass[n] : 1.0;
       sys.damp_rot[n] = 0.0;
     }
   });
-  sys.total_mass += solid_mass.total_mass + beam_mass.total_mass + tri_mass.total_mass;
+  double added_mass = solid_mass.total_mass, added_energy = solid_mass.energy_per_unit_strain;
+  for (const RotatingMassContribution& r : row_mass) {
+    added_mass += r.total_mass;
+    added_energy += r.energy_per_unit_strain;
+  }
+  sys.total_mass += added_mass;
   add_point_masses(model, sys);
   set_discrete_increments(model, sys);
-  sys.energy_per_unit_strain +=
-      solid_mass.energy_per_unit_strain + beam_mass.energy_per_unit_strain + tri_mass.energy_per_unit_strain;
+  sys.energy_per_unit_strain += added_energy;
   update_stable_dt(sys);
   return sys;
 }
@@ -499,8 +516,10 @@ void update_stable_dt(StructureSystem& sys) {
     }
   };
   for (int e = 0; e < sys.shell.num_elements; ++e) consider(sys.shell.element_dt[e], sys.shell.model_element[e]);
-  for (int e = 0; e < sys.tri.num_elements; ++e) consider(sys.tri.element_dt[e], sys.tri.model_element[e]);
-  for (int e = 0; e < sys.beam.num_elements; ++e) consider(sys.beam.element_dt[e], sys.beam.model_element[e]);
+  for_each_row_family([&](auto i) {
+    const auto& m = std::get<i>(sys.rows);
+    for (int e = 0; e < m.num_elements; ++e) consider(m.element_dt[e], m.model_element[e]);
+  });
   for (int e = 0; e < sys.solid.num_elements; ++e) consider(sys.solid.element_dt[e], sys.solid.model_element[e]);
 }
 

@@ -1,19 +1,20 @@
 // The discretized structure: arrays the time integrator needs, built once from a Model. The
 // nodes' arrays are stored here; each family's elements in their own member: MITC4 shells in
-// `shell` (discretization/shell_mesh.hpp), solids in `solid`, beams in `beam`, FPM triangles
-// in `tri`. Nodes used only by solids carry 3 dofs: their rotational dofs are held in every step.
+// `shell` (discretization/shell_mesh.hpp), solids in `solid`, and the row families (FPM beams
+// and triangles, discretization/row_families.hpp) in `rows`, reached as mesh<Mesh>(). Nodes
+// used only by solids carry 3 dofs: their rotational dofs are held in every step.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
-#include "discretization/beam_mesh.hpp"
 #include "discretization/shell_mesh.hpp"
 #include "discretization/constraints.hpp"
 #include "discretization/contact.hpp"
-#include "discretization/tri_mesh.hpp"
+#include "discretization/row_families.hpp"
 #include "model/model.hpp"
 #include "discretization/solid_mesh.hpp"
 
@@ -37,8 +38,7 @@ struct StructureSystem {
   int controlling_element = -1;  ///< model element index of the element giving stable_dt
   ShellMesh shell;             ///< MITC4 shells
   SolidMesh solid;             ///< continuum elements
-  BeamMesh beam;               ///< FPM beams (B31)
-  TriMesh tri;                 ///< FPM triangles (S3, S3R with FORMULATION=FPM)
+  RowMeshes rows;              ///< the row families' meshes (FPM beams and triangles)
   LinearConstraints constraints;  ///< *TIE and *EQUATION (empty without them)
   RigidBodies bodies;             ///< *RIGID BODY and kinematic *COUPLING (empty without them)
   ContactSystem contact;          ///< *CONTACT PAIR and *CONTACT (empty without them)
@@ -55,30 +55,32 @@ struct StructureSystem {
   int num_interface = 0;       ///< nodes [0, num_interface) are shared with other ranks
   std::vector<std::uint8_t> owned;  ///< per node: 1 where this rank reports it (empty: all)
 
-  /// Calls f with each family's mesh in block order (shells, continuum, beams, triangles): code
-  /// that treats every mesh alike (a rank share's field list and checks) names none.
+  /// Calls f with each family's mesh in block order (shells, continuum, the row families):
+  /// code that treats every mesh alike (a rank share's field list and checks) names none.
   template <class F>
   void for_each_mesh(F&& f) {
     f(shell);
     f(solid);
-    f(beam);
-    f(tri);
+    std::apply([&f](auto&... m) { (f(m), ...); }, rows);
   }
   /// The same, read only.
   template <class F>
   void for_each_mesh(F&& f) const {
     f(shell);
     f(solid);
-    f(beam);
-    f(tri);
+    std::apply([&f](const auto&... m) { (f(m), ...); }, rows);
   }
-  /// The family mesh of type Mesh (ShellMesh, SolidMesh, BeamMesh or TriMesh).
+  /// The family mesh of type Mesh (ShellMesh, SolidMesh or a row family's).
   template <class Mesh>
   const Mesh& mesh() const {
     if constexpr (std::is_same_v<Mesh, ShellMesh>) return shell;
     else if constexpr (std::is_same_v<Mesh, SolidMesh>) return solid;
-    else if constexpr (std::is_same_v<Mesh, BeamMesh>) return beam;
-    else return tri;
+    else return std::get<Mesh>(rows);
+  }
+  /// The same, to build or restrict it.
+  template <class Mesh>
+  Mesh& mesh() {
+    return const_cast<Mesh&>(static_cast<const StructureSystem&>(*this).mesh<Mesh>());
   }
 
   /// Node index -> true when some shell, beam or triangle uses it (the node has rotational dofs).
@@ -103,8 +105,12 @@ struct StructureSystem {
     stable_dt = whole.stable_dt;
     controlling_element = whole.controlling_element;
   }
-  /// Shell, solid, beam and triangle elements.
-  int total_elements() const { return shell.num_elements + solid.num_elements + beam.num_elements + tri.num_elements; }
+  /// Elements of every family.
+  int total_elements() const {
+    int n = 0;
+    for_each_mesh([&n](const auto& m) { n += m.num_elements; });
+    return n;
+  }
 };
 
 /// Rule for rotational inertia: I = m * max(t^2/12, kRotaryScale * A). The second term scales
@@ -143,7 +149,7 @@ double plate_wave_speed(const SectionProps& s);
 void mitc4_corner_areas(const Mitc4Ref<double>& ref, double corner_area[4]);
 
 /// Sets stable_dt and controlling_element: the smallest element_dt of every family (shells,
-/// FPM triangles, beams, continuum elements, in that order; the first of equals).
+/// the row families in RowMeshes order, continuum elements, in that order; the first of equals).
 void update_stable_dt(StructureSystem& sys);
 
 }  // namespace halfstep

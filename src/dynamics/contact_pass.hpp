@@ -110,7 +110,7 @@ struct ContactTouch {
 /// Projection of p on triangle (a, b, c): signed distance d along its unit normal n and the
 /// barycentric weights; false for a degenerate triangle or a projection outside it.
 template <class T>
-HS_HD bool project_on_triangle(Vec3<T> p, Vec3<T> a, Vec3<T> b, Vec3<T> c, T& d, Vec3<T>& n, T l[3]) {
+HS_HD bool barycentric_projection(Vec3<T> p, Vec3<T> a, Vec3<T> b, Vec3<T> c, T& d, Vec3<T>& n, T l[3]) {
   const Vec3<T> e1 = b - a, e2 = c - a;
   const Vec3<T> nn = cross(e1, e2);
   const T area2 = norm(nn);
@@ -203,7 +203,7 @@ HS_HD bool touch_facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T
   bool found = false;
   if (corners == 3) {
     T l[3];
-    if (project_on_triangle(p, x[0], x[1], x[2], best_d, best_n, l)) {
+    if (barycentric_projection(p, x[0], x[1], x[2], best_d, best_n, l)) {
       found = true;
       for (int k = 0; k < 3; ++k) w[k] = l[k];
     }
@@ -212,7 +212,7 @@ HS_HD bool touch_facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T
     for (int k = 0; k < 4; ++k) {
       T d, l[3];
       Vec3<T> n;
-      if (!project_on_triangle(p, x[k], x[(k + 1) % 4], centre, d, n, l)) continue;
+      if (!barycentric_projection(p, x[k], x[(k + 1) % 4], centre, d, n, l)) continue;
       if (found && !(std::fabs(d) < std::fabs(best_d))) continue;
       found = true;
       best_d = d;

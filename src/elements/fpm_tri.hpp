@@ -48,7 +48,7 @@ struct FpmTriKind {
 /// In-plane points of the triangle (3-point rule, degree 2: exact for the elastic CST + DKT).
 constexpr int kTriPoints = 3;
 /// Most Simpson points through the thickness.
-constexpr int kTriMaxSectionPoints = 15;
+constexpr int kFpmMaxSectionPoints = 15;
 /// Rotary inertia per unit nodal mass: max(t^2 / 12, kTriRotaryScale * A), the rule MITC4 uses
 /// (Belytschko, Lin & Tsay 1984): rotations then never control the stable increment of thin
 /// elements (checked against the element's eigenvalues in tests/elements/test_fpm_tri.cpp).
@@ -70,7 +70,7 @@ struct TriConstants {
   T d11 = T(0), d12 = T(0), d33 = T(0);  ///< E/(1-nu^2), nu E/(1-nu^2), G
   T drill = T(0);                         ///< drilling stiffness per node (kTriDrillScale D)
   int section_points = 0;
-  T zeta[kTriMaxSectionPoints] = {}, wz[kTriMaxSectionPoints] = {};
+  T zeta[kFpmMaxSectionPoints] = {}, wz[kFpmMaxSectionPoints] = {};
   int plastic = 0;          ///< 1: every point is a plane-stress J2 point with the table in `law`
   SolidMaterial<T> law{};   ///< lambda, mu and the *PLASTIC table (plastic sections)
 };
@@ -85,7 +85,7 @@ TriConstants<T> convert_tri_constants(const TriConstants<double>& c) {
   r.d33 = T(c.d33);
   r.drill = T(c.drill);
   r.section_points = c.section_points;
-  for (int k = 0; k < kTriMaxSectionPoints; ++k) {
+  for (int k = 0; k < kFpmMaxSectionPoints; ++k) {
     r.zeta[k] = T(c.zeta[k]);
     r.wz[k] = T(c.wz[k]);
   }

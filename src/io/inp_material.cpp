@@ -237,9 +237,9 @@ void DeckParser::section_data(const Line& line) {
       fail(at_, "number of integration points through the thickness must be 2 to 99, got " +
                     std::to_string(n));
     // FPM triangles integrate the stresses at these points with Simpson's rule: an odd count.
-    if (!s.formulation.empty() && (n < 3 || n > kTriMaxSectionPoints || n % 2 == 0))
+    if (!s.formulation.empty() && (n < 3 || n > kFpmMaxSectionPoints || n % 2 == 0))
       fail(at_, "*SHELL SECTION, FORMULATION=" + s.formulation + ": the number of Simpson points through the "
-                    "thickness must be odd, 3 to " + std::to_string(kTriMaxSectionPoints) + ", got " + std::to_string(n));
+                    "thickness must be odd, 3 to " + std::to_string(kFpmMaxSectionPoints) + ", got " + std::to_string(n));
     s.thickness_points = static_cast<int>(n);
   }
 }

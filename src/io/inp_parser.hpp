@@ -267,6 +267,7 @@ class DeckParser {
   void cload_data(const Line& line);
   void dload_keyword(const Keyword& kw);
   void dload_data(const Line& line);
+  void gravity_data(const Line& line);
   void check_face(int e, int face, Pos pos) const;
   void surface_keyword(const Keyword& kw);
   void surface_data(const Line& line);

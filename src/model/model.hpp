@@ -171,14 +171,21 @@ struct ConcentratedLoad {
   SourceLoc loc;
 };
 
+/// DistributedLoad::face of a gravity load (*DLOAD type GRAV).
+constexpr int kGravityLoad = -1;
+
 /// *DLOAD line (type P on shells, P1..P6 on solid faces) or *DSLOAD line: pressure following
-/// the deformed surface.
+/// the deformed surface; or *DLOAD type GRAV: gravity, a force rho g per unit volume fixed in
+/// direction (the deck's density: mass scaling leaves it as it is).
 struct DistributedLoad {
   std::vector<int> elements;
-  int face = 0;          ///< 0: shell pressure; 1..6: Abaqus face label of the solids
-  double magnitude = 0;  ///< positive pressure pushes against the element normal
+  int face = 0;          ///< 0: shell pressure; 1..6: Abaqus face label of the solids; kGravityLoad
+  /// Pressure: positive pushes against the element normal. Gravity: the acceleration.
+  double magnitude = 0;
   std::string amplitude;
   SourceLoc loc;
+  std::array<double, 3> direction{};  ///< gravity: its unit direction (the deck's vector, normalized)
+  bool point_masses = false;          ///< gravity on the whole model: the MASS elements too
 };
 
 /// Face codes of a shell's two sides in Surface::faces (after the solids' S1..S6).

@@ -116,7 +116,7 @@ void serialize(Ar& ar, ConcentratedLoad& c) {
 
 template <class Ar>
 void serialize(Ar& ar, DistributedLoad& d) {
-  ar(d.elements, d.face, d.magnitude, d.amplitude, d.loc);
+  ar(d.elements, d.face, d.magnitude, d.amplitude, d.loc, d.direction, d.point_masses);
 }
 
 template <class Ar>
@@ -197,7 +197,7 @@ HALFSTEP_SHARE_FIELDS(StructureSystem, 3232);
 HALFSTEP_SHARE_FIELDS(ContactShare, 1152);
 HALFSTEP_SHARE_FIELDS(ElementShare, 72);
 HALFSTEP_SHARE_FIELDS(Subdomain, 1408);
-static_assert(sizeof(StructureState) == 880, "StructureState changed: add the new array to for_each_state_array in "
+static_assert(sizeof(StructureState) == 904, "StructureState changed: add the new array to for_each_state_array in "
                                             "discretization/structure_state.hpp (restarts and shares read it), then "
                                             "update the size here");
 HALFSTEP_SHARE_FIELDS(OutputRequest, 184);
@@ -206,7 +206,7 @@ HALFSTEP_SHARE_FIELDS(Amplitude, 128);
 HALFSTEP_SHARE_FIELDS(IndexSet, 96);
 HALFSTEP_SHARE_FIELDS(Boundary, 120);
 HALFSTEP_SHARE_FIELDS(ConcentratedLoad, 112);
-HALFSTEP_SHARE_FIELDS(DistributedLoad, 112);
+HALFSTEP_SHARE_FIELDS(DistributedLoad, 144);
 HALFSTEP_SHARE_FIELDS(MassScaling, 96);
 HALFSTEP_SHARE_FIELDS(VariableMassScaling, 112);
 HALFSTEP_SHARE_FIELDS(Step, 336);

@@ -113,7 +113,7 @@ TEST(ElementBlocks, MeasuresAndEnergiesAreTheElementsOwn) {
   st.solid_energy[static_cast<std::size_t>(blocks[2].first)] = 1.0;
   st.solid_hourglass[static_cast<std::size_t>(blocks[2].first)] = 0.25;
   EXPECT_EQ(blocks[2].family->energy(sys, st, blocks[2].first), 1.25);  // hourglass energy included
-  st.tri_state.assign(st.tri_state.size(), NAN);
+  st.row<TriMesh>().state.assign(st.row<TriMesh>().state.size(), NAN);
   EXPECT_TRUE(std::isnan(blocks[4].family->energy(sys, st, 0)));
 }
 

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "../elements/mitc4_test_util.hpp"
-#include "discretization/beam_pass.hpp"
+#include "discretization/beam_block.hpp"
 #include "discretization/structure_state.hpp"
 #include "discretization/shell_pass.hpp"
-#include "discretization/tri_pass.hpp"
+#include "discretization/tri_block.hpp"
 #include "io/inp_reader.hpp"
 
 namespace halfstep {
@@ -131,22 +131,22 @@ double node_forces(const StructureSystem& sys, StructureState& st, std::vector<d
   for (int e = 0; e < sys.shell.num_elements; ++e)
     for (int k = 0; k < 4; ++k)
       for (int d = 0; d < 6; ++d) f[6 * sys.shell.conn[4 * e + k] + d] += st.elem_force[24 * e + 6 * k + d];
-  const TriMesh& t = sys.tri;
+  const TriMesh& t = sys.mesh<TriMesh>();
   const TriView<double> tv{t.num_elements, t.conn.data(), t.section.data(), t.constants.data(), t.edge2x.data(),
                            t.edge2y.data(), t.edge2z.data(), t.edge3x.data(), t.edge3y.data(), t.edge3z.data(),
                            st.ux.data(), st.uy.data(), st.uz.data(), st.t1x.data(), st.t1y.data(), st.t1z.data(),
-                           st.dx.data(), st.dy.data(), st.dz.data(), st.tri_state.data(), st.tri_force.data(),
+                           st.dx.data(), st.dy.data(), st.dz.data(), st.row<TriMesh>().state.data(), st.row<TriMesh>().force.data(),
                            nullptr, sys.shell.num_elements};
   for (int e = 0; e < t.num_elements; ++e) TriElementBody<double>{tv, DriveView{}, 0.0}(e, w);
-  const BeamMesh& b = sys.beam;
+  const BeamMesh& b = sys.mesh<BeamMesh>();
   const BeamView<double> bv{b.num_elements, b.conn.data(), b.section.data(), b.constants.data(), b.chord0x.data(),
                             b.chord0y.data(), b.chord0z.data(), st.ux.data(), st.uy.data(), st.uz.data(),
                             st.t1x.data(), st.t1y.data(), st.t1z.data(), st.dx.data(), st.dy.data(), st.dz.data(),
-                            st.beam_state.data(), st.beam_force.data()};
+                            st.row<BeamMesh>().state.data(), st.row<BeamMesh>().force.data()};
   for (int e = 0; e < b.num_elements; ++e) BeamElementBody<double>{bv}(e, w);
   for (int n = 0; n < sys.num_nodes; ++n) {
-    add_slot_forces6(t.node_slot_ptr.data(), t.node_slots.data(), st.tri_force.data(), n, &f[6 * n]);
-    add_slot_forces6(b.node_slot_ptr.data(), b.node_slots.data(), st.beam_force.data(), n, &f[6 * n]);
+    add_slot_forces6(t.node_slot_ptr.data(), t.node_slots.data(), st.row<TriMesh>().force.data(), n, &f[6 * n]);
+    add_slot_forces6(b.node_slot_ptr.data(), b.node_slots.data(), st.row<BeamMesh>().force.data(), n, &f[6 * n]);
   }
   return w[0];
 }

@@ -34,7 +34,7 @@ TEST(StructureStateBytes, EqualTheArraysInitializeBuilds) {
              bytes(st.r1x) + bytes(st.r1y) + bytes(st.r1z);
     built += bytes(st.elem_force) + bytes(st.elem_energy) + bytes(st.shell_state);
     built += bytes(st.solid_force) + bytes(st.solid_energy) + bytes(st.solid_hourglass) + bytes(st.solid_state);
-    built += bytes(st.beam_force) + bytes(st.beam_state) + bytes(st.tri_force) + bytes(st.tri_state);
+    built += bytes(st.row<BeamMesh>().force) + bytes(st.row<BeamMesh>().state) + bytes(st.row<TriMesh>().force) + bytes(st.row<TriMesh>().state);
     EXPECT_GT(built, 0u);
     EXPECT_EQ(StructureState::bytes_for(sys), built);
   }

@@ -278,7 +278,7 @@ TEST(FpmBeam, PerfectlyPlasticSectionReachesThePlasticMoment) {
 }  // namespace
 }  // namespace halfstep
 
-#include "discretization/beam_pass.hpp"
+#include "discretization/beam_block.hpp"
 
 namespace halfstep {
 namespace {

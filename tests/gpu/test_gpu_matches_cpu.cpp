@@ -426,10 +426,12 @@ INSTANTIATE_TEST_SUITE_P(Triangles, GpuMatchesCpu,
 // Mixed models (examples/generate_mixed_deck.py; each deck's third line is its command): MITC4
 // shells on the 6-dof nodes of FPM triangles and a beam stiffener (global moments from the
 // shell kernel: 24-value slots in gather, a sixth nodal array in atomic and colored). A
-// clamped strip bent and twisted into large rotations, and a free plate spinning about a skew
-// axis.
+// clamped strip bent and twisted into large rotations, the same strip under skew whole-model
+// gravity (*DLOAD GRAV: every family's weight as nodal loads), and a free plate spinning about
+// a skew axis.
 const GpuDeck kMixedDecks[] = {
     {"mixed_strip_bend", "tests/gpu/decks/mixed_strip_bend.inp", "TIP"},
+    {"mixed_strip_gravity", "tests/gpu/decks/mixed_strip_gravity.inp", "TIP"},
     {"mixed_plate_spin", "tests/gpu/decks/mixed_plate_spin.inp", "TIP"},
 };
 

@@ -50,8 +50,8 @@ void check_deck(const std::string& deck) {
   st.initialize(whole);
   number(st.ux, 0.0);
   number(st.uz, 1e5);
-  number(st.beam_state, 2e5);
-  number(st.tri_state, 3e5);
+  number(st.row<BeamMesh>().state, 2e5);
+  number(st.row<TriMesh>().state, 3e5);
   number(st.shell_state, 4e5);
   number(st.solid_state, 5e5);
   const Communicator single;
@@ -60,10 +60,10 @@ void check_deck(const std::string& deck) {
     SCOPED_TRACE(testing::Message() << "rank " << r << " of 2");
     const Subdomain d = build_subdomain(whole, part, r, 2);
     // Each rank holds some of every family the deck has, so both halves of the mapping are used.
-    if (whole.beam.num_elements > 0) {
+    if (whole.mesh<BeamMesh>().num_elements > 0) {
       EXPECT_FALSE(share(d, "beam").global.empty());
     }
-    if (whole.tri.num_elements > 0) {
+    if (whole.mesh<TriMesh>().num_elements > 0) {
       EXPECT_FALSE(share(d, "FPM triangle").global.empty());
     }
     if (whole.shell.num_points > 0) {
@@ -87,11 +87,11 @@ void check_deck(const std::string& deck) {
         EXPECT_EQ(out.ux[d.node_global[i]], st.ux[d.node_global[i]]) << "node " << d.node_global[i];
         EXPECT_EQ(out.uz[d.node_global[i]], st.uz[d.node_global[i]]) << "node " << d.node_global[i];
       }
-    if (whole.beam.num_elements > 0)
-      expect_store(st.beam_state, out.beam_state, share(d, "beam").local, whole.beam.num_elements, whole.beam.state_size,
+    if (whole.mesh<BeamMesh>().num_elements > 0)
+      expect_store(st.row<BeamMesh>().state, out.row<BeamMesh>().state, share(d, "beam").local, whole.mesh<BeamMesh>().num_elements, whole.mesh<BeamMesh>().state_size,
                    "beam state");
-    if (whole.tri.num_elements > 0)
-      expect_store(st.tri_state, out.tri_state, share(d, "FPM triangle").local, whole.tri.num_elements, whole.tri.state_size,
+    if (whole.mesh<TriMesh>().num_elements > 0)
+      expect_store(st.row<TriMesh>().state, out.row<TriMesh>().state, share(d, "FPM triangle").local, whole.mesh<TriMesh>().num_elements, whole.mesh<TriMesh>().state_size,
                    "triangle state");
     if (whole.shell.num_points > 0) {
       // Section points: point p of global shell e at [c * points + first(e) + p].

@@ -41,7 +41,7 @@ void fill_state(StructureState& st) {
     for (double& x : v) x = (next += 0.25);
   };
   for (auto* v : {&st.ux, &st.uy, &st.uz, &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y, &st.t1z, &st.r1x, &st.r1y,
-                  &st.r1z, &st.beam_state, &st.tri_state, &st.shell_state, &st.solid_state})
+                  &st.r1z, &st.row<BeamMesh>().state, &st.row<TriMesh>().state, &st.shell_state, &st.solid_state})
     fill(*v);
   for (auto& v : st.v) fill(v);
   st.time = 0.125;
@@ -197,16 +197,16 @@ TEST(RunShare, SystemArrivesArrayByArray) {
     EXPECT_EQ(s.num_points, t.num_points);
     EXPECT_EQ(s.element_data, t.element_data);
     EXPECT_EQ(s.element_data_ptr, t.element_data_ptr);
-    EXPECT_EQ(x.beam.conn, y.beam.conn);
-    EXPECT_EQ(raw(x.beam.constants), raw(y.beam.constants));
-    EXPECT_EQ(x.beam.n1x, y.beam.n1x);
-    EXPECT_EQ(x.beam.length0, y.beam.length0);
-    EXPECT_EQ(x.beam.boundary, y.beam.boundary);
-    EXPECT_EQ(x.tri.conn, y.tri.conn);
-    EXPECT_EQ(raw(x.tri.constants), raw(y.tri.constants));
-    EXPECT_EQ(x.tri.edge3z, y.tri.edge3z);
-    EXPECT_EQ(x.tri.area0, y.tri.area0);
-    EXPECT_EQ(x.tri.boundary, y.tri.boundary);
+    EXPECT_EQ(x.mesh<BeamMesh>().conn, y.mesh<BeamMesh>().conn);
+    EXPECT_EQ(raw(x.mesh<BeamMesh>().constants), raw(y.mesh<BeamMesh>().constants));
+    EXPECT_EQ(x.mesh<BeamMesh>().n1x, y.mesh<BeamMesh>().n1x);
+    EXPECT_EQ(x.mesh<BeamMesh>().length0, y.mesh<BeamMesh>().length0);
+    EXPECT_EQ(x.mesh<BeamMesh>().boundary, y.mesh<BeamMesh>().boundary);
+    EXPECT_EQ(x.mesh<TriMesh>().conn, y.mesh<TriMesh>().conn);
+    EXPECT_EQ(raw(x.mesh<TriMesh>().constants), raw(y.mesh<TriMesh>().constants));
+    EXPECT_EQ(x.mesh<TriMesh>().edge3z, y.mesh<TriMesh>().edge3z);
+    EXPECT_EQ(x.mesh<TriMesh>().area0, y.mesh<TriMesh>().area0);
+    EXPECT_EQ(x.mesh<TriMesh>().boundary, y.mesh<TriMesh>().boundary);
     EXPECT_EQ(x.contact.num_slaves, y.contact.num_slaves);
     EXPECT_EQ(x.contact.slave_node, y.contact.slave_node);
     EXPECT_EQ(x.contact.edge_facets, y.contact.edge_facets);
@@ -271,8 +271,8 @@ TEST(RunShare, StateArrivesArrayByArray) {
     EXPECT_EQ(x.solid_force.size(), y.solid_force.size());
     EXPECT_EQ(x.solid_state, y.solid_state);
     EXPECT_EQ(x.shell_state, y.shell_state);
-    EXPECT_EQ(x.beam_state, y.beam_state);
-    EXPECT_EQ(x.tri_state, y.tri_state);
+    EXPECT_EQ(x.row<BeamMesh>().state, y.row<BeamMesh>().state);
+    EXPECT_EQ(x.row<TriMesh>().state, y.row<TriMesh>().state);
     EXPECT_EQ(x.contact_history.size(), y.contact_history.size());
     EXPECT_EQ(x.time, y.time);
     EXPECT_EQ(x.half_dt_prev, y.half_dt_prev);

@@ -133,8 +133,8 @@ TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
       EXPECT_EQ(d.elements_per_rank, per_rank);
       EXPECT_GT(share(d, "shell").global.size() + share(d, "solid").global.size() + share(d, "beam").global.size() + share(d, "FPM triangle").global.size(), 0u)
           << "rank " << r << " has no element";
-      ASSERT_EQ(share(d, "beam").local.size(), static_cast<std::size_t>(g.beam.num_elements));
-      ASSERT_EQ(share(d, "FPM triangle").local.size(), static_cast<std::size_t>(g.tri.num_elements));
+      ASSERT_EQ(share(d, "beam").local.size(), static_cast<std::size_t>(g.mesh<BeamMesh>().num_elements));
+      ASSERT_EQ(share(d, "FPM triangle").local.size(), static_cast<std::size_t>(g.mesh<TriMesh>().num_elements));
       ASSERT_EQ(share(d, "shell").local.size(), static_cast<std::size_t>(g.shell.num_elements));
       ASSERT_EQ(share(d, "solid").local.size(), static_cast<std::size_t>(g.solid.num_elements));
       for (std::size_t i = 0; i < share(d, "shell").global.size(); ++i) {
@@ -178,8 +178,8 @@ TEST(Subdomain, EveryElementIsOnExactlyOneRank) {
       }
       for (std::size_t e = 0; e < count.size(); ++e) EXPECT_EQ(count[e], 1) << what << " " << e;
     };
-    check_family("beam", g.beam.model_element);
-    check_family("FPM triangle", g.tri.model_element);
+    check_family("beam", g.mesh<BeamMesh>().model_element);
+    check_family("FPM triangle", g.mesh<TriMesh>().model_element);
   });
 }
 
@@ -392,16 +392,16 @@ TEST(Subdomain, BoundaryElementsComeFirst) {
         }
       }
       EXPECT_EQ(count, l.solid.num_elements);
-      EXPECT_EQ(l.beam.boundary, share(d, "beam").first_boundary());
-      for (int e = 0; e < l.beam.num_elements; ++e) {
-        const bool touches = on_interface(l.beam.conn[2 * e]) || on_interface(l.beam.conn[2 * e + 1]);
-        EXPECT_EQ(touches, e < l.beam.boundary) << "rank " << r << ", local beam " << e;
+      EXPECT_EQ(l.mesh<BeamMesh>().boundary, share(d, "beam").first_boundary());
+      for (int e = 0; e < l.mesh<BeamMesh>().num_elements; ++e) {
+        const bool touches = on_interface(l.mesh<BeamMesh>().conn[2 * e]) || on_interface(l.mesh<BeamMesh>().conn[2 * e + 1]);
+        EXPECT_EQ(touches, e < l.mesh<BeamMesh>().boundary) << "rank " << r << ", local beam " << e;
       }
-      EXPECT_EQ(l.tri.boundary, share(d, "FPM triangle").first_boundary());
-      for (int e = 0; e < l.tri.num_elements; ++e) {
+      EXPECT_EQ(l.mesh<TriMesh>().boundary, share(d, "FPM triangle").first_boundary());
+      for (int e = 0; e < l.mesh<TriMesh>().num_elements; ++e) {
         bool touches = false;
-        for (int k = 0; k < 3; ++k) touches = touches || on_interface(l.tri.conn[3 * e + k]);
-        EXPECT_EQ(touches, e < l.tri.boundary) << "rank " << r << ", local triangle " << e;
+        for (int k = 0; k < 3; ++k) touches = touches || on_interface(l.mesh<TriMesh>().conn[3 * e + k]);
+        EXPECT_EQ(touches, e < l.mesh<TriMesh>().boundary) << "rank " << r << ", local triangle " << e;
       }
     }
   });
@@ -480,35 +480,35 @@ TEST(Subdomain, RestrictedSystemCarriesBeamsTrianglesAndSectionPoints) {
       const StructureSystem l = restrict_system(g, d);
       EXPECT_EQ(l.node_dofs, g.node_dofs);
       // Every rank keeps the whole model's state layout (a rank may lack the kind needing most).
-      EXPECT_EQ(l.beam.state_size, g.beam.state_size);
-      EXPECT_EQ(l.tri.state_size, g.tri.state_size);
-      ASSERT_EQ(l.beam.num_elements, static_cast<int>(share(d, "beam").global.size()));
-      for (int e = 0; e < l.beam.num_elements; ++e) {
+      EXPECT_EQ(l.mesh<BeamMesh>().state_size, g.mesh<BeamMesh>().state_size);
+      EXPECT_EQ(l.mesh<TriMesh>().state_size, g.mesh<TriMesh>().state_size);
+      ASSERT_EQ(l.mesh<BeamMesh>().num_elements, static_cast<int>(share(d, "beam").global.size()));
+      for (int e = 0; e < l.mesh<BeamMesh>().num_elements; ++e) {
         const int ge = share(d, "beam").global[e];
-        for (int k = 0; k < 2; ++k) EXPECT_EQ(d.node_global[l.beam.conn[2 * e + k]], g.beam.conn[2 * ge + k]);
-        EXPECT_EQ(l.beam.model_element[e], g.beam.model_element[ge]);
-        EXPECT_EQ(l.beam.section[e], g.beam.section[ge]);
-        EXPECT_EQ(l.beam.length0[e], g.beam.length0[ge]);
-        EXPECT_EQ(l.beam.chord0y[e], g.beam.chord0y[ge]);
-        EXPECT_EQ(l.beam.n1z[e], g.beam.n1z[ge]);
+        for (int k = 0; k < 2; ++k) EXPECT_EQ(d.node_global[l.mesh<BeamMesh>().conn[2 * e + k]], g.mesh<BeamMesh>().conn[2 * ge + k]);
+        EXPECT_EQ(l.mesh<BeamMesh>().model_element[e], g.mesh<BeamMesh>().model_element[ge]);
+        EXPECT_EQ(l.mesh<BeamMesh>().section[e], g.mesh<BeamMesh>().section[ge]);
+        EXPECT_EQ(l.mesh<BeamMesh>().length0[e], g.mesh<BeamMesh>().length0[ge]);
+        EXPECT_EQ(l.mesh<BeamMesh>().chord0y[e], g.mesh<BeamMesh>().chord0y[ge]);
+        EXPECT_EQ(l.mesh<BeamMesh>().n1z[e], g.mesh<BeamMesh>().n1z[ge]);
       }
-      ASSERT_EQ(l.tri.num_elements, static_cast<int>(share(d, "FPM triangle").global.size()));
-      for (int e = 0; e < l.tri.num_elements; ++e) {
+      ASSERT_EQ(l.mesh<TriMesh>().num_elements, static_cast<int>(share(d, "FPM triangle").global.size()));
+      for (int e = 0; e < l.mesh<TriMesh>().num_elements; ++e) {
         const int ge = share(d, "FPM triangle").global[e];
-        for (int k = 0; k < 3; ++k) EXPECT_EQ(d.node_global[l.tri.conn[3 * e + k]], g.tri.conn[3 * ge + k]);
-        EXPECT_EQ(l.tri.model_element[e], g.tri.model_element[ge]);
-        EXPECT_EQ(l.tri.area0[e], g.tri.area0[ge]);
-        EXPECT_EQ(l.tri.edge3x[e], g.tri.edge3x[ge]);
-        EXPECT_EQ(l.tri.e1y[e], g.tri.e1y[ge]);
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(d.node_global[l.mesh<TriMesh>().conn[3 * e + k]], g.mesh<TriMesh>().conn[3 * ge + k]);
+        EXPECT_EQ(l.mesh<TriMesh>().model_element[e], g.mesh<TriMesh>().model_element[ge]);
+        EXPECT_EQ(l.mesh<TriMesh>().area0[e], g.mesh<TriMesh>().area0[ge]);
+        EXPECT_EQ(l.mesh<TriMesh>().edge3x[e], g.mesh<TriMesh>().edge3x[ge]);
+        EXPECT_EQ(l.mesh<TriMesh>().e1y[e], g.mesh<TriMesh>().e1y[ge]);
       }
       // The gather maps cover every local beam end and triangle corner once.
-      if (l.beam.num_elements > 0) {
-        ASSERT_EQ(l.beam.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
-        EXPECT_EQ(l.beam.node_slot_ptr.back(), 2 * l.beam.num_elements);
+      if (l.mesh<BeamMesh>().num_elements > 0) {
+        ASSERT_EQ(l.mesh<BeamMesh>().node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
+        EXPECT_EQ(l.mesh<BeamMesh>().node_slot_ptr.back(), 2 * l.mesh<BeamMesh>().num_elements);
       }
-      if (l.tri.num_elements > 0) {
-        ASSERT_EQ(l.tri.node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
-        EXPECT_EQ(l.tri.node_slot_ptr.back(), 3 * l.tri.num_elements);
+      if (l.mesh<TriMesh>().num_elements > 0) {
+        ASSERT_EQ(l.mesh<TriMesh>().node_slot_ptr.size(), static_cast<std::size_t>(l.num_nodes) + 1);
+        EXPECT_EQ(l.mesh<TriMesh>().node_slot_ptr.back(), 3 * l.mesh<TriMesh>().num_elements);
       }
       // Plastic shells keep their section points (as many as the global element has).
       if (!g.shell.first_point.empty()) {
@@ -518,18 +518,18 @@ TEST(Subdomain, RestrictedSystemCarriesBeamsTrianglesAndSectionPoints) {
           EXPECT_EQ(l.shell.first_point[e + 1] - l.shell.first_point[e], g.shell.first_point[ge + 1] - g.shell.first_point[ge]);
         }
       }
-      beams += l.beam.num_elements;
-      tris += l.tri.num_elements;
+      beams += l.mesh<BeamMesh>().num_elements;
+      tris += l.mesh<TriMesh>().num_elements;
       points += l.shell.num_points;
     }
-    EXPECT_EQ(beams, g.beam.num_elements);
-    EXPECT_EQ(tris, g.tri.num_elements);
+    EXPECT_EQ(beams, g.mesh<BeamMesh>().num_elements);
+    EXPECT_EQ(tris, g.mesh<TriMesh>().num_elements);
     EXPECT_EQ(points, g.shell.num_points);
     if (c.name == "beam_plastic.inp") {
-      EXPECT_GT(g.beam.num_elements, 0);
+      EXPECT_GT(g.mesh<BeamMesh>().num_elements, 0);
     }
     if (c.name == "tri_dome_j2.inp") {
-      EXPECT_GT(g.tri.num_elements, 0);
+      EXPECT_GT(g.mesh<TriMesh>().num_elements, 0);
     }
     if (c.name == "shell_dome_j2.inp") {
       EXPECT_GT(g.shell.num_points, 0u);
@@ -550,22 +550,22 @@ TEST(Subdomain, RestrictedStateHoldsTheLocalNodes) {
     st.time = 0.125;
     // Distinct element state values (each entry its own), to see that each lands where it belongs.
     const StructureSystem& g = c.sys;
-    for (std::size_t i = 0; i < st.beam_state.size(); ++i) st.beam_state[i] = static_cast<double>(i) + 0.25;
-    for (std::size_t i = 0; i < st.tri_state.size(); ++i) st.tri_state[i] = static_cast<double>(i) + 0.75;
+    for (std::size_t i = 0; i < st.row<BeamMesh>().state.size(); ++i) st.row<BeamMesh>().state[i] = static_cast<double>(i) + 0.25;
+    for (std::size_t i = 0; i < st.row<TriMesh>().state.size(); ++i) st.row<TriMesh>().state[i] = static_cast<double>(i) + 0.75;
     for (std::size_t i = 0; i < st.shell_state.size(); ++i) st.shell_state[i] = static_cast<double>(i) + 0.5;
     for (int r = 0; r < s.ranks; ++r) {
       const Subdomain& d = s.dom[r];
       const StructureSystem l = restrict_system(c.sys, d);
       const StructureState ls = restrict_state(st, c.sys, l, d);
-      const std::size_t nb = l.beam.num_elements, nt = l.tri.num_elements;
-      ASSERT_EQ(ls.beam_state.size(), static_cast<std::size_t>(l.beam.state_size) * nb);
-      for (int k = 0; k < l.beam.state_size; ++k)
+      const std::size_t nb = l.mesh<BeamMesh>().num_elements, nt = l.mesh<TriMesh>().num_elements;
+      ASSERT_EQ(ls.row<BeamMesh>().state.size(), static_cast<std::size_t>(l.mesh<BeamMesh>().state_size) * nb);
+      for (int k = 0; k < l.mesh<BeamMesh>().state_size; ++k)
         for (std::size_t e = 0; e < nb; ++e)
-          EXPECT_EQ(ls.beam_state[k * nb + e], st.beam_state[k * g.beam.num_elements + share(d, "beam").global[e]]);
-      ASSERT_EQ(ls.tri_state.size(), static_cast<std::size_t>(l.tri.state_size) * nt);
-      for (int k = 0; k < l.tri.state_size; ++k)
+          EXPECT_EQ(ls.row<BeamMesh>().state[k * nb + e], st.row<BeamMesh>().state[k * g.mesh<BeamMesh>().num_elements + share(d, "beam").global[e]]);
+      ASSERT_EQ(ls.row<TriMesh>().state.size(), static_cast<std::size_t>(l.mesh<TriMesh>().state_size) * nt);
+      for (int k = 0; k < l.mesh<TriMesh>().state_size; ++k)
         for (std::size_t e = 0; e < nt; ++e)
-          EXPECT_EQ(ls.tri_state[k * nt + e], st.tri_state[k * g.tri.num_elements + share(d, "FPM triangle").global[e]]);
+          EXPECT_EQ(ls.row<TriMesh>().state[k * nt + e], st.row<TriMesh>().state[k * g.mesh<TriMesh>().num_elements + share(d, "FPM triangle").global[e]]);
       ASSERT_EQ(ls.shell_state.size(), st.shell_state.empty() ? 0u : st.shell_state.size() / g.shell.num_points * l.shell.num_points);
       if (!ls.shell_state.empty()) {
         const std::size_t comps = st.shell_state.size() / g.shell.num_points;

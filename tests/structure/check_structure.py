@@ -32,6 +32,7 @@ SOURCE_SUFFIXES = (".hpp", ".cpp", ".cu", ".cuh", ".h", ".cc")
 # The registries that list every family, one entry each (issue 43's count leaves them out, as
 # it does src/elements/registry.cpp): the host's block families and the CUDA backend's.
 FAMILY_REGISTRIES = {os.path.join("src", "discretization", "element_blocks.cpp"),
+                     os.path.join("src", "discretization", "row_families.hpp"),
                      os.path.join("src", "backends", "cuda", "device_families.cuh")}
 # A family's identifiers: words that name it inside an identifier (split at '_' and case changes).
 FAMILIES = {

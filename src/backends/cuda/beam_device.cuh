@@ -1,5 +1,5 @@
 // The FPM beams on the device (seed 003): one thread per beam runs the per-element body the
-// CPU loop runs (discretization/beam_pass.hpp) and leaves each end's force and moment in the
+// CPU loop runs (discretization/beam_block.hpp) and leaves each end's force and moment in the
 // beam's slots, which the node pass gathers in every scheme (a fixed order, as on the CPU);
 // or, with --fpm-kernels split, the seed's three kernels. BeamDevice is the family's entry in
 // the backend's list (device_families.cuh).
@@ -9,7 +9,7 @@
 
 #include "backends/cuda/device_family.cuh"
 #include "backends/gpu_options.hpp"
-#include "discretization/beam_pass.hpp"
+#include "discretization/beam_block.hpp"
 
 namespace halfstep {
 namespace cuda {
@@ -73,11 +73,11 @@ class BeamDevice final : public DeviceFamily<T> {
   BeamDevice(const StructureSystem& sys, const GpuOptions& opt)
       : sys_(sys), split_(fpm_split_family(opt.fpm_kernels, false, sizeof(T) == 4)) {}
 
-  int count() const override { return sys_.beam.num_elements; }
-  int boundary() const override { return sys_.beam.boundary; }
+  int count() const override { return sys_.mesh<BeamMesh>().num_elements; }
+  int boundary() const override { return sys_.mesh<BeamMesh>().boundary; }
 
   void setup(cudaStream_t stream) override {
-    const BeamMesh& bm = sys_.beam;
+    const BeamMesh& bm = sys_.mesh<BeamMesh>();
     const int nb = bm.num_elements;
     conn_.assign(bm.conn);
     section_.assign(bm.section);
@@ -136,7 +136,7 @@ class BeamDevice final : public DeviceFamily<T> {
             {"beam_point_values", &point_values_, {}}};
   }
   FamilyArray<T> sampled_state() override {
-    return {"beam_state", &state_, StateMirror{&StructureState::beam_state, true, true, false}};
+    return {"beam_state", &state_, StateMirror{&row_state<BeamMesh>, true, true, false}};
   }
 
   std::size_t bytes() const override {
@@ -147,7 +147,7 @@ class BeamDevice final : public DeviceFamily<T> {
 
  private:
   BeamView<T> view(const NodeStateView<T>& s) {
-    return {sys_.beam.num_elements, conn_.get(), section_.get(), constants_.get(), chord0x_.get(), chord0y_.get(),
+    return {sys_.mesh<BeamMesh>().num_elements, conn_.get(), section_.get(), constants_.get(), chord0x_.get(), chord0y_.get(),
             chord0z_.get(), s.ux, s.uy, s.uz, s.t1x, s.t1y, s.t1z, s.dx, s.dy, s.dz, state_.get(), force_.get()};
   }
 

@@ -310,7 +310,7 @@ struct ContactPass {
   template <class F>
   void for_each_device_array(F&& f) {
     const StateMirror none;
-    f("ct_history", ct_history_, StateMirror{&StructureState::contact_history, true, true});
+    f("ct_history", ct_history_, StateMirror{&state_array<&StructureState::contact_history>, true, true});
     f("ct_force", ct_force_, none);
     f("ct_weight", ct_weight_, none);
     f("ct_geom", ct_geom_, none);
@@ -320,9 +320,9 @@ struct ContactPass {
     f("ct_e_max", ct_e_max_, none);
     f("ct_e_sums", ct_e_sums_, none);
     f("ct_e_ticket", ct_e_ticket_, none);
-    f("ct_normal", ct_normal_, StateMirror{&StructureState::contact_normal, false, true});
-    f("ct_shear", ct_shear_, StateMirror{&StructureState::contact_shear, false, true});
-    f("ct_pair_force", ct_pair_force_, StateMirror{&StructureState::contact_pair_force, false, true});
+    f("ct_normal", ct_normal_, StateMirror{&state_array<&StructureState::contact_normal>, false, true});
+    f("ct_shear", ct_shear_, StateMirror{&state_array<&StructureState::contact_shear>, false, true});
+    f("ct_pair_force", ct_pair_force_, StateMirror{&state_array<&StructureState::contact_pair_force>, false, true});
     f("ct_max", ct_max_, none);
     f("ct_sums", ct_sums_, none);
     f("ct_ticket", ct_ticket_, none);

@@ -134,8 +134,21 @@ class PinnedArray {
 /// up from it (in) and down into it (out). sized: the device array is sized at set-up, the
 /// host's must match, and nothing goes up while it is empty; otherwise it takes the host's size.
 struct StateMirror {
-  std::vector<double> StructureState::*host = nullptr;
+  /// The host array it mirrors (null: none); state_array<&StructureState::a> for a member.
+  std::vector<double>& (*host)(StructureState&) = nullptr;
   bool in = false, out = false, sized = true;
 };
+
+/// The accessor of StructureState's array M (StateMirror::host).
+template <std::vector<double> StructureState::*M>
+std::vector<double>& state_array(StructureState& st) {
+  return st.*M;
+}
+
+/// The accessor of row family Mesh's element state (StateMirror::host).
+template <class Mesh>
+std::vector<double>& row_state(StructureState& st) {
+  return st.row<Mesh>().state;
+}
 
 }  // namespace halfstep

@@ -63,7 +63,8 @@ void CudaBackend<T>::upload(const StructureState& st) {
   for_each_device_array([&](const std::string& name, auto& a, const StateMirror& m) {
     if constexpr (std::is_same_v<std::decay_t<decltype(a)>, DeviceArray<T>>) {
       if (!m.in) return;
-      const std::vector<double>& h = st.*m.host;
+      // host is an accessor for reading and writing; upload only reads.
+      const std::vector<double>& h = m.host(const_cast<StructureState&>(st));
       if (m.sized && a.size() == 0) return;
       if (m.sized && h.size() != a.size())
         throw std::logic_error("upload: the state's " + name + " has " + std::to_string(h.size()) +
@@ -121,7 +122,7 @@ void CudaBackend<T>::download(StructureState& st) {
       if (!m.out || a.size() == 0) return;
       buf.resize(a.size());
       a.copy_to(buf.data(), buf.size());
-      (st.*m.host).assign(buf.begin(), buf.end());
+      m.host(st).assign(buf.begin(), buf.end());
     }
   });
   if (host_contact_ && contact_.ct_history_.size() > 0) st.contact_history = hc_history_;
@@ -163,7 +164,7 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   // Each device family's element state (FPM beams' section forces and fibres, triangles'
   // stresses and frames), into the host array it mirrors.
   std::array<std::size_t, cuda::kMaxSlotFamilies> nfam{};
-  std::array<std::vector<double> StructureState::*, cuda::kMaxSlotFamilies> fam_host{};
+  std::array<std::vector<double>& (*)(StructureState&), cuda::kMaxSlotFamilies> fam_host{};
   for (std::size_t k = 0; k < families_.size(); ++k) {
     const cuda::FamilyArray<T> a = families_[k]->sampled_state();
     nfam[k] = cells ? a.array->size() : 0;
@@ -267,7 +268,7 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
     f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
     f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
     for (std::size_t k = 0; k < nfam.size(); ++k)
-      if (fam_host[k]) (f.state.*fam_host[k]).assign(st.family_state[k].host(), st.family_state[k].host() + nfam[k]);
+      if (fam_host[k]) fam_host[k](f.state).assign(st.family_state[k].host(), st.family_state[k].host() + nfam[k]);
     f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);
     f.state.contact_normal.assign(st.contact.host(), st.contact.host() + ncon);
     f.state.contact_shear.assign(st.contact.host() + ncon, st.contact.host() + 2 * ncon);
@@ -330,7 +331,7 @@ template <class T>
 template <class F>
 void CudaBackend<T>::for_each_device_array(F&& f) {
   const StateMirror none;
-  const auto state = [](std::vector<double> StructureState::*host, bool in, bool sized = true) {
+  const auto state = [](std::vector<double>& (*host)(StructureState&), bool in, bool sized = true) {
     return StateMirror{host, in, true, sized};
   };
   const char* xyz[] = {"x", "y", "z"};
@@ -347,13 +348,13 @@ void CudaBackend<T>::for_each_device_array(F&& f) {
   }
   f("slot_force", slot_force_, none);
   f("slot_pressure", slot_pressure_, none);
-  f("elem_energy", elem_energy_, state(&StructureState::elem_energy, false));
+  f("elem_energy", elem_energy_, state(&state_array<&StructureState::elem_energy>, false));
   f("solid_force", solid_force_, none);
-  f("solid_energy", solid_energy_, state(&StructureState::solid_energy, false));
-  f("solid_hourglass", solid_hourglass_, state(&StructureState::solid_hourglass, false));
+  f("solid_energy", solid_energy_, state(&state_array<&StructureState::solid_energy>, false));
+  f("solid_hourglass", solid_hourglass_, state(&state_array<&StructureState::solid_hourglass>, false));
   f("face_force", face_force_, none);
-  f("solid_state", solid_state_, state(&StructureState::solid_state, true));
-  f("shell_state", shell_state_, state(&StructureState::shell_state, true));
+  f("solid_state", solid_state_, state(&state_array<&StructureState::solid_state>, true));
+  f("shell_state", shell_state_, state(&state_array<&StructureState::shell_state>, true));
   for (auto& family : families_)
     for (const cuda::FamilyArray<T>& a : family->arrays()) f(a.name, *a.array, a.mirror);
   f("hex_increment", hex_increment_, none);

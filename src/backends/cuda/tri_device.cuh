@@ -1,5 +1,5 @@
 // The FPM triangles on the device (seed 003): one thread per triangle runs the per-element
-// body the CPU loop runs (discretization/tri_pass.hpp) and leaves each corner's force and
+// body the CPU loop runs (discretization/tri_block.hpp) and leaves each corner's force and
 // moment (and, with pressures, its follower pressure force) in the triangle's slots, which the
 // node pass gathers in every scheme (a fixed order, as on the CPU); or, with --fpm-kernels
 // split, the seed's three kernels. TriDevice is the family's entry in the backend's list
@@ -12,7 +12,7 @@
 #include "backends/cuda/device_family.cuh"
 #include "backends/gpu_options.hpp"
 #include "discretization/element_blocks.hpp"
-#include "discretization/tri_pass.hpp"
+#include "discretization/tri_block.hpp"
 
 namespace halfstep {
 
@@ -79,11 +79,11 @@ class TriDevice final : public DeviceFamily<T> {
   TriDevice(const StructureSystem& sys, const GpuOptions& opt)
       : sys_(sys), split_(fpm_split_family(opt.fpm_kernels, false, sizeof(T) == 4)) {}
 
-  int count() const override { return sys_.tri.num_elements; }
-  int boundary() const override { return sys_.tri.boundary; }
+  int count() const override { return sys_.mesh<TriMesh>().num_elements; }
+  int boundary() const override { return sys_.mesh<TriMesh>().boundary; }
 
   void setup(cudaStream_t stream) override {
-    const TriMesh& tm = sys_.tri;
+    const TriMesh& tm = sys_.mesh<TriMesh>();
     const int nt = tm.num_elements;
     conn_.assign(tm.conn);
     section_.assign(tm.section);
@@ -107,16 +107,16 @@ class TriDevice final : public DeviceFamily<T> {
   }
 
   void begin_step(bool have_pressure) override {
-    pressure_.resize(have_pressure ? 9 * static_cast<std::size_t>(sys_.tri.num_elements) : 0);
+    pressure_.resize(have_pressure ? 9 * static_cast<std::size_t>(sys_.mesh<TriMesh>().num_elements) : 0);
   }
 
   void launch(const ElementLaunch<T>& l, int first, int count, int block) override {
-    if (sys_.tri.any_plastic()) launch_as<true>(l, first, count, block);
+    if (sys_.mesh<TriMesh>().any_plastic()) launch_as<true>(l, first, count, block);
     else launch_as<false>(l, first, count, block);
   }
 
   int max_block() const override {
-    const bool plastic = sys_.tri.any_plastic();
+    const bool plastic = sys_.mesh<TriMesh>().any_plastic();
     int limit = plastic ? cuda::max_block(element_forall_sum_kernel<TriElementSums<T, true>>)
                         : cuda::max_block(element_forall_sum_kernel<TriElementSums<T, false>>);
     if (split_)
@@ -137,7 +137,7 @@ class TriDevice final : public DeviceFamily<T> {
             {"tri_point_work", &point_work_, {}}};
   }
   FamilyArray<T> sampled_state() override {
-    return {"tri_state", &state_, StateMirror{&StructureState::tri_state, true, true, false}};
+    return {"tri_state", &state_, StateMirror{&row_state<TriMesh>, true, true, false}};
   }
 
   std::size_t bytes() const override {
@@ -149,7 +149,7 @@ class TriDevice final : public DeviceFamily<T> {
 
  private:
   TriView<T> view(const NodeStateView<T>& s) {
-    return {sys_.tri.num_elements, conn_.get(), section_.get(), constants_.get(), edge_[0].get(), edge_[1].get(),
+    return {sys_.mesh<TriMesh>().num_elements, conn_.get(), section_.get(), constants_.get(), edge_[0].get(), edge_[1].get(),
             edge_[2].get(), edge_[3].get(), edge_[4].get(), edge_[5].get(), s.ux, s.uy, s.uz, s.t1x, s.t1y, s.t1z,
             s.dx, s.dy, s.dz, state_.get(), force_.get(), pressure_.get_or_null(),
             element_pressure_offset(sys_, tri_block_family())};

@@ -1,16 +1,78 @@
+// The FPM triangles of a model (S3 / S3R with *SHELL SECTION, FORMULATION=FPM) as
+// structure-of-arrays: connectivity, section constants, reference edges, initial DCS axes,
+// areas, stable increments and the node -> triangle-corner gather map. Built once from a
+// Model; the state lives in StructureState.
+//
 // The FPM triangle pass's per-element work as a host/device forall body: gather the three
 // nodes' displacements and frames, run fpm_tri_update on the triangle's state (in place) and
 // write each corner's internal force and moment into its slot (6 values per corner, summed per
 // node in a fixed order by add_slot_forces6: deterministic), and, with pressures, each
 // corner's follower pressure force (3 values per corner).
+//
+// The family is three files: this header, tri_block.cpp (its build and block table) and
+// backends/cuda/tri_device.cuh; discretization/row_families.hpp lists it.
 #pragma once
 
+#include <string>
+#include <type_traits>
+#include <vector>
+
 #include "core/host_device.hpp"
-#include "discretization/loads.hpp"
 #include "core/slot_forces.hpp"
+#include "discretization/loads.hpp"
+#include "discretization/rotating_mass.hpp"
 #include "elements/fpm_tri.hpp"
+#include "model/model.hpp"
 
 namespace halfstep {
+
+/// The FPM triangles of a model: the family's mesh and its host trait (a row family,
+/// discretization/row_families.hpp: 6-dof corners, one store of state rows per element).
+struct TriMesh {
+  /// The family in restart sections and messages; its corners; whether the step's follower
+  /// pressures load it; where each corner's frame starts in its state (kTriFrame).
+  static constexpr const char* kKey = "tri";
+  static constexpr const char* kWhat = "an FPM triangle";
+  static constexpr int kCorners = 3;
+  static constexpr bool kPressure = true;
+  static constexpr int kFrame = kTriFrame;
+
+  int num_elements = 0;
+  std::vector<int> model_element;  ///< triangle -> model element index
+  std::vector<int> conn;           ///< 3 node indices per triangle
+  std::vector<int> section;        ///< index into constants per triangle
+  std::vector<TriConstants<double>> constants;  ///< one per FPM *SHELL SECTION
+  std::vector<double> edge2x, edge2y, edge2z, edge3x, edge3y, edge3z;  ///< X2 - X1, X3 - X1 per triangle
+  std::vector<double> e1x, e1y, e1z;  ///< initial DCS axis e1 (Abaqus's default local 1-direction)
+  std::vector<double> area0;       ///< reference area per triangle
+  std::vector<double> element_dt;  ///< stable increment per triangle (fpm_tri_stable_dt)
+  std::vector<int> node_slot_ptr, node_slots;  ///< node -> triangle corners (3 e + k), CSR; empty without triangles
+  int state_size = 0;              ///< values per triangle in its RowFamilyState::state
+  int boundary = 0;                ///< distributed runs: triangles [0, boundary) touch a shared node
+  /// Some section yields (the element passes then compile the plastic path).
+  bool any_plastic() const {
+    for (const TriConstants<double>& c : constants)
+      if (c.plastic) return true;
+    return false;
+  }
+  /// Builds the triangles of a model and their masses (rho t A / 3 and the rotary inertia
+  /// m max(t^2/12, kTriRotaryScale A) per node; energy_per_unit_strain sums E t A / 2).
+  static TriMesh build(const Model& model, RotatingMassContribution& contrib);
+  /// The state of every triangle at the start of a run (component-major, tri_initial_state).
+  std::vector<double> initial_state() const;
+};
+
+// A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size
+// guard (x86-64, libstdc++) stops the build when a field is added, so that it joins the list.
+template <class Ar>
+void serialize(Ar& ar, TriMesh& m) {
+  ar(m.num_elements, m.model_element, m.conn, m.section, m.constants, m.edge2x, m.edge2y, m.edge2z, m.edge3x,
+     m.edge3y, m.edge3z, m.e1x, m.e1y, m.e1z, m.area0, m.element_dt, m.node_slot_ptr, m.node_slots, m.state_size,
+     m.boundary);
+}
+static_assert(sizeof(TriMesh) == 424, "TriMesh changed: add the new field to its serialize, then update the size");
+static_assert(std::is_trivially_copyable_v<TriConstants<double>>,
+              "TriConstants travels as bytes and gained an owning member: give it a field list");
 
 /// Raw arrays of the triangle pass (host or device pointers).
 template <class T>

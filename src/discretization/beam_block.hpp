@@ -1,16 +1,71 @@
+// The FPM beams of a model (B31 in the deck) as structure-of-arrays: connectivity, section
+// constants, reference lengths, initial n1 directions, stable increments and the node ->
+// beam-end gather map. Built once from a Model; the state lives in StructureState.
+//
 // The FPM beam pass's per-element work as a host/device forall body: gather the two nodes'
 // displacements and frames, run fpm_beam_update on the beam's state (in place) and write the
 // internal force and moment of each end into its slot (6 values per end, summed per node in a
 // fixed order by add_slot_forces6: deterministic). The beam_split_* functions are the same
 // update as seed 003's three GPU kernels (--fpm-kernels split) run it: per beam, per stress
 // point, per beam, handing the increment and the points' returns over through stores.
+//
+// The family is three files: this header, beam_block.cpp (its build and block table) and
+// backends/cuda/beam_device.cuh; discretization/row_families.hpp lists it.
 #pragma once
+
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "core/host_device.hpp"
 #include "core/slot_forces.hpp"
+#include "discretization/rotating_mass.hpp"
 #include "elements/fpm_beam.hpp"
+#include "model/model.hpp"
 
 namespace halfstep {
+
+/// The beams of a model: the family's mesh and its host trait (a row family,
+/// discretization/row_families.hpp: 6-dof ends, one store of state rows per element).
+struct BeamMesh {
+  /// The family in restart sections and messages; its ends; whether the step's follower
+  /// pressures load it; where each end's frame starts in its state (kBeamFrame).
+  static constexpr const char* kKey = "beam";
+  static constexpr const char* kWhat = "a beam";
+  static constexpr int kCorners = 2;
+  static constexpr bool kPressure = false;
+  static constexpr int kFrame = kBeamFrame;
+
+  int num_elements = 0;
+  std::vector<int> model_element;  ///< beam -> model element index
+  std::vector<int> conn;           ///< 2 node indices per beam
+  std::vector<int> section;        ///< index into constants per beam
+  std::vector<BeamConstants<double>> constants;  ///< one per *BEAM SECTION
+  std::vector<double> length0;     ///< reference length per beam
+  std::vector<double> chord0x, chord0y, chord0z;  ///< X2 - X1 per beam (formed once, exactly)
+  std::vector<double> n1x, n1y, n1z;  ///< initial unit n1 (the DCS e2) per beam
+  std::vector<double> element_dt;  ///< stable increment per beam (beam_stable_dt)
+  std::vector<int> node_slot_ptr, node_slots;  ///< node -> beam ends (2 e + k), CSR; empty without beams
+  int state_size = 0;              ///< values per beam in its RowFamilyState::state
+  int boundary = 0;                ///< distributed runs: beams [0, boundary) touch a shared node
+  /// Builds the beams of a model and their masses (rho A l / 2 and the rotary inertia of
+  /// beam_rotary_arm per node; energy_per_unit_strain sums E A l / 2); throws InputError for
+  /// an n1 parallel to a beam.
+  static BeamMesh build(const Model& model, RotatingMassContribution& contrib);
+  /// The state of every beam at the start of a run (component-major, beam_initial_state).
+  std::vector<double> initial_state() const;
+};
+
+// A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size
+// guard (x86-64, libstdc++) stops the build when a field is added, so that it joins the list.
+template <class Ar>
+void serialize(Ar& ar, BeamMesh& m) {
+  ar(m.num_elements, m.model_element, m.conn, m.section, m.constants, m.length0, m.chord0x, m.chord0y, m.chord0z,
+     m.n1x, m.n1y, m.n1z, m.element_dt, m.node_slot_ptr, m.node_slots, m.state_size, m.boundary);
+}
+static_assert(sizeof(BeamMesh) == 352, "BeamMesh changed: add the new field to its serialize, then update the size");
+static_assert(std::is_trivially_copyable_v<BeamConstants<double>>,
+              "BeamConstants travels as bytes and gained an owning member: give it a field list");
 
 /// Raw arrays of the beam pass (host or device pointers).
 template <class T>
