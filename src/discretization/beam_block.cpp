@@ -159,13 +159,13 @@ void beam_restrict_mesh(const StructureSystem& whole, const ElementShare& share,
   });
 }
 
-/// A beam's mass rho A l, half to each end (as the system build lumps it).
-void beam_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock&, int e,
+/// A beam's mass rho A l (or volume A l), half to each end (as the system build lumps it).
+void beam_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock&, int e, bool volume,
                       std::vector<std::pair<int, double>>& out) {
   const BeamMesh& m = sys.mesh<BeamMesh>();
   const auto k = static_cast<std::size_t>(e);
   const auto s = static_cast<std::size_t>(m.section[k]);  // BeamMesh::constants follow the deck's sections
-  const double density = model.materials.at(model.beam_sections[s].material).density;
+  const double density = volume ? 1.0 : model.materials.at(model.beam_sections[s].material).density;
   const double half = 0.5 * density * m.constants[s].area * m.length0[k];
   for (int a = 0; a < 2; ++a) out.emplace_back(m.conn[2 * k + static_cast<std::size_t>(a)], half);
 }

@@ -141,8 +141,9 @@ struct BlockFamily {
   bool (*has_density)(const StructureSystem& sys, int e);
   /// Appends block b's element e's lumped mass at its deck density to out, (node, mass) node
   /// by node, in the proportions the system build spreads it with (mass scaling, where
-  /// has_density is set, and gravity loads read it).
-  void (*lumped_mass)(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e,
+  /// has_density is set, and gravity loads read it); volume: its volume instead (density 1:
+  /// what body forces per unit volume read).
+  void (*lumped_mass)(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e, bool volume,
                       std::vector<std::pair<int, double>>& out);
   /// The family's per-element increments on the undeformed mesh (ElementBlock::element_dt),
   /// for mass scaling to change.

@@ -219,14 +219,16 @@ void shell_bound_ratios(const StructureSystem& sys, const StructureState& st, co
   }
 }
 
-/// A shell's mass rho t A, its corners' shares by their areas (as the system build lumps it).
-void shell_lumped_mass(const Model&, const StructureSystem& sys, const ElementBlock&, int e,
+/// A shell's mass rho t A (or volume t A), its corners' shares by their areas (as the system
+/// build lumps it).
+void shell_lumped_mass(const Model&, const StructureSystem& sys, const ElementBlock&, int e, bool volume,
                        std::vector<std::pair<int, double>>& out) {
   const auto k = static_cast<std::size_t>(e);
   const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[k])];
   double corner[4];
   mitc4_corner_areas(sys.shell.ref[k], corner);
-  for (int a = 0; a < 4; ++a) out.emplace_back(sys.shell.conn[4 * k + a], sec.density * sec.thickness * corner[a]);
+  const double density = volume ? 1.0 : sec.density;
+  for (int a = 0; a < 4; ++a) out.emplace_back(sys.shell.conn[4 * k + a], density * sec.thickness * corner[a]);
 }
 
 }  // namespace

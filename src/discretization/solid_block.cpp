@@ -204,9 +204,9 @@ void solid_bound_ratios(const StructureSystem& sys, const StructureState& st, co
   });
 }
 
-/// Element e's mass rho V at the model's node positions, to its nodes by the kind's mass
-/// fractions (as the system build spreads it).
-void solid_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e,
+/// Element e's mass rho V (or its volume V) at the model's node positions, to its nodes by the
+/// kind's mass fractions (as the system build spreads it).
+void solid_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e, bool volume,
                        std::vector<std::pair<int, double>>& out) {
   visit_continuum_kind(b.kind, [&](auto kind) {
     using K = decltype(kind);
@@ -222,7 +222,7 @@ void solid_lumped_mass(const Model& model, const StructureSystem& sys, const Ele
     kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
     const SolidMaterial<double>& m =
         sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-    const double mass = m.density * sys.solid.volume[static_cast<std::size_t>(e)];
+    const double mass = (volume ? 1.0 : m.density) * sys.solid.volume[static_cast<std::size_t>(e)];
     for (int i = 0; i < K::kNodes; ++i) out.emplace_back(nodes[i], frac[i] * mass);
   });
 }

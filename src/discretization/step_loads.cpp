@@ -366,6 +366,10 @@ class StepLoadBuilder {
         add_gravity(step, l);
         continue;
       }
+      if (l.face == kBodyForceLoad) {
+        add_body_force(step, l);
+        continue;
+      }
       Carried c;
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);
@@ -397,7 +401,7 @@ class StepLoadBuilder {
       const auto k = static_cast<std::size_t>(e);
       if (model.elements.discrete[k]) continue;
       shares.clear();
-      if (!element_mass(e, shares)) continue;  // a kind without mass (rigid, discrete)
+      if (!element_mass(e, false, shares)) continue;  // a kind without mass (rigid, discrete)
       double mass = 0;
       for (const auto& share : shares) mass += share.second;
       if (!(mass > 0))
@@ -410,20 +414,37 @@ class StepLoadBuilder {
       for (std::size_t p = 0; p < model.point_masses.size(); ++p) put(-1 - static_cast<int>(p));
   }
 
-  /// Appends model element e's lumped mass at its density, (node, mass) node by node, as its
-  /// family spreads it (BlockFamily::lumped_mass); MASS element p is the key -1 - p. False
-  /// for an element whose family has no mass.
-  bool element_mass(int e, std::vector<std::pair<int, double>>& out) const {
+  /// A *DLOAD BX, BY or BZ line: each element's component along its axis, carried on its own
+  /// (a later BX replaces an earlier BX only). Springs, dashpots and adhesion edges have no
+  /// volume for it.
+  void add_body_force(const Step& step, const DistributedLoad& l) {
+    int axis = 0;
+    while (axis < 2 && l.direction[static_cast<std::size_t>(axis)] == 0.0) ++axis;
+    Carried c;
+    c.value = l.magnitude;
+    c.amplitude = find_amplitude(model, l.amplitude);
+    for (int e : l.elements) {
+      if (model.elements.discrete[static_cast<std::size_t>(e)]) continue;
+      Carried here = c;
+      ramp_from(step, here, dloads, {e, kBodyForceKey + axis});
+      dloads[{e, kBodyForceKey + axis}] = here;
+    }
+  }
+
+  /// Appends model element e's lumped mass at its density (volume: its volume), (node, share)
+  /// node by node, as its family spreads it (BlockFamily::lumped_mass); MASS element p is the
+  /// key -1 - p (no volume). False for an element whose family has no mass.
+  bool element_mass(int e, bool volume, std::vector<std::pair<int, double>>& out) const {
     if (e < 0) {
       const PointMass& p = model.point_masses[static_cast<std::size_t>(-1 - e)];
-      out.emplace_back(p.node, p.mass);
+      out.emplace_back(p.node, volume ? 0.0 : p.mass);
       return true;
     }
     const auto [block, index] = place[static_cast<std::size_t>(e)];
     if (block < 0) return false;
     const ElementBlock& b = blocks[static_cast<std::size_t>(block)];
     if (!b.family->lumped_mass) return false;
-    b.family->lumped_mass(model, sys, b, index, out);
+    b.family->lumped_mass(model, sys, b, index, volume, out);
     return true;
   }
 
@@ -480,19 +501,22 @@ class StepLoadBuilder {
   }
 
   /// Distributed loads: shell pressures, solid face pressures, NURBS sides as nodal forces,
-  /// gravity as nodal forces (each node's sum per direction and amplitude, in element order).
+  /// gravity and body forces as nodal forces (each node's sum per direction and amplitude, in
+  /// element order).
   void dload_tables(StepLoads& s) {
-    std::map<int, std::vector<double>> gravity;  // amplitude slot -> 3 per node
+    std::map<int, std::vector<double>> body_loads;  // amplitude slot -> 3 per node
     std::vector<std::pair<int, double>> shares;
     for (const auto& [key, c] : dloads) {
       const auto [elem, face] = key;
       for (const auto& [value, part] : parts(c)) {
         if (face >= kGravityKey) {
-          std::vector<double>& g = gravity[slot_of(s, part)];
+          const bool body = face >= kBodyForceKey;
+          const auto axis = static_cast<std::size_t>(face - (body ? kBodyForceKey : kGravityKey));
+          std::vector<double>& g = body_loads[slot_of(s, part)];
           g.resize(3 * static_cast<std::size_t>(sys.num_nodes), 0.0);
           shares.clear();
-          element_mass(elem, shares);
-          for (const auto& [node, mass] : shares) g[3 * static_cast<std::size_t>(node) + static_cast<std::size_t>(face - kGravityKey)] += value * mass;
+          element_mass(elem, body, shares);
+          for (const auto& [node, share] : shares) g[3 * static_cast<std::size_t>(node) + axis] += value * share;
         } else if (face == 0) {
           s.pressure_elem.push_back(pressure_index[elem]);
           s.pressure_value.push_back(value);
@@ -521,7 +545,7 @@ class StepLoadBuilder {
         }
       }
     }
-    for (const auto& [slot, g] : gravity)
+    for (const auto& [slot, g] : body_loads)
       for (std::size_t i = 0; i < g.size(); ++i)
         if (g[i] != 0.0) {
           s.load_node.push_back(static_cast<int>(i / 3));
@@ -547,8 +571,9 @@ class StepLoadBuilder {
     }
   }
 
-  /// The carried keys of gravity's x, y, z components: (element, kGravityKey + direction).
-  static constexpr int kGravityKey = 16;
+  /// The carried keys of gravity's x, y, z components, (element, kGravityKey + direction), and
+  /// of the body forces BX, BY, BZ, (element, kBodyForceKey + axis).
+  static constexpr int kGravityKey = 16, kBodyForceKey = 19;
 
   const Model& model;
   const StructureSystem& sys;

@@ -187,8 +187,9 @@ void tri_restrict_mesh(const StructureSystem& whole, const ElementShare& share, 
   });
 }
 
-/// A triangle's mass rho t A, a third to each corner (as the system build lumps it).
-void tri_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock&, int e,
+/// A triangle's mass rho t A (or volume t A), a third to each corner (as the system build
+/// lumps it).
+void tri_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock&, int e, bool volume,
                      std::vector<std::pair<int, double>>& out) {
   const TriMesh& m = sys.mesh<TriMesh>();
   const auto k = static_cast<std::size_t>(e);
@@ -200,7 +201,7 @@ void tri_lumped_mass(const Model& model, const StructureSystem& sys, const Eleme
       section = &sec;
       break;
     }
-  const double density = section ? model.materials.at(section->material).density : 0.0;
+  const double density = volume ? 1.0 : section ? model.materials.at(section->material).density : 0.0;
   const double third = density * m.constants[static_cast<std::size_t>(m.section[k])].thickness * m.area0[k] / 3;
   for (int a = 0; a < 3; ++a) out.emplace_back(m.conn[3 * k + static_cast<std::size_t>(a)], third);
 }

@@ -576,13 +576,25 @@ void DeckParser::dload_data(const Line& line) {
   need_fields(line, 3, "element or element set, load type (P, or P1..P6 on a solid face or planar edge), magnitude");
   const std::string type = squeeze_upper(line.fields[1]);
   if (type == "GRAV") return gravity_data(line);
+  if (type == "BX" || type == "BY" || type == "BZ") {
+    at_most_fields(line, 3, "element or element set, BX, BY or BZ, force per unit volume");
+    DistributedLoad d;
+    d.face = kBodyForceLoad;
+    d.direction[static_cast<std::size_t>(type[1] - 'X')] = 1.0;
+    d.magnitude = real(line.fields[2], "the body force per unit volume");
+    d.amplitude = block_amplitude_;
+    d.loc = loc(at_);
+    d.elements = element_targets(line.fields[0], at_);
+    m_.steps.back().dloads.push_back(std::move(d));
+    return;
+  }
   int face = -1;
   if (type == "P") face = 0;
   else if (type.size() == 2 && type[0] == 'P' && type[1] >= '1' && type[1] <= '6') face = type[1] - '0';
   if (face < 0)
     fail(at_, "*DLOAD load type '" + std::string(line.fields[1]) +
                   "' is not supported (halfstep supports P: pressure on a shell, P1..P6: pressure on a "
-                  "solid face or, P1..P4, a planar element's edge, and GRAV: gravity)");
+                  "solid face or, P1..P4, a planar element's edge, GRAV: gravity, and BX, BY, BZ: body forces)");
   at_most_fields(line, 3, "element or element set, load type, magnitude");
   DistributedLoad d;
   d.face = face;

@@ -171,20 +171,23 @@ struct ConcentratedLoad {
   SourceLoc loc;
 };
 
-/// DistributedLoad::face of a gravity load (*DLOAD type GRAV).
-constexpr int kGravityLoad = -1;
+/// DistributedLoad::face of a gravity load (*DLOAD type GRAV) and of a body force per unit
+/// volume along a global axis (BX, BY, BZ: DistributedLoad::direction is that axis).
+constexpr int kGravityLoad = -1, kBodyForceLoad = -2;
 
 /// *DLOAD line (type P on shells, P1..P6 on solid faces) or *DSLOAD line: pressure following
 /// the deformed surface; or *DLOAD type GRAV: gravity, a force rho g per unit volume fixed in
-/// direction (the deck's density: mass scaling leaves it as it is).
+/// direction (the deck's density: mass scaling leaves it as it is); or BX, BY, BZ: a force per
+/// unit volume along a global axis.
 struct DistributedLoad {
   std::vector<int> elements;
-  int face = 0;          ///< 0: shell pressure; 1..6: Abaqus face label of the solids; kGravityLoad
-  /// Pressure: positive pushes against the element normal. Gravity: the acceleration.
+  int face = 0;  ///< 0: shell pressure; 1..6: Abaqus face label of the solids; kGravityLoad; kBodyForceLoad
+  /// Pressure: positive pushes against the element normal. Gravity: the acceleration. Body
+  /// force: force per unit volume.
   double magnitude = 0;
   std::string amplitude;
   SourceLoc loc;
-  std::array<double, 3> direction{};  ///< gravity: its unit direction (the deck's vector, normalized)
+  std::array<double, 3> direction{};  ///< gravity, body force: the unit direction (GRAV: the deck's vector, normalized)
   bool point_masses = false;          ///< gravity on the whole model: the MASS elements too
 };
 

@@ -2,7 +2,9 @@
 // explicit step (MASS elements in the whole model's load, the deck's direction normalized); a
 // shell cantilever under its own weight in a static step bends q L^4 / (8 E I) plus the shear
 // term; the loads of every family sum to the model's weight, a later GRAV replaces an earlier
-// one, OP=NEW drops it.
+// one, OP=NEW drops it; a body force per unit volume loads a column as the closed form says;
+// the drop-test example meets its floor at the free-fall time.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -100,7 +102,8 @@ TEST(Gravity, ShellCantileverUnderItsOwnWeight) {
 
 /// Every family's share of whole-model gravity: the loads of a step sum to the model's weight
 /// (MASS elements included); a later GRAV on the same elements replaces the earlier one's
-/// three components; OP=NEW drops them.
+/// three components; body forces BX, BY, BZ add their force per unit volume times the volume;
+/// OP=NEW drops them all.
 TEST(Gravity, LoadsSumToTheWeightAndCarryLikeLoads) {
   const std::string deck =
       "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
@@ -116,7 +119,7 @@ TEST(Gravity, LoadsSumToTheWeightAndCarryLikeLoads) {
       "*SHELL SECTION, ELSET=TRI, MATERIAL=M, FORMULATION=FPM\n0.2\n"
       "*BEAM SECTION, ELSET=BEAM, MATERIAL=M, SECTION=RECT\n0.1, 0.2\n0., 0., 1.\n"
       "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*DLOAD\n, GRAV, 3., 0., 0., -1.\n*END STEP\n"
-      "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*DLOAD\nSOME, GRAV, 1., 1., 0., 0.\n*END STEP\n"
+      "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*DLOAD\nSOME, GRAV, 1., 1., 0., 0.\nSOLID, BY, 4.\nTRI, BX, 2.\n*END STEP\n"
       "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*DLOAD, OP=NEW\n*END STEP\n";
   const Model model = read_inp_string(deck, "gravity.inp");
   const StructureSystem sys = build_structure_system(model);
@@ -134,8 +137,11 @@ TEST(Gravity, LoadsSumToTheWeightAndCarryLikeLoads) {
   EXPECT_EQ(first[0], 0.0);
   EXPECT_EQ(first[1], 0.0);
   // The shell and the beam now pull along x with g = 1; the rest keeps the first step's load.
+  // Body forces per unit volume: 4 along y on the solid (volume 1), 2 along x on the triangle
+  // (volume 0.1).
   const std::array<double, 3> second = sums(steps[1]);
-  EXPECT_NEAR(second[0], shell + beam, 1e-12);
+  EXPECT_NEAR(second[0], shell + beam + 2 * 0.1, 1e-12);
+  EXPECT_NEAR(second[1], 4 * 1.0, 1e-12);
   EXPECT_NEAR(second[2], -3.0 * (solid + tri + lump), 1e-12);
   EXPECT_TRUE(steps[2].load_node.empty());
   // The shell's corners take its mass by their areas (a quarter each on a square).
@@ -144,6 +150,64 @@ TEST(Gravity, LoadsSumToTheWeightAndCarryLikeLoads) {
   for (std::size_t i = 0; i < steps[1].load_node.size(); ++i)
     if (steps[1].load_node[i] == n10 && steps[1].load_dof[i] == 0) node10 += steps[1].load_value[i];
   EXPECT_NEAR(node10, shell / 4, 1e-14);
+}
+
+/// A column 1 x 1 x 10 of C3D8 (E 1000, nu 0), held at z = 0 in z (and at one corner enough
+/// to stop rigid motion), under BZ = -b in a linear static step: u(z) = -b (L z - z^2 / 2) / E,
+/// which linear elements with lumped (here consistent) loads give exactly at their nodes.
+TEST(Gravity, ColumnUnderABodyForce) {
+  std::string d = "*HEADING\ncolumn under BZ\n*NODE\n";
+  for (int k = 0; k <= 10; ++k)
+    for (int c = 0; c < 4; ++c)
+      d += std::to_string(1 + 4 * k + c) + ", " + std::to_string(c == 1 || c == 2 ? 1 : 0) + ", " +
+           std::to_string(c >= 2 ? 1 : 0) + ", " + std::to_string(k) + "\n";
+  d += "*ELEMENT, TYPE=C3D8, ELSET=COL\n";
+  for (int k = 0; k < 10; ++k) {
+    const auto n = [&](int kk, int c) { return std::to_string(1 + 4 * kk + c); };
+    d += std::to_string(k + 1) + ", " + n(k, 0) + ", " + n(k, 1) + ", " + n(k, 2) + ", " + n(k, 3) + ", " + n(k + 1, 0) +
+         ", " + n(k + 1, 1) + ", " + n(k + 1, 2) + ", " + n(k + 1, 3) + "\n";
+  }
+  d += "*NSET, NSET=BASE\n1, 2, 3, 4\n*NSET, NSET=TOP\n41, 42, 43, 44\n"
+       "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.\n*SOLID SECTION, ELSET=COL, MATERIAL=M\n"
+       "*BOUNDARY\nBASE, 3, 3\n1, 1, 2\n2, 2, 2\n*STEP\n*STATIC\n1., 1.\n*DLOAD\nCOL, BZ, -0.5\n"
+       "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TOP\nU\n*END STEP\n";
+  const std::string dir = scratch_dir("body_force_column");
+  std::ofstream(dir + "/col.inp") << d;
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/col.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  const double expect = -0.5 * (10.0 * 10.0 - 50.0) / 1000.0;  // -b (L^2 - L^2 / 2) / E = -0.025
+  const double w = last_time_average(read_csv(dir + "/out/history/TOP.csv")).at("U3");
+  EXPECT_NEAR(w, expect, 1e-9 * std::abs(expect));
+}
+
+/// The drop-test example (examples/generate_drop_deck.py at its defaults): the block falls
+/// g t^2 / 2 until it meets the floor at t_c = sqrt(2 h / g) = 0.10096 s, when the floor's
+/// reaction starts (measured: first nonzero at the history point 0.10105 s, and the fall
+/// exact to 3e-12), and it leaves the floor again moving up.
+TEST(Gravity, DropExampleMeetsTheFloorAtTheFreeFallTime) {
+  const std::string dir = scratch_dir("drop_example");
+  std::string out;
+  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_drop_deck.py -o " + dir + "/drop.inp", &out), 0)
+      << out;
+  ASSERT_EQ(run_halfstep(dir + "/drop.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  const double g = 9.81, h = 0.05, tc = std::sqrt(2 * h / g), interval = 0.2 / 400;
+  const Csv top = read_csv(dir + "/out/history/TOPMID.csv");
+  double up = 0;
+  for (const auto& r : top.rows) {
+    const double t = r[0], fall = 0.5 * g * t * t;
+    if (t < tc) EXPECT_NEAR(r[top.col("U3")], -fall, 1e-10 * fall + 1e-15) << "at " << t;
+    up = std::max(up, r[top.col("V3")]);
+  }
+  EXPECT_GT(up, 0.3 * std::sqrt(2 * g * h));  // it bounces
+  const Csv floor = read_csv(dir + "/out/history/FLOORREF.csv");
+  double first = -1;
+  for (const auto& r : floor.rows)
+    if (r[floor.col("RF3")] != 0.0) {
+      first = r[0];
+      break;
+    }
+  EXPECT_GE(first, tc);
+  EXPECT_LE(first, tc + interval);
 }
 
 }  // namespace
