@@ -8,6 +8,7 @@ the floor at t_c = sqrt(2 h / g) with speed sqrt(2 g h).
 Usage: python3 examples/generate_drop_deck.py [--n 4] [--size 0.1] [--height 0.05] [--time 0.2] -o FILE.inp
 """
 import argparse
+import os
 import sys
 
 
@@ -64,6 +65,8 @@ def main():
             "*NODE OUTPUT, NSET=BOTTOMMID", "U, V", "*NODE OUTPUT, NSET=FLOORREF", "RF",
             "*END STEP",
             "** python3 examples/generate_drop_deck.py " + " ".join(sys.argv[1:])]
+    if os.path.dirname(a.output):
+        os.makedirs(os.path.dirname(a.output), exist_ok=True)
     with open(a.output, "w") as f:
         f.write("\n".join(out) + "\n")
 
