@@ -24,7 +24,7 @@ TriMesh TriMesh::build(const Model& model, RotatingMassContribution& contrib) {
   std::vector<int> section_of(tris ? static_cast<std::size_t>(model.elements.size()) : 0, -1);
   std::vector<const Material*> material_of;  // per FPM section
   for (const ShellSection& sec : model.sections) {
-    if (sec.formulation.empty()) continue;
+    if (!sec.has_fpm()) continue;
     const Material& mat = model.materials.at(sec.material);
     const int index = static_cast<int>(tm.constants.size());
     const SolidMaterial<double> law = solid_material_of(mat, scaled_identity(1.0));
@@ -193,11 +193,11 @@ void tri_lumped_mass(const Model& model, const StructureSystem& sys, const Eleme
                      std::vector<std::pair<int, double>>& out) {
   const TriMesh& m = sys.mesh<TriMesh>();
   const auto k = static_cast<std::size_t>(e);
-  // TriMesh::constants number the deck's FPM *SHELL SECTIONs in deck order.
+  // TriMesh::constants number the deck's *SHELL SECTIONs that FPM triangles take, in deck order.
   int index = m.section[k];
   const ShellSection* section = nullptr;
   for (const ShellSection& sec : model.sections)
-    if (!sec.formulation.empty() && index-- == 0) {
+    if (sec.has_fpm() && index-- == 0) {
       section = &sec;
       break;
     }

@@ -204,6 +204,7 @@ void DeckParser::section_keyword(const Keyword& kw) {
   const std::string rule = squeeze_upper(param(kw, "SECTIONINTEGRATION"));
   // MITC4: both rules integrate a linear elastic section exactly, so the choice does not
   // matter. FPM triangles integrate point by point with Simpson's rule.
+  s.gauss = rule == "GAUSS";
   if (!rule.empty() && rule != "SIMPSON" && (rule != "GAUSS" || !s.formulation.empty()))
     fail(kw.pos, "*SHELL SECTION, SECTION INTEGRATION=" + param(kw, "SECTIONINTEGRATION") + " is not supported (" +
                      (s.formulation.empty() ? "SIMPSON or GAUSS" : "SIMPSON with FORMULATION=" + s.formulation) + ")");
@@ -413,14 +414,27 @@ void DeckParser::resolve_sections() {
       apply_formulation(s.elset, s.formulation, "*SHELL SECTION", section_pos_[i]);
       continue;
     }
-    // Kinds that exist only as a formulation (S3) need it named on their section.
+    // Kinds that exist only as a formulation (S3, S3R: the FPM triangle) run as it by default,
+    // beside the section's S4/S4R, with its thickness, points and material: the points must
+    // then suit the triangle's Simpson rule.
+    ShellSection& section = m_.sections[i];
     for (int e : m_.elsets.at(s.elset).members) {
       const auto k = static_cast<std::size_t>(e);
       const ElementKindInfo& kind = element_kind(m_.elements.kind[k]);
-      if (*kind.formulation)
-        fail(section_pos_[i], "element " + std::to_string(m_.elements.id[k]) + " of type " + m_.elements.abaqus_type[k] +
-                                  " runs only as halfstep's " + kind.formulation + " triangle: add FORMULATION=" +
-                                  kind.formulation + " to this *SHELL SECTION");
+      if (!*kind.formulation) continue;
+      const std::string who = "element " + std::to_string(m_.elements.id[k]) + " of type " +
+                              m_.elements.abaqus_type[k] + " (run as halfstep's " + kind.formulation + " triangle)";
+      if (section.gauss)
+        fail(section_pos_[i], "*SHELL SECTION, SECTION INTEGRATION=GAUSS on " + who +
+                                  ": the triangle integrates with Simpson's rule; leave SECTION INTEGRATION out or "
+                                  "give SIMPSON");
+      const int n = section.thickness_points;
+      if (n < 3 || n > kFpmMaxSectionPoints || n % 2 == 0)
+        fail(section_pos_[i], "*SHELL SECTION with " + who + ": the number of Simpson points through the thickness "
+                                  "must be odd, 3 to " + std::to_string(kFpmMaxSectionPoints) + ", got " +
+                                  std::to_string(n));
+      m_.elements.kind[k] = find_element_kind(kind.name, kind.formulation);
+      section.formulation_only_kinds = true;
     }
   }
   for (std::size_t i = 0; i < m_.beam_sections.size(); ++i) {

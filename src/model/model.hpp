@@ -114,6 +114,13 @@ struct ShellSection {
   double thickness = 0;
   int thickness_points = 5;  ///< as given in the deck; MITC4 output uses top/bottom, FPM triangles integrate with them
   SourceLoc loc;
+  bool gauss = false;  ///< SECTION INTEGRATION=GAUSS
+  /// No FORMULATION, but some of its elements are kinds that exist only as a formulation (S3,
+  /// S3R: the FPM one): they run as it with this section's thickness, points and material,
+  /// beside its S4/S4R (MITC4).
+  bool formulation_only_kinds = false;
+  /// Whether FPM elements take this section (named or by default).
+  bool has_fpm() const { return !formulation.empty() || formulation_only_kinds; }
 };
 
 /// *SOLID SECTION: material (and orientation) of a set of continuum elements.

@@ -138,11 +138,13 @@ void check_formulation(const Model& m, const SolidSection& sec, const Material& 
 /// What an FPM shell section (triangles, incremental and explicit only) allows beyond any
 /// shell's material checks: no static step.
 void check_shell_formulation(const Model& m, const ShellSection& sec) {
-  const std::string what = "*SHELL SECTION, ELSET=" + sec.elset + ", FORMULATION=" + sec.formulation;
+  const std::string what = "*SHELL SECTION, ELSET=" + sec.elset +
+                           (sec.formulation.empty() ? std::string(" (its S3/S3R run as FPM triangles)")
+                                                    : ", FORMULATION=" + sec.formulation);
   for (const Step& s : m.steps)
     if (s.procedure != Procedure::ExplicitDynamic)
-      throw InputError(sec.loc, what + ", and step '" + s.name + "' (" + s.loc.str() + ") is not *DYNAMIC, EXPLICIT: " +
-                                    sec.formulation + " triangles run in explicit dynamic steps only");
+      throw InputError(sec.loc, what + ", and step '" + s.name + "' (" + s.loc.str() +
+                                    ") is not *DYNAMIC, EXPLICIT: FPM triangles run in explicit dynamic steps only");
 }
 
 void check_sections(const Model& m) {
@@ -183,7 +185,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
-    if (!sec.formulation.empty()) check_shell_formulation(m, sec);
+    if (sec.has_fpm()) check_shell_formulation(m, sec);
     check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
