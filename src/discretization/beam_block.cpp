@@ -91,7 +91,6 @@ std::vector<double> BeamMesh::initial_state() const {
   return state;
 }
 
-
 namespace {
 
 /// FPM beams: Abaqus beam section forces (SF1 axial, SF2 and SF3 shear along n1 and n2; SM1

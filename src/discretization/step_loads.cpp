@@ -580,7 +580,7 @@ class StepLoadBuilder {
   std::vector<ElementBlock> blocks;
   /// Model element -> (its block, its index in the block's family mesh), or (-1, -1).
   std::vector<std::pair<int, int>> place;
-  // Keyed state carried across steps: (node, dof), (element, face 0..6) and gravity's.
+  // Keyed state carried across steps: (node, dof), (element, face 0..6) and the body loads'.
   std::map<std::pair<int, int>, Carried> bcs, cloads, dloads;
   std::vector<OutputRequest> outputs;
   double previous_period = 0;

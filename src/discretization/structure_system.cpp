@@ -447,18 +447,17 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
   // every node of the model then runs with 6: MITC4 nodes among them turn their director and
   // triad with the node's rotation, and the MITC4 corners hand them global moments
   // (docs/theory.md, "Mixed models"). Their rotary inertia is isotropic, so the drilling
-  // component they gain is inert.
+  // component they gain is inert. (Every family is built before any is checked: a deck's
+  // first error stays the one the builds meet.)
   for_each_row_family([&](auto i) {
     using Mesh = std::tuple_element_t<i, RowMeshes>;
     const Mesh& mesh = std::get<i>(sys.rows);
-    const std::vector<int>& model_element = mesh.model_element;
-    const char* what = Mesh::kWhat;
-    if (model_element.empty()) return;
-    const auto me = static_cast<std::size_t>(model_element[0]);
+    if (mesh.model_element.empty()) return;
+    const auto me = static_cast<std::size_t>(mesh.model_element[0]);
     if (sys.solid.planar)
-      throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " is " + what +
-                                                   ", but the model has planar elements: planar elements cannot be "
-                                                   "mixed with elements that have rotations");
+      throw InputError(model.elements.loc[me], "element " + std::to_string(model.elements.id[me]) + " is " +
+                                                   Mesh::kWhat + ", but the model has planar elements: planar "
+                                                   "elements cannot be mixed with elements that have rotations");
     for (int n : mesh.conn) sys.node_rotates[static_cast<std::size_t>(n)] = 1;
     sys.node_dofs = 6;
   });

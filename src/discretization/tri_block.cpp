@@ -89,7 +89,6 @@ std::vector<double> TriMesh::initial_state() const {
   return state;
 }
 
-
 const BlockFamily& tri_block_family();
 
 namespace {
