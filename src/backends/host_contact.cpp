@@ -202,7 +202,7 @@ ContactView<double> HostContact::view(const Increment& inc, bool commit, const H
   // The penalty follows the stable increment estimate, not the increment in use: a step's
   // shorter last increment must not stiffen the springs (their energy would jump).
   const double dt = sys_.stable_dt;
-  return ContactView<double>{x0,
+  ContactView<double> view{x0,
                         y0,
                         z0,
                         u[0],
@@ -240,6 +240,10 @@ ContactView<double> HostContact::view(const Increment& inc, bool commit, const H
                         analytic_view(cs),
                         cs.near_ptr.data(),
                         cs.near_nodes.empty() ? nullptr : cs.near_nodes.data()};
+  if (cs.softened())
+    view.law = {cs.law_kind.data(), cs.law_ptr.data(), cs.law_values.data(), cs.law_clearance.data(),
+                cs.slave_area.data()};
+  return view;
 }
 
 void HostContact::bucket_facets(ContactView<double>& c, const ContactShare* share) {

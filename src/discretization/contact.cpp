@@ -153,6 +153,28 @@ std::vector<int> slave_nodes(const Surface* s, const std::vector<Facet>& facets)
   return nodes;
 }
 
+/// The area each node of a slave surface stands for: a node surface's areas, or a share of
+/// each distinct facet of the surface (a third of a triangle, a quarter of a quadrilateral;
+/// reference configuration; a shell's two sides count once).
+std::map<int, double> slave_areas(const Surface* s, const std::vector<Facet>& facets, const Model& m) {
+  std::map<int, double> area;
+  if (s && s->node_based) {
+    for (std::size_t k = 0; k < s->nodes.size(); ++k) area[s->nodes[k]] = k < s->node_areas.size() ? s->node_areas[k] : 1.0;
+    return area;
+  }
+  std::set<std::array<int, 4>> seen;
+  for (const Facet& f : facets) {
+    std::array<int, 4> key = f.nodes;
+    std::sort(key.begin(), key.end());
+    if (!seen.insert(key).second) continue;
+    const int corners = f.nodes[3] < 0 ? 3 : 4;
+    const Vec3<double> a = node_x(m, f.nodes[0]), b = node_x(m, f.nodes[1]), c = node_x(m, f.nodes[2]);
+    const Vec3<double> n = corners == 3 ? 0.5 * cross(b - a, c - a) : 0.5 * cross(c - a, node_x(m, f.nodes[3]) - b);
+    for (int k = 0; k < corners; ++k) area[f.nodes[static_cast<std::size_t>(k)]] += norm(n) / corners;
+  }
+  return area;
+}
+
 /// Appends each facet not seen before (by its sorted corners) to the nodes' area lists
 /// (area[n]: 4 values per facet, ContactSystem::node_area).
 void add_node_area(const Model& m, const std::vector<Facet>& facets, std::set<std::array<int, 4>>& seen,
@@ -494,6 +516,16 @@ class ContactBuilder {
             if (n >= 0) at_node[n].push_back(&f);
     if (slaves.empty())
       throw InputError(p.loc, "contact: the slave surface '" + p.slave + "' has no nodes");
+    const SurfaceInteraction* si = p.interaction.empty() ? nullptr : &m.contact.interactions.at(p.interaction);
+    const bool softened = si && si->overclosure != Overclosure::kHard;
+    double clearance = 0;
+    if (softened && si->overclosure == Overclosure::kExponential) clearance = si->overclosure_law[0];
+    if (softened && si->overclosure == Overclosure::kTabular) clearance = std::max(0.0, -si->overclosure_law[0]);
+    cs.law_kind.push_back(static_cast<std::uint8_t>(softened ? si->overclosure : Overclosure::kHard));
+    if (softened) cs.law_values.insert(cs.law_values.end(), si->overclosure_law.begin(), si->overclosure_law.end());
+    cs.law_ptr.push_back(static_cast<int>(cs.law_values.size()));
+    cs.law_clearance.push_back(clearance);
+    const std::map<int, double> area = slave_areas(slave_surface, own, m);
     add_node_area(m, master, area_seen, node_area);
     add_node_area(m, own, area_seen, node_area);
     // Edge-to-edge contact is symmetric: of a pair and its reverse, the first one takes it.
@@ -501,7 +533,8 @@ class ContactBuilder {
     for (int q = 0; q < pair; ++q)
       reverse_before = reverse_before || (defs[static_cast<std::size_t>(q)].slave == p.master &&
                                           defs[static_cast<std::size_t>(q)].master == p.slave);
-    if (p.edges && an == m.analytical_surfaces.end() && !reverse_before) {
+    // A softened law acts on the nodes' areas: edges, which stand for no area, take no contact.
+    if (p.edges && an == m.analytical_surfaces.end() && !reverse_before && !softened) {
       if (p.slave == p.master) {
         add_edges(master, pair, kEdgeRecord | kEdgeTarget, true);
       } else if (!(slave_surface && slave_surface->node_based)) {
@@ -521,7 +554,9 @@ class ContactBuilder {
     for (int n : slaves) {
       cs.slave_node.push_back(n);
       cs.slave_pair.push_back(pair);
-      cs.slave_offset.push_back(node_half[static_cast<std::size_t>(n)]);
+      cs.slave_offset.push_back(node_half[static_cast<std::size_t>(n)] + clearance);
+      const auto a = area.find(n);
+      cs.slave_area.push_back(a == area.end() ? 0.0 : a->second);
       const auto it = at_node.find(n);
       // A shell node touches from either side: no facing filter.
       if (it != at_node.end() && node_half[static_cast<std::size_t>(n)] == 0)
@@ -532,7 +567,7 @@ class ContactBuilder {
         cs.near_nodes.insert(cs.near_nodes.end(), near.begin(), near.end());
       }
       cs.near_ptr.push_back(static_cast<int>(cs.near_nodes.size()));
-      max_offset = std::max(max_offset, node_half[static_cast<std::size_t>(n)]);
+      max_offset = std::max(max_offset, node_half[static_cast<std::size_t>(n)] + clearance);
     }
     double mu = 0, mu_k = -1, dc = 0;
     if (!p.interaction.empty()) {

@@ -46,6 +46,18 @@ struct ContactSystem {
   std::vector<int> near_ptr{0}, near_nodes;
 
   std::vector<double> mu_static, mu_kinetic, decay;  ///< per definition (*FRICTION)
+  /// Per definition, its pressure-overclosure law (*SURFACE BEHAVIOR; dynamics/contact_law.hpp):
+  /// the kind (Overclosure), its values (CSR: SurfaceInteraction::overclosure_law) and the
+  /// clearance at which its pressure starts (EXPONENTIAL's c0, a table's first clearance; 0
+  /// otherwise), which its slave records' offsets include so that the search finds them.
+  std::vector<std::uint8_t> law_kind;
+  std::vector<int> law_ptr{0};
+  std::vector<double> law_values, law_clearance;
+  /// Per slave record, the area its node stands for (a softened law's pressure times it is
+  /// the record's force): its share of the slave surface's faces in the reference
+  /// configuration (a quarter of each quadrilateral, a third of each triangle), or a node
+  /// surface's area.
+  std::vector<double> slave_area;
   std::vector<std::uint8_t> self;     ///< per definition: self-contact (skip facets holding the node)
   /// Per definition: its surfaces also meet the other way round (self-contact, or the
   /// reverse pair exists), so a slave whose motion is prescribed may leave the contact to
@@ -91,6 +103,12 @@ struct ContactSystem {
   double reach = 0;
 
   bool empty() const { return num_pairs == 0; }
+  /// Whether some definition has a softened pressure-overclosure law.
+  bool softened() const {
+    for (std::uint8_t k : law_kind)
+      if (k != 0) return true;
+    return false;
+  }
 };
 
 /// Values kept per slave record, then per edge record, between increments

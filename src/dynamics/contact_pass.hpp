@@ -16,6 +16,7 @@
 #include "discretization/analytic_surface.hpp"
 #include "discretization/contact.hpp"  // kContactHistory
 #include "dynamics/contact_grid.hpp"
+#include "dynamics/contact_law.hpp"
 
 namespace halfstep {
 
@@ -77,6 +78,8 @@ struct ContactView {
   T* edge_force = nullptr;                 ///< 3 per edge record out: the force on the record's edge
   T* edge_param = nullptr;                 ///< 2 per edge record out: closest points' parameters on both edges
   int* edge_of = nullptr;                  ///< per edge record out: the edge touched, -1 for none
+  /// The definitions' pressure-overclosure laws (kind null: all hard).
+  NormalLawView<T> law{};
 };
 
 /// Values per facet in ContactView::facet_geom: centre (3), unit normal of the mean plane
@@ -423,17 +426,20 @@ struct ContactNodeBody {
     // approach is excess (a node between the layers of a fold going from one to the other
     // and back raised its spring from nothing to 13 kJ in one increment). docs/theory.md,
     // "Contact".
+    // A softened law is the deck's physics at every overclosure, its first touch included:
+    // its spring takes all of it.
     const T approach = -dot(v_rel, nrm) * c.dt_prev;
     const T allowed = T(2) * (approach > T(0) ? approach : T(0));
-    const T excess = contact_excess(hist, best, touch.pen, allowed);
+    const T excess = softened_contact(c.law, pair) ? T(0) : contact_excess(hist, best, touch.pen, allowed);
     if (c.commit) hist[3] = T(1), hist[4] = excess, hist[5] = T(best), hist[6] = touch.pen - excess;
     const T pen = touch.pen - excess;
-    const T fnorm = k * pen;
+    T stored;
+    const T fnorm = normal_contact_force(c.law, pair, i, pen, k, stored);
     // Friction: the slip of the last half-step velocities, in the tangent plane.
     const Vec3<T> v_t = v_rel - dot(v_rel, nrm) * nrm;
     Vec3<T> ft{hist[0], hist[1], hist[2]};
     ft = ft - dot(ft, nrm) * nrm;
-    T stored = T(0.5) * fnorm * pen, dissipated = T(0);
+    T dissipated = T(0);
     const T mu_s = c.mu_static[pair];
     if (mu_s > T(0) && k > T(0)) {
       const Vec3<T> trial = ft - (k * c.dt_prev) * v_t;

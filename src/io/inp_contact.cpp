@@ -54,6 +54,7 @@ void DeckParser::surface_interaction_keyword(const Keyword& kw) {
   it->second.loc = loc(kw.pos);
   interaction_ = name;
   interaction_friction_ = false;
+  interaction_behavior_ = false;
 }
 
 // Coulomb friction with a constant coefficient, or with the static coefficient decaying to
@@ -113,20 +114,107 @@ void DeckParser::friction_end() {
                                  : "the friction coefficient");
 }
 
-// Hard contact is the only normal behaviour: halfstep enforces it by a penalty.
+// The normal behaviour: HARD (the default, a penalty spring as stiff as the stable increment
+// allows) or a softened pressure-overclosure law from the data lines (docs/input.md).
 void DeckParser::surface_behavior_keyword(const Keyword& kw) {
   if (kw.find("NOSEPARATION"))
     fail(kw.pos, "*SURFACE BEHAVIOR, NO SEPARATION is not supported (surfaces in contact may separate)");
   allow_params(kw, {"PRESSURE-OVERCLOSURE", "PENALTY"});
+  if (interaction_behavior_)
+    fail(kw.pos, "surface interaction '" + interaction_ + "' has a second *SURFACE BEHAVIOR");
+  interaction_behavior_ = true;
+  SurfaceInteraction& si = m_.contact.interactions.at(interaction_);
   const std::string po = squeeze_upper(param(kw, "PRESSURE-OVERCLOSURE"));
-  if (kw.find("PRESSURE-OVERCLOSURE") && po != "HARD")
+  if (!kw.find("PRESSURE-OVERCLOSURE") || po == "HARD") si.overclosure = Overclosure::kHard;
+  else if (po == "LINEAR") si.overclosure = Overclosure::kLinear;
+  else if (po == "TABULAR") si.overclosure = Overclosure::kTabular;
+  else if (po == "EXPONENTIAL") si.overclosure = Overclosure::kExponential;
+  else if (po == "TIED")
+    fail(kw.pos, "*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TIED is not supported (use *TIE to join surfaces)");
+  else
     fail(kw.pos, "*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=" + param(kw, "PRESSURE-OVERCLOSURE") +
-                     " is not supported (HARD only: hard contact enforced by a penalty)");
+                     ": expected HARD, LINEAR, TABULAR or EXPONENTIAL");
+  si.overclosure_law.clear();
 }
 
-void DeckParser::surface_behavior_data(const Line&) {
-  fail(at_, "*SURFACE BEHAVIOR takes no data lines: halfstep contact is hard (PRESSURE-OVERCLOSURE=HARD), "
-            "tabular, exponential and linear pressure-overclosure are not supported");
+void DeckParser::surface_behavior_data(const Line& line) {
+  SurfaceInteraction& si = m_.contact.interactions.at(interaction_);
+  const auto finite_at_least = [&](std::size_t k, const char* what, bool positive) {
+    const double v = real(line.fields[k], what);
+    if (positive ? !(v > 0) : !(v >= 0))
+      fail(at_, std::string(what) + (positive ? " must be positive" : " must be >= 0") + ", got " + format_real(v));
+    return v;
+  };
+  switch (si.overclosure) {
+    case Overclosure::kHard:
+      fail(at_, "*SURFACE BEHAVIOR with hard contact (PRESSURE-OVERCLOSURE=HARD, the default) takes no data lines; "
+                "a softened law needs PRESSURE-OVERCLOSURE=LINEAR, TABULAR or EXPONENTIAL");
+    case Overclosure::kLinear: {
+      if (block_lines_ > 1) fail(at_, "PRESSURE-OVERCLOSURE=LINEAR takes one data line (the slope)");
+      need_fields(line, 1, "the slope of the pressure-overclosure line (pressure per overclosure)");
+      at_most_fields(line, 3, "slope[, CalculiX's sigma_inf, c0]");
+      si.overclosure_law = {finite_at_least(0, "the slope of the pressure-overclosure line", true)};
+      // CalculiX writes a tension at large clearances and a search distance after the slope:
+      // settings of its implicit contact that a penalty in an explicit step has no use for.
+      bool extra = false;
+      for (std::size_t k = 1; k < line.fields.size(); ++k)
+        if (!line.fields[k].empty()) {
+          finite_at_least(k, k == 1 ? "sigma_inf (the tension at large clearances)" : "c0 (the spring search distance)", false);
+          extra = true;
+        }
+      if (extra && !warned_calculix_linear_)
+        m_.warnings.push_back("*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR at " + loc(at_).str() +
+                              ": the fields after the slope (CalculiX's sigma_inf and c0, settings of its implicit "
+                              "contact) are read and not used: halfstep's softened contact carries no tension and "
+                              "starts at zero clearance");
+      warned_calculix_linear_ = warned_calculix_linear_ || extra;
+      return;
+    }
+    case Overclosure::kExponential: {
+      if (block_lines_ > 1) fail(at_, "PRESSURE-OVERCLOSURE=EXPONENTIAL takes one data line (c0, p0[, maximum stiffness])");
+      need_fields(line, 2, "c0 (the clearance at which the pressure is zero), p0 (the pressure at zero clearance)");
+      at_most_fields(line, 3, "c0, p0[, maximum stiffness]");
+      const double c0 = finite_at_least(0, "c0 (the clearance at which the pressure is zero)", true);
+      const double p0 = finite_at_least(1, "p0 (the pressure at zero clearance)", true);
+      const double kmax =
+          line.fields.size() > 2 && !line.fields[2].empty() ? finite_at_least(2, "the maximum stiffness", true) : 0.0;
+      si.overclosure_law = {c0, p0, kmax};
+      return;
+    }
+    case Overclosure::kTabular: {
+      need_fields(line, 2, "pressure, overclosure");
+      at_most_fields(line, 2, "pressure, overclosure");
+      const double p = finite_at_least(0, "the contact pressure", false);
+      const double h = real(line.fields[1], "the overclosure");
+      std::vector<double>& law = si.overclosure_law;
+      if (law.empty() && p != 0)
+        fail(at_, "the first point of a PRESSURE-OVERCLOSURE=TABULAR table must have pressure 0 (where contact "
+                  "starts), got " + format_real(p));
+      if (!law.empty() && !(h > law[law.size() - 2]))
+        fail(at_, "PRESSURE-OVERCLOSURE=TABULAR: the overclosures must increase, got " + format_real(h) +
+                      " after " + format_real(law[law.size() - 2]));
+      if (!law.empty() && p < law.back())
+        fail(at_, "PRESSURE-OVERCLOSURE=TABULAR: the pressures must not decrease, got " + format_real(p) +
+                      " after " + format_real(law.back()));
+      law.push_back(h);
+      law.push_back(p);
+      return;
+    }
+  }
+}
+
+void DeckParser::surface_behavior_end() {
+  const SurfaceInteraction& si = m_.contact.interactions.at(interaction_);
+  if (si.overclosure == Overclosure::kLinear) need_data_line("the slope of the pressure-overclosure line");
+  if (si.overclosure == Overclosure::kExponential) need_data_line("c0, p0[, maximum stiffness]");
+  if (si.overclosure != Overclosure::kTabular) return;
+  need_data_line("pressure, overclosure");
+  const std::vector<double>& law = si.overclosure_law;
+  // The law goes on past its last point with the last segment's slope: a flat one would let
+  // the surfaces pass through each other.
+  if (law.size() < 4 || !(law[law.size() - 1] > law[law.size() - 3]))
+    fail(kw_.pos, "PRESSURE-OVERCLOSURE=TABULAR needs at least two points and a rising last segment (the law goes on "
+              "with its slope beyond the last point), interaction '" + interaction_ + "'");
 }
 
 // ---------------------------------------------------------------------------------------

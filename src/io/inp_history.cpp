@@ -691,8 +691,12 @@ void DeckParser::surface_data(const Line& line) {
     // A node-based surface's optional second field is a contact area, which ties do not use.
     need_fields(line, 1, "node or node set[, area]");
     at_most_fields(line, 2, "node or node set[, area]");
-    if (line.fields.size() == 2) real(line.fields[1], "the node area");
-    pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), 0, at_});
+    double area = 1;
+    if (line.fields.size() == 2 && !line.fields[1].empty()) {
+      area = real(line.fields[1], "the node area");
+      if (!(area > 0)) fail(at_, "the node area must be positive, got " + format_real(area));
+    }
+    pending_faces_.push_back(PendingFace{surface_name_, key(line.fields[0]), 0, at_, area});
     return;
   }
   need_fields(line, 2, "element or element set, face label S1..S6 (S1..S4: edges of planar elements), SPOS or SNEG");
@@ -718,7 +722,10 @@ void DeckParser::resolve_surfaces() {
     Surface& s = m_.surfaces.at(p.surface);
     if (p.face == 0) {  // a node-based surface's node or node set
       for (int n : node_targets(p.target, p.pos))
-        if (std::find(s.nodes.begin(), s.nodes.end(), n) == s.nodes.end()) s.nodes.push_back(n);
+        if (std::find(s.nodes.begin(), s.nodes.end(), n) == s.nodes.end()) {
+          s.nodes.push_back(n);
+          s.node_areas.push_back(p.area);
+        }
       continue;
     }
     for (int e : element_targets(p.target, p.pos)) {

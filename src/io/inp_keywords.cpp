@@ -83,7 +83,8 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       // model data or the first step. Options follow their *SURFACE INTERACTION or *CONTACT.
       {"*SURFACE INTERACTION", kModelData, &P::surface_interaction_keyword},
       {"*FRICTION", kInteractionOption, &P::friction_keyword, &P::friction_data, &P::friction_end},
-      {"*SURFACE BEHAVIOR", kInteractionOption, &P::surface_behavior_keyword, &P::surface_behavior_data},
+      {"*SURFACE BEHAVIOR", kInteractionOption, &P::surface_behavior_keyword, &P::surface_behavior_data,
+       &P::surface_behavior_end},
       {"*CONTACT PAIR", kAnywhere, &P::contact_pair_keyword, &P::contact_pair_data, &P::contact_pair_end},
       {"*CONTACT", kAnywhere, &P::contact_keyword},
       {"*CONTACT INCLUSIONS", kContactOption, &P::contact_inclusions_keyword, &P::contact_inclusions_data,

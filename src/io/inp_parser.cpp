@@ -384,7 +384,7 @@ void DeckParser::alias_single_instance_sets() {
       surfaces.emplace_back(name.substr(prefix.size()), s);
   for (auto& [plain, s] : surfaces) {
     for (const PendingFace& f : std::vector<PendingFace>(pending_faces_))
-      if (f.surface == prefix + plain) pending_faces_.push_back(PendingFace{plain, f.target, f.face, f.pos});
+      if (f.surface == prefix + plain) pending_faces_.push_back(PendingFace{plain, f.target, f.face, f.pos, f.area});
     s.name = plain;
     m_.surfaces.emplace(plain, std::move(s));
   }

@@ -81,6 +81,7 @@ class DeckParser {
     std::string surface, target;
     int face = 0;
     Pos pos;
+    double area = 1;  ///< a node surface's entry: the area each of its nodes stands for
   };
   /// Rotating-velocity data may spread over lines: where the current entry stands.
   enum class RotationState { NewEntry, NeedPointB, MayTakeV0 };
@@ -309,6 +310,7 @@ class DeckParser {
   void friction_end();
   void surface_behavior_keyword(const Keyword& kw);
   void surface_behavior_data(const Line& line);
+  void surface_behavior_end();
   void contact_pair_keyword(const Keyword& kw);
   void contact_pair_data(const Line& line);
   void contact_pair_end();
@@ -490,6 +492,8 @@ class DeckParser {
   std::string interaction_;  ///< the *SURFACE INTERACTION that *FRICTION etc. apply to; empty: none
   bool interaction_friction_ = false;  ///< it has its *FRICTION already
   bool friction_decay_ = false;        ///< the open *FRICTION is EXPONENTIAL DECAY
+  bool interaction_behavior_ = false;  ///< it has its *SURFACE BEHAVIOR already
+  bool warned_calculix_linear_ = false;  ///< LINEAR's CalculiX fields (sigma_inf, c0) reported once
   /// Where each pair of m_.contact.pairs was defined, for the end-of-deck messages.
   struct PairOrigin {
     const char* keyword = "";  ///< "*CONTACT PAIR" or "*CONTACT INCLUSIONS"

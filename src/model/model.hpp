@@ -208,6 +208,9 @@ struct Surface {
   bool node_based = false;  ///< TYPE=NODE: `nodes` holds the surface, elements/faces are empty
   std::vector<int> elements, faces;
   std::vector<int> nodes;   ///< TYPE=NODE: node indices, deck order, no duplicates
+  /// TYPE=NODE: per node, the area it stands for (the data line's second field, 1 by
+  /// default): a softened contact law's pressure acts on it.
+  std::vector<double> node_areas;
   SourceLoc loc;
 };
 
@@ -386,13 +389,22 @@ struct AnalyticalSurface {
   SourceLoc body_loc; ///< the *RIGID BODY line
 };
 
-/// *SURFACE INTERACTION with its *FRICTION: how two surfaces in contact act on each other
-/// (normal contact is hard contact enforced by a penalty, docs/theory.md "Contact").
+/// *SURFACE BEHAVIOR's pressure-overclosure law (docs/theory.md, "Softened contact"): hard
+/// contact (a penalty spring as stiff as the stable increment allows) or a softened law that
+/// gives the contact pressure as a function of the overclosure.
+enum class Overclosure : std::uint8_t { kHard = 0, kLinear = 1, kTabular = 2, kExponential = 3 };
+
+/// *SURFACE INTERACTION with its *FRICTION and *SURFACE BEHAVIOR: how two surfaces in contact
+/// act on each other (docs/theory.md "Contact").
 struct SurfaceInteraction {
   std::string name;              ///< upper-case
   double friction = 0;           ///< Coulomb coefficient (static coefficient with EXPONENTIAL DECAY)
   double kinetic_friction = -1;  ///< EXPONENTIAL DECAY: the kinetic coefficient; < 0: none (= friction)
   double decay = 0;              ///< EXPONENTIAL DECAY: dc in mu = mu_k + (mu_s - mu_k) exp(-dc |slip rate|)
+  Overclosure overclosure = Overclosure::kHard;
+  /// The softened law's values: LINEAR {slope}; EXPONENTIAL {c0, p0, kmax (0: none)};
+  /// TABULAR (overclosure, pressure) pairs by ascending overclosure, the first at pressure 0.
+  std::vector<double> overclosure_law;
   SourceLoc loc;
 };
 

@@ -40,7 +40,8 @@ template <class Ar>
 void serialize(Ar& ar, ContactSystem& c) {
   ar(c.num_pairs, c.num_facets, c.num_slaves, c.facet_nodes, c.facet_pair, c.facet_offset, c.facet_depth,
      c.facet_two_sided, c.slave_node, c.slave_pair, c.slave_offset, c.spring_mass, c.slave_facet_ptr,
-     c.slave_facet_nodes, c.near_ptr, c.near_nodes, c.mu_static, c.mu_kinetic, c.decay, c.self, c.mirrored,
+     c.slave_facet_nodes, c.near_ptr, c.near_nodes, c.mu_static, c.mu_kinetic, c.decay, c.law_kind, c.law_ptr,
+     c.law_values, c.law_clearance, c.slave_area, c.self, c.mirrored,
      c.num_analytic, c.analytic_ref, c.analytic_frame, c.analytic_seg_ptr, c.analytic_seg, c.analytic_name,
      c.pair_surface, c.node_area_ptr, c.node_area, c.num_edges, c.edge_nodes, c.edge_pair, c.edge_role,
      c.edge_facets, c.edge_offset, c.edge_depth, c.edge_spring_mass, c.edge_near_ptr, c.edge_near_nodes,
@@ -192,11 +193,11 @@ void serialize(Ar& ar, StepLoads& s) {
 
 HALFSTEP_SHARE_FIELDS(LinearConstraints, 368);
 HALFSTEP_SHARE_FIELDS(RigidBodies, 248);
-HALFSTEP_SHARE_FIELDS(ContactSystem, 888);
-HALFSTEP_SHARE_FIELDS(StructureSystem, 3232);
-HALFSTEP_SHARE_FIELDS(ContactShare, 1152);
+HALFSTEP_SHARE_FIELDS(ContactSystem, 1008);
+HALFSTEP_SHARE_FIELDS(StructureSystem, 3352);
+HALFSTEP_SHARE_FIELDS(ContactShare, 1272);
 HALFSTEP_SHARE_FIELDS(ElementShare, 72);
-HALFSTEP_SHARE_FIELDS(Subdomain, 1408);
+HALFSTEP_SHARE_FIELDS(Subdomain, 1528);
 static_assert(sizeof(StructureState) == 904, "StructureState changed: add the new array to for_each_state_array in "
                                             "discretization/structure_state.hpp (restarts and shares read it), then "
                                             "update the size here");

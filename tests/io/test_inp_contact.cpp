@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "io/inp_reader.hpp"
@@ -118,6 +119,81 @@ TEST(InpContact, SurfaceInteractionReadsFrictionAndDefaults) {
   EXPECT_EQ(decay.kinetic_friction, 0.2);
   EXPECT_EQ(decay.decay, 3.5);
   EXPECT_TRUE(m.contact.empty());  // interactions alone make no contact
+}
+
+TEST(InpContact, SoftenedLawsAreRead) {
+  // LINEAR (with CalculiX's two extra fields: read, not used, said once), TABULAR (pairs of
+  // pressure and overclosure, stored as overclosure then pressure), EXPONENTIAL (c0, p0 and
+  // the optional maximum stiffness), HARD; a node surface's areas (1 by default).
+  const Model m = read(R"(*NSET, NSET=TWO
+10, 11
+*SURFACE, NAME=WEIGHTED, TYPE=NODE
+9, 0.25
+TWO, 0.5
+12
+*SURFACE INTERACTION, NAME=LIN
+*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR
+1e7, 3., 1e-3
+*SURFACE INTERACTION, NAME=TAB
+*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TABULAR
+0., -1e-3
+5., 1e-3
+20., 2e-3
+*SURFACE INTERACTION, NAME=EXP
+*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=EXPONENTIAL
+0.01, 20.
+*SURFACE INTERACTION, NAME=CAPPED
+*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=exponential
+0.01, 20., 5e4
+*SURFACE INTERACTION, NAME=HARD
+*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=HARD
+)");
+  const auto& in = m.contact.interactions;
+  EXPECT_EQ(in.at("LIN").overclosure, Overclosure::kLinear);
+  EXPECT_EQ(in.at("LIN").overclosure_law, std::vector<double>({1e7}));
+  EXPECT_EQ(count_warnings(m, "CalculiX's sigma_inf and c0"), 1);
+  EXPECT_EQ(in.at("TAB").overclosure, Overclosure::kTabular);
+  EXPECT_EQ(in.at("TAB").overclosure_law, std::vector<double>({-1e-3, 0., 1e-3, 5., 2e-3, 20.}));
+  EXPECT_EQ(in.at("EXP").overclosure, Overclosure::kExponential);
+  EXPECT_EQ(in.at("EXP").overclosure_law, std::vector<double>({0.01, 20., 0.}));
+  EXPECT_EQ(in.at("CAPPED").overclosure_law, std::vector<double>({0.01, 20., 5e4}));
+  EXPECT_EQ(in.at("HARD").overclosure, Overclosure::kHard);
+  EXPECT_TRUE(in.at("HARD").overclosure_law.empty());
+  const Surface& w = m.surfaces.at("WEIGHTED");
+  ASSERT_EQ(w.nodes.size(), 4u);
+  EXPECT_EQ(w.node_areas, std::vector<double>({0.25, 0.5, 0.5, 1.0}));
+  EXPECT_EQ(m.surfaces.at("CORNERS").node_areas, std::vector<double>(4, 1.0));
+}
+
+TEST(InpContact, SoftenedLawRefusals) {
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR\n").find(
+                "needs a data line with the slope"),
+            std::string::npos);
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR\n1e6\n2e6\n")
+                .find("takes one data line"),
+            std::string::npos);
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TABULAR\n0., 0.\n")
+                .find("at least two points and a rising last segment"),
+            std::string::npos);
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TABULAR\n0., 0.\n5., "
+                     "1e-3\n3., 2e-3\n")
+                .find("the pressures must not decrease"),
+            std::string::npos);
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TABULAR\n0., 0.\n5., "
+                     "1e-3\n5., 2e-3\n")
+                .find("rising last segment"),
+            std::string::npos);
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=EXPONENTIAL\n0., 1.\n")
+                .find("c0 (the clearance at which the pressure is zero) must be positive"),
+            std::string::npos);
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR\nnan\n").find(
+                "contact.inp:39"),
+            std::string::npos);
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR\n*SURFACE BEHAVIOR\n").find(
+                "has a second *SURFACE BEHAVIOR"),
+            std::string::npos);
+  EXPECT_NE(error_of("*SURFACE, NAME=N2, TYPE=NODE\n9, -1.\n").find("the node area must be positive"),
+            std::string::npos);
 }
 
 TEST(InpContact, FrictionBoundsAccepted) {

@@ -67,6 +67,13 @@ struct ContactPass {
     ct_mu_s_.assign(convert<T>(cs.mu_static));
     ct_mu_k_.assign(convert<T>(cs.mu_kinetic));
     ct_decay_.assign(convert<T>(cs.decay));
+    if (cs.softened()) {  // softened pressure-overclosure laws (dynamics/contact_law.hpp)
+      ct_law_kind_.assign(cs.law_kind);
+      ct_law_ptr_.assign(cs.law_ptr);
+      ct_law_values_.assign(convert<T>(cs.law_values));
+      ct_law_clearance_.assign(convert<T>(cs.law_clearance));
+      ct_slave_area_.assign(convert<T>(cs.slave_area));
+    }
     ct_self_.assign(cs.self);
     ct_mirrored_.assign(cs.mirrored);
     ct_near_ptr_.assign(cs.near_ptr);
@@ -172,7 +179,7 @@ struct ContactPass {
   ContactView<T> view(const Increment& inc, bool commit, const ContactNodes<T>& n) {
     const ContactSystem& cs = sys_.contact;
     const double dt = sys_.stable_dt;  // not the increment in use: see CpuBackend::contact_pass
-    return {n.x0,
+    ContactView<T> c{n.x0,
             n.y0,
             n.z0,
             n.ux,
@@ -226,6 +233,9 @@ struct ContactPass {
             ct_e_force_.get_or_null(),
             ct_e_param_.get_or_null(),
             ct_e_of_.get_or_null()};
+    if (cs.softened())
+      c.law = {ct_law_kind_.get(), ct_law_ptr_.get(), ct_law_values_.get(), ct_law_clearance_.get(), ct_slave_area_.get()};
+    return c;
   }
 
   /// Contact at t^n, before the node pass (dynamics/contact_pass.hpp; kernels in
@@ -339,6 +349,9 @@ struct ContactPass {
   DeviceArray<std::uint8_t> ct_two_sided_, ct_self_, ct_mirrored_;
   DeviceArray<T> ct_facet_offset_, ct_facet_depth_, ct_spring_mass_, ct_slave_offset_, ct_mu_s_, ct_mu_k_, ct_decay_;
   DeviceArray<T> ct_history_, ct_force_, ct_weight_;
+  DeviceArray<std::uint8_t> ct_law_kind_;                        // softened laws (NormalLawView)
+  DeviceArray<int> ct_law_ptr_;
+  DeviceArray<T> ct_law_values_, ct_law_clearance_, ct_slave_area_;
   DeviceArray<int> ct_an_ref_, ct_an_seg_ptr_, ct_pair_surface_;  // analytical masters (AnalyticView)
   DeviceArray<T> ct_geom_;                                        // kFacetGeom per facet at t^n
   DeviceArray<int> ct_near_ptr_, ct_near_nodes_;                 // self-contact neighbours (ContactView)
