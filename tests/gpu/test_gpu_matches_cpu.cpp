@@ -437,6 +437,9 @@ const GpuDeck kMixedDecks[] = {
     {"mixed_strip_bend", "tests/gpu/decks/mixed_strip_bend.inp", "TIP"},
     {"mixed_strip_gravity", "tests/gpu/decks/mixed_strip_gravity.inp", "TIP"},
     {"mixed_plate_spin", "tests/gpu/decks/mixed_plate_spin.inp", "TIP"},
+    // S4R with a band of S3R in one section (the triangles by default as the FPM triangle),
+    // simply supported, damped to rest under pressure (CPU: Navier's series to 0.21 %).
+    {"mixed_plate_navier", "tests/gpu/decks/mixed_plate_navier.inp", "CENTRE"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Mixed, GpuMatchesCpu,
