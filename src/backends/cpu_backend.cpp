@@ -249,11 +249,12 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
     }
     const int at = row ? row[n] : n;
     if (full && at >= 0) {
-      double out[12];
+      double out[kFullStepValues];
       full_step_output(r, out);
       for (int i = 0; i < 6; ++i) {
         full->v[i][at] = out[i];
         full->rf[i][at] = out[6 + i];
+        full->a[i][at] = out[12 + i];
       }
     }
   }
@@ -270,7 +271,10 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
       if (full && at >= 0) {
         double* const vf[6] = {full->v[0].data(), full->v[1].data(), full->v[2].data(),
                                full->v[3].data(), full->v[4].data(), full->v[5].data()};
+        double* const af[6] = {full->a[0].data(), full->a[1].data(), full->a[2].data(),
+                               full->a[3].data(), full->a[4].data(), full->a[5].data()};
         full->v[lc.dep_dof[k]][at] = row ? dependent_value(cview, k, vf, row) : dependent_value(cview, k, vf);
+        full->a[lc.dep_dof[k]][at] = row ? dependent_value(cview, k, af, row) : dependent_value(cview, k, af);
       }
     }
     if (commit) {  // frames of the nodes with dependent rotations, from their final w
@@ -337,8 +341,10 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
       const auto row_of = [row](int n) { return row ? row[n] : n; };
       const double vr[6] = {s.v_full.x, s.v_full.y, s.v_full.z, s.w_full.x, s.w_full.y, s.w_full.z};
       const double re[3] = {s.reaction.x, s.reaction.y, s.reaction.z};
+      const BodyAcceleration<double> acc = body_acceleration(s, v_half, w_half, h);
+      const double ar[6] = {acc.a.x, acc.a.y, acc.a.z, acc.alpha.x, acc.alpha.y, acc.alpha.z};
       if (const int at = row_of(r); at >= 0) {
-        for (int d = 0; d < 6; ++d) full->v[d][at] = vr[d];
+        for (int d = 0; d < 6; ++d) full->v[d][at] = vr[d], full->a[d][at] = ar[d];
         for (int d = 0; d < 3; ++d) full->rf[d][at] = re[d];
       }
       for (int i = rb.slave_ptr[b]; i < rb.slave_ptr[b + 1]; ++i) {
@@ -346,8 +352,13 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
         if (at < 0) continue;
         const Vec3<double> off = mat_vec(R, Vec3<double>{rb.offset[3 * i], rb.offset[3 * i + 1], rb.offset[3 * i + 2]});
         const Vec3<double> v = s.v_full + cross(s.w_full, off);
+        const Vec3<double> a = body_point_acceleration(s, acc, off);
         full->v[0][at] = v.x, full->v[1][at] = v.y, full->v[2][at] = v.z;
-        if (rb.slave_rot[i]) full->v[3][at] = s.w_full.x, full->v[4][at] = s.w_full.y, full->v[5][at] = s.w_full.z;
+        full->a[0][at] = a.x, full->a[1][at] = a.y, full->a[2][at] = a.z;
+        if (rb.slave_rot[i]) {
+          full->v[3][at] = s.w_full.x, full->v[4][at] = s.w_full.y, full->v[5][at] = s.w_full.z;
+          full->a[3][at] = acc.alpha.x, full->a[4][at] = acc.alpha.y, full->a[5][at] = acc.alpha.z;
+        }
       }
     }
     if (!commit) continue;

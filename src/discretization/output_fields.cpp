@@ -117,7 +117,8 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
     const std::vector<double>* rows[] = {&st.ux, &st.uy, &st.uz, &st.dx, &st.dy, &st.dz, &st.t1x, &st.t1y,
                                          &st.t1z, &st.r1x, &st.r1y, &st.r1z, &full.v[0], &full.v[1], &full.v[2],
                                          &full.v[3], &full.v[4], &full.v[5], &full.rf[0], &full.rf[1], &full.rf[2],
-                                         &full.rf[3], &full.rf[4], &full.rf[5]};
+                                         &full.rf[3], &full.rf[4], &full.rf[5], &full.a[0], &full.a[1], &full.a[2],
+                                         &full.a[3], &full.a[4], &full.a[5]};
     for (const std::vector<double>* r : rows)
       if (r->size() != nn)
         throw std::logic_error("output_fields: a node row of " + std::to_string(r->size()) + " values in a frame of " +
@@ -144,6 +145,8 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
   interleave(&full.v[3], vector("VR"));
   interleave(&full.rf[0], vector("RF"));
   interleave(&full.rf[3], vector("RM"));
+  interleave(&full.a[0], vector("A"));
+  interleave(&full.a[3], vector("AR"));
   if (nodes) return fs;  // what history rows read; contact forces are field output
   if (!st.contact_normal.empty()) {  // contact forces on the nodes (Abaqus CNORMF, CSHEARF)
     vector("CNORMF") = st.contact_normal;

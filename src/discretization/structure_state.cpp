@@ -11,6 +11,7 @@ namespace halfstep {
 void FullStepFields::resize(int nn) {
   for (auto& a : v) a.assign(nn, 0.0);
   for (auto& a : rf) a.assign(nn, 0.0);
+  for (auto& x : a) x.assign(nn, 0.0);
 }
 
 std::size_t StructureState::bytes_for(const StructureSystem& sys) {

@@ -16,6 +16,7 @@ namespace halfstep {
 struct FullStepFields {
   std::vector<double> v[6];   ///< translational velocity (3) and angular velocity (3), global
   std::vector<double> rf[6];  ///< reaction forces (3) and moments (3), global
+  std::vector<double> a[6];   ///< acceleration (3) and angular acceleration (3), global (0 in static steps)
   void resize(int nn);
 };
 

@@ -119,6 +119,9 @@ template <class T>
 struct NodeUpdateResult {
   T kinetic, work_prev, work_next, damp_prev, damp_next;
   T v_full[6], reaction[6];  ///< v^n and support reactions: translations global, rotations on (t1, t2, t3)
+  /// a^n = (v^(n+1/2) - v^(n-1/2)) / (t^(n+1/2) - t^(n-1/2)), as v_full's components (0
+  /// on skipped dofs and when both half steps are 0).
+  T a_full[6];
   Vec3<T> t1, t2, t3;        ///< axes of the rotational values (the triad at t^n, or global axes on 6-dof nodes)
   bool finite;
 };
@@ -201,7 +204,9 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
   }
   T v_next[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
   r.kinetic = r.work_prev = r.work_next = r.damp_prev = r.damp_next = T(0);
+  for (int d = 0; d < 6; ++d) r.a_full[d] = T(0);
   for (int d = kDofs; d < 6; ++d) r.v_full[d] = r.reaction[d] = T(0);
+  const T span = h.h_prev + h.h_next;  // t^(n+1/2) - t^(n-1/2)
   for (int d = 0; d < kDofs; ++d) {
     const bool rot = d >= 3;
     if (drive.skip & (1u << d)) {
@@ -231,16 +236,19 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
     r.damp_next += cd * u.v_full * h.h_next * u.v_next;
     r.v_full[d] = u.v_full;
     r.reaction[d] = u.reaction;
+    r.a_full[d] = span > T(0) ? (u.v_next - v_half) / span : T(0);
     v_next[d] = u.v_next;
   }
   if (q) {  // back to global components: the state and the output stay global
     to_global3(q, v_next);
     to_global3(q, r.v_full);
     to_global3(q, r.reaction);
+    to_global3(q, r.a_full);
     if (kDofs == 6) {
       to_global3(q, v_next + 3);
       to_global3(q, r.v_full + 3);
       to_global3(q, r.reaction + 3);
+      to_global3(q, r.a_full + 3);
     }
   }
   const T check = v_next[0] + v_next[1] + v_next[2] + v_next[3] + v_next[4] + v_next[5];
@@ -280,15 +288,20 @@ HS_HD NodeUpdateResult<T> integrate_node(int n, const T* fi, const T fp[3], std:
   return r;
 }
 
+/// Values per node of full_step_output (FullStepFields' rows: v, rf, a).
+inline constexpr int kFullStepValues = 18;
+
 /// Output values of a node update in global components: v (3), angular velocity (3),
-/// reaction force (3) and moment (3).
+/// reaction force (3) and moment (3), acceleration (3) and angular acceleration (3).
 template <class T, class Out>
-HS_HD void full_step_output(const NodeUpdateResult<T>& r, Out out[12]) {
+HS_HD void full_step_output(const NodeUpdateResult<T>& r, Out out[kFullStepValues]) {
   const Vec3<T> w = r.v_full[3] * r.t1 + r.v_full[4] * r.t2 + r.v_full[5] * r.t3;
   const Vec3<T> mo = r.reaction[3] * r.t1 + r.reaction[4] * r.t2 + r.reaction[5] * r.t3;
-  const T vals[12] = {r.v_full[0], r.v_full[1], r.v_full[2], w.x, w.y, w.z,
-                      r.reaction[0], r.reaction[1], r.reaction[2], mo.x, mo.y, mo.z};
-  for (int i = 0; i < 12; ++i) out[i] = static_cast<Out>(vals[i]);
+  const Vec3<T> ar = r.a_full[3] * r.t1 + r.a_full[4] * r.t2 + r.a_full[5] * r.t3;
+  const T vals[kFullStepValues] = {r.v_full[0], r.v_full[1], r.v_full[2], w.x,  w.y,  w.z,
+                                   r.reaction[0], r.reaction[1], r.reaction[2], mo.x, mo.y, mo.z,
+                                   r.a_full[0], r.a_full[1], r.a_full[2], ar.x, ar.y, ar.z};
+  for (int i = 0; i < kFullStepValues; ++i) out[i] = static_cast<Out>(vals[i]);
 }
 
 }  // namespace halfstep

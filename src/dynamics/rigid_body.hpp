@@ -59,6 +59,32 @@ struct BodyStep {
   bool finite;
 };
 
+/// Values per body a sampling node pass leaves for the frame (the GPU's body_out): v^n (3),
+/// w^n (3), the reference node's reaction (3), a^n (3), the angular acceleration (3).
+inline constexpr int kBodyOutValues = 15;
+
+/// A body's accelerations at t^n: its reference node's and its angular one, the change of the
+/// half-step velocities over t^(n-1/2) .. t^(n+1/2) (zero when both half steps are 0).
+template <class T>
+struct BodyAcceleration {
+  Vec3<T> a, alpha;
+};
+
+/// The accelerations of step s from the half-step velocities before it.
+template <class T>
+HS_HD BodyAcceleration<T> body_acceleration(const BodyStep<T>& s, Vec3<T> v_half, Vec3<T> w_half, HalfSteps<T> h) {
+  const T span = h.h_prev + h.h_next;
+  if (!(span > T(0))) return {{T(0), T(0), T(0)}, {T(0), T(0), T(0)}};
+  return {(T(1) / span) * (s.v_next - v_half), (T(1) / span) * (s.w_next - w_half)};
+}
+
+/// Acceleration of the body's point at offset off (spatial, from the reference node):
+/// a + alpha x off + w x (w x off), with w the angular velocity at t^n.
+template <class T>
+HS_HD Vec3<T> body_point_acceleration(const BodyStep<T>& s, const BodyAcceleration<T>& acc, Vec3<T> off) {
+  return acc.a + cross(acc.alpha, off) + cross(s.w_full, cross(s.w_full, off));
+}
+
 /// R v for a row-major 3 x 3 matrix.
 template <class T>
 HS_HD Vec3<T> mat_vec(const T* R, Vec3<T> v) {

@@ -131,8 +131,9 @@ void DeckParser::node_output_data(const Line& line) {
     if (v == "U" || v == "UT" || v == "UR") add_unique(vars, "U");
     else if (v == "V" || v == "VT" || v == "VR") add_unique(vars, "V");
     else if (v == "RF") add_unique(vars, "RF");
+    else if (v == "A" || v == "AT" || v == "AR") add_unique(vars, "A");
     else
-      fail(at_, "node output variable '" + std::string(f) + "' is not supported (halfstep writes U, V, RF)");
+      fail(at_, "node output variable '" + std::string(f) + "' is not supported (halfstep writes U, V, A, RF)");
     output_block_has_vars_ = true;
   }
 }
@@ -246,11 +247,12 @@ void DeckParser::print_data(const Line& line) {
     std::string v = squeeze_upper(f);
     if (node && (v == "UT" || v == "U")) v = "U";
     else if (node && (v == "VT" || v == "V")) v = "V";
+    else if (node && (v == "AT" || v == "A")) v = "A";
     else if (node && v == "RF") v = "RF";
     else if (!node && (v == "S" || v == "E" || v == "PEEQ")) {
     } else
       fail(at_, std::string(node ? "*NODE PRINT" : "*EL PRINT") + " variable '" + std::string(f) +
-                    "' is not supported (halfstep prints " + (node ? "U, V, RF" : "S, E, PEEQ") + ")");
+                    "' is not supported (halfstep prints " + (node ? "U, V, A, RF" : "S, E, PEEQ") + ")");
     add_unique(p.vars, v.c_str());
   }
 }

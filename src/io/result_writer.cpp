@@ -80,6 +80,7 @@ std::vector<std::string> ResultWriter::history_columns(const History& h) {
   add(h.u, "U", "UR");
   add(h.v, "V", "VR");
   add(h.rf, "RF", "RM");
+  add(h.a, "A", "AR");
   return cols;
 }
 
@@ -113,6 +114,7 @@ void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
       h.u |= var == "U";
       h.v |= var == "V";
       h.rf |= var == "RF";
+      h.a |= var == "A";
     }
     make_directories(dir_ + "/history");
     const std::string file = file_name_for(r.nset);
@@ -237,7 +239,10 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
         nodes = &model_.nsets.at(p.set).members;
       }
       for (const std::string& var : p.vars) {
-        const char* what = var == "U" ? "displacements (vx,vy,vz)" : var == "V" ? "velocities (vx,vy,vz)" : "forces (fx,fy,fz)";
+        const char* what = var == "U"   ? "displacements (vx,vy,vz)"
+                           : var == "V" ? "velocities (vx,vy,vz)"
+                           : var == "A" ? "accelerations (ax,ay,az)"
+                                        : "forces (fx,fy,fz)";
         const std::vector<double>& a = nodal(frame.fields, var.c_str());
         std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL NODES").c_str(), frame.time);
         double sum[3] = {0, 0, 0};
@@ -317,6 +322,7 @@ std::string variable_of(const std::string& array) {
   if (array == "U" || array == "UR") return "U";
   if (array == "V" || array == "VR") return "V";
   if (array == "RF" || array == "RM") return "RF";
+  if (array == "A" || array == "AR") return "A";
   // AxialForce (trusses, springs, dashpots) goes with S, as Abaqus reports their force as S11.
   if (array == "S" || array == "Mises" || array == "AxialForce" || array.rfind("S_", 0) == 0 ||
       array.rfind("Mises_", 0) == 0)
@@ -596,6 +602,8 @@ void ResultWriter::write_history(double time, const FieldSet& fields, const std:
   const std::vector<double>& vr = nodal(fields, "VR");
   const std::vector<double>& rf = nodal(fields, "RF");
   const std::vector<double>& rm = nodal(fields, "RM");
+  const std::vector<double>& acc = nodal(fields, "A");
+  const std::vector<double>& accr = nodal(fields, "AR");
   std::vector<double> row;
   const auto add3 = [&row](const std::vector<double>& a, int n) {
     row.insert(row.end(), {a[3 * n], a[3 * n + 1], a[3 * n + 2]});
@@ -610,6 +618,7 @@ void ResultWriter::write_history(double time, const FieldSet& fields, const std:
       if (h.u) add3(u, n), add3(ur, n);
       if (h.v) add3(v, n), add3(vr, n);
       if (h.rf) add3(rf, n), add3(rm, n);
+      if (h.a) add3(acc, n), add3(accr, n);
       h.csv->write_row(row);
     }
     if (h.total) {
@@ -714,8 +723,8 @@ std::string ResultWriter::checkpoint() const {
     const std::string k = "history" + std::to_string(i) + ".";
     b.put_text(k + "nset", h.nset);
     b.put_text(k + "file", h.file);
-    const std::uint8_t flags[3] = {h.u, h.v, h.rf};
-    b.put(k + "flags", flags, 3);
+    const std::uint8_t flags[4] = {h.u, h.v, h.rf, h.a};
+    b.put(k + "flags", flags, 4);
     b.put_value(k + "csv_size", h.csv->size());
     b.put_value(k + "csv_hash", h.csv->content_hash());
     if (h.total) {
@@ -793,10 +802,12 @@ void ResultWriter::resume(const std::string& checkpoint, const std::string& rest
     if (!history_file_name(h.file))
       b.fail("history file name '" + h.file + "' is not a plain file name inside OUTDIR/history");
     const std::string& flags = b.bytes(k + "flags");
-    if (flags.size() != 3) b.fail("history flags of the wrong size");
+    // Three flags: a restart written before accelerations could be asked for.
+    if (flags.size() != 3 && flags.size() != 4) b.fail("history flags of the wrong size");
     h.u = flags[0] != 0;
     h.v = flags[1] != 0;
     h.rf = flags[2] != 0;
+    h.a = flags.size() == 4 && flags[3] != 0;
     if (b.has(k + "total_size") != h.rf) b.fail("history set '" + h.nset + "' has its total file without RF, or not");
     csv.push_back(continued(dir_ + "/history/" + h.file + ".csv", k + "csv_size", k + "csv_hash"));
     if (h.rf) total.push_back(continued(dir_ + "/history/" + h.file + "_total.csv", k + "total_size", k + "total_hash"));

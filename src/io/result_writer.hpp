@@ -74,7 +74,7 @@ class ResultWriter final : public ResultSink {
     std::string nset;
     std::vector<int> nodes;
     std::vector<int> rows;  ///< each node's entity in the arrays of frames of history_rows_'s nodes
-    bool u = false, v = false, rf = false;
+    bool u = false, v = false, rf = false, a = false;
     std::string file;  ///< its file name in OUTDIR/history, without ".csv" (file_name_for's)
     std::unique_ptr<CsvWriter> csv;
     std::unique_ptr<CsvWriter> total;  ///< RF: sums over the set (the set's total reaction)

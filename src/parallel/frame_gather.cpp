@@ -95,6 +95,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   std::vector<const std::vector<double>*> rows = {&s.ux, &s.uy, &s.uz, &s.dx, &s.dy, &s.dz, &s.t1x, &s.t1y, &s.t1z};
   for (int i = 0; i < 6; ++i) rows.push_back(&local.full.v[i]);
   for (int i = 0; i < 6; ++i) rows.push_back(&local.full.rf[i]);
+  for (int i = 0; i < 6; ++i) rows.push_back(&local.full.a[i]);
   const std::vector<int>& nodes = full ? owned_nodes_ : history_local_;
   const std::vector<double> mine = pack(rows, nodes, local.nodes.get());
   auto values = std::make_shared<std::vector<double>>(comm_.gather(mine, 0));
@@ -143,6 +144,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
       for (int i = 0; i < 6; ++i) {
         out.full.v[i] = std::move(rows_of[static_cast<std::size_t>(9 + i)]);
         out.full.rf[i] = std::move(rows_of[static_cast<std::size_t>(15 + i)]);
+        out.full.a[i] = std::move(rows_of[static_cast<std::size_t>(21 + i)]);
       }
     };
     return f;
@@ -166,6 +168,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
     for (int i = 0; i < 6; ++i) {
       out.full.v[i] = std::move(whole[static_cast<std::size_t>(9 + i)]);
       out.full.rf[i] = std::move(whole[static_cast<std::size_t>(15 + i)]);
+      out.full.a[i] = std::move(whole[static_cast<std::size_t>(21 + i)]);
     }
     if (!elements) return;
     const std::vector<const BlockFamily*>& families = block_families();

@@ -90,6 +90,24 @@ TEST_P(GpuMatchesCpu, DisplacementHistoriesAgree) {
     RecordProperty(std::string("rel_diff_") + name, std::to_string(diff / scale));
     std::printf("%s %s %s %s: GPU - CPU %.3g of the largest |U|\n", d.name, v.scheme, v.precision, name, diff / scale);
   }
+  // Accelerations, where the deck asks for them (A: the half-step velocities' change over the
+  // increment), relative to the largest of the set.
+  if (std::find(a.header.begin(), a.header.end(), "A1") == a.header.end()) return;
+  double a_scale = 0;
+  for (const char* name : {"A1", "A2", "A3"})
+    for (const auto& row : a.rows) a_scale = std::max(a_scale, std::fabs(row[a.col(name)]));
+  ASSERT_GT(a_scale, 0.0);
+  for (const char* name : {"A1", "A2", "A3"}) {
+    const int k = a.col(name);
+    double diff = 0;
+    for (std::size_t i = 0; i < a.rows.size(); ++i) diff = std::max(diff, std::fabs(a.rows[i][k] - b.rows[i][k]));
+    // FP32: an acceleration is a difference of two half-step velocities over the increment,
+    // so it carries their rounding times v / (a dt). Measured on an H200 (rigid_end,
+    // rigid_rotaryi, equation_bar): FP64 4.8e-12, FP32 1.6e-3 of the largest |A|.
+    const double tolerance = std::string(v.precision) == "single" ? 5e-3 : v.tolerance;
+    EXPECT_LE(diff / a_scale, tolerance) << name << ": max difference " << diff << " of " << a_scale;
+    std::printf("%s %s %s %s: GPU - CPU %.3g of the largest |A|\n", d.name, v.scheme, v.precision, name, diff / a_scale);
+  }
 }
 
 /// Test name of a (deck, variant) case: deck_scheme_precision, with '-' as '_'.

@@ -275,7 +275,7 @@ std::string box_deck(const std::string& ref, const std::string& loads, double pe
   d += "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SOLID SECTION, ELSET=BOX, MATERIAL=M\n";
   d += "*RIGID BODY, REF NODE=" + ref + ", ELSET=BOX\n*STEP\n*DYNAMIC, EXPLICIT\n, " + std::to_string(period) +
        "\n*CLOAD\n" + loads + "*OUTPUT, HISTORY, TIME INTERVAL=" + std::to_string(period) +
-       "\n*NODE OUTPUT, NSET=ALLN\nU, V\n*END STEP\n";
+       "\n*NODE OUTPUT, NSET=ALLN\nU, V, A\n*END STEP\n";
   return d;
 }
 
@@ -307,6 +307,14 @@ TEST(RigidBody, MomentSpinsTheBodyAboutItsPrincipalAxis) {
   // The corner's velocity is w x (R X), w = alpha t.
   EXPECT_NEAR(corner.at("V1"), -0.4 * (s * 1 + c * 0.5), 1e-12);
   EXPECT_NEAR(corner.at("V2"), 0.4 * (c * 1 - s * 0.5), 1e-12);
+  // Its acceleration alpha x r + w x (w x r), r = R X, w = 0.4 at t = 1; the centre's
+  // angular acceleration AR3 = alpha, its translation none (measured to 5e-14).
+  const double rx = c * 1 - s * 0.5, ry = s * 1 + c * 0.5;
+  EXPECT_NEAR(corner.at("A1"), -0.4 * ry - 0.16 * rx, 1e-12);
+  EXPECT_NEAR(corner.at("A2"), 0.4 * rx - 0.16 * ry, 1e-12);
+  EXPECT_NEAR(corner.at("A3"), 0.0, 1e-12);
+  EXPECT_NEAR(centre.at("AR3"), 0.4, 1e-12);
+  for (const char* k : {"A1", "A2", "A3", "AR1", "AR2"}) EXPECT_NEAR(centre.at(k), 0.0, 1e-12) << k;
   EXPECT_LT(energy_error(dir + "/out"), 1e-12);  // measured 2.1e-15
 }
 

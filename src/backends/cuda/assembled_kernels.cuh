@@ -317,9 +317,9 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
       if (m.owned && !m.owned[n])
         for (int k = 0; k < kNonFinite; ++k) acc[k] = 0.0;  // another rank counts this node
       if (Set == NodeSet::All && mode == NodeMode::Sample) {
-        T out[12];
+        T out[kFullStepValues];
         full_step_output(r, out);
-        for (int k = 0; k < 12; ++k) frame.put(k, n, out[k]);
+        for (int k = 0; k < kFullStepValues; ++k) frame.put(k, n, out[k]);
       }
     }
     if (Set == NodeSet::All && n == 0)  // the rigid bodies' terms (constraint_kernels.cuh, body_kernel)

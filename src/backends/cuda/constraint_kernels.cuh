@@ -39,9 +39,14 @@ __global__ void dependent_update_kernel(NodeStateView<T> s, ConstraintView<T> c,
   } else if (mode == NodeMode::Sample) {
     const int n = c.dep_node[k];
     if (!frame.full || (frame.row && frame.row[n] < 0)) return;
-    T* f[6];
-    for (int d = 0; d < 6; ++d) f[d] = frame.full + static_cast<std::size_t>(d) * frame.rows;
+    // v^n in columns 0..5, a^n in 12..17 (full_step_output's layout).
+    T *f[6], *fa[6];
+    for (int d = 0; d < 6; ++d) {
+      f[d] = frame.full + static_cast<std::size_t>(d) * frame.rows;
+      fa[d] = frame.full + static_cast<std::size_t>(12 + d) * frame.rows;
+    }
     frame.put(c.dep_dof[k], n, frame.row ? dependent_value(c, k, f, frame.row) : dependent_value(c, k, f));
+    frame.put(12 + c.dep_dof[k], n, frame.row ? dependent_value(c, k, fa, frame.row) : dependent_value(c, k, fa));
   }
 }
 
@@ -114,10 +119,13 @@ __global__ void body_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Incr
   sums[1] = st.work_prev;
   sums[2] = st.work_next;
   sums[3] = st.finite ? 0.0 : 1.0;
-  T* out = bv.out + 9 * b;
-  const T o[9] = {st.v_full.x, st.v_full.y, st.v_full.z, st.w_full.x, st.w_full.y, st.w_full.z,
-                  st.reaction.x, st.reaction.y, st.reaction.z};
-  for (int i = 0; i < 9; ++i) out[i] = o[i];
+  T* out = bv.out + kBodyOutValues * b;
+  const BodyAcceleration<T> acc =
+      body_acceleration(st, Vec3<T>{s.v[0][r], s.v[1][r], s.v[2][r]}, Vec3<T>{w[0], w[1], w[2]}, h);
+  const T o[kBodyOutValues] = {st.v_full.x, st.v_full.y, st.v_full.z, st.w_full.x,  st.w_full.y,
+                               st.w_full.z, st.reaction.x, st.reaction.y, st.reaction.z, acc.a.x,
+                               acc.a.y,     acc.a.z,     acc.alpha.x,  acc.alpha.y,  acc.alpha.z};
+  for (int i = 0; i < kBodyOutValues; ++i) out[i] = o[i];
   if (mode != NodeMode::Commit) return;
   const T dt = T(2) * h.h_next;
   s.v[0][r] = st.v_next.x, s.v[1][r] = st.v_next.y, s.v[2][r] = st.v_next.z;
@@ -158,18 +166,27 @@ template <class T>
 __global__ void body_output_kernel(BodyView<T> bv, FrameOut<T> frame) {
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= bv.num_bodies) return;
-  const T* o = bv.out + 9 * b;
+  const T* o = bv.out + kBodyOutValues * b;
   const T* R = bv.rotation + 9 * b;
   const int r = bv.ref_node[b];
   const auto put = [&](int column, int n, T value) { frame.put(column, n, value); };
-  for (int k = 0; k < 6; ++k) put(k, r, o[k]);
+  for (int k = 0; k < 6; ++k) put(k, r, o[k]), put(12 + k, r, o[9 + k]);
   for (int k = 0; k < 3; ++k) put(6 + k, r, o[6 + k]);
   const Vec3<T> v{o[0], o[1], o[2]}, w{o[3], o[4], o[5]};
+  BodyStep<T> st{};
+  st.w_full = w;
+  const BodyAcceleration<T> acc{{o[9], o[10], o[11]}, {o[12], o[13], o[14]}};
   for (int i = bv.slave_ptr[b]; i < bv.slave_ptr[b + 1]; ++i) {
     const int n = bv.slave_node[i];
-    const Vec3<T> vs = v + cross(w, mat_vec(R, Vec3<T>{bv.offset[3 * i], bv.offset[3 * i + 1], bv.offset[3 * i + 2]}));
+    const Vec3<T> off = mat_vec(R, Vec3<T>{bv.offset[3 * i], bv.offset[3 * i + 1], bv.offset[3 * i + 2]});
+    const Vec3<T> vs = v + cross(w, off);
+    const Vec3<T> as = body_point_acceleration(st, acc, off);
     put(0, n, vs.x), put(1, n, vs.y), put(2, n, vs.z);
-    if (bv.slave_rot[i]) put(3, n, w.x), put(4, n, w.y), put(5, n, w.z);
+    put(12, n, as.x), put(13, n, as.y), put(14, n, as.z);
+    if (bv.slave_rot[i]) {
+      put(3, n, w.x), put(4, n, w.y), put(5, n, w.z);
+      put(15, n, acc.alpha.x), put(16, n, acc.alpha.y), put(17, n, acc.alpha.z);
+    }
   }
 }
 

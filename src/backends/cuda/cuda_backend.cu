@@ -404,7 +404,7 @@ class CudaBackend final : public Backend {
     body_offset_.assign(convert<T>(rb.offset));
     body_rotation_.resize(9 * static_cast<std::size_t>(rb.num_bodies));
     body_omega_.resize(3 * static_cast<std::size_t>(rb.num_bodies));
-    body_out_.resize(9 * static_cast<std::size_t>(rb.num_bodies));
+    body_out_.resize(kBodyOutValues * static_cast<std::size_t>(rb.num_bodies));
     body_sums_.resize(4 * static_cast<std::size_t>(rb.num_bodies));
   }
 

@@ -155,7 +155,7 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   }
   const int b = acquire_staging();
   Staging<T>& s = staging_[b];
-  s.full.reserve(12 * static_cast<std::size_t>(rows));
+  s.full.reserve(kFullStepValues * static_cast<std::size_t>(rows));
   s.state.reserve(9 * static_cast<std::size_t>(rows));
   s.energy.reserve(static_cast<std::size_t>(ne) + 2 * static_cast<std::size_t>(ns));  // shells | solids | hourglass
   s.monitor.reserve(1);
@@ -259,10 +259,8 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
       out.assign(row, row + rows);
     };
     for (int i = 0; i < 9; ++i) take(st.state.host(), i, *state_rows[i]);
-    for (int i = 0; i < 6; ++i) {
-      take(st.full.host(), i, f.full.v[i]);
-      take(st.full.host(), 6 + i, f.full.rf[i]);
-    }
+    for (int i = 0; i < kFullStepValues; ++i)  // v, rf, a: full_step_output's rows
+      take(st.full.host(), i, (i < 6 ? f.full.v : i < 12 ? f.full.rf : f.full.a)[i % 6]);
     f.state.elem_energy.assign(st.energy.host(), st.energy.host() + ne);
     f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
     f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);

@@ -145,12 +145,12 @@ __global__ void element_local_sample_kernel(MeshView<T> m, NodeStateView<T> ss, 
                                                  drive, h, false, u, dir, t1);
     node_sums(r, acc);
     if (mode == NodeMode::Sample) {
-      T out[12];
+      T out[kFullStepValues];
       full_step_output(r, out);
-      for (int i = 0; i < 12; ++i) frame.put(i, n, out[i]);
+      for (int i = 0; i < kFullStepValues; ++i) frame.put(i, n, out[i]);
     }
   } else if (n < m.nn && mode == NodeMode::Sample) {
-    for (int i = 0; i < 12; ++i) frame.put(i, n, T(0));
+    for (int i = 0; i < kFullStepValues; ++i) frame.put(i, n, T(0));
   }
   if (grid_sum(acc, run.node_sums)) finish_node_pass(run, mode, inc.time);
 }

@@ -59,7 +59,8 @@ struct MeshView {
 /// Where a sampling pass leaves a frame: component-major rows of nn values (mapped host memory).
 template <class T>
 struct FrameOut {
-  /// 12 rows of `rows` values: v (3), angular velocity (3), reaction (3), moment (3); null:
+  /// kFullStepValues rows of `rows` values: v (3), angular velocity (3), reaction (3),
+  /// moment (3), acceleration (3), angular acceleration (3) (full_step_output); null:
   /// nothing is written (an energy row, a Commit or Probe pass).
   T* full;
   /// Node n's entity in the rows (-1: the frame does not hold it); null: n. A compact frame
