@@ -79,6 +79,7 @@ struct Args {
   bool quiet = false;
   bool timings = false;  ///< check --timings: the phases' seconds on stderr
   bool report = false;  ///< run --report: write OUTDIR/report.html at the end, whatever the outcome
+  std::string units;    ///< --units: the report's unit system (empty: the deck's ** UNITS: line)
   /// run --renumber: reorder nodes and elements for locality (model/renumber.hpp); "auto" is "on".
   std::string renumber = "auto";
   bool overwrite = false;  ///< run --overwrite: delete another job's results in OUTDIR first
@@ -337,6 +338,10 @@ Args parse(int argc, char** argv) {
     if (v.empty()) bad_value("OUTDIR must not be empty");
     a.output_dir = v;
   })->required();
+  for (CLI::App* c : {run, report})
+    c->add_option("--units", a.units,
+                  "the unit system the deck's numbers are in, for the report's labels (SI, MM-T-S,\n"
+                  "MM-KG-MS, ...; docs/report.md); default: the deck's ** UNITS: line");
   // Without a command, help lists every command with its options, as the hand-written usage did.
   const auto help = [&app] {
     return app.get_subcommands().empty() ? app.help("", CLI::AppFormatMode::All) : app.help();
@@ -629,7 +634,7 @@ int guarded_main(const Args& args, const Communicator& comm) {
 /// finalized: an MPI library may not survive its process forking.
 int with_report(const Args& args, int rank, int code) {
   if (!args.report || rank != 0 || code == kBadInput || code == kUsage) return code;
-  const int report = run_report(args.output_dir);
+  const int report = run_report(args.output_dir, args.units);
   return code == kOk && report != 0 ? kIoFailed : code;
 }
 
@@ -637,7 +642,7 @@ int with_report(const Args& args, int rank, int code) {
 
 int main(int argc, char** argv) {
   const Args args = parse(argc, argv);
-  if (args.command == "report") return run_report(args.output_dir);
+  if (args.command == "report") return run_report(args.output_dir, args.units);
   if (launched_by_mpi_launcher() && !mpi_available()) {
     std::fprintf(stderr, "halfstep: started by an MPI launcher, but this build has no MPI "
                          "(install an MPI library, e.g. libopenmpi-dev, and rebuild)\n");

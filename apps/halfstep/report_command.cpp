@@ -50,7 +50,7 @@ constexpr const char* kBootstrap =
 
 }  // namespace
 
-int run_report(const std::string& outdir) {
+int run_report(const std::string& outdir, const std::string& units) {
   const std::string python = python_executable(), dir = source_package_dir();
   std::fflush(stdout);
   std::fflush(stderr);
@@ -65,7 +65,8 @@ int run_report(const std::string& outdir) {
       const std::string path = old && *old ? dir + ":" + old : dir;
       ::setenv("PYTHONPATH", path.c_str(), 1);
     }
-    const char* argv[] = {python.c_str(), "-c", kBootstrap, outdir.c_str(), nullptr};
+    const char* argv[] = {python.c_str(), "-c", kBootstrap, outdir.c_str(),
+                          units.empty() ? nullptr : "--units", units.c_str(), nullptr};
     ::execvp(argv[0], const_cast<char* const*>(argv));
     std::fprintf(stderr,
                  "halfstep: report: cannot run '%s' (%s): the report needs Python 3 (set HALFSTEP_PYTHON to "

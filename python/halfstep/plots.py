@@ -16,9 +16,16 @@ ENERGY_LINES = ("kinetic", "internal", "external_work", "damping_work", "hourgla
 OPTIONAL_ENERGY_LINES = ("plastic_dissipation", "contact", "friction_dissipation", "mass_scaling_work")
 # History variables drawn together in one panel.
 HISTORY_GROUPS = (("U", ("U1", "U2", "U3")), ("UR", ("UR1", "UR2", "UR3")), ("V", ("V1", "V2", "V3")),
-                  ("VR", ("VR1", "VR2", "VR3")), ("RF", ("RF1", "RF2", "RF3")), ("RM", ("RM1", "RM2", "RM3")))
+                  ("VR", ("VR1", "VR2", "VR3")), ("RF", ("RF1", "RF2", "RF3")), ("RM", ("RM1", "RM2", "RM3")),
+                  ("A", ("A1", "A2", "A3")), ("AR", ("AR1", "AR2", "AR3")))
 MAX_HISTORY_NODES = 8  # beyond this a panel is unreadable; the rest are named in the title
 MAX_LEGEND_LINES = 6  # beyond this a panel's legend names components, not node lines
+
+
+def _in(result: Result, quantity: str) -> str:
+    """' [unit]' of a quantity in the run's unit system (result.units), or '' without one."""
+    units = getattr(result, "units", None)
+    return f" [{units.of(quantity)}]" if units else ""
 
 
 def _figure(rows: int = 1, cols: int = 1, width: float = 7.0, height: float = 3.6):
@@ -39,8 +46,8 @@ def energy_balance(result: Result) -> Figure | None:
     for name in names:
         style = {"color": "k", "lw": 2.0} if name == "total" else {"lw": 1.4}
         ax.plot(e["time"].to_numpy(), e[name].to_numpy(), label=name, **style)
-    ax.set_xlabel("time")
-    ax.set_ylabel("energy")
+    ax.set_xlabel("time" + _in(result, "time"))
+    ax.set_ylabel("energy" + _in(result, "energy"))
     ax.set_title("Energy balance")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
@@ -78,7 +85,7 @@ def energy_error(result: Result) -> Figure | None:
         ax.axhline(tol, color="k", ls="--", lw=1.2, label=f"tolerance {tol:g}")
     if np.any(running > 0):
         ax.set_yscale("log")
-    ax.set_xlabel("time")
+    ax.set_xlabel("time" + _in(result, "time"))
     ax.set_ylabel("|total - total(0)| / energy")
     ax.set_title("Energy balance error")
     ax.grid(alpha=0.3, which="both")
@@ -104,8 +111,8 @@ def increments(result: Result) -> Figure | None:
         ax.axhline(stable, color="C1", ls="--", lw=1.2,
                    label=f"stable estimate (element {element})" if element else "stable estimate")
     ax.set_ylim(0, 1.15 * max(dt + [stable if isinstance(stable, (int, float)) else 0]))
-    ax.set_xlabel("time")
-    ax.set_ylabel("time increment")
+    ax.set_xlabel("time" + _in(result, "time"))
+    ax.set_ylabel("time increment" + _in(result, "time"))
     ax.set_title("Increment size" + (f" (controlling element {element})" if element else ""))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
@@ -141,10 +148,10 @@ def history(result: Result, name: str) -> Figure | None:
                 label = (f"{c}, {len(shown)} nodes" if i == 0 else "_nolegend_") if many else f"{c} node {node}"
                 ax.plot(r["time"].to_numpy(), r[c].to_numpy(), label=label, lw=1.0 if many else 1.3,
                         color=colour if many else None)
-        ax.set_ylabel(group)
+        ax.set_ylabel(group + _in(result, group))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, ncol=3)
-    axes[-1].set_xlabel("time")
+    axes[-1].set_xlabel("time" + _in(result, "time"))
     extra = f" (first {len(shown)} of {len(nodes)} nodes)" if len(nodes) > len(shown) else ""
     title = f"History of node set {name}{extra}"
     if zero:
@@ -173,7 +180,7 @@ def reactions(result: Result) -> Figure | None:
     if zero:
         title += "\nzero throughout: " + ", ".join(zero)
     axes[0].set_title(title, fontsize=9 if zero else None)
-    axes[-1].set_xlabel("time")
+    axes[-1].set_xlabel("time" + _in(result, "time"))
     return fig
 
 
@@ -190,11 +197,11 @@ def contact_forces(result: Result) -> Figure | None:
         for col in c.columns:
             if col not in ("time", "definition"):
                 ax.plot(rows["time"].to_numpy(), rows[col].to_numpy(), label=f"{col} contact {d}", lw=1.3)
-        ax.set_ylabel(f"contact {d}: force")
+        ax.set_ylabel(f"contact {d}: force" + _in(result, "force"))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, ncol=3)
     axes[0].set_title("Contact forces")
-    axes[-1].set_xlabel("time")
+    axes[-1].set_xlabel("time" + _in(result, "time"))
     return fig
 
 

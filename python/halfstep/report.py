@@ -13,6 +13,7 @@ import sys
 import time as _time
 
 from . import plots, render, render_vtk
+from . import units as units_mod
 from .results import Result, ResultError
 
 SECTIONS = ("status", "summary", "time", "warnings", "energy", "increments", "histories", "reactions",
@@ -124,10 +125,28 @@ def _summary_table(result: Result) -> str:
     return f'<table class="facts">{cells}</table>\n'
 
 
-def build(outdir: str, pictures: bool = True) -> dict:
+def _units(result: Result, name: str | None) -> tuple[units_mod.UnitSystem | None, str]:
+    """The run's unit system and the sentence that says where it came from: --units, else the
+    deck's `** UNITS:` line, else none (the deck's own numbers, unnamed)."""
+    if name:
+        u = units_mod.system(name)
+        return u, f"Units: {u.describe()} (--units {html.escape(name)})."
+    found = units_mod.from_deck(result.summary.get("deck"))
+    if found:
+        u, where = found
+        return u, f"Units: {u.describe()} (the deck's <code>** UNITS: {u.name}</code> line, {html.escape(where)})."
+    return None, ("Values are in the deck's own units (halfstep converts none); name the system with a "
+                  "<code>** UNITS: NAME</code> line in the deck or <code>--units NAME</code> to label them "
+                  "(docs/report.md).")
+
+
+def build(outdir: str, pictures: bool = True, units: str | None = None) -> dict:
     """Writes OUTDIR/report.html and OUTDIR/report/*.png; returns {"html": path, "figures": {name:
-    Figure}, "pictures": {name: info}, "images": {name: png path}} (what tests read back)."""
+    Figure}, "pictures": {name: info}, "images": {name: png path}} (what tests read back).
+    units: a unit system's name (halfstep.units.SYSTEMS) for the labels; None: the deck's
+    `** UNITS:` line, if any. UnitsError for an unknown name."""
     result = Result(outdir)
+    result.units, units_line = _units(result, units)
     # Every file is checked before anything is drawn: a damaged folder gets its error and no
     # half-made report.
     _ = result.energy, result.histories, result.reactions, result.contact, result.frames
@@ -235,7 +254,7 @@ def build(outdir: str, pictures: bool = True) -> dict:
            + (f"<p class=\"heading\">{html.escape(result.summary['heading'])}</p>\n"
               if result.summary.get("heading") else "")
            + f"<p class=\"meta\">{html.escape(os.path.abspath(result.path))}, report written {created}. "
-           "Values are in the deck's own units (halfstep converts none); wall times in seconds.</p>\n"
+           f"{units_line} Wall times in seconds.</p>\n"
            + "".join(page.parts) + "</body></html>\n")
     path = os.path.join(result.path, "report.html")
     tmp = path + ".tmp"
@@ -259,16 +278,24 @@ figcaption { color: #555; font-size: 0.85em; } .none { color: #888; font-style: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: OUTDIR [--no-pictures]; returns the exit code."""
+    """Command line: OUTDIR [--no-pictures] [--units NAME]; returns the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     pictures = "--no-pictures" not in args
     args = [a for a in args if a != "--no-pictures"]
+    units = None
+    if "--units" in args:
+        k = args.index("--units")
+        if k + 1 >= len(args):
+            sys.stderr.write("halfstep: report: --units needs a name (" + ", ".join(units_mod.SYSTEMS) + ")\n")
+            return 1
+        units = args[k + 1]
+        del args[k:k + 2]
     if len(args) != 1 or args[0].startswith("-"):
-        sys.stderr.write("usage: python3 -m halfstep.report OUTDIR [--no-pictures]\n")
+        sys.stderr.write("usage: python3 -m halfstep.report OUTDIR [--no-pictures] [--units NAME]\n")
         return 1
     try:
-        out = build(args[0], pictures=pictures)
-    except ResultError as e:
+        out = build(args[0], pictures=pictures, units=units)
+    except (ResultError, units_mod.UnitsError) as e:
         sys.stderr.write(f"halfstep: report: {e}\n")
         return 2
     except OSError as e:

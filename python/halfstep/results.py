@@ -103,6 +103,7 @@ class Result:
                 f"{os.path.join(self.path, 'summary.json')}: missing, so the run is still going or was killed "
                 "before it ended (a completed, failed or interrupted run writes it last)")
         self.summary = self._read_summary(os.path.join(self.path, "summary.json"))
+        self.units = None  # the report's unit system (halfstep.units.UnitSystem), when one is named
         # The files the run listed (summary.json "files", halfstep 0.1 runs since the output
         # folder check): only these are read, so a file an earlier run left behind is never
         # taken for this run's. Older summaries have no list: then the folder's files are read.

@@ -130,6 +130,32 @@ class ShellRunReport(unittest.TestCase):
         self.assertIn("Units: mm / t / s / N / MPa", self.html)
         self.assertIn("in the deck's own units", self.html)
 
+    def test_units_label_the_values(self):
+        # A `** UNITS:` line in the deck names the system: the page says so and the axes carry
+        # the units; --units overrides it; an unknown name is one line and exit 2.
+        src = read_text(os.path.join(ROOT, "examples", "circular_plate.inp")).split("\n")
+        path = os.path.join(ARGS.work, "plate_units.inp")
+        write_text(path, "\n".join(src[:1] + ["** UNITS: mm-t-s"] + src[1:]))
+        out = work("plate_units")
+        run(ARGS.halfstep, "run", path, "-o", out, "--report", "--quiet", check=0)
+        html = read_text(os.path.join(out, "report.html"))
+        self.assertIn("Units: length mm, mass t, time s: force N, stress MPa, energy mJ (the deck's "
+                      "<code>** UNITS: MM-T-S</code> line, plate_units.inp:2)", html)
+        built = report.build(out, pictures=False)
+        ax = built["figures"]["energy"].axes[0]
+        self.assertEqual((ax.get_xlabel(), ax.get_ylabel()), ("time [s]", "energy [mJ]"))
+        ax = built["figures"]["history_CENTER"].axes[0]
+        self.assertEqual(ax.get_ylabel(), "U [mm]")
+        built = report.build(out, pictures=False, units="SI")
+        self.assertEqual(built["figures"]["energy"].axes[0].get_ylabel(), "energy [J]")
+        self.assertIn("(--units SI)", read_text(os.path.join(out, "report.html")))
+        p = run(ARGS.halfstep, "report", out, "--units", "furlongs", check=2)
+        self.assertIn("unknown unit system 'furlongs' (expected one of SI, MM-T-S", p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        # Without a line or an option: the deck's own units, unnamed.
+        self.assertIn("in the deck's own units", self.html)
+        self.assertEqual(self.built["figures"]["energy"].axes[0].get_ylabel(), "energy")
+
     def test_energy_plot_holds_the_csv(self):
         csv = np.genfromtxt(os.path.join(self.out, "energy.csv"), delimiter=",", names=True)
         lines = lines_by_label(self.built["figures"]["energy"])
