@@ -548,6 +548,8 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
   s.energy_tolerance = a.run.energy_tolerance;
   s.job = job;
   s.heading = model.heading;
+  for (int e = 0; e < model.elements.size(); ++e) ++s.element_types[model.elements.abaqus_type[static_cast<std::size_t>(e)]];
+  s.materials = static_cast<int>(model.materials.size());
   s.files = run_files(a, ctx);
   write_summary_json(a.output_dir + "/summary.json", a.deck, s);
   // After the summary: a script that sees the outcome here finds the summary in place.

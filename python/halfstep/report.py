@@ -104,9 +104,19 @@ def _status_html(result: Result) -> str:
 def _summary_table(result: Result) -> str:
     """The run's facts: model, backend, rates, wall time."""
     s = result.summary
+    types = s.get("element_types") or {}
+    steps = s.get("step_records") or []
+    mass = s.get("model_mass")
+    unit = result.units
     rows = [
         ("deck", s.get("deck")), ("status", s.get("status")), ("nodes", s.get("nodes")),
-        ("elements", s.get("elements")), ("backend", s.get("backend")),
+        ("elements", s.get("elements")),
+        ("element types", ", ".join(f"{k} {v:,}" for k, v in types.items()) if types else None),
+        ("materials", s.get("materials")),
+        ("model mass", (f"{mass:.6g}" + (f" {unit.mass}" if unit else "")) if mass else None),
+        ("steps", "; ".join(f"{r.get('name', '?')}: {r.get('procedure', '?')}, period {r.get('period', 0):.4g}"
+                            for r in steps) if steps else None),
+        ("backend", s.get("backend")),
         ("device", s.get("backend_description")), ("precision", s.get("precision")), ("threads", s.get("threads")),
         ("ranks", s.get("ranks")), ("increments", s.get("steps")), ("time increment", s.get("time_increment")),
         ("stable increment estimate", s.get("stable_increment_estimate")),

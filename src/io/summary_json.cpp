@@ -18,6 +18,9 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["status"] = s.status;
   o["nodes"] = s.nodes;
   o["elements"] = s.elements;
+  if (!s.element_types.empty()) o["element_types"] = s.element_types;
+  o["materials"] = s.materials;
+  o["model_mass"] = s.model_mass;
   o["steps"] = s.steps;
   o["time_increment"] = s.time_increment;
   o["stable_increment_estimate"] = s.stable_increment;

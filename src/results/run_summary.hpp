@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,6 +114,11 @@ struct RunSummary {
   // Set by the application: what the results are called and where they are.
   std::string job;                       ///< the job name (the deck's file name without extension)
   std::string heading;                   ///< the deck's *HEADING text (lines joined by newlines; may be empty)
+  /// The model's facts for the report: elements per TYPE= as written (by name), the number of
+  /// materials, and the model's mass as the deck gives it (before mass scaling).
+  std::map<std::string, int> element_types;
+  int materials = 0;
+  double model_mass = 0;
   /// The files of this run's results, relative to OUTDIR (frames: those its .pvd lists); a
   /// report reads these and no others, so a stale file in the folder is never shown.
   std::vector<std::string> files;

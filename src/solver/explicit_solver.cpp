@@ -113,6 +113,7 @@ void describe_setup(RunContext& c) {
   sum.mass_scaling_skipped = ms.skipped;
   sum.added_mass = ms.added_mass;
   sum.added_mass_fraction = whole.total_mass > 0 ? ms.added_mass / (whole.total_mass - ms.added_mass) : 0;
+  sum.model_mass = whole.total_mass - ms.added_mass;
   sum.stable_increment_unscaled = ms.elements > 0 ? ms.stable_dt_before : whole.stable_dt;
   if (ms.elements > 0 && c.opt.progress && c.writes)
     std::fprintf(stderr,

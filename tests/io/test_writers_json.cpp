@@ -249,8 +249,8 @@ RunSummary one_process() {
   return s;
 }
 
-const std::vector<std::string> kTopKeys = {"deck", "status", "nodes", "elements", "steps", "time_increment",
-                                           "stable_increment_estimate", "controlling_element", "final_time",
+const std::vector<std::string> kTopKeys = {"deck", "status", "nodes", "elements", "materials", "model_mass", "steps",
+                                           "time_increment", "stable_increment_estimate", "controlling_element", "final_time",
                                            "wall_seconds", "read_seconds", "deck_bytes", "model_bytes_per_element",
                                            "setup_seconds", "solve_seconds", "output_seconds", "element_steps_per_second",
                                            "renumbering", "backend",

@@ -122,6 +122,12 @@ class ShellRunReport(unittest.TestCase):
         self.assertEqual(step["increments"], s["steps"])
         self.assertEqual(step["increment"], s["time_increment"])
         self.assertIn(f"<td>{s['nodes']:,}</td>", self.html)
+        # The model's facts: elements per type as the deck writes them, materials, mass, steps.
+        self.assertEqual(s["element_types"], {"S4R": s["elements"]})
+        self.assertEqual(s["materials"], 1)
+        self.assertGreater(s["model_mass"], 0.0)
+        self.assertIn(f"<th>element types</th><td>S4R {s['elements']:,}</td>", self.html)
+        self.assertIn("<th>steps</th><td>", self.html)
         # The deck's *HEADING (its four lines, the units among them) travels to summary.json and
         # the report's top.
         self.assertTrue(s["heading"].startswith("halfstep example: simply supported circular plate"), s["heading"])
