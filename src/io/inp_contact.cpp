@@ -99,14 +99,25 @@ void DeckParser::friction_data(const Line& line) {
     s.decay = dc;
     return;
   }
-  if (line.fields.size() > 1)
-    fail(at_, "*FRICTION: only a constant coefficient is supported (expected one field, the friction coefficient; "
-              "a coefficient depending on slip rate, contact pressure or temperature is not), got " +
-                  std::to_string(line.fields.size()) + " fields");
   need_fields(line, 1, "the friction coefficient");
   const double mu = real(line.fields[0], "the friction coefficient");
   if (mu < 0) fail(at_, "the friction coefficient must be >= 0, got " + format_real(mu));
   s.friction = mu;
+  // One line is a constant coefficient in both dialects: Abaqus's fields after it (slip rate,
+  // contact pressure, temperature) place a one-row table, CalculiX's second is its stick slope;
+  // halfstep's penalty friction sets its own stick stiffness. Read (as numbers) and said once.
+  bool extra = false;
+  for (std::size_t k = 1; k < line.fields.size(); ++k)
+    if (!line.fields[k].empty()) {
+      real(line.fields[k], "a *FRICTION field after the coefficient");
+      extra = true;
+    }
+  if (extra && !warned_friction_fields_)
+    m_.warnings.push_back("*FRICTION at " + loc(at_).str() + ": the fields after the coefficient (Abaqus: the slip "
+                          "rate, pressure or temperature of a one-row table; CalculiX: the stick slope) do not change "
+                          "a one-line coefficient and are not used; halfstep's penalty friction sets its own stick "
+                          "stiffness");
+  warned_friction_fields_ = warned_friction_fields_ || extra;
 }
 
 void DeckParser::friction_end() {

@@ -494,6 +494,7 @@ class DeckParser {
   bool friction_decay_ = false;        ///< the open *FRICTION is EXPONENTIAL DECAY
   bool interaction_behavior_ = false;  ///< it has its *SURFACE BEHAVIOR already
   bool warned_calculix_linear_ = false;  ///< LINEAR's CalculiX fields (sigma_inf, c0) reported once
+  bool warned_friction_fields_ = false;  ///< *FRICTION's fields after the coefficient reported once
   /// Where each pair of m_.contact.pairs was defined, for the end-of-deck messages.
   struct PairOrigin {
     const char* keyword = "";  ///< "*CONTACT PAIR" or "*CONTACT INCLUSIONS"

@@ -165,6 +165,23 @@ TWO, 0.5
   EXPECT_EQ(m.surfaces.at("CORNERS").node_areas, std::vector<double>(4, 1.0));
 }
 
+TEST(InpContact, FrictionFieldsAfterTheCoefficientAreSaidOnce) {
+  // CalculiX's "mu, stick slope" and Abaqus's one-row table "mu, slip rate": a constant mu.
+  const Model m = read(R"(*SURFACE INTERACTION, NAME=CCX
+*FRICTION
+0.5, 100.
+*SURFACE INTERACTION, NAME=ABQ
+*FRICTION
+0.3, 0.1, , 20.
+)");
+  EXPECT_EQ(m.contact.interactions.at("CCX").friction, 0.5);
+  EXPECT_EQ(m.contact.interactions.at("ABQ").friction, 0.3);
+  EXPECT_EQ(count_warnings(m, "the fields after the coefficient"), 1);
+  EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*FRICTION\n0.5, slope\n").find(
+                "expected a real number for a *FRICTION field after the coefficient"),
+            std::string::npos);
+}
+
 TEST(InpContact, SoftenedLawRefusals) {
   EXPECT_NE(error_of("*SURFACE INTERACTION, NAME=A\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR\n").find(
                 "needs a data line with the slope"),
