@@ -153,6 +153,21 @@ std::vector<int> slave_nodes(const Surface* s, const std::vector<Facet>& facets)
   return nodes;
 }
 
+/// Whether facet f is seen for the first time (by its sorted corners; a shell's two sides,
+/// or a face shared by two surfaces, are one facet), recording it in seen.
+bool first_sight(const Facet& f, std::set<std::array<int, 4>>& seen) {
+  std::array<int, 4> key = f.nodes;
+  std::sort(key.begin(), key.end());
+  return seen.insert(key).second;
+}
+
+/// Facet f's area times its unit normal, in the reference configuration (a quadrilateral's
+/// from its diagonals: exact for a flat one).
+Vec3<double> facet_area_normal(const Model& m, const Facet& f) {
+  const Vec3<double> a = node_x(m, f.nodes[0]), b = node_x(m, f.nodes[1]), c = node_x(m, f.nodes[2]);
+  return f.nodes[3] < 0 ? 0.5 * cross(b - a, c - a) : 0.5 * cross(c - a, node_x(m, f.nodes[3]) - b);
+}
+
 /// The area each node of a slave surface stands for: a node surface's areas, or a share of
 /// each distinct facet of the surface (a third of a triangle, a quarter of a quadrilateral;
 /// reference configuration; a shell's two sides count once).
@@ -164,13 +179,10 @@ std::map<int, double> slave_areas(const Surface* s, const std::vector<Facet>& fa
   }
   std::set<std::array<int, 4>> seen;
   for (const Facet& f : facets) {
-    std::array<int, 4> key = f.nodes;
-    std::sort(key.begin(), key.end());
-    if (!seen.insert(key).second) continue;
+    if (!first_sight(f, seen)) continue;
     const int corners = f.nodes[3] < 0 ? 3 : 4;
-    const Vec3<double> a = node_x(m, f.nodes[0]), b = node_x(m, f.nodes[1]), c = node_x(m, f.nodes[2]);
-    const Vec3<double> n = corners == 3 ? 0.5 * cross(b - a, c - a) : 0.5 * cross(c - a, node_x(m, f.nodes[3]) - b);
-    for (int k = 0; k < corners; ++k) area[f.nodes[static_cast<std::size_t>(k)]] += norm(n) / corners;
+    const double share = norm(facet_area_normal(m, f)) / corners;
+    for (int k = 0; k < corners; ++k) area[f.nodes[static_cast<std::size_t>(k)]] += share;
   }
   return area;
 }
@@ -180,12 +192,9 @@ std::map<int, double> slave_areas(const Surface* s, const std::vector<Facet>& fa
 void add_node_area(const Model& m, const std::vector<Facet>& facets, std::set<std::array<int, 4>>& seen,
                    std::vector<std::vector<double>>& area) {
   for (const Facet& f : facets) {
-    std::array<int, 4> key = f.nodes;
-    std::sort(key.begin(), key.end());
-    if (!seen.insert(key).second) continue;
+    if (!first_sight(f, seen)) continue;
     const int corners = f.nodes[3] < 0 ? 3 : 4;
-    const Vec3<double> a = node_x(m, f.nodes[0]), b = node_x(m, f.nodes[1]), c = node_x(m, f.nodes[2]);
-    const Vec3<double> n = corners == 3 ? 0.5 * cross(b - a, c - a) : 0.5 * cross(c - a, node_x(m, f.nodes[3]) - b);
+    const Vec3<double> n = facet_area_normal(m, f);
     for (int k = 0; k < corners; ++k)
       area[static_cast<std::size_t>(f.nodes[static_cast<std::size_t>(k)])].insert(
           area[static_cast<std::size_t>(f.nodes[static_cast<std::size_t>(k)])].end(),
