@@ -97,11 +97,12 @@ def tip_load(material, n):
     return 1.0 if material != "j2" else (16.0 / n) ** 2
 
 
-def write_main(path, mesh, material, period, load=1.0, kind=""):
+def write_main(path, mesh, material, period, load=1.0, kind="", bulk=None):
     lines = ["*HEADING", "solid benchmark", f"*INCLUDE, INPUT={os.path.basename(mesh)}"]
     lines += ["*MATERIAL, NAME=M"] + MATERIALS[material] + ["*DENSITY", "7.85e-9"]
     lines += ["*SOLID SECTION, ELSET=BLOCK, MATERIAL=M" + (", FORMULATION=FPM" if kind == "C3D8-FPM" else "")]
-    lines += ["*STEP", "*DYNAMIC, EXPLICIT", f", {period:.9g}", "*BOUNDARY", "X0, 1, 3", "*CLOAD", f"TIP, 3, {load:.9g}",
+    lines += ["*STEP", "*DYNAMIC, EXPLICIT", f", {period:.9g}"] + (["*BULK VISCOSITY", bulk] if bulk else [])
+    lines += ["*BOUNDARY", "X0, 1, 3", "*CLOAD", f"TIP, 3, {load:.9g}",
               f"*OUTPUT, HISTORY, TIME INTERVAL={period:.9g}", "*NODE OUTPUT, NSET=TIP", "U",
               f"*OUTPUT, FIELD, TIME INTERVAL={period:.9g}", "*NODE OUTPUT", "U", "*END STEP"]
     with open(path, "w") as f:
@@ -120,6 +121,8 @@ def main():
     ap.add_argument("--schemes", nargs="+", default=["gather"], choices=["gather", "atomic", "colored"])
     ap.add_argument("--precisions", nargs="+", default=["double"], choices=["double", "single"])
     ap.add_argument("--out", default="bench-results")
+    ap.add_argument("--bulk-viscosity", metavar="B1,B2",
+                    help="*BULK VISCOSITY data line (default: none given, Abaqus's 0.06, 1.2; '0., 0.' turns it off)")
     ap.add_argument("--run-args", default="", help="more options for every run (e.g. '--node-pass single')")
     ap.add_argument("--fpm-kernels", nargs="+", default=["fused"], choices=["fused", "split"],
                     help="GPU runs of C3D8-FPM: one kernel per element (fused) and/or seed 003's three (split)")
@@ -136,7 +139,7 @@ def main():
             elements = write_mesh(mesh, kind, n)
             for mat in a.materials:
                 deck = os.path.join(a.out, f"solid_{kind}_{n}_{mat}.inp")
-                write_main(deck, mesh, mat, 1.0, tip_load(mat, n), kind)
+                write_main(deck, mesh, mat, 1.0, tip_load(mat, n), kind, a.bulk_viscosity)
                 check = subprocess.run([exe, "check", deck], check=True, capture_output=True, text=True).stdout
                 inc = float(re.search(r"increment ([\d.e+-]+) \(stable", check).group(1))
                 per_elem = float(re.search(r"\(([\d.]+) bytes per element\)", check).group(1))
@@ -147,7 +150,7 @@ def main():
                              for sc in a.schemes for k in kernels for p in a.precisions]
                 for backend, t, scheme, prec in runs:
                     steps = a.cpu_steps.get(t, a.steps) if backend == "cpu" else a.steps
-                    write_main(deck, mesh, mat, steps * inc, tip_load(mat, n), kind)
+                    write_main(deck, mesh, mat, steps * inc, tip_load(mat, n), kind, a.bulk_viscosity)
                     outdir = os.path.join(a.out, f"run_{kind}_{n}_{mat}_{backend}_{t}_{scheme}_{prec}")
                     cmd = [exe, "run", deck, "-o", outdir, "--backend", backend, "--threads", str(t), "--quiet"]
                     if backend == "cuda":

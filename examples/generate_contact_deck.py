@@ -494,6 +494,8 @@ def main():
     ap.add_argument("--offset", type=float, default=0.0, help="crossed --press: bar A's position along bar B")
     ap.add_argument("--alpha", type=float, default=7.0, help="crossed --press: mass damping (default: about critical for B bending under A)")
     ap.add_argument("--wall", action="store_true", help="bars: one bar against a rigid analytical plane")
+    ap.add_argument("--no-bulk-viscosity", action="store_true",
+                    help="*BULK VISCOSITY 0, 0 in the explicit step (Abaqus's default 0.06, 1.2 otherwise)")
     ap.add_argument("--analytic", action="store_true", help="slide: the floor is a rigid analytical plane")
     ap.add_argument("--velocity", type=float, default=0.1, help="bars: speed of each bar")
     ap.add_argument("--frames", type=int, default=20, help="bars: field frames")
@@ -528,6 +530,12 @@ def main():
     ap_case = {"bars": bars, "slide": slide, "impact": impact, "press": press, "hertz": hertz, "tube": tube,
                "crossed": crossed}
     text = ap_case[a.case](a)
+    if a.no_bulk_viscosity:  # after each explicit step's data line
+        lines = text.split("\n")
+        for k in range(len(lines) - 1, 0, -1):
+            if lines[k - 1].upper().startswith("*DYNAMIC"):
+                lines[k + 1:k + 1] = ["*BULK VISCOSITY", "0., 0."]
+        text = "\n".join(lines)
     with open(a.output, "w") as f:
         f.write(text)
 

@@ -527,6 +527,7 @@ class Deck:
         self.static_increments = 0  # > 0: a *STATIC step of that many equal increments
         self.static_nlgeom = True
         self.formulation = None  # *SOLID SECTION, FORMULATION= (halfstep's FPM hexahedron)
+        self.no_bulk_viscosity = False  # explicit steps: *BULK VISCOSITY 0, 0
         self.shuffle = None  # seed: labels permuted and nodes/elements written in random order
 
     def formulation_param(self):
@@ -604,6 +605,8 @@ class Deck:
             L.append("*STEP, NAME=Load")
             L.append("*DYNAMIC, EXPLICIT")
             L.append(", %s" % fmt(self.time))
+            if self.no_bulk_viscosity:
+                L += ["*BULK VISCOSITY", "0., 0."]
         for params, rows in self.boundaries:
             L.append("*BOUNDARY" + params)
             L.extend(rows)
@@ -951,6 +954,8 @@ def add_common_options(p):
     p.add_argument("--time", type=float, help="step time period; case default")
     p.add_argument("--ramp", type=float, help="SMOOTH STEP ramp time (then held); case default")
     p.add_argument("--field-interval", type=int, default=0, help="*OUTPUT, FIELD, NUMBER INTERVAL (default 0: none)")
+    p.add_argument("--no-bulk-viscosity", action="store_true",
+                   help="explicit steps: *BULK VISCOSITY 0, 0 (Abaqus's default 0.06, 1.2 otherwise)")
     p.add_argument("--formulation", choices=["FPM"],
                    help="*SOLID SECTION, FORMULATION= (FPM: the finite particle method hexahedron, C3D8 only)")
     p.add_argument("--shuffle", type=int, metavar="SEED",
@@ -1037,6 +1042,7 @@ def main(argv=None):
         args.orientation, args.c10, args.d1, args.ortho = None, None, None, None
     deck = {"bar": case_bar, "cook": case_cook, "tet-beam": case_tet_beam}[args.case](args)
     deck.formulation = args.formulation
+    deck.no_bulk_viscosity = args.no_bulk_viscosity
     if getattr(args, "static", 0):
         deck.static_increments = args.static
         deck.static_nlgeom = not args.static_linear

@@ -75,8 +75,10 @@ class Backend {
   /// Loads a step's held dofs, loads, motions and pressures.
   virtual void begin_step(const StepDrive& drive) = 0;
   /// Element pass at step time tau: internal forces (eq. 3.5), pressure forces (eq. 3.6) and
-  /// the strain energy into the monitor.
-  virtual void element_pass(double tau, double time) = 0;
+  /// the strain energy into the monitor. half_dt: (t^n - t^(n-1)) / 2 of the increment that
+  /// led here, which takes the positions back to the midpoint configuration where the
+  /// velocities v^(n-1/2) belong (bulk viscosity; 0 at the start of the run).
+  virtual void element_pass(double tau, double time, double half_dt = 0.0) = 0;
   /// One increment: node pass (eqs. 3.1-3.4) with the energy check, then the element pass at
   /// t^(n+1). Returns at once on a GPU; a failure shows in the next poll().
   virtual void advance(const Increment& inc) = 0;

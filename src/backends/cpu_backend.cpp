@@ -87,7 +87,7 @@ void CpuBackend::begin_step(const StepDrive& drive) {
   face_force_.assign(3 * kFaceMaxNodes * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
-void CpuBackend::element_forces(ElementRange range, double tau, double sums[3]) {
+void CpuBackend::element_forces(ElementRange range, double tau, double sums[4]) {
   const StructureSystem& sys = sys_;
   if (range != ElementRange::Interior) {
     // Face pressures are few: all of them go with the first range, before any exchange.
@@ -95,10 +95,10 @@ void CpuBackend::element_forces(ElementRange range, double tau, double sums[3]) 
            FaceForceBody<double>{host_view(drive_), tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(),
                                  st_.uy.data(), st_.uz.data(), face_force_.data(), nullptr});
   }
-  const HostPass pass{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, threads_};
+  const HostPass pass{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, threads_, half_dt_};
   for (const BlockFamily* f : block_families()) {
-    const std::array<double, 3> s = f->host_forces(pass, range);
-    for (int i = 0; i < 3; ++i) sums[i] += s[i];
+    const ElementSums s = f->host_forces(pass, range);
+    for (int i = 0; i < 4; ++i) sums[i] += s[i];
   }
 }
 
@@ -112,9 +112,11 @@ std::vector<std::pair<std::string, double>> CpuBackend::phase_seconds() const {
   return out;
 }
 
-void CpuBackend::element_pass(double tau, double time) {
-  // Strain energy (hourglass and dissipation included), hourglass energy, plastic dissipation.
-  double sums[3] = {0, 0, 0};
+void CpuBackend::element_pass(double tau, double time, double half_dt) {
+  half_dt_ = half_dt;
+  // Strain energy (hourglass and dissipation included), hourglass energy, plastic dissipation,
+  // bulk viscosity power (ElementSums).
+  double sums[4] = {0, 0, 0, 0};
   if (!halo_) {
     element_forces(ElementRange::All, tau, sums);
   } else {
@@ -131,10 +133,10 @@ void CpuBackend::element_pass(double tau, double time) {
     phase_[kWait] += lap();
     finish_exchange();
     phase_[kInterfaceSum] += lap();
-    halo_->sum(sums, 3);
+    halo_->sum(sums, 4);
     phase_[kEnergySums] += lap();
   }
-  monitor_element_pass(monitor_, sums[0], time, sums[1], sums[2]);
+  monitor_element_pass(monitor_, sums[0], time, sums[1], sums[2], sums[3]);
 }
 
 void CpuBackend::local_forces(int n, double fi[6], double fp[3], bool contact) const {
@@ -417,7 +419,7 @@ void CpuBackend::advance(const Increment& inc) {
   const auto sums = node_pass(inc, true, nullptr);
   monitor_commit(monitor_, sums.data(), inc.time);
   if (monitor_.status != kRunning) return;
-  element_pass(inc.tau + inc.dt_next, inc.time + inc.dt_next);
+  element_pass(inc.tau + inc.dt_next, inc.time + inc.dt_next, 0.5 * inc.dt_next);
 }
 
 void CpuBackend::sample(const Increment& inc, OutputFrame& frame) {

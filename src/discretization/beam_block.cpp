@@ -121,7 +121,7 @@ void beam_cells(CellContext& c, int cell0) {
 }
 
 /// The beams of range through BeamElementBody (their internal work and its plastic part).
-std::array<double, 3> beam_forces(const HostPass& p, ElementRange range) {
+ElementSums beam_forces(const HostPass& p, ElementRange range) {
   const BeamMesh& b = p.sys.mesh<BeamMesh>();
   StructureState& st = p.st;
   int begin = 0, end = 0;

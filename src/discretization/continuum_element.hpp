@@ -11,6 +11,7 @@
 #include "core/host_device.hpp"
 #include "core/slot_forces.hpp"
 #include "core/vec3.hpp"
+#include "elements/bulk_viscosity.hpp"
 #include "elements/solid_common.hpp"
 
 namespace halfstep {
@@ -30,6 +31,11 @@ struct ContinuumView {
   std::size_t state_stride = 0;        ///< the state store's number of points (SolidMesh::num_points)
   const double* element_data = nullptr;          ///< constant per-element data (SolidMesh::element_data; null: no kind has any)
   const std::size_t* element_data_ptr = nullptr;  ///< element e's data at element_data + element_data_ptr[e]
+  T bulk_linear = T(0), bulk_quadratic = T(0);  ///< the step's bulk viscosity b1, b2 (0, 0: none; static steps)
+  /// (t^n - t^(n-1)) / 2: the bulk viscosity takes the velocities v^(n-1/2) at the midpoint
+  /// configuration x^n - half_dt v^(n-1/2), where a rigid rotation's chord velocities are
+  /// exactly a rigid velocity field (no volume rate); at x^n they are not.
+  T half_dt = T(0);
 };
 
 /// Whether kind K's internal_force takes the nodal velocities (K::kUsesVelocity: dashpots).
@@ -50,8 +56,10 @@ struct RelativeDisplacements<K, std::void_t<decltype(K::kRelativeDisplacements)>
 /// Element e of kind K, whose nodes start at conn position base and integration points at
 /// point: internal forces at the displacements (ux, uy, uz), handed to sink(slot, node, f)
 /// per element node (slot = base + a); advances the points' state in place, stores and
-/// returns the energies. vel (x, y, z arrays, or null) are the nodal velocities, read only by
-/// kinds that use them (UsesVelocity). rem (FP32 runs: the displacements' rounding remainders,
+/// returns the energies. vel (x, y, z arrays, or null) are the nodal velocities (the latest
+/// half-station's), read by kinds that use them (UsesVelocity) and by the step's bulk
+/// viscosity (v.bulk_linear, v.bulk_quadratic; kinds with TakesBulkViscosity), whose power
+/// comes back as SolidEnergy::viscous. rem (FP32 runs: the displacements' rounding remainders,
 /// NodeStateView::rem; else null): kinds with RelativeDisplacements then take each node's
 /// displacement less the first node's, formed with the remainders, exact to the precision of
 /// the difference. On a large rigid motion the plain FP32 values carry eps |u| of noise, a
@@ -85,6 +93,22 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
   } else {
     (void)vel;
     w = K::internal_force(X, u, v.materials[v.material[e]], v.kappa, f, state);
+  }
+  if constexpr (TakesBulkViscosity<K>::value) {
+    if (vel && (v.bulk_linear > T(0) || v.bulk_quadratic > T(0))) {
+      // Positions relative to the first node where the displacements are (a translation
+      // changes neither the volume nor its gradient), at the midpoint configuration.
+      Vec3<T> X8[8], x8[8], v8[8], f8[8];
+      for (int k = 0; k < 8; ++k) {
+        const int a = K::hex_corner(k);
+        X8[k] = X[a];
+        v8[k] = {vel[0][c[a]], vel[1][c[a]], vel[2][c[a]]};
+        x8[k] = X[a] + u[a] - v.half_dt * v8[k];
+        f8[k] = {T(0), T(0), T(0)};
+      }
+      w.viscous = add_bulk_viscosity(X8, x8, v8, v.materials[v.material[e]], v.bulk_linear, v.bulk_quadratic, f8);
+      for (int k = 0; k < 8; ++k) f[K::hex_corner(k)] += f8[k];
+    }
   }
   for (int a = 0; a < K::kNodes; ++a) sink(base + a, c[a], f[a]);
   v.energy[e] = w.strain;

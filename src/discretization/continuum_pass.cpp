@@ -24,6 +24,7 @@ struct GroupBody {
     sum[0] += w.strain;
     sum[1] += w.hourglass;
     sum[2] += w.dissipation;
+    sum[3] += w.viscous;
   }
 };
 
@@ -32,7 +33,8 @@ struct GroupBody {
 SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
                                    double* energy, double* hourglass, int threads, ElementRange range,
-                                   double* state, const double* const* vel) {
+                                   double* state, const double* const* vel, double bulk_linear,
+                                   double bulk_quadratic, double half_dt) {
   const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
                                 x0,
                                 y0,
@@ -42,19 +44,23 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                 sm.state_size > 0 ? state : nullptr,
                                 sm.num_points,
                                 sm.element_data_ptr.empty() ? nullptr : sm.element_data.data(),
-                                sm.element_data_ptr.empty() ? nullptr : sm.element_data_ptr.data()};
-  SolidEnergy<double> total{0.0, 0.0, 0.0};
+                                sm.element_data_ptr.empty() ? nullptr : sm.element_data_ptr.data(),
+                                bulk_linear,
+                                bulk_quadratic,
+                                half_dt};
+  SolidEnergy<double> total{0.0, 0.0, 0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
       using K = decltype(kind);
       int begin = 0, end = 0;
       range_bounds(range, g.boundary, g.count, begin, end);
-      double sum[3];
-      forall_sum<3>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point, vel},
+      double sum[4];
+      forall_sum<4>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point, vel},
                     sum);
       total.strain += sum[0];
       total.hourglass += sum[1];
       total.dissipation += sum[2];
+      total.viscous += sum[3];
     });
   return total;
 }

@@ -53,8 +53,13 @@ struct CellContext {
   std::vector<double>* sm3 = nullptr;
 };
 
+/// What an element pass sums over its elements: the internal energy (hourglass energy and
+/// plastic dissipation included), the hourglass energy, the plastic dissipation, and the power
+/// the bulk viscosity dissipates (EnergyMonitor integrates it into ALLVD).
+using ElementSums = std::array<double, 4>;
+
 /// What a family's host element pass reads and writes: the CPU backend's state, the step's
-/// loads at tau (follower pressures) and its threads.
+/// loads at tau (follower pressures and the bulk viscosity) and its threads.
 struct HostPass {
   const StructureSystem& sys;
   StructureState& st;
@@ -62,6 +67,7 @@ struct HostPass {
   bool have_pressure;  ///< the step has pressure loads (st's pressure buffers are sized)
   double tau;
   int threads;
+  double half_dt = 0;  ///< (t^n - t^(n-1)) / 2: back from the positions to where the velocities belong (bulk viscosity)
 };
 
 /// A step's table of pressure loads that numbers a family's elements (discretization/step_loads.hpp).
@@ -101,9 +107,8 @@ struct BlockFamily {
   void (*cells)(CellContext& c, int cell0);
   /// The explicit element pass over the family's elements in range (a distributed run's
   /// elements on shared nodes, the rest, or all): internal forces into st's slot buffers,
-  /// energies and state updated; returns the internal energy (hourglass energy and plastic
-  /// dissipation included), the hourglass energy and the plastic dissipation.
-  std::array<double, 3> (*host_forces)(const HostPass& p, ElementRange range);
+  /// energies and state updated; returns its ElementSums.
+  ElementSums (*host_forces)(const HostPass& p, ElementRange range);
   /// Sizes (have_pressure) or clears the family's follower-pressure buffers in st at the
   /// start of a step.
   void (*begin_step)(const StructureSystem& sys, StructureState& st, bool have_pressure);

@@ -115,7 +115,9 @@ DriveView host_view(const StepDrive& d) {
           d.face_amp.data(),
           d.face_value.data(),
           d.face_node_ptr.data(),
-          d.face_node_slots.data()};
+          d.face_node_slots.data(),
+          d.bulk_linear,
+          d.bulk_quadratic};
 }
 
 StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot) {
@@ -142,6 +144,8 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   for (int n : step.motion_node) mark(n);
   for (int n : step.frame_node) mark(n);  // held local dofs need the frame even without loads
   d.period = step.period;
+  d.bulk_linear = step.bulk_linear;
+  d.bulk_quadratic = step.bulk_quadratic;
 
   d.amp_ptr.push_back(0);
   for (const Amplitude* a : step.amplitudes.named) {

@@ -46,6 +46,8 @@ struct StepDrive {
   std::vector<double> face_value;
   std::vector<int> face_node_ptr, face_node_slots;
 
+  double bulk_linear = 0, bulk_quadratic = 0;  ///< the step's bulk viscosity b1, b2 (0, 0: none)
+
   bool has_pressure() const { return !pressure_ptr.empty(); }
 };
 
@@ -70,6 +72,7 @@ struct DriveView {
   const int *face_nodes, *face_shape, *face_amp;
   const double* face_value;
   const int *face_node_ptr, *face_node_slots;
+  double bulk_linear, bulk_quadratic;  ///< the step's bulk viscosity b1, b2 (StepDrive's)
 };
 
 /// View of host tables.

@@ -11,6 +11,9 @@
 #include "core/vec3.hpp"
 #include "discretization/element_blocks.hpp"
 #include "discretization/stable_increment.hpp"
+#include "discretization/step_loads.hpp"
+#include "elements/bulk_viscosity.hpp"
+#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -152,20 +155,28 @@ void set_factors(const MassScaling& ms, const std::vector<int>& members, const s
   }
 }
 
+/// The factor model element i's increment takes under a linear bulk viscosity b1.
+double bulk_factor(const Model& model, std::size_t i, double b1) {
+  return b1 > 0 && element_kind(model.elements.kind[i]).bulk_viscosity ? bulk_viscosity_dt_factor(b1) : 1.0;
+}
+
 }  // namespace
 
 MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector<MassScaling>& scalings,
-                                           StructureSystem& sys) {
+                                           StructureSystem& sys, double bulk_linear) {
   MassScalingResult out;
-  out.stable_dt_before = sys.stable_dt;
+  out.stable_dt_before = bulk_stable_dt(sys, bulk_linear);
   if (scalings.empty()) return out;
   const std::size_t n_model = model.elements.id.size();
   const std::vector<Place> place = places(sys, n_model);
 
-  // Each model element's increment now, and the set it is scaled with.
+  // Each model element's increment now (as the step takes it: with its bulk viscosity factor),
+  // and the set it is scaled with.
   std::vector<double> dt(n_model, std::numeric_limits<double>::infinity());
   for (std::size_t i = 0; i < n_model; ++i)
-    if (scalable_family(place[i])) dt[i] = family_dt(*family_of(place[i]), sys)[static_cast<std::size_t>(place[i].index)];
+    if (scalable_family(place[i]))
+      dt[i] = family_dt(*family_of(place[i]), sys)[static_cast<std::size_t>(place[i].index)] *
+              bulk_factor(model, i, bulk_linear);
   std::vector<double> factor(n_model, 1.0);
   for (const MassScaling& ms : scalings) {
     // Springs, dashpots and point masses have no density to scale; they are left as they are.
@@ -210,7 +221,7 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   sys.total_mass += out.added_mass;
 
   update_stable_dt(sys);  // as the system build takes it
-  out.stable_dt_after = sys.stable_dt;
+  out.stable_dt_after = bulk_stable_dt(sys, bulk_linear);
   out.factor = std::move(factor);
   return out;
 }
@@ -219,7 +230,8 @@ MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& s
   MassScalingResult result;
   result.stable_dt_before = result.stable_dt_after = sys.stable_dt;
   bool explicit_before = false;
-  for (const Step& s : model.steps) {
+  for (std::size_t k = 0; k < model.steps.size(); ++k) {
+    const Step& s = model.steps[k];
     if (!s.mass_scaling.empty()) {
       if (s.procedure == Procedure::Static)
         throw InputError(s.mass_scaling[0].loc, "*FIXED MASS SCALING belongs in an explicit dynamic step, not a static one");
@@ -227,7 +239,7 @@ MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& s
         throw InputError(s.mass_scaling[0].loc,
                          "*FIXED MASS SCALING is applied once, when the run starts: halfstep takes it in the first "
                          "explicit step only (move it there)");
-      result = apply_fixed_mass_scaling(model, s.mass_scaling, sys);
+      result = apply_fixed_mass_scaling(model, s.mass_scaling, sys, step_bulk_viscosity(model, k).linear);
       // The constraints, rigid bodies and contact springs took the unscaled masses when the
       // system was built: a tied or rigid node would move with the old inertia.
       rebuild_mass_dependents(model, sys);
@@ -350,11 +362,13 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
   const std::vector<std::vector<double>> ratio = deformed_bound_ratios(sys, st);
   // Each element's increment on the deformed mesh with its base mass: the factors are always
   // taken from there, so they follow the mesh down and up again.
+  // (With the step's bulk viscosity factor: the target is the increment the step takes.)
+  const double b1 = step_bulk_viscosity(model_, static_cast<std::size_t>(step_)).linear;
   std::vector<double> dt(n_model, std::numeric_limits<double>::infinity());
   for (std::size_t i = 0; i < n_model; ++i)
     if (family_of_[i] >= 0) {
       const auto f = static_cast<std::size_t>(family_of_[i]), k = static_cast<std::size_t>(index_of_[i]);
-      dt[i] = base_dt_[f][k] * ratio[f][k];
+      dt[i] = base_dt_[f][k] * ratio[f][k] * bulk_factor(model_, i, b1);
     }
   factor_.assign(n_model, 1.0);
   const std::vector<VariableMassScaling>& lines = definitions();

@@ -35,9 +35,11 @@ struct MassScalingResult {
 /// (BlockFamily::has_density: shells and continuum elements) are scaled; an element of
 /// another (FPM beams and triangles) in the set is an InputError at the keyword. A line
 /// without ELSET scales the model's elements of those families and counts the others as
-/// skipped; when it would scale none at all, it is an InputError.
+/// skipped; when it would scale none at all, it is an InputError. bulk_linear: the step's
+/// linear bulk viscosity, whose factor the increments of the kinds that take it carry when
+/// they are compared with a target (the target is the increment the step will take).
 MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector<MassScaling>& scalings,
-                                           StructureSystem& sys);
+                                           StructureSystem& sys, double bulk_linear = 0.0);
 
 /// The deck's *FIXED MASS SCALING applied to sys: the first explicit step's lines (InputError
 /// for lines in a static step or a later explicit step: masses are set once, at the start).

@@ -106,7 +106,7 @@ void shell_cells(CellContext& c, int cell0) {
 }
 
 /// The shells of range through ShellElementBody (their energy and dissipation; no hourglass).
-std::array<double, 3> shell_forces(const HostPass& p, ElementRange range) {
+ElementSums shell_forces(const HostPass& p, ElementRange range) {
   int begin = 0, end = 0;
   range_bounds(range, p.sys.shell.boundary, p.sys.shell.num_elements, begin, end);
   double sum[2];

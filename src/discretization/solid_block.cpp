@@ -66,9 +66,9 @@ void solid_cells(CellContext& c, int cell0) {
   }
 }
 
-/// The continuum elements of range through continuum_pass (dashpots read the latest
-/// half-station velocities).
-std::array<double, 3> solid_forces(const HostPass& p, ElementRange range) {
+/// The continuum elements of range through continuum_pass (dashpots and the step's bulk
+/// viscosity read the latest half-station velocities).
+ElementSums solid_forces(const HostPass& p, ElementRange range) {
   const StructureSystem& sys = p.sys;
   StructureState& st = p.st;
   if (sys.solid.num_elements == 0) return {0.0, 0.0, 0.0};
@@ -76,8 +76,8 @@ std::array<double, 3> solid_forces(const HostPass& p, ElementRange range) {
   const SolidEnergy<double> se =
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(), st.uz.data(),
                      st.solid_force.data(), st.solid_energy.data(), st.solid_hourglass.data(), p.threads, range,
-                     st.solid_state.data(), vel);
-  return {se.strain + se.hourglass, se.hourglass, se.dissipation};
+                     st.solid_state.data(), vel, p.drive.bulk_linear, p.drive.bulk_quadratic, p.half_dt);
+  return {se.strain + se.hourglass, se.hourglass, se.dissipation, se.viscous};
 }
 
 /// Node n's continuum element slots (3 values each).

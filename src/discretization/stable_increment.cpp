@@ -1,8 +1,11 @@
 #include "discretization/stable_increment.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "discretization/element_blocks.hpp"
+#include "elements/bulk_viscosity.hpp"
+#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -16,14 +19,37 @@ std::vector<std::vector<double>> deformed_bound_ratios(const StructureSystem& sy
   return ratio;
 }
 
-std::pair<double, int> deformed_stable_dt(const StructureSystem& sys, const StructureState& st) {
+namespace {
+
+/// The factor block b's increments take under a linear bulk viscosity with factor f.
+double block_bulk_factor(const ElementBlock& b, double f) {
+  return b.kind >= 0 && b.kind < num_element_kinds() && element_kind(b.kind).bulk_viscosity ? f : 1.0;
+}
+
+}  // namespace
+
+double bulk_stable_dt(const StructureSystem& sys, double bulk_linear) {
+  double best = sys.stable_dt;
+  if (!(bulk_linear > 0)) return best;
+  const double f = bulk_viscosity_dt_factor(bulk_linear);
+  for (const ElementBlock& b : element_blocks(sys)) {
+    if (block_bulk_factor(b, f) == 1.0) continue;
+    for (int e = b.first; e < b.first + b.count; ++e)
+      best = std::min(best, (*b.element_dt)[static_cast<std::size_t>(e)] * f);
+  }
+  return best;
+}
+
+std::pair<double, int> deformed_stable_dt(const StructureSystem& sys, const StructureState& st, double bulk_linear) {
   double best = std::numeric_limits<double>::infinity();
   int which = -1;
   const std::vector<std::vector<double>> ratio = deformed_bound_ratios(sys, st);
+  const double f = bulk_viscosity_dt_factor(bulk_linear);
   for (const ElementBlock& b : element_blocks(sys)) {
     const std::vector<double>& r = ratio[family_index(*b.family)];
+    const double k = block_bulk_factor(b, f);
     for (int e = b.first; e < b.first + b.count; ++e) {
-      const double d = (*b.element_dt)[static_cast<std::size_t>(e)] * r[static_cast<std::size_t>(e)];
+      const double d = (*b.element_dt)[static_cast<std::size_t>(e)] * r[static_cast<std::size_t>(e)] * k;
       if (d < best) {  // the first of equals, in block order
         best = d;
         which = (*b.model_element)[static_cast<std::size_t>(e)];

@@ -593,10 +593,23 @@ class StepLoadBuilder {
 
 }  // namespace
 
+BulkViscosityLine step_bulk_viscosity(const Model& model, std::size_t step) {
+  BulkViscosityLine bulk;  // Abaqus's defaults until a step gives others
+  for (std::size_t i = 0; i <= step && i < model.steps.size(); ++i)
+    if (model.steps[i].bulk_viscosity) bulk = *model.steps[i].bulk_viscosity;
+  if (step >= model.steps.size() || model.steps[step].procedure != Procedure::ExplicitDynamic) bulk.linear = bulk.quadratic = 0;
+  return bulk;
+}
+
 std::vector<StepLoads> build_step_loads(const Model& model, const StructureSystem& sys) {
   std::vector<StepLoads> out;
   StepLoadBuilder builder(model, sys);
-  for (const Step& step : model.steps) out.push_back(builder.step_loads(step));
+  for (std::size_t i = 0; i < model.steps.size(); ++i) {
+    out.push_back(builder.step_loads(model.steps[i]));
+    const BulkViscosityLine bulk = step_bulk_viscosity(model, i);
+    out.back().bulk_linear = bulk.linear;
+    out.back().bulk_quadratic = bulk.quadratic;
+  }
   return out;
 }
 

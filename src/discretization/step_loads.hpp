@@ -25,6 +25,9 @@ struct StepLoads {
   double period = 0;
   std::optional<double> fixed_increment;
   AmplitudeTable amplitudes;
+  /// The bulk viscosity b1, b2 in force (the latest *BULK VISCOSITY, else Abaqus's 0.06,
+  /// 1.2); 0, 0 in static steps, which have none.
+  double bulk_linear = 0, bulk_quadratic = 0;
 
   // Concentrated loads: global dof 0..5 (forces, then moments fixed in direction).
   std::vector<int> load_node, load_dof, load_amp;
@@ -59,6 +62,10 @@ struct StepLoads {
 /// global components. False where they are undefined (a C node on the axis, an S node at the
 /// centre or on the polar axis).
 bool transform_axes(const NodeTransform& t, const std::array<double, 3>& x, double q[9]);
+
+/// The bulk viscosity in force in step `step` of model: the latest *BULK VISCOSITY up to it,
+/// else Abaqus's 0.06, 1.2; 0, 0 in a static step.
+BulkViscosityLine step_bulk_viscosity(const Model& model, std::size_t step);
 
 /// Builds every step, carrying boundaries and loads forward as Abaqus does (OP=MOD unless
 /// OP=NEW): a carried load keeps the value it had at the end of the previous step.

@@ -131,7 +131,7 @@ void tri_cells(CellContext& c, int cell0) {
 
 /// The triangles of range through TriElementBody (their internal work and its plastic part;
 /// follower pressures into the family's pressure slots).
-std::array<double, 3> tri_forces(const HostPass& p, ElementRange range) {
+ElementSums tri_forces(const HostPass& p, ElementRange range) {
   const TriMesh& t = p.sys.mesh<TriMesh>();
   StructureState& st = p.st;
   RowFamilyState& r = st.row<TriMesh>();

@@ -16,16 +16,19 @@ struct EnergyRecord {
   double plastic_dissipation = 0;  ///< plastic work dissipated so far, part of internal (ALLPD)
   double contact = 0;              ///< energy stored in the contact penalty springs
   double friction_dissipation = 0;  ///< frictional work dissipated so far (ALLFD)
+  /// Work the bulk viscosity dissipated so far (Abaqus counts it in ALLVD, beside damping_work).
+  double viscous_dissipation = 0;
   /// Kinetic energy that mass scaling during the run gave the nodes (velocities are kept when
   /// their mass changes): booked like work done on the model.
   double mass_scaling_work = 0;
   /// The run's energy check at this instant: the largest |total - total0| / scale so far
   /// (summary.json's energy_balance_error at the end), for status lines.
   double balance_error = 0;
-  /// kinetic + internal + contact + friction_dissipation + damping_work - external_work
-  /// - mass_scaling_work.
+  /// kinetic + internal + contact + friction_dissipation + damping_work + viscous_dissipation
+  /// - external_work - mass_scaling_work.
   HS_HD double total() const {
-    return kinetic + internal + contact + friction_dissipation + damping_work - external_work - mass_scaling_work;
+    return kinetic + internal + contact + friction_dissipation + damping_work + viscous_dissipation - external_work -
+           mass_scaling_work;
   }
 };
 
@@ -55,6 +58,9 @@ struct EnergyMonitor {
   double friction = 0;        ///< frictional dissipation up to t^(n-1)
   double friction_step = 0;   ///< that of the latest contact pass's slip (t^(n-1) to t^n)
   double mass_work = 0;       ///< kinetic energy added by mass changes so far (EnergyRecord::mass_scaling_work)
+  double viscous = 0;         ///< bulk viscosity work dissipated up to the latest element pass
+  double viscous_time = 0;    ///< that pass's time
+  int viscous_started = 0;    ///< whether an element pass has set viscous_time
   double total0 = 0, scale = 0, max_drift = 0;
   int have_total0 = 0;
   int status = kRunning;
@@ -65,12 +71,22 @@ struct EnergyMonitor {
 };
 
 /// After an element pass: energy is the total strain energy at the new configuration
-/// (hourglass energy and plastic dissipation included), hourglass and dissipation those parts.
+/// (hourglass energy and plastic dissipation included), hourglass and dissipation those parts,
+/// viscous_power the power of the bulk viscosity at this pass (from the velocities of the
+/// interval that led here), which dissipates it over that interval (from the previous pass;
+/// a pass at the same time adds nothing).
 HS_HD void monitor_element_pass(EnergyMonitor& m, double energy, double time, double hourglass = 0.0,
-                                double dissipation = 0.0) {
+                                double dissipation = 0.0, double viscous_power = 0.0) {
   m.internal = energy;
   m.hourglass = hourglass;
   m.dissipation = dissipation;
+  if (!m.viscous_started) {
+    m.viscous_time = time;
+    m.viscous_started = 1;
+  } else if (time > m.viscous_time) {
+    m.viscous += viscous_power * (time - m.viscous_time);
+    m.viscous_time = time;
+  }
   if (!(energy - energy == 0.0) && m.status == kRunning) {
     m.status = kNonFiniteElement;
     m.fail_step = m.steps;
@@ -103,7 +119,7 @@ HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {
     return;
   }
   const double total = sums[kKinetic] + m.internal + m.contact + m.friction + m.friction_step + m.damping +
-                       sums[kDampPrev] - m.work - sums[kWorkPrev] - m.mass_work;
+                       sums[kDampPrev] + m.viscous - m.work - sums[kWorkPrev] - m.mass_work;
   // NaN compares false: without this a non-finite balance would pass the drift test below
   // and the run would say "completed" over non-finite energies.
   if (!(total - total == 0.0) || (m.have_total0 && !(m.total0 - m.total0 == 0.0))) {
@@ -152,6 +168,7 @@ HS_HD void monitor_sample(EnergyMonitor& m, const double* sums, double time) {
   m.record.contact = m.contact;
   m.record.friction_dissipation = m.friction + m.friction_step;
   m.record.mass_scaling_work = m.mass_work;
+  m.record.viscous_dissipation = m.viscous;
   m.record.balance_error = m.scale > 0 ? m.max_drift / m.scale : 0.0;
   if (!m.have_total0) {
     m.total0 = m.record.total();

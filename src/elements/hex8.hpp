@@ -56,6 +56,38 @@ HS_HD bool hex8_jacobians_positive(const Vec3<T> X[8]) {
   return true;
 }
 
+/// The exact trilinear volume of the hexahedron X (returned) and 8 dV/dX_a in g (the
+/// closed form hex8_reference explains; no check of the sign). Also the current volume
+/// gradient of a deformed element (bulk viscosity, elements/bulk_viscosity.hpp).
+template <class T>
+HS_HD T hex8_volume_gradient(const Vec3<T> X[8], Vec3<T> g[8]) {
+  Vec3<T> c[7];  // c[1..6]; c[0] unused
+  for (int m = 0; m < 7; ++m) c[m] = {T(0), T(0), T(0)};
+  for (int a = 0; a < 8; ++a) {
+    const int s0 = hex8_sign(a, 0), s1 = hex8_sign(a, 1), s2 = hex8_sign(a, 2);
+    const T h[7] = {T(1), T(s0), T(s1), T(s2), T(s0 * s1), T(s1 * s2), T(s2 * s0)};
+    for (int m = 1; m < 7; ++m) c[m] += (h[m] / T(8)) * X[a];
+  }
+  const T third = T(8) / T(3);
+  const Vec3<T> c23 = cross(c[2], c[3]), c46 = cross(c[4], c[6]);
+  const T volume =
+      T(8) * dot(c[1], c23) + third * (dot(c[1], c46) + dot(c[4], cross(c[2], c[5])) + dot(c[6], cross(c[5], c[3])));
+  Vec3<T> dv[7];
+  dv[1] = T(8) * c23 + third * c46;
+  dv[2] = T(8) * cross(c[3], c[1]) + third * cross(c[5], c[4]);
+  dv[3] = T(8) * cross(c[1], c[2]) + third * cross(c[6], c[5]);
+  dv[4] = third * (cross(c[6], c[1]) + cross(c[2], c[5]));
+  dv[5] = third * (cross(c[4], c[2]) + cross(c[3], c[6]));
+  dv[6] = third * (cross(c[1], c[4]) + cross(c[5], c[3]));
+  for (int a = 0; a < 8; ++a) {
+    const int s0 = hex8_sign(a, 0), s1 = hex8_sign(a, 1), s2 = hex8_sign(a, 2);
+    const T h[7] = {T(1), T(s0), T(s1), T(s2), T(s0 * s1), T(s1 * s2), T(s2 * s0)};
+    g[a] = {T(0), T(0), T(0)};
+    for (int m = 1; m < 7; ++m) g[a] += h[m] * dv[m];
+  }
+  return volume;
+}
+
 /// Reference constants from the node positions; false if the volume is not positive.
 /// b_a is the Flanagan-Belytschko uniform gradient (1/V) int dN_a/dX dV = (1/V) dV/dX_a, with
 /// the exact trilinear volume in closed form: writing X = c0 + xi c1 + eta c2 + zeta c3 +
@@ -68,32 +100,11 @@ HS_HD bool hex8_jacobians_positive(const Vec3<T> X[8]) {
 /// gradient would leave a residual there).
 template <class T>
 HS_HD bool hex8_reference(const Vec3<T> X[8], Hex8Ref<T>& r) {
-  Vec3<T> c[7];  // c[1..6]; c[0] unused
-  for (int m = 0; m < 7; ++m) c[m] = {T(0), T(0), T(0)};
-  for (int a = 0; a < 8; ++a) {
-    const int s0 = hex8_sign(a, 0), s1 = hex8_sign(a, 1), s2 = hex8_sign(a, 2);
-    const T h[7] = {T(1), T(s0), T(s1), T(s2), T(s0 * s1), T(s1 * s2), T(s2 * s0)};
-    for (int m = 1; m < 7; ++m) c[m] += (h[m] / T(8)) * X[a];
-  }
-  const T third = T(8) / T(3);
-  const Vec3<T> c23 = cross(c[2], c[3]), c46 = cross(c[4], c[6]);
-  r.volume = T(8) * dot(c[1], c23) + third * (dot(c[1], c46) + dot(c[4], cross(c[2], c[5])) + dot(c[6], cross(c[5], c[3])));
+  Vec3<T> g[8];
+  r.volume = hex8_volume_gradient(X, g);
   if (!(r.volume > T(0))) return false;
-  Vec3<T> dv[7];
-  dv[1] = T(8) * c23 + third * c46;
-  dv[2] = T(8) * cross(c[3], c[1]) + third * cross(c[5], c[4]);
-  dv[3] = T(8) * cross(c[1], c[2]) + third * cross(c[6], c[5]);
-  dv[4] = third * (cross(c[6], c[1]) + cross(c[2], c[5]));
-  dv[5] = third * (cross(c[4], c[2]) + cross(c[3], c[6]));
-  dv[6] = third * (cross(c[1], c[4]) + cross(c[5], c[3]));
   const T scale = T(1) / (T(8) * r.volume);
-  for (int a = 0; a < 8; ++a) {
-    const int s0 = hex8_sign(a, 0), s1 = hex8_sign(a, 1), s2 = hex8_sign(a, 2);
-    const T h[7] = {T(1), T(s0), T(s1), T(s2), T(s0 * s1), T(s1 * s2), T(s2 * s0)};
-    Vec3<T> g{T(0), T(0), T(0)};
-    for (int m = 1; m < 7; ++m) g += h[m] * dv[m];
-    r.b[a] = scale * g;
-  }
+  for (int a = 0; a < 8; ++a) r.b[a] = scale * g[a];
   for (int i = 0; i < 4; ++i) {
     T h[8];
     Vec3<T> hx{T(0), T(0), T(0)};

@@ -71,7 +71,8 @@ ElementKindInfo info_of() {
                  : ElementFamily::Continuum,
           DiscreteOf<K>::kind, DiscreteOf<K>::dofs, CrossSectionOf<K>::value,
           ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value, is_axisymmetric<K>(),
-          AdhesionOf<K>::value, ElementDataSize<K>::value > 0 ? MadeBy<K>::value : ""};
+          AdhesionOf<K>::value, ElementDataSize<K>::value > 0 ? MadeBy<K>::value : "",
+          TakesBulkViscosity<K>::value};
 }
 
 template <class... K>

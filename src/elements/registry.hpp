@@ -25,6 +25,7 @@
 #include "elements/adhesion_edge.hpp"
 #include "elements/discrete.hpp"
 #include "elements/axisymmetric_quad.hpp"
+#include "elements/bulk_viscosity.hpp"
 #include "elements/fpm_hex.hpp"
 #include "elements/fpm_beam.hpp"
 #include "elements/fpm_tri.hpp"
@@ -76,6 +77,7 @@ struct ElementKindInfo {
   bool axisymmetric;                 ///< planar kind on (r, z) with ring volumes (CAX4R)
   bool adhesion = false;             ///< an adhesion edge (K::kAdhesion): ties its nodes to a rigid substrate
   const char* made_by = "";          ///< the keyword that makes its elements (kinds with element data), "" for *ELEMENT
+  bool bulk_viscosity = false;       ///< takes the explicit steps' bulk viscosity (K::hex_corner, elements/bulk_viscosity.hpp)
 };
 
 /// Number of kinds in the registry.

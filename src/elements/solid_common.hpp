@@ -57,6 +57,7 @@ struct SolidEnergy {
   T strain;     ///< integral of the strain energy density W over the reference volume
   T hourglass;  ///< energy stored in the hourglass springs (0 for kinds without them)
   T dissipation = T(0);  ///< plastic work dissipated so far, part of strain (Abaqus ALLPD)
+  T viscous = T(0);      ///< power the bulk viscosity dissipates now (a rate; its integral is in ALLVD)
 };
 
 /// Element stress and strain for output, averaged over the integration points.

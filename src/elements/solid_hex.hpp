@@ -152,6 +152,8 @@ struct C3D8R {
   static constexpr double kCost = 1.05;           ///< relative cost per increment (MITC4 = 1), for partitioning
   static constexpr int kPoints = 1;                ///< integration points (per-point state size multiplies this)
   static constexpr bool kRelativeDisplacements = true;  ///< strains from gradients only (continuum_element)
+  /// The element node at hexahedron corner k (bulk viscosity).
+  HS_HD static constexpr int hex_corner(int k) { return k; }
 
   /// Lumped mass: 1/8 of the element mass per node. Returns the exact volume (<= 0 when the
   /// element is inverted or flat at a 2x2x2 Gauss point).
@@ -237,6 +239,8 @@ struct C3D8 {
   static constexpr double kCost = 2.15;           ///< relative cost per increment (MITC4 = 1), for partitioning
   static constexpr int kPoints = 8;                ///< integration points (per-point state size multiplies this)
   static constexpr bool kRelativeDisplacements = true;  ///< strains from gradients only (continuum_element)
+  /// The element node at hexahedron corner k (bulk viscosity).
+  HS_HD static constexpr int hex_corner(int k) { return k; }
 
   /// Row-sum lumped mass, frac_a = (1/V) int N_a dV (2x2x2, exact; positive because N_a > 0
   /// at every Gauss point). Returns V, or the first non-positive detJ_g when the element is

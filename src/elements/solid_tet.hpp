@@ -145,6 +145,9 @@ struct C3D4 {
   static constexpr int kVtkCell = 10;               ///< VTK cell type (Abaqus node order is VTK's)
   static constexpr double kCost = 0.41;           ///< relative cost per increment (MITC4 = 1), for partitioning
   static constexpr int kPoints = 1;                ///< integration points (per-point state size multiplies this)
+  /// The element node at hexahedron corner k, a hexahedron collapsed onto the tetrahedron:
+  /// 0, 1, 2, 2, 3, 3, 3, 3 (bulk viscosity).
+  HS_HD static constexpr int hex_corner(int k) { return k < 3 ? k : (k == 3 ? 2 : 3); }
   static constexpr bool kRelativeDisplacements = true;  ///< strains from gradients only (continuum_element)
 
   /// Lumped mass: 1/4 of the element mass per node. Returns the volume (<= 0 when inverted

@@ -86,6 +86,9 @@ struct C3D6 {
   /// measured 2.15 for 8 points of 8 nodes; not measured.
   static constexpr double kCost = 1.3;
   static constexpr int kPoints = 6;  ///< integration points (per-point state size multiplies this)
+  /// The element node at hexahedron corner k, a hexahedron collapsed onto the wedge:
+  /// 0, 1, 2, 2, 3, 4, 5, 5 (bulk viscosity).
+  HS_HD static constexpr int hex_corner(int k) { return k < 3 ? k : (k == 3 ? 2 : (k < 7 ? k - 1 : 5)); }
 
   /// Row-sum lumped mass frac_a = (1/V) int N_a dV. Returns V, or the first non-positive
   /// w detJ when the element is inverted or flat at an integration point.

@@ -390,6 +390,32 @@ void DeckParser::dynamic_data(const Line& line) {
 
 void DeckParser::dynamic_end() { need_data_line("[increment,] time period"); }
 
+// *BULK VISCOSITY: the step's linear and quadratic coefficients (a blank field or no data line
+// keeps Abaqus's default for it), in force until another step gives others.
+void DeckParser::bulk_viscosity_keyword(const Keyword& kw) {
+  allow_params(kw, {});
+  Step& s = m_.steps.back();
+  if (s.bulk_viscosity) fail(kw.pos, "a second *BULK VISCOSITY in step '" + s.name + "'");
+  s.bulk_viscosity = BulkViscosityLine{};
+  s.bulk_viscosity->loc = loc(kw.pos);
+}
+
+void DeckParser::bulk_viscosity_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*BULK VISCOSITY takes one data line: linear, quadratic coefficient");
+  const auto& f = line.fields;
+  if (f.size() > 2) fail(at_, "*BULK VISCOSITY takes two fields (linear, quadratic coefficient), got " + std::to_string(f.size()));
+  BulkViscosityLine& b = *m_.steps.back().bulk_viscosity;
+  const char* what[2] = {"the linear bulk viscosity coefficient", "the quadratic bulk viscosity coefficient"};
+  double* value[2] = {&b.linear, &b.quadratic};
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i].empty()) continue;
+    *value[i] = real(f[i], what[i]);
+    // Large coefficients overdamp the element's modes and shrink the increment towards 0.
+    if (!(*value[i] >= 0 && *value[i] <= 100))
+      fail(at_, std::string(what[i]) + " must be a number from 0 to 100, got '" + std::string(f[i]) + "'");
+  }
+}
+
 // *STATIC: Abaqus/Standard's automatic incrementation (or DIRECT: fixed increments).
 void DeckParser::static_keyword(const Keyword& kw) {
   allow_params(kw, {"DIRECT", "STABILIZE", "FACTOR"});

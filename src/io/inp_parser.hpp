@@ -260,6 +260,8 @@ class DeckParser {
   void variable_mass_scaling_keyword(const Keyword& kw);
   void dynamic_data(const Line& line);
   void dynamic_end();
+  void bulk_viscosity_keyword(const Keyword& kw);
+  void bulk_viscosity_data(const Line& line);
   void static_keyword(const Keyword& kw);
   void static_data(const Line& line);
   void boundary_keyword(const Keyword& kw);

@@ -23,7 +23,8 @@ namespace {
 const std::vector<std::string>& energy_columns() {
   static const std::vector<std::string> c = {"time",      "kinetic",   "internal",           "external_work",
                                              "damping_work", "total",  "hourglass",          "plastic_dissipation",
-                                             "contact",   "friction_dissipation", "mass_scaling_work"};
+                                             "contact",   "friction_dissipation", "mass_scaling_work",
+                                             "viscous_dissipation"};
   return c;
 }
 
@@ -218,11 +219,11 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
     if (p.kind == PrintRequest::Kind::Energy) {
       const EnergyRow& e = frame.energy_row;
       std::fprintf(f,
-                   "\n energies (kinetic, internal, external work, damping work, total, plastic dissipation) at time "
-                   "%14.6E\n\n",
+                   "\n energies (kinetic, internal, external work, damping work, total, plastic dissipation, "
+                   "viscous dissipation) at time %14.6E\n\n",
                    frame.time);
-      std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work,
-                   e.damping_work, e.total, e.plastic_dissipation);
+      std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work,
+                   e.damping_work, e.total, e.plastic_dissipation, e.viscous_dissipation);
       continue;
     }
     if (p.kind == PrintRequest::Kind::Node) {
@@ -652,7 +653,7 @@ void ResultWriter::write_contact(double time, const std::vector<double>& force) 
 void ResultWriter::write_energy(const EnergyRow& e) {
   energy_->write_row(
       {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total, e.hourglass, e.plastic_dissipation,
-       e.contact, e.friction_dissipation, e.mass_scaling_work});
+       e.contact, e.friction_dissipation, e.mass_scaling_work, e.viscous_dissipation});
 }
 
 namespace {

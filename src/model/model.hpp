@@ -303,7 +303,14 @@ struct StaticControls {
   double stabilize_factor = 0;  ///< FACTOR=; 0: from the fraction
 };
 
-/// One *STEP ... *END STEP block: explicit dynamics or statics.
+/// *BULK VISCOSITY: Abaqus/Explicit's linear and quadratic coefficients, in force from its
+/// step on until another one (Abaqus's defaults before the first).
+struct BulkViscosityLine {
+  double linear = 0.06;    ///< b1
+  double quadratic = 1.2;  ///< b2
+  SourceLoc loc;
+};
+
 /// *FIXED MASS SCALING: densities of a set of elements scaled once, at the start of the
 /// step (halfstep: the first explicit step), by FACTOR and/or up to a target increment DT.
 struct MassScaling {
@@ -339,6 +346,7 @@ struct Step {
   std::vector<PrintRequest> prints;
   std::vector<MassScaling> mass_scaling;  ///< *FIXED MASS SCALING lines, in deck order
   std::vector<VariableMassScaling> variable_mass_scaling;  ///< *VARIABLE MASS SCALING lines, in deck order
+  std::optional<BulkViscosityLine> bulk_viscosity;  ///< *BULK VISCOSITY of this step, if it has one
   bool boundary_op_new = false, cload_op_new = false, dload_op_new = false;
   SourceLoc loc;
 };

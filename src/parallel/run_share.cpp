@@ -131,10 +131,15 @@ void serialize(Ar& ar, VariableMassScaling& v) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, BulkViscosityLine& b) {
+  ar(b.linear, b.quadratic, b.loc);
+}
+
+template <class Ar>
 void serialize(Ar& ar, Step& s) {
   ar(s.name, s.procedure, s.nlgeom, s.controls, s.time_period, s.fixed_increment, s.boundaries, s.cloads, s.dloads,
-     s.outputs, s.prints, s.mass_scaling, s.variable_mass_scaling, s.boundary_op_new, s.cload_op_new, s.dload_op_new,
-     s.loc);
+     s.outputs, s.prints, s.mass_scaling, s.variable_mass_scaling, s.bulk_viscosity, s.boundary_op_new,
+     s.cload_op_new, s.dload_op_new, s.loc);
 }
 
 template <class Ar>
@@ -185,7 +190,7 @@ void serialize(Ar& ar, AmplitudeTable& t) {
 
 template <class Ar>
 void serialize(Ar& ar, StepLoads& s) {
-  ar(s.name, s.period, s.fixed_increment, s.amplitudes, s.load_node, s.load_dof, s.load_amp, s.load_value,
+  ar(s.name, s.period, s.fixed_increment, s.amplitudes, s.bulk_linear, s.bulk_quadratic, s.load_node, s.load_dof, s.load_amp, s.load_value,
      s.pressure_elem, s.pressure_amp, s.pressure_value, s.face_elem, s.face_label, s.face_amp, s.face_value,
      s.motion_node, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity, s.rotation_node, s.rotation_dof,
      s.rotation_amp, s.rotation_value, s.frame_node, s.frame_q, s.fixed_translation, s.fixed_rotation, s.outputs);
@@ -210,12 +215,13 @@ HALFSTEP_SHARE_FIELDS(ConcentratedLoad, 112);
 HALFSTEP_SHARE_FIELDS(DistributedLoad, 144);
 HALFSTEP_SHARE_FIELDS(MassScaling, 96);
 HALFSTEP_SHARE_FIELDS(VariableMassScaling, 112);
-HALFSTEP_SHARE_FIELDS(Step, 336);
+HALFSTEP_SHARE_FIELDS(BulkViscosityLine, 56);
+HALFSTEP_SHARE_FIELDS(Step, 400);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1672);
 HALFSTEP_SHARE_FIELDS(AmplitudeTable, 24);
-HALFSTEP_SHARE_FIELDS(StepLoads, 680);
+HALFSTEP_SHARE_FIELDS(StepLoads, 696);
 // Values that travel as their bytes must stay free of pointers and owning members (the meshes'
 // own values are checked beside their field lists).
 static_assert(std::is_trivially_copyable_v<StaticControls>,

@@ -19,6 +19,7 @@ struct EnergyRow {
   double contact = 0;               ///< energy stored in the contact penalty springs
   double friction_dissipation = 0;  ///< frictional work dissipated so far (ALLFD)
   double mass_scaling_work = 0;     ///< kinetic energy added by *VARIABLE MASS SCALING, part of total
+  double viscous_dissipation = 0;   ///< work the bulk viscosity dissipated so far (part of Abaqus's ALLVD)
 };
 
 /// One output instant. Field frames carry point and cell arrays; history frames at least the

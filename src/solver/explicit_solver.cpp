@@ -13,14 +13,16 @@
 #include "core/threads.hpp"
 #include "discretization/bezier_output.hpp"
 #include "discretization/output_fields.hpp"
+#include "discretization/stable_increment.hpp"
+#include "elements/registry.hpp"
 #include "solver/interrupt.hpp"
 #include "solver/run_context.hpp"
 #include "solver/static_solver.hpp"
 
 namespace halfstep {
 
-double step_increment(const StructureSystem& sys, const std::optional<double>& fixed, double dt_scale) {
-  return fixed ? *fixed : dt_scale * sys.stable_dt;
+double step_increment(const StructureSystem& sys, const StepLoads& step, double dt_scale) {
+  return step.fixed_increment ? *step.fixed_increment : dt_scale * bulk_stable_dt(sys, step.bulk_linear);
 }
 
 double checked_increment_count(const Step& step, double period, double dt) {
@@ -91,6 +93,28 @@ RestartPoint resume_point(RunContext& c, RestartBlob& rank_part) {
 }
 
 /// The summary's account of the model and the set-up, before the first step.
+/// Names once the continuum kinds of the model that take no bulk viscosity when some
+/// explicit step has it (Abaqus applies its linear term to them; docs/input.md).
+void note_bulk_viscosity_kinds(const StructureSystem& whole, const std::vector<StepLoads>& steps) {
+  bool any = false;
+  for (const StepLoads& s : steps) any = any || s.bulk_linear > 0 || s.bulk_quadratic > 0;
+  if (!any) return;
+  std::string kinds;
+  int count = 0;
+  for (const SolidGroup& g : whole.solid.groups) {
+    const ElementKindInfo& k = element_kind(g.kind);
+    if (k.bulk_viscosity || k.discrete || k.cross_section || k.adhesion || g.count == 0) continue;
+    if (kinds.find(k.name) == std::string::npos) kinds += std::string(kinds.empty() ? "" : ", ") + k.name;
+    count += g.count;
+  }
+  std::string takers;  // the registry's, in its order
+  for (int id = 0; id < num_element_kinds(); ++id)
+    if (element_kind(id).bulk_viscosity) takers += std::string(takers.empty() ? "" : ", ") + element_kind(id).name;
+  if (count > 0)
+    std::fprintf(stderr, "halfstep: bulk viscosity: %d elements (%s) take none; it acts in %s\n", count, kinds.c_str(),
+                 takers.c_str());
+}
+
 void describe_setup(RunContext& c) {
   RunSummary& sum = c.sum;
   const StructureSystem& whole = c.setup.whole;
@@ -108,13 +132,20 @@ void describe_setup(RunContext& c) {
     sum.precision = c.backend->precision();
     sum.device_bytes_per_element = c.backend->device_bytes() / std::max(1, c.sys.total_elements());
   }
-  sum.stable_increment = whole.stable_dt;
+  // The estimate as the first explicit step takes it (its bulk viscosity's factor included).
+  double b1 = 0;
+  for (std::size_t i = 0; i < c.model.steps.size() && i < c.setup.whole_steps.size(); ++i)
+    if (c.model.steps[i].procedure == Procedure::ExplicitDynamic) {
+      b1 = c.setup.whole_steps[i].bulk_linear;
+      break;
+    }
+  sum.stable_increment = bulk_stable_dt(whole, b1);
   sum.mass_scaled_elements = ms.elements;
   sum.mass_scaling_skipped = ms.skipped;
   sum.added_mass = ms.added_mass;
   sum.added_mass_fraction = whole.total_mass > 0 ? ms.added_mass / (whole.total_mass - ms.added_mass) : 0;
   sum.model_mass = whole.total_mass - ms.added_mass;
-  sum.stable_increment_unscaled = ms.elements > 0 ? ms.stable_dt_before : whole.stable_dt;
+  sum.stable_increment_unscaled = ms.elements > 0 ? ms.stable_dt_before : sum.stable_increment;
   if (ms.elements > 0 && c.opt.progress && c.writes)
     std::fprintf(stderr,
                  "halfstep: *FIXED MASS SCALING: %d elements, added mass %.4g (%.3g %% of the model's), stable "
@@ -125,6 +156,7 @@ void describe_setup(RunContext& c) {
                  "halfstep: *FIXED MASS SCALING: %d elements (%s) are not scaled: it scales shells and continuum "
                  "elements only\n",
                  ms.skipped, ms.skipped_what.c_str());
+  if (c.opt.progress && c.writes) note_bulk_viscosity_kinds(whole, c.setup.whole_steps);
   sum.controlling_element =
       c.setup.builds && whole.controlling_element >= 0 ? c.model.elements.id[whole.controlling_element] : 0;
 }

@@ -12,6 +12,7 @@
 #include "linear/tangent_engine.hpp"
 #include "model/model.hpp"
 #include "parallel/communicator.hpp"
+#include "discretization/step_loads.hpp"
 #include "discretization/structure_system.hpp"
 #include "results/result_sink.hpp"
 #include "results/run_status.hpp"
@@ -71,8 +72,9 @@ class CollectiveRestartError : public RestartError {
   using RestartError::RestartError;
 };
 
-/// Time increment a step uses: the deck's fixed one, or the scaled stable estimate.
-double step_increment(const StructureSystem& sys, const std::optional<double>& fixed, double dt_scale);
+/// Time increment a step uses: the deck's fixed one, or the scaled stable estimate (with its
+/// bulk viscosity's factor on the kinds that take it).
+double step_increment(const StructureSystem& sys, const StepLoads& step, double dt_scale);
 
 /// The most increments an explicit step may take, 2^52: past it an increment can fall below
 /// the resolution of the step time (tau + dt == tau) and the step would never end.

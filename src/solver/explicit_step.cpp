@@ -131,7 +131,10 @@ class ExplicitStep {
   void plan() {
     const RunOptions& opt = c_.opt;
     VariableMassScaler& scaler = c_.scaler;
-    dt_ = step_increment(c_.sys, step_.fixed_increment, opt.dt_scale);
+    dt_ = step_increment(c_.sys, step_, opt.dt_scale);
+    // A rank's system holds the whole model's stable_dt but only its own elements, whose
+    // bulk viscosity factor step_increment applies: every rank takes the smallest.
+    if (c_.comm.distributed() && !step_.fixed_increment) dt_ = c_.comm.min(dt_);
     update_dt_ = opt.dt_update > 0 && !step_.fixed_increment;
     // *VARIABLE MASS SCALING in force: re-evaluated at the step's start, then every
     // `mass_every` increments or at the points of mass_sched; each sets the increment.
@@ -141,7 +144,7 @@ class ExplicitStep {
     // After definitions that ended the elements keep factors that made up for their shape then:
     // their undeformed increments overstate the bound, so the step starts from the deformed one.
     if (!resumed_ && !scaling_ && scaler.totals.evaluations > 0 && !step_.fixed_increment)
-      dt_ = deformed_increment(c_.sys, st_, opt.dt_scale, c_.comm, st_.time);
+      dt_ = deformed_increment(c_.sys, st_, step_.bulk_linear, opt.dt_scale, c_.comm, st_.time);
     c_.sum.time_increment = dt_;
     c_.sum.step_records.back().increment = dt_;
     for (const OutputRequest& r : step_.outputs) {
@@ -193,7 +196,7 @@ class ExplicitStep {
       if (c_.scaler.in_deck()) hw_.update_masses(c_.setup.whole, 0.0);
       if (c_.writer) c_.writer->resume(c_.opt.resume->bytes("output"), c_.opt.resume->file());
     } else {
-      hw_.element_pass(0.0, t_step0_);
+      hw_.element_pass(0.0, t_step0_, h_prev_);
     }
     if (c_.writer) {
       c_.writer->open_histories(step_.outputs);
@@ -270,7 +273,7 @@ class ExplicitStep {
     t.added_mass = whole.total_mass - c_.mass_after_fixed;
     t.added_mass_max = std::max(t.added_mass_max, t.added_mass);
     if (!step_.fixed_increment) {
-      dt_ = deformed_increment(c_.sys, st_, c_.opt.dt_scale, c_.comm, t_step0_ + tau_);
+      dt_ = deformed_increment(c_.sys, st_, step_.bulk_linear, c_.opt.dt_scale, c_.comm, t_step0_ + tau_);
       c_.sum.time_increment = dt_;
     }
     t.smallest_increment = t.smallest_increment > 0 ? std::min(t.smallest_increment, dt_) : dt_;
@@ -283,7 +286,7 @@ class ExplicitStep {
     if (!update_dt_ || last || increments_ == 0 || increments_ % c_.opt.dt_update != 0) return;
     RunSummary& sum = c_.sum;
     hw_.download_displacements(st_);
-    dt_ = deformed_increment(c_.sys, st_, c_.opt.dt_scale, c_.comm, t_step0_ + tau_);
+    dt_ = deformed_increment(c_.sys, st_, step_.bulk_linear, c_.opt.dt_scale, c_.comm, t_step0_ + tau_);
     sum.increment_updates += 1;
     sum.smallest_increment = sum.smallest_increment > 0 ? std::min(sum.smallest_increment, dt_) : dt_;
     sum.time_increment = dt_;

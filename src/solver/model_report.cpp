@@ -110,7 +110,7 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
           ms.controls.max_increments);
       continue;
     }
-    const double dt = step_increment(sys, steps[i].fixed_increment, dt_scale);
+    const double dt = step_increment(sys, steps[i], dt_scale);
     const double n = checked_increment_count(ms, steps[i].period, dt);
     total_steps += n;
     add("step %zu '%s'    period %.6g, increment %.6g (%s), %.0f increments\n", i + 1, steps[i].name.c_str(),

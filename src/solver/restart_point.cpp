@@ -36,9 +36,9 @@ double request_interval(const OutputRequest& r, double period) {
   return r.kind == OutputRequest::Kind::Field ? period / 20 : period / 200;
 }
 
-double deformed_increment(const StructureSystem& sys, const StructureState& st, double dt_scale,
+double deformed_increment(const StructureSystem& sys, const StructureState& st, double bulk_linear, double dt_scale,
                           const Communicator& comm, double time) {
-  double bound = deformed_stable_dt(sys, st).first;
+  double bound = deformed_stable_dt(sys, st, bulk_linear).first;
   if (comm.distributed()) bound = comm.min(bound);
   if (!(bound > 0 && bound < 1e300)) {
     const std::string msg = "the stable increment of the deformed mesh is not a positive number (an element turned "

@@ -58,9 +58,10 @@ RestartPoint restart_point(const RestartBlob& b, const Model& model, const Struc
                            const RunOptions& opt);
 
 /// The increment of the mesh deformed by st: the smallest element bound (the minimum over
-/// the ranks when comm is distributed) times dt_scale. Throws, naming the time, when an
-/// element turned inside out (no positive bound): every rank alike in a distributed run.
-double deformed_increment(const StructureSystem& sys, const StructureState& st, double dt_scale,
+/// the ranks when comm is distributed; bulk_linear: the step's linear bulk viscosity, see
+/// deformed_stable_dt) times dt_scale. Throws, naming the time, when an element turned
+/// inside out (no positive bound): every rank alike in a distributed run.
+double deformed_increment(const StructureSystem& sys, const StructureState& st, double bulk_linear, double dt_scale,
                           const Communicator& comm, double time);
 
 }  // namespace halfstep

@@ -67,7 +67,7 @@ void check_built_model(const RunSetup& s, const RunOptions& opt, const Communica
   for (std::size_t i = 0; i < whole_steps.size(); ++i)
     if (model.steps[i].procedure == Procedure::ExplicitDynamic)
       (void)checked_increment_count(model.steps[i], whole_steps[i].period,
-                                    step_increment(whole, whole_steps[i].fixed_increment, opt.dt_scale));
+                                    step_increment(whole, whole_steps[i], opt.dt_scale));
   if (whole.constrained() && comm.distributed()) {
     // The elimination runs in the explicit node pass of one process (docs/theory.md);
     // validate() refused static steps.

@@ -16,6 +16,7 @@
 #include "discretization/mass_scaling.hpp"
 #include "discretization/stable_increment.hpp"
 #include "discretization/structure_state.hpp"
+#include "elements/bulk_viscosity.hpp"
 #include "discretization/structure_system.hpp"
 #include "io/inp_reader.hpp"
 
@@ -36,8 +37,9 @@ const char* kBar = HALFSTEP_SOURCE_DIR "/tests/gpu/decks/mass_scaling_bar.inp";
 
 double total(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
-/// The bar with its *FIXED MASS SCALING line replaced by `line`.
-Model bar_with(const std::string& line) {
+/// The bar with its *FIXED MASS SCALING line replaced by `line`, and no bulk viscosity unless
+/// `bulk` (then the targets are the increments the step takes, with its factor 0.9418).
+Model bar_with(const std::string& line, bool bulk = false) {
   std::ifstream in(kBar);
   std::stringstream text;
   text << in.rdbuf();
@@ -45,7 +47,7 @@ Model bar_with(const std::string& line) {
   const std::string fixed = "*FIXED MASS SCALING, DT=0.02";
   const std::size_t at = deck.find(fixed);
   EXPECT_NE(at, std::string::npos);
-  deck.replace(at, fixed.size(), line);
+  deck.replace(at, fixed.size(), bulk ? line : line + "\n*BULK VISCOSITY\n0., 0.");
   return read_inp_string(deck, "mem/bar.inp");
 }
 
@@ -113,6 +115,24 @@ TEST(VariableMassScaling, ASqueezedElementGetsExactlyTheMassThatRestoresTheTarge
   EXPECT_EQ(sys.solid.element_dt[1], dt0[1]);
   EXPECT_EQ(sys.mass[4], mass0[4]);
   for (std::size_t n = 0; n < mass0.size(); ++n) EXPECT_GE(sys.mass[n], mass0[n]) << n;
+}
+
+// With the default bulk viscosity the target is the increment the step takes: the short
+// element's undamped increment times sqrt(1 + 0.06^2) - 0.06.
+TEST(VariableMassScaling, TheTargetIsTheIncrementWithTheBulkViscosityFactor) {
+  const std::vector<double> dt0 = bar_increments();
+  const double target = 0.9 * dt0[0], k = bulk_viscosity_dt_factor(0.06);
+  const Model model = bar_with("*VARIABLE MASS SCALING, DT=" + number(target) + ", FREQUENCY=10", true);
+  StructureSystem sys = build_structure_system(model);
+  VariableMassScaler scaler(model, MassScalingResult{});
+  scaler.begin_step(0, sys);
+  StructureState st;
+  st.initialize(sys);
+  const VariableScalingResult r = scaler.rescale(sys, st);
+  EXPECT_EQ(r.elements, 1);  // the others' damped increments, 0.9418 of theirs, stay above 0.9 of it
+  EXPECT_NEAR(sys.solid.element_dt[2] * k, target, 1e-14 * target);
+  EXPECT_NEAR(deformed_stable_dt(sys, st, 0.06).first, target, 1e-14 * target);
+  EXPECT_NEAR(bulk_stable_dt(sys, 0.06), target, 1e-14 * target);
 }
 
 TEST(VariableMassScaling, UniformScalesTheWholeSetByOneFactor) {

@@ -428,7 +428,7 @@ bool fits(Model& model, const RunLimits& limits) {
   double total = 0;
   for (std::size_t i = 0; i < steps.size() && i < model.steps.size(); ++i) {
     if (model.steps[i].procedure != Procedure::ExplicitDynamic) continue;
-    const double dt = step_increment(sys, steps[i].fixed_increment, dt_scale);
+    const double dt = step_increment(sys, steps[i], dt_scale);
     if (!(dt > 0)) return true;  // the run refuses it: worth seeing how
     const double n = std::ceil(steps[i].period / dt);
     if (!(n <= static_cast<double>(limits.max_increments))) return false;

@@ -369,13 +369,46 @@ TEST(InpReader, HarmlessKeywordsWarnOncePerKeyword) {
                            "*RESTART, WRITE, NUMBER INTERVAL=1\n*MONITOR, DOF=1, NODE=2\n"
                            "*PREPRINT\n*END STEP\n";
   const Model m = read(deck);
-  // *RESTART is read (a restart point per step), not warned about.
-  ASSERT_EQ(m.warnings.size(), 4u);
+  // *RESTART and *BULK VISCOSITY are read, not warned about.
+  ASSERT_EQ(m.warnings.size(), 3u);
   EXPECT_EQ(m.restart.number_interval, 1);
   EXPECT_EQ(m.restart.frequency, 0);
   EXPECT_EQ(m.warnings[0], "keyword *PREPRINT is not supported and was ignored (first at mem/test.inp:1)");
   EXPECT_NE(m.warnings[1].find("*SECTION CONTROLS"), std::string::npos);
-  EXPECT_NE(m.warnings[2].find("*BULK VISCOSITY"), std::string::npos);
+  EXPECT_NE(m.warnings[2].find("*MONITOR"), std::string::npos);
+}
+
+// *BULK VISCOSITY: its step's b1, b2 (a blank field keeps Abaqus's default); bad values,
+// extra fields and a second one in a step name the line.
+TEST(InpReader, BulkViscosityIsReadPerStep) {
+  const std::string step = "*STEP\n*DYNAMIC, EXPLICIT\n, 1\n";
+  const Model m = read(std::string(kPlateMesh) + step + "*BULK VISCOSITY\n0.1, 2.5\n*END STEP\n" + step +
+                       "*BULK VISCOSITY\n, 0\n*END STEP\n" + step + "*END STEP\n");
+  ASSERT_EQ(m.steps.size(), 3u);
+  ASSERT_TRUE(m.steps[0].bulk_viscosity);
+  EXPECT_EQ(m.steps[0].bulk_viscosity->linear, 0.1);
+  EXPECT_EQ(m.steps[0].bulk_viscosity->quadratic, 2.5);
+  ASSERT_TRUE(m.steps[1].bulk_viscosity);
+  EXPECT_EQ(m.steps[1].bulk_viscosity->linear, 0.06);
+  EXPECT_EQ(m.steps[1].bulk_viscosity->quadratic, 0.0);
+  EXPECT_FALSE(m.steps[2].bulk_viscosity);
+  const auto error = [&](const std::string& lines) {
+    try {
+      read(std::string(kPlateMesh) + step + lines + "*END STEP\n");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("*BULK VISCOSITY\n-0.06, 1.2\n"),
+            "mem/test.inp:22: error: the linear bulk viscosity coefficient must be a number from 0 to 100, got '-0.06'");
+  EXPECT_NE(error("*BULK VISCOSITY\n0.06, nan\n").find("mem/test.inp:22: error:"), std::string::npos);
+  EXPECT_EQ(error("*BULK VISCOSITY\n0.06, 1.2, 3\n"),
+            "mem/test.inp:22: error: *BULK VISCOSITY takes two fields (linear, quadratic coefficient), got 3");
+  EXPECT_EQ(error("*BULK VISCOSITY\n0.06, 1.2\n0.06, 1.2\n"),
+            "mem/test.inp:23: error: *BULK VISCOSITY takes one data line: linear, quadratic coefficient");
+  EXPECT_NE(error("*BULK VISCOSITY\n*BULK VISCOSITY\n").find("a second *BULK VISCOSITY in step"), std::string::npos);
+  EXPECT_NE(error("*BULK VISCOSITY, TYPE=X\n").find("TYPE"), std::string::npos);
 }
 
 // Mass-proportional damping acts at the nodes; a rigid body's nodes move with the body, whose

@@ -71,6 +71,23 @@ TEST(EnergyMonitor, CommitAccumulatesWorkDampingAndSteps) {
   EXPECT_EQ(m.fail_step, 0);
 }
 
+// The bulk viscosity's power at each element pass dissipates over the interval since the
+// previous pass: nothing at the first pass or at a repeated time, and it counts in the total.
+TEST(EnergyMonitor, ViscousPowerIsIntegratedBetweenElementPasses) {
+  EnergyMonitor m;
+  monitor_element_pass(m, 1.0, 0.5, 0.0, 0.0, 4.0);  // the first pass: its interval starts here
+  EXPECT_EQ(m.viscous, 0.0);
+  monitor_element_pass(m, 1.0, 0.75, 0.0, 0.0, 2.0);
+  EXPECT_DOUBLE_EQ(m.viscous, 0.5);
+  monitor_element_pass(m, 1.0, 0.75, 0.0, 0.0, 8.0);  // the same instant again: nothing more
+  EXPECT_DOUBLE_EQ(m.viscous, 0.5);
+  monitor_element_pass(m, 1.0, 1.0, 0.0, 0.0, 1.0);
+  EXPECT_DOUBLE_EQ(m.viscous, 0.75);
+  monitor_sample(m, Sums().kinetic(2.0).data(), 1.0);
+  EXPECT_DOUBLE_EQ(m.record.viscous_dissipation, 0.75);
+  EXPECT_DOUBLE_EQ(m.record.total(), 2.0 + 1.0 + 0.75);
+}
+
 TEST(EnergyMonitor, ScaleIsTheLargestEnergySeen) {
   EnergyMonitor m;
   m.noise_energy = 1e-3;

@@ -44,7 +44,7 @@ __global__ void element_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView
                                     T* elem_energy, RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[3] = {0.0, 0.0, 0.0};  // strain energy, hourglass (none), plastic dissipation
+  double w[kElementSums] = {0.0, 0.0, 0.0, 0.0};  // strain energy, hourglass (none), plastic dissipation, -
   if (i < count) {
     const int e = elements ? elements[i] : first + i;
     int c[4];
@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(kSplitShellBlock, split_shell_min_blocks<T>())
   const T a = m.thickness[sec];
   Mitc4WarpLanes::Val<Vec3<T>> f, gv;
   const T energy = mitc4_split_internal_force<T>(lanes, nodes, a, m.elastic[sec], m.ref ? m.ref + e : nullptr, f, gv);
-  double w[3] = {0.0, 0.0, 0.0};  // strain energy (lane 0 of each element), hourglass, dissipation
+  double w[kElementSums] = {0.0, 0.0, 0.0, 0.0};  // strain energy (lane 0 of each element), hourglass, dissipation, -
   if (i < count) {
     // The corner's node read again rather than selected from n0..n3, which are then free
     // after the node pass (the prototype's last 8 bytes of spill at 128 registers).

@@ -21,7 +21,7 @@ namespace cuda {
 template <class T>
 struct BeamElementSums {
   BeamView<T> v;
-  __device__ void operator()(int e, double (&w)[3]) const {
+  __device__ void operator()(int e, double (&w)[kElementSums]) const {
     double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
     BeamElementBody<T>{v}(e, body);
     w[0] = body[0];
@@ -58,7 +58,7 @@ struct BeamForceSums {
   BeamView<T> v;
   const T* increments;
   const T* points;
-  __device__ void operator()(int e, double (&w)[3]) const {
+  __device__ void operator()(int e, double (&w)[kElementSums]) const {
     double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
     beam_split_forces(v, increments, points, e, body);
     w[0] = body[0];

@@ -198,7 +198,8 @@ class CudaBackend final : public Backend {
     }
   }
 
-  void element_pass(double tau, double time) override {
+  void element_pass(double tau, double time, double half_dt = 0.0) override {
+    half_dt_ = half_dt;
     if (scheme_ == GpuScheme::ElementLocal) {
       const Increment inc{time, tau, 0.0, 0.0};
       launch_local(inc, false, block_element_);
@@ -221,6 +222,7 @@ class CudaBackend final : public Backend {
     mark(1);
     pending_commit_ = dist_ != nullptr;
     pending_time_ = inc.time;
+    half_dt_ = 0.5 * inc.dt_next;
     launch_elements(inc.tau + inc.dt_next, inc.time + inc.dt_next, block_element_, true);
     if (timing_) {
       timed_before_ = true;
@@ -483,7 +485,7 @@ class CudaBackend final : public Backend {
     if (parts > std::numeric_limits<unsigned>::max())
       throw std::length_error("element pass: more warp sums than a 32-bit slot index holds");
     parts_capacity_ = static_cast<unsigned>(parts);
-    element_parts_.resize(3 * parts);
+    element_parts_.resize(cuda::kElementSums * parts);
   }
 
   // element_pass.cuh: the element families' device arrays (constructor steps).
@@ -613,7 +615,8 @@ class CudaBackend final : public Backend {
   cuda::SolidView<T> solid_view() {
     return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
              T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_energy_.get_or_null(),
-             solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points},
+             solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points, nullptr, nullptr,
+             T(drive_.view.bulk_linear), T(drive_.view.bulk_quadratic), T(half_dt_)},
             solid_force_.get_or_null()};
   }
   NodeStateView<T> state() {
@@ -746,6 +749,7 @@ class CudaBackend final : public Backend {
   DeviceArray<double> element_parts_;
   unsigned parts_capacity_ = 0, parts_cursor_ = 0;
   cuda::DeviceDrive drive_;
+  double half_dt_ = 0;  ///< the current element pass's ContinuumView::half_dt (bulk viscosity)
   std::size_t drive_bytes_ = 0;
 
   std::vector<Piece> pieces_;

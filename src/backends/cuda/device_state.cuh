@@ -233,8 +233,8 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   if (global) {
     double pub[cuda::kPubValues];
     read_published(cuda::kPubSample, pub);
-    monitor_element_pass(host_monitor_, pub[0], inc.time, pub[1], pub[2]);
-    monitor_sample(host_monitor_, pub + 3, inc.time);
+    monitor_element_pass(host_monitor_, pub[0], inc.time, pub[1], pub[2], pub[3]);
+    monitor_sample(host_monitor_, pub + cuda::kElementSums, inc.time);
     record = host_monitor_.record;
     failed = host_monitor_.status != kRunning;
     frame.record = record;  // also for frames that are never completed (energy only)

@@ -97,8 +97,8 @@ void CudaBackend<T>::finish_interface() {
     double pub[cuda::kPubValues];
     for (int i = 0; i < cuda::kPubValues; ++i) pub[i] = publish_host_.host()[cuda::kPubCommit + i];
     halo_->sum(pub, cuda::kPubValues);
-    monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1], pub[2]);
-    monitor_commit(host_monitor_, pub + 3, pending_time_);
+    monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1], pub[2], pub[3]);
+    monitor_commit(host_monitor_, pub + cuda::kElementSums, pending_time_);
     pending_commit_ = false;
     if (timing_) host_phase_[kHostEnergySums] += lap();
   }

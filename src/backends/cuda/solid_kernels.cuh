@@ -68,8 +68,9 @@ constexpr std::size_t staged_slot_bytes(int block) {
 /// Element pass over the solids of one group, whose first element's points start at
 /// first_point (elements: local indices of one color, or null
 /// for all count elements): the shared continuum_element body with the scheme's sink. Each
-/// warp stores its strain and hourglass energies and plastic dissipation at warp slot
-/// slot0 + its index (put_warp_sums), which the pass's element_sums_kernel adds.
+/// warp stores its kElementSums (strain and hourglass energies, plastic dissipation, bulk
+/// viscosity power) at warp slot slot0 + its index (put_warp_sums), which the pass's
+/// element_sums_kernel adds.
 /// Gather with dynamic shared memory (staged_slot_bytes, elements null): the block's slot
 /// values, one contiguous range, are staged there and stored by consecutive threads. Stored
 /// by each thread, 3 kNodes values 24 kNodes bytes apart, every store instruction of a warp
@@ -90,7 +91,7 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
   }
   T* const stage = reinterpret_cast<T*>(solid_stage_raw);
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[3] = {0.0, 0.0, 0.0};
+  double w[kElementSums] = {0.0, 0.0, 0.0, 0.0};
   if (i < count) {
     const int local = elements ? elements[i] : i;
     const int e = first + local;
@@ -121,6 +122,7 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     w[0] = double(en.strain) + double(en.hourglass);
     w[1] = double(en.hourglass);
     w[2] = double(en.dissipation);
+    w[3] = double(en.viscous);
   }
   if (staged) {  // the block's elements [i0, i0 + n) own slot values [3 (conn_offset + i0 kNodes), + kValues n)
     __syncthreads();
@@ -166,7 +168,7 @@ __global__ void hex_force_kernel(SolidView<T> v, NodeStateView<T> s, int first, 
                                  HexSplitStore<T> store, RunView run, unsigned slot0) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[3] = {0.0, 0.0, 0.0};
+  double w[kElementSums] = {0.0, 0.0, 0.0, 0.0};
   if (i < count) {
     const int local = elements ? elements[i] : i;
     const int e = first + local, base = conn_offset + 8 * local;

@@ -26,7 +26,7 @@ struct TriElementSums {
   TriView<T> v;
   DriveView drive;
   double tau;
-  __device__ void operator()(int e, double (&w)[3]) const {
+  __device__ void operator()(int e, double (&w)[kElementSums]) const {
     double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
     TriElementBody<T, MayYield>{v, drive, tau}(e, body);
     w[0] = body[0];
@@ -64,7 +64,7 @@ struct TriForceSums {
   const T* work;
   DriveView drive;
   double tau;
-  __device__ void operator()(int e, double (&w)[3]) const {
+  __device__ void operator()(int e, double (&w)[kElementSums]) const {
     double body[2] = {0.0, 0.0};  // internal work, plastic dissipation
     tri_split_forces<T, MayYield>(v, increments, work, drive, tau, e, body);
     w[0] = body[0];

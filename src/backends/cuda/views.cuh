@@ -74,20 +74,24 @@ struct FrameOut {
   }
 };
 
+/// The sums of an element pass: strain energy (hourglass and plastic dissipation included),
+/// hourglass energy, plastic dissipation, bulk viscosity power (ElementSums on the host).
+constexpr int kElementSums = 4;
+
 /// Where a distributed run's kernels leave their sums for the host (which reduces them over
-/// the ranks and keeps the monitor): strain energy, hourglass energy and plastic dissipation
-/// of the latest element pass, then per node-pass kind a snapshot of those three and the node
-/// sums (kPubValues values).
-enum PublishSlot { kPubEnergy = 0, kPubHourglass = 1, kPubDissipation = 2, kPubCommit = 3,
-                   kPubValues = 3 + kNumNodeSums, kPubSample = 3 + kPubValues, kPubSize = 3 + 2 * kPubValues };
+/// the ranks and keeps the monitor): the kElementSums of the latest element pass, then per
+/// node-pass kind a snapshot of those and the node sums (kPubValues values).
+enum PublishSlot { kPubEnergy = 0, kPubHourglass = 1, kPubDissipation = 2, kPubViscous = 3, kPubCommit = 4,
+                   kPubValues = kElementSums + kNumNodeSums, kPubSample = kPubCommit + kPubValues,
+                   kPubSize = kPubCommit + 2 * kPubValues };
 
 /// Per-launch bookkeeping shared by all kernels.
 struct RunView {
   EnergyMonitor* monitor;
   GridSum node_sums;     ///< kNumNodeSums accumulators
-  GridSum element_sums;  ///< strain energy, hourglass energy, plastic dissipation accumulators
+  GridSum element_sums;  ///< the kElementSums accumulators
   double* publish;       ///< distributed runs: kPubSize values (null: the device monitor is used)
-  WarpSums element_parts;  ///< the element launches' warp sums of those three (element_sums_kernel)
+  WarpSums element_parts;  ///< the element launches' warp sums of those (element_sums_kernel)
 };
 
 /// Node n's displacement as a shell's strains take it. FP64: the state's. FP32 with the
@@ -230,10 +234,8 @@ __device__ inline void finish_node_pass(RunView r, NodeMode mode, double time) {
   if (r.publish) {
     if (mode != NodeMode::Probe) {
       double* out = r.publish + (mode == NodeMode::Commit ? kPubCommit : kPubSample);
-      out[0] = r.publish[kPubEnergy];
-      out[1] = r.publish[kPubHourglass];
-      out[2] = r.publish[kPubDissipation];
-      for (int i = 0; i < kNumNodeSums; ++i) out[3 + i] = sums[i];
+      for (int i = 0; i < kElementSums; ++i) out[i] = r.publish[kPubEnergy + i];
+      for (int i = 0; i < kNumNodeSums; ++i) out[kElementSums + i] = sums[i];
     }
   } else {
     if (mode == NodeMode::Commit) monitor_commit(*r.monitor, sums, time);
@@ -243,31 +245,29 @@ __device__ inline void finish_node_pass(RunView r, NodeMode mode, double time) {
 }
 
 /// Hands an element pass's energies to the monitor, or publishes them (distributed runs).
-__device__ inline void finish_element_pass(RunView r, double time, double energy, double hourglass,
-                                           double dissipation) {
+__device__ inline void finish_element_pass(RunView r, double time, const double (&sums)[kElementSums]) {
   if (r.publish) {
-    r.publish[kPubEnergy] = energy;
-    r.publish[kPubHourglass] = hourglass;
-    r.publish[kPubDissipation] = dissipation;
+    for (int i = 0; i < kElementSums; ++i) r.publish[kPubEnergy + i] = sums[i];
   } else {
-    monitor_element_pass(*r.monitor, energy, time, hourglass, dissipation);
+    monitor_element_pass(*r.monitor, sums[0], time, sums[1], sums[2], sums[3]);
   }
 }
 
-/// Adds the warp sums [0, slots) of an element pass's launches (strain energy, hourglass
-/// energy, plastic dissipation) in slot order and hands the totals on. Its launch shape
+/// Adds the warp sums [0, slots) of an element pass's launches (the kElementSums) in slot
+/// order and hands the totals on. Its launch shape
 /// depends on slots only (element_sum_blocks), so every run adds in one order.
 __global__ void element_sums_kernel(RunView run, unsigned slots, double time) {
   if (run.monitor->status != kRunning) return;
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
-  double w[3] = {0.0, 0.0, 0.0};
+  double w[kElementSums] = {0.0, 0.0, 0.0, 0.0};
   const std::size_t cap = run.element_parts.capacity;
   for (unsigned j = t; j < slots; j += stride)
-    for (int i = 0; i < 3; ++i) w[i] += run.element_parts.v[i * cap + j];
+    for (int i = 0; i < kElementSums; ++i) w[i] += run.element_parts.v[i * cap + j];
   if (grid_sum(w, run.element_sums)) {
-    finish_element_pass(run, time, read_total(run.element_sums, 0), read_total(run.element_sums, 1),
-                        read_total(run.element_sums, 2));
-    reset<3>(run.element_sums);
+    double total[kElementSums];
+    for (int i = 0; i < kElementSums; ++i) total[i] = read_total(run.element_sums, i);
+    finish_element_pass(run, time, total);
+    reset<kElementSums>(run.element_sums);
   }
 }
 
@@ -286,7 +286,7 @@ template <class Body>
 __global__ void element_forall_sum_kernel(int first, int count, RunView run, unsigned slot0, Body body) {
   if (run.monitor->status != kRunning) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double w[3] = {0.0, 0.0, 0.0};
+  double w[kElementSums] = {0.0, 0.0, 0.0, 0.0};
   if (i < count) body(first + i, w);
   put_warp_sums(w, run.element_parts, slot0, count);
 }
