@@ -125,6 +125,7 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
     d["equations"] = t.equations;
     d["engine"] = t.engine;
     d["linear_solver"] = t.linear_solver;
+    if (!t.blas.empty()) d["blas"] = t.blas;
     d["seconds"] = t.seconds;
     d["setup_seconds"] = t.setup_seconds;
     d["output_seconds"] = t.output_seconds;

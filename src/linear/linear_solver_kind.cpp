@@ -1,4 +1,8 @@
 // Command-line names of the linear solvers (--linear-solver).
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +30,24 @@ std::string linear_solver_name(LinearSolverKind k) {
     case LinearSolverKind::GpuCg: return "gpu-cg";
   }
   return "?";
+}
+
+std::string blas_library() {
+  // Looked up at run time: the library behind libblas.so.3 is Debian's alternatives' choice,
+  // not the build's. The one that provides dgemm is the one CHOLMOD calls (another may be
+  // loaded beside it, e.g. OpenBLAS as liblapack.so.3 beside the reference libblas.so.3).
+  void* gemm = dlsym(RTLD_DEFAULT, "dgemm_");
+  Dl_info info{};
+  if (!gemm || !dladdr(gemm, &info) || !info.dli_fname) return "unknown (no dgemm_ loaded)";
+  char real[4096];
+  const std::string path = realpath(info.dli_fname, real) ? real : info.dli_fname;
+  using Text = char* (*)();
+  const auto config = reinterpret_cast<Text>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
+  if (path.find("openblas") == std::string::npos || !config) return path + " (not an optimized BLAS)";
+  std::string name = config();  // "OpenBLAS 0.3.21 ..."
+  const auto core = reinterpret_cast<Text>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  if (core) name += std::string(" (core ") + core() + ")";
+  return name;
 }
 
 }  // namespace halfstep

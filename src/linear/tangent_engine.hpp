@@ -33,6 +33,12 @@ LinearSolverKind parse_linear_solver(const std::string& s);
 /// The command-line name of a kind.
 std::string linear_solver_name(LinearSolverKind k);
 
+/// The BLAS this process runs CHOLMOD's dense fronts on: OpenBLAS's configuration ("OpenBLAS
+/// 0.3.21 ... (core <kernel set>)") when OpenBLAS provides dgemm, else that library's path
+/// "(not an optimized BLAS)" (Debian's reference BLAS factorizes 2-4 times slower;
+/// docs/performance.md).
+std::string blas_library();
+
 /// The tangent could not be factored because it is singular: equation is the first equation
 /// (as numbered by number_equations) where the factorization broke down, or -1 if unknown.
 class SingularStiffness : public std::runtime_error {

@@ -16,6 +16,7 @@ struct StaticSummary {
   int equations = 0;                 ///< of the last static step
   std::string engine;                ///< hardware, assembly and linear solver (last static step)
   std::string linear_solver;         ///< --linear-solver name of the solver that ran
+  std::string blas;                  ///< cholmod: the BLAS it ran on (blas_library)
   bool on_gpu = false;               ///< the last static step ran on the GPU engine
   double internal_force_seconds = 0, element_seconds = 0, assembly_seconds = 0;
   double analyze_seconds = 0, factor_seconds = 0, solve_seconds = 0;

@@ -129,6 +129,7 @@ void summarize(const StaticProblem& p, const NewtonIterate& s, int increments, S
   summary.equations = p.neq;
   summary.engine = p.engine->description();
   summary.linear_solver = linear_solver_name(p.engine->solver());
+  if (p.engine->solver() == LinearSolverKind::Cholmod) summary.blas = blas_library();
   // Only the GPU engine runs the GPU solvers.
   summary.on_gpu = p.engine->solver() == LinearSolverKind::Cudss || p.engine->solver() == LinearSolverKind::GpuCg;
   summary.internal_force_seconds += ts.internal_force_seconds;
