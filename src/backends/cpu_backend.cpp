@@ -87,7 +87,7 @@ void CpuBackend::begin_step(const StepDrive& drive) {
   face_force_.assign(3 * kFaceMaxNodes * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
-void CpuBackend::element_forces(ElementRange range, double tau, double sums[4]) {
+void CpuBackend::element_forces(ElementRange range, double tau, double half_dt, double sums[4]) {
   const StructureSystem& sys = sys_;
   if (range != ElementRange::Interior) {
     // Face pressures are few: all of them go with the first range, before any exchange.
@@ -95,7 +95,7 @@ void CpuBackend::element_forces(ElementRange range, double tau, double sums[4]) 
            FaceForceBody<double>{host_view(drive_), tau, sys.x0.data(), sys.y0.data(), sys.z0.data(), st_.ux.data(),
                                  st_.uy.data(), st_.uz.data(), face_force_.data(), nullptr});
   }
-  const HostPass pass{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, threads_, half_dt_};
+  const HostPass pass{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, threads_, half_dt};
   for (const BlockFamily* f : block_families()) {
     const ElementSums s = f->host_forces(pass, range);
     for (int i = 0; i < 4; ++i) sums[i] += s[i];
@@ -113,21 +113,20 @@ std::vector<std::pair<std::string, double>> CpuBackend::phase_seconds() const {
 }
 
 void CpuBackend::element_pass(double tau, double time, double half_dt) {
-  half_dt_ = half_dt;
   // Strain energy (hourglass and dissipation included), hourglass energy, plastic dissipation,
   // bulk viscosity power (ElementSums).
   double sums[4] = {0, 0, 0, 0};
   if (!halo_) {
-    element_forces(ElementRange::All, tau, sums);
+    element_forces(ElementRange::All, tau, half_dt, sums);
   } else {
     // Elements on the interface first; their nodes' partial sums travel while the
     // interior elements are computed.
     LapTimer lap;
-    element_forces(ElementRange::Boundary, tau, sums);
+    element_forces(ElementRange::Boundary, tau, half_dt, sums);
     phase_[kInterfaceElements] += lap();
     start_exchange();
     phase_[kPack] += lap();
-    element_forces(ElementRange::Interior, tau, sums);
+    element_forces(ElementRange::Interior, tau, half_dt, sums);
     phase_[kInteriorElements] += lap();
     halo_->finish();
     phase_[kWait] += lap();

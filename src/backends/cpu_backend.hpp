@@ -44,7 +44,7 @@ class CpuBackend final : public Backend {
  private:
   /// Every family's element forces of range (element_blocks.hpp's host passes), and the face
   /// pressures with the first range; adds their ElementSums to sums.
-  void element_forces(ElementRange range, double tau, double sums[4]);
+  void element_forces(ElementRange range, double tau, double half_dt, double sums[4]);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
   /// models with 6-dof nodes), 3 pressure; with its contact force unless contact is false.
   void local_forces(int n, double fi[6], double fp[3], bool contact = true) const;
@@ -66,7 +66,6 @@ class CpuBackend final : public Backend {
 
   const StructureSystem& sys_;
   int threads_;
-  double half_dt_ = 0;  ///< the current element pass's HostPass::half_dt
   StructureState st_;
   StepDrive drive_;
   std::vector<double> face_force_;  ///< 18 per loaded solid face

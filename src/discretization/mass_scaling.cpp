@@ -12,8 +12,6 @@
 #include "discretization/element_blocks.hpp"
 #include "discretization/stable_increment.hpp"
 #include "discretization/step_loads.hpp"
-#include "elements/bulk_viscosity.hpp"
-#include "elements/registry.hpp"
 
 namespace halfstep {
 
@@ -155,11 +153,6 @@ void set_factors(const MassScaling& ms, const std::vector<int>& members, const s
   }
 }
 
-/// The factor model element i's increment takes under a linear bulk viscosity b1.
-double bulk_factor(const Model& model, std::size_t i, double b1) {
-  return b1 > 0 && element_kind(model.elements.kind[i]).bulk_viscosity ? bulk_viscosity_dt_factor(b1) : 1.0;
-}
-
 }  // namespace
 
 MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector<MassScaling>& scalings,
@@ -176,7 +169,7 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
   for (std::size_t i = 0; i < n_model; ++i)
     if (scalable_family(place[i]))
       dt[i] = family_dt(*family_of(place[i]), sys)[static_cast<std::size_t>(place[i].index)] *
-              bulk_factor(model, i, bulk_linear);
+              kind_bulk_dt_factor(model.elements.kind[i], bulk_linear);
   std::vector<double> factor(n_model, 1.0);
   for (const MassScaling& ms : scalings) {
     // Springs, dashpots and point masses have no density to scale; they are left as they are.
@@ -368,7 +361,7 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
   for (std::size_t i = 0; i < n_model; ++i)
     if (family_of_[i] >= 0) {
       const auto f = static_cast<std::size_t>(family_of_[i]), k = static_cast<std::size_t>(index_of_[i]);
-      dt[i] = base_dt_[f][k] * ratio[f][k] * bulk_factor(model_, i, b1);
+      dt[i] = base_dt_[f][k] * ratio[f][k] * kind_bulk_dt_factor(model_.elements.kind[i], b1);
     }
   factor_.assign(n_model, 1.0);
   const std::vector<VariableMassScaling>& lines = definitions();

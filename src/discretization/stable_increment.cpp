@@ -19,21 +19,17 @@ std::vector<std::vector<double>> deformed_bound_ratios(const StructureSystem& sy
   return ratio;
 }
 
-namespace {
-
-/// The factor block b's increments take under a linear bulk viscosity with factor f.
-double block_bulk_factor(const ElementBlock& b, double f) {
-  return b.kind >= 0 && b.kind < num_element_kinds() && element_kind(b.kind).bulk_viscosity ? f : 1.0;
+double kind_bulk_dt_factor(int kind, double bulk_linear) {
+  return kind >= 0 && kind < num_element_kinds() && element_kind(kind).bulk_viscosity
+             ? bulk_viscosity_dt_factor(bulk_linear)
+             : 1.0;
 }
-
-}  // namespace
 
 double bulk_stable_dt(const StructureSystem& sys, double bulk_linear) {
   double best = sys.stable_dt;
-  if (!(bulk_linear > 0)) return best;
-  const double f = bulk_viscosity_dt_factor(bulk_linear);
   for (const ElementBlock& b : element_blocks(sys)) {
-    if (block_bulk_factor(b, f) == 1.0) continue;
+    const double f = kind_bulk_dt_factor(b.kind, bulk_linear);
+    if (f == 1.0) continue;
     for (int e = b.first; e < b.first + b.count; ++e)
       best = std::min(best, (*b.element_dt)[static_cast<std::size_t>(e)] * f);
   }
@@ -44,10 +40,9 @@ std::pair<double, int> deformed_stable_dt(const StructureSystem& sys, const Stru
   double best = std::numeric_limits<double>::infinity();
   int which = -1;
   const std::vector<std::vector<double>> ratio = deformed_bound_ratios(sys, st);
-  const double f = bulk_viscosity_dt_factor(bulk_linear);
   for (const ElementBlock& b : element_blocks(sys)) {
     const std::vector<double>& r = ratio[family_index(*b.family)];
-    const double k = block_bulk_factor(b, f);
+    const double k = kind_bulk_dt_factor(b.kind, bulk_linear);
     for (int e = b.first; e < b.first + b.count; ++e) {
       const double d = (*b.element_dt)[static_cast<std::size_t>(e)] * r[static_cast<std::size_t>(e)] * k;
       if (d < best) {  // the first of equals, in block order

@@ -19,6 +19,10 @@ namespace halfstep {
 std::pair<double, int> deformed_stable_dt(const StructureSystem& sys, const StructureState& st,
                                           double bulk_linear = 0.0);
 
+/// The factor the increments of elements of registry kind `kind` take under a linear bulk
+/// viscosity b1 = bulk_linear: bulk_viscosity_dt_factor for the kinds that take it, else 1.
+double kind_bulk_dt_factor(int kind, double bulk_linear);
+
 /// The smallest undeformed element increment (sys.stable_dt) with the elements of the kinds
 /// that take bulk viscosity (ElementKindInfo::bulk_viscosity) taken by the factor of a linear
 /// coefficient b1 = bulk_linear.
