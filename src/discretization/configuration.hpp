@@ -16,6 +16,9 @@ namespace halfstep {
 struct Configuration {
   std::vector<double> u;       ///< displacements
   std::vector<double> d, t1;   ///< unit director and first triad vector (empty without shells)
+  /// Per continuum element: its temperature change theta - theta_initial at the time of the
+  /// configuration (StructureState::solid_thermal); empty when no temperature has changed.
+  std::vector<double> thermal;
 
   /// The configuration of a model without shells displaced by u (3 per node).
   static Configuration displaced(std::vector<double> u) {

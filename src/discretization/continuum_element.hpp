@@ -36,6 +36,9 @@ struct ContinuumView {
   /// configuration x^n - half_dt v^(n-1/2), where a rigid rotation's chord velocities are
   /// exactly a rigid velocity field (no volume rate); at x^n they are not.
   T half_dt = T(0);
+  /// Per element: its temperature change theta - theta_initial at this pass's time
+  /// (thermal_pass, discretization/loads.hpp); null when the step changes no temperature.
+  const T* thermal = nullptr;
 };
 
 /// Whether kind K's internal_force takes the nodal velocities (K::kUsesVelocity: dashpots).
@@ -83,7 +86,8 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
       u[a] = {ux[n], uy[n], uz[n]};
   }
   const ElementState<T> state{v.state, v.state, v.state_stride, point,
-                              v.element_data ? v.element_data + v.element_data_ptr[e] : nullptr};
+                              v.element_data ? v.element_data + v.element_data_ptr[e] : nullptr,
+                              v.thermal ? v.thermal[e] : T(0)};
   SolidEnergy<T> w;
   if constexpr (UsesVelocity<K>::value) {
     Vec3<T> vn[K::kNodes];

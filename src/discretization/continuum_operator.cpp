@@ -54,7 +54,7 @@ void ContinuumOperator::element_dofs(int e, int* dofs) const {
     for (int k = 0; k < 3; ++k) dofs[3 * a + k] = 3 * c[a] + k;
 }
 
-double ContinuumOperator::internal_force(const std::vector<double>& u, std::vector<double>& f) const {
+double ContinuumOperator::internal_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal) const {
   const SolidMesh& sm = sys_.solid;
   f.assign(static_cast<std::size_t>(num_dofs()), 0.0);
   // Per-slot forces first (the gather strategy), then summed per node in a fixed order.
@@ -68,14 +68,15 @@ double ContinuumOperator::internal_force(const std::vector<double>& u, std::vect
   }
   const SolidEnergy<double> w = continuum_pass(sm, sys_.x0.data(), sys_.y0.data(), sys_.z0.data(), ux.data(),
                                                uy.data(), uz.data(), slot.data(), energy.data(), hourglass.data(),
-                                               threads_);
+                                               threads_, ElementRange::All, nullptr, nullptr, 0.0, 0.0, 0.0, thermal);
   forall(0, sys_.num_nodes, threads_, [&](int n) {
     add_slot_forces3(sm.node_slot_ptr.data(), sm.node_slots.data(), slot.data(), n, &f[3 * static_cast<std::size_t>(n)]);
   });
   return w.strain + w.hourglass;
 }
 
-void ContinuumOperator::linear_slot_forces(const std::vector<double>& u, double kappa, std::vector<double>& slot) const {
+void ContinuumOperator::linear_slot_forces(const std::vector<double>& u, double kappa, std::vector<double>& slot,
+                                           const double* thermal) const {
   using D = Dual<double>;
   const SolidMesh& sm = sys_.solid;
   std::vector<SolidMaterial<D>> mats;
@@ -94,7 +95,8 @@ void ContinuumOperator::linear_slot_forces(const std::vector<double>& u, double 
           du[a] = {D(0.0, u[3 * c[a]]), D(0.0, u[3 * c[a] + 1]), D(0.0, u[3 * c[a] + 2])};
         }
         const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
-        K::internal_force(X, du, m, D(kappa), fe, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
+        const D dtheta(0.0, thermal ? thermal[e] : 0.0);  // the temperature change rides in the derivative
+        K::internal_force(X, du, m, D(kappa), fe, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e), dtheta});
         for (int a = 0; a < K::kNodes; ++a) {
           slot[3 * (first + a)] = fe[a].x.d;
           slot[3 * (first + a) + 1] = fe[a].y.d;
@@ -104,12 +106,12 @@ void ContinuumOperator::linear_slot_forces(const std::vector<double>& u, double 
     });
 }
 
-double ContinuumOperator::linearized_force(const std::vector<double>& u, std::vector<double>& f) const {
+double ContinuumOperator::linearized_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal) const {
   const SolidMesh& sm = sys_.solid;
   f.assign(static_cast<std::size_t>(num_dofs()), 0.0);
   // Per-slot forces, then summed per node in a fixed order (same as internal_force).
   std::vector<double> slot;
-  linear_slot_forces(u, sm.hourglass_kappa, slot);
+  linear_slot_forces(u, sm.hourglass_kappa, slot, thermal);
   forall(0, sys_.num_nodes, threads_, [&](int n) {
     add_slot_forces3(sm.node_slot_ptr.data(), sm.node_slots.data(), slot.data(), n, &f[3 * static_cast<std::size_t>(n)]);
   });
@@ -119,13 +121,22 @@ double ContinuumOperator::linearized_force(const std::vector<double>& u, std::ve
 }
 
 void ContinuumOperator::linearized_energies(const std::vector<double>& u, std::vector<double>& strain,
-                                            std::vector<double>& hourglass) const {
+                                            std::vector<double>& hourglass, const double* thermal) const {
   const SolidMesh& sm = sys_.solid;
-  std::vector<double> full, bare;
-  linear_slot_forces(u, sm.hourglass_kappa, full);
-  linear_slot_forces(u, 0.0, bare);
+  std::vector<double> full, bare, bare0;
+  linear_slot_forces(u, sm.hourglass_kappa, full, thermal);
+  linear_slot_forces(u, 0.0, bare, thermal);
   strain.assign(static_cast<std::size_t>(sm.num_elements), 0.0);
   hourglass.assign(strain.size(), 0.0);
+  // The linear theory's energy is the quadratic form Q(w) = w . H w / 2 in w = (u_e, dtheta_e):
+  // with f(w) = dQ/du = H_uu u + H_ut dtheta (linear_slot_forces),
+  // Q = u . (f(u, dtheta) + f(0, dtheta)) / 2 + dtheta H_tt dtheta / 2; without temperatures
+  // the familiar u . K u / 2 (the hourglass springs take none of the thermal strain).
+  std::vector<double> thermal_self;
+  if (thermal) {
+    linear_slot_forces(std::vector<double>(u.size(), 0.0), 0.0, bare0, thermal);
+    thermal_self = thermal_self_energies(thermal);
+  }
   for (const SolidGroup& g : sm.groups)
     forall(0, g.count, threads_, [&](int i) {
       const std::size_t first = static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * g.nodes_per_element;
@@ -134,12 +145,48 @@ void ContinuumOperator::linearized_energies(const std::vector<double>& u, std::v
         for (int k = 0; k < 3; ++k) {
           const std::size_t s = 3 * (first + static_cast<std::size_t>(a)) + static_cast<std::size_t>(k);
           const double uk = u[3 * static_cast<std::size_t>(sm.conn[first + static_cast<std::size_t>(a)]) + static_cast<std::size_t>(k)];
-          w += bare[s] * uk;
+          w += (thermal ? bare[s] + bare0[s] : 2.0 * bare[s]) * uk;
           wh += (full[s] - bare[s]) * uk;
         }
-      strain[static_cast<std::size_t>(g.first + i)] = 0.5 * w;
-      hourglass[static_cast<std::size_t>(g.first + i)] = 0.5 * wh;
+      const std::size_t e = static_cast<std::size_t>(g.first + i);
+      strain[e] = 0.25 * w + (thermal ? thermal_self[e] : 0.0);
+      hourglass[e] = 0.5 * wh;
     });
+}
+
+std::vector<double> ContinuumOperator::thermal_self_energies(const double* thermal) const {
+  // dtheta H_tt dtheta / 2 of each element at u = 0: g(s) = dW(0, s dtheta)/ds is an exact
+  // dual-number derivative, and (g(h) - g(-h)) / 2h = dtheta H_tt dtheta + O(h^2 (alpha
+  // dtheta)^2); h = 1e-3 leaves a relative error near 1e-12 at any real alpha dtheta.
+  using D = Dual<double>;
+  constexpr double h = 1e-3;
+  const SolidMesh& sm = sys_.solid;
+  std::vector<SolidMaterial<D>> mats;
+  for (const SolidMaterial<double>& m : sm.materials) mats.push_back(dual_material(m));
+  std::vector<double> out(static_cast<std::size_t>(sm.num_elements), 0.0);
+  for (const SolidGroup& g : sm.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      forall(0, g.count, threads_, [&](int i) {
+        const int e = g.first + i;
+        const double dt = thermal[e];
+        if (dt == 0.0) return;
+        const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];
+        Vec3<D> X[K::kNodes], u0[K::kNodes], fe[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a) {
+          X[a] = {D(sys_.x0[c[a]]), D(sys_.y0[c[a]]), D(sys_.z0[c[a]])};
+          u0[a] = {D(0.0), D(0.0), D(0.0)};
+        }
+        const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+        double g2[2];
+        for (int side = 0; side < 2; ++side) {
+          const ElementState<D> st{nullptr, nullptr, 0, 0, sm.data_of(e), D((side == 0 ? h : -h) * dt, dt)};
+          g2[side] = K::internal_force(X, u0, m, D(0.0), fe, st).strain.d;
+        }
+        out[static_cast<std::size_t>(e)] = (g2[0] - g2[1]) / (4.0 * h);
+      });
+    });
+  return out;
 }
 
 namespace {
@@ -152,12 +199,12 @@ struct HasElementMatrix<K, std::void_t<decltype(&K::element_matrix)>> : std::tru
 
 }  // namespace
 
-void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k) const {
+void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k, const double* thermal) const {
   k.assign(offsets_.back(), 0.0);
-  element_matrices(u, k.data());
+  element_matrices(u, k.data(), thermal);
 }
 
-void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k) const {
+void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k, const double* thermal) const {
   using D = Dual<double>;
   const SolidMesh& sm = sys_.solid;
   std::fill(k, k + offsets_.back(), 0.0);
@@ -192,7 +239,8 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
           for (int a = 0; a < K::kNodes; ++a) uj[a] = u0[a];
           D& seed = j % 3 == 0 ? uj[j / 3].x : j % 3 == 1 ? uj[j / 3].y : uj[j / 3].z;
           seed.d = 1.0;
-          K::internal_force(X, uj, m, D(sm.hourglass_kappa), f, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
+          K::internal_force(X, uj, m, D(sm.hourglass_kappa), f,
+                            ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e), D(thermal ? thermal[e] : 0.0)});
           for (int a = 0; a < K::kNodes; ++a) {
             ke[(3 * a) * nd + j] = f[a].x.d;
             ke[(3 * a + 1) * nd + j] = f[a].y.d;

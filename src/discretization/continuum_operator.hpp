@@ -29,19 +29,21 @@ class ContinuumOperator {
   /// 1 where a dof carries stiffness: nodes of continuum elements, x and y only in a planar model.
   std::vector<char> active_dofs() const;
 
-  /// Internal forces (3 per node) at displacements u (3 per node); returns the strain energy
-  /// (hourglass energy included).
-  double internal_force(const std::vector<double>& u, std::vector<double>& f) const;
+  /// Internal forces (3 per node) at displacements u (3 per node) and per-element temperature
+  /// changes thermal (null: none); returns the strain energy (hourglass energy included).
+  double internal_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal = nullptr) const;
 
   /// The small-displacement forces f = K(0) u (3 per node) of a geometrically linear analysis:
   /// the derivative of internal_force at zero along u, by one dual-number pass per element
-  /// (no element matrix is stored); returns the strain energy u . K(0) u / 2.
-  double linearized_force(const std::vector<double>& u, std::vector<double>& f) const;
+  /// (no element matrix is stored); returns the strain energy u . K(0) u / 2. With thermal
+  /// (per element temperature changes), the derivative runs along (u, thermal) from no
+  /// change: K(0) u less the thermal forces of C alpha dtheta.
+  double linearized_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal = nullptr) const;
   /// Element energies of the same linear analysis at u (3 per node), for output: strain
   /// 1/2 u_e . K_e(0) u_e without the hourglass part, which goes to hourglass (the terms
   /// proportional to the hourglass coefficient: K_e(0) at kappa less K_e(0) at kappa = 0).
   void linearized_energies(const std::vector<double>& u, std::vector<double>& strain,
-                           std::vector<double>& hourglass) const;
+                           std::vector<double>& hourglass, const double* thermal = nullptr) const;
 
   /// Size of element e's square matrix (3 x its nodes).
   int element_size(int e) const;
@@ -52,9 +54,9 @@ class ContinuumOperator {
   /// Consistent tangents K_e = d f_e / d u_e at u, row-major, element after element: exact
   /// derivatives of the kind's own internal_force by forward dual numbers (one evaluation per
   /// element dof), so the tangent can never drift from the force.
-  void element_matrices(const std::vector<double>& u, std::vector<double>& k) const;
+  void element_matrices(const std::vector<double>& u, std::vector<double>& k, const double* thermal = nullptr) const;
   /// Same, into k[0, matrix_offset(num_elements())) (zeroed first).
-  void element_matrices(const std::vector<double>& u, double* k) const;
+  void element_matrices(const std::vector<double>& u, double* k, const double* thermal = nullptr) const;
 
   /// Lumped translational nodal masses.
   const std::vector<double>& lumped_mass() const { return sys_.mass; }
@@ -62,9 +64,13 @@ class ContinuumOperator {
   double stable_increment() const { return sys_.stable_dt; }
 
  private:
+  /// Per element: dtheta . H_tt dtheta / 2, the linear theory's energy of its temperature
+  /// change thermal at u = 0 (its thermal strain held by the reference shape).
+  std::vector<double> thermal_self_energies(const double* thermal) const;
   /// K_e(0) u_e of every element into its slots (3 per conn position), with hourglass
-  /// coefficient kappa.
-  void linear_slot_forces(const std::vector<double>& u, double kappa, std::vector<double>& slot) const;
+  /// coefficient kappa, less the thermal forces of thermal (null: none).
+  void linear_slot_forces(const std::vector<double>& u, double kappa, std::vector<double>& slot,
+                          const double* thermal) const;
 
   const StructureSystem& sys_;
   int threads_;

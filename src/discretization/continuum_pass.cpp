@@ -34,7 +34,7 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
                                    double* energy, double* hourglass, int threads, ElementRange range,
                                    double* state, const double* const* vel, double bulk_linear,
-                                   double bulk_quadratic, double half_dt) {
+                                   double bulk_quadratic, double half_dt, const double* thermal) {
   const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
                                 x0,
                                 y0,
@@ -47,7 +47,8 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                 sm.element_data_ptr.empty() ? nullptr : sm.element_data_ptr.data(),
                                 bulk_linear,
                                 bulk_quadratic,
-                                half_dt};
+                                half_dt,
+                                thermal};
   SolidEnergy<double> total{0.0, 0.0, 0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {

@@ -15,12 +15,14 @@ namespace halfstep {
 /// law has state. vel: the nodal velocities (x, y, z arrays) for the kinds that use them
 /// (dashpots) and the bulk viscosity; null: none (static steps), those kinds then carry no
 /// force. bulk_linear, bulk_quadratic: the step's bulk viscosity (explicit steps; 0 none);
-/// half_dt: ContinuumView::half_dt.
+/// half_dt: ContinuumView::half_dt; thermal: per element its temperature change
+/// (ContinuumView::thermal; null: none).
 SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
                                    double* energy, double* hourglass, int threads,
                                    ElementRange range = ElementRange::All, double* state = nullptr,
                                    const double* const* vel = nullptr, double bulk_linear = 0.0,
-                                   double bulk_quadratic = 0.0, double half_dt = 0.0);
+                                   double bulk_quadratic = 0.0, double half_dt = 0.0,
+                                   const double* thermal = nullptr);
 
 }  // namespace halfstep

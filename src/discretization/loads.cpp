@@ -117,7 +117,19 @@ DriveView host_view(const StepDrive& d) {
           d.face_node_ptr.data(),
           d.face_node_slots.data(),
           d.bulk_linear,
-          d.bulk_quadratic};
+          d.bulk_quadratic,
+          d.has_thermal() ? d.thermal_ptr.data() : nullptr,
+          d.thermal_amp.data(),
+          d.thermal_value.data()};
+}
+
+std::vector<double> thermal_changes(const StepDrive& d, int num_elements, double tau) {
+  std::vector<double> out;
+  if (!d.has_thermal()) return out;
+  const DriveView v = host_view(d);
+  out.resize(static_cast<std::size_t>(num_elements));
+  for (int e = 0; e < num_elements; ++e) out[static_cast<std::size_t>(e)] = evaluate_thermal(v, e, tau);
+  return out;
 }
 
 StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot) {
@@ -183,6 +195,11 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
     group(step.pressure_elem, element_pressure_count(sys), d.pressure_ptr, order);
     d.pressure_amp = permute(step.pressure_amp, order);
     d.pressure_value = permute(step.pressure_value, order);
+  }
+  if (!step.thermal_elem.empty()) {
+    group(step.thermal_elem, sys.solid.num_elements, d.thermal_ptr, order);
+    d.thermal_amp = permute(step.thermal_amp, order);
+    d.thermal_value = permute(step.thermal_value, order);
   }
   add_faces(sys, step, d);
   // Device copies of empty tables still need a valid pointer.

@@ -48,7 +48,14 @@ struct StepDrive {
 
   double bulk_linear = 0, bulk_quadratic = 0;  ///< the step's bulk viscosity b1, b2 (0, 0: none)
 
+  // Temperature changes per continuum element (StepLoads::thermal_*), CSR over the elements;
+  // empty when the step changes no temperature.
+  std::vector<int> thermal_ptr, thermal_amp;
+  std::vector<double> thermal_value;
+
   bool has_pressure() const { return !pressure_ptr.empty(); }
+  /// Whether some element's temperature changes in this step (thermal_pass has work).
+  bool has_thermal() const { return !thermal_ptr.empty(); }
 };
 
 /// The same tables as raw pointers (host or device memory).
@@ -73,6 +80,8 @@ struct DriveView {
   const double* face_value;
   const int *face_node_ptr, *face_node_slots;
   double bulk_linear, bulk_quadratic;  ///< the step's bulk viscosity b1, b2 (StepDrive's)
+  const int *thermal_ptr, *thermal_amp;  ///< thermal_ptr null: no temperature changes
+  const double* thermal_value;
 };
 
 /// View of host tables.
@@ -80,6 +89,10 @@ DriveView host_view(const StepDrive& d);
 
 /// Builds the tables of a step; held_rot holds the triad-rotation bits from align_triads.
 StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, const std::vector<std::uint8_t>& held_rot);
+
+/// Every continuum element's temperature change at step time tau (num_elements values; empty
+/// when d changes no temperature), evaluated on the host (output frames).
+std::vector<double> thermal_changes(const StepDrive& d, int num_elements, double tau);
 
 /// Value of amplitude slot at step time tau.
 HS_HD double amplitude_slot(const DriveView& d, int slot, double tau) {
@@ -133,6 +146,26 @@ HS_HD double evaluate_pressure(const DriveView& d, int e, double tau) {
     p += d.pressure_value[i] * amplitude_slot(d, d.pressure_amp[i], tau);
   return p;
 }
+
+/// Temperature change theta - theta_initial of continuum element e at step time tau (0 when
+/// the step changes none).
+HS_HD double evaluate_thermal(const DriveView& d, int e, double tau) {
+  if (!d.thermal_ptr) return 0.0;
+  double t = 0;
+  for (int i = d.thermal_ptr[e]; i < d.thermal_ptr[e + 1]; ++i) t += d.thermal_value[i] * amplitude_slot(d, d.thermal_amp[i], tau);
+  return t;
+}
+
+/// Forall body of the thermal pass (CPU forall and cuda::forall alike): each continuum
+/// element's temperature change at step time tau into out, which the element pass reads
+/// (ContinuumView::thermal).
+template <class T>
+struct ThermalBody {
+  DriveView d;
+  double tau;
+  T* out;
+  HS_HD void operator()(int e) const { out[e] = T(evaluate_thermal(d, e, tau)); }
+};
 
 /// Corner forces (4 x 3 values) of shell e's pressure at step time tau on the corner positions
 /// x (zeros when the step puts no pressure on it).

@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "core/forall.hpp"
 #include "discretization/continuum_pass.hpp"
 #include "discretization/element_blocks.hpp"
+#include "discretization/loads.hpp"
 #include "discretization/solid_results.hpp"
 #include "elements/discrete.hpp"
 #include "elements/registry.hpp"
@@ -73,10 +75,19 @@ ElementSums solid_forces(const HostPass& p, ElementRange range) {
   StructureState& st = p.st;
   if (sys.solid.num_elements == 0) return {0.0, 0.0, 0.0};
   const double* const vel[3] = {st.v[0].data(), st.v[1].data(), st.v[2].data()};
+  // The temperature changes at this pass's time, once per pass (the interior range follows
+  // the boundary one at the same time; a pass over all elements computes them itself).
+  if (p.drive.thermal_ptr && range != ElementRange::Interior) {
+    st.solid_thermal.resize(static_cast<std::size_t>(sys.solid.num_elements));
+    forall(0, sys.solid.num_elements, p.threads, ThermalBody<double>{p.drive, p.tau, st.solid_thermal.data()});
+  } else if (!p.drive.thermal_ptr && !st.solid_thermal.empty()) {
+    st.solid_thermal.clear();
+  }
   const SolidEnergy<double> se =
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(), st.uz.data(),
                      st.solid_force.data(), st.solid_energy.data(), st.solid_hourglass.data(), p.threads, range,
-                     st.solid_state.data(), vel, p.drive.bulk_linear, p.drive.bulk_quadratic, p.half_dt);
+                     st.solid_state.data(), vel, p.drive.bulk_linear, p.drive.bulk_quadratic, p.half_dt,
+                     st.solid_thermal.empty() ? nullptr : st.solid_thermal.data());
   return {se.strain + se.hourglass, se.hourglass, se.dissipation, se.viscous};
 }
 
@@ -139,6 +150,7 @@ void solid_frame_size(const StructureSystem& whole, StructureState& out) {
   const auto n = static_cast<std::size_t>(whole.solid.num_elements);
   out.solid_energy.assign(n, 0.0);
   out.solid_hourglass.assign(n, 0.0);
+  out.solid_thermal.assign(n, 0.0);
   if (whole.solid.state_size > 0)
     out.solid_state.assign(static_cast<std::size_t>(whole.solid.state_size) * whole.solid.num_points, 0.0);
 }
@@ -148,12 +160,13 @@ int points_of(const SolidMesh& sm, int e) {
   return element_kind(sm.groups[static_cast<std::size_t>(sm.group_of(e))].kind).points;
 }
 
-/// Element e's strain and hourglass energies, then its points' state (component-major within
+/// Element e's strain and hourglass energies and temperature change, then its points' state (component-major within
 /// the element) when the model has a state store.
 void solid_frame_pack(const StructureSystem& local, const StructureState& st, int e, std::vector<double>& out) {
   const SolidMesh& m = local.solid;
   out.push_back(st.solid_energy[static_cast<std::size_t>(e)]);
   out.push_back(st.solid_hourglass[static_cast<std::size_t>(e)]);
+  out.push_back(st.solid_thermal.empty() ? 0.0 : st.solid_thermal[static_cast<std::size_t>(e)]);
   const auto nc = static_cast<std::size_t>(m.state_size);
   if (nc == 0) return;
   const auto np = static_cast<std::size_t>(points_of(m, e));
@@ -169,10 +182,11 @@ std::size_t solid_frame_unpack(const StructureSystem& whole, int e, const double
   const SolidMesh& m = whole.solid;
   const auto nc = static_cast<std::size_t>(m.state_size);
   const std::size_t np = nc == 0 ? 0 : static_cast<std::size_t>(points_of(m, e));
-  const std::size_t need = 2 + nc * np;
+  const std::size_t need = 3 + nc * np;
   if (left < need) return 0;
   out.solid_energy[static_cast<std::size_t>(e)] = *v++;
   out.solid_hourglass[static_cast<std::size_t>(e)] = *v++;
+  out.solid_thermal[static_cast<std::size_t>(e)] = *v++;
   const std::size_t first = nc == 0 ? 0 : m.first_point(e);
   for (std::size_t c = 0; c < nc; ++c)
     for (std::size_t p = 0; p < np; ++p) out.solid_state[c * m.num_points + first + p] = *v++;

@@ -73,7 +73,10 @@ Mat3<double> orientation_axes(const Orientation& o) {
   return r;
 }
 
-SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>& axes) {
+namespace {
+
+/// The law and its constants of mat, without its expansion.
+SolidMaterial<double> mechanical_material(const Material& mat, const Mat3<double>& axes) {
   try {
     if (mat.plastic()) {  // on isotropic *ELASTIC: model/validate.cpp refuses any other elasticity
       try {
@@ -96,6 +99,18 @@ SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>&
     throw InputError(mat.elastic_loc, "material '" + mat.name + "': " + e.what());
   }
   throw InputError(mat.loc, "material '" + mat.name + "' has no elasticity");
+}
+
+}  // namespace
+
+SolidMaterial<double> solid_material_of(const Material& mat, const Mat3<double>& axes) {
+  SolidMaterial<double> m = mechanical_material(mat, axes);
+  if (mat.has_expansion) {
+    for (int i = 0; i < 3; ++i) m.expansion[i] = mat.expansion[static_cast<std::size_t>(i)];
+    // Orthotropic expansion acts along the section's orientation, whatever the elasticity.
+    if (!(mat.expansion[0] == mat.expansion[1] && mat.expansion[1] == mat.expansion[2])) m.axes = axes;
+  }
+  return m;
 }
 
 namespace {

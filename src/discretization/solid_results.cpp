@@ -43,7 +43,8 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
     const SolidMaterial<double>& m = sm.materials[sm.material[e]];
     const std::size_t point = g.first_point + static_cast<std::size_t>(i) * K::kPoints;
     const bool state = sm.state_size > 0 && !st.solid_state.empty();
-    const ElementState<double> es{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point, sm.data_of(e)};
+    const ElementState<double> es{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point, sm.data_of(e),
+                                  st.solid_thermal.empty() ? 0.0 : st.solid_thermal[static_cast<std::size_t>(e)]};
     const SolidOutput<double> r = K::centroid_output(X, u, m, es);
     SolidCellResult& o = out[e];
     // PEEQ: the mean over the element's points (the points of every kind carry equal weight
@@ -68,7 +69,8 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
 }
 
 /// The small-strain results of one group: centroid_output (and axial_force) evaluated in dual
-/// numbers at u = 0 with derivative u. At the stress-free reference F = I and S = 0, so the
+/// numbers at u = 0 (and no temperature change) with derivative u (and the element's
+/// temperature change). At the stress-free reference F = I and S = 0, so the
 /// derivative of the Cauchy stress F S F^T / J is dS = C : dE and that of the Green strain is
 /// dE = sym grad u: the linear theory's stress and strain with each kind's own integration
 /// (C3D8's F-bar becomes B-bar, reduced kinds their centroid), and the same initial moduli as
@@ -88,7 +90,9 @@ void group_small_strain_results(const StructureSystem& sys, const StructureState
       du[a] = {D(0.0, st.ux[c[a]]), D(0.0, st.uy[c[a]]), D(0.0, st.uz[c[a]])};
     }
     const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[e])];
-    const SolidOutput<D> r = K::centroid_output(X, du, m, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
+    // The temperature change rides in the derivative too: dS = C : (dE - alpha dtheta).
+    const D thermal(0.0, st.solid_thermal.empty() ? 0.0 : st.solid_thermal[static_cast<std::size_t>(e)]);
+    const SolidOutput<D> r = K::centroid_output(X, du, m, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e), thermal});
     SolidCellResult& o = out[e];
     Mat3<double> s;
     for (int k = 0; k < 9; ++k) s.a[k] = r.cauchy.a[k].d;

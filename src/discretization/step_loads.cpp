@@ -20,6 +20,7 @@ struct Carried {
   bool ramp = false;      ///< default ramp (prescribed displacement without amplitude)
   bool velocity = false;  ///< TYPE=VELOCITY
   double start = 0;       ///< a ramped load's value at the step start (static steps ramp from it)
+  const SourceLoc* loc = nullptr;  ///< the deck line (temperatures: for messages)
 };
 
 /// Value an entry has at the end of a step of the given period (for carrying forward).
@@ -238,6 +239,9 @@ class StepLoadBuilder {
         index[static_cast<std::size_t>((*b.model_element)[static_cast<std::size_t>(e)])] = offset + e;
     }
     build_frames(model, sys, frame_of, frame_q);
+    theta0.assign(static_cast<std::size_t>(sys.num_nodes), 0.0);
+    for (const TemperatureLine& t : model.initial_temperatures)
+      for (int n : t.nodes) theta0[static_cast<std::size_t>(n)] = t.value;
     place.assign(static_cast<std::size_t>(model.elements.size()), {-1, -1});
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const ElementBlock& b = blocks[i];
@@ -256,6 +260,7 @@ class StepLoadBuilder {
     add_boundaries(step);
     add_cloads(step);
     add_dloads(step);
+    add_temperatures(step);
     if (!step.outputs.empty()) outputs = step.outputs;
     StepLoads s;
     s.name = step.name;
@@ -264,6 +269,12 @@ class StepLoadBuilder {
     boundary_tables(s);
     cload_tables(s);
     dload_tables(s);
+    thermal_tables(s);
+    if (!s.thermal_elem.empty() && step.procedure == Procedure::ExplicitDynamic)
+      throw InputError(step.temperatures.empty() ? step.loc : step.temperatures.front().loc,
+                       "step '" + step.name + "' is explicit and changes temperatures (*TEMPERATURE, or carried from "
+                       "an earlier step) of elements whose material expands: thermal loads run in *STATIC steps only "
+                       "so far (the explicit energy balance does not book their work yet)");
     frame_tables(step, s);
     s.outputs = outputs;
     previous_period = step.time_period;
@@ -284,9 +295,105 @@ class StepLoadBuilder {
     freeze(bcs);
     freeze(cloads);
     freeze(dloads);
+    for (auto& kv : temps) {
+      Carried& c = kv.second;
+      c.value = end_value(c, previous_period);
+      c.amplitude = nullptr;
+      c.ramp = false;
+    }
     if (step.boundary_op_new) bcs.clear();
     if (step.cload_op_new) cloads.clear();
     if (step.dload_op_new) dloads.clear();
+    if (step.temperature_op_new)  // back to the initial temperatures, as the step's default goes
+      for (auto& [node, c] : temps) {
+        Carried back;
+        back.value = theta0[static_cast<std::size_t>(node)];
+        back.loc = c.loc;
+        back.ramp = step.procedure == Procedure::Static;
+        back.start = c.value;
+        c = back;
+      }
+  }
+
+  /// The step's *TEMPERATURE lines: a node's temperature follows its line's amplitude
+  /// (a(t) times the value, as Abaqus's), else the step's default: at once in explicit steps,
+  /// ramped from the node's temperature at the step start in static ones. A later line on
+  /// a node replaces an earlier one.
+  void add_temperatures(const Step& step) {
+    std::map<int, double> start_here;  // nodes set in this step: their temperature at its start
+    for (const TemperatureLine& l : step.temperatures) {
+      Carried c;
+      c.value = l.value;
+      c.amplitude = find_amplitude(model, l.amplitude);
+      c.loc = &l.loc;
+      for (int n : l.nodes) {
+        Carried here = c;
+        auto [it, first] = start_here.try_emplace(n, 0.0);
+        if (first) {
+          const auto prev = temps.find(n);
+          it->second = prev == temps.end() ? theta0[static_cast<std::size_t>(n)]
+                                           : (prev->second.ramp ? prev->second.start : prev->second.value);
+        }
+        if (step.procedure == Procedure::Static && !here.amplitude) {
+          here.ramp = true;
+          here.start = it->second;
+        }
+        temps[n] = here;
+      }
+    }
+  }
+
+  /// Each continuum element's temperature change theta - theta_initial, the mean over its
+  /// nodes, as entries per amplitude slot (the constant part in slot 0), for the elements whose
+  /// material expands. A kind that does not take thermal strain is refused where its
+  /// temperature changes.
+  void thermal_tables(StepLoads& s) {
+    if (temps.empty()) return;
+    // Per node with a temperature: its parts as (slot, value), CSR.
+    std::vector<int> first(static_cast<std::size_t>(sys.num_nodes) + 1, 0);
+    std::vector<std::pair<int, double>> part_of;
+    std::vector<const SourceLoc*> loc_of(static_cast<std::size_t>(sys.num_nodes), nullptr);
+    {
+      std::vector<std::vector<std::pair<int, double>>> per(static_cast<std::size_t>(sys.num_nodes));
+      for (const auto& [node, c] : temps) {
+        for (const auto& [value, part] : parts(c)) per[static_cast<std::size_t>(node)].push_back({slot_of(s, part), value});
+        per[static_cast<std::size_t>(node)].push_back({0, -theta0[static_cast<std::size_t>(node)]});
+        loc_of[static_cast<std::size_t>(node)] = c.loc;
+      }
+      for (std::size_t n = 0; n < per.size(); ++n) {
+        first[n + 1] = first[n] + static_cast<int>(per[n].size());
+        part_of.insert(part_of.end(), per[n].begin(), per[n].end());
+      }
+    }
+    const SolidMesh& sm = sys.solid;
+    std::map<int, double> acc;
+    for (const SolidGroup& g : sm.groups) {
+      const ElementKindInfo& kind = element_kind(g.kind);
+      for (int e = g.first; e < g.first + g.count; ++e) {
+        if (!has_expansion(sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])])) continue;
+        acc.clear();
+        const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
+        const SourceLoc* where = nullptr;
+        for (int a = 0; a < g.nodes_per_element; ++a) {
+          const auto n = static_cast<std::size_t>(c[a]);
+          for (int i = first[n]; i < first[n + 1]; ++i)
+            acc[part_of[static_cast<std::size_t>(i)].first] += part_of[static_cast<std::size_t>(i)].second / g.nodes_per_element;
+          if (first[n] < first[n + 1]) where = loc_of[n];
+        }
+        for (const auto& [slot, value] : acc) {
+          if (value == 0.0) continue;
+          if (!kind.thermal_strain)
+            throw InputError(*where, "*TEMPERATURE changes the temperature of element " +
+                                         std::to_string(model.elements.id[static_cast<std::size_t>(sm.model_element[static_cast<std::size_t>(e)])]) +
+                                         " (" + kind.name + "), whose material expands (*EXPANSION): " + kind.name +
+                                         " elements do not take thermal strain yet (3-D continuum, plane strain and "
+                                         "axisymmetric elements do)");
+          s.thermal_elem.push_back(e);
+          s.thermal_amp.push_back(slot);
+          s.thermal_value.push_back(value);
+        }
+      }
+    }
   }
 
   /// The step's *BOUNDARY lines. A rigid body's reference node may be turned by a *BOUNDARY
@@ -582,6 +689,8 @@ class StepLoadBuilder {
   std::vector<std::pair<int, int>> place;
   // Keyed state carried across steps: (node, dof), (element, face 0..6) and the body loads'.
   std::map<std::pair<int, int>, Carried> bcs, cloads, dloads;
+  std::map<int, Carried> temps;  ///< node -> its temperature (nodes never given one stay at theta0)
+  std::vector<double> theta0;    ///< per node: the initial temperature (0 unless given)
   std::vector<OutputRequest> outputs;
   double previous_period = 0;
   /// Model element -> its row in the whole-element pressure table, and its index in the

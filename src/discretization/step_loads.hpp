@@ -39,6 +39,11 @@ struct StepLoads {
   // Pressures on solid faces (solid element index, Abaqus face label 1..6).
   std::vector<int> face_elem, face_label, face_amp;
   std::vector<double> face_value;
+  // Temperature changes theta - theta_initial of continuum elements with *EXPANSION (the mean
+  // over their nodes; solid element index): an element's change at step time tau is the sum
+  // of its entries' value times amplitude (slot 0 holds the constant part).
+  std::vector<int> thermal_elem, thermal_amp;
+  std::vector<double> thermal_value;
   // Prescribed translations (value is a displacement, or a velocity for TYPE=VELOCITY).
   std::vector<int> motion_node, motion_dof, motion_amp;
   std::vector<double> motion_value;

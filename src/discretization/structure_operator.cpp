@@ -63,7 +63,7 @@ double StructureOperator::internal_force(const Configuration& c, std::vector<dou
                                          std::vector<double>* shell_energy) const {
   double w = 0;
   std::vector<double> fs;
-  if (solids_.num_elements() > 0) w += solids_.internal_force(c.u, fs);
+  if (solids_.num_elements() > 0) w += solids_.internal_force(c.u, fs, c.thermal.empty() ? nullptr : c.thermal.data());
   std::vector<double> fe;
   if (shells_.num_elements() > 0) w += shells_.element_forces(c, fe, shell_energy);
   gather(fs, fe, f);
@@ -71,14 +71,14 @@ double StructureOperator::internal_force(const Configuration& c, std::vector<dou
 }
 
 double StructureOperator::linearized_force(const Configuration& ref, const std::vector<double>& x,
-                                           std::vector<double>& f) const {
+                                           std::vector<double>& f, const std::vector<double>* thermal) const {
   const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn_);
   std::vector<double> fs, fe;
   if (solids_.num_elements() > 0) {
     std::vector<double> xs(3 * nn);
     for (std::size_t n = 0; n < nn; ++n)
       for (int k = 0; k < 3; ++k) xs[3 * n + k] = x[q * n + k];
-    solids_.linearized_force(xs, fs);
+    solids_.linearized_force(xs, fs, thermal && !thermal->empty() ? thermal->data() : nullptr);
   }
   if (shells_.num_elements() > 0) shells_.linearized_forces(ref, x, ndn_, fe);
   gather(fs, fe, f);
@@ -97,7 +97,7 @@ Configuration StructureOperator::rest() const {
 
 void StructureOperator::element_matrices(const Configuration& c, std::vector<double>& k) const {
   k.assign(matrix_offset(num_elements()), 0.0);
-  if (solids_.num_elements() > 0) solids_.element_matrices(c.u, k.data());
+  if (solids_.num_elements() > 0) solids_.element_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data());
   if (shells_.num_elements() > 0) shells_.element_matrices(c, k.data() + solid_size_);
 }
 

@@ -59,7 +59,8 @@ class StructureOperator {
   double internal_force(const Configuration& c, std::vector<double>& f, std::vector<double>* shell_energy = nullptr) const;
   /// K(ref) x of a geometrically linear analysis, x and f with dofs_per_node values per node
   /// (continuum elements: K(0), whatever ref.u is); returns x . K x / 2.
-  double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f) const;
+  double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
+                          const std::vector<double>* thermal = nullptr) const;
   /// The undeformed configuration with Abaqus' default triads (t1 the projection of global x,
   /// or z, on the tangent plane): what an engine's set-up assembles for its analysis.
   Configuration rest() const;

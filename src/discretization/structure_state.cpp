@@ -103,6 +103,7 @@ void copy_output_fields(const StructureState& from, StructureState& to, bool ele
     to.solid_energy = from.solid_energy;
     to.solid_hourglass = from.solid_hourglass;
     to.solid_state = from.solid_state;
+    to.solid_thermal = from.solid_thermal;
     to.shell_state = from.shell_state;
     for (std::size_t i = 0; i < kRowFamilies; ++i) to.rows[i].state = from.rows[i].state;
   }

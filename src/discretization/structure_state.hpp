@@ -41,6 +41,10 @@ struct StructureState {
   /// Material state per solid integration point, component-major: component c of point p at
   /// [c * solid.num_points + p] (empty when no law has state; materials/material_law.hpp).
   std::vector<double> solid_state;
+  /// Per continuum element: its temperature change theta - theta_initial at `time` (what the
+  /// latest element pass used and output reads); empty when no temperature has changed.
+  /// Derived from the step's loads, so not in restarts (for_each_state_array).
+  std::vector<double> solid_thermal;
   /// State of the section points of plastic shells, component-major: component c of point p
   /// at [c * shell.num_points + p] (kJ2PlaneStateSize components; ShellMesh::
   /// first_point numbers the points; empty without plastic shells).

@@ -129,6 +129,7 @@ HS_HD T axi_hourglass_stiffness(const AxiRef<T>& r, T modulus, T kappa) {
 
 /// CAX4R: axisymmetric quadrilateral, one point, hourglass springs (see the file comment).
 struct CAX4R {
+  static constexpr bool kThermalStrain = true;  ///< its points take *EXPANSION's thermal strain (point_stress)
   static constexpr int kNodes = 4;
 
   /// Abaqus element name.

@@ -111,6 +111,7 @@ HS_HD SolidStress<T> quad4_point(const SolidMaterial<T>& m, const Vec3<T> u[N], 
 /// The CPS4 / CPE4 trait body; kPlaneStress chooses the out-of-plane condition.
 template <bool kPlaneStress>
 struct Quad4 {
+  static constexpr bool kThermalStrain = !kPlaneStress;  ///< plane strain takes *EXPANSION's thermal strain; plane stress has its own S33 = 0 path
   static constexpr int kNodes = 4;
   static constexpr const char* kAliases = "";
   static constexpr int kDimension = 2;
@@ -282,6 +283,7 @@ HS_HD T quad4_hourglass_stiffness(const Quad4Ref<T>& r, T modulus, T thickness, 
 /// untouched.
 template <bool kPlaneStress>
 struct Quad4R {
+  static constexpr bool kThermalStrain = !kPlaneStress;  ///< plane strain takes *EXPANSION's thermal strain; plane stress has its own S33 = 0 path
   static constexpr int kNodes = 4;
   static constexpr const char* kAliases = "";
   static constexpr int kDimension = 2;

@@ -72,7 +72,7 @@ ElementKindInfo info_of() {
           DiscreteOf<K>::kind, DiscreteOf<K>::dofs, CrossSectionOf<K>::value,
           ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value, is_axisymmetric<K>(),
           AdhesionOf<K>::value, ElementDataSize<K>::value > 0 ? MadeBy<K>::value : "",
-          TakesBulkViscosity<K>::value};
+          TakesBulkViscosity<K>::value, TakesThermalStrain<K>::value};
 }
 
 template <class... K>

@@ -78,6 +78,7 @@ struct ElementKindInfo {
   bool adhesion = false;             ///< an adhesion edge (K::kAdhesion): ties its nodes to a rigid substrate
   const char* made_by = "";          ///< the keyword that makes its elements (kinds with element data), "" for *ELEMENT
   bool bulk_viscosity = false;       ///< takes the explicit steps' bulk viscosity (K::hex_corner, elements/bulk_viscosity.hpp)
+  bool thermal_strain = false;       ///< its stresses take the thermal strain of *EXPANSION (K::kThermalStrain)
 };
 
 /// Number of kinds in the registry.

@@ -24,6 +24,15 @@ struct ElementDataSize<K, std::void_t<decltype(K::kElementData)>> : std::integra
 
 /// The keyword that makes the elements of kind K (K::kMadeBy) where *ELEMENT cannot: kinds
 /// with constant element data need it from their keyword; "*NURBS PATCH" when not given.
+/// Whether kind K's stresses take the thermal strain of a temperature change
+/// (K::kThermalStrain: its points evaluate through point_stress, which applies it; kinds
+/// with their own stress path, such as plane stress, FPM, trusses or springs, leave it out
+/// and the step loads refuse a temperature change on them).
+template <class K, class = void>
+struct TakesThermalStrain : std::false_type {};
+template <class K>
+struct TakesThermalStrain<K, std::void_t<decltype(K::kThermalStrain)>> : std::bool_constant<K::kThermalStrain> {};
+
 template <class K, class = void>
 struct MadeBy {
   static constexpr const char* value = "*NURBS PATCH";

@@ -142,6 +142,7 @@ HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const So
 
 /// C3D8R: one-point hexahedron with Flanagan-Belytschko hourglass stiffness (hex8.hpp).
 struct C3D8R {
+  static constexpr bool kThermalStrain = true;  ///< its points take *EXPANSION's thermal strain (point_stress)
   static constexpr int kNodes = 8;
 
   /// Abaqus element name.
@@ -229,6 +230,7 @@ struct C3D8R {
 
 /// C3D8: fully integrated (2x2x2) hexahedron with the F-bar method (see the file comment).
 struct C3D8 {
+  static constexpr bool kThermalStrain = true;  ///< its points take *EXPANSION's thermal strain (point_stress)
   static constexpr int kNodes = 8;
 
   /// Abaqus element name.

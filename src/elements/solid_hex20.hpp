@@ -118,6 +118,7 @@ HS_HD T hex20_gradients(const Vec3<T> X[20], int n, int g, Vec3<T> b[20], T* N =
 /// The C3D20 (kGauss = 3) / C3D20R (kGauss = 2) trait body.
 template <int kGauss>
 struct Hex20 {
+  static constexpr bool kThermalStrain = true;  ///< its points take *EXPANSION's thermal strain (point_stress)
   static constexpr int kNodes = 20;
   static constexpr const char* kAliases = "";  ///< other deck names run as this kind
   static constexpr int kDimension = 3;         ///< space dimension of the element's nodes

@@ -136,6 +136,7 @@ HS_HD T tet10_hrz(const Vec3<T> X[10], T frac[10]) {
 
 /// C3D4: linear (constant-strain) tetrahedron.
 struct C3D4 {
+  static constexpr bool kThermalStrain = true;  ///< its points take *EXPANSION's thermal strain (point_stress)
   static constexpr int kNodes = 4;
 
   /// Abaqus element name.
@@ -211,6 +212,7 @@ struct C3D4 {
 
 /// C3D10M: quadratic tetrahedron, 4-point integration, HRZ lumped mass (see the file comment).
 struct C3D10M {
+  static constexpr bool kThermalStrain = true;  ///< its points take *EXPANSION's thermal strain (point_stress)
   static constexpr int kNodes = 10;
 
   /// Abaqus element name.

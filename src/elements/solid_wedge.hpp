@@ -72,6 +72,7 @@ HS_HD T wedge6_gradients(const Vec3<T> X[6], int g, Vec3<T> b[6], T* N = nullptr
 
 /// C3D6: linear wedge, 6-point integration, row-sum lumped mass (see the file comment).
 struct C3D6 {
+  static constexpr bool kThermalStrain = true;  ///< its points take *EXPANSION's thermal strain (point_stress)
   static constexpr int kNodes = 6;
 
   /// Abaqus element name.

@@ -108,14 +108,16 @@ void DeckParser::check_amplitude_references() const {
 void DeckParser::initial_conditions_keyword(const Keyword& kw) {
   allow_params(kw, {"TYPE"});
   const std::string type = squeeze_upper(required_param(kw, "TYPE"));
+  initial_rotating_ = initial_temperature_ = false;
   if (type == "VELOCITY") {
-    initial_rotating_ = false;
   } else if (type == "ROTATINGVELOCITY") {
     initial_rotating_ = true;
     rotation_state_ = RotationState::NewEntry;
+  } else if (type == "TEMPERATURE") {
+    initial_temperature_ = true;
   } else {
     fail(kw.pos, "*INITIAL CONDITIONS, TYPE=" + upper(param(kw, "TYPE")) +
-                     " is not supported by halfstep (VELOCITY or ROTATING VELOCITY); ignoring it "
+                     " is not supported by halfstep (VELOCITY, ROTATING VELOCITY or TEMPERATURE); ignoring it "
                      "would change the results");
   }
 }
@@ -123,6 +125,7 @@ void DeckParser::initial_conditions_keyword(const Keyword& kw) {
 // The two TYPEs have different data lines.
 void DeckParser::initial_conditions_data(const Line& line) {
   if (initial_rotating_) initial_rotation_data(line);
+  else if (initial_temperature_) initial_temperature_data(line);
   else initial_velocity_data(line);
 }
 
@@ -193,6 +196,8 @@ void DeckParser::resolve_model_targets() {
     m_.initial_velocities[i].nodes = node_targets(velocity_targets_[i].key, velocity_targets_[i].pos);
   for (std::size_t i = 0; i < rotation_targets_.size(); ++i)
     m_.initial_rotations[i].nodes = node_targets(rotation_targets_[i].key, rotation_targets_[i].pos);
+  for (std::size_t i = 0; i < temperature_targets_.size(); ++i)
+    m_.initial_temperatures[i].nodes = node_targets(temperature_targets_[i].key, temperature_targets_[i].pos);
   for (std::size_t i = 0; i < model_boundary_targets_.size(); ++i)
     model_boundaries_[i].nodes =
         node_targets(model_boundary_targets_[i].key, model_boundary_targets_[i].pos);

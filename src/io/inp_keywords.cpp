@@ -51,6 +51,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
        &P::hyperelastic_end},
       {"*PLASTIC", kMaterialOption, &P::plastic_keyword, &P::plastic_data, &P::plastic_end},
       {"*DENSITY", kMaterialOption, &P::density_keyword, &P::density_data, &P::density_end},
+      {"*EXPANSION", kMaterialOption, &P::expansion_keyword, &P::expansion_data, &P::expansion_end},
       {"*DAMPING", kMaterialOption, &P::damping_keyword},
       {"*SHELL SECTION", kModelData, &P::section_keyword, &P::section_data, &P::section_end},
       {"*SOLID SECTION", kModelData, &P::solid_section_keyword, &P::solid_section_data},
@@ -106,6 +107,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*CLOAD", kInStep, &P::cload_keyword, &P::cload_data},
       {"*DLOAD", kInStep, &P::dload_keyword, &P::dload_data},
       {"*DSLOAD", kInStep, &P::dload_keyword, &P::dsload_data},
+      {"*TEMPERATURE", kInStep, &P::temperature_keyword, &P::temperature_data},
 
       // Output requests (inp_output.cpp)
       {"*OUTPUT", kInStep, &P::output_keyword},

@@ -227,6 +227,9 @@ class DeckParser {
   void plastic_keyword(const Keyword& kw);
   void plastic_data(const Line& line);
   void plastic_end();
+  void expansion_keyword(const Keyword& kw);
+  void expansion_data(const Line& line);
+  void expansion_end();
   void solid_section_keyword(const Keyword& kw);
   void solid_section_data(const Line& line);
   void beam_section_keyword(const Keyword& kw);
@@ -253,6 +256,9 @@ class DeckParser {
   void initial_conditions_end();
   void initial_velocity_data(const Line& line);
   void initial_rotation_data(const Line& line);
+  void initial_temperature_data(const Line& line);
+  void temperature_keyword(const Keyword& kw);
+  void temperature_data(const Line& line);
   void step_keyword(const Keyword& kw);
   void end_step_keyword(const Keyword& kw);
   void dynamic_keyword(const Keyword& kw);
@@ -574,7 +580,7 @@ class DeckParser {
   std::vector<char> seen_;  ///< scratch membership flags while a set is resolved
 
   // Model-data references and holds, resolved when the model data ends.
-  std::vector<PendingTarget> velocity_targets_, rotation_targets_, model_boundary_targets_;
+  std::vector<PendingTarget> velocity_targets_, rotation_targets_, model_boundary_targets_, temperature_targets_;
   std::vector<Boundary> model_boundaries_;
   std::vector<Pos> section_pos_;  ///< *SHELL SECTION keyword lines, parallel to sections
   std::vector<Pos> solid_section_pos_;  ///< *SOLID SECTION keyword lines, parallel to solid_sections
@@ -598,6 +604,8 @@ class DeckParser {
   bool amp_half_pair_ = false;
   std::vector<Pos> total_time_amplitudes_;
   bool initial_rotating_ = false;  ///< *INITIAL CONDITIONS, TYPE=ROTATING VELOCITY
+  bool initial_temperature_ = false;  ///< *INITIAL CONDITIONS, TYPE=TEMPERATURE
+  bool expansion_ortho_ = false;      ///< *EXPANSION, TYPE=ORTHO
   RotationState rotation_state_ = RotationState::NewEntry;
   int output_target_ = -1;  ///< request the current *NODE/*ELEMENT OUTPUT fills
   bool output_block_has_vars_ = false;

@@ -87,9 +87,10 @@ class CpuTangentEngine final : public TangentEngine {
     return energy;
   }
 
-  double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f) override {
+  double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
+                          const std::vector<double>* thermal = nullptr) override {
     const auto t0 = Clock::now();
-    const double energy = op_.linearized_force(ref, x, f);
+    const double energy = op_.linearized_force(ref, x, f, thermal);
     stats_.internal_force_seconds += seconds_since(t0);
     return energy;
   }

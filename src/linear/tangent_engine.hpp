@@ -92,8 +92,11 @@ class TangentEngine {
   /// configuration c; returns the strain energy.
   virtual double internal_force(const Configuration& c, std::vector<double>& f) = 0;
   /// The forces K(ref) x of a geometrically linear step (x and f: dofs_per_node per node;
-  /// ref: the reference configuration with the step's triads); returns x . K x / 2.
-  virtual double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f) = 0;
+  /// ref: the reference configuration with the step's triads), less the thermal forces of the
+  /// continuum elements' temperature changes (thermal: Configuration::thermal, null or empty:
+  /// none); returns x . K x / 2.
+  virtual double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
+                                  const std::vector<double>* thermal = nullptr) = 0;
   /// Computes the element tangents at c, assembles them and factors the result (or sets up
   /// the preconditioner). Throws SingularStiffness when the matrix cannot be factored.
   virtual void assemble_and_factor(const Configuration& c) = 0;

@@ -58,6 +58,7 @@ HS_HD SolidMaterial<Dual<T>> dual_material(const SolidMaterial<T>& m) {
     r.yield_strain[i] = Dual<T>(m.yield_strain[i]);
   }
   r.adhesion = m.adhesion;
+  for (int i = 0; i < 3; ++i) r.expansion[i] = Dual<T>(m.expansion[i]);
   return r;
 }
 

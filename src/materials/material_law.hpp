@@ -142,6 +142,10 @@ struct ElementState {
   /// The element's constant data (kinds with kElementData: a NURBS element's weights and
   /// extraction operators), null for the others; plain doubles whatever T is.
   const double* data = nullptr;
+  /// The element's temperature change theta - theta_initial (its nodes' mean), which strains
+  /// a material with *EXPANSION (thermal_stress); a dual number in a linear analysis, whose
+  /// derivative part carries the temperature's share of the linearized forces.
+  T thermal = T(0);
   /// Point g's state at the start of the increment (empty without a store).
   HS_HD StateSlice<const T> old_at(int g) const {
     return old ? StateSlice<const T>(old + first + g, stride) : StateSlice<const T>();
@@ -165,10 +169,52 @@ struct ElementState {
   }
 };
 
+/// Whether m has thermal expansion (*EXPANSION with a nonzero coefficient).
+template <class T>
+HS_HD bool has_expansion(const SolidMaterial<T>& m) {
+  return m.expansion[0] != T(0) || m.expansion[1] != T(0) || m.expansion[2] != T(0);
+}
+
+/// evaluate() with the thermal strain of a temperature change dtheta, multiplicatively:
+/// F = F_e F_th with F_th = sum_i (1 + alpha_i dtheta) a_i (x) a_i over the material axes a_i
+/// ((1 + alpha dtheta) I when the expansion is isotropic). The law sees F_e and returns S_e and
+/// W_e per unit volume of the stress-free (expanded) configuration, so
+/// S = J_th F_th^-1 S_e F_th^-T and W = J_th W_e per unit reference volume. At small strains
+/// this is sigma = C (eps - alpha dtheta); a free body expands by exactly alpha dtheta with
+/// no stress. Plastic state evolves in the expanded configuration.
+template <class T>
+HS_HD SolidStress<T> thermal_stress(const SolidMaterial<T>& m, const Mat3<T>& F, T dtheta,
+                                    typename NonDeduced<StateSlice<const T>>::type state_old,
+                                    StateSlice<T> state_new) {
+  const T l0 = T(1) + m.expansion[0] * dtheta;
+  if (m.expansion[0] == m.expansion[1] && m.expansion[1] == m.expansion[2]) {
+    // Isotropic: F_th = l I commutes with everything; no axes and no rounding of them.
+    SolidStress<T> r = evaluate(m, (T(1) / l0) * F, state_old, state_new);
+    const T j = l0 * l0 * l0;
+    r.S = l0 * r.S;  // J_th l^-2 S_e
+    r.energy = j * r.energy;
+    r.dissipation = j * r.dissipation;
+    return r;
+  }
+  const T inv[3] = {T(1) / l0, T(1) / (T(1) + m.expansion[1] * dtheta), T(1) / (T(1) + m.expansion[2] * dtheta)};
+  Mat3<T> Fi = scaled_identity(T(0));  // F_th^-1 = sum_i a_i (x) a_i / l_i
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) Fi(j, k) += inv[i] * m.axes(i, j) * m.axes(i, k);
+  SolidStress<T> r = evaluate(m, F * Fi, state_old, state_new);
+  const T j = T(1) / (inv[0] * inv[1] * inv[2]);
+  r.S = j * (Fi * r.S * transpose(Fi));
+  r.energy = j * r.energy;
+  r.dissipation = j * r.dissipation;
+  return r;
+}
+
 /// S and energy of material m at integration point g of an element, from and into the
-/// element's state (evaluate with the point's slices).
+/// element's state (evaluate with the point's slices), with the thermal strain of the
+/// element's temperature change when m expands.
 template <class T>
 HS_HD SolidStress<T> point_stress(const SolidMaterial<T>& m, const Mat3<T>& F, const ElementState<T>& state, int g) {
+  if (has_expansion(m)) return thermal_stress(m, F, state.thermal, state.old_at(g), state.next_at(g));
   return evaluate(m, F, state.old_at(g), state.next_at(g));
 }
 

@@ -99,6 +99,7 @@ SolidMaterial<T> convert_material(const SolidMaterial<double>& m) {
     r.yield_strain[k] = T(m.yield_strain[k]);
   }
   r.adhesion = m.adhesion;
+  for (int i = 0; i < 3; ++i) r.expansion[i] = T(m.expansion[i]);
   return r;
 }
 

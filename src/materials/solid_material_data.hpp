@@ -41,6 +41,10 @@ struct SolidMaterial {
   T yield_strain[kMaxHardening] = {};
   /// Adhesion edges (elements/adhesion_edge.hpp, *ADHESION): the law and the substrate.
   AdhesionConstants adhesion;
+  /// *EXPANSION: thermal expansion coefficients along material directions 1, 2, 3 (rows of
+  /// axes); all three equal for isotropic expansion, all zero for none
+  /// (materials/material_law.hpp, thermal_stress).
+  T expansion[3] = {};
 };
 
 /// Second Piola-Kirchhoff stress and strain energy density of a deformation.

@@ -74,6 +74,12 @@ struct Material {
   SourceLoc loc;
   SourceLoc elastic_loc;   ///< the *ELASTIC or *HYPERELASTIC keyword line
   SourceLoc plastic_loc;   ///< the *PLASTIC keyword line
+  /// *EXPANSION: thermal expansion coefficients along material directions 1, 2, 3 (TYPE=ISO:
+  /// all three the one given), constant in temperature, so ZERO= cancels out of the thermal
+  /// strain alpha (theta - theta_initial).
+  bool has_expansion = false;
+  std::array<double, 3> expansion{};
+  SourceLoc expansion_loc;  ///< the *EXPANSION keyword line
   /// True when the material yields (*PLASTIC given).
   bool plastic() const { return !plastic_stress.empty(); }
 };
@@ -330,6 +336,16 @@ struct VariableMassScaling {
   int number_interval = 0;     ///< NUMBER INTERVAL= points of the step (0: FREQUENCY)
 };
 
+/// *INITIAL CONDITIONS, TYPE=TEMPERATURE line, or a *TEMPERATURE line of a step: the
+/// temperature of a node set (a step's follows its amplitude, or the step's default: applied
+/// at once in explicit steps, ramped from the previous temperature in static ones).
+struct TemperatureLine {
+  std::vector<int> nodes;
+  double value = 0;
+  std::string amplitude;  ///< a step's AMPLITUDE= (upper-case), empty: the step's default
+  SourceLoc loc;
+};
+
 struct Step {
   std::string name;
   Procedure procedure = Procedure::ExplicitDynamic;
@@ -347,7 +363,9 @@ struct Step {
   std::vector<MassScaling> mass_scaling;  ///< *FIXED MASS SCALING lines, in deck order
   std::vector<VariableMassScaling> variable_mass_scaling;  ///< *VARIABLE MASS SCALING lines, in deck order
   std::optional<BulkViscosityLine> bulk_viscosity;  ///< *BULK VISCOSITY of this step, if it has one
+  std::vector<TemperatureLine> temperatures;  ///< *TEMPERATURE lines, in deck order
   bool boundary_op_new = false, cload_op_new = false, dload_op_new = false;
+  bool temperature_op_new = false;  ///< a *TEMPERATURE, OP=NEW: nodes not named go back to their initial temperature
   SourceLoc loc;
 };
 
@@ -521,6 +539,9 @@ struct Model {
   std::map<std::string, Amplitude> amplitudes;
   std::vector<InitialVelocity> initial_velocities;
   std::vector<InitialRotatingVelocity> initial_rotations;
+  /// *INITIAL CONDITIONS, TYPE=TEMPERATURE lines, in deck order (a later line on a node
+  /// wins); a node without one starts at 0.
+  std::vector<TemperatureLine> initial_temperatures;
   std::vector<Step> steps;
   std::vector<std::string> warnings;  ///< e.g. unknown keywords ignored (each named once)
   /// *RESTART, WRITE: a restart point every `frequency` explicit increments and/or

@@ -99,8 +99,12 @@ void check_elements(const Elements& e, const Nodes& n) {
 /// needs_mass: the deck has an explicit step (a static analysis needs no density).
 /// has_static: the deck has a static step (whose Newton iterations do not carry plastic state yet).
 void check_section_material(const Material& mat, const SourceLoc& loc, const char* keyword, bool shell,
-                            bool needs_mass, bool has_static) {
+                            bool needs_mass, bool has_static, bool temperatures) {
   const std::string where = "material '" + mat.name + "' used by this " + keyword;
+  if (shell && temperatures && mat.has_expansion)
+    throw InputError(mat.expansion_loc, where + " expands (*EXPANSION) and the deck changes temperatures "
+                                               "(*TEMPERATURE): thermal strain in shells is not supported yet "
+                                               "(continuum elements take it)");
   if (needs_mass && !mat.has_density)
     throw InputError(loc, where + " has no *DENSITY (explicit dynamic steps need the mass)");
   if (mat.plastic()) {
@@ -148,10 +152,11 @@ void check_shell_formulation(const Model& m, const ShellSection& sec) {
 }
 
 void check_sections(const Model& m) {
-  bool needs_mass = false, has_static = false;
+  bool needs_mass = false, has_static = false, temperatures = false;
   for (const Step& s : m.steps) {
     needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic;
     has_static = has_static || s.procedure != Procedure::ExplicitDynamic;
+    temperatures = temperatures || !s.temperatures.empty();
   }
   // The section that took each element, by pointer: a SourceLoc copy per element would cost a
   // string each.
@@ -186,7 +191,7 @@ void check_sections(const Model& m) {
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
     if (sec.has_fpm()) check_shell_formulation(m, sec);
-    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static);
+    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static, temperatures);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
     // A yielding section is integrated by Simpson's rule through the thickness (elastic ones
@@ -202,7 +207,7 @@ void check_sections(const Model& m) {
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SOLID SECTION: material '" + sec.material + "' is not defined");
     if (!sec.formulation.empty()) check_formulation(m, sec, mat->second);
-    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static);
+    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static, temperatures);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
     claim(sec.elset, sec.loc, "*SOLID SECTION", 0);
@@ -217,6 +222,10 @@ void check_sections(const Model& m) {
       throw InputError(sec.loc, where + ": beams need isotropic *ELASTIC (E, nu)");
     if (needs_mass && !mt.has_density)
       throw InputError(sec.loc, where + " has no *DENSITY (explicit dynamic steps need the mass)");
+    if (temperatures && mt.has_expansion)
+      throw InputError(mt.expansion_loc, where + " expands (*EXPANSION) and the deck changes temperatures "
+                                                "(*TEMPERATURE): thermal strain in beams is not supported yet "
+                                                "(continuum elements take it)");
     if (has_static)
       throw InputError(sec.loc, "*BEAM SECTION: beams run in *DYNAMIC, EXPLICIT steps only so far, and the "
                                 "deck has a *STATIC step");

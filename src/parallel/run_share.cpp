@@ -136,10 +136,15 @@ void serialize(Ar& ar, BulkViscosityLine& b) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, TemperatureLine& t) {
+  ar(t.nodes, t.value, t.amplitude, t.loc);
+}
+
+template <class Ar>
 void serialize(Ar& ar, Step& s) {
   ar(s.name, s.procedure, s.nlgeom, s.controls, s.time_period, s.fixed_increment, s.boundaries, s.cloads, s.dloads,
-     s.outputs, s.prints, s.mass_scaling, s.variable_mass_scaling, s.bulk_viscosity, s.boundary_op_new,
-     s.cload_op_new, s.dload_op_new, s.loc);
+     s.outputs, s.prints, s.mass_scaling, s.variable_mass_scaling, s.bulk_viscosity, s.temperatures, s.boundary_op_new,
+     s.cload_op_new, s.dload_op_new, s.temperature_op_new, s.loc);
 }
 
 template <class Ar>
@@ -192,7 +197,7 @@ template <class Ar>
 void serialize(Ar& ar, StepLoads& s) {
   ar(s.name, s.period, s.fixed_increment, s.amplitudes, s.bulk_linear, s.bulk_quadratic, s.load_node, s.load_dof, s.load_amp, s.load_value,
      s.pressure_elem, s.pressure_amp, s.pressure_value, s.face_elem, s.face_label, s.face_amp, s.face_value,
-     s.motion_node, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity, s.rotation_node, s.rotation_dof,
+     s.thermal_elem, s.thermal_amp, s.thermal_value, s.motion_node, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity, s.rotation_node, s.rotation_dof,
      s.rotation_amp, s.rotation_value, s.frame_node, s.frame_q, s.fixed_translation, s.fixed_rotation, s.outputs);
 }
 
@@ -203,7 +208,9 @@ HALFSTEP_SHARE_FIELDS(StructureSystem, 3352);
 HALFSTEP_SHARE_FIELDS(ContactShare, 1272);
 HALFSTEP_SHARE_FIELDS(ElementShare, 72);
 HALFSTEP_SHARE_FIELDS(Subdomain, 1528);
-static_assert(sizeof(StructureState) == 904, "StructureState changed: add the new array to for_each_state_array in "
+// 928: solid_thermal is left out on purpose: it is derived from the step's loads at the
+// state's time (the element pass refills it), so neither restarts nor shares carry it.
+static_assert(sizeof(StructureState) == 928, "StructureState changed: add the new array to for_each_state_array in "
                                             "discretization/structure_state.hpp (restarts and shares read it), then "
                                             "update the size here");
 HALFSTEP_SHARE_FIELDS(OutputRequest, 184);
@@ -216,12 +223,13 @@ HALFSTEP_SHARE_FIELDS(DistributedLoad, 144);
 HALFSTEP_SHARE_FIELDS(MassScaling, 96);
 HALFSTEP_SHARE_FIELDS(VariableMassScaling, 112);
 HALFSTEP_SHARE_FIELDS(BulkViscosityLine, 56);
-HALFSTEP_SHARE_FIELDS(Step, 400);
+HALFSTEP_SHARE_FIELDS(TemperatureLine, 104);
+HALFSTEP_SHARE_FIELDS(Step, 424);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
-HALFSTEP_SHARE_FIELDS(Model, 1672);
+HALFSTEP_SHARE_FIELDS(Model, 1696);  // initial_temperatures: rank 0 builds the step loads
 HALFSTEP_SHARE_FIELDS(AmplitudeTable, 24);
-HALFSTEP_SHARE_FIELDS(StepLoads, 696);
+HALFSTEP_SHARE_FIELDS(StepLoads, 768);
 // Values that travel as their bytes must stay free of pointers and owning members (the meshes'
 // own values are checked beside their field lists).
 static_assert(std::is_trivially_copyable_v<StaticControls>,

@@ -277,6 +277,7 @@ StepLoads restrict_step(const StepLoads& g, const Subdomain& d) {
   }
   keep_local_rows(s.pressure_elem, pressure_local, s.pressure_amp, s.pressure_value);
   keep_local_rows(s.face_elem, face_local, s.face_label, s.face_amp, s.face_value);
+  keep_local_rows(s.thermal_elem, face_local, s.thermal_amp, s.thermal_value);  // continuum element indices too
   keep_local_rows(s.motion_node, d.node_local, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity);
   // *TRANSFORM frames: 9 values per node, kept with the node.
   s.frame_node.clear();

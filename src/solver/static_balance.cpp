@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/forall.hpp"
 #include "solver/static_problem.hpp"
 
 namespace halfstep {
@@ -44,6 +45,21 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
   }
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);
+  // The temperatures at the increment's end load every iteration of the attempt.
+  if (dv.thermal_ptr) {
+    trial.cfg.thermal.resize(static_cast<std::size_t>(sys.solid.num_elements));
+    forall(0, sys.solid.num_elements, opt.tangent.threads, ThermalBody<double>{dv, tau1, trial.cfg.thermal.data()});
+    // The thermal forces join the force scale like applied loads: a body free to expand ends
+    // with round-off forces only, which alone would make any residual look large.
+    std::vector<double> zero(3 * nn, 0.0), fth;
+    op.continuum().linearized_force(zero, fth, trial.cfg.thermal.data());
+    thermal_scale_.assign(ndof, 0.0);
+    for (std::size_t n = 0; n < nn; ++n)
+      for (std::size_t k = 0; k < 3; ++k) thermal_scale_[q * n + k] = std::fabs(fth[3 * n + k]);
+  } else {
+    trial.cfg.thermal.clear();
+    thermal_scale_.clear();
+  }
 }
 
 NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau,
@@ -70,7 +86,8 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
   for (std::size_t k = 0; k < ndof; ++k)
     if (active[k]) {
       const int field = field_of(k);
-      const double v = std::max(std::fabs(trial.f_int[k]), std::fabs(trial.f_ext[k]));
+      const double v = std::max({std::fabs(trial.f_int[k]), std::fabs(trial.f_ext[k]),
+                                 thermal_scale_.empty() ? 0.0 : thermal_scale_[k]});
       if (v > 0) {
         q_sum[field] += v;
         ++q_n[field];

@@ -311,11 +311,11 @@ void StaticProblem::trial_configuration(const std::vector<double>& xs, Configura
 
 double StaticProblem::internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f) {
   if (step.nlgeom) return engine->internal_force(c, f);
-  if (std::all_of(xs.begin(), xs.end(), [](double v) { return v == 0.0; })) {
+  if (c.thermal.empty() && std::all_of(xs.begin(), xs.end(), [](double v) { return v == 0.0; })) {
     f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free
     return 0.0;
   }
-  return engine->linearized_force(ref, xs, f);
+  return engine->linearized_force(ref, xs, f, &c.thermal);
 }
 
 void StaticProblem::external(double tau, const Configuration& c, std::vector<double>& f) {
@@ -482,12 +482,15 @@ void StaticProblem::element_energies(const NewtonIterate& s) {
     if (step.nlgeom) {
       std::vector<double> slot(3 * sys.solid.conn.size());
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
-                     st.uz.data(), slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads);
+                     st.uz.data(), slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads,
+                     ElementRange::All, nullptr, nullptr, 0.0, 0.0, 0.0,
+                     s.cfg.thermal.empty() ? nullptr : s.cfg.thermal.data());
     } else {
       std::vector<double> u(3 * nn);
       for (std::size_t n = 0; n < nn; ++n)
         for (int k = 0; k < 3; ++k) u[3 * n + static_cast<std::size_t>(k)] = s.x[q * n + static_cast<std::size_t>(k)];
-      op.continuum().linearized_energies(u, st.solid_energy, st.solid_hourglass);
+      op.continuum().linearized_energies(u, st.solid_energy, st.solid_hourglass,
+                                         s.cfg.thermal.empty() ? nullptr : s.cfg.thermal.data());
     }
   }
   if (rotations) {
@@ -501,6 +504,7 @@ void StaticProblem::element_energies(const NewtonIterate& s) {
 
 void StaticProblem::store(const NewtonIterate& s, double time) {
   s.cfg.store(st);
+  st.solid_thermal = s.cfg.thermal;
   st.time = time;
   for (int b = 0; b < bodies.num_bodies; ++b) {
     const Mat3<double> Rb = rotation_matrix(body_rotation_at(b, time - st_time0));

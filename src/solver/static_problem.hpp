@@ -143,6 +143,7 @@ struct StaticProblem final : NewtonProblem {
 
   std::vector<double> face_, face_ux_, face_uy_, face_uz_, surface_pressure_;  ///< external()'s buffers
   std::vector<Vec3<double>> body_start_;                                    ///< bodies' rotation vectors at the start
+  std::vector<double> thermal_scale_;  ///< per dof: |thermal force| of the attempt's temperatures (empty: none)
   double q_time_[2] = {0, 0};       ///< summed force and moment scales of the converged increments
   std::int64_t q_count_[2] = {0, 0};
   bool factored_linear_ = false;    ///< K of a geometrically linear step is factored once per step

@@ -105,5 +105,35 @@ TEST(Examples, IgaCantileverDeflectsAsTimoshenkosBeam) {
   EXPECT_NEAR(w, timoshenko, 5e-3 * timoshenko);
 }
 
+// examples/generate_thermal_bar.py --n 10 --m 1 (a steel bar between walls heated by 50 C in a
+// linear static step, then released at one end): held, S11 = -E alpha dtheta = -126 MPa and
+// the wall's reaction E alpha dtheta b^2; released, the end moves alpha dtheta L = 0.6 mm.
+TEST(Examples, ThermalBarMatchesTheClosedForms) {
+  const std::string dir = scratch_dir("example_thermal_bar");
+  const std::string deck = generate_with("generate_thermal_bar.py", dir, "bar", "--n 10 --m 1");
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu", &out), 0) << out;
+  const Csv h = read_csv(dir + "/out/history/END.csv");
+  ASSERT_FALSE(h.rows.empty());
+  const double e = 210000, alpha = 1.2e-5, dtheta = 50, l = 1000, b = 20;
+  // The end of each step (times 1 and 2): summed RF1 and mean U1 over the face's 4 nodes.
+  for (double t : {1.0, 2.0}) {
+    double rf = 0, u = 0;
+    int count = 0;
+    for (const auto& row : h.rows)
+      if (std::fabs(row[0] - t) < 1e-12) rf += row[h.col("RF1")], u += row[h.col("U1")], ++count;
+    ASSERT_EQ(count, 4) << "t = " << t;
+    u /= count;
+    std::printf("thermal bar at t = %g: end U1 %.9g, reaction %.9g\n", t, u, rf);
+    if (t == 1.0) {
+      EXPECT_NEAR(u, 0.0, 1e-12);
+      EXPECT_NEAR(rf, -e * alpha * dtheta * b * b, 1e-9 * e * alpha * dtheta * b * b);  // the wall pushes back
+    } else {
+      EXPECT_NEAR(u, alpha * dtheta * l, 1e-9 * alpha * dtheta * l);
+      EXPECT_NEAR(rf, 0.0, 1e-6);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace halfstep::test

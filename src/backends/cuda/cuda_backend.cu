@@ -171,6 +171,8 @@ class CudaBackend final : public Backend {
     sync("before a step");
     const int ne = sys_.shell.num_elements, nn = sys_.num_nodes;
     drive_.assign(drive);
+    host_thermal_ = drive.has_thermal() ? std::make_shared<const StepDrive>(drive) : nullptr;
+    solid_thermal_.resize(drive.has_thermal() ? static_cast<std::size_t>(sys_.solid.num_elements) : 0);
     if (host_contact_) host_held_ = drive.held;
     drive_bytes_ = drive_.held.bytes() + drive_.special.bytes() + drive_.special_nodes.bytes() +
                    drive_.pressure_ptr.bytes() + drive_.pressure_amp.bytes() + drive_.pressure_value.bytes() +
@@ -616,7 +618,8 @@ class CudaBackend final : public Backend {
     return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
              T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_energy_.get_or_null(),
              solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points, nullptr, nullptr,
-             T(drive_.view.bulk_linear), T(drive_.view.bulk_quadratic), T(half_dt_)},
+             T(drive_.view.bulk_linear), T(drive_.view.bulk_quadratic), T(half_dt_),
+             drive_.view.thermal_ptr ? solid_thermal_.get() : nullptr},
             solid_force_.get_or_null()};
   }
   NodeStateView<T> state() {
@@ -749,6 +752,10 @@ class CudaBackend final : public Backend {
   DeviceArray<double> element_parts_;
   unsigned parts_capacity_ = 0, parts_cursor_ = 0;
   cuda::DeviceDrive drive_;
+  /// The step's drive on the host while it changes temperatures (else null): an output frame
+  /// evaluates its elements' temperature changes there at its own time.
+  std::shared_ptr<const StepDrive> host_thermal_;
+  DeviceArray<T> solid_thermal_;  ///< per continuum element: its temperature change at the pass's time (thermal steps)
   double half_dt_ = 0;  ///< the current element pass's ContinuumView::half_dt (bulk viscosity)
   std::size_t drive_bytes_ = 0;
 

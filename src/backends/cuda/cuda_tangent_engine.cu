@@ -220,9 +220,10 @@ class Engine final : public CudaTangentEngine {
     upload_configuration(c);
     if (sm.num_elements > 0) {
       cuda::forall(0, nn, 256, stream_, SplitBody{u_.get(), ux_.get(), uy_.get(), uz_.get()});
-      const ContinuumView<double> v{conn_.get(), material_.get(), materials_.get(), sm.hourglass_kappa,
-                                    x0_.get(), y0_.get(), z0_.get(), energy_.get(), hourglass_.get(),
-                                    nullptr, 0, edata_.get_or_null(), edata_ptr_.get_or_null()};
+      ContinuumView<double> v{conn_.get(), material_.get(), materials_.get(), sm.hourglass_kappa,
+                              x0_.get(), y0_.get(), z0_.get(), energy_.get(), hourglass_.get(),
+                              nullptr, 0, edata_.get_or_null(), edata_ptr_.get_or_null()};
+      v.thermal = thermal_on_ ? thermal_.get() : nullptr;
       for (const SolidGroup& g : sm.groups)
         visit_continuum_kind(g.kind, [&](auto kind) {
           using K = decltype(kind);
@@ -257,12 +258,14 @@ class Engine final : public CudaTangentEngine {
     return w;
   }
 
-  double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f) override {
+  double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
+                          const std::vector<double>* thermal = nullptr) override {
     const auto t0 = std::chrono::steady_clock::now();
     const SolidMesh& sm = sys_.solid;
     const int nn = sys_.num_nodes;
     if (x.size() != static_cast<std::size_t>(ndn_) * nn) throw RunError("CUDA tangent engine: x of the wrong size");
     upload_configuration(ref);
+    upload_thermal(thermal ? *thermal : std::vector<double>{});
     xlin_.resize(x.size());
     check(cudaMemcpyAsync(xlin_.get(), x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice, stream_), "copy x");
     for (const SolidGroup& g : sm.groups)
@@ -271,7 +274,8 @@ class Engine final : public CudaTangentEngine {
         cuda::forall(0, g.count, kBlock, stream_,
                      LinearForceBody<K>{conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa,
                                         x0_.get(), y0_.get(), z0_.get(), xlin_.get(), ndn_, slot_force_.get(), g.first,
-                                        g.conn_offset, edata_.get_or_null(), edata_ptr_.get_or_null()});
+                                        g.conn_offset, edata_.get_or_null(), edata_ptr_.get_or_null(),
+                                        thermal_on_ ? thermal_.get() : nullptr});
       });
     if (sys_.shell.num_elements > 0)
       cuda::forall(0, sys_.shell.num_elements, kBlock, stream_, ShellLinearBody{shell_view(), xlin_.get(), ndn_, shell_force_.get()});
@@ -476,6 +480,7 @@ class Engine final : public CudaTangentEngine {
     if (c.u.size() != u_.size()) throw RunError("CUDA tangent engine: displacement vector of the wrong size");
     check(cudaMemcpyAsync(u_.get(), c.u.data(), c.u.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
           "copy displacements");
+    upload_thermal(c.thermal);
     if (sys_.shell.num_elements == 0) return;
     if (c.d.size() != d_.size() || c.t1.size() != t1_.size())
       throw RunError("CUDA tangent engine: a shell model's configuration needs directors and triads");
@@ -483,6 +488,17 @@ class Engine final : public CudaTangentEngine {
           "copy directors");
     check(cudaMemcpyAsync(t1_.get(), c.t1.data(), c.t1.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
           "copy triads");
+  }
+
+  /// The continuum elements' temperature changes (Configuration::thermal; empty: none).
+  void upload_thermal(const std::vector<double>& thermal) {
+    thermal_on_ = !thermal.empty();
+    if (!thermal_on_) return;
+    if (thermal.size() != static_cast<std::size_t>(sys_.solid.num_elements))
+      throw RunError("CUDA tangent engine: temperature changes of the wrong size");
+    thermal_.resize(thermal.size());
+    check(cudaMemcpyAsync(thermal_.get(), thermal.data(), thermal.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
+          "copy temperature changes");
   }
 
   /// The shells on the device at the last uploaded configuration.
@@ -512,7 +528,8 @@ class Engine final : public CudaTangentEngine {
         const MatrixBody<K> body{conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa,
                                  x0_.get(), y0_.get(), z0_.get(), u_.get(),
                                  k_.get() + op_.matrix_offset(g.first), g.first, g.conn_offset, parts,
-                                 by_column ? 1 : evaluated, edata_.get_or_null(), edata_ptr_.get_or_null()};
+                                 by_column ? 1 : evaluated, edata_.get_or_null(), edata_ptr_.get_or_null(),
+                                 thermal_on_ ? thermal_.get() : nullptr};
         cuda::forall(0, g.count * parts, matrix_block_, stream_, body);
       });
     if (sys_.shell.num_elements > 0)
@@ -806,6 +823,8 @@ class Engine final : public CudaTangentEngine {
   DeviceArray<double> x0_, y0_, z0_, energy_, hourglass_, slot_force_, partial_, u_, f_, ux_, uy_, uz_, k_;
   DeviceArray<int> conn_, material_, slot_ptr_, slots_;
   DeviceArray<double> edata_;            ///< SolidMesh::element_data (NURBS elements)
+  DeviceArray<double> thermal_;          ///< per continuum element: the uploaded temperature changes
+  bool thermal_on_ = false;              ///< thermal_ holds the last configuration's (else none)
   DeviceArray<std::size_t> edata_ptr_;
   DeviceArray<SolidMaterial<double>> materials_;
   DeviceArray<SolidMaterial<D>> dual_materials_;

@@ -1,5 +1,5 @@
 // The step's drive tables (loads, prescribed motions, amplitudes, frames, pressures, face
-// loads) on the device, and the DriveView the kernels read them through.
+// loads, temperature changes) on the device, and the DriveView the kernels read them through.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +15,9 @@ namespace cuda {
 struct DeviceDrive {
   DeviceArray<std::uint8_t> held, motion_velocity;
   DeviceArray<int> special, frame_of, amp_ptr, amp_smooth, load_ptr, load_dof, load_amp, motion_ptr, motion_dof, motion_amp,
-      pressure_ptr, pressure_amp, face_nodes, face_shape, face_amp, face_node_ptr, face_node_slots;
-  DeviceArray<double> frame_q, amp_time, amp_value, load_value, motion_value, pressure_value, face_value;
+      pressure_ptr, pressure_amp, face_nodes, face_shape, face_amp, face_node_ptr, face_node_slots, thermal_ptr,
+      thermal_amp;
+  DeviceArray<double> frame_q, amp_time, amp_value, load_value, motion_value, pressure_value, face_value, thermal_value;
   DeviceArray<int> special_nodes;  ///< the nodes with special[n] >= 0, ascending (NodeSet::Special)
   DriveView view{};
 
@@ -51,6 +52,9 @@ struct DeviceDrive {
     face_value.assign(d.face_value);
     face_node_ptr.assign(d.face_node_ptr);
     face_node_slots.assign(d.face_node_slots);
+    thermal_ptr.assign(d.thermal_ptr);
+    thermal_amp.assign(d.thermal_amp);
+    thermal_value.assign(d.thermal_value);
     view = host_view(d);  // scalars; pointers replaced below
     view.held = held.get();
     view.special = special.get();
@@ -78,6 +82,9 @@ struct DeviceDrive {
     view.face_value = face_value.get();
     view.face_node_ptr = face_node_ptr.get_or_null();
     view.face_node_slots = face_node_slots.get();
+    view.thermal_ptr = d.has_thermal() ? thermal_ptr.get() : nullptr;
+    view.thermal_amp = thermal_amp.get_or_null();
+    view.thermal_value = thermal_value.get_or_null();
   }
 };
 

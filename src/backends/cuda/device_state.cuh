@@ -242,9 +242,9 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   }
   // Released when the frame is written or dropped.
   std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
-  const double time = inc.time;
+  const double time = inc.time, tau = inc.tau;
   frame.complete = [this, b, hold, time, rows, ne, ns, npts, nfam, fam_host, nshell, ncon, npair, global, record,
-                    failed](OutputFrame& f) {
+                    failed, thermal = ns > 0 ? host_thermal_ : nullptr, tau](OutputFrame& f) {
     Staging<T>& st = staging_[b];
     check(cudaEventSynchronize(st.ready), "output frame");
     std::vector<double>* state_rows[9] = {&f.state.ux, &f.state.uy, &f.state.uz, &f.state.dx, &f.state.dy,
@@ -265,6 +265,8 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
     f.state.solid_energy.assign(st.energy.host() + ne, st.energy.host() + ne + ns);
     f.state.solid_hourglass.assign(st.energy.host() + ne + ns, st.energy.host() + ne + 2 * ns);
     f.state.solid_state.assign(st.points.host(), st.points.host() + npts);
+    // Temperature changes are a function of the step time: evaluated here rather than staged.
+    f.state.solid_thermal = thermal ? thermal_changes(*thermal, ns, tau) : std::vector<double>{};
     for (std::size_t k = 0; k < nfam.size(); ++k)
       if (fam_host[k]) fam_host[k](f.state).assign(st.family_state[k].host(), st.family_state[k].host() + nfam[k]);
     f.state.shell_state.assign(st.shell_points.host(), st.shell_points.host() + nshell);

@@ -86,6 +86,9 @@ template <class T>
 void CudaBackend<T>::launch_elements(double tau, double time, int block, bool exchange) {
   const bool split = dist_ != nullptr && exchange;
   parts_cursor_ = 0;
+  // The temperature changes at tau, which every continuum element of the pass reads.
+  if (drive_.view.thermal_ptr)
+    cuda::forall(0, sys_.solid.num_elements, 256, stream_, ThermalBody<T>{drive_.view, tau, solid_thermal_.get()});
   std::size_t i = 0;
   for (; i < pieces_.size() && !pieces_[i].interior; ++i) launch_piece(pieces_[i], tau, block);
   if (drive_.view.num_faces > 0)

@@ -39,6 +39,7 @@ struct MatrixBody {
   int first, conn_offset, parts, cols;
   const double* edata;          ///< SolidMesh::element_data (null: no kind has any)
   const std::size_t* edata_ptr;
+  const double* thermal;        ///< per element: its temperature change (null: none)
   __device__ void operator()(int t) const {
     constexpr int comps = K::kDimension == 2 ? 2 : 3;
     constexpr int nd = 3 * K::kNodes;
@@ -65,7 +66,8 @@ struct MatrixBody {
                  D(u[n + 2], b == a && r == 2 ? 1.0 : 0.0)};
       }
       K::internal_force(X, uj, m, D(kappa), f,
-                        ElementState<D>{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr});
+                        ElementState<D>{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr,
+                                        D(thermal ? thermal[first + i] : 0.0)});
 #pragma unroll
       for (int b = 0; b < K::kNodes; ++b) {
         ke[(3 * b) * nd + j] = f[b].x.d;
@@ -132,6 +134,7 @@ struct LinearForceBody {
   int first, conn_offset;
   const double* edata;          ///< SolidMesh::element_data (null: no kind has any)
   const std::size_t* edata_ptr;
+  const double* thermal;        ///< per element: its temperature change, in the derivative (null: none)
   __device__ void operator()(int i) const {
     const std::size_t base = static_cast<std::size_t>(conn_offset) + static_cast<std::size_t>(i) * K::kNodes;
     const int* c = conn + base;
@@ -142,7 +145,8 @@ struct LinearForceBody {
       du[a] = {D(0.0, u[s]), D(0.0, u[s + 1]), D(0.0, u[s + 2])};
     }
     K::internal_force(X, du, materials[material[first + i]], D(kappa), f,
-                      ElementState<D>{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr});
+                      ElementState<D>{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr,
+                                      D(0.0, thermal ? thermal[first + i] : 0.0)});
     for (int a = 0; a < K::kNodes; ++a) {
       slot_force[3 * (base + a)] = f[a].x.d;
       slot_force[3 * (base + a) + 1] = f[a].y.d;
