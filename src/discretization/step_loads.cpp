@@ -349,22 +349,20 @@ class StepLoadBuilder {
   /// temperature changes.
   void thermal_tables(StepLoads& s) {
     if (temps.empty()) return;
-    // Per node with a temperature: its parts as (slot, value), CSR.
+    // Per node with a temperature: its parts as (slot, value) less its initial temperature,
+    // CSR (temps is ordered by node, so the parts go in node order and counts become offsets).
     std::vector<int> first(static_cast<std::size_t>(sys.num_nodes) + 1, 0);
     std::vector<std::pair<int, double>> part_of;
     std::vector<const SourceLoc*> loc_of(static_cast<std::size_t>(sys.num_nodes), nullptr);
-    {
-      std::vector<std::vector<std::pair<int, double>>> per(static_cast<std::size_t>(sys.num_nodes));
-      for (const auto& [node, c] : temps) {
-        for (const auto& [value, part] : parts(c)) per[static_cast<std::size_t>(node)].push_back({slot_of(s, part), value});
-        per[static_cast<std::size_t>(node)].push_back({0, -theta0[static_cast<std::size_t>(node)]});
-        loc_of[static_cast<std::size_t>(node)] = c.loc;
-      }
-      for (std::size_t n = 0; n < per.size(); ++n) {
-        first[n + 1] = first[n] + static_cast<int>(per[n].size());
-        part_of.insert(part_of.end(), per[n].begin(), per[n].end());
-      }
+    for (const auto& [node, c] : temps) {
+      const auto n = static_cast<std::size_t>(node);
+      const auto node_parts = parts(c);
+      for (const auto& [value, part] : node_parts) part_of.push_back({slot_of(s, part), value});
+      part_of.push_back({0, -theta0[n]});
+      first[n + 1] = static_cast<int>(node_parts.size()) + 1;
+      loc_of[n] = c.loc;
     }
+    for (std::size_t n = 0; n + 1 < first.size(); ++n) first[n + 1] += first[n];
     const SolidMesh& sm = sys.solid;
     std::map<int, double> acc;
     for (const SolidGroup& g : sm.groups) {

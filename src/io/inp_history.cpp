@@ -503,11 +503,9 @@ void DeckParser::boundary_keyword(const Keyword& kw) {
     fail(kw.pos, "*BOUNDARY, TYPE=" + param(kw, "TYPE") +
                      " is not supported (DISPLACEMENT or VELOCITY)");
   block_velocity_ = type == "VELOCITY";
-  const std::string op = squeeze_upper(param(kw, "OP"));
-  if (!op.empty() && op != "MOD" && op != "NEW")
-    fail(kw.pos, "*BOUNDARY, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
+  const bool op_new = replaces_carried(kw);
   if (in_step_) {
-    if (op == "NEW") m_.steps.back().boundary_op_new = true;
+    if (op_new) m_.steps.back().boundary_op_new = true;
   } else if (block_velocity_) {
     fail(kw.pos, "*BOUNDARY, TYPE=VELOCITY before the first *STEP: model-level boundary "
                  "conditions hold displacements at zero; prescribe velocities inside a step");
@@ -572,12 +570,16 @@ void DeckParser::attach_model_boundaries() {
   first.boundaries.insert(first.boundaries.begin(), model_boundaries_.begin(), model_boundaries_.end());
 }
 
-void DeckParser::cload_keyword(const Keyword& kw) {
-  allow_params(kw, {"AMPLITUDE", "OP"});
+bool DeckParser::replaces_carried(const Keyword& kw) const {
   const std::string op = squeeze_upper(param(kw, "OP"));
   if (!op.empty() && op != "MOD" && op != "NEW")
-    fail(kw.pos, "*CLOAD, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
-  if (op == "NEW") m_.steps.back().cload_op_new = true;
+    fail(kw.pos, kw.display + ", OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
+  return op == "NEW";
+}
+
+void DeckParser::cload_keyword(const Keyword& kw) {
+  allow_params(kw, {"AMPLITUDE", "OP"});
+  if (replaces_carried(kw)) m_.steps.back().cload_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
 }
 
@@ -596,10 +598,7 @@ void DeckParser::cload_data(const Line& line) {
 // *DLOAD and *DSLOAD: the same parameters and the same carried set of pressures.
 void DeckParser::dload_keyword(const Keyword& kw) {
   allow_params(kw, {"AMPLITUDE", "OP"});
-  const std::string op = squeeze_upper(param(kw, "OP"));
-  if (!op.empty() && op != "MOD" && op != "NEW")
-    fail(kw.pos, kw.display + ", OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
-  if (op == "NEW") m_.steps.back().dload_op_new = true;
+  if (replaces_carried(kw)) m_.steps.back().dload_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
 }
 

@@ -257,6 +257,8 @@ class DeckParser {
   void initial_velocity_data(const Line& line);
   void initial_rotation_data(const Line& line);
   void initial_temperature_data(const Line& line);
+  /// A temperature data line's value and place (nodes left to the caller); what: the value in messages.
+  TemperatureLine temperature_line(const Line& line, const char* what);
   void temperature_keyword(const Keyword& kw);
   void temperature_data(const Line& line);
   void step_keyword(const Keyword& kw);
@@ -272,6 +274,9 @@ class DeckParser {
   void static_data(const Line& line);
   void boundary_keyword(const Keyword& kw);
   void boundary_data(const Line& line);
+  /// OP= of a carried block (*BOUNDARY, *CLOAD, *DLOAD, *TEMPERATURE): true for NEW (drop
+  /// the carried entries), false for MOD or none; anything else is refused.
+  bool replaces_carried(const Keyword& kw) const;
   void cload_keyword(const Keyword& kw);
   void cload_data(const Line& line);
   void dload_keyword(const Keyword& kw);

@@ -49,14 +49,18 @@ void DeckParser::expansion_end() {
   need_data_line(expansion_ortho_ ? "alpha11, alpha22, alpha33" : "alpha");
 }
 
-void DeckParser::initial_temperature_data(const Line& line) {
+TemperatureLine DeckParser::temperature_line(const Line& line, const char* what) {
   need_fields(line, 2, "node or node set, temperature");
   at_most_fields(line, 2, "node or node set, temperature (temperatures through the thickness of shells and beams "
                           "are not supported)");
   TemperatureLine t;
-  t.value = real(line.fields[1], "the initial temperature");
+  t.value = real(line.fields[1], what);
   t.loc = loc(at_);
-  m_.initial_temperatures.push_back(std::move(t));
+  return t;
+}
+
+void DeckParser::initial_temperature_data(const Line& line) {
+  m_.initial_temperatures.push_back(temperature_line(line, "the initial temperature"));
   temperature_targets_.push_back(PendingTarget{key(line.fields[0]), at_});
 }
 
@@ -64,21 +68,13 @@ void DeckParser::initial_temperature_data(const Line& line) {
 // with *EXPANSION), carried like loads.
 void DeckParser::temperature_keyword(const Keyword& kw) {
   allow_params(kw, {"AMPLITUDE", "OP"});
-  const std::string op = squeeze_upper(param(kw, "OP"));
-  if (!op.empty() && op != "MOD" && op != "NEW")
-    fail(kw.pos, "*TEMPERATURE, OP=" + param(kw, "OP") + " is not supported (MOD or NEW)");
-  if (op == "NEW") m_.steps.back().temperature_op_new = true;
+  if (replaces_carried(kw)) m_.steps.back().temperature_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
 }
 
 void DeckParser::temperature_data(const Line& line) {
-  need_fields(line, 2, "node or node set, temperature");
-  at_most_fields(line, 2, "node or node set, temperature (temperatures through the thickness of shells and beams "
-                          "are not supported)");
-  TemperatureLine t;
-  t.value = real(line.fields[1], "the temperature");
+  TemperatureLine t = temperature_line(line, "the temperature");
   t.amplitude = block_amplitude_;
-  t.loc = loc(at_);
   t.nodes = node_targets(line.fields[0], at_);
   m_.steps.back().temperatures.push_back(std::move(t));
 }

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/forall.hpp"
 #include "solver/static_problem.hpp"
 
 namespace halfstep {
@@ -46,9 +45,8 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);
   // The temperatures at the increment's end load every iteration of the attempt.
-  if (dv.thermal_ptr) {
-    trial.cfg.thermal.resize(static_cast<std::size_t>(sys.solid.num_elements));
-    forall(0, sys.solid.num_elements, opt.tangent.threads, ThermalBody<double>{dv, tau1, trial.cfg.thermal.data()});
+  trial.cfg.thermal = thermal_changes(drive, sys.solid.num_elements, tau1);
+  if (!trial.cfg.thermal.empty()) {
     // The thermal forces join the force scale like applied loads: a body free to expand ends
     // with round-off forces only, which alone would make any residual look large.
     std::vector<double> zero(3 * nn, 0.0), fth;
@@ -57,7 +55,6 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
     for (std::size_t n = 0; n < nn; ++n)
       for (std::size_t k = 0; k < 3; ++k) thermal_scale_[q * n + k] = std::fabs(fth[3 * n + k]);
   } else {
-    trial.cfg.thermal.clear();
     thermal_scale_.clear();
   }
 }
