@@ -33,16 +33,43 @@ std::vector<int> number_equations(const StructureOperator& op, const std::vector
 namespace {
 
 /// build_csr_assembly where several dofs share one equation (the slaves of a rigid body in a
-/// static step move with its reference node's translations): every element entry is listed
-/// as (row, column, source), sorted, and merged. Slower than the node walk below, whose rows
-/// come from one node each, but such models put few dofs on shared equations.
-CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssemblyMap m) {
+/// static step move with its reference node's translations) or enter through weighted terms
+/// (combined): every element entry is listed as (row, column, source, weight), sorted, and
+/// merged. Slower than the node walk below, whose rows come from one node each, but such
+/// models put few dofs on shared equations.
+CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssemblyMap m, const DofCombinations* combined) {
   struct Entry {
     int row, col;
     std::int64_t source;
+    double weight;
+  };
+  struct Term {
+    int eq;
+    double w;
   };
   const std::vector<int>& equation = m.equation;
   const int ndn = op.dofs_per_node();
+  // Each dof's terms: its own equation with weight 1, a combination's terms, or none.
+  std::vector<int> combo(equation.size(), -1);
+  if (combined)
+    for (std::size_t i = 0; i < combined->dof.size(); ++i) combo[static_cast<std::size_t>(combined->dof[i])] = static_cast<int>(i);
+  const auto terms = [&](std::size_t dof, Term* out) {
+    if (equation[dof] >= 0) {
+      out[0] = {equation[dof], 1.0};
+      return 1;
+    }
+    const int i = combo[dof];
+    if (i < 0) return 0;
+    int n = 0;
+    for (int t = combined->term_ptr[static_cast<std::size_t>(i)]; t < combined->term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
+      out[n++] = {combined->term_eq[static_cast<std::size_t>(t)], combined->term_weight[static_cast<std::size_t>(t)]};
+    return n;
+  };
+  int most = 1;
+  if (combined)
+    for (std::size_t i = 0; i + 1 < combined->term_ptr.size(); ++i)
+      most = std::max(most, combined->term_ptr[i + 1] - combined->term_ptr[i]);
+  std::vector<Term> rt(static_cast<std::size_t>(most)), ct(static_cast<std::size_t>(most));
   std::vector<Entry> entries;
   for (int e = 0; e < op.num_elements(); ++e) {
     const int n = op.element_nodes(e), dofs = op.element_node_dofs(e), nd = op.element_size(e);
@@ -50,19 +77,25 @@ CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssembl
     const std::int64_t base = static_cast<std::int64_t>(op.matrix_offset(e));
     for (int a = 0; a < n; ++a)
       for (int rc = 0; rc < dofs; ++rc) {
-        const int row = equation[static_cast<std::size_t>(ndn) * static_cast<std::size_t>(c[a]) + static_cast<std::size_t>(rc)];
-        if (row < 0) continue;
+        const int nr = terms(static_cast<std::size_t>(ndn) * static_cast<std::size_t>(c[a]) + static_cast<std::size_t>(rc), rt.data());
         for (int b = 0; b < n; ++b)
           for (int cc = 0; cc < dofs; ++cc) {
-            const int col = equation[static_cast<std::size_t>(ndn) * static_cast<std::size_t>(c[b]) + static_cast<std::size_t>(cc)];
-            if (col < 0 || (m.upper && col < row)) continue;
-            entries.push_back({row, col, base + static_cast<std::int64_t>(dofs * a + rc) * nd + dofs * b + cc});
+            const int nc = terms(static_cast<std::size_t>(ndn) * static_cast<std::size_t>(c[b]) + static_cast<std::size_t>(cc), ct.data());
+            const std::int64_t source = base + static_cast<std::int64_t>(dofs * a + rc) * nd + dofs * b + cc;
+            for (int i = 0; i < nr; ++i)
+              for (int j = 0; j < nc; ++j) {
+                if (m.upper && ct[static_cast<std::size_t>(j)].eq < rt[static_cast<std::size_t>(i)].eq) continue;
+                entries.push_back({rt[static_cast<std::size_t>(i)].eq, ct[static_cast<std::size_t>(j)].eq, source,
+                                   rt[static_cast<std::size_t>(i)].w * ct[static_cast<std::size_t>(j)].w});
+              }
           }
       }
   }
   std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
     return x.row != y.row ? x.row < y.row : x.col != y.col ? x.col < y.col : x.source < y.source;
   });
+  const bool weighted = combined && !combined->empty();
+  if (weighted) m.weight.resize(entries.size());
   CsrMatrix& p = m.pattern;
   p.rows = m.equations;
   p.row_ptr.assign(static_cast<std::size_t>(m.equations) + 1, 0);
@@ -76,6 +109,7 @@ CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssembl
       ++p.row_ptr[static_cast<std::size_t>(x.row) + 1];
     }
     m.source[i] = x.source;
+    if (weighted) m.weight[i] = x.weight;
   }
   m.source_ptr.push_back(static_cast<std::int64_t>(entries.size()));
   if (entries.empty()) m.source_ptr.assign(1, 0);
@@ -86,16 +120,17 @@ CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssembl
 }  // namespace
 
 CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector<int>& equation, int equations,
-                                  bool upper) {
+                                  bool upper, const DofCombinations* combined) {
   CsrAssemblyMap m;
   m.equations = equations;
   m.equation = equation;
   m.upper = upper;
+  if (combined && !combined->empty()) return build_shared_csr_assembly(op, std::move(m), combined);
   {
     std::vector<char> used(static_cast<std::size_t>(equations), 0);
     for (const int q : equation)
       if (q >= 0) {
-        if (used[static_cast<std::size_t>(q)]) return build_shared_csr_assembly(op, std::move(m));
+        if (used[static_cast<std::size_t>(q)]) return build_shared_csr_assembly(op, std::move(m), nullptr);
         used[static_cast<std::size_t>(q)] = 1;
       }
   }
@@ -245,8 +280,12 @@ CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& ele
   if (static_cast<std::size_t>(nnz) != a.col.size()) throw std::length_error("CSR matrix over 2^31 entries");
   forall(0, nnz, threads > 0 ? threads : default_threads(), [&](int k) {
     double s = 0;
-    for (std::int64_t i = map.source_ptr[static_cast<std::size_t>(k)]; i < map.source_ptr[static_cast<std::size_t>(k) + 1]; ++i)
-      s += element_matrices[static_cast<std::size_t>(map.source[static_cast<std::size_t>(i)])];
+    if (map.weight.empty())
+      for (std::int64_t i = map.source_ptr[static_cast<std::size_t>(k)]; i < map.source_ptr[static_cast<std::size_t>(k) + 1]; ++i)
+        s += element_matrices[static_cast<std::size_t>(map.source[static_cast<std::size_t>(i)])];
+    else
+      for (std::int64_t i = map.source_ptr[static_cast<std::size_t>(k)]; i < map.source_ptr[static_cast<std::size_t>(k) + 1]; ++i)
+        s += map.weight[static_cast<std::size_t>(i)] * element_matrices[static_cast<std::size_t>(map.source[static_cast<std::size_t>(i)])];
     a.val[static_cast<std::size_t>(k)] = s;
   });
   return a;

@@ -22,6 +22,18 @@ struct CsrMatrix {
   void multiply(const std::vector<double>& x, std::vector<double>& y) const;
 };
 
+/// Dofs without an equation of their own whose unknown is a weighted sum of other dofs'
+/// (static steps eliminate *TIE and *EQUATION so: u_d = sum_k w_k u_k): an element entry in a
+/// combined dof's row or column goes to its terms' equations, scaled by the weights, so the
+/// assembled matrix is T^T K T. Terms without an equation (held dofs) are left out.
+struct DofCombinations {
+  std::vector<int> dof;             ///< the combined global dofs
+  std::vector<int> term_ptr{0};     ///< dof.size() + 1 offsets into the terms
+  std::vector<int> term_eq;         ///< each term's equation
+  std::vector<double> term_weight;  ///< w_k
+  bool empty() const { return dof.empty(); }
+};
+
 /// The fixed part of an assembly: equation numbers, the pattern, and where every element
 /// matrix entry goes.
 struct CsrAssemblyMap {
@@ -32,6 +44,8 @@ struct CsrAssemblyMap {
   /// Gather lists: CSR entry k sums element-matrix values at source[source_ptr[k] ..
   /// source_ptr[k+1]) (positions in StructureOperator::element_matrices' output).
   std::vector<std::int64_t> source_ptr, source;
+  /// Per source: its factor (products of DofCombinations weights); empty: every factor is 1.
+  std::vector<double> weight;
 };
 
 /// Equation numbers for the operator's active dofs that are not held (held: per global dof,
@@ -39,9 +53,10 @@ struct CsrAssemblyMap {
 std::vector<int> number_equations(const StructureOperator& op, const std::vector<char>& held, int* equations);
 
 /// Builds the pattern and the gather lists of op's element matrices over the numbered
-/// equations; upper: store the upper triangle only (symmetric matrices).
+/// equations; upper: store the upper triangle only (symmetric matrices); combined (null or
+/// empty: none): dofs that enter through their terms' equations.
 CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector<int>& equation, int equations,
-                                  bool upper);
+                                  bool upper, const DofCombinations* combined = nullptr);
 
 /// Sums element matrices (element_matrices' output) into a CSR matrix with map's pattern,
 /// on `threads` OpenMP threads (<= 0: default).

@@ -129,10 +129,12 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
 /// CUDA engine (GPU assembly, cuDSS or GPU CG) for the solver kinds Auto, Cudss and GpuCg
 /// with Cuda, or with Auto when a GPU is present (Auto falls back to the CPU, saying why when
 /// note is set, if the CUDA engine cannot be built). Cuda without a usable GPU, or a solver
-/// kind this build lacks, throws RunError with the reason.
+/// kind this build lacks, throws RunError with the reason. combined (null: none): dofs that
+/// enter through weighted terms (assembly/csr_assembly.hpp).
 std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const StructureOperator& op,
                                                    const std::vector<int>& equation, int equations,
-                                                   const TangentOptions& opt, bool note);
+                                                   const TangentOptions& opt, bool note,
+                                                   const DofCombinations* combined = nullptr);
 
 /// Monitor with the options' tolerance and the round-off floor of the precision in use.
 EnergyMonitor initial_monitor(const StructureSystem& sys, const BackendOptions& opt);

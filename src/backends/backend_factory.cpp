@@ -94,7 +94,8 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
 
 std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const StructureOperator& op,
                                                    const std::vector<int>& equation, int equations,
-                                                   const TangentOptions& opt, bool note) {
+                                                   const TangentOptions& opt, bool note,
+                                                   const DofCombinations* combined) {
   const bool gpu_solver = opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg;
   if (kind == BackendKind::Cpu && gpu_solver)
     throw RunError("--linear-solver " + linear_solver_name(opt.solver) + " needs the GPU (--backend cuda or auto)");
@@ -116,9 +117,9 @@ std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const Struc
   // the host, where its matrix lives.
   const bool cpu_solver = opt.solver != LinearSolverKind::Auto && !gpu_solver;
   if (gpu && !cpu_solver) {
-    if (kind == BackendKind::Cuda || gpu_solver) return make_cuda_tangent_engine(op, equation, equations, opt);
+    if (kind == BackendKind::Cuda || gpu_solver) return make_cuda_tangent_engine(op, equation, equations, opt, combined);
     try {
-      return make_cuda_tangent_engine(op, equation, equations, opt);
+      return make_cuda_tangent_engine(op, equation, equations, opt, combined);
     } catch (const RunError& e) {
       why = e.what();  // e.g. out of GPU memory: the CPU can still run it
       if (note) std::fprintf(stderr, "halfstep: static step on the CPU (%s)\n", why.c_str());
@@ -127,7 +128,7 @@ std::unique_ptr<TangentEngine> make_tangent_engine(BackendKind kind, const Struc
 #else
   (void)note;
 #endif
-  return make_cpu_tangent_engine(op, equation, equations, opt);
+  return make_cpu_tangent_engine(op, equation, equations, opt, combined);
 }
 
 }  // namespace halfstep

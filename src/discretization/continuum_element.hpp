@@ -39,6 +39,10 @@ struct ContinuumView {
   /// Per element: its temperature change theta - theta_initial at this pass's time
   /// (thermal_pass, discretization/loads.hpp); null when the step changes no temperature.
   const T* thermal = nullptr;
+  /// The state to read where it is not `state` itself (a static step's Newton iterations
+  /// all start from the last converged increment's and write the trial's into `state`, or
+  /// nothing when `state` is null); null: read `state`, updated in place.
+  const T* state_old = nullptr;
 };
 
 /// Whether kind K's internal_force takes the nodal velocities (K::kUsesVelocity: dashpots).
@@ -85,7 +89,7 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
     else
       u[a] = {ux[n], uy[n], uz[n]};
   }
-  const ElementState<T> state{v.state, v.state, v.state_stride, point,
+  const ElementState<T> state{v.state_old ? v.state_old : v.state, v.state, v.state_stride, point,
                               v.element_data ? v.element_data + v.element_data_ptr[e] : nullptr,
                               v.thermal ? v.thermal[e] : T(0)};
   SolidEnergy<T> w;

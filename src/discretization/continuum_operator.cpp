@@ -54,7 +54,8 @@ void ContinuumOperator::element_dofs(int e, int* dofs) const {
     for (int k = 0; k < 3; ++k) dofs[3 * a + k] = 3 * c[a] + k;
 }
 
-double ContinuumOperator::internal_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal) const {
+double ContinuumOperator::internal_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal,
+                                         const double* state_old, double* state_next) const {
   const SolidMesh& sm = sys_.solid;
   f.assign(static_cast<std::size_t>(num_dofs()), 0.0);
   // Per-slot forces first (the gather strategy), then summed per node in a fixed order.
@@ -68,7 +69,8 @@ double ContinuumOperator::internal_force(const std::vector<double>& u, std::vect
   }
   const SolidEnergy<double> w = continuum_pass(sm, sys_.x0.data(), sys_.y0.data(), sys_.z0.data(), ux.data(),
                                                uy.data(), uz.data(), slot.data(), energy.data(), hourglass.data(),
-                                               threads_, ElementRange::All, nullptr, nullptr, 0.0, 0.0, 0.0, thermal);
+                                               threads_, ElementRange::All, state_next, nullptr, 0.0, 0.0, 0.0, thermal,
+                                               state_old);
   forall(0, sys_.num_nodes, threads_, [&](int n) {
     add_slot_forces3(sm.node_slot_ptr.data(), sm.node_slots.data(), slot.data(), n, &f[3 * static_cast<std::size_t>(n)]);
   });
@@ -154,6 +156,18 @@ void ContinuumOperator::linearized_energies(const std::vector<double>& u, std::v
     });
 }
 
+double ContinuumOperator::thermal_energy_correction(const std::vector<double>& u, const double* thermal) const {
+  const SolidMesh& sm = sys_.solid;
+  std::vector<double> f0;  // per slot: the forces at u = 0, -f_th
+  linear_slot_forces(std::vector<double>(u.size(), 0.0), sm.hourglass_kappa, f0, thermal);
+  double uf = 0;
+  for (std::size_t s = 0; s < sm.conn.size(); ++s)
+    for (int k = 0; k < 3; ++k) uf += u[3 * static_cast<std::size_t>(sm.conn[s]) + static_cast<std::size_t>(k)] * f0[3 * s + static_cast<std::size_t>(k)];
+  double self = 0;
+  for (double w : thermal_self_energies(thermal)) self += w;
+  return 0.5 * uf + self;
+}
+
 std::vector<double> ContinuumOperator::thermal_self_energies(const double* thermal) const {
   // dtheta H_tt dtheta / 2 of each element at u = 0: g(s) = dW(0, s dtheta)/ds is an exact
   // dual-number derivative, and (g(h) - g(-h)) / 2h = dtheta H_tt dtheta + O(h^2 (alpha
@@ -199,12 +213,14 @@ struct HasElementMatrix<K, std::void_t<decltype(&K::element_matrix)>> : std::tru
 
 }  // namespace
 
-void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k, const double* thermal) const {
+void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vector<double>& k, const double* thermal,
+                                         const double* state_old) const {
   k.assign(offsets_.back(), 0.0);
-  element_matrices(u, k.data(), thermal);
+  element_matrices(u, k.data(), thermal, state_old);
 }
 
-void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k, const double* thermal) const {
+void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k, const double* thermal,
+                                         const double* state_old) const {
   using D = Dual<double>;
   const SolidMesh& sm = sys_.solid;
   std::fill(k, k + offsets_.back(), 0.0);
@@ -222,6 +238,19 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
         gather(u, c, K::kNodes, u0);
         const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
         double* ke = &k[offsets_[static_cast<std::size_t>(e)]];
+        // The element's converged state as constants of the dual evaluations (each column
+        // starts from it; what they write is dropped).
+        const int ns = sm.state_size;
+        std::vector<D> st_old(static_cast<std::size_t>(ns) * K::kPoints, D(0.0));
+        if (state_old && ns > 0) {
+          const std::size_t p0 = sm.first_point(e);
+          for (int comp = 0; comp < ns; ++comp)
+            for (int g = 0; g < K::kPoints; ++g)
+              st_old[static_cast<std::size_t>(comp) * K::kPoints + static_cast<std::size_t>(g)] =
+                  D(state_old[static_cast<std::size_t>(comp) * sm.num_points + p0 + static_cast<std::size_t>(g)]);
+        }
+        const ElementState<D> est{ns > 0 ? st_old.data() : nullptr, nullptr,
+                                  static_cast<std::size_t>(K::kPoints), 0, sm.data_of(e), D(thermal ? thermal[e] : 0.0)};
         if constexpr (HasElementMatrix<K>::value) {  // the kind's own point-wise tangent, where it applies
           Vec3<double> Xd[K::kNodes], ud[K::kNodes];
           for (int a = 0; a < K::kNodes; ++a) {
@@ -239,8 +268,7 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
           for (int a = 0; a < K::kNodes; ++a) uj[a] = u0[a];
           D& seed = j % 3 == 0 ? uj[j / 3].x : j % 3 == 1 ? uj[j / 3].y : uj[j / 3].z;
           seed.d = 1.0;
-          K::internal_force(X, uj, m, D(sm.hourglass_kappa), f,
-                            ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e), D(thermal ? thermal[e] : 0.0)});
+          K::internal_force(X, uj, m, D(sm.hourglass_kappa), f, est);
           for (int a = 0; a < K::kNodes; ++a) {
             ke[(3 * a) * nd + j] = f[a].x.d;
             ke[(3 * a + 1) * nd + j] = f[a].y.d;

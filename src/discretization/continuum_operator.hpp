@@ -31,7 +31,11 @@ class ContinuumOperator {
 
   /// Internal forces (3 per node) at displacements u (3 per node) and per-element temperature
   /// changes thermal (null: none); returns the strain energy (hourglass energy included).
-  double internal_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal = nullptr) const;
+  /// Laws with state (SolidMesh::state_size > 0) start from state_old (the store of
+  /// StructureState::solid_state; null: the virgin state) and write the state at u into
+  /// state_next (null: nothing), which must not alias state_old.
+  double internal_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal = nullptr,
+                        const double* state_old = nullptr, double* state_next = nullptr) const;
 
   /// The small-displacement forces f = K(0) u (3 per node) of a geometrically linear analysis:
   /// the derivative of internal_force at zero along u, by one dual-number pass per element
@@ -45,6 +49,11 @@ class ContinuumOperator {
   void linearized_energies(const std::vector<double>& u, std::vector<double>& strain,
                            std::vector<double>& hourglass, const double* thermal = nullptr) const;
 
+  /// What linearized_force's u . f / 2 lacks of the linear theory's energy when temperatures
+  /// change: its forces K u - f_th give u . (K u - f_th) / 2 (zero for a free expansion), the
+  /// energy is u . K u / 2 - u . f_th + dtheta . H_tt dtheta / 2; returns the difference
+  /// -u . f_th / 2 + dtheta . H_tt dtheta / 2 (u: 3 per node; thermal: per element).
+  double thermal_energy_correction(const std::vector<double>& u, const double* thermal) const;
   /// Size of element e's square matrix (3 x its nodes).
   int element_size(int e) const;
   /// Global dofs of element e's matrix rows (3 per element node, node order).
@@ -53,10 +62,14 @@ class ContinuumOperator {
   std::size_t matrix_offset(int e) const { return offsets_[static_cast<std::size_t>(e)]; }
   /// Consistent tangents K_e = d f_e / d u_e at u, row-major, element after element: exact
   /// derivatives of the kind's own internal_force by forward dual numbers (one evaluation per
-  /// element dof), so the tangent can never drift from the force.
-  void element_matrices(const std::vector<double>& u, std::vector<double>& k, const double* thermal = nullptr) const;
+  /// element dof), so the tangent can never drift from the force. A law with state is
+  /// differentiated through its update from state_old (null: the virgin state): the
+  /// consistent tangent of a return map.
+  void element_matrices(const std::vector<double>& u, std::vector<double>& k, const double* thermal = nullptr,
+                        const double* state_old = nullptr) const;
   /// Same, into k[0, matrix_offset(num_elements())) (zeroed first).
-  void element_matrices(const std::vector<double>& u, double* k, const double* thermal = nullptr) const;
+  void element_matrices(const std::vector<double>& u, double* k, const double* thermal = nullptr,
+                        const double* state_old = nullptr) const;
 
   /// Lumped translational nodal masses.
   const std::vector<double>& lumped_mass() const { return sys_.mass; }

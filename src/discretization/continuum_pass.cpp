@@ -34,7 +34,8 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
                                    double* energy, double* hourglass, int threads, ElementRange range,
                                    double* state, const double* const* vel, double bulk_linear,
-                                   double bulk_quadratic, double half_dt, const double* thermal) {
+                                   double bulk_quadratic, double half_dt, const double* thermal,
+                                   const double* state_old) {
   const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
                                 x0,
                                 y0,
@@ -48,7 +49,8 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                 bulk_linear,
                                 bulk_quadratic,
                                 half_dt,
-                                thermal};
+                                thermal,
+                                sm.state_size > 0 ? state_old : nullptr};
   SolidEnergy<double> total{0.0, 0.0, 0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {

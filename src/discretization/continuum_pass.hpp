@@ -16,13 +16,14 @@ namespace halfstep {
 /// (dashpots) and the bulk viscosity; null: none (static steps), those kinds then carry no
 /// force. bulk_linear, bulk_quadratic: the step's bulk viscosity (explicit steps; 0 none);
 /// half_dt: ContinuumView::half_dt; thermal: per element its temperature change
-/// (ContinuumView::thermal; null: none).
+/// (ContinuumView::thermal; null: none); state_old: the state to read instead of `state`
+/// (ContinuumView::state_old; `state` then receives the new state, or nothing when null).
 SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const double* y0, const double* z0,
                                    const double* ux, const double* uy, const double* uz, double* slot_force,
                                    double* energy, double* hourglass, int threads,
                                    ElementRange range = ElementRange::All, double* state = nullptr,
                                    const double* const* vel = nullptr, double bulk_linear = 0.0,
                                    double bulk_quadratic = 0.0, double half_dt = 0.0,
-                                   const double* thermal = nullptr);
+                                   const double* thermal = nullptr, const double* state_old = nullptr);
 
 }  // namespace halfstep

@@ -101,7 +101,7 @@ void group_small_strain_results(const StructureSystem& sys, const StructureState
       o.strain[k] = r.green(kI[k], kJ[k]).d;
     }
     o.mises = von_mises(s);
-    o.peeq = 0.0;  // elastic: static steps refuse *PLASTIC
+    o.peeq = 0.0;  // elastic: geometrically linear steps refuse *PLASTIC
     o.axial_force = std::numeric_limits<double>::quiet_NaN();
     if constexpr (HasAxialForce<K>::value) o.axial_force = K::axial_force(X, du, m, static_cast<const Vec3<D>*>(nullptr)).d;
   }

@@ -60,10 +60,11 @@ void StructureOperator::gather(const std::vector<double>& solid, const std::vect
 }
 
 double StructureOperator::internal_force(const Configuration& c, std::vector<double>& f,
-                                         std::vector<double>* shell_energy) const {
+                                         std::vector<double>* shell_energy, PointStates states) const {
   double w = 0;
   std::vector<double> fs;
-  if (solids_.num_elements() > 0) w += solids_.internal_force(c.u, fs, c.thermal.empty() ? nullptr : c.thermal.data());
+  if (solids_.num_elements() > 0)
+    w += solids_.internal_force(c.u, fs, c.thermal.empty() ? nullptr : c.thermal.data(), states.old, states.next);
   std::vector<double> fe;
   if (shells_.num_elements() > 0) w += shells_.element_forces(c, fe, shell_energy);
   gather(fs, fe, f);
@@ -95,9 +96,10 @@ Configuration StructureOperator::rest() const {
   return Configuration::of(st);
 }
 
-void StructureOperator::element_matrices(const Configuration& c, std::vector<double>& k) const {
+void StructureOperator::element_matrices(const Configuration& c, std::vector<double>& k, const double* state_old) const {
   k.assign(matrix_offset(num_elements()), 0.0);
-  if (solids_.num_elements() > 0) solids_.element_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data());
+  if (solids_.num_elements() > 0)
+    solids_.element_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data(), state_old);
   if (shells_.num_elements() > 0) shells_.element_matrices(c, k.data() + solid_size_);
 }
 

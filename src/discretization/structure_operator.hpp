@@ -15,6 +15,14 @@
 
 namespace halfstep {
 
+/// The per-point state of the continuum laws with state (J2) for one evaluation, in the layout
+/// of StructureState::solid_state: old is the last converged increment's (null: the virgin
+/// state), next receives the state at the evaluated configuration (null: nowhere).
+struct PointStates {
+  const double* old = nullptr;
+  double* next = nullptr;
+};
+
 /// Solids and shells of a system as an operator on configurations. Elements are numbered
 /// continuum first ([0, num_solids())), then shells.
 class StructureOperator {
@@ -56,7 +64,8 @@ class StructureOperator {
   /// Generalized internal forces (dofs_per_node per node: forces, moments about t1 and t2) in
   /// configuration c; returns the strain energy (hourglass energy included). With
   /// shell_energy, the shells' energies per element.
-  double internal_force(const Configuration& c, std::vector<double>& f, std::vector<double>* shell_energy = nullptr) const;
+  double internal_force(const Configuration& c, std::vector<double>& f, std::vector<double>* shell_energy = nullptr,
+                        PointStates states = {}) const;
   /// K(ref) x of a geometrically linear analysis, x and f with dofs_per_node values per node
   /// (continuum elements: K(0), whatever ref.u is); returns x . K x / 2.
   double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
@@ -64,8 +73,9 @@ class StructureOperator {
   /// The undeformed configuration with Abaqus' default triads (t1 the projection of global x,
   /// or z, on the tangent plane): what an engine's set-up assembles for its analysis.
   Configuration rest() const;
-  /// Element matrices at c, element after element (matrix_offset), row-major.
-  void element_matrices(const Configuration& c, std::vector<double>& k) const;
+  /// Element matrices at c, element after element (matrix_offset), row-major; laws with state
+  /// differentiate their update from state_old (null: the virgin state).
+  void element_matrices(const Configuration& c, std::vector<double>& k, const double* state_old = nullptr) const;
 
  private:
   /// Nodal generalized forces from the continuum forces (3 per node; empty: none) and the

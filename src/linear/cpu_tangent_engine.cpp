@@ -49,8 +49,9 @@ double factor_bytes_estimate(const CsrMatrix& upper_pattern) {
 class CpuTangentEngine final : public TangentEngine {
  public:
   CpuTangentEngine(const StructureOperator& op, const std::vector<int>& equation, int equations,
-                   const TangentOptions& opt)
+                   const TangentOptions& opt, const DofCombinations* combined)
       : op_(op), equations_(equations), threads_(opt.threads > 0 ? opt.threads : default_threads()) {
+    if (combined) combined_ = *combined;
     if (opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg)
       throw RunError("--linear-solver " + linear_solver_name(opt.solver) + " runs on the GPU; the CPU engine cannot");
     if (static_cast<int>(equation.size()) != op.num_dofs())
@@ -59,7 +60,7 @@ class CpuTangentEngine final : public TangentEngine {
     bool built = false;
     if (kind_ == LinearSolverKind::Auto) {
       kind_ = have_cholmod() ? LinearSolverKind::Cholmod : LinearSolverKind::Ldlt;
-      map_ = build_csr_assembly(op, equation, equations, true);
+      map_ = build_csr_assembly(op, equation, equations, true, &combined_);
       built = true;
       const double need = factor_bytes_estimate(map_.pattern), have = physical_memory();
       if (have > 0 && need > 0.7 * have) {
@@ -72,7 +73,7 @@ class CpuTangentEngine final : public TangentEngine {
     }
     solver_ = make_sparse_solver(kind_, opt);
     if (!built || map_.upper != solver_->wants_upper())
-      map_ = build_csr_assembly(op, equation, equations, solver_->wants_upper());
+      map_ = build_csr_assembly(op, equation, equations, solver_->wants_upper(), &combined_);
   }
 
   std::string description() const override {
@@ -82,7 +83,10 @@ class CpuTangentEngine final : public TangentEngine {
 
   double internal_force(const Configuration& c, std::vector<double>& f) override {
     const auto t0 = Clock::now();
-    const double energy = op_.internal_force(c, f);
+    if (trial_.size() != committed_.size()) trial_.resize(committed_.size());
+    const double energy =
+        op_.internal_force(c, f, nullptr, PointStates{committed_.empty() ? nullptr : committed_.data(),
+                                                      committed_.empty() ? nullptr : trial_.data()});
     stats_.internal_force_seconds += seconds_since(t0);
     return energy;
   }
@@ -97,7 +101,7 @@ class CpuTangentEngine final : public TangentEngine {
 
   void assemble_and_factor(const Configuration& c) override {
     auto t0 = Clock::now();
-    op_.element_matrices(c, k_);
+    op_.element_matrices(c, k_, committed_.empty() ? nullptr : committed_.data());
     stats_.element_seconds += seconds_since(t0);
     stats_.matrices += op_.num_elements();
     t0 = Clock::now();
@@ -147,6 +151,9 @@ class CpuTangentEngine final : public TangentEngine {
     ++stats_.solves;
   }
 
+  void set_material_state(const std::vector<double>& converged) override { committed_ = converged; }
+  void trial_material_state(std::vector<double>& s) override { s = trial_; }
+
   const TangentStats& stats() const override { return stats_; }
 
  private:
@@ -156,9 +163,11 @@ class CpuTangentEngine final : public TangentEngine {
   int threads_;
   LinearSolverKind kind_;
   std::string auto_note_;
+  DofCombinations combined_;  ///< dofs eliminated into weighted terms (static *TIE, *EQUATION)
   CsrAssemblyMap map_;
   std::unique_ptr<SparseSolver> solver_;
   std::vector<double> k_;  ///< element matrices, kept to reuse the allocation
+  std::vector<double> committed_, trial_;  ///< material state: converged, and at the last internal_force
   CsrMatrix a_;
   bool analyzed_ = false, factored_ = false;
   TangentStats stats_;
@@ -167,8 +176,9 @@ class CpuTangentEngine final : public TangentEngine {
 }  // namespace
 
 std::unique_ptr<TangentEngine> make_cpu_tangent_engine(const StructureOperator& op, const std::vector<int>& equation,
-                                                       int equations, const TangentOptions& opt) {
-  return std::make_unique<CpuTangentEngine>(op, equation, equations, opt);
+                                                       int equations, const TangentOptions& opt,
+                                                       const DofCombinations* combined) {
+  return std::make_unique<CpuTangentEngine>(op, equation, equations, opt, combined);
 }
 
 }  // namespace halfstep

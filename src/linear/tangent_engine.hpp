@@ -15,6 +15,7 @@
 namespace halfstep {
 
 struct Configuration;
+struct DofCombinations;
 class StructureOperator;
 
 /// Which linear solver factors or iterates on the tangent (--linear-solver).
@@ -103,6 +104,14 @@ class TangentEngine {
   /// Adds s[i] to the diagonal of equation i in every later assemble_and_factor (the static
   /// solver's viscous stabilization, c m / dtau); an empty s removes it.
   virtual void set_diagonal_shift(const std::vector<double>& s) = 0;
+  /// The per-point material state (StructureState::solid_state's layout) that internal_force
+  /// and assemble_and_factor start from: the last converged increment's. Laws with state
+  /// (J2) are then evaluated from it, never advanced in place, so a failed attempt leaves it
+  /// as it was. Before any call: the virgin state.
+  virtual void set_material_state(const std::vector<double>& converged) = 0;
+  /// The state the last internal_force reached at its configuration (a trial's), into s; what
+  /// a converged increment commits.
+  virtual void trial_material_state(std::vector<double>& s) = 0;
   /// Solves K x = b for the last factored tangent; b and x have one entry per equation.
   /// Throws RunError when an iterative solver does not converge.
   virtual void solve(const std::vector<double>& b, std::vector<double>& x) = 0;

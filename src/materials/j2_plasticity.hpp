@@ -174,6 +174,62 @@ HS_HD void symmetric_eigen3(const Mat3<T>& A, T w[3], Mat3<T>& V) {
   for (int i = 0; i < 3; ++i) w[i] = a(i, i);
 }
 
+namespace j2_detail {
+
+/// Whether T is a dual number (its derivative parts need the eigen-perturbation below).
+template <class T>
+struct DualOf {
+  static constexpr bool kDual = false;
+};
+/// A dual number over Value.
+template <class V>
+struct DualOf<Dual<V>> {
+  static constexpr bool kDual = true;
+  using Value = V;
+};
+
+/// (log1p(a) - log1p(b)) / (2 (a - b)): the divided difference of the log strain 1/2 ln(1 + w)
+/// between two eigenvalues of be - I, its derivative 1 / (2 (1 + b)) where they meet.
+template <class V>
+HS_HD V half_log_divided_difference(V a, V b) {
+  using std::log1p;
+  const V x = (a - b) / (V(1) + b);
+  if (!(x > V(1e-4) || x < V(-1e-4))) return (V(1) - x / V(2) + x * x / V(3)) / (V(2) * (V(1) + b));
+  return log1p(x) / (V(2) * (a - b));
+}
+
+}  // namespace j2_detail
+
+/// The principal values w and axes V of the symmetric B for the return map. For dual numbers
+/// the axes are those of B's value, the eigenvalues carry B's derivative projected on them,
+/// and *dB_axes receives that derivative in the axes (first-order perturbation theory);
+/// rotating the dual parts through the Jacobi sweeps instead loses them wherever an
+/// off-diagonal value is exactly zero (every diagonal state: the virgin F = I, uniaxial
+/// tests), which zeroed the shear tangent there. Plain numbers leave *dB_axes alone.
+template <class T>
+HS_HD void principal_axes(const Mat3<T>& B, T w[3], Mat3<T>& V, Mat3<T>* dB_axes) {
+  if constexpr (j2_detail::DualOf<T>::kDual) {
+    using Vt = typename j2_detail::DualOf<T>::Value;
+    Mat3<Vt> B0, dB;
+    for (int k = 0; k < 9; ++k) {
+      B0.a[k] = B.a[k].v;
+      dB.a[k] = B.a[k].d;
+    }
+    Vt w0[3];
+    Mat3<Vt> V0;
+    symmetric_eigen3(B0, w0, V0);
+    const Mat3<Vt> Dp = transpose(V0) * dB * V0;
+    for (int i = 0; i < 3; ++i) w[i] = T(w0[i], Dp(i, i));
+    for (int k = 0; k < 9; ++k) {
+      V.a[k] = T(V0.a[k]);
+      dB_axes->a[k] = T(Dp.a[k]);
+    }
+  } else {
+    (void)dB_axes;
+    symmetric_eigen3(B, w, V);
+  }
+}
+
 /// The return map at displacement gradient H = F - I from state old (8 values): writes the
 /// new state into next and returns S with the stored (Hencky) elastic energy density.
 ///
@@ -199,8 +255,8 @@ HS_HD SolidStress<T> j2_update_h(const SolidMaterial<T>& m, const Mat3<T>& H, co
   const Mat3<T> Ht = transpose(H);
   const Mat3<T> b_trial = H + Ht + H * Ht + F * P * transpose(F);  // be_trial - I
   T w[3];
-  Mat3<T> V;
-  symmetric_eigen3(b_trial, w, V);
+  Mat3<T> V, dB_axes;
+  principal_axes(b_trial, w, V, &dB_axes);
   T eps[3];
   for (int i = 0; i < 3; ++i) eps[i] = T(0.5) * log1p(w[i]);  // NaN for an inverted F: the run stops
   const T tr = eps[0] + eps[1] + eps[2];
@@ -211,7 +267,11 @@ HS_HD SolidStress<T> j2_update_h(const SolidMaterial<T>& m, const Mat3<T>& H, co
   T h;
   const T sy = j2_yield_stress(m, alpha_old, &h);
   T dgamma = T(0);
-  const bool yielding = q > sy;
+  // A point re-evaluated at its converged F (a static increment's first iteration, where an
+  // unloading starts) lands on its yield surface give or take the round-off of the stored
+  // state: counted as yielding, it got the plastic tangent and Newton overshot the elastic
+  // unloading by E / E_t. Flow starts 1e-10 above the surface (below float's precision).
+  const bool yielding = q > sy * T(1 + 1e-10);
   if (yielding) {
     dgamma = j2_plastic_multiplier(m, q, alpha_old, T(3) * m.mu);
     const T shrink = T(1) - T(3) * m.mu * dgamma / q;
@@ -230,6 +290,20 @@ HS_HD SolidStress<T> j2_update_h(const SolidMaterial<T>& m, const Mat3<T>& H, co
       for (int c = 0; c < 3; ++c) {
         tau(r, c) = tau(r, c) + ti * V(r, i) * V(c, i);
         Be(r, c) = Be(r, c) + bi * V(r, i) * V(c, i);
+      }
+  }
+  if constexpr (j2_detail::DualOf<T>::kDual) {
+    // tau is an isotropic function of be_trial: its derivative across two axes is the
+    // divided difference (tau_i - tau_j) / (w_i - w_j) = 2 mu shrink (eps_i - eps_j) /
+    // (w_i - w_j) times dB_ij in those axes (Daleckii-Krein); the hydrostatic parts cancel.
+    using Vt = typename j2_detail::DualOf<T>::Value;
+    const Vt shrink = yielding ? (T(1) - T(3) * m.mu * dgamma / q).v : Vt(1);
+    for (int i = 0; i < 3; ++i)
+      for (int j = i + 1; j < 3; ++j) {
+        const Vt g = j2_detail::half_log_divided_difference(w[i].v, w[j].v);
+        const Vt off = Vt(2) * m.mu.v * shrink * g * dB_axes(i, j).v;
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) tau(r, c).d += off * (V(r, i).v * V(c, j).v + V(r, j).v * V(c, i).v);
       }
   }
   const Mat3<T> Fi = inverse(F);

@@ -97,9 +97,11 @@ void check_elements(const Elements& e, const Nodes& n) {
 
 /// Material checks that depend on the element kind using it.
 /// needs_mass: the deck has an explicit step (a static analysis needs no density).
-/// has_static: the deck has a static step (whose Newton iterations do not carry plastic state yet).
+/// has_static: the deck has a static step (shells carry no plastic state through Newton yet).
+/// linear_static: the deck's first static step without NLGEOM (null: none), where continuum
+/// plasticity is not available (its return map is the finite-strain one).
 void check_section_material(const Material& mat, const SourceLoc& loc, const char* keyword, bool shell,
-                            bool needs_mass, bool has_static, bool temperatures) {
+                            bool needs_mass, bool has_static, const Step* linear_static, bool temperatures) {
   const std::string where = "material '" + mat.name + "' used by this " + keyword;
   if (shell && temperatures && mat.has_expansion)
     throw InputError(mat.expansion_loc, where + " expands (*EXPANSION) and the deck changes temperatures "
@@ -110,9 +112,14 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
   if (mat.plastic()) {
     if (mat.has_hyperelastic || mat.elastic_type != ElasticType::Isotropic)
       throw InputError(mat.plastic_loc, "material '" + mat.name + "': *PLASTIC needs isotropic *ELASTIC (E, nu)");
-    if (has_static)
-      throw InputError(mat.plastic_loc, where + " has *PLASTIC, and the deck has a *STATIC step: plasticity "
+    if (shell && has_static)
+      throw InputError(mat.plastic_loc, where + " has *PLASTIC, and the deck has a *STATIC step: shell plasticity "
                                                 "runs in *DYNAMIC, EXPLICIT steps only so far");
+    if (!shell && linear_static)
+      throw InputError(mat.plastic_loc, where + " has *PLASTIC, and static step '" + linear_static->name + "' (" +
+                                            linear_static->loc.str() +
+                                            ") is geometrically linear: plasticity in static steps runs with "
+                                            "NLGEOM=YES so far (the finite-strain J2 return); use *STEP, NLGEOM=YES");
   }
   if (shell) {
     if (mat.has_hyperelastic)
@@ -153,9 +160,11 @@ void check_shell_formulation(const Model& m, const ShellSection& sec) {
 
 void check_sections(const Model& m) {
   bool needs_mass = false, has_static = false, temperatures = false;
+  const Step* linear_static = nullptr;
   for (const Step& s : m.steps) {
     needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic;
     has_static = has_static || s.procedure != Procedure::ExplicitDynamic;
+    if (!linear_static && s.procedure != Procedure::ExplicitDynamic && !s.nlgeom) linear_static = &s;
     temperatures = temperatures || !s.temperatures.empty();
   }
   // The section that took each element, by pointer: a SourceLoc copy per element would cost a
@@ -191,7 +200,7 @@ void check_sections(const Model& m) {
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
     if (sec.has_fpm()) check_shell_formulation(m, sec);
-    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static, temperatures);
+    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static, nullptr, temperatures);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
     // A yielding section is integrated by Simpson's rule through the thickness (elastic ones
@@ -207,7 +216,8 @@ void check_sections(const Model& m) {
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SOLID SECTION: material '" + sec.material + "' is not defined");
     if (!sec.formulation.empty()) check_formulation(m, sec, mat->second);
-    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static, temperatures);
+    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static, linear_static,
+                           temperatures);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
     claim(sec.elset, sec.loc, "*SOLID SECTION", 0);
@@ -271,18 +281,6 @@ void validate(const Model& model) {
   check_materials(model);
   check_sections(model);
   check_steps(model);
-  // The elimination of dependent dofs lives in the explicit node pass (docs/theory.md).
-  // Static steps take rigid bodies and kinematic couplings (solver/static_solver.cpp); ties
-  // and equations not yet.
-  const SourceLoc* constraint = !model.ties.empty()        ? &model.ties[0].loc
-                                : !model.equations.empty() ? &model.equations[0].loc
-                                                           : nullptr;
-  if (constraint)
-    for (const Step& s : model.steps)
-      if (s.procedure == Procedure::Static)
-        throw InputError(*constraint, "constraints *TIE, *EQUATION and *COUPLING, *DISTRIBUTING run in *DYNAMIC, "
-                                      "EXPLICIT steps only so far (static steps take *RIGID BODY and *COUPLING, "
-                                      "*KINEMATIC), and step '" + s.name + "' (" + s.loc.str() + ") is *STATIC");
 }
 
 }  // namespace halfstep

@@ -40,6 +40,12 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
     std::vector<double> shift(static_cast<std::size_t>(neq), 0.0);
     for (std::size_t k = 0; k < ndof; ++k)
       if (equation[k] >= 0) shift[static_cast<std::size_t>(equation[k])] += c_stab * mstar[k] / dtau;
+    for (std::size_t i = 0; i < combined.dof.size(); ++i)  // a dependent dof's: the diagonal of w w^T
+      for (int t = combined.term_ptr[i]; t < combined.term_ptr[i + 1]; ++t) {
+        const double w = combined.term_weight[static_cast<std::size_t>(t)];
+        shift[static_cast<std::size_t>(combined.term_eq[static_cast<std::size_t>(t)])] +=
+            w * w * c_stab * mstar[static_cast<std::size_t>(combined.dof[i])] / dtau;
+      }
     engine->set_diagonal_shift(shift);
   }
   prescribe(tau1, trial.x);
@@ -81,7 +87,7 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
   double q_sum[2] = {0, 0};
   std::int64_t q_n[2] = {0, 0};
   for (std::size_t k = 0; k < ndof; ++k)
-    if (active[k]) {
+    if (scaled[k]) {
       const int field = field_of(k);
       const double v = std::max({std::fabs(trial.f_int[k]), std::fabs(trial.f_ext[k]),
                                  thermal_scale_.empty() ? 0.0 : thermal_scale_[k]});
@@ -117,6 +123,15 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
     for (std::size_t k = 0; k < ndof; ++k)
       if (equation[k] >= 0)
         r[static_cast<std::size_t>(equation[k])] -= c_stab * mstar[k] * (trial.x[k] - from.x[k]) / dtau;
+  // A dependent dof (*TIE, *EQUATION) hands its out-of-balance force to its terms' equations.
+  for (std::size_t i = 0; i < combined.dof.size(); ++i) {
+    const std::size_t k = static_cast<std::size_t>(combined.dof[i]);
+    double rk = trial.f_ext[k] - trial.f_int[k];
+    if (stabilize && c_stab > 0) rk -= c_stab * mstar[k] * (trial.x[k] - from.x[k]) / dtau;
+    for (int t = combined.term_ptr[i]; t < combined.term_ptr[i + 1]; ++t)
+      r[static_cast<std::size_t>(combined.term_eq[static_cast<std::size_t>(t)])] +=
+          combined.term_weight[static_cast<std::size_t>(t)] * rk;
+  }
   b.residual[0] = max_abs(r, eq_rotation, false);
   b.residual[1] = max_abs(r, eq_rotation, true);
   if (!std::isfinite(b.residual[0]) || !std::isfinite(b.residual[1]) || !std::isfinite(trial.strain))
@@ -158,11 +173,21 @@ void StaticProblem::correct(const std::vector<double>& du, double tau1, NewtonIt
 }
 
 void StaticProblem::accepted(const NewtonIterate& s) {
+  // The converged increment's material state (the last balance was at s) becomes the start
+  // of every later evaluation; output reads it from st.
+  if (sys.solid.state_size > 0) {
+    engine->trial_material_state(st.solid_state);
+    engine->set_material_state(st.solid_state);
+  }
+  add_force_scale(s);
+}
+
+void StaticProblem::add_force_scale(const NewtonIterate& s) {
   for (int fld = 0; fld < 2; ++fld) {
     double q_sum = 0;
     std::int64_t q_n = 0;
     for (std::size_t k = 0; k < ndof; ++k)
-      if (active[k] && field_of(k) == fld && s.f_int[k] != 0) {
+      if (scaled[k] && field_of(k) == fld && s.f_int[k] != 0) {
         q_sum += std::fabs(s.f_int[k]);
         ++q_n;
       }

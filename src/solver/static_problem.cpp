@@ -128,6 +128,11 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   std::vector<char> held_check = held;  // slaves count as held where their reference node is
   std::vector<std::pair<int, int>> body_links;
   check_bodies(held_check, body_links);
+  // A tied or equated node moves with its terms' nodes: one part for the rigid-motion check.
+  const LinearConstraints& lc = sys.constraints;
+  for (int i = 0; i < lc.num_dependent; ++i)
+    for (int t = lc.term_ptr[static_cast<std::size_t>(i)]; t < lc.term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
+      body_links.emplace_back(lc.dep_node[static_cast<std::size_t>(i)], lc.term_node[static_cast<std::size_t>(t)]);
   check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
   // A linear step solves once about the reference: a nonlinear spring would keep its slope
   // at zero there, so its table needs NLGEOM=YES (Newton on the full forces).
@@ -143,7 +148,10 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
                                    model.adhesions.front().loc.str() +
                                    " follows its nonlinear law only under Newton iterations: use *STEP, NLGEOM=YES");
   number_equations_of_step();
-  engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress);
+  engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress,
+                               combined.empty() ? nullptr : &combined);
+  // Laws with state start every evaluation from the last converged increment (accepted()).
+  if (sys.solid.state_size > 0) engine->set_material_state(st.solid_state);
   lump_stabilization_masses();
   start_state();
   period = loads.period;
@@ -202,6 +210,17 @@ void StaticProblem::number_equations_of_step() {
   for (int sn : bodies.slave_node)
     for (int d = 0; d < 3; ++d) numbered_held[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] =
         slave_dof[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] = 1;
+  // Dependent dofs of *TIE and *EQUATION have none either: they enter through their terms'.
+  const LinearConstraints& lc = sys.constraints;
+  const auto dof_at = [&](int node, int d) { return q * static_cast<std::size_t>(node) + static_cast<std::size_t>(d); };
+  for (int i = 0; i < lc.num_dependent; ++i) {
+    const std::size_t si = static_cast<std::size_t>(i);
+    if (lc.dep_dof[si] >= 3)  // 5-dof (MITC4) models refuse rotational dependents when built
+      throw InputError(lc.dep_loc[si], "static step '" + step.name + "': a constraint on rotations (dof " +
+                                           std::to_string(lc.dep_dof[si] + 1) +
+                                           ") runs in explicit steps only so far; static steps take translations");
+    numbered_held[dof_at(lc.dep_node[si], lc.dep_dof[si])] = 1;
+  }
   equation = number_equations(op, numbered_held, &neq);
   for (int b = 0; b < bodies.num_bodies; ++b) {
     const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
@@ -214,6 +233,29 @@ void StaticProblem::number_equations_of_step() {
         equation[q * static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]) + static_cast<std::size_t>(d)] = eq;
     }
   }
+  // A term needs an equation even where no element gives it stiffness: the reference node of
+  // a distributing *COUPLING (its *CLOAD) is a term of the coupling's equations alone.
+  for (int t = 0; t < static_cast<int>(lc.term_node.size()); ++t) {
+    const std::size_t k = dof_at(lc.term_node[static_cast<std::size_t>(t)], lc.term_dof[static_cast<std::size_t>(t)]);
+    const bool planar_z = sys.solid.planar && k % q == 2;
+    if (equation[k] < 0 && !held[k] && !planar_z) equation[k] = neq++;
+  }
+  combined = DofCombinations{};
+  for (int i = 0; i < lc.num_dependent; ++i) {
+    const std::size_t si = static_cast<std::size_t>(i);
+    combined.dof.push_back(static_cast<int>(dof_at(lc.dep_node[si], lc.dep_dof[si])));
+    for (int t = lc.term_ptr[si]; t < lc.term_ptr[si + 1]; ++t) {
+      const int eq = equation[dof_at(lc.term_node[static_cast<std::size_t>(t)], lc.term_dof[static_cast<std::size_t>(t)])];
+      if (eq < 0) continue;  // a held term: its value enters through place_dependents
+      combined.term_eq.push_back(eq);
+      combined.term_weight.push_back(lc.term_weight[static_cast<std::size_t>(t)]);
+    }
+    combined.term_ptr.push_back(static_cast<int>(combined.term_eq.size()));
+  }
+  scaled = active;
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (equation[k] >= 0) scaled[k] = 1;
+  for (int k : combined.dof) scaled[static_cast<std::size_t>(k)] = 1;
   dof_of.assign(static_cast<std::size_t>(neq), 0);
   eq_rotation.assign(static_cast<std::size_t>(neq), 0);
   for (std::size_t k = 0; k < ndof; ++k)
@@ -315,7 +357,12 @@ double StaticProblem::internal(const std::vector<double>& xs, const Configuratio
     f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free
     return 0.0;
   }
-  return engine->linearized_force(ref, xs, f, &c.thermal);
+  const double w = engine->linearized_force(ref, xs, f, &c.thermal);
+  if (c.thermal.empty() || sys.solid.num_elements == 0) return w;
+  std::vector<double> u(3 * nn);
+  for (std::size_t n = 0; n < nn; ++n)
+    for (std::size_t k = 0; k < 3; ++k) u[3 * n + k] = xs[q * n + k];
+  return w + op.continuum().thermal_energy_correction(u, c.thermal.data());
 }
 
 void StaticProblem::external(double tau, const Configuration& c, std::vector<double>& f) {
@@ -397,6 +444,20 @@ void StaticProblem::place_slaves(double tau, std::vector<double>& xs) const {
   }
 }
 
+void StaticProblem::place_dependents(std::vector<double>& xs) const {
+  const LinearConstraints& lc = sys.constraints;
+  // Chains are refused when the constraints are built: every term is independent.
+  for (int i = 0; i < lc.num_dependent; ++i) {
+    const std::size_t si = static_cast<std::size_t>(i);
+    double v = 0;
+    for (int t = lc.term_ptr[si]; t < lc.term_ptr[si + 1]; ++t) {
+      const std::size_t st_ = static_cast<std::size_t>(t);
+      v += lc.term_weight[st_] * xs[q * static_cast<std::size_t>(lc.term_node[st_]) + static_cast<std::size_t>(lc.term_dof[st_])];
+    }
+    xs[q * static_cast<std::size_t>(lc.dep_node[si]) + static_cast<std::size_t>(lc.dep_dof[si])] = v;
+  }
+}
+
 void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
   const double r = period > 0 ? std::min(1.0, std::max(0.0, tau / period)) : 1.0;
   for (std::size_t k = 0; k < ndof; ++k)
@@ -412,12 +473,14 @@ void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
     }
   }
   place_slaves(tau, xs);
+  place_dependents(xs);
 }
 
 void StaticProblem::apply_correction(const std::vector<double>& du, double tau, std::vector<double>& xs,
                                      Configuration& c) const {
   for (int i = 0; i < neq; ++i) xs[static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)])] += du[static_cast<std::size_t>(i)];
   place_slaves(tau, xs);
+  place_dependents(xs);
   trial_configuration(xs, c);
   if (!step.nlgeom || ndn < 5) return;
   for (std::size_t n = 0; n < nn; ++n) {
@@ -477,14 +540,17 @@ void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) cons
   }
 }
 
-void StaticProblem::element_energies(const NewtonIterate& s) {
+double StaticProblem::element_energies(const NewtonIterate& s) {
+  double dissipation = 0;
   if (sys.solid.num_elements > 0) {
     if (step.nlgeom) {
       std::vector<double> slot(3 * sys.solid.conn.size());
-      continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
+      dissipation = continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(),
                      st.uz.data(), slot.data(), st.solid_energy.data(), st.solid_hourglass.data(), opt.tangent.threads,
                      ElementRange::All, nullptr, nullptr, 0.0, 0.0, 0.0,
-                     s.cfg.thermal.empty() ? nullptr : s.cfg.thermal.data());
+                     s.cfg.thermal.empty() ? nullptr : s.cfg.thermal.data(),
+                     st.solid_state.empty() ? nullptr : st.solid_state.data())  // committed: read only
+                        .dissipation;
     } else {
       std::vector<double> u(3 * nn);
       for (std::size_t n = 0; n < nn; ++n)
@@ -500,6 +566,7 @@ void StaticProblem::element_energies(const NewtonIterate& s) {
     else
       op.shells().linearized_forces(ref, s.x, ndn, forces, &st.elem_energy);
   }
+  return dissipation;
 }
 
 void StaticProblem::store(const NewtonIterate& s, double time) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "assembly/csr_assembly.hpp"
 #include "core/vec3.hpp"
 #include "discretization/configuration.hpp"
 #include "discretization/step_loads.hpp"
@@ -27,7 +28,8 @@ namespace halfstep {
 
 /// One static step: its unknowns x (ndn per node: translations are total displacements,
 /// rotation entries spins about the triad), their equations (a held dof has none; a rigid
-/// body's slaves share their reference node's translations), and the forces at a trial state.
+/// body's slaves share their reference node's translations; a dependent dof of *TIE or
+/// *EQUATION is the weighted sum of its terms), and the forces at a trial state.
 /// Built with the step's checks (rigid motion, reference-node rotations, nonlinear springs and
 /// adhesion in linear steps) and its tangent engine. A geometrically linear step keeps total
 /// rotations on the reference configuration's triads (ref: zero displacement, reference
@@ -54,8 +56,13 @@ struct StaticProblem final : NewtonProblem {
   void factor(const NewtonIterate& trial, bool step_start) override;
   void solve(const std::vector<double>& r, std::vector<double>& du) override;
   void correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) override;
-  /// Takes a converged increment's internal forces into the time-averaged force scales.
+  /// Takes a converged increment: its material state becomes the start of later evaluations,
+  /// its internal forces join the time-averaged force scales.
   void accepted(const NewtonIterate& s);
+  /// Adds the internal forces of the converged state s to the time-averaged force scales (the
+  /// step's start counts too: a step that releases a loaded body ends with round-off forces
+  /// only, against which no residual could ever converge).
+  void add_force_scale(const NewtonIterate& s);
 
   /// The configuration of a linear step's unknowns: displacements, and the reference triads
   /// turned by the total rotation.
@@ -76,6 +83,9 @@ struct StaticProblem final : NewtonProblem {
   /// Slaves at their reference node's translation plus the turned offset (the small-rotation
   /// offset theta x d in a geometrically linear step).
   void place_slaves(double tau, std::vector<double>& xs) const;
+  /// The dependent dofs of *TIE and *EQUATION (sys.constraints) at the weighted sums of
+  /// their terms, prescribed terms included.
+  void place_dependents(std::vector<double>& xs) const;
   /// Prescribed values at step time tau: a ramp goes from the step-start displacement to the
   /// value (Abaqus' RAMP in a static step); a named amplitude scales the value; a held dof
   /// with no value ramps back to zero from wherever the previous step left it (a held
@@ -88,8 +98,9 @@ struct StaticProblem final : NewtonProblem {
   /// at its reference node: f_int - f_ext of the state s.
   void reactions(const NewtonIterate& s, FullStepFields& full) const;
   /// Element energies of the state s into st for a frame that writes cells (small-strain
-  /// energies x . K(0) x / 2 in a geometrically linear step).
-  void element_energies(const NewtonIterate& s);
+  /// energies x . K(0) x / 2 in a geometrically linear step); returns the plastic work
+  /// dissipated so far (ALLPD; 0 without laws with state).
+  double element_energies(const NewtonIterate& s);
   /// The state s into st at analysis time `time`, with the bodies' rotations.
   void store(const NewtonIterate& s, double time);
   /// "node 12 dof 2" for the dof behind equation eq (or "an unknown node").
@@ -122,6 +133,12 @@ struct StaticProblem final : NewtonProblem {
   std::vector<int> equation;      ///< each dof's equation (-1: none)
   std::vector<int> dof_of;        ///< each equation's dof (a shared one's: its reference node's)
   std::vector<char> eq_rotation;  ///< the equations of rotations
+  /// *TIE and *EQUATION by elimination: each dependent dof's terms by equation (the tangent
+  /// is T^T K T, a dependent dof's out-of-balance force goes to its terms' equations).
+  DofCombinations combined;
+  /// Dofs whose forces set the force scales: those with stiffness, an equation or terms (the
+  /// reference node of a distributing *COUPLING has no stiffness, and its load is the model's).
+  std::vector<char> scaled;
   std::unique_ptr<TangentEngine> engine;
   /// *STATIC, STABILIZE: lumped masses of unit density on the continuum elements'
   /// translations (an even split of each element's volume), for the viscous forces

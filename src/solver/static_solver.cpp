@@ -64,7 +64,9 @@ class StaticFrames {
     // A geometrically linear step's frame reports the small-strain quantities: its element
     // energies here (x . K(0) x / 2 per element), its stresses and strains in output_fields.
     frame->small_strain = !p.step.nlgeom;
-    if (cells) p.element_energies(s);
+    // A model with plastic state sums its dissipation for every frame's energy record.
+    double dissipation = 0;
+    if (cells || p.sys.solid.state_size > 0) dissipation = p.element_energies(s);
     copy_output_fields(p.st, frame->state, cells);
     frame->state.time = p.st.time;
     frame->full.resize(p.sys.num_nodes);
@@ -72,6 +74,7 @@ class StaticFrames {
     frame->record.time = p.st.time;
     frame->record.internal = s.strain;
     frame->record.external_work = work;
+    frame->record.plastic_dissipation = dissipation;
     p.opt.emit(std::move(frame));
     summary_.output_seconds += seconds_since(t_emit);
   }
@@ -165,6 +168,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   s.f_int.assign(p.ndof, 0.0);
   s.f_ext.assign(p.ndof, 0.0);
   s.strain = p.internal(s.x, s.cfg, s.f_int);
+  p.add_force_scale(s);  // the previous step's converged forces (none at the analysis' start)
   double work = 0;
   const double t_step0 = st.time;
   const double period = p.period;

@@ -55,6 +55,14 @@ TEST_P(ThermalStatic, HeldBarCarriesMinusEAlphaDtheta) {
   std::printf("%s %s held bar: S11 %.9g, end reaction %.9g, -E alpha dtheta A %.9g\n", c.type,
               c.nlgeom ? "NLGEOM" : "linear", s[0], rf1, expect);
   EXPECT_NEAR(rf1, expect, tol);  // the wall holds the bar's growth back: RF1 = S11 A
+  // The stored energy of the held thermal strain, S11^2 / (2 E) per unit volume (the linear
+  // theory's quadratic form: its forces K u - f_th alone would report 0).
+  const Csv energy = read_csv(dir + "/out/energy.csv");
+  const double w = energy.rows.back()[static_cast<std::size_t>(energy.col("internal"))];
+  const double w_expect = expect * expect / (2 * kE) * kN;
+  std::printf("%s %s held bar: internal energy %.9g, S11^2 V / 2E %.9g\n", c.type, c.nlgeom ? "NLGEOM" : "linear", w,
+              w_expect);
+  EXPECT_NEAR(w, w_expect, (c.nlgeom ? 3e-3 : 1e-8) * w_expect);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, ThermalStatic,

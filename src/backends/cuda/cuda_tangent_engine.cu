@@ -158,8 +158,10 @@ void check_dss(cudssStatus_t s, const char* what) {
 /// The engine: mesh, element matrices, CSR tangent and solver state resident on one device.
 class Engine final : public CudaTangentEngine {
  public:
-  Engine(const StructureOperator& op, const std::vector<int>& equation, int equations, const TangentOptions& opt)
+  Engine(const StructureOperator& op, const std::vector<int>& equation, int equations, const TangentOptions& opt,
+         const DofCombinations* combined)
       : op_(op), sys_(op.system()), opt_(opt), equation_(equation), n_(equations), ndn_(op.dofs_per_node()) {
+    if (combined) combined_ = *combined;
     if (opt.solver != LinearSolverKind::Auto && opt.solver != LinearSolverKind::Cudss &&
         opt.solver != LinearSolverKind::GpuCg)
       throw RunError("the CUDA tangent engine solves with cudss or gpu-cg, not " + linear_solver_name(opt.solver));
@@ -224,11 +226,15 @@ class Engine final : public CudaTangentEngine {
                               x0_.get(), y0_.get(), z0_.get(), energy_.get(), hourglass_.get(),
                               nullptr, 0, edata_.get_or_null(), edata_ptr_.get_or_null()};
       v.thermal = thermal_on_ ? thermal_.get() : nullptr;
+      v.state = state_on_ ? state_trial_.get() : nullptr;  // from the converged state, the trial's apart
+      v.state_old = state_on_ ? state_old_.get() : nullptr;
+      v.state_stride = sm.num_points;
       for (const SolidGroup& g : sm.groups)
         visit_continuum_kind(g.kind, [&](auto kind) {
           using K = decltype(kind);
           cuda::forall(0, g.count, kBlock, stream_,
-                       ForceBody<K>{v, ux_.get(), uy_.get(), uz_.get(), slot_force_.get(), g.first, g.conn_offset});
+                       ForceBody<K>{v, ux_.get(), uy_.get(), uz_.get(), slot_force_.get(), g.first, g.conn_offset,
+                                    g.first_point});
         });
     }
     if (sys_.shell.num_elements > 0)
@@ -334,10 +340,11 @@ class Engine final : public CudaTangentEngine {
     check(cudaEventRecord(ev_[1], stream_), "cudaEventRecord");
     const int nnz = static_cast<int>(val_.size());
     if (index32_)
-      cuda::forall(0, nnz, 256, stream_, GatherBody<int>{src_ptr32_.get(), src32_.get(), k_.get(), val_.get()});
+      cuda::forall(0, nnz, 256, stream_,
+                   GatherBody<int>{src_ptr32_.get(), src32_.get(), k_.get(), val_.get(), weight_.get_or_null()});
     else
       cuda::forall(0, nnz, 256, stream_,
-                   GatherBody<std::int64_t>{src_ptr64_.get(), src64_.get(), k_.get(), val_.get()});
+                   GatherBody<std::int64_t>{src_ptr64_.get(), src64_.get(), k_.get(), val_.get(), weight_.get_or_null()});
     check(cudaGetLastError(), "assembly launch");
     if (shifted_) {
       cuda::forall(0, n_, 256, stream_, DiagonalShiftBody{diag_.get(), shift_.get(), val_.get()});
@@ -448,7 +455,9 @@ class Engine final : public CudaTangentEngine {
 
   /// The pattern and gather lists (upper: cuDSS's triangle), on the device.
   void setup_map(bool upper) {
-    map_ = build_csr_assembly(op_, equation_, n_, upper);
+    map_ = build_csr_assembly(op_, equation_, n_, upper, &combined_);
+    if (map_.weight.empty()) weight_.release();
+    else weight_.assign(map_.weight);
     const std::size_t nnz = map_.pattern.col.size();
     if (nnz >= static_cast<std::size_t>(INT_MAX)) throw RunError("GPU tangent: more than 2^31 stored matrix entries");
     index32_ = map_.source.size() < static_cast<std::size_t>(INT_MAX) && k_.size() < static_cast<std::size_t>(INT_MAX);
@@ -490,6 +499,25 @@ class Engine final : public CudaTangentEngine {
           "copy triads");
   }
 
+  void set_material_state(const std::vector<double>& converged) override {
+    const SolidMesh& sm = sys_.solid;
+    state_on_ = !converged.empty() && sm.state_size > 0;
+    if (!state_on_) return;
+    if (sm.state_size > kMaxTangentState || converged.size() != static_cast<std::size_t>(sm.state_size) * sm.num_points)
+      throw RunError("CUDA tangent engine: material state of the wrong size (" + std::to_string(sm.state_size) +
+                     " values per point, at most " + std::to_string(kMaxTangentState) + ")");
+    state_old_.assign(converged);
+    state_trial_.resize(converged.size());
+  }
+
+  void trial_material_state(std::vector<double>& s) override {
+    s.resize(state_on_ ? state_trial_.size() : 0);
+    if (s.empty()) return;
+    check(cudaMemcpyAsync(s.data(), state_trial_.get(), s.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
+          "copy trial material state");
+    check(cudaStreamSynchronize(stream_), "trial material state");
+  }
+
   /// The continuum elements' temperature changes (Configuration::thermal; empty: none).
   void upload_thermal(const std::vector<double>& thermal) {
     thermal_on_ = !thermal.empty();
@@ -525,12 +553,17 @@ class Engine final : public CudaTangentEngine {
         const bool by_column =
             mapping_ == ElementMapping::Column && static_cast<long long>(g.count) * evaluated < INT_MAX;
         const int parts = by_column ? evaluated : 1;
-        const MatrixBody<K> body{conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa,
-                                 x0_.get(), y0_.get(), z0_.get(), u_.get(),
-                                 k_.get() + op_.matrix_offset(g.first), g.first, g.conn_offset, parts,
-                                 by_column ? 1 : evaluated, edata_.get_or_null(), edata_ptr_.get_or_null(),
-                                 thermal_on_ ? thermal_.get() : nullptr};
-        cuda::forall(0, g.count * parts, matrix_block_, stream_, body);
+        // Laws with state take the stateful instantiation (the converged state in duals).
+        const auto launch = [&](auto stateful) {
+          const MatrixBody<K, decltype(stateful)::value> body{
+              conn_.get(), material_.get(), dual_materials_.get(), sm.hourglass_kappa, x0_.get(), y0_.get(), z0_.get(),
+              u_.get(), k_.get() + op_.matrix_offset(g.first), g.first, g.conn_offset, parts, by_column ? 1 : evaluated,
+              edata_.get_or_null(), edata_ptr_.get_or_null(), thermal_on_ ? thermal_.get() : nullptr,
+              state_old_.get_or_null(), sm.num_points, g.first_point, sm.state_size};
+          cuda::forall(0, g.count * parts, matrix_block_, stream_, body);
+        };
+        if (state_on_) launch(std::true_type{});
+        else launch(std::false_type{});
       });
     if (sys_.shell.num_elements > 0)
       cuda::forall(0, 20 * sys_.shell.num_elements, matrix_block_, stream_,
@@ -806,6 +839,8 @@ class Engine final : public CudaTangentEngine {
   const StructureSystem& sys_;
   TangentOptions opt_;
   std::vector<int> equation_;
+  DofCombinations combined_;  ///< dofs eliminated into weighted terms (static *TIE, *EQUATION)
+  DeviceArray<double> weight_;  ///< CsrAssemblyMap::weight (empty: all 1)
   int n_;
   int ndn_;  ///< dofs per node of the operator's layout
   LinearSolverKind kind_ = LinearSolverKind::GpuCg;
@@ -825,6 +860,8 @@ class Engine final : public CudaTangentEngine {
   DeviceArray<double> edata_;            ///< SolidMesh::element_data (NURBS elements)
   DeviceArray<double> thermal_;          ///< per continuum element: the uploaded temperature changes
   bool thermal_on_ = false;              ///< thermal_ holds the last configuration's (else none)
+  DeviceArray<double> state_old_, state_trial_;  ///< material state: converged, and the last internal force's
+  bool state_on_ = false;                ///< the model's laws have state and it was set
   DeviceArray<std::size_t> edata_ptr_;
   DeviceArray<SolidMaterial<double>> materials_;
   DeviceArray<SolidMaterial<D>> dual_materials_;
@@ -853,8 +890,9 @@ class Engine final : public CudaTangentEngine {
 }  // namespace
 
 std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const StructureOperator& op, const std::vector<int>& equation,
-                                                        int equations, const TangentOptions& opt) {
-  return std::make_unique<Engine>(op, equation, equations, opt);
+                                                        int equations, const TangentOptions& opt,
+                                                        const DofCombinations* combined) {
+  return std::make_unique<Engine>(op, equation, equations, opt, combined);
 }
 
 }  // namespace halfstep

@@ -37,8 +37,10 @@ class CudaTangentEngine : public TangentEngine {
 /// Cudss or GpuCg (a CPU kind throws RunError). Auto: cuDSS when this build has it and its
 /// analysis' memory estimate fits in the free device memory, else GPU CG. Throws RunError
 /// when the device lacks memory or cuDSS was asked for but not built.
+/// combined (null: none): dofs that enter through weighted terms (csr_assembly.hpp).
 std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const StructureOperator& op, const std::vector<int>& equation,
-                                                        int equations, const TangentOptions& opt);
+                                                        int equations, const TangentOptions& opt,
+                                                        const DofCombinations* combined = nullptr);
 
 /// True when this build links NVIDIA cuDSS.
 bool cudss_built();

@@ -22,12 +22,18 @@ namespace {
 
 using D = Dual<double>;
 
+/// Most state values per point a law has (J2); the stateful matrix kernel keeps an element's
+/// converged state in this many duals per point.
+constexpr int kMaxTangentState = kJ2StateSize;
+
 /// Element matrices of one group, the device twin of ContinuumOperator::element_matrices:
 /// column j of K_e is the derivative of the kind's own internal_force along dof j (one dual
 /// evaluation). Thread t works on element t / parts, columns [part * cols, (part + 1) * cols)
 /// of the element's evaluated columns; planar kinds evaluate x and y only (their z rows and
-/// columns are zero, left as cleared at construction).
-template <class K>
+/// columns are zero, left as cleared at construction). kStateful: laws with state are
+/// differentiated through their update from the converged state (a separate instantiation,
+/// so the elastic kernels keep their registers and stack).
+template <class K, bool kStateful = false>
 struct MatrixBody {
   const int* conn;
   const int* material;
@@ -40,6 +46,10 @@ struct MatrixBody {
   const double* edata;          ///< SolidMesh::element_data (null: no kind has any)
   const std::size_t* edata_ptr;
   const double* thermal;        ///< per element: its temperature change (null: none)
+  const double* state_old = nullptr;  ///< kStateful: the converged per-point state store
+  std::size_t num_points = 0;         ///< its stride (SolidMesh::num_points)
+  std::size_t first_point = 0;        ///< the group's first point
+  int state_size = 0;                 ///< its components (at most kMaxTangentState)
   __device__ void operator()(int t) const {
     constexpr int comps = K::kDimension == 2 ? 2 : 3;
     constexpr int nd = 3 * K::kNodes;
@@ -55,6 +65,16 @@ struct MatrixBody {
     const SolidMaterial<D>& m = materials[material[first + i]];
     double* ke = k + static_cast<std::size_t>(i) * nd * nd;
     const int end = min((part + 1) * cols, evaluated);
+    ElementState<D> est{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr,
+                        D(thermal ? thermal[first + i] : 0.0)};
+    [[maybe_unused]] D old[kStateful ? kMaxTangentState * K::kPoints : 1];
+    if constexpr (kStateful) {
+      const std::size_t p0 = first_point + static_cast<std::size_t>(i) * K::kPoints;
+      for (int c = 0; c < state_size; ++c)
+        for (int g = 0; g < K::kPoints; ++g) old[c * K::kPoints + g] = D(state_old[c * num_points + p0 + g]);
+      est.old = old;
+      est.stride = K::kPoints;
+    }
     for (int q = part * cols; q < end; ++q) {
       const int a = q / comps, r = q - a * comps, j = 3 * a + r;
       // The seed is chosen by comparisons in an unrolled loop rather than by indexing uj with
@@ -65,9 +85,7 @@ struct MatrixBody {
         uj[b] = {D(u[n], b == a && r == 0 ? 1.0 : 0.0), D(u[n + 1], b == a && r == 1 ? 1.0 : 0.0),
                  D(u[n + 2], b == a && r == 2 ? 1.0 : 0.0)};
       }
-      K::internal_force(X, uj, m, D(kappa), f,
-                        ElementState<D>{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr,
-                                        D(thermal ? thermal[first + i] : 0.0)});
+      K::internal_force(X, uj, m, D(kappa), f, est);
 #pragma unroll
       for (int b = 0; b < K::kNodes; ++b) {
         ke[(3 * b) * nd + j] = f[b].x.d;
@@ -86,9 +104,13 @@ struct GatherBody {
   const I* source;
   const double* k;
   double* val;
+  const double* weight;  ///< per source (CsrAssemblyMap::weight); null: all 1
   __device__ void operator()(int e) const {
     double s = 0;
-    for (I p = ptr[e]; p < ptr[e + 1]; ++p) s += k[source[p]];
+    if (weight)
+      for (I p = ptr[e]; p < ptr[e + 1]; ++p) s += weight[p] * k[source[p]];
+    else
+      for (I p = ptr[e]; p < ptr[e + 1]; ++p) s += k[source[p]];
     val[e] = s;
   }
 };
@@ -112,9 +134,11 @@ struct ForceBody {
   const double *ux, *uy, *uz;
   double* slot_force;
   int first, conn_offset;
+  std::size_t first_point;  ///< the group's first integration point (laws with state)
   __device__ void operator()(int i) const {
     SlotSink<double> sink{slot_force};
-    continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, sink);
+    continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, sink,
+                         first_point + static_cast<std::size_t>(i) * K::kPoints);
   }
 };
 

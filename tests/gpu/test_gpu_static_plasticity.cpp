@@ -1,0 +1,82 @@
+// J2 plasticity in static steps on the GPU engine (issue 44 item 3): the stretched and
+// released bar and Hill's thick-walled cylinder of tests/integration/
+// test_static_plasticity.cpp with --backend cuda (forces and element matrices from the
+// converged state on the device, the trial state committed on convergence), against the
+// same closed forms. Skipped without a GPU.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "../integration/static_plasticity.hpp"
+#include "backends/backend.hpp"
+
+namespace halfstep::test {
+namespace {
+
+using namespace plasticity;
+
+#define NEED_GPU()                                  \
+  do {                                              \
+    std::string why;                                \
+    if (!cuda_available(&why)) GTEST_SKIP() << why; \
+  } while (0)
+
+/// The last value of column `name` at time t, averaged over the set's rows.
+double mean_at(const Csv& csv, const std::string& name, double t) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& row : csv.rows)
+    if (std::fabs(row[0] - t) < 1e-9) {
+      sum += row[static_cast<std::size_t>(csv.col(name))];
+      ++n;
+    }
+  return n ? sum / n : NAN;
+}
+
+TEST(GpuStaticPlasticity, BarStretchedAndReleasedMatchesTheClosedForm) {
+  NEED_GPU();
+  const std::string dir = scratch_dir("gpu_plastic_bar");
+  std::ofstream(dir + "/bar.inp") << bar_deck("C3D8");
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cuda", &log), 0) << log;
+  const UniaxialClosedForm cf(kStretch);
+  const Csv xl = read_csv(dir + "/out/history/XL.csv");
+  const double rf1 = 4 * mean_at(xl, "RF1", 1.0), u_end = mean_at(xl, "U1", 2.0);
+  std::printf("GPU plastic bar: RF1 %.9g (%.9g), released end U1 %.9g (%.9g)\n", rf1, cf.force, u_end,
+              (cf.released - 1) * kBarCubes);
+  EXPECT_NEAR(rf1, cf.force, 1e-6 * cf.force);
+  EXPECT_NEAR(u_end, (cf.released - 1) * kBarCubes, 1e-7);
+  const auto frames = pvd_frames(dir + "/out/bar.pvd");
+  ASSERT_FALSE(frames.empty());
+  for (double v : read_vtu_array(dir + "/out/" + frames.back().second, "PEEQ")) EXPECT_NEAR(v, cf.alpha, 1e-6);
+}
+
+TEST(GpuStaticPlasticity, ThickCylinderMatchesHill) {
+  NEED_GPU();
+  const std::string dir = scratch_dir("gpu_hill_cylinder");
+  std::ofstream(dir + "/cyl.inp") << cylinder_deck();
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/cyl.inp", dir + "/out", "--backend cuda", &log), 0) << log;
+  const auto frames = pvd_frames(dir + "/out/cyl.pvd");
+  ASSERT_FALSE(frames.empty());
+  const std::vector<double> s = read_vtu_array(dir + "/out/" + frames.back().second, "S");
+  ASSERT_EQ(s.size(), 6u * kRadial * kRing);
+  double worst = 0;
+  for (int e = 0; e < kRadial * kRing; ++e) {
+    double r, t;
+    cylinder_cell(e, r, t);
+    const double c = std::cos(t), sn = std::sin(t);
+    const double* se = &s[6 * static_cast<std::size_t>(e)];
+    double hr, ht;
+    hill_stress(r, kC, hr, ht);
+    worst = std::max({worst, std::fabs(se[0] * c * c + se[1] * sn * sn + 2 * se[3] * sn * c - hr),
+                      std::fabs(se[0] * sn * sn + se[1] * c * c - 2 * se[3] * sn * c - ht)});
+  }
+  std::printf("GPU Hill cylinder: largest stress difference %.4g (%.3g %% of p)\n", worst,
+              100 * worst / hill_pressure(kC));
+  EXPECT_LT(worst, 0.02 * hill_pressure(kC));
+}
+
+}  // namespace
+}  // namespace halfstep::test
