@@ -9,6 +9,7 @@
 #include "core/dual.hpp"
 #include "core/forall.hpp"
 #include "discretization/continuum_pass.hpp"
+#include "discretization/tangent_state.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_tangent.hpp"
 
@@ -238,19 +239,13 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
         gather(u, c, K::kNodes, u0);
         const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
         double* ke = &k[offsets_[static_cast<std::size_t>(e)]];
-        // The element's converged state as constants of the dual evaluations (each column
-        // starts from it; what they write is dropped).
+        // Sized by the store (an FPM hexahedron's state outgrows kMaxTangentState); empty and
+        // unallocated for laws without state.
         const int ns = sm.state_size;
-        std::vector<D> st_old(static_cast<std::size_t>(ns) * K::kPoints, D(0.0));
-        if (state_old && ns > 0) {
-          const std::size_t p0 = sm.first_point(e);
-          for (int comp = 0; comp < ns; ++comp)
-            for (int g = 0; g < K::kPoints; ++g)
-              st_old[static_cast<std::size_t>(comp) * K::kPoints + static_cast<std::size_t>(g)] =
-                  D(state_old[static_cast<std::size_t>(comp) * sm.num_points + p0 + static_cast<std::size_t>(g)]);
-        }
-        const ElementState<D> est{ns > 0 ? st_old.data() : nullptr, nullptr,
-                                  static_cast<std::size_t>(K::kPoints), 0, sm.data_of(e), D(thermal ? thermal[e] : 0.0)};
+        std::vector<D> st_old(static_cast<std::size_t>(ns) * K::kPoints);
+        if (ns > 0) dual_point_state<K>(state_old, sm.num_points, sm.first_point(e), ns, st_old.data());
+        const ElementState<D> est{ns > 0 ? st_old.data() : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0,
+                                  sm.data_of(e), D(thermal ? thermal[e] : 0.0)};
         if constexpr (HasElementMatrix<K>::value) {  // the kind's own point-wise tangent, where it applies
           Vec3<double> Xd[K::kNodes], ud[K::kNodes];
           for (int a = 0; a < K::kNodes; ++a) {

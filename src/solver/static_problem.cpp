@@ -359,10 +359,7 @@ double StaticProblem::internal(const std::vector<double>& xs, const Configuratio
   }
   const double w = engine->linearized_force(ref, xs, f, &c.thermal);
   if (c.thermal.empty() || sys.solid.num_elements == 0) return w;
-  std::vector<double> u(3 * nn);
-  for (std::size_t n = 0; n < nn; ++n)
-    for (std::size_t k = 0; k < 3; ++k) u[3 * n + k] = xs[q * n + k];
-  return w + op.continuum().thermal_energy_correction(u, c.thermal.data());
+  return w + op.continuum().thermal_energy_correction(translations(xs), c.thermal.data());
 }
 
 void StaticProblem::external(double tau, const Configuration& c, std::vector<double>& f) {
@@ -442,6 +439,13 @@ void StaticProblem::place_slaves(double tau, std::vector<double>& xs) const {
       for (int k = 0; k < body_dirs; ++k) xs[q * sn + static_cast<std::size_t>(k)] = xs[q * rn + static_cast<std::size_t>(k)] + gv[k];
     }
   }
+}
+
+std::vector<double> StaticProblem::translations(const std::vector<double>& xs) const {
+  std::vector<double> u(3 * nn);
+  for (std::size_t n = 0; n < nn; ++n)
+    for (std::size_t k = 0; k < 3; ++k) u[3 * n + k] = xs[q * n + k];
+  return u;
 }
 
 void StaticProblem::place_dependents(std::vector<double>& xs) const {
@@ -552,10 +556,7 @@ double StaticProblem::element_energies(const NewtonIterate& s) {
                      st.solid_state.empty() ? nullptr : st.solid_state.data())  // committed: read only
                         .dissipation;
     } else {
-      std::vector<double> u(3 * nn);
-      for (std::size_t n = 0; n < nn; ++n)
-        for (int k = 0; k < 3; ++k) u[3 * n + static_cast<std::size_t>(k)] = s.x[q * n + static_cast<std::size_t>(k)];
-      op.continuum().linearized_energies(u, st.solid_energy, st.solid_hourglass,
+      op.continuum().linearized_energies(translations(s.x), st.solid_energy, st.solid_hourglass,
                                          s.cfg.thermal.empty() ? nullptr : s.cfg.thermal.data());
     }
   }

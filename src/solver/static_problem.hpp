@@ -83,6 +83,8 @@ struct StaticProblem final : NewtonProblem {
   /// Slaves at their reference node's translation plus the turned offset (the small-rotation
   /// offset theta x d in a geometrically linear step).
   void place_slaves(double tau, std::vector<double>& xs) const;
+  /// The translations of the unknowns xs, 3 per node (the continuum operator's layout).
+  std::vector<double> translations(const std::vector<double>& xs) const;
   /// The dependent dofs of *TIE and *EQUATION (sys.constraints) at the weighted sums of
   /// their terms, prescribed terms included.
   void place_dependents(std::vector<double>& xs) const;

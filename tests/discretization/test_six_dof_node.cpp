@@ -59,7 +59,7 @@ TEST(SixDofNode, HeldGlobalRotationTakesTheMomentAsReaction) {
   EXPECT_EQ(n.v[5], 0.0);
   EXPECT_NEAR(n.v[3], (0.3 - 0.1) / n.inertia * 1e-3, 1e-15);
   EXPECT_NEAR(n.v[4], -0.2 / n.inertia * 1e-3, 1e-15);
-  double out[12];
+  double out[kFullStepValues];
   full_step_output(r, out);
   EXPECT_NEAR(out[11], -0.6, 1e-15);  // RM3: the support cancels the applied moment
   EXPECT_EQ(out[9], 0.0);

@@ -22,18 +22,6 @@ using namespace plasticity;
     if (!cuda_available(&why)) GTEST_SKIP() << why; \
   } while (0)
 
-/// The last value of column `name` at time t, averaged over the set's rows.
-double mean_at(const Csv& csv, const std::string& name, double t) {
-  double sum = 0;
-  int n = 0;
-  for (const auto& row : csv.rows)
-    if (std::fabs(row[0] - t) < 1e-9) {
-      sum += row[static_cast<std::size_t>(csv.col(name))];
-      ++n;
-    }
-  return n ? sum / n : NAN;
-}
-
 TEST(GpuStaticPlasticity, BarStretchedAndReleasedMatchesTheClosedForm) {
   NEED_GPU();
   const std::string dir = scratch_dir("gpu_plastic_bar");

@@ -19,15 +19,6 @@ using namespace ties;
     if (!cuda_available(&why)) GTEST_SKIP() << why; \
   } while (0)
 
-/// The sum of column `name` over the rows at the history's last time.
-double last_sum(const Csv& csv, const std::string& name) {
-  const double t = csv.rows.back()[0];
-  double sum = 0;
-  for (const auto& row : csv.rows)
-    if (row[0] == t) sum += row[static_cast<std::size_t>(csv.col(name))];
-  return sum;
-}
-
 TEST(GpuStaticTies, TiedBarCarriesTheUniformStress) {
   NEED_GPU();
   for (bool nlgeom : {false, true}) {

@@ -33,6 +33,19 @@ struct UniaxialClosedForm {
   }
 };
 
+/// Mean of column `name` over the rows of csv at time t (the set's nodes).
+inline double mean_at(const Csv& csv, const std::string& name, double t, int* rows = nullptr) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& row : csv.rows)
+    if (std::fabs(row[0] - t) < 1e-9) {
+      sum += row[static_cast<std::size_t>(csv.col(name))];
+      ++n;
+    }
+  if (rows) *rows = n;
+  return n ? sum / n : NAN;
+}
+
 constexpr int kBarCubes = 2;        ///< unit cubes along x, L = 2
 constexpr double kStretch = 1.1;    ///< the first step's end stretch
 

@@ -13,6 +13,15 @@ namespace halfstep::test::ties {
 
 constexpr double kE = 1000.0, kNu = 0.3;
 
+/// The sum of column `name` over the rows at the history's last time.
+inline double last_sum(const Csv& csv, const std::string& name) {
+  const double t = csv.rows.back()[0];
+  double sum = 0;
+  for (const auto& row : csv.rows)
+    if (row[0] == t) sum += row[static_cast<std::size_t>(csv.col(name))];
+  return sum;
+}
+
 /// A structured block of `type` (C3D8, C3D8R) over [x0, x1] x [0, h] x [0, h] with nx x ny x
 /// ny elements, nodes numbered from node0 and elements from elem0 (into d), in element set
 /// `elset`; node (i, j, k) is node0 + (k (ny + 1) + j) (nx + 1) + i.

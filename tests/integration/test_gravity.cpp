@@ -200,7 +200,9 @@ TEST(Gravity, DropExampleMeetsTheFloorAtTheFreeFallTime) {
   double up = 0;
   for (const auto& r : top.rows) {
     const double t = r[0], fall = 0.5 * g * t * t;
-    if (t < tc) EXPECT_NEAR(r[top.col("U3")], -fall, 1e-10 * fall + 1e-15) << "at " << t;
+    if (t < tc) {
+      EXPECT_NEAR(r[top.col("U3")], -fall, 1e-10 * fall + 1e-15) << "at " << t;
+    }
     up = std::max(up, r[top.col("V3")]);
   }
   EXPECT_GT(up, 0.3 * std::sqrt(2 * g * h));  // it bounces

@@ -281,7 +281,9 @@ TEST_P(RenumberedRun, WritesTheSameFilesAsTheDeckOrder) {
   run_both(deck, dir);
   if (HasFatalFailure()) return;
   const int frames = expect_same_results_to_roundoff(dir + "/on", dir + "/off", c.tolerance);
-  if (c.frames) EXPECT_GT(frames, 0);
+  if (c.frames) {
+    EXPECT_GT(frames, 0);
+  }
   else EXPECT_EQ(frames, 0);
   if (std::string(c.name) == "shuffled_shells" || std::string(c.name) == "shuffled_block") {
     const std::string on = read_file(dir + "/on/summary.json");

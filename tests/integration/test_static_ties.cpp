@@ -17,19 +17,6 @@ namespace {
 
 using namespace ties;
 
-/// The sum and the mean of column `name` over the rows at the history's last time.
-void last_rows(const Csv& csv, const std::string& name, double& sum, double& mean) {
-  const double t = csv.rows.back()[0];
-  sum = 0;
-  int n = 0;
-  for (const auto& row : csv.rows)
-    if (row[0] == t) {
-      sum += row[static_cast<std::size_t>(csv.col(name))];
-      ++n;
-    }
-  mean = n ? sum / n : NAN;
-}
-
 class TiedBar : public ::testing::TestWithParam<bool> {};
 
 TEST_P(TiedBar, CarriesAUniformStressAcrossNonMatchingMeshes) {
@@ -39,10 +26,7 @@ TEST_P(TiedBar, CarriesAUniformStressAcrossNonMatchingMeshes) {
   std::string log;
   ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
   const Csv end = read_csv(dir + "/out/history/B_N1.csv"), wall = read_csv(dir + "/out/history/A_N0.csv");
-  double pull, u_mean, held, ignore;
-  last_rows(end, "RF1", pull, ignore);
-  last_rows(end, "U1", ignore, u_mean);
-  last_rows(wall, "RF1", held, ignore);
+  const double pull = last_sum(end, "RF1"), u_mean = last_time_average(end).at("U1"), held = last_sum(wall, "RF1");
   const std::vector<double> s = read_vtu_array(dir + "/out/" + pvd_frames(dir + "/out/bar.pvd").back().second, "S");
   ASSERT_EQ(s.size(), 6u * (8 + 64));
   const double sigma = kE * kPull;  // the linear theory: strain kPull over both blocks
@@ -79,11 +63,8 @@ TEST(StaticTies, TiedCantileverBendsLikeTimoshenkosBeam) {
     std::ofstream(dir + "/beam.inp") << tied_cantilever("C3D8R", 20, 4, tied ? 15 : 20, tied ? 3 : 4);
     std::string log;
     ASSERT_EQ(run_halfstep(dir + "/beam.inp", dir + "/out", "--backend cpu", &log), 0) << log;
-    double sum, mean;
-    last_rows(read_csv(dir + "/out/history/B_N1.csv"), "U2", sum, mean);
-    tip[tied] = -mean;
-    last_rows(read_csv(dir + "/out/history/A_N0.csv"), "RF2", sum, mean);
-    EXPECT_NEAR(sum, kP, 1e-9 * kP) << "the clamp carries the load";
+    tip[tied] = -last_time_average(read_csv(dir + "/out/history/B_N1.csv")).at("U2");
+    EXPECT_NEAR(last_sum(read_csv(dir + "/out/history/A_N0.csv"), "RF2"), kP, 1e-9 * kP) << "the clamp carries the load";
   }
   const double ref = timoshenko_tip();
   std::printf("cantilever tip: matched %.6g, tied %.6g, Timoshenko %.6g (%.3g %%, %.3g %%)\n", tip[0], tip[1], ref,
@@ -113,8 +94,7 @@ TEST(StaticTies, EquationJoinsTwoCubes) {
   std::ofstream(dir + "/cubes.inp") << d.str();
   std::string log;
   ASSERT_EQ(run_halfstep(dir + "/cubes.inp", dir + "/out", "--backend cpu", &log), 0) << log;
-  double pull, mean;
-  last_rows(read_csv(dir + "/out/history/B_N1.csv"), "RF1", pull, mean);
+  const double pull = last_sum(read_csv(dir + "/out/history/B_N1.csv"), "RF1");
   const double sigma = kE * delta / 2;
   const std::vector<double> s = read_vtu_array(dir + "/out/" + pvd_frames(dir + "/out/cubes.pvd").back().second, "S");
   ASSERT_EQ(s.size(), 12u);
@@ -143,8 +123,7 @@ TEST(StaticTies, DistributingCouplingCarriesItsReferenceNodesLoad) {
   std::ofstream(dir + "/cube.inp") << d.str();
   std::string log;
   ASSERT_EQ(run_halfstep(dir + "/cube.inp", dir + "/out", "--backend cpu", &log), 0) << log;
-  double sum, u;
-  last_rows(read_csv(dir + "/out/history/REF.csv"), "U1", sum, u);
+  const double u = last_time_average(read_csv(dir + "/out/history/REF.csv")).at("U1");
   const std::vector<double> s = read_vtu_array(dir + "/out/" + pvd_frames(dir + "/out/cube.pvd").back().second, "S");
   ASSERT_EQ(s.size(), 6u);
   std::printf("distributing coupling: reference U1 %.12g (F L / E A %.12g), S11 %.12g\n", u, force / kE, s[0]);

@@ -326,7 +326,9 @@ TEST(J2Plasticity, ConsistentTangentOnPrincipalAxes) {
     EXPECT_LT(worst, 1e-6 * scale) << "at F11 " << F(0, 0) << ", PEEQ " << next[kJ2Alpha];
     // Elastic and near I, the shear tangent is mu, not the 0 the lost derivative gave (plastic
     // it is the algorithmic mu sigma_y / q_trial, and at 20 % geometric terms join in).
-    if (next[kJ2Alpha] == 0.0) EXPECT_NEAR(C[3][3], m.mu, 1e-2 * m.mu) << "the shear tangent at F11 " << F(0, 0);
+    if (next[kJ2Alpha] == 0.0) {
+      EXPECT_NEAR(C[3][3], m.mu, 1e-2 * m.mu) << "the shear tangent at F11 " << F(0, 0);
+    }
   }
 }
 

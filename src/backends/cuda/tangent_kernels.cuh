@@ -14,6 +14,7 @@
 #include "core/dual.hpp"
 #include "core/error.hpp"
 #include "discretization/continuum_element.hpp"
+#include "discretization/tangent_state.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_tangent.hpp"
 
@@ -21,10 +22,6 @@ namespace halfstep {
 namespace {
 
 using D = Dual<double>;
-
-/// Most state values per point a law has (J2); the stateful matrix kernel keeps an element's
-/// converged state in this many duals per point.
-constexpr int kMaxTangentState = kJ2StateSize;
 
 /// Element matrices of one group, the device twin of ContinuumOperator::element_matrices:
 /// column j of K_e is the derivative of the kind's own internal_force along dof j (one dual
@@ -69,9 +66,7 @@ struct MatrixBody {
                         D(thermal ? thermal[first + i] : 0.0)};
     [[maybe_unused]] D old[kStateful ? kMaxTangentState * K::kPoints : 1];
     if constexpr (kStateful) {
-      const std::size_t p0 = first_point + static_cast<std::size_t>(i) * K::kPoints;
-      for (int c = 0; c < state_size; ++c)
-        for (int g = 0; g < K::kPoints; ++g) old[c * K::kPoints + g] = D(state_old[c * num_points + p0 + g]);
+      dual_point_state<K>(state_old, num_points, first_point + static_cast<std::size_t>(i) * K::kPoints, state_size, old);
       est.old = old;
       est.stride = K::kPoints;
     }
