@@ -291,4 +291,138 @@ CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& ele
   return a;
 }
 
+void CouplingBlocks::clear() {
+  ptr.assign(1, 0);
+  dofs.clear();
+  vptr.assign(1, 0);
+  values.clear();
+}
+
+double* CouplingBlocks::add(const int* d, int n) {
+  dofs.insert(dofs.end(), d, d + n);
+  ptr.push_back(static_cast<int>(dofs.size()));
+  const std::int64_t at = vptr.back();
+  vptr.push_back(at + static_cast<std::int64_t>(n) * n);
+  values.resize(static_cast<std::size_t>(vptr.back()));
+  return values.data() + at;
+}
+
+CouplingPattern::CouplingPattern(const CsrAssemblyMap& base, const DofCombinations& combined)
+    : base_(base), combo_(base.equation.size(), -1), combined_(combined), pattern_(base.pattern) {
+  for (std::size_t i = 0; i < combined.dof.size(); ++i) combo_[static_cast<std::size_t>(combined.dof[i])] = static_cast<int>(i);
+  base_pos_.resize(base.pattern.col.size());
+  for (std::size_t k = 0; k < base_pos_.size(); ++k) base_pos_[k] = static_cast<std::int64_t>(k);
+}
+
+template <class F>
+void CouplingPattern::entries(const CouplingBlocks& b, F&& entry) const {
+  struct Term {
+    int eq;
+    double w;
+  };
+  // A dof's terms: its own equation, a combination's terms, or none (held).
+  const auto terms = [&](int dof, std::vector<Term>& out) {
+    out.clear();
+    const int e = base_.equation[static_cast<std::size_t>(dof)];
+    if (e >= 0) {
+      out.push_back({e, 1.0});
+      return;
+    }
+    const int i = combo_[static_cast<std::size_t>(dof)];
+    if (i < 0) return;
+    for (int t = combined_.term_ptr[static_cast<std::size_t>(i)]; t < combined_.term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
+      out.push_back({combined_.term_eq[static_cast<std::size_t>(t)], combined_.term_weight[static_cast<std::size_t>(t)]});
+  };
+  std::vector<Term> rt, ct;
+  for (int blk = 0; blk < b.count(); ++blk) {
+    const int first = b.ptr[static_cast<std::size_t>(blk)], n = b.ptr[static_cast<std::size_t>(blk) + 1] - first;
+    const std::int64_t v0 = b.vptr[static_cast<std::size_t>(blk)];
+    for (int i = 0; i < n; ++i) {
+      terms(b.dofs[static_cast<std::size_t>(first + i)], rt);
+      if (rt.empty()) continue;
+      for (int j = 0; j < n; ++j) {
+        terms(b.dofs[static_cast<std::size_t>(first + j)], ct);
+        for (const Term& r : rt)
+          for (const Term& c : ct)
+            if (!(base_.upper && c.eq < r.eq)) entry(r.eq, c.eq, r.w * c.w, v0 + static_cast<std::int64_t>(i) * n + j);
+      }
+    }
+  }
+}
+
+std::int64_t CouplingPattern::find(int row, int col) const {
+  const auto first = pattern_.col.begin() + pattern_.row_ptr[static_cast<std::size_t>(row)];
+  const auto last = pattern_.col.begin() + pattern_.row_ptr[static_cast<std::size_t>(row) + 1];
+  const auto it = std::lower_bound(first, last, col);
+  return it != last && *it == col ? static_cast<std::int64_t>(it - pattern_.col.begin()) : -1;
+}
+
+bool CouplingPattern::grow(const CouplingBlocks& b) {
+  std::vector<std::pair<int, int>> missing;
+  entries(b, [&](int row, int col, double, std::int64_t) {
+    if (find(row, col) < 0) missing.emplace_back(row, col);
+  });
+  if (missing.empty()) return false;
+  std::sort(missing.begin(), missing.end());
+  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+  // Merge row by row; the old entries' new positions carry the base entries' along.
+  CsrMatrix p;
+  p.rows = pattern_.rows;
+  p.row_ptr.assign(static_cast<std::size_t>(p.rows) + 1, 0);
+  p.col.reserve(pattern_.col.size() + missing.size());
+  std::vector<std::int64_t> moved(pattern_.col.size());
+  std::size_t m = 0;
+  for (int r = 0; r < p.rows; ++r) {
+    std::int64_t k = pattern_.row_ptr[static_cast<std::size_t>(r)];
+    const std::int64_t end = pattern_.row_ptr[static_cast<std::size_t>(r) + 1];
+    while (k < end || (m < missing.size() && missing[m].first == r)) {
+      const bool old = k < end && !(m < missing.size() && missing[m].first == r && missing[m].second < pattern_.col[static_cast<std::size_t>(k)]);
+      if (old) {
+        moved[static_cast<std::size_t>(k)] = static_cast<std::int64_t>(p.col.size());
+        p.col.push_back(pattern_.col[static_cast<std::size_t>(k++)]);
+      } else {
+        p.col.push_back(missing[m++].second);
+      }
+    }
+    p.row_ptr[static_cast<std::size_t>(r) + 1] = static_cast<std::int64_t>(p.col.size());
+  }
+  for (std::int64_t& pos : base_pos_) pos = moved[static_cast<std::size_t>(pos)];
+  pattern_ = std::move(p);
+  return true;
+}
+
+CsrMatrix CouplingPattern::add(const CsrMatrix& a, const CouplingBlocks& b) const {
+  CsrMatrix out;
+  out.rows = pattern_.rows;
+  out.row_ptr = pattern_.row_ptr;
+  out.col = pattern_.col;
+  out.val.assign(out.col.size(), 0.0);
+  for (std::size_t k = 0; k < base_pos_.size(); ++k) out.val[static_cast<std::size_t>(base_pos_[k])] = a.val[k];
+  std::vector<std::int64_t> pos;
+  std::vector<double> val;
+  sums(b, pos, val);
+  for (std::size_t i = 0; i < pos.size(); ++i) out.val[static_cast<std::size_t>(pos[i])] += val[i];
+  return out;
+}
+
+void CouplingPattern::sums(const CouplingBlocks& b, std::vector<std::int64_t>& pos, std::vector<double>& val) const {
+  std::vector<std::pair<std::int64_t, double>> terms;
+  entries(b, [&](int row, int col, double w, std::int64_t v) {
+    const std::int64_t k = find(row, col);
+    if (k < 0) throw std::logic_error("coupling block entry outside the grown pattern");
+    terms.emplace_back(k, w * b.values[static_cast<std::size_t>(v)]);
+  });
+  // Stable: an entry's terms keep their block order, so the sum is the same on every run.
+  std::stable_sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  pos.clear();
+  val.clear();
+  for (const auto& [k, v] : terms) {
+    if (pos.empty() || pos.back() != k) {
+      pos.push_back(k);
+      val.push_back(0.0);
+    }
+    val.back() += v;
+  }
+}
+
 }  // namespace halfstep

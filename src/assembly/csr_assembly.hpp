@@ -58,6 +58,55 @@ std::vector<int> number_equations(const StructureOperator& op, const std::vector
 CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector<int>& equation, int equations,
                                   bool upper, const DofCombinations* combined = nullptr);
 
+/// Dense square blocks on global dofs that join the element matrices in an assembly (static
+/// contact's springs): block b couples dofs[ptr[b] .. ptr[b+1]) through the row-major matrix
+/// at values[vptr[b] ..).
+struct CouplingBlocks {
+  std::vector<int> ptr{0}, dofs;
+  std::vector<std::int64_t> vptr{0};
+  std::vector<double> values;
+  /// Blocks held.
+  int count() const { return static_cast<int>(ptr.size()) - 1; }
+  /// Drops every block.
+  void clear();
+  /// Appends a block on the n dofs d; returns where its n x n values go.
+  double* add(const int* d, int n);
+};
+
+/// A CSR pattern that grows to hold coupling blocks' entries besides an element assembly's
+/// (CsrAssemblyMap), so that blocks that come and go (contacts opening and closing) change
+/// the pattern only when they reach new entries, and a solver analyzes it again only then.
+class CouplingPattern {
+ public:
+  /// The element assembly's pattern, with its equations and eliminated dofs.
+  CouplingPattern(const CsrAssemblyMap& base, const DofCombinations& combined);
+  /// Adds the entries of b the pattern lacks; true when it grew.
+  bool grow(const CouplingBlocks& b);
+  /// The matrix a (assembled on the base pattern) on this pattern, with b's sums added.
+  CsrMatrix add(const CsrMatrix& a, const CouplingBlocks& b) const;
+  /// The blocks' contributions per pattern entry they reach: ascending positions, each
+  /// entry's terms summed in block order (so every backend adds the same numbers).
+  void sums(const CouplingBlocks& b, std::vector<std::int64_t>& pos, std::vector<double>& val) const;
+  /// The grown pattern (rows, row_ptr, col; no values).
+  const CsrMatrix& pattern() const { return pattern_; }
+  /// Each base entry's position in pattern().
+  const std::vector<std::int64_t>& base_positions() const { return base_pos_; }
+
+ private:
+  /// Calls entry(row, col, weight, value index) for every stored entry of b (both triangles,
+  /// or the upper one).
+  template <class F>
+  void entries(const CouplingBlocks& b, F&& entry) const;
+  /// Position of (row, col) in the pattern, or -1.
+  std::int64_t find(int row, int col) const;
+
+  const CsrAssemblyMap& base_;
+  std::vector<int> combo_;  ///< per global dof: its index in combined, or -1
+  const DofCombinations& combined_;
+  CsrMatrix pattern_;
+  std::vector<std::int64_t> base_pos_;  ///< each base entry's position in pattern_
+};
+
 /// Sums element matrices (element_matrices' output) into a CSR matrix with map's pattern,
 /// on `threads` OpenMP threads (<= 0: default).
 CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& element_matrices, int threads = 0);

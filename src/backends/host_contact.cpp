@@ -522,4 +522,25 @@ std::array<double, 2> HostContact::scatter_records(ContactView<double>& c, const
   return {pair[6 * np], pair[6 * np + 1]};
 }
 
+void HostContact::touches(const HostContactNodes& in, std::vector<int>& facet, std::vector<ContactTouch<double>>& touch) {
+  if (dist_) throw std::logic_error("HostContact::touches runs in one process");
+  const int ns = sys_.contact.num_slaves;
+  const HostContactOut out{nullptr, nullptr, nullptr, nullptr};
+  int nc = 0;
+  ContactView<double> c = view(Increment{}, false, in, out, nullptr, nc);
+  bucket_facets(c, nullptr);
+  facet.assign(static_cast<std::size_t>(ns), -1);
+  touch.assign(static_cast<std::size_t>(ns), ContactTouch<double>{});
+  const ContactNodeBody<double> body{c};
+  forall(0, ns, threads_, [&](int i) {
+    int best;
+    ContactTouch<double> t;
+    const NodeSearch<double> s = body.prepare(i, best, t);
+    if (s.search)
+      for (int q = 0; q < 27; ++q) body.search_cell(s, q, best, t);
+    facet[static_cast<std::size_t>(i)] = best;
+    touch[static_cast<std::size_t>(i)] = t;
+  });
+}
+
 }  // namespace halfstep

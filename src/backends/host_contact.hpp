@@ -42,6 +42,11 @@ class HostContact {
   /// one-process order); commit advances the friction history. Returns the springs' stored
   /// energy and the frictional dissipation of the latest slip, over all ranks.
   std::array<double, 2> run(const Increment& inc, bool commit, const HostContactNodes& in, const HostContactOut& out);
+  /// Where every slave record touches at the displacements in.u (one process; no forces, no
+  /// friction history, no velocities read): the explicit pass's search (broad phase, facing,
+  /// self-contact and analytical masters) for a static step's contact. facet[i]: the target
+  /// (ContactView::facet_of's numbering; -1: none), touch[i]: penetration, normal, weights.
+  void touches(const HostContactNodes& in, std::vector<int>& facet, std::vector<ContactTouch<double>>& touch);
 
  private:
   /// Distributed: the displacement and half-step velocity of the contact nodes this rank's

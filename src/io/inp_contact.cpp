@@ -412,7 +412,7 @@ void DeckParser::resolve_contact() {
                           " (" + m.elements.abaqus_type[static_cast<std::size_t>(e)] + "): contact of 2-D models is not supported");
         if (quadratic_hex(m, e))
           fail(p.loc, what + "ALL EXTERIOR on a model with 20-node hexahedron " + std::to_string(m.elements.id[static_cast<std::size_t>(e)]) +
-                          ": contact runs in *DYNAMIC, EXPLICIT steps only, and 20-node hexahedra in *STATIC steps only");
+                          ": contact takes faces of 3 or 4 corners (linear elements), not the 8-node faces of 20-node hexahedra");
         faces = faces || has_faces(m, e);
       }
       if (!faces)
@@ -432,8 +432,8 @@ void DeckParser::resolve_contact() {
           if (planar(m, e))
             fail(p.loc, what + "surface '" + *name + "' holds edges of planar elements: contact of 2-D models is not supported");
           if (quadratic_hex(m, e))
-            fail(p.loc, what + "surface '" + *name + "' holds faces of 20-node hexahedra: contact runs in *DYNAMIC, "
-                               "EXPLICIT steps only, and 20-node hexahedra in *STATIC steps only");
+            fail(p.loc, what + "surface '" + *name + "' holds faces of 20-node hexahedra: contact takes faces of 3 or 4 "
+                               "corners (linear elements), not their 8-node faces");
         }
         if (s.elements.empty() && s.nodes.empty())
           fail(p.loc, what + "surface '" + *name + "' is empty");
@@ -443,11 +443,18 @@ void DeckParser::resolve_contact() {
       fail(pair_origins_[i].interaction_at, what + "surface interaction '" + p.interaction +
                                                 "' is not defined (expected a *SURFACE INTERACTION, NAME=" + p.interaction + ")");
   }
-  // Contact acts in the explicit node pass only; a static step would run without it.
-  for (const Step& s : m.steps)
-    if (s.procedure == Procedure::Static)
-      fail(m.contact.pairs.front().loc, "contact runs in *DYNAMIC, EXPLICIT steps only so far, and step '" + s.name +
-                                            "' (" + s.loc.str() + ") is *STATIC");
+  // Friction acts in the explicit contact pass only so far: a static step's contact is
+  // frictionless, and would drop the deck's friction silently.
+  for (const Step& s : m.steps) {
+    if (s.procedure != Procedure::Static) continue;
+    for (const ContactPair& p : m.contact.pairs) {
+      const auto it = m.contact.interactions.find(p.interaction);
+      if (it != m.contact.interactions.end() && it->second.friction > 0)
+        fail(it->second.loc, "friction (*FRICTION of surface interaction '" + it->first +
+                                 "') acts in *DYNAMIC, EXPLICIT steps only so far, and step '" + s.name + "' (" +
+                                 s.loc.str() + ") is *STATIC: drop *FRICTION or make the step explicit");
+    }
+  }
 }
 
 }  // namespace halfstep::inp

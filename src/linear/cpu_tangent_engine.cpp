@@ -106,6 +106,13 @@ class CpuTangentEngine final : public TangentEngine {
     stats_.matrices += op_.num_elements();
     t0 = Clock::now();
     a_ = assemble_csr(map_, k_, threads_);
+    if (coupling_ && (coupling_->count() > 0 || grown_)) {
+      // Contact springs come and go; the pattern only grows, so that one analysis serves
+      // every later assembly whose springs it already holds.
+      if (!grown_) grown_ = std::make_unique<CouplingPattern>(map_, combined_);
+      if (grown_->grow(*coupling_)) analyzed_ = false;
+      a_ = grown_->add(a_, *coupling_);
+    }
     if (!shift_.empty())
       for (int r = 0; r < a_.rows; ++r)
         for (std::int64_t k = a_.row_ptr[static_cast<std::size_t>(r)]; k < a_.row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
@@ -151,6 +158,8 @@ class CpuTangentEngine final : public TangentEngine {
     ++stats_.solves;
   }
 
+  void set_coupling(const CouplingBlocks* blocks) override { coupling_ = blocks; }
+
   void set_material_state(const std::vector<double>& converged) override { committed_ = converged; }
   void trial_material_state(std::vector<double>& s) override { s = trial_; }
 
@@ -165,6 +174,8 @@ class CpuTangentEngine final : public TangentEngine {
   std::string auto_note_;
   DofCombinations combined_;  ///< dofs eliminated into weighted terms (static *TIE, *EQUATION)
   CsrAssemblyMap map_;
+  const CouplingBlocks* coupling_ = nullptr;   ///< added at each assembly (null: none)
+  std::unique_ptr<CouplingPattern> grown_;     ///< map_'s pattern grown by the coupling blocks (null: never needed)
   std::unique_ptr<SparseSolver> solver_;
   std::vector<double> k_;  ///< element matrices, kept to reuse the allocation
   std::vector<double> committed_, trial_;  ///< material state: converged, and at the last internal_force

@@ -15,6 +15,7 @@
 namespace halfstep {
 
 struct Configuration;
+struct CouplingBlocks;
 struct DofCombinations;
 class StructureOperator;
 
@@ -104,6 +105,11 @@ class TangentEngine {
   /// Adds s[i] to the diagonal of equation i in every later assemble_and_factor (the static
   /// solver's viscous stabilization, c m / dtau); an empty s removes it.
   virtual void set_diagonal_shift(const std::vector<double>& s) = 0;
+  /// Blocks on global dofs (static contact's springs, assembly/csr_assembly.hpp) that every
+  /// later assemble_and_factor adds to the element matrices, read anew at each assembly (null:
+  /// none; it must outlive the engine's use). Blocks reaching entries outside the pattern grow
+  /// it, and the solver analyzes it again.
+  virtual void set_coupling(const CouplingBlocks* blocks) = 0;
   /// The per-point material state (StructureState::solid_state's layout) that internal_force
   /// and assemble_and_factor start from: the last converged increment's. Laws with state
   /// (J2) are then evaluated from it, never advanced in place, so a failed attempt leaves it

@@ -23,6 +23,8 @@ constexpr int kMaxIterations = 16;
 constexpr double kCutBack = 0.25;
 constexpr double kGrowth = 1.5;
 constexpr int kEasyIterations = 4;
+/// Most multiplier updates (NewtonProblem::augment) in one attempt before it fails.
+constexpr int kMaxAugmentations = 30;
 
 /// Whether some entry of x is not finite.
 bool any_non_finite(const std::vector<double>& x) {
@@ -42,6 +44,20 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
   NewtonOutcome out;
   double r_prev = 0, r_prev2 = 0;
   int& it = out.iterations;
+  int since = 0;  // the first iteration after the latest augmentation
+  int augmentations = 0;
+  // Converged at trial: done, or the problem's multipliers moved and the iterations go on from
+  // there (its forces changed: at least one correction before the next verdict).
+  const auto settled = [&]() {
+    if (!p_.augment(trial)) return true;
+    if (++augmentations > kMaxAugmentations) {
+      out.why = "the contact multipliers did not settle in " + std::to_string(kMaxAugmentations) + " augmentations";
+      return true;
+    }
+    since = it + 1;
+    r_prev = r_prev2 = 0;
+    return false;
+  };
   for (;; ++it) {
     const NewtonBalance b = p_.balance(from, trial, tau1, dtau, r_);
     if (!b.failure.empty()) {
@@ -53,25 +69,31 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
     const double rel_t = qs[0] > 0 ? r_t / qs[0] : r_t, rel_r = qs[1] > 0 ? r_r / qs[1] : r_r;
     out.history.push_back(std::max(rel_t, rel_r));
     if ((qs[0] == 0 || r_t <= kLinearTol * qs[0]) && (qs[1] == 0 || r_r <= kLinearTol * qs[1])) {
-      out.converged = true;
-      break;
+      if (settled()) {
+        out.converged = out.why.empty();
+        break;
+      }
+      continue;
     }
-    if (it > 0) {
+    if (it > since) {
       double du_max[2] = {0, 0}, dx_max[2] = {0, 0};
       p_.correction_sizes(du_, from, trial, du_max, dx_max);
       if (r_t <= kResidualTol * qs[0] && r_r <= kResidualTol * qs[1] && du_max[0] <= kCorrectionTol * dx_max[0] &&
           du_max[1] <= kCorrectionTol * dx_max[1]) {
-        out.converged = true;
-        break;
+        if (settled()) {
+          out.converged = out.why.empty();
+          break;
+        }
+        continue;
       }
     }
     // Growth is judged on the force residual with moments scaled to forces (solids: r_t).
     const double r_max = std::max(r_t, qs[1] > 0 ? r_r * qs[0] / qs[1] : 0.0);
-    if (it >= 2 && r_max > r_prev && r_prev > r_prev2) {
+    if (it >= since + 2 && r_max > r_prev && r_prev > r_prev2) {
       out.why = "the residual grew in two consecutive iterations";
       break;
     }
-    if (it >= kMaxIterations) {
+    if (it - since >= kMaxIterations) {
       out.why = "no convergence in " + std::to_string(kMaxIterations) + " iterations";
       break;
     }

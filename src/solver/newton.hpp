@@ -18,6 +18,7 @@ struct NewtonIterate {
   Configuration cfg;
   std::vector<double> f_int, f_ext;
   double strain = 0;
+  double contact = 0;  ///< energy stored in contact (part of the work, not of strain)
 };
 
 /// How one increment's Newton iterations ended.
@@ -66,6 +67,12 @@ class NewtonProblem {
   virtual void solve(const std::vector<double>& r, std::vector<double>& du) = 0;
   /// Applies correction du to trial at the increment's end tau1.
   virtual void correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) = 0;
+  /// Called when the iterations converged at trial: a problem with multipliers (contact's
+  /// augmented Lagrangian) updates them and returns true to iterate on; false: done.
+  virtual bool augment(const NewtonIterate& trial) {
+    (void)trial;
+    return false;
+  }
 };
 
 /// Full Newton-Raphson with Abaqus/Standard's checks: the largest residual against the field's

@@ -54,7 +54,7 @@ void apply_initial_conditions(const Model& model, const StructureSystem& sys, St
 
 /// The checks of the deck's explicit steps that need the built system: a positive fixed
 /// increment, a step that can end, constraints in one process, mass at every free node,
-/// contact and static steps only where they run.
+/// static steps only where they run.
 void check_built_model(const RunSetup& s, const RunOptions& opt, const Communicator& comm) {
   const Model& model = *s.model;
   const StructureSystem& whole = s.whole;
@@ -89,13 +89,6 @@ void check_built_model(const RunSetup& s, const RunOptions& opt, const Communica
                              " has no mass but is free to move in explicit step '" + model.steps[i].name +
                              "': hold it with *BOUNDARY or give it mass (*MASS, or elements with *DENSITY); "
                              "springs and dashpots carry none");
-  }
-  if (!whole.contact.empty()) {
-    const SourceLoc& at = model.contact.pairs.front().loc;
-    for (const Step& step : model.steps)
-      if (step.procedure != Procedure::ExplicitDynamic)
-        throw InputError(at, "contact acts in explicit dynamic steps; step '" + step.name +
-                                 "' is static (contact in static steps is not supported)");
   }
   if (s.any_static && comm.distributed())
     throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "

@@ -48,6 +48,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
       }
     engine->set_diagonal_shift(shift);
   }
+  if (contact) contact->begin_attempt();
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);
   // The temperatures at the increment's end load every iteration of the attempt.
@@ -68,7 +69,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
 NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau,
                                      std::vector<double>& r) {
   NewtonBalance b;
-  trial.strain = internal(trial.x, trial.cfg, trial.f_int);
+  trial.strain = internal(trial.x, trial.cfg, trial.f_int, &trial.contact);
   external(tau1, trial.cfg, trial.f_ext);
   // Every dof, the held ones too: their reactions are written. The cause is named, since
   // the cut-backs that follow end in a message about the minimum increment.
@@ -101,6 +102,7 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
     qs[fld] = q_n[fld] ? q_sum[fld] / static_cast<double>(q_n[fld]) : 0.0;
     if (q_count_[fld]) qs[fld] = std::max(qs[fld], q_time_[fld] / static_cast<double>(q_count_[fld]));
   }
+  qs[0] = std::max(qs[0], force_floor);
   // Forces near the largest double overflow the scale's sum; an infinite scale would pass
   // any residual.
   if (!std::isfinite(qs[0]) || !std::isfinite(qs[1])) {
@@ -152,8 +154,9 @@ void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
   try {
     if (step.nlgeom) {
       engine->assemble_and_factor(trial.cfg);
-    } else if (!factored_linear_) {
-      // K of a geometrically linear step is factored once per step, at the reference.
+    } else if (!factored_linear_ || contact) {
+      // K of a geometrically linear step is factored once per step, at the reference (with
+      // contact, whose springs change with the iterate, at every iteration).
       engine->assemble_and_factor(ref);
       factored_linear_ = true;
     }
@@ -171,6 +174,8 @@ void StaticProblem::solve(const std::vector<double>& r, std::vector<double>& du)
 void StaticProblem::correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) {
   apply_correction(du, tau1, trial.x, trial.cfg);
 }
+
+bool StaticProblem::augment(const NewtonIterate&) { return contact && contact->augment(); }
 
 void StaticProblem::accepted(const NewtonIterate& s) {
   // The converged increment's material state (the last balance was at s) becomes the start

@@ -154,6 +154,11 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   if (sys.solid.state_size > 0) engine->set_material_state(st.solid_state);
   lump_stabilization_masses();
   start_state();
+  if (!sys.contact.empty()) {
+    contact = std::make_unique<StaticContact>(model, step, sys, op, ref, opt.tangent.threads);
+    engine->set_coupling(&contact->blocks());
+    force_floor = kForceFloorStrain * contact->node_stiffness() * model_size;
+  }
   period = loads.period;
   face_.assign(3 * kFaceMaxNodes * static_cast<std::size_t>(drive.num_faces), 0.0);
   face_ux_.assign(drive.num_faces > 0 ? nn : 0, 0.0);  // reused by every evaluation (zero under NLGEOM=NO)
@@ -351,15 +356,21 @@ void StaticProblem::trial_configuration(const std::vector<double>& xs, Configura
     linear_configuration(xs, c);
 }
 
-double StaticProblem::internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f) {
-  if (step.nlgeom) return engine->internal_force(c, f);
-  if (c.thermal.empty() && std::all_of(xs.begin(), xs.end(), [](double v) { return v == 0.0; })) {
+double StaticProblem::internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f,
+                               double* contact_energy) {
+  double w = 0;
+  if (step.nlgeom) {
+    w = engine->internal_force(c, f);
+  } else if (c.thermal.empty() && std::all_of(xs.begin(), xs.end(), [](double v) { return v == 0.0; })) {
     f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free
-    return 0.0;
+  } else {
+    w = engine->linearized_force(ref, xs, f, &c.thermal);
+    if (!c.thermal.empty() && sys.solid.num_elements > 0)
+      w += op.continuum().thermal_energy_correction(translations(xs), c.thermal.data());
   }
-  const double w = engine->linearized_force(ref, xs, f, &c.thermal);
-  if (c.thermal.empty() || sys.solid.num_elements == 0) return w;
-  return w + op.continuum().thermal_energy_correction(translations(xs), c.thermal.data());
+  const double e = contact ? contact->add_forces(translations(xs), ndn, f) : 0.0;
+  if (contact_energy) *contact_energy = e;
+  return w;
 }
 
 void StaticProblem::external(double tau, const Configuration& c, std::vector<double>& f) {
@@ -572,6 +583,7 @@ double StaticProblem::element_energies(const NewtonIterate& s) {
 
 void StaticProblem::store(const NewtonIterate& s, double time) {
   s.cfg.store(st);
+  if (contact) contact->store(st);  // its last evaluation was s's
   st.solid_thermal = s.cfg.thermal;
   st.time = time;
   for (int b = 0; b < bodies.num_bodies; ++b) {

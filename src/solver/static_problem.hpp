@@ -22,9 +22,14 @@
 #include "linear/tangent_engine.hpp"
 #include "model/model.hpp"
 #include "solver/newton.hpp"
+#include "solver/static_contact.hpp"
 #include "solver/static_solver.hpp"
 
 namespace halfstep {
+
+/// Displacement, in units of the model's size, whose forces in the mean nodal stiffness are the
+/// lowest force scale of a step with contact (round-off forces are ~1e-16 of such).
+inline constexpr double kForceFloorStrain = 1e-10;
 
 /// One static step: its unknowns x (ndn per node: translations are total displacements,
 /// rotation entries spins about the triad), their equations (a held dof has none; a rigid
@@ -47,7 +52,8 @@ struct StaticProblem final : NewtonProblem {
   // Standard's: the average nonzero nodal force and moment of the trial, reactions included,
   // never below the time average of the converged increments (q~, accepted()).
   int equations() const override { return neq; }
-  bool nonlinear() const override { return step.nlgeom; }
+  /// Contact makes a linear step nonlinear too (its active set and multipliers).
+  bool nonlinear() const override { return step.nlgeom || contact != nullptr; }
   void begin_attempt(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau) override;
   NewtonBalance balance(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau,
                         std::vector<double>& r) override;
@@ -56,6 +62,7 @@ struct StaticProblem final : NewtonProblem {
   void factor(const NewtonIterate& trial, bool step_start) override;
   void solve(const std::vector<double>& r, std::vector<double>& du) override;
   void correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) override;
+  bool augment(const NewtonIterate& trial) override;
   /// Takes a converged increment: its material state becomes the start of later evaluations,
   /// its internal forces join the time-averaged force scales.
   void accepted(const NewtonIterate& s);
@@ -70,9 +77,11 @@ struct StaticProblem final : NewtonProblem {
   /// The configuration of unknowns xs before a correction (displacements under NLGEOM, the
   /// linear configuration otherwise).
   void trial_configuration(const std::vector<double>& xs, Configuration& c) const;
-  /// Generalized internal forces at xs / configuration c, and the strain energy: geometrically
-  /// linear steps use K(ref) xs.
-  double internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f);
+  /// Generalized internal forces at xs / configuration c, less the contact forces there, and
+  /// the strain energy (geometrically linear steps use K(ref) xs); the contact's stored energy
+  /// into *contact_energy (when given).
+  double internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f,
+                  double* contact_energy = nullptr);
   /// External generalized forces at step time tau on configuration c (face and shell
   /// pressures follow the surface and moments are projected on the current triads under
   /// NLGEOM; a geometrically linear step applies them on the reference configuration).
@@ -142,6 +151,9 @@ struct StaticProblem final : NewtonProblem {
   /// reference node of a distributing *COUPLING has no stiffness, and its load is the model's).
   std::vector<char> scaled;
   std::unique_ptr<TangentEngine> engine;
+  /// The step's contact (null without): forces in internal(), its tangent as the engine's
+  /// coupling blocks, the augmented Lagrangian in augment().
+  std::unique_ptr<StaticContact> contact;
   /// *STATIC, STABILIZE: lumped masses of unit density on the continuum elements'
   /// translations (an even split of each element's volume), for the viscous forces
   /// c m* du / dtau, and c (from the first increment when FACTOR= was not given).
@@ -150,6 +162,10 @@ struct StaticProblem final : NewtonProblem {
   double c_stab = 0;
   bool rotations = false;  ///< nodes with rotations to carry (a model without shells has none)
   double model_size = 1;  ///< the used nodes' bounding-box diagonal (moments to forces in the checks)
+  /// Lowest force scale (0: none): with contact, the forces of a displacement of
+  /// kForceFloorStrain x model_size in the nodes' mean stiffness. A body moved toward contact
+  /// without load carries round-off forces only, against which no residual converges.
+  double force_floor = 0;
   Configuration ref;      ///< the reference configuration
   NewtonIterate start;    ///< the step's start (its forces left to the driver)
   double period = 0;

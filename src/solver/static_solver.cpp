@@ -73,6 +73,7 @@ class StaticFrames {
     p.reactions(s, frame->full);
     frame->record.time = p.st.time;
     frame->record.internal = s.strain;
+    frame->record.contact = s.contact;
     frame->record.external_work = work;
     frame->record.plastic_dissipation = dissipation;
     p.opt.emit(std::move(frame));
@@ -167,7 +168,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   NewtonIterate s = p.start;
   s.f_int.assign(p.ndof, 0.0);
   s.f_ext.assign(p.ndof, 0.0);
-  s.strain = p.internal(s.x, s.cfg, s.f_int);
+  s.strain = p.internal(s.x, s.cfg, s.f_int, &s.contact);
   p.add_force_scale(s);  // the previous step's converged forces (none at the analysis' start)
   double work = 0;
   const double t_step0 = st.time;
@@ -206,6 +207,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     s.f_int.swap(trial.f_int);
     s.f_ext.swap(trial.f_ext);
     s.strain = trial.strain;
+    s.contact = trial.contact;
     p.accepted(s);
     tau = tau1;
     ++increment;

@@ -31,8 +31,10 @@
 #include "discretization/structure_operator.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_tangent.hpp"
-// Last: its bodies come after every header above, where they stood in this file.
+// Last: their bodies come after every header above, where they stood in this file.
 #include "backends/cuda/tangent_kernels.cuh"
+#include "backends/cuda/cudss_check.cuh"
+#include "backends/cuda/jacobi_cg.cuh"
 
 namespace halfstep {
 
@@ -65,6 +67,7 @@ struct NodeForceBody {
     for (int k = 0; k < ndn; ++k) f[static_cast<std::size_t>(ndn) * n + k] = g[k];
   }
 };
+
 
 /// The device copy of the shells: connectivity, reference constants, sections, reference
 /// directors, and the configuration's directors and triads.
@@ -134,27 +137,6 @@ struct ShellMatrixBody {
   }
 };
 
-#if HALFSTEP_HAVE_CUDSS
-/// Readable name of a cuDSS status.
-std::string cudss_status_name(cudssStatus_t s) {
-  switch (s) {
-    case CUDSS_STATUS_SUCCESS: return "success";
-    case CUDSS_STATUS_NOT_INITIALIZED: return "not initialized";
-    case CUDSS_STATUS_ALLOC_FAILED: return "allocation failed";
-    case CUDSS_STATUS_INVALID_VALUE: return "invalid value";
-    case CUDSS_STATUS_NOT_SUPPORTED: return "not supported";
-    case CUDSS_STATUS_EXECUTION_FAILED: return "execution failed";
-    case CUDSS_STATUS_INTERNAL_ERROR: return "internal error";
-    default: return "status " + std::to_string(static_cast<int>(s));
-  }
-}
-
-/// Throws RunError naming the failed cuDSS call.
-void check_dss(cudssStatus_t s, const char* what) {
-  if (s != CUDSS_STATUS_SUCCESS) throw RunError(std::string("cuDSS: ") + what + ": " + cudss_status_name(s));
-}
-#endif
-
 /// The engine: mesh, element matrices, CSR tangent and solver state resident on one device.
 class Engine final : public CudaTangentEngine {
  public:
@@ -183,18 +165,15 @@ class Engine final : public CudaTangentEngine {
     }
     if (!direct) {
       setup_map(false);
-      setup_cg();
+      cg_.setup(stream_, n_);
+      cg_.bind(row_ptr_.get(), col_.get(), val_.get(), static_cast<std::int64_t>(val_.size()));
+      stats_.solver_bytes = cg_.bytes();
     }
     kind_ = direct ? LinearSolverKind::Cudss : LinearSolverKind::GpuCg;
   }
 
   ~Engine() override {
     release_cudss();
-    if (spmat_) cusparseDestroySpMat(spmat_);
-    if (vec_p_) cusparseDestroyDnVec(vec_p_);
-    if (vec_ap_) cusparseDestroyDnVec(vec_ap_);
-    if (sparse_) cusparseDestroy(sparse_);
-    if (blas_) cublasDestroy(blas_);
     for (cudaEvent_t e : ev_)
       if (e) cudaEventDestroy(e);
     if (stream_) cudaStreamDestroy(stream_);
@@ -302,7 +281,7 @@ class Engine final : public CudaTangentEngine {
     if (kind_ == LinearSolverKind::Cudss)
       factor_cudss();
     else
-      setup_jacobi();
+      cg_.precondition();
     stats_.factor_seconds += seconds_since(t0);
     ++stats_.factorizations;
   }
@@ -314,7 +293,9 @@ class Engine final : public CudaTangentEngine {
     if (kind_ == LinearSolverKind::Cudss)
       solve_cudss();
     else
-      solve_cg();
+      stats_.iterations += cg_.solve(b_.get(), x_.get(), opt_.cg_tolerance,
+                                     opt_.cg_max_iterations > 0 ? opt_.cg_max_iterations
+                                                                : std::min<long long>(10LL * n_, 100000LL));
     x.resize(b.size());
     check(cudaMemcpyAsync(x.data(), x_.get(), x.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
           "copy solution");
@@ -334,18 +315,23 @@ class Engine final : public CudaTangentEngine {
   }
 
   void assemble(const Configuration& c) override {
+    if (coupling_ && (coupling_->count() > 0 || grown_)) grow_pattern();  // before the gather: entries may move
     upload_configuration(c);
     check(cudaEventRecord(ev_[0], stream_), "cudaEventRecord");
     compute_matrices();
     check(cudaEventRecord(ev_[1], stream_), "cudaEventRecord");
-    const int nnz = static_cast<int>(val_.size());
+    // Once coupling blocks grew the pattern, the element gather fills the base pattern's
+    // values, which are scattered into the grown one with the blocks' sums added.
+    double* gathered = grown_ ? base_val_.get() : val_.get();
+    const int nnz = static_cast<int>(grown_ ? base_val_.size() : val_.size());
     if (index32_)
       cuda::forall(0, nnz, 256, stream_,
-                   GatherBody<int>{src_ptr32_.get(), src32_.get(), k_.get(), val_.get(), weight_.get_or_null()});
+                   GatherBody<int>{src_ptr32_.get(), src32_.get(), k_.get(), gathered, weight_.get_or_null()});
     else
       cuda::forall(0, nnz, 256, stream_,
-                   GatherBody<std::int64_t>{src_ptr64_.get(), src64_.get(), k_.get(), val_.get(), weight_.get_or_null()});
+                   GatherBody<std::int64_t>{src_ptr64_.get(), src64_.get(), k_.get(), gathered, weight_.get_or_null()});
     check(cudaGetLastError(), "assembly launch");
+    if (grown_) add_coupling();
     if (shifted_) {
       cuda::forall(0, n_, 256, stream_, DiagonalShiftBody{diag_.get(), shift_.get(), val_.get()});
       check(cudaGetLastError(), "diagonal shift launch");
@@ -358,17 +344,25 @@ class Engine final : public CudaTangentEngine {
     stats_.element_seconds += 1e-3 * ms_elements;
     stats_.assembly_seconds += 1e-3 * ms_assembly;
     stats_.matrices += op_.num_elements();
+    if (reanalyze_) {  // the pattern grew: the solver's objects for it, on these values
+      reanalyze_ = false;
+      if (kind_ == LinearSolverKind::Cudss) reanalyze_cudss();
+      else cg_.bind(row_ptr_.get(), col_.get(), val_.get(), static_cast<std::int64_t>(val_.size()));
+    }
   }
 
   CsrMatrix matrix() const override {
     CsrMatrix a;
-    a.rows = map_.pattern.rows;
-    a.row_ptr = map_.pattern.row_ptr;
-    a.col = map_.pattern.col;
+    const CsrMatrix& p = grown_ ? grown_->pattern() : map_.pattern;
+    a.rows = p.rows;
+    a.row_ptr = p.row_ptr;
+    a.col = p.col;
     a.val.resize(val_.size());
     val_.copy_to(a.val.data(), a.val.size());
     return a;
   }
+
+  void set_coupling(const CouplingBlocks* blocks) override { coupling_ = blocks; }
 
   void set_diagonal_shift(const std::vector<double>& s) override {
     if (s.empty()) {
@@ -376,14 +370,7 @@ class Engine final : public CudaTangentEngine {
       return;
     }
     if (s.size() != static_cast<std::size_t>(n_)) throw RunError("CUDA tangent engine: shift of the wrong size");
-    if (diag_.size() == 0) {  // each row's diagonal entry in the pattern, once
-      std::vector<int> d(static_cast<std::size_t>(n_), -1);
-      const CsrMatrix& p = map_.pattern;
-      for (int r = 0; r < n_; ++r)
-        for (std::int64_t k = p.row_ptr[static_cast<std::size_t>(r)]; k < p.row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
-          if (p.col[static_cast<std::size_t>(k)] == r) d[static_cast<std::size_t>(r)] = static_cast<int>(k);
-      diag_.assign(d);
-    }
+    if (diag_.size() == 0) find_diagonals();
     shift_.assign(s);
     shifted_ = true;
   }
@@ -392,6 +379,56 @@ class Engine final : public CudaTangentEngine {
   void set_matrix_block(int threads) override { matrix_block_ = threads > 0 ? threads : 64; }
 
  private:
+  /// Each row's diagonal entry in the pattern (set_diagonal_shift's positions).
+  void find_diagonals() {
+    std::vector<int> d(static_cast<std::size_t>(n_), -1);
+    const CsrMatrix& p = grown_ ? grown_->pattern() : map_.pattern;
+    for (int r = 0; r < n_; ++r)
+      for (std::int64_t k = p.row_ptr[static_cast<std::size_t>(r)]; k < p.row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
+        if (p.col[static_cast<std::size_t>(k)] == r) d[static_cast<std::size_t>(r)] = static_cast<int>(k);
+    diag_.assign(d);
+  }
+
+  /// The coupling blocks' entries that the pattern lacks added to it (the first time, the
+  /// element gather moves to base_val_); the device pattern follows (new arrays), and the
+  /// solver's objects are made again for it after the next assembly.
+  void grow_pattern() {
+    if (!grown_) {
+      grown_ = std::make_unique<CouplingPattern>(map_, combined_);
+      base_val_.resize(val_.size());
+    }
+    const bool grew = grown_->grow(*coupling_);
+    if (!grew && base_pos_.size() > 0) return;
+    const CsrMatrix& p = grown_->pattern();
+    const std::vector<std::int64_t>& b = grown_->base_positions();
+    base_pos_.assign(std::vector<int>(b.begin(), b.end()));
+    if (!grew) return;  // the base pattern as it is
+    if (p.col.size() >= static_cast<std::size_t>(INT_MAX)) throw RunError("GPU tangent: more than 2^31 stored matrix entries");
+    row_ptr_.assign(std::vector<int>(p.row_ptr.begin(), p.row_ptr.end()));
+    col_.assign(p.col);
+    val_.resize(p.col.size());
+    if (diag_.size() > 0) find_diagonals();
+    stats_.nonzeros = static_cast<std::int64_t>(p.col.size());
+    reanalyze_ = true;
+  }
+
+  /// val_ from the base values and the coupling blocks' sums (host-summed in block order,
+  /// as the CPU engine adds them).
+  void add_coupling() {
+    val_.zero(stream_);
+    cuda::forall(0, static_cast<int>(base_val_.size()), 256, stream_,
+                 ScatterBody{base_pos_.get(), base_val_.get(), val_.get()});
+    std::vector<std::int64_t> pos;
+    std::vector<double> val;
+    grown_->sums(*coupling_, pos, val);
+    if (!pos.empty()) {
+      add_pos_.assign(std::vector<int>(pos.begin(), pos.end()));
+      add_val_.assign(val);
+      cuda::forall(0, static_cast<int>(pos.size()), 256, stream_, AddAtBody{add_pos_.get(), add_val_.get(), val_.get()});
+    }
+    check(cudaGetLastError(), "coupling launch");
+  }
+
   /// Reference coordinates, connectivity, materials and the work arrays, on the device.
   void upload_mesh() {
     const SolidMesh& sm = sys_.solid;
@@ -571,103 +608,6 @@ class Engine final : public CudaTangentEngine {
     check(cudaGetLastError(), "element matrix launch");
   }
 
-  // --- Jacobi-preconditioned CG -------------------------------------------------------------
-
-  /// cuSPARSE and cuBLAS handles, the SpMV descriptors and the CG work vectors.
-  void setup_cg() {
-    check_sparse(cusparseCreate(&sparse_), "cusparseCreate");
-    check_sparse(cusparseSetStream(sparse_, stream_), "cusparseSetStream");
-    check_blas(cublasCreate(&blas_), "cublasCreate");
-    check_blas(cublasSetStream(blas_, stream_), "cublasSetStream");
-    const std::size_t n = static_cast<std::size_t>(n_);
-    inv_diag_.resize(n);
-    r_.resize(n);
-    z_.resize(n);
-    p_.resize(n);
-    ap_.resize(n);
-    bad_.resize(1);
-    check_sparse(cusparseCreateCsr(&spmat_, n_, n_, static_cast<std::int64_t>(val_.size()), row_ptr_.get(), col_.get(),
-                                   val_.get(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                   CUDA_R_64F),
-                 "cusparseCreateCsr");
-    check_sparse(cusparseCreateDnVec(&vec_p_, n_, p_.get(), CUDA_R_64F), "cusparseCreateDnVec");
-    check_sparse(cusparseCreateDnVec(&vec_ap_, n_, ap_.get(), CUDA_R_64F), "cusparseCreateDnVec");
-    const double one = 1.0, zero = 0.0;
-    std::size_t bytes = 0;
-    check_sparse(cusparseSpMV_bufferSize(sparse_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, spmat_, vec_p_, &zero, vec_ap_,
-                                         CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bytes),
-                 "cusparseSpMV_bufferSize");
-    spmv_buffer_.resize(std::max<std::size_t>(bytes, 1));
-    stats_.solver_bytes = static_cast<double>(inv_diag_.bytes() + r_.bytes() + z_.bytes() + p_.bytes() + ap_.bytes() +
-                                              spmv_buffer_.bytes());
-  }
-
-  /// The inverse diagonal of the assembled tangent (the Jacobi preconditioner).
-  void setup_jacobi() {
-    const int big = INT_MAX;
-    check(cudaMemcpyAsync(bad_.get(), &big, sizeof(int), cudaMemcpyHostToDevice, stream_), "reset flag");
-    cuda::forall(0, n_, 256, stream_, DiagonalBody{row_ptr_.get(), col_.get(), val_.get(), inv_diag_.get(), bad_.get()});
-    int bad = big;
-    check(cudaMemcpyAsync(&bad, bad_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_), "copy flag");
-    check(cudaStreamSynchronize(stream_), "Jacobi preconditioner");
-    if (bad != big)
-      throw SingularStiffness(bad, "the tangent has a non-positive diagonal at equation " + std::to_string(bad));
-  }
-
-  /// ap = A p.
-  void spmv() {
-    const double one = 1.0, zero = 0.0;
-    check_sparse(cusparseSpMV(sparse_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, spmat_, vec_p_, &zero, vec_ap_,
-                              CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, spmv_buffer_.get()),
-                 "cusparseSpMV");
-  }
-
-  /// a . b over the equations (synchronizes: the scalar comes back to the host).
-  double dot(const double* a, const double* b) {
-    double s = 0;
-    check_blas(cublasDdot(blas_, n_, a, 1, b, 1, &s), "cublasDdot");
-    return s;
-  }
-
-  /// Jacobi-preconditioned CG from x = 0 on b_ into x_, to cg_tolerance of |b|.
-  void solve_cg() {
-    const int n = n_;
-    const long long cap = opt_.cg_max_iterations > 0 ? opt_.cg_max_iterations
-                                                     : std::min<long long>(10LL * n, 100000LL);
-    check(cudaMemsetAsync(x_.get(), 0, x_.bytes(), stream_), "memset");
-    check(cudaMemcpyAsync(r_.get(), b_.get(), b_.bytes(), cudaMemcpyDeviceToDevice, stream_), "copy");
-    const double bnorm = std::sqrt(dot(b_.get(), b_.get()));
-    if (bnorm == 0) return;
-    cuda::forall(0, n, 256, stream_, ScaleBody{inv_diag_.get(), r_.get(), z_.get()});
-    check(cudaMemcpyAsync(p_.get(), z_.get(), z_.bytes(), cudaMemcpyDeviceToDevice, stream_), "copy");
-    double rz = dot(r_.get(), z_.get()), rnorm = bnorm;
-    long long it = 0;
-    while (it < cap) {
-      spmv();
-      const double pap = dot(p_.get(), ap_.get());
-      if (!(pap > 0))
-        throw RunError("GPU CG broke down after " + std::to_string(it) + " iterations: the tangent is not positive "
-                       "definite (p'Ap = " + std::to_string(pap) + ")");
-      const double alpha = rz / pap, minus_alpha = -alpha;
-      check_blas(cublasDaxpy(blas_, n, &alpha, p_.get(), 1, x_.get(), 1), "cublasDaxpy");
-      check_blas(cublasDaxpy(blas_, n, &minus_alpha, ap_.get(), 1, r_.get(), 1), "cublasDaxpy");
-      ++it;
-      rnorm = std::sqrt(dot(r_.get(), r_.get()));
-      if (rnorm <= opt_.cg_tolerance * bnorm) break;
-      cuda::forall(0, n, 256, stream_, ScaleBody{inv_diag_.get(), r_.get(), z_.get()});
-      const double rz_next = dot(r_.get(), z_.get());
-      cuda::forall(0, n, 256, stream_, XpbyBody{z_.get(), rz_next / rz, p_.get()});
-      rz = rz_next;
-    }
-    stats_.iterations += it;
-    if (!(rnorm <= opt_.cg_tolerance * bnorm)) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "GPU CG did not converge: %lld iterations, relative residual %.3e (tolerance %.1e)",
-                    it, rnorm / bnorm, opt_.cg_tolerance);
-      throw RunError(buf);
-    }
-  }
-
   // --- cuDSS ----------------------------------------------------------------------------------
 
 #if HALFSTEP_HAVE_CUDSS
@@ -799,20 +739,31 @@ class Engine final : public CudaTangentEngine {
   /// Replaces the Cholesky set-up by cuDSS's symmetric indefinite one (LDL^T with pivoting
   /// inside the supernodes) and analyses the pattern again.
   void switch_to_indefinite() {
+    analyze_cudss(true);
+    indefinite_ = true;
+  }
+
+  /// analyze_cudss in the factorization's current kind.
+  void reanalyze_cudss() { analyze_cudss(indefinite_); }
+
+  /// New matrix and data objects on the current pattern (Cholesky, or LDL^T when indefinite)
+  /// and their analysis; the next factorization is a first one.
+  void analyze_cudss(bool indefinite) {
     if (dss_a_) cudssMatrixDestroy(dss_a_);
     if (dss_data_) cudssDataDestroy(dss_, dss_data_);
     dss_a_ = nullptr;
     dss_data_ = nullptr;
+    factored_ = false;
     check_dss(cudssDataCreate(dss_, &dss_data_), "cudssDataCreate");
     check_dss(cudssMatrixCreateCsr(&dss_a_, n_, n_, static_cast<std::int64_t>(val_.size()), row_ptr_.get(), nullptr,
-                                   col_.get(), val_.get(), CUDA_R_32I, CUDA_R_32I, CUDA_R_64F, CUDSS_MTYPE_SYMMETRIC,
-                                   CUDSS_MVIEW_UPPER, CUDSS_BASE_ZERO),
+                                   col_.get(), val_.get(), CUDA_R_32I, CUDA_R_32I, CUDA_R_64F,
+                                   indefinite ? CUDSS_MTYPE_SYMMETRIC : CUDSS_MTYPE_SPD, CUDSS_MVIEW_UPPER,
+                                   CUDSS_BASE_ZERO),
               "cudssMatrixCreateCsr");
     const auto t0 = std::chrono::steady_clock::now();
-    check_dss(cudssExecute(dss_, CUDSS_PHASE_ANALYSIS, dss_config_, dss_data_, dss_a_, dss_x_, dss_b_), "analysis (LDL^T)");
+    check_dss(cudssExecute(dss_, CUDSS_PHASE_ANALYSIS, dss_config_, dss_data_, dss_a_, dss_x_, dss_b_), "analysis");
     check(cudaStreamSynchronize(stream_), "cuDSS analysis");
     stats_.analyze_seconds += seconds_since(t0);
-    indefinite_ = true;
   }
 
   /// Forward and back substitution of b_ into x_.
@@ -830,6 +781,7 @@ class Engine final : public CudaTangentEngine {
 #else
   // Without cuDSS the constructor never selects it (Cudss is refused, Auto takes GPU CG).
   bool setup_cudss(bool) { return false; }
+  void reanalyze_cudss() {}
   void release_cudss() {}
   void factor_cudss() { throw RunError("this build of halfstep has no cuDSS"); }
   void solve_cudss() { throw RunError("this build of halfstep has no cuDSS"); }
@@ -869,6 +821,11 @@ class Engine final : public CudaTangentEngine {
   DeviceArray<std::int64_t> src_ptr64_, src64_;
   DeviceArray<double> val_, b_, x_;
   DeviceArray<int> diag_;      ///< each equation's diagonal entry in val_ (set_diagonal_shift)
+  const CouplingBlocks* coupling_ = nullptr;  ///< added at each assembly (null: none)
+  std::unique_ptr<CouplingPattern> grown_;    ///< map_'s pattern grown by the blocks (null: never needed)
+  DeviceArray<double> base_val_, add_val_;    ///< the element gather's values; the blocks' sums
+  DeviceArray<int> base_pos_, add_pos_;       ///< their positions in the grown pattern
+  bool reanalyze_ = false;                    ///< the pattern grew since the solver analyzed it
   DeviceArray<double> shift_;  ///< added to the diagonal after each assembly while shifted_
   bool shifted_ = false;
   // Shells (empty without): connectivity, reference constants, sections, reference directors,
@@ -878,13 +835,7 @@ class Engine final : public CudaTangentEngine {
   DeviceArray<double> shell_thickness_, d0_, d_, t1_, shell_force_, shell_energy_, xlin_;
   DeviceArray<ShellElastic<double>> shell_elastic_;
 
-  cusparseHandle_t sparse_ = nullptr;
-  cublasHandle_t blas_ = nullptr;
-  cusparseSpMatDescr_t spmat_ = nullptr;
-  cusparseDnVecDescr_t vec_p_ = nullptr, vec_ap_ = nullptr;
-  DeviceArray<char> spmv_buffer_;
-  DeviceArray<double> inv_diag_, r_, z_, p_, ap_;
-  DeviceArray<int> bad_;
+  JacobiCg cg_;  ///< the iterative solver (gpu-cg)
 };
 
 }  // namespace

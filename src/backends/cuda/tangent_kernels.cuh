@@ -1,6 +1,7 @@
 // The CUDA tangent engine's device bodies that name no element family: the continuum
 // groups' element matrices and small-displacement forces by dual numbers, their internal
-// forces, the CSR gather, and the Krylov solver's vector kernels and error checks. Included
+// forces, the CSR gather (and the scatter into a pattern grown by coupling blocks), and the
+// Krylov solver's vector kernels and error checks. Included
 // by cuda_tangent_engine.cu alone (the anonymous namespace keeps them its own, as they were).
 #pragma once
 
@@ -247,6 +248,22 @@ struct DiagonalShiftBody {
   __device__ void operator()(int r) const {
     if (diag[r] >= 0) val[diag[r]] += shift[r];
   }
+};
+
+/// to[pos[k]] = from[k]: the element gather's values into the pattern coupling blocks grew.
+struct ScatterBody {
+  const int* pos;
+  const double* from;
+  double* to;
+  __device__ void operator()(int k) const { to[pos[k]] = from[k]; }
+};
+
+/// to[pos[i]] += v[i] (positions distinct: the coupling blocks' per-entry sums).
+struct AddAtBody {
+  const int* pos;
+  const double* v;
+  double* to;
+  __device__ void operator()(int i) const { to[pos[i]] += v[i]; }
 };
 
 }  // namespace
