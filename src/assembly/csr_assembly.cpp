@@ -32,6 +32,45 @@ std::vector<int> number_equations(const StructureOperator& op, const std::vector
 
 namespace {
 
+/// One term of a dof's equations: the equation and its weight.
+struct Term {
+  int eq;
+  double w;
+};
+
+/// Per global dof (of `dofs`), its index in combined, or -1 (combined null: all -1).
+std::vector<int> combination_index(std::size_t dofs, const DofCombinations* combined) {
+  std::vector<int> combo(dofs, -1);
+  if (combined)
+    for (std::size_t i = 0; i < combined->dof.size(); ++i) combo[static_cast<std::size_t>(combined->dof[i])] = static_cast<int>(i);
+  return combo;
+}
+
+/// The most terms a dof has (1 without combinations).
+int most_terms(const DofCombinations* combined) {
+  int most = 1;
+  if (combined)
+    for (std::size_t i = 0; i + 1 < combined->term_ptr.size(); ++i)
+      most = std::max(most, combined->term_ptr[i + 1] - combined->term_ptr[i]);
+  return most;
+}
+
+/// Dof `dof`'s terms into out (most_terms of them at most): its own equation with weight 1, a
+/// combination's weighted terms, or none (a held dof); returns how many.
+int dof_terms(const std::vector<int>& equation, const std::vector<int>& combo, const DofCombinations* combined,
+              std::size_t dof, Term* out) {
+  if (equation[dof] >= 0) {
+    out[0] = {equation[dof], 1.0};
+    return 1;
+  }
+  const int i = combo[dof];
+  if (i < 0) return 0;
+  int n = 0;
+  for (int t = combined->term_ptr[static_cast<std::size_t>(i)]; t < combined->term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
+    out[n++] = {combined->term_eq[static_cast<std::size_t>(t)], combined->term_weight[static_cast<std::size_t>(t)]};
+  return n;
+}
+
 /// build_csr_assembly where several dofs share one equation (the slaves of a rigid body in a
 /// static step move with its reference node's translations) or enter through weighted terms
 /// (combined): every element entry is listed as (row, column, source, weight), sorted, and
@@ -43,32 +82,11 @@ CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssembl
     std::int64_t source;
     double weight;
   };
-  struct Term {
-    int eq;
-    double w;
-  };
   const std::vector<int>& equation = m.equation;
   const int ndn = op.dofs_per_node();
-  // Each dof's terms: its own equation with weight 1, a combination's terms, or none.
-  std::vector<int> combo(equation.size(), -1);
-  if (combined)
-    for (std::size_t i = 0; i < combined->dof.size(); ++i) combo[static_cast<std::size_t>(combined->dof[i])] = static_cast<int>(i);
-  const auto terms = [&](std::size_t dof, Term* out) {
-    if (equation[dof] >= 0) {
-      out[0] = {equation[dof], 1.0};
-      return 1;
-    }
-    const int i = combo[dof];
-    if (i < 0) return 0;
-    int n = 0;
-    for (int t = combined->term_ptr[static_cast<std::size_t>(i)]; t < combined->term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
-      out[n++] = {combined->term_eq[static_cast<std::size_t>(t)], combined->term_weight[static_cast<std::size_t>(t)]};
-    return n;
-  };
-  int most = 1;
-  if (combined)
-    for (std::size_t i = 0; i + 1 < combined->term_ptr.size(); ++i)
-      most = std::max(most, combined->term_ptr[i + 1] - combined->term_ptr[i]);
+  const std::vector<int> combo = combination_index(equation.size(), combined);
+  const auto terms = [&](std::size_t dof, Term* out) { return dof_terms(equation, combo, combined, dof, out); };
+  const int most = most_terms(combined);
   std::vector<Term> rt(static_cast<std::size_t>(most)), ct(static_cast<std::size_t>(most));
   std::vector<Entry> entries;
   for (int e = 0; e < op.num_elements(); ++e) {
@@ -308,43 +326,31 @@ double* CouplingBlocks::add(const int* d, int n) {
 }
 
 CouplingPattern::CouplingPattern(const CsrAssemblyMap& base, const DofCombinations& combined)
-    : base_(base), combo_(base.equation.size(), -1), combined_(combined), pattern_(base.pattern) {
-  for (std::size_t i = 0; i < combined.dof.size(); ++i) combo_[static_cast<std::size_t>(combined.dof[i])] = static_cast<int>(i);
+    : base_(base), combo_(combination_index(base.equation.size(), &combined)), combined_(combined),
+      pattern_(base.pattern) {
   base_pos_.resize(base.pattern.col.size());
   for (std::size_t k = 0; k < base_pos_.size(); ++k) base_pos_[k] = static_cast<std::int64_t>(k);
 }
 
 template <class F>
 void CouplingPattern::entries(const CouplingBlocks& b, F&& entry) const {
-  struct Term {
-    int eq;
-    double w;
-  };
-  // A dof's terms: its own equation, a combination's terms, or none (held).
-  const auto terms = [&](int dof, std::vector<Term>& out) {
-    out.clear();
-    const int e = base_.equation[static_cast<std::size_t>(dof)];
-    if (e >= 0) {
-      out.push_back({e, 1.0});
-      return;
-    }
-    const int i = combo_[static_cast<std::size_t>(dof)];
-    if (i < 0) return;
-    for (int t = combined_.term_ptr[static_cast<std::size_t>(i)]; t < combined_.term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
-      out.push_back({combined_.term_eq[static_cast<std::size_t>(t)], combined_.term_weight[static_cast<std::size_t>(t)]});
-  };
-  std::vector<Term> rt, ct;
+  const int most = most_terms(&combined_);
+  std::vector<Term> rt(static_cast<std::size_t>(most)), ct(static_cast<std::size_t>(most));
   for (int blk = 0; blk < b.count(); ++blk) {
     const int first = b.ptr[static_cast<std::size_t>(blk)], n = b.ptr[static_cast<std::size_t>(blk) + 1] - first;
     const std::int64_t v0 = b.vptr[static_cast<std::size_t>(blk)];
     for (int i = 0; i < n; ++i) {
-      terms(b.dofs[static_cast<std::size_t>(first + i)], rt);
-      if (rt.empty()) continue;
+      const int nr = dof_terms(base_.equation, combo_, &combined_,
+                               static_cast<std::size_t>(b.dofs[static_cast<std::size_t>(first + i)]), rt.data());
       for (int j = 0; j < n; ++j) {
-        terms(b.dofs[static_cast<std::size_t>(first + j)], ct);
-        for (const Term& r : rt)
-          for (const Term& c : ct)
-            if (!(base_.upper && c.eq < r.eq)) entry(r.eq, c.eq, r.w * c.w, v0 + static_cast<std::int64_t>(i) * n + j);
+        const int nc = dof_terms(base_.equation, combo_, &combined_,
+                                 static_cast<std::size_t>(b.dofs[static_cast<std::size_t>(first + j)]), ct.data());
+        for (int x = 0; x < nr; ++x)
+          for (int y = 0; y < nc; ++y)
+            if (!(base_.upper && ct[static_cast<std::size_t>(y)].eq < rt[static_cast<std::size_t>(x)].eq))
+              entry(rt[static_cast<std::size_t>(x)].eq, ct[static_cast<std::size_t>(y)].eq,
+                    rt[static_cast<std::size_t>(x)].w * ct[static_cast<std::size_t>(y)].w,
+                    v0 + static_cast<std::int64_t>(i) * n + j);
       }
     }
   }

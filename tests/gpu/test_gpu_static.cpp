@@ -11,7 +11,7 @@
 #include <string>
 
 #include "../solver/static_util.hpp"
-#include "backends/backend.hpp"
+#include "need_gpu.hpp"
 #include "backends/cuda/cuda_tangent_engine.hpp"
 
 namespace halfstep {
@@ -23,12 +23,6 @@ using test::rolled_strip;
 using test::run_deck;
 using test::static_cantilever;
 using test::u_of;
-
-#define NEED_GPU()                                   \
-  do {                                               \
-    std::string why;                                 \
-    if (!cuda_available(&why)) GTEST_SKIP() << why;  \
-  } while (0)
 
 const char* kLinear = "*STEP\n*STATIC\n0.5, 1\n%LOADS%*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*END STEP\n";
 const char* kLarge = "*STEP, NLGEOM=YES\n*STATIC\n1, 1\n%LOADS%*OUTPUT, FIELD\n*NODE OUTPUT\nU\n*END STEP\n";

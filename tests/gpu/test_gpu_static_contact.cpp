@@ -8,18 +8,12 @@
 #include <string>
 
 #include "../integration/static_contact.hpp"
-#include "backends/backend.hpp"
+#include "need_gpu.hpp"
 
 namespace halfstep::test {
 namespace {
 
 using namespace contact;
-
-#define NEED_GPU()                                  \
-  do {                                              \
-    std::string why;                                \
-    if (!cuda_available(&why)) GTEST_SKIP() << why; \
-  } while (0)
 
 /// End force, the last frame's S11 range and CPRESS range of a pressed-bar run.
 struct Pressed {

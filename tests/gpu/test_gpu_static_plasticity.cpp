@@ -9,18 +9,12 @@
 #include <string>
 
 #include "../integration/static_plasticity.hpp"
-#include "backends/backend.hpp"
+#include "need_gpu.hpp"
 
 namespace halfstep::test {
 namespace {
 
 using namespace plasticity;
-
-#define NEED_GPU()                                  \
-  do {                                              \
-    std::string why;                                \
-    if (!cuda_available(&why)) GTEST_SKIP() << why; \
-  } while (0)
 
 TEST(GpuStaticPlasticity, BarStretchedAndReleasedMatchesTheClosedForm) {
   NEED_GPU();

@@ -6,18 +6,12 @@
 #include <string>
 
 #include "../integration/static_ties.hpp"
-#include "backends/backend.hpp"
+#include "need_gpu.hpp"
 
 namespace halfstep::test {
 namespace {
 
 using namespace ties;
-
-#define NEED_GPU()                                  \
-  do {                                              \
-    std::string why;                                \
-    if (!cuda_available(&why)) GTEST_SKIP() << why; \
-  } while (0)
 
 TEST(GpuStaticTies, TiedBarCarriesTheUniformStress) {
   NEED_GPU();
