@@ -153,6 +153,19 @@ void CpuBackend::local_forces(int n, double fi[6], double fp[3], bool contact) c
     for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
 }
 
+void CpuBackend::node_forces(int n, double fi[6], double fp[3]) const {
+  if (n >= sys_.num_interface) {
+    local_forces(n, fi, fp);
+    return;
+  }
+  const StructureState& st = st_;
+  const double* t = &halo_total_[static_cast<std::size_t>(kHaloValues) * n];
+  for (int d = 0; d < kMaxNodeDofs; ++d) fi[d] = t[d];
+  for (int d = 0; d < 3; ++d) fp[d] = t[kHaloPressure + d];
+  if (!st.contact_normal.empty())  // the whole contact force (reduced over the ranks in contact_pass)
+    for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
+}
+
 void CpuBackend::start_exchange() {
   const Subdomain& d = *dist_->domain;
   const int nif = d.num_interface;
@@ -182,7 +195,6 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
   const StructureSystem& sys = sys_;
   StructureState& st = st_;
   const int nn = sys.num_nodes;
-  const int nif = sys.num_interface;  // 0 unless distributed
   const std::uint8_t* owned = sys.owned.empty() ? nullptr : sys.owned.data();
   const DriveView dv = host_view(drive_);
   NodeStateView<double> view{st.ux.data(), st.uy.data(), st.uz.data(), {}, st.dx.data(), st.dy.data(), st.dz.data(),
@@ -209,7 +221,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
     for (int k = 0; k < lc.num_dependent; ++k) {
       const int n = lc.dep_node[k];
       double fi[kMaxNodeDofs], fp[3];
-      local_forces(n, fi, fp);
+      node_forces(n, fi, fp);
       NodeDriveValues<double> values;
       const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
       store_dependent_force(cview, k, fi, fp, drive.load);
@@ -220,15 +232,7 @@ std::array<double, kNumNodeSums> CpuBackend::node_pass(const Increment& inc, boo
 #pragma omp parallel for num_threads(threads_for(nn, threads_)) schedule(static) reduction(+ : kinetic, wp, wn, dp, dn, bad)
   for (int n = 0; n < nn; ++n) {
     double fi[kMaxNodeDofs], fp[3];
-    if (n < nif) {  // shared node: the sum over every rank holding it
-      const double* t = &halo_total_[static_cast<std::size_t>(kHaloValues) * n];
-      for (int d = 0; d < kMaxNodeDofs; ++d) fi[d] = t[d];
-      for (int d = 0; d < 3; ++d) fp[d] = t[kHaloPressure + d];
-      if (!st.contact_normal.empty())  // the whole contact force (reduced over the ranks in contact_pass)
-        for (int d = 0; d < 3; ++d) fi[d] -= st.contact_normal[3 * n + d] + st.contact_shear[3 * n + d];
-    } else {
-      local_forces(n, fi, fp);
-    }
+    node_forces(n, fi, fp);  // a shared node: the sum over every rank holding it
     NodeDriveValues<double> values;
     NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
     if (constrained) {
@@ -315,7 +319,7 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
     // Forces and moments of every node of the body about the reference node, at t^n.
     const auto add_node = [&](int n, bool rotates, bool reference) {
       double fi[kMaxNodeDofs], fp[3];
-      local_forces(n, fi, fp);
+      node_forces(n, fi, fp);
       NodeDriveValues<double> values;
       const NodeDrive<double> drive = node_drive(dv, n, inc.tau, inc.dt_next, values);
       add_body_node(f, x_of(n) - xr, fi, fp, drive, rotates, reference);
@@ -325,7 +329,7 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
     // Held or prescribed translations of the reference node, as integrate_node takes them.
     NodeDriveValues<double> values;
     const NodeDrive<double> drive = node_drive(dv, r, inc.tau, inc.dt_next, values);
-    const unsigned held = dv.held[r] & 7u;
+    const unsigned held = dv.held[r] & 0x3Fu;  // translations, and rotations held at rest
     const double u_now[3] = {st.ux[r], st.uy[r], st.uz[r]};
     double imposed[3];
     body_imposed_velocity(held, drive, u_now, h.h_next, imposed);
@@ -334,19 +338,22 @@ void CpuBackend::body_pass(const Increment& inc, bool commit, FullStepFields* fu
     const BodyStep<double> s = rigid_body_step(rb.mass[b], &rb.first_moment[3 * static_cast<std::size_t>(b)],
                                                &rb.inertia[9 * static_cast<std::size_t>(b)], R, v_half, w_half, f,
                                                held, imposed, h);
-    k += s.kinetic;
-    p += s.work_prev;
-    q += s.work_next;
+    if (sys.owned.empty() || sys.owned[static_cast<std::size_t>(r)]) {  // every rank runs the body; one counts it
+      k += s.kinetic;
+      p += s.work_prev;
+      q += s.work_next;
+    }
     if (!s.finite) ++nonfinite;
     if (full) {  // v^n of every node of the body, the support reaction at the reference node
       const auto row_of = [row](int n) { return row ? row[n] : n; };
       const double vr[6] = {s.v_full.x, s.v_full.y, s.v_full.z, s.w_full.x, s.w_full.y, s.w_full.z};
-      const double re[3] = {s.reaction.x, s.reaction.y, s.reaction.z};
+      const double re[6] = {s.reaction.x,        s.reaction.y,        s.reaction.z,
+                            s.reaction_moment.x, s.reaction_moment.y, s.reaction_moment.z};
       const BodyAcceleration<double> acc = body_acceleration(s, v_half, w_half, h);
       const double ar[6] = {acc.a.x, acc.a.y, acc.a.z, acc.alpha.x, acc.alpha.y, acc.alpha.z};
       if (const int at = row_of(r); at >= 0) {
         for (int d = 0; d < 6; ++d) full->v[d][at] = vr[d], full->a[d][at] = ar[d];
-        for (int d = 0; d < 3; ++d) full->rf[d][at] = re[d];
+        for (int d = 0; d < 6; ++d) full->rf[d][at] = re[d];
       }
       for (int i = rb.slave_ptr[b]; i < rb.slave_ptr[b + 1]; ++i) {
         const int at = row_of(rb.slave_node[i]);

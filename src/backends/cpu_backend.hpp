@@ -48,6 +48,9 @@ class CpuBackend final : public Backend {
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
   /// models with 6-dof nodes), 3 pressure; with its contact force unless contact is false.
   void local_forces(int n, double fi[6], double fp[3], bool contact = true) const;
+  /// Node n's whole forces: local_forces, or on a shared node of a distributed run the sum
+  /// over the ranks holding it (halo_total_, after the element pass) and the contact force.
+  void node_forces(int n, double fi[6], double fp[3]) const;
   /// Rigid bodies' part of the node pass (after the nodes): integrates each body at its
   /// reference node and moves its nodes; adds the bodies' energy terms.
   void body_pass(const Increment& inc, bool commit, FullStepFields* full, const int* row, double& kinetic, double& wp,

@@ -404,12 +404,12 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
         const int b = body_of[n];
         if (b < 0) continue;
         const bool ref = r.ref_node[b] == n;
-        // Static steps turn a reference node by its prescribed rotation (solver/static_solver).
-        if (!ref || (bc.last_dof > 3 && s.procedure != Procedure::Static))
+        // The reference node carries the body's motion: static steps turn it by a prescribed
+        // rotation (solver/static_solver), explicit steps hold its rotations at rest.
+        if (!ref)
           throw InputError(bc.loc, "*BOUNDARY on " + node_name(model, n) + " of " + model.rigid_bodies[b].name + " (" +
-                                       model.rigid_bodies[b].loc.str() + "): " +
-                                       (ref ? "rotations of a reference node can be prescribed in *STATIC steps only"
-                                            : "a slave node moves with the body; prescribe its reference node"));
+                                       model.rigid_bodies[b].loc.str() +
+                                       "): a slave node moves with the body; prescribe its reference node");
       }
   return r;
 }
@@ -429,6 +429,72 @@ std::vector<int> frame_nodes(const LinearConstraints& lc, int num_nodes, std::ve
   std::sort(nodes.begin(), nodes.end());
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   return nodes;
+}
+
+std::vector<int> constraint_nodes(const LinearConstraints& lc, const RigidBodies& rb) {
+  std::vector<int> nodes(lc.dep_node);
+  nodes.insert(nodes.end(), lc.term_node.begin(), lc.term_node.end());
+  nodes.insert(nodes.end(), rb.ref_node.begin(), rb.ref_node.end());
+  nodes.insert(nodes.end(), rb.slave_node.begin(), rb.slave_node.end());
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
+}
+
+namespace {
+
+/// Node n's new index; a constraint node missing from the subset is a bug of the caller.
+int renumbered(const std::vector<int>& to_local, int n) {
+  const int l = to_local[static_cast<std::size_t>(n)];
+  if (l < 0) throw std::logic_error("restricting constraints: node " + std::to_string(n) + " is not in the subset");
+  return l;
+}
+
+/// Three values per node of a whole-model array, at the subset's nodes (empty stays empty).
+std::vector<double> per_node3(const std::vector<double>& a, const std::vector<int>& nodes) {
+  std::vector<double> out;
+  if (a.empty()) return out;
+  out.reserve(3 * nodes.size());
+  for (int n : nodes) out.insert(out.end(), a.begin() + 3 * static_cast<long>(n), a.begin() + 3 * static_cast<long>(n) + 3);
+  return out;
+}
+
+}  // namespace
+
+LinearConstraints restrict_constraints(const LinearConstraints& g, const std::vector<int>& nodes,
+                                       const std::vector<int>& to_local) {
+  LinearConstraints c = g;  // dependent dofs and terms keep their order: the sums stay the same
+  for (int& n : c.dep_node) n = renumbered(to_local, n);
+  for (int& n : c.term_node) n = renumbered(to_local, n);
+  for (int& n : c.rot_node) n = renumbered(to_local, n);
+  c.dependent.clear();
+  c.recv_ptr.assign(1, 0);
+  c.recv_dependent.clear();
+  c.recv_dof.clear();
+  c.recv_weight.clear();
+  for (int n : nodes) {
+    c.dependent.push_back(g.dependent.empty() ? 0 : g.dependent[static_cast<std::size_t>(n)]);
+    if (!g.recv_ptr.empty())
+      for (int i = g.recv_ptr[static_cast<std::size_t>(n)]; i < g.recv_ptr[static_cast<std::size_t>(n) + 1]; ++i) {
+        c.recv_dependent.push_back(g.recv_dependent[static_cast<std::size_t>(i)]);
+        c.recv_dof.push_back(g.recv_dof[static_cast<std::size_t>(i)]);
+        c.recv_weight.push_back(g.recv_weight[static_cast<std::size_t>(i)]);
+      }
+    c.recv_ptr.push_back(static_cast<int>(c.recv_dependent.size()));
+  }
+  c.mass3 = per_node3(g.mass3, nodes);
+  c.inertia3 = per_node3(g.inertia3, nodes);
+  return c;
+}
+
+RigidBodies restrict_bodies(const RigidBodies& g, const std::vector<int>& nodes, const std::vector<int>& to_local) {
+  RigidBodies b = g;
+  for (int& n : b.ref_node) n = renumbered(to_local, n);
+  for (int& n : b.slave_node) n = renumbered(to_local, n);
+  b.skip.clear();
+  if (!g.skip.empty())
+    for (int n : nodes) b.skip.push_back(g.skip[static_cast<std::size_t>(n)]);
+  return b;
 }
 
 }  // namespace halfstep

@@ -95,4 +95,18 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
 /// without repeats. Nodes outside 0..num_nodes-1 throw std::out_of_range.
 std::vector<int> frame_nodes(const LinearConstraints& lc, int num_nodes, std::vector<int> nodes);
 
+/// Every node a linear constraint or a rigid body names (dependent nodes, their terms' nodes,
+/// reference and slave nodes), ascending without repeats: a distributed run holds each of
+/// them on every rank (parallel/subdomain.hpp).
+std::vector<int> constraint_nodes(const LinearConstraints& lc, const RigidBodies& rb);
+
+/// The linear constraints on a subset of the nodes (nodes: new index -> node; to_local: node ->
+/// new index or -1), which must hold every constraint node (std::logic_error otherwise). The
+/// dependent dofs, their terms and each node's received forces keep their order.
+LinearConstraints restrict_constraints(const LinearConstraints& lc, const std::vector<int>& nodes,
+                                       const std::vector<int>& to_local);
+
+/// The rigid bodies on a subset of the nodes, as restrict_constraints.
+RigidBodies restrict_bodies(const RigidBodies& rb, const std::vector<int>& nodes, const std::vector<int>& to_local);
+
 }  // namespace halfstep

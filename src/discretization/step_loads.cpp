@@ -275,7 +275,6 @@ class StepLoadBuilder {
                        "step '" + step.name + "' is explicit and changes temperatures (*TEMPERATURE, or carried from "
                        "an earlier step) of elements whose material expands: thermal loads run in *STATIC steps only "
                        "so far (the explicit energy balance does not book their work yet)");
-    if (step.procedure == Procedure::ExplicitDynamic) refuse_carried_body_rotation(step, s);
     frame_tables(step, s);
     s.outputs = outputs;
     previous_period = step.time_period;
@@ -659,21 +658,6 @@ class StepLoadBuilder {
           s.load_value.push_back(g[i]);
           s.load_amp.push_back(slot);
         }
-  }
-
-  /// A static step turns a rigid body by its reference node's given rotation; an explicit step
-  /// turns the body freely and cannot hold that rotation, so a hold carried into one would be
-  /// dropped without a word (a direct *BOUNDARY there is refused when the bodies are built).
-  void refuse_carried_body_rotation(const Step& step, const StepLoads& s) const {
-    for (int b = 0; b < sys.bodies.num_bodies; ++b) {
-      const int rn = sys.bodies.ref_node[static_cast<std::size_t>(b)];
-      if (!(s.fixed_rotation[static_cast<std::size_t>(rn)] & 0x7)) continue;
-      throw InputError(step.loc, "explicit step '" + step.name + "' carries the hold on the rotation of reference node " +
-                                     std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) + " (rigid body at " +
-                                     sys.bodies.loc[static_cast<std::size_t>(b)].str() +
-                                     ") from an earlier *STATIC step, and explicit steps cannot hold a reference node's "
-                                     "rotation: release it with *BOUNDARY, OP=NEW in this step");
-    }
   }
 
   /// The transformed nodes' local systems.

@@ -178,8 +178,9 @@ namespace {
 StructureSystem build_unconstrained(const Model& model, bool six_dofs = false);
 
 /// Whether constraints act on rotations of shells: a *TIE (without NO ROTATION) onto shell
-/// faces or an *EQUATION on dofs 4-6. MITC4 nodes then run with 6 global dofs, as in mixed
-/// models, since rotations about each node's own triad cannot be weighted across nodes.
+/// faces, an *EQUATION on dofs 4-6 or a rigid body (*RIGID BODY, kinematic *COUPLING). MITC4
+/// nodes then run with 6 global dofs, as in mixed models, since rotations about each node's
+/// own triad cannot be weighted across nodes nor turned with a body.
 bool constrains_shell_rotations(const Model& model) {
   bool shells = false;
   for (int e = 0; e < model.elements.size(); ++e)
@@ -194,7 +195,8 @@ bool constrains_shell_rotations(const Model& model) {
   for (const Equation& e : model.equations)
     for (int d : e.dofs)
       if (d > 3) return true;
-  return false;
+  // A rigid body turns its shell nodes' directors with it: their rotations are global too.
+  return !model.rigid_bodies.empty();
 }
 
 }  // namespace

@@ -54,6 +54,9 @@ struct StructureSystem {
   // A subdomain of a distributed run (parallel/subdomain.hpp); defaults describe a whole model.
   int num_interface = 0;       ///< nodes [0, num_interface) are shared with other ranks
   std::vector<std::uint8_t> owned;  ///< per node: 1 where this rank reports it (empty: all)
+  /// Per node: 1 when some element of the whole model uses it (empty: ask the elements here).
+  /// A rank holds constraint nodes that none of its own elements may use.
+  std::vector<std::uint8_t> used;
 
   /// Calls f with each family's mesh in block order (shells, continuum, the row families):
   /// code that treats every mesh alike (a rank share's field list and checks) names none.
@@ -87,6 +90,7 @@ struct StructureSystem {
   bool has_rotations(int n) const { return node_rotates[n] != 0; }
   /// True when some element of any kind uses node n.
   bool node_used(int n) const {
+    if (!used.empty()) return used[static_cast<std::size_t>(n)] != 0;
     return has_rotations(n) || (!solid.node_slot_ptr.empty() && solid.node_slot_ptr[n + 1] > solid.node_slot_ptr[n]);
   }
   /// True when MITC4 shells run on 6-dof nodes (a model that also has beams or FPM

@@ -51,17 +51,19 @@ HS_HD void body_imposed_velocity(unsigned held, const NodeDrive<T>& drive, const
 }
 
 /// Results of a body's step: full-step and next half-step velocities of the reference node
-/// (translation and angular velocity), the support reaction on held translations, energies.
+/// (translation and angular velocity), the support reaction on held translations and the
+/// reaction moment on held rotations, energies.
 template <class T>
 struct BodyStep {
-  Vec3<T> v_full, w_full, v_next, w_next, reaction;
+  Vec3<T> v_full, w_full, v_next, w_next, reaction, reaction_moment;
   T kinetic, work_prev, work_next;
   bool finite;
 };
 
 /// Values per body a sampling node pass leaves for the frame (the GPU's body_out): v^n (3),
-/// w^n (3), the reference node's reaction (3), a^n (3), the angular acceleration (3).
-inline constexpr int kBodyOutValues = 15;
+/// w^n (3), the reference node's reaction (3), a^n (3), the angular acceleration (3), the
+/// reaction moment (3).
+inline constexpr int kBodyOutValues = 18;
 
 /// A body's accelerations at t^n: its reference node's and its angular one, the change of the
 /// half-step velocities over t^(n-1/2) .. t^(n+1/2) (zero when both half steps are 0).
@@ -94,7 +96,8 @@ HS_HD Vec3<T> mat_vec(const T* R, Vec3<T> v) {
 
 /// The body's step: mass m, first moment s0 and inertia I0 (row-major) about the reference
 /// node in the reference configuration, rotation R, half-step velocities v_half and w_half,
-/// held translation bits with their imposed half-step velocities (as integrate_node takes them).
+/// held bits (0-2: translations, with their imposed half-step velocities as integrate_node
+/// takes them; 3-5: global rotations, held at rest: explicit steps hold rotations at zero only).
 template <class T>
 HS_HD BodyStep<T> rigid_body_step(T m, const T* s0, const T* I0, const T* R, Vec3<T> v_half, Vec3<T> w_half,
                                   const BodyLoads<T>& f, unsigned held, const T imposed[3], HalfSteps<T> h) {
@@ -126,13 +129,13 @@ HS_HD BodyStep<T> rigid_body_step(T m, const T* s0, const T* I0, const T* R, Vec
   const Vec3<T> M = f.me - f.mi - cross(w_half, Iw);
   T b[6] = {F.x, F.y, F.z, M.x, M.y, M.z};
   const T span = h.h_prev + h.h_next;
-  const T vh[3] = {v_half.x, v_half.y, v_half.z};
+  const T vh[6] = {v_half.x, v_half.y, v_half.z, w_half.x, w_half.y, w_half.z};
   T x[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
   bool fixed[6] = {false, false, false, false, false, false};
-  for (int d = 0; d < 3; ++d)
+  for (int d = 0; d < 6; ++d)
     if (held & (1u << d)) {
       fixed[d] = true;
-      x[d] = (imposed[d] - vh[d]) / span;
+      x[d] = ((d < 3 ? imposed[d] : T(0)) - vh[d]) / span;
     }
   // Free rows: Gaussian elimination with partial pivoting on the free unknowns.
   T M6[6][7];
@@ -168,14 +171,15 @@ HS_HD BodyStep<T> rigid_body_step(T m, const T* s0, const T* I0, const T* R, Vec
     x[free_idx[c]] = s / M6[c][c];
   }
   BodyStep<T> r;
-  T react[3] = {T(0), T(0), T(0)};
-  for (int d = 0; d < 3; ++d)
+  T react[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
+  for (int d = 0; d < 6; ++d)
     if (fixed[d]) {
       T s = -b[d];
       for (int j = 0; j < 6; ++j) s += A[d][j] * x[j];
       react[d] = s;
     }
   r.reaction = {react[0], react[1], react[2]};
+  r.reaction_moment = {react[3], react[4], react[5]};
   const Vec3<T> a{x[0], x[1], x[2]}, alpha{x[3], x[4], x[5]};
   r.v_full = v_half + h.h_prev * a;
   r.w_full = w_half + h.h_prev * alpha;
@@ -187,10 +191,10 @@ HS_HD BodyStep<T> rigid_body_step(T m, const T* s0, const T* I0, const T* R, Vec
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 6; ++j) ke += y[i] * A[i][j] * y[j];
   r.kinetic = T(0.5) * ke;
-  // Work of the applied forces (loads and reactions) and of the applied moments.
-  const Vec3<T> fa = f.fe + r.reaction;
-  r.work_prev = h.h_prev * (dot(fa, v_half) + dot(f.me, w_half));
-  r.work_next = h.h_next * (dot(fa, r.v_next) + dot(f.me, r.w_next));
+  // Work of the applied forces and moments (loads and reactions).
+  const Vec3<T> fa = f.fe + r.reaction, ma = f.me + r.reaction_moment;
+  r.work_prev = h.h_prev * (dot(fa, v_half) + dot(ma, w_half));
+  r.work_next = h.h_next * (dot(fa, r.v_next) + dot(ma, r.w_next));
   const T check = r.v_next.x + r.v_next.y + r.v_next.z + r.w_next.x + r.w_next.y + r.w_next.z;
   r.finite = check == check && check - check == T(0);
   return r;

@@ -53,7 +53,7 @@ void serialize(Ar& ar, StructureSystem& s) {
   ar(s.num_nodes, s.x0, s.y0, s.z0, s.dir0x, s.dir0y, s.dir0z, s.mass, s.inertia, s.damp, s.damp_rot, s.total_mass,
      s.energy_per_unit_strain, s.stable_dt, s.controlling_element);
   s.for_each_mesh([&ar](auto& mesh) { ar(mesh); });  // each mesh's list is beside its struct
-  ar(s.constraints, s.bodies, s.contact, s.node_rotates, s.any_shells, s.node_dofs, s.num_interface, s.owned);
+  ar(s.constraints, s.bodies, s.contact, s.node_rotates, s.any_shells, s.node_dofs, s.num_interface, s.owned, s.used);
 }
 
 template <class Ar>
@@ -204,7 +204,7 @@ void serialize(Ar& ar, StepLoads& s) {
 HALFSTEP_SHARE_FIELDS(LinearConstraints, 368);
 HALFSTEP_SHARE_FIELDS(RigidBodies, 248);
 HALFSTEP_SHARE_FIELDS(ContactSystem, 1008);
-HALFSTEP_SHARE_FIELDS(StructureSystem, 3352);
+HALFSTEP_SHARE_FIELDS(StructureSystem, 3376);
 HALFSTEP_SHARE_FIELDS(ContactShare, 1272);
 HALFSTEP_SHARE_FIELDS(ElementShare, 72);
 HALFSTEP_SHARE_FIELDS(Subdomain, 1528);
@@ -253,6 +253,7 @@ void check_state_counts(const StructureSystem& s, const ArchiveReader& in) {
   s.for_each_mesh([&](const auto& mesh) {
     if (const std::string why = implausible_counts(mesh, bytes); !why.empty()) in.fail(why);
   });
+  if (!s.used.empty() && size(s.used) != s.num_nodes) in.fail("node count " + std::to_string(s.num_nodes));
   if (count(s.bodies.num_bodies) < 0 || count(s.bodies.num_bodies) > bytes) in.fail("a count out of range");
   if (StructureState::bytes_for(s) + 9 * sizeof(double) * static_cast<std::size_t>(s.bodies.num_bodies) >
       64 * in.size() + (std::size_t{1} << 20))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "discretization/constraints.hpp"
 #include "discretization/contact.hpp"
 
 namespace halfstep {
@@ -152,10 +153,20 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   const std::vector<int> cnodes = contact_nodes(g.contact);
   for (int n : cnodes)
     if (hi[n] < 0) lo[n] = hi[n] = 0;
+  // Constraint nodes are held by every rank: each rank then has every force a constraint
+  // needs (summed over the ranks in the halo exchange, in rank order) and runs the whole
+  // constraint pass itself, with the same bits as the others (docs/parallel.md,
+  // "Constraints across ranks").
+  const std::vector<int> knodes = constraint_nodes(g.constraints, g.bodies);
+  if (ranks > 1)
+    for (int n : knodes) lo[n] = 0, hi[n] = ranks - 1;
   std::vector<std::pair<int, int>> sharing;  // (global node, rank) for shared nodes
   for_all_nodes([&](int n, int p) {
     if (lo[n] != hi[n]) sharing.emplace_back(n, p);
   });
+  if (ranks > 1)
+    for (int n : knodes)
+      for (int p = 0; p < ranks; ++p) sharing.emplace_back(n, p);
   std::sort(sharing.begin(), sharing.end());
   sharing.erase(std::unique(sharing.begin(), sharing.end()), sharing.end());
 
@@ -166,6 +177,7 @@ Subdomain build_subdomain(const StructureSystem& g, const std::vector<int>& part
   });
   for (int n : cnodes)
     if (lo[n] == rank && hi[n] == rank) local[n] = 1;
+  for (int n : knodes) local[n] = 1;
   for (int pass = 0; pass < 2; ++pass) {
     for (int n = 0; n < nn; ++n)
       if (local[n] && (lo[n] != hi[n]) == (pass == 0)) d.node_global.push_back(n);
@@ -216,7 +228,11 @@ StructureSystem restrict_system(const StructureSystem& g, const Subdomain& d) {
 
   s.num_interface = d.num_interface;
   s.owned = d.owned;
+  s.used.reserve(nodes.size());
+  for (int n : nodes) s.used.push_back(g.node_used(n) ? 1 : 0);
   s.contact = d.contact.system;
+  if (!g.constraints.empty()) s.constraints = restrict_constraints(g.constraints, nodes, d.node_local);
+  if (!g.bodies.empty()) s.bodies = restrict_bodies(g.bodies, nodes, d.node_local);
   return s;
 }
 
@@ -234,6 +250,7 @@ StructureState restrict_state(const StructureState& g, const StructureSystem& wh
   // would give; copied so that a restart from a later state would also carry it).
   const std::vector<const BlockFamily*>& families = block_families();
   for (std::size_t f = 0; f < families.size(); ++f) families[f]->restrict_state(whole, g, local, d.elements[f], s);
+  if (g.body_rotation.size() == s.body_rotation.size()) s.body_rotation = g.body_rotation;  // bodies are whole on every rank
   s.time = g.time;
   s.half_dt_prev = g.half_dt_prev;
   return s;

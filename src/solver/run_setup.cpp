@@ -53,7 +53,7 @@ void apply_initial_conditions(const Model& model, const StructureSystem& sys, St
 }
 
 /// The checks of the deck's explicit steps that need the built system: a positive fixed
-/// increment, a step that can end, constraints in one process, mass at every free node,
+/// increment, a step that can end, mass at every free node,
 /// static steps only where they run.
 void check_built_model(const RunSetup& s, const RunOptions& opt, const Communicator& comm) {
   const Model& model = *s.model;
@@ -68,13 +68,6 @@ void check_built_model(const RunSetup& s, const RunOptions& opt, const Communica
     if (model.steps[i].procedure == Procedure::ExplicitDynamic)
       (void)checked_increment_count(model.steps[i], whole_steps[i].period,
                                     step_increment(whole, whole_steps[i], opt.dt_scale));
-  if (whole.constrained() && comm.distributed()) {
-    // The elimination runs in the explicit node pass of one process (docs/theory.md);
-    // validate() refused static steps.
-    const SourceLoc& at = whole.constraints.empty() ? whole.bodies.loc[0] : whole.constraints.dep_loc[0];
-    throw InputError(at, "constraints (*TIE, *EQUATION, *RIGID BODY, *COUPLING) run in one process: run "
-                         "without mpirun");
-  }
   // A node that moves needs mass in an explicit step. Only springs and dashpots reach a node
   // without giving it mass (every other element needs *DENSITY there): their ground nodes are
   // massless and must be held.

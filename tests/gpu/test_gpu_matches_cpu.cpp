@@ -280,6 +280,10 @@ const GpuDeck kConstraintDecks[] = {
     {"rigid_rotaryi", "tests/gpu/decks/rigid_rotaryi.inp", "TIP"},
     // A shell-to-shell *TIE with rotations: MITC4 on six-dof nodes, slaves' rotations weighted.
     {"shell_tie", "tests/gpu/decks/shell_tie.inp", "TIP"},
+    // A body whose reference rotations are held (their reaction moments in RM), and a rigid
+    // end of an S4R strip (MITC4 on six-dof nodes turned by the body).
+    {"rigid_held", "tests/gpu/decks/rigid_held.inp", "TIP"},
+    {"shell_rigid", "tests/gpu/decks/shell_rigid.inp", "TIP"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,

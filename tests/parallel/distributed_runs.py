@@ -110,15 +110,48 @@ CONTACT_CASES = [
     "tests/parallel/decks/contact_crossed.inp",  # bars crossed edge on edge: only edge-to-edge contact stops them
     "tests/gpu/decks/contact_softened.inp",  # a block on a softened (EXPONENTIAL) floor with friction and a push
 ]
+# Constraints across ranks (docs/parallel.md, "Constraints across ranks"): every rank holds
+# every constraint node, sums its forces over the ranks in the halo exchange and runs the whole
+# constraint pass itself. The decks are written by tests/gpu/decks/make_constraint_decks.py.
+CONSTRAINT_CASES = [
+    "tests/gpu/decks/rigid_end.inp",      # a bar's end as a rigid body, its reference node driven
+    "tests/gpu/decks/rigid_rotaryi.inp",  # a rigid body with rotary inertia spinning
+    "tests/gpu/decks/coupling_end.inp",   # kinematic *COUPLING on a bar's end
+    "tests/gpu/decks/equation_bar.inp",   # *EQUATION between the two halves of a bar
+    "tests/gpu/decks/tie_refinement.inp",  # *TIE of a coarse and a fine mesh
+    "tests/gpu/decks/shell_tie.inp",      # *TIE of two MITC4 shell meshes
+    "tests/gpu/decks/beam_hinge.inp",     # B31 pieces joined by *EQUATION (a hinge) and *MPC TIE
+    "tests/gpu/decks/rigid_held.inp",     # a rigid end whose reference rotations are held
+    "tests/gpu/decks/shell_rigid.inp",    # an S4R strip's rigid end (MITC4 on six-dof nodes)
+    # A layer tied to a base, a rigid punch pressed into it through a contact pair, a bar joined
+    # to the base by *EQUATION (tests/parallel/decks/make_constraint_assembly.py).
+    "tests/parallel/decks/constraint_assembly.inp",
+]
 # (deck, ranks, --restart-every): J2 state, friction history, edge contact, a second step.
 RESTART_CASES = [
     ("tests/gpu/decks/solid_c3d8r_j2.inp", 2, 37),
     ("tests/gpu/decks/contact_slide.inp", 3, 37),
     ("tests/parallel/decks/contact_crossed.inp", 4, 23),
     ("tests/gpu/decks/two_steps.inp", 2, 37),
+    ("tests/gpu/decks/rigid_rotaryi.inp", 3, 29),  # a body's rotation, on every rank
+    ("tests/parallel/decks/constraint_assembly.inp", 4, 41),  # tie, rigid punch in contact, equations
 ]
 UNSTABLE_DECK = "tests/parallel/decks/two_bars_unstable.inp"
 TINY_DECK = "tests/parallel/decks/tiny.inp"
+
+
+
+def has_contact(deck):
+    """True when the deck (a path, or the base name of one of the listed decks) has contact."""
+    if not os.path.isabs(deck) and os.sep not in deck:
+        deck = next((d for d in AGREEMENT_CASES + CONTACT_CASES + CONSTRAINT_CASES if os.path.basename(d) == deck), deck)
+    path = deck if os.path.isabs(deck) else os.path.join(SOURCE, deck)
+    try:
+        with open(path) as f:
+            return "*CONTACT" in f.read().upper()
+    except OSError:
+        return "contact" in deck
+
 
 HISTORY_TOLERANCE = 1e-10   # relative, per quantity group
 # Decks whose round-off grows faster than the others' (history and last-frame limits): the
@@ -520,7 +553,7 @@ def compare_summary(rep, case, n, ref_dir, dist_dir):
             problems.append(f"share_bytes_per_rank {shares!r}")
         elif not (isinstance(whole, (int, float)) and whole > 0):
             problems.append(f"share_bytes_whole_model {whole!r}")
-        elif "contact" not in case and max(shares) >= whole:
+        elif not has_contact(case) and max(shares) >= whole:
             problems.append(f"share_bytes_per_rank {shares} not below the whole model's {whole}")
     per_rank = d.get("elements_per_rank") if isinstance(d, dict) else None
     rep.check(case, n, "summary.json", str(per_rank), f"ranks {n}, {n} parts summing to {sa.get('elements')}",
@@ -794,7 +827,7 @@ def main():
                     help="backend of every run (cuda: ranks share the GPUs when there are fewer)")
     ap.add_argument("--gpu-scheme", choices=["gather", "atomic"],
                     help="with --backend cuda: the scheme of every run (default: the binary's)")
-    ap.add_argument("--only", help="run only the cases whose deck path contains this string")
+    ap.add_argument("--only", nargs="+", help="run only the cases whose deck path contains one of these strings")
     ap.add_argument("--skip-without-gpu", action="store_true",
                     help="with --backend cuda: exit 77 (CTest's skip) when a one-process run of "
                          f"{TINY_DECK} finds no GPU")
@@ -823,14 +856,14 @@ def main():
     t0 = time.monotonic()
     rep = Report()
     worst_table = []
-    selected = lambda path: args.only is None or args.only in path
+    selected = lambda path: args.only is None or any(o in path for o in args.only)
     for deck in AGREEMENT_CASES:
         if selected(deck):
             try:
                 agreement_case(args, rep, deck, worst_table)
             except (OSError, ValueError) as e:
                 rep.fail(os.path.basename(deck), "-", "comparison", f"{type(e).__name__}: {e}")
-    for deck in CONTACT_CASES:
+    for deck in CONTACT_CASES + CONSTRAINT_CASES:
         if not selected(deck):
             continue
         try:
@@ -840,25 +873,25 @@ def main():
                 agreement_case(args, rep, deck, worst_table, args.gpu_contact_tolerance, against_cpu=True)
         except (OSError, ValueError) as e:
             rep.fail(os.path.basename(deck), "-", "comparison", f"{type(e).__name__}: {e}")
-    if args.only is None or args.only == "renumber":
+    if args.only is None or "renumber" in args.only:
         try:
             renumber_case(args, rep, worst_table)
         except (OSError, ValueError) as e:
             rep.fail("shuffled_cylinder.inp", "-", "comparison", f"{type(e).__name__}: {e}")
     for deck, n, every in RESTART_CASES:
-        if (selected(deck) or args.only == "restart") and (args.backend == "cpu" or "contact" not in deck):
+        if (selected(deck) or "restart" in (args.only or [])) and (args.backend == "cpu" or not has_contact(deck)):
             try:
                 restart_case(args, rep, deck, n, every)
             except (OSError, ValueError) as e:
                 rep.fail(os.path.basename(deck), n, "restart", f"{type(e).__name__}: {e}")
     # (On the GPU, two ranks sharing one device take minutes for this deck's 290 k increments.)
-    if (args.only is None or args.only == "restart") and args.backend == "cpu":
+    if (args.only is None or "restart" in (args.only or [])) and args.backend == "cpu":
         sigterm_case(args, rep)
     if selected(UNSTABLE_DECK):
         unstable_case(args, rep)
     if selected(TINY_DECK):
         tiny_case(args, rep)
-    if args.only is None or args.only == "share":
+    if args.only is None or "share" in args.only:
         share_case(args, rep)
         bad_deck_case(args, rep)
 

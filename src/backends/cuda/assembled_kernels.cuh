@@ -232,6 +232,22 @@ __device__ inline void local_node_forces(const MeshView<T>& m, const DriveView& 
     for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];
 }
 
+/// Node n's whole forces: local_node_forces (clearing the nodal arrays when clear), and on a
+/// shared node of a distributed run the sum over the ranks holding it (halo_total, all six
+/// components for six-dof nodes) with the whole contact force (the partials were packed
+/// without it).
+template <class T, Sink S, int kDofs>
+__device__ inline void node_forces(const MeshView<T>& m, const DriveView& d, NodalForces<T> nf, SlotForces<T> sf,
+                                   int n, bool clear, T fi[6], T fp[3]) {
+  local_node_forces<T, S, kDofs>(m, d, nf, sf, n, clear, fi, fp);
+  if (n >= m.num_interface) return;
+  const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
+  for (int j = 0; j < 6; ++j) fi[j] = t[j];
+  for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
+  if (m.contact_normal)
+    for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];
+}
+
 /// Which nodes a node pass integrates. A Commit or Probe pass of a model without linear
 /// constraints, rigid bodies, beams, FPM triangles or contact runs as two launches side by
 /// side: Special over the nodes that carry loads, prescribed motions or a *TRANSFORM (a short
@@ -296,14 +312,7 @@ __global__ void node_pass_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d,
   } else {
     if (n < m.nn) {
       T fi[6], fp[3];
-      local_node_forces<T, S, kDofs>(m, d, nf, sf, n, commit, fi, fp);
-      if (n < m.num_interface) {  // all 6 components: six-dof nodes of beams and FPM triangles
-        const T* t = m.halo_total + static_cast<std::size_t>(kHaloValues) * n;
-        for (int j = 0; j < 6; ++j) fi[j] = t[j];
-        for (int j = 0; j < 3; ++j) fp[j] = t[kHaloPressure + j];
-        if (m.contact_normal)  // the whole contact force: the partials were packed without it
-          for (int j = 0; j < 3; ++j) fi[j] -= m.contact_normal[3 * n + j] + m.contact_shear[3 * n + j];
-      }
+      node_forces<T, S, kDofs>(m, d, nf, sf, n, commit, fi, fp);
       NodeDriveValues<T> values;
       NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
       if (cons.num_dependent > 0) {  // linear constraints (dynamics/constraint_pass.hpp)

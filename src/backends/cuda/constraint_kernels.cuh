@@ -18,7 +18,7 @@ __global__ void dependent_force_kernel(MeshView<T> m, DriveView d, Increment inc
   if (k >= c.num_dependent) return;
   const int n = c.dep_node[k];
   T fi[6], fp[3];
-  local_node_forces<T, S, kDofs>(m, d, nf, sf, n, false, fi, fp);
+  node_forces<T, S, kDofs>(m, d, nf, sf, n, false, fi, fp);
   NodeDriveValues<T> values;
   const NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
   store_dependent_force(c, k, fi, fp, drive.load);
@@ -74,7 +74,7 @@ struct BodyView {
   const T *mass, *first_moment, *inertia, *offset;
   T* rotation;   ///< 9 per body (row-major)
   T* omega;      ///< 3 per body: angular velocity at the half step, global
-  T* out;        ///< 9 per body: v^n, w^n of the reference node and its reaction
+  T* out;        ///< kBodyOutValues per body (dynamics/rigid_body.hpp)
   double* sums;  ///< 4 per body: kinetic energy, work before and after t^n, non-finite
   const std::uint8_t* skip;  ///< per node: dofs the node pass leaves to the body kernel
 };
@@ -96,7 +96,7 @@ __global__ void body_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Incr
   BodyLoads<T> f;
   const auto add_node = [&](int n, bool rotates, bool reference) {
     T fi[6], fp[3];
-    local_node_forces<T, S, kDofs>(m, d, nf, sf, n, false, fi, fp);
+    node_forces<T, S, kDofs>(m, d, nf, sf, n, false, fi, fp);
     NodeDriveValues<T> values;
     const NodeDrive<T> drive = node_drive(d, n, inc.tau, inc.dt_next, values);
     const Vec3<T> arm = Vec3<T>{m.x0[n] + s.ux[n], m.y0[n] + s.uy[n], m.z0[n] + s.uz[n]} - xr;
@@ -106,7 +106,7 @@ __global__ void body_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Incr
   for (int i = bv.slave_ptr[b]; i < bv.slave_ptr[b + 1]; ++i) add_node(bv.slave_node[i], bv.slave_rot[i] != 0, false);
   NodeDriveValues<T> values;
   const NodeDrive<T> drive = node_drive(d, r, inc.tau, inc.dt_next, values);
-  const unsigned held = d.held[r] & 7u;
+  const unsigned held = d.held[r] & 0x3Fu;  // translations, and rotations held at rest
   const T u_now[3] = {s.ux[r], s.uy[r], s.uz[r]};
   T imposed[3];
   body_imposed_velocity(held, drive, u_now, h.h_next, imposed);
@@ -115,16 +115,19 @@ __global__ void body_kernel(MeshView<T> m, NodeStateView<T> s, DriveView d, Incr
   const BodyStep<T> st = rigid_body_step(bv.mass[b], bv.first_moment + 3 * b, bv.inertia + 9 * b, R,
                                          Vec3<T>{s.v[0][r], s.v[1][r], s.v[2][r]}, Vec3<T>{w[0], w[1], w[2]}, f,
                                          held, imposed, h);
-  sums[0] = st.kinetic;
-  sums[1] = st.work_prev;
-  sums[2] = st.work_next;
+  if (!m.owned || m.owned[r]) {  // every rank of a distributed run steps the body; its owner counts it
+    sums[0] = st.kinetic;
+    sums[1] = st.work_prev;
+    sums[2] = st.work_next;
+  }
   sums[3] = st.finite ? 0.0 : 1.0;
   T* out = bv.out + kBodyOutValues * b;
   const BodyAcceleration<T> acc =
       body_acceleration(st, Vec3<T>{s.v[0][r], s.v[1][r], s.v[2][r]}, Vec3<T>{w[0], w[1], w[2]}, h);
   const T o[kBodyOutValues] = {st.v_full.x, st.v_full.y, st.v_full.z, st.w_full.x,  st.w_full.y,
                                st.w_full.z, st.reaction.x, st.reaction.y, st.reaction.z, acc.a.x,
-                               acc.a.y,     acc.a.z,     acc.alpha.x,  acc.alpha.y,  acc.alpha.z};
+                               acc.a.y,     acc.a.z,     acc.alpha.x,  acc.alpha.y,  acc.alpha.z,
+                               st.reaction_moment.x, st.reaction_moment.y, st.reaction_moment.z};
   for (int i = 0; i < kBodyOutValues; ++i) out[i] = o[i];
   if (mode != NodeMode::Commit) return;
   const T dt = T(2) * h.h_next;
@@ -171,7 +174,7 @@ __global__ void body_output_kernel(BodyView<T> bv, FrameOut<T> frame) {
   const int r = bv.ref_node[b];
   const auto put = [&](int column, int n, T value) { frame.put(column, n, value); };
   for (int k = 0; k < 6; ++k) put(k, r, o[k]), put(12 + k, r, o[9 + k]);
-  for (int k = 0; k < 3; ++k) put(6 + k, r, o[6 + k]);
+  for (int k = 0; k < 3; ++k) put(6 + k, r, o[6 + k]), put(9 + k, r, o[15 + k]);
   const Vec3<T> v{o[0], o[1], o[2]}, w{o[3], o[4], o[5]};
   BodyStep<T> st{};
   st.w_full = w;

@@ -8,7 +8,8 @@ is coupled to a reference node, loaded there by a force and a twisting moment), 
 further out, loaded at the tip across and by a twisting moment) and rigid_rotaryi.inp (rigid_end
 with a *ROTARY INERTIA on its reference node), shell_tie.inp (an S4R strip, coarse on one half and
 fine on the other, the fine edge tied to the coarse shells' SPOS with rotations: MITC4 on six-dof
-nodes, bent and twisted at the tip).
+nodes, bent and twisted at the tip), rigid_held.inp (rigid_end with the reference node's rotations
+held) and shell_rigid.inp (an S4R strip whose last element is a rigid body).
 Usage: python3 make_constraint_decks.py  (writes next to itself)"""
 import os
 
@@ -81,7 +82,7 @@ def equation_bar():
     for d in (1, 2, 3):
         lines += ["*EQUATION", "2", f"BL, {d}, 1., AR, {d}, -1."]
     lines += ["*BOUNDARY", "X0, 1, 3", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5", "*CLOAD", "TIP, 1, 0.5", "TIP, 3, 0.1",
-              "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U", "*END STEP"]
+              "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U, A", "*END STEP"]
     return "\n".join(lines) + "\n"
 
 
@@ -109,7 +110,7 @@ def rigid_bar(coupling):
     else:
         lines.append("*RIGID BODY, REF NODE=900, ELSET=LAST")
     lines += ["*BOUNDARY", "X0, 1, 3", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5", "*CLOAD", "900, 2, 0.2", "900, 3, 0.1",
-              "900, 4, 0.3", "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U", "*END STEP"]
+              "900, 4, 0.3", "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP", "U" if coupling else "U, A", "*END STEP"]
     return "\n".join(lines) + "\n"
 
 
@@ -163,9 +164,38 @@ def shell_tie():
     return "\n".join(lines) + "\n"
 
 
+def rigid_held():
+    """rigid_end with the reference node's rotations held (the body translates and reports its
+    reaction moment)."""
+    text = rigid_bar(False).replace("rigid end of a bar", "rigid end of a bar, its rotations held")
+    return text.replace("*BOUNDARY\nX0, 1, 3\n", "*BOUNDARY\nX0, 1, 3\n900, 4, 6\n").replace(
+        "*NODE OUTPUT, NSET=TIP\nU, A\n", "*NODE OUTPUT, NSET=TIP\nU, A, RF\n")
+
+
+def shell_rigid():
+    """An S4R strip (4 x 1 elements, 1 x 0.25) clamped at x = 0 whose last element is a *RIGID
+    BODY about node 900 at its centre, loaded there across and by moments: MITC4 on six-dof
+    nodes, the body turning its shell nodes' directors."""
+    lines = ["*HEADING", "S4R strip with a rigid end (make_constraint_decks.py)", "*NODE"]
+    a = lambda i, j: 1 + i + 5 * j
+    for j in range(2):
+        for i in range(5):
+            lines.append(f"{a(i, j)}, {0.25 * i}, {0.25 * j}, 0.")
+    lines += ["900, 0.875, 0.125, 0.", "*ELEMENT, TYPE=S4R, ELSET=STRIP"]
+    lines += [f"{i + 1}, {a(i, 0)}, {a(i + 1, 0)}, {a(i + 1, 1)}, {a(i, 1)}" for i in range(4)]
+    lines += ["*ELSET, ELSET=LAST", "4", "*NSET, NSET=ROOT", f"{a(0, 0)}, {a(0, 1)}",
+              "*NSET, NSET=TIP", f"{a(4, 0)}, {a(4, 1)}, {a(2, 0)}, 900", MAT.rstrip(),
+              "*SHELL SECTION, ELSET=STRIP, MATERIAL=M", "0.02", "*RIGID BODY, REF NODE=900, ELSET=LAST",
+              "*BOUNDARY", "ROOT, 1, 6", "*STEP", "*DYNAMIC, EXPLICIT", ", 0.5", "*CLOAD", "900, 3, 1e-4",
+              "900, 4, 2e-5", "900, 5, -1e-5", "*OUTPUT, HISTORY, TIME INTERVAL=0.01", "*NODE OUTPUT, NSET=TIP",
+              "U, UR, RF", "*END STEP"]
+    return "\n".join(lines) + "\n"
+
+
 for name, text in (("tie_refinement.inp", tie_refinement()), ("equation_bar.inp", equation_bar()),
                    ("rigid_end.inp", rigid_bar(False)), ("coupling_end.inp", rigid_bar(True)),
                    ("beam_hinge.inp", beam_hinge()), ("rigid_rotaryi.inp", rigid_rotaryi()),
-                   ("shell_tie.inp", shell_tie())):
+                   ("shell_tie.inp", shell_tie()), ("rigid_held.inp", rigid_held()),
+                   ("shell_rigid.inp", shell_rigid())):
     with open(os.path.join(HERE, name), "w") as out:
         out.write(text)
