@@ -270,11 +270,18 @@ class StepLoadBuilder {
     cload_tables(s);
     dload_tables(s);
     thermal_tables(s);
-    if (!s.thermal_elem.empty() && step.procedure == Procedure::ExplicitDynamic)
+    // Temperatures carried into an explicit step stay at their end values through it (frozen:
+    // carry_over), so the thermal strain is constant and does no work. A step that changes
+    // them (its own *TEMPERATURE lines, or OP=NEW) would, and the explicit energy balance
+    // does not book that work yet.
+    const bool changes = !step.temperatures.empty() || step.temperature_op_new;
+    if (step.procedure == Procedure::ExplicitDynamic && changes && (!s.thermal_elem.empty() || thermal_before))
       throw InputError(step.temperatures.empty() ? step.loc : step.temperatures.front().loc,
-                       "step '" + step.name + "' is explicit and changes temperatures (*TEMPERATURE, or carried from "
-                       "an earlier step) of elements whose material expands: thermal loads run in *STATIC steps only "
-                       "so far (the explicit energy balance does not book their work yet)");
+                       "step '" + step.name + "' is explicit and changes the temperatures (*TEMPERATURE) of "
+                       "elements whose material expands: temperature changes run in *STATIC steps only so far (the "
+                       "explicit energy balance does not book their work yet); temperatures carried from an earlier "
+                       "step without change run in explicit steps too");
+    thermal_before = !s.thermal_elem.empty();
     frame_tables(step, s);
     s.outputs = outputs;
     previous_period = step.time_period;
@@ -691,6 +698,7 @@ class StepLoadBuilder {
   std::vector<double> theta0;    ///< per node: the initial temperature (0 unless given)
   std::vector<OutputRequest> outputs;
   double previous_period = 0;
+  bool thermal_before = false;  ///< the previous step left thermal strain in some element
   /// Model element -> its row in the whole-element pressure table, and its index in the
   /// continuum mesh (face loads, NURBS sides); -1: none.
   std::vector<int> pressure_index, solid_index;

@@ -322,7 +322,9 @@ void apply_order(Model& m, const LocalityOrder& order) {
   }
   for (InitialVelocity& v : m.initial_velocities) remap(v.nodes, node_new);
   for (InitialRotatingVelocity& v : m.initial_rotations) remap(v.nodes, node_new);
+  for (TemperatureLine& t : m.initial_temperatures) remap(t.nodes, node_new);
   for (Step& s : m.steps) {
+    for (TemperatureLine& t : s.temperatures) remap(t.nodes, node_new);
     for (Boundary& b : s.boundaries) remap(b.nodes, node_new);
     for (ConcentratedLoad& c : s.cloads) remap(c.nodes, node_new);
     for (DistributedLoad& d : s.dloads) remap(d.elements, elem_new);

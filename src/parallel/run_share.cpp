@@ -1,6 +1,7 @@
 #include "parallel/run_share.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <type_traits>
 
@@ -274,6 +275,9 @@ void walk_share(Ar& ar, Model_& outline, System& whole, Domain& domain, System& 
 
 /// Status message kinds: the exception rank 0 met, by exit code.
 constexpr char kStatusOk = 'O', kStatusInput = 'I', kStatusRun = 'R', kStatusOther = 'E';
+/// The run ended on rank 0 before any share was sent (its static steps were all the deck, or it
+/// was interrupted in them): the message is the exit code.
+constexpr char kStatusEnded = 'D';
 
 }  // namespace
 
@@ -359,12 +363,17 @@ void announce_setup_failure(const Communicator& comm, const std::exception& e) {
   for (int q = 1; q < comm.size(); ++q) comm.send_bytes(kind + std::string(e.what()), q);
 }
 
+void announce_run_ended(const Communicator& comm, int code) {
+  for (int q = 1; q < comm.size(); ++q) comm.send_bytes(kStatusEnded + std::to_string(code), q);
+}
+
 RunShare receive_share(const Communicator& comm) {
   // Rank 0 reads and builds meanwhile, maybe on this host's cores: wait without spinning.
   comm.wait_for_bytes(0);
   const std::string status = comm.receive_bytes(0);
   const char kind = status.empty() ? kStatusOther : status[0];
   const std::string msg = status.empty() ? std::string() : status.substr(1);
+  if (kind == kStatusEnded) throw CollectiveSetupError("", msg.empty() ? 4 : std::atoi(msg.c_str()));
   if (kind == kStatusInput) throw InputError(SourceLoc{}, msg);
   if (kind == kStatusRun) throw CollectiveSetupError(msg, 3);
   if (kind != kStatusOk) throw CollectiveSetupError(msg, 4);

@@ -72,10 +72,15 @@ void announce_setup_ok(const Communicator& comm);
 /// exit code; only rank 0 prints the message).
 void announce_setup_failure(const Communicator& comm, const std::exception& e);
 
+/// Rank 0: the run ended before the shares were sent (a deck of static steps, which rank 0
+/// runs alone, or a stop in them); the other ranks leave with exit code `code`.
+void announce_run_ended(const Communicator& comm, int code);
+
 /// Ranks other than 0: waits for rank 0's verdict on the set-up and then receives this
 /// rank's share; after a failure throws what rank 0 threw (InputError: exit 2), or a
-/// CollectiveSetupError with its exit code. A share that cannot be read stops the run
-/// from here (comm.abort).
+/// CollectiveSetupError with its exit code (also when the run ended on rank 0 before any
+/// share was sent: 0 when it completed). A share that cannot be read stops the run from here
+/// (comm.abort).
 RunShare receive_share(const Communicator& comm);
 
 /// A failure of rank 0's set-up as the other ranks see it: they stop with code, silently

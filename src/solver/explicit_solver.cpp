@@ -92,7 +92,6 @@ RestartPoint resume_point(RunContext& c, RestartBlob& rank_part) {
   return r;
 }
 
-/// The summary's account of the model and the set-up, before the first step.
 /// Names once the continuum kinds of the model that take no bulk viscosity when some
 /// explicit step has it (Abaqus applies its linear term to them; docs/input.md).
 void note_bulk_viscosity_kinds(const StructureSystem& whole, const std::vector<StepLoads>& steps) {
@@ -115,6 +114,16 @@ void note_bulk_viscosity_kinds(const StructureSystem& whole, const std::vector<S
                  takers.c_str());
 }
 
+/// The summary's account of the explicit steps' backend (none: a deck of static steps).
+void describe_backend(RunContext& c) {
+  if (!c.backend) return;
+  c.sum.threads = c.backend->threads();
+  c.sum.backend = c.backend->name();
+  c.sum.precision = c.backend->precision();
+  c.sum.device_bytes_per_element = c.backend->device_bytes() / std::max(1, c.sys.total_elements());
+}
+
+/// The summary's account of the model and the set-up, before the first step.
 void describe_setup(RunContext& c) {
   RunSummary& sum = c.sum;
   const StructureSystem& whole = c.setup.whole;
@@ -126,12 +135,7 @@ void describe_setup(RunContext& c) {
   }
   sum.nodes = whole.num_nodes;
   sum.elements = whole.total_elements();
-  if (c.backend) {
-    sum.threads = c.backend->threads();
-    sum.backend = c.backend->name();
-    sum.precision = c.backend->precision();
-    sum.device_bytes_per_element = c.backend->device_bytes() / std::max(1, c.sys.total_elements());
-  }
+  describe_backend(c);
   // The estimate as the first explicit step takes it (its bulk viscosity's factor included).
   double b1 = 0;
   for (std::size_t i = 0; i < c.model.steps.size() && i < c.setup.whole_steps.size(); ++i)
@@ -280,14 +284,93 @@ void describe_ranks(RunContext& c) {
   sum.mpi_library = comm.library();
 }
 
+/// Rank 0's result writer and the writer thread in front of it (none elsewhere).
+struct RunOutput {
+  std::unique_ptr<ResultSink> writer;
+  std::unique_ptr<AsyncOutput> out;
+};
+
+RunOutput make_output(const RunSetup& setup, const RunOptions& opt, bool writes) {
+  RunOutput o;
+  if (!writes || !opt.make_sink) return o;
+  const Model& model = *setup.model;
+  // NURBS patches are also written as rational Bézier cells: the mesh tells the sink,
+  // the writer thread adds their arrays to each field frame.
+  auto bezier = std::make_shared<const BezierOutput>(bezier_output(model, setup.whole));
+  ResultMesh mesh = result_mesh(setup.whole);
+  if (!bezier->empty()) mesh.bezier = std::shared_ptr<const ResultMesh>(bezier, &bezier->mesh);
+  o.writer = opt.make_sink(mesh);  // a resumed run's continues its files once the restart is loaded
+  o.out = std::make_unique<AsyncOutput>(*o.writer, model, setup.whole, 2, bezier);
+  return o;
+}
+
+/// Exit code of an interrupted run (apps/halfstep/main.cpp's kInterrupted), for the ranks
+/// that leave when rank 0 was stopped in its leading static steps.
+constexpr int kInterruptedExit = 5;
+
+/// Rank 0 of a distributed run whose deck begins with static steps (RunSetup::shares_deferred):
+/// those steps on the whole model, as one process runs them, their account into sum; then
+/// the shares go out with the converged state, or the other ranks are let go when nothing is
+/// left (or a stop came). Returns the first step not run.
+std::size_t run_static_head(RunSetup& setup, const RunOptions& opt, const Communicator& comm, VariableMassScaler& scaler,
+                            RunOutput& o, Clock::time_point t_start, RunSummary& sum, bool& interrupted) {
+  RunContext h(opt, comm, setup, nullptr, true, scaler);
+  h.t_start = t_start;
+  h.writer = o.writer.get();
+  h.out = o.out.get();
+  std::size_t si = 0;
+  try {
+    describe_setup(h);
+    if (opt.progress)
+      std::fprintf(stderr, "halfstep: the leading static steps run on rank 0 of %d (the other ranks wait)\n",
+                   comm.size());
+    h.tty = opt.progress && isatty(2);
+    for (const StepLoads& s : h.steps) h.total_time += s.period;
+    h.sum.setup_seconds = seconds_since(t_start);
+    h.reports = static_cast<bool>(opt.status);
+    h.t_loop = h.last_status = Clock::now();
+    h.t_begin = setup.st.time;
+    for (; si < h.steps.size() && h.model.steps[si].procedure == Procedure::Static && !interrupted; ++si) {
+      if (h.out) h.out->finish();
+      h.sum.step_records.push_back({h.model.steps[si].name, "explicit", setup.st.time, h.steps[si].period, 0.0, 0});
+      interrupted = run_static_step_of_run(h, si);
+    }
+    if (h.out) h.out->finish();
+  } catch (const std::exception& e) {
+    announce_setup_failure(comm, e);  // the other ranks wait for their shares
+    throw;
+  }
+  if (interrupted || si == h.steps.size()) {
+    describe_end(h, interrupted);
+    h.sum.wall_seconds = seconds_since(t_start);
+    announce_run_ended(comm, interrupted ? kInterruptedExit : 0);
+  } else {
+    send_deferred_shares(setup, comm);
+  }
+  sum = std::move(h.sum);
+  return si;
+}
+
 /// The run after its set-up: backend, restart, output, every step, the summary.
 RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator& comm, Clock::time_point t_start) {
   const Model& model = *setup.model;
   VariableMassScaler scaler(model, setup.mass_scaling);
+  const bool writes = comm.rank() == 0;  // rank 0 writes every file
+  RunOutput output;
+  RunSummary head;  // the leading static steps rank 0 ran alone
+  std::size_t first = 0;
+  bool interrupted = false;
+  if (setup.shares_deferred) {
+    output = make_output(setup, opt, writes);
+    first = run_static_head(setup, opt, comm, scaler, output, t_start, head, interrupted);
+    if (interrupted || first == model.steps.size()) return head;
+  } else {
+    first = setup.static_head;  // the other ranks got their shares after rank 0 ran these
+  }
   const DistributedContext context{&comm, setup.domain.get()};
   const DistributedContext* dist = setup.domain ? &context : nullptr;  // null: one process
-  const bool writes = comm.rank() == 0;                                // rank 0 writes every file
   RunContext c(opt, comm, setup, dist, writes, scaler);
+  if (setup.static_head > 0 && writes) c.sum = std::move(head);
   c.t_start = t_start;
   const std::unique_ptr<Backend> backend = start_backend(setup, opt, comm, dist, writes);
   c.backend = backend.get();
@@ -304,25 +387,20 @@ RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator&
   std::unique_ptr<FrameGather> gather;
   if (dist) gather = std::make_unique<FrameGather>(comm, *setup.domain, setup.whole, setup.local);
   c.gather = gather.get();
-  std::unique_ptr<ResultSink> writer;
-  std::unique_ptr<AsyncOutput> out;
-  if (writes && opt.make_sink) {
-    // NURBS patches are also written as rational Bézier cells: the mesh tells the sink,
-    // the writer thread adds their arrays to each field frame.
-    auto bezier = std::make_shared<const BezierOutput>(bezier_output(model, setup.whole));
-    ResultMesh mesh = result_mesh(setup.whole);
-    if (!bezier->empty()) mesh.bezier = std::shared_ptr<const ResultMesh>(bezier, &bezier->mesh);
-    writer = opt.make_sink(mesh);  // a resumed run's continues its files once the restart is loaded
-    out = std::make_unique<AsyncOutput>(*writer, model, setup.whole, 2, bezier);
-  }
-  c.writer = writer.get();
+  if (setup.static_head == 0) output = make_output(setup, opt, writes);
+  std::unique_ptr<AsyncOutput>& out = output.out;
+  c.writer = output.writer.get();
   c.out = out.get();
-  describe_setup(c);
+  if (!(setup.static_head > 0 && writes)) {
+    describe_setup(c);
+  } else {
+    describe_backend(c);  // the rest was described before the static steps
+  }
   c.last_progress = Clock::now();
   c.tty = opt.progress && writes && isatty(2);
   for (const StepLoads& s : c.steps) c.total_time += s.period;
   c.last_restart = Clock::now();
-  c.sum.setup_seconds = seconds_since(t_start);
+  if (setup.static_head == 0) c.sum.setup_seconds = seconds_since(t_start);
   // Status points (opt.status), rank 0 only: at most every kStatusInterval wall seconds and
   // at each step's end. The ETA is at this run's pace so far (a resumed run's loop begins at
   // its restart).
@@ -330,8 +408,7 @@ RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator&
   c.t_loop = Clock::now();
   c.t_begin = c.resume_at.active ? c.resume_at.t_step0 + c.resume_at.tau : setup.st.time;
   c.last_status = c.t_loop;
-  bool interrupted = false;
-  for (std::size_t si = c.resume_at.active ? c.resume_at.step : 0; si < c.steps.size() && !interrupted; ++si) {
+  for (std::size_t si = c.resume_at.active ? c.resume_at.step : first; si < c.steps.size() && !interrupted; ++si) {
     if (out) out->finish();  // the writer must not be writing while histories are reopened
     c.sum.step_records.push_back({model.steps[si].name, "explicit", setup.st.time, c.steps[si].period, 0.0, 0});
     interrupted = model.steps[si].procedure == Procedure::Static ? run_static_step_of_run(c, si)

@@ -83,9 +83,16 @@ void check_built_model(const RunSetup& s, const RunOptions& opt, const Communica
                              "': hold it with *BOUNDARY or give it mass (*MASS, or elements with *DENSITY); "
                              "springs and dashpots carry none");
   }
-  if (s.any_static && comm.distributed())
-    throw InputError(SourceLoc{model.deck_path, 0}, "static steps run in one process (the distributed linear "
-                                                     "solve is not there yet): run without mpirun");
+  // A distributed run's leading static steps run on rank 0 before it sends the shares; a
+  // static step after an explicit one would need the ranks' states gathered back first.
+  bool explicit_before = false;
+  for (const Step& step : model.steps) {
+    if (step.procedure == Procedure::Static && explicit_before && comm.distributed())
+      throw InputError(step.loc, "static step '" + step.name + "' follows an explicit step: under mpirun, static "
+                                 "steps run on rank 0 before the explicit steps only (the distributed linear solve "
+                                 "is not there yet); run without mpirun or put the static steps first");
+    explicit_before = explicit_before || step.procedure == Procedure::ExplicitDynamic;
+  }
 }
 
 /// Rank 0 of a distributed run: every other rank's share sent (one at a time: rank 0 holds the
@@ -179,7 +186,14 @@ void prepare_run(RunSetup& s, const Model& deck, const RunOptions& opt, const Co
     throw;
   }
   s.restarts = s.restarts_asked || s.restart_every > 0 || s.restart_points > 0 || s.restart_interval > 0;
-  if (comm.distributed() && s.builds) {
+  // Leading static steps run on rank 0 alone (a resumed run starts in an explicit step).
+  if (comm.distributed() && !opt.resume)
+    while (s.static_head < model.steps.size() && model.steps[s.static_head].procedure == Procedure::Static)
+      ++s.static_head;
+  s.shares_deferred = s.builds && s.static_head > 0;
+  if (s.shares_deferred) {
+    s.part = std::move(part);
+  } else if (comm.distributed() && s.builds) {
     send_shares(s, part, comm);
   } else if (comm.distributed()) {
     s.whole = std::move(s.share.whole);
@@ -188,6 +202,12 @@ void prepare_run(RunSetup& s, const Model& deck, const RunOptions& opt, const Co
     s.local_steps = std::move(s.share.steps);  // their amplitudes point into share.outline
     s.st = std::move(s.share.state);
   }
+}
+
+void send_deferred_shares(RunSetup& s, const Communicator& comm) {
+  send_shares(s, s.part, comm);
+  s.shares_deferred = false;
+  s.part.clear();
 }
 
 }  // namespace halfstep

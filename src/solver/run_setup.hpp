@@ -44,6 +44,13 @@ struct RunSetup {
   std::vector<StepLoads> local_steps;
   std::vector<double> share_bytes_per_rank;  ///< rank 0: the bytes of each rank's share
   double share_bytes_whole = 0;              ///< rank 0: the same archive of the whole model
+  /// Rank 0 of a distributed run whose deck begins with static steps: it runs them on the
+  /// whole model first and sends the shares (with the converged state) after them
+  /// (send_deferred_shares); the other ranks wait for their shares meanwhile.
+  bool shares_deferred = false;
+  /// Every rank of such a run: the leading static steps, which rank 0 runs alone.
+  std::size_t static_head = 0;
+  std::vector<int> part;  ///< rank 0 with deferred shares: each model element's rank
 
   /// The system this rank runs.
   const StructureSystem& sys() const { return domain ? local : whole; }
@@ -57,5 +64,9 @@ struct RunSetup {
 /// Builds s from the deck (rank 0) or from rank 0's share (the other ranks); throws
 /// InputError for bad input, on every rank of a distributed run alike.
 void prepare_run(RunSetup& s, const Model& deck, const RunOptions& opt, const Communicator& comm);
+
+/// Rank 0 with deferred shares, after the leading static steps: every rank's share of the
+/// whole model in its state now, sent; this rank's part kept (s.domain set).
+void send_deferred_shares(RunSetup& s, const Communicator& comm);
 
 }  // namespace halfstep

@@ -1,9 +1,10 @@
 // Thermal loads on the GPU (issue 45 item 2): the heated bar of tests/integration/
 // test_thermal_run.cpp on the GPU static engine (linear and NLGEOM: element matrices and
 // forces differentiated on the device with the temperature change), against the closed forms
-// alpha dtheta L and -E alpha dtheta. Skipped without a GPU.
+// alpha dtheta L and -E alpha dtheta, and carried into an explicit step. Skipped without a GPU.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "../integration/thermal_bar.hpp"
 #include "need_gpu.hpp"
@@ -33,6 +34,52 @@ TEST(GpuThermal, StaticBarMatchesTheClosedForms) {
         EXPECT_NEAR(u1, eps * kN, 1e-9 * eps * kN) << (nlgeom ? "NLGEOM" : "linear");
       }
     }
+}
+
+// The held bar heated in an NLGEOM static step, then an explicit step carrying the
+// temperatures (the explicit passes' thermal strain: the element kernels on the device) keeps
+// S11 = -E alpha dtheta (to the finite-strain difference) and the CPU's numbers.
+TEST(GpuThermal, CarriedTemperaturesKeepTheHeldBarsStressInAnExplicitStep) {
+  NEED_GPU();
+  for (const char* type : {"C3D8R", "C3D8"}) {
+    std::vector<double> s[2];
+    for (int gpu = 0; gpu < 2; ++gpu) {
+      const std::string dir = scratch_dir(std::string("carried_") + type + (gpu ? "_gpu" : "_cpu"));
+      std::ofstream(dir + "/bar.inp") << bar_deck(type, "XL, 1, 1\n", static_step(true) + explicit_after(""));
+      std::string log;
+      ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", gpu ? "--backend cuda" : "--backend cpu", &log), 0) << log;
+      s[gpu] = last_stress(dir + "/out");
+      ASSERT_EQ(s[gpu].size(), 6u * kN);
+    }
+    const double eps = kAlpha * (kT1 - kT0);
+    for (int e = 0; e < kN; ++e) {
+      EXPECT_NEAR(s[1][6 * e], -kE * eps, 2e-3 * kE * eps) << type;
+      for (int k = 0; k < 6; ++k) EXPECT_NEAR(s[1][6 * e + k], s[0][6 * e + k], 1e-9 * kE * eps) << type << " " << k;
+    }
+  }
+}
+
+// examples/generate_bolted_joint.py on the GPU: the thermal preload in the GPU static engine
+// (rigid head and nut, softened contact), the pull in the explicit step on the device; the
+// held nut's reaction against the joint diagram (the CPU's bounds: tests/integration/
+// test_examples.cpp).
+TEST(GpuThermal, BoltedJointFollowsTheJointDiagram) {
+  NEED_GPU();
+  const std::string dir = scratch_dir("bolted_joint");
+  const std::string deck = generate_with("generate_bolted_joint.py", dir, "joint", "");
+  std::string log;
+  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cuda", &log), 0) << log;
+  const Csv h = read_csv(dir + "/out/history/REFS.csv");
+  const double f0 = 210000 * 1.2e-5 * 100 * 100 / 2.0, f1 = f0 + 0.5 * 10000;
+  double preload = 0, last_time = -1, last = 0;
+  for (const auto& row : h.rows) {
+    if (static_cast<int>(row[h.col("node")]) != 9002) continue;
+    if (row[0] == 1.0) preload = -row[h.col("RF3")];
+    if (row[0] > last_time) last_time = row[0], last = -row[h.col("RF3")];
+  }
+  std::printf("GPU bolted joint: preload %.6f N (closed form %.6f), after the pull %.6f N (%.6f)\n", preload, f0, last, f1);
+  EXPECT_NEAR(preload, f0, 2e-4 * f0);
+  EXPECT_NEAR(last, f1, 2e-4 * f1);
 }
 
 }  // namespace

@@ -82,4 +82,16 @@ inline std::string slow_heating_step(std::string& amplitude) {
   return step.str();
 }
 
+/// Closes the step before it and adds an explicit step of five axial periods of the bar, with
+/// `lines` (its loads), its last field frame's S and XL's history.
+inline std::string explicit_after(const std::string& lines) {
+  const double c = std::sqrt(kE / 7.8e-9), t = 5 * 4.0 * kN / c;
+  std::ostringstream step;
+  step.precision(17);
+  step << "*END STEP\n*STEP\n*DYNAMIC, EXPLICIT\n, " << t << "\n" << lines
+       << "*OUTPUT, FIELD, NUMBER INTERVAL=1000\n*ELEMENT OUTPUT\nS\n*OUTPUT, HISTORY, TIME INTERVAL=" << t / 10
+       << "\n*NODE OUTPUT, NSET=XL\nU, RF\n";
+  return step.str();
+}
+
 }  // namespace halfstep::test::thermal

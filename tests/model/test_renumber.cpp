@@ -204,6 +204,7 @@ std::string label_view(const Model& m) {
   for (const AdhesionDef& a : m.adhesions) o << "adhesion " << a.name << " " << Es(a.elements) << "| " << Es(a.parents) << "\n";
   for (const InitialVelocity& v : m.initial_velocities) o << "velocity " << Ns(v.nodes) << v.dof << " " << v.value << "\n";
   for (const InitialRotatingVelocity& v : m.initial_rotations) o << "rotating " << Ns(v.nodes) << v.omega << "\n";
+  for (const TemperatureLine& t : m.initial_temperatures) o << "initial temperature " << Ns(t.nodes) << t.value << "\n";
   for (const ContactPair& p : m.contact.pairs) o << "contact " << p.slave << " / " << p.master << "\n";
   for (const Tie& t : m.ties) o << "tie " << t.slave << " / " << t.master << "\n";
   for (const Step& s : m.steps) {
@@ -211,6 +212,7 @@ std::string label_view(const Model& m) {
     for (const Boundary& b : s.boundaries) o << " boundary " << Ns(b.nodes) << b.first_dof << "-" << b.last_dof << "\n";
     for (const ConcentratedLoad& c : s.cloads) o << " cload " << Ns(c.nodes) << c.dof << " " << c.magnitude << "\n";
     for (const DistributedLoad& d : s.dloads) o << " dload " << Es(d.elements) << d.face << " " << d.magnitude << "\n";
+    for (const TemperatureLine& t : s.temperatures) o << " temperature " << Ns(t.nodes) << t.value << "\n";
   }
   return o.str();
 }
@@ -247,7 +249,9 @@ void count_features(const Model& m, std::map<std::string, int>& n) {
   n["rotating velocities"] += static_cast<int>(m.initial_rotations.size());
   n["contact pairs"] += static_cast<int>(m.contact.pairs.size());
   n["ties"] += static_cast<int>(m.ties.size());
+  n["initial temperatures"] += static_cast<int>(m.initial_temperatures.size());
   for (const Step& s : m.steps) {
+    n["temperatures"] += static_cast<int>(s.temperatures.size());
     n["boundaries"] += static_cast<int>(s.boundaries.size());
     n["cloads"] += static_cast<int>(s.cloads.size());
     n["dloads"] += static_cast<int>(s.dloads.size());
@@ -276,8 +280,29 @@ std::string adhesion_block() {
   return d.str();
 }
 
+/// A C3D8 bar, nodes written back to front, heated at one end over a static step (issue 45's
+/// temperature lines: *INITIAL CONDITIONS, TYPE=TEMPERATURE and *TEMPERATURE name nodes).
+std::string thermal_bar() {
+  std::ostringstream d;
+  const int n = 6;
+  d << "*NODE\n";
+  for (int i = n; i >= 0; --i)
+    for (int j = 0; j < 4; ++j) d << 4 * i + j + 1 << ", " << i << ", " << (j == 1 || j == 2) << ", " << (j >= 2) << "\n";
+  d << "*ELEMENT, TYPE=C3D8, ELSET=BAR\n";
+  for (int i = n - 1; i >= 0; --i) {
+    const int a = 4 * i + 1, b = 4 * (i + 1) + 1;
+    d << i + 1 << ", " << a << ", " << b << ", " << b + 1 << ", " << a + 1 << ", " << a + 3 << ", " << b + 3 << ", "
+      << b + 2 << ", " << a + 2 << "\n";
+  }
+  d << "*NSET, NSET=ALL, GENERATE\n1, " << 4 * (n + 1) << ", 1\n*NSET, NSET=HOT\n1, 2, 3, 4, 5, 6, 7, 8\n";
+  d << "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0.3\n*EXPANSION\n1e-5\n*SOLID SECTION, ELSET=BAR, MATERIAL=M\n";
+  d << "*INITIAL CONDITIONS, TYPE=TEMPERATURE\nALL, 20.\n1, 25.\n*BOUNDARY\n1, 1, 3\n2, 1, 3\n3, 1, 3\n";
+  d << "*STEP\n*STATIC\n*TEMPERATURE\nHOT, 80.\n9, 60.\n*END STEP\n";
+  return d.str();
+}
+
 /// The decks of the GPU, parallel and example folders (every feature the solver takes, in
-/// small models) and two written here (a shuffled block, adhesion).
+/// small models) and three written here (a shuffled block, adhesion, temperatures).
 std::vector<std::pair<std::string, Model>> feature_decks() {
   namespace fs = std::filesystem;
   std::vector<std::pair<std::string, Model>> decks;
@@ -289,6 +314,7 @@ std::vector<std::pair<std::string, Model>> feature_decks() {
   for (const std::string& p : paths) decks.emplace_back(p, read_inp(p));
   decks.emplace_back("shuffled block", read_inp_string(shuffled_block(5, 4, 3, 11), "shuffled.inp"));
   decks.emplace_back("adhesion block", read_inp_string(adhesion_block(), "adhesion.inp"));
+  decks.emplace_back("thermal bar", read_inp_string(thermal_bar(), "thermal.inp"));
   return decks;
 }
 
@@ -319,7 +345,7 @@ TEST(Renumber, EveryIndexNamesTheSameLabelsAfterwards) {
   for (const char* f : {"nsets", "elsets", "node surfaces", "element surfaces", "analytical surfaces", "equations",
                         "transforms", "rigid bodies", "point masses", "rotary inertias", "nurbs patches", "adhesions",
                         "initial velocities", "rotating velocities", "contact pairs", "ties", "boundaries", "cloads",
-                        "dloads"})
+                        "dloads", "initial temperatures", "temperatures"})
     EXPECT_GT(features[f], 0) << "no deck has " << f;
   EXPECT_GT(reordered, 40);
 }

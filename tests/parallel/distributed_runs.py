@@ -22,6 +22,9 @@ Contact cases (CONTACT_CASES) are agreement cases too; with --backend cuda each 
 also compared with the CPU backend's single process, and both comparisons use
 --gpu-contact-tolerance (GPU_CONTACT_TOLERANCE) for the history, the energies (against the CPU)
 and the last frame.
+Static cases: static_preload.inp (leading static steps, then an explicit step) is an agreement
+case; a deck of static steps only (STATIC_ONLY_CASES) under -np 2 exits 0 with the single
+process's files byte for byte (rank 0 runs static steps alone).
 Renumbering case (issue 21): a shuffled pinched cylinder (examples/generate_deck.py --shuffle)
 in one process with --renumber off against N ranks renumbering it (the default): the same files
 in the deck's order, compared as an agreement case.
@@ -93,7 +96,13 @@ AGREEMENT_CASES = [
     "tests/gpu/decks/solid_c3d6_pressure.inp",  # wedges with face pressure on triangle and quadrilateral faces
     "tests/gpu/decks/plane_cps4r.inp",  # one-point planar quadrilaterals with hourglass springs
     "tests/gpu/decks/axi_cylinder.inp",  # CAX4R: ring totals, hoop springs
+    # Leading static steps (NLGEOM), which rank 0 runs on the whole model, then an explicit step
+    # the ranks share from the converged state (tests/parallel/decks/make_static_preload.py).
+    "tests/parallel/decks/static_preload.inp",
 ]
+# Decks of static steps only: under mpirun rank 0 runs them alone and lets the other ranks go
+# (exit 0 on every rank, the single process's files byte for byte).
+STATIC_ONLY_CASES = ["tests/gpu/decks/static_c3d20.inp"]
 # Contact across ranks (docs/parallel.md, "Distributed contact"; the GPU backend stages its
 # contact nodes to the same host pass each increment): every rank
 # learns the contact nodes' motion each increment, computes the slave records of the nodes it
@@ -126,6 +135,11 @@ CONSTRAINT_CASES = [
     # A layer tied to a base, a rigid punch pressed into it through a contact pair, a bar joined
     # to the base by *EQUATION (tests/parallel/decks/make_constraint_assembly.py).
     "tests/parallel/decks/constraint_assembly.inp",
+    # A bolt preloaded by cooling in a static step (rank 0), its rigid head on a gasket-like
+    # softened contact, then pulled in the explicit step (examples/generate_bolted_joint.py
+    # --node-output U: the held rotations' reaction moments are round-off, and so are the
+    # velocities once it is at rest).
+    "tests/parallel/decks/bolted_joint.inp",
 ]
 # (deck, ranks, --restart-every): J2 state, friction history, edge contact, a second step.
 RESTART_CASES = [
@@ -723,6 +737,23 @@ def tiny_case(args, rep):
     print(f"{case}: -np 4, exit {rc}, {sec:.2f} s", flush=True)
 
 
+def static_only_case(args, rep, deck_rel):
+    """A deck of static steps under mpirun: rank 0 runs it alone, the files are the single
+    process's byte for byte, every rank exits 0."""
+    case = os.path.basename(deck_rel)
+    deck = os.path.join(SOURCE, deck_rel)
+    base = fresh(os.path.join(args.work, "static_" + os.path.splitext(case)[0]))
+    one, two = os.path.join(base, "np1"), os.path.join(base, "np2")
+    rc1, _, _, _ = run(halfstep_cmd(args, deck, one, 1), os.path.join(base, "np1.log"), args.timeout)
+    # One thread, as the single process: the same static solve, bit for bit.
+    rc2, _, err, sec = run(halfstep_cmd(args, deck, two, 2) + ["--threads", "1"], os.path.join(base, "np2.log"),
+                           args.timeout)
+    rep.check(case, 2, "exit codes", f"{rc1}, {rc2}", "0, 0", rc1 == 0 and rc2 == 0, err.strip()[-800:])
+    if rc1 == 0 and rc2 == 0:
+        same_bytes(rep, case, 2, "files = one process's, byte for byte", one, two)
+    print(f"{case}: static steps only, -np 2, exit {rc2}, {sec:.2f} s", flush=True)
+
+
 def result_files(folder):
     """Relative paths of a result folder's files, summary.json, restart and status files aside."""
     out = []
@@ -887,6 +918,9 @@ def main():
     # (On the GPU, two ranks sharing one device take minutes for this deck's 290 k increments.)
     if (args.only is None or "restart" in (args.only or [])) and args.backend == "cpu":
         sigterm_case(args, rep)
+    for deck in STATIC_ONLY_CASES:
+        if selected(deck):
+            static_only_case(args, rep, deck)
     if selected(UNSTABLE_DECK):
         unstable_case(args, rep)
     if selected(TINY_DECK):
