@@ -130,7 +130,7 @@ void DeckParser::node_output_data(const Line& line) {
     const std::string v = squeeze_upper(f);
     if (v == "U" || v == "UT" || v == "UR") add_unique(vars, "U");
     else if (v == "V" || v == "VT" || v == "VR") add_unique(vars, "V");
-    else if (v == "RF") add_unique(vars, "RF");
+    else if (v == "RF" || v == "RT" || v == "RM") add_unique(vars, "RF");
     else if (v == "A" || v == "AT" || v == "AR") add_unique(vars, "A");
     else
       fail(at_, "node output variable '" + std::string(f) + "' is not supported (halfstep writes U, V, A, RF)");

@@ -131,7 +131,7 @@ U, V
 S, SF
 *Output, history, time interval=1e-4
 *Node Output, nset=Corner
-UT, UR, RF
+UT, UR, RM
 *End Step
 *STEP, NAME="Free ringing"
 *DYNAMIC, EXPLICIT, DIRECT USER CONTROL
