@@ -139,21 +139,19 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   // Beam models (6 dofs): bits 3-5 are the global rotations UR1..UR3 as the deck holds them.
   const bool six = sys.node_dofs == 6;
   const std::uint8_t rotations = six ? 0x38 : 0x18, all = six ? 0x3f : 0x1f;
-  std::vector<char> is_reference(static_cast<std::size_t>(nn), 0);
-  for (int r : sys.bodies.ref_node) is_reference[static_cast<std::size_t>(r)] = 1;
   for (int n = 0; n < nn; ++n) {
     const std::uint8_t rot = six ? step.fixed_rotation[n] : held_rot[n];
     d.held[n] = static_cast<std::uint8_t>(step.fixed_translation[n] | (rot << 3));
     if (!sys.has_rotations(n)) d.held[n] |= rotations;  // solid-only node: 3 dofs
-    // A rigid body's reference node turns the body: its held rotations are the step's (global;
-    // the body pass holds them at rest), whatever elements its node has.
-    if (is_reference[static_cast<std::size_t>(n)])
-      d.held[n] = static_cast<std::uint8_t>((d.held[n] & 0x7) | ((step.fixed_rotation[n] & 0x7) << 3));
     if (sys.solid.planar) d.held[n] |= 0x04;             // planar model: x and y only
     // An unused node has no mass and is held, unless a rigid body moves it (its reference
     // node may be outside the mesh; the body pass then reads the held translations here).
     if (!sys.node_used(n) && (sys.bodies.empty() || sys.bodies.skip[n] == 0)) d.held[n] = all;
   }
+  // A rigid body's reference node turns the body: its held rotations are the step's (global;
+  // the body pass holds them at rest), whatever elements its node has.
+  for (int r : sys.bodies.ref_node)
+    d.held[r] = static_cast<std::uint8_t>((d.held[r] & 0x7) | ((step.fixed_rotation[r] & 0x7) << 3));
   d.special.assign(nn, -1);
   auto mark = [&](int n) {
     if (d.special[n] < 0) d.special[n] = d.num_special++;

@@ -284,6 +284,24 @@ void describe_ranks(RunContext& c) {
   sum.mpi_library = comm.library();
 }
 
+/// The step loop's settings and clocks from now (t_begin: analysis time at its start). Status
+/// points (opt.status), rank 0 only: at most every kStatusInterval wall seconds and at each
+/// step's end; the ETA is at this run's pace so far (a resumed run's loop begins at its restart).
+void begin_loop(RunContext& c, double t_begin) {
+  c.tty = c.opt.progress && c.writes && isatty(2);
+  for (const StepLoads& s : c.steps) c.total_time += s.period;
+  c.reports = c.writes && static_cast<bool>(c.opt.status);
+  c.t_loop = c.last_status = Clock::now();
+  c.t_begin = t_begin;
+}
+
+/// Runs step si with its runner; true when it was interrupted.
+bool run_step(RunContext& c, std::size_t si) {
+  if (c.out) c.out->finish();  // the writer must not be writing while histories are reopened
+  c.sum.step_records.push_back({c.model.steps[si].name, "explicit", c.setup.st.time, c.steps[si].period, 0.0, 0});
+  return c.model.steps[si].procedure == Procedure::Static ? run_static_step_of_run(c, si) : run_explicit_step(c, si);
+}
+
 /// Rank 0's result writer and the writer thread in front of it (none elsewhere).
 struct RunOutput {
   std::unique_ptr<ResultSink> writer;
@@ -324,17 +342,10 @@ std::size_t run_static_head(RunSetup& setup, const RunOptions& opt, const Commun
     if (opt.progress)
       std::fprintf(stderr, "halfstep: the leading static steps run on rank 0 of %d (the other ranks wait)\n",
                    comm.size());
-    h.tty = opt.progress && isatty(2);
-    for (const StepLoads& s : h.steps) h.total_time += s.period;
     h.sum.setup_seconds = seconds_since(t_start);
-    h.reports = static_cast<bool>(opt.status);
-    h.t_loop = h.last_status = Clock::now();
-    h.t_begin = setup.st.time;
-    for (; si < h.steps.size() && h.model.steps[si].procedure == Procedure::Static && !interrupted; ++si) {
-      if (h.out) h.out->finish();
-      h.sum.step_records.push_back({h.model.steps[si].name, "explicit", setup.st.time, h.steps[si].period, 0.0, 0});
-      interrupted = run_static_step_of_run(h, si);
-    }
+    begin_loop(h, setup.st.time);
+    for (; si < h.steps.size() && h.model.steps[si].procedure == Procedure::Static && !interrupted; ++si)
+      interrupted = run_step(h, si);
     if (h.out) h.out->finish();
   } catch (const std::exception& e) {
     announce_setup_failure(comm, e);  // the other ranks wait for their shares
@@ -358,9 +369,10 @@ RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator&
   const bool writes = comm.rank() == 0;  // rank 0 writes every file
   RunOutput output;
   RunSummary head;  // the leading static steps rank 0 ran alone
+  const bool head_ran = setup.shares_deferred;
   std::size_t first = 0;
   bool interrupted = false;
-  if (setup.shares_deferred) {
+  if (head_ran) {
     output = make_output(setup, opt, writes);
     first = run_static_head(setup, opt, comm, scaler, output, t_start, head, interrupted);
     if (interrupted || first == model.steps.size()) return head;
@@ -370,7 +382,7 @@ RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator&
   const DistributedContext context{&comm, setup.domain.get()};
   const DistributedContext* dist = setup.domain ? &context : nullptr;  // null: one process
   RunContext c(opt, comm, setup, dist, writes, scaler);
-  if (setup.static_head > 0 && writes) c.sum = std::move(head);
+  if (head_ran) c.sum = std::move(head);
   c.t_start = t_start;
   const std::unique_ptr<Backend> backend = start_backend(setup, opt, comm, dist, writes);
   c.backend = backend.get();
@@ -387,34 +399,20 @@ RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator&
   std::unique_ptr<FrameGather> gather;
   if (dist) gather = std::make_unique<FrameGather>(comm, *setup.domain, setup.whole, setup.local);
   c.gather = gather.get();
-  if (setup.static_head == 0) output = make_output(setup, opt, writes);
-  std::unique_ptr<AsyncOutput>& out = output.out;
+  if (!head_ran) output = make_output(setup, opt, writes);
   c.writer = output.writer.get();
-  c.out = out.get();
-  if (!(setup.static_head > 0 && writes)) {
-    describe_setup(c);
-  } else {
+  c.out = output.out.get();
+  if (head_ran) {
     describe_backend(c);  // the rest was described before the static steps
+  } else {
+    describe_setup(c);
+    c.sum.setup_seconds = seconds_since(t_start);
   }
-  c.last_progress = Clock::now();
-  c.tty = opt.progress && writes && isatty(2);
-  for (const StepLoads& s : c.steps) c.total_time += s.period;
-  c.last_restart = Clock::now();
-  if (setup.static_head == 0) c.sum.setup_seconds = seconds_since(t_start);
-  // Status points (opt.status), rank 0 only: at most every kStatusInterval wall seconds and
-  // at each step's end. The ETA is at this run's pace so far (a resumed run's loop begins at
-  // its restart).
-  c.reports = writes && static_cast<bool>(opt.status);
-  c.t_loop = Clock::now();
-  c.t_begin = c.resume_at.active ? c.resume_at.t_step0 + c.resume_at.tau : setup.st.time;
-  c.last_status = c.t_loop;
-  for (std::size_t si = c.resume_at.active ? c.resume_at.step : first; si < c.steps.size() && !interrupted; ++si) {
-    if (out) out->finish();  // the writer must not be writing while histories are reopened
-    c.sum.step_records.push_back({model.steps[si].name, "explicit", setup.st.time, c.steps[si].period, 0.0, 0});
-    interrupted = model.steps[si].procedure == Procedure::Static ? run_static_step_of_run(c, si)
-                                                                  : run_explicit_step(c, si);
-  }
-  if (out) out->finish();
+  c.last_progress = c.last_restart = Clock::now();
+  begin_loop(c, c.resume_at.active ? c.resume_at.t_step0 + c.resume_at.tau : setup.st.time);
+  for (std::size_t si = c.resume_at.active ? c.resume_at.step : first; si < c.steps.size() && !interrupted; ++si)
+    interrupted = run_step(c, si);
+  if (c.out) c.out->finish();
   describe_end(c, interrupted);
   if (dist) describe_ranks(c);
   c.sum.wall_seconds = seconds_since(t_start);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../integration/bolted_joint.hpp"
 #include "../integration/thermal_bar.hpp"
 #include "need_gpu.hpp"
 
@@ -69,14 +70,9 @@ TEST(GpuThermal, BoltedJointFollowsTheJointDiagram) {
   const std::string deck = generate_with("generate_bolted_joint.py", dir, "joint", "");
   std::string log;
   ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cuda", &log), 0) << log;
-  const Csv h = read_csv(dir + "/out/history/REFS.csv");
-  const double f0 = 210000 * 1.2e-5 * 100 * 100 / 2.0, f1 = f0 + 0.5 * 10000;
-  double preload = 0, last_time = -1, last = 0;
-  for (const auto& row : h.rows) {
-    if (static_cast<int>(row[h.col("node")]) != 9002) continue;
-    if (row[0] == 1.0) preload = -row[h.col("RF3")];
-    if (row[0] > last_time) last_time = row[0], last = -row[h.col("RF3")];
-  }
+  double preload, last;
+  bolted::bolt_forces(dir + "/out", preload, last);
+  const double f0 = bolted::kPreload, f1 = bolted::kPulled;
   std::printf("GPU bolted joint: preload %.6f N (closed form %.6f), after the pull %.6f N (%.6f)\n", preload, f0, last, f1);
   EXPECT_NEAR(preload, f0, 2e-4 * f0);
   EXPECT_NEAR(last, f1, 2e-4 * f1);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "bolted_joint.hpp"
 #include "run_util.hpp"
 
 namespace halfstep::test {
@@ -146,15 +147,9 @@ TEST(Examples, BoltedJointFollowsTheJointDiagram) {
   const std::string deck = generate_with("generate_bolted_joint.py", dir, "joint", "");
   std::string out;
   ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu", &out), 0) << out;
-  const Csv h = read_csv(dir + "/out/history/REFS.csv");
-  const double e = 210000, alpha = 1.2e-5, dtheta = 100, a = 5, p = 10000;
-  const double f0 = e * alpha * dtheta * 4 * a * a / 2, f1 = f0 + 0.5 * p;
-  double preload = 0, last_time = -1, last = 0;
-  for (const auto& row : h.rows) {
-    if (static_cast<int>(row[h.col("node")]) != 9002) continue;
-    if (row[0] == 1.0) preload = -row[h.col("RF3")];
-    if (row[0] > last_time) last_time = row[0], last = -row[h.col("RF3")];
-  }
+  double preload, last;
+  bolted::bolt_forces(dir + "/out", preload, last);
+  const double f0 = bolted::kPreload, f1 = bolted::kPulled;
   std::printf("bolted joint: preload %.6f N (closed form %.6f), after the pull %.6f N (%.6f)\n", preload, f0, last, f1);
   EXPECT_NEAR(preload, f0, 2e-4 * f0);
   EXPECT_NEAR(last, f1, 2e-4 * f1);

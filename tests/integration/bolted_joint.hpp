@@ -1,0 +1,29 @@
+// The bolted joint of examples/generate_bolted_joint.py at its defaults, for the CPU and GPU
+// tests: the joint diagram's bolt forces and the run's, read as the held nut's reaction RF3.
+#pragma once
+
+#include <string>
+
+#include "run_util.hpp"
+
+namespace halfstep::test::bolted {
+
+/// E alpha dtheta A_b / 2 (E 210 GPa, alpha 1.2e-5, dtheta 100 C, A_b = (2 x 5 mm)^2).
+constexpr double kPreload = 210000 * 1.2e-5 * 100 * 100 / 2.0;
+/// F0 + phi P with phi = 1/2 and P = 10 kN.
+constexpr double kPulled = kPreload + 0.5 * 10000;
+
+/// The bolt's force (minus the nut's RF3, node 9002) at the end of the static step (time 1)
+/// and at the run's end, from history/REFS.csv of the run in out.
+inline void bolt_forces(const std::string& out, double& preload, double& pulled) {
+  const Csv h = read_csv(out + "/history/REFS.csv");
+  double last_time = -1;
+  preload = pulled = 0;
+  for (const auto& row : h.rows) {
+    if (static_cast<int>(row[h.col("node")]) != 9002) continue;
+    if (row[0] == 1.0) preload = -row[h.col("RF3")];
+    if (row[0] > last_time) last_time = row[0], pulled = -row[h.col("RF3")];
+  }
+}
+
+}  // namespace halfstep::test::bolted
