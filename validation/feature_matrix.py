@@ -3,7 +3,7 @@
 
 For each feature (a small deck that exercises it: a C3D8R block, a plastic block, an S4R
 plate, FPM beams, triangles and hexahedra, a NURBS patch, contact, ties, equations,
-couplings, rigid bodies, gravity, thermal strain, mass scaling, springs, bulk viscosity,
+couplings, rigid bodies, gravity, centrifugal loads, thermal strain, mass scaling, springs, bulk viscosity,
 plane strain, axisymmetry, C3D10, adhesion) and each context (how it is run: an explicit
 step, a static step with or without NLGEOM, on the CPU, the GPU, under `mpirun -np 2`, or a
 static step followed by an explicit one), the script writes the deck, runs
@@ -223,6 +223,13 @@ def gravity():
     _, model = bar()
     return Feature(model, CLAMP + "*DLOAD, AMPLITUDE=RAMP\n, GRAV, 9810., 0., 0., -1.\n",
                    note="C3D8R cantilever under its own weight (*DLOAD GRAV, 9810 mm/s^2)")
+
+
+def centrifugal():
+    _, model = bar()
+    return Feature(model, CLAMP + "*DLOAD, AMPLITUDE=RAMP\n, CENTRIF, 1e8, 0., 0., 0., 0., 0., 1.\n",
+                   note="C3D8R cantilever spun about z through its clamped end (*DLOAD CENTRIF, omega^2 1e8; "
+                        "static steps only, as in Abaqus)")
 
 
 def thermal():
@@ -516,7 +523,7 @@ FEATURES = [
     ("nurbs", nurbs), ("contact-rigid-floor", contact_rigid_floor), ("contact-two-bodies", contact_two_bodies),
     ("tie", tie), ("equation", equation), ("coupling-kinematic", coupling_kinematic),
     ("coupling-distributing", coupling_distributing), ("rigid-body", rigid_body), ("gravity", gravity),
-    ("thermal", thermal), ("mass-scaling", mass_scaling), ("spring", spring), ("bulk-viscosity", bulk_viscosity),
+    ("centrifugal", centrifugal), ("thermal", thermal), ("mass-scaling", mass_scaling), ("spring", spring), ("bulk-viscosity", bulk_viscosity),
     ("plane-strain", plane_strain), ("axisymmetric", axisymmetric), ("tet10-static", tet10_static),
     ("adhesion", adhesion),
 ]

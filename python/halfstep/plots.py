@@ -14,7 +14,7 @@ from .results import Result
 # Energies in the order of LS-PrePost's glstat plot; the optional ones are drawn when nonzero.
 ENERGY_LINES = ("kinetic", "internal", "external_work", "damping_work", "hourglass", "total")
 OPTIONAL_ENERGY_LINES = ("plastic_dissipation", "contact", "friction_dissipation", "mass_scaling_work",
-                         "viscous_dissipation")
+                         "viscous_dissipation", "thermal_work")
 # History variables drawn together in one panel.
 HISTORY_GROUPS = (("U", ("U1", "U2", "U3")), ("UR", ("UR1", "UR2", "UR3")), ("V", ("V1", "V2", "V3")),
                   ("VR", ("VR1", "VR2", "VR3")), ("RF", ("RF1", "RF2", "RF3")), ("RM", ("RM1", "RM2", "RM3")),

@@ -92,9 +92,11 @@ class Backend {
   /// balance as mass scaling work. Not for constrained or distributed models (their masses
   /// have other copies: the constraints' transfers, the neighbours' interface sums).
   virtual void update_masses(const StructureSystem& sys, double added_kinetic) = 0;
-  /// Starts the energy balance afresh at the next sample (after a static step, whose work and
-  /// removed kinetic energy the explicit balance never saw); the largest drift so far is kept.
-  virtual void rebase_energy() = 0;
+  /// Starts the energy balance afresh at the next sample, its check 100 increments later
+  /// (monitor_rebase); the largest drift so far is kept. After a static step, whose work and
+  /// removed kinetic energy the explicit balance never saw, forget_thermal also drops the
+  /// elements' last thermal passes (the static step's temperature changes are not booked).
+  virtual void rebase_energy(bool forget_thermal) = 0;
 
   /// Restart: what a restart's arrays depend on besides the model (the GPU, its scheme);
   /// a restart is read only by a backend with the same layout.

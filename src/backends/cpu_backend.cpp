@@ -87,7 +87,7 @@ void CpuBackend::begin_step(const StepDrive& drive) {
   face_force_.assign(3 * kFaceMaxNodes * static_cast<std::size_t>(drive_.num_faces), 0.0);
 }
 
-void CpuBackend::element_forces(ElementRange range, double tau, double half_dt, double sums[4]) {
+void CpuBackend::element_forces(ElementRange range, double tau, double half_dt, double sums[kElementSumCount]) {
   const StructureSystem& sys = sys_;
   if (range != ElementRange::Interior) {
     // Face pressures are few: all of them go with the first range, before any exchange.
@@ -98,7 +98,7 @@ void CpuBackend::element_forces(ElementRange range, double tau, double half_dt, 
   const HostPass pass{sys_, st_, host_view(drive_), drive_.has_pressure(), tau, threads_, half_dt};
   for (const BlockFamily* f : block_families()) {
     const ElementSums s = f->host_forces(pass, range);
-    for (int i = 0; i < 4; ++i) sums[i] += s[i];
+    for (int i = 0; i < kElementSumCount; ++i) sums[i] += s[i];
   }
 }
 
@@ -114,8 +114,8 @@ std::vector<std::pair<std::string, double>> CpuBackend::phase_seconds() const {
 
 void CpuBackend::element_pass(double tau, double time, double half_dt) {
   // Strain energy (hourglass and dissipation included), hourglass energy, plastic dissipation,
-  // bulk viscosity power (ElementSums).
-  double sums[4] = {0, 0, 0, 0};
+  // bulk viscosity power, thermal work (ElementSums).
+  double sums[kElementSumCount] = {0, 0, 0, 0, 0};
   if (!halo_) {
     element_forces(ElementRange::All, tau, half_dt, sums);
   } else {
@@ -132,10 +132,10 @@ void CpuBackend::element_pass(double tau, double time, double half_dt) {
     phase_[kWait] += lap();
     finish_exchange();
     phase_[kInterfaceSum] += lap();
-    halo_->sum(sums, 4);
+    halo_->sum(sums, kElementSumCount);
     phase_[kEnergySums] += lap();
   }
-  monitor_element_pass(monitor_, sums[0], time, sums[1], sums[2], sums[3]);
+  monitor_element_pass(monitor_, sums[0], time, sums[1], sums[2], sums[3], sums[4]);
 }
 
 void CpuBackend::local_forces(int n, double fi[6], double fp[3], bool contact) const {

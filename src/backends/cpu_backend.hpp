@@ -32,7 +32,10 @@ class CpuBackend final : public Backend {
   void advance(const Increment& inc) override;
   void sample(const Increment& inc, OutputFrame& frame) override;
   EnergyMonitor poll() override { return monitor_; }
-  void rebase_energy() override { monitor_.have_total0 = 0; }
+  void rebase_energy(bool forget_thermal) override {
+    monitor_rebase(monitor_);
+    if (forget_thermal) st_.forget_thermal_passes();
+  }
   void update_masses(const StructureSystem& sys, double added_kinetic) override;
   double communication_seconds() const override;
   std::string transport() const override { return halo_ ? "host" : ""; }
@@ -44,7 +47,7 @@ class CpuBackend final : public Backend {
  private:
   /// Every family's element forces of range (element_blocks.hpp's host passes), and the face
   /// pressures with the first range; adds their ElementSums to sums.
-  void element_forces(ElementRange range, double tau, double half_dt, double sums[4]);
+  void element_forces(ElementRange range, double tau, double half_dt, double sums[kElementSumCount]);
   /// Node n's share of the forces of this rank's elements: 6 internal (the sixth only in
   /// models with 6-dof nodes), 3 pressure; with its contact force unless contact is false.
   void local_forces(int n, double fi[6], double fp[3], bool contact = true) const;

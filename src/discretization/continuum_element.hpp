@@ -39,6 +39,12 @@ struct ContinuumView {
   /// Per element: its temperature change theta - theta_initial at this pass's time
   /// (thermal_pass, discretization/loads.hpp); null when the step changes no temperature.
   const T* thermal = nullptr;
+  /// Explicit passes of models with *EXPANSION (null elsewhere): per element, the temperature
+  /// change and d strain / d theta of its last pass (NaN: no pass since the energy balance
+  /// began), read and rewritten so that each pass books the thermal work of the change since
+  /// (continuum_element).
+  T* thermal_last = nullptr;
+  T* thermal_slope = nullptr;
   /// The state to read where it is not `state` itself (a static step's Newton iterations
   /// all start from the last converged increment's and write the trial's into `state`, or
   /// nothing when `state` is null); null: read `state`, updated in place.
@@ -70,7 +76,9 @@ struct RelativeDisplacements<K, std::void_t<decltype(K::kRelativeDisplacements)>
 /// NodeStateView::rem; else null): kinds with RelativeDisplacements then take each node's
 /// displacement less the first node's, formed with the remainders, exact to the precision of
 /// the difference. On a large rigid motion the plain FP32 values carry eps |u| of noise, a
-/// strain of eps L / h that heats a tumbling body (docs/performance.md).
+/// strain of eps L / h that heats a tumbling body (docs/performance.md). With
+/// v.thermal_last, SolidEnergy::thermal_work is the work of the element's temperature change
+/// since its last pass.
 template <class K, class T, class Sink>
 HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, const T* uy, const T* uz, int e,
                                        int base, Sink& sink, std::size_t point = 0,
@@ -116,6 +124,17 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
       }
       w.viscous = add_bulk_viscosity(X8, x8, v8, v.materials[v.material[e]], v.bulk_linear, v.bulk_quadratic, f8);
       for (int k = 0; k < 8; ++k) f[K::hex_corner(k)] += f8[k];
+    }
+  }
+  if constexpr (TakesThermalStrain<K>::value) {
+    if (v.thermal_last) {
+      // The work of the temperature change since the last pass at (nearly) fixed
+      // deformation, by the trapezoidal rule in theta: exact for the quadratic energy of
+      // linear thermoelasticity, so a temperature applied at once is booked whole.
+      const T theta = state.thermal, last = v.thermal_last[e];
+      if (last == last) w.thermal_work = T(0.5) * (v.thermal_slope[e] + w.thermal_slope) * (theta - last);
+      v.thermal_last[e] = theta;
+      v.thermal_slope[e] = w.thermal_slope;
     }
   }
   for (int a = 0; a < K::kNodes; ++a) sink(base + a, c[a], f[a]);

@@ -25,6 +25,7 @@ struct GroupBody {
     sum[1] += w.hourglass;
     sum[2] += w.dissipation;
     sum[3] += w.viscous;
+    sum[4] += w.thermal_work;
   }
 };
 
@@ -35,7 +36,7 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                    double* energy, double* hourglass, int threads, ElementRange range,
                                    double* state, const double* const* vel, double bulk_linear,
                                    double bulk_quadratic, double half_dt, const double* thermal,
-                                   const double* state_old) {
+                                   const double* state_old, double* thermal_last, double* thermal_slope) {
   const ContinuumView<double> v{sm.conn.data(), sm.material.data(), sm.materials.data(), sm.hourglass_kappa,
                                 x0,
                                 y0,
@@ -50,6 +51,8 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                 bulk_quadratic,
                                 half_dt,
                                 thermal,
+                                thermal_last,
+                                thermal_slope,
                                 sm.state_size > 0 ? state_old : nullptr};
   SolidEnergy<double> total{0.0, 0.0, 0.0, 0.0};
   for (const SolidGroup& g : sm.groups)
@@ -57,13 +60,14 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
       using K = decltype(kind);
       int begin = 0, end = 0;
       range_bounds(range, g.boundary, g.count, begin, end);
-      double sum[4];
-      forall_sum<4>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point, vel},
+      double sum[5];
+      forall_sum<5>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point, vel},
                     sum);
       total.strain += sum[0];
       total.hourglass += sum[1];
       total.dissipation += sum[2];
       total.viscous += sum[3];
+      total.thermal_work += sum[4];
     });
   return total;
 }

@@ -24,6 +24,7 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
                                    ElementRange range = ElementRange::All, double* state = nullptr,
                                    const double* const* vel = nullptr, double bulk_linear = 0.0,
                                    double bulk_quadratic = 0.0, double half_dt = 0.0,
-                                   const double* thermal = nullptr, const double* state_old = nullptr);
+                                   const double* thermal = nullptr, const double* state_old = nullptr,
+                                   double* thermal_last = nullptr, double* thermal_slope = nullptr);
 
 }  // namespace halfstep

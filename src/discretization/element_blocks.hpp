@@ -53,10 +53,14 @@ struct CellContext {
   std::vector<double>* sm3 = nullptr;
 };
 
+/// Values in ElementSums.
+constexpr int kElementSumCount = 5;
+
 /// What an element pass sums over its elements: the internal energy (hourglass energy and
-/// plastic dissipation included), the hourglass energy, the plastic dissipation, and the power
-/// the bulk viscosity dissipates (EnergyMonitor integrates it into ALLVD).
-using ElementSums = std::array<double, 4>;
+/// plastic dissipation included), the hourglass energy, the plastic dissipation, the power
+/// the bulk viscosity dissipates (EnergyMonitor integrates it into ALLVD), and the work the
+/// temperature changes since the last pass did (SolidEnergy::thermal_work).
+using ElementSums = std::array<double, kElementSumCount>;
 
 /// What a family's host element pass reads and writes: the CPU backend's state, the step's
 /// loads at tau (follower pressures and the bulk viscosity) and its threads.

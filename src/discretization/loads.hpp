@@ -138,6 +138,16 @@ HS_HD NodeDriveValues<T> evaluate_node_drive(const DriveView& d, int sp, double 
   return r;
 }
 
+/// Rotational body force (StepLoads::spin_*) of value (mass times omega^2 or alpha, times the
+/// amplitude) on a node at x, about axis (7 values: point, unit direction, kind 0 CENTRIF or
+/// 1 ROTA): value (I - n n)(x - p) or the d'Alembert force -value n x (x - p).
+inline Vec3<double> spin_force(const double* axis, double value, const Vec3<double>& x) {
+  const Vec3<double> p{axis[0], axis[1], axis[2]}, n{axis[3], axis[4], axis[5]};
+  const Vec3<double> r = x - p;
+  if (axis[6] == 0.0) return value * (r - dot(r, n) * n);
+  return (-value) * cross(n, r);
+}
+
 /// Pressure on element e at step time tau (0 when the step has none).
 HS_HD double evaluate_pressure(const DriveView& d, int e, double tau) {
   if (!d.pressure_ptr) return 0.0;

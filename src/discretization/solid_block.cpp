@@ -87,8 +87,10 @@ ElementSums solid_forces(const HostPass& p, ElementRange range) {
       continuum_pass(sys.solid, sys.x0.data(), sys.y0.data(), sys.z0.data(), st.ux.data(), st.uy.data(), st.uz.data(),
                      st.solid_force.data(), st.solid_energy.data(), st.solid_hourglass.data(), p.threads, range,
                      st.solid_state.data(), vel, p.drive.bulk_linear, p.drive.bulk_quadratic, p.half_dt,
-                     st.solid_thermal.empty() ? nullptr : st.solid_thermal.data());
-  return {se.strain + se.hourglass, se.hourglass, se.dissipation, se.viscous};
+                     st.solid_thermal.empty() ? nullptr : st.solid_thermal.data(), nullptr,
+                     st.solid_thermal_last.empty() ? nullptr : st.solid_thermal_last.data(),
+                     st.solid_thermal_slope.empty() ? nullptr : st.solid_thermal_slope.data());
+  return {se.strain + se.hourglass, se.hourglass, se.dissipation, se.viscous, se.thermal_work};
 }
 
 /// Node n's continuum element slots (3 values each).

@@ -1,6 +1,7 @@
 #include "discretization/step_loads.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -270,18 +271,7 @@ class StepLoadBuilder {
     cload_tables(s);
     dload_tables(s);
     thermal_tables(s);
-    // Temperatures carried into an explicit step stay at their end values through it (frozen:
-    // carry_over), so the thermal strain is constant and does no work. A step that changes
-    // them (its own *TEMPERATURE lines, or OP=NEW) would, and the explicit energy balance
-    // does not book that work yet.
-    const bool changes = !step.temperatures.empty() || step.temperature_op_new;
-    if (step.procedure == Procedure::ExplicitDynamic && changes && (!s.thermal_elem.empty() || thermal_before))
-      throw InputError(step.temperatures.empty() ? step.loc : step.temperatures.front().loc,
-                       "step '" + step.name + "' is explicit and changes the temperatures (*TEMPERATURE) of "
-                       "elements whose material expands: temperature changes run in *STATIC steps only so far (the "
-                       "explicit energy balance does not book their work yet); temperatures carried from an earlier "
-                       "step without change run in explicit steps too");
-    thermal_before = !s.thermal_elem.empty();
+    refuse_explicit_spin(step, s);
     frame_tables(step, s);
     s.outputs = outputs;
     previous_period = step.time_period;
@@ -482,6 +472,10 @@ class StepLoadBuilder {
         add_body_force(step, l);
         continue;
       }
+      if (l.face == kCentrifugalLoad || l.face == kRotaryLoad) {
+        add_spin(step, l);
+        continue;
+      }
       Carried c;
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);
@@ -612,16 +606,60 @@ class StepLoadBuilder {
       }
   }
 
+  /// A *DLOAD CENTRIF or ROTA line: each element's (with the whole model, each MASS element's)
+  /// magnitude about the line's axis, carried like gravity (a later line of the same type on
+  /// an element replaces it, axis included).
+  void add_spin(const Step& step, const DistributedLoad& l) {
+    const int kind = l.face == kCentrifugalLoad ? 0 : 1;
+    const std::array<double, 7> axis{l.point[0],     l.point[1],     l.point[2], l.direction[0],
+                                      l.direction[1], l.direction[2], static_cast<double>(kind)};
+    int index = 0;
+    while (index < static_cast<int>(spin_axes.size()) && spin_axes[static_cast<std::size_t>(index)] != axis) ++index;
+    if (index == static_cast<int>(spin_axes.size())) spin_axes.push_back(axis);
+    Carried c;
+    c.value = l.magnitude;
+    c.amplitude = find_amplitude(model, l.amplitude);
+    c.loc = &l.loc;
+    const auto put = [&](int key) {
+      Carried here = c;
+      ramp_from(step, here, dloads, {key, kSpinKey + kind});
+      dloads[{key, kSpinKey + kind}] = here;
+      spin_axis_of[{key, kSpinKey + kind}] = index;
+    };
+    std::vector<std::pair<int, double>> shares;
+    for (int e : l.elements) {
+      const auto k = static_cast<std::size_t>(e);
+      if (model.elements.discrete[k]) continue;
+      shares.clear();
+      if (!element_mass(e, false, shares)) continue;  // a kind without mass (rigid, discrete)
+      double mass = 0;
+      for (const auto& share : shares) mass += share.second;
+      if (!(mass > 0))
+        throw InputError(l.loc, "*DLOAD " + std::string(kind == 0 ? "CENTRIF" : "ROTA") + ": element " +
+                                    std::to_string(model.elements.id[k]) + " (" + model.elements.abaqus_type[k] +
+                                    ") has no mass for the rotation to act on: give its material a *DENSITY");
+      put(e);
+    }
+    if (l.point_masses)
+      for (std::size_t p = 0; p < model.point_masses.size(); ++p) put(-1 - static_cast<int>(p));
+  }
+
   /// Distributed loads: shell pressures, solid face pressures, NURBS sides as nodal forces,
   /// gravity and body forces as nodal forces (each node's sum per direction and amplitude, in
   /// element order).
   void dload_tables(StepLoads& s) {
     std::map<int, std::vector<double>> body_loads;  // amplitude slot -> 3 per node
+    std::map<std::array<int, 3>, double> spin;      // (amplitude slot, axis, node) -> mass times magnitude
     std::vector<std::pair<int, double>> shares;
     for (const auto& [key, c] : dloads) {
       const auto [elem, face] = key;
       for (const auto& [value, part] : parts(c)) {
-        if (face >= kGravityKey) {
+        if (face >= kSpinKey) {
+          const int slot = slot_of(s, part), axis = spin_axis_of.at(key);
+          shares.clear();
+          element_mass(elem, false, shares);
+          for (const auto& [node, share] : shares) spin[{slot, axis, node}] += value * share;
+        } else if (face >= kGravityKey) {
           const bool body = face >= kBodyForceKey;
           const auto axis = static_cast<std::size_t>(face - (body ? kBodyForceKey : kGravityKey));
           std::vector<double>& g = body_loads[slot_of(s, part)];
@@ -665,6 +703,26 @@ class StepLoadBuilder {
           s.load_value.push_back(g[i]);
           s.load_amp.push_back(slot);
         }
+    for (const auto& [key, value] : spin) {
+      if (value == 0.0) continue;
+      s.spin_amp.push_back(key[0]);
+      s.spin_axis.push_back(key[1]);
+      s.spin_node.push_back(key[2]);
+      s.spin_value.push_back(value);
+    }
+    for (const std::array<double, 7>& a : spin_axes) s.spin_axes.insert(s.spin_axes.end(), a.begin(), a.end());
+  }
+
+  /// An explicit step with a rotational body force (its own or carried): refused at the line.
+  void refuse_explicit_spin(const Step& step, const StepLoads& s) const {
+    if (step.procedure != Procedure::ExplicitDynamic || s.spin_node.empty()) return;
+    const SourceLoc* where = &step.loc;
+    for (const auto& [key, c] : dloads)
+      if (key.second >= kSpinKey && c.loc) where = c.loc;
+    throw InputError(*where, "*DLOAD CENTRIF and ROTA (rotational body forces) act in static steps only, and step '" +
+                                 step.name + "' is explicit: its equations are written in a fixed frame, as "
+                                 "Abaqus/Explicit's are, which has none either; spin the model instead "
+                                 "(*INITIAL CONDITIONS, TYPE=ROTATING VELOCITY)");
   }
 
   /// The transformed nodes' local systems.
@@ -686,6 +744,11 @@ class StepLoadBuilder {
   /// The carried keys of gravity's x, y, z components, (element, kGravityKey + direction), and
   /// of the body forces BX, BY, BZ, (element, kBodyForceKey + axis).
   static constexpr int kGravityKey = 16, kBodyForceKey = 19;
+  /// The carried keys of CENTRIF (kSpinKey) and ROTA (kSpinKey + 1) per element, after every
+  /// other distributed load's; spin_axis_of gives each its axis in spin_axes.
+  static constexpr int kSpinKey = 22;
+  std::vector<std::array<double, 7>> spin_axes;
+  std::map<std::pair<int, int>, int> spin_axis_of;
 
   const Model& model;
   const StructureSystem& sys;
@@ -698,7 +761,6 @@ class StepLoadBuilder {
   std::vector<double> theta0;    ///< per node: the initial temperature (0 unless given)
   std::vector<OutputRequest> outputs;
   double previous_period = 0;
-  bool thermal_before = false;  ///< the previous step left thermal strain in some element
   /// Model element -> its row in the whole-element pressure table, and its index in the
   /// continuum mesh (face loads, NURBS sides); -1: none.
   std::vector<int> pressure_index, solid_index;

@@ -52,6 +52,13 @@ struct StepLoads {
   // the held ones without a value are only in fixed_rotation).
   std::vector<int> rotation_node, rotation_dof, rotation_amp;
   std::vector<double> rotation_value;
+  // Rotational body forces (*DLOAD CENTRIF, ROTA; static steps), lumped per node: node, axis
+  // (index into spin_axes), amplitude slot and value, the node's mass times omega^2 or alpha.
+  // spin_axes: 7 values per axis, a point, the unit direction and the kind (0 CENTRIF,
+  // 1 ROTA). The force at x is value A(t) (I - n n)(x - p) (CENTRIF) or
+  // -value A(t) n x (x - p) (ROTA): spin_force in discretization/loads.hpp.
+  std::vector<int> spin_node, spin_axis, spin_amp;
+  std::vector<double> spin_value, spin_axes;
 
   /// *TRANSFORM: the transformed nodes and their axes (9 values each, column c the local
   /// axis c at the reference position). Their fixed bits, motions and loads are local.

@@ -1,12 +1,20 @@
 #include "discretization/structure_state.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "discretization/contact.hpp"
 #include "discretization/nodal_triads.hpp"
 #include "materials/j2_plane_stress.hpp"
 
 namespace halfstep {
+
+std::size_t thermal_pass_elements(const StructureSystem& sys) {
+  const bool expands = std::any_of(sys.solid.materials.begin(), sys.solid.materials.end(),
+                                   [](const SolidMaterial<double>& m) { return has_expansion(m); });
+  return expands ? static_cast<std::size_t>(sys.solid.num_elements) : 0;
+}
 
 void FullStepFields::resize(int nn) {
   for (auto& a : v) a.assign(nn, 0.0);
@@ -20,7 +28,7 @@ std::size_t StructureState::bytes_for(const StructureSystem& sys) {
   values += 4 * static_cast<std::size_t>(sys.shell_corner_values()) * ne + ne;  // elem_force, elem_energy
   values += static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points;
   values += 3 * sys.solid.conn.size() + 2 * static_cast<std::size_t>(sys.solid.num_elements) +
-            static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points;
+            static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points + 2 * thermal_pass_elements(sys);
   for_each_row_family([&](auto i) {
     using Mesh = std::tuple_element_t<i, RowMeshes>;
     const Mesh& m = std::get<i>(sys.rows);
@@ -55,6 +63,9 @@ void StructureState::initialize(const StructureSystem& sys) {
   solid_energy.assign(sys.solid.num_elements, 0.0);
   solid_hourglass.assign(sys.solid.num_elements, 0.0);
   solid_state.assign(static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points, 0.0);
+  solid_thermal_slope.assign(thermal_pass_elements(sys), 0.0);
+  solid_thermal_last.resize(solid_thermal_slope.size());
+  forget_thermal_passes();
   shell_state.assign(static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points, 0.0);
   // An FPM element reads each node's rotation increment from the node's frame now and the
   // frame it saw last (elements/fpm_kinematics.hpp), so it starts from its nodes' own frames:
@@ -86,6 +97,10 @@ void StructureState::initialize(const StructureSystem& sys) {
   }
   time = 0;
   half_dt_prev = 0;
+}
+
+void StructureState::forget_thermal_passes() {
+  std::fill(solid_thermal_last.begin(), solid_thermal_last.end(), std::numeric_limits<double>::quiet_NaN());
 }
 
 void copy_output_fields(const StructureState& from, StructureState& to, bool elements) {

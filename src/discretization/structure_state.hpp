@@ -20,6 +20,10 @@ struct FullStepFields {
   void resize(int nn);
 };
 
+/// Elements that keep a last thermal pass (StructureState::solid_thermal_last): every
+/// continuum element when some material expands, else none.
+std::size_t thermal_pass_elements(const StructureSystem& sys);
+
 /// Displacements, half-step velocities, nodal frames and element force buffers.
 struct StructureState {
   std::vector<double> ux, uy, uz;        ///< displacement at the current full step
@@ -45,6 +49,11 @@ struct StructureState {
   /// latest element pass used and output reads); empty when no temperature has changed.
   /// Derived from the step's loads, so not in restarts (for_each_state_array).
   std::vector<double> solid_thermal;
+  /// Models with *EXPANSION, per continuum element: the temperature change and d strain /
+  /// d theta of its latest explicit pass (NaN change: none since the energy balance began),
+  /// from which the next pass books the thermal work (ContinuumView::thermal_last); empty
+  /// without expansion.
+  std::vector<double> solid_thermal_last, solid_thermal_slope;
   /// State of the section points of plastic shells, component-major: component c of point p
   /// at [c * shell.num_points + p] (kJ2PlaneStateSize components; ShellMesh::
   /// first_point numbers the points; empty without plastic shells).
@@ -76,6 +85,8 @@ struct StructureState {
 
   /// Sizes the arrays and sets the reference configuration with zero velocity.
   void initialize(const StructureSystem& sys);
+  /// Starts the thermal work afresh (a new energy baseline): no element has a last pass.
+  void forget_thermal_passes();
   /// Bytes initialize(sys) gives the per-node and per-element arrays the report counts
   /// (displacements, velocities, directors and triads, element forces, energies and point
   /// states), without allocating them: kept beside initialize, which sizes them the same way.
@@ -118,6 +129,8 @@ void for_each_state_array(State& st, F&& f) {
   f("solid_energy", st.solid_energy, 0u);
   f("solid_hourglass", st.solid_hourglass, 0u);
   f("solid_state", st.solid_state, 0u);
+  f("solid_thermal_last", st.solid_thermal_last, 0u);
+  f("solid_thermal_slope", st.solid_thermal_slope, 0u);
   f("shell_state", st.shell_state, kStateShared);
   f("body_rotation", st.body_rotation, 0u);
   for_each_row_family([&](auto i) {

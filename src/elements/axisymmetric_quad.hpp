@@ -180,7 +180,8 @@ struct CAX4R {
     for (int a = 0; a < 4; ++a)
       f[a] = {P(0, 0) * r.g[a].x + P(0, 1) * r.g[a].y + P(2, 2) * r.h[a] + k * r.planar.gamma[a] * qx + kt * r.t[a] * qt,
               P(1, 0) * r.g[a].x + P(1, 1) * r.g[a].y + k * r.planar.gamma[a] * qy, T(0)};
-    return {r.volume * s.energy, T(0.5) * (k * (qx * qx + qy * qy) + kt * qt * qt), r.volume * s.dissipation};
+    return {r.volume * s.energy, T(0.5) * (k * (qx * qx + qy * qy) + kt * qt * qt), r.volume * s.dissipation, T(0),
+            r.volume * s.thermal_slope};
   }
 
   /// Critical increment bound 2/omega with the lumped masses m_a: Cauchy-Schwarz

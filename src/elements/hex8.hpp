@@ -132,6 +132,7 @@ struct Hex8Energy {
   T strain;     ///< V W(F)
   T hourglass;  ///< k/2 sum |q|^2
   T dissipation;  ///< V times the point's plastic dissipation density
+  T thermal_slope;  ///< V times the point's d W / d theta (SolidStress::thermal_slope)
 };
 
 /// Internal nodal forces f (8) of a C3D8R element with displacements u, material m,
@@ -156,7 +157,7 @@ HS_HD Hex8Energy<T> hex8_internal_force(const Hex8Ref<T>& r, const Vec3<T> u[8],
     hg += dot(q, q);
     for (int a = 0; a < 8; ++a) f[a] += (k * r.gamma[i][a]) * q;
   }
-  return {r.volume * s.energy, T(0.5) * k * hg, r.volume * s.dissipation};
+  return {r.volume * s.energy, T(0.5) * k * hg, r.volume * s.dissipation, r.volume * s.thermal_slope};
 }
 
 }  // namespace halfstep

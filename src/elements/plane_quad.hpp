@@ -146,7 +146,7 @@ struct Quad4 {
                                              T hourglass_kappa, Vec3<T> f[4], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
     for (int a = 0; a < 4; ++a) f[a] = {T(0), T(0), T(0)};
-    T energy = T(0), dissipation = T(0);
+    T energy = T(0), dissipation = T(0), slope = T(0);
     for (int g = 0; g < 4; ++g) {
       Vec3<T> b[4];
       const T det = quad4_gradients(X, quad4_gauss<T>(g, 0), quad4_gauss<T>(g, 1), b, static_cast<T*>(nullptr));
@@ -165,8 +165,9 @@ struct Quad4 {
       }
       energy += w * s.energy;
       dissipation += w * s.dissipation;
+      slope += w * s.thermal_slope;
     }
-    return {energy, T(0), dissipation};
+    return {energy, T(0), dissipation, T(0), slope};
   }
 
   /// Critical increment bound 2/omega: at each point eps:C:eps <= lam (tr eps)^2 + g2 eps:eps
@@ -327,7 +328,7 @@ struct Quad4R {
     for (int a = 0; a < 4; ++a)
       f[a] = {w * (P(0, 0) * r.b[a].x + P(0, 1) * r.b[a].y) + k * r.gamma[a] * qx,
               w * (P(1, 0) * r.b[a].x + P(1, 1) * r.b[a].y) + k * r.gamma[a] * qy, T(0)};
-    return {w * s.energy, T(0.5) * k * (qx * qx + qy * qy), w * s.dissipation};
+    return {w * s.energy, T(0.5) * k * (qx * qx + qy * qy), w * s.dissipation, T(0), w * s.thermal_slope};
   }
 
   /// Critical increment bound 2/omega, m_a = rho t A / 4: the one-point stiffness gives

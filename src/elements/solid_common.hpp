@@ -67,6 +67,10 @@ struct SolidEnergy {
   T hourglass;  ///< energy stored in the hourglass springs (0 for kinds without them)
   T dissipation = T(0);  ///< plastic work dissipated so far, part of strain (Abaqus ALLPD)
   T viscous = T(0);      ///< power the bulk viscosity dissipates now (a rate; its integral is in ALLVD)
+  T thermal_slope = T(0);  ///< d strain / d theta: the integral of SolidStress::thermal_slope
+  /// Work the element's temperature change since its last pass did on it (continuum_element
+  /// books it where the pass keeps the previous temperature and slope; else 0).
+  T thermal_work = T(0);
 };
 
 /// Element stress and strain for output, averaged over the integration points.
@@ -146,7 +150,7 @@ template <int N, class T, class Gradients>
 HS_HD SolidEnergy<T> point_sum_internal_force(int points, const Gradients& gradients, const Vec3<T> u[N],
                                               const SolidMaterial<T>& m, Vec3<T> f[N], const ElementState<T>& state) {
   for (int a = 0; a < N; ++a) f[a] = {T(0), T(0), T(0)};
-  T energy = T(0), dissipation = T(0);
+  T energy = T(0), dissipation = T(0), slope = T(0);
   for (int g = 0; g < points; ++g) {
     Vec3<T> b[N];
     const T dv = gradients(g, b);
@@ -162,8 +166,9 @@ HS_HD SolidEnergy<T> point_sum_internal_force(int points, const Gradients& gradi
     for (int a = 0; a < N; ++a) f[a] += P * b[a];
     energy += dv * s.energy;
     dissipation += dv * s.dissipation;
+    slope += dv * s.thermal_slope;
   }
-  return {energy, T(0), dissipation};
+  return {energy, T(0), dissipation, T(0), slope};
 }
 
 /// Critical increment bound 2/omega of such an element, omega^2 <= sum_g w_g detJ_g

@@ -102,7 +102,7 @@ HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const So
   for (int a = 0; a < 8; ++a) add_outer(F0, u[a], bbar[a]);
   const T J0 = determinant(F0);
   for (int a = 0; a < 8; ++a) f[a] = {T(0), T(0), T(0)};
-  T energy = T(0), dissipation = T(0);
+  T energy = T(0), dissipation = T(0), slope = T(0);
   T c0 = T(0);  // sum_g detJ_g (alpha/3)(Pbar:F): the factor of F0^-T bbar_a, applied once
   for (int g = 0; g < 8; ++g) {
     Vec3<T> b[8];
@@ -116,6 +116,7 @@ HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const So
       for (int a = 0; a < 8; ++a) f[a] += P * b[a];
       energy += det * s.energy;
       dissipation += det * s.dissipation;
+      slope += det * s.thermal_slope;
       continue;
     }
     using std::cbrt;  // unqualified: Dual<T> (element matrices by differentiation) finds its own
@@ -130,12 +131,13 @@ HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const So
     c0 += c;
     energy += det * s.energy;
     dissipation += det * s.dissipation;
+    slope += det * s.thermal_slope;
   }
   if (fbar) {
     const Mat3<T> F0it = transpose(inverse(F0));
     for (int a = 0; a < 8; ++a) f[a] += c0 * (F0it * bbar[a]);
   }
-  return {energy, T(0), dissipation};
+  return {energy, T(0), dissipation, T(0), slope};
 }
 
 }  // namespace solid_detail
@@ -178,7 +180,7 @@ struct C3D8R {
     }
     const T k = hex8_hourglass_stiffness(r, hourglass_modulus(m), hourglass_kappa);
     const Hex8Energy<T> e = hex8_internal_force(r, u, m, k, f, state);
-    return {e.strain, e.hourglass, e.dissipation};
+    return {e.strain, e.hourglass, e.dissipation, T(0), e.thermal_slope};
   }
 
   /// Critical increment bound 2/omega for the one-point stiffness plus the hourglass

@@ -178,7 +178,7 @@ struct C3D4 {
     const SolidStress<T> s = point_stress(m, F, state, 0);
     const Mat3<T> VP = vol * (F * s.S);
     for (int a = 0; a < 4; ++a) f[a] = VP * b[a];
-    return {vol * s.energy, T(0), vol * s.dissipation};
+    return {vol * s.energy, T(0), vol * s.dissipation, T(0), vol * s.thermal_slope};
   }
 
   /// Critical increment bound 2/omega, omega^2 <= V (lam + g2) sum_a |b_a|^2 / m_a

@@ -606,6 +606,7 @@ void DeckParser::dload_data(const Line& line) {
   need_fields(line, 3, "element or element set, load type (P, or P1..P6 on a solid face or planar edge), magnitude");
   const std::string type = squeeze_upper(line.fields[1]);
   if (type == "GRAV") return gravity_data(line);
+  if (type == "CENTRIF" || type == "ROTA") return rotation_data(line, type == "CENTRIF");
   if (type == "BX" || type == "BY" || type == "BZ") {
     at_most_fields(line, 3, "element or element set, BX, BY or BZ, force per unit volume");
     DistributedLoad d;
@@ -624,7 +625,8 @@ void DeckParser::dload_data(const Line& line) {
   if (face < 0)
     fail(at_, "*DLOAD load type '" + std::string(line.fields[1]) +
                   "' is not supported (halfstep supports P: pressure on a shell, P1..P6: pressure on a "
-                  "solid face or, P1..P4, a planar element's edge, GRAV: gravity, and BX, BY, BZ: body forces)");
+                  "solid face or, P1..P4, a planar element's edge, GRAV: gravity, BX, BY, BZ: body forces, and "
+                  "CENTRIF, ROTA: rotational body forces)");
   at_most_fields(line, 3, "element or element set, load type, magnitude");
   DistributedLoad d;
   d.face = face;
@@ -633,41 +635,6 @@ void DeckParser::dload_data(const Line& line) {
   d.loc = loc(at_);
   d.elements = element_targets(line.fields[0], at_);
   for (int e : d.elements) check_face(e, face, at_);
-  m_.steps.back().dloads.push_back(std::move(d));
-}
-
-// *DLOAD type GRAV: gravity on an element set, or on the whole model (MASS elements included)
-// when the first field is blank, as Abaqus reads it. The direction is normalized: the
-// magnitude is the acceleration.
-void DeckParser::gravity_data(const Line& line) {
-  const char* form = "element or element set (blank: the whole model), GRAV, magnitude, direction x, y, z";
-  need_fields(line, 6, form);
-  at_most_fields(line, 6, form);
-  DistributedLoad d;
-  d.face = kGravityLoad;
-  d.magnitude = real(line.fields[2], "the gravity magnitude (the acceleration)");
-  const char* what[3] = {"the gravity direction's x component", "the gravity direction's y component",
-                         "the gravity direction's z component"};
-  double length2 = 0;
-  for (int i = 0; i < 3; ++i) {
-    d.direction[static_cast<std::size_t>(i)] = real(line.fields[3 + static_cast<std::size_t>(i)], what[i]);
-    length2 += d.direction[static_cast<std::size_t>(i)] * d.direction[static_cast<std::size_t>(i)];
-  }
-  const double length = std::sqrt(length2);
-  if (!(length > 0) || !std::isfinite(length))
-    fail(at_, "*DLOAD GRAV: the gravity direction (" + std::string(line.fields[3]) + ", " +
-                  std::string(line.fields[4]) + ", " + std::string(line.fields[5]) +
-                  ") has no length; give the direction of the acceleration, such as 0, 0, -1");
-  for (double& c : d.direction) c /= length;
-  d.amplitude = block_amplitude_;
-  d.loc = loc(at_);
-  if (trim(line.fields[0]).empty()) {
-    d.elements.resize(static_cast<std::size_t>(m_.elements.size()));
-    for (int e = 0; e < m_.elements.size(); ++e) d.elements[static_cast<std::size_t>(e)] = e;
-    d.point_masses = true;
-  } else {
-    d.elements = element_targets(line.fields[0], at_);
-  }
   m_.steps.back().dloads.push_back(std::move(d));
 }
 

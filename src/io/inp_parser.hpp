@@ -282,6 +282,7 @@ class DeckParser {
   void dload_keyword(const Keyword& kw);
   void dload_data(const Line& line);
   void gravity_data(const Line& line);
+  void rotation_data(const Line& line, bool centrifugal);
   void check_face(int e, int face, Pos pos) const;
   void surface_keyword(const Keyword& kw);
   void surface_data(const Line& line);

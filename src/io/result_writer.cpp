@@ -24,7 +24,7 @@ const std::vector<std::string>& energy_columns() {
   static const std::vector<std::string> c = {"time",      "kinetic",   "internal",           "external_work",
                                              "damping_work", "total",  "hourglass",          "plastic_dissipation",
                                              "contact",   "friction_dissipation", "mass_scaling_work",
-                                             "viscous_dissipation"};
+                                             "viscous_dissipation", "thermal_work"};
   return c;
 }
 
@@ -653,7 +653,7 @@ void ResultWriter::write_contact(double time, const std::vector<double>& force) 
 void ResultWriter::write_energy(const EnergyRow& e) {
   energy_->write_row(
       {e.time, e.kinetic, e.internal, e.external_work, e.damping_work, e.total, e.hourglass, e.plastic_dissipation,
-       e.contact, e.friction_dissipation, e.mass_scaling_work, e.viscous_dissipation});
+       e.contact, e.friction_dissipation, e.mass_scaling_work, e.viscous_dissipation, e.thermal_work});
 }
 
 namespace {

@@ -182,11 +182,16 @@ HS_HD bool has_expansion(const SolidMaterial<T>& m) {
 /// S = J_th F_th^-1 S_e F_th^-T and W = J_th W_e per unit reference volume. At small strains
 /// this is sigma = C (eps - alpha dtheta); a free body expands by exactly alpha dtheta with
 /// no stress. Plastic state evolves in the expanded configuration.
+/// thermal_slope is dW/dtheta at fixed F and state: with l_i = 1 + alpha_i dtheta and
+/// W = J_th W_e(F F_th^-1), dW/dl_i = (W - a_i . S C a_i) / l_i (C = F^T F), so
+/// dW/dtheta = sum_i alpha_i (W - a_i . S C a_i) / l_i ((3 W - S : C) alpha / l isotropic);
+/// small strain: -tr(sigma) alpha.
 template <class T>
 HS_HD SolidStress<T> thermal_stress(const SolidMaterial<T>& m, const Mat3<T>& F, T dtheta,
                                     typename NonDeduced<StateSlice<const T>>::type state_old,
                                     StateSlice<T> state_new) {
   const T l0 = T(1) + m.expansion[0] * dtheta;
+  const Mat3<T> C = transpose(F) * F;
   if (m.expansion[0] == m.expansion[1] && m.expansion[1] == m.expansion[2]) {
     // Isotropic: F_th = l I commutes with everything; no axes and no rounding of them.
     SolidStress<T> r = evaluate(m, (T(1) / l0) * F, state_old, state_new);
@@ -194,6 +199,7 @@ HS_HD SolidStress<T> thermal_stress(const SolidMaterial<T>& m, const Mat3<T>& F,
     r.S = l0 * r.S;  // J_th l^-2 S_e
     r.energy = j * r.energy;
     r.dissipation = j * r.dissipation;
+    r.thermal_slope = m.expansion[0] * (T(3) * r.energy - ddot(r.S, C)) / l0;
     return r;
   }
   const T inv[3] = {T(1) / l0, T(1) / (T(1) + m.expansion[1] * dtheta), T(1) / (T(1) + m.expansion[2] * dtheta)};
@@ -206,6 +212,14 @@ HS_HD SolidStress<T> thermal_stress(const SolidMaterial<T>& m, const Mat3<T>& F,
   r.S = j * (Fi * r.S * transpose(Fi));
   r.energy = j * r.energy;
   r.dissipation = j * r.dissipation;
+  const Mat3<T> SC = r.S * C;
+  r.thermal_slope = T(0);
+  for (int i = 0; i < 3; ++i) {
+    T a_sc_a = T(0);
+    for (int p = 0; p < 3; ++p)
+      for (int q = 0; q < 3; ++q) a_sc_a += m.axes(i, p) * SC(p, q) * m.axes(i, q);
+    r.thermal_slope += m.expansion[i] * inv[i] * (r.energy - a_sc_a);
+  }
   return r;
 }
 

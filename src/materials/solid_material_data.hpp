@@ -53,6 +53,10 @@ struct SolidStress {
   Mat3<T> S;
   T energy;
   T dissipation = T(0);  ///< plastic work dissipated so far per unit volume, part of energy (0: elastic)
+  /// d energy / d theta at this F and state: the energy a temperature change puts into a
+  /// material with *EXPANSION per unit of it (thermal_stress; 0 without expansion). The
+  /// explicit energy balance books it as thermal work.
+  T thermal_slope = T(0);
 };
 
 /// Green-Lagrange strain (F^T F - I) / 2.

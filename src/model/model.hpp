@@ -185,8 +185,11 @@ struct ConcentratedLoad {
 };
 
 /// DistributedLoad::face of a gravity load (*DLOAD type GRAV) and of a body force per unit
-/// volume along a global axis (BX, BY, BZ: DistributedLoad::direction is that axis).
-constexpr int kGravityLoad = -1, kBodyForceLoad = -2;
+/// volume along a global axis (BX, BY, BZ: DistributedLoad::direction is that axis); of the
+/// rotational body forces CENTRIF (rho omega^2 times the distance from the axis) and ROTA (the
+/// d'Alembert force -rho alpha n x r of a rotary acceleration), whose axis passes through
+/// DistributedLoad::point along direction.
+constexpr int kGravityLoad = -1, kBodyForceLoad = -2, kCentrifugalLoad = -3, kRotaryLoad = -4;
 
 /// *DLOAD line (type P on shells, P1..P6 on solid faces) or *DSLOAD line: pressure following
 /// the deformed surface; or *DLOAD type GRAV: gravity, a force rho g per unit volume fixed in
@@ -196,12 +199,13 @@ struct DistributedLoad {
   std::vector<int> elements;
   int face = 0;  ///< 0: shell pressure; 1..6: Abaqus face label of the solids; kGravityLoad; kBodyForceLoad
   /// Pressure: positive pushes against the element normal. Gravity: the acceleration. Body
-  /// force: force per unit volume.
+  /// force: force per unit volume. CENTRIF: omega^2. ROTA: the angular acceleration alpha.
   double magnitude = 0;
   std::string amplitude;
   SourceLoc loc;
-  std::array<double, 3> direction{};  ///< gravity, body force: the unit direction (GRAV: the deck's vector, normalized)
-  bool point_masses = false;          ///< gravity on the whole model: the MASS elements too
+  std::array<double, 3> direction{};  ///< gravity, body force: the unit direction (GRAV: the deck's vector, normalized); CENTRIF, ROTA: the axis's
+  std::array<double, 3> point{};      ///< CENTRIF, ROTA: a point of the rotation axis
+  bool point_masses = false;          ///< gravity, CENTRIF, ROTA on the whole model: the MASS elements too
 };
 
 /// Face codes of a shell's two sides in Surface::faces (after the solids' S1..S6).

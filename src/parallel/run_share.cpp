@@ -118,7 +118,7 @@ void serialize(Ar& ar, ConcentratedLoad& c) {
 
 template <class Ar>
 void serialize(Ar& ar, DistributedLoad& d) {
-  ar(d.elements, d.face, d.magnitude, d.amplitude, d.loc, d.direction, d.point_masses);
+  ar(d.elements, d.face, d.magnitude, d.amplitude, d.loc, d.direction, d.point, d.point_masses);
 }
 
 template <class Ar>
@@ -199,7 +199,8 @@ void serialize(Ar& ar, StepLoads& s) {
   ar(s.name, s.period, s.fixed_increment, s.amplitudes, s.bulk_linear, s.bulk_quadratic, s.load_node, s.load_dof, s.load_amp, s.load_value,
      s.pressure_elem, s.pressure_amp, s.pressure_value, s.face_elem, s.face_label, s.face_amp, s.face_value,
      s.thermal_elem, s.thermal_amp, s.thermal_value, s.motion_node, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity, s.rotation_node, s.rotation_dof,
-     s.rotation_amp, s.rotation_value, s.frame_node, s.frame_q, s.fixed_translation, s.fixed_rotation, s.outputs);
+     s.rotation_amp, s.rotation_value, s.spin_node, s.spin_axis, s.spin_amp, s.spin_value, s.spin_axes, s.frame_node,
+     s.frame_q, s.fixed_translation, s.fixed_rotation, s.outputs);
 }
 
 HALFSTEP_SHARE_FIELDS(LinearConstraints, 368);
@@ -211,7 +212,7 @@ HALFSTEP_SHARE_FIELDS(ElementShare, 72);
 HALFSTEP_SHARE_FIELDS(Subdomain, 1528);
 // 928: solid_thermal is left out on purpose: it is derived from the step's loads at the
 // state's time (the element pass refills it), so neither restarts nor shares carry it.
-static_assert(sizeof(StructureState) == 928, "StructureState changed: add the new array to for_each_state_array in "
+static_assert(sizeof(StructureState) == 976, "StructureState changed: add the new array to for_each_state_array in "
                                             "discretization/structure_state.hpp (restarts and shares read it), then "
                                             "update the size here");
 HALFSTEP_SHARE_FIELDS(OutputRequest, 184);
@@ -220,7 +221,7 @@ HALFSTEP_SHARE_FIELDS(Amplitude, 128);
 HALFSTEP_SHARE_FIELDS(IndexSet, 96);
 HALFSTEP_SHARE_FIELDS(Boundary, 120);
 HALFSTEP_SHARE_FIELDS(ConcentratedLoad, 112);
-HALFSTEP_SHARE_FIELDS(DistributedLoad, 144);
+HALFSTEP_SHARE_FIELDS(DistributedLoad, 168);
 HALFSTEP_SHARE_FIELDS(MassScaling, 96);
 HALFSTEP_SHARE_FIELDS(VariableMassScaling, 112);
 HALFSTEP_SHARE_FIELDS(BulkViscosityLine, 56);
@@ -230,7 +231,7 @@ HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1696);  // initial_temperatures: rank 0 builds the step loads
 HALFSTEP_SHARE_FIELDS(AmplitudeTable, 24);
-HALFSTEP_SHARE_FIELDS(StepLoads, 768);
+HALFSTEP_SHARE_FIELDS(StepLoads, 888);
 // Values that travel as their bytes must stay free of pointers and owning members (the meshes'
 // own values are checked beside their field lists).
 static_assert(std::is_trivially_copyable_v<StaticControls>,

@@ -279,6 +279,7 @@ void keep_local_rows(std::vector<int>& key, const std::vector<int>& to_local, Co
 StepLoads restrict_step(const StepLoads& g, const Subdomain& d) {
   StepLoads s = g;
   keep_local_rows(s.load_node, d.node_local, s.load_dof, s.load_amp, s.load_value);
+  keep_local_rows(s.spin_node, d.node_local, s.spin_axis, s.spin_amp, s.spin_value);
   // Pressure tables number the elements of the families that carry them one family after the
   // other (PressureTable::Element): so do the local ones.
   // Face loads number their family's elements.

@@ -20,6 +20,7 @@ struct EnergyRow {
   double friction_dissipation = 0;  ///< frictional work dissipated so far (ALLFD)
   double mass_scaling_work = 0;     ///< kinetic energy added by *VARIABLE MASS SCALING, part of total
   double viscous_dissipation = 0;   ///< work the bulk viscosity dissipated so far (part of Abaqus's ALLVD)
+  double thermal_work = 0;          ///< work the temperature changes did on the model so far (EnergyRecord)
 };
 
 /// One output instant. Field frames carry point and cell arrays; history frames at least the

@@ -92,7 +92,7 @@ void AsyncOutput::run() {
         const EnergyRecord& e = f.record;
         out.energy_row = {e.time,    e.kinetic,   e.internal,           e.external_work, e.damping_work,
                           e.total(), e.hourglass, e.plastic_dissipation, e.contact,       e.friction_dissipation,
-                          e.mass_scaling_work, e.viscous_dissipation};
+                          e.mass_scaling_work, e.viscous_dissipation, e.thermal_work};
         if (f.energy) out.contact_force = f.state.contact_pair_force;
         sink_.write(out);
         if (f.energy) {

@@ -207,7 +207,7 @@ bool run_static_step_of_run(RunContext& c, std::size_t si) {
   sum.step_records.back().increments = sum.statics.increments - increments_before;
   if (c.backend) {
     c.backend->upload(st);  // the next explicit step starts from here, at rest
-    c.backend->rebase_energy();
+    c.backend->rebase_energy(true);
   }
   return false;
 }

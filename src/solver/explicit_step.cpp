@@ -196,6 +196,7 @@ class ExplicitStep {
       if (c_.scaler.in_deck()) hw_.update_masses(c_.setup.whole, 0.0);
       if (c_.writer) c_.writer->resume(c_.opt.resume->bytes("output"), c_.opt.resume->file());
     } else {
+      if (si_ > 0) hw_.rebase_energy(false);  // monitor_rebase: loads applied at once here
       hw_.element_pass(0.0, t_step0_, h_prev_);
     }
     if (c_.writer) {

@@ -389,6 +389,19 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
       f[q * n + 4] += dot(m, cross(d, t1));
     }
   }
+  // Rotational body forces on the current positions (NLGEOM) or the reference ones. The
+  // tangent leaves out their stiffness (CENTRIF: -m omega^2 (I - n n)), which slows Newton
+  // only near a critical speed.
+  for (std::size_t i = 0; i < loads.spin_node.size(); ++i) {
+    const int n = loads.spin_node[i];
+    Vec3<double> x{sys.x0[n], sys.y0[n], sys.z0[n]};
+    if (step.nlgeom) x += Configuration::at(c.u, n);
+    const double value = loads.spin_value[i] * amplitude_slot(dv, loads.spin_amp[i], tau);
+    const Vec3<double> g = spin_force(&loads.spin_axes[7 * static_cast<std::size_t>(loads.spin_axis[i])], value, x);
+    f[q * static_cast<std::size_t>(n)] += g.x;
+    f[q * static_cast<std::size_t>(n) + 1] += g.y;
+    f[q * static_cast<std::size_t>(n) + 2] += g.z;
+  }
   if (drive.num_faces > 0) {
     if (step.nlgeom)
       for (std::size_t n = 0; n < nn; ++n) {

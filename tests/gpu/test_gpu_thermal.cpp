@@ -78,5 +78,44 @@ TEST(GpuThermal, BoltedJointFollowsTheJointDiagram) {
   EXPECT_NEAR(last, f1, 2e-4 * f1);
 }
 
+// Temperatures changed in explicit steps on the device: the held bar heated slowly, then
+// released at once (OP=NEW). The element kernels book the thermal work (the fifth element
+// sum), as the CPU does to round-off; closed forms as in tests/integration/test_thermal_run.cpp.
+TEST(GpuThermal, ExplicitTemperatureChangesBookTheirWork) {
+  NEED_GPU();
+  const double eps = kAlpha * (kT1 - kT0);
+  for (const char* type : {"C3D8R", "C3D8"}) {
+    double heated[2], released[2];
+    for (int gpu = 0; gpu < 2; ++gpu) {
+      std::string amp;
+      const std::string slow = slow_heating_step(amp);
+      const std::string dir = scratch_dir(std::string("explicit_heat_") + type + (gpu ? "_gpu" : "_cpu"));
+      std::ofstream(dir + "/bar.inp") << amp + bar_deck(type, "XL, 1, 1\n", slow + explicit_after("*TEMPERATURE, OP=NEW\n"));
+      std::string log;
+      // The release at once rings the bar's highest modes: the check is loosened as on the CPU
+      // (tests/integration/test_thermal_run.cpp).
+      ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out",
+                             std::string(gpu ? "--backend cuda" : "--backend cpu") + " --energy-tolerance 0.9", &log),
+                0)
+          << log;
+      const Csv energy = read_csv(dir + "/out/energy.csv");
+      ASSERT_FALSE(energy.rows.empty());
+      // The heating step's end (40 axial periods, slow_heating_step) and the run's.
+      const double t1 = 40 * 4.0 * kN / std::sqrt(kE / 7.8e-9);
+      const std::size_t col = static_cast<std::size_t>(energy.col("thermal_work"));
+      for (const auto& row : energy.rows)
+        if (row[0] <= t1 * (1 + 1e-9)) heated[gpu] = row[col];
+      released[gpu] = energy.rows.back()[col];
+      std::printf("%s %s: thermal work heated %.9g, released %.9g\n", type, gpu ? "GPU" : "CPU", heated[gpu],
+                  released[gpu]);
+    }
+    const double w_heat = kE * eps * eps / 2 * kVolume, w_all = 2 * (kLambda + kMu) * 1.3 * 1.3 * eps * eps * kVolume;
+    EXPECT_NEAR(heated[1], w_heat, 5e-3 * w_heat) << type;
+    EXPECT_NEAR(released[1], w_all, 3e-3 * w_all) << type;
+    EXPECT_NEAR(heated[1], heated[0], 1e-9 * w_heat) << type;
+    EXPECT_NEAR(released[1], released[0], 1e-9 * w_all) << type;
+  }
+}
+
 }  // namespace
 }  // namespace halfstep::test

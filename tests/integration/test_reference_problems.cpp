@@ -94,7 +94,7 @@ TEST(ReferenceProblems, RunWritesAllOutputs) {
   const Csv energy = read_csv(dir + "/out/energy.csv");
   EXPECT_EQ(energy.header, (std::vector<std::string>{"time", "kinetic", "internal", "external_work",
                                                       "damping_work", "total", "hourglass", "plastic_dissipation", "contact",
-                                                      "friction_dissipation", "mass_scaling_work", "viscous_dissipation"}));
+                                                      "friction_dissipation", "mass_scaling_work", "viscous_dissipation", "thermal_work"}));
   std::ifstream js(dir + "/out/summary.json");
   const std::string summary((std::istreambuf_iterator<char>(js)), std::istreambuf_iterator<char>());
   for (const char* key : {"\"nodes\": 34", "\"elements\": 16", "\"steps\"", "\"time_increment\"",

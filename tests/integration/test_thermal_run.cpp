@@ -1,8 +1,8 @@
 // Thermal loads in runs (issue 45 item 2): a bar heated by dtheta from its initial temperature
 // grows by alpha dtheta L when free and carries -E alpha dtheta when its ends are held, in
 // linear and nonlinear static steps; the temperature goes back with OP=NEW; carried into an
-// explicit step the thermal strain stays; a kind without thermal strain and an explicit step
-// that changes temperatures are refused.
+// explicit step the thermal strain stays; changed in explicit steps (slowly or at once) their
+// work is booked and the balance holds; a kind without thermal strain is refused.
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -73,17 +73,87 @@ INSTANTIATE_TEST_SUITE_P(Kinds, ThermalStatic,
                            return std::string(info.param.type) + (info.param.nlgeom ? "_nlgeom" : "_linear");
                          });
 
-// Explicit steps refuse temperature changes for now (their energy balance would call the
-// stored thermal strain energy an instability), naming the *TEMPERATURE line.
-TEST(ThermalInput, ExplicitStepIsRefused) {
-  const std::string dir = scratch_dir("explicit");
+// Temperatures changed in explicit steps: the thermal strain's stored energy is booked as
+// thermal work (energy.csv's thermal_work), so the balance holds. Heated slowly (a smooth
+// step over 40 axial periods), the held bar reaches S11 = -E alpha dtheta with the uniaxial
+// energy E (alpha dtheta)^2 V / 2, all of it thermal work; the free bar grows by
+// alpha dtheta L.
+TEST(ThermalExplicit, SlowlyHeatedBarsMatchTheClosedForms) {
+  const double eps = kAlpha * (kT1 - kT0);
+  for (const char* type : {"C3D8R", "C3D8"})
+    for (bool held : {true, false}) {
+      SCOPED_TRACE(std::string(type) + (held ? " held" : " free"));
+      const std::string dir = scratch_dir(std::string("explicit_heat_") + type + (held ? "_held" : "_free"));
+      std::string amp;
+      const std::string step = slow_heating_step(amp);
+      std::ofstream(dir + "/bar.inp") << amp + bar_deck(type, held ? "XL, 1, 1\n" : "", step);
+      std::string log;
+      ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+      const double balance = summary_number(read_file(dir + "/out/summary.json"), "energy_balance_error");
+      double u1, rf1;
+      ASSERT_NO_FATAL_FAILURE(end_values(dir + "/out", u1, rf1));
+      const double work = last_energy(dir + "/out", "thermal_work"), internal = last_energy(dir + "/out", "internal");
+      std::printf("%s %s bar heated in an explicit step: U1 %.9g, RF1 %.9g, thermal work %.9g, internal %.9g, "
+                  "balance %.3g\n", type, held ? "held" : "free", u1, rf1, work, internal, balance);
+      EXPECT_GE(balance, 0.0);
+      if (held) {
+        EXPECT_LT(balance, 1e-3);
+        EXPECT_NEAR(rf1, -kE * eps, 3e-3 * kE * eps);
+        for (double s11 : {last_stress(dir + "/out").at(0), last_stress(dir + "/out").at(6)})
+          EXPECT_NEAR(s11, -kE * eps, 3e-3 * kE * eps);
+        const double w = kE * eps * eps / 2 * kVolume;
+        EXPECT_NEAR(work, w, 5e-3 * w);
+        EXPECT_NEAR(internal, w, 5e-3 * w);
+      } else {
+        EXPECT_NEAR(u1, eps * kN, 3e-3 * eps * kN);
+        EXPECT_NEAR(rf1, 0.0, 1e-9 * kE * eps);
+        // The free bar stores nearly nothing: the bulk viscosity dissipates what the thermal
+        // work gave its expansion (about 4e-4 of the held bar's energy; its rate, integrated
+        // once per increment, lags the work's trapezoid by 2 % of the small kinetic energy
+        // on the way). At the end the books close: total = 0.
+        EXPECT_LT(balance, 0.05);
+        EXPECT_NEAR(last_energy(dir + "/out", "viscous_dissipation"), work, 1e-3 * work);
+        EXPECT_NEAR(last_energy(dir + "/out", "total"), 0.0, 1e-5 * work);
+      }
+    }
+}
+
+// Temperatures changed at once between explicit steps: the work is the jump of the energy at
+// the deformation of that instant, booked whole (the trapezoid in theta is exact for the
+// quadratic energy of small strains). Heating the held bar at rest: 9 K eps^2 V / 2 (every
+// strain held at the instant). Releasing the held bar heated slowly in the step before
+// (OP=NEW): the work sums to the energy at its sideways-grown shape (strains 0, (1 + nu) eps,
+// (1 + nu) eps) without thermal strain, 2 (lambda + mu) (1 + nu)^2 eps^2 V. A whole bar one
+// element thick strained at once rings in its highest modes, where the central difference's
+// kinetic energy (from mean half-step velocities) is off by tens of percent of the motion's
+// energy: the energy check is loosened for these two runs (a ramped change keeps it, above).
+TEST(ThermalExplicit, TemperaturesChangedAtOnceBookTheirWork) {
+  const double eps = kAlpha * (kT1 - kT0);
+  const double bulk = kLambda + 2 * kMu / 3;
+  struct Jump {
+    const char* name;
+    std::string steps;
+    double work;
+  };
+  const std::string heat = "*TEMPERATURE\nALL, " + std::to_string(kT1) + "\n";
   std::string amp;
-  const std::string step = slow_heating_step(amp);
-  std::ofstream(dir + "/bar.inp") << amp + bar_deck("C3D8R", "", step);
-  std::string log;
-  EXPECT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 2) << log;
-  EXPECT_NE(log.find("bar.inp:55: error: step 'Step-1' is explicit and changes the temperatures"), std::string::npos)
-      << log;
+  const std::string slow = slow_heating_step(amp);
+  const Jump jumps[] = {
+      {"heat_at_rest", resting_explicit_step() + explicit_after(heat), 4.5 * bulk * eps * eps * kVolume},
+      {"release", slow + explicit_after("*TEMPERATURE, OP=NEW\n"),
+       2 * (kLambda + kMu) * 1.3 * 1.3 * eps * eps * kVolume},
+  };
+  for (const char* type : {"C3D8R", "C3D8"})
+    for (const Jump& j : jumps) {
+      SCOPED_TRACE(std::string(type) + " " + j.name);
+      const std::string dir = scratch_dir(std::string("explicit_jump_") + type + "_" + j.name);
+      std::ofstream(dir + "/bar.inp") << amp + bar_deck(type, "XL, 1, 1\n", j.steps);
+      std::string log;
+      ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu --energy-tolerance 0.9", &log), 0) << log;
+      const double work = last_energy(dir + "/out", "thermal_work");
+      std::printf("%s %s: thermal work %.9g, closed form %.9g\n", type, j.name, work, j.work);
+      EXPECT_NEAR(work, j.work, 3e-3 * j.work);  // finite strain against the small-strain forms
+    }
 }
 
 // Temperatures carried into an explicit step without change keep their thermal strain: the
@@ -106,16 +176,6 @@ TEST(ThermalExplicit, CarriedTemperaturesKeepTheirThermalStrain) {
     ASSERT_NO_FATAL_FAILURE(end_values(dir + "/out", u1, rf1));
     EXPECT_NEAR(rf1, expect, 2e-3 * std::fabs(expect));
   }
-}
-
-// An explicit step that changes carried temperatures (OP=NEW back to the initial ones) would
-// release the thermal strain at once: refused at its *STEP.
-TEST(ThermalInput, ExplicitStepChangingCarriedTemperaturesIsRefused) {
-  const std::string dir = scratch_dir("explicit_op_new");
-  std::ofstream(dir + "/bar.inp") << bar_deck("C3D8R", "", static_step(false) + explicit_after("*TEMPERATURE, OP=NEW\n"));
-  std::string log;
-  EXPECT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 2) << log;
-  EXPECT_NE(log.find("is explicit and changes the temperatures"), std::string::npos) << log;
 }
 
 // OP=NEW takes the temperatures back to the initial ones: the free bar returns to its length.

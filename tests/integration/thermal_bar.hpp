@@ -67,7 +67,8 @@ inline std::vector<double> last_stress(const std::string& out) {
   return read_vtu_array(out + "/" + frames.back().second, "S");  // the .pvd names its frames relative to itself
 }
 
-/// An explicit step heating the bar over 40 of its axial periods with a smooth step, and the
+/// An explicit step heating the bar from kT0 to kT1 over 40 of its axial periods with a
+/// smooth step (A(0) = kT0 / kT1: an amplitude scales the temperature itself), and the
 /// amplitude it uses (to put before the model).
 inline std::string slow_heating_step(std::string& amplitude) {
   const double c = std::sqrt(kE / 7.8e-9), period = 4.0 * kN / c, t = 40 * period;
@@ -77,7 +78,7 @@ inline std::string slow_heating_step(std::string& amplitude) {
   step << "\n*DYNAMIC, EXPLICIT\n, " << t << "\n*TEMPERATURE, AMPLITUDE=HEAT\nALL, " << kT1
        << "\n*OUTPUT, FIELD, NUMBER INTERVAL=2\n*ELEMENT OUTPUT\nS\n*OUTPUT, HISTORY, TIME INTERVAL=" << t / 50
        << "\n*NODE OUTPUT, NSET=XL\nU, RF\n";
-  amp << "*AMPLITUDE, NAME=HEAT, DEFINITION=SMOOTH STEP\n0., 0., " << t << ", 1.\n";
+  amp << "*AMPLITUDE, NAME=HEAT, DEFINITION=SMOOTH STEP\n0., " << kT0 / kT1 << ", " << t << ", 1.\n";
   amplitude = amp.str();
   return step.str();
 }
@@ -92,6 +93,27 @@ inline std::string explicit_after(const std::string& lines) {
        << "*OUTPUT, FIELD, NUMBER INTERVAL=1000\n*ELEMENT OUTPUT\nS\n*OUTPUT, HISTORY, TIME INTERVAL=" << t / 10
        << "\n*NODE OUTPUT, NSET=XL\nU, RF\n";
   return step.str();
+}
+
+/// A first explicit step of five axial periods with no load (the bar stays at rest), its
+/// history of XL; explicit_after adds the next.
+inline std::string resting_explicit_step() {
+  const double c = std::sqrt(kE / 7.8e-9), t = 5 * 4.0 * kN / c;
+  std::ostringstream step;
+  step.precision(17);
+  step << "\n*DYNAMIC, EXPLICIT\n, " << t << "\n*OUTPUT, HISTORY, TIME INTERVAL=" << t / 10
+       << "\n*NODE OUTPUT, NSET=XL\nU, RF\n";
+  return step.str();
+}
+
+/// The bar's volume and Lame constants (nu = 0.3) for the energy closed forms.
+constexpr double kVolume = kN, kLambda = kE * 0.3 / (1.3 * 0.4), kMu = kE / 2.6;
+
+/// A column of the last row of the run's energy.csv.
+inline double last_energy(const std::string& out, const std::string& column) {
+  const Csv energy = read_csv(out + "/energy.csv");
+  if (energy.rows.empty() || energy.col(column) < 0) return std::nan("");
+  return energy.rows.back()[static_cast<std::size_t>(energy.col(column))];
 }
 
 }  // namespace halfstep::test::thermal

@@ -1,7 +1,8 @@
 // Thermal strain (*EXPANSION, materials/material_law.hpp thermal_stress): a body free to
 // expand by alpha dtheta carries no stress under every law, also when it turns; held, it
 // carries C alpha dtheta; stresses stay objective; the thermal strain's derivative (what a
-// linear step's forces take) is -C alpha; orthotropic expansion acts along the axes.
+// linear step's forces take) is -C alpha; orthotropic expansion acts along the axes; the
+// energy's temperature slope (the explicit balance's thermal work) is dW/dtheta.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -120,6 +121,39 @@ TEST(ThermalStrain, OrthotropicExpansionActsAlongTheAxes) {
                             d[3] * e[0] + d[4] * e[1] + d[5] * e[2]};
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(Sm(i, i), expect[i], 1e-3 * std::fabs(expect[i]));
   EXPECT_NEAR(Sm(0, 1), 0.0, 1e-9 * 250e3 * 3e-4);
+}
+
+// thermal_slope is the derivative of the energy in the temperature at fixed F and state
+// (central differences), for every law, turned or not, and for orthotropic expansion; J2 at a
+// strain inside its elastic range, where the state stays fixed.
+TEST(ThermalStrain, ThermalSlopeIsTheEnergysTemperatureDerivative) {
+  const Mat3<double> G{{0.8, 0.3, -0.1, 0.2, -0.5, 0.4, 0.0, -0.3, 0.6}};
+  const auto check = [](const SolidMaterial<double>& m, const Mat3<double>& F, double dtheta, const char* what) {
+    const double h = 1e-2;
+    const SolidStress<double> r = thermal_stress(m, F, dtheta, {}, {});
+    const double fd = (thermal_stress(m, F, dtheta + h, {}, {}).energy -
+                       thermal_stress(m, F, dtheta - h, {}, {}).energy) / (2 * h);
+    EXPECT_NEAR(r.thermal_slope, fd, 1e-7 * std::fabs(fd) + 1e-12) << what << " law " << m.model;
+    EXPECT_GT(std::fabs(fd), 0.0) << what;
+  };
+  for (const auto& m : laws()) {
+    const bool j2 = m.hardening_points > 0;  // J2: strains well below yield (1.25e-3)
+    const double scale = j2 ? 2e-4 : 2e-2, dtheta = j2 ? 10.0 : kDtheta;
+    Mat3<double> F = scaled_identity(1.0);
+    for (int k = 0; k < 9; ++k) F.a[k] += scale * G.a[k];
+    check(m, F, dtheta, "plain");
+    check(m, rotation(0.9) * F, -dtheta, "turned");
+  }
+  const double d[9] = {250e3, 100e3, 200e3, 90e3, 80e3, 180e3, 60e3, 50e3, 40e3};
+  SolidMaterial<double> m = orthotropic_stiffness(d, 1.0, rotation(0.8));
+  m.expansion[0] = 1e-5, m.expansion[1] = 2e-5, m.expansion[2] = 3e-5;
+  Mat3<double> F = scaled_identity(1.0);
+  for (int k = 0; k < 9; ++k) F.a[k] += 1e-2 * G.a[k];
+  check(m, F, 30.0, "orthotropic");
+  // Small strain: -tr(sigma) alpha at a held body.
+  const SolidStress<double> held = thermal_stress(laws()[0], scaled_identity(1.0), 1e-3, {}, {});
+  EXPECT_NEAR(held.thermal_slope, -kAlpha * (held.S(0, 0) + held.S(1, 1) + held.S(2, 2)),
+              1e-6 * std::fabs(held.thermal_slope));
 }
 
 TEST(ThermalStrain, WithoutExpansionTheLawIsUntouched) {

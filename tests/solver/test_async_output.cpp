@@ -109,11 +109,11 @@ TEST(AsyncOutput, EnergyRowsAreWrittenInSubmissionOrder) {
     for (int i = 0; i < 5; ++i) out.submit(energy_frame(0.1 * i + 0.05, 10.0 + i), r1);
     out.finish();
     const Csv csv = read_csv(fx.out + "/energy.csv");
-    ASSERT_EQ(csv.header, (std::vector<std::string>{"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass", "plastic_dissipation", "contact", "friction_dissipation", "mass_scaling_work", "viscous_dissipation"}));
+    ASSERT_EQ(csv.header, (std::vector<std::string>{"time", "kinetic", "internal", "external_work", "damping_work", "total", "hourglass", "plastic_dissipation", "contact", "friction_dissipation", "mass_scaling_work", "viscous_dissipation", "thermal_work"}));
     ASSERT_EQ(csv.rows.size(), 5u);
     for (int i = 0; i < 5; ++i) {
       const auto& row = csv.rows[i];
-      ASSERT_EQ(row.size(), 12u);
+      ASSERT_EQ(row.size(), 13u);
       EXPECT_DOUBLE_EQ(row[0], 0.1 * i + 0.05) << i;
       EXPECT_DOUBLE_EQ(row[1], 10.0 + i) << i;
       EXPECT_DOUBLE_EQ(row[2], 2 * (10.0 + i)) << i;

@@ -135,6 +135,7 @@ class CudaBackend final : public Backend {
                     sums_.bytes() + tickets_.bytes() + solid_conn_.bytes() + solid_material_.bytes() +
                     solid_materials_.bytes() + solid_slot_ptr_.bytes() + solid_slots_.bytes() + solid_force_.bytes() +
                     solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() +
+                    solid_thermal_last_.bytes() + solid_thermal_slope_.bytes() +
                     solid_color_elements_.bytes() + face_force_.bytes() + hex_increment_.bytes() + hex_result_.bytes() +
                     section_points_.bytes() +
                     shell_law_.bytes() + shell_first_.bytes() + shell_state_.bytes();
@@ -254,13 +255,15 @@ class CudaBackend final : public Backend {
 
   void save_restart(RestartBlob& blob) override;
   void load_restart(const RestartBlob& blob) override;
-  void rebase_energy() override {
+  void rebase_energy(bool forget_thermal) override {
     sync("energy rebase");
-    host_monitor_.have_total0 = 0;
+    monitor_rebase(host_monitor_);
     EnergyMonitor m;
     monitor_.copy_to(&m, 1);
-    m.have_total0 = 0;
+    monitor_rebase(m);
     check(cudaMemcpy(monitor_.get(), &m, sizeof m, cudaMemcpyHostToDevice), "energy rebase");
+    if (forget_thermal && solid_thermal_last_.size() > 0)  // the thermal work starts afresh too
+      solid_thermal_last_.assign(std::vector<T>(solid_thermal_last_.size(), std::numeric_limits<T>::quiet_NaN()));
   }
 
   // *VARIABLE MASS SCALING between increments: the host's new masses into the node pass's
@@ -619,7 +622,8 @@ class CudaBackend final : public Backend {
              T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_energy_.get_or_null(),
              solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points, nullptr, nullptr,
              T(drive_.view.bulk_linear), T(drive_.view.bulk_quadratic), T(half_dt_),
-             drive_.view.thermal_ptr ? solid_thermal_.get() : nullptr},
+             drive_.view.thermal_ptr ? solid_thermal_.get() : nullptr, solid_thermal_last_.get_or_null(),
+             solid_thermal_slope_.get_or_null()},
             solid_force_.get_or_null()};
   }
   NodeStateView<T> state() {
@@ -756,6 +760,8 @@ class CudaBackend final : public Backend {
   /// evaluates its elements' temperature changes there at its own time.
   std::shared_ptr<const StepDrive> host_thermal_;
   DeviceArray<T> solid_thermal_;  ///< per continuum element: its temperature change at the pass's time (thermal steps)
+  /// Models with *EXPANSION: StructureState::solid_thermal_last and solid_thermal_slope.
+  DeviceArray<T> solid_thermal_last_, solid_thermal_slope_;
   double half_dt_ = 0;  ///< the current element pass's ContinuumView::half_dt (bulk viscosity)
   std::size_t drive_bytes_ = 0;
 

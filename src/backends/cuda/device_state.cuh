@@ -233,7 +233,7 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   if (global) {
     double pub[cuda::kPubValues];
     read_published(cuda::kPubSample, pub);
-    monitor_element_pass(host_monitor_, pub[0], inc.time, pub[1], pub[2], pub[3]);
+    monitor_element_pass(host_monitor_, pub[0], inc.time, pub[1], pub[2], pub[3], pub[4]);
     monitor_sample(host_monitor_, pub + cuda::kElementSums, inc.time);
     record = host_monitor_.record;
     failed = host_monitor_.status != kRunning;
@@ -354,6 +354,8 @@ void CudaBackend<T>::for_each_device_array(F&& f) {
   f("solid_hourglass", solid_hourglass_, state(&state_array<&StructureState::solid_hourglass>, false));
   f("face_force", face_force_, none);
   f("solid_state", solid_state_, state(&state_array<&StructureState::solid_state>, true));
+  f("solid_thermal_last", solid_thermal_last_, state(&state_array<&StructureState::solid_thermal_last>, true));
+  f("solid_thermal_slope", solid_thermal_slope_, state(&state_array<&StructureState::solid_thermal_slope>, true));
   f("shell_state", shell_state_, state(&state_array<&StructureState::shell_state>, true));
   for (auto& family : families_)
     for (const cuda::FamilyArray<T>& a : family->arrays()) f(a.name, *a.array, a.mirror);

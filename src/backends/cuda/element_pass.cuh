@@ -50,6 +50,9 @@ void CudaBackend<T>::setup_solids() {
   solid_energy_.resize(ns);
   solid_hourglass_.resize(ns);
   solid_state_.resize(static_cast<std::size_t>(sm.state_size) * sm.num_points);
+  // The thermal work's last passes (StructureState::solid_thermal_last): none yet.
+  solid_thermal_last_.assign(std::vector<T>(thermal_pass_elements(sys_), std::numeric_limits<T>::quiet_NaN()));
+  solid_thermal_slope_.assign(std::vector<T>(thermal_pass_elements(sys_), T(0)));
   if (split_hexes_) {  // the split scheme's hand-over between its FPM hexahedron kernels
     for (const SolidGroup& g : sm.groups)
       visit_continuum_kind(g.kind, [&](auto kind) {

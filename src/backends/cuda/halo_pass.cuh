@@ -97,7 +97,7 @@ void CudaBackend<T>::finish_interface() {
     double pub[cuda::kPubValues];
     for (int i = 0; i < cuda::kPubValues; ++i) pub[i] = publish_host_.host()[cuda::kPubCommit + i];
     halo_->sum(pub, cuda::kPubValues);
-    monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1], pub[2], pub[3]);
+    monitor_element_pass(host_monitor_, pub[0], pending_time_, pub[1], pub[2], pub[3], pub[4]);
     monitor_commit(host_monitor_, pub + cuda::kElementSums, pending_time_);
     pending_commit_ = false;
     if (timing_) host_phase_[kHostEnergySums] += lap();

@@ -69,7 +69,7 @@ constexpr std::size_t staged_slot_bytes(int block) {
 /// first_point (elements: local indices of one color, or null
 /// for all count elements): the shared continuum_element body with the scheme's sink. Each
 /// warp stores its kElementSums (strain and hourglass energies, plastic dissipation, bulk
-/// viscosity power) at warp slot slot0 + its index (put_warp_sums), which the pass's
+/// viscosity power, thermal work) at warp slot slot0 + its index (put_warp_sums), which the pass's
 /// element_sums_kernel adds.
 /// Gather with dynamic shared memory (staged_slot_bytes, elements null): the block's slot
 /// values, one contiguous range, are staged there and stored by consecutive threads. Stored
@@ -123,6 +123,7 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
     w[1] = double(en.hourglass);
     w[2] = double(en.dissipation);
     w[3] = double(en.viscous);
+    w[4] = double(en.thermal_work);
   }
   if (staged) {  // the block's elements [i0, i0 + n) own slot values [3 (conn_offset + i0 kNodes), + kValues n)
     __syncthreads();

@@ -75,13 +75,15 @@ struct FrameOut {
 };
 
 /// The sums of an element pass: strain energy (hourglass and plastic dissipation included),
-/// hourglass energy, plastic dissipation, bulk viscosity power (ElementSums on the host).
-constexpr int kElementSums = 4;
+/// hourglass energy, plastic dissipation, bulk viscosity power, thermal work (ElementSums on
+/// the host).
+constexpr int kElementSums = 5;
 
 /// Where a distributed run's kernels leave their sums for the host (which reduces them over
 /// the ranks and keeps the monitor): the kElementSums of the latest element pass, then per
 /// node-pass kind a snapshot of those and the node sums (kPubValues values).
-enum PublishSlot { kPubEnergy = 0, kPubHourglass = 1, kPubDissipation = 2, kPubViscous = 3, kPubCommit = 4,
+enum PublishSlot { kPubEnergy = 0, kPubHourglass = 1, kPubDissipation = 2, kPubViscous = 3, kPubThermal = 4,
+                   kPubCommit = 5,
                    kPubValues = kElementSums + kNumNodeSums, kPubSample = kPubCommit + kPubValues,
                    kPubSize = kPubCommit + 2 * kPubValues };
 
@@ -249,7 +251,7 @@ __device__ inline void finish_element_pass(RunView r, double time, const double 
   if (r.publish) {
     for (int i = 0; i < kElementSums; ++i) r.publish[kPubEnergy + i] = sums[i];
   } else {
-    monitor_element_pass(*r.monitor, sums[0], time, sums[1], sums[2], sums[3]);
+    monitor_element_pass(*r.monitor, sums[0], time, sums[1], sums[2], sums[3], sums[4]);
   }
 }
 

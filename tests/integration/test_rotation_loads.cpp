@@ -1,0 +1,82 @@
+// Rotational body forces in static steps (*DLOAD CENTRIF and ROTA, issue 45 item 1) against
+// closed forms: a spinning annulus of plane-stress quadrilaterals (Lame's rotating disk, linear
+// and NLGEOM), the reaction torque of an annulus held at its hub under a rotary acceleration;
+// an explicit step refuses them (Abaqus/Explicit has no rotational body forces).
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "rotating_annulus.hpp"
+
+namespace halfstep::test {
+namespace {
+
+using namespace spin;
+
+// CENTRIF of omega^2 about z through the origin on a quarter annulus with symmetry planes:
+// the radial growth at the hub and the rim against Lame's solution (stresses near 100), in a
+// linear step (the load on the reference positions) and in an NLGEOM one (on the current
+// positions; the strains of 5e-4 change it by their size).
+TEST(RotationLoads, SpinningAnnulusMatchesLame) {
+  const int nr = 16, nt = 64;
+  for (bool nlgeom : {false, true}) {
+    SCOPED_TRACE(nlgeom ? "NLGEOM" : "linear");
+    const std::string dir = scratch_dir(std::string("centrif_") + (nlgeom ? "nlgeom" : "linear"));
+    std::ofstream(dir + "/ring.inp") << spinning_quarter(nlgeom, kOmega2, nr, nt);
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/ring.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+    const Csv h = read_csv(dir + "/out/history/XAXIS.csv");
+    for (int i : {0, nr / 2, nr}) {
+      const double r = kA + (kB - kA) * i / nr, expect = lame_radial(r, kOmega2);
+      const double u = last_value(h, 1 + i, "U1");
+      std::printf("%s annulus: u_r(%.3f) %.9g, Lame %.9g\n", nlgeom ? "NLGEOM" : "linear", r, u, expect);
+      EXPECT_NEAR(u, expect, 1e-3 * expect) << "r " << r;  // measured <= 6e-4 (16 x 64 cells)
+    }
+  }
+}
+
+// ROTA of alpha about z on the whole annulus held at its hub: the d'Alembert force
+// -rho alpha z x r per unit volume, whose moment the hub's reactions take, rho alpha t
+// pi (b^4 - a^4) / 2 about z (positive: the hub drives the ring's acceleration).
+TEST(RotationLoads, RotaryAccelerationIsTakenByTheHub) {
+  const double alpha = 1e9;
+  const int nr = 6, nt = 96;
+  const std::string dir = scratch_dir("rota");
+  const std::string step = "\n*STATIC\n1., 1.\n*DLOAD\nRING, ROTA, " + std::to_string(alpha) +
+                           ", 0., 0., 0., 0., 0., 1.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=INNER\nRF\n";
+  std::ofstream(dir + "/ring.inp") << annulus(nr, nt, false, "*BOUNDARY\nINNER, 1, 2\n", step);
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/ring.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const Csv h = read_csv(dir + "/out/history/INNER.csv");
+  double torque = 0, fx = 0, fy = 0;
+  for (int j = 0; j < nt; ++j) {
+    const int n = 1 + (nr + 1) * j;
+    const double t = 2 * kPi * j / nt, x = kA * std::cos(t), y = kA * std::sin(t);
+    const double rf1 = last_value(h, n, "RF1"), rf2 = last_value(h, n, "RF2");
+    torque += x * rf2 - y * rf1;
+    fx += rf1;
+    fy += rf2;
+  }
+  const double expect = kRho * alpha * kThick * kPi * (std::pow(kB, 4) - std::pow(kA, 4)) / 2;
+  std::printf("ROTA annulus: hub torque %.9g, rho alpha t J %.9g, net force %.3g %.3g\n", torque, expect, fx, fy);
+  EXPECT_NEAR(torque, expect, 2e-3 * expect);  // measured +1.1e-3: the lumped masses' inertia against the circle's
+  EXPECT_NEAR(fx, 0.0, 1e-9 * expect);
+  EXPECT_NEAR(fy, 0.0, 1e-9 * expect);
+}
+
+// An explicit step with a rotational body force is refused at its *DLOAD line (Abaqus/Explicit
+// has none: spin the model with *INITIAL CONDITIONS, TYPE=ROTATING VELOCITY).
+TEST(RotationLoads, ExplicitStepIsRefused) {
+  const std::string dir = scratch_dir("centrif_explicit");
+  std::ofstream(dir + "/ring.inp") << annulus(2, 8, true, "*BOUNDARY\nXAXIS, 2, 2\nYAXIS, 1, 1\n",
+                                              "\n*DYNAMIC, EXPLICIT\n, 1e-4\n*DLOAD\nRING, CENTRIF, 1e6, 0., 0., 0., "
+                                              "0., 0., 1.\n");
+  std::string log;
+  EXPECT_EQ(run_halfstep(dir + "/ring.inp", dir + "/out", "--backend cpu", &log), 2) << log;
+  EXPECT_NE(log.find("ring.inp:"), std::string::npos) << log;
+  EXPECT_NE(log.find("CENTRIF"), std::string::npos) << log;
+  EXPECT_NE(log.find("ROTATING VELOCITY"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace halfstep::test
