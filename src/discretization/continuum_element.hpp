@@ -78,8 +78,9 @@ struct RelativeDisplacements<K, std::void_t<decltype(K::kRelativeDisplacements)>
 /// the difference. On a large rigid motion the plain FP32 values carry eps |u| of noise, a
 /// strain of eps L / h that heats a tumbling body (docs/performance.md). With
 /// v.thermal_last, SolidEnergy::thermal_work is the work of the element's temperature change
-/// since its last pass.
-template <class K, class T, class Sink>
+/// since its last pass. kThermal false: the model has no *EXPANSION (ElementState::expands),
+/// and the pass compiles without the thermal path.
+template <class K, bool kThermal = true, class T, class Sink>
 HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, const T* uy, const T* uz, int e,
                                        int base, Sink& sink, std::size_t point = 0,
                                        const T* const* vel = nullptr, const T* const* rem = nullptr) {
@@ -99,7 +100,7 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
   }
   const ElementState<T> state{v.state_old ? v.state_old : v.state, v.state, v.state_stride, point,
                               v.element_data ? v.element_data + v.element_data_ptr[e] : nullptr,
-                              v.thermal ? v.thermal[e] : T(0)};
+                              v.thermal ? v.thermal[e] : T(0), kThermal};
   SolidEnergy<T> w;
   if constexpr (UsesVelocity<K>::value) {
     Vec3<T> vn[K::kNodes];
@@ -126,7 +127,7 @@ HS_HD SolidEnergy<T> continuum_element(const ContinuumView<T>& v, const T* ux, c
       for (int k = 0; k < 8; ++k) f[K::hex_corner(k)] += f8[k];
     }
   }
-  if constexpr (TakesThermalStrain<K>::value) {
+  if constexpr (TakesThermalStrain<K>::value && kThermal) {
     if (v.thermal_last) {
       // The work of the temperature change since the last pass at (nearly) fixed
       // deformation, by the trapezoidal rule in theta: exact for the quadratic energy of

@@ -7,8 +7,9 @@ namespace halfstep {
 
 namespace {
 
-/// Forall body: element first + i of one group into the per-slot force buffer.
-template <class K>
+/// Forall body: element first + i of one group into the per-slot force buffer (kThermal:
+/// continuum_element's).
+template <class K, bool kThermal>
 struct GroupBody {
   ContinuumView<double> v;
   const double *ux, *uy, *uz;
@@ -19,7 +20,7 @@ struct GroupBody {
   const double* const* vel;
   HS_HD void operator()(int i, double* sum) const {
     SlotSink<double> s = sink;
-    const SolidEnergy<double> w = continuum_element<K>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, s,
+    const SolidEnergy<double> w = continuum_element<K, kThermal>(v, ux, uy, uz, first + i, conn_offset + i * K::kNodes, s,
                                                        first_point + static_cast<std::size_t>(i) * K::kPoints, vel);
     sum[0] += w.strain;
     sum[1] += w.hourglass;
@@ -61,8 +62,13 @@ SolidEnergy<double> continuum_pass(const SolidMesh& sm, const double* x0, const 
       int begin = 0, end = 0;
       range_bounds(range, g.boundary, g.count, begin, end);
       double sum[5];
-      forall_sum<5>(begin, end, threads, GroupBody<K>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point, vel},
-                    sum);
+      const auto run = [&](auto body) { forall_sum<5>(begin, end, threads, body, sum); };
+      // Models with *EXPANSION keep their last thermal passes (StructureState::solid_thermal_last)
+      // or change temperatures: the thermal path; the others compile without it.
+      if (thermal || thermal_last)
+        run(GroupBody<K, true>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point, vel});
+      else
+        run(GroupBody<K, false>{v, ux, uy, uz, SlotSink<double>{slot_force}, g.first, g.conn_offset, g.first_point, vel});
       total.strain += sum[0];
       total.hourglass += sum[1];
       total.dissipation += sum[2];

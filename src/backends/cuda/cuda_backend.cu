@@ -567,6 +567,15 @@ class CudaBackend final : public Backend {
   int solid_max_block();
   template <class K>
   int kind_max_block();
+  /// f(std::true_type) where kind K takes thermal strain and the model has *EXPANSION (the
+  /// element kernels' thermal path, continuum_element's kThermal), else f(std::false_type).
+  template <class K, class F>
+  void with_thermal(F&& f) {
+    if constexpr (TakesThermalStrain<K>::value) {
+      if (solid_thermal_last_.size() > 0) return f(std::true_type{});
+    }
+    f(std::false_type{});
+  }
   /// The largest element and node blocks this model's kernels can launch (element_pass.cuh).
   std::array<int, 2> block_limits();
   void refuse_oversized_block();

@@ -268,13 +268,17 @@ void CudaBackend<T>::launch_group(std::size_t gi, int begin, int count, int bloc
       return;
     }
   }
-  if (scheme_ == GpuScheme::Atomic)
-    cuda::solid_element_kernel<T, K, Sink::Atomic><<<blocks(count, block), block, 0, stream_>>>(
-        solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), take_slots(count));
-  else
-    cuda::solid_element_kernel<T, K, Sink::Slots>
-        <<<blocks(count, block), block, cuda::staged_slot_bytes<T, K>(block), stream_>>>(
-            solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), take_slots(count));
+  with_thermal<K>([&](auto thermal) {
+    constexpr bool kThermal = decltype(thermal)::value;
+    if (scheme_ == GpuScheme::Atomic)
+      cuda::solid_element_kernel<T, K, Sink::Atomic, kThermal><<<blocks(count, block), block, 0, stream_>>>(
+          solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(), take_slots(count));
+    else
+      cuda::solid_element_kernel<T, K, Sink::Slots, kThermal>
+          <<<blocks(count, block), block, cuda::staged_slot_bytes<T, K>(block), stream_>>>(
+              solid_view(), state(), first, conn_offset, first_point, nullptr, count, nodal_forces(), run(),
+              take_slots(count));
+  });
 }
 
 /// Colored scheme: one launch per color of group gi.
@@ -296,12 +300,14 @@ void CudaBackend<T>::launch_colored_group(std::size_t gi, int block) {
       return;
     }
   }
-  for (int c = 0; c < colors; ++c) {
-    const int count = ptr[c + 1] - ptr[c];
-    cuda::solid_element_kernel<T, K, Sink::Plain><<<blocks(count, block), block, 0, stream_>>>(
-        solid_view(), state(), g.first, g.conn_offset, g.first_point, solid_color_elements_.get() + ptr[c], count, nodal_forces(),
-        run(), take_slots(count));
-  }
+  with_thermal<K>([&](auto thermal) {
+    for (int c = 0; c < colors; ++c) {
+      const int count = ptr[c + 1] - ptr[c];
+      cuda::solid_element_kernel<T, K, Sink::Plain, decltype(thermal)::value><<<blocks(count, block), block, 0, stream_>>>(
+          solid_view(), state(), g.first, g.conn_offset, g.first_point, solid_color_elements_.get() + ptr[c], count,
+          nodal_forces(), run(), take_slots(count));
+    }
+  });
 }
 
 template <class T>
@@ -359,11 +365,18 @@ int CudaBackend<T>::kind_max_block() {
       }
     }
   }
-  switch (scheme_) {
-    case GpuScheme::Gather: return max_block(cuda::solid_element_kernel<T, K, Sink::Slots>);
-    case GpuScheme::Atomic: return max_block(cuda::solid_element_kernel<T, K, Sink::Atomic>);
-    default: return max_block(cuda::solid_element_kernel<T, K, Sink::Plain>);
-  }
+  // Both variants where the kind takes thermal strain: the limit may be asked before the
+  // model's thermal arrays exist.
+  const auto variant = [&](auto thermal) {
+    constexpr bool kThermal = decltype(thermal)::value;
+    switch (scheme_) {
+      case GpuScheme::Gather: return max_block(cuda::solid_element_kernel<T, K, Sink::Slots, kThermal>);
+      case GpuScheme::Atomic: return max_block(cuda::solid_element_kernel<T, K, Sink::Atomic, kThermal>);
+      default: return max_block(cuda::solid_element_kernel<T, K, Sink::Plain, kThermal>);
+    }
+  };
+  if constexpr (TakesThermalStrain<K>::value) return std::min(variant(std::false_type{}), variant(std::true_type{}));
+  else return variant(std::false_type{});
 }
 
 /// The largest element and node blocks this model's kernels can launch (their registers limit

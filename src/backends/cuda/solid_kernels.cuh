@@ -76,7 +76,8 @@ constexpr std::size_t staged_slot_bytes(int block) {
 /// by each thread, 3 kNodes values 24 kNodes bytes apart, every store instruction of a warp
 /// used a quarter of each 32-byte sector it wrote, and the L2 traffic of those stores bound
 /// the pass (C3D8R at 1 M elements on an H200: 408 -> 162 us in bench/prototypes/c3d8r_kernels.cu).
-template <class T, class K, Sink S>
+/// kThermal: continuum_element's (models with *EXPANSION; CudaBackend::thermal_kernels).
+template <class T, class K, Sink S, bool kThermal>
 __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int first, int conn_offset,
                                      std::size_t first_point, const int* elements, int count, NodalForces<T> nf,
                                      RunView run, unsigned slot0) {
@@ -111,13 +112,13 @@ __global__ void solid_element_kernel(SolidView<T> v, NodeStateView<T> s, int fir
       // forces that differed in the last bit (H200, 2026-12-02).
       T* const row = staged ? stage + kValues * threadIdx.x : v.force + 3 * static_cast<std::size_t>(base);
       StagedSlotSink<T> sink{row, base};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
+      en = continuum_element<K, kThermal>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
     } else if constexpr (S == Sink::Atomic) {
       AtomicSink<T> sink{nf};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
+      en = continuum_element<K, kThermal>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
     } else {
       PlainSink<T> sink{nf};
-      en = continuum_element<K>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
+      en = continuum_element<K, kThermal>(v.element, s.ux, s.uy, s.uz, e, base, sink, point, vel, rem);
     }
     w[0] = double(en.strain) + double(en.hourglass);
     w[1] = double(en.hourglass);
