@@ -29,6 +29,7 @@ Usage: python3 examples/generate_bolted_joint.py -o joint.inp [--a 5] [--length 
 Units: mm, N, MPa, tonne/mm^3, C.
 """
 import argparse
+import os
 import math
 
 
@@ -163,6 +164,8 @@ def main():
               "*OUTPUT, FIELD, TIME INTERVAL=" + f"{total / 5:.17g}", "*NODE OUTPUT", a.node_output, "*ELEMENT OUTPUT", "S",
               "*OUTPUT, HISTORY, TIME INTERVAL=" + f"{total / 100:.17g}", "*NODE OUTPUT, NSET=REFS", a.node_output,
               "*END STEP"]
+    if os.path.dirname(a.output):  # the README's commands write into out/
+        os.makedirs(os.path.dirname(a.output), exist_ok=True)
     with open(a.output, "w") as f:
         f.write("\n".join(lines) + "\n")
 

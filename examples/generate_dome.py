@@ -24,6 +24,7 @@ same outward normal) with *SHELL SECTION, FORMULATION=FPM.
 History: U3 of APEX every --history-interval (time/500). Field output --field-number frames.
 """
 import argparse
+import os
 import math
 import sys
 
@@ -166,6 +167,8 @@ def main():
     p.add_argument("--field-number", type=int, default=4)
     a = p.parse_args()
     lines, ne, nn = build(a)
+    if os.path.dirname(a.output):  # the README's commands write into out/
+        os.makedirs(os.path.dirname(a.output), exist_ok=True)
     with open(a.output, "w") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {a.output}: {ne} elements, {nn} nodes", file=sys.stderr)

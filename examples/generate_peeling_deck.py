@@ -15,6 +15,7 @@ The strip's bottom starts at the law's rest gap 15^(-1/6) r0 above the substrate
 """
 import argparse
 import math
+import os
 import sys
 
 # The seed's six meshes (elements along x, along y).
@@ -120,6 +121,8 @@ def main():
     if args.output == "-":
         write(args, sys.stdout)
     else:
+        if os.path.dirname(args.output):  # the README's commands write into out/
+            os.makedirs(os.path.dirname(args.output), exist_ok=True)
         with open(args.output, "w") as f:
             write(args, f)
 

@@ -21,6 +21,7 @@ estimate: the elements at the wall flatten to a fraction of their height, and ha
 the increment of the reference mesh.
 """
 import argparse
+import os
 import math
 
 E, NU, RHO, SY0, H = 117000.0, 0.35, 8.93e-9, 400.0, 100.0
@@ -148,6 +149,8 @@ def main():
               "*ELEMENT OUTPUT", "S, PEEQ",
               "*OUTPUT, HISTORY, TIME INTERVAL=%g" % (a.time / 80), "*NODE OUTPUT, NSET=RIM", "U",
               "*NODE OUTPUT, NSET=TOP", "U, V", "*END STEP"]
+    if os.path.dirname(a.output):  # the README's commands write into out/
+        os.makedirs(os.path.dirname(a.output), exist_ok=True)
     with open(a.output, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("%s: %d nodes, %d " % (a.output, np2 * (nz + 1), e) + a.element + ", increment %.4g s (%g of the undeformed estimate %.4g), %d increments" % (
