@@ -538,10 +538,9 @@ void DeckParser::boundary_data(const Line& line) {
   b.amplitude = block_amplitude_;
   b.velocity = block_velocity_;
   b.loc = loc(at_);
+  // A nonzero value before the first step (CalculiX decks write them) is prescribed in the
+  // first step like a line of its own (attach_model_boundaries).
   if (in_step_) b.nodes = node_targets(f[0], at_);
-  else if (value != 0.0)
-    fail(at_, "*BOUNDARY before the first *STEP must be zero-valued (model-level holds); "
-              "prescribe nonzero values inside a step");
   for (const DofRange& r : ranges) {
     b.first_dof = r.first;
     b.last_dof = r.last;

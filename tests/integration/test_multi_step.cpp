@@ -40,5 +40,22 @@ TEST(MultiStep, LoadAppliedAtOnceInALaterStepKeepsTheBalance) {
   EXPECT_GT(last_energy(dir + "/out", "external_work"), 0.0);
 }
 
+// A nonzero *BOUNDARY before the first step (as CalculiX decks write it) is prescribed in the
+// first step and carried into the next: the bar stretched by d = 0.004 over L = 4 carries
+// E A d / L = 200 in a static step and still after a second one.
+TEST(MultiStep, ModelLevelNonzeroBoundaryIsPrescribedInTheFirstStep) {
+  using namespace thermal;
+  const std::string dir = scratch_dir("model_level_value");
+  const std::string steps = "\n*STATIC\n0.5, 1.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=XL\nU, RF\n*END STEP\n"
+                            "*STEP\n*STATIC\n1., 1.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=XL\nU, RF\n";
+  std::ofstream(dir + "/bar.inp") << bar_deck("C3D8", "XL, 1, 1, 0.004\n", steps);
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  double u1, rf1;
+  ASSERT_NO_FATAL_FAILURE(end_values(dir + "/out", u1, rf1));
+  EXPECT_NEAR(u1, 0.004, 1e-12);
+  EXPECT_NEAR(rf1, kE * 0.004 / kN, 1e-6 * kE * 0.004 / kN);
+}
+
 }  // namespace
 }  // namespace halfstep::test
