@@ -36,15 +36,34 @@ std::ptrdiff_t first_non_finite(const std::vector<double>& x) {
 void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau) {
   trial.x = from.x;
   trial.cfg = from.cfg;
-  if (stabilize && c_stab > 0) {  // the viscous forces' stiffness, c m* / dtau, per equation
+  // Per dof, what the tangent's diagonal gains besides the elements: the viscous forces'
+  // stiffness c m* / dtau (STABILIZE), and on the current positions (NLGEOM) a centrifugal
+  // load's own, -m omega^2 (1 - n_d^2) (its off-diagonal part -m omega^2 (-n n) is left out:
+  // exact for an axis along a global one; ROTA's is skew, zero on the diagonal). Near a
+  // critical speed Newton without it converges at the ratio m omega^2 / k per iteration.
+  std::vector<double> diagonal;
+  if (stabilize && c_stab > 0) {
+    diagonal.assign(ndof, 0.0);
+    for (std::size_t k = 0; k < ndof; ++k) diagonal[k] = c_stab * mstar[k] / dtau;
+  }
+  if (step.nlgeom)
+    for (std::size_t i = 0; i < loads.spin_node.size(); ++i) {
+      const double* axis = &loads.spin_axes[7 * static_cast<std::size_t>(loads.spin_axis[i])];
+      if (axis[6] != 0.0) continue;
+      if (diagonal.empty()) diagonal.assign(ndof, 0.0);
+      const double value = loads.spin_value[i] * amplitude_slot(dv, loads.spin_amp[i], tau1);
+      for (std::size_t d = 0; d < 3; ++d)
+        diagonal[q * static_cast<std::size_t>(loads.spin_node[i]) + d] -= value * (1.0 - axis[3 + d] * axis[3 + d]);
+    }
+  if (!diagonal.empty()) {
     std::vector<double> shift(static_cast<std::size_t>(neq), 0.0);
     for (std::size_t k = 0; k < ndof; ++k)
-      if (equation[k] >= 0) shift[static_cast<std::size_t>(equation[k])] += c_stab * mstar[k] / dtau;
+      if (equation[k] >= 0) shift[static_cast<std::size_t>(equation[k])] += diagonal[k];
     for (std::size_t i = 0; i < combined.dof.size(); ++i)  // a dependent dof's: the diagonal of w w^T
       for (int t = combined.term_ptr[i]; t < combined.term_ptr[i + 1]; ++t) {
         const double w = combined.term_weight[static_cast<std::size_t>(t)];
         shift[static_cast<std::size_t>(combined.term_eq[static_cast<std::size_t>(t)])] +=
-            w * w * c_stab * mstar[static_cast<std::size_t>(combined.dof[i])] / dtau;
+            w * w * diagonal[static_cast<std::size_t>(combined.dof[i])];
       }
     engine->set_diagonal_shift(shift);
   }

@@ -389,9 +389,8 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
       f[q * n + 4] += dot(m, cross(d, t1));
     }
   }
-  // Rotational body forces on the current positions (NLGEOM) or the reference ones. The
-  // tangent leaves out their stiffness (CENTRIF: -m omega^2 (I - n n)), which slows Newton
-  // only near a critical speed.
+  // Rotational body forces on the current positions (NLGEOM) or the reference ones (their
+  // stiffness in the tangent: begin_attempt's diagonal).
   for (std::size_t i = 0; i < loads.spin_node.size(); ++i) {
     const int n = loads.spin_node[i];
     Vec3<double> x{sys.x0[n], sys.y0[n], sys.z0[n]};

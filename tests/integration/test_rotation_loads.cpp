@@ -35,6 +35,27 @@ TEST(RotationLoads, SpinningAnnulusMatchesLame) {
   }
 }
 
+// Near a critical speed: a unit *MASS on a grounded radial spring (k = 100) at r = 1, spun with
+// m omega^2 = 90 in an NLGEOM static step, settles where k u = m omega^2 (1 + u): u = 9. The
+// centrifugal load's own stiffness in the tangent (k - m omega^2 = 10) makes Newton exact; with
+// the spring's alone it would converge by a factor 0.9 per iteration and cut back to failure.
+TEST(RotationLoads, NearACriticalSpeedNewtonTakesTheLoadsStiffness) {
+  const std::string dir = scratch_dir("centrif_critical");
+  std::ofstream(dir + "/spin.inp")
+      << "*HEADING\nmass on a spring, spun\n*NODE\n2, 1., 0., 0.\n*ELEMENT, TYPE=SPRING1, ELSET=K\n1, 2\n"
+         "*SPRING, ELSET=K\n1\n100.\n*ELEMENT, TYPE=MASS, ELSET=PM\n3, 2\n*MASS, ELSET=PM\n1.\n"
+         "*NSET, NSET=TIP\n2\n*BOUNDARY\n2, 2, 3\n*STEP, NLGEOM=YES\n*STATIC\n0.5, 1.\n*DLOAD\n, CENTRIF, 90., 0., "
+         "0., 0., 0., 0., 1.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nU\n*END STEP\n";
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/spin.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const Csv h = read_csv(dir + "/out/history/TIP.csv");
+  ASSERT_FALSE(h.rows.empty());
+  EXPECT_NEAR(h.rows.back()[static_cast<std::size_t>(h.col("U1"))], 9.0, 1e-8);
+  const double iterations = summary_number(read_file(dir + "/out/summary.json"), "iterations");
+  std::printf("spun mass: U1 %.12g (9), %g Newton iterations\n", h.rows.back()[static_cast<std::size_t>(h.col("U1"))],
+              iterations);
+}
+
 // ROTA of alpha about z on the whole annulus held at its hub: the d'Alembert force
 // -rho alpha z x r per unit volume, whose moment the hub's reactions take, rho alpha t
 // pi (b^4 - a^4) / 2 about z (positive: the hub drives the ring's acceleration).
