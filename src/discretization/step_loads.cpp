@@ -502,18 +502,27 @@ class StepLoadBuilder {
         dloads[{key, kGravityKey + i}] = c;
       }
     };
+    for_each_mass(l, "GRAV", "gravity", put);
+  }
+
+  /// put(key) for each element of body load l that has mass (the carried key of an element,
+  /// -1 - p of point mass p with the whole model's), where `load` (the *DLOAD type) and
+  /// `acting` name a refused massless element. Springs, dashpots and kinds without mass
+  /// (rigid, discrete) are passed over.
+  template <class Put>
+  void for_each_mass(const DistributedLoad& l, const std::string& load, const std::string& acting, Put put) const {
     std::vector<std::pair<int, double>> shares;
     for (int e : l.elements) {
       const auto k = static_cast<std::size_t>(e);
       if (model.elements.discrete[k]) continue;
       shares.clear();
-      if (!element_mass(e, false, shares)) continue;  // a kind without mass (rigid, discrete)
+      if (!element_mass(e, false, shares)) continue;
       double mass = 0;
       for (const auto& share : shares) mass += share.second;
       if (!(mass > 0))
-        throw InputError(l.loc, "*DLOAD GRAV: element " + std::to_string(model.elements.id[k]) + " (" +
-                                    model.elements.abaqus_type[k] +
-                                    ") has no mass for gravity to act on: give its material a *DENSITY");
+        throw InputError(l.loc, "*DLOAD " + load + ": element " + std::to_string(model.elements.id[k]) + " (" +
+                                    model.elements.abaqus_type[k] + ") has no mass for " + acting +
+                                    " to act on: give its material a *DENSITY");
       put(e);
     }
     if (l.point_masses)
@@ -626,22 +635,7 @@ class StepLoadBuilder {
       dloads[{key, kSpinKey + kind}] = here;
       spin_axis_of[{key, kSpinKey + kind}] = index;
     };
-    std::vector<std::pair<int, double>> shares;
-    for (int e : l.elements) {
-      const auto k = static_cast<std::size_t>(e);
-      if (model.elements.discrete[k]) continue;
-      shares.clear();
-      if (!element_mass(e, false, shares)) continue;  // a kind without mass (rigid, discrete)
-      double mass = 0;
-      for (const auto& share : shares) mass += share.second;
-      if (!(mass > 0))
-        throw InputError(l.loc, "*DLOAD " + std::string(kind == 0 ? "CENTRIF" : "ROTA") + ": element " +
-                                    std::to_string(model.elements.id[k]) + " (" + model.elements.abaqus_type[k] +
-                                    ") has no mass for the rotation to act on: give its material a *DENSITY");
-      put(e);
-    }
-    if (l.point_masses)
-      for (std::size_t p = 0; p < model.point_masses.size(); ++p) put(-1 - static_cast<int>(p));
+    for_each_mass(l, kind == 0 ? "CENTRIF" : "ROTA", "the rotation", put);
   }
 
   /// Distributed loads: shell pressures, solid face pressures, NURBS sides as nodal forces,

@@ -1,6 +1,7 @@
 // *DLOAD body forces that act on an element's mass: GRAV (gravity) and the rotational
 // CENTRIF and ROTA (their axis and magnitude); the step loads lump them onto the nodes
 // (discretization/step_loads.cpp).
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -19,28 +20,10 @@ void DeckParser::gravity_data(const Line& line) {
   DistributedLoad d;
   d.face = kGravityLoad;
   d.magnitude = real(line.fields[2], "the gravity magnitude (the acceleration)");
-  const char* what[3] = {"the gravity direction's x component", "the gravity direction's y component",
-                         "the gravity direction's z component"};
-  double length2 = 0;
-  for (int i = 0; i < 3; ++i) {
-    d.direction[static_cast<std::size_t>(i)] = real(line.fields[3 + static_cast<std::size_t>(i)], what[i]);
-    length2 += d.direction[static_cast<std::size_t>(i)] * d.direction[static_cast<std::size_t>(i)];
-  }
-  const double length = std::sqrt(length2);
-  if (!(length > 0) || !std::isfinite(length))
-    fail(at_, "*DLOAD GRAV: the gravity direction (" + std::string(line.fields[3]) + ", " +
-                  std::string(line.fields[4]) + ", " + std::string(line.fields[5]) +
-                  ") has no length; give the direction of the acceleration, such as 0, 0, -1");
-  for (double& c : d.direction) c /= length;
+  d.direction = unit_direction(line, 3, "GRAV", "the gravity direction", "the direction of the acceleration, such as 0, 0, -1");
   d.amplitude = block_amplitude_;
   d.loc = loc(at_);
-  if (trim(line.fields[0]).empty()) {
-    d.elements.resize(static_cast<std::size_t>(m_.elements.size()));
-    for (int e = 0; e < m_.elements.size(); ++e) d.elements[static_cast<std::size_t>(e)] = e;
-    d.point_masses = true;
-  } else {
-    d.elements = element_targets(line.fields[0], at_);
-  }
+  body_load_targets(line, d);
   m_.steps.back().dloads.push_back(std::move(d));
 }
 
@@ -60,20 +43,34 @@ void DeckParser::rotation_data(const Line& line, bool centrifugal) {
   if (centrifugal && d.magnitude < 0)
     fail(at_, "*DLOAD CENTRIF: the magnitude is omega^2, which cannot be negative, got " + std::string(line.fields[2]));
   const char* axes[3] = {"x", "y", "z"};
+  for (std::size_t k = 0; k < 3; ++k)
+    d.point[k] = real(line.fields[3 + k], ("the axis point's " + std::string(axes[k]) + " coordinate").c_str());
+  d.direction = unit_direction(line, 6, name, "the axis direction", "the direction of the rotation axis, such as 0, 0, 1");
+  d.amplitude = block_amplitude_;
+  d.loc = loc(at_);
+  body_load_targets(line, d);
+  m_.steps.back().dloads.push_back(std::move(d));
+}
+
+std::array<double, 3> DeckParser::unit_direction(const Line& line, std::size_t first, const std::string& load,
+                                                 const std::string& what, const std::string& hint) {
+  const char* axes[3] = {"x", "y", "z"};
+  std::array<double, 3> v{};
   double length2 = 0;
-  for (std::size_t i = 0; i < 3; ++i) {
-    d.point[i] = real(line.fields[3 + i], ("the axis point's " + std::string(axes[i]) + " coordinate").c_str());
-    d.direction[i] = real(line.fields[6 + i], ("the axis direction's " + std::string(axes[i]) + " component").c_str());
-    length2 += d.direction[i] * d.direction[i];
+  for (std::size_t k = 0; k < 3; ++k) {
+    v[k] = real(line.fields[first + k], (what + "'s " + axes[k] + " component").c_str());
+    length2 += v[k] * v[k];
   }
   const double length = std::sqrt(length2);
   if (!(length > 0) || !std::isfinite(length))
-    fail(at_, "*DLOAD " + name + ": the axis direction (" + std::string(line.fields[6]) + ", " +
-                  std::string(line.fields[7]) + ", " + std::string(line.fields[8]) +
-                  ") has no length; give the direction of the rotation axis, such as 0, 0, 1");
-  for (double& c : d.direction) c /= length;
-  d.amplitude = block_amplitude_;
-  d.loc = loc(at_);
+    fail(at_, "*DLOAD " + load + ": " + what + " (" + std::string(line.fields[first]) + ", " +
+                  std::string(line.fields[first + 1]) + ", " + std::string(line.fields[first + 2]) +
+                  ") has no length; give " + hint);
+  for (double& c : v) c /= length;
+  return v;
+}
+
+void DeckParser::body_load_targets(const Line& line, DistributedLoad& d) {
   if (trim(line.fields[0]).empty()) {
     d.elements.resize(static_cast<std::size_t>(m_.elements.size()));
     for (int e = 0; e < m_.elements.size(); ++e) d.elements[static_cast<std::size_t>(e)] = e;
@@ -81,7 +78,6 @@ void DeckParser::rotation_data(const Line& line, bool centrifugal) {
   } else {
     d.elements = element_targets(line.fields[0], at_);
   }
-  m_.steps.back().dloads.push_back(std::move(d));
 }
 
 }  // namespace halfstep::inp

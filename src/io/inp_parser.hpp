@@ -283,6 +283,13 @@ class DeckParser {
   void dload_data(const Line& line);
   void gravity_data(const Line& line);
   void rotation_data(const Line& line, bool centrifugal);
+  /// The unit vector of fields first..first+2 of a *DLOAD line of type `load` (what: the
+  /// vector's name in messages, hint: what to give instead of a zero or non-finite one).
+  std::array<double, 3> unit_direction(const Line& line, std::size_t first, const std::string& load,
+                                       const std::string& what, const std::string& hint);
+  /// A body load's elements: the line's element or set, or with a blank first field the whole
+  /// model, MASS elements included (DistributedLoad::point_masses).
+  void body_load_targets(const Line& line, DistributedLoad& d);
   void check_face(int e, int face, Pos pos) const;
   void surface_keyword(const Keyword& kw);
   void surface_data(const Line& line);

@@ -2,6 +2,7 @@
 // tests: the joint diagram's bolt forces and the run's, read as the held nut's reaction RF3.
 #pragma once
 
+#include <cstdio>
 #include <string>
 
 #include "run_util.hpp"
@@ -24,6 +25,17 @@ inline void bolt_forces(const std::string& out, double& preload, double& pulled)
     if (row[0] == 1.0) preload = -row[h.col("RF3")];
     if (row[0] > last_time) last_time = row[0], pulled = -row[h.col("RF3")];
   }
+}
+
+/// The bolt's forces of the run in out against the joint diagram (kPreload, kPulled, within
+/// 2e-4), printed with the run's label.
+inline void expect_joint_diagram(const std::string& out, const char* label) {
+  double preload, last;
+  bolt_forces(out, preload, last);
+  std::printf("%s: preload %.6f N (closed form %.6f), after the pull %.6f N (%.6f)\n", label, preload, kPreload, last,
+              kPulled);
+  EXPECT_NEAR(preload, kPreload, 2e-4 * kPreload);
+  EXPECT_NEAR(last, kPulled, 2e-4 * kPulled);
 }
 
 }  // namespace halfstep::test::bolted

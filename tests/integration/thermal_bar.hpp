@@ -108,6 +108,13 @@ inline std::string resting_explicit_step() {
 
 /// The bar's volume and Lame constants (nu = 0.3) for the energy closed forms.
 constexpr double kVolume = kN, kLambda = kE * 0.3 / (1.3 * 0.4), kMu = kE / 2.6;
+/// The held bar's closed-form energies (eps = alpha (kT1 - kT0)): heated with its sides free
+/// (uniaxial stress), E eps^2 V / 2; released from that state, the energy of its sideways-grown
+/// shape (strains 0, (1 + nu) eps, (1 + nu) eps) without thermal strain, 2 (lambda + mu)
+/// (1 + nu)^2 eps^2 V.
+constexpr double kEps = kAlpha * (kT1 - kT0);
+constexpr double kHeldEnergy = kE * kEps * kEps / 2 * kVolume;
+constexpr double kReleasedEnergy = 2 * (kLambda + kMu) * 1.3 * 1.3 * kEps * kEps * kVolume;
 
 /// A column of the last row of the run's energy.csv.
 inline double last_energy(const std::string& out, const std::string& column) {
