@@ -28,6 +28,9 @@ struct OutputFrame {
   long long increment = 0;   ///< increments of the step so far (for printed tables)
   bool step_end = false;     ///< the step's last instant (every print request is due)
   bool small_strain = false; ///< of a geometrically linear static step: element results are the small-strain ones
+  /// A frequency step's eigenvalues omega^2 (ascending), on its first frame: the .dat's
+  /// eigenvalue table (empty on every other frame).
+  std::vector<double> eigenvalues;
   StructureState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
   FullStepFields full;   ///< v^n and reactions
   EnergyRecord record;   ///< energy totals at this time

@@ -272,6 +272,10 @@ class DeckParser {
   void bulk_viscosity_data(const Line& line);
   void static_keyword(const Keyword& kw);
   void static_data(const Line& line);
+  // inp_frequency.cpp
+  void frequency_keyword(const Keyword& kw);
+  void frequency_data(const Line& line);
+  void frequency_end();
   void boundary_keyword(const Keyword& kw);
   void boundary_data(const Line& line);
   /// OP= of a carried block (*BOUNDARY, *CLOAD, *DLOAD, *TEMPERATURE): true for NEW (drop

@@ -127,16 +127,11 @@ void ResultWriter::open_histories(const std::vector<OutputRequest>& requests) {
   }
 }
 
-namespace {
-
-/// The nodal array called name of a history frame (it must carry it).
-const std::vector<double>& nodal(const FieldSet& fields, const char* name) {
+const std::vector<double>& ResultWriter::nodal(const FieldSet& fields, const char* name) {
   const FieldArray* a = fields.find_point(name);
-  if (!a) throw std::logic_error(std::string("history frame without the nodal array ") + name);
+  if (!a) throw std::logic_error(std::string("frame without the nodal array ") + name);
   return a->values;
 }
-
-}  // namespace
 
 void ResultWriter::write(const ResultFrame& frame) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -146,6 +141,7 @@ void ResultWriter::write(const ResultFrame& frame) {
   if (frame.history) write_history(frame.time, frame.fields, frame.nodes);
   if (frame.energy) write_energy(frame.energy_row);
   if (frame.energy && !frame.contact_force.empty()) write_contact(frame.time, frame.contact_force);
+  if (!frame.eigenvalues.empty()) write_eigenvalues(frame.eigenvalues);
   if (frame.print) write_prints(frame);
   if (seconds_)
     *seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -178,143 +174,6 @@ std::vector<std::string> ResultWriter::files() const {
   return f;
 }
 
-// The .dat file is opened with the first step that prints, before its solve: an unwritable
-// folder is reported before the work, not after it.
-void ResultWriter::open_prints(const std::vector<PrintRequest>& requests) {
-  prints_ = requests;
-  if (!prints_.empty() && !dat_) {
-    const std::string path = dir_ + "/" + job_ + ".dat";
-    dat_ = std::fopen(path.c_str(), "w");
-    if (!dat_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-  }
-}
-
-// The cells are ordered shells first, then solids (the run's fixed mesh), so the map is
-// built once, from the first frame's ElementId.
-const std::vector<int>& ResultWriter::cell_of(const FieldSet& fields) {
-  if (cell_of_.empty()) {
-    const FieldArray* ids = fields.find_cell("ElementId");
-    if (!ids) throw std::logic_error("frame without element ids");
-    cell_of_.assign(static_cast<std::size_t>(model_.elements.size()), -1);
-    for (std::size_t c = 0; c < ids->values.size(); ++c) {
-      const auto it = model_.elements.index.find(static_cast<std::int64_t>(ids->values[c]));
-      if (it != model_.elements.index.end()) cell_of_[static_cast<std::size_t>(it->second)] = static_cast<int>(c);
-    }
-  }
-  return cell_of_;
-}
-
-void ResultWriter::write_prints(const ResultFrame& frame) {
-  if (prints_.empty() || !dat_) return;
-  std::FILE* f = dat_;
-  // Where this frame's tables begin: a write that fails cuts the file back there, so the
-  // .dat ends with whole tables (what the CSV writers do for their rows).
-  const long start = std::ftell(f);
-  errno = 0;
-  std::fprintf(f, "\n                        S T E P %6d     I N C R E M E N T %8lld     T I M E %14.6E\n",
-               frame.step, frame.increment, frame.time);
-  const auto set_name = [](const std::string& s, const char* all) { return s.empty() ? std::string(all) : s; };
-  for (const PrintRequest& p : prints_) {
-    if (!p.due(frame.increment, frame.step_end)) continue;
-    if (p.kind == PrintRequest::Kind::Energy) {
-      const EnergyRow& e = frame.energy_row;
-      std::fprintf(f,
-                   "\n energies (kinetic, internal, external work, damping work, total, plastic dissipation, "
-                   "viscous dissipation) at time %14.6E\n\n",
-                   frame.time);
-      std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work,
-                   e.damping_work, e.total, e.plastic_dissipation, e.viscous_dissipation);
-      continue;
-    }
-    if (p.kind == PrintRequest::Kind::Node) {
-      std::vector<int> all;
-      const std::vector<int>* nodes = nullptr;
-      if (p.set.empty()) {
-        // Every node in the deck's order (Model::renumbering).
-        const Renumbering& r = model_.renumbering;
-        all.resize(static_cast<std::size_t>(model_.nodes.size()));
-        for (std::size_t i = 0; i < all.size(); ++i)
-          all[r.applied ? static_cast<std::size_t>(r.node_deck[i]) : i] = static_cast<int>(i);
-        nodes = &all;
-      } else {
-        nodes = &model_.nsets.at(p.set).members;
-      }
-      for (const std::string& var : p.vars) {
-        const char* what = var == "U"   ? "displacements (vx,vy,vz)"
-                           : var == "V" ? "velocities (vx,vy,vz)"
-                           : var == "A" ? "accelerations (ax,ay,az)"
-                                        : "forces (fx,fy,fz)";
-        const std::vector<double>& a = nodal(frame.fields, var.c_str());
-        std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL NODES").c_str(), frame.time);
-        double sum[3] = {0, 0, 0};
-        for (int n : *nodes) {
-          std::fprintf(f, " %10lld %14.6E %14.6E %14.6E\n", static_cast<long long>(model_.nodes.id[static_cast<std::size_t>(n)]),
-                       a[3 * n], a[3 * n + 1], a[3 * n + 2]);
-          for (int c = 0; c < 3; ++c) sum[c] += a[3 * n + c];
-        }
-        if (p.totals) std::fprintf(f, "\n total %14.6E %14.6E %14.6E\n", sum[0], sum[1], sum[2]);
-      }
-      continue;
-    }
-    const std::vector<int>& cell_of = this->cell_of(frame.fields);
-    std::vector<int> all;
-    const std::vector<int>* elems = nullptr;
-    if (p.set.empty()) {
-      const Renumbering& r = model_.renumbering;  // every element in the deck's order
-      all.resize(cell_of.size());
-      for (std::size_t i = 0; i < all.size(); ++i)
-        all[r.applied ? static_cast<std::size_t>(r.element_deck[i]) : i] = static_cast<int>(i);
-      elems = &all;
-    } else {
-      elems = &model_.elsets.at(p.set).members;
-    }
-    for (const std::string& var : p.vars) {
-      const bool peeq = var == "PEEQ";
-      const FieldArray* solid = frame.fields.find_cell(peeq ? "PEEQ" : var == "S" ? "S" : "E");
-      const FieldArray* sf = frame.fields.find_cell("SF");
-      const FieldArray* sm = frame.fields.find_cell("SM");
-      const char* what = peeq ? "equivalent plastic strain (elem, peeq)"
-                         : var == "S" ? "stresses (elem, sxx,syy,szz,sxy,sxz,syz)"
-                                      : "strains (elem, exx,eyy,ezz,exy,exz,eyz)";
-      std::fprintf(f, "\n %s at the centroid for set %s and time %14.6E\n\n", what,
-                   set_name(p.set, "ALL ELEMENTS").c_str(), frame.time);
-      for (int e : *elems) {
-        const int c = cell_of[static_cast<std::size_t>(e)];
-        if (c < 0) continue;
-        const long long id = static_cast<long long>(model_.elements.id[static_cast<std::size_t>(e)]);
-        const bool beam = model_.elements.beam[static_cast<std::size_t>(e)] != 0;
-        if ((beam && !peeq) || model_.elements.shell[static_cast<std::size_t>(e)]) {
-          // Beams and shells: section forces and moments for S (beams and FPM triangles
-          // SF1-SF3, MITC4 SF1-SF5; SM1-SM3); no strains, no PEEQ of shells.
-          if (var == "S" && sf && sm) {
-            const auto ks = static_cast<std::size_t>(sf->components), km = static_cast<std::size_t>(sm->components);
-            std::fprintf(f, " %10lld  SF", id);
-            for (std::size_t k = 0; k < ks; ++k) std::fprintf(f, " %14.6E", sf->values[ks * static_cast<std::size_t>(c) + k]);
-            std::fprintf(f, "  SM");
-            for (std::size_t k = 0; k < km; ++k) std::fprintf(f, " %14.6E", sm->values[km * static_cast<std::size_t>(c) + k]);
-            std::fprintf(f, "\n");
-          }
-          continue;
-        }
-        if (!solid) continue;  // PEEQ of a model without plasticity: nothing to print
-        std::fprintf(f, " %10lld", id);
-        for (int k = 0; k < solid->components; ++k)
-          std::fprintf(f, " %14.6E", solid->values[static_cast<std::size_t>(solid->components) * c + k]);
-        std::fprintf(f, "\n");
-      }
-    }
-  }
-  // stdio keeps the first failed write's error in the stream; the run must stop on it (exit
-  // 4) rather than report completed with a table cut mid-line.
-  if (std::fflush(f) != 0 || std::ferror(f)) {
-    const int err = errno != 0 ? errno : EIO;
-    if (start >= 0) {
-      std::clearerr(f);
-      if (::ftruncate(::fileno(f), static_cast<off_t>(start)) == 0) std::fseek(f, start, SEEK_SET);
-    }
-    throw std::runtime_error("cannot write '" + dir_ + "/" + job_ + ".dat': " + std::strerror(err));
-  }
-}
 
 namespace {
 

@@ -68,6 +68,9 @@ class ResultWriter final : public ResultSink {
   /// blocks: a heading with the set, the step, increment and time, one line per node or
   /// element). Element values are taken at the centroid, from the frame's cell arrays.
   void write_prints(const ResultFrame& frame);
+  /// A frequency step's eigenvalue table into the .dat (opened here if no print opened it),
+  /// in the peer's layout, so that its reference files compare line by line.
+  void write_eigenvalues(const std::vector<double>& lambda);
 
  private:
   struct History {
@@ -93,6 +96,8 @@ class ResultWriter final : public ResultSink {
   std::shared_ptr<const std::vector<int>> history_rows_;
   /// The columns of a history file with h's variables.
   static std::vector<std::string> history_columns(const History& h);
+  /// The nodal array called name of a frame (it must carry it).
+  static const std::vector<double>& nodal(const FieldSet& fields, const char* name);
   /// The history file name (without extension) of a set: safe inside OUTDIR/history.
   std::string file_name_for(const std::string& set);
 

@@ -3,11 +3,41 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "io/atomic_file.hpp"
 
 namespace halfstep {
+
+namespace {
+
+/// One record per step as it ran. The increment each step starts with: the stable estimate
+/// times --dt-scale (or the deck's); it stays the step's increment unless --dt-update changes
+/// it (increment_updates). A frequency step adds its eigenvalues and frequencies.
+nlohmann::ordered_json step_records(const RunSummary& s) {
+  nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+  for (const StepRecord& r : s.step_records) {
+    nlohmann::ordered_json j;
+    j["name"] = r.name;
+    j["procedure"] = r.procedure;
+    j["start_time"] = r.start_time;
+    j["period"] = r.period;
+    j["increment"] = r.increment;
+    j["increments"] = r.increments;
+    if (r.procedure == "frequency") {
+      // The peer's table: eigenvalue omega^2, and the frequency in cycles per unit time.
+      std::vector<double> f;
+      for (double l : r.eigenvalues) f.push_back(l >= 0 ? std::sqrt(l) / (2 * M_PI) : 0.0);
+      j["eigenvalues"] = r.eigenvalues;
+      j["frequencies"] = f;
+    }
+    steps.push_back(j);
+  }
+  return steps;
+}
+
+}  // namespace
 
 void write_summary_json(const std::string& path, const std::string& deck, const RunSummary& s) {
   // ordered_json keeps the members in the order written, so the file reads top-down.
@@ -68,20 +98,7 @@ void write_summary_json(const std::string& path, const std::string& deck, const 
   o["energy_tolerance"] = s.energy_tolerance;
   o["ranks"] = s.ranks;
   o["warnings"] = s.warnings;
-  // The increment each step starts with: the stable estimate times --dt-scale (or the deck's);
-  // it stays the step's increment unless --dt-update changes it (increment_updates below).
-  nlohmann::ordered_json steps = nlohmann::ordered_json::array();
-  for (const StepRecord& r : s.step_records) {
-    nlohmann::ordered_json j;
-    j["name"] = r.name;
-    j["procedure"] = r.procedure;
-    j["start_time"] = r.start_time;
-    j["period"] = r.period;
-    j["increment"] = r.increment;
-    j["increments"] = r.increments;
-    steps.push_back(j);
-  }
-  o["step_records"] = steps;
+  o["step_records"] = step_records(s);
   if (!s.restart_file.empty() || !s.resumed_from.empty()) {
     nlohmann::ordered_json r;
     r["file"] = s.restart_file;

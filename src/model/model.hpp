@@ -350,6 +350,18 @@ struct TemperatureLine {
   SourceLoc loc;
 };
 
+/// *FREQUENCY: the step's natural frequencies and mode shapes about its base state (the
+/// state the previous general step left, with its stresses under NLGEOM). A frequency step is
+/// a perturbation: it runs on the static step's equations and tangent (its Step::procedure is
+/// Static) and leaves the state as it found it.
+struct FrequencyRequest {
+  int modes = 1;                  ///< eigenvalues asked for
+  double min_frequency = 0;       ///< lowest frequency of interest (cycles/time)
+  double max_frequency = 0;       ///< highest (cycles/time; 0: no limit)
+  bool mass_normalized = true;    ///< NORMALIZATION=MASS (phi^T M phi = 1) or DISPLACEMENT (largest = 1)
+  SourceLoc loc;
+};
+
 struct Step {
   std::string name;
   Procedure procedure = Procedure::ExplicitDynamic;
@@ -357,6 +369,7 @@ struct Step {
   /// (default NO, and once YES it stays on in later steps, as in Abaqus).
   bool nlgeom = true;
   StaticControls controls;  ///< static steps only
+  std::optional<FrequencyRequest> frequency;  ///< *FREQUENCY: a perturbation step run on the static machinery
   double time_period = 0;
   std::optional<double> fixed_increment;  ///< DIRECT USER CONTROL / FIXED TIME INCREMENTATION
   std::vector<Boundary> boundaries;

@@ -42,6 +42,9 @@ struct ResultFrame {
   /// and cells (empty otherwise).
   FieldSet bezier;
   EnergyRow energy_row;
+  /// A frequency step's eigenvalues omega^2 (ascending), on its first frame (else empty): the
+  /// .dat's eigenvalue table, written before the frame's printed tables.
+  std::vector<double> eigenvalues;
   /// Contact models, with the energy row: per contact definition (deck order) the total
   /// normal and friction force on its slave nodes, 6 values each.
   std::vector<double> contact_force;

@@ -86,6 +86,7 @@ void AsyncOutput::run() {
         out.increment = f.increment;
         out.step_end = f.step_end;
         out.nodes = f.nodes;
+        out.eigenvalues = f.eigenvalues;
         if (f.field || f.history || f.print)
           out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells, f.nodes.get(), f.small_strain);
         if (f.field && bezier_) out.bezier = bezier_fields(*bezier_, out.fields);

@@ -15,6 +15,7 @@
 #include "discretization/output_fields.hpp"
 #include "discretization/stable_increment.hpp"
 #include "elements/registry.hpp"
+#include "solver/frequency_step.hpp"
 #include "solver/interrupt.hpp"
 #include "solver/run_context.hpp"
 #include "solver/static_solver.hpp"
@@ -199,6 +200,12 @@ bool run_static_step_of_run(RunContext& c, std::size_t si) {
       c.out->submit(std::move(f), r1);
     };
   const std::int64_t increments_before = sum.statics.increments;
+  if (c.model.steps[si].frequency) {  // a perturbation: the state stays as it was
+    sum.step_records.back().procedure = "frequency";
+    sum.step_records.back().period = 0;
+    sum.step_records.back().eigenvalues = run_frequency_step(c.model, c.model.steps[si], c.sys, step, st, so, sum.statics);
+    return false;
+  }
   try {
     run_static_step(c.model, c.model.steps[si], c.sys, step, st, so, sum.statics);
   } catch (const RunInterrupted&) {

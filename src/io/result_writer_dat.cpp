@@ -1,0 +1,199 @@
+// The .dat tables of ResultWriter: *NODE PRINT, *EL PRINT, *ENERGY PRINT and the eigenvalue
+// table of frequency steps, in the peer's (CalculiX's) layout where it has one.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include <unistd.h>
+
+#include "io/result_writer.hpp"
+
+namespace halfstep {
+
+// The .dat file is opened with the first step that prints, before its solve: an unwritable
+// folder is reported before the work, not after it.
+void ResultWriter::open_prints(const std::vector<PrintRequest>& requests) {
+  prints_ = requests;
+  if (!prints_.empty() && !dat_) {
+    const std::string path = dir_ + "/" + job_ + ".dat";
+    dat_ = std::fopen(path.c_str(), "w");
+    if (!dat_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+  }
+}
+
+// The cells are ordered shells first, then solids (the run's fixed mesh), so the map is
+// built once, from the first frame's ElementId.
+const std::vector<int>& ResultWriter::cell_of(const FieldSet& fields) {
+  if (cell_of_.empty()) {
+    const FieldArray* ids = fields.find_cell("ElementId");
+    if (!ids) throw std::logic_error("frame without element ids");
+    cell_of_.assign(static_cast<std::size_t>(model_.elements.size()), -1);
+    for (std::size_t c = 0; c < ids->values.size(); ++c) {
+      const auto it = model_.elements.index.find(static_cast<std::int64_t>(ids->values[c]));
+      if (it != model_.elements.index.end()) cell_of_[static_cast<std::size_t>(it->second)] = static_cast<int>(c);
+    }
+  }
+  return cell_of_;
+}
+
+namespace {
+
+/// x as Fortran's E14.7 writes it (0.1234567E+01), the peer's .dat number format.
+std::string fortran_e(double x) {
+  if (!std::isfinite(x)) return std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
+  char buf[40];
+  if (x == 0) return "0.0000000E+00";
+  int e = static_cast<int>(std::floor(std::log10(std::fabs(x)))) + 1;
+  double mant = x / std::pow(10.0, e);
+  // Rounding to 7 digits may carry into a new decade (0.99999999 -> 1.0000000).
+  if (std::fabs(std::round(mant * 1e7)) >= 1e7) {
+    mant /= 10;
+    ++e;
+  }
+  std::snprintf(buf, sizeof buf, "%s0.%07.0fE%c%02d", mant < 0 ? "-" : "", std::fabs(mant) * 1e7, e < 0 ? '-' : '+',
+                std::abs(e));
+  return buf;
+}
+
+}  // namespace
+
+void ResultWriter::write_eigenvalues(const std::vector<double>& lambda) {
+  const std::string path = dir_ + "/" + job_ + ".dat";
+  if (!dat_) {
+    dat_ = std::fopen(path.c_str(), "w");
+    if (!dat_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+  }
+  std::FILE* f = dat_;
+  errno = 0;
+  std::fprintf(f, "\n     E I G E N V A L U E   O U T P U T\n\n"
+                  " MODE NO    EIGENVALUE                       FREQUENCY   \n"
+                  "                                     REAL PART            IMAGINARY PART\n"
+                  "                           (RAD/TIME)      (CYCLES/TIME     (RAD/TIME)\n\n");
+  for (std::size_t i = 0; i < lambda.size(); ++i) {
+    // A negative eigenvalue (a structure that buckles under its base state) oscillates with
+    // an imaginary frequency: the peer prints its root as the imaginary part.
+    const double l = lambda[i];
+    const double omega = l >= 0 ? std::sqrt(l) : 0.0, imag = l < 0 ? std::sqrt(-l) : 0.0;
+    std::fprintf(f, "%7zu   %s   %s   %s   %s\n", i + 1, fortran_e(l).c_str(), fortran_e(omega).c_str(),
+                 fortran_e(omega / (2 * M_PI)).c_str(), fortran_e(imag).c_str());
+  }
+  if (std::fflush(f) != 0 || std::ferror(f))
+    throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno != 0 ? errno : EIO));
+}
+
+void ResultWriter::write_prints(const ResultFrame& frame) {
+  if (prints_.empty() || !dat_) return;
+  std::FILE* f = dat_;
+  // Where this frame's tables begin: a write that fails cuts the file back there, so the
+  // .dat ends with whole tables (what the CSV writers do for their rows).
+  const long start = std::ftell(f);
+  errno = 0;
+  std::fprintf(f, "\n                        S T E P %6d     I N C R E M E N T %8lld     T I M E %14.6E\n",
+               frame.step, frame.increment, frame.time);
+  const auto set_name = [](const std::string& s, const char* all) { return s.empty() ? std::string(all) : s; };
+  for (const PrintRequest& p : prints_) {
+    if (!p.due(frame.increment, frame.step_end)) continue;
+    if (p.kind == PrintRequest::Kind::Energy) {
+      const EnergyRow& e = frame.energy_row;
+      std::fprintf(f,
+                   "\n energies (kinetic, internal, external work, damping work, total, plastic dissipation, "
+                   "viscous dissipation) at time %14.6E\n\n",
+                   frame.time);
+      std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work,
+                   e.damping_work, e.total, e.plastic_dissipation, e.viscous_dissipation);
+      continue;
+    }
+    if (p.kind == PrintRequest::Kind::Node) {
+      std::vector<int> all;
+      const std::vector<int>* nodes = nullptr;
+      if (p.set.empty()) {
+        // Every node in the deck's order (Model::renumbering).
+        const Renumbering& r = model_.renumbering;
+        all.resize(static_cast<std::size_t>(model_.nodes.size()));
+        for (std::size_t i = 0; i < all.size(); ++i)
+          all[r.applied ? static_cast<std::size_t>(r.node_deck[i]) : i] = static_cast<int>(i);
+        nodes = &all;
+      } else {
+        nodes = &model_.nsets.at(p.set).members;
+      }
+      for (const std::string& var : p.vars) {
+        const char* what = var == "U"   ? "displacements (vx,vy,vz)"
+                           : var == "V" ? "velocities (vx,vy,vz)"
+                           : var == "A" ? "accelerations (ax,ay,az)"
+                                        : "forces (fx,fy,fz)";
+        const std::vector<double>& a = nodal(frame.fields, var.c_str());
+        std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL NODES").c_str(), frame.time);
+        double sum[3] = {0, 0, 0};
+        for (int n : *nodes) {
+          std::fprintf(f, " %10lld %14.6E %14.6E %14.6E\n", static_cast<long long>(model_.nodes.id[static_cast<std::size_t>(n)]),
+                       a[3 * n], a[3 * n + 1], a[3 * n + 2]);
+          for (int c = 0; c < 3; ++c) sum[c] += a[3 * n + c];
+        }
+        if (p.totals) std::fprintf(f, "\n total %14.6E %14.6E %14.6E\n", sum[0], sum[1], sum[2]);
+      }
+      continue;
+    }
+    const std::vector<int>& cell_of = this->cell_of(frame.fields);
+    std::vector<int> all;
+    const std::vector<int>* elems = nullptr;
+    if (p.set.empty()) {
+      const Renumbering& r = model_.renumbering;  // every element in the deck's order
+      all.resize(cell_of.size());
+      for (std::size_t i = 0; i < all.size(); ++i)
+        all[r.applied ? static_cast<std::size_t>(r.element_deck[i]) : i] = static_cast<int>(i);
+      elems = &all;
+    } else {
+      elems = &model_.elsets.at(p.set).members;
+    }
+    for (const std::string& var : p.vars) {
+      const bool peeq = var == "PEEQ";
+      const FieldArray* solid = frame.fields.find_cell(peeq ? "PEEQ" : var == "S" ? "S" : "E");
+      const FieldArray* sf = frame.fields.find_cell("SF");
+      const FieldArray* sm = frame.fields.find_cell("SM");
+      const char* what = peeq ? "equivalent plastic strain (elem, peeq)"
+                         : var == "S" ? "stresses (elem, sxx,syy,szz,sxy,sxz,syz)"
+                                      : "strains (elem, exx,eyy,ezz,exy,exz,eyz)";
+      std::fprintf(f, "\n %s at the centroid for set %s and time %14.6E\n\n", what,
+                   set_name(p.set, "ALL ELEMENTS").c_str(), frame.time);
+      for (int e : *elems) {
+        const int c = cell_of[static_cast<std::size_t>(e)];
+        if (c < 0) continue;
+        const long long id = static_cast<long long>(model_.elements.id[static_cast<std::size_t>(e)]);
+        const bool beam = model_.elements.beam[static_cast<std::size_t>(e)] != 0;
+        if ((beam && !peeq) || model_.elements.shell[static_cast<std::size_t>(e)]) {
+          // Beams and shells: section forces and moments for S (beams and FPM triangles
+          // SF1-SF3, MITC4 SF1-SF5; SM1-SM3); no strains, no PEEQ of shells.
+          if (var == "S" && sf && sm) {
+            const auto ks = static_cast<std::size_t>(sf->components), km = static_cast<std::size_t>(sm->components);
+            std::fprintf(f, " %10lld  SF", id);
+            for (std::size_t k = 0; k < ks; ++k) std::fprintf(f, " %14.6E", sf->values[ks * static_cast<std::size_t>(c) + k]);
+            std::fprintf(f, "  SM");
+            for (std::size_t k = 0; k < km; ++k) std::fprintf(f, " %14.6E", sm->values[km * static_cast<std::size_t>(c) + k]);
+            std::fprintf(f, "\n");
+          }
+          continue;
+        }
+        if (!solid) continue;  // PEEQ of a model without plasticity: nothing to print
+        std::fprintf(f, " %10lld", id);
+        for (int k = 0; k < solid->components; ++k)
+          std::fprintf(f, " %14.6E", solid->values[static_cast<std::size_t>(solid->components) * c + k]);
+        std::fprintf(f, "\n");
+      }
+    }
+  }
+  // stdio keeps the first failed write's error in the stream; the run must stop on it (exit
+  // 4) rather than report completed with a table cut mid-line.
+  if (std::fflush(f) != 0 || std::ferror(f)) {
+    const int err = errno != 0 ? errno : EIO;
+    if (start >= 0) {
+      std::clearerr(f);
+      if (::ftruncate(::fileno(f), static_cast<off_t>(start)) == 0) std::fseek(f, start, SEEK_SET);
+    }
+    throw std::runtime_error("cannot write '" + dir_ + "/" + job_ + ".dat': " + std::strerror(err));
+  }
+}
+
+}  // namespace halfstep

@@ -1,0 +1,331 @@
+#include "solver/frequency_step.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/lap_timer.hpp"
+#include "solver/static_problem.hpp"
+
+#if HALFSTEP_HAVE_SPECTRA
+#include <Spectra/SymGEigsShiftSolver.h>
+#endif
+
+namespace halfstep {
+
+namespace {
+
+/// Up to this many equations the eigenproblem is solved densely (every mode, exactly): a
+/// Lanczos basis needs more vectors than such a model has unknowns.
+constexpr int kDenseEquations = 64;
+
+/// The mass in equation space, M_eq = T^T M T, applied to vectors: T spreads an equation
+/// vector onto the dofs (a rigid body's slaves share their reference node's translations, a
+/// *TIE or *EQUATION dependent is the weighted sum of its terms), M is the lumped mass.
+struct EquationMass {
+  const StaticProblem& p;
+  std::vector<double> m;  ///< lumped mass per dof
+  mutable std::vector<double> dof;
+
+  EquationMass(const StaticProblem& problem, const StructureSystem& sys) : p(problem), m(problem.ndof, 0.0), dof(problem.ndof) {
+    for (std::size_t n = 0; n < p.nn; ++n)
+      for (std::size_t d = 0; d < 3; ++d) m[p.q * n + d] = sys.mass[n];
+  }
+  /// x_dof = T x (held dofs and held terms at zero: a mode moves no prescribed dof).
+  void expand(const double* x, std::vector<double>& out) const {
+    out.assign(p.ndof, 0.0);
+    for (std::size_t k = 0; k < p.ndof; ++k)
+      if (p.equation[k] >= 0) out[k] = x[p.equation[k]];
+    const DofCombinations& c = p.combined;
+    for (std::size_t i = 0; i < c.dof.size(); ++i) {
+      double s = 0;
+      for (int t = c.term_ptr[i]; t < c.term_ptr[i + 1]; ++t) s += c.term_weight[t] * x[c.term_eq[t]];
+      out[static_cast<std::size_t>(c.dof[i])] = s;
+    }
+  }
+  /// y = T^T f for a dof vector f.
+  void gather(const std::vector<double>& f, double* y) const {
+    std::fill(y, y + p.neq, 0.0);
+    for (std::size_t k = 0; k < p.ndof; ++k)
+      if (p.equation[k] >= 0) y[p.equation[k]] += f[k];
+    const DofCombinations& c = p.combined;
+    for (std::size_t i = 0; i < c.dof.size(); ++i)
+      for (int t = c.term_ptr[i]; t < c.term_ptr[i + 1]; ++t)
+        y[c.term_eq[t]] += c.term_weight[t] * f[static_cast<std::size_t>(c.dof[i])];
+  }
+  /// y = M_eq x.
+  void apply(const double* x, double* y) const {
+    expand(x, dof);
+    for (std::size_t k = 0; k < p.ndof; ++k) dof[k] *= m[k];
+    gather(dof, y);
+  }
+  /// The diagonal of M_eq (a free equation without mass has an infinite frequency, which no
+  /// shift-invert iteration can represent).
+  std::vector<double> diagonal() const {
+    std::vector<double> d(static_cast<std::size_t>(p.neq), 0.0);
+    for (std::size_t k = 0; k < p.ndof; ++k)
+      if (p.equation[k] >= 0) d[static_cast<std::size_t>(p.equation[k])] += m[k];
+    const DofCombinations& c = p.combined;
+    for (std::size_t i = 0; i < c.dof.size(); ++i)
+      for (int t = c.term_ptr[i]; t < c.term_ptr[i + 1]; ++t)
+        d[static_cast<std::size_t>(c.term_eq[t])] += c.term_weight[t] * c.term_weight[t] * m[static_cast<std::size_t>(c.dof[i])];
+    return d;
+  }
+};
+
+#if HALFSTEP_HAVE_SPECTRA
+/// (K - sigma M)^-1 for Spectra with sigma = 0: the engine's factored tangent.
+struct InverseStiffness {
+  using Scalar = double;
+  StaticProblem* p;
+  mutable std::vector<double> b, x;
+  Eigen::Index rows() const { return p->neq; }
+  Eigen::Index cols() const { return p->neq; }
+  void set_shift(double sigma) {
+    if (sigma != 0) throw std::logic_error("frequency step: the tangent is factored without a shift");
+  }
+  void perform_op(const double* in, double* out) const {
+    b.assign(in, in + p->neq);
+    p->engine->solve(b, x);
+    std::copy(x.begin(), x.end(), out);
+  }
+};
+
+/// M_eq for Spectra.
+struct MassProduct {
+  using Scalar = double;
+  const EquationMass* m;
+  Eigen::Index rows() const { return m->p.neq; }
+  Eigen::Index cols() const { return m->p.neq; }
+  void perform_op(const double* in, double* out) const { m->apply(in, out); }
+};
+#endif
+
+/// The eigenpairs (omega^2 ascending, vectors by column) of the nev lowest modes.
+struct Modes {
+  std::vector<double> lambda;
+  Eigen::MatrixXd phi;
+};
+
+/// Every mode of a small model: the dense symmetric problem F M x = x / omega^2 with F = K^-1
+/// (one solve per equation).
+Modes dense_modes(StaticProblem& p, const EquationMass& mass) {
+  const int n = p.neq;
+  Eigen::MatrixXd F(n, n), M(n, n);
+  std::vector<double> e(static_cast<std::size_t>(n)), x;
+  for (int j = 0; j < n; ++j) {
+    std::fill(e.begin(), e.end(), 0.0);
+    e[static_cast<std::size_t>(j)] = 1;
+    p.engine->solve(e, x);
+    for (int i = 0; i < n; ++i) F(i, j) = x[static_cast<std::size_t>(i)];
+    mass.apply(e.data(), &M(0, j));
+  }
+  F = 0.5 * (F + F.transpose());  // round-off of the solves
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> ges(M, F, Eigen::BAx_lx);
+  if (ges.info() != Eigen::Success) throw RunError("frequency step: the dense eigensolver failed");
+  Modes out;
+  // mu = 1 / omega^2, ascending: the lowest frequencies are the last; a mu of zero is a
+  // direction without mass (left out: diagonal() refused free ones already).
+  const double mu_max = ges.eigenvalues().cwiseAbs().maxCoeff();
+  for (int j = n - 1; j >= 0; --j) {
+    const double mu = ges.eigenvalues()(j);
+    if (!(std::fabs(mu) > 1e-13 * mu_max)) continue;
+    out.lambda.push_back(1.0 / mu);
+  }
+  out.phi.resize(n, static_cast<Eigen::Index>(out.lambda.size()));
+  int c = 0;
+  for (int j = n - 1; j >= 0; --j) {
+    const double mu = ges.eigenvalues()(j);
+    if (!(std::fabs(mu) > 1e-13 * mu_max)) continue;
+    out.phi.col(c++) = ges.eigenvectors().col(j);
+  }
+  return out;
+}
+
+#if HALFSTEP_HAVE_SPECTRA
+/// The nev lowest modes by shift-invert Lanczos (Spectra) on the factored tangent.
+Modes lanczos_modes(StaticProblem& p, const EquationMass& mass, int nev, const Step& step) {
+  InverseStiffness op{&p, {}, {}};
+  MassProduct bop{&mass};
+  const int n = p.neq;
+  const int ncv = std::min(n, std::max(2 * nev + 1, nev + 20));
+  Spectra::SymGEigsShiftSolver<InverseStiffness, MassProduct, Spectra::GEigsMode::ShiftInvert> eigs(op, bop, nev, ncv, 0.0);
+  eigs.init();  // a fixed seed: the same modes on every run
+  const Eigen::Index nconv = eigs.compute(Spectra::SortRule::LargestMagn, 1000, 1e-10, Spectra::SortRule::SmallestAlge);
+  if (eigs.info() != Spectra::CompInfo::Successful || nconv < nev)
+    throw RunError("frequency step '" + step.name + "': the Lanczos eigensolver converged " + std::to_string(nconv) +
+                   " of " + std::to_string(nev) + " modes in " + std::to_string(eigs.num_iterations()) +
+                   " restarts (ask for fewer modes)");
+  Modes out;
+  const Eigen::VectorXd lam = eigs.eigenvalues();
+  const Eigen::MatrixXd vec = eigs.eigenvectors();
+  std::vector<int> order(static_cast<std::size_t>(lam.size()));
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return lam(a) < lam(b); });
+  out.phi.resize(n, lam.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    out.lambda.push_back(lam(order[i]));
+    out.phi.col(static_cast<Eigen::Index>(i)) = vec.col(order[i]);
+  }
+  return out;
+}
+#endif
+
+/// The model's limits for a frequency step, before any work.
+void check_model(const Step& step, const StructureSystem& sys) {
+  const SourceLoc& at = step.frequency->loc;
+  if (sys.node_dofs > 3)
+    throw InputError(at, "*FREQUENCY in a model with rotational dofs (shells, beams, FPM triangles): not supported "
+                         "yet (their rotary inertia is the explicit scheme's, scaled for its stable increment); "
+                         "continuum, planar, axisymmetric, truss, spring and point-mass models run");
+  if (!sys.contact.empty())
+    throw InputError(at, "*FREQUENCY in a model with contact: not supported yet (the contact springs' stiffness "
+                         "about the base state is not in the frequency step's tangent)");
+}
+
+/// Sign and scale of each mode: unit generalized mass (or largest displacement 1), and its
+/// largest component positive, so that runs agree on the shapes' signs.
+void normalize(Modes& modes, const EquationMass& mass, bool mass_normalized) {
+  const Eigen::Index n = modes.phi.rows();
+  Eigen::VectorXd mx(n);
+  std::vector<double> dof;
+  for (Eigen::Index j = 0; j < modes.phi.cols(); ++j) {
+    auto v = modes.phi.col(j);
+    Eigen::Index big = 0;
+    v.cwiseAbs().maxCoeff(&big);
+    if (v(big) < 0) v = -v;
+    if (mass_normalized) {
+      mass.apply(v.data(), mx.data());
+      v /= std::sqrt(v.dot(mx));
+    } else {
+      mass.expand(v.data(), dof);
+      double largest = 0;
+      for (double d : dof) largest = std::max(largest, std::fabs(d));
+      v /= largest;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<double> run_frequency_step(const Model& model, const Step& step, const StructureSystem& sys,
+                                       const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
+                                       StaticSummary& summary) {
+  const auto t_step = std::chrono::steady_clock::now();
+  const FrequencyRequest& req = *step.frequency;
+  if (sys.total_elements() == 0) throw InputError(step.loc, "frequency step '" + step.name + "': the model has no elements");
+  check_model(step, sys);
+  StaticProblem p(model, step, sys, loads, st, opt);
+  const EquationMass mass(p, sys);
+  {
+    const std::vector<double> d = mass.diagonal();
+    for (int i = 0; i < p.neq; ++i)
+      if (!(d[static_cast<std::size_t>(i)] > 0))
+        throw InputError(req.loc, "frequency step '" + step.name + "': " + p.equation_name(i) +
+                                      " is free but has no mass (give its elements a *DENSITY, add a *MASS, or "
+                                      "hold it with *BOUNDARY)");
+  }
+  if (opt.progress)
+    std::fprintf(stderr, "halfstep: frequency step '%s' (%d equations, %d modes asked for): %s\n", step.name.c_str(),
+                 p.neq, req.modes, p.engine->description().c_str());
+  // K about the base state: the reference under NLGEOM=NO, else the current configuration
+  // with its stresses (a prestressed structure's frequencies).
+  p.factor(p.start, true);
+  Modes modes;
+  const double lambda_min = std::pow(2 * M_PI * req.min_frequency, 2);
+  if (p.neq <= kDenseEquations) {
+    modes = dense_modes(p, mass);
+  } else {
+#if HALFSTEP_HAVE_SPECTRA
+    // Modes below the lowest frequency of interest do not count: ask again for as many more.
+    int nev = std::min(req.modes, p.neq - 2);
+    for (int pass = 0; pass < 4; ++pass) {
+      modes = lanczos_modes(p, mass, nev, step);
+      int below = 0;
+      for (double l : modes.lambda) below += l < lambda_min;
+      const int want = std::min(req.modes + below, p.neq - 2);
+      if (below == 0 || want <= nev) break;
+      nev = want;
+    }
+#else
+    throw InputError(req.loc, "*FREQUENCY on a model of " + std::to_string(p.neq) +
+                                  " equations needs halfstep built with Spectra (Debian: libspectra-dev)");
+#endif
+  }
+  // Keep the modes in the range of interest, at most as many as asked for.
+  Modes kept;
+  std::vector<int> cols;
+  for (std::size_t j = 0; j < modes.lambda.size() && static_cast<int>(cols.size()) < req.modes; ++j) {
+    const double l = modes.lambda[j];
+    if (l < lambda_min) continue;
+    if (req.max_frequency > 0 && l > std::pow(2 * M_PI * req.max_frequency, 2)) break;
+    cols.push_back(static_cast<int>(j));
+    kept.lambda.push_back(l);
+  }
+  kept.phi.resize(p.neq, static_cast<Eigen::Index>(cols.size()));
+  for (std::size_t j = 0; j < cols.size(); ++j) kept.phi.col(static_cast<Eigen::Index>(j)) = modes.phi.col(cols[j]);
+  normalize(kept, mass, req.mass_normalized);
+  if (opt.progress) {
+    std::fprintf(stderr, "halfstep: frequency step '%s': %zu modes", step.name.c_str(), kept.lambda.size());
+    if (!kept.lambda.empty())
+      std::fprintf(stderr, ", %.6g to %.6g cycles/time", std::sqrt(std::max(kept.lambda.front(), 0.0)) / (2 * M_PI),
+                   std::sqrt(std::max(kept.lambda.back(), 0.0)) / (2 * M_PI));
+    std::fprintf(stderr, "\n");
+  }
+  // A frame per mode: U is the shape; the element results are its small-strain ones.
+  if (opt.emit) {
+    const auto t_emit = std::chrono::steady_clock::now();
+    bool want_field = false;
+    for (const OutputRequest& r : loads.outputs) want_field = want_field || r.kind == OutputRequest::Kind::Field;
+    const int step_number = static_cast<int>(&step - model.steps.data()) + 1;
+    std::vector<double> dof;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t j = 0; j < kept.lambda.size() || (j == 0 && kept.lambda.empty()); ++j) {
+      auto frame = std::make_unique<OutputFrame>();
+      frame->step = step_number;
+      frame->increment = static_cast<long long>(j) + 1;
+      frame->step_end = j + 1 >= kept.lambda.size();
+      if (j == 0) frame->eigenvalues = kept.lambda;
+      if (j < kept.lambda.size()) {
+        frame->field = want_field;
+        frame->print = !step.prints.empty();
+        frame->print_cells = frame->print && prints_need_cells(step.prints);
+        frame->small_strain = true;
+        copy_output_fields(st, frame->state, frame->field || frame->print_cells);
+        mass.expand(kept.phi.col(static_cast<Eigen::Index>(j)).data(), dof);
+        for (std::size_t n = 0; n < p.nn; ++n) {
+          frame->state.ux[n] = dof[p.q * n];
+          frame->state.uy[n] = dof[p.q * n + 1];
+          frame->state.uz[n] = dof[p.q * n + 2];
+        }
+        // A mode's energy is its scale's choice: the base state's would mislead.
+        std::fill(frame->state.elem_energy.begin(), frame->state.elem_energy.end(), nan);
+        std::fill(frame->state.solid_energy.begin(), frame->state.solid_energy.end(), nan);
+      }
+      frame->state.time = st.time + static_cast<double>(j + 1);
+      frame->full.resize(sys.num_nodes);
+      opt.emit(std::move(frame));
+    }
+    summary.output_seconds += seconds_since(t_emit);
+  }
+  const TangentStats& ts = p.engine->stats();
+  summary.equations = p.neq;
+  summary.engine = p.engine->description();
+  summary.linear_solver = linear_solver_name(p.engine->solver());
+  summary.element_seconds += ts.element_seconds;
+  summary.assembly_seconds += ts.assembly_seconds;
+  summary.analyze_seconds += ts.analyze_seconds;
+  summary.factor_seconds += ts.factor_seconds;
+  summary.solve_seconds += ts.solve_seconds;
+  summary.factorizations += ts.factorizations;
+  summary.seconds += seconds_since(t_step);
+  return kept.lambda;
+}
+
+}  // namespace halfstep

@@ -1,0 +1,28 @@
+// *FREQUENCY steps: the lowest natural frequencies and mode shapes of the model about the
+// state the run is in, K phi = omega^2 M phi on the static step's equations (its constraints
+// by elimination, its tangent engine's factorization), with the lumped mass of the explicit
+// scheme.
+#pragma once
+
+#include <vector>
+
+#include "discretization/step_loads.hpp"
+#include "discretization/structure_state.hpp"
+#include "discretization/structure_system.hpp"
+#include "model/model.hpp"
+#include "results/run_summary.hpp"
+#include "solver/static_solver.hpp"
+
+namespace halfstep {
+
+/// Runs frequency step `step` (step.frequency set) about state st, which it leaves as it
+/// found it; hands a frame per mode (U the mode shape, at analysis time st.time + mode
+/// number, as the peer numbers them) and the eigenvalue table to opt.emit. Returns the
+/// eigenvalues omega^2, ascending. Throws InputError for a model it cannot take (rotational
+/// dofs, contact, a free dof without mass, rigid motion) and RunError when the eigensolver
+/// does not converge.
+std::vector<double> run_frequency_step(const Model& model, const Step& step, const StructureSystem& sys,
+                                       const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
+                                       StaticSummary& summary);
+
+}  // namespace halfstep

@@ -1,0 +1,42 @@
+// *FREQUENCY on the GPU engine (issue 46 item 2): the cantilever of
+// tests/integration/test_frequency.cpp with --backend cuda, whose factorization (cuDSS) the
+// Lanczos iteration solves with, against Timoshenko's beam and the CPU run's eigenvalues.
+// Skipped without a GPU.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "../integration/frequency_decks.hpp"
+#include "need_gpu.hpp"
+
+namespace halfstep::test {
+namespace {
+
+using namespace modes;
+
+TEST(GpuFrequency, CantileverModesMatchTheCpuAndTimoshenko) {
+  NEED_GPU();
+  std::vector<double> lambda[2];
+  for (int gpu = 0; gpu < 2; ++gpu) {
+    const std::string dir = scratch_dir(gpu ? "gpu_frequency_cuda" : "gpu_frequency_cpu");
+    std::ofstream(dir + "/beam.inp") << cantilever_deck(40, 4, "\n*FREQUENCY\n4\n");
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/beam.inp", dir + "/out", gpu ? "--backend cuda" : "--backend cpu", &log), 0) << log;
+    lambda[gpu] = dat_eigenvalues(read_file(dir + "/out/beam.dat"));
+    ASSERT_EQ(lambda[gpu].size(), 4u);
+  }
+  const std::vector<double> ref = timoshenko_omegas(2);
+  ASSERT_EQ(ref.size(), 2u);
+  for (int k = 0; k < 4; ++k) {
+    const double omega = std::sqrt(lambda[1][static_cast<std::size_t>(k)]), expect = ref[static_cast<std::size_t>(k / 2)];
+    std::printf("GPU cantilever mode %d: omega %.12g, CPU %.12g, Timoshenko %.9g\n", k + 1, omega,
+                std::sqrt(lambda[0][static_cast<std::size_t>(k)]), expect);
+    EXPECT_NEAR(lambda[1][static_cast<std::size_t>(k)], lambda[0][static_cast<std::size_t>(k)], 1e-8 * lambda[0][0]);
+    EXPECT_NEAR(omega, expect, 0.02 * expect);
+  }
+}
+
+}  // namespace
+}  // namespace halfstep::test

@@ -1,0 +1,172 @@
+// *FREQUENCY steps (issue 46 item 2) against closed forms: two masses on two springs (every
+// mode, the dense path), the axial modes of a fixed-free rod and the bending modes of a
+// cantilever against Timoshenko's beam (shift-invert Lanczos); a frequency step after a
+// static one leaves the state alone; models it cannot take are refused with the reason.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "frequency_decks.hpp"
+
+namespace halfstep::test {
+namespace {
+
+using namespace modes;
+
+// Two masses on two springs: omega^2 = (k / m) (3 -+ sqrt 5) / 2, the modes' shapes in the
+// golden ratio, unit generalized mass (m (u2^2 + u3^2) = 1); five modes asked, two exist.
+TEST(Frequency, TwoMassesOnSpringsHaveTheirClosedFormModes) {
+  const std::string dir = scratch_dir("frequency_chain");
+  std::ofstream(dir + "/chain.inp") << chain_deck();
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/chain.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const std::string dat = read_file(dir + "/out/chain.dat");
+  const std::vector<double> printed = dat_eigenvalues(dat);
+  ASSERT_EQ(printed.size(), 2u) << dat;
+  const std::vector<double> lambda = summary_eigenvalues(read_file(dir + "/out/summary.json"));
+  ASSERT_EQ(lambda.size(), 2u);
+  const double w = kChainK / kChainM;
+  EXPECT_NEAR(lambda[0], w * (3 - std::sqrt(5.0)) / 2, 1e-12 * w);
+  EXPECT_NEAR(lambda[1], w * (3 + std::sqrt(5.0)) / 2, 1e-12 * w);
+  for (int k = 0; k < 2; ++k) EXPECT_NEAR(printed[k], lambda[k], 1e-7 * lambda[k]) << "seven digits in the .dat";
+  // Mode 1's printed shape: u3 / u2 = golden ratio, m (u2^2 + u3^2) = 1.
+  const std::size_t t = dat.find("displacements", dat.find("E I G E N"));
+  ASSERT_NE(t, std::string::npos) << dat;
+  std::istringstream in(dat.substr(dat.find('\n', t)));
+  double u[4][4] = {};
+  for (int r = 0; r < 3; ++r) in >> u[r][0] >> u[r][1] >> u[r][2] >> u[r][3];
+  const double golden = (1 + std::sqrt(5.0)) / 2;
+  std::printf("chain: omega^2 %.12g %.12g; mode 1 u2 %.9g u3 %.9g\n", lambda[0], lambda[1], u[1][1], u[2][1]);
+  EXPECT_EQ(u[0][1], 0.0);
+  EXPECT_NEAR(u[2][1] / u[1][1], golden, 1e-6);
+  EXPECT_NEAR(kChainM * (u[1][1] * u[1][1] + u[2][1] * u[2][1]), 1.0, 1e-6);
+  const std::string summary = read_file(dir + "/out/summary.json");
+  EXPECT_NE(summary.find("\"procedure\": \"frequency\""), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"frequencies\""), std::string::npos) << summary;
+}
+
+// The axial modes of a clamped rod of 100 bricks (held laterally, nu = 0): the lumped-mass
+// chain's frequencies lie below the rod's by the fraction (k h)^2 / 24 (1e-5 for the first).
+TEST(Frequency, AxialBarMatchesTheFixedFreeRod) {
+  const std::string dir = scratch_dir("frequency_bar");
+  std::ofstream(dir + "/bar.inp") << axial_bar_deck(100, 3);
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const std::vector<double> lambda = dat_eigenvalues(read_file(dir + "/out/bar.dat"));
+  ASSERT_EQ(lambda.size(), 3u);
+  for (int n = 1; n <= 3; ++n) {
+    const double omega = std::sqrt(lambda[static_cast<std::size_t>(n - 1)]), ref = axial_omega(n);
+    const double kh = ref / std::sqrt(kE / kRho) * kBarL / 100, lumped = -kh * kh / 24;
+    std::printf("axial mode %d: omega %.9g, rod %.9g (%.4g %%, lumped chain %.4g %%)\n", n, omega, ref,
+                100 * (omega / ref - 1), 100 * lumped);
+    EXPECT_NEAR(omega / ref - 1, lumped, 0.02 * std::fabs(lumped));
+  }
+}
+
+// A cantilever of 40 x 4 x 4 C3D8R bricks, L / h = 10: the two lowest pairs of bending modes
+// (y and z, equal by symmetry) against Timoshenko's clamped-free beam (Euler-Bernoulli's
+// first is 1 % higher), and a mode frame per mode.
+TEST(Frequency, CantileverBendingModesMatchTimoshenko) {
+  const std::string dir = scratch_dir("frequency_cantilever");
+  std::ofstream(dir + "/beam.inp") << cantilever_deck(40, 4, "\n*FREQUENCY\n4\n*OUTPUT, FIELD\n*NODE OUTPUT\nU\n");
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/beam.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const std::vector<double> lambda = dat_eigenvalues(read_file(dir + "/out/beam.dat"));
+  ASSERT_EQ(lambda.size(), 4u);
+  const std::vector<double> ref = timoshenko_omegas(2);
+  ASSERT_EQ(ref.size(), 2u);
+  std::printf("cantilever: Euler-Bernoulli omega1 %.9g, Timoshenko %.9g %.9g\n", euler_bernoulli_omega1(), ref[0], ref[1]);
+  for (int k = 0; k < 4; ++k) {
+    const double omega = std::sqrt(lambda[static_cast<std::size_t>(k)]), expect = ref[static_cast<std::size_t>(k / 2)];
+    std::printf("cantilever mode %d: omega %.9g (%.3g %%)\n", k + 1, omega, 100 * (omega / expect - 1));
+    EXPECT_NEAR(omega, expect, 0.02 * expect);
+  }
+  EXPECT_NEAR(lambda[1], lambda[0], 1e-8 * lambda[0]) << "the section is square";
+  const auto frames = pvd_frames(dir + "/out/beam.pvd");
+  ASSERT_EQ(frames.size(), 4u);
+  EXPECT_EQ(frames[0].first, 1.0);  // mode k at the step's start time + k, as the peer numbers them
+  const std::vector<double> u = read_vtu_array(dir + "/out/" + frames[0].second, "U");
+  double largest = 0;
+  for (std::size_t i = 0; i < u.size(); i += 3) largest = std::max(largest, std::hypot(u[i + 1], u[i + 2]));
+  EXPECT_GT(largest, 0.0) << "a bending mode moves the tip across";
+}
+
+// A string of 10 trusses stretched by an NLGEOM static step, then a frequency step with the
+// lateral dofs released: the beaded string's closed form omega_n^2 = 4 N / (m h) sin^2(n pi
+// / 20) with the tension N the static step left (its end reaction), h the stretched spacing
+// and m the interior nodes' lumped mass; the frequency step leaves the analysis time alone.
+TEST(Frequency, StretchedStringRingsAtTheBeadedStringsFrequencies) {
+  const int n = 10;
+  const double L = 1000.0, stretch = 2.0, A = 1.0;
+  std::ostringstream d;
+  d.precision(17);
+  d << "*HEADING\na stretched string\n*NODE, NSET=ALL\n";
+  for (int i = 0; i <= n; ++i) d << i + 1 << ", " << L * i / n << ", 0., 0.\n";
+  d << "*ELEMENT, TYPE=T3D2, ELSET=S\n";
+  for (int i = 0; i < n; ++i) d << i + 1 << ", " << i + 1 << ", " << i + 2 << "\n";
+  d << "*NSET, NSET=ENDS\n1, " << n + 1 << "\n*NSET, NSET=FAR\n" << n + 1 << "\n*MATERIAL, NAME=STEEL\n*ELASTIC\n"
+    << kE << ", 0.3\n*DENSITY\n" << kRho << "\n*SOLID SECTION, ELSET=S, MATERIAL=STEEL\n" << A << "\n"
+    << "*BOUNDARY\n1, 1, 3\nALL, 2, 3\n*STEP, NLGEOM=YES\n*STATIC\n0.5, 1.\n*BOUNDARY\nFAR, 1, 1, " << stretch
+    << "\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=FAR\nRF\n*END STEP\n*STEP\n*FREQUENCY\n3\n*BOUNDARY, OP=NEW\n"
+    << "ENDS, 1, 3\nALL, 3, 3\n*END STEP\n";
+  const std::string dir = scratch_dir("frequency_string");
+  std::ofstream(dir + "/string.inp") << d.str();
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/string.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const Csv h = read_csv(dir + "/out/history/FAR.csv");
+  ASSERT_FALSE(h.rows.empty());
+  const double tension = h.rows.back()[static_cast<std::size_t>(h.col("RF1"))];  // the pull on the far end
+  const std::string summary = read_file(dir + "/out/summary.json");
+  const std::vector<double> lambda = summary_eigenvalues(summary);
+  ASSERT_EQ(lambda.size(), 3u) << summary;
+  const double m = kRho * A * L / n, spacing = (L + stretch) / n;
+  for (int k = 1; k <= 3; ++k) {
+    const double s = std::sin(k * kPi / (2 * n)), expect = 4 * tension / (m * spacing) * s * s;
+    std::printf("string mode %d: omega^2 %.12g, beaded string %.12g (tension %.9g)\n", k,
+                lambda[static_cast<std::size_t>(k - 1)], expect, tension);
+    EXPECT_NEAR(lambda[static_cast<std::size_t>(k - 1)], expect, 1e-10 * expect);  // measured 2e-13
+  }
+  EXPECT_NEAR(tension, kE * A * 0.002, 0.01 * kE * A * 0.002) << "the stretch's tension";
+  EXPECT_EQ(summary_number(summary, "final_time"), 1.0) << "a frequency step takes no time";
+}
+
+// What a frequency step cannot take, each with its reason: a free dof without mass, a model
+// of shells (their rotary inertia is the explicit scheme's), a model with no support.
+TEST(Frequency, RefusesWhatItCannotComputeWithTheReason) {
+  struct Case {
+    std::string name, deck, message;
+  };
+  const std::string no_density = [] {
+    std::string d = cantilever_deck(4, 1, "\n*FREQUENCY\n2\n");
+    const std::size_t a = d.find("*DENSITY");
+    return d.erase(a, d.find("*SOLID") - a);
+  }();
+  const std::string unsupported = [] {
+    std::string d = cantilever_deck(4, 1, "\n*FREQUENCY\n2\n");
+    const std::size_t a = d.find("*BOUNDARY\nA_N0");
+    return d.erase(a, d.find("*STEP") - a);
+  }();
+  const std::string shells =
+      "*NODE\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 1., 1., 0.\n4, 0., 1., 0.\n*ELEMENT, TYPE=S4R, ELSET=P\n1, 1, 2, 3, 4\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1e-3\n*SHELL SECTION, ELSET=P, MATERIAL=M\n0.1\n"
+      "*BOUNDARY\n1, 1, 6\n2, 1, 6\n*STEP\n*FREQUENCY\n2\n*END STEP\n";
+  const std::vector<Case> cases = {
+      {"no_density", no_density, "is free but has no mass"},
+      {"unsupported", unsupported, "can move as a rigid body"},
+      {"shells", shells, "*FREQUENCY in a model with rotational dofs"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string dir = scratch_dir("frequency_refuse_" + c.name);
+    std::ofstream(dir + "/m.inp") << c.deck;
+    std::string log;
+    EXPECT_EQ(run_halfstep(dir + "/m.inp", dir + "/out", "--backend cpu", &log), 2) << log;
+    EXPECT_NE(log.find(c.message), std::string::npos) << log;
+    EXPECT_EQ(log.find("completed"), std::string::npos) << log;
+  }
+}
+
+}  // namespace
+}  // namespace halfstep::test

@@ -1,0 +1,583 @@
+#!/usr/bin/env python3
+"""How many of CalculiX's own structural test decks halfstep accepts, and how well it agrees.
+
+Issue 46's measuring tool: the peer solver's test suite (Debian's package
+calculix-ccx-test, `apt-get install calculix-ccx-test`, decks in
+/usr/share/doc/calculix-ccx-test/examples/test/) is the corpus; only this counting script
+lives in the repository, never a deck or a reference file.
+
+What it measures:
+  0. Structural decks: those whose keywords (following *INCLUDE, INPUT=) hold at least one
+     structural procedure (*STATIC, *DYNAMIC, *FREQUENCY, *BUCKLE, *MODAL DYNAMIC, *STEADY
+     STATE DYNAMICS, *VISCO, *COMPLEX FREQUENCY) and none of the non-structural features
+     (heat transfer, coupled or uncoupled temperature-displacement, CFD, sensitivity,
+     electromagnetics, cyclic symmetry, fluid sections, crack propagation, optimisation,
+     Green functions, radiation, films, fluxes). Debian 12's package (CalculiX 2.11) has 234.
+  1. Counting: `halfstep check DECK` on each (cwd = the deck's folder, 120 s each); exit code
+     0 = accepted. Refused decks are grouped by their first error message, normalised (no
+     "file:line: " prefix, quoted names -> 'X', numbers -> N), most common first.
+  2. Comparing: each accepted deck with a reference (<job>.dat.ref) is run with
+     `halfstep run DECK -o OUT --backend cpu --threads 1`; OUT/<job>.dat is compared with
+     the reference table by table. Tables (displacements, forces, stresses, eigenvalues, ...)
+     are matched by kind + set + order of appearance (eigenvalues: mode by mode), rows by
+     their leading integer ids (node; element and integration point), never by position.
+     A table's difference is max |ours - ref| / max |ref| over its matched entries; a deck's
+     score is its worst table. Integration-point stresses in the reference against centroid
+     values in ours make the deck "not comparable (centroid vs integration points)".
+
+Usage:
+  python3 validation/peer_decks.py --check-only            # step 1 only (~30 s)
+  python3 validation/peer_decks.py --timeout 300           # steps 1 and 2
+  python3 validation/peer_decks.py --decks beam8p.inp spring1.inp --json peer.json
+
+Options: --suite DIR (default the Debian folder above; copied into --work DIR, default a
+temporary folder, where the .gz files are unpacked and every run happens), --halfstep PATH
+(default build/halfstep under the repository root), --timeout S (per run of step 2, default
+600), --decks NAMES (limit both steps to these decks), --json FILE (every figure),
+--check-only. Only the Python standard library is used.
+"""
+import argparse
+import collections
+import errno
+import gzip
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_SUITE = "/usr/share/doc/calculix-ccx-test/examples/test"
+
+# Keywords are compared with every blank removed (CalculiX itself ignores blanks in them).
+STRUCTURAL = {"*STATIC", "*DYNAMIC", "*FREQUENCY", "*BUCKLE", "*MODALDYNAMIC", "*STEADYSTATEDYNAMICS",
+              "*VISCO", "*COMPLEXFREQUENCY"}
+NON_STRUCTURAL = {"*HEATTRANSFER", "*COUPLEDTEMPERATURE-DISPLACEMENT", "*UNCOUPLEDTEMPERATURE-DISPLACEMENT",
+                  "*CFD", "*SENSITIVITY", "*ELECTROMAGNETICS", "*CYCLICSYMMETRYMODEL", "*FLUIDSECTION",
+                  "*CRACKPROPAGATION", "*FEASIBLEDIRECTION", "*GREEN", "*ROBUSTDESIGN", "*DESIGNVARIABLES",
+                  "*OBJECTIVE", "*RADIATE", "*FILM", "*DFLUX", "*CFLUX"}
+
+CHECK_TIMEOUT = 120
+BINARY_RETRIES = 5  # the binary may be rebuilt while we run: wait and retry this many times
+BINARY_WAIT = 60
+
+
+def fail(message):
+    """Print an error and exit with status 2."""
+    print(f"peer_decks: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+# ----------------------------------------------------------------------------- the suite
+
+
+def prepare_suite(suite, work):
+    """Copy the suite into work and unpack its .gz files there; return the folder."""
+    dest = os.path.join(work, "suite")
+    shutil.copytree(suite, dest, dirs_exist_ok=True)
+    for name in os.listdir(dest):
+        if not name.endswith(".gz"):
+            continue
+        src = os.path.join(dest, name)
+        # A plain copy next to the .gz is taken as the same file: keep the plain one.
+        if not os.path.exists(src[:-3]):
+            with gzip.open(src, "rb") as fin, open(src[:-3], "wb") as fout:
+                shutil.copyfileobj(fin, fout)
+        os.remove(src)
+    return dest
+
+
+def keywords(path, seen=None):
+    """The deck's keywords (upper case, blanks removed, before the first comma), includes followed."""
+    seen = set() if seen is None else seen
+    real = os.path.realpath(path)
+    if real in seen or not os.path.isfile(path):
+        return []
+    seen.add(real)
+    out = []
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            if not line.startswith("*") or line.startswith("**"):
+                continue
+            head, _, rest = line.rstrip("\n").partition(",")
+            kw = re.sub(r"\s+", "", head).upper()
+            out.append(kw)
+            if kw == "*INCLUDE":
+                m = re.search(r"INPUT\s*=\s*(\"[^\"]*\"|[^,\s]+)", rest, re.IGNORECASE)
+                if m:
+                    name = m.group(1).strip('"')
+                    out.extend(keywords(os.path.join(os.path.dirname(path), name), seen))
+    return out
+
+
+def is_structural(path):
+    """True for a deck with a structural procedure and no non-structural feature."""
+    kws = set(keywords(path))
+    return bool(kws & STRUCTURAL) and not (kws & NON_STRUCTURAL)
+
+
+# ----------------------------------------------------------------------------- running halfstep
+
+
+def run_halfstep(args, cwd, timeout):
+    """Run halfstep (retrying while its binary is being replaced); return (rc or None on timeout, stdout, stderr, seconds)."""
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    for attempt in range(BINARY_RETRIES + 1):
+        t0 = time.monotonic()
+        try:
+            # Own process group: a timeout kills the run and any children it started.
+            p = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 start_new_session=True)
+        except OSError as e:
+            if e.errno in (errno.ETXTBSY, errno.ENOENT, errno.ENOEXEC, errno.EACCES) and attempt < BINARY_RETRIES:
+                print(f"  ({args[0]}: {e.strerror}; waiting {BINARY_WAIT} s)", file=sys.stderr, flush=True)
+                time.sleep(BINARY_WAIT)
+                continue
+            return -1, "", f"cannot start {args[0]}: {e}", 0.0
+        try:
+            out, err = p.communicate(timeout=timeout)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, err = p.communicate()
+            rc = None
+        secs = time.monotonic() - t0
+        text_err = err.decode("utf-8", "replace")
+        # A binary swapped under a running process can die while loading; such runs are retried.
+        if rc is not None and rc != 0 and ("Text file busy" in text_err or "error while loading shared" in text_err) \
+                and attempt < BINARY_RETRIES:
+            time.sleep(BINARY_WAIT)
+            continue
+        return rc, out.decode("utf-8", "replace"), text_err, secs
+    return -1, "", "halfstep binary unavailable", 0.0
+
+
+def first_error(stdout, stderr):
+    """The first refusal line: the first line with 'error:', else the first non-empty line."""
+    lines = [l for l in (stderr + "\n" + stdout).splitlines() if l.strip()]
+    for line in lines:
+        if "error:" in line:
+            return line.strip()
+    return lines[0].strip() if lines else "(no message)"
+
+
+def normalise(message):
+    """Drop the 'file:line: ' prefix and 'error: ', quoted names -> 'X', numbers -> N."""
+    m = re.sub(r"^\S+?:\d+:\s*", "", message)
+    m = re.sub(r"^error:\s*", "", m)
+    m = re.sub(r"'[^']*'", "'X'", m)
+    m = re.sub(r"\"[^\"]*\"", "'X'", m)
+    # Numbers, not the digits of names such as C3D20R or B31.
+    m = re.sub(r"(?<![\w.*])[-+]?\d+(\.\d*)?([eE][-+]?\d+)?(?![A-Za-z_])", "N", m)
+    return m
+
+
+# ----------------------------------------------------------------------------- the .dat parser
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eEdD][-+]?\d+)?")
+INTEGER = re.compile(r"[-+]?\d+$")
+# CalculiX's spaced titles: 'E I G E N V A L U E   O U T P U T', 'S T E P  1  I N C R E M E N T ...'.
+SPACED = re.compile(r"[A-Z](?: [A-Z])+(?: {2,}.*)?")
+
+
+def spaced_title(line):
+    """'E I G E N V A L U E   O U T P U T' -> 'EIGENVALUE OUTPUT'; None for any other line."""
+    s = line.strip()
+    if not SPACED.fullmatch(s):
+        return None
+    return " ".join(w.replace(" ", "") for w in re.split(r" {2,}", s))
+
+
+def result_header(line):
+    """A result table's header -> (kind, set, time, centroid, integration points), else None."""
+    # Variants: ' displacements (vx,vy,vz) for set NALL and time  0.1E+01', '... (elem,
+    # integ.pnt.,pe)for set X and time', '... ,eneset EALL and time' and '... forset EALL' (CalculiX's
+    # own missing blanks), '... for all contact elements and time T', ' temperatures for set X and
+    # time', 'total contact spring energy for time T', halfstep's '... at the centroid for set X and
+    # time T' and 'energies (...) at time T'.
+    m = re.match(r"^\s*([A-Za-z].*?)\s*(?:and|at|for) time\s+(\S+)\s*$", line)
+    if not m:
+        return None
+    head = m.group(1)
+    what = head.split("(")[0] if "(" in head else re.split(r"\s+for\b|\s+at\b", head)[0]
+    sm = re.search(r"set\s*(\S+)$", head)
+    try:
+        tval = float(m.group(2))
+    except ValueError:
+        tval = None
+    return (re.sub(r"\s+", " ", what).strip().lower(), sm.group(1).upper() if sm else "", tval,
+            "at the centroid" in head, "integ.pnt" in head)
+
+
+def parse_row(line):
+    """A data row: (ids tuple, values list), or None when the line holds no leading number."""
+    s = line.strip()
+    if not s or not (s[0].isdigit() or s[0] in "-+."):
+        return None
+    toks = NUMBER.findall(s)
+    ids, vals = [], []
+    for t in toks:
+        if not vals and INTEGER.match(t):
+            ids.append(int(t))
+        else:
+            vals.append(float(t.replace("D", "E").replace("d", "e")))
+    return tuple(ids), vals
+
+
+def new_table(kind, set_name, time_value, centroid=False, ip=False, mode=None):
+    """A parsed table's dict."""
+    return {"kind": kind, "set": set_name, "time": time_value, "centroid": centroid, "ip": ip,
+            "mode": mode, "rows": []}
+
+
+def parse_dat(path):
+    """Parse a CalculiX-layout .dat file into a list of tables (kind, set, time/mode, rows keyed by ids)."""
+    tables = []
+    cur = None          # the table being read
+    started = False     # whether cur has rows yet (a blank line then ends it)
+    mode_shape = None   # 'E I G E N V A L U E   N U M B E R  n': the following tables are mode n's shape
+    eig_kind = None     # the eigenvalue-like block being read (one table per mode)
+
+    def close():
+        """Keep the table being read (when it has rows) and start afresh."""
+        nonlocal cur, started, eig_kind
+        if cur is not None and cur["rows"]:
+            tables.append(cur)
+        cur, started, eig_kind = None, False, None
+
+    with open(path, encoding="latin-1") as f:
+        lines = f.read().splitlines()
+    for line in lines:
+        s = line.strip()
+        if not s:
+            if started and eig_kind is None:
+                close()
+            continue
+        title = spaced_title(line)
+        if title:
+            close()
+            if title.startswith("EIGENVALUE NUMBER"):
+                m = re.search(r"(\d+)\s*$", s)
+                mode_shape = int(m.group(1)) if m else None
+            elif title.startswith("STEP") and "INCREMENT" in title:
+                mode_shape = None  # halfstep's increment header: not a table
+            elif title.startswith("EIGENVALUE OUTPUT") or title.startswith("BUCKLING FACTOR OUTPUT"):
+                eig_kind = "eigenvalues"
+            elif title.startswith("PARTICIPATION FACTORS FOR"):
+                # steady state dynamics (per frequency) and complex frequency (per mode)
+                nums = NUMBER.findall(title)
+                cur = new_table("participation factors (per " + ("mode" if "MODE" in title else "frequency") + ")",
+                                "", float(nums[-1]) if nums else None)
+            elif title.startswith("PARTICIPATION FACTORS"):
+                eig_kind = "participation factors"
+            elif title.startswith("EFFECTIVE MODAL MASS"):
+                eig_kind = "effective modal mass"
+            elif title.startswith("TOTAL EFFECTIVE MASS"):
+                cur = new_table("total effective mass", "", None)
+            continue
+        h = result_header(line)
+        if h and not parse_row(line):
+            close()
+            kind, set_name, tval, centroid, ip = h
+            cur = new_table(kind, set_name, tval, centroid=centroid, ip=ip, mode=mode_shape)
+            continue
+        row = parse_row(line)
+        if row is None:
+            # halfstep's ' total fx fy fz' after a forces table: CalculiX's 'total force' table.
+            if s.lower().startswith("total ") and tables and not started and cur is None:
+                prev = tables[-1]
+                vals = [float(t) for t in NUMBER.findall(s)]
+                if vals and prev["kind"] == "forces":
+                    t = new_table("total force", prev["set"], prev["time"], mode=prev["mode"])
+                    t["rows"].append(((), vals))
+                    tables.append(t)
+                continue
+            if eig_kind is not None:
+                if s.upper().startswith("TOTAL"):
+                    close()  # the effective modal mass's TOTAL line ends its block
+                continue  # column headings of an eigenvalue block
+            if started:
+                close()  # other text ends a table (CalculiX's KNOT/tra/rot/exp lines, ...)
+            continue
+        if eig_kind is not None:
+            ids, vals = row
+            if ids:
+                # One table per mode: matched mode by mode.
+                t = new_table(eig_kind, "", None, mode=ids[0])
+                t["rows"].append(((), vals))
+                tables.append(t)
+            continue
+        if cur is None:
+            continue  # numbers outside any table
+        cur["rows"].append(row)
+        started = True
+    close()
+    return tables
+
+
+# ----------------------------------------------------------------------------- comparing
+
+
+def keyed(rows):
+    """Rows as a dict keyed by (ids, occurrence) so that repeated ids pair in order."""
+    count = collections.Counter()
+    out = {}
+    for ids, vals in rows:
+        out[(ids, count[ids])] = vals
+        count[ids] += 1
+    return out
+
+
+def table_key(t):
+    """The matching key: kind and set (and mode for eigenvalue-like tables)."""
+    if t["kind"] in ("eigenvalues", "participation factors", "effective modal mass"):
+        return (t["kind"], t["set"], t["mode"])
+    return (t["kind"], t["set"])
+
+
+def diff_table(ours, ref):
+    """Compare two matched tables; return a dict with the difference or why there is none."""
+    o, r = keyed(ours["rows"]), keyed(ref["rows"])
+    # Mode shapes and participation factors have an arbitrary sign (and CalculiX
+    # mass-normalises shapes): the better of the two signs is taken.
+    signs = (1.0, -1.0) if (ref["mode"] is not None or ref["kind"].startswith("participation")) else (1.0,)
+    scale = 0.0
+    missing = 0
+    for key, rv in r.items():
+        if key not in o:
+            missing += 1
+            continue
+        n = min(len(rv), len(o[key]))
+        for k in range(n):
+            scale = max(scale, abs(rv[k]))
+    matched = len(r) - missing
+    res = {"kind": ref["kind"], "set": ref["set"], "time_ref": ref["time"], "time_ours": ours["time"],
+           "mode": ref["mode"], "rows_ref": len(r), "rows_ours": len(o), "rows_matched": matched,
+           "rows_missing": missing, "diff": None}
+    if matched == 0:
+        res["why"] = "no rows matched"
+        return res
+    if scale == 0.0:
+        res["why"] = "max |ref| is 0"
+        return res
+    best = None
+    for sg in signs:
+        worst, worst_at = 0.0, None
+        for key, rv in r.items():
+            ov = o.get(key)
+            if ov is None:
+                continue
+            for k in range(min(len(rv), len(ov))):
+                d = abs(sg * ov[k] - rv[k])
+                if d > worst or worst_at is None:
+                    worst, worst_at = max(worst, d), (list(key[0]), k)
+        if best is None or worst < best[0]:
+            best = (worst, worst_at)
+    res["diff"] = best[0] / scale
+    res["worst_at"] = {"ids": best[1][0], "column": best[1][1]} if best[1] else None
+    res["max_ref"] = scale
+    return res
+
+
+def compare_files(ours_path, ref_path):
+    """Compare our .dat with the reference, table by table; return the deck's comparison dict."""
+    ours, ref = parse_dat(ours_path), parse_dat(ref_path)
+    by_key = collections.defaultdict(list)
+    for t in ours:
+        by_key[table_key(t)].append(t)
+    seen = collections.Counter()
+    results, unmatched = [], []
+    centroid_vs_ip = False
+    for rt in ref:
+        key = table_key(rt)
+        k = seen[key]
+        seen[key] += 1
+        cands = by_key.get(key, [])
+        if k >= len(cands):
+            unmatched.append({"kind": rt["kind"], "set": rt["set"], "time": rt["time"], "mode": rt["mode"]})
+            continue
+        ot = cands[k]
+        if rt["ip"] and ot["centroid"]:
+            centroid_vs_ip = True
+            continue
+        results.append(diff_table(ot, rt))
+    compared = [r for r in results if r["diff"] is not None]
+    worst = max(compared, key=lambda r: r["diff"]) if compared else None
+    times_differ = sum(1 for r in compared if r["time_ref"] is not None and r["time_ours"] is not None
+                       and abs(r["time_ref"] - r["time_ours"]) > 1e-6 * max(1.0, abs(r["time_ref"])))
+    return {"tables_ref": len(ref), "tables_ours": len(ours), "tables_compared": len(compared),
+            "tables_unmatched": len(unmatched), "unmatched": unmatched, "tables": results,
+            "centroid_vs_ip": centroid_vs_ip, "times_differ": times_differ,
+            "worst": worst["diff"] if worst else None, "worst_kind": worst["kind"] if worst else None,
+            "worst_set": worst["set"] if worst else None}
+
+
+def classify(c):
+    """The deck's summary class from its comparison (or run failure)."""
+    if c.get("failed"):
+        return "failed to run"
+    if c.get("centroid_vs_ip"):
+        return "not comparable (centroid vs integration points)"
+    if c.get("worst") is None:
+        return "no comparable table"
+    w = c["worst"]
+    if w <= 0.01:
+        return "within 1 %"
+    if w <= 0.02:
+        return "within 2 %"
+    if w <= 0.05:
+        return "within 5 %"
+    return "worse"
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def main():
+    """Parse the options, run both steps, print and optionally save the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--suite", default=DEFAULT_SUITE, help="CalculiX's test folder (calculix-ccx-test)")
+    ap.add_argument("--work", help="scratch folder (default: a temporary one, deleted at the end)")
+    ap.add_argument("--halfstep", default=os.path.join(REPO, "build", "halfstep"))
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per run in step 2 (default 600)")
+    ap.add_argument("--decks", nargs="+", help="only these decks (names like beam8p.inp)")
+    ap.add_argument("--json", help="write every figure to this file")
+    ap.add_argument("--check-only", action="store_true", help="stop after step 1 (counting)")
+    a = ap.parse_args()
+
+    if not os.path.isdir(a.suite):
+        fail(f"suite folder '{a.suite}' not found (apt-get install calculix-ccx-test, or pass --suite DIR)")
+    halfstep = os.path.abspath(a.halfstep)
+    if not (os.path.isfile(halfstep) and os.access(halfstep, os.X_OK)):
+        fail(f"halfstep binary '{halfstep}' not found or not executable (build it, or pass --halfstep PATH)")
+
+    tmp = None
+    if a.work:
+        os.makedirs(a.work, exist_ok=True)
+        work = os.path.abspath(a.work)
+    else:
+        tmp = tempfile.mkdtemp(prefix="peer_decks_")
+        work = tmp
+    try:
+        return measure(a, halfstep, work)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def measure(a, halfstep, work):
+    """Both steps in the scratch folder work; return the exit status."""
+    suite = prepare_suite(a.suite, work)
+    decks = sorted(n for n in os.listdir(suite) if n.endswith(".inp"))
+    if a.decks:
+        wanted = [os.path.basename(d) if d.endswith(".inp") else os.path.basename(d) + ".inp" for d in a.decks]
+        missing = [d for d in wanted if d not in decks]
+        if missing:
+            fail("not in the suite: " + ", ".join(missing))
+        decks = [d for d in decks if d in wanted]
+    structural = [d for d in decks if is_structural(os.path.join(suite, d))]
+    print(f"suite: {a.suite} ({len(decks)} decks{' selected' if a.decks else ''}); halfstep: {halfstep}")
+    print(f"structural decks: {len(structural)}", flush=True)
+
+    # Step 1: counting.
+    checks = {}
+    for d in structural:
+        rc, out, err, secs = run_halfstep([halfstep, "check", d], suite, CHECK_TIMEOUT)
+        entry = {"rc": rc, "seconds": round(secs, 2)}
+        if rc != 0:
+            msg = first_error(out, err) if rc is not None else f"timeout after {CHECK_TIMEOUT} s"
+            entry["first_error"] = msg
+            entry["normalised"] = normalise(msg)
+        checks[d] = entry
+    accepted = [d for d in structural if checks[d]["rc"] == 0]
+    refused = [d for d in structural if checks[d]["rc"] != 0]
+    groups = collections.defaultdict(list)
+    for d in refused:
+        groups[checks[d]["normalised"]].append(d)
+    table = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    print(f"accepted by 'halfstep check': {len(accepted)} of {len(structural)}")
+    print(f"\nfirst refusal of the {len(refused)} refused decks, by message:")
+    print(f"{'decks':>5}  {'example':<22} message")
+    for msg, ds in table:
+        # The printed message is cut (element type lists are long); the JSON keeps it whole.
+        print(f"{len(ds):>5}  {ds[0]:<22} {msg if len(msg) <= 130 else msg[:127] + '...'}")
+    print("\naccepted:", " ".join(accepted) if accepted else "(none)", flush=True)
+
+    report = {"suite": a.suite, "halfstep": halfstep, "decks": len(decks), "structural": structural,
+              "accepted": accepted, "checks": checks,
+              "refusals": [{"message": m, "count": len(ds), "decks": ds} for m, ds in table]}
+    if not a.check_only:
+        report["comparison"] = compare_step(a, halfstep, suite, work, accepted)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(report, f, indent=1)
+        print(f"\nwritten: {a.json}")
+    return 0
+
+
+def compare_step(a, halfstep, suite, work, accepted):
+    """Step 2: run each accepted deck that has a reference and compare its .dat; print and return the figures."""
+    with_ref = [d for d in accepted if os.path.isfile(os.path.join(suite, d[:-4] + ".dat.ref"))]
+    print(f"\naccepted decks with a reference (.dat.ref): {len(with_ref)}")
+    print(f"\n{'deck':<22} {'tables':>6} {'worst':>10}  {'worst table':<28} result")
+    decks = {}
+    for d in with_ref:
+        job = d[:-4]
+        out_dir = os.path.join(work, "out", job)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        rc, out, err, secs = run_halfstep([halfstep, "run", d, "-o", out_dir, "--backend", "cpu", "--threads", "1"],
+                                          suite, a.timeout)
+        c = {"rc": rc, "seconds": round(secs, 1)}
+        dat = os.path.join(out_dir, job + ".dat")
+        if rc is None:
+            c.update(failed=True, why=f"timeout after {a.timeout:g} s")
+        elif rc != 0:
+            c.update(failed=True, why=f"exit {rc}: {first_error(out, err)}")
+        elif not os.path.isfile(dat):
+            # CalculiX writes an empty .dat for decks without *NODE PRINT or *EL PRINT.
+            empty = not parse_dat(os.path.join(suite, job + ".dat.ref"))
+            c.update(why="no .dat written" + ("; the reference has no table either" if empty else ""), worst=None)
+        else:
+            try:
+                c.update(compare_files(dat, os.path.join(suite, job + ".dat.ref")))
+            except Exception as e:  # a parser surprise must not stop the survey
+                c.update(why=f"parse error: {e!r}", worst=None)
+        c["class"] = classify(c)
+        decks[d] = c
+        worst = "-" if c.get("worst") is None else f"{100 * c['worst']:.3g} %"
+        wk = "-" if not c.get("worst_kind") else f"{c['worst_kind']} {c.get('worst_set') or ''}".strip()
+        note = c["class"]
+        if c.get("why"):
+            note += f" ({c['why'][:90]})"
+        if c.get("times_differ"):
+            note += f"; times differ in {c['times_differ']} tables"
+        if c.get("centroid_vs_ip") and c.get("worst") is not None:
+            note += f"; other tables: worst {worst}"
+        print(f"{d:<22} {c.get('tables_compared', 0):>6} {worst:>10}  {wk[:28]:<28} {note}", flush=True)
+    classes = collections.Counter(c["class"] for c in decks.values())
+    w = [c.get("worst") for c in decks.values() if c["class"] in ("within 1 %", "within 2 %", "within 5 %", "worse")]
+    summary = {
+        "accepted_with_reference": len(with_ref),
+        "within_1pct": sum(1 for x in w if x <= 0.01),
+        "within_2pct": sum(1 for x in w if x <= 0.02),
+        "within_5pct": sum(1 for x in w if x <= 0.05),
+        "worse": sum(1 for x in w if x > 0.05),
+        "not_comparable_centroid_vs_ip": classes["not comparable (centroid vs integration points)"],
+        "no_comparable_table": classes["no comparable table"],
+        "failed_to_run": classes["failed to run"],
+    }
+    print(f"\naccepted decks with a reference: {summary['accepted_with_reference']}")
+    print(f"  within 1 %: {summary['within_1pct']}   within 2 %: {summary['within_2pct']}   "
+          f"within 5 %: {summary['within_5pct']}   (cumulative)   worse: {summary['worse']}")
+    print(f"  no comparable table: {summary['no_comparable_table']}   "
+          f"not comparable (centroid vs integration points): {summary['not_comparable_centroid_vs_ip']}   "
+          f"failed to run: {summary['failed_to_run']}")
+    return {"summary": summary, "decks": decks}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
