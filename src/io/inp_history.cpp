@@ -264,8 +264,10 @@ void DeckParser::end_step_keyword(const Keyword& kw) {
 }
 
 void DeckParser::dynamic_keyword(const Keyword& kw) {
-  if (!kw.find("EXPLICIT"))
-    fail(kw.pos, "only *DYNAMIC, EXPLICIT is supported (implicit dynamics is not)");
+  if (!kw.find("EXPLICIT")) {
+    implicit_dynamic_keyword(kw);
+    return;
+  }
   allow_params(kw, {"EXPLICIT", "DIRECTUSERCONTROL", "FIXEDTIMEINCREMENTATION", "ELEMENTBYELEMENT"});
   if (has_procedure_) fail(kw.pos, "a second procedure in step '" + m_.steps.back().name + "'");
   if (step_nlgeom_ == 0)
@@ -367,6 +369,19 @@ void DeckParser::variable_mass_scaling_keyword(const Keyword& kw) {
 // "[increment], time period": the increment is read only under user control; otherwise
 // the explicit solver picks its own stable increment, as Abaqus/Explicit does.
 void DeckParser::dynamic_data(const Line& line) {
+  if (m_.steps.back().dynamic) {  // implicit: increments as in a static step
+    static_data(line);
+    // No half-increment residual control yet: automatic increments never exceed the initial
+    // one (Newton's cut-backs may shorten them), so accuracy is the deck's initial choice.
+    Step& s = m_.steps.back();
+    StaticControls& c = s.controls;
+    c.maximum = std::min(c.maximum, c.initial);
+    if (std::ceil(s.time_period / c.initial - 1e-6) > c.max_increments)
+      fail(at_, "the step needs at least " + std::to_string(static_cast<long long>(std::ceil(s.time_period / c.initial - 1e-6))) +
+                    " increments (an implicit dynamic step's increments do not grow past the initial one), more than "
+                    "its *STEP's INC=" + std::to_string(c.max_increments) + ": raise INC= or the initial increment");
+    return;
+  }
   if (block_lines_ > 1) fail(at_, "*DYNAMIC, EXPLICIT takes one data line: [increment,] time period");
   const auto& f = line.fields;
   need_fields(line, 2, "[increment,] time period");
@@ -393,7 +408,10 @@ void DeckParser::dynamic_data(const Line& line) {
   }
 }
 
-void DeckParser::dynamic_end() { need_data_line("[increment,] time period"); }
+void DeckParser::dynamic_end() {
+  need_data_line(m_.steps.back().dynamic ? "initial increment, time period[, minimum, maximum increment]"
+                                         : "[increment,] time period");
+}
 
 // *BULK VISCOSITY: the step's linear and quadratic coefficients (a blank field or no data line
 // keeps Abaqus's default for it), in force until another step gives others.
@@ -424,15 +442,7 @@ void DeckParser::bulk_viscosity_data(const Line& line) {
 // *STATIC: Abaqus/Standard's automatic incrementation (or DIRECT: fixed increments).
 void DeckParser::static_keyword(const Keyword& kw) {
   allow_params(kw, {"DIRECT", "STABILIZE", "FACTOR"});
-  Step& s = m_.steps.back();
-  if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
-  has_procedure_ = true;
-  s.procedure = Procedure::Static;
-  if (step_nlgeom_ >= 0) nlgeom_on_ = nlgeom_on_ || step_nlgeom_ == 1;
-  if (step_nlgeom_ == 0 && nlgeom_on_)
-    fail(s.loc, "*STEP, NLGEOM=NO after a step with NLGEOM=YES: once on, geometric nonlinearity stays on");
-  s.nlgeom = nlgeom_on_;
-  s.controls.direct = kw.find("DIRECT") != nullptr;
+  Step& s = begin_static_procedure(kw);
   // STABILIZE[=fraction of the strain energy dissipated] [, FACTOR=c]: Abaqus' automatic
   // stabilization of unstable static problems (local snaps: a peel front, a buckle).
   if (const Param* st = kw.find("STABILIZE")) {
@@ -447,10 +457,24 @@ void DeckParser::static_keyword(const Keyword& kw) {
     if (!(s.controls.stabilize_factor > 0) || !std::isfinite(s.controls.stabilize_factor))
       fail(kw.pos, "*STATIC, FACTOR=" + param(kw, "FACTOR") + ": the damping factor must be a positive number");
   }
-  // Without a data line: one increment over a period of 1.
+}
+
+// What *STATIC and an implicit *DYNAMIC share: the procedure, NLGEOM carried on, DIRECT, and
+// without a data line one increment over a period of 1.
+Step& DeckParser::begin_static_procedure(const Keyword& kw) {
+  Step& s = m_.steps.back();
+  if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
+  has_procedure_ = true;
+  s.procedure = Procedure::Static;
+  if (step_nlgeom_ >= 0) nlgeom_on_ = nlgeom_on_ || step_nlgeom_ == 1;
+  if (step_nlgeom_ == 0 && nlgeom_on_)
+    fail(s.loc, "*STEP, NLGEOM=NO after a step with NLGEOM=YES: once on, geometric nonlinearity stays on");
+  s.nlgeom = nlgeom_on_;
+  s.controls.direct = kw.find("DIRECT") != nullptr;
   s.time_period = 1.0;
   s.controls.initial = s.controls.maximum = 1.0;
   s.controls.minimum = 1e-5;
+  return s;
 }
 
 // "initial increment, time period, minimum increment, maximum increment" (blank: defaults).

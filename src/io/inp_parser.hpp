@@ -272,7 +272,9 @@ class DeckParser {
   void bulk_viscosity_data(const Line& line);
   void static_keyword(const Keyword& kw);
   void static_data(const Line& line);
-  // inp_frequency.cpp
+  Step& begin_static_procedure(const Keyword& kw);
+  // inp_implicit_steps.cpp
+  void implicit_dynamic_keyword(const Keyword& kw);
   void frequency_keyword(const Keyword& kw);
   void frequency_data(const Line& line);
   void frequency_end();

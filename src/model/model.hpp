@@ -350,6 +350,13 @@ struct TemperatureLine {
   SourceLoc loc;
 };
 
+/// *DYNAMIC without EXPLICIT: implicit dynamics by the Hilber-Hughes-Taylor method on the static
+/// step's Newton machinery (its Step::procedure is Static; its StaticControls the increments).
+struct ImplicitDynamics {
+  double alpha = -0.05;  ///< HHT's alpha in [-1/3, 0]; beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha
+  SourceLoc loc;
+};
+
 /// *FREQUENCY: the step's natural frequencies and mode shapes about its base state (the
 /// state the previous general step left, with its stresses under NLGEOM). A frequency step is
 /// a perturbation: it runs on the static step's equations and tangent (its Step::procedure is
@@ -370,6 +377,7 @@ struct Step {
   bool nlgeom = true;
   StaticControls controls;  ///< static steps only
   std::optional<FrequencyRequest> frequency;  ///< *FREQUENCY: a perturbation step run on the static machinery
+  std::optional<ImplicitDynamics> dynamic;    ///< *DYNAMIC (implicit): inertia in the static step's Newton iterations
   double time_period = 0;
   std::optional<double> fixed_increment;  ///< DIRECT USER CONTROL / FIXED TIME INCREMENTATION
   std::vector<Boundary> boundaries;

@@ -96,7 +96,8 @@ void check_elements(const Elements& e, const Nodes& n) {
 }
 
 /// Material checks that depend on the element kind using it.
-/// needs_mass: the deck has an explicit step (a static analysis needs no density).
+/// needs_mass: the deck has a dynamic step, explicit or implicit (a static analysis needs no
+/// density).
 /// has_static: the deck has a static step (shells carry no plastic state through Newton yet).
 /// linear_static: the deck's first static step without NLGEOM (null: none), where continuum
 /// plasticity is not available (its return map is the finite-strain one).
@@ -108,7 +109,7 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
                                                "(*TEMPERATURE): thermal strain in shells is not supported yet "
                                                "(continuum elements take it)");
   if (needs_mass && !mat.has_density)
-    throw InputError(loc, where + " has no *DENSITY (explicit dynamic steps need the mass)");
+    throw InputError(loc, where + " has no *DENSITY (dynamic steps need the mass)");
   if (mat.plastic()) {
     if (mat.has_hyperelastic || mat.elastic_type != ElasticType::Isotropic)
       throw InputError(mat.plastic_loc, "material '" + mat.name + "': *PLASTIC needs isotropic *ELASTIC (E, nu)");
@@ -162,7 +163,7 @@ void check_sections(const Model& m) {
   bool needs_mass = false, has_static = false, temperatures = false;
   const Step* linear_static = nullptr;
   for (const Step& s : m.steps) {
-    needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic;
+    needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic || s.dynamic;
     has_static = has_static || s.procedure != Procedure::ExplicitDynamic;
     if (!linear_static && s.procedure != Procedure::ExplicitDynamic && !s.nlgeom) linear_static = &s;
     temperatures = temperatures || !s.temperatures.empty();
@@ -231,7 +232,7 @@ void check_sections(const Model& m) {
     if (!mt.has_elastic || mt.has_hyperelastic || mt.elastic_type != ElasticType::Isotropic)
       throw InputError(sec.loc, where + ": beams need isotropic *ELASTIC (E, nu)");
     if (needs_mass && !mt.has_density)
-      throw InputError(sec.loc, where + " has no *DENSITY (explicit dynamic steps need the mass)");
+      throw InputError(sec.loc, where + " has no *DENSITY (dynamic steps need the mass)");
     if (temperatures && mt.has_expansion)
       throw InputError(mt.expansion_loc, where + " expands (*EXPANSION) and the deck changes temperatures "
                                                 "(*TEMPERATURE): thermal strain in beams is not supported yet "

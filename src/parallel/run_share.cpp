@@ -147,8 +147,13 @@ void serialize(Ar& ar, FrequencyRequest& f) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, ImplicitDynamics& d) {
+  ar(d.alpha, d.loc);
+}
+
+template <class Ar>
 void serialize(Ar& ar, Step& s) {
-  ar(s.name, s.procedure, s.nlgeom, s.controls, s.frequency, s.time_period, s.fixed_increment, s.boundaries, s.cloads, s.dloads,
+  ar(s.name, s.procedure, s.nlgeom, s.controls, s.frequency, s.dynamic, s.time_period, s.fixed_increment, s.boundaries, s.cloads, s.dloads,
      s.outputs, s.prints, s.mass_scaling, s.variable_mass_scaling, s.bulk_viscosity, s.temperatures, s.boundary_op_new,
      s.cload_op_new, s.dload_op_new, s.temperature_op_new, s.loc);
 }
@@ -232,7 +237,8 @@ HALFSTEP_SHARE_FIELDS(VariableMassScaling, 112);
 HALFSTEP_SHARE_FIELDS(BulkViscosityLine, 56);
 HALFSTEP_SHARE_FIELDS(TemperatureLine, 104);
 HALFSTEP_SHARE_FIELDS(FrequencyRequest, 72);
-HALFSTEP_SHARE_FIELDS(Step, 504);
+HALFSTEP_SHARE_FIELDS(ImplicitDynamics, 48);
+HALFSTEP_SHARE_FIELDS(Step, 560);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1696);  // initial_temperatures: rank 0 builds the step loads

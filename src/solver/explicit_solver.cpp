@@ -172,7 +172,7 @@ bool run_static_step_of_run(RunContext& c, std::size_t si) {
   const StepLoads& step = c.steps[si];
   StructureState& st = c.setup.st;
   RunSummary& sum = c.sum;
-  sum.step_records.back().procedure = "static";
+  sum.step_records.back().procedure = c.model.steps[si].dynamic ? "implicit dynamic" : "static";
   if (c.backend) c.backend->download(st);
   if (c.writer) {
     c.writer->open_histories(step.outputs);
@@ -305,7 +305,7 @@ void begin_loop(RunContext& c, double t_begin) {
 /// Runs step si with its runner; true when it was interrupted.
 bool run_step(RunContext& c, std::size_t si) {
   if (c.out) c.out->finish();  // the writer must not be writing while histories are reopened
-  c.sum.step_records.push_back({c.model.steps[si].name, "explicit", c.setup.st.time, c.steps[si].period, 0.0, 0});
+  c.sum.step_records.push_back({c.model.steps[si].name, "explicit", c.setup.st.time, c.steps[si].period, 0.0, 0, {}});
   return c.model.steps[si].procedure == Procedure::Static ? run_static_step_of_run(c, si) : run_explicit_step(c, si);
 }
 

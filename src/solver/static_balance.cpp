@@ -46,6 +46,12 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
     diagonal.assign(ndof, 0.0);
     for (std::size_t k = 0; k < ndof; ++k) diagonal[k] = c_stab * mstar[k] / dtau;
   }
+  if (dynamic) {  // HHT's d(M a)/dx, divided by (1 + alpha) like the whole residual
+    if (diagonal.empty()) diagonal.assign(ndof, 0.0);
+    for (std::size_t k = 0; k < ndof; ++k)
+      diagonal[k] += m_dyn[k] / ((1 + hht_alpha) * hht_beta * dtau * dtau) + c_dyn[k] * hht_gamma / (hht_beta * dtau);
+    shift_dtau_ = dtau;
+  }
   if (step.nlgeom)
     for (std::size_t i = 0; i < loads.spin_node.size(); ++i) {
       const double* axis = &loads.spin_axes[7 * static_cast<std::size_t>(loads.spin_axis[i])];
@@ -102,6 +108,16 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
                 std::to_string(trial.f_int[static_cast<std::size_t>(k)]) + ")";
     return b;
   }
+  // A dynamic step's inertia and damping forces, which also set the force scale (a body in
+  // free flight has no other force, and a zero scale would pass its first residual).
+  if (dynamic) {
+    inertia_.resize(ndof);
+    inertia_scale_.resize(ndof);
+    for (std::size_t k = 0; k < ndof; ++k) {
+      inertia_[k] = inertia(k, from, trial, dtau);
+      inertia_scale_[k] = motion_force_scale(k, from, trial, dtau);
+    }
+  }
   // Force scales: the average nonzero nodal force and moment (reactions included), never
   // below the time average of the converged increments (Abaqus' q~).
   double q_sum[2] = {0, 0};
@@ -110,7 +126,8 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
     if (scaled[k]) {
       const int field = field_of(k);
       const double v = std::max({std::fabs(trial.f_int[k]), std::fabs(trial.f_ext[k]),
-                                 thermal_scale_.empty() ? 0.0 : thermal_scale_[k]});
+                                 thermal_scale_.empty() ? 0.0 : thermal_scale_[k],
+                                 dynamic ? inertia_scale_[k] : 0.0});
       if (v > 0) {
         q_sum[field] += v;
         ++q_n[field];
@@ -144,11 +161,15 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
     for (std::size_t k = 0; k < ndof; ++k)
       if (equation[k] >= 0)
         r[static_cast<std::size_t>(equation[k])] -= c_stab * mstar[k] * (trial.x[k] - from.x[k]) / dtau;
+  if (dynamic)
+    for (std::size_t k = 0; k < ndof; ++k)
+      if (equation[k] >= 0) r[static_cast<std::size_t>(equation[k])] -= inertia_[k];
   // A dependent dof (*TIE, *EQUATION) hands its out-of-balance force to its terms' equations.
   for (std::size_t i = 0; i < combined.dof.size(); ++i) {
     const std::size_t k = static_cast<std::size_t>(combined.dof[i]);
     double rk = trial.f_ext[k] - trial.f_int[k];
     if (stabilize && c_stab > 0) rk -= c_stab * mstar[k] * (trial.x[k] - from.x[k]) / dtau;
+    if (dynamic) rk -= inertia_[k];
     for (int t = combined.term_ptr[i]; t < combined.term_ptr[i + 1]; ++t)
       r[static_cast<std::size_t>(combined.term_eq[static_cast<std::size_t>(t)])] +=
           combined.term_weight[static_cast<std::size_t>(t)] * rk;
@@ -173,11 +194,13 @@ void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
   try {
     if (step.nlgeom) {
       engine->assemble_and_factor(trial.cfg);
-    } else if (!factored_linear_ || contact) {
+    } else if (!factored_linear_ || contact || (dynamic && shift_dtau_ != factored_dtau_)) {
       // K of a geometrically linear step is factored once per step, at the reference (with
-      // contact, whose springs change with the iterate, at every iteration).
+      // contact, whose springs change with the iterate, at every iteration; a dynamic step's
+      // again when its increment, and so its mass term, changes).
       engine->assemble_and_factor(ref);
       factored_linear_ = true;
+      factored_dtau_ = shift_dtau_;
     }
   } catch (const SingularStiffness& e) {
     if (step_start)

@@ -133,7 +133,8 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   for (int i = 0; i < lc.num_dependent; ++i)
     for (int t = lc.term_ptr[static_cast<std::size_t>(i)]; t < lc.term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
       body_links.emplace_back(lc.dep_node[static_cast<std::size_t>(i)], lc.term_node[static_cast<std::size_t>(t)]);
-  check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+  // A dynamic step's inertia holds what no support does (its mass term makes the tangent regular).
+  if (!step.dynamic) check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
   // A linear step solves once about the reference: a nonlinear spring would keep its slope
   // at zero there, so its table needs NLGEOM=YES (Newton on the full forces).
   if (!step.nlgeom)
@@ -154,6 +155,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   if (sys.solid.state_size > 0) engine->set_material_state(st.solid_state);
   lump_stabilization_masses();
   start_state();
+  init_dynamics();
   if (!sys.contact.empty()) {
     contact = std::make_unique<StaticContact>(model, step, sys, op, ref, opt.tangent.threads);
     engine->set_coupling(&contact->blocks());

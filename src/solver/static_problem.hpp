@@ -160,6 +160,27 @@ struct StaticProblem final : NewtonProblem {
   bool stabilize = false;
   std::vector<double> mstar;
   double c_stab = 0;
+  /// *DYNAMIC (implicit, Hilber-Hughes-Taylor; static_dynamics.cpp): the inertia forces M a of
+  /// the lumped mass join the residual, weighted with alpha as HHT weighs the forces, and
+  /// M / ((1 + alpha) beta dtau^2) the tangent's diagonal; velocities and accelerations per dof
+  /// are advanced by Newmark's rules when an increment is accepted.
+  bool dynamic = false;
+  double hht_alpha = 0, hht_beta = 0.25, hht_gamma = 0.5;
+  std::vector<double> m_dyn, c_dyn, vel, acc;  ///< lumped mass, damping (*DAMPING, ALPHA), velocity, acceleration per dof
+  /// The inertia and damping term HHT subtracts from dof k's out-of-balance force at the
+  /// trial: (m a1 + alpha (f_ext - f_int - c v)_n) / (1 + alpha) + c v1, a1 and v1 from
+  /// Newmark's rules.
+  double inertia(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial, double dtau) const;
+  /// The size of dof k's motion as a force, for the residual's scale: the largest of |m a1|,
+  /// |c v1| and m |v1| / dtau (a body in free flight balances with no force at all, yet its
+  /// residual must be judged against its momentum).
+  double motion_force_scale(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial, double dtau) const;
+  /// The accelerations at the step's start: M a = f_ext - f_int of the state s (per dof).
+  void initial_acceleration(const NewtonIterate& s);
+  /// Newmark's velocity and acceleration at `to`, accepted after `from` over dtau.
+  void accept_motion(const NewtonIterate& from, const NewtonIterate& to, double dtau);
+  /// Kinetic energy v . M v / 2 of the dynamic step's velocities.
+  double kinetic_energy() const;
   bool rotations = false;  ///< nodes with rotations to carry (a model without shells has none)
   double model_size = 1;  ///< the used nodes' bounding-box diagonal (moments to forces in the checks)
   /// Lowest force scale (0: none): with contact, the forces of a displacement of
@@ -175,13 +196,17 @@ struct StaticProblem final : NewtonProblem {
   void number_equations_of_step();
   void lump_stabilization_masses();
   void start_state();
+  void init_dynamics();
 
   std::vector<double> face_, face_ux_, face_uy_, face_uz_, surface_pressure_;  ///< external()'s buffers
   std::vector<Vec3<double>> body_start_;                                    ///< bodies' rotation vectors at the start
+  std::vector<double> inertia_;        ///< a dynamic step's inertia() per dof at the last balance
+  std::vector<double> inertia_scale_;  ///< and motion_force_scale() per dof
   std::vector<double> thermal_scale_;  ///< per dof: |thermal force| of the attempt's temperatures (empty: none)
   double q_time_[2] = {0, 0};       ///< summed force and moment scales of the converged increments
   std::int64_t q_count_[2] = {0, 0};
   bool factored_linear_ = false;    ///< K of a geometrically linear step is factored once per step
+  double shift_dtau_ = 0, factored_dtau_ = 0;  ///< a dynamic step's increment in the shift, and in the factor
 };
 
 }  // namespace halfstep

@@ -71,6 +71,14 @@ class StaticFrames {
     frame->state.time = p.st.time;
     frame->full.resize(p.sys.num_nodes);
     p.reactions(s, frame->full);
+    if (p.dynamic) {  // an implicit dynamic step's motion
+      for (std::size_t n = 0; n < p.nn; ++n)
+        for (std::size_t d = 0; d < 3; ++d) {
+          frame->full.v[d][n] = p.vel[p.q * n + d];
+          frame->full.a[d][n] = p.acc[p.q * n + d];
+        }
+      frame->record.kinetic = p.kinetic_energy();
+    }
     frame->record.time = p.st.time;
     frame->record.internal = s.strain;
     frame->record.contact = s.contact;
@@ -174,8 +182,9 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   const double t_step0 = st.time;
   const double period = p.period;
   p.external(0.0, s.cfg, s.f_ext);
+  if (p.dynamic) p.initial_acceleration(s);
   if (opt.first_step) frames.emit(s, work, 0, 0.0, false, true);
-  for (auto& v : st.v) std::fill(v.begin(), v.end(), 0.0);
+  for (auto& v : st.v) std::fill(v.begin(), v.end(), 0.0);  // a dynamic step keeps its own (p.vel)
   st.half_dt_prev = 0;
 
   const StaticControls& ctl = step.controls;
@@ -200,8 +209,18 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
       continue;
     }
     account_stabilization(p, s, trial, dtau, summary);
-    // Accepted: work by the trapezoidal rule over the increment's nodal forces.
-    for (std::size_t k = 0; k < p.ndof; ++k) work += 0.5 * (s.f_int[k] + trial.f_int[k]) * (trial.x[k] - s.x[k]);
+    // Accepted: work by the trapezoidal rule over the increment's nodal forces (with the
+    // inertia forces in a dynamic step: the work of the loads and the reactions).
+    std::vector<double> inertia_before;
+    if (p.dynamic) {
+      inertia_before = p.acc;
+      p.accept_motion(s, trial, dtau);
+    }
+    for (std::size_t k = 0; k < p.ndof; ++k) {
+      const double f0 = s.f_int[k] + (p.dynamic ? p.m_dyn[k] * inertia_before[k] : 0.0);
+      const double f1 = trial.f_int[k] + (p.dynamic ? p.m_dyn[k] * p.acc[k] : 0.0);
+      work += 0.5 * (f0 + f1) * (trial.x[k] - s.x[k]);
+    }
     s.x.swap(trial.x);
     s.cfg = trial.cfg;
     s.f_int.swap(trial.f_int);
@@ -227,6 +246,10 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     increments.converged(n.iterations);
   }
   p.store(s, t_step0 + (interrupted ? tau : period));
+  if (p.dynamic)  // the next step (an explicit one) goes on with the motion
+    for (std::size_t n = 0; n < p.nn; ++n)
+      for (std::size_t d = 0; d < 3; ++d)
+        if (!st.v[d].empty()) st.v[d][n] = p.vel[p.q * n + d];
   summarize(p, s, increment, summary);
   summary.seconds += seconds_since(t_step);
   if (interrupted) throw RunInterrupted("static step '" + step.name + "' stopped at step time " + std::to_string(tau));

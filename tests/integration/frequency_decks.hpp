@@ -68,19 +68,20 @@ inline std::string chain_deck() {
 }
 
 /// A bar of n C3D8R bricks along x, length L and unit section, clamped at x = 0 and held
-/// laterally everywhere, nu = 0: the axial modes of a fixed-free rod, omega_n = (2n - 1) pi c
-/// / (2 L).
+/// laterally everywhere, nu = 0 (an axial rod: its modes omega_n = (2n - 1) pi c / (2 L));
+/// `step` is the lines between *STEP and *END STEP; the far end's nodes are the set A_N1.
 constexpr double kBarL = 100.0;
-inline std::string axial_bar_deck(int n, int modes) {
+inline std::string axial_bar(int n, const std::string& step) {
   std::ostringstream d;
   d.precision(17);
   d << "*HEADING\nan axial bar\n";
   ties::block(d, "C3D8R", "A", 1, 1, n, 1, 0.0, kBarL, 1.0);
   d << "*NSET, NSET=ALLN, GENERATE\n1, " << 4 * (n + 1) << ", 1\n*MATERIAL, NAME=STEEL\n*ELASTIC\n" << kE
     << ", 0.\n*DENSITY\n" << kRho << "\n*SOLID SECTION, ELSET=A, MATERIAL=STEEL\n*BOUNDARY\nA_N0, 1, 3\nALLN, 2, 3\n"
-    << "*STEP\n*FREQUENCY\n" << modes << "\n*END STEP\n";
+    << "*STEP" << step << "*END STEP\n";
   return d.str();
 }
+inline std::string axial_bar_deck(int n, int modes) { return axial_bar(n, "\n*FREQUENCY\n" + std::to_string(modes) + "\n"); }
 inline double axial_omega(int mode) { return (2 * mode - 1) * kPi * std::sqrt(kE / kRho) / (2 * kBarL); }
 
 /// A cantilever of C3D8R bricks, length kBeamL, square section kBeamH (nx along, ny across),

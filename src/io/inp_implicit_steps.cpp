@@ -1,4 +1,5 @@
-// *FREQUENCY: a natural-frequency step (solver/frequency_step.cpp runs it).
+// The implicit procedures: *FREQUENCY (solver/frequency_step.cpp runs it) and *DYNAMIC without
+// EXPLICIT (the static step's Newton iterations with inertia, solver/static_dynamics.cpp).
 #include <cmath>
 #include <string>
 
@@ -6,6 +7,28 @@
 #include "io/inp_text.hpp"
 
 namespace halfstep::inp {
+
+// Hilber-Hughes-Taylor implicit dynamics. ALPHA in [-1/3, 0] (Abaqus's and the peer's default
+// -0.05); APPLICATION=TRANSIENT FIDELITY is that default, the others change the scheme.
+void DeckParser::implicit_dynamic_keyword(const Keyword& kw) {
+  allow_params(kw, {"DIRECT", "ALPHA", "APPLICATION", "INITIAL"});
+  ImplicitDynamics d;
+  d.loc = loc(kw.pos);
+  if (kw.find("ALPHA")) {
+    d.alpha = real_param(kw, "ALPHA", -0.05);
+    if (!(d.alpha >= -1.0 / 3.0 && d.alpha <= 0))
+      fail(kw.pos, "*DYNAMIC, ALPHA must be between -1/3 and 0 (Hilber-Hughes-Taylor), got '" + param(kw, "ALPHA") + "'");
+  }
+  const std::string app = squeeze_upper(param(kw, "APPLICATION"));
+  if (!app.empty() && app != "TRANSIENTFIDELITY")
+    fail(kw.pos, "*DYNAMIC, APPLICATION=" + param(kw, "APPLICATION") +
+                     " is not supported (TRANSIENT FIDELITY: Hilber-Hughes-Taylor with ALPHA=)");
+  if (kw.find("INITIAL") && squeeze_upper(param(kw, "INITIAL")) != "YES")
+    fail(kw.pos, "*DYNAMIC, INITIAL=" + param(kw, "INITIAL") +
+                     " is not supported (the initial accelerations are computed, INITIAL=YES)");
+  Step& s = begin_static_procedure(kw);
+  s.dynamic = d;
+}
 
 // Abaqus's and the peer's parameters. The eigensolver and linear solver they name do not
 // change the answer (every run uses shift-invert Lanczos on the static step's sparse

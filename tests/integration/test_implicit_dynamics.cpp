@@ -1,0 +1,193 @@
+// Implicit dynamics, *DYNAMIC without EXPLICIT (issue 46 item 1): Hilber-Hughes-Taylor on the
+// static step's Newton iterations. A mass on a spring under a suddenly applied force against
+// the method's own discrete solution for the chosen alpha (its amplitude decay and period
+// error follow from it) and against the exact (F/k)(1 - cos wt) as the increment shrinks;
+// the motion goes on into an explicit step.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_util.hpp"
+
+namespace halfstep::test {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kM = 2.0, kK = 8.0 * kPi * kPi, kF = 3.0;  // omega = 2 pi: a period of 1
+
+/// The deck: a unit mass on a grounded spring, the force F from t = 0 (an amplitude, so the
+/// static procedure's ramp does not apply), HHT with alpha, fixed increments h over `period`;
+/// `after` is appended after the step (a later step).
+std::string oscillator(double alpha, double h, double period, const std::string& after = "") {
+  std::ostringstream d;
+  d.precision(17);
+  d << "*HEADING\nmass on a spring\n*NODE, NSET=TIP\n1, 0., 0., 0.\n*ELEMENT, TYPE=SPRING1, ELSET=K\n1, 1\n"
+    << "*SPRING, ELSET=K\n1\n" << kK << "\n*ELEMENT, TYPE=MASS, ELSET=PM\n2, 1\n*MASS, ELSET=PM\n" << kM
+    << "\n*AMPLITUDE, NAME=ON\n0., 1., 1000., 1.\n*BOUNDARY\n1, 2, 3\n*STEP\n*DYNAMIC, ALPHA=" << alpha
+    << ", DIRECT\n" << h << ", " << period << "\n*CLOAD, AMPLITUDE=ON\n1, 1, " << kF
+    << "\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nU, V\n*END STEP\n" << after;
+  return d.str();
+}
+
+/// HHT on m a + k u = F from rest, as its definition reads: (m / (beta h^2) + (1 + alpha) k)
+/// u1 = F + alpha k u0 + m / (beta h^2) (u0 + h v0 + h^2 (1/2 - beta) a0), then Newmark's
+/// rules; a0 = F / m. Returns u at each increment's end.
+std::vector<double> hht_solution(double alpha, double h, int n) {
+  const double beta = (1 - alpha) * (1 - alpha) / 4, gamma = 0.5 - alpha;
+  double u = 0, v = 0, a = kF / kM;
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) {
+    const double c = kM / (beta * h * h);
+    const double u1 = (kF + alpha * kK * u + c * (u + h * v + h * h * (0.5 - beta) * a)) / (c + (1 + alpha) * kK);
+    const double a1 = c * (u1 - u - h * v - h * h * (0.5 - beta) * a) / kM;
+    v += h * ((1 - gamma) * a + gamma * a1);
+    u = u1;
+    a = a1;
+    out.push_back(u);
+  }
+  return out;
+}
+
+/// The U1 (or V1) rows of the history, in time order.
+std::vector<std::pair<double, double>> series(const Csv& h, const std::string& col) {
+  std::vector<std::pair<double, double>> out;
+  for (const auto& row : h.rows) out.emplace_back(row[0], row[static_cast<std::size_t>(h.col(col))]);
+  return out;
+}
+
+// alpha = 0 (the trapezoidal rule: no decay) and -0.3 (HHT's strongest damping), 20
+// increments per period over 3 periods: the run follows the method's discrete solution to
+// round-off (so its decay and period error are the method's); the trapezoidal rule's third
+// peak is the exact 2 F / k to the sampling of the peak, alpha = -0.3's lower.
+TEST(ImplicitDynamics, SpringMassFollowsHilberHughesTaylor) {
+  double trapezoid_peak = 0;
+  for (double alpha : {0.0, -0.3}) {
+    SCOPED_TRACE(alpha);
+    const double h = 0.05;
+    const std::string dir = scratch_dir(alpha == 0 ? "hht_alpha0" : "hht_alpha03");
+    std::ofstream(dir + "/osc.inp") << oscillator(alpha, h, 3.0);
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/osc.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+    const auto u = series(read_csv(dir + "/out/history/TIP.csv"), "U1");
+    const std::vector<double> ref = hht_solution(alpha, h, 60);
+    ASSERT_GE(u.size(), 61u);
+    double worst = 0, peak_last = 0;
+    for (int i = 1; i <= 60; ++i) {
+      worst = std::max(worst, std::fabs(u[static_cast<std::size_t>(i)].second - ref[static_cast<std::size_t>(i - 1)]));
+      if (i > 40) peak_last = std::max(peak_last, u[static_cast<std::size_t>(i)].second);
+    }
+    const double ust = kF / kK;
+    std::printf("HHT alpha %g: largest difference from the discrete solution %.3g (u_static %.6g); third peak %.6g "
+                "of the exact 2F/k %.6g\n",
+                alpha, worst, ust, peak_last, 2 * ust);
+    EXPECT_LT(worst, 1e-9 * ust);
+    if (alpha == 0) {
+      EXPECT_NEAR(peak_last, 2 * ust, 0.02 * ust) << "the trapezoidal rule keeps the amplitude";
+      trapezoid_peak = peak_last;
+    } else {
+      EXPECT_LT(peak_last, trapezoid_peak) << "HHT's alpha damps the oscillation";
+    }
+  }
+}
+
+// Convergence to (F / k)(1 - cos 2 pi t): halving h from T/20 to T/80 cuts the largest error
+// over one period by about 16 (second order).
+TEST(ImplicitDynamics, ConvergesToTheExactResponseAtSecondOrder) {
+  double err[2] = {0, 0};
+  const double hs[2] = {0.05, 0.0125};
+  for (int r = 0; r < 2; ++r) {
+    const std::string dir = scratch_dir("hht_converge_" + std::to_string(r));
+    std::ofstream(dir + "/osc.inp") << oscillator(-0.05, hs[r], 1.0);
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/osc.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+    for (const auto& [t, u] : series(read_csv(dir + "/out/history/TIP.csv"), "U1"))
+      err[r] = std::max(err[r], std::fabs(u - kF / kK * (1 - std::cos(2 * kPi * t))));
+  }
+  std::printf("HHT alpha -0.05: largest error %.4g (h = T/20), %.4g (h = T/80), ratio %.3g\n", err[0], err[1],
+              err[0] / err[1]);
+  EXPECT_GT(err[0] / err[1], 12.0);
+  EXPECT_LT(err[1], 0.01 * kF / kK);
+}
+
+// An explicit step after the implicit one goes on with its velocity: the oscillation's
+// energy (strain plus kinetic) is the same just before and after the change of scheme.
+TEST(ImplicitDynamics, AnExplicitStepGoesOnWithTheMotion) {
+  const std::string after =
+      "*STEP\n*DYNAMIC, EXPLICIT, DIRECT USER CONTROL\n0.001, 0.25\n*CLOAD, AMPLITUDE=ON\n1, 1, 3.\n*OUTPUT, HISTORY\n"
+      "*NODE OUTPUT, NSET=TIP\nU, V\n*END STEP\n";
+  const std::string dir = scratch_dir("hht_then_explicit");
+  std::ofstream(dir + "/osc.inp") << oscillator(0.0, 0.01, 0.3, after);
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/osc.inp", dir + "/out", "--backend cpu --energy-tolerance 0.05", &log), 0) << log;
+  const Csv h = read_csv(dir + "/out/history/TIP.csv");
+  const auto u = series(h, "U1"), v = series(h, "V1");
+  // Energy about the loaded equilibrium F/k: k (u - F/k)^2 / 2 + m v^2 / 2 = k (F/k)^2 / 2.
+  const double ust = kF / kK, e0 = 0.5 * kK * ust * ust;
+  double worst = 0;
+  for (std::size_t i = 0; i < u.size(); ++i)
+    if (u[i].first > 0.3 + 0.02)  // in the explicit step
+      worst = std::max(worst, std::fabs(0.5 * kK * (u[i].second - ust) * (u[i].second - ust) +
+                                        0.5 * kM * v[i].second * v[i].second - e0));
+  std::printf("implicit then explicit: largest energy difference %.3g of %.6g\n", worst, e0);
+  EXPECT_LT(worst, 0.01 * e0);
+  EXPECT_GT(u.back().first, 0.5);
+}
+
+// A free brick moving at v0 with *DAMPING, ALPHA = a (no support: its inertia holds it): the
+// rigid motion's velocity decays as v0 exp(-a t), approached at second order in h.
+TEST(ImplicitDynamics, MassProportionalDampingSlowsAFreeBody) {
+  const double a = 50.0, v0 = 2.0, period = 0.02;
+  double err[2] = {0, 0};
+  for (int r = 0; r < 2; ++r) {
+    const double h = r == 0 ? 1e-3 : 2.5e-4;
+    std::ostringstream d;
+    d.precision(17);
+    d << "*NODE, NSET=ALL\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 1., 1., 0.\n4, 0., 1., 0.\n5, 0., 0., 1.\n6, 1., 0., 1.\n"
+      << "7, 1., 1., 1.\n8, 0., 1., 1.\n*ELEMENT, TYPE=C3D8R, ELSET=B\n1, 1, 2, 3, 4, 5, 6, 7, 8\n*MATERIAL, NAME=M\n"
+      << "*ELASTIC\n1000., 0.3\n*DENSITY\n1e-3\n*DAMPING, ALPHA=" << a << "\n*SOLID SECTION, ELSET=B, MATERIAL=M\n"
+      << "*INITIAL CONDITIONS, TYPE=VELOCITY\nALL, 1, " << v0 << "\n*STEP, INC=1000\n*DYNAMIC, DIRECT\n" << h << ", "
+      << period << "\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=ALL\nV\n*END STEP\n";
+    const std::string dir = scratch_dir("hht_damped_" + std::to_string(r));
+    std::ofstream(dir + "/b.inp") << d.str();
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/b.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+    const Csv c = read_csv(dir + "/out/history/ALL.csv");
+    ASSERT_FALSE(c.rows.empty());
+    for (const auto& row : c.rows)
+      err[r] = std::max(err[r], std::fabs(row[static_cast<std::size_t>(c.col("V1"))] - v0 * std::exp(-a * row[0])));
+    const double v_end = c.rows.back()[static_cast<std::size_t>(c.col("V1"))];
+    std::printf("damped free brick, h %g: v(%g) %.9g, v0 exp(-a t) %.9g; largest error %.3g\n", h, period, v_end,
+                v0 * std::exp(-a * period), err[r]);
+  }
+  EXPECT_LT(err[0], 2e-3 * v0);
+  EXPECT_GT(err[0] / err[1], 12.0) << "second order";
+}
+
+// What an implicit dynamic step cannot take yet, with the reason: shells (their rotary inertia
+// is the explicit scheme's); and a material without density in a dynamic step.
+TEST(ImplicitDynamics, RefusesWhatItCannotComputeWithTheReason) {
+  const std::string shell =
+      "*NODE\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 1., 1., 0.\n4, 0., 1., 0.\n*ELEMENT, TYPE=S4R, ELSET=P\n1, 1, 2, 3, 4\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1e-3\n*SHELL SECTION, ELSET=P, MATERIAL=M\n0.1\n"
+      "*BOUNDARY\n1, 1, 6\n2, 1, 6\n*STEP\n*DYNAMIC\n0.1, 1.\n*END STEP\n";
+  std::string no_density = shell;
+  no_density.erase(no_density.find("*DENSITY"), std::string("*DENSITY\n1e-3\n").size());
+  const std::pair<std::string, std::string> cases[] = {
+      {shell, "implicit *DYNAMIC in a model with rotational dofs"},
+      {no_density, "has no *DENSITY (dynamic steps need the mass)"},
+  };
+  int i = 0;
+  for (const auto& [deck, message] : cases) {
+    const std::string dir = scratch_dir("hht_refuse_" + std::to_string(i++));
+    std::ofstream(dir + "/m.inp") << deck;
+    std::string log;
+    EXPECT_EQ(run_halfstep(dir + "/m.inp", dir + "/out", "--backend cpu", &log), 2) << log;
+    EXPECT_NE(log.find(message), std::string::npos) << log;
+  }
+}
+
+}  // namespace
+}  // namespace halfstep::test
