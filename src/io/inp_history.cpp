@@ -207,11 +207,14 @@ void DeckParser::resolve_model_targets() {
 // Steps
 
 void DeckParser::step_keyword(const Keyword& kw) {
-  allow_params(kw, {"NAME", "NLGEOM", "INC"});
+  allow_params(kw, {"NAME", "NLGEOM", "INC", "PERTURBATION"});
   if (in_step_)
     fail(kw.pos, "*STEP inside step '" + m_.steps.back().name + "' (started at " +
                      m_.steps.back().loc.str() + "): missing *END STEP");
   step_nlgeom_ = -1;
+  // The peer's linear perturbation step: a *FREQUENCY about the last general step's state,
+  // which is what every frequency step here is; another procedure is refused at its keyword.
+  step_perturbation_ = kw.find("PERTURBATION") ? kw.pos : Pos{};
   if (const Param* nl = kw.find("NLGEOM")) {
     const std::string v = squeeze_upper(nl->value);
     if (v == "NO") step_nlgeom_ = 0;
@@ -269,6 +272,9 @@ void DeckParser::dynamic_keyword(const Keyword& kw) {
     return;
   }
   allow_params(kw, {"EXPLICIT", "DIRECTUSERCONTROL", "FIXEDTIMEINCREMENTATION", "ELEMENTBYELEMENT"});
+  if (step_perturbation_.line > 0)
+    fail(step_perturbation_, "*STEP, PERTURBATION is supported with *FREQUENCY only (a linear perturbation "
+                             "*DYNAMIC, EXPLICIT step is not)");
   if (has_procedure_) fail(kw.pos, "a second procedure in step '" + m_.steps.back().name + "'");
   if (step_nlgeom_ == 0)
     fail(m_.steps.back().loc, "*STEP, NLGEOM=NO with *DYNAMIC, EXPLICIT: explicit steps always account for "
@@ -463,6 +469,9 @@ void DeckParser::static_keyword(const Keyword& kw) {
 // without a data line one increment over a period of 1.
 Step& DeckParser::begin_static_procedure(const Keyword& kw) {
   Step& s = m_.steps.back();
+  if (step_perturbation_.line > 0)
+    fail(step_perturbation_, "*STEP, PERTURBATION is supported with *FREQUENCY only (a linear perturbation " +
+                                 std::string(kw.display) + " step is not)");
   if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
   has_procedure_ = true;
   s.procedure = Procedure::Static;

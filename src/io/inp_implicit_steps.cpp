@@ -42,7 +42,9 @@ void DeckParser::frequency_keyword(const Keyword& kw) {
   s.procedure = Procedure::Static;
   // A perturbation about the base state: geometric nonlinearity is the base's (a NLGEOM
   // base enters through its stresses in the tangent), and *STEP, NLGEOM does not change it.
-  s.nlgeom = nlgeom_on_;
+  // The peer's *STEP, PERTURBATION asks for the base's stresses in the tangent also after a
+  // geometrically linear step: the tangent about the current configuration, as under NLGEOM.
+  s.nlgeom = nlgeom_on_ || step_perturbation_.line > 0;
   FrequencyRequest f;
   f.loc = loc(kw.pos);
   const std::string norm = squeeze_upper(param(kw, "NORMALIZATION"));

@@ -633,7 +633,8 @@ class DeckParser {
 
   // Step state.
   bool has_procedure_ = false;      ///< the step has its *DYNAMIC, EXPLICIT or *STATIC
-  int step_nlgeom_ = -1;            ///< *STEP, NLGEOM=: -1 not given, 0 NO, 1 YES
+  int step_nlgeom_ = -1;
+  Pos step_perturbation_{};         ///< *STEP, PERTURBATION: where it was given (line 0: not given)            ///< *STEP, NLGEOM=: -1 not given, 0 NO, 1 YES
   bool nlgeom_on_ = false;          ///< a previous static step turned NLGEOM on
   int output_first_ = -1, output_current_ = -1;  ///< the step's current *OUTPUT (and clone)
   bool output_preselect_ = false, output_has_sub_ = false;
