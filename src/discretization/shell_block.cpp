@@ -8,6 +8,7 @@
 #include "core/dual.hpp"
 #include "core/forall.hpp"
 #include "discretization/element_blocks.hpp"
+#include "discretization/rotary_inertia.hpp"
 #include "discretization/shell_pass.hpp"
 #include "discretization/shell_tangent.hpp"
 #include "elements/mitc4_section.hpp"
@@ -265,6 +266,20 @@ const BlockFamily& shell_block_family() {
       [](StructureSystem& sys) -> std::vector<double>& { return sys.shell.element_dt; },
       "shell"};
   return family;
+}
+
+std::vector<double> node_spin_inertia(const Model& model, const StructureSystem& sys) {
+  std::vector<double> rot(static_cast<std::size_t>(sys.num_nodes), 0.0);
+  for (int e = 0; e < sys.shell.num_elements; ++e) {
+    const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[static_cast<std::size_t>(e)])];
+    double corner[4];
+    mitc4_corner_areas(sys.shell.ref[static_cast<std::size_t>(e)], corner);
+    for (int k = 0; k < 4; ++k)
+      rot[static_cast<std::size_t>(sys.shell.conn[4 * static_cast<std::size_t>(e) + static_cast<std::size_t>(k)])] +=
+          sec.density * sec.thickness * sec.thickness * sec.thickness / 12 * corner[k];
+  }
+  for (const PointMass& r : model.point_inertias) rot[static_cast<std::size_t>(r.node)] += r.mass;
+  return rot;
 }
 
 }  // namespace halfstep

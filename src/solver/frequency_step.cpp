@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/lap_timer.hpp"
+#include "discretization/rotary_inertia.hpp"
 #include "solver/static_problem.hpp"
 
 #if HALFSTEP_HAVE_SPECTRA
@@ -33,9 +34,14 @@ struct EquationMass {
   std::vector<double> m;  ///< lumped mass per dof
   mutable std::vector<double> dof;
 
-  EquationMass(const StaticProblem& problem, const StructureSystem& sys) : p(problem), m(problem.ndof, 0.0), dof(problem.ndof) {
+  EquationMass(const StaticProblem& problem, const Model& model, const StructureSystem& sys)
+      : p(problem), m(problem.ndof, 0.0), dof(problem.ndof) {
     for (std::size_t n = 0; n < p.nn; ++n)
       for (std::size_t d = 0; d < 3; ++d) m[p.q * n + d] = sys.mass[n];
+    if (p.q < 5) return;
+    // 5-dof nodes' spins about their triad: the physical rotary inertia.
+    const std::vector<double> rot = node_spin_inertia(model, sys);
+    for (std::size_t n = 0; n < p.nn; ++n) m[p.q * n + 3] = m[p.q * n + 4] = rot[n];
   }
   /// x_dof = T x (held dofs and held terms at zero: a mode moves no prescribed dof).
   void expand(const double* x, std::vector<double>& out) const {
@@ -177,18 +183,6 @@ Modes lanczos_modes(StaticProblem& p, const EquationMass& mass, int nev, const S
 }
 #endif
 
-/// The model's limits for a frequency step, before any work.
-void check_model(const Step& step, const StructureSystem& sys) {
-  const SourceLoc& at = step.frequency->loc;
-  if (sys.node_dofs > 3)
-    throw InputError(at, "*FREQUENCY in a model with rotational dofs (shells, beams, FPM triangles): not supported "
-                         "yet (their rotary inertia is the explicit scheme's, scaled for its stable increment); "
-                         "continuum, planar, axisymmetric, truss, spring and point-mass models run");
-  if (!sys.contact.empty())
-    throw InputError(at, "*FREQUENCY in a model with contact: not supported yet (the contact springs' stiffness "
-                         "about the base state is not in the frequency step's tangent)");
-}
-
 /// Sign and scale of each mode: unit generalized mass (or largest displacement 1), and its
 /// largest component positive, so that runs agree on the shapes' signs.
 void normalize(Modes& modes, const EquationMass& mass, bool mass_normalized) {
@@ -214,15 +208,33 @@ void normalize(Modes& modes, const EquationMass& mass, bool mass_normalized) {
 
 }  // namespace
 
+void check_frequency_step(const Step& step, const StructureSystem& sys) {
+  const SourceLoc& at = step.frequency->loc;
+  if (sys.node_dofs > 5)
+    throw InputError(at, "*FREQUENCY in a model with beams or FPM triangles (6-dof nodes): not supported yet "
+                         "(their rotary inertia is the explicit scheme's, scaled for its stable increment); "
+                         "continuum, MITC4 shell, planar, axisymmetric, truss, spring and point-mass models run");
+  if (!sys.contact.empty())
+    throw InputError(at, "*FREQUENCY in a model with contact: not supported yet (the contact springs' stiffness "
+                         "about the base state is not in the frequency step's tangent)");
+  // 5-dof nodes (MITC4): a mode's section forces and rotations would need its spins applied
+  // to the nodal directors.
+  if (sys.node_dofs > 3)
+    for (const PrintRequest& r : step.prints)
+      if (r.kind == PrintRequest::Kind::Element)
+        throw InputError(r.loc, "*EL PRINT in a frequency step of a model with shells: not supported yet (a mode's "
+                                "section forces need its rotations); *NODE PRINT prints the shapes");
+}
+
 std::vector<double> run_frequency_step(const Model& model, const Step& step, const StructureSystem& sys,
                                        const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
                                        StaticSummary& summary) {
   const auto t_step = std::chrono::steady_clock::now();
   const FrequencyRequest& req = *step.frequency;
   if (sys.total_elements() == 0) throw InputError(step.loc, "frequency step '" + step.name + "': the model has no elements");
-  check_model(step, sys);
+  check_frequency_step(step, sys);
   StaticProblem p(model, step, sys, loads, st, opt);
-  const EquationMass mass(p, sys);
+  const EquationMass mass(p, model, sys);
   {
     const std::vector<double> d = mass.diagonal();
     for (int i = 0; i < p.neq; ++i)
@@ -278,11 +290,20 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
                    std::sqrt(std::max(kept.lambda.back(), 0.0)) / (2 * M_PI));
     std::fprintf(stderr, "\n");
   }
-  // A frame per mode: U is the shape; the element results are its small-strain ones.
+  // A frame per mode: U is the shape; the element results are its small-strain ones. A shell
+  // model's frames are not written yet: their rotations and section forces come from the
+  // nodal directors, which a mode's spins (at the scale of unit modal mass) do not turn; its
+  // shapes are in *NODE PRINT's U.
   if (opt.emit) {
     const auto t_emit = std::chrono::steady_clock::now();
     bool want_field = false;
     for (const OutputRequest& r : loads.outputs) want_field = want_field || r.kind == OutputRequest::Kind::Field;
+    if (sys.node_dofs > 3) {
+      if (want_field && opt.progress)
+        std::fprintf(stderr, "halfstep: frequency step '%s': mode frames of shell models are not written yet (their "
+                             "rotations); *NODE PRINT U prints the shapes\n", step.name.c_str());
+      want_field = false;
+    }
     const int step_number = static_cast<int>(&step - model.steps.data()) + 1;
     std::vector<double> dof;
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -295,7 +316,7 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
       if (j < kept.lambda.size()) {
         frame->field = want_field;
         frame->print = !step.prints.empty();
-        frame->print_cells = frame->print && prints_need_cells(step.prints);
+        frame->print_cells = frame->print && prints_need_cells(step.prints) && sys.node_dofs <= 3;
         frame->small_strain = true;
         copy_output_fields(st, frame->state, frame->field || frame->print_cells);
         mass.expand(kept.phi.col(static_cast<Eigen::Index>(j)).data(), dof);

@@ -15,6 +15,10 @@
 
 namespace halfstep {
 
+/// Refuses, before any output, what a frequency step cannot take: beams or FPM triangles,
+/// contact, *EL PRINT of shells.
+void check_frequency_step(const Step& step, const StructureSystem& sys);
+
 /// Runs frequency step `step` (step.frequency set) about state st, which it leaves as it
 /// found it; hands a frame per mode (U the mode shape, at analysis time st.time + mode
 /// number, as the peer numbers them) and the eigenvalue table to opt.emit. Returns the

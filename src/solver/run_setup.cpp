@@ -5,6 +5,8 @@
 
 #include "discretization/nodal_triads.hpp"
 #include "parallel/partition.hpp"
+#include "solver/frequency_step.hpp"
+#include "solver/static_solver.hpp"
 
 namespace halfstep {
 
@@ -92,6 +94,12 @@ void check_built_model(const RunSetup& s, const RunOptions& opt, const Communica
                                  "steps run on rank 0 before the explicit steps only (the distributed linear solve "
                                  "is not there yet); run without mpirun or put the static steps first");
     explicit_before = explicit_before || step.procedure == Procedure::ExplicitDynamic;
+  }
+  // The implicit procedures' limits on the model (the rigid-motion and mass checks need the
+  // step's equations: they come when the step starts, as a static step's).
+  for (const Step& step : model.steps) {
+    if (step.frequency) check_frequency_step(step, whole);
+    if (step.dynamic) check_dynamic_step(step, whole);
   }
 }
 

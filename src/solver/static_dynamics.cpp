@@ -11,9 +11,7 @@
 
 namespace halfstep {
 
-void StaticProblem::init_dynamics() {
-  dynamic = step.dynamic.has_value();
-  if (!dynamic) return;
+void check_dynamic_step(const Step& step, const StructureSystem& sys) {
   if (sys.node_dofs > 3)
     throw InputError(step.dynamic->loc, "implicit *DYNAMIC in a model with rotational dofs (shells, beams, FPM "
                                         "triangles): not supported yet (their rotary inertia is the explicit "
@@ -27,6 +25,12 @@ void StaticProblem::init_dynamics() {
       throw InputError(step.dynamic->loc, "implicit *DYNAMIC with dashpots (" + std::string(element_kind(g.kind).name) +
                                               "): not supported yet (their forces follow the velocity); use "
                                               "*DYNAMIC, EXPLICIT");
+}
+
+void StaticProblem::init_dynamics() {
+  dynamic = step.dynamic.has_value();
+  if (!dynamic) return;
+  check_dynamic_step(step, sys);
   hht_alpha = step.dynamic->alpha;
   hht_beta = 0.25 * (1 - hht_alpha) * (1 - hht_alpha);
   hht_gamma = 0.5 - hht_alpha;

@@ -34,6 +34,10 @@ struct StaticStepOptions {
   std::function<void(const StatusPoint&)> status;
 };
 
+/// Refuses, before any output, what an implicit dynamic step (step.dynamic) cannot take:
+/// rotational dofs, contact, dashpots (static_dynamics.cpp).
+void check_dynamic_step(const Step& step, const StructureSystem& sys);
+
 /// Runs static step `step` (model.steps[index]) from state st (displacements in, converged
 /// displacements and time out; velocities are zero after it). Adds its counts and timings to
 /// summary. Throws InputError for a model the step cannot solve (no constraint

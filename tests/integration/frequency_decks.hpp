@@ -163,4 +163,34 @@ inline double euler_bernoulli_omega1() {
   return 1.87510407 * 1.87510407 * std::sqrt(kE * I / (kRho * A * std::pow(kBeamL, 4)));
 }
 
+/// A simply supported square steel plate of 20 x 20 S4R (a = 1, t = 0.01; SI units), edges
+/// held in all translations, asking for four modes.
+constexpr double kPlateA = 1.0, kPlateT = 0.01, kPlateE = 210e9, kPlateNu = 0.3, kPlateRho = 7800;
+inline std::string plate_deck() {
+  const int n = 20;
+  std::ostringstream d;
+  d.precision(17);
+  d << "*HEADING\na simply supported plate\n*NODE, NSET=ALL\n";
+  const auto id = [n](int i, int j) { return 1 + j * (n + 1) + i; };
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) d << id(i, j) << ", " << kPlateA * i / n << ", " << kPlateA * j / n << ", 0.\n";
+  d << "*ELEMENT, TYPE=S4R, ELSET=P\n";
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      d << 1 + j * n + i << ", " << id(i, j) << ", " << id(i + 1, j) << ", " << id(i + 1, j + 1) << ", " << id(i, j + 1) << "\n";
+  d << "*NSET, NSET=EDGE\n";
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i)
+      if (i == 0 || j == 0 || i == n || j == n) d << id(i, j) << "\n";
+  d << "*MATERIAL, NAME=STEEL\n*ELASTIC\n" << kPlateE << ", " << kPlateNu << "\n*DENSITY\n" << kPlateRho
+    << "\n*SHELL SECTION, ELSET=P, MATERIAL=STEEL\n" << kPlateT << "\n*BOUNDARY\nEDGE, 1, 3\n*STEP\n*FREQUENCY\n4\n"
+    << "*NODE PRINT, NSET=EDGE\nU\n*END STEP\n";
+  return d.str();
+}
+/// Navier's pi^2 / a^2 sqrt(D / (rho t)): omega_mn is (m^2 + n^2) times it.
+inline double plate_navier_base() {
+  const double D = kPlateE * kPlateT * kPlateT * kPlateT / (12 * (1 - kPlateNu * kPlateNu));
+  return kPi * kPi / (kPlateA * kPlateA) * std::sqrt(D / (kPlateRho * kPlateT));
+}
+
 }  // namespace halfstep::test::modes
