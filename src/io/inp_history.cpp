@@ -447,7 +447,7 @@ void DeckParser::bulk_viscosity_data(const Line& line) {
 
 // *STATIC: Abaqus/Standard's automatic incrementation (or DIRECT: fixed increments).
 void DeckParser::static_keyword(const Keyword& kw) {
-  allow_params(kw, {"DIRECT", "STABILIZE", "FACTOR"});
+  allow_params(kw, {"DIRECT", "STABILIZE", "FACTOR", "SOLVER"});
   Step& s = begin_static_procedure(kw);
   // STABILIZE[=fraction of the strain energy dissipated] [, FACTOR=c]: Abaqus' automatic
   // stabilization of unstable static problems (local snaps: a peel front, a buckle).
@@ -469,6 +469,19 @@ void DeckParser::static_keyword(const Keyword& kw) {
 // without a data line one increment over a period of 1.
 Step& DeckParser::begin_static_procedure(const Keyword& kw) {
   Step& s = m_.steps.back();
+  // The peer's SOLVER= names its linear equation solver: a direct one and a converged
+  // iterative one give the same answer, and halfstep's own is --linear-solver's.
+  if (kw.find("SOLVER")) {
+    const std::string v = squeeze_upper(param(kw, "SOLVER"));
+    static const char* const known[] = {"SPOOLES", "PARDISO", "PASTIX", "ITERATIVESCALING", "ITERATIVECHOLESKY", "SGI",
+                                        "TAUCS", "MATRIXSTORAGE"};
+    bool ok = false;
+    for (const char* k : known) ok = ok || v == k;
+    if (!ok || v == "MATRIXSTORAGE")
+      fail(kw.pos, kw.display + ", SOLVER=" + param(kw, "SOLVER") +
+                       " is not supported (SPOOLES, PARDISO, PASTIX, ITERATIVE SCALING, ITERATIVE CHOLESKY, SGI or "
+                       "TAUCS: read, and --linear-solver picks halfstep's own)");
+  }
   if (step_perturbation_.line > 0)
     fail(step_perturbation_, "*STEP, PERTURBATION is supported with *FREQUENCY only (a linear perturbation " +
                                  std::string(kw.display) + " step is not)");

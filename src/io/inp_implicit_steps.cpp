@@ -11,7 +11,7 @@ namespace halfstep::inp {
 // Hilber-Hughes-Taylor implicit dynamics. ALPHA in [-1/3, 0] (Abaqus's and the peer's default
 // -0.05); APPLICATION=TRANSIENT FIDELITY is that default, the others change the scheme.
 void DeckParser::implicit_dynamic_keyword(const Keyword& kw) {
-  allow_params(kw, {"DIRECT", "ALPHA", "APPLICATION", "INITIAL"});
+  allow_params(kw, {"DIRECT", "ALPHA", "APPLICATION", "INITIAL", "SOLVER"});
   ImplicitDynamics d;
   d.loc = loc(kw.pos);
   if (kw.find("ALPHA")) {
