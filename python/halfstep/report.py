@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 import os
 import sys
 import time as _time
@@ -101,6 +102,27 @@ def _status_html(result: Result) -> str:
     return f'<section id="status" class="status {cls}"><p>{text}</p></section>\n'
 
 
+def _step_line(r: dict) -> str:
+    """One step of the summary's list: its name, procedure and period (a frequency step: modes)."""
+    if r.get("procedure") == "frequency":
+        return f"{r.get('name', '?')}: frequency, {len(r.get('eigenvalues') or [])} modes"
+    return f"{r.get('name', '?')}: {r.get('procedure', '?')}, period {r.get('period', 0):.4g}"
+
+
+def _frequency_tables(result: Result) -> str:
+    """Each frequency step's modes: eigenvalue omega^2, omega and the frequency in cycles per time."""
+    out = ""
+    for r in result.summary.get("step_records") or []:
+        if r.get("procedure") != "frequency":
+            continue
+        rows = "".join(
+            f"<tr><td>{k + 1}</td><td>{lam:.7g}</td><td>{math.sqrt(lam) if lam >= 0 else 0.0:.7g}</td><td>{f:.7g}</td></tr>"
+            for k, (lam, f) in enumerate(zip(r.get("eigenvalues") or [], r.get("frequencies") or [])))
+        out += (f"<h3>{html.escape(str(r.get('name', '?')))}</h3>\n<table class=\"frequencies\"><tr><th>mode</th>"
+                f"<th>eigenvalue (rad/time)&sup2;</th><th>rad/time</th><th>cycles/time</th></tr>{rows}</table>\n")
+    return out
+
+
 def _summary_table(result: Result) -> str:
     """The run's facts: model, backend, rates, wall time."""
     s = result.summary
@@ -114,8 +136,7 @@ def _summary_table(result: Result) -> str:
         ("element types", ", ".join(f"{k} {v:,}" for k, v in types.items()) if types else None),
         ("materials", s.get("materials")),
         ("model mass", (f"{mass:.6g}" + (f" {unit.mass}" if unit else "")) if mass else None),
-        ("steps", "; ".join(f"{r.get('name', '?')}: {r.get('procedure', '?')}, period {r.get('period', 0):.4g}"
-                            for r in steps) if steps else None),
+        ("steps", "; ".join(_step_line(r) for r in steps) if steps else None),
         ("backend", s.get("backend")),
         ("device", s.get("backend_description")), ("precision", s.get("precision")), ("threads", s.get("threads")),
         ("ranks", s.get("ranks")), ("increments", s.get("steps")), ("time increment", s.get("time_increment")),
@@ -187,9 +208,9 @@ def build(outdir: str, pictures: bool = True, units: str | None = None) -> dict:
     page.add("</section>\n")
 
     page.add('<section id="energy"><h2>Energy balance</h2>\n')
-    plot("energy", plots.energy_balance(result), "Energies over time", "No energy.csv in this folder.")
+    plot("energy", plots.energy_balance(result), "Energies over time", "No energy rows: no energy.csv in this folder, or a run of frequency steps only.")
     plot("energy_error", plots.energy_error(result), "Relative energy balance error with the tolerance",
-         "No energy.csv in this folder.")
+         "No energy rows: no energy.csv in this folder, or a run of frequency steps only.")
     page.add("</section>\n")
 
     page.add('<section id="increments"><h2>Increment size</h2>\n')
@@ -252,6 +273,10 @@ def build(outdir: str, pictures: bool = True, units: str | None = None) -> dict:
         plot("newton", plots.newton_iterations(result), "Newton iterations per increment attempt",
              "No Newton iterations recorded.")
         page.add("</section>\n")
+    frequencies = _frequency_tables(result)
+    if frequencies:
+        page.add('<section id="frequencies"><h2>Natural frequencies</h2>\n' + frequencies +
+                 "<p>Mode shapes: the frequency step's frames (U), one per mode.</p></section>\n")
     if result.summary.get("distributed"):
         page.add('<section id="distributed"><h2>Distributed run</h2>\n')
         plot("ranks", plots.rank_times(result), "Per-rank times and elements", "No per-rank times recorded.")

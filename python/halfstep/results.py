@@ -75,6 +75,10 @@ def read_csv(path: str, required: tuple[str, ...] = ("time",)) -> pd.DataFrame:
         frame = pd.read_csv(io.StringIO(text), float_precision="round_trip")
     except (ValueError, pd.errors.ParserError) as e:
         raise ResultError(f"{path}: not a CSV file halfstep writes ({e})") from None
+    if frame.empty:
+        # A header and no rows: a run of frequency steps only records no energy. Its columns
+        # are numbers, none yet.
+        return frame.astype({c: float for c in frame.columns if c != "definition"})
     numeric = [c for c in frame.columns if c not in ("definition",)]
     bad = [c for c in numeric if not pd.api.types.is_numeric_dtype(frame[c])]
     if bad:

@@ -114,7 +114,7 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
     if (mat.has_hyperelastic || mat.elastic_type != ElasticType::Isotropic)
       throw InputError(mat.plastic_loc, "material '" + mat.name + "': *PLASTIC needs isotropic *ELASTIC (E, nu)");
     if (shell && has_static)
-      throw InputError(mat.plastic_loc, where + " has *PLASTIC, and the deck has a *STATIC step: shell plasticity "
+      throw InputError(mat.plastic_loc, where + " has *PLASTIC, and the deck has a *STATIC step (or an implicit one): shell plasticity "
                                                 "runs in *DYNAMIC, EXPLICIT steps only so far");
     if (!shell && linear_static)
       throw InputError(mat.plastic_loc, where + " has *PLASTIC, and static step '" + linear_static->name + "' (" +
@@ -239,7 +239,7 @@ void check_sections(const Model& m) {
                                                 "(continuum elements take it)");
     if (has_static)
       throw InputError(sec.loc, "*BEAM SECTION: beams run in *DYNAMIC, EXPLICIT steps only so far, and the "
-                                "deck has a *STATIC step");
+                                "deck has a *STATIC step (or an implicit one: *FREQUENCY, *DYNAMIC)");
     claim(sec.elset, sec.loc, "*BEAM SECTION", 2);
   }
   for (const DiscreteSection& sec : m.discrete_sections)

@@ -6,16 +6,17 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "discretization/rotary_inertia.hpp"
 #include "elements/registry.hpp"
 #include "solver/static_problem.hpp"
 
 namespace halfstep {
 
 void check_dynamic_step(const Step& step, const StructureSystem& sys) {
-  if (sys.node_dofs > 3)
-    throw InputError(step.dynamic->loc, "implicit *DYNAMIC in a model with rotational dofs (shells, beams, FPM "
-                                        "triangles): not supported yet (their rotary inertia is the explicit "
-                                        "scheme's, scaled for its stable increment); use *DYNAMIC, EXPLICIT");
+  if (sys.node_dofs > 5)
+    throw InputError(step.dynamic->loc, "implicit *DYNAMIC in a model with beams or FPM triangles (6-dof nodes): not "
+                                        "supported yet (their rotary inertia is the explicit scheme's, scaled for its "
+                                        "stable increment); use *DYNAMIC, EXPLICIT");
   if (!sys.contact.empty())
     throw InputError(step.dynamic->loc, "implicit *DYNAMIC with contact: not supported yet (use *DYNAMIC, EXPLICIT)");
   // Velocity-dependent forces are not in the static engine's internal forces: refused rather
@@ -44,6 +45,16 @@ void StaticProblem::init_dynamics() {
       m_dyn[q * n + d] = sys.mass[n];
       c_dyn[q * n + d] = sys.damp.empty() ? 0.0 : sys.damp[n];  // *DAMPING, ALPHA: c = alpha m
       vel[q * n + d] = st.v[d].empty() ? 0.0 : st.v[d][n];
+    }
+  if (q < 5) return;
+  // MITC4 nodes' spins about their triad (the explicit layout of v[3], v[4] too): the
+  // physical rotary inertia, damped with the translations' alpha.
+  const std::vector<double> rot = node_spin_inertia(model, sys);
+  for (std::size_t n = 0; n < nn; ++n)
+    for (std::size_t r = 3; r < 5; ++r) {
+      m_dyn[q * n + r] = rot[n];
+      c_dyn[q * n + r] = !sys.damp.empty() && sys.mass[n] > 0 ? sys.damp[n] / sys.mass[n] * rot[n] : 0.0;
+      vel[q * n + r] = st.v[r].empty() ? 0.0 : st.v[r][n];
     }
 }
 

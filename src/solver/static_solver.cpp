@@ -72,11 +72,24 @@ class StaticFrames {
     frame->full.resize(p.sys.num_nodes);
     p.reactions(s, frame->full);
     if (p.dynamic) {  // an implicit dynamic step's motion
-      for (std::size_t n = 0; n < p.nn; ++n)
+      for (std::size_t n = 0; n < p.nn; ++n) {
         for (std::size_t d = 0; d < 3; ++d) {
           frame->full.v[d][n] = p.vel[p.q * n + d];
           frame->full.a[d][n] = p.acc[p.q * n + d];
         }
+        if (p.q < 5 || s.cfg.t1.empty()) continue;
+        // Spin rates about the nodal triad (t1, t2 = d x t1) as global angular velocities.
+        const int i = static_cast<int>(n);
+        const Vec3<double> t1 = Configuration::at(s.cfg.t1, i), t2 = cross(Configuration::at(s.cfg.d, i), t1);
+        const Vec3<double> w = p.vel[p.q * n + 3] * t1 + p.vel[p.q * n + 4] * t2;
+        const Vec3<double> al = p.acc[p.q * n + 3] * t1 + p.acc[p.q * n + 4] * t2;
+        frame->full.v[3][n] = w.x;
+        frame->full.v[4][n] = w.y;
+        frame->full.v[5][n] = w.z;
+        frame->full.a[3][n] = al.x;
+        frame->full.a[4][n] = al.y;
+        frame->full.a[5][n] = al.z;
+      }
       frame->record.kinetic = p.kinetic_energy();
     }
     frame->record.time = p.st.time;
@@ -246,9 +259,9 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     increments.converged(n.iterations);
   }
   p.store(s, t_step0 + (interrupted ? tau : period));
-  if (p.dynamic)  // the next step (an explicit one) goes on with the motion
+  if (p.dynamic)  // the next step (an explicit one) goes on with the motion (5-dof: spin rates)
     for (std::size_t n = 0; n < p.nn; ++n)
-      for (std::size_t d = 0; d < 3; ++d)
+      for (std::size_t d = 0; d < std::min<std::size_t>(p.q, 5); ++d)
         if (!st.v[d].empty()) st.v[d][n] = p.vel[p.q * n + d];
   summarize(p, s, increment, summary);
   summary.seconds += seconds_since(t_step);

@@ -442,6 +442,27 @@ class RunsFromPython(unittest.TestCase):
             self.assertAlmostEqual(h, v, delta=1e-12 * max(1.0, sum(expected)))
 
 
+class FrequencyRun(unittest.TestCase):
+    """A deck of one frequency step: no energy rows, a table of its modes."""
+
+    def test_frequency_table(self):
+        out = work("chain")
+        path = os.path.join(ARGS.work, "chain.inp")
+        write_text(path, "*NODE, NSET=ALL\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 2., 0., 0.\n"
+                         "*ELEMENT, TYPE=SPRINGA, ELSET=K\n1, 1, 2\n2, 2, 3\n*SPRING, ELSET=K\n\n100.\n"
+                         "*ELEMENT, TYPE=MASS, ELSET=PM\n3, 2\n4, 3\n*MASS, ELSET=PM\n2.\n"
+                         "*BOUNDARY\n1, 1, 3\n2, 2, 3\n3, 2, 3\n*STEP\n*FREQUENCY\n2\n*END STEP\n")
+        run(ARGS.halfstep, "run", path, "-o", out, "--quiet", "--backend", "cpu", check=0)
+        run(ARGS.halfstep, "report", out, check=0)
+        html = read_text(os.path.join(out, "report.html"))
+        self.assertIn('<section id="frequencies"', html)
+        # omega^2 = (k / m) (3 -+ sqrt 5) / 2: 19.0983 and 130.902; cycles/time sqrt / 2 pi.
+        for lam in (50 * (3 - 5 ** 0.5) / 2, 50 * (3 + 5 ** 0.5) / 2):
+            self.assertIn(f"<td>{lam:.7g}</td>", html)
+            self.assertIn(f"<td>{lam ** 0.5 / (2 * 3.141592653589793):.7g}</td>", html)
+        self.assertIn("frequency, 2 modes", html)
+
+
 class FailedAndInterrupted(unittest.TestCase):
     """Reports of runs that did not complete."""
 
