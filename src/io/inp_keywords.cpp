@@ -53,6 +53,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*DENSITY", kMaterialOption, &P::density_keyword, &P::density_data, &P::density_end},
       {"*EXPANSION", kMaterialOption, &P::expansion_keyword, &P::expansion_data, &P::expansion_end},
       {"*DAMPING", kMaterialOption, &P::damping_keyword},
+      {"*USER MATERIAL", kMaterialOption, &P::user_material_keyword},
       {"*SHELL SECTION", kModelData, &P::section_keyword, &P::section_data, &P::section_end},
       {"*SOLID SECTION", kModelData, &P::solid_section_keyword, &P::solid_section_data},
       {"*SPRING", kModelData, &P::discrete_keyword, &P::discrete_data, &P::discrete_end},

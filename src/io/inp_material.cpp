@@ -14,6 +14,16 @@
 
 namespace halfstep::inp {
 
+// A user subroutine is code the deck names, not data halfstep can read: refused, with what it
+// would take, rather than left out (the law would silently be whatever else the material has).
+void DeckParser::user_material_keyword(const Keyword& kw) {
+  fail(kw.pos, "*USER MATERIAL (a UMAT/VUMAT subroutine) is not supported: halfstep runs no user code. Give the "
+               "law with *ELASTIC (ISOTROPIC, ORTHOTROPIC, ENGINEERING CONSTANTS), *HYPERELASTIC, NEO HOOKE or "
+               "*PLASTIC; a user-material interface would need a compiled library with a C entry point per "
+               "integration point (stress, state and tangent from the strain increment) for the CPU and the GPU, "
+               "which is not there");
+}
+
 void DeckParser::material_keyword(const Keyword& kw) {
   allow_params(kw, {"NAME"});
   const std::string name = upper(unquote(trim(required_param(kw, "NAME"))));

@@ -218,6 +218,7 @@ class DeckParser {
   void density_data(const Line& line);
   void density_end();
   void damping_keyword(const Keyword& kw);
+  void user_material_keyword(const Keyword& kw);
   void section_keyword(const Keyword& kw);
   void section_data(const Line& line);
   void section_end();
