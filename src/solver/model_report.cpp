@@ -102,10 +102,19 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   double total_steps = 0;  // a double: a count past 2^63 is refused, not overflowed
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Step& ms = model.steps[i];
+    if (ms.frequency) {  // a perturbation: no increments, no time
+      add("step %zu '%s'    frequency, %d modes%s%s, about the %s\n", i + 1, steps[i].name.c_str(),
+          ms.frequency->modes, ms.frequency->min_frequency > 0 ? " above a lowest frequency" : "",
+          ms.frequency->max_frequency > 0 ? " below a highest frequency" : "",
+          ms.nlgeom ? "current configuration and its stresses (NLGEOM or PERTURBATION)" : "reference configuration");
+      continue;
+    }
     if (ms.procedure == Procedure::Static) {
-      add("step %zu '%s'    static (NLGEOM=%s), period %.6g, increments %.6g (minimum %.6g, maximum %.6g)%s, "
+      char kind[64] = "static";
+      if (ms.dynamic) std::snprintf(kind, sizeof kind, "implicit dynamic (HHT alpha %g)", ms.dynamic->alpha);
+      add("step %zu '%s'    %s (NLGEOM=%s), period %.6g, increments %.6g (minimum %.6g, maximum %.6g)%s, "
           "at most %d\n",
-          i + 1, steps[i].name.c_str(), ms.nlgeom ? "YES" : "NO", steps[i].period, ms.controls.initial,
+          i + 1, steps[i].name.c_str(), kind, ms.nlgeom ? "YES" : "NO", steps[i].period, ms.controls.initial,
           ms.controls.minimum, ms.controls.maximum, ms.controls.direct ? " fixed (DIRECT)" : "",
           ms.controls.max_increments);
       continue;

@@ -72,6 +72,8 @@ TEST(Frequency, CantileverBendingModesMatchTimoshenko) {
   const std::string dir = scratch_dir("frequency_cantilever");
   std::ofstream(dir + "/beam.inp") << cantilever_deck(40, 4, "\n*FREQUENCY\n4\n*OUTPUT, FIELD\n*NODE OUTPUT\nU\n");
   std::string log;
+  ASSERT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check " + dir + "/beam.inp", &log), 0) << log;
+  EXPECT_NE(log.find("frequency, 4 modes, about the reference configuration"), std::string::npos) << log;
   ASSERT_EQ(run_halfstep(dir + "/beam.inp", dir + "/out", "--backend cpu", &log), 0) << log;
   const std::vector<double> lambda = dat_eigenvalues(read_file(dir + "/out/beam.dat"));
   ASSERT_EQ(lambda.size(), 4u);

@@ -71,6 +71,10 @@ TEST(ImplicitDynamics, SpringMassFollowsHilberHughesTaylor) {
     const std::string dir = scratch_dir(alpha == 0 ? "hht_alpha0" : "hht_alpha03");
     std::ofstream(dir + "/osc.inp") << oscillator(alpha, h, 3.0);
     std::string log;
+    ASSERT_EQ(run_command(std::string(HALFSTEP_BINARY) + " check " + dir + "/osc.inp", &log), 0) << log;
+    EXPECT_NE(log.find(alpha == 0 ? "implicit dynamic (HHT alpha 0) (NLGEOM=NO)" : "implicit dynamic (HHT alpha -0.3)"),
+              std::string::npos)
+        << log;
     ASSERT_EQ(run_halfstep(dir + "/osc.inp", dir + "/out", "--backend cpu", &log), 0) << log;
     const auto u = series(read_csv(dir + "/out/history/TIP.csv"), "U1");
     const std::vector<double> ref = hht_solution(alpha, h, 60);
