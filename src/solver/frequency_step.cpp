@@ -26,6 +26,9 @@ namespace {
 /// Lanczos basis needs more vectors than such a model has unknowns.
 constexpr int kDenseEquations = 64;
 
+/// The most memory the Lanczos basis may take (bytes).
+constexpr double kMaxBasisBytes = 16e9;
+
 /// The mass in equation space, M_eq = T^T M T, applied to vectors: T spreads an equation
 /// vector onto the dofs (a rigid body's slaves share their reference node's translations, a
 /// *TIE or *EQUATION dependent is the weighted sum of its terms), M is the lumped mass.
@@ -201,7 +204,7 @@ void normalize(Modes& modes, const EquationMass& mass, bool mass_normalized) {
       mass.expand(v.data(), dof);
       double largest = 0;
       for (double d : dof) largest = std::max(largest, std::fabs(d));
-      v /= largest;
+      if (largest > 0) v /= largest;
     }
   }
 }
@@ -255,6 +258,14 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
     modes = dense_modes(p, mass);
   } else {
 #if HALFSTEP_HAVE_SPECTRA
+    // The Lanczos basis holds about 2 nev + 20 vectors of the model's size: a request that
+    // would not fit in memory is refused here rather than failing in the allocator.
+    const double basis_bytes = 8.0 * p.neq * (2.0 * std::min(req.modes, p.neq) + 21);
+    if (basis_bytes > kMaxBasisBytes)
+      throw InputError(req.loc, "*FREQUENCY asks for " + std::to_string(req.modes) + " modes of a model of " +
+                                    std::to_string(p.neq) + " equations: the Lanczos basis would take " +
+                                    std::to_string(static_cast<long long>(basis_bytes / 1e9)) +
+                                    " GB (at most 16); ask for fewer modes");
     // Modes below the lowest frequency of interest do not count: ask again for as many more.
     int nev = std::min(req.modes, p.neq - 2);
     for (int pass = 0; pass < 4; ++pass) {
