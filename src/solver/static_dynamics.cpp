@@ -58,21 +58,23 @@ void StaticProblem::init_dynamics() {
     }
 }
 
-double StaticProblem::inertia(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial, double dtau) const {
+StaticProblem::Motion StaticProblem::newmark(std::size_t k, double x0, double x1, double dtau) const {
   const double h2 = dtau * dtau;
-  const double a1 = (trial.x[k] - from.x[k] - dtau * vel[k] - h2 * (0.5 - hht_beta) * acc[k]) / (hht_beta * h2);
+  const double a1 = (x1 - x0 - dtau * vel[k] - h2 * (0.5 - hht_beta) * acc[k]) / (hht_beta * h2);
+  return {vel[k] + dtau * ((1 - hht_gamma) * acc[k] + hht_gamma * a1), a1};
+}
+
+double StaticProblem::inertia(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial, double dtau) const {
+  const auto [v1, a1] = newmark(k, from.x[k], trial.x[k], dtau);
   // HHT weighs the damping force c v like the internal force: (1 + alpha) at the end, -alpha
   // at the start.
-  const double v1 = vel[k] + dtau * ((1 - hht_gamma) * acc[k] + hht_gamma * a1);
   return (m_dyn[k] * a1 + hht_alpha * (from.f_ext[k] - from.f_int[k] - c_dyn[k] * vel[k])) / (1 + hht_alpha) +
          c_dyn[k] * v1;
 }
 
 double StaticProblem::motion_force_scale(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial,
                                          double dtau) const {
-  const double h2 = dtau * dtau;
-  const double a1 = (trial.x[k] - from.x[k] - dtau * vel[k] - h2 * (0.5 - hht_beta) * acc[k]) / (hht_beta * h2);
-  const double v1 = vel[k] + dtau * ((1 - hht_gamma) * acc[k] + hht_gamma * a1);
+  const auto [v1, a1] = newmark(k, from.x[k], trial.x[k], dtau);
   return std::max({std::fabs(m_dyn[k] * a1), std::fabs(c_dyn[k] * v1), m_dyn[k] * std::fabs(v1) / dtau});
 }
 
@@ -92,11 +94,10 @@ void StaticProblem::initial_acceleration(const NewtonIterate& s) {
 }
 
 void StaticProblem::accept_motion(const NewtonIterate& from, const NewtonIterate& to, double dtau) {
-  const double h2 = dtau * dtau;
   for (std::size_t k = 0; k < ndof; ++k) {
-    const double a1 = (to.x[k] - from.x[k] - dtau * vel[k] - h2 * (0.5 - hht_beta) * acc[k]) / (hht_beta * h2);
-    vel[k] += dtau * ((1 - hht_gamma) * acc[k] + hht_gamma * a1);
-    acc[k] = a1;
+    const Motion m = newmark(k, from.x[k], to.x[k], dtau);
+    vel[k] = m.v;
+    acc[k] = m.a;
   }
 }
 

@@ -167,6 +167,11 @@ struct StaticProblem final : NewtonProblem {
   bool dynamic = false;
   double hht_alpha = 0, hht_beta = 0.25, hht_gamma = 0.5;
   std::vector<double> m_dyn, c_dyn, vel, acc;  ///< lumped mass, damping (*DAMPING, ALPHA), velocity, acceleration per dof
+  /// Newmark's velocity and acceleration at the end of an increment of dof k from x0 to x1.
+  struct Motion {
+    double v, a;
+  };
+  Motion newmark(std::size_t k, double x0, double x1, double dtau) const;
   /// The inertia and damping term HHT subtracts from dof k's out-of-balance force at the
   /// trial: (m a1 + alpha (f_ext - f_int - c v)_n) / (1 + alpha) + c v1, a1 and v1 from
   /// Newmark's rules.
