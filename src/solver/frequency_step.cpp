@@ -76,16 +76,7 @@ struct EquationMass {
   }
   /// The diagonal of M_eq (a free equation without mass has an infinite frequency, which no
   /// shift-invert iteration can represent).
-  std::vector<double> diagonal() const {
-    std::vector<double> d(static_cast<std::size_t>(p.neq), 0.0);
-    for (std::size_t k = 0; k < p.ndof; ++k)
-      if (p.equation[k] >= 0) d[static_cast<std::size_t>(p.equation[k])] += m[k];
-    const DofCombinations& c = p.combined;
-    for (std::size_t i = 0; i < c.dof.size(); ++i)
-      for (int t = c.term_ptr[i]; t < c.term_ptr[i + 1]; ++t)
-        d[static_cast<std::size_t>(c.term_eq[t])] += c.term_weight[t] * c.term_weight[t] * m[static_cast<std::size_t>(c.dof[i])];
-    return d;
-  }
+  std::vector<double> diagonal() const { return p.equation_diagonal(m); }
 };
 
 #if HALFSTEP_HAVE_SPECTRA
@@ -346,16 +337,7 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
     }
     summary.output_seconds += seconds_since(t_emit);
   }
-  const TangentStats& ts = p.engine->stats();
-  summary.equations = p.neq;
-  summary.engine = p.engine->description();
-  summary.linear_solver = linear_solver_name(p.engine->solver());
-  summary.element_seconds += ts.element_seconds;
-  summary.assembly_seconds += ts.assembly_seconds;
-  summary.analyze_seconds += ts.analyze_seconds;
-  summary.factor_seconds += ts.factor_seconds;
-  summary.solve_seconds += ts.solve_seconds;
-  summary.factorizations += ts.factorizations;
+  add_engine_account(p, summary);
   summary.seconds += seconds_since(t_step);
   return kept.lambda;
 }

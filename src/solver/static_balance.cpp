@@ -33,6 +33,19 @@ std::ptrdiff_t first_non_finite(const std::vector<double>& x) {
 
 }  // namespace
 
+std::vector<double> StaticProblem::equation_diagonal(const std::vector<double>& per_dof) const {
+  std::vector<double> d(static_cast<std::size_t>(neq), 0.0);
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (equation[k] >= 0) d[static_cast<std::size_t>(equation[k])] += per_dof[k];
+  for (std::size_t i = 0; i < combined.dof.size(); ++i)  // a dependent dof's: the diagonal of w w^T
+    for (int t = combined.term_ptr[i]; t < combined.term_ptr[i + 1]; ++t) {
+      const double w = combined.term_weight[static_cast<std::size_t>(t)];
+      d[static_cast<std::size_t>(combined.term_eq[static_cast<std::size_t>(t)])] +=
+          w * w * per_dof[static_cast<std::size_t>(combined.dof[i])];
+    }
+  return d;
+}
+
 void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau) {
   trial.x = from.x;
   trial.cfg = from.cfg;
@@ -62,16 +75,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
         diagonal[q * static_cast<std::size_t>(loads.spin_node[i]) + d] -= value * (1.0 - axis[3 + d] * axis[3 + d]);
     }
   if (!diagonal.empty()) {
-    std::vector<double> shift(static_cast<std::size_t>(neq), 0.0);
-    for (std::size_t k = 0; k < ndof; ++k)
-      if (equation[k] >= 0) shift[static_cast<std::size_t>(equation[k])] += diagonal[k];
-    for (std::size_t i = 0; i < combined.dof.size(); ++i)  // a dependent dof's: the diagonal of w w^T
-      for (int t = combined.term_ptr[i]; t < combined.term_ptr[i + 1]; ++t) {
-        const double w = combined.term_weight[static_cast<std::size_t>(t)];
-        shift[static_cast<std::size_t>(combined.term_eq[static_cast<std::size_t>(t)])] +=
-            w * w * diagonal[static_cast<std::size_t>(combined.dof[i])];
-      }
-    engine->set_diagonal_shift(shift);
+    engine->set_diagonal_shift(equation_diagonal(diagonal));
   }
   if (contact) contact->begin_attempt();
   prescribe(tau1, trial.x);

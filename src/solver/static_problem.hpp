@@ -92,6 +92,10 @@ struct StaticProblem final : NewtonProblem {
   /// Slaves at their reference node's translation plus the turned offset (the small-rotation
   /// offset theta x d in a geometrically linear step).
   void place_slaves(double tau, std::vector<double>& xs) const;
+  /// The diagonal of T^T diag(per_dof) T per equation: a shared equation sums its dofs', a
+  /// *TIE or *EQUATION dependent adds w^2 of its value to each term's (the stabilization's and
+  /// the inertia's tangent shift, a frequency step's mass check).
+  std::vector<double> equation_diagonal(const std::vector<double>& per_dof) const;
   /// The translations of the unknowns xs, 3 per node (the continuum operator's layout).
   std::vector<double> translations(const std::vector<double>& xs) const;
   /// The dependent dofs of *TIE and *EQUATION (sys.constraints) at the weighted sums of
@@ -213,5 +217,9 @@ struct StaticProblem final : NewtonProblem {
   bool factored_linear_ = false;    ///< K of a geometrically linear step is factored once per step
   double shift_dtau_ = 0, factored_dtau_ = 0;  ///< a dynamic step's increment in the shift, and in the factor
 };
+
+/// The step's engine account into the summary: equations, engine, linear solver (and BLAS),
+/// whether it ran on the GPU, and its timings and sizes (static, dynamic and frequency steps).
+void add_engine_account(const StaticProblem& p, StaticSummary& summary);
 
 }  // namespace halfstep

@@ -149,8 +149,15 @@ StatusPoint static_point(const NewtonIterate& s, double work, int increment, int
 /// The step's counts and the tangent engine's timings into the summary.
 void summarize(const StaticProblem& p, const NewtonIterate& s, int increments, StaticSummary& summary) {
   summary.increments += increments;
-  const TangentStats& ts = p.engine->stats();
   summary.steps += 1;
+  add_engine_account(p, summary);
+  summary.strain_energy = s.strain;
+}
+
+}  // namespace
+
+void add_engine_account(const StaticProblem& p, StaticSummary& summary) {
+  const TangentStats& ts = p.engine->stats();
   summary.equations = p.neq;
   summary.engine = p.engine->description();
   summary.linear_solver = linear_solver_name(p.engine->solver());
@@ -169,10 +176,7 @@ void summarize(const StaticProblem& p, const NewtonIterate& s, int increments, S
   summary.nonzeros = ts.nonzeros;
   summary.matrix_bytes = std::max(summary.matrix_bytes, ts.matrix_bytes);
   summary.solver_bytes = std::max(summary.solver_bytes, ts.solver_bytes);
-  summary.strain_energy = s.strain;
 }
-
-}  // namespace
 
 void run_static_step(const Model& model, const Step& step, const StructureSystem& sys, const StepLoads& loads,
                      StructureState& st, const StaticStepOptions& opt, StaticSummary& summary) {
