@@ -51,6 +51,7 @@ struct CellContext {
   std::vector<double>* peeq = nullptr;
   std::vector<double>* sf3 = nullptr;
   std::vector<double>* sm3 = nullptr;
+  bool points = false;  ///< integration-point arrays wanted too (FieldSet::ip; *EL PRINT tables)
 };
 
 /// Values in ElementSums.

@@ -71,7 +71,7 @@ void interleave(const std::vector<double>* comp, std::vector<double>& out) {
 }
 
 void add_cell_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
-                     const FullStepFields& full, bool small_strain, FieldSet& fs) {
+                     const FullStepFields& full, bool small_strain, bool points, FieldSet& fs) {
   const std::vector<const BlockFamily*>& families = block_families();
   int nc = 0;
   for (const BlockFamily* f : families) nc += f->count(sys);
@@ -79,6 +79,7 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
   std::vector<double>& eids = fs.add_cell("ElementId", 1, nc).values;
   std::vector<double> energy_density(nc);
   CellContext c{model, sys, st, full, small_strain, fs, nc, eids, energy_density};
+  c.points = points;
   bool plastic = false;
   for (const BlockFamily* f : families) plastic = plastic || (f->count(sys) > 0 && f->plastic(sys, st));
   if (plastic) c.peeq = &fs.add_cell("PEEQ", 1, nc, nan).values;
@@ -106,7 +107,8 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
 }  // namespace
 
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
-                       const FullStepFields& full, bool cells, const std::vector<int>* nodes, bool small_strain) {
+                       const FullStepFields& full, bool cells, const std::vector<int>* nodes, bool small_strain,
+                       bool points) {
   FieldSet fs;
   // References into the arrays are held while later arrays are added: no reallocation.
   fs.point.reserve(12);
@@ -156,7 +158,7 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
     for (int n = 0; n < sys.num_nodes; ++n)
       p[n] = contact_pressure(sys.contact, n, &st.contact_normal[3 * static_cast<std::size_t>(n)]);
   }
-  if (cells) add_cell_fields(model, sys, st, full, small_strain, fs);
+  if (cells) add_cell_fields(model, sys, st, full, small_strain, points, fs);
   return fs;
 }
 

@@ -26,8 +26,10 @@ ResultMesh result_mesh(const StructureSystem& sys);
 /// small_strain: a geometrically linear static step's frame (*STEP, NLGEOM=NO): the solid S
 /// and E, the shell section results and the axial forces are the small-strain ones (linear in
 /// the displacements and rotations, solid_cell_results), not the finite-strain measures.
+/// points (with cells): also the solids' S, E and PEEQ at their integration points
+/// (FieldSet::ip, solid_point_results), for the tables that print them.
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
                        const FullStepFields& full, bool cells, const std::vector<int>* nodes = nullptr,
-                       bool small_strain = false);
+                       bool small_strain = false, bool points = false);
 
 }  // namespace halfstep

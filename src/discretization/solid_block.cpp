@@ -1,6 +1,7 @@
 // The continuum elements as an element block family (element_blocks.hpp), a block per kind
 // group: their energies, volumes, arrays and cell output (stress and strain tensors, Mises,
 // hourglass energy, the axial force of trusses, springs and dashpots).
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -66,6 +67,24 @@ void solid_cells(CellContext& c, int cell0) {
     if (plastic_solids) (*c.peeq)[cell] = solid[e].peeq;
     if (axial_force) (*axial_force)[cell] = solid[e].axial_force;
   }
+  if (!c.points) return;
+  // The solids are the only cells with point values: cells before them (the shells) and
+  // after them (beams, triangles) have none.
+  SolidPointResults r = solid_point_results(sys, st, c.small_strain);
+  fs.ip_first.assign(static_cast<std::size_t>(nc) + 1, 0);
+  for (int cell = 0; cell <= nc; ++cell)
+    fs.ip_first[static_cast<std::size_t>(cell)] =
+        r.first[static_cast<std::size_t>(std::clamp(cell - cell0, 0, ns))];
+  const auto add = [&](const char* name, int components, std::vector<double>&& values) {
+    FieldArray& a = fs.ip.emplace_back();
+    a.name = name;
+    a.components = components;
+    a.symmetric_tensor = components == 6;
+    a.values = std::move(values);
+  };
+  add("S", 6, std::move(r.stress));
+  add("E", 6, std::move(r.strain));
+  if (plastic_solids) add("PEEQ", 1, std::move(r.peeq));
 }
 
 /// The continuum elements of range through continuum_pass (dashpots and the step's bulk

@@ -107,7 +107,109 @@ void group_small_strain_results(const StructureSystem& sys, const StructureState
   }
 }
 
+/// Whether kind K has integration-point results (point_outputs, or a single point that is
+/// its centroid; not springs, dashpots and other discrete elements).
+template <class K>
+constexpr bool has_point_results() {
+  if constexpr (has_point_outputs<K>()) {
+    return true;
+  } else {
+    return K::kPoints == 1 && !IsDiscrete<K>::value;
+  }
+}
+
+/// The point results of one group into r (first already numbered): finite strain at the
+/// state's displacements, or small strain as the derivative at u = 0 along u (see
+/// group_small_strain_results).
+template <class K>
+void group_point_results(const StructureSystem& sys, const StructureState& st, const SolidGroup& g,
+                         const std::vector<SolidMaterial<Dual<double>>>* dual_mats, SolidPointResults& r) {
+  if constexpr (has_point_results<K>()) {
+    using D = Dual<double>;
+    const SolidMesh& sm = sys.solid;
+#pragma omp parallel for num_threads(threads_for(g.count, default_threads())) schedule(static)
+    for (int i = 0; i < g.count; ++i) {
+      const int e = g.first + i;
+      const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];
+      const std::size_t point = g.first_point + static_cast<std::size_t>(i) * K::kPoints;
+      const bool state = sm.state_size > 0 && !st.solid_state.empty();
+      const double thermal = st.solid_thermal.empty() ? 0.0 : st.solid_thermal[static_cast<std::size_t>(e)];
+      double s[K::kPoints][6], eps[K::kPoints][6];
+      if (dual_mats) {
+        Vec3<D> X[K::kNodes], du[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a) {
+          X[a] = {D(sys.x0[c[a]]), D(sys.y0[c[a]]), D(sys.z0[c[a]])};
+          du[a] = {D(0.0, st.ux[c[a]]), D(0.0, st.uy[c[a]]), D(0.0, st.uz[c[a]])};
+        }
+        const SolidMaterial<D>& m = (*dual_mats)[static_cast<std::size_t>(sm.material[e])];
+        const ElementState<D> es{nullptr, nullptr, 0, 0, sm.data_of(e), D(0.0, thermal)};
+        SolidOutput<D> out[K::kPoints];
+        if constexpr (has_point_outputs<K>()) K::point_outputs(X, du, m, es, out);
+        else out[0] = K::centroid_output(X, du, m, es);
+        for (int p = 0; p < K::kPoints; ++p)
+          for (int k = 0; k < 6; ++k) {
+            s[p][k] = out[p].cauchy(kI[k], kJ[k]).d;
+            eps[p][k] = out[p].green(kI[k], kJ[k]).d;
+          }
+      } else {
+        Vec3<double> X[K::kNodes], u[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a) {
+          X[a] = {sys.x0[c[a]], sys.y0[c[a]], sys.z0[c[a]]};
+          u[a] = {st.ux[c[a]], st.uy[c[a]], st.uz[c[a]]};
+        }
+        const SolidMaterial<double>& m = sm.materials[sm.material[e]];
+        const ElementState<double> es{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point,
+                                      sm.data_of(e), thermal};
+        SolidOutput<double> out[K::kPoints];
+        if constexpr (has_point_outputs<K>()) K::point_outputs(X, u, m, es, out);
+        else out[0] = K::centroid_output(X, u, m, es);
+        for (int p = 0; p < K::kPoints; ++p)
+          for (int k = 0; k < 6; ++k) {
+            s[p][k] = out[p].cauchy(kI[k], kJ[k]);
+            eps[p][k] = out[p].green(kI[k], kJ[k]);
+          }
+      }
+      const int pc = state && !dual_mats ? peeq_component(sm.materials[sm.material[e]]) : -1;
+      const ElementState<double> old{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point};
+      const std::size_t at = static_cast<std::size_t>(r.first[static_cast<std::size_t>(e)]);
+      for (int p = 0; p < K::kPoints; ++p) {
+        const int own = output_point<K>(p);  // Abaqus's point p + 1 is the kind's point own
+        for (int k = 0; k < 6; ++k) {
+          r.stress[6 * (at + p) + k] = s[own][k];
+          r.strain[6 * (at + p) + k] = eps[own][k];
+        }
+        r.peeq[at + p] = pc >= 0 ? old.old_at(own)[pc] : 0.0;
+      }
+    }
+  }
+}
+
 }  // namespace
+
+SolidPointResults solid_point_results(const StructureSystem& sys, const StructureState& st, bool small_strain) {
+  const SolidMesh& sm = sys.solid;
+  SolidPointResults r;
+  r.first.assign(static_cast<std::size_t>(sm.num_elements) + 1, 0);
+  for (const SolidGroup& g : sm.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      using K = decltype(kind);
+      for (int i = 0; i < g.count; ++i)
+        r.first[static_cast<std::size_t>(g.first + i) + 1] = has_point_results<K>() ? K::kPoints : 0;
+    });
+  for (std::size_t e = 0; e < static_cast<std::size_t>(sm.num_elements); ++e) r.first[e + 1] += r.first[e];
+  const auto points = static_cast<std::size_t>(r.first.back());
+  r.stress.assign(6 * points, 0.0);
+  r.strain.assign(6 * points, 0.0);
+  r.peeq.assign(points, 0.0);
+  std::vector<SolidMaterial<Dual<double>>> mats;
+  if (small_strain)
+    for (const SolidMaterial<double>& m : sm.materials) mats.push_back(dual_material(m));
+  for (const SolidGroup& g : sm.groups)
+    visit_continuum_kind(g.kind, [&](auto kind) {
+      group_point_results<decltype(kind)>(sys, st, g, small_strain ? &mats : nullptr, r);
+    });
+  return r;
+}
 
 std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st,
                                                 const double* const* vel, bool small_strain) {

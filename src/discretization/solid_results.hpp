@@ -5,6 +5,7 @@
 // undeformed reference, sigma = C : eps with eps = sym grad u.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "discretization/structure_state.hpp"
@@ -27,5 +28,20 @@ struct SolidCellResult {
 /// laws; axial forces linearised too); elastic laws only (no plastic state is read).
 std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, const StructureState& st,
                                                 const double* const* vel = nullptr, bool small_strain = false);
+
+/// Stress, strain and equivalent plastic strain at the integration points of the solid
+/// elements, numbered as Abaqus numbers them (the values its *EL PRINT tables print).
+struct SolidPointResults {
+  /// Element e's points are first[e] .. first[e + 1] - 1 (none for a kind that gives centroid
+  /// values only: springs, dashpots, and kinds of several points without point_outputs).
+  std::vector<std::int64_t> first;
+  std::vector<double> stress;  ///< 6 per point, Abaqus order (small strain: C : eps)
+  std::vector<double> strain;  ///< 6 per point (Green-Lagrange; small strain: sym grad u)
+  std::vector<double> peeq;    ///< 1 per point (0 when elastic)
+};
+
+/// The integration-point results of every solid element of sys (OpenMP parallel); a kind of
+/// one point that has no point_outputs gives its centroid_output, which is that point's.
+SolidPointResults solid_point_results(const StructureSystem& sys, const StructureState& st, bool small_strain = false);
 
 }  // namespace halfstep

@@ -219,6 +219,30 @@ struct Quad4 {
     }
     return out;
   }
+
+  /// Cauchy stress and Green strain at each Gauss point (point g next to node g; NaN at every
+  /// point for an invalid reference).
+  template <class T>
+  HS_HD static void point_outputs(const Vec3<T> X[4], const Vec3<T> u[4], const SolidMaterial<T>& m,
+                                  ElementState<T> state, SolidOutput<T> out[4]) {
+    state.next = nullptr;  // output reads the state, never writes it
+    T frac[4];
+    const bool valid = mass_fractions(X, frac) > T(0);
+    for (int g = 0; g < 4; ++g) {
+      if (!valid) {
+        const T nan = solid_detail::quiet_nan<T>();
+        out[g] = {scaled_identity(nan), scaled_identity(nan)};
+        continue;
+      }
+      Vec3<T> b[4];
+      quad4_gradients(X, quad4_gauss<T>(g, 0), quad4_gauss<T>(g, 1), b, static_cast<T*>(nullptr));
+      Mat3<T> F;
+      const SolidStress<T> s = quad4_point<T, kPlaneStress>(m, u, b, F, state, g);
+      out[g] = {(T(1) / determinant(F)) * (F * s.S * transpose(F)), green_strain(F)};
+    }
+  }
+  /// The point (next to node kOutputPoint[p]) that Abaqus numbers p + 1: xi fastest.
+  static constexpr int kOutputPoint[4] = {0, 1, 3, 2};
 };
 
 /// Reference constants of a one-point quadrilateral (CPS4R, CPE4R).

@@ -191,6 +191,22 @@ HS_HD T point_sum_stable_dt(int points, const Gradients& gradients, const SolidM
   return dt_from_omega2(omega2);
 }
 
+/// Calls f(g, w_g detJ_g, output) at each of such an element's points with its Cauchy stress
+/// and Green strain; false (f not called further) at the first point with w detJ <= 0.
+template <int N, class T, class Gradients, class F>
+HS_HD bool for_each_point_output(int points, const Gradients& gradients, const Vec3<T> u[N], const SolidMaterial<T>& m,
+                                 const ElementState<T>& state, F&& f) {
+  for (int g = 0; g < points; ++g) {
+    Vec3<T> b[N];
+    const T dv = gradients(g, b);
+    if (!(dv > T(0))) return false;
+    Mat3<T> Fg = scaled_identity(T(1));
+    for (int a = 0; a < N; ++a) add_outer(Fg, u[a], b[a]);
+    f(g, dv, point_output(m, Fg, state, g));
+  }
+  return true;
+}
+
 /// Cauchy stress and Green strain of such an element averaged over its points with weights
 /// w_g detJ_g / V (NaN for an invalid reference).
 template <int N, class T, class Gradients>
@@ -198,23 +214,31 @@ HS_HD SolidOutput<T> point_sum_output(int points, const Gradients& gradients, co
                                       const SolidMaterial<T>& m, const ElementState<T>& state) {
   SolidOutput<T> out{scaled_identity(T(0)), scaled_identity(T(0))};
   T vol = T(0);
-  for (int g = 0; g < points; ++g) {
-    Vec3<T> b[N];
-    const T dv = gradients(g, b);
-    if (!(dv > T(0))) {
-      const T nan = quiet_nan<T>();
-      return {scaled_identity(nan), scaled_identity(nan)};
-    }
-    Mat3<T> F = scaled_identity(T(1));
-    for (int a = 0; a < N; ++a) add_outer(F, u[a], b[a]);
-    const SolidOutput<T> p = point_output(m, F, state, g);
+  const bool valid = for_each_point_output<N>(points, gradients, u, m, state, [&](int, T dv, const SolidOutput<T>& p) {
     out.cauchy = out.cauchy + dv * p.cauchy;
     out.green = out.green + dv * p.green;
     vol += dv;
+  });
+  if (!valid) {
+    const T nan = quiet_nan<T>();
+    return {scaled_identity(nan), scaled_identity(nan)};
   }
   out.cauchy = (T(1) / vol) * out.cauchy;
   out.green = (T(1) / vol) * out.green;
   return out;
+}
+
+/// The Cauchy stress and Green strain at each of such an element's points (out[g]; NaN at
+/// every point for an invalid reference): the values Abaqus prints per integration point.
+template <int N, class T, class Gradients>
+HS_HD void point_list_output(int points, const Gradients& gradients, const Vec3<T> u[N], const SolidMaterial<T>& m,
+                             const ElementState<T>& state, SolidOutput<T>* out) {
+  const bool valid = for_each_point_output<N>(points, gradients, u, m, state,
+                                              [&](int g, T, const SolidOutput<T>& p) { out[g] = p; });
+  if (!valid) {
+    const T nan = quiet_nan<T>();
+    for (int g = 0; g < points; ++g) out[g] = {scaled_identity(nan), scaled_identity(nan)};
+  }
 }
 
 }  // namespace solid_detail

@@ -313,29 +313,58 @@ struct C3D8 {
   template <class T>
   HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
                                               const ElementState<T>& state = {}) {
+    SolidOutput<T> p[8];
+    T w[8], vol = T(0);
+    fbar_points(X, u, m, state, p, w);
+    for (int g = 0; g < 8; ++g) vol += w[g];
+    SolidOutput<T> out{scaled_identity(T(0)), scaled_identity(T(0))};
+    for (int g = 0; g < 8; ++g) {
+      out.cauchy = out.cauchy + (w[g] / vol) * p[g].cauchy;
+      out.green = out.green + (w[g] / vol) * p[g].green;
+    }
+    return out;
+  }
+
+  /// Cauchy stress and Green strain of Fbar at each Gauss point (point g next to node g).
+  template <class T>
+  HS_HD static void point_outputs(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
+                                  const ElementState<T>& state, SolidOutput<T> out[8]) {
+    T w[8];
+    fbar_points(X, u, m, state, out, w);
+  }
+  /// The point (next to node kOutputPoint[p]) that Abaqus numbers p + 1: xi fastest, then
+  /// eta, then zeta, where the nodes go round each face.
+  static constexpr int kOutputPoint[8] = {0, 1, 3, 2, 4, 5, 7, 6};
+
+ private:
+  /// out[g]: the outputs of Fbar at point g, w[g] its detJ_g; NaN outputs at every point for
+  /// an invalid reference.
+  template <class T>
+  HS_HD static void fbar_points(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
+                                const ElementState<T>& state, SolidOutput<T> out[8], T w[8]) {
     Vec3<T> bbar[8];
     const T vol = solid_detail::c3d8_mean_gradients(X, bbar);
     if (!(vol > T(0))) {
       const T nan = solid_detail::quiet_nan<T>();
-      return {scaled_identity(nan), scaled_identity(nan)};
+      for (int g = 0; g < 8; ++g) {
+        out[g] = {scaled_identity(nan), scaled_identity(nan)};
+        w[g] = T(1);
+      }
+      return;
     }
     Mat3<T> F0 = scaled_identity(T(1));
     for (int a = 0; a < 8; ++a) solid_detail::add_outer(F0, u[a], bbar[a]);
     const T J0 = determinant(F0);
     using std::cbrt;  // unqualified below: Dual<T> (small-strain output) finds its own
-    SolidOutput<T> out{scaled_identity(T(0)), scaled_identity(T(0))};
     for (int g = 0; g < 8; ++g) {
       Vec3<T> b[8];
       solid_detail::hex8_natural(solid_detail::hex8_gauss<T>(g, 0), solid_detail::hex8_gauss<T>(g, 1),
                                  solid_detail::hex8_gauss<T>(g, 2), b, static_cast<T*>(nullptr));
-      const T w = solid_detail::hex8_gradients(X, b) / vol;
+      w[g] = solid_detail::hex8_gradients(X, b);
       Mat3<T> F = scaled_identity(T(1));
       for (int a = 0; a < 8; ++a) solid_detail::add_outer(F, u[a], b[a]);
-      const SolidOutput<T> p = solid_detail::point_output(m, cbrt(J0 / determinant(F)) * F, state, g);
-      out.cauchy = out.cauchy + w * p.cauchy;
-      out.green = out.green + w * p.green;
+      out[g] = solid_detail::point_output(m, cbrt(J0 / determinant(F)) * F, state, g);
     }
-    return out;
   }
 };
 

@@ -190,6 +190,17 @@ struct Hex20 {
     };
     return point_sum_output<20>(kPoints, at_point, u, m, state);
   }
+
+  /// Cauchy stress and Green strain at each Gauss point, numbered as Abaqus numbers them
+  /// (xi fastest, then eta, then zeta; hex20_gauss).
+  template <class T>
+  HS_HD static void point_outputs(const Vec3<T> X[20], const Vec3<T> u[20], const SolidMaterial<T>& m,
+                                  const ElementState<T>& state, SolidOutput<T> out[kPoints]) {
+    const auto at_point = [&](int g, Vec3<T>* b) {
+      return hex20_gradients(X, kGauss, g, b, static_cast<T*>(nullptr));
+    };
+    point_list_output<20>(kPoints, at_point, u, m, state, out);
+  }
 };
 
 }  // namespace solid_detail

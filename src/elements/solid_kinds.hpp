@@ -60,4 +60,36 @@ constexpr int point_state_size(const SolidMaterial<T>& m) {
   }
 }
 
+namespace solid_detail {
+template <class K, class = void>
+struct HasPointOutputs : std::false_type {};
+template <class K>
+struct HasPointOutputs<K, std::void_t<decltype(K::point_outputs(
+                              static_cast<const Vec3<double>*>(nullptr), static_cast<const Vec3<double>*>(nullptr),
+                              std::declval<const SolidMaterial<double>&>(), std::declval<const ElementState<double>&>(),
+                              static_cast<SolidOutput<double>*>(nullptr)))>> : std::true_type {};
+template <class K, class = void>
+struct HasOutputPoint : std::false_type {};
+template <class K>
+struct HasOutputPoint<K, std::void_t<decltype(K::kOutputPoint[0])>> : std::true_type {};
+}  // namespace solid_detail
+
+/// True when kind K gives its stress and strain at each integration point
+/// (point_outputs(X, u, m, state, out[kPoints])), as Abaqus prints them.
+template <class K>
+constexpr bool has_point_outputs() {
+  return solid_detail::HasPointOutputs<K>::value;
+}
+
+/// K's own index of the integration point that Abaqus numbers p + 1 (kOutputPoint when K
+/// numbers its points otherwise, else p).
+template <class K>
+constexpr int output_point(int p) {
+  if constexpr (solid_detail::HasOutputPoint<K>::value) {
+    return K::kOutputPoint[p];
+  } else {
+    return p;
+  }
+}
+
 }  // namespace halfstep

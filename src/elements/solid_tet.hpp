@@ -275,6 +275,17 @@ struct C3D10M {
     };
     return solid_detail::point_sum_output<10>(4, at_point, u, m, state);
   }
+
+  /// Cauchy stress and Green strain at each Gauss point; point g lies next to corner g, as
+  /// Abaqus numbers them.
+  template <class T>
+  HS_HD static void point_outputs(const Vec3<T> X[10], const Vec3<T> u[10], const SolidMaterial<T>& m,
+                                  const ElementState<T>& state, SolidOutput<T> out[kPoints]) {
+    const auto at_point = [&](int g, Vec3<T>* b) {
+      return solid_detail::tet10_gauss_gradients(X, g, b);
+    };
+    solid_detail::point_list_output<10>(4, at_point, u, m, state, out);
+  }
 };
 
 }  // namespace halfstep

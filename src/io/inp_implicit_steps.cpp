@@ -1,5 +1,6 @@
-// The implicit procedures: *FREQUENCY (solver/frequency_step.cpp runs it) and *DYNAMIC without
-// EXPLICIT (the static step's Newton iterations with inertia, solver/static_dynamics.cpp).
+// The implicit procedures: *FREQUENCY (solver/frequency_step.cpp runs it), *DYNAMIC without
+// EXPLICIT (the static step's Newton iterations with inertia, solver/static_dynamics.cpp) and
+// *MODAL DYNAMIC with *MODAL DAMPING (solver/modal_dynamics.cpp).
 #include <cmath>
 #include <string>
 
@@ -33,7 +34,7 @@ void DeckParser::implicit_dynamic_keyword(const Keyword& kw) {
 // Abaqus's and the peer's parameters. The eigensolver and linear solver they name do not
 // change the answer (every run uses shift-invert Lanczos on the static step's sparse
 // factorization), so their values are accepted; STORAGE=YES keeps the modes for a later
-// modal step, which halfstep does not have (a *MODAL DYNAMIC is refused where it stands).
+// modal step (every frequency step's modes are kept for the next *MODAL DYNAMIC).
 void DeckParser::frequency_keyword(const Keyword& kw) {
   allow_params(kw, {"EIGENSOLVER", "SOLVER", "STORAGE", "NORMALIZATION", "GLOBAL", "CYCMPC", "MATRIXSTORAGE"});
   Step& s = m_.steps.back();
@@ -89,5 +90,116 @@ void DeckParser::frequency_data(const Line& line) {
 }
 
 void DeckParser::frequency_end() { need_data_line("the number of eigenvalues"); }
+
+// The peer's and Abaqus's parameters: DIRECT (fixed increments, as every modal step runs:
+// the modal equations are integrated exactly, so the increment only samples the amplitudes and
+// the output) and DELTMX (the peer's automatic-increment control, read); STEADY STATE and
+// CYCLIC SYMMETRY are other analyses.
+void DeckParser::modal_dynamic_keyword(const Keyword& kw) {
+  allow_params(kw, {"DIRECT", "DELTMX", "SOLVER", "STEADYSTATE", "CYCLICSYMMETRY", "NSET", "CONTINUE"});
+  for (const char* k : {"STEADYSTATE", "CYCLICSYMMETRY", "NSET"})
+    if (kw.find(k))
+      fail(kw.pos, std::string("*MODAL DYNAMIC, ") + (std::string(k) == "STEADYSTATE" ? "STEADY STATE" : k) +
+                       ": not supported (a transient modal response from the first increment, without cyclic symmetry)");
+  if (kw.find("CONTINUE") && squeeze_upper(param(kw, "CONTINUE")) != "NO")
+    fail(kw.pos, "*MODAL DYNAMIC, CONTINUE=YES is not supported (each modal step starts at rest)");
+  if (kw.find("DIRECT")) {
+    const std::string d = squeeze_upper(param(kw, "DIRECT"));
+    if (!d.empty() && d != "YES" && d != "NO")
+      fail(kw.pos, "*MODAL DYNAMIC, DIRECT must be YES or NO, got '" + param(kw, "DIRECT") + "'");
+  }
+  if (kw.find("DELTMX")) real_param(kw, "DELTMX", 0.0);  // checked, then the increments stay fixed
+  ModalDynamics d;
+  d.loc = loc(kw.pos);
+  Step& s = begin_static_procedure(kw);
+  if (s.nlgeom)
+    fail(kw.pos, "*MODAL DYNAMIC with NLGEOM (on since an earlier step): a modal response is linear about the "
+                 "reference configuration; run it in a deck without NLGEOM");
+  s.controls.direct = true;
+  s.modal = d;
+}
+
+// "time increment, time period[, minimum, maximum increment]" (the peer's bounds of its
+// automatic increments: read, the increments stay the first field's).
+void DeckParser::modal_dynamic_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*MODAL DYNAMIC takes one data line: time increment, time period");
+  need_fields(line, 2, "time increment, time period");
+  at_most_fields(line, 4, "time increment, time period[, minimum increment, maximum increment]");
+  if (line.fields.size() > 2) real_or(line.fields[2], 0.0, "the minimum time increment");
+  if (line.fields.size() > 3) real_or(line.fields[3], 0.0, "the maximum time increment");
+  Step& s = m_.steps.back();
+  const double dt = real(line.fields[0], "the time increment");
+  s.time_period = real(line.fields[1], "the time period");
+  if (!(s.time_period > 0) || !std::isfinite(s.time_period))
+    fail(at_, "*MODAL DYNAMIC: the time period must be positive, got '" + std::string(line.fields[1]) + "'");
+  if (!(dt > 0) || !(dt <= s.time_period))
+    fail(at_, "*MODAL DYNAMIC: the time increment must be positive and at most the time period, got '" +
+                  std::string(line.fields[0]) + "'");
+  s.controls.initial = s.controls.minimum = s.controls.maximum = dt;
+  // Refused here rather than after INC= increments (as a static step's count).
+  const double increments = std::ceil(s.time_period / dt - 1e-9);
+  if (increments > s.controls.max_increments)
+    fail(at_, "*MODAL DYNAMIC: the step takes " + std::to_string(static_cast<long long>(std::min(increments, 1e18))) +
+                  " increments (time period / time increment), more than its *STEP's INC=" +
+                  std::to_string(s.controls.max_increments) + ": raise INC= (up to 100000000) or the increment");
+}
+
+void DeckParser::modal_dynamic_end() { need_data_line("time increment, time period"); }
+
+// *MODAL DAMPING inside a *MODAL DYNAMIC step: MODAL=DIRECT (the default; lines "first mode,
+// last mode, critical damping ratio") or RAYLEIGH (", , alpha, beta"). The peer's default
+// DEFINITION=MODE NUMBERS only.
+void DeckParser::modal_damping_keyword(const Keyword& kw) {
+  allow_params(kw, {"MODAL", "RAYLEIGH", "DEFINITION", "STRUCTURAL", "VISCOUS"});
+  Step& s = m_.steps.back();
+  if (!s.modal)
+    fail(kw.pos, "*MODAL DAMPING belongs in a *MODAL DYNAMIC step, after the *MODAL DYNAMIC line");
+  const std::string modal = squeeze_upper(param(kw, "MODAL"));
+  if (!modal.empty() && modal != "DIRECT")
+    fail(kw.pos, "*MODAL DAMPING, MODAL=" + param(kw, "MODAL") + " is not supported (DIRECT or RAYLEIGH)");
+  const std::string def = squeeze_upper(param(kw, "DEFINITION"));
+  if (!def.empty() && def != "MODENUMBERS")
+    fail(kw.pos, "*MODAL DAMPING, DEFINITION=" + param(kw, "DEFINITION") + " is not supported (MODE NUMBERS)");
+  if (kw.find("STRUCTURAL"))
+    fail(kw.pos, "*MODAL DAMPING, STRUCTURAL is not supported (viscous damping ratios or RAYLEIGH)");
+  ModalDynamics& d = *s.modal;
+  d.rayleigh = kw.find("RAYLEIGH") != nullptr;
+  d.damping.clear();
+  d.rayleigh_alpha = d.rayleigh_beta = 0;
+}
+
+void DeckParser::modal_damping_data(const Line& line) {
+  ModalDynamics& d = *m_.steps.back().modal;
+  const auto& f = line.fields;
+  if (d.rayleigh) {
+    if (block_lines_ > 1) fail(at_, "*MODAL DAMPING, RAYLEIGH takes one data line: , , alpha, beta");
+    at_most_fields(line, 4, ", , alpha, beta");
+    d.rayleigh_alpha = f.size() > 2 ? real_or(f[2], 0.0, "the mass-proportional factor alpha") : 0.0;
+    d.rayleigh_beta = f.size() > 3 ? real_or(f[3], 0.0, "the stiffness-proportional factor beta") : 0.0;
+    if (!(d.rayleigh_alpha >= 0) || !(d.rayleigh_beta >= 0) || !std::isfinite(d.rayleigh_alpha) ||
+        !std::isfinite(d.rayleigh_beta))
+      fail(at_, "*MODAL DAMPING, RAYLEIGH: alpha and beta must be zero or positive");
+    return;
+  }
+  need_fields(line, 3, "first mode, last mode, critical damping ratio");
+  at_most_fields(line, 3, "first mode, last mode, critical damping ratio");
+  ModalDampingRange r;
+  r.loc = loc(at_);
+  const std::int64_t first = integer(f[0], "the first mode");
+  const std::int64_t last = trim(f[1]).empty() ? first : integer(f[1], "the last mode");
+  if (first < 1 || last < first || last > 100000)
+    fail(at_, "*MODAL DAMPING: modes must run from a first mode >= 1 to a last mode >= it, got '" + std::string(f[0]) +
+                  "', '" + std::string(f[1]) + "'");
+  r.first = static_cast<int>(first);
+  r.last = static_cast<int>(last);
+  r.ratio = real(f[2], "the critical damping ratio");
+  if (!(r.ratio >= 0) || !std::isfinite(r.ratio))
+    fail(at_, "*MODAL DAMPING: the critical damping ratio must be zero or positive, got '" + std::string(f[2]) + "'");
+  d.damping.push_back(r);
+}
+
+void DeckParser::modal_damping_end() {
+  need_data_line(m_.steps.back().modal->rayleigh ? ", , alpha, beta" : "first mode, last mode, critical damping ratio");
+}
 
 }  // namespace halfstep::inp

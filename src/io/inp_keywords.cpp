@@ -102,6 +102,8 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},
       {"*STATIC", kInStep, &P::static_keyword, &P::static_data},
       {"*FREQUENCY", kInStep, &P::frequency_keyword, &P::frequency_data, &P::frequency_end},
+      {"*MODAL DYNAMIC", kInStep, &P::modal_dynamic_keyword, &P::modal_dynamic_data, &P::modal_dynamic_end},
+      {"*MODAL DAMPING", kInStep, &P::modal_damping_keyword, &P::modal_damping_data, &P::modal_damping_end},
       {"*FIXED MASS SCALING", kInStep, &P::fixed_mass_scaling_keyword},
       {"*VARIABLE MASS SCALING", kInStep, &P::variable_mass_scaling_keyword},
       {"*BULK VISCOSITY", kInStep, &P::bulk_viscosity_keyword, &P::bulk_viscosity_data},

@@ -232,10 +232,22 @@ void DeckParser::print_keyword(const Keyword& kw, PrintRequest::Kind kind) {
   if (!totals.empty() && totals != "YES" && totals != "NO")
     fail(kw.pos, kw.display + ", TOTALS must be YES or NO, got '" + param(kw, "TOTALS") + "'");
   p.totals = totals == "YES";
+  // Element values at the integration points unless CENTROIDAL (Abaqus's default and choice);
+  // values averaged at the nodes are not computed, the points' values are printed instead.
   const std::string position = squeeze_upper(param(kw, "POSITION"));
-  if (!position.empty() && position != "CENTROIDAL" && warned_.emplace("ELPRINT,POSITION", kw.pos).second)
-    m_.warnings.push_back("*EL PRINT, POSITION=" + param(kw, "POSITION") +
-                          ": halfstep prints element values at the centroid (first at " + loc(kw.pos).str() + ")");
+  if (kind == PrintRequest::Kind::Element && kw.find("POSITION")) {
+    if (position == "CENTROIDAL") {
+      p.centroidal = true;
+    } else if (position == "AVERAGEDATNODES" || position == "NODES") {
+      if (warned_.emplace("ELPRINT,POSITION", kw.pos).second)
+        m_.warnings.push_back("*EL PRINT, POSITION=" + param(kw, "POSITION") +
+                              ": halfstep prints element values at the integration points (first at " +
+                              loc(kw.pos).str() + ")");
+    } else if (position != "INTEGRATIONPOINTS") {
+      fail(kw.pos, "*EL PRINT, POSITION must be INTEGRATION POINTS, CENTROIDAL, AVERAGED AT NODES or NODES, got '" +
+                       param(kw, "POSITION") + "'");
+    }
+  }
   m_.steps.back().prints.push_back(std::move(p));
 }
 

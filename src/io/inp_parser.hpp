@@ -279,6 +279,12 @@ class DeckParser {
   void frequency_keyword(const Keyword& kw);
   void frequency_data(const Line& line);
   void frequency_end();
+  void modal_dynamic_keyword(const Keyword& kw);
+  void modal_dynamic_data(const Line& line);
+  void modal_dynamic_end();
+  void modal_damping_keyword(const Keyword& kw);
+  void modal_damping_data(const Line& line);
+  void modal_damping_end();
   void boundary_keyword(const Keyword& kw);
   void boundary_data(const Line& line);
   /// OP= of a carried block (*BOUNDARY, *CLOAD, *DLOAD, *TEMPERATURE): true for NEW (drop

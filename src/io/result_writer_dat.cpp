@@ -148,27 +148,65 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
     } else {
       elems = &model_.elsets.at(p.set).members;
     }
+    const bool use_points = !p.centroidal && !frame.fields.ip.empty();
     for (const std::string& var : p.vars) {
       const bool peeq = var == "PEEQ";
-      const FieldArray* solid = frame.fields.find_cell(peeq ? "PEEQ" : var == "S" ? "S" : "E");
-      const FieldArray* sf = frame.fields.find_cell("SF");
-      const FieldArray* sm = frame.fields.find_cell("SM");
+      const char* name = peeq ? "PEEQ" : var == "S" ? "S" : "E";
+      const FieldArray* solid = frame.fields.find_cell(name);
+      const FieldArray* at_points = use_points ? frame.fields.find_ip(name) : nullptr;
+      const std::vector<std::int64_t>& first = frame.fields.ip_first;
+      const auto points_of = [&](int c) {
+        return at_points ? static_cast<int>(first[static_cast<std::size_t>(c) + 1] - first[static_cast<std::size_t>(c)]) : 0;
+      };
+      const auto id_of = [&](int e) { return static_cast<long long>(model_.elements.id[static_cast<std::size_t>(e)]); };
+      // Elements with integration-point values: a row per point, numbered as Abaqus numbers them.
+      if (at_points) {
+        const char* what = peeq ? "equivalent plastic strain (elem, integ.pnt.,pe)"
+                           : var == "S" ? "stresses (elem, integ.pnt.,sxx,syy,szz,sxy,sxz,syz)"
+                                        : "strains (elem, integ.pnt.,exx,eyy,ezz,exy,exz,eyz)";
+        bool header = false;
+        const auto k = static_cast<std::size_t>(at_points->components);
+        for (int e : *elems) {
+          const int c = cell_of[static_cast<std::size_t>(e)];
+          if (c < 0 || points_of(c) == 0) continue;
+          if (!header) {
+            std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL ELEMENTS").c_str(),
+                         frame.time);
+            header = true;
+          }
+          for (int q = 0; q < points_of(c); ++q) {
+            const std::size_t at = static_cast<std::size_t>(first[static_cast<std::size_t>(c)]) + static_cast<std::size_t>(q);
+            std::fprintf(f, " %10lld %3d", id_of(e), q + 1);
+            for (std::size_t j = 0; j < k; ++j) std::fprintf(f, " %14.6E", at_points->values[k * at + j]);
+            std::fprintf(f, "\n");
+          }
+        }
+      }
+      // The other elements (all of them with POSITION=CENTROIDAL): a row each.
       const char* what = peeq ? "equivalent plastic strain (elem, peeq)"
                          : var == "S" ? "stresses (elem, sxx,syy,szz,sxy,sxz,syz)"
                                       : "strains (elem, exx,eyy,ezz,exy,exz,eyz)";
-      std::fprintf(f, "\n %s at the centroid for set %s and time %14.6E\n\n", what,
-                   set_name(p.set, "ALL ELEMENTS").c_str(), frame.time);
+      bool header = false;
       for (int e : *elems) {
         const int c = cell_of[static_cast<std::size_t>(e)];
-        if (c < 0) continue;
-        const long long id = static_cast<long long>(model_.elements.id[static_cast<std::size_t>(e)]);
+        if (c < 0 || points_of(c) > 0) continue;
+        const auto row_start = [&] {
+          if (!header) {
+            std::fprintf(f, "\n %s at the centroid for set %s and time %14.6E\n\n", what,
+                         set_name(p.set, "ALL ELEMENTS").c_str(), frame.time);
+            header = true;
+          }
+        };
         const bool beam = model_.elements.beam[static_cast<std::size_t>(e)] != 0;
         if ((beam && !peeq) || model_.elements.shell[static_cast<std::size_t>(e)]) {
           // Beams and shells: section forces and moments for S (beams and FPM triangles
           // SF1-SF3, MITC4 SF1-SF5; SM1-SM3); no strains, no PEEQ of shells.
+          const FieldArray* sf = frame.fields.find_cell("SF");
+          const FieldArray* sm = frame.fields.find_cell("SM");
           if (var == "S" && sf && sm) {
+            row_start();
             const auto ks = static_cast<std::size_t>(sf->components), km = static_cast<std::size_t>(sm->components);
-            std::fprintf(f, " %10lld  SF", id);
+            std::fprintf(f, " %10lld  SF", id_of(e));
             for (std::size_t k = 0; k < ks; ++k) std::fprintf(f, " %14.6E", sf->values[ks * static_cast<std::size_t>(c) + k]);
             std::fprintf(f, "  SM");
             for (std::size_t k = 0; k < km; ++k) std::fprintf(f, " %14.6E", sm->values[km * static_cast<std::size_t>(c) + k]);
@@ -177,7 +215,8 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
           continue;
         }
         if (!solid) continue;  // PEEQ of a model without plasticity: nothing to print
-        std::fprintf(f, " %10lld", id);
+        row_start();
+        std::fprintf(f, " %10lld", id_of(e));
         for (int k = 0; k < solid->components; ++k)
           std::fprintf(f, " %14.6E", solid->values[static_cast<std::size_t>(solid->components) * c + k]);
         std::fprintf(f, "\n");

@@ -273,6 +273,9 @@ struct PrintRequest {
   std::vector<std::string> vars;   ///< U, V, RF (nodes); S, E, PEEQ (elements); upper-case; none for energies
   int frequency = 1;               ///< increments between prints; 0: none
   bool totals = false;             ///< TOTALS=YES: a line of sums after the table
+  /// Element tables: POSITION=CENTROIDAL (one row per element) instead of the default, a row
+  /// per integration point of the kinds that have point values.
+  bool centroidal = false;
   SourceLoc loc;
   /// True when this table is printed after `increment` increments of its step (every
   /// `frequency`-th one, and at the step's end).
@@ -292,6 +295,13 @@ inline bool any_print_due(const std::vector<PrintRequest>& prints, long long inc
 inline bool prints_need_cells(const std::vector<PrintRequest>& prints) {
   for (const PrintRequest& p : prints)
     if (p.kind == PrintRequest::Kind::Element) return true;
+  return false;
+}
+
+/// True when a step's print requests include an element table at the integration points.
+inline bool prints_need_points(const std::vector<PrintRequest>& prints) {
+  for (const PrintRequest& p : prints)
+    if (p.kind == PrintRequest::Kind::Element && !p.centroidal) return true;
   return false;
 }
 
@@ -357,6 +367,26 @@ struct ImplicitDynamics {
   SourceLoc loc;
 };
 
+/// One *MODAL DAMPING, MODAL=DIRECT line: modes first..last (1-based) take the critical
+/// damping ratio `ratio`.
+struct ModalDampingRange {
+  int first = 1, last = 1;
+  double ratio = 0;
+  SourceLoc loc;
+};
+
+/// *MODAL DYNAMIC: the response of the linear model as the superposition of the modes of the
+/// last *FREQUENCY step, each mode's equation q'' + 2 zeta omega q' + omega^2 q = phi . f(t)
+/// integrated exactly for loads linear over each increment (its Step::procedure is Static,
+/// its StaticControls::initial the fixed increment). Damping: *MODAL DAMPING, by ranges of
+/// modes or RAYLEIGH (zeta = alpha / (2 omega) + beta omega / 2); the later line wins.
+struct ModalDynamics {
+  std::vector<ModalDampingRange> damping;
+  bool rayleigh = false;
+  double rayleigh_alpha = 0, rayleigh_beta = 0;
+  SourceLoc loc;
+};
+
 /// *FREQUENCY: the step's natural frequencies and mode shapes about its base state (the
 /// state the previous general step left, with its stresses under NLGEOM). A frequency step is
 /// a perturbation: it runs on the static step's equations and tangent (its Step::procedure is
@@ -378,6 +408,7 @@ struct Step {
   StaticControls controls;  ///< static steps only
   std::optional<FrequencyRequest> frequency;  ///< *FREQUENCY: a perturbation step run on the static machinery
   std::optional<ImplicitDynamics> dynamic;    ///< *DYNAMIC (implicit): inertia in the static step's Newton iterations
+  std::optional<ModalDynamics> modal;         ///< *MODAL DYNAMIC: superposition of the last frequency step's modes
   double time_period = 0;
   std::optional<double> fixed_increment;  ///< DIRECT USER CONTROL / FIXED TIME INCREMENTATION
   std::vector<Boundary> boundaries;

@@ -93,7 +93,7 @@ void serialize(Ar& ar, OutputRequest& r) {
 
 template <class Ar>
 void serialize(Ar& ar, PrintRequest& r) {
-  ar(r.kind, r.set, r.vars, r.frequency, r.totals, r.loc);
+  ar(r.kind, r.set, r.vars, r.frequency, r.totals, r.centroidal, r.loc);
 }
 
 template <class Ar>
@@ -152,8 +152,18 @@ void serialize(Ar& ar, ImplicitDynamics& d) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, ModalDampingRange& r) {
+  ar(r.first, r.last, r.ratio, r.loc);
+}
+
+template <class Ar>
+void serialize(Ar& ar, ModalDynamics& d) {
+  ar(d.damping, d.rayleigh, d.rayleigh_alpha, d.rayleigh_beta, d.loc);
+}
+
+template <class Ar>
 void serialize(Ar& ar, Step& s) {
-  ar(s.name, s.procedure, s.nlgeom, s.controls, s.frequency, s.dynamic, s.time_period, s.fixed_increment, s.boundaries, s.cloads, s.dloads,
+  ar(s.name, s.procedure, s.nlgeom, s.controls, s.frequency, s.dynamic, s.modal, s.time_period, s.fixed_increment, s.boundaries, s.cloads, s.dloads,
      s.outputs, s.prints, s.mass_scaling, s.variable_mass_scaling, s.bulk_viscosity, s.temperatures, s.boundary_op_new,
      s.cload_op_new, s.dload_op_new, s.temperature_op_new, s.loc);
 }
@@ -238,7 +248,9 @@ HALFSTEP_SHARE_FIELDS(BulkViscosityLine, 56);
 HALFSTEP_SHARE_FIELDS(TemperatureLine, 104);
 HALFSTEP_SHARE_FIELDS(FrequencyRequest, 72);
 HALFSTEP_SHARE_FIELDS(ImplicitDynamics, 48);
-HALFSTEP_SHARE_FIELDS(Step, 560);
+HALFSTEP_SHARE_FIELDS(ModalDampingRange, 56);
+HALFSTEP_SHARE_FIELDS(ModalDynamics, 88);
+HALFSTEP_SHARE_FIELDS(Step, 656);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1696);  // initial_temperatures: rank 0 builds the step loads

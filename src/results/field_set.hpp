@@ -37,6 +37,12 @@ struct FieldArray {
 /// Named point and cell arrays of one output instant, in the order they are to be written.
 struct FieldSet {
   std::vector<FieldArray> point, cell;
+  /// Arrays at the cells' integration points, numbered as Abaqus numbers them (what *EL PRINT
+  /// tables print; writers of meshes leave them out): cell c's points are ip_first[c] ..
+  /// ip_first[c + 1] - 1, and a cell without point values (shells, beams, kinds that give
+  /// centroid values only) has none. Empty when no table asked for them.
+  std::vector<FieldArray> ip;
+  std::vector<std::int64_t> ip_first;
   /// Appends a point array of n entities (filled with fill) and returns it.
   FieldArray& add_point(const std::string& name, int components, std::size_t n, double fill = 0.0) {
     FieldArray& a = point.emplace_back();
@@ -52,6 +58,12 @@ struct FieldSet {
     a.components = components;
     a.values.assign(n * static_cast<std::size_t>(components), fill);
     return a;
+  }
+  /// The integration-point array called name, or null.
+  const FieldArray* find_ip(const std::string& name) const {
+    for (const FieldArray& a : ip)
+      if (a.name == name) return &a;
+    return nullptr;
   }
   /// The point array called name, or null.
   const FieldArray* find_point(const std::string& name) const {

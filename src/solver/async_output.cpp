@@ -87,8 +87,13 @@ void AsyncOutput::run() {
         out.step_end = f.step_end;
         out.nodes = f.nodes;
         out.eigenvalues = f.eigenvalues;
+        // Integration-point values only for the element tables that print them (each frame's
+        // step is its model step f.step, 1-based).
+        const bool points = f.print_cells && f.step >= 1 && f.step <= static_cast<int>(model_.steps.size()) &&
+                            prints_need_points(model_.steps[static_cast<std::size_t>(f.step - 1)].prints);
         if (f.field || f.history || f.print)
-          out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells, f.nodes.get(), f.small_strain);
+          out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells, f.nodes.get(), f.small_strain,
+                                     points);
         if (f.field && bezier_) out.bezier = bezier_fields(*bezier_, out.fields);
         const EnergyRecord& e = f.record;
         out.energy_row = {e.time,    e.kinetic,   e.internal,           e.external_work, e.damping_work,

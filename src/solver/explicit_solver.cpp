@@ -17,6 +17,7 @@
 #include "elements/registry.hpp"
 #include "solver/frequency_step.hpp"
 #include "solver/interrupt.hpp"
+#include "solver/modal_dynamics.hpp"
 #include "solver/run_context.hpp"
 #include "solver/static_solver.hpp"
 
@@ -203,7 +204,23 @@ bool run_static_step_of_run(RunContext& c, std::size_t si) {
   if (c.model.steps[si].frequency) {  // a perturbation: the state stays as it was
     sum.step_records.back().procedure = "frequency";
     sum.step_records.back().period = 0;
-    sum.step_records.back().eigenvalues = run_frequency_step(c.model, c.model.steps[si], c.sys, step, st, so, sum.statics);
+    if (!c.modes) c.modes = std::make_shared<ModeSet>();
+    sum.step_records.back().eigenvalues =
+        run_frequency_step(c.model, c.model.steps[si], c.sys, step, st, so, sum.statics, c.modes.get());
+    return false;
+  }
+  if (c.model.steps[si].modal) {
+    sum.step_records.back().procedure = "modal dynamic";
+    try {
+      sum.step_records.back().increments =
+          run_modal_dynamic_step(c.model, c.model.steps[si], c.sys, step, st, so, sum.statics, c.modes.get());
+    } catch (const RunInterrupted&) {
+      return true;
+    }
+    if (c.backend) {
+      c.backend->upload(st);  // the next explicit step starts from here, at rest
+      c.backend->rebase_energy(true);
+    }
     return false;
   }
   try {

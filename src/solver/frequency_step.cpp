@@ -222,7 +222,7 @@ void check_frequency_step(const Step& step, const StructureSystem& sys) {
 
 std::vector<double> run_frequency_step(const Model& model, const Step& step, const StructureSystem& sys,
                                        const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
-                                       StaticSummary& summary) {
+                                       StaticSummary& summary, ModeSet* keep) {
   const auto t_step = std::chrono::steady_clock::now();
   const FrequencyRequest& req = *step.frequency;
   if (sys.total_elements() == 0) throw InputError(step.loc, "frequency step '" + step.name + "': the model has no elements");
@@ -285,6 +285,20 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
   kept.phi.resize(p.neq, static_cast<Eigen::Index>(cols.size()));
   for (std::size_t j = 0; j < cols.size(); ++j) kept.phi.col(static_cast<Eigen::Index>(j)) = modes.phi.col(cols[j]);
   normalize(kept, mass, req.mass_normalized);
+  if (keep) {
+    *keep = ModeSet{};
+    keep->lambda = kept.lambda;
+    keep->dofs_per_node = p.q;
+    keep->held = p.held;
+    keep->step = static_cast<int>(&step - model.steps.data()) + 1;
+    Eigen::VectorXd mx(p.neq);
+    for (Eigen::Index j = 0; j < kept.phi.cols(); ++j) {
+      const auto v = kept.phi.col(j);
+      mass.apply(v.data(), mx.data());
+      keep->modal_mass.push_back(v.dot(mx));
+      mass.expand(v.data(), keep->shapes.emplace_back());
+    }
+  }
   if (opt.progress) {
     std::fprintf(stderr, "halfstep: frequency step '%s': %zu modes", step.name.c_str(), kept.lambda.size());
     if (!kept.lambda.empty())

@@ -15,6 +15,23 @@
 
 namespace halfstep {
 
+/// The modes a frequency step found, kept for a later *MODAL DYNAMIC step: omega^2 and the
+/// shapes as dof vectors of the static step's layout (`dofs_per_node` per node; tied and
+/// slaved dofs expanded, held dofs zero).
+struct ModeSet {
+  std::vector<double> lambda;               ///< omega^2, ascending
+  std::vector<std::vector<double>> shapes;  ///< one dof vector per mode
+  std::vector<double> modal_mass;           ///< phi . M phi (1 under NORMALIZATION=MASS)
+  std::vector<char> held;                   ///< the dofs the frequency step held
+  std::size_t dofs_per_node = 3;
+  int step = 0;                             ///< the frequency step, 1-based
+  /// The motion the last *MODAL DYNAMIC step on these modes ended with (q, v per mode), the
+  /// base displacements it added them to, and that step (1-based; 0: none): a modal step right
+  /// after it goes on from there.
+  std::vector<double> q, v, base;
+  int motion_step = 0;
+};
+
 /// Refuses, before any output, what a frequency step cannot take: beams or FPM triangles,
 /// contact, *EL PRINT of shells.
 void check_frequency_step(const Step& step, const StructureSystem& sys);
@@ -22,11 +39,11 @@ void check_frequency_step(const Step& step, const StructureSystem& sys);
 /// Runs frequency step `step` (step.frequency set) about state st, which it leaves as it
 /// found it; hands a frame per mode (U the mode shape, at analysis time st.time + mode
 /// number, as the peer numbers them) and the eigenvalue table to opt.emit. Returns the
-/// eigenvalues omega^2, ascending. Throws InputError for a model it cannot take (rotational
-/// dofs, contact, a free dof without mass, rigid motion) and RunError when the eigensolver
-/// does not converge.
+/// eigenvalues omega^2, ascending, and the modes into *keep (when given). Throws InputError
+/// for a model it cannot take (rotational dofs, contact, a free dof without mass, rigid motion)
+/// and RunError when the eigensolver does not converge.
 std::vector<double> run_frequency_step(const Model& model, const Step& step, const StructureSystem& sys,
                                        const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
-                                       StaticSummary& summary);
+                                       StaticSummary& summary, ModeSet* keep = nullptr);
 
 }  // namespace halfstep

@@ -12,6 +12,9 @@
 #include "core/lap_timer.hpp"
 #include "elements/registry.hpp"
 #include "model/memory.hpp"
+#include "solver/frequency_step.hpp"
+#include "solver/modal_dynamics.hpp"
+#include "solver/static_solver.hpp"
 
 namespace halfstep {
 
@@ -45,6 +48,12 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   const MassScalingResult scaling = apply_deck_mass_scaling(model, sys);  // as the run will
   check_variable_mass_scaling(model, sys, false);
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
+  // The implicit procedures' limits on the model, as the run checks them before its output.
+  for (const Step& step : model.steps) {
+    if (step.frequency) check_frequency_step(step, sys);
+    if (step.dynamic) check_dynamic_step(step, sys);
+    if (step.modal) check_modal_step(model, step, sys);
+  }
   if (times) {
     times->system = system_seconds;
     times->steps = lap();
@@ -112,6 +121,7 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
     if (ms.procedure == Procedure::Static) {
       char kind[64] = "static";
       if (ms.dynamic) std::snprintf(kind, sizeof kind, "implicit dynamic (HHT alpha %g)", ms.dynamic->alpha);
+      if (ms.modal) std::snprintf(kind, sizeof kind, "modal dynamic (superposing the last frequency step's modes)");
       add("step %zu '%s'    %s (NLGEOM=%s), period %.6g, increments %.6g (minimum %.6g, maximum %.6g)%s, "
           "at most %d\n",
           i + 1, steps[i].name.c_str(), kind, ms.nlgeom ? "YES" : "NO", steps[i].period, ms.controls.initial,

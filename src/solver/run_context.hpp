@@ -18,6 +18,7 @@
 #include "results/run_summary.hpp"
 #include "solver/async_output.hpp"
 #include "solver/explicit_solver.hpp"
+#include "solver/frequency_step.hpp"
 #include "solver/restart_point.hpp"
 #include "solver/run_setup.hpp"
 
@@ -75,6 +76,8 @@ struct RunContext {
   double solve_seconds = 0;            ///< wall seconds in explicit time loops
   bool tty = false;                    ///< progress on a terminal
   bool reports = false;                ///< status points go to opt.status (rank 0)
+  /// The last frequency step's modes, for a *MODAL DYNAMIC after it (null: none run yet).
+  std::shared_ptr<ModeSet> modes;
 
   /// Hands p to opt.status with the run's end time and the ETA at the pace so far (wall
   /// seconds per unit of analysis time since the time loop began).

@@ -6,6 +6,7 @@
 #include "discretization/nodal_triads.hpp"
 #include "parallel/partition.hpp"
 #include "solver/frequency_step.hpp"
+#include "solver/modal_dynamics.hpp"
 #include "solver/static_solver.hpp"
 
 namespace halfstep {
@@ -100,6 +101,7 @@ void check_built_model(const RunSetup& s, const RunOptions& opt, const Communica
   for (const Step& step : model.steps) {
     if (step.frequency) check_frequency_step(step, whole);
     if (step.dynamic) check_dynamic_step(step, whole);
+    if (step.modal) check_modal_step(model, step, whole);
   }
 }
 

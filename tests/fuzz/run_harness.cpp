@@ -602,7 +602,7 @@ struct Scan {
     int table = 0;  // 0 none or energies, 1 nodes, 2 elements
     for (int row = 1; std::getline(in, line); ++row) {
       if (line.find(" for set ") != std::string::npos)
-        table = line.find("at the centroid") != std::string::npos ? 2 : 1;
+        table = line.find("at the centroid") != std::string::npos || line.find("integ.pnt") != std::string::npos ? 2 : 1;
       else if (line.find("energies") != std::string::npos || line.find("S T E P") != std::string::npos)
         table = 0;
       std::istringstream r(line);

@@ -1,6 +1,8 @@
 // *NODE PRINT, *EL PRINT and *ENERGY PRINT write <job>.dat (issue 16): blocks at the
 // increments each request's FREQUENCY names and at the end of the step, with the same
 // values the history and field output carry. Field frames hold the requested variables.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -110,16 +112,144 @@ S, PEEQ
   // Element and energy tables are there, with a plastic strain above zero at the end.
   bool peeq = false, energy = false;
   for (std::size_t k = 0; k + 2 < d.lines.size(); ++k) {
-    if (d.lines[k].find("equivalent plastic strain") != std::string::npos) {
-      std::istringstream row(d.lines[k + 2]);
-      double id, v;
-      row >> id >> v;
+    if (d.lines[k].find("equivalent plastic strain (elem, integ.pnt.,pe)") != std::string::npos) {
+      std::istringstream row(d.lines[k + 2]);  // C3D8R: its one point
+      double id, point, v;
+      row >> id >> point >> v;
+      EXPECT_EQ(point, 1.0);
       peeq = v > 0;
     }
     energy = energy || d.lines[k].find("energies (kinetic") != std::string::npos;
   }
   EXPECT_TRUE(peeq);
   EXPECT_TRUE(energy);
+}
+
+// *EL PRINT prints S and E at each integration point, numbered as Abaqus numbers them (xi
+// fastest, then eta, then zeta; a tetrahedron's point g next to corner g). One element of each
+// kind with every node held on the exact field u_x = d y z, u_z = c x y (bilinear in each
+// pair, so every kind here represents it exactly, without volume change, so C3D8's F-bar
+// leaves it alone): a linear step's stresses are sigma_xy = G d z, sigma_xz = G (c + d) y,
+// sigma_yz = G c x at the point's coordinates, the rest 0; the plane-stress square takes
+// u_x = c x y instead (sigma_xx = E c y / (1 - nu^2), sigma_yy = nu sigma_xx, sigma_xy = G c x).
+// POSITION=CENTROIDAL prints the element's row at the centroid instead.
+TEST(PrintOutput, ElementTablesPrintEachIntegrationPointInAbaqusOrder) {
+  const double E = 1000, nu = 0.25, G = E / (2 * (1 + nu)), c = 1e-3, d = 2e-3;
+  struct Case {
+    const char* type;
+    std::vector<std::array<double, 3>> nodes;
+    std::vector<std::array<double, 3>> points;  // in Abaqus's numbering
+  };
+  const double a = 1 / std::sqrt(3.0), b = std::sqrt(0.6);
+  const auto hex_points = [](int n, double s) {
+    std::vector<std::array<double, 3>> p;
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          const auto at = [&](int q) { return n == 2 ? 0.5 * (1 + (q ? s : -s)) : 0.5 * (1 + (q - 1) * s); };
+          p.push_back({at(i), at(j), at(k)});
+        }
+    return p;
+  };
+  const std::vector<std::array<double, 3>> corners = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                                                      {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+  std::vector<std::array<double, 3>> hex20 = corners;
+  const int edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  for (const auto& e : edges)
+    hex20.push_back({0.5 * (corners[e[0]][0] + corners[e[1]][0]), 0.5 * (corners[e[0]][1] + corners[e[1]][1]),
+                     0.5 * (corners[e[0]][2] + corners[e[1]][2])});
+  const std::vector<std::array<double, 3>> tet = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.5, 0, 0},
+                                                  {0.5, 0.5, 0}, {0, 0.5, 0}, {0, 0, 0.5}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+  const double l0 = 0.58541019662496845446, l1 = 0.13819660112501051518;
+  // Point g near corner g: x = sum of the other corners' coordinates times their L.
+  const std::vector<std::array<double, 3>> tet_points = {{l1, l1, l1}, {l0, l1, l1}, {l1, l0, l1}, {l1, l1, l0}};
+  const std::vector<Case> cases = {
+      {"C3D8", corners, hex_points(2, a)},
+      {"C3D8R", corners, {{0.5, 0.5, 0.5}}},
+      {"C3D20R", hex20, hex_points(2, a)},
+      {"C3D20", hex20, hex_points(3, b)},
+      {"C3D10", tet, tet_points},
+      {"CPS4", {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, {{0.5 * (1 - a), 0.5 * (1 - a), 0}, {0.5 * (1 + a), 0.5 * (1 - a), 0}, {0.5 * (1 - a), 0.5 * (1 + a), 0}, {0.5 * (1 + a), 0.5 * (1 + a), 0}}},
+  };
+  for (const Case& k : cases) {
+    const bool planar = std::string(k.type) == "CPS4";
+    for (const bool centroidal : {false, true}) {
+      std::ostringstream deck;
+      deck.precision(17);
+      deck << "*NODE\n";
+      for (std::size_t n = 0; n < k.nodes.size(); ++n)
+        deck << n + 1 << ", " << k.nodes[n][0] << ", " << k.nodes[n][1] << (planar ? "\n" : ", " + std::to_string(k.nodes[n][2]) + "\n");
+      deck << "*ELEMENT, TYPE=" << k.type << ", ELSET=E\n7";
+      for (std::size_t n = 0; n < k.nodes.size(); ++n) deck << ", " << n + 1;
+      deck << "\n*MATERIAL, NAME=M\n*ELASTIC\n" << E << ", " << nu << "\n*SOLID SECTION, ELSET=E, MATERIAL=M\n"
+           << (planar ? "1.\n" : "") << "*STEP\n*STATIC\n*BOUNDARY\n";
+      for (std::size_t n = 0; n < k.nodes.size(); ++n) {
+        const double x = k.nodes[n][0], y = k.nodes[n][1], z = k.nodes[n][2];
+        const double u[3] = {planar ? c * x * y : d * y * z, 0.0, c * x * y};
+        for (int dof = 0; dof < (planar ? 2 : 3); ++dof) deck << n + 1 << ", " << dof + 1 << ", " << dof + 1 << ", " << u[dof] << "\n";
+      }
+      deck << "*EL PRINT, ELSET=E" << (centroidal ? ", POSITION=CENTROIDAL" : "") << "\nS, E\n*END STEP\n";
+      const std::string dir = scratch_dir(std::string("print_points_") + k.type + (centroidal ? "_c" : ""));
+      std::ofstream(dir + "/p.inp") << deck.str();
+      std::string out;
+      ASSERT_EQ(run_halfstep(dir + "/p.inp", dir + "/out", "--backend cpu", &out), 0) << k.type << "\n" << out;
+      const Dat dat = read_dat(dir + "/out/p.dat");
+      const auto table = [&](const std::string& head) {
+        for (std::size_t i = 0; i < dat.lines.size(); ++i)
+          if (dat.lines[i].find(head) != std::string::npos) return i + 2;
+        ADD_FAILURE() << k.type << ": no table '" << head << "' in\n" << out;
+        return dat.lines.size();
+      };
+      if (centroidal) {
+        const std::size_t at = table("stresses (elem, sxx,syy,szz,sxy,sxz,syz) at the centroid for set E");
+        ASSERT_LT(at, dat.lines.size());
+        std::istringstream row(dat.lines[at]);
+        double id, s[6];
+        row >> id >> s[0] >> s[1] >> s[2] >> s[3] >> s[4] >> s[5];
+        EXPECT_EQ(id, 7.0) << k.type;
+        continue;
+      }
+      const std::size_t at = table("stresses (elem, integ.pnt.,sxx,syy,szz,sxy,sxz,syz) for set E");
+      const std::size_t at_e = table("strains (elem, integ.pnt.,exx,eyy,ezz,exy,exz,eyz) for set E");
+      ASSERT_LE(at + k.points.size(), dat.lines.size());
+      ASSERT_LE(at_e + k.points.size(), dat.lines.size());
+      for (std::size_t p = 0; p < k.points.size(); ++p) {
+        const double x = k.points[p][0], y = k.points[p][1], z = k.points[p][2];
+        double want[6], want_e[6];
+        if (planar) {
+          const double sxx = E * c * y / (1 - nu * nu);
+          const double w[6] = {sxx, nu * sxx, 0, G * c * x, 0, 0};
+          const double we[6] = {c * y, 0, 0, 0.5 * c * x, 0, 0};
+          std::copy(w, w + 6, want);
+          std::copy(we, we + 6, want_e);
+          want_e[1] = want_e[2] = 0;  // printed: E22 = 0 (u_y = 0); E33 of plane stress is not asserted
+        } else {
+          const double w[6] = {0, 0, 0, G * d * z, G * (c + d) * y, G * c * x};
+          const double we[6] = {0, 0, 0, 0.5 * d * z, 0.5 * (c + d) * y, 0.5 * c * x};
+          std::copy(w, w + 6, want);
+          std::copy(we, we + 6, want_e);
+        }
+        std::istringstream row(dat.lines[at + p]), row_e(dat.lines[at_e + p]);
+        double id, point, s[6], id_e, point_e, e[6];
+        row >> id >> point >> s[0] >> s[1] >> s[2] >> s[3] >> s[4] >> s[5];
+        row_e >> id_e >> point_e >> e[0] >> e[1] >> e[2] >> e[3] >> e[4] >> e[5];
+        EXPECT_EQ(id, 7.0) << k.type;
+        EXPECT_EQ(point, static_cast<double>(p + 1)) << k.type;
+        EXPECT_EQ(point_e, static_cast<double>(p + 1)) << k.type;
+        for (int j = 0; j < 6; ++j) {
+          EXPECT_NEAR(s[j], want[j], 1e-5 * G * (c + d)) << k.type << " point " << p + 1 << " S component " << j;
+          if (!(planar && j == 2)) {
+            EXPECT_NEAR(e[j], want_e[j], 1e-5 * (c + d)) << k.type << " point " << p + 1 << " E component " << j;
+          }
+        }
+      }
+      // No more rows than points.
+      const std::size_t after = at + k.points.size();
+      EXPECT_TRUE(after >= dat.lines.size() || dat.lines[after].find_first_not_of(' ') == std::string::npos ||
+                  dat.lines[after].find(" 7 ") == std::string::npos)
+          << k.type << ": " << dat.lines[after];
+    }
+  }
 }
 
 TEST(PrintOutput, StaticStepPrintsEveryConvergedIncrement) {

@@ -155,10 +155,34 @@ S, E, PEEQ
   EXPECT_EQ(p[1].kind, PrintRequest::Kind::Element);
   EXPECT_EQ(p[1].frequency, 1);
   EXPECT_EQ(p[1].vars, (std::vector<std::string>{"S", "E", "PEEQ"}));
+  EXPECT_FALSE(p[1].centroidal);  // POSITION=INTEGRATION POINTS: Abaqus's default, printed as asked
   EXPECT_EQ(p[2].kind, PrintRequest::Kind::Energy);
   EXPECT_EQ(p[2].frequency, 0);
-  ASSERT_EQ(m.warnings.size(), 1u);  // POSITION: printed at the centroid
-  EXPECT_NE(m.warnings[0].find("centroid"), std::string::npos) << m.warnings[0];
+  EXPECT_TRUE(m.warnings.empty());
+}
+
+// *EL PRINT, POSITION=: CENTROIDAL prints a row per element; AVERAGED AT NODES is not computed
+// and says that the integration points' values are printed; anything else is refused.
+TEST(InpConformance, ElPrintPositions) {
+  const auto deck = [](const std::string& position) {
+    return "*NODE\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 1., 1., 0.\n4, 0., 1., 0.\n*ELEMENT, TYPE=CPS4, ELSET=E\n"
+           "1, 1, 2, 3, 4\n*MATERIAL, NAME=M\n*ELASTIC\n1., 0.3\n*SOLID SECTION, ELSET=E, MATERIAL=M\n*STEP\n*STATIC\n"
+           "*EL PRINT, ELSET=E, POSITION=" + position + "\nS\n*END STEP\n";
+  };
+  const Model centroid = read(deck("CENTROIDAL"));
+  EXPECT_TRUE(centroid.steps[0].prints[0].centroidal);
+  EXPECT_TRUE(centroid.warnings.empty());
+  const Model nodes = read(deck("AVERAGED AT NODES"));
+  EXPECT_FALSE(nodes.steps[0].prints[0].centroidal);
+  ASSERT_EQ(nodes.warnings.size(), 1u);
+  EXPECT_NE(nodes.warnings[0].find("at the integration points"), std::string::npos) << nodes.warnings[0];
+  try {
+    read(deck("EVERYWHERE"));
+    ADD_FAILURE() << "POSITION=EVERYWHERE was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("INTEGRATION POINTS, CENTROIDAL"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("conf.inp:14:"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

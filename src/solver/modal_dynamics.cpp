@@ -1,0 +1,306 @@
+#include "solver/modal_dynamics.hpp"
+
+#include <Eigen/Dense>
+#include <unsupported/Eigen/MatrixFunctions>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/lap_timer.hpp"
+#include "dynamics/output_times.hpp"
+#include "elements/registry.hpp"
+#include "solver/interrupt.hpp"
+#include "solver/static_problem.hpp"
+
+namespace halfstep {
+
+namespace {
+
+/// One mode's exact propagator over an increment h: with y = (q, v, F0, s, Q) and the load
+/// F0 + s t linear over the increment, y' = A y is exact (A's first two rows are the mode's
+/// equation, F0' = s, s' = 0, and Q' = q integrates the displacement for the loads' work), so
+/// y(h) = exp(A h) y(0) for any damping, overdamped included.
+using Propagator = Eigen::Matrix<double, 5, 5>;
+Propagator propagator(double omega2, double zeta, double h) {
+  const double omega = std::sqrt(omega2);
+  Propagator a = Propagator::Zero();
+  a(0, 1) = 1;
+  a(1, 0) = -omega2;
+  a(1, 1) = -2 * zeta * omega;
+  a(1, 2) = 1;
+  a(2, 3) = 1;
+  a(4, 0) = 1;
+  return (a * h).exp();
+}
+
+/// The critical damping ratio of mode j (0-based) with circular frequency omega: the last
+/// *MODAL DAMPING range that holds it, or Rayleigh's alpha / (2 omega) + beta omega / 2.
+double damping_ratio(const ModalDynamics& d, int j, double omega) {
+  if (d.rayleigh) return d.rayleigh_alpha / (2 * omega) + d.rayleigh_beta * omega / 2;
+  double zeta = 0;
+  for (const ModalDampingRange& r : d.damping)
+    if (j + 1 >= r.first && j + 1 <= r.last) zeta = r.ratio;
+  return zeta;
+}
+
+/// A modal step's motion in its modes: displacement, velocity and acceleration per mode, and
+/// the work of the loads and the damping so far.
+struct ModalMotion {
+  std::vector<double> q, v, a;
+  double work = 0, damping_work = 0;
+};
+
+/// A modal step's frames: every increment unless the step's requests space them out; prints
+/// on their own increments and at the end (as a static step's).
+class ModalFrames {
+ public:
+  ModalFrames(StaticProblem& p, const ModeSet& modes, const std::vector<double>& x0, double t0, StaticSummary& summary)
+      : p_(p), modes_(modes), x0_(x0), t0_(t0), summary_(summary), eps_(1e-9 * p.step.time_period) {
+    for (const OutputRequest& r : p.loads.outputs) {
+      double every = 0;
+      if (r.time_interval) every = *r.time_interval;
+      else if (r.number_interval && *r.number_interval > 0) every = p.step.time_period / *r.number_interval;
+      double& target = r.kind == OutputRequest::Kind::Field ? field_every_ : history_every_;
+      bool& want = r.kind == OutputRequest::Kind::Field ? want_field_ : want_history_;
+      target = want ? std::min(target, every) : every;
+      want = true;
+    }
+    next_field_ = field_every_;
+    next_history_ = history_every_;
+    step_number_ = static_cast<int>(&p.step - p.model.steps.data()) + 1;
+    print_cells_ = prints_need_cells(p.step.prints);
+  }
+
+  /// Whether increment inc (ending at step time tau) has a frame.
+  bool due(long long inc, double tau, bool last) const {
+    return last || (want_field_ && tau >= next_field_ - eps_) || (want_history_ && tau >= next_history_ - eps_) ||
+           any_print_due(p_.step.prints, inc, last);
+  }
+
+  /// The state of motion mo at step time tau into the problem's state (st): u = u0 + sum_j
+  /// phi_j q_j; returns the iterate with the static forces there (the reactions: the lumped
+  /// mass couples no held dof to a moving one).
+  NewtonIterate store(const ModalMotion& mo, double tau) {
+    NewtonIterate s;
+    s.x = x0_;
+    for (std::size_t j = 0; j < modes_.lambda.size(); ++j)
+      for (std::size_t k = 0; k < p_.ndof; ++k) s.x[k] += modes_.shapes[j][k] * mo.q[j];
+    s.cfg = p_.start.cfg;  // sized, with the base state's temperatures
+    p_.linear_configuration(s.x, s.cfg);
+    p_.store(s, t0_ + tau);
+    return s;
+  }
+
+  /// The frame of increment inc at step time tau.
+  void emit(const ModalMotion& mo, long long inc, double tau, bool last) {
+    if (!p_.opt.emit) return;
+    const auto t_emit = std::chrono::steady_clock::now();
+    const bool field = want_field_ && (last || tau >= next_field_ - eps_);
+    const bool history = want_history_ && (last || tau >= next_history_ - eps_);
+    next_field_ = next_output_time(next_field_, field_every_, tau, eps_);
+    next_history_ = next_output_time(next_history_, history_every_, tau, eps_);
+    auto frame = std::make_unique<OutputFrame>();
+    frame->field = field;
+    frame->history = history;
+    frame->energy = true;
+    frame->print = any_print_due(p_.step.prints, inc, last);
+    frame->print_cells = frame->print && print_cells_;
+    frame->step = step_number_;
+    frame->increment = inc;
+    frame->step_end = last;
+    frame->small_strain = true;
+    const bool cells = field || frame->print_cells;
+    NewtonIterate s = store(mo, tau);
+    s.strain = p_.internal(s.x, s.cfg, s.f_int);
+    p_.external(tau, s.cfg, s.f_ext);
+    if (cells) p_.element_energies(s);
+    copy_output_fields(p_.st, frame->state, cells);
+    frame->state.time = p_.st.time;
+    frame->full.resize(p_.sys.num_nodes);
+    p_.reactions(s, frame->full);
+    const std::size_t nm = modes_.lambda.size();
+    for (std::size_t n = 0; n < p_.nn; ++n)
+      for (std::size_t d = 0; d < 3; ++d) {
+        double vel = 0, acc = 0;
+        for (std::size_t j = 0; j < nm; ++j) {
+          vel += modes_.shapes[j][p_.q * n + d] * mo.v[j];
+          acc += modes_.shapes[j][p_.q * n + d] * mo.a[j];
+        }
+        frame->full.v[d][n] = vel;
+        frame->full.a[d][n] = acc;
+      }
+    double kinetic = 0, strain = 0;
+    for (std::size_t j = 0; j < nm; ++j) {
+      kinetic += 0.5 * modes_.modal_mass[j] * mo.v[j] * mo.v[j];
+      strain += 0.5 * modes_.modal_mass[j] * modes_.lambda[j] * mo.q[j] * mo.q[j];
+    }
+    frame->record.time = p_.st.time;
+    frame->record.kinetic = kinetic;
+    frame->record.internal = strain;
+    frame->record.external_work = mo.work;
+    frame->record.damping_work = mo.damping_work;
+    p_.opt.emit(std::move(frame));
+    summary_.output_seconds += seconds_since(t_emit);
+  }
+
+ private:
+  StaticProblem& p_;
+  const ModeSet& modes_;
+  const std::vector<double>& x0_;
+  double t0_;
+  StaticSummary& summary_;
+  double eps_;
+  double field_every_ = 0, history_every_ = 0;  ///< step time between frames; 0: every increment
+  bool want_field_ = false, want_history_ = false;
+  double next_field_ = 0, next_history_ = 0;
+  int step_number_ = 0;
+  bool print_cells_ = false;
+};
+
+}  // namespace
+
+void check_modal_step(const Model& model, const Step& step, const StructureSystem& sys) {
+  const SourceLoc& at = step.modal->loc;
+  bool frequency_before = false;
+  for (const Step& s : model.steps) {
+    if (&s == &step) break;
+    frequency_before = frequency_before || s.frequency.has_value();
+  }
+  if (!frequency_before)
+    throw InputError(at, "*MODAL DYNAMIC needs a *FREQUENCY step before it (its modes are the ones superposed)");
+  if (sys.node_dofs > 3)
+    throw InputError(at, "*MODAL DYNAMIC in a model with rotational dofs (shells, beams, FPM triangles): not supported "
+                         "yet; continuum, planar, axisymmetric, truss, spring and point-mass models run");
+  if (!sys.contact.empty())
+    throw InputError(at, "*MODAL DYNAMIC in a model with contact: not supported (the modal response is linear)");
+  for (const SolidGroup& g : sys.solid.groups)
+    if (g.count > 0 && element_kind(g.kind).discrete == 2)
+      throw InputError(at, "*MODAL DYNAMIC with dashpots (" + std::string(element_kind(g.kind).name) +
+                               "): not supported (their damping couples the modes; use *MODAL DAMPING)");
+  for (const Boundary& b : step.boundaries)
+    if (b.value != 0 || b.velocity || !b.amplitude.empty())
+      throw InputError(b.loc, "prescribed motion in a *MODAL DYNAMIC step (base motion): not supported; hold the "
+                              "dofs the *FREQUENCY step held and load the model with *CLOAD or *DLOAD");
+}
+
+long long run_modal_dynamic_step(const Model& model, const Step& step, const StructureSystem& sys,
+                                 const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
+                                 StaticSummary& summary, ModeSet* modes) {
+  const auto t_step = std::chrono::steady_clock::now();
+  const ModalDynamics& md = *step.modal;
+  check_modal_step(model, step, sys);
+  if (!modes)
+    throw InputError(md.loc, "*MODAL DYNAMIC: no modes in this run (a run resumed from a restart has not run the "
+                             "*FREQUENCY step before it)");
+  StaticProblem p(model, step, sys, loads, st, opt);
+  if (p.q != modes->dofs_per_node || p.held != modes->held)
+    throw InputError(md.loc, "*MODAL DYNAMIC holds other dofs than *FREQUENCY step " + std::to_string(modes->step) +
+                                 " did: the modes are those of that step's boundary conditions");
+  const std::size_t nm = modes->lambda.size();
+  if (nm == 0) throw InputError(md.loc, "*MODAL DYNAMIC: the *FREQUENCY step found no modes to superpose");
+  std::vector<double> omega(nm), zeta(nm);
+  for (std::size_t j = 0; j < nm; ++j) {
+    if (!(modes->lambda[j] > 0))
+      throw InputError(md.loc, "*MODAL DYNAMIC: mode " + std::to_string(j + 1) + " has omega^2 = " +
+                                   std::to_string(modes->lambda[j]) + " (a rigid-body or unstable mode cannot be superposed)");
+    omega[j] = std::sqrt(modes->lambda[j]);
+    zeta[j] = damping_ratio(md, static_cast<int>(j), omega[j]);
+  }
+  const double h = step.controls.initial, period = step.time_period;
+  const long long increments = static_cast<long long>(std::ceil(period / h - 1e-9));  // bounded by INC= (reader)
+  if (opt.progress)
+    std::fprintf(stderr, "halfstep: modal dynamic step '%s': %zu modes of step %d, %lld increments of %.6g\n",
+                 step.name.c_str(), nm, modes->step, increments, h);
+  // The loads per mode, phi_j . f(tau) / m_j: the generalized forces of the step's loads on the
+  // reference configuration (a modal response is linear).
+  std::vector<double> f;
+  const auto modal_forces = [&](double tau, std::vector<double>& out) {
+    p.external(tau, p.ref, f);
+    out.assign(nm, 0.0);
+    for (std::size_t k = 0; k < p.ndof; ++k) {
+      if (f[k] == 0) continue;
+      for (std::size_t j = 0; j < nm; ++j) out[j] += modes->shapes[j][k] * f[k];
+    }
+    for (std::size_t j = 0; j < nm; ++j) out[j] /= modes->modal_mass[j];
+  };
+  // A modal step right after another goes on with its motion on the same base; any other
+  // starts at rest on the displacements the run is at.
+  const int step_number = static_cast<int>(&step - model.steps.data()) + 1;
+  const bool goes_on = modes->motion_step > 0 && modes->motion_step == step_number - 1;
+  const std::vector<double> x0 = goes_on ? modes->base : p.start.x;
+  const double t0 = st.time;
+  ModalMotion mo;
+  mo.q = goes_on ? modes->q : std::vector<double>(nm, 0.0);
+  mo.v = goes_on ? modes->v : std::vector<double>(nm, 0.0);
+  std::vector<double> F0, F1;
+  modal_forces(0.0, F0);
+  mo.a.resize(nm);
+  for (std::size_t j = 0; j < nm; ++j) mo.a[j] = F0[j] - 2 * zeta[j] * omega[j] * mo.v[j] - modes->lambda[j] * mo.q[j];
+  ModalFrames frames(p, *modes, x0, t0, summary);
+  const auto emit = [&](long long inc, double tau, bool last) { frames.emit(mo, inc, tau, last); };
+  if (opt.first_step) emit(0, 0.0, false);
+  std::vector<Propagator> prop(nm), last_prop;
+  for (std::size_t j = 0; j < nm; ++j) prop[j] = propagator(modes->lambda[j], zeta[j], h);
+  double tau = 0;
+  for (long long inc = 1; inc <= increments; ++inc) {
+    if (interrupt_requested()) {  // stop with a frame of where the step is
+      emit(inc - 1, tau, true);
+      throw RunInterrupted("modal dynamic step '" + step.name + "' stopped at step time " + std::to_string(tau));
+    }
+    const bool last = inc == increments;
+    const double tau1 = last ? period : static_cast<double>(inc) * h;
+    const double dt = tau1 - tau;
+    const bool short_last = last && std::fabs(dt - h) > 1e-12 * h;
+    if (short_last && last_prop.empty()) {
+      last_prop.resize(nm);
+      for (std::size_t j = 0; j < nm; ++j) last_prop[j] = propagator(modes->lambda[j], zeta[j], dt);
+    }
+    modal_forces(tau1, F1);
+    for (std::size_t j = 0; j < nm; ++j) {
+      const Propagator& e = short_last ? last_prop[j] : prop[j];
+      const double slope = (F1[j] - F0[j]) / dt;
+      Eigen::Matrix<double, 5, 1> y0;
+      y0 << mo.q[j], mo.v[j], F0[j], slope, 0.0;
+      const Eigen::Matrix<double, 5, 1> y1 = e * y0;
+      const double m = modes->modal_mass[j], c = 2 * zeta[j] * omega[j];
+      // The loads' work over the increment, exact: int F q' dt = [F q] - s int q dt; the
+      // damping's by the trapezoidal rule in time.
+      mo.work += m * (F1[j] * y1(0) - F0[j] * mo.q[j] - slope * y1(4));
+      mo.damping_work += m * c * 0.5 * (mo.v[j] * mo.v[j] + y1(1) * y1(1)) * dt;
+      mo.q[j] = y1(0);
+      mo.v[j] = y1(1);
+      mo.a[j] = F1[j] - c * mo.v[j] - modes->lambda[j] * mo.q[j];
+      if (!std::isfinite(mo.q[j]) || !std::isfinite(mo.v[j]))
+        throw RunError("modal dynamic step '" + step.name + "': mode " + std::to_string(j + 1) +
+                       " went non-finite at step time " + std::to_string(tau1) + " (check the loads' amplitudes)");
+    }
+    F0.swap(F1);
+    tau = tau1;
+    if (frames.due(inc, tau, last)) emit(inc, tau, last);
+    if (opt.status) {
+      StatusPoint pt;
+      pt.is_static = true;
+      pt.step_end = last;
+      pt.increment = inc;
+      pt.step_time = tau;
+      pt.total_time = t0 + tau;
+      pt.dt = dt;
+      opt.status(pt);
+    }
+  }
+  if (!opt.emit) frames.store(mo, period);  // no output: still leave the state at the step's end
+  modes->q = mo.q;
+  modes->v = mo.v;
+  modes->base = x0;
+  modes->motion_step = step_number;
+  summary.increments += increments;
+  summary.steps += 1;
+  summary.seconds += seconds_since(t_step);
+  return increments;
+}
+
+}  // namespace halfstep
