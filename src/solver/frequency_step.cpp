@@ -12,6 +12,8 @@
 #include "core/error.hpp"
 #include "core/lap_timer.hpp"
 #include "discretization/rotary_inertia.hpp"
+#include "elements/consistent_mass.hpp"
+#include "elements/registry.hpp"
 #include "solver/static_problem.hpp"
 
 #if HALFSTEP_HAVE_SPECTRA
@@ -31,20 +33,63 @@ constexpr double kMaxBasisBytes = 16e9;
 
 /// The mass in equation space, M_eq = T^T M T, applied to vectors: T spreads an equation
 /// vector onto the dofs (a rigid body's slaves share their reference node's translations, a
-/// *TIE or *EQUATION dependent is the weighted sum of its terms), M is the lumped mass.
+/// *TIE or *EQUATION dependent is the weighted sum of its terms), M is the lumped mass, with
+/// the quadratic solids' consistent mass in place of their lumped share
+/// (elements/consistent_mass.hpp).
 struct EquationMass {
   const StaticProblem& p;
   std::vector<double> m;  ///< lumped mass per dof
-  mutable std::vector<double> dof;
+  std::vector<double> m_rest;  ///< m less the lumped share of the elements in `element_mass`
+  /// Consistent element masses: element i's nodes are element_nodes[element_ptr[i] ..
+  /// element_ptr[i + 1]), its matrix (n x n, row-major) at element_mass[mass_ptr[i]].
+  std::vector<int> element_ptr{0}, element_nodes;
+  std::vector<std::size_t> mass_ptr;
+  std::vector<double> element_mass;
+  mutable std::vector<double> dof, out;
 
   EquationMass(const StaticProblem& problem, const Model& model, const StructureSystem& sys)
       : p(problem), m(problem.ndof, 0.0), dof(problem.ndof) {
     for (std::size_t n = 0; n < p.nn; ++n)
       for (std::size_t d = 0; d < 3; ++d) m[p.q * n + d] = sys.mass[n];
-    if (p.q < 5) return;
-    // 5-dof nodes' spins about their triad: the physical rotary inertia.
-    const std::vector<double> rot = node_spin_inertia(model, sys);
-    for (std::size_t n = 0; n < p.nn; ++n) m[p.q * n + 3] = m[p.q * n + 4] = rot[n];
+    if (p.q >= 5) {
+      // 5-dof nodes' spins about their triad: the physical rotary inertia.
+      const std::vector<double> rot = node_spin_inertia(model, sys);
+      for (std::size_t n = 0; n < p.nn; ++n) m[p.q * n + 3] = m[p.q * n + 4] = rot[n];
+    }
+    m_rest = m;
+    add_consistent_masses(sys);
+  }
+
+  /// The quadratic solids' consistent masses, their lumped shares taken out of m_rest.
+  void add_consistent_masses(const StructureSystem& sys) {
+    const SolidMesh& sm = sys.solid;
+    for (const SolidGroup& g : sm.groups)
+      visit_continuum_kind(g.kind, [&](auto kind) {
+        using K = decltype(kind);
+        if constexpr (ConsistentMass<K>::kHas) {
+          constexpr int nn = K::kNodes;
+          for (int i = 0; i < g.count; ++i) {
+            const int e = g.first + i;
+            const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * nn];
+            Vec3<double> X[nn];
+            for (int a = 0; a < nn; ++a) X[a] = {sys.x0[c[a]], sys.y0[c[a]], sys.z0[c[a]]};
+            const double rho = sm.materials[static_cast<std::size_t>(sm.material[e])].density;
+            double M[nn * nn], frac[nn];
+            const double vol = K::mass_fractions(X, frac);
+            if (!(ConsistentMass<K>::matrix(X, rho, M) > 0) || !(vol > 0)) continue;  // keeps its lumped mass
+            mass_ptr.push_back(element_mass.size());
+            element_mass.insert(element_mass.end(), M, M + nn * nn);
+            for (int a = 0; a < nn; ++a) {
+              element_nodes.push_back(c[a]);
+              for (std::size_t d = 0; d < 3; ++d) {
+                double& r = m_rest[p.q * static_cast<std::size_t>(c[a]) + d];
+                r = std::max(0.0, r - rho * vol * frac[a]);
+              }
+            }
+            element_ptr.push_back(static_cast<int>(element_nodes.size()));
+          }
+        }
+      });
   }
   /// x_dof = T x (held dofs and held terms at zero: a mode moves no prescribed dof).
   void expand(const double* x, std::vector<double>& out) const {
@@ -71,8 +116,20 @@ struct EquationMass {
   /// y = M_eq x.
   void apply(const double* x, double* y) const {
     expand(x, dof);
-    for (std::size_t k = 0; k < p.ndof; ++k) dof[k] *= m[k];
-    gather(dof, y);
+    out.resize(p.ndof);
+    for (std::size_t k = 0; k < p.ndof; ++k) out[k] = m_rest[k] * dof[k];
+    for (std::size_t i = 0; i + 1 < element_ptr.size(); ++i) {
+      const int* nodes = &element_nodes[static_cast<std::size_t>(element_ptr[i])];
+      const int n = element_ptr[i + 1] - element_ptr[i];
+      const double* M = &element_mass[mass_ptr[i]];
+      for (int a = 0; a < n; ++a)
+        for (std::size_t d = 0; d < 3; ++d) {
+          double s = 0;
+          for (int b = 0; b < n; ++b) s += M[a * n + b] * dof[p.q * static_cast<std::size_t>(nodes[b]) + d];
+          out[p.q * static_cast<std::size_t>(nodes[a]) + d] += s;
+        }
+    }
+    gather(out, y);
   }
   /// The diagonal of M_eq (a free equation without mass has an infinite frequency, which no
   /// shift-invert iteration can represent).

@@ -1,0 +1,99 @@
+// The consistent mass of the quadratic solids, M_ab = int rho N_a N_b dV (times the identity
+// on each node pair's translations): what Abaqus/Standard and the peer use for second-order
+// elements in frequency extraction and modal superposition, where the explicit scheme's HRZ
+// lumping puts a thin section's mass on its corners (lower frequencies, most for torsion).
+// C3D20 and C3D20R by 3 x 3 x 3 Gauss points, C3D10 by the 4 x 4 x 4 conical product, both
+// exact for N_a N_b on straight-sided elements. C3D10M keeps its lumped mass, as Abaqus's
+// modified tetrahedron does; first-order kinds keep theirs.
+#pragma once
+
+#include "elements/solid_hex20.hpp"
+#include "elements/solid_tet.hpp"
+
+namespace halfstep {
+
+/// Kind K's consistent mass, when it has one (kHas): matrix(X, rho, M) fills M (kNodes x
+/// kNodes, row-major) and returns the volume, or the first non-positive w detJ when the
+/// element is inverted or flat at a point (M then incomplete).
+template <class K>
+struct ConsistentMass {
+  static constexpr bool kHas = false;
+};
+
+namespace solid_detail {
+
+/// Adds rho dv N_a N_b into M (n x n).
+inline void add_mass_outer(int n, double rho_dv, const double* N, double* M) {
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) M[a * n + b] += rho_dv * N[a] * N[b];
+}
+
+/// The 20-node hexahedron's consistent mass (3 x 3 x 3 Gauss points).
+inline double hex20_consistent_mass(const Vec3<double> X[20], double rho, double M[400]) {
+  for (int k = 0; k < 400; ++k) M[k] = 0;
+  double vol = 0;
+  for (int g = 0; g < 27; ++g) {
+    Vec3<double> b[20];
+    double N[20];
+    const double dv = hex20_gradients(X, 3, g, b, N);
+    if (!(dv > 0)) return dv;
+    add_mass_outer(20, rho * dv, N, M);
+    vol += dv;
+  }
+  return vol;
+}
+
+/// The 10-node tetrahedron's consistent mass (the conical-product rule of tet10_hrz).
+inline double tet10_consistent_mass(const Vec3<double> X[10], double rho, double M[100]) {
+  const double x[4] = {0.06943184420297371239, 0.33000947820757186760, 0.66999052179242813240, 0.93056815579702628761};
+  const double w[4] = {0.17392742256872692869, 0.32607257743127307131, 0.32607257743127307131, 0.17392742256872692869};
+  for (int k = 0; k < 100; ++k) M[k] = 0;
+  double vol = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k) {
+        const double p = x[i], q = x[j], r = x[k];
+        const double L[4] = {1 - p - (1 - p) * q - (1 - p) * (1 - q) * r, p, (1 - p) * q, (1 - p) * (1 - q) * r};
+        Vec3<double> dn[10];
+        double N[10];
+        tet10_natural(L, dn, N);
+        Mat3<double> J = scaled_identity(0.0);
+        for (int a = 0; a < 10; ++a) add_jacobian(J, X[a], dn[a]);
+        const double dv = w[i] * w[j] * w[k] * (1 - p) * (1 - p) * (1 - q) * determinant(J);
+        if (!(dv > 0)) return dv;
+        add_mass_outer(10, rho * dv, N, M);
+        vol += dv;
+      }
+  return vol;
+}
+
+}  // namespace solid_detail
+
+/// C3D20: its consistent mass.
+template <>
+struct ConsistentMass<C3D20> {
+  static constexpr bool kHas = true;
+  static double matrix(const Vec3<double> X[20], double rho, double* M) {
+    return solid_detail::hex20_consistent_mass(X, rho, M);
+  }
+};
+
+/// C3D20R: its consistent mass (the full rule: the mass has no hourglass modes to spare).
+template <>
+struct ConsistentMass<C3D20R> {
+  static constexpr bool kHas = true;
+  static double matrix(const Vec3<double> X[20], double rho, double* M) {
+    return solid_detail::hex20_consistent_mass(X, rho, M);
+  }
+};
+
+/// C3D10: its consistent mass.
+template <>
+struct ConsistentMass<C3D10> {
+  static constexpr bool kHas = true;
+  static double matrix(const Vec3<double> X[10], double rho, double* M) {
+    return solid_detail::tet10_consistent_mass(X, rho, M);
+  }
+};
+
+}  // namespace halfstep

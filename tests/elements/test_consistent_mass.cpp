@@ -1,0 +1,100 @@
+// The quadratic solids' consistent masses (elements/consistent_mass.hpp): the 10-node
+// tetrahedron's against its closed form (rho V / 420 times 6 on a corner, 1 between corners,
+// -4 from a corner to a mid-edge node on its edges, -6 to one off them, 32 on a mid-edge node,
+// 16 between mid-edge nodes sharing a corner, 8 between opposite ones); both kinds' sums equal
+// rho V on a distorted element (a rigid translation's kinetic energy), symmetric, and
+// positive definite (every Cholesky pivot positive).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "elements/consistent_mass.hpp"
+
+namespace halfstep {
+namespace {
+
+/// True when the n x n matrix M is symmetric positive definite (Cholesky without a pivot <= 0).
+bool positive_definite(int n, const double* M) {
+  std::vector<double> L(static_cast<std::size_t>(n * n), 0.0);
+  for (int j = 0; j < n; ++j) {
+    double d = M[j * n + j];
+    for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
+    if (!(d > 0)) return false;
+    L[j * n + j] = std::sqrt(d);
+    for (int i = j + 1; i < n; ++i) {
+      double s = M[i * n + j];
+      for (int k = 0; k < j; ++k) s -= L[i * n + k] * L[j * n + k];
+      L[i * n + j] = s / L[j * n + j];
+    }
+  }
+  return true;
+}
+
+TEST(ConsistentMass, Tet10MatchesItsClosedForm) {
+  const Vec3<double> X[10] = {{0, 0, 0},     {2, 0, 0},   {0, 3, 0},     {0, 0, 4},     {1, 0, 0},
+                              {1, 1.5, 0},   {0, 1.5, 0}, {0, 0, 2},     {1, 0, 2},     {0, 1.5, 2}};
+  const double rho = 7.5, V = 2.0 * 3.0 * 4.0 / 6.0;
+  double M[100];
+  ASSERT_NEAR(ConsistentMass<C3D10>::matrix(X, rho, M), V, 1e-13 * V);
+  const double u = rho * V / 420;
+  // Mid-edge node 4 + e joins corners tet10_edge_node(e, 0) and (e, 1).
+  const auto on_edge = [](int corner, int e) {
+    return solid_detail::tet10_edge_node(e, 0) == corner || solid_detail::tet10_edge_node(e, 1) == corner;
+  };
+  for (int a = 0; a < 10; ++a)
+    for (int b = 0; b < 10; ++b) {
+      double want;
+      if (a < 4 && b < 4) {
+        want = a == b ? 6 : 1;
+      } else if (a >= 4 && b >= 4) {
+        bool share = false;
+        for (int c = 0; c < 4; ++c) share = share || (on_edge(c, a - 4) && on_edge(c, b - 4));
+        want = a == b ? 32 : share ? 16 : 8;
+      } else {
+        const int corner = a < 4 ? a : b, mid = a < 4 ? b : a;
+        want = on_edge(corner, mid - 4) ? -4 : -6;
+      }
+      EXPECT_NEAR(M[a * 10 + b], want * u, 1e-12 * rho * V) << a << ", " << b;
+    }
+}
+
+TEST(ConsistentMass, SumsToTheMassAndIsPositiveDefiniteOnDistortedElements) {
+  const double rho = 2.5;
+  // A hexahedron with curved (displaced mid-edge) and skewed corners.
+  const Vec3<double> c[8] = {{0, 0, 0}, {2, 0.1, 0}, {2.2, 1.5, 0.1}, {-0.1, 1.4, 0},
+                             {0.1, 0, 1.2}, {2, 0.2, 1.1}, {2.1, 1.6, 1.3}, {0, 1.5, 1}};
+  const int edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  Vec3<double> X[20];
+  for (int a = 0; a < 8; ++a) X[a] = c[a];
+  for (int e = 0; e < 12; ++e) X[8 + e] = 0.5 * (c[edges[e][0]] + c[edges[e][1]]) + Vec3<double>{0.02 * e, -0.01 * e, 0.015};
+  for (const bool reduced : {false, true}) {
+    double M[400];
+    const double vol = reduced ? ConsistentMass<C3D20R>::matrix(X, rho, M) : ConsistentMass<C3D20>::matrix(X, rho, M);
+    ASSERT_GT(vol, 0.0);
+    double frac[20];
+    EXPECT_NEAR(C3D20::mass_fractions(X, frac), vol, 1e-12 * vol);  // the lumped mass's volume
+    double sum = 0;
+    for (int a = 0; a < 20; ++a)
+      for (int b = 0; b < 20; ++b) {
+        sum += M[a * 20 + b];
+        EXPECT_NEAR(M[a * 20 + b], M[b * 20 + a], 1e-14 * rho * vol);
+      }
+    EXPECT_NEAR(sum, rho * vol, 1e-12 * rho * vol);
+    EXPECT_TRUE(positive_definite(20, M));
+  }
+  Vec3<double> T[10] = {{0, 0, 0}, {1.5, 0.2, 0}, {0.3, 1.2, 0.1}, {0.2, 0.1, 1.1}};
+  for (int e = 0; e < 6; ++e)
+    T[4 + e] = 0.5 * (T[solid_detail::tet10_edge_node(e, 0)] + T[solid_detail::tet10_edge_node(e, 1)]) +
+               Vec3<double>{0.01 * e, 0.02, -0.01 * e};
+  double M[100];
+  const double vol = ConsistentMass<C3D10>::matrix(T, rho, M);
+  ASSERT_GT(vol, 0.0);
+  double sum = 0;
+  for (int k = 0; k < 100; ++k) sum += M[k];
+  EXPECT_NEAR(sum, rho * vol, 1e-12 * rho * vol);
+  EXPECT_TRUE(positive_definite(10, M));
+}
+
+}  // namespace
+}  // namespace halfstep
