@@ -89,7 +89,7 @@ void DeckParser::equation_end() {
 }
 
 void DeckParser::rigid_body_keyword(const Keyword& kw) {
-  allow_params(kw, {"REFNODE", "ELSET", "PINNSET", "TIENSET", "ANALYTICALSURFACE"});
+  allow_params(kw, {"REFNODE", "ELSET", "PINNSET", "TIENSET", "NSET", "ANALYTICALSURFACE"});
   coupling_open_ = false;
   PendingBody b;
   b.name = "*RIGID BODY";
@@ -97,6 +97,12 @@ void DeckParser::rigid_body_keyword(const Keyword& kw) {
   b.elset = key(param(kw, "ELSET"));
   b.pin = key(param(kw, "PINNSET"));
   b.tie = key(param(kw, "TIENSET"));
+  // The peer's NSET=: its nodes move with the reference node in every dof, as TIE NSET='s do.
+  if (kw.find("NSET")) {
+    if (kw.find("TIENSET"))
+      fail(kw.pos, "*RIGID BODY takes NSET= or TIE NSET= (the same nodes' role), not both");
+    b.tie = key(required_param(kw, "NSET"));
+  }
   if (kw.find("ANALYTICALSURFACE")) {
     // The surface is the body: resolved with the analytical surfaces (inp_analytic.cpp).
     b.analytical = key(required_param(kw, "ANALYTICALSURFACE"));

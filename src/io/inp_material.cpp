@@ -40,7 +40,7 @@ void DeckParser::elastic_keyword(const Keyword& kw) {
   const std::string type = squeeze_upper(param(kw, "TYPE"));
   if (type.empty() || type == "ISOTROPIC") material_->elastic_type = ElasticType::Isotropic;
   else if (type == "ENGINEERINGCONSTANTS") material_->elastic_type = ElasticType::EngineeringConstants;
-  else if (type == "ORTHOTROPIC") material_->elastic_type = ElasticType::Orthotropic;
+  else if (type == "ORTHOTROPIC" || type == "ORTHO") material_->elastic_type = ElasticType::Orthotropic;  // ORTHO: the peer's name
   else
     fail(kw.pos, "*ELASTIC, TYPE=" + upper(param(kw, "TYPE")) +
                      " is not supported (ISOTROPIC, ENGINEERING CONSTANTS or ORTHOTROPIC)");

@@ -365,7 +365,7 @@ void DeckParser::set_data(const Line& line) {
     if (last < first)
       fail(at_, "GENERATE needs first <= last, got " + std::to_string(first) + " > " +
                     std::to_string(last));
-    cur_set_->items.push_back(SetItem{first, last, inc, -1, false, at_});
+    cur_set_->items.push_back(SetItem{first, last, inc, -1, false, at_, true});
     return;
   }
   const char* what = cur_set_nodes_ ? "a node id or node set name" : "an element id or element set name";
@@ -519,14 +519,34 @@ void DeckParser::build_set(bool node_set, PendingSet& ps) {
       for (int i : done.at(set_names_[static_cast<std::size_t>(item.name)]).members) add(i);
       continue;
     }
+    // A GENERATE range may span ids the mesh does not use (the peer skips them): those are
+    // skipped with a warning, as long as the range finds some and is not far longer than the
+    // mesh (a mistyped bound would otherwise walk 10^18 ids); a listed id must exist.
+    const bool range = item.generated;
+    const std::int64_t span = (item.last - item.first) / item.step;
+    const std::int64_t bound = 10 * static_cast<std::int64_t>(index.size()) + 1000000;
+    std::int64_t skipped = 0, found = 0, first_missing = 0;
     for (std::int64_t id = item.first;; id += item.step) {
       const auto it = index.find(id);
-      if (it == index.end())
-        fail(item.pos, kind + " " + std::to_string(id) + " in " + kind + " set '" + ps.name +
-                           "' is not defined");
-      add(it->second);
+      if (it == index.end()) {
+        if (!range || span > bound)
+          fail(item.pos, kind + " " + std::to_string(id) + " in " + kind + " set '" + ps.name +
+                             "' is not defined");
+        if (skipped++ == 0) first_missing = id;
+      } else {
+        add(it->second);
+        ++found;
+      }
       if (item.last - id < item.step) break;  // the next id would pass last (or overflow near 2^63)
     }
+    if (skipped > 0 && found == 0)
+      fail(item.pos, "GENERATE range " + std::to_string(item.first) + " to " + std::to_string(item.last) + " of " + kind +
+                         " set '" + ps.name + "' holds no " + kind + " of the model");
+    if (skipped > 0)
+      m_.warnings.push_back(loc(item.pos).str() + ": " + kind + " set '" + ps.name + "': " + std::to_string(skipped) +
+                            " ids of its GENERATE range " + std::to_string(item.first) + " to " +
+                            std::to_string(item.last) + " are not " + kind + "s of the model (the first: " +
+                            std::to_string(first_missing) + "), skipped");
   }
   for (int i : out.members) seen_[static_cast<std::size_t>(i)] = 0;
   ps.state = 2;

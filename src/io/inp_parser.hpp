@@ -62,6 +62,7 @@ class DeckParser {
     int name = -1;                               ///< index into set_names_ for a nested set
     bool elements_nodes = false;  ///< name is an element set whose elements' nodes join (*NSET, ELSET=)
     Pos pos;
+    bool generated = false;  ///< a GENERATE range (ids it spans may be missing), not listed ids
   };
   /// A set as written: its entries in deck order, plus where it was (first) defined.
   struct PendingSet {

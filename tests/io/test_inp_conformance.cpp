@@ -161,6 +161,25 @@ S, E, PEEQ
   EXPECT_TRUE(m.warnings.empty());
 }
 
+// The peer's spellings: *RIGID BODY, NSET= is TIE NSET= (its nodes follow the body in every
+// dof); *ELASTIC, TYPE=ORTHO is ORTHOTROPIC (the same nine constants).
+TEST(InpConformance, PeerSpellingsOfRigidBodyAndOrthotropy) {
+  const std::string mesh =
+      "*NODE\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 1., 1., 0.\n4, 0., 1., 0.\n5, 0., 0., 1.\n6, 1., 0., 1.\n7, 1., 1., 1.\n"
+      "8, 0., 1., 1.\n9, 0.5, 0.5, 2.\n*ELEMENT, TYPE=C3D8R, ELSET=B\n1, 1, 2, 3, 4, 5, 6, 7, 8\n*NSET, NSET=TOP\n5, 6, 7, 8\n"
+      "*MATERIAL, NAME=M\n*ELASTIC, TYPE=ORTHO\n200., 50., 150., 40., 45., 100., 30., 35., 25.\n*DENSITY\n1e-3\n"
+      "*SOLID SECTION, ELSET=B, MATERIAL=M\n*RIGID BODY, REF NODE=9, NSET=TOP\n*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n"
+      "*END STEP\n";
+  const Model m = read(mesh);
+  ASSERT_EQ(m.rigid_bodies.size(), 1u);
+  EXPECT_EQ(m.rigid_bodies[0].tied.size(), 4u);
+  EXPECT_TRUE(m.rigid_bodies[0].pinned.empty());
+  EXPECT_EQ(m.materials.at("M").elastic_type, ElasticType::Orthotropic);
+  std::string both = mesh;
+  both.replace(both.find("NSET=TOP\n*STEP"), 8, "NSET=TOP, TIE NSET=TOP");
+  EXPECT_THROW(read(both), InputError);
+}
+
 // *EL PRINT, POSITION=: CENTROIDAL prints a row per element; AVERAGED AT NODES is not computed
 // and says that the integration points' values are printed; anything else is refused.
 TEST(InpConformance, ElPrintPositions) {

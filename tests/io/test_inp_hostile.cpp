@@ -41,6 +41,22 @@ TEST(InpHostile, DeepChainsOfSetsResolve) {
   EXPECT_EQ(m.nodes.id[static_cast<std::size_t>(m.nsets.at("S0").members[0])], 3);
 }
 
+// A GENERATE range over ids the mesh does not use skips them with a warning (the peer's
+// decks rely on it); a range that finds no node, or whose span dwarfs the mesh, is refused
+// (a mistyped bound must not walk 10^15 ids).
+TEST(InpHostile, GenerateSkipsMissingIdsWithAWarning) {
+  const std::string nodes = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n10, 5, 0, 0\n";
+  const Model m = read(nodes + "*NSET, NSET=G, GENERATE\n1, 10\n" + kRest);
+  EXPECT_EQ(m.nsets.at("G").members.size(), 5u);
+  bool warned = false;
+  for (const std::string& w : m.warnings)
+    warned = warned || w.find("5 ids of its GENERATE range 1 to 10 are not nodes of the model (the first: 5), skipped") !=
+                           std::string::npos;
+  EXPECT_TRUE(warned);
+  EXPECT_THROW(read(nodes + "*NSET, NSET=G, GENERATE\n20, 30\n" + kRest), InputError);
+  EXPECT_THROW(read(nodes + "*NSET, NSET=G, GENERATE\n1, 1000000000000000\n" + kRest), InputError);
+}
+
 // GENERATE ranges that end at the largest id (2^53, what the results hold exactly) stop at
 // the last id instead of passing it.
 TEST(InpHostile, GenerateNearTheLargestIdStopsAtTheEnd) {
