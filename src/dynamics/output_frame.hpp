@@ -31,6 +31,9 @@ struct OutputFrame {
   /// A frequency step's eigenvalues omega^2 (ascending), on its first frame: the .dat's
   /// eigenvalue table (empty on every other frame).
   std::vector<double> eigenvalues;
+  /// With the eigenvalues: participation factors, effective masses (6 per mode) and the
+  /// model's rigid-body masses (6); ResultFrame says what they are.
+  std::vector<double> participation, effective_mass, total_mass;
   StructureState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
   FullStepFields full;   ///< v^n and reactions
   EnergyRecord record;   ///< energy totals at this time

@@ -141,7 +141,7 @@ void ResultWriter::write(const ResultFrame& frame) {
   if (frame.history) write_history(frame.time, frame.fields, frame.nodes);
   if (frame.energy) write_energy(frame.energy_row);
   if (frame.energy && !frame.contact_force.empty()) write_contact(frame.time, frame.contact_force);
-  if (!frame.eigenvalues.empty()) write_eigenvalues(frame.eigenvalues);
+  if (!frame.eigenvalues.empty()) write_eigenvalues(frame);
   if (frame.print) write_prints(frame);
   if (seconds_)
     *seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

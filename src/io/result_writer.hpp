@@ -70,7 +70,7 @@ class ResultWriter final : public ResultSink {
   void write_prints(const ResultFrame& frame);
   /// A frequency step's eigenvalue table into the .dat (opened here if no print opened it),
   /// in the peer's layout, so that its reference files compare line by line.
-  void write_eigenvalues(const std::vector<double>& lambda);
+  void write_eigenvalues(const ResultFrame& frame);
 
  private:
   struct History {

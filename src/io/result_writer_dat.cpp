@@ -60,7 +60,8 @@ std::string fortran_e(double x) {
 
 }  // namespace
 
-void ResultWriter::write_eigenvalues(const std::vector<double>& lambda) {
+void ResultWriter::write_eigenvalues(const ResultFrame& frame) {
+  const std::vector<double>& lambda = frame.eigenvalues;
   const std::string path = dir_ + "/" + job_ + ".dat";
   if (!dat_) {
     dat_ = std::fopen(path.c_str(), "w");
@@ -79,6 +80,33 @@ void ResultWriter::write_eigenvalues(const std::vector<double>& lambda) {
     const double omega = l >= 0 ? std::sqrt(l) : 0.0, imag = l < 0 ? std::sqrt(-l) : 0.0;
     std::fprintf(f, "%7zu   %s   %s   %s   %s\n", i + 1, fortran_e(l).c_str(), fortran_e(omega).c_str(),
                  fortran_e(omega / (2 * M_PI)).c_str(), fortran_e(imag).c_str());
+  }
+  // The peer's participation factors, effective modal masses (with their sums) and the
+  // model's total effective masses.
+  const char* head = "MODE NO.   X-COMPONENT     Y-COMPONENT     Z-COMPONENT     X-ROTATION      Y-ROTATION      Z-ROTATION\n\n";
+  const auto row6 = [&](const double* v) {
+    for (int k = 0; k < 6; ++k) std::fprintf(f, "   %s", fortran_e(v[k]).c_str());
+    std::fprintf(f, "\n");
+  };
+  if (frame.participation.size() == 6 * lambda.size() && frame.effective_mass.size() == 6 * lambda.size()) {
+    std::fprintf(f, "\n     P A R T I C I P A T I O N   F A C T O R S\n\n%s", head);
+    for (std::size_t i = 0; i < lambda.size(); ++i) {
+      std::fprintf(f, "%7zu", i + 1);
+      row6(&frame.participation[6 * i]);
+    }
+    std::fprintf(f, "\n     E F F E C T I V E   M O D A L   M A S S\n\n%s", head);
+    double sum[6] = {0, 0, 0, 0, 0, 0};
+    for (std::size_t i = 0; i < lambda.size(); ++i) {
+      std::fprintf(f, "%7zu", i + 1);
+      row6(&frame.effective_mass[6 * i]);
+      for (int k = 0; k < 6; ++k) sum[k] += frame.effective_mass[6 * i + static_cast<std::size_t>(k)];
+    }
+    std::fprintf(f, "TOTAL  ");
+    row6(sum);
+  }
+  if (frame.total_mass.size() == 6) {
+    std::fprintf(f, "\n     T O T A L   E F F E C T I V E   M A S S\n\n%s       ", head);
+    row6(frame.total_mass.data());
   }
   if (std::fflush(f) != 0 || std::ferror(f))
     throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno != 0 ? errno : EIO));

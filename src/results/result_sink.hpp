@@ -45,6 +45,11 @@ struct ResultFrame {
   /// A frequency step's eigenvalues omega^2 (ascending), on its first frame (else empty): the
   /// .dat's eigenvalue table, written before the frame's printed tables.
   std::vector<double> eigenvalues;
+  /// With the eigenvalues: each mode's participation factors phi . M r_k / m and effective
+  /// masses (phi . M r_k)^2 / m (6 per mode: translations x, y, z, rotations about the global
+  /// axes through the origin, zero at held dofs), and the model's r_k . M r_k (6), as the peer
+  /// prints them.
+  std::vector<double> participation, effective_mass, total_mass;
   /// Contact models, with the energy row: per contact definition (deck order) the total
   /// normal and friction force on its slave nodes, 6 values each.
   std::vector<double> contact_force;

@@ -87,6 +87,9 @@ void AsyncOutput::run() {
         out.step_end = f.step_end;
         out.nodes = f.nodes;
         out.eigenvalues = f.eigenvalues;
+        out.participation = f.participation;
+        out.effective_mass = f.effective_mass;
+        out.total_mass = f.total_mass;
         // Integration-point values only for the element tables that print them (each frame's
         // step is its model step f.step, 1-based).
         const bool points = f.print_cells && f.step >= 1 && f.step <= static_cast<int>(model_.steps.size()) &&

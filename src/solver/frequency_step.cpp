@@ -113,11 +113,10 @@ struct EquationMass {
       for (int t = c.term_ptr[i]; t < c.term_ptr[i + 1]; ++t)
         y[c.term_eq[t]] += c.term_weight[t] * f[static_cast<std::size_t>(c.dof[i])];
   }
-  /// y = M_eq x.
-  void apply(const double* x, double* y) const {
-    expand(x, dof);
-    out.resize(p.ndof);
-    for (std::size_t k = 0; k < p.ndof; ++k) out[k] = m_rest[k] * dof[k];
+  /// f = M v for dof vectors (the lumped rest and the element masses).
+  void apply_dofs(const std::vector<double>& v, std::vector<double>& f) const {
+    f.resize(p.ndof);
+    for (std::size_t k = 0; k < p.ndof; ++k) f[k] = m_rest[k] * v[k];
     for (std::size_t i = 0; i + 1 < element_ptr.size(); ++i) {
       const int* nodes = &element_nodes[static_cast<std::size_t>(element_ptr[i])];
       const int n = element_ptr[i + 1] - element_ptr[i];
@@ -125,10 +124,15 @@ struct EquationMass {
       for (int a = 0; a < n; ++a)
         for (std::size_t d = 0; d < 3; ++d) {
           double s = 0;
-          for (int b = 0; b < n; ++b) s += M[a * n + b] * dof[p.q * static_cast<std::size_t>(nodes[b]) + d];
-          out[p.q * static_cast<std::size_t>(nodes[a]) + d] += s;
+          for (int b = 0; b < n; ++b) s += M[a * n + b] * v[p.q * static_cast<std::size_t>(nodes[b]) + d];
+          f[p.q * static_cast<std::size_t>(nodes[a]) + d] += s;
         }
     }
+  }
+  /// y = M_eq x.
+  void apply(const double* x, double* y) const {
+    expand(x, dof);
+    apply_dofs(dof, out);
     gather(out, y);
   }
   /// The diagonal of M_eq (a free equation without mass has an infinite frequency, which no
@@ -253,6 +257,58 @@ void normalize(Modes& modes, const EquationMass& mass, bool mass_normalized) {
       double largest = 0;
       for (double d : dof) largest = std::max(largest, std::fabs(d));
       if (largest > 0) v /= largest;
+    }
+  }
+}
+
+/// The peer's modal masses of the kept modes: for the rigid-body motions r_k (unit
+/// translations along x, y, z; unit rotations about the global axes through the origin, the
+/// spins of 5-dof nodes as the rotation's components on their reference triads), each mode's
+/// participation factor phi . M r_k / m and effective mass (phi . M r_k)^2 / m (m = phi . M
+/// phi), and the model's r_k . M r_k (the peer's total effective mass); r_k is zero at the
+/// held dofs (what the supports keep from moving counts for neither).
+void modal_masses(const Modes& modes, const EquationMass& mass, const StructureSystem& sys, OutputFrame& frame) {
+  const StaticProblem& p = mass.p;
+  const std::size_t nm = modes.lambda.size();
+  std::vector<std::vector<double>> shapes(nm), m_phi(nm);
+  for (std::size_t j = 0; j < nm; ++j) mass.expand(modes.phi.col(static_cast<Eigen::Index>(j)).data(), shapes[j]);
+  std::vector<double> modal(nm);
+  for (std::size_t j = 0; j < nm; ++j) {
+    mass.apply_dofs(shapes[j], m_phi[j]);
+    double s = 0;
+    for (std::size_t k = 0; k < p.ndof; ++k) s += shapes[j][k] * m_phi[j][k];
+    modal[j] = s;
+  }
+  frame.participation.assign(6 * nm, 0.0);
+  frame.effective_mass.assign(6 * nm, 0.0);
+  frame.total_mass.assign(6, 0.0);
+  std::vector<double> r(p.ndof), mr;
+  for (int k = 0; k < 6; ++k) {
+    std::fill(r.begin(), r.end(), 0.0);
+    const Vec3<double> axis{k % 3 == 0 ? 1.0 : 0.0, k % 3 == 1 ? 1.0 : 0.0, k % 3 == 2 ? 1.0 : 0.0};
+    for (std::size_t n = 0; n < p.nn; ++n) {
+      const Vec3<double> x{sys.x0[n], sys.y0[n], sys.z0[n]};
+      const Vec3<double> u = k < 3 ? axis : cross(axis, x);
+      r[p.q * n] = u.x;
+      r[p.q * n + 1] = u.y;
+      r[p.q * n + 2] = u.z;
+      if (k >= 3 && p.q >= 5 && sys.has_rotations(static_cast<int>(n))) {  // spins about t1, t2
+        const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]}, t1{p.st.r1x[n], p.st.r1y[n], p.st.r1z[n]};
+        r[p.q * n + 3] = dot(axis, t1);
+        r[p.q * n + 4] = dot(axis, cross(d0, t1));
+      }
+    }
+    for (std::size_t i = 0; i < p.ndof; ++i)
+      if (p.held[i]) r[i] = 0;
+    mass.apply_dofs(r, mr);
+    double total = 0;
+    for (std::size_t i = 0; i < p.ndof; ++i) total += r[i] * mr[i];
+    frame.total_mass[static_cast<std::size_t>(k)] = total;
+    for (std::size_t j = 0; j < nm; ++j) {
+      double g = 0;
+      for (std::size_t i = 0; i < p.ndof; ++i) g += shapes[j][i] * mr[i];
+      frame.participation[6 * j + static_cast<std::size_t>(k)] = g / modal[j];
+      frame.effective_mass[6 * j + static_cast<std::size_t>(k)] = g * g / modal[j];
     }
   }
 }
@@ -385,7 +441,10 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
       frame->step = step_number;
       frame->increment = static_cast<long long>(j) + 1;
       frame->step_end = j + 1 >= kept.lambda.size();
-      if (j == 0) frame->eigenvalues = kept.lambda;
+      if (j == 0) {
+        frame->eigenvalues = kept.lambda;
+        modal_masses(kept, mass, sys, *frame);
+      }
       if (j < kept.lambda.size()) {
         frame->field = want_field;
         frame->print = !step.prints.empty();

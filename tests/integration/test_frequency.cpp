@@ -47,6 +47,45 @@ TEST(Frequency, TwoMassesOnSpringsHaveTheirClosedFormModes) {
   EXPECT_NE(summary.find("\"frequencies\""), std::string::npos) << summary;
 }
 
+// The peer's participation factors and effective modal masses in the .dat: for the chain
+// (masses m on nodes 2 and 3, moving along x), mode j's factor is m (u2 + u3) of its unit-
+// modal-mass shape, the effective masses of both modes sum to the moving mass 2 m, and the
+// total effective mass along x is 2 m; nothing participates along y or z.
+TEST(Frequency, ChainsModalMassesSumToItsMass) {
+  const std::string dir = scratch_dir("frequency_chain_masses");
+  std::ofstream(dir + "/chain.inp") << chain_deck();
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/chain.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const std::string dat = read_file(dir + "/out/chain.dat");
+  const auto rows = [&](const std::string& title, int count, bool labeled = true) {
+    std::vector<std::vector<double>> out;
+    const std::size_t at = dat.find(title);
+    if (at == std::string::npos) return out;
+    std::istringstream in(dat.substr(dat.find("ROTATION\n", at) + 9));
+    std::string word;
+    for (int r = 0; r < count; ++r) {
+      if (labeled) in >> word;  // the mode number or TOTAL
+      std::vector<double> v(6);
+      for (double& x : v) in >> x;
+      out.push_back(v);
+    }
+    return out;
+  };
+  const auto gamma = rows("P A R T I C I P A T I O N", 2);
+  const auto eff = rows("E F F E C T I V E   M O D A L", 3);
+  const auto total = rows("T O T A L   E F F E C T I V E", 1, false);
+  ASSERT_EQ(gamma.size(), 2u) << dat;
+  ASSERT_EQ(eff.size(), 3u) << dat;
+  ASSERT_EQ(total.size(), 1u) << dat;
+  const double golden = (1 + std::sqrt(5.0)) / 2;
+  // Mode 1 (u3 = golden u2) at unit modal mass: u2 = 1 / sqrt(m (1 + golden^2)).
+  const double u2 = 1 / std::sqrt(kChainM * (1 + golden * golden));
+  EXPECT_NEAR(std::fabs(gamma[0][0]), kChainM * u2 * (1 + golden), 1e-6 * kChainM * u2);
+  EXPECT_NEAR(eff[2][0], 2 * kChainM, 1e-6 * kChainM);    // TOTAL of the effective masses
+  EXPECT_NEAR(total[0][0], 2 * kChainM, 1e-6 * kChainM);  // the model's mass along x
+  for (int k = 1; k < 3; ++k) EXPECT_EQ(eff[2][static_cast<std::size_t>(k)], 0.0);
+}
+
 // The quadratic solids take their consistent mass (elements/consistent_mass.hpp), as Abaqus/
 // Standard and the peer do: a fixed-free rod of 10 C3D20R (held laterally, nu = 0) is within
 // 1e-6 of the rod's first frequency (measured +4.2e-7) and above it (a consistent mass bounds the frequencies
