@@ -27,6 +27,26 @@ struct HasAxialForce<K, std::void_t<decltype(K::axial_force(static_cast<const Ve
 
 constexpr int kI[6] = {0, 1, 2, 0, 0, 1}, kJ[6] = {0, 1, 2, 1, 2, 2};
 
+/// The reference coordinates X and displacements u of element nodes c (N of them): plain
+/// values, or in dual numbers the reference at u = 0 with derivative u (the small-strain
+/// results' linearisation).
+template <int N, class T>
+void element_motion(const StructureSystem& sys, const StructureState& st, const int* c, Vec3<T> X[N], Vec3<T> u[N]) {
+  for (int a = 0; a < N; ++a) {
+    if constexpr (std::is_same_v<T, double>) {
+      X[a] = {sys.x0[c[a]], sys.y0[c[a]], sys.z0[c[a]]};
+      u[a] = {st.ux[c[a]], st.uy[c[a]], st.uz[c[a]]};
+    } else {
+      X[a] = {T(sys.x0[c[a]]), T(sys.y0[c[a]]), T(sys.z0[c[a]])};
+      u[a] = {T(0.0, st.ux[c[a]]), T(0.0, st.uy[c[a]]), T(0.0, st.uz[c[a]])};
+    }
+  }
+}
+
+/// A value's double: itself, or a dual number's derivative (the small-strain result).
+inline double result_of(double x) { return x; }
+inline double result_of(const Dual<double>& x) { return x.d; }
+
 template <class K>
 void group_results(const StructureSystem& sys, const StructureState& st, const SolidGroup& g,
                    std::vector<SolidCellResult>& out, const double* const* vel) {
@@ -36,10 +56,7 @@ void group_results(const StructureSystem& sys, const StructureState& st, const S
     const int e = g.first + i;
     const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];
     Vec3<double> X[K::kNodes], u[K::kNodes];
-    for (int a = 0; a < K::kNodes; ++a) {
-      X[a] = {sys.x0[c[a]], sys.y0[c[a]], sys.z0[c[a]]};
-      u[a] = {st.ux[c[a]], st.uy[c[a]], st.uz[c[a]]};
-    }
+    element_motion<K::kNodes>(sys, st, c, X, u);
     const SolidMaterial<double>& m = sm.materials[sm.material[e]];
     const std::size_t point = g.first_point + static_cast<std::size_t>(i) * K::kPoints;
     const bool state = sm.state_size > 0 && !st.solid_state.empty();
@@ -85,10 +102,7 @@ void group_small_strain_results(const StructureSystem& sys, const StructureState
     const int e = g.first + i;
     const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];
     Vec3<D> X[K::kNodes], du[K::kNodes];
-    for (int a = 0; a < K::kNodes; ++a) {
-      X[a] = {D(sys.x0[c[a]]), D(sys.y0[c[a]]), D(sys.z0[c[a]])};
-      du[a] = {D(0.0, st.ux[c[a]]), D(0.0, st.uy[c[a]]), D(0.0, st.uz[c[a]])};
-    }
+    element_motion<K::kNodes>(sys, st, c, X, du);
     const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[e])];
     // The temperature change rides in the derivative too: dS = C : (dE - alpha dtheta).
     const D thermal(0.0, st.solid_thermal.empty() ? 0.0 : st.solid_thermal[static_cast<std::size_t>(e)]);
@@ -135,40 +149,28 @@ void group_point_results(const StructureSystem& sys, const StructureState& st, c
       const bool state = sm.state_size > 0 && !st.solid_state.empty();
       const double thermal = st.solid_thermal.empty() ? 0.0 : st.solid_thermal[static_cast<std::size_t>(e)];
       double s[K::kPoints][6], eps[K::kPoints][6];
-      if (dual_mats) {
-        Vec3<D> X[K::kNodes], du[K::kNodes];
-        for (int a = 0; a < K::kNodes; ++a) {
-          X[a] = {D(sys.x0[c[a]]), D(sys.y0[c[a]]), D(sys.z0[c[a]])};
-          du[a] = {D(0.0, st.ux[c[a]]), D(0.0, st.uy[c[a]]), D(0.0, st.uz[c[a]])};
-        }
-        const SolidMaterial<D>& m = (*dual_mats)[static_cast<std::size_t>(sm.material[e])];
-        const ElementState<D> es{nullptr, nullptr, 0, 0, sm.data_of(e), D(0.0, thermal)};
-        SolidOutput<D> out[K::kPoints];
-        if constexpr (has_point_outputs<K>()) K::point_outputs(X, du, m, es, out);
-        else out[0] = K::centroid_output(X, du, m, es);
-        for (int p = 0; p < K::kPoints; ++p)
-          for (int k = 0; k < 6; ++k) {
-            s[p][k] = out[p].cauchy(kI[k], kJ[k]).d;
-            eps[p][k] = out[p].green(kI[k], kJ[k]).d;
-          }
-      } else {
-        Vec3<double> X[K::kNodes], u[K::kNodes];
-        for (int a = 0; a < K::kNodes; ++a) {
-          X[a] = {sys.x0[c[a]], sys.y0[c[a]], sys.z0[c[a]]};
-          u[a] = {st.ux[c[a]], st.uy[c[a]], st.uz[c[a]]};
-        }
-        const SolidMaterial<double>& m = sm.materials[sm.material[e]];
-        const ElementState<double> es{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point,
-                                      sm.data_of(e), thermal};
-        SolidOutput<double> out[K::kPoints];
+      // Each point's stress and strain components (Abaqus order), at the state's displacements
+      // or their small-strain derivatives.
+      const auto evaluate = [&](auto zero, const SolidMaterial<decltype(zero)>& m, const ElementState<decltype(zero)>& es) {
+        using T = decltype(zero);
+        Vec3<T> X[K::kNodes], u[K::kNodes];
+        element_motion<K::kNodes>(sys, st, c, X, u);
+        SolidOutput<T> out[K::kPoints];
         if constexpr (has_point_outputs<K>()) K::point_outputs(X, u, m, es, out);
         else out[0] = K::centroid_output(X, u, m, es);
         for (int p = 0; p < K::kPoints; ++p)
           for (int k = 0; k < 6; ++k) {
-            s[p][k] = out[p].cauchy(kI[k], kJ[k]);
-            eps[p][k] = out[p].green(kI[k], kJ[k]);
+            s[p][k] = result_of(out[p].cauchy(kI[k], kJ[k]));
+            eps[p][k] = result_of(out[p].green(kI[k], kJ[k]));
           }
-      }
+      };
+      if (dual_mats)
+        evaluate(D(0.0), (*dual_mats)[static_cast<std::size_t>(sm.material[e])],
+                 ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e), D(0.0, thermal)});
+      else
+        evaluate(0.0, sm.materials[sm.material[e]],
+                 ElementState<double>{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point,
+                                      sm.data_of(e), thermal});
       const int pc = state && !dual_mats ? peeq_component(sm.materials[sm.material[e]]) : -1;
       const ElementState<double> old{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point};
       const std::size_t at = static_cast<std::size_t>(r.first[static_cast<std::size_t>(e)]);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/lap_timer.hpp"
@@ -261,24 +262,37 @@ void normalize(Modes& modes, const EquationMass& mass, bool mass_normalized) {
   }
 }
 
+/// The kept modes as a ModeSet of frequency step `step` (1-based): their shapes as dof
+/// vectors and generalized masses phi . M phi, what the frames, the modal masses and a later
+/// modal step read.
+ModeSet mode_set(const Modes& kept, const EquationMass& mass, int step) {
+  const StaticProblem& p = mass.p;
+  ModeSet set;
+  set.lambda = kept.lambda;
+  set.dofs_per_node = p.q;
+  set.held = p.held;
+  set.step = step;
+  Eigen::VectorXd mx(p.neq);
+  for (Eigen::Index j = 0; j < kept.phi.cols(); ++j) {
+    const auto v = kept.phi.col(j);
+    mass.apply(v.data(), mx.data());
+    set.modal_mass.push_back(v.dot(mx));
+    mass.expand(v.data(), set.shapes.emplace_back());
+  }
+  return set;
+}
+
 /// The peer's modal masses of the kept modes: for the rigid-body motions r_k (unit
 /// translations along x, y, z; unit rotations about the global axes through the origin, the
 /// spins of 5-dof nodes as the rotation's components on their reference triads), each mode's
 /// participation factor phi . M r_k / m and effective mass (phi . M r_k)^2 / m (m = phi . M
 /// phi), and the model's r_k . M r_k (the peer's total effective mass); r_k is zero at the
 /// held dofs (what the supports keep from moving counts for neither).
-void modal_masses(const Modes& modes, const EquationMass& mass, const StructureSystem& sys, OutputFrame& frame) {
+void modal_masses(const ModeSet& modes, const EquationMass& mass, const StructureSystem& sys, OutputFrame& frame) {
   const StaticProblem& p = mass.p;
   const std::size_t nm = modes.lambda.size();
-  std::vector<std::vector<double>> shapes(nm), m_phi(nm);
-  for (std::size_t j = 0; j < nm; ++j) mass.expand(modes.phi.col(static_cast<Eigen::Index>(j)).data(), shapes[j]);
-  std::vector<double> modal(nm);
-  for (std::size_t j = 0; j < nm; ++j) {
-    mass.apply_dofs(shapes[j], m_phi[j]);
-    double s = 0;
-    for (std::size_t k = 0; k < p.ndof; ++k) s += shapes[j][k] * m_phi[j][k];
-    modal[j] = s;
-  }
+  const std::vector<std::vector<double>>& shapes = modes.shapes;
+  const std::vector<double>& modal = modes.modal_mass;
   frame.participation.assign(6 * nm, 0.0);
   frame.effective_mass.assign(6 * nm, 0.0);
   frame.total_mass.assign(6, 0.0);
@@ -398,20 +412,7 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
   kept.phi.resize(p.neq, static_cast<Eigen::Index>(cols.size()));
   for (std::size_t j = 0; j < cols.size(); ++j) kept.phi.col(static_cast<Eigen::Index>(j)) = modes.phi.col(cols[j]);
   normalize(kept, mass, req.mass_normalized);
-  if (keep) {
-    *keep = ModeSet{};
-    keep->lambda = kept.lambda;
-    keep->dofs_per_node = p.q;
-    keep->held = p.held;
-    keep->step = static_cast<int>(&step - model.steps.data()) + 1;
-    Eigen::VectorXd mx(p.neq);
-    for (Eigen::Index j = 0; j < kept.phi.cols(); ++j) {
-      const auto v = kept.phi.col(j);
-      mass.apply(v.data(), mx.data());
-      keep->modal_mass.push_back(v.dot(mx));
-      mass.expand(v.data(), keep->shapes.emplace_back());
-    }
-  }
+  ModeSet set = mode_set(kept, mass, static_cast<int>(&step - model.steps.data()) + 1);
   if (opt.progress) {
     std::fprintf(stderr, "halfstep: frequency step '%s': %zu modes", step.name.c_str(), kept.lambda.size());
     if (!kept.lambda.empty())
@@ -433,8 +434,7 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
                              "rotations); *NODE PRINT U prints the shapes\n", step.name.c_str());
       want_field = false;
     }
-    const int step_number = static_cast<int>(&step - model.steps.data()) + 1;
-    std::vector<double> dof;
+    const int step_number = set.step;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t j = 0; j < kept.lambda.size() || (j == 0 && kept.lambda.empty()); ++j) {
       auto frame = std::make_unique<OutputFrame>();
@@ -443,7 +443,7 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
       frame->step_end = j + 1 >= kept.lambda.size();
       if (j == 0) {
         frame->eigenvalues = kept.lambda;
-        modal_masses(kept, mass, sys, *frame);
+        modal_masses(set, mass, sys, *frame);
       }
       if (j < kept.lambda.size()) {
         frame->field = want_field;
@@ -451,7 +451,7 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
         frame->print_cells = frame->print && prints_need_cells(step.prints) && sys.node_dofs <= 3;
         frame->small_strain = true;
         copy_output_fields(st, frame->state, frame->field || frame->print_cells);
-        mass.expand(kept.phi.col(static_cast<Eigen::Index>(j)).data(), dof);
+        const std::vector<double>& dof = set.shapes[j];
         for (std::size_t n = 0; n < p.nn; ++n) {
           frame->state.ux[n] = dof[p.q * n];
           frame->state.uy[n] = dof[p.q * n + 1];
@@ -469,6 +469,7 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
   }
   add_engine_account(p, summary);
   summary.seconds += seconds_since(t_step);
+  if (keep) *keep = std::move(set);
   return kept.lambda;
 }
 

@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/lap_timer.hpp"
-#include "dynamics/output_times.hpp"
+#include "solver/step_frames.hpp"
 #include "elements/registry.hpp"
 #include "solver/interrupt.hpp"
 #include "solver/static_problem.hpp"
@@ -59,27 +59,11 @@ struct ModalMotion {
 class ModalFrames {
  public:
   ModalFrames(StaticProblem& p, const ModeSet& modes, const std::vector<double>& x0, double t0, StaticSummary& summary)
-      : p_(p), modes_(modes), x0_(x0), t0_(t0), summary_(summary), eps_(1e-9 * p.step.time_period) {
-    for (const OutputRequest& r : p.loads.outputs) {
-      double every = 0;
-      if (r.time_interval) every = *r.time_interval;
-      else if (r.number_interval && *r.number_interval > 0) every = p.step.time_period / *r.number_interval;
-      double& target = r.kind == OutputRequest::Kind::Field ? field_every_ : history_every_;
-      bool& want = r.kind == OutputRequest::Kind::Field ? want_field_ : want_history_;
-      target = want ? std::min(target, every) : every;
-      want = true;
-    }
-    next_field_ = field_every_;
-    next_history_ = history_every_;
-    step_number_ = static_cast<int>(&p.step - p.model.steps.data()) + 1;
-    print_cells_ = prints_need_cells(p.step.prints);
-  }
+      : p_(p), modes_(modes), x0_(x0), t0_(t0), summary_(summary),
+        schedule_(p.model, p.step, p.loads.outputs, p.step.time_period) {}
 
   /// Whether increment inc (ending at step time tau) has a frame.
-  bool due(long long inc, double tau, bool last) const {
-    return last || (want_field_ && tau >= next_field_ - eps_) || (want_history_ && tau >= next_history_ - eps_) ||
-           any_print_due(p_.step.prints, inc, last);
-  }
+  bool due(long long inc, double tau, bool last) const { return schedule_.due(inc, tau, last); }
 
   /// The state of motion mo at step time tau into the problem's state (st): u = u0 + sum_j
   /// phi_j q_j; returns the iterate with the static forces there (the reactions: the lumped
@@ -99,21 +83,9 @@ class ModalFrames {
   void emit(const ModalMotion& mo, long long inc, double tau, bool last) {
     if (!p_.opt.emit) return;
     const auto t_emit = std::chrono::steady_clock::now();
-    const bool field = want_field_ && (last || tau >= next_field_ - eps_);
-    const bool history = want_history_ && (last || tau >= next_history_ - eps_);
-    next_field_ = next_output_time(next_field_, field_every_, tau, eps_);
-    next_history_ = next_output_time(next_history_, history_every_, tau, eps_);
-    auto frame = std::make_unique<OutputFrame>();
-    frame->field = field;
-    frame->history = history;
-    frame->energy = true;
-    frame->print = any_print_due(p_.step.prints, inc, last);
-    frame->print_cells = frame->print && print_cells_;
-    frame->step = step_number_;
-    frame->increment = inc;
-    frame->step_end = last;
+    auto frame = schedule_.frame(inc, tau, last);
     frame->small_strain = true;
-    const bool cells = field || frame->print_cells;
+    const bool cells = frame->field || frame->print_cells;
     NewtonIterate s = store(mo, tau);
     s.strain = p_.internal(s.x, s.cfg, s.f_int);
     p_.external(tau, s.cfg, s.f_ext);
@@ -153,12 +125,7 @@ class ModalFrames {
   const std::vector<double>& x0_;
   double t0_;
   StaticSummary& summary_;
-  double eps_;
-  double field_every_ = 0, history_every_ = 0;  ///< step time between frames; 0: every increment
-  bool want_field_ = false, want_history_ = false;
-  double next_field_ = 0, next_history_ = 0;
-  int step_number_ = 0;
-  bool print_cells_ = false;
+  StepFrameSchedule schedule_;
 };
 
 }  // namespace

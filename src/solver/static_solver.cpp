@@ -10,6 +10,7 @@
 #include "solver/interrupt.hpp"
 #include "solver/newton.hpp"
 #include "solver/static_problem.hpp"
+#include "solver/step_frames.hpp"
 
 namespace halfstep {
 
@@ -21,21 +22,8 @@ using Clock = std::chrono::steady_clock;
 /// out; printed tables each on its own increments, all at the end.
 class StaticFrames {
  public:
-  StaticFrames(StaticProblem& p, StaticSummary& summary) : p_(p), summary_(summary) {
-    for (const OutputRequest& r : p.loads.outputs) {
-      double every = 0;
-      if (r.time_interval) every = *r.time_interval;
-      else if (r.number_interval && *r.number_interval > 0) every = p.period / *r.number_interval;
-      double& target = r.kind == OutputRequest::Kind::Field ? field_every_ : history_every_;
-      bool& want = r.kind == OutputRequest::Kind::Field ? want_field_ : want_history_;
-      target = want ? std::min(target, every) : every;
-      want = true;
-    }
-    next_field_ = field_every_;
-    next_history_ = history_every_;
-    step_number_ = static_cast<int>(&p.step - p.model.steps.data()) + 1;
-    print_cells_ = prints_need_cells(p.step.prints);
-  }
+  StaticFrames(StaticProblem& p, StaticSummary& summary)
+      : p_(p), summary_(summary), schedule_(p.model, p.step, p.loads.outputs, p.period) {}
 
   /// The frame of state s (its external work `work`) after `increment` converged increments
   /// at step time tau: the step's last, or the analysis's initial frame.
@@ -43,24 +31,11 @@ class StaticFrames {
     StaticProblem& p = p_;
     if (!p.opt.emit) return;
     const Clock::time_point t_emit = Clock::now();
-    const double eps = 1e-9 * p.period;
-    const bool field = want_field_ && (initial || last || tau >= next_field_ - eps);
-    const bool history = want_history_ && (initial || last || tau >= next_history_ - eps);
-    next_field_ = next_output_time(next_field_, field_every_, tau, eps);
-    next_history_ = next_output_time(next_history_, history_every_, tau, eps);
-    auto frame = std::make_unique<OutputFrame>();
-    frame->field = field;
-    frame->history = history;
-    frame->energy = true;
-    frame->print = !initial && any_print_due(p.step.prints, increment, last);
-    frame->print_cells = frame->print && print_cells_;
-    frame->step = step_number_;
-    frame->increment = increment;
-    frame->step_end = last;
+    auto frame = schedule_.frame(increment, tau, last, initial);
     // Element energies only for frames that write cells: a history-only frame (the peeling
     // strip's end moment every increment) paid a host pass over every element, 69 % of seed
     // mesh 6's GPU run (docs/performance.md).
-    const bool cells = field || frame->print_cells;
+    const bool cells = frame->field || frame->print_cells;
     // A geometrically linear step's frame reports the small-strain quantities: its element
     // energies here (x . K(0) x / 2 per element), its stresses and strains in output_fields.
     frame->small_strain = !p.step.nlgeom;
@@ -104,11 +79,7 @@ class StaticFrames {
  private:
   StaticProblem& p_;
   StaticSummary& summary_;
-  double field_every_ = 0, history_every_ = 0;  ///< step time between frames; 0: every increment
-  bool want_field_ = false, want_history_ = false;
-  double next_field_ = 0, next_history_ = 0;
-  int step_number_ = 0;
-  bool print_cells_ = false;
+  StepFrameSchedule schedule_;
 };
 
 /// *STATIC, STABILIZE after a converged increment from `from` to `to` over dtau: the energy

@@ -88,6 +88,20 @@ inline int run_halfstep(const std::string& deck, const std::string& outdir, cons
 }
 
 /// Whole file as a string (empty if missing).
+/// Runs each (deck, message) of cases on the CPU, deck k in scratch folder prefix + k, and
+/// expects it refused as bad input (exit 2) with a log that contains its message.
+template <class Cases>
+void expect_refused(const Cases& cases, const std::string& prefix) {
+  int i = 0;
+  for (const auto& [deck, message] : cases) {
+    const std::string dir = scratch_dir(prefix + std::to_string(i++));
+    std::ofstream(dir + "/m.inp") << deck;
+    std::string log;
+    EXPECT_EQ(run_halfstep(dir + "/m.inp", dir + "/out", "--backend cpu", &log), 2) << log;
+    EXPECT_NE(log.find(message), std::string::npos) << log;
+  }
+}
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;

@@ -232,14 +232,7 @@ TEST(ImplicitDynamics, RefusesWhatItCannotComputeWithTheReason) {
       {beam, "and the deck has a *STATIC step (or an implicit one: *FREQUENCY, *DYNAMIC)"},
       {no_density, "has no *DENSITY (dynamic steps need the mass)"},
   };
-  int i = 0;
-  for (const auto& [deck, message] : cases) {
-    const std::string dir = scratch_dir("hht_refuse_" + std::to_string(i++));
-    std::ofstream(dir + "/m.inp") << deck;
-    std::string log;
-    EXPECT_EQ(run_halfstep(dir + "/m.inp", dir + "/out", "--backend cpu", &log), 2) << log;
-    EXPECT_NE(log.find(message), std::string::npos) << log;
-  }
+  expect_refused(cases, "hht_refuse_");
 }
 
 }  // namespace

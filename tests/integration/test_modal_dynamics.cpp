@@ -171,14 +171,7 @@ TEST(ModalDynamics, RefusesWhatItCannotComputeWithTheReason) {
       {damping_first, "*MODAL DAMPING belongs in a *MODAL DYNAMIC step"},
       {chain_modal(0.001, 1.0, "", 100), "more than its *STEP's INC=100"},
   };
-  int i = 0;
-  for (const auto& [deck, message] : cases) {
-    const std::string dir = scratch_dir("modal_refuse_" + std::to_string(i++));
-    std::ofstream(dir + "/m.inp") << deck;
-    std::string log;
-    EXPECT_EQ(run_halfstep(dir + "/m.inp", dir + "/out", "--backend cpu", &log), 2) << log;
-    EXPECT_NE(log.find(message), std::string::npos) << log;
-  }
+  expect_refused(cases, "modal_refuse_");
 }
 
 }  // namespace
