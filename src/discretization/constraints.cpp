@@ -15,23 +15,51 @@ namespace {
 /// A face of a master surface: its nodes (3, 4 or 6; FaceShape) in the element's order.
 struct MasterFace {
   int shape = kFaceQuad4;
-  int nodes[6] = {-1, -1, -1, -1, -1, -1};
+  int nodes[kFaceMaxNodes] = {-1, -1, -1, -1, -1, -1, -1, -1};
 };
 
 MasterFace master_face(const Model& m, int e, int face) {
   MasterFace f;
   const int* c = m.elements.nodes_of(e);
   const int count = m.elements.count_of(e);
-  int local[6];
+  int local[kFaceMaxNodes];
   f.shape = surface_face_nodes(count, m.elements.shell[e] != 0, face, local);
   for (int k = 0; k < f.shape; ++k) f.nodes[k] = c[local[k]];
   return f;
 }
 
+/// Whether a face shape is a quadrilateral (parameters r, s in [-1, 1]).
+bool quad_face(int shape) { return shape == kFaceQuad4 || shape == kFaceQuad8; }
+
 /// Shape functions of a face at (r, s) and their derivatives (quad: r, s in [-1, 1]; triangles:
 /// r, s >= 0, r + s <= 1 with the corners at (0, 0), (1, 0), (0, 1)).
-void face_shape(int shape, double r, double s, double N[6], double dr[6], double ds[6]) {
-  if (shape == kFaceQuad4) {
+void face_shape(int shape, double r, double s, double N[kFaceMaxNodes], double dr[kFaceMaxNodes],
+                double ds[kFaceMaxNodes]) {
+  if (shape == kFaceQuad8) {
+    // Serendipity: corners (-+1, -+1) counter-clockwise, then mid-edge nodes of (0,1) (1,2)
+    // (2,3) (3,0), as solid_face lists them.
+    const double rs[4] = {-1, 1, 1, -1}, ss[4] = {-1, -1, 1, 1};
+    for (int a = 0; a < 4; ++a) {
+      const double p = 1 + rs[a] * r, q = 1 + ss[a] * s, t = rs[a] * r + ss[a] * s - 1;
+      N[a] = 0.25 * p * q * t;
+      dr[a] = 0.25 * rs[a] * q * (t + p);
+      ds[a] = 0.25 * ss[a] * p * (t + q);
+    }
+    for (int e = 0; e < 4; ++e) {
+      const int a = 4 + e;
+      if (e % 2 == 0) {  // on s = -+1
+        const double se = e == 0 ? -1 : 1;
+        N[a] = 0.5 * (1 - r * r) * (1 + se * s);
+        dr[a] = -r * (1 + se * s);
+        ds[a] = 0.5 * (1 - r * r) * se;
+      } else {  // on r = +-1
+        const double re = e == 1 ? 1 : -1;
+        N[a] = 0.5 * (1 + re * r) * (1 - s * s);
+        dr[a] = 0.5 * re * (1 - s * s);
+        ds[a] = -(1 + re * r) * s;
+      }
+    }
+  } else if (shape == kFaceQuad4) {
     const double rs[4] = {-1, 1, 1, -1}, ss[4] = {-1, -1, 1, 1};
     for (int a = 0; a < 4; ++a) {
       N[a] = 0.25 * (1 + rs[a] * r) * (1 + ss[a] * s);
@@ -53,7 +81,7 @@ void face_shape(int shape, double r, double s, double N[6], double dr[6], double
 
 /// Keeps (r, s) inside the face's parameter domain.
 void clamp_to_face(int shape, double& r, double& s) {
-  if (shape == kFaceQuad4) {
+  if (quad_face(shape)) {
     r = std::clamp(r, -1.0, 1.0);
     s = std::clamp(s, -1.0, 1.0);
     return;
@@ -71,9 +99,10 @@ Vec3<double> node_x(const Model& m, int n) { return {m.nodes.x[n], m.nodes.y[n],
 
 /// Nearest point of face f to p by Gauss-Newton on the face parameters, kept inside the face:
 /// the weights there and the distance.
-double project_on_face(const Model& m, const MasterFace& f, const Vec3<double>& p, double N[6], Vec3<double>& at) {
-  double r = f.shape == kFaceQuad4 ? 0.0 : 1.0 / 3.0, s = r;
-  double dr[6], ds[6];
+double project_on_face(const Model& m, const MasterFace& f, const Vec3<double>& p, double N[kFaceMaxNodes],
+                       Vec3<double>& at) {
+  double r = quad_face(f.shape) ? 0.0 : 1.0 / 3.0, s = r;
+  double dr[kFaceMaxNodes], ds[kFaceMaxNodes];
   for (int it = 0; it < 50; ++it) {
     face_shape(f.shape, r, s, N, dr, ds);
     Vec3<double> x{0, 0, 0}, xr{0, 0, 0}, xs{0, 0, 0};
@@ -102,7 +131,7 @@ double project_on_face(const Model& m, const MasterFace& f, const Vec3<double>& 
 
 /// Longest diagonal of a quadrilateral face, longest corner-to-corner edge of a triangle.
 double face_size(const Model& m, const MasterFace& f) {
-  if (f.shape == kFaceQuad4)
+  if (quad_face(f.shape))
     return std::max(norm(node_x(m, f.nodes[2]) - node_x(m, f.nodes[0])),
                     norm(node_x(m, f.nodes[3]) - node_x(m, f.nodes[1])));
   double size = 0;
@@ -141,14 +170,14 @@ std::vector<TiedNode> project_ties(const Model& model) {
     for (int n : nodes) {
       if (on_master[n]) continue;  // shared by both sides already
       const Vec3<double> p = node_x(model, n);
-      double best = std::numeric_limits<double>::infinity(), N[6], best_N[6] = {0, 0, 0, 0, 0, 0};
+      double best = std::numeric_limits<double>::infinity(), N[kFaceMaxNodes], best_N[kFaceMaxNodes] = {};
       Vec3<double> at, best_at{0, 0, 0};
       int best_face = -1;
       for (std::size_t f = 0; f < faces.size(); ++f) {
         const double d = project_on_face(model, faces[f], p, N, at);
         if (d < best) {
           best = d, best_face = static_cast<int>(f), best_at = at;
-          std::copy(N, N + 6, best_N);
+          std::copy(N, N + kFaceMaxNodes, best_N);
         }
       }
       if (!(best <= tolerance))

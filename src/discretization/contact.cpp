@@ -47,7 +47,8 @@ bool solid_with_faces(const Model& m, int e) {
 
 /// Facets of face `face` (1-based) of solid element e: its corners turned so that the
 /// right-hand normal points out of the element; a 6-node triangle becomes its 4 corner
-/// triangles; depth is half the element's extent below the face.
+/// triangles, an 8-node quadrilateral its 4 corner triangles and the quadrilateral of its
+/// mid-edge nodes; depth is half the element's extent below the face.
 void solid_facets(const Model& m, int e, int face, std::vector<Facet>& out) {
   const int* c = m.elements.nodes_of(e);
   const int count = m.elements.count_of(e);
@@ -72,6 +73,21 @@ void solid_facets(const Model& m, int e, int face, std::vector<Facet>& out) {
   if (inward) std::reverse(n.begin(), n.begin() + corners);
   Facet f;
   f.depth = 0.5 * extent;
+  if (shape == kFaceQuad8) {
+    // Quadratic quadrilateral: its four corner triangles and the quadrilateral of its mid-edge
+    // nodes, each turned like the face (mid-edge k joins corners k and k + 1).
+    const int k[4] = {c[local[0]], c[local[1]], c[local[2]], c[local[3]]};
+    const int mid[4] = {c[local[4]], c[local[5]], c[local[6]], c[local[7]]};
+    for (int a = 0; a < 4; ++a) {
+      f.nodes = {k[a], mid[a], mid[(a + 3) % 4], -1};
+      if (inward) std::swap(f.nodes[1], f.nodes[2]);
+      out.push_back(f);
+    }
+    f.nodes = {mid[0], mid[1], mid[2], mid[3]};
+    if (inward) std::reverse(f.nodes.begin(), f.nodes.end());
+    out.push_back(f);
+    return;
+  }
   if (shape != kFaceTri6) {
     f.nodes = n;
     out.push_back(f);

@@ -63,7 +63,7 @@ void add_faces(const StructureSystem& sys, const StepLoads& step, StepDrive& d) 
     for (int k = 0; k < kFaceMaxNodes; ++k) d.face_nodes.push_back(local[k] >= 0 ? c[local[k]] : -1);
     d.face_shape.push_back(shape);
     d.face_amp.push_back(step.face_amp[f]);
-    d.face_value.push_back(step.face_value[f] * (shape == kFaceEdge2 ? sm.materials[sm.material[e]].thickness : 1.0));
+    d.face_value.push_back(step.face_value[f] * (is_plane_edge(shape) ? sm.materials[sm.material[e]].thickness : 1.0));
   }
   std::vector<int> key;
   std::vector<int> slot;

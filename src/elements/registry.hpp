@@ -14,7 +14,7 @@
 //   kinds to use instead (named in the reader's message); and optionally kVtkOrder[kNodes],
 //   the element node that is VTK's point i when VTK orders the cell differently (C3D6);
 //   optionally kAxisymmetric = true for a planar kind whose nodes are (r, z) and whose
-//   volumes are rings (CAX4R: the section thickness is not used, no planar kinds beside it).
+//   volumes are rings (CAX4R, CAX8: the section thickness is not used, no planar kinds beside it).
 // Continuum traits (3 or 2 translational dofs per node) add mass_fractions, internal_force,
 // stable_dt and centroid_output, host/device.
 #pragma once
@@ -33,6 +33,7 @@
 #include "elements/nurbs_hex.hpp"
 #include "elements/nurbs_quad.hpp"
 #include "elements/plane_quad.hpp"
+#include "elements/plane_quad8.hpp"
 #include "elements/solid_hex20.hpp"
 #include "elements/solid_kinds.hpp"
 #include "elements/truss.hpp"
@@ -49,7 +50,7 @@ struct KindList {};
 using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind, FpmTriKind, T3D2,
                           SPRINGA, SPRING1, SPRING2, DASHPOTA, DASHPOT1, DASHPOT2, CPS4R, CPE4R, C3D6, C3D20R, C3D20,
                           C3D10, CAX4R, NCPE1, NCPE2, NCPE3, NCPE4, NCPS1, NCPS2, NCPS3, NCPS4, ADH1, ADH2, ADH3,
-                          ADH4, NC3D1, NC3D2, NC3D3>;
+                          ADH4, NC3D1, NC3D2, NC3D3, CPS8, CPS8R, CPE8, CPE8R, CAX8, CAX8R>;
 
 /// How a kind's elements are integrated: the MITC4 shell path (5 dofs per node, nodal
 /// triads), the continuum path (translations only, one templated loop for every trait), the

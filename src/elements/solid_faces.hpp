@@ -9,14 +9,28 @@
 namespace halfstep {
 
 /// Shape of a face: 4-node bilinear or 8-node serendipity quadrilateral, 3-node or 6-node
-/// triangle (the value is the face's node count); or a 2-node edge of a planar element (per
-/// unit thickness: the caller scales the pressure by the section thickness) or of an
-/// axisymmetric one (a ring around the z axis, x = r: the force is the ring's total).
-enum FaceShape : int { kFaceEdge2 = 2, kFaceTri3 = 3, kFaceQuad4 = 4, kFaceTri6 = 6, kFaceQuad8 = 8, kFaceRingEdge2 = 12 };
+/// triangle (the value is the face's node count); or a 2-node or 3-node (quadratic: ends,
+/// then the middle node) edge of a planar element (per unit thickness: the caller scales the
+/// pressure by the section thickness) or of an axisymmetric one (a ring around the z axis,
+/// x = r: the force is the ring's total).
+enum FaceShape : int {
+  kFaceEdge2 = 2,
+  kFaceTri3 = 3,
+  kFaceQuad4 = 4,
+  kFaceTri6 = 6,
+  kFaceQuad8 = 8,
+  kFaceRingEdge2 = 12,
+  kFaceEdge3 = 23,
+  kFaceRingEdge3 = 33
+};
+
+/// Whether a face shape is an edge of a planar element (not a ring).
+HS_HD bool is_plane_edge(int shape) { return shape == kFaceEdge2 || shape == kFaceEdge3; }
 
 /// Corner nodes of a face or edge shape (its first nodes in the face tables).
 HS_HD int face_corners(int shape) {
-  return shape == kFaceEdge2 || shape == kFaceRingEdge2 ? 2 : shape == kFaceQuad4 || shape == kFaceQuad8 ? 4 : 3;
+  if (shape == kFaceEdge2 || shape == kFaceRingEdge2 || shape == kFaceEdge3 || shape == kFaceRingEdge3) return 2;
+  return shape == kFaceQuad4 || shape == kFaceQuad8 ? 4 : 3;
 }
 
 /// Most nodes of one face (the 8-node quadrilateral of C3D20): the stride of the face tables.
@@ -84,20 +98,18 @@ HS_HD int solid_face(int nodes, int face, int out[kFaceMaxNodes]) {
   return nodes == 10 ? kFaceTri6 : kFaceTri3;
 }
 
-/// Element-local corner nodes (out[0..3], -1 padded) and shape of a face of a surface: a
-/// solid's S1..S6 (hexahedra, tetrahedra: the faces ties and couplings take) or a shell's
+/// Element-local nodes (out, kFaceMaxNodes entries, -1 padded) and shape of a face of a
+/// surface: a solid's S1..S6 (hexahedra, tetrahedra, wedges: the faces ties and couplings
+/// take; the 20-node hexahedron's 8-node faces, corners then mid-edge nodes) or a shell's
 /// side (face 7 SPOS, 8 SNEG: the shell's own nodes, in element order; shell: the element is
 /// a shell with `nodes` corners).
-HS_HD int surface_face_nodes(int nodes, bool shell, int face, int out[6]) {
-  for (int k = 0; k < 6; ++k) out[k] = -1;
+HS_HD int surface_face_nodes(int nodes, bool shell, int face, int out[kFaceMaxNodes]) {
+  for (int k = 0; k < kFaceMaxNodes; ++k) out[k] = -1;
   if (shell) {
     for (int k = 0; k < nodes && k < 4; ++k) out[k] = k;
     return nodes == 3 ? kFaceTri3 : kFaceQuad4;
   }
-  if (nodes == 8) {
-    hex_face_nodes(face, out);
-    return kFaceQuad4;
-  }
+  if (nodes == 8 || nodes == 20) return solid_face(nodes, face, out);
   if (nodes == 6) {  // C3D6: triangles S1, S2, quadrilaterals S3..S5
     wedge_face_nodes(face, out);
     return out[3] < 0 ? kFaceTri3 : kFaceQuad4;
@@ -107,11 +119,12 @@ HS_HD int surface_face_nodes(int nodes, bool shell, int face, int out[6]) {
 }
 
 /// Edges of a planar element with `nodes` nodes (the 4-node quadrilaterals CPS4, CPE4,
-/// CPS4R, CPE4R, CAX4R, and the NURBS elements NCPE/NCPS: 4), 0 for any other count.
+/// CPS4R, CPE4R, CAX4R, the 8-node ones CPS8, CPE8, CAX8 and their R forms, and the NURBS
+/// elements NCPE/NCPS: 4), 0 for any other count.
 HS_HD int planar_edge_count(int nodes) {
-  // 4: the quadrilaterals; 9, 16, 25: the NURBS elements of degree 2..4 (their sides' loads
-  // are integrated by discretization/step_loads.cpp, not through element_face).
-  return nodes == 4 || nodes == 9 || nodes == 16 || nodes == 25 ? 4 : 0;
+  // 4, 8: the quadrilaterals; 9, 16, 25: the NURBS elements of degree 2..4 (their sides'
+  // loads are integrated by discretization/step_loads.cpp, not through element_face).
+  return nodes == 4 || nodes == 8 || nodes == 9 || nodes == 16 || nodes == 25 ? 4 : 0;
 }
 
 /// Faces (dimension 3) or edges (dimension 2) of an element kind with `nodes` nodes: node
@@ -126,12 +139,18 @@ HS_HD int element_face_count(int nodes, int dimension) {
 
 /// Element-local nodes (out, padded with -1) and shape of face `face` (1-based label) of an
 /// element kind: a solid_face for dimension 3; for dimension 2, edge k of a quadrilateral is
-/// nodes k and k + 1 (edge 4: nodes 4 and 1), as Abaqus's S1..S4 / P1..P4.
+/// nodes k and k + 1 (edge 4: nodes 4 and 1), as Abaqus's S1..S4 / P1..P4, and for the
+/// 8-node quadrilateral its mid-side node 4 + k after them.
 HS_HD int element_face(int nodes, int dimension, bool axisymmetric, int face, int out[kFaceMaxNodes]) {
   if (dimension != 2) return solid_face(nodes, face, out);
   for (int k = 0; k < kFaceMaxNodes; ++k) out[k] = -1;
+  const int corners = nodes == 8 ? 4 : nodes;
   out[0] = face - 1;
-  out[1] = face % nodes;
+  out[1] = face % corners;
+  if (nodes == 8) {
+    out[2] = 3 + face;
+    return axisymmetric ? kFaceRingEdge3 : kFaceEdge3;
+  }
   return axisymmetric ? kFaceRingEdge2 : kFaceEdge2;
 }
 
@@ -152,6 +171,28 @@ HS_HD void face_pressure_force(int shape, const Vec3<T> x[kFaceMaxNodes], T p, V
     const T c = T(-6.283185307179586) * p / T(6);
     f[0] = (c * (T(2) * x[0].x + x[1].x)) * n;
     f[1] = (c * (x[0].x + T(2) * x[1].x)) * n;
+    return;
+  }
+  if (shape == kFaceEdge3 || shape == kFaceRingEdge3) {
+    // Quadratic edge: ends 0, 1 at s = -1, +1, middle node 2 at s = 0; n ds = (y_s, -x_s) ds
+    // on the right of 0 -> 1. Three Gauss points integrate N_a x_s (degree 3) exactly, and
+    // the ring's N_a r x_s (degree 5) too.
+    const T gq[3] = {T(-0.77459666924148337704), T(0), T(0.77459666924148337704)};
+    const T wq[3] = {T(5) / T(9), T(8) / T(9), T(5) / T(9)};
+    for (int q = 0; q < 3; ++q) {
+      const T s = gq[q];
+      const T N[3] = {T(0.5) * s * (s - T(1)), T(0.5) * s * (s + T(1)), T(1) - s * s};
+      const T dN[3] = {s - T(0.5), s + T(0.5), T(-2) * s};
+      T xs = T(0), ys = T(0), r = T(0);
+      for (int a = 0; a < 3; ++a) {
+        xs += dN[a] * x[a].x;
+        ys += dN[a] * x[a].y;
+        r += N[a] * x[a].x;
+      }
+      const T w = shape == kFaceEdge3 ? wq[q] : T(6.283185307179586) * r * wq[q];
+      const Vec3<T> n{ys, -xs, T(0)};
+      for (int a = 0; a < 3; ++a) f[a] += (-p * w * N[a]) * n;
+    }
     return;
   }
   if (shape == kFaceTri3) {

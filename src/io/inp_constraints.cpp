@@ -303,9 +303,9 @@ void DeckParser::add_distributing_coupling(const PendingBody& pb) {
   for (int n : nodes) seen[n] = 1;
   for (std::size_t i = 0; i < it->second.elements.size(); ++i) {
     const int e = it->second.elements[i], count = m_.elements.count_of(e);
-    int local[6];
+    int local[kFaceMaxNodes];
     surface_face_nodes(count, m_.elements.shell[e] != 0, it->second.faces[i], local);
-    for (int k = 0; k < 6; ++k)
+    for (int k = 0; k < kFaceMaxNodes; ++k)
       if (local[k] >= 0 && !seen[m_.elements.nodes_of(e)[local[k]]])
         seen[m_.elements.nodes_of(e)[local[k]]] = 1, nodes.push_back(m_.elements.nodes_of(e)[local[k]]);
   }
@@ -398,9 +398,9 @@ void DeckParser::add_rigid_body(const PendingBody& pb) {
     for (int n : surf.nodes) add(to, n);
     for (std::size_t i = 0; i < surf.elements.size(); ++i) {
       const int e = surf.elements[i], count = m_.elements.count_of(e);
-      int local[6];
+      int local[kFaceMaxNodes];
       surface_face_nodes(count, m_.elements.shell[e] != 0, surf.faces[i], local);
-      for (int k = 0; k < 6; ++k)
+      for (int k = 0; k < kFaceMaxNodes; ++k)
         if (local[k] >= 0) add(to, m_.elements.nodes_of(e)[local[k]]);
     }
   }

@@ -29,6 +29,19 @@ bool quadratic_hex(const Model& m, int e) {
   return !m.elements.shell[static_cast<std::size_t>(e)] && m.elements.count_of(e) == 20;
 }
 
+/// True when pair p's interaction has a softened pressure-overclosure law (not hard contact).
+bool softened(const Model& m, const ContactPair& p) {
+  const auto it = m.contact.interactions.find(p.interaction);
+  return it != m.contact.interactions.end() && it->second.overclosure != Overclosure::kHard;
+}
+
+/// Why hard contact is refused on the 8-node faces of 20-node hexahedra.
+constexpr const char* kQuadraticHard =
+    ": hard contact does not converge on the 8-node faces of 20-node hexahedra (a uniform pressure puts negative "
+    "shares on their corner nodes, which then open and close from iteration to iteration); give the interaction a "
+    "softened *SURFACE BEHAVIOR (PRESSURE-OVERCLOSURE=LINEAR, TABULAR or EXPONENTIAL), or mesh the contact zone "
+    "with first-order elements or quadratic tetrahedra";
+
 /// True when element e has faces that contact can use: a shell, or a 3-D continuum element.
 bool has_faces(const Model& m, int e) {
   const auto k = static_cast<std::size_t>(e);
@@ -410,9 +423,9 @@ void DeckParser::resolve_contact() {
         if (planar(m, e))
           fail(p.loc, what + "ALL EXTERIOR on a model with planar element " + std::to_string(m.elements.id[static_cast<std::size_t>(e)]) +
                           " (" + m.elements.abaqus_type[static_cast<std::size_t>(e)] + "): contact of 2-D models is not supported");
-        if (quadratic_hex(m, e))
-          fail(p.loc, what + "ALL EXTERIOR on a model with 20-node hexahedron " + std::to_string(m.elements.id[static_cast<std::size_t>(e)]) +
-                          ": contact takes faces of 3 or 4 corners (linear elements), not the 8-node faces of 20-node hexahedra");
+        if (quadratic_hex(m, e) && !softened(m, p))
+          fail(p.loc, what + "ALL EXTERIOR on a model with 20-node hexahedron " +
+                          std::to_string(m.elements.id[static_cast<std::size_t>(e)]) + kQuadraticHard);
         faces = faces || has_faces(m, e);
       }
       if (!faces)
@@ -431,9 +444,8 @@ void DeckParser::resolve_contact() {
         for (int e : s.elements) {
           if (planar(m, e))
             fail(p.loc, what + "surface '" + *name + "' holds edges of planar elements: contact of 2-D models is not supported");
-          if (quadratic_hex(m, e))
-            fail(p.loc, what + "surface '" + *name + "' holds faces of 20-node hexahedra: contact takes faces of 3 or 4 "
-                               "corners (linear elements), not their 8-node faces");
+          if (quadratic_hex(m, e) && !softened(m, p))
+            fail(p.loc, what + "surface '" + *name + "' holds faces of 20-node hexahedra" + kQuadraticHard);
         }
         if (s.elements.empty() && s.nodes.empty())
           fail(p.loc, what + "surface '" + *name + "' is empty");

@@ -796,15 +796,6 @@ void DeckParser::check_constraint_surfaces() const {
         return true;
     return false;
   };
-  // The constraints interpolate on 3- and 6-node triangles and 4-node quadrilaterals
-  // (surface_face_nodes): the 8-node faces of C3D20/C3D20R are not among them.
-  const auto quadratic_hex = [&](const std::string& name) {
-    const auto it = m_.surfaces.find(name);
-    if (it == m_.surfaces.end()) return false;
-    for (int e : it->second.elements)
-      if (!m_.elements.shell[static_cast<std::size_t>(e)] && m_.elements.count_of(e) == 20) return true;
-    return false;
-  };
   // NURBS solids' faces are patches of control points, not Lagrange faces (their node order is
   // the tensor order, and only the corner points lie on the body): pressures only.
   const auto nurbs_faces = [&](const std::string& name) {
@@ -818,17 +809,13 @@ void DeckParser::check_constraint_surfaces() const {
   const std::string why = "' holds edges of planar elements: ties and couplings take 3-D solid faces (edges take pressures only)";
   const std::string why_nurbs = "' holds faces of NURBS elements (*NURBS PATCH): ties and couplings interpolate on "
                                 "Lagrange element faces; NURBS faces take pressures only";
-  const std::string why20 = "' holds faces of 20-node hexahedra: ties and couplings interpolate on 3- and 6-node "
-                            "triangular and 4-node quadrilateral faces (solids and shells)";
   for (const Tie& t : m_.ties)
     for (const std::string& s : {t.slave, t.master}) {
       if (planar_edges(s)) fail(t.loc, "*TIE " + t.name + ": surface '" + s + why);
-      if (quadratic_hex(s)) fail(t.loc, "*TIE " + t.name + ": surface '" + s + why20);
       if (nurbs_faces(s)) fail(t.loc, "*TIE " + t.name + ": surface '" + s + why_nurbs);
     }
   for (const PendingBody& b : pending_bodies_) {
     if (b.coupling && planar_edges(b.surface)) fail(b.pos, "*COUPLING " + b.name + ": surface '" + b.surface + why);
-    if (b.coupling && quadratic_hex(b.surface)) fail(b.pos, "*COUPLING " + b.name + ": surface '" + b.surface + why20);
     if (b.coupling && nurbs_faces(b.surface)) fail(b.pos, "*COUPLING " + b.name + ": surface '" + b.surface + why_nurbs);
   }
 }

@@ -52,14 +52,22 @@ void DeckParser::elastic_keyword(const Keyword& kw) {
   elastic_values_.clear();
 }
 
+// A temperature column is read: Abaqus's constants at one temperature apply at every
+// temperature, and so do equal constants at several. Constants that change with temperature
+// are refused (temperature-dependent elasticity is not supported).
 void DeckParser::elastic_data(const Line& line) {
   if (material_->elastic_type == ElasticType::Isotropic) {
-    if (block_lines_ > 1)
-      fail(at_, "a second *ELASTIC data line: temperature-dependent elasticity is not supported");
     need_fields(line, 2, "E, nu");
-    at_most_fields(line, 2, "E, nu (temperature-dependent elasticity is not supported)");
+    at_most_fields(line, 3, "E, nu[, temperature]");
     const double e = real(line.fields[0], "Young's modulus");
     const double nu = real(line.fields[1], "Poisson's ratio");
+    if (line.fields.size() > 2 && !line.fields[2].empty()) (void)real(line.fields[2], "the temperature");
+    if (block_lines_ > 1) {
+      if (e != material_->youngs || nu != material_->poisson)
+        fail(at_, "*ELASTIC: other constants at a second temperature: temperature-dependent elasticity is not "
+                  "supported (give one line, or the same E and nu on every line)");
+      return;
+    }
     if (!(e > 0)) fail(at_, "Young's modulus must be positive, got '" + std::string(line.fields[0]) + "'");
     if (nu >= 0.5)
       fail(at_, "Poisson's ratio must be below 0.5, got '" + std::string(line.fields[1]) + "'");
@@ -70,35 +78,42 @@ void DeckParser::elastic_data(const Line& line) {
     material_->has_elastic = true;
     return;
   }
-  // Nine constants, eight on the first line and one on the second (Abaqus's layout); any
-  // wrapping is accepted as long as the total is nine.
+  // Nine constants, eight on the first line and one on the second (Abaqus's layout), then
+  // optionally the temperature; any wrapping is accepted. Groups of ten are the constants at
+  // successive temperatures.
   const bool engineering = material_->elastic_type == ElasticType::EngineeringConstants;
   const char* form = engineering ? "E1, E2, E3, nu12, nu13, nu23, G12, G13, G23"
                                  : "D1111, D1122, D2222, D1133, D2233, D3333, D1212, D1313, D2323";
-  if (elastic_values_.size() >= 9)
-    fail(at_, "too many *ELASTIC values: expected nine (" + std::string(form) +
-                  "); temperature-dependent elasticity is not supported");
   for (std::string_view f : line.fields) {
     if (f.empty()) continue;
-    if (elastic_values_.size() >= 9) fail(at_, "too many *ELASTIC values: expected nine (" + std::string(form) + ")");
-    elastic_values_.push_back(real(f, "an elastic constant"));
+    elastic_values_.push_back(real(f, elastic_values_.size() % 10 == 9 ? "the temperature" : "an elastic constant"));
+    const std::size_t n = elastic_values_.size();
+    if (n > 10 && n % 10 == 9 &&
+        !std::equal(elastic_values_.end() - 9, elastic_values_.end(), elastic_values_.begin()))
+      fail(at_, "*ELASTIC: other constants at a second temperature: temperature-dependent elasticity is not "
+                "supported (give the nine constants once, or the same ones at every temperature)");
   }
-  if (elastic_values_.size() < 9) return;
-  std::copy(elastic_values_.begin(), elastic_values_.end(), material_->elastic_constants.begin());
+  if (elastic_values_.size() < 9 || material_->has_elastic) return;
+  std::copy(elastic_values_.begin(), elastic_values_.begin() + 9, material_->elastic_constants.begin());
   try {  // the builders know which constants are admissible
     const Mat3<double> axes = scaled_identity(1.0);
     if (engineering) (void)orthotropic_engineering(material_->elastic_constants.data(), 1.0, axes);
     else (void)orthotropic_stiffness(material_->elastic_constants.data(), 1.0, axes);
   } catch (const std::invalid_argument& e) {
-    fail(at_, std::string("*ELASTIC, TYPE=") + (engineering ? "ENGINEERING CONSTANTS" : "ORTHOTROPIC") + ": " + e.what());
+    fail(at_, std::string("*ELASTIC, TYPE=") + (engineering ? "ENGINEERING CONSTANTS" : "ORTHOTROPIC") + ": " + e.what() +
+                  " (" + form + ")");
   }
   material_->has_elastic = true;
 }
 
 void DeckParser::elastic_end() {
   need_data_line(material_->elastic_type == ElasticType::Isotropic ? "E, nu" : "the nine elastic constants");
-  if (material_->elastic_type != ElasticType::Isotropic && elastic_values_.size() < 9)
-    fail(kw_.pos, kw_.display + " needs nine constants, got " + std::to_string(elastic_values_.size()));
+  const std::size_t n = elastic_values_.size();
+  if (material_->elastic_type != ElasticType::Isotropic && n < 9)
+    fail(kw_.pos, kw_.display + " needs nine constants, got " + std::to_string(n));
+  if (material_->elastic_type != ElasticType::Isotropic && n > 9 && n % 10 != 0)
+    fail(kw_.pos, kw_.display + ": expected nine constants and a temperature per temperature, got " +
+                      std::to_string(n) + " values");
 }
 
 void DeckParser::hyperelastic_keyword(const Keyword& kw) {

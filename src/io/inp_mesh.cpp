@@ -39,9 +39,14 @@ void DeckParser::node_keyword(const Keyword& kw) {
 void DeckParser::node_data(const Line& line) {
   const auto& f = line.fields;
   need_fields(line, 3, "node id, x, y[, z]");
-  if (f.size() > 4)
-    fail(at_, "too many fields on *NODE data line: expected node id, x, y[, z] (node normal "
-              "directions are not supported)");
+  if (f.size() > 7)
+    fail(at_, "too many fields on *NODE data line: expected node id, x, y[, z[, nx, ny, nz]] (the "
+              "normal direction), got " + std::to_string(f.size()) + " fields");
+  // Fields 5-7 are the node's normal direction (Abaqus: for shells and beams; a zero or
+  // empty one means none). Only continuum, truss and spring nodes may have one here: their
+  // elements never read it (check_node_normals).
+  bool normal = false;
+  for (std::size_t k = 4; k < f.size(); ++k) normal = real_or(f[k], 0.0, "a normal direction cosine") != 0.0 || normal;
   const std::int64_t label = integer(f[0], "the node id");
   if (label < 1) fail(at_, "node id must be a positive integer, got " + std::to_string(label));
   if (label > std::numeric_limits<std::int64_t>::max() - inst_.node_offset)
@@ -71,7 +76,26 @@ void DeckParser::node_data(const Line& line) {
   n.y.push_back(y);
   n.z.push_back(z);
   n.loc.push_back(lex_.file_name(at_), at_.line);
+  if (normal) node_normals_.emplace_back(n.size() - 1, at_);
   if (cur_set_) add_set_id(*cur_set_, id, at_, true);
+}
+
+void DeckParser::check_node_normals() const {
+  if (node_normals_.empty()) return;
+  std::vector<int> user(static_cast<std::size_t>(m_.nodes.size()), -1);  // a shell or beam element of the node
+  const Elements& e = m_.elements;
+  for (int k = e.size() - 1; k >= 0; --k)
+    if (e.shell[static_cast<std::size_t>(k)] || e.beam[static_cast<std::size_t>(k)])
+      for (int a = 0; a < e.count_of(k); ++a) user[static_cast<std::size_t>(e.nodes_of(k)[a])] = k;
+  for (const auto& [node, pos] : node_normals_) {
+    const int k = user[static_cast<std::size_t>(node)];
+    if (k < 0) continue;
+    fail(pos, "node " + std::to_string(m_.nodes.id[static_cast<std::size_t>(node)]) +
+                  " has a normal direction on its *NODE line, and " + e.abaqus_type[static_cast<std::size_t>(k)] +
+                  " element " + std::to_string(e.id[static_cast<std::size_t>(k)]) +
+                  " uses the node: halfstep takes shell and beam normals from the mesh and the section, "
+                  "never from *NODE (delete the normal, or give the beam's direction on *BEAM SECTION)");
+  }
 }
 
 void DeckParser::element_keyword(const Keyword& kw) {

@@ -435,6 +435,7 @@ void DeckParser::finish_model_data() {
   resolve_point_masses();
   resolve_sets();
   resolve_sections();
+  check_node_normals();
   resolve_discrete_sections();
   resolve_surfaces();
   resolve_adhesions();

@@ -312,6 +312,8 @@ class DeckParser {
   /// Refuses a *TIE or *COUPLING on a surface of planar-element edges (their face tables are
   /// the 3-D solids'; edges carry pressures only).
   void check_constraint_surfaces() const;
+  /// Refuses a normal direction on a *NODE line of a node that a shell or beam uses.
+  void check_node_normals() const;
   void dsload_data(const Line& line);
   // inp_constraints.cpp
   void tie_keyword(const Keyword& kw);
@@ -516,6 +518,7 @@ class DeckParser {
   std::vector<std::string> instance_order_;
   std::string set_instance_;  ///< INSTANCE= of the open *NSET/*ELSET: its members are that instance's
   std::int64_t max_node_id_ = 0, max_element_id_ = 0;
+  std::vector<std::pair<int, Pos>> node_normals_;  ///< nodes whose *NODE line gives a normal, with the line
   std::optional<std::int64_t> assembly_element_offset_;  ///< ids of elements written in the assembly itself
   std::optional<std::int64_t> assembly_node_offset_;     ///< ids of nodes written there (CAE's reference points)
   /// Labels of the nodes and elements written in the assembly itself, as written: a plain

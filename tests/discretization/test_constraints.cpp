@@ -1,5 +1,6 @@
 // Linear constraints' tables (discretization/constraints.hpp): *EQUATION weights and the
-// transferred masses, *TIE projections onto bilinear and quadratic faces, ADJUST.
+// transferred masses, *TIE projections onto bilinear and quadratic faces (6-node triangles,
+// 8-node quadrilaterals), ADJUST.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -102,6 +103,39 @@ TEST(ConstraintTables, TieOnAQuadraticTriangleTakesItsShapeFunctions) {
   EXPECT_NEAR(sum, 1.0, 1e-15);
   const int n1 = m.nodes.index.at(1);
   EXPECT_NEAR(c.mass3[3 * n1] - sys.mass[n1], (1.0 / 9) * (15.0 / 9) * 9.0, 1e-14);
+}
+
+TEST(ConstraintTables, TieOnAQuadraticQuadrilateralTakesItsSerendipityFunctions) {
+  // Face S4 of a C3D20 cube (x = 1: corners 2-6-7-3, mid-edge nodes 18:(2,6) 14:(6,7)
+  // 19:(7,3) 10:(3,2)), its mid-edge node 14 moved out to x = 1.1 (a curved face). A slave on
+  // the face at y = 0.25, z = 0.75 is at face parameters r = 2z - 1 = 0.5 (along 2 -> 6),
+  // s = 2y - 1 = -0.5 (along 6 -> 7): the serendipity weights there are
+  // corners -3/16, 0, -3/16, -1/8 and mid-edge nodes 9/16, 9/16, 3/16, 3/16, and the point
+  // of the curved face is x = 1 + 0.1 * 9/16.
+  std::string d = "*HEADING\nquadratic face tie\n*NODE\n"
+                  "1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+                  "9, 0.5, 0, 0\n10, 1, 0.5, 0\n11, 0.5, 1, 0\n12, 0, 0.5, 0\n13, 0.5, 0, 1\n14, 1.1, 0.5, 1\n"
+                  "15, 0.5, 1, 1\n16, 0, 0.5, 1\n17, 0, 0, 0.5\n18, 1, 0, 0.5\n19, 1, 1, 0.5\n20, 0, 1, 0.5\n"
+                  "21, 1.05625, 0.25, 0.75\n*ELEMENT, TYPE=C3D20, ELSET=E\n"
+                  "1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,\n16, 17, 18, 19, 20\n"
+                  "*ELEMENT, TYPE=MASS, ELSET=PM\n21, 21\n*MASS, ELSET=PM\n1.\n"
+                  "*SURFACE, NAME=S, TYPE=NODE\n21\n*SURFACE, NAME=F\nE, S4\n*TIE, NAME=T, POSITION TOLERANCE=1e-9\nS, F\n"
+                  "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SOLID SECTION, ELSET=E, MATERIAL=M\n"
+                  "*STEP\n*STATIC\n*BOUNDARY\n1, 1, 3\n*END STEP\n";
+  const Model m = read_inp_string(d, "quad8.inp");
+  const StructureSystem sys = build_structure_system(m);
+  const LinearConstraints& c = sys.constraints;
+  ASSERT_EQ(c.num_dependent, 3);
+  const std::pair<int, double> expect[8] = {{2, -3.0 / 16}, {6, 0.0},      {7, -3.0 / 16}, {3, -1.0 / 8},
+                                            {18, 9.0 / 16}, {14, 9.0 / 16}, {19, 3.0 / 16}, {10, 3.0 / 16}};
+  for (int dof = 0; dof < 3; ++dof) {
+    double sum = 0;
+    for (const auto& [id, w] : expect) EXPECT_NEAR(weight(m, c, dof, id, dof), w, 1e-12) << "node " << id;
+    for (int i = c.term_ptr[dof]; i < c.term_ptr[dof + 1]; ++i) sum += c.term_weight[i];
+    EXPECT_NEAR(sum, 1.0, 1e-14);
+  }
+  const int n21 = m.nodes.index.at(21);
+  EXPECT_NEAR(sys.x0[n21], 1.05625, 1e-12);  // on the face already: ADJUST leaves it there
 }
 
 TEST(ConstraintTables, RotationEquationHandsOnTheRotaryInertia) {

@@ -80,7 +80,8 @@ INSTANTIATE_TEST_SUITE_P(Continuum, OperatorDecks,
                                            "solid_c3d10m_svk.inp", "plane_cps4.inp", "plane_cpe4.inp",
                                            "solid_c3d6_svk.inp", "plane_cps4r.inp", "plane_cpe4r.inp",
                                            "axi_cylinder.inp", "static_c3d20.inp", "static_c3d20r.inp",
-                                           "static_c3d10.inp", "static_nc3d2.inp"),
+                                           "static_c3d10.inp", "static_nc3d2.inp", "static_cps8_neo.inp",
+                                           "static_cpe8r_ortho.inp", "static_cax8_svk.inp", "static_cax8r_neo.inp"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string s = i.param;
                            return s.substr(0, s.find('.'));

@@ -119,7 +119,8 @@ TEST(SolidFaces, FaceTablesCoverEveryNodeOfTheElement) {
 TEST(PlanarEdges, EdgeTablesAreKeyedOnTheDimension) {
   // A 4-node quadrilateral and a 4-node tetrahedron have 4 faces each, of different shapes.
   EXPECT_EQ(element_face_count(4, 2), 4);
-  EXPECT_EQ(element_face_count(8, 2), 0);
+  EXPECT_EQ(element_face_count(8, 2), 4);  // the 8-node quadrilaterals (CPS8, CAX8, ...)
+  EXPECT_EQ(element_face_count(6, 2), 0);
   int out[kFaceMaxNodes];
   EXPECT_EQ(element_face(4, 3, false, 1, out), kFaceTri3);
   const int ends[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};  // edge k: nodes k, k + 1 (4: 4, 1)

@@ -1,6 +1,7 @@
 // Decks of the static tie tests (tests/integration/test_static_ties.cpp and the GPU's
 // tests/gpu/test_gpu_static_ties.cpp): two hexahedral blocks meshed independently and joined
-// by *TIE across a plane where their nodes do not match, in static steps.
+// by *TIE across a plane where their nodes do not match, in static steps; one C3D20R cube
+// (hex20_cube) for the quadratic faces' ties and contact.
 #pragma once
 
 #include <cmath>
@@ -60,6 +61,24 @@ inline void block(std::ostringstream& d, const std::string& type, const std::str
   d << "*NSET, NSET=" << elset << "_Z0\n";
   for (int j = 0; j <= ny; ++j)
     for (int i = 0; i <= nx; ++i) d << id(i, j, 0) << (j == ny && i == nx ? "\n" : ", ");
+}
+
+/// One 20-node hexahedron (C3D20R, or type) as a unit cube over [x0, x0 + 1] x [0, 1]^2, nodes from node0 (corners 1-8 as C3D8,
+/// mid-edge nodes 9-20 in Abaqus's order), element elem0 in element set `elset`.
+inline void hex20_cube(std::ostringstream& d, const std::string& elset, int node0, int elem0, double x0,
+                       const std::string& type = "C3D20R") {
+  const double c[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+  const int edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  d << "*NODE\n";
+  for (int a = 0; a < 8; ++a) d << node0 + a << ", " << x0 + c[a][0] << ", " << c[a][1] << ", " << c[a][2] << "\n";
+  for (int e = 0; e < 12; ++e) {
+    const double* p = c[edges[e][0]];
+    const double* q = c[edges[e][1]];
+    d << node0 + 8 + e << ", " << x0 + 0.5 * (p[0] + q[0]) << ", " << 0.5 * (p[1] + q[1]) << ", " << 0.5 * (p[2] + q[2]) << "\n";
+  }
+  d << "*ELEMENT, TYPE=" << type << ", ELSET=" << elset << "\n" << elem0;
+  for (int a = 0; a < 20; ++a) d << (a == 15 ? ",\n" : ", ") << node0 + a;  // 15 nodes, then a continuation line
+  d << "\n*NSET, NSET=" << elset << "_ALL, GENERATE\n" << node0 << ", " << node0 + 19 << ", 1\n";
 }
 
 /// Block A (x in [0, la], na x ma x ma) and block B (x in [la, la + lb], nb x mb x mb), of

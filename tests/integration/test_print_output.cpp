@@ -163,6 +163,17 @@ TEST(PrintOutput, ElementTablesPrintEachIntegrationPointInAbaqusOrder) {
   const double l0 = 0.58541019662496845446, l1 = 0.13819660112501051518;
   // Point g near corner g: x = sum of the other corners' coordinates times their L.
   const std::vector<std::array<double, 3>> tet_points = {{l1, l1, l1}, {l0, l1, l1}, {l1, l0, l1}, {l1, l1, l0}};
+  const auto quad_points = [](int n, double s) {  // xi fastest, as Abaqus numbers them
+    std::vector<std::array<double, 3>> p;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const auto at = [&](int q) { return n == 2 ? 0.5 * (1 + (q ? s : -s)) : 0.5 * (1 + (q - 1) * s); };
+        p.push_back({at(i), at(j), 0});
+      }
+    return p;
+  };
+  const std::vector<std::array<double, 3>> quad8 = {{0, 0, 0},   {1, 0, 0}, {1, 1, 0},   {0, 1, 0},
+                                                    {0.5, 0, 0}, {1, 0.5, 0}, {0.5, 1, 0}, {0, 0.5, 0}};
   const std::vector<Case> cases = {
       {"C3D8", corners, hex_points(2, a)},
       {"C3D8R", corners, {{0.5, 0.5, 0.5}}},
@@ -170,9 +181,11 @@ TEST(PrintOutput, ElementTablesPrintEachIntegrationPointInAbaqusOrder) {
       {"C3D20", hex20, hex_points(3, b)},
       {"C3D10", tet, tet_points},
       {"CPS4", {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, {{0.5 * (1 - a), 0.5 * (1 - a), 0}, {0.5 * (1 + a), 0.5 * (1 - a), 0}, {0.5 * (1 - a), 0.5 * (1 + a), 0}, {0.5 * (1 + a), 0.5 * (1 + a), 0}}},
+      {"CPS8", quad8, quad_points(3, b)},
+      {"CPS8R", quad8, quad_points(2, a)},
   };
   for (const Case& k : cases) {
-    const bool planar = std::string(k.type) == "CPS4";
+    const bool planar = std::string(k.type).rfind("CPS", 0) == 0;
     for (const bool centroidal : {false, true}) {
       std::ostringstream deck;
       deck.precision(17);

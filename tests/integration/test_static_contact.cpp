@@ -73,6 +73,52 @@ INSTANTIATE_TEST_SUITE_P(Steps, PressedBar,
                            return std::string(i.param.nlgeom ? "Nlgeom" : "Linear") + (i.param.gap > 0 ? "Gap" : "Touching");
                          });
 
+// A C3D20R cube (over [0, 1]) and a 2 x 2 x 2 block of C3D8 (over [1, 2]) pressed together
+// through a contact pair with a softened law (LINEAR, slope kSlope), the quadratic face (four
+// corner triangles and the mid-edge nodes' quadrilateral) the master or the slave; hard
+// contact is refused on such faces (its corner nodes chatter: tests/bad_input). Node-to-facet
+// contact loads the 8-node face with nodal forces, not the consistent -1/12, 1/3 shares of a
+// uniform pressure, so the single quadratic cube does not carry a uniform stress and the bar
+// is softer than E: measured 0.857 (master) and 0.726 (slave) of the uniform bar's force,
+// against 0.995 that the law's own compliance allows. Equilibrium is exact: the end force, the
+// held force and the pair's CFN1 agree.
+class QuadraticFaceContact : public ::testing::TestWithParam<bool> {};
+
+TEST_P(QuadraticFaceContact, CarriesThePushThroughTheQuadraticFace) {
+  const bool quadratic_master = GetParam();
+  std::ostringstream d;
+  d.precision(17);
+  d << "*HEADING\na C3D20R cube pressed against C3D8\n";
+  ties::hex20_cube(d, "Q", 1, 1, 0.0);
+  ties::block(d, "C3D8", "B", 1001, 1001, 2, 2, 1.0, 2.0, 1.0);
+  d << "*NSET, NSET=Q_X0\n1, 4, 5, 8, 12, 16, 17, 20\n*NSET, NSET=Q_Y0\n1, 2, 5, 6, 9, 13, 17, 18\n"
+    << "*NSET, NSET=Q_Z0\n1, 2, 3, 4, 9, 10, 11, 12\n"
+    << "*SURFACE, NAME=QFACE\n1, S4\n*SURFACE, NAME=BFACE\nB_X0, S6\n*SURFACE INTERACTION, NAME=SI\n"
+    << "*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR\n1e5\n"
+    << "*CONTACT PAIR, INTERACTION=SI\n" << (quadratic_master ? "BFACE, QFACE" : "QFACE, BFACE") << "\n"
+    << "*MATERIAL, NAME=M\n*ELASTIC\n" << ties::kE << ", " << ties::kNu << "\n*SOLID SECTION, ELSET=Q, MATERIAL=M\n"
+    << "*SOLID SECTION, ELSET=B, MATERIAL=M\n*BOUNDARY\nQ_X0, 1, 1\nQ_Y0, 2, 2\nQ_Z0, 3, 3\nB_Y0, 2, 2\nB_Z0, 3, 3\n"
+    << "*STEP\n*STATIC\n0.25, 1.\n*BOUNDARY\nB_N1, 1, 1, " << -2 * kPress
+    << "\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=B_N1\nU, RF\n*NODE OUTPUT, NSET=Q_X0\nRF\n*END STEP\n";
+  const std::string dir = scratch_dir(quadratic_master ? "quadratic_master" : "quadratic_slave");
+  std::ofstream(dir + "/bar.inp") << d.str();
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const double push = ties::last_sum(read_csv(dir + "/out/history/B_N1.csv"), "RF1");
+  const double held = ties::last_sum(read_csv(dir + "/out/history/Q_X0.csv"), "RF1");
+  const Csv pair = read_csv(dir + "/out/history/contact.csv");
+  const double cfn1 = pair.rows.back()[static_cast<std::size_t>(pair.col("CFN1"))];
+  const double nominal = -ties::kE * kPress;
+  std::printf("C3D20R face as %s: end force %.12g, wall %.12g, pair CFN1 %.12g; uniform bar %.12g (%.3g %%)\n",
+              quadratic_master ? "master" : "slave", push, held, cfn1, nominal, 100 * (push / nominal - 1));
+  EXPECT_NEAR(push, -held, 1e-6 * std::fabs(nominal));
+  EXPECT_NEAR(std::fabs(cfn1), std::fabs(push), 1e-6 * std::fabs(nominal));  // on whichever side is the slave
+  EXPECT_NEAR(push, (quadratic_master ? 0.857 : 0.726) * nominal, 0.005 * std::fabs(nominal));
+}
+
+INSTANTIATE_TEST_SUITE_P(Sides, QuadraticFaceContact, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "Master" : "Slave"; });
+
 TEST(StaticContact, SoftenedLawCarriesItsClosedFormPressure) {
   // PRESSURE-OVERCLOSURE=LINEAR with slope k: the bar's shortening d = 2 kPress is shared by
   // the blocks and the overclosure h = p / k, so sigma = -d / (L / E + 1 / k) with L = 2.
