@@ -95,8 +95,8 @@ struct NurbsHex {
   static constexpr int kPoints = kNodes;     ///< (P+1)^3 Gauss points
   /// Static steps only: the increment bound has not been checked against explicit runs yet.
   static constexpr bool kExplicit = false;
-  /// Named by the reader's message: the hexahedra that replace C3D20 there replace these too.
-  static constexpr const char* kExplicitAlternative = C3D20::kExplicitAlternative;
+  /// Named by the reader's message: the Lagrange hexahedra for explicit steps.
+  static constexpr const char* kExplicitAlternative = "C3D8R, C3D8 or C3D20R";
 
   /// Basis values R, reference gradients b = J^-T dR/dxi at Gauss point g from the element's
   /// data; returns detJ times the point's Gauss weight (b zero when detJ <= 0 or no data).

@@ -10,7 +10,7 @@
 //   hexahedron is C3D8 with *SOLID SECTION, FORMULATION=FPM) names its deck kind in name() and
 //   the formulation there; TYPE= never selects it, find_element_kind(name, formulation) does;
 //   optionally kExplicit = false for a kind that runs in static steps only (as in Abaqus,
-//   whose explicit solver lacks it: C3D20, C3D20R, C3D10) with kExplicitAlternative, the
+//   whose explicit solver lacks it: CPS8, CAX8 and the other 8-node quadrilaterals) with kExplicitAlternative, the
 //   kinds to use instead (named in the reader's message); and optionally kVtkOrder[kNodes],
 //   the element node that is VTK's point i when VTK orders the cell differently (C3D6);
 //   optionally kAxisymmetric = true for a planar kind whose nodes are (r, z) and whose

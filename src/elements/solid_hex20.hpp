@@ -1,8 +1,9 @@
 // C3D20 and C3D20R: the 20-node serendipity hexahedron, total Lagrangian, as host/device
 // element traits (interface in src/elements/solid_kinds.hpp), and C3D10, Abaqus/Standard's
 // name for the quadratic tetrahedron that halfstep runs as C3D10M. All three run in static
-// (*STATIC) steps only, as in Abaqus, whose explicit solver has none of them: kExplicit =
-// false, and the reader refuses them in a deck with a *DYNAMIC, EXPLICIT step.
+// and in explicit steps: Abaqus/Explicit has none of them, the peer runs them in explicit
+// dynamics (issue 46), with the HRZ lumped mass and its stable-increment bound below; they
+// take no bulk viscosity and no hourglass control.
 //
 // Abaqus node order (VTK's quadratic hexahedron has the same): corners 1-8 as C3D8, then the
 // mid-edge nodes 9:(1-2) 10:(2-3) 11:(3-4) 12:(4-1) 13:(5-6) 14:(6-7) 15:(7-8) 16:(8-5)
@@ -17,8 +18,8 @@
 // hybrid form is not provided): for nearly incompressible materials C3D20R locks less.
 // Lumped mass by HRZ (the diagonal of the consistent mass, int N_a^2 dV by 3x3x3 Gauss,
 // scaled to the element's mass), positive for every valid shape: the row sum gives the corners
-// negative mass. Static steps do not use the mass; the system build still computes it and the
-// stable-increment bound, for the model summary.
+// negative mass. Explicit steps use that mass and the stable-increment bound; static steps
+// only report them in the model summary.
 #pragma once
 
 #include <cmath>
@@ -127,8 +128,6 @@ struct Hex20 {
   /// measured 2.15 for 8 points of 8 nodes, not measured (static steps only).
   static constexpr double kCost = kGauss == 3 ? 15.0 : 5.0;
   static constexpr int kPoints = kGauss * kGauss * kGauss;  ///< integration points
-  static constexpr bool kExplicit = false;                  ///< static steps only (Abaqus/Explicit has no C3D20)
-  static constexpr const char* kExplicitAlternative = "C3D8R or C3D8";  ///< named by the reader's message
 
   /// HRZ lumped-mass fractions (int N_a^2 dV by 3x3x3 Gauss, normalised). Returns the
   /// volume, or the first non-positive w detJ at a point of this kind's rule or the mass rule.
@@ -218,12 +217,10 @@ struct C3D20R : solid_detail::Hex20<2> {
 };
 
 /// C3D10: Abaqus/Standard's 10-node tetrahedron, the same element as C3D10M here (4 points,
-/// HRZ mass); static steps only, as Abaqus/Explicit has C3D10M and not C3D10.
+/// HRZ mass), in static and explicit steps alike.
 struct C3D10 : C3D10M {
   /// Abaqus element name.
   HS_HD static constexpr const char* name() { return "C3D10"; }
-  static constexpr bool kExplicit = false;                        ///< static steps only
-  static constexpr const char* kExplicitAlternative = "C3D10M";  ///< named by the reader's message
 };
 
 }  // namespace halfstep

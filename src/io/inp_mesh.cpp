@@ -425,8 +425,9 @@ DeckParser::PendingSet& DeckParser::open_set(bool node_set, const std::string& n
   return ps;
 }
 
-// Abaqus/Explicit has no C3D20, C3D20R or C3D10; neither has halfstep's explicit solver (the
-// traits say so with kExplicit = false). The first such element is named with its line.
+// Kinds whose traits say kExplicit = false (the 8-node quadrilaterals, which Abaqus/Explicit
+// lacks too, the NURBS and adhesion kinds) run in static steps only. The first such element
+// is named with its line.
 void DeckParser::check_explicit_kinds() const {
   const Step* explicit_step = nullptr;
   for (const Step& s : m_.steps)

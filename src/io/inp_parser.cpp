@@ -181,6 +181,17 @@ void DeckParser::warn_ignored(const Keyword& kw) {
                         loc(kw.pos).str() + ")");
 }
 
+void DeckParser::controls_keyword(const Keyword& kw) {
+  allow_params(kw, {"PARAMETERS", "RESET", "ANALYSIS", "FIELD", "TYPE"});
+  const std::string parameters = squeeze_upper(param(kw, "PARAMETERS"));
+  if (kw.find("RESET") && parameters.empty()) return;  // back to the defaults: halfstep's own
+  if (parameters == "LINESEARCH") return warn_ignored(kw);
+  fail(kw.pos, "*CONTROLS, PARAMETERS=" + (parameters.empty() ? std::string("(none)") : param(kw, "PARAMETERS")) +
+                   " is not supported: it changes the solver's tolerances or increments, and with them the "
+                   "results (halfstep ignores only PARAMETERS=LINE SEARCH, which changes the Newton path, not the "
+                   "converged answer)");
+}
+
 // A parameter that cannot change the motion (hourglass section controls, say), once per keyword.
 void DeckParser::warn_ignored_param(const Keyword& kw, std::string_view param) {
   if (!kw.find(param) || !warned_.emplace(kw.name + "," + std::string(param), kw.pos).second) return;

@@ -133,6 +133,9 @@ class DeckParser {
   void finish();
   void finish_model_data();
   void warn_ignored(const Keyword& kw);
+  /// *CONTROLS: line-search settings are ignored with a warning (they change the Newton path,
+  /// not the converged answer); controls that change tolerances or increments are refused.
+  void controls_keyword(const Keyword& kw);
   void warn_ignored_param(const Keyword& kw, std::string_view param);
   void ignore_data(const Line& line);
   void require_model_data(const Keyword& kw) const;

@@ -286,11 +286,20 @@ TEST_P(FaceSuction, StaticReactionIsPressureTimesTheCurrentArea) {
 INSTANTIATE_TEST_SUITE_P(Kinds, FaceSuction, ::testing::Values("C3D6", "C3D20R", "C3D20"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
-TEST(FaceSuction, C3D6ExplicitRelaxationCarriesTheSuction) {
+// The explicit relaxation of the same bar: C3D6, and C3D20R and C3D20, which Abaqus/Explicit
+// lacks and the peer runs in explicit steps (HRZ masses, their stable-increment bound).
+class FaceSuctionExplicit : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FaceSuctionExplicit, RelaxationCarriesTheSuction) {
   const double ref = suction_reaction(10, 1000, 0.3);
-  const double rf = run_suction("C3D6", false);
-  EXPECT_LT(rel_error(rf, ref), 1e-3) << rf << " against " << ref;
+  const double rf = run_suction(GetParam(), false);
+  std::printf("%s explicit suction: reaction / closed form - 1 = %.3g\n", GetParam(), rf / ref - 1);
+  // Measured 1.3e-7 (C3D6), 3.5e-8 (C3D20R), 1.5e-9 (C3D20): the damped relaxation's end.
+  EXPECT_LT(rel_error(rf, ref), 1e-6) << GetParam() << ": " << rf << " against " << ref;
 }
+
+INSTANTIATE_TEST_SUITE_P(Kinds, FaceSuctionExplicit, ::testing::Values("C3D6", "C3D20R", "C3D20"),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 // ------------------------------------------------------------------ CAX4R: thick cylinder (Lame)
 // Cylinder a = 0.1 <= r <= b = 0.2, plane strain (every node U2 = 0: z fixed), nr square

@@ -74,6 +74,17 @@ TEST(KeywordTable, IgnoredKeywordWarnsOnceAndSkipsItsDataLines) {
   EXPECT_EQ(m.warnings[0], "keyword *NODE FILE is not supported and was ignored (first at mem/test.inp:18)");
 }
 
+TEST(KeywordTable, LineSearchControlsAreIgnoredAndOtherControlsRefused) {
+  const std::string head = std::string(kPlateMesh) + "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n";
+  const Model m = read(head + "*CONTROLS, PARAMETERS=LINE SEARCH\n, 1., 1.,\n*CONTROLS, RESET\n*END STEP\n");
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_EQ(m.warnings[0], "keyword *CONTROLS is not supported and was ignored (first at mem/test.inp:21)");
+  EXPECT_EQ(error_of(head + "*CONTROLS, PARAMETERS=FIELD\n0.5, 1.\n"),
+            "mem/test.inp:21: error: *CONTROLS, PARAMETERS=FIELD is not supported: it changes the solver's "
+            "tolerances or increments, and with them the results (halfstep ignores only PARAMETERS=LINE SEARCH, "
+            "which changes the Newton path, not the converged answer)");
+}
+
 TEST(KeywordTable, KeywordMissingFromTheTableIsAnErrorAtItsLine) {
   EXPECT_EQ(error_of(std::string(kPlateMesh) + "*Foo Bar, X=1\n1, 2\n"),
             "mem/test.inp:18: error: keyword *FOO BAR is not supported by halfstep; ignoring it "
