@@ -18,7 +18,7 @@ bar       Rectangular bar L x W x H along x (default 4 x 1 x 1), nx x ny x nz he
           (8 x 2 x 2).  --element C3D8R|C3D8|C3D4|C3D10M|C3D10|C3D6|C3D20R|C3D20: tetrahedra
           split every hex cell into 6 along its main diagonal (Kuhn/Freudenthal; conforming),
           C3D10M and C3D10 add shared mid-edge nodes, C3D6 cuts each cell into two wedges,
-          C3D20R and C3D20 add shared mid-edge nodes to the cells (static steps only).  --loading:
+          C3D20R and C3D20 add shared mid-edge nodes to the cells.  --loading:
             stretch     symmetry planes x = 0 (U1 = 0), y = 0 (U2 = 0), z = 0 (U3 = 0), so the
                         lateral contraction is free (exact uniaxial stress); U1 = stretch * L on
                         the x = L face with a SMOOTH STEP over --ramp (default: the first half of
