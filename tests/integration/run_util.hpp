@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -174,6 +175,19 @@ inline Csv read_csv(const std::string& path) {
     csv.rows.push_back(row);
   }
   return csv;
+}
+
+/// Last row of history/<nset>_total.csv (the set's summed columns): column's value at the
+/// end of the step, its time into *time when asked; NaN and a failure when the file is empty.
+inline double last_total(const std::string& outdir, const std::string& nset, const std::string& column,
+                         double* time = nullptr) {
+  const Csv csv = read_csv(outdir + "/history/" + nset + "_total.csv");
+  if (csv.rows.empty()) {
+    ADD_FAILURE() << "empty " << nset << "_total.csv";
+    return NAN;
+  }
+  if (time) *time = csv.rows.back()[0];
+  return csv.rows.back()[static_cast<std::size_t>(csv.col(column))];
 }
 
 /// Rows of a history CSV at its last time, averaged over the set's nodes, by column name.

@@ -25,16 +25,6 @@ namespace {
 
 double rel_error(double measured, double reference) { return std::fabs(measured - reference) / std::fabs(reference); }
 
-/// The set's summed column at the last history row (history/<nset>_total.csv).
-double last_total(const std::string& outdir, const std::string& nset, const std::string& column) {
-  const Csv csv = read_csv(outdir + "/history/" + nset + "_total.csv");
-  if (csv.rows.empty()) {
-    ADD_FAILURE() << "empty " << nset << "_total.csv";
-    return NAN;
-  }
-  return csv.rows.back()[static_cast<std::size_t>(csv.col(column))];
-}
-
 /// Timoshenko tip deflection of the generate_plane_deck.py cantilever (L = 10, h = 1, t = 1,
 /// E = 210e9, nu = 0.3, P = 1e5), E' = E (plane stress) or E / (1 - nu^2) (plane strain).
 double timoshenko_tip(bool plane_stress) {

@@ -18,12 +18,6 @@ namespace {
 
 double rel_error(double a, double b) { return std::fabs(a - b) / std::fabs(b); }
 
-/// The set's summed column at the last history row (history/<nset>_total.csv).
-double set_total(const std::string& outdir, const std::string& nset, const std::string& column) {
-  const Csv csv = read_csv(outdir + "/history/" + nset + "_total.csv");
-  if (csv.rows.empty()) return NAN;
-  return csv.rows.back()[static_cast<std::size_t>(csv.col(column))];
-}
 
 /// Node numbering of a row of nx 8-node quadrilaterals on the lattice of corners and mid-side
 /// nodes: column i = 0..2 nx, row j = 0 (bottom), 1 (middle), 2 (top); the middle row has
@@ -148,7 +142,7 @@ TEST_P(Quad8Cylinder, RadialDisplacementMatchesLame) {
   const double ua = last_time_average(read_csv(dir + "/out/history/INNER.csv")).at("U1");
   const double ub = last_time_average(read_csv(dir + "/out/history/OUTER.csv")).at("U1");
   const double axial = 2 * nu * p * a * a * 3.141592653589793;
-  const double rf = -set_total(dir + "/out", "BOTTOM", "RF2");
+  const double rf = -last_total(dir + "/out", "BOTTOM", "RF2");
   std::printf("%s cylinder nr %d: u_r(a) %.3g, u_r(b) %.3g, axial reaction %.3g relative errors\n", k.type, k.nr,
               rel_error(ua, lame(a)), rel_error(ub, lame(b)), rel_error(rf, axial));
   EXPECT_LT(rel_error(ua, lame(a)), k.tolerance);
