@@ -158,19 +158,7 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
   // (row, col, source) triple took tens of seconds at seed 004's 3.6 M elements, and a
   // per-dof sort 3-9x more items than this. Sources within an entry come out in element order
   // (offsets grow with the element), the fixed summation order the deterministic gather needs.
-  const StructureSystem& sys = op.system();
-  const SolidMesh& sm = sys.solid;
-  const int nn = sys.num_nodes, ndn = op.dofs_per_node(), ns = op.num_solids();
-  const std::size_t slots = sm.conn.size();
-  std::vector<int> slot_element(slots), slot_local(slots);
-  for (int e = 0; e < sm.num_elements; ++e) {
-    const int n = op.element_nodes(e);
-    const std::size_t first = static_cast<std::size_t>(sm.conn_start(e));
-    for (int a = 0; a < n; ++a) {
-      slot_element[first + static_cast<std::size_t>(a)] = e;
-      slot_local[first + static_cast<std::size_t>(a)] = a;
-    }
-  }
+  const int nn = op.system().num_nodes, ndn = op.dofs_per_node();
   struct Pair {
     int node;  ///< column node
     int element, a, b;  ///< element, local index of the row node and of the column node
@@ -179,20 +167,11 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
   // One node's pairs, sorted by column node then element.
   const auto node_pairs = [&](int n, std::vector<Pair>& out) {
     out.clear();
-    if (!sm.node_slot_ptr.empty())  // empty in a model without continuum elements
-      for (int k = sm.node_slot_ptr[static_cast<std::size_t>(n)]; k < sm.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
-        const std::size_t slot = static_cast<std::size_t>(sm.node_slots[static_cast<std::size_t>(k)]);
-        const int e = slot_element[slot], a = slot_local[slot], ne = op.element_nodes(e);
-        const int* c = op.element_connectivity(e);
-        for (int b = 0; b < ne; ++b) out.push_back({c[b], e, a, b, 3});
-      }
-    if (sys.shell.num_elements > 0)
-      for (int k = sys.shell.node_slot_ptr[static_cast<std::size_t>(n)]; k < sys.shell.node_slot_ptr[static_cast<std::size_t>(n) + 1]; ++k) {
-        const int slot = sys.shell.node_slots[static_cast<std::size_t>(k)];
-        const int e = ns + slot / 4, a = slot % 4;
-        const int* c = op.element_connectivity(e);
-        for (int b = 0; b < 4; ++b) out.push_back({c[b], e, a, b, 5});
-      }
+    op.for_each_element_at(n, [&](int e, int a) {
+      const int ne = op.element_nodes(e), dofs = op.element_node_dofs(e);
+      const int* c = op.element_connectivity(e);
+      for (int b = 0; b < ne; ++b) out.push_back({c[b], e, a, b, dofs});
+    });
     std::sort(out.begin(), out.end(),
               [](const Pair& x, const Pair& y) { return x.node != y.node ? x.node < y.node : x.element < y.element; });
   };

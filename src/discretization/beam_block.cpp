@@ -18,7 +18,8 @@ namespace halfstep {
 BeamMesh BeamMesh::build(const Model& model, RotatingMassContribution& contrib) {
   BeamMesh bm;
   const int nn = model.nodes.size();
-  const bool beams = std::any_of(model.elements.beam.begin(), model.elements.beam.end(), [](std::uint8_t b) { return b != 0; });
+  const bool beams = std::any_of(model.elements.section.begin(), model.elements.section.end(),
+                                 [](SectionKeyword s) { return s == SectionKeyword::Beam; });
   contrib.reset(beams ? nn : 0);
   std::vector<int> section_of(beams ? static_cast<std::size_t>(model.elements.size()) : 0, -1);
   for (std::size_t i = 0; i < model.beam_sections.size(); ++i) {
@@ -33,7 +34,7 @@ BeamMesh BeamMesh::build(const Model& model, RotatingMassContribution& contrib) 
   bool plastic = false;
   for (int e = 0; beams && e < model.elements.size(); ++e) {
     const auto k = static_cast<std::size_t>(e);
-    if (!model.elements.beam[k]) continue;
+    if (model.elements.section[k] != SectionKeyword::Beam) continue;
     const int s = section_of[k];  // validate() gave every beam exactly one section
     const BeamSection& sec = model.beam_sections[static_cast<std::size_t>(s)];
     const Material& mat = model.materials.at(sec.material);

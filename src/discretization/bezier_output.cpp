@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "discretization/element_blocks.hpp"
 #include "elements/nurbs_quad.hpp"
 
 namespace halfstep {
@@ -39,6 +40,7 @@ BezierOutput bezier_output(const Model& model, const StructureSystem& sys) {
   BezierOutput b;
   if (model.nurbs_patches.empty()) return b;
   const SolidMesh& sm = sys.solid;
+  const int first_cell = continuum_cell_offset(sys);
   std::vector<int> solid_of(static_cast<std::size_t>(model.elements.size()), -1);
   for (int e = 0; e < sm.num_elements; ++e) solid_of[static_cast<std::size_t>(sm.model_element[static_cast<std::size_t>(e)])] = e;
   b.point_ptr.push_back(0);
@@ -118,7 +120,7 @@ BezierOutput bezier_output(const Model& model, const StructureSystem& sys) {
       b.mesh.offsets.push_back(static_cast<std::int64_t>(b.mesh.conn.size()));
       b.mesh.types.push_back(static_cast<std::uint8_t>(kVtkBezierQuadrilateral));
       b.degrees.insert(b.degrees.end(), {static_cast<double>(p), static_cast<double>(q), 0.0});
-      b.source_cell.push_back(sys.shell.num_elements + e);  // the frames list shells first, then the continuum elements
+      b.source_cell.push_back(first_cell + e);
     }
     b.mesh.num_points = static_cast<int>(total);
   }

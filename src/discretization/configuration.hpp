@@ -1,6 +1,6 @@
 // The configuration a static Newton iteration works on: displacements of every node and, for
-// the nodes of shells, the director and the first triad vector (rotations are not additive,
-// so the driver turns these rather than summing rotation dofs).
+// nodes that turn a director (MITC4's), the director and the first triad vector (rotations
+// are not additive, so the driver turns these rather than summing rotation dofs).
 #pragma once
 
 #include <utility>
@@ -8,33 +8,33 @@
 
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
-#include "elements/mitc4.hpp"
+#include "core/vec3.hpp"
 
 namespace halfstep {
 
 /// Node-major positions of a configuration (3 values per node each).
 struct Configuration {
   std::vector<double> u;       ///< displacements
-  std::vector<double> d, t1;   ///< unit director and first triad vector (empty without shells)
+  std::vector<double> d, t1;   ///< unit director and first triad vector (empty without director nodes)
   /// Per continuum element: its temperature change theta - theta_initial at the time of the
   /// configuration (StructureState::solid_thermal); empty when no temperature has changed.
   std::vector<double> thermal;
 
-  /// The configuration of a model without shells displaced by u (3 per node).
+  /// The configuration of a model without director nodes displaced by u (3 per node).
   static Configuration displaced(std::vector<double> u) {
     Configuration c;
     c.u = std::move(u);
     return c;
   }
 
-  /// The configuration of a state; with rotations (a model with shells), its directors and
-  /// triads too.
+  /// The configuration of a state; with rotations (a model with director nodes), its
+  /// directors and triads too.
   static Configuration of(const StructureState& st, bool rotations = true) {
     Configuration c;
     const std::size_t n = st.ux.size();
     c.u.resize(3 * n);
-    const bool shells = rotations && !st.dx.empty();
-    if (shells) {
+    const bool directors = rotations && !st.dx.empty();
+    if (directors) {
       c.d.resize(3 * n);
       c.t1.resize(3 * n);
     }
@@ -42,7 +42,7 @@ struct Configuration {
       c.u[3 * i] = st.ux[i];
       c.u[3 * i + 1] = st.uy[i];
       c.u[3 * i + 2] = st.uz[i];
-      if (!shells) continue;
+      if (!directors) continue;
       c.d[3 * i] = st.dx[i];
       c.d[3 * i + 1] = st.dy[i];
       c.d[3 * i + 2] = st.dz[i];
@@ -81,21 +81,5 @@ struct Configuration {
     a[3 * static_cast<std::size_t>(n) + 2] = v.z;
   }
 };
-
-/// Shell e's reference and current nodal vectors in configuration c, and its triads.
-inline Mitc4Nodes<double> gather_shell_nodes(const StructureSystem& sys, const Configuration& c, int e,
-                                             Vec3<double> t1[4]) {
-  Mitc4Nodes<double> nodes;
-  const int* k = &sys.shell.conn[4 * static_cast<std::size_t>(e)];
-  for (int a = 0; a < 4; ++a) {
-    const int n = k[a];
-    nodes.X[a] = {sys.x0[n], sys.y0[n], sys.z0[n]};
-    nodes.u[a] = Configuration::at(c.u, n);
-    nodes.V0[a] = {sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]};
-    nodes.v[a] = Configuration::at(c.d, n);
-    t1[a] = Configuration::at(c.t1, n);
-  }
-  return nodes;
-}
 
 }  // namespace halfstep

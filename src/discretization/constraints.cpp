@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/vec3.hpp"
+#include "elements/kind_info.hpp"
 #include "elements/solid_faces.hpp"
 
 namespace halfstep {
@@ -23,7 +24,7 @@ MasterFace master_face(const Model& m, int e, int face) {
   const int* c = m.elements.nodes_of(e);
   const int count = m.elements.count_of(e);
   int local[kFaceMaxNodes];
-  f.shape = surface_face_nodes(count, m.elements.shell[e] != 0, face, local);
+  f.shape = surface_face_nodes(count, element_kind(m.elements.kind[e]).mid_surface, face, local);
   for (int k = 0; k < f.shape; ++k) f.nodes[k] = c[local[k]];
   return f;
 }

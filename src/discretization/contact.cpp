@@ -26,22 +26,23 @@ struct Facet {
 
 Vec3<double> node_x(const Model& m, int n) { return {m.nodes.x[n], m.nodes.y[n], m.nodes.z[n]}; }
 
-/// Half the shell thickness of every shell element (0 for other elements).
-std::vector<double> shell_half_thickness(const Model& m) {
+/// Half its section's thickness for every mid-surface element (0 for other elements).
+std::vector<double> mid_surface_half_thickness(const Model& m) {
   std::vector<double> h(static_cast<std::size_t>(m.elements.size()), 0.0);
-  for (const ShellSection& s : m.sections) {
+  for_each_section(m, [&](const SectionUse& s) {
     const auto it = m.elsets.find(s.elset);
-    if (it == m.elsets.end()) continue;
-    for (int e : it->second.members) h[static_cast<std::size_t>(e)] = 0.5 * s.thickness;
-  }
+    if (it == m.elsets.end()) return;
+    for (int e : it->second.members)
+      if (element_kind(m.elements.kind[static_cast<std::size_t>(e)]).mid_surface)
+        h[static_cast<std::size_t>(e)] = 0.5 * s.thickness;
+  });
   return h;
 }
 
 /// Whether element e is a 3-D continuum element with faces (not a truss, spring or planar quad).
 bool solid_with_faces(const Model& m, int e) {
   const ElementKindInfo& k = element_kind(m.elements.kind[static_cast<std::size_t>(e)]);
-  return !m.elements.shell[static_cast<std::size_t>(e)] && !m.elements.beam[static_cast<std::size_t>(e)] &&
-         k.family == ElementFamily::Continuum && k.dimension == 3 && k.discrete == 0 && !k.cross_section &&
+  return k.family == ElementFamily::Continuum && k.dimension == 3 && k.discrete == 0 && !k.cross_section &&
          solid_face_count(m.elements.count_of(e)) > 0;
 }
 
@@ -105,7 +106,7 @@ void solid_facets(const Model& m, int e, int face, std::vector<Facet>& out) {
 }
 
 /// Facets of a shell element on side spos (true: its normal's side), or on both sides.
-Facet shell_facet(const Model& m, int e, double half, bool spos, bool both) {
+Facet mid_surface_facet(const Model& m, int e, double half, bool spos, bool both) {
   Facet f;
   const int* c = m.elements.nodes_of(e);
   const int count = std::min(m.elements.count_of(e), 4);
@@ -133,8 +134,8 @@ std::vector<Facet> exterior_facets(const Model& m, const std::vector<double>& ha
       for (int f = 1; f <= solid_face_count(m.elements.count_of(e)); ++f) ++seen[key_of(e, f)];
   std::vector<Facet> out;
   for (int e = 0; e < m.elements.size(); ++e) {
-    if (m.elements.shell[static_cast<std::size_t>(e)]) {
-      out.push_back(shell_facet(m, e, half[static_cast<std::size_t>(e)], true, true));
+    if (element_kind(m.elements.kind[static_cast<std::size_t>(e)]).mid_surface) {
+      out.push_back(mid_surface_facet(m, e, half[static_cast<std::size_t>(e)], true, true));
       continue;
     }
     if (!solid_with_faces(m, e)) continue;
@@ -149,8 +150,8 @@ std::vector<Facet> surface_facets(const Model& m, const Surface& s, const std::v
   std::vector<Facet> out;
   for (std::size_t i = 0; i < s.elements.size(); ++i) {
     const int e = s.elements[i], face = s.faces[i];
-    if (m.elements.shell[static_cast<std::size_t>(e)])
-      out.push_back(shell_facet(m, e, half[static_cast<std::size_t>(e)], face == kSurfaceSpos, false));
+    if (element_kind(m.elements.kind[static_cast<std::size_t>(e)]).mid_surface)
+      out.push_back(mid_surface_facet(m, e, half[static_cast<std::size_t>(e)], face == kSurfaceSpos, false));
     else if (solid_with_faces(m, e) && face >= 1 && face <= solid_face_count(m.elements.count_of(e)))
       solid_facets(m, e, face, out);
   }
@@ -270,10 +271,10 @@ std::vector<Edge> feature_edges(const Model& m, const std::vector<Facet>& facets
   for (const auto& [key, list] : facet_sides(facets)) {
     if (list.size() > 2) continue;
     const Facet& f0 = facets[static_cast<std::size_t>(list[0])];
-    const auto is_shell = [](const Facet& f) { return f.two_sided || f.offset > 0; };
+    const auto of_mid_surface = [](const Facet& f) { return f.two_sided || f.offset > 0; };
     Edge e;
     e.nodes = key;
-    if (is_shell(f0)) {
+    if (of_mid_surface(f0)) {
       if (list.size() != 1) continue;
       e.offset = f0.offset;
       out.push_back(e);
@@ -286,7 +287,7 @@ std::vector<Edge> feature_edges(const Model& m, const std::vector<Facet>& facets
         for (int g : it->second)
           if (!same_facet(exterior[static_cast<std::size_t>(g)], f0)) f1 = &exterior[static_cast<std::size_t>(g)];
     }
-    if (!f1 || is_shell(*f1)) continue;
+    if (!f1 || of_mid_surface(*f1)) continue;
     if (dot(facet_unit_normal(m, f0), facet_unit_normal(m, *f1)) > cos_limit) continue;
     std::copy(f0.nodes.begin(), f0.nodes.end(), e.facets.begin());
     std::copy(f1->nodes.begin(), f1->nodes.end(), e.facets.begin() + 4);
@@ -397,11 +398,11 @@ namespace {
 /// (exterior facets, node neighbours for self-contact, facet sides) made on first use.
 class ContactBuilder {
  public:
-  explicit ContactBuilder(const Model& model) : m(model), half(shell_half_thickness(model)) {
+  explicit ContactBuilder(const Model& model) : m(model), half(mid_surface_half_thickness(model)) {
     // Half the largest shell thickness at each node: a shell node touches from that far.
     node_half.assign(static_cast<std::size_t>(m.nodes.size()), 0.0);
     for (int e = 0; e < m.elements.size(); ++e)
-      if (m.elements.shell[static_cast<std::size_t>(e)])
+      if (element_kind(m.elements.kind[static_cast<std::size_t>(e)]).mid_surface)
         for (int k = 0; k < m.elements.count_of(e); ++k) {
           double& h = node_half[static_cast<std::size_t>(m.elements.nodes_of(e)[k])];
           h = std::max(h, half[static_cast<std::size_t>(e)]);

@@ -70,6 +70,15 @@ int element_pressure_offset(const StructureSystem& sys, const BlockFamily& f) {
   throw std::logic_error(std::string("element_pressure_offset: ") + f.what + " is not a listed family");
 }
 
+int continuum_cell_offset(const StructureSystem& sys) {
+  int offset = 0;
+  for (const BlockFamily* g : block_families()) {
+    if (g == &solid_block_family()) return offset;
+    offset += g->count(sys);
+  }
+  throw std::logic_error("continuum_cell_offset: the continuum family is not listed");
+}
+
 int element_pressure_count(const StructureSystem& sys) {
   int n = 0;
   for (const BlockFamily* g : block_families())

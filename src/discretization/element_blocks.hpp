@@ -203,6 +203,10 @@ int element_pressure_offset(const StructureSystem& sys, const BlockFamily& f);
 /// The elements a step's whole-element pressure table numbers (every such family's).
 int element_pressure_count(const StructureSystem& sys);
 
+/// The frame cell of continuum element 0: a frame's cells list the families one after the
+/// other in block_families() order.
+int continuum_cell_offset(const StructureSystem& sys);
+
 /// Element e's blocks' node indices: calls visit(node) for each node of block b's element e
 /// (an index of the family's mesh in [b.first, b.first + b.count)).
 template <class Visit>

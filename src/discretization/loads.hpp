@@ -34,7 +34,8 @@ struct StepDrive {
   // *TRANSFORM per special node: index of its frame in frame_q (9 values each), or -1.
   std::vector<int> frame_of;
   std::vector<double> frame_q;
-  // Pressures per element: MITC4 shells, then FPM triangles (empty when the step has none).
+  // Pressures per element of the families that number them (PressureTable::Element), one
+  // family after the other (empty when the step has none).
   std::vector<int> pressure_ptr, pressure_amp;
   std::vector<double> pressure_value;
 
@@ -176,24 +177,6 @@ struct ThermalBody {
   T* out;
   HS_HD void operator()(int e) const { out[e] = T(evaluate_thermal(d, e, tau)); }
 };
-
-/// Corner forces (4 x 3 values) of shell e's pressure at step time tau on the corner positions
-/// x (zeros when the step puts no pressure on it).
-template <class T>
-HS_HD void evaluate_shell_pressure_force(const DriveView& d, int e, double tau, const Vec3<T> x[4], T out[12]) {
-  const T p = T(evaluate_pressure(d, e, tau));
-  if (p == T(0)) {
-    for (int i = 0; i < 12; ++i) out[i] = T(0);
-    return;
-  }
-  Vec3<T> fp[4];
-  mitc4_pressure_force(x, p, fp);
-  for (int k = 0; k < 4; ++k) {
-    out[3 * k] = fp[k].x;
-    out[3 * k + 1] = fp[k].y;
-    out[3 * k + 2] = fp[k].z;
-  }
-}
 
 /// Nodal forces (kFaceMaxNodes x 3 values, padded with zeros) of solid face pressure f at
 /// step time tau, on the current positions x0 + u.

@@ -8,6 +8,26 @@
 
 namespace halfstep {
 
+namespace {
+
+/// Shell e's reference and current nodal vectors in configuration c, and its triads.
+Mitc4Nodes<double> gather_shell_nodes(const StructureSystem& sys, const Configuration& c, int e,
+                                             Vec3<double> t1[4]) {
+  Mitc4Nodes<double> nodes;
+  const int* k = &sys.shell.conn[4 * static_cast<std::size_t>(e)];
+  for (int a = 0; a < 4; ++a) {
+    const int n = k[a];
+    nodes.X[a] = {sys.x0[n], sys.y0[n], sys.z0[n]};
+    nodes.u[a] = Configuration::at(c.u, n);
+    nodes.V0[a] = {sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]};
+    nodes.v[a] = Configuration::at(c.d, n);
+    t1[a] = Configuration::at(c.t1, n);
+  }
+  return nodes;
+}
+
+}  // namespace
+
 using D = Dual<double>;
 
 namespace {

@@ -13,6 +13,25 @@
 
 namespace halfstep {
 
+/// Corner forces (4 x 3 values) of shell e's pressure at step time tau on the corner positions
+/// x (zeros when the step puts no pressure on it).
+template <class T>
+HS_HD void evaluate_shell_pressure_force(const DriveView& d, int e, double tau, const Vec3<T> x[4], T out[12]) {
+  const T p = T(evaluate_pressure(d, e, tau));
+  if (p == T(0)) {
+    for (int i = 0; i < 12; ++i) out[i] = T(0);
+    return;
+  }
+  Vec3<T> fp[4];
+  mitc4_pressure_force(x, p, fp);
+  for (int k = 0; k < 4; ++k) {
+    out[3 * k] = fp[k].x;
+    out[3 * k + 1] = fp[k].y;
+    out[3 * k + 2] = fp[k].z;
+  }
+}
+
+
 /// Shell e's forces into st.elem_force (20, or 24 with global_moments) and, with pressures,
 /// st.elem_pressure (12); its
 /// internal energy (strain energy, plus the dissipation of plastic sections) into

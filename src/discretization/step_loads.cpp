@@ -515,7 +515,7 @@ class StepLoadBuilder {
     std::vector<std::pair<int, double>> shares;
     for (int e : l.elements) {
       const auto k = static_cast<std::size_t>(e);
-      if (model.elements.discrete[k]) continue;
+      if (is_discrete(model.elements.section[k])) continue;
       shares.clear();
       if (!element_mass(e, false, shares)) continue;
       double mass = 0;
@@ -540,7 +540,7 @@ class StepLoadBuilder {
     c.value = l.magnitude;
     c.amplitude = find_amplitude(model, l.amplitude);
     for (int e : l.elements) {
-      if (model.elements.discrete[static_cast<std::size_t>(e)]) continue;
+      if (is_discrete(model.elements.section[static_cast<std::size_t>(e)])) continue;
       Carried here = c;
       ramp_from(step, here, dloads, {e, kBodyForceKey + axis});
       dloads[{e, kBodyForceKey + axis}] = here;

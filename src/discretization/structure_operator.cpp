@@ -9,7 +9,7 @@
 namespace halfstep {
 
 StructureOperator::StructureOperator(const StructureSystem& sys, int threads)
-    : sys_(sys), threads_(threads > 0 ? threads : default_threads()), solids_(sys, threads), shells_(sys, threads), ndn_(sys.shell.num_elements > 0 || sys.any_shells ? 5 : 3),
+    : sys_(sys), threads_(threads > 0 ? threads : default_threads()), solids_(sys, threads), shells_(sys, threads), ndn_(sys.shell.num_elements > 0 || sys.any_director_nodes ? 5 : 3),
       solid_size_(solids_.matrix_offset(solids_.num_elements())) {}
 
 std::vector<char> StructureOperator::active_dofs() const {

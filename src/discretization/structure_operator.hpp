@@ -60,6 +60,27 @@ class StructureOperator {
   void element_dofs(int e, int* dofs) const;
   /// Offset of element e's matrix in element_matrices' output (offset(num_elements()) = size).
   std::size_t matrix_offset(int e) const;
+  /// Calls f(e, a) for every element e whose local node a is node n (continuum elements first,
+  /// then shells), from the meshes' node -> connectivity-slot lists: how the CSR assembly finds
+  /// the elements of a node's rows without naming a family.
+  template <class F>
+  void for_each_element_at(int n, F&& f) const {
+    const SolidMesh& sm = sys_.solid;
+    const auto k = static_cast<std::size_t>(n);
+    if (!sm.node_slot_ptr.empty())  // empty in a model without continuum elements
+      for (int s = sm.node_slot_ptr[k]; s < sm.node_slot_ptr[k + 1]; ++s) {
+        const int slot = sm.node_slots[static_cast<std::size_t>(s)];
+        std::size_t g = 0;  // groups lie one after the other in conn
+        while (slot >= sm.groups[g].conn_offset + sm.groups[g].count * sm.groups[g].nodes_per_element) ++g;
+        const int at = slot - sm.groups[g].conn_offset, npe = sm.groups[g].nodes_per_element;
+        f(sm.groups[g].first + at / npe, at % npe);
+      }
+    if (sys_.shell.num_elements > 0)
+      for (int s = sys_.shell.node_slot_ptr[k]; s < sys_.shell.node_slot_ptr[k + 1]; ++s) {
+        const int slot = sys_.shell.node_slots[static_cast<std::size_t>(s)];
+        f(num_solids() + slot / 4, slot % 4);
+      }
+  }
 
   /// Generalized internal forces (dofs_per_node per node: forces, moments about t1 and t2) in
   /// configuration c; returns the strain energy (hourglass energy included). With

@@ -190,7 +190,7 @@ bool constrains_shell_rotations(const Model& model) {
     const auto it = model.surfaces.find(t.master);
     if (!t.rotations || it == model.surfaces.end()) continue;
     for (int e : it->second.elements)
-      if (model.elements.shell[e]) return true;
+      if (element_kind(model.elements.kind[e]).mid_surface) return true;
   }
   for (const Equation& e : model.equations)
     for (int d : e.dofs)
@@ -292,7 +292,7 @@ void add_shells(const Model& model, StructureSystem& sys) {
   assign_sections(model, shell_index, sys);
   assign_shell_points(sys);
   build_gather_map(sys);
-  sys.any_shells = sys.shell.num_elements > 0;
+  sys.any_director_nodes = sys.shell.num_elements > 0;
   reserve_first_touched(sys.node_rotates, static_cast<std::size_t>(nn), node_threads);
   sys.node_rotates.resize(static_cast<std::size_t>(nn));
   forall(0, nn, node_threads, [&](int n) { sys.node_rotates[n] = sys.shell.node_slot_ptr[n + 1] > sys.shell.node_slot_ptr[n]; });
@@ -444,7 +444,7 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
     using Mesh = std::tuple_element_t<i, RowMeshes>;
     std::get<i>(sys.rows) = Mesh::build(model, row_mass[i]);
   });
-  sys.node_dofs = sys.any_shells ? (six_dofs ? 6 : 5) : 3;
+  sys.node_dofs = sys.any_director_nodes ? (six_dofs ? 6 : 5) : 3;
   // The row families (beams, FPM triangles) give their nodes 6 dofs (global rotations), and
   // every node of the model then runs with 6: MITC4 nodes among them turn their director and
   // triad with the node's rotation, and the MITC4 corners hand them global moments

@@ -45,7 +45,7 @@ struct StructureSystem {
   /// True when the node pass has constraints to apply (linear ones or rigid bodies).
   bool constrained() const { return !constraints.empty() || !bodies.empty(); }
   std::vector<std::uint8_t> node_rotates;  ///< per node: 1 when some shell, beam or triangle of the whole model uses it
-  bool any_shells = false;     ///< the whole model has MITC4 shells
+  bool any_director_nodes = false;  ///< the whole model has MITC4 shells, whose nodes turn two director angles (5 dofs unless node_dofs is 6)
   /// Dofs per node of the whole model: 6 with beams or FPM triangles (global rotations; MITC4
   /// shells among them hand their nodes global moments, see shell_global_moments), 5 with
   /// MITC4 shells only (rotations about the nodal triad), else 3.
@@ -96,13 +96,13 @@ struct StructureSystem {
   /// True when MITC4 shells run on 6-dof nodes (a model that also has beams or FPM
   /// triangles): each corner then hands its node 6 values, the force and the global moment
   /// v x dW/dv, instead of 5 (two moments about the nodal triad).
-  bool shell_global_moments() const { return any_shells && node_dofs == 6; }
+  bool shell_global_moments() const { return any_director_nodes && node_dofs == 6; }
   /// Values per MITC4 corner in the element force buffers: 6 or 5 (shell_global_moments).
   int shell_corner_values() const { return shell_global_moments() ? 6 : kShellDofs; }
   /// Takes the whole model's values that every rank of a distributed run shares: the node
   /// mode, the mass and energy scales and the stable increment.
   void take_whole_model_scalars(const StructureSystem& whole) {
-    any_shells = whole.any_shells;
+    any_director_nodes = whole.any_director_nodes;
     node_dofs = whole.node_dofs;
     total_mass = whole.total_mass;
     energy_per_unit_strain = whole.energy_per_unit_strain;

@@ -72,7 +72,14 @@ ElementKindInfo info_of() {
           DiscreteOf<K>::kind, DiscreteOf<K>::dofs, CrossSectionOf<K>::value,
           ExplicitOf<K>::value, ExplicitOf<K>::alternative, VtkOrderOf<K>::value, is_axisymmetric<K>(),
           AdhesionOf<K>::value, ElementDataSize<K>::value > 0 ? MadeBy<K>::value : "",
-          TakesBulkViscosity<K>::value, TakesThermalStrain<K>::value};
+          TakesBulkViscosity<K>::value, TakesThermalStrain<K>::value,
+          shell || tri                    ? "*SHELL SECTION"
+          : beam                          ? "*BEAM SECTION"
+          : DiscreteOf<K>::kind == 1      ? "*SPRING"
+          : DiscreteOf<K>::kind == 2      ? "*DASHPOT"
+          : AdhesionOf<K>::value          ? "*ADHESION"
+                                          : "*SOLID SECTION",
+          shell || tri, shell || beam || tri};
 }
 
 template <class... K>

@@ -193,9 +193,7 @@ void DeckParser::resolve_adhesions() {
       def.data_ptr.push_back(def.data.size());
       el.id.push_back(id);
       el.kind.push_back(kind);
-      el.shell.push_back(0);
-      el.beam.push_back(0);
-      el.discrete.push_back(3);
+      el.section.push_back(SectionKeyword::Adhesion);
       el.conn.insert(el.conn.end(), nodes.begin(), nodes.end());
       el.conn_ptr.push_back(static_cast<int>(el.conn.size()));
       el.abaqus_type.push_back(kind_name);

@@ -8,6 +8,7 @@
 
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
+#include "elements/kind_info.hpp"
 #include "elements/solid_faces.hpp"
 
 namespace halfstep::inp {
@@ -304,7 +305,7 @@ void DeckParser::add_distributing_coupling(const PendingBody& pb) {
   for (std::size_t i = 0; i < it->second.elements.size(); ++i) {
     const int e = it->second.elements[i], count = m_.elements.count_of(e);
     int local[kFaceMaxNodes];
-    surface_face_nodes(count, m_.elements.shell[e] != 0, it->second.faces[i], local);
+    surface_face_nodes(count, element_kind(m_.elements.kind[e]).mid_surface, it->second.faces[i], local);
     for (int k = 0; k < kFaceMaxNodes; ++k)
       if (local[k] >= 0 && !seen[m_.elements.nodes_of(e)[local[k]]])
         seen[m_.elements.nodes_of(e)[local[k]]] = 1, nodes.push_back(m_.elements.nodes_of(e)[local[k]]);
@@ -339,9 +340,7 @@ void DeckParser::warn_undamped_rigid_bodies() {
     if (set == m_.elsets.end() || mat == m_.materials.end()) return;  // validate() names what is missing
     for (int e : set->second.members) material[static_cast<std::size_t>(e)] = &mat->second;
   };
-  for (const SolidSection& s : m_.solid_sections) assign(s.elset, s.material);
-  for (const ShellSection& s : m_.sections) assign(s.elset, s.material);
-  for (const BeamSection& s : m_.beam_sections) assign(s.elset, s.material);
+  for_each_section(m_, [&](const SectionUse& s) { assign(s.elset, s.material); });
   std::vector<int> body_of(m_.nodes.size(), -1);
   for (std::size_t b = 0; b < m_.rigid_bodies.size(); ++b) {
     const RigidBody& rb = m_.rigid_bodies[b];
@@ -399,7 +398,7 @@ void DeckParser::add_rigid_body(const PendingBody& pb) {
     for (std::size_t i = 0; i < surf.elements.size(); ++i) {
       const int e = surf.elements[i], count = m_.elements.count_of(e);
       int local[kFaceMaxNodes];
-      surface_face_nodes(count, m_.elements.shell[e] != 0, surf.faces[i], local);
+      surface_face_nodes(count, element_kind(m_.elements.kind[e]).mid_surface, surf.faces[i], local);
       for (int k = 0; k < kFaceMaxNodes; ++k)
         if (local[k] >= 0) add(to, m_.elements.nodes_of(e)[local[k]]);
     }
@@ -416,8 +415,8 @@ void DeckParser::add_rigid_body(const PendingBody& pb) {
 // both nodes have rotations (6-dof models; checked when the system is built); BEAM links the
 // slave rigidly to the master, one rigid body per master.
 void DeckParser::resolve_mpcs() {
-  std::map<int, std::size_t> beam_body;  // master node -> index in m_.rigid_bodies
-  std::vector<char> rotates;             // nodes of shells and beams (filled when a TIE needs it)
+  std::map<int, std::size_t> mpc_body;  // master node -> index in m_.rigid_bodies
+  std::vector<char> rotates;            // nodes of elements with rotations (filled when a TIE needs it)
   for (const PendingMpc& p : pending_mpcs_) {
     const std::vector<int> slaves = node_targets(p.slave, p.pos), masters = node_targets(p.master, p.pos);
     if (slaves.size() != masters.size())
@@ -429,7 +428,7 @@ void DeckParser::resolve_mpcs() {
       node_claims_.push_back(NodeClaim{sn, false, false, p.order, p.pos, "*MPC " + p.type});
       if (p.type == "BEAM") node_claims_.push_back(NodeClaim{mn, true, false, p.order, p.pos, "*MPC BEAM"});
       if (p.type == "BEAM") {
-        const auto [it, fresh] = beam_body.try_emplace(mn, m_.rigid_bodies.size());
+        const auto [it, fresh] = mpc_body.try_emplace(mn, m_.rigid_bodies.size());
         if (fresh) {
           RigidBody b;
           b.name = "*MPC BEAM with master node " + std::to_string(m_.nodes.id[mn]);
@@ -445,7 +444,7 @@ void DeckParser::resolve_mpcs() {
         if (rotates.empty()) {
           rotates.assign(m_.nodes.size(), 0);
           for (int e = 0; e < m_.elements.size(); ++e)
-            if (m_.elements.shell[e] || m_.elements.beam[e])
+            if (element_kind(m_.elements.kind[e]).dofs_per_node == 6)
               for (int k = 0; k < m_.elements.count_of(e); ++k) rotates[m_.elements.nodes_of(e)[k]] = 1;
         }
         if (rotates[sn] != rotates[mn])

@@ -21,12 +21,13 @@ std::string plain_name(std::string_view field) { return upper(unquote(trim(field
 /// True when element e is a planar (2-D) continuum element, whose surfaces are edges.
 bool planar(const Model& m, int e) {
   const auto k = static_cast<std::size_t>(e);
-  return !m.elements.shell[k] && element_kind(m.elements.kind[k]).dimension == 2;
+  const ElementKindInfo& kind = element_kind(m.elements.kind[k]);
+  return !kind.mid_surface && kind.dimension == 2;
 }
 
 /// True when element e is a 20-node hexahedron (C3D20, C3D20R).
 bool quadratic_hex(const Model& m, int e) {
-  return !m.elements.shell[static_cast<std::size_t>(e)] && m.elements.count_of(e) == 20;
+  return !element_kind(m.elements.kind[static_cast<std::size_t>(e)]).mid_surface && m.elements.count_of(e) == 20;
 }
 
 /// True when pair p's interaction has a softened pressure-overclosure law (not hard contact).
@@ -42,13 +43,14 @@ constexpr const char* kQuadraticHard =
     "softened *SURFACE BEHAVIOR (PRESSURE-OVERCLOSURE=LINEAR, TABULAR or EXPONENTIAL), or mesh the contact zone "
     "with first-order elements or quadratic tetrahedra";
 
-/// True when element e has faces that contact can use: a shell, or a 3-D continuum element.
+/// True when element e has faces that contact can use: a mid-surface (its sides), or a 3-D
+/// continuum element.
 bool has_faces(const Model& m, int e) {
   const auto k = static_cast<std::size_t>(e);
-  if (m.elements.shell[k]) return true;
   const ElementKindInfo& kind = element_kind(m.elements.kind[k]);
-  return !m.elements.beam[k] && !m.elements.discrete[k] && kind.family == ElementFamily::Continuum &&
-         kind.dimension == 3 && kind.nodes >= 4;
+  if (kind.mid_surface) return true;
+  return !is_discrete(m.elements.section[k]) && kind.family == ElementFamily::Continuum && kind.dimension == 3 &&
+         kind.nodes >= 4;
 }
 
 }  // namespace

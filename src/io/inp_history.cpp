@@ -683,12 +683,12 @@ void DeckParser::dload_data(const Line& line) {
 void DeckParser::check_face(int e, int face, Pos pos) const {
   const auto k = static_cast<std::size_t>(e);
   const std::string name = "element " + std::to_string(m_.elements.id[k]) + " (" + m_.elements.abaqus_type[k] + ")";
-  if (m_.elements.beam[k])
-    fail(pos, "pressure on beam " + name + ": distributed loads on beams are not supported (use *CLOAD)");
-  const bool solid = !m_.elements.shell[k];
-  if (solid && element_kind(m_.elements.kind[k]).nodes <= 2)
-    fail(pos, "pressure on " + name + ": trusses, springs and dashpots have no faces (use *CLOAD)");
   const ElementKindInfo& kind = element_kind(m_.elements.kind[k]);
+  if (kind.section_forces && !kind.mid_surface)
+    fail(pos, "pressure on beam " + name + ": distributed loads on beams are not supported (use *CLOAD)");
+  const bool solid = !kind.mid_surface;
+  if (solid && kind.nodes <= 2)
+    fail(pos, "pressure on " + name + ": trusses, springs and dashpots have no faces (use *CLOAD)");
   const bool planar = solid && kind.dimension == 2;
   if (face == 0 && planar)
     fail(pos, "pressure type P on planar " + name + ": planar elements take P1..P4 on their edges (or a *SURFACE with S1..S4 and *DSLOAD)");
@@ -768,7 +768,7 @@ void DeckParser::resolve_surfaces() {
     for (int e : element_targets(p.target, p.pos)) {
       if (p.face == kSurfaceSpos || p.face == kSurfaceSneg) {  // a shell's side
         const auto k = static_cast<std::size_t>(e);
-        if (!m_.elements.shell[k])
+        if (!element_kind(m_.elements.kind[k]).mid_surface)
           fail(p.pos, std::string(p.face == kSurfaceSpos ? "SPOS" : "SNEG") + " on element " +
                           std::to_string(m_.elements.id[k]) + " (" + m_.elements.abaqus_type[k] +
                           "), which is not a shell: solids take S1..S6");
@@ -792,7 +792,8 @@ void DeckParser::check_constraint_surfaces() const {
     const auto it = m_.surfaces.find(name);
     if (it == m_.surfaces.end()) return false;  // reported where the surface is resolved
     for (int e : it->second.elements)
-      if (!m_.elements.shell[static_cast<std::size_t>(e)] && element_kind(m_.elements.kind[static_cast<std::size_t>(e)]).dimension == 2)
+      if (const ElementKindInfo& kind = element_kind(m_.elements.kind[static_cast<std::size_t>(e)]);
+          !kind.mid_surface && kind.dimension == 2)
         return true;
     return false;
   };

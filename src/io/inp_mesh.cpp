@@ -82,10 +82,10 @@ void DeckParser::node_data(const Line& line) {
 
 void DeckParser::check_node_normals() const {
   if (node_normals_.empty()) return;
-  std::vector<int> user(static_cast<std::size_t>(m_.nodes.size()), -1);  // a shell or beam element of the node
+  std::vector<int> user(static_cast<std::size_t>(m_.nodes.size()), -1);  // an element with rotations at the node
   const Elements& e = m_.elements;
   for (int k = e.size() - 1; k >= 0; --k)
-    if (e.shell[static_cast<std::size_t>(k)] || e.beam[static_cast<std::size_t>(k)])
+    if (element_kind(e.kind[static_cast<std::size_t>(k)]).dofs_per_node == 6)
       for (int a = 0; a < e.count_of(k); ++a) user[static_cast<std::size_t>(e.nodes_of(k)[a])] = k;
   for (const auto& [node, pos] : node_normals_) {
     const int k = user[static_cast<std::size_t>(node)];
@@ -195,10 +195,7 @@ void DeckParser::element_data(const Line& line) {
   conn_ids_.insert(conn_ids_.end(), element_pending_nodes_.begin(), element_pending_nodes_.end());
   e.id.push_back(id);
   e.kind.push_back(element_kind_);
-  const ElementFamily family = element_kind(element_kind_).family;
-  e.shell.push_back(family == ElementFamily::Shell || family == ElementFamily::FpmShell ? 1 : 0);
-  e.beam.push_back(family == ElementFamily::Beam ? 1 : 0);
-  e.discrete.push_back(static_cast<std::uint8_t>(element_kind(element_kind_).discrete));
+  e.section.push_back(section_keyword_of(element_kind(element_kind_).section_keyword));
   e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
   e.abaqus_type.push_back(element_abaqus_type_);
   e.loc.push_back(lex_.file_name(element_pending_at_), element_pending_at_.line);

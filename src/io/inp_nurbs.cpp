@@ -262,9 +262,7 @@ void DeckParser::nurbs_end() {
       conn_ids_.push_back(ids[static_cast<std::size_t>(bm.connectivity[static_cast<std::size_t>(k) * bm.nb + a])]);
     e.id.push_back(id);
     e.kind.push_back(kind);
-    e.shell.push_back(0);
-    e.beam.push_back(0);
-    e.discrete.push_back(0);
+    e.section.push_back(SectionKeyword::Solid);
     e.conn_ptr.push_back(static_cast<int>(conn_ids_.size()));
     e.abaqus_type.push_back(kind_name);
     e.loc.push_back(where);

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "elements/kind_info.hpp"
 #include "io/result_writer.hpp"
 
 namespace halfstep {
@@ -225,8 +226,8 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
             header = true;
           }
         };
-        const bool beam = model_.elements.beam[static_cast<std::size_t>(e)] != 0;
-        if ((beam && !peeq) || model_.elements.shell[static_cast<std::size_t>(e)]) {
+        const ElementKindInfo& kind = element_kind(model_.elements.kind[static_cast<std::size_t>(e)]);
+        if (kind.section_forces && (kind.mid_surface || !peeq)) {
           // Beams and shells: section forces and moments for S (beams and FPM triangles
           // SF1-SF3, MITC4 SF1-SF5; SM1-SM3); no strains, no PEEQ of shells.
           const FieldArray* sf = frame.fields.find_cell("SF");

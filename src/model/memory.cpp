@@ -15,7 +15,7 @@ std::size_t model_host_bytes(const Model& m) {
   std::size_t n = bytes_of(m.nodes.id) + bytes_of(m.nodes.x) + bytes_of(m.nodes.y) + bytes_of(m.nodes.z) +
                   m.nodes.loc.bytes() + m.nodes.index.bytes();
   const Elements& e = m.elements;
-  n += bytes_of(e.id) + bytes_of(e.kind) + bytes_of(e.shell) + bytes_of(e.beam) + bytes_of(e.discrete) +
+  n += bytes_of(e.id) + bytes_of(e.kind) + bytes_of(e.section) +
        bytes_of(e.conn) + bytes_of(e.conn_ptr) + e.abaqus_type.bytes() + e.loc.bytes() + e.index.bytes();
   for (const auto* sets : {&m.nsets, &m.elsets})
     for (const auto& [name, set] : *sets) n += bytes_of(set.members) + sizeof(set) + name.capacity();

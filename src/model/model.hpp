@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -26,13 +28,34 @@ struct Nodes {
   int size() const { return static_cast<int>(id.size()); }
 };
 
+/// The keyword that gives an element its section, stored per element because model/ (and its
+/// checks) cannot ask the element registry: the reader sets it from the kind's
+/// ElementKindInfo::section_keyword.
+enum class SectionKeyword : std::uint8_t { Solid, Shell, Beam, Spring, Dashpot, Adhesion };
+
+/// Deck spellings of the SectionKeyword values, in their order.
+inline constexpr const char* kSectionKeywordNames[] = {"*SOLID SECTION", "*SHELL SECTION", "*BEAM SECTION",
+                                                       "*SPRING",        "*DASHPOT",        "*ADHESION"};
+
+/// The deck spelling of keyword k.
+inline const char* section_keyword_name(SectionKeyword k) { return kSectionKeywordNames[static_cast<int>(k)]; }
+
+/// The keyword spelled `name` (a kind's section_keyword); a spelling not in the list is a
+/// programming error.
+inline SectionKeyword section_keyword_of(std::string_view name) {
+  for (int i = 0; i < 6; ++i)
+    if (name == kSectionKeywordNames[i]) return static_cast<SectionKeyword>(i);
+  throw std::logic_error("unknown section keyword " + std::string(name));
+}
+
+/// Springs, dashpots and adhesion edges: no volume, no faces, no mass of their own.
+inline bool is_discrete(SectionKeyword k) { return k >= SectionKeyword::Spring; }
+
 /// Elements of every kind; element e's node indices are conn[conn_ptr[e] .. conn_ptr[e+1]).
 struct Elements {
   std::vector<std::int64_t> id;
   std::vector<int> kind;                 ///< element kind id (elements/registry.hpp)
-  std::vector<std::uint8_t> shell;       ///< 1: a shell, MITC4 or FPM triangle (takes a *SHELL SECTION), 0: a continuum element or beam
-  std::vector<std::uint8_t> beam;        ///< 1: a beam (takes a *BEAM SECTION)
-  std::vector<std::uint8_t> discrete;    ///< 1: a spring (takes a *SPRING), 2: a dashpot (takes a *DASHPOT), 3: an adhesion edge (made by *ADHESION), 0: none
+  std::vector<SectionKeyword> section;   ///< the keyword that gives each element its section (its kind's)
   std::vector<int> conn;                 ///< node indices of all elements, consecutively
   std::vector<int> conn_ptr{0};          ///< size() + 1 offsets into conn
   InternedStrings abaqus_type;  ///< TYPE= as written in the deck
@@ -610,5 +633,23 @@ struct Model {
   /// The locality renumbering applied after reading (not applied: the deck's order).
   Renumbering renumbering;
 };
+
+/// What a section gives its element set, for code that needs no more than this.
+struct SectionUse {
+  const std::string& elset;
+  const std::string& material;
+  /// *SHELL SECTION: the shell's; *SOLID SECTION: a planar element's out-of-plane one (1 when
+  /// not given); *BEAM SECTION: 0.
+  double thickness;
+};
+
+/// Calls f(SectionUse) for every *SOLID SECTION, *SHELL SECTION and *BEAM SECTION of m, in
+/// that order, each keyword's in deck order.
+template <class F>
+void for_each_section(const Model& m, F&& f) {
+  for (const SolidSection& s : m.solid_sections) f(SectionUse{s.elset, s.material, s.thickness});
+  for (const ShellSection& s : m.sections) f(SectionUse{s.elset, s.material, s.thickness});
+  for (const BeamSection& s : m.beam_sections) f(SectionUse{s.elset, s.material, 0.0});
+}
 
 }  // namespace halfstep

@@ -290,9 +290,7 @@ void apply_order(Model& m, const LocalityOrder& order) {
   el.conn_ptr = std::move(conn_ptr);
   permute(el.id, order.element_order);
   permute(el.kind, order.element_order);
-  permute(el.shell, order.element_order);
-  permute(el.beam, order.element_order);
-  permute(el.discrete, order.element_order);
+  permute(el.section, order.element_order);
   el.abaqus_type.permute(order.element_order);
   el.loc.permute(order.element_order);
   el.index.remap_positions(elem_new);

@@ -37,7 +37,7 @@ void check_elements(const Elements& e, const Nodes& n) {
       const auto idx = static_cast<std::size_t>(c[j]);
       return axis == 0 ? n.x[idx] : axis == 1 ? n.y[idx] : n.z[idx];
     };
-    if (e.beam[k]) {
+    if (e.section[k] == SectionKeyword::Beam) {
       // Relative to the coordinates' size: two nodes that differ only in round-off are one point.
       double l2 = 0, size2 = 0;
       for (int ax = 0; ax < 3; ++ax) {
@@ -50,7 +50,7 @@ void check_elements(const Elements& e, const Nodes& n) {
                                        std::to_string(n.id[static_cast<std::size_t>(c[1])]) + " coincide)");
       continue;
     }
-    if (!e.shell[k]) continue;
+    if (e.section[k] != SectionKeyword::Shell) continue;
     if (count == 3) {  // FPM triangle: a positive area, relative to its longest edge
       double a[3], b[3], l2 = 0;
       for (int ax = 0; ax < 3; ++ax) {
@@ -172,15 +172,8 @@ void check_sections(const Model& m) {
   // string each.
   std::vector<const SourceLoc*> owner(static_cast<std::size_t>(m.elements.size()), nullptr);
   std::vector<char> owned(owner.size(), 0);
-  // The section keyword each element takes, by family: 0 solid, 1 shell, 2 beam, 3 spring,
-  // 4 dashpot, 5 adhesion edge (its *ADHESION).
-  const char* const section_of[6] = {"*SOLID SECTION", "*SHELL SECTION", "*BEAM SECTION", "*SPRING", "*DASHPOT",
-                                     "*ADHESION"};
-  const auto family = [&](std::size_t k) {
-    return m.elements.shell[k] ? 1 : m.elements.beam[k] ? 2 : m.elements.discrete[k] ? 2 + m.elements.discrete[k] : 0;
-  };
-  // Every element gets exactly one section, of its own family.
-  const auto claim = [&](const std::string& elset, const SourceLoc& loc, const char* keyword, int fam) {
+  // Every element gets exactly one section, of the keyword its kind takes.
+  const auto claim = [&](const std::string& elset, const SourceLoc& loc, const char* keyword, SectionKeyword taken) {
     const auto set = m.elsets.find(elset);
     if (set == m.elsets.end())
       throw InputError(loc, std::string(keyword) + ": element set '" + elset + "' is not defined");
@@ -188,9 +181,10 @@ void check_sections(const Model& m) {
       const auto k = static_cast<std::size_t>(e);
       const auto name = [&] { return "element " + std::to_string(m.elements.id[k]); };  // for messages only
       static const char* const kinds[6] = {"solid", "shell", "beam", "spring", "dashpot", "adhesion edge"};
-      if (family(k) != fam)
+      const SectionKeyword own = m.elements.section[k];
+      if (own != taken)
         throw InputError(loc, std::string(keyword) + " on " + name() + " of type " + m.elements.abaqus_type[k] + ": " +
-                                  kinds[family(k)] + " elements take a " + section_of[family(k)]);
+                                  kinds[static_cast<int>(own)] + " elements take a " + section_keyword_name(own));
       if (owned[k]) throw InputError(loc, name() + " already has a section (at " + owner[k]->str() + ")");
       owned[k] = 1;
       owner[k] = &loc;
@@ -210,7 +204,7 @@ void check_sections(const Model& m) {
       throw InputError(sec.loc, "*SHELL SECTION with *PLASTIC material '" + sec.material +
                                     "': the number of section points through the thickness must be odd, 3 to 15 "
                                     "(Simpson's rule; default 5), got " + std::to_string(sec.thickness_points));
-    claim(sec.elset, sec.loc, "*SHELL SECTION", 1);
+    claim(sec.elset, sec.loc, "*SHELL SECTION", SectionKeyword::Shell);
   }
   for (const SolidSection& sec : m.solid_sections) {
     const auto mat = m.materials.find(sec.material);
@@ -221,7 +215,7 @@ void check_sections(const Model& m) {
                            temperatures);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
-    claim(sec.elset, sec.loc, "*SOLID SECTION", 0);
+    claim(sec.elset, sec.loc, "*SOLID SECTION", SectionKeyword::Solid);
   }
   for (const BeamSection& sec : m.beam_sections) {
     const auto mat = m.materials.find(sec.material);
@@ -240,10 +234,10 @@ void check_sections(const Model& m) {
     if (has_static)
       throw InputError(sec.loc, "*BEAM SECTION: beams run in *DYNAMIC, EXPLICIT steps only so far, and the "
                                 "deck has a *STATIC step (or an implicit one: *FREQUENCY, *DYNAMIC)");
-    claim(sec.elset, sec.loc, "*BEAM SECTION", 2);
+    claim(sec.elset, sec.loc, "*BEAM SECTION", SectionKeyword::Beam);
   }
   for (const DiscreteSection& sec : m.discrete_sections)
-    claim(sec.elset, sec.loc, sec.dashpot ? "*DASHPOT" : "*SPRING", sec.dashpot ? 4 : 3);
+    claim(sec.elset, sec.loc, sec.dashpot ? "*DASHPOT" : "*SPRING", sec.dashpot ? SectionKeyword::Dashpot : SectionKeyword::Spring);
   for (const AdhesionDef& a : m.adhesions)
     for (int e : a.elements) {
       owned[static_cast<std::size_t>(e)] = 1;
@@ -252,7 +246,7 @@ void check_sections(const Model& m) {
   for (std::size_t e = 0; e < owned.size(); ++e)
     if (!owned[e])
       throw InputError(m.elements.loc[e], "element " + std::to_string(m.elements.id[e]) + " has no " +
-                                              section_of[family(e)]);
+                                              section_keyword_name(m.elements.section[e]));
 }
 
 void check_materials(const Model& m) {

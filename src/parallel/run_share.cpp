@@ -54,7 +54,7 @@ void serialize(Ar& ar, StructureSystem& s) {
   ar(s.num_nodes, s.x0, s.y0, s.z0, s.dir0x, s.dir0y, s.dir0z, s.mass, s.inertia, s.damp, s.damp_rot, s.total_mass,
      s.energy_per_unit_strain, s.stable_dt, s.controlling_element);
   s.for_each_mesh([&ar](auto& mesh) { ar(mesh); });  // each mesh's list is beside its struct
-  ar(s.constraints, s.bodies, s.contact, s.node_rotates, s.any_shells, s.node_dofs, s.num_interface, s.owned, s.used);
+  ar(s.constraints, s.bodies, s.contact, s.node_rotates, s.any_director_nodes, s.node_dofs, s.num_interface, s.owned, s.used);
 }
 
 template <class Ar>
@@ -253,7 +253,7 @@ HALFSTEP_SHARE_FIELDS(ModalDynamics, 88);
 HALFSTEP_SHARE_FIELDS(Step, 656);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
-HALFSTEP_SHARE_FIELDS(Model, 1696);  // initial_temperatures: rank 0 builds the step loads
+HALFSTEP_SHARE_FIELDS(Model, 1648);  // initial_temperatures: rank 0 builds the step loads
 HALFSTEP_SHARE_FIELDS(AmplitudeTable, 24);
 HALFSTEP_SHARE_FIELDS(StepLoads, 888);
 // Values that travel as their bytes must stay free of pointers and owning members (the meshes'

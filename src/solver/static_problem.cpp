@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "assembly/csr_assembly.hpp"
+#include "discretization/shell_pass.hpp"
 #include "discretization/continuum_pass.hpp"
 #include "discretization/nodal_triads.hpp"
 #include "elements/registry.hpp"

@@ -169,8 +169,7 @@ std::string label_view(const Model& m) {
   }
   for (int e = 0; e < m.elements.size(); ++e) {
     const auto i = static_cast<std::size_t>(e);
-    std::string s = std::to_string(m.elements.kind[i]) + " " + std::to_string(m.elements.shell[i]) +
-                    std::to_string(m.elements.beam[i]) + std::to_string(m.elements.discrete[i]) + " " +
+    std::string s = std::to_string(m.elements.kind[i]) + " " + std::to_string(static_cast<int>(m.elements.section[i])) + " " +
                     m.elements.abaqus_type[i] + " @" + m.elements.loc[i].str() + ":";
     for (int k = 0; k < m.elements.count_of(e); ++k) s += " " + N(m.elements.nodes_of(e)[k]);
     elements[m.elements.id[i]] = s;

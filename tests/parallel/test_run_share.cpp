@@ -177,7 +177,7 @@ TEST(RunShare, SystemArrivesArrayByArray) {
     EXPECT_EQ(x.stable_dt, y.stable_dt);
     EXPECT_EQ(x.controlling_element, y.controlling_element);
     EXPECT_EQ(x.node_rotates, y.node_rotates);
-    EXPECT_EQ(x.any_shells, y.any_shells);
+    EXPECT_EQ(x.any_director_nodes, y.any_director_nodes);
     EXPECT_EQ(x.node_dofs, y.node_dofs);
     EXPECT_EQ(x.num_interface, y.num_interface);
     EXPECT_EQ(x.shell.boundary, y.shell.boundary);

@@ -435,7 +435,7 @@ TEST(Subdomain, RestrictedSystemKeepsTheWholeModelNodalValues) {
       EXPECT_EQ(l.stable_dt, g.stable_dt);
       EXPECT_EQ(l.controlling_element, g.controlling_element);
       EXPECT_EQ(l.energy_per_unit_strain, g.energy_per_unit_strain);
-      EXPECT_EQ(l.any_shells, g.any_shells);
+      EXPECT_EQ(l.any_director_nodes, g.any_director_nodes);
       ASSERT_EQ(l.shell.num_elements, static_cast<int>(share(d, "shell").global.size()));
       for (int e = 0; e < l.shell.num_elements; ++e) {
         const int ge = share(d, "shell").global[e];

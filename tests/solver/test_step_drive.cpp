@@ -133,7 +133,7 @@ StructureSystem make_system(int num_nodes, const std::vector<int>& conn) {
   sys.shell.num_elements = static_cast<int>(conn.size() / 4);
   sys.shell.conn = conn;
   build_gather_map(sys);
-  sys.any_shells = sys.shell.num_elements > 0;
+  sys.any_director_nodes = sys.shell.num_elements > 0;
   sys.node_rotates.assign(num_nodes, 0);
   for (int n = 0; n < num_nodes; ++n) sys.node_rotates[n] = sys.shell.node_slot_ptr[n + 1] > sys.shell.node_slot_ptr[n];
   return sys;

@@ -524,7 +524,7 @@ class CudaBackend final : public Backend {
     const int nif = sys_.num_interface;
     if (nif > 0) {
       if (sys_.node_dofs == 6) launch_pack<6>();
-      else if (sys_.any_shells) launch_pack<5>();
+      else if (sys_.any_director_nodes) launch_pack<5>();
       else launch_pack<3>();
       const int ns = static_cast<int>(send_nodes_.size());
       if (ns > 0)
