@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "elements/mitc4.hpp"
-#include "materials/shell_elastic.hpp"
+#include "elements/mitc4_elastic.hpp"
 #include "materials/solid_material.hpp"
 
 namespace halfstep {

@@ -24,7 +24,7 @@
 
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
-#include "materials/shell_elastic.hpp"
+#include "elements/mitc4_elastic.hpp"
 
 namespace halfstep {
 

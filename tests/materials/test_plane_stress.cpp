@@ -11,7 +11,7 @@
 
 #include "elements/rotation.hpp"
 #include "materials/plane_stress.hpp"
-#include "materials/shell_elastic.hpp"
+#include "elements/mitc4_elastic.hpp"
 
 namespace halfstep {
 namespace {

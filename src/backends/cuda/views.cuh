@@ -3,7 +3,7 @@
 
 #include "elements/mitc4.hpp"
 #include "elements/mitc4_plastic.hpp"
-#include "materials/shell_elastic.hpp"
+#include "elements/mitc4_elastic.hpp"
 #include "dynamics/energy_monitor.hpp"
 #include "dynamics/node_integrator.hpp"
 #include "dynamics/step_drive.hpp"
