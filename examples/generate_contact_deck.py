@@ -90,6 +90,12 @@ def analytic_plane(name, ref, point, normal, along, half):
             f"*RIGID BODY, ANALYTICAL SURFACE={name}, REF NODE={ref}"]
 
 
+def mass_scaling_lines(a):
+    """bars: the step's *VARIABLE MASS SCALING line (--vms-dt), uniform over the bars and
+    re-evaluated every 20 increments; none without the option."""
+    return [f"*VARIABLE MASS SCALING, DT={a.vms_dt!r}, TYPE=UNIFORM, FREQUENCY=20"] if a.vms_dt > 0 else []
+
+
 def bars(a):
     n, L, side = a.elements, 1.0, 0.01
     h, gap = L / n, 0.1 * L / n
@@ -117,8 +123,8 @@ def bars(a):
         out += ["*SURFACE INTERACTION, NAME=SMOOTH", "*CONTACT PAIR, INTERACTION=SMOOTH", "AFACE, BFACE"]
     else:
         out += ["*CONTACT", "*CONTACT INCLUSIONS, ALL EXTERIOR"]
-    t_end = 1.6 * L / c * 2 + gap / a.velocity
-    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {t_end:.9g}",
+    t_end = (1.6 * L / c * 2 + gap / a.velocity) * a.time_scale
+    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {t_end:.9g}", *mass_scaling_lines(a),
             f"*OUTPUT, FIELD, NUMBER INTERVAL={a.frames}", "*NODE OUTPUT", "U, V", "*ELEMENT OUTPUT", "S",
             "*OUTPUT, HISTORY, NUMBER INTERVAL=2000", "*NODE OUTPUT, NSET=AEND", "U, V",
             "*NODE OUTPUT, NSET=AFAR", "V", "*END STEP"]
@@ -129,7 +135,8 @@ def bar_on_wall(a, n, L, side, gap, na, ea, ida, c):
     """Bar A against a rigid analytical plane at x = L + gap / 2 (where two bars would meet)."""
     ref = len(na) + 1
     xw = L + 0.5 * gap
-    out = [f"*HEADING\na bar hitting a rigid plane: {n} C3D8R, c = {c:.6g}, contact time 2L/c = {2 * L / c:.6g}",
+    scaled = f"; masses scaled uniformly to the increment {a.vms_dt:.6g} (*VARIABLE MASS SCALING)" if a.vms_dt > 0 else ""
+    out = [f"*HEADING\na bar hitting a rigid plane: {n} C3D8R, c = {c:.6g}, contact time 2L/c = {2 * L / c:.6g}{scaled}",
            "*NODE", *na, f"{ref}, {xw:.12g}, 0., 0.",
            "*ELEMENT, TYPE=C3D8R, ELSET=BARA", *ea,
            f"*NSET, NSET=ANODES, GENERATE\n1, {len(na)}, 1",
@@ -146,8 +153,8 @@ def bar_on_wall(a, n, L, side, gap, na, ea, ida, c):
         out += ["*SURFACE INTERACTION, NAME=SMOOTH", "*CONTACT PAIR, INTERACTION=SMOOTH", "AFACE, WALL"]
     else:
         out += ["*CONTACT", "*CONTACT INCLUSIONS, ALL EXTERIOR"]
-    t_end = 1.6 * L / c * 2 + gap / a.velocity
-    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {t_end:.9g}", "*BOUNDARY", "WALLREF, 1, 3",
+    t_end = (1.6 * L / c * 2 + gap / a.velocity) * a.time_scale
+    out += ["*STEP", "*DYNAMIC, EXPLICIT", f", {t_end:.9g}", *mass_scaling_lines(a), "*BOUNDARY", "WALLREF, 1, 3",
             f"*OUTPUT, FIELD, NUMBER INTERVAL={a.frames}", "*NODE OUTPUT", "U, V", "*ELEMENT OUTPUT", "S",
             "*OUTPUT, HISTORY, NUMBER INTERVAL=2000", "*NODE OUTPUT, NSET=AEND", "U, V",
             "*NODE OUTPUT, NSET=AFAR", "V", "*NODE OUTPUT, NSET=WALLREF", "RF", "*END STEP"]
@@ -499,6 +506,10 @@ def main():
     ap.add_argument("--analytic", action="store_true", help="slide: the floor is a rigid analytical plane")
     ap.add_argument("--velocity", type=float, default=0.1, help="bars: speed of each bar")
     ap.add_argument("--frames", type=int, default=20, help="bars: field frames")
+    ap.add_argument("--time-scale", type=float, default=1.0,
+                    help="bars: the step time times this (a run slowed by mass scaling needs longer)")
+    ap.add_argument("--vms-dt", type=float, default=0.0,
+                    help="bars: *VARIABLE MASS SCALING, DT= this, TYPE=UNIFORM, FREQUENCY=20 in the step")
     ap.add_argument("--E", type=float, default=1000.0)
     ap.add_argument("--rho", type=float, default=1.0)
     ap.add_argument("--angle", type=float, default=30.0, help="slide: slope in degrees")

@@ -89,8 +89,9 @@ class Backend {
   /// *VARIABLE MASS SCALING, between increments: the nodal masses, rotary inertias and damping
   /// of sys (the system this backend was built on, changed in place) hold new values; the
   /// velocities stay. added_kinetic, the kinetic energy that gave them, goes into the energy
-  /// balance as mass scaling work. Not for constrained or distributed models (their masses
-  /// have other copies: the constraints' transfers, the neighbours' interface sums).
+  /// balance as mass scaling work. The contact springs', constraints' and bodies' masses in
+  /// sys are new too (VariableMassScaler::rescale made them). Not for distributed models
+  /// (their interface nodes' masses are sums over the neighbours).
   virtual void update_masses(const StructureSystem& sys, double added_kinetic) = 0;
   /// Starts the energy balance afresh at the next sample, its check 100 increments later
   /// (monitor_rebase); the largest drift so far is kept. After a static step, whose work and

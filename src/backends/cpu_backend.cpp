@@ -54,10 +54,11 @@ std::string CpuBackend::restart_unsupported() const { return ""; }
 
 // The friction history is in st_; the contact pass's other arrays are rebuilt at every pass.
 // Distributed runs save each rank's part alike (the solver joins them in one file).
-// The node pass reads the masses from sys_ itself: nothing to copy, only the energy to book.
+// The node, contact, constraint and body passes read the masses from sys_ itself: nothing to
+// copy, only the energy to book.
 void CpuBackend::update_masses(const StructureSystem& sys, double added_kinetic) {
-  if (&sys != &sys_ || dist_ || sys_.constrained())
-    throw std::logic_error("update_masses: only the system the backend runs, in one process, without constraints");
+  if (&sys != &sys_ || dist_)
+    throw std::logic_error("update_masses: only the system the backend runs, in one process");
   monitor_mass_change(monitor_, added_kinetic);
 }
 

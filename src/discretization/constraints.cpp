@@ -202,6 +202,35 @@ std::vector<TiedNode> project_ties(const Model& model) {
   return out;
 }
 
+void set_constraint_masses(LinearConstraints& c, const std::vector<double>& mass, const std::vector<double>& inertia) {
+  // Dof m_k gets |w_k| sum_j |w_j| m_s, the absolute row sum of the consistent W^T m_s W, over
+  // the dependents in order (deterministic sums); rotations the same way with the rotary
+  // inertias.
+  const std::size_t nn = mass.size();
+  c.mass3.resize(3 * nn);
+  for (std::size_t n = 0; n < nn; ++n)
+    for (std::size_t d = 0; d < 3; ++d) c.mass3[3 * n + d] = mass[n];
+  c.inertia3.clear();
+  if (!c.rot_node.empty()) {
+    c.inertia3.resize(3 * nn);
+    for (std::size_t n = 0; n < nn; ++n)
+      for (std::size_t d = 0; d < 3; ++d) c.inertia3[3 * n + d] = inertia[n];
+  }
+  for (int k = 0; k < c.num_dependent; ++k) {
+    double abs_sum = 0;
+    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) abs_sum += std::abs(c.term_weight[i]);
+    const bool rot = c.dep_dof[k] >= 3;
+    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
+      if (rot)
+        c.inertia3[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i] - 3] +=
+            std::abs(c.term_weight[i]) * abs_sum * inertia[c.dep_node[k]];
+      else
+        c.mass3[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]] +=
+            std::abs(c.term_weight[i]) * abs_sum * mass[c.dep_node[k]];
+    }
+  }
+}
+
 LinearConstraints build_linear_constraints(const Model& model, const std::vector<TiedNode>& tied,
                                            const std::vector<double>& mass, const std::vector<double>& inertia,
                                            const std::vector<std::uint8_t>& node_rotates, int dofs) {
@@ -298,37 +327,16 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
                                         c.dep_loc[k].str() +
                                         " makes dependent: constrain an independent dof or drop one of the two");
         }
-  // Receiving side, node by node (a gather: deterministic sums), and the transferred masses:
-  // dof m_k gets |w_k| sum_j |w_j| m_s, the absolute row sum of the consistent W^T m_s W.
-  // Rotations the same way with the rotary inertias.
-  c.mass3.resize(3 * static_cast<std::size_t>(nn));
-  for (int n = 0; n < nn; ++n)
-    for (int d = 0; d < 3; ++d) c.mass3[3 * static_cast<std::size_t>(n) + d] = mass[n];
+  // Receiving side, node by node (a gather: deterministic sums).
   std::vector<char> turns(nn, 0);
   for (int k = 0; k < c.num_dependent; ++k)
     if (c.dep_dof[k] >= 3) turns[c.dep_node[k]] = 1;
   for (int n = 0; n < nn; ++n)
     if (turns[n]) c.rot_node.push_back(n);
-  if (!c.rot_node.empty()) {
-    c.inertia3.resize(3 * static_cast<std::size_t>(nn));
-    for (int n = 0; n < nn; ++n)
-      for (int d = 0; d < 3; ++d) c.inertia3[3 * static_cast<std::size_t>(n) + d] = inertia[n];
-  }
+  set_constraint_masses(c, mass, inertia);
   std::vector<std::vector<std::array<int, 2>>> recv(nn);  // (term, dependent)
-  for (int k = 0; k < c.num_dependent; ++k) {
-    double abs_sum = 0;
-    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) abs_sum += std::abs(c.term_weight[i]);
-    const bool rot = c.dep_dof[k] >= 3;
-    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
-      if (rot)
-        c.inertia3[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i] - 3] +=
-            std::abs(c.term_weight[i]) * abs_sum * inertia[c.dep_node[k]];
-      else
-        c.mass3[3 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]] +=
-            std::abs(c.term_weight[i]) * abs_sum * mass[c.dep_node[k]];
-      recv[c.term_node[i]].push_back({i, k});
-    }
-  }
+  for (int k = 0; k < c.num_dependent; ++k)
+    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) recv[c.term_node[i]].push_back({i, k});
   c.recv_ptr.assign(1, 0);
   for (int n = 0; n < nn; ++n) {
     for (const auto& [i, k] : recv[n]) {
@@ -339,6 +347,51 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
     c.recv_ptr.push_back(static_cast<int>(c.recv_dependent.size()));
   }
   return c;
+}
+
+namespace {
+
+/// Body b's mass m, first moment s0 and inertia tensor I about its reference node `ref` from
+/// the nodal masses and rotary inertias (its slaves and offsets already in r): the reference
+/// node's own rotary inertia (or, on a node without rotations, its *ROTARY INERTIA), then each
+/// slave's mass at its offset and, where its rotations follow the body, its rotary inertia.
+void body_mass_properties(const RigidBodies& r, int b, int ref, const Model& model, const std::vector<double>& mass,
+                          const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates, double& m,
+                          double s0[3], double I[9]) {
+  m = mass[ref];
+  for (int i = 0; i < 3; ++i) s0[i] = 0;
+  for (int i = 0; i < 9; ++i) I[i] = 0;
+  if (node_rotates[ref])
+    for (int d = 0; d < 3; ++d) I[4 * d] += inertia[ref];
+  else  // *ROTARY INERTIA on a reference node without rotations of its own (an inertia feature)
+    for (const PointMass& p : model.point_inertias)
+      if (p.node == ref)
+        for (int d = 0; d < 3; ++d) I[4 * d] += p.mass;
+  for (int s = r.slave_ptr[b]; s < r.slave_ptr[b + 1]; ++s) {
+    const int n = r.slave_node[s];
+    const double* dd = &r.offset[3 * static_cast<std::size_t>(s)];
+    const double mk = mass[n], d2 = dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2];
+    m += mk;
+    for (int i = 0; i < 3; ++i) {
+      s0[i] += mk * dd[i];
+      for (int j = 0; j < 3; ++j) I[3 * i + j] += mk * ((i == j ? d2 : 0.0) - dd[i] * dd[j]);
+    }
+    if (r.slave_rot[s])
+      for (int i = 0; i < 3; ++i) I[4 * i] += inertia[n];
+  }
+}
+
+}  // namespace
+
+void set_body_masses(RigidBodies& r, const Model& model, const std::vector<double>& mass,
+                     const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates) {
+  for (int b = 0; b < r.num_bodies; ++b) {
+    double m, s0[3], I[9];
+    body_mass_properties(r, b, r.ref_node[b], model, mass, inertia, node_rotates, m, s0, I);
+    r.mass[b] = m;
+    for (int i = 0; i < 3; ++i) r.first_moment[3 * static_cast<std::size_t>(b) + i] = s0[i];
+    for (int i = 0; i < 9; ++i) r.inertia[9 * static_cast<std::size_t>(b) + i] = I[i];
+  }
 }
 
 RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& linear, const std::vector<double>& mass,
@@ -377,13 +430,6 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
     claim(ref);
     // Rotations of the reference node: the body's; 3 translations always.
     r.skip[ref] = 0x3F;
-    double m = mass[ref], s0[3] = {0, 0, 0}, I[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-    if (node_rotates[ref])
-      for (int d = 0; d < 3; ++d) I[4 * d] += inertia[ref];
-    else  // *ROTARY INERTIA on a reference node without rotations of its own (an inertia feature)
-      for (const PointMass& p : model.point_inertias)
-        if (p.node == ref)
-          for (int d = 0; d < 3; ++d) I[4 * d] += p.mass;
     const auto add_slave = [&](int n, bool tied) {
       claim(n);
       const Vec3<double> d = node_x(model, n) - xr;
@@ -392,18 +438,12 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
       r.offset.insert(r.offset.end(), {d.x, d.y, d.z});
       r.slave_rot.push_back(rot ? 1 : 0);
       r.skip[n] = rot ? 0x3F : 0x07;
-      const double mk = mass[n], dd[3] = {d.x, d.y, d.z}, d2 = dot(d, d);
-      m += mk;
-      for (int i = 0; i < 3; ++i) {
-        s0[i] += mk * dd[i];
-        for (int j = 0; j < 3; ++j) I[3 * i + j] += mk * ((i == j ? d2 : 0.0) - dd[i] * dd[j]);
-      }
-      if (rot)
-        for (int i = 0; i < 3; ++i) I[4 * i] += inertia[n];
     };
     for (int n : rb.tied) add_slave(n, true);
     for (int n : rb.pinned) add_slave(n, false);
     r.slave_ptr.push_back(static_cast<int>(r.slave_node.size()));
+    double m, s0[3], I[9];
+    body_mass_properties(r, b, ref, model, mass, inertia, node_rotates, m, s0, I);
     // Only explicit steps integrate the body's motion: a static analysis needs no mass.
     if (!explicit_steps) {
       r.ref_node.push_back(ref);

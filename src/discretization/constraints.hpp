@@ -80,6 +80,17 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
                                            const std::vector<double>& mass, const std::vector<double>& inertia,
                                            const std::vector<std::uint8_t>& node_rotates, int dofs);
 
+/// The linear constraints' masses again (mass3, inertia3) from new nodal masses and rotary
+/// inertias, their tables unchanged: build_linear_constraints' rule, used after *VARIABLE
+/// MASS SCALING changes the masses.
+void set_constraint_masses(LinearConstraints& c, const std::vector<double>& mass, const std::vector<double>& inertia);
+
+/// The rigid bodies' mass, first moment and inertia tensor again from new nodal masses and
+/// rotary inertias (model: its *ROTARY INERTIA elements), their slaves and offsets unchanged:
+/// build_rigid_bodies' rule, used after *VARIABLE MASS SCALING changes the masses.
+void set_body_masses(RigidBodies& r, const Model& model, const std::vector<double>& mass,
+                     const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates);
+
 /// The rigid bodies of the model (mass, inertia: lumped per node; node_rotates: nodes with
 /// rotational dofs; dofs: the model's dofs per node). Throws InputError for a node in two
 /// bodies or in a body and a linear constraint, a slave or reference rotation under

@@ -254,12 +254,6 @@ void check_variable_mass_scaling(const Model& model, const StructureSystem& sys,
     if (distributed)
       throw InputError(at, "*VARIABLE MASS SCALING runs in one process (the interface nodes' masses would have to be "
                            "summed over the ranks at every re-evaluation): run without mpirun");
-    if (sys.constrained())
-      throw InputError(at, "*VARIABLE MASS SCALING is not supported with *TIE, *EQUATION, *RIGID BODY or *COUPLING "
-                           "(they keep their own copies of the masses): use *FIXED MASS SCALING");
-    if (!sys.contact.empty())
-      throw InputError(at, "*VARIABLE MASS SCALING is not supported with contact yet (the penalty stiffness follows "
-                           "the increment): use *FIXED MASS SCALING");
     for (const VariableMassScaling& v : s.variable_mass_scaling) {
       if (v.frequency != first.frequency || v.number_interval != first.number_interval)
         throw InputError(v.scaling.loc, "the *VARIABLE MASS SCALING lines of a step are re-evaluated together: give "
@@ -348,6 +342,16 @@ void VariableMassScaler::set_element_dt(StructureSystem& sys, std::size_t i, dou
   block_families()[f]->element_dt(sys)[k] = scale == 1.0 ? base_dt_[f][k] : base_dt_[f][k] * scale;
 }
 
+void VariableMassScaler::rebuild_mass_copies(StructureSystem& sys) const {
+  // Contact's penalty springs are scaled by the masses of the nodes they join (and the stable
+  // increment): with the old masses a node that lost mass would ring above the increment.
+  set_spring_masses(sys.contact, sys.mass);
+  // A dependent dof's mass is handed to its independent dofs, a body integrates its nodes'
+  // masses as one: both are sums of the nodal masses, made again from the new ones.
+  if (!sys.constraints.empty()) set_constraint_masses(sys.constraints, sys.mass, sys.inertia);
+  if (!sys.bodies.empty()) set_body_masses(sys.bodies, model_, sys.mass, sys.inertia, sys.node_rotates);
+}
+
 VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const StructureState& st) {
   VariableScalingResult out;
   if (!active()) return out;
@@ -399,6 +403,7 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
   }
   sys.total_mass = base_total_mass_ + out.added_mass;
   update_stable_dt(sys);
+  rebuild_mass_copies(sys);
   return out;
 }
 
@@ -444,6 +449,7 @@ void VariableMassScaler::load(const RestartBlob& blob, StructureSystem& sys) {
       [&](const char* name, auto& x) { x = blob.get_value<std::remove_reference_t<decltype(x)>>(name); });
   if (step_ >= static_cast<int>(model_.steps.size())) blob.fail("its *VARIABLE MASS SCALING step is not in this deck");
   update_stable_dt(sys);
+  rebuild_mass_copies(sys);  // from the saved masses, as rescale() left them
   members_.clear();
   if (step_ >= 0) prepare(sys);
 }

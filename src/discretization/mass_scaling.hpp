@@ -76,7 +76,8 @@ class VariableMassScaler {
   /// those in force (from sys's masses now), or end them (a line without DT); masses stay.
   void begin_step(int step, const StructureSystem& sys);
   /// Re-evaluates every factor on the mesh deformed by st (displacements) and writes the new
-  /// nodal masses, inertias, damping and undeformed element increments into sys; the kinetic
+  /// nodal masses, inertias, damping and undeformed element increments into sys (with the
+  /// contact springs', constraints' and rigid bodies' masses made from them); the kinetic
   /// energy change is taken with st's velocities.
   VariableScalingResult rescale(StructureSystem& sys, const StructureState& st);
   /// What the run's re-evaluations did, for the summary (kept in restarts): how many, the
@@ -103,6 +104,9 @@ class VariableMassScaler {
   /// Sets model element i's undeformed increment in sys to its base one times scale (nothing
   /// for elements mass scaling does not scale).
   void set_element_dt(StructureSystem& sys, std::size_t i, double scale) const;
+  /// What other parts of sys keep of the nodal masses (contact springs, constraint and rigid
+  /// body masses), made again from sys.mass and sys.inertia.
+  void rebuild_mass_copies(StructureSystem& sys) const;
 
   const Model& model_;
   int step_ = -1;  ///< the step whose lines are in force; -1: none

@@ -38,8 +38,10 @@ const char* kBar = HALFSTEP_SOURCE_DIR "/tests/gpu/decks/mass_scaling_bar.inp";
 double total(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
 /// The bar with its *FIXED MASS SCALING line replaced by `line`, and no bulk viscosity unless
-/// `bulk` (then the targets are the increments the step takes, with its factor 0.9418).
-Model bar_with(const std::string& line, bool bulk = false) {
+/// `bulk` (then the targets are the increments the step takes, with its factor 0.9418); with
+/// `contact`, general contact of its exterior faces; with `constraints`, an *EQUATION (node
+/// 5's y follows node 6's) and the short element's far face a rigid body about a new node 17.
+Model bar_with(const std::string& line, bool bulk = false, bool contact = false, bool constraints = false) {
   std::ifstream in(kBar);
   std::stringstream text;
   text << in.rdbuf();
@@ -48,6 +50,11 @@ Model bar_with(const std::string& line, bool bulk = false) {
   const std::size_t at = deck.find(fixed);
   EXPECT_NE(at, std::string::npos);
   deck.replace(at, fixed.size(), bulk ? line : line + "\n*BULK VISCOSITY\n0., 0.");
+  if (contact) deck.replace(deck.find("*STEP"), 5, "*CONTACT\n*CONTACT INCLUSIONS, ALL EXTERIOR\n*STEP");
+  if (constraints)
+    deck.replace(deck.find("*STEP"), 5,
+                 "*NODE\n17, 2.1, 0.5, 0.5\n*NSET, NSET=FAR\n13, 14, 15, 16\n*RIGID BODY, REF NODE=17, TIE NSET=FAR\n"
+                 "*EQUATION\n2\n5, 2, 1.0, 6, 2, -1.0\n*STEP");
   return read_inp_string(deck, "mem/bar.inp");
 }
 
@@ -154,6 +161,66 @@ TEST(VariableMassScaling, UniformScalesTheWholeSetByOneFactor) {
   for (std::size_t e = 0; e < dt0.size(); ++e)
     EXPECT_NEAR(sys.solid.element_dt[e], std::sqrt(f) * dt0[e], 1e-14 * target) << e;
   EXPECT_NEAR(deformed_stable_dt(sys, st).first, target, 1e-14 * target);
+}
+
+// Contact's penalty springs are scaled by the masses of the nodes they join: a uniform factor f
+// on every mass multiplies every spring's mass by f (node-to-facet and edge records), so the
+// springs keep their frequency margin against the increment, which grows by sqrt(f).
+TEST(VariableMassScaling, ContactSpringsTakeTheScaledMasses) {
+  const std::vector<double> dt0 = bar_increments();
+  const double target = 0.9 * dt0[0];
+  const Model model =
+      bar_with("*VARIABLE MASS SCALING, DT=" + number(target) + ", TYPE=UNIFORM, FREQUENCY=10", false, true);
+  StructureSystem sys = build_structure_system(model);
+  ASSERT_FALSE(sys.contact.empty());
+  const std::vector<double> springs0 = sys.contact.spring_mass, edges0 = sys.contact.edge_spring_mass;
+  ASSERT_FALSE(springs0.empty());
+  VariableMassScaler scaler(model, MassScalingResult{});
+  scaler.begin_step(0, sys);
+  StructureState st;
+  st.initialize(sys);
+  const VariableScalingResult r = scaler.rescale(sys, st);
+  EXPECT_EQ(r.elements, 3);
+  const double f = (target / dt0[2]) * (target / dt0[2]);
+  ASSERT_GT(f, 1.5);
+  ASSERT_EQ(sys.contact.spring_mass.size(), springs0.size());
+  for (std::size_t i = 0; i < springs0.size(); ++i)
+    EXPECT_NEAR(sys.contact.spring_mass[i], f * springs0[i], 1e-12 * f * springs0[i]) << i;
+  ASSERT_EQ(sys.contact.edge_spring_mass.size(), edges0.size());
+  for (std::size_t i = 0; i < edges0.size(); ++i)
+    EXPECT_NEAR(sys.contact.edge_spring_mass[i], f * edges0[i], 1e-12 * f * edges0[i]) << i;
+}
+
+// The tie's handed masses and the rigid body's mass, first moment and inertia are sums of the
+// nodal masses: a uniform factor f on every mass multiplies each of them by f.
+TEST(VariableMassScaling, ConstraintAndBodyMassesTakeTheScaledMasses) {
+  const std::vector<double> dt0 = bar_increments();
+  const double target = 0.9 * dt0[0];
+  const Model model =
+      bar_with("*VARIABLE MASS SCALING, DT=" + number(target) + ", TYPE=UNIFORM, FREQUENCY=10", false, false, true);
+  StructureSystem sys = build_structure_system(model);
+  ASSERT_FALSE(sys.constraints.empty());
+  ASSERT_EQ(sys.bodies.num_bodies, 1);
+  const LinearConstraints c0 = sys.constraints;
+  const RigidBodies b0 = sys.bodies;
+  VariableMassScaler scaler(model, MassScalingResult{});
+  scaler.begin_step(0, sys);
+  StructureState st;
+  st.initialize(sys);
+  scaler.rescale(sys, st);
+  const double f = (target / dt0[2]) * (target / dt0[2]);
+  ASSERT_GT(f, 1.5);
+  const auto scaled = [&](const std::vector<double>& now, const std::vector<double>& before, const char* what) {
+    ASSERT_EQ(now.size(), before.size()) << what;
+    for (std::size_t i = 0; i < now.size(); ++i)
+      EXPECT_NEAR(now[i], f * before[i], 1e-12 * (1 + std::fabs(f * before[i]))) << what << " " << i;
+  };
+  scaled(sys.constraints.mass3, c0.mass3, "mass3");
+  // Node 6 (index 5) carries node 5's (index 4) y mass beside its own, both scaled.
+  EXPECT_NEAR(sys.constraints.mass3[3 * 5 + 1], sys.mass[5] + sys.mass[4], 1e-12);
+  scaled(sys.bodies.mass, b0.mass, "body mass");
+  scaled(sys.bodies.first_moment, b0.first_moment, "first moment");
+  scaled(sys.bodies.inertia, b0.inertia, "inertia");
 }
 
 TEST(VariableMassScaling, TheKeptVelocitiesBringTheirKineticEnergy) {

@@ -284,6 +284,10 @@ const GpuDeck kConstraintDecks[] = {
     // end of an S4R strip (MITC4 on six-dof nodes turned by the body).
     {"rigid_held", "tests/gpu/decks/rigid_held.inp", "TIP"},
     {"shell_rigid", "tests/gpu/decks/shell_rigid.inp", "TIP"},
+    // *VARIABLE MASS SCALING (BELOW MIN, every 5 increments) on the tied bar and the rigid
+    // end: the handed masses and the body's mass properties re-uploaded with the masses.
+    {"variable_mass_scaling_tie", "tests/gpu/decks/variable_mass_scaling_tie.inp", "TIP"},
+    {"variable_mass_scaling_rigid", "tests/gpu/decks/variable_mass_scaling_rigid.inp", "TIP"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Constraints, GpuMatchesCpu,
@@ -333,6 +337,9 @@ const GpuDeck kContactDecks[] = {
     // Rigid analytical masters: a bar on a plane (general contact takes the plane), the
     // cube sliding on a plane with friction, a sphere pressed into a block (REVOLUTION).
     {"contact_wall", "tests/gpu/decks/contact_wall.inp", "AEND", 5e-2},
+    // The same bar under *VARIABLE MASS SCALING (TYPE=UNIFORM to twice its increment): the
+    // penalty springs' masses follow the scaled masses (ContactPass::update_spring_masses).
+    {"variable_mass_scaling_contact", "tests/gpu/decks/variable_mass_scaling_contact.inp", "AEND", 5e-2},
     {"contact_slide_plane", "tests/gpu/decks/contact_slide_plane.inp", "CORNER"},
     {"contact_hertz", "tests/gpu/decks/contact_hertz.inp", "CENTRE", 5e-2},
     // Edge-to-edge contact (ContactEdgeBody, contact_edge_kernel): two square bars crossed

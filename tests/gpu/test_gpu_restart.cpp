@@ -87,7 +87,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"contact_hertz", 37, "gather", "double"}, Case{"contact_hertz", 37, "gather", "single"},
                       Case{"contact_bars", 97, "gather", "double"}, Case{"contact_crossed", 97, "gather", "double"},
                       Case{"contact_slide", 37, "gather", "double"},
-                      Case{"contact_slide_plane", 37, "gather", "double"}),
+                      Case{"contact_slide_plane", 37, "gather", "double"},
+                      Case{"variable_mass_scaling_contact", 97, "gather", "double"},
+                      Case{"variable_mass_scaling_tie", 37, "gather", "double"}),
     [](const auto& info) {
       std::string s = std::string(std::get<0>(info.param)) + "_" + std::get<2>(info.param) + "_" + std::get<3>(info.param);
       for (char& c : s)

@@ -63,7 +63,9 @@ TEST_P(ResumedRun, RepeatsTheUninterruptedRunBitForBit) {
 
 // Two explicit steps; J2 solid, shell and plane-stress states; Coulomb friction history (a
 // contact pair, and against an analytical surface); rigid bodies; FPM beams; masses that
-// *VARIABLE MASS SCALING changes during both steps; an analytical rigid surface whose
+// *VARIABLE MASS SCALING changes during both steps (and, with contact, a tie or a rigid body,
+// the penalty springs', handed and body masses with them, made again from the saved masses);
+// an analytical rigid surface whose
 // reference node's reaction is a history (general contact, ALL EXTERIOR, with it); general
 // contact of two bars (self-contact of the one ALL EXTERIOR surface) and of crossed bars
 // (edge to edge).
@@ -74,7 +76,10 @@ INSTANTIATE_TEST_SUITE_P(Decks, ResumedRun,
                                            std::pair{"beam_plastic", 37}, std::pair{"variable_mass_scaling", 37},
                                            std::pair{"contact_wall", 97}, std::pair{"contact_hertz", 37},
                                            std::pair{"contact_bars", 97}, std::pair{"contact_crossed", 97},
-                                           std::pair{"contact_slide_plane", 37}),
+                                           std::pair{"contact_slide_plane", 37},
+                                           std::pair{"variable_mass_scaling_contact", 97},
+                                           std::pair{"variable_mass_scaling_tie", 37},
+                                           std::pair{"variable_mass_scaling_rigid", 17}),
                          [](const auto& info) { return std::string(info.param.first); });
 
 /// A folder moved elsewhere after the run resumes in its new place: the restart names its

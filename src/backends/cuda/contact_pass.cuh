@@ -47,6 +47,14 @@ struct ContactPass {
   /// Blocks for the contact kernels that give each record a warp.
   static int warp_blocks(std::size_t n) { return blocks(n, cuda::kContactRecordsPerBlock); }
 
+  /// The penalty springs' masses again, after *VARIABLE MASS SCALING changed the masses (the
+  /// host recomputed them in sys_.contact; same sizes, so the device arrays stay where they are).
+  void update_spring_masses() {
+    const ContactSystem& cs = sys_.contact;
+    ct_spring_mass_.assign(convert<T>(cs.spring_mass));
+    ct_e_mass_.assign(convert<T>(cs.edge_spring_mass));
+  }
+
   /// Device copies of the contact arrays, the broad phase's buckets and the scan's scratch.
   /// (stream: the backend's, on which the pass zeroes and later launches.)
   void setup(cudaStream_t stream) {

@@ -267,14 +267,25 @@ class CudaBackend final : public Backend {
   }
 
   // *VARIABLE MASS SCALING between increments: the host's new masses into the node pass's
-  // arrays (and the element-local scheme's per-corner copies), the kinetic energy they added
-  // into the monitor. The solver refuses it for distributed and constrained models.
+  // arrays (and the element-local scheme's per-corner copies), the constraints', bodies' and
+  // contact springs' masses made from them, the kinetic energy they added into the monitor.
+  // The solver refuses it for distributed models.
   void update_masses(const StructureSystem& sys, double added_kinetic) override {
-    if (&sys != &sys_ || dist_ || sys.constrained())
-      throw std::logic_error("update_masses: only the system the backend runs, in one process, without constraints");
+    if (&sys != &sys_ || dist_)
+      throw std::logic_error("update_masses: only the system the backend runs, in one process");
     sync("mass update");
     mass_.assign(convert<T>(sys.mass));
     inertia_.assign(convert<T>(sys.inertia));
+    if (!sys.constraints.empty()) {  // the handed masses (same sizes: the arrays stay where they are)
+      con_mass3_.assign(convert<T>(sys.constraints.mass3));
+      if (!sys.constraints.inertia3.empty()) con_inertia3_.assign(convert<T>(sys.constraints.inertia3));
+    }
+    if (!sys.bodies.empty()) {
+      body_mass_.assign(convert<T>(sys.bodies.mass));
+      body_first_moment_.assign(convert<T>(sys.bodies.first_moment));
+      body_inertia_.assign(convert<T>(sys.bodies.inertia));
+    }
+    if (!sys.contact.empty() && !host_contact_) contact_.update_spring_masses();
     if (damp_.size()) {  // no damping anywhere stays none: the scaling multiplies it
       damp_.assign(convert<T>(sys.damp));
       damp_rot_.assign(convert<T>(sys.damp_rot));
