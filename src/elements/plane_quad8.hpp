@@ -195,17 +195,12 @@ struct Quad8 {
   HS_HD static T mass_fractions(const Vec3<T> X[8], T frac[8]) {
     for (int a = 0; a < 8; ++a) frac[a] = T(0.125);
     if (!valid(X)) return T(0);
-    T diag[8] = {}, vol = T(0), sum = T(0);
-    for (int g = 0; g < 9; ++g) {
+    const auto point = [&](int g, T N[8]) {
       Vec3<T> b[8];
-      T N[8], radius;
-      const T dv = point_weight(X, 3, g, b, N, radius);
-      for (int a = 0; a < 8; ++a) diag[a] += dv * N[a] * N[a];
-      vol += dv;
-    }
-    for (int a = 0; a < 8; ++a) sum += diag[a];
-    for (int a = 0; a < 8; ++a) frac[a] = diag[a] / sum;
-    return vol;
+      T radius;
+      return point_weight(X, 3, g, b, N, radius);
+    };
+    return solid_detail::hrz_fractions<8>(9, point, frac);
   }
 
   /// In-plane nodal forces f (8, z = 0; totals around the ring when axisymmetric) and strain

@@ -107,6 +107,30 @@ HS_HD void add_outer(Mat3<T>& F, Vec3<T> u, Vec3<T> g) {
     for (int j = 0; j < 3; ++j) F(i, j) += ua[i] * ga[j];
 }
 
+/// HRZ lumping (Hinton, Rock & Zienkiewicz): node a's share of the element's mass is its
+/// diagonal entry of the consistent mass, sum over the points of dv N_a^2, over their sum
+/// (every share positive, where row sums give quadratic corners negative ones). point(g, N)
+/// fills the shape values at point g of `points` and returns its weight w detJ (times the
+/// ring's 2 pi r when axisymmetric); a non-positive weight (an invalid element) is returned
+/// at once, frac left as it was. Returns the element's measure (the weights' sum).
+template <int Nodes, class T, class Point>
+HS_HD T hrz_fractions(int points, const Point& point, T frac[Nodes]) {
+  T diag[Nodes];
+  for (int a = 0; a < Nodes; ++a) diag[a] = T(0);
+  T vol = T(0);
+  for (int g = 0; g < points; ++g) {
+    T N[Nodes];
+    const T dv = point(g, N);
+    if (!(dv > T(0))) return dv;
+    for (int a = 0; a < Nodes; ++a) diag[a] += dv * N[a] * N[a];
+    vol += dv;
+  }
+  T sum = T(0);
+  for (int a = 0; a < Nodes; ++a) sum += diag[a];
+  for (int a = 0; a < Nodes; ++a) frac[a] = diag[a] / sum;
+  return vol;
+}
+
 /// Jacobian dX/dxi (J_ij = sum_a X_a,i dN_a/dxi_j) from the natural-coordinate derivatives.
 template <class T>
 HS_HD void add_jacobian(Mat3<T>& J, Vec3<T> X, Vec3<T> dn) {

@@ -139,20 +139,11 @@ struct Hex20 {
       const T dv = hex20_gradients(X, kGauss, g, b);
       if (!(dv > T(0))) return dv;
     }
-    T diag[20];
-    for (int a = 0; a < 20; ++a) diag[a] = T(0);
-    T vol = T(0), sum = T(0);
-    for (int g = 0; g < 27; ++g) {
+    const auto point = [&](int g, T N[20]) {
       Vec3<T> b[20];
-      T N[20];
-      const T dv = hex20_gradients(X, 3, g, b, N);
-      if (!(dv > T(0))) return dv;
-      for (int a = 0; a < 20; ++a) diag[a] += dv * N[a] * N[a];
-      vol += dv;
-    }
-    for (int a = 0; a < 20; ++a) sum += diag[a];
-    for (int a = 0; a < 20; ++a) frac[a] = diag[a] / sum;
-    return vol;
+      return hex20_gradients(X, 3, g, b, N);
+    };
+    return solid_detail::hrz_fractions<20>(27, point, frac);
   }
 
   /// Internal forces f (20) and strain energy, sum over the points of w detJ (P b_a, W);

@@ -108,28 +108,20 @@ HS_HD T tet10_hrz(const Vec3<T> X[10], T frac[10]) {
                   T(0.93056815579702628761)};  // Gauss-Legendre on [0, 1]
   const T w[4] = {T(0.17392742256872692869), T(0.32607257743127307131), T(0.32607257743127307131),
                   T(0.17392742256872692869)};
-  for (int a = 0; a < 10; ++a) frac[a] = T(0);
-  T vol = T(0);
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j)
-      for (int k = 0; k < 4; ++k) {
-        const T p = x[i], q = x[j], r = x[k];
-        const T L[4] = {T(1) - p - (T(1) - p) * q - (T(1) - p) * (T(1) - q) * r, p, (T(1) - p) * q,
-                        (T(1) - p) * (T(1) - q) * r};
-        Vec3<T> dn[10];
-        T N[10];
-        tet10_natural(L, dn, N);
-        Mat3<T> J = scaled_identity(T(0));
-        for (int a = 0; a < 10; ++a) add_jacobian(J, X[a], dn[a]);
-        const T dv = w[i] * w[j] * w[k] * (T(1) - p) * (T(1) - p) * (T(1) - q) * determinant(J);
-        if (!(dv > T(0))) return dv;
-        for (int a = 0; a < 10; ++a) frac[a] += dv * N[a] * N[a];
-        vol += dv;
-      }
-  T diag = T(0);
-  for (int a = 0; a < 10; ++a) diag += frac[a];
-  for (int a = 0; a < 10; ++a) frac[a] /= diag;
-  return vol;
+  for (int a = 0; a < 10; ++a) frac[a] = T(0);  // what an invalid element leaves
+  // Point g = 16 i + 4 j + k of the collapsed 4 x 4 x 4 rule.
+  const auto point = [&](int g, T N[10]) {
+    const int i = g / 16, j = (g / 4) % 4, k = g % 4;
+    const T p = x[i], q = x[j], r = x[k];
+    const T L[4] = {T(1) - p - (T(1) - p) * q - (T(1) - p) * (T(1) - q) * r, p, (T(1) - p) * q,
+                    (T(1) - p) * (T(1) - q) * r};
+    Vec3<T> dn[10];
+    tet10_natural(L, dn, N);
+    Mat3<T> J = scaled_identity(T(0));
+    for (int a = 0; a < 10; ++a) add_jacobian(J, X[a], dn[a]);
+    return w[i] * w[j] * w[k] * (T(1) - p) * (T(1) - p) * (T(1) - q) * determinant(J);
+  };
+  return hrz_fractions<10>(64, point, frac);
 }
 
 }  // namespace solid_detail
