@@ -338,6 +338,14 @@ def equation():
                         "*EQUATION u_B - u_A = 0 (dofs 1-3), clamped at x = 0, pulled 0.4 mm at x = 40")
 
 
+def variable_mass_scaling():
+    tied = tie()
+    return Feature(tied.model, tied.step,
+                   explicit_only="*VARIABLE MASS SCALING, DT=1.6e-6, FREQUENCY=10\n",
+                   note="the tied bars (*TIE) with *VARIABLE MASS SCALING, DT=1.6e-6 (twice the stable "
+                        "increment), re-evaluated every 10 increments: the tie hands on the scaled masses")
+
+
 def contact_rigid_floor():
     gap = 0.05
     b = Brick(4, 2, 2, 5.0, z0=gap)
@@ -523,7 +531,8 @@ FEATURES = [
     ("nurbs", nurbs), ("contact-rigid-floor", contact_rigid_floor), ("contact-two-bodies", contact_two_bodies),
     ("tie", tie), ("equation", equation), ("coupling-kinematic", coupling_kinematic),
     ("coupling-distributing", coupling_distributing), ("rigid-body", rigid_body), ("gravity", gravity),
-    ("centrifugal", centrifugal), ("thermal", thermal), ("mass-scaling", mass_scaling), ("spring", spring), ("bulk-viscosity", bulk_viscosity),
+    ("centrifugal", centrifugal), ("thermal", thermal), ("mass-scaling", mass_scaling),
+    ("variable-mass-scaling", variable_mass_scaling), ("spring", spring), ("bulk-viscosity", bulk_viscosity),
     ("plane-strain", plane_strain), ("axisymmetric", axisymmetric), ("tet10-static", tet10_static),
     ("adhesion", adhesion),
 ]
