@@ -351,13 +351,15 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
 
 namespace {
 
-/// Body b's mass m, first moment s0 and inertia tensor I about its reference node `ref` from
-/// the nodal masses and rotary inertias (its slaves and offsets already in r): the reference
-/// node's own rotary inertia (or, on a node without rotations, its *ROTARY INERTIA), then each
-/// slave's mass at its offset and, where its rotations follow the body, its rotary inertia.
-void body_mass_properties(const RigidBodies& r, int b, int ref, const Model& model, const std::vector<double>& mass,
+/// Body b's mass m, first moment s0 and inertia tensor I about its reference node from the
+/// nodal masses and rotary inertias (its reference node, slaves and offsets already in r):
+/// the reference node's own rotary inertia (or, on a node without rotations, its *ROTARY
+/// INERTIA), then each slave's mass at its offset and, where its rotations follow the body,
+/// its rotary inertia.
+void body_mass_properties(const RigidBodies& r, int b, const Model& model, const std::vector<double>& mass,
                           const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates, double& m,
                           double s0[3], double I[9]) {
+  const int ref = r.ref_node[static_cast<std::size_t>(b)];
   m = mass[ref];
   for (int i = 0; i < 3; ++i) s0[i] = 0;
   for (int i = 0; i < 9; ++i) I[i] = 0;
@@ -387,7 +389,7 @@ void set_body_masses(RigidBodies& r, const Model& model, const std::vector<doubl
                      const std::vector<double>& inertia, const std::vector<std::uint8_t>& node_rotates) {
   for (int b = 0; b < r.num_bodies; ++b) {
     double m, s0[3], I[9];
-    body_mass_properties(r, b, r.ref_node[b], model, mass, inertia, node_rotates, m, s0, I);
+    body_mass_properties(r, b, model, mass, inertia, node_rotates, m, s0, I);
     r.mass[b] = m;
     for (int i = 0; i < 3; ++i) r.first_moment[3 * static_cast<std::size_t>(b) + i] = s0[i];
     for (int i = 0; i < 9; ++i) r.inertia[9 * static_cast<std::size_t>(b) + i] = I[i];
@@ -442,17 +444,15 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
     for (int n : rb.tied) add_slave(n, true);
     for (int n : rb.pinned) add_slave(n, false);
     r.slave_ptr.push_back(static_cast<int>(r.slave_node.size()));
+    r.ref_node.push_back(ref);
+    r.loc.push_back(rb.loc);
     double m, s0[3], I[9];
-    body_mass_properties(r, b, ref, model, mass, inertia, node_rotates, m, s0, I);
+    body_mass_properties(r, b, model, mass, inertia, node_rotates, m, s0, I);
+    r.mass.push_back(m);
+    r.first_moment.insert(r.first_moment.end(), s0, s0 + 3);
+    r.inertia.insert(r.inertia.end(), I, I + 9);
     // Only explicit steps integrate the body's motion: a static analysis needs no mass.
-    if (!explicit_steps) {
-      r.ref_node.push_back(ref);
-      r.mass.push_back(m);
-      r.first_moment.insert(r.first_moment.end(), s0, s0 + 3);
-      r.inertia.insert(r.inertia.end(), I, I + 9);
-      r.loc.push_back(rb.loc);
-      continue;
-    }
+    if (!explicit_steps) continue;
     if (!(m > 0)) throw InputError(rb.loc, rb.name + " has no mass (its nodes carry no element or point mass)");
     // Inertia about the reference node: positive definite unless the mass lies on a line
     // through it (then a rotation about that line has no inertia).
@@ -462,11 +462,6 @@ RigidBodies build_rigid_bodies(const Model& model, const LinearConstraints& line
     if (!(det > 1e-12 * tr * tr * tr))
       throw InputError(rb.loc, rb.name + " has a singular inertia tensor about its reference node (its mass lies on "
                                          "a line through it): add nodes off that line");
-    r.ref_node.push_back(ref);
-    r.mass.push_back(m);
-    r.first_moment.insert(r.first_moment.end(), s0, s0 + 3);
-    r.inertia.insert(r.inertia.end(), I, I + 9);
-    r.loc.push_back(rb.loc);
   }
   for (const Step& s : model.steps)
     for (const Boundary& bc : s.boundaries)

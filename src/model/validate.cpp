@@ -173,7 +173,8 @@ void check_sections(const Model& m) {
   std::vector<const SourceLoc*> owner(static_cast<std::size_t>(m.elements.size()), nullptr);
   std::vector<char> owned(owner.size(), 0);
   // Every element gets exactly one section, of the keyword its kind takes.
-  const auto claim = [&](const std::string& elset, const SourceLoc& loc, const char* keyword, SectionKeyword taken) {
+  const auto claim = [&](const std::string& elset, const SourceLoc& loc, SectionKeyword taken) {
+    const char* const keyword = section_keyword_name(taken);
     const auto set = m.elsets.find(elset);
     if (set == m.elsets.end())
       throw InputError(loc, std::string(keyword) + ": element set '" + elset + "' is not defined");
@@ -204,7 +205,7 @@ void check_sections(const Model& m) {
       throw InputError(sec.loc, "*SHELL SECTION with *PLASTIC material '" + sec.material +
                                     "': the number of section points through the thickness must be odd, 3 to 15 "
                                     "(Simpson's rule; default 5), got " + std::to_string(sec.thickness_points));
-    claim(sec.elset, sec.loc, "*SHELL SECTION", SectionKeyword::Shell);
+    claim(sec.elset, sec.loc, SectionKeyword::Shell);
   }
   for (const SolidSection& sec : m.solid_sections) {
     const auto mat = m.materials.find(sec.material);
@@ -215,7 +216,7 @@ void check_sections(const Model& m) {
                            temperatures);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
-    claim(sec.elset, sec.loc, "*SOLID SECTION", SectionKeyword::Solid);
+    claim(sec.elset, sec.loc, SectionKeyword::Solid);
   }
   for (const BeamSection& sec : m.beam_sections) {
     const auto mat = m.materials.find(sec.material);
@@ -234,10 +235,10 @@ void check_sections(const Model& m) {
     if (has_static)
       throw InputError(sec.loc, "*BEAM SECTION: beams run in *DYNAMIC, EXPLICIT steps only so far, and the "
                                 "deck has a *STATIC step (or an implicit one: *FREQUENCY, *DYNAMIC)");
-    claim(sec.elset, sec.loc, "*BEAM SECTION", SectionKeyword::Beam);
+    claim(sec.elset, sec.loc, SectionKeyword::Beam);
   }
   for (const DiscreteSection& sec : m.discrete_sections)
-    claim(sec.elset, sec.loc, sec.dashpot ? "*DASHPOT" : "*SPRING", sec.dashpot ? SectionKeyword::Dashpot : SectionKeyword::Spring);
+    claim(sec.elset, sec.loc, sec.dashpot ? SectionKeyword::Dashpot : SectionKeyword::Spring);
   for (const AdhesionDef& a : m.adhesions)
     for (int e : a.elements) {
       owned[static_cast<std::size_t>(e)] = 1;

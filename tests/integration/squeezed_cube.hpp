@@ -4,10 +4,13 @@
 // after it, so the deck's line numbers are those the tests name.
 #pragma once
 
+#include <string>
+
 namespace halfstep::test {
 
-/// The cube's nodes, element, section, material, sets and boundary conditions (lines 3-30).
-inline constexpr const char* kSqueezedCubeModel = R"(*NODE
+/// One unit C3D8R cube: nodes 1-4 at z = 0 and 5-8 at z = 1 (each square counter-clockwise
+/// from the axis), element 1 in ELSET=CUBE (11 lines).
+inline constexpr const char* kUnitCubeMesh = R"(*NODE
 1, 0, 0, 0
 2, 1, 0, 0
 3, 1, 1, 0
@@ -18,7 +21,10 @@ inline constexpr const char* kSqueezedCubeModel = R"(*NODE
 8, 0, 1, 1
 *ELEMENT, TYPE=C3D8R, ELSET=CUBE
 1, 1, 2, 3, 4, 5, 6, 7, 8
-*SOLID SECTION, ELSET=CUBE, MATERIAL=M
+)";
+
+/// The cube's nodes, element, section, material, sets and boundary conditions (lines 3-30).
+inline const std::string kSqueezedCubeModel = std::string(kUnitCubeMesh) + R"(*SOLID SECTION, ELSET=CUBE, MATERIAL=M
 *MATERIAL, NAME=M
 *ELASTIC
 1000, 0

@@ -109,7 +109,7 @@ TEST(VariableMassScalingRun, AStaticStepIsRefusedWithItsLine) {
       << out;
 }
 
-// Two unit C3D8R cubes (rho = 1), B on top of A, B's bottom face tied to A's top (coincident
+// Two unit C3D8R cubes (rho = 1), B on top of A (kUnitCubeMesh's CUBE), B's bottom face tied to A's top (coincident
 // nodes: each slave follows one master with weight 1), free in space, pulled up by F on B's
 // top. The masses are scaled once, at the step's start, uniformly by f (DT well above the
 // increment, a FREQUENCY beyond the step): the tie hands each slave's scaled mass to its
@@ -119,17 +119,8 @@ TEST(VariableMassScalingRun, AStaticStepIsRefusedWithItsLine) {
 TEST(VariableMassScalingRun, ATieHandsOnTheScaledMasses) {
   const std::string dir = scratch_dir("variable_mass_scaling_tie");
   const std::string deck = dir + "/tied.inp";
-  std::ofstream(deck) << R"(*HEADING
-two tied unit cubes pulled in space, masses scaled at the start
-*NODE
-1, 0, 0, 0
-2, 1, 0, 0
-3, 1, 1, 0
-4, 0, 1, 0
-5, 0, 0, 1
-6, 1, 0, 1
-7, 1, 1, 1
-8, 0, 1, 1
+  std::ofstream(deck) << "*HEADING\ntwo tied unit cubes pulled in space, masses scaled at the start\n" << kUnitCubeMesh
+                      << R"(*NODE
 9, 0, 0, 1
 10, 1, 0, 1
 11, 1, 1, 1
@@ -138,12 +129,10 @@ two tied unit cubes pulled in space, masses scaled at the start
 14, 1, 0, 2
 15, 1, 1, 2
 16, 0, 1, 2
-*ELEMENT, TYPE=C3D8R, ELSET=A
-1, 1, 2, 3, 4, 5, 6, 7, 8
 *ELEMENT, TYPE=C3D8R, ELSET=B
 2, 9, 10, 11, 12, 13, 14, 15, 16
 *ELSET, ELSET=BOTH
-A, B
+CUBE, B
 *SOLID SECTION, ELSET=BOTH, MATERIAL=M
 *MATERIAL, NAME=M
 *ELASTIC
@@ -157,7 +146,7 @@ A, B
 *NSET, NSET=BTOP
 13, 14, 15, 16
 *SURFACE, NAME=ASURF
-A, S2
+CUBE, S2
 *SURFACE, NAME=BSURF
 B, S1
 *TIE, NAME=GLUE
@@ -213,20 +202,9 @@ U
 TEST(VariableMassScalingRun, ARigidBodyTakesTheScaledMasses) {
   const std::string dir = scratch_dir("variable_mass_scaling_rigid");
   const std::string deck = dir + "/rigid.inp";
-  std::ofstream(deck) << R"(*HEADING
-a rigid unit cube pulled at its centre, masses scaled at the start
-*NODE
-1, 0, 0, 0
-2, 1, 0, 0
-3, 1, 1, 0
-4, 0, 1, 0
-5, 0, 0, 1
-6, 1, 0, 1
-7, 1, 1, 1
-8, 0, 1, 1
+  std::ofstream(deck) << "*HEADING\na rigid unit cube pulled at its centre, masses scaled at the start\n" << kUnitCubeMesh
+                      << R"(*NODE
 9, 0.5, 0.5, 0.5
-*ELEMENT, TYPE=C3D8R, ELSET=CUBE
-1, 1, 2, 3, 4, 5, 6, 7, 8
 *SOLID SECTION, ELSET=CUBE, MATERIAL=M
 *MATERIAL, NAME=M
 *ELASTIC
