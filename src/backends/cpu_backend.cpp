@@ -454,6 +454,7 @@ void CpuBackend::sample(const Increment& inc, OutputFrame& frame) {
     std::vector<double>* rows[9] = {&to.ux, &to.uy, &to.uz, &to.dx, &to.dy, &to.dz, &to.t1x, &to.t1y, &to.t1z};
     for (int i = 0; i < 9; ++i) *rows[i] = gathered(*from[i], nodes, 1);
     to.contact_pair_force = st_.contact_pair_force;  // the energy row's contact totals
+    to.body_rotation = st_.body_rotation;             // a ROT NODE's output (output_fields)
   }
   frame.record = monitor_.record;
   frame.discard = monitor_.status != kRunning;

@@ -257,7 +257,19 @@ class StepLoadBuilder {
       throw InputError(step.loc, "static step '" + step.name + "' in a model with *TRANSFORM (first at " +
                                      model.transforms.front().loc.str() +
                                      "): local systems are supported in explicit dynamic steps only");
+    // A steady-state dynamics step is a perturbation: it starts from no loads and its held
+    // dofs at zero (nonzero values are its base motion), and what it applies does not carry
+    // into the steps after it.
+    const bool perturbation = step.modal && step.modal->steady_state;
+    const auto saved_bcs = perturbation ? bcs : decltype(bcs){};
+    const auto saved_cloads = perturbation ? cloads : decltype(cloads){};
+    const auto saved_dloads = perturbation ? dloads : decltype(dloads){};
     carry_over(step);
+    if (perturbation) {
+      cloads.clear();
+      dloads.clear();
+      for (auto& kv : bcs) kv.second.value = 0.0;
+    }
     add_boundaries(step);
     add_cloads(step);
     add_dloads(step);
@@ -274,6 +286,12 @@ class StepLoadBuilder {
     refuse_explicit_spin(step, s);
     frame_tables(step, s);
     s.outputs = outputs;
+    if (perturbation) {
+      bcs = saved_bcs;
+      cloads = saved_cloads;
+      dloads = saved_dloads;
+      return s;
+    }
     previous_period = step.time_period;
     return s;
   }
@@ -435,6 +453,7 @@ class StepLoadBuilder {
     // across steps a new line replaces the carried one.
     std::map<std::pair<int, int>, bool> set_here;
     for (const ConcentratedLoad& l : step.cloads) {
+      if (l.imaginary) continue;  // a steady-state step's imaginary part: its runner applies it
       Carried c;
       c.value = l.magnitude;
       c.amplitude = find_amplitude(model, l.amplitude);

@@ -125,6 +125,7 @@ void copy_output_fields(const StructureState& from, StructureState& to, bool ele
   to.contact_normal = from.contact_normal;
   to.contact_shear = from.contact_shear;
   to.contact_pair_force = from.contact_pair_force;
+  to.body_rotation = from.body_rotation;
   to.time = from.time;
 }
 

@@ -34,6 +34,11 @@ struct OutputFrame {
   /// With the eigenvalues: participation factors, effective masses (6 per mode) and the
   /// model's rigid-body masses (6); ResultFrame says what they are.
   std::vector<double> participation, effective_mass, total_mass;
+  /// A steady-state dynamics point (on the frame of its real part; empty on every other
+  /// frame): per mode its frequency (cycles/time) and complex amplitude (real, imaginary) at
+  /// unit modal mass, 3 values each, at excitation frequency steady_state_frequency.
+  std::vector<double> steady_state_factors;
+  double steady_state_frequency = 0;
   StructureState state;      ///< time, u, directors, triads, element energies (r1 set by the writer)
   FullStepFields full;   ///< v^n and reactions
   EnergyRecord record;   ///< energy totals at this time

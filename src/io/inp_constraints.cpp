@@ -90,11 +90,12 @@ void DeckParser::equation_end() {
 }
 
 void DeckParser::rigid_body_keyword(const Keyword& kw) {
-  allow_params(kw, {"REFNODE", "ELSET", "PINNSET", "TIENSET", "NSET", "ANALYTICALSURFACE"});
+  allow_params(kw, {"REFNODE", "ELSET", "PINNSET", "TIENSET", "NSET", "ANALYTICALSURFACE", "ROTNODE"});
   coupling_open_ = false;
   PendingBody b;
   b.name = "*RIGID BODY";
   b.ref = key(required_param(kw, "REFNODE"));
+  if (kw.find("ROTNODE")) b.rot = key(required_param(kw, "ROTNODE"));
   b.elset = key(param(kw, "ELSET"));
   b.pin = key(param(kw, "PINNSET"));
   b.tie = key(param(kw, "TIENSET"));
@@ -404,6 +405,24 @@ void DeckParser::add_rigid_body(const PendingBody& pb) {
     }
   }
   if (b.tied.empty() && b.pinned.empty()) fail(pb.pos, pb.name + " has no nodes besides its reference node");
+  if (!pb.rot.empty()) {
+    const std::vector<int> rot = node_targets(pb.rot, pb.pos);
+    if (rot.size() != 1)
+      fail(pb.pos, pb.name + ": ROT NODE=" + pb.rot + " has " + std::to_string(rot.size()) + " nodes, expected one");
+    if (seen[rot[0]])
+      fail(pb.pos, pb.name + ": ROT NODE=" + pb.rot + " is the reference node or one of the body's nodes; the rotation "
+                             "node must be a node of its own");
+    for (const RigidBody& other : m_.rigid_bodies)
+      if (other.rot_node == rot[0] || other.ref_node == rot[0])
+        fail(pb.pos, pb.name + ": ROT NODE=" + pb.rot + " is already a reference or rotation node of another body");
+    for (int e = 0; e < m_.elements.size(); ++e)
+      for (int k = 0; k < m_.elements.count_of(e); ++k)
+        if (m_.elements.nodes_of(e)[k] == rot[0])
+          fail(pb.pos, pb.name + ": ROT NODE=" + pb.rot + " is a node of element " +
+                           std::to_string(m_.elements.id[static_cast<std::size_t>(e)]) +
+                           "; the rotation node must belong to no element");
+    b.rot_node = rot[0];
+  }
   claim_node(b.ref_node, true, pb);
   for (const std::vector<int>* slaves : {&b.tied, &b.pinned})
     for (int n : *slaves) claim_node(n, false, pb);
@@ -536,6 +555,66 @@ void DeckParser::resolve_transforms() {
     m_.transforms.push_back(std::move(t));
   }
   pending_transforms_.clear();
+}
+
+}  // namespace halfstep::inp
+
+namespace halfstep::inp {
+
+void DeckParser::remap_rotation_nodes() {
+  std::vector<int> body_of(m_.nodes.size(), -1);
+  bool any = false;
+  for (std::size_t b = 0; b < m_.rigid_bodies.size(); ++b)
+    if (m_.rigid_bodies[b].rot_node >= 0) body_of[static_cast<std::size_t>(m_.rigid_bodies[b].rot_node)] = static_cast<int>(b), any = true;
+  if (!any) return;
+  const auto ref_of = [&](int n) { return m_.rigid_bodies[static_cast<std::size_t>(body_of[static_cast<std::size_t>(n)])].ref_node; };
+  const auto refuse = [&](const SourceLoc& at, int n, int dof, const char* what) {
+    throw InputError(at, std::string(what) + " on dof " + std::to_string(dof) + " of node " +
+                             std::to_string(m_.nodes.id[static_cast<std::size_t>(n)]) +
+                             ", a *RIGID BODY's ROT NODE: its dofs 1 to 3 are the body's rotations, it has no others");
+  };
+  for (Step& s : m_.steps) {
+    std::vector<Boundary> moved;
+    for (Boundary& b : s.boundaries) {
+      std::vector<int> keep;
+      for (int n : b.nodes) {
+        if (body_of[static_cast<std::size_t>(n)] < 0) {
+          keep.push_back(n);
+          continue;
+        }
+        if (b.last_dof > 3) refuse(b.loc, n, b.last_dof, "*BOUNDARY");
+        Boundary r = b;
+        r.nodes = {ref_of(n)};
+        r.first_dof += 3;
+        r.last_dof += 3;
+        moved.push_back(std::move(r));
+      }
+      b.nodes = std::move(keep);
+    }
+    s.boundaries.erase(std::remove_if(s.boundaries.begin(), s.boundaries.end(),
+                                      [](const Boundary& b) { return b.nodes.empty(); }),
+                       s.boundaries.end());
+    s.boundaries.insert(s.boundaries.end(), moved.begin(), moved.end());
+    std::vector<ConcentratedLoad> loads;
+    for (ConcentratedLoad& c : s.cloads) {
+      std::vector<int> keep;
+      for (int n : c.nodes) {
+        if (body_of[static_cast<std::size_t>(n)] < 0) {
+          keep.push_back(n);
+          continue;
+        }
+        if (c.dof > 3) refuse(c.loc, n, c.dof, "*CLOAD");
+        ConcentratedLoad r = c;
+        r.nodes = {ref_of(n)};
+        r.dof += 3;
+        loads.push_back(std::move(r));
+      }
+      c.nodes = std::move(keep);
+    }
+    s.cloads.erase(std::remove_if(s.cloads.begin(), s.cloads.end(), [](const ConcentratedLoad& c) { return c.nodes.empty(); }),
+                   s.cloads.end());
+    s.cloads.insert(s.cloads.end(), loads.begin(), loads.end());
+  }
 }
 
 }  // namespace halfstep::inp

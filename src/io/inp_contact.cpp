@@ -155,9 +155,11 @@ void DeckParser::surface_behavior_keyword(const Keyword& kw) {
   else if (po == "LINEAR") si.overclosure = Overclosure::kLinear;
   else if (po == "TABULAR") si.overclosure = Overclosure::kTabular;
   else if (po == "EXPONENTIAL") si.overclosure = Overclosure::kExponential;
-  else if (po == "TIED")
-    fail(kw.pos, "*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TIED is not supported (use *TIE to join surfaces)");
-  else
+  else if (po == "TIED") {
+    // The peer's tied contact: its pairs are read as *TIEs (tie_tied_contact_pairs).
+    si.overclosure = Overclosure::kHard;
+    tied_interactions_.insert(interaction_);
+  } else
     fail(kw.pos, "*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=" + param(kw, "PRESSURE-OVERCLOSURE") +
                      ": expected HARD, LINEAR, TABULAR or EXPONENTIAL");
   si.overclosure_law.clear();
@@ -165,6 +167,16 @@ void DeckParser::surface_behavior_keyword(const Keyword& kw) {
 
 void DeckParser::surface_behavior_data(const Line& line) {
   SurfaceInteraction& si = m_.contact.interactions.at(interaction_);
+  if (tied_interactions_.count(interaction_)) {
+    // The peer's penalty stiffness of the tie: read, and not needed by an exact tie.
+    if (block_lines_ > 1) fail(at_, "PRESSURE-OVERCLOSURE=TIED takes one data line (the peer's tie stiffness)");
+    at_most_fields(line, 1, "the tie stiffness");
+    if (!line.fields.empty() && !trim(line.fields[0]).empty()) {
+      const double k = real(line.fields[0], "the tie stiffness");
+      if (!(k > 0)) fail(at_, "PRESSURE-OVERCLOSURE=TIED: the tie stiffness must be positive, got " + format_real(k));
+    }
+    return;
+  }
   const auto finite_at_least = [&](std::size_t k, const char* what, bool positive) {
     const double v = real(line.fields[k], what);
     if (positive ? !(v > 0) : !(v >= 0))
@@ -261,12 +273,16 @@ void DeckParser::add_contact_pair(const std::string& slave, const std::string& m
 
 void DeckParser::contact_pair_keyword(const Keyword& kw) {
   require_contact_placement(kw);
-  if (kw.find("SMALLSLIDING"))
-    fail(kw.pos, "*CONTACT PAIR, SMALL SLIDING is not supported (halfstep contact is finite sliding)");
+  // Small sliding fixes each slave node's contact point at the start; finite sliding searches
+  // it at every increment, which gives the same answer while the sliding stays small.
+  if (kw.find("SMALLSLIDING") && warned_.emplace("CONTACTPAIR,SMALLSLIDING", kw.pos).second)
+    m_.warnings.push_back("*CONTACT PAIR, SMALL SLIDING at " + loc(kw.pos).str() +
+                          " runs as finite sliding (the contact points are searched at every increment, the same "
+                          "answer while the sliding stays small)");
   if (kw.find("ADJUST"))
     fail(kw.pos, "*CONTACT PAIR, ADJUST= is not supported (halfstep does not move slave nodes onto the master "
                  "surface before the run)");
-  allow_params(kw, {"INTERACTION", "MECHANICALCONSTRAINT", "TYPE", "CPSET", "EDGES"});
+  allow_params(kw, {"INTERACTION", "MECHANICALCONSTRAINT", "TYPE", "CPSET", "EDGES", "SMALLSLIDING"});
   contact_edges_ = edges_param(kw);
   const std::string mc = squeeze_upper(param(kw, "MECHANICALCONSTRAINT"));
   if (mc == "KINEMATIC") {
@@ -411,7 +427,46 @@ void DeckParser::contact_exclusions_keyword(const Keyword& kw) {
 // ---------------------------------------------------------------------------------------
 // End of the deck
 
+void DeckParser::tie_tied_contact_pairs() {
+  if (tied_interactions_.empty()) return;
+  std::vector<ContactPair> pairs;
+  std::vector<PairOrigin> origins;
+  for (std::size_t i = 0; i < m_.contact.pairs.size(); ++i) {
+    const ContactPair& p = m_.contact.pairs[i];
+    if (!tied_interactions_.count(p.interaction)) {
+      pairs.push_back(p);
+      origins.push_back(pair_origins_[i]);
+      continue;
+    }
+    const std::string what = std::string(pair_origins_[i].keyword) + " with PRESSURE-OVERCLOSURE=TIED (surface interaction '" +
+                             p.interaction + "'): ";
+    if (p.slave == kAllExterior || p.slave == p.master || is_analytical(p.slave) || is_analytical(p.master))
+      fail(p.loc, what + "a tied pair needs two element surfaces (not ALL EXTERIOR, self-contact or an analytical "
+                         "surface)");
+    for (const std::string* name : {&p.slave, &p.master})
+      if (!m_.surfaces.count(*name))
+        fail(p.loc, what + "surface '" + *name + "' is not defined (expected a *SURFACE, NAME=" + *name + ")");
+    if (m_.surfaces.at(p.master).node_based)
+      fail(p.loc, what + "the master surface '" + p.master + "' is node-based: a tie's master is made of element faces");
+    Tie t;
+    t.name = "TIED CONTACT " + p.slave + " " + p.master;
+    t.slave = p.slave;
+    t.master = p.master;
+    t.adjust = false;  // the peer's tied contact glues the surfaces where they are
+    t.loc = p.loc;
+    m_.ties.push_back(std::move(t));
+    m_.warnings.push_back(std::string(pair_origins_[i].keyword) + " at " + p.loc.str() + " (surface interaction '" +
+                          p.interaction + "', PRESSURE-OVERCLOSURE=TIED) is read as a *TIE of '" + p.slave + "' to '" +
+                          p.master + "' (position tolerance 5 % of the master faces' mean diagonal, no adjustment): "
+                          "the surfaces are joined exactly, where the peer's tied contact is a stiff penalty, and the "
+                          "interaction's *FRICTION does not apply");
+  }
+  m_.contact.pairs = std::move(pairs);
+  pair_origins_ = std::move(origins);
+}
+
 void DeckParser::resolve_contact() {
+  tie_tied_contact_pairs();
   if (m_.contact.pairs.empty()) return;
   resolve_analytical_contact();
   const Model& m = m_;

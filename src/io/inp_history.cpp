@@ -207,7 +207,7 @@ void DeckParser::resolve_model_targets() {
 // Steps
 
 void DeckParser::step_keyword(const Keyword& kw) {
-  allow_params(kw, {"NAME", "NLGEOM", "INC", "PERTURBATION"});
+  allow_params(kw, {"NAME", "NLGEOM", "INC", "PERTURBATION", "AMPLITUDE"});
   if (in_step_)
     fail(kw.pos, "*STEP inside step '" + m_.steps.back().name + "' (started at " +
                      m_.steps.back().loc.str() + "): missing *END STEP");
@@ -215,6 +215,8 @@ void DeckParser::step_keyword(const Keyword& kw) {
   // The peer's linear perturbation step: a *FREQUENCY about the last general step's state,
   // which is what every frequency step here is; another procedure is refused at its keyword.
   step_perturbation_ = kw.find("PERTURBATION") ? kw.pos : Pos{};
+  step_amplitude_ = kw.find("AMPLITUDE") ? kw.pos : Pos{};
+  step_amplitude_value_ = squeeze_upper(param(kw, "AMPLITUDE"));
   if (const Param* nl = kw.find("NLGEOM")) {
     const std::string v = squeeze_upper(nl->value);
     if (v == "NO") step_nlgeom_ = 0;
@@ -272,6 +274,7 @@ void DeckParser::dynamic_keyword(const Keyword& kw) {
     return;
   }
   allow_params(kw, {"EXPLICIT", "DIRECTUSERCONTROL", "FIXEDTIMEINCREMENTATION", "ELEMENTBYELEMENT"});
+  check_step_amplitude(kw);
   if (step_perturbation_.line > 0)
     fail(step_perturbation_, "*STEP, PERTURBATION is supported with *FREQUENCY only (a linear perturbation "
                              "*DYNAMIC, EXPLICIT step is not)");
@@ -458,6 +461,16 @@ void DeckParser::static_keyword(const Keyword& kw) {
 
 // What *STATIC and an implicit *DYNAMIC share: the procedure, NLGEOM carried on, DIRECT, and
 // without a data line one increment over a period of 1.
+// Abaqus's default variation of a step's loads: RAMP in a *STATIC step, which is what halfstep
+// does there; other values and procedures would change when loads act.
+void DeckParser::check_step_amplitude(const Keyword& kw) const {
+  if (step_amplitude_.line == 0) return;
+  if (squeeze_upper(kw.display) == "*STATIC" && step_amplitude_value_ == "RAMP") return;
+  fail(step_amplitude_, "*STEP, AMPLITUDE=" + step_amplitude_value_ + " with " + kw.display +
+                            " is not supported (AMPLITUDE=RAMP in a *STATIC step, its default, is read; give a load "
+                            "varying otherwise its own *AMPLITUDE)");
+}
+
 Step& DeckParser::begin_static_procedure(const Keyword& kw) {
   Step& s = m_.steps.back();
   // The peer's SOLVER= names its linear equation solver: a direct one and a converged
@@ -476,6 +489,7 @@ Step& DeckParser::begin_static_procedure(const Keyword& kw) {
   if (step_perturbation_.line > 0)
     fail(step_perturbation_, "*STEP, PERTURBATION is supported with *FREQUENCY only (a linear perturbation " +
                                  std::string(kw.display) + " step is not)");
+  check_step_amplitude(kw);
   if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
   has_procedure_ = true;
   s.procedure = Procedure::Static;
@@ -618,9 +632,22 @@ bool DeckParser::replaces_carried(const Keyword& kw) const {
 }
 
 void DeckParser::cload_keyword(const Keyword& kw) {
-  allow_params(kw, {"AMPLITUDE", "OP"});
+  allow_params(kw, {"AMPLITUDE", "OP", "LOADCASE"});
   if (replaces_carried(kw)) m_.steps.back().cload_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
+  // The peer's LOAD CASE: 1 the real, 2 the imaginary part of a steady-state dynamics load.
+  block_imaginary_ = false;
+  if (kw.find("LOADCASE")) {
+    const std::string c = squeeze_upper(param(kw, "LOADCASE"));
+    if (c != "1" && c != "2")
+      fail(kw.pos, "*CLOAD, LOAD CASE must be 1 (the real part) or 2 (the imaginary part), got '" +
+                       param(kw, "LOADCASE") + "'");
+    block_imaginary_ = c == "2";
+    const Step& s = m_.steps.back();
+    if (block_imaginary_ && !(s.modal && s.modal->steady_state))
+      fail(kw.pos, "*CLOAD, LOAD CASE=2 (the imaginary part of a harmonic load) belongs in a *STEADY STATE DYNAMICS "
+                   "step, after its procedure line");
+  }
 }
 
 void DeckParser::cload_data(const Line& line) {
@@ -631,6 +658,7 @@ void DeckParser::cload_data(const Line& line) {
   c.magnitude = real(line.fields[2], "the load magnitude");
   c.amplitude = block_amplitude_;
   c.loc = loc(at_);
+  c.imaginary = block_imaginary_;
   c.nodes = node_targets(line.fields[0], at_);
   m_.steps.back().cloads.push_back(std::move(c));
 }

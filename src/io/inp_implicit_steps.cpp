@@ -1,6 +1,7 @@
 // The implicit procedures: *FREQUENCY (solver/frequency_step.cpp runs it), *DYNAMIC without
 // EXPLICIT (the static step's Newton iterations with inertia, solver/static_dynamics.cpp) and
-// *MODAL DYNAMIC with *MODAL DAMPING (solver/modal_dynamics.cpp).
+// *MODAL DYNAMIC and *STEADY STATE DYNAMICS with *MODAL DAMPING (solver/modal_dynamics.cpp,
+// solver/steady_state_dynamics.cpp).
 #include <cmath>
 #include <string>
 
@@ -38,6 +39,7 @@ void DeckParser::implicit_dynamic_keyword(const Keyword& kw) {
 void DeckParser::frequency_keyword(const Keyword& kw) {
   allow_params(kw, {"EIGENSOLVER", "SOLVER", "STORAGE", "NORMALIZATION", "GLOBAL", "CYCMPC", "MATRIXSTORAGE"});
   Step& s = m_.steps.back();
+  check_step_amplitude(kw);
   if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
   has_procedure_ = true;
   s.procedure = Procedure::Static;
@@ -146,6 +148,61 @@ void DeckParser::modal_dynamic_data(const Line& line) {
 
 void DeckParser::modal_dynamic_end() { need_data_line("time increment, time period"); }
 
+// The peer's harmonic form (HARMONIC=YES, its default) on the modes of the last *FREQUENCY step;
+// SOLVER= names the peer's sparse solver (the answer does not depend on it). The time-domain
+// form (HARMONIC=NO: a periodic load expanded in Fourier terms) is refused by name.
+void DeckParser::steady_state_keyword(const Keyword& kw) {
+  allow_params(kw, {"HARMONIC", "SOLVER"});
+  const std::string harmonic = squeeze_upper(param(kw, "HARMONIC"));
+  if (harmonic == "NO")
+    fail(kw.pos, "*STEADY STATE DYNAMICS, HARMONIC=NO (a periodic load given in time, expanded in Fourier terms) is "
+                 "not supported yet; HARMONIC=YES (loads varying as e^(i omega t)) runs");
+  if (!harmonic.empty() && harmonic != "YES")
+    fail(kw.pos, "*STEADY STATE DYNAMICS, HARMONIC must be YES or NO, got '" + param(kw, "HARMONIC") + "'");
+  ModalDynamics d;
+  d.loc = loc(kw.pos);
+  d.steady_state = true;
+  Step& s = begin_static_procedure(kw);
+  if (s.nlgeom)
+    fail(kw.pos, "*STEADY STATE DYNAMICS with NLGEOM (on since an earlier step): the modal response is linear about "
+                 "the reference configuration; run it in a deck without NLGEOM");
+  // A perturbation: the analysis time does not move (its frames are at their frequencies).
+  s.time_period = 1.0;
+  s.controls.initial = s.controls.minimum = s.controls.maximum = 1.0;
+  s.controls.direct = true;
+  s.modal = d;
+}
+
+// "lower frequency, upper frequency[, number of points (default 20)[, bias (default 3)]]"
+// (cycles/time). As in the peer, fewer than 2 points or a bias below 1 take the defaults.
+void DeckParser::steady_state_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*STEADY STATE DYNAMICS takes one data line: lower frequency, upper frequency[, points, bias]");
+  need_fields(line, 2, "lower frequency, upper frequency[, number of points, bias]");
+  at_most_fields(line, 4, "lower frequency, upper frequency[, number of points, bias]");
+  ModalDynamics& d = *m_.steps.back().modal;
+  const auto& f = line.fields;
+  d.low_frequency = real(f[0], "the lower frequency");
+  d.high_frequency = real(f[1], "the upper frequency");
+  if (!(d.low_frequency >= 0) || !std::isfinite(d.low_frequency))
+    fail(at_, "*STEADY STATE DYNAMICS: the lower frequency must be zero or positive, got '" + std::string(f[0]) + "'");
+  if (!(d.high_frequency >= d.low_frequency) || !std::isfinite(d.high_frequency))
+    fail(at_, "*STEADY STATE DYNAMICS: the upper frequency must be at least the lower one, got '" + std::string(f[1]) +
+                  "'");
+  if (f.size() > 2 && !trim(f[2]).empty()) {
+    const std::int64_t n = integer(f[2], "the number of data points");
+    if (n > 100000)
+      fail(at_, "*STEADY STATE DYNAMICS: at most 100000 data points per interval, got '" + std::string(f[2]) + "'");
+    d.points = n < 2 ? 20 : static_cast<int>(n);
+  }
+  if (f.size() > 3 && !trim(f[3]).empty()) {
+    const double b = real(f[3], "the bias");
+    if (!std::isfinite(b) || b > 1e6) fail(at_, "*STEADY STATE DYNAMICS: the bias must be a finite number up to 1e6, got '" + std::string(f[3]) + "'");
+    d.bias = b < 1 ? 3.0 : b;
+  }
+}
+
+void DeckParser::steady_state_end() { need_data_line("lower frequency, upper frequency"); }
+
 // *MODAL DAMPING inside a *MODAL DYNAMIC step: MODAL=DIRECT (the default; lines "first mode,
 // last mode, critical damping ratio") or RAYLEIGH (", , alpha, beta"). The peer's default
 // DEFINITION=MODE NUMBERS only.
@@ -153,7 +210,7 @@ void DeckParser::modal_damping_keyword(const Keyword& kw) {
   allow_params(kw, {"MODAL", "RAYLEIGH", "DEFINITION", "STRUCTURAL", "VISCOUS"});
   Step& s = m_.steps.back();
   if (!s.modal)
-    fail(kw.pos, "*MODAL DAMPING belongs in a *MODAL DYNAMIC step, after the *MODAL DYNAMIC line");
+    fail(kw.pos, "*MODAL DAMPING belongs in a *MODAL DYNAMIC or *STEADY STATE DYNAMICS step, after its procedure line");
   const std::string modal = squeeze_upper(param(kw, "MODAL"));
   if (!modal.empty() && modal != "DIRECT")
     fail(kw.pos, "*MODAL DAMPING, MODAL=" + param(kw, "MODAL") + " is not supported (DIRECT or RAYLEIGH)");

@@ -103,6 +103,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*STATIC", kInStep, &P::static_keyword, &P::static_data},
       {"*FREQUENCY", kInStep, &P::frequency_keyword, &P::frequency_data, &P::frequency_end},
       {"*MODAL DYNAMIC", kInStep, &P::modal_dynamic_keyword, &P::modal_dynamic_data, &P::modal_dynamic_end},
+      {"*STEADY STATE DYNAMICS", kInStep, &P::steady_state_keyword, &P::steady_state_data, &P::steady_state_end},
       {"*MODAL DAMPING", kInStep, &P::modal_damping_keyword, &P::modal_damping_data, &P::modal_damping_end},
       {"*FIXED MASS SCALING", kInStep, &P::fixed_mass_scaling_keyword},
       {"*VARIABLE MASS SCALING", kInStep, &P::variable_mass_scaling_keyword},

@@ -273,7 +273,12 @@ void DeckParser::section_data(const Line& line) {
 void DeckParser::section_end() { need_data_line("the thickness"); }
 
 void DeckParser::solid_section_keyword(const Keyword& kw) {
-  allow_params(kw, {"ELSET", "MATERIAL", "ORIENTATION", "CONTROLS", "FORMULATION"});
+  allow_params(kw, {"ELSET", "MATERIAL", "ORIENTATION", "CONTROLS", "FORMULATION", "OFFSET"});
+  // The peer's OFFSET (of plane elements' mid-plane, which its 3-D expansion uses): zero is
+  // the plane itself, what halfstep's planar elements are.
+  if (kw.find("OFFSET") && real_param(kw, "OFFSET", 0.0) != 0.0)
+    fail(kw.pos, "*SOLID SECTION, OFFSET=" + param(kw, "OFFSET") +
+                     " is not supported (the section lies on the elements' plane: OFFSET=0)");
   SolidSection s;
   s.elset = key(required_param(kw, "ELSET"));
   s.material = upper(unquote(trim(required_param(kw, "MATERIAL"))));

@@ -269,9 +269,15 @@ void DeckParser::print_data(const Line& line) {
   }
 }
 
+// Without a data line the request names no variable: the peer's way to wipe the step's
+// selection (with FREQUENCY=0 also its way to print nothing), so it prints nothing.
 void DeckParser::print_end() {
-  if (m_.steps.back().prints.back().vars.empty())
-    fail(kw_.pos, kw_.display + " needs a data line naming the variables");
+  std::vector<PrintRequest>& prints = m_.steps.back().prints;
+  if (!prints.back().vars.empty()) return;
+  if (prints.back().frequency != 0 && warned_.emplace("PRINT,NOVARIABLES", kw_.pos).second)
+    m_.warnings.push_back(kw_.display + " at " + loc(kw_.pos).str() +
+                          " names no variables (no data line): it prints nothing, as in the peer");
+  prints.pop_back();
 }
 
 }  // namespace halfstep::inp

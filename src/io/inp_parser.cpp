@@ -475,6 +475,7 @@ void DeckParser::finish() {
          "*AMPLITUDE, TIME=TOTAL TIME is supported only for single-step models (use TIME=STEP "
          "TIME)");
   attach_model_boundaries();
+  remap_rotation_nodes();
   close_contact_block();
   resolve_contact();
   check_explicit_kinds();

@@ -286,6 +286,9 @@ class DeckParser {
   void modal_dynamic_keyword(const Keyword& kw);
   void modal_dynamic_data(const Line& line);
   void modal_dynamic_end();
+  void steady_state_keyword(const Keyword& kw);
+  void steady_state_data(const Line& line);
+  void steady_state_end();
   void modal_damping_keyword(const Keyword& kw);
   void modal_damping_data(const Line& line);
   void modal_damping_end();
@@ -459,6 +462,7 @@ class DeckParser {
   /// A *RIGID BODY or *COUPLING as written, its names resolved with the mesh.
   struct PendingBody {
     std::string name, ref, elset, pin, tie, surface;
+    std::string rot;  ///< ROT NODE= of a *RIGID BODY (the peer's rotation node)
     std::string analytical;  ///< ANALYTICAL SURFACE= of a *RIGID BODY (then no node sets)
     bool coupling = false, kinematic = false, distributing = false, pinned_only = false;
     int order = 0;  ///< deck order among bodies, couplings and *MPC lines (constraint_order_)
@@ -475,6 +479,9 @@ class DeckParser {
   /// a rigid body moves without mass-proportional damping.
   void warn_undamped_rigid_bodies();
   void resolve_mpcs();
+  /// Moves the *BOUNDARY and *CLOAD lines on rigid bodies' rotation nodes (ROT NODE=, dofs
+  /// 1-3) to their reference nodes' dofs 4-6, after the model-level ones joined the first step.
+  void remap_rotation_nodes();
   std::vector<PendingBody> pending_bodies_;
   /// A node that a body, coupling or *MPC uses, for the checks of the analytical surfaces'
   /// reference nodes (resolve_analytical_bodies): which, where, and in what role.
@@ -535,6 +542,12 @@ class DeckParser {
   bool friction_decay_ = false;        ///< the open *FRICTION is EXPONENTIAL DECAY
   bool interaction_behavior_ = false;  ///< it has its *SURFACE BEHAVIOR already
   bool warned_calculix_linear_ = false;  ///< LINEAR's CalculiX fields (sigma_inf, c0) reported once
+  /// Surface interactions with PRESSURE-OVERCLOSURE=TIED: their contact pairs become *TIEs
+  /// (tie_tied_contact_pairs).
+  std::set<std::string> tied_interactions_;
+  /// The contact pairs whose interaction is TIED, as *TIEs of their slave to their master
+  /// surface (exact, where the peer's tied contact is a stiff penalty), with a warning.
+  void tie_tied_contact_pairs();
   bool warned_friction_fields_ = false;  ///< *FRICTION's fields after the coefficient reported once
   /// Where each pair of m_.contact.pairs was defined, for the end-of-deck messages.
   struct PairOrigin {
@@ -643,11 +656,17 @@ class DeckParser {
   int output_target_ = -1;  ///< request the current *NODE/*ELEMENT OUTPUT fills
   bool output_block_has_vars_ = false;
   std::string block_amplitude_;  ///< AMPLITUDE= of the current *BOUNDARY/*CLOAD/*DLOAD
+  bool block_imaginary_ = false;  ///< LOAD CASE=2 of the current *CLOAD (steady-state dynamics)
   bool block_velocity_ = false;  ///< *BOUNDARY, TYPE=VELOCITY
 
   // Step state.
   bool has_procedure_ = false;      ///< the step has its *DYNAMIC, EXPLICIT or *STATIC
   int step_nlgeom_ = -1;
+  /// *STEP, AMPLITUDE=: where it was given (line 0: not given) and its value (upper case).
+  Pos step_amplitude_{};
+  std::string step_amplitude_value_;
+  /// Refuses *STEP, AMPLITUDE= other than a *STATIC step's default, RAMP (kw: the procedure).
+  void check_step_amplitude(const Keyword& kw) const;
   Pos step_perturbation_{};         ///< *STEP, PERTURBATION: where it was given (line 0: not given)            ///< *STEP, NLGEOM=: -1 not given, 0 NO, 1 YES
   bool nlgeom_on_ = false;          ///< a previous static step turned NLGEOM on
   int output_first_ = -1, output_current_ = -1;  ///< the step's current *OUTPUT (and clone)

@@ -142,6 +142,7 @@ void ResultWriter::write(const ResultFrame& frame) {
   if (frame.energy) write_energy(frame.energy_row);
   if (frame.energy && !frame.contact_force.empty()) write_contact(frame.time, frame.contact_force);
   if (!frame.eigenvalues.empty()) write_eigenvalues(frame);
+  if (!frame.steady_state_factors.empty()) write_steady_state_factors(frame);
   if (frame.print) write_prints(frame);
   if (seconds_)
     *seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -71,6 +71,8 @@ class ResultWriter final : public ResultSink {
   /// A frequency step's eigenvalue table into the .dat (opened here if no print opened it),
   /// in the peer's layout, so that its reference files compare line by line.
   void write_eigenvalues(const ResultFrame& frame);
+  /// A steady-state dynamics point's modal amplitudes into the .dat, in the peer's layout.
+  void write_steady_state_factors(const ResultFrame& frame);
 
  private:
   struct History {

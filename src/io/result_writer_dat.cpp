@@ -42,20 +42,25 @@ const std::vector<int>& ResultWriter::cell_of(const FieldSet& fields) {
 
 namespace {
 
-/// x as Fortran's E14.7 writes it (0.1234567E+01), the peer's .dat number format.
-std::string fortran_e(double x) {
+/// x as Fortran's E14.7 writes it (0.1234567E+01; digits = 13: E20.13), the peer's .dat
+/// number format.
+std::string fortran_e(double x, int digits = 7) {
   if (!std::isfinite(x)) return std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
-  char buf[40];
-  if (x == 0) return "0.0000000E+00";
+  char buf[64];
+  const double scale = std::pow(10.0, digits);
+  if (x == 0) {
+    std::snprintf(buf, sizeof buf, "0.%0*dE+00", digits, 0);
+    return buf;
+  }
   int e = static_cast<int>(std::floor(std::log10(std::fabs(x)))) + 1;
   double mant = x / std::pow(10.0, e);
-  // Rounding to 7 digits may carry into a new decade (0.99999999 -> 1.0000000).
-  if (std::fabs(std::round(mant * 1e7)) >= 1e7) {
+  // Rounding to the digits may carry into a new decade (0.99999999 -> 1.0000000).
+  if (std::fabs(std::round(mant * scale)) >= scale) {
     mant /= 10;
     ++e;
   }
-  std::snprintf(buf, sizeof buf, "%s0.%07.0fE%c%02d", mant < 0 ? "-" : "", std::fabs(mant) * 1e7, e < 0 ? '-' : '+',
-                std::abs(e));
+  std::snprintf(buf, sizeof buf, "%s0.%0*.0fE%c%02d", mant < 0 ? "-" : "", digits, std::fabs(mant) * scale,
+                e < 0 ? '-' : '+', std::abs(e));
   return buf;
 }
 
@@ -109,6 +114,26 @@ void ResultWriter::write_eigenvalues(const ResultFrame& frame) {
     std::fprintf(f, "\n     T O T A L   E F F E C T I V E   M A S S\n\n%s       ", head);
     row6(frame.total_mass.data());
   }
+  if (std::fflush(f) != 0 || std::ferror(f))
+    throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno != 0 ? errno : EIO));
+}
+
+void ResultWriter::write_steady_state_factors(const ResultFrame& frame) {
+  const std::string path = dir_ + "/" + job_ + ".dat";
+  if (!dat_) {
+    dat_ = std::fopen(path.c_str(), "w");
+    if (!dat_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+  }
+  std::FILE* f = dat_;
+  errno = 0;
+  std::fprintf(f, "\nP A R T I C I P A T I O N   F A C T O R S   F O R   F R E Q U E N C Y    %s (CYCLES/TIME)\n\n"
+                  " MODE NO    FREQUENCY               FACTOR\n"
+                  "           (CYCLES/TIME)      REAL        IMAGINARY\n\n",
+               fortran_e(frame.steady_state_frequency, 13).c_str());
+  const std::vector<double>& q = frame.steady_state_factors;
+  for (std::size_t j = 0; 3 * j + 2 < q.size(); ++j)
+    std::fprintf(f, "%7zu  %14s  %14s  %14s\n", j + 1, fortran_e(q[3 * j]).c_str(), fortran_e(q[3 * j + 1]).c_str(),
+                 fortran_e(q[3 * j + 2]).c_str());
   if (std::fflush(f) != 0 || std::ferror(f))
     throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno != 0 ? errno : EIO));
 }

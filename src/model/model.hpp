@@ -205,6 +205,9 @@ struct ConcentratedLoad {
   double magnitude = 0;
   std::string amplitude;  ///< empty: applied at once and held
   SourceLoc loc;
+  /// LOAD CASE=2 of a *STEADY STATE DYNAMICS step: the imaginary part of the harmonic load
+  /// (the step's runner applies it; step loads leave it out).
+  bool imaginary = false;
 };
 
 /// DistributedLoad::face of a gravity load (*DLOAD type GRAV) and of a body force per unit
@@ -272,6 +275,10 @@ struct RigidBody {
   std::vector<int> tied;    ///< translations and (on 6-dof nodes) rotations follow the body
   std::vector<int> pinned;  ///< translations only follow the body
   SourceLoc loc;
+  /// ROT NODE= (the peer's): a node of no element whose dofs 1-3 stand for the body's
+  /// rotations (the reader moves its *BOUNDARY and *CLOAD lines to the reference node's dofs
+  /// 4-6; output shows the body's rotation as its U and the moment as its RF); -1 without.
+  int rot_node = -1;
 };
 
 /// Output variables a request may name.
@@ -408,6 +415,13 @@ struct ModalDynamics {
   bool rayleigh = false;
   double rayleigh_alpha = 0, rayleigh_beta = 0;
   SourceLoc loc;
+  /// *STEADY STATE DYNAMICS (harmonic): instead of a transient, the steady response to loads
+  /// varying as e^(i omega t) at frequencies from low_frequency to high_frequency
+  /// (cycles/time), `points` per interval between them and the eigenfrequencies inside,
+  /// concentrated about those fixed points by `bias` (solver/steady_state_dynamics.cpp).
+  bool steady_state = false;
+  double low_frequency = 0, high_frequency = 0, bias = 3;
+  int points = 20;
 };
 
 /// *FREQUENCY: the step's natural frequencies and mode shapes about its base state (the

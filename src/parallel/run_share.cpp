@@ -113,7 +113,7 @@ void serialize(Ar& ar, Boundary& b) {
 
 template <class Ar>
 void serialize(Ar& ar, ConcentratedLoad& c) {
-  ar(c.nodes, c.dof, c.magnitude, c.amplitude, c.loc);
+  ar(c.nodes, c.dof, c.magnitude, c.amplitude, c.loc, c.imaginary);
 }
 
 template <class Ar>
@@ -158,7 +158,8 @@ void serialize(Ar& ar, ModalDampingRange& r) {
 
 template <class Ar>
 void serialize(Ar& ar, ModalDynamics& d) {
-  ar(d.damping, d.rayleigh, d.rayleigh_alpha, d.rayleigh_beta, d.loc);
+  ar(d.damping, d.rayleigh, d.rayleigh_alpha, d.rayleigh_beta, d.loc, d.steady_state, d.low_frequency,
+     d.high_frequency, d.bias, d.points);
 }
 
 template <class Ar>
@@ -240,7 +241,7 @@ HALFSTEP_SHARE_FIELDS(PrintRequest, 112);
 HALFSTEP_SHARE_FIELDS(Amplitude, 128);
 HALFSTEP_SHARE_FIELDS(IndexSet, 96);
 HALFSTEP_SHARE_FIELDS(Boundary, 120);
-HALFSTEP_SHARE_FIELDS(ConcentratedLoad, 112);
+HALFSTEP_SHARE_FIELDS(ConcentratedLoad, 120);
 HALFSTEP_SHARE_FIELDS(DistributedLoad, 168);
 HALFSTEP_SHARE_FIELDS(MassScaling, 96);
 HALFSTEP_SHARE_FIELDS(VariableMassScaling, 112);
@@ -249,8 +250,8 @@ HALFSTEP_SHARE_FIELDS(TemperatureLine, 104);
 HALFSTEP_SHARE_FIELDS(FrequencyRequest, 72);
 HALFSTEP_SHARE_FIELDS(ImplicitDynamics, 48);
 HALFSTEP_SHARE_FIELDS(ModalDampingRange, 56);
-HALFSTEP_SHARE_FIELDS(ModalDynamics, 88);
-HALFSTEP_SHARE_FIELDS(Step, 656);
+HALFSTEP_SHARE_FIELDS(ModalDynamics, 128);
+HALFSTEP_SHARE_FIELDS(Step, 696);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1648);  // initial_temperatures: rank 0 builds the step loads

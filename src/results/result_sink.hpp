@@ -50,6 +50,11 @@ struct ResultFrame {
   /// axes through the origin, zero at held dofs), and the model's r_k . M r_k (6), as the peer
   /// prints them.
   std::vector<double> participation, effective_mass, total_mass;
+  /// A steady-state dynamics point's modal amplitudes (OutputFrame's): per mode its
+  /// frequency and complex amplitude at unit modal mass, at excitation frequency
+  /// steady_state_frequency (cycles/time); the .dat's table before the point's prints.
+  std::vector<double> steady_state_factors;
+  double steady_state_frequency = 0;
   /// Contact models, with the energy row: per contact definition (deck order) the total
   /// normal and friction force on its slave nodes, 6 values each.
   std::vector<double> contact_force;

@@ -90,6 +90,8 @@ void AsyncOutput::run() {
         out.participation = f.participation;
         out.effective_mass = f.effective_mass;
         out.total_mass = f.total_mass;
+        out.steady_state_factors = f.steady_state_factors;
+        out.steady_state_frequency = f.steady_state_frequency;
         // Integration-point values only for the element tables that print them (each frame's
         // step is its model step f.step, 1-based).
         const bool points = f.print_cells && f.step >= 1 && f.step <= static_cast<int>(model_.steps.size()) &&

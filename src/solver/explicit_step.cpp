@@ -120,6 +120,9 @@ class ExplicitStep {
           const std::vector<int>& m = c_.model.nsets.at(r.nset).members;
           nodes.insert(nodes.end(), m.begin(), m.end());
         }
+    // A body's rotation node reads its reference node's rotation and moment (output_fields).
+    for (const RigidBody& b : c_.model.rigid_bodies)
+      if (b.rot_node >= 0 && std::find(nodes.begin(), nodes.end(), b.rot_node) != nodes.end()) nodes.push_back(b.ref_node);
     if (c_.gather) {  // this rank's owned ones, as local nodes
       c_.gather->set_history_nodes(nodes);
       nodes = c_.gather->history_nodes();

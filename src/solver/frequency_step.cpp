@@ -40,12 +40,7 @@ constexpr double kMaxBasisBytes = 16e9;
 struct EquationMass {
   const StaticProblem& p;
   std::vector<double> m;  ///< lumped mass per dof
-  std::vector<double> m_rest;  ///< m less the lumped share of the elements in `element_mass`
-  /// Consistent element masses: element i's nodes are element_nodes[element_ptr[i] ..
-  /// element_ptr[i + 1]), its matrix (n x n, row-major) at element_mass[mass_ptr[i]].
-  std::vector<int> element_ptr{0}, element_nodes;
-  std::vector<std::size_t> mass_ptr;
-  std::vector<double> element_mass;
+  std::shared_ptr<DofMass> dofs = std::make_shared<DofMass>();  ///< M on the dofs
   mutable std::vector<double> dof, out;
 
   EquationMass(const StaticProblem& problem, const Model& model, const StructureSystem& sys)
@@ -57,12 +52,14 @@ struct EquationMass {
       const std::vector<double> rot = node_spin_inertia(model, sys);
       for (std::size_t n = 0; n < p.nn; ++n) m[p.q * n + 3] = m[p.q * n + 4] = rot[n];
     }
-    m_rest = m;
+    dofs->q = p.q;
+    dofs->m_rest = m;
     add_consistent_masses(sys);
   }
 
   /// The quadratic solids' consistent masses, their lumped shares taken out of m_rest.
   void add_consistent_masses(const StructureSystem& sys) {
+    DofMass& d = *dofs;
     const SolidMesh& sm = sys.solid;
     for (const SolidGroup& g : sm.groups)
       visit_continuum_kind(g.kind, [&](auto kind) {
@@ -78,16 +75,16 @@ struct EquationMass {
             double M[nn * nn], frac[nn];
             const double vol = K::mass_fractions(X, frac);
             if (!(ConsistentMass<K>::matrix(X, rho, M) > 0) || !(vol > 0)) continue;  // keeps its lumped mass
-            mass_ptr.push_back(element_mass.size());
-            element_mass.insert(element_mass.end(), M, M + nn * nn);
+            d.mass_ptr.push_back(d.element_mass.size());
+            d.element_mass.insert(d.element_mass.end(), M, M + nn * nn);
             for (int a = 0; a < nn; ++a) {
-              element_nodes.push_back(c[a]);
-              for (std::size_t d = 0; d < 3; ++d) {
-                double& r = m_rest[p.q * static_cast<std::size_t>(c[a]) + d];
+              d.element_nodes.push_back(c[a]);
+              for (std::size_t k = 0; k < 3; ++k) {
+                double& r = d.m_rest[p.q * static_cast<std::size_t>(c[a]) + k];
                 r = std::max(0.0, r - rho * vol * frac[a]);
               }
             }
-            element_ptr.push_back(static_cast<int>(element_nodes.size()));
+            d.element_ptr.push_back(static_cast<int>(d.element_nodes.size()));
           }
         }
       });
@@ -115,21 +112,7 @@ struct EquationMass {
         y[c.term_eq[t]] += c.term_weight[t] * f[static_cast<std::size_t>(c.dof[i])];
   }
   /// f = M v for dof vectors (the lumped rest and the element masses).
-  void apply_dofs(const std::vector<double>& v, std::vector<double>& f) const {
-    f.resize(p.ndof);
-    for (std::size_t k = 0; k < p.ndof; ++k) f[k] = m_rest[k] * v[k];
-    for (std::size_t i = 0; i + 1 < element_ptr.size(); ++i) {
-      const int* nodes = &element_nodes[static_cast<std::size_t>(element_ptr[i])];
-      const int n = element_ptr[i + 1] - element_ptr[i];
-      const double* M = &element_mass[mass_ptr[i]];
-      for (int a = 0; a < n; ++a)
-        for (std::size_t d = 0; d < 3; ++d) {
-          double s = 0;
-          for (int b = 0; b < n; ++b) s += M[a * n + b] * v[p.q * static_cast<std::size_t>(nodes[b]) + d];
-          f[p.q * static_cast<std::size_t>(nodes[a]) + d] += s;
-        }
-    }
-  }
+  void apply_dofs(const std::vector<double>& v, std::vector<double>& f) const { dofs->apply(v, f); }
   /// y = M_eq x.
   void apply(const double* x, double* y) const {
     expand(x, dof);
@@ -279,6 +262,7 @@ ModeSet mode_set(const Modes& kept, const EquationMass& mass, int step) {
     set.modal_mass.push_back(v.dot(mx));
     mass.expand(v.data(), set.shapes.emplace_back());
   }
+  set.mass = mass.dofs;
   return set;
 }
 
@@ -328,6 +312,22 @@ void modal_masses(const ModeSet& modes, const EquationMass& mass, const Structur
 }
 
 }  // namespace
+
+void DofMass::apply(const std::vector<double>& v, std::vector<double>& f) const {
+  f.resize(m_rest.size());
+  for (std::size_t k = 0; k < m_rest.size(); ++k) f[k] = m_rest[k] * v[k];
+  for (std::size_t i = 0; i + 1 < element_ptr.size(); ++i) {
+    const int* nodes = &element_nodes[static_cast<std::size_t>(element_ptr[i])];
+    const int n = element_ptr[i + 1] - element_ptr[i];
+    const double* M = &element_mass[mass_ptr[i]];
+    for (int a = 0; a < n; ++a)
+      for (std::size_t d = 0; d < 3; ++d) {
+        double s = 0;
+        for (int b = 0; b < n; ++b) s += M[a * n + b] * v[q * static_cast<std::size_t>(nodes[b]) + d];
+        f[q * static_cast<std::size_t>(nodes[a]) + d] += s;
+      }
+  }
+}
 
 void check_frequency_step(const Step& step, const StructureSystem& sys) {
   const SourceLoc& at = step.frequency->loc;

@@ -4,6 +4,7 @@
 // scheme.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "discretization/step_loads.hpp"
@@ -15,6 +16,21 @@
 
 namespace halfstep {
 
+/// The mass matrix of a frequency step on the dofs of the static step's layout (`q` per node):
+/// the lumped nodal masses, with the quadratic solids' consistent element masses in place of
+/// their lumped share (elements/consistent_mass.hpp).
+struct DofMass {
+  std::size_t q = 3;              ///< dofs per node
+  std::vector<double> m_rest;     ///< lumped mass per dof less the elements' below
+  /// Consistent element masses: element i's nodes are element_nodes[element_ptr[i] ..
+  /// element_ptr[i + 1]), its matrix (n x n, row-major) at element_mass[mass_ptr[i]].
+  std::vector<int> element_ptr{0}, element_nodes;
+  std::vector<std::size_t> mass_ptr;
+  std::vector<double> element_mass;
+  /// f = M v for dof vectors.
+  void apply(const std::vector<double>& v, std::vector<double>& f) const;
+};
+
 /// The modes a frequency step found, kept for a later *MODAL DYNAMIC step: omega^2 and the
 /// shapes as dof vectors of the static step's layout (`dofs_per_node` per node; tied and
 /// slaved dofs expanded, held dofs zero).
@@ -22,6 +38,9 @@ struct ModeSet {
   std::vector<double> lambda;               ///< omega^2, ascending
   std::vector<std::vector<double>> shapes;  ///< one dof vector per mode
   std::vector<double> modal_mass;           ///< phi . M phi (1 under NORMALIZATION=MASS)
+  /// The mass matrix the modes are orthogonal in, on the dofs (held ones' rows included): a
+  /// steady-state step's base-motion loads and support reactions.
+  std::shared_ptr<const DofMass> mass;
   std::vector<char> held;                   ///< the dofs the frequency step held
   std::size_t dofs_per_node = 3;
   int step = 0;                             ///< the frequency step, 1-based

@@ -37,16 +37,6 @@ Propagator propagator(double omega2, double zeta, double h) {
   return (a * h).exp();
 }
 
-/// The critical damping ratio of mode j (0-based) with circular frequency omega: the last
-/// *MODAL DAMPING range that holds it, or Rayleigh's alpha / (2 omega) + beta omega / 2.
-double damping_ratio(const ModalDynamics& d, int j, double omega) {
-  if (d.rayleigh) return d.rayleigh_alpha / (2 * omega) + d.rayleigh_beta * omega / 2;
-  double zeta = 0;
-  for (const ModalDampingRange& r : d.damping)
-    if (j + 1 >= r.first && j + 1 <= r.last) zeta = r.ratio;
-  return zeta;
-}
-
 /// A modal step's motion in its modes: displacement, velocity and acceleration per mode, and
 /// the work of the loads and the damping so far.
 struct ModalMotion {
@@ -130,33 +120,56 @@ class ModalFrames {
 
 }  // namespace
 
+double modal_damping_ratio(const ModalDynamics& d, int j, double omega) {
+  if (d.rayleigh) return d.rayleigh_alpha / (2 * omega) + d.rayleigh_beta * omega / 2;
+  double zeta = 0;
+  for (const ModalDampingRange& r : d.damping)
+    if (j + 1 >= r.first && j + 1 <= r.last) zeta = r.ratio;
+  return zeta;
+}
+
 void check_modal_step(const Model& model, const Step& step, const StructureSystem& sys) {
   const SourceLoc& at = step.modal->loc;
+  const bool harmonic = step.modal->steady_state;
+  const std::string what = harmonic ? "*STEADY STATE DYNAMICS" : "*MODAL DYNAMIC";
   bool frequency_before = false;
   for (const Step& s : model.steps) {
     if (&s == &step) break;
     frequency_before = frequency_before || s.frequency.has_value();
   }
   if (!frequency_before)
-    throw InputError(at, "*MODAL DYNAMIC needs a *FREQUENCY step before it (its modes are the ones superposed)");
+    throw InputError(at, what + " needs a *FREQUENCY step before it (its modes are the ones superposed)");
   if (sys.node_dofs > 3)
-    throw InputError(at, "*MODAL DYNAMIC in a model with rotational dofs (shells, beams, FPM triangles): not supported "
-                         "yet; continuum, planar, axisymmetric, truss, spring and point-mass models run");
+    throw InputError(at, what + " in a model with rotational dofs (shells, beams, FPM triangles): not supported "
+                                "yet; continuum, planar, axisymmetric, truss, spring and point-mass models run");
   if (!sys.contact.empty())
-    throw InputError(at, "*MODAL DYNAMIC in a model with contact: not supported (the modal response is linear)");
+    throw InputError(at, what + " in a model with contact: not supported (the modal response is linear)");
   for (const SolidGroup& g : sys.solid.groups)
     if (g.count > 0 && element_kind(g.kind).discrete == 2)
-      throw InputError(at, "*MODAL DYNAMIC with dashpots (" + std::string(element_kind(g.kind).name) +
+      throw InputError(at, what + " with dashpots (" + std::string(element_kind(g.kind).name) +
                                "): not supported (their damping couples the modes; use *MODAL DAMPING)");
-  for (const Boundary& b : step.boundaries)
+  for (const Boundary& b : step.boundaries) {
+    // A harmonic step's prescribed values are its base motion (in phase, frequency-independent).
+    if (harmonic && !b.velocity && b.amplitude.empty()) continue;
+    if (harmonic)
+      throw InputError(b.loc, "*BOUNDARY with " + std::string(b.velocity ? "TYPE=VELOCITY" : "an AMPLITUDE") +
+                                  " in a *STEADY STATE DYNAMICS step: not supported (a base motion is a displacement "
+                                  "amplitude, the same at every frequency)");
     if (b.value != 0 || b.velocity || !b.amplitude.empty())
       throw InputError(b.loc, "prescribed motion in a *MODAL DYNAMIC step (base motion): not supported; hold the "
                               "dofs the *FREQUENCY step held and load the model with *CLOAD or *DLOAD");
+  }
+  if (harmonic)
+    for (const DistributedLoad& l : step.dloads)
+      if (l.face == kCentrifugalLoad || l.face == kRotaryLoad)
+        throw InputError(l.loc, "*DLOAD CENTRIF or ROTA in a *STEADY STATE DYNAMICS step: not supported (a harmonic "
+                                "load is a force amplitude)");
 }
 
 long long run_modal_dynamic_step(const Model& model, const Step& step, const StructureSystem& sys,
                                  const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
                                  StaticSummary& summary, ModeSet* modes) {
+  if (step.modal->steady_state) return run_steady_state_step(model, step, sys, loads, st, opt, summary, modes);
   const auto t_step = std::chrono::steady_clock::now();
   const ModalDynamics& md = *step.modal;
   check_modal_step(model, step, sys);
@@ -175,7 +188,7 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
       throw InputError(md.loc, "*MODAL DYNAMIC: mode " + std::to_string(j + 1) + " has omega^2 = " +
                                    std::to_string(modes->lambda[j]) + " (a rigid-body or unstable mode cannot be superposed)");
     omega[j] = std::sqrt(modes->lambda[j]);
-    zeta[j] = damping_ratio(md, static_cast<int>(j), omega[j]);
+    zeta[j] = modal_damping_ratio(md, static_cast<int>(j), omega[j]);
   }
   const double h = step.controls.initial, period = step.time_period;
   const long long increments = static_cast<long long>(std::ceil(period / h - 1e-9));  // bounded by INC= (reader)

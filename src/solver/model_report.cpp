@@ -49,10 +49,12 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   check_variable_mass_scaling(model, sys, false);
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
   // The implicit procedures' limits on the model, as the run checks them before its output.
-  for (const Step& step : model.steps) {
+  for (std::size_t i = 0; i < model.steps.size(); ++i) {
+    const Step& step = model.steps[i];
     if (step.frequency) check_frequency_step(step, sys);
     if (step.dynamic) check_dynamic_step(step, sys);
     if (step.modal) check_modal_step(model, step, sys);
+    if (step.procedure == Procedure::Static) check_static_body_rotations(model, step, sys, steps[i]);
   }
   if (times) {
     times->system = system_seconds;
@@ -119,6 +121,13 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
       continue;
     }
     if (ms.procedure == Procedure::Static) {
+      if (ms.modal && ms.modal->steady_state) {
+        add("step %zu '%s'    steady state dynamics (harmonic, on the last frequency step's modes), %.6g to %.6g "
+            "cycles/time, %d points per interval, bias %g\n",
+            i + 1, steps[i].name.c_str(), ms.modal->low_frequency, ms.modal->high_frequency, ms.modal->points,
+            ms.modal->bias);
+        continue;
+      }
       char kind[64] = "static";
       if (ms.dynamic) std::snprintf(kind, sizeof kind, "implicit dynamic (HHT alpha %g)", ms.dynamic->alpha);
       if (ms.modal) std::snprintf(kind, sizeof kind, "modal dynamic (superposing the last frequency step's modes)");

@@ -180,7 +180,9 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
 /// Checks each rigid body's reference node (its rotation given by the step; a planar model's
 /// turns about z only), marks its translations, links its slaves for the rigid-motion check
 /// and counts them as held where their reference node is.
-void StaticProblem::check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links) {
+void check_static_body_rotations(const Model& model, const Step& step, const StructureSystem& sys,
+                                 const StepLoads& loads) {
+  const RigidBodies& bodies = sys.bodies;
   for (int b = 0; b < bodies.num_bodies; ++b) {
     const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
     const std::uint8_t need = sys.solid.planar ? 0x4 : 0x7;
@@ -191,6 +193,13 @@ void StaticProblem::check_bodies(std::vector<char>& held_check, std::vector<std:
                            " must be prescribed or held by *BOUNDARY (" +
                            (sys.solid.planar ? "dof 6 in a planar model" : "dofs 4 to 6") +
                            "): static steps move a rigid body by its reference node's given rotation");
+  }
+}
+
+void StaticProblem::check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links) {
+  check_static_body_rotations(model, step, sys, loads);
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
     for (int d = 0; d < body_dirs; ++d) ref_dof[q * static_cast<std::size_t>(rn) + static_cast<std::size_t>(d)] = 1;
     for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
       const int sn = bodies.slave_node[static_cast<std::size_t>(i)];

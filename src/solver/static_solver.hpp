@@ -34,6 +34,12 @@ struct StaticStepOptions {
   std::function<void(const StatusPoint&)> status;
 };
 
+/// Refuses a static step (frequency and modal steps too) in which a rigid body's reference node
+/// has a free rotation: static steps move a body by its reference node's given rotation
+/// (loads: the step's, for the held rotations). halfstep check runs it; the step again.
+void check_static_body_rotations(const Model& model, const Step& step, const StructureSystem& sys,
+                                 const StepLoads& loads);
+
 /// Refuses, before any output, what an implicit dynamic step (step.dynamic) cannot take:
 /// rotational dofs, contact, dashpots (static_dynamics.cpp).
 void check_dynamic_step(const Step& step, const StructureSystem& sys);

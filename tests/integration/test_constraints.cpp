@@ -322,6 +322,35 @@ TEST(RigidBody, MomentSpinsTheBodyAboutItsPrincipalAxis) {
   EXPECT_LT(energy_error(dir + "/out"), 1e-12);  // measured 2.1e-15
 }
 
+// The peer's ROT NODE: a node of no element whose dofs 1-3 are the body's rotations. A moment
+// on its dof 3 is the reference node's M3 (the same spin as above), and its U shows the
+// body's rotation vector (0, 0, alpha t^2 / 2) in the history rows; its dofs 4-6 do not exist.
+TEST(RigidBody, RotationNodeCarriesTheMomentAndShowsTheRotation) {
+  std::string deck = box_deck("100", "101, 3, 0.5\n", 1.0);
+  deck.replace(deck.find("100, 0., 0., 0.\n"), 16, "100, 0., 0., 0.\n101, 5., 5., 5.\n");
+  deck.replace(deck.find("8, 100\n"), 7, "8, 100, 101\n");
+  deck.replace(deck.find(", ELSET=BOX\n*STEP"), 11, ", ELSET=BOX, ROT NODE=101");
+  const std::string dir = scratch_dir("rigid_rot_node");
+  std::ofstream(dir + "/r.inp") << deck;
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/r.inp", dir + "/out", "--threads 1", &out), 0) << out;
+  const Csv h = read_csv(dir + "/out/history/ALLN.csv");
+  const double theta = 0.5 * 0.4 * 1.0, c = std::cos(theta), s = std::sin(theta);
+  const auto corner = last_row_of(h, 7);
+  EXPECT_NEAR(corner.at("U1"), c * 1 - s * 0.5 - 1, 1e-13);
+  EXPECT_NEAR(corner.at("U2"), s * 1 + c * 0.5 - 0.5, 1e-13);
+  const auto rot = last_row_of(h, 101);
+  EXPECT_NEAR(rot.at("U1"), 0.0, 1e-14);
+  EXPECT_NEAR(rot.at("U2"), 0.0, 1e-14);
+  EXPECT_NEAR(rot.at("U3"), theta, 1e-13);
+  // A rotation node has no dofs 4-6.
+  std::string bad = deck;
+  bad.replace(bad.find("*CLOAD\n101, 3, 0.5"), 18, "*CLOAD\n101, 6, 0.5");
+  std::ofstream(dir + "/bad.inp") << bad;
+  EXPECT_EQ(run_halfstep(dir + "/bad.inp", dir + "/out_bad", "--threads 1", &out), 2) << out;
+  EXPECT_NE(out.find("a *RIGID BODY's ROT NODE: its dofs 1 to 3 are the body's rotations"), std::string::npos) << out;
+}
+
 TEST(RigidBody, ForceThroughTheCentreTranslatesABodyHeldAtACorner) {
   // The reference node is a corner, 1.15 from the centre of mass: a force resultant through
   // the centre must give a = F / m and no rotation, which the coupled 6 x 6 solve does (a

@@ -168,7 +168,7 @@ TEST(ModalDynamics, RefusesWhatItCannotComputeWithTheReason) {
   const std::pair<std::string, std::string> cases[] = {
       {no_frequency, "*MODAL DYNAMIC needs a *FREQUENCY step before it"},
       {base_motion, "prescribed motion in a *MODAL DYNAMIC step (base motion): not supported"},
-      {damping_first, "*MODAL DAMPING belongs in a *MODAL DYNAMIC step"},
+      {damping_first, "*MODAL DAMPING belongs in a *MODAL DYNAMIC or *STEADY STATE DYNAMICS step"},
       {chain_modal(0.001, 1.0, "", 100), "more than its *STEP's INC=100"},
   };
   expect_refused(cases, "modal_refuse_");

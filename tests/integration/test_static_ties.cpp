@@ -134,6 +134,30 @@ TEST(StaticTies, TiedCantileverBendsLikeTimoshenkosBeam) {
   EXPECT_NEAR(tip[1], ref, 0.03 * ref);
 }
 
+// The peer's tied contact (a *CONTACT PAIR whose interaction has PRESSURE-OVERCLOSURE=TIED, its
+// *FRICTION a stick coefficient) is read as a *TIE of the pair's surfaces: the tied cantilever
+// gives the *TIE deck's tip to round-off, and the reader says what it did.
+TEST(StaticTies, TiedContactPairIsReadAsATie) {
+  const std::string tie = tied_cantilever("C3D8R", 20, 4, 15, 3);
+  std::string pair = tie;
+  const std::string lines = "*TIE, NAME=GLUE\nBFACE, AFACE\n";
+  ASSERT_NE(pair.find(lines), std::string::npos);
+  pair.replace(pair.find(lines), lines.size(),
+               "*CONTACT PAIR, INTERACTION=GLUE, TYPE=SURFACE TO SURFACE\nBFACE, AFACE\n*SURFACE INTERACTION, "
+               "NAME=GLUE\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TIED\n1.e7\n*FRICTION\n1.e30, 1.e7\n");
+  double tip[2];
+  std::string log[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string dir = scratch_dir(k ? "tied_contact_pair" : "tied_contact_tie");
+    std::ofstream(dir + "/beam.inp") << (k ? pair : tie);
+    ASSERT_EQ(run_halfstep(dir + "/beam.inp", dir + "/out", "--backend cpu", &log[k]), 0) << log[k];
+    tip[k] = -last_time_average(read_csv(dir + "/out/history/B_N1.csv")).at("U2");
+  }
+  EXPECT_NEAR(tip[1], tip[0], 1e-12 * tip[0]);
+  EXPECT_NE(log[1].find("PRESSURE-OVERCLOSURE=TIED) is read as a *TIE of 'BFACE' to 'AFACE'"), std::string::npos)
+      << log[1];
+}
+
 // Two unit cubes apart, the near face of the second made to follow the far face of the
 // first in x by *EQUATION (u_B - u_A = 0 per node pair): each carries the same uniform stress
 // E delta / 2 in a linear step, exactly.

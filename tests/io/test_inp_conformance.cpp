@@ -161,6 +161,33 @@ S, E, PEEQ
   EXPECT_TRUE(m.warnings.empty());
 }
 
+// A print request without a data line names no variable: the peer's way to wipe a step's
+// selection (FREQUENCY=0 too), so it prints nothing; said once unless FREQUENCY=0 asked for that.
+TEST(InpConformance, PrintWithoutVariablesPrintsNothing) {
+  const auto deck = [](const std::string& prints) {
+    return "*NODE\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 1., 1., 0.\n4, 0., 1., 0.\n*ELEMENT, TYPE=CPS4, ELSET=E\n"
+           "1, 1, 2, 3, 4\n*MATERIAL, NAME=M\n*ELASTIC\n1., 0.3\n*SOLID SECTION, ELSET=E, MATERIAL=M, OFFSET=0.\n*STEP\n"
+           "*STATIC\n" + prints + "*NODE PRINT\nU\n*END STEP\n";
+  };
+  const Model quiet = read(deck("*EL PRINT, FREQUENCY=0\n*NODE PRINT, FREQUENCY=0\n"));
+  ASSERT_EQ(quiet.steps[0].prints.size(), 1u);
+  EXPECT_EQ(quiet.steps[0].prints[0].vars, std::vector<std::string>{"U"});
+  EXPECT_TRUE(quiet.warnings.empty());
+  const Model said = read(deck("*NODE PRINT\n"));
+  ASSERT_EQ(said.steps[0].prints.size(), 1u);
+  ASSERT_EQ(said.warnings.size(), 1u);
+  EXPECT_NE(said.warnings[0].find("names no variables (no data line): it prints nothing"), std::string::npos)
+      << said.warnings[0];
+  // *STEP, AMPLITUDE=RAMP is a static step's default.
+  std::string ramp = deck("");
+  ramp.replace(ramp.find("*STEP\n"), 6, "*STEP, AMPLITUDE=RAMP\n");
+  EXPECT_NO_THROW(read(ramp));
+  // A nonzero OFFSET would move the plane's section: refused.
+  std::string off = deck("");
+  off.replace(off.find("OFFSET=0."), 9, "OFFSET=0.5");
+  EXPECT_THROW(read(off), InputError);
+}
+
 // The peer's spellings: *RIGID BODY, NSET= is TIE NSET= (its nodes follow the body in every
 // dof); *ELASTIC, TYPE=ORTHO is ORTHOTROPIC (the same nine constants).
 TEST(InpConformance, PeerSpellingsOfRigidBodyAndOrthotropy) {

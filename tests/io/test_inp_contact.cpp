@@ -92,6 +92,27 @@ TEST(InpContact, NoContactKeywordsLeaveContactEmpty) {
   EXPECT_EQ(m.contact.penalty_scale, 1.0);
 }
 
+// SMALL SLIDING runs as finite sliding, said once; a TIED interaction's pairs become *TIEs.
+TEST(InpContact, SmallSlidingAndTiedPairsAreRead) {
+  const Model m = read("*SURFACE INTERACTION, NAME=G\n*CONTACT PAIR, INTERACTION=G, SMALL SLIDING\nBOTTOM, TOP\n");
+  ASSERT_EQ(m.contact.pairs.size(), 1u);
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("SMALL SLIDING at contact.inp:"), std::string::npos) << m.warnings[0];
+  const Model t = read("*SURFACE INTERACTION, NAME=G\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TIED\n1.e7\n"
+                       "*FRICTION\n1.e30, 1.e7\n*CONTACT PAIR, INTERACTION=G\nBOTTOM, TOP\n");
+  EXPECT_TRUE(t.contact.pairs.empty());
+  ASSERT_EQ(t.ties.size(), 1u);
+  EXPECT_EQ(t.ties[0].slave, "BOTTOM");
+  EXPECT_EQ(t.ties[0].master, "TOP");
+  EXPECT_FALSE(t.ties[0].adjust);
+  const std::string e = error_of("*SURFACE INTERACTION, NAME=G\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TIED\n-1.\n"
+                                 "*CONTACT PAIR, INTERACTION=G\nBOTTOM, TOP\n");
+  EXPECT_NE(e.find("the tie stiffness must be positive"), std::string::npos) << e;
+  const std::string self = error_of("*SURFACE INTERACTION, NAME=G\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=TIED\n"
+                                    "*CONTACT PAIR, INTERACTION=G\nTOP, TOP\n");
+  EXPECT_NE(self.find("a tied pair needs two element surfaces"), std::string::npos) << self;
+}
+
 TEST(InpContact, SurfaceInteractionReadsFrictionAndDefaults) {
   const Model m = read(R"(*SURFACE INTERACTION, NAME=Grip
 *FRICTION
@@ -392,7 +413,7 @@ TEST(InpContact, ErrorsNameThePairLine) {
 
 TEST(InpContact, CheckCollectsContactProblems) {
   // halfstep check reads on after a refused contact keyword.
-  const std::string deck = kCubes + "*SURFACE INTERACTION, NAME=G\n*FRICTION, ROUGH\n*CONTACT PAIR, INTERACTION=G, SMALL SLIDING\nTOP, BOTTOM\n" + kStep;
+  const std::string deck = kCubes + "*SURFACE INTERACTION, NAME=G\n*FRICTION, ROUGH\n*CONTACT PAIR, INTERACTION=G, ADJUST=0.1\nTOP, BOTTOM\n" + kStep;
   const std::string path = ::testing::TempDir() + "contact_check.inp";
   {
     std::FILE* f = std::fopen(path.c_str(), "wb");
@@ -408,7 +429,7 @@ TEST(InpContact, CheckCollectsContactProblems) {
   }
   std::remove(path.c_str());
   EXPECT_NE(what.find("*FRICTION, ROUGH is not supported"), std::string::npos) << what;
-  EXPECT_NE(what.find("SMALL SLIDING is not supported"), std::string::npos) << what;
+  EXPECT_NE(what.find("ADJUST= is not supported"), std::string::npos) << what;
   EXPECT_NE(what.find("2 problems found"), std::string::npos) << what;
 }
 

@@ -94,8 +94,9 @@ TEST(ConstraintShare, RestrictedConstraintsAreTheWholeOnesRenumbered) {
         for (std::size_t i = 0; i < gb.slave_node.size(); ++i) EXPECT_EQ(global(lb.slave_node[i]), gb.slave_node[i]);
         EXPECT_EQ(lb.mass, gb.mass);
         EXPECT_EQ(lb.inertia, gb.inertia);
-        if (!gb.empty())
+        if (!gb.empty()) {
           for (int n = 0; n < l.num_nodes; ++n) EXPECT_EQ(lb.skip[n], gb.skip[global(n)]);
+        }
         // A node is used (not held as a loose node) where the whole model uses it, whichever
         // rank's elements do.
         for (int n = 0; n < l.num_nodes; ++n) EXPECT_EQ(l.node_used(n), g.node_used(global(n))) << "node " << global(n);
