@@ -42,6 +42,7 @@ std::vector<double> base_motion_displacements(StaticProblem& p) {
   NewtonIterate s;
   s.x.assign(p.ndof, 0.0);
   s.cfg = p.start.cfg;
+  s.cfg.thermal.clear();  // a perturbation: the base state's temperatures load nothing here
   p.prescribe(p.step.time_period, s.x);
   p.trial_configuration(s.x, s.cfg);
   std::vector<double> f;
@@ -108,6 +109,7 @@ void emit_point(StaticProblem& p, const ModeSet& modes, const ModalDynamics& md,
       part[c].x[k] = v;
     }
     part[c].cfg = p.start.cfg;
+    part[c].cfg.thermal.clear();  // an amplitude's forces: K u, without the base's thermal ones
     p.linear_configuration(part[c].x, part[c].cfg);
     p.internal(part[c].x, part[c].cfg, ku[c]);
     modes.mass->apply(part[c].x, mu[c]);

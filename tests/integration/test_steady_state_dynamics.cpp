@@ -161,6 +161,53 @@ TEST(SteadyStateDynamics, ChainUnderABaseMotionMatchesTheDirectSolve) {
             expect.size());
 }
 
+// A perturbation of the base state: a bar heated in an earlier static step (free to expand
+// along its axis, *EXPANSION) answers a tip load with the unheated bar's amplitudes; the
+// base's thermal forces load neither the steady-state step's displacements nor its reactions.
+TEST(SteadyStateDynamics, TheBaseStatesTemperaturesLoadNothing) {
+  const auto deck = [](bool heated) {
+    std::ostringstream d;
+    d << "*NODE, NSET=ALL\n";
+    int n = 0;
+    for (int i = 0; i < 5; ++i)
+      for (const auto& yz : {std::pair<int, int>{0, 0}, {1, 0}, {1, 1}, {0, 1}})
+        d << ++n << ", " << i << ", " << yz.first << ", " << yz.second << "\n";
+    d << "*ELEMENT, TYPE=C3D8, ELSET=B\n";
+    for (int e = 0; e < 4; ++e) {
+      d << e + 1;
+      for (int k = 1; k <= 8; ++k) d << ", " << 4 * e + k;
+      d << "\n";
+    }
+    d << "*NSET, NSET=FIX\n1, 2, 3, 4\n*NSET, NSET=TIP\n17, 18, 19, 20\n*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n"
+      << "*DENSITY\n1.\n*EXPANSION\n1e-3\n*SOLID SECTION, ELSET=B, MATERIAL=M\n*INITIAL CONDITIONS, TYPE=TEMPERATURE\n"
+      << "ALL, 0.\n*BOUNDARY\nFIX, 1, 3\n*STEP\n*STATIC\n" << (heated ? "*TEMPERATURE\nALL, 50.\n" : "")
+      << "*END STEP\n*STEP\n*FREQUENCY\n6\n*END STEP\n*STEP\n*STEADY STATE DYNAMICS\n0.5, 2., 4, 1.\n*MODAL DAMPING\n"
+      << "1, 6, 0.02\n*CLOAD\nTIP, 2, 0.1\n*NODE PRINT, NSET=TIP\nU\n*NODE PRINT, NSET=FIX\nRF\n*END STEP\n";
+    return d.str();
+  };
+  std::vector<PrintedTable> tables[2];
+  for (int heated = 0; heated < 2; ++heated) {
+    const std::string dir = scratch_dir(heated ? "steady_heated" : "steady_cold");
+    std::ofstream(dir + "/bar.inp") << deck(heated != 0);
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+    tables[heated] = node_tables(read_file(dir + "/out/bar.dat"));
+  }
+  ASSERT_EQ(tables[0].size(), tables[1].size());
+  ASSERT_GT(tables[0].size(), 8u);
+  double largest = 0;
+  for (std::size_t t = 0; t < tables[0].size(); ++t) {
+    ASSERT_EQ(tables[0][t].rows.size(), tables[1][t].rows.size());
+    for (std::size_t r = 0; r < tables[0][t].rows.size(); ++r)
+      for (int c = 0; c < 3; ++c) {
+        const double a = tables[0][t].rows[r].second[c], b = tables[1][t].rows[r].second[c];
+        largest = std::max(largest, std::fabs(a));
+        EXPECT_NEAR(b, a, 1e-6 * std::fabs(a) + 1e-12) << "table " << t << " row " << r;
+      }
+  }
+  EXPECT_GT(largest, 0.0);
+}
+
 // The peer's rule, read from its manual: the bounds and the eigenfrequencies inside fix the
 // intervals, each takes n points, gathered about both of its ends by the bias. Its own printed
 // points for a cantilever (range 12000 to 14000, 5 points, default bias 3, one eigenfrequency
