@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <type_traits>
 
 #include "io/inp_parser.hpp"
 #include "io/inp_text.hpp"
@@ -565,7 +566,10 @@ void DeckParser::remap_rotation_nodes() {
   std::vector<int> body_of(m_.nodes.size(), -1);
   bool any = false;
   for (std::size_t b = 0; b < m_.rigid_bodies.size(); ++b)
-    if (m_.rigid_bodies[b].rot_node >= 0) body_of[static_cast<std::size_t>(m_.rigid_bodies[b].rot_node)] = static_cast<int>(b), any = true;
+    if (m_.rigid_bodies[b].rot_node >= 0) {
+      body_of[static_cast<std::size_t>(m_.rigid_bodies[b].rot_node)] = static_cast<int>(b);
+      any = true;
+    }
   if (!any) return;
   const auto ref_of = [&](int n) { return m_.rigid_bodies[static_cast<std::size_t>(body_of[static_cast<std::size_t>(n)])].ref_node; };
   const auto refuse = [&](const SourceLoc& at, int n, int dof, const char* what) {
@@ -573,47 +577,36 @@ void DeckParser::remap_rotation_nodes() {
                              std::to_string(m_.nodes.id[static_cast<std::size_t>(n)]) +
                              ", a *RIGID BODY's ROT NODE: its dofs 1 to 3 are the body's rotations, it has no others");
   };
-  for (Step& s : m_.steps) {
-    std::vector<Boundary> moved;
-    for (Boundary& b : s.boundaries) {
+  // Each entry's rotation nodes leave it for a copy on their reference node, its dofs moved
+  // by 3 (shift); an entry left without nodes goes.
+  const auto remap = [&](auto& lines, auto last_dof, auto shift, const char* what) {
+    using Entry = typename std::decay_t<decltype(lines)>::value_type;
+    std::vector<Entry> moved;
+    for (Entry& l : lines) {
       std::vector<int> keep;
-      for (int n : b.nodes) {
+      for (int n : l.nodes) {
         if (body_of[static_cast<std::size_t>(n)] < 0) {
           keep.push_back(n);
           continue;
         }
-        if (b.last_dof > 3) refuse(b.loc, n, b.last_dof, "*BOUNDARY");
-        Boundary r = b;
+        if (last_dof(l) > 3) refuse(l.loc, n, last_dof(l), what);
+        Entry r = l;
         r.nodes = {ref_of(n)};
-        r.first_dof += 3;
-        r.last_dof += 3;
+        shift(r);
         moved.push_back(std::move(r));
       }
-      b.nodes = std::move(keep);
+      l.nodes = std::move(keep);
     }
-    s.boundaries.erase(std::remove_if(s.boundaries.begin(), s.boundaries.end(),
-                                      [](const Boundary& b) { return b.nodes.empty(); }),
-                       s.boundaries.end());
-    s.boundaries.insert(s.boundaries.end(), moved.begin(), moved.end());
-    std::vector<ConcentratedLoad> loads;
-    for (ConcentratedLoad& c : s.cloads) {
-      std::vector<int> keep;
-      for (int n : c.nodes) {
-        if (body_of[static_cast<std::size_t>(n)] < 0) {
-          keep.push_back(n);
-          continue;
-        }
-        if (c.dof > 3) refuse(c.loc, n, c.dof, "*CLOAD");
-        ConcentratedLoad r = c;
-        r.nodes = {ref_of(n)};
-        r.dof += 3;
-        loads.push_back(std::move(r));
-      }
-      c.nodes = std::move(keep);
-    }
-    s.cloads.erase(std::remove_if(s.cloads.begin(), s.cloads.end(), [](const ConcentratedLoad& c) { return c.nodes.empty(); }),
-                   s.cloads.end());
-    s.cloads.insert(s.cloads.end(), loads.begin(), loads.end());
+    lines.erase(std::remove_if(lines.begin(), lines.end(), [](const Entry& l) { return l.nodes.empty(); }), lines.end());
+    lines.insert(lines.end(), moved.begin(), moved.end());
+  };
+  for (Step& s : m_.steps) {
+    remap(s.boundaries, [](const Boundary& b) { return b.last_dof; },
+          [](Boundary& b) {
+            b.first_dof += 3;
+            b.last_dof += 3;
+          }, "*BOUNDARY");
+    remap(s.cloads, [](const ConcentratedLoad& c) { return c.dof; }, [](ConcentratedLoad& c) { c.dof += 3; }, "*CLOAD");
   }
 }
 

@@ -111,14 +111,22 @@ void DeckParser::modal_dynamic_keyword(const Keyword& kw) {
       fail(kw.pos, "*MODAL DYNAMIC, DIRECT must be YES or NO, got '" + param(kw, "DIRECT") + "'");
   }
   if (kw.find("DELTMX")) real_param(kw, "DELTMX", 0.0);  // checked, then the increments stay fixed
+  begin_modal_procedure(kw, false);
+}
+
+// A procedure on the last frequency step's modes (*MODAL DYNAMIC, *STEADY STATE DYNAMICS), run
+// on the static machinery: linear about the reference configuration, its increments fixed.
+Step& DeckParser::begin_modal_procedure(const Keyword& kw, bool steady_state) {
   ModalDynamics d;
   d.loc = loc(kw.pos);
+  d.steady_state = steady_state;
   Step& s = begin_static_procedure(kw);
   if (s.nlgeom)
-    fail(kw.pos, "*MODAL DYNAMIC with NLGEOM (on since an earlier step): a modal response is linear about the "
-                 "reference configuration; run it in a deck without NLGEOM");
+    fail(kw.pos, kw.display + " with NLGEOM (on since an earlier step): a modal response is linear about the "
+                              "reference configuration; run it in a deck without NLGEOM");
   s.controls.direct = true;
   s.modal = d;
+  return s;
 }
 
 // "time increment, time period[, minimum, maximum increment]" (the peer's bounds of its
@@ -159,18 +167,10 @@ void DeckParser::steady_state_keyword(const Keyword& kw) {
                  "not supported yet; HARMONIC=YES (loads varying as e^(i omega t)) runs");
   if (!harmonic.empty() && harmonic != "YES")
     fail(kw.pos, "*STEADY STATE DYNAMICS, HARMONIC must be YES or NO, got '" + param(kw, "HARMONIC") + "'");
-  ModalDynamics d;
-  d.loc = loc(kw.pos);
-  d.steady_state = true;
-  Step& s = begin_static_procedure(kw);
-  if (s.nlgeom)
-    fail(kw.pos, "*STEADY STATE DYNAMICS with NLGEOM (on since an earlier step): the modal response is linear about "
-                 "the reference configuration; run it in a deck without NLGEOM");
-  // A perturbation: the analysis time does not move (its frames are at their frequencies).
-  s.time_period = 1.0;
-  s.controls.initial = s.controls.minimum = s.controls.maximum = 1.0;
-  s.controls.direct = true;
-  s.modal = d;
+  // A perturbation: the analysis time does not move (its frames are at their frequencies),
+  // and its one "increment" per frequency is the unit period.
+  Step& s = begin_modal_procedure(kw, true);
+  s.controls.minimum = 1.0;
 }
 
 // "lower frequency, upper frequency[, number of points (default 20)[, bias (default 3)]]"

@@ -286,6 +286,7 @@ class DeckParser {
   void modal_dynamic_keyword(const Keyword& kw);
   void modal_dynamic_data(const Line& line);
   void modal_dynamic_end();
+  Step& begin_modal_procedure(const Keyword& kw, bool steady_state);
   void steady_state_keyword(const Keyword& kw);
   void steady_state_data(const Line& line);
   void steady_state_end();

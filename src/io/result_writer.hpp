@@ -106,6 +106,11 @@ class ResultWriter final : public ResultSink {
   std::set<std::string> used_files_;  ///< history file names given out
   std::vector<PrintRequest> prints_;  ///< the current step's
   std::vector<std::string> field_vars_;  ///< variables the step's field requests name (U, V, RF, S, SF, SM, E, PEEQ)
+  /// <job>.dat, opened now if nothing opened it yet (std::runtime_error naming the file
+  /// when it cannot be written).
+  std::FILE* open_dat();
+  /// Flushes <job>.dat after a table that must be whole on disk (std::runtime_error on failure).
+  void flush_dat();
   std::FILE* dat_ = nullptr;          ///< <job>.dat, once something is printed
   mutable Hasher64 dat_hash_;          ///< of the .dat's first dat_hashed_ bytes (checkpoint() adds to it)
   mutable std::uint64_t dat_hashed_ = 0;

@@ -18,11 +18,21 @@ namespace halfstep {
 // folder is reported before the work, not after it.
 void ResultWriter::open_prints(const std::vector<PrintRequest>& requests) {
   prints_ = requests;
-  if (!prints_.empty() && !dat_) {
+  if (!prints_.empty()) open_dat();
+}
+
+std::FILE* ResultWriter::open_dat() {
+  if (!dat_) {
     const std::string path = dir_ + "/" + job_ + ".dat";
     dat_ = std::fopen(path.c_str(), "w");
     if (!dat_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
   }
+  return dat_;
+}
+
+void ResultWriter::flush_dat() {
+  if (std::fflush(dat_) != 0 || std::ferror(dat_))
+    throw std::runtime_error("cannot write '" + dir_ + "/" + job_ + ".dat': " + std::strerror(errno != 0 ? errno : EIO));
 }
 
 // The cells are ordered shells first, then solids (the run's fixed mesh), so the map is
@@ -68,12 +78,7 @@ std::string fortran_e(double x, int digits = 7) {
 
 void ResultWriter::write_eigenvalues(const ResultFrame& frame) {
   const std::vector<double>& lambda = frame.eigenvalues;
-  const std::string path = dir_ + "/" + job_ + ".dat";
-  if (!dat_) {
-    dat_ = std::fopen(path.c_str(), "w");
-    if (!dat_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-  }
-  std::FILE* f = dat_;
+  std::FILE* f = open_dat();
   errno = 0;
   std::fprintf(f, "\n     E I G E N V A L U E   O U T P U T\n\n"
                   " MODE NO    EIGENVALUE                       FREQUENCY   \n"
@@ -114,17 +119,11 @@ void ResultWriter::write_eigenvalues(const ResultFrame& frame) {
     std::fprintf(f, "\n     T O T A L   E F F E C T I V E   M A S S\n\n%s       ", head);
     row6(frame.total_mass.data());
   }
-  if (std::fflush(f) != 0 || std::ferror(f))
-    throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno != 0 ? errno : EIO));
+  flush_dat();
 }
 
 void ResultWriter::write_steady_state_factors(const ResultFrame& frame) {
-  const std::string path = dir_ + "/" + job_ + ".dat";
-  if (!dat_) {
-    dat_ = std::fopen(path.c_str(), "w");
-    if (!dat_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-  }
-  std::FILE* f = dat_;
+  std::FILE* f = open_dat();
   errno = 0;
   std::fprintf(f, "\nP A R T I C I P A T I O N   F A C T O R S   F O R   F R E Q U E N C Y    %s (CYCLES/TIME)\n\n"
                   " MODE NO    FREQUENCY               FACTOR\n"
@@ -134,8 +133,7 @@ void ResultWriter::write_steady_state_factors(const ResultFrame& frame) {
   for (std::size_t j = 0; 3 * j + 2 < q.size(); ++j)
     std::fprintf(f, "%7zu  %14s  %14s  %14s\n", j + 1, fortran_e(q[3 * j]).c_str(), fortran_e(q[3 * j + 1]).c_str(),
                  fortran_e(q[3 * j + 2]).c_str());
-  if (std::fflush(f) != 0 || std::ferror(f))
-    throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno != 0 ? errno : EIO));
+  flush_dat();
 }
 
 void ResultWriter::write_prints(const ResultFrame& frame) {

@@ -118,6 +118,11 @@ class ModalFrames {
   StepFrameSchedule schedule_;
 };
 
+/// The keyword a modal or steady-state step names itself by in messages.
+std::string procedure_name(const ModalDynamics& md) {
+  return md.steady_state ? "*STEADY STATE DYNAMICS" : "*MODAL DYNAMIC";
+}
+
 }  // namespace
 
 double modal_damping_ratio(const ModalDynamics& d, int j, double omega) {
@@ -128,10 +133,30 @@ double modal_damping_ratio(const ModalDynamics& d, int j, double omega) {
   return zeta;
 }
 
+void require_modes(const ModalDynamics& md, const ModeSet* modes) {
+  if (!modes)
+    throw InputError(md.loc, procedure_name(md) + ": no modes in this run (a run resumed from a restart has not run the "
+                                                  "*FREQUENCY step before it)");
+}
+
+void check_modes_fit(const ModalDynamics& md, const ModeSet& modes, const StaticProblem& p) {
+  const std::string what = procedure_name(md);
+  if (p.q != modes.dofs_per_node || p.held != modes.held)
+    throw InputError(md.loc, what + " holds other dofs than *FREQUENCY step " + std::to_string(modes.step) +
+                                 " did: the modes are those of that step's boundary conditions");
+  if (modes.lambda.empty() || (md.steady_state && !modes.mass))
+    throw InputError(md.loc, what + ": the *FREQUENCY step found no modes to superpose");
+  for (std::size_t j = 0; j < modes.lambda.size(); ++j)
+    if (!(modes.lambda[j] > 0))
+      throw InputError(md.loc, what + ": mode " + std::to_string(j + 1) + " has omega^2 = " +
+                                   std::to_string(modes.lambda[j]) + " (a rigid-body or unstable mode " +
+                                   (md.steady_state ? "has no steady response)" : "cannot be superposed)"));
+}
+
 void check_modal_step(const Model& model, const Step& step, const StructureSystem& sys) {
   const SourceLoc& at = step.modal->loc;
   const bool harmonic = step.modal->steady_state;
-  const std::string what = harmonic ? "*STEADY STATE DYNAMICS" : "*MODAL DYNAMIC";
+  const std::string what = procedure_name(*step.modal);
   bool frequency_before = false;
   for (const Step& s : model.steps) {
     if (&s == &step) break;
@@ -173,20 +198,12 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
   const auto t_step = std::chrono::steady_clock::now();
   const ModalDynamics& md = *step.modal;
   check_modal_step(model, step, sys);
-  if (!modes)
-    throw InputError(md.loc, "*MODAL DYNAMIC: no modes in this run (a run resumed from a restart has not run the "
-                             "*FREQUENCY step before it)");
+  require_modes(md, modes);
   StaticProblem p(model, step, sys, loads, st, opt);
-  if (p.q != modes->dofs_per_node || p.held != modes->held)
-    throw InputError(md.loc, "*MODAL DYNAMIC holds other dofs than *FREQUENCY step " + std::to_string(modes->step) +
-                                 " did: the modes are those of that step's boundary conditions");
+  check_modes_fit(md, *modes, p);
   const std::size_t nm = modes->lambda.size();
-  if (nm == 0) throw InputError(md.loc, "*MODAL DYNAMIC: the *FREQUENCY step found no modes to superpose");
   std::vector<double> omega(nm), zeta(nm);
   for (std::size_t j = 0; j < nm; ++j) {
-    if (!(modes->lambda[j] > 0))
-      throw InputError(md.loc, "*MODAL DYNAMIC: mode " + std::to_string(j + 1) + " has omega^2 = " +
-                                   std::to_string(modes->lambda[j]) + " (a rigid-body or unstable mode cannot be superposed)");
     omega[j] = std::sqrt(modes->lambda[j]);
     zeta[j] = modal_damping_ratio(md, static_cast<int>(j), omega[j]);
   }

@@ -39,6 +39,17 @@ long long run_steady_state_step(const Model& model, const Step& step, const Stru
 /// *MODAL DAMPING range that holds it, or Rayleigh's alpha / (2 omega) + beta omega / 2.
 double modal_damping_ratio(const ModalDynamics& d, int j, double omega);
 
+struct StaticProblem;
+
+/// Refuses a modal or steady-state step (step.modal) without modes in this run (null: a run
+/// resumed after the frequency step it needs).
+void require_modes(const ModalDynamics& md, const ModeSet* modes);
+
+/// Refuses modes that such a step, on problem p, cannot superpose: those of a frequency step
+/// that held other dofs, none at all, one without a positive omega^2 (and, for a steady-state
+/// step, modes kept without their mass).
+void check_modes_fit(const ModalDynamics& md, const ModeSet& modes, const StaticProblem& p);
+
 /// Refuses, before any output, what a modal step cannot take: no *FREQUENCY step before it,
 /// rotational dofs, contact, prescribed motion (base motion).
 void check_modal_step(const Model& model, const Step& step, const StructureSystem& sys);

@@ -185,23 +185,12 @@ long long run_steady_state_step(const Model& model, const Step& step, const Stru
   const auto t_step = std::chrono::steady_clock::now();
   const ModalDynamics& md = *step.modal;
   check_modal_step(model, step, sys);
-  if (!modes)
-    throw InputError(md.loc, "*STEADY STATE DYNAMICS: no modes in this run (a run resumed from a restart has not run "
-                             "the *FREQUENCY step before it)");
+  require_modes(md, modes);
   StaticProblem p(model, step, sys, loads, st, opt);
-  if (p.q != modes->dofs_per_node || p.held != modes->held)
-    throw InputError(md.loc, "*STEADY STATE DYNAMICS holds other dofs than *FREQUENCY step " +
-                                 std::to_string(modes->step) +
-                                 " did: the modes are those of that step's boundary conditions");
+  check_modes_fit(md, *modes, p);
   const std::size_t nm = modes->lambda.size();
-  if (nm == 0 || !modes->mass)
-    throw InputError(md.loc, "*STEADY STATE DYNAMICS: the *FREQUENCY step found no modes to superpose");
   std::vector<double> omega(nm), damping(nm), eigen(nm);
   for (std::size_t j = 0; j < nm; ++j) {
-    if (!(modes->lambda[j] > 0))
-      throw InputError(md.loc, "*STEADY STATE DYNAMICS: mode " + std::to_string(j + 1) + " has omega^2 = " +
-                                   std::to_string(modes->lambda[j]) +
-                                   " (a rigid-body or unstable mode has no steady response)");
     omega[j] = std::sqrt(modes->lambda[j]);
     eigen[j] = omega[j] / (2 * M_PI);
     damping[j] = 2 * modal_damping_ratio(md, static_cast<int>(j), omega[j]) * omega[j];
