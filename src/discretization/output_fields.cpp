@@ -150,31 +150,31 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
   interleave(&full.rf[0], rf);
   std::vector<double>& rm = vector("RM");
   interleave(&full.rf[3], rm);
-  // A rigid body's ROT NODE (the peer's) shows the body's rotation as its U and the moment on
-  // it as its RF, where the frame holds both nodes.
+  // A rigid body turns as one: its reference node's UR is the body's rotation (a model of
+  // solids turns no triad there, so the nodal frames would say 0), and the peer's ROT NODE
+  // shows that rotation as its U and the moment on the body as its RF.
   const auto row_of = [&](int n) -> std::ptrdiff_t {
     if (!nodes) return n;
     const auto it = std::lower_bound(nodes->begin(), nodes->end(), n);
     return it != nodes->end() && *it == n ? it - nodes->begin() : -1;
   };
+  if (sys.bodies.num_bodies > 0 && st.body_rotation.size() < 9 * static_cast<std::size_t>(sys.bodies.num_bodies))
+    throw std::logic_error("output_fields: a frame without the rigid bodies' rotations");
+  for (int k = 0; k < sys.bodies.num_bodies; ++k) {
+    const std::ptrdiff_t ref = row_of(sys.bodies.ref_node[static_cast<std::size_t>(k)]);
+    if (ref < 0) continue;
+    const double* R = &st.body_rotation[9 * static_cast<std::size_t>(k)];
+    const Vec3<double> th = rotation_vector(Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, Vec3<double>{0, 0, 1},
+                                            Vec3<double>{R[0], R[3], R[6]}, Vec3<double>{R[1], R[4], R[7]},
+                                            Vec3<double>{R[2], R[5], R[8]});
+    ur[static_cast<std::size_t>(3 * ref)] = th.x;
+    ur[static_cast<std::size_t>(3 * ref + 1)] = th.y;
+    ur[static_cast<std::size_t>(3 * ref + 2)] = th.z;
+  }
   for (const RigidBody& b : model.rigid_bodies) {
     if (b.rot_node < 0) continue;
     const std::ptrdiff_t r = row_of(b.rot_node), ref = row_of(b.ref_node);
     if (r < 0 || ref < 0) continue;
-    // The body's rotation R is the frame's (the body whose reference node it is): a model of
-    // solids turns no triad at its reference node.
-    for (int k = 0; k < sys.bodies.num_bodies; ++k) {
-      if (sys.bodies.ref_node[static_cast<std::size_t>(k)] != b.ref_node) continue;
-      if (st.body_rotation.size() < 9 * static_cast<std::size_t>(k + 1))
-        throw std::logic_error("output_fields: a frame without the rigid bodies' rotations");
-      const double* R = &st.body_rotation[9 * static_cast<std::size_t>(k)];
-      const Vec3<double> th = rotation_vector(Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, Vec3<double>{0, 0, 1},
-                                              Vec3<double>{R[0], R[3], R[6]}, Vec3<double>{R[1], R[4], R[7]},
-                                              Vec3<double>{R[2], R[5], R[8]});
-      ur[static_cast<std::size_t>(3 * ref)] = th.x;
-      ur[static_cast<std::size_t>(3 * ref + 1)] = th.y;
-      ur[static_cast<std::size_t>(3 * ref + 2)] = th.z;
-    }
     for (int c = 0; c < 3; ++c) {
       u[static_cast<std::size_t>(3 * r + c)] = ur[static_cast<std::size_t>(3 * ref + c)];
       rf[static_cast<std::size_t>(3 * r + c)] = rm[static_cast<std::size_t>(3 * ref + c)];

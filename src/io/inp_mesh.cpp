@@ -38,7 +38,9 @@ void DeckParser::node_keyword(const Keyword& kw) {
 // Hot path for large decks: no allocation besides the model's own arrays.
 void DeckParser::node_data(const Line& line) {
   const auto& f = line.fields;
-  need_fields(line, 3, "node id, x, y[, z]");
+  // Coordinates left out are zero, as in Abaqus and the peer (a line of the id alone puts the
+  // node at the origin).
+  need_fields(line, 1, "node id[, x, y, z]");
   if (f.size() > 7)
     fail(at_, "too many fields on *NODE data line: expected node id, x, y[, z[, nx, ny, nz]] (the "
               "normal direction), got " + std::to_string(f.size()) + " fields");
@@ -53,8 +55,8 @@ void DeckParser::node_data(const Line& line) {
     fail(at_, "node id " + std::to_string(label) + " is too large to renumber for " + renumbered_owner());
   const std::int64_t id = label + inst_.node_offset;
   if (at_assembly_level()) assembly_node_labels_.insert(label);
-  double x = real_or(f[1], 0.0, "the x coordinate");
-  double y = real_or(f[2], 0.0, "the y coordinate");
+  double x = f.size() > 1 ? real_or(f[1], 0.0, "the x coordinate") : 0.0;
+  double y = f.size() > 2 ? real_or(f[2], 0.0, "the y coordinate") : 0.0;
   double z = f.size() > 3 ? real_or(f[3], 0.0, "the z coordinate") : 0.0;
   if (inst_.moved) {  // x -> R (x + t - a) + a
     const double p[3] = {x + inst_.t[0] - inst_.a[0], y + inst_.t[1] - inst_.a[1], z + inst_.t[2] - inst_.a[2]};

@@ -88,6 +88,9 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   f->state.time = local.state.time;
   // Contact totals per definition are summed over the ranks already (contact.csv).
   f->state.contact_pair_force = local.state.contact_pair_force;
+  // Rigid bodies are whole on every rank, in the whole model's order: their rotations (the
+  // reference nodes' UR) are every rank's.
+  f->state.body_rotation = local.state.body_rotation;
   if (!full && !local.history) return comm_.rank() == 0 ? std::move(f) : nullptr;  // the record is global
 
   // Field frames: every owned node; history frames: the owned history nodes only.

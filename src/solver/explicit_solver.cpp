@@ -58,13 +58,6 @@ std::unique_ptr<Backend> start_backend(RunSetup& setup, const RunOptions& opt, c
   // host pass each increment: docs/parallel.md, "Distributed contact").
   std::unique_ptr<Backend> backend =
       setup.any_explicit ? make_backend(opt.backend, setup.sys(), bopt, opt.progress && writes) : nullptr;
-  // A rigid body's ROT NODE shows the body's rotation, which the GPU does not stage into its
-  // frames yet: refused there rather than written as zero.
-  if (backend && backend->device() >= 0 && setup.model)
-    for (const RigidBody& b : setup.model->rigid_bodies)
-      if (b.rot_node >= 0)
-        throw InputError(b.loc, "*RIGID BODY, ROT NODE= on the GPU: the rotation node's output (the body's rotation) "
-                                "is not staged by the GPU backend yet; run with --backend cpu");
   if (backend) backend->upload(setup.st);
   if (setup.restarts && !backend->restart_unsupported().empty())
     setup.cannot_restart(backend->restart_unsupported() + "; run with --backend cpu to write them", comm);

@@ -12,9 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/lap_timer.hpp"
-#include "discretization/rotary_inertia.hpp"
-#include "elements/consistent_mass.hpp"
-#include "elements/registry.hpp"
+#include "core/mat3.hpp"
 #include "solver/static_problem.hpp"
 
 #if HALFSTEP_HAVE_SPECTRA
@@ -44,73 +42,12 @@ struct EquationMass {
   mutable std::vector<double> dof, out;
 
   EquationMass(const StaticProblem& problem, const Model& model, const StructureSystem& sys)
-      : p(problem), m(problem.ndof, 0.0), dof(problem.ndof) {
-    for (std::size_t n = 0; n < p.nn; ++n)
-      for (std::size_t d = 0; d < 3; ++d) m[p.q * n + d] = sys.mass[n];
-    if (p.q >= 5) {
-      // 5-dof nodes' spins about their triad: the physical rotary inertia.
-      const std::vector<double> rot = node_spin_inertia(model, sys);
-      for (std::size_t n = 0; n < p.nn; ++n) m[p.q * n + 3] = m[p.q * n + 4] = rot[n];
-    }
-    dofs->q = p.q;
-    dofs->m_rest = m;
-    add_consistent_masses(sys);
-  }
-
-  /// The quadratic solids' consistent masses, their lumped shares taken out of m_rest.
-  void add_consistent_masses(const StructureSystem& sys) {
-    DofMass& d = *dofs;
-    const SolidMesh& sm = sys.solid;
-    for (const SolidGroup& g : sm.groups)
-      visit_continuum_kind(g.kind, [&](auto kind) {
-        using K = decltype(kind);
-        if constexpr (ConsistentMass<K>::kHas) {
-          constexpr int nn = K::kNodes;
-          for (int i = 0; i < g.count; ++i) {
-            const int e = g.first + i;
-            const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * nn];
-            Vec3<double> X[nn];
-            for (int a = 0; a < nn; ++a) X[a] = {sys.x0[c[a]], sys.y0[c[a]], sys.z0[c[a]]};
-            const double rho = sm.materials[static_cast<std::size_t>(sm.material[e])].density;
-            double M[nn * nn], frac[nn];
-            const double vol = K::mass_fractions(X, frac);
-            if (!(ConsistentMass<K>::matrix(X, rho, M) > 0) || !(vol > 0)) continue;  // keeps its lumped mass
-            d.mass_ptr.push_back(d.element_mass.size());
-            d.element_mass.insert(d.element_mass.end(), M, M + nn * nn);
-            for (int a = 0; a < nn; ++a) {
-              d.element_nodes.push_back(c[a]);
-              for (std::size_t k = 0; k < 3; ++k) {
-                double& r = d.m_rest[p.q * static_cast<std::size_t>(c[a]) + k];
-                r = std::max(0.0, r - rho * vol * frac[a]);
-              }
-            }
-            d.element_ptr.push_back(static_cast<int>(d.element_nodes.size()));
-          }
-        }
-      });
-  }
+      : p(problem), m(lumped_dof_mass(model, sys, problem.q)),
+        dofs(std::make_shared<DofMass>(dof_mass(model, sys, problem.q))), dof(problem.ndof) {}
   /// x_dof = T x (held dofs and held terms at zero: a mode moves no prescribed dof).
-  void expand(const double* x, std::vector<double>& out) const {
-    out.assign(p.ndof, 0.0);
-    for (std::size_t k = 0; k < p.ndof; ++k)
-      if (p.equation[k] >= 0) out[k] = x[p.equation[k]];
-    const DofCombinations& c = p.combined;
-    for (std::size_t i = 0; i < c.dof.size(); ++i) {
-      double s = 0;
-      for (int t = c.term_ptr[i]; t < c.term_ptr[i + 1]; ++t) s += c.term_weight[t] * x[c.term_eq[t]];
-      out[static_cast<std::size_t>(c.dof[i])] = s;
-    }
-  }
+  void expand(const double* x, std::vector<double>& out) const { p.expand_equations(x, out); }
   /// y = T^T f for a dof vector f.
-  void gather(const std::vector<double>& f, double* y) const {
-    std::fill(y, y + p.neq, 0.0);
-    for (std::size_t k = 0; k < p.ndof; ++k)
-      if (p.equation[k] >= 0) y[p.equation[k]] += f[k];
-    const DofCombinations& c = p.combined;
-    for (std::size_t i = 0; i < c.dof.size(); ++i)
-      for (int t = c.term_ptr[i]; t < c.term_ptr[i + 1]; ++t)
-        y[c.term_eq[t]] += c.term_weight[t] * f[static_cast<std::size_t>(c.dof[i])];
-  }
+  void gather(const std::vector<double>& f, double* y) const { p.gather_equations(f, y); }
   /// f = M v for dof vectors (the lumped rest and the element masses).
   void apply_dofs(const std::vector<double>& v, std::vector<double>& f) const { dofs->apply(v, f); }
   /// y = M_eq x.
@@ -313,22 +250,6 @@ void modal_masses(const ModeSet& modes, const EquationMass& mass, const Structur
 
 }  // namespace
 
-void DofMass::apply(const std::vector<double>& v, std::vector<double>& f) const {
-  f.resize(m_rest.size());
-  for (std::size_t k = 0; k < m_rest.size(); ++k) f[k] = m_rest[k] * v[k];
-  for (std::size_t i = 0; i + 1 < element_ptr.size(); ++i) {
-    const int* nodes = &element_nodes[static_cast<std::size_t>(element_ptr[i])];
-    const int n = element_ptr[i + 1] - element_ptr[i];
-    const double* M = &element_mass[mass_ptr[i]];
-    for (int a = 0; a < n; ++a)
-      for (std::size_t d = 0; d < 3; ++d) {
-        double s = 0;
-        for (int b = 0; b < n; ++b) s += M[a * n + b] * v[q * static_cast<std::size_t>(nodes[b]) + d];
-        f[q * static_cast<std::size_t>(nodes[a]) + d] += s;
-      }
-  }
-}
-
 void check_frequency_step(const Step& step, const StructureSystem& sys) {
   const SourceLoc& at = step.frequency->loc;
   if (sys.node_dofs > 5)
@@ -451,6 +372,10 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
         frame->print_cells = frame->print && prints_need_cells(step.prints) && sys.node_dofs <= 3;
         frame->small_strain = true;
         copy_output_fields(st, frame->state, frame->field || frame->print_cells);
+        // A mode turns no body (their rotations are prescribed: free ones are refused).
+        const Mat3<double> unturned = scaled_identity(1.0);
+        for (std::size_t b = 0; b + 9 <= frame->state.body_rotation.size(); b += 9)
+          std::copy(unturned.a, unturned.a + 9, &frame->state.body_rotation[b]);
         const std::vector<double>& dof = set.shapes[j];
         for (std::size_t n = 0; n < p.nn; ++n) {
           frame->state.ux[n] = dof[p.q * n];

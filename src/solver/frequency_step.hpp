@@ -11,25 +11,11 @@
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "model/model.hpp"
+#include "solver/dof_mass.hpp"
 #include "results/run_summary.hpp"
 #include "solver/static_solver.hpp"
 
 namespace halfstep {
-
-/// The mass matrix of a frequency step on the dofs of the static step's layout (`q` per node):
-/// the lumped nodal masses, with the quadratic solids' consistent element masses in place of
-/// their lumped share (elements/consistent_mass.hpp).
-struct DofMass {
-  std::size_t q = 3;              ///< dofs per node
-  std::vector<double> m_rest;     ///< lumped mass per dof less the elements' below
-  /// Consistent element masses: element i's nodes are element_nodes[element_ptr[i] ..
-  /// element_ptr[i + 1]), its matrix (n x n, row-major) at element_mass[mass_ptr[i]].
-  std::vector<int> element_ptr{0}, element_nodes;
-  std::vector<std::size_t> mass_ptr;
-  std::vector<double> element_mass;
-  /// f = M v for dof vectors.
-  void apply(const std::vector<double>& v, std::vector<double>& f) const;
-};
 
 /// The modes a frequency step found, kept for a later *MODAL DYNAMIC step: omega^2 and the
 /// shapes as dof vectors of the static step's layout (`dofs_per_node` per node; tied and

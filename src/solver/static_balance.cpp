@@ -46,6 +46,28 @@ std::vector<double> StaticProblem::equation_diagonal(const std::vector<double>& 
   return d;
 }
 
+void StaticProblem::expand_equations(const double* x, std::vector<double>& out) const {
+  out.assign(ndof, 0.0);
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (equation[k] >= 0) out[k] = x[equation[k]];
+  for (std::size_t i = 0; i < combined.dof.size(); ++i) {
+    double s = 0;
+    for (int t = combined.term_ptr[i]; t < combined.term_ptr[i + 1]; ++t)
+      s += combined.term_weight[static_cast<std::size_t>(t)] * x[combined.term_eq[static_cast<std::size_t>(t)]];
+    out[static_cast<std::size_t>(combined.dof[i])] = s;
+  }
+}
+
+void StaticProblem::gather_equations(const std::vector<double>& f, double* y) const {
+  std::fill(y, y + neq, 0.0);
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (equation[k] >= 0) y[equation[k]] += f[k];
+  for (std::size_t i = 0; i < combined.dof.size(); ++i)
+    for (int t = combined.term_ptr[i]; t < combined.term_ptr[i + 1]; ++t)
+      y[combined.term_eq[static_cast<std::size_t>(t)]] +=
+          combined.term_weight[static_cast<std::size_t>(t)] * f[static_cast<std::size_t>(combined.dof[i])];
+}
+
 void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau) {
   trial.x = from.x;
   trial.cfg = from.cfg;
@@ -59,10 +81,15 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
     diagonal.assign(ndof, 0.0);
     for (std::size_t k = 0; k < ndof; ++k) diagonal[k] = c_stab * mstar[k] / dtau;
   }
-  if (dynamic) {  // HHT's d(M a)/dx, divided by (1 + alpha) like the whole residual
+  if (dynamic) {  // HHT's d(M a + C v)/dx, the mass divided by (1 + alpha) like the whole residual
+    const double fm = 1.0 / ((1 + hht_alpha) * hht_beta * dtau * dtau), fc = hht_gamma / (hht_beta * dtau);
     if (diagonal.empty()) diagonal.assign(ndof, 0.0);
-    for (std::size_t k = 0; k < ndof; ++k)
-      diagonal[k] += m_dyn[k] / ((1 + hht_alpha) * hht_beta * dtau * dtau) + c_dyn[k] * hht_gamma / (hht_beta * dtau);
+    for (std::size_t k = 0; k < ndof; ++k) diagonal[k] += dyn_mass.m_rest[k] * fm + dyn_mass.c_rest[k] * fc;
+    if (dyn_mass.consistent() && dtau != blocks_dtau_) {  // read by the engine at each assembly
+      dyn_mass.element_blocks(fm, fc, mass_blocks_);
+      blocks_dtau_ = dtau;
+      engine->set_coupling(&mass_blocks_);
+    }
     shift_dtau_ = dtau;
   }
   if (step.nlgeom)
@@ -115,12 +142,7 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
   // A dynamic step's inertia and damping forces, which also set the force scale (a body in
   // free flight has no other force, and a zero scale would pass its first residual).
   if (dynamic) {
-    inertia_.resize(ndof);
-    inertia_scale_.resize(ndof);
-    for (std::size_t k = 0; k < ndof; ++k) {
-      inertia_[k] = inertia(k, from, trial, dtau);
-      inertia_scale_[k] = motion_force_scale(k, from, trial, dtau);
-    }
+    inertia_forces(from, trial, dtau, inertia_, inertia_scale_);
   }
   // Force scales: the average nonzero nodal force and moment (reactions included), never
   // below the time average of the converged increments (Abaqus' q~).

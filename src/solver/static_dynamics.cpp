@@ -1,12 +1,11 @@
 // Implicit dynamics (*DYNAMIC without EXPLICIT) on the static step's Newton iterations: the
-// Hilber-Hughes-Taylor method with the explicit scheme's lumped mass (docs/theory.md,
-// "Implicit dynamics").
+// Hilber-Hughes-Taylor method with the lumped mass, the quadratic solids' consistent
+// (solver/dof_mass.hpp; docs/theory.md, "Implicit dynamics").
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "core/error.hpp"
-#include "discretization/rotary_inertia.hpp"
 #include "elements/registry.hpp"
 #include "solver/static_problem.hpp"
 
@@ -28,6 +27,56 @@ void check_dynamic_step(const Step& step, const StructureSystem& sys) {
                                               "*DYNAMIC, EXPLICIT");
 }
 
+namespace {
+
+/// M_eq a = T^T f on the equations that carry mass (the others' accelerations zero), by
+/// conjugate gradients preconditioned with the lumped diagonal: a consistent mass matrix is
+/// well conditioned, so this converges in tens of iterations.
+std::vector<double> consistent_acceleration(const StaticProblem& p, const std::vector<double>& f) {
+  const std::size_t ne = static_cast<std::size_t>(p.neq);
+  const std::vector<double> d = p.equation_diagonal(p.m_dyn);
+  std::vector<double> b(ne), x(ne, 0.0), dof, mdof;
+  p.gather_equations(f, b.data());
+  for (std::size_t i = 0; i < ne; ++i)
+    if (!(d[i] > 0)) b[i] = 0;
+  const auto apply = [&](const std::vector<double>& in, std::vector<double>& out) {
+    p.expand_equations(in.data(), dof);
+    p.dyn_mass.apply(dof, mdof);
+    p.gather_equations(mdof, out.data());
+    for (std::size_t i = 0; i < ne; ++i)
+      if (!(d[i] > 0)) out[i] = 0;
+  };
+  const auto dot = [&](const std::vector<double>& u, const std::vector<double>& v) {
+    double s = 0;
+    for (std::size_t i = 0; i < ne; ++i) s += u[i] * v[i];
+    return s;
+  };
+  const double bb = dot(b, b);
+  if (!(bb > 0)) return x;
+  std::vector<double> r = b, z(ne), dir(ne), q(ne);
+  for (std::size_t i = 0; i < ne; ++i) z[i] = d[i] > 0 ? r[i] / d[i] : 0.0;
+  dir = z;
+  double rz = dot(r, z);
+  constexpr int kMaxIterations = 1000;
+  for (int it = 0; it < kMaxIterations; ++it) {
+    apply(dir, q);
+    const double step = rz / dot(dir, q);
+    for (std::size_t i = 0; i < ne; ++i) {
+      x[i] += step * dir[i];
+      r[i] -= step * q[i];
+    }
+    if (dot(r, r) <= 1e-26 * bb) return x;
+    for (std::size_t i = 0; i < ne; ++i) z[i] = d[i] > 0 ? r[i] / d[i] : 0.0;
+    const double rz1 = dot(r, z);
+    for (std::size_t i = 0; i < ne; ++i) dir[i] = z[i] + (rz1 / rz) * dir[i];
+    rz = rz1;
+  }
+  throw RunError("implicit *DYNAMIC step '" + p.step.name + "': the initial accelerations (M a = f) did not converge in " +
+                 std::to_string(kMaxIterations) + " conjugate-gradient iterations");
+}
+
+}  // namespace
+
 void StaticProblem::init_dynamics() {
   dynamic = step.dynamic.has_value();
   if (!dynamic) return;
@@ -35,27 +84,15 @@ void StaticProblem::init_dynamics() {
   hht_alpha = step.dynamic->alpha;
   hht_beta = 0.25 * (1 - hht_alpha) * (1 - hht_alpha);
   hht_gamma = 0.5 - hht_alpha;
-  m_dyn.assign(ndof, 0.0);
-  c_dyn.assign(ndof, 0.0);
+  dyn_mass = dof_mass(model, sys, q);
+  m_dyn = lumped_dof_mass(model, sys, q);
   vel.assign(ndof, 0.0);
   acc.assign(ndof, 0.0);
-  // The motion the run is in: an earlier explicit or dynamic step's velocities go on.
+  // The motion the run is in: an earlier explicit or dynamic step's velocities go on (MITC4
+  // nodes' spins about their triad too: the explicit layout of v[3], v[4]).
   for (std::size_t n = 0; n < nn; ++n)
-    for (std::size_t d = 0; d < 3; ++d) {
-      m_dyn[q * n + d] = sys.mass[n];
-      c_dyn[q * n + d] = sys.damp.empty() ? 0.0 : sys.damp[n];  // *DAMPING, ALPHA: c = alpha m
+    for (std::size_t d = 0; d < std::min<std::size_t>(q, 5); ++d)
       vel[q * n + d] = st.v[d].empty() ? 0.0 : st.v[d][n];
-    }
-  if (q < 5) return;
-  // MITC4 nodes' spins about their triad (the explicit layout of v[3], v[4] too): the
-  // physical rotary inertia, damped with the translations' alpha.
-  const std::vector<double> rot = node_spin_inertia(model, sys);
-  for (std::size_t n = 0; n < nn; ++n)
-    for (std::size_t r = 3; r < 5; ++r) {
-      m_dyn[q * n + r] = rot[n];
-      c_dyn[q * n + r] = !sys.damp.empty() && sys.mass[n] > 0 ? sys.damp[n] / sys.mass[n] * rot[n] : 0.0;
-      vel[q * n + r] = st.v[r].empty() ? 0.0 : st.v[r][n];
-    }
 }
 
 StaticProblem::Motion StaticProblem::newmark(std::size_t k, double x0, double x1, double dtau) const {
@@ -64,33 +101,48 @@ StaticProblem::Motion StaticProblem::newmark(std::size_t k, double x0, double x1
   return {vel[k] + dtau * ((1 - hht_gamma) * acc[k] + hht_gamma * a1), a1};
 }
 
-double StaticProblem::inertia(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial, double dtau) const {
-  const auto [v1, a1] = newmark(k, from.x[k], trial.x[k], dtau);
-  // HHT weighs the damping force c v like the internal force: (1 + alpha) at the end, -alpha
-  // at the start.
-  return (m_dyn[k] * a1 + hht_alpha * (from.f_ext[k] - from.f_int[k] - c_dyn[k] * vel[k])) / (1 + hht_alpha) +
-         c_dyn[k] * v1;
-}
-
-double StaticProblem::motion_force_scale(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial,
-                                         double dtau) const {
-  const auto [v1, a1] = newmark(k, from.x[k], trial.x[k], dtau);
-  return std::max({std::fabs(m_dyn[k] * a1), std::fabs(c_dyn[k] * v1), m_dyn[k] * std::fabs(v1) / dtau});
+void StaticProblem::inertia_forces(const NewtonIterate& from, const NewtonIterate& trial, double dtau,
+                                   std::vector<double>& f, std::vector<double>& scale) const {
+  std::vector<double> a1(ndof), v1(ndof), ma, cv0, cv1;
+  for (std::size_t k = 0; k < ndof; ++k) {
+    const auto [v, a] = newmark(k, from.x[k], trial.x[k], dtau);
+    v1[k] = v;
+    a1[k] = a;
+  }
+  dyn_mass.apply(a1, ma);
+  dyn_mass.apply_damping(vel, cv0);
+  dyn_mass.apply_damping(v1, cv1);
+  f.resize(ndof);
+  scale.resize(ndof);
+  for (std::size_t k = 0; k < ndof; ++k) {
+    // HHT weighs the damping force C v like the internal force: (1 + alpha) at the end,
+    // -alpha at the start.
+    f[k] = (ma[k] + hht_alpha * (from.f_ext[k] - from.f_int[k] - cv0[k])) / (1 + hht_alpha) + cv1[k];
+    scale[k] = std::max({std::fabs(m_dyn[k] * a1[k]), std::fabs(cv1[k]), m_dyn[k] * std::fabs(v1[k]) / dtau});
+  }
 }
 
 void StaticProblem::initial_acceleration(const NewtonIterate& s) {
-  // Per equation, as the out-of-balance force gathers there (a rigid body's shared
-  // translations sum their slaves' masses); a massless or held dof stays at zero.
-  std::vector<double> f(static_cast<std::size_t>(neq), 0.0), m(static_cast<std::size_t>(neq), 0.0);
-  for (std::size_t k = 0; k < ndof; ++k)
-    if (equation[k] >= 0) {
-      f[static_cast<std::size_t>(equation[k])] += s.f_ext[k] - s.f_int[k] - c_dyn[k] * vel[k];
-      m[static_cast<std::size_t>(equation[k])] += m_dyn[k];
+  std::vector<double> cv;
+  dyn_mass.apply_damping(vel, cv);
+  std::vector<double> f(ndof);
+  for (std::size_t k = 0; k < ndof; ++k) f[k] = s.f_ext[k] - s.f_int[k] - cv[k];
+  if (!dyn_mass.consistent()) {
+    // Per equation, as the out-of-balance force gathers there (a rigid body's shared
+    // translations sum their slaves' masses); a massless or held dof stays at zero.
+    std::vector<double> fe(static_cast<std::size_t>(neq), 0.0), m(static_cast<std::size_t>(neq), 0.0);
+    for (std::size_t k = 0; k < ndof; ++k)
+      if (equation[k] >= 0) {
+        fe[static_cast<std::size_t>(equation[k])] += f[k];
+        m[static_cast<std::size_t>(equation[k])] += m_dyn[k];
+      }
+    for (std::size_t k = 0; k < ndof; ++k) {
+      const int e = equation[k];
+      acc[k] = e >= 0 && m[static_cast<std::size_t>(e)] > 0 ? fe[static_cast<std::size_t>(e)] / m[static_cast<std::size_t>(e)] : 0.0;
     }
-  for (std::size_t k = 0; k < ndof; ++k) {
-    const int e = equation[k];
-    acc[k] = e >= 0 && m[static_cast<std::size_t>(e)] > 0 ? f[static_cast<std::size_t>(e)] / m[static_cast<std::size_t>(e)] : 0.0;
+    return;
   }
+  expand_equations(consistent_acceleration(*this, f).data(), acc);
 }
 
 void StaticProblem::accept_motion(const NewtonIterate& from, const NewtonIterate& to, double dtau) {
@@ -102,8 +154,10 @@ void StaticProblem::accept_motion(const NewtonIterate& from, const NewtonIterate
 }
 
 double StaticProblem::kinetic_energy() const {
+  std::vector<double> mv;
+  dyn_mass.apply(vel, mv);
   double e = 0;
-  for (std::size_t k = 0; k < vel.size(); ++k) e += 0.5 * m_dyn[k] * vel[k] * vel[k];
+  for (std::size_t k = 0; k < vel.size(); ++k) e += 0.5 * vel[k] * mv[k];
   return e;
 }
 

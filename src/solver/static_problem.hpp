@@ -21,6 +21,7 @@
 #include "discretization/loads.hpp"
 #include "linear/tangent_engine.hpp"
 #include "model/model.hpp"
+#include "solver/dof_mass.hpp"
 #include "solver/newton.hpp"
 #include "solver/static_contact.hpp"
 #include "solver/static_solver.hpp"
@@ -96,6 +97,11 @@ struct StaticProblem final : NewtonProblem {
   /// *TIE or *EQUATION dependent adds w^2 of its value to each term's (the stabilization's and
   /// the inertia's tangent shift, a frequency step's mass check).
   std::vector<double> equation_diagonal(const std::vector<double>& per_dof) const;
+  /// out = T x: an equation vector spread onto the dofs (a shared equation to each of its
+  /// dofs, a *TIE or *EQUATION dependent the weighted sum of its terms; held dofs zero).
+  void expand_equations(const double* x, std::vector<double>& out) const;
+  /// y = T^T f for a dof vector f (neq entries): what gathers at each equation.
+  void gather_equations(const std::vector<double>& f, double* y) const;
   /// The translations of the unknowns xs, 3 per node (the continuum operator's layout).
   std::vector<double> translations(const std::vector<double>& xs) const;
   /// The dependent dofs of *TIE and *EQUATION (sys.constraints) at the weighted sums of
@@ -164,27 +170,30 @@ struct StaticProblem final : NewtonProblem {
   bool stabilize = false;
   std::vector<double> mstar;
   double c_stab = 0;
-  /// *DYNAMIC (implicit, Hilber-Hughes-Taylor; static_dynamics.cpp): the inertia forces M a of
-  /// the lumped mass join the residual, weighted with alpha as HHT weighs the forces, and
-  /// M / ((1 + alpha) beta dtau^2) the tangent's diagonal; velocities and accelerations per dof
-  /// are advanced by Newmark's rules when an increment is accepted.
+  /// *DYNAMIC (implicit, Hilber-Hughes-Taylor; static_dynamics.cpp): the inertia forces M a
+  /// (lumped, with the quadratic solids' consistent element masses: solver/dof_mass.hpp) join
+  /// the residual, weighted with alpha as HHT weighs the forces, and M / ((1 + alpha) beta
+  /// dtau^2) the tangent (the lumped part on its diagonal, the element masses as coupling
+  /// blocks); velocities and accelerations per dof are advanced by Newmark's rules when an
+  /// increment is accepted.
   bool dynamic = false;
   double hht_alpha = 0, hht_beta = 0.25, hht_gamma = 0.5;
-  std::vector<double> m_dyn, c_dyn, vel, acc;  ///< lumped mass, damping (*DAMPING, ALPHA), velocity, acceleration per dof
+  DofMass dyn_mass;                          ///< M and C (*DAMPING, ALPHA) on the dofs
+  std::vector<double> m_dyn, vel, acc;       ///< lumped mass (the residual's scale), velocity, acceleration per dof
   /// Newmark's velocity and acceleration at the end of an increment of dof k from x0 to x1.
   struct Motion {
     double v, a;
   };
   Motion newmark(std::size_t k, double x0, double x1, double dtau) const;
-  /// The inertia and damping term HHT subtracts from dof k's out-of-balance force at the
-  /// trial: (m a1 + alpha (f_ext - f_int - c v)_n) / (1 + alpha) + c v1, a1 and v1 from
-  /// Newmark's rules.
-  double inertia(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial, double dtau) const;
-  /// The size of dof k's motion as a force, for the residual's scale: the largest of |m a1|,
-  /// |c v1| and m |v1| / dtau (a body in free flight balances with no force at all, yet its
-  /// residual must be judged against its momentum).
-  double motion_force_scale(std::size_t k, const NewtonIterate& from, const NewtonIterate& trial, double dtau) const;
-  /// The accelerations at the step's start: M a = f_ext - f_int of the state s (per dof).
+  /// The inertia and damping forces HHT subtracts from the out-of-balance forces at the
+  /// trial, per dof: (M a1 + alpha (f_ext - f_int - C v)_n) / (1 + alpha) + C v1, a1 and v1
+  /// from Newmark's rules; and into scale each dof's motion as a force for the residual's
+  /// scale: the largest of |m a1|, |(C v1)_k| and m |v1| / dtau (a body in free flight
+  /// balances with no force at all, yet its residual must be judged against its momentum).
+  void inertia_forces(const NewtonIterate& from, const NewtonIterate& trial, double dtau, std::vector<double>& f,
+                      std::vector<double>& scale) const;
+  /// The accelerations at the step's start: M a = f_ext - f_int - C v of the state s, on the
+  /// equations that carry mass (the others' stay zero).
   void initial_acceleration(const NewtonIterate& s);
   /// Newmark's velocity and acceleration at `to`, accepted after `from` over dtau.
   void accept_motion(const NewtonIterate& from, const NewtonIterate& to, double dtau);
@@ -209,8 +218,10 @@ struct StaticProblem final : NewtonProblem {
 
   std::vector<double> face_, face_ux_, face_uy_, face_uz_, surface_pressure_;  ///< external()'s buffers
   std::vector<Vec3<double>> body_start_;                                    ///< bodies' rotation vectors at the start
-  std::vector<double> inertia_;        ///< a dynamic step's inertia() per dof at the last balance
-  std::vector<double> inertia_scale_;  ///< and motion_force_scale() per dof
+  std::vector<double> inertia_;        ///< a dynamic step's inertia_forces() at the last balance
+  std::vector<double> inertia_scale_;  ///< and their scale per dof
+  CouplingBlocks mass_blocks_;         ///< a dynamic step's consistent element masses in the tangent
+  double blocks_dtau_ = 0;             ///< the increment mass_blocks_ were scaled for
   std::vector<double> thermal_scale_;  ///< per dof: |thermal force| of the attempt's temperatures (empty: none)
   double q_time_[2] = {0, 0};       ///< summed force and moment scales of the converged increments
   std::int64_t q_count_[2] = {0, 0};

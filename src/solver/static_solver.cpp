@@ -199,14 +199,15 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
     account_stabilization(p, s, trial, dtau, summary);
     // Accepted: work by the trapezoidal rule over the increment's nodal forces (with the
     // inertia forces in a dynamic step: the work of the loads and the reactions).
-    std::vector<double> inertia_before;
+    std::vector<double> ma0, ma1;
     if (p.dynamic) {
-      inertia_before = p.acc;
+      p.dyn_mass.apply(p.acc, ma0);
       p.accept_motion(s, trial, dtau);
+      p.dyn_mass.apply(p.acc, ma1);
     }
     for (std::size_t k = 0; k < p.ndof; ++k) {
-      const double f0 = s.f_int[k] + (p.dynamic ? p.m_dyn[k] * inertia_before[k] : 0.0);
-      const double f1 = trial.f_int[k] + (p.dynamic ? p.m_dyn[k] * p.acc[k] : 0.0);
+      const double f0 = s.f_int[k] + (p.dynamic ? ma0[k] : 0.0);
+      const double f1 = trial.f_int[k] + (p.dynamic ? ma1[k] : 0.0);
       work += 0.5 * (f0 + f1) * (trial.x[k] - s.x[k]);
     }
     s.x.swap(trial.x);

@@ -19,6 +19,7 @@
 
 #include "core/error.hpp"
 #include "core/lap_timer.hpp"
+#include "elements/rotation.hpp"
 #include "solver/interrupt.hpp"
 #include "solver/modal_dynamics.hpp"
 #include "solver/static_problem.hpp"
@@ -140,6 +141,12 @@ void emit_point(StaticProblem& p, const ModeSet& modes, const ModalDynamics& md,
       }
     }
     copy_output_fields(st, frame->state, frame->field || frame->print_cells);
+    // The bodies' rotations are prescribed (free ones are refused): the real part turns each
+    // by its *BOUNDARY value, as the base motion's solve placed its nodes; the imaginary none.
+    for (int b = 0; b < p.sys.bodies.num_bodies; ++b) {
+      const Mat3<double> Rb = rotation_matrix(c == 0 ? p.body_rotation_at(b, p.step.time_period) : Vec3<double>{});
+      std::copy(Rb.a, Rb.a + 9, &frame->state.body_rotation[9 * static_cast<std::size_t>(b)]);
+    }
     for (std::size_t n = 0; n < p.nn; ++n) {
       frame->state.ux[n] = part[c].x[p.q * n];
       frame->state.uy[n] = part[c].x[p.q * n + 1];

@@ -22,7 +22,8 @@ namespace halfstep::test {
 namespace {
 
 /// deck (under the source tree) with two more history sets every increment and field output
-/// (U, V, RF) NUMBER INTERVAL=field, written to dir/name.inp.
+/// (U, V, RF) NUMBER INTERVAL=field, written to dir/name.inp. H1's rows carry UR too: a rigid
+/// body's reference node shows the body's rotation, which the GPU stages from its own array.
 std::string with_history_sets(const std::string& dir, const std::string& name, const std::string& deck,
                               const std::string& sets, int field) {
   std::string text = read_file(std::string(HALFSTEP_SOURCE_DIR "/") + deck);
@@ -30,7 +31,7 @@ std::string with_history_sets(const std::string& dir, const std::string& name, c
   const std::size_t end = text.rfind("*END STEP");
   EXPECT_TRUE(material != std::string::npos && end != std::string::npos) << deck;
   text.insert(end, "*OUTPUT, FIELD, NUMBER INTERVAL=" + std::to_string(field) +
-                       "\n*NODE OUTPUT\nU, V, RF\n*OUTPUT, HISTORY, TIME INTERVAL=1e-6\n*NODE OUTPUT, NSET=H1\nU, V, RF\n"
+                       "\n*NODE OUTPUT\nU, V, RF\n*OUTPUT, HISTORY, TIME INTERVAL=1e-6\n*NODE OUTPUT, NSET=H1\nU, UR, V, RF\n"
                        "*NODE OUTPUT, NSET=H2\nU, V, RF\n");
   text.insert(material, sets);
   const std::string path = dir + "/" + name + ".inp";

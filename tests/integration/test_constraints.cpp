@@ -279,7 +279,7 @@ std::string box_deck(const std::string& ref, const std::string& loads, double pe
   d += "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SOLID SECTION, ELSET=BOX, MATERIAL=M\n";
   d += "*RIGID BODY, REF NODE=" + ref + ", ELSET=BOX\n*STEP\n*DYNAMIC, EXPLICIT\n, " + std::to_string(period) +
        "\n*CLOAD\n" + loads + "*OUTPUT, HISTORY, TIME INTERVAL=" + std::to_string(period) +
-       "\n*NODE OUTPUT, NSET=ALLN\nU, V, A\n*END STEP\n";
+       "\n*NODE OUTPUT, NSET=ALLN\nU, UR, V, A\n*END STEP\n";
   return d;
 }
 
@@ -308,6 +308,10 @@ TEST(RigidBody, MomentSpinsTheBodyAboutItsPrincipalAxis) {
   EXPECT_NEAR(corner.at("U3"), 0.0, 1e-13);
   const auto centre = last_row_of(h, 100);
   for (const char* k : {"U1", "U2", "U3"}) EXPECT_NEAR(centre.at(k), 0.0, 1e-14) << k;
+  // The reference node of a body of solids shows the body's rotation (its nodal frame is
+  // not turned: the rotation lives in the body).
+  EXPECT_NEAR(centre.at("UR3"), theta, 1e-13);
+  for (const char* k : {"UR1", "UR2"}) EXPECT_NEAR(centre.at(k), 0.0, 1e-14) << k;
   // The corner's velocity is w x (R X), w = alpha t.
   EXPECT_NEAR(corner.at("V1"), -0.4 * (s * 1 + c * 0.5), 1e-12);
   EXPECT_NEAR(corner.at("V2"), 0.4 * (c * 1 - s * 0.5), 1e-12);
@@ -351,6 +355,31 @@ TEST(RigidBody, RotationNodeCarriesTheMomentAndShowsTheRotation) {
   EXPECT_NE(out.find("a *RIGID BODY's ROT NODE: its dofs 1 to 3 are the body's rotations"), std::string::npos) << out;
 }
 
+// A static step turns a body of solids by its reference node's prescribed rotation: the
+// slaves take the finite rotation (NLGEOM) and the reference node's UR shows it.
+TEST(RigidBody, StaticPrescribedRotationTurnsTheBodyAndShowsOnItsReferenceNode) {
+  std::string d = "*HEADING\ncube with a rigid top\n*NODE\n";
+  for (int k = 0; k < 8; ++k) d += node_line(k + 1, (k % 4 == 1 || k % 4 == 2) ? 1.0 : 0.0, (k % 4 >= 2) ? 1.0 : 0.0, k >= 4 ? 1.0 : 0.0);
+  d += "100, 0.5, 0.5, 1.\n*ELEMENT, TYPE=C3D8, ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8\n*NSET, NSET=TOP\n5, 6, 7, 8\n"
+       "*NSET, NSET=BOT\n1, 2, 3, 4\n*NSET, NSET=H\n7, 100\n*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n"
+       "*SOLID SECTION, ELSET=E, MATERIAL=M\n*RIGID BODY, NSET=TOP, REF NODE=100\n*STEP, NLGEOM\n*STATIC\n0.25, 1.\n"
+       "*BOUNDARY\nBOT, 1, 3\n100, 1, 5\n100, 6, 6, 0.3\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=H\nU, UR\n*END STEP\n";
+  const std::string dir = scratch_dir("rigid_static_rotation");
+  std::ofstream(dir + "/r.inp") << d;
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/r.inp", dir + "/out", "--threads 1", &out), 0) << out;
+  const Csv h = read_csv(dir + "/out/history/H.csv");
+  const auto ref = last_row_of(h, 100), corner = last_row_of(h, 7);
+  ASSERT_EQ(ref.at("time"), 1.0);
+  EXPECT_NEAR(ref.at("UR3"), 0.3, 1e-14);
+  for (const char* k : {"UR1", "UR2", "U1", "U2", "U3"}) EXPECT_NEAR(ref.at(k), 0.0, 1e-14) << k;
+  // Corner 7 at (0.5, 0.5, 0) from the reference node, turned by 0.3 about z.
+  const double c = std::cos(0.3), s = std::sin(0.3);
+  EXPECT_NEAR(corner.at("U1"), 0.5 * c - 0.5 * s - 0.5, 1e-14);
+  EXPECT_NEAR(corner.at("U2"), 0.5 * s + 0.5 * c - 0.5, 1e-14);
+  EXPECT_NEAR(corner.at("U3"), 0.0, 1e-14);
+}
+
 TEST(RigidBody, ForceThroughTheCentreTranslatesABodyHeldAtACorner) {
   // The reference node is a corner, 1.15 from the centre of mass: a force resultant through
   // the centre must give a = F / m and no rotation, which the coupled 6 x 6 solve does (a
@@ -380,7 +409,7 @@ TEST(RigidBody, HeldRotationLeavesTheTranslationAndReportsTheReactionMoment) {
   const std::string step = "*DYNAMIC, EXPLICIT\n, 1.000000\n";
   ASSERT_NE(deck.find(step), std::string::npos);
   deck.insert(deck.find(step) + step.size(), "*BOUNDARY\n100, 4, 6\n");
-  deck.replace(deck.find("U, V, A\n"), 8, "U, V, A, RF\n");
+  deck.replace(deck.find("U, UR, V, A\n"), 12, "U, UR, V, A, RF\n");
   std::ofstream(dir + "/r.inp") << deck;
   std::string out;
   ASSERT_EQ(run_halfstep(dir + "/r.inp", dir + "/out", "--threads 1", &out), 0) << out;

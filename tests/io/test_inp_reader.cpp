@@ -303,6 +303,30 @@ TEST(InpReader, ElementsMayPrecedeTheirNodes) {
   EXPECT_EQ(m.elements.conn, (std::vector<int>{0, 1, 2, 3}));
 }
 
+// Coordinates left out are zero (Abaqus; the peer's planestress3 deck puts a node at the
+// origin with its id alone).
+TEST(InpReader, OmittedNodeCoordinatesAreZero) {
+  const std::string deck = R"(*NODE
+10
+20, 1.
+30, 1, 1
+40, , 1, 2
+*ELEMENT, TYPE=S4, ELSET=E
+7, 10, 20, 30, 40
+*MATERIAL, NAME=M
+*ELASTIC
+1, 0
+*DENSITY
+1
+*SHELL SECTION, ELSET=E, MATERIAL=M
+1
+)" + std::string(kPlateStep);
+  const Model m = read(deck);
+  EXPECT_EQ(m.nodes.x, (std::vector<double>{0, 1, 1, 0}));
+  EXPECT_EQ(m.nodes.y, (std::vector<double>{0, 0, 1, 1}));
+  EXPECT_EQ(m.nodes.z, (std::vector<double>{0, 0, 0, 2}));
+}
+
 TEST(InpReader, RepeatedSetsAppendAndStayUnique) {
   const std::string deck = std::string(kPlateMesh) + R"(*NSET, NSET=A
 3, 1

@@ -66,6 +66,7 @@ struct Staging {
   PinnedArray<T> family_state[cuda::kMaxSlotFamilies];  // per device family: its elements' state
   PinnedArray<T> shell_points;         // section-point state of plastic shells
   PinnedArray<T> contact;              // contact models: nodal normal, then friction forces (3 nn each)
+  PinnedArray<T> bodies;               // rigid bodies' rotations (9 each): their reference nodes' UR
   PinnedArray<EnergyMonitor> monitor;
   cudaEvent_t ready = nullptr;
   bool in_use = false;
@@ -555,6 +556,11 @@ class CudaBackend final : public Backend {
   template <class F>
   void for_each_device_array(F&& f);
   int acquire_staging();
+  /// The frame's element, material, contact and body arrays into staging s (asynchronous copies
+  /// on the stream; the counts are sample()'s, zero for what the frame does not write).
+  void stage_frame_arrays(Staging<T>& s, int ne, int ns, std::size_t npts, std::size_t nshell,
+                          const std::array<std::size_t, cuda::kMaxSlotFamilies>& nfam, std::size_t ncon,
+                          std::size_t npair, std::size_t nbody);
   void release_staging(int b);
 
   // element_pass.cuh: the element launches of a pass, and the block sizes they run with.

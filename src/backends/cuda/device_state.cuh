@@ -129,6 +129,51 @@ void CudaBackend<T>::download(StructureState& st) {
 }
 
 template <class T>
+void CudaBackend<T>::stage_frame_arrays(Staging<T>& s, int ne, int ns, std::size_t npts, std::size_t nshell,
+                                        const std::array<std::size_t, cuda::kMaxSlotFamilies>& nfam,
+                                        std::size_t ncon, std::size_t npair, std::size_t nbody) {
+  if (ne > 0)
+    check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+          "copy energies");
+  if (nshell > 0)
+    check(cudaMemcpyAsync(s.shell_points.host(), shell_state_.get(), nshell * sizeof(T), cudaMemcpyDeviceToHost,
+                          stream_),
+          "copy shell state");
+  if (ns > 0) {
+    check(cudaMemcpyAsync(s.energy.host() + ne, solid_energy_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+          "copy solid energies");
+    check(cudaMemcpyAsync(s.energy.host() + ne + ns, solid_hourglass_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost,
+                          stream_),
+          "copy hourglass energies");
+    if (npts > 0)
+      check(cudaMemcpyAsync(s.points.host(), solid_state_.get(), npts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+            "copy material state");
+  }
+  for (std::size_t k = 0; k < families_.size(); ++k)
+    if (nfam[k] > 0)
+      check(cudaMemcpyAsync(s.family_state[k].host(), families_[k]->sampled_state().array->get(), nfam[k] * sizeof(T),
+                            cudaMemcpyDeviceToHost, stream_),
+            "copy element family state");
+  if (ncon > 0) {
+    check(cudaMemcpyAsync(s.contact.host(), contact_.ct_normal_.get(), ncon * sizeof(T), cudaMemcpyDeviceToHost,
+                          stream_),
+          "copy contact forces");
+    check(cudaMemcpyAsync(s.contact.host() + ncon, contact_.ct_shear_.get(), ncon * sizeof(T),
+                          cudaMemcpyDeviceToHost, stream_),
+          "copy contact forces");
+  }
+  // The totals per definition go to every row, also those that carry no nodal contact
+  // forces (history and energy rows: contact.csv).
+  if (npair > 0)
+    check(cudaMemcpyAsync(s.contact.host() + 2 * ncon, contact_.ct_pair_force_.get(), npair * sizeof(T),
+                          cudaMemcpyDeviceToHost, stream_),
+          "copy contact totals");
+  if (nbody > 0)
+    check(cudaMemcpyAsync(s.bodies.host(), body_rotation_.get(), nbody * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+          "copy body rotations");
+}
+
+template <class T>
 void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   const int nn = sys_.num_nodes;
   // Element energies and material states only for frames that write cells (field frames,
@@ -175,6 +220,8 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   // Nodal contact forces are field output; the per-definition totals go to every energy row.
   const std::size_t ncon = subset ? 0 : contact_.ct_normal_.size(), npair = contact_.ct_pair_force_.size();
   s.contact.reserve(2 * ncon + npair);
+  const std::size_t nbody = body_rotation_.size();
+  s.bodies.reserve(nbody);
   if (!s.ready) check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
   // The sample kernel streams the frame straight into mapped pinned memory: no device copy
   // of the frame exists, so output costs no GPU memory (see docs/performance.md).
@@ -187,42 +234,7 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
         s.state.device());
     check(cudaGetLastError(), "stage launch");
   }
-  if (ne > 0)
-    check(cudaMemcpyAsync(s.energy.host(), elem_energy_.get(), ne * sizeof(T), cudaMemcpyDeviceToHost, stream_),
-          "copy energies");
-  if (nshell > 0)
-    check(cudaMemcpyAsync(s.shell_points.host(), shell_state_.get(), nshell * sizeof(T), cudaMemcpyDeviceToHost,
-                          stream_),
-          "copy shell state");
-  if (ns > 0) {
-    check(cudaMemcpyAsync(s.energy.host() + ne, solid_energy_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost, stream_),
-          "copy solid energies");
-    check(cudaMemcpyAsync(s.energy.host() + ne + ns, solid_hourglass_.get(), ns * sizeof(T), cudaMemcpyDeviceToHost,
-                          stream_),
-          "copy hourglass energies");
-    if (npts > 0)
-      check(cudaMemcpyAsync(s.points.host(), solid_state_.get(), npts * sizeof(T), cudaMemcpyDeviceToHost, stream_),
-            "copy material state");
-  }
-  for (std::size_t k = 0; k < families_.size(); ++k)
-    if (nfam[k] > 0)
-      check(cudaMemcpyAsync(s.family_state[k].host(), families_[k]->sampled_state().array->get(), nfam[k] * sizeof(T),
-                            cudaMemcpyDeviceToHost, stream_),
-            "copy element family state");
-  if (ncon > 0) {
-    check(cudaMemcpyAsync(s.contact.host(), contact_.ct_normal_.get(), ncon * sizeof(T), cudaMemcpyDeviceToHost,
-                          stream_),
-          "copy contact forces");
-    check(cudaMemcpyAsync(s.contact.host() + ncon, contact_.ct_shear_.get(), ncon * sizeof(T),
-                          cudaMemcpyDeviceToHost, stream_),
-          "copy contact forces");
-  }
-  // The totals per definition go to every row, also those that carry no nodal contact
-  // forces (history and energy rows: contact.csv).
-  if (npair > 0)
-    check(cudaMemcpyAsync(s.contact.host() + 2 * ncon, contact_.ct_pair_force_.get(), npair * sizeof(T),
-                          cudaMemcpyDeviceToHost, stream_),
-          "copy contact totals");
+  stage_frame_arrays(s, ne, ns, npts, nshell, nfam, ncon, npair, nbody);
   check(cudaMemcpyAsync(s.monitor.host(), monitor_.get(), sizeof(EnergyMonitor), cudaMemcpyDeviceToHost, stream_),
         "copy monitor");
   check(cudaEventRecord(s.ready, stream_), "cudaEventRecord");
@@ -243,7 +255,7 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
   // Released when the frame is written or dropped.
   std::shared_ptr<void> hold(nullptr, [this, b](void*) { release_staging(b); });
   const double time = inc.time, tau = inc.tau;
-  frame.complete = [this, b, hold, time, rows, ne, ns, npts, nfam, fam_host, nshell, ncon, npair, global, record,
+  frame.complete = [this, b, hold, time, rows, ne, ns, npts, nfam, fam_host, nshell, ncon, npair, nbody, global, record,
                     failed, thermal = ns > 0 ? host_thermal_ : nullptr, tau](OutputFrame& f) {
     Staging<T>& st = staging_[b];
     check(cudaEventSynchronize(st.ready), "output frame");
@@ -273,6 +285,7 @@ void CudaBackend<T>::sample(const Increment& inc, OutputFrame& frame) {
     f.state.contact_normal.assign(st.contact.host(), st.contact.host() + ncon);
     f.state.contact_shear.assign(st.contact.host() + ncon, st.contact.host() + 2 * ncon);
     f.state.contact_pair_force.assign(st.contact.host() + 2 * ncon, st.contact.host() + 2 * ncon + npair);
+    f.state.body_rotation.assign(st.bodies.host(), st.bodies.host() + nbody);
     f.record = global ? record : st.monitor.host()->record;
     f.discard = global ? failed : st.monitor.host()->status != kRunning;
     f.state.time = time;

@@ -1,0 +1,47 @@
+// The mass of the static step's dofs for the steps that need inertia (frequency, steady-state
+// and implicit dynamic steps): the lumped nodal masses, with the quadratic solids' consistent
+// element masses in place of their lumped share (elements/consistent_mass.hpp), as
+// Abaqus/Standard and the peer use second-order elements' consistent mass; and the
+// mass-proportional damping of *DAMPING, ALPHA on the same split.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "assembly/csr_assembly.hpp"
+#include "discretization/structure_system.hpp"
+#include "model/model.hpp"
+
+namespace halfstep {
+
+/// The mass and damping matrices on the dofs of the static step's layout (`q` per node).
+struct DofMass {
+  std::size_t q = 3;              ///< dofs per node
+  std::vector<double> m_rest;     ///< lumped mass per dof less the elements' below
+  std::vector<double> c_rest;     ///< lumped damping (c = alpha m) per dof less the elements'
+  /// Consistent element masses: element i's nodes are element_nodes[element_ptr[i] ..
+  /// element_ptr[i + 1]), its matrix (n x n, row-major, the same for each direction) at
+  /// element_mass[mass_ptr[i]], its damping element_alpha[i] times that.
+  std::vector<int> element_ptr{0}, element_nodes;
+  std::vector<std::size_t> mass_ptr;
+  std::vector<double> element_mass, element_alpha;
+  /// f = M v for dof vectors.
+  void apply(const std::vector<double>& v, std::vector<double>& f) const;
+  /// f = C v for dof vectors.
+  void apply_damping(const std::vector<double>& v, std::vector<double>& f) const;
+  /// b = the element blocks mass_factor M_e + damping_factor alpha_e M_e, one per element and
+  /// direction (the lumped rest is diagonal: m_rest and c_rest).
+  void element_blocks(double mass_factor, double damping_factor, CouplingBlocks& b) const;
+  /// Whether any element's mass is consistent.
+  bool consistent() const { return element_ptr.size() > 1; }
+};
+
+/// The lumped mass per dof (q per node): each node's mass on its translations, and on 5-dof
+/// (MITC4) nodes the physical rotary inertia on their two spins.
+std::vector<double> lumped_dof_mass(const Model& model, const StructureSystem& sys, std::size_t q);
+
+/// The model's mass and damping on the dofs (q per node): lumped, with the quadratic solids'
+/// consistent element masses.
+DofMass dof_mass(const Model& model, const StructureSystem& sys, std::size_t q);
+
+}  // namespace halfstep
