@@ -27,6 +27,9 @@ struct OutputFrame {
   int step = 0;              ///< 1-based step number (for printed tables)
   long long increment = 0;   ///< increments of the step so far (for printed tables)
   bool step_end = false;     ///< the step's last instant (every print request is due)
+  /// Per print request of the step: whether it prints at this frame (set where a request
+  /// prints at TIME POINTS; empty: PrintRequest::due, every frame for a request on points).
+  std::vector<char> prints_due;
   bool small_strain = false; ///< of a geometrically linear static step: element results are the small-strain ones
   /// A frequency step's eigenvalues omega^2 (ascending), on its first frame: the .dat's
   /// eigenvalue table (empty on every other frame).

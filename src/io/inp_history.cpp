@@ -257,10 +257,11 @@ void DeckParser::end_step_keyword(const Keyword& kw) {
   Step& s = m_.steps.back();
   if (!has_procedure_)
     fail(s.loc, "step '" + s.name + "' has no procedure: expected *DYNAMIC, EXPLICIT or *STATIC");
+  check_step_time_points(s);
   // Defaults: 20 field frames per step; 200 history points per step. A static step writes a
   // frame at every converged increment unless the request says otherwise.
   for (OutputRequest& o : s.outputs) {
-    if (o.number_interval || o.time_interval) continue;
+    if (o.number_interval || o.time_interval || !o.time_points.empty()) continue;
     if (s.procedure == Procedure::Static) o.number_interval = 0;
     else if (o.kind == OutputRequest::Kind::Field) o.number_interval = 20;
     else o.time_interval = s.time_period / 200.0;

@@ -123,6 +123,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*NODE PRINT", kInStep, &P::node_print_keyword, &P::print_data, &P::print_end},
       {"*EL PRINT", kInStep, &P::el_print_keyword, &P::print_data, &P::print_end},
       {"*ENERGY PRINT", kInStep, &P::energy_print_keyword},
+      {"*TIME POINTS", kAnywhere, &P::time_points_keyword, &P::time_points_data, &P::time_points_end},
       {"*RESTART", kAnywhere, &P::restart_keyword},
 
       // Keywords that cannot change the computed motion: ignored with one warning each,

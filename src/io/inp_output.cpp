@@ -1,5 +1,6 @@
-// *OUTPUT, *NODE OUTPUT and *ELEMENT OUTPUT inside a step.
+// *OUTPUT, *NODE OUTPUT and *ELEMENT OUTPUT inside a step; printed tables; *TIME POINTS.
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "io/inp_parser.hpp"
@@ -24,7 +25,7 @@ void DeckParser::output_keyword(const Keyword& kw) {
   // Output settings cannot change the motion, so unknown ones only warn.
   for (const Param& p : kw.params) {
     static constexpr std::string_view known[] = {"FIELD", "HISTORY", "VARIABLE", "NUMBERINTERVAL",
-                                                 "TIMEINTERVAL"};
+                                                 "TIMEINTERVAL", "TIMEPOINTS"};
     if (std::find(std::begin(known), std::end(known), p.key) != std::end(known)) continue;
     if (warned_.emplace("OUTPUT," + p.key, kw.pos).second)
       m_.warnings.push_back("parameter " + p.key + " of *OUTPUT is not supported and was ignored (first at " +
@@ -51,6 +52,8 @@ void DeckParser::output_keyword(const Keyword& kw) {
       fail(kw.pos, "*OUTPUT, TIME INTERVAL must be positive, got '" + param(kw, "TIMEINTERVAL") + "'");
     r.time_interval = dt;
   }
+  if (time_points_param(kw, r.time_points, r.points_total) && (r.number_interval || r.time_interval))
+    fail(kw.pos, "*OUTPUT takes TIME POINTS or an interval (NUMBER INTERVAL, TIME INTERVAL), not both");
   // As in Abaqus, *NODE/*ELEMENT OUTPUT after VARIABLE=PRESELECT add to the preselection
   // (a history preselection is the energies, which are always written).
   if (!var.empty() && field) {
@@ -86,6 +89,8 @@ OutputRequest& DeckParser::start_output_block(const Keyword& kw, bool other_set)
     copy.kind = cur.kind;
     copy.number_interval = cur.number_interval;
     copy.time_interval = cur.time_interval;
+    copy.time_points = cur.time_points;
+    copy.points_total = cur.points_total;
     copy.loc = loc(kw.pos);
     outs.push_back(std::move(copy));
     output_current_ = static_cast<int>(outs.size()) - 1;
@@ -212,7 +217,7 @@ void DeckParser::print_keyword(const Keyword& kw, PrintRequest::Kind kind) {
   finish_output_request();
   const char* set_param = kind == PrintRequest::Kind::Node ? "NSET" : "ELSET";
   // Layout-only parameters (what Abaqus adds to its own tables) change nothing computed.
-  allow_params(kw, {set_param, "FREQUENCY", "TOTALS", "SUMMARY", "GLOBAL", "POSITION"});
+  allow_params(kw, {set_param, "FREQUENCY", "TOTALS", "SUMMARY", "GLOBAL", "POSITION", "TIMEPOINTS"});
   PrintRequest p;
   p.kind = kind;
   p.loc = loc(kw.pos);
@@ -228,6 +233,8 @@ void DeckParser::print_keyword(const Keyword& kw, PrintRequest::Kind kind) {
                        param(kw, "FREQUENCY") + "'");
     p.frequency = static_cast<int>(*n);
   }
+  if (time_points_param(kw, p.time_points, p.points_total) && kw.find("FREQUENCY"))
+    fail(kw.pos, kw.display + " takes FREQUENCY or TIME POINTS, not both");
   const std::string totals = squeeze_upper(param(kw, "TOTALS"));
   if (!totals.empty() && totals != "YES" && totals != "NO")
     fail(kw.pos, kw.display + ", TOTALS must be YES or NO, got '" + param(kw, "TOTALS") + "'");
@@ -278,6 +285,79 @@ void DeckParser::print_end() {
     m_.warnings.push_back(kw_.display + " at " + loc(kw_.pos).str() +
                           " names no variables (no data line): it prints nothing, as in the peer");
   prints.pop_back();
+}
+
+// *TIME POINTS, NAME=name [, GENERATE] [, TIME=STEP TIME | TOTAL TIME]: output instants a
+// request names with TIME POINTS= (Abaqus's *OUTPUT; the peer's *NODE PRINT and *EL PRINT).
+// Data lines: instants, any number per line; GENERATE: start, end, increment per line.
+void DeckParser::time_points_keyword(const Keyword& kw) {
+  allow_params(kw, {"NAME", "GENERATE", "TIME"});
+  const std::string name = key(required_param(kw, "NAME"));
+  const std::string time = squeeze_upper(param(kw, "TIME"));
+  if (kw.find("TIME") && time != "STEPTIME" && time != "TOTALTIME")
+    fail(kw.pos, "*TIME POINTS, TIME must be STEP TIME or TOTAL TIME, got '" + param(kw, "TIME") + "'");
+  if (const auto it = time_points_.find(name); it != time_points_.end())
+    fail(kw.pos, "*TIME POINTS '" + param(kw, "NAME") + "' is defined twice (first at " + loc(it->second.pos).str() + ")");
+  TimePointList& t = time_points_[name];
+  t.total = time == "TOTALTIME";
+  t.generate = kw.find("GENERATE") != nullptr;
+  t.pos = kw.pos;
+  time_points_current_ = name;
+}
+
+void DeckParser::time_points_data(const Line& line) {
+  TimePointList& t = time_points_[time_points_current_];
+  constexpr std::size_t kMaxPoints = 1000000;  // instants the frames of one request may take
+  const auto instant = [&](std::string_view f, const char* what) {
+    const double v = real_or(f, -1.0, what);
+    if (!(v >= 0) || !std::isfinite(v)) fail(at_, std::string("*TIME POINTS: ") + what + " must be a time >= 0, got '" + std::string(f) + "'");
+    return v;
+  };
+  if (t.generate) {
+    need_fields(line, 3, "start, end, increment");
+    if (line.fields.size() > 3) fail(at_, "*TIME POINTS, GENERATE: one start, end, increment per line");
+    const double a = instant(line.fields[0], "the start"), b = instant(line.fields[1], "the end"),
+                 d = real_or(line.fields[2], 0.0, "the increment");
+    if (!(d > 0) || !(b >= a) || (b - a) / d > static_cast<double>(kMaxPoints))
+      fail(at_, "*TIME POINTS, GENERATE: expected start <= end and an increment > 0 giving at most 1e6 points");
+    for (double k = 0; a + k * d <= b + 1e-9 * d; k += 1) t.times.push_back(a + k * d);
+  } else {
+    for (std::string_view f : line.fields)
+      if (!f.empty()) t.times.push_back(instant(f, "an instant"));
+  }
+  if (t.times.size() > kMaxPoints) fail(at_, "*TIME POINTS: more than 1e6 instants");
+}
+
+void DeckParser::time_points_end() {
+  TimePointList& t = time_points_[time_points_current_];
+  if (t.times.empty()) fail(t.pos, "*TIME POINTS without an instant (expected data lines of times)");
+  std::sort(t.times.begin(), t.times.end());
+  t.times.erase(std::unique(t.times.begin(), t.times.end()), t.times.end());
+}
+
+bool DeckParser::time_points_param(const Keyword& kw, std::vector<double>& points, bool& total) const {
+  if (!kw.find("TIMEPOINTS")) return false;
+  const std::string name = key(required_param(kw, "TIMEPOINTS"));
+  const auto it = time_points_.find(name);
+  if (it == time_points_.end())
+    fail(kw.pos, kw.display + ", TIME POINTS=" + param(kw, "TIMEPOINTS") + ": no *TIME POINTS, NAME=" +
+                     param(kw, "TIMEPOINTS") + " before this line");
+  points = it->second.times;
+  total = it->second.total;
+  return true;
+}
+
+// TIME POINTS land an implicit step's increments on them; the explicit step's increment is
+// its stability's, which a point would have to cut.
+void DeckParser::check_step_time_points(const Step& s) const {
+  if (s.procedure != Procedure::ExplicitDynamic) return;
+  for (const OutputRequest& o : s.outputs)
+    if (!o.time_points.empty())
+      fail(o.loc, "*OUTPUT, TIME POINTS in an explicit step (step '" + s.name +
+                      "'): not supported; use TIME INTERVAL or NUMBER INTERVAL");
+  for (const PrintRequest& p : s.prints)
+    if (!p.time_points.empty())
+      fail(p.loc, "TIME POINTS on a printed table in an explicit step (step '" + s.name + "'): not supported; use FREQUENCY");
 }
 
 }  // namespace halfstep::inp

@@ -412,6 +412,14 @@ class DeckParser {
   void restart_keyword(const Keyword& kw);
   void print_data(const Line& line);
   void print_end();
+  void time_points_keyword(const Keyword& kw);
+  void time_points_data(const Line& line);
+  void time_points_end();
+  /// The instants of TIME POINTS=name on kw (into points, total: TIME=TOTAL TIME); false
+  /// when kw has no TIME POINTS=. Refuses a name no earlier *TIME POINTS defined.
+  bool time_points_param(const Keyword& kw, std::vector<double>& points, bool& total) const;
+  /// Refuses TIME POINTS on the requests of explicit step s.
+  void check_step_time_points(const Step& s) const;
   void finish_output_request();
   std::string reference_amplitude(const Keyword& kw);
   void resolve_model_targets();
@@ -671,6 +679,14 @@ class DeckParser {
   Pos step_perturbation_{};         ///< *STEP, PERTURBATION: where it was given (line 0: not given)            ///< *STEP, NLGEOM=: -1 not given, 0 NO, 1 YES
   bool nlgeom_on_ = false;          ///< a previous static step turned NLGEOM on
   int output_first_ = -1, output_current_ = -1;  ///< the step's current *OUTPUT (and clone)
+  /// *TIME POINTS lists by name, as read so far (a request names one defined before it).
+  struct TimePointList {
+    std::vector<double> times;
+    bool total = false, generate = false;
+    Pos pos{};
+  };
+  std::map<std::string, TimePointList> time_points_;
+  std::string time_points_current_;  ///< the list the open *TIME POINTS block fills
   bool output_preselect_ = false, output_has_sub_ = false;
 };
 

@@ -136,6 +136,29 @@ void ResultWriter::write_steady_state_factors(const ResultFrame& frame) {
   flush_dat();
 }
 
+namespace {
+
+/// The energy table of frame (*ENERGY PRINT).
+void write_energy_table(std::FILE* f, const ResultFrame& frame) {
+  const EnergyRow& e = frame.energy_row;
+  std::fprintf(f,
+               "\n energies (kinetic, internal, external work, damping work, total, plastic dissipation, "
+               "viscous dissipation) at time %14.6E\n\n",
+               frame.time);
+  std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work,
+               e.damping_work, e.total, e.plastic_dissipation, e.viscous_dissipation);
+}
+
+/// Whether print request p (the step's i-th) prints at frame: the frame's mask where it has
+/// one (TIME POINTS in an implicit step), else every frequency-th increment, or every frame
+/// for a request on points (a frequency or steady-state step's modes and frequencies).
+bool print_due(const PrintRequest& p, std::size_t i, const ResultFrame& frame) {
+  if (i < frame.prints_due.size()) return frame.prints_due[i] != 0;
+  return !p.time_points.empty() || p.due(frame.increment, frame.step_end);
+}
+
+}  // namespace
+
 void ResultWriter::write_prints(const ResultFrame& frame) {
   if (prints_.empty() || !dat_) return;
   std::FILE* f = dat_;
@@ -146,16 +169,11 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
   std::fprintf(f, "\n                        S T E P %6d     I N C R E M E N T %8lld     T I M E %14.6E\n",
                frame.step, frame.increment, frame.time);
   const auto set_name = [](const std::string& s, const char* all) { return s.empty() ? std::string(all) : s; };
-  for (const PrintRequest& p : prints_) {
-    if (!p.due(frame.increment, frame.step_end)) continue;
+  for (std::size_t i = 0; i < prints_.size(); ++i) {
+    const PrintRequest& p = prints_[i];
+    if (!print_due(p, i, frame)) continue;
     if (p.kind == PrintRequest::Kind::Energy) {
-      const EnergyRow& e = frame.energy_row;
-      std::fprintf(f,
-                   "\n energies (kinetic, internal, external work, damping work, total, plastic dissipation, "
-                   "viscous dissipation) at time %14.6E\n\n",
-                   frame.time);
-      std::fprintf(f, " %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E %14.6E\n", e.kinetic, e.internal, e.external_work,
-                   e.damping_work, e.total, e.plastic_dissipation, e.viscous_dissipation);
+      write_energy_table(f, frame);
       continue;
     }
     if (p.kind == PrintRequest::Kind::Node) {

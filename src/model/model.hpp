@@ -291,6 +291,11 @@ struct OutputRequest {
   std::string elset;                      ///< *ELEMENT OUTPUT, ELSET= (empty: all elements)
   std::vector<std::string> node_vars;     ///< U, V, RF (upper-case)
   std::vector<std::string> element_vars;  ///< S, SF, SM, E (field only)
+  /// TIME POINTS=: a *TIME POINTS list's instants (ascending; step time, or analysis time
+  /// when points_total): frames there and at the step's end, and an implicit step's
+  /// increments end on them. Empty: the intervals above.
+  std::vector<double> time_points;
+  bool points_total = false;
   SourceLoc loc;
 };
 
@@ -306,10 +311,17 @@ struct PrintRequest {
   /// Element tables: POSITION=CENTROIDAL (one row per element) instead of the default, a row
   /// per integration point of the kinds that have point values.
   bool centroidal = false;
+  /// TIME POINTS= (the peer's, on *NODE PRINT and *EL PRINT): printed at a *TIME POINTS
+  /// list's instants and at the step's end instead of every `frequency` increments (as
+  /// OutputRequest::time_points).
+  std::vector<double> time_points;
+  bool points_total = false;
   SourceLoc loc;
   /// True when this table is printed after `increment` increments of its step (every
-  /// `frequency`-th one, and at the step's end).
+  /// `frequency`-th one, and at the step's end); one on time points only at the step's end
+  /// here (StepFrameSchedule adds the points).
   bool due(long long increment, bool step_end) const {
+    if (!time_points.empty()) return step_end;
     return frequency > 0 && (step_end || (increment > 0 && increment % frequency == 0));
   }
 };

@@ -81,6 +81,7 @@ std::unique_ptr<OutputFrame> FrameGather::gather(const OutputFrame& local) const
   f->step = local.step;
   f->increment = local.increment;
   f->step_end = local.step_end;
+  f->prints_due = local.prints_due;
   const bool full = local.field || local.print;  // every node and element (printed tables too)
   f->energy = local.energy;
   f->record = local.record;

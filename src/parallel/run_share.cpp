@@ -88,12 +88,13 @@ void serialize(Ar& ar, StructureState& s) {
 
 template <class Ar>
 void serialize(Ar& ar, OutputRequest& r) {
-  ar(r.kind, r.number_interval, r.time_interval, r.nset, r.elset, r.node_vars, r.element_vars, r.loc);
+  ar(r.kind, r.number_interval, r.time_interval, r.nset, r.elset, r.node_vars, r.element_vars, r.time_points,
+     r.points_total, r.loc);
 }
 
 template <class Ar>
 void serialize(Ar& ar, PrintRequest& r) {
-  ar(r.kind, r.set, r.vars, r.frequency, r.totals, r.centroidal, r.loc);
+  ar(r.kind, r.set, r.vars, r.frequency, r.totals, r.centroidal, r.time_points, r.points_total, r.loc);
 }
 
 template <class Ar>
@@ -236,8 +237,8 @@ HALFSTEP_SHARE_FIELDS(Subdomain, 1528);
 static_assert(sizeof(StructureState) == 976, "StructureState changed: add the new array to for_each_state_array in "
                                             "discretization/structure_state.hpp (restarts and shares read it), then "
                                             "update the size here");
-HALFSTEP_SHARE_FIELDS(OutputRequest, 184);
-HALFSTEP_SHARE_FIELDS(PrintRequest, 112);
+HALFSTEP_SHARE_FIELDS(OutputRequest, 216);
+HALFSTEP_SHARE_FIELDS(PrintRequest, 144);
 HALFSTEP_SHARE_FIELDS(Amplitude, 128);
 HALFSTEP_SHARE_FIELDS(IndexSet, 96);
 HALFSTEP_SHARE_FIELDS(Boundary, 120);

@@ -32,6 +32,7 @@ struct ResultFrame {
   int step = 0;             ///< 1-based step number
   long long increment = 0;  ///< increments of the step so far
   bool step_end = false;    ///< the step's last instant
+  std::vector<char> prints_due;  ///< OutputFrame::prints_due
   FieldSet fields;
   /// Frames that write no field and print no table: when set, the point arrays hold these
   /// points only, entity k for point (*nodes)[k] (ascending; a history frame: at least the

@@ -85,6 +85,7 @@ void AsyncOutput::run() {
         out.step = f.step;
         out.increment = f.increment;
         out.step_end = f.step_end;
+        out.prints_due = f.prints_due;
         out.nodes = f.nodes;
         out.eigenvalues = f.eigenvalues;
         out.participation = f.participation;

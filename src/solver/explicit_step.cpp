@@ -151,6 +151,10 @@ class ExplicitStep {
     c_.sum.time_increment = dt_;
     c_.sum.step_records.back().increment = dt_;
     for (const OutputRequest& r : step_.outputs) {
+      // A request carried from an implicit step: its points would have to cut the increment.
+      if (!r.time_points.empty())
+        throw InputError(r.loc, "*OUTPUT, TIME POINTS in force in an explicit step: not supported; give the "
+                                "explicit step its own *OUTPUT with TIME INTERVAL or NUMBER INTERVAL");
       const double iv = request_interval(r, step_.period);
       Schedule& sch = r.kind == OutputRequest::Kind::Field ? field_ : history_;
       sch.interval = sch.interval > 0 ? std::min(sch.interval, iv) : iv;

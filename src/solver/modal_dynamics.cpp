@@ -50,7 +50,10 @@ class ModalFrames {
  public:
   ModalFrames(StaticProblem& p, const ModeSet& modes, const std::vector<double>& x0, double t0, StaticSummary& summary)
       : p_(p), modes_(modes), x0_(x0), t0_(t0), summary_(summary),
-        schedule_(p.model, p.step, p.loads.outputs, p.step.time_period) {}
+        schedule_(p.model, p.step, p.loads.outputs, p.step.time_period, t0) {}
+
+  /// The step times the increments must end on (TIME POINTS).
+  const std::vector<double>& marks() const { return schedule_.marks(); }
 
   /// Whether increment inc (ending at step time tau) has a frame.
   bool due(long long inc, double tau, bool last) const { return schedule_.due(inc, tau, last); }
@@ -240,25 +243,35 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
   ModalFrames frames(p, *modes, x0, t0, summary);
   const auto emit = [&](long long inc, double tau, bool last) { frames.emit(mo, inc, tau, last); };
   if (opt.first_step) emit(0, 0.0, false);
-  std::vector<Propagator> prop(nm), last_prop;
+  std::vector<Propagator> prop(nm), short_prop(nm);
   for (std::size_t j = 0; j < nm; ++j) prop[j] = propagator(modes->lambda[j], zeta[j], h);
-  double tau = 0;
-  for (long long inc = 1; inc <= increments; ++inc) {
+  // The increments end on the grid k h and the step's end, and on the TIME POINTS between
+  // (the grid's other instants stay where they are without them).
+  std::vector<double> ends;
+  for (long long k = 1; k < increments; ++k) ends.push_back(static_cast<double>(k) * h);
+  for (double m : frames.marks())
+    if (m < period * (1 - 1e-9)) ends.push_back(m);
+  std::sort(ends.begin(), ends.end());
+  ends.erase(std::unique(ends.begin(), ends.end(), [&](double a, double b) { return b - a <= 1e-9 * period; }),
+             ends.end());
+  ends.push_back(period);
+  double tau = 0, short_dt = 0;
+  for (long long inc = 1; inc <= static_cast<long long>(ends.size()); ++inc) {
     if (interrupt_requested()) {  // stop with a frame of where the step is
       emit(inc - 1, tau, true);
       throw RunInterrupted("modal dynamic step '" + step.name + "' stopped at step time " + std::to_string(tau));
     }
-    const bool last = inc == increments;
-    const double tau1 = last ? period : static_cast<double>(inc) * h;
+    const bool last = inc == static_cast<long long>(ends.size());
+    const double tau1 = ends[static_cast<std::size_t>(inc - 1)];
     const double dt = tau1 - tau;
-    const bool short_last = last && std::fabs(dt - h) > 1e-12 * h;
-    if (short_last && last_prop.empty()) {
-      last_prop.resize(nm);
-      for (std::size_t j = 0; j < nm; ++j) last_prop[j] = propagator(modes->lambda[j], zeta[j], dt);
+    const bool short_inc = std::fabs(dt - h) > 1e-12 * h;
+    if (short_inc && dt != short_dt) {
+      for (std::size_t j = 0; j < nm; ++j) short_prop[j] = propagator(modes->lambda[j], zeta[j], dt);
+      short_dt = dt;
     }
     modal_forces(tau1, F1);
     for (std::size_t j = 0; j < nm; ++j) {
-      const Propagator& e = short_last ? last_prop[j] : prop[j];
+      const Propagator& e = short_inc ? short_prop[j] : prop[j];
       const double slope = (F1[j] - F0[j]) / dt;
       Eigen::Matrix<double, 5, 1> y0;
       y0 << mo.q[j], mo.v[j], F0[j], slope, 0.0;
@@ -294,10 +307,10 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
   modes->v = mo.v;
   modes->base = x0;
   modes->motion_step = step_number;
-  summary.increments += increments;
+  summary.increments += static_cast<long long>(ends.size());
   summary.steps += 1;
   summary.seconds += seconds_since(t_step);
-  return increments;
+  return static_cast<long long>(ends.size());
 }
 
 }  // namespace halfstep

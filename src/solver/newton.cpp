@@ -124,13 +124,21 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
 }
 
 IncrementControl::IncrementControl(const Step& step, double period, std::string what)
-    : controls_(step.controls), period_(period), what_(std::move(what)), dtau_(std::min(step.controls.initial, period)) {}
+    : controls_(step.controls), period_(period), what_(std::move(what)), dtau_(std::min(step.controls.initial, period)),
+      attempt_(dtau_) {}
 
 double IncrementControl::next(double tau) {
   double tau1 = tau + dtau_;
+  attempt_ = dtau_;
+  const double eps = 1e-9 * period_;
+  const auto mark = std::upper_bound(marks_.begin(), marks_.end(), tau + eps);
+  if (mark != marks_.end() && tau1 > *mark - eps && *mark < period_ * (1 - 1e-9)) {
+    tau1 = *mark;
+    attempt_ = *mark - tau;
+  }
   if (tau1 > period_ * (1 - 1e-9)) {
     tau1 = period_;
-    dtau_ = period_ - tau;
+    attempt_ = dtau_ = period_ - tau;
   }
   return tau1;
 }
@@ -140,7 +148,7 @@ void IncrementControl::failed(const NewtonOutcome& n, int increment, double tau1
   if (ctl.direct)
     throw RunError(what_ + ", increment " + std::to_string(increment + 1) + " at step time " +
                    std::to_string(tau1) + ": " + n.why + ", and DIRECT incrementation does not cut back");
-  const double smaller = dtau_ * kCutBack;
+  const double smaller = attempt_ * kCutBack;
   if (smaller < ctl.minimum * (1 - 1e-12))
     throw RunError(what_ + ", increment " + std::to_string(increment + 1) + ": " + n.why +
                    " at step time " + std::to_string(tau1) + "; the increment " + std::to_string(smaller) +
@@ -149,19 +157,20 @@ void IncrementControl::failed(const NewtonOutcome& n, int increment, double tau1
   if (progress)
     std::fprintf(stderr, "halfstep: %s: %s at step time %.6g; increment cut back to %.6g\n", what_.c_str(),
                  n.why.c_str(), tau1, smaller);
-  dtau_ = smaller;
+  attempt_ = dtau_ = smaller;
   easy_in_a_row_ = 0;  // so the next two increments must both be easy before it grows again
 }
 
 void IncrementControl::converged(int iterations) {
   const StaticControls& ctl = controls_;
+  attempt_ = dtau_;  // an increment shortened to a mark: the next goes on at the size before
   if (ctl.direct) return;
   easy_in_a_row_ = iterations <= kEasyIterations ? easy_in_a_row_ + 1 : 0;
   if (easy_in_a_row_ >= 2) {
     dtau_ = std::min(dtau_ * kGrowth, ctl.maximum);
     easy_in_a_row_ = 0;
   }
-  dtau_ = std::min(dtau_, ctl.maximum);
+  attempt_ = dtau_ = std::min(dtau_, ctl.maximum);
 }
 
 }  // namespace halfstep

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "discretization/configuration.hpp"
@@ -98,10 +99,15 @@ class IncrementControl {
  public:
   /// The controls of step (named in messages as `what`, "static step 'Load'") over period.
   IncrementControl(const Step& step, double period, std::string what);
-  /// The end of the next attempt from step time tau (the step's end where it is close).
+  /// Step times the increments must end on (TIME POINTS), ascending: an increment that would
+  /// pass one is shortened to end there, and the next goes on at the size before.
+  void set_marks(std::vector<double> marks) { marks_ = std::move(marks); }
+  /// The end of the next attempt from step time tau (the step's end or the next mark where it
+  /// is close).
   double next(double tau);
-  /// The increment of the latest attempt.
-  double dtau() const { return dtau_; }
+  /// The increment of the latest attempt (after converged() or failed(): of the next one,
+  /// unless a mark or the step's end shortens it).
+  double dtau() const { return attempt_; }
   /// A failed attempt ending at tau1 (increment number `increment`): cut back, or RunError
   /// when DIRECT or below the minimum; progress: say the cut-back on stderr.
   void failed(const NewtonOutcome& n, int increment, double tau1, bool progress);
@@ -112,7 +118,9 @@ class IncrementControl {
   const StaticControls& controls_;
   const double period_;
   const std::string what_;
-  double dtau_;
+  double dtau_;         ///< the increment the control has grown or cut to
+  double attempt_ = 0;  ///< the latest attempt's: dtau_, or shorter to end on a mark or the step's end
+  std::vector<double> marks_;
   int easy_in_a_row_ = 0;
 };
 

@@ -23,7 +23,10 @@ using Clock = std::chrono::steady_clock;
 class StaticFrames {
  public:
   StaticFrames(StaticProblem& p, StaticSummary& summary)
-      : p_(p), summary_(summary), schedule_(p.model, p.step, p.loads.outputs, p.period) {}
+      : p_(p), summary_(summary), schedule_(p.model, p.step, p.loads.outputs, p.period, p.st.time) {}
+
+  /// The step times the increments must end on (TIME POINTS).
+  const std::vector<double>& marks() const { return schedule_.marks(); }
 
   /// The frame of state s (its external work `work`) after `increment` converged increments
   /// at step time tau: the step's last, or the analysis's initial frame.
@@ -178,6 +181,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   const StaticControls& ctl = step.controls;
   NewtonSolver newton(p);
   IncrementControl increments(step, period, "static step '" + step.name + "'");
+  increments.set_marks(frames.marks());
   NewtonIterate trial = s;
   double tau = 0;
   int increment = 0;

@@ -215,6 +215,32 @@ TEST(IncrementControl, GrowsAfterTwoEasyIncrementsAndCutsBackByAQuarter) {
   EXPECT_NEAR(c.dtau(), 0.05, 1e-15);
 }
 
+// TIME POINTS: an increment that would pass a mark ends on it, the next goes on at the size
+// before; a failed attempt at a mark is cut back from its own (shortened) size.
+TEST(IncrementControl, EndsIncrementsOnTheMarksAndGoesOnAtTheSizeBefore) {
+  const Step step = static_step(0.2, 1e-5, 1.0);
+  IncrementControl c(step, 1.0, "static step 'Load'");
+  c.set_marks({0.25, 0.5});
+  EXPECT_DOUBLE_EQ(c.next(0.0), 0.2);
+  c.converged(10);
+  EXPECT_DOUBLE_EQ(c.next(0.2), 0.25);
+  EXPECT_NEAR(c.dtau(), 0.05, 1e-15);
+  c.converged(10);
+  EXPECT_DOUBLE_EQ(c.dtau(), 0.2);
+  EXPECT_DOUBLE_EQ(c.next(0.25), 0.45);
+  c.converged(10);
+  EXPECT_DOUBLE_EQ(c.next(0.45), 0.5);
+  c.failed(failed_with("no convergence in 16 iterations"), 4, 0.5, false);
+  EXPECT_NEAR(c.dtau(), 0.0125, 1e-15);
+  EXPECT_NEAR(c.next(0.45), 0.4625, 1e-15);
+  // A mark within round-off of an increment's end is that end, not a sliver after it.
+  IncrementControl d(step, 1.0, "static step 'Load'");
+  d.set_marks({0.2 + 1e-12});
+  EXPECT_DOUBLE_EQ(d.next(0.0), 0.2 + 1e-12);
+  d.converged(10);
+  EXPECT_NEAR(d.next(0.2 + 1e-12), 0.4 + 1e-12, 1e-15);
+}
+
 TEST(IncrementControl, RefusesACutBackBelowTheMinimumOrUnderDirect) {
   const Step step = static_step(0.1, 0.05, 1.0);
   IncrementControl c(step, 1.0, "static step 'Load'");
