@@ -72,10 +72,10 @@ std::vector<double> lumped_dof_mass(const Model& model, const StructureSystem& s
   return m;
 }
 
-DofMass dof_mass(const Model& model, const StructureSystem& sys, std::size_t q) {
+DofMass dof_mass(const StructureSystem& sys, const std::vector<double>& lumped, std::size_t q) {
   DofMass d;
   d.q = q;
-  d.m_rest = lumped_dof_mass(model, sys, q);
+  d.m_rest = lumped;
   // *DAMPING, ALPHA: c = alpha m, node by node (the spins' with their node's alpha).
   d.c_rest.assign(d.m_rest.size(), 0.0);
   if (!sys.damp.empty())

@@ -40,8 +40,8 @@ struct DofMass {
 /// (MITC4) nodes the physical rotary inertia on their two spins.
 std::vector<double> lumped_dof_mass(const Model& model, const StructureSystem& sys, std::size_t q);
 
-/// The model's mass and damping on the dofs (q per node): lumped, with the quadratic solids'
-/// consistent element masses.
-DofMass dof_mass(const Model& model, const StructureSystem& sys, std::size_t q);
+/// The model's mass and damping on the dofs (q per node): `lumped` (lumped_dof_mass's), with
+/// the quadratic solids' consistent element masses in place of their lumped share.
+DofMass dof_mass(const StructureSystem& sys, const std::vector<double>& lumped, std::size_t q);
 
 }  // namespace halfstep

@@ -43,7 +43,7 @@ struct EquationMass {
 
   EquationMass(const StaticProblem& problem, const Model& model, const StructureSystem& sys)
       : p(problem), m(lumped_dof_mass(model, sys, problem.q)),
-        dofs(std::make_shared<DofMass>(dof_mass(model, sys, problem.q))), dof(problem.ndof) {}
+        dofs(std::make_shared<DofMass>(dof_mass(sys, m, problem.q))), dof(problem.ndof) {}
   /// x_dof = T x (held dofs and held terms at zero: a mode moves no prescribed dof).
   void expand(const double* x, std::vector<double>& out) const { p.expand_equations(x, out); }
   /// y = T^T f for a dof vector f.

@@ -84,8 +84,8 @@ void StaticProblem::init_dynamics() {
   hht_alpha = step.dynamic->alpha;
   hht_beta = 0.25 * (1 - hht_alpha) * (1 - hht_alpha);
   hht_gamma = 0.5 - hht_alpha;
-  dyn_mass = dof_mass(model, sys, q);
   m_dyn = lumped_dof_mass(model, sys, q);
+  dyn_mass = dof_mass(sys, m_dyn, q);
   vel.assign(ndof, 0.0);
   acc.assign(ndof, 0.0);
   // The motion the run is in: an earlier explicit or dynamic step's velocities go on (MITC4
