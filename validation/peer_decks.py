@@ -560,8 +560,14 @@ def compare_step(a, halfstep, suite, work, accepted):
         print(f"{d:<22} {c.get('tables_compared', 0):>6} {worst:>10}  {wk[:28]:<28} {note}", flush=True)
     classes = collections.Counter(c["class"] for c in decks.values())
     w = [c.get("worst") for c in decks.values() if c["class"] in ("within 1 %", "within 2 %", "within 5 %", "worse")]
+    # The issue's share counts decks with printed reference output: CalculiX writes an empty
+    # .dat for a deck without *NODE PRINT or *EL PRINT, which leaves nothing to agree with.
+    printed = [d for d in with_ref if parse_dat(os.path.join(suite, d[:-4] + ".dat.ref"))]
+    within2 = sum(1 for d in printed if decks[d]["class"] in ("within 1 %", "within 2 %"))
     summary = {
         "accepted_with_reference": len(with_ref),
+        "with_printed_reference": len(printed),
+        "printed_within_2pct_share": round(within2 / len(printed), 4) if printed else None,
         "within_1pct": sum(1 for x in w if x <= 0.01),
         "within_2pct": sum(1 for x in w if x <= 0.02),
         "within_5pct": sum(1 for x in w if x <= 0.05),
@@ -576,6 +582,9 @@ def compare_step(a, halfstep, suite, work, accepted):
     print(f"  no comparable table: {summary['no_comparable_table']}   "
           f"not comparable (centroid vs integration points): {summary['not_comparable_centroid_vs_ip']}   "
           f"failed to run: {summary['failed_to_run']}")
+    if printed:
+        print(f"  with printed reference output: {len(printed)}, of which within 2 %: {within2} "
+              f"({100 * within2 / len(printed):.1f} %; the issue asks for 80 %)")
     return {"summary": summary, "decks": decks}
 
 

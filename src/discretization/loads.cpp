@@ -139,6 +139,10 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
   // Beam models (6 dofs): bits 3-5 are the global rotations UR1..UR3 as the deck holds them.
   const bool six = sys.node_dofs == 6;
   const std::uint8_t rotations = six ? 0x38 : 0x18, all = six ? 0x3f : 0x1f;
+  // A node that only constraints use (the term of an *EQUATION whose dependents are element
+  // nodes; an S8 midside node) moves with them: it takes their mass and stiffness.
+  std::vector<char> term(static_cast<std::size_t>(nn), 0);
+  for (int t : sys.constraints.term_node) term[static_cast<std::size_t>(t)] = 1;
   for (int n = 0; n < nn; ++n) {
     const std::uint8_t rot = six ? step.fixed_rotation[n] : held_rot[n];
     d.held[n] = static_cast<std::uint8_t>(step.fixed_translation[n] | (rot << 3));
@@ -146,7 +150,8 @@ StepDrive build_step_drive(const StructureSystem& sys, const StepLoads& step, co
     if (sys.solid.planar) d.held[n] |= 0x04;             // planar model: x and y only
     // An unused node has no mass and is held, unless a rigid body moves it (its reference
     // node may be outside the mesh; the body pass then reads the held translations here).
-    if (!sys.node_used(n) && (sys.bodies.empty() || sys.bodies.skip[n] == 0)) d.held[n] = all;
+    if (!sys.node_used(n) && !term[static_cast<std::size_t>(n)] && (sys.bodies.empty() || sys.bodies.skip[n] == 0))
+      d.held[n] = all;
   }
   // A rigid body's reference node turns the body: its held rotations are the step's (global;
   // the body pass holds them at rest), whatever elements its node has.

@@ -703,6 +703,7 @@ void DeckParser::dload_data(const Line& line) {
   d.amplitude = block_amplitude_;
   d.loc = loc(at_);
   d.elements = element_targets(line.fields[0], at_);
+  d.face = face = s8_pressure_face(d.elements, face, std::string(line.fields[1]));
   for (int e : d.elements) check_face(e, face, at_);
   m_.steps.back().dloads.push_back(std::move(d));
 }
@@ -795,7 +796,7 @@ void DeckParser::resolve_surfaces() {
       continue;
     }
     for (int e : element_targets(p.target, p.pos)) {
-      if (p.face == kSurfaceSpos || p.face == kSurfaceSneg) {  // a shell's side
+      if ((p.face == kSurfaceSpos || p.face == kSurfaceSneg) && !expanded_s8(e)) {  // a shell's side
         const auto k = static_cast<std::size_t>(e);
         if (!element_kind(m_.elements.kind[k]).mid_surface)
           fail(p.pos, std::string(p.face == kSurfaceSpos ? "SPOS" : "SNEG") + " on element " +
@@ -805,9 +806,10 @@ void DeckParser::resolve_surfaces() {
         s.faces.push_back(p.face);
         continue;
       }
-      check_face(e, p.face, p.pos);
+      const int face = p.face == kSurfaceSpos ? 2 : p.face == kSurfaceSneg ? 1 : p.face;  // S8/S8R: the brick's
+      check_face(e, face, p.pos);
       s.elements.push_back(e);
-      s.faces.push_back(p.face);
+      s.faces.push_back(face);
     }
   }
   pending_faces_.clear();

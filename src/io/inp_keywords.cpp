@@ -56,6 +56,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*USER MATERIAL", kMaterialOption, &P::user_material_keyword},
       {"*SHELL SECTION", kModelData, &P::section_keyword, &P::section_data, &P::section_end},
       {"*SOLID SECTION", kModelData, &P::solid_section_keyword, &P::solid_section_data},
+      {"*NODAL THICKNESS", kModelData, &P::nodal_thickness_keyword, &P::nodal_thickness_data},
       {"*SPRING", kModelData, &P::discrete_keyword, &P::discrete_data, &P::discrete_end},
       {"*DASHPOT", kModelData, &P::discrete_keyword, &P::discrete_data, &P::discrete_end},
       {"*BEAM SECTION", kModelData, &P::beam_section_keyword, &P::beam_section_data, &P::beam_section_end},

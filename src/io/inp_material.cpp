@@ -38,7 +38,7 @@ void DeckParser::material_keyword(const Keyword& kw) {
 void DeckParser::elastic_keyword(const Keyword& kw) {
   allow_params(kw, {"TYPE", "MODULI"});
   const std::string type = squeeze_upper(param(kw, "TYPE"));
-  if (type.empty() || type == "ISOTROPIC") material_->elastic_type = ElasticType::Isotropic;
+  if (type.empty() || type == "ISOTROPIC" || type == "ISO") material_->elastic_type = ElasticType::Isotropic;
   else if (type == "ENGINEERINGCONSTANTS") material_->elastic_type = ElasticType::EngineeringConstants;
   else if (type == "ORTHOTROPIC" || type == "ORTHO") material_->elastic_type = ElasticType::Orthotropic;  // ORTHO: the peer's name
   else

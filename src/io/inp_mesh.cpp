@@ -125,7 +125,10 @@ void DeckParser::element_keyword(const Keyword& kw) {
     follow_input(kw);
     return;
   }
-  element_kind_ = find_element_kind(t);
+  // S8 and S8R run as bricks across the thickness (inp_s8_expansion.cpp): read as
+  // C3D20/C3D20R with their 8 shell nodes until the sections give the thickness.
+  expand_block_ = t == "S8" || t == "S8R";
+  element_kind_ = expand_block_ ? find_element_kind(t == "S8" ? "C3D20" : "C3D20R") : find_element_kind(t);
   // A kind that exists only as a formulation (S3: the FPM triangle) is taken here; its
   // section must then name the formulation (resolve_sections).
   if (element_kind_ < 0) element_kind_ = find_formulation_only_kind(t);
@@ -161,7 +164,7 @@ void DeckParser::element_data(const Line& line) {
         element_node_id(f[1], rotary_block_ ? "the node id of the ROTARYI element" : "the node id of the MASS element"), at_);
     return;
   }
-  const int npe = element_kind(element_kind_).nodes;
+  const int npe = expand_block_ ? 8 : element_kind(element_kind_).nodes;
   // Built only for a message: a string per element line would cost more than parsing it.
   const auto form = [&] {
     return "element id and " + std::to_string(npe) + " node ids (" + element_abaqus_type_ + " elements have " +
@@ -195,6 +198,7 @@ void DeckParser::element_data(const Line& line) {
     fail(element_pending_at_, "element " + std::to_string(id) + " is defined twice (first at " +
                                   e.loc[static_cast<std::size_t>(it->second)].str() + ")");
   conn_ids_.insert(conn_ids_.end(), element_pending_nodes_.begin(), element_pending_nodes_.end());
+  if (expand_block_) expanded_elements_.push_back(e.size());
   e.id.push_back(id);
   e.kind.push_back(element_kind_);
   e.section.push_back(section_keyword_of(element_kind(element_kind_).section_keyword));
@@ -311,7 +315,7 @@ void DeckParser::element_end() {
   mass_block_ = false;
   rotary_block_ = false;
   if (element_pending_id_ == 0) return;
-  const int npe = element_kind(element_kind_).nodes;
+  const int npe = expand_block_ ? 8 : element_kind(element_kind_).nodes;
   const std::int64_t id = element_pending_id_;
   element_pending_id_ = 0;
   fail(element_pending_at_, "too few fields on *ELEMENT data line: element " + std::to_string(id) + " has " +

@@ -446,6 +446,7 @@ void DeckParser::finish_model_data() {
   resolve_point_masses();
   resolve_sets();
   resolve_sections();
+  expand_s8_elements();
   check_node_normals();
   resolve_discrete_sections();
   resolve_surfaces();
@@ -476,6 +477,7 @@ void DeckParser::finish() {
          "TIME)");
   attach_model_boundaries();
   remap_rotation_nodes();
+  expand_s8_node_conditions();
   close_contact_block();
   resolve_contact();
   check_explicit_kinds();

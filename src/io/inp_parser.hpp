@@ -321,6 +321,37 @@ class DeckParser {
   void check_constraint_surfaces() const;
   /// Refuses a normal direction on a *NODE line of a node that a shell or beam uses.
   void check_node_normals() const;
+  // inp_s8_expansion.cpp
+  /// S8 and S8R: each element becomes a C3D20 or C3D20R brick across its shell's thickness
+  /// (new nodes at x -+ t/2 n, the deck's corner nodes at mid-thickness); its *SHELL SECTION
+  /// becomes a *SOLID SECTION. After the sections, before the surfaces.
+  void expand_s8_elements();
+  /// The expanded shells' node conditions (end of deck): a midside node is the mean of its two
+  /// brick nodes, held rotations become equations on the brick nodes; prescribed rotations,
+  /// moments and explicit steps are refused; temperatures and initial velocities of a deck
+  /// node reach its brick nodes.
+  void expand_s8_node_conditions();
+  /// Whether element e is an expanded S8/S8R (its pressure P acts on face 2, SPOS is S2, SNEG S1).
+  bool expanded_s8(int e) const;
+  /// The face a *DLOAD line of `type` (face: its P/Pn code) loads on `elements`: 2 (the
+  /// brick's top) for P on S8/S8R; refuses Pn on them and a line mixing them with others.
+  int s8_pressure_face(const std::vector<int>& elements, int face, const std::string& type) const;
+  std::string s8_element_name(int e) const;  ///< "element 7 (S8R)", for messages
+  /// The *SHELL SECTION thickness of each expanded element (-1: none); those sections become
+  /// *SOLID SECTIONs.
+  std::vector<double> s8_section_thickness();
+  /// The S8 nodes' lines: mean normals, thicknesses (*NODAL THICKNESS first), roles, with the
+  /// checks that one line per node needs.
+  void s8_node_lines(const std::vector<double>& thickness);
+  /// The bottom and top nodes of every line and the C3D20 connectivity.
+  void make_s8_bricks();
+  /// The equations of each S8 node: midside means and held rotations (bits of dofs 4..6).
+  void s8_node_equations(const std::vector<unsigned>& held);
+  /// *NODAL THICKNESS: the shell thickness at nodes, over the section's (S8/S8R nodes only).
+  void nodal_thickness_keyword(const Keyword& kw);
+  void nodal_thickness_data(const Line& line);
+  /// Appends the brick nodes of the shell nodes in `nodes`.
+  void add_brick_nodes(std::vector<int>& nodes) const;
   void dsload_data(const Line& line);
   // inp_constraints.cpp
   void tie_keyword(const Keyword& kw);
@@ -538,6 +569,26 @@ class DeckParser {
   std::string set_instance_;  ///< INSTANCE= of the open *NSET/*ELSET: its members are that instance's
   std::int64_t max_node_id_ = 0, max_element_id_ = 0;
   std::vector<std::pair<int, Pos>> node_normals_;  ///< nodes whose *NODE line gives a normal, with the line
+  bool expand_block_ = false;           ///< the open *ELEMENT block is S8/S8R (8 nodes read; bricks later)
+  std::vector<int> expanded_elements_;  ///< S8/S8R elements (indices), read as C3D20/C3D20R with 8 nodes
+  std::vector<char> expanded_s8_;    ///< per element: an expanded S8/S8R (empty: none)
+  /// A deck node of S8/S8R elements and its brick nodes along the mean normal.
+  struct S8Node {
+    int node = -1, bottom = -1, top = -1;  ///< node indices
+    bool corner = false;                   ///< a corner (also the bricks' mid-thickness node)
+    double thickness = 0;
+    std::array<double, 3> normal{};        ///< unit
+    SourceLoc loc;                         ///< its first element's line
+  };
+  std::vector<S8Node> s8_nodes_;
+  /// *NODAL THICKNESS lines as written: node or node set, thickness (resolved with the shells).
+  struct PendingThickness {
+    std::string target;
+    double thickness = 0;
+    Pos pos;
+  };
+  std::vector<PendingThickness> nodal_thickness_;
+  std::vector<int> s8_node_of_;  ///< per node: its s8_nodes_ entry, or -1
   std::optional<std::int64_t> assembly_element_offset_;  ///< ids of elements written in the assembly itself
   std::optional<std::int64_t> assembly_node_offset_;     ///< ids of nodes written there (CAE's reference points)
   /// Labels of the nodes and elements written in the assembly itself, as written: a plain

@@ -134,6 +134,23 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   for (int i = 0; i < lc.num_dependent; ++i)
     for (int t = lc.term_ptr[static_cast<std::size_t>(i)]; t < lc.term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
       body_links.emplace_back(lc.dep_node[static_cast<std::size_t>(i)], lc.term_node[static_cast<std::size_t>(t)]);
+  // A part that rests on another through a contact definition is held by it (a block pressed
+  // onto a support): one part for the check. Where the contact never closes, the first
+  // factorization names the free dofs instead.
+  const ContactSystem& cs = sys.contact;
+  std::vector<int> pair_node(static_cast<std::size_t>(cs.num_pairs), -1);  // one slave node per definition
+  for (int r = 0; r < cs.num_slaves; ++r) {
+    const auto p = static_cast<std::size_t>(cs.slave_pair[static_cast<std::size_t>(r)]);
+    const int n = cs.slave_node[static_cast<std::size_t>(r)];
+    if (pair_node[p] < 0) pair_node[p] = n;
+    body_links.emplace_back(n, pair_node[p]);
+    const int a = cs.pair_surface.empty() ? -1 : cs.pair_surface[p];
+    if (a >= 0) body_links.emplace_back(n, cs.analytic_ref[static_cast<std::size_t>(a)]);
+  }
+  for (int f = 0; f < cs.num_facets; ++f) {
+    const int n = pair_node[static_cast<std::size_t>(cs.facet_pair[static_cast<std::size_t>(f)])];
+    if (n >= 0) body_links.emplace_back(n, cs.facet_nodes[4 * static_cast<std::size_t>(f)]);
+  }
   // A dynamic step's inertia holds what no support does (its mass term makes the tangent regular).
   if (!step.dynamic) check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
   // A linear step solves once about the reference: a nonlinear spring would keep its slope
@@ -539,10 +556,28 @@ void StaticProblem::apply_correction(const std::vector<double>& du, double tau, 
 }
 
 void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) const {
+  // A held dof also carries the forces of the dependents that name it (T^T r): the support of
+  // an *EQUATION's or a *TIE's independent node, of an S8 midside node (only equations use it).
+  std::vector<double> r(ndof, 0.0);
+  std::vector<char> receives(ndof, 0);
+  for (std::size_t k = 0; k < ndof; ++k) r[k] = s.f_int[k] - s.f_ext[k];
+  const LinearConstraints& lc = sys.constraints;
+  for (int i = 0; i < lc.num_dependent; ++i) {
+    const auto si = static_cast<std::size_t>(i);
+    if (lc.dep_dof[si] >= 3) continue;
+    const double rd = r[q * static_cast<std::size_t>(lc.dep_node[si]) + static_cast<std::size_t>(lc.dep_dof[si])];
+    for (int t = lc.term_ptr[si]; t < lc.term_ptr[si + 1]; ++t) {
+      const auto st = static_cast<std::size_t>(t);
+      if (lc.term_dof[st] >= 3) continue;
+      const std::size_t k = q * static_cast<std::size_t>(lc.term_node[st]) + static_cast<std::size_t>(lc.term_dof[st]);
+      r[k] += lc.term_weight[st] * rd;
+      receives[k] = 1;
+    }
+  }
   for (std::size_t n = 0; n < nn; ++n) {
     for (int c = 0; c < 3; ++c) {
       const std::size_t k = q * n + c;
-      if (held[k] && active[k]) full.rf[c][n] = s.f_int[k] - s.f_ext[k];
+      if (held[k] && (active[k] || receives[k])) full.rf[c][n] = r[k];
     }
     if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {  // reaction moments, global
       const int i = static_cast<int>(n);
