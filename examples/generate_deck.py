@@ -15,7 +15,9 @@ Conventions used by all cases
 -----------------------------
 * Element connectivity is counter-clockwise seen from the side the normal
   (n2-n1)x(n4-n1) points to.  Plates have normals +Z, closed/curved shells have
-  outward normals.  A positive *DLOAD P pushes against the normal.
+  outward normals.  A case's pressure p pushes against the normal (onto the top
+  face); Abaqus's element-based shell *DLOAD P acts along the normal, so the deck
+  carries P = -p.
 * *CLOAD magnitudes apply to EACH node of the set, so a load distributed over an
   edge is written as several sets, one per distinct nodal value.
 * Gravity is not supported by halfstep: self weight is converted to consistent
@@ -412,7 +414,8 @@ def write_deck(spec, path, split_mesh=False):
         amp = None if spec.static else amp
         L.append("*DLOAD" + (", AMPLITUDE=%s" % amp if amp else ""))
         for es, lab, mag in rows:
-            L.append("%s, %s, %s" % (es, lab, fmt(mag)))
+            # Abaqus's element-based shell P acts along the normal: the case's p against it.
+            L.append("%s, %s, %s" % (es, lab, fmt(-mag if lab == "P" else mag)))
     if spec.field_interval and spec.field_interval > 0 and spec.static:
         L.append("*OUTPUT, FIELD")  # every increment
         L.append("*NODE OUTPUT")
@@ -574,7 +577,7 @@ def case_circular_plate(args):
         "Mesh: convex core (%d x %d) + two curved blocks (%d radial x %d) -> %d elements (full-plate equivalent %d)."
         % (m, m, k, m, 3 * n * n, 12 * n * n),
         "BCs: RIM U3 = 0 (simple support; in-plane and rotations free); SYMX (x = 0) XSYMM; SYMY (y = 0) YSYMM.",
-        "Load: *DLOAD P = +%s on all elements; it acts against the +Z normals, so the plate deflects to -Z." % fmt(p),
+        "Load: *DLOAD P = -%s on all elements (Abaqus's shell P acts along the normal); it pushes against the +Z normals, so the plate deflects to -Z." % fmt(p),
         "Amplitude: %s; damping alpha = %s (mass proportional)." % (amp_txt, fmt(alpha)),
         "omega1 (simply supported, axisymmetric) = 4.977/a^2 sqrt(D/(rho t)) = %s rad/s, T1 = %s s." % (fmt(sig(omega1)), fmt(sig(T1))),
         "D = E t^3/(12(1-nu^2)) = %s N mm. The seed ran 120 s with an (unstated) large density;" % fmt(sig(D, 6)),

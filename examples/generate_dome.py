@@ -10,7 +10,8 @@ Onate & Flores 2005), in inch, lbf, s: sphere radius R = 22.27, thickness h = 0.
 half-angle 26.67 degrees, clamped edge, E = 10.5e6 psi, nu = 0.3, rho = 2.45e-4 lbf s^2/in^4;
 bilinear isotropic hardening sigma_y = 24,000 psi with tangent modulus E_T = 0.21e6 psi, i.e.
 *PLASTIC 24000 at 0 and 24000 + H at 1 with H = E E_T / (E - E_T); a uniform pressure
---pressure (600 psi) on the outer surface applied at t = 0 and held for --time (1 ms).
+--pressure (600 psi) on the outer surface applied at t = 0 and held for --time (1 ms): the deck's
+*DLOAD P is its negative (Abaqus's element-based shell P acts along the outward normal).
 
 Mesh: the quarter cap (symmetry planes x = 0 and y = 0) as an O-grid of a quarter disk: a
 core square of --n x --n elements and two blocks of --n x --m elements out to the rim, mapped
@@ -137,7 +138,7 @@ def build(a):
     if not a.full:
         d += ["XSYM, XSYMM", "YSYM, YSYMM"]
     hi = a.history_interval or a.time / 500
-    d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.17g}", "*DLOAD", f"DOME, P, {a.pressure:.17g}",
+    d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.17g}", "*DLOAD", f"DOME, P, {-a.pressure:.17g}",
           f"*OUTPUT, HISTORY, TIME INTERVAL={hi:.17g}", "*NODE OUTPUT, NSET=APEX", "U",
           f"*OUTPUT, FIELD, NUMBER INTERVAL={a.field_number}", "*NODE OUTPUT", "U", "*ELEMENT OUTPUT",
           "SF, SM, PEEQ", "*END STEP"]

@@ -14,8 +14,9 @@ Loads and motions (any combination):
                        its nodes (end nodes half a share), ramped over --ramp then held
   --tip-twist M        a torque M about x on the free end: forces -+M/W along Z at its two
                        corners, ramped with the tip load
-  --pressure P         follower pressure P on every shell and triangle (*DLOAD, P; positive
-                       against the +Z normals), ramped with the tip load
+  --pressure P         follower pressure P on every shell and triangle, positive against
+                       the +Z normals (the deck's *DLOAD P is -P: Abaqus's shell P acts
+                       along the normal), ramped with the tip load
   --kick V             initial velocity w(x) = V (x / L)^2 along Z on every node
   --spin OMEGA         rigid spin: *INITIAL CONDITIONS, TYPE=ROTATING VELOCITY about the
                        axis through the strip's centre along (1, 2, 3), no supports
@@ -127,7 +128,8 @@ def build(a):
             d.append(f"{n}, 3, {f!r}")
     if a.pressure:
         d.append("*DLOAD, AMPLITUDE=RAMP")
-        d += [f"{s}, P, {a.pressure!r}" for s, part in (("QUADS", quads), ("TRIS", tris)) if part]
+        # Abaqus's element-based shell P acts along the normal: --pressure pushes against it.
+        d += [f"{s}, P, {-a.pressure!r}" for s, part in (("QUADS", quads), ("TRIS", tris)) if part]
     d += ["*OUTPUT, FIELD, NUMBER INTERVAL=1", "*NODE OUTPUT", "U",
           f"*OUTPUT, HISTORY, TIME INTERVAL={a.history_interval!r}",
           "*NODE OUTPUT, NSET=TIP", "U, V, RF", "*NODE OUTPUT, NSET=ROOT", "RF", "*END STEP"]

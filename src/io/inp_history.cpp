@@ -705,6 +705,10 @@ void DeckParser::dload_data(const Line& line) {
   d.elements = element_targets(line.fields[0], at_);
   d.face = face = s8_pressure_face(d.elements, face, std::string(line.fields[1]));
   for (int e : d.elements) check_face(e, face, at_);
+  // Abaqus: a positive element-based pressure on a shell acts along the positive normal
+  // (opposite to a solid face's, and to a *DSLOAD on the shell's SPOS side, which pushes
+  // against it). Face-0 loads push against the normal, as SPOS does: P enters negated.
+  if (face == 0) d.magnitude = -d.magnitude;
   m_.steps.back().dloads.push_back(std::move(d));
 }
 

@@ -331,10 +331,10 @@ class DeckParser {
   /// moments and explicit steps are refused; temperatures and initial velocities of a deck
   /// node reach its brick nodes.
   void expand_s8_node_conditions();
-  /// Whether element e is an expanded S8/S8R (its pressure P acts on face 2, SPOS is S2, SNEG S1).
+  /// Whether element e is an expanded S8/S8R (its pressure P acts on face 1, SPOS is S2, SNEG S1).
   bool expanded_s8(int e) const;
-  /// The face a *DLOAD line of `type` (face: its P/Pn code) loads on `elements`: 2 (the
-  /// brick's top) for P on S8/S8R; refuses Pn on them and a line mixing them with others.
+  /// The face a *DLOAD line of `type` (face: its P/Pn code) loads on `elements`: 1 (the
+  /// brick's bottom) for P on S8/S8R; refuses Pn on them and a line mixing them with others.
   int s8_pressure_face(const std::vector<int>& elements, int face, const std::string& type) const;
   std::string s8_element_name(int e) const;  ///< "element 7 (S8R)", for messages
   /// The *SHELL SECTION thickness of each expanded element (-1: none); those sections become

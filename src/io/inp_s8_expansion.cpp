@@ -448,7 +448,7 @@ int DeckParser::s8_pressure_face(const std::vector<int>& elements, int face, con
   if (face != 0) fail(at_, "*DLOAD type " + type + " on S8/S8R elements: shells take P");
   if (!std::all_of(elements.begin(), elements.end(), s8))
     fail(at_, "*DLOAD type P on a set of S8/S8R and other elements: give the S8/S8R elements a line of their own");
-  return 2;  // the brick's top face: pushing against the normal, as P on a shell does
+  return 1;  // the brick's bottom face, pushing along the normal as Abaqus's P on a shell does
 }
 
 void DeckParser::add_brick_nodes(std::vector<int>& nodes) const {

@@ -64,7 +64,7 @@ TEST(GpuImplicitDynamics, ShellPlateUnderASuddenPressureMatchesTheCpu) {
   char step[400];
   std::snprintf(step, sizeof step,
                 "*NSET, NSET=MID\n221\n*AMPLITUDE, NAME=ON\n0., 1., 10., 1.\n*STEP, INC=1000\n*DYNAMIC, ALPHA=-0.1, "
-                "DIRECT\n%.17g, %.17g\n*DLOAD, AMPLITUDE=ON\nP, P, 1000.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=MID\n"
+                "DIRECT\n%.17g, %.17g\n*DLOAD, AMPLITUDE=ON\nP, P, -1000.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=MID\n"
                 "U, UR\n*END STEP\n",
                 h, period);
   std::string deck = plate_deck();

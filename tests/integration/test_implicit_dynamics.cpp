@@ -184,7 +184,7 @@ TEST(ImplicitDynamics, PlateUnderASuddenPressureFollowsNaviersSeries) {
                 "*NSET, NSET=MID\n221\n*AMPLITUDE, NAME=ON\n0., 1., 10., 1.\n*STEP, INC=1000\n*DYNAMIC, ALPHA=0., "
                 "DIRECT\n%.17g, %.17g\n*DLOAD, AMPLITUDE=ON\nP, P, %.17g\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=MID\n"
                 "U\n*END STEP\n",
-                h, period, q0);
+                h, period, -q0);  // Abaqus's shell P acts along the normal (+z): -q0 pushes down
   deck = deck.substr(0, deck.find("*STEP")) + step;
   const std::string dir = scratch_dir("hht_plate");
   std::ofstream(dir + "/plate.inp") << deck;

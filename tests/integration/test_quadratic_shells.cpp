@@ -122,7 +122,7 @@ TEST(QuadraticShells, S8CantileverTipLoadMatchesEulerBernoulliAndItsReactionsThe
 TEST(QuadraticShells, S8RCantileverUnderPressureMatchesEulerBernoulli) {
   const Grid g(10, 2);
   const std::string out =
-      run_deck("s8r_pressure", strip(g, "S8R", "") + "*STEP\n*STATIC\n*DLOAD\nSHELL, P, 0.1\n" + kHistory + "*END STEP\n");
+      run_deck("s8r_pressure", strip(g, "S8R", "") + "*STEP\n*STATIC\n*DLOAD\nSHELL, P, -0.1\n" + kHistory + "*END STEP\n");
   const double I = 0.1 * 0.1 * 0.1 / 12, exact = 0.1 * 1e4 / (8 * 1e7 * I);
   // P pushes against the normal (+z here): the strip bends down.
   const double w = -last_time_average(read_csv(out + "/history/TIP.csv")).at("U3");

@@ -211,7 +211,7 @@ EDGE, XSYMM
   EXPECT_EQ(s1.cloads[0].amplitude, "SMOOTH");
   ASSERT_EQ(s1.dloads.size(), 1u);
   EXPECT_EQ(element_ids(m, s1.dloads[0].elements), (std::vector<std::int64_t>{1, 2}));
-  EXPECT_DOUBLE_EQ(s1.dloads[0].magnitude, 1e5);
+  EXPECT_DOUBLE_EQ(s1.dloads[0].magnitude, -1e5);  // a shell's P acts along its normal: stored as pushing against it, negated
   EXPECT_FALSE(s1.boundary_op_new || s1.cload_op_new || s1.dload_op_new);
 
   ASSERT_EQ(s1.outputs.size(), 2u);

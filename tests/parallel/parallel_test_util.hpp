@@ -68,7 +68,7 @@ inline std::string block_deck(const BlockDeck& o) {
   d << "*STEP\n*DYNAMIC, EXPLICIT\n, 0.1\n*BOUNDARY\nX0, 1, 3\n";
   if (o.loads) {
     d << "*CLOAD\nXL, 3, 0.5\nXL, 1, -0.25\n*DSLOAD\nEND, P, 2.0\n";
-    if (o.plate) d << "*DLOAD\nPLATE, P, 0.1\n";
+    if (o.plate) d << "*DLOAD\nPLATE, P, -0.1\n";
   }
   d << "*END STEP\n";
   return d.str();

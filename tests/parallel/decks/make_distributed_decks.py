@@ -129,12 +129,12 @@ def mixed():
               "*BOUNDARY", "CLAMP, ENCASTRE",
               "*CLOAD, AMPLITUDE=RAMP", f"{corner}, 3, -4.0e5", f"{corner}, 5, 600.",
               "LOADMID, 3, 1.5e5", "LOADMID, 4, -200.",
-              "*DLOAD, AMPLITUDE=RAMP", "PLATE, P, 4.0e6",
+              "*DLOAD, AMPLITUDE=RAMP", "PLATE, P, -4.0e6",
               "*DSLOAD, AMPLITUDE=RAMP", "SIDEFACE, P, 1.0e7"]
     lines += outputs + ["*END STEP"]
     lines += ["*STEP, NAME=HOLD", "*DYNAMIC, EXPLICIT", ", 0.003",
               "*CLOAD, OP=NEW", f"{corner}, 3, 2.0e5", f"{corner}, 5, -320.", "LOADMID, 2, 1.0e5",
-              "*DLOAD, OP=NEW", "PLATE, P, -2.0e6",
+              "*DLOAD, OP=NEW", "PLATE, P, 2.0e6",
               "*DSLOAD, OP=NEW", "SIDEFACE, P, 1.6e7"]
     lines += outputs + ["*END STEP"]
     write("mixed.inp", lines)
@@ -257,7 +257,7 @@ def stiffened_plate():
               "*STEP", "*DYNAMIC, EXPLICIT", ", 0.006",
               "*CLOAD, AMPLITUDE=RAMP", f"{loads[0]}, 3, -1.5e4", f"{loads[1]}, 3, -1.2e4",
               f"{loads[1]}, 4, 240.", f"{loads[0]}, 6, -120.",
-              "*DLOAD, AMPLITUDE=RAMP", "PLATE, P, 1.5e5",
+              "*DLOAD, AMPLITUDE=RAMP", "PLATE, P, -1.5e5",
               "*OUTPUT, FIELD, NUMBER INTERVAL=3", "*NODE OUTPUT", "U, UR, V, RF",
               "*ELEMENT OUTPUT", "S, SF, SM, PEEQ",
               "*OUTPUT, HISTORY, TIME INTERVAL=1e-04",
