@@ -350,6 +350,8 @@ class DeckParser {
   /// *NODAL THICKNESS: the shell thickness at nodes, over the section's (S8/S8R nodes only).
   void nodal_thickness_keyword(const Keyword& kw);
   void nodal_thickness_data(const Line& line);
+  /// Shares the forces on S8 corner nodes among their lines' brick nodes (1/6, 2/3, 1/6).
+  void split_s8_corner_loads(std::vector<ConcentratedLoad>& cloads) const;
   /// Appends the brick nodes of the shell nodes in `nodes`.
   void add_brick_nodes(std::vector<int>& nodes) const;
   void dsload_data(const Line& line);

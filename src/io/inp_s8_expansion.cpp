@@ -129,9 +129,12 @@ void DeckParser::s8_node_lines(const std::vector<double>& thickness) {
   const Elements& el = m_.elements;
   const Nodes& nd = m_.nodes;
   // Per deck node: the mean unit normal of its expanded elements, its thickness and role.
+  // Elements whose nodes carry translations only (solids, trusses, springs) may share the deck's
+  // nodes: they join the shell's reference surface as a hinge, as in the peer (and as a solid
+  // joins a shell in Abaqus). Shells and beams would need the node's rotations.
   std::vector<char> other_user(static_cast<std::size_t>(nd.size()), 0);
   for (int e = 0; e < el.size(); ++e)
-    if (!expanded_s8(e))
+    if (!expanded_s8(e) && element_kind(el.kind[static_cast<std::size_t>(e)]).dofs_per_node == 6)
       for (int a = 0; a < el.count_of(e); ++a) other_user[static_cast<std::size_t>(el.nodes_of(e)[a])] = 1;
   s8_node_of_.assign(static_cast<std::size_t>(nd.size()), -1);
   std::vector<V3> element_normal(8 * expanded_elements_.size());
@@ -144,9 +147,9 @@ void DeckParser::s8_node_lines(const std::vector<double>& thickness) {
       const auto p = static_cast<std::size_t>(c[a]);
       if (other_user[p])
         fail(el.loc[static_cast<std::size_t>(e)], "node " + std::to_string(nd.id[p]) + " of " + s8_element_name(e) +
-                                                      " is also a node of another kind of element: S8/S8R run as bricks "
-                                                      "across the thickness, and joining them to other elements is not "
-                                                      "supported yet");
+                                                      " is also a node of a shell or beam element: S8/S8R run as bricks "
+                                                      "across the thickness, whose nodes carry no rotations, and joining "
+                                                      "them to elements with rotations is not supported yet");
       double dxi[8], deta[8];
       serendipity_derivatives(kXi[a], kEta[a], dxi, deta);
       V3 gx{}, gy{};
@@ -325,6 +328,7 @@ void DeckParser::expand_s8_node_conditions() {
             fail(c.loc, "a moment (dof " + std::to_string(c.dof) + ") on " + node_name(n) +
                             " of S8/S8R elements: they run as bricks across the thickness, whose nodes carry no "
                             "rotations; moments on them are not supported yet (give a couple of forces)");
+    split_s8_corner_loads(step.cloads);
     for (TemperatureLine& t : step.temperatures) add_brick_nodes(t.nodes);
   }
   for (TemperatureLine& t : m_.initial_temperatures) add_brick_nodes(t.nodes);
@@ -449,6 +453,37 @@ int DeckParser::s8_pressure_face(const std::vector<int>& elements, int face, con
   if (!std::all_of(elements.begin(), elements.end(), s8))
     fail(at_, "*DLOAD type P on a set of S8/S8R and other elements: give the S8/S8R elements a line of their own");
   return 1;  // the brick's bottom face, pushing along the normal as Abaqus's P on a shell does
+}
+
+void DeckParser::split_s8_corner_loads(std::vector<ConcentratedLoad>& cloads) const {
+  // A force on a corner node's line of three brick nodes is shared 1/6, 2/3, 1/6 (bottom,
+  // mid, top: the quadratic line's consistent weights, so that a uniform traction across
+  // the thickness stays uniform); a midside node hands its force to its two brick nodes
+  // through its equation, 1/2 each.
+  std::vector<ConcentratedLoad> out;
+  for (ConcentratedLoad& c : cloads) {
+    ConcentratedLoad rest = c, mid = c, ends = c;
+    rest.nodes.clear();
+    mid.nodes.clear();
+    ends.nodes.clear();
+    for (int n : c.nodes) {
+      const int s = s8_node_of_[static_cast<std::size_t>(n)];
+      if (s < 0 || !s8_nodes_[static_cast<std::size_t>(s)].corner) {
+        rest.nodes.push_back(n);
+        continue;
+      }
+      mid.nodes.push_back(n);
+      ends.nodes.push_back(s8_nodes_[static_cast<std::size_t>(s)].bottom);
+      ends.nodes.push_back(s8_nodes_[static_cast<std::size_t>(s)].top);
+    }
+    if (!rest.nodes.empty()) out.push_back(std::move(rest));
+    if (mid.nodes.empty()) continue;
+    mid.magnitude = c.magnitude * (2.0 / 3.0);
+    ends.magnitude = c.magnitude / 6.0;
+    out.push_back(std::move(mid));
+    out.push_back(std::move(ends));
+  }
+  cloads = std::move(out);
 }
 
 void DeckParser::add_brick_nodes(std::vector<int>& nodes) const {

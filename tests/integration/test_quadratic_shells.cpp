@@ -141,6 +141,25 @@ TEST(QuadraticShells, NodalThicknessReplacesTheSectionsThickness) {
   EXPECT_LT(rel_error(w, exact), 5e-3);
 }
 
+// A spring to ground at the midside node of the tip (a node that is no brick node: it is the
+// mean of its two) with the strip's own tip stiffness k = 3 E I / L^3 takes half the load:
+// the tip moves P / (2 k). Solids, trusses and springs may share the deck's S8 nodes.
+TEST(QuadraticShells, SpringOnAMidsideNodeCarriesItsShare) {
+  const Grid g(10, 1);
+  const double I = 0.1 * 0.1 * 0.1 / 12, k = 3 * 1e7 * I / 1000, exact = 1.0 / (2 * k);
+  std::ostringstream extra;
+  extra.precision(17);
+  extra << "*NODE\n9999, 10, 0.5, -1\n*ELEMENT, TYPE=SPRINGA, ELSET=SPRING\n9999, " << g.id.at({2 * g.nx, 1})
+        << ", 9999\n*SPRING, ELSET=SPRING\n" << k << "\n*NSET, NSET=GROUND\n9999\n*BOUNDARY\nGROUND, 1, 3\n";
+  const std::string out = run_deck("s8_spring", strip(g, "S8", extra.str()) + "*STEP\n*STATIC\n" + tip_load(g) +
+                                                     kHistory + "*NODE OUTPUT, NSET=GROUND\nRF\n*END STEP\n");
+  const double w = -last_time_average(read_csv(out + "/history/TIP.csv")).at("U3");
+  std::printf("S8 tip on a spring %.6g against %.6g: %.3g\n", w, exact, rel_error(w, exact));
+  EXPECT_LT(rel_error(w, exact), 5e-3);
+  // The clamp and the spring together carry the load.
+  EXPECT_NEAR(last_total(out, "FIX", "RF3") + last_total(out, "GROUND", "RF3"), 1.0, 1e-9);
+}
+
 TEST(QuadraticShells, S8CantileverFirstFrequencyMatchesEulerBernoulli) {
   const Grid g(10, 1);
   const std::string out = run_deck("s8_frequency", strip(g, "S8", "") + "*STEP\n*FREQUENCY\n2\n*END STEP\n");
