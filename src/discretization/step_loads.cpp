@@ -436,12 +436,12 @@ class StepLoadBuilder {
     }
   }
 
-  /// Loads without an amplitude are applied at once in explicit and modal dynamic steps and
-  /// ramped over a static step from the value they had (Abaqus: STEP and RAMP default
-  /// amplitudes; the peer's modal steps apply them at once).
+  /// Loads without an amplitude are applied at once in explicit, implicit and modal dynamic
+  /// steps and ramped over a static step from the value they had (Abaqus: the STEP default
+  /// amplitude of *DYNAMIC, the RAMP of *STATIC; the peer's dynamic steps apply them at once).
   static void ramp_from(const Step& step, Carried& c, const std::map<std::pair<int, int>, Carried>& map,
                         const std::pair<int, int>& key) {
-    if (step.procedure != Procedure::Static || step.modal || c.amplitude) return;
+    if (step.procedure != Procedure::Static || step.modal || step.dynamic || c.amplitude) return;
     c.ramp = true;
     const auto it = map.find(key);
     c.start = it == map.end() ? 0.0 : it->second.value;

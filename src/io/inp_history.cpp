@@ -462,15 +462,6 @@ void DeckParser::static_keyword(const Keyword& kw) {
 
 // What *STATIC and an implicit *DYNAMIC share: the procedure, NLGEOM carried on, DIRECT, and
 // without a data line one increment over a period of 1.
-// Abaqus's default variation of a step's loads: RAMP in a *STATIC step, which is what halfstep
-// does there; other values and procedures would change when loads act.
-void DeckParser::check_step_amplitude(const Keyword& kw) const {
-  if (step_amplitude_.line == 0) return;
-  if (squeeze_upper(kw.display) == "*STATIC" && step_amplitude_value_ == "RAMP") return;
-  fail(step_amplitude_, "*STEP, AMPLITUDE=" + step_amplitude_value_ + " with " + kw.display +
-                            " is not supported (AMPLITUDE=RAMP in a *STATIC step, its default, is read; give a load "
-                            "varying otherwise its own *AMPLITUDE)");
-}
 
 Step& DeckParser::begin_static_procedure(const Keyword& kw) {
   Step& s = m_.steps.back();
@@ -810,6 +801,7 @@ void DeckParser::resolve_surfaces() {
         s.faces.push_back(p.face);
         continue;
       }
+      if (expanded_b32(e)) fail(p.pos, "a surface on B32/B32R element " + std::to_string(m_.elements.id[static_cast<std::size_t>(e)]) + ": not supported");
       const int face = p.face == kSurfaceSpos ? 2 : p.face == kSurfaceSneg ? 1 : p.face;  // S8/S8R: the brick's
       check_face(e, face, p.pos);
       s.elements.push_back(e);

@@ -259,4 +259,15 @@ void DeckParser::modal_damping_end() {
   need_data_line(m_.steps.back().modal->rayleigh ? ", , alpha, beta" : "first mode, last mode, critical damping ratio");
 }
 
+// Abaqus's default variation of a step's loads: RAMP in a *STATIC step, STEP in an implicit
+// *DYNAMIC one, which is what halfstep does there; other values would change when loads act.
+void DeckParser::check_step_amplitude(const Keyword& kw) const {
+  if (step_amplitude_.line == 0) return;
+  if (squeeze_upper(kw.display) == "*STATIC" && step_amplitude_value_ == "RAMP") return;
+  if (squeeze_upper(kw.display) == "*DYNAMIC" && !kw.find("EXPLICIT") && step_amplitude_value_ == "STEP") return;
+  fail(step_amplitude_, "*STEP, AMPLITUDE=" + step_amplitude_value_ + " with " + kw.display +
+                            " is not supported (the procedure's default is read: RAMP in a *STATIC step, STEP in an "
+                            "implicit *DYNAMIC one; give a load varying otherwise its own *AMPLITUDE)");
+}
+
 }  // namespace halfstep::inp

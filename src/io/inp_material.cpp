@@ -318,7 +318,7 @@ void DeckParser::beam_section_keyword(const Keyword& kw) {
   s.elset = key(required_param(kw, "ELSET"));
   s.material = upper(unquote(trim(required_param(kw, "MATERIAL"))));
   const std::string shape = squeeze_upper(required_param(kw, "SECTION"));
-  if (shape == "RECT") s.shape = BeamSection::Shape::Rect;
+  if (shape == "RECT" || shape == "RECTANGULAR") s.shape = BeamSection::Shape::Rect;  // RECTANGULAR: the peer's
   else if (shape == "CIRC") s.shape = BeamSection::Shape::Circ;
   else fail(kw.pos, "*BEAM SECTION, SECTION=" + param(kw, "SECTION") + " is not supported (RECT or CIRC)");
   // The FPM beam is B31's only formulation here, so FORMULATION=FPM may be left out.
@@ -658,6 +658,44 @@ void DeckParser::resolve_discrete_sections() {
     d.value = value;
     m_.discrete_sections.push_back(std::move(d));
   }
+}
+
+// Each *BEAM SECTION of B32/B32R (inp_b32_expansion.cpp) becomes a *SOLID SECTION; its
+// rectangle and n1 go to the beam nodes' frames.
+std::vector<int> DeckParser::take_b32_sections(std::vector<B32Section>& sections) {
+  const Elements& el = m_.elements;
+  std::vector<int> section_of(static_cast<std::size_t>(el.size()), -1);
+  for (std::size_t i = 0; i < m_.beam_sections.size();) {
+    const BeamSection& s = m_.beam_sections[i];
+    const std::vector<int>& members = m_.elsets.at(s.elset).members;
+    const auto n = std::count_if(members.begin(), members.end(), [&](int e) { return expanded_b32(e); });
+    if (n == 0) {
+      ++i;
+      continue;
+    }
+    if (n != static_cast<std::ptrdiff_t>(members.size()))
+      fail(beam_section_pos_[i], "*BEAM SECTION on element set '" + s.elset +
+                                     "' holds B32/B32R elements, which run as quadratic bricks around their axis, and "
+                                     "other elements: give the B32/B32R elements a *BEAM SECTION of their own");
+    if (s.shape != BeamSection::Shape::Rect)
+      fail(beam_section_pos_[i], "*BEAM SECTION, SECTION=CIRC on B32/B32R elements: halfstep runs them as bricks of "
+                                 "their rectangle; a circular section is not supported for them yet (SECTION=RECT)");
+    for (int e : members) {
+      if (section_of[static_cast<std::size_t>(e)] >= 0)
+        fail(beam_section_pos_[i], s8_element_name(e) + " already has a *BEAM SECTION");
+      section_of[static_cast<std::size_t>(e)] = static_cast<int>(sections.size());
+    }
+    sections.push_back(B32Section{s.a, s.b, s.n1});
+    SolidSection solid;
+    solid.elset = s.elset;
+    solid.material = s.material;
+    solid.loc = s.loc;
+    m_.solid_sections.push_back(solid);
+    solid_section_pos_.push_back(beam_section_pos_[i]);
+    m_.beam_sections.erase(m_.beam_sections.begin() + static_cast<std::ptrdiff_t>(i));
+    beam_section_pos_.erase(beam_section_pos_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  return section_of;
 }
 
 }  // namespace halfstep::inp

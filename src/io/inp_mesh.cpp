@@ -127,13 +127,17 @@ void DeckParser::element_keyword(const Keyword& kw) {
   }
   // S8 and S8R run as bricks across the thickness (inp_s8_expansion.cpp): read as
   // C3D20/C3D20R with their 8 shell nodes until the sections give the thickness.
-  expand_block_ = t == "S8" || t == "S8R";
-  element_kind_ = expand_block_ ? find_element_kind(t == "S8" ? "C3D20" : "C3D20R") : find_element_kind(t);
+  // B32 and B32R too, with their 3 beam nodes (inp_b32_expansion.cpp).
+  expand_nodes_ = t == "S8" || t == "S8R" ? 8 : t == "B32" || t == "B32R" ? 3 : 0;
+  // B32R runs as the full brick: a single row of C3D20R has zero-energy modes (docs/input.md).
+  const bool reduced = t == "S8R";
+  element_kind_ = expand_nodes_ ? find_element_kind(reduced ? "C3D20R" : "C3D20") : find_element_kind(t);
   // A kind that exists only as a formulation (S3: the FPM triangle) is taken here; its
   // section must then name the formulation (resolve_sections).
   if (element_kind_ < 0) element_kind_ = find_formulation_only_kind(t);
   if (element_kind_ < 0)
-    fail(kw.pos, "element type " + t + " is not supported (halfstep supports " + supported_element_names() + ")");
+    fail(kw.pos, "element type " + t + " is not supported (halfstep supports " + supported_element_names() +
+                     ", and S8, S8R, B32, B32R as 20-node bricks)");
   if (*element_kind(element_kind_).made_by)
     fail(kw.pos, "element type " + t + " is made by " + element_kind(element_kind_).made_by + ", not by *ELEMENT");
   if (kw.find("ELSET")) cur_set_ = &open_set(false, key(required_param(kw, "ELSET")), kw.pos);
@@ -164,7 +168,7 @@ void DeckParser::element_data(const Line& line) {
         element_node_id(f[1], rotary_block_ ? "the node id of the ROTARYI element" : "the node id of the MASS element"), at_);
     return;
   }
-  const int npe = expand_block_ ? 8 : element_kind(element_kind_).nodes;
+  const int npe = expand_nodes_ ? expand_nodes_ : element_kind(element_kind_).nodes;
   // Built only for a message: a string per element line would cost more than parsing it.
   const auto form = [&] {
     return "element id and " + std::to_string(npe) + " node ids (" + element_abaqus_type_ + " elements have " +
@@ -198,7 +202,8 @@ void DeckParser::element_data(const Line& line) {
     fail(element_pending_at_, "element " + std::to_string(id) + " is defined twice (first at " +
                                   e.loc[static_cast<std::size_t>(it->second)].str() + ")");
   conn_ids_.insert(conn_ids_.end(), element_pending_nodes_.begin(), element_pending_nodes_.end());
-  if (expand_block_) expanded_elements_.push_back(e.size());
+  if (expand_nodes_ == 8) expanded_elements_.push_back(e.size());
+  if (expand_nodes_ == 3) expanded_b32_elements_.push_back(e.size());
   e.id.push_back(id);
   e.kind.push_back(element_kind_);
   e.section.push_back(section_keyword_of(element_kind(element_kind_).section_keyword));
@@ -315,7 +320,7 @@ void DeckParser::element_end() {
   mass_block_ = false;
   rotary_block_ = false;
   if (element_pending_id_ == 0) return;
-  const int npe = expand_block_ ? 8 : element_kind(element_kind_).nodes;
+  const int npe = expand_nodes_ ? expand_nodes_ : element_kind(element_kind_).nodes;
   const std::int64_t id = element_pending_id_;
   element_pending_id_ = 0;
   fail(element_pending_at_, "too few fields on *ELEMENT data line: element " + std::to_string(id) + " has " +

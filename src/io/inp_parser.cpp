@@ -447,6 +447,7 @@ void DeckParser::finish_model_data() {
   resolve_sets();
   resolve_sections();
   expand_s8_elements();
+  expand_b32_elements();
   check_node_normals();
   resolve_discrete_sections();
   resolve_surfaces();
@@ -478,6 +479,7 @@ void DeckParser::finish() {
   attach_model_boundaries();
   remap_rotation_nodes();
   expand_s8_node_conditions();
+  expand_b32_node_conditions();
   close_contact_block();
   resolve_contact();
   check_explicit_kinds();

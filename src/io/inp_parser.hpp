@@ -350,6 +350,32 @@ class DeckParser {
   /// *NODAL THICKNESS: the shell thickness at nodes, over the section's (S8/S8R nodes only).
   void nodal_thickness_keyword(const Keyword& kw);
   void nodal_thickness_data(const Line& line);
+  // inp_b32_expansion.cpp
+  /// B32 and B32R: each element becomes a C3D20 or C3D20R brick around its axis (section nodes
+  /// at the rectangle's corners and edge midpoints of each end, its corners at the middle);
+  /// its *BEAM SECTION becomes a *SOLID SECTION. After the sections, before the surfaces.
+  void expand_b32_elements();
+  /// A B32/B32R element's rectangle (a along n1, b along n2) and its section's n1.
+  struct B32Section {
+    double a = 0, b = 0;
+    std::array<double, 3> n1{};
+  };
+  /// Per element, its index in `sections` (-1: none); the *BEAM SECTIONs of B32/B32R become
+  /// *SOLID SECTIONs (inp_material.cpp).
+  std::vector<int> take_b32_sections(std::vector<B32Section>& sections);
+  /// The beam nodes' frames (mean tangent, n1 across it, n2 = t x n1) and sections.
+  void b32_frames(const std::vector<int>& section_of, const std::vector<B32Section>& sections);
+  /// The section nodes of every beam node and the C3D20 connectivity.
+  void make_b32_bricks();
+  /// The beam nodes' conditions (end of deck): each node the mean of its section, held
+  /// rotations as the section's mean rotation, moments as the forces that turn it.
+  void expand_b32_node_conditions();
+  /// Moments on beam nodes into forces on their section nodes.
+  void b32_moments(std::vector<ConcentratedLoad>& cloads) const;
+  /// Appends the section nodes of the beam nodes in `nodes`.
+  void add_section_nodes(std::vector<int>& nodes) const;
+  /// Whether element e is an expanded B32/B32R.
+  bool expanded_b32(int e) const;
   /// Shares the forces on S8 corner nodes among their lines' brick nodes (1/6, 2/3, 1/6).
   void split_s8_corner_loads(std::vector<ConcentratedLoad>& cloads) const;
   /// Appends the brick nodes of the shell nodes in `nodes`.
@@ -571,7 +597,8 @@ class DeckParser {
   std::string set_instance_;  ///< INSTANCE= of the open *NSET/*ELSET: its members are that instance's
   std::int64_t max_node_id_ = 0, max_element_id_ = 0;
   std::vector<std::pair<int, Pos>> node_normals_;  ///< nodes whose *NODE line gives a normal, with the line
-  bool expand_block_ = false;           ///< the open *ELEMENT block is S8/S8R (8 nodes read; bricks later)
+  int expand_nodes_ = 0;  ///< the open *ELEMENT block is S8/S8R (8) or B32/B32R (3): nodes read, bricks later
+  std::vector<int> expanded_b32_elements_;  ///< B32/B32R elements (indices), read as C3D20/C3D20R with 3 nodes
   std::vector<int> expanded_elements_;  ///< S8/S8R elements (indices), read as C3D20/C3D20R with 8 nodes
   std::vector<char> expanded_s8_;    ///< per element: an expanded S8/S8R (empty: none)
   /// A deck node of S8/S8R elements and its brick nodes along the mean normal.
@@ -583,6 +610,23 @@ class DeckParser {
     SourceLoc loc;                         ///< its first element's line
   };
   std::vector<S8Node> s8_nodes_;
+  /// A deck node of B32/B32R elements: its frame and its section of brick nodes.
+  struct B32Node {
+    int node = -1;
+    bool end = false;                       ///< an end (eight section nodes) or a middle node (four)
+    std::array<int, 8> section{{-1, -1, -1, -1, -1, -1, -1, -1}};  ///< node indices (corners, then edge midpoints)
+    std::array<double, 3> t{}, n1{}, n2{};  ///< unit frame (n1: the section's direction until the frame is made)
+    double a = 0, b = 0;                    ///< the rectangle: along n1, along n2
+    SourceLoc loc;                          ///< its first element's line
+  };
+  std::vector<B32Node> b32_nodes_;
+  std::vector<int> b32_node_of_;  ///< per node: its b32_nodes_ entry, or -1
+  std::vector<char> expanded_b32_;  ///< per element: an expanded B32/B32R (empty: none)
+  std::vector<char> b32_flip_;      ///< per expanded B32: it runs against its nodes' tangents
+  /// The inverse of the polar matrix J = sum |r_k|^2 I - r_k r_k^T of a beam node's section.
+  std::array<double, 9> b32_inverse_inertia(const B32Node& bn) const;
+  /// The offset of section node k of bn from its beam node.
+  std::array<double, 3> b32_offset(const B32Node& bn, int k) const;
   /// *NODAL THICKNESS lines as written: node or node set, thickness (resolved with the shells).
   struct PendingThickness {
     std::string target;

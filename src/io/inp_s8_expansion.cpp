@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "elements/registry.hpp"
+#include "io/expansion_equations.hpp"
 #include "io/inp_parser.hpp"
 
 namespace halfstep::inp {
@@ -408,45 +409,15 @@ void DeckParser::s8_node_equations(const std::vector<unsigned>& held) {
         rows.push_back(m);
       }
     }
-    std::vector<int> pivot(rows.size(), -1);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      int col = -1;
-      double best = 1e-9;
-      for (int j = 0; j < 6; ++j)
-        if (std::fabs(rows[i][static_cast<std::size_t>(j)]) > best) {
-          best = std::fabs(rows[i][static_cast<std::size_t>(j)]);
-          col = j;
-        }
-      if (col < 0) continue;  // implied by the rows before it
-      pivot[i] = col;
-      const double inv = 1.0 / rows[i][static_cast<std::size_t>(col)];
-      for (double& v : rows[i]) v *= inv;
-      for (std::size_t k = 0; k < rows.size(); ++k) {
-        if (k == i) continue;
-        const double f = rows[k][static_cast<std::size_t>(col)];
-        if (f == 0) continue;
-        for (std::size_t j = 0; j < 9; ++j) rows[k][j] -= f * rows[i][j];
-      }
-    }
-    const int node_of_col[3] = {sn.bottom, sn.top, sn.node};
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (pivot[i] < 0) continue;
-      Equation q;
-      q.loc = sn.loc;
-      const auto add = [&](int col, double coef) {
-        q.nodes.push_back(node_of_col[col / 3]);
-        q.dofs.push_back(col % 3 + 1);
-        q.coefficients.push_back(coef);
-      };
-      add(pivot[i], 1.0);
-      for (int j = 0; j < 9; ++j)
-        if (j != pivot[i] && std::fabs(rows[i][static_cast<std::size_t>(j)]) > 1e-12) add(j, rows[i][static_cast<std::size_t>(j)]);
-      m_.equations.push_back(std::move(q));
-    }
+    std::vector<std::vector<double>> dyn;
+    for (const Row& r : rows) dyn.emplace_back(r.begin(), r.end());
+    append_reduced_equations(std::move(dyn), {sn.bottom, sn.top, sn.node}, 2, sn.loc, m_.equations);
   }
 }
 
 int DeckParser::s8_pressure_face(const std::vector<int>& elements, int face, const std::string& type) const {
+  if (std::any_of(elements.begin(), elements.end(), [&](int e) { return expanded_b32(e); }))
+    fail(at_, "*DLOAD type " + type + " on B32/B32R elements: distributed loads on beams are not supported (use *CLOAD)");
   const auto s8 = [&](int e) { return expanded_s8(e); };
   if (std::none_of(elements.begin(), elements.end(), s8)) return face;
   if (face != 0) fail(at_, "*DLOAD type " + type + " on S8/S8R elements: shells take P");

@@ -53,10 +53,11 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
   bool axisymmetric = false;
   for (const SolidGroup& g : sm.groups) axisymmetric = axisymmetric || element_kind(g.kind).axisymmetric;
   std::vector<unsigned char> held_dirs(parent.size(), 0), present(parent.size(), 0);
+  // A support counts wherever it is, also on a node that only equations tie to the part (a B32
+  // node, the mean of its section); the part is what its element nodes make.
   for (int n = 0; n < sys.num_nodes; ++n) {
-    if (!active[static_cast<std::size_t>(ndn) * n]) continue;
     const int r = find(n);
-    present[r] = 1;
+    if (active[static_cast<std::size_t>(ndn) * n]) present[r] = 1;
     for (int d = 0; d < dirs; ++d)
       if (held[static_cast<std::size_t>(ndn) * n + d]) held_dirs[r] |= static_cast<unsigned char>(1u << d);
   }
