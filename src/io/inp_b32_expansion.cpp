@@ -110,6 +110,9 @@ void DeckParser::b32_frames(const std::vector<int>& section_of, const std::vecto
       if (!(len > 0) || !std::isfinite(len))
         fail(el.loc[ke], s8_element_name(e) + " is degenerate at node " + std::to_string(nd.id[p]));
       tg = scaled(tg, 1 / len);
+      // A section far beyond the element's length makes bricks whose stiffness overflows.
+      if (std::max(s.a, s.b) > 1e3 * len)
+        fail(el.loc[ke], s8_element_name(e) + ": its *BEAM SECTION is more than 1000 times the element's length");
       tangent[3 * j + static_cast<std::size_t>(a)] = tg;
       if (rotating_user[p])
         fail(el.loc[ke], "node " + std::to_string(nd.id[p]) + " of " + s8_element_name(e) +

@@ -606,6 +606,7 @@ class DeckParser {
     int node = -1, bottom = -1, top = -1;  ///< node indices
     bool corner = false;                   ///< a corner (also the bricks' mid-thickness node)
     double thickness = 0;
+    double size = 0;                       ///< the largest extent of its elements at it
     std::array<double, 3> normal{};        ///< unit
     SourceLoc loc;                         ///< its first element's line
   };

@@ -186,6 +186,7 @@ void DeckParser::s8_node_lines(const std::vector<double>& thickness) {
       if (std::fabs(sn.thickness - thickness[static_cast<std::size_t>(e)]) > 1e-12 * sn.thickness)
         step_at.emplace_back(s, e);
       for (int i = 0; i < 3; ++i) sn.normal[static_cast<std::size_t>(i)] += n[static_cast<std::size_t>(i)];
+      sn.size = std::max(sn.size, 2 * std::max(norm(gx), norm(gy)));
     }
   }
   // *NODAL THICKNESS replaces the section's thickness at its nodes (the bricks taper).
@@ -204,6 +205,11 @@ void DeckParser::s8_node_lines(const std::vector<double>& thickness) {
       fail(el.loc[static_cast<std::size_t>(e)], "node " + std::to_string(nd.id[static_cast<std::size_t>(s8_nodes_[static_cast<std::size_t>(s)].node)]) +
                                                     " joins S8/S8R elements of different *SHELL SECTION thicknesses: a "
                                                     "step in thickness is not supported (give the node a *NODAL THICKNESS)");
+  // A thickness far beyond the elements' size makes bricks whose stiffness overflows.
+  for (const S8Node& sn : s8_nodes_)
+    if (sn.thickness > 1e3 * sn.size)
+      fail(sn.loc, "node " + std::to_string(nd.id[static_cast<std::size_t>(sn.node)]) + ": the shell thickness " +
+                       number_text(sn.thickness) + " is more than 1000 times its S8/S8R elements' size");
   for (S8Node& sn : s8_nodes_) {
     const double len = norm(sn.normal);
     for (double& v : sn.normal) v /= len > 0 ? len : 1.0;
