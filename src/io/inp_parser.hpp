@@ -376,6 +376,8 @@ class DeckParser {
   void add_section_nodes(std::vector<int>& nodes) const;
   /// Whether element e is an expanded B32/B32R.
   bool expanded_b32(int e) const;
+  /// Moments on S8 nodes into forces on their lines' bottom and top nodes.
+  void s8_moments(std::vector<ConcentratedLoad>& cloads) const;
   /// Shares the forces on S8 corner nodes among their lines' brick nodes (1/6, 2/3, 1/6).
   void split_s8_corner_loads(std::vector<ConcentratedLoad>& cloads) const;
   /// Appends the brick nodes of the shell nodes in `nodes`.

@@ -75,8 +75,7 @@ void DeckParser::expand_s8_elements() {
                                          "to S8/S8R elements only so far (give the thickness on *SHELL SECTION)");
     return;
   }
-  Elements& el = m_.elements;
-  Nodes& nd = m_.nodes;
+  const Elements& el = m_.elements;
   expanded_s8_.assign(static_cast<std::size_t>(el.size()), 0);
   for (int e : expanded_elements_) expanded_s8_[static_cast<std::size_t>(e)] = 1;
   const std::vector<double> thickness = s8_section_thickness();
@@ -328,13 +327,7 @@ void DeckParser::expand_s8_node_conditions() {
     if (si > 0 && step.boundary_op_new && std::any_of(held.begin(), held.end(), [](unsigned h) { return h != 0; }))
       fail(step.loc, "*BOUNDARY, OP=NEW in step '" + step.name + "' with held rotations on S8/S8R nodes: they are "
                                                                  "equations of the whole analysis and cannot be released yet");
-    for (const ConcentratedLoad& c : step.cloads)
-      if (c.dof > 3)
-        for (int n : c.nodes)
-          if (on_s8(n))
-            fail(c.loc, "a moment (dof " + std::to_string(c.dof) + ") on " + node_name(n) +
-                            " of S8/S8R elements: they run as bricks across the thickness, whose nodes carry no "
-                            "rotations; moments on them are not supported yet (give a couple of forces)");
+    s8_moments(step.cloads);
     split_s8_corner_loads(step.cloads);
     for (TemperatureLine& t : step.temperatures) add_brick_nodes(t.nodes);
   }
@@ -430,6 +423,50 @@ int DeckParser::s8_pressure_face(const std::vector<int>& elements, int face, con
   if (!std::all_of(elements.begin(), elements.end(), s8))
     fail(at_, "*DLOAD type P on a set of S8/S8R and other elements: give the S8/S8R elements a line of their own");
   return 1;  // the brick's bottom face, pushing along the normal as Abaqus's P on a shell does
+}
+
+void DeckParser::s8_moments(std::vector<ConcentratedLoad>& cloads) const {
+  // A moment about e_h on a shell node turns its line of brick nodes: the forces -+(M_t x n) / t
+  // on its bottom and top nodes (M_t the moment less its part along the normal; their moment
+  // about the node is M_t). A line carries no moment about its own direction (a drilling
+  // moment), so a moment axis more than 0.1 % along the normal is refused.
+  std::vector<ConcentratedLoad> out;
+  for (ConcentratedLoad& c : cloads) {
+    const auto on_s8 = [&](int n) { return s8_node_of_[static_cast<std::size_t>(n)] >= 0; };
+    if (c.dof <= 3 || std::none_of(c.nodes.begin(), c.nodes.end(), on_s8)) {
+      out.push_back(std::move(c));
+      continue;
+    }
+    ConcentratedLoad rest = c;
+    rest.nodes.clear();
+    for (int n : c.nodes) {
+      if (!on_s8(n)) {
+        rest.nodes.push_back(n);
+        continue;
+      }
+      const S8Node& sn = s8_nodes_[static_cast<std::size_t>(s8_node_of_[static_cast<std::size_t>(n)])];
+      V3 w{c.dof == 4 ? 1.0 : 0.0, c.dof == 5 ? 1.0 : 0.0, c.dof == 6 ? 1.0 : 0.0};
+      const double wn = dot(w, sn.normal);
+      if (std::fabs(wn) > 1e-3)
+        fail(c.loc, "a moment about axis " + std::to_string(c.dof - 3) + " on node " +
+                        std::to_string(m_.nodes.id[static_cast<std::size_t>(n)]) +
+                        " of S8/S8R elements, whose normal there is not normal to that axis: S8/S8R run as bricks "
+                        "across the thickness, which carry no moment about the shell's normal (a drilling moment)");
+      for (int i = 0; i < 3; ++i) w[static_cast<std::size_t>(i)] -= wn * sn.normal[static_cast<std::size_t>(i)];
+      const V3 f = cross(w, sn.normal);
+      for (int side = 0; side < 2; ++side)
+        for (int d = 0; d < 3; ++d) {
+          if (f[static_cast<std::size_t>(d)] == 0) continue;
+          ConcentratedLoad l = c;
+          l.nodes = {side == 0 ? sn.bottom : sn.top};
+          l.dof = d + 1;
+          l.magnitude = (side == 0 ? -1.0 : 1.0) * c.magnitude * f[static_cast<std::size_t>(d)] / sn.thickness;
+          out.push_back(std::move(l));
+        }
+    }
+    if (!rest.nodes.empty()) out.push_back(std::move(rest));
+  }
+  cloads = std::move(out);
 }
 
 void DeckParser::split_s8_corner_loads(std::vector<ConcentratedLoad>& cloads) const {
