@@ -246,47 +246,16 @@ std::array<double, 3> DeckParser::b32_offset(const B32Node& bn, int k) const {
 
 void DeckParser::expand_b32_node_conditions() {
   if (b32_nodes_.empty()) return;
-  const auto node_name = [&](int n) { return "node " + std::to_string(m_.nodes.id[static_cast<std::size_t>(n)]); };
   const auto on_b32 = [&](int n) { return b32_node_of_[static_cast<std::size_t>(n)] >= 0; };
-  std::vector<unsigned> held(b32_nodes_.size(), 0);
-  for (std::size_t si = 0; si < m_.steps.size(); ++si) {
-    Step& step = m_.steps[si];
+  for (const Step& step : m_.steps)
     if (step.procedure == Procedure::ExplicitDynamic)
       fail(step.loc, "step '" + step.name + "' is *DYNAMIC, EXPLICIT, and the model has B32/B32R elements: they run as "
                                             "quadratic bricks joined by equations in implicit steps only (B31 runs in "
                                             "explicit steps)");
-    std::vector<Boundary> lines;
-    for (Boundary& b : step.boundaries) {
-      if (b.last_dof < 4 || std::none_of(b.nodes.begin(), b.nodes.end(), on_b32)) {
-        lines.push_back(std::move(b));
-        continue;
-      }
-      Boundary rest = b, kept = b;
-      rest.nodes.clear();
-      kept.nodes.clear();
-      for (int n : b.nodes) (on_b32(n) ? kept : rest).nodes.push_back(n);
-      if (b.value != 0 || b.velocity)
-        fail(b.loc, "a prescribed rotation on " + node_name(kept.nodes[0]) +
-                        " of B32/B32R elements: their sections' mean rotation can be held (value 0), not turned yet");
-      unsigned bits = 0;
-      for (int d = std::max(4, b.first_dof); d <= b.last_dof; ++d) bits |= 1u << (d - 4);
-      for (int n : kept.nodes) {
-        unsigned& h = held[static_cast<std::size_t>(b32_node_of_[static_cast<std::size_t>(n)])];
-        if (si > 0 && (bits & ~h))
-          fail(b.loc, "rotations of " + node_name(n) + " (a B32/B32R node) held from step '" + step.name +
-                          "' on: they are equations of the whole analysis; hold them from the first step");
-        h |= bits;
-      }
-      if (!rest.nodes.empty()) lines.push_back(std::move(rest));
-      if (b.first_dof <= 3) {
-        kept.last_dof = 3;
-        lines.push_back(std::move(kept));
-      }
-    }
-    step.boundaries = std::move(lines);
-    if (si > 0 && step.boundary_op_new && std::any_of(held.begin(), held.end(), [](unsigned h) { return h != 0; }))
-      fail(step.loc, "*BOUNDARY, OP=NEW in step '" + step.name + "' with held rotations on B32/B32R nodes: they are "
-                                                                 "equations of the whole analysis and cannot be released yet");
+  const std::vector<unsigned> held =
+      take_held_rotations(b32_node_of_, b32_nodes_.size(), "B32/B32R", "a B32/B32R node",
+                          "their sections' mean rotation can be held (value 0), not turned yet");
+  for (Step& step : m_.steps) {
     b32_moments(step.cloads);
     for (TemperatureLine& t : step.temperatures) add_section_nodes(t.nodes);
   }

@@ -660,6 +660,15 @@ void DeckParser::resolve_discrete_sections() {
   }
 }
 
+void DeckParser::add_solid_section(const std::string& elset, const std::string& material, const SourceLoc& loc, Pos pos) {
+  SolidSection solid;
+  solid.elset = elset;
+  solid.material = material;
+  solid.loc = loc;
+  m_.solid_sections.push_back(std::move(solid));
+  solid_section_pos_.push_back(pos);
+}
+
 // Each *BEAM SECTION of B32/B32R (inp_b32_expansion.cpp) becomes a *SOLID SECTION; its
 // rectangle and n1 go to the beam nodes' frames.
 std::vector<int> DeckParser::take_b32_sections(std::vector<B32Section>& sections) {
@@ -686,12 +695,7 @@ std::vector<int> DeckParser::take_b32_sections(std::vector<B32Section>& sections
       section_of[static_cast<std::size_t>(e)] = static_cast<int>(sections.size());
     }
     sections.push_back(B32Section{s.a, s.b, s.n1});
-    SolidSection solid;
-    solid.elset = s.elset;
-    solid.material = s.material;
-    solid.loc = s.loc;
-    m_.solid_sections.push_back(solid);
-    solid_section_pos_.push_back(beam_section_pos_[i]);
+    add_solid_section(s.elset, s.material, s.loc, beam_section_pos_[i]);
     m_.beam_sections.erase(m_.beam_sections.begin() + static_cast<std::ptrdiff_t>(i));
     beam_section_pos_.erase(beam_section_pos_.begin() + static_cast<std::ptrdiff_t>(i));
   }

@@ -355,6 +355,9 @@ class DeckParser {
   /// at the rectangle's corners and edge midpoints of each end, its corners at the middle);
   /// its *BEAM SECTION becomes a *SOLID SECTION. After the sections, before the surfaces.
   void expand_b32_elements();
+  /// A *SOLID SECTION of elset and material for expanded elements, read at loc / pos (their
+  /// *SHELL or *BEAM SECTION's line).
+  void add_solid_section(const std::string& elset, const std::string& material, const SourceLoc& loc, Pos pos);
   /// A B32/B32R element's rectangle (a along n1, b along n2) and its section's n1.
   struct B32Section {
     double a = 0, b = 0;
@@ -376,6 +379,12 @@ class DeckParser {
   void add_section_nodes(std::vector<int>& nodes) const;
   /// Whether element e is an expanded B32/B32R.
   bool expanded_b32(int e) const;
+  /// The held rotations (value 0) of an expanded kind's deck nodes (node_of: per node its entry
+  /// of `entries`, or -1), as bits of dofs 4..6 per entry, taken off every step's *BOUNDARY
+  /// lines (their translations stay); held from the first step on only, never turned: kinds
+  /// ("S8/S8R"), a_node ("an S8/S8R node") and turn_why name them in the refusals.
+  std::vector<unsigned> take_held_rotations(const std::vector<int>& node_of, std::size_t entries, const char* kinds,
+                                            const char* a_node, const char* turn_why);
   /// Moments on S8 nodes into forces on their lines' bottom and top nodes.
   void s8_moments(std::vector<ConcentratedLoad>& cloads) const;
   /// Shares the forces on S8 corner nodes among their lines' brick nodes (1/6, 2/3, 1/6).

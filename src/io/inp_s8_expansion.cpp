@@ -9,13 +9,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "elements/registry.hpp"
 #include "io/expansion_equations.hpp"
 #include "io/inp_parser.hpp"
+#include "io/inp_text.hpp"
 
 namespace halfstep::inp {
 
@@ -49,13 +49,6 @@ void serendipity_derivatives(double xi, double eta, double dxi[8], double deta[8
       deta[a] = -eta * (1 + xi * xa);
     }
   }
-}
-
-/// A value as a deck would write it (shortest of %g), for messages.
-std::string number_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
 }
 
 /// One constraint row on a shell node's brick dofs: columns 0..2 bottom, 3..5 top, 6..8 the
@@ -113,12 +106,7 @@ std::vector<double> DeckParser::s8_section_thickness() {
         fail(section_pos_[i], s8_element_name(e) + " already has a *SHELL SECTION");
       thickness[static_cast<std::size_t>(e)] = s.thickness;
     }
-    SolidSection solid;
-    solid.elset = s.elset;
-    solid.material = s.material;
-    solid.loc = s.loc;
-    m_.solid_sections.push_back(solid);
-    solid_section_pos_.push_back(section_pos_[i]);
+    add_solid_section(s.elset, s.material, s.loc, section_pos_[i]);
     m_.sections.erase(m_.sections.begin() + static_cast<std::ptrdiff_t>(i));
     section_pos_.erase(section_pos_.begin() + static_cast<std::ptrdiff_t>(i));
   }
@@ -208,7 +196,7 @@ void DeckParser::s8_node_lines(const std::vector<double>& thickness) {
   for (const S8Node& sn : s8_nodes_)
     if (sn.thickness > 1e3 * sn.size)
       fail(sn.loc, "node " + std::to_string(nd.id[static_cast<std::size_t>(sn.node)]) + ": the shell thickness " +
-                       number_text(sn.thickness) + " is more than 1000 times its S8/S8R elements' size");
+                       format_real(sn.thickness) + " is more than 1000 times its S8/S8R elements' size");
   for (S8Node& sn : s8_nodes_) {
     const double len = norm(sn.normal);
     for (double& v : sn.normal) v /= len > 0 ? len : 1.0;
@@ -279,42 +267,34 @@ void DeckParser::make_s8_bricks() {
   el.conn_ptr = std::move(ptr);
 }
 
-void DeckParser::expand_s8_node_conditions() {
-  if (s8_nodes_.empty()) return;
+std::vector<unsigned> DeckParser::take_held_rotations(const std::vector<int>& node_of, std::size_t entries,
+                                                     const char* kinds, const char* a_node, const char* turn_why) {
   const auto node_name = [&](int n) { return "node " + std::to_string(m_.nodes.id[static_cast<std::size_t>(n)]); };
-  const auto on_s8 = [&](int n) { return s8_node_of_[static_cast<std::size_t>(n)] >= 0; };
-  // Held rotations (bits of dofs 4..6) per shell node, from the first step; later steps may
-  // repeat them only.
-  std::vector<unsigned> held(s8_nodes_.size(), 0);
+  const auto expanded = [&](int n) { return node_of[static_cast<std::size_t>(n)] >= 0; };
+  std::vector<unsigned> held(entries, 0);
   for (std::size_t si = 0; si < m_.steps.size(); ++si) {
     Step& step = m_.steps[si];
-    if (step.procedure == Procedure::ExplicitDynamic)
-      fail(step.loc, "step '" + step.name + "' is *DYNAMIC, EXPLICIT, and the model has S8/S8R elements: they run as "
-                                            "quadratic bricks joined by equations in implicit steps (*STATIC, *DYNAMIC, "
-                                            "*FREQUENCY and the modal steps) only; Abaqus/Explicit has no S8R either");
     std::vector<Boundary> lines;
     for (Boundary& b : step.boundaries) {
-      if (b.last_dof < 4 || std::none_of(b.nodes.begin(), b.nodes.end(), on_s8)) {
+      if (b.last_dof < 4 || std::none_of(b.nodes.begin(), b.nodes.end(), expanded)) {
         lines.push_back(std::move(b));
         continue;
       }
       Boundary rest = b, kept = b;
       rest.nodes.clear();
       kept.nodes.clear();
-      for (int n : b.nodes) (on_s8(n) ? kept : rest).nodes.push_back(n);
+      for (int n : b.nodes) (expanded(n) ? kept : rest).nodes.push_back(n);
       if (b.value != 0 || b.velocity)
         fail(b.loc, "a prescribed rotation (dofs " + std::to_string(std::max(4, b.first_dof)) + " to " +
-                        std::to_string(b.last_dof) + ", value " + number_text(b.value) + ") on " + node_name(kept.nodes[0]) +
-                        " of S8/S8R elements: they run as bricks across the thickness, whose nodes carry no rotations; "
-                        "holding rotations (value 0) is supported, turning them is not yet");
+                        std::to_string(b.last_dof) + ", value " + format_real(b.value) + ") on " + node_name(kept.nodes[0]) +
+                        " of " + kinds + " elements: " + turn_why);
       unsigned bits = 0;
       for (int d = std::max(4, b.first_dof); d <= b.last_dof; ++d) bits |= 1u << (d - 4);
       for (int n : kept.nodes) {
-        unsigned& h = held[static_cast<std::size_t>(s8_node_of_[static_cast<std::size_t>(n)])];
+        unsigned& h = held[static_cast<std::size_t>(node_of[static_cast<std::size_t>(n)])];
         if (si > 0 && (bits & ~h))
-          fail(b.loc, "rotations of " + node_name(n) + " (an S8/S8R node) held from step '" + step.name +
-                          "' on: S8/S8R run as bricks whose held rotations are equations of the whole analysis; hold "
-                          "them from the first step");
+          fail(b.loc, "rotations of " + node_name(n) + " (" + a_node + ") held from step '" + step.name +
+                          "' on: they are equations of the whole analysis; hold them from the first step");
         h |= bits;
       }
       if (!rest.nodes.empty()) lines.push_back(std::move(rest));
@@ -325,8 +305,25 @@ void DeckParser::expand_s8_node_conditions() {
     }
     step.boundaries = std::move(lines);
     if (si > 0 && step.boundary_op_new && std::any_of(held.begin(), held.end(), [](unsigned h) { return h != 0; }))
-      fail(step.loc, "*BOUNDARY, OP=NEW in step '" + step.name + "' with held rotations on S8/S8R nodes: they are "
-                                                                 "equations of the whole analysis and cannot be released yet");
+      fail(step.loc, "*BOUNDARY, OP=NEW in step '" + step.name + "' with held rotations on " + kinds +
+                         " nodes: they are equations of the whole analysis and cannot be released yet");
+  }
+  return held;
+}
+
+void DeckParser::expand_s8_node_conditions() {
+  if (s8_nodes_.empty()) return;
+  const auto on_s8 = [&](int n) { return s8_node_of_[static_cast<std::size_t>(n)] >= 0; };
+  for (const Step& step : m_.steps)
+    if (step.procedure == Procedure::ExplicitDynamic)
+      fail(step.loc, "step '" + step.name + "' is *DYNAMIC, EXPLICIT, and the model has S8/S8R elements: they run as "
+                                            "quadratic bricks joined by equations in implicit steps (*STATIC, *DYNAMIC, "
+                                            "*FREQUENCY and the modal steps) only; Abaqus/Explicit has no S8R either");
+  const std::vector<unsigned> held = take_held_rotations(
+      s8_node_of_, s8_nodes_.size(), "S8/S8R", "an S8/S8R node",
+      "they run as bricks across the thickness, whose nodes carry no rotations; holding rotations (value 0) is "
+      "supported, turning them is not yet");
+  for (Step& step : m_.steps) {
     s8_moments(step.cloads);
     split_s8_corner_loads(step.cloads);
     for (TemperatureLine& t : step.temperatures) add_brick_nodes(t.nodes);
@@ -430,9 +427,9 @@ void DeckParser::s8_moments(std::vector<ConcentratedLoad>& cloads) const {
   // on its bottom and top nodes (M_t the moment less its part along the normal; their moment
   // about the node is M_t). A line carries no moment about its own direction (a drilling
   // moment), so a moment axis more than 0.1 % along the normal is refused.
+  const auto on_s8 = [&](int n) { return s8_node_of_[static_cast<std::size_t>(n)] >= 0; };
   std::vector<ConcentratedLoad> out;
   for (ConcentratedLoad& c : cloads) {
-    const auto on_s8 = [&](int n) { return s8_node_of_[static_cast<std::size_t>(n)] >= 0; };
     if (c.dof <= 3 || std::none_of(c.nodes.begin(), c.nodes.end(), on_s8)) {
       out.push_back(std::move(c));
       continue;

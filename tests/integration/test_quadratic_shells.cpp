@@ -93,17 +93,21 @@ std::string strip(const Grid& g, const std::string& type, const std::string& ext
          "*SHELL SECTION, ELSET=SHELL, MATERIAL=M\n0.1\n" + extra_model;
 }
 
-/// The tip load P = 1 as the consistent forces of a quadratic edge of ny elements.
-std::string tip_load(const Grid& g) {
+/// A *CLOAD of `total` on dof `dof` over the edge at the last lattice column (the tip), shared
+/// as a quadratic edge of ny elements shares a uniform load (1/6, 2/3, 1/6 per element).
+std::string edge_load(const Grid& g, int dof, double total) {
   std::ostringstream s;
   s.precision(17);
   s << "*CLOAD\n";
   for (int j = 0; j <= 2 * g.ny; ++j) {
     const double w = (j == 0 || j == 2 * g.ny) ? 1.0 / 6 : (j % 2 ? 2.0 / 3 : 1.0 / 3);
-    s << g.id.at({2 * g.nx, j}) << ", 3, " << -w / g.ny << "\n";
+    s << g.id.at({2 * g.nx, j}) << ", " << dof << ", " << total * w / g.ny << "\n";
   }
   return s.str();
 }
+
+/// The tip load P = 1 along -z.
+std::string tip_load(const Grid& g) { return edge_load(g, 3, -1.0); }
 
 const char* const kHistory = "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nU\n*NODE OUTPUT, NSET=FIX\nRF\n";
 
@@ -165,12 +169,8 @@ TEST(QuadraticShells, SpringOnAMidsideNodeCarriesItsShare) {
 // drops M L^2 / (2 E I): pure bending is in the bricks' space. Measured: 1.3e-14.
 TEST(QuadraticShells, EndMomentBendsTheStripAsBeamTheorySays) {
   const Grid g(10, 1);
-  std::ostringstream load;
-  load.precision(17);
-  load << "*CLOAD\n";
-  for (int j = 0; j <= 2 * g.ny; ++j)
-    load << g.id.at({2 * g.nx, j}) << ", 5, " << ((j == 0 || j == 2 * g.ny) ? 1.0 / 6 : 2.0 / 3) << "\n";
-  const std::string out = run_deck("s8_moment", strip(g, "S8", "") + "*STEP\n*STATIC\n" + load.str() + kHistory + "*END STEP\n");
+  const std::string out =
+      run_deck("s8_moment", strip(g, "S8", "") + "*STEP\n*STATIC\n" + edge_load(g, 5, 1.0) + kHistory + "*END STEP\n");
   const double I = 0.1 * 0.1 * 0.1 / 12, exact = 100.0 / (2 * 1e7 * I);
   const double w = -last_time_average(read_csv(out + "/history/TIP.csv")).at("U3");
   std::printf("S8 end moment deflection %.6g against %.6g: %.3g\n", w, exact, rel_error(w, exact));
@@ -202,14 +202,8 @@ TEST(QuadraticShells, S8RQuarterRingMatchesCastigliano) {
       g.elements("S8R") + g.nset("FIX", [&](int i, int) { return i == 0; }) +
       g.nset("TIP", [&](int i, int) { return i == 2 * g.nx; }) +
       "*BOUNDARY\nFIX, 1, 6\n*MATERIAL, NAME=M\n*ELASTIC\n1e7, 0\n*SHELL SECTION, ELSET=SHELL, MATERIAL=M\n0.1\n"
-      "*STEP\n*STATIC\n*CLOAD\n";
-  std::ostringstream load;
-  load.precision(17);
-  for (int j = 0; j <= 2 * g.ny; ++j) {
-    const double w = (j == 0 || j == 2 * g.ny) ? 1.0 / 6 : (j % 2 ? 2.0 / 3 : 1.0 / 3);
-    load << g.id.at({2 * g.nx, j}) << ", 1, " << -w / g.ny << "\n";
-  }
-  deck += load.str() + kHistory + "*END STEP\n";
+      "*STEP\n*STATIC\n";
+  deck += edge_load(g, 1, -1.0) + kHistory + "*END STEP\n";
   const std::string out = run_deck("s8r_ring", deck);
   const double I = 0.1 * 0.1 * 0.1 / 12, exact = 1000.0 / (1e7 * I) * (3 * kPi / 4 - 2);
   const double u = -last_time_average(read_csv(out + "/history/TIP.csv")).at("U1");
