@@ -93,10 +93,11 @@ void DeckParser::frequency_data(const Line& line) {
 
 void DeckParser::frequency_end() { need_data_line("the number of eigenvalues"); }
 
-// The peer's and Abaqus's parameters: DIRECT (fixed increments, as every modal step runs:
-// the modal equations are integrated exactly, so the increment only samples the amplitudes and
-// the output) and DELTMX (the peer's automatic-increment control, read); STEADY STATE and
-// CYCLIC SYMMETRY are other analyses.
+// The peer's and Abaqus's parameters: DIRECT (YES, the default: fixed increments; the modal
+// equations are integrated exactly for loads linear over an increment, so the increment only
+// samples the amplitudes and the output) and, with DIRECT=NO, DELTMX (the peer's automatic
+// increments: the largest change of a nodal force within one); STEADY STATE and CYCLIC
+// SYMMETRY are other analyses.
 void DeckParser::modal_dynamic_keyword(const Keyword& kw) {
   allow_params(kw, {"DIRECT", "DELTMX", "SOLVER", "STEADYSTATE", "CYCLICSYMMETRY", "NSET", "CONTINUE"});
   for (const char* k : {"STEADYSTATE", "CYCLICSYMMETRY", "NSET"})
@@ -105,13 +106,19 @@ void DeckParser::modal_dynamic_keyword(const Keyword& kw) {
                        ": not supported (a transient modal response from the first increment, without cyclic symmetry)");
   if (kw.find("CONTINUE") && squeeze_upper(param(kw, "CONTINUE")) != "NO")
     fail(kw.pos, "*MODAL DYNAMIC, CONTINUE=YES is not supported (each modal step starts at rest)");
+  bool automatic = false;
   if (kw.find("DIRECT")) {
     const std::string d = squeeze_upper(param(kw, "DIRECT"));
     if (!d.empty() && d != "YES" && d != "NO")
       fail(kw.pos, "*MODAL DYNAMIC, DIRECT must be YES or NO, got '" + param(kw, "DIRECT") + "'");
+    automatic = d == "NO";
   }
-  if (kw.find("DELTMX")) real_param(kw, "DELTMX", 0.0);  // checked, then the increments stay fixed
-  begin_modal_procedure(kw, false);
+  const double deltmx = kw.find("DELTMX") ? real_param(kw, "DELTMX", 0.0) : 0.0;
+  if (automatic && !(deltmx > 0 && std::isfinite(deltmx)))
+    fail(kw.pos, "*MODAL DYNAMIC, DIRECT=NO needs DELTMX= (a positive number: the largest change of a nodal force "
+                 "within one increment), got '" + param(kw, "DELTMX") + "'");
+  Step& s = begin_modal_procedure(kw, false);
+  if (automatic) s.modal->deltmx = deltmx;
 }
 
 // A procedure on the last frequency step's modes (*MODAL DYNAMIC, *STEADY STATE DYNAMICS), run
@@ -129,14 +136,14 @@ Step& DeckParser::begin_modal_procedure(const Keyword& kw, bool steady_state) {
   return s;
 }
 
-// "time increment, time period[, minimum, maximum increment]" (the peer's bounds of its
-// automatic increments: read, the increments stay the first field's).
+// "time increment, time period[, minimum, maximum increment]": the bounds act with DIRECT=NO
+// (the peer's defaults: the smaller of the first increment and 1e-10 of the period, no maximum).
 void DeckParser::modal_dynamic_data(const Line& line) {
   if (block_lines_ > 1) fail(at_, "*MODAL DYNAMIC takes one data line: time increment, time period");
   need_fields(line, 2, "time increment, time period");
   at_most_fields(line, 4, "time increment, time period[, minimum increment, maximum increment]");
-  if (line.fields.size() > 2) real_or(line.fields[2], 0.0, "the minimum time increment");
-  if (line.fields.size() > 3) real_or(line.fields[3], 0.0, "the maximum time increment");
+  const double min_inc = line.fields.size() > 2 ? real_or(line.fields[2], 0.0, "the minimum time increment") : 0.0;
+  const double max_inc = line.fields.size() > 3 ? real_or(line.fields[3], 0.0, "the maximum time increment") : 0.0;
   Step& s = m_.steps.back();
   const double dt = real(line.fields[0], "the time increment");
   s.time_period = real(line.fields[1], "the time period");
@@ -146,6 +153,16 @@ void DeckParser::modal_dynamic_data(const Line& line) {
     fail(at_, "*MODAL DYNAMIC: the time increment must be positive and at most the time period, got '" +
                   std::string(line.fields[0]) + "'");
   s.controls.initial = s.controls.minimum = s.controls.maximum = dt;
+  ModalDynamics& md = *s.modal;
+  if (md.deltmx > 0) {
+    if (!(min_inc >= 0) || !std::isfinite(min_inc) || !(max_inc >= 0) || !std::isfinite(max_inc))
+      fail(at_, "*MODAL DYNAMIC: the minimum and maximum time increments must be zero (the default) or positive");
+    md.min_increment = min_inc > 0 ? min_inc : std::min(dt, 1e-10 * s.time_period);
+    md.max_increment = max_inc > 0 ? max_inc : s.time_period;
+    if (md.min_increment > dt || md.max_increment < dt)
+      fail(at_, "*MODAL DYNAMIC: the time increment must lie between the minimum and the maximum increment");
+    return;  // their number is known once the loads are (run_modal_dynamic_step checks INC=)
+  }
   // Refused here rather than after INC= increments (as a static step's count).
   const double increments = std::ceil(s.time_period / dt - 1e-9);
   if (increments > s.controls.max_increments)

@@ -434,6 +434,11 @@ struct ModalDynamics {
   bool steady_state = false;
   double low_frequency = 0, high_frequency = 0, bias = 3;
   int points = 20;
+  /// DIRECT=NO (the peer's automatic increments): each increment tries 1.5 times the last,
+  /// shortened in proportion where the step's nodal forces would change by more than
+  /// `deltmx` (largest change of one component) and kept within [min_increment,
+  /// max_increment]; deltmx 0: fixed increments (StaticControls::initial).
+  double deltmx = 0, min_increment = 0, max_increment = 0;
 };
 
 /// *FREQUENCY: the step's natural frequencies and mode shapes about its base state (the

@@ -160,7 +160,7 @@ void serialize(Ar& ar, ModalDampingRange& r) {
 template <class Ar>
 void serialize(Ar& ar, ModalDynamics& d) {
   ar(d.damping, d.rayleigh, d.rayleigh_alpha, d.rayleigh_beta, d.loc, d.steady_state, d.low_frequency,
-     d.high_frequency, d.bias, d.points);
+     d.high_frequency, d.bias, d.points, d.deltmx, d.min_increment, d.max_increment);
 }
 
 template <class Ar>
@@ -251,8 +251,8 @@ HALFSTEP_SHARE_FIELDS(TemperatureLine, 104);
 HALFSTEP_SHARE_FIELDS(FrequencyRequest, 72);
 HALFSTEP_SHARE_FIELDS(ImplicitDynamics, 48);
 HALFSTEP_SHARE_FIELDS(ModalDampingRange, 56);
-HALFSTEP_SHARE_FIELDS(ModalDynamics, 128);
-HALFSTEP_SHARE_FIELDS(Step, 696);
+HALFSTEP_SHARE_FIELDS(ModalDynamics, 152);
+HALFSTEP_SHARE_FIELDS(Step, 720);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1648);  // initial_temperatures: rank 0 builds the step loads

@@ -194,6 +194,54 @@ void check_modal_step(const Model& model, const Step& step, const StructureSyste
                                 "load is a force amplitude)");
 }
 
+namespace {
+
+/// The step times where DIRECT=NO's increments end (ModalDynamics::deltmx): each tries 1.5 times
+/// the last (the first, the data line's increment), is shortened in proportion where some
+/// component of the step's force vector would change by more than DELTMX over it (the peer's
+/// rule; one shortening, no second check), stays within the minimum and maximum increments,
+/// and stops on the TIME POINTS (marks) and the step's end. More than INC= of them is an error.
+std::vector<double> automatic_increment_ends(const ModalDynamics& md, const Step& step, StaticProblem& p,
+                                             std::vector<double> marks) {
+  const double period = step.time_period, tol = 1e-9 * period;
+  std::sort(marks.begin(), marks.end());
+  marks.push_back(period);
+  std::vector<double> ends, f0, f1;
+  p.external(0.0, p.ref, f0);
+  double tau = 0, next = step.controls.initial;
+  std::size_t mark = 0;
+  const auto largest_change = [&](double t) {
+    p.external(t, p.ref, f1);
+    double d = 0;
+    for (std::size_t k = 0; k < f1.size(); ++k) d = std::max(d, std::fabs(f1[k] - f0[k]));
+    return d;
+  };
+  while (tau < period - tol) {
+    while (marks[mark] <= tau + tol) ++mark;
+    const double room = marks[mark] - tau;
+    double dt = std::min({next, md.max_increment, room});
+    const double change = largest_change(tau + dt);
+    if (!std::isfinite(change))
+      throw InputError(md.loc, "*MODAL DYNAMIC: the step's loads are not finite at step time " +
+                                   std::to_string(tau + dt) + " (check the loads' amplitudes)");
+    if (change > md.deltmx) dt = std::min(std::max(dt * md.deltmx / change, md.min_increment), room);
+    const double tau1 = room - dt <= tol ? marks[mark] : tau + dt;
+    if (tau1 != tau + dt || change > md.deltmx) largest_change(tau1);  // f1 at the end taken
+    ends.push_back(tau1);
+    if (static_cast<long long>(ends.size()) > step.controls.max_increments && tau1 < period - tol)
+      throw InputError(md.loc, "*MODAL DYNAMIC: DIRECT=NO's increments need more than the *STEP's INC=" +
+                                   std::to_string(step.controls.max_increments) + " to reach step time " +
+                                   std::to_string(period) + " (at " + std::to_string(tau1) +
+                                   "): raise INC=, DELTMX= or the minimum increment");
+    next = 1.5 * dt;
+    f0.swap(f1);
+    tau = tau1;
+  }
+  return ends;
+}
+
+}  // namespace
+
 long long run_modal_dynamic_step(const Model& model, const Step& step, const StructureSystem& sys,
                                  const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
                                  StaticSummary& summary, ModeSet* modes) {
@@ -212,7 +260,7 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
   }
   const double h = step.controls.initial, period = step.time_period;
   const long long increments = static_cast<long long>(std::ceil(period / h - 1e-9));  // bounded by INC= (reader)
-  if (opt.progress)
+  if (opt.progress && md.deltmx <= 0)
     std::fprintf(stderr, "halfstep: modal dynamic step '%s': %zu modes of step %d, %lld increments of %.6g\n",
                  step.name.c_str(), nm, modes->step, increments, h);
   // The loads per mode, phi_j . f(tau) / m_j: the generalized forces of the step's loads on the
@@ -245,16 +293,23 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
   if (opt.first_step) emit(0, 0.0, false);
   std::vector<Propagator> prop(nm), short_prop(nm);
   for (std::size_t j = 0; j < nm; ++j) prop[j] = propagator(modes->lambda[j], zeta[j], h);
-  // The increments end on the grid k h and the step's end, and on the TIME POINTS between
-  // (the grid's other instants stay where they are without them).
   std::vector<double> ends;
-  for (long long k = 1; k < increments; ++k) ends.push_back(static_cast<double>(k) * h);
-  for (double m : frames.marks())
-    if (m < period * (1 - 1e-9)) ends.push_back(m);
-  std::sort(ends.begin(), ends.end());
-  ends.erase(std::unique(ends.begin(), ends.end(), [&](double a, double b) { return b - a <= 1e-9 * period; }),
-             ends.end());
-  ends.push_back(period);
+  if (md.deltmx > 0) {
+    ends = automatic_increment_ends(md, step, p, frames.marks());
+    if (opt.progress)
+      std::fprintf(stderr, "halfstep: modal dynamic step '%s': %zu modes of step %d, %zu automatic increments (DELTMX %.6g)\n",
+                   step.name.c_str(), nm, modes->step, ends.size(), md.deltmx);
+  } else {
+    // The increments end on the grid k h and the step's end, and on the TIME POINTS between
+    // (the grid's other instants stay where they are without them).
+    for (long long k = 1; k < increments; ++k) ends.push_back(static_cast<double>(k) * h);
+    for (double m : frames.marks())
+      if (m < period * (1 - 1e-9)) ends.push_back(m);
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end(), [&](double a, double b) { return b - a <= 1e-9 * period; }),
+               ends.end());
+    ends.push_back(period);
+  }
   double tau = 0, short_dt = 0;
   for (long long inc = 1; inc <= static_cast<long long>(ends.size()); ++inc) {
     if (interrupt_requested()) {  // stop with a frame of where the step is

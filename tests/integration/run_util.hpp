@@ -88,7 +88,6 @@ inline int run_halfstep(const std::string& deck, const std::string& outdir, cons
   return run_command(std::string(HALFSTEP_BINARY) + " run " + deck + " -o " + outdir + " --quiet " + extra, output);
 }
 
-/// Whole file as a string (empty if missing).
 /// Runs each (deck, message) of cases on the CPU, deck k in scratch folder prefix + k, and
 /// expects it refused as bad input (exit 2) with a log that contains its message.
 template <class Cases>
@@ -103,6 +102,7 @@ void expect_refused(const Cases& cases, const std::string& prefix) {
   }
 }
 
+/// Whole file as a string (empty if missing).
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;

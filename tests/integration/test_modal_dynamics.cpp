@@ -19,14 +19,15 @@ using namespace modes;
 
 /// The chain's modal step (after its frequency step): force F on node 3 along x with the
 /// lines `load_and_damping` in the step; U of node 3 every increment in history.
-std::string chain_modal(double h, double period, const std::string& lines, int increments_allowed = 1000) {
+std::string chain_modal(double h, double period, const std::string& lines, int increments_allowed = 1000,
+                        const std::string& parameters = "") {
   std::string deck = chain_deck();
   deck.insert(deck.find("*STEP"), "*NSET, NSET=TIP\n3\n");
   char step[512];
   std::snprintf(step, sizeof step,
-                "*STEP, INC=%d\n*MODAL DYNAMIC\n%.17g, %.17g\n%s*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nU, V\n"
+                "*STEP, INC=%d\n*MODAL DYNAMIC%s\n%.17g, %.17g\n%s*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nU, V\n"
                 "*NODE PRINT, NSET=TIP\nU\n*END STEP\n",
-                increments_allowed, h, period, lines.c_str());
+                increments_allowed, parameters.c_str(), h, period, lines.c_str());
   return deck + step;
 }
 
@@ -130,6 +131,41 @@ TEST(ModalDynamics, RampedForceIsIntegratedExactlyAtAnyIncrement) {
     EXPECT_GT(wk, 0.0);
     EXPECT_NEAR(ke + ie, wk, 1e-10 * wk);  // the work integrated exactly too
   }
+}
+
+// DIRECT=NO (the peer's automatic increments): a force of 1 ramped over 3 time units, first
+// increment 0.1, DELTMX 0.2. Each increment tries 1.5 times the last; the force changes by
+// dt / 3, so 0.1, 0.15, 0.225, 0.3375, 0.50625 pass, 0.759375 (a change of 0.253) is shortened
+// to 0.6, and so are the next tries (0.9), until the step's end cuts the last to 0.48125. The
+// ramp is linear over every increment: the tip is the closed form's at each.
+TEST(ModalDynamics, AutomaticIncrementsKeepTheForceChangeWithinDeltmx) {
+  const double force = 1.0, period = 3.0;
+  std::string deck = chain_modal(0.1, period, "*CLOAD, AMPLITUDE=UP\n3, 1, 1.\n", 1000, ", DIRECT=NO, DELTMX=0.2");
+  deck.insert(deck.find("*STEP"), "*AMPLITUDE, NAME=UP\n0., 0., 3., 1.\n");
+  const std::string dir = scratch_dir("modal_automatic");
+  std::ofstream(dir + "/chain.inp") << deck;
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/chain.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const Csv hist = read_csv(dir + "/out/history/TIP.csv");
+  const double expected[] = {0.1, 0.25, 0.475, 0.8125, 1.31875, 1.91875, 2.51875, 3.0};
+  ASSERT_EQ(hist.rows.size(), std::size(expected));
+  const double zeta[2] = {0, 0};
+  for (std::size_t i = 0; i < hist.rows.size(); ++i) {
+    const double t = hist.rows[i][0];
+    EXPECT_NEAR(t, expected[i], 1e-12) << i;
+    EXPECT_NEAR(hist.rows[i][static_cast<std::size_t>(hist.col("U1"))], chain_tip(t, force, true, period, zeta),
+                1e-10 * force / kChainK)
+        << t;
+  }
+  // The same increments need 8 increments: INC=5 stops the run before it starts.
+  const std::pair<std::string, std::string> cases[] = {
+      {chain_modal(0.1, period, "*CLOAD, AMPLITUDE=UP\n3, 1, 1.\n", 5, ", DIRECT=NO, DELTMX=0.2"),
+       "DIRECT=NO's increments need more than the *STEP's INC=5"},
+      {chain_modal(0.1, period, "*CLOAD\n3, 1, 1.\n", 100, ", DIRECT=NO"), "DIRECT=NO needs DELTMX="},
+  };
+  std::vector<std::pair<std::string, std::string>> with_amplitude(std::begin(cases), std::end(cases));
+  for (auto& c : with_amplitude) c.first.insert(c.first.find("*STEP"), "*AMPLITUDE, NAME=UP\n0., 0., 3., 1.\n");
+  expect_refused(with_amplitude, "modal_automatic_refuse_");
 }
 
 // Two modal steps in a row: the second goes on with the first's motion (the peer's beamdy19),
