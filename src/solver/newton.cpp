@@ -165,11 +165,10 @@ void IncrementControl::converged(int iterations) {
   const StaticControls& ctl = controls_;
   attempt_ = dtau_;  // an increment shortened to a mark: the next goes on at the size before
   if (ctl.direct) return;
+  // The last two increments easy: grow. The window slides (no reset after growing), so a
+  // linear step grows at every increment from its second on, as Abaqus and the peer do.
   easy_in_a_row_ = iterations <= kEasyIterations ? easy_in_a_row_ + 1 : 0;
-  if (easy_in_a_row_ >= 2) {
-    dtau_ = std::min(dtau_ * kGrowth, ctl.maximum);
-    easy_in_a_row_ = 0;
-  }
+  if (easy_in_a_row_ >= 2) dtau_ = std::min(dtau_ * kGrowth, ctl.maximum);
   attempt_ = dtau_ = std::min(dtau_, ctl.maximum);
 }
 

@@ -111,7 +111,8 @@ class IncrementControl {
   /// A failed attempt ending at tau1 (increment number `increment`): cut back, or RunError
   /// when DIRECT or below the minimum; progress: say the cut-back on stderr.
   void failed(const NewtonOutcome& n, int increment, double tau1, bool progress);
-  /// A converged attempt of `iterations`: the increment grows after two easy ones in a row.
+  /// A converged attempt of `iterations`: the increment grows when it and the one before were
+  /// both easy.
   void converged(int iterations);
 
  private:
