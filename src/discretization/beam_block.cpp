@@ -160,7 +160,7 @@ void beam_restrict_mesh(const StructureSystem& whole, const ElementShare& share,
 }
 
 /// A beam's mass rho A l (or volume A l), half to each end (as the system build lumps it).
-void beam_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock&, int e, bool volume,
+void beam_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock&, int e, bool volume, bool,
                       std::vector<std::pair<int, double>>& out) {
   const BeamMesh& m = sys.mesh<BeamMesh>();
   const auto k = static_cast<std::size_t>(e);

@@ -152,9 +152,12 @@ struct BlockFamily {
   /// Appends block b's element e's lumped mass at its deck density to out, (node, mass) node
   /// by node, in the proportions the system build spreads it with (mass scaling, where
   /// has_density is set, and gravity loads read it); volume: its volume instead (density 1:
-  /// what body forces per unit volume read).
+  /// what body forces per unit volume read). consistent: kinds with a consistent mass
+  /// (elements/consistent_mass.hpp) give its row sums, int rho N_a dV, instead: the body
+  /// load that goes with that mass in the static procedures (a free fall then stays
+  /// stress-free) and the variationally consistent one in a static step.
   void (*lumped_mass)(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e, bool volume,
-                      std::vector<std::pair<int, double>>& out);
+                      bool consistent, std::vector<std::pair<int, double>>& out);
   /// The family's per-element increments on the undeformed mesh (ElementBlock::element_dt),
   /// for mass scaling to change.
   std::vector<double>& (*element_dt)(StructureSystem& sys);

@@ -126,7 +126,7 @@ void for_each_mass_share(const Model& model, const StructureSystem& sys, Keep&& 
       const int me = (*b.model_element)[static_cast<std::size_t>(e)];
       if (!keep(me)) continue;
       shares.clear();
-      b.family->lumped_mass(model, sys, b, e, false, shares);
+      b.family->lumped_mass(model, sys, b, e, false, false, shares);
       for (const auto& [node, mass] : shares) f(me, node, mass);
     }
   }

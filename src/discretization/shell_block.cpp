@@ -222,7 +222,7 @@ void shell_bound_ratios(const StructureSystem& sys, const StructureState& st, co
 
 /// A shell's mass rho t A (or volume t A), its corners' shares by their areas (as the system
 /// build lumps it).
-void shell_lumped_mass(const Model&, const StructureSystem& sys, const ElementBlock&, int e, bool volume,
+void shell_lumped_mass(const Model&, const StructureSystem& sys, const ElementBlock&, int e, bool volume, bool,
                        std::vector<std::pair<int, double>>& out) {
   const auto k = static_cast<std::size_t>(e);
   const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[k])];

@@ -11,6 +11,7 @@
 #include "discretization/element_blocks.hpp"
 #include "discretization/loads.hpp"
 #include "discretization/solid_results.hpp"
+#include "elements/consistent_mass.hpp"
 #include "elements/discrete.hpp"
 #include "elements/registry.hpp"
 #include "elements/solid_common.hpp"
@@ -240,9 +241,10 @@ void solid_bound_ratios(const StructureSystem& sys, const StructureState& st, co
 }
 
 /// Element e's mass rho V (or its volume V) at the model's node positions, to its nodes by the
-/// kind's mass fractions (as the system build spreads it).
+/// kind's mass fractions (as the system build spreads it), or, consistent, by the row sums of
+/// the kind's consistent mass where it has one.
 void solid_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e, bool volume,
-                       std::vector<std::pair<int, double>>& out) {
+                       bool consistent, std::vector<std::pair<int, double>>& out) {
   visit_continuum_kind(b.kind, [&](auto kind) {
     using K = decltype(kind);
     Vec3<double> X[K::kNodes];
@@ -253,11 +255,23 @@ void solid_lumped_mass(const Model& model, const StructureSystem& sys, const Ele
       nodes[a] = n;
       X[a++] = {model.nodes.x[k], model.nodes.y[k], model.nodes.z[k]};
     });
-    double frac[K::kNodes];
-    kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
     const SolidMaterial<double>& m =
         sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-    const double mass = (volume ? 1.0 : m.density) * sys.solid.volume[static_cast<std::size_t>(e)];
+    const double rho = volume ? 1.0 : m.density;
+    if constexpr (ConsistentMass<K>::kHas) {
+      double M[K::kNodes * K::kNodes];
+      if (consistent && ConsistentMass<K>::matrix(X, rho, M) > 0) {
+        for (int a = 0; a < K::kNodes; ++a) {
+          double row = 0;
+          for (int c = 0; c < K::kNodes; ++c) row += M[a * K::kNodes + c];
+          out.emplace_back(nodes[a], row);
+        }
+        return;
+      }
+    }
+    double frac[K::kNodes];
+    kind_mass_fractions<K>(X, frac, sys.solid.data_of(e));
+    const double mass = rho * sys.solid.volume[static_cast<std::size_t>(e)];
     for (int i = 0; i < K::kNodes; ++i) out.emplace_back(nodes[i], frac[i] * mass);
   });
 }

@@ -281,7 +281,7 @@ class StepLoadBuilder {
     s.fixed_increment = step.fixed_increment;
     boundary_tables(s);
     cload_tables(s);
-    dload_tables(s);
+    dload_tables(s, step.procedure == Procedure::Static);
     thermal_tables(s);
     refuse_explicit_spin(step, s);
     frame_tables(step, s);
@@ -567,9 +567,10 @@ class StepLoadBuilder {
   }
 
   /// Appends model element e's lumped mass at its density (volume: its volume), (node, share)
-  /// node by node, as its family spreads it (BlockFamily::lumped_mass); MASS element p is the
-  /// key -1 - p (no volume). False for an element whose family has no mass.
-  bool element_mass(int e, bool volume, std::vector<std::pair<int, double>>& out) const {
+  /// node by node, as its family spreads it (BlockFamily::lumped_mass; consistent: the
+  /// consistent mass's row sums where the kind has one); MASS element p is the key -1 - p (no
+  /// volume). False for an element whose family has no mass.
+  bool element_mass(int e, bool volume, std::vector<std::pair<int, double>>& out, bool consistent = false) const {
     if (e < 0) {
       const PointMass& p = model.point_masses[static_cast<std::size_t>(-1 - e)];
       out.emplace_back(p.node, volume ? 0.0 : p.mass);
@@ -579,7 +580,7 @@ class StepLoadBuilder {
     if (block < 0) return false;
     const ElementBlock& b = blocks[static_cast<std::size_t>(block)];
     if (!b.family->lumped_mass) return false;
-    b.family->lumped_mass(model, sys, b, index, volume, out);
+    b.family->lumped_mass(model, sys, b, index, volume, consistent, out);
     return true;
   }
 
@@ -660,8 +661,9 @@ class StepLoadBuilder {
 
   /// Distributed loads: shell pressures, solid face pressures, NURBS sides as nodal forces,
   /// gravity and body forces as nodal forces (each node's sum per direction and amplitude, in
-  /// element order).
-  void dload_tables(StepLoads& s) {
+  /// element order; consistent, the static procedures: by the consistent mass's row sums where
+  /// a kind has one, as their inertia takes it, BlockFamily::lumped_mass).
+  void dload_tables(StepLoads& s, bool consistent) {
     std::map<int, std::vector<double>> body_loads;  // amplitude slot -> 3 per node
     std::map<std::array<int, 3>, double> spin;      // (amplitude slot, axis, node) -> mass times magnitude
     std::vector<std::pair<int, double>> shares;
@@ -679,7 +681,7 @@ class StepLoadBuilder {
           std::vector<double>& g = body_loads[slot_of(s, part)];
           g.resize(3 * static_cast<std::size_t>(sys.num_nodes), 0.0);
           shares.clear();
-          element_mass(elem, body, shares);
+          element_mass(elem, body, shares, consistent);
           for (const auto& [node, share] : shares) g[3 * static_cast<std::size_t>(node) + axis] += value * share;
         } else if (face == 0) {
           s.pressure_elem.push_back(pressure_index[elem]);

@@ -188,7 +188,7 @@ void tri_restrict_mesh(const StructureSystem& whole, const ElementShare& share, 
 
 /// A triangle's mass rho t A (or volume t A), a third to each corner (as the system build
 /// lumps it).
-void tri_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock&, int e, bool volume,
+void tri_lumped_mass(const Model& model, const StructureSystem& sys, const ElementBlock&, int e, bool volume, bool,
                      std::vector<std::pair<int, double>>& out) {
   const TriMesh& m = sys.mesh<TriMesh>();
   const auto k = static_cast<std::size_t>(e);
