@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "core/vec3.hpp"
 #include "elements/kind_info.hpp"
@@ -231,6 +232,88 @@ void set_constraint_masses(LinearConstraints& c, const std::vector<double>& mass
   }
 }
 
+namespace {
+
+/// Chains (a constraint's term that another constraint makes dependent, as the peer's and
+/// Abaqus's decks write them) resolved by substitution, depth first with an explicit stack
+/// (a long chain cannot overflow it): each dependent ends on independent dofs only, terms of
+/// the same dof merged in the order they first appear (deterministic), exact zeros dropped. A
+/// cycle (a dof that depends on itself through the chain) is an error naming both constraints.
+/// dep_index: per node and dof (6 per node), the dependent's index or -1.
+template <class DofName>
+void resolve_chains(LinearConstraints& c, const std::vector<int>& dep_index, const DofName& dof_name) {
+  const auto dep_of = [&](int i) { return dep_index[6 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]]; };
+  bool chained = false;
+  for (std::size_t i = 0; i < c.term_node.size() && !chained; ++i) chained = dep_of(static_cast<int>(i)) >= 0;
+  if (!chained) return;
+  struct Term {
+    int node, dof;
+    double weight;
+  };
+  const int nd = c.num_dependent;
+  std::vector<std::vector<Term>> resolved(static_cast<std::size_t>(nd));
+  std::vector<char> state(static_cast<std::size_t>(nd), 0);  // 0 not reached, 1 open, 2 resolved
+  std::vector<int> stack;
+  for (int root = 0; root < nd; ++root) {
+    if (state[static_cast<std::size_t>(root)]) continue;
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const int k = stack.back();
+      char& st = state[static_cast<std::size_t>(k)];
+      if (st == 2) {
+        stack.pop_back();
+      } else if (st == 0) {  // open it: its dependent terms first
+        st = 1;
+        for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
+          const int j = dep_of(i);
+          if (j < 0) continue;
+          if (state[static_cast<std::size_t>(j)] == 1)  // open: an ancestor of k
+            throw InputError(c.dep_loc[k], "the constraint of " + dof_name(c.dep_node[k], c.dep_dof[k]) +
+                                               " refers to " + dof_name(c.term_node[i], c.term_dof[i]) +
+                                               ", which depends on it in turn through the constraint at " +
+                                               c.dep_loc[j].str() + ": the constraints form a cycle");
+          if (state[static_cast<std::size_t>(j)] == 0) stack.push_back(j);
+        }
+      } else {  // its dependent terms are resolved: substitute them
+        std::vector<Term>& out = resolved[static_cast<std::size_t>(k)];
+        std::unordered_map<long long, std::size_t> at;
+        const auto add = [&](int n, int d, double w) {
+          const long long key = 6LL * n + d;
+          const auto [it, fresh] = at.emplace(key, out.size());
+          if (fresh)
+            out.push_back({n, d, w});
+          else
+            out[it->second].weight += w;
+        };
+        for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
+          const int j = dep_of(i);
+          if (j < 0)
+            add(c.term_node[i], c.term_dof[i], c.term_weight[i]);
+          else
+            for (const Term& t : resolved[static_cast<std::size_t>(j)]) add(t.node, t.dof, c.term_weight[i] * t.weight);
+        }
+        out.erase(std::remove_if(out.begin(), out.end(), [](const Term& t) { return t.weight == 0.0; }), out.end());
+        st = 2;
+        stack.pop_back();
+      }
+    }
+  }
+  c.term_node.clear();
+  c.term_dof.clear();
+  c.term_weight.clear();
+  c.term_ptr.assign(1, 0);
+  for (const std::vector<Term>& terms : resolved) {
+    for (const Term& t : terms) {
+      c.term_node.push_back(t.node);
+      c.term_dof.push_back(t.dof);
+      c.term_weight.push_back(t.weight);
+    }
+    c.term_ptr.push_back(static_cast<int>(c.term_node.size()));
+  }
+}
+
+}  // namespace
+
 LinearConstraints build_linear_constraints(const Model& model, const std::vector<TiedNode>& tied,
                                            const std::vector<double>& mass, const std::vector<double>& inertia,
                                            const std::vector<std::uint8_t>& node_rotates, int dofs) {
@@ -307,16 +390,7 @@ LinearConstraints build_linear_constraints(const Model& model, const std::vector
     }
     c.term_ptr.push_back(static_cast<int>(c.term_node.size()));
   }
-  // Chains: eliminating in one pass needs every term's dof independent.
-  for (int k = 0; k < c.num_dependent; ++k)
-    for (int i = c.term_ptr[k]; i < c.term_ptr[k + 1]; ++i) {
-      const int j = dep_index[6 * static_cast<std::size_t>(c.term_node[i]) + c.term_dof[i]];
-      if (j >= 0)
-        throw InputError(c.dep_loc[k], "the constraint of " + dof_name(c.dep_node[k], c.dep_dof[k]) + " refers to " +
-                                           dof_name(c.term_node[i], c.term_dof[i]) +
-                                           ", which is itself dependent through the constraint at " +
-                                           c.dep_loc[j].str() + ": chained constraints are not supported");
-    }
+  resolve_chains(c, dep_index, dof_name);
   for (const Step& s : model.steps)
     for (const Boundary& b : s.boundaries)
       for (int n : b.nodes)

@@ -126,6 +126,7 @@ void DeckParser::b32_frames(const std::vector<int>& section_of, const std::vecto
         bn.end = a != 1;
         bn.a = s.a;
         bn.b = s.b;
+        bn.circ = s.circ;
         bn.n1 = s.n1;
         bn.loc = el.loc[ke];
         b32_nodes_.push_back(bn);
@@ -134,7 +135,7 @@ void DeckParser::b32_frames(const std::vector<int>& section_of, const std::vecto
       if (bn.end != (a != 1))
         fail(el.loc[ke], "node " + std::to_string(nd.id[p]) + " is an end of one B32/B32R element and the middle of " +
                              s8_element_name(e) + ": the mesh is not conforming");
-      if (std::fabs(bn.a - s.a) > 1e-12 * bn.a || std::fabs(bn.b - s.b) > 1e-12 * bn.b ||
+      if (std::fabs(bn.a - s.a) > 1e-12 * bn.a || std::fabs(bn.b - s.b) > 1e-12 * bn.b || bn.circ != s.circ ||
           norm(cross(V3{bn.n1[0], bn.n1[1], bn.n1[2]}, V3{s.n1[0], s.n1[1], s.n1[2]})) > 1e-9 * norm(V3{s.n1[0], s.n1[1], s.n1[2]}) * norm(V3{bn.n1[0], bn.n1[1], bn.n1[2]}))
         fail(el.loc[ke], "node " + std::to_string(nd.id[p]) + " joins B32/B32R elements of different sections or n1 "
                                                               "directions: a step in the section is not supported yet");
@@ -188,14 +189,14 @@ void DeckParser::make_b32_bricks() {
   for (B32Node& bn : b32_nodes_) {
     const auto p = static_cast<std::size_t>(bn.node);
     for (int k = 0; k < (bn.end ? 8 : 4); ++k) {
-      const double u = 0.5 * bn.a * kEta[k], v = 0.5 * bn.b * kZeta[k];
+      const std::array<double, 3> r = b32_offset(bn, k);
       const std::int64_t id = ++max_node_id_;
       bn.section[static_cast<std::size_t>(k)] = nd.size();
       nd.index.emplace(id, nd.size());
       nd.id.push_back(id);
-      nd.x.push_back(nd.x[p] + u * bn.n1[0] + v * bn.n2[0]);
-      nd.y.push_back(nd.y[p] + u * bn.n1[1] + v * bn.n2[1]);
-      nd.z.push_back(nd.z[p] + u * bn.n1[2] + v * bn.n2[2]);
+      nd.x.push_back(nd.x[p] + r[0]);
+      nd.y.push_back(nd.y[p] + r[1]);
+      nd.z.push_back(nd.z[p] + r[2]);
       nd.loc.push_back(bn.loc);
     }
   }
@@ -240,7 +241,10 @@ std::array<double, 9> DeckParser::b32_inverse_inertia(const B32Node& bn) const {
 }
 
 std::array<double, 3> DeckParser::b32_offset(const B32Node& bn, int k) const {
-  const double u = 0.5 * bn.a * kEta[k], v = 0.5 * bn.b * kZeta[k];
+  // A circle's corner nodes sit on it at 45 degrees, its edge nodes on the axes (the peer's
+  // placement): the brick's quadratic sides then follow the circle.
+  const double f = bn.circ && kEta[k] != 0 && kZeta[k] != 0 ? std::sqrt(0.5) : 1.0;
+  const double u = 0.5 * bn.a * kEta[k] * f, v = 0.5 * bn.b * kZeta[k] * f;
   return {u * bn.n1[0] + v * bn.n2[0], u * bn.n1[1] + v * bn.n2[1], u * bn.n1[2] + v * bn.n2[2]};
 }
 

@@ -686,15 +686,13 @@ std::vector<int> DeckParser::take_b32_sections(std::vector<B32Section>& sections
       fail(beam_section_pos_[i], "*BEAM SECTION on element set '" + s.elset +
                                      "' holds B32/B32R elements, which run as quadratic bricks around their axis, and "
                                      "other elements: give the B32/B32R elements a *BEAM SECTION of their own");
-    if (s.shape != BeamSection::Shape::Rect)
-      fail(beam_section_pos_[i], "*BEAM SECTION, SECTION=CIRC on B32/B32R elements: halfstep runs them as bricks of "
-                                 "their rectangle; a circular section is not supported for them yet (SECTION=RECT)");
     for (int e : members) {
       if (section_of[static_cast<std::size_t>(e)] >= 0)
         fail(beam_section_pos_[i], s8_element_name(e) + " already has a *BEAM SECTION");
       section_of[static_cast<std::size_t>(e)] = static_cast<int>(sections.size());
     }
-    sections.push_back(B32Section{s.a, s.b, s.n1});
+    const bool circ = s.shape == BeamSection::Shape::Circ;
+    sections.push_back(circ ? B32Section{2 * s.a, 2 * s.a, s.n1, true} : B32Section{s.a, s.b, s.n1, false});
     add_solid_section(s.elset, s.material, s.loc, beam_section_pos_[i]);
     m_.beam_sections.erase(m_.beam_sections.begin() + static_cast<std::ptrdiff_t>(i));
     beam_section_pos_.erase(beam_section_pos_.begin() + static_cast<std::ptrdiff_t>(i));

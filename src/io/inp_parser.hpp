@@ -360,8 +360,9 @@ class DeckParser {
   void add_solid_section(const std::string& elset, const std::string& material, const SourceLoc& loc, Pos pos);
   /// A B32/B32R element's rectangle (a along n1, b along n2) and its section's n1.
   struct B32Section {
-    double a = 0, b = 0;
+    double a = 0, b = 0;  ///< the rectangle's sides, or the circle's diameter twice
     std::array<double, 3> n1{};
+    bool circ = false;  ///< SECTION=CIRC: the section nodes on the circle (b32_offset)
   };
   /// Per element, its index in `sections` (-1: none); the *BEAM SECTIONs of B32/B32R become
   /// *SOLID SECTIONs (inp_material.cpp).
@@ -628,7 +629,8 @@ class DeckParser {
     bool end = false;                       ///< an end (eight section nodes) or a middle node (four)
     std::array<int, 8> section{{-1, -1, -1, -1, -1, -1, -1, -1}};  ///< node indices (corners, then edge midpoints)
     std::array<double, 3> t{}, n1{}, n2{};  ///< unit frame (n1: the section's direction until the frame is made)
-    double a = 0, b = 0;                    ///< the rectangle: along n1, along n2
+    double a = 0, b = 0;                    ///< the rectangle: along n1, along n2 (a circle: its diameter)
+    bool circ = false;                      ///< a circular section (B32Section::circ)
     SourceLoc loc;                          ///< its first element's line
   };
   std::vector<B32Node> b32_nodes_;

@@ -160,33 +160,42 @@ TEST(StaticTies, TiedContactPairIsReadAsATie) {
 
 // Two unit cubes apart, the near face of the second made to follow the far face of the
 // first in x by *EQUATION (u_B - u_A = 0 per node pair): each carries the same uniform stress
-// E delta / 2 in a linear step, exactly.
+// E delta / 2 in a linear step, exactly. Chained, the first pair's equation is written
+// u_101 = u_103 + u_2 - u_4 on another equation's dependent u_103 = u_4: the substitution
+// gives the same constraints, and the same answer.
 TEST(StaticTies, EquationJoinsTwoCubes) {
-  std::ostringstream d;
-  d.precision(17);
-  d << "*HEADING\ntwo cubes joined by equations\n";
-  block(d, "C3D8", "A", 1, 1, 1, 1, 0.0, 1.0, 1.0);
-  block(d, "C3D8", "B", 101, 101, 1, 1, 1.5, 2.5, 1.0);
-  d << "*MATERIAL, NAME=M\n*ELASTIC\n" << kE << ", " << kNu << "\n*SOLID SECTION, ELSET=A, MATERIAL=M\n"
-    << "*SOLID SECTION, ELSET=B, MATERIAL=M\n";
-  // A's nodes at x = 1 are 2, 4, 6, 8; B's at x = 1.5 are 101, 103, 105, 107 (same y, z).
-  for (int k = 0; k < 4; ++k) d << "*EQUATION\n2\n" << 101 + 2 * k << ", 1, 1., " << 2 + 2 * k << ", 1, -1.\n";
-  const double delta = 2e-3;
-  d << "*BOUNDARY\nA_N0, 1, 1\nA_Y0, 2, 2\nA_Z0, 3, 3\nB_Y0, 2, 2\nB_Z0, 3, 3\n*STEP\n*STATIC\n1., 1.\n"
-    << "*BOUNDARY\nB_N1, 1, 1, " << delta << "\n*OUTPUT, FIELD\n*ELEMENT OUTPUT\nS\n*OUTPUT, HISTORY\n"
-    << "*NODE OUTPUT, NSET=B_N1\nRF\n*END STEP\n";
-  const std::string dir = scratch_dir("equation_cubes");
-  std::ofstream(dir + "/cubes.inp") << d.str();
-  std::string log;
-  ASSERT_EQ(run_halfstep(dir + "/cubes.inp", dir + "/out", "--backend cpu", &log), 0) << log;
-  const double pull = last_sum(read_csv(dir + "/out/history/B_N1.csv"), "RF1");
-  const double sigma = kE * delta / 2;
-  const std::vector<double> s = read_vtu_array(dir + "/out/" + pvd_frames(dir + "/out/cubes.pvd").back().second, "S");
-  ASSERT_EQ(s.size(), 12u);
-  std::printf("equation cubes: end force %.12g, S11 %.12g and %.12g, E delta / 2 %.12g\n", pull, s[0], s[6], sigma);
-  EXPECT_NEAR(pull, sigma, 1e-9 * sigma);
-  EXPECT_NEAR(s[0], sigma, 1e-9 * sigma);
-  EXPECT_NEAR(s[6], sigma, 1e-9 * sigma);
+  for (const bool chained : {false, true}) {
+    std::ostringstream d;
+    d.precision(17);
+    d << "*HEADING\ntwo cubes joined by equations\n";
+    block(d, "C3D8", "A", 1, 1, 1, 1, 0.0, 1.0, 1.0);
+    block(d, "C3D8", "B", 101, 101, 1, 1, 1.5, 2.5, 1.0);
+    d << "*MATERIAL, NAME=M\n*ELASTIC\n" << kE << ", " << kNu << "\n*SOLID SECTION, ELSET=A, MATERIAL=M\n"
+      << "*SOLID SECTION, ELSET=B, MATERIAL=M\n";
+    // A's nodes at x = 1 are 2, 4, 6, 8; B's at x = 1.5 are 101, 103, 105, 107 (same y, z).
+    for (int k = 0; k < 4; ++k)
+      if (chained && k == 0)
+        d << "*EQUATION\n4\n101, 1, 1., 103, 1, -1., 2, 1, -1., 4, 1, 1.\n";
+      else
+        d << "*EQUATION\n2\n" << 101 + 2 * k << ", 1, 1., " << 2 + 2 * k << ", 1, -1.\n";
+    const double delta = 2e-3;
+    d << "*BOUNDARY\nA_N0, 1, 1\nA_Y0, 2, 2\nA_Z0, 3, 3\nB_Y0, 2, 2\nB_Z0, 3, 3\n*STEP\n*STATIC\n1., 1.\n"
+      << "*BOUNDARY\nB_N1, 1, 1, " << delta << "\n*OUTPUT, FIELD\n*ELEMENT OUTPUT\nS\n*OUTPUT, HISTORY\n"
+      << "*NODE OUTPUT, NSET=B_N1\nRF\n*END STEP\n";
+    const std::string dir = scratch_dir(chained ? "equation_cubes_chained" : "equation_cubes");
+    std::ofstream(dir + "/cubes.inp") << d.str();
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/cubes.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+    const double pull = last_sum(read_csv(dir + "/out/history/B_N1.csv"), "RF1");
+    const double sigma = kE * delta / 2;
+    const std::vector<double> s = read_vtu_array(dir + "/out/" + pvd_frames(dir + "/out/cubes.pvd").back().second, "S");
+    ASSERT_EQ(s.size(), 12u);
+    std::printf("equation cubes%s: end force %.12g, S11 %.12g and %.12g, E delta / 2 %.12g\n", chained ? " (chained)" : "",
+                pull, s[0], s[6], sigma);
+    EXPECT_NEAR(pull, sigma, 1e-9 * sigma);
+    EXPECT_NEAR(s[0], sigma, 1e-9 * sigma);
+    EXPECT_NEAR(s[6], sigma, 1e-9 * sigma);
+  }
 }
 
 // A distributing *COUPLING in a static step: the force on its reference node (which no element
