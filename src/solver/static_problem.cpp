@@ -503,7 +503,7 @@ std::vector<double> StaticProblem::translations(const std::vector<double>& xs) c
 
 void StaticProblem::place_dependents(std::vector<double>& xs) const {
   const LinearConstraints& lc = sys.constraints;
-  // Chains are refused when the constraints are built: every term is independent.
+  // Chains are resolved when the constraints are built (by substitution): every term is independent.
   for (int i = 0; i < lc.num_dependent; ++i) {
     const std::size_t si = static_cast<std::size_t>(i);
     double v = 0;
