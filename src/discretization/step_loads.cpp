@@ -20,6 +20,7 @@ struct Carried {
   const Amplitude* amplitude = nullptr;
   bool ramp = false;      ///< default ramp (prescribed displacement without amplitude)
   bool velocity = false;  ///< TYPE=VELOCITY
+  bool keep = false;      ///< *BOUNDARY, FIXED: held where each step starts
   double start = 0;       ///< a ramped load's value at the step start (static steps ramp from it)
   const SourceLoc* loc = nullptr;  ///< the deck line (temperatures: for messages)
 };
@@ -430,6 +431,7 @@ class StepLoadBuilder {
         c.value = b.value;
         c.amplitude = find_amplitude(model, b.amplitude);
         c.velocity = b.velocity;
+        c.keep = b.fixed;
         c.ramp = !c.amplitude && !b.velocity;  // displacements without amplitude ramp over the step
         for (int n : b.nodes) bcs[{n, dof}] = c;
       }
@@ -601,6 +603,10 @@ class StepLoadBuilder {
         continue;
       }
       s.fixed_translation[node] |= static_cast<std::uint8_t>(1u << (dof - 1));
+      if (c.keep) {
+        s.keep_translation.resize(sys.num_nodes, 0);
+        s.keep_translation[node] |= static_cast<std::uint8_t>(1u << (dof - 1));
+      }
       if (c.value != 0.0) {
         s.motion_node.push_back(node);
         s.motion_dof.push_back(dof - 1);

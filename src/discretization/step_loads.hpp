@@ -67,6 +67,9 @@ struct StepLoads {
 
   std::vector<std::uint8_t> fixed_translation;  ///< per node: bit d = translation d held or prescribed
   std::vector<std::uint8_t> fixed_rotation;     ///< per node: bit d = rotation about global axis d held
+  /// Per node: bit d = translation d held where the step starts (*BOUNDARY, FIXED; static
+  /// steps hold it there, explicit ones hold it anyway); empty: no such dof.
+  std::vector<std::uint8_t> keep_translation;
   std::vector<OutputRequest> outputs;
 };
 

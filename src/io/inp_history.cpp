@@ -544,7 +544,7 @@ void DeckParser::boundary_keyword(const Keyword& kw) {
   if (!in_step_ && !m_.steps.empty())
     fail(kw.pos, "*BOUNDARY between steps: put it inside a *STEP, or before the first *STEP to "
                  "hold dofs from the start");
-  allow_params(kw, {"AMPLITUDE", "TYPE", "OP"});
+  allow_params(kw, {"AMPLITUDE", "TYPE", "OP", "FIXED"});
   const std::string type = squeeze_upper(param(kw, "TYPE"));
   if (!type.empty() && type != "DISPLACEMENT" && type != "VELOCITY")
     fail(kw.pos, "*BOUNDARY, TYPE=" + param(kw, "TYPE") +
@@ -558,6 +558,10 @@ void DeckParser::boundary_keyword(const Keyword& kw) {
                  "conditions hold displacements at zero; prescribe velocities inside a step");
   }
   block_amplitude_ = reference_amplitude(kw);
+  // FIXED: the dofs stay where the step starts (Abaqus and the peer), a history-only form.
+  block_fixed_ = static_cast<bool>(kw.find("FIXED"));
+  if (block_fixed_ && (!in_step_ || block_velocity_ || !block_amplitude_.empty()))
+    fail(kw.pos, "*BOUNDARY, FIXED belongs inside a *STEP, without TYPE=VELOCITY or AMPLITUDE=");
 }
 
 void DeckParser::boundary_data(const Line& line) {
@@ -578,17 +582,22 @@ void DeckParser::boundary_data(const Line& line) {
     if (last < first)
       fail(at_, "last dof " + std::to_string(last) + " is below first dof " + std::to_string(first));
     value = f.size() > 3 ? real_or(f[3], 0.0, "the prescribed value") : 0.0;
+    if (block_fixed_ && f.size() > 3 && !trim(f[3]).empty())
+      fail(at_, "*BOUNDARY, FIXED takes no value (the dofs stay where the step starts), got '" + std::string(f[3]) + "'");
     ranges.push_back({first, last});
   }
   Boundary b;
   b.value = value;
   b.amplitude = block_amplitude_;
   b.velocity = block_velocity_;
+  b.fixed = block_fixed_;
   b.loc = loc(at_);
   // A nonzero value before the first step (CalculiX decks write them) is prescribed in the
   // first step like a line of its own (attach_model_boundaries).
   if (in_step_) b.nodes = node_targets(f[0], at_);
   for (const DofRange& r : ranges) {
+    if (block_fixed_ && r.last > 3)
+      fail(at_, "*BOUNDARY, FIXED on rotations (dof " + std::to_string(r.last) + ") is not supported: fix dofs 1-3");
     b.first_dof = r.first;
     b.last_dof = r.last;
     if (in_step_) {

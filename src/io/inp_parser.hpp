@@ -778,6 +778,7 @@ class DeckParser {
   std::string block_amplitude_;  ///< AMPLITUDE= of the current *BOUNDARY/*CLOAD/*DLOAD
   bool block_imaginary_ = false;  ///< LOAD CASE=2 of the current *CLOAD (steady-state dynamics)
   bool block_velocity_ = false;  ///< *BOUNDARY, TYPE=VELOCITY
+  bool block_fixed_ = false;     ///< *BOUNDARY, FIXED
 
   // Step state.
   bool has_procedure_ = false;      ///< the step has its *DYNAMIC, EXPLICIT or *STATIC

@@ -195,6 +195,7 @@ struct Boundary {
   double value = 0;
   std::string amplitude;  ///< empty: ramp over the step for nonzero values
   bool velocity = false;  ///< TYPE=VELOCITY: value is a prescribed velocity
+  bool fixed = false;     ///< *BOUNDARY, FIXED: held where the step starts (translations)
   SourceLoc loc;
 };
 

@@ -307,6 +307,7 @@ StepLoads restrict_step(const StepLoads& g, const Subdomain& d) {
     s.frame_q.insert(s.frame_q.end(), g.frame_q.begin() + 9 * static_cast<long>(i), g.frame_q.begin() + 9 * static_cast<long>(i + 1));
   }
   s.fixed_translation = local_values(g.fixed_translation, d.node_global);
+  if (!g.keep_translation.empty()) s.keep_translation = local_values(g.keep_translation, d.node_global);
   s.fixed_rotation = local_values(g.fixed_rotation, d.node_global);
   return s;
 }

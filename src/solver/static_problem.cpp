@@ -517,8 +517,15 @@ void StaticProblem::place_dependents(std::vector<double>& xs) const {
 
 void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
   const double r = period > 0 ? std::min(1.0, std::max(0.0, tau / period)) : 1.0;
+  // A held dof goes back to zero over the step from where it starts (Abaqus's ramp), unless
+  // *BOUNDARY, FIXED keeps it there (a held rotation under NLGEOM stays too).
+  const auto kept = [&](std::size_t k) {
+    const std::size_t c = k % q;
+    return c < 3 && !loads.keep_translation.empty() && (loads.keep_translation[k / q] & (1u << c));
+  };
   for (std::size_t k = 0; k < ndof; ++k)
-    if (held[k] && (active[k] || ref_dof[k])) xs[k] = (k % q >= 3 && step.nlgeom) ? start.x[k] : start.x[k] * (1.0 - r);
+    if (held[k] && (active[k] || ref_dof[k]))
+      xs[k] = ((k % q >= 3 && step.nlgeom) || kept(k)) ? start.x[k] : start.x[k] * (1.0 - r);
   for (std::size_t n = 0; n < nn; ++n) {
     const int sp = dv.special[n];
     if (sp < 0) continue;

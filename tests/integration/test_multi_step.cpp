@@ -1,6 +1,7 @@
 // A two-step deck without field output, with every kind of drive: a regression test for the
 // output schedule (an empty field schedule used to spin forever at the start of step 2); a
 // load applied at once in a second explicit step: a regression test for the energy check.
+#include <cstdio>
 #include <fstream>
 
 #include "thermal_bar.hpp"
@@ -55,6 +56,26 @@ TEST(MultiStep, ModelLevelNonzeroBoundaryIsPrescribedInTheFirstStep) {
   ASSERT_NO_FATAL_FAILURE(end_values(dir + "/out", u1, rf1));
   EXPECT_NEAR(u1, 0.004, 1e-12);
   EXPECT_NEAR(rf1, kE * 0.004 / kN, 1e-6 * kE * 0.004 / kN);
+}
+
+// *BOUNDARY, FIXED: the bar stretched by an end force of 1 (u = F L / (E A) = 2e-5) in a
+// first static step; in the second the force is removed and the end held where it is: it stays
+// at 2e-5 (a plain hold would take it back to zero over the step) and its reaction is the force.
+TEST(MultiStep, FixedBoundaryHoldsTheEndWhereTheStepStarts) {
+  using namespace thermal;
+  const std::string dir = scratch_dir("boundary_fixed");
+  const std::string steps = "\n*STATIC\n*CLOAD\nXL, 1, 0.25\n*END STEP\n"
+                            "*STEP\n*STATIC\n0.5, 1.\n*CLOAD, OP=NEW\n*BOUNDARY, FIXED\nXL, 1, 1\n"
+                            "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=XL\nU, RF\n";
+  std::ofstream(dir + "/bar.inp") << bar_deck("C3D8", "", steps);
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  double u1, rf1;
+  ASSERT_NO_FATAL_FAILURE(end_values(dir + "/out", u1, rf1));
+  const double u = 1.0 * kN / kE;
+  std::printf("FIXED end: U1 %.12g (F L / E A %.12g), RF1 %.12g\n", u1, u, rf1);
+  EXPECT_NEAR(u1, u, 1e-9 * u);
+  EXPECT_NEAR(rf1, 1.0, 1e-6);
 }
 
 }  // namespace
