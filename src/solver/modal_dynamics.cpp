@@ -220,13 +220,14 @@ std::vector<double> automatic_increment_ends(const ModalDynamics& md, const Step
     while (marks[mark] <= tau + tol) ++mark;
     const double room = marks[mark] - tau;
     double dt = std::min({next, md.max_increment, room});
-    const double change = largest_change(tau + dt);
+    const double tried = tau + dt;
+    const double change = largest_change(tried);
     if (!std::isfinite(change))
-      throw InputError(md.loc, "*MODAL DYNAMIC: the step's loads are not finite at step time " +
-                                   std::to_string(tau + dt) + " (check the loads' amplitudes)");
+      throw InputError(md.loc, "*MODAL DYNAMIC: the step's loads are not finite at step time " + std::to_string(tried) +
+                                   " (check the loads' amplitudes)");
     if (change > md.deltmx) dt = std::min(std::max(dt * md.deltmx / change, md.min_increment), room);
     const double tau1 = room - dt <= tol ? marks[mark] : tau + dt;
-    if (tau1 != tau + dt || change > md.deltmx) largest_change(tau1);  // f1 at the end taken
+    if (tau1 != tried) largest_change(tau1);  // f1 at the end taken
     ends.push_back(tau1);
     if (static_cast<long long>(ends.size()) > step.controls.max_increments && tau1 < period - tol)
       throw InputError(md.loc, "*MODAL DYNAMIC: DIRECT=NO's increments need more than the *STEP's INC=" +

@@ -233,6 +233,16 @@ std::map<int, double> node_heights(const std::string& deck) {
   return z;
 }
 
+/// Writes a quadratic_column deck into scratch folder `name`, runs it on the CPU and reads its
+/// history of every node into h (a fatal failure when the run fails).
+void run_column(const std::string& name, const std::string& deck, Csv& h) {
+  const std::string dir = scratch_dir(name);
+  std::ofstream(dir + "/col.inp") << deck;
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/col.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  h = read_csv(dir + "/out/history/ALL.csv");
+}
+
 // Body loads of quadratic solids in the static procedures are the consistent ones, int rho g
 // N_a dV (the row sums of their consistent mass; HRZ's lumped shares were 4.3 % off here).
 // A column under its weight: u(z) = -rho g (L z - z^2 / 2) / E is quadratic in z, so C3D20
@@ -242,11 +252,8 @@ std::map<int, double> node_heights(const std::string& deck) {
 TEST(Gravity, QuadraticSolidsTakeTheConsistentBodyLoadInStaticProcedures) {
   {
     const std::string deck = quadratic_column("*STEP\n*STATIC\n", true);
-    const std::string dir = scratch_dir("gravity_quadratic_column");
-    std::ofstream(dir + "/col.inp") << deck;
-    std::string log;
-    ASSERT_EQ(run_halfstep(dir + "/col.inp", dir + "/out", "--backend cpu", &log), 0) << log;
-    const Csv h = read_csv(dir + "/out/history/ALL.csv");
+    Csv h;
+    ASSERT_NO_FATAL_FAILURE(run_column("gravity_quadratic_column", deck, h));
     const std::map<int, double> z = node_heights(deck);
     const double t_end = h.rows.back()[0], rho_g = 0.5 * 2.0, L = 4.0, E = 1000.0;
     double worst = 0;
@@ -262,12 +269,9 @@ TEST(Gravity, QuadraticSolidsTakeTheConsistentBodyLoadInStaticProcedures) {
     EXPECT_LT(worst, 1e-12);
   }
   {
-    const std::string deck = quadratic_column("*STEP, INC=1000\n*DYNAMIC\n0.01, 0.1\n", false);
-    const std::string dir = scratch_dir("gravity_quadratic_fall");
-    std::ofstream(dir + "/col.inp") << deck;
-    std::string log;
-    ASSERT_EQ(run_halfstep(dir + "/col.inp", dir + "/out", "--backend cpu", &log), 0) << log;
-    const Csv h = read_csv(dir + "/out/history/ALL.csv");
+    Csv h;
+    ASSERT_NO_FATAL_FAILURE(
+        run_column("gravity_quadratic_fall", quadratic_column("*STEP, INC=1000\n*DYNAMIC\n0.01, 0.1\n", false), h));
     double worst = 0;
     for (const auto& r : h.rows) {
       const double t = r[0];

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,17 @@ std::string chain_modal(double h, double period, const std::string& lines, int i
                 "*NODE PRINT, NSET=TIP\nU\n*END STEP\n",
                 increments_allowed, parameters.c_str(), h, period, lines.c_str());
   return deck + step;
+}
+
+/// The chain's modal step under a force on node 3 ramped from 0 to `force` over 3 time units
+/// by the amplitude UP (the step's period 3).
+std::string ramped_chain(double h, double force, int increments_allowed = 1000, const std::string& parameters = "") {
+  std::ostringstream load;
+  load.precision(17);
+  load << "*CLOAD, AMPLITUDE=UP\n3, 1, " << force << "\n";
+  std::string deck = chain_modal(h, 3.0, load.str(), increments_allowed, parameters);
+  deck.insert(deck.find("*STEP"), "*AMPLITUDE, NAME=UP\n0., 0., 3., 1.\n");
+  return deck;
 }
 
 /// The chain's exact response at node 3 (x of the tip) to the force F(t) on it, in its two
@@ -108,8 +120,7 @@ TEST(ModalDynamics, ChainUnderASuddenForceFollowsItsModes) {
 TEST(ModalDynamics, RampedForceIsIntegratedExactlyAtAnyIncrement) {
   const double force = 1.5, period = 3.0;
   for (const int n : {10, 37}) {
-    std::string deck = chain_modal(period / n, period, "*CLOAD, AMPLITUDE=UP\n3, 1, " + std::to_string(force) + "\n");
-    deck.insert(deck.find("*STEP"), "*AMPLITUDE, NAME=UP\n0., 0., 3., 1.\n");
+    const std::string deck = ramped_chain(period / n, force);
     const std::string dir = scratch_dir("modal_ramp_" + std::to_string(n));
     std::ofstream(dir + "/chain.inp") << deck;
     std::string log;
@@ -140,8 +151,7 @@ TEST(ModalDynamics, RampedForceIsIntegratedExactlyAtAnyIncrement) {
 // ramp is linear over every increment: the tip is the closed form's at each.
 TEST(ModalDynamics, AutomaticIncrementsKeepTheForceChangeWithinDeltmx) {
   const double force = 1.0, period = 3.0;
-  std::string deck = chain_modal(0.1, period, "*CLOAD, AMPLITUDE=UP\n3, 1, 1.\n", 1000, ", DIRECT=NO, DELTMX=0.2");
-  deck.insert(deck.find("*STEP"), "*AMPLITUDE, NAME=UP\n0., 0., 3., 1.\n");
+  const std::string deck = ramped_chain(0.1, force, 1000, ", DIRECT=NO, DELTMX=0.2");
   const std::string dir = scratch_dir("modal_automatic");
   std::ofstream(dir + "/chain.inp") << deck;
   std::string log;
@@ -159,13 +169,10 @@ TEST(ModalDynamics, AutomaticIncrementsKeepTheForceChangeWithinDeltmx) {
   }
   // The same increments need 8 increments: INC=5 stops the run before it starts.
   const std::pair<std::string, std::string> cases[] = {
-      {chain_modal(0.1, period, "*CLOAD, AMPLITUDE=UP\n3, 1, 1.\n", 5, ", DIRECT=NO, DELTMX=0.2"),
-       "DIRECT=NO's increments need more than the *STEP's INC=5"},
-      {chain_modal(0.1, period, "*CLOAD\n3, 1, 1.\n", 100, ", DIRECT=NO"), "DIRECT=NO needs DELTMX="},
+      {ramped_chain(0.1, force, 5, ", DIRECT=NO, DELTMX=0.2"), "DIRECT=NO's increments need more than the *STEP's INC=5"},
+      {ramped_chain(0.1, force, 100, ", DIRECT=NO"), "DIRECT=NO needs DELTMX="},
   };
-  std::vector<std::pair<std::string, std::string>> with_amplitude(std::begin(cases), std::end(cases));
-  for (auto& c : with_amplitude) c.first.insert(c.first.find("*STEP"), "*AMPLITUDE, NAME=UP\n0., 0., 3., 1.\n");
-  expect_refused(with_amplitude, "modal_automatic_refuse_");
+  expect_refused(cases, "modal_automatic_refuse_");
 }
 
 // Two modal steps in a row: the second goes on with the first's motion (the peer's beamdy19),

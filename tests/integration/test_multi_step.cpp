@@ -3,11 +3,22 @@
 // load applied at once in a second explicit step: a regression test for the energy check.
 #include <cstdio>
 #include <fstream>
+#include <string>
 
 #include "thermal_bar.hpp"
 
 namespace halfstep::test {
 namespace {
+
+/// Writes the bar deck into scratch folder `name` and runs it on the CPU; its output folder
+/// into out (a fatal failure when the run fails).
+void run_bar(const std::string& name, const std::string& deck, std::string& out) {
+  const std::string dir = scratch_dir(name);
+  std::ofstream(dir + "/bar.inp") << deck;
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  out = dir + "/out";
+}
 
 TEST(MultiStep, TwoStepsWithAllDrivesRunToTheEnd) {
   const std::string dir = scratch_dir("two_steps");
@@ -29,16 +40,16 @@ TEST(MultiStep, TwoStepsWithAllDrivesRunToTheEnd) {
 // (monitor_rebase), and the run ends with the balance of a load applied in step 1.
 TEST(MultiStep, LoadAppliedAtOnceInALaterStepKeepsTheBalance) {
   using namespace thermal;
-  const std::string dir = scratch_dir("load_at_once");
-  std::ofstream(dir + "/bar.inp") << bar_deck("C3D8R", "XL, 1, 1\n", resting_explicit_step() + explicit_after("*CLOAD\nXL, 2, 12.\n"));
   std::string out;
-  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &out), 0) << out;
-  const double balance = summary_number(read_file(dir + "/out/summary.json"), "energy_balance_error");
+  ASSERT_NO_FATAL_FAILURE(run_bar(
+      "load_at_once", bar_deck("C3D8R", "XL, 1, 1\n", resting_explicit_step() + explicit_after("*CLOAD\nXL, 2, 12.\n")),
+      out));
+  const double balance = summary_number(read_file(out + "/summary.json"), "energy_balance_error");
   EXPECT_GE(balance, 0.0);
   EXPECT_LT(balance, 1e-3);
   double u1, rf1;
-  ASSERT_NO_FATAL_FAILURE(end_values(dir + "/out", u1, rf1));
-  EXPECT_GT(last_energy(dir + "/out", "external_work"), 0.0);
+  ASSERT_NO_FATAL_FAILURE(end_values(out, u1, rf1));
+  EXPECT_GT(last_energy(out, "external_work"), 0.0);
 }
 
 // A nonzero *BOUNDARY before the first step (as CalculiX decks write it) is prescribed in the
@@ -46,14 +57,12 @@ TEST(MultiStep, LoadAppliedAtOnceInALaterStepKeepsTheBalance) {
 // E A d / L = 200 in a static step and still after a second one.
 TEST(MultiStep, ModelLevelNonzeroBoundaryIsPrescribedInTheFirstStep) {
   using namespace thermal;
-  const std::string dir = scratch_dir("model_level_value");
   const std::string steps = "\n*STATIC\n0.5, 1.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=XL\nU, RF\n*END STEP\n"
                             "*STEP\n*STATIC\n1., 1.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=XL\nU, RF\n";
-  std::ofstream(dir + "/bar.inp") << bar_deck("C3D8", "XL, 1, 1, 0.004\n", steps);
   std::string out;
-  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  ASSERT_NO_FATAL_FAILURE(run_bar("model_level_value", bar_deck("C3D8", "XL, 1, 1, 0.004\n", steps), out));
   double u1, rf1;
-  ASSERT_NO_FATAL_FAILURE(end_values(dir + "/out", u1, rf1));
+  ASSERT_NO_FATAL_FAILURE(end_values(out, u1, rf1));
   EXPECT_NEAR(u1, 0.004, 1e-12);
   EXPECT_NEAR(rf1, kE * 0.004 / kN, 1e-6 * kE * 0.004 / kN);
 }
@@ -63,15 +72,13 @@ TEST(MultiStep, ModelLevelNonzeroBoundaryIsPrescribedInTheFirstStep) {
 // at 2e-5 (a plain hold would take it back to zero over the step) and its reaction is the force.
 TEST(MultiStep, FixedBoundaryHoldsTheEndWhereTheStepStarts) {
   using namespace thermal;
-  const std::string dir = scratch_dir("boundary_fixed");
   const std::string steps = "\n*STATIC\n*CLOAD\nXL, 1, 0.25\n*END STEP\n"
                             "*STEP\n*STATIC\n0.5, 1.\n*CLOAD, OP=NEW\n*BOUNDARY, FIXED\nXL, 1, 1\n"
                             "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=XL\nU, RF\n";
-  std::ofstream(dir + "/bar.inp") << bar_deck("C3D8", "", steps);
   std::string out;
-  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  ASSERT_NO_FATAL_FAILURE(run_bar("boundary_fixed", bar_deck("C3D8", "", steps), out));
   double u1, rf1;
-  ASSERT_NO_FATAL_FAILURE(end_values(dir + "/out", u1, rf1));
+  ASSERT_NO_FATAL_FAILURE(end_values(out, u1, rf1));
   const double u = 1.0 * kN / kE;
   std::printf("FIXED end: U1 %.12g (F L / E A %.12g), RF1 %.12g\n", u1, u, rf1);
   EXPECT_NEAR(u1, u, 1e-9 * u);
