@@ -167,6 +167,13 @@ struct BlockFamily {
   /// (the energy balance's floor; backend_factory.cpp): a family whose stresses gather each
   /// increment's round-off needs more.
   double noise_ulps = 64;
+  /// Block b's element e's consistent mass at its deck density, where its kind has one
+  /// (elements/consistent_mass.hpp): its nodes into nodes and M_ab = int rho N_a N_b dV into M
+  /// (row-major, nodes.size() squared), true; false, nothing written, for the kinds without
+  /// (null: no kind of the family has one). A rotational body force in a static procedure
+  /// reads it: its load int rho omega^2 r(x) N_a dV is M times the nodes' radii.
+  bool (*consistent_mass)(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e,
+                          std::vector<int>& nodes, std::vector<double>& M) = nullptr;
 };
 
 /// A block of one kind's elements: [first, first + count) of its family's mesh, whose

@@ -276,6 +276,34 @@ void solid_lumped_mass(const Model& model, const StructureSystem& sys, const Ele
   });
 }
 
+/// Element e's consistent mass M_ab at its deck density where its kind has one (false
+/// otherwise, or for an invalid element).
+bool solid_consistent_mass(const Model& model, const StructureSystem& sys, const ElementBlock& b, int e,
+                           std::vector<int>& nodes, std::vector<double>& M) {
+  bool has = false;
+  visit_continuum_kind(b.kind, [&](auto kind) {
+    using K = decltype(kind);
+    if constexpr (ConsistentMass<K>::kHas) {
+      Vec3<double> X[K::kNodes];
+      int here[K::kNodes];
+      int a = 0;
+      for_element_nodes(b, e, [&](int n) {
+        const auto k = static_cast<std::size_t>(n);
+        here[a] = n;
+        X[a++] = {model.nodes.x[k], model.nodes.y[k], model.nodes.z[k]};
+      });
+      const double rho =
+          sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])].density;
+      double m[K::kNodes * K::kNodes];
+      if (!(ConsistentMass<K>::matrix(X, rho, m) > 0)) return;
+      nodes.assign(here, here + K::kNodes);
+      M.assign(m, m + K::kNodes * K::kNodes);
+      has = true;
+    }
+  });
+  return has;
+}
+
 }  // namespace
 
 /// The continuum elements' table (element_blocks.cpp lists it).
@@ -316,7 +344,9 @@ const BlockFamily& solid_block_family() {
       },
       solid_lumped_mass,
       [](StructureSystem& sys) -> std::vector<double>& { return sys.solid.element_dt; },
-      "solid"};
+      "solid",
+      64,
+      solid_consistent_mass};
   return family;
 }
 

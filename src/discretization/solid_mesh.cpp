@@ -94,6 +94,7 @@ SolidMaterial<double> mechanical_material(const Material& mat, const Mat3<double
       case ElasticType::EngineeringConstants:
         return orthotropic_engineering(mat.elastic_constants.data(), mat.density, axes);
       case ElasticType::Orthotropic: return orthotropic_stiffness(mat.elastic_constants.data(), mat.density, axes);
+      case ElasticType::Anisotropic: return anisotropic_stiffness(mat.elastic_constants.data(), mat.density, axes);
     }
   } catch (const std::invalid_argument& e) {
     throw InputError(mat.elastic_loc, "material '" + mat.name + "': " + e.what());

@@ -586,6 +586,16 @@ class StepLoadBuilder {
     return true;
   }
 
+  /// Model element e's consistent mass (BlockFamily::consistent_mass): false where its kind
+  /// has none (or it is a MASS element, e < 0).
+  bool element_consistent_mass(int e, std::vector<int>& nodes, std::vector<double>& M) const {
+    if (e < 0) return false;
+    const auto [block, index] = place[static_cast<std::size_t>(e)];
+    if (block < 0) return false;
+    const ElementBlock& b = blocks[static_cast<std::size_t>(block)];
+    return b.family->consistent_mass && b.family->consistent_mass(model, sys, b, index, nodes, M);
+  }
+
   /// Held and prescribed dofs: translations (motions) and rotations.
   void boundary_tables(StepLoads& s) {
     s.fixed_translation.assign(sys.num_nodes, 0);
@@ -671,16 +681,25 @@ class StepLoadBuilder {
   /// a kind has one, as their inertia takes it, BlockFamily::lumped_mass).
   void dload_tables(StepLoads& s, bool consistent) {
     std::map<int, std::vector<double>> body_loads;  // amplitude slot -> 3 per node
-    std::map<std::array<int, 3>, double> spin;      // (amplitude slot, axis, node) -> mass times magnitude
+    std::map<std::array<int, 4>, double> spin;      // (amplitude slot, axis, node, from) -> mass times magnitude
     std::vector<std::pair<int, double>> shares;
+    std::vector<int> mass_nodes;
+    std::vector<double> mass_matrix;
     for (const auto& [key, c] : dloads) {
       const auto [elem, face] = key;
       for (const auto& [value, part] : parts(c)) {
         if (face >= kSpinKey) {
           const int slot = slot_of(s, part), axis = spin_axis_of.at(key);
+          if (consistent && element_consistent_mass(elem, mass_nodes, mass_matrix)) {
+            const std::size_t n = mass_nodes.size();
+            for (std::size_t a = 0; a < n; ++a)
+              for (std::size_t b = 0; b < n; ++b)
+                spin[{slot, axis, mass_nodes[a], mass_nodes[b]}] += value * mass_matrix[a * n + b];
+            continue;
+          }
           shares.clear();
           element_mass(elem, false, shares);
-          for (const auto& [node, share] : shares) spin[{slot, axis, node}] += value * share;
+          for (const auto& [node, share] : shares) spin[{slot, axis, node, node}] += value * share;
         } else if (face >= kGravityKey) {
           const bool body = face >= kBodyForceKey;
           const auto axis = static_cast<std::size_t>(face - (body ? kBodyForceKey : kGravityKey));
@@ -730,6 +749,7 @@ class StepLoadBuilder {
       s.spin_amp.push_back(key[0]);
       s.spin_axis.push_back(key[1]);
       s.spin_node.push_back(key[2]);
+      s.spin_from.push_back(key[3]);
       s.spin_value.push_back(value);
     }
     for (const std::array<double, 7>& a : spin_axes) s.spin_axes.insert(s.spin_axes.end(), a.begin(), a.end());

@@ -52,12 +52,15 @@ struct StepLoads {
   // the held ones without a value are only in fixed_rotation).
   std::vector<int> rotation_node, rotation_dof, rotation_amp;
   std::vector<double> rotation_value;
-  // Rotational body forces (*DLOAD CENTRIF, ROTA; static steps), lumped per node: node, axis
-  // (index into spin_axes), amplitude slot and value, the node's mass times omega^2 or alpha.
-  // spin_axes: 7 values per axis, a point, the unit direction and the kind (0 CENTRIF,
-  // 1 ROTA). The force at x is value A(t) (I - n n)(x - p) (CENTRIF) or
-  // -value A(t) n x (x - p) (ROTA): spin_force in discretization/loads.hpp.
-  std::vector<int> spin_node, spin_axis, spin_amp;
+  // Rotational body forces (*DLOAD CENTRIF, ROTA; static steps): node, the node whose position
+  // it takes (spin_from), axis (index into spin_axes), amplitude slot and value, a mass times
+  // omega^2 or alpha: the node's lumped mass (from = node), or, on a kind with a consistent
+  // mass, M_ab for each of its element's node pairs (a = node, b = from), so that the load is
+  // int rho omega^2 r(x) N_a dV with r interpolated. spin_axes: 7 values per axis, a point,
+  // the unit direction and the kind (0 CENTRIF, 1 ROTA). The force at x is value A(t)
+  // (I - n n)(x - p) (CENTRIF) or -value A(t) n x (x - p) (ROTA): spin_force in
+  // discretization/loads.hpp.
+  std::vector<int> spin_node, spin_from, spin_axis, spin_amp;
   std::vector<double> spin_value, spin_axes;
 
   /// *TRANSFORM: the transformed nodes and their axes (9 values each, column c the local

@@ -3,10 +3,13 @@
 // elements in frequency extraction and modal superposition, where the explicit scheme's HRZ
 // lumping puts a thin section's mass on its corners (lower frequencies, most for torsion).
 // C3D20 and C3D20R by 3 x 3 x 3 Gauss points, C3D10 by the 4 x 4 x 4 conical product, both
-// exact for N_a N_b on straight-sided elements. C3D10M keeps its lumped mass, as Abaqus's
-// modified tetrahedron does; first-order kinds keep theirs.
+// exact for N_a N_b on straight-sided elements; CAX8 and CAX8R by 3 x 3 Gauss points on the
+// ring's 2 pi R dA (exact for a rectangle's N_a N_b R). C3D10M keeps its lumped mass, as
+// Abaqus's modified tetrahedron does; first-order kinds keep theirs, and so do the planar
+// 8-node kinds (their mass per unit thickness is not a matrix(X, rho) of the nodes alone).
 #pragma once
 
+#include "elements/plane_quad8.hpp"
 #include "elements/solid_hex20.hpp"
 #include "elements/solid_tet.hpp"
 
@@ -67,6 +70,23 @@ inline double tet10_consistent_mass(const Vec3<double> X[10], double rho, double
   return vol;
 }
 
+/// An axisymmetric 8-node quadrilateral's consistent mass (3 x 3 Gauss points, each point
+/// weighing its ring, 2 pi R w detJ).
+template <class K>
+double quad8_ring_consistent_mass(const Vec3<double> X[8], double rho, double M[64]) {
+  for (int k = 0; k < 64; ++k) M[k] = 0;
+  double vol = 0;
+  for (int g = 0; g < 9; ++g) {
+    Vec3<double> b[8];
+    double N[8], radius;
+    const double dv = K::point_weight(X, 3, g, b, N, radius);
+    if (!(dv > 0)) return dv;
+    add_mass_outer(8, rho * dv, N, M);
+    vol += dv;
+  }
+  return vol;
+}
+
 }  // namespace solid_detail
 
 /// C3D20: its consistent mass.
@@ -93,6 +113,24 @@ struct ConsistentMass<C3D10> {
   static constexpr bool kHas = true;
   static double matrix(const Vec3<double> X[10], double rho, double* M) {
     return solid_detail::tet10_consistent_mass(X, rho, M);
+  }
+};
+
+/// CAX8: its consistent mass (totals around the ring, as its lumped mass).
+template <>
+struct ConsistentMass<CAX8> {
+  static constexpr bool kHas = true;
+  static double matrix(const Vec3<double> X[8], double rho, double* M) {
+    return solid_detail::quad8_ring_consistent_mass<CAX8>(X, rho, M);
+  }
+};
+
+/// CAX8R: its consistent mass (the full rule, as C3D20R's).
+template <>
+struct ConsistentMass<CAX8R> {
+  static constexpr bool kHas = true;
+  static double matrix(const Vec3<double> X[8], double rho, double* M) {
+    return solid_detail::quad8_ring_consistent_mass<CAX8R>(X, rho, M);
   }
 };
 

@@ -41,9 +41,10 @@ void DeckParser::elastic_keyword(const Keyword& kw) {
   if (type.empty() || type == "ISOTROPIC" || type == "ISO") material_->elastic_type = ElasticType::Isotropic;
   else if (type == "ENGINEERINGCONSTANTS") material_->elastic_type = ElasticType::EngineeringConstants;
   else if (type == "ORTHOTROPIC" || type == "ORTHO") material_->elastic_type = ElasticType::Orthotropic;  // ORTHO: the peer's name
+  else if (type == "ANISOTROPIC" || type == "ANISO") material_->elastic_type = ElasticType::Anisotropic;
   else
     fail(kw.pos, "*ELASTIC, TYPE=" + upper(param(kw, "TYPE")) +
-                     " is not supported (ISOTROPIC, ENGINEERING CONSTANTS or ORTHOTROPIC)");
+                     " is not supported (ISOTROPIC, ENGINEERING CONSTANTS, ORTHOTROPIC or ANISOTROPIC)");
   if (kw.find("MODULI") && squeeze_upper(param(kw, "MODULI")) != "LONGTERM")
     fail(kw.pos, "*ELASTIC, MODULI=" + param(kw, "MODULI") + " is not supported (LONG TERM only)");
   if (material_->has_elastic || material_->has_hyperelastic)
@@ -78,41 +79,54 @@ void DeckParser::elastic_data(const Line& line) {
     material_->has_elastic = true;
     return;
   }
-  // Nine constants, eight on the first line and one on the second (Abaqus's layout), then
-  // optionally the temperature; any wrapping is accepted. Groups of ten are the constants at
-  // successive temperatures.
-  const bool engineering = material_->elastic_type == ElasticType::EngineeringConstants;
+  // Nine constants (21 anisotropic), eight on a line (Abaqus's layout), then optionally the
+  // temperature; any wrapping is accepted. Groups of ten (22) are the constants at successive
+  // temperatures.
+  const ElasticType type = material_->elastic_type;
+  const bool engineering = type == ElasticType::EngineeringConstants;
+  const std::size_t count = elastic_count(), group = count + 1;
+  const char* name = engineering ? "ENGINEERING CONSTANTS" : type == ElasticType::Orthotropic ? "ORTHOTROPIC" : "ANISOTROPIC";
   const char* form = engineering ? "E1, E2, E3, nu12, nu13, nu23, G12, G13, G23"
-                                 : "D1111, D1122, D2222, D1133, D2233, D3333, D1212, D1313, D2323";
+                     : type == ElasticType::Orthotropic
+                         ? "D1111, D1122, D2222, D1133, D2233, D3333, D1212, D1313, D2323"
+                         : "D1111, D1122, D2222, D1133, D2233, D3333, D1112, D2212, D3312, D1212, D1113, D2213, D3313, "
+                           "D1213, D1313, D1123, D2223, D3323, D1223, D1323, D2323";
   for (std::string_view f : line.fields) {
     if (f.empty()) continue;
-    elastic_values_.push_back(real(f, elastic_values_.size() % 10 == 9 ? "the temperature" : "an elastic constant"));
+    elastic_values_.push_back(real(f, elastic_values_.size() % group == count ? "the temperature" : "an elastic constant"));
     const std::size_t n = elastic_values_.size();
-    if (n > 10 && n % 10 == 9 &&
-        !std::equal(elastic_values_.end() - 9, elastic_values_.end(), elastic_values_.begin()))
+    const auto first = elastic_values_.begin();
+    if (n > group && n % group == count && !std::equal(elastic_values_.end() - static_cast<long>(count), elastic_values_.end(), first))
       fail(at_, "*ELASTIC: other constants at a second temperature: temperature-dependent elasticity is not "
-                "supported (give the nine constants once, or the same ones at every temperature)");
+                "supported (give the " + std::to_string(count) + " constants once, or the same ones at every temperature)");
   }
-  if (elastic_values_.size() < 9 || material_->has_elastic) return;
-  std::copy(elastic_values_.begin(), elastic_values_.begin() + 9, material_->elastic_constants.begin());
+  if (elastic_values_.size() < count || material_->has_elastic) return;
+  std::copy(elastic_values_.begin(), elastic_values_.begin() + static_cast<long>(count), material_->elastic_constants.begin());
   try {  // the builders know which constants are admissible
     const Mat3<double> axes = scaled_identity(1.0);
     if (engineering) (void)orthotropic_engineering(material_->elastic_constants.data(), 1.0, axes);
-    else (void)orthotropic_stiffness(material_->elastic_constants.data(), 1.0, axes);
+    else if (type == ElasticType::Orthotropic) (void)orthotropic_stiffness(material_->elastic_constants.data(), 1.0, axes);
+    else (void)anisotropic_stiffness(material_->elastic_constants.data(), 1.0, axes);
   } catch (const std::invalid_argument& e) {
-    fail(at_, std::string("*ELASTIC, TYPE=") + (engineering ? "ENGINEERING CONSTANTS" : "ORTHOTROPIC") + ": " + e.what() +
-                  " (" + form + ")");
+    fail(at_, std::string("*ELASTIC, TYPE=") + name + ": " + e.what() + " (" + form + ")");
   }
   material_->has_elastic = true;
 }
 
+std::size_t DeckParser::elastic_count() const {
+  return material_->elastic_type == ElasticType::Anisotropic ? 21 : 9;
+}
+
 void DeckParser::elastic_end() {
-  need_data_line(material_->elastic_type == ElasticType::Isotropic ? "E, nu" : "the nine elastic constants");
+  const bool iso = material_->elastic_type == ElasticType::Isotropic;
+  const std::size_t count = iso ? 2 : elastic_count();
+  const std::string what = std::to_string(count) + " elastic constants";
+  const std::string expected = iso ? "E, nu" : "the " + what;
+  need_data_line(expected.c_str());
   const std::size_t n = elastic_values_.size();
-  if (material_->elastic_type != ElasticType::Isotropic && n < 9)
-    fail(kw_.pos, kw_.display + " needs nine constants, got " + std::to_string(n));
-  if (material_->elastic_type != ElasticType::Isotropic && n > 9 && n % 10 != 0)
-    fail(kw_.pos, kw_.display + ": expected nine constants and a temperature per temperature, got " +
+  if (!iso && n < count) fail(kw_.pos, kw_.display + " needs " + what + ", got " + std::to_string(n));
+  if (!iso && n > count && n % (count + 1) != 0)
+    fail(kw_.pos, kw_.display + ": expected " + what + " and a temperature per temperature, got " +
                       std::to_string(n) + " values");
 }
 

@@ -218,6 +218,8 @@ class DeckParser {
   void elastic_keyword(const Keyword& kw);
   void elastic_data(const Line& line);
   void elastic_end();
+  /// Constants per temperature of the current *ELASTIC's TYPE (9, or 21 anisotropic).
+  std::size_t elastic_count() const;
   void density_keyword(const Keyword& kw);
   void density_data(const Line& line);
   void density_end();

@@ -48,10 +48,8 @@ HS_HD SolidMaterial<Dual<T>> dual_material(const SolidMaterial<T>& m) {
   r.mu = Dual<T>(m.mu);
   r.c10 = Dual<T>(m.c10);
   r.d1 = Dual<T>(m.d1);
-  for (int i = 0; i < 9; ++i) {
-    r.d[i] = Dual<T>(m.d[i]);
-    r.axes.a[i] = Dual<T>(m.axes.a[i]);
-  }
+  for (int i = 0; i < 21; ++i) r.d[i] = Dual<T>(m.d[i]);
+  for (int i = 0; i < 9; ++i) r.axes.a[i] = Dual<T>(m.axes.a[i]);
   r.hardening_points = m.hardening_points;
   for (int i = 0; i < kMaxHardening; ++i) {
     r.yield_stress[i] = Dual<T>(m.yield_stress[i]);

@@ -18,6 +18,7 @@
 #include "materials/laws/j2_plastic.hpp"
 #include "materials/laws/neo_hookean.hpp"
 #include "materials/laws/neo_hookean_log.hpp"
+#include "materials/laws/svk_anisotropic.hpp"
 #include "materials/laws/svk_isotropic.hpp"
 #include "materials/laws/svk_orthotropic.hpp"
 #include "materials/solid_material_data.hpp"
@@ -30,7 +31,7 @@ struct LawList {};
 
 /// Every law, in id order (ids are positions: restart files and rank shares carry them, so
 /// a new law goes at the end). The first is the default of a SolidMaterial.
-using SolidLaws = LawList<SvkIsotropic, SvkOrthotropic, NeoHookean, J2Plastic, NeoHookeanLog>;
+using SolidLaws = LawList<SvkIsotropic, SvkOrthotropic, NeoHookean, J2Plastic, NeoHookeanLog, SvkAnisotropic>;
 
 namespace law_detail {
 

@@ -93,6 +93,29 @@ SolidMaterial<double> orthotropic_engineering(const double c[9], double density,
   return orthotropic_stiffness(stiff, density, axes);
 }
 
+SolidMaterial<double> anisotropic_stiffness(const double d[21], double density, const Mat3<double>& axes) {
+  // Positive definite: a Cholesky factorization of the 6 x 6 stiffness runs to the end with
+  // positive pivots.
+  double c[6][6];
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) c[i][j] = solid_detail::aniso_entry(d, i, j);
+  for (int k = 0; k < 6; ++k) {
+    for (int p = 0; p < k; ++p) c[k][k] -= c[k][p] * c[k][p];
+    if (!(c[k][k] > 0)) throw std::invalid_argument("the anisotropic stiffness is not positive definite");
+    c[k][k] = std::sqrt(c[k][k]);
+    for (int i = k + 1; i < 6; ++i) {
+      for (int p = 0; p < k; ++p) c[i][k] -= c[i][p] * c[k][p];
+      c[i][k] /= c[k][k];
+    }
+  }
+  SolidMaterial<double> m;
+  m.model = law_id<SvkAnisotropic>;
+  m.density = density;
+  for (int i = 0; i < 21; ++i) m.d[i] = d[i];
+  m.axes = axes;
+  return m;
+}
+
 SolidMaterial<double> orthotropic_stiffness(const double d[9], double density, const Mat3<double>& axes) {
   const Mat3<double> normal{{d[0], d[1], d[3], d[1], d[2], d[4], d[3], d[4], d[5]}};
   if (!positive_definite(normal) || !(d[6] > 0) || !(d[7] > 0) || !(d[8] > 0))

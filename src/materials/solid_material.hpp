@@ -74,6 +74,10 @@ SolidMaterial<double> orthotropic_engineering(const double c[9], double density,
 /// Orthotropic from stiffness components D1111, D1122, D2222, D1133, D2233, D3333, D1212,
 /// D1313, D2323 (Abaqus TYPE=ORTHOTROPIC order). Throws unless the stiffness is positive definite.
 SolidMaterial<double> orthotropic_stiffness(const double d[9], double density, const Mat3<double>& axes);
+/// Fully anisotropic St. Venant-Kirchhoff from the 21 constants of *ELASTIC, TYPE=ANISOTROPIC
+/// (Abaqus's order, laws/svk_anisotropic.hpp) in material axes `axes`; throws
+/// std::invalid_argument unless the stiffness is positive definite.
+SolidMaterial<double> anisotropic_stiffness(const double d[21], double density, const Mat3<double>& axes);
 
 /// The same material in another precision.
 template <class T>
@@ -89,10 +93,8 @@ SolidMaterial<T> convert_material(const SolidMaterial<double>& m) {
   r.mu = T(m.mu);
   r.c10 = T(m.c10);
   r.d1 = T(m.d1);
-  for (int i = 0; i < 9; ++i) {
-    r.d[i] = T(m.d[i]);
-    r.axes.a[i] = T(m.axes.a[i]);
-  }
+  for (int i = 0; i < 21; ++i) r.d[i] = T(m.d[i]);
+  for (int i = 0; i < 9; ++i) r.axes.a[i] = T(m.axes.a[i]);
   r.hardening_points = m.hardening_points;
   for (int k = 0; k < kMaxHardening; ++k) {
     r.yield_stress[k] = T(m.yield_stress[k]);

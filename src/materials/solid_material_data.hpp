@@ -28,9 +28,10 @@ struct SolidMaterial {
   int dof1 = 0, dof2 = 0;
   T lambda = T(0), mu = T(0);  ///< Lame constants (svk-isotropic, neo-hookean-log, J2's elasticity)
   T c10 = T(0), d1 = T(0);     ///< Neo-Hookean constants (Abaqus)
-  /// Orthotropic stiffness in material axes, Abaqus order D1111, D1122, D2222, D1133, D2233,
-  /// D3333, D1212, D1313, D2323 (shear terms act on engineering shear strains).
-  T d[9] = {};
+  /// Elastic stiffness in material axes: orthotropic, the first nine in Abaqus's order D1111,
+  /// D1122, D2222, D1133, D2233, D3333, D1212, D1313, D2323; anisotropic, all 21 in Abaqus's
+  /// order (laws/svk_anisotropic.hpp). Shear terms act on engineering shear strains.
+  T d[21] = {};
   /// Material axes: row i is material direction i in global reference components.
   Mat3<T> axes = {{T(1), T(0), T(0), T(0), T(1), T(0), T(0), T(0), T(1)}};
   /// J2 plasticity (J2Plastic, isotropic elasticity from lambda and mu): yield stress

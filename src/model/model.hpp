@@ -76,7 +76,7 @@ struct IndexSet {
 };
 
 /// *ELASTIC, TYPE=: how elastic_constants are to be read.
-enum class ElasticType { Isotropic, EngineeringConstants, Orthotropic };
+enum class ElasticType { Isotropic, EngineeringConstants, Orthotropic, Anisotropic };
 
 /// A material: elasticity (isotropic, orthotropic) or Neo-Hookean hyperelasticity, density
 /// and mass-proportional damping.
@@ -86,8 +86,9 @@ struct Material {
   ElasticType elastic_type = ElasticType::Isotropic;
   double youngs = 0, poisson = 0, density = 0;  ///< isotropic E, nu
   /// TYPE=ENGINEERING CONSTANTS: E1 E2 E3 nu12 nu13 nu23 G12 G13 G23; TYPE=ORTHOTROPIC:
-  /// D1111 D1122 D2222 D1133 D2233 D3333 D1212 D1313 D2323.
-  std::array<double, 9> elastic_constants{};
+  /// D1111 D1122 D2222 D1133 D2233 D3333 D1212 D1313 D2323; TYPE=ANISOTROPIC: all 21 in
+  /// Abaqus's order (materials/laws/svk_anisotropic.hpp).
+  std::array<double, 21> elastic_constants{};
   double c10 = 0, d1 = 0;  ///< *HYPERELASTIC, NEO HOOKE
   bool hyperelastic_log = false;  ///< FORM=LOG: Bonet & Wood's law from C10, D1 instead of Abaqus'
   double alpha = 0;        ///< *DAMPING, ALPHA= (C = alpha M)

@@ -127,7 +127,7 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
       throw InputError(loc, where + " is *HYPERELASTIC: shells support isotropic *ELASTIC only");
     if (!mat.has_elastic) throw InputError(loc, where + " has no *ELASTIC");
     if (mat.elastic_type != ElasticType::Isotropic)
-      throw InputError(loc, where + " is orthotropic: shells support isotropic *ELASTIC only");
+      throw InputError(loc, where + " is orthotropic or anisotropic: shells support isotropic *ELASTIC only");
   } else if (!mat.has_elastic && !mat.has_hyperelastic) {
     throw InputError(loc, where + " has no *ELASTIC or *HYPERELASTIC");
   }

@@ -221,7 +221,7 @@ void serialize(Ar& ar, StepLoads& s) {
   ar(s.name, s.period, s.fixed_increment, s.amplitudes, s.bulk_linear, s.bulk_quadratic, s.load_node, s.load_dof, s.load_amp, s.load_value,
      s.pressure_elem, s.pressure_amp, s.pressure_value, s.face_elem, s.face_label, s.face_amp, s.face_value,
      s.thermal_elem, s.thermal_amp, s.thermal_value, s.motion_node, s.motion_dof, s.motion_amp, s.motion_value, s.motion_velocity, s.rotation_node, s.rotation_dof,
-     s.rotation_amp, s.rotation_value, s.spin_node, s.spin_axis, s.spin_amp, s.spin_value, s.spin_axes, s.frame_node,
+     s.rotation_amp, s.rotation_value, s.spin_node, s.spin_from, s.spin_axis, s.spin_amp, s.spin_value, s.spin_axes, s.frame_node,
      s.frame_q, s.fixed_translation, s.fixed_rotation, s.keep_translation, s.outputs);
 }
 
@@ -257,7 +257,7 @@ HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1648);  // initial_temperatures: rank 0 builds the step loads
 HALFSTEP_SHARE_FIELDS(AmplitudeTable, 24);
-HALFSTEP_SHARE_FIELDS(StepLoads, 912);
+HALFSTEP_SHARE_FIELDS(StepLoads, 936);
 // Values that travel as their bytes must stay free of pointers and owning members (the meshes'
 // own values are checked beside their field lists).
 static_assert(std::is_trivially_copyable_v<StaticControls>,

@@ -279,7 +279,10 @@ void keep_local_rows(std::vector<int>& key, const std::vector<int>& to_local, Co
 StepLoads restrict_step(const StepLoads& g, const Subdomain& d) {
   StepLoads s = g;
   keep_local_rows(s.load_node, d.node_local, s.load_dof, s.load_amp, s.load_value);
-  keep_local_rows(s.spin_node, d.node_local, s.spin_axis, s.spin_amp, s.spin_value);
+  keep_local_rows(s.spin_node, d.node_local, s.spin_from, s.spin_axis, s.spin_amp, s.spin_value);
+  // A pair's other node may lie on another rank: such a row cannot be evaluated here. Rotational
+  // body forces act in static steps only (explicit steps refuse them), which run whole on rank 0.
+  for (int& n : s.spin_from) n = d.node_local[static_cast<std::size_t>(n)];
   // Pressure tables number the elements of the families that carry them one family after the
   // other (PressureTable::Element): so do the local ones.
   // Face loads number their family's elements.

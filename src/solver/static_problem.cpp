@@ -422,9 +422,9 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
   // Rotational body forces on the current positions (NLGEOM) or the reference ones (their
   // stiffness in the tangent: begin_attempt's diagonal).
   for (std::size_t i = 0; i < loads.spin_node.size(); ++i) {
-    const int n = loads.spin_node[i];
-    Vec3<double> x{sys.x0[n], sys.y0[n], sys.z0[n]};
-    if (step.nlgeom) x += Configuration::at(c.u, n);
+    const int n = loads.spin_node[i], from = loads.spin_from[i];
+    Vec3<double> x{sys.x0[from], sys.y0[from], sys.z0[from]};
+    if (step.nlgeom) x += Configuration::at(c.u, from);
     const double value = loads.spin_value[i] * amplitude_slot(dv, loads.spin_amp[i], tau);
     const Vec3<double> g = spin_force(&loads.spin_axes[7 * static_cast<std::size_t>(loads.spin_axis[i])], value, x);
     f[q * static_cast<std::size_t>(n)] += g.x;

@@ -206,6 +206,7 @@ const GpuDeck kSolidDecks[] = {
     {"solid_c3d8_neo", "tests/gpu/decks/solid_c3d8_neo.inp", "XL"},
     {"solid_c3d8r_neolog", "tests/gpu/decks/solid_c3d8r_neolog.inp", "XL"},  // FORM=LOG
     {"solid_c3d4_ortho", "tests/gpu/decks/solid_c3d4_ortho.inp", "XL"},
+    {"solid_c3d8r_aniso", "tests/gpu/decks/solid_c3d8r_aniso.inp", "XL"},  // TYPE=ANISOTROPIC
     {"solid_c3d10m_svk", "tests/gpu/decks/solid_c3d10m_svk.inp", "XL"},
     {"solid_c3d8_pressure", "tests/gpu/decks/solid_c3d8_pressure.inp", "XL"},
     // J2 plasticity: the per-point state on the device, updated in place each increment.

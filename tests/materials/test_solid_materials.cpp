@@ -1,5 +1,6 @@
 // Solid materials: stress-free reference state, objectivity, stress = gradient of the energy,
-// small-strain limits, orthotropic axes, and refusal of invalid constants.
+// small-strain limits, orthotropic axes, the anisotropic stiffness's layout, and refusal of
+// invalid constants.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,10 +18,16 @@ Mat3<double> rotation(Vec3<double> axis, double angle) { return rotation_matrix(
 /// A general deformation gradient with moderate stretch and shear (det > 0).
 const Mat3<double> kF{{1.12, 0.07, -0.04, -0.05, 0.93, 0.09, 0.03, -0.06, 1.05}};
 
+/// A positive definite fully anisotropic stiffness, every coupling term nonzero and distinct
+/// (Abaqus's order of the 21 constants).
+const double kAniso[21] = {300e3, 110e3, 320e3, 130e3, 140e3, 350e3, 16e3,  17e3,  18e3,  390e3, 20e3,
+                           21e3,  22e3,  23e3,  440e3, 25e3,  26e3,  27e3,  28e3,  29e3,  500e3};
+
 std::vector<SolidMaterial<double>> all_materials() {
   const double eng[9] = {140e3, 10e3, 10e3, 0.3, 0.3, 0.45, 5e3, 5e3, 3.4e3};
   return {svk_isotropic(200e3, 0.3, 7.8e-9), neo_hookean(80.194, 4.9867e-4, 1e-9),
-          orthotropic_engineering(eng, 1.6e-9, rotation({1, 2, 3}, 0.7)), neo_hookean_log(80.194, 4.9867e-4, 1e-9)};
+          orthotropic_engineering(eng, 1.6e-9, rotation({1, 2, 3}, 0.7)), neo_hookean_log(80.194, 4.9867e-4, 1e-9),
+          anisotropic_stiffness(kAniso, 7.8e-9, rotation({2, -1, 1}, 0.4))};
 }
 
 TEST(SolidMaterials, ReferenceStateIsStressFree) {
@@ -116,6 +123,48 @@ TEST(SolidMaterials, OrthotropicUniaxialStressRecoversTheEngineeringConstants) {
   EXPECT_NEAR(solid_stress(m, F).S(0, 1), eng[6] * g, 1e-6 * eng[6] * g);
 }
 
+// *ELASTIC, TYPE=ANISOTROPIC: the engineering-strain Voigt product in Abaqus's order (a unit
+// Voigt strain j, engineering shear for j >= 3, gives stress component i = D_ij), the
+// orthotropic law when the coupling terms are zero, and a stable-increment bound that holds.
+TEST(SolidMaterials, AnisotropicStiffnessIsAbaqussVoigtProduct) {
+  const SolidMaterial<double> m = anisotropic_stiffness(kAniso, 1, scaled_identity(1.0));
+  // Column j of Abaqus's upper triangle holds D_ij (i <= j) at j (j + 1) / 2 + i.
+  const auto D = [](int i, int j) { return i <= j ? kAniso[j * (j + 1) / 2 + i] : kAniso[i * (i + 1) / 2 + j]; };
+  double C[6][6];
+  SvkAnisotropic::constant_tangent(m, C);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) EXPECT_DOUBLE_EQ(C[i][j], D(i, j)) << i << " " << j;
+  // D1112 couples the 1-2 engineering shear into S11: a shear F12 = g (E12 = g / 2, gamma = g)
+  // gives S11 = D1112 g to first order.
+  const double g = 1e-7;
+  const Mat3<double> F{{1, g, 0, 0, 1, 0, 0, 0, 1}};
+  EXPECT_NEAR(solid_stress(m, F).S(0, 0), kAniso[6] * g, 1e-6 * kAniso[6] * g);
+  EXPECT_NEAR(solid_stress(m, F).S(0, 1), kAniso[9] * g, 1e-6 * kAniso[9] * g);
+  // Zero coupling: the orthotropic law, exactly, in rotated axes too.
+  const double ortho[9] = {300e3, 110e3, 320e3, 130e3, 140e3, 350e3, 90e3, 80e3, 70e3};
+  double as_aniso[21] = {};
+  for (int k = 0; k < 6; ++k) as_aniso[k] = ortho[k];
+  as_aniso[9] = ortho[6];
+  as_aniso[14] = ortho[7];
+  as_aniso[20] = ortho[8];
+  const Mat3<double> R = rotation({1, 2, -3}, 1.1);
+  const SolidStress<double> a = solid_stress(anisotropic_stiffness(as_aniso, 1, R), kF);
+  const SolidStress<double> o = solid_stress(orthotropic_stiffness(ortho, 1, R), kF);
+  for (int i = 0; i < 9; ++i) EXPECT_NEAR(a.S.a[i], o.S.a[i], 1e-10 * std::fabs(o.S.a[0])) << i;
+  EXPECT_NEAR(a.energy, o.energy, 1e-12 * o.energy);
+  // eps:C:eps <= g2 eps:eps for strains in every direction (the explicit increment's bound).
+  double lam = 0, g2 = 0;
+  SvkAnisotropic::bound_moduli(m, lam, g2);
+  for (int trial = 0; trial < 200; ++trial) {
+    Mat3<double> e;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j <= i; ++j) e(i, j) = e(j, i) = std::sin(1.3 * trial + 2.1 * i + 0.7 * j + 0.37 * i * j);
+    const double energy = 2 * solid_detail::svk_anisotropic(m, e).energy;  // eps:C:eps
+    EXPECT_LE(energy, g2 * ddot(e, e) * (1 + 1e-12)) << trial;
+  }
+  EXPECT_GE(p_wave_modulus(m), kAniso[0]);
+}
+
 TEST(SolidMaterials, InvalidConstantsAreRefused) {
   EXPECT_THROW(svk_isotropic(-1, 0.3, 1), std::invalid_argument);
   EXPECT_THROW(svk_isotropic(1, 0.5, 1), std::invalid_argument);
@@ -127,6 +176,10 @@ TEST(SolidMaterials, InvalidConstantsAreRefused) {
   EXPECT_THROW(orthotropic_engineering(bad_g, 1, scaled_identity(1.0)), std::invalid_argument);
   const double bad_d[9] = {1, 2, 1, 0, 0, 1, 1, 1, 1};  // D1122 > sqrt(D1111 D2222)
   EXPECT_THROW(orthotropic_stiffness(bad_d, 1, scaled_identity(1.0)), std::invalid_argument);
+  double bad_aniso[21];
+  for (int k = 0; k < 21; ++k) bad_aniso[k] = kAniso[k];
+  bad_aniso[6] = 400e3;  // D1112 beyond sqrt(D1111 D1212): a strain of negative energy
+  EXPECT_THROW(anisotropic_stiffness(bad_aniso, 1, scaled_identity(1.0)), std::invalid_argument);
 }
 
 }  // namespace

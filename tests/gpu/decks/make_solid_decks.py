@@ -89,6 +89,9 @@ NEO = ["*MATERIAL, NAME=M", "*HYPERELASTIC, NEO HOOKE", "172.4, 0.0029", "*DENSI
 NEO_LOG = ["*MATERIAL, NAME=M", "*HYPERELASTIC, NEO HOOKE, FORM=LOG", "172.4, 0.0029", "*DENSITY", "1"]
 ORTHO = ["*MATERIAL, NAME=M", "*ELASTIC, TYPE=ENGINEERING CONSTANTS",
          "1000, 100, 100, 0.25, 0.25, 0.4, 50, 50", "35.7", "*DENSITY", "1"]
+# *ELASTIC, TYPE=ANISOTROPIC: the 21 constants (every coupling term nonzero), positive definite.
+ANISO = ["*MATERIAL, NAME=M", "*ELASTIC, TYPE=ANISOTROPIC", "1000, 300, 900, 250, 280, 800, 40, 30",
+         "20, 350, 25, 35, 30, 15, 300, 20", "25, 30, 10, 12, 280", "*DENSITY", "1"]
 # J2 plasticity: yield at 0.5 % strain, linear hardening (E / 20) up to a plastic strain of 1.
 J2 = ["*MATERIAL, NAME=M", "*ELASTIC", "1000, 0.3", "*PLASTIC", "5, 0", "55, 1", "*DENSITY", "1"]
 ORI = ["*ORIENTATION, NAME=ORI", "1, 1, 0, -1, 1, 0", "1, 20"]
@@ -103,6 +106,7 @@ write("solid_c3d8r_kick", "C3D8R", SVK, KICK, extra_model=KICK_IC, time=0.5)
 write("solid_c3d8_neo", "C3D8", NEO, PULL)
 write("solid_c3d8r_neolog", "C3D8R", NEO_LOG, PULL)
 write("solid_c3d4_ortho", "C3D4", ORTHO, PULL, extra_model=ORI)
+write("solid_c3d8r_aniso", "C3D8R", ANISO, PULL, extra_model=ORI)
 write("solid_c3d10m_svk", "C3D10M", SVK, KICK, extra_model=KICK_IC, time=0.25)
 # Plasticity on every kind: large plastic flow under the pull, cyclic yielding under the kick.
 write("solid_c3d8r_j2", "C3D8R", J2, PULL)
