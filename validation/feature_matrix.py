@@ -338,6 +338,14 @@ def equation():
                         "*EQUATION u_B - u_A = 0 (dofs 1-3), clamped at x = 0, pulled 0.4 mm at x = 40")
 
 
+def transform():
+    _, model = bar()
+    model += "*TRANSFORM, NSET=X1, TYPE=R\n1., 0., 0., 0., 0.8660254037844387, 0.5\n"
+    return Feature(model, PULL + "*BOUNDARY\nX1, 2, 2\n",
+                   note="the pulled C3D8R bar, its end X1 in a *TRANSFORM system (1 along x, 2 and 3 turned "
+                        "30 degrees about it) and held along local 2 as well")
+
+
 def variable_mass_scaling():
     tied = tie()
     return Feature(tied.model, tied.step,
@@ -529,7 +537,7 @@ FEATURES = [
     ("solid-elastic", solid_elastic), ("solid-plastic", solid_plastic), ("shell-elastic", shell_elastic),
     ("shell-plastic", shell_plastic), ("beam-fpm", beam_fpm), ("tri-fpm", tri_fpm), ("hex-fpm", hex_fpm),
     ("nurbs", nurbs), ("contact-rigid-floor", contact_rigid_floor), ("contact-two-bodies", contact_two_bodies),
-    ("tie", tie), ("equation", equation), ("coupling-kinematic", coupling_kinematic),
+    ("tie", tie), ("equation", equation), ("transform", transform), ("coupling-kinematic", coupling_kinematic),
     ("coupling-distributing", coupling_distributing), ("rigid-body", rigid_body), ("gravity", gravity),
     ("centrifugal", centrifugal), ("thermal", thermal), ("mass-scaling", mass_scaling),
     ("variable-mass-scaling", variable_mass_scaling), ("spring", spring), ("bulk-viscosity", bulk_viscosity),

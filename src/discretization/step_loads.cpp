@@ -254,10 +254,12 @@ class StepLoadBuilder {
 
   /// The next step's tables.
   StepLoads step_loads(const Step& step) {
-    if (!model.transforms.empty() && step.procedure == Procedure::Static)
-      throw InputError(step.loc, "static step '" + step.name + "' in a model with *TRANSFORM (first at " +
-                                     model.transforms.front().loc.str() +
-                                     "): local systems are supported in explicit dynamic steps only");
+    if (!model.transforms.empty() && step.procedure == Procedure::Static &&
+        (step.frequency || step.dynamic || step.modal))
+      throw InputError(step.loc, "step '" + step.name + "' (" +
+                                     (step.frequency ? "*FREQUENCY" : step.dynamic ? "implicit *DYNAMIC" : "*MODAL DYNAMIC") +
+                                     ") in a model with *TRANSFORM (first at " + model.transforms.front().loc.str() +
+                                     "): local systems are supported in *STATIC and explicit dynamic steps only");
     // A steady-state dynamics step is a perturbation: it starts from no loads and its held
     // dofs at zero (nonzero values are its base motion), and what it applies does not carry
     // into the steps after it.

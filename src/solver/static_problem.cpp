@@ -1,6 +1,7 @@
 #include "solver/static_problem.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -130,6 +131,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   std::vector<char> held_check = held;  // slaves count as held where their reference node is
   std::vector<std::pair<int, int>> body_links;
   check_bodies(held_check, body_links);
+  transformed_nodes(held_check);
   // A tied or equated node moves with its terms' nodes: one part for the rigid-motion check.
   const LinearConstraints& lc = sys.constraints;
   for (int i = 0; i < lc.num_dependent; ++i)
@@ -237,6 +239,59 @@ void StaticProblem::check_bodies(std::vector<char>& held_check, std::vector<std:
                                          " of a planar model turns about z only (dof 6); dofs 4 and 5 can only be held");
 }
 
+namespace {
+
+/// Local components l_j = a_j . g of a global vector g (axes a: axis j at a + 3 j).
+void to_local(const double* a, const double* g, double* l) {
+  for (int j = 0; j < 3; ++j) l[j] = a[3 * j] * g[0] + a[3 * j + 1] * g[1] + a[3 * j + 2] * g[2];
+}
+
+/// Global components g = sum_j l_j a_j of local ones.
+void to_global(const double* a, const double* l, double* g) {
+  for (int i = 0; i < 3; ++i) g[i] = a[i] * l[0] + a[3 + i] * l[1] + a[6 + i] * l[2];
+}
+
+}  // namespace
+
+void StaticProblem::transformed_nodes(std::vector<char>& held_check) {
+  node_axes.assign(nn, nullptr);
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int sp = dv.special[n];
+    if (sp >= 0 && dv.frame_of[sp] >= 0) node_axes[n] = dv.frame_q + 9 * static_cast<std::size_t>(dv.frame_of[sp]);
+  }
+  if (std::none_of(node_axes.begin(), node_axes.end(), [](const double* a) { return a != nullptr; })) return;
+  const auto refuse = [&](std::size_t n, const std::string& why) {
+    throw InputError(model.transforms.front().loc,
+                     "*TRANSFORM on node " + std::to_string(model.nodes.id[n]) + " in static step '" + step.name +
+                         "': " + why);
+  };
+  // Its global dofs are combinations of its local ones: a constraint that names them as terms
+  // would chain two eliminations, and contact writes its springs on global dofs.
+  for (int t : sys.constraints.term_node)
+    if (node_axes[static_cast<std::size_t>(t)])
+      refuse(static_cast<std::size_t>(t), "the node is a term of a *TIE, *EQUATION, *MPC or *COUPLING, which static "
+                                          "steps do not combine with a local system yet");
+  const ContactSystem& cs = sys.contact;
+  for (int n : cs.slave_node)
+    if (node_axes[static_cast<std::size_t>(n)])
+      refuse(static_cast<std::size_t>(n), "the node is in a contact surface, which static steps do not combine with a local system yet");
+  for (int n : cs.facet_nodes)
+    if (n >= 0 && node_axes[static_cast<std::size_t>(n)])
+      refuse(static_cast<std::size_t>(n), "the node is in a contact surface, which static steps do not combine with a local system yet");
+  for (std::size_t n = 0; n < nn; ++n) {
+    const double* a = node_axes[n];
+    if (!a) continue;
+    if (ndn == 6 && loads.fixed_rotation[n])
+      refuse(n, "its rotations are held in the local system, which static steps support on translations only (hold "
+                "the rotations of a node without *TRANSFORM)");
+    // A local hold restrains each global direction it has a component along.
+    for (int j = 0; j < 3; ++j)
+      if (held[q * n + static_cast<std::size_t>(j)])
+        for (int i = 0; i < 3; ++i)
+          if (std::fabs(a[3 * j + i]) > 1e-12) held_check[q * n + static_cast<std::size_t>(i)] = 1;
+  }
+}
+
 /// The equations: every free dof's, a rigid body's slaves sharing their reference node's.
 void StaticProblem::number_equations_of_step() {
   // Slaves of rigid bodies have no equations of their own: they take their reference node's
@@ -248,6 +303,10 @@ void StaticProblem::number_equations_of_step() {
   // Dependent dofs of *TIE and *EQUATION have none either: they enter through their terms'.
   const LinearConstraints& lc = sys.constraints;
   const auto dof_at = [&](int node, int d) { return q * static_cast<std::size_t>(node) + static_cast<std::size_t>(d); };
+  // Nor do a *TRANSFORM node's global translations: they enter through its local ones'.
+  for (std::size_t n = 0; n < nn; ++n)
+    if (node_axes[n])
+      for (std::size_t d = 0; d < 3; ++d) numbered_held[q * n + d] = 1;
   for (int i = 0; i < lc.num_dependent; ++i) {
     const std::size_t si = static_cast<std::size_t>(i);
     if (lc.dep_dof[si] >= 3)  // 5-dof (MITC4) models refuse rotational dependents when built
@@ -275,7 +334,27 @@ void StaticProblem::number_equations_of_step() {
     const bool planar_z = sys.solid.planar && k % q == 2;
     if (equation[k] < 0 && !held[k] && !planar_z) equation[k] = neq++;
   }
+  // A *TRANSFORM node's free local directions: an equation each (a held one has its value).
+  std::vector<std::array<int, 3>> local_eq(nn, {-1, -1, -1});
+  for (std::size_t n = 0; n < nn; ++n)
+    if (node_axes[n])
+      for (std::size_t j = 0; j < 3; ++j)
+        if (!held[q * n + j] && active[q * n + j]) local_eq[n][j] = neq++;
   combined = DofCombinations{};
+  for (std::size_t n = 0; n < nn; ++n) {
+    const double* a = node_axes[n];
+    if (!a) continue;
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (!active[q * n + i]) continue;
+      combined.dof.push_back(static_cast<int>(q * n + i));
+      for (std::size_t j = 0; j < 3; ++j)
+        if (local_eq[n][j] >= 0 && a[3 * j + i] != 0.0) {
+          combined.term_eq.push_back(local_eq[n][j]);
+          combined.term_weight.push_back(a[3 * j + i]);
+        }
+      combined.term_ptr.push_back(static_cast<int>(combined.term_eq.size()));
+    }
+  }
   for (int i = 0; i < lc.num_dependent; ++i) {
     const std::size_t si = static_cast<std::size_t>(i);
     combined.dof.push_back(static_cast<int>(dof_at(lc.dep_node[si], lc.dep_dof[si])));
@@ -293,11 +372,18 @@ void StaticProblem::number_equations_of_step() {
   for (int k : combined.dof) scaled[static_cast<std::size_t>(k)] = 1;
   dof_of.assign(static_cast<std::size_t>(neq), 0);
   eq_rotation.assign(static_cast<std::size_t>(neq), 0);
+  eq_local_node.assign(static_cast<std::size_t>(neq), -1);
   for (std::size_t k = 0; k < ndof; ++k)
     if (equation[k] >= 0 && !slave_dof[k]) {  // a shared equation's dof is its reference node's
       dof_of[static_cast<std::size_t>(equation[k])] = static_cast<int>(k);
       eq_rotation[static_cast<std::size_t>(equation[k])] = k % q >= 3;
     }
+  for (std::size_t n = 0; n < nn; ++n)
+    for (std::size_t j = 0; j < 3; ++j)
+      if (local_eq[n][j] >= 0) {  // named by its local dof
+        dof_of[static_cast<std::size_t>(local_eq[n][j])] = static_cast<int>(q * n + j);
+        eq_local_node[static_cast<std::size_t>(local_eq[n][j])] = static_cast<int>(n);
+      }
 }
 
 void StaticProblem::lump_stabilization_masses() {
@@ -409,7 +495,13 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
   for (std::size_t n = 0; n < nn; ++n) {
     const int sp = dv.special[n];
     if (sp < 0) continue;
-    const NodeDriveValues<double> v = evaluate_node_drive<double>(dv, sp, tau, 0.0);
+    NodeDriveValues<double> v = evaluate_node_drive<double>(dv, sp, tau, 0.0);
+    if (node_axes[n]) {  // a *TRANSFORM node's forces and moments are local components
+      double g[6];
+      to_global(node_axes[n], v.load, g);
+      to_global(node_axes[n], v.load + 3, g + 3);
+      std::copy(g, g + 6, v.load);
+    }
     for (int k = 0; k < 3; ++k) f[q * n + k] += v.load[k];
     if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {
       // A moment M does virtual work M . (alpha t1 + beta t2): its generalized components.
@@ -523,18 +615,31 @@ void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
     const std::size_t c = k % q;
     return c < 3 && !loads.keep_translation.empty() && (loads.keep_translation[k / q] & (1u << c));
   };
+  const auto local = [&](std::size_t k) { return k % q < 3 && node_axes[k / q]; };
   for (std::size_t k = 0; k < ndof; ++k)
-    if (held[k] && (active[k] || ref_dof[k]))
+    if (held[k] && (active[k] || ref_dof[k]) && !local(k))
       xs[k] = ((k % q >= 3 && step.nlgeom) || kept(k)) ? start.x[k] : start.x[k] * (1.0 - r);
   for (std::size_t n = 0; n < nn; ++n) {
     const int sp = dv.special[n];
     if (sp < 0) continue;
+    // A *TRANSFORM node's held and prescribed translations are local components: its free
+    // ones stay as they are.
+    double l[3], l0[3];
+    const double* a = node_axes[n];
+    if (a) {
+      to_local(a, &xs[q * n], l);
+      to_local(a, &start.x[q * n], l0);
+      for (std::size_t j = 0; j < 3; ++j)
+        if (held[q * n + j]) l[j] = kept(q * n + j) ? l0[j] : l0[j] * (1.0 - r);
+    }
     for (int i = dv.motion_ptr[sp]; i < dv.motion_ptr[sp + 1]; ++i) {
       const std::size_t k = q * n + static_cast<std::size_t>(dv.motion_dof[i]);
       const int slot = dv.motion_amp[i];
-      xs[k] = slot == 1 ? start.x[k] + (dv.motion_value[i] - start.x[k]) * r
-                        : dv.motion_value[i] * amplitude_slot(dv, slot, tau);
+      double& target = local(k) ? l[k % q] : xs[k];
+      const double from = local(k) ? l0[k % q] : start.x[k];
+      target = slot == 1 ? from + (dv.motion_value[i] - from) * r : dv.motion_value[i] * amplitude_slot(dv, slot, tau);
     }
+    if (a) to_global(a, l, &xs[q * n]);
   }
   place_slaves(tau, xs);
   place_dependents(xs);
@@ -542,7 +647,18 @@ void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
 
 void StaticProblem::apply_correction(const std::vector<double>& du, double tau, std::vector<double>& xs,
                                      Configuration& c) const {
-  for (int i = 0; i < neq; ++i) xs[static_cast<std::size_t>(dof_of[static_cast<std::size_t>(i)])] += du[static_cast<std::size_t>(i)];
+  for (int i = 0; i < neq; ++i) {
+    const auto e = static_cast<std::size_t>(i);
+    const std::size_t k = static_cast<std::size_t>(dof_of[e]);
+    if (eq_local_node[e] < 0) {
+      xs[k] += du[e];
+      continue;
+    }
+    // A *TRANSFORM node's local direction j moves it along its axis j.
+    const double* a = node_axes[static_cast<std::size_t>(eq_local_node[e])];
+    const std::size_t base = k - k % q, j = k % q;
+    for (std::size_t c = 0; c < 3; ++c) xs[base + c] += a[3 * j + c] * du[e];
+  }
   place_slaves(tau, xs);
   place_dependents(xs);
   trial_configuration(xs, c);
@@ -583,9 +699,11 @@ void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) cons
     }
   }
   for (std::size_t n = 0; n < nn; ++n) {
+    // A *TRANSFORM node held in some local direction: its whole reaction, global components.
+    const bool local_held = node_axes[n] && (held[q * n] || held[q * n + 1] || held[q * n + 2]);
     for (int c = 0; c < 3; ++c) {
       const std::size_t k = q * n + c;
-      if (held[k] && (active[k] || receives[k])) full.rf[c][n] = r[k];
+      if (local_held || (!node_axes[n] && held[k] && (active[k] || receives[k]))) full.rf[c][n] = r[k];
     }
     if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {  // reaction moments, global
       const int i = static_cast<int>(n);

@@ -154,6 +154,14 @@ struct StaticProblem final : NewtonProblem {
   std::vector<int> equation;      ///< each dof's equation (-1: none)
   std::vector<int> dof_of;        ///< each equation's dof (a shared one's: its reference node's)
   std::vector<char> eq_rotation;  ///< the equations of rotations
+  /// *TRANSFORM: node n's local axes (the drive's 9 values: axis j's global components at
+  /// 3 j), null for a node without. Such a node's translations are unknowns in its local
+  /// system (its held dofs, motions and loads are local components): an equation per free
+  /// local direction, and its global dofs enter through `combined` as u = sum_j a_j q_j.
+  std::vector<const double*> node_axes;
+  /// Per equation: the *TRANSFORM node whose local translation (dof_of's component) it is,
+  /// else -1.
+  std::vector<int> eq_local_node;
   /// *TIE and *EQUATION by elimination: each dependent dof's terms by equation (the tangent
   /// is T^T K T, a dependent dof's out-of-balance force goes to its terms' equations).
   DofCombinations combined;
@@ -211,6 +219,9 @@ struct StaticProblem final : NewtonProblem {
 
  private:
   void check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links);
+  /// The *TRANSFORM nodes' axes (node_axes), the combinations a static step refuses on them, and
+  /// their local holds as the global directions they restrain (for the rigid-motion check).
+  void transformed_nodes(std::vector<char>& held_check);
   void number_equations_of_step();
   void lump_stabilization_masses();
   void start_state();

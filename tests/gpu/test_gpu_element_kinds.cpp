@@ -61,6 +61,8 @@ const StaticKindCase kCases[] = {
     {"cpe8r", "", "tests/gpu/decks/static_cpe8r_ortho.inp", "RIGHT_total", "RF1"},
     {"cax8", "", "tests/gpu/decks/static_cax8_svk.inp", "RIGHT_total", "RF1"},
     {"cax8r_nlgeom", "", "tests/gpu/decks/static_cax8r_neo.inp", "RIGHT_total", "RF1"},
+    // A cylindrical *TRANSFORM in a static step (the local equations), CENTRIF's consistent load.
+    {"c3d20r_sector_transform", "", "tests/gpu/decks/static_c3d20r_sector_transform.inp", "MIDRAY", "U1"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuStaticKinds, ::testing::ValuesIn(kCases),

@@ -1,6 +1,7 @@
 // Rotational body forces in static steps (*DLOAD CENTRIF and ROTA, issue 45 item 1) against
 // closed forms: a spinning annulus of plane-stress quadrilaterals (Lame's rotating disk, linear
-// and NLGEOM), a spinning cylinder of CAX8 / CAX8R rings (the consistent load), the reaction torque of an annulus held at its hub under a rotary acceleration;
+// and NLGEOM), a spinning cylinder of CAX8 / CAX8R rings (the consistent load) and of a C3D20R
+// sector held in cylindrical axes (a static *TRANSFORM), the reaction torque of an annulus held at its hub under a rotary acceleration;
 // an explicit step refuses them (Abaqus/Explicit has no rotational body forces).
 #include <algorithm>
 #include <cmath>
@@ -149,6 +150,80 @@ TEST(RotationLoads, SpinningCylinderOfQuadraticRingsMatchesTheClosedForm) {
     std::printf("%s cylinder: u_r(a) %.9g (closed form %.9g), worst node %.3g of it\n", type,
                 last_value(hist, 1, "U1"), scale, worst);
   }
+}
+
+// The same cylinder as a 30-degree sector of C3D20R bricks (4 x 2 cells, one layer, every node
+// held in z): its cut faces held in the tangential direction of a cylindrical *TRANSFORM
+// (TYPE=C about z), which a static step takes as a local system. The radial displacement of
+// every node of the mid-ray against the closed form, and no tangential motion on the cuts.
+TEST(RotationLoads, SpinningSectorHeldInCylindricalAxesMatchesTheClosedForm) {
+  const int nr = 4, nt = 2;
+  const double sweep = 3.14159265358979323846 / 6, h = 0.1;
+  std::string d = "*HEADING\nspinning sector\n*NODE, NSET=ALL\n";
+  char buf[200];
+  const auto id = [&](int i, int j, int k) { return 1 + i + (2 * nr + 1) * (j + (2 * nt + 1) * k); };
+  const auto used = [](int i, int j, int k) { return (i % 2) + (j % 2) + (k % 2) <= 1; };
+  for (int k = 0; k <= 2; ++k)
+    for (int j = 0; j <= 2 * nt; ++j)
+      for (int i = 0; i <= 2 * nr; ++i) {
+        if (!used(i, j, k)) continue;
+        const double r = kA + (kB - kA) * i / (2.0 * nr), t = sweep * j / (2.0 * nt);
+        std::snprintf(buf, sizeof buf, "%d, %.17g, %.17g, %.17g\n", id(i, j, k), r * std::cos(t), r * std::sin(t), h * k / 2);
+        d += buf;
+      }
+  d += "*ELEMENT, TYPE=C3D20R, ELSET=SECTOR\n";
+  // Abaqus's C3D20 order with xi along r, eta along theta, zeta along z (right-handed).
+  const int corner[8][3] = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0}, {0, 0, 2}, {2, 0, 2}, {2, 2, 2}, {0, 2, 2}};
+  const int mid[12][3] = {{1, 0, 0}, {2, 1, 0}, {1, 2, 0}, {0, 1, 0}, {1, 0, 2}, {2, 1, 2},
+                          {1, 2, 2}, {0, 1, 2}, {0, 0, 1}, {2, 0, 1}, {2, 2, 1}, {0, 2, 1}};
+  int e = 1;
+  for (int cj = 0; cj < nt; ++cj)
+    for (int ci = 0; ci < nr; ++ci) {
+      d += std::to_string(e++);
+      for (const auto& p : corner) d += ", " + std::to_string(id(2 * ci + p[0], 2 * cj + p[1], p[2]));
+      for (const auto& p : mid) d += ", " + std::to_string(id(2 * ci + p[0], 2 * cj + p[1], p[2]));
+      d += "\n";
+    }
+  d += "*NSET, NSET=CUTS\n";
+  for (int k = 0; k <= 2; ++k)
+    for (int j : {0, 2 * nt})
+      for (int i = 0; i <= 2 * nr; ++i)
+        if (used(i, j, k)) d += std::to_string(id(i, j, k)) + "\n";
+  d += "*NSET, NSET=MIDRAY\n";
+  for (int i = 0; i <= 2 * nr; ++i) d += std::to_string(id(i, nt, 0)) + "\n";
+  std::snprintf(buf, sizeof buf, "*MATERIAL, NAME=STEEL\n*ELASTIC\n%.17g, %.17g\n*DENSITY\n%.17g\n", kE, kNu, kRho);
+  d += buf;
+  std::snprintf(buf, sizeof buf, "%.17g", kOmega2);
+  d += "*SOLID SECTION, ELSET=SECTOR, MATERIAL=STEEL\n*TRANSFORM, NSET=CUTS, TYPE=C\n0., 0., 0., 0., 0., 1.\n"
+       "*BOUNDARY\nALL, 3, 3\nCUTS, 2, 2\n*STEP\n*STATIC\n*DLOAD\nSECTOR, CENTRIF, " +
+       std::string(buf) +
+       ", 0., 0., 0., 0., 0., 1.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=MIDRAY\nU\n*NODE OUTPUT, NSET=CUTS\nU\n*END STEP\n";
+  const std::string dir = scratch_dir("centrif_sector");
+  std::ofstream(dir + "/sector.inp") << d;
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/sector.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const double scale = spinning_cylinder_radial(kA, kOmega2);
+  const Csv mid_ray = read_csv(dir + "/out/history/MIDRAY.csv");
+  const double t_mid = sweep / 2;
+  double worst = 0;
+  for (int i = 0; i <= 2 * nr; ++i) {
+    const double r = kA + (kB - kA) * i / (2.0 * nr), expect = spinning_cylinder_radial(r, kOmega2);
+    const int n = id(i, nt, 0);
+    const double ur = last_value(mid_ray, n, "U1") * std::cos(t_mid) + last_value(mid_ray, n, "U2") * std::sin(t_mid);
+    worst = std::max(worst, std::fabs(ur - expect) / scale);
+    EXPECT_NEAR(ur, expect, 1e-4 * scale) << "r " << r;
+  }
+  const Csv cuts = read_csv(dir + "/out/history/CUTS.csv");
+  double tangential = 0;
+  for (const auto& row : cuts.rows) {
+    const int n = static_cast<int>(row[static_cast<std::size_t>(cuts.col("node"))]);
+    const double t = (n - 1) / (2 * nr + 1) % (2 * nt + 1) == 0 ? 0.0 : sweep;
+    tangential = std::max(tangential, std::fabs(-std::sin(t) * row[static_cast<std::size_t>(cuts.col("U1"))] +
+                                                std::cos(t) * row[static_cast<std::size_t>(cuts.col("U2"))]));
+  }
+  std::printf("C3D20R sector: u_r(a) closed form %.9g, worst mid-ray node %.3g of it, cuts' tangential motion %.3g\n",
+              scale, worst, tangential);
+  EXPECT_LT(tangential, 1e-12 * scale);
 }
 
 // An explicit step with a rotational body force is refused at its *DLOAD line (Abaqus/Explicit
