@@ -61,9 +61,9 @@ bool unit(V3& v, double tol) {
   return true;
 }
 
-/// Frames of the model's *TRANSFORMs per node (the last one per node), with the checks that
-/// need the system: -1 in frame_of for untransformed nodes.
-void build_frames(const Model& model, const StructureSystem& sys, std::vector<int>& frame_of, std::vector<double>& q) {
+}  // namespace
+
+void node_frames(const Model& model, const StructureSystem& sys, std::vector<int>& frame_of, std::vector<double>& q) {
   frame_of.assign(static_cast<std::size_t>(sys.num_nodes), -1);
   for (const NodeTransform& t : model.transforms)
     for (int n : t.nodes) {
@@ -90,8 +90,6 @@ void build_frames(const Model& model, const StructureSystem& sys, std::vector<in
       std::copy(axes, axes + 9, q.begin() + 9 * static_cast<long>(f));
     }
 }
-
-}  // namespace
 
 bool transform_axes(const NodeTransform& t, const std::array<double, 3>& x, double q[9]) {
   V3 e1, e2, e3;
@@ -240,7 +238,7 @@ class StepLoadBuilder {
       for (int e = b.first; e < b.first + b.count; ++e)
         index[static_cast<std::size_t>((*b.model_element)[static_cast<std::size_t>(e)])] = offset + e;
     }
-    build_frames(model, sys, frame_of, frame_q);
+    node_frames(model, sys, frame_of, frame_q);
     theta0.assign(static_cast<std::size_t>(sys.num_nodes), 0.0);
     for (const TemperatureLine& t : model.initial_temperatures)
       for (int n : t.nodes) theta0[static_cast<std::size_t>(n)] = t.value;

@@ -81,6 +81,11 @@ struct StepLoads {
 /// centre or on the polar axis).
 bool transform_axes(const NodeTransform& t, const std::array<double, 3>& x, double q[9]);
 
+/// Frames of the model's *TRANSFORMs per node (the last one per node), with the checks that
+/// need the system: frame_of[n] indexes q (9 values each, transform_axes's layout), -1 for an
+/// untransformed node. Throws InputError at the *TRANSFORM for a node it cannot take.
+void node_frames(const Model& model, const StructureSystem& sys, std::vector<int>& frame_of, std::vector<double>& q);
+
 /// The bulk viscosity in force in step `step` of model: the latest *BULK VISCOSITY up to it,
 /// else Abaqus's 0.06, 1.2; 0, 0 in a static step.
 BulkViscosityLine step_bulk_viscosity(const Model& model, std::size_t step);

@@ -239,6 +239,10 @@ void DeckParser::print_keyword(const Keyword& kw, PrintRequest::Kind kind) {
   if (!totals.empty() && totals != "YES" && totals != "NO")
     fail(kw.pos, kw.display + ", TOTALS must be YES or NO, got '" + param(kw, "TOTALS") + "'");
   p.totals = totals == "YES";
+  const std::string global = squeeze_upper(param(kw, "GLOBAL"));
+  if (!global.empty() && global != "YES" && global != "NO")
+    fail(kw.pos, kw.display + ", GLOBAL must be YES or NO, got '" + param(kw, "GLOBAL") + "'");
+  p.global = global == "YES";
   // Element values at the integration points unless CENTROIDAL (Abaqus's default and choice);
   // values averaged at the nodes are not computed, the points' values are printed instead.
   const std::string position = squeeze_upper(param(kw, "POSITION"));

@@ -149,6 +149,23 @@ void write_energy_table(std::FILE* f, const ResultFrame& frame) {
                e.damping_work, e.total, e.plastic_dissipation, e.viscous_dissipation);
 }
 
+/// Node n's row of a printed vector table (array a, 3 per node), added to sum: in the node's
+/// *TRANSFORM system unless global (Abaqus's GLOBAL=NO default), component j the projection
+/// on local axis j (ResultMesh::axes_of).
+void node_row(std::FILE* f, long long id, const std::vector<double>& a, int n, const ResultMesh& mesh, bool global,
+              double sum[3]) {
+  const auto k = static_cast<std::size_t>(n);
+  double v[3] = {a[3 * k], a[3 * k + 1], a[3 * k + 2]};
+  const int ax = global || mesh.axes_of.empty() ? -1 : mesh.axes_of[k];
+  if (ax >= 0) {
+    const double* q = &mesh.axes[9 * static_cast<std::size_t>(ax)];
+    const double g[3] = {v[0], v[1], v[2]};
+    for (int j = 0; j < 3; ++j) v[j] = q[3 * j] * g[0] + q[3 * j + 1] * g[1] + q[3 * j + 2] * g[2];
+  }
+  std::fprintf(f, " %10lld %14.6E %14.6E %14.6E\n", id, v[0], v[1], v[2]);
+  for (int c = 0; c < 3; ++c) sum[c] += v[c];
+}
+
 /// Whether print request p (the step's i-th) prints at frame: the frame's mask where it has
 /// one (TIME POINTS in an implicit step), else every frequency-th increment, or every frame
 /// for a request on points (a frequency or steady-state step's modes and frequencies).
@@ -197,11 +214,8 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
         const std::vector<double>& a = nodal(frame.fields, var.c_str());
         std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL NODES").c_str(), frame.time);
         double sum[3] = {0, 0, 0};
-        for (int n : *nodes) {
-          std::fprintf(f, " %10lld %14.6E %14.6E %14.6E\n", static_cast<long long>(model_.nodes.id[static_cast<std::size_t>(n)]),
-                       a[3 * n], a[3 * n + 1], a[3 * n + 2]);
-          for (int c = 0; c < 3; ++c) sum[c] += a[3 * n + c];
-        }
+        for (int n : *nodes)
+          node_row(f, static_cast<long long>(model_.nodes.id[static_cast<std::size_t>(n)]), a, n, mesh_, p.global, sum);
         if (p.totals) std::fprintf(f, "\n total %14.6E %14.6E %14.6E\n", sum[0], sum[1], sum[2]);
       }
       continue;

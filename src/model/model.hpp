@@ -310,6 +310,9 @@ struct PrintRequest {
   std::vector<std::string> vars;   ///< U, V, RF (nodes); S, E, PEEQ (elements); upper-case; none for energies
   int frequency = 1;               ///< increments between prints; 0: none
   bool totals = false;             ///< TOTALS=YES: a line of sums after the table
+  /// GLOBAL=YES: nodal vectors in global components at *TRANSFORM nodes too (Abaqus's default,
+  /// GLOBAL=NO, prints them in the node's local system).
+  bool global = false;
   /// Element tables: POSITION=CENTROIDAL (one row per element) instead of the default, a row
   /// per integration point of the kinds that have point values.
   bool centroidal = false;

@@ -94,7 +94,7 @@ void serialize(Ar& ar, OutputRequest& r) {
 
 template <class Ar>
 void serialize(Ar& ar, PrintRequest& r) {
-  ar(r.kind, r.set, r.vars, r.frequency, r.totals, r.centroidal, r.time_points, r.points_total, r.loc);
+  ar(r.kind, r.set, r.vars, r.frequency, r.totals, r.global, r.centroidal, r.time_points, r.points_total, r.loc);
 }
 
 template <class Ar>

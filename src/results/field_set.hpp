@@ -89,6 +89,11 @@ struct ResultMesh {
   /// A second mesh written as its own series beside the frames: the NURBS elements as
   /// rational Bézier cells (discretization/bezier_output.hpp); null when the model has none.
   std::shared_ptr<const ResultMesh> bezier;
+  /// *TRANSFORM: per point, its local axes' index in axes (9 values: axis j's global
+  /// components at 3 j), -1 for none; empty when the model has no local system. Printed
+  /// tables (*NODE PRINT, GLOBAL=NO, Abaqus's default) show such a point's vectors in them.
+  std::vector<int> axes_of;
+  std::vector<double> axes;
   int num_cells() const { return static_cast<int>(types.size()); }
 };
 

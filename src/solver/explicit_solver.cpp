@@ -14,6 +14,7 @@
 #include "discretization/bezier_output.hpp"
 #include "discretization/output_fields.hpp"
 #include "discretization/stable_increment.hpp"
+#include "discretization/step_loads.hpp"
 #include "elements/registry.hpp"
 #include "solver/frequency_step.hpp"
 #include "solver/interrupt.hpp"
@@ -340,6 +341,7 @@ RunOutput make_output(const RunSetup& setup, const RunOptions& opt, bool writes)
   // the writer thread adds their arrays to each field frame.
   auto bezier = std::make_shared<const BezierOutput>(bezier_output(model, setup.whole));
   ResultMesh mesh = result_mesh(setup.whole);
+  if (!model.transforms.empty()) node_frames(model, setup.whole, mesh.axes_of, mesh.axes);
   if (!bezier->empty()) mesh.bezier = std::shared_ptr<const ResultMesh>(bezier, &bezier->mesh);
   o.writer = opt.make_sink(mesh);  // a resumed run's continues its files once the restart is loaded
   o.out = std::make_unique<AsyncOutput>(*o.writer, model, setup.whole, 2, bezier);

@@ -11,11 +11,13 @@
 //    moves as the same bar loaded by the rotated force in global components.
 // Output stays in global components (the difference from Abaqus is in docs/input.md).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "run_util.hpp"
 
@@ -189,7 +191,8 @@ TEST(Transform, StaticBarAlongASkewAxisStretchesAlongIt) {
     d += buf;
     const std::string out = "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=FAR\nU\n*NODE OUTPUT, NSET=NEAR\nRF\n";
     std::snprintf(buf, sizeof buf, "*STEP%s\n*STATIC\n*BOUNDARY\nFAR, 1, 1, %g\n", nlgeom, delta);
-    d += buf + out + "*END STEP\n";
+    // Printed tables: the far end's U in its local system (Abaqus's GLOBAL=NO), then global.
+    d += buf + out + "*NODE PRINT, NSET=FAR\nU\n*NODE PRINT, NSET=FAR, GLOBAL=YES\nU\n*END STEP\n";
     std::snprintf(buf, sizeof buf, "*STEP%s\n*STATIC\n*BOUNDARY, OP=NEW\nNEAR, 1, 1\n%d, 2, 3\n%d, 3, 3\n%d, 2, 2\n*CLOAD\nFAR, 1, %g\n",
                   nlgeom, id(0, 0, 0), id(0, 1, 0), id(0, 0, 1), force / 4);
     d += buf + out + "*END STEP\n";
@@ -198,6 +201,25 @@ TEST(Transform, StaticBarAlongASkewAxisStretchesAlongIt) {
     std::string log;
     ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu --threads 1", &log), 0) << log;
     const Csv far = read_csv(dir + "/out/history/FAR.csv"), near = read_csv(dir + "/out/history/NEAR.csv");
+    {  // the .dat's first two displacement tables: local (delta, 0, 0), then global delta d
+      const std::string dat = read_file(dir + "/out/bar.dat");
+      std::vector<std::array<double, 3>> rows;
+      std::size_t at = 0;
+      const std::string id_text = " " + std::to_string(id(cells, 0, 0)) + " ";
+      while ((at = dat.find("displacements", at)) != std::string::npos && rows.size() < 2) {
+        const std::size_t line = dat.find(id_text, at);
+        ASSERT_NE(line, std::string::npos);
+        std::array<double, 3> v{};
+        ASSERT_EQ(std::sscanf(dat.c_str() + line + id_text.size(), "%lf %lf %lf", &v[0], &v[1], &v[2]), 3);
+        rows.push_back(v);
+        at = line;
+      }
+      ASSERT_EQ(rows.size(), 2u);
+      EXPECT_NEAR(rows[0][0], delta, 1e-6 * delta);  // printed to 7 digits
+      EXPECT_NEAR(rows[0][1], 0.0, 1e-6 * delta);
+      EXPECT_NEAR(rows[1][0], delta * c, 1e-6 * delta);
+      EXPECT_NEAR(rows[1][1], delta * s, 1e-6 * delta);
+    }
     // St. Venant-Kirchhoff under NLGEOM: a bar stretched by lambda carries E lambda (lambda^2 - 1) / 2
     // per unit reference area; the linear step E (lambda - 1).
     const auto carried = [&](double lambda) {
