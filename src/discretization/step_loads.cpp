@@ -252,12 +252,12 @@ class StepLoadBuilder {
 
   /// The next step's tables.
   StepLoads step_loads(const Step& step) {
-    if (!model.transforms.empty() && step.procedure == Procedure::Static &&
-        (step.frequency || step.dynamic || step.modal))
+    if (!model.transforms.empty() && step.modal)
       throw InputError(step.loc, "step '" + step.name + "' (" +
-                                     (step.frequency ? "*FREQUENCY" : step.dynamic ? "implicit *DYNAMIC" : "*MODAL DYNAMIC") +
+                                     (step.modal->steady_state ? "*STEADY STATE DYNAMICS" : "*MODAL DYNAMIC") +
                                      ") in a model with *TRANSFORM (first at " + model.transforms.front().loc.str() +
-                                     "): local systems are supported in *STATIC and explicit dynamic steps only");
+                                     "): local systems are supported in *STATIC, *FREQUENCY and *DYNAMIC (implicit or "
+                                     "explicit) steps, not in the modal ones yet");
     // A steady-state dynamics step is a perturbation: it starts from no loads and its held
     // dofs at zero (nonzero values are its base motion), and what it applies does not carry
     // into the steps after it.

@@ -128,18 +128,16 @@ void StaticProblem::initial_acceleration(const NewtonIterate& s) {
   std::vector<double> f(ndof);
   for (std::size_t k = 0; k < ndof; ++k) f[k] = s.f_ext[k] - s.f_int[k] - cv[k];
   if (!dyn_mass.consistent()) {
-    // Per equation, as the out-of-balance force gathers there (a rigid body's shared
-    // translations sum their slaves' masses); a massless or held dof stays at zero.
-    std::vector<double> fe(static_cast<std::size_t>(neq), 0.0), m(static_cast<std::size_t>(neq), 0.0);
-    for (std::size_t k = 0; k < ndof; ++k)
-      if (equation[k] >= 0) {
-        fe[static_cast<std::size_t>(equation[k])] += f[k];
-        m[static_cast<std::size_t>(equation[k])] += m_dyn[k];
-      }
-    for (std::size_t k = 0; k < ndof; ++k) {
-      const int e = equation[k];
-      acc[k] = e >= 0 && m[static_cast<std::size_t>(e)] > 0 ? fe[static_cast<std::size_t>(e)] / m[static_cast<std::size_t>(e)] : 0.0;
-    }
+    // Per equation, as the out-of-balance force gathers there (T^T f: a rigid body's shared
+    // translations sum their slaves' forces and masses), and back onto the dofs (T a: a
+    // *TIE or *EQUATION dependent, a *TRANSFORM node's global dofs, from their terms); a
+    // massless or held dof stays at zero.
+    const std::size_t ne = static_cast<std::size_t>(neq);
+    std::vector<double> fe(ne), a(ne);
+    gather_equations(f, fe.data());
+    const std::vector<double> m = equation_diagonal(m_dyn);
+    for (std::size_t i = 0; i < ne; ++i) a[i] = m[i] > 0 ? fe[i] / m[i] : 0.0;
+    expand_equations(a.data(), acc);
     return;
   }
   expand_equations(consistent_acceleration(*this, f).data(), acc);

@@ -1,5 +1,6 @@
 // *TRANSFORM (issue 16 item 2): local systems for *BOUNDARY dofs and *CLOAD components in
-// explicit and static steps (a skew bar stretched by a local motion, then a local force). The decks are tests/gpu/decks/transform_*.inp (make_transform_decks.py):
+// explicit, static, frequency and implicit dynamic steps (a skew bar stretched by a local motion,
+// then a local force; the turned bar's eigenvalues and transient response). The decks are tests/gpu/decks/transform_*.inp (make_transform_decks.py):
 //  * a cube on rollers on a 30-degree slope: its base nodes are held in the local normal
 //    direction of a TYPE=R system and it slides under a gravity-like load (g = 1). No force
 //    acts along the slope but gravity's, so the mass centre moves by -g sin(30) t^2 / 2 along
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -144,9 +146,103 @@ void expect_refused(const std::string& name, const std::string& deck, int line, 
   EXPECT_NE(out.find(message), std::string::npos) << out;
 }
 
-TEST(Transform, FrequencyStepsAreRefused) {
-  expect_refused("frequency", edited_incline("*DYNAMIC, EXPLICIT\n, 1.", "*FREQUENCY\n3"), 30,
-                 "local systems are supported in *STATIC and explicit dynamic steps only");
+/// A bar of 4 C3D8 along (cos angle, sin angle, 0), nu = 0.3, density 1e-3, its near end
+/// clamped; with local, both ends in a TYPE=R system whose axis 1 is the bar's (its *BOUNDARY
+/// then holds local dofs). step: the *STEP block. Node sets NEAR and FAR.
+std::string skew_bar(double angle, bool local, const std::string& step) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  const auto id = [](int i, int j, int k) { return 1 + i * 4 + j * 2 + k; };
+  std::string d = "*HEADING\nskew bar\n*NODE\n";
+  char buf[240];
+  for (int i = 0; i <= 4; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 2; ++k) {
+        std::snprintf(buf, sizeof buf, "%d, %.17g, %.17g, %d\n", id(i, j, k), i * c - j * s, i * s + j * c, k);
+        d += buf;
+      }
+  d += "*ELEMENT, TYPE=C3D8, ELSET=BAR\n";
+  for (int i = 0; i < 4; ++i) {
+    std::snprintf(buf, sizeof buf, "%d, %d, %d, %d, %d, %d, %d, %d, %d\n", i + 1, id(i, 0, 0), id(i + 1, 0, 0),
+                  id(i + 1, 1, 0), id(i, 1, 0), id(i, 0, 1), id(i + 1, 0, 1), id(i + 1, 1, 1), id(i, 1, 1));
+    d += buf;
+  }
+  d += "*NSET, NSET=NEAR\n1, 2, 3, 4\n*NSET, NSET=FAR\n17, 18, 19, 20\n";
+  if (local) {
+    std::snprintf(buf, sizeof buf, "*NSET, NSET=ENDS\nNEAR, FAR\n*TRANSFORM, NSET=ENDS, TYPE=R\n%.17g, %.17g, 0., %.17g, %.17g, 0.\n",
+                  c, s, -s, c);
+    d += buf;
+  }
+  return d + "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1e-3\n*SOLID SECTION, ELSET=BAR, MATERIAL=M\n"
+             "*BOUNDARY\nNEAR, 1, 3\n" + step;
+}
+
+/// The eigenvalues of a .dat's EIGENVALUE OUTPUT table.
+std::vector<double> eigenvalues(const std::string& dat) {
+  std::vector<double> out;
+  std::size_t at = dat.find("E I G E N V A L U E   O U T P U T");
+  if (at == std::string::npos) return out;
+  std::istringstream in(dat.substr(at));
+  std::string line;
+  while (std::getline(in, line)) {
+    int mode = 0;
+    double value = 0;
+    if (std::sscanf(line.c_str(), " %d %lf", &mode, &value) == 2 && mode == static_cast<int>(out.size()) + 1)
+      out.push_back(value);
+    else if (!out.empty() && line.find_first_not_of(' ') == std::string::npos)
+      break;
+  }
+  return out;
+}
+
+// *FREQUENCY and implicit *DYNAMIC with local systems: the bar turned 30 degrees with its ends
+// held and loaded in its own axes is the bar along x held and loaded globally, turned. Its
+// eigenvalues are the same to the printed digits, and its far end's displacements under a
+// sudden transverse force, read in the local system (*NODE PRINT prints them there), are the
+// aligned bar's at every printed instant.
+TEST(Transform, FrequencyAndImplicitDynamicsAreTheAlignedBarsTurned) {
+  const double turn = 3.14159265358979323846 / 6;
+  const std::string freq = "*STEP\n*FREQUENCY\n6\n*END STEP\n";
+  const std::string dyn = "*STEP\n*DYNAMIC\n1e-3, 2e-2\n*CLOAD\nFAR, 2, 0.25\n*NODE PRINT, NSET=FAR\nU\n*END STEP\n";
+  std::string dats[2][2];
+  for (int local = 0; local < 2; ++local)
+    for (int k = 0; k < 2; ++k) {
+      const std::string name = std::string(k ? "dyn" : "freq") + (local ? "_local" : "_aligned");
+      const std::string dir = scratch_dir("transform_" + name);
+      std::ofstream(dir + "/bar.inp") << skew_bar(local ? turn : 0.0, local != 0, k ? dyn : freq);
+      std::string log;
+      ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu --threads 1", &log), 0) << log;
+      dats[local][k] = read_file(dir + "/out/bar.dat");
+    }
+  const std::vector<double> a = eigenvalues(dats[0][0]), b = eigenvalues(dats[1][0]);
+  ASSERT_EQ(a.size(), 6u);
+  ASSERT_EQ(b.size(), a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(b[i], a[i], 1e-6 * a[i]) << "mode " << i + 1;
+  // The printed tables, line by line past the headers: the same numbers.
+  std::istringstream ia(dats[0][1]), ib(dats[1][1]);
+  std::string la, lb;
+  int rows = 0;
+  while (std::getline(ia, la) && std::getline(ib, lb)) {
+    long long na = 0, nb = 0;
+    double u[3], v[3];
+    if (std::sscanf(la.c_str(), " %lld %lf %lf %lf", &na, &u[0], &u[1], &u[2]) != 4) continue;
+    ASSERT_EQ(std::sscanf(lb.c_str(), " %lld %lf %lf %lf", &nb, &v[0], &v[1], &v[2]), 4) << lb;
+    EXPECT_EQ(na, nb);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(v[c], u[c], 2e-6 * (std::fabs(u[c]) + 1e-4)) << la << " | " << lb;
+    ++rows;
+  }
+  std::printf("turned bar: eigenvalue 1 %.7g (aligned %.7g); %d displacement rows compared\n", b[0], a[0], rows);
+  EXPECT_GT(rows, 40);
+}
+
+TEST(Transform, ModalStepsAreRefused) {
+  const std::string dir = scratch_dir("transform_bad_modal");
+  std::ofstream(dir + "/modal.inp") << skew_bar(0.5, true,
+                                                "*STEP\n*FREQUENCY\n4\n*END STEP\n*STEP\n*MODAL DYNAMIC\n1e-3, 1e-2\n"
+                                                "*CLOAD\nFAR, 2, 1.\n*END STEP\n");
+  std::string out;
+  EXPECT_EQ(run_halfstep(dir + "/modal.inp", dir + "/out", "--threads 1", &out), 2) << out;
+  EXPECT_NE(out.find("modal.inp:"), std::string::npos) << out;
+  EXPECT_NE(out.find("not in the modal ones yet"), std::string::npos) << out;
 }
 
 // A static step: a bar along d = (cos 30, sin 30, 0), nu = 0, supported at its near end in the
