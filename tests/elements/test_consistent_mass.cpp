@@ -3,7 +3,8 @@
 // -4 from a corner to a mid-edge node on its edges, -6 to one off them, 32 on a mid-edge node,
 // 16 between mid-edge nodes sharing a corner, 8 between opposite ones); both kinds' sums equal
 // rho V on a distorted element (a rigid translation's kinetic energy), symmetric, and
-// positive definite (every Cholesky pivot positive).
+// positive definite (every Cholesky pivot positive); CAX8's and CAX8R's ring masses sum to rho
+// times the ring's volume.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -94,6 +95,33 @@ TEST(ConsistentMass, SumsToTheMassAndIsPositiveDefiniteOnDistortedElements) {
   for (int k = 0; k < 100; ++k) sum += M[k];
   EXPECT_NEAR(sum, rho * vol, 1e-12 * rho * vol);
   EXPECT_TRUE(positive_definite(10, M));
+}
+
+// CAX8 and CAX8R: the ring's consistent mass sums to rho times the ring's volume (its lumped
+// mass's), is symmetric and positive definite; on a rectangle r in [a, b], z in [0, h] the ring
+// volume is pi (b^2 - a^2) h, which the 3 x 3 rule integrates exactly (2 pi R is linear).
+TEST(ConsistentMass, AxisymmetricRingSumsToItsMass) {
+  const double rho = 3.0, a = 0.5, b = 1.25, h = 0.4;
+  const double rs[8] = {a, b, b, a, 0.5 * (a + b), b, 0.5 * (a + b), a};
+  const double zs[8] = {0, 0, h, h, 0, 0.5 * h, h, 0.5 * h};
+  Vec3<double> X[8];
+  for (int k = 0; k < 8; ++k) X[k] = {rs[k], zs[k], 0};
+  const double ring = 3.14159265358979323846 * (b * b - a * a) * h;
+  for (const bool reduced : {false, true}) {
+    double M[64];
+    const double vol = reduced ? ConsistentMass<CAX8R>::matrix(X, rho, M) : ConsistentMass<CAX8>::matrix(X, rho, M);
+    EXPECT_NEAR(vol, ring, 1e-13 * ring);
+    double frac[8];
+    EXPECT_NEAR(CAX8::mass_fractions(X, frac), vol, 1e-12 * vol);  // the lumped mass's ring volume
+    double sum = 0;
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 8; ++j) {
+        sum += M[i * 8 + j];
+        EXPECT_NEAR(M[i * 8 + j], M[j * 8 + i], 1e-14 * rho * vol);
+      }
+    EXPECT_NEAR(sum, rho * ring, 1e-12 * rho * ring);
+    EXPECT_TRUE(positive_definite(8, M));
+  }
 }
 
 }  // namespace
