@@ -240,6 +240,22 @@ void solid_bound_ratios(const StructureSystem& sys, const StructureState& st, co
   });
 }
 
+/// Block b's element e's nodes (K::kNodes) and their positions in the deck.
+template <class K>
+void deck_element(const Model& model, const ElementBlock& b, int e, Vec3<double>* X, int* nodes) {
+  int a = 0;
+  for_element_nodes(b, e, [&](int n) {
+    const auto k = static_cast<std::size_t>(n);
+    nodes[a] = n;
+    X[a++] = {model.nodes.x[k], model.nodes.y[k], model.nodes.z[k]};
+  });
+}
+
+/// The density of continuum element e's material.
+double solid_density(const StructureSystem& sys, int e) {
+  return sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])].density;
+}
+
 /// Element e's mass rho V (or its volume V) at the model's node positions, to its nodes by the
 /// kind's mass fractions (as the system build spreads it), or, consistent, by the row sums of
 /// the kind's consistent mass where it has one.
@@ -249,15 +265,8 @@ void solid_lumped_mass(const Model& model, const StructureSystem& sys, const Ele
     using K = decltype(kind);
     Vec3<double> X[K::kNodes];
     int nodes[K::kNodes];
-    int a = 0;
-    for_element_nodes(b, e, [&](int n) {
-      const auto k = static_cast<std::size_t>(n);
-      nodes[a] = n;
-      X[a++] = {model.nodes.x[k], model.nodes.y[k], model.nodes.z[k]};
-    });
-    const SolidMaterial<double>& m =
-        sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-    const double rho = volume ? 1.0 : m.density;
+    deck_element<K>(model, b, e, X, nodes);
+    const double rho = volume ? 1.0 : solid_density(sys, e);
     if constexpr (ConsistentMass<K>::kHas) {
       double M[K::kNodes * K::kNodes];
       if (consistent && ConsistentMass<K>::matrix(X, rho, M) > 0) {
@@ -286,16 +295,9 @@ bool solid_consistent_mass(const Model& model, const StructureSystem& sys, const
     if constexpr (ConsistentMass<K>::kHas) {
       Vec3<double> X[K::kNodes];
       int here[K::kNodes];
-      int a = 0;
-      for_element_nodes(b, e, [&](int n) {
-        const auto k = static_cast<std::size_t>(n);
-        here[a] = n;
-        X[a++] = {model.nodes.x[k], model.nodes.y[k], model.nodes.z[k]};
-      });
-      const double rho =
-          sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])].density;
+      deck_element<K>(model, b, e, X, here);
       double m[K::kNodes * K::kNodes];
-      if (!(ConsistentMass<K>::matrix(X, rho, m) > 0)) return;
+      if (!(ConsistentMass<K>::matrix(X, solid_density(sys, e), m) > 0)) return;
       nodes.assign(here, here + K::kNodes);
       M.assign(m, m + K::kNodes * K::kNodes);
       has = true;

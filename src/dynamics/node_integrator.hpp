@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/frame3.hpp"
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
 #include "elements/rotation.hpp"
@@ -91,28 +92,6 @@ struct NodeDrive {
   /// components. Then held bits, motions and loads (forces and moments) are local components.
   const T* frame = nullptr;
 };
-
-/// Rotates 3 values from global to local components (x <- Q^T x).
-template <class T>
-HS_HD void to_local3(const T* q, T* x) {
-  const T a = q[0] * x[0] + q[1] * x[1] + q[2] * x[2];
-  const T b = q[3] * x[0] + q[4] * x[1] + q[5] * x[2];
-  const T c = q[6] * x[0] + q[7] * x[1] + q[8] * x[2];
-  x[0] = a;
-  x[1] = b;
-  x[2] = c;
-}
-
-/// Rotates 3 values from local to global components (x <- Q x).
-template <class T>
-HS_HD void to_global3(const T* q, T* x) {
-  const T a = q[0] * x[0] + q[3] * x[1] + q[6] * x[2];
-  const T b = q[1] * x[0] + q[4] * x[1] + q[7] * x[2];
-  const T c = q[2] * x[0] + q[5] * x[1] + q[8] * x[2];
-  x[0] = a;
-  x[1] = b;
-  x[2] = c;
-}
 
 /// Energy terms and full-step fields of one node's update.
 template <class T>

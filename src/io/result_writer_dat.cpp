@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "core/frame3.hpp"
 #include "elements/kind_info.hpp"
 #include "io/result_writer.hpp"
 
@@ -157,11 +158,7 @@ void node_row(std::FILE* f, long long id, const std::vector<double>& a, int n, c
   const auto k = static_cast<std::size_t>(n);
   double v[3] = {a[3 * k], a[3 * k + 1], a[3 * k + 2]};
   const int ax = global || mesh.axes_of.empty() ? -1 : mesh.axes_of[k];
-  if (ax >= 0) {
-    const double* q = &mesh.axes[9 * static_cast<std::size_t>(ax)];
-    const double g[3] = {v[0], v[1], v[2]};
-    for (int j = 0; j < 3; ++j) v[j] = q[3 * j] * g[0] + q[3 * j + 1] * g[1] + q[3 * j + 2] * g[2];
-  }
+  if (ax >= 0) to_local3(&mesh.axes[9 * static_cast<std::size_t>(ax)], v);
   std::fprintf(f, " %10lld %14.6E %14.6E %14.6E\n", id, v[0], v[1], v[2]);
   for (int c = 0; c < 3; ++c) sum[c] += v[c];
 }

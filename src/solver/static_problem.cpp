@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "assembly/csr_assembly.hpp"
+#include "core/frame3.hpp"
 #include "discretization/shell_pass.hpp"
 #include "discretization/continuum_pass.hpp"
 #include "discretization/nodal_triads.hpp"
@@ -239,20 +240,6 @@ void StaticProblem::check_bodies(std::vector<char>& held_check, std::vector<std:
                                          " of a planar model turns about z only (dof 6); dofs 4 and 5 can only be held");
 }
 
-namespace {
-
-/// Local components l_j = a_j . g of a global vector g (axes a: axis j at a + 3 j).
-void to_local(const double* a, const double* g, double* l) {
-  for (int j = 0; j < 3; ++j) l[j] = a[3 * j] * g[0] + a[3 * j + 1] * g[1] + a[3 * j + 2] * g[2];
-}
-
-/// Global components g = sum_j l_j a_j of local ones.
-void to_global(const double* a, const double* l, double* g) {
-  for (int i = 0; i < 3; ++i) g[i] = a[i] * l[0] + a[3 + i] * l[1] + a[6 + i] * l[2];
-}
-
-}  // namespace
-
 void StaticProblem::transformed_nodes(std::vector<char>& held_check) {
   node_axes.assign(nn, nullptr);
   for (std::size_t n = 0; n < nn; ++n) {
@@ -271,13 +258,11 @@ void StaticProblem::transformed_nodes(std::vector<char>& held_check) {
     if (node_axes[static_cast<std::size_t>(t)])
       refuse(static_cast<std::size_t>(t), "the node is a term of a *TIE, *EQUATION, *MPC or *COUPLING, which static "
                                           "steps do not combine with a local system yet");
-  const ContactSystem& cs = sys.contact;
-  for (int n : cs.slave_node)
-    if (node_axes[static_cast<std::size_t>(n)])
-      refuse(static_cast<std::size_t>(n), "the node is in a contact surface, which static steps do not combine with a local system yet");
-  for (int n : cs.facet_nodes)
-    if (n >= 0 && node_axes[static_cast<std::size_t>(n)])
-      refuse(static_cast<std::size_t>(n), "the node is in a contact surface, which static steps do not combine with a local system yet");
+  for (const std::vector<int>* contact_nodes : {&sys.contact.slave_node, &sys.contact.facet_nodes})
+    for (int n : *contact_nodes)  // facet_nodes pads with -1
+      if (n >= 0 && node_axes[static_cast<std::size_t>(n)])
+        refuse(static_cast<std::size_t>(n), "the node is in a contact surface, which static steps do not combine with a "
+                                            "local system yet");
   for (std::size_t n = 0; n < nn; ++n) {
     const double* a = node_axes[n];
     if (!a) continue;
@@ -497,10 +482,8 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
     if (sp < 0) continue;
     NodeDriveValues<double> v = evaluate_node_drive<double>(dv, sp, tau, 0.0);
     if (node_axes[n]) {  // a *TRANSFORM node's forces and moments are local components
-      double g[6];
-      to_global(node_axes[n], v.load, g);
-      to_global(node_axes[n], v.load + 3, g + 3);
-      std::copy(g, g + 6, v.load);
+      to_global3(node_axes[n], v.load);
+      to_global3(node_axes[n], v.load + 3);
     }
     for (int k = 0; k < 3; ++k) f[q * n + k] += v.load[k];
     if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {
@@ -627,8 +610,10 @@ void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
     double l[3], l0[3];
     const double* a = node_axes[n];
     if (a) {
-      to_local(a, &xs[q * n], l);
-      to_local(a, &start.x[q * n], l0);
+      std::copy(&xs[q * n], &xs[q * n] + 3, l);
+      std::copy(&start.x[q * n], &start.x[q * n] + 3, l0);
+      to_local3(a, l);
+      to_local3(a, l0);
       for (std::size_t j = 0; j < 3; ++j)
         if (held[q * n + j]) l[j] = kept(q * n + j) ? l0[j] : l0[j] * (1.0 - r);
     }
@@ -639,7 +624,10 @@ void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
       const double from = local(k) ? l0[k % q] : start.x[k];
       target = slot == 1 ? from + (dv.motion_value[i] - from) * r : dv.motion_value[i] * amplitude_slot(dv, slot, tau);
     }
-    if (a) to_global(a, l, &xs[q * n]);
+    if (a) {
+      to_global3(a, l);
+      std::copy(l, l + 3, &xs[q * n]);
+    }
   }
   place_slaves(tau, xs);
   place_dependents(xs);

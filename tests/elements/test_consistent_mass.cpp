@@ -32,6 +32,19 @@ bool positive_definite(int n, const double* M) {
   return true;
 }
 
+/// Checks the n x n mass M of an element of volume vol: symmetric, summing to rho vol (a rigid
+/// translation's kinetic energy), positive definite.
+void expect_mass_of(int n, const double* M, double rho, double vol) {
+  double sum = 0;
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) {
+      sum += M[a * n + b];
+      EXPECT_NEAR(M[a * n + b], M[b * n + a], 1e-14 * rho * vol);
+    }
+  EXPECT_NEAR(sum, rho * vol, 1e-12 * rho * vol);
+  EXPECT_TRUE(positive_definite(n, M));
+}
+
 TEST(ConsistentMass, Tet10MatchesItsClosedForm) {
   const Vec3<double> X[10] = {{0, 0, 0},     {2, 0, 0},   {0, 3, 0},     {0, 0, 4},     {1, 0, 0},
                               {1, 1.5, 0},   {0, 1.5, 0}, {0, 0, 2},     {1, 0, 2},     {0, 1.5, 2}};
@@ -75,14 +88,7 @@ TEST(ConsistentMass, SumsToTheMassAndIsPositiveDefiniteOnDistortedElements) {
     ASSERT_GT(vol, 0.0);
     double frac[20];
     EXPECT_NEAR(C3D20::mass_fractions(X, frac), vol, 1e-12 * vol);  // the lumped mass's volume
-    double sum = 0;
-    for (int a = 0; a < 20; ++a)
-      for (int b = 0; b < 20; ++b) {
-        sum += M[a * 20 + b];
-        EXPECT_NEAR(M[a * 20 + b], M[b * 20 + a], 1e-14 * rho * vol);
-      }
-    EXPECT_NEAR(sum, rho * vol, 1e-12 * rho * vol);
-    EXPECT_TRUE(positive_definite(20, M));
+    expect_mass_of(20, M, rho, vol);
   }
   Vec3<double> T[10] = {{0, 0, 0}, {1.5, 0.2, 0}, {0.3, 1.2, 0.1}, {0.2, 0.1, 1.1}};
   for (int e = 0; e < 6; ++e)
@@ -91,10 +97,7 @@ TEST(ConsistentMass, SumsToTheMassAndIsPositiveDefiniteOnDistortedElements) {
   double M[100];
   const double vol = ConsistentMass<C3D10>::matrix(T, rho, M);
   ASSERT_GT(vol, 0.0);
-  double sum = 0;
-  for (int k = 0; k < 100; ++k) sum += M[k];
-  EXPECT_NEAR(sum, rho * vol, 1e-12 * rho * vol);
-  EXPECT_TRUE(positive_definite(10, M));
+  expect_mass_of(10, M, rho, vol);
 }
 
 // CAX8 and CAX8R: the ring's consistent mass sums to rho times the ring's volume (its lumped
@@ -113,14 +116,7 @@ TEST(ConsistentMass, AxisymmetricRingSumsToItsMass) {
     EXPECT_NEAR(vol, ring, 1e-13 * ring);
     double frac[8];
     EXPECT_NEAR(CAX8::mass_fractions(X, frac), vol, 1e-12 * vol);  // the lumped mass's ring volume
-    double sum = 0;
-    for (int i = 0; i < 8; ++i)
-      for (int j = 0; j < 8; ++j) {
-        sum += M[i * 8 + j];
-        EXPECT_NEAR(M[i * 8 + j], M[j * 8 + i], 1e-14 * rho * vol);
-      }
-    EXPECT_NEAR(sum, rho * ring, 1e-12 * rho * ring);
-    EXPECT_TRUE(positive_definite(8, M));
+    expect_mass_of(8, M, rho, ring);
   }
 }
 
