@@ -36,6 +36,7 @@ namespace {
 struct Term {
   int eq;
   double w;
+  int term = -1;  ///< its index in DofCombinations' terms (-1: a dof's own equation, weight 1)
 };
 
 /// Per global dof (of `dofs`), its index in combined, or -1 (combined null: all -1).
@@ -59,6 +60,10 @@ int most_terms(const DofCombinations* combined) {
 /// combination's weighted terms, or none (a held dof); returns how many.
 int dof_terms(const std::vector<int>& equation, const std::vector<int>& combo, const DofCombinations* combined,
               std::size_t dof, Term* out) {
+  if (dof >= equation.size()) {  // a coupling block's entry on an equation of no dof (CouplingBlocks)
+    out[0] = {static_cast<int>(dof - equation.size()), 1.0};
+    return 1;
+  }
   if (equation[dof] >= 0) {
     out[0] = {equation[dof], 1.0};
     return 1;
@@ -67,7 +72,7 @@ int dof_terms(const std::vector<int>& equation, const std::vector<int>& combo, c
   if (i < 0) return 0;
   int n = 0;
   for (int t = combined->term_ptr[static_cast<std::size_t>(i)]; t < combined->term_ptr[static_cast<std::size_t>(i) + 1]; ++t)
-    out[n++] = {combined->term_eq[static_cast<std::size_t>(t)], combined->term_weight[static_cast<std::size_t>(t)]};
+    out[n++] = {combined->term_eq[static_cast<std::size_t>(t)], combined->term_weight[static_cast<std::size_t>(t)], t};
   return n;
 }
 
@@ -81,6 +86,7 @@ CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssembl
     int row, col;
     std::int64_t source;
     double weight;
+    int term_row, term_col;  ///< the weight's two terms (-1: weight 1), for reweight_csr_assembly
   };
   const std::vector<int>& equation = m.equation;
   const int ndn = op.dofs_per_node();
@@ -104,7 +110,8 @@ CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssembl
               for (int j = 0; j < nc; ++j) {
                 if (m.upper && ct[static_cast<std::size_t>(j)].eq < rt[static_cast<std::size_t>(i)].eq) continue;
                 entries.push_back({rt[static_cast<std::size_t>(i)].eq, ct[static_cast<std::size_t>(j)].eq, source,
-                                   rt[static_cast<std::size_t>(i)].w * ct[static_cast<std::size_t>(j)].w});
+                                   rt[static_cast<std::size_t>(i)].w * ct[static_cast<std::size_t>(j)].w,
+                                   rt[static_cast<std::size_t>(i)].term, ct[static_cast<std::size_t>(j)].term});
               }
           }
       }
@@ -113,7 +120,10 @@ CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssembl
     return x.row != y.row ? x.row < y.row : x.col != y.col ? x.col < y.col : x.source < y.source;
   });
   const bool weighted = combined && !combined->empty();
-  if (weighted) m.weight.resize(entries.size());
+  if (weighted) {
+    m.weight.resize(entries.size());
+    m.weight_terms.resize(2 * entries.size());
+  }
   CsrMatrix& p = m.pattern;
   p.rows = m.equations;
   p.row_ptr.assign(static_cast<std::size_t>(m.equations) + 1, 0);
@@ -127,7 +137,11 @@ CsrAssemblyMap build_shared_csr_assembly(const StructureOperator& op, CsrAssembl
       ++p.row_ptr[static_cast<std::size_t>(x.row) + 1];
     }
     m.source[i] = x.source;
-    if (weighted) m.weight[i] = x.weight;
+    if (weighted) {
+      m.weight[i] = x.weight;
+      m.weight_terms[2 * i] = x.term_row;
+      m.weight_terms[2 * i + 1] = x.term_col;
+    }
   }
   m.source_ptr.push_back(static_cast<std::int64_t>(entries.size()));
   if (entries.empty()) m.source_ptr.assign(1, 0);
@@ -265,6 +279,12 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
     }
   }
   return m;
+}
+
+void reweight_csr_assembly(CsrAssemblyMap& map, const DofCombinations& combined) {
+  if (map.weight.empty()) return;
+  const auto w = [&](int t) { return t < 0 ? 1.0 : combined.term_weight[static_cast<std::size_t>(t)]; };
+  for (std::size_t i = 0; i < map.weight.size(); ++i) map.weight[i] = w(map.weight_terms[2 * i]) * w(map.weight_terms[2 * i + 1]);
 }
 
 CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& element_matrices, int threads) {

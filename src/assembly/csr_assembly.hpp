@@ -46,6 +46,9 @@ struct CsrAssemblyMap {
   std::vector<std::int64_t> source_ptr, source;
   /// Per source: its factor (products of DofCombinations weights); empty: every factor is 1.
   std::vector<double> weight;
+  /// Per source: the two DofCombinations terms whose weights make its factor (-1: a dof's own
+  /// equation, weight 1), 2 per source; with weight only.
+  std::vector<int> weight_terms;
 };
 
 /// Equation numbers for the operator's active dofs that are not held (held: per global dof,
@@ -60,7 +63,8 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
 
 /// Dense square blocks on global dofs that join the element matrices in an assembly (static
 /// contact's springs): block b couples dofs[ptr[b] .. ptr[b+1]) through the row-major matrix
-/// at values[vptr[b] ..).
+/// at values[vptr[b] ..). An entry past the operator's dofs (ndof + e) names equation e itself
+/// (an unknown of no dof: a turning rigid body's rotation).
 struct CouplingBlocks {
   std::vector<int> ptr{0}, dofs;
   std::vector<std::int64_t> vptr{0};
@@ -106,6 +110,10 @@ class CouplingPattern {
   CsrMatrix pattern_;
   std::vector<std::int64_t> base_pos_;  ///< each base entry's position in pattern_
 };
+
+/// The factors of map (built with combined) from combined's current term weights: terms whose
+/// weights change with the state (a turning rigid body's arms) keep the pattern.
+void reweight_csr_assembly(CsrAssemblyMap& map, const DofCombinations& combined);
 
 /// Sums element matrices (element_matrices' output) into a CSR matrix with map's pattern,
 /// on `threads` OpenMP threads (<= 0: default).

@@ -171,6 +171,13 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
     ur[static_cast<std::size_t>(3 * ref + 1)] = th.y;
     ur[static_cast<std::size_t>(3 * ref + 2)] = th.z;
   }
+  // The .dat's "forces" (FullStepFields::nf), where the scheme gives them: a whole frame's
+  // (added to fs below: adding an array here would move the ones referenced above).
+  std::vector<double> nodal_force;
+  if (!nodes && !full.nf[0].empty()) {
+    nodal_force.resize(3 * full.nf[0].size());
+    interleave(&full.nf[0], nodal_force);
+  }
   for (const RigidBody& b : model.rigid_bodies) {
     if (b.rot_node < 0) continue;
     const std::ptrdiff_t r = row_of(b.rot_node), ref = row_of(b.ref_node);
@@ -178,10 +185,12 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
     for (int c = 0; c < 3; ++c) {
       u[static_cast<std::size_t>(3 * r + c)] = ur[static_cast<std::size_t>(3 * ref + c)];
       rf[static_cast<std::size_t>(3 * r + c)] = rm[static_cast<std::size_t>(3 * ref + c)];
+      if (!nodal_force.empty()) nodal_force[static_cast<std::size_t>(3 * r + c)] = rm[static_cast<std::size_t>(3 * ref + c)];
     }
   }
   interleave(&full.a[0], vector("A"));
   interleave(&full.a[3], vector("AR"));
+  if (!nodal_force.empty()) vector(kNodalForceArray) = std::move(nodal_force);
   if (nodes) return fs;  // what history rows read; contact forces are field output
   if (!st.contact_normal.empty()) {  // contact forces on the nodes (Abaqus CNORMF, CSHEARF)
     vector("CNORMF") = st.contact_normal;

@@ -15,7 +15,7 @@ namespace halfstep {
 ResultMesh result_mesh(const StructureSystem& sys);
 
 /// Nodal arrays NodeId, U, UR (rotation vector from the reference triad r1 in st), V, VR, RF,
-/// RM of a whole-model system; with cells, also the cell arrays (ElementId, the shell section
+/// RM of a whole-model system (and kNodalForceArray where full has nf); with cells, also the cell arrays (ElementId, the shell section
 /// results SF, SM, S/E top and bottom, Mises top and bottom when there are shells, the solid
 /// S, E (symmetric tensors in Abaqus's order; the .vtu writer puts them in VTK's), Mises and
 /// HourglassEnergyDensity when there are continuum elements, PEEQ with a

@@ -17,6 +17,11 @@ struct FullStepFields {
   std::vector<double> v[6];   ///< translational velocity (3) and angular velocity (3), global
   std::vector<double> rf[6];  ///< reaction forces (3) and moments (3), global
   std::vector<double> a[6];   ///< acceleration (3) and angular acceleration (3), global (0 in static steps)
+  /// Each node's internal force (its elements', springs' and contact's), global: the .dat's
+  /// "forces" table means this, as the peer's does (a reaction at a support, the load at a
+  /// loaded free node, an *EQUATION's force at its nodes). Filled by the implicit procedures;
+  /// empty where a scheme gives reactions only (the .dat prints RF then).
+  std::vector<double> nf[3];
   void resize(int nn);
 };
 

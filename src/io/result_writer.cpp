@@ -312,6 +312,7 @@ void ResultWriter::build_subset(const FieldSet& fields) {
 // Only what the step's field requests name: smaller frames (an empty list, from a sink that
 // was never told the requests, writes everything).
 bool ResultWriter::wanted(const std::string& array) const {
+  if (array == kNodalForceArray) return false;  // the .dat's only
   const std::string v = variable_of(array);
   return v.empty() || field_vars_.empty() || std::find(field_vars_.begin(), field_vars_.end(), v) != field_vars_.end();
 }

@@ -208,7 +208,9 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
                            : var == "V" ? "velocities (vx,vy,vz)"
                            : var == "A" ? "accelerations (ax,ay,az)"
                                         : "forces (fx,fy,fz)";
-        const std::vector<double>& a = nodal(frame.fields, var.c_str());
+        // RF prints the nodes' internal forces where the frame has them: the peer's "forces".
+        const bool internal = var == "RF" && frame.fields.find_point(kNodalForceArray);
+        const std::vector<double>& a = nodal(frame.fields, internal ? kNodalForceArray : var.c_str());
         std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL NODES").c_str(), frame.time);
         double sum[3] = {0, 0, 0};
         for (int n : *nodes)

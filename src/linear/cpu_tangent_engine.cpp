@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -97,6 +98,14 @@ class CpuTangentEngine final : public TangentEngine {
     const double energy = op_.linearized_force(ref, x, f, thermal);
     stats_.internal_force_seconds += seconds_since(t0);
     return energy;
+  }
+
+  void set_combination_weights(const std::vector<double>& term_weight) override {
+    if (term_weight.size() != combined_.term_weight.size())
+      throw std::logic_error("set_combination_weights: " + std::to_string(term_weight.size()) + " weights for " +
+                             std::to_string(combined_.term_weight.size()) + " terms");
+    combined_.term_weight = term_weight;
+    reweight_csr_assembly(map_, combined_);
   }
 
   void assemble_and_factor(const Configuration& c) override {

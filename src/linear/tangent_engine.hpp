@@ -110,6 +110,10 @@ class TangentEngine {
   /// none; it must outlive the engine's use). Blocks reaching entries outside the pattern grow
   /// it, and the solver analyzes it again.
   virtual void set_coupling(const CouplingBlocks* blocks) = 0;
+  /// New weights for the combinations given at construction (same terms, DofCombinations::
+  /// term_weight's order): every later assembly, coupling blocks included, uses them (a
+  /// turning rigid body's arms under NLGEOM). The pattern does not change.
+  virtual void set_combination_weights(const std::vector<double>& term_weight) = 0;
   /// The per-point material state (StructureState::solid_state's layout) that internal_force
   /// and assemble_and_factor start from: the last converged increment's. Laws with state
   /// (J2) are then evaluated from it, never advanced in place, so a failed attempt leaves it

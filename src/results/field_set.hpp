@@ -10,6 +10,10 @@
 
 namespace halfstep {
 
+/// The point array of the nodes' internal forces that the .dat's "forces" table prints where a
+/// frame has it (the peer's meaning); field output leaves it out (its RF is Abaqus's reaction).
+inline constexpr const char* kNodalForceArray = "NodalForce";
+
 /// One named array: size() / components values per point or per cell, entity-major.
 struct FieldArray {
   std::string name;

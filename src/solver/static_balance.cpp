@@ -159,6 +159,13 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
         ++q_n[field];
       }
     }
+  // The moments on turning bodies are forces of their equations (moment / model size).
+  body_moments(tau1, trial.x, body_moments_);
+  for (const auto& [eq, v] : body_moments_)
+    if (v != 0) {
+      q_sum[0] += std::fabs(v);
+      ++q_n[0];
+    }
   double* qs = b.scale;
   for (int fld = 0; fld < 2; ++fld) {
     qs[fld] = q_n[fld] ? q_sum[fld] / static_cast<double>(q_n[fld]) : 0.0;
@@ -179,7 +186,9 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
     qs[0] = std::max(qt, qr / model_size);
     qs[1] = std::max(qr, qt * model_size);
   }
-  // A shared equation (a rigid body's translation) sums the residuals of its dofs.
+  // A shared equation (a rigid body's translation) sums the residuals of its dofs; a turning
+  // body's arms are the trial's.
+  turn_weights(trial.x);
   std::fill(r.begin(), r.end(), 0.0);
   for (std::size_t k = 0; k < ndof; ++k)
     if (equation[k] >= 0) r[static_cast<std::size_t>(equation[k])] += trial.f_ext[k] - trial.f_int[k];
@@ -200,6 +209,7 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
       r[static_cast<std::size_t>(combined.term_eq[static_cast<std::size_t>(t)])] +=
           combined.term_weight[static_cast<std::size_t>(t)] * rk;
   }
+  for (const auto& [eq, v] : body_moments_) r[static_cast<std::size_t>(eq)] += v;
   b.residual[0] = max_abs(r, eq_rotation, false);
   b.residual[1] = max_abs(r, eq_rotation, true);
   if (!std::isfinite(b.residual[0]) || !std::isfinite(b.residual[1]) || !std::isfinite(trial.strain))
@@ -218,6 +228,12 @@ void StaticProblem::correction_sizes(const std::vector<double>& du, const Newton
 
 void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
   try {
+    if (!turn_terms_.empty() && step.nlgeom) {  // the trial's arms (balance() set them)
+      turn_weights(trial.x);
+      engine->set_combination_weights(combined.term_weight);
+      add_body_blocks(trial);
+      engine->set_coupling(&body_blocks_);
+    }
     if (step.nlgeom) {
       engine->assemble_and_factor(trial.cfg);
     } else if (!factored_linear_ || contact || (dynamic && shift_dtau_ != factored_dtau_)) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -129,6 +130,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   for (std::size_t n = 0; n < nn; ++n)
     for (int c = 0; c < ndn; ++c)
       if (drive.held[n] & (1u << c)) held[q * n + static_cast<std::size_t>(c)] = 1;
+  hold_dofs_without_stiffness();
   std::vector<char> held_check = held;  // slaves count as held where their reference node is
   std::vector<std::pair<int, int>> body_links;
   check_bodies(held_check, body_links);
@@ -196,48 +198,68 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
         rotation_vector(Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, Vec3<double>{0, 0, 1}, Vec3<double>{R[0], R[3], R[6]},
                         Vec3<double>{R[1], R[4], R[7]}, Vec3<double>{R[2], R[5], R[8]});
   }
+  // The bodies' turns after the dofs: a free component starts where the body is.
+  start.x.resize(ndof + body_eq.size(), 0.0);
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const Vec3<double> s0 = body_start_[static_cast<std::size_t>(b)];
+    const double th[3] = {s0.x, s0.y, s0.z};
+    for (std::size_t j = 0; j < 3; ++j) start.x[ndof + 3 * static_cast<std::size_t>(b) + j] = model_size * th[j];
+  }
+  turn_weights(start.x);
+  if (!turn_terms_.empty()) engine->set_combination_weights(combined.term_weight);
 }
 
-/// Checks each rigid body's reference node (its rotation given by the step; a planar model's
-/// turns about z only), marks its translations, links its slaves for the rigid-motion check
-/// and counts them as held where their reference node is.
-void check_static_body_rotations(const Model& model, const Step& step, const StructureSystem& sys,
-                                 const StepLoads& loads) {
-  const RigidBodies& bodies = sys.bodies;
-  for (int b = 0; b < bodies.num_bodies; ++b) {
-    const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
-    const std::uint8_t need = sys.solid.planar ? 0x4 : 0x7;
-    if ((loads.fixed_rotation[static_cast<std::size_t>(rn)] & need) != need)
-      throw InputError(bodies.loc[static_cast<std::size_t>(b)],
-                       "static step '" + step.name + "': the rotation of reference node " +
-                           std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) +
-                           " must be prescribed or held by *BOUNDARY (" +
-                           (sys.solid.planar ? "dof 6 in a planar model" : "dofs 4 to 6") +
-                           "): static steps move a rigid body by its reference node's given rotation");
-  }
-}
 
-void StaticProblem::check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links) {
-  check_static_body_rotations(model, step, sys, loads);
-  for (int b = 0; b < bodies.num_bodies; ++b) {
-    const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
-    for (int d = 0; d < body_dirs; ++d) ref_dof[q * static_cast<std::size_t>(rn) + static_cast<std::size_t>(d)] = 1;
-    for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
-      const int sn = bodies.slave_node[static_cast<std::size_t>(i)];
-      if (i > bodies.slave_ptr[static_cast<std::size_t>(b)])
-        body_links.emplace_back(sn, bodies.slave_node[static_cast<std::size_t>(bodies.slave_ptr[static_cast<std::size_t>(b)])]);
-      for (int d = 0; d < body_dirs; ++d)
-        if (held[q * static_cast<std::size_t>(rn) + static_cast<std::size_t>(d)])
-          held_check[q * static_cast<std::size_t>(sn) + static_cast<std::size_t>(d)] = 1;
-    }
+void StaticProblem::hold_dofs_without_stiffness() {
+  if (!turns_bodies(step)) return;  // a *STATIC step's (inertia holds them in dynamic steps)
+  bool bars = false;  // only trusses and springs leave a direction of their nodes without stiffness
+  for (const SolidGroup& g : sys.solid.groups) bars |= element_kind(g.kind).cross_section || element_kind(g.kind).discrete;
+  if (!bars) return;
+  std::vector<double> k;
+  op.element_matrices(op.rest(), k);
+  std::vector<double> diag(ndof, 0.0);
+  std::vector<int> dofs;
+  for (int e = 0; e < op.num_elements(); ++e) {
+    const int nd = op.element_size(e);
+    dofs.resize(static_cast<std::size_t>(nd));
+    op.element_dofs(e, dofs.data());
+    const double* m = &k[op.matrix_offset(e)];
+    for (int i = 0; i < nd; ++i)
+      if (dofs[static_cast<std::size_t>(i)] >= 0) diag[static_cast<std::size_t>(dofs[static_cast<std::size_t>(i)])] += std::fabs(m[i * nd + i]);
   }
-  for (int rn : bodies.ref_node)
-    if (sys.solid.planar && loads.fixed_rotation[static_cast<std::size_t>(rn)] & 0x3)
-      for (std::size_t i = 0; i < loads.rotation_node.size(); ++i)
-        if (loads.rotation_node[i] == rn && loads.rotation_dof[i] < 2)
-          throw InputError(step.loc, "static step '" + step.name + "': reference node " +
-                                         std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) +
-                                         " of a planar model turns about z only (dof 6); dofs 4 and 5 can only be held");
+  // Only a dof that nothing else moves or loads: no load or motion on it, no local axes, no
+  // rotational body force, constraint, rigid body or contact at its node.
+  std::vector<char> other(nn, 0), loaded(ndof, 0);
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int sp = dv.special[n];
+    if (sp < 0) continue;
+    if (dv.frame_of[sp] >= 0) other[n] = 1;
+    for (int i = dv.load_ptr[sp]; i < dv.load_ptr[sp + 1]; ++i)
+      if (dv.load_dof[i] < ndn) loaded[q * n + static_cast<std::size_t>(dv.load_dof[i])] = 1;
+    for (int i = dv.motion_ptr[sp]; i < dv.motion_ptr[sp + 1]; ++i)
+      if (dv.motion_dof[i] < ndn) loaded[q * n + static_cast<std::size_t>(dv.motion_dof[i])] = 1;
+  }
+  for (int n : loads.spin_node) other[static_cast<std::size_t>(n)] = 1;
+  const LinearConstraints& lc = sys.constraints;
+  for (int n : lc.dep_node) other[static_cast<std::size_t>(n)] = 1;
+  for (int n : lc.term_node) other[static_cast<std::size_t>(n)] = 1;
+  for (int n : bodies.slave_node) other[static_cast<std::size_t>(n)] = 1;
+  for (int n : bodies.ref_node) other[static_cast<std::size_t>(n)] = 1;
+  for (int n : sys.contact.slave_node) other[static_cast<std::size_t>(n)] = 1;
+  for (int n : sys.contact.facet_nodes)
+    if (n >= 0) other[static_cast<std::size_t>(n)] = 1;
+  std::string held_here;
+  int count = 0;
+  for (std::size_t d = 0; d < ndof; ++d) {
+    if (!active[d] || held[d] || diag[d] != 0.0 || other[d / q] || loaded[d]) continue;
+    held[d] = 1;
+    if (++count <= 5) held_here += (held_here.empty() ? "" : ", ") + dof_name(model, static_cast<int>(d), ndn);
+  }
+  // Abaqus and the peer carry on past such a zero pivot; the solution there is zero.
+  if (count > 0)
+    std::fprintf(stderr, "halfstep: note: static step '%s': %d dof(s) without stiffness and without load held at zero (%s%s): "
+                 "their elements (trusses, springs) give them none\n", step.name.c_str(), count, held_here.c_str(),
+                 count > 5 ? ", ..." : "");
 }
 
 void StaticProblem::transformed_nodes(std::vector<char>& held_check) {
@@ -301,15 +323,48 @@ void StaticProblem::number_equations_of_step() {
     numbered_held[dof_at(lc.dep_node[si], lc.dep_dof[si])] = 1;
   }
   equation = number_equations(op, numbered_held, &neq);
+  combined = DofCombinations{};
+  turn_terms_.clear();
+  // A body's free rotation components (a *STATIC step's): an equation each, after the dofs'.
+  body_eq.assign(3 * static_cast<std::size_t>(bodies.num_bodies), -1);
+  const std::uint8_t turns = sys.solid.planar ? 0x4 : 0x7;
+  if (turns_bodies(step))
+    for (int b = 0; b < bodies.num_bodies; ++b) {
+      const auto rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
+      for (int j = 0; j < 3; ++j)
+        if ((turns & (1u << j)) && !(loads.fixed_rotation[rn] & (1u << j))) body_eq[3 * static_cast<std::size_t>(b) + j] = neq++;
+    }
   for (int b = 0; b < bodies.num_bodies; ++b) {
     const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
+    const int* beq = &body_eq[3 * static_cast<std::size_t>(b)];
+    const bool turning = beq[0] >= 0 || beq[1] >= 0 || beq[2] >= 0;
     for (int d = 0; d < body_dirs; ++d) {
       // A reference node of the mesh keeps the equation it has; one of its own gets a new one.
       const int own = equation[q * rn + static_cast<std::size_t>(d)];
       const int eq = held[q * rn + static_cast<std::size_t>(d)] ? -1 : own >= 0 ? own : neq++;
       equation[q * rn + static_cast<std::size_t>(d)] = eq;
-      for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i)
-        equation[q * static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]) + static_cast<std::size_t>(d)] = eq;
+      for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
+        const std::size_t k = q * static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]) + static_cast<std::size_t>(d);
+        if (!turning) {
+          equation[k] = eq;
+          continue;
+        }
+        // A turning body's slave: its reference node's translation and the turn's share of
+        // each free component (weights from turn_weights).
+        equation[k] = -1;
+        combined.dof.push_back(static_cast<int>(k));
+        if (eq >= 0) {
+          combined.term_eq.push_back(eq);
+          combined.term_weight.push_back(1.0);
+        }
+        for (int j = 0; j < 3; ++j)
+          if (beq[j] >= 0) {
+            turn_terms_.push_back({static_cast<int>(combined.term_eq.size()), i, d, b, j});
+            combined.term_eq.push_back(beq[j]);
+            combined.term_weight.push_back(0.0);
+          }
+        combined.term_ptr.push_back(static_cast<int>(combined.term_eq.size()));
+      }
     }
   }
   // A term needs an equation even where no element gives it stiffness: the reference node of
@@ -325,7 +380,6 @@ void StaticProblem::number_equations_of_step() {
     if (node_axes[n])
       for (std::size_t j = 0; j < 3; ++j)
         if (!held[q * n + j] && active[q * n + j]) local_eq[n][j] = neq++;
-  combined = DofCombinations{};
   for (std::size_t n = 0; n < nn; ++n) {
     const double* a = node_axes[n];
     if (!a) continue;
@@ -369,6 +423,8 @@ void StaticProblem::number_equations_of_step() {
         dof_of[static_cast<std::size_t>(local_eq[n][j])] = static_cast<int>(q * n + j);
         eq_local_node[static_cast<std::size_t>(local_eq[n][j])] = static_cast<int>(n);
       }
+  for (std::size_t i = 0; i < body_eq.size(); ++i)  // a body's turn: x's entry after the dofs'
+    if (body_eq[i] >= 0) dof_of[static_cast<std::size_t>(body_eq[i])] = static_cast<int>(ndof + i);
 }
 
 void StaticProblem::lump_stabilization_masses() {
@@ -462,10 +518,17 @@ double StaticProblem::internal(const std::vector<double>& xs, const Configuratio
   double w = 0;
   if (step.nlgeom) {
     w = engine->internal_force(c, f);
-  } else if (c.thermal.empty() && std::all_of(xs.begin(), xs.end(), [](double v) { return v == 0.0; })) {
+  } else if (c.thermal.empty() && std::all_of(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ndof),
+                                               [](double v) { return v == 0.0; })) {
     f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free
   } else {
-    w = engine->linearized_force(ref, xs, f, &c.thermal);
+    // The engine takes the dofs' entries (not the bodies' turns after them).
+    const std::vector<double>* x = &xs;
+    if (xs.size() != ndof) {
+      node_x_.assign(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ndof));
+      x = &node_x_;
+    }
+    w = engine->linearized_force(ref, *x, f, &c.thermal);
     if (!c.thermal.empty() && sys.solid.num_elements > 0)
       w += op.continuum().thermal_energy_correction(translations(xs), c.thermal.data());
   }
@@ -539,35 +602,6 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
   }
 }
 
-Vec3<double> StaticProblem::body_rotation_at(int b, double tau) const {
-  const double r = period > 0 ? std::min(1.0, std::max(0.0, tau / period)) : 1.0;
-  const Vec3<double> s0 = body_start_[static_cast<std::size_t>(b)];
-  double th[3] = {s0.x * (1.0 - r), s0.y * (1.0 - r), s0.z * (1.0 - r)};
-  const int rn = bodies.ref_node[static_cast<std::size_t>(b)];
-  for (std::size_t i = 0; i < loads.rotation_node.size(); ++i) {
-    if (loads.rotation_node[i] != rn) continue;
-    const int a = loads.rotation_dof[i], slot = loads.rotation_amp[i];
-    const double start = a == 0 ? s0.x : a == 1 ? s0.y : s0.z, value = loads.rotation_value[i];
-    th[a] = slot == 1 ? start + (value - start) * r : value * amplitude_slot(dv, slot, tau);
-  }
-  return Vec3<double>{th[0], th[1], th[2]};
-}
-
-void StaticProblem::place_slaves(double tau, std::vector<double>& xs) const {
-  for (int b = 0; b < bodies.num_bodies; ++b) {
-    const Vec3<double> th = body_rotation_at(b, tau);
-    const Mat3<double> Rb = rotation_matrix(th);
-    const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
-    for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
-      const std::size_t sn = static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]);
-      const Vec3<double> d{bodies.offset[3 * static_cast<std::size_t>(i)], bodies.offset[3 * static_cast<std::size_t>(i) + 1],
-                           bodies.offset[3 * static_cast<std::size_t>(i) + 2]};
-      const Vec3<double> g = step.nlgeom ? Rb * d - d : cross(th, d);
-      const double gv[3] = {g.x, g.y, g.z};
-      for (int k = 0; k < body_dirs; ++k) xs[q * sn + static_cast<std::size_t>(k)] = xs[q * rn + static_cast<std::size_t>(k)] + gv[k];
-    }
-  }
-}
 
 std::vector<double> StaticProblem::translations(const std::vector<double>& xs) const {
   std::vector<double> u(3 * nn);
@@ -629,11 +663,18 @@ void StaticProblem::prescribe(double tau, std::vector<double>& xs) const {
       std::copy(l, l + 3, &xs[q * n]);
     }
   }
-  place_slaves(tau, xs);
+  // The bodies' given rotation components (the free ones are unknowns).
+  for (int b = 0; b < bodies.num_bodies; ++b) {
+    const Vec3<double> th = body_rotation_at(b, tau);
+    const double tv[3] = {th.x, th.y, th.z};
+    for (std::size_t j = 0; j < 3; ++j)
+      if (body_eq[3 * static_cast<std::size_t>(b) + j] < 0) xs[ndof + 3 * static_cast<std::size_t>(b) + j] = model_size * tv[j];
+  }
+  place_slaves(xs);
   place_dependents(xs);
 }
 
-void StaticProblem::apply_correction(const std::vector<double>& du, double tau, std::vector<double>& xs,
+void StaticProblem::apply_correction(const std::vector<double>& du, double, std::vector<double>& xs,
                                      Configuration& c) const {
   for (int i = 0; i < neq; ++i) {
     const auto e = static_cast<std::size_t>(i);
@@ -647,7 +688,7 @@ void StaticProblem::apply_correction(const std::vector<double>& du, double tau, 
     const std::size_t base = k - k % q, j = k % q;
     for (std::size_t c = 0; c < 3; ++c) xs[base + c] += a[3 * j + c] * du[e];
   }
-  place_slaves(tau, xs);
+  place_slaves(xs);
   place_dependents(xs);
   trial_configuration(xs, c);
   if (!step.nlgeom || ndn < 5) return;
@@ -673,6 +714,10 @@ void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) cons
   std::vector<double> r(ndof, 0.0);
   std::vector<char> receives(ndof, 0);
   for (std::size_t k = 0; k < ndof; ++k) r[k] = s.f_int[k] - s.f_ext[k];
+  for (std::size_t c = 0; c < 3; ++c) {
+    full.nf[c].assign(nn, 0.0);
+    for (std::size_t n = 0; n < nn; ++n) full.nf[c][n] = s.f_int[q * n + c];
+  }
   const LinearConstraints& lc = sys.constraints;
   for (int i = 0; i < lc.num_dependent; ++i) {
     const auto si = static_cast<std::size_t>(i);
@@ -724,6 +769,7 @@ void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) cons
     for (int c = 0; c < 3; ++c) {
       if (held[q * rn + static_cast<std::size_t>(c)]) full.rf[c][rn] = fv[c];
       full.rf[3 + c][rn] = mv[c];
+      full.nf[c][rn] = fv[c];  // the force the body's nodes carry, on its reference node
     }
   }
 }
@@ -760,13 +806,20 @@ void StaticProblem::store(const NewtonIterate& s, double time) {
   st.solid_thermal = s.cfg.thermal;
   st.time = time;
   for (int b = 0; b < bodies.num_bodies; ++b) {
-    const Mat3<double> Rb = rotation_matrix(body_rotation_at(b, time - st_time0));
+    const Mat3<double> Rb = rotation_matrix(body_theta(b, s.x));
     std::copy(Rb.a, Rb.a + 9, &st.body_rotation[9 * static_cast<std::size_t>(b)]);
   }
 }
 
 std::string StaticProblem::equation_name(int eq) const {
-  return eq >= 0 && eq < neq ? dof_name(model, dof_of[static_cast<std::size_t>(eq)], ndn) : std::string("an unknown node");
+  if (eq < 0 || eq >= neq) return "an unknown node";
+  const auto k = static_cast<std::size_t>(dof_of[static_cast<std::size_t>(eq)]);
+  if (k >= ndof) {  // a turning body's rotation component
+    const std::size_t b = (k - ndof) / 3;
+    return "the rotation about axis " + std::to_string((k - ndof) % 3 + 1) + " of the rigid body with reference node " +
+           std::to_string(model.nodes.id[static_cast<std::size_t>(bodies.ref_node[b])]);
+  }
+  return dof_name(model, static_cast<int>(k), ndn);
 }
 
 std::string StaticProblem::dof_label(int dof) const { return dof_name(model, dof, ndn); }

@@ -90,9 +90,24 @@ struct StaticProblem final : NewtonProblem {
   /// The rotation vector of body b at step time tau: a prescribed value (ramped from the
   /// step's start, or scaled by its amplitude), or, held without a value, back to zero.
   Vec3<double> body_rotation_at(int b, double tau) const;
-  /// Slaves at their reference node's translation plus the turned offset (the small-rotation
-  /// offset theta x d in a geometrically linear step).
-  void place_slaves(double tau, std::vector<double>& xs) const;
+  /// Body b's rotation vector in the unknowns xs (x's entries after the dofs: the free
+  /// components solved for, the others as prescribe() set them).
+  Vec3<double> body_theta(int b, const std::vector<double>& xs) const;
+  /// Slaves at their reference node's translation plus the offset turned by the body's
+  /// rotation in xs (body_theta; the small-rotation offset theta x d in a linear step).
+  void place_slaves(std::vector<double>& xs) const;
+  /// The turning bodies' slave weights in `combined` at xs: d u_s / d psi_j, the arm's turn
+  /// (-[R d]x J(theta) e_j / L under NLGEOM, -[d]x e_j / L in a linear step), so that the
+  /// residual and the tangent of the iterate xs see its arms.
+  void turn_weights(const std::vector<double>& xs);
+  /// The turning bodies' geometric stiffness at the iterate s (NLGEOM): the turn of the arms
+  /// a_s = R d_s of the slaves' out-of-balance forces r_s, K = -J^T (sum_s [r_s]x [a_s]x) J / L^2
+  /// on the free components' equations (symmetrized), as coupling blocks after the contact's.
+  void add_body_blocks(const NewtonIterate& s);
+  /// The moments applied on turning bodies (on the reference node, or the ROT NODE) at step
+  /// time tau as generalized forces of their free components, (equation, J(theta)^T M / L)
+  /// into out (the work of a moment about fixed axes on the rotation vector's rates).
+  void body_moments(double tau, const std::vector<double>& xs, std::vector<std::pair<int, double>>& out) const;
   /// The diagonal of T^T diag(per_dof) T per equation: a shared equation sums its dofs', a
   /// *TIE or *EQUATION dependent adds w^2 of its value to each term's (the stabilization's and
   /// the inertia's tangent shift, a frequency step's mass check).
@@ -149,6 +164,13 @@ struct StaticProblem final : NewtonProblem {
   const double st_time0;          ///< the step's start (rigid-body rotations are in step time)
   const RigidBodies& bodies;
   const int body_dirs;            ///< a body's translations: 2 in a planar model
+  /// A rigid body whose rotation a *STATIC step leaves free (a component neither prescribed
+  /// nor held) turns with the solution: its free component j is the unknown psi = L theta_j
+  /// (theta the body's rotation vector; L = model_size, so that psi is a length and its
+  /// equation's residual a force, judged with the others), x's entry ndof + 3 b + j. Its
+  /// slaves then enter through `combined` (u_s = u_ref + R(theta) d - d), with weights that
+  /// turn_weights sets for each iterate. x has these 3 entries per body after the dofs'.
+  std::vector<int> body_eq;  ///< 3 per body: the equation of free component j, or -1
   std::vector<char> ref_dof;      ///< a reference node's translation (no element of its own)
   int neq = 0;
   std::vector<int> equation;      ///< each dof's equation (-1: none)
@@ -219,6 +241,10 @@ struct StaticProblem final : NewtonProblem {
 
  private:
   void check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links);
+  /// Holds at zero, with a note, the dofs of a *STATIC step that no element stiffens at rest
+  /// and nothing loads or moves (a truss node's direction across a plane truss): the tangent
+  /// would be singular there, where Abaqus and the peer carry on past the zero pivot.
+  void hold_dofs_without_stiffness();
   /// The *TRANSFORM nodes' axes (node_axes), the combinations a static step refuses on them, and
   /// their local holds as the global directions they restrain (for the rigid-motion check).
   void transformed_nodes(std::vector<char>& held_check);
@@ -227,6 +253,15 @@ struct StaticProblem final : NewtonProblem {
   void start_state();
   void init_dynamics();
 
+  /// A weight of `combined` that turn_weights sets: slave `slave`'s direction `dir` on body
+  /// `body`'s component `comp`.
+  struct TurnTerm {
+    int term, slave, dir, body, comp;
+  };
+  std::vector<TurnTerm> turn_terms_;
+  std::vector<double> node_x_;  ///< internal()'s copy of an iterate's dof entries (without the bodies')
+  std::vector<std::pair<int, double>> body_moments_;  ///< balance()'s body_moments
+  CouplingBlocks body_blocks_;  ///< the contact's blocks and add_body_blocks' (the engine's coupling)
   std::vector<double> face_, face_ux_, face_uy_, face_uz_, surface_pressure_;  ///< external()'s buffers
   std::vector<Vec3<double>> body_start_;                                    ///< bodies' rotation vectors at the start
   std::vector<double> inertia_;        ///< a dynamic step's inertia_forces() at the last balance
@@ -239,6 +274,10 @@ struct StaticProblem final : NewtonProblem {
   bool factored_linear_ = false;    ///< K of a geometrically linear step is factored once per step
   double shift_dtau_ = 0, factored_dtau_ = 0;  ///< a dynamic step's increment in the shift, and in the factor
 };
+
+/// Whether step solves for a rigid body's free rotation (StaticProblem::body_eq): a *STATIC
+/// step, not a frequency, implicit dynamic or modal one on the same machinery.
+bool turns_bodies(const Step& step);
 
 /// The step's engine account into the summary: equations, engine, linear solver (and BLAS),
 /// whether it ran on the GPU, and its timings and sizes (static, dynamic and frequency steps).

@@ -34,9 +34,10 @@ struct StaticStepOptions {
   std::function<void(const StatusPoint&)> status;
 };
 
-/// Refuses a static step (frequency and modal steps too) in which a rigid body's reference node
-/// has a free rotation: static steps move a body by its reference node's given rotation
-/// (loads: the step's, for the held rotations). halfstep check runs it; the step again.
+/// Refuses a step on the static machinery other than *STATIC (frequency, implicit dynamic,
+/// modal steps) in which a rigid body's reference node has a free rotation: those steps move a
+/// body by its reference node's given rotation (loads: the step's, for the held rotations);
+/// a *STATIC step solves for it. halfstep check runs it; the step again.
 void check_static_body_rotations(const Model& model, const Step& step, const StructureSystem& sys,
                                  const StepLoads& loads);
 

@@ -63,6 +63,8 @@ const StaticKindCase kCases[] = {
     {"cax8r_nlgeom", "", "tests/gpu/decks/static_cax8r_neo.inp", "RIGHT_total", "RF1"},
     // A cylindrical *TRANSFORM in a static step (the local equations), CENTRIF's consistent load.
     {"c3d20r_sector_transform", "", "tests/gpu/decks/static_c3d20r_sector_transform.inp", "MIDRAY", "U1"},
+    // A rigid body whose rotation the NLGEOM step solves for: the engine's weights change with it.
+    {"c3d8_turning_body", "", "tests/gpu/decks/static_c3d8_turning_body.inp", "REF", "UR2"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuStaticKinds, ::testing::ValuesIn(kCases),

@@ -380,6 +380,51 @@ TEST(RigidBody, StaticPrescribedRotationTurnsTheBodyAndShowsOnItsReferenceNode) 
   EXPECT_NEAR(corner.at("U3"), 0.0, 1e-14);
 }
 
+// A static step solves for a body's free rotation: a rigid bar (nodes 1 and 2 at x = -+1,
+// its reference node 100 at the origin, translations held, turning about z only) held by two
+// grounded springs SPRING1 of stiffness k on dof 2 and turned by a moment M about z. The
+// springs push back with k sin(theta) on arms cos(theta) each: M = k sin(2 theta) under NLGEOM
+// (theta = asin(M / k) / 2, 15 degrees here), M = 2 k theta in a linear step. The moment is
+// given on the reference node (Abaqus's dof 6) or on a ROT NODE (the peer's dof 3), which
+// shows the rotation as its U.
+TEST(RigidBody, StaticFreeRotationTurnsTheBodyUntilItsMomentBalances) {
+  const double k = 2.0, M = 1.0;
+  for (const bool nlgeom : {true, false})
+    for (const bool rot_node : {false, true}) {
+      std::string d =
+          "*NODE\n1, -1., 0., 0.\n2, 1., 0., 0.\n100, 0., 0., 0.\n101, 5., 5., 0.\n"
+          "*ELEMENT, TYPE=SPRING1, ELSET=S\n11, 1\n12, 2\n*SPRING, ELSET=S\n2\n" + std::to_string(k) + "\n"
+          "*NSET, NSET=BAR\n1, 2\n*NSET, NSET=ALL\n1, 2, 100, 101\n*RIGID BODY, NSET=BAR, REF NODE=100" +
+          std::string(rot_node ? ", ROT NODE=101" : "") + "\n*STEP" + (nlgeom ? ", NLGEOM, INC=100" : "") +
+          "\n*STATIC\n0.1, 1.\n*BOUNDARY\n100, 1, 3\n" + (rot_node ? "101, 1, 2\n" : "100, 4, 5\n") + "*CLOAD\n" +
+          (rot_node ? "101, 3, " : "100, 6, ") + std::to_string(M) + "\n*NODE PRINT, NSET=ALL\nU\n*END STEP\n";
+      const std::string dir = scratch_dir(std::string("rigid_free_turn_") + (nlgeom ? "nl" : "lin") + (rot_node ? "_rot" : ""));
+      std::ofstream(dir + "/r.inp") << d;
+      std::string out;
+      ASSERT_EQ(run_halfstep(dir + "/r.inp", dir + "/out", "--threads 1", &out), 0) << out;
+      std::ifstream in(dir + "/out/r.dat");
+      std::map<long long, std::array<double, 3>> u;
+      for (std::string line; std::getline(in, line);) {
+        std::istringstream row(line);
+        long long id;
+        std::array<double, 3> v;
+        if (row >> id >> v[0] >> v[1] >> v[2]) u[id] = v;
+      }
+      const double theta = nlgeom ? 0.5 * std::asin(M / k) : M / (2 * k);
+      const double c = nlgeom ? std::cos(theta) : 1.0, s = nlgeom ? std::sin(theta) : theta;
+      const std::string what = std::string(nlgeom ? "NLGEOM" : "linear") + (rot_node ? ", ROT NODE" : "");
+      // Linear: round-off; NLGEOM: Newton's tolerance (measured 8.7e-6 of the 0.26 turn).
+      const double tol = nlgeom ? 2e-5 : 1e-12;
+      EXPECT_NEAR(u[2][0], c - 1, tol) << what;
+      EXPECT_NEAR(u[2][1], s, tol) << what;
+      EXPECT_NEAR(u[1][0], 1 - c, tol) << what;
+      EXPECT_NEAR(u[1][1], -s, tol) << what;
+      if (rot_node) {
+        EXPECT_NEAR(u[101][2], theta, tol) << what;  // the body's rotation vector
+      }
+    }
+}
+
 TEST(RigidBody, ForceThroughTheCentreTranslatesABodyHeldAtACorner) {
   // The reference node is a corner, 1.15 from the centre of mass: a force resultant through
   // the centre must give a = F / m and no rotation, which the coupled 6 x 6 solve does (a

@@ -4,6 +4,7 @@
 // deflection and bar forces in a static step, and the massless-node check.
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "run_util.hpp"
@@ -142,6 +143,39 @@ TEST(DiscreteElements, TwoBarTrussStaticDeflectionAndBarForces) {
   const double v = -hn.rows.back()[hn.col("U2")];
   const double l = std::sqrt(1 + (1 - v) * (1 - v)), E = (l * l - 2) / 4, N = EA * E * l / L;
   EXPECT_NEAR(2 * N * (1 - v) / l, -P, 1e-8 * P);
+}
+
+// A plane truss in 3-D: its apex has no stiffness across the plane (dof 2) and no load there.
+// A static step holds it at zero with a note, as Abaqus and the peer pass the zero pivot; the
+// in-plane answer is the truss's (u1 = P L / E A for two bars at 45 degrees). Loaded across
+// the plane it is a mechanism: refused.
+TEST(DiscreteElements, PlaneTrussAcrossItsPlaneIsHeldWhereNothingLoadsIt) {
+  const double P = 1, L = std::sqrt(50.0), EA = 1e7 * 0.0625;
+  const std::string deck = "*NODE, NSET=ALL\n1, 0, 0, 0\n2, 5, 0, 5\n3, 0, 0, 10\n*ELEMENT, TYPE=T3D2, ELSET=B\n1, 1, 2\n"
+                           "2, 2, 3\n*BOUNDARY\n1, 1, 3\n3, 1, 3\n*MATERIAL, NAME=AL\n*ELASTIC\n1e7, 0.3\n"
+                           "*SOLID SECTION, ELSET=B, MATERIAL=AL\n0.0625\n*STEP\n*STATIC\n*CLOAD\n2, 1, 1.\n";
+  const std::string dir = scratch_dir("discrete_plane_truss");
+  std::ofstream(dir + "/t.inp") << deck << "*NODE PRINT, NSET=ALL\nU\n*END STEP\n";
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/t.inp", dir + "/out", "", &out), 0) << out;
+  EXPECT_NE(out.find("1 dof(s) without stiffness and without load held at zero (node 2 dof 2)"), std::string::npos) << out;
+  std::ifstream in(dir + "/out/t.dat");
+  bool found = false;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream row(line);
+    long long id;
+    double u[3];
+    if (row >> id >> u[0] >> u[1] >> u[2] && id == 2) {
+      found = true;
+      EXPECT_NEAR(u[0], P * L / EA, 1e-6 * P * L / EA);  // the .dat's 7 digits
+      EXPECT_EQ(u[1], 0.0);
+      EXPECT_NEAR(u[2], 0.0, 1e-12);
+    }
+  }
+  EXPECT_TRUE(found);
+  std::ofstream(dir + "/y.inp") << deck << "2, 2, 0.1\n*END STEP\n";
+  EXPECT_EQ(run_halfstep(dir + "/y.inp", dir + "/outy", "", &out), 2) << out;
+  EXPECT_NE(out.find("singular stiffness: unconstrained dofs at node 2 dof 2"), std::string::npos) << out;
 }
 
 TEST(DiscreteElements, FreeMasslessSpringNodeIsRefused) {

@@ -286,6 +286,64 @@ RF
   EXPECT_EQ(d.increments, (std::vector<long long>{1, 2, 3, 4}));
 }
 
+// The .dat's "forces" table means what the peer's does: each node's internal force (its
+// elements' forces on it), so a support shows its reaction, a loaded free node its load and
+// the nodes of an *EQUATION the force the equation carries; field output's RF stays Abaqus's
+// reaction (zero off the supports). Two unit C3D8 cubes (nu = 0) stacked along z, joined by
+// *EQUATION at the interface, pulled by 1 on top: a uniform unit stress, a quarter per face node.
+TEST(PrintOutput, StaticForcesTableIsEachNodesInternalForceAsThePeersIs) {
+  const std::string dir = scratch_dir("print_internal_forces");
+  std::ostringstream deck;
+  deck << "*NODE\n";
+  const double xy[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+  for (int layer = 0; layer < 2; ++layer)  // cube A: 1-8 (z 0..1), cube B: 11-18 (z 1..2)
+    for (int k = 0; k < 8; ++k)
+      deck << 10 * layer + k + 1 << ", " << xy[k % 4][0] << ", " << xy[k % 4][1] << ", " << layer + k / 4 << "\n";
+  deck << "*ELEMENT, TYPE=C3D8, ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8\n2, 11, 12, 13, 14, 15, 16, 17, 18\n"
+       << "*NSET, NSET=BASE\n1, 2, 3, 4\n*NSET, NSET=TOP\n15, 16, 17, 18\n"
+       << "*NSET, NSET=ALL\n1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 14, 15, 16, 17, 18\n"
+       << "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.\n*SOLID SECTION, ELSET=E, MATERIAL=M\n*BOUNDARY\nBASE, 1, 3\n"
+       << "*EQUATION\n";
+  for (int k = 0; k < 4; ++k)
+    for (int d = 1; d <= 3; ++d) deck << "2\n" << 11 + k << ", " << d << ", 1., " << 5 + k << ", " << d << ", -1.\n";
+  deck << "*STEP\n*STATIC\n*CLOAD\nTOP, 3, 0.25\n*NODE PRINT, NSET=ALL\nRF\n*OUTPUT, FIELD\n*NODE OUTPUT\nRF\n*END STEP\n";
+  std::ofstream(dir + "/f.inp") << deck.str();
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/f.inp", dir + "/out", "", &out), 0) << out;
+  const Dat d = read_dat(dir + "/out/f.dat");
+  std::map<long long, double> fz;
+  bool in_table = false;
+  for (const std::string& l : d.lines) {
+    if (l.find("forces (fx,fy,fz) for set ALL") != std::string::npos) in_table = true;
+    else if (in_table) {
+      std::istringstream row(l);
+      long long id;
+      double fx, fy, f;
+      if (row >> id >> fx >> fy >> f) {
+        fz[id] = f;
+        EXPECT_NEAR(fx, 0.0, 1e-12) << id;
+        EXPECT_NEAR(fy, 0.0, 1e-12) << id;
+      }
+    }
+  }
+  ASSERT_EQ(fz.size(), 16u);
+  for (long long id : {1, 2, 3, 4}) EXPECT_NEAR(fz[id], -0.25, 1e-9) << id;    // the supports' reactions
+  for (long long id : {5, 6, 7, 8}) EXPECT_NEAR(fz[id], 0.25, 1e-9) << id;     // cube A's pull on the equations
+  for (long long id : {11, 12, 13, 14}) EXPECT_NEAR(fz[id], -0.25, 1e-9) << id;  // cube B's
+  for (long long id : {15, 16, 17, 18}) EXPECT_NEAR(fz[id], 0.25, 1e-9) << id;   // the loads
+  // The .vtu's RF: reactions at the supports only.
+  std::string vtu;  // the step's last frame
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/out"))
+    if (e.path().extension() == ".vtu" && e.path().string() > vtu) vtu = e.path().string();
+  const std::vector<double> rf = read_vtu_array(vtu, "RF");
+  ASSERT_EQ(rf.size(), 48u);
+  double base = 0, elsewhere = 0;
+  for (std::size_t n = 0; n < 16; ++n) (n < 4 ? base : elsewhere) += std::abs(rf[3 * n + 2]);
+  EXPECT_NEAR(base, 1.0, 1e-9);
+  EXPECT_NEAR(elsewhere, 0.0, 1e-12);
+  EXPECT_TRUE(read_vtu_array(vtu, "NodalForce").empty());
+}
+
 // Field frames hold the variables the step's field requests name (ids and energy densities
 // always): here U only, then U with S and PEEQ.
 TEST(FieldOutput, FramesHoldTheRequestedVariablesOnly) {

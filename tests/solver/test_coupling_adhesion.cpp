@@ -176,13 +176,54 @@ TEST(StaticCoupling, ReferenceNodeWithElementsOfItsOwnKeepsItsEquations) {
   EXPECT_GT(std::fabs(nodal(model, last_field(bare), "U", 9, 2)), 1e-3);  // the top moved: translations were free
 }
 
-TEST(StaticCoupling, ReferenceRotationMustBeGiven) {
-  const std::string deck = strip_deck(10, 1, 2, 4, 1, "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0\n",
-                                      "*STEP\n*STATIC\n1, 1\n*BOUNDARY\nRP1, 1, 2\nRP1, 6, 6\nRP2, 2, 2, 0.1\n*END STEP\n");
+TEST(StaticCoupling, FreeReferenceRotationTurnsUnderItsMoment) {
+  // Pure bending again, now by a moment on RP2 whose translations and rotation are free: the
+  // step solves for the rotation, theta = M L / (E I), as exact as the prescribed one above.
+  const double L = 20, h = 1, E = 1000, theta = 0.01, M = E * h * h * h * theta / (12 * L);
+  std::ostringstream step;
+  step.precision(17);
+  step << "*STEP\n*STATIC\n1, 1\n*BOUNDARY\nRP1, 1, 2\nRP1, 6, 6\n*CLOAD\nRP2, 6, " << M
+       << "\n*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*END STEP\n";
+  const std::string deck = strip_deck(L, h, 2, 8, 2, "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0\n", step.str());
+  const Model model = read_inp_string(deck, "mem/bend_free.inp");
+  Capture c;
+  run_deck(deck, c, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  const ResultFrame& f = last_field(c);
+  EXPECT_NEAR(nodal(model, f, "UR", 9002, 2), theta, 1e-9 * theta);
+  EXPECT_NEAR(nodal(model, f, "U", 9002, 1), theta * L / 2, 1e-9 * L);
+  EXPECT_NEAR(nodal(model, f, "U", 9002, 0), 0.0, 1e-9 * L);
+  EXPECT_NEAR(nodal(model, f, "RM", 9001, 2), -M, 1e-9 * M);
+}
+
+TEST(StaticCoupling, FreeReferenceRotationRollsAStripUnderAMoment) {
+  // The thin strip of ThinStripRollsIntoAHalfCircle rolled a quarter turn by the elastica's
+  // moment E I theta / L on RP2 (rotation and translations free, NLGEOM): its end lands on
+  // the elastica's arc and turns by theta, to the same terms of order (h kappa)^2.
+  const double L = 10, h = 0.2, E = 1000, theta = M_PI / 2, M = E * h * h * h / 12 * theta / L;
+  std::ostringstream step;
+  step.precision(17);
+  step << "*STEP, NLGEOM=YES, INC=200\n*STATIC\n0.05, 1, 1e-6, 0.05\n*BOUNDARY\nRP1, 1, 2\nRP1, 6, 6\n*CLOAD\nRP2, 6, "
+       << M << "\n*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*END STEP\n";
+  const std::string deck = strip_deck(L, h, 3, 40, 1, "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0\n", step.str());
+  const Model model = read_inp_string(deck, "mem/roll_free.inp");
+  Capture c;
+  run_deck(deck, c, LinearSolverKind::Ldlt, BackendKind::Cpu);
+  const ResultFrame& f = last_field(c);
+  const double x = L * std::sin(theta) / theta, y = L * (1 - std::cos(theta)) / theta;
+  std::printf("rolled end at (%.6f, %.6f) turned %.6f, elastica (%.6f, %.6f) turned %.6f\n",
+              L + nodal(model, f, "U", 9002, 0), nodal(model, f, "U", 9002, 1), nodal(model, f, "UR", 9002, 2), x, y, theta);
+  EXPECT_NEAR(L + nodal(model, f, "U", 9002, 0), x, 6e-4 * L);
+  EXPECT_NEAR(nodal(model, f, "U", 9002, 1), y, 6e-4 * L);
+  EXPECT_NEAR(nodal(model, f, "UR", 9002, 2), theta, 3e-3 * theta);
+}
+
+TEST(StaticCoupling, ReferenceRotationMustBeGivenInFrequencySteps) {
+  const std::string deck = strip_deck(10, 1, 2, 4, 1, "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0\n*DENSITY\n1\n",
+                                      "*STEP\n*FREQUENCY\n2\n*BOUNDARY\nRP1, 1, 2\nRP1, 6, 6\nRP2, 2, 2\n*END STEP\n");
   Capture c;
   try {
     run_deck(deck, c, LinearSolverKind::Ldlt, BackendKind::Cpu);
-    FAIL() << "a free reference rotation was accepted";
+    FAIL() << "a free reference rotation was accepted in a frequency step";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("rotation of reference node 9002 must be prescribed or held"), std::string::npos)
         << e.what();

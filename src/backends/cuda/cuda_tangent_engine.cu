@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -363,6 +364,16 @@ class Engine final : public CudaTangentEngine {
   }
 
   void set_coupling(const CouplingBlocks* blocks) override { coupling_ = blocks; }
+
+  void set_combination_weights(const std::vector<double>& term_weight) override {
+    if (term_weight.size() != combined_.term_weight.size())
+      throw std::logic_error("set_combination_weights: " + std::to_string(term_weight.size()) + " weights for " +
+                             std::to_string(combined_.term_weight.size()) + " terms");
+    combined_.term_weight = term_weight;
+    if (map_.weight.empty()) return;  // the map is built later, with these weights
+    reweight_csr_assembly(map_, combined_);
+    weight_.assign(map_.weight);
+  }
 
   void set_diagonal_shift(const std::vector<double>& s) override {
     if (s.empty()) {
