@@ -1,4 +1,4 @@
-// *AMPLITUDE, *INITIAL CONDITIONS, *STEP ... *END STEP with *DYNAMIC, *BOUNDARY, *CLOAD
+// *INITIAL CONDITIONS, *STEP ... *END STEP with *DYNAMIC, *BOUNDARY, *CLOAD
 // and *DLOAD. Output requests are in inp_output.cpp.
 #include <algorithm>
 #include <array>
@@ -33,74 +33,6 @@ bool bc_type_ranges(const std::string& type, std::vector<DofRange>& out) {
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------------------
-// Amplitudes
-
-void DeckParser::amplitude_keyword(const Keyword& kw) {
-  allow_params(kw, {"NAME", "DEFINITION", "TIME", "VALUE", "INPUT"});
-  amp_ = Amplitude{};
-  amp_.name = upper(unquote(trim(required_param(kw, "NAME"))));
-  amp_.loc = loc(kw.pos);
-  if (const auto it = m_.amplitudes.find(amp_.name); it != m_.amplitudes.end())
-    fail(kw.pos, "amplitude '" + amp_.name + "' is defined twice (first at " + it->second.loc.str() + ")");
-  const std::string def = squeeze_upper(param(kw, "DEFINITION"));
-  if (def.empty() || def == "TABULAR") amp_.kind = Amplitude::Kind::Tabular;
-  else if (def == "SMOOTHSTEP") amp_.kind = Amplitude::Kind::SmoothStep;
-  else
-    fail(kw.pos, "*AMPLITUDE, DEFINITION=" + param(kw, "DEFINITION") +
-                     " is not supported (TABULAR or SMOOTH STEP)");
-  const std::string time = squeeze_upper(param(kw, "TIME"));
-  if (!time.empty() && time != "STEPTIME" && time != "TOTALTIME")
-    fail(kw.pos, "*AMPLITUDE, TIME=" + param(kw, "TIME") + " is not supported (STEP TIME or TOTAL TIME)");
-  // Total time equals step time in a single-step model; finish() refuses it otherwise.
-  amp_total_time_ = time == "TOTALTIME";
-  const std::string value = squeeze_upper(param(kw, "VALUE"));
-  if (!value.empty() && value != "RELATIVE")
-    fail(kw.pos, "*AMPLITUDE, VALUE=" + param(kw, "VALUE") + " is not supported (RELATIVE only)");
-  amp_half_pair_ = false;
-  follow_input(kw);
-}
-
-// Pairs t, a; a pair may wrap onto the next line.
-void DeckParser::amplitude_data(const Line& line) {
-  for (std::string_view f : line.fields) {
-    if (!amp_half_pair_) {
-      amp_time_ = real(f, "an amplitude time");
-      if (!amp_.time.empty() && !(amp_time_ > amp_.time.back()))
-        fail(at_, "amplitude '" + amp_.name + "': times must increase strictly, but " +
-                      format_real(amp_time_) + " follows " + format_real(amp_.time.back()));
-      amp_half_pair_ = true;
-    } else {
-      amp_.time.push_back(amp_time_);
-      amp_.value.push_back(real(f, "an amplitude value"));
-      amp_half_pair_ = false;
-    }
-  }
-}
-
-void DeckParser::amplitude_end() {
-  if (amp_half_pair_)
-    fail(at_, "amplitude '" + amp_.name + "' ends with a time that has no value (data are time, value pairs)");
-  if (amp_.time.empty())
-    fail(kw_.pos, "*AMPLITUDE '" + amp_.name + "' needs data lines with time, value pairs");
-  if (amp_total_time_) total_time_amplitudes_.push_back(kw_.pos);
-  const std::string name = amp_.name;
-  m_.amplitudes[name] = std::move(amp_);
-}
-
-std::string DeckParser::reference_amplitude(const Keyword& kw) {
-  if (!kw.find("AMPLITUDE")) return {};
-  std::string name = upper(unquote(trim(required_param(kw, "AMPLITUDE"))));
-  amplitude_refs_.emplace_back(name, kw.pos);
-  return name;
-}
-
-// Amplitudes may be defined after the loads that use them, so they are checked at the end.
-void DeckParser::check_amplitude_references() const {
-  for (const auto& [name, pos] : amplitude_refs_)
-    if (!m_.amplitudes.count(name)) fail(pos, "amplitude '" + name + "' is not defined");
-}
 
 // ---------------------------------------------------------------------------------------
 // Initial conditions
@@ -544,7 +476,7 @@ void DeckParser::boundary_keyword(const Keyword& kw) {
   if (!in_step_ && !m_.steps.empty())
     fail(kw.pos, "*BOUNDARY between steps: put it inside a *STEP, or before the first *STEP to "
                  "hold dofs from the start");
-  allow_params(kw, {"AMPLITUDE", "TYPE", "OP", "FIXED"});
+  allow_params(kw, {"AMPLITUDE", "TYPE", "OP", "FIXED", "TIMEDELAY"});
   const std::string type = squeeze_upper(param(kw, "TYPE"));
   if (!type.empty() && type != "DISPLACEMENT" && type != "VELOCITY")
     fail(kw.pos, "*BOUNDARY, TYPE=" + param(kw, "TYPE") +
@@ -633,7 +565,7 @@ bool DeckParser::replaces_carried(const Keyword& kw) const {
 }
 
 void DeckParser::cload_keyword(const Keyword& kw) {
-  allow_params(kw, {"AMPLITUDE", "OP", "LOADCASE"});
+  allow_params(kw, {"AMPLITUDE", "OP", "LOADCASE", "TIMEDELAY"});
   if (replaces_carried(kw)) m_.steps.back().cload_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
   // The peer's LOAD CASE: 1 the real, 2 the imaginary part of a steady-state dynamics load.
@@ -666,7 +598,7 @@ void DeckParser::cload_data(const Line& line) {
 
 // *DLOAD and *DSLOAD: the same parameters and the same carried set of pressures.
 void DeckParser::dload_keyword(const Keyword& kw) {
-  allow_params(kw, {"AMPLITUDE", "OP"});
+  allow_params(kw, {"AMPLITUDE", "OP", "TIMEDELAY"});
   if (replaces_carried(kw)) m_.steps.back().dload_op_new = true;
   block_amplitude_ = reference_amplitude(kw);
 }

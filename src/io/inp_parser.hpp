@@ -497,7 +497,7 @@ class DeckParser {
   std::string reference_amplitude(const Keyword& kw);
   void resolve_model_targets();
   void attach_model_boundaries();
-  void check_amplitude_references() const;
+  void check_amplitude_references();
 
   /// Records a problem and resets the block it happened in, so reading can go on at the
   /// next keyword; throws the collected problems once max_errors_ are reached.
@@ -764,6 +764,12 @@ class DeckParser {
   };
   std::vector<PendingDiscrete> pending_discrete_;
   std::vector<std::pair<std::string, Pos>> amplitude_refs_;
+  /// An amplitude shifted by the peer's TIME DELAY= (its copy `name` of `base`, later by `delay`).
+  struct DelayedAmplitude {
+    std::string name, base;
+    double delay = 0;
+  };
+  std::vector<DelayedAmplitude> delayed_amplitudes_;
 
   // Block state.
   Amplitude amp_;

@@ -644,6 +644,26 @@ TEST(Amplitude, SmoothStepIsHalfWayAtTheMidpointAndFlatAtTheEnds) {
   EXPECT_NEAR(a(0.5), 0.103515625, 1e-15);            // 10 x^3 - 15 x^4 + 6 x^5 at x = 1/4
 }
 
+// The peer's TIME DELAY=d: a load follows its amplitude d later, A(t - d), through a shifted
+// copy of the amplitude (defined after the load here); without AMPLITUDE= it is refused.
+TEST(Amplitude, TimeDelayShiftsTheAmplitude) {
+  const Model m = read(std::string(kPlateMesh) +
+                       "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*CLOAD, AMPLITUDE=R, TIME DELAY=0.5\n1, 3, 2.\n*END STEP\n"
+                       "*AMPLITUDE, NAME=R\n0, 0, 1, 1, 2, 3\n");
+  const std::string name = m.steps[0].cloads[0].amplitude;
+  ASSERT_NE(name, "R");
+  const Amplitude& a = m.amplitudes.at(name);
+  const Amplitude& r = m.amplitudes.at("R");
+  for (double t : {0.0, 0.3, 0.5, 1.2, 1.5, 2.1, 2.6, 4.0}) EXPECT_DOUBLE_EQ(a(t), r(t - 0.5)) << t;
+  try {
+    read(std::string(kPlateMesh) + "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*CLOAD, TIME DELAY=0.5\n1, 3, 2.\n*END STEP\n");
+    FAIL() << "TIME DELAY without AMPLITUDE was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("TIME DELAY shifts an amplitude in time: give AMPLITUDE= too"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Amplitude, EmptyAmplitudeIsOne) {
   Amplitude a;
   EXPECT_DOUBLE_EQ(a(0.3), 1.0);
