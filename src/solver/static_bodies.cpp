@@ -16,9 +16,6 @@ bool turns_bodies(const Step& step) {
   return step.procedure == Procedure::Static && !step.frequency && !step.dynamic && !step.modal;
 }
 
-/// Checks each rigid body's reference node (its rotation given by the step; a planar model's
-/// turns about z only), marks its translations, links its slaves for the rigid-motion check
-/// and counts them as held where their reference node is.
 void check_static_body_rotations(const Model& model, const Step& step, const StructureSystem& sys,
                                  const StepLoads& loads) {
   // A *STATIC step solves for a free rotation (StaticProblem::body_eq).
@@ -29,7 +26,7 @@ void check_static_body_rotations(const Model& model, const Step& step, const Str
     const std::uint8_t need = sys.solid.planar ? 0x4 : 0x7;
     if ((loads.fixed_rotation[static_cast<std::size_t>(rn)] & need) != need)
       throw InputError(bodies.loc[static_cast<std::size_t>(b)],
-                       "static step '" + step.name + "': the rotation of reference node " +
+                       "step '" + step.name + "': the rotation of reference node " +
                            std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) +
                            " must be prescribed or held by *BOUNDARY (" +
                            (sys.solid.planar ? "dof 6 in a planar model" : "dofs 4 to 6") +
@@ -38,6 +35,9 @@ void check_static_body_rotations(const Model& model, const Step& step, const Str
   }
 }
 
+/// Checks each rigid body's reference node (its rotation given or, in a *STATIC step, solved
+/// for; a planar model's turns about z only), marks its translations, links its slaves for the
+/// rigid-motion check and counts them as held where their reference node is.
 void StaticProblem::check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links) {
   check_static_body_rotations(model, step, sys, loads);
   for (int b = 0; b < bodies.num_bodies; ++b) {
