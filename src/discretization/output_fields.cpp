@@ -111,7 +111,7 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
                        bool points) {
   FieldSet fs;
   // References into the arrays are held while later arrays are added: no reallocation.
-  fs.point.reserve(12);
+  fs.point.reserve(16);
   fs.cell.reserve(24);
   const std::size_t nn = nodes ? nodes->size() : static_cast<std::size_t>(sys.num_nodes);
   if (nodes) {
