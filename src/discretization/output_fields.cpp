@@ -108,7 +108,7 @@ void add_cell_fields(const Model& model, const StructureSystem& sys, const Struc
 
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
                        const FullStepFields& full, bool cells, const std::vector<int>* nodes, bool small_strain,
-                       bool points) {
+                       bool points, const std::vector<double>* body_turn) {
   FieldSet fs;
   // References into the arrays are held while later arrays are added: no reallocation.
   fs.point.reserve(16);
@@ -164,9 +164,13 @@ FieldSet output_fields(const Model& model, const StructureSystem& sys, const Str
     const std::ptrdiff_t ref = row_of(sys.bodies.ref_node[static_cast<std::size_t>(k)]);
     if (ref < 0) continue;
     const double* R = &st.body_rotation[9 * static_cast<std::size_t>(k)];
-    const Vec3<double> th = rotation_vector(Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, Vec3<double>{0, 0, 1},
-                                            Vec3<double>{R[0], R[3], R[6]}, Vec3<double>{R[1], R[4], R[7]},
-                                            Vec3<double>{R[2], R[5], R[8]});
+    const double* given = body_turn && body_turn->size() >= 3 * static_cast<std::size_t>(k + 1)
+                              ? &(*body_turn)[3 * static_cast<std::size_t>(k)] : nullptr;
+    const Vec3<double> th =
+        given ? Vec3<double>{given[0], given[1], given[2]}
+              : rotation_vector(Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, Vec3<double>{0, 0, 1},
+                                Vec3<double>{R[0], R[3], R[6]}, Vec3<double>{R[1], R[4], R[7]},
+                                Vec3<double>{R[2], R[5], R[8]});
     ur[static_cast<std::size_t>(3 * ref)] = th.x;
     ur[static_cast<std::size_t>(3 * ref + 1)] = th.y;
     ur[static_cast<std::size_t>(3 * ref + 2)] = th.z;

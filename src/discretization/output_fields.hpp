@@ -27,9 +27,11 @@ ResultMesh result_mesh(const StructureSystem& sys);
 /// and E, the shell section results and the axial forces are the small-strain ones (linear in
 /// the displacements and rotations, solid_cell_results), not the finite-strain measures.
 /// points (with cells): also the solids' S, E and PEEQ at their integration points
-/// (FieldSet::ip, solid_point_results), for the tables that print them.
+/// (FieldSet::ip, solid_point_results), for the tables that print them. body_turn (3 per
+/// rigid body, OutputFrame::body_turn): the bodies' UR as given, not from st.body_rotation.
 FieldSet output_fields(const Model& model, const StructureSystem& sys, const StructureState& st,
                        const FullStepFields& full, bool cells, const std::vector<int>* nodes = nullptr,
-                       bool small_strain = false, bool points = false);
+                       bool small_strain = false, bool points = false,
+                       const std::vector<double>* body_turn = nullptr);
 
 }  // namespace halfstep

@@ -31,6 +31,9 @@ struct OutputFrame {
   /// prints at TIME POINTS; empty: PrintRequest::due, every frame for a request on points).
   std::vector<char> prints_due;
   bool small_strain = false; ///< of a geometrically linear static step: element results are the small-strain ones
+  /// 3 per rigid body: rotation vectors that the frame's UR shows as they are (a frequency
+  /// step's mode: linear, at any scale) instead of state.body_rotation's; empty: none.
+  std::vector<double> body_turn;
   /// A frequency step's eigenvalues omega^2 (ascending), on its first frame: the .dat's
   /// eigenvalue table (empty on every other frame).
   std::vector<double> eigenvalues;

@@ -99,7 +99,8 @@ void AsyncOutput::run() {
                             prints_need_points(model_.steps[static_cast<std::size_t>(f.step - 1)].prints);
         if (f.field || f.history || f.print)
           out.fields = output_fields(model_, sys_, f.state, f.full, f.field || f.print_cells, f.nodes.get(), f.small_strain,
-                                     points);
+                                     points,
+                                     f.body_turn.empty() ? nullptr : &f.body_turn);
         if (f.field && bezier_) out.bezier = bezier_fields(*bezier_, out.fields);
         const EnergyRecord& e = f.record;
         out.energy_row = {e.time,    e.kinetic,   e.internal,           e.external_work, e.damping_work,

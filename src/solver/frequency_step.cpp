@@ -198,6 +198,9 @@ ModeSet mode_set(const Modes& kept, const EquationMass& mass, int step) {
     mass.apply(v.data(), mx.data());
     set.modal_mass.push_back(v.dot(mx));
     mass.expand(v.data(), set.shapes.emplace_back());
+    std::vector<double>& turn = set.body_turns.emplace_back(p.body_eq.size(), 0.0);
+    for (std::size_t i = 0; i < p.body_eq.size(); ++i)
+      if (p.body_eq[i] >= 0) turn[i] = v[p.body_eq[i]] / p.model_size;
   }
   set.mass = mass.dofs;
   return set;
@@ -372,10 +375,12 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
         frame->print_cells = frame->print && prints_need_cells(step.prints) && sys.node_dofs <= 3;
         frame->small_strain = true;
         copy_output_fields(st, frame->state, frame->field || frame->print_cells);
-        // A mode turns no body (their rotations are prescribed: free ones are refused).
+        // A mode turns a body by its small rotation (free components; the given ones are
+        // zero in a mode): shown as it is, at the mode's scale, which may pass pi.
         const Mat3<double> unturned = scaled_identity(1.0);
         for (std::size_t b = 0; b + 9 <= frame->state.body_rotation.size(); b += 9)
           std::copy(unturned.a, unturned.a + 9, &frame->state.body_rotation[b]);
+        frame->body_turn = set.body_turns[j];
         const std::vector<double>& dof = set.shapes[j];
         for (std::size_t n = 0; n < p.nn; ++n) {
           frame->state.ux[n] = dof[p.q * n];

@@ -23,6 +23,9 @@ namespace halfstep {
 struct ModeSet {
   std::vector<double> lambda;               ///< omega^2, ascending
   std::vector<std::vector<double>> shapes;  ///< one dof vector per mode
+  /// Per mode, 3 per rigid body: the rotation vector of a body whose rotation the step solved
+  /// for (zero for the given components); empty without bodies.
+  std::vector<std::vector<double>> body_turns;
   std::vector<double> modal_mass;           ///< phi . M phi (1 under NORMALIZATION=MASS)
   /// The mass matrix the modes are orthogonal in, on the dofs (held ones' rows included): a
   /// steady-state step's base-motion loads and support reactions.

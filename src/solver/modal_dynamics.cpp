@@ -64,8 +64,14 @@ class ModalFrames {
   NewtonIterate store(const ModalMotion& mo, double tau) {
     NewtonIterate s;
     s.x = x0_;
-    for (std::size_t j = 0; j < modes_.lambda.size(); ++j)
+    // The bodies' turns after the dofs (StaticProblem::body_eq), each mode's at its amplitude.
+    s.x.resize(std::max(s.x.size(), p_.ndof + p_.body_eq.size()), 0.0);
+    for (std::size_t j = 0; j < modes_.lambda.size(); ++j) {
       for (std::size_t k = 0; k < p_.ndof; ++k) s.x[k] += modes_.shapes[j][k] * mo.q[j];
+      if (j < modes_.body_turns.size())
+        for (std::size_t i = 0; i < modes_.body_turns[j].size() && p_.ndof + i < s.x.size(); ++i)
+          s.x[p_.ndof + i] += p_.model_size * modes_.body_turns[j][i] * mo.q[j];
+    }
     s.cfg = p_.start.cfg;  // sized, with the base state's temperatures
     p_.linear_configuration(s.x, s.cfg);
     p_.store(s, t0_ + tau);
@@ -267,6 +273,7 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
   // The loads per mode, phi_j . f(tau) / m_j: the generalized forces of the step's loads on the
   // reference configuration (a modal response is linear).
   std::vector<double> f;
+  std::vector<std::pair<int, double>> moments;
   const auto modal_forces = [&](double tau, std::vector<double>& out) {
     p.external(tau, p.ref, f);
     out.assign(nm, 0.0);
@@ -274,6 +281,13 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
       if (f[k] == 0) continue;
       for (std::size_t j = 0; j < nm; ++j) out[j] += modes->shapes[j][k] * f[k];
     }
+    // Moments on turning rigid bodies do work on the modes' body rotations.
+    p.body_moments(tau, p.start.x, moments);
+    for (const auto& [eq, v] : moments)
+      for (std::size_t i = 0; i < p.body_eq.size(); ++i)
+        if (p.body_eq[i] == eq)
+          for (std::size_t j = 0; j < nm && j < modes->body_turns.size(); ++j)
+            out[j] += modes->body_turns[j][i] * v * p.model_size;
     for (std::size_t j = 0; j < nm; ++j) out[j] /= modes->modal_mass[j];
   };
   // A modal step right after another goes on with its motion on the same base; any other

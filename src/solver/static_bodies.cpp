@@ -13,7 +13,7 @@
 namespace halfstep {
 
 bool turns_bodies(const Step& step) {
-  return step.procedure == Procedure::Static && !step.frequency && !step.dynamic && !step.modal;
+  return step.procedure == Procedure::Static && !step.dynamic && !(step.modal && step.modal->steady_state);
 }
 
 void check_static_body_rotations(const Model& model, const Step& step, const StructureSystem& sys,
@@ -30,8 +30,8 @@ void check_static_body_rotations(const Model& model, const Step& step, const Str
                            std::to_string(model.nodes.id[static_cast<std::size_t>(rn)]) +
                            " must be prescribed or held by *BOUNDARY (" +
                            (sys.solid.planar ? "dof 6 in a planar model" : "dofs 4 to 6") +
-                           "): frequency, implicit dynamic and modal steps move a rigid body by its reference "
-                           "node's given rotation (a *STATIC step solves for a free one)");
+                           "): implicit dynamic and steady-state dynamics steps move a rigid body by its reference "
+                           "node's given rotation (*STATIC, *FREQUENCY and *MODAL DYNAMIC steps turn a free one)");
   }
 }
 

@@ -211,7 +211,8 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
 
 
 void StaticProblem::hold_dofs_without_stiffness() {
-  if (!turns_bodies(step)) return;  // a *STATIC step's (inertia holds them in dynamic steps)
+  // A *STATIC step's (inertia holds them in dynamic steps; a frequency step's are zero modes).
+  if (!turns_bodies(step) || step.frequency) return;
   bool bars = false;  // only trusses and springs leave a direction of their nodes without stiffness
   for (const SolidGroup& g : sys.solid.groups) bars |= element_kind(g.kind).cross_section || element_kind(g.kind).discrete;
   if (!bars) return;
@@ -333,6 +334,16 @@ void StaticProblem::number_equations_of_step() {
       const auto rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
       for (int j = 0; j < 3; ++j)
         if ((turns & (1u << j)) && !(loads.fixed_rotation[rn] & (1u << j))) body_eq[3 * static_cast<std::size_t>(b) + j] = neq++;
+      // A frequency step's body turns with the inertia of its slaves' masses; a rotary
+      // inertia on its reference node has no rotation dof to act on in a model of solids.
+      const int* beq = &body_eq[3 * static_cast<std::size_t>(b)];
+      if (step.frequency && (beq[0] >= 0 || beq[1] >= 0 || beq[2] >= 0))
+        for (const PointMass& r : model.point_inertias)
+          if (r.node == static_cast<int>(rn))
+            throw InputError(r.loc, "frequency step '" + step.name + "': a *ROTARY INERTIA on reference node " +
+                                        std::to_string(model.nodes.id[rn]) +
+                                        " of a rigid body whose rotation the step leaves free: not supported yet "
+                                        "(hold the body's rotation, or give the inertia to the body's elements)");
     }
   for (int b = 0; b < bodies.num_bodies; ++b) {
     const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);

@@ -275,8 +275,8 @@ struct StaticProblem final : NewtonProblem {
   double shift_dtau_ = 0, factored_dtau_ = 0;  ///< a dynamic step's increment in the shift, and in the factor
 };
 
-/// Whether step solves for a rigid body's free rotation (StaticProblem::body_eq): a *STATIC
-/// step, not a frequency, implicit dynamic or modal one on the same machinery.
+/// Whether step turns a rigid body by its free rotation (StaticProblem::body_eq): a *STATIC,
+/// *FREQUENCY or *MODAL DYNAMIC step, not an implicit dynamic or steady-state one.
 bool turns_bodies(const Step& step);
 
 /// The step's engine account into the summary: equations, engine, linear solver (and BLAS),

@@ -34,10 +34,10 @@ struct StaticStepOptions {
   std::function<void(const StatusPoint&)> status;
 };
 
-/// Refuses a step on the static machinery other than *STATIC (frequency, implicit dynamic,
-/// modal steps) in which a rigid body's reference node has a free rotation: those steps move a
-/// body by its reference node's given rotation (loads: the step's, for the held rotations);
-/// a *STATIC step solves for it. halfstep check runs it; the step again.
+/// Refuses an implicit dynamic or steady-state dynamics step in which a rigid body's reference
+/// node has a free rotation: those steps move a body by its reference node's given rotation
+/// (loads: the step's, for the held rotations); *STATIC and *FREQUENCY steps solve for it, a
+/// *MODAL DYNAMIC step turns it with its modes. halfstep check runs it; the step again.
 void check_static_body_rotations(const Model& model, const Step& step, const StructureSystem& sys,
                                  const StepLoads& loads);
 

@@ -4,9 +4,9 @@
 //    (the transferred forces of the fine face balance the coarse face's own exactly).
 //  * A two-element bar whose second element has its own interface nodes, joined by *EQUATION
 //    or by a conforming *TIE, moves as the bar with merged nodes (same masses, same forces).
+#include <algorithm>
 #include <array>
 #include <cmath>
-#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>

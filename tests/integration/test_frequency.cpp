@@ -2,9 +2,12 @@
 // mode, the dense path), the axial modes of a fixed-free rod and the bending modes of a
 // cantilever against Timoshenko's beam (shift-invert Lanczos); a frequency step after a
 // static one leaves the state alone; models it cannot take are refused with the reason.
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,75 @@ TEST(Frequency, TwoMassesOnSpringsHaveTheirClosedFormModes) {
   const std::string summary = read_file(dir + "/out/summary.json");
   EXPECT_NE(summary.find("\"procedure\": \"frequency\""), std::string::npos) << summary;
   EXPECT_NE(summary.find("\"frequencies\""), std::string::npos) << summary;
+}
+
+// A frequency step solves for a rigid body's free rotation too: a rigid bar (nodes 1 and 2 at
+// x = -+1, point masses m, grounded springs k1 and k2 along y) whose reference node at the
+// origin moves along y and turns about z. In (v, theta): K = [[k1 + k2, k2 - k1],
+// [k2 - k1, k1 + k2]], M = 2 m I, so omega^2 = k1 / m and k2 / m; the ROT NODE's U3 shows each
+// mode's rotation, (u2(2) - u2(1)) / 2.
+TEST(Frequency, FreeRigidBodyTurnsInItsModes) {
+  const double k1 = 1, k2 = 4, m = 1;
+  const std::string dir = scratch_dir("frequency_turning_body");
+  std::ofstream(dir + "/b.inp")
+      << "*NODE, NSET=ALL\n1, -1., 0., 0.\n2, 1., 0., 0.\n100, 0., 0., 0.\n101, 3., 3., 0.\n"
+         "*ELEMENT, TYPE=SPRING1, ELSET=S1\n11, 1\n*ELEMENT, TYPE=SPRING1, ELSET=S2\n12, 2\n"
+         "*SPRING, ELSET=S1\n2\n" << k1 << "\n*SPRING, ELSET=S2\n2\n" << k2 << "\n"
+      << "*ELEMENT, TYPE=MASS, ELSET=PM\n21, 1\n22, 2\n*MASS, ELSET=PM\n" << m << "\n"
+      << "*NSET, NSET=BAR\n1, 2\n*RIGID BODY, NSET=BAR, REF NODE=100, ROT NODE=101\n"
+         "*STEP\n*FREQUENCY\n4\n*BOUNDARY\n100, 1, 1\n100, 3, 3\n101, 1, 2\n*NODE PRINT, NSET=ALL\nU\n*END STEP\n";
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/b.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const std::string dat = read_file(dir + "/out/b.dat");
+  const std::vector<double> lambda = summary_eigenvalues(read_file(dir + "/out/summary.json"));
+  ASSERT_EQ(lambda.size(), 2u) << dat;
+  EXPECT_NEAR(lambda[0], k1 / m, 1e-12 * k2 / m);
+  EXPECT_NEAR(lambda[1], k2 / m, 1e-12 * k2 / m);
+  // Each mode's printed shape: node 101's U3 is half the difference of the bar ends' U2.
+  std::size_t at = dat.find("displacements (vx,vy,vz) for set ALL");
+  int shapes = 0;
+  for (; at != std::string::npos; at = dat.find("displacements (vx,vy,vz) for set ALL", at + 1)) {
+    std::istringstream in(dat.substr(at));
+    std::string line;
+    std::getline(in, line);
+    std::map<long long, std::array<double, 3>> u;
+    while (std::getline(in, line) && u.size() < 4) {
+      std::istringstream row(line);
+      long long id;
+      std::array<double, 3> v;
+      if (row >> id >> v[0] >> v[1] >> v[2]) u[id] = v;
+    }
+    ASSERT_EQ(u.size(), 4u) << dat;
+    const double theta = (u[2][1] - u[1][1]) / 2;
+    EXPECT_GT(std::fabs(theta), 0.1);  // both modes turn the bar (k1 != k2)
+    EXPECT_NEAR(u[101][2], theta, 1e-6 * std::fabs(theta)) << dat;
+    ++shapes;
+  }
+  EXPECT_EQ(shapes, 2);
+  // *MODAL DYNAMIC on those modes: a moment M about z on the ROT NODE from t = 0, undamped:
+  // both modes take 0.5 M, so theta(t) = M / 4 ((1 - cos t) / 1 + (1 - cos 2 t) / 4) (m = 1).
+  const double M = 0.2;
+  std::ofstream(dir + "/d.inp")
+      << read_file(dir + "/b.inp").substr(0, read_file(dir + "/b.inp").find("*NODE PRINT")) << "*END STEP\n"
+      << "*STEP, INC=1000\n*MODAL DYNAMIC\n0.01, 3.\n*CLOAD\n101, 3, " << M
+      << "\n*NODE PRINT, NSET=ALL, FREQUENCY=100\nU\n*END STEP\n";
+  ASSERT_EQ(run_halfstep(dir + "/d.inp", dir + "/outd", "--backend cpu", &log), 0) << log;
+  const std::string dd = read_file(dir + "/outd/d.dat");
+  const std::size_t last = dd.rfind("displacements (vx,vy,vz) for set ALL and time");
+  ASSERT_NE(last, std::string::npos) << dd;
+  std::istringstream in(dd.substr(last));
+  std::string line;
+  std::getline(in, line);
+  std::map<long long, std::array<double, 3>> u;
+  while (std::getline(in, line) && u.size() < 4) {
+    std::istringstream row(line);
+    long long id;
+    std::array<double, 3> v;
+    if (row >> id >> v[0] >> v[1] >> v[2]) u[id] = v;
+  }
+  const double t = 3, theta = M / 4 * ((1 - std::cos(t)) + (1 - std::cos(2 * t)) / 4);
+  EXPECT_NEAR(u[101][2], theta, 1e-6 * std::fabs(theta)) << dd.substr(last);
+  EXPECT_NEAR((u[2][1] - u[1][1]) / 2, theta, 1e-6 * std::fabs(theta));
 }
 
 // The peer's participation factors and effective modal masses in the .dat: for the chain

@@ -217,13 +217,13 @@ TEST(StaticCoupling, FreeReferenceRotationRollsAStripUnderAMoment) {
   EXPECT_NEAR(nodal(model, f, "UR", 9002, 2), theta, 3e-3 * theta);
 }
 
-TEST(StaticCoupling, ReferenceRotationMustBeGivenInFrequencySteps) {
+TEST(StaticCoupling, ReferenceRotationMustBeGivenInImplicitDynamicSteps) {
   const std::string deck = strip_deck(10, 1, 2, 4, 1, "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0\n*DENSITY\n1\n",
-                                      "*STEP\n*FREQUENCY\n2\n*BOUNDARY\nRP1, 1, 2\nRP1, 6, 6\nRP2, 2, 2\n*END STEP\n");
+                                      "*STEP\n*DYNAMIC\n0.1, 1\n*BOUNDARY\nRP1, 1, 2\nRP1, 6, 6\nRP2, 2, 2\n*END STEP\n");
   Capture c;
   try {
     run_deck(deck, c, LinearSolverKind::Ldlt, BackendKind::Cpu);
-    FAIL() << "a free reference rotation was accepted in a frequency step";
+    FAIL() << "a free reference rotation was accepted in an implicit dynamic step";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("rotation of reference node 9002 must be prescribed or held"), std::string::npos)
         << e.what();
