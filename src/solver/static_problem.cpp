@@ -212,7 +212,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
 
 void StaticProblem::hold_dofs_without_stiffness() {
   // A *STATIC step's (inertia holds them in dynamic steps; a frequency step's are zero modes).
-  if (!turns_bodies(step) || step.frequency) return;
+  if (step.procedure != Procedure::Static || step.frequency || step.dynamic || step.modal) return;
   bool bars = false;  // only trusses and springs leave a direction of their nodes without stiffness
   for (const SolidGroup& g : sys.solid.groups) bars |= element_kind(g.kind).cross_section || element_kind(g.kind).discrete;
   if (!bars) return;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +28,25 @@ inline std::string held_cube_model(const std::string& element_type) {
          "*NSET, NSET=BASE\n1, 2, 3, 4\n*NSET, NSET=SEVEN\n1, 2, 3, 4, 5, 6, 7\n"
          "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1e-3\n"
          "*SOLID SECTION, ELSET=E, MATERIAL=M\n*BOUNDARY\nBASE, 1, 3\n";
+}
+
+/// The rows "id v1 v2 v3" of the .dat vector table (U, V, A, RF) whose heading is the last
+/// line of dat that contains `heading` (before `before`: npos, the whole file), by id; the
+/// table ends at the first other line after its rows.
+inline std::map<long long, std::array<double, 3>> dat_vector_rows(const std::string& dat, const std::string& heading,
+                                                                  std::size_t before = std::string::npos) {
+  std::map<long long, std::array<double, 3>> rows;
+  const std::size_t at = dat.rfind(heading, before);
+  if (at == std::string::npos) return rows;
+  std::istringstream in(dat.substr(dat.find('\n', at) + 1));
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream row(line);
+    long long id;
+    std::array<double, 3> v;
+    if (row >> id >> v[0] >> v[1] >> v[2]) rows[id] = v;
+    else if (!rows.empty()) break;
+  }
+  return rows;
 }
 
 /// A fresh scratch directory under the build tree's temp area.

@@ -402,14 +402,8 @@ TEST(RigidBody, StaticFreeRotationTurnsTheBodyUntilItsMomentBalances) {
       std::ofstream(dir + "/r.inp") << d;
       std::string out;
       ASSERT_EQ(run_halfstep(dir + "/r.inp", dir + "/out", "--threads 1", &out), 0) << out;
-      std::ifstream in(dir + "/out/r.dat");
-      std::map<long long, std::array<double, 3>> u;
-      for (std::string line; std::getline(in, line);) {
-        std::istringstream row(line);
-        long long id;
-        std::array<double, 3> v;
-        if (row >> id >> v[0] >> v[1] >> v[2]) u[id] = v;
-      }
+      std::map<long long, std::array<double, 3>> u =
+          dat_vector_rows(read_file(dir + "/out/r.dat"), "displacements (vx,vy,vz) for set ALL");
       const double theta = nlgeom ? 0.5 * std::asin(M / k) : M / (2 * k);
       const double c = nlgeom ? std::cos(theta) : 1.0, s = nlgeom ? std::sin(theta) : theta;
       const std::string what = std::string(nlgeom ? "NLGEOM" : "linear") + (rot_node ? ", ROT NODE" : "");

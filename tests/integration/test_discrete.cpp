@@ -159,20 +159,11 @@ TEST(DiscreteElements, PlaneTrussAcrossItsPlaneIsHeldWhereNothingLoadsIt) {
   std::string out;
   ASSERT_EQ(run_halfstep(dir + "/t.inp", dir + "/out", "", &out), 0) << out;
   EXPECT_NE(out.find("1 dof(s) without stiffness and without load held at zero (node 2 dof 2)"), std::string::npos) << out;
-  std::ifstream in(dir + "/out/t.dat");
-  bool found = false;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream row(line);
-    long long id;
-    double u[3];
-    if (row >> id >> u[0] >> u[1] >> u[2] && id == 2) {
-      found = true;
-      EXPECT_NEAR(u[0], P * L / EA, 1e-6 * P * L / EA);  // the .dat's 7 digits
-      EXPECT_EQ(u[1], 0.0);
-      EXPECT_NEAR(u[2], 0.0, 1e-12);
-    }
-  }
-  EXPECT_TRUE(found);
+  const auto u = dat_vector_rows(read_file(dir + "/out/t.dat"), "displacements (vx,vy,vz) for set ALL");
+  ASSERT_EQ(u.count(2), 1u);
+  EXPECT_NEAR(u.at(2)[0], P * L / EA, 1e-6 * P * L / EA);  // the .dat's 7 digits
+  EXPECT_EQ(u.at(2)[1], 0.0);
+  EXPECT_NEAR(u.at(2)[2], 0.0, 1e-12);
   std::ofstream(dir + "/y.inp") << deck << "2, 2, 0.1\n*END STEP\n";
   EXPECT_EQ(run_halfstep(dir + "/y.inp", dir + "/outy", "", &out), 2) << out;
   EXPECT_NE(out.find("singular stiffness: unconstrained dofs at node 2 dof 2"), std::string::npos) << out;

@@ -73,19 +73,10 @@ TEST(Frequency, FreeRigidBodyTurnsInItsModes) {
   EXPECT_NEAR(lambda[0], k1 / m, 1e-12 * k2 / m);
   EXPECT_NEAR(lambda[1], k2 / m, 1e-12 * k2 / m);
   // Each mode's printed shape: node 101's U3 is half the difference of the bar ends' U2.
-  std::size_t at = dat.find("displacements (vx,vy,vz) for set ALL");
+  const std::string shape = "displacements (vx,vy,vz) for set ALL";
   int shapes = 0;
-  for (; at != std::string::npos; at = dat.find("displacements (vx,vy,vz) for set ALL", at + 1)) {
-    std::istringstream in(dat.substr(at));
-    std::string line;
-    std::getline(in, line);
-    std::map<long long, std::array<double, 3>> u;
-    while (std::getline(in, line) && u.size() < 4) {
-      std::istringstream row(line);
-      long long id;
-      std::array<double, 3> v;
-      if (row >> id >> v[0] >> v[1] >> v[2]) u[id] = v;
-    }
+  for (std::size_t at = dat.find(shape); at != std::string::npos; at = dat.find(shape, at + 1)) {
+    std::map<long long, std::array<double, 3>> u = dat_vector_rows(dat, shape, at);
     ASSERT_EQ(u.size(), 4u) << dat;
     const double theta = (u[2][1] - u[1][1]) / 2;
     EXPECT_GT(std::fabs(theta), 0.1);  // both modes turn the bar (k1 != k2)
@@ -102,20 +93,10 @@ TEST(Frequency, FreeRigidBodyTurnsInItsModes) {
       << "\n*NODE PRINT, NSET=ALL, FREQUENCY=100\nU\n*END STEP\n";
   ASSERT_EQ(run_halfstep(dir + "/d.inp", dir + "/outd", "--backend cpu", &log), 0) << log;
   const std::string dd = read_file(dir + "/outd/d.dat");
-  const std::size_t last = dd.rfind("displacements (vx,vy,vz) for set ALL and time");
-  ASSERT_NE(last, std::string::npos) << dd;
-  std::istringstream in(dd.substr(last));
-  std::string line;
-  std::getline(in, line);
-  std::map<long long, std::array<double, 3>> u;
-  while (std::getline(in, line) && u.size() < 4) {
-    std::istringstream row(line);
-    long long id;
-    std::array<double, 3> v;
-    if (row >> id >> v[0] >> v[1] >> v[2]) u[id] = v;
-  }
+  std::map<long long, std::array<double, 3>> u = dat_vector_rows(dd, shape);
+  ASSERT_EQ(u.size(), 4u) << dd;
   const double t = 3, theta = M / 4 * ((1 - std::cos(t)) + (1 - std::cos(2 * t)) / 4);
-  EXPECT_NEAR(u[101][2], theta, 1e-6 * std::fabs(theta)) << dd.substr(last);
+  EXPECT_NEAR(u[101][2], theta, 1e-6 * std::fabs(theta)) << dd;
   EXPECT_NEAR((u[2][1] - u[1][1]) / 2, theta, 1e-6 * std::fabs(theta));
 }
 

@@ -310,21 +310,11 @@ TEST(PrintOutput, StaticForcesTableIsEachNodesInternalForceAsThePeersIs) {
   std::ofstream(dir + "/f.inp") << deck.str();
   std::string out;
   ASSERT_EQ(run_halfstep(dir + "/f.inp", dir + "/out", "", &out), 0) << out;
-  const Dat d = read_dat(dir + "/out/f.dat");
   std::map<long long, double> fz;
-  bool in_table = false;
-  for (const std::string& l : d.lines) {
-    if (l.find("forces (fx,fy,fz) for set ALL") != std::string::npos) in_table = true;
-    else if (in_table) {
-      std::istringstream row(l);
-      long long id;
-      double fx, fy, f;
-      if (row >> id >> fx >> fy >> f) {
-        fz[id] = f;
-        EXPECT_NEAR(fx, 0.0, 1e-12) << id;
-        EXPECT_NEAR(fy, 0.0, 1e-12) << id;
-      }
-    }
+  for (const auto& [id, f] : dat_vector_rows(read_file(dir + "/out/f.dat"), "forces (fx,fy,fz) for set ALL")) {
+    fz[id] = f[2];
+    EXPECT_NEAR(f[0], 0.0, 1e-12) << id;
+    EXPECT_NEAR(f[1], 0.0, 1e-12) << id;
   }
   ASSERT_EQ(fz.size(), 16u);
   for (long long id : {1, 2, 3, 4}) EXPECT_NEAR(fz[id], -0.25, 1e-9) << id;    // the supports' reactions

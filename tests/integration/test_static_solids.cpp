@@ -24,8 +24,9 @@ TEST(StaticSolids, CooksMembraneNeoHookeanC3D8) {
   // CHOLMOD's BLAS is named in the summary, and the README's set-up (scripts/install-deps.sh)
   // gives OpenBLAS: a machine set up without it factorizes 2-4 times slower.
   const std::string summary = read_file(dir + "/out/summary.json");
-  if (summary.find("\"linear_solver\": \"cholmod\"") != std::string::npos)
+  if (summary.find("\"linear_solver\": \"cholmod\"") != std::string::npos) {
     EXPECT_NE(summary.find("\"blas\": \"OpenBLAS"), std::string::npos) << summary;
+  }
 }
 
 }  // namespace
