@@ -43,8 +43,8 @@ int section_index(int eta, int zeta) {
   return -1;
 }
 
-/// C3D20's nodes as (beam node: 0 = first end, 1 = middle, 2 = second end; eta; zeta), with xi
-/// along the beam from its first node to its third.
+/// C3D20's nodes as (beam node: 0 = first end, 1 = middle, 2 = second end; natural eta; natural
+/// zeta), with xi along the beam from its first node to its third.
 constexpr int kBrick[20][3] = {{0, -1, -1}, {2, -1, -1}, {2, 1, -1}, {0, 1, -1}, {0, -1, 1}, {2, -1, 1}, {2, 1, 1},
                                {0, 1, 1},   {1, -1, -1}, {2, 0, -1}, {1, 1, -1}, {0, 0, -1}, {1, -1, 1}, {2, 0, 1},
                                {1, 1, 1},   {0, 0, 1},   {0, -1, 0}, {2, -1, 0}, {2, 1, 0},  {0, 1, 0}};
@@ -213,11 +213,13 @@ void DeckParser::make_b32_bricks() {
     if (j < 0) {
       conn.insert(conn.end(), c, c + el.count_of(e));
     } else {
-      // An element against its nodes' tangents runs along -t: -n1 keeps the brick right-handed.
+      // The brick's natural axes are (t, -n2, n1), the peer's: its integration points, and so
+      // the printed stresses, come in the peer's order. An element against its nodes' tangents
+      // runs along -t: (-t, n2, n1) keeps the brick right-handed.
       const int s = b32_flip_[static_cast<std::size_t>(j)] ? -1 : 1;
       for (const auto& q : kBrick) {
         const B32Node& bn = b32_nodes_[static_cast<std::size_t>(b32_node_of_[static_cast<std::size_t>(c[q[0]])])];
-        conn.push_back(bn.section[static_cast<std::size_t>(section_index(s * q[1], q[2]))]);
+        conn.push_back(bn.section[static_cast<std::size_t>(section_index(q[2], -s * q[1]))]);
       }
     }
     ptr.push_back(static_cast<int>(conn.size()));
