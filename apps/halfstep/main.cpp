@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -85,6 +86,7 @@ struct Args {
   bool overwrite = false;  ///< run --overwrite: delete another job's results in OUTDIR first
   /// run --progress-interval: seconds between progress lines on a stderr that is not a terminal (0: none).
   double progress_interval = kDefaultProgressSeconds;
+  Dialect dialect = Dialect::Abaqus;  ///< run/check --dialect: whose reading of the keywords
 };
 
 /// What run_command learned that the failure path needs too (the summary of a failed run).
@@ -326,6 +328,18 @@ Args parse(int argc, char** argv) {
   add_run_options(*run, a);
   CLI::App* check = app.add_subcommand("check", "reads and validates the deck and prints a model summary");
   add_deck(*check, a);
+  for (CLI::App* c : {run, check})
+    add_value(*c, "--dialect", "abaqus|calculix",
+              "whose reading of the keywords the deck gets where Abaqus and CalculiX differ\n"
+              "(default abaqus; calculix: C3D8 without F-bar, SECTION=CIRC's number a diameter,\n"
+              "implicit *DYNAMIC increments that grow; docs/input.md, \"Dialects\")",
+              [&a](const std::string& v) {
+                std::string l = v;
+                for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                if (l == "abaqus") a.dialect = Dialect::Abaqus;
+                else if (l == "calculix" || l == "ccx") a.dialect = Dialect::CalculiX;
+                else bad_value("--dialect needs abaqus or calculix, got '" + v + "'");
+              });
   add_dt_scale(*check, a);
   check->add_flag("--timings", a.timings,
                   "print the seconds spent reading the deck and building the solver's arrays (stderr)");
@@ -456,7 +470,7 @@ int run_command(const Args& a, const Communicator& comm, RunContext& ctx) {
     announcing([&] {
       // check reports every problem it finds (up to 50); run stops at the first.
       const auto t_read = std::chrono::steady_clock::now();
-      model = a.command == "check" ? read_inp_all_errors(a.deck, 50) : read_inp(a.deck);
+      model = a.command == "check" ? read_inp_all_errors(a.deck, 50, a.dialect) : read_inp(a.deck, a.dialect);
       read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_read).count();
       // After reading and its checks (their messages name labels and lines, whatever the
       // order), before the partition.

@@ -5,11 +5,14 @@
 // C3D20 and C3D20R by 3 x 3 x 3 Gauss points, C3D10 by the 4 x 4 x 4 conical product, both
 // exact for N_a N_b on straight-sided elements; CAX8 and CAX8R by 3 x 3 Gauss points on the
 // ring's 2 pi R dA (exact for a rectangle's N_a N_b R). C3D10M keeps its lumped mass, as
-// Abaqus's modified tetrahedron does; first-order kinds keep theirs, and so do the planar
-// 8-node kinds (their mass per unit thickness is not a matrix(X, rho) of the nodes alone).
+// Abaqus's modified tetrahedron does; first-order kinds keep theirs (Abaqus/Standard's), except
+// C3D8 FORMULATION=FULL, the peer's C3D8, which takes the peer's consistent mass (2 x 2 x 2
+// Gauss points, exact on parallelepipeds); the planar 8-node kinds keep theirs too (their mass
+// per unit thickness is not a matrix(X, rho) of the nodes alone).
 #pragma once
 
 #include "elements/plane_quad8.hpp"
+#include "elements/solid_hex.hpp"
 #include "elements/solid_hex20.hpp"
 #include "elements/solid_tet.hpp"
 
@@ -90,6 +93,28 @@ double quad8_ring_consistent_mass(const Vec3<double> X[8], double rho, double M[
 }  // namespace solid_detail
 
 /// C3D20: its consistent mass.
+/// C3D8 FORMULATION=FULL: the trilinear hexahedron's consistent mass (2 x 2 x 2 points), as
+/// the peer uses for its C3D8 in implicit procedures.
+template <>
+struct ConsistentMass<C3D8Full> {
+  static constexpr bool kHas = true;
+  static double matrix(const Vec3<double> X[8], double rho, double* M) {
+    for (int k = 0; k < 64; ++k) M[k] = 0;
+    double vol = 0;
+    for (int g = 0; g < 8; ++g) {
+      Vec3<double> b[8];
+      double N[8];
+      solid_detail::hex8_natural(solid_detail::hex8_gauss<double>(g, 0), solid_detail::hex8_gauss<double>(g, 1),
+                                 solid_detail::hex8_gauss<double>(g, 2), b, N);
+      const double dv = solid_detail::hex8_gradients(X, b);
+      if (!(dv > 0)) return dv;
+      solid_detail::add_mass_outer(8, rho * dv, N, M);
+      vol += dv;
+    }
+    return vol;
+  }
+};
+
 template <>
 struct ConsistentMass<C3D20> {
   static constexpr bool kHas = true;

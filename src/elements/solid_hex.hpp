@@ -20,6 +20,11 @@
 // The energy is sum_g w_g detJ_g W(Fbar_g) and the force is its exact gradient; with
 // alpha = (J0/J)^(1/3), Pbar = Fbar S(Fbar), dJ = J F^-T : dF:
 //   f_a = sum_g w_g detJ_g [ alpha Pbar b_a + (alpha/3) (Pbar : F) (F0^-T bbar_a - F^-T b_a) ].
+//
+// C3D8Full (C3D8 with *SOLID SECTION, FORMULATION=FULL) is the same hexahedron with every Gauss
+// point its own volume change: the peer solver's C3D8 (halfstep run --dialect calculix reads
+// C3D8 so). It locks where F-bar does not (nearly incompressible material, bending of a coarse
+// mesh), and its point stresses carry the point's own pressure.
 #pragma once
 
 #include <cmath>
@@ -85,9 +90,9 @@ HS_HD T c3d8_mean_gradients(const Vec3<T> X[8], Vec3<T> bbar[8]) {
   return vol;
 }
 
-/// Full C3D8 evaluation: forces f (8) and strain energy, with (fbar true) or without (plain
-/// 2x2x2 integration, which locks; kept for the locking test) the F-bar method. Writes NaN
-/// when the reference element is invalid.
+/// Full C3D8 evaluation: forces f (8) and strain energy, with (fbar true: C3D8) or without
+/// (plain 2x2x2 integration, which locks: C3D8Full) the F-bar method. Writes NaN when the
+/// reference element is invalid.
 template <class T>
 HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m, bool fbar,
                                 Vec3<T> f[8], const ElementState<T>& state = {}) {
@@ -366,6 +371,61 @@ struct C3D8 {
       out[g] = solid_detail::point_output(m, cbrt(J0 / determinant(F)) * F, state, g);
     }
   }
+};
+
+/// C3D8 with FORMULATION=FULL: plain 2x2x2 Gauss integration, no F-bar (see the file comment).
+struct C3D8Full : C3D8 {
+  static constexpr const char* kFormulation = "FULL";  ///< *SOLID SECTION, FORMULATION= value
+
+  /// Internal forces f (8) and strain energy, the sum over the Gauss points of detJ_g (P b_a,
+  /// W) with each point's own F; hourglass_kappa is unused. NaN for an invalid reference.
+  template <class T>
+  HS_HD static SolidEnergy<T> internal_force(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
+                                             T hourglass_kappa, Vec3<T> f[8], const ElementState<T>& state = {}) {
+    (void)hourglass_kappa;
+    return solid_detail::c3d8_force(X, u, m, false, f, state);
+  }
+
+  /// Critical increment bound 2/omega: omega^2 <= sum_g detJ_g (lam + g2) B_g with
+  /// B_g = sum_a |b_a(g)|^2 / m_a (each point's (tr eps)^2 and eps:eps are at most B_g |u|_M^2).
+  template <class T>
+  HS_HD static T stable_dt(const Vec3<T> X[8], const SolidMaterial<T>& m, T hourglass_kappa = T(0.1)) {
+    (void)hourglass_kappa;
+    T frac[8];
+    const T vol = mass_fractions(X, frac);
+    return solid_detail::point_sum_stable_dt<8>(8, Gradients<T>{X}, m, vol, frac);
+  }
+
+  /// Cauchy stress and Green strain averaged over the Gauss points with weights detJ_g / V.
+  template <class T>
+  HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
+                                              const ElementState<T>& state = {}) {
+    return solid_detail::point_sum_output<8>(8, Gradients<T>{X}, u, m, state);
+  }
+
+  /// Cauchy stress and Green strain of each point's own F (point g next to node g).
+  template <class T>
+  HS_HD static void point_outputs(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,
+                                  const ElementState<T>& state, SolidOutput<T> out[8]) {
+    const bool valid = solid_detail::for_each_point_output<8>(
+        8, Gradients<T>{X}, u, m, state, [&](int g, T, const SolidOutput<T>& p) { out[g] = p; });
+    if (!valid) {
+      const T nan = solid_detail::quiet_nan<T>();
+      for (int g = 0; g < 8; ++g) out[g] = {scaled_identity(nan), scaled_identity(nan)};
+    }
+  }
+
+ private:
+  /// The gradients b_a at Gauss point g; returns detJ_g (the weights are 1).
+  template <class T>
+  struct Gradients {
+    const Vec3<T>* X;
+    HS_HD T operator()(int g, Vec3<T> b[8]) const {
+      solid_detail::hex8_natural(solid_detail::hex8_gauss<T>(g, 0), solid_detail::hex8_gauss<T>(g, 1),
+                                 solid_detail::hex8_gauss<T>(g, 2), b, static_cast<T*>(nullptr));
+      return solid_detail::hex8_gradients(X, b);
+    }
+  };
 };
 
 }  // namespace halfstep

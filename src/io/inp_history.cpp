@@ -450,10 +450,12 @@ void DeckParser::static_data(const Line& line) {
   c.maximum = f.size() > 3 ? real_or(f[3], s.time_period, "the maximum time increment") : s.time_period;
   if (!(c.maximum >= c.initial))
     fail(at_, "the maximum time increment must be at least the initial increment, got '" + std::string(f[3]) + "'");
-  // An implicit dynamic step has no half-increment residual control yet: its automatic
-  // increments never exceed the initial one (Newton's cut-backs may shorten them), so the
-  // accuracy is the deck's initial choice; the INC= check below then counts with it.
-  if (s.dynamic) c.maximum = std::min(c.maximum, c.initial);
+  // An implicit dynamic step has no half-increment residual control yet (Abaqus grows its
+  // increments by it): its automatic increments never exceed the initial one (Newton's
+  // cut-backs may shorten them), so the accuracy is the deck's initial choice; the INC= check
+  // below then counts with it. The peer grows them as a static step's, by the iterations
+  // alone: --dialect calculix does too.
+  if (s.dynamic && dialect_ == Dialect::Abaqus) c.maximum = std::min(c.maximum, c.initial);
   // A step that cannot end within INC= increments is refused here rather than after INC= of
   // them (up to 10^8, a frame each: an initial increment of 1e-300 under DIRECT ran for hours).
   const double step_inc = c.direct ? c.initial : c.maximum;

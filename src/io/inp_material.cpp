@@ -347,13 +347,22 @@ void DeckParser::beam_section_data(const Line& line) {
   BeamSection& s = m_.beam_sections.back();
   const bool rect = s.shape == BeamSection::Shape::Rect;
   if (block_lines_ == 1) {
-    const char* form = rect ? "a, b (RECT: width along n1, height along n2)" : "r (CIRC: the radius)";
+    // The peer reads CIRC's number as the diameter (and takes a second one: an ellipse's).
+    const bool peer = dialect_ == Dialect::CalculiX;
+    const char* form = rect   ? "a, b (RECT: width along n1, height along n2)"
+                       : peer ? "d[, d] (CIRC, as the peer reads it: the diameter)"
+                              : "r (CIRC: the radius)";
     need_fields(line, 1, form);
-    at_most_fields(line, rect ? 2 : 1, form);
-    s.a = real(line.fields[0], rect ? "the width a" : "the radius r");
+    at_most_fields(line, rect || peer ? 2 : 1, form);
+    s.a = real(line.fields[0], rect ? "the width a" : peer ? "the diameter d" : "the radius r");
     if (rect) {
       need_fields(line, 2, form);
       s.b = real(line.fields[1], "the height b");
+    } else if (peer) {
+      if (line.fields.size() > 1 && !line.fields[1].empty() &&
+          real(line.fields[1], "the second diameter") != s.a)
+        fail(at_, "*BEAM SECTION, SECTION=CIRC with two different diameters (an ellipse) is not supported");
+      s.a *= 0.5;
     }
     if (!(s.a > 0 && s.a < 1e300) || (rect && !(s.b > 0 && s.b < 1e300)))
       fail(at_, std::string("*BEAM SECTION: ") + (rect ? "a and b" : "the radius") + " must be positive, got " +
@@ -497,7 +506,17 @@ void DeckParser::resolve_sections() {
     if (!s.orientation.empty() && !m_.orientations.count(s.orientation))
       fail(solid_section_pos_[i], "*SOLID SECTION: orientation '" + s.orientation + "' is not defined");
     if (!s.formulation.empty()) apply_formulation(s.elset, s.formulation, "*SOLID SECTION", solid_section_pos_[i]);
+    else if (dialect_ == Dialect::CalculiX) apply_peer_formulations(s.elset);
   }
+}
+
+void DeckParser::apply_peer_formulations(const std::string& elset) {
+  // The peer's C3D8 integrates every Gauss point with its own volume change; Abaqus's (and
+  // halfstep's default) averages it over the element (F-bar).
+  static const int c3d8 = find_element_kind("C3D8", ""), full = find_element_kind("C3D8", "FULL");
+  Elements& el = m_.elements;
+  for (int e : m_.elsets.at(elset).members)
+    if (el.kind[static_cast<std::size_t>(e)] == c3d8) el.kind[static_cast<std::size_t>(e)] = full;
 }
 
 // The section's elements become the registry's kind for (their deck kind, FORMULATION=).

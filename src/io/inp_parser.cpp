@@ -11,13 +11,20 @@
 
 namespace halfstep::inp {
 
+std::uint64_t DeckParser::source_hash() const {
+  // Every file has been read. Another dialect is another model of the same text: a restart
+  // must not resume across it.
+  const std::uint64_t h = lex_.source_hash();
+  return dialect_ == Dialect::Abaqus ? h : h ^ 0x9e3779b97f4a7c15ull;
+}
+
 Model DeckParser::parse(const std::string& deck_path) {
   m_.deck_path = deck_path;
   Line line;
   if (max_errors_ == 1) {
     while (lex_.next(line)) feed(line);
-    m_.source_hash = lex_.source_hash();  // every file has been read
-  m_.source_bytes = lex_.source_bytes();
+    m_.source_hash = source_hash();
+    m_.source_bytes = lex_.source_bytes();
     end_block();
     finish();
     return std::move(m_);
@@ -30,7 +37,7 @@ Model DeckParser::parse(const std::string& deck_path) {
       note_error(e);
     }
   }
-  m_.source_hash = lex_.source_hash();  // every file has been read
+  m_.source_hash = source_hash();
   m_.source_bytes = lex_.source_bytes();
   // The checks of the whole model stop at their first problem; after earlier ones it may be
   // a consequence of them.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "io/inp_lexer.hpp"
+#include "io/inp_reader.hpp"
 #include "model/model.hpp"
 
 namespace halfstep::inp {
@@ -26,8 +27,10 @@ namespace halfstep::inp {
 /// Reads one deck from a lexer into a Model; single use.
 class DeckParser {
  public:
-  /// max_errors: how many problems to collect before giving up (1: stop at the first).
-  explicit DeckParser(Lexer& lexer, int max_errors = 1) : lex_(lexer), max_errors_(max_errors < 1 ? 1 : max_errors) {}
+  /// max_errors: how many problems to collect before giving up (1: stop at the first);
+  /// dialect: whose reading of the keywords the deck gets where Abaqus and the peer differ.
+  explicit DeckParser(Lexer& lexer, int max_errors = 1, Dialect dialect = Dialect::Abaqus)
+      : lex_(lexer), max_errors_(max_errors < 1 ? 1 : max_errors), dialect_(dialect) {}
   /// Reads every line, checks the model as a whole and returns it. Throws InputError: the
   /// first problem, or with max_errors > 1 every problem found (one per line of what()).
   Model parse(const std::string& deck_path);
@@ -253,6 +256,9 @@ class DeckParser {
   void resolve_discrete_sections();
   /// Switches the elements of solid section s (keyword at pos) to the kind of its FORMULATION=.
   void apply_formulation(const std::string& elset, const std::string& formulation, const char* keyword, Pos pos);
+  /// Dialect::CalculiX: a section's elements without FORMULATION= become the formulation the
+  /// peer runs for their deck kind (C3D8: FULL).
+  void apply_peer_formulations(const std::string& elset);
 
   // inp_history.cpp
   void amplitude_keyword(const Keyword& kw);
@@ -499,6 +505,8 @@ class DeckParser {
   void attach_model_boundaries();
   void check_amplitude_references();
 
+  /// The hash of every file read, and of the dialect (Model::source_hash).
+  std::uint64_t source_hash() const;
   /// Records a problem and resets the block it happened in, so reading can go on at the
   /// next keyword; throws the collected problems once max_errors_ are reached.
   void note_error(const InputError& e);
@@ -507,6 +515,7 @@ class DeckParser {
   Lexer& lex_;
   Model m_;
   int max_errors_ = 1;
+  Dialect dialect_ = Dialect::Abaqus;  ///< see io/inp_reader.hpp
   std::vector<std::string> errors_;  ///< problems found so far (what() of each)
   bool skipping_ = false;            ///< data lines of a keyword that failed are skipped
 

@@ -5,22 +5,22 @@
 
 namespace halfstep {
 
-Model read_inp(const std::string& path) {
+Model read_inp(const std::string& path, Dialect dialect) {
   inp::Lexer lexer;
   lexer.open_file(path);
-  return inp::DeckParser(lexer).parse(path);
+  return inp::DeckParser(lexer, 1, dialect).parse(path);
 }
 
-Model read_inp_all_errors(const std::string& path, int max_errors) {
+Model read_inp_all_errors(const std::string& path, int max_errors, Dialect dialect) {
   inp::Lexer lexer;
   lexer.open_file(path);
-  return inp::DeckParser(lexer, max_errors).parse(path);
+  return inp::DeckParser(lexer, max_errors, dialect).parse(path);
 }
 
-Model read_inp_string(const std::string& text, const std::string& virtual_path) {
+Model read_inp_string(const std::string& text, const std::string& virtual_path, Dialect dialect) {
   inp::Lexer lexer;
   lexer.open_text(text, virtual_path);
-  return inp::DeckParser(lexer).parse(virtual_path);
+  return inp::DeckParser(lexer, 1, dialect).parse(virtual_path);
 }
 
 }  // namespace halfstep

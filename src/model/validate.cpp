@@ -133,7 +133,7 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
   }
 }
 
-/// What a section with FORMULATION= (the FPM elements, incremental and explicit only)
+/// What a section with FORMULATION=FPM (the FPM elements, incremental and explicit only)
 /// allows: isotropic *ELASTIC, with or without *PLASTIC, and no static step.
 void check_formulation(const Model& m, const SolidSection& sec, const Material& mat) {
   const std::string what = "*SOLID SECTION, FORMULATION=" + sec.formulation;
@@ -211,7 +211,8 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SOLID SECTION: material '" + sec.material + "' is not defined");
-    if (!sec.formulation.empty()) check_formulation(m, sec, mat->second);
+    // FULL is C3D8's plain integration, any law and any procedure; FPM is incremental.
+    if (!sec.formulation.empty() && sec.formulation != "FULL") check_formulation(m, sec, mat->second);
     check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static, linear_static,
                            temperatures);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))

@@ -99,7 +99,7 @@ RestartPoint restart_point(const RestartBlob& b, const Model& model, const Struc
            opt.job + "' (deck '" + model.deck_path + "'): a restart resumes only the job that wrote it");
   if (b.get_value<std::uint64_t>("run.deck_hash") != model.source_hash)
     b.fail("it was written for job '" + opt.job + "' with another version of its deck: '" + model.deck_path +
-           "' (or a file it includes) has changed since (its model, steps or output)");
+           "' (or a file it includes) has changed since (its model, steps or output), or it is read in another --dialect");
   if (b.bytes("run.backend") != hw.name() || b.bytes("run.precision") != hw.precision())
     b.fail("it was written by the " + b.bytes("run.backend") + " backend in " + b.bytes("run.precision") +
            " precision; this run uses " + hw.name() + " in " + hw.precision());

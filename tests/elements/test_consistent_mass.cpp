@@ -4,7 +4,8 @@
 // 16 between mid-edge nodes sharing a corner, 8 between opposite ones); both kinds' sums equal
 // rho V on a distorted element (a rigid translation's kinetic energy), symmetric, and
 // positive definite (every Cholesky pivot positive); CAX8's and CAX8R's ring masses sum to rho
-// times the ring's volume.
+// times the ring's volume; the trilinear hexahedron's (C3D8 FORMULATION=FULL) on a box is the
+// tensor product of the bar's L/6 [2 1; 1 2].
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -43,6 +44,24 @@ void expect_mass_of(int n, const double* M, double rho, double vol) {
     }
   EXPECT_NEAR(sum, rho * vol, 1e-12 * rho * vol);
   EXPECT_TRUE(positive_definite(n, M));
+}
+
+TEST(ConsistentMass, Hex8IsTheBarsTensorProductOnABox) {
+  const double a = 2, b = 3, c = 0.5, rho = 7.5;
+  Vec3<double> X[8];
+  for (int n = 0; n < 8; ++n) X[n] = {a * (hex8_sign(n, 0) + 1) / 2, b * (hex8_sign(n, 1) + 1) / 2, c * (hex8_sign(n, 2) + 1) / 2};
+  double M[64];
+  ASSERT_NEAR(ConsistentMass<C3D8Full>::matrix(X, rho, M), a * b * c, 1e-13 * a * b * c);
+  for (int p = 0; p < 8; ++p)
+    for (int q = 0; q < 8; ++q) {
+      double expect = rho * a * b * c;
+      for (int d = 0; d < 3; ++d) expect *= hex8_sign(p, d) == hex8_sign(q, d) ? 1.0 / 3.0 : 1.0 / 6.0;
+      EXPECT_NEAR(M[8 * p + q], expect, 1e-13 * rho * a * b * c) << p << " " << q;
+    }
+  // A distorted element: the sum, symmetry, positive definiteness.
+  X[6] = {X[6].x + 0.3, X[6].y - 0.2, X[6].z + 0.1};
+  const double vol = ConsistentMass<C3D8Full>::matrix(X, rho, M);
+  expect_mass_of(8, M, rho, vol);
 }
 
 TEST(ConsistentMass, Tet10MatchesItsClosedForm) {

@@ -1,9 +1,10 @@
-// The solid element kinds C3D8R, C3D8, C3D4, C3D10M, C3D10, C3D6, C3D20R and C3D20 through
+// The solid element kinds C3D8R, C3D8, C3D8 FULL, C3D4, C3D10M, C3D10, C3D6, C3D20R and C3D20 through
 // their common trait interface
 // (src/elements/solid_kinds.hpp), each on a distorted but valid element: patch test (exact F,
 // forces = P int dN/dX dV, cancelling forces at the interior nodes of a distorted patch),
 // rigid motions, objectivity, forces as the energy gradient, lumped mass, the stable
-// increment against the true highest frequency, the F-bar locking check for C3D8, invalid
+// increment against the true highest frequency, the F-bar locking check for C3D8 (and C3D8
+// FULL's locking), invalid
 // elements, and a float instantiation.
 #include <gtest/gtest.h>
 
@@ -81,6 +82,8 @@ template <>
 struct Shapes<C3D8R> : HexShapes {};
 template <>
 struct Shapes<C3D8> : HexShapes {};
+template <>
+struct Shapes<C3D8Full> : HexShapes {};
 
 /// Corner-node tetrahedra of the Kuhn split (6 per cell, along the cell diagonal) of a
 /// 2x2x2 block, each ordered to positive volume.
@@ -375,6 +378,10 @@ void integrated_gradients<C3D8>(const V3 X[8], V3 g[8]) {
   hex_integrated_gradients(X, g);
 }
 template <>
+void integrated_gradients<C3D8Full>(const V3 X[8], V3 g[8]) {
+  hex_integrated_gradients(X, g);
+}
+template <>
 void integrated_gradients<C3D8R>(const V3 X[8], V3 g[8]) {
   hex_integrated_gradients(X, g);
 }
@@ -452,11 +459,17 @@ void integrated_gradients<C3D20R>(const V3 X[20], V3 g[20]) {
 
 template <class K>
 class SolidKind : public ::testing::Test {};
-using Kinds = ::testing::Types<C3D8R, C3D8, C3D4, C3D10M, C3D10, C3D6, C3D20R, C3D20>;
-/// Names the typed instances after the kinds.
+/// Whether trait K is another formulation of its deck kind (K::kFormulation).
+template <class K, class = void>
+struct HasFormulation : std::false_type {};
+template <class K>
+struct HasFormulation<K, std::void_t<decltype(K::kFormulation)>> : std::true_type {};
+using Kinds = ::testing::Types<C3D8R, C3D8, C3D8Full, C3D4, C3D10M, C3D10, C3D6, C3D20R, C3D20>;
+/// Names the typed instances after the kinds (a formulation after its deck kind: C3D8_FULL).
 struct KindName {
   template <class K>
   static std::string GetName(int) {
+    if constexpr (HasFormulation<K>::value) return std::string(K::name()) + "_" + K::kFormulation;
     return K::name();
   }
 };
@@ -876,6 +889,8 @@ TEST(SolidKinds, C3D8FbarRemovesVolumetricLockingInBending) {
               2.0 * k * k * 8.0);
   EXPECT_LT(fbar, 2.0 * k * k * 8.0);
   EXPECT_GT(plain, 1000.0 * fbar);
+  // FORMULATION=FULL is that plain integration: it locks.
+  EXPECT_EQ(C3D8Full::internal_force(X, u, m, 0.0, f).strain, plain);
 }
 
 /// Every member of kind K in float, on the distorted element, against double.
@@ -912,6 +927,7 @@ void check_float() {
 TEST(SolidKinds, FloatInstantiationsAgreeWithDouble) {
   check_float<C3D8R>();
   check_float<C3D8>();
+  check_float<C3D8Full>();
   check_float<C3D4>();
   check_float<C3D10M>();
   check_float<C3D6>();

@@ -109,7 +109,7 @@ TEST_P(TangentDecks, ElementMatricesAssemblyAndForcesMatchTheHost) {
 
 INSTANTIATE_TEST_SUITE_P(Continuum, TangentDecks,
                          ::testing::Values("plane_cps4.inp", "plane_cpe4.inp", "solid_c3d8_neo.inp",
-                                           "solid_c3d8r_svk.inp", "solid_c3d4_ortho.inp", "solid_c3d10m_svk.inp",
+                                           "solid_c3d8full_j2.inp", "solid_c3d8r_svk.inp", "solid_c3d4_ortho.inp", "solid_c3d10m_svk.inp",
                                            "static_nc3d2.inp"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string s = i.param;

@@ -212,6 +212,7 @@ const GpuDeck kSolidDecks[] = {
     // J2 plasticity: the per-point state on the device, updated in place each increment.
     {"solid_c3d8r_j2", "tests/gpu/decks/solid_c3d8r_j2.inp", "XL"},
     {"solid_c3d8_j2", "tests/gpu/decks/solid_c3d8_j2.inp", "XL"},
+    {"solid_c3d8full_j2", "tests/gpu/decks/solid_c3d8full_j2.inp", "XL"},  // FORMULATION=FULL
     {"solid_c3d4_j2_kick", "tests/gpu/decks/solid_c3d4_j2_kick.inp", "XL"},
     {"solid_c3d10m_j2_kick", "tests/gpu/decks/solid_c3d10m_j2_kick.inp", "XL"},
     // The FPM hexahedron (C3D8, FORMULATION=FPM): frame, configuration "a", convected strain and

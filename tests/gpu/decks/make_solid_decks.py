@@ -118,6 +118,8 @@ write("solid_c3d10m_j2_kick", "C3D10M", J2, KICK, extra_model=KICK_IC, time=0.25
 write("solid_fpm_svk", "C3D8", SVK, PULL, formulation="FPM")
 write("solid_fpm_j2", "C3D8", J2, PULL, formulation="FPM")
 write("solid_fpm_j2_kick", "C3D8", J2, KICK, extra_model=KICK_IC, time=0.5, formulation="FPM")
+# C3D8 FORMULATION=FULL (plain 2x2x2 integration, the peer's C3D8): large plastic flow under the pull.
+write("solid_c3d8full_j2", "C3D8", J2, PULL, formulation="FULL")
 # Follower pressure on the far end faces (S4 of the last hexahedra), ramped: face loads on the GPU.
 END_ELEMENTS = [1 + (NX - 1) + NX * (j + NY * k) for k in range(NZ) for j in range(NY)]
 PRESS_MODEL = ["*ELSET, ELSET=ENDS", ", ".join(map(str, END_ELEMENTS)), "*SURFACE, NAME=END, TYPE=ELEMENT", "ENDS, S4"]

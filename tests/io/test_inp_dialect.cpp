@@ -1,0 +1,65 @@
+// --dialect (io/inp_reader.hpp): the same text read as Abaqus reads it and as the peer solver
+// (CalculiX) does. C3D8 becomes FORMULATION=FULL only where no FORMULATION= is given;
+// SECTION=CIRC's number is a radius or a diameter; the dialect is part of the source hash.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "elements/kind_info.hpp"
+#include "io/inp_reader.hpp"
+
+namespace halfstep {
+namespace {
+
+const char* const kStatic = "*STEP\n*STATIC\n*CLOAD\n";
+const char* const kExplicit = "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-3\n*CLOAD\n";
+
+// One C3D8 and one C3D8R cube side by side, an optional FORMULATION= on the C3D8's section.
+std::string solids(const std::string& formulation, const std::string& step = kStatic) {
+  return "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,0,0,1\n6,1,0,1\n7,1,1,1\n8,0,1,1\n"
+         "9,2,0,0\n10,2,1,0\n11,2,0,1\n12,2,1,1\n"
+         "*ELEMENT, TYPE=C3D8, ELSET=A\n1,1,2,3,4,5,6,7,8\n"
+         "*ELEMENT, TYPE=C3D8R, ELSET=B\n2,2,9,10,3,6,11,12,7\n"
+         "*MATERIAL, NAME=M\n*ELASTIC\n210000, 0.3\n*DENSITY\n7.8e-9\n"
+         "*SOLID SECTION, ELSET=A, MATERIAL=M" + formulation + "\n*SOLID SECTION, ELSET=B, MATERIAL=M\n"
+         "*BOUNDARY\n1,1,3\n" + step + "7,1,1.\n*END STEP\n";
+}
+
+// A B31 bar (the section's radius stays in the model; B32 sections become bricks).
+std::string beam(const std::string& dimensions) {
+  return "*NODE\n1,0,0,0\n2,1,0,0\n*ELEMENT, TYPE=B31, ELSET=B\n1,1,2\n"
+         "*MATERIAL, NAME=M\n*ELASTIC\n210000, 0.3\n*DENSITY\n7.8e-9\n"
+         "*BEAM SECTION, ELSET=B, MATERIAL=M, SECTION=CIRC\n" +
+         dimensions + "\n0,1,0\n*BOUNDARY\n1,1,6\n" + std::string(kExplicit) + "2,1,1.\n*END STEP\n";
+}
+
+Model read(const std::string& text, Dialect d) { return read_inp_string(text, "mem/dialect.inp", d); }
+
+TEST(InpDialect, CalculixRunsC3D8WithoutFbarWhereNoFormulationIsGiven) {
+  const int fbar = find_element_kind("C3D8", ""), full = find_element_kind("C3D8", "FULL");
+  const int fpm = find_element_kind("C3D8", "FPM"), reduced = find_element_kind("C3D8R", "");
+  ASSERT_GE(full, 0);
+  ASSERT_NE(full, fbar);
+  const Model abaqus = read(solids(""), Dialect::Abaqus), calculix = read(solids(""), Dialect::CalculiX);
+  EXPECT_EQ(abaqus.elements.kind[0], fbar);
+  EXPECT_EQ(calculix.elements.kind[0], full);
+  EXPECT_EQ(calculix.elements.kind[1], reduced);  // C3D8R is the same element in both
+  // A section's own FORMULATION= wins in either dialect.
+  EXPECT_EQ(read(solids(", FORMULATION=FPM", kExplicit), Dialect::CalculiX).elements.kind[0], fpm);
+  EXPECT_EQ(read(solids(", FORMULATION=FULL"), Dialect::Abaqus).elements.kind[0], full);
+  // Another model of the same text: a restart must tell them apart.
+  EXPECT_NE(abaqus.source_hash, calculix.source_hash);
+}
+
+TEST(InpDialect, CircIsARadiusForAbaqusAndADiameterForCalculix) {
+  EXPECT_DOUBLE_EQ(read(beam("0.02"), Dialect::Abaqus).beam_sections.at(0).a, 0.02);
+  EXPECT_DOUBLE_EQ(read(beam("0.02"), Dialect::CalculiX).beam_sections.at(0).a, 0.01);
+  EXPECT_DOUBLE_EQ(read(beam("0.02, 0.02"), Dialect::CalculiX).beam_sections.at(0).a, 0.01);
+  // An ellipse (two different diameters) is refused; Abaqus's CIRC takes one number.
+  EXPECT_THROW(read(beam("0.02, 0.03"), Dialect::CalculiX), InputError);
+  EXPECT_THROW(read(beam("0.02, 0.02"), Dialect::Abaqus), InputError);
+}
+
+}  // namespace
+}  // namespace halfstep
