@@ -13,17 +13,22 @@ What it measures:
      (heat transfer, coupled or uncoupled temperature-displacement, CFD, sensitivity,
      electromagnetics, cyclic symmetry, fluid sections, crack propagation, optimisation,
      Green functions, radiation, films, fluxes). Debian 12's package (CalculiX 2.11) has 234.
-  1. Counting: `halfstep check DECK` on each (cwd = the deck's folder, 120 s each); exit code
+  1. Counting: `halfstep check DECK --dialect calculix` on each (cwd = the deck's folder, 120 s each); exit code
      0 = accepted. Refused decks are grouped by their first error message, normalised (no
      "file:line: " prefix, quoted names -> 'X', numbers -> N), most common first.
   2. Comparing: each accepted deck with a reference (<job>.dat.ref) is run with
-     `halfstep run DECK -o OUT --backend cpu --threads 1`; OUT/<job>.dat is compared with
+     `halfstep run DECK -o OUT --backend cpu --threads 1 --dialect calculix`; OUT/<job>.dat is compared with
      the reference table by table. Tables (displacements, forces, stresses, eigenvalues, ...)
      are matched by kind + set + order of appearance (eigenvalues: mode by mode), rows by
      their leading integer ids (node; element and integration point), never by position.
-     A table's difference is max |ours - ref| / max |ref| over its matched entries; a deck's
-     score is its worst table. Integration-point stresses in the reference against centroid
-     values in ours make the deck "not comparable (centroid vs integration points)".
+     A table's difference is max |ours - ref| / max |ref| over its matched entries (a mode's
+     participation factors and effective masses: over the peer's whole table of them; a
+     table below 1e-9 everywhere in both files: zero, they agree); a deck's score is its worst
+     table. Modes of one eigenvalue (to 1e-6) are compared basis-free: the sums over the group
+     of the effective masses, root-sum-squares of the participation factors, and each
+     reference shape's distance from the span of halfstep's. Integration-point stresses in
+     the reference against centroid values in ours make the deck "not comparable (centroid
+     vs integration points)".
 
 Usage:
   python3 validation/peer_decks.py --check-only            # step 1 only (~30 s)
@@ -34,7 +39,8 @@ Options: --suite DIR (default the Debian folder above; copied into --work DIR, d
 temporary folder, where the .gz files are unpacked and every run happens), --halfstep PATH
 (default build/halfstep under the repository root), --timeout S (per run of step 2, default
 600), --decks NAMES (limit both steps to these decks), --json FILE (every figure),
---check-only. Only the Python standard library is used.
+--check-only, --dialect (calculix, the default: the decks are the peer's, read as it reads
+them; abaqus: as Abaqus reads the same text). Only the Python standard library is used.
 """
 import argparse
 import collections
@@ -339,8 +345,15 @@ def table_key(t):
     return (t["kind"], t["set"])
 
 
-def diff_table(ours, ref):
-    """Compare two matched tables; return a dict with the difference or why there is none."""
+# A table whose every entry, in both files, is below this is zero in both (round-off: the
+# peer prints stresses of 1e-14 to 1e-10 in a body falling free).
+ZERO = 1e-9
+
+
+def diff_table(ours, ref, table_scale=None):
+    """Compare two matched tables; return a dict with the difference or why there is none.
+    table_scale: the largest |value| of the printed table this one is a row of (a mode's
+    participation factors or effective masses: the peer prints one table for all modes)."""
     o, r = keyed(ours["rows"]), keyed(ref["rows"])
     # Mode shapes and participation factors have an arbitrary sign (and CalculiX
     # mass-normalises shapes): the better of the two signs is taken.
@@ -364,6 +377,10 @@ def diff_table(ours, ref):
     if scale == 0.0:
         res["why"] = "max |ref| is 0"
         return res
+    if scale < ZERO and all(abs(v) < ZERO for vals in o.values() for v in vals):
+        # Round-off in both (a free-falling body's stresses): zero in both, they agree.
+        res.update(diff=0.0, worst_at=None, max_ref=scale, zero=True)
+        return res
     best = None
     for sg in signs:
         worst, worst_at = 0.0, None
@@ -377,15 +394,145 @@ def diff_table(ours, ref):
                     worst, worst_at = max(worst, d), (list(key[0]), k)
         if best is None or worst < best[0]:
             best = (worst, worst_at)
+    if table_scale:
+        scale = max(scale, table_scale)
     res["diff"] = best[0] / scale
     res["worst_at"] = {"ids": best[1][0], "column": best[1][1]} if best[1] else None
     res["max_ref"] = scale
     return res
 
 
+def degenerate_clusters(ref):
+    """Groups (2 or more) of consecutive modes whose reference eigenvalues agree to 1e-6.
+
+    Within such a group the modes are any basis of one eigenspace: two solvers' shapes,
+    participation factors and effective masses of its single modes need not agree, only what
+    does not depend on the basis (the span, the sums over the group). None when the eigenvalue
+    tables are not one mode each (several frequency steps).
+    """
+    eig = [(t["mode"], t["rows"][0][1][0]) for t in ref if t["kind"] == "eigenvalues" and t["rows"] and t["rows"][0][1]]
+    modes = [m for m, _ in eig]
+    if len(set(modes)) != len(modes):
+        return []
+    eig.sort()
+    clusters, cur = [], []
+    for m, lam in eig:
+        if cur and cur[-1][0] == m - 1 and abs(lam - cur[-1][1]) <= 1e-6 * max(abs(lam), abs(cur[-1][1])):
+            cur.append((m, lam))
+            continue
+        if len(cur) > 1:
+            clusters.append([c[0] for c in cur])
+        cur = [(m, lam)]
+    if len(cur) > 1:
+        clusters.append([c[0] for c in cur])
+    return clusters
+
+
+def orthonormal_basis(vectors):
+    """Gram-Schmidt (twice) on lists of floats; vectors of no new direction are dropped."""
+    basis = []
+    for v in vectors:
+        w = list(v)
+        norm0 = sum(x * x for x in w) ** 0.5
+        for _ in range(2):
+            for q in basis:
+                d = sum(a * b for a, b in zip(w, q))
+                w = [a - d * b for a, b in zip(w, q)]
+        n = sum(x * x for x in w) ** 0.5
+        if norm0 > 0 and n > 1e-8 * norm0:
+            basis.append([x / n for x in w])
+    return basis
+
+
+def cluster_results(ours, ref, clusters):
+    """Basis-free comparisons for each degenerate cluster: the root-sum-square of the
+    participation factors and the sum of the effective masses per direction, and each
+    reference mode shape's distance from the span of ours (max |r - Q Q^T r| / max |r|)."""
+    out = []
+
+    def by_mode(tables, kind):
+        return {t["mode"]: t for t in tables if t["kind"] == kind and t["mode"] is not None}
+
+    for cl in clusters:
+        for kind, combine in (("participation factors", "rss"), ("effective modal mass", "sum")):
+            rt, ot = by_mode(ref, kind), by_mode(ours, kind)
+            if not all(m in rt and m in ot and rt[m]["rows"] and ot[m]["rows"] for m in cl):
+                continue
+            ncol = min(min(len(rt[m]["rows"][0][1]), len(ot[m]["rows"][0][1])) for m in cl)
+
+            def col(tabs, c):
+                vals = [tabs[m]["rows"][0][1][c] for m in cl]
+                return sum(v * v for v in vals) ** 0.5 if combine == "rss" else sum(vals)
+
+            r = [col(rt, c) for c in range(ncol)]
+            o = [col(ot, c) for c in range(ncol)]
+            scale = max(abs(x) for x in r) if r else 0.0
+            if scale == 0.0:
+                continue
+            d = [abs(a - b) for a, b in zip(o, r)]
+            k = max(range(ncol), key=lambda c: d[c])
+            out.append({"kind": kind + " (degenerate modes %d-%d)" % (cl[0], cl[-1]), "set": "", "time_ref": None,
+                        "time_ours": None, "mode": cl[0], "rows_ref": len(cl), "rows_ours": len(cl),
+                        "rows_matched": len(cl), "rows_missing": 0, "diff": d[k] / scale,
+                        "worst_at": {"ids": [], "column": k}, "max_ref": scale, "cluster": cl})
+        # Mode shapes: every (kind, set) that each mode of the cluster prints, in both files.
+        shape_keys = None
+        for m in cl:
+            ks = {(t["kind"], t["set"]) for t in ref if t["mode"] == m and t["kind"] not in EIGEN_KINDS}
+            shape_keys = ks if shape_keys is None else shape_keys & ks
+        for kind, set_name in sorted(shape_keys or ()):
+            rt = {m: next(t for t in ref if t["mode"] == m and t["kind"] == kind and t["set"] == set_name) for m in cl}
+            ot = {}
+            for m in cl:
+                found = [t for t in ours if t["mode"] == m and t["kind"] == kind and t["set"] == set_name]
+                if found:
+                    ot[m] = found[0]
+            if len(ot) != len(cl):
+                continue
+            keyed_r = {m: keyed(rt[m]["rows"]) for m in cl}
+            keyed_o = {m: keyed(ot[m]["rows"]) for m in cl}
+            common = sorted(set.intersection(*[set(keyed_r[m]) & set(keyed_o[m]) for m in cl]))
+            if not common:
+                continue
+            width = {key: min(min(len(keyed_r[m][key]), len(keyed_o[m][key])) for m in cl) for key in common}
+
+            def flat(k):
+                return [k[key][c] for key in common for c in range(width[key])]
+
+            basis = orthonormal_basis([flat(keyed_o[m]) for m in cl])
+            for m in cl:
+                r = flat(keyed_r[m])
+                scale = max((abs(x) for x in r), default=0.0)
+                if scale == 0.0:
+                    continue
+                res = list(r)
+                for q in basis:
+                    dq = sum(a * b for a, b in zip(r, q))
+                    res = [a - dq * b for a, b in zip(res, q)]
+                out.append({"kind": kind + " (degenerate modes %d-%d, span)" % (cl[0], cl[-1]), "set": set_name,
+                            "time_ref": rt[m]["time"], "time_ours": ot[m]["time"], "mode": m,
+                            "rows_ref": len(rt[m]["rows"]), "rows_ours": len(ot[m]["rows"]),
+                            "rows_matched": len(common), "rows_missing": len(rt[m]["rows"]) - len(common),
+                            "diff": max(abs(x) for x in res) / scale, "worst_at": None, "max_ref": scale,
+                            "cluster": cl})
+    return out
+
+
+EIGEN_KINDS = ("eigenvalues", "participation factors", "effective modal mass")
+
+
 def compare_files(ours_path, ref_path):
     """Compare our .dat with the reference, table by table; return the deck's comparison dict."""
     ours, ref = parse_dat(ours_path), parse_dat(ref_path)
+    clusters = degenerate_clusters(ref)
+    in_cluster = {m for cl in clusters for m in cl}
+    # The issue's measure is each printed table's largest value: the peer prints one table of
+    # participation factors (and of effective masses) for all modes, split here mode by mode.
+    printed_scale = collections.defaultdict(float)
+    for t in ref:
+        if t["kind"] in ("participation factors", "effective modal mass"):
+            for _, vals in t["rows"]:
+                printed_scale[t["kind"]] = max([printed_scale[t["kind"]]] + [abs(v) for v in vals])
     by_key = collections.defaultdict(list)
     for t in ours:
         by_key[table_key(t)].append(t)
@@ -404,7 +551,10 @@ def compare_files(ours_path, ref_path):
         if rt["ip"] and ot["centroid"]:
             centroid_vs_ip = True
             continue
-        results.append(diff_table(ot, rt))
+        if rt["mode"] in in_cluster and rt["kind"] != "eigenvalues":
+            continue  # compared below, basis-free
+        results.append(diff_table(ot, rt, printed_scale.get(rt["kind"])))
+    results += cluster_results(ours, ref, clusters)
     compared = [r for r in results if r["diff"] is not None]
     worst = max(compared, key=lambda r: r["diff"]) if compared else None
     times_differ = sum(1 for r in compared if r["time_ref"] is not None and r["time_ours"] is not None
@@ -447,6 +597,8 @@ def main():
     ap.add_argument("--decks", nargs="+", help="only these decks (names like beam8p.inp)")
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--check-only", action="store_true", help="stop after step 1 (counting)")
+    ap.add_argument("--dialect", default="calculix", choices=["calculix", "abaqus"],
+                    help="halfstep's --dialect for every check and run (default calculix: the decks are the peer's)")
     a = ap.parse_args()
 
     if not os.path.isdir(a.suite):
@@ -486,7 +638,7 @@ def measure(a, halfstep, work):
     # Step 1: counting.
     checks = {}
     for d in structural:
-        rc, out, err, secs = run_halfstep([halfstep, "check", d], suite, CHECK_TIMEOUT)
+        rc, out, err, secs = run_halfstep([halfstep, "check", d, "--dialect", a.dialect], suite, CHECK_TIMEOUT)
         entry = {"rc": rc, "seconds": round(secs, 2)}
         if rc != 0:
             msg = first_error(out, err) if rc is not None else f"timeout after {CHECK_TIMEOUT} s"
@@ -507,7 +659,7 @@ def measure(a, halfstep, work):
         print(f"{len(ds):>5}  {ds[0]:<22} {msg if len(msg) <= 130 else msg[:127] + '...'}")
     print("\naccepted:", " ".join(accepted) if accepted else "(none)", flush=True)
 
-    report = {"suite": a.suite, "halfstep": halfstep, "decks": len(decks), "structural": structural,
+    report = {"suite": a.suite, "halfstep": halfstep, "dialect": a.dialect, "decks": len(decks), "structural": structural,
               "accepted": accepted, "checks": checks,
               "refusals": [{"message": m, "count": len(ds), "decks": ds} for m, ds in table]}
     if not a.check_only:
@@ -529,7 +681,8 @@ def compare_step(a, halfstep, suite, work, accepted):
         job = d[:-4]
         out_dir = os.path.join(work, "out", job)
         shutil.rmtree(out_dir, ignore_errors=True)
-        rc, out, err, secs = run_halfstep([halfstep, "run", d, "-o", out_dir, "--backend", "cpu", "--threads", "1"],
+        rc, out, err, secs = run_halfstep([halfstep, "run", d, "-o", out_dir, "--backend", "cpu", "--threads", "1",
+                                           "--dialect", a.dialect],
                                           suite, a.timeout)
         c = {"rc": rc, "seconds": round(secs, 1)}
         dat = os.path.join(out_dir, job + ".dat")
