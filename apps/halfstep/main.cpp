@@ -331,8 +331,9 @@ Args parse(int argc, char** argv) {
   for (CLI::App* c : {run, check})
     add_value(*c, "--dialect", "abaqus|calculix",
               "whose reading of the keywords the deck gets where Abaqus and CalculiX differ\n"
-              "(default abaqus; calculix: C3D8 without F-bar, SECTION=CIRC's number a diameter,\n"
-              "implicit *DYNAMIC increments that grow; docs/input.md, \"Dialects\")",
+              "(default abaqus; calculix: C3D8 without F-bar, C3D20R's mass at its own points,\n"
+              "SECTION=CIRC's number a diameter, implicit *DYNAMIC increments that grow;\n"
+              "docs/input.md, \"Dialects\")",
               [&a](const std::string& v) {
                 std::string l = v;
                 for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));

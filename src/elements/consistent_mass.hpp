@@ -2,7 +2,8 @@
 // on each node pair's translations): what Abaqus/Standard and the peer use for second-order
 // elements in frequency extraction and modal superposition, where the explicit scheme's HRZ
 // lumping puts a thin section's mass on its corners (lower frequencies, most for torsion).
-// C3D20 and C3D20R by 3 x 3 x 3 Gauss points, C3D10 by the 4 x 4 x 4 conical product, both
+// C3D20 and C3D20R by 3 x 3 x 3 Gauss points (C3D20R FORMULATION=REDUCED MASS, the peer's, by
+// its own 2 x 2 x 2 outside implicit dynamic steps), C3D10 by the 4 x 4 x 4 conical product, both
 // exact for N_a N_b on straight-sided elements; CAX8 and CAX8R by 3 x 3 Gauss points on the
 // ring's 2 pi R dA (exact for a rectangle's N_a N_b R). C3D10M keeps its lumped mass, as
 // Abaqus's modified tetrahedron does; first-order kinds keep theirs (Abaqus/Standard's), except
@@ -10,6 +11,8 @@
 // Gauss points, exact on parallelepipeds); the planar 8-node kinds keep theirs too (their mass
 // per unit thickness is not a matrix(X, rho) of the nodes alone).
 #pragma once
+
+#include <type_traits>
 
 #include "elements/plane_quad8.hpp"
 #include "elements/solid_hex.hpp"
@@ -26,6 +29,12 @@ struct ConsistentMass {
   static constexpr bool kHas = false;
 };
 
+/// Whether ConsistentMass<K> has a transient_matrix (another mass for implicit dynamic steps).
+template <class K, class = void>
+struct HasTransientMass : std::false_type {};
+template <class K>
+struct HasTransientMass<K, std::void_t<decltype(&ConsistentMass<K>::transient_matrix)>> : std::true_type {};
+
 namespace solid_detail {
 
 /// Adds rho dv N_a N_b into M (n x n).
@@ -34,14 +43,15 @@ inline void add_mass_outer(int n, double rho_dv, const double* N, double* M) {
     for (int b = 0; b < n; ++b) M[a * n + b] += rho_dv * N[a] * N[b];
 }
 
-/// The 20-node hexahedron's consistent mass (3 x 3 x 3 Gauss points).
-inline double hex20_consistent_mass(const Vec3<double> X[20], double rho, double M[400]) {
+/// The 20-node hexahedron's consistent mass with order^3 Gauss points (3: exact on straight
+/// sides; 2: the reduced element's own points, rank 8).
+inline double hex20_consistent_mass(const Vec3<double> X[20], double rho, double M[400], int order = 3) {
   for (int k = 0; k < 400; ++k) M[k] = 0;
   double vol = 0;
-  for (int g = 0; g < 27; ++g) {
+  for (int g = 0; g < order * order * order; ++g) {
     Vec3<double> b[20];
     double N[20];
-    const double dv = hex20_gradients(X, 3, g, b, N);
+    const double dv = hex20_gradients(X, order, g, b, N);
     if (!(dv > 0)) return dv;
     add_mass_outer(20, rho * dv, N, M);
     vol += dv;
@@ -133,6 +143,21 @@ struct ConsistentMass<C3D20R> {
 };
 
 /// C3D10: its consistent mass.
+/// C3D20R FORMULATION=REDUCED MASS (the peer's C3D20R): the mass at the element's own 2 x 2 x 2
+/// points, singular element by element (rank 8 of 20; a mesh's assembled mass need not be), and
+/// so its body loads; transient_matrix is the full rule's, for the implicit dynamic step, whose
+/// start solves M a = f (the peer's agrees with that there: its beamimpdy1 to 4e-5).
+template <>
+struct ConsistentMass<C3D20RReducedMass> {
+  static constexpr bool kHas = true;
+  static double matrix(const Vec3<double> X[20], double rho, double* M) {
+    return solid_detail::hex20_consistent_mass(X, rho, M, 2);
+  }
+  static double transient_matrix(const Vec3<double> X[20], double rho, double* M) {
+    return solid_detail::hex20_consistent_mass(X, rho, M, 3);
+  }
+};
+
 template <>
 struct ConsistentMass<C3D10> {
   static constexpr bool kHas = true;

@@ -51,7 +51,8 @@ struct KindList {};
 using AllKinds = KindList<Mitc4Kind, C3D8R, C3D8, C3D4, C3D10M, CPS4, CPE4, FpmC3D8, FpmBeamKind, FpmTriKind, T3D2,
                           SPRINGA, SPRING1, SPRING2, DASHPOTA, DASHPOT1, DASHPOT2, CPS4R, CPE4R, C3D6, C3D20R, C3D20,
                           C3D10, CAX4R, NCPE1, NCPE2, NCPE3, NCPE4, NCPS1, NCPS2, NCPS3, NCPS4, ADH1, ADH2, ADH3,
-                          ADH4, NC3D1, NC3D2, NC3D3, CPS8, CPS8R, CPE8, CPE8R, CAX8, CAX8R, C3D8Full>;
+                          ADH4, NC3D1, NC3D2, NC3D3, CPS8, CPS8R, CPE8, CPE8R, CAX8, CAX8R, C3D8Full,
+                          C3D20RReducedMass>;
 
 namespace registry_detail {
 

@@ -207,6 +207,13 @@ struct C3D20R : solid_detail::Hex20<2> {
   HS_HD static constexpr const char* name() { return "C3D20R"; }
 };
 
+/// C3D20R with FORMULATION=REDUCED MASS: the same element, whose consistent mass (frequency and
+/// modal steps) and body loads are integrated at its own 2x2x2 points, as the peer solver's
+/// C3D20R's are (halfstep run --dialect calculix reads C3D20R so; elements/consistent_mass.hpp).
+struct C3D20RReducedMass : C3D20R {
+  static constexpr const char* kFormulation = "REDUCEDMASS";  ///< *SOLID SECTION, FORMULATION= value
+};
+
 /// C3D10: Abaqus/Standard's 10-node tetrahedron, the same element as C3D10M here (4 points,
 /// HRZ mass), in static and explicit steps alike.
 struct C3D10 : C3D10M {

@@ -512,11 +512,16 @@ void DeckParser::resolve_sections() {
 
 void DeckParser::apply_peer_formulations(const std::string& elset) {
   // The peer's C3D8 integrates every Gauss point with its own volume change; Abaqus's (and
-  // halfstep's default) averages it over the element (F-bar).
+  // halfstep's default) averages it over the element (F-bar). The peer's C3D20R integrates its
+  // mass, and so its body loads, at its own 2 x 2 x 2 points.
   static const int c3d8 = find_element_kind("C3D8", ""), full = find_element_kind("C3D8", "FULL");
+  static const int c3d20r = find_element_kind("C3D20R", ""), reduced = find_element_kind("C3D20R", "REDUCEDMASS");
   Elements& el = m_.elements;
-  for (int e : m_.elsets.at(elset).members)
-    if (el.kind[static_cast<std::size_t>(e)] == c3d8) el.kind[static_cast<std::size_t>(e)] = full;
+  for (int e : m_.elsets.at(elset).members) {
+    int& kind = el.kind[static_cast<std::size_t>(e)];
+    if (kind == c3d8) kind = full;
+    else if (kind == c3d20r) kind = reduced;
+  }
 }
 
 // The section's elements become the registry's kind for (their deck kind, FORMULATION=).

@@ -9,7 +9,7 @@ namespace halfstep {
 
 /// Whose reading of the keyword language a deck gets where Abaqus and the peer solver
 /// (CalculiX) read the same text differently (docs/input.md, "Dialects"): the C3D8 element,
-/// *BEAM SECTION, SECTION=CIRC's dimension.
+/// C3D20R's mass, *BEAM SECTION, SECTION=CIRC's dimension, implicit *DYNAMIC increments.
 enum class Dialect { Abaqus, CalculiX };
 
 /// Reads an Abaqus-style keyword deck (following *INCLUDE), validates it, and returns the model.

@@ -211,8 +211,9 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SOLID SECTION: material '" + sec.material + "' is not defined");
-    // FULL is C3D8's plain integration, any law and any procedure; FPM is incremental.
-    if (!sec.formulation.empty() && sec.formulation != "FULL") check_formulation(m, sec, mat->second);
+    // FULL (C3D8's plain integration) and REDUCED MASS (C3D20R's mass at its points) take any
+    // law and any procedure; FPM is incremental.
+    if (sec.formulation == "FPM") check_formulation(m, sec, mat->second);
     check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static, linear_static,
                            temperatures);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))

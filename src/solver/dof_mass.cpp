@@ -72,7 +72,7 @@ std::vector<double> lumped_dof_mass(const Model& model, const StructureSystem& s
   return m;
 }
 
-DofMass dof_mass(const StructureSystem& sys, const std::vector<double>& lumped, std::size_t q) {
+DofMass dof_mass(const StructureSystem& sys, const std::vector<double>& lumped, std::size_t q, bool transient) {
   DofMass d;
   d.q = q;
   d.m_rest = lumped;
@@ -98,7 +98,12 @@ DofMass dof_mass(const StructureSystem& sys, const std::vector<double>& lumped, 
           const double rho = sm.materials[sec].density, alpha = sm.alpha.empty() ? 0.0 : sm.alpha[sec];
           double M[nn * nn], frac[nn];
           const double vol = K::mass_fractions(X, frac);
-          if (!(ConsistentMass<K>::matrix(X, rho, M) > 0) || !(vol > 0)) continue;  // keeps its lumped mass
+          double got = 0;
+          if constexpr (HasTransientMass<K>::value)
+            got = transient ? ConsistentMass<K>::transient_matrix(X, rho, M) : ConsistentMass<K>::matrix(X, rho, M);
+          else
+            got = ConsistentMass<K>::matrix(X, rho, M);
+          if (!(got > 0) || !(vol > 0)) continue;  // keeps its lumped mass
           d.mass_ptr.push_back(d.element_mass.size());
           d.element_mass.insert(d.element_mass.end(), M, M + nn * nn);
           d.element_alpha.push_back(alpha);

@@ -41,7 +41,9 @@ struct DofMass {
 std::vector<double> lumped_dof_mass(const Model& model, const StructureSystem& sys, std::size_t q);
 
 /// The model's mass and damping on the dofs (q per node): `lumped` (lumped_dof_mass's), with
-/// the quadratic solids' consistent element masses in place of their lumped share.
-DofMass dof_mass(const StructureSystem& sys, const std::vector<double>& lumped, std::size_t q);
+/// the quadratic solids' consistent element masses in place of their lumped share; transient:
+/// for an implicit dynamic step (a kind may have another mass there, ConsistentMass's
+/// transient_matrix).
+DofMass dof_mass(const StructureSystem& sys, const std::vector<double>& lumped, std::size_t q, bool transient = false);
 
 }  // namespace halfstep

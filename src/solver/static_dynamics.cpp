@@ -85,7 +85,7 @@ void StaticProblem::init_dynamics() {
   hht_beta = 0.25 * (1 - hht_alpha) * (1 - hht_alpha);
   hht_gamma = 0.5 - hht_alpha;
   m_dyn = lumped_dof_mass(model, sys, q);
-  dyn_mass = dof_mass(sys, m_dyn, q);
+  dyn_mass = dof_mass(sys, m_dyn, q, true);
   vel.assign(ndof, 0.0);
   acc.assign(ndof, 0.0);
   // The motion the run is in: an earlier explicit or dynamic step's velocities go on (MITC4

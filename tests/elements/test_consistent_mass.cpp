@@ -5,7 +5,7 @@
 // rho V on a distorted element (a rigid translation's kinetic energy), symmetric, and
 // positive definite (every Cholesky pivot positive); CAX8's and CAX8R's ring masses sum to rho
 // times the ring's volume; the trilinear hexahedron's (C3D8 FORMULATION=FULL) on a box is the
-// tensor product of the bar's L/6 [2 1; 1 2].
+// tensor product of the bar's L/6 [2 1; 1 2]; the peer's C3D20R mass (2 x 2 x 2 points) has rank 8.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -108,6 +108,39 @@ TEST(ConsistentMass, SumsToTheMassAndIsPositiveDefiniteOnDistortedElements) {
     double frac[20];
     EXPECT_NEAR(C3D20::mass_fractions(X, frac), vol, 1e-12 * vol);  // the lumped mass's volume
     expect_mass_of(20, M, rho, vol);
+  }
+  // The peer's C3D20R (FORMULATION=REDUCED MASS): its own 2 x 2 x 2 points, the same total mass,
+  // symmetric, positive semi-definite of rank 8 (an element's 20 nodes, 8 points); in implicit
+  // dynamic steps the full rule's matrix.
+  {
+    double M[400], F[400];
+    const double vol = ConsistentMass<C3D20RReducedMass>::matrix(X, rho, M);
+    ASSERT_GT(vol, 0.0);
+    double sum = 0;
+    for (int k = 0; k < 400; ++k) sum += M[k];
+    EXPECT_NEAR(sum, rho * vol, 1e-12 * rho * vol);
+    EXPECT_FALSE(positive_definite(20, M));
+    // Rank 8: Cholesky of M + eps I has exactly 12 pivots of order eps.
+    const double eps = 1e-9 * rho * vol;
+    for (int a = 0; a < 20; ++a) M[a * 21] += eps;
+    std::vector<double> L(400, 0.0);
+    int tiny = 0;
+    for (int j = 0; j < 20; ++j) {
+      double d = M[j * 20 + j];
+      for (int k = 0; k < j; ++k) d -= L[j * 20 + k] * L[j * 20 + k];
+      ASSERT_GT(d, 0.0);
+      if (d < 100 * eps) ++tiny;
+      L[j * 20 + j] = std::sqrt(d);
+      for (int i = j + 1; i < 20; ++i) {
+        double t = M[i * 20 + j];
+        for (int k = 0; k < j; ++k) t -= L[i * 20 + k] * L[j * 20 + k];
+        L[i * 20 + j] = t / L[j * 20 + j];
+      }
+    }
+    EXPECT_EQ(tiny, 12);
+    ConsistentMass<C3D20RReducedMass>::transient_matrix(X, rho, M);
+    ConsistentMass<C3D20R>::matrix(X, rho, F);
+    for (int k = 0; k < 400; ++k) EXPECT_EQ(M[k], F[k]);
   }
   Vec3<double> T[10] = {{0, 0, 0}, {1.5, 0.2, 0}, {0.3, 1.2, 0.1}, {0.2, 0.1, 1.1}};
   for (int e = 0; e < 6; ++e)

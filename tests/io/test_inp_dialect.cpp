@@ -1,5 +1,6 @@
 // --dialect (io/inp_reader.hpp): the same text read as Abaqus reads it and as the peer solver
-// (CalculiX) does. C3D8 becomes FORMULATION=FULL only where no FORMULATION= is given;
+// (CalculiX) does. C3D8 becomes FORMULATION=FULL and C3D20R FORMULATION=REDUCED MASS only where
+// no FORMULATION= is given;
 // SECTION=CIRC's number is a radius or a diameter; the dialect is part of the source hash.
 #include <gtest/gtest.h>
 
@@ -50,6 +51,25 @@ TEST(InpDialect, CalculixRunsC3D8WithoutFbarWhereNoFormulationIsGiven) {
   EXPECT_EQ(read(solids(", FORMULATION=FULL"), Dialect::Abaqus).elements.kind[0], full);
   // Another model of the same text: a restart must tell them apart.
   EXPECT_NE(abaqus.source_hash, calculix.source_hash);
+}
+
+TEST(InpDialect, CalculixIntegratesC3D20RsMassAtItsOwnPoints) {
+  std::string deck = "*NODE\n";
+  const double x[3] = {0, 0.5, 1};
+  int id = 0;
+  for (double zz : x)
+    for (double yy : x)
+      for (double xx : x) deck += std::to_string(++id) + "," + std::to_string(xx) + "," + std::to_string(yy) + "," + std::to_string(zz) + "\n";
+  // Node (i, j, k) of the 3 x 3 x 3 lattice is 1 + i + 3 j + 9 k; C3D20's corners then edges.
+  const auto n = [](int i, int j, int k) { return std::to_string(1 + i + 3 * j + 9 * k); };
+  deck += "*ELEMENT, TYPE=C3D20R, ELSET=E\n1," + n(0, 0, 0) + "," + n(2, 0, 0) + "," + n(2, 2, 0) + "," + n(0, 2, 0) + "," +
+          n(0, 0, 2) + "," + n(2, 0, 2) + "," + n(2, 2, 2) + "," + n(0, 2, 2) + "," + n(1, 0, 0) + "," + n(2, 1, 0) + "," +
+          n(1, 2, 0) + "," + n(0, 1, 0) + "," + n(1, 0, 2) + "," + n(2, 1, 2) + "," + n(1, 2, 2) + "," + n(0, 1, 2) + "," +
+          n(0, 0, 1) + "," + n(2, 0, 1) + "," + n(2, 2, 1) + "," + n(0, 2, 1) + "\n"
+          "*MATERIAL, NAME=M\n*ELASTIC\n210000, 0.3\n*SOLID SECTION, ELSET=E, MATERIAL=M\n"
+          "*BOUNDARY\n1,1,3\n*STEP\n*STATIC\n*CLOAD\n27,1,1.\n*END STEP\n";
+  EXPECT_EQ(read(deck, Dialect::Abaqus).elements.kind[0], find_element_kind("C3D20R", ""));
+  EXPECT_EQ(read(deck, Dialect::CalculiX).elements.kind[0], find_element_kind("C3D20R", "REDUCEDMASS"));
 }
 
 TEST(InpDialect, CircIsARadiusForAbaqusAndADiameterForCalculix) {
