@@ -102,7 +102,6 @@ double quad8_ring_consistent_mass(const Vec3<double> X[8], double rho, double M[
 
 }  // namespace solid_detail
 
-/// C3D20: its consistent mass.
 /// C3D8 FORMULATION=FULL: the trilinear hexahedron's consistent mass (2 x 2 x 2 points), as
 /// the peer uses for its C3D8 in implicit procedures.
 template <>
@@ -125,6 +124,7 @@ struct ConsistentMass<C3D8Full> {
   }
 };
 
+/// C3D20: its consistent mass.
 template <>
 struct ConsistentMass<C3D20> {
   static constexpr bool kHas = true;
