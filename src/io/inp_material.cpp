@@ -365,8 +365,9 @@ void DeckParser::beam_section_data(const Line& line) {
       s.a *= 0.5;
     }
     if (!(s.a > 0 && s.a < 1e300) || (rect && !(s.b > 0 && s.b < 1e300)))
-      fail(at_, std::string("*BEAM SECTION: ") + (rect ? "a and b" : "the radius") + " must be positive, got " +
-                    std::string(line.fields[0]) + (rect ? ", " + std::string(line.fields[1]) : std::string()));
+      fail(at_, std::string("*BEAM SECTION: ") + (rect ? "a and b" : peer ? "the diameter" : "the radius") +
+                    " must be positive, got " + std::string(line.fields[0]) +
+                    (rect ? ", " + std::string(line.fields[1]) : std::string()));
     return;
   }
   if (block_lines_ > 2)

@@ -79,6 +79,15 @@ TEST(InpDialect, CircIsARadiusForAbaqusAndADiameterForCalculix) {
   // An ellipse (two different diameters) is refused; Abaqus's CIRC takes one number.
   EXPECT_THROW(read(beam("0.02, 0.03"), Dialect::CalculiX), InputError);
   EXPECT_THROW(read(beam("0.02, 0.02"), Dialect::Abaqus), InputError);
+  // A non-positive dimension is named as what the dialect reads it as.
+  try {
+    read(beam("-0.02"), Dialect::CalculiX);
+    ADD_FAILURE() << "a negative diameter was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mem/dialect.inp:12: error: *BEAM SECTION: the diameter must be positive"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
