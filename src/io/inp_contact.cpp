@@ -512,16 +512,16 @@ void DeckParser::resolve_contact() {
       fail(pair_origins_[i].interaction_at, what + "surface interaction '" + p.interaction +
                                                 "' is not defined (expected a *SURFACE INTERACTION, NAME=" + p.interaction + ")");
   }
-  // Friction acts in the explicit contact pass only so far: a static step's contact is
-  // frictionless, and would drop the deck's friction silently.
+  // A static step's friction is Coulomb's with one coefficient: EXPONENTIAL DECAY's follows the
+  // slip rate, which a static step (no time of its own) does not have.
   for (const Step& s : m.steps) {
     if (s.procedure != Procedure::Static) continue;
     for (const ContactPair& p : m.contact.pairs) {
       const auto it = m.contact.interactions.find(p.interaction);
-      if (it != m.contact.interactions.end() && it->second.friction > 0)
-        fail(it->second.loc, "friction (*FRICTION of surface interaction '" + it->first +
-                                 "') acts in *DYNAMIC, EXPLICIT steps only so far, and step '" + s.name + "' (" +
-                                 s.loc.str() + ") is *STATIC: drop *FRICTION or make the step explicit");
+      if (it != m.contact.interactions.end() && it->second.friction > 0 && it->second.kinetic_friction >= 0)
+        fail(it->second.loc, "*FRICTION, EXPONENTIAL DECAY (surface interaction '" + it->first +
+                                 "') follows the slip rate, which static step '" + s.name + "' (" + s.loc.str() +
+                                 ") does not have: give one coefficient, or make the step *DYNAMIC, EXPLICIT");
     }
   }
 }

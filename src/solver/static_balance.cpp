@@ -104,7 +104,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
   if (!diagonal.empty()) {
     engine->set_diagonal_shift(equation_diagonal(diagonal));
   }
-  if (contact) contact->begin_attempt();
+  if (contact) contact->begin_attempt(translations(from.x));
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);
   // The temperatures at the increment's end load every iteration of the attempt.
@@ -268,6 +268,7 @@ void StaticProblem::accepted(const NewtonIterate& s) {
     engine->trial_material_state(st.solid_state);
     engine->set_material_state(st.solid_state);
   }
+  if (contact) contact->accepted();  // its friction forces, likewise
   add_force_scale(s);
 }
 

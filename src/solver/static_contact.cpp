@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
 #include <string>
 
 #include "core/error.hpp"
@@ -51,11 +54,49 @@ int touch_corners(const ContactSystem& cs, int f, const ContactTouch<double>& t,
   return count;
 }
 
+/// The mean edge of the contact facets at the reference (the square root of their mean area;
+/// 0 without facets).
+double mean_facet_size(const StructureSystem& sys) {
+  const ContactSystem& cs = sys.contact;
+  double sum = 0;
+  for (int f = 0; f < cs.num_facets; ++f) {
+    const int* fn = cs.facet_nodes.data() + 4 * static_cast<std::size_t>(f);
+    const auto x = [&](int n) {
+      const std::size_t k = static_cast<std::size_t>(n);
+      return Vec3<double>{sys.x0[k], sys.y0[k], sys.z0[k]};
+    };
+    const Vec3<double> a = fn[3] < 0 ? x(fn[1]) - x(fn[0]) : x(fn[2]) - x(fn[0]);
+    const Vec3<double> b = fn[3] < 0 ? x(fn[2]) - x(fn[0]) : x(fn[3]) - x(fn[1]);
+    sum += 0.5 * norm(cross(a, b));
+  }
+  return cs.num_facets > 0 ? std::sqrt(sum / cs.num_facets) : 0.0;
+}
+
+/// What the static search runs on: sys's nodes and contact with every slave's reach widened by
+/// `touch`, so that a slave within that clearance is found (its overclosure then reads `touch`
+/// more than it is).
+StructureSystem widened_search(const StructureSystem& sys, double touch) {
+  StructureSystem s;
+  s.num_nodes = sys.num_nodes;
+  s.x0 = sys.x0, s.y0 = sys.y0, s.z0 = sys.z0, s.mass = sys.mass;
+  s.stable_dt = sys.stable_dt;
+  s.bodies.skip = sys.bodies.skip;
+  s.contact = sys.contact;
+  for (double& o : s.contact.slave_offset) o += touch;
+  s.contact.reach += 2 * touch;
+  return s;
+}
+
 }  // namespace
 
 StaticContact::StaticContact(const Model& model, const Step& step, const StructureSystem& sys,
                              const StructureOperator& op, const Configuration& ref, int threads)
-    : sys_(sys), cs_(sys.contact), search_(sys, nullptr, nullptr, threads) {
+    : sys_(sys),
+      cs_(sys.contact),
+      facet_size_(mean_facet_size(sys)),
+      touch_tolerance_(kTouchTolerance * facet_size_),
+      search_sys_(widened_search(sys, touch_tolerance_)),
+      search_(search_sys_, nullptr, nullptr, threads) {
   const int ns = cs_.num_slaves;
   const std::vector<double> node_k = translational_stiffness(op, ref);
   {
@@ -89,6 +130,143 @@ StaticContact::StaticContact(const Model& model, const Step& step, const Structu
   }
   lambda_.assign(static_cast<std::size_t>(ns), 0.0);
   force_.assign(static_cast<std::size_t>(ns), 0.0);
+  // One key per (definition, master node): the corners whose facet normals a smoothed
+  // normal averages.
+  {
+    std::map<std::pair<int, int>, int> key;
+    corner_key_.assign(4 * static_cast<std::size_t>(cs_.num_facets), -1);
+    for (std::size_t f = 0; f < static_cast<std::size_t>(cs_.num_facets); ++f)
+      for (std::size_t k = 0; k < 4; ++k) {
+        const int n = cs_.facet_nodes[4 * f + k];
+        if (n < 0) continue;
+        const auto it = key.emplace(std::make_pair(cs_.facet_pair[f], n), static_cast<int>(key.size())).first;
+        corner_key_[4 * f + k] = it->second;
+      }
+    corner_normal_.assign(key.size(), Vec3<double>{0, 0, 0});
+  }
+  mu_ = cs_.mu_static;
+  mu_.resize(static_cast<std::size_t>(cs_.num_pairs), 0.0);
+  shear_.assign(3 * static_cast<std::size_t>(ns), 0.0);
+  shear_start_ = shear_;
+  lambda_start_ = lambda_;
+  force_start_ = lambda_;
+  limit_normal_ = lambda_;
+  slip_work_.assign(static_cast<std::size_t>(ns), 0.0);
+}
+
+void StaticContact::resume(const std::vector<double>& history) {
+  const std::size_t ns = static_cast<std::size_t>(cs_.num_slaves);
+  if (history.size() < kContactHistory * ns) return;
+  for (std::size_t r = 0; r < ns; ++r) {
+    const double* h = history.data() + kContactHistory * r;
+    if (h[3] == 0) continue;
+    lambda_start_[r] = force_start_[r] = h[6] * penalty_[r];
+    for (std::size_t c = 0; c < 3; ++c) shear_start_[3 * r + c] = h[c];
+  }
+}
+
+void StaticContact::begin_attempt(const std::vector<double>& u_start) {
+  // A frictional record starts from its converged multiplier: from zero, its first iterate's
+  // normal force is the bare penalty's, about 1e-5 of the force it carried, and the friction
+  // force it held was returned onto a limit near zero (every node slipped and the iterations
+  // diverged).
+  for (std::size_t r = 0; r < lambda_.size(); ++r)
+    lambda_[r] = mu_[static_cast<std::size_t>(cs_.slave_pair[r])] > 0 ? lambda_start_[r] : 0.0;
+  limit_normal_ = force_start_;
+  u_start_ = u_start;
+}
+
+void StaticContact::accepted() {
+  shear_start_ = shear_;
+  // A frictional record's multiplier takes its converged force (augment() passes it by), so
+  // the penetration it needs shrinks increment by increment to what the last one added.
+  for (std::size_t r = 0; r < lambda_.size(); ++r) {
+    lambda_start_[r] = mu_[static_cast<std::size_t>(cs_.slave_pair[r])] > 0 ? std::max(force_[r], 0.0) : lambda_[r];
+    force_start_[r] = std::max(force_[r], 0.0);
+  }
+  for (double w : slip_work_) dissipated_ += w;
+}
+
+void StaticContact::smooth_normals(const std::vector<double>& u) {
+  const std::size_t nf = static_cast<std::size_t>(cs_.num_facets);
+  if (nf == 0) return;
+  const auto x = [&](int n) {
+    const std::size_t k = static_cast<std::size_t>(n);
+    return Vec3<double>{sys_.x0[k] + u[3 * k], sys_.y0[k] + u[3 * k + 1], sys_.z0[k] + u[3 * k + 2]};
+  };
+  // Each facet's area normal (a quadrilateral's: half the cross product of its diagonals),
+  // summed at its corners per definition.
+  std::fill(corner_normal_.begin(), corner_normal_.end(), Vec3<double>{0, 0, 0});
+  for (std::size_t f = 0; f < nf; ++f) {
+    const int* fn = cs_.facet_nodes.data() + 4 * f;
+    const Vec3<double> a = fn[3] < 0 ? x(fn[1]) - x(fn[0]) : x(fn[2]) - x(fn[0]);
+    const Vec3<double> b = fn[3] < 0 ? x(fn[2]) - x(fn[0]) : x(fn[3]) - x(fn[1]);
+    const Vec3<double> area = 0.5 * cross(a, b);
+    for (int k = 0; k < 4; ++k)
+      if (fn[k] >= 0) corner_normal_[static_cast<std::size_t>(corner_key_[4 * f + static_cast<std::size_t>(k)])] += area;
+  }
+  for (std::size_t r = 0; r < facet_.size(); ++r) {
+    const int f = facet_[r];
+    if (f < 0 || f >= cs_.num_facets) continue;  // analytical targets keep their exact normal
+    ContactTouch<double>& t = touch_[r];
+    Vec3<double> n{0, 0, 0};
+    for (int k = 0; k < 4; ++k) {
+      const int key = corner_key_[4 * static_cast<std::size_t>(f) + static_cast<std::size_t>(k)];
+      if (key >= 0) {
+        const Vec3<double> c = corner_normal_[static_cast<std::size_t>(key)];
+        const double size = norm(c);
+        if (size > 0) n += (t.w[k] / size) * c;
+      }
+    }
+    const double size = norm(n);
+    if (!(size > 0.5)) continue;  // a fold or a sharp edge: the facet's own normal
+    n = (dot(n, t.normal) < 0 ? -1.0 / size : 1.0 / size) * n;
+    // The overclosure along the smoothed normal, from the same touch point.
+    const int r_i = static_cast<int>(r);
+    const double d_facet = normal_distance(u, r_i, f, t);
+    ContactTouch<double> ts = t;
+    ts.normal = n;
+    ts.pen = t.pen + d_facet - normal_distance(u, r_i, f, ts);
+    t = ts;
+  }
+}
+
+double StaticContact::normal_distance(const std::vector<double>& u, int r, int f, const ContactTouch<double>& t) const {
+  int node[5];
+  double w[5];
+  node[0] = cs_.slave_node[static_cast<std::size_t>(r)];
+  w[0] = -1;
+  const int corners = touch_corners(cs_, f, t, node + 1, w + 1);
+  double d = 0;
+  for (int a = 0; a <= corners; ++a) {
+    const std::size_t n = static_cast<std::size_t>(node[a]);
+    d -= w[a] * ((sys_.x0[n] + u[3 * n]) * t.normal.x + (sys_.y0[n] + u[3 * n + 1]) * t.normal.y +
+                 (sys_.z0[n] + u[3 * n + 2]) * t.normal.z);
+  }
+  return d;
+}
+
+void StaticContact::keep_closed_touches(const std::vector<double>& u) {
+  const std::size_t ns = static_cast<std::size_t>(cs_.num_slaves);
+  if (last_facet_.size() != ns) last_facet_.assign(ns, -1), last_touch_.resize(ns), last_distance_.assign(ns, 0.0);
+  for (std::size_t r = 0; r < ns; ++r) {
+    const int i = static_cast<int>(r);
+    if (facet_[r] >= 0) {
+      last_facet_[r] = facet_[r];
+      last_touch_[r] = touch_[r];
+      last_distance_[r] = normal_distance(u, i, facet_[r], touch_[r]);
+    } else if (lambda_[r] > 0 && last_facet_[r] >= 0) {
+      // A record whose multiplier carries force is closed while lambda + k g > 0, also at a
+      // slight clearance (g < 0) that the search, which looks for penetrations only, does not
+      // report: its last touch goes on, its overclosure moved by the relative normal motion
+      // since. Dropped, its force fell from lambda to zero within a step of 1e-9 and Newton
+      // diverged (two blocks pressed and sheared, tests/integration/test_static_contact.cpp).
+      ContactTouch<double> t = last_touch_[r];
+      t.pen -= normal_distance(u, i, last_facet_[r], t) - last_distance_[r];
+      facet_[r] = last_facet_[r];
+      touch_[r] = t;
+    }
+  }
 }
 
 double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vector<double>& f) {
@@ -97,6 +275,10 @@ double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vec
   for (std::size_t n = 0; n < nn; ++n) ux_[n] = u[3 * n], uy_[n] = u[3 * n + 1], uz_[n] = u[3 * n + 2];
   HostContactNodes in{{ux_.data(), uy_.data(), uz_.data()}, {nullptr, nullptr, nullptr}, nullptr};
   search_.touches(in, facet_, touch_);
+  // Before the step's first attempt (its initial state's forces) the slip is measured from here.
+  if (u_start_.size() != u.size()) u_start_ = u;
+  keep_closed_touches(u);
+  smooth_normals(u);
   NormalLawView<double> law{};
   if (cs_.softened())
     law = {cs_.law_kind.data(), cs_.law_ptr.data(), cs_.law_values.data(), cs_.law_clearance.data(), cs_.slave_area.data()};
@@ -106,29 +288,37 @@ double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vec
   for (int i = 0; i < cs_.num_slaves; ++i) {
     const std::size_t r = static_cast<std::size_t>(i);
     force_[r] = 0;
+    slip_work_[r] = 0;
+    for (int c = 0; c < 3; ++c) shear_[3 * r + static_cast<std::size_t>(c)] = 0;
     const int f_touch = facet_[r];
     if (f_touch < 0) continue;
     const ContactTouch<double>& t = touch_[r];
     const int pair = cs_.slave_pair[r];
-    const double k = penalty_[r], g = t.pen;
+    const double k = penalty_[r], g = t.pen - touch_tolerance_;
     double fn, slope, energy;
     if (softened_contact(law, pair)) {
-      // The law's slope by a central difference (its kinks are few; the tangent only steers
-      // Newton, the forces are exact).
-      fn = normal_contact_force(law, pair, i, g, k, energy);
+      // The deck's law uncapped: the explicit pass caps a softened spring at the hard one
+      // because the stable increment must hold; an implicit step has no such bound, and a cap
+      // here made a stiff law (K = 1e9 between two unit cubes) settle with 30 % of its
+      // overclosure left. The law's slope by a central difference (its kinks are few; the
+      // tangent only steers Newton, the forces are exact).
+      const double no_cap = std::numeric_limits<double>::infinity();
+      fn = normal_contact_force(law, pair, i, g, no_cap, energy);
       const double h = 1e-7 * std::max({std::fabs(g), std::fabs(law.clearance[pair]), 1e-12});
       double e0;
-      slope = (normal_contact_force(law, pair, i, g + h, k, e0) - normal_contact_force(law, pair, i, g - h, k, e0)) /
+      slope = (normal_contact_force(law, pair, i, g + h, no_cap, e0) -
+               normal_contact_force(law, pair, i, g - h, no_cap, e0)) /
               (2 * h);
     } else {
       fn = lambda_[r] + k * g;
       slope = k;
       energy = lambda_[r] * g + 0.5 * k * g * g;
     }
-    if (!(fn > 0)) continue;
-    ++touching_;
-    force_[r] = fn;
-    stored += energy;
+    // Open, unless it touches (within touch_tolerance_ of zero clearance) with a stiffness at
+    // zero: its spring goes into the tangent without a force, so that a body resting on
+    // another at zero gap and held by nothing else is not free in the first solve.
+    const bool resting = !(fn > 0) && g >= -touch_tolerance_ && slope > 0;
+    if (!(fn > 0) && !resting) continue;
     int node[5];
     double w[5];
     node[0] = cs_.slave_node[r];
@@ -141,15 +331,75 @@ double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vec
     int dofs[15];
     double b[15];
     const int nd = 3 * (1 + corners);
+    if (resting) {
+      for (int a = 0; a <= corners; ++a)
+        for (int c = 0; c < 3; ++c) {
+          dofs[3 * a + c] = static_cast<int>(q * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c));
+          b[3 * a + c] = w[a] * nv[c];
+        }
+      double* kb = blocks_.add(dofs, nd);
+      for (int x = 0; x < nd; ++x)
+        for (int y = 0; y < nd; ++y) kb[x * nd + y] = slope * b[x] * b[y];
+      continue;
+    }
+    ++touching_;
+    force_[r] = fn;
+    stored += energy;
+    // Coulomb friction: the stick spring (the normal penalty k) on the slave's slip relative
+    // to the touched point since the last converged increment, s = -sum_a w_a (u_a - u0_a),
+    // in the tangent plane; the trial force ft0 - k s_T returned onto mu F where it is larger
+    // (slip). Its tangent is s_k w_a w_b P with P the tangent plane's projector (slip: less
+    // the slip direction, s_k = k mu F / |trial|), symmetric: the normal force's share in the
+    // slip tangent is left out, which costs iterations, not accuracy.
+    double ft[3] = {0, 0, 0}, proj[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, s_k = 0;
+    const double mu = mu_[static_cast<std::size_t>(pair)];
+    // Abaqus/Standard's stick stiffness: the friction limit reached at an elastic slip of
+    // kElasticSlip of the mean facet size (never stiffer than the normal penalty; at the
+    // penalty's own stiffness, 1e-6 of a facet, a pressed block's partial slip flipped
+    // records between stick and slip at every iteration).
+    const double kt = std::min(k, mu * limit_normal_[r] / (kElasticSlip * facet_size_));
+    if (mu > 0 && kt > 0) {
+      double slip[3] = {0, 0, 0};
+      for (int a = 0; a <= corners; ++a)
+        for (int c = 0; c < 3; ++c) {
+          const std::size_t k3 = 3 * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c);
+          slip[c] -= w[a] * (u[k3] - u_start_[k3]);
+        }
+      const double* f0 = shear_start_.data() + 3 * r;
+      const double sn = slip[0] * nv[0] + slip[1] * nv[1] + slip[2] * nv[2];
+      const double f0n = f0[0] * nv[0] + f0[1] * nv[1] + f0[2] * nv[2];
+      double trial[3], size2 = 0;
+      for (int c = 0; c < 3; ++c) {
+        trial[c] = (f0[c] - f0n * nv[c]) - kt * (slip[c] - sn * nv[c]);
+        size2 += trial[c] * trial[c];
+      }
+      const double size = std::sqrt(size2), limit = mu * limit_normal_[r];
+      for (int c = 0; c < 3; ++c)
+        for (int d = 0; d < 3; ++d) proj[3 * c + d] = (c == d ? 1.0 : 0.0) - nv[c] * nv[d];
+      if (size <= limit) {
+        for (int c = 0; c < 3; ++c) ft[c] = trial[c];
+        s_k = kt;
+      } else {
+        const double t[3] = {trial[0] / size, trial[1] / size, trial[2] / size};
+        for (int c = 0; c < 3; ++c) {
+          ft[c] = limit * t[c];
+          for (int d = 0; d < 3; ++d) proj[3 * c + d] -= t[c] * t[d];
+        }
+        s_k = kt * limit / size;
+        slip_work_[r] = limit * (size - limit) / kt;
+      }
+      for (int c = 0; c < 3; ++c) shear_[3 * r + static_cast<std::size_t>(c)] = ft[c];
+      stored += 0.5 * (ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]) / kt;
+    }
     for (int a = 0; a <= corners; ++a)
       for (int c = 0; c < 3; ++c) {
         dofs[3 * a + c] = static_cast<int>(q * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c));
         b[3 * a + c] = w[a] * nv[c];
-        f[q * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c)] += fn * b[3 * a + c];
+        f[q * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c)] += fn * b[3 * a + c] + w[a] * ft[c];
       }
     double* kb = blocks_.add(dofs, nd);
     for (int x = 0; x < nd; ++x)
-      for (int y = 0; y < nd; ++y) kb[x * nd + y] = slope * b[x] * b[y];
+      for (int y = 0; y < nd; ++y) kb[x * nd + y] = slope * b[x] * b[y] + s_k * w[x / 3] * w[y / 3] * proj[3 * (x % 3) + y % 3];
   }
   return stored;
 }
@@ -158,12 +408,28 @@ bool StaticContact::augment() {
   bool again = false;
   for (int i = 0; i < cs_.num_slaves; ++i) {
     const std::size_t r = static_cast<std::size_t>(i);
-    if (cs_.law_kind.size() > 0 && cs_.law_kind[static_cast<std::size_t>(cs_.slave_pair[r])] != 0) continue;  // softened: the law itself
-    if (facet_[r] < 0 || !(force_[r] > 0)) {
+    const std::size_t pair = static_cast<std::size_t>(cs_.slave_pair[r]);
+    const bool closed = facet_[r] >= 0 && force_[r] > 0;
+    if (mu_[pair] > 0) {
+      // The friction limit's normal force is held through each Newton pass (its tangent is then
+      // exact and symmetric) and moved to the converged one here, until they agree. Taken as it
+      // came, the normal force's share in the slip tangent, which a symmetric solver cannot
+      // hold, flipped records between stick and slip at every iteration.
+      const double fn = closed ? force_[r] : 0.0;
+      if (std::fabs(fn - limit_normal_[r]) > kContactAugmentTolerance * std::max(fn, limit_normal_[r]) && closed)
+        again = true;
+      limit_normal_[r] = fn;
+      // Its multiplier moves once per increment (accepted()): updated within the attempt too,
+      // the normal force jumped and moved the friction limit with it, and the slips that
+      // followed kept the iterations from settling.
+      continue;
+    }
+    if (cs_.law_kind.size() > 0 && cs_.law_kind[pair] != 0) continue;  // softened: the law itself
+    if (!closed) {
       lambda_[r] = 0;  // open: the multiplier of a later touch starts again from zero
       continue;
     }
-    const double spring = penalty_[r] * touch_[r].pen;
+    const double spring = penalty_[r] * (touch_[r].pen - touch_tolerance_);
     if (spring > kContactAugmentTolerance * force_[r]) again = true;
     lambda_[r] = force_[r];
   }
@@ -172,6 +438,19 @@ bool StaticContact::augment() {
 
 void StaticContact::store(StructureState& st) const {
   const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes);
+  // The records' history as the explicit pass keeps it: the friction force, touching, the
+  // target, and the stretch of the spring that carries the normal force (here lambda / k).
+  const std::size_t ns = static_cast<std::size_t>(cs_.num_slaves);
+  if (st.contact_history.size() >= kContactHistory * ns)
+    for (std::size_t r = 0; r < ns; ++r) {
+      double* h = st.contact_history.data() + kContactHistory * r;
+      const bool closed = force_[r] > 0;
+      for (std::size_t c = 0; c < 3; ++c) h[c] = shear_[3 * r + c];
+      h[3] = closed ? 1 : 0;
+      h[4] = 0;
+      h[5] = closed ? facet_[r] : -1;
+      h[6] = closed && penalty_[r] > 0 ? lambda_start_[r] / penalty_[r] : 0;
+    }
   st.contact_normal.assign(3 * nn, 0.0);
   st.contact_shear.assign(3 * nn, 0.0);
   st.contact_pair_force.assign(6 * static_cast<std::size_t>(cs_.num_pairs), 0.0);
@@ -183,12 +462,19 @@ void StaticContact::store(StructureState& st) const {
     double w[4];
     const int corners = touch_corners(cs_, facet_[r], t, node, w);
     const double fv[3] = {force_[r] * t.normal.x, force_[r] * t.normal.y, force_[r] * t.normal.z};
+    const double* ft = shear_.data() + 3 * r;
     const std::size_t s = static_cast<std::size_t>(cs_.slave_node[r]);
+    const std::size_t pf = 6 * static_cast<std::size_t>(cs_.slave_pair[r]);
     for (int c = 0; c < 3; ++c) {
-      st.contact_normal[3 * s + static_cast<std::size_t>(c)] += fv[c];
-      st.contact_pair_force[6 * static_cast<std::size_t>(cs_.slave_pair[r]) + static_cast<std::size_t>(c)] += fv[c];
-      for (int a = 0; a < corners; ++a)
-        st.contact_normal[3 * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c)] -= w[a] * fv[c];
+      const std::size_t cc = static_cast<std::size_t>(c);
+      st.contact_normal[3 * s + cc] += fv[c];
+      st.contact_shear[3 * s + cc] += ft[c];
+      st.contact_pair_force[pf + cc] += fv[c];
+      st.contact_pair_force[pf + 3 + cc] += ft[c];
+      for (int a = 0; a < corners; ++a) {
+        st.contact_normal[3 * static_cast<std::size_t>(node[a]) + cc] -= w[a] * fv[c];
+        st.contact_shear[3 * static_cast<std::size_t>(node[a]) + cc] -= w[a] * ft[c];
+      }
     }
   }
 }

@@ -182,6 +182,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   init_dynamics();
   if (!sys.contact.empty()) {
     contact = std::make_unique<StaticContact>(model, step, sys, op, ref, opt.tangent.threads);
+    contact->resume(st.contact_history);
     engine->set_coupling(&contact->blocks());
     force_floor = kForceFloorStrain * contact->node_stiffness() * model_size;
   }

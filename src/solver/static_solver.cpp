@@ -75,6 +75,7 @@ class StaticFrames {
     frame->record.contact = s.contact;
     frame->record.external_work = work;
     frame->record.plastic_dissipation = dissipation;
+    if (p.contact) frame->record.friction_dissipation = p.contact->friction_dissipation();
     p.opt.emit(std::move(frame));
     summary_.output_seconds += seconds_since(t_emit);
   }
