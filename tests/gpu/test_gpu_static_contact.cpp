@@ -1,7 +1,8 @@
 // Contact in static steps on the GPU engine (issue 44 item 1): the pressed bar of
 // tests/integration/test_static_contact.cpp with --backend cuda (the contact springs
 // assembled into the device matrix through the grown pattern), against the same closed forms
-// and the CPU's run. Skipped without a GPU.
+// and the CPU's run; the frictional sheared blocks against mu and the CPU. Skipped without a
+// GPU.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -65,6 +66,32 @@ TEST(GpuStaticContact, PressedBarMatchesTheClosedFormAndTheCpu) {
     // The GPU's Krylov solve (or cuDSS) against CHOLMOD: Newton's checks, not round-off.
     EXPECT_NEAR(g.push, h.push, 1e-8 * std::fabs(c.sigma)) << c.name;
   }
+}
+
+TEST(GpuStaticContact, ShearedBarSlipsAtMuLikeTheCpu) {
+  // The frictional slip of test_static_contact.cpp's sheared blocks (mu 0.3, a shift of 0.02
+  // far past the stick): the pair's shear is mu times its normal force on the GPU too, and
+  // the held end's forces agree with the CPU's to Newton's tolerance.
+  NEED_GPU();
+  constexpr double mu = 0.3;
+  const std::string deck = sheared_bar(mu, 0.02);
+  double rf[2][2], cfn[2], cfs[2];
+  const char* backends[] = {"cuda", "cpu"};
+  for (int b = 0; b < 2; ++b) {
+    const std::string dir = scratch_dir(std::string("sheared_") + backends[b]);
+    std::ofstream(dir + "/bar.inp") << deck;
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", std::string("--backend ") + backends[b], &log), 0) << log;
+    const Csv end = read_csv(dir + "/out/history/B_N1.csv"), pair = read_csv(dir + "/out/history/contact.csv");
+    rf[b][0] = ties::last_sum(end, "RF1"), rf[b][1] = ties::last_sum(end, "RF2");
+    cfn[b] = pair.rows.back()[static_cast<std::size_t>(pair.col("CFN1"))];
+    cfs[b] = pair.rows.back()[static_cast<std::size_t>(pair.col("CFS2"))];
+  }
+  std::printf("GPU sheared bar: RF1 %.12g RF2 %.12g CFN1 %.12g CFS2 %.12g (CPU %.12g %.12g %.12g %.12g)\n", rf[0][0],
+              rf[0][1], cfn[0], cfs[0], rf[1][0], rf[1][1], cfn[1], cfs[1]);
+  EXPECT_NEAR(-cfs[0], mu * cfn[0], 1e-4 * cfn[0]);
+  EXPECT_NEAR(rf[0][0], rf[1][0], 1e-6 * cfn[1]);
+  EXPECT_NEAR(rf[0][1], rf[1][1], 1e-6 * cfn[1]);
 }
 
 }  // namespace
