@@ -234,6 +234,9 @@ def parse_row(line):
     return tuple(ids), vals
 
 
+MODE_BLOCK = 100000  # modes per frequency step in a mode's number (parse_dat)
+
+
 def new_table(kind, set_name, time_value, centroid=False, ip=False, mode=None):
     """A parsed table's dict."""
     return {"kind": kind, "set": set_name, "time": time_value, "centroid": centroid, "ip": ip,
@@ -247,6 +250,12 @@ def parse_dat(path):
     started = False     # whether cur has rows yet (a blank line then ends it)
     mode_shape = None   # 'E I G E N V A L U E   N U M B E R  n': the following tables are mode n's shape
     eig_kind = None     # the eigenvalue-like block being read (one table per mode)
+    # Frequency steps in order: a mode is numbered block * MODE_BLOCK + n, so that the modes of
+    # two *FREQUENCY steps are told apart. CalculiX 2.11 sometimes printed the eigenvalue
+    # table without its EIGENVALUE column (rad/time, cycles/time, imaginary part only): the
+    # eigenvalue (rad/time)^2 is put in front, as the newer layout has it.
+    block = 0
+    eig_lambda_column = True
 
     def close():
         """Keep the table being read (when it has rows) and start afresh."""
@@ -268,11 +277,13 @@ def parse_dat(path):
             close()
             if title.startswith("EIGENVALUE NUMBER"):
                 m = re.search(r"(\d+)\s*$", s)
-                mode_shape = int(m.group(1)) if m else None
+                mode_shape = block * MODE_BLOCK + int(m.group(1)) if m else None
             elif title.startswith("STEP") and "INCREMENT" in title:
                 mode_shape = None  # halfstep's increment header: not a table
             elif title.startswith("EIGENVALUE OUTPUT") or title.startswith("BUCKLING FACTOR OUTPUT"):
+                block += 1
                 eig_kind = "eigenvalues"
+                eig_lambda_column = True
             elif title.startswith("PARTICIPATION FACTORS FOR"):
                 # steady state dynamics (per frequency) and complex frequency (per mode)
                 nums = NUMBER.findall(title)
@@ -305,6 +316,8 @@ def parse_dat(path):
             if eig_kind is not None:
                 if s.upper().startswith("TOTAL"):
                     close()  # the effective modal mass's TOTAL line ends its block
+                elif eig_kind == "eigenvalues" and s.upper().startswith("MODE NO"):
+                    eig_lambda_column = "EIGENVALUE" in s.upper()
                 continue  # column headings of an eigenvalue block
             if started:
                 close()  # other text ends a table (CalculiX's KNOT/tra/rot/exp lines, ...)
@@ -312,8 +325,10 @@ def parse_dat(path):
         if eig_kind is not None:
             ids, vals = row
             if ids:
+                if eig_kind == "eigenvalues" and not eig_lambda_column and vals:
+                    vals = [vals[0] * vals[0]] + list(vals)
                 # One table per mode: matched mode by mode.
-                t = new_table(eig_kind, "", None, mode=ids[0])
+                t = new_table(eig_kind, "", None, mode=block * MODE_BLOCK + ids[0])
                 t["rows"].append(((), vals))
                 tables.append(t)
             continue
@@ -322,6 +337,25 @@ def parse_dat(path):
         cur["rows"].append(row)
         started = True
     close()
+    return tables
+
+
+def rank_modes(tables):
+    """Renumbers each frequency step's modes by ascending eigenvalue (stable), in every table
+    that carries a mode: CalculiX 2.11 printed a few blocks out of order (beamptied5: mode 3
+    above modes 4 and 5), while halfstep numbers its modes in ascending order."""
+    remap = {}
+    blocks = collections.defaultdict(list)
+    for t in tables:
+        if t["kind"] == "eigenvalues" and t["mode"] is not None and t["rows"] and t["rows"][0][1]:
+            blocks[t["mode"] // MODE_BLOCK].append((t["rows"][0][1][0], t["mode"]))
+    for b, eig in blocks.items():
+        ranked = sorted(eig, key=lambda e: e[0])
+        for rank, (_, m) in enumerate(ranked, start=1):
+            remap[m] = b * MODE_BLOCK + rank
+    for t in tables:
+        if t["mode"] in remap:
+            t["mode"] = remap[t["mode"]]
     return tables
 
 
@@ -407,8 +441,8 @@ def degenerate_clusters(ref):
 
     Within such a group the modes are any basis of one eigenspace: two solvers' shapes,
     participation factors and effective masses of its single modes need not agree, only what
-    does not depend on the basis (the span, the sums over the group). None when the eigenvalue
-    tables are not one mode each (several frequency steps).
+    does not depend on the basis (the span, the sums over the group). Modes carry their
+    frequency step's block (parse_dat), so several frequency steps each have their own groups.
     """
     eig = [(t["mode"], t["rows"][0][1][0]) for t in ref if t["kind"] == "eigenvalues" and t["rows"] and t["rows"][0][1]]
     modes = [m for m, _ in eig]
@@ -523,7 +557,7 @@ EIGEN_KINDS = ("eigenvalues", "participation factors", "effective modal mass")
 
 def compare_files(ours_path, ref_path):
     """Compare our .dat with the reference, table by table; return the deck's comparison dict."""
-    ours, ref = parse_dat(ours_path), parse_dat(ref_path)
+    ours, ref = parse_dat(ours_path), rank_modes(parse_dat(ref_path))
     clusters = degenerate_clusters(ref)
     in_cluster = {m for cl in clusters for m in cl}
     # The issue's measure is each printed table's largest value: the peer prints one table of

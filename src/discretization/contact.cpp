@@ -545,7 +545,8 @@ class ContactBuilder {
     const SurfaceInteraction* si = p.interaction.empty() ? nullptr : &m.contact.interactions.at(p.interaction);
     const bool softened = si && si->overclosure != Overclosure::kHard;
     double clearance = 0;
-    if (softened && si->overclosure == Overclosure::kExponential) clearance = si->overclosure_law[0];
+    if (softened && (si->overclosure == Overclosure::kExponential || si->overclosure == Overclosure::kExponentialPeer))
+      clearance = si->overclosure_law[0];
     if (softened && si->overclosure == Overclosure::kTabular) clearance = std::max(0.0, -si->overclosure_law[0]);
     cs.law_kind.push_back(static_cast<std::uint8_t>(softened ? si->overclosure : Overclosure::kHard));
     if (softened) cs.law_values.insert(cs.law_values.end(), si->overclosure_law.begin(), si->overclosure_law.end());
@@ -595,13 +596,15 @@ class ContactBuilder {
       cs.near_ptr.push_back(static_cast<int>(cs.near_nodes.size()));
       max_offset = std::max(max_offset, node_half[static_cast<std::size_t>(n)] + clearance);
     }
-    double mu = 0, mu_k = -1, dc = 0;
+    double mu = 0, mu_k = -1, dc = 0, stick = 0;
     if (!p.interaction.empty()) {
       const SurfaceInteraction& si = m.contact.interactions.at(p.interaction);
       mu = si.friction;
       mu_k = si.kinetic_friction;
       dc = si.decay;
+      stick = si.stick_slope;
     }
+    cs.stick_slope.push_back(stick);
     cs.mu_static.push_back(mu);
     cs.mu_kinetic.push_back(mu_k < 0 ? mu : mu_k);
     cs.decay.push_back(dc);

@@ -46,6 +46,7 @@ struct ContactSystem {
   std::vector<int> near_ptr{0}, near_nodes;
 
   std::vector<double> mu_static, mu_kinetic, decay;  ///< per definition (*FRICTION)
+  std::vector<double> stick_slope;  ///< per definition: CalculiX's stick slope (pressure per slip; 0: none)
   /// Per definition, its pressure-overclosure law (*SURFACE BEHAVIOR; dynamics/contact_law.hpp):
   /// the kind (Overclosure), its values (CSR: SurfaceInteraction::overclosure_law) and the
   /// clearance at which its pressure starts (EXPONENTIAL's c0, a table's first clearance; 0

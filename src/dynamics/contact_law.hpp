@@ -24,7 +24,7 @@ struct NormalLawView {
 
 /// Overclosure kinds as the pass reads them (model/model.hpp's Overclosure; the pass does not
 /// include the model).
-inline constexpr int kLawHard = 0, kLawLinear = 1, kLawTabular = 2, kLawExponential = 3;
+inline constexpr int kLawHard = 0, kLawLinear = 1, kLawTabular = 2, kLawExponential = 3, kLawExponentialPeer = 4;
 
 /// Exponential law's pressure per p0 over (e - 1) at u = h / c0 + 1 (h the overclosure):
 /// u (e^u - 1); its slope per unit u, e^u - 1 + u e^u; and its integral over [0, u],
@@ -93,6 +93,24 @@ HS_HD T softened_force(int kind, const T* v, int nv, T h, T area, T k_cap, T& en
     const T f_knee = scale * p, dh = c0 * (u - lo);
     energy = scale * c0 * integral + f_knee * dh + T(0.5) * cap * dh * dh;
     return f_knee + cap * dh;
+  }
+  if (kind == kLawExponentialPeer) {
+    // CalculiX's law: p = p0 e^(beta h), beta = ln 100 / c0, its spring made at the clearance
+    // c0 (h = -c0, where p is 1 % of p0) and none beyond; its stiffness beta p capped at k_cap
+    // from the knee h* on (a straight line there, as the other laws).
+    const T c0 = v[0], p0 = v[1];
+    if (!(h > -c0)) return T(0);
+    const T beta = T(4.605170185988091) / c0;  // ln 100
+    const T scale = area * p0;
+    const T start = scale * std::exp(-beta * c0) / beta;  // the integral's value at h = -c0
+    T knee = h;
+    if (scale * beta * std::exp(beta * h) > k_cap) {
+      knee = std::log(k_cap / (scale * beta)) / beta;
+      if (knee < -c0) knee = -c0;
+    }
+    const T f_knee = scale * std::exp(beta * knee), dh = h - knee;
+    energy = f_knee / beta - start + f_knee * dh + T(0.5) * k_cap * dh * dh;
+    return f_knee + (dh > T(0) ? k_cap * dh : T(0));
   }
   return T(0);
 }

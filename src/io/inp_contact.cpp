@@ -119,10 +119,18 @@ void DeckParser::friction_data(const Line& line) {
   if (mu < 0) fail(at_, "the friction coefficient must be >= 0, got " + format_real(mu));
   s.friction = mu;
   // One line is a constant coefficient in both dialects: Abaqus's fields after it (slip rate,
-  // contact pressure, temperature) place a one-row table, CalculiX's second is its stick slope;
-  // halfstep's penalty friction sets its own stick stiffness. Read (as numbers) and said once.
+  // contact pressure, temperature) place a one-row table; CalculiX's second is its stick slope,
+  // which --dialect calculix takes (static steps' stick stiffness per contact area). Others
+  // are read (as numbers) and said once.
+  std::size_t first_unused = 1;
+  if (dialect_ == Dialect::CalculiX && line.fields.size() > 1 && !trim(line.fields[1]).empty()) {
+    const double slope = real(line.fields[1], "the stick slope (pressure per slip)");
+    if (!(slope > 0)) fail(at_, "*FRICTION: the stick slope must be positive, got " + format_real(slope));
+    s.stick_slope = slope;
+    first_unused = 2;
+  }
   bool extra = false;
-  for (std::size_t k = 1; k < line.fields.size(); ++k)
+  for (std::size_t k = first_unused; k < line.fields.size(); ++k)
     if (!line.fields[k].empty()) {
       real(line.fields[k], "a *FRICTION field after the coefficient");
       extra = true;
@@ -154,7 +162,9 @@ void DeckParser::surface_behavior_keyword(const Keyword& kw) {
   if (!kw.find("PRESSURE-OVERCLOSURE") || po == "HARD") si.overclosure = Overclosure::kHard;
   else if (po == "LINEAR") si.overclosure = Overclosure::kLinear;
   else if (po == "TABULAR") si.overclosure = Overclosure::kTabular;
-  else if (po == "EXPONENTIAL") si.overclosure = Overclosure::kExponential;
+  // The two dialects mean different laws by EXPONENTIAL (docs/input.md).
+  else if (po == "EXPONENTIAL")
+    si.overclosure = dialect_ == Dialect::CalculiX ? Overclosure::kExponentialPeer : Overclosure::kExponential;
   else if (po == "TIED") {
     // The peer's tied contact: its pairs are read as *TIEs (tie_tied_contact_pairs).
     si.overclosure = Overclosure::kHard;
@@ -219,6 +229,15 @@ void DeckParser::surface_behavior_data(const Line& line) {
       si.overclosure_law = {c0, p0, kmax};
       return;
     }
+    case Overclosure::kExponentialPeer: {
+      if (block_lines_ > 1) fail(at_, "PRESSURE-OVERCLOSURE=EXPONENTIAL takes one data line (c0, p0)");
+      need_fields(line, 2, "c0 (the clearance at which the pressure is 1 % of p0), p0 (the pressure at zero clearance)");
+      at_most_fields(line, 2, "c0, p0");
+      const double c0 = finite_at_least(0, "c0 (the clearance at which the pressure is 1 % of p0)", true);
+      const double p0 = finite_at_least(1, "p0 (the pressure at zero clearance)", true);
+      si.overclosure_law = {c0, p0};
+      return;
+    }
     case Overclosure::kTabular: {
       need_fields(line, 2, "pressure, overclosure");
       at_most_fields(line, 2, "pressure, overclosure");
@@ -245,6 +264,7 @@ void DeckParser::surface_behavior_end() {
   const SurfaceInteraction& si = m_.contact.interactions.at(interaction_);
   if (si.overclosure == Overclosure::kLinear) need_data_line("the slope of the pressure-overclosure line");
   if (si.overclosure == Overclosure::kExponential) need_data_line("c0, p0[, maximum stiffness]");
+  if (si.overclosure == Overclosure::kExponentialPeer) need_data_line("c0, p0");
   if (si.overclosure != Overclosure::kTabular) return;
   need_data_line("pressure, overclosure");
   const std::vector<double>& law = si.overclosure_law;

@@ -533,7 +533,9 @@ struct AnalyticalSurface {
 /// *SURFACE BEHAVIOR's pressure-overclosure law (docs/theory.md, "Softened contact"): hard
 /// contact (a penalty spring as stiff as the stable increment allows) or a softened law that
 /// gives the contact pressure as a function of the overclosure.
-enum class Overclosure : std::uint8_t { kHard = 0, kLinear = 1, kTabular = 2, kExponential = 3 };
+/// kExponentialPeer: EXPONENTIAL as CalculiX reads it (--dialect calculix): p = p0 exp(beta h),
+/// beta = ln 100 / c0, from the clearance c0 (where p is 1 % of p0) on.
+enum class Overclosure : std::uint8_t { kHard = 0, kLinear = 1, kTabular = 2, kExponential = 3, kExponentialPeer = 4 };
 
 /// *SURFACE INTERACTION with its *FRICTION and *SURFACE BEHAVIOR: how two surfaces in contact
 /// act on each other (docs/theory.md "Contact").
@@ -542,8 +544,12 @@ struct SurfaceInteraction {
   double friction = 0;           ///< Coulomb coefficient (static coefficient with EXPONENTIAL DECAY)
   double kinetic_friction = -1;  ///< EXPONENTIAL DECAY: the kinetic coefficient; < 0: none (= friction)
   double decay = 0;              ///< EXPONENTIAL DECAY: dc in mu = mu_k + (mu_s - mu_k) exp(-dc |slip rate|)
+  /// CalculiX's stick slope (*FRICTION's second field, --dialect calculix): the stick stiffness
+  /// per contact area (pressure per slip); 0: the solver's own.
+  double stick_slope = 0;
   Overclosure overclosure = Overclosure::kHard;
   /// The softened law's values: LINEAR {slope}; EXPONENTIAL {c0, p0, kmax (0: none)};
+  /// the peer's EXPONENTIAL {c0, p0};
   /// TABULAR (overclosure, pressure) pairs by ascending overclosure, the first at pressure 0.
   std::vector<double> overclosure_law;
   SourceLoc loc;

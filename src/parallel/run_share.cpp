@@ -41,7 +41,7 @@ template <class Ar>
 void serialize(Ar& ar, ContactSystem& c) {
   ar(c.num_pairs, c.num_facets, c.num_slaves, c.facet_nodes, c.facet_pair, c.facet_offset, c.facet_depth,
      c.facet_two_sided, c.slave_node, c.slave_pair, c.slave_offset, c.spring_mass, c.slave_facet_ptr,
-     c.slave_facet_nodes, c.near_ptr, c.near_nodes, c.mu_static, c.mu_kinetic, c.decay, c.law_kind, c.law_ptr,
+     c.slave_facet_nodes, c.near_ptr, c.near_nodes, c.mu_static, c.mu_kinetic, c.decay, c.stick_slope, c.law_kind, c.law_ptr,
      c.law_values, c.law_clearance, c.slave_area, c.self, c.mirrored,
      c.num_analytic, c.analytic_ref, c.analytic_frame, c.analytic_seg_ptr, c.analytic_seg, c.analytic_name,
      c.pair_surface, c.node_area_ptr, c.node_area, c.num_edges, c.edge_nodes, c.edge_pair, c.edge_role,
@@ -227,11 +227,11 @@ void serialize(Ar& ar, StepLoads& s) {
 
 HALFSTEP_SHARE_FIELDS(LinearConstraints, 368);
 HALFSTEP_SHARE_FIELDS(RigidBodies, 248);
-HALFSTEP_SHARE_FIELDS(ContactSystem, 1008);
-HALFSTEP_SHARE_FIELDS(StructureSystem, 3376);
-HALFSTEP_SHARE_FIELDS(ContactShare, 1272);
+HALFSTEP_SHARE_FIELDS(ContactSystem, 1032);
+HALFSTEP_SHARE_FIELDS(StructureSystem, 3400);
+HALFSTEP_SHARE_FIELDS(ContactShare, 1296);
 HALFSTEP_SHARE_FIELDS(ElementShare, 72);
-HALFSTEP_SHARE_FIELDS(Subdomain, 1528);
+HALFSTEP_SHARE_FIELDS(Subdomain, 1552);
 // 928: solid_thermal is left out on purpose: it is derived from the step's loads at the
 // state's time (the element pass refills it), so neither restarts nor shares carry it.
 static_assert(sizeof(StructureState) == 976, "StructureState changed: add the new array to for_each_state_array in "

@@ -259,9 +259,6 @@ void check_frequency_step(const Step& step, const StructureSystem& sys) {
     throw InputError(at, "*FREQUENCY in a model with beams or FPM triangles (6-dof nodes): not supported yet "
                          "(their rotary inertia is the explicit scheme's, scaled for its stable increment); "
                          "continuum, MITC4 shell, planar, axisymmetric, truss, spring and point-mass models run");
-  if (!sys.contact.empty())
-    throw InputError(at, "*FREQUENCY in a model with contact: not supported yet (the contact springs' stiffness "
-                         "about the base state is not in the frequency step's tangent)");
   // 5-dof nodes (MITC4): a mode's section forces and rotations would need its spins applied
   // to the nodal directors.
   if (sys.node_dofs > 3)
@@ -292,7 +289,17 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
     std::fprintf(stderr, "halfstep: frequency step '%s' (%d equations, %d modes asked for): %s\n", step.name.c_str(),
                  p.neq, req.modes, p.engine->description().c_str());
   // K about the base state: the reference under NLGEOM=NO, else the current configuration
-  // with its stresses (a prestressed structure's frequencies).
+  // with its stresses (a prestressed structure's frequencies). Contact adds its springs as the
+  // base state left them (docs/theory.md, "Natural frequencies"): the normal springs of the
+  // records that carry force (not those resting at zero gap: a first frequency step of two
+  // beams laid on each other has them apart, as the peer does), frictional ones' stick or
+  // slip stiffness from the friction forces the last static step ended with.
+  if (p.contact) {
+    std::vector<double> f;
+    p.contact->set_resting_springs(false);
+    p.contact->begin_attempt(p.translations(p.start.x));
+    p.internal(p.start.x, p.start.cfg, f);
+  }
   p.factor(p.start, true);
   Modes modes;
   const double lambda_min = std::pow(2 * M_PI * req.min_frequency, 2);

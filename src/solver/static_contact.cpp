@@ -317,7 +317,7 @@ double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vec
     // Open, unless it touches (within touch_tolerance_ of zero clearance) with a stiffness at
     // zero: its spring goes into the tangent without a force, so that a body resting on
     // another at zero gap and held by nothing else is not free in the first solve.
-    const bool resting = !(fn > 0) && g >= -touch_tolerance_ && slope > 0;
+    const bool resting = resting_springs_ && !(fn > 0) && g >= -touch_tolerance_ && slope > 0;
     if (!(fn > 0) && !resting) continue;
     int node[5];
     double w[5];
@@ -357,7 +357,10 @@ double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vec
     // kElasticSlip of the mean facet size (never stiffer than the normal penalty; at the
     // penalty's own stiffness, 1e-6 of a facet, a pressed block's partial slip flipped
     // records between stick and slip at every iteration).
-    const double kt = std::min(k, mu * limit_normal_[r] / (kElasticSlip * facet_size_));
+    const double stick = cs_.stick_slope.empty() ? 0.0 : cs_.stick_slope[static_cast<std::size_t>(pair)];
+    const double area = cs_.slave_area.empty() ? 0.0 : cs_.slave_area[r];
+    const double kt = stick > 0 && area > 0 ? stick * area  // the deck's (CalculiX's stick slope)
+                                            : std::min(k, mu * limit_normal_[r] / (kElasticSlip * facet_size_));
     if (mu > 0 && kt > 0) {
       double slip[3] = {0, 0, 0};
       for (int a = 0; a <= corners; ++a)

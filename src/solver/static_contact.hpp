@@ -76,6 +76,10 @@ class StaticContact {
   void store(StructureState& st) const;
   /// Work dissipated by friction slip over the converged increments of the step.
   double friction_dissipation() const { return dissipated_; }
+  /// Whether records resting at zero force put their springs into the tangent (a static
+  /// step's first solve needs them; a frequency step's perturbation about the base state
+  /// takes the records that carry force only, as the peer does).
+  void set_resting_springs(bool on) { resting_springs_ = on; }
   /// Slave records touching at the last add_forces.
   int touching() const { return touching_; }
   /// The mean translational stiffness of the model's nodes (force per displacement), from the
@@ -124,6 +128,7 @@ class StaticContact {
   std::vector<double> ux_, uy_, uz_;     ///< the search's displacement components
   CouplingBlocks blocks_;
   int touching_ = 0;
+  bool resting_springs_ = true;
   double node_stiffness_ = 0;
 };
 

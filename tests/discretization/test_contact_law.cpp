@@ -1,6 +1,6 @@
 // The softened pressure-overclosure laws (dynamics/contact_law.hpp) against their closed
 // forms: LINEAR's K A h, TABULAR's segments and their extension, EXPONENTIAL's p0 at zero
-// clearance and 0 at c0; each law's stored energy against the integral of its force, the cap
+// clearance and 0 at c0, CalculiX's EXPONENTIAL (1 % of p0 at c0); each law's stored energy against the integral of its force, the cap
 // at the hard spring's stiffness, and hard contact's k pen.
 #include <gtest/gtest.h>
 
@@ -93,6 +93,28 @@ TEST(ContactLaw, ExponentialMeetsItsEndsAndCapsItsStiffness) {
   // The deck's maximum stiffness (per unit area) caps it the same way: 2400 x 0.25 = 600.
   const std::vector<double> capped{c0, p0, 2400.0};
   EXPECT_DOUBLE_EQ(force(kLawExponential, capped, 0.003, a, 1e12, e), force(kLawExponential, v, 0.003, a, 600, e));
+}
+
+TEST(ContactLaw, PeerExponentialIsP0TimesItsExponentialFromC0On) {
+  // CalculiX's EXPONENTIAL: p = p0 exp(beta h), beta = ln 100 / c0: p0 at zero clearance, 1 %
+  // of it at the clearance c0, nothing beyond; its stiffness beta p.
+  const double c0 = 0.01, p0 = 20, a = 0.25, beta = std::log(100.0) / c0;
+  const std::vector<double> v{c0, p0};
+  double e = 0;
+  EXPECT_EQ(force(kLawExponentialPeer, v, -c0, a, 1e12, e), 0.0);
+  EXPECT_EQ(force(kLawExponentialPeer, v, -2 * c0, a, 1e12, e), 0.0);
+  EXPECT_NEAR(force(kLawExponentialPeer, v, -c0 * (1 - 1e-12), a, 1e12, e), 0.01 * a * p0, 1e-12);
+  EXPECT_NEAR(force(kLawExponentialPeer, v, 0.0, a, 1e12, e), a * p0, 1e-12);
+  EXPECT_NEAR(force(kLawExponentialPeer, v, 0.003, a, 1e12, e), a * p0 * std::exp(beta * 0.003), 1e-9);
+  const double from = -c0 * (1 - 1e-12);
+  expect_energy_is_integral(kLawExponentialPeer, v, a, 1e12, from, {-0.005, 0.0, 0.005});
+  // At zero clearance its stiffness is a p0 beta = 2302.6: a cap of 600 bends it into a line
+  // at the knee where a p0 beta exp(beta h) = 600, h* = ln(600 / 2302.6) / beta = -2.92e-3.
+  const double knee = std::log(600 / (a * p0 * beta)) / beta;
+  EXPECT_NEAR(knee, -2.9203e-3, 1e-7);
+  const double f_knee = a * p0 * std::exp(beta * knee);
+  EXPECT_NEAR(force(kLawExponentialPeer, v, 0.002, a, 600, e), f_knee + 600 * (0.002 - knee), 1e-9);
+  expect_energy_is_integral(kLawExponentialPeer, v, a, 600, from, {-0.005, 0.0, 0.01});
 }
 
 TEST(ContactLaw, HardContactIsThePenaltySpring) {

@@ -1,10 +1,12 @@
 // --dialect (io/inp_reader.hpp): the same text read as Abaqus reads it and as the peer solver
 // (CalculiX) does. C3D8 becomes FORMULATION=FULL and C3D20R FORMULATION=REDUCED MASS only where
 // no FORMULATION= is given;
-// SECTION=CIRC's number is a radius or a diameter; the dialect is part of the source hash.
+// SECTION=CIRC's number is a radius or a diameter; EXPONENTIAL contact is each one's law and
+// *FRICTION's second field the peer's stick slope; the dialect is part of the source hash.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "elements/kind_info.hpp"
@@ -88,6 +90,29 @@ TEST(InpDialect, CircIsARadiusForAbaqusAndADiameterForCalculix) {
               std::string::npos)
         << e.what();
   }
+}
+
+TEST(InpDialect, CalculixTakesItsExponentialLawAndStickSlope) {
+  // EXPONENTIAL is Abaqus's law (zero at the clearance c0) or the peer's (1 % of p0 at c0);
+  // *FRICTION's second field is the peer's stick slope, and a table row's field for Abaqus.
+  const auto deck = [](const std::string& interaction) {
+    return "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,0,0,1\n6,1,0,1\n7,1,1,1\n8,0,1,1\n"
+           "*ELEMENT, TYPE=C3D8R, ELSET=A\n1,1,2,3,4,5,6,7,8\n*MATERIAL, NAME=M\n*ELASTIC\n210000, 0.3\n"
+           "*DENSITY\n7.8e-9\n*SOLID SECTION, ELSET=A, MATERIAL=M\n*SURFACE, NAME=TOP\nA, S2\n"
+           "*SURFACE, NAME=BOTTOM\nA, S1\n*SURFACE INTERACTION, NAME=SI\n" + interaction +
+           "*CONTACT PAIR, INTERACTION=SI\nTOP, BOTTOM\n*BOUNDARY\n1,1,3\n" + std::string(kStatic) +
+           "7,1,1.\n*END STEP\n";
+  };
+  const std::string law = "*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=EXPONENTIAL\n1e-4, 0.1\n";
+  const SurfaceInteraction a = read(deck(law), Dialect::Abaqus).contact.interactions.at("SI");
+  const SurfaceInteraction c = read(deck(law), Dialect::CalculiX).contact.interactions.at("SI");
+  EXPECT_EQ(a.overclosure, Overclosure::kExponential);
+  EXPECT_EQ(c.overclosure, Overclosure::kExponentialPeer);
+  EXPECT_EQ(c.overclosure_law, (std::vector<double>{1e-4, 0.1}));
+  const std::string friction = "*FRICTION\n0.2, 1e5\n";
+  EXPECT_DOUBLE_EQ(read(deck(friction), Dialect::CalculiX).contact.interactions.at("SI").stick_slope, 1e5);
+  EXPECT_DOUBLE_EQ(read(deck(friction), Dialect::Abaqus).contact.interactions.at("SI").stick_slope, 0.0);
+  EXPECT_THROW(read(deck("*FRICTION\n0.2, -1\n"), Dialect::CalculiX), InputError);
 }
 
 }  // namespace
