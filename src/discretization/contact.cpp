@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -188,10 +189,27 @@ Vec3<double> facet_area_normal(const Model& m, const Facet& f) {
 /// The area each node of a slave surface stands for: a node surface's areas, or a share of
 /// each distinct facet of the surface (a third of a triangle, a quarter of a quadrilateral;
 /// reference configuration; a shell's two sides count once).
-std::map<int, double> slave_areas(const Surface* s, const std::vector<Facet>& facets, const Model& m) {
+std::map<int, double> slave_areas(const Surface* s, const std::vector<Facet>& facets, const Model& m,
+                                  const std::function<const std::vector<Facet>&()>& exterior) {
   std::map<int, double> area;
   if (s && s->node_based) {
-    for (std::size_t k = 0; k < s->nodes.size(); ++k) area[s->nodes[k]] = k < s->node_areas.size() ? s->node_areas[k] : 1.0;
+    // A NaN area (--dialect calculix, none given) is the peer's: the node's share (a quarter
+    // of a quadrilateral, a third of a triangle) of the model's exterior faces it lies on.
+    std::map<int, double> share;
+    bool shares = false;
+    for (std::size_t k = 0; k < s->nodes.size(); ++k) {
+      const double given = k < s->node_areas.size() ? s->node_areas[k] : 1.0;
+      if (std::isnan(given) && !shares) {
+        std::set<std::array<int, 4>> seen;
+        for (const Facet& f : exterior()) {
+          if (!first_sight(f, seen)) continue;
+          const int corners = f.nodes[3] < 0 ? 3 : 4;
+          for (int c = 0; c < corners; ++c) share[f.nodes[static_cast<std::size_t>(c)]] += norm(facet_area_normal(m, f)) / corners;
+        }
+        shares = true;
+      }
+      area[s->nodes[k]] = std::isnan(given) ? share[s->nodes[k]] : given;
+    }
     return area;
   }
   std::set<std::array<int, 4>> seen;
@@ -552,7 +570,10 @@ class ContactBuilder {
     if (softened) cs.law_values.insert(cs.law_values.end(), si->overclosure_law.begin(), si->overclosure_law.end());
     cs.law_ptr.push_back(static_cast<int>(cs.law_values.size()));
     cs.law_clearance.push_back(clearance);
-    const std::map<int, double> area = slave_areas(slave_surface, own, m);
+    const std::map<int, double> area = slave_areas(slave_surface, own, m, [&]() -> const std::vector<Facet>& {
+      facets_of(kAllExterior);  // computed once, kept in `exterior`
+      return exterior;
+    });
     add_node_area(m, master, area_seen, node_area);
     add_node_area(m, own, area_seen, node_area);
     // Edge-to-edge contact is symmetric: of a pair and its reverse, the first one takes it.

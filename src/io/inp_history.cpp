@@ -1,5 +1,6 @@
 // *INITIAL CONDITIONS, *STEP ... *END STEP with *DYNAMIC, *BOUNDARY, *CLOAD
 // and *DLOAD. Output requests are in inp_output.cpp.
+#include <limits>
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -694,9 +695,12 @@ void DeckParser::surface_data(const Line& line) {
   if (analytic_) return analytic_surface_data(line);
   if (m_.surfaces.at(surface_name_).node_based) {
     // A node-based surface's optional second field is a contact area, which ties do not use.
+    // Not given: 1 as Abaqus has it, or (--dialect calculix) NaN, the peer's: the node's share
+    // of the exterior element faces it lies on, resolved where contact is built
+    // (discretization/contact.cpp, slave_areas).
     need_fields(line, 1, "node or node set[, area]");
     at_most_fields(line, 2, "node or node set[, area]");
-    double area = 1;
+    double area = dialect_ == Dialect::CalculiX ? std::numeric_limits<double>::quiet_NaN() : 1.0;
     if (line.fields.size() == 2 && !line.fields[1].empty()) {
       area = real(line.fields[1], "the node area");
       if (!(area > 0)) fail(at_, "the node area must be positive, got " + format_real(area));

@@ -100,6 +100,37 @@ struct OneFacet {
 // A node far outside any model (a diverging run, a damaged restart: fuzz finding 7 resumed a
 // displacement of -2.3e171) must not overflow the cell coordinate's conversion (UBSan's
 // float-cast-overflow); ordinary positions keep their floor.
+TEST(ContactBuild, NodeSurfaceAreaIsOneOrThePeersShareOfTheExteriorFaces) {
+  // A TYPE=NODE slave surface without areas: 1 per node as Abaqus reads it; the peer's
+  // (--dialect calculix) is the node's quarter of each exterior face it lies on: 3/4 at the
+  // bar's corner node 1 (three unit faces), 4/4 at node 2 (two faces of each cube; the face
+  // they share is interior and not counted), and a given area is kept in both dialects.
+  const std::string deck =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+      "9, 2, 0, 0\n10, 2, 1, 0\n11, 2, 0, 1\n12, 2, 1, 1\n"
+      "*ELEMENT, TYPE=C3D8R, ELSET=E\n1, 1, 2, 3, 4, 5, 6, 7, 8\n2, 2, 9, 10, 3, 6, 11, 12, 7\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n1.\n*SOLID SECTION, ELSET=E, MATERIAL=M\n"
+      "*SURFACE, NAME=S, TYPE=NODE\n1\n2\n9, 0.5\n*SURFACE, NAME=M\nE, S2\n"
+      "*SURFACE INTERACTION, NAME=SI\n*CONTACT PAIR, INTERACTION=SI\nS, M\n*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n*END STEP\n";
+  for (Dialect d : {Dialect::Abaqus, Dialect::CalculiX}) {
+    const Model m = read_inp_string(deck, "node_area.inp", d);
+    const ContactSystem cs = build_contact_system(m);
+    ASSERT_EQ(cs.num_slaves, 3);
+    std::vector<double> area(3, -1);
+    for (int i = 0; i < 3; ++i) {
+      const int id = m.nodes.id[static_cast<std::size_t>(cs.slave_node[static_cast<std::size_t>(i)])];
+      area[id == 1 ? 0 : id == 2 ? 1 : 2] = cs.slave_area[static_cast<std::size_t>(i)];
+    }
+    if (d == Dialect::Abaqus) {
+      EXPECT_EQ(area, (std::vector<double>{1.0, 1.0, 0.5}));
+    } else {
+      EXPECT_DOUBLE_EQ(area[0], 0.75);
+      EXPECT_DOUBLE_EQ(area[1], 1.0);
+      EXPECT_DOUBLE_EQ(area[2], 0.5);
+    }
+  }
+}
+
 TEST(ContactPass, CellCoordinatesOfFarNodesStayInRange) {
   EXPECT_EQ(contact_cell(2.5, 1.0), 2);
   EXPECT_EQ(contact_cell(-2.5, 1.0), -3);
