@@ -186,38 +186,32 @@ Vec3<double> facet_area_normal(const Model& m, const Facet& f) {
   return f.nodes[3] < 0 ? 0.5 * cross(b - a, c - a) : 0.5 * cross(c - a, node_x(m, f.nodes[3]) - b);
 }
 
-/// The area each node of a slave surface stands for: a node surface's areas, or a share of
-/// each distinct facet of the surface (a third of a triangle, a quarter of a quadrilateral;
-/// reference configuration; a shell's two sides count once).
-std::map<int, double> slave_areas(const Surface* s, const std::vector<Facet>& facets, const Model& m,
-                                  const std::function<const std::vector<Facet>&()>& exterior) {
+/// Each node's share of the distinct facets it lies on (a third of a triangle, a quarter of
+/// a quadrilateral; reference configuration; a shell's two sides count once).
+std::map<int, double> facet_shares(const std::vector<Facet>& facets, const Model& m) {
   std::map<int, double> area;
-  if (s && s->node_based) {
-    // A NaN area (--dialect calculix, none given) is the peer's: the node's share (a quarter
-    // of a quadrilateral, a third of a triangle) of the model's exterior faces it lies on.
-    std::map<int, double> share;
-    bool shares = false;
-    for (std::size_t k = 0; k < s->nodes.size(); ++k) {
-      const double given = k < s->node_areas.size() ? s->node_areas[k] : 1.0;
-      if (std::isnan(given) && !shares) {
-        std::set<std::array<int, 4>> seen;
-        for (const Facet& f : exterior()) {
-          if (!first_sight(f, seen)) continue;
-          const int corners = f.nodes[3] < 0 ? 3 : 4;
-          for (int c = 0; c < corners; ++c) share[f.nodes[static_cast<std::size_t>(c)]] += norm(facet_area_normal(m, f)) / corners;
-        }
-        shares = true;
-      }
-      area[s->nodes[k]] = std::isnan(given) ? share[s->nodes[k]] : given;
-    }
-    return area;
-  }
   std::set<std::array<int, 4>> seen;
   for (const Facet& f : facets) {
     if (!first_sight(f, seen)) continue;
     const int corners = f.nodes[3] < 0 ? 3 : 4;
     const double share = norm(facet_area_normal(m, f)) / corners;
     for (int k = 0; k < corners; ++k) area[f.nodes[static_cast<std::size_t>(k)]] += share;
+  }
+  return area;
+}
+
+/// The area each node of a slave surface stands for: a node surface's areas, or its share of
+/// the surface's facets (facet_shares). A node surface's NaN area (--dialect calculix, none
+/// given) is the peer's: the node's share of the model's exterior facets (`exterior`).
+std::map<int, double> slave_areas(const Surface* s, const std::vector<Facet>& facets, const Model& m,
+                                  const std::function<const std::vector<Facet>&()>& exterior) {
+  if (!(s && s->node_based)) return facet_shares(facets, m);
+  std::map<int, double> area, share;
+  bool shares = false;
+  for (std::size_t k = 0; k < s->nodes.size(); ++k) {
+    const double given = k < s->node_areas.size() ? s->node_areas[k] : 1.0;
+    if (std::isnan(given) && !shares) share = facet_shares(exterior(), m), shares = true;
+    area[s->nodes[k]] = std::isnan(given) ? share[s->nodes[k]] : given;
   }
   return area;
 }

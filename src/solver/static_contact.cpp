@@ -54,21 +54,26 @@ int touch_corners(const ContactSystem& cs, int f, const ContactTouch<double>& t,
   return count;
 }
 
+/// The area normal of the facet with corners fn (4; a triangle's fourth -1) at positions x(n):
+/// a triangle's half edge cross product, a quadrilateral's half diagonal cross product.
+template <class Positions>
+Vec3<double> facet_area_normal(const int* fn, const Positions& x) {
+  const Vec3<double> a = fn[3] < 0 ? x(fn[1]) - x(fn[0]) : x(fn[2]) - x(fn[0]);
+  const Vec3<double> b = fn[3] < 0 ? x(fn[2]) - x(fn[0]) : x(fn[3]) - x(fn[1]);
+  return 0.5 * cross(a, b);
+}
+
 /// The mean edge of the contact facets at the reference (the square root of their mean area;
 /// 0 without facets).
 double mean_facet_size(const StructureSystem& sys) {
   const ContactSystem& cs = sys.contact;
+  const auto x = [&](int n) {
+    const std::size_t k = static_cast<std::size_t>(n);
+    return Vec3<double>{sys.x0[k], sys.y0[k], sys.z0[k]};
+  };
   double sum = 0;
-  for (int f = 0; f < cs.num_facets; ++f) {
-    const int* fn = cs.facet_nodes.data() + 4 * static_cast<std::size_t>(f);
-    const auto x = [&](int n) {
-      const std::size_t k = static_cast<std::size_t>(n);
-      return Vec3<double>{sys.x0[k], sys.y0[k], sys.z0[k]};
-    };
-    const Vec3<double> a = fn[3] < 0 ? x(fn[1]) - x(fn[0]) : x(fn[2]) - x(fn[0]);
-    const Vec3<double> b = fn[3] < 0 ? x(fn[2]) - x(fn[0]) : x(fn[3]) - x(fn[1]);
-    sum += 0.5 * norm(cross(a, b));
-  }
+  for (int f = 0; f < cs.num_facets; ++f)
+    sum += norm(facet_area_normal(cs.facet_nodes.data() + 4 * static_cast<std::size_t>(f), x));
   return cs.num_facets > 0 ? std::sqrt(sum / cs.num_facets) : 0.0;
 }
 
@@ -199,9 +204,7 @@ void StaticContact::smooth_normals(const std::vector<double>& u) {
   std::fill(corner_normal_.begin(), corner_normal_.end(), Vec3<double>{0, 0, 0});
   for (std::size_t f = 0; f < nf; ++f) {
     const int* fn = cs_.facet_nodes.data() + 4 * f;
-    const Vec3<double> a = fn[3] < 0 ? x(fn[1]) - x(fn[0]) : x(fn[2]) - x(fn[0]);
-    const Vec3<double> b = fn[3] < 0 ? x(fn[2]) - x(fn[0]) : x(fn[3]) - x(fn[1]);
-    const Vec3<double> area = 0.5 * cross(a, b);
+    const Vec3<double> area = facet_area_normal(fn, x);
     for (int k = 0; k < 4; ++k)
       if (fn[k] >= 0) corner_normal_[static_cast<std::size_t>(corner_key_[4 * f + static_cast<std::size_t>(k)])] += area;
   }
@@ -269,6 +272,60 @@ void StaticContact::keep_closed_touches(const std::vector<double>& u) {
   }
 }
 
+double StaticContact::add_friction(const std::vector<double>& u, std::size_t r, int pair, int corners, const int* node,
+                                   const double* w, const double* nv, double k, double ft[3], double proj[9],
+                                   double& s_k) {
+  // Coulomb friction: the stick spring kt on the slave's slip relative to the touched point
+  // since the last converged increment, s = -sum_a w_a (u_a - u0_a), in the tangent plane;
+  // the trial force ft0 - kt s_T returned onto mu F where it is larger (slip), F the normal
+  // force the limit holds (limit_normal_, settled by augment()). Its tangent is
+  // s_k w_a w_b P with P the tangent plane's projector (slip: less the slip direction,
+  // s_k = kt mu F / |trial|): exact and symmetric while F is held.
+  const double mu = mu_[static_cast<std::size_t>(pair)];
+  // Abaqus/Standard's stick stiffness: the friction limit reached at an elastic slip of
+  // kElasticSlip of the mean facet size (never stiffer than the normal penalty; at the
+  // penalty's own stiffness, 1e-6 of a facet, a pressed block's partial slip flipped
+  // records between stick and slip at every iteration).
+  const double stick = cs_.stick_slope.empty() ? 0.0 : cs_.stick_slope[static_cast<std::size_t>(pair)];
+  const double area = cs_.slave_area.empty() ? 0.0 : cs_.slave_area[r];
+  const double kt = stick > 0 && area > 0 ? stick * area  // the deck's (CalculiX's stick slope)
+                                          : std::min(k, mu * limit_normal_[r] / (kElasticSlip * facet_size_));
+  if (mu > 0 && kt > 0) {
+    double slip[3] = {0, 0, 0};
+    for (int a = 0; a <= corners; ++a)
+      for (int c = 0; c < 3; ++c) {
+        const std::size_t k3 = 3 * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c);
+        slip[c] -= w[a] * (u[k3] - u_start_[k3]);
+      }
+    const double* f0 = shear_start_.data() + 3 * r;
+    const double sn = slip[0] * nv[0] + slip[1] * nv[1] + slip[2] * nv[2];
+    const double f0n = f0[0] * nv[0] + f0[1] * nv[1] + f0[2] * nv[2];
+    double trial[3], size2 = 0;
+    for (int c = 0; c < 3; ++c) {
+      trial[c] = (f0[c] - f0n * nv[c]) - kt * (slip[c] - sn * nv[c]);
+      size2 += trial[c] * trial[c];
+    }
+    const double size = std::sqrt(size2), limit = mu * limit_normal_[r];
+    for (int c = 0; c < 3; ++c)
+      for (int d = 0; d < 3; ++d) proj[3 * c + d] = (c == d ? 1.0 : 0.0) - nv[c] * nv[d];
+    if (size <= limit) {
+      for (int c = 0; c < 3; ++c) ft[c] = trial[c];
+      s_k = kt;
+    } else {
+      const double t[3] = {trial[0] / size, trial[1] / size, trial[2] / size};
+      for (int c = 0; c < 3; ++c) {
+        ft[c] = limit * t[c];
+        for (int d = 0; d < 3; ++d) proj[3 * c + d] -= t[c] * t[d];
+      }
+      s_k = kt * limit / size;
+      slip_work_[r] = limit * (size - limit) / kt;
+    }
+    for (int c = 0; c < 3; ++c) shear_[3 * r + static_cast<std::size_t>(c)] = ft[c];
+    return 0.5 * (ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]) / kt;
+  }
+  return 0.0;
+}
+
 double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vector<double>& f) {
   const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn);
   ux_.resize(nn), uy_.resize(nn), uz_.resize(nn);
@@ -331,75 +388,19 @@ double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vec
     int dofs[15];
     double b[15];
     const int nd = 3 * (1 + corners);
-    if (resting) {
-      for (int a = 0; a <= corners; ++a)
-        for (int c = 0; c < 3; ++c) {
-          dofs[3 * a + c] = static_cast<int>(q * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c));
-          b[3 * a + c] = w[a] * nv[c];
-        }
-      double* kb = blocks_.add(dofs, nd);
-      for (int x = 0; x < nd; ++x)
-        for (int y = 0; y < nd; ++y) kb[x * nd + y] = slope * b[x] * b[y];
-      continue;
-    }
-    ++touching_;
-    force_[r] = fn;
-    stored += energy;
-    // Coulomb friction: the stick spring (the normal penalty k) on the slave's slip relative
-    // to the touched point since the last converged increment, s = -sum_a w_a (u_a - u0_a),
-    // in the tangent plane; the trial force ft0 - k s_T returned onto mu F where it is larger
-    // (slip). Its tangent is s_k w_a w_b P with P the tangent plane's projector (slip: less
-    // the slip direction, s_k = k mu F / |trial|), symmetric: the normal force's share in the
-    // slip tangent is left out, which costs iterations, not accuracy.
-    double ft[3] = {0, 0, 0}, proj[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, s_k = 0;
-    const double mu = mu_[static_cast<std::size_t>(pair)];
-    // Abaqus/Standard's stick stiffness: the friction limit reached at an elastic slip of
-    // kElasticSlip of the mean facet size (never stiffer than the normal penalty; at the
-    // penalty's own stiffness, 1e-6 of a facet, a pressed block's partial slip flipped
-    // records between stick and slip at every iteration).
-    const double stick = cs_.stick_slope.empty() ? 0.0 : cs_.stick_slope[static_cast<std::size_t>(pair)];
-    const double area = cs_.slave_area.empty() ? 0.0 : cs_.slave_area[r];
-    const double kt = stick > 0 && area > 0 ? stick * area  // the deck's (CalculiX's stick slope)
-                                            : std::min(k, mu * limit_normal_[r] / (kElasticSlip * facet_size_));
-    if (mu > 0 && kt > 0) {
-      double slip[3] = {0, 0, 0};
-      for (int a = 0; a <= corners; ++a)
-        for (int c = 0; c < 3; ++c) {
-          const std::size_t k3 = 3 * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c);
-          slip[c] -= w[a] * (u[k3] - u_start_[k3]);
-        }
-      const double* f0 = shear_start_.data() + 3 * r;
-      const double sn = slip[0] * nv[0] + slip[1] * nv[1] + slip[2] * nv[2];
-      const double f0n = f0[0] * nv[0] + f0[1] * nv[1] + f0[2] * nv[2];
-      double trial[3], size2 = 0;
-      for (int c = 0; c < 3; ++c) {
-        trial[c] = (f0[c] - f0n * nv[c]) - kt * (slip[c] - sn * nv[c]);
-        size2 += trial[c] * trial[c];
-      }
-      const double size = std::sqrt(size2), limit = mu * limit_normal_[r];
-      for (int c = 0; c < 3; ++c)
-        for (int d = 0; d < 3; ++d) proj[3 * c + d] = (c == d ? 1.0 : 0.0) - nv[c] * nv[d];
-      if (size <= limit) {
-        for (int c = 0; c < 3; ++c) ft[c] = trial[c];
-        s_k = kt;
-      } else {
-        const double t[3] = {trial[0] / size, trial[1] / size, trial[2] / size};
-        for (int c = 0; c < 3; ++c) {
-          ft[c] = limit * t[c];
-          for (int d = 0; d < 3; ++d) proj[3 * c + d] -= t[c] * t[d];
-        }
-        s_k = kt * limit / size;
-        slip_work_[r] = limit * (size - limit) / kt;
-      }
-      for (int c = 0; c < 3; ++c) shear_[3 * r + static_cast<std::size_t>(c)] = ft[c];
-      stored += 0.5 * (ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]) / kt;
-    }
     for (int a = 0; a <= corners; ++a)
       for (int c = 0; c < 3; ++c) {
         dofs[3 * a + c] = static_cast<int>(q * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c));
         b[3 * a + c] = w[a] * nv[c];
-        f[q * static_cast<std::size_t>(node[a]) + static_cast<std::size_t>(c)] += fn * b[3 * a + c] + w[a] * ft[c];
       }
+    double ft[3] = {0, 0, 0}, proj[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, s_k = 0;
+    if (!resting) {
+      ++touching_;
+      force_[r] = fn;
+      stored += energy;
+      stored += add_friction(u, r, pair, corners, node, w, nv, k, ft, proj, s_k);
+      for (int x = 0; x < nd; ++x) f[static_cast<std::size_t>(dofs[x])] += fn * b[x] + w[x / 3] * ft[x % 3];
+    }
     double* kb = blocks_.add(dofs, nd);
     for (int x = 0; x < nd; ++x)
       for (int y = 0; y < nd; ++y) kb[x * nd + y] = slope * b[x] * b[y] + s_k * w[x / 3] * w[y / 3] * proj[3 * (x % 3) + y % 3];

@@ -87,6 +87,13 @@ class StaticContact {
   double node_stiffness() const { return node_stiffness_; }
 
  private:
+  /// Record r's Coulomb friction (definition `pair`, touching the nodes node[1..corners] with
+  /// weights w[1..], node[0] its slave, w[0] = -1; unit normal nv; k its normal penalty): its
+  /// friction force ft, the tangent's projector proj and factor s_k (s_k w_a w_b proj), its
+  /// history (shear_, slip_work_). Returns the energy its stick spring stores (0 without
+  /// friction, ft and s_k left as given).
+  double add_friction(const std::vector<double>& u, std::size_t r, int pair, int corners, const int* node,
+                      const double* w, const double* nv, double k, double ft[3], double proj[9], double& s_k);
   /// Slave record r's distance from its touch point on target f along the touch's normal at
   /// translations u (positive: the slave is on the normal's side).
   double normal_distance(const std::vector<double>& u, int r, int f, const ContactTouch<double>& t) const;

@@ -43,20 +43,7 @@ inline std::string pressed_bar(bool nlgeom, double gap, const std::string& surfa
 inline void box(std::ostringstream& d, const std::string& name, int node0, int elem0, int nx, int n, double x0, double x1,
          double y0, double y1) {
   const auto id = [&](int i, int j, int k) { return node0 + (k * (n + 1) + j) * (nx + 1) + i; };
-  d << "*NODE\n";
-  for (int k = 0; k <= n; ++k)
-    for (int j = 0; j <= n; ++j)
-      for (int i = 0; i <= nx; ++i)
-        d << id(i, j, k) << ", " << x0 + (x1 - x0) * i / nx << ", " << y0 + (y1 - y0) * j / n << ", "
-          << y0 + (y1 - y0) * k / n << "\n";
-  d << "*ELEMENT, TYPE=C3D8, ELSET=" << name << "\n";
-  int e = elem0;
-  for (int k = 0; k < n; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < nx; ++i)
-        d << e++ << ", " << id(i, j, k) << ", " << id(i + 1, j, k) << ", " << id(i + 1, j + 1, k) << ", "
-          << id(i, j + 1, k) << ", " << id(i, j, k + 1) << ", " << id(i + 1, j, k + 1) << ", " << id(i + 1, j + 1, k + 1)
-          << ", " << id(i, j + 1, k + 1) << "\n";
+  ties::block_mesh(d, "C3D8", name, node0, elem0, nx, n, x0, x1, y0, y1);
   d << "*ELSET, ELSET=" << name << "_X1\n";
   for (int k = 0; k < n; ++k)
     for (int j = 0; j < n; ++j) d << elem0 + (k * n + j) * nx + nx - 1 << "\n";

@@ -23,17 +23,19 @@ inline double last_sum(const Csv& csv, const std::string& name) {
   return sum;
 }
 
-/// A structured block of `type` (C3D8, C3D8R) over [x0, x1] x [0, h] x [0, h] with nx x ny x
-/// ny elements, nodes numbered from node0 and elements from elem0 (into d), in element set
-/// `elset`; node (i, j, k) is node0 + (k (ny + 1) + j) (nx + 1) + i.
-inline void block(std::ostringstream& d, const std::string& type, const std::string& elset, int node0, int elem0, int nx,
-                  int ny, double x0, double x1, double h) {
+/// The nodes and elements of a structured block of `type` (C3D8, C3D8R) over [x0, x1] x
+/// [y0, y1] x [y0, y1] with nx x ny x ny elements, nodes numbered from node0 and elements from
+/// elem0 (into d), in element set `elset`; node (i, j, k) is node0 + (k (ny + 1) + j) (nx + 1)
+/// + i, element (i, j, k) elem0 + (k ny + j) nx + i.
+inline void block_mesh(std::ostringstream& d, const std::string& type, const std::string& elset, int node0, int elem0,
+                       int nx, int ny, double x0, double x1, double y0, double y1) {
   const auto id = [&](int i, int j, int k) { return node0 + (k * (ny + 1) + j) * (nx + 1) + i; };
   d << "*NODE\n";
   for (int k = 0; k <= ny; ++k)
     for (int j = 0; j <= ny; ++j)
       for (int i = 0; i <= nx; ++i)
-        d << id(i, j, k) << ", " << x0 + (x1 - x0) * i / nx << ", " << h * j / ny << ", " << h * k / ny << "\n";
+        d << id(i, j, k) << ", " << x0 + (x1 - x0) * i / nx << ", " << y0 + (y1 - y0) * j / ny << ", "
+          << y0 + (y1 - y0) * k / ny << "\n";
   d << "*ELEMENT, TYPE=" << type << ", ELSET=" << elset << "\n";
   int e = elem0;
   for (int k = 0; k < ny; ++k)
@@ -42,6 +44,15 @@ inline void block(std::ostringstream& d, const std::string& type, const std::str
         d << e++ << ", " << id(i, j, k) << ", " << id(i + 1, j, k) << ", " << id(i + 1, j + 1, k) << ", "
           << id(i, j + 1, k) << ", " << id(i, j, k + 1) << ", " << id(i + 1, j, k + 1) << ", " << id(i + 1, j + 1, k + 1)
           << ", " << id(i, j + 1, k + 1) << "\n";
+}
+
+/// A structured block of `type` (C3D8, C3D8R) over [x0, x1] x [0, h] x [0, h] with nx x ny x
+/// ny elements, nodes numbered from node0 and elements from elem0 (into d), in element set
+/// `elset`; node (i, j, k) is node0 + (k (ny + 1) + j) (nx + 1) + i.
+inline void block(std::ostringstream& d, const std::string& type, const std::string& elset, int node0, int elem0, int nx,
+                  int ny, double x0, double x1, double h) {
+  const auto id = [&](int i, int j, int k) { return node0 + (k * (ny + 1) + j) * (nx + 1) + i; };
+  block_mesh(d, type, elset, node0, elem0, nx, ny, x0, x1, 0.0, h);
   // The block's end faces (element faces S6 at x0, S4 at x1) and end node sets.
   d << "*ELSET, ELSET=" << elset << "_X0\n";
   for (int k = 0; k < ny; ++k)
