@@ -256,6 +256,7 @@ def parse_dat(path):
     # eigenvalue (rad/time)^2 is put in front, as the newer layout has it.
     block = 0
     eig_lambda_column = True
+    buckling = False    # the eigenvalue-like block is a *BUCKLE step's factor table
 
     def close():
         """Keep the table being read (when it has rows) and start afresh."""
@@ -284,6 +285,7 @@ def parse_dat(path):
                 block += 1
                 eig_kind = "eigenvalues"
                 eig_lambda_column = True
+                buckling = title.startswith("BUCKLING")
             elif title.startswith("PARTICIPATION FACTORS FOR"):
                 # steady state dynamics (per frequency) and complex frequency (per mode)
                 nums = NUMBER.findall(title)
@@ -317,7 +319,8 @@ def parse_dat(path):
                 if s.upper().startswith("TOTAL"):
                     close()  # the effective modal mass's TOTAL line ends its block
                 elif eig_kind == "eigenvalues" and s.upper().startswith("MODE NO"):
-                    eig_lambda_column = "EIGENVALUE" in s.upper()
+                    # a buckling table's one value is the factor itself
+                    eig_lambda_column = buckling or "EIGENVALUE" in s.upper()
                 continue  # column headings of an eigenvalue block
             if started:
                 close()  # other text ends a table (CalculiX's KNOT/tra/rot/exp lines, ...)

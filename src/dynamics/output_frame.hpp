@@ -40,6 +40,9 @@ struct OutputFrame {
   /// With the eigenvalues: participation factors, effective masses (6 per mode) and the
   /// model's rigid-body masses (6); ResultFrame says what they are.
   std::vector<double> participation, effective_mass, total_mass;
+  /// A buckle step's buckling factors (ascending), on its first frame: the .dat's buckling
+  /// factor table (empty on every other frame).
+  std::vector<double> buckling_factors;
   /// A steady-state dynamics point (on the frame of its real part; empty on every other
   /// frame): per mode its frequency (cycles/time) and complex amplitude (real, imaginary) at
   /// unit modal mass, 3 values each, at excitation frequency steady_state_frequency.

@@ -93,6 +93,56 @@ void DeckParser::frequency_data(const Line& line) {
 
 void DeckParser::frequency_end() { need_data_line("the number of eigenvalues"); }
 
+// Eigenvalue buckling (solver/buckle_step.cpp): the factors by which the step's loads, added
+// to the base state, make the tangent singular. The eigensolver a deck names does not change
+// the answer (Lanczos on the static step's factorization), so its values are accepted.
+void DeckParser::buckle_keyword(const Keyword& kw) {
+  allow_params(kw, {"EIGENSOLVER", "SOLVER"});
+  Step& s = m_.steps.back();
+  check_step_amplitude(kw);
+  if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
+  has_procedure_ = true;
+  s.procedure = Procedure::Static;
+  // A perturbation about the base state, as *FREQUENCY: the base's geometry and stresses
+  // under NLGEOM (or the peer's PERTURBATION), the reference configuration otherwise.
+  s.nlgeom = nlgeom_on_ || step_perturbation_.line > 0;
+  BuckleRequest b;
+  b.loc = loc(kw.pos);
+  s.buckle = b;
+  s.time_period = 1.0;
+  s.controls.initial = s.controls.maximum = 1.0;
+  s.controls.minimum = 1.0;
+}
+
+// "number of factors[, second field[, Lanczos vectors[, iterations]]]": the second field is
+// Abaqus's largest eigenvalue of interest, and the peer's accuracy (its ARPACK tolerance);
+// the last two tune the eigensolver and are read only for their form.
+void DeckParser::buckle_data(const Line& line) {
+  if (block_lines_ > 1) fail(at_, "*BUCKLE takes one data line: number of buckling factors[, ...]");
+  const auto& f = line.fields;
+  at_most_fields(line, 4, "number of buckling factors[, largest factor or accuracy, vectors, iterations]");
+  BuckleRequest& r = *m_.steps.back().buckle;
+  if (f.empty() || trim(f[0]).empty()) fail(at_, "*BUCKLE: the number of buckling factors is required");
+  const std::int64_t n = integer(f[0], "the number of buckling factors");
+  if (n < 1 || n > 1000) fail(at_, "*BUCKLE: the number of buckling factors must be 1 to 1000, got '" + std::string(f[0]) + "'");
+  r.modes = static_cast<int>(n);
+  if (f.size() > 1 && !trim(f[1]).empty()) {
+    const double v = real(f[1], dialect_ == Dialect::CalculiX ? "the accuracy" : "the largest eigenvalue of interest");
+    if (!(v > 0) || !std::isfinite(v))
+      fail(at_, std::string("*BUCKLE: ") + (dialect_ == Dialect::CalculiX ? "the accuracy" : "the largest eigenvalue of interest") +
+                    " must be a positive number, got '" + std::string(f[1]) + "'");
+    (dialect_ == Dialect::CalculiX ? r.accuracy : r.max_factor) = v;
+  }
+  for (std::size_t k = 2; k < f.size(); ++k)
+    if (!trim(f[k]).empty()) {
+      const std::int64_t v = integer(f[k], k == 2 ? "the number of Lanczos vectors" : "the number of iterations");
+      if (v < 1) fail(at_, std::string("*BUCKLE: ") + (k == 2 ? "the number of Lanczos vectors" : "the number of iterations") +
+                               " must be positive, got '" + std::string(f[k]) + "'");
+    }
+}
+
+void DeckParser::buckle_end() { need_data_line("the number of buckling factors"); }
+
 // The peer's and Abaqus's parameters: DIRECT (YES, the default: fixed increments; the modal
 // equations are integrated exactly for loads linear over an increment, so the increment only
 // samples the amplitudes and the output) and, with DIRECT=NO, DELTMX (the peer's automatic

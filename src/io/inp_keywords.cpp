@@ -80,6 +80,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*KINEMATIC", kModelData, &P::kinematic_keyword, &P::kinematic_data, &P::kinematic_end},
       {"*DISTRIBUTING", kModelData, &P::distributing_keyword, &P::distributing_data, &P::distributing_end},
       {"*MPC", kModelData, &P::mpc_keyword, &P::mpc_data, &P::mpc_end},
+      {"*PRE-TENSION SECTION", kModelData, &P::pretension_keyword, &P::pretension_data},
       {"*TRANSFORM", kModelData, &P::transform_keyword, &P::transform_data, &P::transform_end},
 
       // Contact (inp_contact.cpp). *CONTACT PAIR and *CONTACT check their own placement:
@@ -103,6 +104,7 @@ const std::vector<DeckParser::KeywordSpec>& DeckParser::keywords() {
       {"*DYNAMIC", kInStep, &P::dynamic_keyword, &P::dynamic_data, &P::dynamic_end},
       {"*STATIC", kInStep, &P::static_keyword, &P::static_data},
       {"*FREQUENCY", kInStep, &P::frequency_keyword, &P::frequency_data, &P::frequency_end},
+      {"*BUCKLE", kInStep, &P::buckle_keyword, &P::buckle_data, &P::buckle_end},
       {"*MODAL DYNAMIC", kInStep, &P::modal_dynamic_keyword, &P::modal_dynamic_data, &P::modal_dynamic_end},
       {"*STEADY STATE DYNAMICS", kInStep, &P::steady_state_keyword, &P::steady_state_data, &P::steady_state_end},
       {"*MODAL DAMPING", kInStep, &P::modal_damping_keyword, &P::modal_damping_data, &P::modal_damping_end},

@@ -236,9 +236,15 @@ void DeckParser::print_keyword(const Keyword& kw, PrintRequest::Kind kind) {
   if (time_points_param(kw, p.time_points, p.points_total) && kw.find("FREQUENCY"))
     fail(kw.pos, kw.display + " takes FREQUENCY or TIME POINTS, not both");
   const std::string totals = squeeze_upper(param(kw, "TOTALS"));
-  if (!totals.empty() && totals != "YES" && totals != "NO")
-    fail(kw.pos, kw.display + ", TOTALS must be YES or NO, got '" + param(kw, "TOTALS") + "'");
-  p.totals = totals == "YES";
+  if (!totals.empty() && totals != "YES" && totals != "NO" && totals != "ONLY")
+    fail(kw.pos, kw.display + ", TOTALS must be YES, NO or ONLY, got '" + param(kw, "TOTALS") + "'");
+  // ONLY: the sums without the rows. On element tables Abaqus sums energies and volumes
+  // (ELSE, ELKE, EVOL), which halfstep does not print.
+  if (totals == "ONLY" && kind == PrintRequest::Kind::Element)
+    fail(kw.pos, "*EL PRINT, TOTALS=ONLY (sums of element energies and volumes: ELSE, ELKE, EVOL) is not supported; "
+                 "halfstep prints S, E and PEEQ at the points");
+  p.totals = totals == "YES" || totals == "ONLY";
+  p.totals_only = totals == "ONLY";
   const std::string global = squeeze_upper(param(kw, "GLOBAL"));
   if (!global.empty() && global != "YES" && global != "NO")
     fail(kw.pos, kw.display + ", GLOBAL must be YES or NO, got '" + param(kw, "GLOBAL") + "'");

@@ -460,6 +460,7 @@ void DeckParser::finish_model_data() {
   resolve_surfaces();
   resolve_adhesions();
   check_constraint_surfaces();
+  resolve_pretension_sections();
   resolve_constraints();
   resolve_analytical_bodies();
   resolve_transforms();
@@ -487,6 +488,7 @@ void DeckParser::finish() {
   remap_rotation_nodes();
   expand_s8_node_conditions();
   expand_b32_node_conditions();
+  expand_pretension_node_conditions();
   close_contact_block();
   resolve_contact();
   check_explicit_kinds();

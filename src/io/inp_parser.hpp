@@ -291,6 +291,9 @@ class DeckParser {
   void frequency_keyword(const Keyword& kw);
   void frequency_data(const Line& line);
   void frequency_end();
+  void buckle_keyword(const Keyword& kw);
+  void buckle_data(const Line& line);
+  void buckle_end();
   void modal_dynamic_keyword(const Keyword& kw);
   void modal_dynamic_data(const Line& line);
   void modal_dynamic_end();
@@ -419,6 +422,16 @@ class DeckParser {
   void mpc_keyword(const Keyword& kw);
   void mpc_data(const Line& line);
   void mpc_end();
+  // inp_pretension.cpp
+  void pretension_keyword(const Keyword& kw);
+  void pretension_data(const Line& line);
+  /// Each *PRE-TENSION SECTION cuts its surface's nodes in two: the elements on the faces'
+  /// side get twin nodes, each twin follows its node plus the section normal times the
+  /// pre-tension node's dof 1 (equations). After the surfaces, before the constraints.
+  void resolve_pretension_sections();
+  /// The twins' share of the node conditions (end of deck): temperatures and initial
+  /// conditions of a cut node reach its twin.
+  void expand_pretension_node_conditions();
   void resolve_constraints();
   /// Refuses node and element ids above 2^53 (not exact in the results' Float64 id arrays).
   void check_id_range() const;
@@ -606,6 +619,16 @@ class DeckParser {
   Tie tie_;                       ///< the open *TIE's parameters
   bool equation_open_ = false;    ///< the last *EQUATION still expects terms
   std::vector<PendingEquation> pending_equations_;
+  /// A *PRE-TENSION SECTION as written.
+  struct PendingPretension {
+    std::string surface, node;
+    bool normal_given = false;
+    double normal[3] = {0, 0, 0};
+    Pos pos;
+  };
+  std::vector<PendingPretension> pending_pretensions_;
+  /// Per node index: its twin across a pre-tension section (-1: none); empty without sections.
+  std::vector<int> pretension_twin_;
   bool in_part_ = false, in_assembly_ = false, in_instance_ = false;
   std::string part_, instance_;  ///< upper-case names of the open *PART and *INSTANCE
   Pos part_pos_, assembly_pos_, instance_pos_;

@@ -142,6 +142,7 @@ void ResultWriter::write(const ResultFrame& frame) {
   if (frame.energy) write_energy(frame.energy_row);
   if (frame.energy && !frame.contact_force.empty()) write_contact(frame.time, frame.contact_force);
   if (!frame.eigenvalues.empty()) write_eigenvalues(frame);
+  if (!frame.buckling_factors.empty()) write_buckling_factors(frame);
   if (!frame.steady_state_factors.empty()) write_steady_state_factors(frame);
   if (frame.print) write_prints(frame);
   if (seconds_)

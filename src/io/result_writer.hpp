@@ -71,6 +71,9 @@ class ResultWriter final : public ResultSink {
   /// A frequency step's eigenvalue table into the .dat (opened here if no print opened it),
   /// in the peer's layout, so that its reference files compare line by line.
   void write_eigenvalues(const ResultFrame& frame);
+  /// A buckle step's buckling factors into the .dat (opened here if no print opened it), in
+  /// the peer's layout.
+  void write_buckling_factors(const ResultFrame& frame);
   /// A steady-state dynamics point's modal amplitudes into the .dat, in the peer's layout.
   void write_steady_state_factors(const ResultFrame& frame);
 
@@ -100,6 +103,11 @@ class ResultWriter final : public ResultSink {
   static std::vector<std::string> history_columns(const History& h);
   /// The nodal array called name of a frame (it must carry it).
   static const std::vector<double>& nodal(const FieldSet& fields, const char* name);
+  /// Node print request p's tables at frame (U, V, A or RF per variable, in p's order) into f:
+  /// every node of its set in the deck's order with its sum under TOTALS=YES, or only the sums
+  /// (the peer's "total" table) under TOTALS=ONLY.
+  static void write_node_tables(std::FILE* f, const PrintRequest& p, const ResultFrame& frame, const Model& model,
+                                const ResultMesh& mesh);
   /// The history file name (without extension) of a set: safe inside OUTDIR/history.
   std::string file_name_for(const std::string& set);
 

@@ -123,6 +123,17 @@ void ResultWriter::write_eigenvalues(const ResultFrame& frame) {
   flush_dat();
 }
 
+void ResultWriter::write_buckling_factors(const ResultFrame& frame) {
+  std::FILE* f = open_dat();
+  errno = 0;
+  std::fprintf(f, "\n     B U C K L I N G   F A C T O R   O U T P U T\n\n"
+                  " MODE NO       BUCKLING\n"
+                  "                FACTOR\n\n");
+  for (std::size_t i = 0; i < frame.buckling_factors.size(); ++i)
+    std::fprintf(f, "%7zu   %s\n", i + 1, fortran_e(frame.buckling_factors[i]).c_str());
+  flush_dat();
+}
+
 void ResultWriter::write_steady_state_factors(const ResultFrame& frame) {
   std::FILE* f = open_dat();
   errno = 0;
@@ -152,14 +163,14 @@ void write_energy_table(std::FILE* f, const ResultFrame& frame) {
 
 /// Node n's row of a printed vector table (array a, 3 per node), added to sum: in the node's
 /// *TRANSFORM system unless global (Abaqus's GLOBAL=NO default), component j the projection
-/// on local axis j (ResultMesh::axes_of).
+/// on local axis j (ResultMesh::axes_of); f null: summed, not printed.
 void node_row(std::FILE* f, long long id, const std::vector<double>& a, int n, const ResultMesh& mesh, bool global,
               double sum[3]) {
   const auto k = static_cast<std::size_t>(n);
   double v[3] = {a[3 * k], a[3 * k + 1], a[3 * k + 2]};
   const int ax = global || mesh.axes_of.empty() ? -1 : mesh.axes_of[k];
   if (ax >= 0) to_local3(&mesh.axes[9 * static_cast<std::size_t>(ax)], v);
-  std::fprintf(f, " %10lld %14.6E %14.6E %14.6E\n", id, v[0], v[1], v[2]);
+  if (f) std::fprintf(f, " %10lld %14.6E %14.6E %14.6E\n", id, v[0], v[1], v[2]);
   for (int c = 0; c < 3; ++c) sum[c] += v[c];
 }
 
@@ -172,6 +183,45 @@ bool print_due(const PrintRequest& p, std::size_t i, const ResultFrame& frame) {
 }
 
 }  // namespace
+
+void ResultWriter::write_node_tables(std::FILE* f, const PrintRequest& p, const ResultFrame& frame, const Model& model,
+                       const ResultMesh& mesh) {
+  const auto set_name = [](const std::string& s, const char* all) { return s.empty() ? std::string(all) : s; };
+  std::vector<int> all;
+  const std::vector<int>* nodes = nullptr;
+  if (p.set.empty()) {
+    // Every node in the deck's order (Model::renumbering).
+    const Renumbering& r = model.renumbering;
+    all.resize(static_cast<std::size_t>(model.nodes.size()));
+    for (std::size_t i = 0; i < all.size(); ++i)
+      all[r.applied ? static_cast<std::size_t>(r.node_deck[i]) : i] = static_cast<int>(i);
+    nodes = &all;
+  } else {
+    nodes = &model.nsets.at(p.set).members;
+  }
+  for (const std::string& var : p.vars) {
+    const char* what = var == "U"   ? "displacements (vx,vy,vz)"
+                       : var == "V" ? "velocities (vx,vy,vz)"
+                       : var == "A" ? "accelerations (ax,ay,az)"
+                                    : "forces (fx,fy,fz)";
+    // RF prints the nodes' internal forces where the frame has them: the peer's "forces".
+    const bool internal = var == "RF" && frame.fields.find_point(kNodalForceArray);
+    const std::vector<double>& a = nodal(frame.fields, internal ? kNodalForceArray : var.c_str());
+    double sum[3] = {0, 0, 0};
+    if (p.totals_only) {  // the peer's "total" table: the sums alone
+      for (int n : *nodes)
+        node_row(nullptr, static_cast<long long>(model.nodes.id[static_cast<std::size_t>(n)]), a, n, mesh, p.global, sum);
+      std::fprintf(f, "\n total %s for set %s and time %14.6E\n\n %14.6E %14.6E %14.6E\n",
+                   var == "RF" ? "force (fx,fy,fz)" : what,
+                   set_name(p.set, "ALL NODES").c_str(), frame.time, sum[0], sum[1], sum[2]);
+      continue;
+    }
+    std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL NODES").c_str(), frame.time);
+    for (int n : *nodes)
+      node_row(f, static_cast<long long>(model.nodes.id[static_cast<std::size_t>(n)]), a, n, mesh, p.global, sum);
+    if (p.totals) std::fprintf(f, "\n total %14.6E %14.6E %14.6E\n", sum[0], sum[1], sum[2]);
+  }
+}
 
 void ResultWriter::write_prints(const ResultFrame& frame) {
   if (prints_.empty() || !dat_) return;
@@ -191,32 +241,7 @@ void ResultWriter::write_prints(const ResultFrame& frame) {
       continue;
     }
     if (p.kind == PrintRequest::Kind::Node) {
-      std::vector<int> all;
-      const std::vector<int>* nodes = nullptr;
-      if (p.set.empty()) {
-        // Every node in the deck's order (Model::renumbering).
-        const Renumbering& r = model_.renumbering;
-        all.resize(static_cast<std::size_t>(model_.nodes.size()));
-        for (std::size_t i = 0; i < all.size(); ++i)
-          all[r.applied ? static_cast<std::size_t>(r.node_deck[i]) : i] = static_cast<int>(i);
-        nodes = &all;
-      } else {
-        nodes = &model_.nsets.at(p.set).members;
-      }
-      for (const std::string& var : p.vars) {
-        const char* what = var == "U"   ? "displacements (vx,vy,vz)"
-                           : var == "V" ? "velocities (vx,vy,vz)"
-                           : var == "A" ? "accelerations (ax,ay,az)"
-                                        : "forces (fx,fy,fz)";
-        // RF prints the nodes' internal forces where the frame has them: the peer's "forces".
-        const bool internal = var == "RF" && frame.fields.find_point(kNodalForceArray);
-        const std::vector<double>& a = nodal(frame.fields, internal ? kNodalForceArray : var.c_str());
-        std::fprintf(f, "\n %s for set %s and time %14.6E\n\n", what, set_name(p.set, "ALL NODES").c_str(), frame.time);
-        double sum[3] = {0, 0, 0};
-        for (int n : *nodes)
-          node_row(f, static_cast<long long>(model_.nodes.id[static_cast<std::size_t>(n)]), a, n, mesh_, p.global, sum);
-        if (p.totals) std::fprintf(f, "\n total %14.6E %14.6E %14.6E\n", sum[0], sum[1], sum[2]);
-      }
+      write_node_tables(f, p, frame, model_, mesh_);
       continue;
     }
     const std::vector<int>& cell_of = this->cell_of(frame.fields);

@@ -32,6 +32,7 @@ nlohmann::ordered_json step_records(const RunSummary& s) {
       j["eigenvalues"] = r.eigenvalues;
       j["frequencies"] = f;
     }
+    if (r.procedure == "buckle") j["buckling_factors"] = r.eigenvalues;
     steps.push_back(j);
   }
   return steps;

@@ -246,8 +246,9 @@ struct Surface {
   bool node_based = false;  ///< TYPE=NODE: `nodes` holds the surface, elements/faces are empty
   std::vector<int> elements, faces;
   std::vector<int> nodes;   ///< TYPE=NODE: node indices, deck order, no duplicates
-  /// TYPE=NODE: per node, the area it stands for (the data line's second field, 1 by
-  /// default): a softened contact law's pressure acts on it.
+  /// TYPE=NODE: per node, the area it stands for (the data line's second field; without one
+  /// 1, or NaN under --dialect calculix: the peer's share of the exterior faces, resolved by
+  /// the contact build): a softened contact law's pressure acts on it.
   std::vector<double> node_areas;
   SourceLoc loc;
 };
@@ -310,6 +311,7 @@ struct PrintRequest {
   std::vector<std::string> vars;   ///< U, V, RF (nodes); S, E, PEEQ (elements); upper-case; none for energies
   int frequency = 1;               ///< increments between prints; 0: none
   bool totals = false;             ///< TOTALS=YES: a line of sums after the table
+  bool totals_only = false;        ///< TOTALS=ONLY: the sums without the table (totals is set too)
   /// GLOBAL=YES: nodal vectors in global components at *TRANSFORM nodes too (Abaqus's default,
   /// GLOBAL=NO, prints them in the node's local system).
   bool global = false;
@@ -458,6 +460,15 @@ struct FrequencyRequest {
   SourceLoc loc;
 };
 
+/// *BUCKLE: the lowest eigenvalue buckling factors of the step's loads about the state the run
+/// is in, (K + lambda K_sigma) phi = 0.
+struct BuckleRequest {
+  int modes = 1;           ///< buckling factors asked for
+  double accuracy = 1e-2;  ///< the peer's second field: its convergence tolerance (Lanczos converges tighter)
+  double max_factor = 0;   ///< Abaqus's second field: the largest factor of interest (0: no limit)
+  SourceLoc loc;
+};
+
 struct Step {
   std::string name;
   Procedure procedure = Procedure::ExplicitDynamic;
@@ -468,6 +479,7 @@ struct Step {
   std::optional<FrequencyRequest> frequency;  ///< *FREQUENCY: a perturbation step run on the static machinery
   std::optional<ImplicitDynamics> dynamic;    ///< *DYNAMIC (implicit): inertia in the static step's Newton iterations
   std::optional<ModalDynamics> modal;         ///< *MODAL DYNAMIC: superposition of the last frequency step's modes
+  std::optional<BuckleRequest> buckle;        ///< *BUCKLE: a perturbation step run on the static machinery
   double time_period = 0;
   std::optional<double> fixed_increment;  ///< DIRECT USER CONTROL / FIXED TIME INCREMENTATION
   std::vector<Boundary> boundaries;

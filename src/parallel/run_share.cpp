@@ -94,7 +94,7 @@ void serialize(Ar& ar, OutputRequest& r) {
 
 template <class Ar>
 void serialize(Ar& ar, PrintRequest& r) {
-  ar(r.kind, r.set, r.vars, r.frequency, r.totals, r.global, r.centroidal, r.time_points, r.points_total, r.loc);
+  ar(r.kind, r.set, r.vars, r.frequency, r.totals, r.totals_only, r.global, r.centroidal, r.time_points, r.points_total, r.loc);
 }
 
 template <class Ar>
@@ -148,6 +148,11 @@ void serialize(Ar& ar, FrequencyRequest& f) {
 }
 
 template <class Ar>
+void serialize(Ar& ar, BuckleRequest& b) {
+  ar(b.modes, b.accuracy, b.max_factor, b.loc);
+}
+
+template <class Ar>
 void serialize(Ar& ar, ImplicitDynamics& d) {
   ar(d.alpha, d.loc);
 }
@@ -165,7 +170,7 @@ void serialize(Ar& ar, ModalDynamics& d) {
 
 template <class Ar>
 void serialize(Ar& ar, Step& s) {
-  ar(s.name, s.procedure, s.nlgeom, s.controls, s.frequency, s.dynamic, s.modal, s.time_period, s.fixed_increment, s.boundaries, s.cloads, s.dloads,
+  ar(s.name, s.procedure, s.nlgeom, s.controls, s.frequency, s.dynamic, s.modal, s.buckle, s.time_period, s.fixed_increment, s.boundaries, s.cloads, s.dloads,
      s.outputs, s.prints, s.mass_scaling, s.variable_mass_scaling, s.bulk_viscosity, s.temperatures, s.boundary_op_new,
      s.cload_op_new, s.dload_op_new, s.temperature_op_new, s.loc);
 }
@@ -249,10 +254,11 @@ HALFSTEP_SHARE_FIELDS(VariableMassScaling, 112);
 HALFSTEP_SHARE_FIELDS(BulkViscosityLine, 56);
 HALFSTEP_SHARE_FIELDS(TemperatureLine, 104);
 HALFSTEP_SHARE_FIELDS(FrequencyRequest, 72);
+HALFSTEP_SHARE_FIELDS(BuckleRequest, 64);
 HALFSTEP_SHARE_FIELDS(ImplicitDynamics, 48);
 HALFSTEP_SHARE_FIELDS(ModalDampingRange, 56);
 HALFSTEP_SHARE_FIELDS(ModalDynamics, 152);
-HALFSTEP_SHARE_FIELDS(Step, 720);
+HALFSTEP_SHARE_FIELDS(Step, 792);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
 HALFSTEP_SHARE_FIELDS(Model, 1648);  // initial_temperatures: rank 0 builds the step loads

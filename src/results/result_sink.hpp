@@ -51,6 +51,8 @@ struct ResultFrame {
   /// axes through the origin, zero at held dofs), and the model's r_k . M r_k (6), as the peer
   /// prints them.
   std::vector<double> participation, effective_mass, total_mass;
+  /// A buckle step's buckling factors (OutputFrame's), on its first frame: the .dat's table.
+  std::vector<double> buckling_factors;
   /// A steady-state dynamics point's modal amplitudes (OutputFrame's): per mode its
   /// frequency and complex amplitude at unit modal mass, at excitation frequency
   /// steady_state_frequency (cycles/time); the .dat's table before the point's prints.

@@ -39,7 +39,7 @@ struct StepRecord {
   double start_time = 0, period = 0;
   double increment = 0;         ///< explicit steps; 0 for static ones (their increments vary)
   std::int64_t increments = 0;
-  std::vector<double> eigenvalues;  ///< a frequency step's omega^2 per mode, ascending
+  std::vector<double> eigenvalues;  ///< a frequency step's omega^2 per mode, ascending; a buckle step's factors
 };
 
 /// Measured facts about a finished run (also written to summary.json).

@@ -91,6 +91,7 @@ void AsyncOutput::run() {
         out.participation = f.participation;
         out.effective_mass = f.effective_mass;
         out.total_mass = f.total_mass;
+        out.buckling_factors = f.buckling_factors;
         out.steady_state_factors = f.steady_state_factors;
         out.steady_state_frequency = f.steady_state_frequency;
         // Integration-point values only for the element tables that print them (each frame's

@@ -16,6 +16,7 @@
 #include "discretization/stable_increment.hpp"
 #include "discretization/step_loads.hpp"
 #include "elements/registry.hpp"
+#include "solver/buckle_step.hpp"
 #include "solver/frequency_step.hpp"
 #include "solver/interrupt.hpp"
 #include "solver/modal_dynamics.hpp"
@@ -208,6 +209,12 @@ bool run_static_step_of_run(RunContext& c, std::size_t si) {
     if (!c.modes) c.modes = std::make_shared<ModeSet>();
     sum.step_records.back().eigenvalues =
         run_frequency_step(c.model, c.model.steps[si], c.sys, step, st, so, sum.statics, c.modes.get());
+    return false;
+  }
+  if (c.model.steps[si].buckle) {  // a perturbation: the state stays as it was
+    sum.step_records.back().procedure = "buckle";
+    sum.step_records.back().period = 0;
+    sum.step_records.back().eigenvalues = run_buckle_step(c.model, c.model.steps[si], c.sys, step, st, so, sum.statics);
     return false;
   }
   if (c.model.steps[si].modal) {

@@ -12,6 +12,7 @@
 #include "core/lap_timer.hpp"
 #include "elements/registry.hpp"
 #include "model/memory.hpp"
+#include "solver/buckle_step.hpp"
 #include "solver/frequency_step.hpp"
 #include "solver/modal_dynamics.hpp"
 #include "solver/static_solver.hpp"
@@ -52,6 +53,7 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   for (std::size_t i = 0; i < model.steps.size(); ++i) {
     const Step& step = model.steps[i];
     if (step.frequency) check_frequency_step(step, sys);
+    if (step.buckle) check_buckle_step(step, sys);
     if (step.dynamic) check_dynamic_step(step, sys);
     if (step.modal) check_modal_step(model, step, sys);
     if (step.procedure == Procedure::Static) check_static_body_rotations(model, step, sys, steps[i]);
@@ -117,6 +119,12 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
       add("step %zu '%s'    frequency, %d modes%s%s, about the %s\n", i + 1, steps[i].name.c_str(),
           ms.frequency->modes, ms.frequency->min_frequency > 0 ? " above a lowest frequency" : "",
           ms.frequency->max_frequency > 0 ? " below a highest frequency" : "",
+          ms.nlgeom ? "current configuration and its stresses (NLGEOM or PERTURBATION)" : "reference configuration");
+      continue;
+    }
+    if (ms.buckle) {  // a perturbation too
+      add("step %zu '%s'    buckle, %d buckling factors of the step's loads, about the %s\n", i + 1,
+          steps[i].name.c_str(), ms.buckle->modes,
           ms.nlgeom ? "current configuration and its stresses (NLGEOM or PERTURBATION)" : "reference configuration");
       continue;
     }

@@ -5,6 +5,7 @@
 
 #include "discretization/nodal_triads.hpp"
 #include "parallel/partition.hpp"
+#include "solver/buckle_step.hpp"
 #include "solver/frequency_step.hpp"
 #include "solver/modal_dynamics.hpp"
 #include "solver/static_solver.hpp"
@@ -100,6 +101,7 @@ void check_built_model(const RunSetup& s, const RunOptions& opt, const Communica
   // step's equations: they come when the step starts, as a static step's).
   for (const Step& step : model.steps) {
     if (step.frequency) check_frequency_step(step, whole);
+    if (step.buckle) check_buckle_step(step, whole);
     if (step.dynamic) check_dynamic_step(step, whole);
     if (step.modal) check_modal_step(model, step, whole);
   }

@@ -723,7 +723,9 @@ void StaticProblem::apply_correction(const std::vector<double>& du, double, std:
 void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) const {
   // A held dof also carries the forces of the dependents that name it (T^T r): the support of
   // an *EQUATION's or a *TIE's independent node, of an S8 midside node (only equations use it).
-  std::vector<double> r(ndof, 0.0);
+  // A node of no element that equations name (a pre-tension node) prints, as the peer's
+  // "forces", the internal force its equations carry to it (gathered alone: gi).
+  std::vector<double> r(ndof, 0.0), gi(s.f_int.begin(), s.f_int.begin() + static_cast<std::ptrdiff_t>(ndof));
   std::vector<char> receives(ndof, 0);
   for (std::size_t k = 0; k < ndof; ++k) r[k] = s.f_int[k] - s.f_ext[k];
   for (std::size_t c = 0; c < 3; ++c) {
@@ -734,15 +736,21 @@ void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) cons
   for (int i = 0; i < lc.num_dependent; ++i) {
     const auto si = static_cast<std::size_t>(i);
     if (lc.dep_dof[si] >= 3) continue;
-    const double rd = r[q * static_cast<std::size_t>(lc.dep_node[si]) + static_cast<std::size_t>(lc.dep_dof[si])];
+    const std::size_t d = q * static_cast<std::size_t>(lc.dep_node[si]) + static_cast<std::size_t>(lc.dep_dof[si]);
+    const double rd = r[d], gd = s.f_int[d];
     for (int t = lc.term_ptr[si]; t < lc.term_ptr[si + 1]; ++t) {
       const auto st = static_cast<std::size_t>(t);
       if (lc.term_dof[st] >= 3) continue;
       const std::size_t k = q * static_cast<std::size_t>(lc.term_node[st]) + static_cast<std::size_t>(lc.term_dof[st]);
       r[k] += lc.term_weight[st] * rd;
+      gi[k] += lc.term_weight[st] * gd;
       receives[k] = 1;
     }
   }
+  for (std::size_t n = 0; n < nn; ++n)
+    if (!active[q * n] && !active[q * n + 1] && !active[q * n + 2])
+      for (std::size_t c = 0; c < 3; ++c)
+        if (receives[q * n + c]) full.nf[c][n] = gi[q * n + c];
   for (std::size_t n = 0; n < nn; ++n) {
     // A *TRANSFORM node held in some local direction: its whole reaction, global components.
     const bool local_held = node_axes[n] && (held[q * n] || held[q * n + 1] || held[q * n + 2]);

@@ -1,0 +1,101 @@
+// Decks and readers of the buckle-step tests (tests/integration/test_buckle.cpp and the GPU's
+// tests/gpu/test_gpu_buckle.cpp): a bar on a lateral spring, a clamped column of C3D20R bricks.
+#pragma once
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "run_util.hpp"
+
+namespace halfstep::test::buckle {
+
+constexpr double kPi = 3.14159265358979323846;
+
+/// The factors of the .dat's first buckling factor table, in mode order.
+inline std::vector<double> dat_factors(const std::string& dat) {
+  std::vector<double> out;
+  const std::size_t at = dat.find("B U C K L I N G   F A C T O R   O U T P U T");
+  if (at == std::string::npos) return out;
+  std::istringstream in(dat.substr(at));
+  std::string line;
+  for (int skip = 0; skip < 5 && std::getline(in, line); ++skip) {
+  }
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    int mode = 0;
+    double f = 0;
+    if (!(row >> mode >> f)) break;
+    EXPECT_EQ(mode, static_cast<int>(out.size()) + 1);
+    out.push_back(f);
+  }
+  return out;
+}
+
+/// summary.json's buckling factors of the first buckle step (full precision).
+inline std::vector<double> summary_factors(const std::string& summary) {
+  std::vector<double> out;
+  const std::size_t at = summary.find("\"buckling_factors\"");
+  if (at == std::string::npos) return out;
+  const std::size_t open = summary.find('[', at), close = summary.find(']', at);
+  std::string list = summary.substr(open + 1, close - open - 1);
+  for (char& c : list)
+    if (c == ',') c = ' ';
+  std::istringstream in(list);
+  for (double v; in >> v;) out.push_back(v);
+  return out;
+}
+
+/// A rigid-ish bar (T3D2, EA) of length L along z, pinned at its foot, its head on a lateral
+/// spring k along x and loaded by P down its axis: it buckles sideways at P k L, lambda = k L / P.
+inline std::string bar_on_spring(double k, double P, const std::string& buckle_line = "1") {
+  std::ostringstream d;
+  d << "*NODE, NSET=ALL\n1, 0., 0., 0.\n2, 0., 0., 10.\n*ELEMENT, TYPE=T3D2, ELSET=BAR\n1, 1, 2\n"
+    << "*ELEMENT, TYPE=SPRING1, ELSET=S\n2, 2\n*SPRING, ELSET=S\n1\n" << k << "\n"
+    << "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.\n*SOLID SECTION, ELSET=BAR, MATERIAL=M\n1.\n"
+    << "*BOUNDARY\n1, 1, 3\n2, 2, 2\n*STEP\n*BUCKLE\n" << buckle_line << "\n*CLOAD\n2, 3, " << -P
+    << "\n*NODE PRINT, NSET=ALL\nU\n*END STEP\n";
+  return d.str();
+}
+
+/// A column of n 20-node bricks (`type`) along z, square section b, length L, clamped at z = 0
+/// (every node of the foot), with a pressure p on its head (face S2 of the top brick). One
+/// brick across: C3D20R's reduced integration leaves such a stack a zero-energy mode (a
+/// singular stiffness), so the default is C3D20.
+inline std::string column_deck(int n, double b, double L, double p, int modes, const std::string& material,
+                               const std::string& type = "C3D20") {
+  std::ostringstream d;
+  d.precision(17);
+  // Nodes on the half-step grid (i, j in 0..2 across, k in 0..2n along), corners and edge
+  // midpoints only: a point is a node when at most one of its indices is odd.
+  std::map<std::tuple<int, int, int>, int> id;
+  d << "*NODE, NSET=ALL\n";
+  int next = 1;
+  for (int k = 0; k <= 2 * n; ++k)
+    for (int j = 0; j <= 2; ++j)
+      for (int i = 0; i <= 2; ++i) {
+        if ((i % 2) + (j % 2) + (k % 2) > 1) continue;
+        id[{i, j, k}] = next;
+        d << next++ << ", " << i * b / 2 << ", " << j * b / 2 << ", " << k * L / (2 * n) << "\n";
+      }
+  d << "*ELEMENT, TYPE=" << type << ", ELSET=COL\n";
+  for (int e = 0; e < n; ++e) {
+    const int z0 = 2 * e, z1 = z0 + 2, zm = z0 + 1;
+    const auto N = [&](int i, int j, int k) { return id.at({i, j, k}); };
+    d << e + 1 << ", " << N(0, 0, z0) << ", " << N(2, 0, z0) << ", " << N(2, 2, z0) << ", " << N(0, 2, z0) << ", "
+      << N(0, 0, z1) << ", " << N(2, 0, z1) << ", " << N(2, 2, z1) << ", " << N(0, 2, z1) << ", " << N(1, 0, z0) << ", "
+      << N(2, 1, z0) << ", " << N(1, 2, z0) << ", " << N(0, 1, z0) << ", " << N(1, 0, z1) << ", " << N(2, 1, z1)
+      << ",\n" << N(1, 2, z1) << ", " << N(0, 1, z1) << ", " << N(0, 0, zm) << ", " << N(2, 0, zm) << ", "
+      << N(2, 2, zm) << ", " << N(0, 2, zm) << "\n";
+  }
+  d << "*NSET, NSET=FOOT\n";
+  for (const auto& [ijk, node] : id)
+    if (std::get<2>(ijk) == 0) d << node << "\n";
+  d << material << "*SOLID SECTION, ELSET=COL, MATERIAL=M\n*BOUNDARY\nFOOT, 1, 3\n*STEP\n*BUCKLE\n" << modes
+    << "\n*DLOAD\n" << n << ", P2, " << p << "\n*END STEP\n";
+  return d.str();
+}
+
+}  // namespace halfstep::test::buckle
