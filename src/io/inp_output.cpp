@@ -278,11 +278,42 @@ void DeckParser::print_data(const Line& line) {
     else if (node && (v == "VT" || v == "V")) v = "V";
     else if (node && (v == "AT" || v == "A")) v = "A";
     else if (node && v == "RF") v = "RF";
+    else if (node && (v == "NT" || v == "NT11")) v = "NT";  // settled by settle_temperature_prints
     else if (!node && (v == "S" || v == "E" || v == "PEEQ")) {
     } else
       fail(at_, std::string(node ? "*NODE PRINT" : "*EL PRINT") + " variable '" + std::string(f) +
-                    "' is not supported (halfstep prints " + (node ? "U, V, A, RF" : "S, E, PEEQ") + ")");
+                    "' is not supported (halfstep prints " + (node ? "U, V, A, RF (NT without temperatures)" : "S, E, PEEQ") + ")");
     add_unique(p.vars, v.c_str());
+  }
+}
+
+// NT (nodal temperatures): a model without any temperature has none to print, and the peer
+// then prints no table: the variable is dropped with a warning (a request left with no
+// variable prints nothing). With temperatures the table is not written yet: refused.
+void DeckParser::settle_temperature_prints() {
+  bool temperatures = !m_.initial_temperatures.empty();
+  for (const Step& s : m_.steps) temperatures = temperatures || !s.temperatures.empty();
+  for (Step& s : m_.steps) {
+    std::vector<PrintRequest>& prints = s.prints;
+    for (std::size_t i = 0; i < prints.size();) {
+      std::vector<std::string>& vars = prints[i].vars;
+      const auto nt = std::find(vars.begin(), vars.end(), std::string("NT"));
+      if (prints[i].kind != PrintRequest::Kind::Node || nt == vars.end()) {
+        ++i;
+        continue;
+      }
+      if (temperatures)
+        fail(prints[i].loc, "*NODE PRINT of NT in a model with temperatures: not supported yet (the nodal "
+                            "temperatures table); print U, V, A or RF");
+      vars.erase(nt);
+      if (warned_.emplace("NODEPRINT,NT", Pos{}).second)
+        m_.warnings.push_back("*NODE PRINT of NT at " + prints[i].loc.str() +
+                              ": the model has no temperatures, so no table is printed (as the peer)");
+      if (vars.empty())
+        prints.erase(prints.begin() + static_cast<std::ptrdiff_t>(i));
+      else
+        ++i;
+    }
   }
 }
 

@@ -494,6 +494,7 @@ void DeckParser::finish() {
   check_explicit_kinds();
   check_adhesion_steps();
   warn_undamped_rigid_bodies();
+  settle_temperature_prints();
   if (errors_.empty()) validate(m_);  // after a reading problem the model is incomplete
   // Warnings quote the deck too (ignored keywords and parameters): bounded as errors are.
   for (std::string& w : m_.warnings) w = printable(bounded(w));

@@ -582,6 +582,8 @@ class DeckParser {
   /// A warning per rigid body whose nodes carry *DAMPING, ALPHA from an element's material:
   /// a rigid body moves without mass-proportional damping.
   void warn_undamped_rigid_bodies();
+  /// *NODE PRINT's NT: dropped (with a warning) in a model without temperatures, else refused.
+  void settle_temperature_prints();
   void resolve_mpcs();
   /// Moves the *BOUNDARY and *CLOAD lines on rigid bodies' rotation nodes (ROT NODE=, dofs
   /// 1-3) to their reference nodes' dofs 4-6, after the model-level ones joined the first step.

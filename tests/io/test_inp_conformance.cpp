@@ -188,6 +188,30 @@ TEST(InpConformance, PrintWithoutVariablesPrintsNothing) {
   EXPECT_THROW(read(off), InputError);
 }
 
+// *NODE PRINT's NT in a model without temperatures: the peer prints no table, so NT is dropped
+// with a warning (a request left with nothing prints nothing); with temperatures it is refused
+// with the request's line (the table is not written yet).
+TEST(InpConformance, NodePrintNtWithoutTemperaturesPrintsNothing) {
+  const auto deck = [](const std::string& model, const std::string& prints) {
+    return "*NODE, NSET=ALL\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 1., 1., 0.\n4, 0., 1., 0.\n*ELEMENT, TYPE=CPS4, ELSET=E\n"
+           "1, 1, 2, 3, 4\n*MATERIAL, NAME=M\n*ELASTIC\n1., 0.3\n*SOLID SECTION, ELSET=E, MATERIAL=M\n" + model +
+           "*STEP\n*STATIC\n" + prints + "*END STEP\n";
+  };
+  const Model m = read(deck("", "*NODE PRINT\nU, NT\n*NODE PRINT, NSET=ALL\nNT\n"));
+  ASSERT_EQ(m.steps[0].prints.size(), 1u);
+  EXPECT_EQ(m.steps[0].prints[0].vars, std::vector<std::string>{"U"});
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("the model has no temperatures, so no table is printed"), std::string::npos)
+      << m.warnings[0];
+  try {
+    read(deck("*INITIAL CONDITIONS, TYPE=TEMPERATURE\nALL, 20.\n", "*NODE PRINT\nNT\n"));
+    FAIL() << "NT with temperatures";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":16:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("*NODE PRINT of NT in a model with temperatures"), std::string::npos) << e.what();
+  }
+}
+
 // The peer's spellings: *RIGID BODY, NSET= is TIE NSET= (its nodes follow the body in every
 // dof); *ELASTIC, TYPE=ORTHO is ORTHOTROPIC (the same nine constants).
 TEST(InpConformance, PeerSpellingsOfRigidBodyAndOrthotropy) {
