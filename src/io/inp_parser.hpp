@@ -430,7 +430,7 @@ class DeckParser {
   /// pre-tension node's dof 1 (equations). After the surfaces, before the constraints.
   void resolve_pretension_sections();
   /// The twins' share of the node conditions (end of deck): temperatures and initial
-  /// conditions of a cut node reach its twin.
+  /// conditions of a cut node reach its twin; the pre-tension nodes' dofs 2 and 3 are held.
   void expand_pretension_node_conditions();
   void resolve_constraints();
   /// Refuses node and element ids above 2^53 (not exact in the results' Float64 id arrays).
@@ -631,6 +631,8 @@ class DeckParser {
   std::vector<PendingPretension> pending_pretensions_;
   /// Per node index: its twin across a pre-tension section (-1: none); empty without sections.
   std::vector<int> pretension_twin_;
+  std::vector<int> pretension_nodes_;  ///< the sections' pre-tension nodes
+  SourceLoc pretension_loc_;           ///< the first section (for the holds it adds)
   bool in_part_ = false, in_assembly_ = false, in_instance_ = false;
   std::string part_, instance_;  ///< upper-case names of the open *PART and *INSTANCE
   Pos part_pos_, assembly_pos_, instance_pos_;

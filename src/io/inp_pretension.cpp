@@ -70,6 +70,8 @@ void DeckParser::resolve_pretension_sections() {
     if (pn.size() != 1)
       fail(pp.pos, what + ": NODE=" + pp.node + " has " + std::to_string(pn.size()) + " nodes, expected one");
     const int p = pn[0];
+    if (pretension_nodes_.empty()) pretension_loc_ = loc(pp.pos);
+    pretension_nodes_.push_back(p);
     if (on_element[static_cast<std::size_t>(p)])
       fail(pp.pos, what + ": the pre-tension " + node_name(p) +
                        " is a node of an element; give a node of its own (its dof 1 is the section's tightening)");
@@ -190,10 +192,16 @@ void DeckParser::resolve_pretension_sections() {
 
 void DeckParser::expand_pretension_node_conditions() {
   if (pretension_twin_.empty()) return;
-  for (const Step& step : m_.steps)
-    if (step.procedure == Procedure::ExplicitDynamic)
-      fail(step.loc, "step '" + step.name + "' is *DYNAMIC, EXPLICIT, and the model has a *PRE-TENSION SECTION: "
-                                            "pre-tension runs in implicit steps only so far (its node has no mass)");
+  // The pre-tension node's dofs 2 and 3 carry nothing (no element, no equation): held at
+  // zero in every step, so that an explicit step, whose nodes move by their masses, has no
+  // massless free dof (its dof 1 takes the twins' masses through the equations).
+  Boundary hold;
+  hold.nodes = pretension_nodes_;
+  hold.first_dof = 2;
+  hold.last_dof = 3;
+  hold.loc = pretension_loc_;
+  for (std::size_t i = 0; i < m_.steps.size(); ++i)
+    if (i == 0 || m_.steps[i].boundary_op_new) m_.steps[i].boundaries.push_back(hold);
   // A cut node's temperatures and initial velocities reach its twin.
   const auto add_twins = [&](std::vector<int>& nodes) {
     const std::size_t count = nodes.size();
