@@ -109,23 +109,41 @@ void DeckParser::buckle_keyword(const Keyword& kw) {
   BuckleRequest b;
   b.loc = loc(kw.pos);
   s.buckle = b;
+  const std::string solver = squeeze_upper(param(kw, "EIGENSOLVER"));
+  if (!solver.empty() && solver != "SUBSPACE" && solver != "LANCZOS")
+    fail(kw.pos, "*BUCKLE, EIGENSOLVER must be SUBSPACE or LANCZOS, got '" + param(kw, "EIGENSOLVER") + "'");
+  buckle_lanczos_ = solver == "LANCZOS";
   s.time_period = 1.0;
   s.controls.initial = s.controls.maximum = 1.0;
   s.controls.minimum = 1.0;
 }
 
 // "number of factors[, second field[, Lanczos vectors[, iterations]]]": the second field is
-// Abaqus's largest eigenvalue of interest, and the peer's accuracy (its ARPACK tolerance);
-// the last two tune the eigensolver and are read only for their form.
+// Abaqus's largest eigenvalue of interest (its SUBSPACE layout, the default), and the peer's
+// accuracy (its ARPACK tolerance); the last two tune the eigensolver and are read only for
+// their form. Abaqus's EIGENSOLVER=LANCZOS layout: number, minimum, maximum, block size, steps.
 void DeckParser::buckle_data(const Line& line) {
   if (block_lines_ > 1) fail(at_, "*BUCKLE takes one data line: number of buckling factors[, ...]");
   const auto& f = line.fields;
-  at_most_fields(line, 4, "number of buckling factors[, largest factor or accuracy, vectors, iterations]");
+  if (!(buckle_lanczos_ && dialect_ == Dialect::Abaqus))
+    at_most_fields(line, 4, "number of buckling factors[, largest factor or accuracy, vectors, iterations]");
   BuckleRequest& r = *m_.steps.back().buckle;
   if (f.empty() || trim(f[0]).empty()) fail(at_, "*BUCKLE: the number of buckling factors is required");
   const std::int64_t n = integer(f[0], "the number of buckling factors");
   if (n < 1 || n > 1000) fail(at_, "*BUCKLE: the number of buckling factors must be 1 to 1000, got '" + std::string(f[0]) + "'");
   r.modes = static_cast<int>(n);
+  if (buckle_lanczos_ && dialect_ == Dialect::Abaqus) {
+    at_most_fields(line, 5, "number of buckling factors[, minimum, maximum of interest, block size, block steps]");
+    if (f.size() > 1 && !trim(f[1]).empty() && real(f[1], "the minimum eigenvalue of interest") != 0)
+      fail(at_, "*BUCKLE, EIGENSOLVER=LANCZOS: a minimum eigenvalue of interest is not supported (the factors are "
+                "taken from the smallest magnitude up)");
+    if (f.size() > 2 && !trim(f[2]).empty()) {
+      r.max_factor = real(f[2], "the maximum eigenvalue of interest");
+      if (!(r.max_factor > 0) || !std::isfinite(r.max_factor))
+        fail(at_, "*BUCKLE: the maximum eigenvalue of interest must be a positive number, got '" + std::string(f[2]) + "'");
+    }
+    return;
+  }
   if (f.size() > 1 && !trim(f[1]).empty()) {
     const double v = real(f[1], dialect_ == Dialect::CalculiX ? "the accuracy" : "the largest eigenvalue of interest");
     if (!(v > 0) || !std::isfinite(v))

@@ -294,6 +294,7 @@ class DeckParser {
   void buckle_keyword(const Keyword& kw);
   void buckle_data(const Line& line);
   void buckle_end();
+  bool buckle_lanczos_ = false;  ///< the current *BUCKLE's EIGENSOLVER=LANCZOS (its data line's layout)
   void modal_dynamic_keyword(const Keyword& kw);
   void modal_dynamic_data(const Line& line);
   void modal_dynamic_end();

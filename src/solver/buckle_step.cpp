@@ -278,6 +278,7 @@ std::vector<double> run_buckle_step(const Model& model, const Step& step, const 
   if (opt.progress) {
     std::fprintf(stderr, "halfstep: buckle step '%s': %zu factors", step.name.c_str(), modes.lambda.size());
     if (!modes.lambda.empty()) std::fprintf(stderr, ", lowest %.6g", modes.lambda.front());
+    else std::fprintf(stderr, " (none up to the largest of interest, %.6g)", req.max_factor);
     std::fprintf(stderr, "\n");
   }
   if (opt.emit) {

@@ -19,7 +19,7 @@ TEST(GpuBuckle, ColumnFactorsMatchTheCpu) {
   std::vector<double> lambda[2];
   for (int gpu = 0; gpu < 2; ++gpu) {
     const std::string dir = scratch_dir(gpu ? "gpu_buckle_cuda" : "gpu_buckle_cpu");
-    std::ofstream(dir + "/col.inp") << column_deck(20, 1.0, 20.0, 2.0, 4, "*MATERIAL, NAME=M\n*ELASTIC\n210000., 0.3\n");
+    std::ofstream(dir + "/col.inp") << column_deck(20, 1.0, 20.0, 2.0, "4", "*MATERIAL, NAME=M\n*ELASTIC\n210000., 0.3\n");
     std::string log;
     ASSERT_EQ(run_halfstep(dir + "/col.inp", dir + "/out", gpu ? "--backend cuda" : "--backend cpu", &log), 0) << log;
     lambda[gpu] = summary_factors(read_file(dir + "/out/summary.json"));

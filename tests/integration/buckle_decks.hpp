@@ -64,8 +64,8 @@ inline std::string bar_on_spring(double k, double P, const std::string& buckle_l
 /// (every node of the foot), with a pressure p on its head (face S2 of the top brick). One
 /// brick across: C3D20R's reduced integration leaves such a stack a zero-energy mode (a
 /// singular stiffness), so the default is C3D20.
-inline std::string column_deck(int n, double b, double L, double p, int modes, const std::string& material,
-                               const std::string& type = "C3D20") {
+inline std::string column_deck(int n, double b, double L, double p, const std::string& modes, const std::string& material,
+                               const std::string& type = "C3D20", const std::string& buckle = "*BUCKLE") {
   std::ostringstream d;
   d.precision(17);
   // Nodes on the half-step grid (i, j in 0..2 across, k in 0..2n along), corners and edge
@@ -93,7 +93,7 @@ inline std::string column_deck(int n, double b, double L, double p, int modes, c
   d << "*NSET, NSET=FOOT\n";
   for (const auto& [ijk, node] : id)
     if (std::get<2>(ijk) == 0) d << node << "\n";
-  d << material << "*SOLID SECTION, ELSET=COL, MATERIAL=M\n*BOUNDARY\nFOOT, 1, 3\n*STEP\n*BUCKLE\n" << modes
+  d << material << "*SOLID SECTION, ELSET=COL, MATERIAL=M\n*BOUNDARY\nFOOT, 1, 3\n*STEP\n" << buckle << "\n" << modes
     << "\n*DLOAD\n" << n << ", P2, " << p << "\n*END STEP\n";
   return d.str();
 }
