@@ -24,8 +24,14 @@ takes only the share
 and the clamped parts are unloaded by (1 - phi) P (the joint diagram). The nut's reference
 node is held; the head's may move along z only.
 
+With --pretension F the preload is a *PRE-TENSION SECTION instead (no cooling): the shank is
+cut at mid-length, PRELOAD pulls the section's node (9003) with F, so F0 = F exactly, and LOAD
+keeps the tightened length (*BOUNDARY, FIXED on it; the force is then its reaction), after
+which the joint diagram is the same.
+
 Usage: python3 examples/generate_bolted_joint.py -o joint.inp [--a 5] [--length 40] [--head 10]
-       [--nz 8] [--E 210000] [--alpha 1.2e-5] [--dtheta 100] [--load 10000] [--node-output "U, RF"]
+       [--nz 8] [--E 210000] [--alpha 1.2e-5] [--dtheta 100] [--pretension F] [--load 10000]
+       [--node-output "U, RF"]
 Units: mm, N, MPa, tonne/mm^3, C.
 """
 import argparse
@@ -44,17 +50,21 @@ def main():
     ap.add_argument("--alpha", type=float, default=1.2e-5)
     ap.add_argument("--dtheta", type=float, default=100.0, help="cooling of the shank")
     ap.add_argument("--load", type=float, default=10000.0, help="separating load P on the head")
+    ap.add_argument("--pretension", type=float, default=0.0,
+                    help="preload by a *PRE-TENSION SECTION with this force instead of cooling (0: cool)")
     ap.add_argument("--node-output", default="U, RF", help="the node output variables of every request")
     a = ap.parse_args()
     if a.nz < 1 or not (a.a > 0 and a.length > 0 and a.head > 0 and a.E > 0):
         ap.error("at least one element along the length and positive sizes")
+    if a.pretension < 0 or (a.pretension > 0 and a.nz < 2):
+        ap.error("--pretension: a positive force and at least two elements along the length (the cut)")
     s, L, h, nz = a.a, a.length, a.head, a.nz
     area_b, area_p = 4 * s * s, 12 * s * s
     k_b, k_p = a.E * area_b / L, a.E * area_p / L
     slope = a.E / (2 * L)  # the contact law's: k_c = slope A_p = k_p / 2
     k_pc = 1 / (1 / k_p + 1 / (slope * area_p))
     phi = k_b / (k_b + k_pc)
-    f0 = a.alpha * a.dtheta * L * k_b * k_pc / (k_b + k_pc)
+    f0 = a.pretension if a.pretension > 0 else a.alpha * a.dtheta * L * k_b * k_pc / (k_b + k_pc)
     if not a.load < f0 / (1 - phi):
         ap.error(f"the joint opens at P = {f0 / (1 - phi):.6g}: give a smaller --load")
     rho = 7.85e-9
@@ -66,7 +76,8 @@ def main():
     xs = [-2 * s, -s, 0.0, s, 2 * s]
     lines = ["*HEADING",
              f"bolted joint: a {2 * s:g} mm square shank through a {4 * s:g} mm sleeve, L = {L:g} mm, preloaded by "
-             f"cooling {a.dtheta:g} C, then pulled by {a.load:g} N (examples/generate_bolted_joint.py)",
+             + (f"a pre-tension section ({a.pretension:g} N)" if a.pretension > 0 else f"cooling {a.dtheta:g} C")
+             + f", then pulled by {a.load:g} N (examples/generate_bolted_joint.py)",
              f"** preload F0 = {f0:.9g} N; after the load the bolt carries F0 + phi P = {f0 + phi * a.load:.9g} N "
              f"(phi = {phi:.9g}), the clamped parts {f0 - (1 - phi) * a.load:.9g} N",
              "** UNITS: mm, N, MPa, tonne/mm^3, C", "*NODE"]
@@ -102,6 +113,8 @@ def main():
                         node(part, i, j, k, z)
     lines.append(f"9001, 0., 0., {L + h / 2:.17g}")
     lines.append(f"9002, 0., 0., {-h / 2:.17g}")
+    if a.pretension > 0:
+        lines.append("9003, 0., 0., 0.")  # the pre-tension node: of no element
 
     def brick(part, i, j, k):
         k1 = k + 1
@@ -144,6 +157,9 @@ def main():
     lines += ["*NSET, NSET=SYMX", ", ".join(map(str, sym_x)), "*NSET, NSET=SYMY", ", ".join(map(str, sym_y)),
               "*NSET, NSET=REFS", "9001, 9002",
               "*SURFACE, NAME=HEAD_FACE", "HEAD, S1",
+              *(["*ELSET, ELSET=CUT_LAYER, GENERATE",
+                 f"{sets['SHANK'][0] + len(inner) * (nz // 2 - 1)}, {sets['SHANK'][0] + len(inner) * (nz // 2) - 1}, 1",
+                 "*SURFACE, NAME=CUT", "CUT_LAYER, S2"] if a.pretension > 0 else []),
               "*SURFACE, NAME=SLEEVE_TOP_FACE", "SLEEVE_TOP, S2",
               "*MATERIAL, NAME=BOLT", "*ELASTIC", f"{a.E:.17g}, 0.", "*DENSITY", f"{rho}", "*EXPANSION", f"{a.alpha:.17g}",
               "*MATERIAL, NAME=PLATE", "*ELASTIC", f"{a.E:.17g}, 0.", "*DENSITY", f"{rho}",
@@ -152,14 +168,18 @@ def main():
               "*RIGID BODY, REF NODE=9001, ELSET=HEAD", "*RIGID BODY, REF NODE=9002, ELSET=NUT",
               "*SURFACE INTERACTION, NAME=CLAMP", "*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR", f"{slope:.17g}",
               "*CONTACT PAIR, INTERACTION=CLAMP", "SLEEVE_TOP_FACE, HEAD_FACE",
+              *(["*PRE-TENSION SECTION, SURFACE=CUT, NODE=9003"] if a.pretension > 0 else []),
               "*INITIAL CONDITIONS, TYPE=TEMPERATURE", "ALLN, 20.",
               "*BOUNDARY", "9002, 1, 6", "9001, 1, 2", "9001, 4, 6", "SYMX, 1, 1", "SYMY, 2, 2",
               "SLEEVE_BASE, 3, 3",
               "*AMPLITUDE, NAME=PULL, DEFINITION=SMOOTH STEP", f"0., 0., {ramp:.17g}, 1.",
-              "*STEP, NAME=PRELOAD, NLGEOM=YES", "*STATIC", "0.25, 1.", "*TEMPERATURE", f"SHANKN, {20 - a.dtheta:.17g}",
+              "*STEP, NAME=PRELOAD, NLGEOM=YES", "*STATIC", "0.25, 1.",
+              *(["*CLOAD", f"9003, 1, {a.pretension:.17g}"] if a.pretension > 0
+                else ["*TEMPERATURE", f"SHANKN, {20 - a.dtheta:.17g}"]),
               "*OUTPUT, FIELD", "*NODE OUTPUT", a.node_output, "*ELEMENT OUTPUT", "S",
               "*OUTPUT, HISTORY", "*NODE OUTPUT, NSET=REFS", a.node_output, "*END STEP",
               "*STEP, NAME=LOAD", "*DYNAMIC, EXPLICIT", f", {total:.17g}",
+              *(["*BOUNDARY, FIXED", "9003, 1, 1", "*CLOAD, OP=NEW"] if a.pretension > 0 else []),
               "*CLOAD, AMPLITUDE=PULL", f"9001, 3, {a.load:.17g}",
               "*OUTPUT, FIELD, TIME INTERVAL=" + f"{total / 5:.17g}", "*NODE OUTPUT", a.node_output, "*ELEMENT OUTPUT", "S",
               "*OUTPUT, HISTORY, TIME INTERVAL=" + f"{total / 100:.17g}", "*NODE OUTPUT, NSET=REFS", a.node_output,

@@ -73,6 +73,18 @@ TEST(GpuThermal, BoltedJointFollowsTheJointDiagram) {
   bolted::expect_joint_diagram(dir + "/out", "GPU bolted joint");
 }
 
+// The joint preloaded by a *PRE-TENSION SECTION (its equations in the GPU static engine and the
+// explicit step on the device), against the CPU test's bounds.
+TEST(GpuThermal, BoltedJointWithAPreTensionSectionFollowsTheJointDiagram) {
+  NEED_GPU();
+  const std::string dir = scratch_dir("bolted_joint_pretension");
+  const std::string deck = generate_with("generate_bolted_joint.py", dir, "joint", bolted::pretension_args());
+  std::string log;
+  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cuda", &log), 0) << log;
+  bolted::expect_joint_diagram(dir + "/out", "GPU bolted joint, pre-tension section", bolted::kPretensionPreloadTol,
+                               bolted::kPretensionPulledTol);
+}
+
 // Temperatures changed in explicit steps on the device: the held bar heated slowly, then
 // released at once (OP=NEW). The element kernels book the thermal work (the fifth element
 // sum), as the CPU does to round-off; closed forms as in tests/integration/test_thermal_run.cpp.

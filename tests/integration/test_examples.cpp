@@ -156,6 +156,17 @@ TEST(Examples, BoltedJointFollowsTheJointDiagram) {
   EXPECT_LT(std::stod(summary.substr(at + 24)), 1e-6);  // measured 1.8e-9
 }
 
+// The same joint preloaded by a *PRE-TENSION SECTION through the shank (its node pulled by F0
+// in the static step, its length then held by *BOUNDARY, FIXED in the explicit one).
+TEST(Examples, BoltedJointWithAPreTensionSectionFollowsTheJointDiagram) {
+  const std::string dir = scratch_dir("example_bolted_joint_pretension");
+  const std::string deck = generate_with("generate_bolted_joint.py", dir, "joint", bolted::pretension_args());
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu", &out), 0) << out;
+  bolted::expect_joint_diagram(dir + "/out", "bolted joint, pre-tension section", bolted::kPretensionPreloadTol,
+                               bolted::kPretensionPulledTol);
+}
+
 // examples/generate_peeling_deck.py on 80 x 4 elements to 20 degrees, before the peel front
 // moves (validation/peeling.py checks the plateau against M_c): the bottom's first 150 nm start
 // bonded at the law's rest gap, so the adhesion energy is -W 150 per unit width, W = 0.308277
