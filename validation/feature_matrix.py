@@ -2,7 +2,8 @@
 """halfstep's feature x context matrix: which features run in which kinds of run.
 
 For each feature (a small deck that exercises it: a C3D8R block, a plastic block, an S4R
-plate, FPM beams, triangles and hexahedra, a NURBS patch, contact, ties, equations,
+plate, FPM beams, triangles and hexahedra, a NURBS patch, contact, ties, equations, a bolt
+pre-tension section,
 couplings, rigid bodies, gravity, centrifugal loads, thermal strain, mass scaling, springs, bulk viscosity,
 plane strain, axisymmetry, C3D10, adhesion) and each context (how it is run: an explicit
 step, a static step with or without NLGEOM, on the CPU, the GPU, under `mpirun -np 2`, or a
@@ -338,6 +339,15 @@ def equation():
                         "*EQUATION u_B - u_A = 0 (dofs 1-3), clamped at x = 0, pulled 0.4 mm at x = 40")
 
 
+def pretension():
+    b, model = bar()
+    model += ("*NODE\n900, 10., 20., 20.\n" + elset("CUT_SIDE", [b.elem(1, j, k) for k in range(2) for j in range(2)])
+              + "*SURFACE, NAME=CUT\nCUT_SIDE, S4\n*PRE-TENSION SECTION, SURFACE=CUT, NODE=900\n")
+    return Feature(model, "*BOUNDARY\nX0, 1, 3\nX1, 1, 3\n*CLOAD, AMPLITUDE=RAMP\n900, 1, 20000.\n",
+                   note="the C3D8R bar clamped at both ends and cut at x = 10 by a *PRE-TENSION SECTION whose "
+                        "node is pulled by 20 kN (a bolt tightened between two walls)")
+
+
 def transform():
     _, model = bar()
     model += "*TRANSFORM, NSET=X1, TYPE=R\n1., 0., 0., 0., 0.8660254037844387, 0.5\n"
@@ -537,7 +547,7 @@ FEATURES = [
     ("solid-elastic", solid_elastic), ("solid-plastic", solid_plastic), ("shell-elastic", shell_elastic),
     ("shell-plastic", shell_plastic), ("beam-fpm", beam_fpm), ("tri-fpm", tri_fpm), ("hex-fpm", hex_fpm),
     ("nurbs", nurbs), ("contact-rigid-floor", contact_rigid_floor), ("contact-two-bodies", contact_two_bodies),
-    ("tie", tie), ("equation", equation), ("transform", transform), ("coupling-kinematic", coupling_kinematic),
+    ("tie", tie), ("equation", equation), ("pretension", pretension), ("transform", transform), ("coupling-kinematic", coupling_kinematic),
     ("coupling-distributing", coupling_distributing), ("rigid-body", rigid_body), ("gravity", gravity),
     ("centrifugal", centrifugal), ("thermal", thermal), ("mass-scaling", mass_scaling),
     ("variable-mass-scaling", variable_mass_scaling), ("spring", spring), ("bulk-viscosity", bulk_viscosity),

@@ -53,7 +53,8 @@ constexpr bool is_fpm() {
 /// one of these shapes comes with it): 20-node bricks on their own Gauss rule, 8-node bricks
 /// on 2x2x2 points next to their nodes (F-bar's stress at each point, or the plain one), the
 /// one-point brick, the truss; 5: springs and dashpots along given dofs (their directions do not
-/// turn: no stress stiffness); 0: none.
+/// turn: no stress stiffness); 6: the 4-node tetrahedron (one point); 7: the 10-node ones on
+/// their 4 points; 0: none.
 template <class K>
 constexpr int layout() {
   if constexpr (DiscreteDofsOf<K>::value > 0) {
@@ -64,6 +65,10 @@ constexpr int layout() {
     return K::kPoints == 8 ? 2 : K::kPoints == 1 ? 3 : 0;
   } else if constexpr (K::kNodes == 2 && CrossSectionOf<K>::value) {
     return 4;
+  } else if constexpr (K::kDimension == 3 && K::kNodes == 4 && K::kPoints == 1 && ElementDataSize<K>::value == 0) {
+    return 6;
+  } else if constexpr (K::kDimension == 3 && K::kNodes == 10 && K::kPoints == 4 && ElementDataSize<K>::value == 0) {
+    return 7;
   } else {
     return 0;
   }
@@ -151,6 +156,12 @@ StressStiffness::StressStiffness(const StructureSystem& sys, const std::vector<d
             out[0] = K::centroid_output(Xd, ud, md);
             solid_detail::hex8_natural(0.0, 0.0, 0.0, b[0], static_cast<double*>(nullptr));
             dv[0] = 8 * solid_detail::hex8_gradients(X, b[0]);
+          } else if constexpr (layout<K>() == 6) {
+            out[0] = K::centroid_output(Xd, ud, md);
+            dv[0] = solid_detail::tet4_gradients(X, b[0]);
+          } else if constexpr (layout<K>() == 7) {
+            K::point_outputs(Xd, ud, md, ElementState<D>{}, out);
+            for (int q = 0; q < P; ++q) dv[q] = solid_detail::tet10_gauss_gradients(X, q, b[q]);
           } else if constexpr (layout<K>() == 4) {  // the truss: dN/ds along its chord, over its volume A L
             out[0] = K::centroid_output(Xd, ud, md);
             const Vec3<double> d = X[1] - X[0];

@@ -16,7 +16,8 @@ namespace halfstep {
 class StressStiffness {
  public:
   /// Whether continuum kind `kind` (elements/registry.hpp id) has a stress stiffness here:
-  /// the 8- and 20-node bricks on their own points (not FPM's), the one-point brick, the truss.
+  /// the 8- and 20-node bricks on their own points (not FPM's), the one-point brick, the 4- and
+  /// 10-node tetrahedra, the truss (springs along given dofs have none to add).
   static bool supports(int kind);
   /// The deck names of the kinds that have one, comma-separated (for messages).
   static std::string supported_names();

@@ -2,7 +2,9 @@
 // tests/gpu/test_gpu_buckle.cpp): a bar on a lateral spring, a clamped column of C3D20R bricks.
 #pragma once
 
+#include <array>
 #include <map>
+#include <utility>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -95,6 +97,74 @@ inline std::string column_deck(int n, double b, double L, double p, const std::s
     if (std::get<2>(ijk) == 0) d << node << "\n";
   d << material << "*SOLID SECTION, ELSET=COL, MATERIAL=M\n*BOUNDARY\nFOOT, 1, 3\n*STEP\n" << buckle << "\n" << modes
     << "\n*DLOAD\n" << n << ", P2, " << p << "\n*END STEP\n";
+  return d.str();
+}
+
+
+/// A column over [0, b]^2 x [0, L] of n x n x nz cubes, each cut into six tetrahedra along its
+/// main diagonal (a conforming mesh), C3D10 (mid-edge nodes) or C3D4, clamped at z = 0, with a
+/// pressure p on the head's faces (each tetrahedron's face on z = L).
+inline std::string tet_column_deck(int n, int nz, double b, double L, double p, const std::string& modes,
+                                   const std::string& material, bool quadratic) {
+  std::ostringstream d;
+  d.precision(17);
+  std::map<std::tuple<int, int, int>, int> id;  // on the half-step grid (2i, 2j, 2k for corners)
+  std::vector<std::array<double, 3>> x;
+  const auto node = [&](int i2, int j2, int k2) {
+    const auto key = std::make_tuple(i2, j2, k2);
+    auto it = id.find(key);
+    if (it != id.end()) return it->second;
+    x.push_back({i2 * b / (2 * n), j2 * b / (2 * n), k2 * L / (2 * nz)});
+    return id[key] = static_cast<int>(x.size());
+  };
+  const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  std::vector<std::vector<int>> tets;
+  std::vector<int> head_face;
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        for (const auto& pm : perm) {
+          int c[4][3] = {{2 * i, 2 * j, 2 * k}};
+          for (int s = 1; s < 4; ++s) {
+            for (int a = 0; a < 3; ++a) c[s][a] = c[s - 1][a];
+            c[s][pm[s - 1]] += 2;
+          }
+          // Positive volume: (c1 - c0) x (c2 - c0) . (c3 - c0) > 0, else swap corners 2 and 3.
+          const auto v = [&](int s, int a) { return static_cast<double>(c[s][a] - c[0][a]); };
+          const double vol = (v(1, 1) * v(2, 2) - v(1, 2) * v(2, 1)) * v(3, 0) +
+                             (v(1, 2) * v(2, 0) - v(1, 0) * v(2, 2)) * v(3, 1) + (v(1, 0) * v(2, 1) - v(1, 1) * v(2, 0)) * v(3, 2);
+          if (vol < 0)
+            for (int a = 0; a < 3; ++a) std::swap(c[1][a], c[2][a]);
+          std::vector<int> t;
+          for (auto& q : c) t.push_back(node(q[0], q[1], q[2]));
+          if (quadratic) {
+            const int edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+            for (const auto& e : edges)
+              t.push_back(node((c[e[0]][0] + c[e[1]][0]) / 2, (c[e[0]][1] + c[e[1]][1]) / 2, (c[e[0]][2] + c[e[1]][2]) / 2));
+          }
+          // The face on the head (Abaqus: S1 1-2-3, S2 1-4-2, S3 2-4-3, S4 3-4-1).
+          const int faces[4][3] = {{0, 1, 2}, {0, 3, 1}, {1, 3, 2}, {2, 3, 0}};
+          int on_head = 0;
+          for (int f = 0; f < 4; ++f)
+            if (c[faces[f][0]][2] == 2 * nz && c[faces[f][1]][2] == 2 * nz && c[faces[f][2]][2] == 2 * nz) on_head = f + 1;
+          tets.push_back(t);
+          head_face.push_back(on_head);
+        }
+  d << "*NODE, NSET=ALL\n";
+  for (std::size_t i = 0; i < x.size(); ++i) d << i + 1 << ", " << x[i][0] << ", " << x[i][1] << ", " << x[i][2] << "\n";
+  d << "*ELEMENT, TYPE=" << (quadratic ? "C3D10" : "C3D4") << ", ELSET=COL\n";
+  for (std::size_t e = 0; e < tets.size(); ++e) {
+    d << e + 1;
+    for (int v : tets[e]) d << ", " << v;
+    d << "\n";
+  }
+  d << "*NSET, NSET=FOOT\n";
+  for (const auto& [key, v] : id)
+    if (std::get<2>(key) == 0) d << v << "\n";
+  d << material << "*SOLID SECTION, ELSET=COL, MATERIAL=M\n*BOUNDARY\nFOOT, 1, 3\n*STEP\n*BUCKLE\n" << modes << "\n*DLOAD\n";
+  for (std::size_t e = 0; e < tets.size(); ++e)
+    if (head_face[e] > 0) d << e + 1 << ", P" << head_face[e] << ", " << p << "\n";
+  d << "*END STEP\n";
   return d.str();
 }
 
