@@ -27,6 +27,9 @@ namespace {
 /// Up to this many equations the eigenproblem is solved densely.
 constexpr int kDenseEquations = 64;
 
+/// The most memory the Lanczos basis may take (bytes), as a frequency step's.
+constexpr double kMaxBasisBytes = 16e9;
+
 /// The amplitude, as a fraction of the model's size, of the central difference that gives K x
 /// about a geometrically nonlinear base (exact for the cubic forces of St. Venant-Kirchhoff
 /// solids, second order for the other laws, far above round-off).
@@ -246,6 +249,14 @@ std::vector<double> run_buckle_step(const Model& model, const Step& step, const 
     modes = dense_buckling(op, nev);
   } else {
 #if HALFSTEP_HAVE_SPECTRA
+    // The basis holds about 2 nev + 20 vectors of the model's size: a request that would not
+    // fit is refused here rather than failing in the allocator.
+    const double basis_bytes = 8.0 * p.neq * (2.0 * nev + 21);
+    if (basis_bytes > kMaxBasisBytes)
+      throw InputError(req.loc, "*BUCKLE asks for " + std::to_string(req.modes) + " buckling factors of a model of " +
+                                    std::to_string(p.neq) + " equations: the Lanczos basis would take " +
+                                    std::to_string(static_cast<long long>(basis_bytes / 1e9)) +
+                                    " GB (at most 16); ask for fewer");
     modes = lanczos_buckling(op, nev, step);
 #else
     throw InputError(req.loc, "*BUCKLE on a model of " + std::to_string(p.neq) +
