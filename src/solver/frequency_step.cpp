@@ -62,15 +62,16 @@ struct EquationMass {
 };
 
 #if HALFSTEP_HAVE_SPECTRA
-/// (K - sigma M)^-1 for Spectra with sigma = 0: the engine's factored tangent.
+/// (K - sigma M)^-1 for Spectra: the engine's factorization, made with the shift sigma.
 struct InverseStiffness {
   using Scalar = double;
   StaticProblem* p;
+  double factored_shift = 0;  ///< the sigma the engine's matrix holds
   mutable std::vector<double> b, x;
   Eigen::Index rows() const { return p->neq; }
   Eigen::Index cols() const { return p->neq; }
   void set_shift(double sigma) {
-    if (sigma != 0) throw std::logic_error("frequency step: the tangent is factored without a shift");
+    if (sigma != factored_shift) throw std::logic_error("frequency step: the tangent is factored with another shift");
   }
   void perform_op(const double* in, double* out) const {
     b.assign(in, in + p->neq);
@@ -95,9 +96,9 @@ struct Modes {
   Eigen::MatrixXd phi;
 };
 
-/// Every mode of a small model: the dense symmetric problem F M x = x / omega^2 with F = K^-1
-/// (one solve per equation).
-Modes dense_modes(StaticProblem& p, const EquationMass& mass) {
+/// Every mode of a small model: the dense symmetric problem F M x = x / (omega^2 - sigma) with
+/// F = (K - sigma M)^-1 (one solve per equation), sigma the factorization's shift.
+Modes dense_modes(StaticProblem& p, const EquationMass& mass, double sigma) {
   const int n = p.neq;
   Eigen::MatrixXd F(n, n), M(n, n);
   std::vector<double> e(static_cast<std::size_t>(n)), x;
@@ -112,13 +113,13 @@ Modes dense_modes(StaticProblem& p, const EquationMass& mass) {
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> ges(M, F, Eigen::BAx_lx);
   if (ges.info() != Eigen::Success) throw RunError("frequency step: the dense eigensolver failed");
   Modes out;
-  // mu = 1 / omega^2, ascending: the lowest frequencies are the last; a mu of zero is a
-  // direction without mass (left out: diagonal() refused free ones already).
+  // mu = 1 / (omega^2 - sigma), ascending: the lowest frequencies are the last; a mu of zero
+  // is a direction without mass (left out: diagonal() refused free ones already).
   const double mu_max = ges.eigenvalues().cwiseAbs().maxCoeff();
   for (int j = n - 1; j >= 0; --j) {
     const double mu = ges.eigenvalues()(j);
     if (!(std::fabs(mu) > 1e-13 * mu_max)) continue;
-    out.lambda.push_back(1.0 / mu);
+    out.lambda.push_back(sigma + 1.0 / mu);
   }
   out.phi.resize(n, static_cast<Eigen::Index>(out.lambda.size()));
   int c = 0;
@@ -132,12 +133,12 @@ Modes dense_modes(StaticProblem& p, const EquationMass& mass) {
 
 #if HALFSTEP_HAVE_SPECTRA
 /// The nev lowest modes by shift-invert Lanczos (Spectra) on the factored tangent.
-Modes lanczos_modes(StaticProblem& p, const EquationMass& mass, int nev, const Step& step) {
-  InverseStiffness op{&p, {}, {}};
+Modes lanczos_modes(StaticProblem& p, const EquationMass& mass, int nev, const Step& step, double sigma) {
+  InverseStiffness op{&p, sigma, {}, {}};
   MassProduct bop{&mass};
   const int n = p.neq;
   const int ncv = std::min(n, std::max(2 * nev + 1, nev + 20));
-  Spectra::SymGEigsShiftSolver<InverseStiffness, MassProduct, Spectra::GEigsMode::ShiftInvert> eigs(op, bop, nev, ncv, 0.0);
+  Spectra::SymGEigsShiftSolver<InverseStiffness, MassProduct, Spectra::GEigsMode::ShiftInvert> eigs(op, bop, nev, ncv, sigma);
   eigs.init();  // a fixed seed: the same modes on every run
   const Eigen::Index nconv = eigs.compute(Spectra::SortRule::LargestMagn, 1000, 1e-10, Spectra::SortRule::SmallestAlge);
   if (eigs.info() != Spectra::CompInfo::Successful || nconv < nev)
@@ -158,6 +159,32 @@ Modes lanczos_modes(StaticProblem& p, const EquationMass& mass, int nev, const S
   return out;
 }
 #endif
+
+/// A model free to move (StaticProblem::free_motion: no support holds some part) has rigid
+/// modes at zero frequency and a singular K: the step factors K - sigma M with a shift below
+/// the spectrum, small against the model's highest frequencies (omega_max ~ 2 / the explicit
+/// stable increment), and the rigid modes come out at zero with the elastic ones. Sets the
+/// engine's diagonal shift (the lumped rest) and coupling blocks (the element masses, into
+/// blocks, which must outlive the factorization); returns sigma.
+double free_motion_shift(StaticProblem& p, const EquationMass& mass, const StructureSystem& sys, const Step& step,
+                         const StaticStepOptions& opt, CouplingBlocks& blocks) {
+  if (p.contact)
+    throw InputError(step.frequency->loc, "frequency step '" + step.name + "': a model free to move as a rigid body "
+                                          "with contact is not supported (hold it with *BOUNDARY)");
+  const double w2 = sys.stable_dt > 0 && std::isfinite(sys.stable_dt) ? 4.0 / (sys.stable_dt * sys.stable_dt) : 1.0;
+  const double sigma = -1e-8 * w2;
+  std::vector<double> diag(p.ndof);
+  for (std::size_t k = 0; k < p.ndof; ++k) diag[k] = -sigma * mass.dofs->m_rest[k];
+  p.engine->set_diagonal_shift(p.equation_diagonal(diag));
+  if (mass.dofs->consistent()) {
+    mass.dofs->element_blocks(-sigma, 0.0, blocks);
+    p.engine->set_coupling(&blocks);
+  }
+  if (opt.progress)
+    std::fprintf(stderr, "halfstep: frequency step '%s': a part of the model is free to move; its rigid modes are "
+                         "found at zero frequency (K - sigma M factored, sigma %.3g)\n", step.name.c_str(), sigma);
+  return sigma;
+}
 
 /// Sign and scale of each mode: unit generalized mass (or largest displacement 1), and its
 /// largest component positive, so that runs agree on the shapes' signs.
@@ -300,11 +327,14 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
     p.contact->begin_attempt(p.translations(p.start.x));
     p.internal(p.start.x, p.start.cfg, f);
   }
+  CouplingBlocks shift_blocks;
+  const double sigma = p.free_motion ? free_motion_shift(p, mass, sys, step, opt, shift_blocks) : 0.0;
   p.factor(p.start, true);
   Modes modes;
-  const double lambda_min = std::pow(2 * M_PI * req.min_frequency, 2);
+  // The rigid modes' eigenvalues are zero to round-off, which may be slightly negative.
+  const double lambda_min = req.min_frequency > 0 ? std::pow(2 * M_PI * req.min_frequency, 2) : -1e-6 * std::fabs(sigma);
   if (p.neq <= kDenseEquations) {
-    modes = dense_modes(p, mass);
+    modes = dense_modes(p, mass, sigma);
   } else {
 #if HALFSTEP_HAVE_SPECTRA
     // The Lanczos basis holds about 2 nev + 20 vectors of the model's size: a request that
@@ -318,7 +348,7 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
     // Modes below the lowest frequency of interest do not count: ask again for as many more.
     int nev = std::min(req.modes, p.neq - 2);
     for (int pass = 0; pass < 4; ++pass) {
-      modes = lanczos_modes(p, mass, nev, step);
+      modes = lanczos_modes(p, mass, nev, step, sigma);
       int below = 0;
       for (double l : modes.lambda) below += l < lambda_min;
       const int want = std::min(req.modes + below, p.neq - 2);

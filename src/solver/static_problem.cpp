@@ -157,8 +157,25 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
     const int n = pair_node[static_cast<std::size_t>(cs.facet_pair[static_cast<std::size_t>(f)])];
     if (n >= 0) body_links.emplace_back(n, cs.facet_nodes[4 * static_cast<std::size_t>(f)]);
   }
-  // A dynamic step's inertia holds what no support does (its mass term makes the tangent regular).
-  if (!step.dynamic) check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+  // A dynamic step's inertia holds what no support does (its mass term makes the tangent regular);
+  // a frequency step's modes include the rigid motions (free_motion: it factors K - sigma M).
+  if (step.frequency) {
+    try {
+      check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+    } catch (const InputError&) {
+      free_motion = true;
+    }
+  } else if (step.modal) {
+    try {
+      check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+    } catch (const InputError&) {
+      throw InputError(step.modal->loc, std::string(step.modal->steady_state ? "*STEADY STATE DYNAMICS" : "*MODAL DYNAMIC") +
+                                            " on a model free to move as a rigid body: not supported yet (its rigid "
+                                            "modes are not superposed); hold the model with *BOUNDARY");
+    }
+  } else if (!step.dynamic) {
+    check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+  }
   // A linear step solves once about the reference: a nonlinear spring would keep its slope
   // at zero there, so its table needs NLGEOM=YES (Newton on the full forces).
   if (!step.nlgeom)

@@ -230,6 +230,9 @@ struct StaticProblem final : NewtonProblem {
   /// Kinetic energy v . M v / 2 of the dynamic step's velocities.
   double kinetic_energy() const;
   bool rotations = false;  ///< nodes with rotations to carry (a model without shells has none)
+  /// A frequency step of a model that some part can leave as a rigid body (no support holds it):
+  /// its tangent is singular, and the step factors K - sigma M with a negative shift instead.
+  bool free_motion = false;
   double model_size = 1;  ///< the used nodes' bounding-box diagonal (moments to forces in the checks)
   /// Lowest force scale (0: none): with contact, the forces of a displacement of
   /// kForceFloorStrain x model_size in the nodes' mean stiffness. A body moved toward contact

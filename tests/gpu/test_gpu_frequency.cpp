@@ -38,6 +38,28 @@ TEST(GpuFrequency, CantileverModesMatchTheCpuAndTimoshenko) {
   }
 }
 
+// A model free to move on the GPU engine (K - sigma M: the shift on its diagonal and the
+// element masses as coupling blocks there): the free rod's rigid mode at zero and its free-free
+// modes, the CPU's eigenvalues.
+TEST(GpuFrequency, FreeRodMatchesTheCpu) {
+  NEED_GPU();
+  std::vector<double> lambda[2];
+  for (int gpu = 0; gpu < 2; ++gpu) {
+    const std::string dir = scratch_dir(gpu ? "gpu_free_rod_cuda" : "gpu_free_rod_cpu");
+    std::string deck = axial_bar(40, "\n*FREQUENCY\n3\n");
+    deck.erase(deck.find("A_N0, 1, 3\n"), 11);
+    std::ofstream(dir + "/rod.inp") << deck;
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/rod.inp", dir + "/out", gpu ? "--backend cuda" : "--backend cpu", &log), 0) << log;
+    lambda[gpu] = summary_eigenvalues(read_file(dir + "/out/summary.json"));
+    ASSERT_EQ(lambda[gpu].size(), 3u);
+  }
+  std::printf("GPU free rod: %.9g %.9g %.9g; CPU %.9g %.9g %.9g\n", lambda[1][0], lambda[1][1], lambda[1][2], lambda[0][0],
+              lambda[0][1], lambda[0][2]);
+  EXPECT_LT(std::fabs(lambda[1][0]), 1e-9 * lambda[1][1]);
+  for (int k = 1; k < 3; ++k) EXPECT_NEAR(lambda[1][k], lambda[0][k], 1e-8 * lambda[0][k]);
+}
+
 // The simply supported MITC4 plate (5-dof nodes, their physical rotary inertia) on the GPU
 // engine: the CPU's eigenvalues, and Navier's within 1 %.
 TEST(GpuFrequency, ShellPlateModesMatchTheCpuAndNavier) {
