@@ -385,12 +385,17 @@ def table_key(t):
 # A table whose every entry, in both files, is below this is zero in both (round-off: the
 # peer prints stresses of 1e-14 to 1e-10 in a body falling free).
 ZERO = 1e-9
+# An eigenvalue below this times its frequency step's largest is a rigid mode's zero: such
+# eigenvalues agree whatever their round-off (degenerate_clusters, diff_table's eig_scale).
+RIGID = 1e-9
 
 
-def diff_table(ours, ref, table_scale=None):
+def diff_table(ours, ref, table_scale=None, eig_scale=None):
     """Compare two matched tables; return a dict with the difference or why there is none.
     table_scale: the largest |value| of the printed table this one is a row of (a mode's
-    participation factors or effective masses: the peer prints one table for all modes)."""
+    participation factors or effective masses: the peer prints one table for all modes).
+    eig_scale: a mode's eigenvalue table's frequency step's largest eigenvalue (both values
+    below RIGID times it: a rigid mode's zero in both, they agree)."""
     o, r = keyed(ours["rows"]), keyed(ref["rows"])
     # Mode shapes and participation factors have an arbitrary sign (and CalculiX
     # mass-normalises shapes): the better of the two signs is taken.
@@ -413,6 +418,9 @@ def diff_table(ours, ref, table_scale=None):
         return res
     if scale == 0.0:
         res["why"] = "max |ref| is 0"
+        return res
+    if eig_scale and scale <= RIGID * eig_scale and all(abs(v) <= RIGID * eig_scale for vals in o.values() for v in vals):
+        res.update(diff=0.0, worst_at=None, max_ref=scale, zero=True)
         return res
     if scale < ZERO and all(abs(v) < ZERO for vals in o.values() for v in vals):
         # Round-off in both (a free-falling body's stresses): zero in both, they agree.
@@ -452,9 +460,15 @@ def degenerate_clusters(ref):
     if len(set(modes)) != len(modes):
         return []
     eig.sort()
+    # A free model's rigid modes are one eigenspace at zero: eigenvalues below RIGID times
+    # their frequency step's largest are equal (round-off of either sign, in both solvers).
+    top = collections.defaultdict(float)
+    for m, lam in eig:
+        top[m // MODE_BLOCK] = max(top[m // MODE_BLOCK], abs(lam))
     clusters, cur = [], []
     for m, lam in eig:
-        if cur and cur[-1][0] == m - 1 and abs(lam - cur[-1][1]) <= 1e-6 * max(abs(lam), abs(cur[-1][1])):
+        rigid = cur and abs(lam) <= RIGID * top[m // MODE_BLOCK] and abs(cur[-1][1]) <= RIGID * top[m // MODE_BLOCK]
+        if cur and cur[-1][0] == m - 1 and (rigid or abs(lam - cur[-1][1]) <= 1e-6 * max(abs(lam), abs(cur[-1][1]))):
             cur.append((m, lam))
             continue
         if len(cur) > 1:
@@ -570,6 +584,10 @@ def compare_files(ours_path, ref_path):
         if t["kind"] in ("participation factors", "effective modal mass"):
             for _, vals in t["rows"]:
                 printed_scale[t["kind"]] = max([printed_scale[t["kind"]]] + [abs(v) for v in vals])
+    eig_top = collections.defaultdict(float)  # each frequency step's largest eigenvalue
+    for t in ref:
+        if t["kind"] == "eigenvalues" and t["rows"] and t["rows"][0][1]:
+            eig_top[t["mode"] // MODE_BLOCK] = max(eig_top[t["mode"] // MODE_BLOCK], abs(t["rows"][0][1][0]))
     by_key = collections.defaultdict(list)
     for t in ours:
         by_key[table_key(t)].append(t)
@@ -590,7 +608,8 @@ def compare_files(ours_path, ref_path):
             continue
         if rt["mode"] in in_cluster and rt["kind"] != "eigenvalues":
             continue  # compared below, basis-free
-        results.append(diff_table(ot, rt, printed_scale.get(rt["kind"])))
+        results.append(diff_table(ot, rt, printed_scale.get(rt["kind"]),
+                                  eig_top.get(rt["mode"] // MODE_BLOCK) if rt["kind"] == "eigenvalues" else None))
     results += cluster_results(ours, ref, clusters)
     compared = [r for r in results if r["diff"] is not None]
     worst = max(compared, key=lambda r: r["diff"]) if compared else None

@@ -25,12 +25,12 @@ namespace {
 /// equation, F0' = s, s' = 0, and Q' = q integrates the displacement for the loads' work), so
 /// y(h) = exp(A h) y(0) for any damping, overdamped included.
 using Propagator = Eigen::Matrix<double, 5, 5>;
-Propagator propagator(double omega2, double zeta, double h) {
-  const double omega = std::sqrt(omega2);
+/// c: the mode's damping per unit modal mass, 2 zeta omega (finite for a rigid mode, omega = 0).
+Propagator propagator(double omega2, double c, double h) {
   Propagator a = Propagator::Zero();
   a(0, 1) = 1;
   a(1, 0) = -omega2;
-  a(1, 1) = -2 * zeta * omega;
+  a(1, 1) = -c;
   a(1, 2) = 1;
   a(2, 3) = 1;
   a(4, 0) = 1;
@@ -127,12 +127,27 @@ class ModalFrames {
   StepFrameSchedule schedule_;
 };
 
+/// Whether mode j is a rigid mode: |omega^2| below 1e-9 of the set's largest (a free model's
+/// frequency step finds them at zero to round-off, of either sign).
+bool rigid_mode(const ModeSet& modes, std::size_t j) {
+  double top = 0;
+  for (double l : modes.lambda) top = std::max(top, std::fabs(l));
+  return std::fabs(modes.lambda[j]) <= 1e-9 * top;
+}
+
 /// The keyword a modal or steady-state step names itself by in messages.
 std::string procedure_name(const ModalDynamics& md) {
   return md.steady_state ? "*STEADY STATE DYNAMICS" : "*MODAL DYNAMIC";
 }
 
 }  // namespace
+
+double modal_damping_coefficient(const ModalDynamics& d, int j, double omega2) {
+  const double omega = std::sqrt(std::max(omega2, 0.0));
+  // Rayleigh's c = alpha + beta omega^2 also holds at omega = 0, where its ratio is infinite.
+  if (d.rayleigh) return d.rayleigh_alpha + d.rayleigh_beta * omega * omega;
+  return 2 * modal_damping_ratio(d, j, omega) * omega;
+}
 
 double modal_damping_ratio(const ModalDynamics& d, int j, double omega) {
   if (d.rayleigh) return d.rayleigh_alpha / (2 * omega) + d.rayleigh_beta * omega / 2;
@@ -155,8 +170,10 @@ void check_modes_fit(const ModalDynamics& md, const ModeSet& modes, const Static
                                  " did: the modes are those of that step's boundary conditions");
   if (modes.lambda.empty() || (md.steady_state && !modes.mass))
     throw InputError(md.loc, what + ": the *FREQUENCY step found no modes to superpose");
+  // A rigid mode (zero to round-off) moves as q'' = F in a transient step; a steady state has
+  // none, and a negative omega^2 (an unstable base state) is superposed by neither.
   for (std::size_t j = 0; j < modes.lambda.size(); ++j)
-    if (!(modes.lambda[j] > 0))
+    if (!(modes.lambda[j] > 0) && (md.steady_state || !rigid_mode(modes, j)))
       throw InputError(md.loc, what + ": mode " + std::to_string(j + 1) + " has omega^2 = " +
                                    std::to_string(modes.lambda[j]) + " (a rigid-body or unstable mode " +
                                    (md.steady_state ? "has no steady response)" : "cannot be superposed)"));
@@ -260,10 +277,12 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
   StaticProblem p(model, step, sys, loads, st, opt);
   check_modes_fit(md, *modes, p);
   const std::size_t nm = modes->lambda.size();
-  std::vector<double> omega(nm), zeta(nm);
+  // Per mode: omega^2 (a rigid mode's, zero to round-off, at 0) and the damping per unit modal
+  // mass c = 2 zeta omega.
+  std::vector<double> lambda(nm), damping(nm);
   for (std::size_t j = 0; j < nm; ++j) {
-    omega[j] = std::sqrt(modes->lambda[j]);
-    zeta[j] = modal_damping_ratio(md, static_cast<int>(j), omega[j]);
+    lambda[j] = rigid_mode(*modes, j) ? 0.0 : modes->lambda[j];
+    damping[j] = modal_damping_coefficient(md, static_cast<int>(j), lambda[j]);
   }
   const double h = step.controls.initial, period = step.time_period;
   const long long increments = static_cast<long long>(std::ceil(period / h - 1e-9));  // bounded by INC= (reader)
@@ -302,12 +321,12 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
   std::vector<double> F0, F1;
   modal_forces(0.0, F0);
   mo.a.resize(nm);
-  for (std::size_t j = 0; j < nm; ++j) mo.a[j] = F0[j] - 2 * zeta[j] * omega[j] * mo.v[j] - modes->lambda[j] * mo.q[j];
+  for (std::size_t j = 0; j < nm; ++j) mo.a[j] = F0[j] - damping[j] * mo.v[j] - lambda[j] * mo.q[j];
   ModalFrames frames(p, *modes, x0, t0, summary);
   const auto emit = [&](long long inc, double tau, bool last) { frames.emit(mo, inc, tau, last); };
   if (opt.first_step) emit(0, 0.0, false);
   std::vector<Propagator> prop(nm), short_prop(nm);
-  for (std::size_t j = 0; j < nm; ++j) prop[j] = propagator(modes->lambda[j], zeta[j], h);
+  for (std::size_t j = 0; j < nm; ++j) prop[j] = propagator(lambda[j], damping[j], h);
   std::vector<double> ends;
   if (md.deltmx > 0) {
     ends = automatic_increment_ends(md, step, p, frames.marks());
@@ -336,7 +355,7 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
     const double dt = tau1 - tau;
     const bool short_inc = std::fabs(dt - h) > 1e-12 * h;
     if (short_inc && dt != short_dt) {
-      for (std::size_t j = 0; j < nm; ++j) short_prop[j] = propagator(modes->lambda[j], zeta[j], dt);
+      for (std::size_t j = 0; j < nm; ++j) short_prop[j] = propagator(lambda[j], damping[j], dt);
       short_dt = dt;
     }
     modal_forces(tau1, F1);
@@ -346,14 +365,14 @@ long long run_modal_dynamic_step(const Model& model, const Step& step, const Str
       Eigen::Matrix<double, 5, 1> y0;
       y0 << mo.q[j], mo.v[j], F0[j], slope, 0.0;
       const Eigen::Matrix<double, 5, 1> y1 = e * y0;
-      const double m = modes->modal_mass[j], c = 2 * zeta[j] * omega[j];
+      const double m = modes->modal_mass[j], c = damping[j];
       // The loads' work over the increment, exact: int F q' dt = [F q] - s int q dt; the
       // damping's by the trapezoidal rule in time.
       mo.work += m * (F1[j] * y1(0) - F0[j] * mo.q[j] - slope * y1(4));
       mo.damping_work += m * c * 0.5 * (mo.v[j] * mo.v[j] + y1(1) * y1(1)) * dt;
       mo.q[j] = y1(0);
       mo.v[j] = y1(1);
-      mo.a[j] = F1[j] - c * mo.v[j] - modes->lambda[j] * mo.q[j];
+      mo.a[j] = F1[j] - c * mo.v[j] - lambda[j] * mo.q[j];
       if (!std::isfinite(mo.q[j]) || !std::isfinite(mo.v[j]))
         throw RunError("modal dynamic step '" + step.name + "': mode " + std::to_string(j + 1) +
                        " went non-finite at step time " + std::to_string(tau1) + " (check the loads' amplitudes)");

@@ -38,6 +38,9 @@ long long run_steady_state_step(const Model& model, const Step& step, const Stru
 /// The critical damping ratio of mode j (0-based) with circular frequency omega: the last
 /// *MODAL DAMPING range that holds it, or Rayleigh's alpha / (2 omega) + beta omega / 2.
 double modal_damping_ratio(const ModalDynamics& d, int j, double omega);
+/// Mode j's damping per unit modal mass, 2 zeta omega, at omega^2 (Rayleigh's alpha + beta
+/// omega^2 also for a rigid mode, omega = 0).
+double modal_damping_coefficient(const ModalDynamics& d, int j, double omega2);
 
 struct StaticProblem;
 

@@ -166,12 +166,15 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
       free_motion = true;
     }
   } else if (step.modal) {
+    // A transient modal step superposes a free model's rigid modes too; a steady state has none.
     try {
       check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
     } catch (const InputError&) {
-      throw InputError(step.modal->loc, std::string(step.modal->steady_state ? "*STEADY STATE DYNAMICS" : "*MODAL DYNAMIC") +
-                                            " on a model free to move as a rigid body: not supported yet (its rigid "
-                                            "modes are not superposed); hold the model with *BOUNDARY");
+      if (step.modal->steady_state)
+        throw InputError(step.modal->loc, "*STEADY STATE DYNAMICS on a model free to move as a rigid body: not "
+                                          "supported (its rigid modes have no steady response); hold the model with "
+                                          "*BOUNDARY");
+      free_motion = true;
     }
   } else if (!step.dynamic) {
     check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
