@@ -1,4 +1,5 @@
 #include "elements/registry.hpp"
+#include "elements/trait_facts.hpp"
 
 #include <sstream>
 #include <type_traits>
@@ -8,29 +9,10 @@ namespace halfstep {
 
 namespace {
 
-/// K::kFormulation when the trait has one, else "" (the deck kind's default formulation).
-template <class K, class = void>
-struct FormulationOf {
-  static constexpr const char* value = "";
-};
-template <class K>
-struct FormulationOf<K, std::void_t<decltype(K::kFormulation)>> {
-  static constexpr const char* value = K::kFormulation;
-};
+using trait_facts::CrossSectionOf;
+using trait_facts::DiscreteOf;
+using trait_facts::FormulationOf;
 
-/// K::kDiscrete, K::kDiscreteDofs and K::kCrossSection when the trait has them, else 0.
-template <class K, class = void>
-struct DiscreteOf {
-  static constexpr int kind = 0, dofs = 0;
-};
-template <class K>
-struct DiscreteOf<K, std::void_t<decltype(K::kDiscrete)>> {
-  static constexpr int kind = K::kDiscrete, dofs = K::kDiscreteDofs;
-};
-template <class K, class = void>
-struct CrossSectionOf : std::false_type {};
-template <class K>
-struct CrossSectionOf<K, std::void_t<decltype(K::kCrossSection)>> : std::bool_constant<K::kCrossSection> {};
 /// K::kExplicit and K::kExplicitAlternative when the trait has them, else true and "".
 template <class K, class = void>
 struct ExplicitOf {

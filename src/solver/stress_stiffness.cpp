@@ -12,6 +12,7 @@
 #include "core/slot_forces.hpp"
 #include "core/threads.hpp"
 #include "elements/registry.hpp"
+#include "elements/trait_facts.hpp"
 #include "materials/material_duals.hpp"
 
 namespace halfstep {
@@ -20,27 +21,9 @@ namespace {
 
 using D = Dual<double>;
 
-/// K::kFormulation, or "" for a kind's default formulation.
-template <class K, class = void>
-struct FormulationOf {
-  static constexpr const char* value = "";
-};
-template <class K>
-struct FormulationOf<K, std::void_t<decltype(K::kFormulation)>> {
-  static constexpr const char* value = K::kFormulation;
-};
-
-/// K::kCrossSection (a truss), false for kinds without.
-template <class K, class = void>
-struct CrossSectionOf : std::false_type {};
-template <class K>
-struct CrossSectionOf<K, std::void_t<decltype(K::kCrossSection)>> : std::bool_constant<K::kCrossSection> {};
-
-/// K::kDiscreteDofs (a spring or dashpot along given dofs: 1 or 2), 0 for kinds without.
-template <class K, class = void>
-struct DiscreteDofsOf : std::integral_constant<int, 0> {};
-template <class K>
-struct DiscreteDofsOf<K, std::void_t<decltype(K::kDiscreteDofs)>> : std::integral_constant<int, K::kDiscreteDofs> {};
+using trait_facts::CrossSectionOf;
+using trait_facts::DiscreteOf;
+using trait_facts::FormulationOf;
 
 /// Whether the kind's formulation is the finite particle method's (points of its own).
 template <class K>
@@ -57,7 +40,7 @@ constexpr bool is_fpm() {
 /// their 4 points; 0: none.
 template <class K>
 constexpr int layout() {
-  if constexpr (DiscreteDofsOf<K>::value > 0) {
+  if constexpr (DiscreteOf<K>::dofs > 0) {
     return 5;
   } else if constexpr (std::is_base_of_v<solid_detail::Hex20<2>, K> || std::is_base_of_v<solid_detail::Hex20<3>, K>) {
     return 1;

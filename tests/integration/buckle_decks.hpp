@@ -38,16 +38,7 @@ inline std::vector<double> dat_factors(const std::string& dat) {
 
 /// summary.json's buckling factors of the first buckle step (full precision).
 inline std::vector<double> summary_factors(const std::string& summary) {
-  std::vector<double> out;
-  const std::size_t at = summary.find("\"buckling_factors\"");
-  if (at == std::string::npos) return out;
-  const std::size_t open = summary.find('[', at), close = summary.find(']', at);
-  std::string list = summary.substr(open + 1, close - open - 1);
-  for (char& c : list)
-    if (c == ',') c = ' ';
-  std::istringstream in(list);
-  for (double v; in >> v;) out.push_back(v);
-  return out;
+  return summary_array(summary, "buckling_factors");
 }
 
 /// A rigid-ish bar (T3D2, EA) of length L along z, pinned at its foot, its head on a lateral

@@ -43,16 +43,7 @@ inline std::vector<double> dat_eigenvalues(const std::string& dat) {
 
 /// The first frequency step's eigenvalues from summary.json (full precision).
 inline std::vector<double> summary_eigenvalues(const std::string& summary) {
-  std::vector<double> out;
-  const std::size_t at = summary.find("\"eigenvalues\"");
-  if (at == std::string::npos) return out;
-  const std::size_t open = summary.find('[', at), close = summary.find(']', at);
-  std::string list = summary.substr(open + 1, close - open - 1);
-  for (char& c : list)
-    if (c == ',') c = ' ';
-  std::istringstream in(list);
-  for (double v; in >> v;) out.push_back(v);
-  return out;
+  return summary_array(summary, "eigenvalues");
 }
 
 /// Two masses m on two springs k in a line along x (node 1 held, nodes 2 and 3 free in x):

@@ -50,6 +50,21 @@ inline std::map<long long, std::array<double, 3>> dat_vector_rows(const std::str
 }
 
 /// A fresh scratch directory under the build tree's temp area.
+/// The first array named `key` in a summary.json (its numbers in full precision; empty when
+/// there is none): a frequency step's eigenvalues, a buckle step's factors.
+inline std::vector<double> summary_array(const std::string& summary, const std::string& key) {
+  std::vector<double> out;
+  const std::size_t at = summary.find("\"" + key + "\"");
+  if (at == std::string::npos) return out;
+  const std::size_t open = summary.find('[', at), close = summary.find(']', at);
+  std::string list = summary.substr(open + 1, close - open - 1);
+  for (char& c : list)
+    if (c == ',') c = ' ';
+  std::istringstream in(list);
+  for (double v; in >> v;) out.push_back(v);
+  return out;
+}
+
 inline std::string scratch_dir(const std::string& name) {
   // Under the test's working directory (the build tree), so two builds can test at once, and
   // in a folder of the running test's own: ctest runs tests side by side, and two tests that
