@@ -32,22 +32,32 @@ void DeckParser::implicit_dynamic_keyword(const Keyword& kw) {
   s.dynamic = d;
 }
 
+// The current step as a perturbation about the base state (*FREQUENCY, *BUCKLE): run on the
+// static machinery; geometric nonlinearity is the base's (a NLGEOM base enters through its
+// stresses in the tangent) and *STEP, NLGEOM does not change it. The peer's *STEP,
+// PERTURBATION asks for the base's stresses also after a geometrically linear step: the
+// tangent about the current configuration, as under NLGEOM. Not a time span: the step leaves
+// the analysis time where it was (one unit "increment").
+Step& DeckParser::begin_perturbation_procedure(const Keyword& kw) {
+  Step& s = m_.steps.back();
+  check_step_amplitude(kw);
+  if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
+  has_procedure_ = true;
+  s.procedure = Procedure::Static;
+  s.nlgeom = nlgeom_on_ || step_perturbation_.line > 0;
+  s.time_period = 1.0;
+  s.controls.initial = s.controls.maximum = 1.0;
+  s.controls.minimum = 1.0;
+  return s;
+}
+
 // Abaqus's and the peer's parameters. The eigensolver and linear solver they name do not
 // change the answer (every run uses shift-invert Lanczos on the static step's sparse
 // factorization), so their values are accepted; STORAGE=YES keeps the modes for a later
 // modal step (every frequency step's modes are kept for the next *MODAL DYNAMIC).
 void DeckParser::frequency_keyword(const Keyword& kw) {
   allow_params(kw, {"EIGENSOLVER", "SOLVER", "STORAGE", "NORMALIZATION", "GLOBAL", "CYCMPC", "MATRIXSTORAGE"});
-  Step& s = m_.steps.back();
-  check_step_amplitude(kw);
-  if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
-  has_procedure_ = true;
-  s.procedure = Procedure::Static;
-  // A perturbation about the base state: geometric nonlinearity is the base's (a NLGEOM
-  // base enters through its stresses in the tangent), and *STEP, NLGEOM does not change it.
-  // The peer's *STEP, PERTURBATION asks for the base's stresses in the tangent also after a
-  // geometrically linear step: the tangent about the current configuration, as under NLGEOM.
-  s.nlgeom = nlgeom_on_ || step_perturbation_.line > 0;
+  Step& s = begin_perturbation_procedure(kw);
   FrequencyRequest f;
   f.loc = loc(kw.pos);
   const std::string norm = squeeze_upper(param(kw, "NORMALIZATION"));
@@ -61,10 +71,6 @@ void DeckParser::frequency_keyword(const Keyword& kw) {
   if (kw.find("MATRIXSTORAGE"))
     fail(kw.pos, "*FREQUENCY, MATRIXSTORAGE writes the peer's stiffness and mass matrices to files: not supported");
   s.frequency = f;
-  // Not a time span: the step leaves the analysis time where it was.
-  s.time_period = 1.0;
-  s.controls.initial = s.controls.maximum = 1.0;
-  s.controls.minimum = 1.0;
 }
 
 // "number of eigenvalues[, lowest frequency[, highest frequency[, shift]]]" (cycles/time).
@@ -98,14 +104,7 @@ void DeckParser::frequency_end() { need_data_line("the number of eigenvalues"); 
 // the answer (Lanczos on the static step's factorization), so its values are accepted.
 void DeckParser::buckle_keyword(const Keyword& kw) {
   allow_params(kw, {"EIGENSOLVER", "SOLVER"});
-  Step& s = m_.steps.back();
-  check_step_amplitude(kw);
-  if (has_procedure_) fail(kw.pos, "a second procedure in step '" + s.name + "'");
-  has_procedure_ = true;
-  s.procedure = Procedure::Static;
-  // A perturbation about the base state, as *FREQUENCY: the base's geometry and stresses
-  // under NLGEOM (or the peer's PERTURBATION), the reference configuration otherwise.
-  s.nlgeom = nlgeom_on_ || step_perturbation_.line > 0;
+  Step& s = begin_perturbation_procedure(kw);
   BuckleRequest b;
   b.loc = loc(kw.pos);
   s.buckle = b;
@@ -113,9 +112,6 @@ void DeckParser::buckle_keyword(const Keyword& kw) {
   if (!solver.empty() && solver != "SUBSPACE" && solver != "LANCZOS")
     fail(kw.pos, "*BUCKLE, EIGENSOLVER must be SUBSPACE or LANCZOS, got '" + param(kw, "EIGENSOLVER") + "'");
   buckle_lanczos_ = solver == "LANCZOS";
-  s.time_period = 1.0;
-  s.controls.initial = s.controls.maximum = 1.0;
-  s.controls.minimum = 1.0;
 }
 
 // "number of factors[, second field[, Lanczos vectors[, iterations]]]": the second field is

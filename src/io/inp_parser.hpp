@@ -286,6 +286,8 @@ class DeckParser {
   void static_keyword(const Keyword& kw);
   void static_data(const Line& line);
   Step& begin_static_procedure(const Keyword& kw);
+  /// The current step as a *FREQUENCY or *BUCKLE perturbation (inp_implicit_steps.cpp).
+  Step& begin_perturbation_procedure(const Keyword& kw);
   // inp_implicit_steps.cpp
   void implicit_dynamic_keyword(const Keyword& kw);
   void frequency_keyword(const Keyword& kw);

@@ -297,7 +297,6 @@ std::vector<double> run_buckle_step(const Model& model, const Step& step, const 
     bool want_field = false;
     for (const OutputRequest& r : loads.outputs) want_field = want_field || r.kind == OutputRequest::Kind::Field;
     const int step_number = static_cast<int>(&step - model.steps.data()) + 1;
-    const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t j = 0; j < shapes.size() || (j == 0 && shapes.empty()); ++j) {
       auto frame = std::make_unique<OutputFrame>();
       frame->step = step_number;
@@ -309,16 +308,7 @@ std::vector<double> run_buckle_step(const Model& model, const Step& step, const 
         frame->print = !step.prints.empty();
         frame->print_cells = frame->print && prints_need_cells(step.prints);
         frame->small_strain = true;
-        copy_output_fields(st, frame->state, frame->field || frame->print_cells);
-        const std::vector<double>& dof = shapes[j];
-        for (std::size_t n = 0; n < p.nn; ++n) {
-          frame->state.ux[n] = dof[p.q * n];
-          frame->state.uy[n] = dof[p.q * n + 1];
-          frame->state.uz[n] = dof[p.q * n + 2];
-        }
-        // A mode's energy is its scale's choice: the base state's would mislead.
-        std::fill(frame->state.elem_energy.begin(), frame->state.elem_energy.end(), nan);
-        std::fill(frame->state.solid_energy.begin(), frame->state.solid_energy.end(), nan);
+        mode_frame_state(p, shapes[j], frame->field || frame->print_cells, frame->state);
       }
       frame->state.time = st.time + static_cast<double>(j + 1);
       frame->full.resize(sys.num_nodes);

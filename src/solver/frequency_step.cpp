@@ -396,7 +396,6 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
       want_field = false;
     }
     const int step_number = set.step;
-    const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t j = 0; j < kept.lambda.size() || (j == 0 && kept.lambda.empty()); ++j) {
       auto frame = std::make_unique<OutputFrame>();
       frame->step = step_number;
@@ -411,22 +410,13 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
         frame->print = !step.prints.empty();
         frame->print_cells = frame->print && prints_need_cells(step.prints) && sys.node_dofs <= 3;
         frame->small_strain = true;
-        copy_output_fields(st, frame->state, frame->field || frame->print_cells);
+        mode_frame_state(p, set.shapes[j], frame->field || frame->print_cells, frame->state);
         // A mode turns a body by its small rotation (free components; the given ones are
         // zero in a mode): shown as it is, at the mode's scale, which may pass pi.
         const Mat3<double> unturned = scaled_identity(1.0);
         for (std::size_t b = 0; b + 9 <= frame->state.body_rotation.size(); b += 9)
           std::copy(unturned.a, unturned.a + 9, &frame->state.body_rotation[b]);
         frame->body_turn = set.body_turns[j];
-        const std::vector<double>& dof = set.shapes[j];
-        for (std::size_t n = 0; n < p.nn; ++n) {
-          frame->state.ux[n] = dof[p.q * n];
-          frame->state.uy[n] = dof[p.q * n + 1];
-          frame->state.uz[n] = dof[p.q * n + 2];
-        }
-        // A mode's energy is its scale's choice: the base state's would mislead.
-        std::fill(frame->state.elem_energy.begin(), frame->state.elem_energy.end(), nan);
-        std::fill(frame->state.solid_energy.begin(), frame->state.solid_energy.end(), nan);
       }
       frame->state.time = st.time + static_cast<double>(j + 1);
       frame->full.resize(sys.num_nodes);

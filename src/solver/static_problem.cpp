@@ -1,6 +1,7 @@
 #include "solver/static_problem.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -849,6 +850,18 @@ void StaticProblem::store(const NewtonIterate& s, double time) {
     const Mat3<double> Rb = rotation_matrix(body_theta(b, s.x));
     std::copy(Rb.a, Rb.a + 9, &st.body_rotation[9 * static_cast<std::size_t>(b)]);
   }
+}
+
+void mode_frame_state(const StaticProblem& p, const std::vector<double>& dof, bool cells, StructureState& out) {
+  copy_output_fields(p.st, out, cells);
+  for (std::size_t n = 0; n < p.nn; ++n) {
+    out.ux[n] = dof[p.q * n];
+    out.uy[n] = dof[p.q * n + 1];
+    out.uz[n] = dof[p.q * n + 2];
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::fill(out.elem_energy.begin(), out.elem_energy.end(), nan);
+  std::fill(out.solid_energy.begin(), out.solid_energy.end(), nan);
 }
 
 std::string StaticProblem::equation_name(int eq) const {

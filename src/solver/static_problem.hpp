@@ -278,6 +278,11 @@ struct StaticProblem final : NewtonProblem {
   double shift_dtau_ = 0, factored_dtau_ = 0;  ///< a dynamic step's increment in the shift, and in the factor
 };
 
+/// A mode's frame state (frequency and buckle steps): the base state's output fields (cells
+/// too when asked), displacements the mode's dof vector `dof` (p.q per node), element energies
+/// NaN (a mode's energy is its scale's choice: the base state's would mislead).
+void mode_frame_state(const StaticProblem& p, const std::vector<double>& dof, bool cells, StructureState& out);
+
 /// Whether step turns a rigid body by its free rotation (StaticProblem::body_eq): a *STATIC,
 /// *FREQUENCY or *MODAL DYNAMIC step, not an implicit dynamic or steady-state one.
 bool turns_bodies(const Step& step);
