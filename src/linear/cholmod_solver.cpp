@@ -88,7 +88,7 @@ class CholmodSolver final : public SparseSolver {
       char buf[160];
       std::snprintf(buf, sizeof buf, "the stiffness is singular at equation %d (CHOLMOD pivot %.3g, largest diagonal %.3g)",
                     eq, pivot_squared(k), max_diag);
-      throw SingularStiffness(eq, buf);
+      throw SingularStiffness(eq, buf, max_diag);
     }
   }
 
@@ -163,7 +163,7 @@ class CholmodSolver final : public SparseSolver {
         char buf[160];
         std::snprintf(buf, sizeof buf, "the stiffness is singular at equation %d (CHOLMOD LDL^T pivot %.3g, largest diagonal %.3g)",
                       eq, d, max_diag);
-        throw SingularStiffness(eq, buf);
+        throw SingularStiffness(eq, buf, max_diag);
       }
     }
     use_ldl_ = true;

@@ -102,7 +102,7 @@ class EigenLdlt final : public SparseSolver {
         char buf[160];
         std::snprintf(buf, sizeof buf, "the stiffness is singular at equation %d (LDLT pivot %.3g, largest diagonal %.3g)",
                       eq, d[k], tol / detail::kSingularPivot);
-        throw SingularStiffness(eq, buf);
+        throw SingularStiffness(eq, buf, tol / detail::kSingularPivot);
       }
     if (ldlt_.info() != Eigen::Success) throw SingularStiffness(-1, "the stiffness is singular (Eigen LDLT failed)");
   }

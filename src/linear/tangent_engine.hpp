@@ -42,14 +42,18 @@ std::string linear_solver_name(LinearSolverKind k);
 std::string blas_library();
 
 /// The tangent could not be factored because it is singular: equation is the first equation
-/// (as numbered by number_equations) where the factorization broke down, or -1 if unknown.
+/// (as numbered by number_equations) where the factorization broke down, or -1 if unknown;
+/// largest_diagonal the matrix's largest |diagonal| (the pivot test's scale), 0 if unknown.
 class SingularStiffness : public std::runtime_error {
  public:
-  SingularStiffness(int equation, const std::string& what) : std::runtime_error(what), equation_(equation) {}
+  SingularStiffness(int equation, const std::string& what, double largest_diagonal = 0)
+      : std::runtime_error(what), equation_(equation), largest_diagonal_(largest_diagonal) {}
   int equation() const { return equation_; }
+  double largest_diagonal() const { return largest_diagonal_; }
 
  private:
   int equation_;
+  double largest_diagonal_;
 };
 
 /// Where the time of an engine went (seconds, summed over calls) and what it holds.

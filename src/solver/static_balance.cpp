@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "core/error.hpp"
@@ -105,6 +106,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
     engine->set_diagonal_shift(equation_diagonal(diagonal));
   }
   if (contact) contact->begin_attempt(translations(from.x));
+  check_zero_pivots_ = true;
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);
   // The temperatures at the increment's end load every iteration of the attempt.
@@ -227,33 +229,78 @@ void StaticProblem::correction_sizes(const std::vector<double>& du, const Newton
 }
 
 void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
-  try {
-    if (!turn_terms_.empty() && step.nlgeom) {  // the trial's arms (balance() set them)
-      turn_weights(trial.x);
-      engine->set_combination_weights(combined.term_weight);
-      add_body_blocks(trial);
-      engine->set_coupling(&body_blocks_);
+  for (;;) {
+    try {
+      if (!turn_terms_.empty() && step.nlgeom) {  // the trial's arms (balance() set them)
+        turn_weights(trial.x);
+        engine->set_combination_weights(combined.term_weight);
+        add_body_blocks(trial);
+        engine->set_coupling(&body_blocks_);
+      }
+      if (step.nlgeom) {
+        engine->assemble_and_factor(trial.cfg);
+      } else if (!factored_linear_ || contact || (dynamic && shift_dtau_ != factored_dtau_)) {
+        // K of a geometrically linear step is factored once per step, at the reference (with
+        // contact, whose springs change with the iterate, at every iteration; a dynamic step's
+        // again when its increment, and so its mass term, changes).
+        engine->assemble_and_factor(ref);
+        factored_linear_ = true;
+        factored_dtau_ = shift_dtau_;
+      }
+      return;
+    } catch (const SingularStiffness& e) {
+      if (step_start && hold_zero_pivot(e)) continue;
+      if (step_start)
+        throw InputError(step.loc, "singular stiffness: unconstrained dofs at " + equation_name(e.equation()) +
+                                       " in step '" + step.name + "' (" + e.what() +
+                                       "): add *BOUNDARY conditions that stop every rigid motion");
+      throw;
     }
-    if (step.nlgeom) {
-      engine->assemble_and_factor(trial.cfg);
-    } else if (!factored_linear_ || contact || (dynamic && shift_dtau_ != factored_dtau_)) {
-      // K of a geometrically linear step is factored once per step, at the reference (with
-      // contact, whose springs change with the iterate, at every iteration; a dynamic step's
-      // again when its increment, and so its mass term, changes).
-      engine->assemble_and_factor(ref);
-      factored_linear_ = true;
-      factored_dtau_ = shift_dtau_;
-    }
-  } catch (const SingularStiffness& e) {
-    if (step_start)
-      throw InputError(step.loc, "singular stiffness: unconstrained dofs at " + equation_name(e.equation()) +
-                                     " in step '" + step.name + "' (" + e.what() +
-                                     "): add *BOUNDARY conditions that stop every rigid motion");
-    throw;
   }
 }
 
-void StaticProblem::solve(const std::vector<double>& r, std::vector<double>& du) { engine->solve(r, du); }
+bool StaticProblem::hold_zero_pivot(const SingularStiffness& e) {
+  // Only where nothing else shifts the diagonal and K is factored once: a geometrically
+  // linear step without contact, stabilization or inertia.
+  constexpr std::size_t kMaxZeroPivots = 64;
+  if (step.nlgeom || contact || dynamic || (stabilize && c_stab > 0) || e.equation() < 0 ||
+      !(e.largest_diagonal() > 0) || zero_pivot_eq_.size() >= kMaxZeroPivots)
+    return false;
+  if (zero_pivot_spring_.empty()) zero_pivot_spring_.assign(static_cast<std::size_t>(neq), 0.0);
+  double& s = zero_pivot_spring_[static_cast<std::size_t>(e.equation())];
+  if (s > 0) return false;  // held already and still singular: not a round-off pivot
+  s = kZeroPivotSpring * e.largest_diagonal();
+  zero_pivot_eq_.push_back(e.equation());
+  engine->set_diagonal_shift(zero_pivot_spring_);
+  factored_linear_ = false;
+  std::fprintf(stderr,
+               "halfstep: warning: static step '%s': numerical singularity at %s (%s): a zero-energy mode (a "
+               "mechanism, or an hourglass mode of reduced integration) held by a spring of %.3g; the step stops if "
+               "its loads move that mode\n",
+               step.name.c_str(), equation_name(e.equation()).c_str(), e.what(), s);
+  return true;
+}
+
+void StaticProblem::solve(const std::vector<double>& r, std::vector<double>& du) {
+  engine->solve(r, du);
+  if (!check_zero_pivots_ || zero_pivot_eq_.empty()) return;
+  check_zero_pivots_ = false;
+  // An increment's first correction answers its whole load: the springs on the zero pivots
+  // must carry none of it (round-off and the springs' own 1e-8 share only), else the loads
+  // drive the mechanism and the answer is the springs'.
+  double r_max = 0;
+  for (double v : r) r_max = std::max(r_max, std::fabs(v));
+  for (int eq : zero_pivot_eq_) {
+    const double f = zero_pivot_spring_[static_cast<std::size_t>(eq)] * std::fabs(du[static_cast<std::size_t>(eq)]);
+    if (f > kZeroPivotLoad * r_max) {
+      char share[48];
+      std::snprintf(share, sizeof share, "%.3g %%", 100 * f / std::max(r_max, 1e-300));
+      throw InputError(step.loc, "singular stiffness: unconstrained dofs at " + equation_name(eq) + " in step '" +
+                                     step.name + "': the loads move a zero-energy mode there (its spring would carry " +
+                                     share + " of the largest load): add *BOUNDARY conditions that stop every rigid motion");
+    }
+  }
+}
 
 void StaticProblem::correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) {
   apply_correction(du, tau1, trial.x, trial.cfg);

@@ -61,6 +61,8 @@ struct StaticProblem final : NewtonProblem {
   void correction_sizes(const std::vector<double>& du, const NewtonIterate& from, const NewtonIterate& trial,
                         double du_max[2], double dx_max[2]) const override;
   void factor(const NewtonIterate& trial, bool step_start) override;
+  /// Solves K du = r; an attempt's first solve refuses a load that moves a zero pivot held by
+  /// hold_zero_pivot.
   void solve(const std::vector<double>& r, std::vector<double>& du) override;
   void correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) override;
   bool augment(const NewtonIterate& trial) override;
@@ -274,7 +276,19 @@ struct StaticProblem final : NewtonProblem {
   std::vector<double> thermal_scale_;  ///< per dof: |thermal force| of the attempt's temperatures (empty: none)
   double q_time_[2] = {0, 0};       ///< summed force and moment scales of the converged increments
   std::int64_t q_count_[2] = {0, 0};
+  /// A linear step's zero pivot (a hourglass mode, an unloaded mechanism) held by a spring of
+  /// kZeroPivotSpring times the largest diagonal, as Abaqus and the peer pass such a pivot;
+  /// false where the step cannot (nonlinear, contact, a diagonal shift of its own) or held it.
+  bool hold_zero_pivot(const SingularStiffness& e);
+  static constexpr double kZeroPivotSpring = 1e-8;
+  /// The largest force such a spring may carry in an attempt's first solve, of the largest load.
+  static constexpr double kZeroPivotLoad = 1e-6;
   bool factored_linear_ = false;    ///< K of a geometrically linear step is factored once per step
+  /// Zero pivots of a geometrically linear step held by a spring (hold_zero_pivot): the
+  /// spring per equation (empty: none) and the equations in the order found.
+  std::vector<double> zero_pivot_spring_;
+  std::vector<int> zero_pivot_eq_;
+  bool check_zero_pivots_ = false;  ///< the attempt's first solve checks the springs' forces
   double shift_dtau_ = 0, factored_dtau_ = 0;  ///< a dynamic step's increment in the shift, and in the factor
 };
 

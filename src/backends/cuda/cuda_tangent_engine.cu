@@ -743,7 +743,8 @@ class Engine final : public CudaTangentEngine {
         const int eq = pivot_equation(static_cast<long long>(i));
         throw SingularStiffness(eq, "the tangent stiffness is singular: pivot " + std::to_string(diag[i]) +
                                         " against a largest " + std::to_string(dmax) + " (equation " +
-                                        std::to_string(eq) + ")");
+                                        std::to_string(eq) + ")",
+                                    dmax);
       }
   }
 
