@@ -24,9 +24,13 @@ What it measures:
      A table's difference is max |ours - ref| / max |ref| over its matched entries (a mode's
      participation factors and effective masses: over the peer's whole table of them; a
      table below 1e-9 everywhere in both files: zero, they agree); a deck's score is its worst
-     table. Modes of one eigenvalue (to 1e-6) are compared basis-free: the sums over the group
-     of the effective masses, root-sum-squares of the participation factors, and each
-     reference shape's distance from the span of halfstep's. Integration-point stresses in
+     table. Modes of one eigenvalue (to DEGENERATE, 1e-4) are compared basis-free: the sums
+     over the group of the effective masses, root-sum-squares of the participation factors,
+     and each reference shape's distance from the span of halfstep's. Where a failing last
+     printed mode may be one of such a pair whose partner the deck does not print, the deck
+     is run again asking for one more mode (*FREQUENCY's count + 1, in the scratch copy):
+     if halfstep's modes n and n + 1 are one eigenvalue, the reference's mode n is compared
+     with their plane (truncated_pairs, truncated_results). Integration-point stresses in
      the reference against centroid values in ours make the deck "not comparable (centroid
      vs integration points)".
 
@@ -47,6 +51,7 @@ import collections
 import errno
 import gzip
 import json
+import math
 import os
 import re
 import shutil
@@ -388,6 +393,12 @@ ZERO = 1e-9
 # An eigenvalue below this times its frequency step's largest is a rigid mode's zero: such
 # eigenvalues agree whatever their round-off (degenerate_clusters, diff_table's eig_scale).
 RIGID = 1e-9
+# Modes whose eigenvalues agree to this (relative) are one eigenspace for the comparison:
+# the two solvers' eigenvalues of these meshes differ by 1e-5 to 1e-2, and two modes closer
+# than that are mixed by any difference of the discretizations (beamptied4's modes 5 and 6:
+# 1.5e-6 apart in the peer's, 1.6e-4 in halfstep's, each solver's pair a different basis of
+# the plane). 1e-4 is far below the 2 % the comparison asks of the eigenvalues themselves.
+DEGENERATE = 1e-4
 
 
 def diff_table(ours, ref, table_scale=None, eig_scale=None):
@@ -448,7 +459,7 @@ def diff_table(ours, ref, table_scale=None, eig_scale=None):
 
 
 def degenerate_clusters(ref):
-    """Groups (2 or more) of consecutive modes whose reference eigenvalues agree to 1e-6.
+    """Groups (2 or more) of consecutive modes whose reference eigenvalues agree to DEGENERATE.
 
     Within such a group the modes are any basis of one eigenspace: two solvers' shapes,
     participation factors and effective masses of its single modes need not agree, only what
@@ -468,7 +479,7 @@ def degenerate_clusters(ref):
     clusters, cur = [], []
     for m, lam in eig:
         rigid = cur and abs(lam) <= RIGID * top[m // MODE_BLOCK] and abs(cur[-1][1]) <= RIGID * top[m // MODE_BLOCK]
-        if cur and cur[-1][0] == m - 1 and (rigid or abs(lam - cur[-1][1]) <= 1e-6 * max(abs(lam), abs(cur[-1][1]))):
+        if cur and cur[-1][0] == m - 1 and (rigid or abs(lam - cur[-1][1]) <= DEGENERATE * max(abs(lam), abs(cur[-1][1]))):
             cur.append((m, lam))
             continue
         if len(cur) > 1:
@@ -572,11 +583,137 @@ def cluster_results(ours, ref, clusters):
 EIGEN_KINDS = ("eigenvalues", "participation factors", "effective modal mass")
 
 
-def compare_files(ours_path, ref_path):
-    """Compare our .dat with the reference, table by table; return the deck's comparison dict."""
+def with_more_modes(text, extra=1):
+    """The deck's text with each *FREQUENCY step asking for `extra` more modes (the first
+    field of its data line), or None when some *FREQUENCY line gives no count."""
+    lines = text.split("\n")
+    changed = False
+    i = 0
+    while i < len(lines):
+        if lines[i].lstrip().upper().startswith("*FREQUENCY"):
+            j = i + 1
+            while j < len(lines) and (lines[j].lstrip().startswith("**") or not lines[j].strip()):
+                j += 1
+            if j >= len(lines) or lines[j].lstrip().startswith("*"):
+                return None
+            fields = lines[j].split(",")
+            try:
+                fields[0] = str(int(fields[0].strip()) + extra)
+            except ValueError:
+                return None
+            lines[j] = ",".join(fields)
+            changed = True
+            i = j
+        i += 1
+    return "\n".join(lines) if changed else None
+
+
+def truncated_pairs(ref, ours_more):
+    """The last printed mode of each frequency step whose eigenvalue, in a run asking for one
+    more mode (ours_more), equals the next one's to DEGENERATE: a vector of a two-dimensional
+    eigenspace whose partner neither file prints. {mode: (mode, mode + 1)}."""
+    if not ours_more:
+        return {}
+    last = {}
+    for t in ref:
+        if t["kind"] == "eigenvalues" and t["mode"] is not None:
+            b = t["mode"] // MODE_BLOCK
+            last[b] = max(last.get(b, 0), t["mode"])
+    lam = {t["mode"]: t["rows"][0][1][0] for t in ours_more
+           if t["kind"] == "eigenvalues" and t["mode"] is not None and t["rows"] and t["rows"][0][1]}
+    out = {}
+    for m in last.values():
+        if m in lam and m + 1 in lam and abs(lam[m] - lam[m + 1]) <= DEGENERATE * max(abs(lam[m]), abs(lam[m + 1])):
+            out[m] = (m, m + 1)
+    return out
+
+
+def truncated_results(ours_more, ref, pairs, printed_scale):
+    """Basis-free comparisons of each reference mode m of `pairs` with the plane its
+    eigenspace spans in ours_more (modes m and m + 1): the participation factors against the
+    nearest unit combination cos(t) G_m + sin(t) G_m+1 (t on a 0.05-degree grid), the
+    effective masses at that t (each mode mass-normalised: the masses are the factors'
+    squares), and each mode shape's distance from the span."""
+    out = []
+
+    def row(tables, kind, m):
+        for t in tables:
+            if t["kind"] == kind and t["mode"] == m and t["rows"]:
+                return t["rows"][0][1]
+        return None
+
+    for m, (a, b) in sorted(pairs.items()):
+        r, ga, gb = (row(ref, "participation factors", m), row(ours_more, "participation factors", a),
+                     row(ours_more, "participation factors", b))
+        best_t = None
+        if r and ga and gb:
+            n = min(len(r), len(ga), len(gb))
+            best = None
+            for k in range(7200):
+                th = 2 * math.pi * k / 7200
+                c, sn = math.cos(th), math.sin(th)
+                d = max(abs(c * ga[i] + sn * gb[i] - r[i]) for i in range(n))
+                if best is None or d < best[0]:
+                    best = (d, th)
+            best_t = best[1]
+            scale = max(printed_scale.get("participation factors", 0.0), max(abs(x) for x in r[:n]))
+            out.append({"kind": "participation factors (mode %d of a pair with unprinted %d)" % (m, m + 1), "set": "",
+                        "time_ref": None, "time_ours": None, "mode": m, "rows_ref": 1, "rows_ours": 2,
+                        "rows_matched": 1, "rows_missing": 0, "diff": best[0] / scale if scale else None,
+                        "worst_at": None, "max_ref": scale, "pair": [a, b]})
+        er = row(ref, "effective modal mass", m)
+        if best_t is not None and er:
+            c, sn = math.cos(best_t), math.sin(best_t)
+            n = min(len(er), len(ga), len(gb))
+            mix = [(c * ga[i] + sn * gb[i]) ** 2 for i in range(n)]
+            scale = max(printed_scale.get("effective modal mass", 0.0), max(abs(x) for x in er[:n]))
+            if scale:
+                out.append({"kind": "effective modal mass (mode %d of a pair with unprinted %d)" % (m, m + 1),
+                            "set": "", "time_ref": None, "time_ours": None, "mode": m, "rows_ref": 1, "rows_ours": 2,
+                            "rows_matched": 1, "rows_missing": 0,
+                            "diff": max(abs(x - y) for x, y in zip(mix, er)) / scale, "worst_at": None,
+                            "max_ref": scale, "pair": [a, b]})
+        for rt in ref:
+            if rt["mode"] != m or rt["kind"] in EIGEN_KINDS:
+                continue
+            ot = {k: next((t for t in ours_more if t["mode"] == k and t["kind"] == rt["kind"] and t["set"] == rt["set"]),
+                          None) for k in (a, b)}
+            if None in ot.values():
+                continue
+            kr, ka, kb = keyed(rt["rows"]), keyed(ot[a]["rows"]), keyed(ot[b]["rows"])
+            common = sorted(set(kr) & set(ka) & set(kb))
+            if not common:
+                continue
+            width = {key: min(len(kr[key]), len(ka[key]), len(kb[key])) for key in common}
+
+            def flat(k):
+                return [k[key][c] for key in common for c in range(width[key])]
+
+            rv = flat(kr)
+            scale = max((abs(x) for x in rv), default=0.0)
+            if scale == 0.0:
+                continue
+            res = list(rv)
+            for q in orthonormal_basis([flat(ka), flat(kb)]):
+                dq = sum(x * y for x, y in zip(rv, q))
+                res = [x - dq * y for x, y in zip(res, q)]
+            out.append({"kind": rt["kind"] + " (mode %d of a pair with unprinted %d, span)" % (m, m + 1),
+                        "set": rt["set"], "time_ref": rt["time"], "time_ours": ot[a]["time"], "mode": m,
+                        "rows_ref": len(rt["rows"]), "rows_ours": len(ot[a]["rows"]), "rows_matched": len(common),
+                        "rows_missing": len(rt["rows"]) - len(common), "diff": max(abs(x) for x in res) / scale,
+                        "worst_at": None, "max_ref": scale, "pair": [a, b]})
+    return out
+
+
+def compare_files(ours_path, ref_path, more_path=None):
+    """Compare our .dat with the reference, table by table; return the deck's comparison dict.
+    more_path: our .dat of the deck asking for one more mode per frequency step (with_more_modes),
+    where a last printed mode may be one of a degenerate pair (truncated_pairs)."""
     ours, ref = parse_dat(ours_path), rank_modes(parse_dat(ref_path))
     clusters = degenerate_clusters(ref)
     in_cluster = {m for cl in clusters for m in cl}
+    pairs = {m: p for m, p in truncated_pairs(ref, parse_dat(more_path) if more_path else None).items()
+             if m not in in_cluster}
     # The issue's measure is each printed table's largest value: the peer prints one table of
     # participation factors (and of effective masses) for all modes, split here mode by mode.
     printed_scale = collections.defaultdict(float)
@@ -606,11 +743,13 @@ def compare_files(ours_path, ref_path):
         if rt["ip"] and ot["centroid"]:
             centroid_vs_ip = True
             continue
-        if rt["mode"] in in_cluster and rt["kind"] != "eigenvalues":
+        if (rt["mode"] in in_cluster or rt["mode"] in pairs) and rt["kind"] != "eigenvalues":
             continue  # compared below, basis-free
         results.append(diff_table(ot, rt, printed_scale.get(rt["kind"]),
                                   eig_top.get(rt["mode"] // MODE_BLOCK) if rt["kind"] == "eigenvalues" else None))
     results += cluster_results(ours, ref, clusters)
+    if pairs:
+        results += truncated_results(parse_dat(more_path), ref, pairs, printed_scale)
     compared = [r for r in results if r["diff"] is not None]
     worst = max(compared, key=lambda r: r["diff"]) if compared else None
     times_differ = sum(1 for r in compared if r["time_ref"] is not None and r["time_ours"] is not None
@@ -727,6 +866,33 @@ def measure(a, halfstep, work):
     return 0
 
 
+def more_modes_run(a, halfstep, suite, work, deck, c):
+    """When a last printed mode of a frequency step fails (above 2 %), runs the deck asking
+    for one more mode per frequency step (with_more_modes) and returns that .dat's path: the
+    mode may be one vector of a degenerate pair whose partner the deck does not print, to be
+    compared basis-free (truncated_pairs). None when not needed or not possible."""
+    last = collections.defaultdict(int)
+    for t in c.get("tables", []):
+        if t.get("kind") == "eigenvalues" and t.get("mode") is not None:
+            last[t["mode"] // MODE_BLOCK] = max(last[t["mode"] // MODE_BLOCK], t["mode"])
+    if not any(t.get("mode") in last.values() and t.get("kind") != "eigenvalues" and (t.get("diff") or 0) > 0.02
+               for t in c.get("tables", [])):
+        return None
+    with open(os.path.join(suite, deck), encoding="latin-1") as f:
+        text = with_more_modes(f.read())
+    if text is None:
+        return None
+    job = deck[:-4] + "_more_modes"
+    with open(os.path.join(suite, job + ".inp"), "w", encoding="latin-1") as f:
+        f.write(text)
+    out_dir = os.path.join(work, "out", job)
+    shutil.rmtree(out_dir, ignore_errors=True)
+    rc, _, _, _ = run_halfstep([halfstep, "run", job + ".inp", "-o", out_dir, "--backend", "cpu", "--threads", "1",
+                                "--dialect", a.dialect], suite, a.timeout)
+    dat = os.path.join(out_dir, job + ".dat")
+    return dat if rc == 0 and os.path.isfile(dat) else None
+
+
 def compare_step(a, halfstep, suite, work, accepted):
     """Step 2: run each accepted deck that has a reference and compare its .dat; print and return the figures."""
     with_ref = [d for d in accepted if os.path.isfile(os.path.join(suite, d[:-4] + ".dat.ref"))]
@@ -753,6 +919,10 @@ def compare_step(a, halfstep, suite, work, accepted):
         else:
             try:
                 c.update(compare_files(dat, os.path.join(suite, job + ".dat.ref")))
+                more = more_modes_run(a, halfstep, suite, work, d, c)
+                if more:
+                    c.update(compare_files(dat, os.path.join(suite, job + ".dat.ref"), more))
+                    c["more_modes_run"] = True
             except Exception as e:  # a parser surprise must not stop the survey
                 c.update(why=f"parse error: {e!r}", worst=None)
         c["class"] = classify(c)
