@@ -201,6 +201,8 @@ void DeckParser::make_b32_bricks() {
     }
   }
   b32_node_of_.resize(static_cast<std::size_t>(nd.size()), -1);
+  for (const B32Node& bn : b32_nodes_)
+    m_.expanded_nodes.push_back({bn.node, std::vector<int>(bn.section.begin(), bn.section.begin() + (bn.end ? 8 : 4))});
   if (!s8_node_of_.empty()) s8_node_of_.resize(static_cast<std::size_t>(nd.size()), -1);
   std::vector<int> brick_of(static_cast<std::size_t>(el.size()), -1);
   for (std::size_t j = 0; j < expanded_b32_elements_.size(); ++j) brick_of[static_cast<std::size_t>(expanded_b32_elements_[j])] = static_cast<int>(j);

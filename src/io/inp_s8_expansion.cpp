@@ -244,6 +244,7 @@ void DeckParser::make_s8_bricks() {
     }
   }
   s8_node_of_.resize(static_cast<std::size_t>(nd.size()), -1);  // the brick nodes are no shell nodes
+  for (const S8Node& sn : s8_nodes_) m_.expanded_nodes.push_back({sn.node, {sn.bottom, sn.top}});
   // Connectivity: C3D20's bottom corners, top corners, bottom midsides, top midsides, then the
   // mid-thickness nodes of the corner lines (the deck's corner nodes).
   std::vector<int> conn;

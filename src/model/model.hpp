@@ -643,6 +643,13 @@ struct Renumbering {
   double seconds = 0;             ///< wall time of the pass
 };
 
+/// A deck node of S8/S8R or B32/B32R elements and the brick nodes the reader made for it (its
+/// line across the thickness, its section): the force the deck node carries is theirs summed.
+struct ExpandedNode {
+  int node = -1;            ///< node index (the deck's node)
+  std::vector<int> bricks;  ///< node indices of its brick nodes (not the deck node itself)
+};
+
 struct Model {
   std::string heading;
   std::string deck_path;
@@ -660,6 +667,7 @@ struct Model {
   std::map<std::string, AnalyticalSurface> analytical_surfaces;  ///< *SURFACE, TYPE=CYLINDER/REVOLUTION
   std::vector<Tie> ties;             ///< *TIE, deck order
   std::vector<Equation> equations;   ///< *EQUATION, deck order
+  std::vector<ExpandedNode> expanded_nodes;  ///< S8/S8R and B32/B32R nodes and their brick nodes
   std::vector<NodeTransform> transforms;  ///< *TRANSFORM, deck order (a later one wins per node)
   std::vector<RigidBody> rigid_bodies;  ///< *RIGID BODY and kinematic *COUPLING, deck order
   Contact contact;                   ///< contact pairs and general contact

@@ -305,6 +305,10 @@ void apply_order(Model& m, const LocalityOrder& order) {
   }
   for (auto& kv : m.analytical_surfaces) remap(kv.second.ref_node, node_new);
   for (Equation& q : m.equations) remap(q.nodes, node_new);
+  for (ExpandedNode& x : m.expanded_nodes) {
+    remap(x.node, node_new);
+    remap(x.bricks, node_new);
+  }
   for (NodeTransform& t : m.transforms) remap(t.nodes, node_new);
   for (RigidBody& b : m.rigid_bodies) {
     remap(b.ref_node, node_new);

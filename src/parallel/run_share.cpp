@@ -188,8 +188,14 @@ void serialize(Ar& ar, Renumbering& r) {
 /// The outline's fields (model_outline): the mesh, sets other than history sets, materials,
 /// sections, surfaces, constraints and contact stay on rank 0, which builds the system.
 template <class Ar>
+void serialize(Ar& ar, ExpandedNode& x) {
+  ar(x.node, x.bricks);
+}
+
+template <class Ar>
 void serialize(Ar& ar, Model& m) {
-  ar(m.deck_path, m.source_hash, m.source_bytes, m.nsets, m.amplitudes, m.steps, m.restart, m.renumbering);
+  ar(m.deck_path, m.source_hash, m.source_bytes, m.nsets, m.amplitudes, m.steps, m.restart, m.renumbering,
+     m.expanded_nodes);
 }
 
 /// An ArchiveReader that also finds the steps' amplitudes, which travel by name (a pointer
@@ -261,7 +267,8 @@ HALFSTEP_SHARE_FIELDS(ModalDynamics, 152);
 HALFSTEP_SHARE_FIELDS(Step, 792);
 HALFSTEP_SHARE_FIELDS(Model::RestartRequest, 56);
 HALFSTEP_SHARE_FIELDS(Renumbering, 80);
-HALFSTEP_SHARE_FIELDS(Model, 1648);  // initial_temperatures: rank 0 builds the step loads
+HALFSTEP_SHARE_FIELDS(ExpandedNode, 32);
+HALFSTEP_SHARE_FIELDS(Model, 1672);  // initial_temperatures: rank 0 builds the step loads
 HALFSTEP_SHARE_FIELDS(AmplitudeTable, 24);
 HALFSTEP_SHARE_FIELDS(StepLoads, 936);
 // Values that travel as their bytes must stay free of pointers and owning members (the meshes'

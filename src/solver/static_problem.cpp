@@ -772,6 +772,17 @@ void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) cons
     if (!active[q * n] && !active[q * n + 1] && !active[q * n + 2])
       for (std::size_t c = 0; c < 3; ++c)
         if (receives[q * n + c]) full.nf[c][n] = gi[q * n + c];
+  // An S8/S8R or B32/B32R deck node carries what its brick nodes carry, summed (the peer's
+  // "forces" there): its own share alone would be a corner's middle third (twice the force
+  // on it) or, for a node of no element, what one equation's parametrization hands it.
+  for (const ExpandedNode& x : model.expanded_nodes) {
+    const auto n = static_cast<std::size_t>(x.node);
+    for (std::size_t c = 0; c < 3; ++c) {
+      double f = s.f_int[q * n + c];
+      for (int b : x.bricks) f += s.f_int[q * static_cast<std::size_t>(b) + c];
+      full.nf[c][n] = f;
+    }
+  }
   for (std::size_t n = 0; n < nn; ++n) {
     // A *TRANSFORM node held in some local direction: its whole reaction, global components.
     const bool local_held = node_axes[n] && (held[q * n] || held[q * n + 1] || held[q * n + 2]);

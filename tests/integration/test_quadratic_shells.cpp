@@ -200,6 +200,28 @@ TEST(QuadraticShells, EndMomentBendsTheStripAsBeamTheorySays) {
   EXPECT_LT(rel_error(w, exact), 1e-9);
 }
 
+// The .dat's "forces" at a shell node are its line of brick nodes' summed: at the free tip
+// every node's is the force on it (1/6, 2/3, 1/6 of each element edge's) and, under an end
+// moment (couples on the lines), zero; not a corner's middle brick node alone (twice its
+// force) nor what the midside node's equation hands it (twice its bottom node's).
+TEST(QuadraticShells, PrintedForcesAtShellNodesAreTheirLinesSummed) {
+  const Grid g(4, 2);
+  const std::string print = "*NODE PRINT, NSET=TIP\nRF\n";
+  for (const int dof : {3, 5}) {
+    const std::string out = run_deck(dof == 3 ? "s8_tip_forces" : "s8_moment_forces",
+                                     strip(g, "S8R", "") + "*STEP\n*STATIC\n" + edge_load(g, dof, 1.0) + print +
+                                         "*END STEP\n");
+    const auto f = dat_vector_rows(read_file(out + "/d.dat"), "forces (fx,fy,fz) for set TIP");
+    ASSERT_EQ(f.size(), static_cast<std::size_t>(2 * g.ny + 1));
+    for (int j = 0; j <= 2 * g.ny; ++j) {
+      const double w = (j == 0 || j == 2 * g.ny) ? 1.0 / 6 : (j % 2 ? 2.0 / 3 : 1.0 / 3);
+      const auto& v = f.at(g.id.at({2 * g.nx, j}));
+      EXPECT_NEAR(v[2], dof == 3 ? w / g.ny : 0.0, 1e-6) << "node at j = " << j;  // the .dat's 7 digits
+      EXPECT_NEAR(v[0], 0.0, 1e-6);
+    }
+  }
+}
+
 TEST(QuadraticShells, S8CantileverFirstFrequencyMatchesEulerBernoulli) {
   const Grid g(10, 1);
   const std::string out = run_deck("s8_frequency", strip(g, "S8", "") + "*STEP\n*FREQUENCY\n2\n*END STEP\n");
