@@ -167,6 +167,24 @@ TEST(Examples, BoltedJointWithAPreTensionSectionFollowsTheJointDiagram) {
                                bolted::kPretensionPulledTol);
 }
 
+// examples/generate_contact_blocks.py --n 10 --nx 5 (1,105 C3D8 in two blocks whose faces do not
+// match, pressed by delta = 1e-3 through a surface-to-surface pair with a linear law of slope
+// K = 10 E n): uniaxial stress, the end's total RF1 = -delta / (2/E + 1/K) = -104.477612 (per
+// unit area). Measured -104.4699 (7.4e-5: the non-matching faces' pressure; the peer's ccx 2.20
+// prints -104.4776 on the same deck).
+TEST(Examples, ContactBlocksCarryTheUniaxialStress) {
+  const std::string dir = scratch_dir("example_contact_blocks");
+  const std::string deck = generate_with("generate_contact_blocks.py", dir, "blocks", "--n 10 --nx 5");
+  std::string out;
+  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu --dialect calculix", &out), 0) << out;
+  const std::string dat = read_file(dir + "/out/blocks.dat");
+  const std::size_t at = dat.find("total force (fx,fy,fz) for set B_N1");
+  ASSERT_NE(at, std::string::npos) << dat;
+  const double rf1 = std::stod(dat.substr(dat.find('\n', dat.find('\n', at) + 1) + 1));
+  const double closed = -1e-3 / (2 / 210000.0 + 1 / (10 * 210000.0 * 10));
+  EXPECT_NEAR(rf1, closed, 2e-4 * std::fabs(closed));
+}
+
 // examples/generate_peeling_deck.py on 80 x 4 elements to 20 degrees, before the peel front
 // moves (validation/peeling.py checks the plateau against M_c): the bottom's first 150 nm start
 // bonded at the law's rest gap, so the adhesion energy is -W 150 per unit width, W = 0.308277
