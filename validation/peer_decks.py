@@ -506,6 +506,36 @@ def orthonormal_basis(vectors):
     return basis
 
 
+def span_distances(ref_rows, our_rows):
+    """Each reference table's distance from the span of ours (shapes of one eigenspace,
+    compared basis-free), over the row keys and columns every table has: (the number of
+    common keys, per reference table (max |r - Q Q^T r| / max |r|, max |r|) or None where it
+    is zero everywhere); (0, []) when no key is common."""
+    kr, ko = [keyed(rows) for rows in ref_rows], [keyed(rows) for rows in our_rows]
+    common = sorted(set.intersection(*[set(k) for k in kr + ko]))
+    if not common:
+        return 0, []
+    width = {key: min(len(k[key]) for k in kr + ko) for key in common}
+
+    def flat(k):
+        return [k[key][c] for key in common for c in range(width[key])]
+
+    basis = orthonormal_basis([flat(k) for k in ko])
+    out = []
+    for k in kr:
+        r = flat(k)
+        scale = max((abs(x) for x in r), default=0.0)
+        if scale == 0.0:
+            out.append(None)
+            continue
+        res = list(r)
+        for q in basis:
+            dq = sum(a * b for a, b in zip(r, q))
+            res = [a - dq * b for a, b in zip(res, q)]
+        out.append((max(abs(x) for x in res) / scale, scale))
+    return len(common), out
+
+
 def cluster_results(ours, ref, clusters):
     """Basis-free comparisons for each degenerate cluster: the root-sum-square of the
     participation factors and the sum of the effective masses per direction, and each
@@ -551,32 +581,15 @@ def cluster_results(ours, ref, clusters):
                     ot[m] = found[0]
             if len(ot) != len(cl):
                 continue
-            keyed_r = {m: keyed(rt[m]["rows"]) for m in cl}
-            keyed_o = {m: keyed(ot[m]["rows"]) for m in cl}
-            common = sorted(set.intersection(*[set(keyed_r[m]) & set(keyed_o[m]) for m in cl]))
-            if not common:
-                continue
-            width = {key: min(min(len(keyed_r[m][key]), len(keyed_o[m][key])) for m in cl) for key in common}
-
-            def flat(k):
-                return [k[key][c] for key in common for c in range(width[key])]
-
-            basis = orthonormal_basis([flat(keyed_o[m]) for m in cl])
-            for m in cl:
-                r = flat(keyed_r[m])
-                scale = max((abs(x) for x in r), default=0.0)
-                if scale == 0.0:
+            common, dist = span_distances([rt[m]["rows"] for m in cl], [ot[m]["rows"] for m in cl])
+            for m, d in zip(cl, dist):
+                if d is None:
                     continue
-                res = list(r)
-                for q in basis:
-                    dq = sum(a * b for a, b in zip(r, q))
-                    res = [a - dq * b for a, b in zip(res, q)]
                 out.append({"kind": kind + " (degenerate modes %d-%d, span)" % (cl[0], cl[-1]), "set": set_name,
                             "time_ref": rt[m]["time"], "time_ours": ot[m]["time"], "mode": m,
                             "rows_ref": len(rt[m]["rows"]), "rows_ours": len(ot[m]["rows"]),
-                            "rows_matched": len(common), "rows_missing": len(rt[m]["rows"]) - len(common),
-                            "diff": max(abs(x) for x in res) / scale, "worst_at": None, "max_ref": scale,
-                            "cluster": cl})
+                            "rows_matched": common, "rows_missing": len(rt[m]["rows"]) - common,
+                            "diff": d[0], "worst_at": None, "max_ref": d[1], "cluster": cl})
     return out
 
 
@@ -680,28 +693,14 @@ def truncated_results(ours_more, ref, pairs, printed_scale):
                           None) for k in (a, b)}
             if None in ot.values():
                 continue
-            kr, ka, kb = keyed(rt["rows"]), keyed(ot[a]["rows"]), keyed(ot[b]["rows"])
-            common = sorted(set(kr) & set(ka) & set(kb))
-            if not common:
+            common, dist = span_distances([rt["rows"]], [ot[a]["rows"], ot[b]["rows"]])
+            if not dist or dist[0] is None:
                 continue
-            width = {key: min(len(kr[key]), len(ka[key]), len(kb[key])) for key in common}
-
-            def flat(k):
-                return [k[key][c] for key in common for c in range(width[key])]
-
-            rv = flat(kr)
-            scale = max((abs(x) for x in rv), default=0.0)
-            if scale == 0.0:
-                continue
-            res = list(rv)
-            for q in orthonormal_basis([flat(ka), flat(kb)]):
-                dq = sum(x * y for x, y in zip(rv, q))
-                res = [x - dq * y for x, y in zip(res, q)]
             out.append({"kind": rt["kind"] + " (mode %d of a pair with unprinted %d, span)" % (m, m + 1),
                         "set": rt["set"], "time_ref": rt["time"], "time_ours": ot[a]["time"], "mode": m,
-                        "rows_ref": len(rt["rows"]), "rows_ours": len(ot[a]["rows"]), "rows_matched": len(common),
-                        "rows_missing": len(rt["rows"]) - len(common), "diff": max(abs(x) for x in res) / scale,
-                        "worst_at": None, "max_ref": scale, "pair": [a, b]})
+                        "rows_ref": len(rt["rows"]), "rows_ours": len(ot[a]["rows"]), "rows_matched": common,
+                        "rows_missing": len(rt["rows"]) - common, "diff": dist[0][0], "worst_at": None,
+                        "max_ref": dist[0][1], "pair": [a, b]})
     return out
 
 
@@ -712,8 +711,8 @@ def compare_files(ours_path, ref_path, more_path=None):
     ours, ref = parse_dat(ours_path), rank_modes(parse_dat(ref_path))
     clusters = degenerate_clusters(ref)
     in_cluster = {m for cl in clusters for m in cl}
-    pairs = {m: p for m, p in truncated_pairs(ref, parse_dat(more_path) if more_path else None).items()
-             if m not in in_cluster}
+    more = parse_dat(more_path) if more_path else None
+    pairs = {m: p for m, p in truncated_pairs(ref, more).items() if m not in in_cluster}
     # The issue's measure is each printed table's largest value: the peer prints one table of
     # participation factors (and of effective masses) for all modes, split here mode by mode.
     printed_scale = collections.defaultdict(float)
@@ -749,7 +748,7 @@ def compare_files(ours_path, ref_path, more_path=None):
                                   eig_top.get(rt["mode"] // MODE_BLOCK) if rt["kind"] == "eigenvalues" else None))
     results += cluster_results(ours, ref, clusters)
     if pairs:
-        results += truncated_results(parse_dat(more_path), ref, pairs, printed_scale)
+        results += truncated_results(more, ref, pairs, printed_scale)
     compared = [r for r in results if r["diff"] is not None]
     worst = max(compared, key=lambda r: r["diff"]) if compared else None
     times_differ = sum(1 for r in compared if r["time_ref"] is not None and r["time_ours"] is not None

@@ -366,27 +366,15 @@ double StaticContact::add_forces(const std::vector<double>& u, int ndn, std::vec
       slope = (normal_contact_force(law, pair, i, g + h, no_cap, e0) -
                normal_contact_force(law, pair, i, g - h, no_cap, e0)) /
               (2 * h);
-      if (!(fn > 0) && g >= -2 * touch_tolerance_) {
-        // Open at the touch (a linear law's zero overclosure lies touch_tolerance_ past it):
-        // the resting spring below takes the slope the law closes with, one-sided from where
-        // it starts to push. The central difference gives 0 here (or half at the kink), and
-        // a block pressed onto another at zero gap then ran through it in the first solve:
-        // a residual 60 times the load at 65 k elements, one that grew and cut the increment
-        // back to 1.5e-5 at 1 M.
-        const double g0 = std::max(g, 0.0);
-        const double h0 = 1e-7 * std::max({g0, std::fabs(law.clearance[pair]), 1e-3 * facet_size_});
-        slope = (normal_contact_force(law, pair, i, g0 + h0, no_cap, e0) - normal_contact_force(law, pair, i, g0, no_cap, e0)) / h0;
-      }
     } else {
       fn = lambda_[r] + k * g;
       slope = k;
       energy = lambda_[r] * g + 0.5 * k * g * g;
     }
-    // Open, unless it touches (within touch_tolerance_ of zero clearance either way: a face
-    // lying on another has penetrations of +-round-off) with a stiffness at zero: its spring
-    // goes into the tangent without a force, so that a body resting on another at zero gap
-    // and held by nothing else is not free in the first solve.
-    const bool resting = resting_springs_ && !(fn > 0) && g >= -2 * touch_tolerance_ && slope > 0;
+    // Open, unless it touches (within touch_tolerance_ of zero clearance) with a stiffness at
+    // zero: its spring goes into the tangent without a force, so that a body resting on
+    // another at zero gap and held by nothing else is not free in the first solve.
+    const bool resting = resting_springs_ && !(fn > 0) && g >= -touch_tolerance_ && slope > 0;
     if (!(fn > 0) && !resting) continue;
     int node[5];
     double w[5];
