@@ -1,6 +1,7 @@
 #include "solver/newton.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -25,6 +26,8 @@ constexpr double kGrowth = 1.5;
 constexpr int kEasyIterations = 4;
 /// Most multiplier updates (NewtonProblem::augment) in one attempt before it fails.
 constexpr int kMaxAugmentations = 30;
+/// Wall seconds into an attempt after which each iteration prints a progress line.
+constexpr double kSlowAttempt = 5.0;
 
 /// Whether some entry of x is not finite.
 bool any_non_finite(const std::vector<double>& x) {
@@ -46,6 +49,7 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
   int& it = out.iterations;
   int since = 0;  // the first iteration after the latest augmentation
   int augmentations = 0;
+  const auto started = std::chrono::steady_clock::now();
   // Converged at trial: done, or the problem's multipliers moved and the iterations go on from
   // there (its forces changed: at least one correction before the next verdict).
   const auto settled = [&]() {
@@ -68,6 +72,12 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
     const double r_t = b.residual[0], r_r = b.residual[1];
     const double rel_t = qs[0] > 0 ? r_t / qs[0] : r_t, rel_r = qs[1] > 0 ? r_r / qs[1] : r_r;
     out.history.push_back(std::max(rel_t, rel_r));
+    if (!progress_.empty() &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= kSlowAttempt) {
+      const std::string note = p_.iterate_note(r_);
+      std::fprintf(stderr, "halfstep: %s, iteration %d: largest residual %.3g of the force scale%s%s\n",
+                   progress_.c_str(), it, out.history.back(), note.empty() ? "" : ", ", note.c_str());
+    }
     if ((qs[0] == 0 || r_t <= kLinearTol * qs[0]) && (qs[1] == 0 || r_r <= kLinearTol * qs[1])) {
       if (settled()) {
         out.converged = out.why.empty();

@@ -74,6 +74,12 @@ class NewtonProblem {
     (void)trial;
     return false;
   }
+  /// A few words on the last balance()'s iterate and its out-of-balance r for a progress line
+  /// (where the largest residual is, how many contact nodes are closed); empty: nothing to add.
+  virtual std::string iterate_note(const std::vector<double>& r) const {
+    (void)r;
+    return {};
+  }
 };
 
 /// Full Newton-Raphson with Abaqus/Standard's checks: the largest residual against the field's
@@ -87,9 +93,14 @@ class NewtonSolver {
   /// Iterates the increment from `from` (converged) to tau1, dtau long, into `trial`;
   /// first: the step's first increment.
   NewtonOutcome solve(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau, bool first);
+  /// Progress lines on stderr, each starting with `what` ("static step 'Load' increment 3"),
+  /// for the iterations of an attempt once it has run kSlowAttempt seconds (a large model's
+  /// user sees the residuals fall, or not; a small model's run stays quiet); empty: none.
+  void set_progress(std::string what) { progress_ = std::move(what); }
 
  private:
   NewtonProblem& p_;
+  std::string progress_;
   std::vector<double> r_, du_;  ///< residual and correction, per equation
 };
 

@@ -308,6 +308,21 @@ void StaticProblem::correct(const std::vector<double>& du, double tau1, NewtonIt
 
 bool StaticProblem::augment(const NewtonIterate&) { return contact && contact->augment(); }
 
+std::string StaticProblem::iterate_note(const std::vector<double>& r) const {
+  // Where the largest force residual is, as Abaqus's message file names its node and dof.
+  std::size_t worst = r.size();
+  for (std::size_t e = 0; e < r.size(); ++e)
+    if (!eq_rotation[e] && (worst == r.size() || std::fabs(r[e]) > std::fabs(r[worst]))) worst = e;
+  std::string note;
+  for (std::size_t k = 0; k < ndof && worst < r.size(); ++k)
+    if (equation[k] == static_cast<int>(worst)) {
+      note = "at " + dof_label(static_cast<int>(k));
+      break;
+    }
+  if (contact) note += (note.empty() ? "" : ", ") + std::to_string(contact->touching()) + " contact nodes closed";
+  return note;
+}
+
 void StaticProblem::accepted(const NewtonIterate& s) {
   // The converged increment's material state (the last balance was at s) becomes the start
   // of every later evaluation; output reads it from st.

@@ -66,6 +66,7 @@ struct StaticProblem final : NewtonProblem {
   void solve(const std::vector<double>& r, std::vector<double>& du) override;
   void correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) override;
   bool augment(const NewtonIterate& trial) override;
+  std::string iterate_note(const std::vector<double>& r) const override;
   /// Takes a converged increment: its material state becomes the start of later evaluations,
   /// its internal forces join the time-averaged force scales.
   void accepted(const NewtonIterate& s);

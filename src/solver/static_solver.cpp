@@ -193,6 +193,11 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
                      " increments (at step time " + std::to_string(tau) + " of " + std::to_string(period) +
                      "); raise INC= on *STEP");
     const double tau1 = increments.next(tau), dtau = increments.dtau();
+    if (opt.progress) {
+      char at[48];
+      std::snprintf(at, sizeof at, " (to step time %.6g)", tau1);
+      newton.set_progress("static step '" + step.name + "' increment " + std::to_string(increment + 1) + at);
+    }
     const NewtonOutcome n = newton.solve(s, trial, tau1, dtau, increment == 0);
     summary.iterations += n.iterations;
     if (summary.residuals.size() < 1000) summary.residuals.push_back(n.history);
