@@ -17,6 +17,7 @@
 #include "discretization/contact.hpp"  // kContactHistory
 #include "dynamics/contact_grid.hpp"
 #include "dynamics/contact_law.hpp"
+#include "dynamics/contact_touch.hpp"
 
 namespace halfstep {
 
@@ -101,41 +102,6 @@ HS_HD Vec3<T> contact_x(const ContactView<T>& c, int n) {
   return {c.x0[n] + c.ux[n], c.y0[n] + c.uy[n], c.z0[n] + c.uz[n]};
 }
 
-/// Where a point touches a facet: penetration (> 0), unit normal pushing the point out, and
-/// the weights of the facet's corners at the touch point.
-template <class T>
-struct ContactTouch {
-  T pen;
-  Vec3<T> normal;
-  T w[4];
-};
-
-/// Projection of p on triangle (a, b, c): signed distance d along its unit normal n and the
-/// barycentric weights; false for a degenerate triangle or a projection outside it.
-template <class T>
-HS_HD bool barycentric_projection(Vec3<T> p, Vec3<T> a, Vec3<T> b, Vec3<T> c, T& d, Vec3<T>& n, T l[3]) {
-  const Vec3<T> e1 = b - a, e2 = c - a;
-  const Vec3<T> nn = cross(e1, e2);
-  const T area2 = norm(nn);
-  if (!(area2 > T(0))) return false;
-  n = (T(1) / area2) * nn;
-  const Vec3<T> r = p - a;
-  d = dot(r, n);
-  const Vec3<T> q = r - d * n;
-  // Barycentric coordinates of q from the sub-areas (signed along n).
-  l[1] = dot(cross(q, e2), n) / area2;
-  l[2] = dot(cross(e1, q), n) / area2;
-  l[0] = T(1) - l[1] - l[2];
-  // A slave on the edge of the master surface (a cube standing flush on a base of the same
-  // footprint, bars meeting end to end) must stay in contact when it moves out by a hair:
-  // the facets reach 2 % beyond their edges. Without it, round-off (FP32: the weights carry
-  // the positions' round-off times position / edge) or a slight lateral motion flickered
-  // contact on and off, each touch-down fed energy in, and the ringing grew (a cube dropped
-  // flush on a held base: 46 % energy error).
-  const T tol = T(-0.02);
-  return l[0] >= tol && l[1] >= tol && l[2] >= tol;
-}
-
 /// Facet f's values that the cheap rejection and the candidate filters read, loaded at once
 /// (the narrow phase is a chain of dependent loads: loading these together, before any test,
 /// takes the tests' loads off that chain).
@@ -203,11 +169,13 @@ HS_HD bool touch_facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T
   T best_d = T(0);
   Vec3<T> best_n{T(0), T(0), T(0)};
   T w[4] = {T(0), T(0), T(0), T(0)};
+  T best_out = T(0);
   bool found = false;
   if (corners == 3) {
     T l[3];
     if (barycentric_projection(p, x[0], x[1], x[2], best_d, best_n, l)) {
       found = true;
+      best_out = projection_outside(l);
       for (int k = 0; k < 3; ++k) w[k] = l[k];
     }
   } else {
@@ -216,10 +184,14 @@ HS_HD bool touch_facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T
       T d, l[3];
       Vec3<T> n;
       if (!barycentric_projection(p, x[k], x[(k + 1) % 4], centre, d, n, l)) continue;
-      if (found && !(std::fabs(d) < std::fabs(best_d))) continue;
+      // The triangle that holds the projection, or the nearest one (see touch_better); among
+      // those that hold it, the nearest plane.
+      const T out = projection_outside(l);
+      if (found && (out > T(0) || best_out > T(0) ? !(out < best_out) : !(std::fabs(d) < std::fabs(best_d)))) continue;
       found = true;
       best_d = d;
       best_n = n;
+      best_out = out;
       for (int j = 0; j < 4; ++j) w[j] = T(0.25) * l[2];
       w[k] += l[0];
       w[(k + 1) % 4] += l[1];
@@ -238,6 +210,7 @@ HS_HD bool touch_facet_within_reach(const ContactView<T>& c, int f, Vec3<T> p, T
     t.normal = best_n;
   }
   for (int k = 0; k < 4; ++k) t.w[k] = w[k];
+  t.out = best_out;
   return true;
 }
 
@@ -281,13 +254,6 @@ struct NodeSearch {
   T facing_size, off_s;
   long long ci, cj, ck;
 };
-
-/// Whether candidate (pen, f) beats the best so far: the least penetration, ties to the
-/// lower index (f's are unique, so the choice does not depend on the order of the search).
-template <class T>
-HS_HD bool contact_better(T pen, int f, T best_pen, int best) {
-  return best < 0 || pen < best_pen || (pen == best_pen && f < best);
-}
 
 /// The contact of one slave record at t^n: the facet it penetrates least (ties: the lower
 /// facet index, so the result does not depend on the bucket order), the penalty normal force
@@ -374,7 +340,7 @@ struct ContactNodeBody {
       // bottom edge projects onto the top edge of the base's side face, "inside" it by
       // up to that face's depth): within 84 degrees of opposite.
       if (dot(s.facing, t.normal) > T(-0.1) * s.facing_size) continue;
-      if (!contact_better(t.pen, f, touch.pen, best)) continue;
+      if (!touch_better(t, f, touch, best)) continue;
       best = f;
       touch = t;
     }

@@ -163,6 +163,37 @@ TEST(ContactPass, TouchWeightsReproduceTheTouchPoint) {
   EXPECT_NEAR(t.pen, 0.02, 1e-15);
 }
 
+// A slave just beyond the facet's edge x = 0, within the 2 % margin of two of the four
+// triangles about the centre: the nearest (the left one, 0.002 out) gives its weights, not the
+// first found (the bottom one, 0.011 out, whose weights put -0.006 on the far corner): two
+// iterates of a static step that picked one and then the other moved the force between nodes.
+TEST(ContactPass, ASlaveInTheMarginTakesTheNearestTriangle) {
+  OneFacet s;
+  const ContactView<double> c = s.view(1.0, 0.0);
+  ContactTouch<double> t{};
+  ASSERT_TRUE(touch_facet(c, 0, Vec3<double>{-0.001, 0.01, -0.01}, 0.0, t));
+  EXPECT_NEAR(t.out, 0.002, 1e-12);
+  EXPECT_NEAR(t.w[0], 0.9905, 1e-12);
+  EXPECT_NEAR(t.w[1], -0.0005, 1e-12);
+  EXPECT_NEAR(t.w[2], -0.0005, 1e-12);
+  EXPECT_NEAR(t.w[3], 0.0105, 1e-12);
+  // Inside: nothing out.
+  ASSERT_TRUE(touch_facet(c, 0, Vec3<double>{0.3, 0.6, -0.01}, 0.0, t));
+  EXPECT_EQ(t.out, 0.0);
+  // A facet that holds the slave beats one that reaches it with its margin, whatever the
+  // penetrations; two that hold it: the lesser penetration.
+  ContactTouch<double> in{}, margin{};
+  in.pen = 0.02, margin.pen = 0.01, margin.out = 0.004;
+  EXPECT_TRUE(touch_better(in, 5, margin, 3));
+  EXPECT_FALSE(touch_better(margin, 3, in, 5));
+  ContactTouch<double> nearer = margin;
+  nearer.out = 0.001, nearer.pen = 0.03;
+  EXPECT_TRUE(touch_better(nearer, 7, margin, 3));
+  ContactTouch<double> shallow = in;
+  shallow.pen = 0.01;
+  EXPECT_TRUE(touch_better(shallow, 9, in, 5));
+}
+
 TEST(ContactPass, PenaltyForceActsOnBothSidesEqually) {
   OneFacet s;
   s.mu_s = s.mu_k = {0.0};
