@@ -532,18 +532,6 @@ void DeckParser::resolve_contact() {
       fail(pair_origins_[i].interaction_at, what + "surface interaction '" + p.interaction +
                                                 "' is not defined (expected a *SURFACE INTERACTION, NAME=" + p.interaction + ")");
   }
-  // A static step's friction is Coulomb's with one coefficient: EXPONENTIAL DECAY's follows the
-  // slip rate, which a static step (no time of its own) does not have.
-  for (const Step& s : m.steps) {
-    if (s.procedure != Procedure::Static) continue;
-    for (const ContactPair& p : m.contact.pairs) {
-      const auto it = m.contact.interactions.find(p.interaction);
-      if (it != m.contact.interactions.end() && it->second.friction > 0 && it->second.kinetic_friction >= 0)
-        fail(it->second.loc, "*FRICTION, EXPONENTIAL DECAY (surface interaction '" + it->first +
-                                 "') follows the slip rate, which static step '" + s.name + "' (" + s.loc.str() +
-                                 ") does not have: give one coefficient, or make the step *DYNAMIC, EXPLICIT");
-    }
-  }
 }
 
 }  // namespace halfstep::inp

@@ -105,7 +105,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
   if (!diagonal.empty()) {
     engine->set_diagonal_shift(equation_diagonal(diagonal));
   }
-  if (contact) contact->begin_attempt(translations(from.x));
+  if (contact) contact->begin_attempt(translations(from.x), dtau);
   check_zero_pivots_ = true;
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);

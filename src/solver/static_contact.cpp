@@ -170,7 +170,8 @@ void StaticContact::resume(const std::vector<double>& history) {
   }
 }
 
-void StaticContact::begin_attempt(const std::vector<double>& u_start) {
+void StaticContact::begin_attempt(const std::vector<double>& u_start, double dtau) {
+  dtau_ = dtau;
   // A frictional record starts from its converged multiplier: from zero, its first iterate's
   // normal force is the bare penalty's, about 1e-5 of the force it carried, and the friction
   // force it held was returned onto a limit near zero (every node slipped and the iterations
@@ -272,6 +273,24 @@ void StaticContact::keep_closed_touches(const std::vector<double>& u) {
   }
 }
 
+double StaticContact::decayed_limit(std::size_t pair, double size, double kt, double normal, double limit) const {
+  // *FRICTION, EXPONENTIAL DECAY: mu = mu_k + (mu_s - mu_k) exp(-dc rate), the rate the
+  // increment's slip over its step time (Abaqus/Standard's). The slip the return map leaves,
+  // (size - mu F) / kt, and the coefficient it implies must agree: g(slip) = size - kt slip -
+  // mu(slip / dtau) F = 0, with g(0) > 0 (it slips at mu_s) and g((size - mu_k F) / kt) <= 0;
+  // bisection, as g need not be monotone (velocity weakening).
+  if (pair >= cs_.decay.size() || pair >= cs_.mu_kinetic.size() || !(cs_.decay[pair] > 0) || !(dtau_ > 0))
+    return limit;
+  const double mu_s = mu_[pair], mu_k = cs_.mu_kinetic[pair], dc = cs_.decay[pair];
+  if (!(mu_k < mu_s)) return limit;
+  const auto g = [&](double slip) {
+    return size - kt * slip - friction_coefficient(mu_s, mu_k, dc, slip / dtau_) * normal;
+  };
+  double lo = 0, hi = std::max(0.0, (size - mu_k * normal) / kt);
+  for (int i = 0; i < 60 && hi - lo > 1e-14 * hi; ++i) (g(0.5 * (lo + hi)) > 0 ? lo : hi) = 0.5 * (lo + hi);
+  return friction_coefficient(mu_s, mu_k, dc, 0.5 * (lo + hi) / dtau_) * normal;
+}
+
 double StaticContact::add_friction(const std::vector<double>& u, std::size_t r, int pair, int corners, const int* node,
                                    const double* w, const double* nv, double k, double ft[3], double proj[9],
                                    double& s_k) {
@@ -305,13 +324,15 @@ double StaticContact::add_friction(const std::vector<double>& u, std::size_t r, 
       trial[c] = (f0[c] - f0n * nv[c]) - kt * (slip[c] - sn * nv[c]);
       size2 += trial[c] * trial[c];
     }
-    const double size = std::sqrt(size2), limit = mu * limit_normal_[r];
+    const double size = std::sqrt(size2);
+    double limit = mu * limit_normal_[r];
     for (int c = 0; c < 3; ++c)
       for (int d = 0; d < 3; ++d) proj[3 * c + d] = (c == d ? 1.0 : 0.0) - nv[c] * nv[d];
     if (size <= limit) {
       for (int c = 0; c < 3; ++c) ft[c] = trial[c];
       s_k = kt;
     } else {
+      limit = decayed_limit(static_cast<std::size_t>(pair), size, kt, limit_normal_[r], limit);
       const double t[3] = {trial[0] / size, trial[1] / size, trial[2] / size};
       for (int c = 0; c < 3; ++c) {
         ft[c] = limit * t[c];

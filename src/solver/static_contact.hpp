@@ -55,8 +55,10 @@ class StaticContact {
   /// store() writes it): a static step after another goes on with the forces it ended with.
   void resume(const std::vector<double>& history);
   /// u_start: the translations (3 per node) of the last converged increment, where the
-  /// attempt's friction slip is measured from.
-  void begin_attempt(const std::vector<double>& u_start);
+  /// attempt's friction slip is measured from; dtau: the attempt's step time, over which a
+  /// slip makes the slip rate of *FRICTION, EXPONENTIAL DECAY (0: no time, the static
+  /// coefficient).
+  void begin_attempt(const std::vector<double>& u_start, double dtau = 0);
   /// The contact at translations u (3 per node): f (ndn values per node, generalized internal
   /// forces) less the contact forces; the tangent blocks on global dofs (ndn per node) for
   /// blocks(). Returns the energy stored in the contact (the springs' and the multipliers'
@@ -94,6 +96,10 @@ class StaticContact {
   /// friction, ft and s_k left as given).
   double add_friction(const std::vector<double>& u, std::size_t r, int pair, int corners, const int* node,
                       const double* w, const double* nv, double k, double ft[3], double proj[9], double& s_k);
+  /// The friction limit of a slipping record of definition `pair` (trial force size, stick
+  /// stiffness kt, normal force F, Coulomb limit mu_s F): with EXPONENTIAL DECAY, the limit
+  /// at the slip rate its own return leaves; else the given limit.
+  double decayed_limit(std::size_t pair, double size, double kt, double normal, double limit) const;
   /// Slave record r's distance from its touch point on target f along the touch's normal at
   /// translations u (positive: the slave is on the normal's side).
   double normal_distance(const std::vector<double>& u, int r, int f, const ContactTouch<double>& t) const;
@@ -128,6 +134,7 @@ class StaticContact {
   std::vector<double> force_;            ///< per record: its normal force at the last add_forces
   std::vector<double> mu_;               ///< per definition: the Coulomb coefficient (0: frictionless)
   std::vector<double> u_start_;          ///< translations of the last converged increment (3 per node)
+  double dtau_ = 0;                      ///< the attempt's step time (slip rates)
   std::vector<double> shear_;            ///< per record: its friction force at the last add_forces (3)
   std::vector<double> shear_start_;      ///< per record: its friction force at the last converged increment
   std::vector<double> slip_work_;        ///< per record: the dissipation of the last add_forces' slip
