@@ -313,12 +313,7 @@ std::string StaticProblem::iterate_note(const std::vector<double>& r) const {
   std::size_t worst = r.size();
   for (std::size_t e = 0; e < r.size(); ++e)
     if (!eq_rotation[e] && (worst == r.size() || std::fabs(r[e]) > std::fabs(r[worst]))) worst = e;
-  std::string note;
-  for (std::size_t k = 0; k < ndof && worst < r.size(); ++k)
-    if (equation[k] == static_cast<int>(worst)) {
-      note = "at " + dof_label(static_cast<int>(k));
-      break;
-    }
+  std::string note = worst < r.size() ? "at " + equation_name(static_cast<int>(worst)) : std::string();
   if (contact) note += (note.empty() ? "" : ", ") + std::to_string(contact->touching()) + " contact nodes closed";
   return note;
 }

@@ -57,9 +57,8 @@ inline void box(std::ostringstream& d, const std::string& name, int node0, int e
 /// A (2 x 4 x 4 C3D8 over x in [0, 1], y and z in [-0.5, 1.5], its x = 0 end held) and B (2 x 2
 /// x 2 over [1, 2] x [0, 1] x [0, 1], the slave face, which stays inside A's face as it slides),
 /// a contact pair with Coulomb friction mu: step 1 presses B's far end by 2 kPress along x,
-/// step 2 moves it by `shift` along y.
-/// Two blocks pressed (step 1), then B sheared by `shift` along y over step time 1 (step 2);
-/// friction: the *FRICTION block (default: Coulomb's mu).
+/// step 2 moves it by `shift` along y over step time 1. `friction`: the *FRICTION block in place
+/// of Coulomb's mu (empty: mu).
 inline std::string sheared_bar(double mu, double shift, const std::string& friction = "") {
   std::ostringstream d;
   d.precision(17);
@@ -67,8 +66,12 @@ inline std::string sheared_bar(double mu, double shift, const std::string& frict
   box(d, "A", 1, 1, 2, 4, 0.0, 1.0, -0.5, 1.5);
   box(d, "B", 1001, 1001, 2, 2, 1.0, 2.0, 0.0, 1.0);
   d << "*SURFACE, NAME=AFACE\nA_X1, S4\n*ELSET, ELSET=B_X0\n1001, 1003, 1005, 1007\n*SURFACE, NAME=BFACE\nB_X0, S6\n"
-    << "*SURFACE INTERACTION, NAME=SI\n" << (friction.empty() ? "*FRICTION\n" + std::to_string(mu) + "\n" : friction)
-    << "*CONTACT PAIR, INTERACTION=SI\nBFACE, AFACE\n"
+    << "*SURFACE INTERACTION, NAME=SI\n";
+  if (friction.empty())
+    d << "*FRICTION\n" << mu << "\n";
+  else
+    d << friction;
+  d << "*CONTACT PAIR, INTERACTION=SI\nBFACE, AFACE\n"
     << "*MATERIAL, NAME=M\n*ELASTIC\n" << ties::kE << ", " << ties::kNu << "\n*SOLID SECTION, ELSET=A, MATERIAL=M\n"
     << "*SOLID SECTION, ELSET=B, MATERIAL=M\n*BOUNDARY\nA_N0, 1, 3\n*STEP\n*STATIC\n0.25, 1.\n*BOUNDARY\nB_N1, 1, 1, "
     << -2 * kPress << "\nB_N1, 2, 3\n*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=B_N1\n"

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "static_contact.hpp"
@@ -253,7 +254,9 @@ TEST(StaticContact, FrictionDecaySlipsAtTheCoefficientOfItsSlipRate) {
   constexpr double shift = 0.02, mu_s = 0.3, mu_k = 0.2, dc = 50;
   const double mu = mu_k + (mu_s - mu_k) * std::exp(-dc * shift);
   const std::string dir = scratch_dir("sheared_decay");
-  std::ofstream(dir + "/bar.inp") << sheared_bar(mu_s, shift, "*FRICTION, EXPONENTIAL DECAY\n0.3, 0.2, 50.\n");
+  std::ostringstream friction;
+  friction << "*FRICTION, EXPONENTIAL DECAY\n" << mu_s << ", " << mu_k << ", " << dc << "\n";
+  std::ofstream(dir + "/bar.inp") << sheared_bar(mu_s, shift, friction.str());
   std::string log;
   ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
   const Csv pair = read_csv(dir + "/out/history/contact.csv");
