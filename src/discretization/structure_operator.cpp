@@ -88,6 +88,37 @@ double StructureOperator::linearized_force(const Configuration& ref, const std::
   return 0.5 * w;
 }
 
+double StructureOperator::small_strain_force(const Configuration& ref, const std::vector<double>& x,
+                                             std::vector<double>& f, const std::vector<double>* thermal,
+                                             PointStates states) const {
+  const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn_);
+  std::vector<double> fs, fe;
+  double w = 0;
+  if (solids_.num_elements() > 0) {
+    std::vector<double> xs(3 * nn);
+    for (std::size_t n = 0; n < nn; ++n)
+      for (int k = 0; k < 3; ++k) xs[3 * n + k] = x[q * n + k];
+    w = solids_.small_strain_force(xs, fs, thermal && !thermal->empty() ? thermal->data() : nullptr, states.old,
+                                   states.next);
+  }
+  if (shells_.num_elements() > 0) {
+    std::vector<double> fsh;
+    shells_.linearized_forces(ref, x, ndn_, fe);
+    gather({}, fe, fsh);  // the shells' share alone, for their energy x . K x / 2
+    for (std::size_t k = 0; k < fsh.size(); ++k) w += 0.5 * fsh[k] * x[k];
+  }
+  gather(fs, fe, f);
+  return w;
+}
+
+void StructureOperator::small_strain_matrices(const Configuration& ref, const Configuration& c,
+                                              std::vector<double>& k, const double* state_old) const {
+  k.assign(matrix_offset(num_elements()), 0.0);
+  if (solids_.num_elements() > 0)
+    solids_.small_strain_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data(), state_old);
+  if (shells_.num_elements() > 0) shells_.element_matrices(ref, k.data() + solid_size_);
+}
+
 Configuration StructureOperator::rest() const {
   StructureState st;
   st.initialize(sys_);

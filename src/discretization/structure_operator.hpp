@@ -91,6 +91,16 @@ class StructureOperator {
   /// (continuum elements: K(0), whatever ref.u is); returns x . K x / 2.
   double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
                           const std::vector<double>* thermal = nullptr) const;
+  /// The forces of a geometrically linear step with plasticity: the continuum elements' small-
+  /// strain theory from states.old into states.next (ContinuumOperator::small_strain_force)
+  /// and the shells' K(ref) x; returns the strain energy (the continuum's, stored plus
+  /// dissipated, and the shells' x . K x / 2).
+  double small_strain_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
+                            const std::vector<double>* thermal, PointStates states) const;
+  /// Their element matrices at c's displacements and temperatures (element_matrices'
+  /// layout): the continuum's consistent small-strain tangents, the shells' K(ref).
+  void small_strain_matrices(const Configuration& ref, const Configuration& c, std::vector<double>& k,
+                             const double* state_old) const;
   /// The undeformed configuration with Abaqus' default triads (t1 the projection of global x,
   /// or z, on the tangent plane): what an engine's set-up assembles for its analysis.
   Configuration rest() const;

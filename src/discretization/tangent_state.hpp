@@ -14,6 +14,12 @@ namespace halfstep {
 /// Most state values per point a continuum law has (J2): the size of the per-element copy.
 constexpr int kMaxTangentState = kJ2StateSize;
 
+/// Dual values a per-element copy of kind K's state holds (kMaxTangentState per point).
+template <class K>
+HS_HD constexpr int ns_capacity() {
+  return kMaxTangentState * K::kPoints;
+}
+
 /// Kind K's element whose first point is p0: its `size` state components from the store
 /// (StructureState::solid_state's layout, `stride` values per component; null: the virgin
 /// state, zeros) into old[c * K::kPoints + g] as duals without derivative.

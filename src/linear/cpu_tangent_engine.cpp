@@ -95,7 +95,15 @@ class CpuTangentEngine final : public TangentEngine {
   double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
                           const std::vector<double>* thermal = nullptr) override {
     const auto t0 = Clock::now();
-    const double energy = op_.linearized_force(ref, x, f, thermal);
+    double energy;
+    if (small_ref_) {
+      if (trial_.size() != committed_.size()) trial_.resize(committed_.size());
+      energy = op_.small_strain_force(ref, x, f, thermal,
+                                      PointStates{committed_.empty() ? nullptr : committed_.data(),
+                                                  committed_.empty() ? nullptr : trial_.data()});
+    } else {
+      energy = op_.linearized_force(ref, x, f, thermal);
+    }
     stats_.internal_force_seconds += seconds_since(t0);
     return energy;
   }
@@ -110,7 +118,10 @@ class CpuTangentEngine final : public TangentEngine {
 
   void assemble_and_factor(const Configuration& c) override {
     auto t0 = Clock::now();
-    op_.element_matrices(c, k_, committed_.empty() ? nullptr : committed_.data());
+    if (small_ref_)
+      op_.small_strain_matrices(*small_ref_, c, k_, committed_.empty() ? nullptr : committed_.data());
+    else
+      op_.element_matrices(c, k_, committed_.empty() ? nullptr : committed_.data());
     stats_.element_seconds += seconds_since(t0);
     stats_.matrices += op_.num_elements();
     t0 = Clock::now();
@@ -169,6 +180,7 @@ class CpuTangentEngine final : public TangentEngine {
 
   void set_coupling(const CouplingBlocks* blocks) override { coupling_ = blocks; }
 
+  void set_small_strain(const Configuration* ref) override { small_ref_ = ref; }
   void set_material_state(const std::vector<double>& converged) override { committed_ = converged; }
   void trial_material_state(std::vector<double>& s) override { s = trial_; }
 
@@ -188,6 +200,7 @@ class CpuTangentEngine final : public TangentEngine {
   std::unique_ptr<SparseSolver> solver_;
   std::vector<double> k_;  ///< element matrices, kept to reuse the allocation
   std::vector<double> committed_, trial_;  ///< material state: converged, and at the last internal_force
+  const Configuration* small_ref_ = nullptr;  ///< a linear step's reference with the small-strain theory (null: off)
   CsrMatrix a_;
   bool analyzed_ = false, factored_ = false;
   TangentStats stats_;

@@ -126,6 +126,13 @@ class TangentEngine {
   /// The state the last internal_force reached at its configuration (a trial's), into s; what
   /// a converged increment commits.
   virtual void trial_material_state(std::vector<double>& s) = 0;
+  /// A geometrically linear step whose laws have state (plasticity; ref: its reference
+  /// configuration, which must outlive the use; null: off): linearized_force then evaluates
+  /// the small-strain theory from the state set_material_state gave, writing the trial's
+  /// state (trial_material_state) and returning the strain energy, stored plus dissipated
+  /// (StructureOperator::small_strain_force), and assemble_and_factor(c) assembles its
+  /// consistent tangent at c's displacements (the shells' K(ref)).
+  virtual void set_small_strain(const Configuration* ref) = 0;
   /// Solves K x = b for the last factored tangent; b and x have one entry per equation.
   /// Throws RunError when an iterative solver does not converge.
   virtual void solve(const std::vector<double>& b, std::vector<double>& x) = 0;

@@ -108,7 +108,9 @@ HS_HD SolidStress<T> j2_small_strain_update(const SolidMaterial<T>& m, const Mat
   T h;
   const T sy = j2_yield_stress(m, alpha_old, &h);
   T dgamma = T(0);
-  if (q > sy) {
+  // As in j2_update_h: a point re-evaluated at its converged strain (a static increment's
+  // first iteration) sits on its surface give or take round-off and must not count as yielding.
+  if (q > sy * T(1 + 1e-10)) {
     dgamma = j2_plastic_multiplier(m, q, alpha_old, T(3) * m.mu);
     // Flow along n = 3/2 s / q: the plastic strain grows by dgamma n, the deviator shrinks by
     // 2 mu dgamma n, i.e. by the factor 1 - 3 mu dgamma / q.
@@ -172,6 +174,83 @@ HS_HD void symmetric_eigen3(const Mat3<T>& A, T w[3], Mat3<T>& V) {
       }
   }
   for (int i = 0; i < 3; ++i) w[i] = a(i, i);
+}
+
+namespace j2_detail {
+
+/// The log strain -ln(1 + w) / 2 (inverse: false) or expm1(-2 w) (inverse: true) applied to
+/// the eigenvalues of the symmetric tensor a (tensor components 11, 22, 33, 12, 13, 23) into
+/// out, same axes; a zero tensor maps to zero without a decomposition (the virgin state of
+/// most points).
+HS_HD void plastic_log_map(const double a[6], double out[6], bool inverse) {
+  const int vi[6] = {0, 1, 2, 0, 0, 1}, vj[6] = {0, 1, 2, 1, 2, 2};
+  bool zero = true;
+  for (int k = 0; k < 6; ++k) zero = zero && a[k] == 0.0;
+  if (zero) {
+    for (int k = 0; k < 6; ++k) out[k] = 0.0;
+    return;
+  }
+  Mat3<double> A = scaled_identity(0.0), V;
+  for (int k = 0; k < 6; ++k) A(vi[k], vj[k]) = A(vj[k], vi[k]) = a[k];
+  double w[3], g[3];
+  symmetric_eigen3(A, w, V);
+  for (int i = 0; i < 3; ++i) g[i] = inverse ? std::expm1(-2.0 * w[i]) : -0.5 * std::log1p(w[i]);
+  for (int k = 0; k < 6; ++k) {
+    out[k] = 0.0;
+    for (int i = 0; i < 3; ++i) out[k] += g[i] * V(vi[k], i) * V(vj[k], i);
+  }
+}
+
+}  // namespace j2_detail
+
+/// The small plastic strain eps_p (11, 22, 33, 12, 13, 23 tensor components) of a finite-strain
+/// state's P = Cp^-1 - I, read as Fp = exp(eps_p) (symmetric, no plastic rotation): eps_p =
+/// -ln(I + P) / 2 in the principal axes of P, to first order -P / 2. A geometrically linear
+/// step and a finite-strain one so hand the same plastic state on to each other.
+HS_HD void j2_plastic_strain_of_state(const double P[6], double ep[6]) {
+  j2_detail::plastic_log_map(P, ep, false);
+}
+
+/// P = Cp^-1 - I = expm1(-2 eps_p) in the principal axes of eps_p (the inverse of
+/// j2_plastic_strain_of_state).
+HS_HD void j2_state_of_plastic_strain(const double ep[6], double P[6]) {
+  j2_detail::plastic_log_map(ep, P, true);
+}
+
+/// The J2 law in the small-strain theory, for a geometrically linear step's element passes:
+/// F is a dual number whose value is the reference (I) and whose derivative part is the
+/// displacement gradient H of the linearized kinematics (V: double for forces, a dual number
+/// for the tangent's direction). The radial return runs on eps = sym(H) from the state old
+/// (j2_update's layout: Cp^-1 - I, converted by j2_plastic_strain_of_state), the new state
+/// goes into next (value parts), and S comes back with value 0 and derivative sigma, so that
+/// the element's P = F S is sigma in its derivative part: the small-strain forces of each
+/// kind's own kinematics (C3D8's F-bar becomes B-bar), exactly. Energy and dissipation ride
+/// in the derivative part the same way (stored elastic energy plus dissipation).
+template <class V, class S>
+HS_HD SolidStress<Dual<V>> j2_small_strain_linearized(const SolidMaterial<Dual<V>>& m, const Mat3<Dual<V>>& F,
+                                                      const S* old, Dual<V>* next) {
+  using T = Dual<V>;
+  double o[6], ep_old[kJ2StateSize];
+  for (int k = 0; k < 6; ++k) o[k] = autodiff::value_of(old[k]);
+  j2_plastic_strain_of_state(o, ep_old);
+  ep_old[kJ2Alpha] = autodiff::value_of(old[kJ2Alpha]);
+  ep_old[kJ2Dissipation] = autodiff::value_of(old[kJ2Dissipation]);
+  Mat3<T> eps;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) eps(i, j) = T(V(0.5) * (F(i, j).d + F(j, i).d));
+  T nx[kJ2StateSize];
+  const SolidStress<T> r = j2_small_strain_update(m, eps, ep_old, nx);
+  double ep_new[6], p_new[6];
+  for (int k = 0; k < 6; ++k) ep_new[k] = autodiff::value_of(nx[k]);
+  j2_state_of_plastic_strain(ep_new, p_new);
+  for (int k = 0; k < 6; ++k) next[k] = T(p_new[k]);
+  next[kJ2Alpha] = T(autodiff::value_of(nx[kJ2Alpha]));
+  next[kJ2Dissipation] = T(autodiff::value_of(nx[kJ2Dissipation]));
+  SolidStress<T> out;
+  for (int k = 0; k < 9; ++k) out.S.a[k] = T(V(0), r.S.a[k].v);
+  out.dissipation = T(V(0), nx[kJ2Dissipation].v);
+  out.energy = T(V(0), r.energy.v + nx[kJ2Dissipation].v);
+  return out;
 }
 
 namespace j2_detail {

@@ -57,6 +57,7 @@ HS_HD SolidMaterial<Dual<T>> dual_material(const SolidMaterial<T>& m) {
   }
   r.adhesion = m.adhesion;
   for (int i = 0; i < 3; ++i) r.expansion[i] = Dual<T>(m.expansion[i]);
+  r.small_strain = m.small_strain;
   return r;
 }
 

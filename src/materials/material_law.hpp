@@ -74,7 +74,22 @@ HS_HD SolidStress<T> evaluate(const SolidMaterial<T>& m, const Mat3<T>& F,
     if constexpr (L::kStateSize > 0) {
       T old[L::kStateSize], next[L::kStateSize];
       for (int c = 0; c < L::kStateSize; ++c) old[c] = state_old.p ? state_old[c] : T(0);
-      const SolidStress<T> r = L::update(m, F, old, next);
+      SolidStress<T> r;
+      if constexpr (DualDepth<T>::value >= 2) {
+        // Second derivatives serve only the small-strain tangent (its kinematics linearized
+        // in the outer level).
+        r = L::small_strain_update(m, F, old, next);
+      } else if constexpr (DualDepth<T>::value == 1) {
+#ifndef __CUDA_ARCH__
+        // Host only: the CUDA tangent engine refuses the small-strain theory (docs/theory.md,
+        // "Small strain"), and its dual kernels compile without this branch.
+        if (m.small_strain) r = L::small_strain_update(m, F, old, next);
+        else
+#endif
+          r = L::update(m, F, old, next);
+      } else {
+        r = L::update(m, F, old, next);
+      }
       if (state_new.p)
         for (int c = 0; c < L::kStateSize; ++c) state_new[c] = next[c];
       return r;
@@ -82,6 +97,22 @@ HS_HD SolidStress<T> evaluate(const SolidMaterial<T>& m, const Mat3<T>& F,
       // No state: S depends on F alone.
       (void)state_old;
       (void)state_new;
+#ifndef __CUDA_ARCH__
+      if constexpr (DualDepth<T>::value >= 1) {
+        if (m.small_strain) {
+          // The small-strain theory about the reference (value F = I, S = 0): sigma = C : eps
+          // is S's first derivative already; the energy eps : C : eps / 2, quadratic, has
+          // none, so it is put there from the same sigma.
+          SolidStress<T> r = L::stress(m, F);
+          using V = decltype(r.energy.d);
+          V w = V(0);
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) w = w + V(0.25) * r.S(i, j).d * (F(i, j).d + F(j, i).d);
+          r.energy = T(V(0), w);
+          return r;
+        }
+      }
+#endif
       return L::stress(m, F);
     }
   });

@@ -46,6 +46,11 @@ struct SolidMaterial {
   /// axes); all three equal for isotropic expansion, all zero for none
   /// (materials/material_law.hpp, thermal_stress).
   T expansion[3] = {};
+  /// 1: a geometrically linear static step evaluates this material's law with state (J2) in
+  /// the small-strain theory (materials/material_law.hpp, evaluate): the element passes
+  /// linearize the kinematics with dual numbers about the reference, and the law takes the
+  /// derivative part as the small strain. 0 everywhere else; plain-number evaluations ignore it.
+  int small_strain = 0;
 };
 
 /// Second Piola-Kirchhoff stress and strain energy density of a deformation.

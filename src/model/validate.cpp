@@ -99,10 +99,8 @@ void check_elements(const Elements& e, const Nodes& n) {
 /// needs_mass: the deck has a dynamic step, explicit or implicit (a static analysis needs no
 /// density).
 /// has_static: the deck has a static step (shells carry no plastic state through Newton yet).
-/// linear_static: the deck's first static step without NLGEOM (null: none), where continuum
-/// plasticity is not available (its return map is the finite-strain one).
 void check_section_material(const Material& mat, const SourceLoc& loc, const char* keyword, bool shell,
-                            bool needs_mass, bool has_static, const Step* linear_static, bool temperatures) {
+                            bool needs_mass, bool has_static, bool temperatures) {
   const std::string where = "material '" + mat.name + "' used by this " + keyword;
   if (shell && temperatures && mat.has_expansion)
     throw InputError(mat.expansion_loc, where + " expands (*EXPANSION) and the deck changes temperatures "
@@ -116,11 +114,6 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
     if (shell && has_static)
       throw InputError(mat.plastic_loc, where + " has *PLASTIC, and the deck has a *STATIC step (or an implicit one): shell plasticity "
                                                 "runs in *DYNAMIC, EXPLICIT steps only so far");
-    if (!shell && linear_static)
-      throw InputError(mat.plastic_loc, where + " has *PLASTIC, and static step '" + linear_static->name + "' (" +
-                                            linear_static->loc.str() +
-                                            ") is geometrically linear: plasticity in static steps runs with "
-                                            "NLGEOM=YES so far (the finite-strain J2 return); use *STEP, NLGEOM=YES");
   }
   if (shell) {
     if (mat.has_hyperelastic)
@@ -161,11 +154,9 @@ void check_shell_formulation(const Model& m, const ShellSection& sec) {
 
 void check_sections(const Model& m) {
   bool needs_mass = false, has_static = false, temperatures = false;
-  const Step* linear_static = nullptr;
   for (const Step& s : m.steps) {
     needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic || s.dynamic;
     has_static = has_static || s.procedure != Procedure::ExplicitDynamic;
-    if (!linear_static && s.procedure != Procedure::ExplicitDynamic && !s.nlgeom) linear_static = &s;
     temperatures = temperatures || !s.temperatures.empty();
   }
   // The section that took each element, by pointer: a SourceLoc copy per element would cost a
@@ -196,7 +187,7 @@ void check_sections(const Model& m) {
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
     if (sec.has_fpm()) check_shell_formulation(m, sec);
-    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static, nullptr, temperatures);
+    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static, temperatures);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
     // A yielding section is integrated by Simpson's rule through the thickness (elastic ones
@@ -214,8 +205,7 @@ void check_sections(const Model& m) {
     // FULL (C3D8's plain integration) and REDUCED MASS (C3D20R's mass at its points) take any
     // law and any procedure; FPM is incremental.
     if (sec.formulation == "FPM") check_formulation(m, sec, mat->second);
-    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static, linear_static,
-                           temperatures);
+    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static, temperatures);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
     claim(sec.elset, sec.loc, SectionKeyword::Solid);

@@ -1,5 +1,5 @@
-// The static step as a NewtonProblem (newton.hpp): an attempt's start, the out-of-balance
-// forces and Abaqus/Standard's force scales, the tangent and the correction.
+// The static step as a NewtonProblem (newton.hpp): an attempt's start, the internal and
+// out-of-balance forces and Abaqus/Standard's force scales, the tangent and the correction.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "elements/registry.hpp"
 #include "solver/static_problem.hpp"
 
 namespace halfstep {
@@ -237,7 +238,7 @@ void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
         add_body_blocks(trial);
         engine->set_coupling(&body_blocks_);
       }
-      if (step.nlgeom) {
+      if (step.nlgeom || small_strain) {
         engine->assemble_and_factor(trial.cfg);
       } else if (!factored_linear_ || contact || (dynamic && shift_dtau_ != factored_dtau_)) {
         // K of a geometrically linear step is factored once per step, at the reference (with
@@ -263,7 +264,7 @@ bool StaticProblem::hold_zero_pivot(const SingularStiffness& e) {
   // Only where nothing else shifts the diagonal and K is factored once: a geometrically
   // linear step without contact, stabilization or inertia.
   constexpr std::size_t kMaxZeroPivots = 64;
-  if (step.nlgeom || contact || dynamic || (stabilize && c_stab > 0) || e.equation() < 0 ||
+  if (step.nlgeom || small_strain || contact || dynamic || (stabilize && c_stab > 0) || e.equation() < 0 ||
       !(e.largest_diagonal() > 0) || zero_pivot_eq_.size() >= kMaxZeroPivots)
     return false;
   if (zero_pivot_spring_.empty()) zero_pivot_spring_.assign(static_cast<std::size_t>(neq), 0.0);
@@ -343,6 +344,47 @@ void StaticProblem::add_force_scale(const NewtonIterate& s) {
       ++q_count_[fld];
     }
   }
+}
+
+void StaticProblem::check_small_strain_kinds() const {
+  const SolidMesh& sm = sys.solid;
+  for (const SolidGroup& g : sm.groups) {
+    const ElementKindInfo& kind = element_kind(g.kind);
+    if (kind.thermal_strain) continue;
+    for (int e = g.first; e < g.first + g.count; ++e)
+      if (state_size(sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])]) > 0)
+        throw InputError(step.loc, "step '" + step.name + "' is geometrically linear (no NLGEOM=YES), and element " +
+                                       std::to_string(model.elements.id[static_cast<std::size_t>(
+                                           sm.model_element[static_cast<std::size_t>(e)])]) +
+                                       " (" + kind.name + ") has a *PLASTIC material: " + kind.name +
+                                       " elements yield in NLGEOM=YES steps only so far (the small-strain theory "
+                                       "takes 3-D continuum, plane strain and axisymmetric elements); use *STEP, "
+                                       "NLGEOM=YES");
+  }
+}
+
+double StaticProblem::internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f,
+                               double* contact_energy) {
+  double w = 0;
+  if (step.nlgeom) {
+    w = engine->internal_force(c, f);
+  } else if (!small_strain && c.thermal.empty() && std::all_of(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ndof),
+                                               [](double v) { return v == 0.0; })) {
+    f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free
+  } else {
+    // The engine takes the dofs' entries (not the bodies' turns after them).
+    const std::vector<double>* x = &xs;
+    if (xs.size() != ndof) {
+      node_x_.assign(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ndof));
+      x = &node_x_;
+    }
+    w = engine->linearized_force(ref, *x, f, &c.thermal);
+    if (!c.thermal.empty() && sys.solid.num_elements > 0)
+      w += op.continuum().thermal_energy_correction(translations(xs), c.thermal.data());
+  }
+  const double e = contact ? contact->add_forces(translations(xs), ndn, f) : 0.0;
+  if (contact_energy) *contact_energy = e;
+  return w;
 }
 
 }  // namespace halfstep

@@ -193,9 +193,18 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
     throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *ADHESION at " +
                                    model.adhesions.front().loc.str() +
                                    " follows its nonlinear law only under Newton iterations: use *STEP, NLGEOM=YES");
+  small_strain = !step.nlgeom && sys.solid.state_size > 0;
+  if (small_strain) check_small_strain_kinds();
   number_equations_of_step();
   engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress,
                                combined.empty() ? nullptr : &combined);
+  if (small_strain) {
+    try {
+      engine->set_small_strain(&ref);
+    } catch (const RunError& e) {  // an engine without the theory: the step's line, as for input
+      throw InputError(step.loc, "step '" + step.name + "': " + e.what());
+    }
+  }
   // Laws with state start every evaluation from the last converged increment (accepted()).
   if (sys.solid.state_size > 0) engine->set_material_state(st.solid_state);
   lump_stabilization_masses();
@@ -546,30 +555,6 @@ void StaticProblem::trial_configuration(const std::vector<double>& xs, Configura
     linear_configuration(xs, c);
 }
 
-double StaticProblem::internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f,
-                               double* contact_energy) {
-  double w = 0;
-  if (step.nlgeom) {
-    w = engine->internal_force(c, f);
-  } else if (c.thermal.empty() && std::all_of(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ndof),
-                                               [](double v) { return v == 0.0; })) {
-    f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free
-  } else {
-    // The engine takes the dofs' entries (not the bodies' turns after them).
-    const std::vector<double>* x = &xs;
-    if (xs.size() != ndof) {
-      node_x_.assign(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ndof));
-      x = &node_x_;
-    }
-    w = engine->linearized_force(ref, *x, f, &c.thermal);
-    if (!c.thermal.empty() && sys.solid.num_elements > 0)
-      w += op.continuum().thermal_energy_correction(translations(xs), c.thermal.data());
-  }
-  const double e = contact ? contact->add_forces(translations(xs), ndn, f) : 0.0;
-  if (contact_energy) *contact_energy = e;
-  return w;
-}
-
 void StaticProblem::external(double tau, const Configuration& c, std::vector<double>& f) {
   const Configuration& on = step.nlgeom ? c : (rotations ? ref : c);
   f.assign(ndof, 0.0);
@@ -837,6 +822,11 @@ double StaticProblem::element_energies(const NewtonIterate& s) {
                      s.cfg.thermal.empty() ? nullptr : s.cfg.thermal.data(),
                      st.solid_state.empty() ? nullptr : st.solid_state.data())  // committed: read only
                         .dissipation;
+    } else if (small_strain) {  // the committed state's energies at s (written nowhere)
+      std::vector<double> f;
+      op.continuum().small_strain_force(translations(s.x), f, s.cfg.thermal.empty() ? nullptr : s.cfg.thermal.data(),
+                                        st.solid_state.empty() ? nullptr : st.solid_state.data(), nullptr,
+                                        &st.solid_energy, &st.solid_hourglass, &dissipation);
     } else {
       op.continuum().linearized_energies(translations(s.x), st.solid_energy, st.solid_hourglass,
                                          s.cfg.thermal.empty() ? nullptr : s.cfg.thermal.data());

@@ -54,7 +54,8 @@ struct StaticProblem final : NewtonProblem {
   // never below the time average of the converged increments (q~, accepted()).
   int equations() const override { return neq; }
   /// Contact makes a linear step nonlinear too (its active set and multipliers).
-  bool nonlinear() const override { return step.nlgeom || contact != nullptr; }
+  /// So does plasticity (small_strain).
+  bool nonlinear() const override { return step.nlgeom || contact != nullptr || small_strain; }
   void begin_attempt(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau) override;
   NewtonBalance balance(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau,
                         std::vector<double>& r) override;
@@ -233,6 +234,10 @@ struct StaticProblem final : NewtonProblem {
   /// Kinetic energy v . M v / 2 of the dynamic step's velocities.
   double kinetic_energy() const;
   bool rotations = false;  ///< nodes with rotations to carry (a model without shells has none)
+  /// A geometrically linear step whose continuum laws have state (J2): the small-strain
+  /// theory, Newton on the material's nonlinearity with the tangent at each iterate
+  /// (TangentEngine::set_small_strain).
+  bool small_strain = false;
   /// A frequency step of a model that some part can leave as a rigid body (no support holds it):
   /// its tangent is singular, and the step factors K - sigma M with a negative shift instead.
   bool free_motion = false;
@@ -256,6 +261,10 @@ struct StaticProblem final : NewtonProblem {
   void transformed_nodes(std::vector<char>& held_check);
   void number_equations_of_step();
   void lump_stabilization_masses();
+  /// Refuses, naming the element, a law with state on a kind whose points do not evaluate
+  /// through the continuum laws (plane stress: its own S33 = 0 iteration; trusses), which the
+  /// small-strain theory of a linear step does not reach.
+  void check_small_strain_kinds() const;
   void start_state();
   void init_dynamics();
 

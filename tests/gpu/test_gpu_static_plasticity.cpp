@@ -60,5 +60,18 @@ TEST(GpuStaticPlasticity, ThickCylinderMatchesHill) {
   EXPECT_LT(worst, 0.02 * hill_pressure(kC));
 }
 
+// A geometrically linear step's small-strain theory runs on the CPU's engine only so far: the
+// CUDA engine refuses it with the step's line and the way out, and the CPU runs the same deck.
+TEST(GpuStaticPlasticity, LinearStepIsRefusedByTheCudaEngineWithTheWayOut) {
+  NEED_GPU();
+  const std::string dir = scratch_dir("gpu_plastic_bar_linear");
+  std::ofstream(dir + "/bar.inp") << bar_deck("C3D8", false);
+  std::string log;
+  EXPECT_EQ(run_halfstep(dir + "/bar.inp", dir + "/gpu", "--backend cuda", &log), 2) << log;
+  EXPECT_NE(log.find("bar.inp:"), std::string::npos) << log;
+  EXPECT_NE(log.find("--backend cpu"), std::string::npos) << log;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/cpu", "--backend cpu", &log), 0) << log;
+}
+
 }  // namespace
 }  // namespace halfstep::test

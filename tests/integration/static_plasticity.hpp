@@ -48,6 +48,21 @@ inline double mean_at(const Csv& csv, const std::string& name, double t, int* ro
 
 constexpr int kBarCubes = 2;        ///< unit cubes along x, L = 2
 constexpr double kStretch = 1.1;    ///< the first step's end stretch
+constexpr double kSmallStrain = 0.01;  ///< the first step's end strain in a geometrically linear step
+
+/// The small-strain theory's uniaxial closed form at strain eps (linear hardening): plastic
+/// strain alpha = (E eps - sigma_y) / (E + H), stress sigma = sigma_y + H alpha (force per unit
+/// area: the area does not change), lateral strain -nu sigma / E - alpha / 2, and after release
+/// the strains alpha and -alpha / 2; the plastic work sigma_y alpha + H alpha^2 / 2 per volume.
+struct SmallStrainClosedForm {
+  double alpha, sigma, lateral, work;
+  explicit SmallStrainClosedForm(double eps) {
+    alpha = (kE * eps - kYield) / (kE + kH);
+    sigma = kYield + kH * alpha;
+    lateral = -kNu * sigma / kE - alpha / 2;
+    work = kYield * alpha + 0.5 * kH * alpha * alpha;
+  }
+};
 
 /// The material block with the hardening table (two points: linear hardening to alpha 1).
 inline std::string steel() {
@@ -59,9 +74,10 @@ inline std::string steel() {
 
 /// A bar of kBarCubes unit cubes of `type` (C3D8 or C3D8R) along x, on symmetry planes x = 0,
 /// y = 0, z = 0 (free to contract sideways: homogeneous uniaxial stress), stretched to
-/// kStretch in a static NLGEOM step, then released (OP=NEW keeps the symmetry planes).
-/// Node sets XL (the end face), TOP (y = 1); history of XL, one field frame per step.
-inline std::string bar_deck(const std::string& type) {
+/// kStretch in a static NLGEOM step (nlgeom false: to the strain kSmallStrain in geometrically
+/// linear steps), then released (OP=NEW keeps the symmetry planes). Node sets XL (the end
+/// face), TOP (y = 1); history of XL, one field frame per step.
+inline std::string bar_deck(const std::string& type, bool nlgeom = true) {
   std::ostringstream d;
   d.precision(17);
   d << "*HEADING\nplastic bar\n*NODE\n";
@@ -84,11 +100,12 @@ inline std::string bar_deck(const std::string& type) {
   d << steel() << "*SOLID SECTION, ELSET=BAR, MATERIAL=STEEL\n";
   const std::string planes = "X0, 1, 1\nY0, 2, 2\nZ0, 3, 3\n";
   const std::string output =
-      "*OUTPUT, FIELD, NUMBER INTERVAL=1\n*NODE OUTPUT\nU, RF\n*ELEMENT OUTPUT\nS, PEEQ\n"
+      "*OUTPUT, FIELD, NUMBER INTERVAL=1\n*NODE OUTPUT\nU, RF\n*ELEMENT OUTPUT\nS, E, PEEQ\n"
       "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=XL\nU, RF\n*NODE OUTPUT, NSET=TOP\nU\n";
-  d << "*STEP, NLGEOM=YES, INC=1000\n*STATIC\n0.05, 1.\n*BOUNDARY\n" << planes << "XL, 1, 1, "
-    << (kStretch - 1) * kBarCubes << "\n" << output << "*END STEP\n";
-  d << "*STEP, NLGEOM=YES, INC=1000\n*STATIC\n0.25, 1.\n*BOUNDARY, OP=NEW\n" << planes << output << "*END STEP\n";
+  const char* step = nlgeom ? "*STEP, NLGEOM=YES, INC=1000\n" : "*STEP, INC=1000\n";
+  d << step << "*STATIC\n0.05, 1.\n*BOUNDARY\n" << planes << "XL, 1, 1, "
+    << (nlgeom ? kStretch - 1 : kSmallStrain) * kBarCubes << "\n" << output << "*END STEP\n";
+  d << step << "*STATIC\n0.25, 1.\n*BOUNDARY, OP=NEW\n" << planes << output << "*END STEP\n";
   return d.str();
 }
 
@@ -121,9 +138,10 @@ inline void hill_stress(double r, double c, double& sr, double& st) {
 
 /// A quarter of the cylinder in C3D8 (kRadial x kRing x 1 layer of thickness 1), plane strain
 /// by holding z on both faces, symmetry planes x = 0 and y = 0, the pressure of a front at kC
-/// on the inner faces (P6), ramped over a static NLGEOM step. Element e = i * kRing + j + 1
-/// sits at ring i (radially) and sector j. Perfectly plastic (the hardening table's first line).
-inline std::string cylinder_deck() {
+/// on the inner faces (P6), ramped over a static NLGEOM step (nlgeom false: a geometrically
+/// linear one, the small-strain theory of Hill's solution). Element e = i * kRing + j + 1 sits
+/// at ring i (radially) and sector j. Perfectly plastic (the hardening table's first line).
+inline std::string cylinder_deck(bool nlgeom = true) {
   std::ostringstream d;
   d.precision(17);
   d << "*HEADING\nthick-walled cylinder, Hill\n*NODE\n";
@@ -151,7 +169,8 @@ inline std::string cylinder_deck() {
     for (int i = 0; i <= kRadial; ++i) d << id(i, kRing, l) << (l == 1 && i == kRadial ? "\n" : ", ");
   d << "*MATERIAL, NAME=STEEL\n*ELASTIC\n" << kE << ", " << kNu << "\n*PLASTIC\n" << kYield << ", 0.\n"
     << "*SOLID SECTION, ELSET=WALL, MATERIAL=STEEL\n*BOUNDARY\nALL, 3, 3\nYSYM, 2, 2\nXSYM, 1, 1\n";
-  d << "*STEP, NLGEOM=YES, INC=1000\n*STATIC\n0.1, 1.\n*DLOAD\nINNER, P6, " << hill_pressure(kC) << "\n"
+  d << (nlgeom ? "*STEP, NLGEOM=YES, INC=1000\n" : "*STEP, INC=1000\n") << "*STATIC\n0.1, 1.\n*DLOAD\nINNER, P6, "
+    << hill_pressure(kC) << "\n"
     << "*OUTPUT, FIELD, NUMBER INTERVAL=1\n*ELEMENT OUTPUT\nS, PEEQ\n*END STEP\n";
   return d.str();
 }

@@ -102,9 +102,13 @@ TEST(StaticPlasticity, ExplicitStepStartsFromTheStaticPlasticState) {
   }
 }
 
-TEST(StaticPlasticity, ThickCylinderMatchesHill) {
-  const std::string dir = scratch_dir("hill_cylinder");
-  std::ofstream(dir + "/cyl.inp") << cylinder_deck();
+class HillCylinder : public ::testing::TestWithParam<bool> {};
+
+// NLGEOM=YES (finite strain) and a geometrically linear step (the small-strain theory, Hill's own).
+TEST_P(HillCylinder, ThickCylinderMatchesHill) {
+  const bool nlgeom = GetParam();
+  const std::string dir = scratch_dir(nlgeom ? "hill_cylinder" : "hill_cylinder_linear");
+  std::ofstream(dir + "/cyl.inp") << cylinder_deck(nlgeom);
   std::string log;
   ASSERT_EQ(run_halfstep(dir + "/cyl.inp", dir + "/out", "--backend cpu", &log), 0) << log;
   const auto frames = pvd_frames(dir + "/out/cyl.pvd");
@@ -134,11 +138,69 @@ TEST(StaticPlasticity, ThickCylinderMatchesHill) {
   }
   const std::string summary = read_file(dir + "/out/summary.json");
   const double increments = summary_number(summary, "increments"), iterations = summary_number(summary, "newton_iterations");
-  std::printf("Hill cylinder, p = %.6g: largest stress difference %.4g (%.3g %% of p); %g increments, %g iterations\n",
-              p, worst, 100 * worst / p, increments, iterations);
+  std::printf("Hill cylinder (%s), p = %.6g: largest stress difference %.4g (%.3g %% of p); %g increments, %g "
+              "iterations\n",
+              nlgeom ? "NLGEOM" : "linear", p, worst, 100 * worst / p, increments, iterations);
   EXPECT_LT(worst, 0.02 * p);
   // The consistent tangent: Newton converges in a few iterations per increment.
   EXPECT_LE(iterations, 5 * increments);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinematics, HillCylinder, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "Nlgeom" : "Linear"; });
+
+// A geometrically linear step (issue 44: plasticity in every static context): the small-strain
+// theory's uniaxial closed form, stretched and released, with the same state committed only on
+// convergence; S is sigma, E the small strain, PEEQ the plastic strain.
+TEST_P(StaticPlasticBar, LinearStepFollowsTheSmallStrainClosedForm) {
+  const std::string type = GetParam();
+  const std::string dir = scratch_dir("plastic_bar_linear_" + type);
+  std::ofstream(dir + "/bar.inp") << bar_deck(type, false);
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const SmallStrainClosedForm cf(kSmallStrain);
+  const Csv xl = read_csv(dir + "/out/history/XL.csv"), top = read_csv(dir + "/out/history/TOP.csv");
+  int n = 0;
+  const double rf1 = 4 * mean_at(xl, "RF1", 1.0, &n);
+  ASSERT_EQ(n, 4);
+  const double lateral = mean_at(top, "U2", 1.0);
+  std::printf("%s linear, stretched: RF1 %.9g (closed form %.9g), lateral strain %.9g (%.9g)\n", type.c_str(), rf1,
+              cf.sigma, lateral, cf.lateral);
+  // To the accuracy Newton's checks stop at (C3D8R: 8e-7 of the force, 5e-7 of the lateral strain).
+  EXPECT_NEAR(rf1, cf.sigma, 1e-6 * cf.sigma);
+  EXPECT_NEAR(lateral, cf.lateral, 1e-6 * std::fabs(cf.lateral));
+  const auto frames = pvd_frames(dir + "/out/bar.pvd");
+  std::string loaded;
+  for (const auto& f : frames)
+    if (std::fabs(f.first - 1.0) < 1e-9) loaded = f.second;
+  ASSERT_FALSE(loaded.empty());
+  const std::vector<double> s = read_vtu_array(dir + "/out/" + loaded, "S"), e = read_vtu_array(dir + "/out/" + loaded, "E"),
+                            peeq = read_vtu_array(dir + "/out/" + loaded, "PEEQ");
+  ASSERT_EQ(s.size(), 6u * kBarCubes);
+  ASSERT_EQ(e.size(), 6u * kBarCubes);
+  // Each element's strain to what Newton's force check leaves on the plastic slope E H / (E + H)
+  // (1.3e-9 for C3D8, 1.2e-8 for C3D8R; their mean is exact, the end is prescribed).
+  for (int k = 0; k < kBarCubes; ++k) {
+    EXPECT_NEAR(s[6 * k], cf.sigma, 1e-6 * cf.sigma) << "S11 of element " << k + 1;
+    EXPECT_NEAR(s[6 * k + 1], 0.0, 1e-6 * cf.sigma) << "S22 of element " << k + 1;
+    EXPECT_NEAR(e[6 * k], kSmallStrain, 3e-8) << "E11 of element " << k + 1;
+    EXPECT_NEAR(peeq[k], cf.alpha, 3e-8) << "PEEQ of element " << k + 1;
+  }
+  EXPECT_NEAR(0.5 * (e[0] + e[6]), kSmallStrain, 1e-12);
+  // Released: no stress, and the plastic strain stays.
+  const double u_end = mean_at(xl, "U1", 2.0), lat_end = mean_at(top, "U2", 2.0);
+  std::printf("%s linear, released: end U1 %.9g (closed form %.9g), lateral %.9g (%.9g)\n", type.c_str(), u_end,
+              cf.alpha * kBarCubes, lat_end, -cf.alpha / 2);
+  EXPECT_NEAR(u_end, cf.alpha * kBarCubes, 3e-8);
+  EXPECT_NEAR(lat_end, -cf.alpha / 2, 3e-8);
+  const Csv energy = read_csv(dir + "/out/energy.csv");
+  double dissipated = NAN;
+  for (const auto& row : energy.rows)
+    if (std::fabs(row[0] - 1.0) < 1e-9) dissipated = row[static_cast<std::size_t>(energy.col("plastic_dissipation"))];
+  std::printf("%s linear, plastic dissipation %.9g (closed form %.9g)\n", type.c_str(), dissipated, kBarCubes * cf.work);
+  EXPECT_NEAR(dissipated, kBarCubes * cf.work, 1e-6 * kBarCubes * cf.work);
+  const std::vector<double> s2 = read_vtu_array(dir + "/out/" + frames.back().second, "S");
+  for (double v : s2) EXPECT_NEAR(v, 0.0, 1e-6 * kYield);
 }
 
 }  // namespace

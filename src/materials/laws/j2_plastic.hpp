@@ -27,6 +27,13 @@ struct J2Plastic : LameModuli {
     r.dissipation = next[kJ2Dissipation];
     return r;
   }
+  /// The small-strain theory's update for a geometrically linear step (F a dual number about
+  /// the reference; j2_small_strain_linearized), with the same state layout.
+  template <class V, class S>
+  HS_HD static SolidStress<Dual<V>> small_strain_update(const SolidMaterial<Dual<V>>& m, const Mat3<Dual<V>>& F,
+                                                        const S* old, Dual<V>* next) {
+    return j2_small_strain_linearized(m, F, old, next);
+  }
   /// Without state (the tangent engines, which refuse plastic laws): the elastic response of
   /// isotropic St. Venant-Kirchhoff with the same constants.
   template <class T>
