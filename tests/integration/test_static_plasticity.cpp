@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 
 #include "static_plasticity.hpp"
@@ -201,6 +202,49 @@ TEST_P(StaticPlasticBar, LinearStepFollowsTheSmallStrainClosedForm) {
   EXPECT_NEAR(dissipated, kBarCubes * cf.work, 1e-6 * kBarCubes * cf.work);
   const std::vector<double> s2 = read_vtu_array(dir + "/out/" + frames.back().second, "S");
   for (double v : s2) EXPECT_NEAR(v, 0.0, 1e-6 * kYield);
+}
+
+// A temperature change in a linear step: the bar held at both ends and heated yields in
+// compression (thermal strain alpha dT = 0.005, four times the yield strain), then, released,
+// expands by what the plastic flow left of it: the small-strain theory's closed form,
+// sigma = -(sigma_y + H a) with a = (E alpha dT - sigma_y) / (E + H), end U1 = L (alpha dT - a).
+TEST(StaticPlasticity, LinearStepHeatedBarYieldsInCompression) {
+  const double alpha = 1e-5, dT = 500;
+  std::string deck = bar_deck("C3D8", false);
+  const auto replace = [&deck](const std::string& from, const std::string& to) {
+    const std::size_t at = deck.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    deck.replace(at, from.size(), to);
+  };
+  std::ostringstream held;
+  held.precision(17);
+  held << "XL, 1, 1, " << kSmallStrain * kBarCubes << "\n";
+  replace(held.str(), "XL, 1, 1, 0.\n*TEMPERATURE\nALL, 500.\n");
+  replace("*SOLID SECTION", "*EXPANSION\n1e-5\n*SOLID SECTION");
+  replace("*STEP", "*NSET, NSET=ALL, GENERATE\n1, " + std::to_string(4 * (kBarCubes + 1)) +
+                       ", 1\n*INITIAL CONDITIONS, TYPE=TEMPERATURE\nALL, 0.\n*STEP");
+  const std::string dir = scratch_dir("plastic_bar_linear_heated");
+  std::ofstream(dir + "/bar.inp") << deck;
+  std::string log;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+  const double a = (kE * alpha * dT - kYield) / (kE + kH), sigma = -(kYield + kH * a);
+  const auto frames = pvd_frames(dir + "/out/bar.pvd");
+  std::string loaded;
+  for (const auto& f : frames)
+    if (std::fabs(f.first - 1.0) < 1e-9) loaded = f.second;
+  ASSERT_FALSE(loaded.empty());
+  const std::vector<double> s = read_vtu_array(dir + "/out/" + loaded, "S"),
+                            peeq = read_vtu_array(dir + "/out/" + loaded, "PEEQ");
+  ASSERT_EQ(s.size(), 6u * kBarCubes);
+  const Csv xl = read_csv(dir + "/out/history/XL.csv");
+  const double u_end = mean_at(xl, "U1", 2.0);
+  std::printf("heated bar, linear: S11 %.9g (closed form %.9g), PEEQ %.9g (%.9g), released end U1 %.9g (%.9g)\n", s[0],
+              sigma, peeq[0], a, u_end, kBarCubes * (alpha * dT - a));
+  for (int k = 0; k < kBarCubes; ++k) {
+    EXPECT_NEAR(s[6 * k], sigma, 1e-6 * kYield) << "S11 of element " << k + 1;
+    EXPECT_NEAR(peeq[k], a, 3e-8) << "PEEQ of element " << k + 1;
+  }
+  EXPECT_NEAR(u_end, kBarCubes * (alpha * dT - a), 3e-8);
 }
 
 }  // namespace
