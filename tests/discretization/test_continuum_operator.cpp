@@ -15,6 +15,7 @@
 #include "discretization/continuum_operator.hpp"
 #include "cantilever_deck.hpp"
 #include "io/inp_reader.hpp"
+#include "operator_columns.hpp"
 
 namespace halfstep {
 namespace {
@@ -32,21 +33,10 @@ TEST_P(OperatorDecks, ElementMatricesAreTheForceDerivative) {
   std::vector<double> k;
   op.element_matrices(u, k);
   // Assembled columns of a few dofs against central differences of the assembled force.
-  const std::vector<char> active = op.active_dofs();
-  std::vector<int> probe;
-  for (int d = 0; d < op.num_dofs() && probe.size() < 8; d += 1 + op.num_dofs() / 9)
-    if (active[d]) probe.push_back(d);
+  const std::vector<int> probe = test::probe_dofs(op);
   ASSERT_GE(probe.size(), 4u);
   for (int j : probe) {
-    std::vector<double> col(static_cast<std::size_t>(op.num_dofs()), 0.0), dofs(0);
-    for (int e = 0; e < op.num_elements(); ++e) {
-      const int n = op.element_size(e);
-      std::vector<int> ed(static_cast<std::size_t>(n));
-      op.element_dofs(e, ed.data());
-      for (int b = 0; b < n; ++b)
-        if (ed[b] == j)
-          for (int a = 0; a < n; ++a) col[ed[a]] += k[op.matrix_offset(e) + static_cast<std::size_t>(a * n + b)];
-    }
+    const std::vector<double> col = test::assembled_column(op, k, j);
     const double h = 1e-6 * extent;
     std::vector<double> up = u, um = u, fp, fm;
     up[j] += h;

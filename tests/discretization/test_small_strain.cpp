@@ -12,34 +12,12 @@
 #include "cantilever_deck.hpp"
 #include "discretization/continuum_operator.hpp"
 #include "io/inp_reader.hpp"
+#include "operator_columns.hpp"
 #include "materials/j2_plasticity.hpp"
 #include "materials/solid_laws.hpp"
 
 namespace halfstep {
 namespace {
-
-/// Element matrices (ContinuumOperator's layout) times a unit vector along dof j, assembled.
-std::vector<double> assembled_column(const ContinuumOperator& op, const std::vector<double>& k, int j) {
-  std::vector<double> col(static_cast<std::size_t>(op.num_dofs()), 0.0);
-  for (int e = 0; e < op.num_elements(); ++e) {
-    const int n = op.element_size(e);
-    std::vector<int> ed(static_cast<std::size_t>(n));
-    op.element_dofs(e, ed.data());
-    for (int b = 0; b < n; ++b)
-      if (ed[b] == j)
-        for (int a = 0; a < n; ++a) col[ed[a]] += k[op.matrix_offset(e) + static_cast<std::size_t>(a * n + b)];
-  }
-  return col;
-}
-
-/// A few active dofs spread over the model.
-std::vector<int> probe_dofs(const ContinuumOperator& op) {
-  const std::vector<char> active = op.active_dofs();
-  std::vector<int> probe;
-  for (int d = 0; d < op.num_dofs() && probe.size() < 8; d += 1 + op.num_dofs() / 9)
-    if (active[d]) probe.push_back(d);
-  return probe;
-}
 
 /// The deck's system with every material replaced by steel with linear hardening (J2: E 200e3,
 /// nu 0.3, yield 250, H 1000), so that the displacements below yield most points.
@@ -91,10 +69,10 @@ TEST_P(SmallStrainDecks, PlasticTangentIsTheForceDerivative) {
   ASSERT_GT(yielded, 0) << "the second increment should flow at some points";
   std::vector<double> k(op.matrix_offset(op.num_elements()));
   op.small_strain_matrices(u, k.data(), nullptr, old.data());
-  const std::vector<int> probe = probe_dofs(op);
+  const std::vector<int> probe = test::probe_dofs(op);
   ASSERT_GE(probe.size(), 4u);
   for (int j : probe) {
-    const std::vector<double> col = assembled_column(op, k, j);
+    const std::vector<double> col = test::assembled_column(op, k, j);
     const double h = 1e-7 * extent;
     std::vector<double> up = u, um = u, fp, fm;
     up[j] += h;
