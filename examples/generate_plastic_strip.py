@@ -25,6 +25,10 @@ bending  The same strip (defaults L 20, b 2, t 1, 10 x 1 elements) under end mom
          --hold (0) more, so that the damped motion settles on the static curvature. Sets
          TIP (x = L) and ROOT; history UR on TIP and RF on ROOT; field output every quarter
          of --time.
+
+--static makes either case a *STATIC, NLGEOM=YES step of time 1 in --increments equal
+increments (20) instead (the load or the driven U1 ramped over it; no damping, no hold);
+--linear the same static step geometrically linear (no NLGEOM: the small-strain theory).
 """
 import argparse
 import sys
@@ -66,16 +70,25 @@ def kind(a):
     return "FPM triangle" if a.triangles else "MITC4"
 
 
+def static_step(a):
+    """The lines opening a static step of time 1 in a.increments increments."""
+    return ["*STEP, INC=1000" if a.linear else "*STEP, NLGEOM=YES, INC=1000", "*STATIC", f"{1 / a.increments:.12g}, 1., 1e-6, {1 / a.increments:.12g}"]
+
+
 def tension(a):
     d, nid = mesh(a)
     d = ["*HEADING", f"Plastic {kind(a)} strip in uniaxial tension (generate_plastic_strip.py)"] + d
-    d += ["*AMPLITUDE, NAME=SMOOTH, DEFINITION=SMOOTH STEP", f"0., 0., {a.time:.17g}, 1."]
+    if not a.static:
+        d += ["*AMPLITUDE, NAME=SMOOTH, DEFINITION=SMOOTH STEP", f"0., 0., {a.time:.17g}, 1."]
     d += ["*BOUNDARY", "ALL, 3, 6", "EDGE0, 2, 2"]
-    d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.17g}", "*BOUNDARY, AMPLITUDE=SMOOTH"]
+    if a.static:
+        d += static_step(a) + ["*BOUNDARY"]
+    else:
+        d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time:.17g}", "*BOUNDARY, AMPLITUDE=SMOOTH"]
     for j in range(a.ny + 1):
         for i in range(a.nx + 1):
             d.append(f"{nid(i, j)}, 1, 1, {a.strain * a.length * i / a.nx:.17g}")
-    d += [f"*OUTPUT, HISTORY, TIME INTERVAL={a.time / 100:.17g}", "*NODE OUTPUT, NSET=END", "U, RF",
+    d += [f"*OUTPUT, HISTORY, TIME INTERVAL={(1 if a.static else a.time) / 100:.17g}", "*NODE OUTPUT, NSET=END", "U, RF",
           "*OUTPUT, FIELD, NUMBER INTERVAL=1", "*NODE OUTPUT", "U", "*ELEMENT OUTPUT", "S, SF, PEEQ", "*END STEP"]
     return d
 
@@ -84,14 +97,19 @@ def bending(a):
     d, nid = mesh(a)
     d = ["*HEADING", f"Plastic {kind(a)} strip in pure bending (generate_plastic_strip.py)"] + d
     hold = f", {a.time + a.hold:.17g}, 1." if a.hold > 0 else ""
-    d += ["*AMPLITUDE, NAME=RAMP", f"0., 0., {a.time:.17g}, 1.{hold}"]
+    if not a.static:
+        d += ["*AMPLITUDE, NAME=RAMP", f"0., 0., {a.time:.17g}, 1.{hold}"]
     d += ["*BOUNDARY", "ROOT, XSYMM", "ROOT, 3, 3", f"{nid(0, 0)}, 2, 2"]
-    d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time + a.hold:.17g}", "*CLOAD, AMPLITUDE=RAMP"]
+    if a.static:
+        d += static_step(a) + ["*CLOAD"]
+    else:
+        d += ["*STEP", "*DYNAMIC, EXPLICIT", f", {a.time + a.hold:.17g}", "*CLOAD, AMPLITUDE=RAMP"]
     for j in range(a.ny + 1):
         share = 0.5 if j in (0, a.ny) else 1.0
         d.append(f"{nid(a.nx, j)}, 5, {a.moment * a.width / a.ny * share:.17g}")
-    d += [f"*OUTPUT, HISTORY, TIME INTERVAL={a.time / 200:.17g}", "*NODE OUTPUT, NSET=END", "U, UR",
-          "*NODE OUTPUT, NSET=ROOT", "RF", f"*OUTPUT, FIELD, TIME INTERVAL={a.time / 4:.17g}", "*NODE OUTPUT", "U, UR",
+    span = 1 if a.static else a.time
+    d += [f"*OUTPUT, HISTORY, TIME INTERVAL={span / 200:.17g}", "*NODE OUTPUT, NSET=END", "U, UR",
+          "*NODE OUTPUT, NSET=ROOT", "RF", f"*OUTPUT, FIELD, TIME INTERVAL={span / 4:.17g}", "*NODE OUTPUT", "U, UR",
           "*ELEMENT OUTPUT", "S, SF, SM, PEEQ", "*END STEP"]
     return d
 
@@ -117,10 +135,14 @@ def main():
     p.add_argument("--time", type=float)
     p.add_argument("--hold", type=float, default=0.0, help="bending: time the full moment is held after the ramp")
     p.add_argument("--triangles", action="store_true", help="S3 FPM triangles, two per quad")
+    p.add_argument("--static", action="store_true", help="a *STATIC, NLGEOM=YES step instead of an explicit one")
+    p.add_argument("--linear", action="store_true", help="a geometrically linear *STATIC step (implies --static)")
+    p.add_argument("--increments", type=int, default=20, help="--static: increments of the step")
     a = p.parse_args()
+    a.static = a.static or a.linear
     tens = a.case == "tension"
     defaults = dict(length=10.0 if tens else 20.0, thickness=0.5 if tens else 1.0, nx=5 if tens else 10,
-                    ny=2 if tens else 1, time=2e-4 if tens else 0.02, alpha=0.0 if tens else 8000.0)
+                    ny=2 if tens else 1, time=2e-4 if tens else 0.02, alpha=0.0 if tens or a.static else 8000.0)
     for k, v in defaults.items():
         if getattr(a, k) is None:
             setattr(a, k, v)

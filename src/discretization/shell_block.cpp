@@ -19,14 +19,13 @@ namespace halfstep {
 
 namespace {
 
-/// Section results of shell e in a geometrically linear step: mitc4_section_results
-/// differentiated at the reference (u = 0, directors V0) along the step's displacements and
-/// director increments theta x V0, theta the nodes' rotation vectors (the linear step turns
-/// the reference triads by them). At the reference every strain and stress is zero, so the
-/// derivative is the linear MITC4 of the step's stiffness K(0); Mises from the linear stresses.
-Mitc4SectionResults<double> linear_section_results(const StructureSystem& sys, const StructureState& st, int e) {
+/// Shell e's nodes in a geometrically linear step, for results differentiated at the
+/// reference (u = 0, directors V0) along the step's displacements and director increments
+/// theta x V0, theta the nodes' rotation vectors (the linear step turns the reference triads
+/// by them). At the reference every strain and stress is zero, so the derivative is the
+/// linear MITC4 of the step's stiffness K(0).
+Mitc4Nodes<Dual<double>> linear_nodes(const StructureSystem& sys, const StructureState& st, int e) {
   using D = Dual<double>;
-  const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
   Mitc4Nodes<D> nodes;
   for (int k = 0; k < 4; ++k) {
     const std::size_t n = static_cast<std::size_t>(sys.shell.conn[4 * static_cast<std::size_t>(e) + k]);
@@ -38,6 +37,37 @@ Mitc4SectionResults<double> linear_section_results(const StructureSystem& sys, c
     nodes.V0[k] = {D(d0.x), D(d0.y), D(d0.z)};
     nodes.v[k] = {D(d0.x, dv.x), D(d0.y, dv.y), D(d0.z, dv.z)};
   }
+  return nodes;
+}
+
+/// A plastic section's results in a geometrically linear step: its linearized strains (the
+/// derivative parts at the reference, as linear_section_results') and the stress of its state
+/// there; PEEQ into *peeq.
+Mitc4SectionResults<double> linear_plastic_section_results(const StructureSystem& sys, const StructureState& st, int e,
+                                                           double* peeq) {
+  using D = Dual<double>;
+  const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
+  Mitc4Strain<D> dual[4];
+  mitc4_strains(mitc4_dual_ref<D>(sys.shell.ref[static_cast<std::size_t>(e)]), linear_nodes(sys, st, e), D(sec.thickness),
+                dual);
+  Mitc4Strain<double> eps[4];
+  for (int g = 0; g < 4; ++g) {
+    for (int i = 0; i < 3; ++i) {
+      eps[g].mem[i] = dual[g].mem[i].d;
+      eps[g].bend[i] = dual[g].bend[i].d;
+    }
+    for (int i = 0; i < 2; ++i) eps[g].shear[i] = dual[g].shear[i].d;
+  }
+  return mitc4_plastic_section_results_at(eps, sec.thickness, sec.law, sec.elastic.kshear, sec.section_points,
+                                          shell_element_state(sys, st, e), peeq);
+}
+
+/// The linear theory's section results of an elastic shell e at st's displacements (their
+/// derivative at the reference along them); Mises from the linear stresses.
+Mitc4SectionResults<double> linear_section_results(const StructureSystem& sys, const StructureState& st, int e) {
+  using D = Dual<double>;
+  const SectionProps& sec = sys.shell.sections[static_cast<std::size_t>(sys.shell.section[e])];
+  const Mitc4Nodes<D> nodes = linear_nodes(sys, st, e);
   const Mitc4SectionResults<D> r = mitc4_section_results(mitc4_dual_ref<D>(sys.shell.ref[static_cast<std::size_t>(e)]), nodes,
                                                          D(sec.thickness), mitc4_dual_elastic<D>(sec.elastic));
   Mitc4SectionResults<double> out{};
@@ -85,7 +115,8 @@ void shell_cells(CellContext& c, int cell0) {
     // Plastic sections: from the section points' state (PEEQ the through-thickness maximum).
     double pe = 0;
     const Mitc4SectionResults<double> r =
-        sec.section_points > 0 && plastic_shells
+        sec.section_points > 0 && plastic_shells && c.small_strain ? linear_plastic_section_results(sys, st, e, &pe)
+        : sec.section_points > 0 && plastic_shells
             ? mitc4_plastic_section_results(sys.shell.ref[e], nodes, sec.thickness, sec.law, sec.elastic.kshear,
                                             sec.section_points, shell_element_state(sys, st, e), &pe)
         : c.small_strain ? linear_section_results(sys, st, e)

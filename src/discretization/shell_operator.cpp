@@ -5,6 +5,8 @@
 #include "core/threads.hpp"
 #include "core/forall.hpp"
 #include "discretization/shell_tangent.hpp"
+#include "elements/rotation.hpp"
+#include "materials/material_duals.hpp"
 
 namespace halfstep {
 
@@ -47,44 +49,71 @@ struct DualShell {
     mat = mitc4_dual_elastic<D>(sec.elastic);
     thickness = sec.thickness;
   }
+  /// The elastic section's element matrix at the configuration (20 x 20 into ke).
+  void elastic_matrix(double* ke) const {
+    for (int j = 0; j < 20; ++j) mitc4_matrix_column(ref, nodes, t1, thickness, mat, j, ke);
+  }
 };
+
+/// The total of per-element energies w; the dissipated parts added to *dissipation when given.
+double sum_energies(const std::vector<double>& w, const std::vector<double>& dissipated, double* dissipation) {
+  double total = 0;
+  for (double v : w) total += v;
+  if (dissipation)
+    for (double v : dissipated) *dissipation += v;
+  return total;
+}
 
 }  // namespace
 
 ShellOperator::ShellOperator(const StructureSystem& sys, int threads)
     : sys_(sys), threads_(threads > 0 ? threads : default_threads()) {}
 
-double ShellOperator::element_forces(const Configuration& c, std::vector<double>& out,
-                                     std::vector<double>* energy) const {
+double ShellOperator::element_forces(const Configuration& c, std::vector<double>& out, std::vector<double>* energy,
+                                     const double* state_old, double* state_next, double* dissipation) const {
   const std::size_t ne = static_cast<std::size_t>(sys_.shell.num_elements);
   out.assign(20 * ne, 0.0);
-  std::vector<double> local;
+  std::vector<double> local, dissipated(ne, 0.0);
   std::vector<double>& w = energy ? *energy : local;
   w.assign(ne, 0.0);
   forall(0, sys_.shell.num_elements, threads_, [&](int e) {
+    const std::size_t i = static_cast<std::size_t>(e);
     const SectionProps& sec = sys_.shell.sections[static_cast<std::size_t>(sys_.shell.section[e])];
     Vec3<double> t1[4];
     const Mitc4Nodes<double> nodes = gather_shell_nodes(sys_, c, e, t1);
-    w[static_cast<std::size_t>(e)] = mitc4_generalized_forces(sys_.shell.ref[static_cast<std::size_t>(e)], nodes, t1,
-                                                              sec.thickness, sec.elastic,
-                                                              &out[20 * static_cast<std::size_t>(e)]);
+    if (sec.section_points == 0) {
+      w[i] = mitc4_generalized_forces(sys_.shell.ref[i], nodes, t1, sec.thickness, sec.elastic, &out[20 * i]);
+      return;
+    }
+    Vec3<double> f[4], gv[4];
+    const ElementState<double> state{state_old, state_next, sys_.shell.num_points, sys_.shell.first_point[i]};
+    w[i] = mitc4_plastic_internal_force(sys_.shell.ref[i], nodes, sec.thickness, sec.law, sec.elastic.kshear,
+                                        sec.section_points, state, f, gv, &dissipated[i]);
+    for (int a = 0; a < 4; ++a) mitc4_corner_generalized_force(f[a], gv[a], nodes.v[a], t1[a], &out[20 * i + 5 * a]);
   });
-  double total = 0;
-  for (double x : w) total += x;
-  return total;
+  return sum_energies(w, dissipated, dissipation);
 }
 
-void ShellOperator::element_matrices(const Configuration& c, double* k) const {
+void ShellOperator::element_matrices(const Configuration& c, double* k, const double* state_old) const {
   forall(0, sys_.shell.num_elements, threads_, [&](int e) {
+    const std::size_t i = static_cast<std::size_t>(e);
     const DualShell s(sys_, c, e);
-    double* ke = k + 400 * static_cast<std::size_t>(e);
-    for (int j = 0; j < 20; ++j) mitc4_matrix_column(s.ref, s.nodes, s.t1, s.thickness, s.mat, j, ke);
+    double* ke = k + 400 * i;
+    const SectionProps& sec = sys_.shell.sections[static_cast<std::size_t>(sys_.shell.section[e])];
+    if (sec.section_points == 0) {
+      s.elastic_matrix(ke);
+      return;
+    }
+    const SolidMaterial<D> law = dual_material(sec.law);
+    const Mitc4PlasticForce force{s.ref, law, sec.thickness, sec.elastic.kshear, sec.section_points,
+                                  ElementState<double>{state_old, nullptr, sys_.shell.num_points, sys_.shell.first_point[i]}};
+    for (int j = 0; j < 20; ++j) mitc4_matrix_column_by(s.nodes, s.t1, force, j, ke);
   });
 }
 
-void ShellOperator::element_matrices(const Configuration& c, std::vector<double>& k) const {
+void ShellOperator::element_matrices(const Configuration& c, std::vector<double>& k, const double* state_old) const {
   k.assign(400 * static_cast<std::size_t>(sys_.shell.num_elements), 0.0);
-  element_matrices(c, k.data());
+  element_matrices(c, k.data(), state_old);
 }
 
 void ShellOperator::linearized_forces(const Configuration& c, const std::vector<double>& x, int dofs_per_node,
@@ -104,6 +133,76 @@ void ShellOperator::linearized_forces(const Configuration& c, const std::vector<
       double w = 0;
       for (int k = 0; k < 20; ++k) w += fe[k] * dx[k];
       (*energy)[static_cast<std::size_t>(e)] = 0.5 * w;
+    }
+  });
+}
+
+double ShellOperator::small_strain_forces(const Configuration& ref, const std::vector<double>& x, int dofs_per_node,
+                                          std::vector<double>& out, std::vector<double>* energy, const double* state_old,
+                                          double* state_next, double* dissipation) const {
+  const std::size_t ne = static_cast<std::size_t>(sys_.shell.num_elements);
+  out.assign(20 * ne, 0.0);
+  std::vector<double> local, dissipated(ne, 0.0);
+  std::vector<double>& w = energy ? *energy : local;
+  w.assign(ne, 0.0);
+  forall(0, sys_.shell.num_elements, threads_, [&](int e) {
+    const std::size_t i = static_cast<std::size_t>(e);
+    const DualShell s(sys_, ref, e);
+    double dx[20];
+    for (int a = 0; a < 4; ++a) {
+      const std::size_t n = static_cast<std::size_t>(sys_.shell.conn[4 * i + static_cast<std::size_t>(a)]);
+      for (int q = 0; q < 5; ++q) dx[5 * a + q] = x[static_cast<std::size_t>(dofs_per_node) * n + static_cast<std::size_t>(q)];
+    }
+    double* fe = &out[20 * i];
+    const SectionProps& sec = sys_.shell.sections[static_cast<std::size_t>(sys_.shell.section[e])];
+    if (sec.section_points == 0) {
+      mitc4_directional_derivative(s.ref, s.nodes, s.t1, s.thickness, s.mat, dx, fe);
+      for (int k = 0; k < 20; ++k) w[i] += 0.5 * fe[k] * dx[k];
+      return;
+    }
+    double d[4] = {0, 0, 0, 0};
+    const Mitc4SmallStrainForce<double> force{
+        s.ref, sec.law, sec.thickness, sec.elastic.kshear, sec.section_points,
+        ElementState<double>{state_old, state_next, sys_.shell.num_points, sys_.shell.first_point[i]}, d};
+    w[i] = mitc4_dual_evaluation<double>(s.nodes, s.t1, dx, force, fe);
+    for (int g = 0; g < 4; ++g) dissipated[i] += s.ref.wj[g].v * d[g];
+  });
+  return sum_energies(w, dissipated, dissipation);
+}
+
+void ShellOperator::small_strain_matrices(const Configuration& ref, const Configuration& c, double* k,
+                                          const double* state_old) const {
+  using DD = Dual<D>;
+  forall(0, sys_.shell.num_elements, threads_, [&](int e) {
+    const std::size_t i = static_cast<std::size_t>(e);
+    const DualShell s(sys_, ref, e);
+    double* ke = k + 400 * i;
+    const SectionProps& sec = sys_.shell.sections[static_cast<std::size_t>(sys_.shell.section[e])];
+    if (sec.section_points == 0) {
+      s.elastic_matrix(ke);
+      return;
+    }
+    // x of the corners from c: translations, and the spins of the exact turn from the
+    // reference triad to c's (StaticProblem::linear_configuration's inverse).
+    double x[20];
+    for (int a = 0; a < 4; ++a) {
+      const int n = sys_.shell.conn[4 * i + static_cast<std::size_t>(a)];
+      const Vec3<double> d0 = Configuration::at(ref.d, n), r1 = Configuration::at(ref.t1, n);
+      const Vec3<double> d = Configuration::at(c.d, n), t1 = Configuration::at(c.t1, n);
+      const Vec3<double> u = Configuration::at(c.u, n), theta = rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d);
+      const double v[5] = {u.x, u.y, u.z, dot(theta, r1), dot(theta, cross(d0, r1))};
+      for (int q = 0; q < 5; ++q) x[5 * a + q] = v[q];
+    }
+    const Mitc4Ref<DD> ref2 = mitc4_dual_ref<DD>(sys_.shell.ref[i]);
+    const SolidMaterial<D> law = dual_material(sec.law);
+    const Mitc4SmallStrainForce<D> force{
+        ref2, law, sec.thickness, sec.elastic.kshear, sec.section_points,
+        ElementState<double>{state_old, nullptr, sys_.shell.num_points, sys_.shell.first_point[i]}, nullptr};
+    for (int j = 0; j < 20; ++j) {
+      D dx[20], col[20];
+      for (int q = 0; q < 20; ++q) dx[q] = D(x[q], q == j ? 1.0 : 0.0);
+      mitc4_dual_evaluation<D>(s.nodes, s.t1, dx, force, col);
+      for (int r = 0; r < 20; ++r) ke[r * 20 + j] = col[r].d;
     }
   });
 }

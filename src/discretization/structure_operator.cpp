@@ -2,6 +2,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
 #include "core/threads.hpp"
 #include "core/forall.hpp"
 #include "discretization/nodal_triads.hpp"
@@ -10,7 +14,25 @@ namespace halfstep {
 
 StructureOperator::StructureOperator(const StructureSystem& sys, int threads)
     : sys_(sys), threads_(threads > 0 ? threads : default_threads()), solids_(sys, threads), shells_(sys, threads), ndn_(sys.shell.num_elements > 0 || sys.any_director_nodes ? 5 : 3),
-      solid_size_(solids_.matrix_offset(solids_.num_elements())) {}
+      solid_size_(solids_.matrix_offset(solids_.num_elements())),
+      solid_state_size_(static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points),
+      shell_state_size_(has_plastic_shells(sys) ? static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points : 0) {}
+
+std::vector<double> StructureOperator::material_state(const StructureState& st) const {
+  std::vector<double> s(material_state_size(), 0.0);
+  if (st.solid_state.size() == solid_state_size_) std::copy(st.solid_state.begin(), st.solid_state.end(), s.begin());
+  if (shell_state_size_ > 0 && st.shell_state.size() == shell_state_size_)
+    std::copy(st.shell_state.begin(), st.shell_state.end(), s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_));
+  return s;
+}
+
+void StructureOperator::store_material_state(const std::vector<double>& s, StructureState& st) const {
+  if (s.size() != material_state_size())
+    throw std::logic_error("store_material_state: " + std::to_string(s.size()) + " values for a layout of " +
+                           std::to_string(material_state_size()));
+  st.solid_state.assign(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_));
+  if (shell_state_size_ > 0) st.shell_state.assign(s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_), s.end());
+}
 
 std::vector<char> StructureOperator::active_dofs() const {
   std::vector<char> on(static_cast<std::size_t>(num_dofs()), 0);
@@ -66,7 +88,8 @@ double StructureOperator::internal_force(const Configuration& c, std::vector<dou
   if (solids_.num_elements() > 0)
     w += solids_.internal_force(c.u, fs, c.thermal.empty() ? nullptr : c.thermal.data(), states.old, states.next);
   std::vector<double> fe;
-  if (shells_.num_elements() > 0) w += shells_.element_forces(c, fe, shell_energy);
+  if (shells_.num_elements() > 0)
+    w += shells_.element_forces(c, fe, shell_energy, shell_part(states).old, shell_part(states).next);
   gather(fs, fe, f);
   return w;
 }
@@ -101,12 +124,8 @@ double StructureOperator::small_strain_force(const Configuration& ref, const std
     w = solids_.small_strain_force(xs, fs, thermal && !thermal->empty() ? thermal->data() : nullptr, states.old,
                                    states.next);
   }
-  if (shells_.num_elements() > 0) {
-    std::vector<double> fsh;
-    shells_.linearized_forces(ref, x, ndn_, fe);
-    gather({}, fe, fsh);  // the shells' share alone, for their energy x . K x / 2
-    for (std::size_t k = 0; k < fsh.size(); ++k) w += 0.5 * fsh[k] * x[k];
-  }
+  if (shells_.num_elements() > 0)
+    w += shells_.small_strain_forces(ref, x, ndn_, fe, nullptr, shell_part(states).old, shell_part(states).next);
   gather(fs, fe, f);
   return w;
 }
@@ -116,7 +135,8 @@ void StructureOperator::small_strain_matrices(const Configuration& ref, const Co
   k.assign(matrix_offset(num_elements()), 0.0);
   if (solids_.num_elements() > 0)
     solids_.small_strain_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data(), state_old);
-  if (shells_.num_elements() > 0) shells_.element_matrices(ref, k.data() + solid_size_);
+  if (shells_.num_elements() > 0)
+    shells_.small_strain_matrices(ref, c, k.data() + solid_size_, shell_part({state_old, nullptr}).old);
 }
 
 Configuration StructureOperator::rest() const {
@@ -131,7 +151,7 @@ void StructureOperator::element_matrices(const Configuration& c, std::vector<dou
   k.assign(matrix_offset(num_elements()), 0.0);
   if (solids_.num_elements() > 0)
     solids_.element_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data(), state_old);
-  if (shells_.num_elements() > 0) shells_.element_matrices(c, k.data() + solid_size_);
+  if (shells_.num_elements() > 0) shells_.element_matrices(c, k.data() + solid_size_, shell_part({state_old, nullptr}).old);
 }
 
 }  // namespace halfstep

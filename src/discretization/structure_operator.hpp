@@ -12,11 +12,13 @@
 #include "discretization/configuration.hpp"
 #include "discretization/continuum_operator.hpp"
 #include "discretization/shell_operator.hpp"
+#include "discretization/structure_state.hpp"
 
 namespace halfstep {
 
-/// The per-point state of the continuum laws with state (J2) for one evaluation, in the layout
-/// of StructureState::solid_state: old is the last converged increment's (null: the virgin
+/// The per-point state of the laws with state (J2) for one evaluation, in the operator's
+/// material-state layout (StructureOperator::material_state: the continuum's points, then the
+/// plastic shells' section points): old is the last converged increment's (null: the virgin
 /// state), next receives the state at the evaluated configuration (null: nowhere).
 struct PointStates {
   const double* old = nullptr;
@@ -47,6 +49,14 @@ class StructureOperator {
   /// 1 where a dof carries stiffness (translations of used nodes, x and y only in a planar
   /// model; the two spins of shell nodes).
   std::vector<char> active_dofs() const;
+  /// Values of the material state that PointStates and the engines carry: the continuum's
+  /// (StructureState::solid_state) followed by the plastic shells' (shell_state); 0 without
+  /// laws with state.
+  std::size_t material_state_size() const { return solid_state_size_ + shell_state_size_; }
+  /// st's material state in that layout.
+  std::vector<double> material_state(const StructureState& st) const;
+  /// Writes s (that layout) back into st's solid_state and shell_state.
+  void store_material_state(const std::vector<double>& s, StructureState& st) const;
 
   /// Nodes of element e.
   int element_nodes(int e) const;
@@ -91,21 +101,22 @@ class StructureOperator {
   /// (continuum elements: K(0), whatever ref.u is); returns x . K x / 2.
   double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
                           const std::vector<double>* thermal = nullptr) const;
-  /// The forces of a geometrically linear step with plasticity: the continuum elements' small-
-  /// strain theory from states.old into states.next (ContinuumOperator::small_strain_force)
-  /// and the shells' K(ref) x; returns the strain energy (the continuum's, stored plus
-  /// dissipated, and the shells' x . K x / 2).
+  /// The forces of a geometrically linear step with plasticity: the continuum elements' and
+  /// the shells' small-strain theory from states.old into states.next (ContinuumOperator::
+  /// small_strain_force, ShellOperator::small_strain_forces: elastic shells K(ref) x);
+  /// returns the strain energy (stored plus dissipated where laws have state).
   double small_strain_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
                             const std::vector<double>* thermal, PointStates states) const;
   /// Their element matrices at c's displacements and temperatures (element_matrices'
-  /// layout): the continuum's consistent small-strain tangents, the shells' K(ref).
+  /// layout): the consistent small-strain tangents (elastic shells: K(ref)).
   void small_strain_matrices(const Configuration& ref, const Configuration& c, std::vector<double>& k,
                              const double* state_old) const;
   /// The undeformed configuration with Abaqus' default triads (t1 the projection of global x,
   /// or z, on the tangent plane): what an engine's set-up assembles for its analysis.
   Configuration rest() const;
   /// Element matrices at c, element after element (matrix_offset), row-major; laws with state
-  /// differentiate their update from state_old (null: the virgin state).
+  /// differentiate their update from state_old (material_state's layout; null: the virgin
+  /// state).
   void element_matrices(const Configuration& c, std::vector<double>& k, const double* state_old = nullptr) const;
 
  private:
@@ -119,6 +130,11 @@ class StructureOperator {
   ShellOperator shells_;
   int ndn_;
   std::size_t solid_size_;  ///< entries of the continuum matrices
+  std::size_t solid_state_size_, shell_state_size_;  ///< the material state's two parts
+  /// The shells' part of states (null stays null; the continuum's part starts at the same place).
+  PointStates shell_part(PointStates states) const {
+    return {states.old ? states.old + solid_state_size_ : nullptr, states.next ? states.next + solid_state_size_ : nullptr};
+  }
 };
 
 }  // namespace halfstep

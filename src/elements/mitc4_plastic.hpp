@@ -16,6 +16,7 @@
 // store's number of points), with the kJ2PlaneStateSize components of the plane-stress law.
 #pragma once
 
+#include "core/dual.hpp"
 #include "elements/mitc4.hpp"
 #include "materials/j2_plane_stress.hpp"
 #include "materials/material_law.hpp"
@@ -35,14 +36,16 @@ HS_HD void shell_section_point(int k, int n, T a, T& z, T& w) {
 }
 
 /// A plastic section (mitc4_internal_force_with's Section): integrates the plane-stress J2
-/// law through the thickness at every in-plane point and updates the points' state.
-template <class T>
+/// law through the thickness at every in-plane point and updates the points' state. S is the
+/// state store's number type: T itself, or double under a dual-number T (a static step's
+/// tangent differentiates the return from the converged state, which has no derivative).
+template <class T, class S = T>
 struct Mitc4PlasticSection {
   const SolidMaterial<T>& law;  ///< elastic constants (lambda, mu) and hardening table
   T kshear;                     ///< kappa G of the elastic transverse shear
   T a;                          ///< thickness
   int points;                   ///< Simpson section points (odd, >= 3)
-  ElementState<T> state;        ///< old and new state of the element's 4 x points points
+  ElementState<S> state;        ///< old and new state of the element's 4 x points points
   T* dissipation;               ///< per in-plane point: dissipation per unit area so far (written)
 
   /// Resultants r of strains e at in-plane point g; returns the internal energy per unit
@@ -56,12 +59,12 @@ struct Mitc4PlasticSection {
       const T eps[3] = {e.mem[0] + z * e.bend[0], e.mem[1] + z * e.bend[1], e.mem[2] + z * e.bend[2]};
       const int p = g * points + k;
       T old[kJ2PlaneStateSize], next[kJ2PlaneStateSize];
-      const StateSlice<const T> from = state.old_at(p);
-      for (int c = 0; c < kJ2PlaneStateSize; ++c) old[c] = from.p ? from[c] : T(0);
+      const StateSlice<const S> from = state.old_at(p);
+      for (int c = 0; c < kJ2PlaneStateSize; ++c) old[c] = from.p ? T(from[c]) : T(0);
       const J2PlaneResult<T> s = j2_plane_stress_update(law, eps, old, next);
-      const StateSlice<T> to = state.next_at(p);
+      const StateSlice<S> to = state.next_at(p);
       if (to.p)
-        for (int c = 0; c < kJ2PlaneStateSize; ++c) to[c] = next[c];
+        for (int c = 0; c < kJ2PlaneStateSize; ++c) to[c] = static_cast<S>(autodiff::value_of(next[c]));
       for (int i = 0; i < 3; ++i) {
         r.n[i] += w * s.stress[i];
         r.m[i] += (w * z) * s.stress[i];
@@ -73,6 +76,56 @@ struct Mitc4PlasticSection {
     r.q[0] = kshear * a * e.shear[0];
     r.q[1] = kshear * a * e.shear[1];
     return energy + T(0.5) * (r.q[0] * e.shear[0] + r.q[1] * e.shear[1]);
+  }
+};
+
+/// The plastic section of a geometrically linear step (Abaqus/Standard's small-strain theory,
+/// as the continuum's SolidMaterial::small_strain): the element is evaluated in dual numbers
+/// Dual<V> at its reference configuration with derivative parts along the displacements, so
+/// the strains' derivative parts are the linearized strains; the plane-stress return runs on
+/// those (in V: double for the forces, a dual number again for their tangent) from the
+/// converged state, and the resultants and the energy (stored plus dissipated) go to the
+/// derivative parts with zero value parts, so that the forces' derivative parts are B^T r.
+template <class V>
+struct Mitc4SmallStrainSection {
+  const SolidMaterial<V>& law;
+  V kshear;                     ///< kappa G of the elastic transverse shear
+  V a;                          ///< thickness
+  int points;                   ///< Simpson section points
+  ElementState<double> state;   ///< converged state (old; null: virgin) and the trial's (next; null: none)
+  V* dissipation;               ///< per in-plane point: dissipation per unit area so far (written)
+
+  /// Resultants r of linearized strains e.d at in-plane point g; returns the energy per area.
+  HS_HD Dual<V> operator()(int g, const Mitc4Strain<Dual<V>>& e, Mitc4Resultants<Dual<V>>& r) const {
+    V n[3] = {V(0), V(0), V(0)}, m[3] = {V(0), V(0), V(0)}, energy = V(0), dissipated = V(0);
+    for (int k = 0; k < points; ++k) {
+      V z, w;
+      shell_section_point(k, points, a, z, w);
+      const V eps[3] = {e.mem[0].d + z * e.bend[0].d, e.mem[1].d + z * e.bend[1].d, e.mem[2].d + z * e.bend[2].d};
+      const int p = g * points + k;
+      V old[kJ2PlaneStateSize], next[kJ2PlaneStateSize];
+      const StateSlice<const double> from = state.old_at(p);
+      for (int c = 0; c < kJ2PlaneStateSize; ++c) old[c] = from.p ? V(from[c]) : V(0);
+      const J2PlaneResult<V> s = j2_plane_stress_update(law, eps, old, next);
+      const StateSlice<double> to = state.next_at(p);
+      if (to.p)
+        for (int c = 0; c < kJ2PlaneStateSize; ++c) to[c] = autodiff::value_of(next[c]);
+      for (int i = 0; i < 3; ++i) {
+        n[i] += w * s.stress[i];
+        m[i] += (w * z) * s.stress[i];
+      }
+      energy += w * (s.energy + next[kJ2PlaneDissipation]);
+      dissipated += w * next[kJ2PlaneDissipation];
+    }
+    if (dissipation) dissipation[g] = dissipated;
+    const V q[2] = {kshear * a * e.shear[0].d, kshear * a * e.shear[1].d};
+    for (int i = 0; i < 3; ++i) {
+      r.n[i] = Dual<V>(V(0), n[i]);
+      r.m[i] = Dual<V>(V(0), m[i]);
+    }
+    r.q[0] = Dual<V>(V(0), q[0]);
+    r.q[1] = Dual<V>(V(0), q[1]);
+    return Dual<V>(V(0), energy + V(0.5) * (q[0] * e.shear[0].d + q[1] * e.shear[1].d));
   }
 };
 

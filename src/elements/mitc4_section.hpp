@@ -59,11 +59,23 @@ HS_HD Mitc4SectionResults<T> mitc4_section_results(const Mitc4Ref<T>& ref, const
 /// *peeq the largest over the section points of the in-plane mean of PEEQ (the through-
 /// thickness maximum: for bending, a surface).
 template <class T>
+HS_HD Mitc4SectionResults<T> mitc4_plastic_section_results_at(const Mitc4Strain<T> eps[4], T a, const SolidMaterial<T>& law,
+                                                             T kshear, int points, const ElementState<T>& state, T* peeq);
+
+template <class T>
 HS_HD Mitc4SectionResults<T> mitc4_plastic_section_results(const Mitc4Ref<T>& ref, const Mitc4Nodes<T>& nodes, T a,
                                                           const SolidMaterial<T>& law, T kshear, int points,
                                                           const ElementState<T>& state, T* peeq) {
   Mitc4Strain<T> eps[4];
   mitc4_strains(ref, nodes, a, eps);
+  return mitc4_plastic_section_results_at(eps, a, law, kshear, points, state, peeq);
+}
+
+/// The same from the generalized strains eps of the four in-plane points (a geometrically
+/// linear step's: the linearized strains).
+template <class T>
+HS_HD Mitc4SectionResults<T> mitc4_plastic_section_results_at(const Mitc4Strain<T> eps[4], T a, const SolidMaterial<T>& law,
+                                                             T kshear, int points, const ElementState<T>& state, T* peeq) {
   Mitc4SectionResults<T> out{};
   const T wg = T(0.25);
   T alpha[kMaxShellSectionPoints] = {};

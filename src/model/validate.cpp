@@ -98,9 +98,8 @@ void check_elements(const Elements& e, const Nodes& n) {
 /// Material checks that depend on the element kind using it.
 /// needs_mass: the deck has a dynamic step, explicit or implicit (a static analysis needs no
 /// density).
-/// has_static: the deck has a static step (shells carry no plastic state through Newton yet).
 void check_section_material(const Material& mat, const SourceLoc& loc, const char* keyword, bool shell,
-                            bool needs_mass, bool has_static, bool temperatures) {
+                            bool needs_mass, bool temperatures) {
   const std::string where = "material '" + mat.name + "' used by this " + keyword;
   if (shell && temperatures && mat.has_expansion)
     throw InputError(mat.expansion_loc, where + " expands (*EXPANSION) and the deck changes temperatures "
@@ -111,9 +110,6 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
   if (mat.plastic()) {
     if (mat.has_hyperelastic || mat.elastic_type != ElasticType::Isotropic)
       throw InputError(mat.plastic_loc, "material '" + mat.name + "': *PLASTIC needs isotropic *ELASTIC (E, nu)");
-    if (shell && has_static)
-      throw InputError(mat.plastic_loc, where + " has *PLASTIC, and the deck has a *STATIC step (or an implicit one): shell plasticity "
-                                                "runs in *DYNAMIC, EXPLICIT steps only so far");
   }
   if (shell) {
     if (mat.has_hyperelastic)
@@ -187,7 +183,7 @@ void check_sections(const Model& m) {
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
     if (sec.has_fpm()) check_shell_formulation(m, sec);
-    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, has_static, temperatures);
+    check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, temperatures);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
     // A yielding section is integrated by Simpson's rule through the thickness (elastic ones
@@ -205,7 +201,7 @@ void check_sections(const Model& m) {
     // FULL (C3D8's plain integration) and REDUCED MASS (C3D20R's mass at its points) take any
     // law and any procedure; FPM is incremental.
     if (sec.formulation == "FPM") check_formulation(m, sec, mat->second);
-    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, has_static, temperatures);
+    check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, temperatures);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
     claim(sec.elset, sec.loc, SectionKeyword::Solid);

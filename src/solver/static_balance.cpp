@@ -322,9 +322,11 @@ std::string StaticProblem::iterate_note(const std::vector<double>& r) const {
 void StaticProblem::accepted(const NewtonIterate& s) {
   // The converged increment's material state (the last balance was at s) becomes the start
   // of every later evaluation; output reads it from st.
-  if (sys.solid.state_size > 0) {
-    engine->trial_material_state(st.solid_state);
-    engine->set_material_state(st.solid_state);
+  if (op.material_state_size() > 0) {
+    std::vector<double> state;
+    engine->trial_material_state(state);
+    op.store_material_state(state, st);
+    engine->set_material_state(state);
   }
   if (contact) contact->accepted();  // its friction forces, likewise
   add_force_scale(s);

@@ -193,7 +193,11 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
     throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *ADHESION at " +
                                    model.adhesions.front().loc.str() +
                                    " follows its nonlinear law only under Newton iterations: use *STEP, NLGEOM=YES");
-  small_strain = !step.nlgeom && sys.solid.state_size > 0;
+  // Laws with state (plasticity) follow the small-strain theory in a linear step; the state
+  // that kinds keep for themselves (a dashpot's) does not ask for it.
+  small_strain = !step.nlgeom && (has_plastic_shells(sys) ||
+                                  std::any_of(sys.solid.materials.begin(), sys.solid.materials.end(),
+                                              [](const SolidMaterial<double>& m) { return state_size(m) > 0; }));
   if (small_strain) check_small_strain_kinds();
   number_equations_of_step();
   engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress,
@@ -206,7 +210,13 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
     }
   }
   // Laws with state start every evaluation from the last converged increment (accepted()).
-  if (sys.solid.state_size > 0) engine->set_material_state(st.solid_state);
+  if (op.material_state_size() > 0) {
+    try {
+      engine->set_material_state(op.material_state(st));
+    } catch (const RunError& e) {  // an engine without some law's tangent: the step's line
+      throw InputError(step.loc, "step '" + step.name + "': " + e.what());
+    }
+  }
   lump_stabilization_masses();
   start_state();
   init_dynamics();
@@ -834,8 +844,12 @@ double StaticProblem::element_energies(const NewtonIterate& s) {
   }
   if (rotations) {
     std::vector<double> forces;
-    if (step.nlgeom)
-      op.shells().element_forces(s.cfg, forces, &st.elem_energy);
+    if (step.nlgeom)  // plastic sections from the committed state (read only), as the continuum
+      op.shells().element_forces(s.cfg, forces, &st.elem_energy, st.shell_state.empty() ? nullptr : st.shell_state.data(),
+                                 nullptr, &dissipation);
+    else if (small_strain)  // likewise
+      op.shells().small_strain_forces(ref, s.x, ndn, forces, &st.elem_energy,
+                                      st.shell_state.empty() ? nullptr : st.shell_state.data(), nullptr, &dissipation);
     else
       op.shells().linearized_forces(ref, s.x, ndn, forces, &st.elem_energy);
   }

@@ -73,5 +73,19 @@ TEST(GpuStaticPlasticity, LinearStepIsRefusedByTheCudaEngineWithTheWayOut) {
   ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/cpu", "--backend cpu", &log), 0) << log;
 }
 
+// Plastic shells in a static step: the CUDA engine's shell kernels are elastic, so it refuses
+// at the step's line and names the way out; the CPU engine runs the same deck.
+TEST(GpuStaticPlasticity, PlasticShellsAreRefusedByTheCudaEngineWithTheWayOut) {
+  NEED_GPU();
+  const std::string dir = scratch_dir("gpu_plastic_shell_static");
+  std::string log;
+  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py tension --static -o " + dir +
+                            "/strip.inp", &log), 0) << log;
+  EXPECT_EQ(run_halfstep(dir + "/strip.inp", dir + "/gpu", "--backend cuda", &log), 2) << log;
+  EXPECT_NE(log.find("strip.inp:"), std::string::npos) << log;
+  EXPECT_NE(log.find("--backend cpu"), std::string::npos) << log;
+  ASSERT_EQ(run_halfstep(dir + "/strip.inp", dir + "/cpu", "--backend cpu", &log), 0) << log;
+}
+
 }  // namespace
 }  // namespace halfstep::test

@@ -557,6 +557,9 @@ class Engine final : public CudaTangentEngine {
 
   void set_material_state(const std::vector<double>& converged) override {
     const SolidMesh& sm = sys_.solid;
+    if (has_plastic_shells(sys_))  // the device kernels differentiate elastic sections only
+      throw RunError("plastic shells (*SHELL SECTION with a *PLASTIC material) in static steps run on the CPU's "
+                     "tangent engine so far: run with --backend cpu");
     state_on_ = !converged.empty() && sm.state_size > 0;
     if (!state_on_) return;
     if (sm.state_size > kMaxTangentState || converged.size() != static_cast<std::size_t>(sm.state_size) * sm.num_points)
