@@ -90,8 +90,9 @@ class Backend {
   /// of sys (the system this backend was built on, changed in place) hold new values; the
   /// velocities stay. added_kinetic, the kinetic energy that gave them, goes into the energy
   /// balance as mass scaling work. The contact springs', constraints' and bodies' masses in
-  /// sys are new too (VariableMassScaler::rescale made them). Not for distributed models
-  /// (their interface nodes' masses are sums over the neighbours).
+  /// sys are new too (VariableMassScaler::rescale made them). Distributed: sys is this rank's
+  /// part, with the whole model's masses of its nodes (rescale_across_ranks), and
+  /// added_kinetic the sum over the ranks; the CUDA backend refuses that so far.
   virtual void update_masses(const StructureSystem& sys, double added_kinetic) = 0;
   /// Starts the energy balance afresh at the next sample, its check 100 increments later
   /// (monitor_rebase); the largest drift so far is kept. After a static step, whose work and

@@ -242,7 +242,7 @@ MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& s
   return result;
 }
 
-void check_variable_mass_scaling(const Model& model, const StructureSystem& sys, bool distributed) {
+void check_variable_mass_scaling(const Model& model, const StructureSystem& sys) {
   std::vector<Place> place;  // made only for a deck that scales: an array per model element
   for (const Step& s : model.steps) {
     if (s.variable_mass_scaling.empty()) continue;
@@ -251,9 +251,6 @@ void check_variable_mass_scaling(const Model& model, const StructureSystem& sys,
     const SourceLoc& at = first.scaling.loc;
     if (s.procedure == Procedure::Static)
       throw InputError(at, "*VARIABLE MASS SCALING belongs in an explicit dynamic step, not a static one");
-    if (distributed)
-      throw InputError(at, "*VARIABLE MASS SCALING runs in one process (the interface nodes' masses would have to be "
-                           "summed over the ranks at every re-evaluation): run without mpirun");
     for (const VariableMassScaling& v : s.variable_mass_scaling) {
       if (v.frequency != first.frequency || v.number_interval != first.number_interval)
         throw InputError(v.scaling.loc, "the *VARIABLE MASS SCALING lines of a step are re-evaluated together: give "
@@ -352,11 +349,35 @@ void VariableMassScaler::rebuild_mass_copies(StructureSystem& sys) const {
   if (!sys.bodies.empty()) set_body_masses(sys.bodies, model_, sys.mass, sys.inertia, sys.node_rotates);
 }
 
+double added_kinetic_energy(const StructureSystem& sys, const StructureState& st, int n, double mass, double inertia) {
+  const std::size_t k = static_cast<std::size_t>(n);
+  const double v2 = st.v[0][k] * st.v[0][k] + st.v[1][k] * st.v[1][k] + st.v[2][k] * st.v[2][k];
+  double added = 0.5 * (mass - sys.mass[k]) * v2;
+  if (sys.has_rotations(n)) {
+    const double w2 = st.v[3][k] * st.v[3][k] + st.v[4][k] * st.v[4][k] + st.v[5][k] * st.v[5][k];
+    added += 0.5 * (inertia - sys.inertia[k]) * w2;
+  }
+  return added;
+}
+
+void VariableMassScaler::follow_step(int step) {
+  const std::vector<VariableMassScaling>& lines = model_.steps[static_cast<std::size_t>(step)].variable_mass_scaling;
+  if (lines.empty()) return;
+  step_ = -1;
+  for (const VariableMassScaling& v : lines)
+    if (v.scaling.dt > 0) step_ = step;
+}
+
 VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const StructureState& st) {
+  if (!active()) return {};
+  return rescale_with(sys, deformed_bound_ratios(sys, st), &st);
+}
+
+VariableScalingResult VariableMassScaler::rescale_with(StructureSystem& sys, const std::vector<std::vector<double>>& ratio,
+                                                       const StructureState* st) {
   VariableScalingResult out;
   if (!active()) return out;
   const std::size_t n_model = factor_.size();
-  const std::vector<std::vector<double>> ratio = deformed_bound_ratios(sys, st);
   // Each element's increment on the deformed mesh with its base mass: the factors are always
   // taken from there, so they follow the mesh down and up again.
   // (With the step's bulk viscosity factor: the target is the increment the step takes.)
@@ -389,12 +410,7 @@ VariableScalingResult VariableMassScaler::rescale(StructureSystem& sys, const St
     // Rotary inertia and damping are proportional to the node's mass, as the fixed scaling keeps them.
     const double ratio = mass[k] == base_mass_[k] ? 1.0 : mass[k] / base_mass_[k];
     const double inertia = ratio == 1.0 ? base_inertia_[k] : base_inertia_[k] * ratio;
-    const double v2 = st.v[0][k] * st.v[0][k] + st.v[1][k] * st.v[1][k] + st.v[2][k] * st.v[2][k];
-    out.added_kinetic += 0.5 * (mass[k] - sys.mass[k]) * v2;
-    if (sys.has_rotations(n)) {
-      const double w2 = st.v[3][k] * st.v[3][k] + st.v[4][k] * st.v[4][k] + st.v[5][k] * st.v[5][k];
-      out.added_kinetic += 0.5 * (inertia - sys.inertia[k]) * w2;
-    }
+    if (st) out.added_kinetic += added_kinetic_energy(sys, *st, n, mass[k], inertia);
     out.added_mass += mass[k] - base_mass_[k];
     sys.mass[k] = mass[k];
     sys.inertia[k] = inertia;

@@ -52,11 +52,14 @@ struct VariableScalingResult {
   double added_kinetic = 0;  ///< kinetic energy the change gave the kept velocities (may be < 0)
 };
 
+/// The kinetic energy node n of sys gains with st's velocities when its mass and rotary
+/// inertia (sys.mass, sys.inertia: still the old ones) become mass and inertia.
+double added_kinetic_energy(const StructureSystem& sys, const StructureState& st, int n, double mass, double inertia);
+
 /// Refuses *VARIABLE MASS SCALING where the run cannot apply it (InputError at its line): in a
-/// static step, in a distributed run, in models with constraints or contact (other copies of
-/// the masses), with FPM beams or triangles in the set, or with lines of one step that are
+/// static step, with FPM beams or triangles in the set, or with lines of one step that are
 /// re-evaluated at different times.
-void check_variable_mass_scaling(const Model& model, const StructureSystem& sys, bool distributed);
+void check_variable_mass_scaling(const Model& model, const StructureSystem& sys);
 
 /// *VARIABLE MASS SCALING during a run: the definitions in force, the masses and undeformed
 /// increments they scale from (those of the step that gave them, so a later re-evaluation may
@@ -75,11 +78,19 @@ class VariableMassScaler {
   /// At the start of explicit step `step`: its *VARIABLE MASS SCALING lines, if any, replace
   /// those in force (from sys's masses now), or end them (a line without DT); masses stay.
   void begin_step(int step, const StructureSystem& sys);
+  /// The same for a distributed run's ranks other than 0, which hold no whole system: only
+  /// which lines are in force (rank 0 rescales and sends them the masses).
+  void follow_step(int step);
   /// Re-evaluates every factor on the mesh deformed by st (displacements) and writes the new
   /// nodal masses, inertias, damping and undeformed element increments into sys (with the
   /// contact springs', constraints' and rigid bodies' masses made from them); the kinetic
   /// energy change is taken with st's velocities.
   VariableScalingResult rescale(StructureSystem& sys, const StructureState& st);
+  /// The same with the families' deformed bound ratios given (deformed_bound_ratios' layout
+  /// for sys: a distributed run's rank 0 gathers them from the ranks that hold the elements);
+  /// the added kinetic energy is taken with st's velocities when st is given, else left 0.
+  VariableScalingResult rescale_with(StructureSystem& sys, const std::vector<std::vector<double>>& ratio,
+                                     const StructureState* st);
   /// What the run's re-evaluations did, for the summary (kept in restarts): how many, the
   /// elements scaled by the latest, the mass added since the run started (the fixed scaling's
   /// not counted) now and at most, and the smallest increment they gave.

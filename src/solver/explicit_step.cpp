@@ -17,6 +17,7 @@
 #include "solver/interrupt.hpp"
 #include "solver/run_context.hpp"
 #include "solver/run_failure.hpp"
+#include "solver/scaling_across_ranks.hpp"
 
 namespace halfstep {
 
@@ -94,7 +95,11 @@ class ExplicitStep {
       held_rot_ = c_.resume_at.held_rot;
       c_.scaler.load(r, c_.setup.whole);  // the backend takes the masses after its own restart below
     } else {
-      c_.scaler.begin_step(static_cast<int>(si_), c_.setup.whole);
+      // Ranks other than 0 hold an outline of the whole system: rank 0 rescales for them.
+      if (c_.setup.builds)
+        c_.scaler.begin_step(static_cast<int>(si_), c_.setup.whole);
+      else
+        c_.scaler.follow_step(static_cast<int>(si_));
       hw_.download(st_);
       // Beam nodes hold global rotations as they are; shell nodes turn their triads to match.
       held_rot_ = sys.node_dofs == 6 ? std::vector<std::uint8_t>(sys.num_nodes, 0)
@@ -270,15 +275,17 @@ class ExplicitStep {
   /// the increment below), and the increment they allow.
   void rescale_masses_if_due(bool last) {
     if (!scaling_ || last || !(mass_every_ > 0 ? increments_ % mass_every_ == 0 : mass_sched_.due(tau_, dt_))) return;
-    StructureSystem& whole = c_.setup.whole;
+    // The system the backend runs: the whole one, or this rank's part.
+    StructureSystem& sys = c_.setup.domain ? c_.setup.local : c_.setup.whole;
     mass_sched_.advance(tau_);
     hw_.download(st_);  // displacements for the increments, velocities for the kinetic energy
-    const VariableScalingResult r = c_.scaler.rescale(whole, st_);
-    hw_.update_masses(whole, r.added_kinetic);
+    const VariableScalingResult r = c_.setup.domain ? rescale_across_ranks(c_.scaler, c_.setup, st_, c_.comm)
+                                                    : c_.scaler.rescale(sys, st_);
+    hw_.update_masses(sys, r.added_kinetic);
     VariableMassScaler::Totals& t = c_.scaler.totals;
     t.evaluations += 1;
     t.elements = r.elements;
-    t.added_mass = whole.total_mass - c_.mass_after_fixed;
+    t.added_mass = sys.total_mass - c_.mass_after_fixed;
     t.added_mass_max = std::max(t.added_mass_max, t.added_mass);
     if (!step_.fixed_increment) {
       dt_ = deformed_increment(c_.sys, st_, step_.bulk_linear, c_.opt.dt_scale, c_.comm, t_step0_ + tau_);

@@ -47,7 +47,7 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
   StructureSystem sys = build_structure_system(model);
   const double system_seconds = lap();
   const MassScalingResult scaling = apply_deck_mass_scaling(model, sys);  // as the run will
-  check_variable_mass_scaling(model, sys, false);
+  check_variable_mass_scaling(model, sys);
   const std::vector<StepLoads> steps = build_step_loads(model, sys);
   // The implicit procedures' limits on the model, as the run checks them before its output.
   for (std::size_t i = 0; i < model.steps.size(); ++i) {

@@ -1,5 +1,6 @@
 #include "solver/run_setup.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <new>
 
@@ -176,8 +177,9 @@ void prepare_run(RunSetup& s, const Model& deck, const RunOptions& opt, const Co
       s.whole = build_structure_system(model);
       // *FIXED MASS SCALING changes the masses once, before anything reads them or the increment.
       s.mass_scaling = apply_deck_mass_scaling(model, s.whole);
-      // *VARIABLE MASS SCALING changes whole's masses during the run (never a subdomain's: refused).
-      check_variable_mass_scaling(model, s.whole, comm.distributed());
+      // *VARIABLE MASS SCALING changes whole's masses during the run (and, distributed, the
+      // ranks' from whole's: solver/scaling_across_ranks.hpp).
+      check_variable_mass_scaling(model, s.whole);
       s.whole_steps = build_step_loads(model, s.whole);
       s.st.initialize(s.whole);
       initialize_triads(s.st);
@@ -187,6 +189,10 @@ void prepare_run(RunSetup& s, const Model& deck, const RunOptions& opt, const Co
     // Ranks other than 0 come here only after rank 0 passed it: the same outline and options
     // give them the same settings without an error.
     if (!s.any_explicit) s.cannot_restart("restart files are written in explicit dynamic steps; this deck has none", comm);
+    if (comm.distributed() && std::any_of(model.steps.begin(), model.steps.end(),
+                                          [](const Step& step) { return !step.variable_mass_scaling.empty(); }))
+      s.cannot_restart("*VARIABLE MASS SCALING under mpirun: its restarts are not written yet (the scaler's state is "
+                       "rank 0's); run without mpirun to write restarts", comm);
     if (s.builds && comm.distributed()) {
       if (opt.backend_options.gpu.scheme == GpuScheme::ElementLocal || opt.backend_options.gpu.scheme == GpuScheme::Colored)
         throw InputError(SourceLoc{}, "distributed runs use the gather or atomic GPU scheme, not --gpu-scheme " +

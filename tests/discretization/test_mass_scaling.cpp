@@ -237,7 +237,7 @@ TEST(FixedMassScaling, WithoutElsetOnAModelOfFpmBeamsOnlyIsRefused) {
   const Model vm = read_inp_string(variable, "mem/vbeams.inp");
   const StructureSystem vs = build_structure_system(vm);
   try {
-    check_variable_mass_scaling(vm, vs, false);
+    check_variable_mass_scaling(vm, vs);
     FAIL() << "a variable mass scaling that scales nothing was accepted";
   } catch (const InputError& e) {
     const std::string what = e.what();
