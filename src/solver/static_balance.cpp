@@ -321,8 +321,9 @@ std::string StaticProblem::iterate_note(const std::vector<double>& r) const {
 
 void StaticProblem::accepted(const NewtonIterate& s) {
   // The converged increment's material state (the last balance was at s) becomes the start
-  // of every later evaluation; output reads it from st.
-  if (op.material_state_size() > 0) {
+  // of every later evaluation; output reads it from st. A linear step without laws with state
+  // (K(ref) x: a dashpot's own state at most) evaluates none, and its state stays.
+  if (op.material_state_size() > 0 && (step.nlgeom || small_strain)) {
     std::vector<double> state;
     engine->trial_material_state(state);
     op.store_material_state(state, st);

@@ -145,6 +145,26 @@ TEST(DiscreteElements, TwoBarTrussStaticDeflectionAndBarForces) {
   EXPECT_NEAR(2 * N * (1 - v) / l, -P, 1e-8 * P);
 }
 
+// The truss with a SPRINGA from the apex up to a held node and a DASHPOTA beside it, in a
+// linear static step: the dashpot's own point state (the kinds' state store) neither
+// switches the step to the small-strain theory nor is taken from an evaluation the step never
+// makes (a logic error in 9d1524e: "store_material_state: 0 values"). Vertical stiffness
+// 2 E A sin^2 45 / L + k; the dashpot carries nothing in a static step.
+TEST(DiscreteElements, LinearStaticStepWithADashpotMatchesTheClosedForm) {
+  const std::string dir = scratch_dir("discrete_dashpot_static");
+  std::ofstream(dir + "/t.inp")
+      << "*NODE\n1, 0., 0., 0.\n2, 2., 0., 0.\n3, 1., 1., 0.\n4, 1., 2., 0.\n*ELEMENT, TYPE=T3D2, ELSET=BARS\n1, 1, 3\n"
+         "2, 2, 3\n*ELEMENT, TYPE=SPRINGA, ELSET=K\n3, 3, 4\n*ELEMENT, TYPE=DASHPOTA, ELSET=C\n4, 3, 4\n"
+         "*MATERIAL, NAME=STEEL\n*ELASTIC\n200000., 0.3\n*SOLID SECTION, ELSET=BARS, MATERIAL=STEEL\n10.\n"
+         "*SPRING, ELSET=K\n1e6\n*DASHPOT, ELSET=C\n, 1e3\n*NSET, NSET=APEX\n3\n*BOUNDARY\n1, 1, 3\n2, 1, 3\n4, 1, 3\n"
+         "3, 3, 3\n*STEP\n*STATIC\n0.5, 1.\n*CLOAD\n3, 2, -100.\n*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=APEX\nU\n*END STEP\n";
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/t.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  const double expected = -100.0 / (2e6 / std::sqrt(2.0) + 1e6);
+  const Csv h = read_csv(dir + "/out/history/APEX.csv");
+  EXPECT_NEAR(h.rows.back()[h.col("U2")], expected, 1e-12 * std::fabs(expected));
+}
+
 // A plane truss in 3-D: its apex has no stiffness across the plane (dof 2) and no load there.
 // A static step holds it at zero with a note, as Abaqus and the peer pass the zero pivot; the
 // in-plane answer is the truss's (u1 = P L / E A for two bars at 45 degrees). Loaded across
