@@ -94,16 +94,22 @@ double ShellOperator::element_forces(const Configuration& c, std::vector<double>
   return sum_energies(w, dissipated, dissipation);
 }
 
-void ShellOperator::element_matrices(const Configuration& c, double* k, const double* state_old) const {
+template <class Plastic>
+void ShellOperator::for_each_matrix(const Configuration& at, double* k, Plastic&& plastic) const {
   forall(0, sys_.shell.num_elements, threads_, [&](int e) {
-    const std::size_t i = static_cast<std::size_t>(e);
-    const DualShell s(sys_, c, e);
-    double* ke = k + 400 * i;
+    const DualShell s(sys_, at, e);
+    double* ke = k + 400 * static_cast<std::size_t>(e);
     const SectionProps& sec = sys_.shell.sections[static_cast<std::size_t>(sys_.shell.section[e])];
-    if (sec.section_points == 0) {
+    if (sec.section_points == 0)
       s.elastic_matrix(ke);
-      return;
-    }
+    else
+      plastic(e, s, sec, ke);
+  });
+}
+
+void ShellOperator::element_matrices(const Configuration& c, double* k, const double* state_old) const {
+  for_each_matrix(c, k, [&](int e, const DualShell& s, const SectionProps& sec, double* ke) {
+    const std::size_t i = static_cast<std::size_t>(e);
     const SolidMaterial<D> law = dual_material(sec.law);
     const Mitc4PlasticForce force{s.ref, law, sec.thickness, sec.elastic.kshear, sec.section_points,
                                   ElementState<double>{state_old, nullptr, sys_.shell.num_points, sys_.shell.first_point[i]}};
@@ -173,15 +179,8 @@ double ShellOperator::small_strain_forces(const Configuration& ref, const std::v
 void ShellOperator::small_strain_matrices(const Configuration& ref, const Configuration& c, double* k,
                                           const double* state_old) const {
   using DD = Dual<D>;
-  forall(0, sys_.shell.num_elements, threads_, [&](int e) {
+  for_each_matrix(ref, k, [&](int e, const DualShell& s, const SectionProps& sec, double* ke) {
     const std::size_t i = static_cast<std::size_t>(e);
-    const DualShell s(sys_, ref, e);
-    double* ke = k + 400 * i;
-    const SectionProps& sec = sys_.shell.sections[static_cast<std::size_t>(sys_.shell.section[e])];
-    if (sec.section_points == 0) {
-      s.elastic_matrix(ke);
-      return;
-    }
     // x of the corners from c: translations, and the spins of the exact turn from the
     // reference triad to c's (StaticProblem::linear_configuration's inverse).
     double x[20];

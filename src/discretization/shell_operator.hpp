@@ -58,6 +58,11 @@ class ShellOperator {
                          std::vector<double>& out, std::vector<double>* energy = nullptr) const;
 
  private:
+  /// The element matrices' loop at configuration at: elastic sections K_e(at) into their 20 x
+  /// 20 block; for a plastic section plastic(e, s, sec, ke), s its DualShell at `at`.
+  template <class Plastic>
+  void for_each_matrix(const Configuration& at, double* k, Plastic&& plastic) const;
+
   const StructureSystem& sys_;
   int threads_;
 };
