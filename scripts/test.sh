@@ -40,7 +40,16 @@ if [ "$fuzz_seconds" != 0 ] && command -v clang++ >/dev/null 2>&1 &&
        ./scripts/fuzz.sh "$fuzz_seconds" -seed="${HALFSTEP_FUZZ_SEED:-1}" > build/fuzz-smoke.log 2>&1; then
     grep -E "^fuzz.sh:|stat::number_of_executed_units|^fuzz_(run|restart):|^fuzz: allowed finding '" build/fuzz-smoke.log
   else
-    tail -40 build/fuzz-smoke.log
+    # CI keeps only the tail of what a run prints: name the harness, the report and the input
+    # itself (base64), so that a finding on another machine can be replayed here.
+    grep -n -E "^fuzz.sh:|^fuzz(_run|_restart)?: |==[0-9]+==ERROR|SUMMARY: |runtime error|deadly signal|Test unit written|libFuzzer: (timeout|out-of-memory)|^fuzz: " \
+      build/fuzz-smoke.log | grep -v -E "^[0-9]+:#[0-9]+" | head -40 || true
+    grep -n -A12 -E "==[0-9]+==ERROR|runtime error|deadly signal|libFuzzer: timeout" build/fuzz-smoke.log | head -60 || true
+    for f in build-fuzz/findings/*; do
+      [ -f "$f" ] || continue
+      echo "test.sh: finding $f ($(wc -c < "$f") bytes), base64:"
+      if [ "$(wc -c < "$f")" -le 24576 ]; then base64 -w 0 "$f"; echo; fi
+    done
     echo "test.sh: fuzzing found something (build/fuzz-smoke.log; inputs in build-fuzz/findings/)" >&2
     exit 1
   fi
