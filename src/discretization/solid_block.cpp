@@ -158,8 +158,17 @@ void solid_restrict_mesh(const StructureSystem& whole, const ElementShare& share
     for (int k = 0; k < gg.nodes_per_element; ++k)
       m.conn.push_back(node_local[static_cast<std::size_t>(gm.conn[base + static_cast<std::size_t>(k)])]);
   }
-  // element_data (NURBS extraction operators) stays behind: NURBS kinds run in static steps
-  // only, which a distributed run refuses.
+  // Constant element data (NURBS extraction operators, adhesion edges' sides) goes with its
+  // elements: adhesion edges run in explicit steps.
+  if (!gm.element_data_ptr.empty()) {
+    m.element_data_ptr.assign(1, 0);
+    for (const int e : share.global) {
+      const auto k = static_cast<std::size_t>(e);
+      m.element_data.insert(m.element_data.end(), gm.element_data.begin() + static_cast<std::ptrdiff_t>(gm.element_data_ptr[k]),
+                            gm.element_data.begin() + static_cast<std::ptrdiff_t>(gm.element_data_ptr[k + 1]));
+      m.element_data_ptr.push_back(m.element_data.size());
+    }
+  }
   assign_points(m);
   // Every rank's store has the global component count (a subdomain may lack the kind that
   // needs the most): frames gather the state with the global layout.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include "core/first_touch.hpp"
 #include "core/forall.hpp"
@@ -393,21 +394,34 @@ void add_point_masses(const Model& model, StructureSystem& sys) {
   }
 }
 
-/// Springs and dashpots limit the increment through their nodes' masses, known only now.
-void set_discrete_increments(const Model& model, StructureSystem& sys) {
+/// Whether kind K's stable increment depends on its nodes' masses (K::nodal_mass_dt).
+template <class K, class = void>
+struct HasNodalMassDt : std::false_type {};
+template <class K>
+struct HasNodalMassDt<K, std::void_t<decltype(&K::nodal_mass_dt)>> : std::true_type {};
+
+/// Springs, dashpots and adhesion edges limit the increment through their nodes' masses,
+/// known only now.
+void set_nodal_mass_increments(const Model& model, StructureSystem& sys) {
   bool explicit_steps = false;
   for (const Step& s : model.steps) explicit_steps = explicit_steps || s.procedure == Procedure::ExplicitDynamic;
   for (const SolidGroup& g : sys.solid.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
       using K = decltype(kind);
-      if constexpr (IsDiscrete<K>::value) {
+      if constexpr (HasNodalMassDt<K>::value) {
         for (int e = g.first; e < g.first + g.count; ++e) {
           const int* c = &sys.solid.conn[static_cast<std::size_t>(g.conn_offset + (e - g.first) * K::kNodes)];
           double m[K::kNodes];
-          for (int a = 0; a < K::kNodes; ++a) m[a] = sys.mass[static_cast<std::size_t>(c[a])];
+          Vec3<double> X[K::kNodes];
+          for (int a = 0; a < K::kNodes; ++a) {
+            const auto n = static_cast<std::size_t>(c[a]);
+            m[a] = sys.mass[n];
+            X[a] = {sys.x0[n], sys.y0[n], sys.z0[n]};
+          }
           const SolidMaterial<double>& mat =
               sys.solid.materials[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-          sys.solid.element_dt[static_cast<std::size_t>(e)] = explicit_steps ? K::discrete_dt(mat, m) : 1e30;
+          sys.solid.element_dt[static_cast<std::size_t>(e)] =
+              explicit_steps ? K::nodal_mass_dt(mat, m, X, sys.solid.data_of(e)) : 1e30;
         }
       }
     });
@@ -491,7 +505,7 @@ StructureSystem build_unconstrained(const Model& model, bool six_dofs) {
   }
   sys.total_mass += added_mass;
   add_point_masses(model, sys);
-  set_discrete_increments(model, sys);
+  set_nodal_mass_increments(model, sys);
   sys.energy_per_unit_strain += added_energy;
   update_stable_dt(sys);
   return sys;

@@ -143,7 +143,9 @@ HS_HD void monitor_commit(EnergyMonitor& m, const double* sums, double time) {
   double s = m.scale;
   if (m.noise_energy > s) s = m.noise_energy;
   if (sums[kKinetic] > s) s = sums[kKinetic];
-  if (m.internal > s) s = m.internal;
+  // The stored energy's magnitude: adhesion stores a negative energy (-W per unit area at the
+  // rest gap), whose round-off is no smaller for being below zero.
+  if ((m.internal < 0 ? -m.internal : m.internal) > s) s = m.internal < 0 ? -m.internal : m.internal;
   if ((w < 0 ? -w : w) > s) s = w < 0 ? -w : w;
   m.scale = s;
   if (m.have_total0) {

@@ -17,6 +17,7 @@
 // an element: each face is integrated by kSub composite 5-point Gauss rules.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -57,8 +58,6 @@ struct AdhesionEdge {
   static constexpr double kCost = 0.01 * kNodes;  ///< relative cost (MITC4 = 1); estimated, not measured
   static constexpr int kSub = 4;                  ///< composite sub-intervals per face
   static constexpr int kPoints = 5 * kSub;
-  static constexpr bool kExplicit = false;  // no stable-increment bound derived for the law's stiffness
-  static constexpr const char* kExplicitAlternative = "";  // nothing replaces it there
   static constexpr const char* kMadeBy = "*ADHESION";  ///< the keyword that makes these elements
   static constexpr bool kAdhesion = true;              ///< ties its nodes to a rigid substrate
 
@@ -146,10 +145,33 @@ struct AdhesionEdge {
     return {energy, T(0)};
   }
 
-  /// No bound of its own (kExplicit = false: the kind never runs in explicit steps).
+  /// Placeholder: the increment depends on the nodes' masses, which the system build has only
+  /// after every element (nodal_mass_dt replaces it there).
   template <class T>
   HS_HD static T stable_dt(const Vec3<T>[kNodes], const SolidMaterial<T>&, T = T(0.1), const double* = nullptr) {
     return T(1e30);
+  }
+
+  /// Critical increment of the edge on nodes of the given masses (held or massless nodes
+  /// count as ground). At the law's steepest slope k (adhesion_steepest_slope) the edge's
+  /// stiffness is K_ab = t k int R_a R_b |dX/dxi| dxi; as R_a >= 0 and sum_b R_b = 1, each row
+  /// of M^-1 K sums to t k L_a / m_a with L_a = int R_a |dX/dxi| dxi, which bounds its largest
+  /// eigenvalue omega^2 (Gershgorin; equal to it for ADH1 on equal masses): dt = 2 / omega.
+  static double nodal_mass_dt(const SolidMaterial<double>& m, const double mass[kNodes], const Vec3<double> X[kNodes],
+                              const double* data) {
+    const double k = adhesion_steepest_slope(m.adhesion);
+    if (!data || !(k > 0)) return 1e30;
+    double share[kNodes] = {};
+    const Vec3<double> still[kNodes] = {};
+    for (int g = 0; g < kPoints; ++g) {
+      double R[kNodes], weight;
+      gap_at(X, still, data, m.adhesion, g, R, weight);
+      for (int a = 0; a < kNodes; ++a) share[a] += R[a] * weight;
+    }
+    double omega2 = 0;
+    for (int a = 0; a < kNodes; ++a)
+      if (mass[a] > 0) omega2 = std::max(omega2, m.thickness * k * share[a] / mass[a]);
+    return omega2 > 0 ? 2.0 / std::sqrt(omega2) : 1e30;
   }
 
   /// The face's mean traction as an interface stress -T n (x) n (tension positive: an

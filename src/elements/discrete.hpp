@@ -3,7 +3,7 @@
 // the static tangent reach them through the registry. They carry no material and no mass:
 // their *SPRING / *DASHPOT gives the stiffness k or the coefficient c and the dofs, held in
 // the SolidMaterial of their section (discrete, dof1, dof2), and the stable increment needs
-// the nodal masses of the rest of the model (discrete_dt, called by the system build).
+// the nodal masses of the rest of the model (nodal_mass_dt, called by the system build).
 //   SPRINGA   k (l - L) along the current line between the nodes (geometrically nonlinear)
 //   SPRING1   k u_i at one node (to ground), in dof i
 //   SPRING2   k (u1_i - u2_j) between dof i of node 1 and dof j of node 2 (fixed directions)
@@ -126,7 +126,7 @@ struct DiscreteBase {
   }
 
   /// Placeholder: the increment depends on the nodal masses, which the system build has
-  /// only after every element (discrete_dt replaces it there).
+  /// only after every element (nodal_mass_dt replaces it there).
   template <class T>
   HS_HD static T stable_dt(const Vec3<T>[N], const SolidMaterial<T>&, T = T(0.1)) {
     return T(1e30);
@@ -137,7 +137,8 @@ struct DiscreteBase {
   /// 2 / (c (1/m1 + 1/m2)) for dashpots (the lagged velocity update v += -dt c v_rel (1/m1 +
   /// 1/m2) stays stable while its factor is above -1; 2 m1 / c to ground). A massless node
   /// counts as ground: it must be held (the explicit solver refuses a free massless node).
-  static double discrete_dt(const SolidMaterial<double>& m, const double mass[N]) {
+  static double nodal_mass_dt(const SolidMaterial<double>& m, const double mass[N], const Vec3<double>[N] = nullptr,
+                              const double* = nullptr) {
     double inv = 0;
     for (int a = 0; a < N; ++a)
       if (mass[a] > 0) inv += 1.0 / mass[a];

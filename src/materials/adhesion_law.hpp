@@ -16,6 +16,9 @@
 // Host/device templates on the number type (double, float, Dual<T> for tangents).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/host_device.hpp"
 
 namespace halfstep {
@@ -61,6 +64,23 @@ HS_HD T adhesion_traction(const AdhesionConstants& c, T r, T& phi) {
   const T d = r - rr;
   phi = e - (t * d + T(0.5) * slope * d * d);
   return t + slope * d;
+}
+
+/// The steepest slope |dT/dr| law c reaches at any gap (a traction per unit length), which
+/// bounds an explicit step's increment: the penalty itself; for Lennard-Jones, in s = r0 / r,
+/// dT/dr = scale (s^4 - s^10 / 5) / r0, whose magnitude grows with s where s^6 > 5 and has a
+/// single peak, at s^6 = 2, below: the larger of |dT/dr| at r_min (the linear continuation
+/// below it keeps that slope) and, when r_min lies below it, the peak's.
+inline double adhesion_steepest_slope(const AdhesionConstants& c) {
+  if (c.law == kAdhesionPenalty) return c.penalty;
+  if (!(c.r0 > 0) || !(c.r_min > 0)) return 0.0;
+  const auto slope = [&c](double s) {
+    const double s4 = s * s * s * s;
+    return std::fabs(c.scale * (s4 - s4 * s4 * s * s / 5.0) / c.r0);
+  };
+  const double s_peak = 1.122462048309373;  // 2^(1/6)
+  const double steepest = slope(c.r0 / c.r_min);
+  return c.r0 / c.r_min >= s_peak ? std::max(steepest, slope(s_peak)) : steepest;
 }
 
 /// The gap at which the Lennard-Jones traction vanishes, 15^(-1/6) r0 (the strip's rest

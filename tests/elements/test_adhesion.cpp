@@ -2,9 +2,11 @@
 // (elements/adhesion_edge.hpp): traction = -d(energy)/d(gap), the closed forms of the rest gap
 // and the work of adhesion, the C1 linear continuation below r_min, forces = gradient of the
 // element's energy, the dual-number tangent against finite differences, and motion along the
-// substrate carrying no force.
+// substrate carrying no force; the explicit steps' stable increment (the law's steepest slope,
+// the edge's two-node oscillator).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/dual.hpp"
@@ -181,6 +183,52 @@ TEST(AdhesionEdge, LengthIsTheCurvesAndUniformGapGivesTractionTimesArea) {
   const double t = adhesion_traction(m.adhesion, 0.3, phi);
   EXPECT_NEAR(f[0].y + f[1].y, -t * 3.0 * m.thickness, 1e-13 * std::fabs(t) * 6);
   EXPECT_NEAR(f[0].y, f[1].y, 1e-15);
+}
+
+TEST(AdhesionLaw, SteepestSlopeBoundsTheSlopeAtEveryGap) {
+  // Central differences of T over gaps from far below r_min (the linear continuation) to 20 r0:
+  // none steeper than adhesion_steepest_slope, which the continuation reaches.
+  for (const double f : {0.5, 0.95}) {
+    AdhesionConstants c = lennard_jones();
+    c.r_min = f * lennard_jones_rest_gap(c.r0);
+    const double k = adhesion_steepest_slope(c);
+    double steepest = 0, phi;
+    for (double r = 0.01 * c.r0; r < 20 * c.r0; r *= 1.001) {
+      const double h = 1e-7 * r;
+      steepest = std::max(steepest, std::fabs(adhesion_traction(c, r + h, phi) - adhesion_traction(c, r - h, phi)) / (2 * h));
+    }
+    EXPECT_LE(steepest, k * (1 + 1e-6)) << f;
+    EXPECT_NEAR(steepest / k, 1.0, 1e-6) << f;
+  }
+  AdhesionConstants p;
+  p.law = kAdhesionPenalty;
+  p.penalty = 250;
+  EXPECT_EQ(adhesion_steepest_slope(p), 250.0);
+}
+
+TEST(AdhesionEdge, StableIncrementIsTheTwoNodeOscillatorsOnEqualMasses) {
+  // A straight ADH1 of length L at the penalty k, thickness t: K = k t L [[1/3, 1/6], [1/6, 1/3]];
+  // on masses m, m the largest omega^2 is k t L / (2 m), which the bound gives exactly; on
+  // masses 1, 3 the exact omega^2 is the larger root of l^2 - 4/9 l + 1/36 (times k t L), and
+  // the bound (k t L / 2 over the lighter node) stays below its increment.
+  const double data[ADH1::kElementData] = {1, 1, 1, 0, 0, 1};
+  const V3 X[2] = {{0, 0.3, 0}, {3, 0.3, 0}};
+  SolidMaterial<double> m;
+  m.thickness = 2.0;
+  m.adhesion.law = kAdhesionPenalty;
+  m.adhesion.penalty = 50;
+  m.adhesion.normal[1] = 1;
+  const double ktl = 50 * 2.0 * 3.0;
+  const double equal[2] = {0.7, 0.7};
+  EXPECT_NEAR(ADH1::nodal_mass_dt(m, equal, X, data), 2 / std::sqrt(ktl / (2 * 0.7)), 1e-14);
+  const double unequal[2] = {1.0, 3.0};
+  const double l = (4.0 / 9 + std::sqrt(16.0 / 81 - 4.0 / 36)) / 2, exact = 2 / std::sqrt(l * ktl);
+  const double bound = ADH1::nodal_mass_dt(m, unequal, X, data);
+  EXPECT_NEAR(bound, 2 / std::sqrt(ktl / 2), 1e-14);
+  EXPECT_LT(bound, exact);
+  EXPECT_GT(bound, 0.8 * exact);
+  const double held[2] = {0.0, 0.7};  // a held (massless) node is ground
+  EXPECT_NEAR(ADH1::nodal_mass_dt(m, held, X, data), 2 / std::sqrt(ktl / (2 * 0.7)), 1e-14);
 }
 
 }  // namespace

@@ -182,13 +182,13 @@ TEST(Spring, OneAndTwoDofSprings) {
 
 TEST(Spring, StableIncrementsFromTheNodalMasses) {
   const double m[2] = {2.0, 3.0};
-  EXPECT_DOUBLE_EQ(SPRINGA::discrete_dt(discrete_material(60.0), m), 2 / std::sqrt(60.0 * (0.5 + 1.0 / 3)));
-  EXPECT_DOUBLE_EQ(SPRING1::discrete_dt(discrete_material(8.0), m), 2 / std::sqrt(8.0 / 2.0));
-  EXPECT_DOUBLE_EQ(DASHPOTA::discrete_dt(discrete_material(6.0), m), 2 / (6.0 * (0.5 + 1.0 / 3)));
-  EXPECT_DOUBLE_EQ(DASHPOT1::discrete_dt(discrete_material(6.0), m), 2 * 2.0 / 6.0);
+  EXPECT_DOUBLE_EQ(SPRINGA::nodal_mass_dt(discrete_material(60.0), m), 2 / std::sqrt(60.0 * (0.5 + 1.0 / 3)));
+  EXPECT_DOUBLE_EQ(SPRING1::nodal_mass_dt(discrete_material(8.0), m), 2 / std::sqrt(8.0 / 2.0));
+  EXPECT_DOUBLE_EQ(DASHPOTA::nodal_mass_dt(discrete_material(6.0), m), 2 / (6.0 * (0.5 + 1.0 / 3)));
+  EXPECT_DOUBLE_EQ(DASHPOT1::nodal_mass_dt(discrete_material(6.0), m), 2 * 2.0 / 6.0);
   const double massless[2] = {2.0, 0.0};
   // A massless node counts as ground (it must be held).
-  EXPECT_DOUBLE_EQ(SPRING2::discrete_dt(discrete_material(1.0), massless), 2 / std::sqrt(1.0 / 2.0));
+  EXPECT_DOUBLE_EQ(SPRING2::nodal_mass_dt(discrete_material(1.0), massless), 2 / std::sqrt(1.0 / 2.0));
 }
 
 TEST(Spring, NonlinearTableForceEnergyAndIncrement) {
@@ -220,7 +220,7 @@ TEST(Spring, NonlinearTableForceEnergyAndIncrement) {
   EXPECT_NEAR(norm(f2[1]), 12.5, 1e-12);
   // The stable increment takes the steepest segment (10).
   const double mass[1] = {2.0};
-  EXPECT_DOUBLE_EQ(SPRING1::discrete_dt(m, mass), 2 / std::sqrt(10.0 / 2.0));
+  EXPECT_DOUBLE_EQ(SPRING1::nodal_mass_dt(m, mass), 2 / std::sqrt(10.0 / 2.0));
 }
 
 TEST(Dashpot, ForcesFromVelocitiesAndDissipation) {

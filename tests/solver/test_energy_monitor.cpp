@@ -104,6 +104,10 @@ TEST(EnergyMonitor, ScaleIsTheLargestEnergySeen) {
   // |external work| counts too, also when negative.
   monitor_commit(m, Sums().work(-9.0, 0.0).data(), 0.4);
   EXPECT_DOUBLE_EQ(m.scale, 9.0);
+  // So does |internal energy|: adhesion stores a negative energy.
+  m.internal = -12.0;
+  monitor_commit(m, Sums().data(), 0.5);
+  EXPECT_DOUBLE_EQ(m.scale, 12.0);
 }
 
 TEST(EnergyMonitor, NaNKineticSumStopsWithNonFiniteNode) {

@@ -181,7 +181,7 @@ void CudaBackend<T>::launch_piece(const Piece& p, double tau, int block) {
     const std::size_t g = static_cast<std::size_t>(p.group);
     visit_continuum_kind(sys_.solid.groups[g].kind, [&](auto kind) {
       using K = decltype(kind);
-      if constexpr (runs_explicit<K>()) {  // the reader refuses the others in explicit steps
+      if constexpr (runs_explicit_on_device<K>()) {  // the reader and make_backend refuse the others
         if (scheme_ == GpuScheme::Colored) launch_colored_group<K>(g, block);
         else launch_group<K>(g, p.begin, p.count, block);
       }
@@ -347,7 +347,7 @@ int CudaBackend<T>::solid_max_block() {
   int limit = 1024;
   for (const SolidGroup& g : sys_.solid.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
-      if constexpr (runs_explicit<decltype(kind)>()) limit = std::min(limit, kind_max_block<decltype(kind)>());
+      if constexpr (runs_explicit_on_device<decltype(kind)>()) limit = std::min(limit, kind_max_block<decltype(kind)>());
     });
   return limit;
 }
