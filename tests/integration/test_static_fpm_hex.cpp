@@ -1,0 +1,137 @@
+// FPM hexahedra (C3D8, FORMULATION=FPM) in *STATIC steps with NLGEOM=YES (issue 44 item 3):
+// each static increment is one FPM increment from the last converged state (the frame, the
+// configuration "a" and the convected strain), its tangent the dual-number derivative of the
+// same update. Checks on a unit cube with symmetry supports, against closed forms:
+//  - uniaxial stretch to 1 + d in N fixed increments: the update's strain is the sum of the
+//    increments' lambda_{k+1} / lambda_k - 1 (and the lateral one -nu times each), so the
+//    reaction is E eps_N mu_N^2 exactly (mu the lateral stretch); it approaches the Hencky
+//    solution E ln(1 + d) (1 + d)^(-2 nu) as the increments shrink;
+//  - an explicit step after it, the stretch held, keeps the static reaction (the explicit
+//    step starts from the converged FPM state);
+//  - the same stretch yielding (J2, linear hardening H): the same sums with the return's split
+//    of each increment, the lateral one -nu times its elastic part and -1/2 its plastic part;
+//  - the stretched cube turned 90 degrees about z in one increment: the increment is a pure
+//    rotation, so the stress turns with the body and nothing else changes (objectivity).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "run_util.hpp"
+
+namespace halfstep::test {
+namespace {
+
+constexpr double kE = 200e3, kNu = 0.3;
+
+/// A unit FPM cube (X0, Y0, Z0 its faces x = 0, y = 0, z = 0, XL its x = 1 face), followed by
+/// `steps` (kSupports: the symmetry supports, for a step's *BOUNDARY); `plastic`: *PLASTIC
+/// lines of the material.
+std::string cube_deck(const std::string& steps, const std::string& plastic = "") {
+  return "*NODE, NSET=ALL\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+         "*ELEMENT, TYPE=C3D8, ELSET=CUBE\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
+         "*NSET, NSET=X0\n1, 4, 5, 8\n*NSET, NSET=Y0\n1, 2, 5, 6\n*NSET, NSET=Z0\n1, 2, 3, 4\n*NSET, NSET=XL\n2, 3, 6, 7\n"
+         "*MATERIAL, NAME=M\n*ELASTIC\n200000, 0.3\n*DENSITY\n7.85e-9\n" + plastic +
+         "*SOLID SECTION, ELSET=CUBE, MATERIAL=M, FORMULATION=FPM\n" +
+         steps;
+}
+
+const char* const kSupports = "X0, 1, 1\nY0, 2, 2\nZ0, 3, 3\n";
+
+const char* const kStretchStep =
+    "*STEP, NLGEOM=YES, INC=100\n*STATIC, DIRECT\n0.05, 1.\n*BOUNDARY\nX0, 1, 1\nY0, 2, 2\nZ0, 3, 3\nXL, 1, 1, 0.1\n"
+    "*OUTPUT, HISTORY, TIME INTERVAL=0.05\n*NODE OUTPUT, NSET=XL\nU, RF\n*OUTPUT, FIELD\n*ELEMENT OUTPUT\nS, PEEQ\n*END STEP\n";
+
+TEST(StaticFpmHex, StretchMatchesTheIncrementalUpdateAndTheExplicitStepKeepsIt) {
+  const std::string dir = scratch_dir("static_fpm_hex_stretch");
+  std::ofstream(dir + "/cube.inp") << cube_deck(std::string(kStretchStep) +
+                                                "*STEP\n*DYNAMIC, EXPLICIT\n, 1e-6\n*OUTPUT, HISTORY, TIME INTERVAL=1e-7\n"
+                                                "*NODE OUTPUT, NSET=XL\nU, RF\n*END STEP\n");
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/cube.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  // The update's exact answer after 20 increments of 0.005.
+  double eps = 0, mu = 1;
+  for (int k = 0; k < 20; ++k) {
+    const double step = (1 + 0.005 * (k + 1)) / (1 + 0.005 * k) - 1;
+    eps += step;
+    mu *= 1 - kNu * step;
+  }
+  const double exact = kE * eps * mu * mu, hencky = kE * std::log(1.1) * std::pow(1.1, -2 * kNu);
+  const Csv h = read_csv(dir + "/out/history/XL.csv");
+  double rf_static = 0, rf_end = 0;
+  int rows = 0;
+  for (const auto& r : h.rows) {
+    if (std::fabs(r[0] - 1.0) < 1e-12) rf_static += r[static_cast<std::size_t>(h.col("RF1"))], ++rows;
+  }
+  ASSERT_EQ(rows, 4);
+  for (std::size_t i = h.rows.size() - 4; i < h.rows.size(); ++i) rf_end += h.rows[i][static_cast<std::size_t>(h.col("RF1"))];
+  std::printf("FPM cube: RF1 %.12g static, %.12g after the explicit step (update's exact %.12g, Hencky %.9g)\n", rf_static,
+              rf_end, exact, hencky);
+  EXPECT_NEAR(rf_static, exact, 1e-9 * exact);     // measured 5e-11
+  EXPECT_NEAR(rf_static, hencky, 3e-3 * hencky);    // measured 2.2e-3: 20 increments of 0.5 %
+  EXPECT_NEAR(rf_end, exact, 1e-9 * exact);         // measured 2e-11
+}
+
+TEST(StaticFpmHex, PlasticStretchMatchesTheIncrementalReturn) {
+  const double sy = 250, H = 1000;
+  const std::string dir = scratch_dir("static_fpm_hex_plastic");
+  std::ofstream(dir + "/cube.inp") << cube_deck(kStretchStep, "*PLASTIC\n250, 0.\n1250, 1.\n");
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/cube.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  double eps = 0, ep = 0, mu = 1;
+  for (int k = 0; k < 20; ++k) {
+    const double step = (1 + 0.005 * (k + 1)) / (1 + 0.005 * k) - 1;
+    eps += step;
+    const double ep_next = std::max(ep, (kE * eps - sy) / (kE + H)), dp = ep_next - ep;
+    mu *= 1 - kNu * (step - dp) - 0.5 * dp;
+    ep = ep_next;
+  }
+  const double exact = kE * (eps - ep) * mu * mu;
+  const Csv h = read_csv(dir + "/out/history/XL.csv");
+  double rf = 0;
+  for (const auto& r : h.rows)
+    if (std::fabs(r[0] - 1.0) < 1e-12) rf += r[static_cast<std::size_t>(h.col("RF1"))];
+  const auto frames = pvd_frames(dir + "/out/cube.pvd");
+  ASSERT_FALSE(frames.empty());
+  const std::vector<double> peeq = read_vtu_array(dir + "/out/" + frames.back().second, "PEEQ");
+  ASSERT_EQ(peeq.size(), 1u);
+  std::printf("plastic FPM cube: RF1 %.12g (update's exact %.12g), PEEQ %.12g (%.12g)\n", rf, exact, peeq[0], ep);
+  EXPECT_NEAR(rf, exact, 1e-7 * exact);  // measured 2.6e-8 (the Newton tolerance's)
+  EXPECT_NEAR(peeq[0], ep, 1e-9 * ep);   // measured 1.9e-10
+}
+
+TEST(StaticFpmHex, StressTurnsWithTheBodyInARotationIncrement) {
+  // Step 1: stretch 1 % in one increment (lateral stretch 1 - 0.01 nu exactly); step 2: every
+  // node moved to its place turned 90 degrees about z, in one increment.
+  const double ax = 1.01, lat = 1 - 0.01 * kNu;
+  const double X[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+  std::ostringstream turn;
+  turn.precision(17);
+  turn << "*STEP, NLGEOM=YES\n*STATIC, DIRECT\n1., 1.\n*BOUNDARY, OP=NEW\n";
+  for (int n = 0; n < 8; ++n) {
+    const double x = ax * X[n][0], y = lat * X[n][1], z = lat * X[n][2];
+    const double to[3] = {-y, x, z};  // (x, y, z) turned about z
+    for (int c = 0; c < 3; ++c) turn << n + 1 << ", " << c + 1 << ", " << c + 1 << ", " << to[c] - X[n][c] << "\n";
+  }
+  turn << "*OUTPUT, FIELD\n*ELEMENT OUTPUT\nS\n*END STEP\n";
+  const std::string dir = scratch_dir("static_fpm_hex_turn");
+  std::ofstream(dir + "/cube.inp") << cube_deck(
+      "*STEP, NLGEOM=YES\n*STATIC, DIRECT\n1., 1.\n*BOUNDARY\n" + std::string(kSupports) +
+      "XL, 1, 1, 0.01\n*OUTPUT, FIELD\n*ELEMENT OUTPUT\nS\n*END STEP\n" + turn.str());
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/cube.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+  const auto frames = pvd_frames(dir + "/out/cube.pvd");
+  ASSERT_GE(frames.size(), 2u);
+  const std::vector<double> s = read_vtu_array(dir + "/out/" + frames.back().second, "S");
+  ASSERT_EQ(s.size(), 6u);  // xx, yy, zz, xy, yz, xz
+  const double sigma = kE * 0.01;
+  std::printf("FPM cube turned: S = (%.9g, %.9g, %.9g, %.3g, %.3g, %.3g), the stretch's %.9g now along y\n", s[0], s[1],
+              s[2], s[3], s[4], s[5], sigma);
+  EXPECT_NEAR(s[1], sigma, 1e-9 * sigma);
+  for (const int c : {0, 2, 3, 4, 5}) EXPECT_NEAR(s[static_cast<std::size_t>(c)], 0.0, 1e-9 * sigma) << c;  // measured 4.7e-11
+}
+
+}  // namespace
+}  // namespace halfstep::test
