@@ -16,7 +16,8 @@ namespace {
 // Abaqus/Standard's default controls (the *CONTROLS, PARAMETERS=FIELD and TIME INCREMENTATION
 // defaults): residual tolerance R_n, correction tolerance C_n, the residual below which an
 // increment counts as linear, the most iterations of one attempt, the cut-back and growth
-// factors, and the iteration count below which two increments in a row let the increment grow.
+// factors, the iteration count below which two increments in a row let the increment grow, and
+// the iterations after which a residual growing twice in a row fails the attempt (I_0).
 constexpr double kResidualTol = 5e-3;
 constexpr double kCorrectionTol = 1e-2;
 constexpr double kLinearTol = 1e-8;
@@ -24,6 +25,7 @@ constexpr int kMaxIterations = 16;
 constexpr double kCutBack = 0.25;
 constexpr double kGrowth = 1.5;
 constexpr int kEasyIterations = 4;
+constexpr int kGrowthCheckFrom = 4;
 /// Most multiplier updates (NewtonProblem::augment) in one attempt before it fails.
 constexpr int kMaxAugmentations = 30;
 /// Wall seconds into an attempt after which each iteration prints a progress line.
@@ -99,7 +101,7 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
     }
     // Growth is judged on the force residual with moments scaled to forces (solids: r_t).
     const double r_max = std::max(r_t, qs[1] > 0 ? r_r * qs[0] / qs[1] : 0.0);
-    if (it >= since + 2 && r_max > r_prev && r_prev > r_prev2) {
+    if (it >= since + kGrowthCheckFrom && r_max > r_prev && r_prev > r_prev2) {
       out.why = "the residual grew in two consecutive iterations";
       break;
     }

@@ -108,6 +108,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
   }
   if (contact) contact->begin_attempt(translations(from.x), dtau);
   check_zero_pivots_ = true;
+  attempt_from_ = &from.cfg;
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);
   // The temperatures at the increment's end load every iteration of the attempt.
@@ -251,13 +252,27 @@ void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
       return;
     } catch (const SingularStiffness& e) {
       if (step_start && hold_zero_pivot(e)) continue;
-      if (step_start)
+      if (step_start && !singular_by_the_trial())
         throw InputError(step.loc, "singular stiffness: unconstrained dofs at " + equation_name(e.equation()) +
                                        " in step '" + step.name + "' (" + e.what() +
                                        "): add *BOUNDARY conditions that stop every rigid motion");
       throw;
     }
   }
+}
+
+bool StaticProblem::singular_by_the_trial() {
+  // The first trial carries the increment's prescribed motion: with laws with state its
+  // tangent may have yielded flat (perfect plasticity) although the supports stop every rigid
+  // motion. The tangent at the attempt's start, from the same committed state, tells the two
+  // apart: regular there, the trial's state made it singular, and the attempt fails (cut back).
+  if (!attempt_from_ || op.material_state_size() == 0 || !(step.nlgeom || small_strain)) return false;
+  try {
+    engine->assemble_and_factor(*attempt_from_);
+  } catch (const SingularStiffness&) {
+    return false;
+  }
+  return true;
 }
 
 bool StaticProblem::hold_zero_pivot(const SingularStiffness& e) {

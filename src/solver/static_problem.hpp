@@ -286,6 +286,9 @@ struct StaticProblem final : NewtonProblem {
   std::vector<double> thermal_scale_;  ///< per dof: |thermal force| of the attempt's temperatures (empty: none)
   double q_time_[2] = {0, 0};       ///< summed force and moment scales of the converged increments
   std::int64_t q_count_[2] = {0, 0};
+  /// Whether a singular first tangent of the step is the trial's doing: the tangent at the
+  /// attempt's start is regular (laws with state in NLGEOM or small-strain steps only).
+  bool singular_by_the_trial();
   /// A linear step's zero pivot (a hourglass mode, an unloaded mechanism) held by a spring of
   /// kZeroPivotSpring times the largest diagonal, as Abaqus and the peer pass such a pivot;
   /// false where the step cannot (nonlinear, contact, a diagonal shift of its own) or held it.
@@ -299,6 +302,9 @@ struct StaticProblem final : NewtonProblem {
   std::vector<double> zero_pivot_spring_;
   std::vector<int> zero_pivot_eq_;
   bool check_zero_pivots_ = false;  ///< the attempt's first solve checks the springs' forces
+  /// The configuration the attempt starts from (begin_attempt; valid during the attempt): a
+  /// step whose first trial tangent is singular is checked there for unconstrained dofs.
+  const Configuration* attempt_from_ = nullptr;
   double shift_dtau_ = 0, factored_dtau_ = 0;  ///< a dynamic step's increment in the shift, and in the factor
 };
 
