@@ -1,8 +1,9 @@
-// The small-strain theory of a geometrically linear static step with plasticity on the CPU
+// The small-strain theory of a geometrically linear static step with plasticity or adhesion on the CPU
 // (ContinuumOperator::small_strain_force and small_strain_matrices): the per-element work is
 // discretization/small_strain_element.hpp's, which the CUDA tangent engine runs too.
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/dual.hpp"
@@ -37,6 +38,14 @@ void element_nodes(const StructureSystem& sys, const int* c, const std::vector<d
   }
 }
 
+/// Whether kind K is an adhesion edge. Its gap moves with u along the substrate's fixed normal
+/// and its energy is integrated on the reference: it is geometrically linear already, so the
+/// small-strain theory evaluates it as it is, its law followed by the Newton iterations.
+template <class K, class = void>
+struct IsAdhesion : std::false_type {};
+template <class K>
+struct IsAdhesion<K, std::void_t<decltype(K::kAdhesion)>> : std::bool_constant<K::kAdhesion> {};
+
 void check_state_size(const SolidMesh& sm) {
   if (sm.state_size > kMaxTangentState)
     throw std::logic_error("small-strain theory: " + std::to_string(sm.state_size) + " state values per point, at most " +
@@ -62,10 +71,16 @@ double ContinuumOperator::small_strain_force(const std::vector<double>& u, std::
         const std::size_t first = static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes;
         Vec3<double> X[K::kNodes], ue[K::kNodes], fe[K::kNodes];
         element_nodes<K::kNodes>(sys_, &sm.conn[first], u, X, ue);
-        const SmallStrainEnergy w = small_strain_element<K>(
-            X, ue, mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])], sm.hourglass_kappa,
-            state_old, state_next, sm.num_points, sm.first_point(e), sm.state_size, sm.data_of(e),
-            thermal ? thermal[e] : 0.0, fe);
+        SmallStrainEnergy w{};
+        if constexpr (IsAdhesion<K>::value) {
+          w.strain = K::internal_force(X, ue, sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])],
+                                       0.0, fe, ElementState<double>{nullptr, nullptr, 0, 0, sm.data_of(e)})
+                         .strain;
+        } else {
+          w = small_strain_element<K>(X, ue, mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])],
+                                      sm.hourglass_kappa, state_old, state_next, sm.num_points, sm.first_point(e),
+                                      sm.state_size, sm.data_of(e), thermal ? thermal[e] : 0.0, fe);
+        }
         for (int a = 0; a < K::kNodes; ++a) {
           slot[3 * (first + a)] = fe[a].x;
           slot[3 * (first + a) + 1] = fe[a].y;
@@ -114,7 +129,16 @@ void ContinuumOperator::small_strain_matrices(const std::vector<double>& u, doub
         element_nodes<K::kNodes>(sys_, c, u, X, ue);
         for (int j = 0; j < nd; ++j) {  // column j: the forces' derivative along dof j
           if (K::kDimension == 2 && j % 3 == 2) continue;
-          if constexpr (TakesThermalStrain<K>::value) {
+          if constexpr (IsAdhesion<K>::value) {  // the derivative of its forces at u along dof j
+            Vec3<D> Xd[K::kNodes], ud[K::kNodes], fd[K::kNodes];
+            for (int a = 0; a < K::kNodes; ++a) {
+              Xd[a] = {D(X[a].x), D(X[a].y), D(X[a].z)};
+              ud[a] = {D(ue[a].x, j == 3 * a ? 1.0 : 0.0), D(ue[a].y, j == 3 * a + 1 ? 1.0 : 0.0),
+                       D(ue[a].z, j == 3 * a + 2 ? 1.0 : 0.0)};
+            }
+            K::internal_force(Xd, ud, mats1[mi], D(0.0), fd, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
+            for (int a = 0; a < K::kNodes; ++a) col[a] = {fd[a].x.d, fd[a].y.d, fd[a].z.d};
+          } else if constexpr (TakesThermalStrain<K>::value) {
             small_strain_column<K>(X, ue, mats2[mi], sm.hourglass_kappa, state_old, sm.num_points, sm.first_point(e),
                                    sm.state_size, sm.data_of(e), thermal ? thermal[e] : 0.0, j, col);
           } else {

@@ -205,13 +205,16 @@ void DeckParser::resolve_adhesions() {
   pending_adhesions_.clear();
 }
 
-// The law is nonlinear in the gap: a geometrically linear step (K(ref) x) would linearize it.
+// The law is nonlinear in the gap: a *STATIC step follows it by Newton iterations with or
+// without NLGEOM (the small-strain theory, solver/static_problem.cpp); the perturbation and
+// implicit dynamic procedures of a geometrically linear step do not.
 void DeckParser::check_adhesion_steps() const {
   if (m_.adhesions.empty()) return;
   for (const Step& s : m_.steps)
-    if (s.procedure == Procedure::Static && !s.nlgeom)
-      fail(s.loc, "static step '" + s.name + "' is linear (no NLGEOM=YES), and the *ADHESION at " +
-                      m_.adhesions.front().loc.str() + " follows its nonlinear law only under NLGEOM=YES");
+    if (s.procedure == Procedure::Static && !s.nlgeom && (s.frequency || s.buckle || s.modal || s.dynamic))
+      fail(s.loc, "step '" + s.name + "' is a *FREQUENCY, *BUCKLE, *MODAL DYNAMIC or implicit *DYNAMIC step without "
+                      "NLGEOM=YES, and the *ADHESION at " + m_.adhesions.front().loc.str() +
+                      " runs in *STATIC steps and in those procedures with NLGEOM=YES only");
 }
 
 }  // namespace halfstep::inp

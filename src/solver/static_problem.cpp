@@ -188,14 +188,11 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
         throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *SPRING, NONLINEAR at " +
                                        model.discrete_sections[i].loc.str() +
                                        " needs Newton iterations to follow its table: use *STEP, NLGEOM=YES");
-  // The same for adhesion: its law is nonlinear in the gap, which K(ref) x would linearize.
-  if (!step.nlgeom && !model.adhesions.empty())
-    throw InputError(step.loc, "step '" + step.name + "' is linear (no NLGEOM=YES), and the *ADHESION at " +
-                                   model.adhesions.front().loc.str() +
-                                   " follows its nonlinear law only under Newton iterations: use *STEP, NLGEOM=YES");
-  // Laws with state (plasticity) follow the small-strain theory in a linear step; the state
-  // that kinds keep for themselves (a dashpot's) does not ask for it.
-  small_strain = !step.nlgeom && (has_plastic_shells(sys) ||
+  // Laws with state (plasticity) follow the small-strain theory in a linear step, and so does
+  // adhesion, whose law is nonlinear in the gap (K(ref) x would linearize it): its Newton
+  // iterations follow the law, the geometry stays linear. The state that kinds keep for
+  // themselves (a dashpot's) does not ask for it.
+  small_strain = !step.nlgeom && (has_plastic_shells(sys) || !model.adhesions.empty() ||
                                   std::any_of(sys.solid.materials.begin(), sys.solid.materials.end(),
                                               [](const SolidMaterial<double>& m) { return state_size(m) > 0; }));
   if (small_strain) check_small_strain_kinds();

@@ -234,7 +234,7 @@ TEST(StaticCoupling, ReferenceRotationMustBeGivenInImplicitDynamicSteps) {
 /// bottom face, its top pulled up by delta; `lagrange`: CPE4 nx x ny, else a degree-2 patch;
 /// `procedure`: the *STATIC line.
 std::string pulled_block(bool lagrange, double delta, double H = 1, const char* procedure = "*STATIC",
-                         const char* more_steps = "") {
+                         const char* more_steps = "", const char* nlgeom = "YES") {
   const double W = 4, req = lennard_jones_rest_gap(0.4);
   std::ostringstream d;
   d.precision(17);
@@ -259,7 +259,7 @@ std::string pulled_block(bool lagrange, double delta, double H = 1, const char* 
   }
   d << "*ADHESION, NAME=VDW, SURFACE=" << (lagrange ? "BOTTOM" : "B-V0") << "\n0.1, 0.4\n0, 0, 0, 1\n";
   d << "*MATERIAL, NAME=M\n*ELASTIC\n1, 0\n*SOLID SECTION, ELSET=ALL, MATERIAL=M\n1\n";
-  d << "*STEP, NLGEOM=YES, INC=1000\n" << procedure << "\n0.1, 1, 1e-5, 0.1\n*BOUNDARY\nPIN, 1, 1\nTOP, 2, 2, " << delta << "\n";
+  d << "*STEP, NLGEOM=" << nlgeom << ", INC=1000\n" << procedure << "\n0.1, 1, 1e-5, 0.1\n*BOUNDARY\nPIN, 1, 1\nTOP, 2, 2, " << delta << "\n";
   d << "*OUTPUT, FIELD\n*NODE OUTPUT\nU, RF\n*END STEP\n" << more_steps;
   return d.str();
 }
@@ -304,6 +304,46 @@ TEST(StaticAdhesion, PulledBlockMatchesTheLawAtEquilibrium) {
                 total, force, total / force - 1, req + u->values[1], r);
     EXPECT_NEAR(total, force, 2e-6 * force) << (lagrange ? "CPE4" : "NURBS");
     // The bottom's gap: node 1 sits on the bottom face.
+    EXPECT_NEAR(req + u->values[1], r, 1e-7 * r) << (lagrange ? "CPE4" : "NURBS");
+  }
+}
+
+TEST(StaticAdhesion, LinearStepPulledBlockMatchesTheLawWithSmallStrain) {
+  // NLGEOM=NO: the block's strain is (delta - (r - r_eq)) / H, its stress E times that (nu = 0),
+  // in equilibrium with the law's -T(r), which Newton follows (the edges are geometrically
+  // linear already: the gap moves with u along a fixed normal).
+  AdhesionConstants c;
+  c.r0 = 0.4;
+  c.scale = 0.1 / (2 * M_PI * 0.4 * 0.4 * 0.4);
+  c.r_min = 0.5 * lennard_jones_rest_gap(0.4);
+  const double W = 4, H = 1, req = lennard_jones_rest_gap(0.4), delta = 0.05;
+  const auto residual = [&](double r) {
+    double phi;
+    return (delta - (r - req)) / H + adhesion_traction(c, r, phi);
+  };
+  double lo = req, hi = req + delta;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (residual(lo) * residual(mid) <= 0 ? hi : lo) = mid;
+  }
+  const double r = 0.5 * (lo + hi);
+  double phi;
+  const double force = -adhesion_traction(c, r, phi) * W;
+  ASSERT_GT(force, 0.0);
+  for (bool lagrange : {false, true}) {
+    const std::string deck = pulled_block(lagrange, delta, H, "*STATIC", "", "NO");
+    const Model model = read_inp_string(deck, "mem/pull.inp");
+    Capture cap;
+    run_deck(deck, cap, LinearSolverKind::Ldlt, BackendKind::Cpu);
+    const ResultFrame& f = last_field(cap);
+    const FieldArray* rf = f.fields.find_point("RF");
+    const FieldArray* u = f.fields.find_point("U");
+    ASSERT_TRUE(rf && u);
+    double total = 0;
+    for (int n : model.nsets.at("TOP").members) total += rf->values[3 * static_cast<std::size_t>(n) + 1];
+    std::printf("linear %s: pull %.10g (law at equilibrium %.10g, rel. %.2e), gap %.10g (%.10g)\n",
+                lagrange ? "CPE4" : "NURBS", total, force, total / force - 1, req + u->values[1], r);
+    EXPECT_NEAR(total, force, 2e-6 * force) << (lagrange ? "CPE4" : "NURBS");
     EXPECT_NEAR(req + u->values[1], r, 1e-7 * r) << (lagrange ? "CPE4" : "NURBS");
   }
 }
