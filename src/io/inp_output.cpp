@@ -128,17 +128,32 @@ void DeckParser::node_output_keyword(const Keyword& kw) {
   output_variable_param(kw, "*NODE OUTPUT", {"U", "V", "RF"}, target.node_vars);
 }
 
+namespace {
+
+/// The nodal vector halfstep writes for an Abaqus *NODE OUTPUT identifier: U for U, UT, UR and
+/// their components (U1 .. U3, UR1 .. UR3), likewise V, A and RF (RF, RT, RM and RF1 .. RM3);
+/// "" for any other identifier. A component request writes the whole vector.
+const char* node_output_vector(std::string v) {
+  if (v.size() >= 2 && v.back() >= '1' && v.back() <= '3') v.pop_back();
+  if (v == "U" || v == "UT" || v == "UR") return "U";
+  if (v == "V" || v == "VT" || v == "VR") return "V";
+  if (v == "RF" || v == "RT" || v == "RM") return "RF";
+  if (v == "A" || v == "AT" || v == "AR") return "A";
+  return "";
+}
+
+}  // namespace
+
 void DeckParser::node_output_data(const Line& line) {
   auto& vars = m_.steps.back().outputs[static_cast<std::size_t>(output_target_)].node_vars;
   for (std::string_view f : line.fields) {
     if (f.empty()) continue;
-    const std::string v = squeeze_upper(f);
-    if (v == "U" || v == "UT" || v == "UR") add_unique(vars, "U");
-    else if (v == "V" || v == "VT" || v == "VR") add_unique(vars, "V");
-    else if (v == "RF" || v == "RT" || v == "RM") add_unique(vars, "RF");
-    else if (v == "A" || v == "AT" || v == "AR") add_unique(vars, "A");
-    else
-      fail(at_, "node output variable '" + std::string(f) + "' is not supported (halfstep writes U, V, A, RF)");
+    const char* v = node_output_vector(squeeze_upper(f));
+    if (!*v)
+      fail(at_, "node output variable '" + std::string(f) +
+                    "' is not supported (halfstep writes U, V, A, RF, and the whole vector for a component such as U2 "
+                    "or RM3)");
+    add_unique(vars, v);
     output_block_has_vars_ = true;
   }
 }

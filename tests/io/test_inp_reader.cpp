@@ -490,6 +490,22 @@ V
   EXPECT_EQ(o[3].element_vars, (std::vector<std::string>{"S", "SF", "SM", "E"}));
 }
 
+// Abaqus's component identifiers (U2, UR3, RF1, RM2, ...) ask for part of a vector: halfstep
+// writes the whole vector for them; a component it does not know (U4) is refused at its line.
+TEST(InpReader, NodeOutputComponentsWriteTheirVector) {
+  const std::string head = std::string(kPlateMesh) + "*NSET, NSET=TIP\n3\n*STEP\n*DYNAMIC, EXPLICIT\n, 1.\n"
+                                                     "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\n";
+  const Model m = read(head + "U2, UR3, RF1, RM2, V3, A1\n*END STEP\n");
+  EXPECT_EQ(m.steps[0].outputs[0].node_vars, (std::vector<std::string>{"U", "RF", "V", "A"}));
+  try {
+    read(head + "U2, U4\n*END STEP\n");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'U4' is not supported"), std::string::npos) << what;
+  }
+}
+
 TEST(InpReader, PreselectIsExtendedBySubRequests) {
   const std::string deck = std::string(kPlateMesh) + R"(*NSET, NSET=TIP
 3
