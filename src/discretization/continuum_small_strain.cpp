@@ -47,9 +47,9 @@ template <class K>
 struct IsAdhesion<K, std::void_t<decltype(K::kAdhesion)>> : std::bool_constant<K::kAdhesion> {};
 
 void check_state_size(const SolidMesh& sm) {
-  if (sm.state_size > kMaxTangentState)
+  if (sm.state_size > kMaxSmallStrainState)
     throw std::logic_error("small-strain theory: " + std::to_string(sm.state_size) + " state values per point, at most " +
-                           std::to_string(kMaxTangentState));
+                           std::to_string(kMaxSmallStrainState));
 }
 
 }  // namespace
@@ -138,7 +138,7 @@ void ContinuumOperator::small_strain_matrices(const std::vector<double>& u, doub
             }
             K::internal_force(Xd, ud, mats1[mi], D(0.0), fd, ElementState<D>{nullptr, nullptr, 0, 0, sm.data_of(e)});
             for (int a = 0; a < K::kNodes; ++a) col[a] = {fd[a].x.d, fd[a].y.d, fd[a].z.d};
-          } else if constexpr (TakesThermalStrain<K>::value) {
+          } else if constexpr (TakesThermalStrain<K>::value || std::is_same_v<K, FpmC3D8>) {
             small_strain_column<K>(X, ue, mats2[mi], sm.hourglass_kappa, state_old, sm.num_points, sm.first_point(e),
                                    sm.state_size, sm.data_of(e), thermal ? thermal[e] : 0.0, j, col);
           } else {

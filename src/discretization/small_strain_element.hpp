@@ -8,15 +8,42 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "core/dual.hpp"
 #include "core/host_device.hpp"
 #include "core/vec3.hpp"
 #include "discretization/tangent_state.hpp"
+#include "elements/fpm_hex_small_strain.hpp"
 #include "elements/solid_common.hpp"
 #include "materials/material_law.hpp"
 
 namespace halfstep {
+
+/// State values per point a small-strain evaluation's per-element copy holds: the laws' (J2)
+/// or the FPM hexahedron's own (its frame, configuration "a" and convected strain besides).
+constexpr int kMaxSmallStrainState =
+    kMaxTangentState > fpm_detail::kPointStateSize ? kMaxTangentState : fpm_detail::kPointStateSize;
+
+/// Dual values of that copy for kind K.
+template <class K>
+HS_HD constexpr int small_strain_capacity() {
+  return kMaxSmallStrainState * K::kPoints;
+}
+
+/// Kind K's forces in the small-strain theory's dual numbers: its internal_force with the
+/// materials flagged small_strain (the laws answer in that theory, kinematics linearized by the
+/// derivative parts), or the FPM hexahedron's own evaluation (fpm_hex_small_strain).
+template <class K, class T>
+HS_HD SolidEnergy<T> small_strain_forces_of(const Vec3<T>* X, const Vec3<T>* u, const SolidMaterial<T>& m, T kappa,
+                                            Vec3<T>* f, const ElementState<T>& st) {
+  if constexpr (std::is_same_v<K, FpmC3D8>) {
+    (void)kappa;
+    return fpm_hex_small_strain(X, u, m, st, f);
+  } else {
+    return K::internal_force(X, u, m, kappa, f, st);
+  }
+}
 
 /// Energies of one element's small-strain evaluation.
 struct SmallStrainEnergy {
@@ -41,10 +68,10 @@ HS_HD SmallStrainEnergy small_strain_element(const Vec3<double>* X, const Vec3<d
     Xd[a] = {D(X[a].x), D(X[a].y), D(X[a].z)};
     du[a] = {D(0.0, u[a].x), D(0.0, u[a].y), D(0.0, u[a].z)};
   }
-  D so[ns_capacity<K>()], sn[ns_capacity<K>()];
+  D so[small_strain_capacity<K>()], sn[small_strain_capacity<K>()];
   if (ns > 0) dual_point_state<K>(old, stride, p0, ns, so);
   const D dtheta(0.0, thermal);  // the temperature change rides in the derivative
-  const SolidEnergy<D> w = K::internal_force(
+  const SolidEnergy<D> w = small_strain_forces_of<K>(
       Xd, du, m, D(kappa), fe,
       ElementState<D>{ns > 0 ? so : nullptr, ns > 0 ? sn : nullptr, static_cast<std::size_t>(K::kPoints), 0, data, dtheta});
   for (int a = 0; a < K::kNodes; ++a) f[a] = {fe[a].x.d, fe[a].y.d, fe[a].z.d};
@@ -54,9 +81,9 @@ HS_HD SmallStrainEnergy small_strain_element(const Vec3<double>* X, const Vec3<d
         next[static_cast<std::size_t>(c) * stride + p0 + static_cast<std::size_t>(p)] = sn[c * K::kPoints + p].v;
   double hourglass = 0;
   if (kappa > 0) {
-    K::internal_force(Xd, du, m, D(0.0), fe,
-                      ElementState<D>{ns > 0 ? so : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0, data,
-                                      dtheta});
+    small_strain_forces_of<K>(Xd, du, m, D(0.0), fe,
+                              ElementState<D>{ns > 0 ? so : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0,
+                                              data, dtheta});
     for (int a = 0; a < K::kNodes; ++a)
       hourglass += 0.5 * (u[a].x * (f[a].x - fe[a].x.d) + u[a].y * (f[a].y - fe[a].y.d) + u[a].z * (f[a].z - fe[a].z.d));
   }
@@ -79,11 +106,11 @@ HS_HD void small_strain_column(const Vec3<double>* X, const Vec3<double>* u,
     du[a] = {DD(D(0.0), D(u[a].x, j == 3 * a ? 1.0 : 0.0)), DD(D(0.0), D(u[a].y, j == 3 * a + 1 ? 1.0 : 0.0)),
              DD(D(0.0), D(u[a].z, j == 3 * a + 2 ? 1.0 : 0.0))};
   }
-  DD so[ns_capacity<K>()];
+  DD so[small_strain_capacity<K>()];
   if (ns > 0) dual_point_state<K>(old, stride, p0, ns, so);
-  K::internal_force(Xd, du, m, DD(D(kappa)), fe,
-                    ElementState<DD>{ns > 0 ? so : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0, data,
-                                     DD(D(0.0), D(thermal))});
+  small_strain_forces_of<K>(Xd, du, m, DD(D(kappa)), fe,
+                            ElementState<DD>{ns > 0 ? so : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0,
+                                             data, DD(D(0.0), D(thermal))});
   for (int a = 0; a < K::kNodes; ++a) col[a] = {fe[a].x.d.d, fe[a].y.d.d, fe[a].z.d.d};
 }
 

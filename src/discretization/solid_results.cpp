@@ -8,6 +8,7 @@
 #include "core/forall.hpp"
 #include "core/threads.hpp"
 #include "discretization/continuum_operator.hpp"
+#include "discretization/small_strain_element.hpp"
 #include "discretization/tangent_state.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_law.hpp"
@@ -112,7 +113,7 @@ void group_small_strain_results(const StructureSystem& sys, const StructureState
     const int ns = sm.state_size;
     const bool state = ns > 0 && !st.solid_state.empty();
     const std::size_t point = g.first_point + static_cast<std::size_t>(i) * K::kPoints;
-    D old[kMaxTangentState * K::kPoints];
+    D old[kMaxSmallStrainState * K::kPoints];
     if (state) dual_point_state<K>(st.solid_state.data(), sm.num_points, point, ns, old);
     const SolidOutput<D> r = K::centroid_output(
         X, du, m,
@@ -179,7 +180,7 @@ void group_point_results(const StructureSystem& sys, const StructureState& st, c
           }
       };
       if (dual_mats) {
-        D old[kMaxTangentState * K::kPoints];
+        D old[kMaxSmallStrainState * K::kPoints];
         if (state) dual_point_state<K>(st.solid_state.data(), sm.num_points, point, sm.state_size, old);
         evaluate(D(0.0), (*dual_mats)[static_cast<std::size_t>(sm.material[e])],
                  ElementState<D>{state ? old : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0, sm.data_of(e),
@@ -224,7 +225,8 @@ SolidPointResults solid_point_results(const StructureSystem& sys, const Structur
   const std::vector<SolidMaterial<Dual<double>>> mats = small_strain ? small_strain_materials(sm) : std::vector<SolidMaterial<Dual<double>>>{};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
-      group_point_results<decltype(kind)>(sys, st, g, small_strain ? &mats : nullptr, r);
+      group_point_results<decltype(kind)>(
+          sys, st, g, small_strain && !std::is_same_v<decltype(kind), FpmC3D8> ? &mats : nullptr, r);
     });
   return r;
 }
@@ -235,7 +237,12 @@ std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, cons
   if (small_strain) {
     const std::vector<SolidMaterial<Dual<double>>> mats = small_strain_materials(sys.solid);
     for (const SolidGroup& g : sys.solid.groups)
-      visit_continuum_kind(g.kind, [&](auto kind) { group_small_strain_results<decltype(kind)>(sys, st, g, mats, out); });
+      visit_continuum_kind(g.kind, [&](auto kind) {
+        // The FPM hexahedron's small-strain form writes its stresses into its state, as its
+        // incremental update does (fpm_hex_small_strain): read as always.
+        if constexpr (std::is_same_v<decltype(kind), FpmC3D8>) group_results<FpmC3D8>(sys, st, g, out, vel);
+        else group_small_strain_results<decltype(kind)>(sys, st, g, mats, out);
+      });
     return out;
   }
   for (const SolidGroup& g : sys.solid.groups)

@@ -123,9 +123,9 @@ void check_section_material(const Material& mat, const SourceLoc& loc, const cha
 }
 
 /// What a section with FORMULATION=FPM (the FPM hexahedra, incremental) allows: isotropic
-/// *ELASTIC, with or without *PLASTIC, in explicit steps and in *STATIC steps with NLGEOM=YES
-/// (each static increment one FPM increment from the last converged state, its tangent the
-/// dual-number derivative of the same update).
+/// *ELASTIC, with or without *PLASTIC, in explicit steps and in *STATIC steps (NLGEOM=YES: each
+/// static increment one FPM increment from the last converged state, its tangent the
+/// dual-number derivative of the same update; NLGEOM=NO: the small-strain theory).
 void check_formulation(const Model& m, const SolidSection& sec, const Material& mat) {
   const std::string what = "*SOLID SECTION, FORMULATION=" + sec.formulation;
   if (mat.has_hyperelastic || !mat.has_elastic || mat.elastic_type != ElasticType::Isotropic)
@@ -134,13 +134,10 @@ void check_formulation(const Model& m, const SolidSection& sec, const Material& 
                                   ": " + sec.formulation + " elements take isotropic *ELASTIC (E, nu), with or without *PLASTIC");
   for (const Step& s : m.steps) {
     if (s.procedure == Procedure::ExplicitDynamic) continue;
-    const bool perturbation = s.frequency || s.buckle || s.dynamic || s.modal;
-    if (!perturbation && s.nlgeom) continue;
-    throw InputError(sec.loc, what + ", and step '" + s.name + "' (" + s.loc.str() + ") is " +
-                                  (perturbation ? "not *STATIC or *DYNAMIC, EXPLICIT" : "a linear *STATIC step (no NLGEOM=YES)") +
-                                  ": " + sec.formulation + " elements run in explicit dynamic steps and in *STATIC steps with "
-                                  "NLGEOM=YES (their incremental update is geometrically nonlinear; the small-strain theory of a "
-                                  "linear step is not built for them yet)");
+    if (!(s.frequency || s.buckle || s.dynamic || s.modal)) continue;
+    throw InputError(sec.loc, what + ", and step '" + s.name + "' (" + s.loc.str() +
+                                  ") is not *STATIC or *DYNAMIC, EXPLICIT: " + sec.formulation +
+                                  " elements run in explicit dynamic steps and in *STATIC steps only");
   }
 }
 

@@ -366,9 +366,10 @@ void StaticProblem::add_force_scale(const NewtonIterate& s) {
 
 void StaticProblem::check_small_strain_kinds() const {
   const SolidMesh& sm = sys.solid;
+  const int fpm_hex = find_element_kind("C3D8", "FPM");  // its own small-strain form (fpm_hex_small_strain)
   for (const SolidGroup& g : sm.groups) {
     const ElementKindInfo& kind = element_kind(g.kind);
-    if (kind.thermal_strain) continue;
+    if (kind.thermal_strain || g.kind == fpm_hex) continue;
     for (int e = g.first; e < g.first + g.count; ++e)
       if (state_size(sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])]) > 0)
         throw InputError(step.loc, "step '" + step.name + "' is geometrically linear (no NLGEOM=YES), and element " +

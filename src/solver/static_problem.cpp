@@ -192,7 +192,12 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   // adhesion, whose law is nonlinear in the gap (K(ref) x would linearize it): its Newton
   // iterations follow the law, the geometry stays linear. The state that kinds keep for
   // themselves (a dashpot's) does not ask for it.
-  small_strain = !step.nlgeom && (has_plastic_shells(sys) || !model.adhesions.empty() ||
+  // The FPM hexahedron too: its incremental update is geometrically nonlinear through and
+  // through, and its small-strain form writes the state a later explicit step continues from.
+  const int fpm_hex = find_element_kind("C3D8", "FPM");
+  const bool fpm = std::any_of(sys.solid.groups.begin(), sys.solid.groups.end(),
+                               [fpm_hex](const SolidGroup& g) { return g.count > 0 && g.kind == fpm_hex; });
+  small_strain = !step.nlgeom && (has_plastic_shells(sys) || !model.adhesions.empty() || fpm ||
                                   std::any_of(sys.solid.materials.begin(), sys.solid.materials.end(),
                                               [](const SolidMaterial<double>& m) { return state_size(m) > 0; }));
   if (small_strain) check_small_strain_kinds();

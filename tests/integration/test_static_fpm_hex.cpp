@@ -10,6 +10,8 @@
 //    step starts from the converged FPM state);
 //  - the same stretch yielding (J2, linear hardening H): the same sums with the return's split
 //    of each increment, the lateral one -nu times its elastic part and -1/2 its plastic part;
+//  - a geometrically linear step (the small-strain theory): the uniaxial closed forms on the
+//    reference area, elastic and with J2, and an explicit step after it keeps the stress;
 //  - the stretched cube turned 90 degrees about z in one increment: the increment is a pure
 //    rotation, so the stress turns with the body and nothing else changes (objectivity).
 #include <algorithm>
@@ -100,6 +102,43 @@ TEST(StaticFpmHex, PlasticStretchMatchesTheIncrementalReturn) {
   std::printf("plastic FPM cube: RF1 %.12g (update's exact %.12g), PEEQ %.12g (%.12g)\n", rf, exact, peeq[0], ep);
   EXPECT_NEAR(rf, exact, 1e-7 * exact);  // measured 2.6e-8 (the Newton tolerance's)
   EXPECT_NEAR(peeq[0], ep, 1e-9 * ep);   // measured 1.9e-10
+}
+
+TEST(StaticFpmHex, LinearStepMatchesTheSmallStrainClosedForms) {
+  // Stretched by 1 % in a step without NLGEOM: eps = 0.01 exactly, sigma = E eps elastic, or
+  // sigma_y + H alpha with alpha = (E eps - sigma_y) / (E + H) with J2, on the reference area.
+  const double sy = 250, H = 1000, eps = 0.01;
+  const std::string steps =
+      "*STEP, INC=100\n*STATIC, DIRECT\n0.25, 1.\n*BOUNDARY\n" + std::string(kSupports) +
+      "XL, 1, 1, 0.01\n*OUTPUT, HISTORY, TIME INTERVAL=0.25\n*NODE OUTPUT, NSET=XL\nU, RF\n*OUTPUT, FIELD\n"
+      "*ELEMENT OUTPUT\nS, PEEQ\n*END STEP\n*STEP\n*DYNAMIC, EXPLICIT\n, 1e-6\n*OUTPUT, FIELD\n*ELEMENT OUTPUT\nS, PEEQ\n"
+      "*END STEP\n";
+  for (const bool plastic : {false, true}) {
+    const std::string dir = scratch_dir(plastic ? "static_fpm_hex_linear_j2" : "static_fpm_hex_linear");
+    std::ofstream(dir + "/cube.inp") << cube_deck(steps, plastic ? "*PLASTIC\n250, 0.\n1250, 1.\n" : "");
+    std::string out;
+    ASSERT_EQ(run_halfstep(dir + "/cube.inp", dir + "/out", "--backend cpu", &out), 0) << out;
+    const double alpha = plastic ? (kE * eps - sy) / (kE + H) : 0.0, sigma = plastic ? sy + H * alpha : kE * eps;
+    const Csv h = read_csv(dir + "/out/history/XL.csv");
+    double rf = 0;
+    for (const auto& r : h.rows)
+      if (std::fabs(r[0] - 1.0) < 1e-12) rf += r[static_cast<std::size_t>(h.col("RF1"))];
+    const auto frames = pvd_frames(dir + "/out/cube.pvd");
+    ASSERT_GE(frames.size(), 2u);
+    // The static step's last frame and the explicit step's.
+    std::string static_frame;
+    for (const auto& f : frames)
+      if (f.first <= 1.0 + 1e-12) static_frame = f.second;
+    const double s_static = read_vtu_array(dir + "/out/" + static_frame, "S").at(0);
+    const double s_end = read_vtu_array(dir + "/out/" + frames.back().second, "S").at(0);
+    const double peeq = plastic ? read_vtu_array(dir + "/out/" + frames.back().second, "PEEQ").at(0) : 0.0;
+    std::printf("linear FPM cube%s: RF1 %.12g, S11 %.12g, after the explicit step %.12g (sigma %.12g), PEEQ %.12g (%.12g)\n",
+                plastic ? " (J2)" : "", rf, s_static, s_end, sigma, peeq, alpha);
+    EXPECT_NEAR(rf, sigma, 1e-9 * sigma);
+    EXPECT_NEAR(s_static, sigma, 1e-9 * sigma);
+    EXPECT_NEAR(s_end, sigma, 1e-9 * sigma);
+    EXPECT_NEAR(peeq, alpha, 1e-12);
+  }
 }
 
 TEST(StaticFpmHex, StressTurnsWithTheBodyInARotationIncrement) {
