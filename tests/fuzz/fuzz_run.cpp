@@ -123,7 +123,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       ++counts.input_errors;
       std::error_code ec;
       // Every check that can refuse the input comes before the output folder is made.
-      if (std::filesystem::exists(box.out(), ec)) finding("an input error left an output folder: " + r.message);
+      if (std::filesystem::exists(box.out(), ec))
+        finding("input-error-output-folder", "an input error left an output folder: " + r.message);
       check_message(r.message, r.file, r.line, true, deck);
       return 0;
     }
