@@ -38,14 +38,6 @@ void element_nodes(const StructureSystem& sys, const int* c, const std::vector<d
   }
 }
 
-/// Whether kind K is an adhesion edge. Its gap moves with u along the substrate's fixed normal
-/// and its energy is integrated on the reference: it is geometrically linear already, so the
-/// small-strain theory evaluates it as it is, its law followed by the Newton iterations.
-template <class K, class = void>
-struct IsAdhesion : std::false_type {};
-template <class K>
-struct IsAdhesion<K, std::void_t<decltype(K::kAdhesion)>> : std::bool_constant<K::kAdhesion> {};
-
 void check_state_size(const SolidMesh& sm) {
   if (sm.state_size > kMaxSmallStrainState)
     throw std::logic_error("small-strain theory: " + std::to_string(sm.state_size) + " state values per point, at most " +
@@ -72,7 +64,7 @@ double ContinuumOperator::small_strain_force(const std::vector<double>& u, std::
         Vec3<double> X[K::kNodes], ue[K::kNodes], fe[K::kNodes];
         element_nodes<K::kNodes>(sys_, &sm.conn[first], u, X, ue);
         SmallStrainEnergy w{};
-        if constexpr (IsAdhesion<K>::value) {
+        if constexpr (IsAdhesionEdge<K>::value) {
           w.strain = K::internal_force(X, ue, sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])],
                                        0.0, fe, ElementState<double>{nullptr, nullptr, 0, 0, sm.data_of(e)})
                          .strain;
@@ -129,7 +121,7 @@ void ContinuumOperator::small_strain_matrices(const std::vector<double>& u, doub
         element_nodes<K::kNodes>(sys_, c, u, X, ue);
         for (int j = 0; j < nd; ++j) {  // column j: the forces' derivative along dof j
           if (K::kDimension == 2 && j % 3 == 2) continue;
-          if constexpr (IsAdhesion<K>::value) {  // the derivative of its forces at u along dof j
+          if constexpr (IsAdhesionEdge<K>::value) {  // the derivative of its forces at u along dof j
             Vec3<D> Xd[K::kNodes], ud[K::kNodes], fd[K::kNodes];
             for (int a = 0; a < K::kNodes; ++a) {
               Xd[a] = {D(X[a].x), D(X[a].y), D(X[a].z)};

@@ -31,6 +31,23 @@ HS_HD constexpr int small_strain_capacity() {
   return kMaxSmallStrainState * K::kPoints;
 }
 
+/// Whether kind K is an adhesion edge (K::kAdhesion). Its gap moves with u along the
+/// substrate's fixed normal and its energy is integrated on the reference: geometrically linear
+/// as it stands, the small-strain theory evaluates it at u, its law followed by Newton.
+template <class K, class = void>
+struct IsAdhesionEdge : std::false_type {};
+template <class K>
+struct IsAdhesionEdge<K, std::void_t<decltype(K::kAdhesion)>> : std::bool_constant<K::kAdhesion> {};
+
+/// Kinds whose results in a small-strain step are read as in any other step, not as the
+/// derivative about the reference: the FPM hexahedron (fpm_hex_small_strain writes its stresses
+/// into its state, as its update does) and the adhesion edges (their traction at u is the
+/// answer, not its linearization about the reference gap).
+template <class K>
+constexpr bool small_strain_as_is() {
+  return std::is_same_v<K, FpmC3D8> || IsAdhesionEdge<K>::value;
+}
+
 /// Kind K's forces in the small-strain theory's dual numbers: its internal_force with the
 /// materials flagged small_strain (the laws answer in that theory, kinematics linearized by the
 /// derivative parts), or the FPM hexahedron's own evaluation (fpm_hex_small_strain).

@@ -205,6 +205,7 @@ void group_point_results(const StructureSystem& sys, const StructureState& st, c
   }
 }
 
+
 }  // namespace
 
 SolidPointResults solid_point_results(const StructureSystem& sys, const StructureState& st, bool small_strain) {
@@ -225,8 +226,8 @@ SolidPointResults solid_point_results(const StructureSystem& sys, const Structur
   const std::vector<SolidMaterial<Dual<double>>> mats = small_strain ? small_strain_materials(sm) : std::vector<SolidMaterial<Dual<double>>>{};
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
-      group_point_results<decltype(kind)>(
-          sys, st, g, small_strain && !std::is_same_v<decltype(kind), FpmC3D8> ? &mats : nullptr, r);
+      group_point_results<decltype(kind)>(sys, st, g, small_strain && !small_strain_as_is<decltype(kind)>() ? &mats : nullptr,
+                                          r);
     });
   return r;
 }
@@ -238,10 +239,9 @@ std::vector<SolidCellResult> solid_cell_results(const StructureSystem& sys, cons
     const std::vector<SolidMaterial<Dual<double>>> mats = small_strain_materials(sys.solid);
     for (const SolidGroup& g : sys.solid.groups)
       visit_continuum_kind(g.kind, [&](auto kind) {
-        // The FPM hexahedron's small-strain form writes its stresses into its state, as its
-        // incremental update does (fpm_hex_small_strain): read as always.
-        if constexpr (std::is_same_v<decltype(kind), FpmC3D8>) group_results<FpmC3D8>(sys, st, g, out, vel);
-        else group_small_strain_results<decltype(kind)>(sys, st, g, mats, out);
+        using K = decltype(kind);
+        if constexpr (small_strain_as_is<K>()) group_results<K>(sys, st, g, out, vel);
+        else group_small_strain_results<K>(sys, st, g, mats, out);
       });
     return out;
   }

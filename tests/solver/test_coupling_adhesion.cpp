@@ -307,6 +307,14 @@ void check_pulled_block(Stress stress, const char* nlgeom, const char* label) {
     EXPECT_NEAR(total, force, 2e-6 * force) << (lagrange ? "CPE4" : "NURBS");
     // The bottom's gap: node 1 sits on the bottom face.
     EXPECT_NEAR(req + u->values[1], r, 1e-7 * r) << (lagrange ? "CPE4" : "NURBS");
+    // The edges' output is the traction at the gap they reached (-T n n, the pull per unit
+    // width), in a linear step too (not its linearization about the reference gap).
+    const FieldArray* s = f.fields.find_cell("S");
+    ASSERT_TRUE(s);
+    const int last = model.elements.size() - 1;  // an adhesion edge: numbered above every element
+    const double s22 = s->values[static_cast<std::size_t>(s->components) * static_cast<std::size_t>(last) + 1];
+    std::printf("%s %s: edge S22 %.10g (pull / W %.10g)\n", label, lagrange ? "CPE4" : "NURBS", s22, force / W);
+    EXPECT_NEAR(s22, force / W, 2e-6 * force / W) << (lagrange ? "CPE4" : "NURBS");  // measured 1.3e-6, 4.9e-7
   }
 }
 
