@@ -195,15 +195,20 @@ void check_buckle_step(const Step& step, const StructureSystem& sys) {
                          "needs its active set in the tangent)");
 }
 
+void check_buckle_equations(const StaticProblem& p) {
+  if (p.neq < 2)
+    throw InputError(p.step.buckle->loc, "buckle step '" + p.step.name + "': the model has fewer than two free dofs");
+}
+
 std::vector<double> run_buckle_step(const Model& model, const Step& step, const StructureSystem& sys,
                                     const StepLoads& loads, StructureState& st, const StaticStepOptions& opt,
                                     StaticSummary& summary) {
   const auto t_step = std::chrono::steady_clock::now();
   const BuckleRequest& req = *step.buckle;
-  if (sys.total_elements() == 0) throw InputError(step.loc, "buckle step '" + step.name + "': the model has no elements");
+  check_implicit_step_start(step, sys, loads);
   check_buckle_step(step, sys);
   StaticProblem p(model, step, sys, loads, st, opt);
-  if (p.neq < 2) throw InputError(req.loc, "buckle step '" + step.name + "': the model has fewer than two free dofs");
+  check_buckle_equations(p);
   if (opt.progress)
     std::fprintf(stderr, "halfstep: buckle step '%s' (%d equations, %d factors asked for): %s\n", step.name.c_str(), p.neq,
                  req.modes, p.engine->description().c_str());

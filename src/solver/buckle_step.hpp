@@ -15,9 +15,14 @@
 
 namespace halfstep {
 
+struct StaticProblem;
+
 /// Refuses, before any output, what a buckle step cannot take: nodes with rotations (shells,
 /// beams), kinds without a stress stiffness, contact.
 void check_buckle_step(const Step& step, const StructureSystem& sys);
+
+/// Refuses a buckle step of fewer than two free equations; p is the step's problem, numbered.
+void check_buckle_equations(const StaticProblem& p);
 
 /// Runs buckle step `step` (step.buckle set) about state st, which it leaves as it found it;
 /// hands a frame per mode (U the buckling mode, largest component 1, at analysis time st.time +

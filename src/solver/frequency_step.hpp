@@ -17,6 +17,8 @@
 
 namespace halfstep {
 
+struct StaticProblem;
+
 /// The modes a frequency step found, kept for a later *MODAL DYNAMIC step: omega^2 and the
 /// shapes as dof vectors of the static step's layout (`dofs_per_node` per node; tied and
 /// slaved dofs expanded, held dofs zero).
@@ -43,6 +45,10 @@ struct ModeSet {
 /// Refuses, before any output, what a frequency step cannot take: beams or FPM triangles,
 /// contact, *EL PRINT of shells.
 void check_frequency_step(const Step& step, const StructureSystem& sys);
+
+/// Refuses a frequency step's free equation without mass (its frequency would be infinite);
+/// p is the step's problem, numbered (a pre-flight's StaticStepOptions::checks_only will do).
+void check_frequency_masses(const StaticProblem& p);
 
 /// Runs frequency step `step` (step.frequency set) about state st, which it leaves as it
 /// found it; hands a frame per mode (U the mode shape, at analysis time st.time + mode

@@ -1,11 +1,13 @@
 #include "solver/model_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "solver/explicit_solver.hpp"
 #include "discretization/element_blocks.hpp"
 #include "discretization/mass_scaling.hpp"
+#include "discretization/nodal_triads.hpp"
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "discretization/step_loads.hpp"
@@ -57,6 +59,12 @@ std::string describe_model(const Model& model, double dt_scale, ModelReportTimes
     if (step.dynamic) check_dynamic_step(step, sys);
     if (step.modal) check_modal_step(model, step, sys);
     if (step.procedure == Procedure::Static) check_static_body_rotations(model, step, sys, steps[i]);
+  }
+  if (std::any_of(model.steps.begin(), model.steps.end(), [](const Step& s) { return s.procedure == Procedure::Static; })) {
+    StructureState st;  // the initial conditions give the checks nothing they read
+    st.initialize(sys);
+    initialize_triads(st);
+    check_implicit_steps(model, sys, steps, st, 0);
   }
   if (times) {
     times->system = system_seconds;

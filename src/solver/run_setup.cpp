@@ -98,14 +98,15 @@ void check_built_model(const RunSetup& s, const RunOptions& opt, const Communica
                                  "is not there yet); run without mpirun or put the static steps first");
     explicit_before = explicit_before || step.procedure == Procedure::ExplicitDynamic;
   }
-  // The implicit procedures' limits on the model (the rigid-motion and mass checks need the
-  // step's equations: they come when the step starts, as a static step's).
+  // The implicit procedures' limits on the model, then their steps' equations (the parts no
+  // support holds, the massless free dofs) before the output folder is made.
   for (const Step& step : model.steps) {
     if (step.frequency) check_frequency_step(step, whole);
     if (step.buckle) check_buckle_step(step, whole);
     if (step.dynamic) check_dynamic_step(step, whole);
     if (step.modal) check_modal_step(model, step, whole);
   }
+  check_implicit_steps(model, whole, whole_steps, s.st, opt.threads);
 }
 
 /// Rank 0 of a distributed run: every other rank's share sent (one at a time: rank 0 holds the

@@ -202,27 +202,11 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
                                               [](const SolidMaterial<double>& m) { return state_size(m) > 0; }));
   if (small_strain) check_small_strain_kinds();
   number_equations_of_step();
-  engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress,
-                               combined.empty() ? nullptr : &combined);
-  if (small_strain) {
-    try {
-      engine->set_small_strain(&ref);
-    } catch (const RunError& e) {  // an engine without the theory: the step's line, as for input
-      throw InputError(step.loc, "step '" + step.name + "': " + e.what());
-    }
-  }
-  // Laws with state start every evaluation from the last converged increment (accepted()).
-  if (op.material_state_size() > 0) {
-    try {
-      engine->set_material_state(op.material_state(st));
-    } catch (const RunError& e) {  // an engine without some law's tangent: the step's line
-      throw InputError(step.loc, "step '" + step.name + "': " + e.what());
-    }
-  }
+  if (!opt.checks_only) start_engine();
   lump_stabilization_masses();
   start_state();
   init_dynamics();
-  if (!sys.contact.empty()) {
+  if (!sys.contact.empty() && !opt.checks_only) {
     contact = std::make_unique<StaticContact>(model, step, sys, op, ref, opt.tangent.threads);
     contact->resume(st.contact_history);
     engine->set_coupling(&contact->blocks());
@@ -249,9 +233,28 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
     for (std::size_t j = 0; j < 3; ++j) start.x[ndof + 3 * static_cast<std::size_t>(b) + j] = model_size * th[j];
   }
   turn_weights(start.x);
-  if (!turn_terms_.empty()) engine->set_combination_weights(combined.term_weight);
+  if (!turn_terms_.empty() && engine) engine->set_combination_weights(combined.term_weight);
 }
 
+void StaticProblem::start_engine() {
+  engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress,
+                               combined.empty() ? nullptr : &combined);
+  if (small_strain) {
+    try {
+      engine->set_small_strain(&ref);
+    } catch (const RunError& e) {  // an engine without the theory: the step's line, as for input
+      throw InputError(step.loc, "step '" + step.name + "': " + e.what());
+    }
+  }
+  // Laws with state start every evaluation from the last converged increment (accepted()).
+  if (op.material_state_size() > 0) {
+    try {
+      engine->set_material_state(op.material_state(st));
+    } catch (const RunError& e) {  // an engine without some law's tangent: the step's line
+      throw InputError(step.loc, "step '" + step.name + "': " + e.what());
+    }
+  }
+}
 
 void StaticProblem::hold_dofs_without_stiffness() {
   // A *STATIC step's (inertia holds them in dynamic steps; a frequency step's are zero modes).

@@ -260,6 +260,9 @@ struct StaticProblem final : NewtonProblem {
   /// their local holds as the global directions they restrain (for the rigid-motion check).
   void transformed_nodes(std::vector<char>& held_check);
   void number_equations_of_step();
+  /// The tangent engine of the numbered equations, with the laws' theory and state (refusals
+  /// of an engine without them name the step's line).
+  void start_engine();
   void lump_stabilization_masses();
   /// Refuses, naming the element, a law with state on a kind whose points do not evaluate
   /// through the continuum laws (plane stress: its own S33 = 0 iteration; trusses), which the

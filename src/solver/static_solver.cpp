@@ -7,6 +7,8 @@
 
 #include "core/lap_timer.hpp"
 #include "dynamics/output_times.hpp"
+#include "solver/buckle_step.hpp"
+#include "solver/frequency_step.hpp"
 #include "solver/interrupt.hpp"
 #include "solver/newton.hpp"
 #include "solver/static_problem.hpp"
@@ -153,12 +155,38 @@ void add_engine_account(const StaticProblem& p, StaticSummary& summary) {
   summary.solver_bytes = std::max(summary.solver_bytes, ts.solver_bytes);
 }
 
+void check_implicit_step_start(const Step& step, const StructureSystem& sys, const StepLoads& loads) {
+  const char* kind = step.frequency ? "frequency" : step.buckle ? "buckle" : "static";
+  if (sys.total_elements() == 0)
+    throw InputError(step.loc, std::string(kind) + " step '" + step.name + "': the model has no elements");
+  if (step.frequency || step.buckle || step.dynamic || step.modal) return;
+  for (std::uint8_t v : loads.motion_velocity)
+    if (v) throw InputError(step.loc, "static step '" + step.name + "': *BOUNDARY, TYPE=VELOCITY is for dynamic steps");
+}
+
+void check_implicit_steps(const Model& model, const StructureSystem& sys, const std::vector<StepLoads>& steps,
+                          const StructureState& st, int threads) {
+  StaticStepOptions checks;
+  checks.backend = BackendKind::Cpu;
+  checks.tangent.threads = threads;
+  checks.checks_only = true;
+  for (std::size_t i = 0; i < model.steps.size(); ++i) {
+    const Step& step = model.steps[i];
+    if (step.procedure != Procedure::Static) continue;
+    check_implicit_step_start(step, sys, steps[i]);
+    // The initial state stands for the one the step will start from: the held dofs, the
+    // parts and the masses do not depend on it (the triads a step aligns are a copy's).
+    StructureState scratch = st;
+    const StaticProblem p(model, step, sys, steps[i], scratch, checks);
+    if (step.frequency) check_frequency_masses(p);
+    if (step.buckle) check_buckle_equations(p);
+  }
+}
+
 void run_static_step(const Model& model, const Step& step, const StructureSystem& sys, const StepLoads& loads,
                      StructureState& st, const StaticStepOptions& opt, StaticSummary& summary) {
   const Clock::time_point t_step = Clock::now();
-  if (sys.total_elements() == 0) throw InputError(step.loc, "static step '" + step.name + "': the model has no elements");
-  for (std::uint8_t v : loads.motion_velocity)
-    if (v) throw InputError(step.loc, "static step '" + step.name + "': *BOUNDARY, TYPE=VELOCITY is for dynamic steps");
+  check_implicit_step_start(step, sys, loads);
   StaticProblem p(model, step, sys, loads, st, opt);
   summary.setup_seconds += seconds_since(t_step);
   if (opt.progress)

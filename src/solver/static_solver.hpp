@@ -32,7 +32,22 @@ struct StaticStepOptions {
   /// Receives every converged increment (step number and end time left for the caller to
   /// fill); null: none.
   std::function<void(const StatusPoint&)> status;
+  /// The pre-flight (check_implicit_steps): StaticProblem stops after the input checks and
+  /// the numbering, without a tangent engine or contact.
+  bool checks_only = false;
 };
+
+/// Refuses what an implicit step (static, frequency, buckle) cannot start with: a model
+/// without elements, a *STATIC step's velocity boundary conditions.
+void check_implicit_step_start(const Step& step, const StructureSystem& sys, const StepLoads& loads);
+
+/// The pre-flight of every implicit step, before any output: each step's problem is set up
+/// as far as its input checks and numbering (StaticStepOptions::checks_only), with the
+/// frequency and buckle steps' own equation checks, on a copy of the initial state st, so
+/// that a deck refused there (a part no *BOUNDARY holds, a massless free dof) leaves no
+/// results behind. The steps check again when they start.
+void check_implicit_steps(const Model& model, const StructureSystem& sys, const std::vector<StepLoads>& steps,
+                          const StructureState& st, int threads);
 
 /// Refuses an implicit dynamic or steady-state dynamics step in which a rigid body's reference
 /// node has a free rotation: those steps move a body by its reference node's given rotation
