@@ -256,7 +256,13 @@ StructureSystem build_bodies_and_constraints(const Model& model) {
 
 }  // namespace
 
+namespace {
+void set_nodal_mass_increments(const Model& model, StructureSystem& sys);
+}  // namespace
+
 void rebuild_mass_dependents(const Model& model, StructureSystem& sys) {
+  // Springs, dashpots and adhesion edges take their increments from their nodes' masses.
+  set_nodal_mass_increments(model, sys);
   if (has_constraints(model)) {
     const std::vector<TiedNode> tied = project_ties(model);
     const std::unique_ptr<Model> adjusted = adjusted_for_ties(model, tied);

@@ -178,6 +178,34 @@ TEST(FixedMassScaling, ConstraintsAndRigidBodiesTakeTheScaledMasses) {
   }
 }
 
+// A spring's increment comes from its nodes' masses (nodal_mass_dt): after *FIXED MASS
+// SCALING, FACTOR=4 of the two cubes it joins, its increment and the model's are those of the
+// same model with four times the density (twice the unscaled ones), not the unscaled ones.
+TEST(FixedMassScaling, ASpringTakesTheIncrementOfItsNodesScaledMasses) {
+  std::string text = "*NODE\n";
+  for (int b = 0; b < 2; ++b)
+    for (int k = 0; k < 8; ++k)
+      text += std::to_string(8 * b + k + 1) + ", " + std::to_string(2 * b + ((k & 1) ^ ((k >> 1) & 1))) + ", " +
+              std::to_string((k >> 1) & 1) + ", " + std::to_string(k >> 2) + "\n";
+  text +=
+      "*ELEMENT, TYPE=C3D8R, ELSET=CUBES\n1, 1, 2, 3, 4, 5, 6, 7, 8\n2, 9, 10, 11, 12, 13, 14, 15, 16\n"
+      "*ELEMENT, TYPE=SPRINGA, ELSET=SPR\n3, 2, 9\n*SPRING, ELSET=SPR\n\n1e6\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n1000, 0\n*DENSITY\n1.\n*SOLID SECTION, ELSET=CUBES, MATERIAL=M\n"
+      "*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n*FIXED MASS SCALING, FACTOR=4\n*END STEP\n";
+  const Model scaled = read_inp_string(text, "mem/scaled.inp");
+  const Model dense = read_inp_string(replaced(replaced(text, "1.", "4."), "*FIXED MASS SCALING, FACTOR=4", "** unscaled"),
+                                      "mem/dense.inp");
+  StructureSystem a = build_structure_system(scaled);
+  const StructureSystem b = build_structure_system(dense);
+  const double spring_dt0 = a.solid.element_dt.at(2), stable0 = a.stable_dt;
+  ASSERT_EQ(stable0, spring_dt0);  // the stiff spring controls the increment
+  const MassScalingResult r = apply_deck_mass_scaling(scaled, a);
+  EXPECT_NEAR(a.solid.element_dt[2], b.solid.element_dt[2], 1e-14 * b.solid.element_dt[2]);
+  EXPECT_NEAR(a.solid.element_dt[2], 2 * spring_dt0, 1e-14 * spring_dt0);
+  EXPECT_NEAR(a.stable_dt, b.stable_dt, 1e-14 * b.stable_dt);
+  EXPECT_EQ(r.stable_dt_after, a.stable_dt);
+}
+
 // An FPM beam in a scaled set is refused at the keyword's line, naming the element and its
 // family (mass scaling raises densities of shells and continuum elements only); without ELSET
 // the beam is left alone and the solid is scaled.
