@@ -289,6 +289,13 @@ void DeckParser::print_data(const Line& line) {
   for (std::string_view f : line.fields) {
     if (f.empty()) continue;
     std::string v = squeeze_upper(f);
+    // A component (U2, RF1, S12, E33) prints its whole table, as *NODE OUTPUT writes its vector.
+    if (node && v.size() >= 2 && v.back() >= '1' && v.back() <= '3' &&
+        (v.size() == 2 ? std::string("UVA").find(v[0]) != std::string::npos : v.compare(0, 2, "RF") == 0 && v.size() == 3))
+      v.pop_back();
+    else if (!node && v.size() == 3 && (v[0] == 'S' || v[0] == 'E') && v[1] >= '1' && v[1] <= '3' && v[2] >= v[1] &&
+             v[2] <= '3')
+      v.resize(1);
     if (node && (v == "UT" || v == "U")) v = "U";
     else if (node && (v == "VT" || v == "V")) v = "V";
     else if (node && (v == "AT" || v == "A")) v = "A";
@@ -297,7 +304,10 @@ void DeckParser::print_data(const Line& line) {
     else if (!node && (v == "S" || v == "E" || v == "PEEQ")) {
     } else
       fail(at_, std::string(node ? "*NODE PRINT" : "*EL PRINT") + " variable '" + std::string(f) +
-                    "' is not supported (halfstep prints " + (node ? "U, V, A, RF (NT without temperatures)" : "S, E, PEEQ") + ")");
+                    "' is not supported (halfstep prints " +
+                    (node ? "U, V, A, RF (NT without temperatures), and the whole table for a component such as U2"
+                          : "S, E, PEEQ, and the whole table for a component such as S12") +
+                    ")");
     add_unique(p.vars, v.c_str());
   }
 }

@@ -506,6 +506,23 @@ TEST(InpReader, NodeOutputComponentsWriteTheirVector) {
   }
 }
 
+TEST(InpReader, PrintComponentsPrintTheirTable) {
+  const std::string head = std::string(kPlateMesh) + "*NSET, NSET=TIP\n3\n*STEP\n*DYNAMIC, EXPLICIT\n, 1.\n";
+  const Model m = read(head + "*NODE PRINT, NSET=TIP\nU2, RF1, V3, A1, U1\n*EL PRINT\nS12, E33, S11, PEEQ\n*END STEP\n");
+  ASSERT_EQ(m.steps[0].prints.size(), 2u);
+  EXPECT_EQ(m.steps[0].prints[0].vars, (std::vector<std::string>{"U", "RF", "V", "A"}));
+  EXPECT_EQ(m.steps[0].prints[1].vars, (std::vector<std::string>{"S", "E", "PEEQ"}));
+  // Rotations have no printed table, and S21 is not Abaqus's name for the shear component.
+  for (const char* bad : {"*NODE PRINT, NSET=TIP\nUR2\n", "*NODE PRINT, NSET=TIP\nU4\n", "*EL PRINT\nS21\n"}) {
+    try {
+      read(head + bad + "*END STEP\n");
+      ADD_FAILURE() << "expected InputError for " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("is not supported"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(InpReader, PreselectIsExtendedBySubRequests) {
   const std::string deck = std::string(kPlateMesh) + R"(*NSET, NSET=TIP
 3
