@@ -623,10 +623,15 @@ int guarded_main(const Args& args, const Communicator& comm) {
   } catch (const OutputFolderError& e) {
     std::fprintf(stderr, "halfstep: %s\n", e.what());  // rank 0's: the others stop with its set-up
     return kUsage;
+  } catch (const InputErrorAfterOutput& e) {
+    // Found after the output began (a mechanism the factorization finds): the folder says
+    // why beside what was written, as for a failed run; the input is still what failed.
+    if (root) std::fprintf(stderr, "%s\n", e.what());
+    write_failure_summary(args, root, e.what(), ctx);
+    return kBadInput;
   } catch (const InputError& e) {
     if (root) std::fprintf(stderr, "%s\n", e.what());
-    // Found after the run began (a static step's singular stiffness): its status file says so.
-    if (ctx.status) ctx.status->finish(std::string("failed: ") + e.what(), true);
+    if (ctx.status) ctx.status->finish(std::string("failed: ") + e.what(), true);  // a status file begun says so
     return kBadInput;
   } catch (const RunError& e) {
     if (root || !dynamic_cast<const CollectiveRunError*>(&e)) std::fprintf(stderr, "halfstep: run failed: %s\n", e.what());

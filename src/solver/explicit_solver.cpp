@@ -395,8 +395,28 @@ std::size_t run_static_head(RunSetup& setup, const RunOptions& opt, const Commun
   return si;
 }
 
-/// The run after its set-up: backend, restart, output, every step, the summary.
+RunSummary run_steps_with_output(RunSetup& setup, const RunOptions& opt, const Communicator& comm,
+                                 Clock::time_point t_start, bool& output_began);
+
+/// The run after its set-up: backend, restart, output, every step, the summary; an input
+/// error after the output began says so (InputErrorAfterOutput).
 RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator& comm, Clock::time_point t_start) {
+  bool output_began = false;
+  try {
+    return run_steps_with_output(setup, opt, comm, t_start, output_began);
+  } catch (const InputErrorAfterOutput&) {
+    throw;
+  } catch (const RestartError&) {
+    throw;  // a refused restart leaves the folder as it was (the writers continue only after it)
+  } catch (const InputError& e) {
+    if (output_began) throw InputErrorAfterOutput(e);
+    throw;
+  }
+}
+
+/// run_steps' work; output_began is set once the sink is made.
+RunSummary run_steps_with_output(RunSetup& setup, const RunOptions& opt, const Communicator& comm,
+                                 Clock::time_point t_start, bool& output_began) {
   const Model& model = *setup.model;
   VariableMassScaler scaler(model, setup.mass_scaling);
   const bool writes = comm.rank() == 0;  // rank 0 writes every file
@@ -407,6 +427,7 @@ RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator&
   bool interrupted = false;
   if (head_ran) {
     output = make_output(setup, opt, writes);
+    output_began = true;
     first = run_static_head(setup, opt, comm, scaler, output, t_start, head, interrupted);
     if (interrupted || first == model.steps.size()) return head;
   } else {
@@ -433,6 +454,7 @@ RunSummary run_steps(RunSetup& setup, const RunOptions& opt, const Communicator&
   if (dist) gather = std::make_unique<FrameGather>(comm, *setup.domain, setup.whole, setup.local);
   c.gather = gather.get();
   if (!head_ran) output = make_output(setup, opt, writes);
+  output_began = true;
   c.writer = output.writer.get();
   c.out = output.out.get();
   if (head_ran) {

@@ -85,9 +85,18 @@ constexpr double kMaxStepIncrements = 4503599627370496.0;
 /// when there are more than kMaxStepIncrements (or dt is not a positive number).
 double checked_increment_count(const Step& step, double period, double dt);
 
+/// An input error found once the run's output had begun: what only a step's factorization
+/// finds (a mechanism's zero pivot). The results written before stay; the caller writes the
+/// failure beside them (summary.json, the status file), as for a RunError, with exit code 2.
+class InputErrorAfterOutput : public InputError {
+ public:
+  explicit InputErrorAfterOutput(const InputError& e) : InputError(e) {}
+};
+
 /// Runs every step of the model, handing results to the sink of options.make_sink.
-/// Throws InputError for problems found before the first frame is written and RunError
-/// for instabilities (naming the step and the element). In a distributed run only rank 0
+/// Throws InputError for problems found before the output begins (the implicit steps'
+/// pre-flight included), InputErrorAfterOutput for one found after, and RunError for
+/// instabilities (naming the step and the element). In a distributed run only rank 0
 /// passes the deck's model; the other ranks pass an empty one and receive their share from
 /// rank 0 (parallel/run_share.hpp).
 RunSummary run_analysis(const Model& deck, const RunOptions& options);

@@ -89,6 +89,29 @@ TEST(BadInputCli, NonZeroPrescribedRotationIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/out/rot.pvd"));
 }
 
+// Two cubes sharing one edge, the lower one held at its base: one part for the pre-flight's
+// rigid-motion check, but the upper one hinges about the edge, which only the factorization
+// finds. The run is refused with exit 2 after its first frame, and the folder says why
+// beside it (summary.json and the status file: "failed: <the message>"), as for a failed run.
+TEST(BadInputCli, AMechanismOnlyTheFactorizationFindsLeavesAFailureSummary) {
+  const std::string dir = scratch_dir("bad_hinge");
+  const std::string deck = dir + "/hinge.inp";
+  std::ofstream(deck) << "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n"
+                         "8, 0, 1, 1\n11, 2, 0, 1\n12, 2, 1, 1\n17, 2, 0, 2\n18, 2, 1, 2\n19, 1, 0, 2\n20, 1, 1, 2\n"
+                         "*ELEMENT, TYPE=C3D8, ELSET=A\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
+                         "*ELEMENT, TYPE=C3D8, ELSET=B\n2, 6, 11, 12, 7, 19, 17, 18, 20\n*NSET, NSET=BASE\n1, 2, 3, 4\n"
+                         "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*SOLID SECTION, ELSET=A, MATERIAL=M\n"
+                         "*SOLID SECTION, ELSET=B, MATERIAL=M\n*STEP, NLGEOM=YES\n*STATIC\n1., 1.\n*BOUNDARY\n"
+                         "BASE, 1, 3\n*CLOAD\n18, 3, 1.\n*END STEP\n";
+  std::string out;
+  EXPECT_EQ(run_halfstep(deck, dir + "/out", "", &out), 2) << out;
+  EXPECT_NE(out.find("hinge.inp:27: error: singular stiffness"), std::string::npos) << out;
+  const std::string summary = read_file(dir + "/out/summary.json");
+  EXPECT_NE(summary.find("\"status\": \"failed: "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("singular stiffness"), std::string::npos) << summary;
+  EXPECT_NE(read_file(dir + "/out/hinge.sta").find("failed: "), std::string::npos);
+}
+
 // A fixed increment of 1e-300 in a step of 1: 1e300 increments. check printed the count
 // through a long long (-9223372036854775808); both commands now refuse the step at its line.
 TEST(BadInputCli, IncrementCountBeyondTwoToThe52IsRefused) {

@@ -482,6 +482,15 @@ RunResult run_in_process(const Model& model, const std::string& deck_path, const
     r.kind = s.status == "completed" ? RunResult::kCompleted : RunResult::kStopped;
     r.status = s.status;
     write_summary_json(out + "/summary.json", deck_path, s);
+  } catch (const InputErrorAfterOutput& e) {
+    watchdog().stop();  // as main.cpp: the folder says why beside what was written
+    r.kind = RunResult::kInputError;
+    r.after_output = true;
+    r.message = e.what();
+    r.file = e.where().file;
+    r.line = e.where().line;
+    r.status = std::string("failed: ") + e.what();
+    write_failure_summary_json(out + "/summary.json", deck_path, e.what(), model.warnings);
   } catch (const InputError& e) {
     watchdog().stop();
     r.kind = RunResult::kInputError;

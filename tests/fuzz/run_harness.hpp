@@ -71,6 +71,9 @@ struct RunResult {
   std::string message;  ///< the error's what() for kInputError / kRunError
   std::string file;     ///< kInputError: the file and line it names
   int line = 0;
+  /// kInputError found after the output began (InputErrorAfterOutput): the folder holds what
+  /// was written and a failure summary.
+  bool after_output = false;
 };
 
 /// Bounds of the runs fuzz_run attempts (a run must stay far below a second under ASan).
