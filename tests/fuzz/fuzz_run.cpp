@@ -126,7 +126,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       check_message(r.message, r.file, r.line, true, deck);
       // Every check that can refuse the input before the output begins does (the implicit
       // steps' pre-flight included); one only a step's factorization makes (a mechanism's zero
-      // pivot) leaves the folder with a failure summary, whose files must then hold.
+      // pivot) leaves the folder with a failure summary where the folder takes it (an injected
+      // write failure may refuse it), and the folder may stay.
       if (!r.after_output) {
         if (std::filesystem::exists(box.out(), ec))
           finding("input-error-output-folder", "an input error left an output folder: " + r.message);

@@ -74,6 +74,8 @@ struct RunResult {
   /// kInputError found after the output began (InputErrorAfterOutput): the folder holds what
   /// was written and a failure summary.
   bool after_output = false;
+  /// The failure summary could not be written (an injected full disk): none is expected.
+  bool summary_refused = false;
 };
 
 /// Bounds of the runs fuzz_run attempts (a run must stay far below a second under ASan).
