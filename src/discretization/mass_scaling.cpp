@@ -212,6 +212,10 @@ MassScalingResult apply_fixed_mass_scaling(const Model& model, const std::vector
     out.added_mass += a;
   }
   sys.total_mass += out.added_mass;
+  // The constraints, rigid bodies and contact springs took the unscaled masses when the
+  // system was built (a tied or rigid node would move with the old inertia), and the springs',
+  // dashpots' and adhesion edges' increments come from their nodes' masses.
+  rebuild_mass_dependents(model, sys);
 
   update_stable_dt(sys);  // as the system build takes it
   out.stable_dt_after = bulk_stable_dt(sys, bulk_linear);
@@ -232,14 +236,7 @@ MassScalingResult apply_deck_mass_scaling(const Model& model, StructureSystem& s
         throw InputError(s.mass_scaling[0].loc,
                          "*FIXED MASS SCALING is applied once, when the run starts: halfstep takes it in the first "
                          "explicit step only (move it there)");
-      const double bulk_linear = step_bulk_viscosity(model, k).linear;
-      result = apply_fixed_mass_scaling(model, s.mass_scaling, sys, bulk_linear);
-      // The constraints, rigid bodies and contact springs took the unscaled masses when the
-      // system was built: a tied or rigid node would move with the old inertia. The springs',
-      // dashpots' and adhesion edges' increments grow with their nodes' masses.
-      rebuild_mass_dependents(model, sys);
-      update_stable_dt(sys);
-      result.stable_dt_after = bulk_stable_dt(sys, bulk_linear);
+      result = apply_fixed_mass_scaling(model, s.mass_scaling, sys, step_bulk_viscosity(model, k).linear);
     }
     explicit_before = explicit_before || s.procedure == Procedure::ExplicitDynamic;
   }

@@ -31,7 +31,9 @@ struct MassScalingResult {
 /// then, with DT, element by element up to the target increment (BELOW MIN) or with one factor
 /// for the set (UNIFORM). Each element's added mass goes to its nodes in the element's own
 /// lumped-mass proportions; nodal rotary inertia and mass-proportional damping grow with the
-/// nodal mass; the element increments and sys.stable_dt follow. The families with a density
+/// nodal mass; the element increments, what the system derived from the masses
+/// (rebuild_mass_dependents: constraints, rigid bodies, contact springs, the springs' and
+/// dashpots' increments) and sys.stable_dt follow. The families with a density
 /// (BlockFamily::has_density: shells and continuum elements) are scaled; an element of
 /// another (FPM beams and triangles) in the set is an InputError at the keyword. A line
 /// without ELSET scales the model's elements of those families and counts the others as

@@ -295,13 +295,21 @@ void check_frequency_step(const Step& step, const StructureSystem& sys) {
                                 "section forces need its rotations); *NODE PRINT prints the shapes");
 }
 
-void check_frequency_masses(const StaticProblem& p) {
-  const std::vector<double> d = p.equation_diagonal(lumped_dof_mass(p.model, p.sys, p.q));
+namespace {
+
+/// check_frequency_masses on the equations' mass diagonal d (EquationMass::diagonal()).
+void check_equation_masses(const StaticProblem& p, const std::vector<double>& d) {
   for (int i = 0; i < p.neq; ++i)
     if (!(d[static_cast<std::size_t>(i)] > 0))
       throw InputError(p.step.frequency->loc, "frequency step '" + p.step.name + "': " + p.equation_name(i) +
                                                   " is free but has no mass (give its elements a *DENSITY, add a "
                                                   "*MASS, or hold it with *BOUNDARY)");
+}
+
+}  // namespace
+
+void check_frequency_masses(const StaticProblem& p) {
+  check_equation_masses(p, p.equation_diagonal(lumped_dof_mass(p.model, p.sys, p.q)));
 }
 
 std::vector<double> run_frequency_step(const Model& model, const Step& step, const StructureSystem& sys,
@@ -312,8 +320,8 @@ std::vector<double> run_frequency_step(const Model& model, const Step& step, con
   check_implicit_step_start(step, sys, loads);
   check_frequency_step(step, sys);
   StaticProblem p(model, step, sys, loads, st, opt);
-  check_frequency_masses(p);
   const EquationMass mass(p, model, sys);
+  check_equation_masses(p, mass.diagonal());
   if (opt.progress)
     std::fprintf(stderr, "halfstep: frequency step '%s' (%d equations, %d modes asked for): %s\n", step.name.c_str(),
                  p.neq, req.modes, p.engine->description().c_str());

@@ -159,9 +159,13 @@ void check_implicit_step_start(const Step& step, const StructureSystem& sys, con
   const char* kind = step.frequency ? "frequency" : step.buckle ? "buckle" : "static";
   if (sys.total_elements() == 0)
     throw InputError(step.loc, std::string(kind) + " step '" + step.name + "': the model has no elements");
-  if (step.frequency || step.buckle || step.dynamic || step.modal) return;
+  if (step.frequency || step.buckle || step.modal) return;  // these refuse or ignore motions themselves
   for (std::uint8_t v : loads.motion_velocity)
-    if (v) throw InputError(step.loc, "static step '" + step.name + "': *BOUNDARY, TYPE=VELOCITY is for dynamic steps");
+    if (v)
+      throw InputError(step.loc, step.dynamic ? "implicit *DYNAMIC step '" + step.name +
+                                                    "': *BOUNDARY, TYPE=VELOCITY is for *DYNAMIC, EXPLICIT steps"
+                                              : "static step '" + step.name +
+                                                    "': *BOUNDARY, TYPE=VELOCITY is for dynamic steps");
 }
 
 void check_implicit_steps(const Model& model, const StructureSystem& sys, const std::vector<StepLoads>& steps,

@@ -37,8 +37,9 @@ struct StaticStepOptions {
   bool checks_only = false;
 };
 
-/// Refuses what an implicit step (static, frequency, buckle) cannot start with: a model
-/// without elements, a *STATIC step's velocity boundary conditions.
+/// Refuses what an implicit step (static, implicit dynamic, frequency, buckle) cannot start
+/// with: a model without elements, a static or implicit dynamic step's velocity boundary
+/// conditions.
 void check_implicit_step_start(const Step& step, const StructureSystem& sys, const StepLoads& loads);
 
 /// The pre-flight of every implicit step, before any output: each step's problem is set up
