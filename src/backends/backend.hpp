@@ -122,10 +122,6 @@ BackendKind parse_backend_kind(const std::string& s);
 /// True when this build has the CUDA backend and a usable GPU is present.
 bool cuda_available(std::string* why_not);
 
-/// Why the CUDA backend cannot run sys's explicit steps yet, or "" when it can (checked before
-/// any device is touched; make_backend throws it for Cuda and falls back to the CPU for Auto).
-std::string cuda_backend_refusal(const StructureSystem& sys);
-
 /// Builds the requested backend. Auto takes the GPU when one is present and falls back to
 /// the CPU (saying why on stderr when note is set) if the GPU backend cannot be built. Cuda
 /// without a usable GPU throws RunError with the reason.

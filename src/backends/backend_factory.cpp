@@ -8,7 +8,6 @@
 #include "backends/cpu_backend.hpp"
 #include "core/error.hpp"
 #include "discretization/element_blocks.hpp"
-#include "elements/kind_info.hpp"
 #include "linear/cpu_tangent_engine.hpp"
 #if HALFSTEP_HAVE_CUDA
 #include "backends/cuda/cuda_backend.hpp"
@@ -67,19 +66,6 @@ EnergyMonitor initial_monitor(const StructureSystem& sys, const BackendOptions& 
   return m;
 }
 
-std::string cuda_backend_refusal(const StructureSystem& sys) {
-  for (const SolidGroup& g : sys.solid.groups) {
-    if (g.count == 0 || !element_kind(g.kind).adhesion) continue;
-    const int e = g.first;
-    const std::string& name =
-        sys.solid.material_name[static_cast<std::size_t>(sys.solid.material[static_cast<std::size_t>(e)])];
-    return "adhesion edges (" + std::string(element_kind(g.kind).name) + ", made by *ADHESION '" +
-           name.substr(0, name.find('/')) + "') run in explicit steps on the CPU backend so far (their faces' data is "
-           "not on the device yet): run with --backend cpu";
-  }
-  return "";
-}
-
 std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& sys, const BackendOptions& opt, bool note) {
   BackendOptions cpu_opt = opt;
   cpu_opt.single = false;
@@ -90,13 +76,8 @@ std::unique_ptr<Backend> make_backend(BackendKind kind, const StructureSystem& s
   std::string why;
   const bool gpu = cuda_available(&why);
   if (kind == BackendKind::Cuda && !gpu) throw RunError("--backend cuda: " + why);
-  const std::string refusal = gpu ? cuda_backend_refusal(sys) : std::string();
-  if (!refusal.empty()) {
-    if (kind == BackendKind::Cuda) throw RunError(refusal);
-    why = refusal;
-  }
 #if HALFSTEP_HAVE_CUDA
-  if (gpu && refusal.empty()) {
+  if (gpu) {
     if (kind == BackendKind::Cuda) return make_cuda_backend(sys, opt);
     try {
       return make_cuda_backend(sys, opt);

@@ -95,13 +95,6 @@ constexpr bool runs_explicit() {
   return registry_detail::RunsExplicit<K>::value;
 }
 
-/// Whether the CUDA backend's explicit kernels run kind K: the explicit kinds without constant
-/// element data (adhesion edges have some, not yet on the device: cuda_backend_refusal).
-template <class K>
-constexpr bool runs_explicit_on_device() {
-  return runs_explicit<K>() && ElementDataSize<K>::value == 0;
-}
-
 /// Calls f(K{}) with the trait of continuum kind id; false (f not called) for the shell,
 /// beam and triangle kinds or an id outside the registry.
 template <class F>

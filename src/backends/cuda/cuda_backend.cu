@@ -135,7 +135,8 @@ class CudaBackend final : public Backend {
                     slot_force_.bytes() + slot_pressure_.bytes() + color_elements_.bytes() + monitor_.bytes() +
                     sums_.bytes() + tickets_.bytes() + solid_conn_.bytes() + solid_material_.bytes() +
                     solid_materials_.bytes() + solid_slot_ptr_.bytes() + solid_slots_.bytes() + solid_force_.bytes() +
-                    solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() +
+                    solid_energy_.bytes() + solid_hourglass_.bytes() + solid_state_.bytes() + solid_edata_.bytes() +
+                    solid_edata_ptr_.bytes() +
                     solid_thermal_last_.bytes() + solid_thermal_slope_.bytes() +
                     solid_color_elements_.bytes() + face_force_.bytes() + hex_increment_.bytes() + hex_result_.bytes() +
                     section_points_.bytes() +
@@ -647,7 +648,8 @@ class CudaBackend final : public Backend {
   cuda::SolidView<T> solid_view() {
     return {{solid_conn_.get_or_null(), solid_material_.get_or_null(), solid_materials_.get_or_null(),
              T(sys_.solid.hourglass_kappa), x0_.get(), y0_.get(), z0_.get(), solid_energy_.get_or_null(),
-             solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points, nullptr, nullptr,
+             solid_hourglass_.get_or_null(), solid_state_.get_or_null(), sys_.solid.num_points,
+             solid_edata_.get_or_null(), solid_edata_ptr_.get_or_null(),
              T(drive_.view.bulk_linear), T(drive_.view.bulk_quadratic), T(half_dt_),
              drive_.view.thermal_ptr ? solid_thermal_.get() : nullptr, solid_thermal_last_.get_or_null(),
              solid_thermal_slope_.get_or_null()},
@@ -754,6 +756,8 @@ class CudaBackend final : public Backend {
   DeviceArray<SolidMaterial<T>> solid_materials_;
   DeviceArray<T> solid_force_, solid_energy_, solid_hourglass_, face_force_;
   DeviceArray<T> solid_state_;  // material state per solid integration point, component-major (stride num_points)
+  DeviceArray<double> solid_edata_;         // SolidMesh::element_data (adhesion edges; empty: no kind has any)
+  DeviceArray<std::size_t> solid_edata_ptr_;  // element e's data at solid_edata_ + solid_edata_ptr_[e]
   DeviceArray<int> section_points_;              // plastic shells: Simpson points per section (0: elastic)
   DeviceArray<SolidMaterial<T>> shell_law_;      // plastic shells: law per section
   DeviceArray<std::size_t> shell_first_;         // plastic shells: first section point per shell

@@ -44,6 +44,10 @@ void CudaBackend<T>::setup_solids() {
   const int ns = sm.num_elements;
   solid_conn_.assign(sm.conn);
   solid_material_.assign(sm.material);
+  if (!sm.element_data_ptr.empty()) {  // adhesion edges: their faces' constants
+    solid_edata_.assign(sm.element_data);
+    solid_edata_ptr_.assign(sm.element_data_ptr);
+  }
   std::vector<SolidMaterial<T>> mats;
   for (const SolidMaterial<double>& m : sm.materials) mats.push_back(convert_material<T>(m));
   solid_materials_.assign(mats);
@@ -181,7 +185,7 @@ void CudaBackend<T>::launch_piece(const Piece& p, double tau, int block) {
     const std::size_t g = static_cast<std::size_t>(p.group);
     visit_continuum_kind(sys_.solid.groups[g].kind, [&](auto kind) {
       using K = decltype(kind);
-      if constexpr (runs_explicit_on_device<K>()) {  // the reader and make_backend refuse the others
+      if constexpr (runs_explicit<K>()) {  // the reader refuses the others in explicit steps
         if (scheme_ == GpuScheme::Colored) launch_colored_group<K>(g, block);
         else launch_group<K>(g, p.begin, p.count, block);
       }
@@ -347,7 +351,7 @@ int CudaBackend<T>::solid_max_block() {
   int limit = 1024;
   for (const SolidGroup& g : sys_.solid.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
-      if constexpr (runs_explicit_on_device<decltype(kind)>()) limit = std::min(limit, kind_max_block<decltype(kind)>());
+      if constexpr (runs_explicit<decltype(kind)>()) limit = std::min(limit, kind_max_block<decltype(kind)>());
     });
   return limit;
 }
