@@ -239,7 +239,7 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
         gather(u, c, K::kNodes, u0);
         const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
         double* ke = &k[offsets_[static_cast<std::size_t>(e)]];
-        // Sized by the store (an FPM hexahedron's state outgrows kMaxTangentState); empty and
+        // Sized by the store (as the CUDA engine's copy holds state_capacity<K>()); empty and
         // unallocated for laws without state.
         const int ns = sm.state_size;
         std::vector<D> st_old(static_cast<std::size_t>(ns) * K::kPoints);

@@ -39,9 +39,9 @@ void element_nodes(const StructureSystem& sys, const int* c, const std::vector<d
 }
 
 void check_state_size(const SolidMesh& sm) {
-  if (sm.state_size > kMaxSmallStrainState)
+  if (sm.state_size > kMaxPointState)
     throw std::logic_error("small-strain theory: " + std::to_string(sm.state_size) + " state values per point, at most " +
-                           std::to_string(kMaxSmallStrainState));
+                           std::to_string(kMaxPointState));
 }
 
 }  // namespace

@@ -20,17 +20,6 @@
 
 namespace halfstep {
 
-/// State values per point a small-strain evaluation's per-element copy holds: the laws' (J2)
-/// or the FPM hexahedron's own (its frame, configuration "a" and convected strain besides).
-constexpr int kMaxSmallStrainState =
-    kMaxTangentState > fpm_detail::kPointStateSize ? kMaxTangentState : fpm_detail::kPointStateSize;
-
-/// Dual values of that copy for kind K.
-template <class K>
-HS_HD constexpr int small_strain_capacity() {
-  return kMaxSmallStrainState * K::kPoints;
-}
-
 /// Whether kind K is an adhesion edge (K::kAdhesion). Its gap moves with u along the
 /// substrate's fixed normal and its energy is integrated on the reference: geometrically linear
 /// as it stands, the small-strain theory evaluates it at u, its law followed by Newton.
@@ -85,7 +74,7 @@ HS_HD SmallStrainEnergy small_strain_element(const Vec3<double>* X, const Vec3<d
     Xd[a] = {D(X[a].x), D(X[a].y), D(X[a].z)};
     du[a] = {D(0.0, u[a].x), D(0.0, u[a].y), D(0.0, u[a].z)};
   }
-  D so[small_strain_capacity<K>()], sn[small_strain_capacity<K>()];
+  D so[state_capacity<K>()], sn[state_capacity<K>()];
   if (ns > 0) dual_point_state<K>(old, stride, p0, ns, so);
   const D dtheta(0.0, thermal);  // the temperature change rides in the derivative
   const SolidEnergy<D> w = small_strain_forces_of<K>(
@@ -123,7 +112,7 @@ HS_HD void small_strain_column(const Vec3<double>* X, const Vec3<double>* u,
     du[a] = {DD(D(0.0), D(u[a].x, j == 3 * a ? 1.0 : 0.0)), DD(D(0.0), D(u[a].y, j == 3 * a + 1 ? 1.0 : 0.0)),
              DD(D(0.0), D(u[a].z, j == 3 * a + 2 ? 1.0 : 0.0))};
   }
-  DD so[small_strain_capacity<K>()];
+  DD so[state_capacity<K>()];
   if (ns > 0) dual_point_state<K>(old, stride, p0, ns, so);
   small_strain_forces_of<K>(Xd, du, m, DD(D(kappa)), fe,
                             ElementState<DD>{ns > 0 ? so : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0,

@@ -113,7 +113,7 @@ void group_small_strain_results(const StructureSystem& sys, const StructureState
     const int ns = sm.state_size;
     const bool state = ns > 0 && !st.solid_state.empty();
     const std::size_t point = g.first_point + static_cast<std::size_t>(i) * K::kPoints;
-    D old[kMaxSmallStrainState * K::kPoints];
+    D old[state_capacity<K>()];
     if (state) dual_point_state<K>(st.solid_state.data(), sm.num_points, point, ns, old);
     const SolidOutput<D> r = K::centroid_output(
         X, du, m,
@@ -180,7 +180,7 @@ void group_point_results(const StructureSystem& sys, const StructureState& st, c
           }
       };
       if (dual_mats) {
-        D old[kMaxSmallStrainState * K::kPoints];
+        D old[state_capacity<K>()];
         if (state) dual_point_state<K>(st.solid_state.data(), sm.num_points, point, sm.state_size, old);
         evaluate(D(0.0), (*dual_mats)[static_cast<std::size_t>(sm.material[e])],
                  ElementState<D>{state ? old : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0, sm.data_of(e),
@@ -204,7 +204,6 @@ void group_point_results(const StructureSystem& sys, const StructureState& st, c
     }
   }
 }
-
 
 }  // namespace
 

@@ -7,17 +7,20 @@
 #include <cstddef>
 
 #include "core/host_device.hpp"
+#include "elements/fpm_hex.hpp"
 #include "materials/j2_plasticity.hpp"
 
 namespace halfstep {
 
-/// Most state values per point a continuum law has (J2): the size of the per-element copy.
-constexpr int kMaxTangentState = kJ2StateSize;
+/// Most state values per point any continuum kind keeps: a law's (J2) or a kind's own (the FPM
+/// hexahedron keeps its frame, configuration "a" and convected strain besides its law's): the
+/// size of the per-element copies the dual-number evaluations take.
+constexpr int kMaxPointState = kJ2StateSize > fpm_detail::kPointStateSize ? kJ2StateSize : fpm_detail::kPointStateSize;
 
-/// Dual values a per-element copy of kind K's state holds (kMaxTangentState per point).
+/// Dual values a per-element copy of kind K's state holds (kMaxPointState per point).
 template <class K>
-HS_HD constexpr int ns_capacity() {
-  return kMaxTangentState * K::kPoints;
+HS_HD constexpr int state_capacity() {
+  return kMaxPointState * K::kPoints;
 }
 
 /// Kind K's element whose first point is p0: its `size` state components from the store

@@ -2,12 +2,15 @@
 // released bar and Hill's thick-walled cylinder of tests/integration/
 // test_static_plasticity.cpp with --backend cuda (forces and element matrices from the
 // converged state on the device, the trial state committed on convergence), against the
-// same closed forms. Skipped without a GPU.
+// same closed forms; the FPM hexahedra's stretched cube (tests/integration/fpm_cube.hpp: its
+// frame, configuration "a" and convected strain as state) against the incremental update's.
+// Skipped without a GPU.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "../integration/fpm_cube.hpp"
 #include "../integration/static_plasticity.hpp"
 #include "need_gpu.hpp"
 
@@ -58,6 +61,16 @@ TEST(GpuStaticPlasticity, ThickCylinderMatchesHill) {
   std::printf("GPU Hill cylinder: largest stress difference %.4g (%.3g %% of p)\n", worst,
               100 * worst / hill_pressure(kC));
   EXPECT_LT(worst, 0.02 * hill_pressure(kC));
+}
+
+TEST(GpuStaticPlasticity, FpmCubeStretchMatchesTheIncrementalUpdate) {
+  NEED_GPU();
+  fpm_cube::check_stretch("gpu_static_fpm_hex_stretch", "--backend cuda");
+}
+
+TEST(GpuStaticPlasticity, PlasticFpmCubeStretchMatchesTheIncrementalReturn) {
+  NEED_GPU();
+  fpm_cube::check_plastic_stretch("gpu_static_fpm_hex_plastic", "--backend cuda");
 }
 
 // A geometrically linear step's small-strain theory runs on the CPU's engine only so far: the

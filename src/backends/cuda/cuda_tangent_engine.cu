@@ -562,15 +562,10 @@ class Engine final : public CudaTangentEngine {
                      "tangent engine so far: run with --backend cpu");
     state_on_ = !converged.empty() && sm.state_size > 0;
     if (!state_on_) return;
-    if (sm.state_size > kMaxTangentState)  // the FPM hexahedron's frame and configuration "a" besides its law's
-      throw RunError("the elements' material state (" + std::to_string(sm.state_size) +
-                     " values per point; FPM hexahedra, C3D8 with FORMULATION=FPM, carry their frame and configuration "
-                     "besides their law's) is more than the CUDA tangent engine's kernels hold (" +
-                     std::to_string(kMaxTangentState) + "): such static steps run on the CPU's tangent engine so far: run "
-                     "with --backend cpu");
-    if (converged.size() != static_cast<std::size_t>(sm.state_size) * sm.num_points)
-      throw RunError("CUDA tangent engine: material state of the wrong size (" + std::to_string(sm.state_size) +
-                     " values per point, at most " + std::to_string(kMaxTangentState) + ")");
+    if (sm.state_size > kMaxPointState || converged.size() != static_cast<std::size_t>(sm.state_size) * sm.num_points)
+      throw RunError("CUDA tangent engine: material state of the wrong size (" + std::to_string(converged.size()) +
+                     " values for " + std::to_string(sm.state_size) + " per point, at most " +
+                     std::to_string(kMaxPointState) + ", at " + std::to_string(sm.num_points) + " points)");
     state_old_.assign(converged);
     state_trial_.resize(converged.size());
   }

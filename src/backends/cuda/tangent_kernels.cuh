@@ -47,7 +47,7 @@ struct MatrixBody {
   const double* state_old = nullptr;  ///< kStateful: the converged per-point state store
   std::size_t num_points = 0;         ///< its stride (SolidMesh::num_points)
   std::size_t first_point = 0;        ///< the group's first point
-  int state_size = 0;                 ///< its components (at most kMaxTangentState)
+  int state_size = 0;                 ///< its components (at most kMaxPointState)
   __device__ void operator()(int t) const {
     constexpr int comps = K::kDimension == 2 ? 2 : 3;
     constexpr int nd = 3 * K::kNodes;
@@ -65,7 +65,7 @@ struct MatrixBody {
     const int end = min((part + 1) * cols, evaluated);
     ElementState<D> est{nullptr, nullptr, 0, 0, edata ? edata + edata_ptr[first + i] : nullptr,
                         D(thermal ? thermal[first + i] : 0.0)};
-    [[maybe_unused]] D old[kStateful ? kMaxTangentState * K::kPoints : 1];
+    [[maybe_unused]] D old[kStateful ? state_capacity<K>() : 1];
     if constexpr (kStateful) {
       dual_point_state<K>(state_old, num_points, first_point + static_cast<std::size_t>(i) * K::kPoints, state_size, old);
       est.old = old;
