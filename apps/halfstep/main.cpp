@@ -25,6 +25,7 @@
 #include "report_command.hpp"
 #include "status_file.hpp"
 
+#include "core/crash_handler.hpp"
 #include "core/error.hpp"
 #include "elements/registry.hpp"
 #include "core/restart_blob.hpp"
@@ -663,6 +664,7 @@ int with_report(const Args& args, int rank, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  install_crash_handler();
   const Args args = parse(argc, argv);
   if (args.command == "report") return run_report(args.output_dir, args.units);
   if (launched_by_mpi_launcher() && !mpi_available()) {
