@@ -355,6 +355,16 @@ RunOutput make_output(const RunSetup& setup, const RunOptions& opt, bool writes)
   return o;
 }
 
+/// Drains and stops a RunOutput's writer thread when it leaves scope (declared after the
+/// backend, so that it runs before the backend is destroyed, whatever the way out).
+struct DrainOutputFirst {
+  RunOutput& output;
+  explicit DrainOutputFirst(RunOutput& o) : output(o) {}
+  DrainOutputFirst(const DrainOutputFirst&) = delete;
+  DrainOutputFirst& operator=(const DrainOutputFirst&) = delete;
+  ~DrainOutputFirst() { output.out.reset(); }  // ~AsyncOutput writes what is queued, then joins
+};
+
 /// Exit code of an interrupted run (apps/halfstep/main.cpp's kInterrupted), for the ranks
 /// that leave when rank 0 was stopped in its leading static steps.
 constexpr int kInterruptedExit = 5;
@@ -440,6 +450,11 @@ RunSummary run_steps_with_output(RunSetup& setup, const RunOptions& opt, const C
   c.t_start = t_start;
   const std::unique_ptr<Backend> backend = start_backend(setup, opt, comm, dist, writes);
   c.backend = backend.get();
+  // Queued frames complete from the backend's staging buffers (CudaBackend::sample), so the
+  // writer thread must be done with them before the backend goes: a failed step leaves by an
+  // exception, which would destroy the backend (declared later) before the writer (declared
+  // earlier), and a writer thread lagging behind then read freed device events.
+  const DrainOutputFirst drain_first(output);
   RestartBlob rank_part;
   c.resume_at = resume_point(c, rank_part);  // a resumed run continues at the restart's step and increment
   // Rank 0 writes the file; every rank takes part in writing it.

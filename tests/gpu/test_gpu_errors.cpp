@@ -1,10 +1,16 @@
 // Failures on the GPU: an unstable run stops with the CPU's message and exit code for every
 // scheme and precision, and writes nothing after the failure. Skipped without a GPU.
+#include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <thread>
 
 #include "../integration/run_util.hpp"
 #include "backends/backend.hpp"
+#include "core/error.hpp"
+#include "io/inp_reader.hpp"
+#include "solver/explicit_solver.hpp"
 
 namespace halfstep::test {
 namespace {
@@ -37,6 +43,45 @@ INSTANTIATE_TEST_SUITE_P(Schemes, GpuInstability, ::testing::Values("atomic", "g
                              if (c == '-') c = '_';
                            return s;
                          });
+
+// A writer that lags behind (a slow disk, a loaded machine): frames the GPU sampled are still
+// queued, to be completed from the backend's staging buffers, when the failed step throws.
+// The backend was destroyed first, and the writer thread then read its freed events
+// (SIGSEGV in cudaEventSynchronize, seen twice in the GPU suite's shards side by side).
+class SlowSink : public ResultSink {
+ public:
+  explicit SlowSink(int* fields) : fields_(fields) {}
+  void open_histories(const std::vector<OutputRequest>&) override {}
+  void write(const ResultFrame& f) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (f.field) ++*fields_;
+  }
+  int frames_written() const override { return *fields_; }
+
+ private:
+  int* fields_;
+};
+
+TEST(GpuInstabilityWithALaggingWriter, StopsWithTheRunErrorAfterTheQueuedFrames) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const std::string dir = scratch_dir("gpu_unstable_slow_writer");
+  const Model model = read_inp(generate_deck(dir, "cs", "cantilever-shear --time 1 --ramp 1 --dt 0.01"));
+  for (const bool single : {false, true}) {
+    int fields = 0;
+    RunOptions opt;
+    opt.backend = BackendKind::Cuda;
+    opt.backend_options.single = single;
+    opt.make_sink = [&fields](const ResultMesh&) -> std::unique_ptr<ResultSink> { return std::make_unique<SlowSink>(&fields); };
+    try {
+      run_analysis(model, opt);
+      ADD_FAILURE() << "the unstable run completed";
+    } catch (const RunError& e) {
+      EXPECT_NE(std::string(e.what()).find("instability at step"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(fields, 1) << (single ? "single" : "double");  // the initial frame only
+  }
+}
 
 // The same for a solid model: a fixed increment 2.5 x the stable bound is caught on the
 // GPU by the energy balance or the non-finite check, and the run stops with exit code 3.
