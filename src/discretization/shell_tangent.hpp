@@ -9,6 +9,7 @@
 #include "core/host_device.hpp"
 #include "elements/mitc4.hpp"
 #include "elements/mitc4_plastic.hpp"
+#include "materials/material_duals.hpp"
 
 namespace halfstep {
 
@@ -168,5 +169,116 @@ HS_HD void mitc4_matrix_column(const Mitc4Ref<Dual<double>>& ref, const Mitc4Nod
                                       const ShellElastic<Dual<double>>& mat, int j, double* ke) {
   mitc4_matrix_column_by(plain, t1, Mitc4ElasticForce{ref, mat, thickness}, j, ke);
 }
+
+/// Shells as flat arrays (the CUDA tangent engine's device copy): connectivity, reference
+/// constants, sections, reference directors, and the configuration's directors and triads;
+/// with plastic shells also the sections' laws and section points and the section points'
+/// converged and trial state. The bodies below loop over it (cuda::forall).
+struct ShellView {
+  const int* conn;
+  const Mitc4Ref<double>* ref;
+  const double* thickness;
+  const ShellElastic<double>* elastic;
+  const double *x0, *y0, *z0, *d0;  ///< d0: reference directors, 3 per node
+  const double *u, *d, *t1;         ///< configuration, 3 per node each
+  // Plastic shells (all null in a model without them):
+  const int* section;                ///< element -> section
+  const int* points;                 ///< section -> Simpson points (0: elastic section)
+  const SolidMaterial<double>* law;  ///< section -> law
+  const std::size_t* first;          ///< element -> first section point in the state store
+  std::size_t stride = 0;            ///< the store's number of points (StructureSystem's shell.num_points)
+  const double* state_old = nullptr; ///< the converged state (null: virgin)
+  double* state_next = nullptr;      ///< the trial's, written by the forces (null: nowhere)
+  /// Element e's nodal vectors and triads.
+  HS_HD Mitc4Nodes<double> nodes(int e, Vec3<double> triad[4]) const {
+    Mitc4Nodes<double> m;
+    for (int a = 0; a < 4; ++a) {
+      const std::size_t n = static_cast<std::size_t>(conn[4 * static_cast<std::size_t>(e) + a]);
+      m.X[a] = {x0[n], y0[n], z0[n]};
+      m.u[a] = {u[3 * n], u[3 * n + 1], u[3 * n + 2]};
+      m.V0[a] = {d0[3 * n], d0[3 * n + 1], d0[3 * n + 2]};
+      m.v[a] = {d[3 * n], d[3 * n + 1], d[3 * n + 2]};
+      triad[a] = {t1[3 * n], t1[3 * n + 1], t1[3 * n + 2]};
+    }
+    return m;
+  }
+  /// Element e's section, when that section yields (-1: elastic).
+  HS_HD int plastic_section(int e) const {
+    if (!points) return -1;
+    const int s = section[e];
+    return points[s] > 0 ? s : -1;
+  }
+};
+
+/// Shell e's 20 generalized forces and strain energy (ShellOperator::element_forces): a
+/// plastic section returns from the converged state and writes the trial's.
+struct ShellForceBody {
+  ShellView v;
+  double *force, *energy;
+  HS_HD void operator()(int e) const {
+    Vec3<double> triad[4];
+    const Mitc4Nodes<double> m = v.nodes(e, triad);
+    double* out = force + 20 * static_cast<std::size_t>(e);
+    const int s = v.plastic_section(e);
+    if (s < 0) {
+      energy[e] = mitc4_generalized_forces(v.ref[e], m, triad, v.thickness[e], v.elastic[e], out);
+      return;
+    }
+    Vec3<double> f[4], gv[4];
+    const ElementState<double> state{v.state_old, v.state_next, v.stride, v.first[e]};
+    energy[e] = mitc4_plastic_internal_force(v.ref[e], m, v.thickness[e], v.law[s], v.elastic[e].kshear, v.points[s],
+                                             state, f, gv);
+    for (int a = 0; a < 4; ++a) mitc4_corner_generalized_force(f[a], gv[a], m.v[a], triad[a], out + 5 * a);
+  }
+};
+
+/// K_e x_e of shell e at the view's configuration (x: stride values per node); elastic
+/// sections (a geometrically linear step's K(ref) x; plastic ones take the small-strain
+/// theory, which this engine does not have).
+struct ShellLinearBody {
+  ShellView v;
+  const double* x;
+  int stride;
+  double* force;
+  HS_HD void operator()(int e) const {
+    Vec3<double> triad[4];
+    const Mitc4Nodes<double> m = v.nodes(e, triad);
+    double dx[20];
+    for (int a = 0; a < 4; ++a) {
+      const std::size_t n = static_cast<std::size_t>(v.conn[4 * static_cast<std::size_t>(e) + a]);
+      for (int q = 0; q < 5; ++q) dx[5 * a + q] = x[static_cast<std::size_t>(stride) * n + q];
+    }
+    mitc4_directional_derivative(mitc4_dual_ref<Dual<double>>(v.ref[e]), m, triad, v.thickness[e],
+                                 mitc4_dual_elastic<Dual<double>>(v.elastic[e]), dx, force + 20 * static_cast<std::size_t>(e));
+  }
+};
+
+/// Shell element matrices, one column (one dual evaluation) per thread: t = 20 e + j.
+/// kPlastic: the model has plastic sections, whose columns differentiate the return from the
+/// converged state (the consistent tangent); a separate instantiation, so that the elastic
+/// models' kernel keeps its registers.
+template <bool kPlastic>
+struct ShellMatrixBody {
+  ShellView v;
+  double* k;  ///< the first shell matrix
+  HS_HD void operator()(int t) const {
+    const int e = t / 20, j = t - 20 * e;
+    Vec3<double> triad[4];
+    const Mitc4Nodes<double> m = v.nodes(e, triad);
+    double* ke = k + 400 * static_cast<std::size_t>(e);
+    const Mitc4Ref<Dual<double>> ref = mitc4_dual_ref<Dual<double>>(v.ref[e]);
+    if constexpr (kPlastic) {
+      const int s = v.plastic_section(e);
+      if (s >= 0) {
+        const SolidMaterial<Dual<double>> law = dual_material(v.law[s]);
+        const Mitc4PlasticForce force{ref, law, v.thickness[e], v.elastic[e].kshear, v.points[s],
+                                      ElementState<double>{v.state_old, nullptr, v.stride, v.first[e]}};
+        mitc4_matrix_column_by(m, triad, force, j, ke);
+        return;
+      }
+    }
+    mitc4_matrix_column(ref, m, triad, v.thickness[e], mitc4_dual_elastic<Dual<double>>(v.elastic[e]), j, ke);
+  }
+};
 
 }  // namespace halfstep

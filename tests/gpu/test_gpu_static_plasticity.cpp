@@ -3,14 +3,16 @@
 // test_static_plasticity.cpp with --backend cuda (forces and element matrices from the
 // converged state on the device, the trial state committed on convergence), against the
 // same closed forms; the FPM hexahedra's stretched cube (tests/integration/fpm_cube.hpp: its
-// frame, configuration "a" and convected strain as state) against the incremental update's.
-// Skipped without a GPU.
+// frame, configuration "a" and convected strain as state) against the incremental update's;
+// the plastic shell strips against their closed forms and the CPU engine. Skipped without a
+// GPU.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "../integration/fpm_cube.hpp"
+#include "../integration/plastic_strip_static.hpp"
 #include "../integration/static_plasticity.hpp"
 #include "need_gpu.hpp"
 
@@ -86,18 +88,29 @@ TEST(GpuStaticPlasticity, LinearStepIsRefusedByTheCudaEngineWithTheWayOut) {
   ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/cpu", "--backend cpu", &log), 0) << log;
 }
 
-// Plastic shells in a static step: the CUDA engine's shell kernels are elastic, so it refuses
-// at the step's line and names the way out; the CPU engine runs the same deck.
-TEST(GpuStaticPlasticity, PlasticShellsAreRefusedByTheCudaEngineWithTheWayOut) {
+// Plastic shells in NLGEOM static steps: the strips of tests/integration/
+// plastic_strip_static.hpp on the CUDA engine (the section points' return from the converged
+// state on the device, its derivative the tangent) against the closed forms, and against the
+// CPU engine's run of the same deck.
+TEST(GpuStaticPlasticity, PlasticShellStripInTensionMatchesTheClosedFormAndTheCpu) {
   NEED_GPU();
-  const std::string dir = scratch_dir("gpu_plastic_shell_static");
-  std::string log;
-  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py tension --static -o " + dir +
-                            "/strip.inp", &log), 0) << log;
-  EXPECT_EQ(run_halfstep(dir + "/strip.inp", dir + "/gpu", "--backend cuda", &log), 2) << log;
-  EXPECT_NE(log.find("strip.inp:"), std::string::npos) << log;
-  EXPECT_NE(log.find("--backend cpu"), std::string::npos) << log;
-  ASSERT_EQ(run_halfstep(dir + "/strip.inp", dir + "/cpu", "--backend cpu", &log), 0) << log;
+  const plastic_strip::Measured gpu = plastic_strip::check_static_tension("gpu_plastic_shell_tension", "--backend cuda");
+  const plastic_strip::Measured cpu = plastic_strip::check_static_tension("cpu_plastic_shell_tension", "--backend cpu");
+  std::printf("GPU plastic shell strip: RF1 - CPU's %.3g of it\n", std::fabs(gpu.force - cpu.force) / cpu.force);
+  EXPECT_NEAR(gpu.force, cpu.force, 1e-9 * cpu.force);
+}
+
+TEST(GpuStaticPlasticity, PlasticShellStripInBendingMatchesThePlateSectionAndTheCpu) {
+  NEED_GPU();
+  const plastic_strip::Measured gpu = plastic_strip::check_static_bending("gpu_plastic_shell_bending", "--backend cuda");
+  const plastic_strip::Measured again = plastic_strip::check_static_bending("gpu_plastic_shell_bending_again", "--backend cuda");
+  const plastic_strip::Measured cpu = plastic_strip::check_static_bending("cpu_plastic_shell_bending", "--backend cpu");
+  std::printf("GPU plastic shell bending: k - CPU's %.3g of it, second GPU run - first %.3g\n",
+              std::fabs(gpu.curvature - cpu.curvature) / cpu.curvature, std::fabs(again.curvature - gpu.curvature));
+  // Run to run the same bits (the determinism contract; cuDSS's deterministic mode).
+  EXPECT_EQ(again.curvature, gpu.curvature);
+  // Two engines' round-off differs, and Newton stops within its tolerance: 8.8e-9 measured.
+  EXPECT_NEAR(gpu.curvature, cpu.curvature, 1e-6 * cpu.curvature);
 }
 
 }  // namespace

@@ -9,10 +9,13 @@
 #include <fstream>
 #include <string>
 
+#include "plastic_strip_static.hpp"
 #include "run_util.hpp"
 
 namespace halfstep::test {
 namespace {
+
+using plastic_strip::mean_abs_at;
 
 constexpr double kE = 200e3, kSy = 250;  // examples/generate_plastic_strip.py defaults
 
@@ -124,87 +127,14 @@ TEST(PlasticShells, StripInPureBendingFollowsTheMomentCurvatureCurve) {
   EXPECT_LT(std::fabs(at(energy, last, "total")), 1e-6 * at(energy, last, "external_work"));
 }
 
-/// Mean of |col| over the rows at time t (the nodes of a history set).
-double mean_abs_at(const Csv& h, const char* col, double t) {
-  double s = 0;
-  int n = 0;
-  for (const auto& r : h.rows)
-    if (std::fabs(r[0] - t) < 1e-9) {
-      s += std::fabs(r[static_cast<std::size_t>(h.col(col))]);
-      ++n;
-    }
-  return n > 0 ? s / n : NAN;
-}
-
-// The tension strip in a *STATIC, NLGEOM=YES step (issue 44 item 3: plastic shells in static
-// steps): the section points' state is committed on convergence only, and the tangent is the
-// return's, so the homogeneous strip meets the closed form above to Newton's tolerance; an
-// explicit step after it, the ends held, starts from that state (an elastic start would put
-// E e11 = 2,010 in the section instead of 333.8).
+// The two static strips (tests/integration/plastic_strip_static.hpp; the GPU engine runs
+// the same checks in tests/gpu/test_gpu_static_plasticity.cpp).
 TEST(PlasticShells, StaticStripInTensionMatchesTheClosedFormAndTheExplicitStepKeepsIt) {
-  const std::string dir = scratch_dir("plastic_shell_static_tension");
-  const std::string deck = dir + "/strip.inp";
-  std::string out;
-  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py tension --static "
-                        "--hardening 10e3 -o " + deck, &out), 0) << out;
-  std::ofstream(deck, std::ios::app) << "*STEP\n*DYNAMIC, EXPLICIT\n, 2e-5\n*OUTPUT, HISTORY, TIME INTERVAL=2e-6\n"
-                                        "*NODE OUTPUT, NSET=END\nRF\n*OUTPUT, FIELD, NUMBER INTERVAL=1\n*NODE OUTPUT\n"
-                                        "U\n*ELEMENT OUTPUT\nS, SF, PEEQ\n*END STEP\n";
-  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu", &out), 0) << out;
-  const double H = 10e3, d = 0.01, L = 10, b = 2, t = 0.5;
-  const double e11 = d + 0.5 * d * d;
-  const double S = (e11 + kSy / H) / (1 / kE + 1 / H), alpha = (S - kSy) / H;
-  const double force = (1 + d) * S * t * b;
-  const Csv h = read_csv(dir + "/out/history/END_total.csv");
-  double rf_static = NAN;
-  for (const auto& r : h.rows)
-    if (r[0] == 1.0) rf_static = r[static_cast<std::size_t>(h.col("RF1"))];
-  const double rf_explicit = at(h, h.rows.size() - 1, "RF1");
-  std::printf("static tension: RF1 %.9g, after the explicit step %.9g (closed form %.9g)\n", rf_static, rf_explicit,
-              force);
-  EXPECT_NEAR(rf_static, force, 1e-6 * force);    // measured 3e-7
-  EXPECT_NEAR(rf_explicit, force, 1e-6 * force);  // measured 3e-8
-  for (const char* frame : {"strip_000001.vtu", "strip_000002.vtu"}) {
-    const std::vector<double> peeq = read_vtu_array(dir + "/out/" + frame, "PEEQ"),
-                              sf = read_vtu_array(dir + "/out/" + frame, "SF");
-    ASSERT_EQ(peeq.size(), 10u);
-    for (double p : peeq) EXPECT_NEAR(p, alpha, 1e-9) << frame;
-    for (std::size_t e = 0; e < 10; ++e) EXPECT_NEAR(sf[5 * e], S * t, 1e-6 * S * t) << frame;
-  }
-  const Csv energy = read_csv(dir + "/out/energy.csv");
-  double internal = NAN, dissipated = NAN;
-  for (std::size_t r = 0; r < energy.rows.size(); ++r)
-    if (energy.rows[r][0] == 1.0) {
-      internal = at(energy, r, "internal");
-      dissipated = at(energy, r, "plastic_dissipation");
-    }
-  const double dissipation = L * b * t * (kSy * alpha + 0.5 * H * alpha * alpha);
-  EXPECT_NEAR(internal, L * b * t * (S * S / (2 * kE)) + dissipation, 1e-9 * internal);  // measured 2e-13
-  EXPECT_NEAR(dissipated, dissipation, 1e-7 * dissipation);                              // measured 2.7e-8
+  plastic_strip::check_static_tension("plastic_shell_static_tension", "--backend cpu");
 }
 
-// The bending strip in a static step, the moment ramped over 20 increments (the driver cuts
-// some back as the section softens): elastic at 0.72 M_y, and at 1.44 M_y on the plate
-// section's curvature (validation/plastic_strip_section.py --points 15: 2.890492 k_y).
 TEST(PlasticShells, StaticStripInPureBendingReachesThePlateSectionCurvature) {
-  const std::string dir = scratch_dir("plastic_shell_static_bending");
-  const std::string deck = dir + "/strip.inp";
-  const double t = 1, L = 20, My = kSy * t * t / 6, ky = 2 * kSy / (kE * t);
-  std::string out;
-  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py bending --static "
-                        "--points 15 --moment 60 -o " + deck, &out), 0) << out;
-  ASSERT_EQ(run_halfstep(deck, dir + "/out", "--backend cpu", &out), 0) << out;
-  const Csv h = read_csv(dir + "/out/history/END.csv");
-  const double k_half = mean_abs_at(h, "UR2", 0.5) / L, k_end = mean_abs_at(h, "UR2", 1.0) / L;
-  std::printf("static bending: k / k_y %.7f at 0.72 M_y (0.72), %.7f at 1.44 M_y (plate section 2.890492)\n",
-              k_half / ky, k_end / ky);
-  EXPECT_NEAR(k_half / (0.72 * ky), 1.0, 1e-5);     // measured 3e-6 (the arc's geometric stiffening)
-  EXPECT_NEAR(k_end / (2.890492 * ky), 1.0, 6e-4);  // measured 4.4e-4
-  const std::vector<double> sm = read_vtu_array(dir + "/out/strip_000004.vtu", "SM");
-  ASSERT_EQ(sm.size(), 30u);
-  // The section moment balances the load to Newton's tolerance (measured 2.8e-5 in the explicit test, 6.9e-5
-  // here: Abaqus's I_0 = 4 growth check takes other increments than the stricter one it replaced).
-  for (std::size_t e = 0; e < 10; ++e) EXPECT_NEAR(std::fabs(sm[3 * e]), 1.44 * My, 1e-4 * 1.44 * My);
+  plastic_strip::check_static_bending("plastic_shell_static_bending", "--backend cpu");
 }
 
 // A linear step that pulls the perfectly plastic strip to a strain of 1e9: the first trial's

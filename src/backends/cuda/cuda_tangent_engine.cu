@@ -70,74 +70,6 @@ struct NodeForceBody {
 };
 
 
-/// The device copy of the shells: connectivity, reference constants, sections, reference
-/// directors, and the configuration's directors and triads.
-struct ShellView {
-  const int* conn;
-  const Mitc4Ref<double>* ref;
-  const double* thickness;
-  const ShellElastic<double>* elastic;
-  const double *x0, *y0, *z0, *d0;  ///< d0: reference directors, 3 per node
-  const double *u, *d, *t1;         ///< configuration, 3 per node each
-  /// Element e's nodal vectors and triads.
-  __device__ Mitc4Nodes<double> nodes(int e, Vec3<double> triad[4]) const {
-    Mitc4Nodes<double> m;
-    for (int a = 0; a < 4; ++a) {
-      const std::size_t n = static_cast<std::size_t>(conn[4 * static_cast<std::size_t>(e) + a]);
-      m.X[a] = {x0[n], y0[n], z0[n]};
-      m.u[a] = {u[3 * n], u[3 * n + 1], u[3 * n + 2]};
-      m.V0[a] = {d0[3 * n], d0[3 * n + 1], d0[3 * n + 2]};
-      m.v[a] = {d[3 * n], d[3 * n + 1], d[3 * n + 2]};
-      triad[a] = {t1[3 * n], t1[3 * n + 1], t1[3 * n + 2]};
-    }
-    return m;
-  }
-};
-
-/// Shell e's 20 generalized forces and strain energy (discretization/shell_tangent.hpp).
-struct ShellForceBody {
-  ShellView v;
-  double *force, *energy;
-  __device__ void operator()(int e) const {
-    Vec3<double> triad[4];
-    const Mitc4Nodes<double> m = v.nodes(e, triad);
-    energy[e] = mitc4_generalized_forces(v.ref[e], m, triad, v.thickness[e], v.elastic[e],
-                                         force + 20 * static_cast<std::size_t>(e));
-  }
-};
-
-/// K_e x_e of shell e at the view's configuration (x: stride values per node).
-struct ShellLinearBody {
-  ShellView v;
-  const double* x;
-  int stride;
-  double* force;
-  __device__ void operator()(int e) const {
-    Vec3<double> triad[4];
-    const Mitc4Nodes<double> m = v.nodes(e, triad);
-    double dx[20];
-    for (int a = 0; a < 4; ++a) {
-      const std::size_t n = static_cast<std::size_t>(v.conn[4 * static_cast<std::size_t>(e) + a]);
-      for (int q = 0; q < 5; ++q) dx[5 * a + q] = x[static_cast<std::size_t>(stride) * n + q];
-    }
-    mitc4_directional_derivative(mitc4_dual_ref<D>(v.ref[e]), m, triad, v.thickness[e],
-                                 mitc4_dual_elastic<D>(v.elastic[e]), dx, force + 20 * static_cast<std::size_t>(e));
-  }
-};
-
-/// Shell element matrices, one column (one dual evaluation) per thread: t = 20 e + j.
-struct ShellMatrixBody {
-  ShellView v;
-  double* k;  ///< the first shell matrix
-  __device__ void operator()(int t) const {
-    const int e = t / 20, j = t - 20 * e;
-    Vec3<double> triad[4];
-    const Mitc4Nodes<double> m = v.nodes(e, triad);
-    mitc4_matrix_column(mitc4_dual_ref<D>(v.ref[e]), m, triad, v.thickness[e], mitc4_dual_elastic<D>(v.elastic[e]), j,
-                        k + 400 * static_cast<std::size_t>(e));
-  }
-};
-
 /// The engine: mesh, element matrices, CSR tangent and solver state resident on one device.
 class Engine final : public CudaTangentEngine {
  public:
@@ -478,6 +410,18 @@ class Engine final : public CudaTangentEngine {
       }
       shell_thickness_.assign(thickness);
       shell_elastic_.assign(elastic);
+      if (has_plastic_shells(sys_)) {  // the sections' laws and points, the points' place in the state store
+        std::vector<int> points;
+        std::vector<SolidMaterial<double>> law;
+        for (const SectionProps& sec : sys_.shell.sections) {
+          points.push_back(sec.section_points);
+          law.push_back(sec.law);
+        }
+        shell_section_.assign(sys_.shell.section);
+        shell_points_.assign(points);
+        shell_law_.assign(law);
+        shell_first_.assign(sys_.shell.first_point.data(), ns);
+      }
       std::vector<double> d0(3 * nn);
       for (std::size_t n = 0; n < nn; ++n) {
         d0[3 * n] = sys_.dir0x[n];
@@ -556,25 +500,40 @@ class Engine final : public CudaTangentEngine {
   }
 
   void set_material_state(const std::vector<double>& converged) override {
+    // The operator's layout (StructureOperator::material_state): the continuum's points,
+    // then the plastic shells' section points.
     const SolidMesh& sm = sys_.solid;
-    if (has_plastic_shells(sys_))  // the device kernels differentiate elastic sections only
-      throw RunError("plastic shells (*SHELL SECTION with a *PLASTIC material) in static steps run on the CPU's "
-                     "tangent engine so far: run with --backend cpu");
-    state_on_ = !converged.empty() && sm.state_size > 0;
-    if (!state_on_) return;
-    if (sm.state_size > kMaxPointState || converged.size() != static_cast<std::size_t>(sm.state_size) * sm.num_points)
+    const std::size_t solid_n = static_cast<std::size_t>(sm.state_size) * sm.num_points;
+    const std::size_t shell_n = op_.material_state_size() - solid_n;
+    if (!converged.empty() && converged.size() != solid_n + shell_n)
       throw RunError("CUDA tangent engine: material state of the wrong size (" + std::to_string(converged.size()) +
-                     " values for " + std::to_string(sm.state_size) + " per point, at most " +
-                     std::to_string(kMaxPointState) + ", at " + std::to_string(sm.num_points) + " points)");
-    state_old_.assign(converged);
-    state_trial_.resize(converged.size());
+                     " values for " + std::to_string(solid_n + shell_n) + ")");
+    if (sm.state_size > kMaxPointState)
+      throw RunError("CUDA tangent engine: " + std::to_string(sm.state_size) + " state values per point, at most " +
+                     std::to_string(kMaxPointState));
+    state_on_ = !converged.empty() && solid_n > 0;
+    if (state_on_) {
+      state_old_.assign(converged.data(), solid_n);
+      state_trial_.resize(solid_n);
+    }
+    shell_state_on_ = !converged.empty() && shell_n > 0;
+    if (shell_state_on_) {
+      shell_state_old_.assign(converged.data() + solid_n, shell_n);
+      shell_state_trial_.resize(shell_n);
+    }
   }
 
   void trial_material_state(std::vector<double>& s) override {
-    s.resize(state_on_ ? state_trial_.size() : 0);
+    const std::size_t solid_n = state_on_ ? state_trial_.size() : 0, shell_n = shell_state_on_ ? shell_state_trial_.size() : 0;
+    s.resize(solid_n + shell_n);
     if (s.empty()) return;
-    check(cudaMemcpyAsync(s.data(), state_trial_.get(), s.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
-          "copy trial material state");
+    if (solid_n)
+      check(cudaMemcpyAsync(s.data(), state_trial_.get(), solid_n * sizeof(double), cudaMemcpyDeviceToHost, stream_),
+            "copy trial material state");
+    if (shell_n)
+      check(cudaMemcpyAsync(s.data() + solid_n, shell_state_trial_.get(), shell_n * sizeof(double),
+                            cudaMemcpyDeviceToHost, stream_),
+            "copy trial shell state");
     check(cudaStreamSynchronize(stream_), "trial material state");
   }
 
@@ -590,9 +549,13 @@ class Engine final : public CudaTangentEngine {
   }
 
   /// The shells on the device at the last uploaded configuration.
-  ShellView shell_view() const {
+  ShellView shell_view() {
     return ShellView{shell_conn_.get(), shell_ref_.get(), shell_thickness_.get(), shell_elastic_.get(), x0_.get(),
-                     y0_.get(), z0_.get(), d0_.get(), u_.get(), d_.get(), t1_.get()};
+                     y0_.get(), z0_.get(), d0_.get(), u_.get(), d_.get(), t1_.get(),
+                     shell_section_.get_or_null(), shell_points_.get_or_null(), shell_law_.get_or_null(),
+                     shell_first_.get_or_null(), sys_.shell.num_points,
+                     shell_state_on_ ? shell_state_old_.get() : nullptr,
+                     shell_state_on_ ? shell_state_trial_.get() : nullptr};
   }
 
   /// The node pass over the continuum slot forces and the shell corner forces into f_.
@@ -625,9 +588,11 @@ class Engine final : public CudaTangentEngine {
         if (state_on_) launch(std::true_type{});
         else launch(std::false_type{});
       });
-    if (sys_.shell.num_elements > 0)
-      cuda::forall(0, 20 * sys_.shell.num_elements, matrix_block_, stream_,
-                   ShellMatrixBody{shell_view(), k_.get() + op_.matrix_offset(op_.num_solids())});
+    double* shell_k = k_.get() + op_.matrix_offset(op_.num_solids());
+    if (sys_.shell.num_elements > 0 && has_plastic_shells(sys_))
+      cuda::forall(0, 20 * sys_.shell.num_elements, matrix_block_, stream_, ShellMatrixBody<true>{shell_view(), shell_k});
+    else if (sys_.shell.num_elements > 0)
+      cuda::forall(0, 20 * sys_.shell.num_elements, matrix_block_, stream_, ShellMatrixBody<false>{shell_view(), shell_k});
     check(cudaGetLastError(), "element matrix launch");
   }
 
@@ -645,6 +610,12 @@ class Engine final : public CudaTangentEngine {
       mt_layer_ = cudssSetThreadingLayer(dss_, HALFSTEP_CUDSS_MTLAYER) == CUDSS_STATUS_SUCCESS;
 #endif
     check_dss(cudssConfigCreate(&dss_config_), "cudssConfigCreate");
+    // Run to run the same bits (the brief's determinism contract): without it the factor's
+    // round-off varied between two runs of one deck, and Newton then took other iterations
+    // (a plastic strip's curvature 3.4e-7 apart, H100, 2026-12-07). cudss_settings may undo it.
+    int deterministic = 1;
+    check_dss(cudssConfigSet(dss_config_, CUDSS_CONFIG_DETERMINISTIC_MODE, &deterministic, sizeof deterministic),
+              "cudssConfigSet(DETERMINISTIC_MODE)");
     for (const auto& [param, value] : opt_.cudss_settings) {
       int v = value;
       check_dss(cudssConfigSet(dss_config_, static_cast<cudssConfigParam_t>(param), &v, sizeof v), "cudssConfigSet");
@@ -858,6 +829,13 @@ class Engine final : public CudaTangentEngine {
   DeviceArray<Mitc4Ref<double>> shell_ref_;
   DeviceArray<double> shell_thickness_, d0_, d_, t1_, shell_force_, shell_energy_, xlin_;
   DeviceArray<ShellElastic<double>> shell_elastic_;
+  // Plastic shells (empty without): element -> section, section -> points and law, element ->
+  // first section point, and the points' converged and trial state (StructureState::shell_state).
+  DeviceArray<int> shell_section_, shell_points_;
+  DeviceArray<SolidMaterial<double>> shell_law_;
+  DeviceArray<std::size_t> shell_first_;
+  DeviceArray<double> shell_state_old_, shell_state_trial_;
+  bool shell_state_on_ = false;  ///< the model has plastic shells and a state was set
 
   JacobiCg cg_;  ///< the iterative solver (gpu-cg)
 };
