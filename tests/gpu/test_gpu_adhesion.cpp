@@ -39,7 +39,9 @@ TEST(GpuAdhesion, PenaltyBounceMatchesTheClosedFormsAndTheCpu) {
     EXPECT_NEAR(b.left, M_PI, tol * M_PI);
     EXPECT_NEAR(b.sunk, v0, tol * v0);
     EXPECT_NEAR(b.speed, v0, 2 * tol * v0);
-    if (fp64) EXPECT_LT(diff, 1e-10 * v0);
+    if (fp64) {
+      EXPECT_LT(diff, 1e-10 * v0);
+    }
   }
 }
 
@@ -60,7 +62,9 @@ TEST(GpuAdhesion, LennardJonesOscillationMatchesTheClosedFormsAndTheCpu) {
     const double tol = fp64 ? 2e-4 : 1e-2;
     EXPECT_NEAR(o.period, 2 * M_PI, tol * 2 * M_PI);
     EXPECT_NEAR(o.amplitude, v0, (fp64 ? 1e-4 : 1e-2) * v0);
-    if (fp64) EXPECT_LT(diff, 1e-10 * v0);
+    if (fp64) {
+      EXPECT_LT(diff, 1e-10 * v0);
+    }
   }
 }
 

@@ -115,8 +115,9 @@ inline Measured check_static_bending(const std::string& name, const std::string&
   // The section moment balances the load to Newton's tolerance (measured 2.8e-5 in the
   // explicit test, 6.9e-5 here: Abaqus's I_0 = 4 growth check takes other increments than the
   // stricter one it replaced).
-  if (sm.size() == 30u)
+  if (sm.size() == 30u) {
     for (std::size_t e = 0; e < 10; ++e) EXPECT_NEAR(std::fabs(sm[3 * e]), 1.44 * My, 1e-4 * 1.44 * My);
+  }
   return m;
 }
 
