@@ -1,3 +1,5 @@
+// First: the laws' qualified autodiff::value_of calls must see its overloads (core/dual_lanes.hpp).
+#include "core/dual_lanes.hpp"
 #include "discretization/continuum_operator.hpp"
 
 #include <omp.h>
@@ -9,6 +11,7 @@
 #include "core/dual.hpp"
 #include "core/forall.hpp"
 #include "discretization/continuum_pass.hpp"
+#include "discretization/element_columns.hpp"
 #include "discretization/tangent_state.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_tangent.hpp"
@@ -220,56 +223,60 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, std::vect
   element_matrices(u, k.data(), thermal, state_old);
 }
 
+namespace {
+
+/// Derivative lanes per evaluation of the CPU's element matrices (DualLanes): a C3D8's 24
+/// columns in two passes.
+constexpr int kMatrixLanes = 12;
+
+}  // namespace
+
 void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k, const double* thermal,
                                          const double* state_old) const {
   using D = Dual<double>;
+  using DL = DualLanes<kMatrixLanes>;
   const SolidMesh& sm = sys_.solid;
   std::fill(k, k + offsets_.back(), 0.0);
+  // Lanes for models without state. A law with state differentiates its return through
+  // Dual-only code (J2's principal axes take the eigen-perturbation of Dual's derivative part,
+  // which rotating lanes through the Jacobi sweeps would lose where an off-diagonal value is
+  // exactly zero), and so do the FPM hexahedra's frames; a material under the small-strain
+  // theory branches on the dual depth (materials/material_law.hpp), which only Dual carries.
+  bool lanes = sm.state_size == 0;
+  for (const SolidMaterial<double>& m : sm.materials) lanes = lanes && m.small_strain == 0;
   std::vector<SolidMaterial<D>> mats;
-  for (const SolidMaterial<double>& m : sm.materials) mats.push_back(dual_material(m));
+  std::vector<SolidMaterial<DL>> lane_mats;
+  for (const SolidMaterial<double>& m : sm.materials) {
+    if (lanes) lane_mats.push_back(material_as<DL>(m));
+    else mats.push_back(dual_material(m));
+  }
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
       using K = decltype(kind);
-      constexpr int nd = 3 * K::kNodes;
       forall(0, g.count, threads_, [&](int i) {
         const int e = g.first + i;
         const int* c = &sm.conn[static_cast<std::size_t>(g.conn_offset) + static_cast<std::size_t>(i) * K::kNodes];
-        Vec3<D> X[K::kNodes], u0[K::kNodes], f[K::kNodes];
-        for (int a = 0; a < K::kNodes; ++a) X[a] = {D(sys_.x0[c[a]]), D(sys_.y0[c[a]]), D(sys_.z0[c[a]])};
-        gather(u, c, K::kNodes, u0);
-        const SolidMaterial<D>& m = mats[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])];
+        Vec3<double> Xd[K::kNodes], ud[K::kNodes];
+        for (int a = 0; a < K::kNodes; ++a) Xd[a] = {sys_.x0[c[a]], sys_.y0[c[a]], sys_.z0[c[a]]};
+        gather(u, c, K::kNodes, ud);
+        const std::size_t mi = static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)]);
         double* ke = &k[offsets_[static_cast<std::size_t>(e)]];
-        // Sized by the store (as the CUDA engine's copy holds state_capacity<K>()); empty and
-        // unallocated for laws without state.
-        const int ns = sm.state_size;
-        std::vector<D> st_old(static_cast<std::size_t>(ns) * K::kPoints);
-        if (ns > 0) dual_point_state<K>(state_old, sm.num_points, sm.first_point(e), ns, st_old.data());
-        const ElementState<D> est{ns > 0 ? st_old.data() : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0,
-                                  sm.data_of(e), D(thermal ? thermal[e] : 0.0)};
         if constexpr (HasElementMatrix<K>::value) {  // the kind's own point-wise tangent, where it applies
-          Vec3<double> Xd[K::kNodes], ud[K::kNodes];
-          for (int a = 0; a < K::kNodes; ++a) {
-            Xd[a] = {X[a].x.v, X[a].y.v, X[a].z.v};
-            ud[a] = {u0[a].x.v, u0[a].y.v, u0[a].z.v};
-          }
-          if (K::element_matrix(Xd, ud, sm.materials[static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)])],
-                                sm.data_of(e), ke))
-            return;
+          if (K::element_matrix(Xd, ud, sm.materials[mi], sm.data_of(e), ke)) return;
         }
-        for (int j = 0; j < nd; ++j) {  // column j: the forces' derivative along dof j
-          // A planar kind's forces do not depend on z (nor have z rows): its z columns stay 0.
-          if (K::kDimension == 2 && j % 3 == 2) continue;
-          Vec3<D> uj[K::kNodes];
-          for (int a = 0; a < K::kNodes; ++a) uj[a] = u0[a];
-          D& seed = j % 3 == 0 ? uj[j / 3].x : j % 3 == 1 ? uj[j / 3].y : uj[j / 3].z;
-          seed.d = 1.0;
-          K::internal_force(X, uj, m, D(sm.hourglass_kappa), f, est);
-          for (int a = 0; a < K::kNodes; ++a) {
-            ke[(3 * a) * nd + j] = f[a].x.d;
-            ke[(3 * a + 1) * nd + j] = f[a].y.d;
-            ke[(3 * a + 2) * nd + j] = f[a].z.d;
-          }
-        }
+        // The converged state, sized by the store (as the CUDA engine's copy holds
+        // state_capacity<K>()); empty and unallocated for laws without state.
+        const int ns = sm.state_size;
+        const auto run = [&](auto number, const SolidMaterial<decltype(number)>& m, auto lanes_tag) {
+          using N = decltype(number);
+          std::vector<N> st_old(static_cast<std::size_t>(ns) * K::kPoints);
+          if (ns > 0) dual_point_state<K>(state_old, sm.num_points, sm.first_point(e), ns, st_old.data());
+          const ElementState<N> est{ns > 0 ? st_old.data() : nullptr, nullptr, static_cast<std::size_t>(K::kPoints), 0,
+                                    sm.data_of(e), N(thermal ? thermal[e] : 0.0)};
+          element_matrix_by_columns<K, N, decltype(lanes_tag)::value>(Xd, ud, m, sm.hourglass_kappa, est, ke);
+        };
+        if (lanes) run(DL(0.0), lane_mats[mi], std::integral_constant<int, kMatrixLanes>{});
+        else run(D(0.0), mats[mi], std::integral_constant<int, 1>{});
       });
     });
 }

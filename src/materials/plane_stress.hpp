@@ -27,6 +27,11 @@
 
 namespace halfstep {
 
+namespace autodiff {
+template <int N>
+struct DualLanes;  // core/dual_lanes.hpp
+}  // namespace autodiff
+
 /// Most law evaluations one plane-stress point may take.
 constexpr int kPlaneStressIterations = 25;
 
@@ -39,6 +44,11 @@ HS_HD constexpr double plane_stress_tolerance(const float*) { return 1e-5; }
 template <class T>
 HS_HD constexpr double plane_stress_tolerance(const Dual<T>*) {
   return plane_stress_tolerance(static_cast<const T*>(nullptr));
+}
+/// The same for lanes of derivatives (the CPU engine's element matrices): double's.
+template <int N>
+constexpr double plane_stress_tolerance(const autodiff::DualLanes<N>*) {
+  return 1e-12;
 }
 
 /// The material point of a plane-stress element.
