@@ -19,6 +19,24 @@
 
 namespace halfstep {
 
+namespace autodiff {
+template <int N>
+struct DualLanes;  // core/dual_lanes.hpp
+}  // namespace autodiff
+
+/// Whether T is lanes of derivatives (the CPU engine's element matrices). The hexahedra's
+/// reference geometry carries no derivative and is then computed in double: in the lanes,
+/// every operation on a constant still tests its flag (a quarter of a C3D8 matrix's time).
+template <class T>
+struct IsLanes {
+  static constexpr bool value = false;
+};
+/// DualLanes<N>.
+template <int N>
+struct IsLanes<autodiff::DualLanes<N>> {
+  static constexpr bool value = true;
+};
+
 /// Natural-coordinate signs of the 8 nodes (Abaqus C3D8 order: bottom face 1-4, top 5-8).
 HS_HD int hex8_sign(int a, int axis) {
   const int xi = (a == 1 || a == 2 || a == 5 || a == 6) ? 1 : -1;
@@ -99,7 +117,7 @@ HS_HD T hex8_volume_gradient(const Vec3<T> X[8], Vec3<T> g[8]) {
 /// stress gives forces that cancel at the interior nodes of any distorted mesh (the centroid
 /// gradient would leave a residual there).
 template <class T>
-HS_HD bool hex8_reference(const Vec3<T> X[8], Hex8Ref<T>& r) {
+HS_HD bool hex8_reference_in(const Vec3<T> X[8], Hex8Ref<T>& r) {
   Vec3<T> g[8];
   r.volume = hex8_volume_gradient(X, g);
   if (!(r.volume > T(0))) return false;
@@ -116,6 +134,25 @@ HS_HD bool hex8_reference(const Vec3<T> X[8], Hex8Ref<T>& r) {
     for (int a = 0; a < 8; ++a) r.gamma[i][a] = h[a] - dot(hx, r.b[a]);
   }
   return true;
+}
+
+/// Reference constants of element X (false: an invalid element, non-positive volume): in
+/// T's own arithmetic, or in double for lanes of derivatives (IsLanes).
+template <class T>
+HS_HD bool hex8_reference(const Vec3<T> X[8], Hex8Ref<T>& r) {
+  if constexpr (IsLanes<T>::value) {  // in double, the constants then converted (IsLanes)
+    Vec3<double> Xd[8];
+    for (int a = 0; a < 8; ++a) Xd[a] = {X[a].x.v, X[a].y.v, X[a].z.v};
+    Hex8Ref<double> rd;
+    if (!hex8_reference(Xd, rd)) return false;
+    for (int a = 0; a < 8; ++a) r.b[a] = {T(rd.b[a].x), T(rd.b[a].y), T(rd.b[a].z)};
+    r.volume = T(rd.volume);
+    for (int i = 0; i < 4; ++i)
+      for (int a = 0; a < 8; ++a) r.gamma[i][a] = T(rd.gamma[i][a]);
+    return true;
+  } else {
+    return hex8_reference_in(X, r);
+  }
 }
 
 /// Hourglass stiffness of an element: kappa M V sum_a |b_a|^2 / 8, M = hourglass_modulus.
