@@ -1,7 +1,7 @@
 #!/bin/bash
 # On the device: the carried binaries; the static engine's tests (focus) beside 12 copies of
 # the instability tests (the writer-lag crash needs a loaded machine).
-source scripts/device/unpack.sh
+source scripts/device/unpack.sh || exit 1
 export LD_LIBRARY_PATH=$PWD/build/cudss:$LD_LIBRARY_PATH
 export OMP_NUM_THREADS=1
 T=${1:-400}

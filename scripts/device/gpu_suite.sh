@@ -2,7 +2,7 @@
 # On the device, from the repository root: the carried binaries, cuDSS from build/cudss, the
 # changed code's GPU tests first, the whole gpu suite in $1 shards beside them (each killed
 # after $2 s), the feature matrix's GPU columns; one summary.
-source scripts/device/unpack.sh
+source scripts/device/unpack.sh || exit 1
 export LD_LIBRARY_PATH=$PWD/build/cudss:$LD_LIBRARY_PATH
 export OMP_NUM_THREADS=1
 N=${1:-12}

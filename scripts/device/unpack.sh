@@ -1,4 +1,9 @@
 # Sourced on the device from the repository root: the carried binaries and libraries.
+# Refuses elsewhere: it writes over build/ and links /work/main (run's $OUT marks the device).
+if [ -z "${OUT:-}" ]; then
+  echo "scripts/device: these run on the device machine (run's \$OUT is not set here)" >&2
+  return 1 2>/dev/null || exit 1
+fi
 python3 - <<'PY'
 import lzma, os, shutil, tarfile
 os.makedirs("build/tests", exist_ok=True)
