@@ -129,7 +129,8 @@ constexpr double kRotaryScale = 0.25;
 StructureSystem build_structure_system(const Model& model);
 
 /// Rebuilds what the system derived from its nodal masses when it was built (the linear
-/// constraints' and rigid bodies' masses and inertias, the contact springs' masses), after
+/// constraints' and rigid bodies' masses and inertias, the contact springs' masses, and the
+/// springs', dashpots' and adhesion edges' increment bounds from their nodes' masses), after
 /// mass scaling changed the masses.
 void rebuild_mass_dependents(const Model& model, StructureSystem& sys);
 
