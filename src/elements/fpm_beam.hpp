@@ -76,7 +76,7 @@ BeamConstants<T> convert_beam_constants(const BeamConstants<double>& b) {
     r.fx2[i] = T(b.fx2[i]);
     r.fw[i] = T(b.fw[i]);
   }
-  r.yield = convert_material<T>(b.yield);
+  r.yield = material_as<T>(b.yield);
   return r;
 }
 

@@ -90,7 +90,7 @@ TriConstants<T> convert_tri_constants(const TriConstants<double>& c) {
     r.wz[k] = T(c.wz[k]);
   }
   r.plastic = c.plastic;
-  r.law = convert_material<T>(c.law);
+  r.law = material_as<T>(c.law);
   return r;
 }
 

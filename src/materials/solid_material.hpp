@@ -79,30 +79,4 @@ SolidMaterial<double> orthotropic_stiffness(const double d[9], double density, c
 /// std::invalid_argument unless the stiffness is positive definite.
 SolidMaterial<double> anisotropic_stiffness(const double d[21], double density, const Mat3<double>& axes);
 
-/// The same material in another precision.
-template <class T>
-SolidMaterial<T> convert_material(const SolidMaterial<double>& m) {
-  SolidMaterial<T> r;
-  r.model = m.model;
-  r.density = T(m.density);
-  r.thickness = T(m.thickness);
-  r.discrete = T(m.discrete);
-  r.dof1 = m.dof1;
-  r.dof2 = m.dof2;
-  r.lambda = T(m.lambda);
-  r.mu = T(m.mu);
-  r.c10 = T(m.c10);
-  r.d1 = T(m.d1);
-  for (int i = 0; i < 21; ++i) r.d[i] = T(m.d[i]);
-  for (int i = 0; i < 9; ++i) r.axes.a[i] = T(m.axes.a[i]);
-  r.hardening_points = m.hardening_points;
-  for (int k = 0; k < kMaxHardening; ++k) {
-    r.yield_stress[k] = T(m.yield_stress[k]);
-    r.yield_strain[k] = T(m.yield_strain[k]);
-  }
-  r.adhesion = m.adhesion;
-  for (int i = 0; i < 3; ++i) r.expansion[i] = T(m.expansion[i]);
-  return r;
-}
-
 }  // namespace halfstep

@@ -71,4 +71,32 @@ HS_HD Mat3<T> green_strain(const Mat3<T>& F) {
   return T(0.5) * (transpose(F) * F - scaled_identity(T(1)));
 }
 
+/// The same material with constants of number type D: another precision (the GPU's float),
+/// or dual numbers (Dual<T>, DualLanes<N>: derivative parts zero).
+template <class D, class T>
+HS_HD SolidMaterial<D> material_as(const SolidMaterial<T>& m) {
+  SolidMaterial<D> r;
+  r.model = m.model;
+  r.density = D(m.density);
+  r.thickness = D(m.thickness);
+  r.discrete = D(m.discrete);
+  r.dof1 = m.dof1;
+  r.dof2 = m.dof2;
+  r.lambda = D(m.lambda);
+  r.mu = D(m.mu);
+  r.c10 = D(m.c10);
+  r.d1 = D(m.d1);
+  for (int i = 0; i < 21; ++i) r.d[i] = D(m.d[i]);
+  for (int i = 0; i < 9; ++i) r.axes.a[i] = D(m.axes.a[i]);
+  r.hardening_points = m.hardening_points;
+  for (int i = 0; i < kMaxHardening; ++i) {
+    r.yield_stress[i] = D(m.yield_stress[i]);
+    r.yield_strain[i] = D(m.yield_strain[i]);
+  }
+  r.adhesion = m.adhesion;
+  for (int i = 0; i < 3; ++i) r.expansion[i] = D(m.expansion[i]);
+  r.small_strain = m.small_strain;
+  return r;
+}
+
 }  // namespace halfstep

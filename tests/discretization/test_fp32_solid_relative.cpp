@@ -31,7 +31,7 @@ std::vector<Vec3<double>> element_forces(const std::vector<Vec3<double>>& X, con
   const int n = K::kNodes;
   std::vector<int> conn(static_cast<std::size_t>(n)), material{0};
   for (int a = 0; a < n; ++a) conn[static_cast<std::size_t>(a)] = a;
-  const SolidMaterial<T> mat = convert_material<T>(svk_isotropic(2.0e11, 0.3, 7800.0));
+  const SolidMaterial<T> mat = material_as<T>(svk_isotropic(2.0e11, 0.3, 7800.0));
   std::vector<T> x0, y0, z0, ux, uy, uz, rx, ry, rz;
   for (int a = 0; a < n; ++a) {
     x0.push_back(T(X[a].x));

@@ -264,7 +264,7 @@ TEST(FpmHex, FloatAgreesWithDoubleWithoutDrift) {
   Vec3<float> Xf[8], uf[8], ff[8];
   distorted(X);
   const SolidMaterial<double> m = steel(true, 500);
-  const SolidMaterial<float> mf = convert_material<float>(m);
+  const SolidMaterial<float> mf = material_as<float>(m);
   Store s;
   std::vector<float> vf(static_cast<std::size_t>(kState) * 8, 0.0f);
   const ElementState<float> sf{vf.data(), vf.data(), 8, 0};

@@ -901,7 +901,7 @@ void check_float() {
   Shapes<K>::distorted(X);
   wobble<N>(X, u, 0.01);
   const SolidMaterial<double> m = materials()[0];
-  const SolidMaterial<float> mf = convert_material<float>(m);
+  const SolidMaterial<float> mf = material_as<float>(m);
   Vec3<float> Xf[N], uf[N], ff[N];
   for (int a = 0; a < N; ++a) {
     Xf[a] = {float(X[a].x), float(X[a].y), float(X[a].z)};

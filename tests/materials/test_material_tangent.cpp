@@ -225,7 +225,7 @@ TEST(MaterialTangent, FloatTangentAgreesWithDouble) {
     double C[6][6];
     float Cf[6][6];
     solid_tangent(m, kF, C);
-    solid_tangent(convert_material<float>(m), Ff, Cf);
+    solid_tangent(material_as<float>(m), Ff, Cf);
     const double tol = 2e-6 * max_abs(C);  // ~10 ulp of float; measured 4e-7
     for (int i = 0; i < 6; ++i)
       for (int j = 0; j < 6; ++j) EXPECT_NEAR(Cf[i][j], C[i][j], tol) << "model " << m.model;

@@ -263,7 +263,7 @@ TEST(PlaneStress, FloatConvergesToItsOwnTolerance) {
   double F2[4];
   for (int k = 0; k < 4; ++k) F2[k] = F2f[k];  // the same deformation in both precisions
   for (const SolidMaterial<double>& m : plane_materials()) {
-    const PlaneStressPoint<float> rf = plane_stress_point(convert_material<float>(m), F2f);
+    const PlaneStressPoint<float> rf = plane_stress_point(material_as<float>(m), F2f);
     const PlaneStressPoint<double> r = plane_stress_point(m, F2);
     ASSERT_TRUE(rf.converged) << m.model;
     EXPECT_NEAR(rf.f33, r.f33, 1e-6 * r.f33) << m.model;

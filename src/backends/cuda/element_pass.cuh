@@ -26,7 +26,7 @@ void CudaBackend<T>::setup_shells() {
     std::vector<SolidMaterial<T>> laws;
     for (const SectionProps& p : sys_.shell.sections) {
       points.push_back(p.section_points);
-      laws.push_back(convert_material<T>(p.law));
+      laws.push_back(material_as<T>(p.law));
     }
     section_points_.assign(points);
     shell_law_.assign(laws);
@@ -49,7 +49,7 @@ void CudaBackend<T>::setup_solids() {
     solid_edata_ptr_.assign(sm.element_data_ptr);
   }
   std::vector<SolidMaterial<T>> mats;
-  for (const SolidMaterial<double>& m : sm.materials) mats.push_back(convert_material<T>(m));
+  for (const SolidMaterial<double>& m : sm.materials) mats.push_back(material_as<T>(m));
   solid_materials_.assign(mats);
   solid_energy_.resize(ns);
   solid_hourglass_.resize(ns);
