@@ -1,7 +1,7 @@
 // Forward-mode numbers with N derivative lanes: a value and N directional derivatives at once.
 // An element's internal forces evaluated once with its dofs seeded in N lanes give N columns
 // of its tangent, where Dual<double> takes N evaluations that each recompute the value part
-// (three quarters of a C3D8 matrix's cost went there). The lanes are loops of fixed length
+// (about a third of a dual operation's work). The lanes are loops of fixed length
 // that the compiler vectorizes. Each lane follows Dual<double>'s formulas operation for
 // operation, so a column is the same number either way. Host code (the CPU engine's element
 // matrices); the CUDA engine keeps one Dual column per thread.
@@ -14,8 +14,9 @@
 
 #include <cmath>
 
-// Every operation inlined: called out of line, each returns its 13-double struct through
-// memory, and the element matrices ran no faster than with Dual (perf: operator* 11 %).
+// Every operation inlined: called out of line, each returned its 13-double struct through
+// memory, and the element matrices ran no faster than with Dual (docs/performance.md,
+// "Element matrices in lanes").
 #if defined(__GNUC__)
 #define HS_LANES inline __attribute__((always_inline))
 #else

@@ -57,10 +57,8 @@ template <class T>
 HS_HD T hex8_gradients(const Vec3<T> X[8], Vec3<T> b[8]) {
   if constexpr (IsLanes<T>::value) {  // in double, then converted (hex8.hpp, IsLanes)
     Vec3<double> Xd[8], bd[8];
-    for (int a = 0; a < 8; ++a) {
-      Xd[a] = {X[a].x.v, X[a].y.v, X[a].z.v};
-      bd[a] = {b[a].x.v, b[a].y.v, b[a].z.v};
-    }
+    lane_values(X, Xd);
+    lane_values(b, bd);
     const double det = hex8_gradients(Xd, bd);
     for (int a = 0; a < 8; ++a) b[a] = {T(bd[a].x), T(bd[a].y), T(bd[a].z)};
     return T(det);
