@@ -257,7 +257,7 @@ CsrAssemblyMap build_csr_assembly(const StructureOperator& op, const std::vector
       node_pairs(n, pairs);
       // Columns of a row come out in column-node order, and a node's equations are numbered
       // in component order, so each row's columns are already sorted.
-      std::int64_t entry[5] = {0, 0, 0, 0, 0}, src[5] = {0, 0, 0, 0, 0};
+      std::int64_t entry[6] = {0, 0, 0, 0, 0, 0}, src[6] = {0, 0, 0, 0, 0, 0};  // at most 6 dofs per node
       for (int rc = 0; rc < ndn; ++rc) {
         const int row = eq_of(n, rc);
         entry[rc] = row < 0 ? 0 : row_cols[static_cast<std::size_t>(row)];

@@ -168,6 +168,25 @@ template <class T> HS_HD Dual<T> log1p(const Dual<T>& x) {
 }
 /// Absolute value; at 0 the derivative is taken from the + side.
 template <class T> HS_HD Dual<T> fabs(const Dual<T>& x) { return x.v < T(0) ? -x : x; }
+/// Sine.
+template <class T> HS_HD Dual<T> sin(const Dual<T>& x) {
+  using std::cos;
+  using std::sin;
+  return {sin(x.v), x.d * cos(x.v)};
+}
+/// Cosine.
+template <class T> HS_HD Dual<T> cos(const Dual<T>& x) {
+  using std::cos;
+  using std::sin;
+  return {cos(x.v), -x.d * sin(x.v)};
+}
+/// Angle of (x, y): d = (x dy - y dx) / (x^2 + y^2).
+template <class T> HS_HD Dual<T> atan2(const Dual<T>& y, const Dual<T>& x) {
+  using std::atan2;
+  return {atan2(y.v, x.v), (x.v * y.d - y.v * x.d) / (x.v * x.v + y.v * y.v)};
+}
+/// The larger of two numbers (the first on a tie), with its derivative.
+template <class T> HS_HD Dual<T> fmax(const Dual<T>& a, const Dual<T>& b) { return b.v > a.v ? b : a; }
 
 }  // namespace autodiff
 

@@ -26,7 +26,10 @@ template <class T> HS_HD Vec3<T> cross(Vec3<T> a, Vec3<T> b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 /// Euclidean length.
-template <class T> HS_HD T norm(Vec3<T> a) { return std::sqrt(dot(a, a)); }
+template <class T> HS_HD T norm(Vec3<T> a) {
+  using std::sqrt;  // unqualified: dual numbers take their own overload
+  return sqrt(dot(a, a));
+}
 /// a / |a|; the caller guarantees a != 0.
 template <class T> HS_HD Vec3<T> normalized(Vec3<T> a) { return (T(1) / norm(a)) * a; }
 

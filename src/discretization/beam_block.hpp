@@ -54,6 +54,32 @@ struct BeamMesh {
   static BeamMesh build(const Model& model, RotatingMassContribution& contrib);
   /// The state of every beam at the start of a run (component-major, beam_initial_state).
   std::vector<double> initial_state() const;
+
+  // Static steps (discretization/row_operator.hpp): the section constants in number type D,
+  // and element e's generalized forces (beam_generalized_forces) at the nodes' displacements
+  // u and frames t1, d (3 per node), one path unit from the converged state `old`.
+  template <class D>
+  using Section = BeamConstants<D>;
+  template <class D>
+  static Section<D> section_as(const BeamConstants<double>& c) {
+    return convert_beam_constants<D>(c);
+  }
+  template <class D>
+  void generalized_forces(const Section<D>* sections, int e, const double* u, const double* t1, const double* d,
+                          const StridedState<const double>& old, int seed, const StridedState<D>& work,
+                          D* out) const {
+    BeamNodes<double> nd;
+    nd.chord0 = {chord0x[e], chord0y[e], chord0z[e]};
+    for (int k = 0; k < 2; ++k) {
+      const std::size_t n = 3 * static_cast<std::size_t>(conn[2 * static_cast<std::size_t>(e) + k]);
+      nd.u[k] = {u[n], u[n + 1], u[n + 2]};
+      nd.t1[k] = {t1[n], t1[n + 1], t1[n + 2]};
+      nd.d[k] = {d[n], d[n + 1], d[n + 2]};
+    }
+    beam_generalized_forces<D>(sections[section[static_cast<std::size_t>(e)]], nd, old, state_size, seed, work, out);
+  }
+  /// The work an element's state has accumulated (its static steps' strain energy).
+  static double work_of(const StridedState<const double>& s) { return s[kBeamWork]; }
 };
 
 // A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size

@@ -13,7 +13,8 @@
 namespace halfstep {
 
 StructureOperator::StructureOperator(const StructureSystem& sys, int threads)
-    : sys_(sys), threads_(threads > 0 ? threads : default_threads()), solids_(sys, threads), shells_(sys, threads), ndn_(sys.shell.num_elements > 0 || sys.any_director_nodes ? 5 : 3),
+    : sys_(sys), threads_(threads > 0 ? threads : default_threads()), solids_(sys, threads), shells_(sys, threads), rows_(sys, threads),
+      ndn_(rows_.num_elements() > 0 ? 6 : (sys.shell.num_elements > 0 || sys.any_director_nodes ? 5 : 3)),
       solid_size_(solids_.matrix_offset(solids_.num_elements())),
       solid_state_size_(static_cast<std::size_t>(sys.solid.state_size) * sys.solid.num_points),
       shell_state_size_(has_plastic_shells(sys) ? static_cast<std::size_t>(kJ2PlaneStateSize) * sys.shell.num_points : 0) {}
@@ -23,6 +24,11 @@ std::vector<double> StructureOperator::material_state(const StructureState& st) 
   if (st.solid_state.size() == solid_state_size_) std::copy(st.solid_state.begin(), st.solid_state.end(), s.begin());
   if (shell_state_size_ > 0 && st.shell_state.size() == shell_state_size_)
     std::copy(st.shell_state.begin(), st.shell_state.end(), s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_));
+  if (rows_.state_size() > 0) {
+    std::vector<double> r;
+    rows_.append_state(st, r);
+    std::copy(r.begin(), r.end(), s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_ + shell_state_size_));
+  }
   return s;
 }
 
@@ -31,7 +37,9 @@ void StructureOperator::store_material_state(const std::vector<double>& s, Struc
     throw std::logic_error("store_material_state: " + std::to_string(s.size()) + " values for a layout of " +
                            std::to_string(material_state_size()));
   st.solid_state.assign(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_));
-  if (shell_state_size_ > 0) st.shell_state.assign(s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_), s.end());
+  const auto shells_end = s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_ + shell_state_size_);
+  if (shell_state_size_ > 0) st.shell_state.assign(s.begin() + static_cast<std::ptrdiff_t>(solid_state_size_), shells_end);
+  if (rows_.state_size() > 0) rows_.store_state(s.data() + solid_state_size_ + shell_state_size_, st);
 }
 
 std::vector<char> StructureOperator::active_dofs() const {
@@ -41,15 +49,20 @@ std::vector<char> StructureOperator::active_dofs() const {
     for (int c = 0; c < comps; ++c) on[static_cast<std::size_t>(ndn_) * n + c] = 1;
   for (int n : sys_.shell.conn)
     for (int c = 0; c < 5; ++c) on[static_cast<std::size_t>(ndn_) * n + c] = 1;
+  for (int e = 0; e < rows_.num_elements(); ++e)
+    for (int a = 0; a < rows_.element_nodes(e); ++a)
+      for (int c = 0; c < 6; ++c) on[static_cast<std::size_t>(ndn_) * rows_.element_connectivity(e)[a] + c] = 1;
   return on;
 }
 
 int StructureOperator::element_nodes(int e) const {
+  if (e >= first_row()) return rows_.element_nodes(e - first_row());
   return e < num_solids() ? solids_.element_size(e) / 3 : 4;
 }
 
 const int* StructureOperator::element_connectivity(int e) const {
   if (e < num_solids()) return &sys_.solid.conn[static_cast<std::size_t>(sys_.solid.conn_start(e))];
+  if (e >= first_row()) return rows_.element_connectivity(e - first_row());
   return &sys_.shell.conn[4 * static_cast<std::size_t>(e - num_solids())];
 }
 
@@ -62,11 +75,12 @@ void StructureOperator::element_dofs(int e, int* dofs) const {
 
 std::size_t StructureOperator::matrix_offset(int e) const {
   if (e <= num_solids()) return solids_.matrix_offset(e);
-  return solid_size_ + 400 * static_cast<std::size_t>(e - num_solids());
+  if (e <= first_row()) return solid_size_ + 400 * static_cast<std::size_t>(e - num_solids());
+  return solid_size_ + 400 * static_cast<std::size_t>(shells_.num_elements()) + rows_.matrix_offset(e - first_row());
 }
 
 void StructureOperator::gather(const std::vector<double>& solid, const std::vector<double>& shell,
-                               std::vector<double>& f) const {
+                               std::vector<double>& f, const std::vector<double>& row) const {
   const std::size_t q = static_cast<std::size_t>(ndn_);
   f.assign(q * static_cast<std::size_t>(sys_.num_nodes), 0.0);
   forall(0, sys_.num_nodes, threads_, [&](int n) {
@@ -78,6 +92,7 @@ void StructureOperator::gather(const std::vector<double>& solid, const std::vect
         const std::size_t slot = static_cast<std::size_t>(sys_.shell.node_slots[static_cast<std::size_t>(s)]);
         for (int k = 0; k < 5; ++k) out[k] += shell[5 * slot + k];
       }
+    if (!row.empty()) rows_.gather(n, row, out);
   });
 }
 
@@ -90,13 +105,16 @@ double StructureOperator::internal_force(const Configuration& c, std::vector<dou
   std::vector<double> fe;
   if (shells_.num_elements() > 0)
     w += shells_.element_forces(c, fe, shell_energy, shell_part(states).old, shell_part(states).next);
-  gather(fs, fe, f);
+  std::vector<double> fr;
+  if (rows_.num_elements() > 0) w += rows_.element_forces(c, fr, row_part(states).old, row_part(states).next);
+  gather(fs, fe, f, fr);
   return w;
 }
 
 double StructureOperator::linearized_force(const Configuration& ref, const std::vector<double>& x,
                                            std::vector<double>& f, const std::vector<double>* thermal) const {
   const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn_);
+  linear_only();
   std::vector<double> fs, fe;
   if (solids_.num_elements() > 0) {
     std::vector<double> xs(3 * nn);
@@ -115,6 +133,7 @@ double StructureOperator::small_strain_force(const Configuration& ref, const std
                                              std::vector<double>& f, const std::vector<double>* thermal,
                                              PointStates states) const {
   const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn_);
+  linear_only();
   std::vector<double> fs, fe;
   double w = 0;
   if (solids_.num_elements() > 0) {
@@ -132,6 +151,7 @@ double StructureOperator::small_strain_force(const Configuration& ref, const std
 
 void StructureOperator::small_strain_matrices(const Configuration& ref, const Configuration& c,
                                               std::vector<double>& k, const double* state_old) const {
+  linear_only();
   k.assign(matrix_offset(num_elements()), 0.0);
   if (solids_.num_elements() > 0)
     solids_.small_strain_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data(), state_old);
@@ -142,8 +162,9 @@ void StructureOperator::small_strain_matrices(const Configuration& ref, const Co
 Configuration StructureOperator::rest() const {
   StructureState st;
   st.initialize(sys_);
-  if (shells_.num_elements() == 0) return Configuration::displaced(std::vector<double>(3 * static_cast<std::size_t>(sys_.num_nodes), 0.0));
-  initialize_triads(st);
+  if (shells_.num_elements() == 0 && rows_.num_elements() == 0)
+    return Configuration::displaced(std::vector<double>(3 * static_cast<std::size_t>(sys_.num_nodes), 0.0));
+  if (shells_.num_elements() > 0) initialize_triads(st);
   return Configuration::of(st);
 }
 
@@ -152,6 +173,14 @@ void StructureOperator::element_matrices(const Configuration& c, std::vector<dou
   if (solids_.num_elements() > 0)
     solids_.element_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data(), state_old);
   if (shells_.num_elements() > 0) shells_.element_matrices(c, k.data() + solid_size_, shell_part({state_old, nullptr}).old);
+  if (rows_.num_elements() > 0)
+    rows_.element_matrices(c, k.data() + matrix_offset(first_row()), row_part({state_old, nullptr}).old);
+}
+
+void StructureOperator::linear_only() const {
+  // The model's checks refuse geometrically linear steps with row elements (model/validate.cpp).
+  if (rows_.num_elements() > 0)
+    throw std::logic_error("StructureOperator: row elements have no geometrically linear theory yet");
 }
 
 }  // namespace halfstep

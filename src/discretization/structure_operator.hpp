@@ -1,7 +1,10 @@
 // Every element of a discretized structure as one operator for static steps: continuum
-// elements (3 translations per node) and MITC4 shells (5 dofs per node: 3 translations and
-// spins about the nodal triad), on one dof layout of dofs_per_node() values per node (5 when
-// the model has shells: solid-only nodes then carry two inactive rotation dofs). The CSR
+// elements (3 translations per node), MITC4 shells (5 dofs per node: 3 translations and
+// spins about the nodal triad) and the row families that run in static steps (6 dofs per
+// node: the spins about t1, t2 and the director d; discretization/row_operator.hpp), on one
+// dof layout of dofs_per_node() values per node (6 with row elements, else 5 when the model
+// has shells: solid-only nodes then carry inactive rotation dofs, MITC4-only nodes an
+// inactive spin about d). The CSR
 // assembly and the tangent engines see elements only through this interface (element sizes,
 // dofs, matrix offsets), so a new kind with a tangent is its operator plus a branch here.
 #pragma once
@@ -11,6 +14,7 @@
 
 #include "discretization/configuration.hpp"
 #include "discretization/continuum_operator.hpp"
+#include "discretization/row_operator.hpp"
 #include "discretization/shell_operator.hpp"
 #include "discretization/structure_state.hpp"
 
@@ -25,8 +29,8 @@ struct PointStates {
   double* next = nullptr;
 };
 
-/// Solids and shells of a system as an operator on configurations. Elements are numbered
-/// continuum first ([0, num_solids())), then shells.
+/// Solids, shells and row elements of a system as an operator on configurations. Elements
+/// are numbered continuum first ([0, num_solids())), then shells, then row elements.
 class StructureOperator {
  public:
   /// Borrows sys (it must outlive the operator); threads: OpenMP threads (<= 0: default).
@@ -38,21 +42,23 @@ class StructureOperator {
   const ContinuumOperator& continuum() const { return solids_; }
   /// The shell part.
   const ShellOperator& shells() const { return shells_; }
-  /// 5 when the model has shells, else 3.
+  /// The row elements' part.
+  const RowOperator& rows() const { return rows_; }
+  /// 6 when the model has row elements, else 5 when it has shells, else 3.
   int dofs_per_node() const { return ndn_; }
   /// dofs_per_node() x nodes.
   int num_dofs() const { return ndn_ * sys_.num_nodes; }
-  /// Continuum plus shell elements.
-  int num_elements() const { return solids_.num_elements() + shells_.num_elements(); }
+  /// Continuum, shell and row elements.
+  int num_elements() const { return solids_.num_elements() + shells_.num_elements() + rows_.num_elements(); }
   /// Continuum elements (the first element numbers).
   int num_solids() const { return solids_.num_elements(); }
   /// 1 where a dof carries stiffness (translations of used nodes, x and y only in a planar
-  /// model; the two spins of shell nodes).
+  /// model; the two spins of shell nodes, the three of row elements' nodes).
   std::vector<char> active_dofs() const;
   /// Values of the material state that PointStates and the engines carry: the continuum's
-  /// (StructureState::solid_state) followed by the plastic shells' (shell_state); 0 without
-  /// laws with state.
-  std::size_t material_state_size() const { return solid_state_size_ + shell_state_size_; }
+  /// (StructureState::solid_state), the plastic shells' (shell_state), then the row
+  /// elements' (their whole incremental state: RowOperator's layout); 0 without any.
+  std::size_t material_state_size() const { return solid_state_size_ + shell_state_size_ + rows_.state_size(); }
   /// st's material state in that layout.
   std::vector<double> material_state(const StructureState& st) const;
   /// Writes s (that layout) back into st's solid_state and shell_state.
@@ -60,8 +66,10 @@ class StructureOperator {
 
   /// Nodes of element e.
   int element_nodes(int e) const;
-  /// Dofs per node of element e's matrix (3 for continuum elements, 5 for shells).
-  int element_node_dofs(int e) const { return e < num_solids() ? 3 : 5; }
+  /// Dofs per node of element e's matrix (3 for continuum elements, 5 for shells, 6 for row elements).
+  int element_node_dofs(int e) const { return e < num_solids() ? 3 : (e < first_row() ? 5 : 6); }
+  /// The first row element's number.
+  int first_row() const { return solids_.num_elements() + shells_.num_elements(); }
   /// Element e's node indices.
   const int* element_connectivity(int e) const;
   /// Size of element e's square matrix.
@@ -90,6 +98,7 @@ class StructureOperator {
         const int slot = sys_.shell.node_slots[static_cast<std::size_t>(s)];
         f(num_solids() + slot / 4, slot % 4);
       }
+    rows_.for_each_element_at(n, [&](int e, int a) { f(first_row() + e, a); });
   }
 
   /// Generalized internal forces (dofs_per_node per node: forces, moments about t1 and t2) in
@@ -120,20 +129,31 @@ class StructureOperator {
   void element_matrices(const Configuration& c, std::vector<double>& k, const double* state_old = nullptr) const;
 
  private:
-  /// Nodal generalized forces from the continuum forces (3 per node; empty: none) and the
-  /// shell corner forces (20 per shell; empty: none), in a fixed order.
-  void gather(const std::vector<double>& solid, const std::vector<double>& shell, std::vector<double>& f) const;
+  /// Nodal generalized forces from the continuum forces (3 per node; empty: none), the
+  /// shell corner forces (20 per shell; empty: none) and the row elements' (6 per corner;
+  /// empty: none), in a fixed order.
+  void gather(const std::vector<double>& solid, const std::vector<double>& shell, std::vector<double>& f,
+              const std::vector<double>& row = {}) const;
+
+  /// Throws where the row elements would be left out (the linear theories have none yet).
+  void linear_only() const;
 
   const StructureSystem& sys_;
   int threads_;
   ContinuumOperator solids_;
   ShellOperator shells_;
+  RowOperator rows_;
   int ndn_;
   std::size_t solid_size_;  ///< entries of the continuum matrices
   std::size_t solid_state_size_, shell_state_size_;  ///< the material state's two parts
   /// The shells' part of states (null stays null; the continuum's part starts at the same place).
   PointStates shell_part(PointStates states) const {
     return {states.old ? states.old + solid_state_size_ : nullptr, states.next ? states.next + solid_state_size_ : nullptr};
+  }
+  /// The row elements' part of states (null stays null).
+  PointStates row_part(PointStates states) const {
+    const std::size_t at = solid_state_size_ + shell_state_size_;
+    return {states.old ? states.old + at : nullptr, states.next ? states.next + at : nullptr};
   }
 };
 

@@ -60,6 +60,53 @@ struct TriMesh {
   static TriMesh build(const Model& model, RotatingMassContribution& contrib);
   /// The state of every triangle at the start of a run (component-major, tri_initial_state).
   std::vector<double> initial_state() const;
+
+  // Static steps (discretization/row_operator.hpp): the section constants in number type D,
+  // and element e's generalized forces (tri_generalized_forces) at the nodes' displacements
+  // u and frames t1, d (3 per node), one path unit from the converged state `old`.
+  template <class D>
+  using Section = TriConstants<D>;
+  template <class D>
+  static Section<D> section_as(const TriConstants<double>& c) {
+    return convert_tri_constants<D>(c);
+  }
+  template <class D>
+  void generalized_forces(const Section<D>* sections, int e, const double* u, const double* t1, const double* d,
+                          const StridedState<const double>& old, int seed, const StridedState<D>& work,
+                          D* out) const {
+    TriNodes<double> nd;
+    nd.edge0[0] = {edge2x[e], edge2y[e], edge2z[e]};
+    nd.edge0[1] = {edge3x[e], edge3y[e], edge3z[e]};
+    for (int k = 0; k < 3; ++k) {
+      const std::size_t n = 3 * static_cast<std::size_t>(conn[3 * static_cast<std::size_t>(e) + k]);
+      nd.u[k] = {u[n], u[n + 1], u[n + 2]};
+      nd.t1[k] = {t1[n], t1[n + 1], t1[n + 2]};
+      nd.d[k] = {d[n], d[n + 1], d[n + 2]};
+    }
+    tri_generalized_forces<D>(sections[section[static_cast<std::size_t>(e)]], nd, old, state_size, seed, work, out);
+  }
+  /// The work an element's state has accumulated (its static steps' strain energy).
+  static double work_of(const StridedState<const double>& s) { return s[kTriWork]; }
+  /// Element e's follower pressure force on each corner (3 values each, as the explicit pass's:
+  /// -p (r2 x r3) / 6) at the displacements u (3 per node; null: the reference).
+  void pressure_forces(int e, const double* u, double p, double* out) const {
+    Vec3<double> r2{edge2x[e], edge2y[e], edge2z[e]}, r3{edge3x[e], edge3y[e], edge3z[e]};
+    if (u) {
+      const int* c = &conn[3 * static_cast<std::size_t>(e)];
+      const auto at = [&](int k) {
+        const std::size_t n = 3 * static_cast<std::size_t>(c[k]);
+        return Vec3<double>{u[n], u[n + 1], u[n + 2]};
+      };
+      r2 = r2 + (at(1) - at(0));
+      r3 = r3 + (at(2) - at(0));
+    }
+    const Vec3<double> fp = (-p / 6) * cross(r2, r3);
+    for (int k = 0; k < 3; ++k) {
+      out[3 * k] = fp.x;
+      out[3 * k + 1] = fp.y;
+      out[3 * k + 2] = fp.z;
+    }
+  }
 };
 
 // A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size

@@ -16,6 +16,7 @@
 
 #include <cmath>
 
+#include "core/dual.hpp"
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
 #include "core/vec3.hpp"
@@ -306,10 +307,14 @@ HS_HD BeamIncrement<T> beam_kinematics(const BeamNodes<T>& nd, const BeamStateRe
   // Rigid rotation of the DCS: the chord's minimal rotation, then a twist about the new chord:
   // the twist part of the nodes' mean rotation increment w in its swing-twist split,
   // 2 atan(tan(|w|/2) w.e1/|w|) (w.e1 to first order; exact for a rigid increment).
+  using std::atan2;  // unqualified: dual numbers (a static step's tangent) take their own overloads
+  using std::cos;
+  using std::sin;
   const Vec3<T> wm = T(0.5) * (dtheta[0] + dtheta[1]);
   const T phi = norm(wm);
-  const T twist = phi > T(0) ? T(2) * std::atan2(std::sin(T(0.5) * phi) * dot(wm, e1) / phi, std::cos(T(0.5) * phi))
-                             : T(0);
+  // At phi = 0 the twist is w.e1 (zero in plain numbers; for dual numbers it carries the
+  // derivative, which 0 would lose at the converged configuration).
+  const T twist = phi > T(0) ? T(2) * atan2(sin(T(0.5) * phi) * dot(wm, e1) / phi, cos(T(0.5) * phi)) : dot(wm, e1);
   const Vec3<T> e2r = rotate(twist * e1, rotate(minimal_rotation(e1a, e1), e2a));
   const Vec3<T> e2 = normalized(e2r - dot(e2r, e1) * e1);
   const Mat3<T> qt = matrix_of_columns(e1, e2, cross(e1, e2));
@@ -499,6 +504,24 @@ HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes
     points = points + beam_detail::fibre_update(sec, s, g, k, ps, sigma, inc.la);
     return sigma;
   });
+}
+
+/// The beam in static steps (discretization/row_operator.cpp), as the FPM triangle
+/// (tri_generalized_forces, elements/fpm_tri.hpp): its 12 generalized forces at the nodes nd,
+/// one path unit from the state `from` (size values): end k's force at out[6 k], then its
+/// moment's components along the end node's t1, t2 and d. The state is copied into `work`
+/// and updated there (the trial state; D = double); seed >= 0 makes the evaluation the
+/// derivative along generalized dof `seed` (end seed / 6, dof seed % 6) in the dual parts.
+template <class D>
+HS_HD void beam_generalized_forces(const BeamConstants<D>& sec, const BeamNodes<double>& nd,
+                                   const StridedState<const double>& from, int size, int seed,
+                                   const StridedState<D>& work, D out[12]) {
+  for (int c = 0; c < size; ++c) work[c] = D(from[c]);
+  BeamNodes<D> n;
+  n.chord0 = {D(nd.chord0.x), D(nd.chord0.y), D(nd.chord0.z)};
+  for (int k = 0; k < 2; ++k) fpm_seeded_node(nd.u[k], nd.t1[k], nd.d[k], k, seed, n.u[k], n.t1[k], n.d[k]);
+  const BeamForces<D> f = fpm_beam_update(sec, n, work);
+  for (int k = 0; k < 2; ++k) fpm_generalized_corner(f.f[k], f.m[k], n.t1[k], n.d[k], out + kFpmNodeDofs * k);
 }
 
 /// Section forces at the element's middle from its state: SF = (axial force, shear along n1,

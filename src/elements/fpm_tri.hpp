@@ -21,7 +21,9 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
+#include "core/dual.hpp"
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
 #include "core/vec3.hpp"
@@ -266,7 +268,8 @@ HS_HD void dkt_matrix(const T x[3], const T y[3], const T b[3], const T c[3], co
     gx[3 + m] = T(4) * (l[i] * b[j] + l[j] * b[i]);
     gy[3 + m] = T(4) * (l[i] * c[j] + l[j] * c[i]);
     const T ex = x[j] - x[i], ey = y[j] - y[i];
-    const T len = std::sqrt(ex * ex + ey * ey);
+    using std::sqrt;  // unqualified: dual numbers take their own overload
+    const T len = sqrt(ex * ex + ey * ey);
     const T sx = ex / len, sy = ey / len;  // tangent; the normal is (sy, -sx)
     for (int d = 0; d < 9; ++d) {
       const T si = bx[i][d] * sx + by[i][d] * sy, sj = bx[j][d] * sx + by[j][d] * sy;
@@ -308,7 +311,8 @@ HS_HD DktEdges<T> dkt_edges(const T x[3], const T y[3], const T b[3], const T c[
   for (int m = 0; m < 3; ++m) {
     const int i = (m + 1) % 3, j = (m + 2) % 3;
     const T ex = x[j] - x[i], ey = y[j] - y[i];
-    const T inv = T(1) / std::sqrt(ex * ex + ey * ey);
+    using std::sqrt;  // unqualified: dual numbers take their own overload
+    const T inv = T(1) / sqrt(ex * ex + ey * ey);
     g.b[m] = b[m];
     g.c[m] = c[m];
     g.sx[m] = ex * inv;
@@ -476,7 +480,11 @@ HS_HD TriIncrement<T> tri_kinematics(const TriNodes<T>& nd, const TriStateRef<T>
   const Vec3<T> r2 = nd.edge0[0] + (nd.u[1] - nd.u[0]), r3 = nd.edge0[1] + (nd.u[2] - nd.u[0]);
   // An unchanged plane (nodes at rest, or moved less than their coordinates' last bit) keeps
   // the DCS exactly: no round-off strain is booked while a load ramps up from zero.
-  const bool same = r2.x == r2a.x && r2.y == r2a.y && r2.z == r2a.z && r3.x == r3a.x && r3.y == r3a.y && r3.z == r3a.z;
+  // Dual numbers (a static step's tangent, discretization/fpm_tangent.hpp) take the general
+  // path always: at the converged configuration their derivative parts still turn the DCS.
+  constexpr bool plain = std::is_floating_point_v<T>;
+  const bool same = plain && r2.x == r2a.x && r2.y == r2a.y && r2.z == r2a.z && r3.x == r3a.x && r3.y == r3a.y &&
+                    r3.z == r3a.z;
   const Vec3<T> n = same ? na : normalized(cross(r2, r3));
   T xa[3] = {T(0), dot(r2a, e1a), dot(r3a, e1a)}, ya[3] = {T(0), dot(r2a, e2a), dot(r3a, e2a)};
   T ba[3], ca[3];
@@ -491,8 +499,11 @@ HS_HD TriIncrement<T> tri_kinematics(const TriNodes<T>& nd, const TriStateRef<T>
     const T p2x = dot(r2, e1p), p2y = dot(r2, e2p), p3x = dot(r3, e1p), p3y = dot(r3, e2p);
     const T f11 = p2x * ba[1] + p3x * ba[2], f12 = p2x * ca[1] + p3x * ca[2];
     const T f21 = p2y * ba[1] + p3y * ba[2], f22 = p2y * ca[1] + p3y * ca[2];
-    const T angle = std::atan2(f21 - f12, f11 + f22);
-    e1 = std::cos(angle) * e1p + std::sin(angle) * e2p;
+    using std::atan2;  // unqualified here and below: dual numbers take their own overloads
+    using std::cos;
+    using std::sin;
+    const T angle = atan2(f21 - f12, f11 + f22);
+    e1 = cos(angle) * e1p + sin(angle) * e2p;
   }
   const Vec3<T> e2 = cross(n, e1);
   const Mat3<T> qt = matrix_of_columns(e1, e2, n);
@@ -509,7 +520,7 @@ HS_HD TriIncrement<T> tri_kinematics(const TriNodes<T>& nd, const TriStateRef<T>
   for (int k = 0; k < 3; ++k) {
     const Vec3<T> t1a = load3(s, kTriFrame + 6 * k), da = load3(s, kTriFrame + 6 * k + 3);
     Vec3<T> phi{T(0), T(0), T(0)};
-    const bool turned = !(t1a.x == nd.t1[k].x && t1a.y == nd.t1[k].y && t1a.z == nd.t1[k].z && da.x == nd.d[k].x &&
+    const bool turned = !plain || !(t1a.x == nd.t1[k].x && t1a.y == nd.t1[k].y && t1a.z == nd.t1[k].z && da.x == nd.d[k].x &&
                           da.y == nd.d[k].y && da.z == nd.d[k].z);
     if (turned || !same) {
       const Mat3<T> dn = node_rotation(nd.t1[k], nd.d[k]) * transpose(node_rotation(t1a, da));
@@ -664,6 +675,29 @@ HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>&
   const int points = tri_stress_points<MayYield>(sec);
   for (int j = 0; j < points; ++j) work = work + tri_stress_point_update<T, MayYield>(sec, s, j, inc);
   return tri_forces<T, MayYield>(sec, s, inc, work);
+}
+
+/// The triangle in static steps (discretization/row_operator.cpp): its generalized forces on
+/// 6-dof nodes whose rotation unknowns are the spins about the node's own frame, and their
+/// derivatives by forward dual numbers through the same update, one column per evaluation. A
+/// static increment is one path unit from the last converged increment's state, as for the
+/// FPM hexahedron.
+///
+/// One FPM triangle's 18 generalized forces at the nodes nd, one path unit from the state
+/// `from` (tri_state_size values): corner k's force at out[6 k], then its moment's components
+/// along the corner node's t1, t2 and d. The state is copied into `work` (size values) and
+/// updated there (the trial state; D = double). seed >= 0 makes the evaluation the derivative
+/// along generalized dof `seed` (corner seed / 6, dof seed % 6) in the dual parts (D = Dual).
+template <class D, bool MayYield = true>
+HS_HD void tri_generalized_forces(const TriConstants<D>& sec, const TriNodes<double>& nd,
+                                  const StridedState<const double>& from, int size, int seed,
+                                  const StridedState<D>& work, D out[18]) {
+  for (int c = 0; c < size; ++c) work[c] = D(from[c]);
+  TriNodes<D> n;
+  for (int i = 0; i < 2; ++i) n.edge0[i] = {D(nd.edge0[i].x), D(nd.edge0[i].y), D(nd.edge0[i].z)};
+  for (int k = 0; k < 3; ++k) fpm_seeded_node(nd.u[k], nd.t1[k], nd.d[k], k, seed, n.u[k], n.t1[k], n.d[k]);
+  const TriForces<D> f = fpm_tri_update<D, MayYield>(sec, n, work);
+  for (int k = 0; k < 3; ++k) fpm_generalized_corner(f.f[k], f.m[k], n.t1[k], n.d[k], out + kFpmNodeDofs * k);
 }
 
 /// Section forces (N11, N22, N12) and moments (M11, M22, M12) per unit length in the element's

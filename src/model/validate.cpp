@@ -141,23 +141,29 @@ void check_formulation(const Model& m, const SolidSection& sec, const Material& 
   }
 }
 
-/// What an FPM shell section (triangles, incremental and explicit only) allows beyond any
-/// shell's material checks: no static step.
+/// What an FPM shell section (triangles, incremental) allows beyond any shell's material
+/// checks: explicit steps, and *STATIC steps with NLGEOM=YES.
 void check_shell_formulation(const Model& m, const ShellSection& sec) {
   const std::string what = "*SHELL SECTION, ELSET=" + sec.elset +
                            (sec.formulation.empty() ? std::string(" (its S3/S3R run as FPM triangles)")
                                                     : ", FORMULATION=" + sec.formulation);
-  for (const Step& s : m.steps)
-    if (s.procedure != Procedure::ExplicitDynamic)
-      throw InputError(sec.loc, what + ", and step '" + s.name + "' (" + s.loc.str() +
-                                    ") is not *DYNAMIC, EXPLICIT: FPM triangles run in explicit dynamic steps only");
+  for (const Step& s : m.steps) {
+    if (s.procedure == Procedure::ExplicitDynamic) continue;
+    const std::string step = ", and step '" + s.name + "' (" + s.loc.str() + ")";
+    if (s.frequency || s.buckle || s.dynamic || s.modal)
+      throw InputError(sec.loc, what + step + " is not *STATIC or *DYNAMIC, EXPLICIT: FPM triangles run in explicit "
+                                             "dynamic steps and *STATIC steps only");
+    if (!s.nlgeom)
+      throw InputError(sec.loc, what + step + " is a geometrically linear *STATIC step: FPM triangles run in static "
+                                             "steps with NLGEOM=YES so far (their update is incremental; write "
+                                             "*STEP, NLGEOM=YES)");
+  }
 }
 
 void check_sections(const Model& m) {
-  bool needs_mass = false, has_static = false, temperatures = false;
+  bool needs_mass = false, temperatures = false;
   for (const Step& s : m.steps) {
     needs_mass = needs_mass || s.procedure == Procedure::ExplicitDynamic || s.dynamic;
-    has_static = has_static || s.procedure != Procedure::ExplicitDynamic;
     temperatures = temperatures || !s.temperatures.empty();
   }
   // The section that took each element, by pointer: a SourceLoc copy per element would cost a
@@ -225,9 +231,16 @@ void check_sections(const Model& m) {
       throw InputError(mt.expansion_loc, where + " expands (*EXPANSION) and the deck changes temperatures "
                                                 "(*TEMPERATURE): thermal strain in beams is not supported yet "
                                                 "(continuum elements take it)");
-    if (has_static)
-      throw InputError(sec.loc, "*BEAM SECTION: beams run in *DYNAMIC, EXPLICIT steps only so far, and the "
-                                "deck has a *STATIC step (or an implicit one: *FREQUENCY, *DYNAMIC)");
+    for (const Step& s : m.steps) {
+      if (s.procedure == Procedure::ExplicitDynamic) continue;
+      const std::string step = "*BEAM SECTION, and step '" + s.name + "' (" + s.loc.str() + ")";
+      if (s.frequency || s.buckle || s.dynamic || s.modal)
+        throw InputError(sec.loc, step + " is not *STATIC or *DYNAMIC, EXPLICIT: beams run in explicit dynamic steps "
+                                         "and *STATIC steps only");
+      if (!s.nlgeom)
+        throw InputError(sec.loc, step + " is a geometrically linear *STATIC step: beams run in static steps with "
+                                         "NLGEOM=YES so far (their update is incremental; write *STEP, NLGEOM=YES)");
+    }
     claim(sec.elset, sec.loc, SectionKeyword::Beam);
   }
   for (const DiscreteSection& sec : m.discrete_sections)

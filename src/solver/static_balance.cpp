@@ -111,6 +111,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
   attempt_from_ = &from.cfg;
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);
+  predict_prescribed_motion(from, trial, tau1);
   // The temperatures at the increment's end load every iteration of the attempt.
   trial.cfg.thermal = thermal_changes(drive, sys.solid.num_elements, tau1);
   if (!trial.cfg.thermal.empty()) {
@@ -182,7 +183,7 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
     b.failure = "the force scale overflowed (nodal forces near the largest double, 1.8e308)";
     return b;
   }
-  if (ndn == 5) {
+  if (ndn >= 5) {
     // Forces and moments judged on one scale where one field carries (next to) nothing: a
     // strip rolled by end moments has round-off forces only, a membrane round-off moments.
     // The model's size converts (moments of the applied forces are about force x size).
@@ -259,6 +260,49 @@ void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
       throw;
     }
   }
+}
+
+void StaticProblem::predict_prescribed_motion(const NewtonIterate& from, NewtonIterate& trial, double tau1) {
+  // Laws with state and the FPM elements' path units only: there the first trial's kink
+  // (the elements beside a moved support yield, their neighbours stay elastic) can keep
+  // Newton from converging at all; elastic models converge from the plain trial.
+  if (op.material_state_size() == 0 || !step.nlgeom || contact || dynamic || stabilize || neq == 0) return;
+  std::vector<double> delta(ndof, 0.0);
+  bool moved = false;
+  for (std::size_t k = 0; k < ndof; ++k)
+    if (equation[k] < 0 && k % q < 3 && trial.x[k] != from.x[k]) {
+      delta[k] = trial.x[k] - from.x[k];
+      moved = true;
+    }
+  if (!moved) return;
+  // K(from) delta on every dof, element by element, from the converged state.
+  const std::vector<double> state = op.material_state(st);
+  std::vector<double> k, kd(ndof, 0.0);
+  op.element_matrices(from.cfg, k, state.data());
+  std::vector<int> dofs;
+  for (int e = 0; e < op.num_elements(); ++e) {
+    const int nd = op.element_size(e);
+    dofs.resize(static_cast<std::size_t>(nd));
+    op.element_dofs(e, dofs.data());
+    const double* m = &k[op.matrix_offset(e)];
+    for (int i = 0; i < nd; ++i) {
+      double sum = 0;
+      for (int j = 0; j < nd; ++j) sum += m[i * nd + j] * delta[static_cast<std::size_t>(dofs[static_cast<std::size_t>(j)])];
+      kd[static_cast<std::size_t>(dofs[static_cast<std::size_t>(i)])] += sum;
+    }
+  }
+  std::vector<double> fe, f(ndof), r(static_cast<std::size_t>(neq), 0.0), du;
+  external(tau1, from.cfg, fe);
+  for (std::size_t i = 0; i < ndof; ++i) f[i] = fe[i] - from.f_int[i] - kd[i];
+  gather_equations(f, r.data());
+  try {
+    engine->assemble_and_factor(from.cfg);
+    engine->solve(r, du);
+  } catch (const SingularStiffness&) {
+    return;  // no predictor: Newton starts from the plain trial
+  }
+  // The free dofs' share of the motion, as the tangent at the start spreads it.
+  apply_correction(du, tau1, trial.x, trial.cfg);
 }
 
 bool StaticProblem::singular_by_the_trial() {

@@ -26,15 +26,17 @@ namespace {
 std::string dof_name(const Model& model, int dof, int ndn) {
   const int c = dof % ndn;
   return "node " + std::to_string(model.nodes.id[static_cast<std::size_t>(dof / ndn)]) +
-         (c < 3 ? " dof " + std::to_string(c + 1) : std::string(c == 3 ? " rotation about t1" : " rotation about t2"));
+         (c < 3 ? " dof " + std::to_string(c + 1)
+                : std::string(c == 3 ? " rotation about t1" : (c == 4 ? " rotation about t2" : " rotation about d")));
 }
 
 /// A rigid-body check before any factorization: every connected part of the mesh must be held
 /// in every active direction somewhere, or its stiffness is singular (a free part would only be
 /// caught by the factorization, with a less useful message, or not at all by a Krylov solver).
-void check_rigid_motion(const Model& model, const Step& step, const StructureSystem& sys, int ndn,
+void check_rigid_motion(const Model& model, const Step& step, const StructureOperator& op, int ndn,
                         const std::vector<char>& active, const std::vector<char>& held,
                         const std::vector<std::pair<int, int>>& links) {
+  const StructureSystem& sys = op.system();
   const SolidMesh& sm = sys.solid;
   std::vector<int> parent(static_cast<std::size_t>(sys.num_nodes));
   std::iota(parent.begin(), parent.end(), 0);
@@ -42,14 +44,9 @@ void check_rigid_motion(const Model& model, const Step& step, const StructureSys
     while (parent[a] != a) a = parent[a] = parent[parent[a]];
     return a;
   };
-  for (int e = 0; e < sm.num_elements; ++e) {
-    const int n = sm.groups[static_cast<std::size_t>(sm.group_of(e))].nodes_per_element;
-    const int* c = &sm.conn[static_cast<std::size_t>(sm.conn_start(e))];
-    for (int a = 1; a < n; ++a) parent[find(c[a])] = find(c[0]);
-  }
-  for (int e = 0; e < sys.shell.num_elements; ++e) {
-    const int* c = &sys.shell.conn[4 * static_cast<std::size_t>(e)];
-    for (int a = 1; a < 4; ++a) parent[find(c[a])] = find(c[0]);
+  for (int e = 0; e < op.num_elements(); ++e) {  // every family's elements join their nodes
+    const int* c = op.element_connectivity(e);
+    for (int a = 1; a < op.element_nodes(e); ++a) parent[find(c[a])] = find(c[0]);
   }
   for (const auto& [a, b] : links) parent[find(a)] = find(b);  // nodes of one rigid body
   const int dirs = sm.planar ? 2 : 3;
@@ -113,7 +110,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
       loads(loads_),
       st(st_),
       opt(opt_),
-      held_rot(sys_.shell.num_elements > 0 ? align_triads(sys_, loads_.fixed_rotation, st_)
+      held_rot(sys_.shell.num_elements > 0 ? align_triads(sys_, holds_without_row_nodes(sys_, loads_.fixed_rotation), st_)
                                      : std::vector<std::uint8_t>(static_cast<std::size_t>(sys_.num_nodes), 0)),
       drive(build_step_drive(sys_, loads_, held_rot)),
       dv(host_view(drive)),
@@ -131,6 +128,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   for (std::size_t n = 0; n < nn; ++n)
     for (int c = 0; c < ndn; ++c)
       if (drive.held[n] & (1u << c)) held[q * n + static_cast<std::size_t>(c)] = 1;
+  if (ndn == 6) hold_frame_spins();
   hold_dofs_without_stiffness();
   std::vector<char> held_check = held;  // slaves count as held where their reference node is
   std::vector<std::pair<int, int>> body_links;
@@ -162,14 +160,14 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
   // a frequency step's modes include the rigid motions (free_motion: it factors K - sigma M).
   if (step.frequency) {
     try {
-      check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+      check_rigid_motion(model, step, op, ndn, active, held_check, body_links);
     } catch (const InputError&) {
       free_motion = true;
     }
   } else if (step.modal) {
     // A transient modal step superposes a free model's rigid modes too; a steady state has none.
     try {
-      check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+      check_rigid_motion(model, step, op, ndn, active, held_check, body_links);
     } catch (const InputError&) {
       if (step.modal->steady_state)
         throw InputError(step.modal->loc, "*STEADY STATE DYNAMICS on a model free to move as a rigid body: not "
@@ -178,7 +176,7 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
       free_motion = true;
     }
   } else if (!step.dynamic) {
-    check_rigid_motion(model, step, sys, ndn, active, held_check, body_links);
+    check_rigid_motion(model, step, op, ndn, active, held_check, body_links);
   }
   // A linear step solves once about the reference: a nonlinear spring would keep its slope
   // at zero there, so its table needs NLGEOM=YES (Newton on the full forces).
@@ -507,7 +505,7 @@ void StaticProblem::lump_stabilization_masses() {
 /// The start of the step: the model's size, the reference configuration, and the unknowns
 /// and configuration of the state (a linear step's rotations measured from the reference).
 void StaticProblem::start_state() {
-  rotations = sys.shell.num_elements > 0;
+  rotations = sys.shell.num_elements > 0 || ndn == 6;
   // Diagonal of the bounding box of the used nodes (converts moments to forces in the
   // convergence checks).
   model_size = 0;
@@ -582,12 +580,13 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
       to_global3(node_axes[n], v.load + 3);
     }
     for (int k = 0; k < 3; ++k) f[q * n + k] += v.load[k];
-    if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {
-      // A moment M does virtual work M . (alpha t1 + beta t2): its generalized components.
+    if (ndn >= 5 && sys.has_rotations(static_cast<int>(n))) {
+      // A moment M does virtual work M . (alpha t1 + beta t2 + gamma d): its generalized components.
       const Vec3<double> m{v.load[3], v.load[4], v.load[5]};
       const Vec3<double> t1 = Configuration::at(on.t1, static_cast<int>(n)), d = Configuration::at(on.d, static_cast<int>(n));
       f[q * n + 3] += dot(m, t1);
       f[q * n + 4] += dot(m, cross(d, t1));
+      if (ndn == 6) f[q * n + 5] += dot(m, d);
     }
   }
   // Rotational body forces on the current positions (NLGEOM) or the reference ones (their
@@ -632,6 +631,7 @@ void StaticProblem::external(double tau, const Configuration& c, std::vector<dou
       add_slot_forces3(sys.shell.node_slot_ptr.data(), sys.shell.node_slots.data(), surface_pressure_.data(), static_cast<int>(n), g);
       for (int k = 0; k < 3; ++k) f[q * n + k] += g[k];
     }
+    op.rows().add_pressure_forces(c, step.nlgeom, dv, tau, ndn, f);
   }
 }
 
@@ -727,102 +727,19 @@ void StaticProblem::apply_correction(const std::vector<double>& du, double, std:
   if (!step.nlgeom || ndn < 5) return;
   for (std::size_t n = 0; n < nn; ++n) {
     const int i = static_cast<int>(n);
-    const int e3 = equation[q * n + 3], e4 = equation[q * n + 4];
-    if (e3 < 0 && e4 < 0) continue;
+    const int e3 = equation[q * n + 3], e4 = equation[q * n + 4], e5 = ndn == 6 ? equation[q * n + 5] : -1;
+    if (e3 < 0 && e4 < 0 && e5 < 0) continue;
     const double a = e3 >= 0 ? du[static_cast<std::size_t>(e3)] : 0.0, b = e4 >= 0 ? du[static_cast<std::size_t>(e4)] : 0.0;
+    const double g = e5 >= 0 ? du[static_cast<std::size_t>(e5)] : 0.0;
     const Vec3<double> d = Configuration::at(c.d, i), t1 = Configuration::at(c.t1, i);
-    const Vec3<double> theta = a * t1 + b * cross(d, t1);
-    // The explicit scheme's finite rotation: no drilling, the frame kept orthonormal.
+    const Vec3<double> theta = a * t1 + b * cross(d, t1) + g * d;
+    // The explicit scheme's finite rotation (a spin about d only on the row elements' nodes),
+    // the frame kept orthonormal.
     const Vec3<double> nd = normalized(rotate(theta, d));
     Vec3<double> nt = rotate(theta, t1);
     nt = normalized(nt - dot(nt, nd) * nd);
     Configuration::set(c.d, i, nd);
     Configuration::set(c.t1, i, nt);
-  }
-}
-
-void StaticProblem::reactions(const NewtonIterate& s, FullStepFields& full) const {
-  // A held dof also carries the forces of the dependents that name it (T^T r): the support of
-  // an *EQUATION's or a *TIE's independent node, of an S8 midside node (only equations use it).
-  // A node of no element that equations name (a pre-tension node) prints, as the peer's
-  // "forces", the internal force its equations carry to it (gathered alone: gi).
-  std::vector<double> r(ndof, 0.0), gi(s.f_int.begin(), s.f_int.begin() + static_cast<std::ptrdiff_t>(ndof));
-  std::vector<char> receives(ndof, 0);
-  for (std::size_t k = 0; k < ndof; ++k) r[k] = s.f_int[k] - s.f_ext[k];
-  for (std::size_t c = 0; c < 3; ++c) {
-    full.nf[c].assign(nn, 0.0);
-    for (std::size_t n = 0; n < nn; ++n) full.nf[c][n] = s.f_int[q * n + c];
-  }
-  const LinearConstraints& lc = sys.constraints;
-  for (int i = 0; i < lc.num_dependent; ++i) {
-    const auto si = static_cast<std::size_t>(i);
-    if (lc.dep_dof[si] >= 3) continue;
-    const std::size_t d = q * static_cast<std::size_t>(lc.dep_node[si]) + static_cast<std::size_t>(lc.dep_dof[si]);
-    const double rd = r[d], gd = s.f_int[d];
-    for (int t = lc.term_ptr[si]; t < lc.term_ptr[si + 1]; ++t) {
-      const auto st = static_cast<std::size_t>(t);
-      if (lc.term_dof[st] >= 3) continue;
-      const std::size_t k = q * static_cast<std::size_t>(lc.term_node[st]) + static_cast<std::size_t>(lc.term_dof[st]);
-      r[k] += lc.term_weight[st] * rd;
-      gi[k] += lc.term_weight[st] * gd;
-      receives[k] = 1;
-    }
-  }
-  for (std::size_t n = 0; n < nn; ++n)
-    if (!active[q * n] && !active[q * n + 1] && !active[q * n + 2])
-      for (std::size_t c = 0; c < 3; ++c)
-        if (receives[q * n + c]) full.nf[c][n] = gi[q * n + c];
-  // An S8/S8R or B32/B32R deck node carries what its brick nodes carry, summed (the peer's
-  // "forces" there): its own share alone would be a corner's middle third (twice the force
-  // on it) or, for a node of no element, what one equation's parametrization hands it.
-  for (const ExpandedNode& x : model.expanded_nodes) {
-    const auto n = static_cast<std::size_t>(x.node);
-    for (std::size_t c = 0; c < 3; ++c) {
-      double f = s.f_int[q * n + c];
-      for (int b : x.bricks) f += s.f_int[q * static_cast<std::size_t>(b) + c];
-      full.nf[c][n] = f;
-    }
-  }
-  for (std::size_t n = 0; n < nn; ++n) {
-    // A *TRANSFORM node held in some local direction: its whole reaction, global components.
-    const bool local_held = node_axes[n] && (held[q * n] || held[q * n + 1] || held[q * n + 2]);
-    for (int c = 0; c < 3; ++c) {
-      const std::size_t k = q * n + c;
-      if (local_held || (!node_axes[n] && held[k] && (active[k] || receives[k]))) full.rf[c][n] = r[k];
-    }
-    if (ndn == 5 && sys.has_rotations(static_cast<int>(n))) {  // reaction moments, global
-      const int i = static_cast<int>(n);
-      const Configuration& on = step.nlgeom ? s.cfg : ref;
-      const Vec3<double> t1 = Configuration::at(on.t1, i), t2 = cross(Configuration::at(on.d, i), t1);
-      const double a = held[q * n + 3] ? s.f_int[q * n + 3] - s.f_ext[q * n + 3] : 0.0;
-      const double b = held[q * n + 4] ? s.f_int[q * n + 4] - s.f_ext[q * n + 4] : 0.0;
-      const Vec3<double> m = a * t1 + b * t2;
-      full.rf[3][n] = m.x;
-      full.rf[4][n] = m.y;
-      full.rf[5][n] = m.z;
-    }
-  }
-  // A rigid body's reference node carries the body's reaction: the sum of its slaves'
-  // forces and their moment about it (about the current position under NLGEOM).
-  for (int b = 0; b < bodies.num_bodies; ++b) {
-    const std::size_t rn = static_cast<std::size_t>(bodies.ref_node[static_cast<std::size_t>(b)]);
-    Vec3<double> force{0, 0, 0}, moment{0, 0, 0};
-    for (int i = bodies.slave_ptr[static_cast<std::size_t>(b)]; i < bodies.slave_ptr[static_cast<std::size_t>(b) + 1]; ++i) {
-      const std::size_t sn = static_cast<std::size_t>(bodies.slave_node[static_cast<std::size_t>(i)]);
-      const Vec3<double> fs{s.f_int[q * sn] - s.f_ext[q * sn], s.f_int[q * sn + 1] - s.f_ext[q * sn + 1],
-                            s.f_int[q * sn + 2] - s.f_ext[q * sn + 2]};
-      Vec3<double> arm{bodies.offset[3 * static_cast<std::size_t>(i)], bodies.offset[3 * static_cast<std::size_t>(i) + 1],
-                       bodies.offset[3 * static_cast<std::size_t>(i) + 2]};
-      if (step.nlgeom) arm = arm + Vec3<double>{s.x[q * sn] - s.x[q * rn], s.x[q * sn + 1] - s.x[q * rn + 1], s.x[q * sn + 2] - s.x[q * rn + 2]};
-      force = force + fs;
-      moment = moment + cross(arm, fs);
-    }
-    const double fv[3] = {force.x, force.y, force.z}, mv[3] = {moment.x, moment.y, moment.z};
-    for (int c = 0; c < 3; ++c) {
-      if (held[q * rn + static_cast<std::size_t>(c)]) full.rf[c][rn] = fv[c];
-      full.rf[3 + c][rn] = mv[c];
-      full.nf[c][rn] = fv[c];  // the force the body's nodes carry, on its reference node
-    }
   }
 }
 

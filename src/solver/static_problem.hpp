@@ -32,6 +32,10 @@ namespace halfstep {
 /// lowest force scale of a step with contact (round-off forces are ~1e-16 of such).
 inline constexpr double kForceFloorStrain = 1e-10;
 
+/// The held rotations of a step's nodes less those of the row elements' nodes, whose frames
+/// align_triads must not turn (StaticProblem::hold_frame_spins holds theirs).
+std::vector<std::uint8_t> holds_without_row_nodes(const StructureSystem& sys, const std::vector<std::uint8_t>& fixed_rotation);
+
 /// One static step: its unknowns x (ndn per node: translations are total displacements,
 /// rotation entries spins about the triad), their equations (a held dof has none; a rigid
 /// body's slaves share their reference node's translations; a dependent dof of *TIE or
@@ -71,6 +75,12 @@ struct StaticProblem final : NewtonProblem {
   /// Takes a converged increment: its material state becomes the start of later evaluations,
   /// its internal forces join the time-averaged force scales.
   void accepted(const NewtonIterate& s);
+  /// An attempt's first trial with the increment of the prescribed motions spread by the
+  /// tangent at its start (Abaqus/Standard's first iteration): the free dofs move by
+  /// K_ff^-1 (f_ext - f_int - K_fp du_p) before any force is evaluated, so that the elements
+  /// beside a moved support do not take the whole motion (steps whose laws have state, under
+  /// NLGEOM, without contact, inertia or stabilization).
+  void predict_prescribed_motion(const NewtonIterate& from, NewtonIterate& trial, double tau1);
   /// Adds the internal forces of the converged state s to the time-averaged force scales (the
   /// step's start counts too: a step that releases a loaded body ends with round-off forces
   /// only, against which no residual could ever converge).
@@ -252,6 +262,10 @@ struct StaticProblem final : NewtonProblem {
 
  private:
   void check_bodies(std::vector<char>& held_check, std::vector<std::pair<int, int>>& body_links);
+  /// A model with row elements (6 dofs per node): the held rotations of each node as held
+  /// spins about its frame (MITC4-only nodes: about the triad align_triads turned; the
+  /// row elements' nodes: the frame axes along the held global axes, or all three).
+  void hold_frame_spins();
   /// Holds at zero, with a note, the dofs of a *STATIC step that no element stiffens at rest
   /// and nothing loads or moves (a truss node's direction across a plane truss): the tangent
   /// would be singular there, where Abaqus and the peer carry on past the zero pivot.

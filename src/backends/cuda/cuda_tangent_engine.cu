@@ -845,6 +845,11 @@ class Engine final : public CudaTangentEngine {
 std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const StructureOperator& op, const std::vector<int>& equation,
                                                         int equations, const TangentOptions& opt,
                                                         const DofCombinations* combined) {
+  // The row families (FPM triangles) have a CPU tangent only so far; `auto` then runs the
+  // static step on the CPU (backend_factory.cpp), --backend cuda stops here with the reason.
+  if (op.rows().num_elements() > 0)
+    throw RunError("the GPU tangent engine has no tangent for FPM beams and triangles yet: run the static step with --backend "
+                   "cpu (or auto)");
   return std::make_unique<Engine>(op, equation, equations, opt, combined);
 }
 
