@@ -94,11 +94,21 @@ void RowOperator::store_state(const double* s, StructureState& st) const {
   }
 }
 
-std::vector<double> RowOperator::initial_states() const {
+std::vector<double> RowOperator::initial_states(const Configuration& c) const {
   std::vector<double> s;
   for (const Part& p : parts_)
     with_static_family(sys_, p.family, [&](const auto& mesh) {
-      const std::vector<double> v = mesh.initial_state();
+      using Mesh = std::decay_t<decltype(mesh)>;
+      std::vector<double> v = mesh.initial_state();
+      // An element starts from its nodes' frames (StructureState::initialize): c's here.
+      if (!c.t1.empty())
+        for (int e = 0; e < p.count; ++e)
+          for (int k = 0; k < p.corners; ++k) {
+            const std::size_t n = 3 * static_cast<std::size_t>((*p.conn)[static_cast<std::size_t>(p.corners) * e + k]);
+            const double vals[6] = {c.t1[n], c.t1[n + 1], c.t1[n + 2], c.d[n], c.d[n + 1], c.d[n + 2]};
+            for (int i = 0; i < 6; ++i)
+              v[static_cast<std::size_t>(Mesh::kFrame + 6 * k + i) * static_cast<std::size_t>(p.count) + e] = vals[i];
+          }
       s.insert(s.end(), v.begin(), v.end());
     });
   return s;
@@ -108,7 +118,7 @@ double RowOperator::element_forces(const Configuration& c, std::vector<double>& 
                                    double* next) const {
   std::vector<double> virgin;
   if (!old) {
-    virgin = initial_states();
+    virgin = initial_states(c);
     old = virgin.data();
   }
   std::size_t corners = 0;
@@ -142,7 +152,7 @@ void RowOperator::element_matrices(const Configuration& c, double* k, const doub
   using D = Dual<double>;
   std::vector<double> virgin;
   if (!old) {
-    virgin = initial_states();
+    virgin = initial_states(c);
     old = virgin.data();
   }
   for (const Part& p : parts_) {

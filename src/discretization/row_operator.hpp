@@ -56,14 +56,15 @@ class RowOperator {
           f(p.first + slot / p.corners, slot % p.corners);
         }
   }
-  /// The families' states at the start of a run, in this layout (what a null `old` means).
-  std::vector<double> initial_states() const;
+  /// The families' states at the start of a run, in this layout, the elements' frames those of
+  /// the nodes in c (what a null `old` means: unstressed elements at c's frames).
+  std::vector<double> initial_states(const Configuration& c) const;
   /// Generalized forces of every element at configuration c (6 per corner, element after
-  /// element), one path unit from the state `old` (this layout; null: initial_states()); the
+  /// element), one path unit from the state `old` (this layout; null: initial_states(c)); the
   /// trial state into `next` (null: nowhere). Returns the elements' accumulated work at c
   /// (their strain energy).
   double element_forces(const Configuration& c, std::vector<double>& out, const double* old, double* next) const;
-  /// Element matrices at c from `old` (null: initial_states()), row-major, matrix_offset(e) on
+  /// Element matrices at c from `old` (null: initial_states(c)), row-major, matrix_offset(e) on
   /// from k: the symmetric part of the generalized forces' derivative.
   void element_matrices(const Configuration& c, double* k, const double* old) const;
   /// Adds the step's element pressures at step time tau (follower forces on c's
