@@ -180,5 +180,40 @@ TEST(StaticFpmTri, APrescribedRotationIsRefusedWithItsNode) {
   EXPECT_NE(out.find("a.inp:169: error: prescribed non-zero rotations (dof 4)"), std::string::npos) << out;
 }
 
+TEST(StaticFpmTri, AHeldRotationOffTheFrameAxesIsRefused) {
+  // A strip along x, a cell of two triangles and a cell S4R (one section), pinned on the line
+  // between them with UR2 held (the rotation about that line). Those nodes are MITC4 nodes
+  // shared with triangles, whose frame is the shell's triad (t1 along x, d the normal). Flat
+  // in the xy plane, y is the frame's t2: the hold is that spin, and the step runs. Tilted 30
+  // degrees about x, y is along no frame axis, and the hold is refused (all three held would
+  // be accepted).
+  for (const double tilt : {0.0, std::acos(-1.0) / 6}) {
+    const double c = std::cos(tilt), s = std::sin(tilt);
+    std::ostringstream d;
+    d.precision(17);
+    // Nodes 1-3 at y = 0 and 4-6 at y = 1 for x = -1, 0, 1: triangles on x < 0, a quad on
+    // x > 0, the root line x = 0 (nodes 2 and 5) shared by both.
+    d << "*NODE\n";
+    for (int j = 0; j <= 1; ++j)
+      for (int i = 0; i <= 2; ++i) d << 3 * j + i + 1 << ", " << i - 1 << ", " << j * c << ", " << j * s << "\n";
+    d << "*ELEMENT, TYPE=S4R, ELSET=QUADS\n1, 2, 3, 6, 5\n*ELEMENT, TYPE=S3, ELSET=TRIS\n2, 1, 2, 5\n3, 1, 5, 4\n"
+      << "*ELSET, ELSET=ALL\nQUADS, TRIS\n*NSET, NSET=ROOT\n2, 5\n*MATERIAL, NAME=M\n*ELASTIC\n1e6, 0.3\n*DENSITY\n"
+      << "1.\n*SHELL SECTION, ELSET=ALL, MATERIAL=M\n0.1, 5\n*BOUNDARY\nROOT, 1, 3\nROOT, 5, 5\n*STEP, NLGEOM=YES\n"
+      << "*STATIC\n1., 1.\n*CLOAD\n3, 3, 1e-3\n6, 3, 1e-3\n1, 3, 1e-3\n4, 3, 1e-3\n*END STEP\n";
+    const std::string dir = scratch_dir(tilt == 0 ? "static_fpm_tri_hold_flat" : "static_fpm_tri_hold_tilted");
+    std::ofstream(dir + "/s.inp") << d.str();
+    std::string out;
+    const int rc = run_halfstep(dir + "/s.inp", dir + "/out", "--backend cpu", &out);
+    if (tilt == 0) {
+      EXPECT_EQ(rc, 0) << out;
+    } else {
+      EXPECT_EQ(rc, 2) << out;
+      EXPECT_NE(out.find("holds its rotation about global axis 2, which is not an axis of the node's frame"),
+                std::string::npos)
+          << out;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace halfstep::test
