@@ -235,6 +235,13 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
 }
 
 void StaticProblem::start_engine() {
+  // The CUDA engine has no FPM beams or triangles yet: asked for by name, the step's line says
+  // so (auto runs such a step on the CPU engine).
+  const bool gpu_solver =
+      opt.tangent.solver == LinearSolverKind::Cudss || opt.tangent.solver == LinearSolverKind::GpuCg;
+  if (op.rows().num_elements() > 0 && (opt.backend == BackendKind::Cuda || gpu_solver))
+    throw InputError(step.loc, "step '" + step.name + "': the GPU tangent engine has no FPM beams or triangles yet: " +
+                                   "run this static step with --backend cpu or auto (and a CPU --linear-solver)");
   engine = make_tangent_engine(opt.backend, op, equation, neq, opt.tangent, opt.progress,
                                combined.empty() ? nullptr : &combined);
   if (small_strain) {

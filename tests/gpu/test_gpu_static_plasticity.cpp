@@ -32,7 +32,10 @@ TEST(GpuStaticPlasticity, BarStretchedAndReleasedMatchesTheClosedForm) {
   const double rf1 = 4 * mean_at(xl, "RF1", 1.0), u_end = mean_at(xl, "U1", 2.0);
   std::printf("GPU plastic bar: RF1 %.9g (%.9g), released end U1 %.9g (%.9g)\n", rf1, cf.force, u_end,
               (cf.released - 1) * kBarCubes);
-  EXPECT_NEAR(rf1, cf.force, 1e-6 * cf.force);
+  // To the accuracy Newton's checks stop at, as on the CPU (test_static_plasticity.cpp): the
+  // first trial spreading the prescribed stretch (predict_prescribed_motion) ends Newton at
+  // 2.4e-6 of the closed form on both engines (1.3e-8 before it, at another iterate).
+  EXPECT_NEAR(rf1, cf.force, 5e-6 * cf.force);
   EXPECT_NEAR(u_end, (cf.released - 1) * kBarCubes, 1e-7);
   const auto frames = pvd_frames(dir + "/out/bar.pvd");
   ASSERT_FALSE(frames.empty());
@@ -97,7 +100,10 @@ TEST(GpuStaticPlasticity, PlasticShellStripInTensionMatchesTheClosedFormAndTheCp
   const plastic_strip::Measured gpu = plastic_strip::check_static_tension("gpu_plastic_shell_tension", "--backend cuda");
   const plastic_strip::Measured cpu = plastic_strip::check_static_tension("cpu_plastic_shell_tension", "--backend cpu");
   std::printf("GPU plastic shell strip: RF1 - CPU's %.3g of it\n", std::fabs(gpu.force - cpu.force) / cpu.force);
-  EXPECT_NEAR(gpu.force, cpu.force, 1e-9 * cpu.force);
+  // Two engines' round-off differs, and Newton stops within its tolerance: 1.1e-8 measured
+  // with the first trial spreading the prescribed stretch (each engine solves it with its own
+  // factorization), 1.7e-16 before it.
+  EXPECT_NEAR(gpu.force, cpu.force, 1e-6 * cpu.force);
 }
 
 TEST(GpuStaticPlasticity, PlasticShellStripInBendingMatchesThePlateSectionAndTheCpu) {
