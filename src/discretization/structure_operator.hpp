@@ -101,6 +101,19 @@ class StructureOperator {
     rows_.for_each_element_at(n, [&](int e, int a) { f(first_row() + e, a); });
   }
 
+  /// Calls f(e, dofs, m, n) for every element e: its n global dofs (element_dofs) and its n x n
+  /// matrix m (row-major) in k, element_matrices' layout.
+  template <class F>
+  void for_each_matrix(const std::vector<double>& k, F&& f) const {
+    std::vector<int> dofs;
+    for (int e = 0; e < num_elements(); ++e) {
+      const int n = element_size(e);
+      dofs.resize(static_cast<std::size_t>(n));
+      element_dofs(e, dofs.data());
+      f(e, dofs.data(), &k[matrix_offset(e)], n);
+    }
+  }
+
   /// Generalized internal forces (dofs_per_node per node: forces, moments about t1 and t2) in
   /// configuration c; returns the strain energy (hourglass energy included). With
   /// shell_energy, the shells' energies per element.

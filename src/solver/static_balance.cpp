@@ -279,18 +279,13 @@ void StaticProblem::predict_prescribed_motion(const NewtonIterate& from, NewtonI
   const std::vector<double> state = op.material_state(st);
   std::vector<double> k, kd(ndof, 0.0);
   op.element_matrices(from.cfg, k, state.data());
-  std::vector<int> dofs;
-  for (int e = 0; e < op.num_elements(); ++e) {
-    const int nd = op.element_size(e);
-    dofs.resize(static_cast<std::size_t>(nd));
-    op.element_dofs(e, dofs.data());
-    const double* m = &k[op.matrix_offset(e)];
+  op.for_each_matrix(k, [&](int, const int* dofs, const double* m, int nd) {
     for (int i = 0; i < nd; ++i) {
       double sum = 0;
-      for (int j = 0; j < nd; ++j) sum += m[i * nd + j] * delta[static_cast<std::size_t>(dofs[static_cast<std::size_t>(j)])];
-      kd[static_cast<std::size_t>(dofs[static_cast<std::size_t>(i)])] += sum;
+      for (int j = 0; j < nd; ++j) sum += m[i * nd + j] * delta[static_cast<std::size_t>(dofs[j])];
+      kd[static_cast<std::size_t>(dofs[i])] += sum;
     }
-  }
+  });
   std::vector<double> fe, f(ndof), r(static_cast<std::size_t>(neq), 0.0), du;
   external(tau1, from.cfg, fe);
   for (std::size_t i = 0; i < ndof; ++i) f[i] = fe[i] - from.f_int[i] - kd[i];

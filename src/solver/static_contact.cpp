@@ -21,15 +21,10 @@ std::vector<double> translational_stiffness(const StructureOperator& op, const C
   op.element_matrices(ref, k);
   const int ndn = op.dofs_per_node();
   std::vector<double> diag(static_cast<std::size_t>(op.num_dofs()), 0.0);
-  std::vector<int> dofs;
-  for (int e = 0; e < op.num_elements(); ++e) {
-    const int nd = op.element_size(e);
-    dofs.resize(static_cast<std::size_t>(nd));
-    op.element_dofs(e, dofs.data());
-    const double* ke = k.data() + op.matrix_offset(e);
+  op.for_each_matrix(k, [&](int, const int* dofs, const double* ke, int nd) {
     for (int i = 0; i < nd; ++i)
-      if (dofs[static_cast<std::size_t>(i)] >= 0) diag[static_cast<std::size_t>(dofs[static_cast<std::size_t>(i)])] += ke[static_cast<std::size_t>(i) * nd + i];
-  }
+      if (dofs[i] >= 0) diag[static_cast<std::size_t>(dofs[i])] += ke[static_cast<std::size_t>(i) * nd + i];
+  });
   std::vector<double> node(static_cast<std::size_t>(op.system().num_nodes), 0.0);
   for (std::size_t n = 0; n < node.size(); ++n)
     for (int c = 0; c < 3; ++c) node[n] = std::max(node[n], diag[static_cast<std::size_t>(ndn) * n + static_cast<std::size_t>(c)]);

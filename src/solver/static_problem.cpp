@@ -270,15 +270,10 @@ void StaticProblem::hold_dofs_without_stiffness() {
   std::vector<double> k;
   op.element_matrices(op.rest(), k);
   std::vector<double> diag(ndof, 0.0);
-  std::vector<int> dofs;
-  for (int e = 0; e < op.num_elements(); ++e) {
-    const int nd = op.element_size(e);
-    dofs.resize(static_cast<std::size_t>(nd));
-    op.element_dofs(e, dofs.data());
-    const double* m = &k[op.matrix_offset(e)];
+  op.for_each_matrix(k, [&](int, const int* dofs, const double* m, int nd) {
     for (int i = 0; i < nd; ++i)
-      if (dofs[static_cast<std::size_t>(i)] >= 0) diag[static_cast<std::size_t>(dofs[static_cast<std::size_t>(i)])] += std::fabs(m[i * nd + i]);
-  }
+      if (dofs[i] >= 0) diag[static_cast<std::size_t>(dofs[i])] += std::fabs(m[i * nd + i]);
+  });
   // Only a dof that nothing else moves or loads: no load or motion on it, no local axes, no
   // rotational body force, constraint, rigid body or contact at its node.
   std::vector<char> other(nn, 0), loaded(ndof, 0);
