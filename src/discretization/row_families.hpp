@@ -62,6 +62,22 @@ struct RowFamilyState {
   std::vector<double> state;
 };
 
+/// Writes into a row family's state (component-major, m's element count per component) each
+/// element's corner frames from its nodes: frame(n, v) gives node n's t1 in v[0..2] and d in
+/// v[3..5]. An FPM element reads its nodes' rotation increments against the frames it saw
+/// last, so it starts from its nodes' own frames (StructureState::initialize, RowOperator).
+template <class Mesh, class Frame, std::enable_if_t<is_row_mesh<Mesh>, int> = 0>
+void set_corner_frames(const Mesh& m, std::vector<double>& state, Frame&& frame) {
+  const int count = m.num_elements, corners = Mesh::kCorners;
+  for (int e = 0; e < count; ++e)
+    for (int k = 0; k < corners; ++k) {
+      double v[6];
+      frame(m.conn[static_cast<std::size_t>(corners) * e + k], v);
+      for (int c = 0; c < 6; ++c)
+        state[static_cast<std::size_t>(Mesh::kFrame + 6 * k + c) * static_cast<std::size_t>(count) + e] = v[c];
+    }
+}
+
 /// Why a received row family's mesh counts cannot be right ("" when they can): a state size
 /// beyond any section's, or more elements than the share (bytes) could carry.
 template <class Mesh, std::enable_if_t<is_row_mesh<Mesh>, int> = 0>

@@ -98,17 +98,13 @@ std::vector<double> RowOperator::initial_states(const Configuration& c) const {
   std::vector<double> s;
   for (const Part& p : parts_)
     with_static_family(sys_, p.family, [&](const auto& mesh) {
-      using Mesh = std::decay_t<decltype(mesh)>;
       std::vector<double> v = mesh.initial_state();
-      // An element starts from its nodes' frames (StructureState::initialize): c's here.
-      if (!c.t1.empty())
-        for (int e = 0; e < p.count; ++e)
-          for (int k = 0; k < p.corners; ++k) {
-            const std::size_t n = 3 * static_cast<std::size_t>((*p.conn)[static_cast<std::size_t>(p.corners) * e + k]);
-            const double vals[6] = {c.t1[n], c.t1[n + 1], c.t1[n + 2], c.d[n], c.d[n + 1], c.d[n + 2]};
-            for (int i = 0; i < 6; ++i)
-              v[static_cast<std::size_t>(Mesh::kFrame + 6 * k + i) * static_cast<std::size_t>(p.count) + e] = vals[i];
-          }
+      if (!c.t1.empty())  // the nodes' frames in c
+        set_corner_frames(mesh, v, [&](int node, double* f) {
+          const std::size_t n = 3 * static_cast<std::size_t>(node);
+          const double vals[6] = {c.t1[n], c.t1[n + 1], c.t1[n + 2], c.d[n], c.d[n + 1], c.d[n + 2]};
+          std::copy(vals, vals + 6, f);
+        });
       s.insert(s.end(), v.begin(), v.end());
     });
   return s;
@@ -129,7 +125,6 @@ double RowOperator::element_forces(const Configuration& c, std::vector<double>& 
   for (const Part& p : parts_) {
     with_static_family(sys_, p.family, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;
-      std::vector<typename Mesh::template Section<double>> sections(mesh.constants.begin(), mesh.constants.end());
       const long long stride = p.count;
       const double* from = old + p.state_at;
       // The trial state goes to next, or to a scratch copy when nowhere is asked.
@@ -137,7 +132,7 @@ double RowOperator::element_forces(const Configuration& c, std::vector<double>& 
       double* into = next ? next + p.state_at : scratch.data();
       double* o = out.data() + at;
       forall(0, p.count, threads_, [&](int e) {
-        mesh.generalized_forces(sections.data(), e, c.u.data(), c.t1.data(), c.d.data(),
+        mesh.generalized_forces(mesh.constants.data(), e, c.u.data(), c.t1.data(), c.d.data(),
                                 StridedState<const double>{from + e, stride}, -1, StridedState<double>{into + e, stride},
                                 o + static_cast<std::size_t>(kCornerDofs * p.corners) * static_cast<std::size_t>(e));
       });

@@ -79,13 +79,11 @@ void StructureState::initialize(const StructureSystem& sys) {
     r.force.assign(6 * static_cast<std::size_t>(corners) * static_cast<std::size_t>(count), 0.0);
     r.pressure.clear();
     r.state = m.initial_state();
-    for (int e = 0; e < count; ++e)
-      for (int k = 0; k < corners; ++k) {
-        const auto n = static_cast<std::size_t>(m.conn[static_cast<std::size_t>(corners) * e + k]);
-        const double vals[6] = {t1x[n], t1y[n], t1z[n], dx[n], dy[n], dz[n]};
-        for (int c = 0; c < 6; ++c)
-          r.state[static_cast<std::size_t>(Mesh::kFrame + 6 * k + c) * static_cast<std::size_t>(count) + e] = vals[c];
-      }
+    set_corner_frames(m, r.state, [&](int node, double* v) {
+      const auto n = static_cast<std::size_t>(node);
+      const double vals[6] = {t1x[n], t1y[n], t1z[n], dx[n], dy[n], dz[n]};
+      std::copy(vals, vals + 6, v);
+    });
   });
   if (!sys.contact.empty()) {
     contact_history.assign(kContactHistory * static_cast<std::size_t>(sys.contact.num_slaves + sys.contact.num_edges), 0.0);
