@@ -20,8 +20,16 @@ namespace {
 /// Highest degree of the solid elements (NC3D1..NC3D3): degree 4 in 3-D is not offered
 /// (elements/nurbs_hex.hpp).
 constexpr int kSolidMaxDegree = 3;
-/// The most control points one patch may have after ELEVATE= and REFINE= (docs/input.md).
-constexpr double kMaxPatchPoints = 50e6;
+/// n (a whole number) with its thousands separated by commas, as a message's limit.
+std::string with_commas(double n) {
+  const std::string digits = std::to_string(static_cast<long long>(n));
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
 
 /// Name of parametric direction d (u, v, w).
 const char* direction_name(int d) { return d == 0 ? "u" : d == 1 ? "v" : "w"; }
@@ -196,11 +204,11 @@ void DeckParser::nurbs_end() {
   // Checked before refining: REFINE=64 on a 6 KB deck would otherwise ask for ~10^8 points'
   // worth of maps and run out of memory before the count could be looked at.
   const double refined = refined_point_count(patch, p.refine);
-  if (refined > kMaxPatchPoints) {
+  if (refined > limits_.max_patch_points) {  // ReadLimits (docs/input.md)
     char count[32];
     std::snprintf(count, sizeof count, "%.4g", refined);
     fail(p.pos, "*NURBS PATCH " + p.name + ": " + (p.refine > 0 ? "REFINE=" + std::to_string(p.refine) + " would make " : "") +
-                    count + " control points: more than 50,000,000 in one patch");
+                    count + " control points: more than " + with_commas(limits_.max_patch_points) + " in one patch");
   }
   if (p.refine > 0) patch = refine_uniform(patch, p.refine);
   const BezierMesh bm = extract_bezier(patch, false);

@@ -28,9 +28,10 @@ namespace halfstep::inp {
 class DeckParser {
  public:
   /// max_errors: how many problems to collect before giving up (1: stop at the first);
-  /// dialect: whose reading of the keywords the deck gets where Abaqus and the peer differ.
-  explicit DeckParser(Lexer& lexer, int max_errors = 1, Dialect dialect = Dialect::Abaqus)
-      : lex_(lexer), max_errors_(max_errors < 1 ? 1 : max_errors), dialect_(dialect) {}
+  /// dialect: whose reading of the keywords the deck gets where Abaqus and the peer differ;
+  /// limits: how much the deck may make the reader build (io/inp_reader.hpp).
+  explicit DeckParser(Lexer& lexer, int max_errors = 1, Dialect dialect = Dialect::Abaqus, const ReadLimits& limits = {})
+      : lex_(lexer), max_errors_(max_errors < 1 ? 1 : max_errors), dialect_(dialect), limits_(limits) {}
   /// Reads every line, checks the model as a whole and returns it. Throws InputError: the
   /// first problem, or with max_errors > 1 every problem found (one per line of what()).
   Model parse(const std::string& deck_path);
@@ -532,6 +533,7 @@ class DeckParser {
   Model m_;
   int max_errors_ = 1;
   Dialect dialect_ = Dialect::Abaqus;  ///< see io/inp_reader.hpp
+  ReadLimits limits_;                  ///< see io/inp_reader.hpp
   std::vector<std::string> errors_;  ///< problems found so far (what() of each)
   bool skipping_ = false;            ///< data lines of a keyword that failed are skipped
 

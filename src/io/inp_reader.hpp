@@ -20,8 +20,16 @@ Model read_inp(const std::string& path, Dialect dialect = Dialect::Abaqus);
 /// InputError (one "file:line: error: ..." per line of what(), then a count): `halfstep check`.
 Model read_inp_all_errors(const std::string& path, int max_errors, Dialect dialect = Dialect::Abaqus);
 
+/// Bounds on what a deck may make the reader build beyond its own text (a fuzzer's harness,
+/// which must stay fast, sets tighter ones than a user's run needs).
+struct ReadLimits {
+  /// The most control points one *NURBS PATCH may have after ELEVATE= and REFINE=.
+  double max_patch_points = 50e6;
+};
+
 /// Same as read_inp for a deck held in memory (tests); *INCLUDE paths resolve relative to
 /// virtual_path's folder, and messages name virtual_path.
-Model read_inp_string(const std::string& text, const std::string& virtual_path, Dialect dialect = Dialect::Abaqus);
+Model read_inp_string(const std::string& text, const std::string& virtual_path, Dialect dialect = Dialect::Abaqus,
+                      const ReadLimits& limits = {});
 
 }  // namespace halfstep
