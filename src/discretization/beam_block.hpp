@@ -55,31 +55,46 @@ struct BeamMesh {
   /// The state of every beam at the start of a run (component-major, beam_initial_state).
   std::vector<double> initial_state() const;
 
-  // Static steps (discretization/row_operator.hpp): the section constants in number type D,
-  // and element e's generalized forces (beam_generalized_forces) at the nodes' displacements
-  // u and frames t1, d (3 per node), one path unit from the converged state `old`.
+  // Static steps (discretization/row_operator.hpp, backends/cuda/row_tangent.cuh): as
+  // TriMesh's (beam_generalized_forces).
   template <class D>
   using Section = BeamConstants<D>;
   template <class D>
   static Section<D> section_as(const BeamConstants<double>& c) {
     return convert_beam_constants<D>(c);
   }
+  /// What a static evaluation reads of the beams.
+  struct StaticView {
+    const int *conn, *section;
+    const double *chord0x, *chord0y, *chord0z;
+    int state_size;
+  };
+  template <class At>
+  StaticView static_view(At&& at) const {
+    return {at(conn), at(section), at(chord0x), at(chord0y), at(chord0z), state_size};
+  }
   template <class D>
-  void generalized_forces(const Section<D>* sections, int e, const double* u, const double* t1, const double* d,
-                          const StridedState<const double>& old, int seed, const StridedState<D>& work,
-                          D* out) const {
+  HS_HD static void generalized_forces(const StaticView& v, const Section<D>* sections, int e, const double* u,
+                                       const double* t1, const double* d, const StridedState<const double>& old,
+                                       int seed, const StridedState<D>& work, D* out) {
     BeamNodes<double> nd;
-    nd.chord0 = {chord0x[e], chord0y[e], chord0z[e]};
+    nd.chord0 = {v.chord0x[e], v.chord0y[e], v.chord0z[e]};
     for (int k = 0; k < 2; ++k) {
-      const std::size_t n = 3 * static_cast<std::size_t>(conn[2 * static_cast<std::size_t>(e) + k]);
+      const std::size_t n = 3 * static_cast<std::size_t>(v.conn[2 * static_cast<std::size_t>(e) + k]);
       nd.u[k] = {u[n], u[n + 1], u[n + 2]};
       nd.t1[k] = {t1[n], t1[n + 1], t1[n + 2]};
       nd.d[k] = {d[n], d[n + 1], d[n + 2]};
     }
-    beam_generalized_forces<D>(sections[section[static_cast<std::size_t>(e)]], nd, old, state_size, seed, work, out);
+    beam_generalized_forces<D>(sections[v.section[e]], nd, old, v.state_size, seed, work, out);
   }
+  /// Whether state component c records geometry (edges, axes, node frames), which a
+  /// geometrically linear step takes from the linear configuration; the others are linear in
+  /// the displacements there (RowOperator::linear_forces).
+  static constexpr bool geometric_state(int c) { return c < kBeamForce || (c >= kBeamFrame && c < kBeamWork); }
+  /// The state component of the element's accumulated work.
+  static constexpr int kWorkState = kBeamWork;
   /// The work an element's state has accumulated (its static steps' strain energy).
-  static double work_of(const StridedState<const double>& s) { return s[kBeamWork]; }
+  HS_HD static double work_of(const StridedState<const double>& s) { return s[kBeamWork]; }
 };
 
 // A rank share (parallel/run_share.cpp) carries a mesh through its field list below; the size

@@ -9,6 +9,7 @@
 #include "core/forall.hpp"
 #include "core/threads.hpp"
 #include "discretization/element_blocks.hpp"
+#include "discretization/row_tangent.hpp"
 #include "elements/fpm_kinematics.hpp"
 
 namespace halfstep {
@@ -27,10 +28,31 @@ void with_static_family(const StructureSystem& sys, std::size_t family, F&& f) {
 
 constexpr int kCornerDofs = kFpmNodeDofs;
 
+/// Mesh's arrays as a static evaluation reads them on the host.
+template <class Mesh>
+typename Mesh::StaticView host_view(const Mesh& mesh) {
+  return mesh.static_view([](const auto& v) { return v.data(); });
+}
+
+/// Mesh's section constants in dual numbers (the element matrices' evaluations).
+template <class Mesh>
+std::vector<typename Mesh::template Section<Dual<double>>> dual_sections(const Mesh& mesh) {
+  std::vector<typename Mesh::template Section<Dual<double>>> s;
+  for (const auto& c : mesh.constants) s.push_back(Mesh::template section_as<Dual<double>>(c));
+  return s;
+}
+
+/// Family Mesh's arguments for an evaluation at c from the states `from` (its layout).
+template <class Mesh>
+RowArgs<Mesh> row_args(const Mesh& mesh, const Configuration& c, const double* from) {
+  return {host_view(mesh), c.u.data(), c.t1.data(), c.d.data(), from, mesh.num_elements};
+}
+
 }  // namespace
 
 RowOperator::RowOperator(const StructureSystem& sys, int threads)
     : sys_(sys), threads_(threads > 0 ? threads : default_threads()) {
+  std::size_t corners_total = 0;
   for_each_row_family([&](auto index) {
     using Mesh = std::tuple_element_t<decltype(index)::value, RowMeshes>;
     if constexpr (has_static_forces<Mesh>) {
@@ -43,6 +65,7 @@ RowOperator::RowOperator(const StructureSystem& sys, int threads)
       p.state_at = state_total_;
       p.state_rows = static_cast<std::size_t>(m.state_size);
       p.matrix_at = matrix_total_;
+      p.corner_at = corners_total;
       p.conn = &m.conn;
       p.slot_ptr = &m.node_slot_ptr;
       p.slots = &m.node_slots;
@@ -53,11 +76,21 @@ RowOperator::RowOperator(const StructureSystem& sys, int threads)
             p.pressure_at = element_pressure_offset(sys, *b.family);
       parts_.push_back(p);
       total_ += p.count;
+      corners_total += static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(p.count);
       state_total_ += p.state_rows * static_cast<std::size_t>(p.count);
       const std::size_t size = static_cast<std::size_t>(kCornerDofs * p.corners);
       matrix_total_ += size * size * static_cast<std::size_t>(p.count);
     }
   });
+}
+
+bool RowOperator::yields() const {
+  bool any = false;
+  for (const Part& p : parts_)
+    with_static_family(sys_, p.family, [&](const auto& mesh) {
+      for (const auto& c : mesh.constants) any = any || c.plastic != 0;
+    });
+  return any;
 }
 
 const RowOperator::Part& RowOperator::part(int e) const {
@@ -125,18 +158,12 @@ double RowOperator::element_forces(const Configuration& c, std::vector<double>& 
   for (const Part& p : parts_) {
     with_static_family(sys_, p.family, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;
-      const long long stride = p.count;
-      const double* from = old + p.state_at;
       // The trial state goes to next, or to a scratch copy when nowhere is asked.
       std::vector<double> scratch(next ? 0 : p.state_rows * static_cast<std::size_t>(p.count));
       double* into = next ? next + p.state_at : scratch.data();
-      double* o = out.data() + at;
-      forall(0, p.count, threads_, [&](int e) {
-        mesh.generalized_forces(mesh.constants.data(), e, c.u.data(), c.t1.data(), c.d.data(),
-                                StridedState<const double>{from + e, stride}, -1, StridedState<double>{into + e, stride},
-                                o + static_cast<std::size_t>(kCornerDofs * p.corners) * static_cast<std::size_t>(e));
-      });
-      for (int e = 0; e < p.count; ++e) work += Mesh::work_of(StridedState<const double>{into + e, stride});
+      forall(0, p.count, threads_,
+             RowForceBody<Mesh>{row_args(mesh, c, old + p.state_at), mesh.constants.data(), into, out.data() + at});
+      for (int e = 0; e < p.count; ++e) work += Mesh::work_of(StridedState<const double>{into + e, p.count});
     });
     at += static_cast<std::size_t>(kCornerDofs * p.corners) * static_cast<std::size_t>(p.count);
   }
@@ -144,7 +171,6 @@ double RowOperator::element_forces(const Configuration& c, std::vector<double>& 
 }
 
 void RowOperator::element_matrices(const Configuration& c, double* k, const double* old) const {
-  using D = Dual<double>;
   std::vector<double> virgin;
   if (!old) {
     virgin = initial_states(c);
@@ -153,33 +179,81 @@ void RowOperator::element_matrices(const Configuration& c, double* k, const doub
   for (const Part& p : parts_) {
     with_static_family(sys_, p.family, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;
-      std::vector<typename Mesh::template Section<D>> sections;
-      for (const auto& s : mesh.constants) sections.push_back(Mesh::template section_as<D>(s));
-      const long long stride = p.count;
-      const double* from = old + p.state_at;
-      const int size = kCornerDofs * p.corners;
-      forall(0, p.count, threads_, [&](int e) {
-        std::vector<D> work(p.state_rows), col(static_cast<std::size_t>(size));
-        double* ke = k + matrix_offset(p.first + e);
-        for (int s = 0; s < size; ++s) {  // column s: the derivative along corner dof s
-          mesh.generalized_forces(sections.data(), e, c.u.data(), c.t1.data(), c.d.data(),
-                                  StridedState<const double>{from + e, stride}, s, StridedState<D>{work.data(), 1},
-                                  col.data());
-          for (int r = 0; r < size; ++r) ke[static_cast<std::size_t>(r) * size + s] = col[static_cast<std::size_t>(r)].d;
-        }
-        // The symmetric part: the solvers take one triangle of a symmetric matrix. FPM forces are
-        // not an energy's gradient; their derivative's skew part (about 1e-3 of the largest
-        // entry, from the stresses the frame carries) left out costs Newton little, where the
-        // other triangle's entries mirrored in its place made it crawl (docs/theory.md).
-        for (int r = 0; r < size; ++r)
-          for (int s = r + 1; s < size; ++s) {
-            double& a = ke[static_cast<std::size_t>(r) * size + s];
-            double& b = ke[static_cast<std::size_t>(s) * size + r];
-            a = b = 0.5 * (a + b);
-          }
-      });
+      const auto sections = dual_sections(mesh);
+      double* km = k + matrix_offset(p.first);
+      const RowColumnBody<Mesh> body{row_args(mesh, c, old + p.state_at), sections.data(), km};
+      forall(0, p.count * RowColumnBody<Mesh>::kSize, threads_, body);
+      forall(0, p.count, threads_, RowSymmetrizeBody<RowColumnBody<Mesh>::kSize>{km});
     });
   }
+}
+
+double RowOperator::linear_forces(const Configuration& ref, const std::vector<double>& x, std::vector<double>& out,
+                                  double* next) const {
+  const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes);
+  if (x.size() != kCornerDofs * nn)
+    throw std::logic_error("RowOperator::linear_forces: " + std::to_string(x.size()) + " dofs for " +
+                           std::to_string(nn) + " nodes of 6");
+  const std::vector<double> virgin = initial_states(ref);
+  // The linear configuration, where the geometry a later step continues from is read.
+  Configuration lin = ref;
+  lin.u.assign(3 * nn, 0.0);
+  for (std::size_t n = 0; n < nn; ++n) {
+    for (std::size_t k = 0; k < 3; ++k) lin.u[3 * n + k] = x[kCornerDofs * n + k];
+    if (lin.t1.empty()) continue;
+    Vec3<double> t1 = Configuration::at(lin.t1, static_cast<int>(n)), d = Configuration::at(lin.d, static_cast<int>(n));
+    turn_node_frame(t1, d, &x[kCornerDofs * n + 3]);
+    d = normalized(d);  // kept orthonormal, as the static Newton corrections keep them
+    Configuration::set(lin.t1, static_cast<int>(n), normalized(t1 - dot(t1, d) * d));
+    Configuration::set(lin.d, static_cast<int>(n), d);
+  }
+  std::size_t corners = 0;
+  for (const Part& p : parts_) corners += static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(p.count);
+  out.assign(kCornerDofs * corners, 0.0);
+  std::vector<double> energy(static_cast<std::size_t>(total_), 0.0);
+  std::size_t at = 0;  // the part's first corner force
+  for (const Part& p : parts_) {
+    with_static_family(sys_, p.family, [&](const auto& mesh) {
+      using Mesh = std::decay_t<decltype(mesh)>;
+      const auto sections = dual_sections(mesh);
+      const RowColumnBody<Mesh> body{row_args(mesh, ref, virgin.data() + p.state_at), sections.data(), nullptr};
+      const RowArgs<Mesh> linear = row_args(mesh, lin, virgin.data() + p.state_at);
+      constexpr int size = RowColumnBody<Mesh>::kSize;
+      forall(0, p.count, threads_, [&](int e) {
+        const StridedState<const double> old = body.a.old_of(e);
+        double ke[size * size], xe[size], plain[size];
+        Dual<double> work[kMaxRowState];
+        std::vector<double> rate(p.state_rows, 0.0);
+        const int* nodes = element_connectivity(p.first + e);
+        for (int a = 0; a < p.corners; ++a)
+          for (int j = 0; j < kCornerDofs; ++j) xe[kCornerDofs * a + j] = x[kCornerDofs * static_cast<std::size_t>(nodes[a]) + j];
+        for (int s = 0; s < size; ++s) {  // K's columns, and the state's change along x
+          body.column(e, s, work, ke);
+          for (std::size_t c = 0; c < p.state_rows; ++c) rate[c] += xe[s] * work[c].d;
+        }
+        RowSymmetrizeBody<size>{ke}(0);
+        double* fe = out.data() + at + static_cast<std::size_t>(size) * static_cast<std::size_t>(e);
+        double w = 0;
+        for (int r = 0; r < size; ++r) {
+          for (int s = 0; s < size; ++s) fe[r] += ke[r * size + s] * xe[s];
+          w += 0.5 * fe[r] * xe[r];
+        }
+        energy[static_cast<std::size_t>(p.first + e)] = w;
+        if (!next) return;
+        // Geometry from the nonlinear update to the linear configuration (edges and axes that
+        // match the frames a later step starts from), the rest from the derivative.
+        const StridedState<double> into{next + p.state_at + e, p.count};
+        Mesh::generalized_forces(linear.v, mesh.constants.data(), e, linear.u, linear.t1, linear.d, old, -1, into, plain);
+        for (std::size_t c = 0; c < p.state_rows; ++c)
+          if (!Mesh::geometric_state(static_cast<int>(c))) into[static_cast<int>(c)] = old[static_cast<int>(c)] + rate[c];
+        into[Mesh::kWorkState] = w;
+      });
+    });
+    at += static_cast<std::size_t>(kCornerDofs * p.corners) * static_cast<std::size_t>(p.count);
+  }
+  double total = 0;
+  for (double w : energy) total += w;  // element order: the same sum on any thread count
+  return total;
 }
 
 void RowOperator::add_pressure_forces(const Configuration& c, bool current, const DriveView& dv, double tau, int q,

@@ -2,7 +2,8 @@
 // elements' generalized forces on 6-dof nodes (3 translations, then the spins about the node's
 // frame t1, t2 = d x t1, d) and the element matrices, exact derivatives by forward dual
 // numbers through the same incremental update. A family takes part when its mesh has the
-// static hooks (Section<D>, section_as, generalized_forces, work_of; TriMesh has them); the
+// static hooks (Section<D>, section_as, StaticView, static_view, generalized_forces, work_of,
+// geometric_state, kWorkState; TriMesh and BeamMesh have them); the
 // others are refused by the model's checks before a static step runs.
 #pragma once
 
@@ -34,6 +35,8 @@ class RowOperator {
 
   /// Elements of every static row family.
   int num_elements() const { return total_; }
+  /// Whether some element's section yields (a *PLASTIC material).
+  bool yields() const;
   /// Corners of element e.
   int element_nodes(int e) const { return part(e).corners; }
   /// Element e's node indices.
@@ -67,6 +70,14 @@ class RowOperator {
   /// Element matrices at c from `old` (null: initial_states(c)), row-major, matrix_offset(e) on
   /// from k: the symmetric part of the generalized forces' derivative.
   void element_matrices(const Configuration& c, double* k, const double* old) const;
+  /// The geometrically linear theory about ref (unstressed elements at ref's frames): the
+  /// forces K(ref) x_e of the generalized dofs x (6 per node; element_forces' output layout),
+  /// and into `next` (null: nowhere) the state a later step continues from: stresses and
+  /// moments linear in x, geometry (edges, axes, node frames) that of the linear configuration
+  /// (translations x, frames turned by x's spins), work x_e . K x_e / 2. Returns x . K x / 2.
+  /// Elastic sections only (the model's checks refuse yielding ones in linear steps).
+  double linear_forces(const Configuration& ref, const std::vector<double>& x, std::vector<double>& out,
+                       double* next) const;
   /// Adds the step's element pressures at step time tau (follower forces on c's
   /// displacements, or on the reference when `current` is false) to f, q values per node.
   void add_pressure_forces(const Configuration& c, bool current, const DriveView& dv, double tau, int q,
@@ -75,17 +86,21 @@ class RowOperator {
   /// output into f[0..5].
   void gather(int n, const std::vector<double>& forces, double* f) const;
 
- private:
   /// One family's block of elements.
   struct Part {
     int first, count, corners;
     std::size_t state_at, state_rows;       ///< its state's offset in the layout, rows (values per element)
     std::size_t matrix_at;                  ///< its first matrix's offset
+    std::size_t corner_at;                  ///< its first corner among element_forces' (6 values each)
     const std::vector<int>* conn;
     const std::vector<int>*slot_ptr, *slots;  ///< node -> corner slots (kCorners e + k)
     std::size_t family;                     ///< its index in RowMeshes
     int pressure_at = -1;                   ///< its first element in the step's pressure table (-1: none)
   };
+  /// The families' blocks, in element order (what another backend mirrors).
+  const std::vector<Part>& parts() const { return parts_; }
+
+ private:
   const Part& part(int e) const;
 
   const StructureSystem& sys_;

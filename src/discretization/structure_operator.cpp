@@ -133,8 +133,7 @@ double StructureOperator::small_strain_force(const Configuration& ref, const std
                                              std::vector<double>& f, const std::vector<double>* thermal,
                                              PointStates states) const {
   const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes), q = static_cast<std::size_t>(ndn_);
-  linear_only();
-  std::vector<double> fs, fe;
+  std::vector<double> fs, fe, fr;
   double w = 0;
   if (solids_.num_elements() > 0) {
     std::vector<double> xs(3 * nn);
@@ -145,18 +144,20 @@ double StructureOperator::small_strain_force(const Configuration& ref, const std
   }
   if (shells_.num_elements() > 0)
     w += shells_.small_strain_forces(ref, x, ndn_, fe, nullptr, shell_part(states).old, shell_part(states).next);
-  gather(fs, fe, f);
+  if (rows_.num_elements() > 0) w += rows_.linear_forces(ref, x, fr, row_part(states).next);
+  gather(fs, fe, f, fr);
   return w;
 }
 
 void StructureOperator::small_strain_matrices(const Configuration& ref, const Configuration& c,
                                               std::vector<double>& k, const double* state_old) const {
-  linear_only();
   k.assign(matrix_offset(num_elements()), 0.0);
   if (solids_.num_elements() > 0)
     solids_.small_strain_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data(), state_old);
   if (shells_.num_elements() > 0)
     shells_.small_strain_matrices(ref, c, k.data() + solid_size_, shell_part({state_old, nullptr}).old);
+  if (rows_.num_elements() > 0)  // K(ref): unstressed elements at ref's frames
+    rows_.element_matrices(ref, k.data() + matrix_offset(first_row()), nullptr);
 }
 
 Configuration StructureOperator::rest() const {
@@ -178,9 +179,10 @@ void StructureOperator::element_matrices(const Configuration& c, std::vector<dou
 }
 
 void StructureOperator::linear_only() const {
-  // The model's checks refuse geometrically linear steps with row elements (model/validate.cpp).
+  // Row elements' linear theory writes their state (edges, frames, stresses): a linear step
+  // with them takes the small-strain path (small_strain_force), which carries states.
   if (rows_.num_elements() > 0)
-    throw std::logic_error("StructureOperator: row elements have no geometrically linear theory yet");
+    throw std::logic_error("StructureOperator: row elements take the small-strain path in linear steps");
 }
 
 }  // namespace halfstep

@@ -123,14 +123,16 @@ class StructureOperator {
   /// (continuum elements: K(0), whatever ref.u is); returns x . K x / 2.
   double linearized_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
                           const std::vector<double>* thermal = nullptr) const;
-  /// The forces of a geometrically linear step with plasticity: the continuum elements' and
-  /// the shells' small-strain theory from states.old into states.next (ContinuumOperator::
-  /// small_strain_force, ShellOperator::small_strain_forces: elastic shells K(ref) x);
-  /// returns the strain energy (stored plus dissipated where laws have state).
+  /// The forces of a geometrically linear step with plasticity or row elements: the continuum
+  /// elements' and the shells' small-strain theory from states.old into states.next
+  /// (ContinuumOperator::small_strain_force, ShellOperator::small_strain_forces: elastic
+  /// shells K(ref) x), the row elements' linear theory (RowOperator::linear_forces: their
+  /// state into states.next); returns the strain energy (stored plus dissipated where laws
+  /// have state).
   double small_strain_force(const Configuration& ref, const std::vector<double>& x, std::vector<double>& f,
                             const std::vector<double>* thermal, PointStates states) const;
   /// Their element matrices at c's displacements and temperatures (element_matrices'
-  /// layout): the consistent small-strain tangents (elastic shells: K(ref)).
+  /// layout): the consistent small-strain tangents (elastic shells and row elements: K(ref)).
   void small_strain_matrices(const Configuration& ref, const Configuration& c, std::vector<double>& k,
                              const double* state_old) const;
   /// The undeformed configuration with Abaqus' default triads (t1 the projection of global x,
@@ -148,7 +150,7 @@ class StructureOperator {
   void gather(const std::vector<double>& solid, const std::vector<double>& shell, std::vector<double>& f,
               const std::vector<double>& row = {}) const;
 
-  /// Throws where the row elements would be left out (the linear theories have none yet).
+  /// Throws where the row elements would be left out (linearized_force has no state to write).
   void linear_only() const;
 
   const StructureSystem& sys_;

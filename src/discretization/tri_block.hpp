@@ -61,32 +61,50 @@ struct TriMesh {
   /// The state of every triangle at the start of a run (component-major, tri_initial_state).
   std::vector<double> initial_state() const;
 
-  // Static steps (discretization/row_operator.hpp): the section constants in number type D,
-  // and element e's generalized forces (tri_generalized_forces) at the nodes' displacements
-  // u and frames t1, d (3 per node), one path unit from the converged state `old`.
+  // Static steps (discretization/row_operator.hpp, backends/cuda/row_tangent.cuh): the
+  // section constants in number type D, the arrays an evaluation reads (each through at(v):
+  // the host vector's data, or a device copy's), and element e's generalized forces
+  // (tri_generalized_forces) at the nodes' displacements u and frames t1, d (3 per node), one
+  // path unit from the converged state `old`.
   template <class D>
   using Section = TriConstants<D>;
   template <class D>
   static Section<D> section_as(const TriConstants<double>& c) {
     return convert_tri_constants<D>(c);
   }
+  /// What a static evaluation reads of the triangles.
+  struct StaticView {
+    const int *conn, *section;
+    const double *edge2x, *edge2y, *edge2z, *edge3x, *edge3y, *edge3z;
+    int state_size;
+  };
+  template <class At>
+  StaticView static_view(At&& at) const {
+    return {at(conn), at(section), at(edge2x), at(edge2y), at(edge2z), at(edge3x), at(edge3y), at(edge3z), state_size};
+  }
   template <class D>
-  void generalized_forces(const Section<D>* sections, int e, const double* u, const double* t1, const double* d,
-                          const StridedState<const double>& old, int seed, const StridedState<D>& work,
-                          D* out) const {
+  HS_HD static void generalized_forces(const StaticView& v, const Section<D>* sections, int e, const double* u,
+                                       const double* t1, const double* d, const StridedState<const double>& old,
+                                       int seed, const StridedState<D>& work, D* out) {
     TriNodes<double> nd;
-    nd.edge0[0] = {edge2x[e], edge2y[e], edge2z[e]};
-    nd.edge0[1] = {edge3x[e], edge3y[e], edge3z[e]};
+    nd.edge0[0] = {v.edge2x[e], v.edge2y[e], v.edge2z[e]};
+    nd.edge0[1] = {v.edge3x[e], v.edge3y[e], v.edge3z[e]};
     for (int k = 0; k < 3; ++k) {
-      const std::size_t n = 3 * static_cast<std::size_t>(conn[3 * static_cast<std::size_t>(e) + k]);
+      const std::size_t n = 3 * static_cast<std::size_t>(v.conn[3 * static_cast<std::size_t>(e) + k]);
       nd.u[k] = {u[n], u[n + 1], u[n + 2]};
       nd.t1[k] = {t1[n], t1[n + 1], t1[n + 2]};
       nd.d[k] = {d[n], d[n + 1], d[n + 2]};
     }
-    tri_generalized_forces<D>(sections[section[static_cast<std::size_t>(e)]], nd, old, state_size, seed, work, out);
+    tri_generalized_forces<D>(sections[v.section[e]], nd, old, v.state_size, seed, work, out);
   }
+  /// Whether state component c records geometry (edges, axes, node frames), which a
+  /// geometrically linear step takes from the linear configuration; the others are linear in
+  /// the displacements there (RowOperator::linear_forces).
+  static constexpr bool geometric_state(int c) { return c < kTriWork; }
+  /// The state component of the element's accumulated work.
+  static constexpr int kWorkState = kTriWork;
   /// The work an element's state has accumulated (its static steps' strain energy).
-  static double work_of(const StridedState<const double>& s) { return s[kTriWork]; }
+  HS_HD static double work_of(const StridedState<const double>& s) { return s[kTriWork]; }
   /// Element e's follower pressure force on each corner (3 values each, as the explicit pass's:
   /// -p (r2 x r3) / 6) at the displacements u (3 per node; null: the reference).
   void pressure_forces(int e, const double* u, double p, double* out) const {

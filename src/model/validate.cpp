@@ -142,8 +142,9 @@ void check_formulation(const Model& m, const SolidSection& sec, const Material& 
 }
 
 /// What an FPM shell section (triangles, incremental) allows beyond any shell's material
-/// checks: explicit steps, and *STATIC steps with NLGEOM=YES.
-void check_shell_formulation(const Model& m, const ShellSection& sec) {
+/// checks: explicit steps and *STATIC steps (NLGEOM=NO: elastic sections, the linear theory
+/// about the reference).
+void check_shell_formulation(const Model& m, const ShellSection& sec, const Material& mat) {
   const std::string what = "*SHELL SECTION, ELSET=" + sec.elset +
                            (sec.formulation.empty() ? std::string(" (its S3/S3R run as FPM triangles)")
                                                     : ", FORMULATION=" + sec.formulation);
@@ -153,10 +154,10 @@ void check_shell_formulation(const Model& m, const ShellSection& sec) {
     if (s.frequency || s.buckle || s.dynamic || s.modal)
       throw InputError(sec.loc, what + step + " is not *STATIC or *DYNAMIC, EXPLICIT: FPM triangles run in explicit "
                                              "dynamic steps and *STATIC steps only");
-    if (!s.nlgeom)
-      throw InputError(sec.loc, what + step + " is a geometrically linear *STATIC step: FPM triangles run in static "
-                                             "steps with NLGEOM=YES so far (their update is incremental; write "
-                                             "*STEP, NLGEOM=YES)");
+    if (!s.nlgeom && mat.plastic())
+      throw InputError(sec.loc, what + step + " is a geometrically linear *STATIC step, and material '" + mat.name +
+                                    "' yields (*PLASTIC): FPM triangles yield in static steps with NLGEOM=YES only "
+                                    "so far (write *STEP, NLGEOM=YES)");
   }
 }
 
@@ -193,7 +194,7 @@ void check_sections(const Model& m) {
     const auto mat = m.materials.find(sec.material);
     if (mat == m.materials.end())
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
-    if (sec.has_fpm()) check_shell_formulation(m, sec);
+    if (sec.has_fpm()) check_shell_formulation(m, sec, mat->second);
     check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, temperatures);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
@@ -237,9 +238,10 @@ void check_sections(const Model& m) {
       if (s.frequency || s.buckle || s.dynamic || s.modal)
         throw InputError(sec.loc, step + " is not *STATIC or *DYNAMIC, EXPLICIT: beams run in explicit dynamic steps "
                                          "and *STATIC steps only");
-      if (!s.nlgeom)
-        throw InputError(sec.loc, step + " is a geometrically linear *STATIC step: beams run in static steps with "
-                                         "NLGEOM=YES so far (their update is incremental; write *STEP, NLGEOM=YES)");
+      if (!s.nlgeom && mt.plastic())
+        throw InputError(sec.loc, step + " is a geometrically linear *STATIC step, and material '" + mt.name +
+                                         "' yields (*PLASTIC): beams yield in static steps with NLGEOM=YES only so far "
+                                         "(write *STEP, NLGEOM=YES)");
     }
     claim(sec.elset, sec.loc, SectionKeyword::Beam);
   }

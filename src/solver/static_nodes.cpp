@@ -44,7 +44,9 @@ void StaticProblem::hold_frame_spins() {
       held[q * n + 5] = 1;  // no spin about d: MITC4 has no drilling stiffness
       continue;
     }
-    const Vec3<double> t1{st.t1x[n], st.t1y[n], st.t1z[n]}, d{st.dx[n], st.dy[n], st.dz[n]};
+    // A linear step's spins are about the reference frame (linear_configuration's).
+    const Vec3<double> t1 = step.nlgeom ? Vec3<double>{st.t1x[n], st.t1y[n], st.t1z[n]} : Vec3<double>{st.r1x[n], st.r1y[n], st.r1z[n]};
+    const Vec3<double> d = step.nlgeom ? Vec3<double>{st.dx[n], st.dy[n], st.dz[n]} : Vec3<double>{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]};
     const Vec3<double> frame[3] = {t1, cross(d, t1), d};
     for (int j = 0; j < 3; ++j) {
       if (!(global & (1u << j))) continue;

@@ -79,7 +79,8 @@ TEST(GpuStaticPlasticity, PlasticFpmCubeStretchMatchesTheIncrementalReturn) {
 }
 
 // A geometrically linear step's small-strain theory runs on the CPU's engine only so far: the
-// CUDA engine refuses it with the step's line and the way out, and the CPU runs the same deck.
+// CUDA engine refuses it with the step's line and the way out, and the CPU runs the same deck,
+// asked for by name or by auto.
 TEST(GpuStaticPlasticity, LinearStepIsRefusedByTheCudaEngineWithTheWayOut) {
   NEED_GPU();
   const std::string dir = scratch_dir("gpu_plastic_bar_linear");
@@ -89,6 +90,7 @@ TEST(GpuStaticPlasticity, LinearStepIsRefusedByTheCudaEngineWithTheWayOut) {
   EXPECT_NE(log.find("bar.inp:"), std::string::npos) << log;
   EXPECT_NE(log.find("--backend cpu"), std::string::npos) << log;
   ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/cpu", "--backend cpu", &log), 0) << log;
+  ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/auto", "", &log), 0) << log;
 }
 
 // Plastic shells in NLGEOM static steps: the strips of tests/integration/

@@ -10,53 +10,27 @@
 //  - an explicit step after the tip-force step, the load held, stays where the static step
 //    left the beam;
 //  - a J2 beam (sigma_y 250, H 1000, E 200e3) stretched 1 % in 10 increments: each fibre's
-//    uniaxial return on the sum of the increments' strains, N = sigma A.
+//    uniaxial return on the sum of the increments' strains, N = sigma A;
+//  - a geometrically linear step (NLGEOM=NO): P L^3 / 3 EI and its energy; an explicit step
+//    after it stays at rest.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include "run_util.hpp"
+#include "static_fpm_decks.hpp"
 
 namespace halfstep::test {
 namespace {
 
-constexpr double kL = 10, kE = 1.2e6, kEI = kE * 1.0 * 0.001 / 12;
-constexpr int kN = 20;
+using namespace static_fpm::beam;
+using static_fpm::kClamp;
+using static_fpm::kTipHistory;
 
-/// The cantilever's model data with material lines `law` after *ELASTIC (E, nu 0).
-std::string beam_model(double E, const std::string& law) {
-  std::ostringstream d;
-  d.precision(17);
-  d << "*HEADING\nFPM beam cantilever\n*NODE\n";
-  for (int i = 0; i <= kN; ++i) d << i + 1 << ", " << kL * i / kN << ", 0, 0\n";
-  d << "*ELEMENT, TYPE=B31, ELSET=BEAM\n";
-  for (int i = 0; i < kN; ++i) d << i + 1 << ", " << i + 1 << ", " << i + 2 << "\n";
-  d << "*NSET, NSET=TIP\n" << kN + 1 << "\n*NSET, NSET=ROOT\n1\n*MATERIAL, NAME=M\n*ELASTIC\n" << E << ", 0.\n"
-    << law << "*DENSITY\n1.\n*BEAM SECTION, ELSET=BEAM, MATERIAL=M, SECTION=RECT\n1., 0.1\n0., 1., 0.\n";
-  return d.str();
-}
-
-const std::string kClamp = "*BOUNDARY\nROOT, 1, 6\n";
-const std::string kTipHistory = "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nU\n";
-
-/// Runs deck in a fresh scratch folder `name`; the tip's U1, U3 at the last history row.
+/// The cantilever deck's run on the CPU engine: the tip's U1, U3 at the last history row.
 std::pair<double, double> run_tip(const std::string& name, const std::string& deck, std::string* dir_out = nullptr) {
-  const std::string dir = scratch_dir(name);
-  std::ofstream(dir + "/beam.inp") << deck;
-  std::string out;
-  EXPECT_EQ(run_halfstep(dir + "/beam.inp", dir + "/out", "--backend cpu", &out), 0) << out;
-  if (dir_out) *dir_out = dir;
-  const auto avg = last_time_average(read_csv(dir + "/out/history/TIP.csv"));
-  return {avg.at("U1"), avg.at("U3")};
-}
-
-std::string tip_load(int dof, double value) {
-  std::ostringstream d;
-  d.precision(17);
-  d << "*CLOAD\n" << kN + 1 << ", " << dof << ", " << value << "\n";
-  return d.str();
+  return static_fpm::run_tip(name, "beam.inp", deck, "--backend cpu", dir_out);
 }
 
 TEST(StaticFpmBeam, TipForceFollowsTheElasticaInOneIncrement) {
@@ -125,6 +99,56 @@ TEST(StaticFpmBeam, PlasticStretchMatchesTheIncrementalReturn) {
   const double rf = h.rows.back()[static_cast<std::size_t>(h.col("RF1"))];
   std::printf("FPM J2 beam: RF1 %.9g, closed form %.9g (sigma %.6g, alpha %.6g)\n", -rf, sigma * area, sigma, alpha);
   EXPECT_NEAR(-rf, sigma * area, 1e-6 * sigma * area);
+}
+
+// A geometrically linear step (RowOperator::linear_forces: K(ref) x) under the elastica's
+// load: the tip at P L^3 / 3 EI with no shortening, the strain energy P w / 2, the root's
+// moment P L (SM at the first element's middle: P (L - L / 2n)); an explicit step after it,
+// under a small load, stays where the linear step left the beam.
+TEST(StaticFpmBeam, LinearStepGivesBeamTheory) {
+  const double P = kEI / (kL * kL);
+  std::string dir;
+  const auto [u, w] = run_tip("static_fpm_beam_linear", beam_model(kE, "") + kClamp + "*STEP\n*STATIC\n1., 1.\n" +
+                                                            tip_load(3, P) + kTipHistory +
+                                                            "*OUTPUT, FIELD\n*ELEMENT OUTPUT\nSM\n*END STEP\n",
+                              &dir);
+  const double beam = P * kL * kL * kL / (3 * kEI);
+  std::printf("FPM beam, linear step: w %.12e, P L^3 / 3 EI %.12e, u %.3e\n", w, beam, u);
+  EXPECT_NEAR(w, beam, 1e-9 * beam);
+  EXPECT_NEAR(u, 0, 1e-12 * kL);
+  const Csv energy = read_csv(dir + "/out/energy.csv");
+  ASSERT_FALSE(energy.rows.empty());
+  const double internal = energy.rows.back()[static_cast<std::size_t>(energy.col("internal"))];
+  EXPECT_NEAR(internal, 0.5 * P * w, 1e-9 * P * w);
+  // SM1, the moment about n1 = y, of the first element (Abaqus's sign: a tip force along +z
+  // bends it negative).
+  const auto frames = pvd_frames(dir + "/out/beam.pvd");
+  ASSERT_FALSE(frames.empty());
+  const std::vector<double> sm = read_vtu_array(dir + "/out/" + frames.back().second, "SM");
+  ASSERT_EQ(sm.size(), 3u * kN);
+  const double root = P * (kL - 0.5 * kL / kN);
+  std::printf("FPM beam, linear step: SM1 of element 1 %.12e (-P (L - L / 2n) %.12e)\n", sm[0], -root);
+  EXPECT_NEAR(sm[0], -root, 1e-9 * root);
+}
+
+TEST(StaticFpmBeam, AnExplicitStepAfterALinearStepStaysAtRest) {
+  const double P = 1e-3 * kEI / (kL * kL);
+  std::string dir;
+  run_tip("static_fpm_beam_linear_then_explicit", beam_model(kE, "") + kClamp + "*STEP\n*STATIC\n1., 1.\n" + tip_load(3, P) +
+                                                      kTipHistory + "*END STEP\n*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n" +
+                                                      kTipHistory + "*END STEP\n",
+          &dir);
+  const Csv h = read_csv(dir + "/out/history/TIP.csv");
+  ASSERT_GT(h.rows.size(), 3u);
+  EXPECT_NEAR(h.rows.back()[0], 1.01, 1e-9);
+  double w_static = 0;
+  for (const auto& r : h.rows)
+    if (r[0] <= 1.0 + 1e-12) w_static = r[static_cast<std::size_t>(h.col("U3"))];
+  const double w_end = h.rows.back()[static_cast<std::size_t>(h.col("U3"))];
+  std::printf("FPM beam: linear static tip w %.9e, after the explicit step %.9e\n", w_static, w_end);
+  ASSERT_GT(w_static, 0.0);
+  // The linear solution is the nonlinear one to (w / L)^2 ~ 1e-8: the explicit step's motion is that small.
+  EXPECT_NEAR(w_end, w_static, 1e-6 * w_static);
 }
 
 }  // namespace

@@ -14,70 +14,28 @@
 //    left the strip (the FPM state and the node frames carry over);
 //  - a J2 strip (sigma_y 250, H 1000, E 200e3) stretched 1 % in 10 increments: the update's
 //    uniaxial closed form (the sums of the increments' strains, the lateral contraction's
-//    elastic and plastic parts), the reaction within 1e-6.
+//    elastic and plastic parts), the reaction within 1e-6;
+//  - a geometrically linear step (NLGEOM=NO) under the elastica's load: P L^3 / (3 EI); an
+//    explicit step after it stays at rest.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include "run_util.hpp"
+#include "static_fpm_decks.hpp"
 
 namespace halfstep::test {
 namespace {
 
-constexpr double kL = 10, kB = 1, kT = 0.1, kE = 1.2e6, kEI = kE * kB * kT * kT * kT / 12;
-constexpr int kNx = 20, kNy = 2;
+using namespace static_fpm::strip;
+using static_fpm::kClamp;
+using static_fpm::kTipHistory;
 
-int node_id(int i, int j) { return j * (kNx + 1) + i + 1; }
-
-/// The strip's model data: nodes, triangles, sets TIP and ROOT, material (E, nu, `law` lines
-/// after *ELASTIC), the FPM section.
-std::string strip_model(double E, double nu, const std::string& law) {
-  std::ostringstream d;
-  d.precision(17);
-  d << "*HEADING\nFPM triangle strip\n*NODE\n";
-  for (int j = 0; j <= kNy; ++j)
-    for (int i = 0; i <= kNx; ++i) d << node_id(i, j) << ", " << kL * i / kNx << ", " << kB * j / kNy << ", 0\n";
-  d << "*ELEMENT, TYPE=S3, ELSET=PLATE\n";
-  int e = 1;
-  for (int j = 0; j < kNy; ++j)
-    for (int i = 0; i < kNx; ++i) {
-      d << e++ << ", " << node_id(i, j) << ", " << node_id(i + 1, j) << ", " << node_id(i + 1, j + 1) << "\n";
-      d << e++ << ", " << node_id(i, j) << ", " << node_id(i + 1, j + 1) << ", " << node_id(i, j + 1) << "\n";
-    }
-  d << "*NSET, NSET=ROOT\n";
-  for (int j = 0; j <= kNy; ++j) d << node_id(0, j) << "\n";
-  d << "*NSET, NSET=TIP\n";
-  for (int j = 0; j <= kNy; ++j) d << node_id(kNx, j) << "\n";
-  d << "*MATERIAL, NAME=M\n*ELASTIC\n" << E << ", " << nu << "\n" << law << "*DENSITY\n1.\n"
-    << "*SHELL SECTION, ELSET=PLATE, MATERIAL=M, FORMULATION=FPM\n" << kT << ", 5\n";
-  return d.str();
-}
-
-/// *CLOAD lines spreading `total` over the tip's nodes (half at the two edge nodes) on dof.
-std::string tip_load(int dof, double total) {
-  std::ostringstream d;
-  d.precision(17);
-  d << "*CLOAD\n";
-  for (int j = 0; j <= kNy; ++j) d << node_id(kNx, j) << ", " << dof << ", " << total / kNy * (j == 0 || j == kNy ? 0.5 : 1) << "\n";
-  return d.str();
-}
-
-/// Runs deck (written into a fresh scratch folder `name`) and returns the tip's mean U1, U3
-/// at the last history row.
+/// The strip deck's run on the CPU engine: the tip's mean U1, U3 at the last history row.
 std::pair<double, double> run_tip(const std::string& name, const std::string& deck, std::string* dir_out = nullptr) {
-  const std::string dir = scratch_dir(name);
-  std::ofstream(dir + "/strip.inp") << deck;
-  std::string out;
-  EXPECT_EQ(run_halfstep(dir + "/strip.inp", dir + "/out", "--backend cpu", &out), 0) << out;
-  if (dir_out) *dir_out = dir;
-  const auto avg = last_time_average(read_csv(dir + "/out/history/TIP.csv"));
-  return {avg.at("U1"), avg.at("U3")};
+  return static_fpm::run_tip(name, "strip.inp", deck, "--backend cpu", dir_out);
 }
-
-const std::string kClamp = "*BOUNDARY\nROOT, 1, 6\n";
-const std::string kTipHistory = "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nU\n";
 
 TEST(StaticFpmTri, TipForceFollowsTheElasticaInOneIncrement) {
   const double P = kEI / (kL * kL);
@@ -128,6 +86,39 @@ TEST(StaticFpmTri, AnExplicitStepAfterTheStaticOneStaysAtRest) {
   std::printf("FPM triangle strip: static tip w %.9e, after the explicit step %.9e\n", w_static, w_end);
   ASSERT_GT(w_static, 0.0);
   // Equilibrium to the static step's tolerance: the explicit step's motion is round-off's.
+  EXPECT_NEAR(w_end, w_static, 1e-6 * w_static);
+}
+
+// The geometrically linear step (NLGEOM=NO: RowOperator::linear_forces, K(ref) x) under the
+// elastica's load: beam theory whatever the load, no shortening; an explicit step after it,
+// under a small load, stays where it left the strip.
+TEST(StaticFpmTri, LinearStepGivesBeamTheory) {
+  const double P = kEI / (kL * kL);
+  const auto [u, w] = run_tip("static_fpm_tri_linear_step", strip_model(kE, 0, "") + kClamp + "*STEP\n*STATIC\n1., 1.\n" +
+                                                                tip_load(3, P) + kTipHistory + "*END STEP\n");
+  const double beam = P * kL * kL * kL / (3 * kEI);
+  std::printf("FPM triangle strip, linear step: w %.9e, P L^3 / 3 EI %.9e, u %.3e\n", w, beam, u);
+  EXPECT_NEAR(w, beam, 2e-4 * beam);
+  EXPECT_NEAR(u, 0, 1e-9 * kL);
+}
+
+TEST(StaticFpmTri, AnExplicitStepAfterALinearStepStaysAtRest) {
+  const double P = 1e-3 * kEI / (kL * kL);
+  std::string dir;
+  const std::string deck = strip_model(kE, 0, "") + kClamp + "*STEP\n*STATIC\n1., 1.\n" + tip_load(3, P) + kTipHistory +
+                           "*END STEP\n*STEP\n*DYNAMIC, EXPLICIT\n, 0.01\n" + kTipHistory + "*END STEP\n";
+  run_tip("static_fpm_tri_linear_then_explicit", deck, &dir);
+  const Csv h = read_csv(dir + "/out/history/TIP.csv");
+  ASSERT_GT(h.rows.size(), 6u);
+  double w_static = 0, w_end = 0;
+  EXPECT_NEAR(h.rows.back()[0], 1.01, 1e-9);
+  for (const auto& r : h.rows) {
+    if (static_cast<int>(r[static_cast<std::size_t>(h.col("node"))]) != node_id(kNx, 1)) continue;
+    if (r[0] <= 1.0 + 1e-12) w_static = r[static_cast<std::size_t>(h.col("U3"))];
+    w_end = r[static_cast<std::size_t>(h.col("U3"))];
+  }
+  std::printf("FPM triangle strip: linear static tip w %.9e, after the explicit step %.9e\n", w_static, w_end);
+  ASSERT_GT(w_static, 0.0);
   EXPECT_NEAR(w_end, w_static, 1e-6 * w_static);
 }
 

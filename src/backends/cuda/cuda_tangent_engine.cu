@@ -23,6 +23,7 @@
 
 #include "backends/cuda/device_memory.cuh"
 #include "backends/cuda/forall.cuh"
+#include "backends/cuda/row_device.cuh"
 #include "core/dual.hpp"
 #include "core/error.hpp"
 #include "core/lap_timer.hpp"
@@ -49,21 +50,29 @@ using cuda::DeviceArray;
 constexpr int kBlock = 128;
 
 /// Node n's generalized force summed over its slots in the host operator's order: continuum
-/// slots (3 values) then shell corners (5 values), into ndn values per node.
+/// slots (3 values), shell corners (5 values), then row elements' corners (6 values), into
+/// ndn values per node.
 struct NodeForceBody {
   const int *slot_ptr, *slots;
   const double* slot_force;
   const int *shell_ptr, *shell_slots;  ///< null without shells
   const double* shell_force;
+  const int *row_ptr, *row_corners;    ///< null without row elements
+  const double* row_force;
   int ndn;
   double* f;
   __device__ void operator()(int n) const {
-    double g[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    double g[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     if (slot_ptr) add_slot_forces3(slot_ptr, slots, slot_force, n, g);
     if (shell_ptr)
       for (int s = shell_ptr[n]; s < shell_ptr[n + 1]; ++s) {
         const std::size_t slot = static_cast<std::size_t>(shell_slots[s]);
         for (int k = 0; k < 5; ++k) g[k] += shell_force[5 * slot + k];
+      }
+    if (row_ptr)
+      for (int s = row_ptr[n]; s < row_ptr[n + 1]; ++s) {
+        const std::size_t corner = static_cast<std::size_t>(row_corners[s]);
+        for (int k = 0; k < 6; ++k) g[k] += row_force[6 * corner + k];
       }
     for (int k = 0; k < ndn; ++k) f[static_cast<std::size_t>(ndn) * n + k] = g[k];
   }
@@ -151,6 +160,7 @@ class Engine final : public CudaTangentEngine {
     }
     if (sys_.shell.num_elements > 0)
       cuda::forall(0, sys_.shell.num_elements, kBlock, stream_, ShellForceBody{shell_view(), shell_force_.get(), shell_energy_.get()});
+    if (rows_) rows_->forces(stream_, u_.get(), t1_.get(), d_.get());
     cuda::forall(0, nn, 256, stream_, node_force_body());
     const int ne = sm.num_elements;
     const int blocks = (ne + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread);
@@ -172,6 +182,7 @@ class Engine final : public CudaTangentEngine {
     double w = 0;
     for (double p : partial) w += p;
     for (double p : shell_energy) w += p;
+    if (rows_) w += rows_->work();
     stats_.internal_force_seconds += seconds_since(t0);
     return w;
   }
@@ -182,6 +193,9 @@ class Engine final : public CudaTangentEngine {
     const SolidMesh& sm = sys_.solid;
     const int nn = sys_.num_nodes;
     if (x.size() != static_cast<std::size_t>(ndn_) * nn) throw RunError("CUDA tangent engine: x of the wrong size");
+    if (rows_)  // their linear theory writes their state: the small-strain path (set_small_strain)
+      throw RunError("FPM beams and triangles in a geometrically linear static step run on the CPU's tangent engine "
+                     "so far: run with --backend cpu, or give the step NLGEOM=YES");
     upload_configuration(ref);
     upload_thermal(thermal ? *thermal : std::vector<double>{});
     xlin_.resize(x.size());
@@ -397,6 +411,11 @@ class Engine final : public CudaTangentEngine {
     partial_.resize(std::max<std::size_t>(1, (ne + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread)));
     u_.resize(3 * nn);
     f_.resize(static_cast<std::size_t>(ndn_) * nn);
+    if (sys_.shell.num_elements > 0 || op_.rows().num_elements() > 0) {  // node frames
+      d_.resize(3 * nn);
+      t1_.resize(3 * nn);
+    }
+    if (op_.rows().num_elements() > 0) rows_ = std::make_unique<cuda::RowDevice>(op_, op_.rest());
     if (sys_.shell.num_elements > 0) {
       const std::size_t ns = static_cast<std::size_t>(sys_.shell.num_elements);
       shell_conn_.assign(sys_.shell.conn);
@@ -429,8 +448,6 @@ class Engine final : public CudaTangentEngine {
         d0[3 * n + 2] = sys_.dir0z[n];
       }
       d0_.assign(d0);
-      d_.resize(3 * nn);
-      t1_.resize(3 * nn);
       shell_slot_ptr_.assign(sys_.shell.node_slot_ptr);
       shell_slots_.assign(sys_.shell.node_slots);
       shell_force_.resize(20 * ns);
@@ -482,9 +499,9 @@ class Engine final : public CudaTangentEngine {
     check(cudaMemcpyAsync(u_.get(), c.u.data(), c.u.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
           "copy displacements");
     upload_thermal(c.thermal);
-    if (sys_.shell.num_elements == 0) return;
+    if (sys_.shell.num_elements == 0 && !rows_) return;
     if (c.d.size() != d_.size() || c.t1.size() != t1_.size())
-      throw RunError("CUDA tangent engine: a shell model's configuration needs directors and triads");
+      throw RunError("CUDA tangent engine: a shell or FPM model's configuration needs directors and triads");
     check(cudaMemcpyAsync(d_.get(), c.d.data(), c.d.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
           "copy directors");
     check(cudaMemcpyAsync(t1_.get(), c.t1.data(), c.t1.size() * sizeof(double), cudaMemcpyHostToDevice, stream_),
@@ -495,19 +512,22 @@ class Engine final : public CudaTangentEngine {
     // The second-order dual kernels of every continuum kind took ptxas over 26 minutes for
     // this file (and had not finished): the device side is not built yet.
     if (ref)
-      throw RunError("plasticity in a geometrically linear static step (the small-strain theory) runs on the CPU's "
-                     "tangent engine so far: run with --backend cpu, or give the step NLGEOM=YES");
+      throw RunError(std::string(rows_ ? "FPM beams and triangles" : "plasticity") +
+                     " in a geometrically linear static step (the small-strain theory) run on the CPU's tangent engine "
+                     "so far: run with --backend cpu, or give the step NLGEOM=YES");
   }
 
   void set_material_state(const std::vector<double>& converged) override {
     // The operator's layout (StructureOperator::material_state): the continuum's points,
-    // then the plastic shells' section points.
+    // the plastic shells' section points, then the row elements' states.
     const SolidMesh& sm = sys_.solid;
     const std::size_t solid_n = static_cast<std::size_t>(sm.state_size) * sm.num_points;
-    const std::size_t shell_n = op_.material_state_size() - solid_n;
-    if (!converged.empty() && converged.size() != solid_n + shell_n)
+    const std::size_t row_n = rows_ ? rows_->state_size() : 0;
+    const std::size_t shell_n = op_.material_state_size() - solid_n - row_n;
+    if (!converged.empty() && converged.size() != solid_n + shell_n + row_n)
       throw RunError("CUDA tangent engine: material state of the wrong size (" + std::to_string(converged.size()) +
-                     " values for " + std::to_string(solid_n + shell_n) + ")");
+                     " values for " + std::to_string(solid_n + shell_n + row_n) + ")");
+    if (rows_ && !converged.empty()) rows_->set_state(converged.data() + solid_n + shell_n);
     if (sm.state_size > kMaxPointState)
       throw RunError("CUDA tangent engine: " + std::to_string(sm.state_size) + " state values per point, at most " +
                      std::to_string(kMaxPointState));
@@ -525,7 +545,9 @@ class Engine final : public CudaTangentEngine {
 
   void trial_material_state(std::vector<double>& s) override {
     const std::size_t solid_n = state_on_ ? state_trial_.size() : 0, shell_n = shell_state_on_ ? shell_state_trial_.size() : 0;
-    s.resize(solid_n + shell_n);
+    const std::size_t row_n = rows_ ? rows_->state_size() : 0;
+    s.resize(solid_n + shell_n + row_n);
+    if (row_n) rows_->trial_state(s.data() + solid_n + shell_n, stream_);
     if (s.empty()) return;
     if (solid_n)
       check(cudaMemcpyAsync(s.data(), state_trial_.get(), solid_n * sizeof(double), cudaMemcpyDeviceToHost, stream_),
@@ -562,8 +584,9 @@ class Engine final : public CudaTangentEngine {
   NodeForceBody node_force_body() {
     const bool solids = sys_.solid.num_elements > 0, shells = sys_.shell.num_elements > 0;
     return NodeForceBody{solids ? slot_ptr_.get() : nullptr, slots_.get(), slot_force_.get(),
-                         shells ? shell_slot_ptr_.get() : nullptr, shell_slots_.get(), shell_force_.get(), ndn_,
-                         f_.get()};
+                         shells ? shell_slot_ptr_.get() : nullptr, shell_slots_.get(), shell_force_.get(),
+                         rows_ ? rows_->node_ptr() : nullptr, rows_ ? rows_->node_corners() : nullptr,
+                         rows_ ? rows_->corner_forces() : nullptr, ndn_, f_.get()};
   }
 
   /// Launches the element-matrix kernel of every group into k_.
@@ -593,6 +616,8 @@ class Engine final : public CudaTangentEngine {
       cuda::forall(0, 20 * sys_.shell.num_elements, matrix_block_, stream_, ShellMatrixBody<true>{shell_view(), shell_k});
     else if (sys_.shell.num_elements > 0)
       cuda::forall(0, 20 * sys_.shell.num_elements, matrix_block_, stream_, ShellMatrixBody<false>{shell_view(), shell_k});
+    if (rows_)
+      rows_->matrices(stream_, u_.get(), t1_.get(), d_.get(), k_.get() + op_.matrix_offset(op_.first_row()), matrix_block_);
     check(cudaGetLastError(), "element matrix launch");
   }
 
@@ -836,6 +861,7 @@ class Engine final : public CudaTangentEngine {
   DeviceArray<std::size_t> shell_first_;
   DeviceArray<double> shell_state_old_, shell_state_trial_;
   bool shell_state_on_ = false;  ///< the model has plastic shells and a state was set
+  std::unique_ptr<cuda::RowDevice> rows_;  ///< the row elements (FPM triangles, beams; null without)
 
   JacobiCg cg_;  ///< the iterative solver (gpu-cg)
 };
@@ -845,11 +871,6 @@ class Engine final : public CudaTangentEngine {
 std::unique_ptr<TangentEngine> make_cuda_tangent_engine(const StructureOperator& op, const std::vector<int>& equation,
                                                         int equations, const TangentOptions& opt,
                                                         const DofCombinations* combined) {
-  // The row families (FPM triangles) have a CPU tangent only so far; `auto` then runs the
-  // static step on the CPU (backend_factory.cpp), --backend cuda stops here with the reason.
-  if (op.rows().num_elements() > 0)
-    throw RunError("the GPU tangent engine has no tangent for FPM beams and triangles yet: run the static step with --backend "
-                   "cpu (or auto)");
   return std::make_unique<Engine>(op, equation, equations, opt, combined);
 }
 
