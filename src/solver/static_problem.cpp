@@ -240,7 +240,8 @@ void StaticProblem::start_engine() {
   // asked for by name, the engine refuses it below at the step's line. Yielding FPM beams and
   // triangles likewise: their element evaluations agree with the CPU's to 1e-14, but a
   // stretched J2 strip's Newton stalled on the GPU from the first increment that started
-  // yielded (docs/theory.md, "FPM triangle"), which is not understood yet.
+  // yielded: the return's on-surface test decides the first tangent by round-off, and the
+  // device's rounding (FMA) falls on the elastic side (docs/theory.md, "FPM triangle").
   const bool gpu_solver =
       opt.tangent.solver == LinearSolverKind::Cudss || opt.tangent.solver == LinearSolverKind::GpuCg;
   const bool rows_yield = op.rows().yields();
