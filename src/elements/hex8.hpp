@@ -14,28 +14,11 @@
 #include "core/host_device.hpp"
 #include "core/mat3.hpp"
 #include "core/vec3.hpp"
+#include "elements/is_lanes.hpp"
 #include "materials/material_law.hpp"
 #include "materials/solid_material.hpp"
 
 namespace halfstep {
-
-namespace autodiff {
-template <int N>
-struct DualLanes;  // core/dual_lanes.hpp
-}  // namespace autodiff
-
-/// Whether T is lanes of derivatives (the CPU engine's element matrices). The hexahedra's
-/// reference geometry carries no derivative and is then computed in double: in the lanes,
-/// every operation on a constant still tests its flag (24 % of an NLGEOM C3D8 run's time).
-template <class T>
-struct IsLanes {
-  static constexpr bool value = false;
-};
-/// DualLanes<N>.
-template <int N>
-struct IsLanes<autodiff::DualLanes<N>> {
-  static constexpr bool value = true;
-};
 
 /// The value parts of 8 points in lanes (IsLanes), whose derivatives are zero.
 template <class T>
