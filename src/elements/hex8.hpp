@@ -12,19 +12,13 @@
 #pragma once
 
 #include "core/host_device.hpp"
+#include "core/is_lanes.hpp"
 #include "core/mat3.hpp"
 #include "core/vec3.hpp"
-#include "elements/is_lanes.hpp"
 #include "materials/material_law.hpp"
 #include "materials/solid_material.hpp"
 
 namespace halfstep {
-
-/// The value parts of 8 points in lanes (IsLanes), whose derivatives are zero.
-template <class T>
-HS_HD void lane_values(const Vec3<T> p[8], Vec3<double> out[8]) {
-  for (int a = 0; a < 8; ++a) out[a] = {p[a].x.v, p[a].y.v, p[a].z.v};
-}
 
 /// Natural-coordinate signs of the 8 nodes (Abaqus C3D8 order: bottom face 1-4, top 5-8).
 HS_HD int hex8_sign(int a, int axis) {
@@ -131,10 +125,10 @@ template <class T>
 HS_HD bool hex8_reference(const Vec3<T> X[8], Hex8Ref<T>& r) {
   if constexpr (IsLanes<T>::value) {  // in double, the constants then converted (IsLanes)
     Vec3<double> Xd[8];
-    lane_values(X, Xd);
+    lane_values(X, 8, Xd);
     Hex8Ref<double> rd;
     if (!hex8_reference(Xd, rd)) return false;
-    for (int a = 0; a < 8; ++a) r.b[a] = {T(rd.b[a].x), T(rd.b[a].y), T(rd.b[a].z)};
+    from_values(rd.b, 8, r.b);
     r.volume = T(rd.volume);
     for (int i = 0; i < 4; ++i)
       for (int a = 0; a < 8; ++a) r.gamma[i][a] = T(rd.gamma[i][a]);

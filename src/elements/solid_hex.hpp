@@ -55,12 +55,12 @@ HS_HD void hex8_natural(T xi, T eta, T zeta, Vec3<T> dn[8], T* N) {
 /// detJ <= 0 (inverted or flat there) b is left as the natural derivatives.
 template <class T>
 HS_HD T hex8_gradients(const Vec3<T> X[8], Vec3<T> b[8]) {
-  if constexpr (IsLanes<T>::value) {  // in double, then converted (hex8.hpp, IsLanes)
+  if constexpr (IsLanes<T>::value) {  // in double, then converted (core/is_lanes.hpp)
     Vec3<double> Xd[8], bd[8];
-    lane_values(X, Xd);
-    lane_values(b, bd);
+    lane_values(X, 8, Xd);
+    lane_values(b, 8, bd);
     const double det = hex8_gradients(Xd, bd);
-    for (int a = 0; a < 8; ++a) b[a] = {T(bd[a].x), T(bd[a].y), T(bd[a].z)};
+    from_values(bd, 8, b);
     return T(det);
   }
   Mat3<T> J = scaled_identity(T(0));

@@ -104,12 +104,12 @@ HS_HD T hex20_gauss(int n, int g, T& xi, T& eta, T& zeta) {
 /// gets the shape functions.
 template <class T>
 HS_HD T hex20_gradients(const Vec3<T> X[20], int n, int g, Vec3<T> b[20], T* N = nullptr) {
-  if constexpr (IsLanes<T>::value) {  // in double, then converted (hex8.hpp, IsLanes)
+  if constexpr (IsLanes<T>::value) {  // in double, then converted (core/is_lanes.hpp)
     Vec3<double> Xd[20], bd[20];
-    for (int a = 0; a < 20; ++a) Xd[a] = {X[a].x.v, X[a].y.v, X[a].z.v};
+    lane_values(X, 20, Xd);
     double Nd[20];
     const double wdet = hex20_gradients(Xd, n, g, bd, N ? Nd : static_cast<double*>(nullptr));
-    for (int a = 0; a < 20; ++a) b[a] = {T(bd[a].x), T(bd[a].y), T(bd[a].z)};
+    from_values(bd, 20, b);
     if (N)
       for (int a = 0; a < 20; ++a) N[a] = T(Nd[a]);
     return T(wdet);

@@ -18,9 +18,9 @@
 #include <cmath>
 
 #include "core/host_device.hpp"
+#include "core/is_lanes.hpp"
 #include "core/mat3.hpp"
 #include "core/vec3.hpp"
-#include "elements/is_lanes.hpp"
 #include "elements/solid_common.hpp"
 #include "materials/solid_material.hpp"
 
@@ -31,11 +31,11 @@ namespace solid_detail {
 /// X4-X1] / 6 (<= 0 when inverted or flat; b then zero).
 template <class T>
 HS_HD T tet4_gradients(const Vec3<T> X[4], Vec3<T> b[4]) {
-  if constexpr (IsLanes<T>::value) {  // in double, then converted (elements/is_lanes.hpp)
+  if constexpr (IsLanes<T>::value) {  // in double, then converted (core/is_lanes.hpp)
     Vec3<double> Xd[4], bd[4];
-    for (int a = 0; a < 4; ++a) Xd[a] = {X[a].x.v, X[a].y.v, X[a].z.v};
+    lane_values(X, 4, Xd);
     const double v = tet4_gradients(Xd, bd);
-    for (int a = 0; a < 4; ++a) b[a] = {T(bd[a].x), T(bd[a].y), T(bd[a].z)};
+    from_values(bd, 4, b);
     return T(v);
   }
   const Vec3<T> e1 = X[1] - X[0], e2 = X[2] - X[0], e3 = X[3] - X[0];
@@ -80,14 +80,12 @@ HS_HD void tet10_natural(const T L[4], Vec3<T> dn[10], T* N) {
 /// and detJ; when detJ <= 0 b is left as dn.
 template <class T>
 HS_HD T tet10_gradients(const Vec3<T> X[10], Vec3<T> b[10]) {
-  if constexpr (IsLanes<T>::value) {  // in double, then converted (elements/is_lanes.hpp)
+  if constexpr (IsLanes<T>::value) {  // in double, then converted (core/is_lanes.hpp)
     Vec3<double> Xd[10], bd[10];
-    for (int a = 0; a < 10; ++a) {
-      Xd[a] = {X[a].x.v, X[a].y.v, X[a].z.v};
-      bd[a] = {b[a].x.v, b[a].y.v, b[a].z.v};
-    }
+    lane_values(X, 10, Xd);
+    lane_values(b, 10, bd);
     const double det = tet10_gradients(Xd, bd);
-    for (int a = 0; a < 10; ++a) b[a] = {T(bd[a].x), T(bd[a].y), T(bd[a].z)};
+    from_values(bd, 10, b);
     return T(det);
   }
   Mat3<T> J = scaled_identity(T(0));

@@ -20,17 +20,13 @@
 
 #include "core/dual.hpp"
 #include "core/host_device.hpp"
+#include "core/is_lanes.hpp"
 #include "core/mat3.hpp"
 #include "materials/j2_plasticity.hpp"
 #include "materials/material_tangent.hpp"
 #include "materials/solid_material.hpp"
 
 namespace halfstep {
-
-namespace autodiff {
-template <int N>
-struct DualLanes;  // core/dual_lanes.hpp
-}  // namespace autodiff
 
 /// Most law evaluations one plane-stress point may take.
 constexpr int kPlaneStressIterations = 25;

@@ -4,6 +4,9 @@
 // Host/device code may name the trait without the lanes type, which is host only.
 #pragma once
 
+#include "core/host_device.hpp"
+#include "core/vec3.hpp"
+
 namespace halfstep {
 
 namespace autodiff {
@@ -22,5 +25,17 @@ template <int N>
 struct IsLanes<autodiff::DualLanes<N>> {
   static constexpr bool value = true;
 };
+
+/// The value parts of n points in lanes (IsLanes), whose derivatives are zero.
+template <class T>
+HS_HD void lane_values(const Vec3<T>* p, int n, Vec3<double>* out) {
+  for (int a = 0; a < n; ++a) out[a] = {p[a].x.v, p[a].y.v, p[a].z.v};
+}
+
+/// n points computed in double as constants of number type T (lanes with no derivative).
+template <class T>
+HS_HD void from_values(const Vec3<double>* p, int n, Vec3<T>* out) {
+  for (int a = 0; a < n; ++a) out[a] = {T(p[a].x), T(p[a].y), T(p[a].z)};
+}
 
 }  // namespace halfstep
