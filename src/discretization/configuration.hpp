@@ -9,6 +9,7 @@
 #include "discretization/structure_state.hpp"
 #include "discretization/structure_system.hpp"
 #include "core/vec3.hpp"
+#include "elements/rotation.hpp"
 
 namespace halfstep {
 
@@ -81,5 +82,27 @@ struct Configuration {
     a[3 * static_cast<std::size_t>(n) + 2] = v.z;
   }
 };
+
+/// The configuration of a geometrically linear analysis about ref at the generalized dofs x
+/// (q values per node: the translations, then the spins about ref's t1, d x t1 and, with
+/// spins = 3, d) into c (sized as ref): u the translations, and each node n with
+/// rotates(n) ref's frame turned by its spins (what a later step continues from).
+template <class Rotates>
+void linear_configuration(const Configuration& ref, const std::vector<double>& x, std::size_t q, int spins,
+                          Rotates&& rotates, Configuration& c) {
+  const std::size_t nn = c.u.size() / 3;
+  for (std::size_t n = 0; n < nn; ++n)
+    for (std::size_t k = 0; k < 3; ++k) c.u[3 * n + k] = x[q * n + k];
+  if (ref.t1.empty()) return;
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int i = static_cast<int>(n);
+    if (!rotates(i)) continue;
+    const Vec3<double> d0 = Configuration::at(ref.d, i), r1 = Configuration::at(ref.t1, i);
+    const Vec3<double> theta =
+        x[q * n + 3] * r1 + x[q * n + 4] * cross(d0, r1) + (spins == 3 ? x[q * n + 5] * d0 : Vec3<double>{0, 0, 0});
+    Configuration::set(c.d, i, normalized(rotate(theta, d0)));
+    Configuration::set(c.t1, i, normalized(rotate(theta, r1)));
+  }
+}
 
 }  // namespace halfstep

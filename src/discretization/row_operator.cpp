@@ -52,7 +52,6 @@ RowArgs<Mesh> row_args(const Mesh& mesh, const Configuration& c, const double* f
 
 RowOperator::RowOperator(const StructureSystem& sys, int threads)
     : sys_(sys), threads_(threads > 0 ? threads : default_threads()) {
-  std::size_t corners_total = 0;
   for_each_row_family([&](auto index) {
     using Mesh = std::tuple_element_t<decltype(index)::value, RowMeshes>;
     if constexpr (has_static_forces<Mesh>) {
@@ -65,7 +64,7 @@ RowOperator::RowOperator(const StructureSystem& sys, int threads)
       p.state_at = state_total_;
       p.state_rows = static_cast<std::size_t>(m.state_size);
       p.matrix_at = matrix_total_;
-      p.corner_at = corners_total;
+      p.corner_at = corner_total_;
       p.conn = &m.conn;
       p.slot_ptr = &m.node_slot_ptr;
       p.slots = &m.node_slots;
@@ -76,7 +75,7 @@ RowOperator::RowOperator(const StructureSystem& sys, int threads)
             p.pressure_at = element_pressure_offset(sys, *b.family);
       parts_.push_back(p);
       total_ += p.count;
-      corners_total += static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(p.count);
+      corner_total_ += static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(p.count);
       state_total_ += p.state_rows * static_cast<std::size_t>(p.count);
       const std::size_t size = static_cast<std::size_t>(kCornerDofs * p.corners);
       matrix_total_ += size * size * static_cast<std::size_t>(p.count);
@@ -150,11 +149,8 @@ double RowOperator::element_forces(const Configuration& c, std::vector<double>& 
     virgin = initial_states(c);
     old = virgin.data();
   }
-  std::size_t corners = 0;
-  for (const Part& p : parts_) corners += static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(p.count);
-  out.assign(kCornerDofs * corners, 0.0);
+  out.assign(kCornerDofs * corner_total_, 0.0);
   double work = 0;
-  std::size_t at = 0;  // the part's first corner force
   for (const Part& p : parts_) {
     with_static_family(sys_, p.family, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;
@@ -162,10 +158,10 @@ double RowOperator::element_forces(const Configuration& c, std::vector<double>& 
       std::vector<double> scratch(next ? 0 : p.state_rows * static_cast<std::size_t>(p.count));
       double* into = next ? next + p.state_at : scratch.data();
       forall(0, p.count, threads_,
-             RowForceBody<Mesh>{row_args(mesh, c, old + p.state_at), mesh.constants.data(), into, out.data() + at});
+             RowForceBody<Mesh>{row_args(mesh, c, old + p.state_at), mesh.constants.data(), into,
+                                 out.data() + kCornerDofs * p.corner_at});
       for (int e = 0; e < p.count; ++e) work += Mesh::work_of(StridedState<const double>{into + e, p.count});
     });
-    at += static_cast<std::size_t>(kCornerDofs * p.corners) * static_cast<std::size_t>(p.count);
   }
   return work;
 }
@@ -195,23 +191,13 @@ double RowOperator::linear_forces(const Configuration& ref, const std::vector<do
     throw std::logic_error("RowOperator::linear_forces: " + std::to_string(x.size()) + " dofs for " +
                            std::to_string(nn) + " nodes of 6");
   const std::vector<double> virgin = initial_states(ref);
-  // The linear configuration, where the geometry a later step continues from is read.
+  // The linear configuration (the static step's own), where the geometry a later step
+  // continues from is read.
   Configuration lin = ref;
   lin.u.assign(3 * nn, 0.0);
-  for (std::size_t n = 0; n < nn; ++n) {
-    for (std::size_t k = 0; k < 3; ++k) lin.u[3 * n + k] = x[kCornerDofs * n + k];
-    if (lin.t1.empty()) continue;
-    Vec3<double> t1 = Configuration::at(lin.t1, static_cast<int>(n)), d = Configuration::at(lin.d, static_cast<int>(n));
-    turn_node_frame(t1, d, &x[kCornerDofs * n + 3]);
-    d = normalized(d);  // kept orthonormal, as the static Newton corrections keep them
-    Configuration::set(lin.t1, static_cast<int>(n), normalized(t1 - dot(t1, d) * d));
-    Configuration::set(lin.d, static_cast<int>(n), d);
-  }
-  std::size_t corners = 0;
-  for (const Part& p : parts_) corners += static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(p.count);
-  out.assign(kCornerDofs * corners, 0.0);
+  linear_configuration(ref, x, kCornerDofs, 3, [&](int n) { return sys_.has_rotations(n); }, lin);
+  out.assign(kCornerDofs * corner_total_, 0.0);
   std::vector<double> energy(static_cast<std::size_t>(total_), 0.0);
-  std::size_t at = 0;  // the part's first corner force
   for (const Part& p : parts_) {
     with_static_family(sys_, p.family, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;
@@ -232,7 +218,7 @@ double RowOperator::linear_forces(const Configuration& ref, const std::vector<do
           for (std::size_t c = 0; c < p.state_rows; ++c) rate[c] += xe[s] * work[c].d;
         }
         RowSymmetrizeBody<size>{ke}(0);
-        double* fe = out.data() + at + static_cast<std::size_t>(size) * static_cast<std::size_t>(e);
+        double* fe = out.data() + kCornerDofs * p.corner_at + static_cast<std::size_t>(size) * static_cast<std::size_t>(e);
         double w = 0;
         for (int r = 0; r < size; ++r) {
           for (int s = 0; s < size; ++s) fe[r] += ke[r * size + s] * xe[s];
@@ -249,7 +235,6 @@ double RowOperator::linear_forces(const Configuration& ref, const std::vector<do
         into[Mesh::kWorkState] = w;
       });
     });
-    at += static_cast<std::size_t>(kCornerDofs * p.corners) * static_cast<std::size_t>(p.count);
   }
   double total = 0;
   for (double w : energy) total += w;  // element order: the same sum on any thread count
@@ -282,15 +267,13 @@ void RowOperator::add_pressure_forces(const Configuration& c, bool current, cons
 }
 
 void RowOperator::gather(int n, const std::vector<double>& forces, double* f) const {
-  std::size_t at = 0;
   for (const Part& p : parts_) {
     if (!p.slot_ptr->empty())
       for (int s = (*p.slot_ptr)[static_cast<std::size_t>(n)]; s < (*p.slot_ptr)[static_cast<std::size_t>(n) + 1]; ++s) {
         const std::size_t slot = static_cast<std::size_t>((*p.slots)[static_cast<std::size_t>(s)]);
-        const double* v = forces.data() + at + kCornerDofs * slot;
+        const double* v = forces.data() + kCornerDofs * (p.corner_at + slot);
         for (int i = 0; i < kCornerDofs; ++i) f[i] += v[i];
       }
-    at += static_cast<std::size_t>(kCornerDofs * p.corners) * static_cast<std::size_t>(p.count);
   }
 }
 

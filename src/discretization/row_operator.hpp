@@ -99,6 +99,13 @@ class RowOperator {
   };
   /// The families' blocks, in element order (what another backend mirrors).
   const std::vector<Part>& parts() const { return parts_; }
+  /// Corners of every element (element_forces gives 6 values each).
+  std::size_t num_corners() const { return corner_total_; }
+  /// The index of element e's corner a among them.
+  std::size_t corner_index(int e, int a) const {
+    const Part& p = part(e);
+    return p.corner_at + static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(e - p.first) + static_cast<std::size_t>(a);
+  }
 
  private:
   const Part& part(int e) const;
@@ -107,7 +114,7 @@ class RowOperator {
   int threads_;
   std::vector<Part> parts_;
   int total_ = 0;
-  std::size_t state_total_ = 0, matrix_total_ = 0;
+  std::size_t state_total_ = 0, matrix_total_ = 0, corner_total_ = 0;
 };
 
 }  // namespace halfstep

@@ -558,18 +558,9 @@ void StaticProblem::start_state() {
 }
 
 void StaticProblem::linear_configuration(const std::vector<double>& xs, Configuration& c) const {
-  for (std::size_t n = 0; n < nn; ++n)
-    for (int k = 0; k < 3; ++k) c.u[3 * n + k] = xs[q * n + k];
-  if (!rotations) return;
-  for (std::size_t n = 0; n < nn; ++n) {
-    const int i = static_cast<int>(n);
-    if (!sys.has_rotations(i)) continue;
-    const Vec3<double> d0 = Configuration::at(ref.d, i), r1 = Configuration::at(ref.t1, i);
-    const Vec3<double> theta =
-        xs[q * n + 3] * r1 + xs[q * n + 4] * cross(d0, r1) + (ndn == 6 ? xs[q * n + 5] * d0 : Vec3<double>{0, 0, 0});
-    Configuration::set(c.d, i, normalized(rotate(theta, d0)));
-    Configuration::set(c.t1, i, normalized(rotate(theta, r1)));
-  }
+  const Configuration none;  // without rotations: translations only
+  halfstep::linear_configuration(rotations ? ref : none, xs, q, ndn == 6 ? 3 : 2,
+                                 [&](int i) { return sys.has_rotations(i); }, c);
 }
 
 void StaticProblem::trial_configuration(const std::vector<double>& xs, Configuration& c) const {

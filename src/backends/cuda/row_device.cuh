@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -89,14 +88,12 @@ class RowDevice {
     const int nn = op.system().num_nodes;
     std::vector<int> ptr(static_cast<std::size_t>(nn) + 1, 0), corners;
     for (int n = 0; n < nn; ++n) {
-      rows.for_each_element_at(n, [&](int e, int a) { corners.push_back(static_cast<int>(corner_of(rows, e, a))); });
+      rows.for_each_element_at(n, [&](int e, int a) { corners.push_back(static_cast<int>(rows.corner_index(e, a))); });
       ptr[static_cast<std::size_t>(n) + 1] = static_cast<int>(corners.size());
     }
     node_ptr_.assign(ptr);
     node_corners_.assign(corners);
-    std::size_t total = 0;
-    for (const RowOperator::Part& p : rows.parts()) total += static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(p.count);
-    force_.resize(kFpmNodeDofs * total);
+    force_.resize(kFpmNodeDofs * rows.num_corners());
     const std::vector<double> s = rows.initial_states(rest);
     old_.assign(s);
     trial_.resize(s.size());
@@ -137,12 +134,6 @@ class RowDevice {
   const double* corner_forces() const { return force_.get(); }
 
  private:
-  static std::size_t corner_of(const RowOperator& rows, int e, int a) {
-    for (const RowOperator::Part& p : rows.parts())
-      if (e < p.first + p.count) return p.corner_at + static_cast<std::size_t>(p.corners) * static_cast<std::size_t>(e - p.first) + static_cast<std::size_t>(a);
-    throw std::logic_error("RowDevice: element beyond the rows");
-  }
-
   template <class Mesh>
   void launch_forces(RowFamilyDevice<Mesh>& f, cudaStream_t st, const double* u, const double* t1, const double* d) {
     if (!f.on) return;
