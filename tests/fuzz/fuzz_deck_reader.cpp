@@ -33,16 +33,6 @@ std::string deck_path() {
   });
 }
 
-/// The reader's bounds here: a NURBS patch refined to millions of points (REFINE=28 on a 6 KB
-/// deck: 5.5 M points, 55 s and 11 GB in a release build; the fuzzer's 10 s timeout a
-/// finding) is a large model, not a hang; a patch of 20,000 points keeps every input within a second under ASan and still
-/// exercises the refinement and the limit's message.
-halfstep::ReadLimits limits() {
-  halfstep::ReadLimits l;
-  l.max_patch_points = 20000;
-  return l;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -51,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (char& c : text)
     if (c == '/') c = '_';
   try {
-    (void)halfstep::read_inp_string(text, path, halfstep::Dialect::Abaqus, limits());
+    (void)halfstep::read_inp_string(text, path, halfstep::Dialect::Abaqus, halfstep_fuzz::read_limits());
   } catch (const halfstep::InputError&) {
     // The expected outcome for a bad deck.
   }

@@ -82,11 +82,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   box.clear();
   Model model;
   try {
-    // A refined NURBS patch past RunLimits' nodes would only be read to be set aside
-    // (fuzz_deck_reader.cpp's bound).
-    ReadLimits read_limits;
-    read_limits.max_patch_points = 20000;
-    model = read_inp_string(text, deck, Dialect::Abaqus, read_limits);
+    // A refined NURBS patch past RunLimits' nodes would only be read to be set aside.
+    model = read_inp_string(text, deck, Dialect::Abaqus, halfstep_fuzz::read_limits());
   } catch (const InputError& e) {
     check_input_error(e, deck);
     ++counts.read_errors;
