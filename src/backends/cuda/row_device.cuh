@@ -17,6 +17,7 @@
 #include "backends/cuda/forall.cuh"
 #include "core/error.hpp"
 #include "discretization/row_operator.hpp"
+#include "discretization/structure_operator.hpp"
 #include "discretization/row_tangent.hpp"
 
 namespace halfstep::cuda {
