@@ -26,6 +26,8 @@
 // the plastic dissipation density (the integral of sigma_y d_alpha, j2_hardening_work).
 #pragma once
 
+#include <type_traits>
+
 #include <cmath>
 
 #include "core/host_device.hpp"
@@ -111,7 +113,10 @@ HS_HD J2PlaneResult<T> j2_plane_return(const SolidMaterial<T>& m, const T trial[
   // A trial point on the surface to round-off is elastic: the re-evaluation of a converged
   // point (output, a second pass at the same configuration) must not flow again.
   const T tol = T(8 * j2_detail::round_off(T(0)));
-  if (!(q_trial > sy_n * (T(1) + tol))) return r;
+  // Dual numbers: a trial on the surface to round-off (a yielded point at its increment's
+  // start) takes the elastoplastic tangent, whatever its last ulps say.
+  constexpr bool plain = std::is_floating_point_v<T>;
+  if (plain ? !(q_trial > sy_n * (T(1) + tol)) : !(q_trial > sy_n * (T(1) - T(1e-12)))) return r;
   // Safeguarded Newton on g(x) = q(x) - sigma_y(alpha_n + 2/3 x q(x)), g decreasing.
   T x = T(0), lo = T(0), hi = T(-1);  // hi < 0: no upper bound found yet
   for (int it = 0; it < 200; ++it) {
@@ -139,6 +144,13 @@ HS_HD J2PlaneResult<T> j2_plane_return(const SolidMaterial<T>& m, const T trial[
       break;
     }
     x = xn;
+  }
+  if constexpr (!plain) {  // one more Newton update: the dual parts become the implicit derivative
+    const T d1 = T(1) / (T(1) + c1 * x), d2 = T(1) / (T(1) + c2 * x);
+    const T q = sqrt(T(1.5) * (A1 * d1 * d1 + A2 * d2 * d2));
+    const T dq = T(-3) * (A1 * c1 * d1 * d1 * d1 + A2 * c2 * d2 * d2 * d2) / (T(2) * q);
+    const T sy = j2_yield_stress(m, alpha_n + T(2) / T(3) * x * q, &h);
+    x = x - (q - sy) / (dq - h * T(2) / T(3) * (q + x * dq));
   }
   const T d1 = T(1) / (T(1) + c1 * x), d2 = T(1) / (T(1) + c2 * x);
   const T b1 = a1 * d1, b2 = a2 * d2;

@@ -88,10 +88,12 @@ inline Measured check_static_tension(const std::string& name, const std::string&
   return m;
 }
 
-// The bending strip, the moment ramped over 20 increments (the driver cuts some back as the
-// section softens): elastic at 0.72 M_y, and at 1.44 M_y on the plate section's curvature
-// (validation/plastic_strip_section.py --points 15: 2.890492 k_y); the section moment
-// balances the load.
+// The bending strip, the moment ramped over 20 equal increments: elastic at 0.72 M_y, and at
+// 1.44 M_y on the plate section's curvature along the same 20 moment increments
+// (validation/plastic_strip_section.py --points 15 --steps 20 --levels 1.44: 2.891678 k_y; the
+// backward-Euler path of 20 increments stands 4.2e-4 above the 400-increment 2.890492, and a
+// run whose driver cuts increments back takes another path); the section moment balances the
+// load.
 inline Measured check_static_bending(const std::string& name, const std::string& options) {
   const std::string dir = scratch_dir(name);
   const std::string deck = dir + "/strip.inp";
@@ -105,10 +107,10 @@ inline Measured check_static_bending(const std::string& name, const std::string&
   if (rc != 0) return m;
   const Csv h = read_csv(dir + "/out/history/END.csv");
   const double k_half = mean_abs_at(h, "UR2", 0.5) / L, k_end = mean_abs_at(h, "UR2", 1.0) / L;
-  std::printf("static bending (%s): k / k_y %.9f at 0.72 M_y (0.72), %.9f at 1.44 M_y (plate section 2.890492)\n",
+  std::printf("static bending (%s): k / k_y %.9f at 0.72 M_y (0.72), %.9f at 1.44 M_y (plate section, 20 increments, 2.891678)\n",
               options.c_str(), k_half / ky, k_end / ky);
   EXPECT_NEAR(k_half / (0.72 * ky), 1.0, 1e-5);     // measured 3e-6 (the arc's geometric stiffening)
-  EXPECT_NEAR(k_end / (2.890492 * ky), 1.0, 6e-4);  // measured 4.4e-4
+  EXPECT_NEAR(k_end / (2.891678 * ky), 1.0, 5e-4);  // measured 3.6e-4 (CPU)
   m.curvature = k_end / ky;
   const std::vector<double> sm = read_vtu_array(dir + "/out/strip_000004.vtu", "SM");
   EXPECT_EQ(sm.size(), 30u);
