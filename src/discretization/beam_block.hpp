@@ -73,10 +73,8 @@ struct BeamMesh {
   StaticView static_view(At&& at) const {
     return {at(conn), at(section), at(chord0x), at(chord0y), at(chord0z), state_size};
   }
-  template <class D>
-  HS_HD static void generalized_forces(const StaticView& v, const Section<D>* sections, int e, const double* u,
-                                       const double* t1, const double* d, const StridedState<const double>& old,
-                                       int seed, const StridedState<D>& work, D* out) {
+  /// Element e's nodes at the displacements u and frames t1, d (3 values per node each).
+  HS_HD static BeamNodes<double> nodes(const StaticView& v, int e, const double* u, const double* t1, const double* d) {
     BeamNodes<double> nd;
     nd.chord0 = {v.chord0x[e], v.chord0y[e], v.chord0z[e]};
     for (int k = 0; k < 2; ++k) {
@@ -85,7 +83,35 @@ struct BeamMesh {
       nd.t1[k] = {t1[n], t1[n + 1], t1[n + 2]};
       nd.d[k] = {d[n], d[n + 1], d[n + 2]};
     }
-    beam_generalized_forces<D>(sections[v.section[e]], nd, old, v.state_size, seed, work, out);
+    return nd;
+  }
+  template <class D>
+  HS_HD static void generalized_forces(const StaticView& v, const Section<D>* sections, int e, const double* u,
+                                       const double* t1, const double* d, const StridedState<const double>& old,
+                                       int seed, const StridedState<D>& work, D* out) {
+    beam_generalized_forces<D>(sections[v.section[e]], nodes(v, e, u, t1, d), old, v.state_size, seed, work, out);
+  }
+  // The linear theory's pieces, as TriMesh's (RowOperator::linear_forces).
+  static constexpr int kIncrement = kBeamIncrementValues, kIncrementGeometry = kBeamIncrementGeometry;
+  /// Element e's increment (beam_increment_of) from old to the nodes at u, t1, d.
+  template <class D>
+  HS_HD static void increment(const StaticView& v, int e, const double* u, const double* t1, const double* d,
+                              const StridedState<const double>& old, int seed, const StridedState<D>& work, D* inc) {
+    beam_increment_of<D>(nodes(v, e, u, t1, d), old, v.state_size, seed, work, inc);
+  }
+  /// Element e's generalized forces of the increment inc taken from old (beam_increment_forces),
+  /// moments along the end frames t1, d.
+  template <class D>
+  HS_HD static void increment_forces(const StaticView& v, const Section<D>* sections, int e, const Vec3<double>* t1,
+                                     const Vec3<double>* d, const StridedState<const double>& old, const D* inc,
+                                     const StridedState<D>& work, D* out) {
+    beam_increment_forces<D>(sections[v.section[e]], t1, d, old, v.state_size, inc, work, out);
+  }
+  /// The ends' translations relative to the first end and their frames that element e's state
+  /// s stands for (beam_state_nodes).
+  HS_HD static void state_nodes(const StaticView& v, int e, const StridedState<const double>& s, Vec3<double>* du,
+                                Vec3<double>* t1, Vec3<double>* d) {
+    beam_state_nodes(s, Vec3<double>{v.chord0x[e], v.chord0y[e], v.chord0z[e]}, du, t1, d);
   }
   /// Whether state component c records geometry (edges, axes, node frames), which a
   /// geometrically linear step takes from the linear configuration; the others are linear in

@@ -48,6 +48,94 @@ RowArgs<Mesh> row_args(const Mesh& mesh, const Configuration& c, const double* f
   return {host_view(mesh), c.u.data(), c.t1.data(), c.d.data(), from, mesh.num_elements};
 }
 
+/// The spins about the reference frame's axes (r1, r2 = d0 x r1, d0) of the turn that takes
+/// it to the frame (t1, d): what linear_configuration's exp map inverts to.
+Vec3<double> frame_spins(Vec3<double> r1, Vec3<double> d0, Vec3<double> t1, Vec3<double> d) {
+  const Vec3<double> r2 = cross(d0, r1), theta = rotation_vector(r1, r2, d0, t1, cross(d, t1), d);
+  return {dot(theta, r1), dot(theta, r2), dot(theta, d0)};
+}
+
+/// Element e's generalized dofs (6 per corner) out of x (6 per node).
+template <class Mesh>
+void element_dofs(const typename Mesh::StaticView& v, int e, const double* x, double* xe) {
+  for (int a = 0; a < Mesh::kCorners; ++a) {
+    const std::size_t n = static_cast<std::size_t>(v.conn[static_cast<std::size_t>(Mesh::kCorners) * static_cast<std::size_t>(e) + static_cast<std::size_t>(a)]);
+    for (int j = 0; j < kCornerDofs; ++j) xe[kCornerDofs * a + j] = x[kCornerDofs * n + static_cast<std::size_t>(j)];
+  }
+}
+
+/// Element e's linear theory about the reference (from the unstressed state at the reference
+/// frames): its increment's geometry there and the increment's derivative along each corner
+/// dof (the map B; one dual evaluation of the kinematics per dof).
+template <class Mesh>
+struct LinearMap {
+  static constexpr int kSize = kCornerDofs * Mesh::kCorners;
+  double geometry[Mesh::kIncrement];
+  double b[Mesh::kIncrement][kSize];
+  Vec3<double> t1[Mesh::kCorners], d[Mesh::kCorners];  ///< the corners' reference frames
+  LinearMap(const RowArgs<Mesh>& ref, int e) {
+    Dual<double> work[kMaxRowState], inc[Mesh::kIncrement];
+    for (int s = 0; s < kSize; ++s) {
+      Mesh::template increment<Dual<double>>(ref.v, e, ref.u, ref.t1, ref.d, ref.old_of(e), s,
+                                             StridedState<Dual<double>>{work, 1}, inc);
+      for (int g = 0; g < Mesh::kIncrement; ++g) {
+        geometry[g] = inc[g].v;
+        b[g][s] = inc[g].d;
+      }
+    }
+    for (int a = 0; a < Mesh::kCorners; ++a) {
+      const std::size_t n = 3 * static_cast<std::size_t>(ref.v.conn[static_cast<std::size_t>(Mesh::kCorners) * static_cast<std::size_t>(e) + static_cast<std::size_t>(a)]);
+      t1[a] = {ref.t1[n], ref.t1[n + 1], ref.t1[n + 2]};
+      d[a] = {ref.d[n], ref.d[n + 1], ref.d[n + 2]};
+    }
+  }
+  /// The increment of the change dx of the generalized dofs: the geometry, then B dx.
+  void increment(const double* dx, double* inc) const {
+    for (int g = 0; g < Mesh::kIncrement; ++g) {
+      if (g < Mesh::kIncrementGeometry) {
+        inc[g] = geometry[g];
+        continue;
+      }
+      double v = 0;
+      for (int s = 0; s < kSize; ++s) v += b[g][s] * dx[s];
+      inc[g] = v;
+    }
+  }
+};
+
+/// The change of element e's generalized dofs xe since the state old (which stands for the
+/// displacements of the last converged increment, Mesh::state_nodes): translations relative
+/// to the first corner (B leaves a rigid translation alone exactly), spins about the
+/// reference frames.
+template <class Mesh>
+void linear_change(const LinearMap<Mesh>& map, const typename Mesh::StaticView& v, int e, const double* xe,
+                   const StridedState<const double>& old, double* dx) {
+  Vec3<double> du[Mesh::kCorners], t1[Mesh::kCorners], d[Mesh::kCorners];
+  Mesh::state_nodes(v, e, old, du, t1, d);
+  for (int a = 0; a < Mesh::kCorners; ++a) {
+    const double moved[3] = {du[a].x, du[a].y, du[a].z};
+    const Vec3<double> w = frame_spins(map.t1[a], map.d[a], t1[a], d[a]);
+    const double spins[3] = {w.x, w.y, w.z};
+    for (int j = 0; j < 3; ++j) {
+      dx[kCornerDofs * a + j] = a == 0 ? 0.0 : (xe[kCornerDofs * a + j] - xe[j]) - moved[j];
+      dx[kCornerDofs * a + 3 + j] = xe[kCornerDofs * a + 3 + j] - spins[j];
+    }
+  }
+}
+
+/// Element e's linear map at the reference (at_ref: from the unstressed state) and, into inc,
+/// the increment of the generalized dofs x (6 per node) since its state old.
+template <class Mesh>
+LinearMap<Mesh> linear_increment(const RowArgs<Mesh>& at_ref, int e, const double* x,
+                                 const StridedState<const double>& old, double* inc) {
+  const LinearMap<Mesh> map(at_ref, e);
+  double xe[LinearMap<Mesh>::kSize], dx[LinearMap<Mesh>::kSize];
+  element_dofs<Mesh>(at_ref.v, e, x, xe);
+  linear_change(map, at_ref.v, e, xe, old, dx);
+  map.increment(dx, inc);
+  return map;
+}
+
 }  // namespace
 
 RowOperator::RowOperator(const StructureSystem& sys, int threads)
@@ -81,15 +169,6 @@ RowOperator::RowOperator(const StructureSystem& sys, int threads)
       matrix_total_ += size * size * static_cast<std::size_t>(p.count);
     }
   });
-}
-
-bool RowOperator::yields() const {
-  bool any = false;
-  for (const Part& p : parts_)
-    with_static_family(sys_, p.family, [&](const auto& mesh) {
-      for (const auto& c : mesh.constants) any = any || c.plastic != 0;
-    });
-  return any;
 }
 
 const RowOperator::Part& RowOperator::part(int e) const {
@@ -185,12 +264,13 @@ void RowOperator::element_matrices(const Configuration& c, double* k, const doub
 }
 
 double RowOperator::linear_forces(const Configuration& ref, const std::vector<double>& x, std::vector<double>& out,
-                                  double* next) const {
+                                  const double* old, double* next) const {
   const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes);
   if (x.size() != kCornerDofs * nn)
     throw std::logic_error("RowOperator::linear_forces: " + std::to_string(x.size()) + " dofs for " +
                            std::to_string(nn) + " nodes of 6");
   const std::vector<double> virgin = initial_states(ref);
+  if (!old) old = virgin.data();
   // The linear configuration (the static step's own), where the geometry a later step
   // continues from is read.
   Configuration lin = ref;
@@ -201,44 +281,78 @@ double RowOperator::linear_forces(const Configuration& ref, const std::vector<do
   for (const Part& p : parts_) {
     with_static_family(sys_, p.family, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;
-      const auto sections = dual_sections(mesh);
-      const RowColumnBody<Mesh> body{row_args(mesh, ref, virgin.data() + p.state_at), sections.data(), nullptr};
+      constexpr int size = kCornerDofs * Mesh::kCorners;
+      const RowArgs<Mesh> at_ref = row_args(mesh, ref, virgin.data() + p.state_at);
       const RowArgs<Mesh> linear = row_args(mesh, lin, virgin.data() + p.state_at);
-      constexpr int size = RowColumnBody<Mesh>::kSize;
+      const RowArgs<Mesh> from = row_args(mesh, ref, old + p.state_at);
+      std::vector<double> scratch(next ? 0 : p.state_rows * static_cast<std::size_t>(p.count));
+      double* states = next ? next + p.state_at : scratch.data();
       forall(0, p.count, threads_, [&](int e) {
-        const StridedState<const double> old = body.a.old_of(e);
-        double ke[size * size], xe[size], plain[size];
-        Dual<double> work[kMaxRowState];
-        std::vector<double> rate(p.state_rows, 0.0);
-        const int* nodes = element_connectivity(p.first + e);
-        for (int a = 0; a < p.corners; ++a)
-          for (int j = 0; j < kCornerDofs; ++j) xe[kCornerDofs * a + j] = x[kCornerDofs * static_cast<std::size_t>(nodes[a]) + j];
-        for (int s = 0; s < size; ++s) {  // K's columns, and the state's change along x
-          body.column(e, s, work, ke);
-          for (std::size_t c = 0; c < p.state_rows; ++c) rate[c] += xe[s] * work[c].d;
-        }
-        RowSymmetrizeBody<size>{ke}(0);
+        double inc[Mesh::kIncrement];
+        const LinearMap<Mesh> map = linear_increment(at_ref, e, x.data(), from.old_of(e), inc);
+        const StridedState<double> into{states + e, p.count};
         double* fe = out.data() + kCornerDofs * p.corner_at + static_cast<std::size_t>(size) * static_cast<std::size_t>(e);
-        double w = 0;
-        for (int r = 0; r < size; ++r) {
-          for (int s = 0; s < size; ++s) fe[r] += ke[r * size + s] * xe[s];
-          w += 0.5 * fe[r] * xe[r];
-        }
-        energy[static_cast<std::size_t>(p.first + e)] = w;
-        if (!next) return;
-        // Geometry from the nonlinear update to the linear configuration (edges and axes that
-        // match the frames a later step starts from), the rest from the derivative.
-        const StridedState<double> into{next + p.state_at + e, p.count};
-        Mesh::generalized_forces(linear.v, mesh.constants.data(), e, linear.u, linear.t1, linear.d, old, -1, into, plain);
+        Mesh::template increment_forces<double>(at_ref.v, mesh.constants.data(), e, map.t1, map.d, from.old_of(e), inc,
+                                                into, fe);
+        // Geometry (edges, axes, node frames) from the nonlinear update to the linear
+        // configuration: what a later step's nodes match.
+        double geometry[kMaxRowState], plain[size];
+        Mesh::generalized_forces(linear.v, mesh.constants.data(), e, linear.u, linear.t1, linear.d,
+                                 linear.old_of(e), -1, StridedState<double>{geometry, 1}, plain);
         for (std::size_t c = 0; c < p.state_rows; ++c)
-          if (!Mesh::geometric_state(static_cast<int>(c))) into[static_cast<int>(c)] = old[static_cast<int>(c)] + rate[c];
-        into[Mesh::kWorkState] = w;
+          if (Mesh::geometric_state(static_cast<int>(c))) into[static_cast<int>(c)] = geometry[c];
+        energy[static_cast<std::size_t>(p.first + e)] = Mesh::work_of(StridedState<const double>{states + e, p.count});
       });
     });
   }
   double total = 0;
   for (double w : energy) total += w;  // element order: the same sum on any thread count
   return total;
+}
+
+void RowOperator::linear_matrices(const Configuration& ref, const Configuration& c, double* k,
+                                  const double* old) const {
+  const std::vector<double> virgin = initial_states(ref);
+  if (!old) old = virgin.data();
+  // c's generalized dofs (the linear configuration's inverse): translations, and the spins of
+  // the exact turn from the reference frames to c's.
+  const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes);
+  std::vector<double> x(kCornerDofs * nn, 0.0);
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int i = static_cast<int>(n);
+    const Vec3<double> u = Configuration::at(c.u, i);
+    const double t[3] = {u.x, u.y, u.z};
+    for (int j = 0; j < 3; ++j) x[kCornerDofs * n + static_cast<std::size_t>(j)] = t[j];
+    if (!sys_.has_rotations(i) || c.t1.empty()) continue;
+    const Vec3<double> w = frame_spins(Configuration::at(ref.t1, i), Configuration::at(ref.d, i), Configuration::at(c.t1, i),
+                                       Configuration::at(c.d, i));
+    const double r[3] = {w.x, w.y, w.z};
+    for (int j = 0; j < 3; ++j) x[kCornerDofs * n + 3 + static_cast<std::size_t>(j)] = r[j];
+  }
+  for (const Part& p : parts_) {
+    with_static_family(sys_, p.family, [&](const auto& mesh) {
+      using Mesh = std::decay_t<decltype(mesh)>;
+      constexpr int size = kCornerDofs * Mesh::kCorners;
+      const auto sections = dual_sections(mesh);
+      const RowArgs<Mesh> at_ref = row_args(mesh, ref, virgin.data() + p.state_at);
+      const RowArgs<Mesh> from = row_args(mesh, ref, old + p.state_at);
+      double* km = k + matrix_offset(p.first);
+      forall(0, p.count, threads_, [&](int e) {
+        double inc[Mesh::kIncrement];
+        const LinearMap<Mesh> map = linear_increment(at_ref, e, x.data(), from.old_of(e), inc);
+        double* ke = km + static_cast<std::size_t>(size) * size * static_cast<std::size_t>(e);
+        Dual<double> work[kMaxRowState], dinc[Mesh::kIncrement], col[size];
+        for (int j = 0; j < size; ++j) {  // column j: the increment's derivative along dof j
+          for (int g = 0; g < Mesh::kIncrement; ++g)
+            dinc[g] = Dual<double>(inc[g], g < Mesh::kIncrementGeometry ? 0.0 : map.b[g][j]);
+          Mesh::template increment_forces<Dual<double>>(at_ref.v, sections.data(), e, map.t1, map.d, from.old_of(e), dinc,
+                                                        StridedState<Dual<double>>{work, 1}, col);
+          for (int r = 0; r < size; ++r) ke[r * size + j] = col[r].d;
+        }
+        RowSymmetrizeBody<size>{ke}(0);
+      });
+    });
+  }
 }
 
 void RowOperator::add_pressure_forces(const Configuration& c, bool current, const DriveView& dv, double tau, int q,

@@ -35,8 +35,6 @@ class RowOperator {
 
   /// Elements of every static row family.
   int num_elements() const { return total_; }
-  /// Whether some element's section yields (a *PLASTIC material).
-  bool yields() const;
   /// Corners of element e.
   int element_nodes(int e) const { return part(e).corners; }
   /// Element e's node indices.
@@ -70,14 +68,20 @@ class RowOperator {
   /// Element matrices at c from `old` (null: initial_states(c)), row-major, matrix_offset(e) on
   /// from k: the symmetric part of the generalized forces' derivative.
   void element_matrices(const Configuration& c, double* k, const double* old) const;
-  /// The geometrically linear theory about ref (unstressed elements at ref's frames): the
-  /// forces K(ref) x_e of the generalized dofs x (6 per node; element_forces' output layout),
-  /// and into `next` (null: nowhere) the state a later step continues from: stresses and
-  /// moments linear in x, geometry (edges, axes, node frames) that of the linear configuration
-  /// (translations x, frames turned by x's spins), work x_e . K x_e / 2. Returns x . K x / 2.
-  /// Elastic sections only (the model's checks refuse yielding ones in linear steps).
+  /// The geometrically linear theory about ref (the unstressed elements at ref's frames):
+  /// each element's increment is the linear map B of the kinematics there applied to the
+  /// change of its generalized dofs x (6 per node; element_forces' output layout) since the
+  /// state `old` (null: initial_states(ref)), taken from that state by the same stress update
+  /// and forces, on ref's geometry (yielding sections return as in NLGEOM steps). The state
+  /// into `next` (null: nowhere) is what a later step continues from: stresses and moments so
+  /// updated, geometry (edges, axes, node frames) that of the linear configuration
+  /// (translations x, frames turned by x's spins). Returns the elements' accumulated work.
   double linear_forces(const Configuration& ref, const std::vector<double>& x, std::vector<double>& out,
-                       double* next) const;
+                       const double* old, double* next) const;
+  /// The linear theory's element matrices at c (the linear configuration of some x) from
+  /// `old` (null: initial_states(ref)), element_matrices' layout: the symmetric part of the
+  /// derivative of linear_forces.
+  void linear_matrices(const Configuration& ref, const Configuration& c, double* k, const double* old) const;
   /// Adds the step's element pressures at step time tau (follower forces on c's
   /// displacements, or on the reference when `current` is false) to f, q values per node.
   void add_pressure_forces(const Configuration& c, bool current, const DriveView& dv, double tau, int q,

@@ -144,7 +144,7 @@ double StructureOperator::small_strain_force(const Configuration& ref, const std
   }
   if (shells_.num_elements() > 0)
     w += shells_.small_strain_forces(ref, x, ndn_, fe, nullptr, shell_part(states).old, shell_part(states).next);
-  if (rows_.num_elements() > 0) w += rows_.linear_forces(ref, x, fr, row_part(states).next);
+  if (rows_.num_elements() > 0) w += rows_.linear_forces(ref, x, fr, row_part(states).old, row_part(states).next);
   gather(fs, fe, f, fr);
   return w;
 }
@@ -156,8 +156,8 @@ void StructureOperator::small_strain_matrices(const Configuration& ref, const Co
     solids_.small_strain_matrices(c.u, k.data(), c.thermal.empty() ? nullptr : c.thermal.data(), state_old);
   if (shells_.num_elements() > 0)
     shells_.small_strain_matrices(ref, c, k.data() + solid_size_, shell_part({state_old, nullptr}).old);
-  if (rows_.num_elements() > 0)  // K(ref): unstressed elements at ref's frames
-    rows_.element_matrices(ref, k.data() + matrix_offset(first_row()), nullptr);
+  if (rows_.num_elements() > 0)
+    rows_.linear_matrices(ref, c, k.data() + matrix_offset(first_row()), row_part({state_old, nullptr}).old);
 }
 
 Configuration StructureOperator::rest() const {

@@ -82,10 +82,8 @@ struct TriMesh {
   StaticView static_view(At&& at) const {
     return {at(conn), at(section), at(edge2x), at(edge2y), at(edge2z), at(edge3x), at(edge3y), at(edge3z), state_size};
   }
-  template <class D>
-  HS_HD static void generalized_forces(const StaticView& v, const Section<D>* sections, int e, const double* u,
-                                       const double* t1, const double* d, const StridedState<const double>& old,
-                                       int seed, const StridedState<D>& work, D* out) {
+  /// Element e's nodes at the displacements u and frames t1, d (3 values per node each).
+  HS_HD static TriNodes<double> nodes(const StaticView& v, int e, const double* u, const double* t1, const double* d) {
     TriNodes<double> nd;
     nd.edge0[0] = {v.edge2x[e], v.edge2y[e], v.edge2z[e]};
     nd.edge0[1] = {v.edge3x[e], v.edge3y[e], v.edge3z[e]};
@@ -95,7 +93,39 @@ struct TriMesh {
       nd.t1[k] = {t1[n], t1[n + 1], t1[n + 2]};
       nd.d[k] = {d[n], d[n + 1], d[n + 2]};
     }
-    tri_generalized_forces<D>(sections[v.section[e]], nd, old, v.state_size, seed, work, out);
+    return nd;
+  }
+  template <class D>
+  HS_HD static void generalized_forces(const StaticView& v, const Section<D>* sections, int e, const double* u,
+                                       const double* t1, const double* d, const StridedState<const double>& old,
+                                       int seed, const StridedState<D>& work, D* out) {
+    tri_generalized_forces<D>(sections[v.section[e]], nodes(v, e, u, t1, d), old, v.state_size, seed, work, out);
+  }
+  // The linear theory's pieces (RowOperator::linear_forces): an evaluation's increment, of
+  // which the first kIncrementGeometry values are geometry, the rest linear in the
+  // displacements at the reference; the forces of a given increment; the displacements a
+  // state stands for.
+  static constexpr int kIncrement = kTriIncrementValues, kIncrementGeometry = kTriIncrementGeometry;
+  /// Element e's increment (tri_increment_of) from old to the nodes at u, t1, d.
+  template <class D>
+  HS_HD static void increment(const StaticView& v, int e, const double* u, const double* t1, const double* d,
+                              const StridedState<const double>& old, int seed, const StridedState<D>& work, D* inc) {
+    tri_increment_of<D>(nodes(v, e, u, t1, d), old, v.state_size, seed, work, inc);
+  }
+  /// Element e's generalized forces of the increment inc taken from old (tri_increment_forces),
+  /// moments along the corner frames t1, d.
+  template <class D>
+  HS_HD static void increment_forces(const StaticView& v, const Section<D>* sections, int e, const Vec3<double>* t1,
+                                     const Vec3<double>* d, const StridedState<const double>& old, const D* inc,
+                                     const StridedState<D>& work, D* out) {
+    tri_increment_forces<D>(sections[v.section[e]], t1, d, old, v.state_size, inc, work, out);
+  }
+  /// The corners' translations relative to the first corner and their frames that element
+  /// e's state s stands for (tri_state_nodes).
+  HS_HD static void state_nodes(const StaticView& v, int e, const StridedState<const double>& s, Vec3<double>* du,
+                                Vec3<double>* t1, Vec3<double>* d) {
+    const Vec3<double> edge0[2] = {{v.edge2x[e], v.edge2y[e], v.edge2z[e]}, {v.edge3x[e], v.edge3y[e], v.edge3z[e]}};
+    tri_state_nodes(s, edge0, du, t1, d);
   }
   /// Whether state component c records geometry (edges, axes, node frames), which a
   /// geometrically linear step takes from the linear configuration; the others are linear in

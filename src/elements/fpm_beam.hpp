@@ -481,14 +481,11 @@ HS_HD BeamForces<T> beam_forces(const BeamConstants<T>& sec, const BeamStateRef<
   return beam_forces_from(sec, s, inc, points, [&](int g, int k) { return s[beam_detail::fibre_at(g, k)]; });
 }
 
-/// One path unit of the beam: from the state at the last evaluation and the nodes now,
-/// updates the state in place (DCS, chord, node frames, natural forces, work, fibres) and
-/// returns the internal nodal forces and moments; the three phases in one call (the fused
-/// scheme; the split GPU scheme runs each phase as its own kernel, with the same arithmetic).
-/// An unchanged configuration changes nothing.
+/// Phases 2 and 3 from an increment: the stress points' updates, then the forces; what an
+/// evaluation does after its kinematics (the linear theory of static steps hands it an
+/// increment of its own, beam_increment_forces).
 template <class T>
-HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes<T>& nd, const BeamStateRef<T>& s) {
-  const BeamIncrement<T> inc = beam_kinematics(nd, s);
+HS_HD BeamForces<T> beam_update_from(const BeamConstants<T>& sec, const BeamStateRef<T>& s, const BeamIncrement<T>& inc) {
   T points = T(0);
   if (!sec.plastic) {
     points = beam_stress_point_update(sec, s, 0, inc);
@@ -504,6 +501,16 @@ HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes
     points = points + beam_detail::fibre_update(sec, s, g, k, ps, sigma, inc.la);
     return sigma;
   });
+}
+
+/// One path unit of the beam: from the state at the last evaluation and the nodes now,
+/// updates the state in place (DCS, chord, node frames, natural forces, work, fibres) and
+/// returns the internal nodal forces and moments; the three phases in one call (the fused
+/// scheme; the split GPU scheme runs each phase as its own kernel, with the same arithmetic).
+/// An unchanged configuration changes nothing.
+template <class T>
+HS_HD BeamForces<T> fpm_beam_update(const BeamConstants<T>& sec, const BeamNodes<T>& nd, const BeamStateRef<T>& s) {
+  return beam_update_from(sec, s, beam_kinematics(nd, s));
 }
 
 /// The beam in static steps (discretization/row_operator.cpp), as the FPM triangle
@@ -522,6 +529,55 @@ HS_HD void beam_generalized_forces(const BeamConstants<D>& sec, const BeamNodes<
   for (int k = 0; k < 2; ++k) fpm_seeded_node(nd.u[k], nd.t1[k], nd.d[k], k, seed, n.u[k], n.t1[k], n.d[k]);
   const BeamForces<D> f = fpm_beam_update(sec, n, work);
   for (int k = 0; k < 2; ++k) fpm_generalized_corner(f.f[k], f.m[k], n.t1[k], n.d[k], out + kFpmNodeDofs * k);
+}
+
+/// Values of a BeamIncrement that are geometry (the DCS axes, the chord's lengths:
+/// store_beam_increment's first ones); the others, the natural deformation increments, are
+/// linear in the displacements at the reference (the linear theory, RowOperator::linear_forces).
+constexpr int kBeamIncrementGeometry = 8;
+
+/// The kinematics alone of one path unit from `from` (copied into `work`) to the nodes nd,
+/// store_beam_increment's layout into inc; seed as for beam_generalized_forces.
+template <class D>
+HS_HD void beam_increment_of(const BeamNodes<double>& nd, const StridedState<const double>& from, int size, int seed,
+                             const StridedState<D>& work, D inc[kBeamIncrementValues]) {
+  for (int c = 0; c < size; ++c) work[c] = D(from[c]);
+  BeamNodes<D> n;
+  n.chord0 = {D(nd.chord0.x), D(nd.chord0.y), D(nd.chord0.z)};
+  for (int k = 0; k < 2; ++k) fpm_seeded_node(nd.u[k], nd.t1[k], nd.d[k], k, seed, n.u[k], n.t1[k], n.d[k]);
+  store_beam_increment(StridedState<D>{inc, 1}, beam_kinematics(n, work));
+}
+
+/// The 12 generalized forces of the increment inc (store_beam_increment's layout) taken from
+/// the state `from` (copied into `work`, updated there): phases 2 and 3 (beam_update_from), the
+/// moments' components along the node frames t1, d (the linear theory's: the reference's).
+template <class D>
+HS_HD void beam_increment_forces(const BeamConstants<D>& sec, const Vec3<double> t1[2], const Vec3<double> d[2],
+                                 const StridedState<const double>& from, int size, const D inc[kBeamIncrementValues],
+                                 const StridedState<D>& work, D out[12]) {
+  for (int c = 0; c < size; ++c) work[c] = D(from[c]);
+  D flat[kBeamIncrementValues];
+  for (int c = 0; c < kBeamIncrementValues; ++c) flat[c] = inc[c];
+  const BeamForces<D> f = beam_update_from(sec, work, load_beam_increment(StridedState<D>{flat, 1}));
+  for (int k = 0; k < 2; ++k) {
+    const Vec3<D> a{D(t1[k].x), D(t1[k].y), D(t1[k].z)}, b{D(d[k].x), D(d[k].y), D(d[k].z)};
+    fpm_generalized_corner(f.f[k], f.m[k], a, b, out + kFpmNodeDofs * k);
+  }
+}
+
+/// The translation of node 2 relative to node 1 (the chord's change since the reference chord
+/// chord0) and each node's frame, as the state s last saw them: the displacements a
+/// geometrically linear step's converged state stands for.
+template <class S>
+HS_HD void beam_state_nodes(const StridedState<S>& s, const Vec3<double>& chord0, Vec3<double> du[2],
+                            Vec3<double> t1[2], Vec3<double> d[2]) {
+  const auto at = [&](int c) { return Vec3<double>{double(s[c]), double(s[c + 1]), double(s[c + 2])}; };
+  du[0] = {0.0, 0.0, 0.0};
+  du[1] = at(kBeamChord) - chord0;
+  for (int k = 0; k < 2; ++k) {
+    t1[k] = at(kBeamFrame + 6 * k);
+    d[k] = at(kBeamFrame + 6 * k + 3);
+  }
 }
 
 /// Section forces at the element's middle from its state: SF = (axial force, shear along n1,

@@ -662,6 +662,17 @@ HS_HD TriForces<T> tri_forces(const TriConstants<T>& sec, const TriStateRef<T>& 
   return out;
 }
 
+/// Phases 2 and 3 from an increment: every stress point's update, then the forces; what an
+/// evaluation does after its kinematics (the linear theory of static steps hands it an
+/// increment of its own, tri_increment_forces).
+template <class T, bool MayYield = true>
+HS_HD TriForces<T> tri_update_from(const TriConstants<T>& sec, const TriStateRef<T>& s, const TriIncrement<T>& inc) {
+  T work = T(0);
+  const int points = tri_stress_points<MayYield>(sec);
+  for (int j = 0; j < points; ++j) work = work + tri_stress_point_update<T, MayYield>(sec, s, j, inc);
+  return tri_forces<T, MayYield>(sec, s, inc, work);
+}
+
 /// One path unit of the triangle: from the state at the last evaluation and the nodes now,
 /// updates the state in place (edges, DCS, node frames, stresses, work) and returns the
 /// internal nodal forces and moments; the three phases in one call (the fused scheme; the
@@ -670,11 +681,7 @@ HS_HD TriForces<T> tri_forces(const TriConstants<T>& sec, const TriStateRef<T>& 
 /// without plastic sections: fewer registers on the GPU); the section must then be elastic.
 template <class T, bool MayYield = true>
 HS_HD TriForces<T> fpm_tri_update(const TriConstants<T>& sec, const TriNodes<T>& nd, const TriStateRef<T>& s) {
-  const TriIncrement<T> inc = tri_kinematics(nd, s);
-  T work = T(0);
-  const int points = tri_stress_points<MayYield>(sec);
-  for (int j = 0; j < points; ++j) work = work + tri_stress_point_update<T, MayYield>(sec, s, j, inc);
-  return tri_forces<T, MayYield>(sec, s, inc, work);
+  return tri_update_from<T, MayYield>(sec, s, tri_kinematics(nd, s));
 }
 
 /// The triangle in static steps (discretization/row_operator.cpp): its generalized forces on
@@ -698,6 +705,57 @@ HS_HD void tri_generalized_forces(const TriConstants<D>& sec, const TriNodes<dou
   for (int k = 0; k < 3; ++k) fpm_seeded_node(nd.u[k], nd.t1[k], nd.d[k], k, seed, n.u[k], n.t1[k], n.d[k]);
   const TriForces<D> f = fpm_tri_update<D, MayYield>(sec, n, work);
   for (int k = 0; k < 3; ++k) fpm_generalized_corner(f.f[k], f.m[k], n.t1[k], n.d[k], out + kFpmNodeDofs * k);
+}
+
+/// Values of a TriIncrement that are geometry (the DCS, nodes 2 and 3 in it, the last area:
+/// store_tri_increment's first ones); the others are strain and rotation increments, linear in
+/// the displacements at the reference (the linear theory, RowOperator::linear_forces).
+constexpr int kTriIncrementGeometry = 11;
+
+/// The kinematics alone of one path unit from `from` (copied into `work`) to the nodes nd,
+/// store_tri_increment's layout into inc; seed as for tri_generalized_forces (with dual D, the
+/// increment's derivative along that generalized dof).
+template <class D>
+HS_HD void tri_increment_of(const TriNodes<double>& nd, const StridedState<const double>& from, int size, int seed,
+                            const StridedState<D>& work, D inc[kTriIncrementValues]) {
+  for (int c = 0; c < size; ++c) work[c] = D(from[c]);
+  TriNodes<D> n;
+  for (int i = 0; i < 2; ++i) n.edge0[i] = {D(nd.edge0[i].x), D(nd.edge0[i].y), D(nd.edge0[i].z)};
+  for (int k = 0; k < 3; ++k) fpm_seeded_node(nd.u[k], nd.t1[k], nd.d[k], k, seed, n.u[k], n.t1[k], n.d[k]);
+  store_tri_increment(StridedState<D>{inc, 1}, tri_kinematics(n, work));
+}
+
+/// The 18 generalized forces of the increment inc (store_tri_increment's layout) taken from
+/// the state `from` (copied into `work`, updated there): phases 2 and 3 (tri_update_from), the
+/// moments' components along the node frames t1, d (the linear theory's: the reference's).
+template <class D>
+HS_HD void tri_increment_forces(const TriConstants<D>& sec, const Vec3<double> t1[3], const Vec3<double> d[3],
+                                const StridedState<const double>& from, int size, const D inc[kTriIncrementValues],
+                                const StridedState<D>& work, D out[18]) {
+  for (int c = 0; c < size; ++c) work[c] = D(from[c]);
+  D flat[kTriIncrementValues];
+  for (int c = 0; c < kTriIncrementValues; ++c) flat[c] = inc[c];
+  const TriForces<D> f = tri_update_from<D>(sec, work, load_tri_increment(StridedState<D>{flat, 1}));
+  for (int k = 0; k < 3; ++k) {
+    const Vec3<D> a{D(t1[k].x), D(t1[k].y), D(t1[k].z)}, b{D(d[k].x), D(d[k].y), D(d[k].z)};
+    fpm_generalized_corner(f.f[k], f.m[k], a, b, out + kFpmNodeDofs * k);
+  }
+}
+
+/// The translations of nodes 2 and 3 relative to node 1 (the edges' change since the
+/// reference edges edge0) and each node's frame, as the state s last saw them: the
+/// displacements a geometrically linear step's converged state stands for.
+template <class S>
+HS_HD void tri_state_nodes(const StridedState<S>& s, const Vec3<double> edge0[2], Vec3<double> du[3],
+                           Vec3<double> t1[3], Vec3<double> d[3]) {
+  const auto at = [&](int c) { return Vec3<double>{double(s[c]), double(s[c + 1]), double(s[c + 2])}; };
+  du[0] = {0.0, 0.0, 0.0};
+  du[1] = at(kTriEdge2) - edge0[0];
+  du[2] = at(kTriEdge3) - edge0[1];
+  for (int k = 0; k < 3; ++k) {
+    t1[k] = at(kTriFrame + 6 * k);
+    d[k] = at(kTriFrame + 6 * k + 3);
+  }
 }
 
 /// Section forces (N11, N22, N12) and moments (M11, M22, M12) per unit length in the element's

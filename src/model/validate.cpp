@@ -142,8 +142,7 @@ void check_formulation(const Model& m, const SolidSection& sec, const Material& 
 }
 
 /// What an FPM shell section (triangles, incremental) allows beyond any shell's material
-/// checks: explicit steps and *STATIC steps (NLGEOM=NO: elastic sections, the linear theory
-/// about the reference).
+/// checks: explicit steps and *STATIC steps (NLGEOM=NO: the linear theory about the reference).
 void check_shell_formulation(const Model& m, const ShellSection& sec, const Material& mat) {
   const std::string what = "*SHELL SECTION, ELSET=" + sec.elset +
                            (sec.formulation.empty() ? std::string(" (its S3/S3R run as FPM triangles)")
@@ -154,10 +153,6 @@ void check_shell_formulation(const Model& m, const ShellSection& sec, const Mate
     if (s.frequency || s.buckle || s.dynamic || s.modal)
       throw InputError(sec.loc, what + step + " is not *STATIC or *DYNAMIC, EXPLICIT: FPM triangles run in explicit "
                                              "dynamic steps and *STATIC steps only");
-    if (!s.nlgeom && mat.plastic())
-      throw InputError(sec.loc, what + step + " is a geometrically linear *STATIC step, and material '" + mat.name +
-                                    "' yields (*PLASTIC): FPM triangles yield in static steps with NLGEOM=YES only "
-                                    "so far (write *STEP, NLGEOM=YES)");
   }
 }
 
@@ -238,10 +233,6 @@ void check_sections(const Model& m) {
       if (s.frequency || s.buckle || s.dynamic || s.modal)
         throw InputError(sec.loc, step + " is not *STATIC or *DYNAMIC, EXPLICIT: beams run in explicit dynamic steps "
                                          "and *STATIC steps only");
-      if (!s.nlgeom && mt.plastic())
-        throw InputError(sec.loc, step + " is a geometrically linear *STATIC step, and material '" + mt.name +
-                                         "' yields (*PLASTIC): beams yield in static steps with NLGEOM=YES only so far "
-                                         "(write *STEP, NLGEOM=YES)");
     }
     claim(sec.elset, sec.loc, SectionKeyword::Beam);
   }

@@ -266,7 +266,8 @@ void StaticProblem::predict_prescribed_motion(const NewtonIterate& from, NewtonI
   // Laws with state and the FPM elements' path units only: there the first trial's kink
   // (the elements beside a moved support yield, their neighbours stay elastic) can keep
   // Newton from converging at all; elastic models converge from the plain trial.
-  if (op.material_state_size() == 0 || !step.nlgeom || contact || dynamic || stabilize || neq == 0) return;
+  if (op.material_state_size() == 0 || !(step.nlgeom || small_strain) || contact || dynamic || stabilize || neq == 0)
+    return;
   std::vector<double> delta(ndof, 0.0);
   bool moved = false;
   for (std::size_t k = 0; k < ndof; ++k)
@@ -278,7 +279,10 @@ void StaticProblem::predict_prescribed_motion(const NewtonIterate& from, NewtonI
   // K(from) delta on every dof, element by element, from the converged state.
   const std::vector<double> state = op.material_state(st);
   std::vector<double> k, kd(ndof, 0.0);
-  op.element_matrices(from.cfg, k, state.data());
+  if (step.nlgeom)
+    op.element_matrices(from.cfg, k, state.data());
+  else  // the small-strain theory's tangent, as the engine assembles it
+    op.small_strain_matrices(ref, from.cfg, k, state.data());
   op.for_each_matrix(k, [&](int, const int* dofs, const double* m, int nd) {
     for (int i = 0; i < nd; ++i) {
       double sum = 0;

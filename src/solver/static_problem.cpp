@@ -237,20 +237,10 @@ StaticProblem::StaticProblem(const Model& model_, const Step& step_, const Struc
 
 void StaticProblem::start_engine() {
   // The CUDA engine has no small-strain theory: auto runs such a step on the CPU engine, and
-  // asked for by name, the engine refuses it below at the step's line. Yielding FPM beams and
-  // triangles likewise: their element evaluations agree with the CPU's to 1e-14, but a
-  // stretched J2 strip's Newton stalled on the GPU from the first increment that started
-  // yielded: the return's on-surface test decides the first tangent by round-off, and the
-  // device's rounding (FMA) falls on the elastic side (docs/theory.md, "FPM triangle").
+  // asked for by name, the engine refuses it below at the step's line.
   const bool gpu_solver =
       opt.tangent.solver == LinearSolverKind::Cudss || opt.tangent.solver == LinearSolverKind::GpuCg;
-  const bool rows_yield = op.rows().yields();
-  if (rows_yield && (opt.backend == BackendKind::Cuda || gpu_solver))
-    throw InputError(step.loc, "step '" + step.name + "': yielding FPM beams and triangles (*PLASTIC) run on the CPU's " +
-                                   "tangent engine so far: run this static step with --backend cpu or auto (and a CPU " +
-                                   "--linear-solver)");
-  const BackendKind kind =
-      (small_strain || rows_yield) && opt.backend == BackendKind::Auto && !gpu_solver ? BackendKind::Cpu : opt.backend;
+  const BackendKind kind = small_strain && opt.backend == BackendKind::Auto && !gpu_solver ? BackendKind::Cpu : opt.backend;
   engine = make_tangent_engine(kind, op, equation, neq, opt.tangent, opt.progress, combined.empty() ? nullptr : &combined);
   if (small_strain) {
     try {

@@ -1,7 +1,7 @@
 // The plastic shell strips of examples/generate_plastic_strip.py in *STATIC, NLGEOM=YES steps
 // (tests/integration/test_plastic_shells.cpp on the CPU engine, tests/gpu/
 // test_gpu_static_plasticity.cpp on the CUDA engine): their closed forms, checked with the
-// backend options given.
+// backend options given; and in geometrically linear steps (MITC4 and FPM triangles).
 #pragma once
 
 #include <cmath>
@@ -121,6 +121,50 @@ inline Measured check_static_bending(const std::string& name, const std::string&
     for (std::size_t e = 0; e < 10; ++e) EXPECT_NEAR(std::fabs(sm[3 * e]), 1.44 * My, 1e-4 * 1.44 * My);
   }
   return m;
+}
+
+// Both strips in a geometrically linear static step (the small-strain theory; --triangles
+// splits each quad into two S3, FORMULATION=FPM), in the elements' count `cells`: the
+// tension strip meets S = (d + sy / H) / (1 / E + 1 / H), end force S t b, PEEQ (S - sy) / H
+// and SF1 S t; the bent strip's curvature at 1.44 M_y is the plate section's along the same
+// 20 moment increments (validation/plastic_strip_section.py --points 15 --steps 20 --levels
+// 1.44: 2.891678 k_y; its 400 increments give 2.890492), the small-strain model that script is.
+inline void check_linear_strips(const std::string& name, const std::string& elements, std::size_t cells) {
+  const std::string dir = scratch_dir(name);
+  const char* kind = elements.empty() ? "S4R" : "S3 FPM";
+  std::string out;
+  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py tension --linear "
+                        "--hardening 10e3 " + elements + " -o " + dir + "/tension.inp", &out), 0) << out;
+  ASSERT_EQ(run_halfstep(dir + "/tension.inp", dir + "/tension", "--backend cpu", &out), 0) << out;
+  const double H = 10e3, d = 0.01, b = 2, t = 0.5;
+  const double S = (d + kSy / H) / (1 / kE + 1 / H), alpha = (S - kSy) / H;
+  const Csv h = read_csv(dir + "/tension/history/END.csv");
+  double rf = 0;
+  for (const auto& r : h.rows)
+    if (r[0] == h.rows.back()[0]) rf += r[static_cast<std::size_t>(h.col("RF1"))];
+  const std::vector<double> peeq = read_vtu_array(dir + "/tension/tension_000001.vtu", "PEEQ"),
+                            sf = read_vtu_array(dir + "/tension/tension_000001.vtu", "SF");
+  std::printf("linear tension (%s): RF1 %.9g (closed form %.9g), PEEQ %.9g (%.9g)\n", kind, rf, S * t * b,
+              peeq.empty() ? NAN : peeq[0], alpha);
+  // To Newton's tolerance: measured below 1e-15 of the force on either kind (the predictor
+  // spreads each increment's end motion over the strip), 1.8e-10 of PEEQ.
+  EXPECT_NEAR(rf, S * t * b, 1e-6 * S * t * b);
+  ASSERT_EQ(peeq.size(), cells);
+  for (double p : peeq) EXPECT_NEAR(p, alpha, 1e-9);
+  const std::size_t stride = cells > 0 ? sf.size() / cells : 0;  // S4R: 5 components, S3: 3
+  ASSERT_GE(stride, 1u);
+  for (std::size_t e = 0; e < cells; ++e) EXPECT_NEAR(sf[stride * e], S * t, 1e-6 * S * t);
+
+  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py bending --linear "
+                        "--points 15 --moment 60 " + elements + " -o " + dir + "/bending.inp", &out), 0) << out;
+  ASSERT_EQ(run_halfstep(dir + "/bending.inp", dir + "/bending", "--backend cpu", &out), 0) << out;
+  const double L = 20, ky = 2 * kSy / kE;
+  const Csv hb = read_csv(dir + "/bending/history/END.csv");
+  const double k_half = mean_abs_at(hb, "UR2", 0.5) / L, k_end = mean_abs_at(hb, "UR2", 1.0) / L;
+  std::printf("linear bending (%s): k / k_y %.9f at 0.72 M_y, %.9f at 1.44 M_y (plate section, 20 increments, "
+              "2.891678)\n", kind, k_half / ky, k_end / ky);
+  EXPECT_NEAR(k_half / (0.72 * ky), 1.0, 1e-9);
+  EXPECT_NEAR(k_end / (2.891678 * ky), 1.0, 1e-6);  // measured 1.6e-7 (S3) and 1.7e-7 (S4R): the script's 7 digits
 }
 
 }  // namespace halfstep::test::plastic_strip

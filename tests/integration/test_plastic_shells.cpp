@@ -159,37 +159,10 @@ TEST(PlasticShells, LinearStepPulledFarPastYieldCarriesTheYieldForce) {
 // Both strips in geometrically linear static steps (the small-strain theory, as Abaqus/
 // Standard's without NLGEOM): the tension strip meets the small-strain closed form, E11 = d,
 // S = (d + sy / H) / (1 / E + 1 / H), end force S t b; the bent strip's curvature at 1.44 M_y
-// is the plate section's of validation/plastic_strip_section.py, itself a small-strain model.
+// is the plate section's of validation/plastic_strip_section.py along the same increments,
+// itself a small-strain model.
 TEST(PlasticShells, LinearStepStripsMatchTheSmallStrainClosedForms) {
-  const std::string dir = scratch_dir("plastic_shell_linear");
-  std::string out;
-  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py tension --linear "
-                        "--hardening 10e3 -o " + dir + "/tension.inp", &out), 0) << out;
-  ASSERT_EQ(run_halfstep(dir + "/tension.inp", dir + "/tension", "--backend cpu", &out), 0) << out;
-  const double H = 10e3, d = 0.01, b = 2, t = 0.5;
-  const double S = (d + kSy / H) / (1 / kE + 1 / H), alpha = (S - kSy) / H;
-  const double rf = last_sum(read_csv(dir + "/tension/history/END.csv"), "RF1");
-  const std::vector<double> peeq = read_vtu_array(dir + "/tension/tension_000001.vtu", "PEEQ"),
-                            sf = read_vtu_array(dir + "/tension/tension_000001.vtu", "SF");
-  std::printf("linear tension: RF1 %.9g (closed form %.9g), PEEQ %.9g (%.9g)\n", rf, S * t * b, peeq.at(0), alpha);
-  // To Newton's tolerance: measured 2.9e-7 of the force, 1.8e-10 of PEEQ.
-  EXPECT_NEAR(rf, S * t * b, 1e-6 * S * t * b);
-  ASSERT_EQ(peeq.size(), 10u);
-  for (double p : peeq) EXPECT_NEAR(p, alpha, 1e-9);
-  for (std::size_t e = 0; e < 10; ++e) EXPECT_NEAR(sf[5 * e], S * t, 1e-6 * S * t);
-
-  ASSERT_EQ(run_command("python3 " HALFSTEP_SOURCE_DIR "/examples/generate_plastic_strip.py bending --linear "
-                        "--points 15 --moment 60 -o " + dir + "/bending.inp", &out), 0) << out;
-  ASSERT_EQ(run_halfstep(dir + "/bending.inp", dir + "/bending", "--backend cpu", &out), 0) << out;
-  const double L = 20, ky = 2 * kSy / kE;
-  const Csv h = read_csv(dir + "/bending/history/END.csv");
-  const double k_half = mean_abs_at(h, "UR2", 0.5) / L, k_end = mean_abs_at(h, "UR2", 1.0) / L;
-  std::printf("linear bending: k / k_y %.7f at 0.72 M_y, %.7f at 1.44 M_y (plate section 2.890492)\n", k_half / ky,
-              k_end / ky);
-  EXPECT_NEAR(k_half / (0.72 * ky), 1.0, 1e-9);
-  // Measured 4.1e-4, as with NLGEOM=YES: the step's increments (the script takes 400 moment
-  // increments; the return's path through the thickness points differs), not the geometry.
-  EXPECT_NEAR(k_end / (2.890492 * ky), 1.0, 6e-4);
+  plastic_strip::check_linear_strips("plastic_shell_linear", "", 10);
 }
 
 // The seed's dome, coarse: it yields (PEEQ in the VTU), and the energy balance, with the

@@ -2,11 +2,13 @@
 // forms, on the strips of examples/generate_plastic_strip.py --triangles (each quad split in
 // two): uniaxial tension (force, PEEQ, SF1, internal work, energy balance with the
 // dissipation in the element's work) and end moments through first yield towards the
-// plastic moment (the moment-curvature curve that MITC4's strip follows).
+// plastic moment (the moment-curvature curve that MITC4's strip follows); both strips in a
+// geometrically linear static step against the small-strain closed forms.
 #include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "plastic_strip_static.hpp"
 #include "run_util.hpp"
 
 namespace halfstep::test {
@@ -129,6 +131,13 @@ TEST(PlasticTris, StripInPureBendingFollowsTheMomentCurvatureCurve) {
   const std::size_t last = energy.rows.size() - 1;
   std::printf("bending: balance %.3g of the work\n", at(energy, last, "total") / at(energy, last, "external_work"));
   EXPECT_LT(std::fabs(at(energy, last, "total")), 1e-9 * at(energy, last, "external_work"));  // measured 2e-12
+}
+
+// The same strips in a geometrically linear static step (RowOperator::linear_forces: the
+// kinematics' linear map at the reference, the same returns), against the small-strain closed
+// forms MITC4's strips meet (plastic_strip_static.hpp).
+TEST(PlasticTris, LinearStepStripsMatchTheSmallStrainClosedForms) {
+  plastic_strip::check_linear_strips("plastic_tri_linear", "--triangles", 20);
 }
 
 }  // namespace

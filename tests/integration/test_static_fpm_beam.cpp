@@ -12,7 +12,8 @@
 //  - a J2 beam (sigma_y 250, H 1000, E 200e3) stretched 1 % in 10 increments: each fibre's
 //    uniaxial return on the sum of the increments' strains, N = sigma A;
 //  - a geometrically linear step (NLGEOM=NO): P L^3 / 3 EI and its energy; an explicit step
-//    after it stays at rest.
+//    after it stays at rest; the J2 beam stretched 1 % and bent by an end moment past first
+//    yield there, against the small-strain closed forms (the fibres' uniaxial returns).
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -149,6 +150,57 @@ TEST(StaticFpmBeam, AnExplicitStepAfterALinearStepStaysAtRest) {
   ASSERT_GT(w_static, 0.0);
   // The linear solution is the nonlinear one to (w / L)^2 ~ 1e-8: the explicit step's motion is that small.
   EXPECT_NEAR(w_end, w_static, 1e-6 * w_static);
+}
+
+// The J2 beam (sigma_y 250, H 1000, E 200e3) in a geometrically linear step, on its fibres'
+// small-strain uniaxial returns (path-free for a monotonic load and linear hardening):
+// stretched 1 %, N = S A with S = (d + sy / H) / (1 / E + 1 / H); under an end moment of
+// 1.3 M_y in 10 increments, a uniform curvature k with sum_k w_k z_k S(z_k k) = M over the
+// section's fibres (RECT 1 x 0.1: Simpson 5 x 5; depth 0.1 along n2 = z), the tip turned by
+// k L.
+TEST(StaticFpmBeam, PlasticLinearStepMatchesTheSmallStrainReturns) {
+  const double E = 200e3, sy = 250, H = 1000, d = 0.01, area = 0.1;
+  const std::string law = "*PLASTIC\n250., 0.\n1250., 1.\n";
+  const auto stress = [&](double e) {  // the fibres' uniaxial law, monotonic loading
+    const double s = E * std::fabs(e);
+    return std::copysign(s <= sy ? s : sy + H * (s - sy) / (E + H), e);
+  };
+  std::ostringstream tip;
+  tip.precision(17);
+  tip << "*BOUNDARY\nTIP, 1, 1, " << d * kL << "\nTIP, 2, 6\n";
+  const std::string dir = scratch_dir("static_fpm_beam_plastic_linear");
+  std::ofstream(dir + "/stretch.inp") << beam_model(E, law) + kClamp + "*STEP, INC=100\n*STATIC\n0.1, 1.\n" + tip.str() +
+                                             "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=ROOT\nRF\n*END STEP\n";
+  std::string out;
+  ASSERT_EQ(run_halfstep(dir + "/stretch.inp", dir + "/stretch", "--backend cpu", &out), 0) << out;
+  const Csv h = read_csv(dir + "/stretch/history/ROOT.csv");
+  ASSERT_FALSE(h.rows.empty());
+  const double rf = -h.rows.back()[static_cast<std::size_t>(h.col("RF1"))], force = stress(d) * area;
+  std::printf("FPM J2 beam, linear step: RF1 %.9g, closed form %.9g\n", rf, force);
+  EXPECT_NEAR(rf, force, 1e-6 * force);  // Newton's tolerance
+
+  const double My = sy * 1.0 * 0.1 * 0.1 / 6, M = 1.3 * My;
+  const double z[5] = {-0.05, -0.025, 0, 0.025, 0.05}, w[5] = {1, 4, 2, 4, 1};  // Simpson, h / 3 = 0.025 / 3
+  const auto moment = [&](double k) {
+    double m = 0;
+    for (int i = 0; i < 5; ++i) m += w[i] * 0.025 / 3 * z[i] * stress(z[i] * k);
+    return m;
+  };
+  double lo = 0, hi = 1;  // moment(k) increases with k
+  for (int i = 0; i < 200; ++i) (moment(0.5 * (lo + hi)) < M ? lo : hi) = 0.5 * (lo + hi);
+  const double k = 0.5 * (lo + hi);
+  std::ostringstream load;
+  load.precision(17);
+  load << "*CLOAD\n" << kN + 1 << ", 5, " << M << "\n";
+  std::ofstream(dir + "/bend.inp") << beam_model(E, law) + kClamp + "*STEP, INC=100\n*STATIC\n0.1, 1.\n" + load.str() +
+                                          "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nUR\n*END STEP\n";
+  ASSERT_EQ(run_halfstep(dir + "/bend.inp", dir + "/bend", "--backend cpu", &out), 0) << out;
+  const Csv b = read_csv(dir + "/bend/history/TIP.csv");
+  ASSERT_FALSE(b.rows.empty());
+  const double turn = b.rows.back()[static_cast<std::size_t>(b.col("UR2"))];
+  std::printf("FPM J2 beam, linear step: tip UR2 %.9g at 1.3 M_y, closed form k L %.9g (k / k_y %.6f)\n", turn, k * kL,
+              k * 0.05 * E / sy);
+  EXPECT_NEAR(turn, k * kL, 1e-6 * k * kL);
 }
 
 }  // namespace
