@@ -15,32 +15,14 @@
 #include "discretization/step_loads.hpp"
 #include "discretization/structure_system.hpp"
 #include "io/inp_reader.hpp"
+#include "everyday_decks.hpp"
 #include "run_util.hpp"
 
 namespace halfstep::test {
 namespace {
 
-/// A free 2 x 1 x 1 block of two C3D8R (rho 2) with a MASS element of 0.5 on node 12, under
-/// whole-model gravity of 9.81 along (0, 0, -2) for period.
-std::string falling_block(double period) {
-  std::string d = "*HEADING\nfalling block\n*NODE\n";
-  int id = 1;
-  for (int k = 0; k <= 1; ++k)
-    for (int j = 0; j <= 1; ++j)
-      for (int i = 0; i <= 2; ++i)
-        d += std::to_string(id++) + ", " + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) + "\n";
-  const auto n = [](int i, int j, int k) { return std::to_string(1 + i + 3 * j + 6 * k); };
-  d += "*ELEMENT, TYPE=C3D8R, ELSET=BLOCK\n";
-  for (int i = 0; i < 2; ++i)
-    d += std::to_string(i + 1) + ", " + n(i, 0, 0) + ", " + n(i + 1, 0, 0) + ", " + n(i + 1, 1, 0) + ", " + n(i, 1, 0) +
-         ", " + n(i, 0, 1) + ", " + n(i + 1, 0, 1) + ", " + n(i + 1, 1, 1) + ", " + n(i, 1, 1) + "\n";
-  d += "*ELEMENT, TYPE=MASS, ELSET=LUMP\n101, 12\n*MASS, ELSET=LUMP\n0.5\n"
-       "*NSET, NSET=ALL, GENERATE\n1, 12, 1\n"
-       "*MATERIAL, NAME=M\n*ELASTIC\n1000., 0.3\n*DENSITY\n2.\n*SOLID SECTION, ELSET=BLOCK, MATERIAL=M\n"
-       "*STEP\n*DYNAMIC, EXPLICIT\n, " + std::to_string(period) + "\n*DLOAD\n, GRAV, 9.81, 0., 0., -2.\n"
-       "*OUTPUT, HISTORY, TIME INTERVAL=" + std::to_string(period / 10) + "\n*NODE OUTPUT, NSET=ALL\nU, A\n*END STEP\n";
-  return d;
-}
+using everyday::falling_block;
+using everyday::shell_cantilever;
 
 TEST(Gravity, FreeBlockFallsHalfGTSquared) {
   const double period = 0.2;
@@ -69,31 +51,6 @@ TEST(Gravity, FreeBlockFallsHalfGTSquared) {
   EXPECT_GE(rows, 12 * 10);
 }
 
-/// A cantilever of S4R shells (length 10, width 1, thickness 0.1, E 1e6, nu 0, rho 1), nx x 2
-/// elements, clamped at x = 0, under gravity 1 along -z in a linear static step.
-std::string shell_cantilever(int nx) {
-  std::string d = "*HEADING\nshell cantilever under its own weight\n*NODE\n";
-  for (int j = 0; j <= 2; ++j)
-    for (int i = 0; i <= nx; ++i)
-      d += std::to_string(1 + i + (nx + 1) * j) + ", " + std::to_string(10.0 * i / nx) + ", " +
-           std::to_string(0.5 * j) + ", 0\n";
-  d += "*ELEMENT, TYPE=S4R, ELSET=PLATE\n";
-  int id = 1;
-  for (int j = 0; j < 2; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const int a = 1 + i + (nx + 1) * j;
-      d += std::to_string(id++) + ", " + std::to_string(a) + ", " + std::to_string(a + 1) + ", " +
-           std::to_string(a + nx + 2) + ", " + std::to_string(a + nx + 1) + "\n";
-    }
-  d += "*NSET, NSET=ROOT\n1, " + std::to_string(nx + 2) + ", " + std::to_string(2 * nx + 3) + "\n";
-  d += "*NSET, NSET=TIP\n" + std::to_string(nx + 1) + ", " + std::to_string(2 * nx + 2) + ", " +
-       std::to_string(3 * nx + 3) + "\n";
-  d += "*MATERIAL, NAME=M\n*ELASTIC\n1e6, 0.\n*DENSITY\n1.\n*SHELL SECTION, ELSET=PLATE, MATERIAL=M\n0.1\n"
-       "*BOUNDARY\nROOT, 1, 6\n*STEP\n*STATIC\n1., 1.\n*DLOAD\nPLATE, GRAV, 1., 0., 0., -1.\n"
-       "*OUTPUT, HISTORY\n*NODE OUTPUT, NSET=TIP\nU\n*END STEP\n";
-  return d;
-}
-
 // q L^4 / (8 E I) + q L^2 / (2 kappa G A): q = rho g t b = 0.1, E I = 1e6 / 12000, G = E / 2,
 // kappa = 5/6: 1.5 + 1.2e-4 = 1.500120. Measured -1.5001200 at 40 x 2 (the tip's three nodes
 // alike): the lumped corner loads of bilinear shells are the consistent ones.
@@ -102,8 +59,7 @@ TEST(Gravity, ShellCantileverUnderItsOwnWeight) {
   std::ofstream(dir + "/c.inp") << shell_cantilever(40);
   std::string out;
   ASSERT_EQ(run_halfstep(dir + "/c.inp", dir + "/out", "--backend cpu", &out), 0) << out;
-  const double q = 0.1, L = 10, EI = 1e6 * 1.0 * 1e-3 / 12, GA = 0.5e6 * 0.1;
-  const double expect = q * std::pow(L, 4) / (8 * EI) + q * L * L / (2 * (5.0 / 6.0) * GA);
+  const double expect = everyday::shell_cantilever_tip();
   const double w = -last_time_average(read_csv(dir + "/out/history/TIP.csv")).at("U3");
   EXPECT_NEAR(w, expect, 1e-5 * expect);
 }
