@@ -105,4 +105,33 @@ void linear_configuration(const Configuration& ref, const std::vector<double>& x
   }
 }
 
+/// The spins about a reference frame's axes (r1, r2 = d0 x r1, d0) of the exact turn that
+/// takes it to the frame (t1, d): what linear_configuration's turn of a node inverts to.
+inline Vec3<double> frame_spins(Vec3<double> r1, Vec3<double> d0, Vec3<double> t1, Vec3<double> d) {
+  const Vec3<double> r2 = cross(d0, r1), theta = rotation_vector(r1, r2, d0, t1, cross(d, t1), d);
+  return {dot(theta, r1), dot(theta, r2), dot(theta, d0)};
+}
+
+/// linear_configuration's inverse: the generalized dofs of c about ref into x (q per node,
+/// sized by the caller): the translations c.u, and for each node with rotates(n) (and ref
+/// with frames) the spins (spins = 2: about t1 and t2; 3: also about d) of the exact turn
+/// from ref's frame to c's.
+template <class Rotates>
+void linear_dofs(const Configuration& ref, const Configuration& c, std::size_t q, int spins, Rotates&& rotates,
+                 std::vector<double>& x) {
+  const std::size_t nn = c.u.size() / 3;
+  for (std::size_t n = 0; n < nn; ++n)
+    for (std::size_t k = 0; k < 3; ++k) x[q * n + k] = c.u[3 * n + k];
+  if (ref.t1.empty() || c.t1.empty()) return;
+  for (std::size_t n = 0; n < nn; ++n) {
+    const int i = static_cast<int>(n);
+    if (!rotates(i)) continue;
+    const Vec3<double> w =
+        frame_spins(Configuration::at(ref.t1, i), Configuration::at(ref.d, i), Configuration::at(c.t1, i), Configuration::at(c.d, i));
+    x[q * n + 3] = w.x;
+    x[q * n + 4] = w.y;
+    if (spins == 3) x[q * n + 5] = w.z;
+  }
+}
+
 }  // namespace halfstep

@@ -48,13 +48,6 @@ RowArgs<Mesh> row_args(const Mesh& mesh, const Configuration& c, const double* f
   return {host_view(mesh), c.u.data(), c.t1.data(), c.d.data(), from, mesh.num_elements};
 }
 
-/// The spins about the reference frame's axes (r1, r2 = d0 x r1, d0) of the turn that takes
-/// it to the frame (t1, d): what linear_configuration's exp map inverts to.
-Vec3<double> frame_spins(Vec3<double> r1, Vec3<double> d0, Vec3<double> t1, Vec3<double> d) {
-  const Vec3<double> r2 = cross(d0, r1), theta = rotation_vector(r1, r2, d0, t1, cross(d, t1), d);
-  return {dot(theta, r1), dot(theta, r2), dot(theta, d0)};
-}
-
 /// Element e's generalized dofs (6 per corner) out of x (6 per node).
 template <class Mesh>
 void element_dofs(const typename Mesh::StaticView& v, int e, const double* x, double* xe) {
@@ -314,21 +307,9 @@ void RowOperator::linear_matrices(const Configuration& ref, const Configuration&
                                   const double* old) const {
   const std::vector<double> virgin = initial_states(ref);
   if (!old) old = virgin.data();
-  // c's generalized dofs (the linear configuration's inverse): translations, and the spins of
-  // the exact turn from the reference frames to c's.
-  const std::size_t nn = static_cast<std::size_t>(sys_.num_nodes);
-  std::vector<double> x(kCornerDofs * nn, 0.0);
-  for (std::size_t n = 0; n < nn; ++n) {
-    const int i = static_cast<int>(n);
-    const Vec3<double> u = Configuration::at(c.u, i);
-    const double t[3] = {u.x, u.y, u.z};
-    for (int j = 0; j < 3; ++j) x[kCornerDofs * n + static_cast<std::size_t>(j)] = t[j];
-    if (!sys_.has_rotations(i) || c.t1.empty()) continue;
-    const Vec3<double> w = frame_spins(Configuration::at(ref.t1, i), Configuration::at(ref.d, i), Configuration::at(c.t1, i),
-                                       Configuration::at(c.d, i));
-    const double r[3] = {w.x, w.y, w.z};
-    for (int j = 0; j < 3; ++j) x[kCornerDofs * n + 3 + static_cast<std::size_t>(j)] = r[j];
-  }
+  // c's generalized dofs (the linear configuration's inverse).
+  std::vector<double> x(kCornerDofs * static_cast<std::size_t>(sys_.num_nodes), 0.0);
+  linear_dofs(ref, c, kCornerDofs, 3, [&](int n) { return sys_.has_rotations(n); }, x);
   for (const Part& p : parts_) {
     with_static_family(sys_, p.family, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;

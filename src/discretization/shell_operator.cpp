@@ -186,10 +186,10 @@ void ShellOperator::small_strain_matrices(const Configuration& ref, const Config
     double x[20];
     for (int a = 0; a < 4; ++a) {
       const int n = sys_.shell.conn[4 * i + static_cast<std::size_t>(a)];
-      const Vec3<double> d0 = Configuration::at(ref.d, n), r1 = Configuration::at(ref.t1, n);
-      const Vec3<double> d = Configuration::at(c.d, n), t1 = Configuration::at(c.t1, n);
-      const Vec3<double> u = Configuration::at(c.u, n), theta = rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d);
-      const double v[5] = {u.x, u.y, u.z, dot(theta, r1), dot(theta, cross(d0, r1))};
+      const Vec3<double> u = Configuration::at(c.u, n);
+      const Vec3<double> w =
+          frame_spins(Configuration::at(ref.t1, n), Configuration::at(ref.d, n), Configuration::at(c.t1, n), Configuration::at(c.d, n));
+      const double v[5] = {u.x, u.y, u.z, w.x, w.y};
       for (int q = 0; q < 5; ++q) x[5 * a + q] = v[q];
     }
     const Mitc4Ref<DD> ref2 = mitc4_dual_ref<DD>(sys_.shell.ref[i]);

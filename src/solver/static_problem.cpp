@@ -525,26 +525,19 @@ void StaticProblem::start_state() {
   Configuration& cfg = start.cfg;
   std::vector<double>& x = start.x;
   x.assign(ndof, 0.0);
-  for (std::size_t n = 0; n < nn; ++n)
-    for (int c = 0; c < 3; ++c) x[q * n + c] = cfg.u[3 * n + c];
   ref.u.assign(3 * nn, 0.0);
   if (rotations) {
     ref.d.resize(3 * nn);
     ref.t1.resize(3 * nn);
     for (std::size_t n = 0; n < nn; ++n) {
       const int i = static_cast<int>(n);
-      const Vec3<double> d0{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]}, r1{st.r1x[n], st.r1y[n], st.r1z[n]};
-      Configuration::set(ref.d, i, d0);
-      Configuration::set(ref.t1, i, r1);
-      if (!step.nlgeom && sys.has_rotations(i)) {
-        const Vec3<double> d = Configuration::at(cfg.d, i), t1 = Configuration::at(cfg.t1, i);
-        const Vec3<double> theta = rotation_vector(r1, cross(d0, r1), d0, t1, cross(d, t1), d);
-        x[q * n + 3] = dot(theta, r1);
-        x[q * n + 4] = dot(theta, cross(d0, r1));
-        if (ndn == 6) x[q * n + 5] = dot(theta, d0);
-      }
+      Configuration::set(ref.d, i, Vec3<double>{sys.dir0x[n], sys.dir0y[n], sys.dir0z[n]});
+      Configuration::set(ref.t1, i, Vec3<double>{st.r1x[n], st.r1y[n], st.r1z[n]});
     }
   }
+  // The translations so far, and in a linear step the rotations as spins about the reference
+  // frames (linear_configuration's inverse).
+  halfstep::linear_dofs(ref, cfg, q, ndn == 6 ? 3 : 2, [&](int i) { return !step.nlgeom && sys.has_rotations(i); }, x);
 }
 
 void StaticProblem::linear_configuration(const std::vector<double>& xs, Configuration& c) const {
