@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../integration/static_fpm_decks.hpp"
+#include "../integration/status_util.hpp"
 #include "need_gpu.hpp"
 
 namespace halfstep::test {
@@ -65,15 +66,10 @@ TEST(GpuStaticFpm, PlasticStripRunsOnTheCudaEngineAsOnTheCpu) {
   std::string log;
   ASSERT_EQ(run_halfstep(dir + "/strip.inp", dir + "/gpu", "--backend cuda", &log), 0) << log;
   // DIRECT increments cannot cut back; the stall took 8 and more iterations an increment.
-  // The status file's last data line: step, increment, iterations, ...
-  std::istringstream sta(read_file(dir + "/gpu/strip.sta"));
-  std::string line, last;
-  while (std::getline(sta, line))
-    if (!line.empty() && line[0] != '#' && line.find_first_of("0123456789") == line.find_first_not_of(' ')) last = line;
-  int step = 0, increment = 0, iterations = 99;
-  std::istringstream(last) >> step >> increment >> iterations;
-  EXPECT_EQ(increment, 10) << last;
-  EXPECT_LE(iterations, 3) << last;
+  const std::vector<std::vector<double>> rows = data_of(status_lines(dir + "/gpu/strip.sta"));
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.back()[kIncrement], 10);
+  EXPECT_LE(rows.back()[kIterations], 3);
   ASSERT_EQ(run_halfstep(dir + "/strip.inp", dir + "/cpu", "--backend cpu", &log), 0) << log;
   const double gpu = last_total(dir + "/gpu", "ROOT", "RF1"), cpu = last_total(dir + "/cpu", "ROOT", "RF1");
   std::printf("GPU yielding FPM triangle strip: RF1 %.9g (CPU %.9g, %+.2e)\n", gpu, cpu, gpu / cpu - 1);
