@@ -12,6 +12,7 @@
 #include "core/forall.hpp"
 #include "discretization/continuum_pass.hpp"
 #include "discretization/element_columns.hpp"
+#include "discretization/point_tangent.hpp"
 #include "discretization/tangent_state.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_tangent.hpp"
@@ -59,7 +60,7 @@ void ContinuumOperator::element_dofs(int e, int* dofs) const {
 }
 
 double ContinuumOperator::internal_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal,
-                                         const double* state_old, double* state_next) const {
+                                         const double* state_old, double* state_next, ElementForceSums* sums) const {
   const SolidMesh& sm = sys_.solid;
   f.assign(static_cast<std::size_t>(num_dofs()), 0.0);
   // Per-slot forces first (the gather strategy), then summed per node in a fixed order.
@@ -78,6 +79,7 @@ double ContinuumOperator::internal_force(const std::vector<double>& u, std::vect
   forall(0, sys_.num_nodes, threads_, [&](int n) {
     add_slot_forces3(sm.node_slot_ptr.data(), sm.node_slots.data(), slot.data(), n, &f[3 * static_cast<std::size_t>(n)]);
   });
+  if (sums) sums->add(slot.data(), slot.size(), 3, 3);
   return w.strain + w.hourglass;
 }
 
@@ -246,9 +248,13 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
   for (const SolidMaterial<double>& m : sm.materials) lanes = lanes && m.small_strain == 0;
   std::vector<SolidMaterial<D>> mats;
   std::vector<SolidMaterial<DL>> lane_mats;
+  std::vector<SolidMaterial<PointLanes>> point_mats;  // the point-wise tangent's (its laws only)
+  std::vector<char> point_tangent;
   for (const SolidMaterial<double>& m : sm.materials) {
     if (lanes) lane_mats.push_back(material_as<DL>(m));
     else mats.push_back(dual_material(m));
+    point_tangent.push_back(takes_point_tangent(m));
+    point_mats.push_back(material_as<PointLanes>(m));
   }
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
@@ -261,6 +267,11 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
         gather(u, c, K::kNodes, ud);
         const std::size_t mi = static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)]);
         double* ke = &k[offsets_[static_cast<std::size_t>(e)]];
+        if constexpr (HasPointGradients<K>::value) {  // a point-sum solid: its point-wise tangent
+          if (point_tangent[mi] &&
+              point_sum_element_matrix<K>(Xd, ud, point_mats[mi], thermal ? thermal[e] : 0.0, sm.data_of(e), ke))
+            return;
+        }
         if constexpr (HasElementMatrix<K>::value) {  // the kind's own point-wise tangent, where it applies
           if (K::element_matrix(Xd, ud, sm.materials[mi], sm.data_of(e), ke)) return;
         }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/dual.hpp"
+#include "discretization/element_force_sums.hpp"
 #include "discretization/structure_system.hpp"
 
 namespace halfstep {
@@ -38,9 +39,11 @@ class ContinuumOperator {
   /// changes thermal (null: none); returns the strain energy (hourglass energy included).
   /// Laws with state (SolidMesh::state_size > 0) start from state_old (the store of
   /// StructureState::solid_state; null: the virgin state) and write the state at u into
-  /// state_next (null: nothing), which must not alias state_old.
+  /// state_next (null: nothing), which must not alias state_old. With sums, every element's
+  /// own nodal forces' magnitudes are added to it (the residual check's force scale).
   double internal_force(const std::vector<double>& u, std::vector<double>& f, const double* thermal = nullptr,
-                        const double* state_old = nullptr, double* state_next = nullptr) const;
+                        const double* state_old = nullptr, double* state_next = nullptr,
+                        ElementForceSums* sums = nullptr) const;
 
   /// The small-displacement forces f = K(0) u (3 per node) of a geometrically linear analysis:
   /// the derivative of internal_force at zero along u, by one dual-number pass per element

@@ -97,11 +97,12 @@ void StructureOperator::gather(const std::vector<double>& solid, const std::vect
 }
 
 double StructureOperator::internal_force(const Configuration& c, std::vector<double>& f,
-                                         std::vector<double>* shell_energy, PointStates states) const {
+                                         std::vector<double>* shell_energy, PointStates states,
+                                         ElementForceSums* sums) const {
   double w = 0;
   std::vector<double> fs;
   if (solids_.num_elements() > 0)
-    w += solids_.internal_force(c.u, fs, c.thermal.empty() ? nullptr : c.thermal.data(), states.old, states.next);
+    w += solids_.internal_force(c.u, fs, c.thermal.empty() ? nullptr : c.thermal.data(), states.old, states.next, sums);
   std::vector<double> fe;
   if (shells_.num_elements() > 0)
     w += shells_.element_forces(c, fe, shell_energy, shell_part(states).old, shell_part(states).next);

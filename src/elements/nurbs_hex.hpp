@@ -135,6 +135,14 @@ struct NurbsHex {
     return row_sum_mass_fractions<NurbsHex>(X, frac, data);
   }
 
+  /// w_g detJ_g at Gauss point g and the reference gradients b_a there (point_basis without
+  /// the basis values): the point-wise tangent's (discretization/point_tangent.hpp).
+  template <class T>
+  HS_HD static T point_gradients(const Vec3<T> X[kNodes], const double* data, int g, Vec3<T> b[kNodes]) {
+    double R[kNodes];
+    return point_basis(X, data, g, b, R);
+  }
+
   /// Internal forces f and strain energy, sum over the Gauss points of w detJ (F S b_a, W);
   /// hourglass_kappa unused. NaN for an invalid reference or missing data.
   template <class T>

@@ -404,6 +404,14 @@ struct C3D8Full : C3D8 {
     return solid_detail::point_sum_stable_dt<8>(8, Gradients<T>{X}, m, vol, frac);
   }
 
+  /// detJ_g at Gauss point g and the reference gradients b_a there (the weights are 1): the
+  /// point-wise tangent's (discretization/point_tangent.hpp); data unused.
+  template <class T>
+  HS_HD static T point_gradients(const Vec3<T> X[8], const double* data, int g, Vec3<T> b[8]) {
+    (void)data;
+    return Gradients<T>{X}(g, b);
+  }
+
   /// Cauchy stress and Green strain averaged over the Gauss points with weights detJ_g / V.
   template <class T>
   HS_HD static SolidOutput<T> centroid_output(const Vec3<T> X[8], const Vec3<T> u[8], const SolidMaterial<T>& m,

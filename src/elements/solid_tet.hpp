@@ -248,6 +248,15 @@ struct C3D10M {
     return solid_detail::tet10_hrz(X, frac);
   }
 
+  /// w_g detJ_g at integration point g and the reference gradients b_a there: the basis of
+  /// the point sums (internal_force), which the CPU's point-wise tangent also reads
+  /// (discretization/point_tangent.hpp); data: the element's constant data (unused here).
+  template <class T>
+  HS_HD static T point_gradients(const Vec3<T> X[10], const double* data, int g, Vec3<T> b[10]) {
+    (void)data;
+    return solid_detail::tet10_gauss_gradients(X, g, b);
+  }
+
   /// Internal forces f (10) and strain energy, sum over the 4 Gauss points of
   /// w detJ (P b_a, W); hourglass_kappa unused. NaN for an invalid reference.
   template <class T>

@@ -112,6 +112,15 @@ struct C3D6 {
     return vol;
   }
 
+  /// w_g detJ_g at integration point g and the reference gradients b_a there: the basis of
+  /// the point sums (internal_force), which the CPU's point-wise tangent also reads
+  /// (discretization/point_tangent.hpp); data: the element's constant data (unused here).
+  template <class T>
+  HS_HD static T point_gradients(const Vec3<T> X[6], const double* data, int g, Vec3<T> b[6]) {
+    (void)data;
+    return solid_detail::wedge6_gradients(X, g, b, static_cast<T*>(nullptr));
+  }
+
   /// Internal forces f (6) and strain energy, sum over the points of w detJ (P b_a, W);
   /// hourglass_kappa unused. NaN for an invalid reference.
   template <class T>

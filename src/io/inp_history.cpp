@@ -140,7 +140,7 @@ void DeckParser::resolve_model_targets() {
 // Steps
 
 void DeckParser::step_keyword(const Keyword& kw) {
-  allow_params(kw, {"NAME", "NLGEOM", "INC", "PERTURBATION", "AMPLITUDE"});
+  allow_params(kw, {"NAME", "NLGEOM", "INC", "PERTURBATION", "AMPLITUDE", "EXTRAPOLATION"});
   if (in_step_)
     fail(kw.pos, "*STEP inside step '" + m_.steps.back().name + "' (started at " +
                      m_.steps.back().loc.str() + "): missing *END STEP");
@@ -175,6 +175,12 @@ void DeckParser::step_keyword(const Keyword& kw) {
     if (inc < 1 || inc > 100000000)
       fail(kw.pos, "*STEP, INC=" + param(kw, "INC") + " must be between 1 and 100000000");
     s.controls.max_increments = static_cast<int>(inc);
+  }
+  if (const Param* ex = kw.find("EXTRAPOLATION")) {
+    const std::string v = squeeze_upper(ex->value);
+    if (v == "NO") s.controls.extrapolate = false;
+    else if (v != "LINEAR")
+      fail(kw.pos, "*STEP, EXTRAPOLATION=" + ex->value + " is not supported (LINEAR, the default, or NO)");
   }
   s.loc = loc(kw.pos);
   m_.steps.push_back(std::move(s));

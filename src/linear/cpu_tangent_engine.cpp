@@ -82,12 +82,14 @@ class CpuTangentEngine final : public TangentEngine {
   }
   LinearSolverKind solver() const override { return kind_; }
 
-  double internal_force(const Configuration& c, std::vector<double>& f) override {
+  double internal_force(const Configuration& c, std::vector<double>& f, ElementForceSums* sums) override {
     const auto t0 = Clock::now();
     if (trial_.size() != committed_.size()) trial_.resize(committed_.size());
     const double energy =
-        op_.internal_force(c, f, nullptr, PointStates{committed_.empty() ? nullptr : committed_.data(),
-                                                      committed_.empty() ? nullptr : trial_.data()});
+        op_.internal_force(c, f, nullptr,
+                           PointStates{committed_.empty() ? nullptr : committed_.data(),
+                                       committed_.empty() ? nullptr : trial_.data()},
+                           sums);
     stats_.internal_force_seconds += seconds_since(t0);
     return energy;
   }

@@ -17,6 +17,7 @@ namespace halfstep {
 struct Configuration;
 struct CouplingBlocks;
 struct DofCombinations;
+struct ElementForceSums;
 class StructureOperator;
 
 /// Which linear solver factors or iterates on the tangent (--linear-solver).
@@ -95,8 +96,9 @@ class TangentEngine {
   /// The linear solver that runs (never Auto).
   virtual LinearSolverKind solver() const = 0;
   /// Generalized internal forces f (StructureOperator::dofs_per_node per node, node-major) in
-  /// configuration c; returns the strain energy.
-  virtual double internal_force(const Configuration& c, std::vector<double>& f) = 0;
+  /// configuration c; returns the strain energy. With sums, the magnitudes of the continuum
+  /// elements' own nodal forces are added to it (StructureOperator::internal_force).
+  virtual double internal_force(const Configuration& c, std::vector<double>& f, ElementForceSums* sums = nullptr) = 0;
   /// The forces K(ref) x of a geometrically linear step (x and f: dofs_per_node per node;
   /// ref: the reference configuration with the step's triads), less the thermal forces of the
   /// continuum elements' temperature changes (thermal: Configuration::thermal, null or empty:

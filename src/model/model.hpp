@@ -364,6 +364,9 @@ struct StaticControls {
   double maximum = 0;       ///< largest increment
   bool direct = false;      ///< DIRECT: fixed increments of `initial`, no cut-backs
   int max_increments = 100; ///< *STEP, INC=
+  /// *STEP, EXTRAPOLATION=LINEAR (Abaqus's default) or NO: an increment's first trial adds
+  /// the last increment's correction, scaled to its length.
+  bool extrapolate = true;
   /// *STATIC, STABILIZE: viscous forces c m* du / dtau on the translations (m*: a lumped mass
   /// of unit density), c from stabilize_factor, or else chosen after the first increment so
   /// that it would dissipate stabilize_fraction of that increment's strain energy.

@@ -111,7 +111,9 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
   attempt_from_ = &from.cfg;
   prescribe(tau1, trial.x);
   trial_configuration(trial.x, trial.cfg);
-  predict_prescribed_motion(from, trial, tau1);
+  attempt_du_.assign(static_cast<std::size_t>(neq), 0.0);
+  attempt_dtau_ = dtau;
+  if (!predict_prescribed_motion(from, trial, tau1)) extrapolate(trial, tau1, dtau);
   // The temperatures at the increment's end load every iteration of the attempt.
   trial.cfg.thermal = thermal_changes(drive, sys.solid.num_elements, tau1);
   if (!trial.cfg.thermal.empty()) {
@@ -130,7 +132,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
 NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau,
                                      std::vector<double>& r) {
   NewtonBalance b;
-  trial.strain = internal(trial.x, trial.cfg, trial.f_int, &trial.contact);
+  trial.strain = internal(trial.x, trial.cfg, trial.f_int, &trial.contact, trial.element_scale);
   external(tau1, trial.cfg, trial.f_ext);
   // Every dof, the held ones too: their reactions are written. The cause is named, since
   // the cut-backs that follow end in a message about the minimum increment.
@@ -149,7 +151,10 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
   if (dynamic) {
     inertia_forces(from, trial, dtau, inertia_, inertia_scale_);
   }
-  // Force scales: the average nonzero nodal force and moment (reactions included), never
+  // Force scales: the average nonzero nodal force and moment (reactions included) or, where
+  // larger, the mean magnitude of the elements' own nodal forces before assembly (Abaqus'
+  // and CalculiX's spatial average: interior nodes' contributions cancel in the assembled
+  // forces, which for a bent solid are ~14x smaller and ask for extra iterations), never
   // below the time average of the converged increments (Abaqus' q~).
   double q_sum[2] = {0, 0};
   std::int64_t q_n[2] = {0, 0};
@@ -174,6 +179,7 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
   double* qs = b.scale;
   for (int fld = 0; fld < 2; ++fld) {
     qs[fld] = q_n[fld] ? q_sum[fld] / static_cast<double>(q_n[fld]) : 0.0;
+    qs[fld] = std::max(qs[fld], trial.element_scale[fld]);
     if (q_count_[fld]) qs[fld] = std::max(qs[fld], q_time_[fld] / static_cast<double>(q_count_[fld]));
   }
   qs[0] = std::max(qs[0], force_floor);
@@ -262,12 +268,12 @@ void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
   }
 }
 
-void StaticProblem::predict_prescribed_motion(const NewtonIterate& from, NewtonIterate& trial, double tau1) {
+bool StaticProblem::predict_prescribed_motion(const NewtonIterate& from, NewtonIterate& trial, double tau1) {
   // Laws with state and the FPM elements' path units only: there the first trial's kink
   // (the elements beside a moved support yield, their neighbours stay elastic) can keep
   // Newton from converging at all; elastic models converge from the plain trial.
   if (op.material_state_size() == 0 || !(step.nlgeom || small_strain) || contact || dynamic || stabilize || neq == 0)
-    return;
+    return false;
   std::vector<double> delta(ndof, 0.0);
   bool moved = false;
   for (std::size_t k = 0; k < ndof; ++k)
@@ -275,7 +281,7 @@ void StaticProblem::predict_prescribed_motion(const NewtonIterate& from, NewtonI
       delta[k] = trial.x[k] - from.x[k];
       moved = true;
     }
-  if (!moved) return;
+  if (!moved) return false;
   // K(from) delta on every dof, element by element, from the converged state.
   const std::vector<double> state = op.material_state(st);
   std::vector<double> k, kd(ndof, 0.0);
@@ -298,10 +304,22 @@ void StaticProblem::predict_prescribed_motion(const NewtonIterate& from, NewtonI
     engine->assemble_and_factor(from.cfg);
     engine->solve(r, du);
   } catch (const SingularStiffness&) {
-    return;  // no predictor: Newton starts from the plain trial
+    return false;  // no predictor: Newton starts from the plain trial
   }
   // The free dofs' share of the motion, as the tangent at the start spreads it.
   apply_correction(du, tau1, trial.x, trial.cfg);
+  for (std::size_t i = 0; i < du.size(); ++i) attempt_du_[i] += du[i];
+  return true;
+}
+
+void StaticProblem::extrapolate(NewtonIterate& trial, double tau1, double dtau) {
+  if (!step.controls.extrapolate || !(last_dtau_ > 0) || contact || dynamic || last_du_.size() != attempt_du_.size())
+    return;
+  std::vector<double> du(last_du_.size());
+  const double ratio = dtau / last_dtau_;
+  for (std::size_t i = 0; i < du.size(); ++i) du[i] = ratio * last_du_[i];
+  apply_correction(du, tau1, trial.x, trial.cfg);
+  attempt_du_ = du;
 }
 
 bool StaticProblem::singular_by_the_trial() {
@@ -363,6 +381,8 @@ void StaticProblem::solve(const std::vector<double>& r, std::vector<double>& du)
 
 void StaticProblem::correct(const std::vector<double>& du, double tau1, NewtonIterate& trial) {
   apply_correction(du, tau1, trial.x, trial.cfg);
+  if (attempt_du_.size() == du.size())
+    for (std::size_t i = 0; i < du.size(); ++i) attempt_du_[i] += du[i];
 }
 
 bool StaticProblem::augment(const NewtonIterate&) { return contact && contact->augment(); }
@@ -388,6 +408,8 @@ void StaticProblem::accepted(const NewtonIterate& s) {
     engine->set_material_state(state);
   }
   if (contact) contact->accepted();  // its friction forces, likewise
+  last_du_ = attempt_du_;
+  last_dtau_ = attempt_dtau_;
   add_force_scale(s);
 }
 
@@ -400,8 +422,9 @@ void StaticProblem::add_force_scale(const NewtonIterate& s) {
         q_sum += std::fabs(s.f_int[k]);
         ++q_n;
       }
-    if (q_n) {
-      q_time_[fld] += q_sum / static_cast<double>(q_n);
+    const double q = std::max(q_n ? q_sum / static_cast<double>(q_n) : 0.0, s.element_scale[fld]);
+    if (q > 0) {
+      q_time_[fld] += q;
       ++q_count_[fld];
     }
   }
@@ -426,10 +449,14 @@ void StaticProblem::check_small_strain_kinds() const {
 }
 
 double StaticProblem::internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f,
-                               double* contact_energy) {
+                               double* contact_energy, double* element_scale) {
   double w = 0;
+  if (element_scale) element_scale[0] = element_scale[1] = 0;
   if (step.nlgeom) {
-    w = engine->internal_force(c, f);
+    ElementForceSums sums;
+    w = engine->internal_force(c, f, element_scale ? &sums : nullptr);
+    if (element_scale)
+      for (int fld = 0; fld < 2; ++fld) element_scale[fld] = sums.mean(fld);
   } else if (!small_strain && c.thermal.empty() && std::all_of(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ndof),
                                                [](double v) { return v == 0.0; })) {
     f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free

@@ -80,7 +80,13 @@ struct StaticProblem final : NewtonProblem {
   /// K_ff^-1 (f_ext - f_int - K_fp du_p) before any force is evaluated, so that the elements
   /// beside a moved support do not take the whole motion (steps whose laws have state, under
   /// NLGEOM, without contact, inertia or stabilization).
-  void predict_prescribed_motion(const NewtonIterate& from, NewtonIterate& trial, double tau1);
+  /// Returns whether it moved the trial.
+  bool predict_prescribed_motion(const NewtonIterate& from, NewtonIterate& trial, double tau1);
+  /// An attempt's first trial moved on by the last converged increment's correction scaled to
+  /// this increment's length (Abaqus/Standard's EXTRAPOLATION=LINEAR, its default): a load path
+  /// that bends smoothly starts each increment near its answer. Not in a step's first
+  /// increment, nor with contact or inertia.
+  void extrapolate(NewtonIterate& trial, double tau1, double dtau);
   /// Adds the internal forces of the converged state s to the time-averaged force scales (the
   /// step's start counts too: a step that releases a loaded body ends with round-off forces
   /// only, against which no residual could ever converge).
@@ -94,9 +100,10 @@ struct StaticProblem final : NewtonProblem {
   void trial_configuration(const std::vector<double>& xs, Configuration& c) const;
   /// Generalized internal forces at xs / configuration c, less the contact forces there, and
   /// the strain energy (geometrically linear steps use K(ref) xs); the contact's stored energy
-  /// into *contact_energy (when given).
+  /// into *contact_energy (when given). With element_scale, the mean magnitudes of the
+  /// elements' own nodal forces and moments (ElementForceSums: NLGEOM steps; 0 in others).
   double internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f,
-                  double* contact_energy = nullptr);
+                  double* contact_energy = nullptr, double* element_scale = nullptr);
   /// External generalized forces at step time tau on configuration c (face and shell
   /// pressures follow the surface and moments are projected on the current triads under
   /// NLGEOM; a geometrically linear step applies them on the reference configuration).
@@ -322,6 +329,10 @@ struct StaticProblem final : NewtonProblem {
   /// The configuration the attempt starts from (begin_attempt; valid during the attempt): a
   /// step whose first trial tangent is singular is checked there for unconstrained dofs.
   const Configuration* attempt_from_ = nullptr;
+  /// The corrections applied in the current attempt, summed (equation space), and those of
+  /// the last converged increment with its length: extrapolate()'s.
+  std::vector<double> attempt_du_, last_du_;
+  double attempt_dtau_ = 0, last_dtau_ = 0;
   double shift_dtau_ = 0, factored_dtau_ = 0;  ///< a dynamic step's increment in the shift, and in the factor
 };
 

@@ -300,13 +300,14 @@ void check_pulled_block(Stress stress, const char* nlgeom, const char* label) {
     double total = 0;
     for (int n : model.nsets.at("TOP").members) total += rf->values[3 * static_cast<std::size_t>(n) + 1];
     // Newton stops at the static solver's tolerances (a residual of 5e-3 of the force scale
-    // with a correction below 1e-2 of the increment), here ~3e-7 of the force (NLGEOM) and
-    // 9.1e-8 (linear).
+    // with a correction below 1e-2 of the increment, each increment started from the last
+    // one's extrapolation): the gap here within 1.35e-7 (NLGEOM) and 5.8e-8 (linear), the
+    // pull within 8.8e-7 and 3.5e-7.
     std::printf("%s %s: pull %.10g (law at equilibrium %.10g, rel. %.2e), gap %.10g (%.10g)\n", label,
                 lagrange ? "CPE4" : "NURBS", total, force, total / force - 1, req + u->values[1], r);
     EXPECT_NEAR(total, force, 2e-6 * force) << (lagrange ? "CPE4" : "NURBS");
     // The bottom's gap: node 1 sits on the bottom face.
-    EXPECT_NEAR(req + u->values[1], r, 1e-7 * r) << (lagrange ? "CPE4" : "NURBS");
+    EXPECT_NEAR(req + u->values[1], r, 3e-7 * r) << (lagrange ? "CPE4" : "NURBS");
     // The edges' output is the traction at the gap they reached (-T n n, the pull per unit
     // width), in a linear step too (not its linearization about the reference gap).
     const FieldArray* s = f.fields.find_cell("S");
@@ -314,7 +315,7 @@ void check_pulled_block(Stress stress, const char* nlgeom, const char* label) {
     const int last = model.elements.size() - 1;  // an adhesion edge: numbered above every element
     const double s22 = s->values[static_cast<std::size_t>(s->components) * static_cast<std::size_t>(last) + 1];
     std::printf("%s %s: edge S22 %.10g (pull / W %.10g)\n", label, lagrange ? "CPE4" : "NURBS", s22, force / W);
-    EXPECT_NEAR(s22, force / W, 2e-6 * force / W) << (lagrange ? "CPE4" : "NURBS");  // measured 1.3e-6, 4.9e-7
+    EXPECT_NEAR(s22, force / W, 1e-5 * force / W) << (lagrange ? "CPE4" : "NURBS");  // measured 4.0e-6, 1.9e-6
   }
 }
 
@@ -331,17 +332,24 @@ TEST(StaticAdhesion, LinearStepPulledBlockMatchesTheLawWithSmallStrain) {
   check_pulled_block([](double lam) { return lam - 1; }, "NO", "linear");
 }
 
-TEST(StaticStabilize, TallBlockSnapsOffTheSubstrateOnlyWithStabilization) {
+TEST(StaticStabilize, TallBlockSnapsOffTheSubstrateWithStabilization) {
   // A block 10 tall pulled past the law's peak traction: its stored elastic energy pulls the
   // bottom off faster than the top moves (h |T'| / E = 5 > 1 beyond the peak: a snap-back
   // under the top's prescribed displacement), so Newton alone finds no neighbouring
-  // equilibrium. STABILIZE's viscous forces (a factor whose c m* / dtau outgrows the law's
+  // equilibrium (the default extrapolated start of each increment can jump to the far branch
+  // after cut-backs: measured 40 increments, 7 cut-backs, the far branch's pull to 2e-6; the
+  // check below takes Newton without it). STABILIZE's viscous forces (a factor whose c m* / dtau outgrows the law's
   // negative stiffness |T'| per node at dtau ~ 1e-3) carry the bottom through the snap;
   // once held still, the block settles at the far branch's equilibrium, a gap where the
   // law's pull balances the block's (tiny) stretch.
   const double H = 10, delta = 3.0;
+  // Newton from the last converged state, each increment's start not extrapolated, fails.
   Capture plain;
-  EXPECT_THROW(run_deck(pulled_block(true, delta, H), plain, LinearSolverKind::Ldlt, BackendKind::Cpu), RunError);
+  std::string no_extrapolation = pulled_block(true, delta, H);
+  const std::size_t at = no_extrapolation.find("*STEP, NLGEOM=YES");
+  ASSERT_NE(at, std::string::npos);
+  no_extrapolation.insert(at + 17, ", EXTRAPOLATION=NO");
+  EXPECT_THROW(run_deck(no_extrapolation, plain, LinearSolverKind::Ldlt, BackendKind::Cpu), RunError);
   // The viscous forces resist the block's motion while the top moves: a second step holds
   // the top still until the block comes to rest.
   const char* procedure = "*STATIC, STABILIZE, FACTOR=1e-3";

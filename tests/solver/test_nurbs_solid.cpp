@@ -185,7 +185,9 @@ TEST_P(NurbsSolidPatch, AffineSolutionIsReproduced) {
 // pressure; 5 points per direction made both 1e-13). Rational weights: the rule's error on
 // rational integrands (measured 1.7e-4 at the control points, 3.8e-6 on the reaction). The
 // Neo-Hookean stretch (NLGEOM, two increments) stops where the static solver's Newton test
-// (residual below 5e-3 of the force scale, Abaqus's) lets it: measured 5.3e-8 and 1.5e-8.
+// (residual below 5e-3 of the force scale and a correction below 1e-2 of the increment,
+// Abaqus's) lets it: measured 3.2e-6 and 8.6e-6, the second increment started from the
+// first's extrapolation and accepted after one correction (5.3e-8 and 1.5e-8 without it).
 INSTANTIATE_TEST_SUITE_P(
     Nurbs, NurbsSolidPatch,
     ::testing::Values(BoxCase{1, BoxLoad::Tension, false, false, 1e-12}, BoxCase{2, BoxLoad::Tension, false, false, 1e-12},
@@ -195,7 +197,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BoxCase{3, BoxLoad::PressureNear, true, false, 1e-6},
                       BoxCase{1, BoxLoad::PressureFar, false, false, 1e-12},
                       BoxCase{3, BoxLoad::PressureFarDload, false, false, 1e-12},
-                      BoxCase{2, BoxLoad::NeoHookeStretch, false, false, 1e-6},
+                      BoxCase{2, BoxLoad::NeoHookeStretch, false, false, 2e-5},
                       BoxCase{2, BoxLoad::Tension, false, true, 1e-3}),
     [](const auto& info) {
       const BoxCase& c = info.param;

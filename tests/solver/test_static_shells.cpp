@@ -69,11 +69,17 @@ TEST(StaticShells, SzeEndMomentHalfCircle) {
 // Newton on the spin-parametrised tangent converges quadratically: once the residual is below
 // 0.2 of the force scale, each iteration squares it (within a factor). Measured per increment
 // of 0.05 Mmax: 1, 21, 21, 22, 19.5, 2.5, 0.10, 1.5e-5 (the first iterates stretch the
-// membrane by the square of the rotation correction, then the rotations settle).
+// membrane by the square of the rotation correction, then the rotations settle). Without the
+// increments' linear extrapolation, which starts them so near their answer that one or two
+// iterations remain and few fall in the range checked.
 TEST(StaticShells, NewtonConvergesQuadraticallyWithRotations) {
   const double ei = 1.2e6 * 1.0 * 0.001 / 12, mmax = 2 * kPi * ei / 12;
   Capture c;
-  const RunSummary s = run_deck(rolled_strip(16, 0.3 * mmax, 6), c);
+  std::string deck = rolled_strip(16, 0.3 * mmax, 6);
+  const std::size_t at = deck.find("*STEP, NLGEOM=YES");
+  ASSERT_NE(at, std::string::npos);
+  deck.insert(at + 17, ", EXTRAPOLATION=NO");
+  const RunSummary s = run_deck(deck, c);
   int checked = 0;
   for (const std::vector<double>& h : s.statics.residuals) {
     for (std::size_t i = 1; i < h.size(); ++i) {

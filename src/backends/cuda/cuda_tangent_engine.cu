@@ -136,7 +136,7 @@ class Engine final : public CudaTangentEngine {
 
   LinearSolverKind solver() const override { return kind_; }
 
-  double internal_force(const Configuration& c, std::vector<double>& f) override {
+  double internal_force(const Configuration& c, std::vector<double>& f, ElementForceSums* sums) override {
     const auto t0 = std::chrono::steady_clock::now();
     const SolidMesh& sm = sys_.solid;
     const int nn = sys_.num_nodes;
@@ -183,6 +183,8 @@ class Engine final : public CudaTangentEngine {
     for (double p : partial) w += p;
     for (double p : shell_energy) w += p;
     if (rows_) w += rows_->work();
+    // The continuum elements' nodal forces, as StructureOperator::internal_force sums them.
+    if (sums && sm.num_elements > 0) add_abs_sums(stream_, abs_partial_, slot_force_.get(), 3 * sm.conn.size(), 3, *sums);
     stats_.internal_force_seconds += seconds_since(t0);
     return w;
   }
@@ -828,6 +830,7 @@ class Engine final : public CudaTangentEngine {
   CsrAssemblyMap map_;
 
   DeviceArray<double> x0_, y0_, z0_, energy_, hourglass_, slot_force_, partial_, u_, f_, ux_, uy_, uz_, k_;
+  DeviceArray<double> abs_partial_;  ///< add_abs_sums' block sums
   DeviceArray<int> conn_, material_, slot_ptr_, slots_;
   DeviceArray<double> edata_;            ///< SolidMesh::element_data (NURBS elements)
   DeviceArray<double> thermal_;          ///< per continuum element: the uploaded temperature changes

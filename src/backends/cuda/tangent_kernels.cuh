@@ -10,11 +10,15 @@
 #include <cusparse.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "backends/cuda/device_memory.cuh"
 #include "core/dual.hpp"
 #include "core/error.hpp"
 #include "discretization/continuum_element.hpp"
+#include "discretization/element_force_sums.hpp"
 #include "discretization/tangent_state.hpp"
 #include "elements/registry.hpp"
 #include "materials/material_tangent.hpp"
@@ -193,6 +197,57 @@ __global__ void block_sums(const double* a, const double* b, int n, double* out)
     __syncthreads();
   }
   if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+
+/// Per-block sums of |a[i]| in a fixed order, split by field: entries with i % period below
+/// forces into out[2 b], the others into out[2 b + 1] (ElementForceSums' layout of element
+/// nodal forces; the host adds the blocks).
+__global__ void abs_field_sums(const double* a, long n, int period, int forces, double* out) {
+  __shared__ double s[2][kSumBlock];
+  const long base = static_cast<long>(blockIdx.x) * kSumBlock * kSumPerThread;
+  double t[2] = {0, 0};
+  for (int j = 0; j < kSumPerThread; ++j) {
+    const long i = base + threadIdx.x + static_cast<long>(j) * kSumBlock;
+    if (i < n) t[static_cast<int>(i % period) < forces ? 0 : 1] += fabs(a[i]);
+  }
+  s[0][threadIdx.x] = t[0];
+  s[1][threadIdx.x] = t[1];
+  __syncthreads();
+  for (int w = kSumBlock / 2; w > 0; w /= 2) {
+    if (static_cast<int>(threadIdx.x) < w) {
+      s[0][threadIdx.x] += s[0][threadIdx.x + w];
+      s[1][threadIdx.x] += s[1][threadIdx.x + w];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    out[2 * blockIdx.x] = s[0][0];
+    out[2 * blockIdx.x + 1] = s[1][0];
+  }
+}
+
+/// Adds the magnitudes of n device values a (groups of period: 3 forces, then moments) to
+/// sums: abs_field_sums' block sums (partial: their device scratch), added on the host in
+/// block order. Synchronizes the stream.
+inline void add_abs_sums(cudaStream_t stream, DeviceArray<double>& partial, const double* a, std::size_t n, int period,
+                         ElementForceSums& sums) {
+  if (n == 0) return;
+  const std::size_t blocks = (n + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread);
+  if (partial.size() < 2 * blocks) partial.resize(2 * blocks);
+  abs_field_sums<<<static_cast<unsigned>(blocks), kSumBlock, 0, stream>>>(a, static_cast<long>(n), period, 3,
+                                                                          partial.get());
+  check(cudaGetLastError(), "force magnitude launch");
+  std::vector<double> part(2 * blocks);
+  check(cudaMemcpyAsync(part.data(), partial.get(), part.size() * sizeof(double), cudaMemcpyDeviceToHost, stream),
+        "copy force magnitudes");
+  check(cudaStreamSynchronize(stream), "force magnitudes");
+  double t[2] = {0, 0};
+  for (std::size_t b = 0; b < blocks; ++b) {
+    t[0] += part[2 * b];
+    t[1] += part[2 * b + 1];
+  }
+  const std::int64_t forces = static_cast<std::int64_t>(n / static_cast<std::size_t>(period)) * 3;
+  sums.add_sums(t[0], t[1], forces, static_cast<std::int64_t>(n) - forces);
 }
 
 /// Jacobi preconditioner from the full-storage CSR diagonal; bad gets the smallest row
