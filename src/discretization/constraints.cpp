@@ -145,6 +145,58 @@ std::string node_name(const Model& m, int n) { return "node " + std::to_string(m
 
 }  // namespace
 
+std::vector<AdjustedNode> contact_adjustments(const Model& model) {
+  std::vector<AdjustedNode> out;
+  std::vector<char> moved(model.nodes.size(), 0);
+  for (const ContactPair& p : model.contact.pairs) {
+    if (p.adjust < 0 && p.adjust_set.empty()) continue;
+    const auto mit = model.surfaces.find(p.master);
+    if (mit == model.surfaces.end() || mit->second.elements.empty())
+      throw InputError(p.loc, "*CONTACT PAIR, ADJUST=: master surface '" + p.master +
+                                  "' is not a surface of element faces (slave nodes are adjusted onto element faces "
+                                  "only, not onto an analytical rigid surface)");
+    const Surface& master = mit->second;
+    std::vector<MasterFace> faces;
+    std::vector<char> on_master(model.nodes.size(), 0);
+    for (std::size_t i = 0; i < master.elements.size(); ++i) {
+      faces.push_back(master_face(model, master.elements[i], master.faces[i]));
+      for (int k = 0; k < faces.back().shape; ++k) on_master[faces.back().nodes[k]] = 1;
+    }
+    std::vector<int> nodes;
+    if (!p.adjust_set.empty()) {
+      const auto sit = model.nsets.find(p.adjust_set);
+      if (sit == model.nsets.end())
+        throw InputError(p.loc, "*CONTACT PAIR, ADJUST=" + p.adjust_set + ": no node set of that name (expected a "
+                                    "distance or a node set)");
+      nodes = sit->second.members;
+    } else if (const auto s = model.surfaces.find(p.slave); s != model.surfaces.end()) {
+      nodes = s->second.nodes;
+      std::vector<char> seen(model.nodes.size(), 0);
+      for (int n : nodes) seen[n] = 1;
+      for (std::size_t i = 0; i < s->second.elements.size(); ++i) {
+        const MasterFace f = master_face(model, s->second.elements[i], s->second.faces[i]);
+        for (int k = 0; k < f.shape; ++k)
+          if (!seen[f.nodes[k]]) seen[f.nodes[k]] = 1, nodes.push_back(f.nodes[k]);
+      }
+    }
+    for (int n : nodes) {
+      if (on_master[n] || moved[n]) continue;
+      const Vec3<double> x = node_x(model, n);
+      double best = std::numeric_limits<double>::infinity(), N[kFaceMaxNodes];
+      Vec3<double> at, best_at{0, 0, 0};
+      for (const MasterFace& f : faces) {
+        const double d = project_on_face(model, f, x, N, at);
+        if (d < best) best = d, best_at = at;
+      }
+      if (!p.adjust_set.empty() || best <= p.adjust) {
+        moved[n] = 1;
+        out.push_back({n, {best_at.x, best_at.y, best_at.z}});
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<TiedNode> project_ties(const Model& model) {
   std::vector<TiedNode> out;
   for (std::size_t t = 0; t < model.ties.size(); ++t) {

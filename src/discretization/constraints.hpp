@@ -65,6 +65,19 @@ struct TiedNode {
   double distance = 0;
 };
 
+/// A node moved before the run and where to (*CONTACT PAIR, ADJUST=).
+struct AdjustedNode {
+  int node = -1;
+  std::array<double, 3> to{};
+};
+
+/// The slave nodes that *CONTACT PAIR, ADJUST= moves onto their master surfaces, with their
+/// projections (a node of two adjusting pairs: the first pair's): with a distance, the
+/// slave surface's nodes at most that far from the master faces; with a node set, that set's
+/// nodes. Throws InputError (at the pair's line) for a missing node set or a master surface
+/// that is not made of element faces (an analytical rigid surface).
+std::vector<AdjustedNode> contact_adjustments(const Model& model);
+
 /// Projects every slave node of every *TIE onto its master surface; throws InputError (at the
 /// *TIE line) for a node beyond the position tolerance or a surface with no usable faces.
 /// Slave nodes that belong to the master surface are shared already and left out.

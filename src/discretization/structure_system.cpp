@@ -209,8 +209,21 @@ StructureSystem build_bodies_and_constraints(const Model& model);
 }  // namespace
 
 StructureSystem build_structure_system(const Model& model) {
-  StructureSystem sys = build_bodies_and_constraints(model);
-  sys.contact = build_contact_system(model);
+  // *CONTACT PAIR, ADJUST=: the system (and so the frames' reference) starts from the moved
+  // slave nodes, strain-free, as Abaqus's adjusted initial coordinates do.
+  std::unique_ptr<Model> adjusted;
+  const std::vector<AdjustedNode> moves = contact_adjustments(model);
+  if (!moves.empty()) {
+    adjusted = std::make_unique<Model>(model);
+    for (const AdjustedNode& a : moves) {
+      adjusted->nodes.x[a.node] = a.to[0];
+      adjusted->nodes.y[a.node] = a.to[1];
+      adjusted->nodes.z[a.node] = a.to[2];
+    }
+  }
+  const Model& m = adjusted ? *adjusted : model;
+  StructureSystem sys = build_bodies_and_constraints(m);
+  sys.contact = build_contact_system(m);
   set_spring_masses(sys.contact, sys.mass);
   return sys;
 }

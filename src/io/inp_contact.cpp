@@ -4,6 +4,7 @@
 // pairs are checked against the surfaces and elements at the end of the deck (a pair may be
 // read in the first step, after the surfaces were resolved, or before its interaction).
 // The physics (penalty, friction, search) is in docs/theory.md, "Contact".
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -299,10 +300,24 @@ void DeckParser::contact_pair_keyword(const Keyword& kw) {
     m_.warnings.push_back("*CONTACT PAIR, SMALL SLIDING at " + loc(kw.pos).str() +
                           " runs as finite sliding (the contact points are searched at every increment, the same "
                           "answer while the sliding stays small)");
-  if (kw.find("ADJUST"))
-    fail(kw.pos, "*CONTACT PAIR, ADJUST= is not supported (halfstep does not move slave nodes onto the master "
-                 "surface before the run)");
-  allow_params(kw, {"INTERACTION", "MECHANICALCONSTRAINT", "TYPE", "CPSET", "EDGES", "SMALLSLIDING"});
+  allow_params(kw, {"INTERACTION", "MECHANICALCONSTRAINT", "TYPE", "CPSET", "EDGES", "SMALLSLIDING", "ADJUST"});
+  // ADJUST= a distance (slave nodes that near the master surface move onto it) or a node set
+  // (its nodes move); the system builder moves them (adjusted_for_contact).
+  pair_adjust_ = -1;
+  pair_adjust_set_.clear();
+  if (const Param* adj = kw.find("ADJUST")) {
+    const std::string v(trim(adj->value));
+    if (v.empty()) fail(kw.pos, "*CONTACT PAIR, ADJUST= needs a distance or a node set name");
+    const char c = v[0];
+    if ((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+') {
+      const double d = real_param(kw, "ADJUST", 0.0);
+      if (!(d >= 0) || !std::isfinite(d))
+        fail(kw.pos, "*CONTACT PAIR, ADJUST=" + v + ": the adjustment distance must be a finite number >= 0");
+      pair_adjust_ = d;
+    } else {
+      pair_adjust_set_ = key(v);
+    }
+  }
   contact_edges_ = edges_param(kw);
   const std::string mc = squeeze_upper(param(kw, "MECHANICALCONSTRAINT"));
   if (mc == "KINEMATIC") {
@@ -326,6 +341,8 @@ void DeckParser::contact_pair_data(const Line& line) {
   if (line.fields[0].empty() || line.fields[1].empty())
     fail(at_, "*CONTACT PAIR data line: expected slave surface, master surface (both named)");
   add_contact_pair(key(line.fields[0]), key(line.fields[1]), pair_interaction_, "*CONTACT PAIR", at_);
+  m_.contact.pairs.back().adjust = pair_adjust_;
+  m_.contact.pairs.back().adjust_set = pair_adjust_set_;
 }
 
 void DeckParser::contact_pair_end() { need_data_line("slave surface, master surface"); }

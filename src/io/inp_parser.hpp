@@ -719,6 +719,8 @@ class DeckParser {
   };
   std::vector<PairOrigin> pair_origins_;  ///< parallel to m_.contact.pairs
   std::string pair_interaction_;          ///< INTERACTION= of the open *CONTACT PAIR
+  double pair_adjust_ = -1;               ///< ADJUST=distance of the open *CONTACT PAIR (-1: none)
+  std::string pair_adjust_set_;           ///< ADJUST=node set of the open *CONTACT PAIR (empty: none)
   bool warned_kinematic_ = false;         ///< MECHANICAL CONSTRAINT=KINEMATIC reported once
   bool contact_open_ = false;             ///< a *CONTACT block takes its options
   std::optional<Pos> contact_pos_;        ///< the *CONTACT keyword (only one per deck)

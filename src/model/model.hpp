@@ -578,6 +578,11 @@ struct ContactPair {
   std::string interaction;    ///< *SURFACE INTERACTION name, upper-case; empty: frictionless
   SourceLoc loc;
   bool edges = true;          ///< edge-to-edge contact of the surfaces' feature edges (EDGES=NO: off)
+  /// *CONTACT PAIR, ADJUST=distance: slave nodes at most this far from the master surface
+  /// are moved onto it before the run (strain-free); -1: none.
+  double adjust = -1;
+  /// ADJUST=node set: that set's nodes are moved onto the master surface; empty: none.
+  std::string adjust_set;
 };
 
 /// Surface name that stands for every exterior face of the model (*CONTACT INCLUSIONS,

@@ -3,7 +3,8 @@
 // uniaxial stress), from touching faces and across an initial gap, in linear and NLGEOM
 // steps; the contact pressure, the pair's total force and the reactions agree with it.
 // Friction: Coulomb's slip at mu times the normal force, and stick below it; EXPONENTIAL
-// DECAY (rate-dependent) in a static step is refused by name.
+// DECAY (rate-dependent) in a static step is refused by name. ADJUST= moves the slave face
+// onto the master before the run.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -157,6 +158,51 @@ TEST_P(SoftenedSlope, LawCarriesItsClosedFormPressure) {
 
 INSTANTIATE_TEST_SUITE_P(StaticContact, SoftenedSlope, ::testing::Values(1000.0, 1e8),
                          [](const ::testing::TestParamInfo<double>& i) { return i.param > 1e4 ? "Stiff" : "Soft"; });
+
+// *CONTACT PAIR, ADJUST=: B's face starts gap = 5e-4 from A's and its far end is pushed by
+// 2 kPress only. Adjusted (a distance above the gap, or B's face nodes as a node set), the
+// face nodes start on A's facets, strain-free, so the bar of length 2 + gap carries the uniform
+// stress -E 2 kPress / (2 + gap) at once; with a distance below the gap nothing moves and the
+// gap closes first: -E (2 kPress - gap) / 2.
+TEST(StaticContact, AdjustMovesTheSlaveFaceOntoTheMaster) {
+  const double gap = 5e-4;
+  const struct {
+    const char* name;
+    const char* adjust;
+    double stress;
+  } cases[3] = {{"distance", "1e-3", -ties::kE * 2 * kPress / (2 + gap)},
+                {"set", "B_N0", -ties::kE * 2 * kPress / (2 + gap)},
+                {"short", "1e-4", -ties::kE * (2 * kPress - gap) / 2}};
+  for (const auto& c : cases) {
+    std::string deck = pressed_bar(false, gap);
+    const std::string pair = "*CONTACT PAIR, INTERACTION=SI\n", push = "B_N1, 1, 1, ";
+    const std::size_t at = deck.find(pair), p = deck.find(push);
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_NE(p, std::string::npos);
+    deck.replace(p + push.size(), deck.find('\n', p) - p - push.size(), std::to_string(-2 * kPress));
+    deck.insert(at + pair.size() - 1, std::string(", ADJUST=") + c.adjust);
+    const std::string dir = scratch_dir(std::string("adjust_") + c.name);
+    std::ofstream(dir + "/bar.inp") << deck;
+    std::string log;
+    ASSERT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 0) << log;
+    const double force = ties::last_sum(read_csv(dir + "/out/history/B_N1.csv"), "RF1");
+    std::printf("ADJUST=%s: end force %.12g, closed form %.12g\n", c.adjust, force, c.stress);
+    EXPECT_NEAR(force, c.stress, 1e-6 * std::fabs(c.stress)) << c.name;
+  }
+}
+
+// A node set that does not exist names the pair's line.
+TEST(StaticContact, AdjustToAMissingNodeSetIsRefused) {
+  std::string deck = pressed_bar(false, 5e-4);
+  const std::string pair = "*CONTACT PAIR, INTERACTION=SI\n";
+  deck.insert(deck.find(pair) + pair.size() - 1, ", ADJUST=NOSUCHSET");
+  const std::string dir = scratch_dir("adjust_missing_set");
+  std::ofstream(dir + "/bar.inp") << deck;
+  std::string log;
+  EXPECT_EQ(run_halfstep(dir + "/bar.inp", dir + "/out", "--backend cpu", &log), 2) << log;
+  EXPECT_NE(log.find("ADJUST=NOSUCHSET: no node set of that name"), std::string::npos) << log;
+  EXPECT_NE(log.find("bar.inp:"), std::string::npos) << log;
+}
 
 TEST(StaticContact, ReleasedBarLeavesNoForce) {
   // A second static step pulls B's end back past where it started: the contact opens (the

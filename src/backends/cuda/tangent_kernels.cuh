@@ -229,18 +229,18 @@ __global__ void abs_field_sums(const double* a, long n, int period, int forces, 
 /// Adds the magnitudes of n device values a (groups of period: 3 forces, then moments) to
 /// sums: abs_field_sums' block sums (partial: their device scratch), added on the host in
 /// block order. Synchronizes the stream.
-inline void add_abs_sums(cudaStream_t stream, DeviceArray<double>& partial, const double* a, std::size_t n, int period,
+inline void add_abs_sums(cudaStream_t stream, cuda::DeviceArray<double>& partial, const double* a, std::size_t n, int period,
                          ElementForceSums& sums) {
   if (n == 0) return;
   const std::size_t blocks = (n + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread);
   if (partial.size() < 2 * blocks) partial.resize(2 * blocks);
   abs_field_sums<<<static_cast<unsigned>(blocks), kSumBlock, 0, stream>>>(a, static_cast<long>(n), period, 3,
                                                                           partial.get());
-  check(cudaGetLastError(), "force magnitude launch");
+  cuda::check(cudaGetLastError(), "force magnitude launch");
   std::vector<double> part(2 * blocks);
-  check(cudaMemcpyAsync(part.data(), partial.get(), part.size() * sizeof(double), cudaMemcpyDeviceToHost, stream),
-        "copy force magnitudes");
-  check(cudaStreamSynchronize(stream), "force magnitudes");
+  cuda::check(cudaMemcpyAsync(part.data(), partial.get(), part.size() * sizeof(double), cudaMemcpyDeviceToHost, stream),
+              "copy force magnitudes");
+  cuda::check(cudaStreamSynchronize(stream), "force magnitudes");
   double t[2] = {0, 0};
   for (std::size_t b = 0; b < blocks; ++b) {
     t[0] += part[2 * b];
