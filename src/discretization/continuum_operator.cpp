@@ -248,13 +248,15 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
   for (const SolidMaterial<double>& m : sm.materials) lanes = lanes && m.small_strain == 0;
   std::vector<SolidMaterial<D>> mats;
   std::vector<SolidMaterial<DL>> lane_mats;
-  std::vector<SolidMaterial<PointLanes>> point_mats;  // the point-wise tangent's (its laws only)
+  std::vector<SolidMaterial<PointLanes>> point_mats;  // the point-wise tangents' (their laws only)
+  std::vector<SolidMaterial<FbarLanes>> fbar_mats;
   std::vector<char> point_tangent;
   for (const SolidMaterial<double>& m : sm.materials) {
     if (lanes) lane_mats.push_back(material_as<DL>(m));
     else mats.push_back(dual_material(m));
     point_tangent.push_back(takes_point_tangent(m));
     point_mats.push_back(material_as<PointLanes>(m));
+    fbar_mats.push_back(material_as<FbarLanes>(m));
   }
   for (const SolidGroup& g : sm.groups)
     visit_continuum_kind(g.kind, [&](auto kind) {
@@ -271,6 +273,9 @@ void ContinuumOperator::element_matrices(const std::vector<double>& u, double* k
           if (point_tangent[mi] &&
               point_sum_element_matrix<K>(Xd, ud, point_mats[mi], thermal ? thermal[e] : 0.0, sm.data_of(e), ke))
             return;
+        }
+        if constexpr (HasFbarPointMatrix<K>::value) {  // the F-bar hexahedron's
+          if (point_tangent[mi] && K::fbar_point_matrix(Xd, ud, fbar_mats[mi], thermal ? thermal[e] : 0.0, ke)) return;
         }
         if constexpr (HasElementMatrix<K>::value) {  // the kind's own point-wise tangent, where it applies
           if (K::element_matrix(Xd, ud, sm.materials[mi], sm.data_of(e), ke)) return;

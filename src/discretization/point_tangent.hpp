@@ -5,7 +5,9 @@
 // and A is 9 derivatives of one point's stress: one evaluation of the law in 9 dual lanes per
 // point, where differentiating the whole element takes 3N columns of every point (a C3D8's 24
 // columns in two 12-lane passes of its 8 points). The law and its thermal strain are the
-// element's own (point_stress), so the matrix is the same derivative to round-off; laws with
+// element's own (point_stress), so the matrix is the same derivative to round-off. The F-bar
+// C3D8 has its own (elements/solid_hex.hpp, c3d8_fbar_point_matrix: each point's force
+// factors depend on F_g and the element's mean F0, 18 lanes). Laws with
 // state (their return's tangent) and the small-strain theory stay with the element's dual
 // columns (docs/theory.md, "Element matrices").
 #pragma once
@@ -30,6 +32,16 @@ struct HasPointGradients<K, std::void_t<decltype(&K::template point_gradients<do
 
 /// The number type of the point-wise tangent: a value and dP/dF's 9 directions.
 using PointLanes = autodiff::DualLanes<9>;
+/// The F-bar hexahedron's: its points' forces depend on F_g and the mean F0 (18 directions).
+using FbarLanes = autodiff::DualLanes<18>;
+
+/// Whether kind K has its own point-wise tangent of the F-bar form (K::fbar_point_matrix, the
+/// C3D8) and is not a point-sum solid (C3D8 FULL derives from C3D8 and takes the point sums').
+template <class K, class = void>
+struct HasFbarPointMatrix : std::false_type {};
+template <class K>
+struct HasFbarPointMatrix<K, std::void_t<decltype(&K::template fbar_point_matrix<FbarLanes>)>>
+    : std::bool_constant<!HasPointGradients<K>::value> {};
 
 /// Whether a material's element matrices may take the point-wise tangent: no state (a return
 /// map's consistent tangent needs the old state in dual numbers) and not the small-strain theory

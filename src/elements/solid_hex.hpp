@@ -153,6 +153,73 @@ HS_HD SolidEnergy<T> c3d8_force(const Vec3<T> X[8], const Vec3<T> u[8], const So
   return {energy, T(0), dissipation, T(0), slope};
 }
 
+/// C3D8's (F-bar) element matrix by its points' tangents, for laws without state (host code;
+/// T a number with 18 derivative lanes, DualLanes<18>). The forces are c3d8_force's,
+/// f_a = sum_g (Q_g b_a + R_g bbar_a) with Q_g = detJ_g alpha Pbar - c_g F_g^-T and
+/// R_g = c_g F0^-T (c_g = detJ_g alpha (Pbar : F_g) / 3), functions of the point's F_g and the
+/// element's F0 alone: one evaluation of each point with F_g and F0 seeded in 18 lanes gives
+/// their derivatives H, and K_(ak)(bi) = sum_g B_a^T H B_b with B_a = (b_a, bbar_a). Writes
+/// ke (24 x 24, row-major); false (ke unspecified) for an invalid element.
+template <class T>
+bool c3d8_fbar_point_matrix(const Vec3<double> X[8], const Vec3<double> u[8], const SolidMaterial<T>& m, double theta,
+                            double* ke) {
+  Vec3<double> bbar[8];
+  if (!(c3d8_mean_gradients(X, bbar) > 0.0)) return false;
+  Mat3<double> F0d = scaled_identity(1.0);
+  for (int a = 0; a < 8; ++a) add_outer(F0d, u[a], bbar[a]);
+  Mat3<T> F0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      F0(i, j) = T(F0d(i, j));
+      F0(i, j).seed(9 + 3 * i + j);
+    }
+  const T J0 = determinant(F0);
+  const Mat3<T> F0it = transpose(inverse(F0));
+  for (int i = 0; i < 24 * 24; ++i) ke[i] = 0.0;
+  for (int g = 0; g < 8; ++g) {
+    Vec3<double> b[8];
+    hex8_natural(hex8_gauss<double>(g, 0), hex8_gauss<double>(g, 1), hex8_gauss<double>(g, 2), b,
+                 static_cast<double*>(nullptr));
+    const double det = hex8_gradients(X, b);
+    if (!(det > 0.0)) return false;
+    Mat3<double> Fd = scaled_identity(1.0);
+    for (int a = 0; a < 8; ++a) add_outer(Fd, u[a], b[a]);
+    Mat3<T> F;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        F(i, j) = T(Fd(i, j));
+        F(i, j).seed(3 * i + j);
+      }
+    using std::cbrt;  // unqualified: the lanes' own
+    const T alpha = cbrt(J0 / determinant(F));
+    const Mat3<T> Fb = alpha * F;
+    const ElementState<T> st{nullptr, nullptr, 0, 0, nullptr, T(theta)};
+    const SolidStress<T> s = point_stress(m, Fb, st, g);
+    const Mat3<T> Pb = Fb * s.S;
+    const T c = det * alpha / T(3) * ddot(Pb, F);
+    const Mat3<T> Q = (det * alpha) * Pb - c * transpose(inverse(F)), R = c * F0it;
+    double dQ[9][18], dR[9][18];  // [3k + l][lane]
+    for (int k = 0; k < 3; ++k)
+      for (int l = 0; l < 3; ++l)
+        for (int q = 0; q < 18; ++q) dQ[3 * k + l][q] = Q(k, l).lane(q), dR[3 * k + l][q] = R(k, l).lane(q);
+    for (int a = 0; a < 8; ++a) {
+      const double ba[3] = {b[a].x, b[a].y, b[a].z}, ca[3] = {bbar[a].x, bbar[a].y, bbar[a].z};
+      for (int k = 0; k < 3; ++k) {
+        double G[18];  // sum_l b_a,l dQ_kl + bbar_a,l dR_kl, along F_g (0..8) and F0 (9..17)
+        for (int q = 0; q < 18; ++q)
+          G[q] = ba[0] * dQ[3 * k][q] + ba[1] * dQ[3 * k + 1][q] + ba[2] * dQ[3 * k + 2][q] + ca[0] * dR[3 * k][q] +
+                 ca[1] * dR[3 * k + 1][q] + ca[2] * dR[3 * k + 2][q];
+        double* row = ke + (3 * a + k) * 24;
+        for (int e = 0; e < 8; ++e)
+          for (int i = 0; i < 3; ++i)
+            row[3 * e + i] += G[3 * i] * b[e].x + G[3 * i + 1] * b[e].y + G[3 * i + 2] * b[e].z +
+                              G[9 + 3 * i] * bbar[e].x + G[9 + 3 * i + 1] * bbar[e].y + G[9 + 3 * i + 2] * bbar[e].z;
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace solid_detail
 
 /// C3D8R: one-point hexahedron with Flanagan-Belytschko hourglass stiffness (hex8.hpp).
@@ -287,6 +354,14 @@ struct C3D8 {
                                              T hourglass_kappa, Vec3<T> f[8], const ElementState<T>& state = {}) {
     (void)hourglass_kappa;
     return solid_detail::c3d8_force(X, u, m, true, f, state);
+  }
+
+  /// The element matrix by its points' tangents (laws without state; host, T: 18 derivative
+  /// lanes): c3d8_fbar_point_matrix, which discretization/point_tangent.hpp selects.
+  template <class T>
+  static bool fbar_point_matrix(const Vec3<double> X[8], const Vec3<double> u[8], const SolidMaterial<T>& m, double theta,
+                                double* ke) {
+    return solid_detail::c3d8_fbar_point_matrix(X, u, m, theta, ke);
   }
 
   /// Critical increment bound 2/omega. With B_g = sum_a |b_a(g)|^2 / m_a and
