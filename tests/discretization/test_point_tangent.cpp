@@ -52,6 +52,17 @@ std::vector<SolidMaterial<double>> laws() {
           orthotropic_engineering(eng, 1.6e-9, axes), hot, hot_ortho};
 }
 
+/// The reference x0 distorted into X (every node moved by a few percent of the element) and a
+/// smooth finite deformation u on it: stretches of ~10 % with shear and a rotation-like part.
+void distort(const std::vector<Vec3<double>>& x0, Vec3<double>* X, Vec3<double>* u) {
+  for (std::size_t a = 0; a < x0.size(); ++a) {
+    const Vec3<double> p = x0[a];
+    const double t = static_cast<double>(a);
+    X[a] = {p.x + 0.06 * std::sin(3.1 * t + 0.2), p.y + 0.05 * std::cos(1.7 * t), p.z + 0.04 * std::sin(2.3 * t + 1.0)};
+    u[a] = {0.10 * X[a].x + 0.05 * X[a].y * X[a].z, -0.04 * X[a].y + 0.08 * X[a].x * X[a].x, 0.07 * X[a].z - 0.06 * X[a].y};
+  }
+}
+
 /// Kind K on the distorted reference x0 at a smooth finite deformation: the point-wise tangent
 /// against the dual columns, entry by entry, relative to the largest entry.
 template <class K>
@@ -59,12 +70,7 @@ void check_kind(std::vector<Vec3<double>> x0) {
   ASSERT_EQ(static_cast<int>(x0.size()), K::kNodes);
   constexpr int nd = 3 * K::kNodes;
   Vec3<double> X[K::kNodes], u[K::kNodes];
-  for (int a = 0; a < K::kNodes; ++a) {
-    const Vec3<double> p = x0[static_cast<std::size_t>(a)];
-    X[a] = {p.x + 0.06 * std::sin(3.1 * a + 0.2), p.y + 0.05 * std::cos(1.7 * a), p.z + 0.04 * std::sin(2.3 * a + 1.0)};
-    // Stretches of ~10 % with shear and a rotation-like part: far from the linear range.
-    u[a] = {0.10 * X[a].x + 0.05 * X[a].y * X[a].z, -0.04 * X[a].y + 0.08 * X[a].x * X[a].x, 0.07 * X[a].z - 0.06 * X[a].y};
-  }
+  distort(x0, X, u);
   int law = 0;
   for (const SolidMaterial<double>& m : laws()) {
     const double theta = 80.0;
@@ -95,13 +101,8 @@ TEST(PointTangent, MatchesTheDualColumnsOfEveryPointSumKind) {
 // The F-bar C3D8's own point-wise tangent (18 lanes: F_g and the mean F0) against its dual
 // columns, on the same distorted hexahedron and laws.
 TEST(PointTangent, FbarHexahedronMatchesItsDualColumns) {
-  std::vector<Vec3<double>> x0 = hex8();
   Vec3<double> X[8], u[8];
-  for (int a = 0; a < 8; ++a) {
-    const Vec3<double> p = x0[static_cast<std::size_t>(a)];
-    X[a] = {p.x + 0.06 * std::sin(3.1 * a + 0.2), p.y + 0.05 * std::cos(1.7 * a), p.z + 0.04 * std::sin(2.3 * a + 1.0)};
-    u[a] = {0.10 * X[a].x + 0.05 * X[a].y * X[a].z, -0.04 * X[a].y + 0.08 * X[a].x * X[a].x, 0.07 * X[a].z - 0.06 * X[a].y};
-  }
+  distort(hex8(), X, u);
   int law = 0;
   for (const SolidMaterial<double>& m : laws()) {
     const double theta = 80.0;
