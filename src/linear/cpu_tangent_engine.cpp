@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -144,6 +145,14 @@ class CpuTangentEngine final : public TangentEngine {
         for (std::int64_t k = a_.row_ptr[static_cast<std::size_t>(r)]; k < a_.row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
           if (a_.col[static_cast<std::size_t>(k)] == r) a_.val[static_cast<std::size_t>(k)] += shift_[static_cast<std::size_t>(r)];
     stats_.assembly_seconds += seconds_since(t0);
+    // A non-finite entry (an element matrix that overflowed, an element turned inside out) is
+    // no singular stiffness: named as what it is (NaN largest diagonal: StaticProblem::factor).
+    for (int r = 0; r < a_.rows; ++r)
+      for (std::int64_t k = a_.row_ptr[static_cast<std::size_t>(r)]; k < a_.row_ptr[static_cast<std::size_t>(r) + 1]; ++k)
+        if (!std::isfinite(a_.val[static_cast<std::size_t>(k)]))
+          throw SingularStiffness(r, "an entry of row " + std::to_string(r) + " is " +
+                                         std::to_string(a_.val[static_cast<std::size_t>(k)]),
+                                  std::numeric_limits<double>::quiet_NaN());
     stats_.nonzeros = static_cast<std::int64_t>(a_.val.size());
     stats_.matrix_bytes = 8.0 * static_cast<double>(a_.val.size() + a_.row_ptr.size()) + element_bytes +
                           4.0 * static_cast<double>(a_.col.size());

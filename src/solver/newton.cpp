@@ -114,7 +114,9 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
     try {
       p_.factor(trial, first && it == 0);
     } catch (const SingularStiffness& e) {
-      out.why = std::string("the tangent is singular (") + e.what() + ")";
+      // A NaN largest diagonal marks a non-finite tangent, which its message names.
+      out.why = std::isnan(e.largest_diagonal()) ? std::string(e.what())
+                                                 : std::string("the tangent is singular (") + e.what() + ")";
       break;
     }
     try {

@@ -258,6 +258,13 @@ void StaticProblem::factor(const NewtonIterate& trial, bool step_start) {
       }
       return;
     } catch (const SingularStiffness& e) {
+      // A tangent with a non-finite entry (the CPU engine flags it with a NaN largest
+      // diagonal) fails the attempt by name: no boundary condition is missing.
+      if (std::isnan(e.largest_diagonal()))
+        throw SingularStiffness(e.equation(), "the tangent stiffness is not finite at " + equation_name(e.equation()) +
+                                                  " (" + e.what() + "): an element matrix overflowed or an element "
+                                                  "turned inside out",
+                                e.largest_diagonal());
       if (step_start && hold_zero_pivot(e)) continue;
       if (step_start && !singular_by_the_trial())
         throw InputError(step.loc, "singular stiffness: unconstrained dofs at " + equation_name(e.equation()) +

@@ -44,6 +44,13 @@ TEST(NonFiniteStatic, OverflowingForceScaleFailsTheStep) {
   expect_failed(dir, dir + "/scale.inp", "the force scale overflowed");
 }
 
+// E = 1e308: the F-bar C3D8's tangent overflows (its Pbar : F passes the largest double) to a
+// NaN entry, which is named as such, not as a singular stiffness with unconstrained dofs.
+TEST(NonFiniteStatic, NonFiniteTangentIsNamed) {
+  const std::string dir = scratch_dir("tangent");
+  expect_failed(dir, cube_deck(dir, "tangent", "*CLOAD\nTOP, 3, 1.\n", "1e308"), "the tangent stiffness is not finite at node");
+}
+
 // A displacement of 1e306 times a stiffness of about 1000: infinite strain energy and forces.
 TEST(NonFiniteStatic, InfiniteInternalForcesFailTheStep) {
   const std::string dir = scratch_dir("internal");
