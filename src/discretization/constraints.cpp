@@ -145,6 +145,52 @@ std::string node_name(const Model& m, int n) { return "node " + std::to_string(m
 
 }  // namespace
 
+namespace {
+
+/// The faces of surface s, marking their nodes in on_faces (sized to the model's nodes).
+std::vector<MasterFace> surface_faces(const Model& model, const Surface& s, std::vector<char>& on_faces) {
+  std::vector<MasterFace> faces;
+  on_faces.assign(model.nodes.size(), 0);
+  for (std::size_t i = 0; i < s.elements.size(); ++i) {
+    faces.push_back(master_face(model, s.elements[i], s.faces[i]));
+    for (int k = 0; k < faces.back().shape; ++k) on_faces[faces.back().nodes[k]] = 1;
+  }
+  return faces;
+}
+
+/// Surface s's nodes: its node list, then its faces' nodes not in it, in face order.
+std::vector<int> surface_node_list(const Model& model, const Surface& s) {
+  std::vector<int> nodes = s.nodes;
+  std::vector<char> seen(model.nodes.size(), 0);
+  for (int n : nodes) seen[n] = 1;
+  for (std::size_t i = 0; i < s.elements.size(); ++i) {
+    const MasterFace f = master_face(model, s.elements[i], s.faces[i]);
+    for (int k = 0; k < f.shape; ++k)
+      if (!seen[f.nodes[k]]) seen[f.nodes[k]] = 1, nodes.push_back(f.nodes[k]);
+  }
+  return nodes;
+}
+
+/// The point of faces nearest to p (the first face at the least distance): its face, its
+/// weights N there and the point; returns the distance (infinite without faces).
+double nearest_on_faces(const Model& model, const std::vector<MasterFace>& faces, const Vec3<double>& p, int& face,
+                        double N[kFaceMaxNodes], Vec3<double>& at) {
+  double best = std::numeric_limits<double>::infinity(), n_f[kFaceMaxNodes];
+  Vec3<double> at_f;
+  face = -1;
+  at = {0, 0, 0};
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    const double d = project_on_face(model, faces[f], p, n_f, at_f);
+    if (d < best) {
+      best = d, face = static_cast<int>(f), at = at_f;
+      std::copy(n_f, n_f + kFaceMaxNodes, N);
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 std::vector<AdjustedNode> contact_adjustments(const Model& model) {
   std::vector<AdjustedNode> out;
   std::vector<char> moved(model.nodes.size(), 0);
@@ -155,13 +201,8 @@ std::vector<AdjustedNode> contact_adjustments(const Model& model) {
       throw InputError(p.loc, "*CONTACT PAIR, ADJUST=: master surface '" + p.master +
                                   "' is not a surface of element faces (slave nodes are adjusted onto element faces "
                                   "only, not onto an analytical rigid surface)");
-    const Surface& master = mit->second;
-    std::vector<MasterFace> faces;
-    std::vector<char> on_master(model.nodes.size(), 0);
-    for (std::size_t i = 0; i < master.elements.size(); ++i) {
-      faces.push_back(master_face(model, master.elements[i], master.faces[i]));
-      for (int k = 0; k < faces.back().shape; ++k) on_master[faces.back().nodes[k]] = 1;
-    }
+    std::vector<char> on_master;
+    const std::vector<MasterFace> faces = surface_faces(model, mit->second, on_master);
     std::vector<int> nodes;
     if (!p.adjust_set.empty()) {
       const auto sit = model.nsets.find(p.adjust_set);
@@ -170,27 +211,17 @@ std::vector<AdjustedNode> contact_adjustments(const Model& model) {
                                     "distance or a node set)");
       nodes = sit->second.members;
     } else if (const auto s = model.surfaces.find(p.slave); s != model.surfaces.end()) {
-      nodes = s->second.nodes;
-      std::vector<char> seen(model.nodes.size(), 0);
-      for (int n : nodes) seen[n] = 1;
-      for (std::size_t i = 0; i < s->second.elements.size(); ++i) {
-        const MasterFace f = master_face(model, s->second.elements[i], s->second.faces[i]);
-        for (int k = 0; k < f.shape; ++k)
-          if (!seen[f.nodes[k]]) seen[f.nodes[k]] = 1, nodes.push_back(f.nodes[k]);
-      }
+      nodes = surface_node_list(model, s->second);
     }
     for (int n : nodes) {
       if (on_master[n] || moved[n]) continue;
-      const Vec3<double> x = node_x(model, n);
-      double best = std::numeric_limits<double>::infinity(), N[kFaceMaxNodes];
-      Vec3<double> at, best_at{0, 0, 0};
-      for (const MasterFace& f : faces) {
-        const double d = project_on_face(model, f, x, N, at);
-        if (d < best) best = d, best_at = at;
-      }
+      int face;
+      double N[kFaceMaxNodes];
+      Vec3<double> at;
+      const double best = nearest_on_faces(model, faces, node_x(model, n), face, N, at);
       if (!p.adjust_set.empty() || best <= p.adjust) {
         moved[n] = 1;
-        out.push_back({n, {best_at.x, best_at.y, best_at.z}});
+        out.push_back({n, {at.x, at.y, at.z}});
       }
     }
   }
@@ -201,39 +232,18 @@ std::vector<TiedNode> project_ties(const Model& model) {
   std::vector<TiedNode> out;
   for (std::size_t t = 0; t < model.ties.size(); ++t) {
     const Tie& tie = model.ties[t];
-    const Surface& master = model.surfaces.at(tie.master);
-    const Surface& slave = model.surfaces.at(tie.slave);
-    std::vector<MasterFace> faces;
-    std::vector<char> on_master(model.nodes.size(), 0);
+    std::vector<char> on_master;
+    const std::vector<MasterFace> faces = surface_faces(model, model.surfaces.at(tie.master), on_master);
     double mean_size = 0;
-    for (std::size_t i = 0; i < master.elements.size(); ++i) {
-      faces.push_back(master_face(model, master.elements[i], master.faces[i]));
-      for (int k = 0; k < faces.back().shape; ++k) on_master[faces.back().nodes[k]] = 1;
-      mean_size += face_size(model, faces.back());
-    }
+    for (const MasterFace& f : faces) mean_size += face_size(model, f);
     mean_size /= static_cast<double>(faces.size());
     const double tolerance = tie.position_tolerance ? *tie.position_tolerance : 0.05 * mean_size;
-    std::vector<int> nodes = slave.nodes;
-    std::vector<char> seen(model.nodes.size(), 0);
-    for (int n : nodes) seen[n] = 1;
-    for (std::size_t i = 0; i < slave.elements.size(); ++i) {
-      const MasterFace f = master_face(model, slave.elements[i], slave.faces[i]);
-      for (int k = 0; k < f.shape; ++k)
-        if (!seen[f.nodes[k]]) seen[f.nodes[k]] = 1, nodes.push_back(f.nodes[k]);
-    }
-    for (int n : nodes) {
+    for (int n : surface_node_list(model, model.surfaces.at(tie.slave))) {
       if (on_master[n]) continue;  // shared by both sides already
-      const Vec3<double> p = node_x(model, n);
-      double best = std::numeric_limits<double>::infinity(), N[kFaceMaxNodes], best_N[kFaceMaxNodes] = {};
-      Vec3<double> at, best_at{0, 0, 0};
-      int best_face = -1;
-      for (std::size_t f = 0; f < faces.size(); ++f) {
-        const double d = project_on_face(model, faces[f], p, N, at);
-        if (d < best) {
-          best = d, best_face = static_cast<int>(f), best_at = at;
-          std::copy(N, N + kFaceMaxNodes, best_N);
-        }
-      }
+      int best_face;
+      double best_N[kFaceMaxNodes] = {};
+      Vec3<double> best_at;
+      const double best = nearest_on_faces(model, faces, node_x(model, n), best_face, best_N, best_at);
       if (!(best <= tolerance))
         throw InputError(tie.loc, "*TIE " + tie.name + ": slave " + node_name(model, n) + " of surface '" +
                                       tie.slave + "' is " + std::to_string(best) + " from master surface '" +

@@ -206,21 +206,24 @@ namespace {
 
 StructureSystem build_bodies_and_constraints(const Model& model);
 
+/// A copy of the model with the given nodes at their new positions; null when none moves.
+std::unique_ptr<Model> moved_copy(const Model& model, const std::vector<AdjustedNode>& moves) {
+  if (moves.empty()) return nullptr;
+  auto moved = std::make_unique<Model>(model);
+  for (const AdjustedNode& a : moves) {
+    moved->nodes.x[a.node] = a.to[0];
+    moved->nodes.y[a.node] = a.to[1];
+    moved->nodes.z[a.node] = a.to[2];
+  }
+  return moved;
+}
+
 }  // namespace
 
 StructureSystem build_structure_system(const Model& model) {
   // *CONTACT PAIR, ADJUST=: the system (and so the frames' reference) starts from the moved
   // slave nodes, strain-free, as Abaqus's adjusted initial coordinates do.
-  std::unique_ptr<Model> adjusted;
-  const std::vector<AdjustedNode> moves = contact_adjustments(model);
-  if (!moves.empty()) {
-    adjusted = std::make_unique<Model>(model);
-    for (const AdjustedNode& a : moves) {
-      adjusted->nodes.x[a.node] = a.to[0];
-      adjusted->nodes.y[a.node] = a.to[1];
-      adjusted->nodes.z[a.node] = a.to[2];
-    }
-  }
+  const std::unique_ptr<Model> adjusted = moved_copy(model, contact_adjustments(model));
   const Model& m = adjusted ? *adjusted : model;
   StructureSystem sys = build_bodies_and_constraints(m);
   sys.contact = build_contact_system(m);
@@ -236,14 +239,10 @@ std::unique_ptr<Model> adjusted_for_ties(const Model& model, const std::vector<T
   bool moves = false;
   for (const TiedNode& t : tied) moves = moves || (model.ties[t.tie].adjust && t.distance > 0);
   if (!moves) return nullptr;
-  auto adjusted = std::make_unique<Model>(model);
+  std::vector<AdjustedNode> to;
   for (const TiedNode& t : tied)
-    if (model.ties[t.tie].adjust) {
-      adjusted->nodes.x[t.node] = t.on_master[0];
-      adjusted->nodes.y[t.node] = t.on_master[1];
-      adjusted->nodes.z[t.node] = t.on_master[2];
-    }
-  return adjusted;
+    if (model.ties[t.tie].adjust) to.push_back({t.node, t.on_master});
+  return moved_copy(model, to);
 }
 
 /// The linear constraints and rigid bodies of m from sys's nodal masses and inertias.
