@@ -63,12 +63,7 @@ bool point_sum_element_matrix(const Vec3<double> X[K::kNodes], const Vec3<double
     if (!(dv > 0)) return false;
     Mat3<double> Fd = scaled_identity(1.0);
     for (int a = 0; a < n; ++a) solid_detail::add_outer(Fd, u[a], b[a]);
-    Mat3<PointLanes> F;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        F(i, j) = PointLanes(Fd(i, j));
-        F(i, j).seed(3 * i + j);
-      }
+    const Mat3<PointLanes> F = solid_detail::seeded_lanes<PointLanes>(Fd, 0);
     const ElementState<PointLanes> st{nullptr, nullptr, 0, 0, data, PointLanes(theta)};
     const SolidStress<PointLanes> s = point_stress(m, F, st, g);
     const Mat3<PointLanes> P = F * s.S;

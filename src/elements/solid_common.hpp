@@ -107,6 +107,19 @@ HS_HD void add_outer(Mat3<T>& F, Vec3<T> u, Vec3<T> g) {
     for (int j = 0; j < 3; ++j) F(i, j) += ua[i] * ga[j];
 }
 
+/// a in numbers with derivative lanes (host; T: DualLanes): entry (i, j) seeded in lane
+/// first + 3 i + j, so that lanes [first, first + 9) carry the derivatives along a.
+template <class T>
+Mat3<T> seeded_lanes(const Mat3<double>& a, int first) {
+  Mat3<T> m;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      m(i, j) = T(a(i, j));
+      m(i, j).seed(first + 3 * i + j);
+    }
+  return m;
+}
+
 /// HRZ lumping (Hinton, Rock & Zienkiewicz): node a's share of the element's mass is its
 /// diagonal entry of the consistent mass, sum over the points of dv N_a^2, over their sum
 /// (every share positive, where row sums give quadratic corners negative ones). point(g, N)

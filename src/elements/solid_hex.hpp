@@ -167,12 +167,7 @@ bool c3d8_fbar_point_matrix(const Vec3<double> X[8], const Vec3<double> u[8], co
   if (!(c3d8_mean_gradients(X, bbar) > 0.0)) return false;
   Mat3<double> F0d = scaled_identity(1.0);
   for (int a = 0; a < 8; ++a) add_outer(F0d, u[a], bbar[a]);
-  Mat3<T> F0;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      F0(i, j) = T(F0d(i, j));
-      F0(i, j).seed(9 + 3 * i + j);
-    }
+  const Mat3<T> F0 = seeded_lanes<T>(F0d, 9);
   const T J0 = determinant(F0);
   const Mat3<T> F0it = transpose(inverse(F0));
   for (int i = 0; i < 24 * 24; ++i) ke[i] = 0.0;
@@ -184,12 +179,7 @@ bool c3d8_fbar_point_matrix(const Vec3<double> X[8], const Vec3<double> u[8], co
     if (!(det > 0.0)) return false;
     Mat3<double> Fd = scaled_identity(1.0);
     for (int a = 0; a < 8; ++a) add_outer(Fd, u[a], b[a]);
-    Mat3<T> F;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        F(i, j) = T(Fd(i, j));
-        F(i, j).seed(3 * i + j);
-      }
+    const Mat3<T> F = seeded_lanes<T>(Fd, 0);
     using std::cbrt;  // unqualified: the lanes' own
     const T alpha = cbrt(J0 / determinant(F));
     const Mat3<T> Fb = alpha * F;
