@@ -79,7 +79,7 @@ double ContinuumOperator::internal_force(const std::vector<double>& u, std::vect
   forall(0, sys_.num_nodes, threads_, [&](int n) {
     add_slot_forces3(sm.node_slot_ptr.data(), sm.node_slots.data(), slot.data(), n, &f[3 * static_cast<std::size_t>(n)]);
   });
-  if (sums) sums->add(slot.data(), slot.size(), 3, 3);
+  if (sums) sums->add(slot.data(), slot.size());
   return w.strain + w.hourglass;
 }
 

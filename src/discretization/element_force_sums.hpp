@@ -10,30 +10,23 @@
 
 namespace halfstep {
 
-/// Sums of |component| over every element's nodal force values and their count, per field
-/// (0: forces, 1: moments).
+/// The sum of |component| over every element's nodal force values and their count.
 struct ElementForceSums {
-  double sum[2] = {0, 0};
-  std::int64_t count[2] = {0, 0};
+  double sum = 0;
+  std::int64_t count = 0;
 
-  /// Adds n values laid out in groups of period, the first forces of each group forces and
-  /// the rest moments (continuum slots: 3, 3).
-  void add(const double* v, std::size_t n, int period, int forces) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const int field = static_cast<int>(i % static_cast<std::size_t>(period)) < forces ? 0 : 1;
-      sum[field] += std::fabs(v[i]);
-      ++count[field];
-    }
+  /// Adds n force components.
+  void add(const double* v, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) sum += std::fabs(v[i]);
+    count += static_cast<std::int64_t>(n);
   }
-  /// Adds partial sums computed elsewhere (a device reduction).
-  void add_sums(double forces, double moments, std::int64_t n_forces, std::int64_t n_moments) {
-    sum[0] += forces;
-    sum[1] += moments;
-    count[0] += n_forces;
-    count[1] += n_moments;
+  /// Adds a partial sum of n components computed elsewhere (a device reduction).
+  void add_sum(double s, std::int64_t n) {
+    sum += s;
+    count += n;
   }
-  /// The mean magnitude of field f (0 where there is none).
-  double mean(int f) const { return count[f] ? sum[f] / static_cast<double>(count[f]) : 0.0; }
+  /// The mean magnitude (0 where there is none).
+  double mean() const { return count ? sum / static_cast<double>(count) : 0.0; }
 };
 
 }  // namespace halfstep

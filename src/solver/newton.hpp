@@ -20,9 +20,9 @@ struct NewtonIterate {
   std::vector<double> f_int, f_ext;
   double strain = 0;
   double contact = 0;  ///< energy stored in contact (part of the work, not of strain)
-  /// The mean magnitude of the elements' own nodal forces and moments at x (ElementForceSums;
+  /// The mean magnitude of the continuum elements' own nodal forces at x (ElementForceSums;
   /// 0: not measured), the residual check's force scale where it is larger than the assembled one.
-  double element_scale[2] = {0, 0};
+  double element_scale = 0;
 };
 
 /// How one increment's Newton iterations ended.

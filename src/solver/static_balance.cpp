@@ -132,7 +132,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
 NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& trial, double tau1, double dtau,
                                      std::vector<double>& r) {
   NewtonBalance b;
-  trial.strain = internal(trial.x, trial.cfg, trial.f_int, &trial.contact, trial.element_scale);
+  trial.strain = internal(trial.x, trial.cfg, trial.f_int, &trial.contact, &trial.element_scale);
   external(tau1, trial.cfg, trial.f_ext);
   // Every dof, the held ones too: their reactions are written. The cause is named, since
   // the cut-backs that follow end in a message about the minimum increment.
@@ -179,10 +179,9 @@ NewtonBalance StaticProblem::balance(const NewtonIterate& from, NewtonIterate& t
   double* qs = b.scale;
   for (int fld = 0; fld < 2; ++fld) {
     qs[fld] = q_n[fld] ? q_sum[fld] / static_cast<double>(q_n[fld]) : 0.0;
-    qs[fld] = std::max(qs[fld], trial.element_scale[fld]);
     if (q_count_[fld]) qs[fld] = std::max(qs[fld], q_time_[fld] / static_cast<double>(q_count_[fld]));
   }
-  qs[0] = std::max(qs[0], force_floor);
+  qs[0] = std::max({qs[0], trial.element_scale, force_floor});
   // Forces near the largest double overflow the scale's sum; an infinite scale would pass
   // any residual.
   if (!std::isfinite(qs[0]) || !std::isfinite(qs[1])) {
@@ -429,7 +428,7 @@ void StaticProblem::add_force_scale(const NewtonIterate& s) {
         q_sum += std::fabs(s.f_int[k]);
         ++q_n;
       }
-    const double q = std::max(q_n ? q_sum / static_cast<double>(q_n) : 0.0, s.element_scale[fld]);
+    const double q = std::max(q_n ? q_sum / static_cast<double>(q_n) : 0.0, fld == 0 ? s.element_scale : 0.0);
     if (q > 0) {
       q_time_[fld] += q;
       ++q_count_[fld];
@@ -458,12 +457,11 @@ void StaticProblem::check_small_strain_kinds() const {
 double StaticProblem::internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f,
                                double* contact_energy, double* element_scale) {
   double w = 0;
-  if (element_scale) element_scale[0] = element_scale[1] = 0;
+  if (element_scale) *element_scale = 0;
   if (step.nlgeom) {
     ElementForceSums sums;
     w = engine->internal_force(c, f, element_scale ? &sums : nullptr);
-    if (element_scale)
-      for (int fld = 0; fld < 2; ++fld) element_scale[fld] = sums.mean(fld);
+    if (element_scale) *element_scale = sums.mean();
   } else if (!small_strain && c.thermal.empty() && std::all_of(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(ndof),
                                                [](double v) { return v == 0.0; })) {
     f.assign(ndof, 0.0);  // K 0: the usual start of a linear step, free

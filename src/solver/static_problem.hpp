@@ -100,8 +100,8 @@ struct StaticProblem final : NewtonProblem {
   void trial_configuration(const std::vector<double>& xs, Configuration& c) const;
   /// Generalized internal forces at xs / configuration c, less the contact forces there, and
   /// the strain energy (geometrically linear steps use K(ref) xs); the contact's stored energy
-  /// into *contact_energy (when given). With element_scale, the mean magnitudes of the
-  /// elements' own nodal forces and moments (ElementForceSums: NLGEOM steps; 0 in others).
+  /// into *contact_energy (when given). With element_scale, the mean magnitude of the
+  /// continuum elements' own nodal forces (ElementForceSums: NLGEOM steps; 0 in others).
   double internal(const std::vector<double>& xs, const Configuration& c, std::vector<double>& f,
                   double* contact_energy = nullptr, double* element_scale = nullptr);
   /// External generalized forces at step time tau on configuration c (face and shell

@@ -200,7 +200,7 @@ void run_static_step(const Model& model, const Step& step, const StructureSystem
   NewtonIterate s = p.start;
   s.f_int.assign(p.ndof, 0.0);
   s.f_ext.assign(p.ndof, 0.0);
-  s.strain = p.internal(s.x, s.cfg, s.f_int, &s.contact, s.element_scale);
+  s.strain = p.internal(s.x, s.cfg, s.f_int, &s.contact, &s.element_scale);
   p.add_force_scale(s);  // the previous step's converged forces (none at the analysis' start)
   double work = 0;
   const double t_step0 = st.time;

@@ -184,7 +184,7 @@ class Engine final : public CudaTangentEngine {
     for (double p : shell_energy) w += p;
     if (rows_) w += rows_->work();
     // The continuum elements' nodal forces, as StructureOperator::internal_force sums them.
-    if (sums && sm.num_elements > 0) add_abs_sums(stream_, abs_partial_, slot_force_.get(), 3 * sm.conn.size(), 3, *sums);
+    if (sums && sm.num_elements > 0) add_abs_sums(stream_, abs_partial_, slot_force_.get(), 3 * sm.conn.size(), *sums);
     stats_.internal_force_seconds += seconds_since(t0);
     return w;
   }

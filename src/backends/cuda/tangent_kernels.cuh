@@ -199,55 +199,40 @@ __global__ void block_sums(const double* a, const double* b, int n, double* out)
   if (threadIdx.x == 0) out[blockIdx.x] = s[0];
 }
 
-/// Per-block sums of |a[i]| in a fixed order, split by field: entries with i % period below
-/// forces into out[2 b], the others into out[2 b + 1] (ElementForceSums' layout of element
-/// nodal forces; the host adds the blocks).
-__global__ void abs_field_sums(const double* a, long n, int period, int forces, double* out) {
-  __shared__ double s[2][kSumBlock];
+/// Per-block sums of |a[i]| in a fixed order (deterministic; the host adds the blocks).
+__global__ void abs_block_sums(const double* a, long n, double* out) {
+  __shared__ double s[kSumBlock];
   const long base = static_cast<long>(blockIdx.x) * kSumBlock * kSumPerThread;
-  double t[2] = {0, 0};
+  double t = 0;
   for (int j = 0; j < kSumPerThread; ++j) {
     const long i = base + threadIdx.x + static_cast<long>(j) * kSumBlock;
-    if (i < n) t[static_cast<int>(i % period) < forces ? 0 : 1] += fabs(a[i]);
+    if (i < n) t += fabs(a[i]);
   }
-  s[0][threadIdx.x] = t[0];
-  s[1][threadIdx.x] = t[1];
+  s[threadIdx.x] = t;
   __syncthreads();
   for (int w = kSumBlock / 2; w > 0; w /= 2) {
-    if (static_cast<int>(threadIdx.x) < w) {
-      s[0][threadIdx.x] += s[0][threadIdx.x + w];
-      s[1][threadIdx.x] += s[1][threadIdx.x + w];
-    }
+    if (static_cast<int>(threadIdx.x) < w) s[threadIdx.x] += s[threadIdx.x + w];
     __syncthreads();
   }
-  if (threadIdx.x == 0) {
-    out[2 * blockIdx.x] = s[0][0];
-    out[2 * blockIdx.x + 1] = s[1][0];
-  }
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];
 }
 
-/// Adds the magnitudes of n device values a (groups of period: 3 forces, then moments) to
-/// sums: abs_field_sums' block sums (partial: their device scratch), added on the host in
-/// block order. Synchronizes the stream.
-inline void add_abs_sums(cudaStream_t stream, cuda::DeviceArray<double>& partial, const double* a, std::size_t n, int period,
+/// Adds the magnitudes of n device values a to sums: abs_block_sums' block sums (partial:
+/// their device scratch), added on the host in block order. Synchronizes the stream.
+inline void add_abs_sums(cudaStream_t stream, cuda::DeviceArray<double>& partial, const double* a, std::size_t n,
                          ElementForceSums& sums) {
   if (n == 0) return;
   const std::size_t blocks = (n + kSumBlock * kSumPerThread - 1) / (kSumBlock * kSumPerThread);
-  if (partial.size() < 2 * blocks) partial.resize(2 * blocks);
-  abs_field_sums<<<static_cast<unsigned>(blocks), kSumBlock, 0, stream>>>(a, static_cast<long>(n), period, 3,
-                                                                          partial.get());
+  if (partial.size() < blocks) partial.resize(blocks);
+  abs_block_sums<<<static_cast<unsigned>(blocks), kSumBlock, 0, stream>>>(a, static_cast<long>(n), partial.get());
   cuda::check(cudaGetLastError(), "force magnitude launch");
-  std::vector<double> part(2 * blocks);
+  std::vector<double> part(blocks);
   cuda::check(cudaMemcpyAsync(part.data(), partial.get(), part.size() * sizeof(double), cudaMemcpyDeviceToHost, stream),
               "copy force magnitudes");
   cuda::check(cudaStreamSynchronize(stream), "force magnitudes");
-  double t[2] = {0, 0};
-  for (std::size_t b = 0; b < blocks; ++b) {
-    t[0] += part[2 * b];
-    t[1] += part[2 * b + 1];
-  }
-  const std::int64_t forces = static_cast<std::int64_t>(n / static_cast<std::size_t>(period)) * 3;
-  sums.add_sums(t[0], t[1], forces, static_cast<std::int64_t>(n) - forces);
+  double t = 0;
+  for (double b : part) t += b;
+  sums.add_sum(t, static_cast<std::int64_t>(n));
 }
 
 /// Jacobi preconditioner from the full-storage CSR diagonal; bad gets the smallest row
