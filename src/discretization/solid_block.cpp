@@ -128,6 +128,7 @@ void solid_restrict_mesh(const StructureSystem& whole, const ElementShare& share
   m.materials = gm.materials;
   m.material_name = gm.material_name;
   m.alpha = gm.alpha;
+  m.beta = gm.beta;
   m.hourglass_kappa = gm.hourglass_kappa;
   m.planar = gm.planar;
   m.num_elements = static_cast<int>(share.global.size());

@@ -192,6 +192,7 @@ std::vector<int> add_materials(const Model& model, SolidMesh& sm) {
     sm.materials.back().thickness = sec.thickness;
     sm.material_name.push_back(sec.elset + "/" + sec.material);
     sm.alpha.push_back(mat.alpha);
+    sm.beta.push_back(mat.beta);
     for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
   }
   for (const DiscreteSection& sec : model.discrete_sections) {
@@ -208,6 +209,7 @@ std::vector<int> add_materials(const Model& model, SolidMesh& sm) {
     sm.materials.push_back(m);
     sm.material_name.push_back(sec.elset + (sec.dashpot ? "/*DASHPOT" : "/*SPRING"));
     sm.alpha.push_back(0.0);
+    sm.beta.push_back(0.0);
     for (int e : model.elsets.at(sec.elset).members) material_of[static_cast<std::size_t>(e)] = index;
   }
 
@@ -239,6 +241,7 @@ std::vector<int> add_materials(const Model& model, SolidMesh& sm) {
     sm.materials.push_back(m);
     sm.material_name.push_back(a.name + "/*ADHESION");
     sm.alpha.push_back(0.0);
+    sm.beta.push_back(0.0);
     for (int e : a.elements) material_of[static_cast<std::size_t>(e)] = index;
   }
   return material_of;

@@ -43,6 +43,7 @@ struct SolidMesh {
   std::vector<SolidMaterial<double>> materials;  ///< one per *SOLID SECTION, axes applied
   std::vector<std::string> material_name;        ///< "elset/material", for reports
   std::vector<double> alpha;       ///< per material: mass-proportional damping
+  std::vector<double> beta;        ///< per material: stiffness-proportional damping (implicit dynamics)
   std::vector<SolidGroup> groups;
   std::vector<double> volume;      ///< reference volume per element
   std::vector<double> element_dt;  ///< critical increment bound per element
@@ -99,11 +100,11 @@ void build_node_slots(SolidMesh& sm, int nn);
 // guard (x86-64, libstdc++) stops the build when a field is added, so that it joins the list.
 template <class Ar>
 void serialize(Ar& ar, SolidMesh& m) {
-  ar(m.num_elements, m.model_element, m.conn, m.material, m.materials, m.material_name, m.alpha, m.groups, m.volume,
+  ar(m.num_elements, m.model_element, m.conn, m.material, m.materials, m.material_name, m.alpha, m.beta, m.groups, m.volume,
      m.element_dt, m.node_slot_ptr, m.node_slots, m.hourglass_kappa, m.planar, m.state_size, m.num_points,
      m.element_data, m.element_data_ptr);
 }
-static_assert(sizeof(SolidMesh) == 344, "SolidMesh changed: add the new field to its serialize, then update the size");
+static_assert(sizeof(SolidMesh) == 368, "SolidMesh changed: add the new field to its serialize, then update the size");
 static_assert(std::is_trivially_copyable_v<SolidGroup> && std::is_trivially_copyable_v<SolidMaterial<double>>,
               "a continuum value that travels as bytes gained an owning member: give it a field list");
 
@@ -127,6 +128,7 @@ inline SolidMesh mesh_outline(const SolidMesh& g) {
   m.materials = g.materials;
   m.material_name = g.material_name;
   m.alpha = g.alpha;
+  m.beta = g.beta;
   m.hourglass_kappa = g.hourglass_kappa;
   m.planar = g.planar;
   m.state_size = g.state_size;

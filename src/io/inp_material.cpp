@@ -205,12 +205,19 @@ void DeckParser::density_keyword(const Keyword& kw) {
     fail(kw.pos, "material '" + material_->name + "' has a second *DENSITY");
 }
 
+// A temperature column is read, as *ELASTIC's: the same density on every line is constant in
+// temperature; a density that changes with it is refused.
 void DeckParser::density_data(const Line& line) {
-  if (block_lines_ > 1)
-    fail(at_, "a second *DENSITY data line: temperature-dependent density is not supported");
   need_fields(line, 1, "the density");
-  at_most_fields(line, 1, "the density (temperature-dependent density is not supported)");
+  at_most_fields(line, 2, "the density[, temperature]");
   const double rho = real(line.fields[0], "the density");
+  if (line.fields.size() > 1 && !line.fields[1].empty()) (void)real(line.fields[1], "the temperature");
+  if (block_lines_ > 1) {
+    if (rho != material_->density)
+      fail(at_, "*DENSITY: another density at a second temperature: temperature-dependent density is not supported "
+                "(give one line, or the same density on every line)");
+    return;
+  }
   if (!(rho > 0)) fail(at_, "density must be positive, got '" + std::string(line.fields[0]) + "'");
   material_->density = rho;
   material_->has_density = true;
@@ -220,12 +227,12 @@ void DeckParser::density_end() { need_data_line("the density"); }
 
 void DeckParser::damping_keyword(const Keyword& kw) {
   allow_params(kw, {"ALPHA", "BETA"});
-  const double alpha = real_param(kw, "ALPHA", 0.0);
-  if (real_param(kw, "BETA", 0.0) != 0.0)
-    fail(kw.pos, "*DAMPING, BETA: stiffness-proportional damping is not supported "
-                 "(halfstep supports mass-proportional damping, ALPHA, only)");
+  const double alpha = real_param(kw, "ALPHA", 0.0), beta = real_param(kw, "BETA", 0.0);
   if (alpha < 0) fail(kw.pos, "*DAMPING, ALPHA must not be negative, got '" + param(kw, "ALPHA") + "'");
+  if (beta < 0) fail(kw.pos, "*DAMPING, BETA must not be negative, got '" + param(kw, "BETA") + "'");
   material_->alpha = alpha;
+  material_->beta = beta;
+  material_->damping_loc = loc(kw.pos);
 }
 
 void DeckParser::section_keyword(const Keyword& kw) {

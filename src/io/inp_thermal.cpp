@@ -1,6 +1,7 @@
 // Thermal loads: *EXPANSION (a material option), *INITIAL CONDITIONS, TYPE=TEMPERATURE's data
 // lines and *TEMPERATURE (a step's nodal temperatures). The step loads turn them into each
 // element's temperature change (discretization/step_loads.cpp).
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -24,14 +25,14 @@ void DeckParser::expansion_keyword(const Keyword& kw) {
   material_->expansion_loc = loc(kw.pos);
 }
 
+// A temperature column is read, as *ELASTIC's: the same coefficients on every line are
+// constant in temperature; coefficients that change with it are refused.
 void DeckParser::expansion_data(const Line& line) {
   const char* form = expansion_ortho_ ? "alpha11, alpha22, alpha33[, temperature]" : "alpha[, temperature]";
-  if (block_lines_ > 1)
-    fail(at_, "a second *EXPANSION data line: temperature-dependent expansion is not supported yet (give one "
-              "line of constant coefficients)");
   const std::size_t n = expansion_ortho_ ? 3 : 1;
   need_fields(line, n, form);
   at_most_fields(line, n + 1, form);
+  std::array<double, 3> alpha{};
   for (std::size_t i = 0; i < 3; ++i) {
     const std::size_t k = expansion_ortho_ ? i : 0;
     const double a = real(line.fields[k], "a thermal expansion coefficient");
@@ -39,9 +40,16 @@ void DeckParser::expansion_data(const Line& line) {
     if (!(std::fabs(a) < 1.0))
       fail(at_, "*EXPANSION: a thermal expansion coefficient must be a number below 1 in size, got '" +
                     std::string(line.fields[k]) + "'");
-    material_->expansion[i] = a;
+    alpha[i] = a;
   }
   if (line.fields.size() > n && !line.fields[n].empty()) (void)real(line.fields[n], "the temperature");
+  if (block_lines_ > 1) {
+    if (alpha != material_->expansion)
+      fail(at_, "*EXPANSION: other coefficients at a second temperature: temperature-dependent expansion is not "
+                "supported yet (give one line, or the same coefficients on every line)");
+    return;
+  }
+  material_->expansion = alpha;
   material_->has_expansion = true;
 }
 

@@ -92,6 +92,10 @@ struct Material {
   double c10 = 0, d1 = 0;  ///< *HYPERELASTIC, NEO HOOKE
   bool hyperelastic_log = false;  ///< FORM=LOG: Bonet & Wood's law from C10, D1 instead of Abaqus'
   double alpha = 0;        ///< *DAMPING, ALPHA= (C = alpha M)
+  /// *DAMPING, BETA=: stiffness-proportional damping, C += beta K_0 with K_0 the elements'
+  /// stiffness at the reference configuration (implicit dynamic steps).
+  double beta = 0;
+  SourceLoc damping_loc;   ///< the *DAMPING keyword line
   /// *PLASTIC (isotropic hardening): yield stress at each equivalent plastic strain, the
   /// strains increasing from 0; empty when the material is elastic.
   std::vector<double> plastic_stress, plastic_strain;

@@ -95,6 +95,22 @@ void check_elements(const Elements& e, const Nodes& n) {
   }
 }
 
+/// *DAMPING, BETA (stiffness-proportional damping) where it would be dropped: on shells and
+/// beams (the continuum elements' stiffness is what it scales), and in a deck with an explicit
+/// step (the implicit *DYNAMIC step takes it; the explicit scheme does not yet).
+void check_stiffness_damping(const Model& m, const Material& mat, const char* keyword, bool continuum) {
+  if (!(mat.beta > 0)) return;
+  const std::string what = "*DAMPING, BETA of material '" + mat.name + "' (stiffness-proportional damping)";
+  if (!continuum)
+    throw InputError(mat.damping_loc, what + " on elements of a " + keyword +
+                                          ": not supported yet (continuum elements take it; use ALPHA, or *DAMPING "
+                                          "without BETA)");
+  for (const Step& s : m.steps)
+    if (s.procedure == Procedure::ExplicitDynamic)
+      throw InputError(mat.damping_loc, what + " and the explicit step '" + s.name + "' (" + s.loc.str() +
+                                            "): the explicit scheme does not take it yet (implicit *DYNAMIC steps do)");
+}
+
 /// Material checks that depend on the element kind using it.
 /// needs_mass: the deck has a dynamic step, explicit or implicit (a static analysis needs no
 /// density).
@@ -191,6 +207,7 @@ void check_sections(const Model& m) {
       throw InputError(sec.loc, "*SHELL SECTION: material '" + sec.material + "' is not defined");
     if (sec.has_fpm()) check_shell_formulation(m, sec, mat->second);
     check_section_material(mat->second, sec.loc, "*SHELL SECTION", true, needs_mass, temperatures);
+    check_stiffness_damping(m, mat->second, "*SHELL SECTION", false);
     if (!(sec.thickness > 0) || !std::isfinite(sec.thickness))
       throw InputError(sec.loc, "shell thickness must be positive and finite");
     // A yielding section is integrated by Simpson's rule through the thickness (elastic ones
@@ -209,6 +226,7 @@ void check_sections(const Model& m) {
     // law and any procedure; FPM is incremental.
     if (sec.formulation == "FPM") check_formulation(m, sec, mat->second);
     check_section_material(mat->second, sec.loc, "*SOLID SECTION", false, needs_mass, temperatures);
+    check_stiffness_damping(m, mat->second, "*SOLID SECTION", true);
     if (!sec.orientation.empty() && !m.orientations.count(sec.orientation))
       throw InputError(sec.loc, "*SOLID SECTION: orientation '" + sec.orientation + "' is not defined");
     claim(sec.elset, sec.loc, SectionKeyword::Solid);
@@ -219,6 +237,7 @@ void check_sections(const Model& m) {
       throw InputError(sec.loc, "*BEAM SECTION: material '" + sec.material + "' is not defined");
     const Material& mt = mat->second;
     const std::string where = "material '" + mt.name + "' used by this *BEAM SECTION";
+    check_stiffness_damping(m, mt, "*BEAM SECTION", false);
     if (!mt.has_elastic || mt.has_hyperelastic || mt.elastic_type != ElasticType::Isotropic)
       throw InputError(sec.loc, where + ": beams need isotropic *ELASTIC (E, nu)");
     if (needs_mass && !mt.has_density)
@@ -259,6 +278,7 @@ void check_materials(const Model& m) {
     if (mat.has_density && !(mat.density > 0))
       throw InputError(mat.loc, "material '" + name + "': density must be positive");
     if (!(mat.alpha >= 0)) throw InputError(mat.loc, "material '" + name + "': damping ALPHA must not be negative");
+    if (!(mat.beta >= 0)) throw InputError(mat.loc, "material '" + name + "': damping BETA must not be negative");
   }
 }
 

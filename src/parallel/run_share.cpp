@@ -239,7 +239,7 @@ void serialize(Ar& ar, StepLoads& s) {
 HALFSTEP_SHARE_FIELDS(LinearConstraints, 368);
 HALFSTEP_SHARE_FIELDS(RigidBodies, 248);
 HALFSTEP_SHARE_FIELDS(ContactSystem, 1032);
-HALFSTEP_SHARE_FIELDS(StructureSystem, 3400);
+HALFSTEP_SHARE_FIELDS(StructureSystem, 3424);
 HALFSTEP_SHARE_FIELDS(ContactShare, 1296);
 HALFSTEP_SHARE_FIELDS(ElementShare, 72);
 HALFSTEP_SHARE_FIELDS(Subdomain, 1552);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/vec3.hpp"
+#include "discretization/continuum_operator.hpp"
 #include "discretization/rotary_inertia.hpp"
 #include "elements/consistent_mass.hpp"
 #include "elements/registry.hpp"
@@ -40,6 +41,16 @@ void DofMass::apply_damping(const std::vector<double>& v, std::vector<double>& f
   f.resize(c_rest.size());
   for (std::size_t k = 0; k < c_rest.size(); ++k) f[k] = c_rest[k] * v[k];
   add_element_products(*this, v, true, f);
+  for (std::size_t i = 0; i + 1 < stiff_ptr.size(); ++i) {
+    const int* dofs = &stiff_dofs[static_cast<std::size_t>(stiff_ptr[i])];
+    const int n = stiff_ptr[i + 1] - stiff_ptr[i];
+    const double* K = &stiff_matrix[stiff_off[i]];
+    for (int a = 0; a < n; ++a) {
+      double sum = 0;
+      for (int b = 0; b < n; ++b) sum += K[a * n + b] * v[static_cast<std::size_t>(dofs[b])];
+      f[static_cast<std::size_t>(dofs[a])] += sum;
+    }
+  }
 }
 
 void DofMass::element_blocks(double mass_factor, double damping_factor, CouplingBlocks& b) const {
@@ -56,6 +67,13 @@ void DofMass::element_blocks(double mass_factor, double damping_factor, Coupling
       double* out = b.add(dofs.data(), n);
       for (int j = 0; j < n * n; ++j) out[j] = s * M[j];
     }
+  }
+  if (damping_factor == 0.0) return;
+  for (std::size_t i = 0; i + 1 < stiff_ptr.size(); ++i) {
+    const int n = stiff_ptr[i + 1] - stiff_ptr[i];
+    const double* K = &stiff_matrix[stiff_off[i]];
+    double* out = b.add(&stiff_dofs[static_cast<std::size_t>(stiff_ptr[i])], n);
+    for (int j = 0; j < n * n; ++j) out[j] = damping_factor * K[j];
   }
 }
 
@@ -120,6 +138,37 @@ DofMass dof_mass(const StructureSystem& sys, const std::vector<double>& lumped, 
       }
     });
   return d;
+}
+
+void add_stiffness_damping(DofMass& d, const StructureSystem& sys, const ContinuumOperator& op) {
+  const SolidMesh& sm = sys.solid;
+  const auto beta_of = [&](int e) {
+    const auto m = static_cast<std::size_t>(sm.material[static_cast<std::size_t>(e)]);
+    return m < sm.beta.size() ? sm.beta[m] : 0.0;
+  };
+  bool any = false;
+  for (int e = 0; e < sm.num_elements && !any; ++e) any = beta_of(e) > 0;
+  if (!any) return;
+  // The linear theory's stiffness at the reference: the tangent at zero displacement.
+  const std::vector<double> zero(static_cast<std::size_t>(op.num_dofs()), 0.0);
+  std::vector<double> k;
+  op.element_matrices(zero, k);
+  std::vector<int> dofs;
+  for (int e = 0; e < sm.num_elements; ++e) {
+    const double beta = beta_of(e);
+    if (!(beta > 0)) continue;
+    const int n = op.element_size(e);
+    dofs.resize(static_cast<std::size_t>(n));
+    op.element_dofs(e, dofs.data());
+    for (int a = 0; a < n; ++a) {  // the operator's 3 per node onto d's q per node
+      const int node = dofs[static_cast<std::size_t>(a)] / 3, comp = dofs[static_cast<std::size_t>(a)] % 3;
+      d.stiff_dofs.push_back(static_cast<int>(d.q * static_cast<std::size_t>(node)) + comp);
+    }
+    d.stiff_ptr.push_back(static_cast<int>(d.stiff_dofs.size()));
+    d.stiff_off.push_back(d.stiff_matrix.size());
+    const double* K = &k[op.matrix_offset(e)];
+    for (int j = 0; j < n * n; ++j) d.stiff_matrix.push_back(beta * K[j]);
+  }
 }
 
 }  // namespace halfstep

@@ -87,7 +87,7 @@ void StaticProblem::begin_attempt(const NewtonIterate& from, NewtonIterate& tria
     const double fm = 1.0 / ((1 + hht_alpha) * hht_beta * dtau * dtau), fc = hht_gamma / (hht_beta * dtau);
     if (diagonal.empty()) diagonal.assign(ndof, 0.0);
     for (std::size_t k = 0; k < ndof; ++k) diagonal[k] += dyn_mass.m_rest[k] * fm + dyn_mass.c_rest[k] * fc;
-    if (dyn_mass.consistent() && dtau != blocks_dtau_) {  // read by the engine at each assembly
+    if (dyn_mass.has_blocks() && dtau != blocks_dtau_) {  // read by the engine at each assembly
       dyn_mass.element_blocks(fm, fc, mass_blocks_);
       blocks_dtau_ = dtau;
       engine->set_coupling(&mass_blocks_);

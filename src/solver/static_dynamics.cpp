@@ -86,6 +86,7 @@ void StaticProblem::init_dynamics() {
   hht_gamma = 0.5 - hht_alpha;
   m_dyn = lumped_dof_mass(model, sys, q);
   dyn_mass = dof_mass(sys, m_dyn, q, true);
+  if (sys.solid.num_elements > 0) add_stiffness_damping(dyn_mass, sys, op.continuum());
   vel.assign(ndof, 0.0);
   acc.assign(ndof, 0.0);
   // The motion the run is in: an earlier explicit or dynamic step's velocities go on (MITC4
