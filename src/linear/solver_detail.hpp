@@ -22,9 +22,12 @@ double max_abs_diagonal(const CsrMatrix& a);
 /// kSingularPivot * max_abs_diagonal(a); -1 when there is none.
 int first_bad_diagonal(const CsrMatrix& a);
 
-#if HALFSTEP_HAVE_CHOLMOD
-/// SuiteSparse CHOLMOD, supernodal LL^T on the upper triangle (linear/cholmod_solver.cpp).
-std::unique_ptr<SparseSolver> make_cholmod_solver();
-#endif
+/// Which of CHOLMOD's interfaces: int where the factor fits it, else 64-bit (Auto), or the
+/// 64-bit one always (Wide: for tests of that path).
+enum class CholmodIndex { Auto, Wide };
+
+/// SuiteSparse CHOLMOD, supernodal LL^T on the upper triangle (linear/cholmod_solver.cpp);
+/// a RunError in a build without CHOLMOD (have_cholmod()).
+std::unique_ptr<SparseSolver> make_cholmod_solver(CholmodIndex index = CholmodIndex::Auto);
 
 }  // namespace halfstep::detail

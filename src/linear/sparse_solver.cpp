@@ -207,6 +207,12 @@ bool have_cholmod() {
 #endif
 }
 
+#if !HALFSTEP_HAVE_CHOLMOD
+std::unique_ptr<SparseSolver> detail::make_cholmod_solver(detail::CholmodIndex) {
+  throw RunError("this build of halfstep has no CHOLMOD (install libsuitesparse-dev and reconfigure)");
+}
+#endif
+
 std::unique_ptr<SparseSolver> make_sparse_solver(LinearSolverKind kind, const TangentOptions& opt) {
   switch (kind) {
     case LinearSolverKind::Auto:

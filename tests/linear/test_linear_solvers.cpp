@@ -5,6 +5,7 @@
 // CG's non-convergence, and the --linear-solver names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/error.hpp"
 #include "io/inp_reader.hpp"
 #include "linear/cpu_tangent_engine.hpp"
+#include "linear/solver_detail.hpp"
 #include "linear/sparse_solver.hpp"
 
 namespace halfstep {
@@ -159,6 +161,63 @@ TEST(SparseSolver, SmallSpdSystemToRoundOffAndRefactored) {
     for (int i = 0; i < n; ++i) EXPECT_NEAR(x[i], 0.5 * x_true[i], 1e-12 * std::fabs(x_true[i]) + 1e-14);
     EXPECT_GT(s->bytes(), 0.0);
   }
+}
+
+// CHOLMOD's int interface (the default where the factor fits) and its 64-bit one give the same
+// factor: a 3-dof-per-node grid operator (L (x) B, L a shifted 2-D Laplacian on 30 x 30 nodes,
+// B a coupled 3 x 3 block), large enough for the node ordering through METIS, solves to
+// round-off either way, refactored with new values too.
+TEST(SparseSolver, CholmodIntAndLongInterfacesAgree) {
+  if (!have_cholmod()) GTEST_SKIP() << "this build has no CHOLMOD";
+  const int m = 30, nodes = m * m, n = 3 * nodes;
+  const double block[3][3] = {{4.0, 1.0, 0.5}, {1.0, 3.0, 0.25}, {0.5, 0.25, 2.0}};
+  CsrMatrix a;  // upper triangle, rows in order
+  a.rows = n;
+  a.row_ptr.push_back(0);
+  for (int p = 0; p < nodes; ++p) {
+    const int i = p % m, j = p / m;
+    std::vector<std::pair<int, double>> links{{p, 4.5}};  // the Laplacian's row, shifted
+    if (i + 1 < m) links.push_back({p + 1, -1.0});
+    if (j + 1 < m) links.push_back({p + m, -1.0});
+    for (int r = 0; r < 3; ++r) {
+      for (const auto& [q, l] : links)
+        for (int c = q == p ? r : 0; c < 3; ++c) {
+          a.col.push_back(3 * q + c);
+          a.val.push_back(l * block[r][c]);
+        }
+      a.row_ptr.push_back(static_cast<std::int64_t>(a.col.size()));
+    }
+  }
+  std::vector<double> b(static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k) b[static_cast<std::size_t>(k)] = std::sin(0.37 * k) + 0.1;
+  std::vector<double> x[2];
+  for (int w = 0; w < 2; ++w) {
+    auto s = detail::make_cholmod_solver(w == 0 ? detail::CholmodIndex::Auto : detail::CholmodIndex::Wide);
+    s->analyze(a);
+    s->factor(a);
+    x[w].resize(b.size());
+    s->solve(b.data(), x[w].data());
+    // The residual of the upper-stored symmetric matrix.
+    std::vector<double> r = b;
+    for (int row = 0; row < n; ++row)
+      for (std::int64_t k = a.row_ptr[static_cast<std::size_t>(row)]; k < a.row_ptr[static_cast<std::size_t>(row) + 1]; ++k) {
+        const int c = a.col[static_cast<std::size_t>(k)];
+        const double v = a.val[static_cast<std::size_t>(k)];
+        r[static_cast<std::size_t>(row)] -= v * x[w][static_cast<std::size_t>(c)];
+        if (c != row) r[static_cast<std::size_t>(c)] -= v * x[w][static_cast<std::size_t>(row)];
+      }
+    double rn = 0, bn = 0;
+    for (int k = 0; k < n; ++k) rn = std::max(rn, std::fabs(r[static_cast<std::size_t>(k)])), bn = std::max(bn, std::fabs(b[static_cast<std::size_t>(k)]));
+    EXPECT_LT(rn, 1e-13 * bn) << (w == 0 ? "int" : "64-bit");
+    EXPECT_GT(s->bytes(), 0.0);
+    CsrMatrix twice = a;  // same pattern, new values: the analysis is kept
+    for (double& v : twice.val) v *= 2;
+    s->factor(twice);
+    std::vector<double> half(b.size());
+    s->solve(b.data(), half.data());
+    for (int k = 0; k < n; ++k) EXPECT_NEAR(half[static_cast<std::size_t>(k)], 0.5 * x[w][static_cast<std::size_t>(k)], 1e-13);
+  }
+  for (int k = 0; k < n; ++k) EXPECT_NEAR(x[0][static_cast<std::size_t>(k)], x[1][static_cast<std::size_t>(k)], 1e-13);
 }
 
 TEST(SparseSolver, ZeroStiffnessEquationIsNamed) {
