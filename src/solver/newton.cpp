@@ -21,6 +21,10 @@ namespace {
 constexpr double kResidualTol = 5e-3;
 constexpr double kCorrectionTol = 1e-2;
 constexpr double kLinearTol = 1e-8;
+/// Abaqus's epsilon_l for zero flux: a field whose force scale has fallen below this share of
+/// the largest scale of the attempt carries no force of its own (a mechanism driven by
+/// prescribed motion, whose converged forces are round-off), and is judged on that share.
+constexpr double kZeroFlux = 1e-5;
 constexpr int kMaxIterations = 16;
 constexpr double kCutBack = 0.25;
 constexpr double kGrowth = 1.5;
@@ -48,6 +52,7 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
   p_.begin_attempt(from, trial, tau1, dtau);
   NewtonOutcome out;
   double r_prev = 0, r_prev2 = 0;
+  double q_peak[2] = {0, 0};  // the largest force scales of this attempt (kZeroFlux)
   int& it = out.iterations;
   int since = 0;  // the first iteration after the latest augmentation
   int augmentations = 0;
@@ -70,7 +75,11 @@ NewtonOutcome NewtonSolver::solve(const NewtonIterate& from, NewtonIterate& tria
       out.why = b.failure;
       break;
     }
-    const double* qs = b.scale;
+    double qs[2];
+    for (int f = 0; f < 2; ++f) {
+      q_peak[f] = std::max(q_peak[f], b.scale[f]);
+      qs[f] = std::max(b.scale[f], kZeroFlux * q_peak[f]);
+    }
     const double r_t = b.residual[0], r_r = b.residual[1];
     const double rel_t = qs[0] > 0 ? r_t / qs[0] : r_t, rel_r = qs[1] > 0 ? r_r / qs[1] : r_r;
     out.history.push_back(std::max(rel_t, rel_r));

@@ -222,6 +222,34 @@ TEST(QuadraticShells, PrintedForcesAtShellNodesAreTheirLinesSummed) {
   }
 }
 
+// An S8 plate on one edge of a clamped C3D20 cube, joined by the three nodes of that edge
+// only: the shell's bricks meet the cube along a line, a hinge (as in the peer, whose
+// solidshell1 deck this is in small, with S8R on a 2 x 2 mesh: one S8R alone has C3D20R's
+// spurious modes). Lifting the plate's far edge by 0.1 turns it rigidly about the hinge,
+// u_z = 0.1 (x - 1), with no force anywhere: Newton must accept the round-off residual of that
+// mechanism on the attempt's scale, in one linear step.
+TEST(QuadraticShells, S8HingedOnASolidEdgeTurnsRigidlyUnderALift) {
+  const std::string deck =
+      "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n"
+      "9, 0.5, 0, 0\n10, 1, 0.5, 0\n11, 0.5, 1, 0\n12, 0, 0.5, 0\n13, 0.5, 0, 1\n14, 1, 0.5, 1\n15, 0.5, 1, 1\n"
+      "16, 0, 0.5, 1\n17, 0, 0, 0.5\n18, 1, 0, 0.5\n19, 1, 1, 0.5\n20, 0, 1, 0.5\n"
+      "21, 2, 0, 0\n22, 2, 1, 0\n23, 1.5, 0, 0\n24, 2, 0.5, 0\n25, 1.5, 1, 0\n"
+      "*ELEMENT, TYPE=C3D20, ELSET=CUBE\n1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,\n16, 17, 18, 19, 20\n"
+      "*ELEMENT, TYPE=S8, ELSET=PLATE\n2, 2, 21, 22, 3, 23, 24, 25, 10\n"
+      "*MATERIAL, NAME=M\n*ELASTIC\n210000., 0.3\n*SOLID SECTION, ELSET=CUBE, MATERIAL=M\n"
+      "*SHELL SECTION, ELSET=PLATE, MATERIAL=M\n0.05\n*NSET, NSET=CLAMP\n1, 4, 5, 8, 12, 16, 17, 20\n"
+      "*NSET, NSET=FAR\n21, 22, 24\n*NSET, NSET=PRINTED\n23, 25, 10\n*BOUNDARY\nCLAMP, 1, 3\n"
+      "*STEP\n*STATIC\n*BOUNDARY\nFAR, 3, 3, 0.1\n*NODE PRINT, NSET=PRINTED\nU\n*END STEP\n";
+  const std::string out = run_deck("s8_hinged_on_solid", deck);
+  const auto u = dat_vector_rows(read_file(out + "/d.dat"), "displacements (vx,vy,vz) for set PRINTED");
+  ASSERT_EQ(u.size(), 3u);
+  for (const int n : {23, 25}) {
+    EXPECT_NEAR(u.at(n)[2], 0.05, 1e-9) << "node " << n;
+    EXPECT_NEAR(u.at(n)[0], 0.0, 1e-9) << "node " << n;
+  }
+  EXPECT_NEAR(u.at(10)[2], 0.0, 1e-9);
+}
+
 TEST(QuadraticShells, S8CantileverFirstFrequencyMatchesEulerBernoulli) {
   const Grid g(10, 1);
   const std::string out = run_deck("s8_frequency", strip(g, "S8", "") + "*STEP\n*FREQUENCY\n2\n*END STEP\n");

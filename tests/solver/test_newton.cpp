@@ -101,6 +101,22 @@ TEST(Newton, AStateInBalanceConvergesWithoutAnIteration) {
   EXPECT_TRUE(p.step_starts.empty());
 }
 
+// A mechanism moved into place: no force is left at the root (f_ext and f_int both vanish),
+// so the iterate's own force scale falls with the residual and never judges it small. The
+// attempt's largest scale (the first trial's 1e5) sets the zero-flux floor, Abaqus's
+// epsilon_l = 1e-5 of it: a tangent 1e-4 off converges in two corrections.
+TEST(Newton, ForcesThatVanishAtTheRootAreJudgedOnTheAttemptsScale) {
+  ScalarProblem p;
+  p.f_int = [](double x) { return 1e5 * (x - 1); };
+  p.stiffness = [](double) { return 1.0001e5; };
+  NewtonSolver newton(p);
+  NewtonIterate trial;
+  const NewtonOutcome n = newton.solve(at(0), trial, 1.0, 1.0, true);
+  ASSERT_TRUE(n.converged) << n.why;
+  EXPECT_LE(n.iterations, 3);
+  EXPECT_NEAR(trial.x[0], 1.0, 1e-7);
+}
+
 TEST(Newton, AResidualGrowingTwiceInARowFailsTheAttempt) {
   // atan(x) = 0 from x = 1.5: Newton's iterates leave the root (|atan| 0.98, 1.04, 1.16, ...);
   // the check starts after Abaqus's I_0 = 4 iterations, so the attempt ends at the fourth.
