@@ -289,10 +289,19 @@ void reweight_csr_assembly(CsrAssemblyMap& map, const DofCombinations& combined)
 
 CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& element_matrices, int threads) {
   CsrMatrix a;
-  a.rows = map.pattern.rows;
-  a.row_ptr = map.pattern.row_ptr;
-  a.col = map.pattern.col;
-  a.val.assign(a.col.size(), 0.0);
+  assemble_csr_into(map, element_matrices, a, threads);
+  return a;
+}
+
+void assemble_csr_into(const CsrAssemblyMap& map, const std::vector<double>& element_matrices, CsrMatrix& a,
+                       int threads) {
+  if (a.rows != map.pattern.rows || a.col.size() != map.pattern.col.size() ||
+      a.row_ptr.size() != map.pattern.row_ptr.size()) {
+    a.rows = map.pattern.rows;
+    a.row_ptr = map.pattern.row_ptr;
+    a.col = map.pattern.col;
+  }
+  a.val.resize(a.col.size());
   const int nnz = static_cast<int>(a.col.size());
   if (static_cast<std::size_t>(nnz) != a.col.size()) throw std::length_error("CSR matrix over 2^31 entries");
   forall(0, nnz, threads > 0 ? threads : default_threads(), [&](int k) {
@@ -305,7 +314,6 @@ CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& ele
         s += map.weight[static_cast<std::size_t>(i)] * element_matrices[static_cast<std::size_t>(map.source[static_cast<std::size_t>(i)])];
     a.val[static_cast<std::size_t>(k)] = s;
   });
-  return a;
 }
 
 void CouplingBlocks::clear() {

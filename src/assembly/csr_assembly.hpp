@@ -119,4 +119,10 @@ void reweight_csr_assembly(CsrAssemblyMap& map, const DofCombinations& combined)
 /// on `threads` OpenMP threads (<= 0: default).
 CsrMatrix assemble_csr(const CsrAssemblyMap& map, const std::vector<double>& element_matrices, int threads = 0);
 
+/// The same into a: a's pattern is taken from map unless a already holds it (a matrix this
+/// function filled from the same map before: same rows and entries), when only the values are
+/// written. A Newton loop that keeps its matrix thus holds one copy of it, not two at once.
+void assemble_csr_into(const CsrAssemblyMap& map, const std::vector<double>& element_matrices, CsrMatrix& a,
+                       int threads = 0);
+
 }  // namespace halfstep

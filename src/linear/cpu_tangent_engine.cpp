@@ -52,7 +52,8 @@ class CpuTangentEngine final : public TangentEngine {
  public:
   CpuTangentEngine(const StructureOperator& op, const std::vector<int>& equation, int equations,
                    const TangentOptions& opt, const DofCombinations* combined)
-      : op_(op), equations_(equations), threads_(opt.threads > 0 ? opt.threads : default_threads()) {
+      : op_(op), equations_(equations), threads_(opt.threads > 0 ? opt.threads : default_threads()),
+        single_assembly_(opt.single_assembly) {
     if (combined) combined_ = *combined;
     if (opt.solver == LinearSolverKind::Cudss || opt.solver == LinearSolverKind::GpuCg)
       throw RunError("--linear-solver " + linear_solver_name(opt.solver) + " runs on the GPU; the CPU engine cannot");
@@ -116,7 +117,7 @@ class CpuTangentEngine final : public TangentEngine {
       throw std::logic_error("set_combination_weights: " + std::to_string(term_weight.size()) + " weights for " +
                              std::to_string(combined_.term_weight.size()) + " terms");
     combined_.term_weight = term_weight;
-    reweight_csr_assembly(map_, combined_);
+    if (!map_released_) reweight_csr_assembly(map_, combined_);  // else rebuilt with them
   }
 
   void assemble_and_factor(const Configuration& c) override {
@@ -128,7 +129,23 @@ class CpuTangentEngine final : public TangentEngine {
     stats_.element_seconds += seconds_since(t0);
     stats_.matrices += op_.num_elements();
     t0 = Clock::now();
-    a_ = assemble_csr(map_, k_, threads_);
+    if (map_released_) {  // a second assembly after all: the gather lists again
+      map_ = build_csr_assembly(op_, map_.equation, equations_, map_.upper, &combined_);
+      map_released_ = false;
+    }
+    // In place where a_ holds the map's pattern from the last assembly (not a grown one).
+    if (!a_holds_map_) a_ = CsrMatrix{};
+    assemble_csr_into(map_, k_, a_, threads_);
+    a_holds_map_ = true;
+    if (single_assembly_ && !coupling_) {
+      // The gather lists (two int64 per element-matrix entry, ~144 MB for 133 k equations of
+      // C3D8) would sit beside the factor for nothing; the pattern stays.
+      std::vector<std::int64_t>().swap(map_.source);
+      std::vector<std::int64_t>().swap(map_.source_ptr);
+      std::vector<double>().swap(map_.weight);
+      std::vector<int>().swap(map_.weight_terms);
+      map_released_ = true;
+    }
     const double element_bytes = 8.0 * static_cast<double>(k_.size());
     // Released before the factorization, whose factor is the run's peak: kept, the element
     // matrices (a C3D8 model's 4.6 kB each) would sit beside it for nothing.
@@ -139,6 +156,7 @@ class CpuTangentEngine final : public TangentEngine {
       if (!grown_) grown_ = std::make_unique<CouplingPattern>(map_, combined_);
       if (grown_->grow(*coupling_)) analyzed_ = false;
       a_ = grown_->add(a_, *coupling_);
+      a_holds_map_ = false;
     }
     if (!shift_.empty())
       for (int r = 0; r < a_.rows; ++r)
@@ -217,6 +235,9 @@ class CpuTangentEngine final : public TangentEngine {
   std::vector<double> committed_, trial_;  ///< material state: converged, and at the last internal_force
   const Configuration* small_ref_ = nullptr;  ///< a linear step's reference with the small-strain theory (null: off)
   CsrMatrix a_;
+  bool a_holds_map_ = false;  ///< a_'s pattern is map_'s (assemble_csr_into may keep it)
+  bool single_assembly_ = false;  ///< TangentOptions::single_assembly
+  bool map_released_ = false;     ///< map_'s gather lists freed (single_assembly_)
   bool analyzed_ = false, factored_ = false;
   TangentStats stats_;
 };

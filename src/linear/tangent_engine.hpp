@@ -83,6 +83,10 @@ struct TangentOptions {
   /// Extra integer cuDSS settings (cudssConfigParam_t value, value) set before its analysis:
   /// for experiments with its reordering (bench/tangent_bench); empty: cuDSS's defaults.
   std::vector<std::pair<int, int>> cudss_settings;
+  /// The step assembles its tangent once (a linear static step): the CPU engine frees its
+  /// assembly map's gather lists before the factorization, the run's peak, and builds them
+  /// again should another assembly come.
+  bool single_assembly = false;
 };
 
 /// Equation-space operations of a static Newton iteration on some hardware. Equations are

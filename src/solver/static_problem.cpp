@@ -241,7 +241,12 @@ void StaticProblem::start_engine() {
   const bool gpu_solver =
       opt.tangent.solver == LinearSolverKind::Cudss || opt.tangent.solver == LinearSolverKind::GpuCg;
   const BackendKind kind = small_strain && opt.backend == BackendKind::Auto && !gpu_solver ? BackendKind::Cpu : opt.backend;
-  engine = make_tangent_engine(kind, op, equation, neq, opt.tangent, opt.progress, combined.empty() ? nullptr : &combined);
+  // A linear static step assembles once (a dynamic, frequency or buckling one, or contact,
+  // assemble again: the engine would rebuild what it freed).
+  TangentOptions topt = opt.tangent;
+  topt.single_assembly = !step.nlgeom && !small_strain && sys.contact.empty() && !step.dynamic && !step.frequency &&
+                         !step.buckle && !stabilize;
+  engine = make_tangent_engine(kind, op, equation, neq, topt, opt.progress, combined.empty() ? nullptr : &combined);
   if (small_strain) {
     try {
       engine->set_small_strain(&ref);

@@ -69,6 +69,23 @@ TEST_P(CsrDecks, PatternAndValuesMatchADenseAssembly) {
     for (int r = 0; r < n; ++r)
       for (int c = upper ? r : 0; c < n; ++c) nonzero += ref[static_cast<std::size_t>(r) * n + c] != 0.0;
     EXPECT_GE(stored, nonzero);
+    // Into a matrix that already holds the pattern: the values again, the pattern's storage
+    // kept (no second copy); into one of another pattern: the map's pattern replaces it.
+    CsrMatrix b = a;
+    for (double& v : b.val) v = -1.0;
+    const int* col = b.col.data();
+    assemble_csr_into(map, k, b, 2);
+    EXPECT_EQ(b.col.data(), col);
+    EXPECT_EQ(b.val, a.val);
+    CsrMatrix other;
+    other.rows = 1;
+    other.row_ptr = {0, 1};
+    other.col = {0};
+    other.val = {5.0};
+    assemble_csr_into(map, k, other, 2);
+    EXPECT_EQ(other.rows, a.rows);
+    EXPECT_EQ(other.col, a.col);
+    EXPECT_EQ(other.val, a.val);
   }
 }
 
