@@ -139,11 +139,12 @@ class CpuTangentEngine final : public TangentEngine {
     a_holds_map_ = true;
     if (single_assembly_ && !coupling_) {
       // The gather lists (two int64 per element-matrix entry, ~144 MB for 133 k equations of
-      // C3D8) would sit beside the factor for nothing; the pattern stays.
+      // C3D8) and the pattern a_ copies would sit beside the factor for nothing.
       std::vector<std::int64_t>().swap(map_.source);
       std::vector<std::int64_t>().swap(map_.source_ptr);
       std::vector<double>().swap(map_.weight);
       std::vector<int>().swap(map_.weight_terms);
+      map_.pattern = CsrMatrix{};  // a_ holds the same
       map_released_ = true;
     }
     const double element_bytes = 8.0 * static_cast<double>(k_.size());
