@@ -300,7 +300,7 @@ class CholmodSolver final : public SparseSolver {
   cholmod_sparse header(const CsrMatrix& a) {
     cholmod_sparse A{};
     A.nrow = A.ncol = static_cast<std::size_t>(a.rows);
-    A.nzmax = rows_.size();
+    A.nzmax = a.col.size();
     A.p = ptr_.data();
     if constexpr (std::is_same_v<I, int>)
       A.i = const_cast<int*>(a.col.data());  // CHOLMOD only reads A

@@ -133,10 +133,10 @@ class CpuTangentEngine final : public TangentEngine {
       map_ = build_csr_assembly(op_, map_.equation, equations_, map_.upper, &combined_);
       map_released_ = false;
     }
-    // In place where a_ holds the map's pattern from the last assembly (not a grown one).
-    if (!a_holds_map_) a_ = CsrMatrix{};
+    // In place where a_ holds the map's pattern from the last assembly. A contact pattern
+    // grown past it has more entries, so assemble_csr_into's size test replaces it; one that
+    // did not grow is the map's own.
     assemble_csr_into(map_, k_, a_, threads_);
-    a_holds_map_ = true;
     if (single_assembly_ && !coupling_) {
       // The gather lists (two int64 per element-matrix entry, ~144 MB for 133 k equations of
       // C3D8) and the pattern a_ copies would sit beside the factor for nothing.
@@ -157,7 +157,6 @@ class CpuTangentEngine final : public TangentEngine {
       if (!grown_) grown_ = std::make_unique<CouplingPattern>(map_, combined_);
       if (grown_->grow(*coupling_)) analyzed_ = false;
       a_ = grown_->add(a_, *coupling_);
-      a_holds_map_ = false;
     }
     if (!shift_.empty())
       for (int r = 0; r < a_.rows; ++r)
@@ -236,7 +235,6 @@ class CpuTangentEngine final : public TangentEngine {
   std::vector<double> committed_, trial_;  ///< material state: converged, and at the last internal_force
   const Configuration* small_ref_ = nullptr;  ///< a linear step's reference with the small-strain theory (null: off)
   CsrMatrix a_;
-  bool a_holds_map_ = false;  ///< a_'s pattern is map_'s (assemble_csr_into may keep it)
   bool single_assembly_ = false;  ///< TangentOptions::single_assembly
   bool map_released_ = false;     ///< map_'s gather lists freed (single_assembly_)
   bool analyzed_ = false, factored_ = false;

@@ -242,10 +242,10 @@ void StaticProblem::start_engine() {
       opt.tangent.solver == LinearSolverKind::Cudss || opt.tangent.solver == LinearSolverKind::GpuCg;
   const BackendKind kind = small_strain && opt.backend == BackendKind::Auto && !gpu_solver ? BackendKind::Cpu : opt.backend;
   // A linear static step assembles once (a dynamic, frequency or buckling one, or contact,
-  // assemble again: the engine would rebuild what it freed).
+  // assemble again: the engine would rebuild what it freed; STABILIZE acts under NLGEOM only).
   TangentOptions topt = opt.tangent;
-  topt.single_assembly = !step.nlgeom && !small_strain && sys.contact.empty() && !step.dynamic && !step.frequency &&
-                         !step.buckle && !stabilize;
+  topt.single_assembly =
+      !step.nlgeom && !small_strain && sys.contact.empty() && !step.dynamic && !step.frequency && !step.buckle;
   engine = make_tangent_engine(kind, op, equation, neq, topt, opt.progress, combined.empty() ? nullptr : &combined);
   if (small_strain) {
     try {
